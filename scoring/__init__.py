@@ -1,0 +1,41 @@
+"""Pure rule engines, one module per game. Never imports cv2 or onnxruntime.
+
+Every game module offers the same facts adapter, used by the CLI and the web API:
+
+- ``OPTIONS``: the names of the settings the game takes (``{"variant": "help text"}``).
+- ``score_facts(facts: dict, options: dict[str, str]) -> tuple[dict, list[str]]``: validates
+  the contract's ``facts`` object (raising ``FactsError`` naming the bad entry) and returns the
+  contract's ``score`` object plus human-readable warnings.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+from tablescore.errors import UnknownGame
+
+# Game id (contract) -> module inside this package.
+GAMES: dict[str, str] = {
+    "simsala-hopp": "simsala_hopp",
+    "magic-rabbit": "magic_rabbit",
+    "hop-la-bille": "hop_la_bille",
+    "mauerhuepfer": "mauerhuepfer",
+    "troetofanten": "troetofanten",
+}
+
+
+def game_module(game: str) -> ModuleType:
+    """The scoring module of a game id; `UnknownGame` lists the valid ids."""
+    if game not in GAMES:
+        raise UnknownGame(f"unknown game {game!r}; choose one of: {', '.join(GAMES)}")
+    return importlib.import_module(f"{__name__}.{GAMES[game]}")
+
+
+def score_facts(game: str, facts: object, options: dict[str, str] | None = None):
+    """Score a facts object for a game: returns ``(score, warnings)``."""
+    from scoring.facts import check_options, require_mapping
+
+    module = game_module(game)
+    opts = check_options(options or {}, module.OPTIONS, game)
+    return module.score_facts(require_mapping(facts, "facts"), opts)

@@ -1,0 +1,5 @@
+import sys
+
+from tablescore.cli import main
+
+sys.exit(main())

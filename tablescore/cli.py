@@ -1,0 +1,155 @@
+"""The `tablescore` command line. Every failure prints the contract's error JSON on stdout
+and exits non-zero (2 bad input, 3 nothing found); never a traceback for a user's mistake."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+import time
+from pathlib import Path
+
+from scoring import GAMES
+from tablescore.errors import BadInput, OptionError, TablescoreError
+
+# Modules that add their own subcommands: each has `register(subparsers)`.
+COMMAND_MODULES: list[str] = []
+
+# Per-game settings the CLI accepts (the game's scorer rejects those it does not take).
+GAME_OPTIONS = {
+    "magician": "Simsala Hopp: the magician's colour this turn",
+    "players": "comma-separated player colours in seating order (clockwise)",
+    "level": "Simsala Hopp expert level 0, 1 or 2",
+    "variant": "Hop la bille: normal|not-time|suite|no-card|pile",
+    "board": "Mauerhuepfer: a board description JSON file (default: the shipped board)",
+}
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that raises instead of printing usage and exiting."""
+
+    def error(self, message):
+        raise OptionError(message)
+
+
+def read_json_file(path: str | Path, what: str) -> object:
+    """Load a JSON file or raise `BadInput` saying which file and why."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise BadInput(f"{what} file not found: {p}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BadInput(f"cannot read {what} file {p}: {exc}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise BadInput(f"{what} file {p} is not valid JSON: {exc}") from None
+
+
+def emit(obj: dict, as_json: bool, human: str | None = None) -> None:
+    if as_json or human is None:
+        print(json.dumps(obj, indent=2, ensure_ascii=False))
+    else:
+        print(human)
+
+
+def add_game_options(p: argparse.ArgumentParser) -> None:
+    for name, help_text in GAME_OPTIONS.items():
+        p.add_argument(f"--{name}", default=None, help=help_text)
+
+
+def game_options(args: argparse.Namespace) -> dict[str, str]:
+    return {name: getattr(args, name, None) for name in GAME_OPTIONS}
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    from scoring import score_facts
+
+    if args.game not in GAMES:
+        from scoring import game_module
+
+        game_module(args.game)  # raises UnknownGame with the list of games
+    if args.facts and args.photo:
+        raise OptionError("give either a photo or --facts, not both")
+    if args.facts:
+        started = time.perf_counter()
+        facts = read_json_file(args.facts, "facts")
+        score, warnings = score_facts(args.game, facts, game_options(args))
+        result = {
+            "game": args.game,
+            "image": None,
+            "area": None,
+            "pieces": [],
+            "facts": facts,
+            "score": score,
+            "warnings": warnings,
+            "timings_ms": {"total": round((time.perf_counter() - started) * 1000, 3)},
+        }
+    elif args.photo:
+        try:
+            from vision.pipeline import score_photo
+        except ImportError:
+            raise BadInput("scoring from a photo is not available in this build") from None
+        result = score_photo(
+            args.photo, args.game, game_options(args), teach=args.teach, annotate=args.annotate
+        )
+    else:
+        raise OptionError("give a photo or --facts FACTS.json")
+    emit(result, args.json, human_score(result))
+    return 0
+
+
+def human_score(result: dict) -> str:
+    lines = [f"{result['game']}: {json.dumps(result['score'], ensure_ascii=False)}"]
+    lines += [f"warning: {w}" for w in result.get("warnings", [])]
+    return "\n".join(lines)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from webapp import serve
+
+    serve(host=args.host, port=args.port, data_dir=args.data, https=args.https)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="tablescore", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    p = sub.add_parser("score", help="score a photo or a facts file")
+    p.add_argument("photo", nargs="?", help="JPEG or PNG photo of the table")
+    p.add_argument("--game", required=True, help=f"one of: {', '.join(GAMES)}")
+    p.add_argument("--facts", help="score these facts (JSON) instead of a photo")
+    p.add_argument("--json", action="store_true", help="print the contract's JSON")
+    p.add_argument("--teach", help="folder of example photos of this copy's pieces")
+    p.add_argument("--annotate", help="write the photo with detections drawn to this file")
+    add_game_options(p)
+    p.set_defaults(func=cmd_score)
+
+    p = sub.add_parser("serve", help="start the web page and JSON API")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--data", default="data", help="folder for the database and profiles")
+    p.add_argument("--https", action="store_true", help="serve with a self-signed certificate")
+    p.set_defaults(func=cmd_serve)
+
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        return args.func(args)
+    except TablescoreError as exc:
+        print(json.dumps(exc.to_json(), ensure_ascii=False))
+        return exc.exit_code
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

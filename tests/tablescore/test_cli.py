@@ -1,0 +1,33 @@
+import pytest
+
+
+@pytest.mark.parametrize(
+    "args, code, err",
+    [
+        ([], 2, "bad_option"),  # no subcommand
+        (["score", "--game", "chess", "--facts", "x.json"], 2, "unknown_game"),
+        (["score", "--game", "simsala-hopp"], 2, "bad_option"),  # neither photo nor facts
+        (["score", "--game", "simsala-hopp", "--facts", "/nonexistent.json"], 2, "bad_input"),
+        (["frobnicate"], 2, "bad_option"),  # unknown subcommand
+    ],
+)
+def test_bad_invocations_give_error_json(run_cli, args, code, err):
+    got_code, out = run_cli(*args)
+    assert got_code == code
+    assert out["error"]["code"] == err
+    assert out["error"]["message"]
+
+
+def test_malformed_facts_json(run_cli, write_json):
+    path = write_json("{not json")
+    code, out = run_cli("score", "--game", "troetofanten", "--facts", path, "--json")
+    assert code == 2 and out["error"]["code"] == "bad_input"
+    assert "not valid JSON" in out["error"]["message"]
+
+
+def test_option_the_game_does_not_take(run_cli, write_json):
+    path = write_json({"zones": {}})
+    code, out = run_cli(
+        "score", "--game", "troetofanten", "--facts", path, "--variant", "pile", "--json"
+    )
+    assert code == 2 and out["error"]["code"] == "bad_option"

@@ -1,0 +1,1 @@
+"""Recognition: find the play area, rectify, segment pieces, classify crops."""
