@@ -40,7 +40,7 @@ ACTION_ARITY = {"lift": 1, "switch-hats": 2, "switch-piles": 2}
 
 def dove_count(players: int) -> int:
     """Doves placed at setup for 1-4 players (4:2, 3:3, 2:4, 1:5); `RuleError` otherwise."""
-    if isinstance(players, bool) or players not in DOVES_BY_PLAYERS:
+    if type(players) is not int or players not in DOVES_BY_PLAYERS:
         raise RuleError(f"Magic Rabbit is played by 1 to 4 players, not {players!r}")
     return DOVES_BY_PLAYERS[players]
 
