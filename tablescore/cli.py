@@ -19,7 +19,8 @@ COMMAND_MODULES: list[str] = []
 # Per-game settings the CLI accepts (the game's scorer rejects those it does not take).
 GAME_OPTIONS = {
     "magician": "Simsala Hopp: the magician's colour this turn",
-    "players": "comma-separated player colours in seating order (clockwise)",
+    "players": "Simsala Hopp: player colours in seating order, comma-separated; "
+    "Magic Rabbit: the number of players",
     "level": "Simsala Hopp expert level 0, 1 or 2",
     "variant": "Hop la bille: normal|not-time|suite|no-card|pile",
     "board": "Mauerhuepfer: a board description JSON file (default: the shipped board)",
