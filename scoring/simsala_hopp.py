@@ -202,6 +202,9 @@ def facts_warnings(tiles: Tiles) -> list[str]:
         warnings.append(
             f"only {tiles.total} of the {SIMSALA_TILES} tiles were seen ({missing} missing): "
             "a hidden or missed tile may change the points")
+    if tiles.total and not sum(tiles.arena):
+        warnings.append(f"all {tiles.total} tiles seen lie outside the arena, so nobody scores: "
+                        "check that the arena was found")
     return warnings
 
 

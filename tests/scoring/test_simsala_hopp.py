@@ -248,18 +248,21 @@ def test_option_defaults_and_spelling():
 
 
 @pytest.mark.parametrize(
-    "arena, outside, n_warnings",
+    "arena, outside, needles",
     [
-        (VINCENT_ARENA, {}, 0),  # all 15 tiles seen
-        ({"frog": 13}, {}, 1),  # 2 tiles missing
-        ({}, {}, 1),  # nothing seen at all
+        (VINCENT_ARENA, {}, []),  # all 15 tiles seen
+        ({"frog": 3}, {"frog": 12}, []),  # many tiles outside is possible
+        ({"frog": 13}, {}, ["13 of the 15 tiles were seen"]),  # 2 tiles missing
+        ({}, {}, ["0 of the 15 tiles were seen"]),  # nothing seen at all
+        ({}, {"frog": 15}, ["all 15 tiles seen lie outside"]),  # arena probably not found
+        ({}, {"frog": 14}, ["14 of the 15", "all 14 tiles seen lie outside"]),
     ],
 )
-def test_warnings_for_missing_tiles(arena, outside, n_warnings):
+def test_warnings_for_doubtful_facts(arena, outside, needles):
     _, warnings = sh.score_facts(facts(arena, outside), {"magician": "blue"})
-    assert len(warnings) == n_warnings
-    if warnings:
-        assert "of the 15 tiles were seen" in warnings[0]
+    assert len(warnings) == len(needles)
+    for warning, needle in zip(warnings, needles, strict=True):
+        assert needle in warning
 
 
 # ------------------------------------------------------------------------------------------
@@ -291,8 +294,9 @@ def test_turn_properties(states, players, data):
                 assert 0 <= points[colour] <= 7  # "0 to 7 spaces"
         else:
             assert points[colour] == own and 0 <= own <= 2  # "0, 1 or 2 spaces"
-    # the warnings are exactly about missing tiles
-    assert bool(warnings) == ("missing" in states)
+    # the warnings are exactly about missing tiles and an empty arena
+    assert len(warnings) == ("missing" in states) + (not arena and any(
+        s != "missing" for s in states))
     assert score["lazy_spell_possible"] == (arena.get("frog", 0) > 0)
 
 
