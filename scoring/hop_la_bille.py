@@ -840,7 +840,7 @@ def plausibility_warnings(table: Table, areas, cards, variant: str) -> list[str]
                  if c != NO_CARD_EXCLUDED and totals[c] != MARBLES_PER_COLOUR]
         if short and n:
             out.append(f"no-card puts all 4 marbles of each colour but dark blue in play; "
-                       f"fewer seen of: {', '.join(short)}")
+                       f"not all 4 seen of: {', '.join(short)}")
     elif n >= 2:
         odd = [f"{totals[c]} {spoken(c)}" for c in MARBLE_COLOURS if totals[c] != n]
         if odd:
