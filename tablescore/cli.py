@@ -14,7 +14,7 @@ from scoring import GAMES
 from tablescore.errors import BadInput, OptionError, TablescoreError
 
 # Modules that add their own subcommands: each has `register(subparsers)`.
-COMMAND_MODULES: list[str] = ["tablescore.cmd_moves"]
+COMMAND_MODULES: list[str] = ["tablescore.cmd_moves", "vision.synth.cli", "vision.commands"]
 
 # Per-game settings the CLI accepts (the game's scorer rejects those it does not take).
 GAME_OPTIONS = {
@@ -22,7 +22,7 @@ GAME_OPTIONS = {
     "players": "Simsala Hopp: player colours in seating order, comma-separated; "
     "Magic Rabbit: the number of players",
     "level": "Simsala Hopp expert level 0, 1 or 2",
-    "variant": "Hop la bille: normal|not-time|suite|no-card|pile",
+    "variant": "Hop la bille: normal|not-time|suite|no-card|pile|pile-short",
     "board": "Mauerhuepfer: a board description JSON file (default: the shipped board)",
 }
 
