@@ -1,31 +1,92 @@
-"""The phone page and JSON API (Flask app factory, served by waitress)."""
+"""The phone page and JSON API (Flask app factory, served by waitress).
+
+Blueprints: ``pages`` (the HTML shell and static files), ``api`` (scoring photos and facts),
+``sessions`` (game sessions in SQLite). Every error under ``/api`` answers the contract's
+``{"error": {"code", "message"}}`` JSON, never an HTML page or a traceback.
+"""
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
-from flask import Flask
+from flask import Flask, jsonify, request
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+
+from tablescore.errors import TablescoreError
+
+log = logging.getLogger(__name__)
+
+MAX_UPLOAD_BYTES = 12 * 1024 * 1024  # a phone's full-size JPEG is 2-8 MB
 
 
 def create_app(test_config: dict | None = None) -> Flask:
     app = Flask(__name__, instance_relative_config=False)
-    app.config.from_mapping(DATA_DIR="data", MAX_CONTENT_LENGTH=16 * 1024 * 1024)
+    app.config.from_mapping(DATA_DIR="data", MAX_CONTENT_LENGTH=MAX_UPLOAD_BYTES)
     if test_config:
         app.config.from_mapping(test_config)
+    app.json.sort_keys = False
     Path(app.config["DATA_DIR"]).mkdir(parents=True, exist_ok=True)
 
-    from webapp import home
+    from webapp import api, pages, sessions
+    from webapp.store import Store
 
-    app.register_blueprint(home.bp)
+    app.extensions["tablescore.store"] = Store(app.config["DATA_DIR"])
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(sessions.bp)
+    register_errors(app)
     return app
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, data_dir: str = "data", https=False):
-    """Run the app with waitress (blocking)."""
-    import waitress
+def _error(code: str, message: str, status: int):
+    return jsonify({"error": {"code": code, "message": message}}), status
 
+
+def register_errors(app: Flask) -> None:
+    @app.errorhandler(TablescoreError)
+    def tablescore_error(exc: TablescoreError):
+        return jsonify(exc.to_json()), exc.http_status
+
+    @app.errorhandler(RequestEntityTooLarge)
+    def too_large(exc):
+        limit = app.config["MAX_CONTENT_LENGTH"] // (1024 * 1024)
+        return _error("too_large", f"the upload is larger than {limit} MB", 413)
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException):
+        if not request.path.startswith("/api"):
+            return exc
+        return _error(exc.name.lower().replace(" ", "_"), exc.description or exc.name, exc.code)
+
+    @app.errorhandler(Exception)
+    def unexpected(exc: Exception):
+        log.exception("unexpected error on %s", request.path)
+        return _error("internal", f"the server failed: {type(exc).__name__}: {exc}", 500)
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, data_dir: str = "data", https=False):
+    """Run the app (blocking): waitress for http; with ``https`` Werkzeug's threaded server
+    with a self-signed certificate kept in ``<data_dir>/tls`` (waitress has no TLS)."""
     app = create_app({"DATA_DIR": data_dir})
     if https:
-        raise NotImplementedError("--https comes with the web page issue")
+        from werkzeug.serving import make_server
+
+        from webapp.tls import ensure_certificate, lan_addresses
+
+        cert, key = ensure_certificate(Path(data_dir) / "tls")
+        server = make_server(host, port, app, threaded=True, ssl_context=(str(cert), str(key)))
+        hosts = lan_addresses() if host in ("0.0.0.0", "") else [host]
+        for h in hosts:
+            print(f"tablescore serving on https://{h}:{port}/", flush=True)
+        print(
+            "The certificate is self-signed: the browser warns once; choose 'Advanced' -> "
+            "'Proceed' (Safari: 'Show Details' -> 'visit this website').",
+            flush=True,
+        )
+        server.serve_forever()
+        return
+    import waitress
+
     print(f"tablescore serving on http://{host}:{port}/", flush=True)
-    waitress.serve(app, host=host, port=port)
+    waitress.serve(app, host=host, port=port, threads=8)

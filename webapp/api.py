@@ -1,0 +1,171 @@
+"""The JSON API behind the page: score a photo, rescore corrected facts, game descriptions.
+
+Every error answers the contract's ``{"error": {"code", "message"}}`` body (see
+``webapp.errors``): 400 bad input, 413 upload too large, 422 nothing found on the photo.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+from flask import Blueprint, Response, current_app, request
+
+import scoring
+from tablescore.cli import GAME_OPTIONS
+from tablescore.errors import BadInput, TablescoreError
+from webapp import edit, engines, games, referee
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+IMAGE_SIGNATURES = {b"\xff\xd8\xff": "image/jpeg", b"\x89PNG\r\n\x1a\n": "image/png"}
+TEACH_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+
+
+class Unavailable(TablescoreError):
+    code = "unavailable"
+    http_status = 503
+
+
+def store():
+    return current_app.extensions["tablescore.store"]
+
+
+def json_body() -> dict:
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        raise BadInput("expected a JSON object in the request body")
+    return body
+
+
+def image_type(data: bytes) -> str:
+    """The MIME type of a JPEG or PNG photo; `BadInput` for anything else."""
+    for sig, mime in IMAGE_SIGNATURES.items():
+        if data.startswith(sig):
+            return mime
+    raise BadInput("the upload is not a JPEG or PNG photo")
+
+
+def names_of(session: dict | None) -> dict[str, str]:
+    if not session:
+        return {}
+    return {p["colour"]: p["name"] for p in session["state"]["players"] if p["colour"]}
+
+
+def resolve_options(game: str, given: dict, session: dict | None) -> dict[str, str]:
+    """The scorer's options: the session's (whose turn, seating, level) then the request's."""
+    opts: dict[str, str] = {}
+    if session is not None:
+        if session["game"] != game:
+            raise BadInput(f"session {session['id']} plays {session['game']}, not {game}")
+        opts.update(engines.score_options(session["state"]))
+    for name in GAME_OPTIONS:
+        v = given.get(name)
+        if v not in (None, ""):
+            if not isinstance(v, str):
+                raise BadInput(f"{name}: expected text")
+            opts[name] = v
+    return opts
+
+
+def teach_dir(name: str | None) -> Path | None:
+    if not name:
+        return None
+    if not TEACH_NAME.match(name):
+        raise BadInput(f"teach profile names are letters, digits, '.', '_' and '-': {name!r}")
+    path = Path(current_app.config["DATA_DIR"]) / "teach" / name
+    if not path.is_dir():
+        raise BadInput(f"no teach profile {name!r}")
+    return path
+
+
+def with_explanation(result: dict, game: str, options: dict, session: dict | None) -> dict:
+    result["explanation"] = referee.explain(
+        game, result.get("facts") or {}, result.get("score") or {}, options, names_of(session)
+    )
+    result["options"] = options
+    return result
+
+
+@bp.get("/games")
+def list_games():
+    return {"games": [g.to_json() for g in games.INFO.values()]}
+
+
+@bp.post("/score")
+def score_photo():
+    """Multipart: ``photo`` file, ``game``, the game's option fields, optional ``session``."""
+    game = request.form.get("game", "")
+    games.info(game)
+    upload = request.files.get("photo")
+    if upload is None:
+        raise BadInput("send the photo as the multipart file field 'photo'")
+    data = upload.read()
+    if not data:
+        raise BadInput("the photo is empty")
+    mime = image_type(data)
+    sid = request.form.get("session") or None
+    session = store().get_session(sid) if sid else None
+    options = resolve_options(game, request.form, session)
+    try:
+        from vision.pipeline import score_photo as pipeline
+    except ImportError:
+        raise Unavailable(
+            "reading photos is not available in this build yet; enter what is on the table "
+            "by hand"
+        ) from None
+    started = time.perf_counter()
+    result = pipeline(data, game, options, teach=teach_dir(request.form.get("teach")))
+    result.setdefault("timings_ms", {})
+    result["timings_ms"]["server_total"] = round((time.perf_counter() - started) * 1000, 1)
+    with_explanation(result, game, options, session)
+    if session is not None:
+        result["scan_id"] = store().add_scan(session["id"], game, data, mime, result)
+    return result
+
+
+@bp.post("/score/facts")
+def score_facts():
+    """JSON ``{"game", "options"?, "session"?, "facts"?, "pieces"?, "image"?, "area"?}``: the
+    contract's answer for facts typed in, or rebuilt from corrected ``pieces``."""
+    started = time.perf_counter()
+    body = json_body()
+    game = body.get("game")
+    games.info(game)
+    session = store().get_session(body["session"]) if body.get("session") else None
+    given = body.get("options") or {}
+    if not isinstance(given, dict):
+        raise BadInput("options: expected an object")
+    options = resolve_options(game, given, session)
+    facts = body.get("facts")
+    pieces = body.get("pieces")
+    if pieces is not None:
+        facts = edit.facts_from_pieces(game, pieces, facts)
+    elif facts is None:
+        raise BadInput("send 'facts' or 'pieces'")
+    score, warnings = scoring.score_facts(game, facts, options)
+    result = {
+        "game": game,
+        "image": body.get("image"),
+        "area": body.get("area"),
+        "pieces": pieces or [],
+        "facts": facts,
+        "score": score,
+        "warnings": warnings,
+        "timings_ms": {"total": round((time.perf_counter() - started) * 1000, 3)},
+    }
+    return with_explanation(result, game, options, session)
+
+
+@bp.get("/scans/<int:scan_id>")
+def get_scan(scan_id: int):
+    scan = store().get_scan(scan_id)
+    return {"id": scan["id"], "session_id": scan["session_id"], "result": scan["result"]}
+
+
+@bp.get("/scans/<int:scan_id>/photo")
+def get_scan_photo(scan_id: int):
+    scan = store().get_scan(scan_id)
+    headers = {"Cache-Control": "max-age=86400"}
+    return Response(scan["photo"], mimetype=scan["mime"], headers=headers)

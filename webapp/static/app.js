@@ -1,0 +1,906 @@
+/* tablescore phone page. Plain JavaScript, no framework, no CDN: everything is served by the
+   tablescore server so the page works offline on a LAN.
+
+   Screens (hash routes): #/ home, #/new/<game>, #/s/<id> the game, #/s/<id>/camera,
+   #/s/<id>/saw "what I saw", #/s/<id>/hand facts typed in.
+   Nothing the user entered is lost on failure: drafts live in localStorage, the last result in
+   sessionStorage, and failed requests leave the screen as it was with the error shown. */
+'use strict';
+
+const GAMES = JSON.parse(document.getElementById('games-data').textContent);
+const G = Object.fromEntries(GAMES.map((g) => [g.id, g]));
+const $app = document.getElementById('app');
+const CAMERA = { maxSide: 1600, quality: 0.9 };
+const COLOURS = {
+  yellow: '#f4c20d', orange: '#f27a1a', blue: '#1f6fe0', violet: '#8a3ffc', red: '#d62828',
+  green: '#2a9d3a', black: '#222', white: '#ffffff', lightblue: '#6ec6ff', darkblue: '#1a237e',
+  pink: '#ff6fb5', purple: '#7b2cbf', frog: '#2a9d3a', cat: '#555', back: '#8d6e63',
+  north: '#6d4c41', east: '#00897b', south: '#5e35b1', west: '#c0ca33', middle: '#9e9e9e',
+};
+
+let activeStream = null;
+let current = { sid: null, session: null, saw: null };
+
+// ---------------------------------------------------------------------------------------
+// helpers
+
+function h(tag, attrs, ...kids) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
+    else if (k === 'class') el.className = v;
+    else if (k === 'text') el.textContent = v;
+    else el.setAttribute(k, v === true ? '' : v);
+  }
+  for (const kid of kids.flat(Infinity)) {
+    if (kid === null || kid === undefined || kid === false) continue;
+    el.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
+  }
+  return el;
+}
+
+function svg(tag, attrs) {
+  const el = document.createElementNS('http://www.w3.org/2000/svg', tag);
+  for (const [k, v] of Object.entries(attrs || {})) el.setAttribute(k, v);
+  return el;
+}
+
+class ApiError extends Error {
+  constructor(message, status, code) { super(message); this.status = status; this.code = code; }
+}
+
+async function api(method, url, body) {
+  const opts = { method, headers: {} };
+  if (body instanceof FormData) opts.body = body;
+  else if (body !== undefined) {
+    opts.body = JSON.stringify(body);
+    opts.headers['Content-Type'] = 'application/json';
+  }
+  let res;
+  try {
+    res = await fetch(url, opts);
+  } catch (e) {
+    throw new ApiError('No connection to the tablescore server. Nothing was lost: try again.', 0, 'network');
+  }
+  let data = null;
+  try { data = await res.json(); } catch (e) { data = null; }
+  if (!res.ok) {
+    const err = data && data.error;
+    throw new ApiError(err ? err.message : `The server answered ${res.status}.`, res.status,
+      err ? err.code : 'http');
+  }
+  return data;
+}
+
+let toastTimer = null;
+function toast(message, isError) {
+  const t = document.getElementById('toast');
+  t.textContent = message;
+  t.className = 'toast' + (isError ? ' err' : '');
+  t.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { t.hidden = true; }, isError ? 7000 : 3000);
+}
+
+function setTitle(text, backHref) {
+  document.querySelector('#title a').textContent = text;
+  const back = document.getElementById('back');
+  back.hidden = !backHref;
+  back.onclick = () => { location.hash = backHref; };
+  document.title = text === 'tablescore' ? 'tablescore' : `${text} · tablescore`;
+}
+
+const cap = (s) => (s ? s[0].toUpperCase() + s.slice(1) : s);
+const dot = (c) => h('span', { class: 'dot', style: `background:${COLOURS[c] || '#ccc'}` });
+function labelText(label) {
+  return label.replace(/^rabbit-(white|yellow|orange|blue|violet)$/, '$1 rabbit')
+    .replace(/^marble-/, '').replace(/^pawn-/, '').replace(/^card-/, 'card ')
+    .replace(/-/g, ' ');
+}
+function labelColour(label) {
+  const parts = label.split('-');
+  for (const p of parts.slice().reverse()) if (COLOURS[p]) return COLOURS[p];
+  if (label.startsWith('hat')) return '#111';
+  if (label.startsWith('rabbit')) return '#fafafa';
+  if (label.startsWith('die')) return '#ffffff';
+  if (label.startsWith('tootophant')) return '#f4c20d';
+  if (label.startsWith('elephant')) return '#90a4ae';
+  return '#00e5ff';
+}
+function playerName(session, colour) {
+  const p = session && session.players.find((x) => x.colour === colour);
+  return p ? p.name : cap(colour);
+}
+function busyButton(btn, fn) {
+  return async (ev) => {
+    if (btn.disabled) return;
+    btn.disabled = true;
+    try { await fn(ev); } catch (e) { toast(e.message, true); } finally { btn.disabled = false; }
+  };
+}
+function store(kind, key, value) {
+  const s = kind === 'local' ? localStorage : sessionStorage;
+  try {
+    if (value === undefined) return JSON.parse(s.getItem(key) || 'null');
+    if (value === null) s.removeItem(key); else s.setItem(key, JSON.stringify(value));
+  } catch (e) { return null; }
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------
+// routing
+
+function stopCamera() {
+  if (activeStream) activeStream.getTracks().forEach((t) => t.stop());
+  activeStream = null;
+}
+
+async function route() {
+  stopCamera();
+  closeSheet();
+  clearInterval(route.timer);
+  const parts = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean);
+  window.scrollTo(0, 0);
+  try {
+    if (!parts.length) return await homePage();
+    if (parts[0] === 'new' && G[parts[1]]) return newGamePage(parts[1]);
+    if (parts[0] === 's' && parts[1]) {
+      const sid = parts[1];
+      if (!parts[2]) return await sessionPage(sid);
+      if (parts[2] === 'camera') return await cameraPage(sid);
+      if (parts[2] === 'saw') return await sawPage(sid);
+      if (parts[2] === 'hand') return await handPage(sid);
+    }
+    location.hash = '#/';
+  } catch (e) {
+    $app.replaceChildren(h('p', { class: 'error', text: e.message }),
+      h('p', {}, h('a', { class: 'btn', href: '#/' }, 'Back to the start')));
+  }
+}
+window.addEventListener('hashchange', route);
+window.addEventListener('online', () => { document.getElementById('net').hidden = true; });
+window.addEventListener('offline', () => { document.getElementById('net').hidden = false; });
+
+async function loadSession(sid) {
+  const s = await api('GET', `/api/sessions/${encodeURIComponent(sid)}`);
+  current.sid = sid;
+  current.session = s;
+  store('local', 'last-session', sid);
+  return s;
+}
+
+// ---------------------------------------------------------------------------------------
+// home and new game
+
+async function homePage() {
+  setTitle('tablescore');
+  const list = h('div', {}, h('p', { class: 'muted', text: 'Loading your games…' }));
+  $app.replaceChildren(
+    h('h2', { text: 'Start a game' }),
+    h('div', { class: 'stack' }, GAMES.map((g) => h('a', {
+      class: 'btn gamebtn', href: `#/new/${g.id}`, 'data-game': g.id,
+    }, g.name))),
+    h('h2', { text: 'Games in progress' }),
+    list,
+  );
+  try {
+    const { sessions } = await api('GET', '/api/sessions');
+    list.replaceChildren(sessions.length ? h('div', { class: 'stack' }, sessions.map((s) =>
+      h('a', { class: 'btn', href: `#/s/${s.id}` },
+        `${s.name}: ${s.players.join(', ')}`))) : h('p', { class: 'muted', text: 'None yet.' }));
+  } catch (e) {
+    list.replaceChildren(h('p', { class: 'error', text: e.message }));
+  }
+}
+
+function newGamePage(game) {
+  const g = G[game];
+  setTitle(g.name, '#/');
+  const draftKey = `new:${game}`;
+  const draft = store('local', draftKey) || {};
+  const rows = [];
+  const form = h('form', { class: 'card', id: 'new-game' });
+  if (g.colours.length === 1 && g.colours[0] === '') {
+    // Magic Rabbit: players are names only; their number sets the doves.
+    const n = h('select', { name: 'count', id: 'player-count' },
+      [1, 2, 3, 4].map((k) => h('option', { value: k, selected: (draft.count || 2) === k }, `${k} player${k > 1 ? 's' : ''}`)));
+    form.append(h('label', { class: 'field' }, 'How many players?', n));
+    rows.push(() => Array.from({ length: Number(n.value) }, (_, i) => ({ name: `Player ${i + 1}`, colour: '' })));
+    n.onchange = () => store('local', draftKey, { count: Number(n.value) });
+  } else {
+    const what = g.colours.includes('north') ? 'Where does each player sit?' : 'Who plays which colour?';
+    form.append(h('p', { class: 'muted', text: `${what} Tick ${g.min_players} to ${g.max_players} players.` }));
+    const picks = g.colours.map((c, i) => {
+      const on = draft.players ? draft.players.some((p) => p.colour === c) : i < 2 || (g.colours.length === 4 && i < 3 && g.id === 'simsala-hopp');
+      const prev = (draft.players || []).find((p) => p.colour === c);
+      const box = h('input', { type: 'checkbox', checked: on, 'aria-label': `${c} plays`, style: 'width:28px;height:28px' });
+      const name = h('input', { type: 'text', value: prev ? prev.name : '', placeholder: `${cap(c)} player's name`, maxlength: 24, 'data-colour': c });
+      form.append(h('label', { class: 'player' }, h('span', { class: 'chip' }, box, dot(c), cap(c)), name));
+      return { c, box, name };
+    });
+    rows.push(() => picks.filter((p) => p.box.checked).map((p) => ({ name: p.name.value.trim(), colour: p.c })));
+    form.addEventListener('input', () => store('local', draftKey, { players: rows[0]() }));
+  }
+  const settings = {};
+  for (const [name, spec] of Object.entries(g.settings)) {
+    const sel = h('select', { name }, spec.choices.map((c) => h('option', { value: c, selected: c === spec.default }, c)));
+    settings[name] = sel;
+    form.append(h('label', { class: 'field' }, spec.label, sel));
+  }
+  const start = h('button', { class: 'primary', type: 'submit', id: 'start-game' }, 'Start the game');
+  form.append(h('div', { class: 'stack' }, start));
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    busyButton(start, async () => {
+      const options = Object.fromEntries(Object.entries(settings).map(([k, s]) => [k, s.value]));
+      const s = await api('POST', '/api/sessions', { game, players: rows[0](), options });
+      store('local', draftKey, null);
+      location.hash = `#/s/${s.id}`;
+    })();
+  });
+  $app.replaceChildren(h('h2', { text: `New ${g.name} game` }), form,
+    h('p', { class: 'muted', text: g.photo_hint }));
+}
+
+// ---------------------------------------------------------------------------------------
+// the game session
+
+async function act(action) {
+  const s = current.session;
+  try {
+    current.session = await api('POST', `/api/sessions/${s.id}/actions`, { ...action, version: s.version });
+    return current.session;
+  } catch (e) {
+    if (e.status === 409) await loadSession(s.id);
+    throw e;
+  }
+}
+
+function photoButtons(sid, label) {
+  return h('div', { class: 'stack' },
+    h('a', { class: 'btn primary', href: `#/s/${sid}/camera`, id: 'take-photo' }, `📷 ${label || 'Take the photo'}`),
+    h('a', { class: 'btn', href: `#/s/${sid}/hand`, id: 'type-in' }, '✍️ Type it in'));
+}
+
+/** The session action a "what I saw" result feeds, or null when the game waits for
+ *  something else (e.g. Lazy Spells). */
+function actionFor(session) {
+  const v = session.view;
+  switch (session.game) {
+    case 'simsala-hopp':
+      if (v.phase === 'transform') return { type: 'turn', label: 'Simsala Stopp: use these tiles' };
+      if (v.phase === 'decision_tap') return { type: 'tap', label: `Use this for ${playerName(session, v.current_tapper)}'s tap` };
+      return null;
+    case 'magic-rabbit': return { type: 'reveal', label: 'This is the reveal' };
+    case 'hop-la-bille': return { type: 'check', label: 'Use this check' };
+    case 'mauerhuepfer': return { type: 'check', label: 'Use this board' };
+    case 'troetofanten': return { type: 'round', label: 'Record this round' };
+    default: return null;
+  }
+}
+
+async function sessionPage(sid) {
+  const s = await loadSession(sid);
+  setTitle(s.name, '#/');
+  const panel = PANELS[s.game](s);
+  const tools = h('details', {},
+    h('summary', {}, 'More'),
+    h('div', { class: 'stack' },
+      h('button', { type: 'button', id: 'undo', disabled: !s.can_undo, onclick: (ev) => busyButton(ev.currentTarget, async () => { await act({ type: 'undo' }); route(); })(ev) }, '↶ Undo the last step'),
+      h('button', { type: 'button', class: 'danger', onclick: (ev) => busyButton(ev.currentTarget, async () => {
+        if (!confirm('Delete this game for everybody?')) return;
+        await api('DELETE', `/api/sessions/${sid}`);
+        location.hash = '#/';
+      })(ev) }, 'Delete this game'),
+      h('p', { class: 'muted' }, 'Other phones at this table can open the same game: ', h('code', {}, location.href))),
+    h('h3', { text: 'What happened' }),
+    h('ol', { class: 'log', reversed: true }, s.log.slice().reverse().map((l) => h('li', { text: l.text }))));
+  $app.replaceChildren(h('div', { id: 'panel' }, panel), tools);
+}
+
+const PANELS = {
+  'simsala-hopp': (s) => {
+    const v = s.view;
+    const name = (c) => playerName(s, c);
+    const out = [];
+    const standings = h('table', { id: 'standings' },
+      h('tr', {}, h('th', {}, 'Player'), h('th', { class: 'num' }, 'Bat'), h('th', { class: 'num' }, 'Cups')),
+      v.standings.map((c) => h('tr', { 'data-colour': c },
+        h('td', {}, dot(c), ' ', name(c), c === v.magician ? ' 🪄' : ''),
+        h('td', { class: 'num' }, v.bats[c]),
+        h('td', { class: 'num' }, '🏆'.repeat(v.cups[c]) || '0'))));
+    if (v.phase === 'finished') {
+      out.push(h('div', { class: 'banner', id: 'winner' }, `🏆 ${name(v.winner)} wins the tournament!`));
+    } else if (v.phase === 'decision_tap') {
+      out.push(h('div', { class: 'banner' }, `Magic Decision Tap: ${v.contenders.map(name).join(', ')}`),
+        h('p', {}, `${name(v.current_tapper)}: set up the arena (all frogs), tap exactly once, then take the photo.`),
+        photoButtons(s.id, `Photo after ${name(v.current_tapper)}'s tap`),
+        h('button', { type: 'button', class: 'danger', onclick: (ev) => busyButton(ev.currentTarget, async () => { await act({ type: 'tap', foul: true }); route(); })(ev) }, `${name(v.current_tapper)} tapped more than once`));
+    } else {
+      out.push(h('div', { class: 'card' },
+        h('p', { class: 'muted' }, `Round ${v.round} · turn ${v.turn + 1} of ${v.players.length} · ${v.cups_to_win} cups win`),
+        h('p', { class: 'big', id: 'magician' }, dot(v.magician), ` ${name(v.magician)} is the magician`)));
+      if (!v.started) {
+        out.push(h('div', { class: 'card' }, h('p', {}, 'Who is the youngest? They are the first magician.'),
+          h('div', { class: 'row' }, v.players.map((c) => h('button', {
+            type: 'button', class: 'small' + (c === v.youngest ? ' primary' : ''),
+            onclick: (ev) => busyButton(ev.currentTarget, async () => { await act({ type: 'first-magician', colour: c }); route(); })(ev),
+          }, dot(c), name(c))))));
+      }
+      if (v.phase === 'transform') {
+        out.push(h('p', {}, 'Spectators: turn the hourglass and call “Simsala Hopp!”. When it runs out: “Simsala Stopp!”, slide touching tiles apart, then take the photo.'),
+          photoButtons(s.id, 'Simsala Stopp: take the photo'));
+      } else {
+        const ts = v.turn_score;
+        out.push(turnScoreCard(s, ts));
+        if (v.phase === 'lazy_spell') {
+          const who = v.current_spectator;
+          out.push(h('div', { class: 'card', id: 'lazy' },
+            h('h3', {}, `Lazy Spell: ${name(who)}`),
+            h('p', {}, `${name(who)} may turn one frog over. What did it show?`),
+            h('div', { class: 'grid2' }, G['simsala-hopp'].labels.filter((l) => l !== 'frog').map((l) =>
+              h('button', { type: 'button', class: 'small', onclick: (ev) => busyButton(ev.currentTarget, async () => { await act({ type: 'lazy_spell', player: who, result: l }); route(); })(ev) }, dot(l.split('-').pop()), labelText(l)))),
+            h('div', { class: 'stack', style: 'margin-top:10px' },
+              h('button', { type: 'button', id: 'pass', onclick: (ev) => busyButton(ev.currentTarget, async () => { await act({ type: 'pass', player: who }); route(); })(ev) }, `${name(who)} passes`))));
+        } else if (v.phase === 'count') {
+          out.push(h('div', { class: 'stack' }, h('button', {
+            type: 'button', class: 'primary', id: 'count-points',
+            onclick: (ev) => busyButton(ev.currentTarget, async () => { await act({ type: 'count_points' }); route(); })(ev),
+          }, 'Count points: move the bats')));
+        }
+      }
+    }
+    out.push(h('h3', { text: 'Standings' }), standings);
+    return out;
+  },
+
+  'magic-rabbit': (s) => {
+    const v = s.view;
+    const clock = h('div', { class: 'huge', id: 'hourglass' }, '2:30');
+    const startedAt = v.hourglass_remaining_s === null ? null : Date.now() / 1000 - (v.hourglass_duration_s - v.hourglass_remaining_s);
+    const tick = () => {
+      if (startedAt === null) { clock.textContent = fmtTime(v.hourglass_duration_s); return; }
+      const left = Math.max(0, v.hourglass_duration_s - (Date.now() / 1000 - startedAt));
+      clock.textContent = left > 0 ? fmtTime(left) : 'Time is up!';
+      clock.className = 'huge' + (left > 0 ? '' : ' bad');
+    };
+    tick();
+    route.timer = setInterval(tick, 250);
+    const out = [h('div', { class: 'card' }, clock,
+      h('div', { class: 'stack' }, h('button', { type: 'button', class: startedAt === null ? 'primary' : '', id: 'start-hourglass',
+        onclick: (ev) => busyButton(ev.currentTarget, async () => { await act({ type: 'start-hourglass' }); route(); })(ev) },
+      startedAt === null ? '⏳ Turn the hourglass' : '⏳ Turn it again')))];
+    out.push(h('p', {}, 'When the sand has run out: lay each rabbit just below its hat, the magician tile at one end, and take the photo.'),
+      photoButtons(s.id, 'Photo of the reveal'));
+    if (v.reveal) {
+      const sc = v.reveal.score;
+      out.push(h('div', { class: 'card', id: 'verdict' },
+        h('p', { class: 'big ' + (sc.won ? 'good' : 'bad') }, sc.won ? '🎩 You won!' : 'Not won this time'),
+        h('ul', { class: 'explain' }, (sc.reasons || []).map((r) => h('li', { text: r }))),
+        h('button', { type: 'button', onclick: (ev) => busyButton(ev.currentTarget, async () => { await act({ type: 'new-game' }); route(); })(ev) }, 'Play again')));
+    }
+    out.push(h('p', { class: 'muted' }, `Games played: ${v.played}, won: ${v.won}.`));
+    return out;
+  },
+
+  'hop-la-bille': (s) => {
+    const v = s.view;
+    const out = [];
+    if (v.winner) out.push(h('div', { class: 'banner', id: 'winner' }, `🏆 ${v.winner} has won!`));
+    out.push(h('table', { id: 'standings' },
+      h('tr', {}, h('th', {}, 'Player'), h('th', { class: 'num' }, 'Cards returned'), v.variant === 'pile' ? h('th', { class: 'num' }, 'Marbles') : null),
+      v.players.map((p) => h('tr', {}, h('td', {}, dot(p.colour), ` ${p.name} (${p.colour})`),
+        h('td', { class: 'num' }, p.returned), v.variant === 'pile' ? h('td', { class: 'num' }, p.marbles) : null))));
+    out.push(photoButtons(s.id, 'Photo of the cloth'));
+    const last = v.last;
+    if (last) {
+      const cards = [];
+      for (const [zone, list] of Object.entries(last.facts.cards || {})) {
+        list.forEach((card, i) => {
+          const done = (last.score.completed[zone] || []).includes(i);
+          cards.push(h('div', { class: 'row', style: 'justify-content:space-between;border-bottom:1px solid var(--line);padding:6px 0' },
+            h('span', {}, dot(card.colour === 'back' ? 'back' : card.colour), ` ${playerName(s, zone)}: ${card.colour} card `, done ? h('b', { class: 'good' }, 'complete ✓') : h('span', { class: 'muted' }, card.colour === 'back' ? 'returned' : 'not yet')),
+            done ? h('button', { type: 'button', class: 'small', onclick: (ev) => busyButton(ev.currentTarget, async () => { await act({ type: 'return', zone, index: i }); route(); })(ev) }, 'Return it') : null));
+        });
+      }
+      out.push(h('div', { class: 'card', id: 'cards' }, h('h3', {}, 'Cards at the last check'), cards));
+    }
+    out.push(h('details', { class: 'card' }, h('summary', {}, 'A card was returned earlier'),
+      h('div', { class: 'stack' }, s.players.map((p) => h('div', { class: 'row' }, `${p.name}:`,
+        ['green', 'blue', 'red'].map((c) => h('button', { type: 'button', class: 'small', onclick: (ev) => busyButton(ev.currentTarget, async () => { await act({ type: 'return-card', zone: p.colour, colour: c }); route(); })(ev) }, dot(c), c)))))));
+    return out;
+  },
+
+  mauerhuepfer: (s) => {
+    const v = s.view;
+    const out = [photoButtons(s.id, 'Photo of the board')];
+    if (v.last) {
+      const sc = v.last.score;
+      out.push(h('div', { class: 'card', id: 'board-read' },
+        h('p', { class: 'big' }, `🎲 ${(v.last.facts.dice || []).join(' and ')}`),
+        sc.winner ? h('div', { class: 'banner', id: 'winner' }, `🏆 ${playerName(s, sc.winner)} has won!`) : null,
+        h('table', {}, Object.entries(sc.home || {}).map(([c, n]) => h('tr', {}, h('td', {}, dot(c), ' ', playerName(s, c)), h('td', { class: 'num' }, `${n} of 4 home`)))),
+        movesBlock(s, v.last)));
+    }
+    return out;
+  },
+
+  troetofanten: (s) => {
+    const v = s.view;
+    const out = [];
+    if (v.winner) out.push(h('div', { class: 'banner', id: 'winner' }, `🏆 ${v.winner} reached ${v.target}!`));
+    out.push(h('table', { id: 'standings' },
+      h('tr', {}, h('th', {}, 'Player'), v.rounds.map((_, i) => h('th', { class: 'num' }, `R${i + 1}`)), h('th', { class: 'num' }, 'Total')),
+      s.players.map((p) => h('tr', {}, h('td', {}, `${p.name} (${p.colour})`),
+        v.rounds.map((r) => h('td', { class: 'num' }, r.points[p.colour] ?? 0)),
+        h('td', { class: 'num' }, h('b', {}, v.totals[p.colour]))))));
+    out.push(h('p', { class: 'muted' }, `Play rounds until someone reaches ${v.target} points.`));
+    out.push(photoButtons(s.id, 'Photo of everyone\'s cards'));
+    const inputs = s.players.map((p) => h('input', { type: 'number', inputmode: 'numeric', value: 0, 'data-side': p.colour }));
+    out.push(h('details', { class: 'card' }, h('summary', {}, 'Enter points by hand'),
+      s.players.map((p, i) => h('label', { class: 'field' }, p.name, inputs[i])),
+      h('button', { type: 'button', class: 'primary', onclick: (ev) => busyButton(ev.currentTarget, async () => {
+        const points = Object.fromEntries(inputs.map((x) => [x.dataset.side, Math.round(Number(x.value) || 0)]));
+        await act({ type: 'round', points }); route();
+      })(ev) }, 'Record the round')));
+    return out;
+  },
+};
+
+function fmtTime(sec) {
+  const s = Math.ceil(sec);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+function turnScoreCard(s, ts) {
+  if (!ts) return null;
+  return h('div', { class: 'card', id: 'turn-score' },
+    h('h3', {}, 'This turn'),
+    ts.players.map((c) => h('div', { class: 'score-line', 'data-colour': c },
+      h('span', {}, dot(c), ` ${playerName(s, c)}${c === ts.magician ? ' (magician)' : ''}`),
+      h('b', {}, (ts.points[c] > 0 ? '+' : '') + ts.points[c]))),
+    h('details', { open: true }, h('summary', {}, 'Referee: why?'),
+      h('ul', { class: 'explain' }, (ts.explanation || []).map((l) => h('li', { text: l })))));
+}
+
+function movesBlock(s, last) {
+  const box = h('div', { id: 'moves' });
+  const colour = h('select', {}, s.players.map((p) => h('option', { value: p.colour }, `${p.name} (${p.colour})`)));
+  const load = async () => {
+    box.replaceChildren(h('p', { class: 'muted', text: 'Working out the legal moves…' }));
+    try {
+      const res = await api('POST', '/api/mauerhuepfer/moves', { facts: last.facts, colour: colour.value });
+      box.replaceChildren(h('p', {}, `${res.moves.length} legal move(s):`),
+        h('ul', {}, res.moves.slice(0, 40).map((m) => h('li', { text: m.text || JSON.stringify(m) }))));
+    } catch (e) {
+      box.replaceChildren(h('p', { class: 'muted', text: e.message }));
+    }
+  };
+  colour.onchange = load;
+  return h('div', {}, h('h3', {}, 'Legal moves'), h('label', { class: 'field' }, 'For', colour),
+    h('button', { type: 'button', class: 'small', onclick: load }, 'Show the moves'), box);
+}
+
+// ---------------------------------------------------------------------------------------
+// camera
+
+async function cameraPage(sid) {
+  const s = await loadSession(sid);
+  setTitle(`${s.name}: photo`, `#/s/${sid}`);
+  const video = h('video', { playsinline: true, muted: true, autoplay: true, id: 'viewfinder' });
+  video.muted = true;
+  const view = h('div', { class: 'camera' }, video);
+  const status = h('p', { class: 'muted', id: 'camera-status' }, G[s.game].photo_hint);
+  const shutter = h('button', { type: 'button', class: 'shutter', id: 'shutter', 'aria-label': 'Take the photo', disabled: true }, '');
+  const file = h('input', { type: 'file', accept: 'image/*', capture: 'environment', id: 'photo-file', hidden: true });
+  const pick = h('label', { class: 'btn', for: 'photo-file' }, '🖼️ Choose a photo');
+  let inFlight = false;
+
+  async function send(blob) {
+    if (inFlight) return;            // only one frame in flight at a time
+    inFlight = true;
+    shutter.disabled = true;
+    const busy = h('div', { class: 'busy' }, 'Reading the photo…');
+    view.append(busy);
+    try {
+      const form = new FormData();
+      form.append('photo', blob, 'photo.jpg');
+      form.append('game', s.game);
+      form.append('session', sid);
+      const result = await api('POST', '/api/score', form);
+      current.saw = { sid, result, baseFacts: result.facts, photoUrl: URL.createObjectURL(blob) };
+      store('session', `saw:${sid}`, { result, baseFacts: result.facts });
+      location.hash = `#/s/${sid}/saw`;
+    } catch (e) {
+      status.replaceChildren(h('span', { class: 'error' }, e.message), ' ',
+        h('a', { href: `#/s/${sid}/hand` }, 'Type it in instead'));
+      toast(e.message, true);
+    } finally {
+      inFlight = false;
+      busy.remove();
+      shutter.disabled = !activeStream;
+    }
+  }
+
+  shutter.onclick = async () => {
+    if (inFlight || !video.videoWidth) return;
+    const blob = await toJpeg(video, video.videoWidth, video.videoHeight);
+    await send(blob);
+  };
+  file.onchange = async () => {
+    const f = file.files[0];
+    file.value = '';
+    if (!f) return;
+    let blob = f;
+    try {
+      const bmp = await createImageBitmap(f);
+      blob = await toJpeg(bmp, bmp.width, bmp.height);
+    } catch (e) { /* the browser cannot decode it: send as is, the server says why */ }
+    await send(blob);
+  };
+
+  $app.replaceChildren(view, h('div', { class: 'shutter-row' }, shutter, pick, file), status,
+    h('p', {}, h('a', { href: `#/s/${sid}/hand` }, 'No photo? Type it in.')));
+
+  if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
+    view.replaceChildren(h('p', { class: 'noimg' }, window.isSecureContext
+      ? 'This browser has no camera access. Choose a photo instead.'
+      : 'The camera works only over https (start the server with --https). Choose a photo instead.'));
+    return;
+  }
+  try {
+    const stream = await navigator.mediaDevices.getUserMedia({
+      audio: false,
+      video: { facingMode: { ideal: 'environment' }, width: { ideal: 1920 }, height: { ideal: 1440 } },
+    });
+    if (!location.hash.endsWith('/camera')) { stream.getTracks().forEach((t) => t.stop()); return; }
+    activeStream = stream;
+    video.srcObject = stream;
+    await video.play().catch(() => {});
+    shutter.disabled = false;
+  } catch (e) {
+    view.replaceChildren(h('p', { class: 'noimg' }, `No camera (${e.name || e.message}). Choose a photo instead.`));
+  }
+}
+
+function toJpeg(source, w, hgt) {
+  const scale = Math.min(1, CAMERA.maxSide / Math.max(w, hgt));
+  const canvas = document.createElement('canvas');
+  canvas.width = Math.round(w * scale);
+  canvas.height = Math.round(hgt * scale);
+  canvas.getContext('2d').drawImage(source, 0, 0, canvas.width, canvas.height);
+  return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('could not encode the photo'))), 'image/jpeg', CAMERA.quality));
+}
+
+// ---------------------------------------------------------------------------------------
+// what I saw
+
+async function sawPage(sid) {
+  const s = await loadSession(sid);
+  setTitle(`${s.name}: what I saw`, `#/s/${sid}`);
+  let saw = current.saw && current.saw.sid === sid ? current.saw : null;
+  if (!saw) {
+    const kept = store('session', `saw:${sid}`);
+    if (!kept) { location.hash = `#/s/${sid}`; return; }
+    saw = { sid, ...kept, photoUrl: kept.result.scan_id ? `/api/scans/${kept.result.scan_id}/photo` : null };
+    current.saw = saw;
+  }
+  renderSaw(s, saw);
+}
+
+function renderSaw(s, saw) {
+  const r = saw.result;
+  const figure = drawPieces(s, saw);
+  const next = actionFor(s);
+  const use = h('button', { type: 'button', class: 'primary', id: 'use-result', disabled: !next }, next ? next.label : 'The game waits for another step');
+  use.onclick = busyButton(use, async () => {
+    await act({ type: next.type, facts: r.facts });
+    store('session', `saw:${s.id}`, null);
+    store('local', `draft:${s.id}`, null);
+    current.saw = null;
+    location.hash = `#/s/${s.id}`;
+  });
+  $app.replaceChildren(
+    figure,
+    r.pieces.length ? h('p', { class: 'muted' }, 'Tap a piece to change or remove it; tap empty space to add one.') : null,
+    r.warnings.length ? h('ul', { class: 'warnings', id: 'warnings' }, r.warnings.map((w) => h('li', { text: `⚠️ ${w}` }))) : null,
+    h('div', { class: 'card', id: 'score' }, scoreBlock(s, r)),
+    h('details', { class: 'card', open: true, id: 'referee' }, h('summary', {}, '⚖️ Referee: why?'),
+      h('ul', { class: 'explain' }, (r.explanation || []).map((l) => h('li', { text: l })))),
+    h('details', { class: 'card', id: 'counts' }, h('summary', {}, 'What was counted'), countsBlock(s.game, r.facts)),
+    h('div', { class: 'sticky-actions' }, use,
+      h('div', { class: 'grid2' },
+        h('a', { class: 'btn', href: `#/s/${s.id}/camera` }, '📷 Again'),
+        h('a', { class: 'btn', href: `#/s/${s.id}/hand`, onclick: () => store('local', `draft:${s.id}`, r.facts) }, '✍️ Correct by hand'))));
+}
+
+function scoreBlock(s, r) {
+  const sc = r.score;
+  const name = (c) => playerName(s, c);
+  switch (r.game) {
+    case 'simsala-hopp':
+      return [h('h3', {}, 'Points this turn'), Object.entries(sc.points).map(([c, n]) => h('div', { class: 'score-line', 'data-colour': c },
+        h('span', {}, dot(c), ` ${name(c)}${c === sc.magician ? ' (magician)' : ''}`), h('b', { 'data-points': c }, n)))];
+    case 'magic-rabbit':
+      return [h('p', { class: 'big ' + (sc.won ? 'good' : 'bad') }, sc.won ? '🎩 Won!' : 'Not won'),
+        sc.wrong_positions.length ? h('p', {}, `Wrong positions (from the magician, 1 = first): ${sc.wrong_positions.map((i) => i + 1).join(', ')}`) : null];
+    case 'hop-la-bille':
+      return [h('h3', {}, 'Complete cards'), Object.entries(sc.completed).map(([z, idx]) => h('div', { class: 'score-line' },
+        h('span', {}, dot(z), ` ${name(z)}`), h('b', {}, idx.length ? idx.map((i) => (r.facts.cards[z][i] || {}).colour).join(', ') : '–')))];
+    case 'mauerhuepfer':
+      return [h('p', { class: 'big' }, `🎲 ${(r.facts.dice || []).join(' and ')}`),
+        Object.entries(sc.home || {}).map(([c, n]) => h('div', { class: 'score-line' }, h('span', {}, dot(c), ` ${name(c)}`), h('b', {}, `${n} home`))),
+        sc.winner ? h('p', { class: 'good big' }, `${name(sc.winner)} wins`) : null];
+    case 'troetofanten':
+      return [h('h3', {}, 'Points'), Object.entries(sc.points).map(([z, n]) => h('div', { class: 'score-line' },
+        h('span', {}, dot(z), ` ${name(z)}`), h('b', { 'data-points': z }, n)))];
+    default:
+      return h('pre', {}, JSON.stringify(sc, null, 2));
+  }
+}
+
+function countsBlock(game, facts) {
+  if (game === 'magic-rabbit') {
+    return h('table', {}, h('tr', {}, h('th', {}, '#'), h('th', {}, 'Hat'), h('th', {}, 'Rabbit'), h('th', {}, 'Dove')),
+      (facts.line || []).map((p, i) => h('tr', {}, h('td', {}, i + 1), h('td', {}, p.hat), h('td', {}, p.rabbit ?? '?'), h('td', {}, p.dove ? '🕊️' : ''))));
+  }
+  const tables = [];
+  const zoneMaps = game === 'simsala-hopp' ? facts : (facts.zones || {});
+  for (const [zone, counts] of Object.entries(zoneMaps)) {
+    const rows = Object.entries(counts || {}).filter(([, n]) => n);
+    if (!rows.length) continue;
+    tables.push(h('h3', {}, cap(zone)), h('table', {}, rows.map(([l, n]) => h('tr', {}, h('td', {}, labelText(l)), h('td', { class: 'num' }, n)))));
+  }
+  if (game === 'mauerhuepfer') {
+    tables.push(h('p', {}, `Dice: ${(facts.dice || []).join(', ')}`),
+      h('table', {}, Object.entries(facts.pawns || {}).map(([l, n]) => h('tr', {}, h('td', {}, labelText(l)), h('td', { class: 'num' }, n)))));
+  }
+  return tables.length ? tables : h('p', { class: 'muted', text: 'Nothing.' });
+}
+
+/** Hat order along the Magic Rabbit line, as webapp/edit.py builds it: by distance from the
+ *  magician tile, or left to right without one. Returns piece indices. */
+function hatOrder(pieces) {
+  const mag = pieces.find((p) => p.label === 'magician');
+  const hats = pieces.map((p, i) => [p, i]).filter(([p]) => p.label.startsWith('hat-'));
+  const d = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1]);
+  hats.sort(([a], [b]) => (mag ? d(a.center, mag.center) - d(b.center, mag.center) : a.center[0] - b.center[0]));
+  return hats.map(([, i]) => i);
+}
+
+function drawPieces(s, saw) {
+  const r = saw.result;
+  const W = (r.image && r.image.width) || 1000;
+  const H = (r.image && r.image.height) || 750;
+  const wrap = h('div', { class: 'saw', id: 'saw' });
+  if (saw.photoUrl) wrap.append(h('img', { src: saw.photoUrl, alt: 'Your photo', width: W, height: H }));
+  else if (!r.pieces.length) return h('div', { class: 'saw' }, h('p', { class: 'noimg' }, 'Typed in by hand (no photo).'));
+  else wrap.append(h('div', { class: 'noimg', style: `aspect-ratio:${W}/${H}` }, ''));
+  const layer = svg('svg', { viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: 'none', id: 'overlay' });
+  layer.append(svg('rect', { x: 0, y: 0, width: W, height: H, fill: 'transparent', class: 'bg' }));
+  if (r.area) layer.append(svg('polygon', { class: 'area', points: r.area.map((p) => p.join(',')).join(' ') }));
+  const wrong = new Set();
+  if (r.game === 'magic-rabbit' && r.score && r.score.wrong_positions) {
+    const order = hatOrder(r.pieces);
+    for (const pos of r.score.wrong_positions) if (order[pos] !== undefined) wrong.add(order[pos]);
+  }
+  const rad = Math.max(W, H) * 0.018;
+  const font = Math.max(W, H) * 0.024;
+  r.pieces.forEach((p, i) => {
+    const g = svg('g', { 'data-i': i, class: 'pc', 'data-label': p.label });
+    const colour = labelColour(p.label);
+    const cls = 'piece' + (wrong.has(i) ? ' wrong' : '');
+    if (p.polygon) g.append(svg('polygon', { class: cls, stroke: colour, points: p.polygon.map((q) => q.join(',')).join(' ') }));
+    else {
+      g.append(svg('circle', { class: 'hit', cx: p.center[0], cy: p.center[1], r: rad * 2.2 }));
+      g.append(svg('circle', { class: cls, stroke: colour, cx: p.center[0], cy: p.center[1], r: rad }));
+    }
+    const t = svg('text', { x: p.center[0], y: p.center[1] + font * 0.35, 'text-anchor': 'middle', 'font-size': font });
+    t.textContent = labelText(p.label) + (p.zone === 'outside' ? ' ✗' : '');
+    g.append(t);
+    layer.append(g);
+  });
+  layer.addEventListener('click', (ev) => {
+    const g = ev.target.closest('g.pc');
+    if (g) return pieceSheet(s, saw, Number(g.dataset.i));
+    const pt = layer.createSVGPoint();
+    pt.x = ev.clientX; pt.y = ev.clientY;
+    const loc = pt.matrixTransform(layer.getScreenCTM().inverse());
+    pieceSheet(s, saw, null, [Math.round(loc.x), Math.round(loc.y)]);
+  });
+  wrap.append(layer);
+  return wrap;
+}
+
+function insidePolygon(pt, poly) {
+  let inside = false;
+  for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
+    const [xi, yi] = poly[i]; const [xj, yj] = poly[j];
+    if ((yi > pt[1]) !== (yj > pt[1]) && pt[0] < ((xj - xi) * (pt[1] - yi)) / (yj - yi) + xi) inside = !inside;
+  }
+  return inside;
+}
+
+function guessZone(game, r, pt) {
+  const zones = G[game].zones;
+  if (!zones.length) return '';
+  if (game === 'simsala-hopp') return r.area && insidePolygon(pt, r.area) ? 'arena' : 'outside';
+  const W = (r.image && r.image.width) || 1000; const H = (r.image && r.image.height) || 750;
+  const poly = r.area || [[0, 0], [W, 0], [W, H], [0, H]];
+  const cx = poly.reduce((a, p) => a + p[0], 0) / poly.length;
+  const cy = poly.reduce((a, p) => a + p[1], 0) / poly.length;
+  const span = Math.max(...poly.map((p) => Math.abs(p[0] - cx)), ...poly.map((p) => Math.abs(p[1] - cy)));
+  const dx = (pt[0] - cx) / span; const dy = (pt[1] - cy) / span;
+  if (Math.max(Math.abs(dx), Math.abs(dy)) < 0.45) return 'middle';
+  if (Math.abs(dy) >= Math.abs(dx)) return dy > 0 ? 'south' : 'north';
+  return dx > 0 ? 'east' : 'west';
+}
+
+function closeSheet() {
+  const sh = document.getElementById('sheet');
+  sh.hidden = true;
+  sh.replaceChildren();
+}
+
+function pieceSheet(s, saw, index, point) {
+  const r = saw.result;
+  const g = G[s.game];
+  const piece = index === null ? null : r.pieces[index];
+  let zone = piece ? piece.zone : guessZone(s.game, r, point);
+  const sheet = document.getElementById('sheet');
+  const zoneRow = g.zones.length ? h('div', { class: 'row', id: 'zone-pick' }, 'Where:', g.zones.map((z) => {
+    const b = h('button', { type: 'button', class: 'small' + (z === zone ? ' primary' : ''), 'data-zone': z }, z);
+    b.onclick = () => {
+      zone = z;
+      zoneRow.querySelectorAll('button').forEach((x) => x.classList.toggle('primary', x.dataset.zone === z));
+      if (piece) change({ ...piece, zone: z });
+    };
+    return b;
+  })) : null;
+  const change = (p) => {
+    const pieces = r.pieces.slice();
+    if (index === null) pieces.push(p); else if (p) pieces[index] = p; else pieces.splice(index, 1);
+    closeSheet();
+    rescore(s, saw, pieces);
+  };
+  sheet.replaceChildren(
+    h('div', { class: 'row', style: 'justify-content:space-between' },
+      h('h3', {}, piece ? `This is: ${labelText(piece.label)}` : 'Add a piece here'),
+      h('button', { type: 'button', class: 'small', onclick: closeSheet }, 'Close')),
+    zoneRow,
+    h('div', { class: 'labels' }, g.labels.map((l) => h('button', {
+      type: 'button', class: piece && piece.label === l ? 'on' : '', 'data-label': l,
+      onclick: () => change(piece ? { ...piece, label: l, zone, confidence: 1 } : { label: l, zone, confidence: 1, center: point, polygon: null }),
+    }, h('span', { class: 'dot', style: `background:${labelColour(l)}` }), labelText(l)))),
+    piece ? h('div', { class: 'stack', style: 'margin-top:10px' }, h('button', { type: 'button', class: 'danger', id: 'remove-piece', onclick: () => change(null) }, 'Remove this piece')) : null);
+  sheet.hidden = false;
+}
+
+let rescoreBusy = false;
+let rescorePending = null;
+async function rescore(s, saw, pieces) {
+  saw.result = { ...saw.result, pieces };
+  renderSaw(s, saw);                    // show the edit at once, the score follows
+  if (rescoreBusy) { rescorePending = pieces; return; }
+  rescoreBusy = true;
+  try {
+    const r = saw.result;
+    const res = await api('POST', '/api/score/facts', { game: s.game, session: s.id, pieces, facts: saw.baseFacts, image: r.image, area: r.area });
+    saw.result = { ...res, scan_id: r.scan_id };
+    store('session', `saw:${s.id}`, { result: saw.result, baseFacts: saw.baseFacts });
+    renderSaw(s, saw);
+  } catch (e) {
+    toast(e.message, true);
+  } finally {
+    rescoreBusy = false;
+    if (rescorePending) { const p = rescorePending; rescorePending = null; rescore(s, saw, p); }
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// facts typed in by hand
+
+function defaultFacts(s) {
+  const v = s.view;
+  const last = v && v.last && v.last.facts;
+  if (last) return JSON.parse(JSON.stringify(last));
+  const sides = s.players.map((p) => p.colour);
+  switch (s.game) {
+    case 'simsala-hopp': return { arena: { frog: 15 }, outside: {} };
+    case 'magic-rabbit': return { line: Array.from({ length: 9 }, (_, i) => ({ hat: i + 1, rabbit: i + 1, dove: false })) };
+    case 'hop-la-bille': return { zones: Object.fromEntries([...sides, 'middle'].map((z) => [z, {}])), cards: Object.fromEntries(sides.map((z) => [z, []])) };
+    case 'mauerhuepfer': return { dice: [1, 2], pawns: Object.fromEntries(sides.map((c) => [`pawn-${c}`, 4])), positions: {} };
+    case 'troetofanten': return { zones: Object.fromEntries([...sides, 'middle'].map((z) => [z, {}])) };
+    default: return {};
+  }
+}
+
+function stepper(label, value, onChange, max) {
+  const out = h('output', {}, value || 0);
+  const set = (n) => { n = Math.max(0, Math.min(max ?? 99, n)); out.textContent = n; onChange(n); };
+  return h('div', { class: 'stepper', 'data-label': label },
+    h('span', {}, labelText(label)),
+    h('button', { type: 'button', 'aria-label': `one ${label} less`, onclick: () => set(Number(out.textContent) - 1) }, '−'),
+    out,
+    h('button', { type: 'button', 'aria-label': `one ${label} more`, onclick: () => set(Number(out.textContent) + 1) }, '+'));
+}
+
+function countsEditor(zoneMap, zones, labels, save) {
+  return zones.map((z, i) => {
+    zoneMap[z] = zoneMap[z] || {};
+    return h('details', { class: 'card', open: i === 0 || Object.values(zoneMap[z]).some(Boolean), 'data-zone': z },
+      h('summary', {}, cap(z)),
+      labels.map((l) => stepper(l, zoneMap[z][l], (n) => { if (n) zoneMap[z][l] = n; else delete zoneMap[z][l]; save(); })));
+  });
+}
+
+const EDITORS = {
+  'simsala-hopp': (s, f, save) => countsEditor(f, ['arena', 'outside'], G['simsala-hopp'].labels, save),
+  troetofanten: (s, f, save) => countsEditor(f.zones, [...s.players.map((p) => p.colour), 'middle'], G.troetofanten.labels, save),
+  'magic-rabbit': (s, f, save) => {
+    const nums = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+    return h('table', {}, h('tr', {}, h('th', {}, '#'), h('th', {}, 'Hat'), h('th', {}, 'Rabbit'), h('th', {}, 'Dove')),
+      f.line.map((p, i) => h('tr', {}, h('td', {}, i + 1),
+        h('td', {}, h('select', { onchange: (ev) => { p.hat = Number(ev.target.value); save(); } }, nums.map((n) => h('option', { value: n, selected: p.hat === n }, n)))),
+        h('td', {}, h('select', { onchange: (ev) => { p.rabbit = ev.target.value === '' ? null : Number(ev.target.value); save(); } },
+          h('option', { value: '', selected: p.rabbit === null }, '?'), nums.map((n) => h('option', { value: n, selected: p.rabbit === n }, n)))),
+        h('td', {}, h('input', { type: 'checkbox', checked: !!p.dove, style: 'width:28px;height:28px', onchange: (ev) => { p.dove = ev.target.checked; save(); } })))));
+  },
+  mauerhuepfer: (s, f, save) => {
+    const die = (i) => h('select', { onchange: (ev) => { f.dice[i] = Number(ev.target.value); f.dice.sort((a, b) => a - b); save(); } },
+      [1, 2, 3, 4, 5, 6].map((n) => h('option', { value: n, selected: f.dice[i] === n }, n)));
+    const pos = h('textarea', { spellcheck: 'false' }, JSON.stringify(f.positions || {}, null, 1));
+    pos.onchange = () => { try { f.positions = JSON.parse(pos.value || '{}'); save(); } catch (e) { toast('positions: not valid JSON', true); } };
+    return [h('div', { class: 'row' }, 'Dice:', die(0), die(1)),
+      h('div', { class: 'card' }, G.mauerhuepfer.labels.filter((l) => l.startsWith('pawn-')).map((l) => stepper(l, f.pawns[l], (n) => { f.pawns[l] = n; save(); }, 4))),
+      h('label', { class: 'field' }, 'Positions {pawn label: [field ids]}', pos)];
+  },
+  'hop-la-bille': (s, f, save) => {
+    const marbles = G['hop-la-bille'].labels.filter((l) => l.startsWith('marble-'));
+    const sides = s.players.map((p) => p.colour);
+    const cards = h('div', {});
+    const drawCards = () => cards.replaceChildren(sides.map((z) => h('div', { class: 'card' },
+      h('h3', {}, `${playerName(s, z)}'s cards`),
+      (f.cards[z] = f.cards[z] || []).map((c, i) => h('div', { class: 'card' },
+        h('div', { class: 'row' }, h('select', { onchange: (ev) => { c.colour = ev.target.value; if (c.colour === 'back') c.marbles = []; save(); drawCards(); } },
+          ['green', 'blue', 'red', 'back'].map((x) => h('option', { value: x, selected: c.colour === x }, x))),
+        h('button', { type: 'button', class: 'small danger', onclick: () => { f.cards[z].splice(i, 1); save(); drawCards(); } }, 'Remove')),
+        c.colour === 'back' ? null : marbles.map((m) => stepper(m, c.marbles.filter((x) => x === m).length, (n) => {
+          c.marbles = c.marbles.filter((x) => x !== m).concat(Array(n).fill(m)); save();
+        }, 5)))),
+      h('button', { type: 'button', class: 'small', onclick: () => { f.cards[z].push({ colour: 'green', marbles: [] }); save(); drawCards(); } }, '+ card'))));
+    drawCards();
+    return [h('h3', {}, 'Marbles in each game area'), countsEditor(f.zones, [...sides, 'middle'], marbles, save), cards];
+  },
+};
+
+async function handPage(sid) {
+  const s = await loadSession(sid);
+  setTitle(`${s.name}: type it in`, `#/s/${sid}`);
+  const draftKey = `draft:${sid}`;
+  const facts = store('local', draftKey) || defaultFacts(s);
+  const save = () => store('local', draftKey, facts);
+  const json = h('textarea', { spellcheck: 'false', id: 'facts-json' });
+  const form = h('div', { id: 'editor' });
+  const draw = () => form.replaceChildren(EDITORS[s.game](s, facts, () => { save(); json.value = JSON.stringify(facts, null, 1); }));
+  json.value = JSON.stringify(facts, null, 1);
+  draw();
+  const go = h('button', { type: 'button', class: 'primary', id: 'score-facts' }, 'Score it');
+  go.onclick = busyButton(go, async () => {
+    save();
+    const result = await api('POST', '/api/score/facts', { game: s.game, session: sid, facts });
+    current.saw = { sid, result, baseFacts: result.facts, photoUrl: null };
+    store('session', `saw:${sid}`, { result, baseFacts: result.facts });
+    location.hash = `#/s/${sid}/saw`;
+  });
+  $app.replaceChildren(h('p', { class: 'muted' }, 'What is on the table now? Your entries are kept on this phone until they are used.'),
+    form,
+    h('details', { class: 'card' }, h('summary', {}, 'Advanced: the facts as JSON'), json,
+      h('button', { type: 'button', class: 'small', onclick: () => {
+        try { const v = JSON.parse(json.value); Object.keys(facts).forEach((k) => delete facts[k]); Object.assign(facts, v); save(); draw(); toast('Applied.'); } catch (e) { toast(`Not valid JSON: ${e.message}`, true); }
+      } }, 'Apply the JSON')),
+    h('div', { class: 'sticky-actions' }, go));
+}
+
+route();

@@ -1,0 +1,192 @@
+"""Game sessions and scans kept in SQLite (stdlib ``sqlite3``, WAL mode).
+
+One file (``<data>/tablescore.sqlite3``) holds every table's session, so a server restart keeps
+tournaments and several tables can play at once. Each request opens its own short-lived
+connection (waitress serves requests from several threads); read-modify-write of a session runs
+inside ``BEGIN IMMEDIATE`` so two phones at the same table cannot overwrite each other's turn.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+import time
+from collections.abc import Callable
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from tablescore.errors import TablescoreError
+
+
+class SessionNotFound(TablescoreError):
+    code = "no_such_session"
+    http_status = 404
+
+
+class Conflict(TablescoreError):
+    """The session changed since the client last read it (another phone recorded a turn)."""
+
+    code = "conflict"
+    http_status = 409
+
+
+@dataclass(frozen=True)
+class StoreSettings:
+    filename: str = "tablescore.sqlite3"
+    busy_timeout_ms: int = 5000  # wait this long for another writer before failing
+    max_sessions_listed: int = 50
+    max_scans_per_session: int = 40  # older photos of a session are dropped beyond this
+
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS sessions (
+    id TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    created REAL NOT NULL,
+    updated REAL NOT NULL,
+    version INTEGER NOT NULL,
+    state TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS scans (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    session_id TEXT,
+    created REAL NOT NULL,
+    game TEXT NOT NULL,
+    mime TEXT NOT NULL,
+    photo BLOB NOT NULL,
+    result TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS scans_by_session ON scans(session_id, id);
+"""
+
+
+class Store:
+    """Sessions (``state`` is a JSON object owned by ``webapp.games``) and scanned photos."""
+
+    def __init__(self, data_dir: str | Path, settings: StoreSettings | None = None):
+        self.settings = settings or StoreSettings()
+        self.path = Path(data_dir) / self.settings.filename
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self._connect() as con:
+            con.execute("PRAGMA journal_mode=WAL")
+            con.executescript(SCHEMA)
+
+    @contextmanager
+    def _connect(self):
+        con = sqlite3.connect(
+            self.path, timeout=self.settings.busy_timeout_ms / 1000, isolation_level=None
+        )
+        con.row_factory = sqlite3.Row
+        try:
+            con.execute(f"PRAGMA busy_timeout={int(self.settings.busy_timeout_ms)}")
+            yield con
+        finally:
+            con.close()
+
+    # -- sessions ---------------------------------------------------------------------------
+    @staticmethod
+    def _session(row: sqlite3.Row) -> dict:
+        return {
+            "id": row["id"],
+            "game": row["game"],
+            "created": row["created"],
+            "updated": row["updated"],
+            "version": row["version"],
+            "state": json.loads(row["state"]),
+        }
+
+    def create_session(self, game: str, state: dict) -> dict:
+        now = time.time()
+        sid = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+        with self._connect() as con:
+            con.execute(
+                "INSERT INTO sessions (id, game, created, updated, version, state) "
+                "VALUES (?, ?, ?, ?, 1, ?)",
+                (sid, game, now, now, json.dumps(state)),
+            )
+        return self.get_session(sid)
+
+    def get_session(self, sid: str) -> dict:
+        with self._connect() as con:
+            row = con.execute("SELECT * FROM sessions WHERE id = ?", (sid,)).fetchone()
+        if row is None:
+            raise SessionNotFound(f"no game session {sid!r} (it may have been deleted)")
+        return self._session(row)
+
+    def list_sessions(self) -> list[dict]:
+        with self._connect() as con:
+            rows = con.execute(
+                "SELECT * FROM sessions ORDER BY updated DESC LIMIT ?",
+                (self.settings.max_sessions_listed,),
+            ).fetchall()
+        return [self._session(r) for r in rows]
+
+    def update_session(
+        self, sid: str, change: Callable[[dict], dict], expect_version: int | None = None
+    ) -> dict:
+        """Apply ``change(state) -> new state`` atomically; `Conflict` if ``expect_version``
+        is given and the stored version differs. Exceptions from ``change`` leave it as it was."""
+        with self._connect() as con:
+            con.execute("BEGIN IMMEDIATE")
+            try:
+                row = con.execute("SELECT * FROM sessions WHERE id = ?", (sid,)).fetchone()
+                if row is None:
+                    raise SessionNotFound(f"no game session {sid!r} (it may have been deleted)")
+                if expect_version is not None and row["version"] != expect_version:
+                    raise Conflict(
+                        "this game was changed on another device; the page reloaded it, "
+                        "please check and try again"
+                    )
+                new_state = change(json.loads(row["state"]))
+                con.execute(
+                    "UPDATE sessions SET state = ?, updated = ?, version = version + 1 "
+                    "WHERE id = ?",
+                    (json.dumps(new_state), time.time(), sid),
+                )
+                con.execute("COMMIT")
+            except BaseException:
+                con.execute("ROLLBACK")
+                raise
+        return self.get_session(sid)
+
+    def delete_session(self, sid: str) -> None:
+        with self._connect() as con:
+            cur = con.execute("DELETE FROM sessions WHERE id = ?", (sid,))
+            con.execute("DELETE FROM scans WHERE session_id = ?", (sid,))
+        if cur.rowcount == 0:
+            raise SessionNotFound(f"no game session {sid!r}")
+
+    # -- scans ------------------------------------------------------------------------------
+    def add_scan(
+        self, session_id: str | None, game: str, photo: bytes, mime: str, result: dict
+    ) -> int:
+        with self._connect() as con:
+            cur = con.execute(
+                "INSERT INTO scans (session_id, created, game, mime, photo, result) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (session_id, time.time(), game, mime, photo, json.dumps(result)),
+            )
+            scan_id = int(cur.lastrowid)
+            if session_id is not None:
+                con.execute(
+                    "DELETE FROM scans WHERE session_id = ? AND id NOT IN (SELECT id FROM scans "
+                    "WHERE session_id = ? ORDER BY id DESC LIMIT ?)",
+                    (session_id, session_id, self.settings.max_scans_per_session),
+                )
+        return scan_id
+
+    def get_scan(self, scan_id: int) -> dict:
+        with self._connect() as con:
+            row = con.execute("SELECT * FROM scans WHERE id = ?", (scan_id,)).fetchone()
+        if row is None:
+            raise SessionNotFound(f"no photo {scan_id}")
+        return {
+            "id": row["id"],
+            "session_id": row["session_id"],
+            "game": row["game"],
+            "mime": row["mime"],
+            "photo": bytes(row["photo"]),
+            "result": json.loads(row["result"]),
+        }
