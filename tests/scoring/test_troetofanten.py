@@ -300,6 +300,18 @@ def test_referee(tab, turn, action, targets):
     assert (ruling.follow_up is not None) == (action == Action.STROLL)
 
 
+@pytest.mark.parametrize("guard", ["tamer", "lasso", "mouse"])
+def test_a_guard_anywhere_in_a_pile_protects_it(guard):
+    # Legal play keeps these cards on top, but a hand-entered table may bury one: "If a tamer
+    # lies on a pile, TOOT is no longer possible", a lasso pile "can only be stolen by another
+    # lasso", a mouse pile "can only be stolen by the mousetrap".
+    tab = table(piles={1: [["elephant-3", guard, "elephant-3"]]}, ring=FULL_RING)
+    assert not tf.referee(tab, Turn(0, "tootophant-4")).step(Action.TOOT).legal
+    assert tf.referee(tab, Turn(0, "mouse")).applies.action == Action.MOUSE_FACE_DOWN
+    if guard != "lasso":
+        assert not tf.referee(tab, Turn(0, "lasso")).step(Action.LASSO_CATCH).legal
+
+
 def test_referee_reasons_quote_the_rulebook():
     tab = table(piles={1: [["elephant-3", "elephant-3"]]}, ring=FULL_RING)
     ruling = tf.referee(tab, Turn(0, "tootophant-4"))
