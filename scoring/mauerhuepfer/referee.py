@@ -452,7 +452,8 @@ def _explain(board: Board, position: Position, colour: str, dice: tuple[int, int
     if dice[0] != dice[1]:
         for d in dice:
             other = dice[1] if d == dice[0] else dice[0]
-            for a in _legs(board, start, colour, d):
+            firsts = sorted(_legs(board, start, colour, d), key=lambda g: g.kind != "jump")
+            for a in firsts:
                 for b in _legs(board, a.to, colour, d):
                     if _reaches(to, b.to, board):
                         first = "the wall jump" if a.kind == "jump" else (
