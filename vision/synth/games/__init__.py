@@ -1,0 +1,1 @@
+"""One module per game: `layout(rng, style) -> Layout` (world mm, rules-abiding)."""

@@ -1,0 +1,259 @@
+"""Compose one synthetic table photo and its ground truth.
+
+`render_scene(game, seed, edition)` -> (image, truth): image (H, W, 3) uint8 BGR, 1280 x 960
+or 960 x 1280; truth as documented in docs/synth.md. Deterministic for (game, seed, edition):
+every random draw comes from one numpy Generator seeded from those three values.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import zlib
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from tablescore.errors import BadInput, UnknownGame
+from vision.synth.art import Style
+from vision.synth.camera import Camera, finish_photo, sample_camera
+from vision.synth.geometry import apply_h, local_scale, rot, scale, translate
+from vision.synth.scene import Layout, Piece
+from vision.synth.tables import distractor, table_texture
+
+GAME_MODULES = {
+    "simsala-hopp": "vision.synth.games.simsala",
+    "hop-la-bille": "vision.synth.games.hopla",
+    "magic-rabbit": "vision.synth.games.magic",
+    "mauerhuepfer": "vision.synth.games.mauer",
+    "troetofanten": "vision.synth.games.troeto",
+}
+EDITIONS = (1, 2)
+SIDE_NAMES = ("north", "east", "south", "west")  # clockwise, as in the world
+
+
+@dataclass(frozen=True)
+class RenderSettings:
+    table_canvas_px: int = 800  # long side of the table texture canvas
+    table_reach_mm: float = 2500.0  # farthest table drawn from the play area's centre
+    sprite_oversample: float = 1.25  # sprite pixels per image pixel
+    sprite_max_px: int = 320
+    area_max_px: int = 1600
+    distractors: tuple[int, int] = (0, 4)
+    shadow_strength: tuple[float, float] = (0.25, 0.55)
+
+
+RENDER = RenderSettings()
+
+
+def game_layout_module(game: str):
+    if game not in GAME_MODULES:
+        raise UnknownGame(f"unknown game {game!r}; choose one of: {', '.join(GAME_MODULES)}")
+    return importlib.import_module(GAME_MODULES[game])
+
+
+def scene_rng(game: str, seed: int, edition: int) -> np.random.Generator:
+    key = zlib.crc32(game.encode())
+    return np.random.default_rng(np.random.SeedSequence([int(seed) % (1 << 63), key, edition]))
+
+
+def paste(img: np.ndarray, bgr: np.ndarray, alpha: np.ndarray, m: np.ndarray) -> None:
+    """Alpha-blend a sprite into `img` (in place) through the 3x3 sprite->image map `m`."""
+    sh, sw = alpha.shape
+    c = apply_h(m, [[0, 0], [sw, 0], [sw, sh], [0, sh]])
+    h, w = img.shape[:2]
+    x0, y0 = max(0, int(math.floor(c[:, 0].min()))), max(0, int(math.floor(c[:, 1].min())))
+    x1, y1 = min(w, int(math.ceil(c[:, 0].max())) + 1), min(h, int(math.ceil(c[:, 1].max())) + 1)
+    if x1 <= x0 or y1 <= y0:
+        return
+    t = translate(-x0, -y0) @ m
+    size = (x1 - x0, y1 - y0)
+    wb = cv2.warpPerspective(bgr, t, size, flags=cv2.INTER_LINEAR,
+                             borderMode=cv2.BORDER_REPLICATE)
+    wa = cv2.warpPerspective(alpha, t, size, flags=cv2.INTER_LINEAR,
+                             borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    roi = img[y0:y1, x0:x1]
+    a = wa.astype(np.float32) * (1.0 / 255)
+    roi[:] = cv2.blendLinear(wb, roi, a, 1.0 - a)
+
+
+def piece_map(h: np.ndarray, p: Piece, sw: int, sh: int) -> np.ndarray:
+    """Sprite pixel -> image pixel map of a piece's sprite of size (sw, sh)."""
+    w, hh = p.size
+    a = np.array([[w / sw, 0, -w / 2], [0, hh / sh, -hh / 2], [0, 0, 1.0]])
+    return h @ translate(*p.center) @ rot(p.angle) @ a
+
+
+def sprite_size(h: np.ndarray, p: Piece, s: RenderSettings = RENDER) -> tuple[int, int]:
+    k = local_scale(h, *p.center) * s.sprite_oversample
+    sw = int(np.clip(round(p.size[0] * k), 8, s.sprite_max_px))
+    sh = int(np.clip(round(p.size[1] * k), 8, s.sprite_max_px))
+    return sw, sh
+
+
+def _circle(cx, cy, r, n=12) -> np.ndarray:
+    t = np.linspace(0, 2 * np.pi, n, endpoint=False)
+    return np.stack([cx + r * np.cos(t), cy + r * np.sin(t)], axis=1)
+
+
+def footprint(p: Piece) -> np.ndarray:
+    return _circle(p.center[0], p.center[1], p.size[0] / 2) if p.round else p.corners()
+
+
+def _draw_table(rng, cam: Camera, layout: Layout, s: RenderSettings) -> np.ndarray:
+    w, h = cam.size
+    inv = np.linalg.inv(cam.h)
+    world = apply_h(inv, [[0, 0], [w, 0], [w, h], [0, h]])
+    ref = layout.area if layout.area is not None else layout.frame
+    c = ref.mean(axis=0)
+    world = np.clip(world, c - s.table_reach_mm, c + s.table_reach_mm)
+    x0, y0 = world.min(axis=0)
+    x1, y1 = world.max(axis=0)
+    k = s.table_canvas_px / max(x1 - x0, y1 - y0, 1.0)
+    cw, ch = max(8, int((x1 - x0) * k)), max(8, int((y1 - y0) * k))
+    tex = table_texture(rng, cw, ch, layout.table if layout.table != "any" else None)
+    m = cam.h @ translate(x0, y0) @ scale(1 / k)
+    return cv2.warpPerspective(tex, m, (w, h), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REFLECT)
+
+
+def _place_distractors(rng, img, cam: Camera, layout: Layout, style: Style, s: RenderSettings,
+                       shadows: list):
+    w, h = cam.size
+    inv = np.linalg.inv(cam.h)
+    ref = layout.area if layout.area is not None else layout.frame
+    lo, hi = ref.min(axis=0), ref.max(axis=0)
+    blocked = [(*p.center, max(p.size) * 0.75) for p in layout.pieces] + layout.keepout
+    for _ in range(int(rng.integers(s.distractors[0], s.distractors[1] + 1))):
+        for _try in range(12):
+            pt = apply_h(inv, [[rng.uniform(0, w), rng.uniform(0, h)]])[0]
+            if np.all(pt > lo - 70) and np.all(pt < hi + 70):
+                continue
+            if any(math.hypot(pt[0] - bx, pt[1] - by) < br + 70 for bx, by, br in blocked):
+                continue
+            ppm = local_scale(cam.h, *pt) * s.sprite_oversample
+            bgr, alpha, size, height = distractor(rng, ppm)
+            p = Piece("distractor", "", (float(pt[0]), float(pt[1])), size, None, 0,
+                      angle=float(rng.uniform(0, 360)), height=height)
+            paste(img, bgr, alpha, piece_map(cam.h, p, alpha.shape[1], alpha.shape[0]))
+            shadows.append(p)
+            blocked.append((pt[0], pt[1], max(size) * 0.6))
+            break
+
+
+def _shadow_pass(rng, img, cam: Camera, items: list[Piece], style: Style, s: RenderSettings):
+    """Darken soft drop shadows of `items` (cast away from the light) into img (in place)."""
+    if not items:
+        return
+    w, h = cam.size
+    f = 0.5
+    mask = np.zeros((int(h * f), int(w * f)), np.float32)
+    lx, ly = style.light
+    for p in items:
+        off = np.array([-lx, -ly]) * (p.height * 0.9 + 1.5)
+        poly = apply_h(cam.h, footprint(p) + off) * f
+        cv2.fillPoly(mask, [np.round(poly * 4).astype(np.int32)], 1.0, cv2.LINE_AA, 2)
+    ppm = local_scale(cam.h, *items[0].center) * f
+    mask = cv2.GaussianBlur(mask, (0, 0), max(1.0, 1.5 * ppm))
+    dark = 255 * (1 - rng.uniform(*s.shadow_strength) * np.minimum(mask, 1))
+    dark = cv2.resize(dark.astype(np.uint8), (w, h), interpolation=cv2.INTER_LINEAR)
+    img[:] = cv2.multiply(img, cv2.merge([dark, dark, dark]), scale=1 / 255)
+
+
+def _die_side(img, cam: Camera, p: Piece):
+    """A die's visible side face: the top face's lowest image edge extruded downwards."""
+    c = apply_h(cam.h, p.corners())
+    k = int(np.argmax([c[i, 1] + c[(i + 1) % 4, 1] for i in range(4)]))
+    a, b = c[k], c[(k + 1) % 4]
+    edge = np.linalg.norm(b - a)
+    d = edge * (0.12 + 0.5 * math.sin(math.radians(cam.tilt)))
+    poly = np.array([a, b, b + (0, d), a + (0, d)])
+    col = p.meta.get("side_bgr", (190, 190, 185))
+    cv2.fillPoly(img, [np.round(poly * 4).astype(np.int32)], col, cv2.LINE_AA, 2)
+
+
+def _side_names(cam: Camera, layout: Layout) -> dict[int, str]:
+    """World side index (0 north, 1 east, 2 south, 3 west) -> zone name by the image: the side
+    whose middle lies lowest in the photo is south, the rest follow clockwise."""
+    ref = layout.area if layout.area is not None else layout.frame
+    mids = np.array([(ref[i] + ref[(i + 1) % 4]) / 2 for i in range(4)])
+    c = apply_h(cam.h, ref.mean(axis=0, keepdims=True))[0]
+    d = apply_h(cam.h, mids) - c
+    south = int(np.argmax(d[:, 1] / (np.linalg.norm(d, axis=1) + 1e-9)))
+    return {k: SIDE_NAMES[(k - south + 2) % 4] for k in range(4)}
+
+
+def render_scene(game: str, seed: int, edition: int = 1) -> tuple[np.ndarray, dict]:
+    """Render one photo of `game` and its ground truth (see the module docstring)."""
+    module = game_layout_module(game)
+    if edition not in EDITIONS:
+        raise BadInput(f"edition must be one of {EDITIONS}, got {edition!r}")
+    s = RENDER
+    rng = scene_rng(game, seed, edition)
+    style = Style.sample(rng, edition)
+    layout: Layout = module.layout(rng, style)
+    ref = layout.area if layout.area is not None else layout.frame
+    content = np.concatenate([layout.content] + [footprint(p) for p in layout.pieces])
+    cam = sample_camera(rng, ref, content, layout.side_zones, layout.yaw_range)
+    w, h = cam.size
+    img = _draw_table(rng, cam, layout, s)
+    if layout.area_art is not None:
+        ppm = max(local_scale(cam.h, *pt) for pt in ref)
+        bgr, alpha, (x0, y0, x1, y1) = layout.area_art(ppm)
+        sh, sw = alpha.shape
+        m = cam.h @ translate(x0, y0) @ scale((x1 - x0) / sw, (y1 - y0) / sh)
+        paste(img, bgr, alpha, m)
+    shadow_items: list[Piece] = []
+    _place_distractors(rng, img, cam, layout, style, s, shadow_items)
+    pieces = sorted(layout.pieces, key=lambda p: p.z)
+    _shadow_pass(rng, img, cam, shadow_items + [p for p in pieces if p.height > 0.5], style, s)
+    for p in pieces:
+        sw, sh = sprite_size(cam.h, p, s)
+        if p.kind == "die":
+            _die_side(img, cam, p)
+        bgr, alpha = p.art(sw, sh, np.random.default_rng(p.seed))
+        paste(img, bgr, alpha, piece_map(cam.h, p, sw, sh))
+    names = _side_names(cam, layout)
+    for p in pieces:
+        if p.zone.startswith("side:"):
+            p.zone = names[int(p.zone[5:])]
+    img = finish_photo(rng, img)
+    truth = make_truth(game, cam, layout, pieces, names)
+    truth["seed"] = int(seed)
+    truth["edition"] = edition
+    truth["camera"] = {"tilt_deg": round(float(cam.tilt), 2),
+                       "yaw_deg": round(float(cam.yaw) % 360, 2)}
+    return img, truth
+
+
+def _r(v: float) -> float:
+    return round(float(v), 1)
+
+
+def make_truth(game: str, cam: Camera, layout: Layout, pieces: list[Piece], names) -> dict:
+    w, h = cam.size
+    items = []
+    centres = {}
+    for p in pieces:
+        c = apply_h(cam.h, [p.center])[0]
+        centres[id(p)] = c
+        if p.round:
+            ring = apply_h(cam.h, _circle(p.center[0], p.center[1], p.size[0] / 2, 16))
+            radius = float(np.linalg.norm(ring - ring.mean(axis=0), axis=1).mean())
+            poly = None
+        else:
+            radius = None
+            poly = [[_r(x), _r(y)] for x, y in apply_h(cam.h, p.corners())]
+        items.append({"label": p.label, "zone": p.zone, "center": [_r(c[0]), _r(c[1])],
+                      "polygon": poly, "radius": None if radius is None else _r(radius)})
+    area = None
+    if layout.area is not None:
+        corners = layout.area
+        if layout.side_zones:  # start at the corner where the image-north side begins
+            k = next(k for k, n in names.items() if n == "north")
+            corners = np.roll(corners, -k, axis=0)
+        area = [[_r(x), _r(y)] for x, y in apply_h(cam.h, corners)]
+    facts = layout.facts(pieces, centres, names)
+    return {"game": game, "image": {"width": w, "height": h}, "area": area, "pieces": items,
+            "facts": facts}

@@ -1,0 +1,177 @@
+"""Table surfaces (wood, cloth, plain), distractors, and the play areas (castle, cloth).
+
+All painters return uint8 BGR images; world rectangles are in mm.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from vision.synth.art import SIMSALA_COLOURS, Sprite, Style, shade, tint
+
+TABLE_KINDS = ("wood", "cloth", "plain", "wood", "laminate")
+WOOD_BGR = [(60, 100, 150), (40, 70, 110), (90, 140, 190), (30, 50, 80), (120, 170, 210)]
+PLAIN_BGR = [(200, 200, 200), (235, 235, 230), (70, 70, 70), (150, 120, 90), (90, 130, 90),
+             (60, 60, 120), (200, 180, 150), (40, 40, 45)]
+
+
+def table_texture(rng: np.random.Generator, w: int, h: int, kind: str | None = None):
+    """A (h, w, 3) uint8 BGR table surface: wood grain, woven cloth, laminate or plain."""
+    kind = kind or TABLE_KINDS[rng.integers(len(TABLE_KINDS))]
+    if kind == "wood":
+        base = np.array(WOOD_BGR[rng.integers(len(WOOD_BGR))], np.float32)
+        base *= rng.uniform(0.85, 1.15)
+        grain = rng.standard_normal((max(8, h // 3), max(4, w // 40)), dtype=np.float32)
+        grain = cv2.resize(grain, (w, h), interpolation=cv2.INTER_CUBIC)
+        fine = rng.standard_normal((h // 2 + 1, w // 16 + 1), dtype=np.float32)
+        fine = cv2.resize(fine, (w, h), interpolation=cv2.INTER_LINEAR)
+        g = 1 + 0.08 * grain + 0.04 * fine
+        # Planks.
+        pw = int(rng.uniform(0.12, 0.3) * h) + 1
+        rows = (np.arange(h) // pw)[:, None]
+        g = g * (1 + 0.06 * np.sin(rows * 2.3 + rng.uniform(0, 6)))
+        g[(np.arange(h) % pw) < 2] *= 0.6
+        img = g[:, :, None] * base[None, None, :]
+    elif kind == "cloth":
+        base = np.array(tint(PLAIN_BGR[rng.integers(len(PLAIN_BGR))], None, rng, 10), np.float32)
+        period = rng.uniform(3, 7)
+        xx = np.sin(np.arange(w, dtype=np.float32) * 2 * math.pi / period)
+        yy = np.sin(np.arange(h, dtype=np.float32) * 2 * math.pi / period)
+        weave = 1 + 0.05 * (xx[None, :] * yy[:, None])
+        low = cv2.resize(rng.uniform(0.9, 1.1, (4, 4)).astype(np.float32), (w, h))
+        img = (weave * low)[:, :, None] * base[None, None, :]
+    else:
+        base = np.array(tint(PLAIN_BGR[rng.integers(len(PLAIN_BGR))], None, rng, 10), np.float32)
+        n = rng.standard_normal((h // 4 + 1, w // 4 + 1), dtype=np.float32)
+        n = cv2.resize(n, (w, h), interpolation=cv2.INTER_LINEAR)
+        amt = 0.03 if kind == "plain" else 0.06
+        img = (1 + amt * n)[:, :, None] * base[None, None, :]
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def distractor(rng: np.random.Generator, px_per_mm: float):
+    """A coin, pen, paper note or a phone-sized dark slab: (bgr, alpha, size_mm, height_mm)."""
+    kind = rng.choice(["coin", "pen", "paper", "coin", "eraser"])
+    if kind == "coin":
+        d = rng.uniform(16, 26)
+        s = max(8, int(d * px_per_mm))
+        sp = Sprite(s, s)
+        c = (60, 150, 190) if rng.random() < 0.5 else (170, 170, 175)
+        sp.circle(0.5, 0.5, 0.5, shade(c, 0.7), mask=True)
+        sp.circle(0.5, 0.5, 0.42, c)
+        sp.circle(0.5, 0.5, 0.3, shade(c, 0.85), sp.lw(0.04))
+        bgr, a = sp.out()
+        return bgr, a, (d, d), 2.0
+    if kind == "pen":
+        L, W = rng.uniform(110, 150), rng.uniform(8, 12)
+        sw, sh = max(8, int(L * px_per_mm)), max(3, int(W * px_per_mm))
+        sp = Sprite(sw, sh)
+        c = tint([(200, 50, 20), (30, 30, 200), (30, 30, 30), (40, 160, 40)][rng.integers(4)],
+                 None, rng, 5)
+        sp.rrect(0.0, 0.1, 0.88, 0.9, 0.4, c, mask=True)
+        sp.poly([[0.88, 0.2], [1.0, 0.5], [0.88, 0.8]], (200, 200, 200))
+        cv2.fillConvexPoly(sp.alpha, np.array([[int(0.88 * sw), int(0.2 * sh)], [sw - 1, sh // 2],
+                                               [int(0.88 * sw), int(0.8 * sh)]]), 255)
+        sp.line(0.1, 0.35, 0.8, 0.35, shade(c, 1.5), sp.lw(0.15))
+        bgr, a = sp.out()
+        return bgr, a, (L, W), 8.0
+    if kind == "paper":
+        W, H = rng.uniform(60, 100), rng.uniform(60, 100)
+        sw, sh = max(8, int(W * px_per_mm)), max(8, int(H * px_per_mm))
+        sp = Sprite(sw, sh)
+        c = (245, 248, 250) if rng.random() < 0.6 else (140, 240, 250)
+        sp.rrect(0, 0, 1, 1, 0.0, c, mask=True)
+        for k in range(1, 8):
+            sp.line(0.1, k / 8, 0.9 * rng.uniform(0.4, 1), k / 8, (120, 110, 100), 1)
+        bgr, a = sp.out()
+        return bgr, a, (W, H), 0.3
+    W, H = rng.uniform(25, 50), rng.uniform(15, 25)
+    sw, sh = max(8, int(W * px_per_mm)), max(6, int(H * px_per_mm))
+    sp = Sprite(sw, sh)
+    c = tint([(210, 210, 240), (80, 140, 230), (200, 160, 120)][rng.integers(3)], None, rng, 8)
+    sp.rrect(0, 0, 1, 1, 0.15, c, mask=True)
+    bgr, a = sp.out()
+    return bgr, a, (W, H), 10.0
+
+
+# --------------------------------------------------------------------------- play areas
+def castle(px_per_mm: float, rng: np.random.Generator, style: Style, first_wall: int,
+           arena: float = 240.0, wall: float = 24.0, tower: float = 30.0):
+    """Simsala Hopp castle seen from above: red transparent arena (world [0, arena]^2), walls
+    with coats of arms (yellow, orange, blue, violet clockwise starting at world side
+    `first_wall`: 0 north, 1 east, 2 south, 3 west) and four corner towers.
+    Returns (bgr, alpha, world rect)."""
+    m = wall + tower * 0.6
+    x0 = y0 = -m
+    size = arena + 2 * m
+    s = max(32, int(size * px_per_mm))
+    sp = Sprite(s, s)
+
+    def n(v):  # world mm -> normalised sprite coordinate
+        return (v + m) / size
+
+    stone = tint((150, 170, 185) if style.edition == 1 else (120, 110, 160), style, rng, 6)
+    sp.rrect(n(-wall), n(-wall), n(arena + wall), n(arena + wall), 0.0, stone, mask=True)
+    # Red arena: the sheet over the box floor, with faint streaks and reflections.
+    red = tint((70, 60, 215) if style.edition == 1 else (110, 70, 235), style, rng, 5)
+    sp.rrect(n(0), n(0), n(arena), n(arena), 0.0, red)
+    for _ in range(5):
+        a = rng.uniform(0, 1, 4)
+        sp.line(n(arena * a[0]), n(arena * a[1]), n(arena * a[2]), n(arena * a[3]),
+                shade(red, 1.15), sp.lw(0.01))
+    sp.rrect(n(0), n(0), n(arena), n(arena), 0.0, shade(red, 0.6), sp.lw(0.006))
+    # Walls: battlements along the outer edge and a coat of arms per wall.
+    lw = sp.lw(0.004 * style.line)
+    for k in range(4):
+        colour = SIMSALA_COLOURS[("yellow", "orange", "blue", "violet")[(k - first_wall) % 4]]
+        colour = tint(colour, style, rng, 3)
+        cx, cy = [(arena / 2, -wall / 2), (arena + wall / 2, arena / 2), (arena / 2,
+                  arena + wall / 2), (-wall / 2, arena / 2)][k]
+        for j in range(1, 8):
+            t = j * arena / 8
+            px, py = [(t, -wall), (arena + wall, t), (t, arena + wall), (-wall, t)][k]
+            sp.circle(n(px), n(py), 3.0 / size, shade(stone, 0.7))
+        sp.rrect(n(cx - 13), n(cy - 11), n(cx + 13), n(cy + 11), 0.25, shade(stone, 0.8))
+        sp.poly([[n(cx - 10), n(cy - 9)], [n(cx + 10), n(cy - 9)], [n(cx + 10), n(cy + 2)],
+                 [n(cx), n(cy + 10)], [n(cx - 10), n(cy + 2)]], colour)
+        sp.poly([[n(cx - 10), n(cy - 9)], [n(cx + 10), n(cy - 9)], [n(cx + 10), n(cy + 2)],
+                 [n(cx), n(cy + 10)], [n(cx - 10), n(cy + 2)]], shade(colour, 0.5), lw)
+    roof = tint((60, 60, 160) if style.edition == 1 else (140, 90, 60), style, rng, 5)
+    for px, py in ((0, 0), (arena, 0), (arena, arena), (0, arena)):
+        sp.circle(n(px), n(py), tower / size, shade(stone, 0.9), mask=True)
+        sp.circle(n(px), n(py), tower * 0.8 / size, roof)
+        sp.circle(n(px), n(py), tower * 0.15 / size, shade(roof, 0.5))
+    bgr, a = sp.out()
+    return bgr, a, (x0, y0, x0 + size, y0 + size)
+
+
+def cloth(px_per_mm: float, rng: np.random.Generator, style: Style, size: float = 600.0):
+    """Hop la bille play cloth (world [0, size]^2): light colour, hem, folds. Returns
+    (bgr, alpha, world rect)."""
+    s = max(32, int(size * px_per_mm))
+    low = 160
+    base = (225, 235, 240) if style.edition == 1 else (200, 225, 215)
+    base = np.array(tint(base, style, rng, 12), np.float32)
+    yy, xx = np.mgrid[0:low, 0:low].astype(np.float32) / low
+    g = np.ones((low, low), np.float32)
+    for _ in range(int(rng.integers(2, 6))):
+        a = rng.uniform(0, math.pi)
+        d = xx * math.cos(a) + yy * math.sin(a) - rng.uniform(0.1, 1.3)
+        w = rng.uniform(0.01, 0.05)
+        g += rng.uniform(0.06, 0.2) * (np.exp(-((d / w) ** 2)) - 0.7 * np.exp(-(((d - w * 1.5)
+                                                                                 / w) ** 2)))
+    g += 0.05 * cv2.resize(rng.standard_normal((6, 6), dtype=np.float32), (low, low),
+                           interpolation=cv2.INTER_CUBIC)
+    g = cv2.resize(g, (s, s), interpolation=cv2.INTER_LINEAR)
+    img = np.clip(g[:, :, None] * base[None, None, :], 0, 255).astype(np.uint8)
+    sp = Sprite(s, s)
+    sp.img = img
+    sp.alpha[:] = 255
+    hem = shade(tuple(int(c) for c in base), 0.75)
+    sp.rrect(0.01, 0.01, 0.99, 0.99, 0.0, hem, sp.lw(0.006))
+    if style.edition == 2:  # printed hopscotch-like playground lines
+        sp.circle(0.5, 0.5, 0.18, shade(hem, 0.9), sp.lw(0.004))
+    return sp.img, sp.alpha, (0.0, 0.0, size, size)
