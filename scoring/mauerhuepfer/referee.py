@@ -512,8 +512,8 @@ def check_move(board: Board, position: Position, colour: str, dice: Sequence[int
     `Claim`, or its JSON object ``{"from", "to", "legs"?, "beats"?}`` (a list of them means
     the dice were split between pawns)."""
     dice = _check_dice(dice)
-    if isinstance(claim, Mapping | list):
-        claim = parse_claim(claim)
+    if not isinstance(claim, Claim):
+        claim = parse_claim(claim)  # raises FactsError naming the bad entry
     if isinstance(claim, list):
         starts = {c.start for c in claim}
         if len(claim) > 1 and len(starts) > 1:
