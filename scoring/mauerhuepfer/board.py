@@ -162,6 +162,26 @@ class Board:
                 out.append((f.id, j.number, hit if hit else ((f.x + t.x) / 2, (f.y + t.y) / 2)))
         return out
 
+    def place_at(self, x: float, y: float, colour: str, reach: float = 1.5) -> str | None:
+        """The position id of a `colour` pawn seen at board millimetres (x, y): the nearest
+        track field id, "B" inside that colour's start area, or its goal slot "a"-"d";
+        None when nothing is within `reach` field radii (start area: its own radius)."""
+        best, best_d = None, reach * self.field_radius_mm
+        for f in self.fields:
+            d = math.hypot(f.x - x, f.y - y)
+            if d <= best_d:
+                best, best_d = f.id, d
+        a = self.area(colour)
+        if a is not None:
+            for s, (gx, gy) in a.goal_slots:
+                d = math.hypot(gx - x, gy - y)
+                if d <= best_d:
+                    best, best_d = s, d
+            if math.hypot(a.start_center[0] - x, a.start_center[1] - y) <= a.start_radius:
+                if best is None or best_d > self.field_radius_mm:
+                    best = START
+        return best
+
     # --- transforms -------------------------------------------------------------------
     def reversed(self) -> Board:
         """The same board with the track direction reversed (forward <-> backward)."""

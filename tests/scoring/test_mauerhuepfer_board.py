@@ -130,3 +130,20 @@ def test_board_reversal_and_loop_walk():
     loop = board_from_dict(raw)
     assert loop.walk("2", -1, 2) == ("1", "66")
     assert loop.track_distance("1", "66") == 1
+
+
+@pytest.mark.parametrize(
+    "x, y, colour, place",
+    [
+        (92.5, 90.0, "red", "1"),  # exactly on field 1
+        (100.0, 95.0, "red", "1"),  # a little off its centre
+        (45.0, 45.0, "red", "B"),  # in red's start area
+        (30.15, 59.85, "red", "B"),  # on one of its slots
+        (209.0, 40.0, "red", "d"),  # red goal slot d
+        (209.0, 460.0, "black", "d"),  # black goal slot d (bottom edge)
+        (209.0, 460.0, "red", None),  # not red's goal area, and no field near
+        (250.0, 250.0, "green", None),  # the middle of the track, between fields
+    ],
+)
+def test_place_at_maps_millimetres_to_position_ids(x, y, colour, place):
+    assert BOARD.place_at(x, y, colour) == place
