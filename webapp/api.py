@@ -169,3 +169,38 @@ def get_scan_photo(scan_id: int):
     scan = store().get_scan(scan_id)
     headers = {"Cache-Control": "max-age=86400"}
     return Response(scan["photo"], mimetype=scan["mime"], headers=headers)
+
+
+def _mauer_position(body: dict):
+    from scoring import mauerhuepfer as mh
+
+    facts = body.get("facts")
+    if not isinstance(facts, dict):
+        raise BadInput("send the board's facts {dice, pawns, positions}")
+    board = mh.load_board(None)
+    dice = mh.parse_dice(facts.get("dice"), "facts.dice")
+    position, warnings = mh.parse_position(
+        {"positions": facts.get("positions", {})}, board, where="facts", strict=False
+    )
+    colour = body.get("colour")
+    if colour not in games.INFO["mauerhuepfer"].colours:
+        raise BadInput(f"colour: one of {', '.join(games.INFO['mauerhuepfer'].colours)}")
+    return mh, board, position, dice, colour, warnings
+
+
+@bp.post("/mauerhuepfer/moves")
+def mauerhuepfer_moves():
+    """JSON ``{"facts", "colour"}`` -> ``{"moves": [move], "warnings"}`` for the dice read."""
+    mh, board, position, dice, colour, warnings = _mauer_position(json_body())
+    moves = mh.legal_moves(board, position, colour, dice)
+    return {"moves": [m.to_dict() for m in moves], "warnings": warnings}
+
+
+@bp.post("/mauerhuepfer/check")
+def mauerhuepfer_check():
+    """JSON ``{"facts", "colour", "move": {"from", "to", "legs"?, "beats"?}}`` -> the verdict
+    ``{"ok", "reason", "moves"}`` on the move a player describes."""
+    body = json_body()
+    mh, board, position, dice, colour, warnings = _mauer_position(body)
+    verdict = mh.check_move(board, position, colour, dice, body.get("move"))
+    return {**verdict.to_dict(), "warnings": warnings}

@@ -56,7 +56,7 @@ INFO: dict[str, GameInfo] = {
         labels.SIMSALA_LABELS,
         labels.SIMSALA_ZONES,
         {"level": {"label": "Expert level", "choices": ["0", "1", "2"], "default": "0"}},
-        "After the Lazy Spells: the whole castle from above, every tile visible.",
+        "At Simsala Stopp: the whole castle from above, every tile visible.",
     ),
     "magic-rabbit": GameInfo(
         "magic-rabbit",
@@ -141,10 +141,11 @@ def parse_players(game: GameInfo, raw: object) -> list[dict]:
     for i, p in enumerate(raw):
         if not isinstance(p, dict):
             raise BadInput(f"players[{i}]: expected an object with name and colour")
-        name = p.get("name") or f"Player {i + 1}"
+        fallback = (p.get("colour") or "").capitalize() or f"Player {i + 1}"
+        name = p.get("name") or fallback
         if not isinstance(name, str):
             raise BadInput(f"players[{i}].name: expected text")
-        name = " ".join(name.split())[: SETTINGS.max_name_length] or f"Player {i + 1}"
+        name = " ".join(name.split())[: SETTINGS.max_name_length] or fallback
         colour = p.get("colour", "")
         if game.colours == ("",):
             colour = ""

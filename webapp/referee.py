@@ -121,6 +121,8 @@ def mauerhuepfer(facts, score, options, names):
     if dice:
         lines.append("Dice: " + " and ".join(str(d) for d in dice) + ".")
     for colour, n in score.get("home", {}).items():
+        if names and colour not in names:
+            continue  # a colour nobody plays
         lines.append(f"{names.get(colour, colour.capitalize())}: {n} of 4 pawns in the goal.")
     if score.get("winner"):
         w = score["winner"]

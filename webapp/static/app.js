@@ -40,6 +40,11 @@ function h(tag, attrs, ...kids) {
   return el;
 }
 
+/** Replace an element's children, skipping null/false entries (optional blocks). */
+function show(el, ...kids) {
+  el.replaceChildren(...kids.flat(Infinity).filter((k) => k !== null && k !== undefined && k !== false));
+}
+
 function svg(tag, attrs) {
   const el = document.createElementNS('http://www.w3.org/2000/svg', tag);
   for (const [k, v] of Object.entries(attrs || {})) el.setAttribute(k, v);
@@ -154,7 +159,7 @@ async function route() {
     }
     location.hash = '#/';
   } catch (e) {
-    $app.replaceChildren(h('p', { class: 'error', text: e.message }),
+    show($app, h('p', { class: 'error', text: e.message }),
       h('p', {}, h('a', { class: 'btn', href: '#/' }, 'Back to the start')));
   }
 }
@@ -176,7 +181,7 @@ async function loadSession(sid) {
 async function homePage() {
   setTitle('tablescore');
   const list = h('div', {}, h('p', { class: 'muted', text: 'Loading your games…' }));
-  $app.replaceChildren(
+  show($app, 
     h('h2', { text: 'Start a game' }),
     h('div', { class: 'stack' }, GAMES.map((g) => h('a', {
       class: 'btn gamebtn', href: `#/new/${g.id}`, 'data-game': g.id,
@@ -186,11 +191,11 @@ async function homePage() {
   );
   try {
     const { sessions } = await api('GET', '/api/sessions');
-    list.replaceChildren(sessions.length ? h('div', { class: 'stack' }, sessions.map((s) =>
+    show(list, sessions.length ? h('div', { class: 'stack' }, sessions.map((s) =>
       h('a', { class: 'btn', href: `#/s/${s.id}` },
         `${s.name}: ${s.players.join(', ')}`))) : h('p', { class: 'muted', text: 'None yet.' }));
   } catch (e) {
-    list.replaceChildren(h('p', { class: 'error', text: e.message }));
+    show(list, h('p', { class: 'error', text: e.message }));
   }
 }
 
@@ -239,7 +244,7 @@ function newGamePage(game) {
       location.hash = `#/s/${s.id}`;
     })();
   });
-  $app.replaceChildren(h('h2', { text: `New ${g.name} game` }), form,
+  show($app, h('h2', { text: `New ${g.name} game` }), form,
     h('p', { class: 'muted', text: g.photo_hint }));
 }
 
@@ -259,8 +264,8 @@ async function act(action) {
 
 function photoButtons(sid, label) {
   return h('div', { class: 'stack' },
-    h('a', { class: 'btn primary', href: `#/s/${sid}/camera`, id: 'take-photo' }, `📷 ${label || 'Take the photo'}`),
-    h('a', { class: 'btn', href: `#/s/${sid}/hand`, id: 'type-in' }, '✍️ Type it in'));
+    h('a', { class: 'btn primary', href: `#/s/${sid}/camera`, id: 'take-photo' }, `${label || 'Take the photo'}`),
+    h('a', { class: 'btn', href: `#/s/${sid}/hand`, id: 'type-in' }, 'Type it in'));
 }
 
 /** The session action a "what I saw" result feeds, or null when the game waits for
@@ -296,7 +301,7 @@ async function sessionPage(sid) {
       h('p', { class: 'muted' }, 'Other phones at this table can open the same game: ', h('code', {}, location.href))),
     h('h3', { text: 'What happened' }),
     h('ol', { class: 'log', reversed: true }, s.log.slice().reverse().map((l) => h('li', { text: l.text }))));
-  $app.replaceChildren(h('div', { id: 'panel' }, panel), tools);
+  show($app, h('div', { id: 'panel' }, panel), tools);
 }
 
 const PANELS = {
@@ -307,11 +312,11 @@ const PANELS = {
     const standings = h('table', { id: 'standings' },
       h('tr', {}, h('th', {}, 'Player'), h('th', { class: 'num' }, 'Bat'), h('th', { class: 'num' }, 'Cups')),
       v.standings.map((c) => h('tr', { 'data-colour': c },
-        h('td', {}, dot(c), ' ', name(c), c === v.magician ? ' 🪄' : ''),
+        h('td', {}, dot(c), ' ', name(c), c === v.magician ? ' ✦' : ''),
         h('td', { class: 'num' }, v.bats[c]),
-        h('td', { class: 'num' }, '🏆'.repeat(v.cups[c]) || '0'))));
+        h('td', { class: 'num' }, '★'.repeat(v.cups[c]) || '0'))));
     if (v.phase === 'finished') {
-      out.push(h('div', { class: 'banner', id: 'winner' }, `🏆 ${name(v.winner)} wins the tournament!`));
+      out.push(h('div', { class: 'banner', id: 'winner' }, `★ ${name(v.winner)} wins the tournament!`));
     } else if (v.phase === 'decision_tap') {
       out.push(h('div', { class: 'banner' }, `Magic Decision Tap: ${v.contenders.map(name).join(', ')}`),
         h('p', {}, `${name(v.current_tapper)}: set up the arena (all frogs), tap exactly once, then take the photo.`),
@@ -370,13 +375,13 @@ const PANELS = {
     const out = [h('div', { class: 'card' }, clock,
       h('div', { class: 'stack' }, h('button', { type: 'button', class: startedAt === null ? 'primary' : '', id: 'start-hourglass',
         onclick: (ev) => busyButton(ev.currentTarget, async () => { await act({ type: 'start-hourglass' }); route(); })(ev) },
-      startedAt === null ? '⏳ Turn the hourglass' : '⏳ Turn it again')))];
+      startedAt === null ? 'Turn the hourglass' : 'Turn it again')))];
     out.push(h('p', {}, 'When the sand has run out: lay each rabbit just below its hat, the magician tile at one end, and take the photo.'),
       photoButtons(s.id, 'Photo of the reveal'));
     if (v.reveal) {
       const sc = v.reveal.score;
       out.push(h('div', { class: 'card', id: 'verdict' },
-        h('p', { class: 'big ' + (sc.won ? 'good' : 'bad') }, sc.won ? '🎩 You won!' : 'Not won this time'),
+        h('p', { class: 'big ' + (sc.won ? 'good' : 'bad') }, sc.won ? 'You won!' : 'Not won this time'),
         h('ul', { class: 'explain' }, (sc.reasons || []).map((r) => h('li', { text: r }))),
         h('button', { type: 'button', onclick: (ev) => busyButton(ev.currentTarget, async () => { await act({ type: 'new-game' }); route(); })(ev) }, 'Play again')));
     }
@@ -387,7 +392,7 @@ const PANELS = {
   'hop-la-bille': (s) => {
     const v = s.view;
     const out = [];
-    if (v.winner) out.push(h('div', { class: 'banner', id: 'winner' }, `🏆 ${v.winner} has won!`));
+    if (v.winner) out.push(h('div', { class: 'banner', id: 'winner' }, `★ ${v.winner} has won!`));
     out.push(h('table', { id: 'standings' },
       h('tr', {}, h('th', {}, 'Player'), h('th', { class: 'num' }, 'Cards returned'), v.variant === 'pile' ? h('th', { class: 'num' }, 'Marbles') : null),
       v.players.map((p) => h('tr', {}, h('td', {}, dot(p.colour), ` ${p.name} (${p.colour})`),
@@ -418,9 +423,9 @@ const PANELS = {
     if (v.last) {
       const sc = v.last.score;
       out.push(h('div', { class: 'card', id: 'board-read' },
-        h('p', { class: 'big' }, `🎲 ${(v.last.facts.dice || []).join(' and ')}`),
-        sc.winner ? h('div', { class: 'banner', id: 'winner' }, `🏆 ${playerName(s, sc.winner)} has won!`) : null,
-        h('table', {}, Object.entries(sc.home || {}).map(([c, n]) => h('tr', {}, h('td', {}, dot(c), ' ', playerName(s, c)), h('td', { class: 'num' }, `${n} of 4 home`)))),
+        h('p', { class: 'big' }, `Dice: ${(v.last.facts.dice || []).join(' and ')}`),
+        sc.winner ? h('div', { class: 'banner', id: 'winner' }, `★ ${playerName(s, sc.winner)} has won!`) : null,
+        h('table', {}, Object.entries(sc.home || {}).filter(([c]) => s.players.some((p) => p.colour === c)).map(([c, n]) => h('tr', {}, h('td', {}, dot(c), ' ', playerName(s, c)), h('td', { class: 'num' }, `${n} of 4 home`)))),
         movesBlock(s, v.last)));
     }
     return out;
@@ -429,7 +434,7 @@ const PANELS = {
   troetofanten: (s) => {
     const v = s.view;
     const out = [];
-    if (v.winner) out.push(h('div', { class: 'banner', id: 'winner' }, `🏆 ${v.winner} reached ${v.target}!`));
+    if (v.winner) out.push(h('div', { class: 'banner', id: 'winner' }, `★ ${v.winner} reached ${v.target}!`));
     out.push(h('table', { id: 'standings' },
       h('tr', {}, h('th', {}, 'Player'), v.rounds.map((_, i) => h('th', { class: 'num' }, `R${i + 1}`)), h('th', { class: 'num' }, 'Total')),
       s.players.map((p) => h('tr', {}, h('td', {}, `${p.name} (${p.colour})`),
@@ -466,20 +471,33 @@ function turnScoreCard(s, ts) {
 
 function movesBlock(s, last) {
   const box = h('div', { id: 'moves' });
-  const colour = h('select', {}, s.players.map((p) => h('option', { value: p.colour }, `${p.name} (${p.colour})`)));
+  const verdict = h('div', { id: 'move-verdict' });
+  const colour = h('select', { id: 'move-colour' }, s.players.map((p) => h('option', { value: p.colour }, `${p.name} (${p.colour})`)));
+  const from = h('input', { type: 'text', placeholder: 'from: B or a field', id: 'move-from', autocapitalize: 'characters' });
+  const to = h('input', { type: 'text', placeholder: 'to: a field or goal', id: 'move-to' });
   const load = async () => {
-    box.replaceChildren(h('p', { class: 'muted', text: 'Working out the legal moves…' }));
+    show(box, h('p', { class: 'muted', text: 'Working out the legal moves…' }));
     try {
       const res = await api('POST', '/api/mauerhuepfer/moves', { facts: last.facts, colour: colour.value });
-      box.replaceChildren(h('p', {}, `${res.moves.length} legal move(s):`),
-        h('ul', {}, res.moves.slice(0, 40).map((m) => h('li', { text: m.text || JSON.stringify(m) }))));
+      show(box, h('p', {}, res.moves.length ? `${res.moves.length} legal move(s):` : 'No legal move: the turn passes.'),
+        h('ul', { class: 'explain' }, res.moves.slice(0, 40).map((m) => h('li', { text: m.text }))));
     } catch (e) {
-      box.replaceChildren(h('p', { class: 'muted', text: e.message }));
+      show(box, h('p', { class: 'error', text: e.message }));
+    }
+  };
+  const check = async () => {
+    try {
+      const res = await api('POST', '/api/mauerhuepfer/check', { facts: last.facts, colour: colour.value, move: { from: from.value.trim(), to: to.value.trim() } });
+      show(verdict, h('p', { class: 'big ' + (res.ok ? 'good' : 'bad') }, res.ok ? 'Allowed' : 'Not allowed'), h('p', { text: res.reason }));
+    } catch (e) {
+      show(verdict, h('p', { class: 'error', text: e.message }));
     }
   };
   colour.onchange = load;
   return h('div', {}, h('h3', {}, 'Legal moves'), h('label', { class: 'field' }, 'For', colour),
-    h('button', { type: 'button', class: 'small', onclick: load }, 'Show the moves'), box);
+    h('button', { type: 'button', class: 'small', onclick: load }, 'Show the moves'), box,
+    h('h3', {}, 'Check a move'), h('div', { class: 'grid2' }, from, to),
+    h('button', { type: 'button', class: 'small', onclick: check, style: 'margin-top:8px' }, 'Is this move allowed?'), verdict);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -494,7 +512,7 @@ async function cameraPage(sid) {
   const status = h('p', { class: 'muted', id: 'camera-status' }, G[s.game].photo_hint);
   const shutter = h('button', { type: 'button', class: 'shutter', id: 'shutter', 'aria-label': 'Take the photo', disabled: true }, '');
   const file = h('input', { type: 'file', accept: 'image/*', capture: 'environment', id: 'photo-file', hidden: true });
-  const pick = h('label', { class: 'btn', for: 'photo-file' }, '🖼️ Choose a photo');
+  const pick = h('label', { class: 'btn', for: 'photo-file' }, 'Choose a photo');
   let inFlight = false;
 
   async function send(blob) {
@@ -513,7 +531,7 @@ async function cameraPage(sid) {
       store('session', `saw:${sid}`, { result, baseFacts: result.facts });
       location.hash = `#/s/${sid}/saw`;
     } catch (e) {
-      status.replaceChildren(h('span', { class: 'error' }, e.message), ' ',
+      show(status, h('span', { class: 'error' }, e.message), ' ',
         h('a', { href: `#/s/${sid}/hand` }, 'Type it in instead'));
       toast(e.message, true);
     } finally {
@@ -540,11 +558,11 @@ async function cameraPage(sid) {
     await send(blob);
   };
 
-  $app.replaceChildren(view, h('div', { class: 'shutter-row' }, shutter, pick, file), status,
+  show($app, view, h('div', { class: 'shutter-row' }, shutter, pick, file), status,
     h('p', {}, h('a', { href: `#/s/${sid}/hand` }, 'No photo? Type it in.')));
 
   if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
-    view.replaceChildren(h('p', { class: 'noimg' }, window.isSecureContext
+    show(view, h('p', { class: 'noimg' }, window.isSecureContext
       ? 'This browser has no camera access. Choose a photo instead.'
       : 'The camera works only over https (start the server with --https). Choose a photo instead.'));
     return;
@@ -560,7 +578,7 @@ async function cameraPage(sid) {
     await video.play().catch(() => {});
     shutter.disabled = false;
   } catch (e) {
-    view.replaceChildren(h('p', { class: 'noimg' }, `No camera (${e.name || e.message}). Choose a photo instead.`));
+    show(view, h('p', { class: 'noimg' }, `No camera (${e.name || e.message}). Choose a photo instead.`));
   }
 }
 
@@ -601,18 +619,18 @@ function renderSaw(s, saw) {
     current.saw = null;
     location.hash = `#/s/${s.id}`;
   });
-  $app.replaceChildren(
+  show($app, 
     figure,
     r.pieces.length ? h('p', { class: 'muted' }, 'Tap a piece to change or remove it; tap empty space to add one.') : null,
-    r.warnings.length ? h('ul', { class: 'warnings', id: 'warnings' }, r.warnings.map((w) => h('li', { text: `⚠️ ${w}` }))) : null,
+    r.warnings.length ? h('ul', { class: 'warnings', id: 'warnings' }, r.warnings.map((w) => h('li', { text: `${w}` }))) : null,
     h('div', { class: 'card', id: 'score' }, scoreBlock(s, r)),
-    h('details', { class: 'card', open: true, id: 'referee' }, h('summary', {}, '⚖️ Referee: why?'),
+    h('details', { class: 'card', open: true, id: 'referee' }, h('summary', {}, 'Referee: why?'),
       h('ul', { class: 'explain' }, (r.explanation || []).map((l) => h('li', { text: l })))),
     h('details', { class: 'card', id: 'counts' }, h('summary', {}, 'What was counted'), countsBlock(s.game, r.facts)),
     h('div', { class: 'sticky-actions' }, use,
       h('div', { class: 'grid2' },
-        h('a', { class: 'btn', href: `#/s/${s.id}/camera` }, '📷 Again'),
-        h('a', { class: 'btn', href: `#/s/${s.id}/hand`, onclick: () => store('local', `draft:${s.id}`, r.facts) }, '✍️ Correct by hand'))));
+        h('a', { class: 'btn', href: `#/s/${s.id}/camera` }, 'Again'),
+        h('a', { class: 'btn', href: `#/s/${s.id}/hand`, onclick: () => store('local', `draft:${s.id}`, r.facts) }, 'Correct by hand'))));
 }
 
 function scoreBlock(s, r) {
@@ -623,14 +641,14 @@ function scoreBlock(s, r) {
       return [h('h3', {}, 'Points this turn'), Object.entries(sc.points).map(([c, n]) => h('div', { class: 'score-line', 'data-colour': c },
         h('span', {}, dot(c), ` ${name(c)}${c === sc.magician ? ' (magician)' : ''}`), h('b', { 'data-points': c }, n)))];
     case 'magic-rabbit':
-      return [h('p', { class: 'big ' + (sc.won ? 'good' : 'bad') }, sc.won ? '🎩 Won!' : 'Not won'),
+      return [h('p', { class: 'big ' + (sc.won ? 'good' : 'bad') }, sc.won ? 'Won!' : 'Not won'),
         sc.wrong_positions.length ? h('p', {}, `Wrong positions (from the magician, 1 = first): ${sc.wrong_positions.map((i) => i + 1).join(', ')}`) : null];
     case 'hop-la-bille':
       return [h('h3', {}, 'Complete cards'), Object.entries(sc.completed).map(([z, idx]) => h('div', { class: 'score-line' },
         h('span', {}, dot(z), ` ${name(z)}`), h('b', {}, idx.length ? idx.map((i) => (r.facts.cards[z][i] || {}).colour).join(', ') : '–')))];
     case 'mauerhuepfer':
-      return [h('p', { class: 'big' }, `🎲 ${(r.facts.dice || []).join(' and ')}`),
-        Object.entries(sc.home || {}).map(([c, n]) => h('div', { class: 'score-line' }, h('span', {}, dot(c), ` ${name(c)}`), h('b', {}, `${n} home`))),
+      return [h('p', { class: 'big' }, `Dice: ${(r.facts.dice || []).join(' and ')}`),
+        Object.entries(sc.home || {}).filter(([c]) => s.players.some((p) => p.colour === c)).map(([c, n]) => h('div', { class: 'score-line' }, h('span', {}, dot(c), ` ${name(c)}`), h('b', {}, `${n} home`))),
         sc.winner ? h('p', { class: 'good big' }, `${name(sc.winner)} wins`) : null];
     case 'troetofanten':
       return [h('h3', {}, 'Points'), Object.entries(sc.points).map(([z, n]) => h('div', { class: 'score-line' },
@@ -643,7 +661,7 @@ function scoreBlock(s, r) {
 function countsBlock(game, facts) {
   if (game === 'magic-rabbit') {
     return h('table', {}, h('tr', {}, h('th', {}, '#'), h('th', {}, 'Hat'), h('th', {}, 'Rabbit'), h('th', {}, 'Dove')),
-      (facts.line || []).map((p, i) => h('tr', {}, h('td', {}, i + 1), h('td', {}, p.hat), h('td', {}, p.rabbit ?? '?'), h('td', {}, p.dove ? '🕊️' : ''))));
+      (facts.line || []).map((p, i) => h('tr', {}, h('td', {}, i + 1), h('td', {}, p.hat), h('td', {}, p.rabbit ?? '?'), h('td', {}, p.dove ? 'dove' : ''))));
   }
   const tables = [];
   const zoneMaps = game === 'simsala-hopp' ? facts : (facts.zones || {});
@@ -675,7 +693,7 @@ function drawPieces(s, saw) {
   const H = (r.image && r.image.height) || 750;
   const wrap = h('div', { class: 'saw', id: 'saw' });
   if (saw.photoUrl) wrap.append(h('img', { src: saw.photoUrl, alt: 'Your photo', width: W, height: H }));
-  else if (!r.pieces.length) return h('div', { class: 'saw' }, h('p', { class: 'noimg' }, 'Typed in by hand (no photo).'));
+  else if (!r.pieces.length) return h('p', { class: 'muted', id: 'saw' }, 'Typed in by hand (no photo).');
   else wrap.append(h('div', { class: 'noimg', style: `aspect-ratio:${W}/${H}` }, ''));
   const layer = svg('svg', { viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: 'none', id: 'overlay' });
   layer.append(svg('rect', { x: 0, y: 0, width: W, height: H, fill: 'transparent', class: 'bg' }));
@@ -764,7 +782,7 @@ function pieceSheet(s, saw, index, point) {
     closeSheet();
     rescore(s, saw, pieces);
   };
-  sheet.replaceChildren(
+  show(sheet, 
     h('div', { class: 'row', style: 'justify-content:space-between' },
       h('h3', {}, piece ? `This is: ${labelText(piece.label)}` : 'Add a piece here'),
       h('button', { type: 'button', class: 'small', onclick: closeSheet }, 'Close')),
@@ -860,7 +878,7 @@ const EDITORS = {
     const marbles = G['hop-la-bille'].labels.filter((l) => l.startsWith('marble-'));
     const sides = s.players.map((p) => p.colour);
     const cards = h('div', {});
-    const drawCards = () => cards.replaceChildren(sides.map((z) => h('div', { class: 'card' },
+    const drawCards = () => show(cards, sides.map((z) => h('div', { class: 'card' },
       h('h3', {}, `${playerName(s, z)}'s cards`),
       (f.cards[z] = f.cards[z] || []).map((c, i) => h('div', { class: 'card' },
         h('div', { class: 'row' }, h('select', { onchange: (ev) => { c.colour = ev.target.value; if (c.colour === 'back') c.marbles = []; save(); drawCards(); } },
@@ -883,7 +901,7 @@ async function handPage(sid) {
   const save = () => store('local', draftKey, facts);
   const json = h('textarea', { spellcheck: 'false', id: 'facts-json' });
   const form = h('div', { id: 'editor' });
-  const draw = () => form.replaceChildren(EDITORS[s.game](s, facts, () => { save(); json.value = JSON.stringify(facts, null, 1); }));
+  const draw = () => show(form, EDITORS[s.game](s, facts, () => { save(); json.value = JSON.stringify(facts, null, 1); }));
   json.value = JSON.stringify(facts, null, 1);
   draw();
   const go = h('button', { type: 'button', class: 'primary', id: 'score-facts' }, 'Score it');
@@ -894,7 +912,7 @@ async function handPage(sid) {
     store('session', `saw:${sid}`, { result, baseFacts: result.facts });
     location.hash = `#/s/${sid}/saw`;
   });
-  $app.replaceChildren(h('p', { class: 'muted' }, 'What is on the table now? Your entries are kept on this phone until they are used.'),
+  show($app, h('p', { class: 'muted' }, 'What is on the table now? Your entries are kept on this phone until they are used.'),
     form,
     h('details', { class: 'card' }, h('summary', {}, 'Advanced: the facts as JSON'), json,
       h('button', { type: 'button', class: 'small', onclick: () => {

@@ -1,0 +1,65 @@
+"""The HTML shell and static files: served locally, nothing from a CDN."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+import webapp
+
+STATIC = Path(webapp.__file__).parent / "static"
+
+
+def test_index_embeds_every_game(client):
+    res = client.get("/")
+    assert res.status_code == 200
+    html = res.get_data(as_text=True)
+    data = re.search(r'<script id="games-data" type="application/json">(.*?)</script>', html, re.S)
+    games = json.loads(data.group(1))
+    assert [g["id"] for g in games] == [
+        "simsala-hopp", "magic-rabbit", "hop-la-bille", "mauerhuepfer", "troetofanten"
+    ]
+    assert 'name="viewport"' in html
+
+
+def test_health(client):
+    assert client.get("/healthz").get_json() == {"ok": True}
+
+
+@pytest.mark.parametrize("name", ["app.js", "app.css", "icon.svg"])
+def test_static_files_served(client, name):
+    res = client.get(f"/static/{name}")
+    assert res.status_code == 200
+    assert len(res.data) > 100
+
+
+PAGE_FILES = sorted(STATIC.iterdir()) + [STATIC.parent / "templates" / "index.html"]
+
+
+@pytest.mark.parametrize("path", PAGE_FILES, ids=lambda p: p.name)
+def test_no_external_resources(path):
+    # Only local URLs: the page must work offline on a LAN (the SVG namespace is not fetched).
+    text = path.read_text(encoding="utf-8")
+    urls = re.findall(r"https?://[^\s'\"`)]+", text)
+    assert [u for u in urls if u != "http://www.w3.org/2000/svg"] == []
+
+
+def test_camera_markup_is_phone_safe():
+    js = (STATIC / "app.js").read_text(encoding="utf-8")
+    # iPhones only play a camera stream inline and muted; the back camera is preferred.
+    for needle in ("playsinline", "muted", "autoplay", "facingMode: { ideal: 'environment' }",
+                   "capture: 'environment'", "accept: 'image/*'", "if (inFlight) return"):
+        assert needle in js
+
+
+def test_unknown_api_path_is_json(client):
+    res = client.get("/api/nothing-here")
+    assert res.status_code == 404
+    assert res.get_json()["error"]["code"] == "not_found"
+
+
+def test_wrong_method_is_json(client):
+    res = client.get("/api/score")
+    assert res.status_code == 405
+    assert "error" in res.get_json()

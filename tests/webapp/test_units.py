@@ -1,0 +1,207 @@
+"""The webapp's pure parts: facts from corrected pieces, referee sentences, the certificate
+maker and the SQLite store."""
+
+import shutil
+import sqlite3
+import subprocess
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scoring.labels import SIMSALA_LABELS, SIMSALA_ZONES
+from tablescore.errors import FactsError
+from webapp import edit, referee, tls
+from webapp.store import Conflict, SessionNotFound, Store
+
+
+def piece(label, zone="", x=0.0, y=0.0):
+    return {"label": label, "zone": zone, "center": [x, y], "polygon": None}
+
+
+# -- facts from pieces ------------------------------------------------------------------------
+
+pieces_st = st.lists(
+    st.tuples(st.sampled_from(SIMSALA_LABELS), st.sampled_from(SIMSALA_ZONES)), max_size=30
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(pieces_st)
+def test_simsala_counts_match_the_pieces(pairs):
+    facts = edit.facts_from_pieces("simsala-hopp", [piece(lab, z) for lab, z in pairs])
+    assert set(facts) == {"arena", "outside"}
+    assert sum(sum(c.values()) for c in facts.values()) == len(pairs)
+    for zone in SIMSALA_ZONES:
+        for label, n in facts[zone].items():
+            assert n == sum(1 for lab, z in pairs if (lab, z) == (label, zone))
+
+
+def test_magic_rabbit_line_from_the_magician_outward():
+    # The magician tile is on the right: the line reads right to left. Rabbits lie below
+    # their hats; the dove sits on hat 7.
+    ps = [piece("magician", x=500, y=0)]
+    for k, hat in enumerate([3, 1, 2]):  # left to right on the photo
+        x = 100 * (k + 1)
+        ps.append(piece(f"hat-{hat}", x=x, y=0))
+        ps.append(piece(f"rabbit-{hat if hat != 2 else 1}", x=x, y=40))
+    ps.append(piece("dove", x=300, y=-5))
+    facts = edit.facts_from_pieces("magic-rabbit", ps, {"won": False})
+    assert facts["line"] == [
+        {"hat": 2, "rabbit": 1, "dove": True},
+        {"hat": 1, "rabbit": 1, "dove": False},
+        {"hat": 3, "rabbit": 3, "dove": False},
+    ]
+    assert facts["won"] is False
+
+
+def test_other_games_keep_what_pieces_cannot_say():
+    base = {"cards": {"north": [{"colour": "green", "marbles": []}]}, "zones": {"west": {}}}
+    hop = edit.facts_from_pieces("hop-la-bille", [piece("marble-red", "north"),
+                                                  piece("card-green", "north")], base)
+    assert hop == {"zones": {"north": {"marble-red": 1}, "west": {}}, "cards": base["cards"]}
+    mauer = edit.facts_from_pieces("mauerhuepfer", [piece("die-5"), piece("die-2"),
+                                                    piece("pawn-red")], {"positions": {"x": 1}})
+    assert mauer == {"dice": [2, 5], "pawns": {"pawn-red": 1}, "positions": {"x": 1}}
+    troeto = edit.facts_from_pieces("troetofanten", [piece("lasso", "east")])
+    assert troeto["zones"]["east"] == {"lasso": 1} and troeto["zones"]["north"] == {}
+
+
+@pytest.mark.parametrize(
+    "pieces, path",
+    [
+        ("frog", "pieces"),  # not a list
+        ([piece("unicorn")], "pieces[0].label"),
+        ([{"label": "frog", "center": [1]}], "pieces[0].center"),
+        ([{"label": "frog", "center": [1, float("nan")]}], "pieces[0].center"),
+        ([{"label": "frog", "zone": 3, "center": [1, 2]}], "pieces[0].zone"),
+        ([piece("frog")] * (edit.MAX_PIECES + 1), "pieces"),
+    ],
+)
+def test_bad_pieces_name_the_entry(pieces, path):
+    with pytest.raises(FactsError) as err:
+        edit.facts_from_pieces("simsala-hopp", pieces)
+    assert err.value.path == path
+
+
+def test_magic_rabbit_without_hats_is_an_error():
+    with pytest.raises(FactsError):
+        edit.facts_from_pieces("magic-rabbit", [piece("rabbit-1")])
+
+
+# -- referee ----------------------------------------------------------------------------------
+
+
+def test_referee_uses_the_scorers_own_words():
+    import scoring
+
+    facts = {"arena": {"rabbit-white": 2, "rabbit-blue": 1}, "outside": {"rabbit-orange": 1}}
+    opts = {"magician": "blue", "players": "orange,blue"}
+    score, _ = scoring.score_facts("simsala-hopp", facts, opts)
+    lines = referee.explain("simsala-hopp", facts, score, opts)
+    assert lines == score["explanation"]
+    assert lines[0].startswith("Orange scores 0") and "outside the arena" in lines[0]
+    assert lines[1] == "Blue (magician) scores 3: 2 white rabbits and 1 blue rabbit in the arena"
+
+
+@pytest.mark.parametrize(
+    "game, facts, score, names, expect",
+    [
+        # Simsala Hopp fallback: named player, rabbit outside does not count
+        ("simsala-hopp", {"arena": {"rabbit-white": 2, "rabbit-blue": 1},
+                          "outside": {"rabbit-white": 1}},
+         {"points": {"blue": 3}}, {"blue": "Ben"},
+         "Ben (magician) scores 3: 2 white rabbits and 1 blue rabbit in the arena; "
+         "the 1 white rabbit outside the arena do not count."),
+        # Hop la bille: what is missing and what is too many
+        ("hop-la-bille", {"zones": {"north": {"marble-red": 1, "marble-blue": 1}},
+                          "cards": {"north": [{"colour": "green", "marbles":
+                                               ["marble-red", "marble-red", "marble-green"]}]}},
+         {"completed": {"north": []}}, {},
+         "north's green card is not complete: needs 1 red and 1 green more; 1 blue too many."),
+        # Troetofanten: open animals +1, face-down and mousetrap -1
+        ("troetofanten", {"zones": {"east": {"elephant-1": 3, "back": 1, "mousetrap": 1}}},
+         {"points": {"east": 1}}, {"east": "Eva"},
+         "Eva scores 1: +1 each for 3 open animals; -1 each for 1 face-down card and "
+         "the mousetrap."),
+        # Mauerhuepfer: only the colours that play
+        ("mauerhuepfer", {"dice": [1, 6]}, {"home": {"red": 4, "black": 0}, "winner": "red"},
+         {"red": "Rio"}, "Rio has all four pawns home and wins."),
+    ],
+)
+def test_referee_fallback_sentences(game, facts, score, names, expect):
+    opts = {"magician": "blue", "players": "blue"} if game == "simsala-hopp" else {}
+    lines = referee.explain(game, facts, score, opts, names)
+    assert expect in lines
+    assert not any("Black" in line for line in lines)
+
+
+def test_referee_never_raises_on_odd_facts():
+    assert referee.explain("troetofanten", {"zones": "x"}, {"points": {"north": 1}}) == []
+
+
+# -- https certificate ------------------------------------------------------------------------
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="needs the openssl command")
+def test_certificate_created_once_with_lan_names(tmp_path):
+    cert, key = tls.ensure_certificate(tmp_path / "tls")
+    text = subprocess.run(["openssl", "x509", "-in", str(cert), "-noout", "-text"],
+                          capture_output=True, text=True, check=True).stdout
+    assert "DNS:localhost" in text and "IP Address:127.0.0.1" in text
+    assert oct(key.stat().st_mode)[-3:] == "600"
+    before = cert.read_bytes()
+    assert tls.ensure_certificate(tmp_path / "tls") == (cert, key)
+    assert cert.read_bytes() == before  # reused, not remade
+
+
+def test_certificate_without_openssl_is_a_clear_error(tmp_path, monkeypatch):
+    monkeypatch.setattr(tls.shutil, "which", lambda name: None)
+    with pytest.raises(tls.TLSError, match="openssl"):
+        tls.ensure_certificate(tmp_path / "tls")
+
+
+def test_serve_https_without_openssl_prints_the_error(tmp_path, monkeypatch, run_cli):
+    monkeypatch.setattr(tls.shutil, "which", lambda name: None)
+    code, out = run_cli("serve", "--https", "--port", "0", "--data", tmp_path / "d")
+    assert code == 2 and out["error"]["code"] == "tls_unavailable"
+
+
+# -- store ------------------------------------------------------------------------------------
+
+
+def test_store_is_wal_and_survives_reopen(tmp_path):
+    store = Store(tmp_path)
+    s = store.create_session("troetofanten", {"n": 1})
+    with sqlite3.connect(store.path) as con:
+        assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    store.update_session(s["id"], lambda st: {**st, "n": st["n"] + 1})
+    again = Store(tmp_path).get_session(s["id"])
+    assert again["state"] == {"n": 2} and again["version"] == 2
+    with pytest.raises(Conflict):
+        store.update_session(s["id"], lambda st: st, expect_version=1)
+    with pytest.raises(SessionNotFound):
+        store.update_session("nope", lambda st: st)
+
+
+def test_store_rolls_back_a_failed_change(tmp_path):
+    store = Store(tmp_path)
+    s = store.create_session("troetofanten", {"n": 1})
+
+    def bad(state):
+        raise FactsError("nope")
+
+    with pytest.raises(FactsError):
+        store.update_session(s["id"], bad)
+    assert store.get_session(s["id"])["version"] == 1
+
+
+def test_store_keeps_only_recent_scans(tmp_path):
+    from webapp.store import StoreSettings
+
+    store = Store(tmp_path, StoreSettings(max_scans_per_session=3))
+    s = store.create_session("simsala-hopp", {})
+    ids = [store.add_scan(s["id"], "simsala-hopp", b"x%d" % i, "image/jpeg", {}) for i in range(5)]
+    with pytest.raises(SessionNotFound):
+        store.get_scan(ids[0])
+    assert store.get_scan(ids[-1])["photo"] == b"x4"
