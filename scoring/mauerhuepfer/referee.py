@@ -538,6 +538,9 @@ def check_move(board: Board, position: Position, colour: str, dice: Sequence[int
         occ = position.occupancy().get(start)
         who = f"a {occ} pawn" if occ else "no pawn"
         return Verdict(False, f"field {start} has {who}, not a {colour} pawn")
+    if claim.to == START:
+        return Verdict(False, "a pawn never moves back to its start area by itself; only a "
+                              "beaten pawn goes back to B")
     if claim.to != GOAL and not board.has_field(claim.to):
         return Verdict(False, f"there is no field {claim.to} on this board")
     cands = _candidates(board, position, colour, dice, start)

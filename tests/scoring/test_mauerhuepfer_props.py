@@ -23,7 +23,9 @@ SMALL = board_from_dict(serpentine_board(
     SerpentineSettings(rows=3, cols=5),
     {(0, 0, 1): 2, (0, 1, 1): 3, (1, 1, -1): 3, (1, 2, 1): 6, (2, 3, -1): 1, (1, 3, 1): 4},
     ["9"], {"red": "1", "yellow": "15", "green": "5", "black": "11"}))
-BOARDS = [DEFAULT, SMALL]
+# The same small board as a loop (the last field is followed by the first).
+LOOP = board_from_dict({**SMALL.to_dict(), "closed": True, "name": "small loop"})
+BOARDS = [DEFAULT, SMALL, LOOP]
 
 PROPS = settings(max_examples=150, derandomize=True, deadline=None,
                  suppress_health_check=[HealthCheck.too_slow])
@@ -110,7 +112,10 @@ def test_every_move_uses_both_dice_exactly(case):
                 assert len(g.path) == g.die
                 step = 1 if g.direction == "forward" else -1
                 idx = [board.index(cur)] + [board.index(f) for f in g.path]
-                assert all(b - a == step for a, b in zip(idx, idx[1:], strict=False))
+                n = len(board.fields)
+                diffs = [(b - a) % n if board.closed else b - a
+                         for a, b in zip(idx, idx[1:], strict=False)]
+                assert all(d == step % n if board.closed else d == step for d in diffs)
             cur = g.to
         assert m.home == (m.to in board.goal_fields)
 
@@ -146,6 +151,7 @@ def test_reversing_the_track_swaps_forward_and_backward(case):
 def test_default_board_is_mirror_symmetric_and_small_board_is_not():
     assert DEFAULT.mirror_map() is not None
     assert SMALL.mirror_map() is None
+    assert LOOP.closed and LOOP.walk("15", 1, 2) == ("1", "2")
 
 
 @PROPS

@@ -185,7 +185,9 @@ def test_own_pawn_blocks_then_another_pawn_must_move():
         ({"from": "2", "to": "9"}, False, "not a red pawn"),
         # the right field, but the legs told in an impossible way
         ({"from": "1", "to": "14", "legs": [{"die": 5}, {"die": 2}]}, False, "not that way"),
-        # stopping on the own pawn on 1 to change direction
+        # a pawn does not walk back into B
+        ({"from": "6", "to": "B"}, False, "only a beaten pawn"),
+        # 2 forward onto the yellow pawn, turn there (beating it), 5 back
         ({"from": "6", "to": "3"}, True, "beats the yellow pawn"),
     ],
 )
