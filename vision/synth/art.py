@@ -394,3 +394,159 @@ def hop_card(sw, sh, rng, style: Style, colour: str, marbles: tuple[str, ...] = 
         sp.circle(x, y, rad, (40, 40, 40), lw)
         sp.circle(x - rad * 0.35, y - rad * 0.35, rad * 0.25, shade(mc, 1.5))
     return sp.out()
+
+
+def magic_tile(sw, sh, rng, style: Style, kind: str, number: int = 0):
+    """Magic Rabbit tile (50 mm): kind "hat" or "rabbit" with its number (colour = number's
+    colour), or "magician"."""
+    sp = Sprite(sw, sh)
+    ed = style.edition
+    lw = max(1, int(round(sp.u * 0.02 * style.line)))
+    if kind == "magician":
+        bg = tint((90, 30, 60) if ed == 1 else (120, 60, 20), style, rng)
+        sp.rrect(0, 0, 1, 1, style.corner, bg, mask=True)
+        sp.poly([[0.3, 0.72], [0.5, 0.12], [0.7, 0.72]], (150, 60, 110) if ed == 1 else
+                (60, 40, 160))
+        sp.ellipse(0.5, 0.74, 0.3, 0.07, 0, (150, 60, 110) if ed == 1 else (60, 40, 160))
+        for x, y in ((0.45, 0.45), (0.56, 0.32), (0.52, 0.58), (0.2, 0.2), (0.82, 0.25)):
+            sp.circle(x, y, 0.035, (60, 220, 250))
+        sp.line(0.7, 0.85, 0.92, 0.6, (240, 240, 240), sp.lw(0.04))
+        sp.rrect(0.03, 0.03, 0.97, 0.97, style.corner, shade(bg, 1.4), lw)
+        return sp.out()
+    c = tint(NUMBER_BGR[number], style, rng, 3)
+    if ed == 1:
+        bg = c
+        sp.rrect(0, 0, 1, 1, style.corner, bg, mask=True)
+        sp.rrect(0.05, 0.05, 0.95, 0.95, style.corner, shade(bg, 1.35))
+        ring = (255, 255, 255)
+    else:
+        bg = (238, 242, 245)
+        sp.rrect(0, 0, 1, 1, style.corner, bg, mask=True)
+        sp.rrect(0.04, 0.04, 0.96, 0.96, style.corner, c, sp.lw(0.09))
+        ring = c
+    if kind == "hat":
+        draw_hat(sp, c if ed == 1 else (240, 240, 240), lw, style, rng, cy=0.4)
+    else:
+        draw_rabbit(sp, (250, 250, 250), (90, 90, 90), lw, style, rng, cx=0.5, cy=0.42, k=0.7)
+    num = str(number)
+    if ed == 1:
+        sp.circle(0.5, 0.78, 0.15, ring)
+        sp.text(num, 0.5, 0.78, 0.16, shade(c, 0.7), style.font, sp.lw(0.035))
+    else:
+        sp.text(num, 0.2, 0.2, 0.2, ring, style.font, sp.lw(0.045))
+        sp.text(num, 0.5, 0.82, 0.16, shade(c, 0.8), style.font, sp.lw(0.035))
+    return sp.out()
+
+
+def dove_token(sw, sh, rng, style: Style):
+    """Round white dove token (~25 mm)."""
+    sp = Sprite(sw, sh)
+    edge = (200, 200, 205) if style.edition == 1 else (200, 170, 120)
+    sp.circle(0.5, 0.5, 0.5, edge, mask=True)
+    sp.circle(0.5, 0.5, 0.45, (248, 248, 250) if style.edition == 1 else (235, 235, 225))
+    draw_dove(sp, (250, 250, 252), max(1, sp.lw(0.02)), style)
+    return sp.out()
+
+
+TROETO_BACK = {1: (40, 40, 190), 2: (140, 70, 30)}
+
+
+def troeto_card(sw, sh, rng, style: Style, label: str):
+    """Troetofanten card (59 x 91 mm): elephants (dark number), tootophants (yellow number and
+    trumpet), mouse, mousetrap, lasso, tamer, or the shared back. The top-left corner index
+    carries the number (or a small symbol for the special cards)."""
+    sp = Sprite(sw, sh)
+    ed = style.edition
+    lw = max(1, int(round(sp.u * 0.02 * style.line)))
+    r = style.corner * 0.6
+    if label == "back":
+        c = tint(TROETO_BACK[ed], style, rng)
+        sp.rrect(0, 0, 1, 1, r, (240, 240, 240), mask=True)
+        sp.rrect(0.05, 0.04, 0.95, 0.96, r, c)
+        for k in range(6):
+            x = 0.05 + k * 0.18
+            sp.poly([[x, 0.04], [x + 0.09, 0.04], [x + 0.09, 0.96], [x, 0.96]],
+                    shade(c, 1.4) if ed == 1 else shade(c, 0.8))
+        sp.circle(0.5, 0.5, 0.28, (40, 200, 240))
+        sp.circle(0.5, 0.5, 0.22, c)
+        return sp.out()
+    paper = tint((235, 245, 250) if ed == 1 else (215, 235, 240), style, rng, 3)
+    sp.rrect(0, 0, 1, 1, r, paper, mask=True)
+    sp.rrect(0.03, 0.02, 0.97, 0.98, r, shade(paper, 0.8), lw)
+    grey = tint((150, 145, 140) if ed == 1 else (170, 150, 150), style, rng, 3)
+    yellow = (20, 200, 250)
+    kind, _, n = label.partition("-")
+    if kind in ("elephant", "tootophant"):
+        draw_elephant(sp, grey, shade(grey, 0.4), lw, style, cx=0.52, cy=0.58, k=0.9)
+        if kind == "tootophant":
+            draw_trumpet(sp, yellow, lw, x=0.2, y=0.45, k=0.8)
+        ink = yellow if kind == "tootophant" else (40, 30, 30)
+        for x, y in ((0.17, 0.11), (0.83, 0.89)):
+            if ed == 2:
+                sp.circle(x, y, 0.17, (255, 255, 255))
+            if kind == "tootophant":
+                sp.text(n, x, y, 0.17, (20, 20, 20), style.font, sp.lw(0.09))
+            sp.text(n, x, y, 0.17, ink, style.font, sp.lw(0.05))
+        return sp.out()
+    # Special cards: a drawing and a small symbol in the corners.
+    if kind == "mouse":
+        sp.ellipse(0.5, 0.55, 0.25, 0.14, 0, (130, 130, 135))
+        sp.circle(0.3, 0.42, 0.09, (150, 150, 155))
+        sp.circle(0.27, 0.52, 0.02, (0, 0, 0))
+        sp.ellipse(0.8, 0.62, 0.15, 0.04, 20, (110, 110, 200), lw)
+        sym = (130, 130, 135)
+    elif kind == "mousetrap":
+        sp.rrect(0.2, 0.35, 0.8, 0.75, 0.05, (70, 130, 190))
+        sp.rrect(0.25, 0.45, 0.75, 0.68, 0.05, (160, 160, 165), sp.lw(0.03))
+        sp.circle(0.5, 0.56, 0.05, (40, 200, 240))
+        sym = (70, 130, 190)
+    elif kind == "lasso":
+        sp.ellipse(0.5, 0.45, 0.28, 0.18, -10, (50, 110, 170), sp.lw(0.05))
+        sp.line(0.7, 0.52, 0.85, 0.85, (50, 110, 170), sp.lw(0.05))
+        sym = (50, 110, 170)
+    else:  # tamer
+        sp.circle(0.5, 0.3, 0.1, (150, 180, 230))
+        sp.poly([[0.4, 0.15], [0.6, 0.15], [0.58, 0.24], [0.42, 0.24]], (20, 20, 20))
+        sp.poly([[0.35, 0.4], [0.65, 0.4], [0.7, 0.78], [0.3, 0.78]], (40, 40, 200))
+        sp.line(0.68, 0.5, 0.9, 0.3, (40, 60, 90), sp.lw(0.02))
+        sym = (40, 40, 200)
+    for x, y in ((0.16, 0.1), (0.84, 0.9)):
+        sp.circle(x, y, 0.08, sym)
+    return sp.out()
+
+
+def pawn_top(sw, sh, rng, style: Style, colour: str):
+    """A pawn seen from above: the base ring, the body and the round head."""
+    c = tint({"red": (40, 40, 200), "yellow": (30, 210, 240), "green": (50, 150, 40),
+              "black": (30, 30, 30)}[colour], style, rng, 3)
+    sp = Sprite(sw, sh)
+    sp.circle(0.5, 0.5, 0.5, shade(c, 0.7), mask=True)
+    sp.circle(0.5, 0.5, 0.4, c)
+    sp.circle(0.5, 0.5, 0.26, shade(c, 1.25) if colour != "black" else (70, 70, 70))
+    lx, ly = style.light
+    sp.circle(0.5 + 0.1 * lx, 0.5 + 0.1 * ly, 0.07, shade(c, 1.7) if colour != "black"
+              else (140, 140, 140))
+    if style.edition == 2:
+        sp.circle(0.5, 0.5, 0.4, shade(c, 0.5), sp.lw(0.04))
+    return sp.out()
+
+
+PIPS = {1: [(0.5, 0.5)], 2: [(0.27, 0.27), (0.73, 0.73)],
+        3: [(0.27, 0.27), (0.5, 0.5), (0.73, 0.73)],
+        4: [(0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)],
+        5: [(0.27, 0.27), (0.73, 0.27), (0.5, 0.5), (0.27, 0.73), (0.73, 0.73)],
+        6: [(0.27, 0.25), (0.73, 0.25), (0.27, 0.5), (0.73, 0.5), (0.27, 0.75), (0.73, 0.75)]}
+
+
+def die_face(sw, sh, rng, style: Style, value: int):
+    """The top face of an ordinary white die with black pips (the side sliver is drawn by the
+    renderer)."""
+    sp = Sprite(sw, sh)
+    body = (245, 245, 242) if style.edition == 1 else (235, 240, 250)
+    sp.rrect(0, 0, 1, 1, 0.18, body, mask=True)
+    sp.rrect(0.02, 0.02, 0.98, 0.98, 0.18, (205, 205, 200), max(1, sp.lw(0.03)))
+    pip = (20, 20, 20) if style.edition == 1 else (40, 30, 120) if value in (1, 4) else (20, 20,
+                                                                                          20)
+    for x, y in PIPS[value]:
+        sp.circle(x, y, 0.1 if style.edition == 1 else 0.085, pip)
+    return sp.out()

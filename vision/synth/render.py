@@ -10,14 +10,14 @@ from __future__ import annotations
 import importlib
 import math
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
 from tablescore.errors import BadInput, UnknownGame
 from vision.synth.art import Style
-from vision.synth.camera import Camera, finish_photo, sample_camera
+from vision.synth.camera import CAMERA, Camera, finish_photo, sample_camera
 from vision.synth.geometry import apply_h, local_scale, rot, scale, translate
 from vision.synth.scene import Layout, Piece
 from vision.synth.tables import distractor, table_texture
@@ -35,7 +35,7 @@ SIDE_NAMES = ("north", "east", "south", "west")  # clockwise, as in the world
 
 @dataclass(frozen=True)
 class RenderSettings:
-    table_canvas_px: int = 800  # long side of the table texture canvas
+    table_canvas_px: int = 640  # long side of the table texture canvas
     table_reach_mm: float = 2500.0  # farthest table drawn from the play area's centre
     sprite_oversample: float = 1.25  # sprite pixels per image pixel
     sprite_max_px: int = 320
@@ -195,7 +195,14 @@ def render_scene(game: str, seed: int, edition: int = 1) -> tuple[np.ndarray, di
     layout: Layout = module.layout(rng, style)
     ref = layout.area if layout.area is not None else layout.frame
     content = np.concatenate([layout.content] + [footprint(p) for p in layout.pieces])
-    cam = sample_camera(rng, ref, content, layout.side_zones, layout.yaw_range)
+    if layout.area is not None:
+        fill_ref = layout.area
+    else:  # no play area: the pieces' bounding box fills the frame
+        (x0, y0), (x1, y1) = content.min(axis=0), content.max(axis=0)
+        fill_ref = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+    cam_settings = CAMERA if layout.fill is None else replace(CAMERA, fill=layout.fill)
+    cam = sample_camera(rng, fill_ref, content, layout.side_zones, layout.yaw_range,
+                        cam_settings)
     w, h = cam.size
     img = _draw_table(rng, cam, layout, s)
     if layout.area_art is not None:

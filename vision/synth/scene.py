@@ -66,3 +66,4 @@ class Layout:
     side_zones: bool = False
     yaw_range: tuple[float, float] | None = None
     keepout: list[tuple[float, float, float]] = field(default_factory=list)  # (x, y, r) mm
+    fill: tuple[float, float] | None = None  # camera fill range override

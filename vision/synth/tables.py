@@ -31,10 +31,10 @@ def table_texture(rng: np.random.Generator, w: int, h: int, kind: str | None = N
         g = 1 + 0.08 * grain + 0.04 * fine
         # Planks.
         pw = int(rng.uniform(0.12, 0.3) * h) + 1
-        rows = (np.arange(h) // pw)[:, None]
-        g = g * (1 + 0.06 * np.sin(rows * 2.3 + rng.uniform(0, 6)))
+        rows = (np.arange(h, dtype=np.float32) // pw)[:, None]
+        g *= (1 + 0.06 * np.sin(rows * 2.3 + np.float32(rng.uniform(0, 6)))).astype(np.float32)
         g[(np.arange(h) % pw) < 2] *= 0.6
-        img = g[:, :, None] * base[None, None, :]
+        img = cv2.merge([g * base[0], g * base[1], g * base[2]])
     elif kind == "cloth":
         base = np.array(tint(PLAIN_BGR[rng.integers(len(PLAIN_BGR))], None, rng, 10), np.float32)
         period = rng.uniform(3, 7)
@@ -42,14 +42,16 @@ def table_texture(rng: np.random.Generator, w: int, h: int, kind: str | None = N
         yy = np.sin(np.arange(h, dtype=np.float32) * 2 * math.pi / period)
         weave = 1 + 0.05 * (xx[None, :] * yy[:, None])
         low = cv2.resize(rng.uniform(0.9, 1.1, (4, 4)).astype(np.float32), (w, h))
-        img = (weave * low)[:, :, None] * base[None, None, :]
+        g = weave * low
+        img = cv2.merge([g * base[0], g * base[1], g * base[2]])
     else:
         base = np.array(tint(PLAIN_BGR[rng.integers(len(PLAIN_BGR))], None, rng, 10), np.float32)
         n = rng.standard_normal((h // 4 + 1, w // 4 + 1), dtype=np.float32)
         n = cv2.resize(n, (w, h), interpolation=cv2.INTER_LINEAR)
         amt = 0.03 if kind == "plain" else 0.06
-        img = (1 + amt * n)[:, :, None] * base[None, None, :]
-    return np.clip(img, 0, 255).astype(np.uint8)
+        g = 1 + amt * n
+        img = cv2.merge([g * base[0], g * base[1], g * base[2]])
+    return cv2.convertScaleAbs(img)
 
 
 def distractor(rng: np.random.Generator, px_per_mm: float):
