@@ -77,3 +77,24 @@ def phone_browser(profile_dir: Path, fake_video: Path | None = None):
             yield page
         finally:
             context.close()
+
+
+def write_y4m(photo: Path, out: Path, frames: int = 3, fps: int = 10) -> Path:
+    """Convert a photo (JPEG/PNG) into a short Y4M clip for Chromium's fake camera
+    (``--use-file-for-fake-video-capture``): planar YUV 4:2:0, the photo's size rounded down
+    to even numbers, the same frame repeated."""
+    import cv2
+
+    img = cv2.imread(str(photo), cv2.IMREAD_COLOR)  # BGR, uint8, (H, W, 3)
+    if img is None:
+        raise FileNotFoundError(photo)
+    h, w = img.shape[:2]
+    img = img[: h - h % 2, : w - w % 2]
+    h, w = img.shape[:2]
+    yuv = cv2.cvtColor(img, cv2.COLOR_BGR2YUV_I420)  # (H * 3 / 2, W) uint8
+    with open(out, "wb") as f:
+        f.write(f"YUV4MPEG2 W{w} H{h} F{fps}:1 Ip A1:1 C420jpeg\n".encode())
+        for _ in range(frames):
+            f.write(b"FRAME\n")
+            f.write(yuv.tobytes())
+    return out

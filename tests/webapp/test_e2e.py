@@ -1,0 +1,95 @@
+"""End to end in real headless Chromium (Debian's ``chromium``, driven by Playwright): open the
+page at phone size, start a Simsala Hopp game, take the photo with Chromium's fake camera
+playing a committed synthetic scene, and find the right score on the page; then play the turn
+through the Lazy Spells to the bats. A second test types the tiles in by hand."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+import scoring
+from tests.webapp.browser import live_server, phone_browser, write_y4m
+
+DATA = Path(__file__).parents[1] / "data"
+SCENE = DATA / "simsala-hopp-scene.jpg"
+TRUTH = json.loads((DATA / "simsala-hopp-scene.json").read_text())
+PLAYERS = "yellow,orange,blue"  # the new-game form's default: three players, yellow first
+
+pytestmark = pytest.mark.slow
+
+
+def start_simsala(page, url):
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url + "/")
+    page.click("[data-game=simsala-hopp]")
+    page.click("#start-game")
+    page.wait_for_selector("#magician")
+    assert "Yellow is the magician" in page.inner_text("#magician")
+    return errors
+
+
+def finish_turn(page, points):
+    """Use the result, let both spectators pass, count: the bats show the turn's points."""
+    page.click("#use-result")
+    page.wait_for_selector("#lazy")
+    for _ in range(2):
+        page.click("#pass")
+        page.wait_for_load_state("networkidle")
+    page.click("#count-points")
+    page.wait_for_selector("#standings tr[data-colour=yellow]")
+    page.wait_for_function("() => document.querySelector('#magician') && "
+                           "document.querySelector('#magician').innerText.includes('Orange')")
+    for colour, n in points.items():
+        row = page.inner_text(f"#standings tr[data-colour={colour}]")
+        assert row.split()[-2] == str(n), row
+
+
+def test_photo_from_the_fake_camera_scores_the_turn(tmp_path):
+    clip = write_y4m(SCENE, tmp_path / "scene.y4m")
+    expected, _ = scoring.score_facts(
+        "simsala-hopp", TRUTH["facts"], {"magician": "yellow", "players": PLAYERS}
+    )
+    with live_server(tmp_path / "data") as url, phone_browser(tmp_path / "p", clip) as page:
+        errors = start_simsala(page, url)
+        page.click("#take-photo")
+        page.wait_for_function(
+            "() => { const v = document.querySelector('#viewfinder'); "
+            "return v && v.videoWidth > 0 && !document.querySelector('#shutter').disabled; }"
+        )
+        page.click("#shutter")
+        page.wait_for_selector("#score [data-points=yellow], #camera-status .error",
+                               timeout=90_000)
+        problem = page.locator("#camera-status .error")
+        assert problem.count() == 0, problem.inner_text()
+        shown = {c: int(page.inner_text(f"#score [data-points={c}]")) for c in PLAYERS.split(",")}
+        assert shown == expected["points"]
+        # The photo is shown with every piece outlined, and the referee says why.
+        assert page.locator("#overlay g.pc").count() == len(TRUTH["pieces"])
+        referee = page.inner_text("#referee")
+        assert "Yellow (magician) scores" in referee and "outside the arena" in referee
+        finish_turn(page, expected["points"])
+    assert errors == []
+
+
+def test_tiles_typed_in_by_hand(tmp_path):
+    with live_server(tmp_path / "data") as url, phone_browser(tmp_path / "p") as page:
+        errors = start_simsala(page, url)
+        page.click("#type-in")
+        arena = page.locator("#editor details[data-zone=arena]")
+        for _ in range(2):  # two frogs became white rabbits
+            arena.locator(".stepper[data-label=frog] button").first.click()
+            arena.locator(".stepper[data-label=rabbit-white] button").last.click()
+        arena.locator(".stepper[data-label=frog] button").first.click()
+        arena.locator(".stepper[data-label=rabbit-orange] button").last.click()
+        page.click("#score-facts")
+        page.wait_for_selector("#score [data-points=yellow]")
+        shown = {c: page.inner_text(f"#score [data-points={c}]") for c in PLAYERS.split(",")}
+        assert shown == {"yellow": "2", "orange": "1", "blue": "0"}
+        finish_turn(page, {"yellow": 2, "orange": 1, "blue": 0})
+        # A reload keeps the tournament (it lives on the server).
+        page.reload()
+        page.wait_for_selector("#standings tr[data-colour=yellow]")
+        assert page.inner_text("#standings tr[data-colour=yellow]").split()[-2] == "2"
+    assert errors == []
