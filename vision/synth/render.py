@@ -252,8 +252,11 @@ def make_truth(game: str, cam: Camera, layout: Layout, pieces: list[Piece], name
         else:
             radius = None
             poly = [[_r(x), _r(y)] for x, y in apply_h(cam.h, p.corners())]
-        items.append({"label": p.label, "zone": p.zone, "center": [_r(c[0]), _r(c[1])],
-                      "polygon": poly, "radius": None if radius is None else _r(radius)})
+        item = {"label": p.label, "zone": p.zone, "center": [_r(c[0]), _r(c[1])],
+                "polygon": poly, "radius": None if radius is None else _r(radius)}
+        if "position" in p.meta:  # Mauerhuepfer pawns: field id, "B" or goal slot
+            item["position"] = p.meta["position"]
+        items.append(item)
     area = None
     if layout.area is not None:
         corners = layout.area
