@@ -34,15 +34,25 @@ CAMERA = CameraSettings()
 
 @dataclass(frozen=True)
 class Camera:
-    """h: 3x3 world-mm -> image-px homography; size: (W, H); tilt/yaw in degrees."""
+    """h: 3x3 world-mm -> image-px homography of the table plane; p: 3x4 projection of world
+    points (x, y, z) with z pointing down into the table (so a piece's top is at z = -height);
+    size: (W, H); tilt/yaw in degrees."""
 
     h: np.ndarray
     size: tuple[int, int]
     tilt: float
     yaw: float
+    p: np.ndarray | None = None
+
+    def h_at(self, height_mm: float) -> np.ndarray:
+        """Homography of the horizontal plane `height_mm` above the table."""
+        if self.p is None or height_mm == 0:
+            return self.h
+        return np.column_stack([self.p[:, 0], self.p[:, 1], self.p[:, 3] - height_mm
+                                * self.p[:, 2]])
 
 
-def _homography(tilt: float, yaw: float, f: float, pp: tuple[float, float], target, dist):
+def _projection(tilt: float, yaw: float, f: float, pp: tuple[float, float], target, dist):
     t, y = math.radians(tilt), math.radians(yaw)
     rz = np.array([[math.cos(y), -math.sin(y), 0], [math.sin(y), math.cos(y), 0], [0, 0, 1]])
     # Tilt about the camera x axis so that the camera stands on the image-bottom side.
@@ -51,7 +61,12 @@ def _homography(tilt: float, yaw: float, f: float, pp: tuple[float, float], targ
     axis = r.T @ np.array([0.0, 0.0, 1.0])
     centre = np.array([target[0], target[1], 0.0]) - dist * axis
     k = np.array([[f, 0, pp[0]], [0, f, pp[1]], [0, 0, 1.0]])
-    return k @ np.column_stack([r[:, 0], r[:, 1], -r @ centre])
+    return k @ np.column_stack([r, -r @ centre])
+
+
+def _homography(tilt: float, yaw: float, f: float, pp: tuple[float, float], target, dist):
+    p = _projection(tilt, yaw, f, pp, target, dist)
+    return p[:, [0, 1, 3]]
 
 
 def _bbox(pts: np.ndarray) -> tuple[float, float, float, float]:
@@ -107,8 +122,8 @@ def sample_camera(
     lo_y, hi_y = my - cy0, (h - my) - cy1
     dx = rng.uniform(min(lo_x, hi_x), max(lo_x, hi_x)) if hi_x > lo_x else (lo_x + hi_x) / 2
     dy = rng.uniform(min(lo_y, hi_y), max(lo_y, hi_y)) if hi_y > lo_y else (lo_y + hi_y) / 2
-    hm = _homography(tilt, yaw, f, (pp[0] + dx, pp[1] + dy), target, dist)
-    return Camera(h=hm, size=(w, h), tilt=tilt, yaw=yaw)
+    proj = _projection(tilt, yaw, f, (pp[0] + dx, pp[1] + dy), target, dist)
+    return Camera(h=proj[:, [0, 1, 3]], size=(w, h), tilt=tilt, yaw=yaw, p=proj)
 
 
 @dataclass(frozen=True)

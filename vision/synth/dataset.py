@@ -64,13 +64,18 @@ def write_scenes(game: str, count: int, seed: int, out_dir, edition: int = 1,
 
 
 def piece_box(piece: dict) -> tuple[float, float, float]:
-    """(cx, cy, extent) of a truth piece: extent = the larger side of its bounding box."""
+    """(cx, cy, extent) of a truth piece: extent = the larger side of its bounding box (for a
+    standing pawn, of base and head together)."""
     cx, cy = piece["center"]
     if piece.get("polygon"):
         p = np.asarray(piece["polygon"], float)
         ext = float(max(np.ptp(p[:, 0]), np.ptp(p[:, 1])))
     else:
         ext = 2.0 * float(piece["radius"])
+    if piece.get("top_center"):  # a standing pawn: cover its base and its head
+        tx, ty = piece["top_center"]
+        ext += float(max(abs(tx - cx), abs(ty - cy)))
+        cx, cy = (cx + tx) / 2, (cy + ty) / 2
     return float(cx), float(cy), ext
 
 

@@ -161,16 +161,54 @@ def _shadow_pass(rng, img, cam: Camera, items: list[Piece], style: Style, s: Ren
     img[:] = cv2.multiply(img, cv2.merge([dark, dark, dark]), scale=1 / 255)
 
 
-def _die_side(img, cam: Camera, p: Piece):
-    """A die's visible side face: the top face's lowest image edge extruded downwards."""
-    c = apply_h(cam.h, p.corners())
-    k = int(np.argmax([c[i, 1] + c[(i + 1) % 4, 1] for i in range(4)]))
-    a, b = c[k], c[(k + 1) % 4]
-    edge = np.linalg.norm(b - a)
-    d = edge * (0.12 + 0.5 * math.sin(math.radians(cam.tilt)))
-    poly = np.array([a, b, b + (0, d), a + (0, d)])
-    col = p.meta.get("side_bgr", (190, 190, 185))
-    cv2.fillPoly(img, [np.round(poly * 4).astype(np.int32)], col, cv2.LINE_AA, 2)
+def _fill(img, poly: np.ndarray, col) -> None:
+    cv2.fillConvexPoly(img, np.round(np.asarray(poly) * 4).astype(np.int32), col, cv2.LINE_AA,
+                       2)
+
+
+def _draw_die(img, cam: Camera, p: Piece, s: RenderSettings) -> None:
+    """A die as a cube: its side faces (far ones first), then the top face's pips drawn on
+    the plane `p.height` above the table."""
+    base = p.corners()
+    bot = apply_h(cam.h, base)
+    top = apply_h(cam.h_at(p.height), base)
+    body = p.meta.get("side_bgr", (200, 200, 196))
+    faces = []
+    for i in range(4):
+        j = (i + 1) % 4
+        mid = np.append((base[i] + base[j]) / 2, -p.height / 2)
+        depth = float(cam.p[2] @ np.append(mid, 1.0)) if cam.p is not None else 0.0
+        faces.append((depth, i, np.array([bot[i], bot[j], top[j], top[i]])))
+    lx, ly = cam_light = p.meta.get("light", (0.0, -1.0))
+    del cam_light
+    for _, i, quad in sorted(faces, key=lambda t: -t[0]):
+        e = base[(i + 1) % 4] - base[i]
+        normal = np.array([e[1], -e[0]]) / (np.linalg.norm(e) + 1e-9)
+        f = 0.72 + 0.18 * float(normal @ (lx, ly))
+        _fill(img, quad, tuple(int(c * f) for c in body))
+    sw, sh = sprite_size(cam.h_at(p.height), p, s)
+    bgr, alpha = p.art(sw, sh, np.random.default_rng(p.seed))
+    paste(img, bgr, alpha, piece_map(cam.h_at(p.height), p, sw, sh))
+
+
+def _draw_pawn(img, cam: Camera, p: Piece, s: RenderSettings) -> None:
+    """A pawn standing up: base disc on the table, tapering body, round head (the piece's art,
+    a top view) on the plane `p.height` above the table."""
+    cx, cy = p.center
+    r = p.size[0] / 2
+    col = p.meta.get("bgr", (128, 128, 128))
+    base = apply_h(cam.h, _circle(cx, cy, r, 20))
+    _fill(img, base, tuple(int(c * 0.7) for c in col))
+    neck_h = p.height * 0.7
+    body = np.concatenate([apply_h(cam.h, _circle(cx, cy, r * 0.8, 16)),
+                           apply_h(cam.h_at(neck_h), _circle(cx, cy, r * 0.35, 12))])
+    hull = cv2.convexHull(np.float32(body)).reshape(-1, 2)
+    _fill(img, hull, tuple(int(c * 0.85) for c in col))
+    head = Piece(p.label, p.zone, p.center, (r * 1.4, r * 1.4), p.art, p.seed, round=True)
+    hm = cam.h_at(p.height)
+    sw, sh = sprite_size(hm, head, s)
+    bgr, alpha = p.art(sw, sh, np.random.default_rng(p.seed))
+    paste(img, bgr, alpha, piece_map(hm, head, sw, sh))
 
 
 def _side_names(cam: Camera, layout: Layout) -> dict[int, str]:
@@ -216,11 +254,14 @@ def render_scene(game: str, seed: int, edition: int = 1) -> tuple[np.ndarray, di
     pieces = sorted(layout.pieces, key=lambda p: p.z)
     _shadow_pass(rng, img, cam, shadow_items + [p for p in pieces if p.height > 0.5], style, s)
     for p in pieces:
-        sw, sh = sprite_size(cam.h, p, s)
         if p.kind == "die":
-            _die_side(img, cam, p)
-        bgr, alpha = p.art(sw, sh, np.random.default_rng(p.seed))
-        paste(img, bgr, alpha, piece_map(cam.h, p, sw, sh))
+            _draw_die(img, cam, p, s)
+        elif p.kind == "pawn":
+            _draw_pawn(img, cam, p, s)
+        else:
+            sw, sh = sprite_size(cam.h, p, s)
+            bgr, alpha = p.art(sw, sh, np.random.default_rng(p.seed))
+            paste(img, bgr, alpha, piece_map(cam.h, p, sw, sh))
     names = _side_names(cam, layout)
     for p in pieces:
         if p.zone.startswith("side:"):
@@ -243,7 +284,8 @@ def make_truth(game: str, cam: Camera, layout: Layout, pieces: list[Piece], name
     items = []
     centres = {}
     for p in pieces:
-        c = apply_h(cam.h, [p.center])[0]
+        hm = cam.h_at(p.height) if p.kind == "die" else cam.h  # a die is read on its top
+        c = apply_h(hm, [p.center])[0]
         centres[id(p)] = c
         if p.round:
             ring = apply_h(cam.h, _circle(p.center[0], p.center[1], p.size[0] / 2, 16))
@@ -251,11 +293,14 @@ def make_truth(game: str, cam: Camera, layout: Layout, pieces: list[Piece], name
             poly = None
         else:
             radius = None
-            poly = [[_r(x), _r(y)] for x, y in apply_h(cam.h, p.corners())]
+            poly = [[_r(x), _r(y)] for x, y in apply_h(hm, p.corners())]
         item = {"label": p.label, "zone": p.zone, "center": [_r(c[0]), _r(c[1])],
                 "polygon": poly, "radius": None if radius is None else _r(radius)}
         if "position" in p.meta:  # Mauerhuepfer pawns: field id, "B" or goal slot
             item["position"] = p.meta["position"]
+        if p.kind == "pawn":  # centre/radius: the base on the table; the head appears here
+            t = apply_h(cam.h_at(p.height), [p.center])[0]
+            item["top_center"] = [_r(t[0]), _r(t[1])]
         items.append(item)
     area = None
     if layout.area is not None:

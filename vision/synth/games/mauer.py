@@ -16,7 +16,8 @@ from scoring.mauerhuepfer import GOAL_SLOTS, START, load_board
 from vision.synth.art import Sprite, Style, die_face, pawn_top, shade, tint
 from vision.synth.scene import Layout, Piece
 
-PAWN_MM = 20.0
+PAWN_MM = 20.0  # base diameter
+PAWN_HEIGHT_MM = 24.0
 DIE_MM = 16.0
 COLOUR_BGR = {"red": (40, 40, 200), "yellow": (30, 210, 240), "green": (50, 150, 40),
               "black": (40, 40, 40)}
@@ -76,8 +77,8 @@ def layout(rng: np.random.Generator, style: Style) -> Layout:
             pieces.append(Piece(
                 lab, "board", (float(x + rng.normal(0, 1.2)), float(y + rng.normal(0, 1.2))),
                 (PAWN_MM, PAWN_MM), partial(_pawn, style=style, colour=colour),
-                int(rng.integers(1 << 31)), round=True, height=22.0, kind="pawn", z=2,
-                meta={"position": place}))
+                int(rng.integers(1 << 31)), round=True, height=PAWN_HEIGHT_MM, kind="pawn",
+                z=2, meta={"position": place, "bgr": tint(COLOUR_BGR[colour], style)}))
     dice = [int(v) for v in rng.integers(1, 7, 2)]
     side = int(rng.integers(4))
     along = rng.uniform(60, min(w, h) - 90)
@@ -89,7 +90,8 @@ def layout(rng: np.random.Generator, style: Style) -> Layout:
         pieces.append(Piece(
             f"die-{v}", "table", (float(x), float(y)), (DIE_MM, DIE_MM),
             partial(_die, style=style, value=v), int(rng.integers(1 << 31)),
-            angle=float(rng.uniform(0, 360)), height=DIE_MM, kind="die", z=3))
+            angle=float(rng.uniform(0, 360)), height=DIE_MM, kind="die", z=3,
+            meta={"light": style.light}))
     facts = {
         "dice": sorted(dice),
         "pawns": {f"pawn-{c}": PAWNS_PER_COLOUR for c in colours},
