@@ -88,5 +88,12 @@ def serve(host: str = "127.0.0.1", port: int = 8000, data_dir: str = "data", htt
         return
     import waitress
 
-    print(f"tablescore serving on http://{host}:{port}/", flush=True)
+    from webapp.tls import lan_addresses
+
+    hosts = lan_addresses() if host in ("0.0.0.0", "") else [host]
+    for h in hosts:
+        print(f"tablescore serving on http://{h}:{port}/", flush=True)
+    if any(h != "127.0.0.1" for h in hosts):
+        print("Phones allow the camera only over https: use --https for the camera on a LAN "
+              "(the photo upload button works either way).", flush=True)
     waitress.serve(app, host=host, port=port, threads=8)

@@ -67,6 +67,7 @@ class MagicRabbit:
             score, warnings = scoring.score_facts("magic-rabbit", facts, score_options(state))
             play["reveal"] = {"facts": facts, "score": score, "warnings": warnings}
             play["games"].append({"won": score["won"], "at": now})
+            play["hourglass"]["started_at"] = None  # the game is over; ready for the next
             if score["won"]:
                 return "Reveal: every hat is in order and every rabbit under its hat. Won!"
             return f"Reveal: {len(score['wrong_positions'])} position(s) wrong. Not this time."

@@ -165,12 +165,35 @@ EXPLAINERS = {
 }
 
 
+def with_names(lines: list[str], names: dict[str, str] | None) -> list[str]:
+    """Put the players' names on the scorer's sentences: "Blue (magician) scores 3" becomes
+    "Ben (blue, magician) scores 3", "north: ..." becomes "Nora (north): ..."."""
+    if not names:
+        return list(lines)
+    out = []
+    for line in lines:
+        for key, name in names.items():
+            if not key or name.lower() == key.lower():
+                continue
+            for word in (key.capitalize(), key):
+                if line.startswith(word + " (magician)"):
+                    line = f"{name} ({key}, magician)" + line[len(word) + len(" (magician)"):]
+                    break
+                if line.startswith(word + " ") or line.startswith(word + ":") or line.startswith(
+                    word + "'s "
+                ):
+                    line = f"{name} ({key})" + line[len(word):]
+                    break
+        out.append(line)
+    return out
+
+
 def explain(
     game: str, facts: dict, score: dict, options: dict | None = None, names: dict | None = None
 ) -> list[str]:
     """Sentences for the referee view. Never raises for odd facts: a dispute still gets the
     scorer's own reasons."""
-    own = _own_reasons(score)
+    own = with_names(_own_reasons(score), names)
     try:
         mine = EXPLAINERS[game](facts, score, options or {}, names or {})
     except (KeyError, TypeError, ValueError, AttributeError):

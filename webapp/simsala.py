@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from scoring import simsala_hopp as rules
 from tablescore.errors import BadInput, RuleError
+from webapp import referee
 
 
 def _t(state: dict) -> rules.Tournament:
@@ -89,7 +90,9 @@ class SimsalaHopp:
         if t.magician:
             out["lazy_order"] = list(rules.lazy_spell_order(t.players, t.magician))
         if t.phase in ("lazy_spell", "count"):
-            out["turn_score"] = t.turn_score().to_json()
+            out["turn_score"] = ts = t.turn_score().to_json()
+            names = {p["colour"]: p["name"] for p in state["players"]}
+            ts["explanation"] = referee.with_names(ts["explanation"], names)
         out["standings"] = sorted(t.players, key=lambda c: (-t.cups_of(c), -t.bat(c)))
         out["names"] = {c: _name(state, c) for c in t.players}
         out["log"] = out["log"][-10:]

@@ -168,6 +168,7 @@ def test_magic_rabbit_hourglass_and_reveal(new_session, act):
     assert s["view"]["reveal"]["score"]["won"] is False
     assert s["view"]["reveal"]["score"]["wrong_positions"] == [3, 4]
     assert (s["view"]["played"], s["view"]["won"]) == (1, 0)
+    assert s["view"]["hourglass_remaining_s"] is None  # stopped at the reveal
     # Two players play with 4 doves: the session passes the player count to the scorer.
     assert s["score_options"] == {"players": "2"}
 

@@ -205,3 +205,19 @@ def test_store_keeps_only_recent_scans(tmp_path):
     with pytest.raises(SessionNotFound):
         store.get_scan(ids[0])
     assert store.get_scan(ids[-1])["photo"] == b"x4"
+
+
+@pytest.mark.parametrize(
+    "line, expect",
+    [
+        ("Blue (magician) scores 3: 2 white", "Ben (blue, magician) scores 3: 2 white"),
+        ("Orange scores 0: no orange rabbit", "Olli (orange) scores 0: no orange rabbit"),
+        ("north: +3 open animals = 3", "Nora (north): +3 open animals = 3"),
+        ("north's green card #0 is completed", "Nora (north)'s green card #0 is completed"),
+        ("Yellow scores 1", "Yellow scores 1"),  # the player's name is the colour: unchanged
+        ("Bluebell scores", "Bluebell scores"),  # only whole words
+    ],
+)
+def test_names_on_the_scorers_sentences(line, expect):
+    names = {"blue": "Ben", "orange": "Olli", "north": "Nora", "yellow": "Yellow"}
+    assert referee.with_names([line], names) == [expect]

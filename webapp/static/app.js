@@ -103,6 +103,14 @@ function labelText(label) {
     .replace(/^marble-/, '').replace(/^pawn-/, '').replace(/^card-/, 'card ')
     .replace(/-/g, ' ');
 }
+/** A few characters for the photo overlay (the sheet and the counts use labelText). */
+function shortLabel(label) {
+  let m = label.match(/^(hat|rabbit|elephant|tootophant|die)-(\d)$/);
+  if (m) return ({ hat: 'H', rabbit: 'R', elephant: 'E', tootophant: 'T', die: '' })[m[1]] + m[2];
+  m = label.match(/^(rabbit|marble|pawn)-(\w+)$/);
+  if (m) return m[2];
+  return label.replace(/^card-/, '');
+}
 function labelColour(label) {
   const parts = label.split('-');
   for (const p of parts.slice().reverse()) if (COLOURS[p]) return COLOURS[p];
@@ -338,7 +346,6 @@ const PANELS = {
           photoButtons(s.id, 'Simsala Stopp: take the photo'));
       } else {
         const ts = v.turn_score;
-        out.push(turnScoreCard(s, ts));
         if (v.phase === 'lazy_spell') {
           const who = v.current_spectator;
           out.push(h('div', { class: 'card', id: 'lazy' },
@@ -354,6 +361,7 @@ const PANELS = {
             onclick: (ev) => busyButton(ev.currentTarget, async () => { await act({ type: 'count_points' }); route(); })(ev),
           }, 'Count points: move the bats')));
         }
+        out.push(turnScoreCard(s, ts));
       }
     }
     out.push(h('h3', { text: 'Standings' }), standings);
@@ -376,8 +384,10 @@ const PANELS = {
       h('div', { class: 'stack' }, h('button', { type: 'button', class: startedAt === null ? 'primary' : '', id: 'start-hourglass',
         onclick: (ev) => busyButton(ev.currentTarget, async () => { await act({ type: 'start-hourglass' }); route(); })(ev) },
       startedAt === null ? 'Turn the hourglass' : 'Turn it again')))];
-    out.push(h('p', {}, 'When the sand has run out: lay each rabbit just below its hat, the magician tile at one end, and take the photo.'),
-      photoButtons(s.id, 'Photo of the reveal'));
+    if (startedAt !== null || !v.reveal) {
+      out.push(h('p', {}, 'When the sand has run out: lay each rabbit just below its hat, the magician tile at one end, and take the photo.'),
+        photoButtons(s.id, 'Photo of the reveal'));
+    }
     if (v.reveal) {
       const sc = v.reveal.score;
       out.push(h('div', { class: 'card', id: 'verdict' },
@@ -704,7 +714,7 @@ function drawPieces(s, saw) {
     for (const pos of r.score.wrong_positions) if (order[pos] !== undefined) wrong.add(order[pos]);
   }
   const rad = Math.max(W, H) * 0.018;
-  const font = Math.max(W, H) * 0.024;
+  const font = Math.max(W, H) * 0.03;
   r.pieces.forEach((p, i) => {
     const g = svg('g', { 'data-i': i, class: 'pc', 'data-label': p.label });
     const colour = labelColour(p.label);
@@ -715,7 +725,7 @@ function drawPieces(s, saw) {
       g.append(svg('circle', { class: cls, stroke: colour, cx: p.center[0], cy: p.center[1], r: rad }));
     }
     const t = svg('text', { x: p.center[0], y: p.center[1] + font * 0.35, 'text-anchor': 'middle', 'font-size': font });
-    t.textContent = labelText(p.label) + (p.zone === 'outside' ? ' ✗' : '');
+    t.textContent = shortLabel(p.label) + (p.zone === 'outside' ? ' ✗' : '');
     g.append(t);
     layer.append(g);
   });
