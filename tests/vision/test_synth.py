@@ -84,7 +84,13 @@ def check_hop(truth):
     per_colour = Counter()
     for c in facts["zones"].values():
         per_colour.update(c)
-    assert max(per_colour.values()) <= 4
+    seated = set(facts["cards"])
+    assert 2 <= len(seated) <= 4
+    # each player brought one marble per colour and always keeps at least one
+    assert all(per_colour[m] == len(seated) for m in MARBLE_LABELS)
+    assert all(sum(facts["zones"].get(z, {}).values()) >= 1 for z in seated)
+    hands = [len(v) for v in facts["cards"].values()]
+    assert set(hands) == {3} or set(hands) == {1}
     marbles = [p for p in truth["pieces"] if p["label"] in MARBLE_LABELS]
     for i, a in enumerate(marbles):  # two marbles never touch
         for b in marbles[i + 1:]:

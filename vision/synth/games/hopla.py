@@ -1,6 +1,7 @@
-"""Hop la bille mid-game: 2-4 players seated at sides of the 600 mm cloth, the 20 marbles
-(never touching) in the players' game areas and the middle, each player's cards on the table
-just outside their side of the cloth, completed ones face down."""
+"""Hop la bille mid-game: 2-4 players seated at sides of the 600 mm cloth, their 5 marbles each
+(one per colour, never touching) spread over the players' game areas (at least one each) and
+the middle, each player's 3 cards (one per colour; "Not Time": one card each, all of one
+colour) on the table just outside their side of the cloth, completed ones face down."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from functools import partial
 
 import numpy as np
 
-from scoring.labels import MARBLE_COLOURS, MARBLE_LABELS, MARBLES_PER_COLOUR
+from scoring.labels import MARBLE_COLOURS, MARBLE_LABELS
 from vision.synth.art import Style, hop_card, marble
 from vision.synth.scene import Layout, Piece
 from vision.synth.tables import cloth
@@ -24,6 +25,8 @@ ZONE_DEPTH = (14.0, 150.0)
 MIDDLE = (200.0, 400.0)
 CARD_SIZES = {"green": 3, "blue": 4, "red": 5}
 CARD_ANGLE = {0: 180.0, 1: 270.0, 2: 0.0, 3: 90.0}  # card top away from its player
+NOT_TIME_P = 0.2  # share of "Not Time" games: one card each, all of one colour
+FACE_DOWN_P = 0.3  # a card already completed and returned
 
 
 def _to_side(side: int, along: float, depth: float) -> tuple[float, float]:
@@ -33,10 +36,10 @@ def _to_side(side: int, along: float, depth: float) -> tuple[float, float]:
 
 
 def combination(rng: np.random.Generator, n: int) -> tuple[str, ...]:
-    """A card's marble combination: n marble labels (at most 3 of a colour), sorted."""
+    """A card's marble combination: n marble labels (at most 2 of a colour), sorted."""
     while True:
         picks = rng.choice(len(MARBLE_COLOURS), size=n)
-        if np.bincount(picks, minlength=5).max() <= 3:
+        if np.bincount(picks, minlength=5).max() <= 2:
             return tuple(MARBLE_LABELS[i] for i in sorted(picks))
 
 
@@ -44,33 +47,40 @@ def layout(rng: np.random.Generator, style: Style) -> Layout:
     n_players = int(rng.integers(2, 5))
     first = int(rng.integers(4))
     seats = sorted({(first + k * (2 if n_players == 2 else 1)) % 4 for k in range(n_players)})
-    pool = [lab for lab in MARBLE_LABELS for _ in range(MARBLES_PER_COLOUR)]
+    # Each player brought one marble of each colour: 5 per player are in play.
+    pool = [lab for lab in MARBLE_LABELS for _ in range(n_players)]
     rng.shuffle(pool)
     pieces: list[Piece] = []
     cards_of: dict[int, list[tuple[str, tuple[str, ...]]]] = {}
+    not_time = rng.random() < NOT_TIME_P  # one card each, all of the same colour
+    one_colour = str(rng.choice(list(CARD_SIZES)))
     for seat in seats:
         hand = []
-        for colour in rng.permutation(list(CARD_SIZES)):
-            combo = combination(rng, CARD_SIZES[str(colour)])
-            face_down = rng.random() < 0.25
-            hand.append(("back" if face_down else str(colour), () if face_down else combo))
-        cards_of[seat] = hand[: int(rng.integers(1, 4))]
-    # Marbles per player area; sometimes exactly a card's combination.
+        colours = [one_colour] if not_time else [str(c) for c in rng.permutation(
+            list(CARD_SIZES))]
+        for colour in colours:
+            combo = combination(rng, CARD_SIZES[colour])
+            face_down = not not_time and rng.random() < FACE_DOWN_P  # completed, returned
+            hand.append(("back" if face_down else colour, () if face_down else combo))
+        cards_of[seat] = hand
+    # Marbles per player area (at least one each); sometimes exactly a card's combination.
     assign: dict[str, list[str]] = {}
     for seat in seats:
         up = [c for c in cards_of[seat] if c[0] != "back"]
+        got: list[str] = []
         if up and rng.random() < 0.4:
-            want = list(up[int(rng.integers(len(up)))][1])
-            got = []
-            for lab in want:
+            for lab in up[int(rng.integers(len(up)))][1]:
                 if lab in pool:
                     pool.remove(lab)
                     got.append(lab)
-            assign[f"side:{seat}"] = got
-        else:
-            k = int(rng.integers(1, 7))
-            assign[f"side:{seat}"], pool = pool[:k], pool[k:]
-    assign["middle"] = pool[: int(rng.integers(0, min(len(pool), 10) + 1))]
+        if not got:
+            k = int(rng.integers(1, 8))
+            got, pool = pool[:k], pool[k:]
+        if not got:  # the pool ran dry: borrow one from a neighbour's area
+            donor = next(z for z, v in assign.items() if len(v) > 1)
+            got = [assign[donor].pop()]
+        assign[f"side:{seat}"] = got
+    assign["middle"] = pool
     placed: list[tuple[float, float]] = []
     min_d = MARBLE_MM + MARBLE_GAP_MM
     for zone, labels in assign.items():
