@@ -90,7 +90,10 @@ def with_explanation(result: dict, game: str, options: dict, session: dict | Non
 
 @bp.get("/games")
 def list_games():
-    return {"games": [g.to_json() for g in games.INFO.values()]}
+    from webapp.pages import photo_games
+
+    readable = photo_games()
+    return {"games": [{**g.to_json(), "photo": g.id in readable} for g in games.INFO.values()]}
 
 
 @bp.post("/score")

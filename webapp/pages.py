@@ -9,9 +9,20 @@ from webapp import games
 bp = Blueprint("pages", __name__)
 
 
+def photo_games() -> set[str]:
+    """The games the vision pipeline of this build can read from a photo."""
+    try:
+        from vision.pipeline import VISION_GAMES
+    except Exception:  # no vision part in this build (or it is broken): type facts in
+        return set()
+    return set(VISION_GAMES)
+
+
 @bp.get("/")
 def index():
-    return render_template("index.html", games_json=[g.to_json() for g in games.INFO.values()])
+    readable = photo_games()
+    data = [{**g.to_json(), "photo": g.id in readable} for g in games.INFO.values()]
+    return render_template("index.html", games_json=data)
 
 
 @bp.get("/healthz")

@@ -63,3 +63,12 @@ def test_wrong_method_is_json(client):
     res = client.get("/api/score")
     assert res.status_code == 405
     assert "error" in res.get_json()
+
+
+def test_games_say_which_photos_this_build_reads(client, monkeypatch):
+    import webapp.pages
+
+    monkeypatch.setattr(webapp.pages, "photo_games", lambda: {"simsala-hopp"})
+    games = {g["id"]: g["photo"] for g in client.get("/api/games").get_json()["games"]}
+    assert games == {"simsala-hopp": True, "magic-rabbit": False, "hop-la-bille": False,
+                     "mauerhuepfer": False, "troetofanten": False}

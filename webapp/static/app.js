@@ -271,9 +271,12 @@ async function act(action) {
 }
 
 function photoButtons(sid, label) {
+  const game = current.session && G[current.session.game];
+  const readable = !game || game.photo;
   return h('div', { class: 'stack' },
-    h('a', { class: 'btn primary', href: `#/s/${sid}/camera`, id: 'take-photo' }, `${label || 'Take the photo'}`),
-    h('a', { class: 'btn', href: `#/s/${sid}/hand`, id: 'type-in' }, 'Type it in'));
+    readable ? null : h('p', { class: 'muted' }, 'Reading this game from a photo is not ready yet in this build: type it in.'),
+    h('a', { class: 'btn' + (readable ? ' primary' : ''), href: `#/s/${sid}/camera`, id: 'take-photo' }, `${label || 'Take the photo'}`),
+    h('a', { class: 'btn' + (readable ? '' : ' primary'), href: `#/s/${sid}/hand`, id: 'type-in' }, 'Type it in'));
 }
 
 /** The session action a "what I saw" result feeds, or null when the game waits for
