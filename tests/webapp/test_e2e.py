@@ -93,3 +93,39 @@ def test_tiles_typed_in_by_hand(tmp_path):
         page.wait_for_selector("#standings tr[data-colour=yellow]")
         assert page.inner_text("#standings tr[data-colour=yellow]").split()[-2] == "2"
     assert errors == []
+
+
+# what the game page shows after the typed-in facts were used (default form values)
+AFTER_USE = {
+    "magic-rabbit": ("#verdict", "You won"),  # the default line is the winning line
+    "hop-la-bille": ("#cards", "Cards at the last check"),
+    "mauerhuepfer": ("#board-read", "1 and 2"),
+    "troetofanten": ("#standings", "R1"),
+}
+
+
+@pytest.mark.parametrize("game", sorted(AFTER_USE))
+def test_every_game_from_the_form_to_its_panel(tmp_path, game):
+    with live_server(tmp_path / "data") as url, phone_browser(tmp_path / "p") as page:
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{url}/#/new/{game}")
+        page.click("#start-game")
+        page.wait_for_selector("#type-in")
+        page.click("#type-in")
+        page.click("#score-facts")
+        page.wait_for_selector("#score")
+        assert page.inner_text("#referee").strip()
+        page.click("#use-result")
+        selector, text = AFTER_USE[game]
+        page.wait_for_selector(selector)
+        assert text in page.inner_text(selector)
+        # Undo is offered and puts the game back.
+        page.click("details:has(#undo) summary")
+        page.click("#undo")
+        page.wait_for_function(
+            "([sel, text]) => { const el = document.querySelector(sel); "
+            "return !el || !el.innerText.includes(text); }",
+            arg=[selector, text],
+        )
+    assert errors == []
