@@ -255,28 +255,64 @@ def test_marble_centre_colour_matches_label():
     assert hits / total >= 0.98, misses
 
 
+def _background(shape, truth, dilate: int = 9) -> np.ndarray:
+    """uint8 mask of the play area without any piece (pieces dilated by `dilate` px)."""
+    mask = np.zeros(shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, np.round(np.float32(truth["area"])).astype(np.int32), 255)
+    pieces = np.zeros_like(mask)
+    for p in truth["pieces"]:
+        if p["polygon"]:
+            cv2.fillConvexPoly(pieces, np.round(np.float32(p["polygon"])).astype(np.int32), 255)
+        else:
+            for c in [p["center"]] + ([p["top_center"]] if p.get("top_center") else []):
+                cv2.circle(pieces, tuple(int(round(v)) for v in c),
+                           int(round(p["radius"] * 1.3)), 255, -1)
+    pieces = cv2.dilate(pieces, np.ones((dilate, dilate), np.uint8))
+    return mask & ~pieces
+
+
+def _local_v(v: np.ndarray, mask: np.ndarray, centre, half: int) -> float:
+    """Median brightness of the masked background in a window around `centre` (the local
+    light level: the lighting is smooth, so ratios to it cancel exposure and gradients)."""
+    x, y = (int(round(t)) for t in centre)
+    y0, x0 = max(0, y - half), max(0, x - half)
+    win, m = v[y0:y + half, x0:x + half], mask[y0:y + half, x0:x + half]
+    return float(np.median(win[m > 0])) if np.count_nonzero(m) > 20 else float("nan")
+
+
 def test_pawn_colour_matches_label():
-    # a pawn's disc is red / yellow / green by hue, black by darkness
+    # a pawn's disc is red / yellow / green by hue; a black pawn is much darker than the board
+    black = 0
     for jpg, truth in all_committed("mauerhuepfer"):
-        hsv = cv2.cvtColor(cv2.imread(str(jpg)), cv2.COLOR_BGR2HSV)
+        img = cv2.imread(str(jpg))
+        hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
+        board_mask = _background(img.shape, truth)
         for p in truth["pieces"]:
             if not p["label"].startswith("pawn-"):
                 continue
             hh, s, v = _disc_median(hsv, p, 0.6)
             colour = p["label"][5:]
             if colour == "black":
-                assert v < 110, (jpg.name, p, (hh, s, v))
+                light = _local_v(hsv[:, :, 2], board_mask, p["center"], int(p["radius"] * 6))
+                if not np.isnan(light):
+                    assert v < 0.6 * light, (jpg.name, p, (hh, s, v), light)
+                    black += 1
                 continue
             assert s > 60, (jpg.name, p, (hh, s, v))
             lo, hi = {"red": (-15, 12), "yellow": (14, 40), "green": (40, 90)}[colour]
             hue = hh - 180 if hh > 160 else hh
             assert lo <= hue <= hi, (jpg.name, p, (hh, s, v))
+    assert black >= 20
 
 
-def test_tile_centre_colour_matches_simsala_label():
-    # frogs are green, cats dark, white rabbits light: checked near each tile's corner
+def test_tile_colour_matches_simsala_label():
+    # frogs are green; against the red arena around them, white rabbits are bright and cats
+    # dark (checked near a corner of each arena tile, where its background shows)
+    counts = Counter()
     for jpg, truth in committed("simsala-hopp", 1):
-        hsv = cv2.cvtColor(cv2.imread(str(jpg)), cv2.COLOR_BGR2HSV)
+        img = cv2.imread(str(jpg))
+        hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
+        arena = _background(img.shape, truth)
         for p in truth["pieces"]:
             poly = np.asarray(p["polygon"], float)
             c = poly.mean(axis=0)
@@ -285,10 +321,19 @@ def test_tile_centre_colour_matches_simsala_label():
                                                   axis=0))
             if p["label"] == "frog":
                 assert 30 <= hh <= 90 and s > 60, (jpg.name, p, (hh, s, v))
-            elif p["label"] == "cat":
-                assert v < 140, (jpg.name, p, (hh, s, v))
-            elif p["label"] == "rabbit-white":
-                assert s < 90 and v > 80, (jpg.name, p, (hh, s, v))
+                counts["frog"] += 1
+                continue
+            if p["zone"] != "arena" or p["label"] not in ("cat", "rabbit-white"):
+                continue
+            light = _local_v(hsv[:, :, 2], arena, c, int(np.ptp(poly[:, 0])))
+            if np.isnan(light):
+                continue
+            if p["label"] == "cat":
+                assert v < 0.6 * light, (jpg.name, p, (hh, s, v), light)
+            else:
+                assert s < 90 and v > 0.8 * light, (jpg.name, p, (hh, s, v), light)
+            counts[p["label"]] += 1
+    assert min(counts.values()) >= 10, counts
 
 
 def test_hop_la_bille_south_zone_is_nearest_the_bottom():

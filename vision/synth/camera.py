@@ -131,6 +131,9 @@ class PhotoSettings:
     """Photometric fault ranges."""
 
     gradient: float = 0.35  # illumination varies by up to this factor across the frame
+    harsh_p: float = 0.2  # share of harsh light: a much steeper gradient
+    harsh_gradient: float = 0.7
+    hard_shadow_p: float = 0.15  # a hard-edged shadow band across the frame
     wb: float = 0.10  # per-channel white-balance gain spread
     shadow_p: float = 0.45  # chance of a large soft shadow (a hand, a phone) across the frame
     shadow_depth: tuple[float, float] = (0.25, 0.5)
@@ -152,7 +155,8 @@ def illumination(rng: np.random.Generator, size: tuple[int, int], p: PhotoSettin
     optional large soft shadow; the renderer multiplies the photo by it after upsampling."""
     w, h = size
     lw, lh = max(4, w // 8), max(4, h // 8)
-    coarse = rng.uniform(1 - p.gradient / 2, 1 + p.gradient / 2, (3, 4)).astype(np.float32)
+    grad = p.harsh_gradient if rng.random() < p.harsh_p else p.gradient
+    coarse = rng.uniform(1 - grad / 2, 1 + grad / 2, (3, 4)).astype(np.float32)
     gain = cv2.resize(coarse, (lw, lh), interpolation=cv2.INTER_CUBIC)
     gain *= rng.uniform(*p.exposure)
     if rng.random() < p.shadow_p:
@@ -163,6 +167,19 @@ def illumination(rng: np.random.Generator, size: tuple[int, int], p: PhotoSettin
                     rng.uniform(0, 180), 0, 360, 1.0, -1)
         k = max(3, int(min(lw, lh) * 0.15) | 1)
         mask = cv2.GaussianBlur(mask, (k, k), 0)
+        gain *= 1 - rng.uniform(*p.shadow_depth) * mask
+    if rng.random() < p.hard_shadow_p:
+        # A hard-edged shadow (a window frame, a lamp arm): a band across the frame.
+        mask = np.zeros((lh, lw), np.float32)
+        a = rng.uniform(0, np.pi)
+        d = np.array([np.cos(a), np.sin(a)])
+        n = np.array([-d[1], d[0]])
+        c = rng.uniform([0, 0], [lw, lh])
+        half = rng.uniform(0.05, 0.4) * max(lw, lh)
+        far = 2.0 * max(lw, lh)
+        quad = np.array([c - d * far - n * half, c + d * far - n * half, c + d * far + n * half,
+                         c - d * far + n * half])
+        cv2.fillConvexPoly(mask, np.round(quad).astype(np.int32), 1.0, cv2.LINE_AA)
         gain *= 1 - rng.uniform(*p.shadow_depth) * mask
     wb = 1 + rng.uniform(-p.wb, p.wb, 3).astype(np.float32)
     return gain[:, :, None] * wb[None, None, :]

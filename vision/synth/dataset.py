@@ -145,7 +145,7 @@ def draw_truth(img: np.ndarray, truth: dict) -> np.ndarray:
 
 
 def contact_sheet(game: str, seed: int, path, cols: int = 4, rows: int = 3,
-                  cell: tuple[int, int] = (320, 240)) -> Path:
+                  cell: tuple[int, int] = (256, 192)) -> Path:
     """A PNG grid of scenes (edition 1, the last row edition 2); the first cell with its truth
     drawn on it."""
     cw, ch = cell
@@ -162,7 +162,7 @@ def contact_sheet(game: str, seed: int, path, cols: int = 4, rows: int = 3,
         y0 = r * ch + (ch - small.shape[0]) // 2
         x0 = c * cw + (cw - small.shape[1]) // 2
         sheet[y0:y0 + small.shape[0], x0:x0 + small.shape[1]] = small
-    cv2.imwrite(str(path), sheet)
+    cv2.imwrite(str(path), sheet, [cv2.IMWRITE_PNG_COMPRESSION, 9])
     return Path(path)
 
 

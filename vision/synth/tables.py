@@ -12,7 +12,7 @@ import numpy as np
 
 from vision.synth.art import SIMSALA_COLOURS, Sprite, Style, shade, tint
 
-TABLE_KINDS = ("wood", "cloth", "plain", "wood", "laminate")
+TABLE_KINDS = ("wood", "cloth", "plain", "wood", "laminate", "check", "stripes")
 WOOD_BGR = [(60, 100, 150), (40, 70, 110), (90, 140, 190), (30, 50, 80), (120, 170, 210)]
 PLAIN_BGR = [(200, 200, 200), (235, 235, 230), (70, 70, 70), (150, 120, 90), (90, 130, 90),
              (60, 60, 120), (200, 180, 150), (40, 40, 45)]
@@ -44,6 +44,17 @@ def table_texture(rng: np.random.Generator, w: int, h: int, kind: str | None = N
         low = cv2.resize(rng.uniform(0.9, 1.1, (4, 4)).astype(np.float32), (w, h))
         g = weave * low
         img = cv2.merge([g * base[0], g * base[1], g * base[2]])
+    elif kind in ("check", "stripes"):
+        # A patterned tablecloth: two colours in squares or stripes.
+        c1 = np.array(tint(PLAIN_BGR[rng.integers(len(PLAIN_BGR))], None, rng, 10), np.float32)
+        c2 = np.array(tint(PLAIN_BGR[rng.integers(len(PLAIN_BGR))], None, rng, 10), np.float32)
+        period = rng.uniform(0.03, 0.1) * max(w, h)
+        xx = (np.arange(w, dtype=np.float32) // period) % 2
+        yy = (np.arange(h, dtype=np.float32) // period) % 2
+        m = (xx[None, :] + yy[:, None]) % 2 if kind == "check" else np.repeat(
+            xx[None, :], h, axis=0)
+        m = cv2.GaussianBlur(m.astype(np.float32), (3, 3), 0)
+        img = cv2.merge([c1[i] + (c2[i] - c1[i]) * m for i in range(3)])
     else:
         base = np.array(tint(PLAIN_BGR[rng.integers(len(PLAIN_BGR))], None, rng, 10), np.float32)
         n = rng.standard_normal((h // 4 + 1, w // 4 + 1), dtype=np.float32)
