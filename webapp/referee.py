@@ -72,7 +72,10 @@ def simsala_hopp(facts, score, options, names):
 
 def magic_rabbit(facts, score, options, names):
     if score.get("won"):
-        head = "You won: the hats go 1 to 9 from the magician tile and every rabbit is home."
+        head = (
+            f"You won: all {score.get('tiles', 9)} hats are in ascending order from the "
+            "magician tile and every rabbit lies under its own hat."
+        )
     else:
         head = f"Not won: {_plural(len(score.get('wrong_positions', [])), 'position')} wrong."
     return [head]

@@ -129,3 +129,21 @@ def test_every_game_from_the_form_to_its_panel(tmp_path, game):
             arg=[selector, text],
         )
     assert errors == []
+
+
+def test_a_change_from_another_phone_shows_up(tmp_path):
+    with live_server(tmp_path / "data") as url, phone_browser(tmp_path / "p") as page:
+        start_simsala(page, url)
+        sid = page.evaluate("location.hash").split("/")[2]
+        # The other phone (here: a plain HTTP request) records Yellow's turn and counts it.
+        other = page.context.request
+        for action in ({"type": "turn", "facts": {"arena": {"rabbit-white": 1, "frog": 14},
+                                                  "outside": {}}},
+                       {"type": "pass", "player": "orange"}, {"type": "pass", "player": "blue"},
+                       {"type": "count_points"}):
+            res = other.post(f"{url}/api/sessions/{sid}/actions", data=action)
+            assert res.ok, res.text()
+        page.wait_for_function(
+            "() => document.querySelector('#magician').innerText.includes('Orange')",
+            timeout=20_000)
+        assert page.inner_text("#standings tr[data-colour=yellow]").split()[-2] == "1"

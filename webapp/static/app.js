@@ -10,7 +10,8 @@
 const GAMES = JSON.parse(document.getElementById('games-data').textContent);
 const G = Object.fromEntries(GAMES.map((g) => [g.id, g]));
 const $app = document.getElementById('app');
-const CAMERA = { maxSide: 1600, quality: 0.9 };
+const CAMERA = { maxSide: 1600, quality: 0.9 };  // JPEG sent to the server
+const SESSION_POLL_MS = 8000;  // how often the game page looks for other phones' changes
 const COLOURS = {
   yellow: '#f4c20d', orange: '#f27a1a', blue: '#1f6fe0', violet: '#8a3ffc', red: '#d62828',
   green: '#2a9d3a', black: '#222', white: '#ffffff', lightblue: '#6ec6ff', darkblue: '#1a237e',
@@ -153,6 +154,7 @@ async function route() {
   stopCamera();
   closeSheet();
   clearInterval(route.timer);
+  clearInterval(route.poll);
   const parts = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean);
   window.scrollTo(0, 0);
   try {
@@ -172,6 +174,9 @@ async function route() {
   }
 }
 window.addEventListener('hashchange', route);
+document.addEventListener('visibilitychange', () => {
+  if (!document.hidden && /^#\/s\/[^/]+$/.test(location.hash)) route();
+});
 window.addEventListener('online', () => { document.getElementById('net').hidden = true; });
 window.addEventListener('offline', () => { document.getElementById('net').hidden = false; });
 
@@ -313,6 +318,14 @@ async function sessionPage(sid) {
     h('h3', { text: 'What happened' }),
     h('ol', { class: 'log', reversed: true }, s.log.slice().reverse().map((l) => h('li', { text: l.text }))));
   show($app, h('div', { id: 'panel' }, panel), tools);
+  // Another phone at the table may record the turn: look for changes now and then.
+  route.poll = setInterval(async () => {
+    if (document.hidden || document.getElementById('sheet').hidden === false) return;
+    try {
+      const fresh = await api('GET', `/api/sessions/${encodeURIComponent(sid)}`);
+      if (fresh.version !== current.session.version && location.hash === `#/s/${sid}`) route();
+    } catch (e) { /* offline for a moment: try again later */ }
+  }, SESSION_POLL_MS);
 }
 
 const PANELS = {
