@@ -1,0 +1,397 @@
+"""Find the play area (the red Simsala Hopp arena, the Hop la bille cloth): its 4 corners in
+the photo and the homography to a canonical top-down square view.
+
+Method: a colour mask at reduced size (the arena is strongly red; the cloth light and
+unsaturated), the largest component with its holes (pieces) filled, its convex hull reduced
+to a quadrilateral, then each side refitted as a line through the component's boundary points
+near it, so rounded, notched or partly covered corners (castle towers) still give the true
+corner as the intersection of two sides.
+
+Images are uint8 BGR; points are (x, y) pixels of the working image unless said otherwise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.errors import AreaNotFound
+
+
+@dataclass(frozen=True)
+class AreaSettings:
+    kind: str  # "red" (Simsala Hopp arena) or "cloth" (Hop la bille)
+    size_mm: float  # real side of the square area
+    plane_px: int  # side of the rectified view in pixels
+    mask_long_side: int = 480  # the colour mask is computed at this size
+    # red: redness a* - red_b_weight * |b*| (Lab) above a level (wood, skin, orange and blue
+    # cloth score low); cloth: lightness L above a level and chroma below cloth_chroma_max.
+    # Levels are tried in turn until one gives a plausible square (red tables need a higher
+    # red level, shadowed cloth a lower lightness level).
+    red_b_weight: float = 0.3
+    red_l_floor: float = 60.0  # redness is divided by max(L, this) / 100
+    red_levels: tuple[float, ...] = (12.0, 20.0, 30.0, 40.0)
+    cloth_levels: tuple[float, ...] = (120.0, 95.0, 150.0)
+    cloth_chroma_max: float = 20.0
+    min_area_frac: float = 0.02  # of the photo
+    min_seed_frac: float = 0.01  # colour blobs smaller than this share of the photo are no seed
+    grow_tolerance: int = 3  # flood fill: Lab step allowed between neighbouring pixels
+    line_tol: float = 0.01  # RANSAC side inlier distance, share of the mean side length
+    hough_lines: int = 80  # strongest Hough lines of the outline examined
+    candidate_lines: int = 10  # supporting lines found; every 4 of them are tried, the 4 with
+    # the most boundary points that overlap the blob's hull by min_iou win
+    min_iou: float = 0.8
+    # snapping each side to the border: (search +- share of the side, +- degrees, step share)
+    snap_passes: tuple[tuple[float, float, float], ...] = ((0.15, 12.0, 0.005),
+                                                           (0.02, 2.0, 0.002))
+    snap_depth: float = 0.008  # inside/outside samples this share of the side from the line
+    max_beyond: float = 0.12  # share of the outline a side line may have beyond it
+    min_side_points: float = 0.15  # a side's inliers, share of a quarter of the outline
+    max_on_edge: float = 0.05  # share of the outline on the photo's border (area cut off)
+    max_grow: float = 1.6  # a grown region this many times its colour blob has leaked
+    open_px: int = 7  # opening of the colour mask (drops thin rings: the castle towers)
+    min_fill: float = 0.8  # share of the fitted quadrilateral the mask's convex hull covers
+    max_outside: float = 0.25  # share of the quad's area the mask may have outside it
+    min_corner_angle: float = 35.0  # degrees; flatter quads are not a tilted square
+
+    @property
+    def px_per_mm(self) -> float:
+        return self.plane_px / self.size_mm
+
+
+AREA_SETTINGS = {
+    "simsala-hopp": AreaSettings(kind="red", size_mm=240.0, plane_px=480),
+    "hop-la-bille": AreaSettings(kind="cloth", size_mm=600.0, plane_px=900),
+}
+
+
+@dataclass(frozen=True)
+class PlayArea:
+    """corners: (4, 2) float64 working-image pixels, ordered so that corner 0 -> 1 is the
+    side farthest from the photo's bottom edge ("north") and they go clockwise on screen;
+    H_img_to_plane / H_plane_to_img: 3x3 float64; the plane square is [0, plane_px]^2."""
+
+    corners: np.ndarray
+    H_img_to_plane: np.ndarray
+    H_plane_to_img: np.ndarray
+    settings: AreaSettings
+
+    def to_plane(self, pts) -> np.ndarray:
+        return _apply(self.H_img_to_plane, pts)
+
+    def to_image(self, pts) -> np.ndarray:
+        return _apply(self.H_plane_to_img, pts)
+
+    def rectify(self, image_bgr: np.ndarray, margin: float = 0.0) -> tuple[np.ndarray, float]:
+        """Top-down view of the area with `margin` (share of the side) added around it.
+        Returns (view (P, P, 3) uint8 BGR, offset) where plane point p is view pixel
+        p + offset."""
+        s = self.settings.plane_px
+        off = margin * s
+        size = int(round(s + 2 * off))
+        T = np.array([[1, 0, off], [0, 1, off], [0, 0, 1.0]])
+        view = cv2.warpPerspective(image_bgr, T @ self.H_img_to_plane, (size, size),
+                                   flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+        return view, off
+
+
+def _apply(H: np.ndarray, pts) -> np.ndarray:
+    p = np.asarray(pts, np.float64).reshape(-1, 2)
+    q = p @ H[:, :2].T + H[:, 2]
+    return q[:, :2] / q[:, 2:3]
+
+
+def area_mask(image_bgr: np.ndarray, settings: AreaSettings, level: float | None = None):
+    """uint8 {0, 255} mask of pixels that look like the play area (same size as the input)
+    at one of the settings' levels (default: the first)."""
+    lab = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2LAB).astype(np.int16)
+    L, a, b = lab[..., 0], lab[..., 1] - 128, lab[..., 2] - 128
+    if settings.kind == "red":
+        level = settings.red_levels[0] if level is None else level
+        # Redness relative to lightness, so a shadow over the arena keeps it red.
+        r = a.astype(np.float32) - settings.red_b_weight * np.abs(b).astype(np.float32)
+        m = r * 100.0 / np.maximum(L.astype(np.float32), settings.red_l_floor) > level
+    elif settings.kind == "cloth":
+        level = settings.cloth_levels[0] if level is None else level
+        chroma2 = (a * a + b * b).astype(np.int32)
+        m = (L > level) & (chroma2 < settings.cloth_chroma_max**2)
+    else:  # pragma: no cover - settings typo
+        raise ValueError(f"unknown area kind {settings.kind!r}")
+    return m.astype(np.uint8) * 255
+
+
+def levels(settings: AreaSettings) -> tuple[float, ...]:
+    return settings.red_levels if settings.kind == "red" else settings.cloth_levels
+
+
+def _order(corners: np.ndarray) -> np.ndarray:
+    """Clockwise on screen, starting so that side 2 -> 3 is nearest the bottom edge."""
+    c = corners.mean(axis=0)
+    ang = np.arctan2(corners[:, 1] - c[1], corners[:, 0] - c[0])
+    pts = corners[np.argsort(ang)]  # y down: increasing angle is clockwise on screen
+    mid_y = [(pts[(i + 2) % 4, 1] + pts[(i + 3) % 4, 1]) / 2 for i in range(4)]
+    start = int(np.argmax(mid_y))
+    return np.roll(pts, -start, axis=0)
+
+
+def _line_intersect(l1, l2):
+    (vx1, vy1, x1, y1), (vx2, vy2, x2, y2) = l1, l2
+    A = np.array([[vx1, -vx2], [vy1, -vy2]])
+    if abs(np.linalg.det(A)) < 1e-9:
+        return None
+    t = np.linalg.solve(A, np.array([x2 - x1, y2 - y1]))
+    return np.array([x1 + t[0] * vx1, y1 + t[0] * vy1])
+
+
+def _side_lines(pts: np.ndarray, shape, tol: float, settings: AreaSettings):
+    """Candidate sides: Hough lines of the outline, each a supporting line (at most
+    `max_beyond` of the outline beyond it) with its support (outline points within `tol`).
+    Returns a list of ((vx, vy, x0, y0), support), strongest first."""
+    canvas = np.zeros(shape, np.uint8)
+    canvas[pts[:, 1].astype(int), pts[:, 0].astype(int)] = 255
+    found = cv2.HoughLines(canvas, 1, np.pi / 180, max(10, int(0.02 * len(pts))))
+    if found is None:
+        return []
+    out = []
+    kept: list[tuple[float, float]] = []
+    for rho, theta in found[: settings.hough_lines, 0]:
+        if any(abs(rho - r) < 3 * tol and min(abs(theta - t), np.pi - abs(theta - t)) < 0.06
+               for r, t in kept):
+            continue
+        nrm = np.array([np.cos(theta), np.sin(theta)])
+        sd = pts @ nrm - rho
+        inl = np.abs(sd) < tol
+        if inl.sum() < settings.min_side_points * len(pts) / 4:
+            continue
+        beyond = min((sd > tol).mean(), (sd < -tol).mean())
+        if beyond > settings.max_beyond:
+            continue
+        vx, vy, x0, y0 = cv2.fitLine(pts[inl].astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01)
+        line = (float(vx[0]), float(vy[0]), float(x0[0]), float(y0[0]))
+        kept.append((float(rho), float(theta)))
+        out.append((line, int(inl.sum())))
+        if len(out) >= settings.candidate_lines:
+            break
+    return out
+
+
+def fit_quad(contour: np.ndarray, settings: AreaSettings) -> np.ndarray | None:
+    """(4, 2) corners of the quadrilateral best fitting a blob's outline, or None.
+
+    Candidate sides are supporting lines (Hough) through many outline points; of every 4 of
+    them forming a plausible convex quadrilateral that overlaps the blob's convex hull by
+    `min_iou`, the one with the most outline points on its sides wins: notches cut by pieces,
+    cut corners and tower discs do not move it."""
+    import itertools
+
+    pts = contour.reshape(-1, 2).astype(np.float64)
+    if len(pts) < 20:
+        return None
+    peri = cv2.arcLength(contour, True)
+    tol = max(1.2, settings.line_tol * peri / 4)
+    shape = (int(pts[:, 1].max()) + 2, int(pts[:, 0].max()) + 2)
+    found = _side_lines(pts, shape, tol, settings)
+    if len(found) < 4:
+        return None
+    lines = [f[0] for f in found]
+    support = [f[1] for f in found]
+    hull = cv2.convexHull(contour.astype(np.float32)).reshape(-1, 2)
+    hull_area = cv2.contourArea(hull)
+    c = pts.mean(axis=0)
+
+    def foot_angle(line):
+        vx, vy, x0, y0 = line
+        p = np.array([x0, y0]) - c
+        foot = p - (p @ np.array([vx, vy])) * np.array([vx, vy])
+        return np.arctan2(foot[1], foot[0])
+
+    best, best_score = None, 0
+    for combo in itertools.combinations(range(len(lines)), 4):
+        ls = sorted((lines[i] for i in combo), key=foot_angle)
+        corners = [_line_intersect(ls[i - 1], ls[i]) for i in range(4)]
+        if any(x is None for x in corners):
+            continue
+        quad = np.array(corners, np.float32)
+        if not cv2.isContourConvex(quad) or np.abs(quad - c).max() > 3 * np.abs(pts - c).max():
+            continue
+        if _corner_angles(quad.astype(np.float64)).min() < settings.min_corner_angle:
+            continue
+        inter, _ = cv2.intersectConvexConvex(quad, hull)
+        qa = cv2.contourArea(quad)
+        iou = inter / max(qa + hull_area - inter, 1e-9)
+        score = sum(support[i] for i in combo)
+        if iou >= settings.min_iou and score > best_score:
+            best, best_score = quad.astype(np.float64), score
+    return best
+
+
+def cue_map(small_bgr: np.ndarray, settings: AreaSettings) -> np.ndarray:
+    """float32 map that is high on the play area and drops across its border: redness
+    relative to lightness (arena) or lightness minus chroma (cloth); smoothed."""
+    lab = cv2.cvtColor(small_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
+    L, a, b = lab[..., 0], lab[..., 1] - 128, lab[..., 2] - 128
+    if settings.kind == "red":
+        m = (a - settings.red_b_weight * np.abs(b)) * 100.0 / np.maximum(L, settings.red_l_floor)
+    else:
+        m = L - 2.0 * np.sqrt(a * a + b * b)
+    return cv2.GaussianBlur(m, (0, 0), 1.0)
+
+
+def snap_sides(quad: np.ndarray, cue: np.ndarray, settings: AreaSettings) -> np.ndarray:
+    """Move each side of an approximate quad (clockwise on screen) to the nearby line along
+    which the cue drops most from inside to outside (the arena's border with the walls, the
+    cloth's rim); corners = intersections of the snapped sides."""
+    c = quad.mean(axis=0)
+    lines = []
+    for i in range(4):
+        p, q = quad[i], quad[(i + 1) % 4]
+        length = float(np.hypot(*(q - p)))
+        best = None
+        for search, angles, step in settings.snap_passes:
+            mid0 = (p + q) / 2 if best is None else best[0]
+            ang0 = np.arctan2(*(q - p)[::-1]) if best is None else best[1]
+            offs = np.arange(-search * length, search * length + 1e-9, max(step * length, 0.5))
+            angs = ang0 + np.radians(np.arange(-angles, angles + 1e-9, max(angles / 6, 0.5)))
+            t = np.linspace(-0.35, 0.35, 36) * length
+            d = np.stack([np.cos(angs), np.sin(angs)], axis=1)  # (A, 2)
+            nrm = np.stack([-d[:, 1], d[:, 0]], axis=1)
+            # the normal must point away from the quad's centre
+            sign = np.sign(((mid0 - c) * nrm).sum(axis=1, keepdims=True))
+            nrm = nrm * np.where(sign == 0, 1, sign)
+            # points (A, O, T, 2)
+            base = mid0[None, None, None, :] + offs[None, :, None, None] * nrm[:, None, None, :]
+            pts = base + t[None, None, :, None] * d[:, None, None, :]
+            delta = settings.snap_depth * length
+            inner = pts - delta * nrm[:, None, None, :]
+            outer = pts + delta * nrm[:, None, None, :]
+            vin = _sample(cue, inner)
+            vout = _sample(cue, outer)
+            score = np.median(vin - vout, axis=2)  # (A, O)
+            ai, oi = np.unravel_index(int(np.argmax(score)), score.shape)
+            best = (mid0 + offs[oi] * nrm[ai], float(angs[ai]))
+        (mx, my), ang = best
+        lines.append((float(np.cos(ang)), float(np.sin(ang)), float(mx), float(my)))
+    out = [_line_intersect(lines[i - 1], lines[i]) for i in range(4)]
+    if any(x is None for x in out):
+        return quad
+    return np.array(out)
+
+
+def _sample(img: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Bilinear samples of a float32 image at (..., 2) points (x, y); outside: edge value."""
+    shp = pts.shape[:-1]
+    flat = pts.reshape(-1, 2).astype(np.float32)
+    vals = cv2.remap(img, flat[:, 0].reshape(-1, 1), flat[:, 1].reshape(-1, 1),
+                     cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return vals.reshape(shp)
+
+
+def _corner_angles(q: np.ndarray) -> np.ndarray:
+    out = []
+    for i in range(4):
+        a, b = q[i - 1] - q[i], q[(i + 1) % 4] - q[i]
+        cosv = a @ b / (np.hypot(*a) * np.hypot(*b) + 1e-9)
+        out.append(np.degrees(np.arccos(np.clip(cosv, -1, 1))))
+    return np.array(out)
+
+
+def _check_candidate(blob, shape, settings: AreaSettings) -> tuple[np.ndarray | None, str]:
+    """Fit a quad to a candidate blob: (quad or None, why not)."""
+    h, w = shape
+    b = blob.reshape(-1, 2)
+    on_edge = ((b[:, 0] <= 1) | (b[:, 1] <= 1) | (b[:, 0] >= w - 2) | (b[:, 1] >= h - 2)).mean()
+    if on_edge > settings.max_on_edge:
+        return None, "the candidate region runs out of the photo"
+    quad = fit_quad(blob, settings)
+    if quad is None:
+        return None, "cannot fit four sides to it"
+    filled = np.zeros(shape, np.uint8)
+    cv2.drawContours(filled, [blob], -1, 1, cv2.FILLED)
+    hull = np.zeros(shape, np.uint8)
+    cv2.fillPoly(hull, [cv2.convexHull(blob)], 1)
+    qmask = np.zeros(shape, np.uint8)
+    cv2.fillPoly(qmask, [np.round(quad).astype(np.int32)], 1)
+    q_area = max(int(qmask.sum()), 1)
+    if (hull & qmask).sum() < settings.min_fill * q_area:
+        return None, "the candidate region is not a square shape"
+    if (filled & (1 - qmask)).sum() > settings.max_outside * q_area:
+        return None, "the candidate region is not four-sided"
+    if _corner_angles(_order(quad)).min() < settings.min_corner_angle:
+        return None, "the candidate is too skewed to be a square"
+    return quad, ""
+
+
+def grow_region(small_bgr: np.ndarray, seed: tuple[int, int], settings: AreaSettings):
+    """Flood-fill from `seed` over gradual colour changes (shadows, light gradients), stopping
+    at edges such as the castle walls or the cloth's rim: uint8 {0, 1} mask."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(small_bgr, (5, 5), 0), cv2.COLOR_BGR2LAB)
+    h, w = lab.shape[:2]
+    ff = np.zeros((h + 2, w + 2), np.uint8)
+    tol = (settings.grow_tolerance,) * 3
+    cv2.floodFill(lab, ff, seed, (0, 0, 0), tol, tol,
+                  4 | cv2.FLOODFILL_MASK_ONLY | (1 << 8))
+    return ff[1:-1, 1:-1]
+
+
+def _best_candidate(small, mask, settings: AreaSettings, why: str):
+    """Try the largest colour blobs (each also grown by flood fill): (quad or None, why)."""
+    total = mask.shape[0] * mask.shape[1]
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    order = [i for i in np.argsort(-stats[1:, cv2.CC_STAT_AREA]) + 1
+             if stats[i, cv2.CC_STAT_AREA] >= settings.min_seed_frac * total][:3]
+    for i in order:
+        comp = (labels == i).astype(np.uint8)
+        # Grown over shadows and light gradients first; the colour blob alone if that leaks.
+        for grow in (True, False):
+            region = comp
+            if grow:
+                dist = cv2.distanceTransform(comp, cv2.DIST_L2, 3)
+                sy, sx = np.unravel_index(int(np.argmax(dist)), dist.shape)
+                region = grow_region(small, (int(sx), int(sy)), settings) | comp
+                if region.sum() > settings.max_grow * comp.sum():
+                    why = "the candidate region has no clear border"
+                    continue
+            cs, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+            blob = max(cs, key=cv2.contourArea)
+            a = cv2.contourArea(blob)
+            if a < settings.min_area_frac * total:
+                why = f"the largest candidate covers only {100 * a / total:.1f} % of it"
+                continue
+            quad, reason = _check_candidate(blob, mask.shape, settings)
+            if quad is None:
+                why = reason
+                continue
+            return quad, why
+    return None, why
+
+
+def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play area") -> PlayArea:
+    """Locate the play area in a working-size BGR photo; raise `AreaNotFound` if absent.
+
+    Candidates: the largest blobs of the colour mask, each also grown by flood fill from its
+    deepest point; the first (largest) that fits a plausible square wins."""
+    h, w = image_bgr.shape[:2]
+    f = min(1.0, settings.mask_long_side / max(h, w))
+    small = cv2.resize(image_bgr, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
+    total = small.shape[0] * small.shape[1]
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (settings.open_px, settings.open_px))
+    why = "nothing of its colour"
+    best = None
+    for level in levels(settings):
+        mask = area_mask(small, settings, level)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, k)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8), iterations=2)
+        best, why = _best_candidate(small, mask, settings, why)
+        if best is not None:
+            break
+    if best is None:
+        raise AreaNotFound(f"no {what} found in the photo ({why})")
+    best = snap_sides(_order(best), cue_map(small, settings), settings)
+    corners = _order(best / f)
+    s = float(settings.plane_px)
+    dst = np.array([[0, 0], [s, 0], [s, s], [0, s]])
+    H = cv2.getPerspectiveTransform(corners.astype(np.float32), dst.astype(np.float32))
+    return PlayArea(corners=corners, H_img_to_plane=H, H_plane_to_img=np.linalg.inv(H),
+                    settings=settings)

@@ -1,0 +1,182 @@
+"""Read a photo safely: JPEG or PNG from a path or bytes, checked before decoding.
+
+The header is parsed first, so a file that declares a huge size (a "decompression bomb",
+e.g. 20000 x 20000) or is truncated is rejected before any pixel is decoded. Large photos are
+decoded at a reduced scale (libjpeg's DCT scaling) and resized so the long side is at most
+`ImageSettings.work_long_side`; `Photo.scale` maps working pixels back to the original photo.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.errors import BadImage
+
+
+@dataclass(frozen=True)
+class ImageSettings:
+    max_file_bytes: int = 40 * 1024 * 1024  # larger uploads are refused unread
+    max_pixels: int = 64_000_000  # declared width * height above this is refused undecoded
+    min_side: int = 64  # smaller photos cannot show a play area with pieces
+    work_long_side: int = 1280  # the pipeline works at most at this size
+
+
+@dataclass(frozen=True)
+class Photo:
+    """A decoded photo.
+
+    image: (H, W, 3) uint8 BGR at working size; width/height: the original photo's size
+    (after EXIF orientation); scale: original pixels per working pixel (>= 1).
+    """
+
+    image: np.ndarray
+    width: int
+    height: int
+    scale: float
+    format: str
+
+
+def _png_size(data: bytes) -> tuple[int, int]:
+    if len(data) < 33 or data[12:16] != b"IHDR":
+        raise BadImage("the PNG file is truncated or corrupt (no IHDR header)")
+    w, h = struct.unpack(">II", data[16:24])
+    if b"IEND" not in data[-16:]:
+        raise BadImage("the PNG file is truncated (no IEND chunk at its end)")
+    return w, h
+
+
+# JPEG markers that start a frame (SOFn) and carry the image size.
+_SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
+
+
+def _jpeg_size(data: bytes) -> tuple[int, int]:
+    """Walk the JPEG marker segments: returns (width, height) from the SOF segment and checks
+    that the entropy-coded data ends with an EOI marker (else the file is truncated)."""
+    n = len(data)
+    i = 2
+    size = None
+    while True:
+        # Find the next marker (skip fill bytes 0xFF).
+        if i >= n:
+            raise BadImage("the JPEG file is truncated (it ends before the image data ends)")
+        if data[i] != 0xFF:
+            raise BadImage("the JPEG file is corrupt (bad marker structure)")
+        while i < n and data[i] == 0xFF:
+            i += 1
+        if i >= n:
+            raise BadImage("the JPEG file is truncated (it ends before the image data ends)")
+        marker = data[i]
+        i += 1
+        if marker == 0xD9:  # EOI
+            break
+        if 0xD0 <= marker <= 0xD7 or marker == 0x01:  # standalone markers
+            continue
+        if i + 2 > n:
+            raise BadImage("the JPEG file is truncated (inside a header segment)")
+        (length,) = struct.unpack(">H", data[i : i + 2])
+        if length < 2 or i + length > n:
+            raise BadImage("the JPEG file is truncated (inside a header segment)")
+        if marker in _SOF:
+            if length < 7:
+                raise BadImage("the JPEG file is corrupt (short frame header)")
+            h, w = struct.unpack(">HH", data[i + 3 : i + 7])
+            size = (w, h)
+        i += length
+        if marker == 0xDA:  # SOS: skip entropy-coded data up to the next real marker
+            while True:
+                j = data.find(b"\xff", i)
+                if j < 0 or j + 1 >= n:
+                    raise BadImage(
+                        "the JPEG file is truncated (it ends inside the image data)"
+                    )
+                nxt = data[j + 1]
+                if nxt == 0x00 or 0xD0 <= nxt <= 0xD7 or nxt == 0xFF:
+                    i = j + 1 if nxt == 0xFF else j + 2
+                    continue
+                i = j
+                break
+    if size is None:
+        raise BadImage("the JPEG file has no frame header (SOF)")
+    return size
+
+
+def probe(data: bytes) -> tuple[str, int, int]:
+    """Format ('jpeg' or 'png') and declared (width, height), without decoding pixels."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n":
+        return ("png", *_png_size(data))
+    if data[:3] == b"\xff\xd8\xff":
+        return ("jpeg", *_jpeg_size(data))
+    if not data:
+        raise BadImage("the file is empty")
+    raise BadImage("not a JPEG or PNG image")
+
+
+def read_bytes(source: str | Path | bytes, settings: ImageSettings = ImageSettings()) -> bytes:
+    if isinstance(source, bytes | bytearray | memoryview):
+        data = bytes(source)
+    else:
+        p = Path(source)
+        try:
+            if p.stat().st_size > settings.max_file_bytes:
+                raise BadImage(
+                    f"photo file is too large ({p.stat().st_size} bytes; "
+                    f"limit {settings.max_file_bytes})"
+                )
+            data = p.read_bytes()
+        except FileNotFoundError:
+            raise BadImage(f"photo file not found: {p}") from None
+        except IsADirectoryError:
+            raise BadImage(f"photo path is a folder, not a file: {p}") from None
+        except OSError as exc:
+            raise BadImage(f"cannot read photo file {p}: {exc.strerror or exc}") from None
+    if len(data) > settings.max_file_bytes:
+        raise BadImage(f"photo is too large ({len(data)} bytes; limit {settings.max_file_bytes})")
+    return data
+
+
+def load_photo(source: str | Path | bytes, settings: ImageSettings = ImageSettings()) -> Photo:
+    """Decode a JPEG/PNG photo (path or bytes) to a working-size BGR image; raise `BadImage`
+    for anything that is not a sane photo."""
+    data = read_bytes(source, settings)
+    fmt, w, h = probe(data)
+    if w * h > settings.max_pixels:
+        raise BadImage(
+            f"photo declares {w} x {h} pixels, more than the limit of "
+            f"{settings.max_pixels // 1_000_000} megapixels"
+        )
+    if min(w, h) < settings.min_side:
+        raise BadImage(
+            f"photo is too small ({w} x {h} pixels); need at least "
+            f"{settings.min_side} pixels on each side"
+        )
+    flags = cv2.IMREAD_COLOR
+    if fmt == "jpeg":
+        # Let libjpeg decode at 1/2, 1/4 or 1/8 size when the photo is much larger than needed.
+        reduced = ((8, cv2.IMREAD_REDUCED_COLOR_8), (4, cv2.IMREAD_REDUCED_COLOR_4),
+                   (2, cv2.IMREAD_REDUCED_COLOR_2))
+        for factor, flag in reduced:
+            if max(w, h) / factor >= settings.work_long_side:
+                flags = flag
+                break
+    buf = np.frombuffer(data, dtype=np.uint8)
+    try:
+        img = cv2.imdecode(buf, flags)
+    except cv2.error as exc:  # pragma: no cover - depends on the codec's mood
+        raise BadImage(f"cannot decode the photo: {exc}") from None
+    if img is None or img.ndim != 3 or img.shape[2] != 3 or img.size == 0:
+        raise BadImage(f"cannot decode the {fmt.upper()} photo (corrupt data)")
+    # Original size after EXIF orientation (the decoder may have turned the photo).
+    ih, iw = img.shape[:2]
+    orig_w, orig_h = (w, h) if (iw >= ih) == (w >= h) else (h, w)
+    long_side = max(iw, ih)
+    if long_side > settings.work_long_side:
+        f = settings.work_long_side / long_side
+        img = cv2.resize(img, (round(iw * f), round(ih * f)), interpolation=cv2.INTER_AREA)
+    scale = orig_w / img.shape[1]
+    return Photo(image=np.ascontiguousarray(img), width=orig_w, height=orig_h, scale=scale,
+                 format=fmt)

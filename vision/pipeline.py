@@ -1,0 +1,289 @@
+"""Photo -> play area -> candidates -> classified pieces -> facts -> score.
+
+`Pipeline` loads the ONNX classifier once and chains the stages; each stage is a function
+`stage(settings, ...) -> result` whose settings dataclass lives beside it (`AreaSettings` in
+`vision.area`, `TileSettings` / `MarbleSettings` in `vision.segment`, `CropSettings` in
+`vision.preprocess`, `DecideSettings` here). `score_photo` is the entry point of the CLI and
+the web API and returns exactly the contract's JSON object.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from scoring import GAMES
+from scoring.labels import (
+    HOP_ZONES,
+    MARBLE_LABELS,
+    MARBLES_PER_COLOUR,
+    SIMSALA_COUNTS,
+    SIMSALA_LABELS,
+    SIMSALA_TILES,
+)
+from tablescore.errors import BadInput, FactsError, UnknownGame
+from vision.area import AREA_SETTINGS, PlayArea, find_area
+from vision.classify.model import PieceClassifier
+from vision.classify.settings import BACKGROUND, MODEL_PATH
+from vision.detections import Detections
+from vision.errors import NoPieces
+from vision.image_io import ImageSettings, Photo, load_photo
+from vision.preprocess import extract_crops
+from vision.segment import (
+    MARBLE_SETTINGS,
+    TILE_SETTINGS,
+    Candidates,
+    find_marbles,
+    find_tiles,
+)
+
+
+@dataclass(frozen=True)
+class DecideSettings:
+    low_confidence: float = 0.6  # pieces below this get a warning
+    min_piece_prob: float = 0.5  # a candidate is a piece when P(background) is below this
+
+
+@dataclass(frozen=True)
+class GameVision:
+    """What the pipeline needs to know about one game."""
+
+    game: str
+    area_name: str
+    labels: tuple[str, ...]
+    kind: str  # "tiles" or "marbles"
+
+
+VISION_GAMES: dict[str, GameVision] = {
+    "simsala-hopp": GameVision("simsala-hopp", "Simsala Hopp arena (red square)", SIMSALA_LABELS,
+                               "tiles"),
+    "hop-la-bille": GameVision("hop-la-bille", "Hop la bille cloth", MARBLE_LABELS, "marbles"),
+}
+
+
+def game_vision(game: str) -> GameVision:
+    """The game's vision description; `UnknownGame` / `BadInput` for games without vision."""
+    if game in VISION_GAMES:
+        return VISION_GAMES[game]
+    if game not in GAMES:
+        raise UnknownGame(f"unknown game {game!r}; choose one of: {', '.join(GAMES)}")
+    raise BadInput(
+        f"reading {game} from a photo is not supported yet (supported: "
+        f"{', '.join(VISION_GAMES)}); type the facts in with --facts FACTS.json"
+    )
+
+
+@dataclass
+class Timer:
+    ms: dict[str, float] = field(default_factory=dict)
+
+    def lap(self, name: str, started: float) -> float:
+        now = time.perf_counter()
+        self.ms[name] = round(self.ms.get(name, 0.0) + (now - started) * 1000, 3)
+        return now
+
+
+@dataclass(frozen=True)
+class Recognition:
+    """Everything the pipeline found in one photo (working-image coordinates inside `area`;
+    `detections` in original photo pixels)."""
+
+    game: str
+    photo: Photo
+    area: PlayArea
+    candidates: Candidates
+    detections: Detections
+    embeddings: np.ndarray
+    facts: dict
+    warnings: list[str]
+    timings_ms: dict[str, float]
+
+
+def plane_zone(game: str, area: PlayArea, centers_plane: np.ndarray) -> np.ndarray:
+    """Zone of each plane point: Simsala Hopp `arena`/`outside`; Hop la bille the side strip
+    (`north` top of the plane, clockwise) within `MarbleSettings.zone_depth` of an edge, else
+    `middle`."""
+    s = float(area.settings.plane_px)
+    x, y = centers_plane[:, 0], centers_plane[:, 1]
+    if game == "simsala-hopp":
+        inside = (x >= 0) & (x <= s) & (y >= 0) & (y <= s)
+        return np.where(inside, "arena", "outside").astype(object)
+    depth = MARBLE_SETTINGS.zone_depth * s
+    d = np.stack([y, s - x, s - y, x], axis=1)  # distance to north, east, south, west edges
+    nearest = d.argmin(axis=1)
+    zones = np.array(HOP_ZONES[:4], dtype=object)[nearest]
+    return np.where(d.min(axis=1) < depth, zones, "middle").astype(object)
+
+
+def facts_from(game: str, det: Detections) -> dict:
+    counts = det.counts()
+    if game == "simsala-hopp":
+        return {z: dict(sorted(counts.get(z, {}).items())) for z in ("arena", "outside")}
+    zones = {z: dict(sorted(counts[z].items())) for z in HOP_ZONES if counts.get(z)}
+    return {"zones": zones, "cards": {}}
+
+
+def sanity_warnings(game: str, det: Detections, settings: DecideSettings) -> list[str]:
+    out = []
+    totals: dict[str, int] = {}
+    for lab in det.labels:
+        totals[lab] = totals.get(lab, 0) + 1
+    if game == "simsala-hopp":
+        if len(det) > SIMSALA_TILES:
+            out.append(f"{len(det)} tiles seen, but the game has only {SIMSALA_TILES}")
+        for lab, n in sorted(totals.items()):
+            if n > SIMSALA_COUNTS[lab]:
+                out.append(f"{n} {lab} tiles seen, but the game has only {SIMSALA_COUNTS[lab]}")
+    else:
+        for lab, n in sorted(totals.items()):
+            if n > MARBLES_PER_COLOUR:
+                out.append(f"{n} {lab} seen, but the game has only {MARBLES_PER_COLOUR}")
+        out.append("cards are not read from photos yet: type them in with --facts to score them")
+    for i in np.flatnonzero(det.confidence < settings.low_confidence):
+        x, y = det.centers[i]
+        out.append(f"unsure about the {det.labels[i]} at ({x:.0f}, {y:.0f}) "
+                   f"(confidence {det.confidence[i]:.2f})")
+    return out
+
+
+def _empty_score(game: str) -> dict:
+    return {"points": {}} if game == "simsala-hopp" else {"completed": {}}
+
+
+class Pipeline:
+    """Loads the classifier once; `recognise` runs area -> segment -> classify -> facts."""
+
+    def __init__(self, model_path: str | Path = MODEL_PATH,
+                 image_settings: ImageSettings = ImageSettings(),
+                 decide: DecideSettings = DecideSettings(), threads: int = 2):
+        self.classifier = PieceClassifier(model_path, threads=threads)
+        self.image_settings = image_settings
+        self.decide = decide
+
+    def recognise(self, source: str | Path | bytes, game: str) -> Recognition:
+        gv = game_vision(game)
+        timer = Timer()
+        t = time.perf_counter()
+        photo = load_photo(source, self.image_settings)
+        t = timer.lap("decode", t)
+        area = find_area(photo.image, AREA_SETTINGS[game], gv.area_name)
+        t = timer.lap("area", t)
+        if gv.kind == "tiles":
+            cand = find_tiles(photo.image, area, TILE_SETTINGS)
+        else:
+            cand = find_marbles(photo.image, area, MARBLE_SETTINGS)
+        t = timer.lap("segment", t)
+        crops = extract_crops(photo.image, area.H_plane_to_img, cand.centers, cand.sides,
+                              cand.angles, self.classifier.crop)
+        pred = self.classifier.predict(crops)
+        keep, labels, conf = self._decide(gv, pred.probs)
+        t = timer.lap("classify", t)
+        idx = np.flatnonzero(keep)
+        centers_img = area.to_image(cand.centers[idx]) * photo.scale if len(idx) else \
+            np.zeros((0, 2))
+        polys = tuple(
+            None if cand.polygons[i] is None else area.to_image(cand.polygons[i]) * photo.scale
+            for i in idx
+        )
+        det = Detections(labels=labels[idx], zones=plane_zone(game, area, cand.centers[idx]),
+                         confidence=conf[idx], centers=centers_img, polygons=polys)
+        if len(det) == 0:
+            raise NoPieces(f"the {gv.area_name} was found, but no piece on or around it")
+        facts = facts_from(game, det)
+        warnings = sanity_warnings(game, det, self.decide)
+        timer.lap("facts", t)
+        emb = pred.embedding[idx] if len(pred.embedding) else pred.embedding
+        return Recognition(game, photo, area, cand, det, emb, facts, warnings, timer.ms)
+
+    def _decide(self, gv: GameVision, probs: np.ndarray):
+        """Restrict the class scores to the game's labels: (keep mask, labels, confidence)."""
+        n = len(probs)
+        if n == 0:
+            return np.zeros(0, bool), np.zeros(0, object), np.zeros(0, np.float32)
+        cols = [self.classifier.index(lab) for lab in gv.labels]
+        bg = probs[:, self.classifier.index(BACKGROUND)]
+        p = probs[:, cols]
+        piece = p.sum(axis=1)
+        best = p.argmax(axis=1)
+        conf = p[np.arange(n), best] / np.maximum(p.sum(axis=1), 1e-9)
+        keep = (bg < self.decide.min_piece_prob) & (piece > bg)
+        labels = np.array(gv.labels, dtype=object)[best]
+        return keep, labels, np.clip(conf * (1 - bg), 0, 1).astype(np.float32)
+
+    def score(self, source, game: str, options: dict[str, str], teach=None,
+              annotate: str | None = None) -> dict:
+        from scoring import score_facts
+
+        started = time.perf_counter()
+        if teach is not None:
+            raise BadInput("--teach is not supported yet")
+        rec = self.recognise(source, game)
+        t = time.perf_counter()
+        warnings = list(rec.warnings)
+        try:
+            score, more = score_facts(game, rec.facts, options)
+            warnings += more
+        except FactsError as exc:  # impossible counts from a misread photo: say so, score nothing
+            warnings.append(f"cannot score these facts: {exc.message}")
+            score = _empty_score(game)
+        timings = dict(rec.timings_ms)
+        timings["scoring"] = round((time.perf_counter() - t) * 1000, 3)
+        if annotate:
+            write_annotation(rec, annotate)
+        timings["total"] = round((time.perf_counter() - started) * 1000, 3)
+        photo = rec.photo
+        return {
+            "game": game,
+            "image": {"width": photo.width, "height": photo.height},
+            "area": [[round(float(x) * photo.scale, 1), round(float(y) * photo.scale, 1)]
+                     for x, y in rec.area.corners],
+            "pieces": rec.detections.to_json(),
+            "facts": rec.facts,
+            "score": score,
+            "warnings": warnings,
+            "timings_ms": timings,
+        }
+
+
+def write_annotation(rec: Recognition, path: str | Path) -> None:
+    """Draw the area, each piece's outline, label and zone on the working image; write it."""
+    img = rec.photo.image.copy()
+    s = 1.0 / rec.photo.scale
+    cv2.polylines(img, [np.round(rec.area.corners).astype(np.int32)], True, (255, 255, 0), 2)
+    det = rec.detections
+    for i in range(len(det)):
+        c = det.centers[i] * s
+        if det.polygons[i] is not None:
+            cv2.polylines(img, [np.round(det.polygons[i] * s).astype(np.int32)], True,
+                          (0, 255, 255), 2)
+        else:
+            cv2.circle(img, (int(c[0]), int(c[1])), 9, (0, 255, 255), 2)
+        text = f"{det.labels[i]} {det.zones[i]}"
+        org = (int(c[0]) - 30, int(c[1]) - 10)
+        cv2.putText(img, text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.4, (0, 0, 0), 3, cv2.LINE_AA)
+        cv2.putText(img, text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.4, (255, 255, 255), 1,
+                    cv2.LINE_AA)
+    if not cv2.imwrite(str(path), img):
+        raise BadInput(f"cannot write the annotated photo to {path}")
+
+
+_PIPELINES: dict[str, Pipeline] = {}
+
+
+def get_pipeline(model_path: str | Path = MODEL_PATH) -> Pipeline:
+    """A cached `Pipeline` per model file (the model is loaded once per process)."""
+    key = str(model_path)
+    if key not in _PIPELINES:
+        _PIPELINES[key] = Pipeline(model_path)
+    return _PIPELINES[key]
+
+
+def score_photo(source: str | Path | bytes, game: str, options: dict[str, str], teach=None,
+                annotate: str | None = None) -> dict:
+    """The contract's JSON object for one photo (see ../shared/contract.md)."""
+    game_vision(game)  # fail before loading the model
+    return get_pipeline().score(source, game, options, teach=teach, annotate=annotate)

@@ -1,0 +1,85 @@
+"""The one crop preprocessing shared by training (`vision.classify`) and inference
+(`vision.pipeline`): cut a top-down square crop of each candidate out of the photo, then turn
+crops into the network's input tensor.
+
+Conventions: images and crops are uint8 BGR (OpenCV order); the network input is float32
+NCHW RGB, normalised with `CropSettings.mean` / `std`. Candidate geometry lives in the
+rectified play-area plane; `H_plane_to_img` (3x3 float64) maps plane pixels to photo pixels.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import cv2
+import numpy as np
+
+
+@dataclass(frozen=True)
+class CropSettings:
+    size: int = 32  # crop side fed to the network, pixels
+    margin: float = 1.3  # crop side / piece size (context around the piece)
+    oversample: int = 2  # warp at size*oversample, then area-resize (anti-aliasing)
+    mean: tuple[float, float, float] = (0.5, 0.5, 0.5)  # RGB, after /255
+    std: tuple[float, float, float] = (0.25, 0.25, 0.25)
+
+    def to_metadata(self) -> dict:
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}
+
+    @classmethod
+    def from_metadata(cls, meta: dict) -> CropSettings:
+        fields = {k: tuple(v) if isinstance(v, list) else v for k, v in meta.items()
+                  if k in cls.__dataclass_fields__}
+        return cls(**fields)
+
+
+def crop_matrix(center, side: float, angle_deg: float, settings: CropSettings) -> np.ndarray:
+    """3x3 affine matrix mapping crop pixels (u, v) at the oversampled size to plane pixels:
+    a square of side `side * margin` centred on `center`, rotated by `angle_deg`."""
+    n = settings.size * settings.oversample
+    span = side * settings.margin
+    t = np.deg2rad(angle_deg)
+    c, s = np.cos(t), np.sin(t)
+    k = span / n
+    cx, cy = float(center[0]), float(center[1])
+    # plane = center + R @ ((u + 0.5) * k - span / 2)
+    off = 0.5 * k - span / 2
+    return np.array(
+        [
+            [c * k, -s * k, cx + c * off - s * off],
+            [s * k, c * k, cy + s * off + c * off],
+            [0.0, 0.0, 1.0],
+        ]
+    )
+
+
+def extract_crops(
+    image_bgr: np.ndarray,
+    H_plane_to_img: np.ndarray,
+    centers: np.ndarray,
+    sides: np.ndarray,
+    angles: np.ndarray,
+    settings: CropSettings = CropSettings(),
+) -> np.ndarray:
+    """Top-down crops of N candidates: returns (N, size, size, 3) uint8 BGR.
+
+    centers: (N, 2) plane pixels; sides: (N,) piece size in plane pixels; angles: (N,) degrees.
+    """
+    n = settings.size * settings.oversample
+    out = np.empty((len(centers), settings.size, settings.size, 3), np.uint8)
+    H = np.asarray(H_plane_to_img, np.float64)
+    for i, (ctr, side, ang) in enumerate(zip(centers, sides, angles, strict=True)):
+        M = H @ crop_matrix(ctr, float(side), float(ang), settings)
+        big = cv2.warpPerspective(
+            image_bgr, M, (n, n), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
+        out[i] = cv2.resize(big, (settings.size, settings.size), interpolation=cv2.INTER_AREA)
+    return out
+
+
+def crops_to_input(crops_bgr: np.ndarray, settings: CropSettings = CropSettings()) -> np.ndarray:
+    """(N, S, S, 3) uint8 BGR crops -> (N, 3, S, S) float32 RGB normalised network input."""
+    x = np.asarray(crops_bgr, np.float32)[..., ::-1] / 255.0
+    x = (x - np.asarray(settings.mean, np.float32)) / np.asarray(settings.std, np.float32)
+    return np.ascontiguousarray(x.transpose(0, 3, 1, 2))

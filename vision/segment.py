@@ -1,0 +1,242 @@
+"""Candidate pieces in the rectified play-area plane: square tiles (Simsala Hopp) and marbles
+(Hop la bille). Candidates are generous; the classifier's `background` class rejects the
+false ones.
+
+Method: the area is rectified at a reduced scale where a piece is ~`piece_px` pixels; a
+foreground mask marks what is not play-area surface (inside the arena: not red; elsewhere:
+far from a heavily median-filtered local background); holes (drawings, glass highlights) are
+filled; touching pieces are separated by distance-transform peaks spaced like pieces of the
+known size, each peak's pixels (nearest-peak split) giving a centre and an angle.
+
+Inputs are uint8 BGR working images; all outputs are in plane pixels (the `PlayArea` square
+[0, plane_px]^2, pieces may lie outside it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.area import PlayArea, area_mask
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """N candidate pieces in plane pixels. centers (N, 2) float64; sides (N,) piece size
+    (tile side or marble diameter); angles (N,) degrees; polygons: N (4, 2) arrays or None."""
+
+    centers: np.ndarray
+    sides: np.ndarray
+    angles: np.ndarray
+    polygons: tuple
+
+    def __len__(self) -> int:
+        return len(self.centers)
+
+    @classmethod
+    def empty(cls) -> Candidates:
+        return cls(np.zeros((0, 2)), np.zeros(0), np.zeros(0), ())
+
+
+@dataclass(frozen=True)
+class TileSettings:
+    size_mm: float = 40.0  # tile side
+    piece_px: float = 40.0  # tile side in the segmentation view
+    margin: float = 0.75  # view reaches this share of the arena side beyond each edge
+    bg_diff: float = 30.0  # Lab distance from the local background that counts as foreground
+    red_inset: float = 0.01  # inside the arena (inset by this share) "not red" is foreground
+    min_area: float = 0.35  # of a tile's area, smaller blobs are dropped
+    max_elongation: float = 2.6  # a lone blob longer than this (long/short side) is no tile
+    peak_min: float = 0.28  # distance-transform peak, as a share of the tile side
+    peak_spacing: float = 0.72  # peaks closer than this share of the side are one tile
+
+
+@dataclass(frozen=True)
+class MarbleSettings:
+    size_mm: float = 16.0  # marble diameter
+    piece_px: float = 16.0  # diameter in the segmentation view
+    inset: float = 0.0  # candidates must lie this share of the side inside the cloth
+    bg_diff: float = 28.0
+    min_area: float = 0.3  # of a marble's disc area
+    peak_min: float = 0.3  # distance-transform peak as a share of the diameter
+    peak_spacing: float = 0.7  # peaks closer than this share of the diameter are one marble
+    zone_depth: float = 0.3  # side zones reach this share of the cloth side from its edge
+
+
+TILE_SETTINGS = TileSettings()
+MARBLE_SETTINGS = MarbleSettings()
+
+
+def rectified_view(image_bgr, area: PlayArea, px_per_mm: float, margin: float):
+    """Top-down view of the area plus `margin` (share of its side) at `px_per_mm`.
+
+    Returns (view (V, V, 3) uint8 BGR, valid (V, V) bool: inside the photo, T (3x3) plane ->
+    view matrix)."""
+    s = area.settings.plane_px
+    k = px_per_mm / area.settings.px_per_mm  # view pixels per plane pixel
+    off = margin * s
+    size = int(round((s + 2 * off) * k))
+    T = np.array([[k, 0, k * off], [0, k, k * off], [0, 0, 1.0]])
+    M = T @ area.H_img_to_plane
+    view = cv2.warpPerspective(image_bgr, M, (size, size), flags=cv2.INTER_AREA
+                               if k < 0.5 else cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    h, w = image_bgr.shape[:2]
+    frame = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float64)
+    q = frame @ M[:, :2].T + M[:, 2]
+    valid = np.zeros((size, size), np.uint8)
+    if np.all(q[:, 2] > 0):  # the whole frame lies in front of the camera's horizon
+        cv2.fillPoly(valid, [np.round(q[:, :2] / q[:, 2:3]).astype(np.int32)], 1)
+    else:
+        valid[:] = 1
+    return view, valid.astype(bool), T
+
+
+def background_diff(view: np.ndarray, piece_px: float) -> np.ndarray:
+    """Lab distance of each pixel from a local background estimate (median over ~3 pieces),
+    float32 (V, V)."""
+    lab = cv2.cvtColor(view, cv2.COLOR_BGR2LAB)
+    f = 4
+    small = cv2.resize(lab, (view.shape[1] // f, view.shape[0] // f),
+                       interpolation=cv2.INTER_AREA)
+    k = max(3, int(3 * piece_px / f) | 1)
+    bg = cv2.medianBlur(small, min(k, 255))
+    bg = cv2.resize(bg, (view.shape[1], view.shape[0]), interpolation=cv2.INTER_LINEAR)
+    d = lab.astype(np.float32) - bg.astype(np.float32)
+    d[..., 0] *= 0.6  # lightness changes (shading, folds) count less than colour
+    return np.sqrt((d * d).sum(axis=2))
+
+
+def fill_holes(mask: np.ndarray) -> np.ndarray:
+    """uint8 mask with every enclosed hole filled."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = np.zeros_like(mask)
+    cv2.drawContours(out, contours, -1, 1, thickness=cv2.FILLED)
+    return out
+
+
+def split_peaks(mask: np.ndarray, piece_px: float, peak_min: float, spacing: float,
+                min_area: float, expected_area: float):
+    """Separate touching pieces. mask: uint8 {0, 1}. Returns a list of (N_i, 2) int pixel
+    coordinate arrays (x, y), one per piece: peaks of the distance transform at least
+    `spacing * piece_px` apart, each blob's pixels split by nearest peak."""
+    n_lab, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
+    # Local maxima of the distance transform.
+    r = max(1, int(spacing * piece_px / 2))
+    dil = cv2.dilate(dist, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+    peaks_mask = (dist >= dil - 1e-3) & (dist >= peak_min * piece_px)
+    out = []
+    for i in range(1, n_lab):
+        x0, y0, w, h, a = stats[i]
+        if a < min_area * expected_area:
+            continue
+        sub = labels[y0 : y0 + h, x0 : x0 + w] == i
+        ys, xs = np.nonzero(peaks_mask[y0 : y0 + h, x0 : x0 + w] & sub)
+        if len(xs) == 0:
+            py, px = np.unravel_index(np.argmax(dist[y0 : y0 + h, x0 : x0 + w] * sub), sub.shape)
+            ys, xs = np.array([py]), np.array([px])
+        # Greedy non-maximum suppression: strongest peaks first, then min spacing.
+        vals = dist[y0 + ys, x0 + xs]
+        order = np.argsort(-vals)
+        chosen: list[tuple[float, float]] = []
+        for j in order:
+            p = (float(xs[j]), float(ys[j]))
+            if all((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2 >= (spacing * piece_px) ** 2
+                   for q in chosen):
+                chosen.append(p)
+        # Never more peaks than the blob's area allows.
+        most = max(1, int(round(a / expected_area + 0.25)))
+        chosen = chosen[:most]
+        pys, pxs = np.nonzero(sub)
+        pts = np.stack([pxs, pys], axis=1)
+        if len(chosen) == 1:
+            groups = [pts]
+        else:
+            c = np.array(chosen)
+            d2 = ((pts[:, None, :] - c[None]) ** 2).sum(axis=2)
+            near = d2.argmin(axis=1)
+            groups = [pts[near == j] for j in range(len(chosen))]
+        for g in groups:
+            if len(g) >= min_area * expected_area:
+                out.append(g + np.array([x0, y0]))
+    return out
+
+
+def _to_plane(T: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    k, off = T[0, 0], T[0, 2]
+    return (np.asarray(pts, np.float64) - off) / k
+
+
+def find_tiles(image_bgr: np.ndarray, area: PlayArea, settings: TileSettings) -> Candidates:
+    """Square tile candidates in and around the arena (plane pixels)."""
+    px_per_mm = settings.piece_px / settings.size_mm
+    view, valid, T = rectified_view(image_bgr, area, px_per_mm, settings.margin)
+    t = settings.piece_px
+    diff = background_diff(view, t)
+    fg = diff > settings.bg_diff
+    # Inside the arena, anything that is not red is a tile (robust under any light).
+    s_view = area.settings.plane_px * T[0, 0]
+    o = T[0, 2]
+    ins = settings.red_inset * s_view
+    a0, a1 = int(round(o + ins)), int(round(o + s_view - ins))
+    red = area_mask(view[a0:a1, a0:a1], area.settings) > 0
+    fg[a0:a1, a0:a1] = ~red
+    mask = (fg & valid).astype(np.uint8)
+    k3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, k3)
+    mask = fill_holes(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, k3))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, k3, iterations=2)
+    groups = split_peaks(mask, t, settings.peak_min, settings.peak_spacing, settings.min_area,
+                         t * t)
+    centers, sides, angles, polys = [], [], [], []
+    for g in groups:
+        (cx, cy), (w, h), ang = cv2.minAreaRect(g.astype(np.float32))
+        if min(w, h) < 1 or max(w, h) / min(w, h) > settings.max_elongation:
+            continue
+        if max(w, h) > 2.2 * t:
+            continue
+        side = float(np.clip(max(w, h), 0.8 * t, 1.25 * t))
+        c = _to_plane(T, [[cx, cy]])[0]
+        side_plane = side / T[0, 0]
+        ca, sa = np.cos(np.radians(ang)), np.sin(np.radians(ang))
+        half = side_plane / 2
+        local = np.array([[-half, -half], [half, -half], [half, half], [-half, half]])
+        R = np.array([[ca, -sa], [sa, ca]])
+        centers.append(c)
+        sides.append(side_plane)
+        angles.append(float(ang))
+        polys.append(c + local @ R.T)
+    if not centers:
+        return Candidates.empty()
+    return Candidates(np.array(centers), np.array(sides), np.array(angles), tuple(polys))
+
+
+def find_marbles(image_bgr: np.ndarray, area: PlayArea, settings: MarbleSettings) -> Candidates:
+    """Marble candidates on the cloth (plane pixels; polygons None)."""
+    px_per_mm = settings.piece_px / settings.size_mm
+    view, valid, T = rectified_view(image_bgr, area, px_per_mm, 0.0)
+    d = settings.piece_px
+    diff = background_diff(view, d)
+    mask = ((diff > settings.bg_diff) & valid).astype(np.uint8)
+    inset = int(round(settings.inset * view.shape[0]))
+    if inset:
+        mask[:inset], mask[-inset:], mask[:, :inset], mask[:, -inset:] = 0, 0, 0, 0
+    k3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, k3)
+    mask = fill_holes(mask)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, k3)
+    disc = np.pi * d * d / 4
+    groups = split_peaks(mask, d, settings.peak_min, settings.peak_spacing, settings.min_area,
+                         disc)
+    centers = []
+    for g in groups:
+        dist_pts = g.astype(np.float64)
+        centers.append(dist_pts.mean(axis=0))
+    if not centers:
+        return Candidates.empty()
+    c = _to_plane(T, np.array(centers))
+    side = d / T[0, 0]
+    n = len(c)
+    return Candidates(c, np.full(n, side), np.zeros(n), (None,) * n)
