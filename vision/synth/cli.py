@@ -35,12 +35,15 @@ def cmd_synth(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise BadInput(f"--out {out} exists and is not a folder")
-    if args.crops:
-        counts = export_crops(args.game, args.count, args.seed, out, args.edition)
-        emit({"game": args.game, "out": str(out), "crops": counts}, True)
-        return 0
-    paths = write_scenes(args.game, args.count, args.seed, out, args.edition,
-                         progress=ProgressBar(f"synth {args.game}"))
+    try:
+        if args.crops:
+            counts = export_crops(args.game, args.count, args.seed, out, args.edition)
+            emit({"game": args.game, "out": str(out), "crops": counts}, True)
+            return 0
+        paths = write_scenes(args.game, args.count, args.seed, out, args.edition,
+                             progress=ProgressBar(f"synth {args.game}"))
+    except OSError as exc:
+        raise BadInput(f"cannot write to {out}: {exc}") from None
     emit({"game": args.game, "edition": args.edition, "out": str(out), "scenes": len(paths)},
          True)
     return 0

@@ -54,7 +54,8 @@ def write_scenes(game: str, count: int, seed: int, out_dir, edition: int = 1,
         img, truth = render_scene(game, scene_seed(seed, i), edition)
         name = scene_name(game, edition, seed, i)
         jpg = out / f"{name}.jpg"
-        cv2.imwrite(str(jpg), img, [cv2.IMWRITE_JPEG_QUALITY, DATASET.jpeg_quality])
+        if not cv2.imwrite(str(jpg), img, [cv2.IMWRITE_JPEG_QUALITY, DATASET.jpeg_quality]):
+            raise OSError(f"could not write {jpg}")
         truth["file"] = jpg.name
         (out / f"{name}.json").write_text(json.dumps(truth, indent=1) + "\n", encoding="utf-8")
         paths.append(jpg)
@@ -117,7 +118,8 @@ def export_crops(game: str, n_scenes: int, seed: int, out_dir, edition: int = 1)
     for crop, label in iter_crops(game, n_scenes, seed, edition):
         n = counts.get(label, 0)
         (out / label).mkdir(parents=True, exist_ok=True)
-        cv2.imwrite(str(out / label / f"{n}.png"), crop)
+        if not cv2.imwrite(str(out / label / f"{n}.png"), crop):
+            raise OSError(f"could not write {out / label / f'{n}.png'}")
         counts[label] = n + 1
     return counts
 

@@ -69,13 +69,15 @@ def paste(img: np.ndarray, bgr: np.ndarray, alpha: np.ndarray, m: np.ndarray) ->
         return
     t = translate(-x0, -y0) @ m
     size = (x1 - x0, y1 - y0)
-    wb = cv2.warpPerspective(bgr, t, size, flags=cv2.INTER_LINEAR,
-                             borderMode=cv2.BORDER_REPLICATE)
-    wa = cv2.warpPerspective(alpha, t, size, flags=cv2.INTER_LINEAR,
+    # One warp of the premultiplied BGRA sprite: the zero border then needs no special care.
+    a3 = cv2.merge([alpha, alpha, alpha])
+    bgra = cv2.merge([*cv2.split(cv2.multiply(bgr, a3, scale=1 / 255)), alpha])
+    w4 = cv2.warpPerspective(bgra, t, size, flags=cv2.INTER_LINEAR,
                              borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    pm, wa = w4[:, :, :3], w4[:, :, 3]
+    inv = 255 - wa
     roi = img[y0:y1, x0:x1]
-    a = wa.astype(np.float32) * (1.0 / 255)
-    roi[:] = cv2.blendLinear(wb, roi, a, 1.0 - a)
+    roi[:] = cv2.add(cv2.multiply(roi, cv2.merge([inv, inv, inv]), scale=1 / 255), pm)
 
 
 def piece_map(h: np.ndarray, p: Piece, sw: int, sh: int) -> np.ndarray:

@@ -153,10 +153,11 @@ def castle(px_per_mm: float, rng: np.random.Generator, style: Style, first_wall:
         sp.poly([[n(cx - 10), n(cy - 9)], [n(cx + 10), n(cy - 9)], [n(cx + 10), n(cy + 2)],
                  [n(cx), n(cy + 10)], [n(cx - 10), n(cy + 2)]], shade(colour, 0.5), lw)
     roof = tint((60, 60, 160) if style.edition == 1 else (140, 90, 60), style, rng, 5)
-    for px, py in ((0, 0), (arena, 0), (arena, arena), (0, arena)):
-        sp.circle(n(px), n(py), tower / size, shade(stone, 0.9), mask=True)
-        sp.circle(n(px), n(py), tower * 0.8 / size, roof)
-        sp.circle(n(px), n(py), tower * 0.15 / size, shade(roof, 0.5))
+    o = wall / 2  # towers stand on the box corners, just outside the arena's corners
+    for px, py in ((-o, -o), (arena + o, -o), (arena + o, arena + o), (-o, arena + o)):
+        sp.circle(n(px), n(py), tower * 0.8 / size, shade(stone, 0.9), mask=True)
+        sp.circle(n(px), n(py), tower * 0.64 / size, roof)
+        sp.circle(n(px), n(py), tower * 0.12 / size, shade(roof, 0.5))
     bgr, a = sp.out()
     return bgr, a, (x0, y0, x0 + size, y0 + size)
 
