@@ -193,6 +193,24 @@ def _draw_die(img, cam: Camera, p: Piece, s: RenderSettings) -> None:
     paste(img, bgr, alpha, piece_map(cam.h_at(p.height), p, sw, sh))
 
 
+def sphere_image(cam: Camera, p: Piece) -> tuple[np.ndarray, float]:
+    """Image centre and radius (px) of a ball of diameter p.size[0] lying at p.center: its
+    centre is one radius above the table and its outline is (nearly) a circle."""
+    r = p.size[0] / 2
+    hm = cam.h_at(r)
+    c = apply_h(hm, [p.center])[0]
+    return c, local_scale(hm, *p.center) * r
+
+
+def _draw_sphere(img, cam: Camera, p: Piece, s: RenderSettings) -> None:
+    """A marble: its art pasted as a screen-aligned disc around the projected ball centre."""
+    c, rad = sphere_image(cam, p)
+    side = int(np.clip(round(2 * rad * s.sprite_oversample), 8, s.sprite_max_px))
+    bgr, alpha = p.art(side, side, np.random.default_rng(p.seed))
+    k = 2 * rad / side
+    paste(img, bgr, alpha, translate(*c) @ scale(k) @ translate(-side / 2, -side / 2))
+
+
 def _draw_pawn(img, cam: Camera, p: Piece, s: RenderSettings) -> None:
     """A pawn standing up: base disc on the table, tapering body, round head (the piece's art,
     a top view) on the plane `p.height` above the table."""
@@ -260,6 +278,8 @@ def render_scene(game: str, seed: int, edition: int = 1) -> tuple[np.ndarray, di
             _draw_die(img, cam, p, s)
         elif p.kind == "pawn":
             _draw_pawn(img, cam, p, s)
+        elif p.kind == "marble":
+            _draw_sphere(img, cam, p, s)
         else:
             sw, sh = sprite_size(cam.h, p, s)
             bgr, alpha = p.art(sw, sh, np.random.default_rng(p.seed))
@@ -289,7 +309,11 @@ def make_truth(game: str, cam: Camera, layout: Layout, pieces: list[Piece], name
         hm = cam.h_at(p.height) if p.kind == "die" else cam.h  # a die is read on its top
         c = apply_h(hm, [p.center])[0]
         centres[id(p)] = c
-        if p.round:
+        if p.kind == "marble":
+            c, radius = sphere_image(cam, p)
+            centres[id(p)] = c
+            poly = None
+        elif p.round:
             ring = apply_h(cam.h, _circle(p.center[0], p.center[1], p.size[0] / 2, 16))
             radius = float(np.linalg.norm(ring - ring.mean(axis=0), axis=1).mean())
             poly = None
