@@ -144,9 +144,11 @@ def _place_distractors(rng, img, cam: Camera, layout: Layout, style: Style, s: R
             break
 
 
-def _shadow_pass(rng, img, cam: Camera, items: list[Piece], style: Style, s: RenderSettings):
-    """Darken soft drop shadows of `items` (cast away from the light) into img (in place)."""
-    if not items:
+def _shadow_pass(rng, img, cam: Camera, items: list[Piece], style: Style, s: RenderSettings,
+                 walls=()):
+    """Darken soft drop shadows of `items` and standing `walls` ((a, b, wall) segments), cast
+    away from the light, into img (in place)."""
+    if not items and not walls:
         return
     w, h = cam.size
     f = 0.5
@@ -156,7 +158,12 @@ def _shadow_pass(rng, img, cam: Camera, items: list[Piece], style: Style, s: Ren
         off = np.array([-lx, -ly]) * (p.height * 0.9 + 1.5)
         poly = apply_h(cam.h, footprint(p) + off) * f
         cv2.fillPoly(mask, [np.round(poly * 4).astype(np.int32)], 1.0, cv2.LINE_AA, 2)
-    ppm = local_scale(cam.h, *items[0].center) * f
+    for a, b, wall in walls:
+        off = np.array([-lx, -ly]) * wall["height"] * 0.9
+        poly = apply_h(cam.h, np.array([a, b, b + off, a + off])) * f
+        cv2.fillConvexPoly(mask, np.round(poly * 4).astype(np.int32), 1.0, cv2.LINE_AA, 2)
+    ref = items[0].center if items else walls[0][0]
+    ppm = local_scale(cam.h, *ref) * f
     mask = cv2.GaussianBlur(mask, (0, 0), max(1.0, 1.5 * ppm))
     dark = 255 * (1 - rng.uniform(*s.shadow_strength) * np.minimum(mask, 1))
     dark = cv2.resize(dark.astype(np.uint8), (w, h), interpolation=cv2.INTER_LINEAR)
@@ -209,6 +216,44 @@ def _draw_sphere(img, cam: Camera, p: Piece, s: RenderSettings) -> None:
     bgr, alpha = p.art(side, side, np.random.default_rng(p.seed))
     k = 2 * rad / side
     paste(img, bgr, alpha, translate(*c) @ scale(k) @ translate(-side / 2, -side / 2))
+
+
+def _wall_segments(layout: Layout):
+    for wall in layout.walls:
+        pts = np.asarray(wall["line"], float)
+        for a, b in zip(pts[:-1], pts[1:], strict=True):
+            yield a, b, wall
+
+
+def _draw_wall(img, cam: Camera, a, b, wall) -> None:
+    """A standing cardboard wall along world segment a-b: its face (with two brick courses)
+    and a lighter top edge."""
+    hgt = wall["height"]
+    col = wall["bgr"]
+    base = apply_h(cam.h, [a, b])
+    top = apply_h(cam.h_at(hgt), [a, b])
+    _fill(img, np.array([base[0], base[1], top[1], top[0]]), col)
+    line = tuple(int(c * 0.6) for c in col)
+    for f in (1 / 3, 2 / 3):
+        m = apply_h(cam.h_at(hgt * f), [a, b])
+        cv2.line(img, tuple(np.round(m[0] * 4).astype(int)), tuple(np.round(m[1] * 4).astype(
+            int)), line, 1, cv2.LINE_AA, 2)
+    cv2.line(img, tuple(np.round(top[0] * 4).astype(int)), tuple(np.round(top[1] * 4).astype(
+        int)), tuple(min(255, int(c * 1.35)) for c in col), 2, cv2.LINE_AA, 2)
+
+
+def _camera_ground(cam: Camera) -> np.ndarray:
+    """World (x, y) of the point on the table straight below the camera."""
+    m, p4 = cam.p[:, :3], cam.p[:, 3]
+    c = -np.linalg.solve(m, p4)
+    return c[:2]
+
+
+def _crosses(p, q, a, b) -> bool:
+    def side(u, v, w):
+        return (v[0] - u[0]) * (w[1] - u[1]) - (v[1] - u[1]) * (w[0] - u[0])
+
+    return (side(a, b, p) * side(a, b, q) < 0) and (side(p, q, a) * side(p, q, b) < 0)
 
 
 def _draw_pawn(img, cam: Camera, p: Piece, s: RenderSettings) -> None:
@@ -272,12 +317,22 @@ def render_scene(game: str, seed: int, edition: int = 1) -> tuple[np.ndarray, di
     shadow_items: list[Piece] = []
     _place_distractors(rng, img, cam, layout, style, s, shadow_items)
     pieces = sorted(layout.pieces, key=lambda p: p.z)
-    _shadow_pass(rng, img, cam, shadow_items + [p for p in pieces if p.height > 0.5], style, s)
+    if cam.p is not None and layout.walls:  # standing things: far ones first
+        pieces.sort(key=lambda p: (p.z, -float(cam.p[2] @ [*p.center, 0.0, 1.0])))
+    _shadow_pass(rng, img, cam, shadow_items + [p for p in pieces if p.height > 0.5], style, s,
+                 walls=list(_wall_segments(layout)))
+    segments = list(_wall_segments(layout))
+    for a, b, wall in segments:
+        _draw_wall(img, cam, a, b, wall)
+    ground = _camera_ground(cam) if segments else None
     for p in pieces:
         if p.kind == "die":
             _draw_die(img, cam, p, s)
         elif p.kind == "pawn":
             _draw_pawn(img, cam, p, s)
+            for a, b, wall in segments:  # a wall between the pawn and the camera hides it
+                if _crosses(np.asarray(p.center), ground, a, b):
+                    _draw_wall(img, cam, a, b, wall)
         elif p.kind == "marble":
             _draw_sphere(img, cam, p, s)
         else:

@@ -67,3 +67,5 @@ class Layout:
     yaw_range: tuple[float, float] | None = None
     keepout: list[tuple[float, float, float]] = field(default_factory=list)  # (x, y, r) mm
     fill: tuple[float, float] | None = None  # camera fill range override
+    # Standing walls: {"line": [(x, y), ...] mm, "height": mm, "bgr": (b, g, r)}.
+    walls: list[dict] = field(default_factory=list)

@@ -18,6 +18,7 @@ from vision.synth.scene import Layout, Piece
 
 PAWN_MM = 20.0  # base diameter
 PAWN_HEIGHT_MM = 24.0
+WALL_HEIGHT_MM = 28.0  # the cardboard walls standing on the board
 DIE_MM = 16.0
 COLOUR_BGR = {"red": (40, 40, 200), "yellow": (30, 210, 240), "green": (50, 150, 40),
               "black": (40, 40, 40)}
@@ -99,11 +100,14 @@ def layout(rng: np.random.Generator, style: Style) -> Layout:
     }
     area = np.array([[0, 0], [w, 0], [w, h], [0, h]], float)
     art_seed = int(rng.integers(1 << 31))
+    wall_c = tint((60, 110, 160) if style.edition == 1 else (90, 90, 100), style, rng, 6)
+    walls = [{"line": [tuple(map(float, pt)) for pt in wl.line], "height": WALL_HEIGHT_MM,
+              "bgr": wall_c} for wl in b.walls]
     return Layout(
         area=area, frame=area, content=area, pieces=pieces,
         area_art=lambda ppm: board_art(ppm, np.random.default_rng(art_seed), style),
         facts=lambda pieces, centres, names: facts, table="any",
-        keepout=[(w / 2, h / 2, max(w, h) * 0.75)],
+        keepout=[(w / 2, h / 2, max(w, h) * 0.75)], walls=walls,
     )
 
 
@@ -159,12 +163,10 @@ def board_art(px_per_mm: float, rng: np.random.Generator, style: Style):
             sp.circle(*n(x, y), r * 0.9, shade(c, 1.5))
             sp.circle(*n(x, y), r * 0.9, c, lw)
             sp.text(slot, *n(x, y + 9), 0.01, shade(c, 0.5), font, lw)
-    wall_c = tint((60, 110, 160) if ed == 1 else (90, 90, 100), style, rng, 6)
-    for wl in b.walls:
+    for wl in b.walls:  # the slot the standing wall sits in (the wall itself is 3D)
         pts = [n(x, y) for x, y in wl.line]
         for p, q in zip(pts, pts[1:], strict=False):
-            sp.line(*p, *q, shade(wall_c, 0.6), sp.lw(0.014))
-            sp.line(*p, *q, wall_c, sp.lw(0.009))
+            sp.line(*p, *q, shade(bg, 0.55), sp.lw(0.008))
     bgr, alpha = sp.out()
     return cv2.GaussianBlur(bgr, (3, 3), 0) if s > 900 else bgr, alpha, (0.0, 0.0, w, h)
 
