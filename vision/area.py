@@ -46,6 +46,8 @@ class AreaSettings:
     # snapping each side to the border: (search +- share of the side, +- degrees, step share)
     snap_passes: tuple[tuple[float, float, float], ...] = ((0.15, 12.0, 0.005),
                                                            (0.02, 2.0, 0.002))
+    snap_passes_model: tuple[tuple[float, float, float], ...] = ((0.04, 4.0, 0.003),
+                                                                 (0.015, 1.5, 0.002))
     snap_depth: float = 0.008  # inside/outside samples this share of the side from the line
     max_beyond: float = 0.12  # share of the outline a side line may have beyond it
     min_side_points: float = 0.15  # a side's inliers, share of a quarter of the outline
@@ -239,7 +241,8 @@ def cue_map(small_bgr: np.ndarray, settings: AreaSettings) -> np.ndarray:
     return cv2.GaussianBlur(m, (0, 0), 1.0)
 
 
-def snap_sides(quad: np.ndarray, cue: np.ndarray, settings: AreaSettings) -> np.ndarray:
+def snap_sides(quad: np.ndarray, cue: np.ndarray, settings: AreaSettings,
+               passes: tuple[tuple[float, float, float], ...]) -> np.ndarray:
     """Move each side of an approximate quad (clockwise on screen) to the nearby line along
     which the cue drops most from inside to outside (the arena's border with the walls, the
     cloth's rim); corners = intersections of the snapped sides."""
@@ -249,7 +252,7 @@ def snap_sides(quad: np.ndarray, cue: np.ndarray, settings: AreaSettings) -> np.
         p, q = quad[i], quad[(i + 1) % 4]
         length = float(np.hypot(*(q - p)))
         best = None
-        for search, angles, step in settings.snap_passes:
+        for search, angles, step in passes:
             mid0 = (p + q) / 2 if best is None else best[0]
             ang0 = np.arctan2(*(q - p)[::-1]) if best is None else best[1]
             offs = np.arange(-search * length, search * length + 1e-9, max(step * length, 0.5))
@@ -297,6 +300,16 @@ def _corner_angles(q: np.ndarray) -> np.ndarray:
     return np.array(out)
 
 
+def area_from_corners(corners_img, settings: AreaSettings) -> PlayArea:
+    """A `PlayArea` from 4 known corners (working-image pixels, any order)."""
+    corners = _order(np.asarray(corners_img, np.float64))
+    s = float(settings.plane_px)
+    dst = np.array([[0, 0], [s, 0], [s, s], [0, s]])
+    H = cv2.getPerspectiveTransform(corners.astype(np.float32), dst.astype(np.float32))
+    return PlayArea(corners=corners, H_img_to_plane=H, H_plane_to_img=np.linalg.inv(H),
+                    settings=settings)
+
+
 def _check_candidate(blob, shape, settings: AreaSettings) -> tuple[np.ndarray | None, str]:
     """Fit a quad to a candidate blob: (quad or None, why not)."""
     h, w = shape
@@ -335,7 +348,7 @@ def grow_region(small_bgr: np.ndarray, seed: tuple[int, int], settings: AreaSett
     return ff[1:-1, 1:-1]
 
 
-def _best_candidate(small, mask, settings: AreaSettings, why: str):
+def _best_candidate(small, mask, settings: AreaSettings, why: str, grow: bool = True):
     """Try the largest colour blobs (each also grown by flood fill): (quad or None, why)."""
     total = mask.shape[0] * mask.shape[1]
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -344,9 +357,9 @@ def _best_candidate(small, mask, settings: AreaSettings, why: str):
     for i in order:
         comp = (labels == i).astype(np.uint8)
         # Grown over shadows and light gradients first; the colour blob alone if that leaks.
-        for grow in (True, False):
+        for grown in (True, False) if grow else (False,):
             region = comp
-            if grow:
+            if grown:
                 dist = cv2.distanceTransform(comp, cv2.DIST_L2, 3)
                 sy, sx = np.unravel_index(int(np.argmax(dist)), dist.shape)
                 region = grow_region(small, (int(sx), int(sy)), settings) | comp
@@ -367,31 +380,42 @@ def _best_candidate(small, mask, settings: AreaSettings, why: str):
     return None, why
 
 
-def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play area") -> PlayArea:
+def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play area",
+              game: str | None = None, use_model: bool = True) -> PlayArea:
     """Locate the play area in a working-size BGR photo; raise `AreaNotFound` if absent.
 
-    Candidates: the largest blobs of the colour mask, each also grown by flood fill from its
-    deepest point; the first (largest) that fits a plausible square wins."""
+    Masks tried in turn: the play-area network's (when `models/area.onnx` exists and `game`
+    is given), then the colour masks at each level. In each, the largest blobs are fitted
+    with a quadrilateral; the first plausible one is snapped to the border's edges."""
     h, w = image_bgr.shape[:2]
     f = min(1.0, settings.mask_long_side / max(h, w))
     small = cv2.resize(image_bgr, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
-    total = small.shape[0] * small.shape[1]
     k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (settings.open_px, settings.open_px))
     why = "nothing of its colour"
     best = None
-    for level in levels(settings):
-        mask = area_mask(small, settings, level)
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, k)
-        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8), iterations=2)
-        best, why = _best_candidate(small, mask, settings, why)
+    model = None
+    if use_model and game is not None:
+        from vision.area_model import get_area_model
+
+        model = get_area_model()
+    if model is not None and game in model.games:
+        prob = model.probability(image_bgr, game, (small.shape[1], small.shape[0]))
+        mask = (prob > 0.5).astype(np.uint8)
+        best, why = _best_candidate(small, mask, settings, why, grow=False)
         if best is not None:
-            break
+            best = snap_sides(_order(best), cue_map(small, settings), settings,
+                              settings.snap_passes_model)
+    if best is None:
+        for level in levels(settings):
+            mask = area_mask(small, settings, level)
+            mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, k)
+            mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8),
+                                    iterations=2)
+            best, why = _best_candidate(small, mask, settings, why)
+            if best is not None:
+                best = snap_sides(_order(best), cue_map(small, settings), settings,
+                                  settings.snap_passes)
+                break
     if best is None:
         raise AreaNotFound(f"no {what} found in the photo ({why})")
-    best = snap_sides(_order(best), cue_map(small, settings), settings)
-    corners = _order(best / f)
-    s = float(settings.plane_px)
-    dst = np.array([[0, 0], [s, 0], [s, s], [0, s]])
-    H = cv2.getPerspectiveTransform(corners.astype(np.float32), dst.astype(np.float32))
-    return PlayArea(corners=corners, H_img_to_plane=H, H_plane_to_img=np.linalg.inv(H),
-                    settings=settings)
+    return area_from_corners(best / f, settings)

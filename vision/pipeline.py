@@ -158,11 +158,20 @@ class Pipeline:
     """Loads the classifier once; `recognise` runs area -> segment -> classify -> facts."""
 
     def __init__(self, model_path: str | Path = MODEL_PATH,
-                 image_settings: ImageSettings = ImageSettings(),
-                 decide: DecideSettings = DecideSettings(), threads: int = 2):
-        self.classifier = PieceClassifier(model_path, threads=threads)
-        self.image_settings = image_settings
-        self.decide = decide
+                 image_settings: ImageSettings | None = None,
+                 decide: DecideSettings | None = None, threads: int = 2):
+        self.model_path = Path(model_path)
+        self.threads = threads
+        self._classifier: PieceClassifier | None = None
+        self.image_settings = image_settings or ImageSettings()
+        self.decide = decide or DecideSettings()
+
+    @property
+    def classifier(self) -> PieceClassifier:
+        """The ONNX classifier, loaded on first use (bad photos never need it)."""
+        if self._classifier is None:
+            self._classifier = PieceClassifier(self.model_path, threads=self.threads)
+        return self._classifier
 
     def recognise(self, source: str | Path | bytes, game: str) -> Recognition:
         gv = game_vision(game)
@@ -170,7 +179,7 @@ class Pipeline:
         t = time.perf_counter()
         photo = load_photo(source, self.image_settings)
         t = timer.lap("decode", t)
-        area = find_area(photo.image, AREA_SETTINGS[game], gv.area_name)
+        area = find_area(photo.image, AREA_SETTINGS[game], gv.area_name, game=game)
         t = timer.lap("area", t)
         if gv.kind == "tiles":
             cand = find_tiles(photo.image, area, TILE_SETTINGS)

@@ -46,7 +46,9 @@ class TileSettings:
     piece_px: float = 40.0  # tile side in the segmentation view
     margin: float = 0.75  # view reaches this share of the arena side beyond each edge
     bg_diff: float = 30.0  # Lab distance from the local background that counts as foreground
-    red_inset: float = 0.01  # inside the arena (inset by this share) "not red" is foreground
+    red_inset: float = 0.01  # inside the arena (inset by this share) the arena colour model
+    arena_diff: float = 22.0  # Lab distance from the arena's fitted colour that is a tile
+    max_blob: float = 8.0  # blobs larger than this many tiles are walls or table, no tiles
     min_area: float = 0.35  # of a tile's area, smaller blobs are dropped
     max_elongation: float = 2.6  # a lone blob longer than this (long/short side) is no tile
     peak_min: float = 0.28  # distance-transform peak, as a share of the tile side
@@ -58,11 +60,13 @@ class MarbleSettings:
     size_mm: float = 16.0  # marble diameter
     piece_px: float = 16.0  # diameter in the segmentation view
     inset: float = 0.0  # candidates must lie this share of the side inside the cloth
-    bg_diff: float = 28.0
+    bg_diff: float = 20.0
     min_area: float = 0.3  # of a marble's disc area
     peak_min: float = 0.3  # distance-transform peak as a share of the diameter
     peak_spacing: float = 0.7  # peaks closer than this share of the diameter are one marble
-    zone_depth: float = 0.3  # side zones reach this share of the cloth side from its edge
+    max_hole: float = 0.02  # holes (glass highlights) up to this share of d^2 are filled; the
+    # gap between three touching marbles is larger
+    zone_depth: float = 0.29  # side zones reach this share of the cloth side from its edge
 
 
 TILE_SETTINGS = TileSettings()
@@ -108,16 +112,42 @@ def background_diff(view: np.ndarray, piece_px: float) -> np.ndarray:
     return np.sqrt((d * d).sum(axis=2))
 
 
-def fill_holes(mask: np.ndarray) -> np.ndarray:
-    """uint8 mask with every enclosed hole filled."""
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    out = np.zeros_like(mask)
-    cv2.drawContours(out, contours, -1, 1, thickness=cv2.FILLED)
+def surface_diff(view: np.ndarray, surface: np.ndarray, sigma: float) -> np.ndarray:
+    """Lab distance of each pixel from the local colour of the `surface` pixels (bool mask):
+    a normalised Gaussian average (sigma pixels) of the surface's colour, so shadows and light
+    gradients follow. float32 (H, W)."""
+    lab = cv2.cvtColor(view, cv2.COLOR_BGR2LAB).astype(np.float32)
+    m = surface.astype(np.float32)
+    if m.sum() < 10:
+        return np.full(surface.shape, 255.0, np.float32)
+    f = 4  # average at 1/4 size (it is smooth anyway)
+    h, w = surface.shape
+    sw, sh = max(1, w // f), max(1, h // f)
+    ms = cv2.resize(m, (sw, sh), interpolation=cv2.INTER_AREA)
+    ls = cv2.resize(lab * m[..., None], (sw, sh), interpolation=cv2.INTER_AREA)
+    k = max(1.0, sigma / f)
+    num = cv2.GaussianBlur(ls, (0, 0), k)
+    den = cv2.GaussianBlur(ms, (0, 0), k)[..., None]
+    local = cv2.resize(num / np.maximum(den, 1e-3), (w, h), interpolation=cv2.INTER_LINEAR)
+    d = lab - local
+    d[..., 0] *= 0.5  # shading changes lightness most
+    return np.sqrt((d * d).sum(axis=2))
+
+
+def fill_holes(mask: np.ndarray, max_area: float) -> np.ndarray:
+    """uint8 {0, 1} mask with its enclosed holes smaller than `max_area` pixels filled (the
+    drawing on a tile, a marble's highlight; not the arena inside the castle walls)."""
+    inv = (mask == 0).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(inv, connectivity=4)
+    small = np.zeros(n, bool)
+    small[1:] = stats[1:, cv2.CC_STAT_AREA] < max_area
+    out = mask.copy()
+    out[small[labels] & (inv > 0)] = 1
     return out
 
 
 def split_peaks(mask: np.ndarray, piece_px: float, peak_min: float, spacing: float,
-                min_area: float, expected_area: float):
+                min_area: float, expected_area: float, max_blob: float = 8.0):
     """Separate touching pieces. mask: uint8 {0, 1}. Returns a list of (N_i, 2) int pixel
     coordinate arrays (x, y), one per piece: peaks of the distance transform at least
     `spacing * piece_px` apart, each blob's pixels split by nearest peak."""
@@ -130,7 +160,7 @@ def split_peaks(mask: np.ndarray, piece_px: float, peak_min: float, spacing: flo
     out = []
     for i in range(1, n_lab):
         x0, y0, w, h, a = stats[i]
-        if a < min_area * expected_area:
+        if a < min_area * expected_area or a > max_blob * expected_area:
             continue
         sub = labels[y0 : y0 + h, x0 : x0 + w] == i
         ys, xs = np.nonzero(peaks_mask[y0 : y0 + h, x0 : x0 + w] & sub)
@@ -176,20 +206,27 @@ def find_tiles(image_bgr: np.ndarray, area: PlayArea, settings: TileSettings) ->
     t = settings.piece_px
     diff = background_diff(view, t)
     fg = diff > settings.bg_diff
-    # Inside the arena, anything that is not red is a tile (robust under any light).
+    # Inside the arena: far from the arena's own colour (a smooth fit over the arena).
     s_view = area.settings.plane_px * T[0, 0]
     o = T[0, 2]
     ins = settings.red_inset * s_view
     a0, a1 = int(round(o + ins)), int(round(o + s_view - ins))
-    red = area_mask(view[a0:a1, a0:a1], area.settings) > 0
-    fg[a0:a1, a0:a1] = ~red
+    inner = view[a0:a1, a0:a1]
+    surface = area_mask(inner, area.settings, area.settings.red_levels[1]) > 0
+    fg[a0:a1, a0:a1] = surface_diff(inner, surface, 1.5 * t) > \
+        settings.arena_diff
+    # Cut along the arena's edge: tiles inside never join the castle walls.
+    fg[max(a0 - 2, 0) : a0, a0 - 2 : a1 + 2] = False
+    fg[a1 : a1 + 2, a0 - 2 : a1 + 2] = False
+    fg[a0 - 2 : a1 + 2, max(a0 - 2, 0) : a0] = False
+    fg[a0 - 2 : a1 + 2, a1 : a1 + 2] = False
     mask = (fg & valid).astype(np.uint8)
     k3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, k3)
-    mask = fill_holes(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, k3))
+    mask = fill_holes(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, k3), 0.6 * t * t)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, k3, iterations=2)
     groups = split_peaks(mask, t, settings.peak_min, settings.peak_spacing, settings.min_area,
-                         t * t)
+                         t * t, settings.max_blob)
     centers, sides, angles, polys = [], [], [], []
     for g in groups:
         (cx, cy), (w, h), ang = cv2.minAreaRect(g.astype(np.float32))
@@ -225,7 +262,7 @@ def find_marbles(image_bgr: np.ndarray, area: PlayArea, settings: MarbleSettings
         mask[:inset], mask[-inset:], mask[:, :inset], mask[:, -inset:] = 0, 0, 0, 0
     k3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, k3)
-    mask = fill_holes(mask)
+    mask = fill_holes(mask, settings.max_hole * d * d)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, k3)
     disc = np.pi * d * d / 4
     groups = split_peaks(mask, d, settings.peak_min, settings.peak_spacing, settings.min_area,

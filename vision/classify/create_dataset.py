@@ -1,7 +1,7 @@
 """Build the classifier's training crops from freshly rendered synthetic scenes.
 
-Each scene goes through the pipeline's own stages (load -> area -> segment -> crops, exactly
-as at inference), every candidate is matched to the ground truth (a true piece within half its
+Each scene goes through the pipeline's own stages (load -> segment -> crops, exactly as at
+inference, on the scene's true play area), every candidate is matched to the ground truth (a true piece within half its
 size: its label, else `background`), and every true piece also gets a crop at its true centre
 with a jittered size and angle (so pieces the segmenter misses still teach the model). Only
 edition 1 is used: edition 2 stays unseen for the generalisation test. Seeds start far from
@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from tablescore.errors import TablescoreError
-from vision.area import AREA_SETTINGS, find_area
+from vision.area import AREA_SETTINGS, area_from_corners
 from vision.classify.settings import BACKGROUND, GAME_CLASSES, all_classes
 from vision.evaluate import match
 from vision.image_io import load_photo
@@ -48,7 +48,9 @@ def scene_crops(game: str, image_bgr: np.ndarray, truth: dict, crop: CropSetting
     """(crops (N, S, S, 3) uint8 BGR, labels list[str]) for one rendered scene."""
     _, buf = cv2.imencode(".jpg", image_bgr, [cv2.IMWRITE_JPEG_QUALITY, 92])
     photo = load_photo(buf.tobytes())
-    area = find_area(photo.image, AREA_SETTINGS[game])
+    # The true play area (the area stage is measured on its own): candidates as the
+    # segmenter finds them on it.
+    area = area_from_corners(np.array(truth["area"]) / photo.scale, AREA_SETTINGS[game])
     gv = VISION_GAMES[game]
     if gv.kind == "tiles":
         cand = find_tiles(photo.image, area, TILE_SETTINGS)

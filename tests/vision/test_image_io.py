@@ -1,0 +1,92 @@
+"""Safe photo reading: header checks before decoding, bad inputs named clearly."""
+
+import struct
+import zlib
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.errors import BadImage
+from vision.image_io import ImageSettings, load_photo, probe
+
+
+def jpeg(w=320, h=240, seed=0) -> bytes:
+    rng = np.random.default_rng(seed)
+    img = rng.integers(0, 255, (h, w, 3), dtype=np.uint8)
+    return cv2.imencode(".jpg", img)[1].tobytes()
+
+
+def png(w=320, h=240) -> bytes:
+    return cv2.imencode(".png", np.full((h, w, 3), 90, np.uint8))[1].tobytes()
+
+
+def png_header_only(w: int, h: int) -> bytes:
+    """A PNG whose IHDR declares w x h but carries (almost) no pixel data."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(
+            ">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    ihdr = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr)
+            + chunk(b"IDAT", zlib.compress(b"\x00" * 16)) + chunk(b"IEND", b""))
+
+
+def jpeg_with_size(w: int, h: int) -> bytes:
+    """A real small JPEG whose SOF header is rewritten to declare w x h."""
+    data = bytearray(jpeg(64, 64))
+    i = 2
+    while True:
+        marker = data[i + 1]
+        length = struct.unpack(">H", data[i + 2 : i + 4])[0]
+        if marker in (0xC0, 0xC2):
+            data[i + 5 : i + 9] = struct.pack(">HH", h, w)
+            return bytes(data)
+        i += 2 + length
+
+
+def test_reads_jpeg_and_png_sizes():
+    for blob, fmt in ((jpeg(), "jpeg"), (png(), "png")):
+        photo = load_photo(blob)
+        assert (photo.width, photo.height, photo.format) == (320, 240, fmt)
+        assert photo.image.shape == (240, 320, 3) and photo.image.dtype == np.uint8
+
+
+def test_large_photo_is_decoded_reduced_and_scaled_back():
+    photo = load_photo(jpeg(3000, 2000))
+    assert (photo.width, photo.height) == (3000, 2000)
+    assert max(photo.image.shape[:2]) == ImageSettings().work_long_side
+    assert photo.scale == pytest.approx(3000 / photo.image.shape[1])
+
+
+@pytest.mark.parametrize(
+    "blob, words",
+    [
+        (b"hello, not an image", "not a JPEG or PNG"),  # plain text
+        (b"", "empty"),  # empty upload
+        (jpeg()[: len(jpeg()) // 2], "truncated"),  # JPEG cut in half
+        (jpeg()[:-2], "truncated"),  # JPEG missing only its EOI marker
+        (png()[:-20], "truncated"),  # PNG cut before IEND
+        (png_header_only(20000, 20000), "megapixels"),  # decompression bomb (PNG)
+        (jpeg_with_size(20000, 20000), "megapixels"),  # decompression bomb (JPEG)
+        (cv2.imencode(".png", np.zeros((1, 1, 3), np.uint8))[1].tobytes(), "too small"),  # 1x1
+        (cv2.imencode(".jpg", np.zeros((1, 1, 3), np.uint8))[1].tobytes(), "too small"),
+    ],
+)
+def test_bad_inputs_are_named(blob, words):
+    with pytest.raises(BadImage) as exc:
+        load_photo(blob)
+    assert words in exc.value.message
+    assert exc.value.exit_code == 2
+
+
+def test_bomb_rejected_from_header_alone():
+    # Only the header is read: the declared size is refused without decoding anything.
+    assert probe(png_header_only(20000, 20000))[1:] == (20000, 20000)
+    assert probe(jpeg_with_size(20000, 20000))[1:] == (20000, 20000)
+
+
+def test_missing_file_and_folder(tmp_path):
+    with pytest.raises(BadImage, match="not found"):
+        load_photo(tmp_path / "nope.jpg")
+    with pytest.raises(BadImage, match="folder"):
+        load_photo(tmp_path)

@@ -1,0 +1,174 @@
+"""Each pipeline stage on small images drawn here (no renderer, no trained model)."""
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vision.area import AREA_SETTINGS, area_from_corners, find_area
+from vision.errors import AreaNotFound
+from vision.preprocess import CropSettings, crops_to_input, extract_crops
+from vision.segment import MARBLE_SETTINGS, TILE_SETTINGS, find_marbles, find_tiles
+
+SIMSALA = AREA_SETTINGS["simsala-hopp"]
+CLOTH = AREA_SETTINGS["hop-la-bille"]
+GREY = (120, 125, 130)
+
+
+def table(h=960, w=1280, colour=GREY):
+    return np.full((h, w, 3), colour, np.uint8)
+
+
+def tilted_square(cx=640, cy=480, side=560, tilt=0.25, angle=10.0):
+    """4 corners of a square seen with a perspective squeeze (far side shorter)."""
+    t = np.radians(angle)
+    R = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+    h = side / 2
+    pts = np.array([[-h * (1 - tilt), -h], [h * (1 - tilt), -h], [h, h], [-h, h]])
+    return pts @ R.T + [cx, cy]
+
+
+def corner_error(found, truth):
+    return min(np.abs(np.roll(found, k, 0) - truth).max() for k in range(4))
+
+
+@pytest.mark.parametrize(
+    "tilt, angle, towers",
+    [
+        (0.0, 0.0, False),  # straight down, square to the frame
+        (0.25, 15.0, False),  # tilted camera, rotated arena
+        (0.35, -30.0, True),  # strong tilt, dark red towers over the corners
+    ],
+)
+def test_red_arena_corners(tilt, angle, towers):
+    img = table()
+    quad = tilted_square(tilt=tilt, angle=angle)
+    cv2.fillPoly(img, [quad.astype(np.int32)], (50, 50, 210))
+    if towers:
+        for x, y in quad:
+            cv2.circle(img, (int(x), int(y)), 30, (40, 40, 120), -1)
+    # pieces on it, some touching the edge (notches in the red outline)
+    for k, (x, y) in enumerate(quad[:3]):
+        c = 0.75 * np.array([x, y]) + 0.25 * quad.mean(axis=0)
+        cv2.rectangle(img, (int(c[0]) - 35, int(c[1]) - 35), (int(c[0]) + 35, int(c[1]) + 35),
+                      [(60, 200, 60), (240, 240, 240), (40, 40, 40)][k], -1)
+    area = find_area(img, SIMSALA, use_model=False)
+    assert corner_error(area.corners, quad) < 6
+    # the homography maps the corners onto the plane square
+    plane = area.to_plane(area.corners)
+    s = SIMSALA.plane_px
+    assert np.allclose(plane, [[0, 0], [s, 0], [s, s], [0, s]], atol=1e-3)
+
+
+def test_corner_order_puts_south_at_the_bottom():
+    img = table()
+    quad = tilted_square(angle=20.0)
+    cv2.fillPoly(img, [quad.astype(np.int32)], (50, 50, 210))
+    area = find_area(img, SIMSALA, use_model=False)
+    c = area.corners
+    assert (c[2, 1] + c[3, 1]) / 2 == max((c[i, 1] + c[(i + 1) % 4, 1]) / 2 for i in range(4))
+
+
+def test_light_cloth_found_on_wood():
+    img = table(colour=(60, 110, 160))
+    quad = tilted_square(side=700, tilt=0.2, angle=-12)
+    cv2.fillPoly(img, [quad.astype(np.int32)], (225, 230, 232))
+    area = find_area(img, CLOTH, use_model=False)
+    assert corner_error(area.corners, quad) < 6
+
+
+@pytest.mark.parametrize(
+    "draw",
+    [
+        lambda img: None,  # an empty grey table
+        lambda img: cv2.circle(img, (640, 480), 40, (50, 50, 210), -1),  # a small red coin
+        lambda img: cv2.rectangle(img, (100, 400), (1200, 440), (50, 50, 210), -1),  # red ribbon
+    ],
+)
+def test_no_arena_raises_area_not_found(draw):
+    img = table()
+    draw(img)
+    with pytest.raises(AreaNotFound) as exc:
+        find_area(img, SIMSALA, use_model=False)
+    assert exc.value.exit_code == 3
+
+
+def arena_scene(tiles):
+    """A top-down red arena 600 px wide (2.5 px/mm, tile side 100 px) with tiles drawn as
+    (centre x, centre y, angle, BGR) in image pixels; returns (image, PlayArea)."""
+    img = table()
+    cv2.rectangle(img, (340, 180), (940, 780), (45, 45, 215), -1)
+    for cx, cy, ang, col in tiles:
+        box = cv2.boxPoints(((cx, cy), (96, 96), ang)).astype(np.int32)
+        cv2.fillPoly(img, [box], col)
+        cv2.polylines(img, [box], True, tuple(int(v * 0.7) for v in col), 3)
+    area = area_from_corners([[340, 180], [940, 180], [940, 780], [340, 780]], SIMSALA)
+    return img, area
+
+
+def test_tiles_touching_and_rotated_are_separated():
+    tiles = [
+        (500, 400, 20, (60, 200, 60)), (592, 425, 35, (235, 235, 235)),  # touching, rotated
+        (700, 650, 0, (60, 60, 60)), (797, 650, 0, (60, 200, 60)),  # edge to edge
+        (1100, 500, 10, (200, 220, 240)),  # outside the arena on the table
+    ]
+    img, area = arena_scene(tiles)
+    cand = find_tiles(img, area, TILE_SETTINGS)
+    found = area.to_image(cand.centers)
+    for cx, cy, _, _ in tiles:
+        d = np.hypot(found[:, 0] - cx, found[:, 1] - cy).min()
+        assert d < 20, f"tile at ({cx}, {cy}) not found"
+    assert len(cand) == len(tiles)
+    # sides near the true tile side (96 px = 38.4 mm = 76.8 plane px)
+    assert np.all(np.abs(cand.sides - 96 / 600 * SIMSALA.plane_px) < 15)
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4), st.floats(0, 89)),
+                min_size=1, max_size=8, unique_by=lambda t: (t[0], t[1])))
+def test_tile_count_on_a_grid_matches(cells):
+    """Tiles on a 5 x 5 grid of the arena (never overlapping): every one is found once."""
+    tiles = [(400 + 120 * i, 240 + 120 * j, a, (60, 200, 60)) for i, j, a in cells]
+    img, area = arena_scene(tiles)
+    assert len(find_tiles(img, area, TILE_SETTINGS)) == len(tiles)
+
+
+def cloth_scene(marbles, highlight=True):
+    """A light cloth 800 px wide (1.33 px/mm: marble 21 px) with marbles (x, y, BGR)."""
+    img = table(colour=(90, 120, 150))
+    cv2.rectangle(img, (240, 80), (1040, 880), (215, 225, 230), -1)
+    for x, y, col in marbles:
+        cv2.circle(img, (x, y), 10, col, -1, cv2.LINE_AA)
+        if highlight:
+            cv2.circle(img, (x + 3, y - 3), 3, (255, 255, 255), -1)
+    area = area_from_corners([[240, 80], [1040, 80], [1040, 880], [240, 880]], CLOTH)
+    return img, area
+
+
+def test_touching_marbles_with_highlights():
+    cols = [(0, 220, 240), (40, 40, 210), (60, 170, 60), (230, 200, 120), (140, 40, 20)]
+    pts = [(400, 300), (421, 300), (410, 318), (700, 700), (900, 200), (600, 500)]
+    img, area = cloth_scene([(x, y, cols[i % 5]) for i, (x, y) in enumerate(pts)])
+    cand = find_marbles(img, area, MARBLE_SETTINGS)
+    assert len(cand) == len(pts)
+    found = area.to_image(cand.centers)
+    for x, y in pts:
+        assert np.hypot(found[:, 0] - x, found[:, 1] - y).min() < 5
+    assert all(p is None for p in cand.polygons)
+
+
+def test_crop_is_top_down_and_centred():
+    img, area = arena_scene([(640, 480, 30, (60, 200, 60))])
+    c = area.to_plane([[640, 480]])
+    side = 96 / 600 * SIMSALA.plane_px
+    crops = extract_crops(img, area.H_plane_to_img, c, np.array([side]), np.array([30.0]))
+    s = CropSettings().size
+    assert crops.shape == (1, s, s, 3) and crops.dtype == np.uint8
+    centre = crops[0, s // 2 - 3 : s // 2 + 3, s // 2 - 3 : s // 2 + 3].reshape(-1, 3).mean(0)
+    assert np.allclose(centre, (60, 200, 60), atol=25)  # the tile's colour at the centre
+    # axis-aligned after undoing the tile's angle: the corners of the crop are red arena
+    assert crops[0, 1, 1, 2] > 150 and crops[0, -2, -2, 2] > 150
+    x = crops_to_input(crops)
+    assert x.shape == (1, 3, s, s) and x.dtype == np.float32
+    assert x[0, 1, s // 2, s // 2] > x[0, 0, s // 2, s // 2]  # RGB order: green > red channel
