@@ -138,7 +138,7 @@ class PhotoSettings:
     shadow_p: float = 0.45  # chance of a large soft shadow (a hand, a phone) across the frame
     shadow_depth: tuple[float, float] = (0.25, 0.5)
     glare_p: float = 0.35
-    noise_sigma: tuple[float, float] = (0.8, 4.0)
+    noise_sigma: tuple[float, float] = (0.5, 3.0)
     defocus_p: float = 0.45
     defocus_sigma: tuple[float, float] = (0.5, 1.6)
     motion_p: float = 0.2
@@ -185,6 +185,32 @@ def illumination(rng: np.random.Generator, size: tuple[int, int], p: PhotoSettin
     return gain[:, :, None] * wb[None, None, :]
 
 
+NOISE_TILE = 1408  # px; holds a 1280 x 1280 window at any offset
+NOISE_TILE_SIGMA = 16.0
+NOISE_CHROMA = 0.3
+_NOISE: tuple[np.ndarray, np.ndarray] | None = None
+
+
+def _noise_tiles() -> tuple[np.ndarray, np.ndarray]:
+    """Positive and negative parts (uint8, NOISE_TILE^2 x 3) of one fixed sensor-noise field:
+    Gaussian (luminance plus NOISE_CHROMA per-channel) at half resolution, upsampled
+    (demosaicing correlates neighbours), sigma NOISE_TILE_SIGMA. Built once from a fixed seed,
+    so it never breaks determinism; each photo takes a random window of it and scales it to its
+    own sigma."""
+    global _NOISE
+    if _NOISE is None:
+        g = np.random.default_rng(20261129)
+        n = NOISE_TILE // 2
+        # Mostly luminance noise with some chroma noise, as a phone's processing leaves it.
+        half = g.standard_normal((n, n, 1), dtype=np.float32) + NOISE_CHROMA * g.standard_normal(
+            (n, n, 3), dtype=np.float32)
+        full = cv2.resize(half, (NOISE_TILE, NOISE_TILE), interpolation=cv2.INTER_LINEAR)
+        full *= NOISE_TILE_SIGMA / max(float(full.std()), 1e-6)
+        _NOISE = (np.clip(full, 0, 255).astype(np.uint8), np.clip(-full, 0, 255).astype(
+            np.uint8))
+    return _NOISE
+
+
 def finish_photo(rng: np.random.Generator, img: np.ndarray, p: PhotoSettings = PHOTO):
     """Apply light, glare, blur, noise and a JPEG round trip to a rendered (H, W, 3) uint8 BGR
     image; returns a new uint8 BGR image of the same size."""
@@ -213,12 +239,13 @@ def finish_photo(rng: np.random.Generator, img: np.ndarray, p: PhotoSettings = P
                                                       rng.uniform(0, 180), 1.0), (n, n))
         img = cv2.filter2D(img, -1, k / max(k.sum(), 1e-6))
     sigma = rng.uniform(*p.noise_sigma)
-    noise = rng.standard_normal((h // 2, w // 2), dtype=np.float32) * sigma
-    pos = cv2.resize(np.clip(noise, 0, 255).astype(np.uint8), (w, h),
-                     interpolation=cv2.INTER_LINEAR)
-    neg = cv2.resize(np.clip(-noise, 0, 255).astype(np.uint8), (w, h),
-                     interpolation=cv2.INTER_LINEAR)
-    img = cv2.subtract(cv2.add(img, cv2.merge([pos, pos, pos])), cv2.merge([neg, neg, neg]))
+    pos_tile, neg_tile = _noise_tiles()
+    y0 = int(rng.integers(0, pos_tile.shape[0] - h + 1))
+    x0 = int(rng.integers(0, pos_tile.shape[1] - w + 1))
+    k = sigma / NOISE_TILE_SIGMA
+    pos = cv2.convertScaleAbs(pos_tile[y0:y0 + h, x0:x0 + w], alpha=k)
+    neg = cv2.convertScaleAbs(neg_tile[y0:y0 + h, x0:x0 + w], alpha=k)
+    img = cv2.subtract(cv2.add(img, pos), neg)
     q = int(rng.integers(p.jpeg_quality[0], p.jpeg_quality[1] + 1))
     ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])
     return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else img
