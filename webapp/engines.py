@@ -16,6 +16,7 @@ import copy
 import time
 
 import scoring
+from scoring import magic_rabbit
 from tablescore.errors import BadInput, RuleError
 from webapp import games, simsala
 
@@ -40,7 +41,7 @@ def _name_of(state: dict, colour: str) -> str:
 
 
 class MagicRabbit:
-    from scoring import magic_rabbit as rules
+    rules = magic_rabbit
 
     @staticmethod
     def new_play(players, options):
@@ -98,6 +99,7 @@ class MagicRabbit:
 # -- Hop la bille --------------------------------------------------------------------------
 
 CARDS_TO_WIN = {"normal": 3, "suite": 3, "not-time": 1}
+PILE_SHORT_MARBLES = 11  # "the winner is the first player to have 11 marbles on their cards"
 
 
 class HopLaBille:
@@ -163,9 +165,13 @@ class HopLaBille:
         if need is not None:
             winners = [r["name"] for r in rows if r["returned"] >= need]
             winner = winners[0] if winners else None
-        if variant == "pile":
+        if variant in ("pile", "pile-short"):
             # Most marbles on returned cards; tie -> most cards (publisher's French rules).
             rows.sort(key=lambda r: (-r["marbles"], -r["returned"]))
+        if variant == "pile-short":
+            # The shorter game: the first to 11 marbles on returned cards wins.
+            winners = [r["name"] for r in rows if r["marbles"] >= PILE_SHORT_MARBLES]
+            winner = winners[0] if winners else None
         return {"players": rows, "winner": winner, "last": play["last"], "variant": variant}
 
 

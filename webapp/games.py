@@ -80,7 +80,7 @@ INFO: dict[str, GameInfo] = {
         {
             "variant": {
                 "label": "Variant",
-                "choices": ["normal", "not-time", "suite", "no-card", "pile"],
+                "choices": ["normal", "not-time", "suite", "no-card", "pile", "pile-short"],
                 "default": "normal",
             }
         },

@@ -263,3 +263,14 @@ def test_concurrent_phones_lose_no_round(app, new_session):
         "north": 10, "south": 10}
     assert c.get(f"/api/sessions/{other['id']}").get_json()["view"]["totals"] == {
         "east": 10, "west": 10}
+
+
+def test_hop_la_bille_pile_short_first_to_11(new_session, act):
+    s = new_session("hop-la-bille", [{"name": "Nora", "colour": "north"},
+                                     {"name": "Sam", "colour": "south"}],
+                    {"variant": "pile-short"})
+    for colour in ("red", "blue"):  # 5 + 4 = 9 marbles: not yet
+        status, s = act(s["id"], {"type": "return-card", "zone": "south", "colour": colour})
+    assert s["view"]["winner"] is None
+    status, s = act(s["id"], {"type": "return-card", "zone": "south", "colour": "green"})
+    assert s["view"]["winner"] == "Sam"  # 12 marbles

@@ -420,9 +420,9 @@ const PANELS = {
     const out = [];
     if (v.winner) out.push(h('div', { class: 'banner', id: 'winner' }, `★ ${v.winner} has won!`));
     out.push(h('table', { id: 'standings' },
-      h('tr', {}, h('th', {}, 'Player'), h('th', { class: 'num' }, 'Cards returned'), v.variant === 'pile' ? h('th', { class: 'num' }, 'Marbles') : null),
+      h('tr', {}, h('th', {}, 'Player'), h('th', { class: 'num' }, 'Cards returned'), v.variant.startsWith('pile') ? h('th', { class: 'num' }, 'Marbles') : null),
       v.players.map((p) => h('tr', {}, h('td', {}, dot(p.colour), ` ${p.name} (${p.colour})`),
-        h('td', { class: 'num' }, p.returned), v.variant === 'pile' ? h('td', { class: 'num' }, p.marbles) : null))));
+        h('td', { class: 'num' }, p.returned), v.variant.startsWith('pile') ? h('td', { class: 'num' }, p.marbles) : null))));
     out.push(photoButtons(s.id, 'Photo of the cloth'));
     const last = v.last;
     if (last) {
