@@ -427,7 +427,8 @@ def magic_tile(sw, sh, rng, style: Style, kind: str, number: int = 0):
     if kind == "hat":
         draw_hat(sp, c if ed == 1 else (240, 240, 240), lw, style, rng, cy=0.4)
     else:
-        draw_rabbit(sp, (250, 250, 250), (90, 90, 90), lw, style, rng, cx=0.5, cy=0.42, k=0.7)
+        fur = (250, 250, 250) if ed == 1 else (205, 210, 215)  # edition 2: a grey-white rabbit
+        draw_rabbit(sp, fur, (90, 90, 90), lw, style, rng, cx=0.5, cy=0.42, k=0.7)
     num = str(number)
     if ed == 1:
         sp.circle(0.5, 0.78, 0.15, ring)
@@ -531,6 +532,7 @@ def pawn_top(sw, sh, rng, style: Style, colour: str):
     return sp.out()
 
 
+DIE_GLARE_P = 0.25
 PIPS = {1: [(0.5, 0.5)], 2: [(0.27, 0.27), (0.73, 0.73)],
         3: [(0.27, 0.27), (0.5, 0.5), (0.73, 0.73)],
         4: [(0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)],
@@ -549,4 +551,10 @@ def die_face(sw, sh, rng, style: Style, value: int):
                                                                                           20)
     for x, y in PIPS[value]:
         sp.circle(x, y, 0.1 if style.edition == 1 else 0.085, pip)
+    if rng.random() < DIE_GLARE_P:  # a glint on the glossy face, towards a corner
+        gx, gy = rng.choice([0.16, 0.84], 2)
+        glint = sp.img.copy()
+        cv2.ellipse(glint, sp.p(gx, gy), (int(0.12 * sp.u * ONE), int(0.07 * sp.u * ONE)),
+                    float(rng.uniform(0, 180)), 0, 360, (255, 255, 255), -1, cv2.LINE_AA, SHIFT)
+        sp.img[:] = cv2.addWeighted(sp.img, 0.4, glint, 0.6, 0)
     return sp.out()
