@@ -381,12 +381,9 @@ def hop_card(sw, sh, rng, style: Style, colour: str, marbles: tuple[str, ...] = 
     if ed == 1:
         sp.rrect(0, 0, 1, 1, r, (240, 242, 244), mask=True)
         sp.rrect(0.03, 0.02, 0.97, 0.98, r, cc, sp.lw(0.09))
-        panel = (240, 242, 244)
     else:
         sp.rrect(0, 0, 1, 1, r, shade(cc, 1.15), mask=True)
         sp.rrect(0.12, 0.1, 0.88, 0.9, r * 2, (245, 245, 240))
-        panel = (245, 245, 240)
-    del panel
     for (x, y), m in zip(marble_layout(len(marbles)), marbles, strict=True):
         mc = MARBLE_BGR[ed][m.split("-", 1)[1]]
         rad = 0.13 if len(marbles) < 5 else 0.115

@@ -188,8 +188,7 @@ def _draw_die(img, cam: Camera, p: Piece, s: RenderSettings) -> None:
         mid = np.append((base[i] + base[j]) / 2, -p.height / 2)
         depth = float(cam.p[2] @ np.append(mid, 1.0)) if cam.p is not None else 0.0
         faces.append((depth, i, np.array([bot[i], bot[j], top[j], top[i]])))
-    lx, ly = cam_light = p.meta.get("light", (0.0, -1.0))
-    del cam_light
+    lx, ly = p.meta.get("light", (0.0, -1.0))  # unit vector towards the light (world)
     for _, i, quad in sorted(faces, key=lambda t: -t[0]):
         e = base[(i + 1) % 4] - base[i]
         normal = np.array([e[1], -e[0]]) / (np.linalg.norm(e) + 1e-9)
