@@ -181,6 +181,7 @@ def check_geometry(game, truth, img_shape=None):
     assert truth["game"] == game
     for p in truth["pieces"]:
         assert p["label"] in LABELS[game], p
+        assert 0.0 <= p["visible"] <= 1.0
         if p["polygon"] is None:
             r = p["radius"]
             assert r and r > 1.5
@@ -334,6 +335,24 @@ def test_tile_colour_matches_simsala_label():
                 assert s < 90 and v > 0.8 * light, (jpg.name, p, (hh, s, v), light)
             counts[p["label"]] += 1
     assert min(counts.values()) >= 10, counts
+
+
+def test_visibility_follows_what_covers_what():
+    # arena tiles never overlap; a fanned Troetofanten card shows at least its index strip;
+    # a hat with a dove on it is partly covered
+    for _, truth in all_committed("simsala-hopp"):
+        assert all(p["visible"] >= 0.95 for p in truth["pieces"] if p["zone"] == "arena")
+    fanned = 0
+    for _, truth in all_committed("troetofanten"):
+        cards = [p["visible"] for p in truth["pieces"] if p["zone"] != "middle"]
+        assert min(cards) >= 0.25
+        fanned += any(v < 0.9 for v in cards)
+    assert fanned >= 20
+    for _, truth in all_committed("magic-rabbit"):
+        doves = sum(e["dove"] for e in truth["facts"]["line"])
+        hidden = [p for p in truth["pieces"] if p["label"].startswith("hat-")
+                  and p["visible"] < 0.97]
+        assert len(hidden) == doves
 
 
 def test_hop_la_bille_south_zone_is_nearest_the_bottom():

@@ -175,6 +175,12 @@ def _fill(img, poly: np.ndarray, col) -> None:
                        2)
 
 
+def _fill_ids(ids: np.ndarray, poly: np.ndarray, value: int) -> None:
+    """Mark a convex image polygon in the int16 piece-id map (no anti-aliasing)."""
+    cv2.fillConvexPoly(ids, np.round(np.asarray(poly) * 4).astype(np.int32), value, cv2.LINE_8,
+                       2)
+
+
 def _draw_die(img, cam: Camera, p: Piece, s: RenderSettings) -> None:
     """A die as a cube: its side faces (far ones first), then the top face's pips drawn on
     the plane `p.height` above the table."""
@@ -222,6 +228,26 @@ def _wall_segments(layout: Layout):
         pts = np.asarray(wall["line"], float)
         for a, b in zip(pts[:-1], pts[1:], strict=True):
             yield a, b, wall
+
+
+def _wall_quad(cam: Camera, a, b, wall) -> np.ndarray:
+    base = apply_h(cam.h, [a, b])
+    top = apply_h(cam.h_at(wall["height"]), [a, b])
+    return np.array([base[0], base[1], top[1], top[0]])
+
+
+def image_outline(cam: Camera, p: Piece) -> np.ndarray:
+    """(N, 2) convex image polygon a piece covers in the photo (for visibility)."""
+    if p.kind == "marble":
+        c, r = sphere_image(cam, p)
+        return _circle(c[0], c[1], r, 16)
+    if p.kind in ("die", "pawn"):
+        base = footprint(p)
+        top = footprint(p) if p.kind == "die" else _circle(p.center[0], p.center[1],
+                                                            p.size[0] * 0.35, 12)
+        pts = np.concatenate([apply_h(cam.h, base), apply_h(cam.h_at(p.height), top)])
+        return cv2.convexHull(np.float32(pts)).reshape(-1, 2).astype(np.float64)
+    return apply_h(cam.h, footprint(p))
 
 
 def _draw_wall(img, cam: Camera, a, b, wall) -> None:
@@ -324,20 +350,30 @@ def render_scene(game: str, seed: int, edition: int = 1) -> tuple[np.ndarray, di
     for a, b, wall in segments:
         _draw_wall(img, cam, a, b, wall)
     ground = _camera_ground(cam) if segments else None
-    for p in pieces:
+    ids = np.zeros((h, w), np.int16)  # which piece (index + 1) shows at each pixel
+    outlines = []
+    for i, p in enumerate(pieces):
         if p.kind == "die":
             _draw_die(img, cam, p, s)
         elif p.kind == "pawn":
             _draw_pawn(img, cam, p, s)
-            for a, b, wall in segments:  # a wall between the pawn and the camera hides it
-                if _crosses(np.asarray(p.center), ground, a, b):
-                    _draw_wall(img, cam, a, b, wall)
         elif p.kind == "marble":
             _draw_sphere(img, cam, p, s)
         else:
             sw, sh = sprite_size(cam.h, p, s)
             bgr, alpha = p.art(sw, sh, np.random.default_rng(p.seed))
             paste(img, bgr, alpha, piece_map(cam.h, p, sw, sh))
+        outline = image_outline(cam, p)
+        outlines.append(outline)
+        _fill_ids(ids, outline, i + 1)
+        if p.kind == "pawn":
+            for a, b, wall in segments:  # a wall between the pawn and the camera hides it
+                if _crosses(np.asarray(p.center), ground, a, b):
+                    _draw_wall(img, cam, a, b, wall)
+                    _fill_ids(ids, _wall_quad(cam, a, b, wall), 0)
+    shown = np.bincount(ids.ravel(), minlength=len(pieces) + 1)[1:]
+    for p, n, outline in zip(pieces, shown, outlines, strict=True):
+        p.meta["visible"] = float(min(1.0, n / max(1.0, cv2.contourArea(np.float32(outline)))))
     names = _side_names(cam, layout)
     for p in pieces:
         if p.zone.startswith("side:"):
@@ -376,6 +412,7 @@ def make_truth(game: str, cam: Camera, layout: Layout, pieces: list[Piece], name
             poly = [[_r(x), _r(y)] for x, y in apply_h(hm, p.corners())]
         item = {"label": p.label, "zone": p.zone, "center": [_r(c[0]), _r(c[1])],
                 "polygon": poly, "radius": None if radius is None else _r(radius)}
+        item["visible"] = round(p.meta.get("visible", 1.0), 2)
         if "position" in p.meta:  # Mauerhuepfer pawns: field id, "B" or goal slot
             item["position"] = p.meta["position"]
         if p.kind == "pawn":  # centre/radius: the base on the table; the head appears here
