@@ -1,0 +1,739 @@
+"""Read ordinary six-sided dice anywhere in a photo by geometry, not by a trained look.
+
+Pipeline (all on a working copy whose long side is `DiceSettings.work_long_side`):
+
+1. Pip candidates: small, round, high-contrast blobs. Dark pips are looked for in the
+   max(B, G, R) channel (black pips stand out on white and on every coloured face) and in the
+   min(B, G, R) channel (a red one-pip on a white die); light pips in min(B, G, R) (white pips
+   on red, blue, green, yellow or black faces). Adaptive mean thresholds at a few window sizes,
+   connected components, then shape (area, fill, axis ratio) and contrast against a ring
+   around the blob (the ring must be uniform: the face).
+2. Grouping: two candidates belong to one face when they have the same polarity, similar size,
+   shape and surrounding face colour, are close in units of pip size, and the straight line
+   between them stays on face colour (a seam between touching dice, a face edge or a gap breaks
+   the link).
+3. Layout: each group is matched to the canonical 1-6 layout with an affine fit over all pip
+   assignments (2 and 3 diagonal, 4 square, 5 square + centre, 6 two rows of three); the
+   residual relative to the layout's spread, the face size relative to the pip size, and (for
+   4-6) the agreement of the pips' ellipse shape with the fitted foreshortening decide it.
+   Groups that fail are split along their weakest links or lose one outlier (glare).
+4. Face check: rays from the face centre must meet the face's border (an edge against the
+   table, a seam or a side face) at about the distance the layout predicts; a lone blob (a
+   coin, a dot, a letter) on an open surface finds no square border.
+5. Top face: a die seen at a slant shows side faces with pips too. Among faces that share an
+   edge, a face lying below another (towards the camera) or much smaller is a side face.
+
+Images are (H, W, 3) uint8 BGR. Coordinates returned are in the caller's image pixels.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import time
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+
+@dataclass(frozen=True)
+class DiceSettings:
+    """Thresholds of the dice reader; sizes are in working-image pixels unless said."""
+
+    work_long_side: int = 1024  # photos are resized so the long side is this
+    # Pip candidates: (polarity, channel, window, downscale) passes of the adaptive threshold.
+    blur_sigma: float = 0.8  # denoise before thresholding
+    windows: tuple[int, ...] = (13, 35)  # adaptive-threshold windows at full working size
+    coarse_window: int = 35  # window on the half-size copy (large pips of large dice)
+    offset: int = 7  # a pip is at least this much darker/lighter than its window's mean
+    min_area: int = 5
+    max_area: int = 3000
+    max_axis_ratio: float = 3.2  # pip ellipse long / short axis (strong foreshortening)
+    min_ellipse_fill: float = 0.72  # blob area / area of its moment ellipse
+    max_ellipse_fill: float = 1.2
+    ring_scale: float = 1.6  # ring around a pip where the face level is measured, in radii
+    min_contrast: float = 20.0  # face level - pip level, 0..255
+    max_ring_spread: float = 0.45  # IQR of the ring / contrast (the ring must be uniform)
+    # Grouping.
+    max_size_ratio: float = 1.45  # diameter ratio of two pips of one face
+    max_link: float = 6.5  # centre distance / mean pip diameter
+    max_colour_diff: float = 40.0  # mean |BGR| difference of the rings of two pips
+    los_dev: float = 0.25  # a line sample this far (x contrast, clipped) from the face blocks
+    los_max_px: float = 1.5  # blocked when more pixels than this deviate
+    max_shape_diff: float = 0.5  # normalised ellipse-shape difference of two pips of a face
+    max_subset_group: int = 16  # larger failing groups are clutter, not searched
+    subset_neighbours: int = 7  # subsets are drawn from this many nearest pips
+    max_subsets: int = 300  # per group, face tests of subsets
+    # Layout.
+    max_residual: float = 0.16  # rms affine residual / rms spread of the pips
+    side_per_pip: tuple[float, float] = (2.6, 11.0)  # face side / pip diameter
+    one_side_per_pip: tuple[float, float] = (2.3, 9.0)  # the one-pip is often bigger
+    max_anisotropy: float = 4.0  # face long / short extent (slanted view)
+    max_ellipse_mismatch: float = 0.55  # pip shape vs layout foreshortening (4-6 pips)
+    # Face check.
+    rays: int = 16
+    ray_edge: float = 0.25  # a ray stops where a BGR channel leaves the face colour by this
+    ray_edge_px: tuple[float, float] = (16.0, 35.0)  # x pip contrast, clipped to this range
+    ray_range: tuple[float, float] = (0.72, 1.32)  # border distance / expected distance
+    min_face_rays: tuple[float, float] = (0.65, 0.3)  # share meeting the border in range, for
+    # 2-3 pips (a weak layout) and 4-6 pips (a strong one)
+    max_early_rays: float = 0.2  # share of rays stopped inside the face by something
+    max_interior_dev: float = 0.08  # share of the face (outside pips) not of the face colour
+    min_face_rays_one: float = 0.7  # the one-pip has no layout to vouch for it
+    one_max_ray_ratio: float = 2.4  # longest / shortest border ray of a one-pip face
+    one_max_square_res: float = 0.08  # rms residual of the one-pip border's square fit
+    one_square_vs_circle: float = 0.7  # ... which must beat a circle fit by this factor
+    one_max_asym: float = 0.15  # median |log(ray / opposite ray)|: the pip sits in the middle
+    # Top face versus side faces.
+    adjacent: float = 1.1  # centre distance / (sum of the two faces' border distances)
+    side_area_ratio: float = 0.5  # a smaller adjacent face than this is a side face
+    side_toward: float = 0.25  # ... and so is one lying this much towards the camera's nadir
+    slanted_aniso: float = 1.3  # median top-face foreshortening of a slanted photo
+    # Reporting.
+    warn_confidence: float = 0.6
+
+
+SETTINGS = DiceSettings()
+
+# Canonical pip positions on a face spanning [-1, 1]^2 (pips at a quarter of the side).
+_H = 0.5
+LAYOUTS: dict[int, np.ndarray] = {
+    1: np.array([[0.0, 0.0]]),
+    2: np.array([[-_H, -_H], [_H, _H]]),
+    3: np.array([[-_H, -_H], [0, 0], [_H, _H]]),
+    4: np.array([[-_H, -_H], [_H, -_H], [-_H, _H], [_H, _H]]),
+    5: np.array([[-_H, -_H], [_H, -_H], [-_H, _H], [_H, _H], [0, 0]]),
+    6: np.array([[-_H, -_H], [-_H, 0], [-_H, _H], [_H, -_H], [_H, 0], [_H, _H]]),
+}
+
+
+def _fit_tables():
+    """Per layout: all pip orderings and the least-squares projector of the affine fit."""
+    out = {}
+    for n, p in LAYOUTS.items():
+        if n == 1:
+            continue
+        x = np.c_[p, np.ones(n)]  # (n, 3)
+        pinv = np.linalg.pinv(x)  # (3, n)
+        perms = np.array(list(itertools.permutations(range(n))), np.intp)
+        out[n] = (x, pinv, perms)
+    return out
+
+
+_FIT = _fit_tables()
+
+
+@dataclass
+class Pips:
+    """Pip candidates (N of them): centre xy (N, 2) float; d equivalent diameter (N,);
+    cov (N, 2, 2) second moments; dark (N,) bool; level/face (N,) channel levels;
+    contrast (N,); colour (N, 3) BGR of the surrounding face; chan (N,) channel index."""
+
+    xy: np.ndarray
+    d: np.ndarray
+    cov: np.ndarray
+    dark: np.ndarray
+    level: np.ndarray
+    face: np.ndarray
+    contrast: np.ndarray
+    colour: np.ndarray
+    chan: np.ndarray
+
+    def __len__(self):
+        return len(self.d)
+
+    def take(self, idx):
+        return Pips(**{k: v[idx] for k, v in self.__dict__.items()})
+
+
+@dataclass
+class Face:
+    value: int
+    center: np.ndarray  # (2,) working px
+    pips: list[int]
+    confidence: float
+    extent: np.ndarray  # (rays,) distance to the border per ray direction
+    area: float
+    lin: np.ndarray  # 2x2: face coords [-1, 1]^2 -> working px (relative to center)
+    notes: list[str] = field(default_factory=list)
+
+
+# --------------------------------------------------------------------------- pip candidates
+
+def _channels(img: np.ndarray, s: DiceSettings) -> list[np.ndarray]:
+    """[max(B,G,R), min(B,G,R), BGR], all uint8 and lightly blurred."""
+    bgr = cv2.GaussianBlur(img, (0, 0), s.blur_sigma)
+    return [bgr.max(axis=2), bgr.min(axis=2), bgr]
+
+
+def _ring_points(n_pts: int) -> np.ndarray:
+    a = np.linspace(0, 2 * np.pi, n_pts, endpoint=False)
+    return np.stack([np.cos(a), np.sin(a)], axis=1)
+
+
+_RING16 = _ring_points(16)
+
+
+def _sample(ch: np.ndarray, xy: np.ndarray) -> np.ndarray:
+    """Nearest-pixel samples of a (H, W) image at float points (..., 2), clipped inside."""
+    h, w = ch.shape[:2]
+    x = np.clip(np.rint(xy[..., 0]).astype(np.intp), 0, w - 1)
+    y = np.clip(np.rint(xy[..., 1]).astype(np.intp), 0, h - 1)
+    return ch[y, x]
+
+
+def _blob_pass(src, chans, img, ci, dark, window, factor, s: DiceSettings):
+    """One adaptive-threshold pass; returns candidate dicts in full working coordinates."""
+    ch = src if dark else 255 - src
+    mask = cv2.adaptiveThreshold(ch, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV,
+                                 window, s.offset)
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if n <= 1:
+        return None
+    st = stats[1:]
+    area = st[:, cv2.CC_STAT_AREA].astype(np.float64)
+    bw = st[:, cv2.CC_STAT_WIDTH].astype(np.float64)
+    bh = st[:, cv2.CC_STAT_HEIGHT].astype(np.float64)
+    amin = s.min_area / factor**2
+    amax = s.max_area / factor**2
+    ok = (area >= amin) & (area <= amax) & (np.maximum(bw, bh) <= s.max_axis_ratio * 1.5
+                                             * np.minimum(bw, bh) + 2)
+    ok &= area >= 0.3 * bw * bh
+    idx = np.nonzero(ok)[0]
+    if len(idx) == 0:
+        return None
+    # Contrast against a ring, on the full-size channel.
+    full = chans[ci]
+    c = cents[1:][idx] * factor + (factor - 1) / 2
+    r_eq = np.sqrt(area[idx] / np.pi) * factor
+    r_ring = np.maximum(s.ring_scale * r_eq, 0.5 * np.maximum(bw[idx], bh[idx]) * factor + 1.5)
+    pts = c[:, None, :] + r_ring[:, None, None] * _RING16[None]
+    ring = _sample(full, pts).astype(np.float32)
+    centre = _sample(full, c).astype(np.float32)
+    face = np.median(ring, axis=1)
+    contrast = (face - centre) if dark else (centre - face)
+    q75, q25 = np.percentile(ring, [75, 25], axis=1)
+    spread = (q75 - q25) / np.maximum(contrast, 1)
+    keep = (contrast >= s.min_contrast) & (spread <= s.max_ring_spread)
+    if not keep.any():
+        return None
+    idx, c, r_eq = idx[keep], c[keep], r_eq[keep]
+    cov = np.empty((len(idx), 2, 2))
+    fill = np.empty(len(idx))
+    for k, j in enumerate(idx):
+        x0, y0, w_, h_ = st[j, :4]
+        roi = (labels[y0:y0 + h_, x0:x0 + w_] == j + 1).astype(np.uint8)
+        m = cv2.moments(roi, binaryImage=True)
+        a = max(m["m00"], 1.0)
+        cv = np.array([[m["mu20"], m["mu11"]], [m["mu11"], m["mu02"]]]) / a + np.eye(2) / 12
+        cov[k] = cv * factor**2
+        ev = np.linalg.eigvalsh(cv)
+        fill[k] = a / (4 * np.pi * math.sqrt(max(ev[0] * ev[1], 1e-9)))
+    ev = np.linalg.eigvalsh(cov)
+    ratio = np.sqrt(ev[:, 1] / np.maximum(ev[:, 0], 1e-9))
+    good = (fill >= s.min_ellipse_fill) & (fill <= s.max_ellipse_fill) & (
+        ratio <= s.max_axis_ratio)
+    if not good.any():
+        return None
+    sel = np.nonzero(keep)[0][good]
+    colour = np.median(_sample(chans[2], pts[sel]).astype(np.float32), axis=1)
+    return dict(xy=c[good], d=2 * r_eq[good], cov=cov[good],
+                dark=np.full(good.sum(), dark), level=centre[keep][good], face=face[keep][good],
+                contrast=contrast[keep][good], colour=colour,
+                chan=np.full(good.sum(), ci))
+
+
+def find_pips(img: np.ndarray, s: DiceSettings = SETTINGS) -> tuple[Pips, list[np.ndarray]]:
+    """Pip candidates of a working-size BGR image, duplicates across passes merged."""
+    chans = _channels(img, s)
+    half = [cv2.resize(c, (c.shape[1] // 2, c.shape[0] // 2), interpolation=cv2.INTER_AREA)
+            for c in chans]
+    passes = []
+    for ci, dark in ((0, True), (1, False)):
+        for wdw in s.windows:
+            passes.append(_blob_pass(chans[ci], chans, img, ci, dark, wdw, 1, s))
+        passes.append(_blob_pass(half[ci], chans, img, ci, dark, s.coarse_window, 2, s))
+    # Big dark pips that are not dark in max(B, G, R): a red one-pip on a white die.
+    passes.append(_blob_pass(half[1], chans, img, 1, True, s.coarse_window, 2, s))
+    passes = [p for p in passes if p is not None]
+    if not passes:
+        empty = Pips(np.zeros((0, 2)), np.zeros(0), np.zeros((0, 2, 2)), np.zeros(0, bool),
+                     np.zeros(0), np.zeros(0), np.zeros(0), np.zeros((0, 3)), np.zeros(0, int))
+        return empty, chans
+    allp = Pips(**{k: np.concatenate([p[k] for p in passes]) for k in passes[0]})
+    # Merge duplicates: keep the strongest of candidates of one polarity at one place.
+    order = np.argsort(-allp.contrast * np.sqrt(allp.d))
+    p = allp.take(order)
+    dist = np.linalg.norm(p.xy[:, None] - p.xy[None], axis=2)
+    same = (p.dark[:, None] == p.dark[None]) & (
+        dist < 0.6 * np.maximum(p.d[:, None], p.d[None]))
+    np.fill_diagonal(same, False)
+    alive = ~np.triu(same, 1).any(axis=0)
+    # A blob that covers two or more smaller blobs is merged pips (blur), not a pip.
+    inner = same & (p.d[None, :] < 0.7 * p.d[:, None]) & (dist < 0.6 * p.d[:, None])
+    alive &= inner.sum(axis=1) < 2
+    return p.take(np.nonzero(alive)[0]), chans
+
+
+# --------------------------------------------------------------------------- grouping
+
+def _links(p: Pips, chans, s: DiceSettings, strict: float = 1.0) -> np.ndarray:
+    """(N, N) bool: the two candidates may be pips of one face. `strict` < 1 tightens the
+    line-of-sight and size tests (used to split merged groups)."""
+    n = len(p)
+    if n == 0:
+        return np.zeros((0, 0), bool)
+    dmean = 0.5 * (p.d[:, None] + p.d[None])
+    dist = np.linalg.norm(p.xy[:, None] - p.xy[None], axis=2)
+    ratio = np.maximum(p.d[:, None], p.d[None]) / np.minimum(p.d[:, None], p.d[None])
+    cand = (p.dark[:, None] == p.dark[None]) & (dist <= s.max_link * dmean) & (
+        ratio <= 1 + (s.max_size_ratio - 1) * strict)
+    cand &= np.abs(p.colour[:, None] - p.colour[None]).mean(axis=2) <= s.max_colour_diff
+    tr = np.trace(p.cov, axis1=1, axis2=2)[:, None, None]
+    shp = p.cov / tr
+    sd = np.linalg.norm(shp[:, None] - shp[None], axis=(2, 3)) * 2
+    big = np.minimum(p.d[:, None], p.d[None]) >= 7  # shapes of tiny blobs are noise
+    cand &= ~big | (sd <= s.max_shape_diff * strict)
+    np.fill_diagonal(cand, False)
+    ii, jj = np.nonzero(np.triu(cand))
+    out = np.zeros((n, n), bool)
+    if len(ii) == 0:
+        return out
+    # Line of sight, sampled every pixel between the two pips' rims.
+    a, b = p.xy[ii], p.xy[jj]
+    length = np.linalg.norm(b - a, axis=1)
+    steps = int(min(max(length.max(), 2), 400))
+    t = np.linspace(0, 1, steps)
+    pts = a[:, None] + (b - a)[:, None] * t[None, :, None]
+    along = t[None] * length[:, None]
+    inside = (along > 0.75 * p.d[ii][:, None]) & (
+        along < length[:, None] - 0.75 * p.d[jj][:, None])
+    vals = _sample(chans[2], pts).astype(np.float32)  # (pairs, steps, 3)
+    colour = 0.5 * (p.colour[ii] + p.colour[jj])
+    con = 0.5 * (p.contrast[ii] + p.contrast[jj])
+    thr = np.clip(s.los_dev * strict * con, s.ray_edge_px[0] * strict, s.ray_edge_px[1] * strict)
+    dev = np.abs(vals - colour[:, None]).max(axis=2) > thr[:, None]
+    # Deviating length in pixels (samples are denser than pixels on short segments).
+    hits = (dev & inside).sum(axis=1) * length / (steps - 1)
+    ok = hits <= s.los_max_px
+    out[ii[ok], jj[ok]] = True
+    out |= out.T
+    return out
+
+
+def _components(adj: np.ndarray, members: np.ndarray) -> list[np.ndarray]:
+    """Connected components of adj restricted to members (indices)."""
+    sub = adj[np.ix_(members, members)]
+    seen = np.zeros(len(members), bool)
+    comps = []
+    for i in range(len(members)):
+        if seen[i]:
+            continue
+        stack, comp = [i], []
+        seen[i] = True
+        while stack:
+            k = stack.pop()
+            comp.append(k)
+            for j in np.nonzero(sub[k] & ~seen)[0]:
+                seen[j] = True
+                stack.append(j)
+        comps.append(members[np.array(sorted(comp))])
+    return comps
+
+
+# --------------------------------------------------------------------------- layout
+
+def fit_layout(xy: np.ndarray) -> tuple[float, np.ndarray | None, np.ndarray]:
+    """Affine fit of n = len(xy) (2-6) pip centres to the canonical layout of n.
+
+    Returns (normalised rms residual, 2x2 linear part mapping face coords [-1, 1]^2 to px
+    or None for 2 and 3 pips where it is undetermined, centre (2,))."""
+    n = len(xy)
+    centre = xy.mean(axis=0)
+    x, pinv, perms = _FIT[n]
+    c = xy[perms]  # (P, n, 2)
+    a = np.einsum("kn,pnd->pkd", pinv, c)  # (P, 3, 2)
+    pred = np.einsum("nk,pkd->pnd", x, a)
+    res = ((pred - c) ** 2).sum(axis=(1, 2))
+    best = int(np.argmin(res))
+    spread = math.sqrt(((xy - centre) ** 2).sum() / n)
+    r = math.sqrt(res[best] / n) / max(spread, 1e-6)
+    lin = a[best, :2].T if n >= 4 else None  # columns: images of the face's u and v axes
+    return r, lin, a[best, 2]
+
+
+def _ray_extent(bgr, centre, pip_xy, pip_d, colour, contrast, max_r, s: DiceSettings):
+    """Distance from centre to the face border along `s.rays` directions (nan: none within
+    max_r): where any BGR channel leaves the face colour (3,). Pixels inside the group's own
+    pips are skipped."""
+    dirs = _ring_points(s.rays)
+    steps = np.arange(1, int(max_r) + 1, dtype=np.float64)
+    pts = centre[None, None] + dirs[:, None] * steps[None, :, None]  # (R, L, 2)
+    vals = _sample(bgr, pts).astype(np.float32)  # (R, L, 3)
+    h, w = bgr.shape[:2]
+    outside = (pts[..., 0] < 0) | (pts[..., 1] < 0) | (pts[..., 0] > w - 1) | (
+        pts[..., 1] > h - 1)
+    thr = float(np.clip(s.ray_edge * contrast, *s.ray_edge_px))
+    dev = np.abs(vals - colour[None, None]).max(axis=2) > thr
+    if len(pip_xy):
+        dd = np.linalg.norm(pts[:, :, None] - pip_xy[None, None], axis=3)
+        in_pip = (dd < 0.75 * pip_d[None, None]).any(axis=2)
+        dev &= ~in_pip
+    dev |= outside
+    # Two consecutive deviating samples make an edge (noise is one pixel).
+    edge = dev[:, :-1] & dev[:, 1:]
+    first = np.where(edge.any(axis=1), edge.argmax(axis=1) + 1, -1).astype(np.float64)
+    first[first < 0] = np.nan
+    return first, dirs
+
+
+def _expected_extent(lin: np.ndarray, dirs: np.ndarray) -> np.ndarray:
+    """Distance along each direction to the border of the square [-1, 1]^2 mapped by lin."""
+    inv = np.linalg.inv(lin)
+    q = dirs @ inv.T  # face coords per unit pixel step
+    return 1.0 / np.abs(q).max(axis=1)
+
+
+def _border_score(ext: np.ndarray, exp: np.ndarray, s: DiceSettings) -> tuple[float, float]:
+    """How well measured border distances match a predicted face: (share of rays meeting the
+    border in range, share stopping early on something inside the face). Rays that meet
+    nothing (a white die on white paper) count for neither."""
+    ratio = ext / exp
+    good = (ratio >= s.ray_range[0]) & (ratio <= s.ray_range[1])
+    early = ratio < s.ray_range[0]
+    return float(good.mean()), float(early.mean())
+
+
+_GRID = np.stack(np.meshgrid(np.linspace(-0.75, 0.75, 11), np.linspace(-0.75, 0.75, 11)),
+                 axis=-1).reshape(-1, 2)
+
+
+def _interior_dev(bgr, centre, lin, pip_xy, pip_d, colour, contrast, s: DiceSettings) -> float:
+    """Share of a grid over the face (outside its pips) whose colour is not the face's."""
+    pts = centre + _GRID @ lin.T
+    dd = np.linalg.norm(pts[:, None] - pip_xy[None], axis=2)
+    free = ~(dd < 0.8 * pip_d[None]).any(axis=1)
+    if free.sum() < 10:
+        return 1.0
+    vals = _sample(bgr, pts[free]).astype(np.float32)
+    thr = float(np.clip(s.ray_edge * contrast, *s.ray_edge_px))
+    return float((np.abs(vals - colour).max(axis=1) > thr).mean())
+
+
+def _diag_candidates(xy: np.ndarray, d_cov: np.ndarray | None):
+    """Face maps for 2 or 3 pips on a diagonal: the pip line fixes one diagonal; the other
+    one's length and skew are unknown (foreshortening), so a few are tried."""
+    c = xy.mean(axis=0)
+    far = xy[np.argmax(np.linalg.norm(xy - c, axis=1))]
+    half = far - c  # centre -> corner pip = half of centre -> corner
+    dlen = float(np.linalg.norm(half))
+    u = half / max(dlen, 1e-9)
+    out = []
+    for k in (1.0, 0.85, 0.7, 0.55, 0.4):
+        for skew in (-0.35, 0.0, 0.35):
+            perp = np.array([-u[1], u[0]])
+            w = (perp + skew * u) / math.hypot(1, skew) * 2 * dlen * k
+            corner1 = 2 * half  # canonical (1, 1)
+            corner2 = w  # canonical (-1, 1)
+            # lin @ (1, 1) = corner1, lin @ (-1, 1) = corner2
+            m = np.linalg.solve(np.array([[1.0, 1.0], [-1.0, 1.0]]), np.stack([corner1, corner2]))
+            out.append(m.T)
+    return out
+
+
+_SQ_PHI = np.radians(np.arange(0, 90, 5.0))
+_SQ_CUT = (1.414, 1.3, 1.2)  # corner extent / edge extent: sharp to well-rounded corners
+
+
+def _square_fit(ext: np.ndarray, dirs: np.ndarray, unwarp: np.ndarray) -> tuple[float, float]:
+    """Relative rms residual of the border (rays, un-foreshortened by `unwarp`) fitted by the
+    best rotated (rounded) square, and by a circle; and the square's (angle, half side)."""
+    ok = ~np.isnan(ext)
+    pts = (dirs[ok] * ext[ok, None]) @ unwarp.T
+    r = np.linalg.norm(pts, axis=1)
+    th = np.arctan2(pts[:, 1], pts[:, 0])
+    circ = float(r.std() / max(r.mean(), 1e-9))
+    a = th[None, :] - _SQ_PHI[:, None]
+    m = 1 / np.maximum(np.abs(np.cos(a)), np.abs(np.sin(a)))  # (phi, rays)
+    best, model = np.inf, (0.0, float(r.mean()))
+    for cut in _SQ_CUT:
+        mc = np.minimum(m, cut)
+        scale = (mc * r).sum(axis=1) / (mc * mc).sum(axis=1)
+        res = np.sqrt(((r - scale[:, None] * mc) ** 2).mean(axis=1)) / scale
+        k = int(res.argmin())
+        if res[k] < best:
+            best, model = float(res[k]), (float(_SQ_PHI[k]), float(scale[k]))
+    return best, circ, model
+
+
+# Set to a list to collect why groups were rejected (diagnostics; see dice_eval --why).
+DEBUG: list | None = None
+
+
+def _reject(code: int, where: dict) -> None:
+    if DEBUG is not None:
+        keep = {k: where[k] for k in ("n", "d", "centre", "face_score", "side", "r") if k in where}
+        DEBUG.append((code, keep))
+    return None
+
+
+def read_group(idx: np.ndarray, p: Pips, chans, s: DiceSettings) -> Face | None:
+    """Verify a group of pip candidates as one die face; None if it is not one."""
+    n = len(idx)
+    if n < 1 or n > 6:
+        return _reject(1, locals())
+    xy = p.xy[idx]
+    d = float(np.median(p.d[idx]))
+    contrast = float(np.median(p.contrast[idx]))
+    colour = np.median(p.colour[idx], axis=0)
+    cov = p.cov[idx].mean(axis=0)
+    dirs = _ring_points(s.rays)
+    notes: list[str] = []
+    if n == 1:
+        centre = xy[0]
+        # Cheap test first: face colour all around at 0.9 pip diameters.
+        ring = _sample(chans[2], centre + 0.9 * d * _RING16).astype(np.float32)
+        if (np.abs(ring - colour).max(axis=1) > max(s.ray_edge_px[0], s.ray_edge * contrast)
+                ).sum() > 1:
+            return _reject(2, locals())
+        max_r = s.one_side_per_pip[1] * d * 0.75
+        near = (np.linalg.norm(p.xy - centre, axis=1) < max_r + p.d) & (p.d < 2 * d)
+        ext, _ = _ray_extent(chans[2], centre, p.xy[near], p.d[near], colour, contrast,
+                             max_r, s)
+        found = ~np.isnan(ext)
+        if found.mean() < s.min_face_rays_one:
+            return _reject(3, locals())
+        e = ext[found]
+        half = float(np.median(e))
+        if not (s.one_side_per_pip[0] * d / 2 <= half <= s.one_side_per_pip[1] * d / 2):
+            return _reject(4, locals())
+        if e.max() / max(e.min(), 1) > s.one_max_ray_ratio:
+            return _reject(5, locals())
+        # A square face: opposite rays agree (the pip sits in the middle).
+        opp = ext[: s.rays // 2] / ext[s.rays // 2:]
+        opp = opp[~np.isnan(opp)]
+        if len(opp) < s.rays // 4 or np.median(np.abs(np.log(opp))) > s.one_max_asym:
+            return _reject(6, locals())
+        # Square, not round: un-foreshorten with the pip's own ellipse, look for 4 corners.
+        ev, evec = np.linalg.eigh(cov)
+        if d >= 6:
+            unwarp = evec @ np.diag(np.sqrt(ev[1] / ev)) @ evec.T
+        else:
+            unwarp = np.eye(2)
+        sq, circ, (phi, half_side) = _square_fit(ext, dirs, unwarp)
+        if sq > s.one_max_square_res or sq > s.one_square_vs_circle * circ:
+            return _reject(7, locals())
+        h4 = 1 - sq / max(circ, 1e-6)
+        face_score = float(found.mean())
+        layout_score = min(1.0, 0.7 + 3 * h4)
+        rot = np.array([[math.cos(phi), -math.sin(phi)], [math.sin(phi), math.cos(phi)]])
+        lin = np.linalg.inv(unwarp) @ rot * half_side
+        area = float(abs(np.linalg.det(lin)) * 4)
+        fe = ext
+    else:
+        r, lin, centre = fit_layout(xy)
+        if r > s.max_residual:
+            return _reject(8, locals())
+        layout_score = 1 - r / s.max_residual * 0.5
+        if lin is not None:
+            sv = np.linalg.svd(lin, compute_uv=False)
+            if sv[1] < 1e-6 or sv[0] / sv[1] > s.max_anisotropy:
+                return _reject(9, locals())
+            side = 2 * math.sqrt(sv[0] * sv[1])
+            # Pips are circles on the face: their ellipses follow the same foreshortening.
+            if d >= 6:
+                pred = lin @ lin.T
+                pred /= np.trace(pred)
+                mis = float(np.linalg.norm(pred - cov / np.trace(cov))) * 2
+                if mis > s.max_ellipse_mismatch:
+                    return _reject(10, locals())
+                layout_score *= 1 - 0.4 * mis / s.max_ellipse_mismatch
+            lins = [lin]
+        else:
+            lins = _diag_candidates(xy, cov)
+            side = 2 * float(np.linalg.norm(xy - centre, axis=1).max()) * math.sqrt(2)
+        if not (s.side_per_pip[0] <= side / d <= s.side_per_pip[1]):
+            return _reject(11, locals())
+        exps = [_expected_extent(m, dirs) for m in lins]
+        max_r = max(e.max() for e in exps) * s.ray_range[1] + 2
+        near = (np.linalg.norm(p.xy - centre, axis=1) < max_r + p.d) & (p.d < 2 * d)
+        ext, _ = _ray_extent(chans[2], centre, p.xy[near], p.d[near], colour, contrast,
+                             max_r, s)
+        scores = [_border_score(ext, e, s) for e in exps]
+        k = int(np.argmax([g - e for g, e in scores]))
+        good, early = scores[k]
+        face_score = good - early
+        need = s.min_face_rays[0 if n <= 3 else 1]
+        if good < need or early > s.max_early_rays:
+            return _reject(12, locals())
+        bad = _interior_dev(chans[2], centre, lins[k], xy, p.d[idx], colour, contrast, s)
+        if bad > s.max_interior_dev:
+            return _reject(13, locals())
+        lin = lins[k]
+        area = float(abs(np.linalg.det(lin)) * 4)
+        fe = ext
+    con_score = min(1.0, contrast / 60) * 0.3 + 0.7
+    conf = float(np.clip(layout_score * (0.5 + 0.5 * face_score) * con_score, 0, 1))
+    return Face(value=n, center=np.asarray(centre, float), pips=list(map(int, idx)),
+                confidence=conf, extent=fe, area=area, lin=lin, notes=notes)
+
+
+def _subset_faces(members: np.ndarray, p: Pips, chans, s: DiceSettings) -> list[Face]:
+    """Faces hidden in a group that does not fit as a whole (a top face linked with the pips
+    of its side faces or of a touching die): try compact subsets of up to 6 pips around each
+    pip, keep those that pass as faces, then choose non-overlapping ones, bigger first."""
+    xy = p.xy[members]
+    m = len(members)
+    dist = np.linalg.norm(xy[:, None] - xy[None], axis=2)
+    reach = s.max_link * float(np.median(p.d[members]))
+    seen: set[frozenset] = set()
+    found: list[Face] = []
+    tried = 0
+    for i in range(m):
+        nbr = [int(j) for j in np.argsort(dist[i]) if j != i and dist[i, j] <= reach]
+        nbr = nbr[: s.subset_neighbours]
+        for k in range(min(5, len(nbr)), -1, -1):
+            for comb in itertools.combinations(nbr, k):
+                key = frozenset((i, *comb))
+                if key in seen:
+                    continue
+                seen.add(key)
+                sub = members[sorted(key)]
+                if len(sub) >= 2:
+                    if dist[np.ix_(sorted(key), sorted(key))].max() > reach:
+                        continue
+                    if fit_layout(p.xy[sub])[0] > s.max_residual:
+                        continue
+                tried += 1
+                if tried > s.max_subsets:
+                    break
+                f = read_group(sub, p, chans, s)
+                if f is not None:
+                    found.append(f)
+    found.sort(key=lambda f: (len(f.pips), f.confidence), reverse=True)
+    used: set[int] = set()
+    out = []
+    for f in found:
+        if used & set(f.pips):
+            continue
+        if any(np.linalg.norm(f.center - g.center) < 0.5 * math.sqrt(g.area) for g in out):
+            continue
+        out.append(f)
+        used |= set(f.pips)
+    return out
+
+
+def _solve(members: np.ndarray, p: Pips, chans, s: DiceSettings, depth: int = 0) -> list[Face]:
+    """Faces from one linked group, splitting it along weak links or searching its subsets
+    when it does not fit as one face."""
+    if len(members) <= 6:
+        f = read_group(members, p, chans, s)
+        if f is not None:
+            return [f]
+    if depth < 2 and len(members) > 1:
+        strict = (0.7, 0.45)[depth]
+        adj = _links(p.take(members), chans, s, strict)
+        comps = _components(adj, np.arange(len(members)))
+        if len(comps) > 1:
+            out = []
+            for c in comps:
+                out += _solve(members[c], p, chans, s, depth + 1)
+            return out
+    if 2 <= len(members) <= s.max_subset_group and depth == 0 or (
+            2 <= len(members) <= s.max_subset_group and depth > 0):
+        return _subset_faces(members, p, chans, s)
+    return []
+
+
+# --------------------------------------------------------------------------- top faces
+
+def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings
+               ) -> tuple[list[Face], list[str]]:
+    """Drop side faces. Two accepted faces that share an edge are one die's top and side
+    face: a much smaller one is the side; otherwise the side is the one lying towards the
+    image of the vertical's vanishing point (the camera's nadir): the image centre for a
+    top-down photo, straight down for a slanted one (phones are held upright)."""
+    warnings: list[str] = []
+    h, w = shape
+    aniso = [np.linalg.svd(f.lin, compute_uv=False) for f in faces if len(f.pips) >= 4]
+    slanted = bool(aniso) and float(np.median([a[0] / a[1] for a in aniso])) > s.slanted_aniso
+    side = np.zeros(len(faces), bool)
+    order = sorted(range(len(faces)), key=lambda i: -faces[i].area)
+    for a_, i in enumerate(order):
+        for j in order[a_ + 1:]:
+            fi, fj = faces[i], faces[j]  # fi is the larger
+            v = fj.center - fi.center
+            dist = float(np.linalg.norm(v))
+            u = v / max(dist, 1e-9)
+            reach = float(_expected_extent(fi.lin, u[None])[0] + _expected_extent(
+                fj.lin, -u[None])[0])
+            if dist > s.adjacent * reach:
+                continue
+            if fj.area < s.side_area_ratio * fi.area:
+                side[j] = True
+                continue
+            mid = 0.5 * (fi.center + fj.center)
+            nadir = np.array([0.0, 1.0]) if slanted else np.array([w / 2, h / 2]) - mid
+            nadir = nadir / max(float(np.linalg.norm(nadir)), 1e-9)
+            toward = float(u @ nadir)  # > 0: fj lies towards the nadir, so fj is the side
+            if not slanted and float(np.linalg.norm(mid - [w / 2, h / 2])) < 0.1 * max(w, h):
+                toward = 1.0  # a die right under the camera: its sides are slivers anyway
+            if toward >= s.side_toward:
+                side[j] = True
+            elif toward <= -s.side_toward:
+                side[i] = True
+            else:
+                side[j] = True
+                warnings.append(
+                    f"die at ({fi.center[0]:.0f}, {fi.center[1]:.0f}): two faces ({fi.value} and "
+                    f"{fj.value}) look like its top; read the larger one")
+    return [f for k, f in enumerate(faces) if not side[k]], warnings
+
+
+# --------------------------------------------------------------------------- entry point
+
+@dataclass(frozen=True)
+class Die:
+    """value 1-6, confidence 0-1, center (x, y) in the caller's image pixels."""
+
+    value: int
+    confidence: float
+    center: tuple[float, float]
+
+
+def read_dice(img: np.ndarray, s: DiceSettings = SETTINGS) -> tuple[list[Die], list[str],
+                                                                    dict[str, float]]:
+    """All dice in a (H, W, 3) uint8 BGR image: (dice sorted top-to-bottom, warnings, timings
+    in ms)."""
+    t0 = time.perf_counter()
+    if img.ndim != 3 or img.shape[2] != 3:
+        raise ValueError("read_dice needs an (H, W, 3) BGR image")
+    h, w = img.shape[:2]
+    f = min(1.0, s.work_long_side / max(h, w))
+    work = cv2.resize(img, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA) \
+        if f < 1 else img
+    t1 = time.perf_counter()
+    pips, chans = find_pips(work, s)
+    t2 = time.perf_counter()
+    adj = _links(pips, chans, s)
+    faces: list[Face] = []
+    for comp in _components(adj, np.arange(len(pips))):
+        faces += _solve(comp, pips, chans, s)
+    t3 = time.perf_counter()
+    faces, warnings = _top_faces(faces, work.shape[:2], s)
+    dice = []
+    for fc in sorted(faces, key=lambda q: (q.center[1], q.center[0])):
+        cx, cy = fc.center / f
+        dice.append(Die(value=fc.value, confidence=round(fc.confidence, 3),
+                        center=(round(float(cx), 1), round(float(cy), 1))))
+        if fc.confidence < s.warn_confidence:
+            warnings.append(f"die at ({cx:.0f}, {cy:.0f}) read as {fc.value} with low "
+                            f"confidence {fc.confidence:.2f}")
+        for note in fc.notes:
+            warnings.append(f"die at ({cx:.0f}, {cy:.0f}): {note}")
+    t4 = time.perf_counter()
+    timings = {"resize": (t1 - t0) * 1000, "pips": (t2 - t1) * 1000,
+               "faces": (t3 - t2) * 1000, "top_faces": (t4 - t3) * 1000,
+               "total": (t4 - t0) * 1000}
+    return dice, warnings, {k: round(v, 2) for k, v in timings.items()}
