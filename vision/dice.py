@@ -62,6 +62,8 @@ class DiceSettings:
     los_dev: float = 0.25  # a line sample this far (x contrast, clipped) from the face blocks
     los_max_px: float = 1.5  # blocked when more pixels than this deviate
     max_shape_diff: float = 0.5  # normalised ellipse-shape difference of two pips of a face
+    min_shape_d: float = 6.0  # ... tested on pips at least this wide (px)
+    max_contrast_ratio: float = 1.6  # pips of one face are painted alike
     max_subset_group: int = 16  # larger failing groups are clutter, not searched
     subset_neighbours: int = 7  # subsets are drawn from this many nearest pips
     max_subsets: int = 300  # per group, face tests of subsets
@@ -75,11 +77,13 @@ class DiceSettings:
     rays: int = 16
     ray_edge: float = 0.25  # a ray stops where a BGR channel leaves the face colour by this
     ray_edge_px: tuple[float, float] = (16.0, 35.0)  # x pip contrast, clipped to this range
+    glare_run: float = 0.15  # brighter runs shorter than this x ray length are glare
     ray_range: tuple[float, float] = (0.72, 1.32)  # border distance / expected distance
     min_face_rays: tuple[float, float] = (0.65, 0.3)  # share meeting the border in range, for
     # 2-3 pips (a weak layout) and 4-6 pips (a strong one)
     max_early_rays: float = 0.2  # share of rays stopped inside the face by something
     max_interior_dev: float = 0.08  # share of the face (outside pips) not of the face colour
+    glare_weight: float = 0.3  # brighter-than-face samples count this much (glare)
     min_face_rays_one: float = 0.7  # the one-pip has no layout to vouch for it
     one_max_ray_ratio: float = 2.4  # longest / shortest border ray of a one-pip face
     one_max_square_res: float = 0.08  # rms residual of the one-pip border's square fit
@@ -90,6 +94,9 @@ class DiceSettings:
     side_area_ratio: float = 0.5  # a smaller adjacent face than this is a side face
     side_toward: float = 0.25  # ... and so is one lying this much towards the camera's nadir
     slanted_aniso: float = 1.3  # median top-face foreshortening of a slanted photo
+    above_chroma: float = 0.035  # die colour (normalised BGR) right above a side face ...
+    above_share: float = 0.7  # ... on this share of samples there
+    beside_share: float = 0.4  # ... while left and right of it less of the table matches
     # Reporting.
     warn_confidence: float = 0.6
 
@@ -156,6 +163,7 @@ class Face:
     extent: np.ndarray  # (rays,) distance to the border per ray direction
     area: float
     lin: np.ndarray  # 2x2: face coords [-1, 1]^2 -> working px (relative to center)
+    colour: np.ndarray  # (3,) BGR of the face around its pips
     notes: list[str] = field(default_factory=list)
 
 
@@ -290,10 +298,12 @@ def _links(p: Pips, chans, s: DiceSettings, strict: float = 1.0) -> np.ndarray:
     cand = (p.dark[:, None] == p.dark[None]) & (dist <= s.max_link * dmean) & (
         ratio <= 1 + (s.max_size_ratio - 1) * strict)
     cand &= np.abs(p.colour[:, None] - p.colour[None]).mean(axis=2) <= s.max_colour_diff
+    cr = p.contrast[:, None] / p.contrast[None]
+    cand &= (cr <= s.max_contrast_ratio) & (cr >= 1 / s.max_contrast_ratio)
     tr = np.trace(p.cov, axis1=1, axis2=2)[:, None, None]
     shp = p.cov / tr
     sd = np.linalg.norm(shp[:, None] - shp[None], axis=(2, 3)) * 2
-    big = np.minimum(p.d[:, None], p.d[None]) >= 7  # shapes of tiny blobs are noise
+    big = np.minimum(p.d[:, None], p.d[None]) >= s.min_shape_d  # tiny blobs' shapes are noise
     cand &= ~big | (sd <= s.max_shape_diff * strict)
     np.fill_diagonal(cand, False)
     ii, jj = np.nonzero(np.triu(cand))
@@ -375,11 +385,19 @@ def _ray_extent(bgr, centre, pip_xy, pip_d, colour, contrast, max_r, s: DiceSett
     outside = (pts[..., 0] < 0) | (pts[..., 1] < 0) | (pts[..., 0] > w - 1) | (
         pts[..., 1] > h - 1)
     thr = float(np.clip(s.ray_edge * contrast, *s.ray_edge_px))
-    dev = np.abs(vals - colour[None, None]).max(axis=2) > thr
+    diff = vals - colour[None, None]
+    dev = np.abs(diff).max(axis=2) > thr
     if len(pip_xy):
         dd = np.linalg.norm(pts[:, :, None] - pip_xy[None, None], axis=3)
         in_pip = (dd < 0.75 * pip_d[None, None]).any(axis=2)
         dev &= ~in_pip
+    # Glare: a brighter patch after which the ray is back on face colour is no border.
+    n_steps = dev.shape[1]
+    back = np.where(~dev, np.arange(n_steps)[None], n_steps)
+    back = np.minimum.accumulate(back[:, ::-1], axis=1)[:, ::-1]  # next face-colour sample
+    bright = diff.sum(axis=2) > 0
+    glare = bright & (back - np.arange(n_steps)[None] <= s.glare_run * max_r)
+    dev &= ~glare
     dev |= outside
     # Two consecutive deviating samples make an edge (noise is one pixel).
     edge = dev[:, :-1] & dev[:, 1:]
@@ -416,9 +434,11 @@ def _interior_dev(bgr, centre, lin, pip_xy, pip_d, colour, contrast, s: DiceSett
     free = ~(dd < 0.8 * pip_d[None]).any(axis=1)
     if free.sum() < 10:
         return 1.0
-    vals = _sample(bgr, pts[free]).astype(np.float32)
+    diff = _sample(bgr, pts[free]).astype(np.float32) - colour
     thr = float(np.clip(s.ray_edge * contrast, *s.ray_edge_px))
-    return float((np.abs(vals - colour).max(axis=1) > thr).mean())
+    dev = np.abs(diff).max(axis=1) > thr
+    bright = diff.sum(axis=1) > 0
+    return float((dev & ~bright).mean() + s.glare_weight * (dev & bright).mean())
 
 
 def _diag_candidates(xy: np.ndarray, d_cov: np.ndarray | None):
@@ -576,7 +596,8 @@ def read_group(idx: np.ndarray, p: Pips, chans, s: DiceSettings) -> Face | None:
     con_score = min(1.0, contrast / 60) * 0.3 + 0.7
     conf = float(np.clip(layout_score * (0.5 + 0.5 * face_score) * con_score, 0, 1))
     return Face(value=n, center=np.asarray(centre, float), pips=list(map(int, idx)),
-                confidence=conf, extent=fe, area=area, lin=lin, notes=notes)
+                confidence=conf, extent=fe, area=area, lin=lin, colour=colour,
+                notes=notes)
 
 
 def _subset_faces(members: np.ndarray, p: Pips, chans, s: DiceSettings) -> list[Face]:
@@ -648,8 +669,8 @@ def _solve(members: np.ndarray, p: Pips, chans, s: DiceSettings, depth: int = 0)
 
 # --------------------------------------------------------------------------- top faces
 
-def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings
-               ) -> tuple[list[Face], list[str]]:
+def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
+               bgr: np.ndarray | None = None) -> tuple[list[Face], list[str]]:
     """Drop side faces. Two accepted faces that share an edge are one die's top and side
     face: a much smaller one is the side; otherwise the side is the one lying towards the
     image of the vertical's vanishing point (the camera's nadir): the image centre for a
@@ -688,7 +709,47 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings
                 warnings.append(
                     f"die at ({fi.center[0]:.0f}, {fi.center[1]:.0f}): two faces ({fi.value} and "
                     f"{fj.value}) look like its top; read the larger one")
+    if slanted and bgr is not None:
+        for k, f in enumerate(faces):
+            if not side[k] and _face_above(f, bgr, s):
+                side[k] = True
+                warnings.append(
+                    f"die at ({f.center[0]:.0f}, {f.center[1]:.0f}): only a side face ({f.value}) "
+                    "was readable, not its top face; photo it from higher up")
     return [f for k, f in enumerate(faces) if not side[k]], warnings
+
+
+def _chroma(bgr: np.ndarray) -> np.ndarray:
+    bgr = bgr.astype(np.float32) + 1
+    return bgr / bgr.sum(axis=-1, keepdims=True)
+
+
+def _face_above(f: Face, bgr: np.ndarray, s: DiceSettings) -> bool:
+    """In a slanted photo, whether die-coloured surface lies right above the face (so it is a
+    side face with the die's top face above it) while the table left and right of it does
+    not look like the die."""
+    colour = f.colour
+    up = np.array([0.0, -1.0])
+    right = np.array([1.0, 0.0])
+    e_up = float(_expected_extent(f.lin, up[None])[0])
+    e_rt = float(_expected_extent(f.lin, right[None])[0])
+    t = np.linspace(1.2, 1.7, 4)
+    off = np.linspace(-0.4, 0.4, 5)
+    above = f.center + (t[:, None, None] * e_up * up + off[None, :, None] * e_rt * right)
+    beside = np.concatenate([f.center + sg * (t[:, None, None] + 0.3) * e_rt * right
+                             + off[None, :, None] * e_up * up for sg in (-1, 1)])
+
+    def match(pts):
+        h, w = bgr.shape[:2]
+        pts = pts.reshape(-1, 2)
+        inside = (pts[:, 0] >= 0) & (pts[:, 1] >= 0) & (pts[:, 0] < w) & (pts[:, 1] < h)
+        v = _sample(bgr, pts).astype(np.float32)
+        ch = np.abs(_chroma(v) - _chroma(colour)).max(axis=1)
+        lum = (v.sum(axis=1) + 3) / (colour.sum() + 3)
+        ok = (ch < s.above_chroma) & (lum > 0.35) & (lum < 2.8) & inside
+        return float(ok.mean())
+
+    return match(above) >= s.above_share and match(beside) < s.beside_share
 
 
 # --------------------------------------------------------------------------- entry point
@@ -721,7 +782,7 @@ def read_dice(img: np.ndarray, s: DiceSettings = SETTINGS) -> tuple[list[Die], l
     for comp in _components(adj, np.arange(len(pips))):
         faces += _solve(comp, pips, chans, s)
     t3 = time.perf_counter()
-    faces, warnings = _top_faces(faces, work.shape[:2], s)
+    faces, warnings = _top_faces(faces, work.shape[:2], s, chans[2])
     dice = []
     for fc in sorted(faces, key=lambda q: (q.center[1], q.center[0])):
         cx, cy = fc.center / f
