@@ -1,0 +1,287 @@
+"""Unit tests of the card reader's stages on tiny synthetic arrays (no models needed)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vision.cards.detect import DetectSettings, decode
+from vision.cards.geometry import (
+    SPECS,
+    CardCropSettings,
+    card_uv_point,
+    crop_card,
+    frame_from_pose,
+    pose_from_frame,
+    rectify,
+)
+from vision.cards.hopcards import card_zone, nearest_marble, order_cards, read_discs
+from vision.cards.lineup import read_line
+from vision.cards.pieces import CardPiece
+from vision.cards.read import colour_agrees, tile_hue
+from vision.cards.train import DetectorTrain, detector_targets
+from vision.cards.zones import assign_zones, side_of_angle, table_rotation
+
+
+# ------------------------------------------------------------------ geometry
+@settings(max_examples=60, deadline=None)
+@given(x=st.floats(0, 1000), y=st.floats(0, 1000), ang=st.floats(-179, 179),
+       w=st.floats(10, 200), game=st.sampled_from(sorted(SPECS)))
+def test_pose_frame_round_trip(x, y, ang, w, game):
+    spec = SPECS[game]
+    fr = frame_from_pose((x, y), ang, w, spec)
+    key, a2, w2 = pose_from_frame(fr, spec)
+    assert np.allclose(key, (x, y), atol=1e-6)
+    assert abs((a2 - ang + 180) % 360 - 180) < 1e-6
+    assert w2 == pytest.approx(w)
+    # the key point is where the spec says on the card, and the frame is clockwise in image
+    assert np.allclose(card_uv_point(fr, *spec.key_uv), (x, y), atol=1e-6)
+    q = fr - fr.mean(axis=0)
+    area2 = sum(q[i, 0] * q[(i + 1) % 4, 1] - q[(i + 1) % 4, 0] * q[i, 1] for i in range(4))
+    assert area2 > 0  # positive = clockwise with y down
+
+
+def test_crop_card_sees_the_top_left_quadrant():
+    """A card whose top-left quarter is red: the Troetofanten crop (the top-left part) is
+    mostly red, the whole-card crop of Hop la bille about a quarter red, whatever the
+    card's rotation."""
+    for ang in (0.0, 90.0, 200.0):
+        img = np.full((300, 300, 3), 255, np.uint8)
+        spec = SPECS["hop-la-bille"]
+        fr = frame_from_pose((150, 150), ang, 80, spec)
+        tl, tr, br, bl = fr
+        mid_top, mid_left = (tl + tr) / 2, (tl + bl) / 2
+        cv2.fillPoly(img, [np.round([tl, mid_top, fr.mean(0), mid_left]).astype(np.int32)],
+                     (0, 0, 255))
+        whole = crop_card(img, fr, spec, CardCropSettings())
+        red = (whole[..., 2] > 200) & (whole[..., 0] < 60)
+        assert 0.12 < red.mean() < 0.3
+        assert red[: red.shape[0] // 2, : red.shape[1] // 2].mean() > 0.6
+        tro = SPECS["troetofanten"]
+        key, a, w = pose_from_frame(fr, tro)
+        tfr = frame_from_pose(key, a, w, tro)
+        part = crop_card(img, tfr, tro, CardCropSettings())
+        red = (part[..., 2] > 200) & (part[..., 0] < 60)
+        assert red.mean() > 0.55
+
+
+# ------------------------------------------------------------------ detector targets/decode
+@pytest.mark.parametrize("keys", [
+    [(101.0, 57.0, 0, 30.0, 60.0)],  # one card
+    [(40.0, 40.0, 0, -90.0, 45.0), (52.0, 41.0, 0, -90.0, 45.0)],  # a fan: 12 px apart
+    [(80.0, 90.0, 1, 0.0, 24.0), (150.0, 30.0, 0, 180.0, 90.0)],  # a dove and a tile
+])
+def test_targets_decode_round_trip(keys):
+    """Maps built from the training targets decode back to the key points (within 0.6 px),
+    their kind, angle and width."""
+    d = DetectSettings()
+    cfg = DetectorTrain()
+    k = np.array(keys, np.float32)
+    heat, reg, mask = detector_targets(k, 0, 0, (64, 96), d, cfg)
+    maps = np.zeros((7, 64, 96), np.float32)
+    maps[:2] = np.log(np.clip(heat, 1e-6, 1 - 1e-6) / (1 - np.clip(heat, 1e-6, 1 - 1e-6)))
+    maps[:2][heat < 1] -= 3  # only the exact peak cells are maxima above threshold
+    maps[2:] = reg
+    kp = decode(maps, d)
+    assert len(kp) == len(keys)
+    for x, y, kind, ang, w in keys:
+        j = int(np.argmin(np.hypot(kp.xy[:, 0] - x, kp.xy[:, 1] - y)))
+        assert np.hypot(kp.xy[j, 0] - x, kp.xy[j, 1] - y) < 0.6
+        assert kp.kind[j] == kind
+        assert abs((kp.angle[j] - ang + 180) % 360 - 180) < 0.5
+        assert kp.width[j] == pytest.approx(w, rel=0.01)
+    assert mask.sum() > 0
+
+
+def test_decode_threshold_and_empty():
+    d = DetectSettings()
+    maps = np.full((7, 20, 20), -5.0, np.float32)
+    assert len(decode(maps, d)) == 0
+    maps[0, 5, 7] = 0.0  # heat 0.5 > threshold
+    kp = decode(maps, d, image_shape=(80, 80))
+    assert len(kp) == 1 and kp.kind[0] == 0
+
+
+# ------------------------------------------------------------------ Magic Rabbit line
+def _tile(label, x, y, w=50.0, ang=0.0):
+    spec = SPECS["magic-rabbit"]
+    return CardPiece(label, 0.99, np.array([x, y], float),
+                     frame_from_pose((x, y), ang, w, spec), ang, w)
+
+
+def _line_pieces(hats, rabbits, doves=(), magician_left=True, ang=0.0, step=60.0):
+    t = np.deg2rad(ang)
+    u, v = np.array([np.cos(t), np.sin(t)]), np.array([-np.sin(t), np.cos(t)])
+    n = len(hats)
+    ps = []
+    for i, (h, r) in enumerate(zip(hats, rabbits, strict=True)):
+        k = i + 1 if magician_left else n - i - 1
+        c = np.array([400.0, 300.0]) + u * k * step
+        ps.append(_tile(f"hat-{h}", *c, ang=ang))
+        if r is not None:
+            ps.append(_tile(f"rabbit-{r}", *(c + v * 62), ang=ang))
+        if i in doves:
+            ps.append(CardPiece("dove", 0.9, c - v * 8, None, 0.0, 25.0))
+    m = np.array([400.0, 300.0]) + u * (0 if magician_left else n * step)
+    ps.append(_tile("magician", *m, ang=ang))
+    return ps
+
+
+@pytest.mark.parametrize("hats,rabbits,doves,left,ang,won", [
+    (list(range(1, 10)), list(range(1, 10)), (), True, 0.0, True),  # won, magician left
+    (list(range(1, 10)), list(range(1, 10)), (2, 5), False, 10.0, True),  # doves, right
+    ([1, 3, 2, 4, 5, 6, 7], [1, 3, 2, 4, 5, 6, 7], (), True, -20.0, False),  # piles switched
+    ([2, 1, 3, 4, 5, 6], [1, 2, 3, 4, 5, None], (0,), False, 0.0, False),  # hats switched
+])
+def test_read_line(hats, rabbits, doves, left, ang, won):
+    rng = np.random.default_rng(0)
+    pieces = _line_pieces(hats, rabbits, doves, left, ang)
+    order = rng.permutation(len(pieces))
+    facts, warnings = read_line([pieces[i] for i in order])
+    assert [p["hat"] for p in facts["line"]] == hats
+    assert [p["rabbit"] for p in facts["line"]] == rabbits
+    assert [p["dove"] for p in facts["line"]] == [i in doves for i in range(len(hats))]
+    assert facts["won"] is won
+    assert warnings == []
+
+
+def test_read_line_warns_without_magician_and_with_duplicates():
+    pieces = [p for p in _line_pieces([1, 2, 2, 4, 5, 6], [1, 2, 3, 4, 5, 6])
+              if p.label != "magician"]
+    facts, warnings = read_line(pieces)
+    assert any("magician" in w for w in warnings)
+    assert any("more than once" in w for w in warnings)
+    assert facts["won"] is False
+    assert read_line([])[0] == {"line": [], "won": False}
+
+
+# ------------------------------------------------------------------ Troetofanten zones
+def _card(label, x, y, ang, w=50.0):
+    """A Troetofanten card whose centre is (x, y)."""
+    spec = SPECS["troetofanten"]
+    fr = frame_from_pose((0.0, 0.0), ang, w, spec)
+    shift = np.array([x, y]) - fr.mean(axis=0)
+    return CardPiece(label, 0.99, shift, fr + shift, ang, w)
+
+
+@pytest.mark.parametrize("rot", [0.0, 17.0, -25.0])
+def test_troeto_zones(rot):
+    """Four players' fans and the middle, the whole table turned by `rot` degrees."""
+    layout = [  # (label, x, y, card angle) in table coordinates, centre (0, 0)
+        ("elephant-1", -60, 230, 0), ("elephant-2", -40, 231, 0), ("back", 20, 228, 180),
+        ("tamer", 60, -230, 180), ("elephant-3", 40, -229, 180),
+        ("lasso", -230, 40, 90), ("back", -231, -30, 270),
+        ("mouse", 230, -40, 270), ("tootophant-2", 229, -20, 270),
+        ("elephant-4", -70, 0, 0), ("elephant-5", 5, 3, 0), ("back", 0, -150, 33),
+    ]
+    want = ["south"] * 3 + ["north"] * 2 + ["west"] * 2 + ["east"] * 2 + ["middle"] * 3
+    t = np.deg2rad(rot)
+    R = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+    pieces = []
+    for lab, x, y, a in layout:
+        p = R @ np.array([x, y], float) + 500
+        pieces.append(_card(lab, p[0], p[1], a + rot))
+    zones, warnings = assign_zones(pieces)
+    assert zones == want
+    assert warnings == []
+    up = np.array([a + rot for lab, *_, a in layout if lab != "back"])
+    assert table_rotation(up) == pytest.approx(rot, abs=1e-6)
+
+
+@pytest.mark.parametrize("angle,zone", [(0, "south"), (90, "west"), (180, "north"),
+                                        (-90, "east"), (37, "south"), (-170, "north")])
+def test_side_of_angle(angle, zone):
+    assert side_of_angle(angle, 0.0) == zone
+
+
+# ------------------------------------------------------------------ Hop la bille cards
+DISC_BGR = {"marble-yellow": (30, 205, 245), "marble-red": (40, 35, 205),
+            "marble-green": (50, 165, 40), "marble-lightblue": (235, 195, 105),
+            "marble-darkblue": (130, 35, 15)}
+LAYOUT = {3: [(0.5, 0.3), (0.3, 0.65), (0.7, 0.65)],
+          4: [(0.3, 0.32), (0.7, 0.32), (0.3, 0.68), (0.7, 0.68)],
+          5: [(0.3, 0.27), (0.7, 0.27), (0.5, 0.5), (0.3, 0.73), (0.7, 0.73)]}
+
+
+def _draw_card(marbles, frame=(60, 160, 40), w=60, blur=0.0, rng=None):
+    h = int(w * 1.5)
+    img = np.full((h, w, 3), (238, 242, 244), np.uint8)
+    cv2.rectangle(img, (1, 1), (w - 2, h - 2), frame, max(1, int(0.08 * w)))
+    for (u, v), m in zip(LAYOUT[len(marbles)], marbles, strict=True):
+        c = (int(u * w), int(v * h))
+        cv2.circle(img, c, int(0.12 * w), DISC_BGR[m], -1)
+        cv2.circle(img, c, int(0.12 * w), (40, 40, 40), 1)
+    if blur:
+        img = cv2.GaussianBlur(img, (0, 0), blur)
+    if rng is not None:
+        img = np.clip(img + rng.normal(0, 3, img.shape), 0, 255).astype(np.uint8)
+    return img
+
+
+@pytest.mark.parametrize("marbles,blur", [
+    (("marble-yellow", "marble-green", "marble-lightblue"), 0.0),  # green card
+    (("marble-red", "marble-red", "marble-lightblue", "marble-darkblue"), 0.8),  # blue, soft
+    (("marble-yellow", "marble-red", "marble-green", "marble-lightblue", "marble-darkblue"),
+     1.2),  # red card, blurred
+])
+def test_read_discs(marbles, blur):
+    rng = np.random.default_rng(3)
+    img = _draw_card(list(marbles), blur=blur, rng=rng)
+    got, weakest = read_discs(img, len(marbles))
+    assert tuple(got) == tuple(sorted(marbles, key=list(DISC_BGR).index))
+    assert weakest > 0.35
+
+
+def test_read_discs_says_when_a_disc_is_missing():
+    img = _draw_card(["marble-red", "marble-green", "marble-darkblue"])
+    cv2.circle(img, (int(0.5 * 60), int(0.3 * 90)), 9, (238, 242, 244), -1)  # erase one
+    _, weakest = read_discs(img, 3)
+    assert weakest < 0.35
+
+
+@pytest.mark.parametrize("bgr,label", [((30, 205, 245), "marble-yellow"),
+                                       ((120, 40, 25), "marble-darkblue"),
+                                       ((225, 190, 110), "marble-lightblue")])
+def test_nearest_marble(bgr, label):
+    assert nearest_marble(bgr)[0] == label
+
+
+@pytest.mark.parametrize("pt,zone", [((450, -60), "north"), ((960, 300), "east"),
+                                     ((100, 970), "south"), ((-50, 800), "west")])
+def test_card_zone(pt, zone):
+    assert card_zone(pt, 900.0) == zone
+
+
+def test_order_cards_left_to_right_of_the_player():
+    pts = [(300, 10), (100, 12), (200, 11)]
+    assert order_cards("south", pts) == [1, 2, 0]
+    assert order_cards("north", pts) == [0, 2, 1]
+    assert order_cards("east", [(0, 5), (0, 9)]) == [1, 0]
+    assert order_cards("west", [(0, 5), (0, 9)]) == [0, 1]
+
+
+def test_rectify_is_top_down():
+    img = np.zeros((200, 200, 3), np.uint8)
+    fr = np.array([[50, 40], [110, 40], [110, 130], [50, 130]], float)
+    img[40:131, 50:111] = 200
+    out = rectify(img, fr, 60, 90)
+    assert out.shape == (90, 60, 3) and out[5:-5, 5:-5].min() == 200
+
+
+# ------------------------------------------------------------------ colour check
+@pytest.mark.parametrize("number,bgr,agrees", [
+    (1, (40, 40, 215), True),  # red tile, number 1
+    (6, (235, 190, 100), True),  # light blue, 6
+    (3, (40, 40, 215), False),  # a yellow number on a red tile
+    (5, (150, 50, 120), False),  # dark green number on purple
+])
+def test_colour_agrees(number, bgr, agrees):
+    crop = np.full((32, 32, 3), bgr, np.uint8)
+    assert colour_agrees(number, tile_hue(crop, 80), 40.0) is agrees
+
+
+def test_tile_hue_none_for_grey():
+    assert tile_hue(np.full((32, 32, 3), 128, np.uint8), 80) is None

@@ -1,0 +1,136 @@
+"""Key-point detection with the ONNX detector (`models/cardkeys.onnx`), no torch needed.
+
+The network's output grid has one cell per `stride` input pixels; the input is the photo
+scaled by `scale`. Decoding: local maxima (3 x 3) of each heat channel above `threshold`,
+refined by the predicted sub-cell offset, each with the orientation and width read at its
+cell. Coordinates: full working-image pixels (x right, y down).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.errors import ModelMissing
+
+MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
+DETECTOR_PATH = MODELS_DIR / "cardkeys.onnx"
+KIND_PIECE, KIND_DOVE = 0, 1
+
+
+@dataclass(frozen=True)
+class DetectSettings:
+    scale: float = 0.5  # photo -> network input
+    stride: int = 2  # input pixels per output cell
+    threshold: float = 0.3  # heat (sigmoid) a key point needs
+    mean: tuple[float, float, float] = (0.5, 0.5, 0.5)  # RGB after /255
+    std: tuple[float, float, float] = (0.25, 0.25, 0.25)
+    size_ref: float = 50.0  # width = size_ref * exp(predicted log size)
+
+
+@dataclass(frozen=True)
+class Keypoints:
+    """K key points: xy (K, 2) float64 image px, kind (K,) int (0 piece, 1 dove),
+    score (K,) float32 heat, angle (K,) degrees, width (K,) px."""
+
+    xy: np.ndarray
+    kind: np.ndarray
+    score: np.ndarray
+    angle: np.ndarray
+    width: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.xy)
+
+    def select(self, mask) -> Keypoints:
+        return Keypoints(self.xy[mask], self.kind[mask], self.score[mask], self.angle[mask],
+                         self.width[mask])
+
+
+def to_input(image_bgr: np.ndarray, s: DetectSettings) -> np.ndarray:
+    """(H, W, 3) uint8 BGR photo -> (1, 3, h, w) float32 RGB normalised, h and w padded (edge
+    replicate) to multiples of 8."""
+    small = cv2.resize(image_bgr, None, fx=s.scale, fy=s.scale, interpolation=cv2.INTER_AREA)
+    return small_to_input(small, s)
+
+
+def small_to_input(small_bgr: np.ndarray, s: DetectSettings) -> np.ndarray:
+    """Already scaled (N?, h, w, 3) uint8 BGR -> (N, 3, h', w') float32 (shared by training)."""
+    x = np.asarray(small_bgr)
+    if x.ndim == 3:
+        x = x[None]
+    h, w = x.shape[1:3]
+    ph, pw = (-h) % 8, (-w) % 8
+    if ph or pw:
+        x = np.pad(x, ((0, 0), (0, ph), (0, pw), (0, 0)), mode="edge")
+    x = x[..., ::-1].astype(np.float32) / 255.0
+    x = (x - np.asarray(s.mean, np.float32)) / np.asarray(s.std, np.float32)
+    return np.ascontiguousarray(x.transpose(0, 3, 1, 2))
+
+
+def decode(maps: np.ndarray, s: DetectSettings, image_shape=None) -> Keypoints:
+    """(7, h, w) float32 network output -> key points in full-image pixels."""
+    heat = 1.0 / (1.0 + np.exp(-maps[:2]))
+    xs, ys, kinds, scores, angs, widths = [], [], [], [], [], []
+    for k in range(2):
+        hk = heat[k].astype(np.float32)
+        peak = (hk == cv2.dilate(hk, np.ones((3, 3), np.uint8))) & (hk >= s.threshold)
+        iy, ix = np.nonzero(peak)
+        cx = ix + maps[2, iy, ix]
+        cy = iy + maps[3, iy, ix]
+        # cell -> scaled-input pixel -> full pixel (area resize: small px i ~ full 2i + 0.5)
+        f = 1.0 / s.scale
+        xs.append(((cx * s.stride + (s.stride - 1) / 2) + 0.5) * f - 0.5)
+        ys.append(((cy * s.stride + (s.stride - 1) / 2) + 0.5) * f - 0.5)
+        kinds.append(np.full(len(ix), k))
+        scores.append(hk[iy, ix])
+        angs.append(np.degrees(np.arctan2(maps[5, iy, ix], maps[4, iy, ix])))
+        widths.append(s.size_ref * np.exp(np.clip(maps[6, iy, ix], -3, 3)))
+    xy = np.stack([np.concatenate(xs), np.concatenate(ys)], 1).astype(np.float64)
+    kp = Keypoints(xy, np.concatenate(kinds).astype(int), np.concatenate(scores),
+                   np.concatenate(angs).astype(np.float64),
+                   np.concatenate(widths).astype(np.float64))
+    if image_shape is not None:
+        h, w = image_shape[:2]
+        inside = (xy[:, 0] >= 0) & (xy[:, 0] < w) & (xy[:, 1] >= 0) & (xy[:, 1] < h)
+        kp = kp.select(inside)
+    return kp
+
+
+class KeyDetector:
+    """The ONNX key-point detector; settings come from the model's metadata."""
+
+    def __init__(self, path: str | Path = DETECTOR_PATH, threads: int = 2):
+        import onnxruntime as ort
+
+        path = Path(path)
+        if not path.is_file():
+            raise ModelMissing(f"detector model not found at {path}; train it with "
+                               "`python -m vision.cards.train`")
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads
+        opts.inter_op_num_threads = 1
+        opts.log_severity_level = 3
+        try:
+            self.session = ort.InferenceSession(str(path), sess_options=opts,
+                                                providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime raises its own exception types
+            raise ModelMissing(f"cannot load detector model {path}: {exc}") from None
+        meta = self.session.get_modelmeta().custom_metadata_map
+        d = json.loads(meta["detect"])
+        self.settings = DetectSettings(**{k: tuple(v) if isinstance(v, list) else v
+                                          for k, v in d.items()
+                                          if k in DetectSettings.__dataclass_fields__})
+
+    def detect(self, image_bgr: np.ndarray, threshold: float | None = None) -> Keypoints:
+        s = self.settings
+        if threshold is not None:
+            from dataclasses import replace
+
+            s = replace(s, threshold=threshold)
+        (maps,) = self.session.run(None, {"input": to_input(image_bgr, s)})
+        return decode(maps[0], s, image_bgr.shape)

@@ -1,0 +1,108 @@
+"""Card and tile geometry shared by training and inference: where a piece's key point sits
+on it, its frame (corners) from a key point, and the one crop function.
+
+Conventions: images are uint8 BGR (OpenCV order), coordinates are image pixels (x right,
+y down). A piece's *frame* is its 4 corners clockwise from the artwork's own top-left
+(TL, TR, BR, BL), as in the synthetic truth. Card coordinates (u, v) run from 0 to 1 across
+the width (TL -> TR) and down the height (TL -> BL). A piece's pose is (key point, angle,
+width): `angle` (degrees) is the direction of the u axis in the image, `width` the TL -> TR
+length in pixels; the height is `width * aspect`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+
+import cv2
+import numpy as np
+
+
+@dataclass(frozen=True)
+class KeySpec:
+    """Where the detector's key point is on one kind of piece, and the crop the classifier
+    reads around it (card coordinates)."""
+
+    key_uv: tuple[float, float]  # key point in card coordinates
+    aspect: float  # height / width
+    crop_u: tuple[float, float]  # crop box in card coordinates
+    crop_v: tuple[float, float]
+
+
+# Troetofanten: the top-left corner index (the part of a fanned card that stays visible) and
+# the left part of the drawing; Magic Rabbit tiles and Hop la bille cards: the whole piece.
+SPECS: dict[str, KeySpec] = {
+    "magic-rabbit": KeySpec((0.5, 0.5), 1.0, (-0.12, 1.12), (-0.12, 1.12)),
+    "troetofanten": KeySpec((0.17, 0.11), 91.0 / 59.0, (-0.06, 0.52), (-0.04, 0.62)),
+    "hop-la-bille": KeySpec((0.5, 0.5), 1.5, (-0.08, 1.08), (-0.06, 1.06)),
+}
+
+
+@dataclass(frozen=True)
+class CardCropSettings:
+    size: int = 32  # crop side fed to the classifier (square; the card box is resampled)
+    oversample: int = 2  # warp at size * oversample, then area-resize (anti-aliasing)
+    mean: tuple[float, float, float] = (0.5, 0.5, 0.5)  # RGB after /255 (as vision.preprocess)
+    std: tuple[float, float, float] = (0.25, 0.25, 0.25)
+
+    def to_metadata(self) -> dict:
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}
+
+
+CARD_CROP = CardCropSettings()
+
+
+def specs_metadata() -> str:
+    return json.dumps({g: asdict(s) for g, s in SPECS.items()})
+
+
+def frame_from_pose(key, angle_deg: float, width: float, spec: KeySpec) -> np.ndarray:
+    """(4, 2) float64 corners TL, TR, BR, BL of the piece whose key point is `key`."""
+    t = np.deg2rad(angle_deg)
+    ex = np.array([np.cos(t), np.sin(t)]) * width
+    ey = np.array([-np.sin(t), np.cos(t)]) * width * spec.aspect
+    tl = np.asarray(key, float) - spec.key_uv[0] * ex - spec.key_uv[1] * ey
+    return np.array([tl, tl + ex, tl + ex + ey, tl + ey])
+
+
+def pose_from_frame(frame, spec: KeySpec) -> tuple[np.ndarray, float, float]:
+    """(key point (2,), angle in degrees, width px) of a 4-corner frame TL, TR, BR, BL."""
+    q = np.asarray(frame, float)
+    ex = ((q[1] - q[0]) + (q[2] - q[3])) / 2
+    ey = ((q[3] - q[0]) + (q[2] - q[1])) / 2
+    # bilinear point of the quadrilateral (exact for parallelograms)
+    u, v = spec.key_uv
+    key = (1 - u) * (1 - v) * q[0] + u * (1 - v) * q[1] + u * v * q[2] + (1 - u) * v * q[3]
+    width = float(np.hypot(*ex))
+    if not np.isfinite(width) or width <= 0:
+        width = float(np.hypot(*ey)) / spec.aspect
+    return key, float(np.degrees(np.arctan2(ex[1], ex[0]))), width
+
+
+def card_uv_point(frame, u: float, v: float) -> np.ndarray:
+    q = np.asarray(frame, float)
+    return (1 - u) * (1 - v) * q[0] + u * (1 - v) * q[1] + u * v * q[2] + (1 - u) * v * q[3]
+
+
+def crop_card(image_bgr: np.ndarray, frame, spec: KeySpec,
+              settings: CardCropSettings = CARD_CROP) -> np.ndarray:
+    """The classifier's (size, size, 3) uint8 BGR crop of `spec`'s box on the piece `frame`
+    ((4, 2) corners TL, TR, BR, BL in image pixels), resampled top-down."""
+    n = settings.size * settings.oversample
+    (u0, u1), (v0, v1) = spec.crop_u, spec.crop_v
+    src = np.float32([card_uv_point(frame, u0, v0), card_uv_point(frame, u1, v0),
+                      card_uv_point(frame, u1, v1), card_uv_point(frame, u0, v1)])
+    dst = np.float32([[0, 0], [n, 0], [n, n], [0, n]]) - 0.5
+    M = cv2.getPerspectiveTransform(dst, src)
+    big = cv2.warpPerspective(image_bgr, M, (n, n), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                              borderMode=cv2.BORDER_REPLICATE)
+    return cv2.resize(big, (settings.size, settings.size), interpolation=cv2.INTER_AREA)
+
+
+def rectify(image_bgr: np.ndarray, frame, width_px: int, height_px: int) -> np.ndarray:
+    """The piece `frame` resampled to a (height_px, width_px, 3) uint8 BGR top-down image."""
+    src = np.float32(frame)
+    dst = np.float32([[0, 0], [width_px, 0], [width_px, height_px], [0, height_px]]) - 0.5
+    M = cv2.getPerspectiveTransform(src, dst)
+    return cv2.warpPerspective(image_bgr, M, (width_px, height_px), flags=cv2.INTER_AREA,
+                               borderMode=cv2.BORDER_REPLICATE)

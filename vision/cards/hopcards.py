@@ -1,0 +1,140 @@
+"""Hop la bille cards: the marble colours printed on a card, its zone and the card order.
+
+- Discs: the card is resampled top-down (`rectify`, width `card_px`); inside its border the
+  printed discs are what is saturated or dark against the card's own paper colour; blobs of
+  about a disc's area are kept, each one's colour (the median of its saturated core, white
+  balanced by the paper) goes to the nearest marble colour in Lab.
+- Zone: the side of the cloth the card lies beyond (area plane coordinates).
+- Order: from the seated player's left to right (south by increasing image x, north by
+  decreasing x, east by decreasing y, west by increasing y), as the facts list them.
+Images are uint8 BGR.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from scoring.labels import MARBLE_LABELS
+
+# Typical printed marble colours (BGR) from pieces.md's names.
+MARBLE_REF_BGR = {
+    "marble-yellow": (30, 205, 245),
+    "marble-red": (45, 30, 200),
+    "marble-green": (50, 170, 45),
+    "marble-lightblue": (230, 200, 100),
+    "marble-darkblue": (125, 35, 20),
+}
+CARD_MARBLES = {"green": 3, "blue": 4, "red": 5}  # pieces.md: discs per card colour
+RIGHT = {"south": (1, 0), "north": (-1, 0), "east": (0, -1), "west": (0, 1)}
+
+
+@dataclass(frozen=True)
+class DiscSettings:
+    card_px: int = 80  # rectified card width (height = 1.5 x)
+    border: tuple[float, float] = (0.11, 0.075)  # ignored margin (u, v) inside the card edge
+    sat_min: int = 70  # HSV saturation of a printed disc
+    dark: float = 0.55  # or darker than this share of the paper's brightness
+    disc_diam: float = 0.25  # expected disc diameter, share of the card width
+    area_range: tuple[float, float] = (0.35, 2.2)  # blob area / expected disc area
+
+
+DISCS = DiscSettings()
+
+
+def _lab(bgr) -> np.ndarray:
+    px = np.uint8([[list(bgr)]])
+    return cv2.cvtColor(px, cv2.COLOR_BGR2LAB)[0, 0].astype(np.float32)
+
+
+_REF_LAB = {k: _lab(v) for k, v in MARBLE_REF_BGR.items()}
+
+
+def nearest_marble(bgr) -> tuple[str, float]:
+    """(marble label, Lab distance) of the printed colour nearest to `bgr`."""
+    lab = _lab(np.clip(np.asarray(bgr, float), 0, 255).astype(np.uint8))
+    d = {k: float(np.linalg.norm(lab - v)) for k, v in _REF_LAB.items()}
+    best = min(d, key=d.get)
+    return best, d[best]
+
+
+def disc_peaks(card_bgr: np.ndarray, n: int, s: DiscSettings = DISCS):
+    """The `n` strongest disc-shaped spots of colour on a rectified card ((H, W, 3) uint8
+    BGR, portrait): (list of (x, y) in the resized card, their strengths, resized card,
+    paper BGR). The strength map is each pixel's Lab distance from the card's paper colour,
+    averaged over a disc of the expected size; the card's border is ignored."""
+    h0, w0 = card_bgr.shape[:2]
+    w = s.card_px
+    h = int(round(w * h0 / max(w0, 1)))
+    img = cv2.resize(card_bgr, (w, h), interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
+    hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
+    bu, bv = int(round(s.border[0] * w)), int(round(s.border[1] * h))
+    inner = np.zeros((h, w), bool)
+    inner[bv: h - bv, bu: w - bu] = True
+    pale = inner & (hsv[..., 1] < s.sat_min)
+    ref = np.percentile(lab[pale], 75, axis=0) if pale.sum() > 20 else \
+        np.percentile(lab[inner], 90, axis=0)
+    paper = np.median(img[pale], axis=0) if pale.sum() > 20 else \
+        np.percentile(img[inner], 90, axis=0)
+    dist = np.linalg.norm(lab - ref, axis=2)
+    r = max(2, int(round(s.disc_diam * w / 2)))
+    kernel = np.zeros((2 * r + 1, 2 * r + 1), np.float32)
+    cv2.circle(kernel, (r, r), r, 1.0, -1)
+    kernel /= kernel.sum()
+    score = cv2.filter2D(dist, -1, kernel, borderType=cv2.BORDER_REPLICATE)
+    score[~inner] = 0
+    # keep a disc's radius clear of the border
+    m = np.zeros_like(inner)
+    m[bv + r // 2: h - bv - r // 2, bu + r // 2: w - bu - r // 2] = True
+    score[~m] = 0
+    peaks, strengths = [], []
+    sc = score.copy()
+    for _ in range(n):
+        y, x = np.unravel_index(int(np.argmax(sc)), sc.shape)
+        if sc[y, x] <= 0:
+            break
+        peaks.append((int(x), int(y)))
+        strengths.append(float(sc[y, x]))
+        cv2.circle(sc, (int(x), int(y)), int(round(1.6 * r)), 0.0, -1)
+    return peaks, strengths, img, paper
+
+
+def read_discs(card_bgr: np.ndarray, expected: int, s: DiscSettings = DISCS
+               ) -> tuple[list[str], float]:
+    """(marble labels of the `expected` discs printed on a rectified card, sorted in
+    `MARBLE_LABELS` order; contrast of the weakest disc relative to the strongest, 0-1: low
+    means fewer discs are really there)."""
+    peaks, strengths, img, paper = disc_peaks(card_bgr, expected, s)
+    if not peaks:
+        return [], 0.0
+    gain = 240.0 / np.maximum(np.asarray(paper, np.float32), 1.0)
+    hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
+    r = max(2, int(round(s.disc_diam * img.shape[1] / 2 * 0.6)))
+    out = []
+    for x, y in peaks:
+        m = np.zeros(img.shape[:2], np.uint8)
+        cv2.circle(m, (x, y), r, 1, -1)
+        m = m.astype(bool)
+        sat = hsv[..., 1][m]
+        px = img[m].astype(np.float32)
+        keep = sat >= np.percentile(sat, 50)  # the disc's colourful half (not rim or glint)
+        colour = np.median(px[keep], axis=0) * gain
+        out.append(nearest_marble(colour)[0])
+    weakest = min(strengths) / max(max(strengths), 1e-6)
+    return sorted(out, key=MARBLE_LABELS.index), float(weakest)
+
+
+def card_zone(center_plane, side_px: float) -> str:
+    """The cloth side a card lies beyond: plane point (x, y) of a square of `side_px`."""
+    x, y = float(center_plane[0]), float(center_plane[1])
+    d = {"north": -y, "east": x - side_px, "south": y - side_px, "west": -x}
+    return max(d, key=d.get)
+
+
+def order_cards(zone: str, centres: list) -> list[int]:
+    """Indices of a zone's cards from the seated player's left to right (image coords)."""
+    rx, ry = RIGHT[zone]
+    return sorted(range(len(centres)), key=lambda i: centres[i][0] * rx + centres[i][1] * ry)

@@ -1,0 +1,62 @@
+"""The key-point detector network (torch; only training and export import this module).
+
+A small fully convolutional encoder-decoder in the spirit of CenterNet: input (N, 3, H, W)
+float32 RGB normalised like the crops, H and W multiples of 8; output `maps`
+(N, 7, H/2, W/2): 2 key-point heat logits (piece key point, dove), the key point's sub-cell
+offset (dx, dy in cells), the piece's orientation (cos, sin of the u axis) and log(width/50).
+Inference: `vision.cards.detect` (onnxruntime).
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+N_OUT = 7
+
+
+def _conv(cin, cout, stride=1, dil=1):
+    return nn.Sequential(
+        nn.Conv2d(cin, cout, 3, stride=stride, padding=dil, dilation=dil, bias=False),
+        nn.BatchNorm2d(cout),
+        nn.ReLU(inplace=True),
+    )
+
+
+class KeyNet(nn.Module):
+    def __init__(self, w=(8, 16, 32)):
+        super().__init__()
+        a, b, c = w
+        self.e1 = _conv(3, a, stride=2)  # 1/2
+        self.e2 = nn.Sequential(_conv(a, b, stride=2), _conv(b, b))  # 1/4
+        self.e3 = nn.Sequential(_conv(b, c, stride=2), _conv(c, c, dil=2), _conv(c, c, dil=4))
+        self.up = nn.Upsample(scale_factor=2, mode="bilinear", align_corners=False)
+        self.d2 = _conv(c + b, b)
+        self.d1 = _conv(b + a, 12)
+        self.head = nn.Conv2d(12, N_OUT, 1)
+        with torch.no_grad():
+            self.head.bias[:2].fill_(-2.2)  # heat starts near 0.1 (focal-loss practice)
+
+    def forward(self, x):
+        f1 = self.e1(x)
+        f2 = self.e2(f1)
+        f3 = self.e3(f2)
+        g2 = self.d2(torch.cat([self.up(f3), f2], 1))
+        g1 = self.d1(torch.cat([self.up(g2), f1], 1))
+        return self.head(g1)
+
+
+def export_onnx(net: KeyNet, path, metadata: dict[str, str]) -> None:
+    import onnx
+
+    net = net.eval()
+    dummy = torch.zeros(1, 3, 96, 128)
+    torch.onnx.export(net, dummy, str(path), input_names=["input"], output_names=["maps"],
+                      dynamic_axes={"input": {0: "n", 2: "h", 3: "w"},
+                                    "maps": {0: "n", 2: "h2", 3: "w2"}},
+                      opset_version=17, dynamo=False)
+    model = onnx.load(str(path))
+    for k, v in metadata.items():
+        entry = model.metadata_props.add()
+        entry.key, entry.value = k, v
+    onnx.save(model, str(path))

@@ -1,0 +1,108 @@
+"""Magic Rabbit: the line of piles from the classified tiles and doves.
+
+The line runs from the magician tile outward: hats are ordered by their position along the
+line's direction (the principal axis of the hat centres, pointing away from the magician).
+Each rabbit goes to the hat it lies below (smallest offset along that hat's own u axis, on
+its lower side); each dove to the hat it covers. Pure numpy on `CardPiece` records.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.cards.pieces import CardPiece
+
+
+@dataclass(frozen=True)
+class LineSettings:
+    rabbit_across: float = 0.6  # a rabbit's offset along its hat's u axis, in tile widths
+    rabbit_below: tuple[float, float] = (0.4, 2.2)  # its offset down the hat's v axis
+    dove_reach: float = 0.75  # a dove within this many tile widths of a hat's centre
+
+
+LINE = LineSettings()
+
+
+def _number(label: str) -> int:
+    return int(label.rsplit("-", 1)[1])
+
+
+def line_direction(hats: np.ndarray, magician: np.ndarray | None) -> np.ndarray:
+    """Unit (2,) direction along the hats (principal axis), pointing away from the
+    magician; without one, pointing to the right of the image."""
+    c = hats - hats.mean(axis=0)
+    if len(hats) >= 2:
+        _, _, vt = np.linalg.svd(c, full_matrices=False)
+        d = vt[0]
+    else:
+        d = np.array([1.0, 0.0])
+    ref = hats.mean(axis=0) - magician if magician is not None else np.array([1.0, 0.0])
+    return d if float(d @ ref) >= 0 else -d
+
+
+def read_line(pieces: list[CardPiece], s: LineSettings = LINE) -> tuple[dict, list[str]]:
+    """(facts {"line": [{"hat", "rabbit", "dove"}], "won"}, warnings)."""
+    from scoring.magic_rabbit import Pile, check_line
+
+    warnings: list[str] = []
+    hats = [p for p in pieces if p.label.startswith("hat-")]
+    rabbits = [p for p in pieces if p.label.startswith("rabbit-")]
+    mags = [p for p in pieces if p.label == "magician"]
+    doves = [p for p in pieces if p.label == "dove"]
+    if not hats:
+        return {"line": [], "won": False}, ["no hat tiles found"]
+    hc = np.array([h.center for h in hats])
+    mag = None
+    if mags:
+        mag = max(mags, key=lambda p: p.confidence).center
+        if len(mags) > 1:
+            warnings.append(f"{len(mags)} magician tiles seen; the game has one")
+    else:
+        warnings.append("the magician tile was not found: the line is read from left to right")
+    d = line_direction(hc, mag)
+    origin = mag if mag is not None else hc.mean(axis=0)
+    order = np.argsort((hc - origin) @ d)
+    hats = [hats[i] for i in order]
+    line = [{"hat": _number(h.label), "rabbit": None, "dove": False} for h in hats]
+    # Rabbits: each to the hat it lies below, best pairs first, one rabbit per hat.
+    pairs = []
+    for j, r in enumerate(rabbits):
+        for i, h in enumerate(hats):
+            t = np.deg2rad(h.angle)
+            u = np.array([np.cos(t), np.sin(t)])
+            v = np.array([-np.sin(t), np.cos(t)])
+            off = (r.center - h.center) / max(h.width, 1.0)
+            across, down = float(off @ u), float(off @ v)
+            if abs(across) <= s.rabbit_across and s.rabbit_below[0] <= down <= s.rabbit_below[1]:
+                pairs.append((abs(across) + 0.1 * abs(down - 1.2), i, j))
+    pairs.sort()
+    used_h, used_r = set(), set()
+    for _, i, j in pairs:
+        if i in used_h or j in used_r:
+            continue
+        used_h.add(i)
+        used_r.add(j)
+        line[i]["rabbit"] = _number(rabbits[j].label)
+    for j, r in enumerate(rabbits):
+        if j not in used_r:
+            x, y = r.center
+            warnings.append(f"the {r.label} at ({x:.0f}, {y:.0f}) lies below no hat")
+    for dv in doves:
+        dist = [float(np.hypot(*(dv.center - h.center))) / max(h.width, 1.0) for h in hats]
+        i = int(np.argmin(dist))
+        if dist[i] <= s.dove_reach:
+            line[i]["dove"] = True
+    numbers = [p["hat"] for p in line]
+    dup = sorted({n for n in numbers if numbers.count(n) > 1})
+    if dup:
+        warnings.append(f"hat number(s) {dup} seen more than once")
+    rn = [p["rabbit"] for p in line if p["rabbit"] is not None]
+    dup = sorted({n for n in rn if rn.count(n) > 1})
+    if dup:
+        warnings.append(f"rabbit number(s) {dup} seen more than once")
+    if len(line) not in (9, 7, 6):
+        warnings.append(f"{len(line)} hats seen; a line has 9 (or 7 or 6) piles")
+    won = check_line(tuple(Pile(p["hat"], p["rabbit"], p["dove"]) for p in line)).won
+    return {"line": line, "won": bool(won)}, warnings

@@ -1,0 +1,197 @@
+"""Read the card and numbered-tile games from a photo: key points -> crops -> classes ->
+pieces -> the contract's facts.
+
+`CardReader` loads the two ONNX models once (`models/cardkeys.onnx`, `models/cards.onnx`).
+`read_pieces(image, game)` finds and classifies the pieces; `magic_facts`, `troeto_facts`,
+`hop_card_facts` turn them into facts (with warnings). Images are the working image (uint8
+BGR, long side at most 1280), coordinates its pixels.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from scoring.labels import CARD_LABELS_HOP, MAGIC_RABBIT_LABELS, TROETO_LABELS
+from vision.cards.detect import DETECTOR_PATH, KIND_DOVE, KIND_PIECE, KeyDetector
+from vision.cards.geometry import SPECS, crop_card, frame_from_pose, rectify
+from vision.cards.pieces import CardPiece
+
+CLASSIFIER_PATH = Path(__file__).resolve().parents[2] / "models" / "cards.onnx"
+BACKGROUND = "background"
+
+GAME_LABELS: dict[str, tuple[str, ...]] = {
+    "magic-rabbit": tuple(x for x in MAGIC_RABBIT_LABELS if x != "dove"),
+    "troetofanten": TROETO_LABELS,
+    "hop-la-bille": CARD_LABELS_HOP,
+}
+
+# Magic Rabbit number colours (pieces.md names), BGR, for the digit/colour agreement check.
+NUMBER_REF_BGR = {
+    1: (40, 40, 215), 2: (30, 130, 245), 3: (40, 215, 245), 4: (90, 215, 130),
+    5: (50, 120, 20), 6: (235, 190, 100), 7: (140, 40, 20), 8: (150, 50, 120),
+    9: (180, 120, 245),
+}
+
+
+@dataclass(frozen=True)
+class ReadSettings:
+    min_piece_prob: float = 0.5  # a key point is a piece when P(background) is below this
+    low_confidence: float = 0.6  # pieces below this get a warning
+    dove_threshold: float = 0.35  # dove heat needed
+    duplicate: float = 0.18  # two key points closer than this x width: one piece
+    colour_tolerance: float = 40.0  # degrees of hue between a tile's colour and its number's
+    tile_sat: int = 80  # saturation of a tile's coloured pixels
+
+
+READ = ReadSettings()
+
+
+def _hue_deg(bgr) -> float:
+    px = np.uint8([[list(bgr)]])
+    return float(cv2.cvtColor(px, cv2.COLOR_BGR2HSV)[0, 0, 0]) * 2.0
+
+
+_NUMBER_HUE = {n: _hue_deg(c) for n, c in NUMBER_REF_BGR.items()}
+
+
+def tile_hue(crop_bgr: np.ndarray, sat_min: int) -> float | None:
+    """Median hue (degrees) of a tile crop's saturated pixels, None when there are few."""
+    hsv = cv2.cvtColor(crop_bgr, cv2.COLOR_BGR2HSV)
+    m = (hsv[..., 1] >= sat_min) & (hsv[..., 2] >= 60)
+    if m.sum() < 0.08 * m.size:
+        return None
+    ang = hsv[..., 0][m].astype(np.float64) * np.pi / 90.0  # OpenCV hue 0-180 -> radians
+    return float(np.degrees(np.angle(np.exp(1j * ang).mean())) % 360)
+
+
+def colour_agrees(number: int, hue: float | None, tol: float) -> bool:
+    if hue is None:
+        return True
+    d = abs((hue - _NUMBER_HUE[number] + 180) % 360 - 180)
+    return d <= tol
+
+
+class CardReader:
+    def __init__(self, detector_path=DETECTOR_PATH, classifier_path=CLASSIFIER_PATH,
+                 threads: int = 2, settings: ReadSettings = READ):
+        from vision.classify.model import PieceClassifier
+
+        self.detector = KeyDetector(detector_path, threads)
+        self.classifier = PieceClassifier(classifier_path, threads)
+        self.settings = settings
+
+    def read_pieces(self, image: np.ndarray, game: str) -> tuple[list[CardPiece], list[str]]:
+        """Pieces (label, confidence, pose) of `game` in the image, and warnings."""
+        s = self.settings
+        spec = SPECS[game]
+        kp = self.detector.detect(image)
+        warnings: list[str] = []
+        pieces: list[CardPiece] = []
+        idx = np.flatnonzero(kp.kind == KIND_PIECE)
+        idx = idx[np.argsort(-kp.score[idx])]
+        frames = [frame_from_pose(kp.xy[i], kp.angle[i], kp.width[i], spec) for i in idx]
+        crops = np.stack([crop_card(image, f, spec, self._crop) for f in frames]) if len(idx) \
+            else np.zeros((0, self._crop.size, self._crop.size, 3), np.uint8)
+        pred = self.classifier.predict(crops)
+        labels = GAME_LABELS[game]
+        cols = [self.classifier.index(lab) for lab in labels]
+        kept_xy: list[np.ndarray] = []
+        kept_w: list[float] = []
+        for r, i in enumerate(idx):
+            p = pred.probs[r]
+            bg = float(p[self.classifier.index(BACKGROUND)])
+            pg = p[cols]
+            if bg >= s.min_piece_prob or pg.sum() <= bg:
+                continue
+            if any(np.hypot(*(kp.xy[i] - q)) < s.duplicate * w for q, w in zip(kept_xy, kept_w,
+                                                                                 strict=True)):
+                continue
+            b = int(np.argmax(pg))
+            conf = float(pg[b] / max(pg.sum(), 1e-9) * (1 - bg))
+            label = labels[b]
+            pieces.append(CardPiece(label, conf, kp.xy[i].copy(), frames[r], float(kp.angle[i]),
+                                    float(kp.width[i]),
+                                    {lab: round(float(v), 4) for lab, v in zip(labels, pg,
+                                                                                strict=True)}))
+            kept_xy.append(kp.xy[i])
+            kept_w.append(float(kp.width[i]))
+            if game == "magic-rabbit" and label != "magician":
+                n = int(label.rsplit("-", 1)[1])
+                hue = tile_hue(crops[r], s.tile_sat)
+                if not colour_agrees(n, hue, s.colour_tolerance):
+                    x, y = kp.xy[i]
+                    warnings.append(f"the {label} at ({x:.0f}, {y:.0f}): its number and its "
+                                    f"colour do not agree (colour hue {hue:.0f} degrees)")
+        if game == "magic-rabbit":
+            for i in np.flatnonzero((kp.kind == KIND_DOVE) & (kp.score >= s.dove_threshold)):
+                pieces.append(CardPiece("dove", float(kp.score[i]), kp.xy[i].copy(), None, 0.0,
+                                        float(kp.width[i])))
+        for p in pieces:
+            if p.confidence < s.low_confidence:
+                x, y = p.center
+                warnings.append(f"unsure about the {p.label} at ({x:.0f}, {y:.0f}) "
+                                f"(confidence {p.confidence:.2f})")
+        return pieces, warnings
+
+    @property
+    def _crop(self):
+        from vision.cards.geometry import CardCropSettings
+
+        c = self.classifier.crop
+        return CardCropSettings(size=c.size, mean=c.mean, std=c.std)
+
+
+# ---------------------------------------------------------------- facts per game
+def magic_facts(pieces: list[CardPiece]) -> tuple[dict, list[str]]:
+    from vision.cards.lineup import read_line
+
+    return read_line(pieces)
+
+
+def troeto_facts(pieces: list[CardPiece]) -> tuple[dict, list[str], list[str]]:
+    """(facts {"zones": {zone: {label: n}}}, zone per piece, warnings)."""
+    from vision.cards.zones import assign_zones
+
+    zones, warnings = assign_zones(pieces)
+    out: dict[str, dict[str, int]] = {}
+    for p, z in zip(pieces, zones, strict=True):
+        out.setdefault(z, {})
+        out[z][p.label] = out[z].get(p.label, 0) + 1
+    facts = {"zones": {z: {lab: out[z][lab] for lab in TROETO_LABELS if lab in out[z]}
+                       for z in ("north", "east", "south", "west", "middle") if z in out}}
+    return facts, zones, warnings
+
+
+def hop_card_facts(image: np.ndarray, pieces: list[CardPiece], to_plane, side_px: float
+                   ) -> tuple[dict, list[str], list[str]]:
+    """(cards facts {zone: [{"colour", "marbles"}]}, zone per piece, warnings).
+    `to_plane`: maps (N, 2) image points to the cloth plane (a square of `side_px`)."""
+    from vision.cards.hopcards import CARD_MARBLES, card_zone, order_cards, read_discs
+
+    warnings: list[str] = []
+    zones = []
+    by_zone: dict[str, list[tuple[np.ndarray, dict]]] = {}
+    for p in pieces:
+        z = card_zone(to_plane(p.center[None])[0], side_px)
+        zones.append(z)
+        colour = p.label.split("-", 1)[1]
+        marbles: list[str] = []
+        if colour != "back":
+            card = rectify(image, p.frame, 60, 90)
+            marbles, weakest = read_discs(card, CARD_MARBLES[colour])
+            if weakest < 0.35:
+                x, y = p.center
+                warnings.append(f"the {p.label} at ({x:.0f}, {y:.0f}): fewer printed marbles "
+                                f"than a {colour} card has were clearly seen")
+        by_zone.setdefault(z, []).append((p.center, {"colour": colour, "marbles": marbles}))
+    cards = {}
+    for z, items in by_zone.items():
+        order = order_cards(z, [c for c, _ in items])
+        cards[z] = [items[i][1] for i in order]
+        if len(items) > 3:
+            warnings.append(f"{len(items)} cards seen at the {z} side; a player has 3")
+    return cards, zones, warnings

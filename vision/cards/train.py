@@ -1,0 +1,430 @@
+"""Train the card/tile models from freshly rendered scenes and write them to `models/`:
+
+- `cardkeys.onnx`: the key-point detector (`vision.cards.keynet`), + `cardkeys.md`;
+- `cards.onnx`: the crop classifier (issue 5's `PieceNet` with this module's class list and
+  crop size), + `cards.md`.
+
+    python -m vision.cards.train --scenes 450          # about 15 minutes on 2 cores
+
+Augmentation is photometric plus a small shift/zoom/rotation only: crops and photos keep
+their orientation (the detector predicts it; digits must not be mirrored).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pickle
+import sys
+import time
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from scoring.labels import CARD_LABELS_HOP, MAGIC_RABBIT_LABELS, TROETO_LABELS
+from vision.cards.dataset import BACKGROUND, CARD_GAMES, SEED_BASE, build
+from vision.cards.detect import DETECTOR_PATH, MODELS_DIR, DetectSettings, small_to_input
+from vision.cards.geometry import CardCropSettings, specs_metadata
+
+HOP_CARD_LABELS = CARD_LABELS_HOP
+CLASSES: tuple[str, ...] = (BACKGROUND,) + tuple(x for x in MAGIC_RABBIT_LABELS if x != "dove") \
+    + TROETO_LABELS + HOP_CARD_LABELS
+CLASSIFIER_PATH = MODELS_DIR / "cards.onnx"
+
+
+@dataclass(frozen=True)
+class ClassifierTrain:
+    classes: tuple[str, ...] = CLASSES
+    epochs: int = 30  # at most; the time limit usually ends it
+    batch_size: int = 128
+    lr: float = 3e-3
+    weight_decay: float = 1e-4
+    embedding_dim: int = 64
+    widths: tuple[int, int, int] = (12, 24, 48)
+    seed: int = 0
+    threads: int = 2
+    time_limit_s: float = 420.0  # the learning rate follows the elapsed share of this
+
+
+@dataclass(frozen=True)
+class DetectorTrain:
+    steps: int = 3000  # at most; the time limit usually ends it
+    batch_size: int = 12
+    patch: int = 160  # training patch side, scaled-input pixels
+    lr: float = 4e-3
+    sigma: float = 1.0  # heat Gaussian, cells
+    reg_radius: float = 1.6  # cells around a key point that regress its pose
+    seed: int = 0
+    threads: int = 2
+    time_limit_s: float = 480.0
+    widths: tuple[int, int, int] = field(default=(8, 16, 32))
+
+
+# ------------------------------------------------------------------ photometric augmentation
+def photometric(x: np.ndarray, rng: np.random.Generator, noise_max: float = 6.0) -> np.ndarray:
+    """Random white balance, brightness, contrast, saturation and noise on (N, H, W, 3) uint8
+    BGR images (same shape and dtype)."""
+    n = len(x)
+    y = x.astype(np.float32)
+    y *= rng.uniform(0.87, 1.13, (n, 1, 1, 3)).astype(np.float32)
+    y *= rng.uniform(0.72, 1.28, (n, 1, 1, 1)).astype(np.float32)
+    mean = y.mean(axis=(1, 2, 3), keepdims=True)
+    y = (y - mean) * rng.uniform(0.75, 1.25, (n, 1, 1, 1)).astype(np.float32) + mean
+    grey = y.mean(axis=3, keepdims=True)
+    y = (y - grey) * rng.uniform(0.75, 1.25, (n, 1, 1, 1)).astype(np.float32) + grey
+    y += rng.standard_normal(y.shape).astype(np.float32) * \
+        rng.uniform(0, noise_max, (n, 1, 1, 1)).astype(np.float32)
+    return np.clip(y, 0, 255).astype(np.uint8)
+
+
+def geometric(crops: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Small shift, zoom and rotation (the detector's pose is never exact), blur sometimes."""
+    out = np.empty_like(crops)
+    s = crops.shape[1]
+    for i, c in enumerate(crops):
+        M = cv2.getRotationMatrix2D((s / 2, s / 2), float(rng.normal(0, 3)),
+                                    float(rng.uniform(0.93, 1.07)))
+        M[:, 2] += rng.normal(0, 0.03 * s, 2)
+        c = cv2.warpAffine(c, M, (s, s), borderMode=cv2.BORDER_REFLECT)
+        if rng.random() < 0.3:
+            c = cv2.GaussianBlur(c, (0, 0), float(rng.uniform(0.4, 1.1)))
+        out[i] = c
+    return out
+
+
+def timed_lr(opt, peak: float, started: float, budget_s: float) -> float:
+    """Set the learning rate by the elapsed share of the time budget (warm-up over the first
+    5 %, then cosine down to 2 % of the peak); returns the share (>= 1: stop)."""
+    frac = (time.perf_counter() - started) / budget_s
+    if frac < 0.05:
+        lr = peak * (0.1 + 0.9 * frac / 0.05)
+    else:
+        lr = peak * (0.02 + 0.98 * 0.5 * (1 + np.cos(np.pi * min(1.0, (frac - 0.05) / 0.95))))
+    for g in opt.param_groups:
+        g["lr"] = lr
+    return frac
+
+
+# ------------------------------------------------------------------ classifier
+def train_classifier(crops, labels, scenes, cfg: ClassifierTrain, crop: CardCropSettings,
+                     show=True):
+    import torch
+
+    from vision.classify.create_dataset import progress
+    from vision.classify.net import PieceNet
+    from vision.classify.train import per_class_accuracy, predict, split_by_scene
+    from vision.preprocess import CropSettings, crops_to_input
+
+    torch.manual_seed(cfg.seed)
+    torch.set_num_threads(cfg.threads)
+    cs = CropSettings(size=crop.size, mean=crop.mean, std=crop.std)
+    index = {c: i for i, c in enumerate(cfg.classes)}
+    keep = np.isin(labels, list(index))
+    crops, labels, scenes = crops[keep], labels[keep], scenes[keep]
+    y = np.array([index[c] for c in labels], np.int64)
+    val = split_by_scene(scenes, 0.12, cfg.seed)
+    tr, va = np.flatnonzero(~val), np.flatnonzero(val)
+    rng = np.random.default_rng(cfg.seed)
+    freq = np.bincount(y[tr], minlength=len(cfg.classes)).astype(np.float64)
+    w = 1.0 / np.sqrt(np.maximum(freq, 1))
+    w = w / (w * freq).sum() * freq.sum()
+    net = PieceNet(len(cfg.classes), cfg.widths, cfg.embedding_dim)
+    opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
+    steps = cfg.epochs * int(np.ceil(len(tr) / cfg.batch_size))
+    loss_fn = torch.nn.CrossEntropyLoss(weight=torch.tensor(w, dtype=torch.float32),
+                                        label_smoothing=0.05)
+    xv = torch.from_numpy(crops_to_input(crops[va], cs))
+    history, step, started = [], 0, time.perf_counter()
+    frac = 0.0
+    for epoch in range(cfg.epochs):
+        net.train()
+        order = rng.permutation(tr)
+        total = 0.0
+        seen = 0
+        for b in range(0, len(order), cfg.batch_size):
+            frac = timed_lr(opt, cfg.lr, started, cfg.time_limit_s)
+            if frac >= 1:
+                break
+            idx = order[b: b + cfg.batch_size]
+            xb = photometric(geometric(crops[idx], rng), rng)
+            xb = torch.from_numpy(crops_to_input(xb, cs))
+            yb = torch.from_numpy(y[idx])
+            opt.zero_grad()
+            loss = loss_fn(net(xb), yb)
+            loss.backward()
+            opt.step()
+            step += 1
+            seen += len(idx)
+            total += loss.item() * len(idx)
+            if show and step % 20 == 0:
+                progress(step, steps, started, f"classifier epoch {epoch + 1}")
+        acc = round(float((predict(net, xv) == y[va]).mean()), 4)
+        history.append({"epoch": epoch + 1, "loss": round(total / max(seen, 1), 4),
+                        "crops": seen,
+                        "val_accuracy": acc})
+        if show:
+            print(f"\rclassifier epoch {epoch + 1}: {history[-1]}" + " " * 20, file=sys.stderr)
+        if frac >= 1:
+            break
+    pred = predict(net, xv)
+    info = {"history": history, "per_class": per_class_accuracy(pred, y[va], cfg.classes),
+            "val_counts": {c: int((y[va] == i).sum()) for i, c in enumerate(cfg.classes)},
+            "counts": {c: int((y == i).sum()) for i, c in enumerate(cfg.classes)},
+            "train_s": round(time.perf_counter() - started, 1),
+            "params": sum(p.numel() for p in net.parameters())}
+    return net, info
+
+
+# ------------------------------------------------------------------ detector
+def detector_targets(keys: np.ndarray, x0: int, y0: int, out_hw, d: DetectSettings,
+                     cfg: DetectorTrain):
+    """Targets for a patch whose scaled-input origin is (x0, y0): heat (2, h, w), regression
+    (5, h, w) (dx, dy, cos, sin, log width) and its mask (h, w)."""
+    h, w = out_hw
+    heat = np.zeros((2, h, w), np.float32)
+    reg = np.zeros((5, h, w), np.float32)
+    best = np.full((h, w), np.inf, np.float32)
+    gy, gx = np.mgrid[0:h, 0:w].astype(np.float32)
+    for x, y, kind, ang, wid in keys:
+        xs = (x + 0.5) * d.scale - 0.5 - x0
+        ys = (y + 0.5) * d.scale - 0.5 - y0
+        cx = (xs - (d.stride - 1) / 2) / d.stride
+        cy = (ys - (d.stride - 1) / 2) / d.stride
+        if not (-3 <= cx < w + 3 and -3 <= cy < h + 3):
+            continue
+        d2 = (gx - cx) ** 2 + (gy - cy) ** 2
+        k = int(kind)
+        heat[k] = np.maximum(heat[k], np.exp(-d2 / (2 * cfg.sigma ** 2)))
+        # the exact peak cell gets 1 (focal loss counts it as the positive)
+        jx, jy = int(np.floor(cx + 0.5)), int(np.floor(cy + 0.5))
+        if 0 <= jx < w and 0 <= jy < h:
+            heat[k, jy, jx] = 1.0
+        near = (d2 <= cfg.reg_radius ** 2) & (d2 < best)
+        best[near] = d2[near]
+        t = np.deg2rad(ang)
+        reg[0][near] = (cx - gx)[near]
+        reg[1][near] = (cy - gy)[near]
+        reg[2][near] = np.cos(t)
+        reg[3][near] = np.sin(t)
+        reg[4][near] = np.log(max(wid, 4.0) / d.size_ref)
+    mask = np.isfinite(best).astype(np.float32)
+    return heat, reg, mask
+
+
+def focal_loss(logits, target):
+    import torch
+
+    p = torch.sigmoid(logits).clamp(1e-4, 1 - 1e-4)
+    pos = target.eq(1).float()
+    neg = 1 - pos
+    pos_loss = torch.log(p) * (1 - p) ** 2 * pos
+    neg_loss = torch.log(1 - p) * p ** 2 * (1 - target) ** 4 * neg
+    n = pos.sum().clamp(min=1)
+    return -(pos_loss.sum() + neg_loss.sum()) / n
+
+
+def train_detector(smalls, keys, cfg: DetectorTrain, d: DetectSettings, show=True):
+    import torch
+
+    from vision.cards.keynet import KeyNet
+    from vision.classify.create_dataset import progress
+
+    torch.manual_seed(cfg.seed)
+    torch.set_num_threads(cfg.threads)
+    rng = np.random.default_rng(cfg.seed + 1)
+    net = KeyNet(cfg.widths)
+    opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=1e-4)
+    p = cfg.patch
+    o = p // d.stride
+    history, started = [], time.perf_counter()
+    run = 0.0
+    for step in range(cfg.steps):
+        if timed_lr(opt, cfg.lr, started, cfg.time_limit_s) >= 1:
+            print(f"\ndetector: time limit after {step} steps", file=sys.stderr)
+            break
+        xb = np.empty((cfg.batch_size, p, p, 3), np.uint8)
+        hb = np.empty((cfg.batch_size, 2, o, o), np.float32)
+        rb = np.empty((cfg.batch_size, 5, o, o), np.float32)
+        mb = np.empty((cfg.batch_size, o, o), np.float32)
+        for b in range(cfg.batch_size):
+            i = int(rng.integers(len(smalls)))
+            img, k = smalls[i], keys[i]
+            hh, ww = img.shape[:2]
+            if len(k) and rng.random() < 0.8:  # patches mostly around pieces
+                j = int(rng.integers(len(k)))
+                cxs, cys = k[j, 0] * d.scale, k[j, 1] * d.scale
+                x0 = int(np.clip(cxs - rng.uniform(0.15, 0.85) * p, 0, max(ww - p, 0)))
+                y0 = int(np.clip(cys - rng.uniform(0.15, 0.85) * p, 0, max(hh - p, 0)))
+            else:
+                x0 = int(rng.integers(max(ww - p, 0) + 1))
+                y0 = int(rng.integers(max(hh - p, 0) + 1))
+            patch = img[y0: y0 + p, x0: x0 + p]
+            if patch.shape[:2] != (p, p):
+                patch = cv2.copyMakeBorder(patch, 0, p - patch.shape[0], 0, p - patch.shape[1],
+                                           cv2.BORDER_REPLICATE)
+            xb[b] = patch
+            hb[b], rb[b], mb[b] = detector_targets(k, x0, y0, (o, o), d, cfg)
+        xb = photometric(xb, rng, noise_max=4.0)
+        x = torch.from_numpy(small_to_input(xb, d))
+        out = net(x)
+        hl = focal_loss(out[:, :2], torch.from_numpy(hb))
+        m = torch.from_numpy(mb)[:, None]
+        rt = torch.from_numpy(rb)
+        nm = m.sum().clamp(min=1)
+        off = (torch.abs(out[:, 2:4] - rt[:, 0:2]) * m).sum() / nm
+        ori = (torch.abs(out[:, 4:6] - rt[:, 2:4]) * m).sum() / nm
+        siz = (torch.abs(out[:, 6:7] - rt[:, 4:5]) * m).sum() / nm
+        loss = hl + off + ori + siz
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        run = 0.95 * run + 0.05 * loss.item() if step else loss.item()
+        if (step + 1) % 50 == 0:
+            history.append({"step": step + 1, "loss": round(run, 4), "heat": round(hl.item(), 4),
+                            "offset": round(off.item(), 4), "orient": round(ori.item(), 4),
+                            "size": round(siz.item(), 4)})
+        if show and (step + 1) % 10 == 0:
+            progress(step + 1, cfg.steps, started, f"detector loss {run:.3f}")
+    info = {"history": history, "steps_done": step,
+            "train_s": round(time.perf_counter() - started, 1),
+            "params": sum(q.numel() for q in net.parameters())}
+    return net, info
+
+
+# ------------------------------------------------------------------ cards
+def write_cards(det_info: dict, cls_info: dict, data: dict) -> None:
+    dc = det_info
+    lines = [
+        "# Model card: `cardkeys.onnx` (card / tile key-point detector)",
+        "",
+        f"A small fully convolutional network ({dc['params']} parameters, "
+        f"{dc['bytes'] / 1024:.0f} KB) on the photo scaled by {data['detect']['scale']}: "
+        "output (7, H/2, W/2): heat logits for piece key points (Magic Rabbit tile centre, "
+        "Troetofanten top-left corner index, Hop la bille card centre) and dove centres, the "
+        "sub-cell offset, the piece's orientation (cos, sin) and log(width / 50 px).",
+        "",
+        "- Input `input` float32 (N, 3, H, W) RGB, (x/255 - mean) / std, H and W multiples of "
+        "8 (`vision.cards.detect.to_input`). Output `maps`.",
+        "- Metadata: `detect` (JSON `DetectSettings`), `specs` (key point and crop box per "
+        "game), `train` (JSON).",
+        "",
+        "## Data and training",
+        "",
+        f"{data['scenes_per_game']} freshly rendered edition-1 scenes per game "
+        f"({', '.join(CARD_GAMES)}), seeds from {SEED_BASE} (none of the committed scenes). "
+        f"Random {data['detector']['patch']} px patches (mostly around pieces), photometric "
+        f"augmentation, focal loss on the heat, L1 on the rest; {dc['steps_done']} steps of "
+        f"{data['detector']['batch_size']} in {dc['train_s']:.0f} s on 2 CPU threads.",
+        "",
+        "| step | loss | heat | offset | orientation | size |",
+        "|---|---|---|---|---|---|",
+        *[f"| {h['step']} | {h['loss']} | {h['heat']} | {h['offset']} | {h['orient']} | "
+          f"{h['size']} |" for h in dc["history"][::2]],
+        "",
+        "Limits: trained on our own drawings only (pieces.md cues); edition 2 is kept out of "
+        "training so its figures in docs/cards.md measure an unseen copy.",
+        "",
+    ]
+    (MODELS_DIR / "cardkeys.md").write_text("\n".join(lines))
+    ci = cls_info
+    lines = [
+        "# Model card: `cards.onnx` (card / tile crop classifier)",
+        "",
+        f"Issue 5's `PieceNet` (widths {data['classifier']['widths']}, {ci['params']} "
+        f"parameters, {ci['bytes'] / 1024:.0f} KB) on {data['crop']['size']} x "
+        f"{data['crop']['size']} crops cut by `vision.cards.geometry.crop_card` in the "
+        "piece's own frame (Magic Rabbit tile and Hop la bille card: the whole piece with a "
+        "margin; Troetofanten: the top-left corner index and the left part of the drawing).",
+        "",
+        "- Input `input` float32 (N, 3, S, S) RGB, (x/255 - mean) / std "
+        "(`vision.preprocess.crops_to_input`). Outputs `probs`, `embedding`.",
+        "- Metadata: `classes`, `crop` (JSON), `specs` (JSON), `train` (JSON).",
+        f"- Classes ({len(CLASSES)}): {', '.join(CLASSES)}.",
+        "",
+        "## Data and training",
+        "",
+        f"Crops from the same {data['scenes_per_game']} scenes per game: every true piece "
+        "with its pose jittered like the detector's errors, plus `background` crops (table, "
+        "gaps and edges near pieces, and the bottom-right index of Troetofanten cards read as "
+        f"a top-left one). {sum(ci['counts'].values())} crops; held-out 12 % of the scenes for "
+        f"validation. AdamW one-cycle, class-weighted cross-entropy, photometric + small "
+        f"geometric augmentation (no flips or 90-degree turns). Training {ci['train_s']:.0f} s.",
+        "",
+        "| epoch | loss | val accuracy |",
+        "|---|---|---|",
+        *[f"| {h['epoch']} | {h['loss']} | {h['val_accuracy']} |" for h in ci["history"]],
+        "",
+        "| class | val accuracy | val crops | all crops |",
+        "|---|---|---|---|",
+        *[f"| {c} | {a} | {ci['val_counts'][c]} | {ci['counts'][c]} |"
+          for c, a in ci["per_class"].items()],
+        "",
+    ]
+    (MODELS_DIR / "cards.md").write_text("\n".join(lines))
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--scenes", type=int, default=450, help="scenes per game")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--only", choices=("both", "detector", "classifier"), default="both")
+    ap.add_argument("--data", default="build/cards-data.pkl",
+                    help="rendered data cache (reused when it exists)")
+    ap.add_argument("--det-steps", type=int, default=None)
+    ap.add_argument("--epochs", type=int, default=None)
+    args = ap.parse_args(argv)
+    crop, dset = CardCropSettings(), DetectSettings()
+    ccfg, dcfg = ClassifierTrain(), DetectorTrain()
+    if args.det_steps:
+        dcfg = replace(dcfg, steps=args.det_steps)
+    if args.epochs:
+        ccfg = replace(ccfg, epochs=args.epochs)
+    t0 = time.perf_counter()
+    cache = Path(args.data)
+    if cache.is_file():
+        with cache.open("rb") as f:
+            smalls, keys, games, crops, labels, scenes = pickle.load(f)
+    else:
+        smalls, keys, games, crops, labels, scenes = build(args.scenes, 0, crop, args.workers)
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        with cache.open("wb") as f:
+            pickle.dump((smalls, keys, games, crops, labels, scenes), f, protocol=4)
+    data_s = time.perf_counter() - t0
+    print(f"data: {len(smalls)} scenes, {len(crops)} crops in {data_s:.0f} s", file=sys.stderr)
+    MODELS_DIR.mkdir(exist_ok=True)
+    data = {"scenes_per_game": args.scenes, "detect": asdict(dset), "crop": asdict(crop),
+            "detector": asdict(dcfg), "classifier": asdict(ccfg), "data_s": round(data_s, 1)}
+    det_info = cls_info = None
+    if args.only in ("both", "classifier"):
+        from vision.classify.net import export_onnx as export_cls
+
+        net, cls_info = train_classifier(crops, labels, scenes, ccfg, crop)
+        meta = {"classes": json.dumps(list(ccfg.classes)),
+                "crop": json.dumps(crop.to_metadata()), "specs": specs_metadata(),
+                "train": json.dumps({"history": cls_info["history"],
+                                     "scenes_per_game": args.scenes})}
+        export_cls(net, CLASSIFIER_PATH, crop.size, meta)
+        cls_info["bytes"] = CLASSIFIER_PATH.stat().st_size
+        print(f"wrote {CLASSIFIER_PATH}", file=sys.stderr)
+    if args.only in ("both", "detector"):
+        from vision.cards.keynet import export_onnx as export_det
+
+        net, det_info = train_detector(smalls, keys, dcfg, dset)
+        meta = {"detect": json.dumps(asdict(dset)), "specs": specs_metadata(),
+                "train": json.dumps({"history": det_info["history"],
+                                     "scenes_per_game": args.scenes})}
+        export_det(net, DETECTOR_PATH, meta)
+        det_info["bytes"] = DETECTOR_PATH.stat().st_size
+        print(f"wrote {DETECTOR_PATH}", file=sys.stderr)
+    if det_info and cls_info:
+        write_cards(det_info, cls_info, data)
+        Path("build").mkdir(exist_ok=True)
+        Path("build/cards-train.json").write_text(json.dumps(
+            {"detector": det_info, "classifier": cls_info, "data": data}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
