@@ -28,8 +28,11 @@ OUTWARD = {"south": (0.0, 1.0), "west": (-1.0, 0.0), "north": (0.0, -1.0), "east
 
 @dataclass(frozen=True)
 class ZoneSettings:
-    middle_ratio: float = 0.8  # depth / side group's depth below this: middle
-    back_axis_tol: float = 35.0  # degrees: a face-down card lines up with a side's axis
+    side_gap: float = 0.8  # a card within this many card heights of the table's outermost
+    #                         card on its side's outward axis belongs to that side
+    back_gap: float = 0.6  # the same for face-down cards (the middle's backs lie closer)
+    axis_tol: float = 35.0  # degrees: a face-down card lines up with a side's cards
+    second_tol: float = 55.0  # degrees: a face-up card may belong to its second-nearest side
 
 
 ZONES = ZoneSettings()
@@ -48,8 +51,21 @@ def side_of_angle(angle: float, rotation: float) -> str:
     return SIDES[k]
 
 
+def _angle_to_side(angle: float, rotation: float, name: str, half_turn: bool = False) -> float:
+    """Degrees between a card's u axis and the u axis of `name`'s cards."""
+    d = angle - rotation - SIDES.index(name) * 90.0
+    if half_turn:
+        return abs((d + 90) % 180 - 90)
+    return abs((d + 180) % 360 - 180)
+
+
 def assign_zones(pieces: list[CardPiece], s: ZoneSettings = ZONES) -> tuple[list[str], list[str]]:
-    """Zone name per piece (same order) and warnings."""
+    """Zone name per piece (same order) and warnings.
+
+    In the table-aligned frame, each side's outermost card position along its outward axis
+    marks where that side's cards lie; a card is a side's when its orientation matches the
+    side (face-down: up to a half turn) and it lies within `side_gap` card heights of that
+    outermost position, else it is in the middle."""
     warnings: list[str] = []
     if not pieces:
         return [], warnings
@@ -59,49 +75,40 @@ def assign_zones(pieces: list[CardPiece], s: ZoneSettings = ZONES) -> tuple[list
     t = np.deg2rad(-rot)
     R = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
     pts = np.array([R @ p.center for p in pieces])  # table-aligned frame
-    side = {i: side_of_angle(pieces[i].angle, rot) for i in up}
-    # Group depth: each side's median coordinate along its outward axis (provisional groups:
-    # the face-up cards of that orientation in the outer half of their spread).
-    depth_of: dict[str, float] = {}
+    heights = np.array([max(p.width, 1.0) * (91.0 / 59.0) for p in pieces])
+    outer = {name: float(np.max(pts @ np.array(OUTWARD[name]))) for name in SIDES}
+    # A side's own outermost face-up card, when it is (nearly) the table's outermost one
+    # there: the side's cards lie at that depth. Otherwise the side has no player.
+    seated = set()
     for name in SIDES:
-        o = np.array(OUTWARD[name])
-        members = [i for i in up if side[i] == name]
-        if members:
-            dv = pts[members] @ o
-            depth_of[name] = float(np.max(dv))  # the group's outermost position
-    centre = np.median(pts, axis=0)
-    for axis, (a, b) in ((0, ("east", "west")), (1, ("south", "north"))):
-        if a in depth_of and b in depth_of:
-            # along the axis: east/south positive, west/north negative
-            centre[axis] = (depth_of[a] - depth_of[b]) / 2
-    half = [depth_of[a] + depth_of[b] for a, b in (("east", "west"), ("south", "north"))
-            if a in depth_of and b in depth_of]
-    half_size = float(np.mean(half)) / 2 if half else None
-    rel: dict[str, float] = {}
-    for name, dv in depth_of.items():
-        o = np.array(OUTWARD[name])
-        rel[name] = dv - float(centre @ o)
-    if half_size is None:
-        warnings.append("no two opposite players' cards found: zones are a guess")
-        half_size = max(rel.values()) if rel else 1.0
+        own = [i for i in up if _angle_to_side(pieces[i].angle, rot, name) < 45.0]
+        if own:
+            o = np.array(OUTWARD[name])
+            j = max(own, key=lambda i: float(pts[i] @ o))
+            if (outer[name] - float(pts[j] @ o)) / heights[j] <= s.side_gap:
+                outer[name] = float(pts[j] @ o)
+                seated.add(name)
+
+    def gap(i: int, name: str) -> float:
+        return (outer[name] - float(pts[i] @ np.array(OUTWARD[name]))) / heights[i]
+
     zones: list[str] = []
     for i, p in enumerate(pieces):
-        q = pts[i] - centre
-        if i in side:
-            name = side[i]
-            ref = rel.get(name, half_size)
-            ratio = float(q @ np.array(OUTWARD[name])) / max(ref, 1e-6)
-            zones.append(name if ratio >= s.middle_ratio else "middle")
-            continue
-        best, best_ratio = "middle", -np.inf
-        for name in SIDES:
-            a = np.deg2rad(SIDES.index(name) * 90.0 + rot)
-            diff = abs(((p.angle - np.degrees(a)) + 90) % 180 - 90)  # axis, up to a half turn
-            if diff > s.back_axis_tol:
+        back = p.label == "back"
+        tol = s.axis_tol if back else s.second_tol
+        cands = sorted((_angle_to_side(p.angle, rot, name, back), name) for name in SIDES)
+        limit = s.back_gap if back else s.side_gap
+        zone = "middle"
+        for k, (diff, name) in enumerate(cands):
+            if k > 0 and diff > tol:
+                break
+            if back and (diff > tol or name not in seated):
                 continue
-            ref = rel.get(name, half_size)
-            ratio = float(q @ np.array(OUTWARD[name])) / max(ref, 1e-6)
-            if ratio > best_ratio:
-                best, best_ratio = name, ratio
-        zones.append(best if best_ratio >= s.middle_ratio else "middle")
+            if gap(i, name) <= limit:
+                zone = name
+                break
+        zones.append(zone)
+    found = {z for z in zones if z != "middle"}
+    if not any({a, b} <= found for a, b in (("north", "south"), ("east", "west"))):
+        warnings.append("no two opposite players' cards found: the zones may be wrong")
     return zones, warnings
