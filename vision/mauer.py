@@ -1,0 +1,838 @@
+"""Mauerhuepfer from a photo: locate the board, read the pawn on every position, read the dice.
+
+Stages (all images are (H, W, 3) uint8 BGR; "mm" are the board description's millimetres,
+origin at the board's top-left corner, x right, y down, z down into the board):
+
+1. Board (`find_board`): the board is a large light square. Flood fills from a grid of seeds
+   on a reduced copy give candidate regions; each one that is a plausible quadrilateral (its
+   holes - walls, pawns, fields - filled) is rectified in all four rotations and scored by
+   the board description itself: track fields lighter than the board around them, and the
+   start areas B showing their colours (red, yellow, green, black). The best rotation gives
+   the homography H (mm -> image), corner 0 at the board file's (0, 0).
+2. Camera (`camera_from_homography`): focal length and principal point from H (orthonormal
+   board axes, level camera), so points above the board (a pawn's head, z = -24 mm) can be
+   projected: the 3x4 matrix P.
+3. Pawns (`read_positions`): every track field, start-area slot and goal slot is one
+   position. Colour statistics (white-balanced by the board's own fields) of the pawn's
+   footprint on the board and of its body and head above it (through P) feed a small
+   classifier (empty / red / yellow / green / black; `models/mauer-pawns.npz`, trained on
+   rendered scenes by `python -m vision.mauer_train`). A start-area or goal slot only holds
+   its own colour. Near pawns are decided first; a far position mostly covered by a near
+   pawn's head is doubted in the warnings.
+4. Dice: `vision.dice.read_dice`, preferring dice off the board.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from scoring.labels import PAWN_COLOURS
+from scoring.mauerhuepfer import GOAL_SLOTS, START, Board, load_board
+
+MODEL_PATH = Path(__file__).resolve().parent.parent / "models" / "mauer-pawns.npz"
+CLASSES = ("empty",) + tuple(PAWN_COLOURS)  # classifier outputs, in this order
+
+
+@dataclass(frozen=True)
+class MauerSettings:
+    """Thresholds of the Mauerhuepfer reader."""
+
+    work_long_side: int = 640  # colour checks on a copy this size
+    blob_long_side: int = 1280  # field blobs are looked for at this size
+    blob_area: tuple[float, float] = (20.0, 5000.0)  # px at full size
+    blob_min_inertia: float = 0.2  # minor / major axis of a field seen at a slant
+    blob_min_convexity: float = 0.7
+    blob_step: int = 4  # threshold step of the blob detector (on lightness / local light)
+    blob_repeat: int = 2  # thresholds a blob must persist over
+    blob_light_sigma: float = 40.0  # px at full size: scale of the light normalisation
+    icp_iters: int = 8
+    icp_affine_iters: int = 3  # quick affine steps from every rough start
+    init_shrink: tuple[float, ...] = (1.0, 0.85)
+    refine_best: int = 4  # best run hypotheses refined with homographies
+    min_run: int = 5  # evenly spaced collinear blobs that may be a row of fields
+    max_runs: int = 6  # longest runs paired
+    alt_iters: int = 4  # ICP steps for the turned / shifted alternatives of the best fit
+    icp_tol: tuple[float, float] = (0.6, 0.3)  # matching radius, share of the pitch
+    min_matched: int = 16  # fields matched to accept a board
+    # pawns
+    pawn_height_mm: float = 24.0
+    pawn_radius_mm: float = 10.0
+    foot_r_mm: float = 7.0  # footprint disc sampled on the board
+    head_r_mm: float = 5.0
+    heights_mm: tuple[float, ...] = (0.0, 11.0, 21.0)  # footprint, body, head sample planes
+    min_confidence: float = 0.6  # below: a warning names the position
+    min_board_confidence: float = 0.5  # board evidence below this: a warning
+    # dice
+    dice_wanted: int = 2
+
+
+SETTINGS = MauerSettings()
+
+# --------------------------------------------------------------------------- geometry
+
+
+def apply_h(H: np.ndarray, pts) -> np.ndarray:
+    """(N, 2) points through a 3x3 homography."""
+    p = np.asarray(pts, np.float64).reshape(-1, 2)
+    q = p @ H[:, :2].T + H[:, 2]
+    return q[:, :2] / q[:, 2:3]
+
+
+def project(P: np.ndarray, pts3) -> np.ndarray:
+    """(N, 3) board points (mm, z down) -> (N, 2) image pixels through a 3x4 matrix."""
+    p = np.asarray(pts3, np.float64).reshape(-1, 3)
+    q = p @ P[:, :3].T + P[:, 3]
+    return q[:, :2] / q[:, 2:3]
+
+
+def board_corners_mm(board: Board) -> np.ndarray:
+    w, h = board.size_mm
+    return np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
+
+
+def _k(f: float, cx: float, cy: float) -> np.ndarray:
+    return np.array([[f, 0, cx], [0, f, cy], [0, 0, 1.0]])
+
+
+def _calib_residual(params, H, size) -> np.ndarray:
+    f, cx, cy = params
+    w, h = size
+    m = np.linalg.solve(_k(f, cx, cy), H)
+    m1, m2 = m[:, 0], m[:, 1]
+    n1, n2 = np.linalg.norm(m1), np.linalg.norm(m2)
+    r1, r2 = m1 / n1, m2 / n2
+    r3 = np.cross(r1, r2)
+    return np.array([
+        r1 @ r2,  # board axes orthogonal
+        (n1 - n2) / (n1 + n2),  # ... and equally long
+        0.5 * r3[0],  # level camera (no roll): the vertical has no image-x component
+        0.05 * (cx - w / 2) / w,  # weak prior: principal point near the centre
+        0.05 * (cy - h / 2) / h,
+        0.02 * math.log(f / (0.8 * max(w, h))),  # weak prior: ordinary phone lens
+    ])
+
+
+def camera_from_homography(H: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """3x4 projection P of board points (x, y, z) mm, z down into the board, from the 3x3
+    board-plane homography H (mm -> px) of a (W, H) photo: K [r1 r2 r1xr2 t] with the focal
+    length and principal point fitted by Gauss-Newton (orthonormal axes, level camera, weak
+    priors). P[:, [0, 1, 3]] equals H up to scale."""
+    w, h = size
+    x = np.array([0.8 * max(w, h), w / 2, h / 2])
+    for _ in range(30):
+        r = _calib_residual(x, H, size)
+        J = np.empty((len(r), 3))
+        for i, step in enumerate((1.0, 1.0, 1.0)):
+            d = np.zeros(3)
+            d[i] = step
+            J[:, i] = (_calib_residual(x + d, H, size) - r) / step
+        dx = np.linalg.lstsq(J.T @ J + 1e-9 * np.eye(3), -J.T @ r, rcond=None)[0]
+        dx[0] = np.clip(dx[0], -0.3 * x[0], 0.3 * x[0])
+        x = x + dx
+        x[0] = max(x[0], 0.2 * max(w, h))
+        if np.abs(dx).max() < 1e-3:
+            break
+    K = _k(*x)
+    m = np.linalg.solve(K, H)
+    lam = (np.linalg.norm(m[:, 0]) + np.linalg.norm(m[:, 1])) / 2
+    if m[2, 2] < 0:  # the board lies in front of the camera
+        lam = -lam
+    r1, r2, t = m[:, 0] / lam, m[:, 1] / lam, m[:, 2] / lam
+    r3 = np.cross(r1, r2)
+    P = K @ np.column_stack([r1, r2, r3, t])
+    return P
+
+
+# --------------------------------------------------------------------------- board search
+
+
+@dataclass(frozen=True)
+class BoardView:
+    """A located board. corners: (4, 2) image px in the board file's order (0, 0), (w, 0),
+    (w, h), (0, h); H: 3x3 mm -> image px; P: 3x4 (x, y, z mm, z down) -> image px;
+    score: board evidence 0-1."""
+
+    corners: np.ndarray
+    H: np.ndarray
+    P: np.ndarray
+    score: float
+
+
+def field_blobs(image_bgr: np.ndarray, s: "MauerSettings" = None) -> np.ndarray:
+    """Light round blobs (track fields are white discs): (N, 2) image px centres."""
+    s = s or SETTINGS
+    h, w = image_bgr.shape[:2]
+    f = min(1.0, s.blob_long_side / max(h, w))
+    img = image_bgr if f >= 1 else cv2.resize(image_bgr, (round(w * f), round(h * f)),
+                                              interpolation=cv2.INTER_AREA)
+    L = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)[..., 0].astype(np.float32)
+    # divide out the light (shadows, gradients): lightness relative to a wide neighbourhood
+    bg = cv2.GaussianBlur(L, (0, 0), s.blob_light_sigma * f)
+    L = np.clip(L / np.maximum(bg, 8.0) * 128.0, 0, 255).astype(np.uint8)
+    p = cv2.SimpleBlobDetector_Params()
+    p.filterByColor, p.blobColor = True, 255
+    p.minThreshold, p.maxThreshold, p.thresholdStep = 100, 250, s.blob_step
+    p.minRepeatability = s.blob_repeat
+    p.minArea, p.maxArea = s.blob_area[0] * f * f, s.blob_area[1] * f * f
+    p.filterByCircularity = False
+    p.filterByInertia, p.minInertiaRatio = True, s.blob_min_inertia
+    p.filterByConvexity, p.minConvexity = True, s.blob_min_convexity
+    p.minDistBetweenBlobs = 3
+    kp = cv2.SimpleBlobDetector_create(p).detect(L)
+    return np.array([k.pt for k in kp], np.float64).reshape(-1, 2) / f
+
+
+def _order_cw(q: np.ndarray) -> np.ndarray:
+    """4 points clockwise on screen (y down), starting at the top-left-most."""
+    c = q.mean(axis=0)
+    ang = np.arctan2(q[:, 1] - c[1], q[:, 0] - c[0])
+    q = q[np.argsort(ang)]
+    k = int(np.argmin(q.sum(axis=1)))
+    return np.roll(q, -k, axis=0)
+
+
+def _clean_cluster(det: np.ndarray) -> np.ndarray:
+    """Drop isolated blobs: keep those whose 2nd-nearest neighbour is within 3x the typical
+    nearest-neighbour distance."""
+    if len(det) < 6:
+        return det
+    d = np.linalg.norm(det[:, None] - det[None], axis=2)
+    np.fill_diagonal(d, np.inf)
+    nn = np.sort(d, axis=1)
+    typical = np.median(nn[:, 0])
+    return det[nn[:, 1] < 3.0 * typical]
+
+
+def _initial_quads(det: np.ndarray) -> list[np.ndarray]:
+    """Rough image quadrilaterals around the detected fields (clockwise on screen)."""
+    pts = det.astype(np.float32)
+    hull = cv2.convexHull(pts)
+    out = [_order_cw(cv2.boxPoints(cv2.minAreaRect(pts)).astype(np.float64))]
+    peri = cv2.arcLength(hull, True)
+    for eps in (0.02, 0.04, 0.06, 0.1):
+        ap = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(ap) == 4:
+            out.append(_order_cw(ap.reshape(4, 2).astype(np.float64)))
+            break
+    return out
+
+
+def find_runs(pts: np.ndarray, min_len: int, tol: float = 0.25, k: int = 6,
+              ) -> list[np.ndarray]:
+    """Chains of points that are collinear and evenly spaced (a row of fields; spacing may
+    change slowly, as under perspective): index arrays of at least `min_len` points, longest
+    first, none contained in another."""
+    n = len(pts)
+    if n < min_len:
+        return []
+    d = np.linalg.norm(pts[:, None] - pts[None], axis=2)
+    np.fill_diagonal(d, np.inf)
+    nbr = np.argsort(d, axis=1)[:, :min(k, n - 1)]
+
+    def extend(chain: list[int]) -> list[int]:
+        while True:
+            a, b = pts[chain[-2]], pts[chain[-1]]
+            step = np.linalg.norm(b - a)
+            dd = np.linalg.norm(pts - (2 * b - a), axis=1)
+            m = int(np.argmin(dd))
+            if dd[m] >= tol * step or m in chain:
+                return chain
+            chain.append(m)
+
+    found: dict[tuple, np.ndarray] = {}
+    for i in range(n):
+        for j in nbr[i]:
+            chain = extend([i, int(j)])
+            chain = extend(chain[::-1])
+            if len(chain) >= min_len:
+                key = tuple(sorted(chain))
+                if key not in found:
+                    found[key] = np.array(chain)
+    runs = sorted(found.values(), key=len, reverse=True)
+    out: list[np.ndarray] = []
+    for r in runs:
+        if not any(set(r) <= set(o) for o in out):
+            out.append(r)
+    return out
+
+
+@lru_cache(maxsize=4)
+def _board_runs(board: Board, min_len: int = 6) -> tuple[np.ndarray, ...]:
+    fields, _ = _field_array(board)
+    return tuple(find_runs(fields, min_len, tol=0.05, k=8))
+
+
+def _run_hypotheses(det: np.ndarray, board: Board, s: "MauerSettings") -> list[np.ndarray]:
+    """Homographies (mm -> px) from pairs of parallel image runs of blobs matched to pairs of
+    board runs of fields (every offset and direction), best fitting first."""
+    fields, pitch = _field_array(board)
+    runs = [r for r in find_runs(det, s.min_run) if len(r) >= s.min_run][: s.max_runs]
+    bruns = _board_runs(board)
+    hyps = []
+    for a in range(len(runs)):
+        for b in range(a + 1, len(runs)):
+            r1, r2 = det[runs[a]], det[runs[b]]
+            u1, u2 = r1[-1] - r1[0], r2[-1] - r2[0]
+            cosang = abs(u1 @ u2) / (np.linalg.norm(u1) * np.linalg.norm(u2))
+            if cosang < math.cos(math.radians(25)):
+                continue
+            if set(runs[a]) & set(runs[b]):
+                continue
+            for i1, b1 in enumerate(bruns):
+                for i2, b2 in enumerate(bruns):
+                    if i1 == i2 or len(b1) < len(r1) or len(b2) < len(r2):
+                        continue
+                    v1, v2 = fields[b1[-1]] - fields[b1[0]], fields[b2[-1]] - fields[b2[0]]
+                    c = abs(v1 @ v2) / (np.linalg.norm(v1) * np.linalg.norm(v2))
+                    if c < 0.99 or set(b1) & set(b2):
+                        continue
+                    for o1 in range(len(b1) - len(r1) + 1):
+                        for d1 in (1, -1):
+                            m1 = b1[o1:o1 + len(r1)][::d1]
+                            for o2 in range(len(b2) - len(r2) + 1):
+                                for d2 in (1, -1):
+                                    m2 = b2[o2:o2 + len(r2)][::d2]
+                                    src = np.concatenate([fields[m1], fields[m2]])
+                                    dst = np.concatenate([r1, r2])
+                                    H, _ = cv2.findHomography(src, dst, 0)
+                                    if H is None:
+                                        continue
+                                    if not _plausible(H, board):
+                                        continue
+                                    hyps.append((_fit_score(det, fields, H, pitch), H))
+    hyps.sort(key=lambda t: -t[0])
+    return [H for _, H in hyps[: s.refine_best]]
+
+
+def _plausible(H: np.ndarray, board: Board, size: tuple[int, int] | None = None) -> bool:
+    """The board quad under H is convex, not mirrored, with corner angles 30-150 degrees."""
+    c = apply_h(H, board_corners_mm(board))
+    for i in range(4):
+        a, b, d = c[i - 1], c[i], c[(i + 1) % 4]
+        u, v = d - b, a - b
+        cross = u[0] * v[1] - u[1] * v[0]
+        if cross <= 0:  # the board file's corners go clockwise on screen (y down)
+            return False
+        cosv = u @ v / max(np.linalg.norm(u) * np.linalg.norm(v), 1e-9)
+        if not -0.87 < cosv < 0.87:
+            return False
+    return True
+
+
+def _fit_score(det: np.ndarray, fields: np.ndarray, H: np.ndarray, pitch_mm: float) -> float:
+    """Share of fields with their own blob on them (mutual nearest), less half the share of
+    blobs among the fields that no field explains (a lattice shifted by a row or a field
+    leaves such blobs over)."""
+    proj = apply_h(H, fields)
+    ahead = apply_h(H, fields + np.array([pitch_mm, 0.0]))
+    pitch_px = np.linalg.norm(ahead - proj, axis=1)
+    d = np.linalg.norm(proj[:, None] - det[None], axis=2)
+    j = np.argmin(d, axis=1)
+    back = np.argmin(d, axis=0)
+    matched = (d[np.arange(len(fields)), j] < 0.3 * pitch_px) & (back[j] == np.arange(len(fields)))
+    near = d.min(axis=0) < 0.3 * np.median(pitch_px)
+    try:
+        mm = apply_h(np.linalg.inv(H), det)
+    except np.linalg.LinAlgError:
+        return -1.0
+    lo, hi = fields.min(axis=0) - 0.3 * pitch_mm, fields.max(axis=0) + 0.3 * pitch_mm
+    inside = np.all((mm > lo) & (mm < hi), axis=1)
+    return float(matched.mean() - 0.5 * (inside & ~near).sum() / len(fields))
+
+
+def _icp(det: np.ndarray, fields: np.ndarray, H: np.ndarray, pitch_mm: float,
+         s: "MauerSettings", iters: int, affine: int | None = None,
+         ) -> tuple[np.ndarray | None, int, float]:
+    """Refine H (mm -> px) so the board's fields land on detected blobs: nearest-neighbour
+    matching with a shrinking tolerance, affine fits first, then homographies.
+    Returns (H or None, matched fields, rms residual in units of the pitch)."""
+    n = 0
+    rms = 1.0
+    affine = iters if affine is None else affine
+    for it in range(iters):
+        proj = apply_h(H, fields)
+        ahead = apply_h(H, fields + np.array([pitch_mm, 0.0]))
+        pitch_px = np.linalg.norm(ahead - proj, axis=1)
+        d = np.linalg.norm(proj[:, None] - det[None], axis=2)
+        j = np.argmin(d, axis=1)
+        dj = d[np.arange(len(fields)), j]
+        back = np.argmin(d, axis=0)  # mutual nearest neighbours only
+        frac = np.interp(it, [0, max(iters - 1, 1)], list(s.icp_tol))
+        ok = (dj < frac * pitch_px) & (back[j] == np.arange(len(fields)))
+        n = int(ok.sum())
+        if n < 6:
+            return None, n, 1.0
+        src, dst = fields[ok].astype(np.float32), det[j[ok]].astype(np.float32)
+        if it < affine:
+            A, _ = cv2.estimateAffine2D(src, dst, ransacReprojThreshold=float(
+                0.3 * np.median(pitch_px)))
+            if A is None:
+                return None, n, 1.0
+            H = np.vstack([A, [0, 0, 1]])
+        else:
+            Hn, _ = cv2.findHomography(src, dst, cv2.RANSAC, float(0.25 * np.median(pitch_px)))
+            if Hn is None:
+                return None, n, 1.0
+            H = Hn
+        rms = float(np.sqrt(np.mean((dj[ok] / pitch_px[ok]) ** 2)))
+    return H, n, rms
+
+
+@lru_cache(maxsize=4)
+def _board_probe(board: Board) -> dict:
+    """Sample points (mm) used to check a rectified candidate against the board."""
+    r = board.field_radius_mm
+    fields = np.array([[f.x, f.y] for f in board.fields])
+    starts = {a.colour: (np.array(a.start_center), a.start_radius) for a in board.colours}
+    return {"fields": fields, "r": r, "starts": starts}
+
+
+def _ring(center, r0: float, r1: float, n: int = 24) -> np.ndarray:
+    a = np.linspace(0, 2 * np.pi, n, endpoint=False)
+    pts = []
+    for rr in np.linspace(r0, r1, 3):
+        pts.append(np.column_stack([center[0] + rr * np.cos(a), center[1] + rr * np.sin(a)]))
+    return np.concatenate(pts)
+
+
+def _bilinear(img: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Sample an (H, W, C) float image at (N, 2) x, y points (clamped); returns (N, C)."""
+    h, w = img.shape[:2]
+    x = np.clip(pts[:, 0], 0, w - 1.001)
+    y = np.clip(pts[:, 1], 0, h - 1.001)
+    x0, y0 = np.floor(x).astype(int), np.floor(y).astype(int)
+    fx, fy = (x - x0)[:, None], (y - y0)[:, None]
+    a = img[y0, x0] * (1 - fx) + img[y0, x0 + 1] * fx
+    b = img[y0 + 1, x0] * (1 - fx) + img[y0 + 1, x0 + 1] * fx
+    return a * (1 - fy) + b * fy
+
+
+# expected colour of each start area's ring: direction in Lab (a*, b*)
+_START_HUE = {"red": (1.0, 0.45), "yellow": (0.0, 1.0), "green": (-1.0, 0.5)}
+
+
+def _colour_evidence(lab: np.ndarray, H: np.ndarray, board: Board) -> float:
+    """0-1: how well the start areas B under H (mm -> `lab` px) show their colours (the ring's
+    hue for red, yellow, green; black darker than the others)."""
+    cols = {}
+    for a in board.colours:
+        ring = _bilinear(lab, apply_h(H, _ring(a.start_center, 0.78 * a.start_radius,
+                                                0.95 * a.start_radius, 24)))
+        cols[a.colour] = np.median(ring, axis=0)
+    if len(cols) < 2:
+        return 0.0
+    ev = 0.0
+    for colour, v in cols.items():
+        if colour == "black":
+            others = [cols[c][0] for c in cols if c != "black"]
+            ev += float(v[0] < min(others) - 5)
+        else:
+            a, b = (v[1] - 128) / 40.0, (v[2] - 128) / 40.0
+            ea, eb = _START_HUE[colour]
+            ang = math.atan2(b, a) - math.atan2(eb, ea)
+            ang = abs((ang + math.pi) % (2 * math.pi) - math.pi)
+            ev += float(ang < 0.7 and math.hypot(a, b) > 0.2)
+    return ev / len(cols)
+
+
+@lru_cache(maxsize=4)
+def _field_array(board: Board) -> tuple[np.ndarray, float]:
+    """Track field centres (N, 2) mm and the pitch (median nearest-neighbour distance)."""
+    fields = np.array([[f.x, f.y] for f in board.fields], np.float64)
+    d = np.linalg.norm(fields[:, None] - fields[None], axis=2)
+    np.fill_diagonal(d, np.inf)
+    return fields, float(np.median(d.min(axis=1)))
+
+
+def find_board(image_bgr: np.ndarray, board: Board | None = None,
+               s: MauerSettings = SETTINGS) -> BoardView | None:
+    """Locate the board in a BGR photo by its track fields (light discs) and its coloured
+    start areas: a `BoardView`, or None when nothing looks like the board."""
+    board = board or load_board()
+    h, w = image_bgr.shape[:2]
+    det = field_blobs(image_bgr, s)
+    fields, pitch = _field_array(board)
+    if len(det) < s.min_matched:
+        return None
+    f = min(1.0, s.work_long_side / max(h, w))
+    small = cv2.resize(image_bgr, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    S = np.diag([f, f, 1.0])
+    lo, hi = fields.min(axis=0), fields.max(axis=0)
+    src = np.array([[lo[0], lo[1]], [hi[0], lo[1]], [hi[0], hi[1]], [lo[0], hi[1]]])
+    starts = _run_hypotheses(det, board, s)
+    best = None
+    seen: list[np.ndarray] = []
+    for H0 in starts:
+        H, n, rms = _icp(det, fields, H0, pitch, s, s.icp_iters, affine=0)
+        if H is None or n < s.min_matched:
+            continue
+        c = apply_h(H, board_corners_mm(board))
+        if any(np.abs(c - o).max() < 2.0 for o in seen) or not _plausible(H, board):
+            continue
+        seen.append(c)
+        ce = _colour_evidence(lab, S @ H, board)
+        fs = _fit_score(det, fields, H, pitch)
+        total = fs + ce - rms
+        if best is None or total > best[0]:
+            best = (total, H, fs, ce)
+    if best is None:
+        return None
+    # The lattice of fields repeats: also try the best fit turned by 180 degrees and moved by
+    # a row or a field, keep what fits the fields and the start colours best.
+    w_mm, h_mm = board.size_mm
+    rot = np.array([[-1, 0, w_mm], [0, -1, h_mm], [0, 0, 1.0]])
+    row = float(np.median(np.diff(np.unique(np.round(fields[:, 1])))))
+    for G in (np.eye(3), rot):
+        for dx in (-pitch, 0.0, pitch):
+            for dy in (-row, 0.0, row):
+                if G is not rot and dx == 0 and dy == 0:
+                    continue
+                T = np.array([[1, 0, dx], [0, 1, dy], [0, 0, 1.0]])
+                H, n, rms = _icp(det, fields, best[1] @ G @ T, pitch, s, s.alt_iters, affine=0)
+                if H is None or n < s.min_matched or not _plausible(H, board):
+                    continue
+                ce = _colour_evidence(lab, S @ H, board)
+                fs = _fit_score(det, fields, H, pitch)
+                total = fs + ce - rms
+                if total > best[0]:
+                    best = (total, H, fs, ce)
+    H = best[1] / best[1][2, 2]
+    corners = apply_h(H, board_corners_mm(board))
+    P = camera_from_homography(H, (w, h))
+    return BoardView(corners=corners, H=H, P=P,
+                     score=round(float(best[2] + best[3]) / 2, 3))
+
+
+# --------------------------------------------------------------------------- pawns
+
+
+@dataclass(frozen=True)
+class Spot:
+    """One place a pawn can stand: `place` is the position id it gives (field id, "B",
+    "a"-"d"), `kind` field / start / goal, `colour` the area's colour (None on the track:
+    any colour), (x, y) mm."""
+
+    place: str
+    kind: str
+    colour: str | None
+    x: float
+    y: float
+
+
+KINDS = ("field", "start-field", "goal-field", "start", "goal")
+
+
+@lru_cache(maxsize=4)
+def spots(board: Board) -> tuple[Spot, ...]:
+    """Every track field, start-area slot and goal slot of the board."""
+    starts = {a.start_field: a.colour for a in board.colours}
+    out = []
+    for f in board.fields:
+        kind = ("goal-field" if f.id in board.goal_fields
+                else "start-field" if f.id in starts else "field")
+        out.append(Spot(f.id, kind, starts.get(f.id), f.x, f.y))
+    for a in board.colours:
+        for x, y in a.start_slots:
+            out.append(Spot(START, "start", a.colour, x, y))
+        for slot, (x, y) in a.goal_slots:
+            out.append(Spot(slot, "goal", a.colour, x, y))
+    return tuple(out)
+
+
+def _disc(n_rings: int = 3, per: int = 10) -> np.ndarray:
+    """Unit-disc sample offsets (M, 2): the centre and rings."""
+    pts = [np.zeros((1, 2))]
+    for i in range(1, n_rings + 1):
+        r = i / n_rings
+        a = np.linspace(0, 2 * np.pi, per * i, endpoint=False) + 0.3 * i
+        pts.append(np.column_stack([r * np.cos(a), r * np.sin(a)]))
+    return np.concatenate(pts)
+
+
+_DISC = _disc()
+N_FEATURES = 3 * 9 + len(KINDS) + len(PAWN_COLOURS)
+
+
+def white_reference(image_bgr: np.ndarray, view: BoardView, board: Board) -> np.ndarray:
+    """BGR of the empty track fields (median over fields of each field's bright half): the
+    board's own white, used to balance colours."""
+    fields, _ = _field_array(board)
+    r = 0.6 * board.field_radius_mm
+    pts = (fields[:, None, :] + r * _DISC[None]).reshape(-1, 2)
+    px = _bilinear(image_bgr.astype(np.float32), apply_h(view.H, pts)).reshape(
+        len(fields), len(_DISC), 3)
+    per_field = np.percentile(px, 70, axis=1)
+    return np.maximum(np.median(per_field, axis=0), 1.0)
+
+
+def spot_features(image_bgr: np.ndarray, view: BoardView, board: Board,
+                  s: MauerSettings = SETTINGS) -> np.ndarray:
+    """(n_spots, N_FEATURES) float32: for the footprint (z = 0), body and head planes, colour
+    statistics of a disc around the pawn's axis, white-balanced by the board's fields; then
+    the spot kind and the area colour one-hot."""
+    sp = spots(board)
+    white = white_reference(image_bgr, view, board)
+    img = image_bgr.astype(np.float32)
+    feats = np.zeros((len(sp), N_FEATURES), np.float32)
+    centres = np.array([[q.x, q.y] for q in sp])
+    radii = (s.foot_r_mm, 0.85 * s.pawn_radius_mm * 0.7, s.head_r_mm)
+    for k, (z, r) in enumerate(zip(s.heights_mm, radii, strict=True)):
+        pts = (centres[:, None, :] + r * _DISC[None]).reshape(-1, 2)
+        pts3 = np.column_stack([pts, np.full(len(pts), -z)])
+        px = _bilinear(img, project(view.P, pts3)) / white * 200.0
+        px = np.clip(px, 0, 255).astype(np.uint8).reshape(len(sp), len(_DISC), 3)
+        lab = cv2.cvtColor(px, cv2.COLOR_BGR2LAB).astype(np.float32)
+        L, a, b = lab[..., 0] / 255.0, (lab[..., 1] - 128) / 64.0, (lab[..., 2] - 128) / 64.0
+        chroma = np.hypot(a, b)
+        hue = np.arctan2(b, a)
+        o = 9 * k
+        feats[:, o + 0] = np.median(L, axis=1)
+        feats[:, o + 1] = np.median(a, axis=1)
+        feats[:, o + 2] = np.median(b, axis=1)
+        feats[:, o + 3] = L.std(axis=1)
+        feats[:, o + 4] = (L < 0.35).mean(axis=1)  # black pawn
+        sat = chroma > 0.35
+        feats[:, o + 5] = (sat & (np.abs(hue - 0.5) < 0.45)).mean(axis=1)  # red
+        feats[:, o + 6] = (sat & (np.abs(hue - 1.45) < 0.4)).mean(axis=1)  # yellow
+        feats[:, o + 7] = (sat & (np.abs(hue - 2.5) < 0.6)).mean(axis=1)  # green
+        feats[:, o + 8] = chroma.mean(axis=1)
+    base = 27
+    for i, q in enumerate(sp):
+        feats[i, base + KINDS.index(q.kind)] = 1.0
+        if q.colour is not None:
+            feats[i, base + len(KINDS) + PAWN_COLOURS.index(q.colour)] = 1.0
+    return feats
+
+
+def allowed_mask(board: Board) -> np.ndarray:
+    """(n_spots, len(CLASSES)) bool: a start-area or goal slot holds only its own colour."""
+    sp = spots(board)
+    m = np.ones((len(sp), len(CLASSES)), bool)
+    for i, q in enumerate(sp):
+        if q.kind in ("start", "goal"):
+            m[i, 1:] = False
+            m[i, 1 + PAWN_COLOURS.index(q.colour)] = True
+    return m
+
+
+@dataclass(frozen=True)
+class PawnModel:
+    """Softmax regression with one hidden layer (numpy): standardise, W1, relu, W2."""
+
+    mean: np.ndarray
+    std: np.ndarray
+    w1: np.ndarray
+    b1: np.ndarray
+    w2: np.ndarray
+    b2: np.ndarray
+
+    def proba(self, x: np.ndarray) -> np.ndarray:
+        z = (x - self.mean) / self.std
+        hdn = np.maximum(z @ self.w1 + self.b1, 0)
+        lg = hdn @ self.w2 + self.b2
+        lg -= lg.max(axis=1, keepdims=True)
+        e = np.exp(lg)
+        return e / e.sum(axis=1, keepdims=True)
+
+    def save(self, path: str | Path) -> None:
+        np.savez_compressed(path, **{k: getattr(self, k) for k in
+                                     ("mean", "std", "w1", "b1", "w2", "b2")})
+
+
+@lru_cache(maxsize=2)
+def load_pawn_model(path: str | Path = MODEL_PATH) -> PawnModel | None:
+    p = Path(path)
+    if not p.exists():
+        return None
+    d = np.load(p)
+    return PawnModel(*(d[k] for k in ("mean", "std", "w1", "b1", "w2", "b2")))
+
+
+def train_pawn_model(x: np.ndarray, y: np.ndarray, hidden: int = 32, epochs: int = 400,
+                     lr: float = 0.05, seed: int = 0) -> PawnModel:
+    """Full-batch Adam on cross-entropy; x (N, F) float32, y (N,) int class indices."""
+    rng = np.random.default_rng(seed)
+    mean, std = x.mean(axis=0), x.std(axis=0) + 1e-3
+    z = (x - mean) / std
+    n, f = z.shape
+    k = len(CLASSES)
+    params = [rng.normal(0, 1 / math.sqrt(f), (f, hidden)), np.zeros(hidden),
+              rng.normal(0, 1 / math.sqrt(hidden), (hidden, k)), np.zeros(k)]
+    m = [np.zeros_like(p) for p in params]
+    v = [np.zeros_like(p) for p in params]
+    onehot = np.eye(k)[y]
+    counts = np.bincount(y, minlength=k).astype(np.float64)
+    wts = (1.0 / np.maximum(counts, 1))[y]
+    wts *= n / wts.sum()
+    for t in range(1, epochs + 1):
+        w1, b1, w2, b2 = params
+        h = z @ w1 + b1
+        a = np.maximum(h, 0)
+        lg = a @ w2 + b2
+        lg -= lg.max(axis=1, keepdims=True)
+        e = np.exp(lg)
+        pr = e / e.sum(axis=1, keepdims=True)
+        g = (pr - onehot) * wts[:, None] / n
+        gw2, gb2 = a.T @ g, g.sum(axis=0)
+        ga = g @ w2.T * (h > 0)
+        gw1, gb1 = z.T @ ga, ga.sum(axis=0)
+        grads = [gw1 + 1e-4 * w1, gb1, gw2 + 1e-4 * w2, gb2]
+        for i, gr in enumerate(grads):
+            m[i] = 0.9 * m[i] + 0.1 * gr
+            v[i] = 0.999 * v[i] + 0.001 * gr * gr
+            params[i] = params[i] - lr * (m[i] / (1 - 0.9**t)) / (
+                np.sqrt(v[i] / (1 - 0.999**t)) + 1e-8)
+    return PawnModel(mean.astype(np.float32), std.astype(np.float32),
+                     *(p.astype(np.float32) for p in params))
+
+
+def truth_labels(board: Board, truth: dict) -> np.ndarray:
+    """Class index per spot from a synthetic scene's truth (pawn base centre nearest spot)."""
+    sp = spots(board)
+    H = cv2.getPerspectiveTransform(np.float32(truth["area"]),
+                                    board_corners_mm(board).astype(np.float32))
+    y = np.zeros(len(sp), int)
+    centres = np.array([[q.x, q.y] for q in sp])
+    for p in truth["pieces"]:
+        if not p["label"].startswith("pawn-"):
+            continue
+        colour = p["label"][5:]
+        mm = apply_h(H, [p["center"]])[0]
+        d = np.linalg.norm(centres - mm, axis=1)
+        for i, q in enumerate(sp):
+            if q.kind in ("start", "goal") and q.colour != colour:
+                d[i] = np.inf
+        y[int(np.argmin(d))] = 1 + PAWN_COLOURS.index(colour)
+    return y
+
+
+# --------------------------------------------------------------------------- whole photo
+
+
+@dataclass(frozen=True)
+class MauerReading:
+    """What one photo shows. corners: (4, 2) image px (board file order) or None; pieces:
+    contract piece dicts (pawns with "position", dice); facts: the contract's
+    {"dice", "pawns", "positions"}; warnings; timings_ms per stage."""
+
+    corners: np.ndarray | None
+    pieces: list[dict]
+    facts: dict
+    warnings: list[str]
+    timings_ms: dict[str, float]
+
+
+def _place_key(board: Board, place: str) -> tuple[int, int]:
+    if place == START:
+        return (0, 0)
+    if place in GOAL_SLOTS:
+        return (2, GOAL_SLOTS.index(place))
+    return (1, board.index(place))
+
+
+def classify_spots(image_bgr: np.ndarray, view: BoardView, board: Board,
+                   model: PawnModel, s: MauerSettings = SETTINGS,
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """(class index per spot, its probability), slots limited to their own colour."""
+    pr = model.proba(spot_features(image_bgr, view, board, s)) * allowed_mask(board)
+    pr /= np.maximum(pr.sum(axis=1, keepdims=True), 1e-9)
+    return pr.argmax(axis=1), pr.max(axis=1)
+
+
+def pick_dice(dice: list, corners: np.ndarray | None, wanted: int = 2) -> tuple[list, list[str]]:
+    """The `wanted` dice to use: off the board first, then by confidence; warnings when the
+    photo shows another number of dice."""
+    warnings = []
+    if corners is not None:
+        poly = corners.astype(np.float32).reshape(-1, 1, 2)
+
+        def on_board(d):
+            return cv2.pointPolygonTest(poly, (float(d.center[0]), float(d.center[1])),
+                                        False) > 0
+    else:
+        def on_board(d):
+            return False
+    ranked = sorted(dice, key=lambda d: (on_board(d), -d.confidence))
+    if len(dice) != wanted:
+        warnings.append(f"{len(dice)} dice seen; Mauerhuepfer is played with {wanted}")
+    return ranked[:wanted], warnings
+
+
+def read_mauer(image_bgr: np.ndarray, board: Board | None = None,
+               model: PawnModel | None = None, s: MauerSettings = SETTINGS,
+               with_dice: bool = True) -> MauerReading:
+    """Read a Mauerhuepfer photo ((H, W, 3) uint8 BGR). Raises `vision.errors.AreaNotFound`
+    when no board is found and `vision.errors.ModelMissing` without a pawn model."""
+    from vision.errors import AreaNotFound, ModelMissing
+
+    board = board or load_board()
+    model = model or load_pawn_model()
+    if model is None:
+        raise ModelMissing(f"pawn model {MODEL_PATH} is missing; build it with "
+                           f"`python -m vision.mauer_train`")
+    t0 = time.perf_counter()
+    view = find_board(image_bgr, board, s)
+    t1 = time.perf_counter()
+    if view is None:
+        raise AreaNotFound("no Mauerhuepfer board found in the photo (its track fields and "
+                           "coloured start areas were not seen)")
+    warnings: list[str] = []
+    if view.score < s.min_board_confidence:
+        warnings.append(f"the board was located with low confidence {view.score:.2f}")
+    cls, conf = classify_spots(image_bgr, view, board, model, s)
+    t2 = time.perf_counter()
+    sp = spots(board)
+    pieces = []
+    positions: dict[str, list[str]] = {}
+    for i in np.argsort(-conf):
+        q = sp[i]
+        if cls[i] == 0:
+            if conf[i] < s.min_confidence:
+                warnings.append(f"position {q.place} ({q.kind}) may hold a pawn "
+                                f"(empty with confidence {conf[i]:.2f})")
+            continue
+        colour = CLASSES[cls[i]]
+        label = f"pawn-{colour}"
+        base = project(view.P, [[q.x, q.y, 0.0]])[0]
+        top = project(view.P, [[q.x, q.y, -s.pawn_height_mm]])[0]
+        pieces.append({"label": label, "zone": "board", "confidence": round(float(conf[i]), 3),
+                       "center": [round(float(base[0]), 1), round(float(base[1]), 1)],
+                       "polygon": None, "position": q.place,
+                       "top_center": [round(float(top[0]), 1), round(float(top[1]), 1)]})
+        positions.setdefault(label, []).append(q.place)
+        if conf[i] < s.min_confidence:
+            warnings.append(f"{colour} pawn at position {q.place} read with low confidence "
+                            f"{conf[i]:.2f}")
+    for label in positions:
+        positions[label].sort(key=lambda p: _place_key(board, p))
+    order = {f"pawn-{c}": k for k, c in enumerate(PAWN_COLOURS)}
+    positions = dict(sorted(positions.items(), key=lambda kv: order[kv[0]]))
+    facts: dict = {"dice": [], "pawns": {lab: len(v) for lab, v in positions.items()},
+                   "positions": positions}
+    t3 = time.perf_counter()
+    timings = {"board": (t1 - t0) * 1000, "pawns": (t2 - t1) * 1000}
+    if with_dice:
+        from vision.dice import read_dice
+
+        dice, dwarn, _ = read_dice(image_bgr)
+        used, pwarn = pick_dice(dice, view.corners, s.dice_wanted)
+        warnings += dwarn + pwarn
+        facts["dice"] = sorted(d.value for d in used)
+        for d in used:
+            pieces.append({"label": f"die-{d.value}", "zone": "table",
+                           "confidence": float(d.confidence),
+                           "center": [float(d.center[0]), float(d.center[1])],
+                           "polygon": None})
+    t4 = time.perf_counter()
+    timings["dice"] = (t4 - t3) * 1000
+    timings["total"] = (t4 - t0) * 1000
+    return MauerReading(view.corners, pieces, facts, warnings,
+                        {k: round(v, 2) for k, v in timings.items()})
