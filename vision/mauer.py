@@ -58,6 +58,8 @@ class MauerSettings:
     refine_best: int = 4  # best run hypotheses refined with homographies
     min_run: int = 5  # evenly spaced collinear blobs that may be a row of fields
     max_runs: int = 6  # longest runs paired
+    sep_ratio: tuple[float, float] = (0.5, 1.4)  # image / board distance of two paired runs,
+    # in units of their spacing (perspective shortens it)
     alt_iters: int = 4  # ICP steps for the turned / shifted alternatives of the best fit
     icp_tol: tuple[float, float] = (0.6, 0.3)  # matching radius, share of the pitch
     min_matched: int = 16  # fields matched to accept a board
@@ -71,6 +73,11 @@ class MauerSettings:
     min_board_confidence: float = 0.5  # board evidence below this: a warning
     # dice
     dice_wanted: int = 2
+    dice_search_mm: float = 130.0  # dice are looked for this far around the board
+    die_mm: float = 16.0  # die side (pieces.md)
+    max_die_candidates: int = 14  # light die-sized blobs read, nearest the board first
+    die_crop: float = 4.0  # crop side around a candidate, in die sides
+    die_target_px: float = 90.0  # candidates are enlarged so a die is about this wide
 
 
 SETTINGS = MauerSettings()
@@ -174,7 +181,10 @@ def field_blobs(image_bgr: np.ndarray, s: "MauerSettings" = None) -> np.ndarray:
                                               interpolation=cv2.INTER_AREA)
     L = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)[..., 0].astype(np.float32)
     # divide out the light (shadows, gradients): lightness relative to a wide neighbourhood
-    bg = cv2.GaussianBlur(L, (0, 0), s.blob_light_sigma * f)
+    small = cv2.resize(L, (max(8, L.shape[1] // 8), max(8, L.shape[0] // 8)),
+                       interpolation=cv2.INTER_AREA)
+    bg = cv2.resize(cv2.GaussianBlur(small, (0, 0), s.blob_light_sigma * f / 8),
+                    (L.shape[1], L.shape[0]), interpolation=cv2.INTER_LINEAR)
     L = np.clip(L / np.maximum(bg, 8.0) * 128.0, 0, 255).astype(np.uint8)
     p = cv2.SimpleBlobDetector_Params()
     p.filterByColor, p.blobColor = True, 255
@@ -285,6 +295,9 @@ def _run_hypotheses(det: np.ndarray, board: Board, s: "MauerSettings") -> list[n
                 continue
             if set(runs[a]) & set(runs[b]):
                 continue
+            step_i = (np.linalg.norm(u1) / (len(r1) - 1) + np.linalg.norm(u2) / (len(r2) - 1)) / 2
+            n1 = np.array([-u1[1], u1[0]]) / np.linalg.norm(u1)
+            ratio_i = abs((r2.mean(axis=0) - r1.mean(axis=0)) @ n1) / step_i
             for i1, b1 in enumerate(bruns):
                 for i2, b2 in enumerate(bruns):
                     if i1 == i2 or len(b1) < len(r1) or len(b2) < len(r2):
@@ -293,17 +306,21 @@ def _run_hypotheses(det: np.ndarray, board: Board, s: "MauerSettings") -> list[n
                     c = abs(v1 @ v2) / (np.linalg.norm(v1) * np.linalg.norm(v2))
                     if c < 0.99 or set(b1) & set(b2):
                         continue
+                    nb = np.array([-v1[1], v1[0]]) / np.linalg.norm(v1)
+                    step_b = np.linalg.norm(v1) / (len(b1) - 1)
+                    ratio_b = abs((fields[b2].mean(axis=0) - fields[b1].mean(axis=0)) @ nb) / step_b
+                    if not s.sep_ratio[0] < ratio_i / max(ratio_b, 1e-6) < s.sep_ratio[1]:
+                        continue
                     for o1 in range(len(b1) - len(r1) + 1):
                         for d1 in (1, -1):
                             m1 = b1[o1:o1 + len(r1)][::d1]
                             for o2 in range(len(b2) - len(r2) + 1):
                                 for d2 in (1, -1):
                                     m2 = b2[o2:o2 + len(r2)][::d2]
-                                    src = np.concatenate([fields[m1], fields[m2]])
-                                    dst = np.concatenate([r1, r2])
-                                    H, _ = cv2.findHomography(src, dst, 0)
-                                    if H is None:
-                                        continue
+                                    src = fields[[m1[0], m1[-1], m2[-1], m2[0]]]
+                                    dst = np.array([r1[0], r1[-1], r2[-1], r2[0]])
+                                    H = cv2.getPerspectiveTransform(src.astype(np.float32),
+                                                                    dst.astype(np.float32))
                                     if not _plausible(H, board):
                                         continue
                                     hyps.append((_fit_score(det, fields, H, pitch), H))
@@ -337,7 +354,7 @@ def _fit_score(det: np.ndarray, fields: np.ndarray, H: np.ndarray, pitch_mm: flo
     j = np.argmin(d, axis=1)
     back = np.argmin(d, axis=0)
     matched = (d[np.arange(len(fields)), j] < 0.3 * pitch_px) & (back[j] == np.arange(len(fields)))
-    near = d.min(axis=0) < 0.3 * np.median(pitch_px)
+    near = d.min(axis=0) < 0.3 * float(pitch_px.mean())
     try:
         mm = apply_h(np.linalg.inv(H), det)
     except np.linalg.LinAlgError:
@@ -766,6 +783,69 @@ def pick_dice(dice: list, corners: np.ndarray | None, wanted: int = 2) -> tuple[
     return ranked[:wanted], warnings
 
 
+def _die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
+                    s: MauerSettings) -> list[tuple[np.ndarray, float]]:
+    """Light compact blobs of a die's size on the table around the board (the board itself
+    masked out): [(centre px, expected die side px)], nearest the board first."""
+    h, w = image_bgr.shape[:2]
+    wm, hm = board.size_mm
+    m = s.dice_search_mm
+    outer = apply_h(view.H, [[-m, -m], [wm + m, -m], [wm + m, hm + m], [-m, hm + m]])
+    centre = apply_h(view.H, [[wm / 2, hm / 2]])[0]
+    ppm = float(np.sqrt(abs(cv2.contourArea(view.corners.astype(np.float32))) / (wm * hm)))
+    die_px = s.die_mm * ppm
+    mask = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(outer).astype(np.int32), 1)
+    cv2.fillConvexPoly(mask, np.round(view.corners).astype(np.int32), 0)
+    L = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2LAB)[..., 0]
+    L = np.where(mask > 0, L, np.uint8(np.median(L[mask > 0])) if mask.any() else L)
+    p = cv2.SimpleBlobDetector_Params()
+    p.filterByColor, p.blobColor = True, 255
+    p.minThreshold, p.maxThreshold, p.thresholdStep = 60, 250, 10
+    p.minArea = max(6.0, 0.25 * die_px * die_px)
+    p.maxArea = 3.0 * die_px * die_px
+    p.filterByCircularity = False
+    p.filterByInertia, p.minInertiaRatio = True, 0.25
+    p.filterByConvexity, p.minConvexity = True, 0.6
+    p.minDistBetweenBlobs = 0.5 * die_px
+    kp = cv2.SimpleBlobDetector_create(p).detect(L)
+    cands = [np.array(k.pt) for k in kp]
+    cands.sort(key=lambda c: float(np.linalg.norm(c - centre)))
+    return [(c, die_px) for c in cands[: s.max_die_candidates]]
+
+
+def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
+                    s: MauerSettings = SETTINGS) -> tuple[list, list[str]]:
+    """Dice on the table around the board, read by `vision.dice.read_dice` on an enlarged
+    crop around each die-sized light blob (dice beside a board are small in the photo).
+    Returns (dice with centres in photo px, warnings)."""
+    from vision.dice import Die, read_dice
+
+    found: list = []
+    warnings: list[str] = []
+    h, w = image_bgr.shape[:2]
+    for c, die_px in _die_candidates(image_bgr, view, board, s):
+        if any(np.hypot(c[0] - d.center[0], c[1] - d.center[1]) < 0.8 * die_px for d in found):
+            continue
+        half = int(round(s.die_crop * die_px / 2))
+        x0, y0 = int(max(0, c[0] - half)), int(max(0, c[1] - half))
+        x1, y1 = int(min(w, c[0] + half)), int(min(h, c[1] + half))
+        if x1 - x0 < 4 or y1 - y0 < 4:
+            continue
+        f = max(1.0, s.die_target_px / max(die_px, 1.0))
+        crop = cv2.resize(image_bgr[y0:y1, x0:x1], None, fx=f, fy=f,
+                          interpolation=cv2.INTER_CUBIC)
+        dice, dwarn, _ = read_dice(crop)
+        for d in dice:
+            cx, cy = x0 + d.center[0] / f, y0 + d.center[1] / f
+            if np.hypot(cx - c[0], cy - c[1]) > 0.8 * die_px:
+                continue
+            if any(np.hypot(cx - e.center[0], cy - e.center[1]) < 0.8 * die_px for e in found):
+                continue
+            found.append(Die(d.value, d.confidence, (round(cx, 1), round(cy, 1))))
+    return found, warnings
+
+
 def read_mauer(image_bgr: np.ndarray, board: Board | None = None,
                model: PawnModel | None = None, s: MauerSettings = SETTINGS,
                with_dice: bool = True) -> MauerReading:
@@ -820,9 +900,7 @@ def read_mauer(image_bgr: np.ndarray, board: Board | None = None,
     t3 = time.perf_counter()
     timings = {"board": (t1 - t0) * 1000, "pawns": (t2 - t1) * 1000}
     if with_dice:
-        from vision.dice import read_dice
-
-        dice, dwarn, _ = read_dice(image_bgr)
+        dice, dwarn = read_board_dice(image_bgr, view, board, s)
         used, pwarn = pick_dice(dice, view.corners, s.dice_wanted)
         warnings += dwarn + pwarn
         facts["dice"] = sorted(d.value for d in used)
