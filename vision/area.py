@@ -38,7 +38,10 @@ class AreaSettings:
     min_area_frac: float = 0.02  # of the photo
     min_seed_frac: float = 0.01  # colour blobs smaller than this share of the photo are no seed
     grow_tolerance: int = 3  # flood fill: Lab step allowed between neighbouring pixels
-    line_tol: float = 0.01  # RANSAC side inlier distance, share of the mean side length
+    line_tol: float = 0.01  # side inlier distance, share of the mean side length
+    line_tol_model: float = 0.03  # the same for the network's (smoother, coarser) mask
+    model_threshold: float = 0.5  # the network mask: probability above this
+    min_colour_share: float = 0.3  # of the network's quad that must have the area's colour
     hough_lines: int = 80  # strongest Hough lines of the outline examined
     candidate_lines: int = 10  # supporting lines found; every 4 of them are tried, the 4 with
     # the most boundary points that overlap the blob's hull by min_iou win
@@ -48,6 +51,10 @@ class AreaSettings:
                                                            (0.02, 2.0, 0.002))
     snap_passes_model: tuple[tuple[float, float, float], ...] = ((0.04, 4.0, 0.003),
                                                                  (0.015, 1.5, 0.002))
+    hem_passes: tuple[tuple[float, float, float], ...] = ((0.08, 6.0, 0.002),
+                                                          (0.01, 1.0, 0.001))
+    hem_inset: float = 0.0  # the hem line lies this share of the side inside the edge
+    hem_depth: float = 0.006  # samples either side of a hem line, share of the side
     snap_depth: float = 0.008  # inside/outside samples this share of the side from the line
     max_beyond: float = 0.12  # share of the outline a side line may have beyond it
     min_side_points: float = 0.15  # a side's inliers, share of a quarter of the outline
@@ -179,7 +186,8 @@ def _side_lines(pts: np.ndarray, shape, tol: float, settings: AreaSettings):
     return out
 
 
-def fit_quad(contour: np.ndarray, settings: AreaSettings) -> np.ndarray | None:
+def fit_quad(contour: np.ndarray, settings: AreaSettings,
+             line_tol: float | None = None) -> np.ndarray | None:
     """(4, 2) corners of the quadrilateral best fitting a blob's outline, or None.
 
     Candidate sides are supporting lines (Hough) through many outline points; of every 4 of
@@ -192,7 +200,7 @@ def fit_quad(contour: np.ndarray, settings: AreaSettings) -> np.ndarray | None:
     if len(pts) < 20:
         return None
     peri = cv2.arcLength(contour, True)
-    tol = max(1.2, settings.line_tol * peri / 4)
+    tol = max(1.2, (line_tol or settings.line_tol) * peri / 4)
     shape = (int(pts[:, 1].max()) + 2, int(pts[:, 0].max()) + 2)
     found = _side_lines(pts, shape, tol, settings)
     if len(found) < 4:
@@ -209,21 +217,37 @@ def fit_quad(contour: np.ndarray, settings: AreaSettings) -> np.ndarray | None:
         foot = p - (p @ np.array([vx, vy])) * np.array([vx, vy])
         return np.arctan2(foot[1], foot[0])
 
+    angle = [foot_angle(ln) for ln in lines]
+    n = len(lines)
+    cross = {}  # pairwise intersections, closed form
+    for a in range(n):
+        for b in range(a + 1, n):
+            vx1, vy1, x1, y1 = lines[a]
+            vx2, vy2, x2, y2 = lines[b]
+            det = vx1 * (-vy2) - (-vx2) * vy1
+            if abs(det) < 1e-9:
+                continue
+            t = ((x2 - x1) * (-vy2) - (-vx2) * (y2 - y1)) / det
+            cross[a, b] = cross[b, a] = (x1 + t * vx1, y1 + t * vy1)
+
+    reach = 3 * np.abs(pts - c).max()
     best, best_score = None, 0
-    for combo in itertools.combinations(range(len(lines)), 4):
-        ls = sorted((lines[i] for i in combo), key=foot_angle)
-        corners = [_line_intersect(ls[i - 1], ls[i]) for i in range(4)]
+    for combo in itertools.combinations(range(n), 4):
+        score = sum(support[i] for i in combo)
+        if score <= best_score:
+            continue
+        order = sorted(combo, key=lambda i: angle[i])
+        corners = [cross.get((order[i - 1], order[i])) for i in range(4)]
         if any(x is None for x in corners):
             continue
         quad = np.array(corners, np.float32)
-        if not cv2.isContourConvex(quad) or np.abs(quad - c).max() > 3 * np.abs(pts - c).max():
+        if not cv2.isContourConvex(quad) or np.abs(quad - c).max() > reach:
             continue
         if _corner_angles(quad.astype(np.float64)).min() < settings.min_corner_angle:
             continue
         inter, _ = cv2.intersectConvexConvex(quad, hull)
         qa = cv2.contourArea(quad)
         iou = inter / max(qa + hull_area - inter, 1e-9)
-        score = sum(support[i] for i in combo)
         if iou >= settings.min_iou and score > best_score:
             best, best_score = quad.astype(np.float64), score
     return best
@@ -242,7 +266,7 @@ def cue_map(small_bgr: np.ndarray, settings: AreaSettings) -> np.ndarray:
 
 
 def snap_sides(quad: np.ndarray, cue: np.ndarray, settings: AreaSettings,
-               passes: tuple[tuple[float, float, float], ...]) -> np.ndarray:
+               passes: tuple[tuple[float, float, float], ...], hem: bool = False) -> np.ndarray:
     """Move each side of an approximate quad (clockwise on screen) to the nearby line along
     which the cue drops most from inside to outside (the arena's border with the walls, the
     cloth's rim); corners = intersections of the snapped sides."""
@@ -266,15 +290,24 @@ def snap_sides(quad: np.ndarray, cue: np.ndarray, settings: AreaSettings,
             # points (A, O, T, 2)
             base = mid0[None, None, None, :] + offs[None, :, None, None] * nrm[:, None, None, :]
             pts = base + t[None, None, :, None] * d[:, None, None, :]
-            delta = settings.snap_depth * length
+            delta = (settings.hem_depth if hem else settings.snap_depth) * length
             inner = pts - delta * nrm[:, None, None, :]
             outer = pts + delta * nrm[:, None, None, :]
             vin = _sample(cue, inner)
             vout = _sample(cue, outer)
-            score = np.median(vin - vout, axis=2)  # (A, O)
+            if hem:  # a thin line darker than both its sides
+                score = np.median(np.minimum(vin, vout) - _sample(cue, pts), axis=2)
+            else:
+                score = np.median(vin - vout, axis=2)  # (A, O)
             ai, oi = np.unravel_index(int(np.argmax(score)), score.shape)
             best = (mid0 + offs[oi] * nrm[ai], float(angs[ai]))
         (mx, my), ang = best
+        if hem:  # the cloth's edge lies just outside its hem
+            out = best[0] - c
+            d = np.array([np.cos(ang), np.sin(ang)])
+            nv = np.array([-d[1], d[0]])
+            nv = nv if nv @ out > 0 else -nv
+            mx, my = best[0] + settings.hem_inset * length * nv
         lines.append((float(np.cos(ang)), float(np.sin(ang)), float(mx), float(my)))
     out = [_line_intersect(lines[i - 1], lines[i]) for i in range(4)]
     if any(x is None for x in out):
@@ -286,9 +319,14 @@ def _sample(img: np.ndarray, pts: np.ndarray) -> np.ndarray:
     """Bilinear samples of a float32 image at (..., 2) points (x, y); outside: edge value."""
     shp = pts.shape[:-1]
     flat = pts.reshape(-1, 2).astype(np.float32)
-    vals = cv2.remap(img, flat[:, 0].reshape(-1, 1), flat[:, 1].reshape(-1, 1),
-                     cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return vals.reshape(shp)
+    n = len(flat)
+    cols = 512  # remap maps must stay under 32767 rows
+    pad = (-n) % cols
+    flat = np.concatenate([flat, np.zeros((pad, 2), np.float32)])
+    mx = flat[:, 0].reshape(-1, cols)
+    my = flat[:, 1].reshape(-1, cols)
+    vals = cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return vals.reshape(-1)[:n].reshape(shp)
 
 
 def _corner_angles(q: np.ndarray) -> np.ndarray:
@@ -310,14 +348,26 @@ def area_from_corners(corners_img, settings: AreaSettings) -> PlayArea:
                     settings=settings)
 
 
-def _check_candidate(blob, shape, settings: AreaSettings) -> tuple[np.ndarray | None, str]:
+def colour_share(small_bgr: np.ndarray, quad: np.ndarray, settings: AreaSettings) -> float:
+    """Share of the quad's pixels that have the play area's colour (most permissive level)."""
+    m = np.zeros(small_bgr.shape[:2], np.uint8)
+    cv2.fillPoly(m, [np.round(quad).astype(np.int32)], 1)
+    if not m.any():
+        return 0.0
+    lv = min(levels(settings)) if settings.kind == "red" else min(settings.cloth_levels)
+    colour = area_mask(small_bgr, settings, lv) > 0
+    return float(colour[m > 0].mean())
+
+
+def _check_candidate(blob, shape, settings: AreaSettings,
+                     line_tol: float | None = None) -> tuple[np.ndarray | None, str]:
     """Fit a quad to a candidate blob: (quad or None, why not)."""
     h, w = shape
     b = blob.reshape(-1, 2)
     on_edge = ((b[:, 0] <= 1) | (b[:, 1] <= 1) | (b[:, 0] >= w - 2) | (b[:, 1] >= h - 2)).mean()
     if on_edge > settings.max_on_edge:
         return None, "the candidate region runs out of the photo"
-    quad = fit_quad(blob, settings)
+    quad = fit_quad(blob, settings, line_tol)
     if quad is None:
         return None, "cannot fit four sides to it"
     filled = np.zeros(shape, np.uint8)
@@ -372,7 +422,8 @@ def _best_candidate(small, mask, settings: AreaSettings, why: str, grow: bool = 
             if a < settings.min_area_frac * total:
                 why = f"the largest candidate covers only {100 * a / total:.1f} % of it"
                 continue
-            quad, reason = _check_candidate(blob, mask.shape, settings)
+            quad, reason = _check_candidate(blob, mask.shape, settings,
+                                            None if grow else settings.line_tol_model)
             if quad is None:
                 why = reason
                 continue
@@ -399,12 +450,20 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
 
         model = get_area_model()
     if model is not None and game in model.games:
-        prob = model.probability(image_bgr, game, (small.shape[1], small.shape[0]))
-        mask = (prob > 0.5).astype(np.uint8)
+        prob = model.probability(small, game, (small.shape[1], small.shape[0]))
+        mask = (prob > settings.model_threshold).astype(np.uint8)
         best, why = _best_candidate(small, mask, settings, why, grow=False)
+        if best is not None and colour_share(small, best, settings) < settings.min_colour_share:
+            best, why = None, "the region found does not have the play area's colour"
         if best is not None:
-            best = snap_sides(_order(best), cue_map(small, settings), settings,
-                              settings.snap_passes_model)
+            if settings.kind == "cloth" and settings.hem_inset > 0:
+                lightness = cv2.GaussianBlur(
+                    cv2.cvtColor(small, cv2.COLOR_BGR2LAB)[..., 0].astype(np.float32), (0, 0), 0.7)
+                best = snap_sides(_order(best), lightness, settings, settings.hem_passes,
+                                  hem=True)
+            else:
+                best = snap_sides(_order(best), cue_map(small, settings), settings,
+                                  settings.snap_passes_model)
     if best is None:
         for level in levels(settings):
             mask = area_mask(small, settings, level)

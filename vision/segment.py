@@ -43,7 +43,7 @@ class Candidates:
 @dataclass(frozen=True)
 class TileSettings:
     size_mm: float = 40.0  # tile side
-    piece_px: float = 40.0  # tile side in the segmentation view
+    piece_px: float = 32.0  # tile side in the segmentation view
     margin: float = 0.75  # view reaches this share of the arena side beyond each edge
     bg_diff: float = 30.0  # Lab distance from the local background that counts as foreground
     red_inset: float = 0.01  # inside the arena (inset by this share) the arena colour model

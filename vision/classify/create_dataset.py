@@ -1,9 +1,10 @@
 """Build the classifier's training crops from freshly rendered synthetic scenes.
 
 Each scene goes through the pipeline's own stages (load -> segment -> crops, exactly as at
-inference, on the scene's true play area), every candidate is matched to the ground truth (a true piece within half its
-size: its label, else `background`), and every true piece also gets a crop at its true centre
-with a jittered size and angle (so pieces the segmenter misses still teach the model). Only
+inference, on the scene's true play area), every candidate is matched to the ground truth (a
+true piece within half its size: its label, else `background`), and every true piece also
+gets a crop at its true centre with a jittered size and angle (so pieces the segmenter misses
+still teach the model). Only
 edition 1 is used: edition 2 stays unseen for the generalisation test. Seeds start far from
 the committed scenes' seeds.
 

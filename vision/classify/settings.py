@@ -36,11 +36,12 @@ def all_classes(games=tuple(GAME_CLASSES)) -> tuple[str, ...]:
 @dataclass(frozen=True)
 class TrainSettings:
     classes: tuple[str, ...] = field(default_factory=all_classes)
-    epochs: int = 12
+    epochs: int = 5
+    per_class: int = 3500  # crops per class at most (balances frogs and background)
     batch_size: int = 128
     lr: float = 3e-3
     weight_decay: float = 1e-4
     embedding_dim: int = 64
-    widths: tuple[int, int, int] = (16, 32, 64)
+    widths: tuple[int, int, int] = (12, 24, 48)
     seed: int = 0
     threads: int = 2

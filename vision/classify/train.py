@@ -210,6 +210,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=str(MODEL_PATH))
     ap.add_argument("--card", default=None, help="model card (default: beside the model)")
     ap.add_argument("--save-crops", default="build/crops.npz")
+    ap.add_argument("--per-class", type=int, default=None,
+                    help="use at most this many crops per class (default from settings)")
     args = ap.parse_args(argv)
     settings = TrainSettings()
     if args.epochs is not None:
@@ -232,6 +234,14 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         print(f"ignoring crops of labels outside the class list: {unknown}", file=sys.stderr)
     keep = np.isin(labels, list(index))
+    # Balance: at most `per_class` crops of any class (a random subset, seeded).
+    cap = args.per_class or settings.per_class
+    pick = np.random.default_rng(settings.seed).permutation(len(labels))
+    seen: dict[str, int] = {}
+    for i in pick:
+        if keep[i]:
+            seen[labels[i]] = seen.get(labels[i], 0) + 1
+            keep[i] = seen[labels[i]] <= cap
     crops, labels, scenes = crops[keep], labels[keep], scenes[keep]
     y = np.array([index[c] for c in labels], np.int64)
     val = split_by_scene(scenes, 0.15, settings.seed)

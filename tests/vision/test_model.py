@@ -1,0 +1,67 @@
+"""The committed ONNX models and a seconds-long smoke training run."""
+
+import json
+
+import numpy as np
+import pytest
+
+from scoring.labels import MARBLE_LABELS, SIMSALA_LABELS
+from vision.area_model import AREA_MODEL_PATH, AreaModel
+from vision.classify.model import PieceClassifier
+from vision.classify.settings import BACKGROUND, MODEL_PATH, all_classes
+from vision.errors import ModelMissing
+from vision.preprocess import CropSettings
+
+
+def test_committed_classifier_metadata_and_outputs():
+    assert MODEL_PATH.stat().st_size < 2 * 1024 * 1024
+    clf = PieceClassifier(MODEL_PATH)
+    assert set(clf.classes) >= {BACKGROUND, *SIMSALA_LABELS, *MARBLE_LABELS}
+    assert clf.crop == CropSettings.from_metadata(json.loads(clf.metadata["crop"]))
+    rng = np.random.default_rng(0)
+    s = clf.crop.size
+    crops = rng.integers(0, 255, (7, s, s, 3), dtype=np.uint8)
+    pred = clf.predict(crops)
+    assert pred.probs.shape == (7, len(clf.classes))
+    assert np.allclose(pred.probs.sum(axis=1), 1, atol=1e-4)
+    assert np.allclose(np.linalg.norm(pred.embedding, axis=1), 1, atol=1e-4)
+    # one batch or one at a time: the same answer
+    single = np.concatenate([clf.predict(crops[i : i + 1]).probs for i in range(7)])
+    assert np.allclose(single, pred.probs, atol=1e-5)
+    assert clf.predict(crops[:0]).probs.shape == (0, len(clf.classes))
+
+
+def test_committed_area_model_runs():
+    model = AreaModel(AREA_MODEL_PATH)
+    assert set(model.games) == {"simsala-hopp", "hop-la-bille"}
+    img = np.full((960, 1280, 3), 120, np.uint8)
+    p = model.probability(img, "simsala-hopp", (320, 240))
+    assert p.shape == (240, 320) and 0 <= p.min() <= p.max() <= 1
+    p = model.probability(img.transpose(1, 0, 2).copy(), "hop-la-bille", (240, 320))
+    assert p.shape == (320, 240)
+
+
+def test_missing_model_is_named(tmp_path):
+    with pytest.raises(ModelMissing, match="train it"):
+        PieceClassifier(tmp_path / "none.onnx")
+
+
+def test_smoke_training_writes_a_working_model(tmp_path):
+    pytest.importorskip("torch")  # the train extra; inference never needs it
+    from vision.classify import train
+
+    classes = all_classes()
+    rng = np.random.default_rng(1)
+    n = 260
+    labels = np.array([classes[i % len(classes)] for i in range(n)])
+    # each class its own flat colour, so even a few steps learn something
+    colours = rng.integers(0, 255, (len(classes), 3))
+    crops = np.stack([np.full((32, 32, 3), colours[i % len(classes)], np.uint8) for i in range(n)])
+    data = tmp_path / "crops.npz"
+    np.savez(data, crops=crops, labels=labels, scenes=np.arange(n) // 5)
+    out = tmp_path / "m.onnx"
+    assert train.main(["--crops", str(data), "--epochs", "1", "--out", str(out)]) == 0
+    clf = PieceClassifier(out)
+    assert clf.classes == classes
+    assert out.with_suffix(".md").read_text().startswith("# Model card")
+    assert clf.predict(crops[:4]).probs.shape == (4, len(classes))

@@ -1,0 +1,90 @@
+"""The whole pipeline on committed synthetic scenes (datasets/scenes/<game>) against their
+ground truth, through `score_photo` and through the CLI."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.evaluate import comparable_facts, match
+from vision.pipeline import VISION_GAMES, score_photo
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENES = ROOT / "datasets" / "scenes"
+KEYS = {"game", "image", "area", "pieces", "facts", "score", "warnings", "timings_ms"}
+OPTIONS = {"simsala-hopp": {"magician": "blue", "players": "yellow,orange,blue,violet"},
+           "hop-la-bille": {"variant": "normal"}}
+
+
+def scenes(game, n=3):
+    return sorted((SCENES / game).glob("*.jpg"))[:n]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["simsala-hopp", "hop-la-bille"])
+def test_score_photo_matches_truth(game, tmp_path):
+    exact = 0
+    right = total = 0
+    for img in scenes(game):
+        truth = json.loads(img.with_suffix(".json").read_text())
+        out = score_photo(img, game, OPTIONS[game], annotate=str(tmp_path / "a.jpg"))
+        assert set(out) == KEYS
+        assert out["image"] == truth["image"]
+        # the area's corners within 2 % of the photo's width of the truth's (any start corner)
+        a, t = np.array(out["area"]), np.array(truth["area"])
+        assert min(np.abs(np.roll(a, k, 0) - t).max() for k in range(4)) < \
+            0.02 * truth["image"]["width"]
+        true_pieces = [p for p in truth["pieces"] if p["label"] in VISION_GAMES[game].labels]
+        for i, j in match(out["pieces"], true_pieces):
+            if i is not None and j is not None:
+                right += (out["pieces"][i]["label"] == true_pieces[j]["label"]
+                          and out["pieces"][i]["zone"] == true_pieces[j]["zone"])
+        total += len(true_pieces)
+        exact += comparable_facts(game, out["facts"]) == comparable_facts(game, truth["facts"])
+        assert out["timings_ms"]["total"] > 0
+        assert ("points" if game == "simsala-hopp" else "completed") in out["score"]
+        assert (tmp_path / "a.jpg").stat().st_size > 1000
+    assert right / total >= 0.9
+    assert exact >= 2
+
+
+@pytest.mark.slow
+def test_cli_score_photo(run_cli):
+    img = scenes("simsala-hopp", 1)[0]
+    code, out = run_cli("score", img, "--game", "simsala-hopp", "--magician", "yellow", "--json")
+    assert code == 0 and set(out) == KEYS
+    assert set(out["score"]["points"]) >= {"yellow"}
+    for p in out["pieces"]:
+        assert p["zone"] in ("arena", "outside") and len(p["polygon"]) == 4
+        assert 0 <= p["confidence"] <= 1
+
+
+@pytest.mark.slow
+def test_evaluate_and_bench_commands(run_cli, tmp_path):
+    folder = tmp_path / "few"
+    folder.mkdir()
+    for img in scenes("hop-la-bille", 2):
+        for suffix in (".jpg", ".json"):
+            (folder / (img.stem + suffix)).write_bytes(img.with_suffix(suffix).read_bytes())
+    png = tmp_path / "cm.png"
+    code, out = run_cli("evaluate", "--game", "hop-la-bille", folder, "--json",
+                        "--confusion-png", png)
+    assert code == 0 and out["scenes"] == 2 and png.stat().st_size > 1000
+    assert set(out["per_class"]) == {"marble-yellow", "marble-red", "marble-green",
+                                     "marble-lightblue", "marble-darkblue"}
+    assert 0 <= out["facts_exact"] <= 1
+    rows = out["confusion"]["rows_true_cols_predicted"]
+    assert sum(map(sum, rows)) >= out["pieces_true"]
+    code, out = run_cli("bench", "--game", "hop-la-bille", "--repeat", "1",
+                        *scenes("hop-la-bille", 2), "--json")
+    assert code == 0 and out["runs"] == 2
+    assert set(out["stages_ms"]) >= {"area", "segment", "classify", "scoring", "total"}
+    assert out["stages_ms"]["total"]["median"] <= out["stages_ms"]["total"]["p90"]
+
+
+def test_evaluate_folder_errors(run_cli, tmp_path):
+    code, out = run_cli("evaluate", "--game", "simsala-hopp", tmp_path / "missing", "--json")
+    assert code == 2 and "not found" in out["error"]["message"]
+    code, out = run_cli("evaluate", "--game", "simsala-hopp", tmp_path, "--json")
+    assert code == 2 and "no scenes" in out["error"]["message"]
