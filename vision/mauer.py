@@ -49,6 +49,7 @@ class MauerSettings:
     blob_area: tuple[float, float] = (20.0, 5000.0)  # px at full size
     blob_min_inertia: float = 0.2  # minor / major axis of a field seen at a slant
     blob_min_convexity: float = 0.7
+    blob_max_chroma: float = 18.0  # Lab chroma at a field blob's centre, at most
     blob_step: int = 4  # threshold step of the blob detector (on lightness / local light)
     blob_repeat: int = 2  # thresholds a blob must persist over
     blob_light_sigma: float = 40.0  # px at full size: scale of the light normalisation
@@ -57,7 +58,11 @@ class MauerSettings:
     init_shrink: tuple[float, ...] = (1.0, 0.85)
     refine_best: int = 4  # best run hypotheses refined with homographies
     min_run: int = 5  # evenly spaced collinear blobs that may be a row of fields
-    max_runs: int = 6  # longest runs paired
+    max_runs: int = 40  # longest runs looked at
+    run_partners: int = 3  # each run is paired with its nearest parallel runs
+    prescore_keep: int = 40  # hypotheses kept after the quick score for the full one
+    size_ratio: tuple[float, float] = (0.95, 2.0)  # (run spacing / blob diameter) in the
+    # photo over (spacing / field diameter) on the board: blobs are a field's white inside
     sep_ratio: tuple[float, float] = (0.5, 1.4)  # image / board distance of two paired runs,
     # in units of their spacing (perspective shortens it)
     alt_iters: int = 4  # ICP steps for the turned / shifted alternatives of the best fit
@@ -173,7 +178,8 @@ class BoardView:
 
 
 def field_blobs(image_bgr: np.ndarray, s: "MauerSettings" = None) -> np.ndarray:
-    """Light round blobs (track fields are white discs): (N, 2) image px centres."""
+    """Light round blobs (track fields are white discs): (N, 3) image px centre x, y and
+    diameter."""
     s = s or SETTINGS
     h, w = image_bgr.shape[:2]
     f = min(1.0, s.blob_long_side / max(h, w))
@@ -195,8 +201,20 @@ def field_blobs(image_bgr: np.ndarray, s: "MauerSettings" = None) -> np.ndarray:
     p.filterByInertia, p.minInertiaRatio = True, s.blob_min_inertia
     p.filterByConvexity, p.minConvexity = True, s.blob_min_convexity
     p.minDistBetweenBlobs = 3
-    kp = cv2.SimpleBlobDetector_create(p).detect(L)
-    return np.array([k.pt for k in kp], np.float64).reshape(-1, 2) / f
+    kp = sorted(cv2.SimpleBlobDetector_create(p).detect(L), key=lambda k: -k.size)
+    if kp:  # fields are white: drop coloured blobs (wooden walls, coloured slots)
+        lab = cv2.cvtColor(cv2.blur(img, (3, 3)), cv2.COLOR_BGR2LAB)
+        xy = np.array([k.pt for k in kp]).round().astype(int)
+        xy[:, 0] = xy[:, 0].clip(0, img.shape[1] - 1)
+        xy[:, 1] = xy[:, 1].clip(0, img.shape[0] - 1)
+        ab = lab[xy[:, 1], xy[:, 0], 1:].astype(np.float32) - 128
+        grey = np.hypot(ab[:, 0], ab[:, 1]) < s.blob_max_chroma
+        kp = [k for k, g in zip(kp, grey, strict=True) if g]
+    kept: list = []
+    for k in kp:  # one blob per field: a digit may split a field into two blobs
+        if all(math.hypot(k.pt[0] - q.pt[0], k.pt[1] - q.pt[1]) > 0.5 * q.size for q in kept):
+            kept.append(k)
+    return np.array([(k.pt[0], k.pt[1], k.size) for k in kept], np.float64).reshape(-1, 3) / f
 
 
 def _order_cw(q: np.ndarray) -> np.ndarray:
@@ -281,26 +299,62 @@ def _board_runs(board: Board, min_len: int = 6) -> tuple[np.ndarray, ...]:
 
 def _run_hypotheses(det: np.ndarray, board: Board, s: "MauerSettings") -> list[np.ndarray]:
     """Homographies (mm -> px) from pairs of parallel image runs of blobs matched to pairs of
-    board runs of fields (every offset and direction), best fitting first."""
+    board runs of fields (every offset and direction), best fitting first. det: (N, 3)
+    blobs x, y, diameter. A run's spacing over its blobs' diameter must suit the board run
+    it is matched to (fields nearly touch along a row; a tablecloth's pattern does not)."""
     fields, pitch = _field_array(board)
-    runs = [r for r in find_runs(det, s.min_run) if len(r) >= s.min_run][: s.max_runs]
+    xy = det[:, :2]
     bruns = _board_runs(board)
-    hyps = []
+    longest = max(len(b) for b in bruns)
+    runs = []
+    for r in find_runs(xy, s.min_run):
+        if len(r) > longest:  # a regular pattern longer than any row: try its windows
+            runs += [r[i:i + longest] for i in range(len(r) - longest + 1)]
+        else:
+            runs.append(r)
+    runs = runs[: s.max_runs]
+
+    def spacing(pts):
+        return float(np.linalg.norm(np.diff(pts, axis=0), axis=1).mean())
+
+    field_d = 2 * board.field_radius_mm
+    pairs = []  # each run with its nearest parallel runs
     for a in range(len(runs)):
-        for b in range(a + 1, len(runs)):
-            r1, r2 = det[runs[a]], det[runs[b]]
-            u1, u2 = r1[-1] - r1[0], r2[-1] - r2[0]
+        r1 = xy[runs[a]]
+        u1 = r1[-1] - r1[0]
+        n1 = np.array([-u1[1], u1[0]]) / np.linalg.norm(u1)
+        near = []
+        for b in range(len(runs)):
+            r2 = xy[runs[b]]
+            u2 = r2[-1] - r2[0]
             cosang = abs(u1 @ u2) / (np.linalg.norm(u1) * np.linalg.norm(u2))
-            if cosang < math.cos(math.radians(25)):
+            sep = abs((r2.mean(axis=0) - r1.mean(axis=0)) @ n1)
+            if b == a or cosang < math.cos(math.radians(25)) or sep < 0.5 * spacing(r1):
                 continue
             if set(runs[a]) & set(runs[b]):
                 continue
-            step_i = (np.linalg.norm(u1) / (len(r1) - 1) + np.linalg.norm(u2) / (len(r2) - 1)) / 2
+            near.append((sep, b))
+        pairs += [(a, b) for _, b in sorted(near)[: s.run_partners] if (b, a) not in pairs]
+    srcs, dsts = [], []
+    shape = (int(xy[:, 1].max()) + 2, int(xy[:, 0].max()) + 2)
+    for a, b in pairs:
+        if True:
+            r1, r2 = xy[runs[a]], xy[runs[b]]
+            u1, u2 = r1[-1] - r1[0], r2[-1] - r2[0]
+            q1 = spacing(r1) / det[runs[a], 2].mean()
+            q2 = spacing(r2) / det[runs[b], 2].mean()
+            step_i = (spacing(r1) + spacing(r2)) / 2
             n1 = np.array([-u1[1], u1[0]]) / np.linalg.norm(u1)
             ratio_i = abs((r2.mean(axis=0) - r1.mean(axis=0)) @ n1) / step_i
             for i1, b1 in enumerate(bruns):
+                qb1 = spacing(fields[b1]) / field_d
+                if len(b1) < len(r1) or not s.size_ratio[0] < q1 / qb1 < s.size_ratio[1]:
+                    continue
                 for i2, b2 in enumerate(bruns):
-                    if i1 == i2 or len(b1) < len(r1) or len(b2) < len(r2):
+                    if i1 == i2 or len(b2) < len(r2):
+                        continue
+                    qb2 = spacing(fields[b2]) / field_d
+                    if not s.size_ratio[0] < q2 / qb2 < s.size_ratio[1]:
                         continue
                     v1, v2 = fields[b1[-1]] - fields[b1[0]], fields[b2[-1]] - fields[b2[0]]
                     c = abs(v1 @ v2) / (np.linalg.norm(v1) * np.linalg.norm(v2))
@@ -311,21 +365,93 @@ def _run_hypotheses(det: np.ndarray, board: Board, s: "MauerSettings") -> list[n
                     ratio_b = abs((fields[b2].mean(axis=0) - fields[b1].mean(axis=0)) @ nb) / step_b
                     if not s.sep_ratio[0] < ratio_i / max(ratio_b, 1e-6) < s.sep_ratio[1]:
                         continue
+                    dst = np.array([r1[0], r1[-1], r2[-1], r2[0]])
                     for o1 in range(len(b1) - len(r1) + 1):
                         for d1 in (1, -1):
                             m1 = b1[o1:o1 + len(r1)][::d1]
                             for o2 in range(len(b2) - len(r2) + 1):
                                 for d2 in (1, -1):
                                     m2 = b2[o2:o2 + len(r2)][::d2]
-                                    src = fields[[m1[0], m1[-1], m2[-1], m2[0]]]
-                                    dst = np.array([r1[0], r1[-1], r2[-1], r2[0]])
-                                    H = cv2.getPerspectiveTransform(src.astype(np.float32),
-                                                                    dst.astype(np.float32))
-                                    if not _plausible(H, board):
-                                        continue
-                                    hyps.append((_fit_score(det, fields, H, pitch), H))
-    hyps.sort(key=lambda t: -t[0])
-    return [H for _, H in hyps[: s.refine_best]]
+                                    srcs.append(fields[[m1[0], m1[-1], m2[-1], m2[0]]])
+                                    dsts.append(dst)
+    if not srcs:
+        return []
+    Hs = _homographies(np.array(srcs), np.array(dsts))
+    ok = _plausible_many(Hs, board_corners_mm(board))
+    Hs = Hs[ok]
+    if not len(Hs):
+        return []
+    quick = _quick_scores(Hs, xy, fields, pitch, shape)
+    top = np.argsort(-quick)[: s.prescore_keep]
+    hyps = sorted(((_fit_score(xy, fields, Hs[i], pitch), i) for i in top), reverse=True)
+    return [Hs[i] for _, i in hyps[: s.refine_best]]
+
+
+def _homographies(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
+    """Batched 4-point homographies: src, dst (K, 4, 2) -> (K, 3, 3) (h33 = 1)."""
+    k = len(src)
+    A = np.zeros((k, 8, 8))
+    bvec = np.zeros((k, 8))
+    x, y = src[..., 0], src[..., 1]
+    u, v = dst[..., 0], dst[..., 1]
+    A[:, 0::2, 0], A[:, 0::2, 1], A[:, 0::2, 2] = x, y, 1
+    A[:, 0::2, 6], A[:, 0::2, 7] = -u * x, -u * y
+    A[:, 1::2, 3], A[:, 1::2, 4], A[:, 1::2, 5] = x, y, 1
+    A[:, 1::2, 6], A[:, 1::2, 7] = -v * x, -v * y
+    bvec[:, 0::2], bvec[:, 1::2] = u, v
+    good = np.abs(np.linalg.det(A)) > 1e-12
+    h = np.zeros((k, 9))
+    h[good, :8] = np.linalg.solve(A[good], bvec[good][..., None])[..., 0]
+    h[:, 8] = 1.0
+    return h.reshape(k, 3, 3)[good] if not good.all() else h.reshape(k, 3, 3)
+
+
+def _apply_many(Hs: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """(K, 3, 3) homographies on (M, 2) points -> (K, M, 2)."""
+    q = np.einsum("kij,mj->kmi", Hs[:, :, :2], pts) + Hs[:, None, :, 2]
+    return q[..., :2] / q[..., 2:3]
+
+
+def _plausible_many(Hs: np.ndarray, corners_mm: np.ndarray) -> np.ndarray:
+    """`_plausible` for a batch: (K,) bool."""
+    c = _apply_many(Hs, corners_mm)
+    ok = np.isfinite(c).all(axis=(1, 2))
+    for i in range(4):
+        a, b, d = c[:, i - 1], c[:, i], c[:, (i + 1) % 4]
+        u, v = d - b, a - b
+        cross = u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0]
+        cosv = (u * v).sum(axis=1) / np.maximum(
+            np.linalg.norm(u, axis=1) * np.linalg.norm(v, axis=1), 1e-9)
+        ok &= (cross > 0) & (np.abs(cosv) < 0.87)
+    return ok
+
+
+def _quick_scores(Hs: np.ndarray, xy: np.ndarray, fields: np.ndarray, pitch_mm: float,
+                  shape: tuple[int, int]) -> np.ndarray:
+    """Share of fields landing within 0.3 pitch of some blob, for many H at once (a distance
+    map of the blobs, looked up at the projected fields)."""
+    h, w = shape
+    scale = 0.5
+    hs, ws = int(h * scale) + 1, int(w * scale) + 1
+    seeds = np.full((hs, ws), 255, np.uint8)
+    p = np.round(xy * scale).astype(int)
+    inside = (p[:, 0] >= 0) & (p[:, 0] < ws) & (p[:, 1] >= 0) & (p[:, 1] < hs)
+    seeds[p[inside, 1], p[inside, 0]] = 0
+    dist = cv2.distanceTransform(seeds, cv2.DIST_L2, 3) / scale
+    out = np.zeros(len(Hs))
+    for lo in range(0, len(Hs), 2000):
+        Hc = Hs[lo:lo + 2000]
+        proj = _apply_many(Hc, fields)
+        ahead = _apply_many(Hc, fields + np.array([pitch_mm, 0.0]))
+        pitch_px = np.linalg.norm(ahead - proj, axis=2)
+        q = np.round(proj * scale).astype(np.int64)
+        valid = np.isfinite(proj).all(axis=2)
+        q = np.where(valid[..., None], q, -1)
+        inb = (q[..., 0] >= 0) & (q[..., 0] < ws) & (q[..., 1] >= 0) & (q[..., 1] < hs)
+        d = np.full(q.shape[:2], np.inf)
+        d[inb] = dist[q[..., 1][inb], q[..., 0][inb]]
+        out[lo:lo + 2000] = (d < 0.3 * pitch_px).mean(axis=1)
+    return out
 
 
 def _plausible(H: np.ndarray, board: Board, size: tuple[int, int] | None = None) -> bool:
@@ -474,7 +600,8 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
     start areas: a `BoardView`, or None when nothing looks like the board."""
     board = board or load_board()
     h, w = image_bgr.shape[:2]
-    det = field_blobs(image_bgr, s)
+    blobs = field_blobs(image_bgr, s)
+    det = blobs[:, :2]
     fields, pitch = _field_array(board)
     if len(det) < s.min_matched:
         return None
@@ -484,7 +611,7 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
     S = np.diag([f, f, 1.0])
     lo, hi = fields.min(axis=0), fields.max(axis=0)
     src = np.array([[lo[0], lo[1]], [hi[0], lo[1]], [hi[0], hi[1]], [lo[0], hi[1]]])
-    starts = _run_hypotheses(det, board, s)
+    starts = _run_hypotheses(blobs, board, s)
     best = None
     seen: list[np.ndarray] = []
     for H0 in starts:
