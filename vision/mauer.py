@@ -177,7 +177,7 @@ class BoardView:
     score: float
 
 
-def field_blobs(image_bgr: np.ndarray, s: "MauerSettings" = None) -> np.ndarray:
+def field_blobs(image_bgr: np.ndarray, s: MauerSettings = None) -> np.ndarray:
     """Light round blobs (track fields are white discs): (N, 3) image px centre x, y and
     diameter."""
     s = s or SETTINGS
@@ -215,41 +215,6 @@ def field_blobs(image_bgr: np.ndarray, s: "MauerSettings" = None) -> np.ndarray:
         if all(math.hypot(k.pt[0] - q.pt[0], k.pt[1] - q.pt[1]) > 0.5 * q.size for q in kept):
             kept.append(k)
     return np.array([(k.pt[0], k.pt[1], k.size) for k in kept], np.float64).reshape(-1, 3) / f
-
-
-def _order_cw(q: np.ndarray) -> np.ndarray:
-    """4 points clockwise on screen (y down), starting at the top-left-most."""
-    c = q.mean(axis=0)
-    ang = np.arctan2(q[:, 1] - c[1], q[:, 0] - c[0])
-    q = q[np.argsort(ang)]
-    k = int(np.argmin(q.sum(axis=1)))
-    return np.roll(q, -k, axis=0)
-
-
-def _clean_cluster(det: np.ndarray) -> np.ndarray:
-    """Drop isolated blobs: keep those whose 2nd-nearest neighbour is within 3x the typical
-    nearest-neighbour distance."""
-    if len(det) < 6:
-        return det
-    d = np.linalg.norm(det[:, None] - det[None], axis=2)
-    np.fill_diagonal(d, np.inf)
-    nn = np.sort(d, axis=1)
-    typical = np.median(nn[:, 0])
-    return det[nn[:, 1] < 3.0 * typical]
-
-
-def _initial_quads(det: np.ndarray) -> list[np.ndarray]:
-    """Rough image quadrilaterals around the detected fields (clockwise on screen)."""
-    pts = det.astype(np.float32)
-    hull = cv2.convexHull(pts)
-    out = [_order_cw(cv2.boxPoints(cv2.minAreaRect(pts)).astype(np.float64))]
-    peri = cv2.arcLength(hull, True)
-    for eps in (0.02, 0.04, 0.06, 0.1):
-        ap = cv2.approxPolyDP(hull, eps * peri, True)
-        if len(ap) == 4:
-            out.append(_order_cw(ap.reshape(4, 2).astype(np.float64)))
-            break
-    return out
 
 
 def find_runs(pts: np.ndarray, min_len: int, tol: float = 0.25, k: int = 6,
@@ -297,7 +262,7 @@ def _board_runs(board: Board, min_len: int = 6) -> tuple[np.ndarray, ...]:
     return tuple(find_runs(fields, min_len, tol=0.05, k=8))
 
 
-def _run_hypotheses(det: np.ndarray, board: Board, s: "MauerSettings") -> list[np.ndarray]:
+def _run_hypotheses(det: np.ndarray, board: Board, s: MauerSettings) -> list[np.ndarray]:
     """Homographies (mm -> px) from pairs of parallel image runs of blobs matched to pairs of
     board runs of fields (every offset and direction), best fitting first. det: (N, 3)
     blobs x, y, diameter. A run's spacing over its blobs' diameter must suit the board run
@@ -318,65 +283,62 @@ def _run_hypotheses(det: np.ndarray, board: Board, s: "MauerSettings") -> list[n
         return float(np.linalg.norm(np.diff(pts, axis=0), axis=1).mean())
 
     field_d = 2 * board.field_radius_mm
+    # per image run: points, direction, unit normal, spacing, spacing / blob diameter
+    info = []
+    for r in runs:
+        pts = xy[r]
+        u = pts[-1] - pts[0]
+        sp = spacing(pts)
+        info.append((pts, u / np.linalg.norm(u), np.array([-u[1], u[0]]) / np.linalg.norm(u),
+                     sp, sp / det[r, 2].mean(), set(r.tolist())))
+    binfo = []
+    for r in bruns:
+        pts = fields[r]
+        v = pts[-1] - pts[0]
+        sp = spacing(pts)
+        binfo.append((r, v / np.linalg.norm(v), np.array([-v[1], v[0]]) / np.linalg.norm(v),
+                      sp, sp / field_d, pts.mean(axis=0), set(r.tolist())))
     pairs = []  # each run with its nearest parallel runs
-    for a in range(len(runs)):
-        r1 = xy[runs[a]]
-        u1 = r1[-1] - r1[0]
-        n1 = np.array([-u1[1], u1[0]]) / np.linalg.norm(u1)
+    for a, (p1, d1u, n1, sp1, _, set1) in enumerate(info):
+        c1 = p1.mean(axis=0)
         near = []
-        for b in range(len(runs)):
-            r2 = xy[runs[b]]
-            u2 = r2[-1] - r2[0]
-            cosang = abs(u1 @ u2) / (np.linalg.norm(u1) * np.linalg.norm(u2))
-            sep = abs((r2.mean(axis=0) - r1.mean(axis=0)) @ n1)
-            if b == a or cosang < math.cos(math.radians(25)) or sep < 0.5 * spacing(r1):
+        for b, (p2, d2u, _, _, _, set2) in enumerate(info):
+            if b == a or abs(d1u @ d2u) < math.cos(math.radians(25)) or set1 & set2:
                 continue
-            if set(runs[a]) & set(runs[b]):
-                continue
-            near.append((sep, b))
+            sep = abs((p2.mean(axis=0) - c1) @ n1)
+            if sep >= 0.5 * sp1:
+                near.append((sep, b))
         pairs += [(a, b) for _, b in sorted(near)[: s.run_partners] if (b, a) not in pairs]
     srcs, dsts = [], []
     shape = (int(xy[:, 1].max()) + 2, int(xy[:, 0].max()) + 2)
+    lo_q, hi_q = s.size_ratio
     for a, b in pairs:
-        if True:
-            r1, r2 = xy[runs[a]], xy[runs[b]]
-            u1, u2 = r1[-1] - r1[0], r2[-1] - r2[0]
-            q1 = spacing(r1) / det[runs[a], 2].mean()
-            q2 = spacing(r2) / det[runs[b], 2].mean()
-            step_i = (spacing(r1) + spacing(r2)) / 2
-            n1 = np.array([-u1[1], u1[0]]) / np.linalg.norm(u1)
-            ratio_i = abs((r2.mean(axis=0) - r1.mean(axis=0)) @ n1) / step_i
-            for i1, b1 in enumerate(bruns):
-                qb1 = spacing(fields[b1]) / field_d
-                if len(b1) < len(r1) or not s.size_ratio[0] < q1 / qb1 < s.size_ratio[1]:
+        p1, _, n1, sp1, q1, _ = info[a]
+        p2, _, _, sp2, q2, _ = info[b]
+        ratio_i = abs((p2.mean(axis=0) - p1.mean(axis=0)) @ n1) / ((sp1 + sp2) / 2)
+        dst = np.array([p1[0], p1[-1], p2[-1], p2[0]])
+        for i1, (b1, v1, nb, sb1, qb1, cb1, bs1) in enumerate(binfo):
+            if len(b1) < len(p1) or not lo_q < q1 / qb1 < hi_q:
+                continue
+            for i2, (b2, v2, _, _, qb2, cb2, bs2) in enumerate(binfo):
+                if i1 == i2 or len(b2) < len(p2) or not lo_q < q2 / qb2 < hi_q:
                     continue
-                for i2, b2 in enumerate(bruns):
-                    if i1 == i2 or len(b2) < len(r2):
-                        continue
-                    qb2 = spacing(fields[b2]) / field_d
-                    if not s.size_ratio[0] < q2 / qb2 < s.size_ratio[1]:
-                        continue
-                    v1, v2 = fields[b1[-1]] - fields[b1[0]], fields[b2[-1]] - fields[b2[0]]
-                    c = abs(v1 @ v2) / (np.linalg.norm(v1) * np.linalg.norm(v2))
-                    if c < 0.99 or set(b1) & set(b2):
-                        continue
-                    nb = np.array([-v1[1], v1[0]]) / np.linalg.norm(v1)
-                    step_b = np.linalg.norm(v1) / (len(b1) - 1)
-                    ratio_b = abs((fields[b2].mean(axis=0) - fields[b1].mean(axis=0)) @ nb) / step_b
-                    if not s.sep_ratio[0] < ratio_i / max(ratio_b, 1e-6) < s.sep_ratio[1]:
-                        continue
-                    dst = np.array([r1[0], r1[-1], r2[-1], r2[0]])
-                    for o1 in range(len(b1) - len(r1) + 1):
-                        for d1 in (1, -1):
-                            m1 = b1[o1:o1 + len(r1)][::d1]
-                            for o2 in range(len(b2) - len(r2) + 1):
-                                for d2 in (1, -1):
-                                    m2 = b2[o2:o2 + len(r2)][::d2]
-                                    srcs.append(fields[[m1[0], m1[-1], m2[-1], m2[0]]])
-                                    dsts.append(dst)
+                if abs(v1 @ v2) < 0.99 or bs1 & bs2:
+                    continue
+                ratio_b = abs((cb2 - cb1) @ nb) / sb1
+                if not s.sep_ratio[0] < ratio_i / max(ratio_b, 1e-6) < s.sep_ratio[1]:
+                    continue
+                for o1 in range(len(b1) - len(p1) + 1):
+                    for dd1 in (1, -1):
+                        m1 = b1[o1:o1 + len(p1)][::dd1]
+                        for o2 in range(len(b2) - len(p2) + 1):
+                            for dd2 in (1, -1):
+                                m2 = b2[o2:o2 + len(p2)][::dd2]
+                                srcs.append((m1[0], m1[-1], m2[-1], m2[0]))
+                                dsts.append(dst)
     if not srcs:
         return []
-    Hs = _homographies(np.array(srcs), np.array(dsts))
+    Hs = _homographies(fields[np.array(srcs)], np.array(dsts))
     ok = _plausible_many(Hs, board_corners_mm(board))
     Hs = Hs[ok]
     if not len(Hs):
@@ -491,7 +453,7 @@ def _fit_score(det: np.ndarray, fields: np.ndarray, H: np.ndarray, pitch_mm: flo
 
 
 def _icp(det: np.ndarray, fields: np.ndarray, H: np.ndarray, pitch_mm: float,
-         s: "MauerSettings", iters: int, affine: int | None = None,
+         s: MauerSettings, iters: int, affine: int | None = None,
          ) -> tuple[np.ndarray | None, int, float]:
     """Refine H (mm -> px) so the board's fields land on detected blobs: nearest-neighbour
     matching with a shrinking tolerance, affine fits first, then homographies.
@@ -526,15 +488,6 @@ def _icp(det: np.ndarray, fields: np.ndarray, H: np.ndarray, pitch_mm: float,
             H = Hn
         rms = float(np.sqrt(np.mean((dj[ok] / pitch_px[ok]) ** 2)))
     return H, n, rms
-
-
-@lru_cache(maxsize=4)
-def _board_probe(board: Board) -> dict:
-    """Sample points (mm) used to check a rectified candidate against the board."""
-    r = board.field_radius_mm
-    fields = np.array([[f.x, f.y] for f in board.fields])
-    starts = {a.colour: (np.array(a.start_center), a.start_radius) for a in board.colours}
-    return {"fields": fields, "r": r, "starts": starts}
 
 
 def _ring(center, r0: float, r1: float, n: int = 24) -> np.ndarray:
@@ -609,8 +562,6 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
     small = cv2.resize(image_bgr, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
     S = np.diag([f, f, 1.0])
-    lo, hi = fields.min(axis=0), fields.max(axis=0)
-    src = np.array([[lo[0], lo[1]], [hi[0], lo[1]], [hi[0], hi[1]], [lo[0], hi[1]]])
     starts = _run_hypotheses(blobs, board, s)
     best = None
     seen: list[np.ndarray] = []
@@ -892,8 +843,8 @@ def classify_spots(image_bgr: np.ndarray, view: BoardView, board: Board,
 
 
 def pick_dice(dice: list, corners: np.ndarray | None, wanted: int = 2) -> tuple[list, list[str]]:
-    """The `wanted` dice to use: off the board first, then by confidence; warnings when the
-    photo shows another number of dice."""
+    """The `wanted` dice to use: off the board first, then by confidence; a warning when the
+    photo shows more (the scorer warns about fewer)."""
     warnings = []
     if corners is not None:
         poly = corners.astype(np.float32).reshape(-1, 1, 2)
@@ -905,8 +856,8 @@ def pick_dice(dice: list, corners: np.ndarray | None, wanted: int = 2) -> tuple[
         def on_board(d):
             return False
     ranked = sorted(dice, key=lambda d: (on_board(d), -d.confidence))
-    if len(dice) != wanted:
-        warnings.append(f"{len(dice)} dice seen; Mauerhuepfer is played with {wanted}")
+    if len(dice) > wanted:
+        warnings.append(f"{len(dice)} dice seen; the {wanted} read most surely are used")
     return ranked[:wanted], warnings
 
 
@@ -1041,3 +992,102 @@ def read_mauer(image_bgr: np.ndarray, board: Board | None = None,
     timings["total"] = (t4 - t0) * 1000
     return MauerReading(view.corners, pieces, facts, warnings,
                         {k: round(v, 2) for k, v in timings.items()})
+
+
+# --------------------------------------------------------------------------- contract JSON
+
+
+def moves_for(board: Board, facts: dict, colour: str | None = None) -> dict:
+    """Legal moves for the roll in `facts`, per colour in play (or only `colour`):
+    {colour: [Move.to_dict() with "text"]}; {} without two dice or when the position is not
+    possible under the rules (the warnings say why)."""
+    from scoring.mauerhuepfer import legal_moves, parse_position
+
+    dice = facts.get("dice") or []
+    if len(dice) != 2:
+        return {}
+    try:
+        position, _ = parse_position({"positions": facts.get("positions", {})}, board,
+                                     where="facts", strict=True)
+    except Exception:  # a misread photo may give an impossible position: no moves then
+        return {}
+    colours = [colour] if colour else [lab[len("pawn-"):] for lab in facts.get("positions", {})]
+    out = {}
+    for c in colours:
+        moves = legal_moves(board, position, c, tuple(dice))
+        out[c] = [{**m.to_dict(), "text": m.text()} for m in moves]
+    return out
+
+
+def annotate_image(image_bgr: np.ndarray, reading: MauerReading) -> np.ndarray:
+    """A copy of the photo with the board outline, each pawn (label, position) and the dice
+    drawn on it; (H, W, 3) uint8 BGR."""
+    out = image_bgr.copy()
+    if reading.corners is not None:
+        cv2.polylines(out, [np.round(reading.corners).astype(np.int32)], True, (0, 255, 255), 2)
+        c0 = tuple(int(v) for v in np.round(reading.corners[0]))
+        cv2.circle(out, c0, 8, (0, 255, 255), 2)
+    colours = {"red": (0, 0, 255), "yellow": (0, 220, 255), "green": (0, 200, 0),
+               "black": (40, 40, 40)}
+    for p in reading.pieces:
+        x, y = (int(round(v)) for v in p["center"])
+        if p["label"].startswith("pawn-"):
+            col = colours.get(p["label"][5:], (255, 255, 255))
+            cv2.circle(out, (x, y), 9, col, 2)
+            cv2.putText(out, p["position"], (x + 10, y), cv2.FONT_HERSHEY_SIMPLEX, 0.45,
+                        (255, 255, 255), 2, cv2.LINE_AA)
+            cv2.putText(out, p["position"], (x + 10, y), cv2.FONT_HERSHEY_SIMPLEX, 0.45, col, 1,
+                        cv2.LINE_AA)
+        else:
+            cv2.rectangle(out, (x - 12, y - 12), (x + 12, y + 12), (255, 0, 255), 2)
+            cv2.putText(out, p["label"][4:], (x + 14, y), cv2.FONT_HERSHEY_SIMPLEX, 0.6,
+                        (255, 0, 255), 2, cv2.LINE_AA)
+    return out
+
+
+def score_mauer_photo(source, options: dict[str, str | None], annotate: str | None = None,
+                      colour: str | None = None) -> dict:
+    """The contract's JSON object for one Mauerhuepfer photo (path, bytes): area (board
+    corners, the board file's (0, 0) first), pieces (pawns with their `position`, dice),
+    facts, score (`scoring.mauerhuepfer.score_facts` plus `moves`: the legal moves for the
+    roll per colour in play, or for `colour` only), warnings, timings_ms."""
+    from scoring import score_facts
+    from vision.image_io import load_photo
+
+    started = time.perf_counter()
+    board = load_board(options.get("board"))
+    photo = load_photo(source)
+    reading = read_mauer(photo.image, board)
+    t = time.perf_counter()
+    score, warnings = score_facts("mauerhuepfer", reading.facts, options)
+    score["moves"] = moves_for(board, reading.facts, colour)
+    timings = dict(reading.timings_ms)
+    timings["scoring"] = round((time.perf_counter() - t) * 1000, 3)
+    if annotate:
+        from tablescore.errors import BadInput
+
+        if not cv2.imwrite(str(annotate), annotate_image(photo.image, reading)):
+            raise BadInput(f"cannot write the annotated photo to {annotate}")
+    k = photo.scale
+
+    def sc(pt):
+        return [round(float(pt[0]) * k, 1), round(float(pt[1]) * k, 1)]
+
+    pieces = []
+    for p in reading.pieces:
+        q = dict(p)
+        q["center"] = sc(p["center"])
+        if "top_center" in q:
+            q["top_center"] = sc(q["top_center"])
+        pieces.append(q)
+    timings["total"] = round((time.perf_counter() - started) * 1000, 3)
+    return {
+        "game": "mauerhuepfer",
+        "image": {"width": photo.width, "height": photo.height},
+        "area": [sc(c) for c in reading.corners] if reading.corners is not None else None,
+        "pieces": pieces,
+        "facts": reading.facts,
+        "score": score,
+        "warnings": reading.warnings + warnings,
+        "timings_ms": timings,
+    }

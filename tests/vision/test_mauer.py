@@ -1,0 +1,200 @@
+"""Unit tests of the Mauerhuepfer reader's stages on small synthetic arrays (vision/mauer.py)."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scoring.labels import PAWN_COLOURS
+from scoring.mauerhuepfer import load_board
+from vision import mauer
+from vision.dice import Die
+from vision.synth.camera import _projection
+
+BOARD = load_board()
+
+
+def _camera(tilt, yaw, f=900.0, pp=(640.0, 480.0), dist=900.0):
+    """A synth-style camera over the board centre: (P 3x4, H 3x3)."""
+    w, h = BOARD.size_mm
+    P = _projection(tilt, yaw, f, pp, (w / 2, h / 2), dist)
+    return P, P[:, [0, 1, 3]] / P[2, 3]
+
+
+# --- camera from the board homography -----------------------------------------------------
+
+
+@pytest.mark.parametrize("tilt,yaw,pp", [
+    (35.0, 20.0, (640.0, 480.0)),  # steep view, centred principal point
+    (25.0, 200.0, (560.0, 430.0)),  # principal point shifted (the synth crops the frame)
+    (15.0, 95.0, (700.0, 500.0)),  # shallow tilt, board turned
+])
+def test_camera_from_homography_predicts_pawn_tops(tilt, yaw, pp):
+    P, H = _camera(tilt, yaw, pp=pp)
+    P2 = mauer.camera_from_homography(H, (1280, 960))
+    pts = np.array([[100.0, 100.0], [400.0, 120.0], [250.0, 250.0], [90.0, 410.0]])
+    for z in (0.0, -24.0):
+        p3 = np.column_stack([pts, np.full(len(pts), z)])
+        want = mauer.project(P, p3)
+        got = mauer.project(P2, p3)
+        base = mauer.project(P, np.column_stack([pts, np.zeros(len(pts))]))
+        lean = np.linalg.norm(want - base, axis=1)
+        # the board plane is exact; a pawn's top within a third of its lean
+        tol = 1e-6 + (0.35 * lean if z else 0.0)
+        assert np.all(np.linalg.norm(got - want, axis=1) <= tol + 0.5)
+
+
+# --- blob runs and homographies -------------------------------------------------------------
+
+
+def test_find_runs_finds_rows_among_clutter():
+    rng = np.random.default_rng(3)
+    rows = [np.column_stack([50 + 20 * np.arange(10), np.full(10, 40.0 + 50 * r)])
+            for r in range(3)]
+    clutter = rng.uniform(0, 300, (15, 2))
+    pts = np.concatenate(rows + [clutter]) + rng.normal(0, 0.5, (45, 2))
+    runs = mauer.find_runs(pts, 5)
+    assert len(runs[0]) == 10
+    full = [set(r.tolist()) for r in runs if len(r) == 10]
+    for k in range(3):
+        assert set(range(10 * k, 10 * k + 10)) in full
+
+
+@given(st.floats(0, 40), st.floats(0, 360))
+@settings(max_examples=20, deadline=None)
+def test_batched_homographies_match_opencv(tilt, yaw):
+    _, H = _camera(tilt, yaw)
+    src = np.array([[[60.0, 90.0], [440.0, 90.0], [440.0, 410.0], [60.0, 410.0]]])
+    dst = mauer.apply_h(H, src[0])[None]
+    Hb = mauer._homographies(src, dst)[0]
+    Hc = cv2.getPerspectiveTransform(src[0].astype(np.float32), dst[0].astype(np.float32))
+    probe = np.array([[250.0, 250.0], [0.0, 0.0], [500.0, 500.0]])
+    assert np.allclose(mauer.apply_h(Hb, probe), mauer.apply_h(Hc, probe), atol=1e-3)
+
+
+@pytest.mark.parametrize("flip,ok", [
+    (False, True),  # the board seen from above: corners clockwise on screen
+    (True, False),  # a mirrored board cannot be photographed
+])
+def test_plausible_rejects_mirrored_boards(flip, ok):
+    _, H = _camera(20.0, 30.0)
+    if flip:
+        H = H @ np.array([[-1, 0, 500], [0, 1, 0], [0, 0, 1.0]])
+    assert mauer._plausible(H, BOARD) is ok
+    assert bool(mauer._plausible_many(H[None], mauer.board_corners_mm(BOARD))[0]) is ok
+
+
+# --- board search on a drawn board ---------------------------------------------------------
+
+
+def _drawn_board(tilt: float, yaw: float, board_bgr=(150, 200, 215)):
+    """A plain drawing of the default board (fields, start rings) seen through a camera:
+    (photo 960 x 1280 BGR, true corners)."""
+    s = 2  # px per mm of the flat drawing
+    w, h = (int(v * s) for v in BOARD.size_mm)
+    flat = np.full((h, w, 3), board_bgr, np.uint8)
+    ring = {"red": (40, 40, 210), "yellow": (30, 200, 235), "green": (60, 150, 50),
+            "black": (40, 40, 40)}
+    for a in BOARD.colours:
+        c = tuple(int(v * s) for v in a.start_center)
+        cv2.circle(flat, c, int(a.start_radius * s), ring[a.colour], 5, cv2.LINE_AA)
+    for f in BOARD.fields:
+        c = (int(f.x * s), int(f.y * s))
+        cv2.circle(flat, c, int(BOARD.field_radius_mm * s), (245, 245, 245), -1, cv2.LINE_AA)
+        cv2.circle(flat, c, int(BOARD.field_radius_mm * s), (120, 120, 120), 2, cv2.LINE_AA)
+    _, H = _camera(tilt, yaw, f=1000.0, dist=1000.0)
+    S = np.diag([1 / s, 1 / s, 1.0])
+    photo = np.full((960, 1280, 3), (70, 90, 110), np.uint8)
+    warped = cv2.warpPerspective(flat, H @ S, (1280, 960))
+    mask = cv2.warpPerspective(np.full((h, w), 255, np.uint8), H @ S, (1280, 960))
+    photo[mask > 128] = warped[mask > 128]
+    rng = np.random.default_rng(0)
+    photo = np.clip(photo + rng.normal(0, 2, photo.shape), 0, 255).astype(np.uint8)
+    return photo, mauer.apply_h(H, mauer.board_corners_mm(BOARD))
+
+
+@pytest.mark.parametrize("tilt,yaw", [
+    (10.0, 0.0),  # nearly from above, upright
+    (30.0, 140.0),  # tilted and turned: the start colours decide the rotation
+    (25.0, 260.0),
+])
+def test_find_board_on_a_drawn_board(tilt, yaw):
+    photo, corners = _drawn_board(tilt, yaw)
+    view = mauer.find_board(photo, BOARD)
+    assert view is not None
+    assert np.abs(view.corners - corners).max() < 6.0
+
+
+def test_find_board_none_on_an_empty_table():
+    rng = np.random.default_rng(1)
+    table = np.clip(rng.normal(120, 20, (480, 640, 3)), 0, 255).astype(np.uint8)
+    assert mauer.find_board(table, BOARD) is None
+
+
+# --- spots, slots and the pawn model -------------------------------------------------------
+
+
+def test_spots_cover_every_position_once():
+    sp = mauer.spots(BOARD)
+    assert len(sp) == len(BOARD.fields) + 8 * len(BOARD.colours)
+    allowed = mauer.allowed_mask(BOARD)
+    for q, row in zip(sp, allowed, strict=True):
+        if q.kind in ("start", "goal"):  # a slot holds only its own colour (or nothing)
+            assert row[0] and row.sum() == 2 and row[1 + PAWN_COLOURS.index(q.colour)]
+        else:
+            assert row.all()
+
+
+def test_pawn_model_learns_separable_classes(tmp_path):
+    rng = np.random.default_rng(5)
+    k = len(mauer.CLASSES)
+    centres = rng.normal(0, 3, (k, mauer.N_FEATURES))
+    y = rng.integers(0, k, 600)
+    x = (centres[y] + rng.normal(0, 0.5, (600, mauer.N_FEATURES))).astype(np.float32)
+    model = mauer.train_pawn_model(x[:500], y[:500], epochs=150)
+    acc = (model.proba(x[500:]).argmax(axis=1) == y[500:]).mean()
+    assert acc > 0.95
+    model.save(tmp_path / "m.npz")
+    again = mauer.load_pawn_model(tmp_path / "m.npz")
+    assert np.allclose(again.proba(x[:5]), model.proba(x[:5]))
+
+
+# --- dice choice and moves -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dice,want,n_warn", [
+    # (value, confidence, centre); board quad is [100, 300]^2
+    ([(3, 0.9, (50, 50)), (5, 0.8, (350, 60))], [3, 5], 0),  # two dice beside the board
+    ([(2, 0.99, (200, 200)), (3, 0.9, (50, 50)), (5, 0.8, (350, 60))], [3, 5], 1),  # one on it
+    ([(4, 0.7, (50, 50))], [4], 0),  # one die: the scorer warns about it
+])
+def test_pick_dice_prefers_dice_off_the_board(dice, want, n_warn):
+    corners = np.array([[100, 100], [300, 100], [300, 300], [100, 300]], float)
+    used, warnings = mauer.pick_dice([Die(v, c, xy) for v, c, xy in dice], corners)
+    assert sorted(d.value for d in used) == want
+    assert len(warnings) == n_warn
+
+
+def test_moves_for_the_roll_per_colour():
+    facts = {"dice": [2, 5], "pawns": {"pawn-red": 1, "pawn-black": 1},
+             "positions": {"pawn-red": ["3"], "pawn-black": ["B"]}}
+    moves = mauer.moves_for(BOARD, facts)
+    assert set(moves) == {"red", "black"}
+    assert moves["red"] and all(m["pawn"] == "pawn-red" for m in moves["red"])
+    assert all(m["from"] == "B" for m in moves["black"])
+    assert mauer.moves_for(BOARD, {**facts, "dice": [4]}) == {}
+    # a misread, impossible position (two pawns on one field) gives no moves, no crash
+    bad = {**facts, "positions": {"pawn-red": ["3"], "pawn-black": ["3"]}}
+    assert mauer.moves_for(BOARD, bad) == {}
+
+
+def test_place_key_orders_like_the_truth():
+    places = ["d", "12", "B", "3", "a"]
+    got = sorted(places, key=lambda p: mauer._place_key(BOARD, p))
+    assert got == ["B", "3", "12", "a", "d"]
+    assert math.isclose(mauer.SETTINGS.pawn_height_mm, 24.0)
