@@ -21,7 +21,7 @@ from vision.cards.geometry import (
 from vision.cards.hopcards import card_zone, nearest_marble, order_cards, read_discs
 from vision.cards.lineup import read_line
 from vision.cards.pieces import CardPiece
-from vision.cards.read import colour_agrees, tile_hue
+from vision.cards.read import colour_agrees, fit_widths, refine_poses, tile_hue
 from vision.cards.train import DetectorTrain, detector_targets
 from vision.cards.zones import assign_zones, side_of_angle, table_rotation
 
@@ -285,3 +285,30 @@ def test_colour_agrees(number, bgr, agrees):
 
 def test_tile_hue_none_for_grey():
     assert tile_hue(np.full((32, 32, 3), 128, np.uint8), 80) is None
+
+
+# ------------------------------------------------------------------ pose refinement
+def test_fit_widths_ignores_outliers():
+    rng = np.random.default_rng(1)
+    xy = rng.uniform(0, 1000, (30, 2))
+    true = 40 + 0.03 * xy[:, 0] + 0.01 * xy[:, 1]
+    seen = true * rng.normal(1, 0.02, 30)
+    seen[:4] *= (0.5, 1.9, 2.5, 0.4)  # four bad width predictions
+    fit = fit_widths(xy, seen)
+    assert np.allclose(fit, true, rtol=0.05)
+
+
+@pytest.mark.parametrize("game,angles,want", [
+    # Magic Rabbit: one tile's angle far from the others' takes their median
+    ("magic-rabbit", [3.0, 5.0, 4.0, 60.0, 2.0], [3.0, 5.0, 4.0, 3.0, 2.0]),
+    # Troetofanten: angles off the table's four directions snap to them
+    ("troetofanten", [10.0, 100.0, 190.0, -80.0, 10.0, 100.0, 190.0, -80.0, 40.0],
+     [10.0, 100.0, 190.0, -80.0, 10.0, 100.0, 190.0, -80.0, 13.0]),
+])
+def test_refine_poses_angles(game, angles, want):
+    xy = np.array([[100.0 * i, 50.0] for i in range(len(angles))])
+    widths = np.full(len(angles), 50.0)
+    ang, wid, frames = refine_poses(game, xy, np.array(angles), widths)
+    assert np.allclose(ang, want, atol=4.0)
+    assert np.allclose(wid, 50.0)
+    assert frames == [None] * len(angles)

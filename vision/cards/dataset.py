@@ -22,6 +22,7 @@ import numpy as np
 
 from vision.cards.geometry import (
     CARD_CROP,
+    INDEX_SPEC,
     SPECS,
     CardCropSettings,
     crop_card,
@@ -104,6 +105,56 @@ def classifier_samples(game: str, image: np.ndarray, truth: dict, rng: np.random
     if not crops:
         return np.zeros((0, crop.size, crop.size, 3), np.uint8), []
     return np.stack(crops), labels
+
+
+def index_label(label: str) -> str:
+    """The index classifier's class of a Troetofanten label: its number, else `none`."""
+    n = label.rsplit("-", 1)[-1]
+    return n if n.isdigit() else "none"
+
+
+def index_samples(image: np.ndarray, truth: dict, rng: np.random.Generator,
+                  crop: CardCropSettings, s: SampleSettings = SampleSettings()):
+    """Corner-index crops ((N, S, S, 3) uint8 BGR) of the Troetofanten cards in one scene,
+    poses jittered like the detector's, and their classes (`INDEX_CLASSES`)."""
+    spec = SPECS["troetofanten"]
+    crops, labels = [], []
+    for x, y, _kind, ang, w, lab in piece_keys("troetofanten", truth):
+        for _ in range(2):
+            key = np.array([x, y]) + rng.normal(0, s.jitter_key * w, 2)
+            fr = frame_from_pose(key, ang + rng.normal(0, s.jitter_angle),
+                                 w * np.exp(rng.normal(0, s.jitter_width)), spec)
+            crops.append(crop_card(image, fr, INDEX_SPEC, crop))
+            labels.append(index_label(lab))
+    if not crops:
+        return np.zeros((0, crop.size, crop.size, 3), np.uint8), []
+    return np.stack(crops), labels
+
+
+def render_index_sample(args):
+    """Worker: (seed, crop settings) -> (index crops, classes) of one Troetofanten scene."""
+    seed, crop = args
+    from vision.synth import render_scene
+
+    s = SampleSettings()
+    img, truth = render_scene("troetofanten", seed, edition=1)
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, s.jpeg_quality])
+    img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return index_samples(img, truth, np.random.default_rng(seed + 7), crop, s)
+
+
+def build_index(n_scenes: int, seed: int, crop: CardCropSettings, workers: int = 2):
+    """Index crops of `n_scenes` fresh Troetofanten scenes: (crops, classes, scene ids)."""
+    from multiprocessing import Pool
+
+    jobs = [(SEED_BASE + 500_000 + seed * 100_000 + k, crop) for k in range(n_scenes)]
+    crops, labels, scene_of = [], [], []
+    with Pool(workers) as pool:
+        for i, (c, lab) in enumerate(pool.imap(render_index_sample, jobs, chunksize=8)):
+            crops.append(c)
+            labels += lab
+            scene_of += [i] * len(lab)
+    return np.concatenate(crops), np.array(labels), np.array(scene_of)
 
 
 def render_sample(args):

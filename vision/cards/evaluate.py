@@ -32,16 +32,18 @@ def read_scene(reader, game: str, source) -> tuple[list[dict], dict, list[str]]:
 
     photo = load_photo(source)
     img = photo.image
-    pieces, warnings = reader.read_pieces(img, game)
+    area = None
+    if game == "hop-la-bille":
+        from vision.area import AREA_SETTINGS, find_area
+
+        area = find_area(img, AREA_SETTINGS[game], "Hop la bille cloth", game=game)
+    pieces, warnings = reader.read_pieces(img, game, area)
     if game == "magic-rabbit":
         facts, more = magic_facts(pieces)
         zones = ["line"] * len(pieces)
     elif game == "troetofanten":
         facts, zones, more = troeto_facts(pieces)
     else:
-        from vision.area import AREA_SETTINGS, find_area
-
-        area = find_area(img, AREA_SETTINGS[game], "Hop la bille cloth", game=game)
         cards, zones, more = hop_card_facts(img, pieces, area.to_plane,
                                             float(area.settings.plane_px))
         facts = {"cards": cards}

@@ -36,6 +36,9 @@ SPECS: dict[str, KeySpec] = {
     "troetofanten": KeySpec((0.17, 0.11), 91.0 / 59.0, (-0.06, 0.52), (-0.04, 0.62)),
     "hop-la-bille": KeySpec((0.5, 0.5), 1.5, (-0.08, 1.08), (-0.06, 1.06)),
 }
+# The Troetofanten corner index alone (its number), read by the index classifier.
+INDEX_SPEC = KeySpec((0.17, 0.11), 91.0 / 59.0, (0.0, 0.34), (-0.01, 0.23))
+INDEX_CLASSES = ("1", "2", "3", "4", "5", "none")
 
 
 @dataclass(frozen=True)

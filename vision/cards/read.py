@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from scoring.labels import CARD_LABELS_HOP, MAGIC_RABBIT_LABELS, TROETO_LABELS
-from vision.cards.detect import DETECTOR_PATH, KIND_DOVE, KIND_PIECE, KeyDetector
+from vision.cards.detect import DETECTOR_PATH, KIND_DOVE, KIND_PIECE, KeyDetector, Keypoints
 from vision.cards.geometry import SPECS, crop_card, frame_from_pose, rectify
 from vision.cards.pieces import CardPiece
 
@@ -75,6 +75,78 @@ def colour_agrees(number: int, hue: float | None, tol: float) -> bool:
     return d <= tol
 
 
+def fit_widths(xy: np.ndarray, widths: np.ndarray, iters: int = 3) -> np.ndarray:
+    """Widths predicted by a robust plane fit w = a + b x + c y over the key points (the
+    pieces share one real size; perspective makes it vary smoothly across the photo)."""
+    n = len(xy)
+    if n < 4:
+        return np.full(n, np.median(widths)) if n else widths
+    A = np.column_stack([np.ones(n), xy])
+    keep = np.ones(n, bool)
+    coef = np.array([np.median(widths), 0.0, 0.0])
+    for _ in range(iters):
+        if keep.sum() < 4:
+            break
+        coef, *_ = np.linalg.lstsq(A[keep], widths[keep], rcond=None)
+        pred = A @ coef
+        keep = np.abs(widths - pred) <= 0.2 * np.maximum(pred, 1.0)
+    out = A @ coef
+    return np.where(out > 0.3 * np.median(widths), out, np.median(widths))
+
+
+def refine_poses(game: str, xy: np.ndarray, angles: np.ndarray, widths: np.ndarray,
+                 area=None) -> tuple[np.ndarray, np.ndarray, list]:
+    """Steadier (angles, widths, frames or None) for piece key points from what all pieces
+    share: one size (a smooth width field), Magic Rabbit tiles one direction, Troetofanten
+    cards the table's four directions, Hop la bille cards their cloth side's direction
+    (their frame then comes from the cloth's plane: 60 x 90 mm)."""
+    from vision.cards.zones import table_rotation
+
+    angles = angles.copy()
+    fit = fit_widths(xy, widths)
+    widths = np.where(np.abs(widths - fit) > 0.2 * fit, fit, widths)
+    frames: list = [None] * len(xy)
+    if len(xy) == 0:
+        return angles, widths, frames
+    if game == "magic-rabbit":
+        z = np.exp(1j * np.deg2rad(angles))
+        med = np.degrees(np.angle(np.median(z.real) + 1j * np.median(z.imag)))
+        off = (angles - med + 180) % 360 - 180
+        angles = np.where(np.abs(off) > 12.0, med, angles)
+    elif game == "troetofanten":
+        rot = table_rotation(angles)
+        k = np.round((angles - rot) / 90.0)
+        snapped = rot + 90.0 * k
+        off = (angles - snapped + 180) % 360 - 180
+        angles = np.where(np.abs(off) > 12.0, snapped, angles)
+    elif game == "hop-la-bille" and area is not None:
+        from vision.cards.hopcards import card_zone
+
+        ppm = area.settings.px_per_mm
+        side_px = float(area.settings.plane_px)
+        u_of = {"south": (1, 0), "north": (-1, 0), "east": (0, -1), "west": (0, 1)}
+        plane = area.to_plane(xy)
+        for i, p in enumerate(plane):
+            u = np.array(u_of[card_zone(p, side_px)], float)
+            v = np.array([-u[1], u[0]])
+            hw, hh = 30.0 * ppm, 45.0 * ppm
+            corners = np.array([p - u * hw - v * hh, p + u * hw - v * hh, p + u * hw + v * hh,
+                                p - u * hw + v * hh])
+            fr = area.to_image(corners)
+            ex = fr[1] - fr[0]
+            side_ang = float(np.degrees(np.arctan2(ex[1], ex[0])))
+            d = (angles[i] - side_ang + 180) % 360 - 180
+            if abs(d) > 20.0:  # the detector's angle is off: the side's direction
+                angles[i] = side_ang
+                frames[i] = fr
+            else:  # the detector's angle, the cloth plane's size and perspective
+                t = np.deg2rad(d)
+                R = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+                frames[i] = area.to_image((corners - p) @ R.T + p)
+            widths[i] = float(np.hypot(*(frames[i][1] - frames[i][0])))
+    return angles, widths, frames
+
+
 class CardReader:
     def __init__(self, detector_path=DETECTOR_PATH, classifier_path=CLASSIFIER_PATH,
                  threads: int = 2, settings: ReadSettings = READ):
@@ -84,8 +156,10 @@ class CardReader:
         self.classifier = PieceClassifier(classifier_path, threads)
         self.settings = settings
 
-    def read_pieces(self, image: np.ndarray, game: str) -> tuple[list[CardPiece], list[str]]:
-        """Pieces (label, confidence, pose) of `game` in the image, and warnings."""
+    def read_pieces(self, image: np.ndarray, game: str, area=None
+                    ) -> tuple[list[CardPiece], list[str]]:
+        """Pieces (label, confidence, pose) of `game` in the image, and warnings. `area`:
+        the Hop la bille cloth (cards then take their frame from its plane)."""
         s = self.settings
         spec = SPECS[game]
         kp = self.detector.detect(image)
@@ -93,7 +167,12 @@ class CardReader:
         pieces: list[CardPiece] = []
         idx = np.flatnonzero(kp.kind == KIND_PIECE)
         idx = idx[np.argsort(-kp.score[idx])]
-        frames = [frame_from_pose(kp.xy[i], kp.angle[i], kp.width[i], spec) for i in idx]
+        ang, wid, fixed = refine_poses(game, kp.xy[idx], kp.angle[idx], kp.width[idx], area)
+        kp = Keypoints(kp.xy.copy(), kp.kind, kp.score, kp.angle.copy(), kp.width.copy())
+        kp.angle[idx], kp.width[idx] = ang, wid
+        frames = [fixed[r] if fixed[r] is not None else
+                  frame_from_pose(kp.xy[i], kp.angle[i], kp.width[i], spec)
+                  for r, i in enumerate(idx)]
         crops = np.stack([crop_card(image, f, spec, self._crop) for f in frames]) if len(idx) \
             else np.zeros((0, self._crop.size, self._crop.size, 3), np.uint8)
         pred = self.classifier.predict(crops)

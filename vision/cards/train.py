@@ -32,6 +32,8 @@ HOP_CARD_LABELS = CARD_LABELS_HOP
 CLASSES: tuple[str, ...] = (BACKGROUND,) + tuple(x for x in MAGIC_RABBIT_LABELS if x != "dove") \
     + TROETO_LABELS + HOP_CARD_LABELS
 CLASSIFIER_PATH = MODELS_DIR / "cards.onnx"
+INDEX_PATH = MODELS_DIR / "cards-index.onnx"
+INDEX_CROP = CardCropSettings(size=24)
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,8 @@ class DetectorTrain:
     threads: int = 2
     time_limit_s: float = 480.0
     widths: tuple[int, int, int] = field(default=(8, 16, 32))
+    save: str = "build/cardkeys.pt"  # torch weights, to continue training later
+    resume: str = ""
 
 
 # ------------------------------------------------------------------ photometric augmentation
@@ -235,6 +239,8 @@ def train_detector(smalls, keys, cfg: DetectorTrain, d: DetectSettings, show=Tru
     torch.set_num_threads(cfg.threads)
     rng = np.random.default_rng(cfg.seed + 1)
     net = KeyNet(cfg.widths)
+    if cfg.resume and Path(cfg.resume).is_file():  # continue from saved weights
+        net.load_state_dict(torch.load(cfg.resume))
     opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=1e-4)
     p = cfg.patch
     o = p // d.stride
@@ -276,7 +282,7 @@ def train_detector(smalls, keys, cfg: DetectorTrain, d: DetectSettings, show=Tru
         off = (torch.abs(out[:, 2:4] - rt[:, 0:2]) * m).sum() / nm
         ori = (torch.abs(out[:, 4:6] - rt[:, 2:4]) * m).sum() / nm
         siz = (torch.abs(out[:, 6:7] - rt[:, 4:5]) * m).sum() / nm
-        loss = hl + off + ori + siz
+        loss = hl + off + 2.0 * ori + siz
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -287,6 +293,9 @@ def train_detector(smalls, keys, cfg: DetectorTrain, d: DetectSettings, show=Tru
                             "size": round(siz.item(), 4)})
         if show and (step + 1) % 10 == 0:
             progress(step + 1, cfg.steps, started, f"detector loss {run:.3f}")
+    if cfg.save:
+        Path(cfg.save).parent.mkdir(parents=True, exist_ok=True)
+        torch.save(net.state_dict(), cfg.save)
     info = {"history": history, "steps_done": step,
             "train_s": round(time.perf_counter() - started, 1),
             "params": sum(q.numel() for q in net.parameters())}
@@ -365,6 +374,51 @@ def write_cards(det_info: dict, cls_info: dict, data: dict) -> None:
     (MODELS_DIR / "cards.md").write_text("\n".join(lines))
 
 
+def train_index(n_scenes: int, workers: int) -> int:
+    """The corner-index classifier: `models/cards-index.onnx` + `cards-index.md`."""
+    from vision.cards.dataset import build_index
+    from vision.cards.geometry import INDEX_CLASSES, INDEX_SPEC
+    from vision.classify.net import export_onnx as export_cls
+
+    t0 = time.perf_counter()
+    crops, labels, scenes = build_index(n_scenes, 0, INDEX_CROP, workers)
+    data_s = time.perf_counter() - t0
+    print(f"index data: {len(crops)} crops from {n_scenes} scenes in {data_s:.0f} s",
+          file=sys.stderr)
+    cfg = ClassifierTrain(classes=INDEX_CLASSES, widths=(12, 24, 48), time_limit_s=300.0)
+    net, info = train_classifier(crops, labels, scenes, cfg, INDEX_CROP)
+    meta = {"classes": json.dumps(list(INDEX_CLASSES)),
+            "crop": json.dumps(INDEX_CROP.to_metadata()),
+            "specs": json.dumps({"troetofanten-index": asdict(INDEX_SPEC)}),
+            "train": json.dumps({"history": info["history"], "scenes": n_scenes})}
+    export_cls(net, INDEX_PATH, INDEX_CROP.size, meta)
+    lines = [
+        "# Model card: `cards-index.onnx` (Troetofanten corner-index number)",
+        "",
+        f"Issue 5's `PieceNet` (widths {cfg.widths}, {info['params']} parameters, "
+        f"{INDEX_PATH.stat().st_size / 1024:.0f} KB) on {INDEX_CROP.size} x {INDEX_CROP.size} "
+        "crops of a card's top-left corner index (`vision.cards.geometry.INDEX_SPEC`, cut in "
+        "the card's frame). Classes: the number 1-5, or `none` (special cards, backs).",
+        "The card classifier (`cards.onnx`) decides the kind of card; this model its number.",
+        "",
+        f"Data: {n_scenes} freshly rendered edition-1 Troetofanten scenes (seeds from "
+        f"{SEED_BASE + 500_000}), two jittered crops per card: {len(crops)} crops, "
+        f"{data_s:.0f} s. Training {info['train_s']:.0f} s (time-budgeted, 2 threads).",
+        "",
+        "| epoch | loss | val accuracy |",
+        "|---|---|---|",
+        *[f"| {h['epoch']} | {h['loss']} | {h['val_accuracy']} |" for h in info["history"]],
+        "",
+        "| class | val accuracy | val crops |",
+        "|---|---|---|",
+        *[f"| {c} | {a} | {info['val_counts'][c]} |" for c, a in info["per_class"].items()],
+        "",
+    ]
+    (MODELS_DIR / "cards-index.md").write_text("\n".join(lines))
+    print(f"wrote {INDEX_PATH}", file=sys.stderr)
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--scenes", type=int, default=450, help="scenes per game")
@@ -374,11 +428,21 @@ def main(argv=None) -> int:
                     help="rendered data cache (reused when it exists)")
     ap.add_argument("--det-steps", type=int, default=None)
     ap.add_argument("--epochs", type=int, default=None)
+    ap.add_argument("--resume", default="", help="detector: start from these torch weights")
+    ap.add_argument("--det-time", type=float, default=None, help="detector time budget, s")
+    ap.add_argument("--index", action="store_true",
+                    help="train only the Troetofanten corner-index classifier")
     args = ap.parse_args(argv)
+    if args.index:
+        return train_index(args.scenes, args.workers)
     crop, dset = CardCropSettings(), DetectSettings()
     ccfg, dcfg = ClassifierTrain(), DetectorTrain()
     if args.det_steps:
         dcfg = replace(dcfg, steps=args.det_steps)
+    if args.resume:
+        dcfg = replace(dcfg, resume=args.resume)
+    if args.det_time:
+        dcfg = replace(dcfg, time_limit_s=args.det_time)
     if args.epochs:
         ccfg = replace(ccfg, epochs=args.epochs)
     t0 = time.perf_counter()

@@ -1,0 +1,52 @@
+"""The card stage as the pipeline calls it: one photo -> `Detections` + facts + warnings.
+
+`read_cards(reader, image, scale, game, area=None)`:
+- Magic Rabbit: every piece in zone `line`; facts `{"line", "won"}`.
+- Troetofanten: zones from the cards themselves; facts `{"zones"}`.
+- Hop la bille: the cards only (the marbles are the pipeline's own stage); `area` (the
+  cloth, a `vision.area.PlayArea`) gives each card's side; facts `{"cards"}`.
+`image` is the working image (uint8 BGR), `scale` maps its pixels to the original photo's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.cards.read import CardReader, hop_card_facts, magic_facts, troeto_facts
+from vision.detections import Detections
+
+CARD_GAMES = ("magic-rabbit", "troetofanten")  # read by the card stage alone
+
+
+@dataclass(frozen=True)
+class CardResult:
+    detections: Detections
+    facts: dict
+    warnings: list[str]
+
+
+def read_cards(reader: CardReader, image: np.ndarray, scale: float, game: str,
+               area=None) -> CardResult:
+    pieces, warnings = reader.read_pieces(image, game, area)
+    if game == "magic-rabbit":
+        facts, more = magic_facts(pieces)
+        zones = ["line"] * len(pieces)
+    elif game == "troetofanten":
+        facts, zones, more = troeto_facts(pieces)
+    elif game == "hop-la-bille":
+        if area is None:
+            raise ValueError("Hop la bille cards need the cloth's area")
+        cards, zones, more = hop_card_facts(image, pieces, area.to_plane,
+                                            float(area.settings.plane_px))
+        facts = {"cards": cards}
+    else:
+        raise ValueError(f"no card reading for {game}")
+    det = Detections(
+        labels=[p.label for p in pieces], zones=zones,
+        confidence=np.clip([p.confidence for p in pieces], 0, 1) if pieces else [],
+        centers=np.array([p.center * scale for p in pieces]).reshape(-1, 2),
+        polygons=tuple(None if p.frame is None else p.frame * scale for p in pieces),
+    )
+    return CardResult(det, facts, warnings + more)
