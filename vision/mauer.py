@@ -49,7 +49,9 @@ class MauerSettings:
     blob_area: tuple[float, float] = (20.0, 5000.0)  # px at full size
     blob_min_inertia: float = 0.2  # minor / major axis of a field seen at a slant
     blob_min_convexity: float = 0.7
-    blob_max_chroma: float = 18.0  # Lab chroma at a field blob's centre, at most
+    blob_convexity_passes: tuple[float, ...] = (0.7, 0.5)  # strict first, then looser
+    good_board_score: float = 0.8  # a fit this good stops the search
+    blob_max_chroma: float = 18.0  # Lab chroma at a blob's centre, off the median blob's
     blob_step: int = 4  # threshold step of the blob detector (on lightness / local light)
     blob_repeat: int = 2  # thresholds a blob must persist over
     blob_light_sigma: float = 40.0  # px at full size: scale of the light normalisation
@@ -207,7 +209,11 @@ def field_blobs(image_bgr: np.ndarray, s: MauerSettings = None) -> np.ndarray:
         xy = np.array([k.pt for k in kp]).round().astype(int)
         xy[:, 0] = xy[:, 0].clip(0, img.shape[1] - 1)
         xy[:, 1] = xy[:, 1].clip(0, img.shape[0] - 1)
-        ab = lab[xy[:, 1], xy[:, 0], 1:].astype(np.float32) - 128
+        px = lab[xy[:, 1], xy[:, 0]].astype(np.float32)
+        ab = px[:, 1:] - 128
+        light = px[:, 0] >= np.percentile(px[:, 0], 50)
+        ab -= np.median(ab[light], axis=0)  # relative to the lighter blobs (white fields
+        # under a colour cast of the light or the board)
         grey = np.hypot(ab[:, 0], ab[:, 1]) < s.blob_max_chroma
         kp = [k for k, g in zip(kp, grey, strict=True) if g]
     kept: list = []
@@ -550,8 +556,23 @@ def _field_array(board: Board) -> tuple[np.ndarray, float]:
 def find_board(image_bgr: np.ndarray, board: Board | None = None,
                s: MauerSettings = SETTINGS) -> BoardView | None:
     """Locate the board in a BGR photo by its track fields (light discs) and its coloured
-    start areas: a `BoardView`, or None when nothing looks like the board."""
+    start areas: a `BoardView`, or None when nothing looks like the board. The field blobs
+    are looked for strictly first, then (if the fit is not convincing) with looser shape
+    limits (fields merged with the track's connecting lines, glare); the better fit wins."""
+    from dataclasses import replace
+
     board = board or load_board()
+    best = None
+    for convexity in s.blob_convexity_passes:
+        view = _find_board_once(image_bgr, board, replace(s, blob_min_convexity=convexity))
+        if view is not None and (best is None or view.score > best.score):
+            best = view
+        if best is not None and best.score >= s.good_board_score:
+            break
+    return best
+
+
+def _find_board_once(image_bgr: np.ndarray, board: Board, s: MauerSettings) -> BoardView | None:
     h, w = image_bgr.shape[:2]
     blobs = field_blobs(image_bgr, s)
     det = blobs[:, :2]
