@@ -21,6 +21,7 @@ from vision.cards.geometry import SPECS, crop_card, frame_from_pose, rectify
 from vision.cards.pieces import CardPiece
 
 CLASSIFIER_PATH = Path(__file__).resolve().parents[2] / "models" / "cards.onnx"
+INDEX_PATH = CLASSIFIER_PATH.with_name("cards-index.onnx")
 BACKGROUND = "background"
 
 GAME_LABELS: dict[str, tuple[str, ...]] = {
@@ -149,12 +150,36 @@ def refine_poses(game: str, xy: np.ndarray, angles: np.ndarray, widths: np.ndarr
 
 class CardReader:
     def __init__(self, detector_path=DETECTOR_PATH, classifier_path=CLASSIFIER_PATH,
-                 threads: int = 2, settings: ReadSettings = READ):
+                 threads: int = 2, settings: ReadSettings = READ, index_path=INDEX_PATH):
         from vision.classify.model import PieceClassifier
 
         self.detector = KeyDetector(detector_path, threads)
         self.classifier = PieceClassifier(classifier_path, threads)
+        self.index = PieceClassifier(index_path, threads) if Path(index_path).is_file() \
+            else None
         self.settings = settings
+
+    def troeto_numbers(self, image: np.ndarray, frames: list, probs: np.ndarray,
+                       labels: tuple[str, ...]) -> np.ndarray:
+        """Troetofanten label probabilities with the number read by the corner-index model:
+        P(elephant-n) = P(an elephant) x P(index n), likewise tootophants ((N, L) float)."""
+        if self.index is None or not len(frames):
+            return probs
+        from vision.cards.geometry import INDEX_SPEC, CardCropSettings
+
+        c = self.index.crop
+        cs = CardCropSettings(size=c.size, mean=c.mean, std=c.std)
+        crops = np.stack([crop_card(image, f, INDEX_SPEC, cs) for f in frames])
+        pidx = self.index.predict(crops).probs
+        out = probs.copy()
+        for kind in ("elephant", "tootophant"):
+            cols = [j for j, lab in enumerate(labels) if lab.startswith(kind + "-")]
+            nums = [labels[j].rsplit("-", 1)[1] for j in cols]
+            pk = probs[:, cols].sum(axis=1, keepdims=True)
+            pn = pidx[:, [self.index.index(n) for n in nums]]
+            pn = pn / np.maximum(pn.sum(axis=1, keepdims=True), 1e-9)
+            out[:, cols] = pk * pn
+        return out
 
     def read_pieces(self, image: np.ndarray, game: str, area=None
                     ) -> tuple[list[CardPiece], list[str]]:
@@ -178,12 +203,15 @@ class CardReader:
         pred = self.classifier.predict(crops)
         labels = GAME_LABELS[game]
         cols = [self.classifier.index(lab) for lab in labels]
+        game_probs = pred.probs[:, cols]
+        if game == "troetofanten":
+            game_probs = self.troeto_numbers(image, frames, game_probs, labels)
         kept_xy: list[np.ndarray] = []
         kept_w: list[float] = []
         for r, i in enumerate(idx):
             p = pred.probs[r]
             bg = float(p[self.classifier.index(BACKGROUND)])
-            pg = p[cols]
+            pg = game_probs[r]
             if bg >= s.min_piece_prob or pg.sum() <= bg:
                 continue
             if any(np.hypot(*(kp.xy[i] - q)) < s.duplicate * w for q, w in zip(kept_xy, kept_w,

@@ -54,7 +54,7 @@ class ClassifierTrain:
 class DetectorTrain:
     steps: int = 3000  # at most; the time limit usually ends it
     batch_size: int = 12
-    patch: int = 160  # training patch side, scaled-input pixels
+    patch: int = 128  # training patch side, scaled-input pixels
     lr: float = 4e-3
     sigma: float = 1.0  # heat Gaussian, cells
     reg_radius: float = 1.6  # cells around a key point that regress its pose
