@@ -223,20 +223,22 @@ class Troetofanten:
         kind = action.get("type")
         if kind == "round":
             sides = [p["colour"] for p in state["players"]]
+            raw = action.get("points", {})
+            if not isinstance(raw, dict) or ("facts" not in action and not raw):
+                raise BadInput("round needs facts or points {side: n}")
+            points = {}
+            for s in sides:
+                v = raw.get(s, 0)
+                if isinstance(v, bool) or not isinstance(v, int) or abs(v) > 200:
+                    raise BadInput(f"points.{s}: expected a whole number, got {v!r}")
+                points[s] = v
             if "facts" in action:
+                # The photo's four sides; typed points only for seats 5-8.
                 facts = _facts(action)
                 score, warnings = scoring.score_facts("troetofanten", facts, {})
-                points = {s: int(score["points"].get(s, 0)) for s in sides}
-            else:
-                raw = action.get("points")
-                if not isinstance(raw, dict):
-                    raise BadInput("round needs facts or points {side: n}")
-                points = {}
                 for s in sides:
-                    v = raw.get(s, 0)
-                    if isinstance(v, bool) or not isinstance(v, int) or abs(v) > 200:
-                        raise BadInput(f"points.{s}: expected a whole number, got {v!r}")
-                    points[s] = v
+                    if s in score["points"] or s not in games.EXTRA_SEATS:
+                        points[s] = int(score["points"].get(s, 0))
             play["rounds"].append({"points": points})
             text = ", ".join(f"{_name_of(state, s)} {n}" for s, n in points.items())
             return f"Round {len(play['rounds'])}: {text}."

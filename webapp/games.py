@@ -46,6 +46,10 @@ class GameInfo:
         }
 
 
+# Troetofanten is played by up to 8; a photo's zones are the 4 sides of the table, so the
+# points of seats 5-8 are typed in.
+EXTRA_SEATS = ("seat-5", "seat-6", "seat-7", "seat-8")
+
 INFO: dict[str, GameInfo] = {
     "simsala-hopp": GameInfo(
         "simsala-hopp",
@@ -100,9 +104,9 @@ INFO: dict[str, GameInfo] = {
     "troetofanten": GameInfo(
         "troetofanten",
         "Der Troetofanten-Zirkus",
-        labels.SIDE_ZONES,
+        labels.SIDE_ZONES + EXTRA_SEATS,
         2,
-        4,
+        8,
         labels.TROETO_LABELS,
         labels.TROETO_ZONES,
         {},

@@ -274,3 +274,16 @@ def test_hop_la_bille_pile_short_first_to_11(new_session, act):
     assert s["view"]["winner"] is None
     status, s = act(s["id"], {"type": "return-card", "zone": "south", "colour": "green"})
     assert s["view"]["winner"] == "Sam"  # 12 marbles
+
+
+def test_troetofanten_five_to_eight_players_play_to_50(new_session, act):
+    players = [{"colour": c} for c in ("north", "east", "south", "west", "seat-5", "seat-6")]
+    s = new_session("troetofanten", players)
+    assert s["view"]["target"] == 50
+    status, s = act(s["id"], {"type": "round", "points": {"seat-6": 51}})
+    assert s["view"]["winner"] == "Seat-6"
+    # A photo scores the four sides; seat 5's points are typed in beside it.
+    status, s = act(s["id"], {"type": "round", "facts": {"zones": {"north": {"elephant-1": 2}}},
+                              "points": {"seat-5": 4, "north": 99}})
+    assert s["view"]["rounds"][-1]["points"]["north"] == 2
+    assert s["view"]["rounds"][-1]["points"]["seat-5"] == 4

@@ -466,7 +466,8 @@ const PANELS = {
       s.players.map((p) => h('tr', {}, h('td', {}, `${p.name} (${p.colour})`),
         v.rounds.map((r) => h('td', { class: 'num' }, r.points[p.colour] ?? 0)),
         h('td', { class: 'num' }, h('b', {}, v.totals[p.colour]))))));
-    out.push(h('p', { class: 'muted' }, `Play rounds until someone reaches ${v.target} points.`));
+    out.push(h('p', { class: 'muted' }, `Play rounds until someone reaches ${v.target} points.`
+      + (s.players.length > 4 ? ' With more than 4 players, enter the points by hand (a photo reads the 4 sides of the table).' : '')));
     out.push(photoButtons(s.id, 'Photo of everyone\'s cards'));
     const inputs = s.players.map((p) => h('input', { type: 'number', inputmode: 'numeric', value: 0, 'data-side': p.colour }));
     out.push(h('details', { class: 'card' }, h('summary', {}, 'Enter points by hand'),
