@@ -50,9 +50,28 @@ def check_pieces(game: str, pieces: object) -> list[dict]:
     return out
 
 
+def line_order(points: list[list[float]], magician: list[float] | None) -> list[int]:
+    """Indices of ``points`` (hat centres, image pixels) in line order: along the principal
+    axis of the points, pointing away from the magician tile (left to right without one) —
+    the same reading as ``vision.cards.lineup``. Mirrored in app.js ``hatOrder``."""
+    n = len(points)
+    mx = sum(p[0] for p in points) / n
+    my = sum(p[1] for p in points) / n
+    sxx = sum((p[0] - mx) ** 2 for p in points)
+    syy = sum((p[1] - my) ** 2 for p in points)
+    sxy = sum((p[0] - mx) * (p[1] - my) for p in points)
+    angle = 0.5 * math.atan2(2 * sxy, sxx - syy) if n >= 2 else 0.0
+    d = (math.cos(angle), math.sin(angle))
+    ref = (mx - magician[0], my - magician[1]) if magician is not None else (1.0, 0.0)
+    if d[0] * ref[0] + d[1] * ref[1] < 0:
+        d = (-d[0], -d[1])
+    ox, oy = magician if magician is not None else (mx, my)
+    return sorted(range(n), key=lambda i: (points[i][0] - ox) * d[0] + (points[i][1] - oy) * d[1])
+
+
 def _magic_rabbit_line(pieces: list[dict], base: dict) -> dict:
-    """Hats ordered by distance from the magician tile (or left to right without one); each
-    rabbit and dove goes to the nearest hat."""
+    """Hats in line order from the magician tile (see `line_order`); each rabbit and dove
+    goes to the nearest hat."""
     hats = [p for p in pieces if p["label"].startswith("hat-")]
     if not hats:
         raise FactsError("no hats on the photo: add them or type the line in", "pieces")
@@ -61,10 +80,8 @@ def _magic_rabbit_line(pieces: list[dict], base: dict) -> dict:
     def dist(a, b):
         return math.hypot(a[0] - b[0], a[1] - b[1])
 
-    if mag is not None:
-        hats.sort(key=lambda h: dist(h["center"], mag["center"]))
-    else:
-        hats.sort(key=lambda h: h["center"][0])
+    order = line_order([h["center"] for h in hats], mag["center"] if mag else None)
+    hats = [hats[i] for i in order]
     line = [{"hat": int(h["label"].split("-")[1]), "rabbit": None, "dove": False} for h in hats]
     for p in pieces:
         if p["label"].startswith("rabbit-") or p["label"] == "dove":

@@ -148,3 +148,28 @@ def test_a_change_from_another_phone_shows_up(tmp_path):
             "() => document.querySelector('#magician').innerText.includes('Orange')",
             timeout=20_000)
         assert page.inner_text("#standings tr[data-colour=yellow]").split()[-2] == "1"
+
+
+def test_page_reads_the_magic_rabbit_line_like_the_server(tmp_path):
+    # The photo overlay marks wrong positions with the page's own line order (hatOrder);
+    # it must agree with webapp/edit.py's line_order that rebuilds the facts.
+    import random
+
+    from webapp.edit import line_order
+
+    rng = random.Random(7)
+    cases = []
+    for _ in range(25):
+        n = rng.choice([6, 7, 9])
+        pts = [[rng.uniform(0, 1200), rng.uniform(0, 900)] for _ in range(n)]
+        mag = [rng.uniform(0, 1200), rng.uniform(0, 900)] if rng.random() < 0.8 else None
+        cases.append((pts, mag))
+    with live_server(tmp_path / "data") as url, phone_browser(tmp_path / "p") as page:
+        page.goto(url + "/")
+        got = page.evaluate(
+            """(cases) => cases.map(([pts, mag]) => hatOrder(
+                 pts.map((c, i) => ({label: `hat-${i + 1}`, center: c}))
+                   .concat(mag ? [{label: 'magician', center: mag}] : [])))""",
+            cases,
+        )
+    assert got == [line_order(pts, mag) for pts, mag in cases]

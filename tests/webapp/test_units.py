@@ -221,3 +221,20 @@ def test_store_keeps_only_recent_scans(tmp_path):
 def test_names_on_the_scorers_sentences(line, expect):
     names = {"blue": "Ben", "orange": "Olli", "north": "Nora", "yellow": "Yellow"}
     assert referee.with_names([line], names) == [expect]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.floats(-3.1, 3.1),  # direction of the line on the photo
+    st.integers(2, 9),  # piles
+    st.floats(60, 120),  # spacing in pixels
+)
+def test_line_order_follows_the_line_away_from_the_magician(angle, n, step):
+    import math
+
+    d = (math.cos(angle), math.sin(angle))
+    mag = [500.0, 500.0]
+    hats = [[mag[0] + d[0] * step * (k + 1), mag[1] + d[1] * step * (k + 1)] for k in range(n)]
+    shuffled = list(reversed(hats))
+    order = edit.line_order(shuffled, mag)
+    assert [shuffled[i] for i in order] == hats

@@ -704,13 +704,28 @@ function countsBlock(game, facts) {
   return tables.length ? tables : h('p', { class: 'muted', text: 'Nothing.' });
 }
 
-/** Hat order along the Magic Rabbit line, as webapp/edit.py builds it: by distance from the
- *  magician tile, or left to right without one. Returns piece indices. */
+/** Hat order along the Magic Rabbit line, as webapp/edit.py line_order reads it: along the
+ *  principal axis of the hat centres, pointing away from the magician tile (left to right
+ *  without one). Returns piece indices. */
 function hatOrder(pieces) {
   const mag = pieces.find((p) => p.label === 'magician');
   const hats = pieces.map((p, i) => [p, i]).filter(([p]) => p.label.startsWith('hat-'));
-  const d = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1]);
-  hats.sort(([a], [b]) => (mag ? d(a.center, mag.center) - d(b.center, mag.center) : a.center[0] - b.center[0]));
+  if (!hats.length) return [];
+  const n = hats.length;
+  const mx = hats.reduce((a, [p]) => a + p.center[0], 0) / n;
+  const my = hats.reduce((a, [p]) => a + p.center[1], 0) / n;
+  let sxx = 0; let syy = 0; let sxy = 0;
+  for (const [p] of hats) {
+    const dx = p.center[0] - mx; const dy = p.center[1] - my;
+    sxx += dx * dx; syy += dy * dy; sxy += dx * dy;
+  }
+  const angle = n >= 2 ? 0.5 * Math.atan2(2 * sxy, sxx - syy) : 0;
+  let d = [Math.cos(angle), Math.sin(angle)];
+  const ref = mag ? [mx - mag.center[0], my - mag.center[1]] : [1, 0];
+  if (d[0] * ref[0] + d[1] * ref[1] < 0) d = [-d[0], -d[1]];
+  const o = mag ? mag.center : [mx, my];
+  const along = (p) => (p.center[0] - o[0]) * d[0] + (p.center[1] - o[1]) * d[1];
+  hats.sort(([a], [b]) => along(a) - along(b));
   return hats.map(([, i]) => i);
 }
 
