@@ -51,6 +51,7 @@ class MauerSettings:
     blob_min_convexity: float = 0.7
     blob_convexity_passes: tuple[float, ...] = (0.7, 0.5)  # strict first, then looser
     good_board_score: float = 0.8  # a fit this good stops the search
+    colour_weight: float = 0.5  # start-area colours vs the field fit when choosing a board
     blob_max_chroma: float = 18.0  # Lab chroma at a blob's centre, off the median blob's
     blob_step: int = 4  # threshold step of the blob detector (on lightness / local light)
     blob_repeat: int = 2  # thresholds a blob must persist over
@@ -60,9 +61,9 @@ class MauerSettings:
     init_shrink: tuple[float, ...] = (1.0, 0.85)
     refine_best: int = 4  # best run hypotheses refined with homographies
     min_run: int = 5  # evenly spaced collinear blobs that may be a row of fields
-    max_runs: int = 40  # longest runs looked at
+    max_runs: int = 80  # longest runs looked at
     run_partners: int = 3  # each run is paired with its nearest parallel runs
-    prescore_keep: int = 40  # hypotheses kept after the quick score for the full one
+    prescore_keep: int = 300  # hypotheses kept after the quick score for the full one
     size_ratio: tuple[float, float] = (0.95, 2.0)  # (run spacing / blob diameter) in the
     # photo over (spacing / field diameter) on the board: blobs are a field's white inside
     sep_ratio: tuple[float, float] = (0.5, 1.4)  # image / board distance of two paired runs,
@@ -268,7 +269,8 @@ def _board_runs(board: Board, min_len: int = 6) -> tuple[np.ndarray, ...]:
     return tuple(find_runs(fields, min_len, tol=0.05, k=8))
 
 
-def _run_hypotheses(det: np.ndarray, board: Board, s: MauerSettings) -> list[np.ndarray]:
+def _run_hypotheses(det: np.ndarray, board: Board, s: MauerSettings,
+                    colour=None) -> list[np.ndarray]:
     """Homographies (mm -> px) from pairs of parallel image runs of blobs matched to pairs of
     board runs of fields (every offset and direction), best fitting first. det: (N, 3)
     blobs x, y, diameter. A run's spacing over its blobs' diameter must suit the board run
@@ -277,13 +279,13 @@ def _run_hypotheses(det: np.ndarray, board: Board, s: MauerSettings) -> list[np.
     xy = det[:, :2]
     bruns = _board_runs(board)
     longest = max(len(b) for b in bruns)
-    runs = []
+    runs, windows = [], []
     for r in find_runs(xy, s.min_run):
-        if len(r) > longest:  # a regular pattern longer than any row: try its windows
-            runs += [r[i:i + longest] for i in range(len(r) - longest + 1)]
+        if len(r) > longest:  # a regular pattern longer than any row: its windows, last
+            windows += [r[i:i + longest] for i in range(len(r) - longest + 1)]
         else:
             runs.append(r)
-    runs = runs[: s.max_runs]
+    runs = (runs + windows)[: s.max_runs]
 
     def spacing(pts):
         return float(np.linalg.norm(np.diff(pts, axis=0), axis=1).mean())
@@ -351,7 +353,11 @@ def _run_hypotheses(det: np.ndarray, board: Board, s: MauerSettings) -> list[np.
         return []
     quick = _quick_scores(Hs, xy, fields, pitch, shape)
     top = np.argsort(-quick)[: s.prescore_keep]
-    hyps = sorted(((_fit_score(xy, fields, Hs[i], pitch), i) for i in top), reverse=True)
+    def total(H):
+        ce = colour(H) if colour is not None else 0.0
+        return _fit_score(xy, fields, H, pitch) + s.colour_weight * ce
+
+    hyps = sorted(((total(Hs[i]), i) for i in top), reverse=True)
     return [Hs[i] for _, i in hyps[: s.refine_best]]
 
 
@@ -583,7 +589,8 @@ def _find_board_once(image_bgr: np.ndarray, board: Board, s: MauerSettings) -> B
     small = cv2.resize(image_bgr, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
     S = np.diag([f, f, 1.0])
-    starts = _run_hypotheses(blobs, board, s)
+    starts = _run_hypotheses(blobs, board, s,
+                             lambda H: _colour_evidence(lab, S @ H, board))
     best = None
     seen: list[np.ndarray] = []
     for H0 in starts:
@@ -596,7 +603,7 @@ def _find_board_once(image_bgr: np.ndarray, board: Board, s: MauerSettings) -> B
         seen.append(c)
         ce = _colour_evidence(lab, S @ H, board)
         fs = _fit_score(det, fields, H, pitch)
-        total = fs + ce - rms
+        total = fs + s.colour_weight * ce - rms
         if best is None or total > best[0]:
             best = (total, H, fs, ce)
     if best is None:
@@ -617,7 +624,7 @@ def _find_board_once(image_bgr: np.ndarray, board: Board, s: MauerSettings) -> B
                     continue
                 ce = _colour_evidence(lab, S @ H, board)
                 fs = _fit_score(det, fields, H, pitch)
-                total = fs + ce - rms
+                total = fs + s.colour_weight * ce - rms
                 if total > best[0]:
                     best = (total, H, fs, ce)
     H = best[1] / best[1][2, 2]
