@@ -40,7 +40,7 @@ class AreaSettings:
     grow_tolerance: int = 3  # flood fill: Lab step allowed between neighbouring pixels
     line_tol: float = 0.01  # side inlier distance, share of the mean side length
     line_tol_model: float = 0.03  # the same for the network's (smoother, coarser) mask
-    model_threshold: float = 0.5  # the network mask: probability above this
+    model_thresholds: tuple[float, ...] = (0.5, 0.8)  # network mask: probability above this
     min_colour_share: float = 0.3  # of the network's quad that must have the area's colour
     hough_lines: int = 80  # strongest Hough lines of the outline examined
     candidate_lines: int = 10  # supporting lines found; every 4 of them are tried, the 4 with
@@ -451,10 +451,14 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
         model = get_area_model()
     if model is not None and game in model.games:
         prob = model.probability(small, game, (small.shape[1], small.shape[0]))
-        mask = (prob > settings.model_threshold).astype(np.uint8)
-        best, why = _best_candidate(small, mask, settings, why, grow=False)
-        if best is not None and colour_share(small, best, settings) < settings.min_colour_share:
-            best, why = None, "the region found does not have the play area's colour"
+        for th in settings.model_thresholds:  # a tighter mask when the first one leaks
+            mask = (prob > th).astype(np.uint8)
+            best, why = _best_candidate(small, mask, settings, why, grow=False)
+            if best is not None and \
+                    colour_share(small, best, settings) < settings.min_colour_share:
+                best, why = None, "the region found does not have the play area's colour"
+            if best is not None:
+                break
         if best is not None:
             if settings.kind == "cloth" and settings.hem_inset > 0:
                 lightness = cv2.GaussianBlur(

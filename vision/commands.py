@@ -29,7 +29,8 @@ def register(sub) -> None:
 
     p = sub.add_parser("bench", help="time each pipeline stage on photos")
     p.add_argument("photos", nargs="+", help="JPEG or PNG photos")
-    p.add_argument("--game", required=True)
+    p.add_argument("--game", default=None,
+                   help="the photos' game (default: the `game` of the first photo's .json)")
     p.add_argument("--repeat", type=int, default=5, help="runs per photo (after one warm-up)")
     p.add_argument("--json", action="store_true")
     add_game_options(p)
@@ -76,6 +77,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     if args.repeat < 1:
         raise OptionError("--repeat must be at least 1")
+    if args.game is None:
+        truth = Path(args.photos[0]).with_suffix(".json")
+        if not truth.is_file():
+            raise OptionError("give --game (no ground-truth .json beside the first photo)")
+        from tablescore.cli import read_json_file
+
+        args.game = read_json_file(truth, "ground truth").get("game")
     options = game_options(args)
     if args.game == "simsala-hopp" and not options.get("magician"):
         options["magician"] = "yellow"  # any colour: the timing does not depend on it

@@ -48,6 +48,7 @@ class TileSettings:
     bg_diff: float = 30.0  # Lab distance from the local background that counts as foreground
     red_inset: float = 0.01  # inside the arena (inset by this share) the arena colour model
     arena_diff: float = 22.0  # Lab distance from the arena's fitted colour that is a tile
+    arena_l_weight: float = 0.5  # lightness counts less (shadows of tiles and walls)
     max_blob: float = 8.0  # blobs larger than this many tiles are walls or table, no tiles
     min_area: float = 0.35  # of a tile's area, smaller blobs are dropped
     max_elongation: float = 2.6  # a lone blob longer than this (long/short side) is no tile
@@ -59,11 +60,13 @@ class TileSettings:
 class MarbleSettings:
     size_mm: float = 16.0  # marble diameter
     piece_px: float = 16.0  # diameter in the segmentation view
-    inset: float = 0.0  # candidates must lie this share of the side inside the cloth
+    inset: float = 0.015  # candidates must lie this share of the side inside the cloth
     bg_diff: float = 20.0
     min_area: float = 0.3  # of a marble's disc area
     peak_min: float = 0.3  # distance-transform peak as a share of the diameter
     peak_spacing: float = 0.7  # peaks closer than this share of the diameter are one marble
+    plain_centre: bool = True
+    merge: float = 0.6  # candidates closer than this share of the diameter are one marble
     max_hole: float = 0.02  # holes (glass highlights) up to this share of d^2 are filled; the
     # gap between three touching marbles is larger
     zone_depth: float = 0.29  # side zones reach this share of the cloth side from its edge
@@ -112,7 +115,8 @@ def background_diff(view: np.ndarray, piece_px: float) -> np.ndarray:
     return np.sqrt((d * d).sum(axis=2))
 
 
-def surface_diff(view: np.ndarray, surface: np.ndarray, sigma: float) -> np.ndarray:
+def surface_diff(view: np.ndarray, surface: np.ndarray, sigma: float,
+                 settings_l_weight: float = 0.5) -> np.ndarray:
     """Lab distance of each pixel from the local colour of the `surface` pixels (bool mask):
     a normalised Gaussian average (sigma pixels) of the surface's colour, so shadows and light
     gradients follow. float32 (H, W)."""
@@ -130,7 +134,7 @@ def surface_diff(view: np.ndarray, surface: np.ndarray, sigma: float) -> np.ndar
     den = cv2.GaussianBlur(ms, (0, 0), k)[..., None]
     local = cv2.resize(num / np.maximum(den, 1e-3), (w, h), interpolation=cv2.INTER_LINEAR)
     d = lab - local
-    d[..., 0] *= 0.5  # shading changes lightness most
+    d[..., 0] *= settings_l_weight  # shading changes lightness most
     return np.sqrt((d * d).sum(axis=2))
 
 
@@ -213,7 +217,7 @@ def find_tiles(image_bgr: np.ndarray, area: PlayArea, settings: TileSettings) ->
     a0, a1 = int(round(o + ins)), int(round(o + s_view - ins))
     inner = view[a0:a1, a0:a1]
     surface = area_mask(inner, area.settings, area.settings.red_levels[1]) > 0
-    fg[a0:a1, a0:a1] = surface_diff(inner, surface, 1.5 * t) > \
+    fg[a0:a1, a0:a1] = surface_diff(inner, surface, 1.5 * t, settings.arena_l_weight) > \
         settings.arena_diff
     # Cut along the arena's edge: tiles inside never join the castle walls.
     fg[max(a0 - 2, 0) : a0, a0 - 2 : a1 + 2] = False
@@ -267,10 +271,20 @@ def find_marbles(image_bgr: np.ndarray, area: PlayArea, settings: MarbleSettings
     disc = np.pi * d * d / 4
     groups = split_peaks(mask, d, settings.peak_min, settings.peak_spacing, settings.min_area,
                          disc)
+    # Centre: chroma-weighted mean of the blob (the coloured glass, not its grey shadow or
+    # white highlight).
+    lab = cv2.cvtColor(view, cv2.COLOR_BGR2LAB).astype(np.float32)
+    chroma = np.hypot(lab[..., 1] - 128, lab[..., 2] - 128)
     centers = []
     for g in groups:
-        dist_pts = g.astype(np.float64)
-        centers.append(dist_pts.mean(axis=0))
+        c = g.mean(axis=0) if settings.plain_centre else None
+        if c is None:
+            w = chroma[g[:, 1], g[:, 0]]
+            w = np.maximum(w - np.percentile(w, 30), 0) + 1e-3
+            c = (g * w[:, None]).sum(axis=0) / w.sum()
+        # a marble's shadow split off as its own blob ends up on the same glass: one candidate
+        if all(np.hypot(*(c - q)) > settings.merge * d for q in centers):
+            centers.append(c)
     if not centers:
         return Candidates.empty()
     c = _to_plane(T, np.array(centers))
