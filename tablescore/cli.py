@@ -14,7 +14,8 @@ from scoring import GAMES
 from tablescore.errors import BadInput, OptionError, TablescoreError
 
 # Modules that add their own subcommands: each has `register(subparsers)`.
-COMMAND_MODULES: list[str] = ["tablescore.cmd_moves", "vision.synth.cli", "vision.commands"]
+COMMAND_MODULES: list[str] = ["tablescore.cmd_moves", "vision.synth.cli", "vision.commands",
+                              "tablescore.cmd_dice"]
 
 # Per-game settings the CLI accepts (the game's scorer rejects those it does not take).
 GAME_OPTIONS = {

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 import time
 from dataclasses import dataclass, field
 
@@ -44,16 +45,19 @@ class DiceSettings:
     work_long_side: int = 1024  # photos are resized so the long side is this
     # Pip candidates: (polarity, channel, window, downscale) passes of the adaptive threshold.
     blur_sigma: float = 0.8  # denoise before thresholding
-    windows: tuple[int, ...] = (13, 35)  # adaptive-threshold windows at full working size
-    coarse_window: int = 35  # window on the half-size copy (large pips of large dice)
+    # (window, downscale) of the adaptive-threshold passes: small pips at full working size,
+    # medium and large ones on a half-size copy (4x cheaper).
+    passes: tuple[tuple[int, int], ...] = ((13, 1), (15, 2), (35, 2))
     offset: int = 7  # a pip is at least this much darker/lighter than its window's mean
     min_area: int = 5
     max_area: int = 3000
     max_axis_ratio: float = 3.2  # pip ellipse long / short axis (strong foreshortening)
+    min_solidity: float = 0.8  # blob area / convex hull area (pixel-boundary corrected)
     min_ellipse_fill: float = 0.72  # blob area / area of its moment ellipse
     max_ellipse_fill: float = 1.2
     ring_scale: float = 1.6  # ring around a pip where the face level is measured, in radii
-    min_contrast: float = 20.0  # face level - pip level, 0..255
+    min_contrast: float = 28.0  # face level - pip level, 0..255
+    one_min_contrast: float = 45.0  # a lone pip (one-face) needs more
     max_ring_spread: float = 0.45  # IQR of the ring / contrast (the ring must be uniform)
     # Grouping.
     max_size_ratio: float = 1.45  # diameter ratio of two pips of one face
@@ -64,12 +68,13 @@ class DiceSettings:
     max_shape_diff: float = 0.5  # normalised ellipse-shape difference of two pips of a face
     min_shape_d: float = 6.0  # ... tested on pips at least this wide (px)
     max_contrast_ratio: float = 1.6  # pips of one face are painted alike
-    max_subset_group: int = 16  # larger failing groups are clutter, not searched
+    max_subset_group: int = 12  # larger failing groups are clutter, not searched
     subset_neighbours: int = 7  # subsets are drawn from this many nearest pips
-    max_subsets: int = 300  # per group, face tests of subsets
+    max_subsets: int = 120  # per group, face tests of subsets
     # Layout.
     max_residual: float = 0.16  # rms affine residual / rms spread of the pips
     side_per_pip: tuple[float, float] = (2.6, 11.0)  # face side / pip diameter
+    diag_side_per_pip: float = 3.7  # 2 and 3: corner pips 2.6 diameters apart (not a colon)
     one_side_per_pip: tuple[float, float] = (2.3, 9.0)  # the one-pip is often bigger
     max_anisotropy: float = 4.0  # face long / short extent (slanted view)
     max_ellipse_mismatch: float = 0.55  # pip shape vs layout foreshortening (4-6 pips)
@@ -77,9 +82,12 @@ class DiceSettings:
     rays: int = 16
     ray_edge: float = 0.25  # a ray stops where a BGR channel leaves the face colour by this
     ray_edge_px: tuple[float, float] = (16.0, 35.0)  # x pip contrast, clipped to this range
+    ray_step: float = 0.1  # ... or where it steps by this x contrast over 2 px
+    ray_step_px: tuple[float, float] = (12.0, 22.0)  # clipped to this range
+    face_scales: tuple[float, ...] = (0.9, 1.0, 1.15, 1.3)  # face size / pip-layout size
     glare_run: float = 0.15  # brighter runs shorter than this x ray length are glare
     ray_range: tuple[float, float] = (0.72, 1.32)  # border distance / expected distance
-    min_face_rays: tuple[float, float] = (0.65, 0.3)  # share meeting the border in range, for
+    min_face_rays: tuple[float, float] = (0.8, 0.3)  # share meeting the border in range, for
     # 2-3 pips (a weak layout) and 4-6 pips (a strong one)
     max_early_rays: float = 0.2  # share of rays stopped inside the face by something
     max_interior_dev: float = 0.08  # share of the face (outside pips) not of the face colour
@@ -90,7 +98,9 @@ class DiceSettings:
     one_square_vs_circle: float = 0.7  # ... which must beat a circle fit by this factor
     one_max_asym: float = 0.15  # median |log(ray / opposite ray)|: the pip sits in the middle
     # Top face versus side faces.
-    adjacent: float = 1.1  # centre distance / (sum of the two faces' border distances)
+    adjacent: float = 1.35  # centre distance / (sum of the two faces' border distances)
+    side_shape_ratio: float = 1.3  # faces more alike in foreshortening are two dice ...
+    touching_area_ratio: float = 1.6  # ... if also alike in size
     side_area_ratio: float = 0.5  # a smaller adjacent face than this is a side face
     side_toward: float = 0.25  # ... and so is one lying this much towards the camera's nadir
     slanted_aniso: float = 1.3  # median top-face foreshortening of a slanted photo
@@ -99,6 +109,7 @@ class DiceSettings:
     beside_share: float = 0.4  # ... while left and right of it less of the table matches
     # Reporting.
     warn_confidence: float = 0.6
+    min_confidence: float = 0.4  # weaker faces are not reported
 
 
 SETTINGS = DiceSettings()
@@ -172,7 +183,8 @@ class Face:
 def _channels(img: np.ndarray, s: DiceSettings) -> list[np.ndarray]:
     """[max(B,G,R), min(B,G,R), BGR], all uint8 and lightly blurred."""
     bgr = cv2.GaussianBlur(img, (0, 0), s.blur_sigma)
-    return [bgr.max(axis=2), bgr.min(axis=2), bgr]
+    b, g, r = cv2.split(bgr)
+    return [cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r), bgr]
 
 
 def _ring_points(n_pts: int) -> np.ndarray:
@@ -238,6 +250,11 @@ def _blob_pass(src, chans, img, ci, dark, window, factor, s: DiceSettings):
         cov[k] = cv * factor**2
         ev = np.linalg.eigvalsh(cv)
         fill[k] = a / (4 * np.pi * math.sqrt(max(ev[0] * ev[1], 1e-9)))
+        if a >= 12:  # pips are convex: a cross of lines or a letter is not
+            cnts, _ = cv2.findContours(roi, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            hull = cv2.contourArea(cv2.convexHull(max(cnts, key=len)))
+            if a < s.min_solidity * (hull + 0.5 * cv2.arcLength(cnts[0], True)):
+                fill[k] = 0.0
     ev = np.linalg.eigvalsh(cov)
     ratio = np.sqrt(ev[:, 1] / np.maximum(ev[:, 0], 1e-9))
     good = (fill >= s.min_ellipse_fill) & (fill <= s.max_ellipse_fill) & (
@@ -259,11 +276,12 @@ def find_pips(img: np.ndarray, s: DiceSettings = SETTINGS) -> tuple[Pips, list[n
             for c in chans]
     passes = []
     for ci, dark in ((0, True), (1, False)):
-        for wdw in s.windows:
-            passes.append(_blob_pass(chans[ci], chans, img, ci, dark, wdw, 1, s))
-        passes.append(_blob_pass(half[ci], chans, img, ci, dark, s.coarse_window, 2, s))
+        for wdw, factor in s.passes:
+            src = chans[ci] if factor == 1 else half[ci]
+            passes.append(_blob_pass(src, chans, img, ci, dark, wdw, factor, s))
     # Big dark pips that are not dark in max(B, G, R): a red one-pip on a white die.
-    passes.append(_blob_pass(half[1], chans, img, 1, True, s.coarse_window, 2, s))
+    wdw, factor = s.passes[-1]
+    passes.append(_blob_pass(half[1], chans, img, 1, True, wdw, factor, s))
     passes = [p for p in passes if p is not None]
     if not passes:
         empty = Pips(np.zeros((0, 2)), np.zeros(0), np.zeros((0, 2, 2)), np.zeros(0, bool),
@@ -387,9 +405,22 @@ def _ray_extent(bgr, centre, pip_xy, pip_d, colour, contrast, max_r, s: DiceSett
     thr = float(np.clip(s.ray_edge * contrast, *s.ray_edge_px))
     diff = vals - colour[None, None]
     dev = np.abs(diff).max(axis=2) > thr
+    # A faint but sharp step (a white die on white paper) is a border too.
+    step = np.zeros(dev.shape, np.float32)
+    step[:, 1:-1] = np.abs(vals[:, 2:] - vals[:, :-2]).max(axis=2)
+    step_thr = float(np.clip(s.ray_step * contrast, *s.ray_step_px))
+    dev |= step > step_thr
     if len(pip_xy):
-        dd = np.linalg.norm(pts[:, :, None] - pip_xy[None, None], axis=3)
-        in_pip = (dd < 0.75 * pip_d[None, None]).any(axis=2)
+        # Each pip disc (radius 0.75 d) covers an interval [a, b] of every ray.
+        rel = pip_xy - centre  # (K, 2)
+        t0 = dirs @ rel.T  # (R, K)
+        h2 = (rel**2).sum(axis=1)[None] - t0**2
+        rad = 0.75 * pip_d[None] + 1.5
+        half = np.sqrt(np.maximum(rad**2 - h2, 0))
+        hit = h2 < rad**2
+        lo = np.where(hit, t0 - half, np.inf)[:, :, None]
+        hi = np.where(hit, t0 + half, -np.inf)[:, :, None]
+        in_pip = ((steps[None, None] >= lo) & (steps[None, None] <= hi)).any(axis=1)
         dev &= ~in_pip
     # Glare: a brighter patch after which the ray is back on face colour is no border.
     n_steps = dev.shape[1]
@@ -417,10 +448,14 @@ def _border_score(ext: np.ndarray, exp: np.ndarray, s: DiceSettings) -> tuple[fl
     """How well measured border distances match a predicted face: (share of rays meeting the
     border in range, share stopping early on something inside the face). Rays that meet
     nothing (a white die on white paper) count for neither."""
-    ratio = ext / exp
-    good = (ratio >= s.ray_range[0]) & (ratio <= s.ray_range[1])
-    early = ratio < s.ray_range[0]
-    return float(good.mean()), float(early.mean())
+    best = (0.0, 1.0)
+    for scale in s.face_scales:  # pips sit nearer the middle or the edge on some dice
+        ratio = ext / (exp * scale)
+        good = float(((ratio >= s.ray_range[0]) & (ratio <= s.ray_range[1])).mean())
+        early = float((ratio < s.ray_range[0]).mean())
+        if good - early > best[0] - best[1]:
+            best = (good, early)
+    return best
 
 
 _GRID = np.stack(np.meshgrid(np.linspace(-0.75, 0.75, 11), np.linspace(-0.75, 0.75, 11)),
@@ -512,6 +547,8 @@ def read_group(idx: np.ndarray, p: Pips, chans, s: DiceSettings) -> Face | None:
     notes: list[str] = []
     if n == 1:
         centre = xy[0]
+        if contrast < s.one_min_contrast:
+            return _reject(14, locals())
         # Cheap test first: face colour all around at 0.9 pip diameters.
         ring = _sample(chans[2], centre + 0.9 * d * _RING16).astype(np.float32)
         if (np.abs(ring - colour).max(axis=1) > max(s.ray_edge_px[0], s.ray_edge * contrast)
@@ -519,6 +556,9 @@ def read_group(idx: np.ndarray, p: Pips, chans, s: DiceSettings) -> Face | None:
             return _reject(2, locals())
         max_r = s.one_side_per_pip[1] * d * 0.75
         near = (np.linalg.norm(p.xy - centre, axis=1) < max_r + p.d) & (p.d < 2 * d)
+        # Blobs like this pip nearby are not masked: a face with more pips is no one-face.
+        near &= (p.dark != p.dark[idx[0]]) | (p.d > 1.6 * d) | (p.d < d / 1.6)
+        near[idx] = True
         ext, _ = _ray_extent(chans[2], centre, p.xy[near], p.d[near], colour, contrast,
                              max_r, s)
         found = ~np.isnan(ext)
@@ -573,7 +613,8 @@ def read_group(idx: np.ndarray, p: Pips, chans, s: DiceSettings) -> Face | None:
         else:
             lins = _diag_candidates(xy, cov)
             side = 2 * float(np.linalg.norm(xy - centre, axis=1).max()) * math.sqrt(2)
-        if not (s.side_per_pip[0] <= side / d <= s.side_per_pip[1]):
+        lo = s.side_per_pip[0] if n >= 4 else s.diag_side_per_pip
+        if not (lo <= side / d <= s.side_per_pip[1]):
             return _reject(11, locals())
         exps = [_expected_extent(m, dirs) for m in lins]
         max_r = max(e.max() for e in exps) * s.ray_range[1] + 2
@@ -581,13 +622,18 @@ def read_group(idx: np.ndarray, p: Pips, chans, s: DiceSettings) -> Face | None:
         ext, _ = _ray_extent(chans[2], centre, p.xy[near], p.d[near], colour, contrast,
                              max_r, s)
         scores = [_border_score(ext, e, s) for e in exps]
-        k = int(np.argmax([g - e for g, e in scores]))
+        net = np.array([g - e for g, e in scores])
+        # Among the frames that fit the border about best, the one with the cleanest interior.
+        best = [k for k in range(len(lins)) if net[k] >= net.max() - 0.07]
+        devs = [_interior_dev(chans[2], centre, lins[k], xy, p.d[idx], colour, contrast, s)
+                for k in best]
+        k = best[int(np.argmin(devs))]
+        bad = min(devs)
         good, early = scores[k]
         face_score = good - early
         need = s.min_face_rays[0 if n <= 3 else 1]
         if good < need or early > s.max_early_rays:
             return _reject(12, locals())
-        bad = _interior_dev(chans[2], centre, lins[k], xy, p.d[idx], colour, contrast, s)
         if bad > s.max_interior_dev:
             return _reject(13, locals())
         lin = lins[k]
@@ -661,8 +707,7 @@ def _solve(members: np.ndarray, p: Pips, chans, s: DiceSettings, depth: int = 0)
             for c in comps:
                 out += _solve(members[c], p, chans, s, depth + 1)
             return out
-    if 2 <= len(members) <= s.max_subset_group and depth == 0 or (
-            2 <= len(members) <= s.max_subset_group and depth > 0):
+    if 2 <= len(members) <= s.max_subset_group:
         return _subset_faces(members, p, chans, s)
     return []
 
@@ -693,6 +738,12 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
                 continue
             if fj.area < s.side_area_ratio * fi.area:
                 side[j] = True
+                continue
+            # Two top faces of touching dice look alike; a top and a side face do not.
+            ai, aj = (np.linalg.svd(f_.lin, compute_uv=False) for f_ in (fi, fj))
+            shape_ratio = (ai[0] / ai[1]) / (aj[0] / aj[1])
+            if max(shape_ratio, 1 / shape_ratio) < s.side_shape_ratio and (
+                    fi.area < s.touching_area_ratio * fj.area):
                 continue
             mid = 0.5 * (fi.center + fj.center)
             nadir = np.array([0.0, 1.0]) if slanted else np.array([w / 2, h / 2]) - mid
@@ -754,6 +805,17 @@ def _face_above(f: Face, bgr: np.ndarray, s: DiceSettings) -> bool:
 
 # --------------------------------------------------------------------------- entry point
 
+def rescale_positions(text: str, scale: float) -> str:
+    """Rewrite every `(x, y)` in a message by `scale` (working pixels -> photo pixels)."""
+    if scale == 1:
+        return text
+
+    def fix(m):
+        return f"({float(m.group(1)) * scale:.0f}, {float(m.group(2)) * scale:.0f})"
+
+    return re.sub(r"\((\d+(?:\.\d+)?), (\d+(?:\.\d+)?)\)", fix, text)
+
+
 @dataclass(frozen=True)
 class Die:
     """value 1-6, confidence 0-1, center (x, y) in the caller's image pixels."""
@@ -782,7 +844,9 @@ def read_dice(img: np.ndarray, s: DiceSettings = SETTINGS) -> tuple[list[Die], l
     for comp in _components(adj, np.arange(len(pips))):
         faces += _solve(comp, pips, chans, s)
     t3 = time.perf_counter()
+    faces = [fc for fc in faces if fc.confidence >= s.min_confidence]
     faces, warnings = _top_faces(faces, work.shape[:2], s, chans[2])
+    warnings = [rescale_positions(w_, 1 / f) for w_ in warnings]
     dice = []
     for fc in sorted(faces, key=lambda q: (q.center[1], q.center[0])):
         cx, cy = fc.center / f

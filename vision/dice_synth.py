@@ -388,8 +388,11 @@ def _occludes(cam, a, b):
     return area > 1.0
 
 
-def make_scene(seed: int, s: DiceSceneSettings = SCENE) -> tuple[np.ndarray, SceneTruth]:
-    """A photo (H, W, 3) uint8 BGR and its truth, from the seed alone."""
+def make_scene(seed: int, s: DiceSceneSettings = SCENE, values: list[int] | None = None,
+               style: str | None = None, table: str | None = None
+               ) -> tuple[np.ndarray, SceneTruth]:
+    """A photo (H, W, 3) uint8 BGR and its truth, from the seed alone. `values` fixes the
+    dice (their number and top faces), `style` the die style, `table` the table kind."""
     rng = np.random.default_rng(seed)
     w, h = s.size
     if rng.random() < s.portrait_p:
@@ -397,14 +400,17 @@ def make_scene(seed: int, s: DiceSceneSettings = SCENE) -> tuple[np.ndarray, Sce
     die_px = rng.uniform(*s.die_frac) * w
     cam, elev = _camera(rng, s, w, h, die_px)
     kind = str(rng.choice(TABLES, p=np.array(TABLE_WEIGHTS) / sum(TABLE_WEIGHTS)))
+    kind = table or kind
     img = table_texture(rng, w, h, kind)
     draw_distractors(rng, img, int(rng.integers(s.distractors[0], s.distractors[1] + 1)),
                      die_px)
     n = int(rng.integers(s.n_dice[0], s.n_dice[1] + 1))
+    n = len(values) if values is not None else n
     places, touching = _place(rng, cam, n, s.touching_p, w, h, die_px)
     names = list(STYLE_WEIGHTS)
     pw = np.array([STYLE_WEIGHTS[k] for k in names])
     scene_style = str(rng.choice(names, p=pw / pw.sum()))
+    scene_style = style or scene_style
     light = np.array([rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(0.4, 2.0)])
     light /= np.linalg.norm(light)
     ambient = rng.uniform(0.35, 0.65)
@@ -432,14 +438,16 @@ def make_scene(seed: int, s: DiceSceneSettings = SCENE) -> tuple[np.ndarray, Sce
     src = np.float32([[0, 0], [t, 0], [t, t], [0, t]])
     for i in order:
         x, y, yaw = places[i]
-        style = scene_style if rng.random() < s.same_style_p else str(
+        die_style = scene_style if rng.random() < s.same_style_p else str(
             rng.choice(names, p=pw / pw.sum()))
+        die_style = style or die_style
         value = int(rng.integers(1, 7))
+        value = values[i] if values is not None else value
         margin = rng.uniform(*s.pip_margin)
         pip_r = rng.uniform(*s.pip_radius)
         pip_r = min(pip_r, margin * 0.75)
         corner_r = rng.uniform(*s.corner_radius)
-        translucent = STYLES[style][2]
+        translucent = STYLES[die_style][2]
         faces = _cube_faces(x, y, yaw, value, rng)
         centre_px = cam.project([[x, y, 1.0]])[0]
         for val, corners, nrm in faces[::-1]:  # sides before the top
@@ -450,7 +458,7 @@ def make_scene(seed: int, s: DiceSceneSettings = SCENE) -> tuple[np.ndarray, Sce
             area = cv2.contourArea(quad)
             if area < 4:
                 continue
-            tex, alpha, _ = face_texture(rng, val, style, t, margin, pip_r, corner_r)
+            tex, alpha, _ = face_texture(rng, val, die_style, t, margin, pip_r, corner_r)
             light_f = ambient + (1 - ambient) * max(0.0, float(np.dot(nrm, light)))
             tex = tex * light_f
             if nrm[2] > 0.5 and rng.random() < s.glare_p:
@@ -473,7 +481,7 @@ def make_scene(seed: int, s: DiceSceneSettings = SCENE) -> tuple[np.ndarray, Sce
             wa = cv2.warpPerspective(alpha, m, size, flags=cv2.INTER_LINEAR)
             roi = imgf[y0:y1, x0:x1]
             if translucent:
-                _, _, pmask = face_texture(rng, val, style, t, margin, pip_r, corner_r)
+                _, _, pmask = face_texture(rng, val, die_style, t, margin, pip_r, corner_r)
                 wp = cv2.warpPerspective(pmask, m, size, flags=cv2.INTER_LINEAR)
                 op = rng.uniform(0.55, 0.8)
                 body = roi * (1 - op) + warped * op
@@ -481,7 +489,7 @@ def make_scene(seed: int, s: DiceSceneSettings = SCENE) -> tuple[np.ndarray, Sce
             roi[:] = roi * (1 - wa[..., None]) + warped * wa[..., None]
         truth.dice.append({"value": value, "center": [round(float(centre_px[0]), 1),
                                                        round(float(centre_px[1]), 1)],
-                           "style": style, "touching": bool(touching[i]),
+                           "style": die_style, "touching": bool(touching[i]),
                            "side_px": round(float(die_px), 1)})
     img = _finish(rng, imgf, s, die_px)
     truth.dice.sort(key=lambda d: (d["center"][1], d["center"][0]))
