@@ -33,7 +33,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scoring.labels import PAWN_COLOURS
+from scoring.labels import PAWN_COLOURS, PAWNS_PER_COLOUR
 from scoring.mauerhuepfer import GOAL_SLOTS, START, Board, load_board
 
 MODEL_PATH = Path(__file__).resolve().parent.parent / "models" / "mauer-pawns.npz"
@@ -79,6 +79,7 @@ class MauerSettings:
     heights_mm: tuple[float, ...] = (0.0, 11.0, 21.0)  # footprint, body, head sample planes
     min_confidence: float = 0.6  # below: a warning names the position
     min_board_confidence: float = 0.5  # board evidence below this: a warning
+    lone_colour_min_conf: float = 0.95  # a colour with < 4 pawns needs one pawn this sure
     # dice
     dice_wanted: int = 2
     dice_search_mm: float = 130.0  # dice are looked for this far around the board
@@ -870,6 +871,29 @@ def classify_spots(image_bgr: np.ndarray, view: BoardView, board: Board,
     return pr.argmax(axis=1), pr.max(axis=1)
 
 
+def box_limits(cls: np.ndarray, conf: np.ndarray, s: MauerSettings = SETTINGS,
+               ) -> tuple[np.ndarray, list[tuple[int, str]]]:
+    """Which spot readings to keep as pawns, given what the box holds: at most 4 pawns of a
+    colour (the least sure extra ones are dropped), and a colour seen only as a few unsure
+    pawns (fewer than 4, none read surely) is dropped: a shadow or a coloured field, not a
+    player. Returns (keep mask over spots, [(spot index, why dropped)])."""
+    keep = cls > 0
+    doubts = []
+    for k in range(1, len(CLASSES)):
+        idx = np.flatnonzero(cls == k)
+        idx = idx[np.argsort(-conf[idx])]
+        for i in idx[PAWNS_PER_COLOUR:]:
+            keep[i] = False
+            doubts.append((int(i), f"a {PAWNS_PER_COLOUR + 1}th pawn of this colour is not "
+                                   f"possible; dropped (confidence {conf[i]:.2f})"))
+        if 0 < len(idx) < PAWNS_PER_COLOUR and conf[idx].max() < s.lone_colour_min_conf:
+            for i in idx:
+                keep[i] = False
+                doubts.append((int(i), f"maybe a pawn (confidence {conf[i]:.2f}), but no "
+                                       f"pawn of this colour was seen surely; not counted"))
+    return keep, doubts
+
+
 def pick_dice(dice: list, corners: np.ndarray | None, wanted: int = 2) -> tuple[list, list[str]]:
     """The `wanted` dice to use: off the board first, then by confidence; a warning when the
     photo shows more (the scorer warns about fewer)."""
@@ -976,6 +1000,8 @@ def read_mauer(image_bgr: np.ndarray, board: Board | None = None,
     cls, conf = classify_spots(image_bgr, view, board, model, s)
     t2 = time.perf_counter()
     sp = spots(board)
+    keep, doubts = box_limits(cls, conf, s)
+    warnings += [f"{CLASSES[cls[i]]} pawn at position {sp[i].place}: {why}" for i, why in doubts]
     pieces = []
     positions: dict[str, list[str]] = {}
     for i in np.argsort(-conf):
@@ -984,6 +1010,8 @@ def read_mauer(image_bgr: np.ndarray, board: Board | None = None,
             if conf[i] < s.min_confidence:
                 warnings.append(f"position {q.place} ({q.kind}) may hold a pawn "
                                 f"(empty with confidence {conf[i]:.2f})")
+            continue
+        if not keep[i]:
             continue
         colour = CLASSES[cls[i]]
         label = f"pawn-{colour}"

@@ -198,3 +198,16 @@ def test_place_key_orders_like_the_truth():
     got = sorted(places, key=lambda p: mauer._place_key(BOARD, p))
     assert got == ["B", "3", "12", "a", "d"]
     assert math.isclose(mauer.SETTINGS.pawn_height_mm, 24.0)
+
+
+@pytest.mark.parametrize("cls,conf,kept", [
+    # class per spot (0 empty, 1 red, 2 yellow, 3 green, 4 black), confidence, kept pawns
+    ([1, 1, 1, 1, 1], [0.99, 0.98, 0.97, 0.96, 0.6], [1, 1, 1, 1, 0]),  # 5 red: least sure out
+    ([4, 0, 0], [0.9, 1.0, 1.0], [0, 0, 0]),  # a lone unsure black pawn: a shadow
+    ([4, 0, 0], [0.99, 1.0, 1.0], [1, 0, 0]),  # a lone sure one stays (a colour may be short)
+    ([2, 2, 2, 2, 3], [0.7, 0.7, 0.7, 0.7, 0.99], [1, 1, 1, 1, 1]),  # 4 of a colour stay
+])
+def test_box_limits(cls, conf, kept):
+    keep, doubts = mauer.box_limits(np.array(cls), np.array(conf))
+    assert keep.astype(int).tolist() == kept
+    assert len(doubts) == sum(1 for c, k in zip(cls, kept, strict=True) if c and not k)
