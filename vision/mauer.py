@@ -51,6 +51,7 @@ class MauerSettings:
     blob_min_convexity: float = 0.7
     blob_convexity_passes: tuple[float, ...] = (0.7, 0.5)  # strict first, then looser
     good_board_score: float = 0.8  # a fit this good stops the search
+    min_board_score: float = 0.4  # (field fit + start colours) / 2 below this: no board
     colour_weight: float = 0.5  # start-area colours vs the field fit when choosing a board
     blob_max_chroma: float = 18.0  # Lab chroma at a blob's centre, off the median blob's
     blob_step: int = 4  # threshold step of the blob detector (on lightness / local light)
@@ -576,6 +577,8 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
             best = view
         if best is not None and best.score >= s.good_board_score:
             break
+    if best is None or best.score < s.min_board_score:
+        return None
     return best
 
 
