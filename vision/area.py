@@ -440,7 +440,10 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
     with a quadrilateral; the first plausible one is snapped to the border's edges."""
     h, w = image_bgr.shape[:2]
     f = min(1.0, settings.mask_long_side / max(h, w))
-    small = cv2.resize(image_bgr, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
+    src = image_bgr
+    while max(src.shape[:2]) >= 2 * settings.mask_long_side:  # halve fast, then area-resize
+        src = cv2.pyrDown(src)
+    small = cv2.resize(src, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
     k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (settings.open_px, settings.open_px))
     why = "nothing of its colour"
     best = None

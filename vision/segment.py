@@ -273,8 +273,10 @@ def find_marbles(image_bgr: np.ndarray, area: PlayArea, settings: MarbleSettings
                          disc)
     # Centre: chroma-weighted mean of the blob (the coloured glass, not its grey shadow or
     # white highlight).
-    lab = cv2.cvtColor(view, cv2.COLOR_BGR2LAB).astype(np.float32)
-    chroma = np.hypot(lab[..., 1] - 128, lab[..., 2] - 128)
+    chroma = None
+    if not settings.plain_centre:
+        lab = cv2.cvtColor(view, cv2.COLOR_BGR2LAB).astype(np.float32)
+        chroma = np.hypot(lab[..., 1] - 128, lab[..., 2] - 128)
     centers = []
     for g in groups:
         c = g.mean(axis=0) if settings.plain_centre else None

@@ -205,7 +205,7 @@ def write_card(path: Path, info: dict) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--crops", default=None, help="use this crops .npz instead of rendering")
-    ap.add_argument("--scenes", type=int, default=1200, help="scenes per game to render")
+    ap.add_argument("--scenes", type=int, default=1000, help="scenes per game to render")
     ap.add_argument("--epochs", type=int, default=None)
     ap.add_argument("--out", default=str(MODEL_PATH))
     ap.add_argument("--card", default=None, help="model card (default: beside the model)")
