@@ -81,6 +81,8 @@ class MauerSettings:
     min_confidence: float = 0.6  # below: a warning names the position
     min_board_confidence: float = 0.5  # board evidence below this: a warning
     lone_colour_min_conf: float = 0.95  # a colour with < 4 pawns needs one pawn this sure
+    complete_min_prob: float = 0.002  # a colour's missing pawn: its likeliest spot, if at
+    complete_margin: float = 3.0  # least this probable and this many times the next one
     # dice
     dice_wanted: int = 2
     dice_search_mm: float = 130.0  # dice are looked for this far around the board
@@ -866,12 +868,36 @@ def _place_key(board: Board, place: str) -> tuple[int, int]:
 
 
 def classify_spots(image_bgr: np.ndarray, view: BoardView, board: Board,
-                   model: PawnModel, s: MauerSettings = SETTINGS,
-                   ) -> tuple[np.ndarray, np.ndarray]:
-    """(class index per spot, its probability), slots limited to their own colour."""
+                   model: PawnModel, s: MauerSettings = SETTINGS) -> np.ndarray:
+    """(n_spots, len(CLASSES)) class probabilities, slots limited to their own colour."""
     pr = model.proba(spot_features(image_bgr, view, board, s)) * allowed_mask(board)
-    pr /= np.maximum(pr.sum(axis=1, keepdims=True), 1e-9)
-    return pr.argmax(axis=1), pr.max(axis=1)
+    return pr / np.maximum(pr.sum(axis=1, keepdims=True), 1e-9)
+
+
+def complete_colours(pr: np.ndarray, cls: np.ndarray, keep: np.ndarray,
+                     s: MauerSettings = SETTINGS) -> list[int]:
+    """A colour in play has all 4 pawns on the board (B, track or home). For a colour seen
+    1-3 times, the empty spot most likely to hold its missing pawn is taken when it clearly
+    stands out (probability at least `complete_min_prob` and `complete_margin` times the
+    next spot's). Returns the spot indices added (the caller warns about each)."""
+    added = []
+    for k in range(1, len(CLASSES)):
+        n = int((keep & (cls == k)).sum())
+        if not 0 < n < PAWNS_PER_COLOUR:
+            continue
+        free = np.flatnonzero(~keep)
+        order = free[np.argsort(-pr[free, k])]
+        for j in range(PAWNS_PER_COLOUR - n):
+            if j >= len(order):
+                break
+            p = pr[order[j], k]
+            nxt = pr[order[j + 1], k] if j + 1 < len(order) else 0.0
+            if p < s.complete_min_prob or p < s.complete_margin * nxt:
+                break
+            added.append(int(order[j]))
+            cls[order[j]] = k
+            keep[order[j]] = True
+    return added
 
 
 def box_limits(cls: np.ndarray, conf: np.ndarray, s: MauerSettings = SETTINGS,
@@ -1000,11 +1026,17 @@ def read_mauer(image_bgr: np.ndarray, board: Board | None = None,
     warnings: list[str] = []
     if view.score < s.min_board_confidence:
         warnings.append(f"the board was located with low confidence {view.score:.2f}")
-    cls, conf = classify_spots(image_bgr, view, board, model, s)
+    pr = classify_spots(image_bgr, view, board, model, s)
+    cls, conf = pr.argmax(axis=1), pr.max(axis=1)
     t2 = time.perf_counter()
     sp = spots(board)
     keep, doubts = box_limits(cls, conf, s)
     warnings += [f"{CLASSES[cls[i]]} pawn at position {sp[i].place}: {why}" for i, why in doubts]
+    for i in complete_colours(pr, cls, keep, s):
+        conf[i] = pr[i, cls[i]]
+        warnings.append(f"the {PAWNS_PER_COLOUR}th {CLASSES[cls[i]]} pawn was not seen clearly; "
+                        f"it is most likely at position {sp[i].place} "
+                        f"(probability {conf[i]:.3f})")
     pieces = []
     positions: dict[str, list[str]] = {}
     for i in np.argsort(-conf):

@@ -211,3 +211,22 @@ def test_box_limits(cls, conf, kept):
     keep, doubts = mauer.box_limits(np.array(cls), np.array(conf))
     assert keep.astype(int).tolist() == kept
     assert len(doubts) == sum(1 for c, k in zip(cls, kept, strict=True) if c and not k)
+
+
+@pytest.mark.parametrize("p_missing,p_next,added", [
+    (0.15, 0.001, True),  # the missing red pawn's spot stands out: taken
+    (0.004, 0.003, False),  # two spots alike: no guess
+    (0.001, 0.0, False),  # too unlikely anywhere
+])
+def test_complete_colours_finds_the_missing_pawn(p_missing, p_next, added):
+    k = len(mauer.CLASSES)
+    pr = np.zeros((6, k))
+    pr[:, 0] = 1.0
+    pr[:3, 0], pr[:3, 1] = 0.0, 1.0  # three sure red pawns
+    pr[3, 1], pr[3, 0] = p_missing, 1 - p_missing
+    pr[4, 1], pr[4, 0] = p_next, 1 - p_next
+    cls = pr.argmax(axis=1)
+    keep = cls > 0
+    got = mauer.complete_colours(pr, cls, keep)
+    assert got == ([3] if added else [])
+    assert int((keep & (cls == 1)).sum()) == (4 if added else 3)
