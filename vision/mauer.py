@@ -65,6 +65,7 @@ class MauerSettings:
     max_runs: int = 80  # longest runs looked at
     run_partners: int = 3  # each run is paired with its nearest parallel runs
     prescore_keep: int = 300  # hypotheses kept after the quick score for the full one
+    dedupe_px: float = 6.0  # hypotheses whose board corners agree to this are one
     size_ratio: tuple[float, float] = (0.95, 2.0)  # (run spacing / blob diameter) in the
     # photo over (spacing / field diameter) on the board: blobs are a field's white inside
     sep_ratio: tuple[float, float] = (0.5, 1.4)  # image / board distance of two paired runs,
@@ -275,6 +276,7 @@ def _board_runs(board: Board, min_len: int = 6) -> tuple[np.ndarray, ...]:
 
 def _run_hypotheses(det: np.ndarray, board: Board, s: MauerSettings,
                     colour=None) -> list[np.ndarray]:
+    # colour: optional (K, 3, 3) homographies -> (K,) start-area colour evidence
     """Homographies (mm -> px) from pairs of parallel image runs of blobs matched to pairs of
     board runs of fields (every offset and direction), best fitting first. det: (N, 3)
     blobs x, y, diameter. A run's spacing over its blobs' diameter must suit the board run
@@ -356,12 +358,21 @@ def _run_hypotheses(det: np.ndarray, board: Board, s: MauerSettings,
     if not len(Hs):
         return []
     quick = _quick_scores(Hs, xy, fields, pitch, shape)
-    top = np.argsort(-quick)[: s.prescore_keep]
-    def total(H):
-        ce = colour(H) if colour is not None else 0.0
-        return _fit_score(xy, fields, H, pitch) + s.colour_weight * ce
-
-    hyps = sorted(((total(Hs[i]), i) for i in top), reverse=True)
+    order = np.argsort(-quick)
+    corners = _apply_many(Hs[order[: 4 * s.prescore_keep]], board_corners_mm(board))
+    seen_keys: set = set()
+    top = []
+    for k, i in enumerate(order[: 4 * s.prescore_keep]):  # near-identical fits once
+        key = tuple(np.round(corners[k].ravel() / s.dedupe_px).astype(int).tolist())
+        if key not in seen_keys:
+            seen_keys.add(key)
+            top.append(i)
+        if len(top) >= s.prescore_keep:
+            break
+    top = np.array(top)
+    ce = colour(Hs[top]) if colour is not None else np.zeros(len(top))
+    hyps = sorted(((_fit_score(xy, fields, Hs[i], pitch) + s.colour_weight * c, i)
+                   for i, c in zip(top, ce, strict=True)), reverse=True)
     return [Hs[i] for _, i in hyps[: s.refine_best]]
 
 
@@ -530,13 +541,45 @@ def _bilinear(img: np.ndarray, pts: np.ndarray) -> np.ndarray:
 _START_HUE = {"red": (1.0, 0.45), "yellow": (0.0, 1.0), "green": (-1.0, 0.5)}
 
 
+def _colour_evidence_many(lab: np.ndarray, Hs: np.ndarray, board: Board) -> np.ndarray:
+    """`_colour_evidence` for (K, 3, 3) homographies at once: (K,) floats."""
+    rings = _start_rings(board)
+    if len(rings) < 2:
+        return np.zeros(len(Hs))
+    pts = np.concatenate(rings)
+    proj = _apply_many(Hs, pts).reshape(-1, 2)
+    proj = np.where(np.isfinite(proj), proj, -1.0)
+    px = _bilinear(lab, proj).reshape(len(Hs), len(rings), len(rings[0]), 3)
+    med = np.median(px, axis=2)  # (K, colours, 3)
+    ev = np.zeros(len(Hs))
+    names = [a.colour for a in board.colours]
+    for ci, colour in enumerate(names):
+        v = med[:, ci]
+        if colour == "black":
+            others = np.min(np.delete(med[:, :, 0], ci, axis=1), axis=1)
+            ev += (v[:, 0] < others - 5).astype(float)
+        else:
+            a, b = (v[:, 1] - 128) / 40.0, (v[:, 2] - 128) / 40.0
+            ea, eb = _START_HUE[colour]
+            ang = np.arctan2(b, a) - math.atan2(eb, ea)
+            ang = np.abs((ang + math.pi) % (2 * math.pi) - math.pi)
+            ev += ((ang < 0.7) & (np.hypot(a, b) > 0.2)).astype(float)
+    return ev / len(names)
+
+
+@lru_cache(maxsize=4)
+def _start_rings(board: Board) -> tuple[np.ndarray, ...]:
+    """Sample points (mm) on each start area's coloured ring, in `board.colours` order."""
+    return tuple(_ring(a.start_center, 0.78 * a.start_radius, 0.95 * a.start_radius, 24)
+                 for a in board.colours)
+
+
 def _colour_evidence(lab: np.ndarray, H: np.ndarray, board: Board) -> float:
     """0-1: how well the start areas B under H (mm -> `lab` px) show their colours (the ring's
     hue for red, yellow, green; black darker than the others)."""
     cols = {}
-    for a in board.colours:
-        ring = _bilinear(lab, apply_h(H, _ring(a.start_center, 0.78 * a.start_radius,
-                                                0.95 * a.start_radius, 24)))
+    for a, ring_mm in zip(board.colours, _start_rings(board), strict=True):
+        ring = _bilinear(lab, apply_h(H, ring_mm))
         cols[a.colour] = np.median(ring, axis=0)
     if len(cols) < 2:
         return 0.0
@@ -596,7 +639,7 @@ def _find_board_once(image_bgr: np.ndarray, board: Board, s: MauerSettings) -> B
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
     S = np.diag([f, f, 1.0])
     starts = _run_hypotheses(blobs, board, s,
-                             lambda H: _colour_evidence(lab, S @ H, board))
+                             lambda Hs: _colour_evidence_many(lab, S[None] @ Hs, board))
     best = None
     seen: list[np.ndarray] = []
     for H0 in starts:
