@@ -49,6 +49,9 @@ class TileSettings:
     red_inset: float = 0.01  # inside the arena (inset by this share) the arena colour model
     arena_diff: float = 22.0  # Lab distance from the arena's fitted colour that is a tile
     arena_l_weight: float = 0.5  # lightness counts less (shadows of tiles and walls)
+    surface_levels: tuple[float, ...] = (20.0, 12.0, 6.0)  # redness levels for the bare arena
+    min_surface: float = 0.3  # share of the arena the bare-arena mask must cover
+    arena_b_weight: float = 1.0  # weight of yellowness (b*) in that distance
     max_blob: float = 8.0  # blobs larger than this many tiles are walls or table, no tiles
     min_area: float = 0.35  # of a tile's area, smaller blobs are dropped
     max_elongation: float = 2.6  # a lone blob longer than this (long/short side) is no tile
@@ -116,7 +119,7 @@ def background_diff(view: np.ndarray, piece_px: float) -> np.ndarray:
 
 
 def surface_diff(view: np.ndarray, surface: np.ndarray, sigma: float,
-                 settings_l_weight: float = 0.5) -> np.ndarray:
+                 settings_l_weight: float = 0.5, b_weight: float = 1.0) -> np.ndarray:
     """Lab distance of each pixel from the local colour of the `surface` pixels (bool mask):
     a normalised Gaussian average (sigma pixels) of the surface's colour, so shadows and light
     gradients follow. float32 (H, W)."""
@@ -135,7 +138,22 @@ def surface_diff(view: np.ndarray, surface: np.ndarray, sigma: float,
     local = cv2.resize(num / np.maximum(den, 1e-3), (w, h), interpolation=cv2.INTER_LINEAR)
     d = lab - local
     d[..., 0] *= settings_l_weight  # shading changes lightness most
+    d[..., 2] *= b_weight  # orange on red differs mostly in yellowness (b*)
     return np.sqrt((d * d).sum(axis=2))
+
+
+def arena_surface(inner: np.ndarray, area: PlayArea, settings: TileSettings) -> np.ndarray:
+    """bool mask of the bare arena in the rectified arena view: its red pixels at the first
+    redness level that covers `min_surface` of it (warm or washed-out light lowers redness),
+    else the pixels near the view's median colour."""
+    n = inner.shape[0] * inner.shape[1]
+    for level in settings.surface_levels:
+        m = area_mask(inner, area.settings, level) > 0
+        if m.sum() >= settings.min_surface * n:
+            return m
+    lab = cv2.cvtColor(inner, cv2.COLOR_BGR2LAB).astype(np.float32)
+    med = np.median(lab.reshape(-1, 3), axis=0)
+    return np.sqrt(((lab - med) ** 2).sum(axis=2)) < settings.arena_diff
 
 
 def fill_holes(mask: np.ndarray, max_area: float) -> np.ndarray:
@@ -216,8 +234,9 @@ def find_tiles(image_bgr: np.ndarray, area: PlayArea, settings: TileSettings) ->
     ins = settings.red_inset * s_view
     a0, a1 = int(round(o + ins)), int(round(o + s_view - ins))
     inner = view[a0:a1, a0:a1]
-    surface = area_mask(inner, area.settings, area.settings.red_levels[1]) > 0
-    fg[a0:a1, a0:a1] = surface_diff(inner, surface, 1.5 * t, settings.arena_l_weight) > \
+    surface = arena_surface(inner, area, settings)
+    fg[a0:a1, a0:a1] = surface_diff(inner, surface, 1.5 * t, settings.arena_l_weight,
+                                    settings.arena_b_weight) > \
         settings.arena_diff
     # Cut along the arena's edge: tiles inside never join the castle walls.
     fg[max(a0 - 2, 0) : a0, a0 - 2 : a1 + 2] = False

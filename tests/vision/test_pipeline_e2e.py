@@ -88,3 +88,20 @@ def test_evaluate_folder_errors(run_cli, tmp_path):
     assert code == 2 and "not found" in out["error"]["message"]
     code, out = run_cli("evaluate", "--game", "simsala-hopp", tmp_path, "--json")
     assert code == 2 and "no scenes" in out["error"]["message"]
+
+
+@pytest.mark.slow
+def test_large_photo_coordinates_are_in_original_pixels(tmp_path):
+    import cv2
+
+    img_path = scenes("simsala-hopp", 1)[0]
+    img = cv2.imread(str(img_path))
+    big = cv2.resize(img, None, fx=2, fy=2, interpolation=cv2.INTER_LINEAR)
+    p = tmp_path / "big.jpg"
+    cv2.imwrite(str(p), big, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    small_out = score_photo(img_path, "simsala-hopp", OPTIONS["simsala-hopp"])
+    big_out = score_photo(p, "simsala-hopp", OPTIONS["simsala-hopp"])
+    assert big_out["image"] == {"width": 2 * img.shape[1], "height": 2 * img.shape[0]}
+    a, b = np.array(small_out["area"]), np.array(big_out["area"])
+    assert min(np.abs(np.roll(b, k, 0) - 2 * a).max() for k in range(4)) < 0.02 * b.max()
+    assert len(big_out["pieces"]) >= len(small_out["pieces"]) - 1
