@@ -54,6 +54,7 @@ class MauerSettings:
     min_board_score: float = 0.4  # (field fit + start colours) / 2 below this: no board
     colour_weight: float = 0.5  # start-area colours vs the field fit when choosing a board
     blob_max_chroma: float = 18.0  # Lab chroma at a blob's centre, off the median blob's
+    blob_erode: int = 1  # erosion (px) of the lightness before the blob search (1: none)
     blob_step: int = 4  # threshold step of the blob detector (on lightness / local light)
     blob_repeat: int = 2  # thresholds a blob must persist over
     blob_light_sigma: float = 40.0  # px at full size: scale of the light normalisation
@@ -200,6 +201,9 @@ def field_blobs(image_bgr: np.ndarray, s: MauerSettings = None) -> np.ndarray:
     bg = cv2.resize(cv2.GaussianBlur(small, (0, 0), s.blob_light_sigma * f / 8),
                     (L.shape[1], L.shape[0]), interpolation=cv2.INTER_LINEAR)
     L = np.clip(L / np.maximum(bg, 8.0) * 128.0, 0, 255).astype(np.uint8)
+    if s.blob_erode > 1:  # cut the thin light track lines that join blurred fields
+        L = cv2.erode(L, cv2.getStructuringElement(cv2.MORPH_ELLIPSE,
+                                                   (s.blob_erode, s.blob_erode)))
     p = cv2.SimpleBlobDetector_Params()
     p.filterByColor, p.blobColor = True, 255
     p.minThreshold, p.maxThreshold, p.thresholdStep = 100, 250, s.blob_step
@@ -230,10 +234,12 @@ def field_blobs(image_bgr: np.ndarray, s: MauerSettings = None) -> np.ndarray:
 
 
 def find_runs(pts: np.ndarray, min_len: int, tol: float = 0.25, k: int = 6,
-              ) -> list[np.ndarray]:
+              max_gap: int = 1) -> list[tuple[np.ndarray, np.ndarray]]:
     """Chains of points that are collinear and evenly spaced (a row of fields; spacing may
-    change slowly, as under perspective): index arrays of at least `min_len` points, longest
-    first, none contained in another."""
+    change slowly, as under perspective), allowing up to `max_gap` missing points in a row (a
+    pawn or a shadow on a field): [(indices, slots)] where slots are the points' integer
+    positions along the chain from 0; at least `min_len` points, most points first, none
+    contained in another."""
     n = len(pts)
     if n < min_len:
         return []
@@ -241,29 +247,37 @@ def find_runs(pts: np.ndarray, min_len: int, tol: float = 0.25, k: int = 6,
     np.fill_diagonal(d, np.inf)
     nbr = np.argsort(d, axis=1)[:, :min(k, n - 1)]
 
-    def extend(chain: list[int]) -> list[int]:
+    def extend(chain: list[int], slot: list[int]) -> None:
         while True:
             a, b = pts[chain[-2]], pts[chain[-1]]
-            step = np.linalg.norm(b - a)
-            dd = np.linalg.norm(pts - (2 * b - a), axis=1)
-            m = int(np.argmin(dd))
-            if dd[m] >= tol * step or m in chain:
-                return chain
-            chain.append(m)
+            step = (b - a) / (slot[-1] - slot[-2])
+            size = np.linalg.norm(step)
+            for jump in range(1, max_gap + 2):
+                dd = np.linalg.norm(pts - (b + jump * step), axis=1)
+                m = int(np.argmin(dd))
+                if dd[m] < tol * size and m not in chain:
+                    chain.append(m)
+                    slot.append(slot[-1] + jump)
+                    break
+            else:
+                return
 
-    found: dict[tuple, np.ndarray] = {}
+    found: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
     for i in range(n):
         for j in nbr[i]:
-            chain = extend([i, int(j)])
-            chain = extend(chain[::-1])
+            chain, slot = [i, int(j)], [0, 1]
+            extend(chain, slot)
+            chain, slot = chain[::-1], [-v for v in slot[::-1]]
+            extend(chain, slot)
             if len(chain) >= min_len:
                 key = tuple(sorted(chain))
                 if key not in found:
-                    found[key] = np.array(chain)
-    runs = sorted(found.values(), key=len, reverse=True)
-    out: list[np.ndarray] = []
+                    sl = np.array(slot)
+                    found[key] = (np.array(chain), sl - sl[0])
+    runs = sorted(found.values(), key=lambda r: (len(r[0]), -r[1][-1]), reverse=True)
+    out: list[tuple[np.ndarray, np.ndarray]] = []
     for r in runs:
-        if not any(set(r) <= set(o) for o in out):
+        if not any(set(r[0]) <= set(o[0]) for o in out):
             out.append(r)
     return out
 
@@ -271,52 +285,52 @@ def find_runs(pts: np.ndarray, min_len: int, tol: float = 0.25, k: int = 6,
 @lru_cache(maxsize=4)
 def _board_runs(board: Board, min_len: int = 6) -> tuple[np.ndarray, ...]:
     fields, _ = _field_array(board)
-    return tuple(find_runs(fields, min_len, tol=0.05, k=8))
+    return tuple(r for r, _ in find_runs(fields, min_len, tol=0.05, k=8, max_gap=0))
 
 
 def _run_hypotheses(det: np.ndarray, board: Board, s: MauerSettings,
                     colour=None) -> list[np.ndarray]:
-    # colour: optional (K, 3, 3) homographies -> (K,) start-area colour evidence
     """Homographies (mm -> px) from pairs of parallel image runs of blobs matched to pairs of
     board runs of fields (every offset and direction), best fitting first. det: (N, 3)
     blobs x, y, diameter. A run's spacing over its blobs' diameter must suit the board run
-    it is matched to (fields nearly touch along a row; a tablecloth's pattern does not)."""
+    it is matched to (fields nearly touch along a row; a tablecloth's pattern does not).
+    colour: optional (K, 3, 3) homographies -> (K,) start-area colour evidence."""
     fields, pitch = _field_array(board)
     xy = det[:, :2]
     bruns = _board_runs(board)
     longest = max(len(b) for b in bruns)
-    runs, windows = [], []
-    for r in find_runs(xy, s.min_run):
-        if len(r) > longest:  # a regular pattern longer than any row: its windows, last
-            windows += [r[i:i + longest] for i in range(len(r) - longest + 1)]
+    runs, windows = [], []  # (points, slots)
+    for r, sl in find_runs(xy, s.min_run):
+        if sl[-1] + 1 > longest:  # a regular pattern longer than any row: its windows, last
+            for w0 in range(sl[-1] + 2 - longest):
+                inw = (sl >= w0) & (sl < w0 + longest)
+                if inw.sum() >= s.min_run:
+                    windows.append((r[inw], sl[inw] - sl[inw][0]))
         else:
-            runs.append(r)
+            runs.append((r, sl))
     runs = (runs + windows)[: s.max_runs]
 
-    def spacing(pts):
-        return float(np.linalg.norm(np.diff(pts, axis=0), axis=1).mean())
-
     field_d = 2 * board.field_radius_mm
-    # per image run: points, direction, unit normal, spacing, spacing / blob diameter
+    # per image run: points, direction, unit normal, spacing, spacing / blob diameter, slots
     info = []
-    for r in runs:
+    for r, sl in runs:
         pts = xy[r]
         u = pts[-1] - pts[0]
-        sp = spacing(pts)
+        sp = float(np.linalg.norm(u)) / sl[-1]
         info.append((pts, u / np.linalg.norm(u), np.array([-u[1], u[0]]) / np.linalg.norm(u),
-                     sp, sp / det[r, 2].mean(), set(r.tolist())))
+                     sp, sp / det[r, 2].mean(), set(r.tolist()), int(sl[-1]) + 1))
     binfo = []
     for r in bruns:
         pts = fields[r]
         v = pts[-1] - pts[0]
-        sp = spacing(pts)
+        sp = float(np.linalg.norm(v)) / (len(r) - 1)
         binfo.append((r, v / np.linalg.norm(v), np.array([-v[1], v[0]]) / np.linalg.norm(v),
                       sp, sp / field_d, pts.mean(axis=0), set(r.tolist())))
     pairs = []  # each run with its nearest parallel runs
-    for a, (p1, d1u, n1, sp1, _, set1) in enumerate(info):
+    for a, (p1, d1u, n1, sp1, _, set1, _) in enumerate(info):
         c1 = p1.mean(axis=0)
         near = []
-        for b, (p2, d2u, _, _, _, set2) in enumerate(info):
+        for b, (p2, d2u, _, _, _, set2, _) in enumerate(info):
             if b == a or abs(d1u @ d2u) < math.cos(math.radians(25)) or set1 & set2:
                 continue
             sep = abs((p2.mean(axis=0) - c1) @ n1)
@@ -327,27 +341,27 @@ def _run_hypotheses(det: np.ndarray, board: Board, s: MauerSettings,
     shape = (int(xy[:, 1].max()) + 2, int(xy[:, 0].max()) + 2)
     lo_q, hi_q = s.size_ratio
     for a, b in pairs:
-        p1, _, n1, sp1, q1, _ = info[a]
-        p2, _, _, sp2, q2, _ = info[b]
+        p1, _, n1, sp1, q1, _, len1 = info[a]
+        p2, _, _, sp2, q2, _, len2 = info[b]
         ratio_i = abs((p2.mean(axis=0) - p1.mean(axis=0)) @ n1) / ((sp1 + sp2) / 2)
         dst = np.array([p1[0], p1[-1], p2[-1], p2[0]])
         for i1, (b1, v1, nb, sb1, qb1, cb1, bs1) in enumerate(binfo):
-            if len(b1) < len(p1) or not lo_q < q1 / qb1 < hi_q:
+            if len(b1) < len1 or not lo_q < q1 / qb1 < hi_q:
                 continue
             for i2, (b2, v2, _, _, qb2, cb2, bs2) in enumerate(binfo):
-                if i1 == i2 or len(b2) < len(p2) or not lo_q < q2 / qb2 < hi_q:
+                if i1 == i2 or len(b2) < len2 or not lo_q < q2 / qb2 < hi_q:
                     continue
                 if abs(v1 @ v2) < 0.99 or bs1 & bs2:
                     continue
                 ratio_b = abs((cb2 - cb1) @ nb) / sb1
                 if not s.sep_ratio[0] < ratio_i / max(ratio_b, 1e-6) < s.sep_ratio[1]:
                     continue
-                for o1 in range(len(b1) - len(p1) + 1):
+                for o1 in range(len(b1) - len1 + 1):
                     for dd1 in (1, -1):
-                        m1 = b1[o1:o1 + len(p1)][::dd1]
-                        for o2 in range(len(b2) - len(p2) + 1):
+                        m1 = b1[o1:o1 + len1][::dd1]
+                        for o2 in range(len(b2) - len2 + 1):
                             for dd2 in (1, -1):
-                                m2 = b2[o2:o2 + len(p2)][::dd2]
+                                m2 = b2[o2:o2 + len2][::dd2]
                                 srcs.append((m1[0], m1[-1], m2[-1], m2[0]))
                                 dsts.append(dst)
     if not srcs:

@@ -59,10 +59,22 @@ def test_find_runs_finds_rows_among_clutter():
     clutter = rng.uniform(0, 300, (15, 2))
     pts = np.concatenate(rows + [clutter]) + rng.normal(0, 0.5, (45, 2))
     runs = mauer.find_runs(pts, 5)
-    assert len(runs[0]) == 10
-    full = [set(r.tolist()) for r in runs if len(r) == 10]
+    assert len(runs[0][0]) == 10
+    full = [set(r.tolist()) for r, _ in runs if len(r) == 10]
     for k in range(3):
         assert set(range(10 * k, 10 * k + 10)) in full
+
+
+def test_find_runs_bridges_a_missing_field():
+    pts = np.column_stack([20.0 * np.array([0, 1, 2, 4, 5, 6, 7]), np.zeros(7)])
+    runs = mauer.find_runs(pts, 5)  # a pawn hides the field at slot 3
+    idx, slots = runs[0]
+    assert len(idx) == 7
+    # slots count from whichever end the chain starts; the gap stays one slot wide
+    assert sorted(slots.tolist()) in ([0, 1, 2, 4, 5, 6, 7], [0, 1, 2, 3, 5, 6, 7])
+    assert np.allclose(pts[idx, 0], pts[idx[0], 0] + 20.0 * slots * np.sign(
+        pts[idx[-1], 0] - pts[idx[0], 0]))
+    assert mauer.find_runs(pts, 5, max_gap=0)[0][0].size == 4
 
 
 @given(st.floats(0, 40), st.floats(0, 360))
