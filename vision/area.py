@@ -86,6 +86,19 @@ class PlayArea:
     H_img_to_plane: np.ndarray
     H_plane_to_img: np.ndarray
     settings: AreaSettings
+    # The network's probability map (float32, at `prob_scale` x the working image), if used.
+    prob: np.ndarray | None = None
+    prob_scale: float = 1.0
+
+    def area_probability(self, pts_img) -> np.ndarray | None:
+        """The network's play-area probability at working-image points, or None."""
+        if self.prob is None:
+            return None
+        p = np.round(np.asarray(pts_img, np.float64).reshape(-1, 2) * self.prob_scale)
+        h, w = self.prob.shape
+        x = np.clip(p[:, 0].astype(int), 0, w - 1)
+        y = np.clip(p[:, 1].astype(int), 0, h - 1)
+        return self.prob[y, x]
 
     def to_plane(self, pts) -> np.ndarray:
         return _apply(self.H_img_to_plane, pts)
@@ -136,13 +149,20 @@ def levels(settings: AreaSettings) -> tuple[float, ...]:
 
 
 def _order(corners: np.ndarray) -> np.ndarray:
-    """Clockwise on screen, starting so that side 2 -> 3 is nearest the bottom edge."""
+    """Clockwise on screen, starting so that side 2 -> 3 faces the photo's bottom: the side
+    whose middle, seen from the area's centre (where the diagonals cross), points most
+    nearly straight down."""
     c = corners.mean(axis=0)
     ang = np.arctan2(corners[:, 1] - c[1], corners[:, 0] - c[0])
     pts = corners[np.argsort(ang)]  # y down: increasing angle is clockwise on screen
-    mid_y = [(pts[(i + 2) % 4, 1] + pts[(i + 3) % 4, 1]) / 2 for i in range(4)]
-    start = int(np.argmax(mid_y))
-    return np.roll(pts, -start, axis=0)
+    centre = _line_intersect((*(pts[2] - pts[0]), *pts[0]), (*(pts[3] - pts[1]), *pts[1]))
+    if centre is None:
+        centre = c
+    down = []
+    for i in range(4):
+        d = (pts[(i + 2) % 4] + pts[(i + 3) % 4]) / 2 - centre
+        down.append(d[1] / (np.hypot(*d) + 1e-9))
+    return np.roll(pts, -int(np.argmax(down)), axis=0)
 
 
 def _line_intersect(l1, l2):
@@ -448,6 +468,8 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
     why = "nothing of its colour"
     best = None
     model = None
+    prob = None
+    from_model = False
     if use_model and game is not None:
         from vision.area_model import get_area_model
 
@@ -461,6 +483,7 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
                     colour_share(small, best, settings) < settings.min_colour_share:
                 best, why = None, "the region found does not have the play area's colour"
             if best is not None:
+                from_model = True
                 break
         if best is not None:
             if settings.kind == "cloth" and settings.hem_inset > 0:
@@ -484,4 +507,9 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
                 break
     if best is None:
         raise AreaNotFound(f"no {what} found in the photo ({why})")
-    return area_from_corners(best / f, settings)
+    area = area_from_corners(best / f, settings)
+    if prob is not None and from_model:
+        from dataclasses import replace
+
+        area = replace(area, prob=prob, prob_scale=f)
+    return area

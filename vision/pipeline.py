@@ -46,6 +46,7 @@ from vision.segment import (
 class DecideSettings:
     low_confidence: float = 0.6  # pieces below this get a warning
     min_piece_prob: float = 0.5  # a candidate is a piece when P(background) is below this
+    min_area_prob: float = 0.3  # marbles where the area network sees no cloth are dropped
 
 
 @dataclass(frozen=True)
@@ -173,7 +174,8 @@ class Pipeline:
             self._classifier = PieceClassifier(self.model_path, threads=self.threads)
         return self._classifier
 
-    def recognise(self, source: str | Path | bytes, game: str) -> Recognition:
+    def recognise(self, source: str | Path | bytes, game: str, profile=None) -> Recognition:
+        """`profile`: a `vision.teach.Profile` re-deciding the labels (teach mode)."""
         gv = game_vision(game)
         timer = Timer()
         t = time.perf_counter()
@@ -185,11 +187,23 @@ class Pipeline:
             cand = find_tiles(photo.image, area, TILE_SETTINGS)
         else:
             cand = find_marbles(photo.image, area, MARBLE_SETTINGS)
+            on_cloth = area.area_probability(area.to_image(cand.centers)) if len(cand) else None
+            if on_cloth is not None:  # not on a card lying beside a cloth found too big
+                keep = on_cloth >= self.decide.min_area_prob
+                cand = Candidates(cand.centers[keep], cand.sides[keep], cand.angles[keep],
+                                  tuple(p for p, k in zip(cand.polygons, keep, strict=True)
+                                        if k))
         t = timer.lap("segment", t)
         crops = extract_crops(photo.image, area.H_plane_to_img, cand.centers, cand.sides,
                               cand.angles, self.classifier.crop)
         pred = self.classifier.predict(crops)
-        keep, labels, conf = self._decide(gv, pred.probs)
+        probs = pred.probs
+        if profile is not None:  # teach mode: model + prototypes + colours
+            from vision.teach import teach_probs
+
+            probs = teach_probs(profile, self.classifier, gv.labels, probs, pred.embedding,
+                                crops)
+        keep, labels, conf = self._decide(gv, probs)
         t = timer.lap("classify", t)
         idx = np.flatnonzero(keep)
         centers_img = area.to_image(cand.centers[idx]) * photo.scale if len(idx) else \
@@ -228,9 +242,12 @@ class Pipeline:
         from scoring import score_facts
 
         started = time.perf_counter()
+        profile = None
         if teach is not None:
-            raise BadInput("--teach is not supported yet")
-        rec = self.recognise(source, game)
+            from vision.teach import resolve_profile
+
+            profile = resolve_profile(teach, game, self)
+        rec = self.recognise(source, game, profile)
         t = time.perf_counter()
         warnings = list(rec.warnings)
         try:
