@@ -92,10 +92,10 @@ class DiceSettings:
     max_early_rays: float = 0.2  # share of rays stopped inside the face by something
     max_interior_dev: float = 0.08  # share of the face (outside pips) not of the face colour
     glare_weight: float = 0.3  # brighter-than-face samples count this much (glare)
-    min_face_rays_one: float = 0.7  # the one-pip has no layout to vouch for it
+    min_face_rays_one: float = 0.85  # the one-pip has no layout to vouch for it
     one_max_ray_ratio: float = 2.4  # longest / shortest border ray of a one-pip face
-    one_max_square_res: float = 0.08  # rms residual of the one-pip border's square fit
-    one_square_vs_circle: float = 0.7  # ... which must beat a circle fit by this factor
+    one_max_square_res: float = 0.07  # rms residual of the one-pip border's square fit
+    one_square_vs_circle: float = 0.75  # ... which must beat a circle fit by this factor
     one_max_asym: float = 0.15  # median |log(ray / opposite ray)|: the pip sits in the middle
     # Top face versus side faces.
     adjacent: float = 1.35  # centre distance / (sum of the two faces' border distances)
@@ -476,6 +476,19 @@ def _interior_dev(bgr, centre, lin, pip_xy, pip_d, colour, contrast, s: DiceSett
     return float((dev & ~bright).mean() + s.glare_weight * (dev & bright).mean())
 
 
+_SPOTS = np.array([[u, v] for u in (-_H, 0.0, _H) for v in (-_H, 0.0, _H)])
+
+
+def _pip_at_empty_spot(ch, centre, lin, n, d, face, level) -> bool:
+    """Whether one of the 3 x 3 pip spots that layout n leaves empty looks like a pip."""
+    taken = {tuple(np.round(q, 3)) for q in LAYOUTS[n]}
+    spots = np.array([q for q in _SPOTS if tuple(np.round(q, 3)) not in taken])
+    disc = _RING16[::2] * (0.2 * d)
+    pts = (centre + spots @ lin.T)[:, None] + np.vstack([[0, 0], disc])[None]
+    vals = _sample(ch, pts).astype(np.float32).mean(axis=1)
+    return bool((np.abs(vals - level) < np.abs(vals - face)).any())
+
+
 def _diag_candidates(xy: np.ndarray, d_cov: np.ndarray | None):
     """Face maps for 2 or 3 pips on a diagonal: the pip line fixes one diagonal; the other
     one's length and skew are unknown (foreshortening), so a few are tried."""
@@ -508,6 +521,9 @@ def _square_fit(ext: np.ndarray, dirs: np.ndarray, unwarp: np.ndarray) -> tuple[
     pts = (dirs[ok] * ext[ok, None]) @ unwarp.T
     r = np.linalg.norm(pts, axis=1)
     th = np.arctan2(pts[:, 1], pts[:, 0])
+    # The two rays farthest from the median are dropped (a side face, a seam, a blemish).
+    keep = np.argsort(np.abs(r - np.median(r)))[: max(len(r) - 2, 4)]
+    r, th = r[keep], th[keep]
     circ = float(r.std() / max(r.mean(), 1e-9))
     a = th[None, :] - _SQ_PHI[:, None]
     m = 1 / np.maximum(np.abs(np.cos(a)), np.abs(np.sin(a)))  # (phi, rays)
@@ -568,7 +584,8 @@ def read_group(idx: np.ndarray, p: Pips, chans, s: DiceSettings) -> Face | None:
         half = float(np.median(e))
         if not (s.one_side_per_pip[0] * d / 2 <= half <= s.one_side_per_pip[1] * d / 2):
             return _reject(4, locals())
-        if e.max() / max(e.min(), 1) > s.one_max_ray_ratio:
+        lo_e, hi_e = np.percentile(e, [15, 85])
+        if hi_e / max(lo_e, 1) > s.one_max_ray_ratio:
             return _reject(5, locals())
         # A square face: opposite rays agree (the pip sits in the middle).
         opp = ext[: s.rays // 2] / ext[s.rays // 2:]
@@ -636,6 +653,11 @@ def read_group(idx: np.ndarray, p: Pips, chans, s: DiceSettings) -> Face | None:
             return _reject(12, locals())
         if bad > s.max_interior_dev:
             return _reject(13, locals())
+        # A pip where this layout has none: a 5 whose centre pip was missed is no 4.
+        ci = int(np.bincount(p.chan[idx]).argmax())
+        if _pip_at_empty_spot(chans[ci], centre, lins[k], n, d, float(np.median(p.face[idx])),
+                              float(np.median(p.level[idx]))):
+            return _reject(15, locals())
         lin = lins[k]
         area = float(abs(np.linalg.det(lin)) * 4)
         fe = ext
