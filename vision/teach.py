@@ -1,0 +1,370 @@
+"""Teach mode: adapt the crop classifier to one copy of a game from a few example photos,
+without retraining.
+
+A *teach folder* holds example photos, `DIR/<label>/*.jpg|png`. Each photo shows the play area
+(arena, cloth) with either
+
+- exactly one piece of that label on or around it, or
+- several pieces, named by taps in a sidecar `<photo stem>.taps.json`:
+  `[{"x": 412.0, "y": 230.5, "label": "rabbit-blue"}, ...]` (photo pixels, like the contract's
+  `center`; `label` defaults to the folder's label).
+
+The photo goes through the pipeline's own stages (`load_photo`, `find_area`, `find_tiles` /
+`find_marbles`, `extract_crops`, the ONNX classifier); the candidate nearest each tap (or the
+one piece) gives one example: the model's 64-d L2-normalised embedding and the piece's colour
+(`piece_colour`: mean CIE Lab of its most chromatic pixels, measured under *this* light).
+
+A `Profile` keeps, per taught label, the prototype (mean embedding, re-normalised) and the
+mean colour. Classification with a profile (`Profile.adjust`) is a product of experts over the
+game's labels (N crops, L labels):
+
+    logit_l = a * log p_model(l)  +  cos(e, proto_l) / T  -  c * |lab - colour_l|^2 / (2 s^2)
+
+softmax over l gives the new label distribution; `a`, `T`, `c`, `s` are `TeachSettings`.
+Labels the profile does not hold get the mean of the taught labels' prototype and colour terms
+(neutral, so teaching some labels never forbids the others). Whether a candidate is a piece
+at all (P(background)) stays the model's decision, except that a candidate whose embedding is
+very close to a taught prototype (cosine >= `rescue_cos`) is kept as a piece.
+
+Profiles are stored as `profile.npz` (arrays) + `profile.json` (game, labels, counts, model
+classes, source photos) in a folder, by default `<data>/teach/<name>/` (`tablescore teach`).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from tablescore.errors import BadInput, TablescoreError
+from vision.area import AREA_SETTINGS, find_area
+from vision.classify.settings import BACKGROUND
+from vision.image_io import load_photo
+from vision.preprocess import extract_crops
+from vision.segment import MARBLE_SETTINGS, TILE_SETTINGS, find_marbles, find_tiles
+
+PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png")
+PROFILE_JSON = "profile.json"
+PROFILE_NPZ = "profile.npz"
+
+
+class TeachError(BadInput):
+    """Bad teach input (unknown label folder, photo without a piece, empty folder...)."""
+
+    code = "bad_teach_input"
+
+
+@dataclass(frozen=True)
+class TeachSettings:
+    model_weight: float = 0.5  # a: exponent of the model's own label probabilities
+    temperature: float = 0.05  # T: cosine similarities are divided by this
+    colour_weight: float = 1.0  # c: weight of the colour term
+    colour_sigma: float = 12.0  # s: Lab distance scale of the colour term
+    rescue_cos: float = 0.9  # a candidate this close to a prototype is a piece, whatever P(bg)
+    min_cos: float = 0.6  # a candidate whose best label is taught but this far from its
+    # prototype is background (edition-2 artwork the model takes for pieces)
+    tap_radius: float = 0.75  # a tap names the candidate within this many piece sizes
+    colour_inner: float = 0.6  # colour is measured in this central share of the crop side
+    colour_top: float = 0.3  # ... over this share of its most chromatic pixels
+
+
+TEACH_SETTINGS = TeachSettings()
+
+
+def piece_colour(crops_bgr: np.ndarray, settings: TeachSettings = TEACH_SETTINGS) -> np.ndarray:
+    """(N, S, S, 3) uint8 BGR crops -> (N, 3) float32 CIE Lab (L 0-100, a/b about -128..127):
+    the mean of the most chromatic `colour_top` share of the pixels in the central
+    `colour_inner` square (the piece, not its surroundings)."""
+    n = len(crops_bgr)
+    if n == 0:
+        return np.zeros((0, 3), np.float32)
+    s = crops_bgr.shape[1]
+    k = max(1, int(round(s * (1 - settings.colour_inner) / 2)))
+    inner = np.ascontiguousarray(crops_bgr[:, k:s - k, k:s - k])
+    lab = cv2.cvtColor(inner.reshape(n, -1, 3), cv2.COLOR_BGR2Lab).astype(np.float32)
+    lab[..., 0] *= 100.0 / 255.0
+    lab[..., 1:] -= 128.0
+    chroma = np.hypot(lab[..., 1], lab[..., 2])  # (N, P)
+    m = max(1, int(round(chroma.shape[1] * settings.colour_top)))
+    idx = np.argpartition(-chroma, m - 1, axis=1)[:, :m]
+    top = np.take_along_axis(lab, idx[..., None], axis=1)
+    return top.mean(axis=1).astype(np.float32)
+
+
+@dataclass(frozen=True)
+class Profile:
+    """What teaching learnt about one copy of a game.
+
+    labels: (L,) taught labels; prototypes: (L, D) float32 unit vectors; colours: (L, 3)
+    float32 Lab; counts: (L,) examples per label; classes: the model's class list (a profile
+    only fits the model whose embedding it was built from)."""
+
+    game: str
+    labels: tuple[str, ...]
+    prototypes: np.ndarray
+    colours: np.ndarray
+    counts: np.ndarray
+    classes: tuple[str, ...]
+    sources: tuple[str, ...] = ()
+    settings: TeachSettings = field(default=TEACH_SETTINGS)
+
+    def save(self, folder: str | Path) -> Path:
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        np.savez(folder / PROFILE_NPZ, prototypes=self.prototypes, colours=self.colours,
+                 counts=self.counts)
+        meta = {"game": self.game, "labels": list(self.labels), "classes": list(self.classes),
+                "counts": {lab: int(c) for lab, c in zip(self.labels, self.counts, strict=True)},
+                "sources": list(self.sources), "settings": asdict(self.settings)}
+        (folder / PROFILE_JSON).write_text(json.dumps(meta, indent=2) + "\n")
+        return folder
+
+    @classmethod
+    def load(cls, folder: str | Path) -> Profile:
+        folder = Path(folder)
+        try:
+            meta = json.loads((folder / PROFILE_JSON).read_text())
+            arr = np.load(folder / PROFILE_NPZ)
+            known = TeachSettings.__dataclass_fields__
+            settings = TeachSettings(**{k: v for k, v in meta.get("settings", {}).items()
+                                        if k in known})
+            return cls(game=meta["game"], labels=tuple(meta["labels"]),
+                       prototypes=arr["prototypes"].astype(np.float32),
+                       colours=arr["colours"].astype(np.float32),
+                       counts=arr["counts"].astype(np.int64), classes=tuple(meta["classes"]),
+                       sources=tuple(meta.get("sources", ())), settings=settings)
+        except (OSError, KeyError, ValueError, TypeError) as exc:
+            raise TeachError(f"cannot read the teach profile in {folder}: {exc}") from None
+
+    def check(self, game: str, classes: tuple[str, ...]) -> None:
+        if self.game != game:
+            raise TeachError(f"the teach profile is for {self.game}, not {game}")
+        if tuple(self.classes) != tuple(classes):
+            raise TeachError("the teach profile was made with another classifier model; "
+                             "teach again with `tablescore teach`")
+
+    def adjust(self, labels: tuple[str, ...], p_labels: np.ndarray, embedding: np.ndarray,
+               colours: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Combine the model with the prototypes (rule in the module docstring).
+
+        labels: the game's L labels; p_labels: (N, L) model probabilities over them (need not
+        sum to 1); embedding: (N, D); colours: (N, 3) Lab. Returns (q, best_cos): q (N, L)
+        float32 rows summing to 1, cos_l (N, L) cosine to each label's prototype (NaN for
+        labels the profile does not hold)."""
+        s = self.settings
+        n = len(p_labels)
+        if n == 0:
+            return np.zeros((0, len(labels)), np.float32), np.zeros((0, len(labels)))
+        pl = p_labels / np.maximum(p_labels.sum(axis=1, keepdims=True), 1e-9)
+        cos = embedding @ self.prototypes.T  # (N, L_taught)
+        d2 = ((colours[:, None, :] - self.colours[None]) ** 2).sum(axis=2)
+        term_t = cos / s.temperature - s.colour_weight * d2 / (2 * s.colour_sigma ** 2)
+        where = {lab: i for i, lab in enumerate(self.labels)}
+        neutral = term_t.mean(axis=1)
+        term = np.stack([term_t[:, where[lab]] if lab in where else neutral for lab in labels],
+                        axis=1)
+        logit = s.model_weight * np.log(np.maximum(pl, 1e-6)) + term
+        logit -= logit.max(axis=1, keepdims=True)
+        q = np.exp(logit)
+        q /= q.sum(axis=1, keepdims=True)
+        nan = np.full(n, np.nan)
+        cos_l = np.stack([cos[:, where[lab]] if lab in where else nan for lab in labels], axis=1)
+        return q.astype(np.float32), cos_l
+
+
+# ----------------------------------------------------------------------------- building
+
+
+@dataclass(frozen=True)
+class Example:
+    label: str
+    source: str  # "file" or "file@x,y"
+    embedding: np.ndarray  # (D,)
+    colour: np.ndarray  # (3,) Lab
+
+
+def read_taps(photo: Path, default_label: str) -> list[tuple[float, float, str]] | None:
+    """The photo's `<stem>.taps.json` as [(x, y, label)], or None when there is none."""
+    path = photo.with_name(photo.stem + ".taps.json")
+    if not path.is_file():
+        return None
+    try:
+        raw = json.loads(path.read_text())
+        taps = [(float(t["x"]), float(t["y"]), str(t.get("label", default_label))) for t in raw]
+    except (OSError, ValueError, TypeError, KeyError) as exc:
+        raise TeachError(f"{path}: not a list of taps {{\"x\", \"y\", \"label\"}}: {exc}") \
+            from None
+    if not taps:
+        raise TeachError(f"{path}: no taps")
+    return taps
+
+
+def examples_from_photo(pipeline, game: str, photo_path: str | Path | bytes, label: str,
+                        taps: list[tuple[float, float, str]] | None = None,
+                        name: str | None = None,
+                        settings: TeachSettings = TEACH_SETTINGS) -> list[Example]:
+    """Examples from one teach photo. Without taps the photo must show exactly one piece (a
+    candidate the model does not call background); with taps (photo pixels) each names the
+    nearest candidate within `tap_radius` piece sizes. Errors name the file."""
+    from vision.pipeline import game_vision
+
+    gv = game_vision(game)
+    name = name or str(photo_path)
+    try:
+        photo = load_photo(photo_path, pipeline.image_settings)
+        area = find_area(photo.image, AREA_SETTINGS[game], gv.area_name, game=game)
+    except TablescoreError as exc:
+        raise TeachError(f"{name}: {exc.message}") from None
+    if gv.kind == "tiles":
+        cand = find_tiles(photo.image, area, TILE_SETTINGS)
+    else:
+        cand = find_marbles(photo.image, area, MARBLE_SETTINGS)
+    if len(cand) == 0:
+        raise TeachError(f"{name}: no piece found in this photo")
+    clf = pipeline.classifier
+    crops = extract_crops(photo.image, area.H_plane_to_img, cand.centers, cand.sides,
+                          cand.angles, clf.crop)
+    pred = clf.predict(crops)
+    colours = piece_colour(crops, settings)
+    centers = area.to_image(cand.centers) * photo.scale  # photo pixels
+    if taps is None:
+        bg = pred.probs[:, clf.index(BACKGROUND)]
+        pieces = np.flatnonzero(bg < pipeline.decide.min_piece_prob)
+        if len(pieces) == 0:
+            raise TeachError(f"{name}: no piece found in this photo")
+        if len(pieces) > 1:
+            raise TeachError(
+                f"{name}: {len(pieces)} pieces found; photograph one piece per photo or name "
+                f"each with a tap in {Path(name).stem}.taps.json")
+        chosen = [(int(pieces[0]), label, name)]
+    else:
+        # piece size in photo pixels: local scale of the plane at each candidate
+        ends = area.to_image(cand.centers + np.c_[cand.sides, np.zeros(len(cand))])
+        size = np.hypot(*(ends - area.to_image(cand.centers)).T) * photo.scale
+        chosen = []
+        for x, y, lab in taps:
+            d = np.hypot(centers[:, 0] - x, centers[:, 1] - y)
+            i = int(d.argmin())
+            if d[i] > settings.tap_radius * size[i]:
+                raise TeachError(f"{name}: no piece found at the tap ({x:.0f}, {y:.0f})")
+            chosen.append((i, lab, f"{name}@{x:.0f},{y:.0f}"))
+    return [Example(lab, src, pred.embedding[i].astype(np.float32), colours[i])
+            for i, lab, src in chosen]
+
+
+def photo_files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES)
+
+
+def build_profile(folder: str | Path, game: str, pipeline=None,
+                  settings: TeachSettings = TEACH_SETTINGS) -> Profile:
+    """A profile from a teach folder `DIR/<label>/*.jpg` (see the module docstring)."""
+    from vision.pipeline import game_vision, get_pipeline
+
+    gv = game_vision(game)
+    pipeline = pipeline or get_pipeline()
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise TeachError(f"teach folder not found: {folder}")
+    subdirs = sorted(p for p in folder.iterdir() if p.is_dir())
+    if not subdirs:
+        raise TeachError(f"{folder}: no label folders (expected {folder}/<label>/*.jpg, labels "
+                         f"of {game}: {', '.join(gv.labels)})")
+    examples: list[Example] = []
+    for sub in subdirs:
+        if sub.name not in gv.labels:
+            raise TeachError(f"{sub}: unknown label {sub.name!r} for {game}; labels: "
+                             f"{', '.join(gv.labels)}")
+        photos = photo_files(sub)
+        if not photos:
+            raise TeachError(f"{sub}: empty label folder (no .jpg or .png photo)")
+        for ph in photos:
+            taps = read_taps(ph, sub.name)
+            for _, _, lab in taps or ():
+                if lab not in gv.labels:
+                    raise TeachError(f"{ph.with_name(ph.stem + '.taps.json')}: unknown label "
+                                     f"{lab!r} for {game}")
+            examples += examples_from_photo(pipeline, game, ph, sub.name, taps,
+                                            name=str(ph), settings=settings)
+    return profile_from_examples(game, examples, pipeline.classifier.classes, settings)
+
+
+def profile_from_examples(game: str, examples: list[Example], classes: tuple[str, ...],
+                          settings: TeachSettings = TEACH_SETTINGS) -> Profile:
+    from vision.pipeline import game_vision
+
+    gv = game_vision(game)
+    labels = tuple(lab for lab in gv.labels if any(e.label == lab for e in examples))
+    if not labels:
+        raise TeachError("no teach examples")
+    protos, cols, counts = [], [], []
+    for lab in labels:
+        ex = [e for e in examples if e.label == lab]
+        v = np.mean([e.embedding for e in ex], axis=0)
+        protos.append(v / max(float(np.linalg.norm(v)), 1e-9))
+        cols.append(np.mean([e.colour for e in ex], axis=0))
+        counts.append(len(ex))
+    return Profile(game=game, labels=labels, prototypes=np.asarray(protos, np.float32),
+                   colours=np.asarray(cols, np.float32), counts=np.asarray(counts, np.int64),
+                   classes=tuple(classes), sources=tuple(e.source for e in examples),
+                   settings=settings)
+
+
+_CACHE: dict[tuple, Profile] = {}
+
+
+def resolve_profile(teach, game: str, pipeline) -> Profile:
+    """`teach` as given to `score_photo`: a `Profile`, a folder holding a saved profile
+    (`profile.json`), or a teach folder of photos (built now; cached by path and mtime)."""
+    if isinstance(teach, Profile):
+        profile = teach
+    else:
+        folder = Path(teach)
+        if not folder.is_dir():
+            raise TeachError(f"teach folder not found: {folder}")
+        saved = (folder / PROFILE_JSON).is_file()
+        stamp = max((p.stat().st_mtime_ns for p in folder.rglob("*")), default=0)
+        key = (str(folder.resolve()), stamp, game)
+        if key not in _CACHE:
+            _CACHE[key] = Profile.load(folder) if saved else build_profile(folder, game, pipeline)
+        profile = _CACHE[key]
+    profile.check(game, pipeline.classifier.classes)
+    return profile
+
+
+def timed_build(folder, game, pipeline=None) -> tuple[Profile, float]:
+    t = time.perf_counter()
+    prof = build_profile(folder, game, pipeline)
+    return prof, (time.perf_counter() - t) * 1000
+
+
+def teach_probs(profile: Profile, classifier, labels: tuple[str, ...], probs: np.ndarray,
+                embedding: np.ndarray, crops_bgr: np.ndarray) -> np.ndarray:
+    """The model's (N, C) class probabilities re-decided with a profile: the game's label
+    columns become `Profile.adjust`'s q times the piece mass (1 - P(background)); other games'
+    classes get 0; candidates with a prototype cosine >= `rescue_cos` get P(background) at
+    most `1 - rescue_cos` (taught pieces the model took for background); candidates whose
+    best label is taught but whose cosine to it is below `min_cos` get P(background) = 1.
+    Same shape/dtype."""
+    if len(probs) == 0:
+        return probs
+    cols = [classifier.index(lab) for lab in labels]
+    ib = classifier.index(BACKGROUND)
+    s = profile.settings
+    q, cos_l = profile.adjust(labels, probs[:, cols], embedding,
+                              piece_colour(crops_bgr, s))
+    bg = probs[:, ib].copy()
+    with np.errstate(invalid="ignore"):
+        best = np.nanmax(np.nan_to_num(cos_l, nan=-1.0), axis=1)
+        rescue = best >= s.rescue_cos
+        bg[rescue] = np.minimum(bg[rescue], 1 - s.rescue_cos)
+        cos_best = cos_l[np.arange(len(q)), q.argmax(axis=1)]
+        bg[cos_best < s.min_cos] = 1.0  # NaN (untaught label) compares False: kept
+    out = np.zeros_like(probs)
+    out[:, ib] = bg
+    out[:, cols] = q * (1 - bg)[:, None]
+    return out

@@ -1,0 +1,174 @@
+"""Measure teach mode: per-piece error and exact-facts share on a scene folder (default
+`datasets/scenes-edition2/<game>`, the differently drawn copy) before and after teaching with
+`--per-label` photo(s) per label rendered by `vision.synth` (edition 2, render seeds from the
+set seed `--seed`, disjoint from the committed scenes' sets 1 and 2).
+
+    python -m vision.teach_eval --game simsala-hopp [--per-label 1] [--out DIR] [--json]
+
+Each teach photo is a rendered edition-2 scene saved as `DIR/<label>/<name>.jpg` with one tap
+(`<name>.taps.json`) on a fully visible piece of that label, a different scene per photo.
+Prints: before/after reports (the `tablescore evaluate` JSON's headline keys and per-class
+table), the time to build the profile from the folder, and the time `teach_probs` adds per
+photo (median over the scenes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+import vision.teach as teach
+from vision.evaluate import evaluate_folder, scene_files
+from vision.pipeline import Pipeline, game_vision, get_pipeline
+from vision.synth import render_scene
+from vision.synth.dataset import scene_seed
+
+COMMITTED_SETS = (1, 2)  # set seeds of datasets/scenes (edition 1) and scenes-edition2
+HEADLINE = ("scenes", "piece_error", "facts_exact", "facts_exact_count", "pieces_true",
+            "pieces_right", "extra_pieces", "zone_errors", "failed_scenes")
+
+
+def write_teach_folder(game: str, out: str | Path, per_label: int = 1, seed: int = 80,
+                       edition: int = 2, max_scenes: int = 60) -> dict[str, list[str]]:
+    """Render teach photos: for each label, `per_label` scenes (each used once) with a fully
+    visible piece of it; writes `<out>/<label>/<scene>.jpg` + `.taps.json`. Returns the files
+    per label."""
+    if seed in COMMITTED_SETS:
+        raise ValueError(f"seed {seed} is a committed scene set; pick another")
+    labels = game_vision(game).labels
+    out = Path(out)
+    need = {lab: per_label for lab in labels}
+    files: dict[str, list[str]] = {lab: [] for lab in labels}
+    for i in range(max_scenes):
+        if not any(need.values()):
+            break
+        s = scene_seed(seed, i)
+        img, truth = render_scene(game, s, edition)
+        here = {p["label"]: p for p in truth["pieces"]
+                if p["label"] in labels and p.get("visible", 1.0) >= 0.999}
+        # the rarest still-needed label first, so one scene per photo covers them all quickly
+        todo = [lab for lab in labels if need[lab] and lab in here]
+        if not todo:
+            continue
+        lab = todo[-1] if game == "simsala-hopp" else todo[0]
+        piece = here[lab]
+        folder = out / lab
+        folder.mkdir(parents=True, exist_ok=True)
+        name = f"{game}-e{edition}-s{seed}-{i:04d}"
+        cv2.imwrite(str(folder / f"{name}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 80])
+        tap = [{"x": piece["center"][0], "y": piece["center"][1], "label": lab}]
+        (folder / f"{name}.taps.json").write_text(json.dumps(tap) + "\n")
+        files[lab].append(str(folder / f"{name}.jpg"))
+        need[lab] -= 1
+    missing = [lab for lab, n in need.items() if n]
+    if missing:
+        raise RuntimeError(f"no scene with a visible {', '.join(missing)} in {max_scenes}")
+    return files
+
+
+class TaughtPipeline:
+    """A `Pipeline` stand-in for `evaluate_folder` that recognises with a profile and times
+    the teach step per photo."""
+
+    def __init__(self, pipeline: Pipeline, profile: teach.Profile):
+        self.pipeline, self.profile = pipeline, profile
+        self.added_ms: list[float] = []
+
+    def recognise(self, source, game):
+        real = teach.teach_probs
+        spent = [0.0]
+
+        def timed(*a, **k):
+            t = time.perf_counter()
+            r = real(*a, **k)
+            spent[0] += (time.perf_counter() - t) * 1000
+            return r
+
+        teach.teach_probs = timed
+        try:
+            return self.pipeline.recognise(source, game, self.profile)
+        finally:
+            teach.teach_probs = real
+            self.added_ms.append(spent[0])
+
+
+def headline(report: dict) -> dict:
+    return {k: report[k] for k in HEADLINE} | {
+        "per_class": {lab: [v["precision"], v["recall"]] for lab, v in
+                      report["per_class"].items()}}
+
+
+def run(game: str, scenes: str | Path, per_label: int = 1, seed: int = 80,
+        out: str | Path | None = None, settings: teach.TeachSettings | None = None) -> dict:
+    pipeline = get_pipeline()
+    scene_files(scenes)
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(out or tmp) / game
+        t = time.perf_counter()
+        write_teach_folder(game, folder, per_label, seed)
+        render_s = time.perf_counter() - t
+        _ = pipeline.classifier  # load the model before timing
+        teach._CACHE.clear()
+        t = time.perf_counter()
+        profile = teach.build_profile(folder, game, pipeline,
+                                      settings or teach.TEACH_SETTINGS)
+        teach_ms = (time.perf_counter() - t) * 1000
+        before = evaluate_folder(game, scenes, pipeline).to_json()
+        taught = TaughtPipeline(pipeline, profile)
+        after = evaluate_folder(game, scenes, taught).to_json()
+    return {
+        "game": game,
+        "scenes_folder": str(scenes),
+        "teach_photos": int(profile.counts.sum()),
+        "labels_taught": list(profile.labels),
+        "render_teach_photos_s": round(render_s, 2),
+        "teach_ms": round(teach_ms, 1),
+        "teach_added_ms_per_photo": {
+            "median": round(float(np.median(taught.added_ms)), 3),
+            "max": round(float(np.max(taught.added_ms)), 3)},
+        "before": headline(before),
+        "after": headline(after),
+    }
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--game", required=True)
+    ap.add_argument("--scenes", default=None,
+                    help="scene folder (default datasets/scenes-edition2/GAME)")
+    ap.add_argument("--per-label", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=80, help="set seed of the teach photos")
+    ap.add_argument("--out", default=None, help="keep the teach folder here")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    scenes = args.scenes or Path(__file__).resolve().parents[1] / "datasets" / \
+        "scenes-edition2" / args.game
+    r = run(args.game, scenes, args.per_label, args.seed, args.out)
+    if args.json:
+        print(json.dumps(r, indent=2))
+        return 0
+    b, a = r["before"], r["after"]
+    print(f"{r['game']} on {r['scenes_folder']} ({b['scenes']} scenes, {b['pieces_true']} "
+          f"pieces), taught {r['teach_photos']} photos")
+    for name, x in (("before", b), ("after", a)):
+        print(f"  {name:6s}: per-piece error {100 * x['piece_error']:.2f} %, exact facts "
+              f"{100 * x['facts_exact']:.1f} % ({x['facts_exact_count']}/{x['scenes']}), "
+              f"extra {x['extra_pieces']}, zone errors {x['zone_errors']}, "
+              f"failed {len(x['failed_scenes'])}")
+    print(f"  teaching: {r['teach_ms']:.0f} ms; added per photo: median "
+          f"{r['teach_added_ms_per_photo']['median']:.2f} ms, max "
+          f"{r['teach_added_ms_per_photo']['max']:.2f} ms")
+    for lab in b["per_class"]:
+        print(f"    {lab:18s} before P/R {b['per_class'][lab]}  after {a['per_class'][lab]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
