@@ -49,7 +49,9 @@ class MauerSettings:
     blob_area: tuple[float, float] = (20.0, 5000.0)  # px at full size
     blob_min_inertia: float = 0.2  # minor / major axis of a field seen at a slant
     blob_min_convexity: float = 0.7
-    blob_convexity_passes: tuple[float, ...] = (0.7, 0.5)  # strict first, then looser
+    # (convexity, inertia) limits of the field blobs: strict first, looser while no board fits
+    # convincingly (fields merged with the track lines, blur, glare)
+    blob_shape_passes: tuple[tuple[float, float], ...] = ((0.7, 0.2), (0.5, 0.2), (0.5, 0.1))
     good_board_score: float = 0.8  # a fit this good stops the search
     min_board_score: float = 0.4  # (field fit + start colours) / 2 below this: no board
     colour_weight: float = 0.5  # start-area colours vs the field fit when choosing a board
@@ -629,16 +631,38 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
     from dataclasses import replace
 
     board = board or load_board()
-    best = None
-    for convexity in s.blob_convexity_passes:
-        view = _find_board_once(image_bgr, board, replace(s, blob_min_convexity=convexity))
-        if view is not None and (best is None or view.score > best.score):
-            best = view
-        if best is not None and best.score >= s.good_board_score:
-            break
-    if best is None or best.score < s.min_board_score:
+    h, w = image_bgr.shape[:2]
+    f = min(1.0, s.work_long_side / max(h, w))
+    small = cv2.resize(image_bgr, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    S = np.diag([f, f, 1.0])
+    views = []
+    for convexity, inertia in s.blob_shape_passes:
+        view = _find_board_once(image_bgr, board, replace(s, blob_min_convexity=convexity,
+                                                          blob_min_inertia=inertia))
+        if view is not None and view.score >= s.min_board_score:
+            views.append(view)
+            if view.score >= s.good_board_score:
+                break
+    if not views:
         return None
-    return best
+    # passes saw different blobs: judge their boards on the photo itself
+    return max(views, key=lambda v: field_contrast(lab, S @ v.H, board)
+               + s.colour_weight * _colour_evidence(lab, S @ v.H, board))
+
+
+def field_contrast(lab: np.ndarray, H: np.ndarray, board: Board) -> float:
+    """Share of track fields that are lighter than the board around them under H (mm ->
+    `lab` px): inner disc vs a ring just outside the field, median L* each."""
+    fields, _ = _field_array(board)
+    r = board.field_radius_mm
+    inner = np.concatenate([_ring((0.0, 0.0), 0.3 * r, 0.7 * r, 8)])
+    outer = _ring((0.0, 0.0), 1.2 * r, 1.45 * r, 12)
+    pi = _bilinear(lab, apply_h(H, (fields[:, None] + inner[None]).reshape(-1, 2)))
+    po = _bilinear(lab, apply_h(H, (fields[:, None] + outer[None]).reshape(-1, 2)))
+    li = np.median(pi[:, 0].reshape(len(fields), -1), axis=1)
+    lo = np.median(po[:, 0].reshape(len(fields), -1), axis=1)
+    return float(np.mean(li - lo > 4.0))
 
 
 def _find_board_once(image_bgr: np.ndarray, board: Board, s: MauerSettings) -> BoardView | None:
