@@ -15,7 +15,7 @@ from tablescore.errors import BadInput, OptionError, TablescoreError
 
 # Modules that add their own subcommands: each has `register(subparsers)`.
 COMMAND_MODULES: list[str] = ["tablescore.cmd_moves", "vision.synth.cli", "vision.commands",
-                              "tablescore.cmd_dice"]
+                              "tablescore.cmd_dice", "tablescore.cmd_teach"]
 
 # Per-game settings the CLI accepts (the game's scorer rejects those it does not take).
 GAME_OPTIONS = {

@@ -1,0 +1,58 @@
+"""`tablescore teach --game GAME DIR [--name NAME] [--data DATA] [--json]`: learn one copy's
+pieces from example photos `DIR/<label>/*.jpg` (see `vision.teach`) and store the profile as
+`DATA/teach/NAME/profile.npz + profile.json` (DATA defaults to `data`, the web page's folder;
+NAME defaults to DIR's folder name). Use it with `tablescore score ... --teach
+DATA/teach/NAME` or the page's `teach` field (NAME).
+
+Prints `{"game", "name", "profile", "labels": {label: examples}, "missing": [labels not
+taught], "timings_ms": {"total"}}`. Bad teach input (unknown label folder, a photo without a
+piece, an empty folder) gets the contract's error JSON naming the file, exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import time
+from pathlib import Path
+
+from tablescore.errors import OptionError
+
+NAME_RE = re.compile(r"^[A-Za-z0-9._-]+$")  # the same rule as the web API's `teach` field
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("teach", help="learn this copy's pieces from example photos")
+    p.add_argument("folder", help="DIR/<label>/*.jpg example photos (optional "
+                   "<photo>.taps.json naming several pieces in one photo)")
+    p.add_argument("--game", required=True)
+    p.add_argument("--name", default=None, help="profile name (default: DIR's name)")
+    p.add_argument("--data", default="data", help="data folder (profiles in DATA/teach/NAME)")
+    p.add_argument("--json", action="store_true", help="print the JSON summary")
+    p.set_defaults(func=cmd_teach)
+
+
+def cmd_teach(args: argparse.Namespace) -> int:
+    from scoring import GAMES, game_module
+    from tablescore.cli import emit
+    from vision.pipeline import game_vision
+    from vision.teach import build_profile
+
+    if args.game not in GAMES:
+        game_module(args.game)  # UnknownGame with the list of games
+    gv = game_vision(args.game)
+    name = args.name or Path(args.folder).resolve().name
+    if not NAME_RE.match(name) or name in (".", ".."):
+        raise OptionError(f"profile names are letters, digits, '.', '_' and '-': {name!r}")
+    started = time.perf_counter()
+    profile = build_profile(args.folder, args.game)
+    out = profile.save(Path(args.data) / "teach" / name)
+    counts = {lab: int(c) for lab, c in zip(profile.labels, profile.counts, strict=True)}
+    missing = [lab for lab in gv.labels if lab not in counts]
+    result = {"game": args.game, "name": name, "profile": str(out), "labels": counts,
+              "missing": missing,
+              "timings_ms": {"total": round((time.perf_counter() - started) * 1000, 1)}}
+    human = (f"taught {sum(counts.values())} examples of {len(counts)} labels to profile "
+             f"{name!r} ({out})" + (f"; not taught: {', '.join(missing)}" if missing else ""))
+    emit(result, args.json, human)
+    return 0
