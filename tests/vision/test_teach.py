@@ -1,0 +1,217 @@
+"""Teach mode (`vision.teach`, `tablescore teach`, `score --teach`)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vision.teach import (
+    TEACH_SETTINGS,
+    Profile,
+    TeachError,
+    build_profile,
+    piece_colour,
+    teach_probs,
+)
+
+SCENES2 = Path(__file__).resolve().parents[2] / "datasets" / "scenes-edition2"
+LABELS = ("a", "b", "c")
+
+
+def unit(v):
+    v = np.asarray(v, np.float32)
+    return v / np.linalg.norm(v, axis=-1, keepdims=True)
+
+
+def make_profile(labels=LABELS, colours=None, **kw) -> Profile:
+    protos = np.eye(len(labels), 8, dtype=np.float32)
+    cols = np.zeros((len(labels), 3), np.float32) if colours is None else colours
+    return Profile(game="simsala-hopp", labels=tuple(labels), prototypes=protos,
+                   colours=np.asarray(cols, np.float32),
+                   counts=np.ones(len(labels), np.int64), classes=("background", *LABELS),
+                   settings=TEACH_SETTINGS.__class__(**kw) if kw else TEACH_SETTINGS)
+
+
+@pytest.mark.parametrize("bgr, want", [
+    ((0, 0, 255), (53, 80, 67)),  # pure red disc on grey
+    ((255, 0, 0), (32, 79, -108)),  # pure blue
+    ((0, 255, 255), (97, -22, 94)),  # yellow
+])
+def test_piece_colour_reads_the_central_disc(bgr, want):
+    crop = np.full((32, 32, 3), 128, np.uint8)
+    cv2.circle(crop, (16, 16), 9, bgr, -1)
+    lab = piece_colour(crop[None])[0]
+    assert np.allclose(lab, want, atol=6), lab
+
+
+def test_prototype_overrides_a_confused_model():
+    prof = make_profile()
+    p = np.array([[0.6, 0.3, 0.1]])  # the model says a
+    emb = unit(np.eye(3, 8)[1:2])  # the embedding sits on b's prototype
+    q, cos = prof.adjust(LABELS, p, emb, np.zeros((1, 3)))
+    assert q.argmax() == 1
+    assert cos[0, 1] == pytest.approx(1.0)
+
+
+def test_colour_term_decides_between_look_alikes():
+    cols = np.array([[50, 60, 40], [50, -40, 40], [50, 0, 0]], np.float32)
+    prof = make_profile(colours=cols)
+    emb = unit(np.ones((1, 8)))  # equally far from every prototype
+    q, _ = prof.adjust(LABELS, np.full((1, 3), 1 / 3), emb, cols[1:2] + 2)
+    assert q.argmax() == 1
+
+
+def test_untaught_label_is_not_forbidden():
+    prof = make_profile(labels=("a", "b"))
+    p = np.array([[0.02, 0.03, 0.95]])  # the model is sure of c, which was not taught
+    emb = unit(np.array([[1, 1, 0, 0, 0, 0, 0, 0]]))
+    q, cos = prof.adjust(LABELS, p, emb, np.zeros((1, 3)))
+    assert q.argmax() == 2 and np.isnan(cos[0, 2])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**31 - 1), st.integers(1, 12))
+def test_adjust_rows_are_distributions(seed, n):
+    rng = np.random.default_rng(seed)
+    prof = make_profile(colours=rng.normal(0, 40, (3, 3)))
+    p = rng.dirichlet(np.ones(3), n)
+    q, _ = prof.adjust(LABELS, p, unit(rng.normal(size=(n, 8))), rng.normal(0, 40, (n, 3)))
+    assert q.shape == (n, 3) and np.all(q >= 0) and np.allclose(q.sum(axis=1), 1, atol=1e-5)
+
+
+class FakeClassifier:
+    classes = ("background", *LABELS)
+
+    def index(self, lab):
+        return self.classes.index(lab)
+
+
+@pytest.mark.parametrize("emb, bg, want_bg", [
+    ([1, 0.75, 0], 0.2, 0.2),  # near a prototype (cos 0.8), a piece: unchanged
+    ([1, 0.05, 0], 0.8, 1 - TEACH_SETTINGS.rescue_cos),  # very close: rescued from background
+    ([0.3, 0, 1], 0.1, 1.0),  # far from every prototype: background (min_cos gate)
+])
+def test_teach_probs_piece_decision(emb, bg, want_bg):
+    prof = make_profile(labels=("a", "b"))
+    probs = np.array([[bg, (1 - bg) * 0.8, (1 - bg) * 0.1, (1 - bg) * 0.1]], np.float32)
+    e = unit(np.pad(np.asarray(emb, np.float32), (0, 5)))[None]
+    out = teach_probs(prof, FakeClassifier(), LABELS, probs, e,
+                      np.full((1, 32, 32, 3), 128, np.uint8))
+    assert out[0, 0] == pytest.approx(want_bg, abs=1e-6)
+    assert out[0].sum() == pytest.approx(1.0, abs=1e-5)
+
+
+def test_profile_save_load_roundtrip(tmp_path):
+    prof = make_profile(colours=np.arange(9).reshape(3, 3))
+    back = Profile.load(prof.save(tmp_path / "p"))
+    assert back.labels == prof.labels and back.classes == prof.classes
+    assert np.allclose(back.prototypes, prof.prototypes)
+    assert np.allclose(back.colours, prof.colours)
+    with pytest.raises(TeachError, match="another classifier"):
+        back.check("simsala-hopp", ("background", "x"))
+    with pytest.raises(TeachError, match="not hop-la-bille"):
+        back.check("hop-la-bille", prof.classes)
+
+
+def _blank_jpg(path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(path), np.full((480, 640, 3), 200, np.uint8))
+    return path
+
+
+def _copy_scene(src: Path, dst: Path) -> Path:
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    dst.write_bytes(src.read_bytes())
+    return dst
+
+
+@pytest.mark.parametrize("setup, names", [
+    # a label folder the game does not have
+    (lambda d: _blank_jpg(d / "dragon" / "x.jpg"), "dragon"),
+    # a label folder without photos
+    (lambda d: (d / "frog").mkdir(parents=True), "frog"),
+    # no label folders at all
+    (lambda d: d.mkdir(parents=True), "no label folders"),
+    # a photo with no arena / piece in it
+    (lambda d: _blank_jpg(d / "cat" / "empty.jpg"), "empty.jpg"),
+    # a taps file that is not a list of taps
+    (lambda d: (_copy_scene(SCENES2 / "simsala-hopp" / "simsala-hopp-e2-s2-0000.jpg",
+                            d / "cat" / "s.jpg"),
+                (d / "cat" / "s.taps.json").write_text('{"x": 1}')), "s.taps.json"),
+])
+def test_bad_teach_input_names_the_file(tmp_path, run_cli, setup, names):
+    folder = tmp_path / "teach"
+    setup(folder)
+    code, out = run_cli("teach", "--game", "simsala-hopp", folder, "--data", tmp_path / "d")
+    assert code == 2
+    assert out["error"]["code"] == "bad_teach_input"
+    assert names in out["error"]["message"]
+
+
+def test_several_pieces_without_taps_is_refused(tmp_path):
+    src = SCENES2 / "simsala-hopp" / "simsala-hopp-e2-s2-0000.jpg"
+    _copy_scene(src, tmp_path / "frog" / "many.jpg")
+    with pytest.raises(TeachError, match=r"many\.jpg: \d+ pieces found"):
+        build_profile(tmp_path, "simsala-hopp")
+
+
+def test_tap_away_from_any_piece_is_refused(tmp_path):
+    src = SCENES2 / "simsala-hopp" / "simsala-hopp-e2-s2-0000.jpg"
+    _copy_scene(src, tmp_path / "frog" / "s.jpg")
+    (tmp_path / "frog" / "s.taps.json").write_text(json.dumps([{"x": 2, "y": 2}]))
+    with pytest.raises(TeachError, match=r"s\.jpg: no piece found at the tap \(2, 2\)"):
+        build_profile(tmp_path, "simsala-hopp")
+
+
+@pytest.fixture(scope="module")
+def sim_teach_folder(tmp_path_factory):
+    from vision.teach_eval import write_teach_folder
+
+    out = tmp_path_factory.mktemp("teach") / "simsala-hopp"
+    write_teach_folder("simsala-hopp", out, per_label=1, seed=80)
+    return out
+
+
+@pytest.mark.slow
+def test_teaching_fixes_edition2_labels(sim_teach_folder, run_cli, tmp_path):
+    """Teach with one edition-2 photo per label (rendered, seed set 80), then read committed
+    edition-2 scenes: the per-piece error must drop well below the untaught pipeline's."""
+    from vision.evaluate import evaluate_folder
+    from vision.pipeline import get_pipeline
+    from vision.teach_eval import TaughtPipeline
+
+    code, out = run_cli("teach", "--game", "simsala-hopp", sim_teach_folder, "--name", "ed2",
+                        "--data", tmp_path, "--json")
+    assert code == 0 and out["missing"] == [] and sum(out["labels"].values()) == 7
+    prof = Profile.load(tmp_path / "teach" / "ed2")
+    scenes = tmp_path / "scenes"
+    for f in sorted((SCENES2 / "simsala-hopp").glob("*-000[0-3].*")):
+        _copy_scene(f, scenes / f.name)
+    pipe = get_pipeline()
+    before = evaluate_folder("simsala-hopp", scenes, pipe).to_json()
+    after = evaluate_folder("simsala-hopp", scenes, TaughtPipeline(pipe, prof)).to_json()
+    assert after["piece_error"] < 0.6 * before["piece_error"], (before, after)
+
+
+@pytest.mark.slow
+def test_score_with_teach_folder_and_profile(sim_teach_folder, run_cli, tmp_path):
+    """`score --teach` takes the photo folder itself or a stored profile; same answer."""
+    photo = SCENES2 / "simsala-hopp" / "simsala-hopp-e2-s2-0001.jpg"
+    args = ("score", photo, "--game", "simsala-hopp", "--magician", "blue", "--players",
+            "yellow,blue", "--json")
+    code, direct = run_cli(*args, "--teach", sim_teach_folder)
+    assert code == 0, direct
+    code, _ = run_cli("teach", "--game", "simsala-hopp", sim_teach_folder, "--name", "p",
+                      "--data", tmp_path)
+    assert code == 0
+    code, stored = run_cli(*args, "--teach", tmp_path / "teach" / "p")
+    assert code == 0
+    assert stored["facts"] == direct["facts"]
+    code, out = run_cli(*args[:-1], "--json", "--teach", tmp_path / "nowhere")
+    assert code == 2 and "nowhere" in out["error"]["message"]
