@@ -34,7 +34,7 @@ def area_input(image_bgr: np.ndarray) -> tuple[np.ndarray, bool]:
 
 
 class AreaModel:
-    def __init__(self, path: str | Path = AREA_MODEL_PATH, threads: int = 2):
+    def __init__(self, path: str | Path = AREA_MODEL_PATH, threads: int = 1):
         import onnxruntime as ort
 
         path = Path(path)
