@@ -71,6 +71,7 @@ class DiceSettings:
     max_subset_group: int = 12  # larger failing groups are clutter, not searched
     subset_neighbours: int = 7  # subsets are drawn from this many nearest pips
     max_subsets: int = 120  # per group, face tests of subsets
+    max_subsets_per_photo: int = 600  # and per photo (clutter must not cost seconds)
     # Layout.
     max_residual: float = 0.16  # rms affine residual / rms spread of the pips
     side_per_pip: tuple[float, float] = (2.6, 11.0)  # face side / pip diameter
@@ -668,7 +669,8 @@ def read_group(idx: np.ndarray, p: Pips, chans, s: DiceSettings) -> Face | None:
                 notes=notes)
 
 
-def _subset_faces(members: np.ndarray, p: Pips, chans, s: DiceSettings) -> list[Face]:
+def _subset_faces(members: np.ndarray, p: Pips, chans, s: DiceSettings,
+                  budget: list[int]) -> list[Face]:
     """Faces hidden in a group that does not fit as a whole (a top face linked with the pips
     of its side faces or of a touching die): try compact subsets of up to 6 pips around each
     pip, keep those that pass as faces, then choose non-overlapping ones, bigger first."""
@@ -695,7 +697,8 @@ def _subset_faces(members: np.ndarray, p: Pips, chans, s: DiceSettings) -> list[
                     if fit_layout(p.xy[sub])[0] > s.max_residual:
                         continue
                 tried += 1
-                if tried > s.max_subsets:
+                budget[0] -= 1
+                if tried > s.max_subsets or budget[0] < 0:
                     break
                 f = read_group(sub, p, chans, s)
                 if f is not None:
@@ -713,7 +716,8 @@ def _subset_faces(members: np.ndarray, p: Pips, chans, s: DiceSettings) -> list[
     return out
 
 
-def _solve(members: np.ndarray, p: Pips, chans, s: DiceSettings, depth: int = 0) -> list[Face]:
+def _solve(members: np.ndarray, p: Pips, chans, s: DiceSettings, budget: list[int],
+           depth: int = 0) -> list[Face]:
     """Faces from one linked group, splitting it along weak links or searching its subsets
     when it does not fit as one face."""
     if len(members) <= 6:
@@ -727,10 +731,10 @@ def _solve(members: np.ndarray, p: Pips, chans, s: DiceSettings, depth: int = 0)
         if len(comps) > 1:
             out = []
             for c in comps:
-                out += _solve(members[c], p, chans, s, depth + 1)
+                out += _solve(members[c], p, chans, s, budget, depth + 1)
             return out
     if 2 <= len(members) <= s.max_subset_group:
-        return _subset_faces(members, p, chans, s)
+        return _subset_faces(members, p, chans, s, budget)
     return []
 
 
@@ -863,8 +867,10 @@ def read_dice(img: np.ndarray, s: DiceSettings = SETTINGS) -> tuple[list[Die], l
     t2 = time.perf_counter()
     adj = _links(pips, chans, s)
     faces: list[Face] = []
-    for comp in _components(adj, np.arange(len(pips))):
-        faces += _solve(comp, pips, chans, s)
+    budget = [s.max_subsets_per_photo]
+    # Small groups first: they are the likely dice; clutter groups get what budget is left.
+    for comp in sorted(_components(adj, np.arange(len(pips))), key=len):
+        faces += _solve(comp, pips, chans, s, budget)
     t3 = time.perf_counter()
     faces = [fc for fc in faces if fc.confidence >= s.min_confidence]
     faces, warnings = _top_faces(faces, work.shape[:2], s, chans[2])
