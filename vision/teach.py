@@ -62,11 +62,12 @@ class TeachError(BadInput):
 class TeachSettings:
     model_weight: float = 0.5  # a: exponent of the model's own label probabilities
     temperature: float = 0.05  # T: cosine similarities are divided by this
-    colour_weight: float = 1.0  # c: weight of the colour term
+    colour_weight: float = 3.0  # c: weight of the colour term
     colour_sigma: float = 12.0  # s: Lab distance scale of the colour term
+    colour_l_weight: float = 1.0  # lightness differences count this much (light varies)
     rescue_cos: float = 0.9  # a candidate this close to a prototype is a piece, whatever P(bg)
-    min_cos: float = 0.6  # a candidate whose best label is taught but this far from its
-    # prototype is background (edition-2 artwork the model takes for pieces)
+    min_cos: float = 0.7  # a candidate whose best label is taught but whose cosine to every
+    # prototype is below this is background (edition-2 artwork the model takes for pieces)
     tap_radius: float = 0.75  # a tap names the candidate within this many piece sizes
     colour_inner: float = 0.6  # colour is measured in this central share of the crop side
     colour_top: float = 0.3  # ... over this share of its most chromatic pixels
@@ -161,7 +162,8 @@ class Profile:
             return np.zeros((0, len(labels)), np.float32), np.zeros((0, len(labels)))
         pl = p_labels / np.maximum(p_labels.sum(axis=1, keepdims=True), 1e-9)
         cos = embedding @ self.prototypes.T  # (N, L_taught)
-        d2 = ((colours[:, None, :] - self.colours[None]) ** 2).sum(axis=2)
+        w = np.array([s.colour_l_weight, 1.0, 1.0], np.float32) ** 2
+        d2 = ((colours[:, None, :] - self.colours[None]) ** 2 * w).sum(axis=2)
         term_t = cos / s.temperature - s.colour_weight * d2 / (2 * s.colour_sigma ** 2)
         where = {lab: i for i, lab in enumerate(self.labels)}
         neutral = term_t.mean(axis=1)
@@ -348,7 +350,8 @@ def teach_probs(profile: Profile, classifier, labels: tuple[str, ...], probs: np
     columns become `Profile.adjust`'s q times the piece mass (1 - P(background)); other games'
     classes get 0; candidates with a prototype cosine >= `rescue_cos` get P(background) at
     most `1 - rescue_cos` (taught pieces the model took for background); candidates whose
-    best label is taught but whose cosine to it is below `min_cos` get P(background) = 1.
+    best label is taught but whose cosine to every prototype is below `min_cos` get
+    P(background) = 1.
     Same shape/dtype."""
     if len(probs) == 0:
         return probs
@@ -362,8 +365,8 @@ def teach_probs(profile: Profile, classifier, labels: tuple[str, ...], probs: np
         best = np.nanmax(np.nan_to_num(cos_l, nan=-1.0), axis=1)
         rescue = best >= s.rescue_cos
         bg[rescue] = np.minimum(bg[rescue], 1 - s.rescue_cos)
-        cos_best = cos_l[np.arange(len(q)), q.argmax(axis=1)]
-        bg[cos_best < s.min_cos] = 1.0  # NaN (untaught label) compares False: kept
+        taught = ~np.isnan(cos_l[np.arange(len(q)), q.argmax(axis=1)])
+        bg[taught & (best < s.min_cos)] = 1.0  # like no taught piece at all: background
     out = np.zeros_like(probs)
     out[:, ib] = bg
     out[:, cols] = q * (1 - bg)[:, None]
