@@ -265,12 +265,18 @@ def find_runs(pts: np.ndarray, min_len: int, tol: float = 0.25, k: int = 6,
                 return
 
     found: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+    covered: set[tuple[int, int]] = set()  # neighbour links already inside a found chain
     for i in range(n):
         for j in nbr[i]:
+            if (i, int(j)) in covered:
+                continue
             chain, slot = [i, int(j)], [0, 1]
             extend(chain, slot)
             chain, slot = chain[::-1], [-v for v in slot[::-1]]
             extend(chain, slot)
+            for a, b in zip(chain, chain[1:], strict=False):
+                covered.add((a, b))
+                covered.add((b, a))
             if len(chain) >= min_len:
                 key = tuple(sorted(chain))
                 if key not in found:
@@ -387,8 +393,9 @@ def _run_hypotheses(det: np.ndarray, board: Board, s: MauerSettings,
             break
     top = np.array(top)
     ce = colour(Hs[top]) if colour is not None else np.zeros(len(top))
-    hyps = sorted(((_fit_score(xy, fields, Hs[i], pitch) + s.colour_weight * c, i)
-                   for i, c in zip(top, ce, strict=True)), reverse=True)
+    fs = _fit_scores_many(xy, fields, Hs[top], pitch)
+    hyps = sorted(zip((fs + s.colour_weight * ce).tolist(), top.tolist(), strict=True),
+                  reverse=True)
     return [Hs[i] for _, i in hyps[: s.refine_best]]
 
 
@@ -493,6 +500,32 @@ def _fit_score(det: np.ndarray, fields: np.ndarray, H: np.ndarray, pitch_mm: flo
     lo, hi = fields.min(axis=0) - 0.3 * pitch_mm, fields.max(axis=0) + 0.3 * pitch_mm
     inside = np.all((mm > lo) & (mm < hi), axis=1)
     return float(matched.mean() - 0.5 * (inside & ~near).sum() / len(fields))
+
+
+def _fit_scores_many(det: np.ndarray, fields: np.ndarray, Hs: np.ndarray,
+                     pitch_mm: float) -> np.ndarray:
+    """`_fit_score` for (K, 3, 3) homographies at once: (K,)."""
+    out = np.full(len(Hs), -1.0)
+    lo, hi = fields.min(axis=0) - 0.3 * pitch_mm, fields.max(axis=0) + 0.3 * pitch_mm
+    dets = np.linalg.det(Hs)
+    ok = np.abs(dets) > 1e-12
+    if not ok.any():
+        return out
+    H = Hs[ok]
+    proj = _apply_many(H, fields)  # (K, F, 2)
+    ahead = _apply_many(H, fields + np.array([pitch_mm, 0.0]))
+    pitch_px = np.linalg.norm(ahead - proj, axis=2)  # (K, F)
+    d = np.linalg.norm(proj[:, :, None] - det[None, None], axis=3)  # (K, F, N)
+    j = d.argmin(axis=2)
+    back = d.argmin(axis=1)  # (K, N)
+    dj = np.take_along_axis(d, j[..., None], axis=2)[..., 0]
+    mutual = np.take_along_axis(back, j, axis=1) == np.arange(len(fields))[None]
+    matched = (dj < 0.3 * pitch_px) & mutual
+    near = d.min(axis=1) < 0.3 * pitch_px.mean(axis=1, keepdims=True)  # (K, N)
+    mm = _apply_many(np.linalg.inv(H), det)  # (K, N, 2)
+    inside = np.all((mm > lo) & (mm < hi), axis=2)
+    out[ok] = matched.mean(axis=1) - 0.5 * (inside & ~near).sum(axis=1) / len(fields)
+    return out
 
 
 def _icp(det: np.ndarray, fields: np.ndarray, H: np.ndarray, pitch_mm: float,
