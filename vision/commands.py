@@ -48,6 +48,12 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     from vision.evaluate import confusion_png, evaluate_folder
     from vision.pipeline import Pipeline, get_pipeline
 
+    if args.game == "mauerhuepfer":  # pawns by position and dice: vision/mauer_eval.py
+        from vision.mauer_eval import evaluate, human_report
+
+        report = evaluate(args.folder, progress=not args.json)
+        emit(report, args.json, human_report(report))
+        return 0
     pipeline = Pipeline(args.model) if args.model else get_pipeline()
     report = evaluate_folder(args.game, args.folder, pipeline, progress=not args.json).to_json()
     png = args.confusion_png or f"{Path(args.folder).resolve().name}-{args.game}-confusion.png"

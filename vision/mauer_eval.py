@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from scoring.mauerhuepfer import load_board
-from tablescore.errors import TablescoreError
+from tablescore.errors import BadInput, TablescoreError
 from vision.mauer import read_mauer
 
 
@@ -63,12 +63,18 @@ def compare(pred_pieces: list[dict], truth: dict, with_dice: bool = True) -> tup
 
 def evaluate(folder: str | Path, with_dice: bool = True, progress: bool = False) -> dict:
     board = load_board()
-    files = sorted(p for p in Path(folder).iterdir() if p.suffix == ".jpg"
+    if not Path(folder).is_dir():
+        raise BadInput(f"scene folder not found: {folder}")
+    files = sorted(p for p in Path(folder).iterdir() if p.suffix.lower() in (".jpg", ".png")
                    and p.with_suffix(".json").is_file())
+    if not files:
+        raise BadInput(f"no scenes (photo + .json truth) in {folder}")
     n_true = right = extra = exact = 0
     failed, wrong, times = [], [], []
     for k, img_path in enumerate(files):
         truth = json.loads(img_path.with_suffix(".json").read_text())
+        if truth.get("game") != "mauerhuepfer":
+            raise BadInput(f"{img_path.with_suffix('.json')} is not a mauerhuepfer scene")
         img = cv2.imread(str(img_path))
         t0 = time.perf_counter()
         try:
@@ -94,6 +100,15 @@ def evaluate(folder: str | Path, with_dice: bool = True, progress: bool = False)
             "facts_exact": round(exact / max(len(files), 1), 4), "facts_exact_count": exact,
             "failed_scenes": failed, "wrong_facts_scenes": wrong,
             "median_ms": round(float(np.median(times)), 1) if times else None}
+
+
+def human_report(report: dict) -> str:
+    what = "pawns and dice" if report["dice"] else "pawns"
+    return (f"mauerhuepfer ({what}): {report['scenes']} scenes, facts exact "
+            f"{100 * report['facts_exact']:.1f} %, per-piece error "
+            f"{100 * report['piece_error']:.2f} % ({report['pieces_right']}/"
+            f"{report['pieces_true']} right, {report['extra_pieces']} extra), "
+            f"{len(report['failed_scenes'])} without a board")
 
 
 def main(argv=None) -> int:

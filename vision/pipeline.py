@@ -315,5 +315,11 @@ def get_pipeline(model_path: str | Path = MODEL_PATH) -> Pipeline:
 def score_photo(source: str | Path | bytes, game: str, options: dict[str, str], teach=None,
                 annotate: str | None = None) -> dict:
     """The contract's JSON object for one photo (see ../shared/contract.md)."""
+    if game == "mauerhuepfer":  # board, pawns and dice: vision/mauer.py (no crop classifier)
+        from vision.mauer import score_mauer_photo
+
+        if teach is not None:
+            raise BadInput("--teach is not supported for mauerhuepfer yet")
+        return score_mauer_photo(source, options, annotate=annotate)
     game_vision(game)  # fail before loading the model
     return get_pipeline().score(source, game, options, teach=teach, annotate=annotate)

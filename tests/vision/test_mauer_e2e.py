@@ -62,3 +62,49 @@ def test_photo_without_a_board_is_not_found(tmp_path):
     cv2.imwrite(str(path), table)
     with pytest.raises(NotFound):
         score_mauer_photo(path, {})
+
+
+# --- through the CLI (tablescore score / evaluate) ------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("photo", [
+    SCENES / "mauerhuepfer-e1-s1-0003.jpg",
+    SCENES2 / "mauerhuepfer-e2-s2-0004.jpg",  # edition 2
+])
+def test_cli_score_photo(run_cli, photo, tmp_path):
+    truth = json.loads(photo.with_suffix(".json").read_text())
+    ann = tmp_path / "ann.jpg"
+    code, out = run_cli("score", photo, "--game", "mauerhuepfer", "--annotate", ann, "--json")
+    assert code == 0
+    assert set(out) >= {"game", "image", "area", "pieces", "facts", "score", "warnings",
+                        "timings_ms"}
+    assert norm_facts(out["facts"], False) == norm_facts(truth["facts"], False)
+    assert set(out["score"]) >= {"home", "winner", "moves"}
+    assert ann.is_file()
+
+
+@pytest.mark.parametrize("make,code,err", [
+    (lambda p: p.write_bytes(b"GIF89a not a photo"), 2, "bad_image"),  # unsupported file
+    (lambda p: cv2.imwrite(str(p), np.full((480, 640, 3), 128, np.uint8)), 3,
+     "area_not_found"),  # a photo of an empty table
+])
+def test_cli_bad_photos(run_cli, tmp_path, make, code, err):
+    path = tmp_path / "x.png"
+    make(path)
+    got, out = run_cli("score", path, "--game", "mauerhuepfer", "--json")
+    assert got == code
+    assert out["error"]["code"] == err
+
+
+@pytest.mark.slow
+def test_cli_evaluate_small_folder(run_cli, tmp_path):
+    for name in ("mauerhuepfer-e1-s1-0001", "mauerhuepfer-e1-s1-0002"):
+        for ext in (".jpg", ".json"):
+            (tmp_path / (name + ext)).write_bytes((SCENES / (name + ext)).read_bytes())
+    code, out = run_cli("evaluate", tmp_path, "--game", "mauerhuepfer", "--json")
+    assert code == 0
+    assert out["scenes"] == 2 and out["pieces_true"] > 0
+    assert 0.0 <= out["piece_error"] <= 1.0 and 0.0 <= out["facts_exact"] <= 1.0
+    code, out = run_cli("evaluate", tmp_path / "missing", "--game", "mauerhuepfer", "--json")
+    assert code == 2 and out["error"]["code"] == "bad_input"
