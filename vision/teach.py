@@ -60,7 +60,7 @@ class TeachError(BadInput):
 
 @dataclass(frozen=True)
 class TeachSettings:
-    model_weight: float = 0.5  # a: exponent of the model's own label probabilities
+    model_weight: float = 2.0  # a: exponent of the model's own label probabilities
     temperature: float = 0.05  # T: cosine similarities are divided by this
     colour_weight: float = 3.0  # c: weight of the colour term
     colour_sigma: float = 12.0  # s: Lab distance scale of the colour term

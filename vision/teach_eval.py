@@ -106,13 +106,14 @@ def headline(report: dict) -> dict:
 
 
 def run(game: str, scenes: str | Path, per_label: int = 1, seed: int = 80,
-        out: str | Path | None = None, settings: teach.TeachSettings | None = None) -> dict:
+        out: str | Path | None = None, settings: teach.TeachSettings | None = None,
+        edition: int = 2) -> dict:
     pipeline = get_pipeline()
     scene_files(scenes)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(out or tmp) / game
         t = time.perf_counter()
-        write_teach_folder(game, folder, per_label, seed)
+        write_teach_folder(game, folder, per_label, seed, edition)
         render_s = time.perf_counter() - t
         _ = pipeline.classifier  # load the model before timing
         teach._CACHE.clear()
@@ -126,6 +127,7 @@ def run(game: str, scenes: str | Path, per_label: int = 1, seed: int = 80,
     return {
         "game": game,
         "scenes_folder": str(scenes),
+        "teach_edition": edition,
         "teach_photos": int(profile.counts.sum()),
         "labels_taught": list(profile.labels),
         "render_teach_photos_s": round(render_s, 2),
@@ -146,11 +148,12 @@ def main(argv=None) -> int:
     ap.add_argument("--per-label", type=int, default=1)
     ap.add_argument("--seed", type=int, default=80, help="set seed of the teach photos")
     ap.add_argument("--out", default=None, help="keep the teach folder here")
+    ap.add_argument("--edition", type=int, default=2, help="edition of the teach photos")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     scenes = args.scenes or Path(__file__).resolve().parents[1] / "datasets" / \
         "scenes-edition2" / args.game
-    r = run(args.game, scenes, args.per_label, args.seed, args.out)
+    r = run(args.game, scenes, args.per_label, args.seed, args.out, edition=args.edition)
     if args.json:
         print(json.dumps(r, indent=2))
         return 0
