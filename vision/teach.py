@@ -371,3 +371,55 @@ def teach_probs(profile: Profile, classifier, labels: tuple[str, ...], probs: np
     out[:, ib] = bg
     out[:, cols] = q * (1 - bg)[:, None]
     return out
+
+
+def profile_from_taps(game: str, photos: list[tuple[str, bytes]], taps: list[dict],
+                      pipeline=None, settings: TeachSettings = TEACH_SETTINGS) -> Profile:
+    """A profile from photos in memory (the page's teach screen): `photos` [(name, bytes)],
+    `taps` [{"photo": index, "x", "y", "label"}] in photo pixels. Errors name the photo."""
+    from vision.pipeline import game_vision, get_pipeline
+
+    gv = game_vision(game)
+    pipeline = pipeline or get_pipeline()
+    if not photos:
+        raise TeachError("no teach photos")
+    if not taps:
+        raise TeachError("no taps: tap each piece on the photos and name it")
+    by_photo: dict[int, list[tuple[float, float, str]]] = {}
+    for k, t in enumerate(taps):
+        try:
+            i, x, y, lab = int(t["photo"]), float(t["x"]), float(t["y"]), str(t["label"])
+        except (KeyError, TypeError, ValueError):
+            raise TeachError(f"tap {k}: expected {{\"photo\", \"x\", \"y\", \"label\"}}") \
+                from None
+        if not 0 <= i < len(photos):
+            raise TeachError(f"tap {k}: no photo {i}")
+        if lab not in gv.labels:
+            raise TeachError(f"tap {k}: unknown label {lab!r} for {game}; labels: "
+                             f"{', '.join(gv.labels)}")
+        by_photo.setdefault(i, []).append((x, y, lab))
+    examples: list[Example] = []
+    for i, ts in sorted(by_photo.items()):
+        name, data = photos[i]
+        examples += examples_from_photo(pipeline, game, data, ts[0][2], ts, name=name,
+                                        settings=settings)
+    return profile_from_examples(game, examples, pipeline.classifier.classes, settings)
+
+
+def list_profiles(root: str | Path, game: str | None = None) -> list[dict]:
+    """Saved profiles under `root` (e.g. `<data>/teach`): [{"name", "game", "labels"}]."""
+    root = Path(root)
+    out = []
+    if not root.is_dir():
+        return out
+    for d in sorted(root.iterdir()):
+        meta = d / PROFILE_JSON
+        if not meta.is_file():
+            continue
+        try:
+            m = json.loads(meta.read_text())
+        except (OSError, ValueError):
+            continue
+        if game is None or m.get("game") == game:
+            out.append({"name": d.name, "game": m.get("game"), "labels": m.get("counts", {})})
+    return out

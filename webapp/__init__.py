@@ -28,13 +28,14 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.json.sort_keys = False
     Path(app.config["DATA_DIR"]).mkdir(parents=True, exist_ok=True)
 
-    from webapp import api, pages, sessions
+    from webapp import api, pages, sessions, teach
     from webapp.store import Store
 
     app.extensions["tablescore.store"] = Store(app.config["DATA_DIR"])
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(sessions.bp)
+    app.register_blueprint(teach.bp)
     register_errors(app)
     return app
 

@@ -1,0 +1,72 @@
+"""Teach profiles over HTTP (the page's teach screen; `vision.teach` does the work).
+
+- `GET /api/teach?game=GAME`: `{"profiles": [{"name", "game", "labels": {label: n}}]}`.
+- `POST /api/teach` multipart: `game`, `name` (letters, digits, '.', '_', '-'), one or more
+  files `photo`, and `taps`: JSON `[{"photo": index, "x", "y", "label"}]` (photo pixels, the
+  index into the uploaded photos in order). Builds the profile, stores it as
+  `<DATA_DIR>/teach/<name>/` (what `POST /api/score`'s `teach` field names) and answers
+  `{"name", "game", "labels", "missing", "timings_ms"}`. Bad input: 400 with the contract's
+  error body naming the photo or tap.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from flask import Blueprint, current_app, request
+
+from tablescore.errors import BadInput
+from webapp import games
+
+bp = Blueprint("teach", __name__, url_prefix="/api")
+
+
+def teach_root() -> Path:
+    return Path(current_app.config["DATA_DIR"]) / "teach"
+
+
+@bp.get("/teach")
+def list_teach():
+    from vision.teach import list_profiles
+
+    game = request.args.get("game") or None
+    if game:
+        games.info(game)
+    return {"profiles": list_profiles(teach_root(), game)}
+
+
+@bp.post("/teach")
+def create_teach():
+    from vision.pipeline import game_vision
+    from vision.teach import profile_from_taps
+    from webapp.api import TEACH_NAME, image_type
+
+    game = request.form.get("game", "")
+    games.info(game)
+    gv = game_vision(game)
+    name = request.form.get("name", "")
+    if not TEACH_NAME.match(name):
+        raise BadInput(f"teach profile names are letters, digits, '.', '_' and '-': {name!r}")
+    photos = []
+    for k, f in enumerate(request.files.getlist("photo")):
+        data = f.read()
+        label = f.filename or f"photo {k}"
+        if not data:
+            raise BadInput(f"{label}: the photo is empty")
+        image_type(data)
+        photos.append((label, data))
+    try:
+        taps = json.loads(request.form.get("taps", "[]"))
+    except json.JSONDecodeError as exc:
+        raise BadInput(f"taps: not JSON: {exc}") from None
+    if not isinstance(taps, list):
+        raise BadInput("taps: expected a list of {photo, x, y, label}")
+    started = time.perf_counter()
+    profile = profile_from_taps(game, photos, taps)
+    profile.save(teach_root() / name)
+    counts = {lab: int(c) for lab, c in zip(profile.labels, profile.counts, strict=True)}
+    return {"name": name, "game": game, "labels": counts,
+            "missing": [lab for lab in gv.labels if lab not in counts],
+            "timings_ms": {"total": round((time.perf_counter() - started) * 1000, 1)}}
