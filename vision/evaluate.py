@@ -31,7 +31,14 @@ def comparable_facts(game: str, facts: dict) -> dict:
     """The part of the facts this issue reads, normalised (zero counts and empty zones out)."""
     if game == "hop-la-bille":
         zones = facts.get("zones", {})
+        cards = {z: c for z, c in sorted(facts.get("cards", {}).items()) if c}
+        return {"zones": {z: _clean_counts(c) for z, c in sorted(zones.items())
+                          if _clean_counts(c)}, "cards": cards}
+    if game == "troetofanten":
+        zones = facts.get("zones", {})
         return {z: _clean_counts(c) for z, c in sorted(zones.items()) if _clean_counts(c)}
+    if game == "magic-rabbit":
+        return {"line": facts.get("line", []), "won": facts.get("won")}
     return {z: _clean_counts(facts.get(z, {})) for z in ("arena", "outside")}
 
 
@@ -195,13 +202,14 @@ def evaluate_folder(game: str, folder: str | Path, pipeline: Pipeline | None = N
 
     gv = game_vision(game)
     pipeline = pipeline or get_pipeline()
-    report = Report(game=game, labels=gv.labels)
+    labels = gv.labels + gv.card_labels  # issue 6: the cards too
+    report = Report(game=game, labels=labels)
     files = scene_files(folder)
     for k, (img, truth_path) in enumerate(files):
         truth = json.loads(truth_path.read_text())
         if truth.get("game", game) != game:
             raise BadInput(f"{truth_path} is a {truth.get('game')} scene, not {game}")
-        true_pieces = [p for p in truth["pieces"] if p["label"] in gv.labels]
+        true_pieces = [p for p in truth["pieces"] if p["label"] in labels]
         t0 = time.perf_counter()
         try:
             rec = pipeline.recognise(img, game)

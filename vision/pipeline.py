@@ -18,12 +18,15 @@ import numpy as np
 
 from scoring import GAMES
 from scoring.labels import (
+    CARD_LABELS_HOP,
     HOP_ZONES,
+    MAGIC_RABBIT_LABELS,
     MARBLE_LABELS,
     MARBLES_PER_COLOUR,
     SIMSALA_COUNTS,
     SIMSALA_LABELS,
     SIMSALA_TILES,
+    TROETO_LABELS,
 )
 from tablescore.errors import BadInput, FactsError, UnknownGame
 from vision.area import AREA_SETTINGS, PlayArea, find_area
@@ -56,13 +59,19 @@ class GameVision:
     game: str
     area_name: str
     labels: tuple[str, ...]
-    kind: str  # "tiles" or "marbles"
+    kind: str  # "tiles", "marbles" or "cards" (issue 6: `vision.cards`, no play area)
+    card_labels: tuple[str, ...] = ()  # pieces read by the card stage (`vision.cards`)
 
 
 VISION_GAMES: dict[str, GameVision] = {
     "simsala-hopp": GameVision("simsala-hopp", "Simsala Hopp arena (red square)", SIMSALA_LABELS,
                                "tiles"),
-    "hop-la-bille": GameVision("hop-la-bille", "Hop la bille cloth", MARBLE_LABELS, "marbles"),
+    "hop-la-bille": GameVision("hop-la-bille", "Hop la bille cloth", MARBLE_LABELS, "marbles",
+                               CARD_LABELS_HOP),
+    "magic-rabbit": GameVision("magic-rabbit", "Magic Rabbit line of tiles", (), "cards",
+                               MAGIC_RABBIT_LABELS),
+    "troetofanten": GameVision("troetofanten", "Troetofanten cards", (), "cards",
+                               TROETO_LABELS),
 }
 
 
@@ -143,7 +152,6 @@ def sanity_warnings(game: str, det: Detections, settings: DecideSettings) -> lis
         for lab, n in sorted(totals.items()):
             if n > MARBLES_PER_COLOUR:
                 out.append(f"{n} {lab} seen, but the game has only {MARBLES_PER_COLOUR}")
-        out.append("cards are not read from photos yet: type them in with --facts to score them")
     for i in np.flatnonzero(det.confidence < settings.low_confidence):
         x, y = det.centers[i]
         out.append(f"unsure about the {det.labels[i]} at ({x:.0f}, {y:.0f}) "
@@ -152,7 +160,17 @@ def sanity_warnings(game: str, det: Detections, settings: DecideSettings) -> lis
 
 
 def _empty_score(game: str) -> dict:
-    return {"points": {}} if game == "simsala-hopp" else {"completed": {}}
+    return {"simsala-hopp": {"points": {}}, "troetofanten": {"points": {}},
+            "magic-rabbit": {"won": False, "wrong_positions": []}}.get(game, {"completed": {}})
+
+
+def _join(a: Detections, b: Detections) -> Detections:
+    """Both pieces lists in one `Detections`."""
+    return Detections(labels=np.concatenate([a.labels, b.labels]),
+                      zones=np.concatenate([a.zones, b.zones]),
+                      confidence=np.concatenate([a.confidence, b.confidence]),
+                      centers=np.concatenate([a.centers, b.centers]),
+                      polygons=a.polygons + b.polygons)
 
 
 class Pipeline:
@@ -168,6 +186,7 @@ class Pipeline:
         self.model_path = Path(model_path)
         self.threads = threads
         self._classifier: PieceClassifier | None = None
+        self._cards = None  # vision.cards.read.CardReader, loaded on first use
         self.image_settings = image_settings or ImageSettings()
         self.decide = decide or DecideSettings()
 
@@ -178,6 +197,28 @@ class Pipeline:
             self._classifier = PieceClassifier(self.model_path, threads=self.threads)
         return self._classifier
 
+    @property
+    def cards(self):
+        """The card reader (issue 6: key-point detector + card classifier), loaded on first
+        use."""
+        if self._cards is None:
+            from vision.cards.read import CardReader
+
+            self._cards = CardReader(threads=self.threads)
+        return self._cards
+
+    def _recognise_cards(self, gv: GameVision, photo: Photo, timer: Timer, t: float
+                         ) -> Recognition:
+        """Games without a play area (Magic Rabbit, Troetofanten): `vision.cards`."""
+        from vision.cards.stage import read_cards
+
+        res = read_cards(self.cards, photo.image, photo.scale, gv.game)
+        if len(res.detections) == 0:
+            raise NoPieces(f"no {gv.area_name} found in the photo")
+        timer.lap("cards", t)
+        return Recognition(gv.game, photo, None, None, res.detections, np.zeros((0, 0)),
+                           res.facts, res.warnings, timer.ms)
+
     def recognise(self, source: str | Path | bytes, game: str, profile=None) -> Recognition:
         """`profile`: a `vision.teach.Profile` re-deciding the labels (teach mode)."""
         gv = game_vision(game)
@@ -185,6 +226,10 @@ class Pipeline:
         t = time.perf_counter()
         photo = load_photo(source, self.image_settings)
         t = timer.lap("decode", t)
+        if gv.kind == "cards":
+            if profile is not None:
+                raise BadInput(f"--teach is not supported for {game} yet")
+            return self._recognise_cards(gv, photo, timer, t)
         area = find_area(photo.image, AREA_SETTINGS[game], gv.area_name, game=game)
         t = timer.lap("area", t)
         if gv.kind == "tiles":
@@ -222,7 +267,15 @@ class Pipeline:
             raise NoPieces(f"the {gv.area_name} was found, but no piece on or around it")
         facts = facts_from(game, det)
         warnings = sanity_warnings(game, det, self.decide)
-        timer.lap("facts", t)
+        t = timer.lap("facts", t)
+        if gv.card_labels:  # Hop la bille: the cards beside the cloth (vision.cards)
+            from vision.cards.stage import read_cards
+
+            res = read_cards(self.cards, photo.image, photo.scale, game, area)
+            det = _join(det, res.detections)
+            facts["cards"] = res.facts["cards"]
+            warnings += res.warnings
+            timer.lap("cards", t)
         emb = pred.embedding[idx] if len(pred.embedding) else pred.embedding
         return Recognition(game, photo, area, cand, det, emb, facts, warnings, timer.ms)
 
@@ -269,8 +322,9 @@ class Pipeline:
         return {
             "game": game,
             "image": {"width": photo.width, "height": photo.height},
-            "area": [[round(float(x) * photo.scale, 1), round(float(y) * photo.scale, 1)]
-                     for x, y in rec.area.corners],
+            "area": None if rec.area is None else
+            [[round(float(x) * photo.scale, 1), round(float(y) * photo.scale, 1)]
+             for x, y in rec.area.corners],
             "pieces": rec.detections.to_json(),
             "facts": rec.facts,
             "score": score,
@@ -283,7 +337,9 @@ def write_annotation(rec: Recognition, path: str | Path) -> None:
     """Draw the area, each piece's outline, label and zone on the working image; write it."""
     img = rec.photo.image.copy()
     s = 1.0 / rec.photo.scale
-    cv2.polylines(img, [np.round(rec.area.corners).astype(np.int32)], True, (255, 255, 0), 2)
+    if rec.area is not None:
+        cv2.polylines(img, [np.round(rec.area.corners).astype(np.int32)], True, (255, 255, 0),
+                      2)
     det = rec.detections
     for i in range(len(det)):
         c = det.centers[i] * s
