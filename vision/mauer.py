@@ -38,6 +38,7 @@ from scoring.mauerhuepfer import GOAL_SLOTS, START, Board, load_board
 
 MODEL_PATH = Path(__file__).resolve().parent.parent / "models" / "mauer-pawns.npz"
 CLASSES = ("empty",) + tuple(PAWN_COLOURS)  # classifier outputs, in this order
+STAGES = ("decode", "board", "pawns", "dice", "scoring", "total")  # timings_ms keys
 
 
 @dataclass(frozen=True)
@@ -1262,11 +1263,12 @@ def score_mauer_photo(source, options: dict[str, str | None], annotate: str | No
     started = time.perf_counter()
     board = load_board(options.get("board"))
     photo = load_photo(source)
+    decoded = time.perf_counter()
     reading = read_mauer(photo.image, board)
     t = time.perf_counter()
     score, warnings = score_facts("mauerhuepfer", reading.facts, options)
     score["moves"] = moves_for(board, reading.facts, colour)
-    timings = dict(reading.timings_ms)
+    timings = {"decode": round((decoded - started) * 1000, 3), **reading.timings_ms}
     timings["scoring"] = round((time.perf_counter() - t) * 1000, 3)
     if annotate:
         from tablescore.errors import BadInput
