@@ -1,6 +1,7 @@
 """Teach profiles over HTTP (the page's teach screen; `vision.teach` does the work).
 
-- `GET /api/teach?game=GAME`: `{"profiles": [{"name", "game", "labels": {label: n}}]}`.
+- `GET /api/teach?game=GAME`: `{"profiles": [{"name", "game", "labels": {label: n}}],
+  "labels": [the labels a photo of GAME can teach]}` (400 for a game photos cannot read).
 - `POST /api/teach` multipart: `game`, `name` (letters, digits, '.', '_', '-'), one or more
   files `photo`, and `taps`: JSON `[{"photo": index, "x", "y", "label"}]` (photo pixels, the
   index into the uploaded photos in order). Builds the profile, stores it as
@@ -29,12 +30,15 @@ def teach_root() -> Path:
 
 @bp.get("/teach")
 def list_teach():
+    from vision.pipeline import game_vision
     from vision.teach import list_profiles
 
     game = request.args.get("game") or None
+    out: dict = {"profiles": list_profiles(teach_root(), game)}
     if game:
         games.info(game)
-    return {"profiles": list_profiles(teach_root(), game)}
+        out["labels"] = list(game_vision(game).labels)  # what a photo of this game can teach
+    return out
 
 
 @bp.post("/teach")

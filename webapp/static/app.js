@@ -167,6 +167,7 @@ async function route() {
       if (parts[2] === 'saw') return await sawPage(sid);
       if (parts[2] === 'hand') return await handPage(sid);
     }
+    if (parts[0] === 'teach' && G[parts[1]]) return await teachPage(parts[1]);
     location.hash = '#/';
   } catch (e) {
     show($app, h('p', { class: 'error', text: e.message }),
@@ -553,6 +554,8 @@ async function cameraPage(sid) {
       form.append('photo', blob, 'photo.jpg');
       form.append('game', s.game);
       form.append('session', sid);
+      const taught = store('local', `teach:${s.game}`);
+      if (taught) form.append('teach', taught);
       const result = await api('POST', '/api/score', form);
       current.saw = { sid, result, baseFacts: result.facts, photoUrl: URL.createObjectURL(blob) };
       store('session', `saw:${sid}`, { result, baseFacts: result.facts });
@@ -585,8 +588,11 @@ async function cameraPage(sid) {
     await send(blob);
   };
 
+  const taughtNow = store('local', `teach:${s.game}`);
   show($app, view, h('div', { class: 'shutter-row' }, shutter, pick, file), status,
-    h('p', {}, h('a', { href: `#/s/${sid}/hand` }, 'No photo? Type it in.')));
+    h('p', {}, h('a', { href: `#/s/${sid}/hand` }, 'No photo? Type it in.')),
+    h('p', { class: 'muted', id: 'teach-line' }, taughtNow ? `Using the taught pieces “${taughtNow}”. ` : 'Pieces misread? ',
+      h('a', { href: `#/teach/${s.game}?back=${encodeURIComponent(sid)}` }, taughtNow ? 'Change' : 'Teach this copy\'s pieces')));
 
   if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
     show(view, h('p', { class: 'noimg' }, window.isSecureContext
@@ -964,3 +970,112 @@ async function handPage(sid) {
 }
 
 route();
+
+// ---------------------------------------------------------------------------------------
+// teach: photograph this copy's pieces, tap each to name it (POST /api/teach); the chosen
+// profile is remembered per game (localStorage `teach:<game>`) and sent with every photo.
+
+async function teachPage(game) {
+  const back = new URLSearchParams(location.hash.split('?')[1] || '').get('back');
+  setTitle(`Teach: ${G[game].name}`, back ? `#/s/${back}/camera` : '#/');
+  const info = await api('GET', `/api/teach?game=${encodeURIComponent(game)}`);
+  const photos = [];  // {blob, url, w, h, taps: [{x, y, label}]}
+  const chosen = store('local', `teach:${game}`);
+  const list = h('div', { class: 'stack', id: 'teach-photos' });
+  const nameIn = h('input', { type: 'text', id: 'teach-name', value: chosen || 'my-copy', maxlength: 64 });
+  const status = h('p', { class: 'muted', id: 'teach-status' },
+    'Photograph some pieces on the play area, then tap each piece and name it. One piece of each kind is enough.');
+  const file = h('input', { type: 'file', accept: 'image/*', capture: 'environment', id: 'teach-file', hidden: true, multiple: true });
+  const save = h('button', { type: 'button', class: 'primary', id: 'teach-save', disabled: true }, 'Learn these pieces');
+
+  function redraw() {
+    show(list, photos.map((ph, pi) => {
+      const wrap = h('div', { class: 'saw' }, h('img', { src: ph.url, alt: `Teach photo ${pi + 1}`, width: ph.w, height: ph.h }));
+      const layer = svg('svg', { viewBox: `0 0 ${ph.w} ${ph.h}`, preserveAspectRatio: 'none' });
+      layer.append(svg('rect', { x: 0, y: 0, width: ph.w, height: ph.h, fill: 'transparent' }));
+      const font = Math.max(ph.w, ph.h) * 0.03;
+      ph.taps.forEach((t) => {
+        layer.append(svg('circle', { class: 'piece', stroke: labelColour(t.label), cx: t.x, cy: t.y, r: font }));
+        const tx = svg('text', { x: t.x, y: t.y + font * 0.35, 'text-anchor': 'middle', 'font-size': font });
+        tx.textContent = shortLabel(t.label);
+        layer.append(tx);
+      });
+      layer.addEventListener('click', (ev) => {
+        const pt = layer.createSVGPoint();
+        pt.x = ev.clientX; pt.y = ev.clientY;
+        const loc = pt.matrixTransform(layer.getScreenCTM().inverse());
+        tapSheet(ph, Math.round(loc.x), Math.round(loc.y));
+      });
+      wrap.append(layer);
+      return wrap;
+    }));
+    const n = photos.reduce((a, ph) => a + ph.taps.length, 0);
+    save.disabled = !n;
+    const named = new Set(photos.flatMap((ph) => ph.taps.map((t) => t.label)));
+    const missing = info.labels.filter((l) => !named.has(l));
+    if (photos.length) show(status, `${n} piece(s) named.`, missing.length ? ` Not yet: ${missing.map(labelText).join(', ')}.` : ' Every kind is named.');
+  }
+
+  function tapSheet(ph, x, y) {
+    const near = ph.taps.findIndex((t) => Math.hypot(t.x - x, t.y - y) < Math.max(ph.w, ph.h) * 0.03);
+    const sheet = document.getElementById('sheet');
+    show(sheet,
+      h('div', { class: 'row', style: 'justify-content:space-between' },
+        h('h3', {}, near >= 0 ? `This is: ${labelText(ph.taps[near].label)}` : 'This piece is…'),
+        h('button', { type: 'button', class: 'small', onclick: closeSheet }, 'Close')),
+      h('div', { class: 'labels' }, info.labels.map((l) => h('button', {
+        type: 'button', 'data-label': l,
+        onclick: () => { if (near >= 0) ph.taps[near].label = l; else ph.taps.push({ x, y, label: l }); closeSheet(); redraw(); },
+      }, h('span', { class: 'dot', style: `background:${labelColour(l)}` }), labelText(l)))),
+      near >= 0 ? h('div', { class: 'stack', style: 'margin-top:10px' }, h('button', { type: 'button', class: 'danger', onclick: () => { ph.taps.splice(near, 1); closeSheet(); redraw(); } }, 'Remove this name')) : null);
+    sheet.hidden = false;
+  }
+
+  file.onchange = async () => {
+    for (const f of Array.from(file.files)) {
+      try {
+        const bmp = await createImageBitmap(f);
+        const blob = await toJpeg(bmp, bmp.width, bmp.height);
+        const scale = Math.min(1, CAMERA.maxSide / Math.max(bmp.width, bmp.height));
+        photos.push({ blob, url: URL.createObjectURL(blob), w: Math.round(bmp.width * scale), h: Math.round(bmp.height * scale), taps: [] });
+      } catch (e) { toast(`${f.name}: this browser cannot read the photo`, true); }
+    }
+    file.value = '';
+    redraw();
+  };
+
+  save.onclick = (ev) => busyButton(ev.currentTarget, async () => {
+    const form = new FormData();
+    form.append('game', game);
+    form.append('name', nameIn.value.trim());
+    const taps = [];
+    photos.forEach((ph, i) => {
+      form.append('photo', ph.blob, `teach-${i + 1}.jpg`);
+      ph.taps.forEach((t) => taps.push({ photo: i, x: t.x, y: t.y, label: t.label }));
+    });
+    form.append('taps', JSON.stringify(taps));
+    try {
+      const r = await api('POST', '/api/teach', form);
+      store('local', `teach:${game}`, r.name);
+      toast(`Learnt ${Object.keys(r.labels).length} kinds of piece in ${Math.round(r.timings_ms.total)} ms. The next photo uses them.`);
+      location.hash = back ? `#/s/${back}/camera` : '#/';
+    } catch (e) {
+      show(status, h('span', { class: 'error' }, e.message));
+      toast(e.message, true);
+    }
+  })(ev);
+
+  const use = info.profiles.length ? h('div', { class: 'stack', id: 'teach-profiles' },
+    h('h2', { text: 'Use pieces taught before' }),
+    info.profiles.map((p) => h('button', { type: 'button', class: p.name === chosen ? 'primary' : '', 'data-profile': p.name,
+      onclick: () => { store('local', `teach:${game}`, p.name); route(); } },
+    `${p.name} (${Object.keys(p.labels).length} kinds)`)),
+    chosen ? h('button', { type: 'button', id: 'teach-off', onclick: () => { store('local', `teach:${game}`, null); route(); } }, 'Read photos without taught pieces') : null) : null;
+
+  show($app, status,
+    h('div', { class: 'row' }, h('label', { class: 'btn', for: 'teach-file' }, 'Add a photo'), file),
+    list,
+    h('div', { class: 'row' }, h('label', { for: 'teach-name' }, 'Name: '), nameIn),
+    h('div', { class: 'stack' }, save),
+    use);
+}
