@@ -312,3 +312,24 @@ def test_refine_poses_angles(game, angles, want):
     assert np.allclose(ang, want, atol=4.0)
     assert np.allclose(wid, 50.0)
     assert frames == [None] * len(angles)
+
+
+@pytest.mark.parametrize("tilt", [0.0, 9.0, -11.0])
+def test_snap_card_finds_the_card_in_the_plane(tilt):
+    """A 60 x 90 mm card drawn on a plain table (plane = image, 1.5 px/mm): its centre and
+    its short side's direction come back."""
+    from types import SimpleNamespace
+
+    from vision.cards.read import snap_card
+
+    ppm = 1.5
+    img = np.full((600, 600, 3), (60, 90, 130), np.uint8)
+    rect = ((300.0, 310.0), (60 * ppm, 90 * ppm), tilt)
+    cv2.fillPoly(img, [np.round(cv2.boxPoints(rect)).astype(np.int32)], (235, 240, 242))
+    area = SimpleNamespace(settings=SimpleNamespace(px_per_mm=ppm, plane_px=100),
+                           H_plane_to_img=np.eye(3))  # the cloth far from the card
+    got = snap_card(img, area, np.array([310.0, 300.0]))
+    assert got is not None
+    centre, ang = got
+    assert np.allclose(centre, (300, 310), atol=2.0)
+    assert abs(((ang - tilt) + 90) % 180 - 90) < 3.0

@@ -40,12 +40,16 @@ NUMBER_REF_BGR = {
 
 @dataclass(frozen=True)
 class ReadSettings:
+    key_threshold: float = 0.15  # detector heat a key point needs (the classifier then
+    #                              rejects what is no piece)
     min_piece_prob: float = 0.5  # a key point is a piece when P(background) is below this
+    min_confidence: float = 0.35  # and its confidence at least this
     low_confidence: float = 0.6  # pieces below this get a warning
     dove_threshold: float = 0.35  # dove heat needed
     duplicate: float = 0.18  # two key points closer than this x width: one piece
     colour_tolerance: float = 40.0  # degrees of hue between a tile's colour and its number's
     tile_sat: int = 80  # saturation of a tile's coloured pixels
+    no_overlap: float = 1.0  # a piece centred inside this share of a kept one: a duplicate
 
 
 READ = ReadSettings()
@@ -67,6 +71,15 @@ def tile_hue(crop_bgr: np.ndarray, sat_min: int) -> float | None:
         return None
     ang = hsv[..., 0][m].astype(np.float64) * np.pi / 90.0  # OpenCV hue 0-180 -> radians
     return float(np.degrees(np.angle(np.exp(1j * ang).mean())) % 360)
+
+
+def _inside(point, frame, shrink: float) -> bool:
+    """Whether `point` lies inside `frame` ((4, 2) corners) shrunk about its centre."""
+    if frame is None:
+        return False
+    c = frame.mean(axis=0)
+    q = (c + (frame - c) * shrink).astype(np.float32)
+    return cv2.pointPolygonTest(q, (float(point[0]), float(point[1])), False) >= 0
 
 
 def colour_agrees(number: int, hue: float | None, tol: float) -> bool:
@@ -95,8 +108,60 @@ def fit_widths(xy: np.ndarray, widths: np.ndarray, iters: int = 3) -> np.ndarray
     return np.where(out > 0.3 * np.median(widths), out, np.median(widths))
 
 
+def snap_card(image: np.ndarray, area, p: np.ndarray, size_mm=(60.0, 90.0),
+              window_mm: float = 150.0, min_diff: float = 22.0):
+    """A Hop la bille card's outline near plane point `p`, found in the cloth plane: the
+    region that differs from the table around it (Lab distance), its minimum-area rectangle.
+    Returns (centre (2,) plane px, u-axis angle in the plane, degrees, modulo 180) or None
+    when no card-sized rectangle is there."""
+    ppm = area.settings.px_per_mm
+    n = int(round(window_mm * ppm))
+    off = np.asarray(p, float) - n / 2
+    T = np.array([[1, 0, off[0]], [0, 1, off[1]], [0, 0, 1]], float)
+    M = area.H_plane_to_img @ T
+    win = cv2.warpPerspective(image, M, (n, n), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                              borderMode=cv2.BORDER_REPLICATE)
+    lab = cv2.cvtColor(cv2.GaussianBlur(win, (0, 0), 1.0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    ring = np.concatenate([lab[:4].reshape(-1, 3), lab[-4:].reshape(-1, 3),
+                           lab[:, :4].reshape(-1, 3), lab[:, -4:].reshape(-1, 3)])
+    diff = np.linalg.norm(lab - np.median(ring, axis=0), axis=2)
+    mask = (diff > min_diff).astype(np.uint8)
+    s_px = float(area.settings.plane_px)  # the cloth: cards lie beyond it
+    gy, gx = np.mgrid[0:n, 0:n]
+    m = 4.0 * ppm
+    on_cloth = ((gx + off[0] > -m) & (gx + off[0] < s_px + m) & (gy + off[1] > -m)
+                & (gy + off[1] < s_px + m))
+    mask[on_cloth] = 0
+    # fill the card's inside (drawings match the table's colour sometimes), then cut thin
+    # bridges to its neighbours and the cloth
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((7, 7), np.uint8))
+    cnt, lab_img, stats, _ = cv2.connectedComponentsWithStats(mask, 4)
+    if cnt < 2:
+        return None
+    c = n // 2
+    k = int(lab_img[c, c]) or 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    ys, xs = np.nonzero(lab_img == k)
+    if len(xs) < 20:
+        return None
+    rect = cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))
+    (cx, cy) = rect[0]
+    box = cv2.boxPoints(rect)
+    e1, e2 = box[1] - box[0], box[2] - box[1]
+    short, long_ = sorted((float(np.hypot(*e1)), float(np.hypot(*e2))))
+    want = np.array(size_mm) * ppm
+    # the plane's scale is only approximate beyond the cloth: a loose size, a firm shape
+    if not (0.65 * want[0] <= short <= 1.35 * want[0] and
+            abs(long_ / max(short, 1.0) - want[1] / want[0]) <= 0.2):
+        return None
+    eu = e1 if np.hypot(*e1) <= np.hypot(*e2) else e2  # the short side is the card's u axis
+    u_ang = float(np.degrees(np.arctan2(eu[1], eu[0])))
+    return np.array([cx, cy]) + off, float(u_ang % 180.0)
+
+
 def refine_poses(game: str, xy: np.ndarray, angles: np.ndarray, widths: np.ndarray,
-                 area=None) -> tuple[np.ndarray, np.ndarray, list]:
+                 area=None, image: np.ndarray | None = None
+                 ) -> tuple[np.ndarray, np.ndarray, list]:
     """Steadier (angles, widths, frames or None) for piece key points from what all pieces
     share: one size (a smooth width field), Magic Rabbit tiles one direction, Troetofanten
     cards the table's four directions, Hop la bille cards their cloth side's direction
@@ -129,6 +194,22 @@ def refine_poses(game: str, xy: np.ndarray, angles: np.ndarray, widths: np.ndarr
         plane = area.to_plane(xy)
         for i, p in enumerate(plane):
             u = np.array(u_of[card_zone(p, side_px)], float)
+            if image is not None:
+                snapped = snap_card(image, area, p)
+                if snapped is not None:  # the card's own outline: its centre and direction
+                    p, a = snapped
+                    t = np.deg2rad(a)
+                    cand = np.array([np.cos(t), np.sin(t)])
+                    u = cand if cand @ u >= 0 else -cand
+                    v = np.array([-u[1], u[0]])
+                    hw, hh = 30.0 * ppm, 45.0 * ppm
+                    frames[i] = area.to_image(np.array([
+                        p - u * hw - v * hh, p + u * hw - v * hh, p + u * hw + v * hh,
+                        p - u * hw + v * hh]))
+                    ex = frames[i][1] - frames[i][0]
+                    angles[i] = float(np.degrees(np.arctan2(ex[1], ex[0])))
+                    widths[i] = float(np.hypot(*ex))
+                    continue
             v = np.array([-u[1], u[0]])
             hw, hh = 30.0 * ppm, 45.0 * ppm
             corners = np.array([p - u * hw - v * hh, p + u * hw - v * hh, p + u * hw + v * hh,
@@ -187,12 +268,13 @@ class CardReader:
         the Hop la bille cloth (cards then take their frame from its plane)."""
         s = self.settings
         spec = SPECS[game]
-        kp = self.detector.detect(image)
+        kp = self.detector.detect(image, min(s.key_threshold, s.dove_threshold))
         warnings: list[str] = []
         pieces: list[CardPiece] = []
-        idx = np.flatnonzero(kp.kind == KIND_PIECE)
+        idx = np.flatnonzero((kp.kind == KIND_PIECE) & (kp.score >= s.key_threshold))
         idx = idx[np.argsort(-kp.score[idx])]
-        ang, wid, fixed = refine_poses(game, kp.xy[idx], kp.angle[idx], kp.width[idx], area)
+        ang, wid, fixed = refine_poses(game, kp.xy[idx], kp.angle[idx], kp.width[idx], area,
+                                       image)
         kp = Keypoints(kp.xy.copy(), kp.kind, kp.score, kp.angle.copy(), kp.width.copy())
         kp.angle[idx], kp.width[idx] = ang, wid
         frames = [fixed[r] if fixed[r] is not None else
@@ -217,8 +299,13 @@ class CardReader:
             if any(np.hypot(*(kp.xy[i] - q)) < s.duplicate * w for q, w in zip(kept_xy, kept_w,
                                                                                  strict=True)):
                 continue
+            if game != "troetofanten" and any(  # tiles and these cards never overlap
+                    _inside(frames[r].mean(axis=0), q.frame, s.no_overlap) for q in pieces):
+                continue
             b = int(np.argmax(pg))
             conf = float(pg[b] / max(pg.sum(), 1e-9) * (1 - bg))
+            if conf < s.min_confidence:
+                continue
             label = labels[b]
             pieces.append(CardPiece(label, conf, kp.xy[i].copy(), frames[r], float(kp.angle[i]),
                                     float(kp.width[i]),

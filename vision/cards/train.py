@@ -47,7 +47,7 @@ class ClassifierTrain:
     widths: tuple[int, int, int] = (12, 24, 48)
     seed: int = 0
     threads: int = 2
-    time_limit_s: float = 420.0  # the learning rate follows the elapsed share of this
+    time_limit_s: float = 600.0  # the learning rate follows the elapsed share of this
 
 
 @dataclass(frozen=True)
@@ -430,6 +430,7 @@ def main(argv=None) -> int:
     ap.add_argument("--epochs", type=int, default=None)
     ap.add_argument("--resume", default="", help="detector: start from these torch weights")
     ap.add_argument("--det-time", type=float, default=None, help="detector time budget, s")
+    ap.add_argument("--det-lr", type=float, default=None, help="detector peak learning rate")
     ap.add_argument("--index", action="store_true",
                     help="train only the Troetofanten corner-index classifier")
     args = ap.parse_args(argv)
@@ -443,6 +444,8 @@ def main(argv=None) -> int:
         dcfg = replace(dcfg, resume=args.resume)
     if args.det_time:
         dcfg = replace(dcfg, time_limit_s=args.det_time)
+    if args.det_lr:
+        dcfg = replace(dcfg, lr=args.det_lr)
     if args.epochs:
         ccfg = replace(ccfg, epochs=args.epochs)
     t0 = time.perf_counter()

@@ -1,0 +1,91 @@
+"""End to end: committed synthetic scenes of the card games through `tablescore score` (the
+`run_cli` fixture), compared with their ground truth; bad input gets the contract's errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENES = ROOT / "datasets" / "scenes"
+MODELS = ROOT / "models"
+
+pytestmark = pytest.mark.skipif(
+    not (MODELS / "cardkeys.onnx").is_file() or not (MODELS / "cards.onnx").is_file(),
+    reason="card models not trained",
+)
+
+
+def _truth(game: str, name: str) -> tuple[Path, dict]:
+    jpg = SCENES / game / f"{name}.jpg"
+    return jpg, json.loads(jpg.with_suffix(".json").read_text())
+
+
+# Scenes the reader gets exactly right (see docs/cards.md for the rates over all scenes).
+EXACT = [
+    ("magic-rabbit", "magic-rabbit-e1-s1-0000"),  # 6 piles, doves, magician on the right
+    ("magic-rabbit", "magic-rabbit-e1-s1-0001"),  # a full line of 9
+    ("hop-la-bille", "hop-la-bille-e1-s1-0000"),  # 3 players, a face-down card each
+    ("troetofanten", "troetofanten-e1-s1-0004"),  # 4 players' fans and the middle
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game,name", EXACT)
+def test_scene_facts_exact(run_cli, game, name):
+    jpg, truth = _truth(game, name)
+    code, out = run_cli("score", jpg, "--game", game, "--json")
+    assert code == 0, out
+    assert out["game"] == game
+    assert out["image"] == truth["image"]
+    if game == "hop-la-bille":
+        assert out["facts"]["cards"] == truth["facts"]["cards"]
+        assert set(out["score"]["completed"]) <= set(out["facts"]["cards"])
+        assert not any("cards are not read" in w for w in out["warnings"])
+    else:
+        assert out["area"] is None
+        assert out["facts"] == truth["facts"]
+    if game == "magic-rabbit":
+        assert out["score"]["won"] == truth["facts"]["won"]
+        assert isinstance(out["score"]["wrong_positions"], list)
+    if game == "troetofanten":
+        assert set(out["score"]["points"]) <= {"north", "east", "south", "west"}
+    for p in out["pieces"]:
+        assert 0 <= p["confidence"] <= 1
+        if p["label"].startswith(("hat-", "rabbit-", "card-", "elephant-")):
+            assert len(p["polygon"]) == 4
+
+
+@pytest.mark.slow
+def test_annotate_without_play_area(run_cli, tmp_path):
+    jpg, _ = _truth("magic-rabbit", "magic-rabbit-e1-s1-0000")
+    out_jpg = tmp_path / "annotated.jpg"
+    code, out = run_cli("score", jpg, "--game", "magic-rabbit", "--annotate", out_jpg, "--json")
+    assert code == 0, out
+    img = cv2.imread(str(out_jpg))
+    assert img is not None and img.shape[:2] == (960, 1280)
+
+
+@pytest.mark.parametrize("game", ["magic-rabbit", "troetofanten"])
+def test_blank_photo_has_no_pieces(run_cli, tmp_path, game):
+    """A photo of an empty table: exit 3, the contract's error JSON."""
+    p = tmp_path / "blank.png"
+    rng = np.random.default_rng(0)
+    img = np.clip(rng.normal(120, 3, (480, 640, 3)), 0, 255).astype(np.uint8)
+    cv2.imwrite(str(p), img)
+    code, out = run_cli("score", p, "--game", game, "--json")
+    assert code == 3
+    assert out["error"]["code"]
+
+
+@pytest.mark.parametrize("game", ["magic-rabbit", "troetofanten"])
+def test_not_a_photo(run_cli, tmp_path, game):
+    p = tmp_path / "notes.jpg"
+    p.write_text("not a jpeg")
+    code, out = run_cli("score", p, "--game", game, "--json")
+    assert code == 2
+    assert out["error"]["code"]
