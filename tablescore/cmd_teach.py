@@ -35,12 +35,11 @@ def register(subparsers) -> None:
 def cmd_teach(args: argparse.Namespace) -> int:
     from scoring import GAMES, game_module
     from tablescore.cli import emit
-    from vision.pipeline import game_vision
-    from vision.teach import build_profile
+    from vision.teach import build_profile, teachable
 
     if args.game not in GAMES:
         game_module(args.game)  # UnknownGame with the list of games
-    gv = game_vision(args.game)
+    gv = teachable(args.game)
     name = args.name or Path(args.folder).resolve().name
     if not NAME_RE.match(name) or name in (".", ".."):
         raise OptionError(f"profile names are letters, digits, '.', '_' and '-': {name!r}")

@@ -75,6 +75,26 @@ class TeachSettings:
 
 TEACH_SETTINGS = TeachSettings()
 
+# Games whose pieces go through the crop classifier (`models/pieces.onnx`, with embeddings).
+TEACHABLE_KINDS = ("tiles", "marbles")
+
+
+def teachable(game: str):
+    """The game's `GameVision` when teach mode covers it, else `TeachError` (unknown games:
+    `UnknownGame`)."""
+    from scoring import GAMES
+    from tablescore.errors import UnknownGame
+    from vision.pipeline import VISION_GAMES
+
+    if game not in GAMES:
+        raise UnknownGame(f"unknown game {game!r}; choose one of: {', '.join(GAMES)}")
+    gv = VISION_GAMES.get(game)
+    if gv is None or gv.kind not in TEACHABLE_KINDS or not gv.labels:
+        covered = [g for g, v in VISION_GAMES.items() if v.kind in TEACHABLE_KINDS]
+        raise TeachError(f"teach mode does not cover {game} yet (it covers: "
+                         f"{', '.join(covered)})")
+    return gv
+
 
 def piece_colour(crops_bgr: np.ndarray, settings: TeachSettings = TEACH_SETTINGS) -> np.ndarray:
     """(N, S, S, 3) uint8 BGR crops -> (N, 3) float32 CIE Lab (L 0-100, a/b about -128..127):
@@ -212,9 +232,7 @@ def examples_from_photo(pipeline, game: str, photo_path: str | Path | bytes, lab
     """Examples from one teach photo. Without taps the photo must show exactly one piece (a
     candidate the model does not call background); with taps (photo pixels) each names the
     nearest candidate within `tap_radius` piece sizes. Errors name the file."""
-    from vision.pipeline import game_vision
-
-    gv = game_vision(game)
+    gv = teachable(game)
     name = name or str(photo_path)
     try:
         photo = load_photo(photo_path, pipeline.image_settings)
@@ -265,9 +283,9 @@ def photo_files(folder: Path) -> list[Path]:
 def build_profile(folder: str | Path, game: str, pipeline=None,
                   settings: TeachSettings = TEACH_SETTINGS) -> Profile:
     """A profile from a teach folder `DIR/<label>/*.jpg` (see the module docstring)."""
-    from vision.pipeline import game_vision, get_pipeline
+    from vision.pipeline import get_pipeline
 
-    gv = game_vision(game)
+    gv = teachable(game)
     pipeline = pipeline or get_pipeline()
     folder = Path(folder)
     if not folder.is_dir():
@@ -377,9 +395,9 @@ def profile_from_taps(game: str, photos: list[tuple[str, bytes]], taps: list[dic
                       pipeline=None, settings: TeachSettings = TEACH_SETTINGS) -> Profile:
     """A profile from photos in memory (the page's teach screen): `photos` [(name, bytes)],
     `taps` [{"photo": index, "x", "y", "label"}] in photo pixels. Errors name the photo."""
-    from vision.pipeline import game_vision, get_pipeline
+    from vision.pipeline import get_pipeline
 
-    gv = game_vision(game)
+    gv = teachable(game)
     pipeline = pipeline or get_pipeline()
     if not photos:
         raise TeachError("no teach photos")

@@ -30,26 +30,24 @@ def teach_root() -> Path:
 
 @bp.get("/teach")
 def list_teach():
-    from vision.pipeline import game_vision
-    from vision.teach import list_profiles
+    from vision.teach import list_profiles, teachable
 
     game = request.args.get("game") or None
     out: dict = {"profiles": list_profiles(teach_root(), game)}
     if game:
         games.info(game)
-        out["labels"] = list(game_vision(game).labels)  # what a photo of this game can teach
+        out["labels"] = list(teachable(game).labels)  # what a photo of this game can teach
     return out
 
 
 @bp.post("/teach")
 def create_teach():
-    from vision.pipeline import game_vision
-    from vision.teach import profile_from_taps
+    from vision.teach import profile_from_taps, teachable
     from webapp.api import TEACH_NAME, image_type
 
     game = request.form.get("game", "")
     games.info(game)
-    gv = game_vision(game)
+    gv = teachable(game)
     name = request.form.get("name", "")
     if not TEACH_NAME.match(name):
         raise BadInput(f"teach profile names are letters, digits, '.', '_' and '-': {name!r}")

@@ -215,3 +215,14 @@ def test_score_with_teach_folder_and_profile(sim_teach_folder, run_cli, tmp_path
     assert stored["facts"] == direct["facts"]
     code, out = run_cli(*args[:-1], "--json", "--teach", tmp_path / "nowhere")
     assert code == 2 and "nowhere" in out["error"]["message"]
+
+
+@pytest.mark.parametrize("game", [
+    "magic-rabbit",  # tiles read by the card stage (no embeddings wired in yet)
+    "troetofanten",  # cards
+    "mauerhuepfer",  # pawns: colour model, no crop classifier
+])
+def test_games_teach_does_not_cover_say_so(tmp_path, run_cli, game):
+    _blank_jpg(tmp_path / "t" / "x" / "a.jpg")
+    code, out = run_cli("teach", "--game", game, tmp_path / "t", "--data", tmp_path / "d")
+    assert code == 2 and "does not cover" in out["error"]["message"]

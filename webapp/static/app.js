@@ -591,7 +591,7 @@ async function cameraPage(sid) {
   const taughtNow = store('local', `teach:${s.game}`);
   show($app, view, h('div', { class: 'shutter-row' }, shutter, pick, file), status,
     h('p', {}, h('a', { href: `#/s/${sid}/hand` }, 'No photo? Type it in.')),
-    h('p', { class: 'muted', id: 'teach-line' }, taughtNow ? `Using the taught pieces “${taughtNow}”. ` : 'Pieces misread? ',
+    TEACHABLE.has(s.game) && h('p', { class: 'muted', id: 'teach-line' }, taughtNow ? `Using the taught pieces “${taughtNow}”. ` : 'Pieces misread? ',
       h('a', { href: `#/teach/${s.game}?back=${encodeURIComponent(sid)}` }, taughtNow ? 'Change' : 'Teach this copy\'s pieces')));
 
   if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
@@ -974,6 +974,8 @@ route();
 // ---------------------------------------------------------------------------------------
 // teach: photograph this copy's pieces, tap each to name it (POST /api/teach); the chosen
 // profile is remembered per game (localStorage `teach:<game>`) and sent with every photo.
+
+const TEACHABLE = new Set(['simsala-hopp', 'hop-la-bille']);  // vision.teach.teachable
 
 async function teachPage(game) {
   const back = new URLSearchParams(location.hash.split('?')[1] || '').get('back');
