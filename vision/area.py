@@ -64,6 +64,17 @@ class AreaSettings:
     min_fill: float = 0.8  # share of the fitted quadrilateral the mask's convex hull covers
     max_outside: float = 0.25  # share of the quad's area the mask may have outside it
     min_corner_angle: float = 35.0  # degrees; flatter quads are not a tilted square
+    # Edge check of the network's quad (cloth): the share of its sides lying on image edges
+    # (Canny of the lightness); below `edge_min_cover` the quad is rebuilt from 4 straight
+    # edges near the network mask's border (`edge_quad`), kept if it covers more.
+    edge_check: bool = False
+    edge_canny: tuple[float, float] = (8.0, 24.0)
+    edge_tol: float = 2.0  # px (mask scale) from an edge pixel that counts as on it
+    edge_min_cover: float = 0.9
+    edge_gain: float = 0.05  # the rebuilt quad must cover this much more
+    edge_band: float = 0.25  # edges within this share of the mask's side of its border
+    edge_lines: int = 12  # strongest distinct Hough lines tried, every 4 of them
+    edge_min_iou: float = 0.6  # with the network mask
 
     @property
     def px_per_mm(self) -> float:
@@ -72,7 +83,7 @@ class AreaSettings:
 
 AREA_SETTINGS = {
     "simsala-hopp": AreaSettings(kind="red", size_mm=240.0, plane_px=480),
-    "hop-la-bille": AreaSettings(kind="cloth", size_mm=600.0, plane_px=900),
+    "hop-la-bille": AreaSettings(kind="cloth", size_mm=600.0, plane_px=900, edge_check=True),
 }
 
 
@@ -451,6 +462,131 @@ def _best_candidate(small, mask, settings: AreaSettings, why: str, grow: bool = 
     return None, why
 
 
+def edge_maps(small_bgr: np.ndarray, settings: AreaSettings) -> tuple[np.ndarray, np.ndarray]:
+    """(edges uint8 {0, 255}, float32 distance of each pixel to the nearest edge pixel) of
+    the lightness of a BGR image."""
+    L = cv2.GaussianBlur(cv2.cvtColor(small_bgr, cv2.COLOR_BGR2LAB)[..., 0], (0, 0), 1.0)
+    edges = cv2.Canny(L, *settings.edge_canny)
+    dist = cv2.distanceTransform((edges == 0).astype(np.uint8), cv2.DIST_L2, 3)
+    return edges, dist
+
+
+def edge_cover(quads: np.ndarray, dist: np.ndarray, tol: float, n: int = 48) -> np.ndarray:
+    """Share of the sides of each quad (Q, 4, 2) lying within `tol` px of an edge pixel
+    (`dist` from `edge_maps`); points outside the image count as off. (Q,) float."""
+    q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    t = np.linspace(0.05, 0.95, n)
+    p0, p1 = q, np.roll(q, -1, axis=1)
+    pts = p0[:, :, None, :] + t[None, None, :, None] * (p1 - p0)[:, :, None, :]  # Q,4,n,2
+    h, w = dist.shape
+    x, y = np.round(pts[..., 0]).astype(int), np.round(pts[..., 1]).astype(int)
+    inside = (x >= 0) & (y >= 0) & (x < w) & (y < h)
+    d = dist[np.clip(y, 0, h - 1), np.clip(x, 0, w - 1)]
+    return ((d < tol) & inside).mean(axis=(1, 2))
+
+
+def refine_on_edges(quad: np.ndarray, edges: np.ndarray, tols=(3.0, 1.5)) -> np.ndarray:
+    """Refit each side of a quad (clockwise) as a line through the edge pixels within `tol`
+    px of it, between its corners; corners = intersections. Unchanged where too few."""
+    ys, xs = np.nonzero(edges)
+    pts = np.stack([xs, ys], axis=1).astype(np.float64)
+    q = np.asarray(quad, np.float64)
+    for tol in tols:
+        lines = []
+        for i in range(4):
+            p, r = q[i], q[(i + 1) % 4]
+            v = r - p
+            ln = float(np.hypot(*v))
+            if ln < 1:
+                return q
+            u = v / ln
+            rel = pts - p
+            along = rel @ u
+            off = np.abs(rel @ np.array([-u[1], u[0]]))
+            sel = (off < tol) & (along > 0.05 * ln) & (along < 0.95 * ln)
+            if sel.sum() < 0.3 * ln:
+                lines.append((u[0], u[1], p[0], p[1]))
+                continue
+            vx, vy, x0, y0 = cv2.fitLine(pts[sel].astype(np.float32), cv2.DIST_HUBER, 0,
+                                         0.01, 0.01).ravel()
+            lines.append((float(vx), float(vy), float(x0), float(y0)))
+        out = [_line_intersect(lines[i - 1], lines[i]) for i in range(4)]
+        if any(x is None for x in out):
+            return q
+        q = np.array(out)
+    return q
+
+
+def edge_quad(prob: np.ndarray, edges: np.ndarray, dist: np.ndarray,
+              settings: AreaSettings) -> tuple[np.ndarray | None, float]:
+    """The play area as 4 straight edges near the border of the network's mask (prob > 0.5):
+    the strongest distinct Hough lines of the edges within `edge_band` of that border, every 4
+    of them forming a convex, not too skewed quad; the one whose sides lie most on edges
+    times its IoU with the mask wins. Returns (quad (4, 2) clockwise or None, its edge cover)."""
+    import itertools
+
+    m = (prob > 0.5).astype(np.uint8)
+    area = int(m.sum())
+    if area < 100:
+        return None, 0.0
+    r = max(2, int(settings.edge_band * np.sqrt(area)))
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    band = cv2.dilate(m, k) & (1 - cv2.erode(m, k))
+    found = cv2.HoughLines(edges * band, 1, np.pi / 180, 20)
+    if found is None:
+        return None, 0.0
+    kept: list[tuple[float, float]] = []
+    for rho, theta in found[:300, 0]:
+        if any(abs(rho - r0) < 6 and min(abs(theta - t0), np.pi - abs(theta - t0)) < 0.06
+               for r0, t0 in kept):
+            continue
+        kept.append((float(rho), float(theta)))
+        if len(kept) >= settings.edge_lines:
+            break
+    lines = [(-np.sin(t), np.cos(t), rho * np.cos(t), rho * np.sin(t)) for rho, t in kept]
+    c = np.argwhere(m)[:, ::-1].mean(axis=0)
+
+    def foot_angle(line):
+        vx, vy, x0, y0 = line
+        p = np.array([x0, y0]) - c
+        return np.arctan2(*(p - (p @ np.array([vx, vy])) * np.array([vx, vy]))[::-1])
+
+    ang = [foot_angle(ln) for ln in lines]
+    quads = []
+    for combo in itertools.combinations(range(len(lines)), 4):
+        order = sorted(combo, key=lambda i: ang[i])
+        cs = [_line_intersect(lines[order[i - 1]], lines[order[i]]) for i in range(4)]
+        if any(x is None for x in cs):
+            continue
+        q = np.array(cs)
+        if not cv2.isContourConvex(q.astype(np.float32)) or \
+                _corner_angles(q).min() < settings.min_corner_angle:
+            continue
+        if not 0.5 * area < cv2.contourArea(q.astype(np.float32)) < 2.5 * area:
+            continue
+        quads.append(q)
+    if not quads:
+        return None, 0.0
+    quads = np.array(quads)
+    cover = edge_cover(quads, dist, settings.edge_tol)
+    ms = cv2.resize(m, (max(1, m.shape[1] // 4), max(1, m.shape[0] // 4)),
+                    interpolation=cv2.INTER_NEAREST)
+    best, best_s = None, 0.0
+    for i in np.argsort(-cover):
+        if cover[i] <= best_s:
+            break
+        qm = np.zeros_like(ms)
+        cv2.fillPoly(qm, [np.round(quads[i] / 4).astype(np.int32)], 1)
+        inter = int((qm & ms).sum())
+        iou = inter / max(int(qm.sum()) + int(ms.sum()) - inter, 1)
+        if iou >= settings.edge_min_iou and cover[i] * iou > best_s:
+            best, best_s = quads[i], float(cover[i] * iou)
+    if best is None:
+        return None, 0.0
+    best = refine_on_edges(best, edges)
+    return best, float(edge_cover(best[None], dist, settings.edge_tol)[0])
+
+
 def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play area",
               game: str | None = None, use_model: bool = True) -> PlayArea:
     """Locate the play area in a working-size BGR photo; raise `AreaNotFound` if absent.
@@ -494,6 +630,14 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
             else:
                 best = snap_sides(_order(best), cue_map(small, settings), settings,
                                   settings.snap_passes_model)
+        if settings.edge_check:  # does the quad lie on the cloth's edges? else rebuild it
+            edges, dist = edge_maps(small, settings)
+            cover = -1.0 if best is None else float(edge_cover(best[None], dist,
+                                                               settings.edge_tol)[0])
+            if cover < settings.edge_min_cover:
+                quad, q_cover = edge_quad(prob, edges, dist, settings)
+                if quad is not None and q_cover > cover + settings.edge_gain:
+                    best, from_model = _order(quad), False  # mask was wrong: no filter
     if best is None:
         for level in levels(settings):
             mask = area_mask(small, settings, level)
