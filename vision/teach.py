@@ -231,7 +231,9 @@ def examples_from_photo(pipeline, game: str, photo_path: str | Path | bytes, lab
                         settings: TeachSettings = TEACH_SETTINGS) -> list[Example]:
     """Examples from one teach photo. Without taps the photo must show exactly one piece (a
     candidate the model does not call background); with taps (photo pixels) each names the
-    nearest candidate within `tap_radius` piece sizes. Errors name the file."""
+    nearest candidate within `tap_radius` piece sizes, or, where the segmenter found none, a
+    crop centred on the tap (median piece size, angle 0) that the model must not call
+    background. Errors name the file."""
     gv = teachable(game)
     name = name or str(photo_path)
     try:
@@ -246,13 +248,31 @@ def examples_from_photo(pipeline, game: str, photo_path: str | Path | bytes, lab
     if len(cand) == 0:
         raise TeachError(f"{name}: no piece found in this photo")
     clf = pipeline.classifier
-    crops = extract_crops(photo.image, area.H_plane_to_img, cand.centers, cand.sides,
-                          cand.angles, clf.crop)
+    centers_pl, sides, angles = cand.centers, cand.sides, cand.angles
+    n_seg = len(cand)
+    chosen: list[tuple[int, str, str]] = []
+    if taps is not None:
+        centers = area.to_image(cand.centers) * photo.scale  # photo pixels
+        # piece size in photo pixels: local scale of the plane at each candidate
+        ends = area.to_image(cand.centers + np.c_[cand.sides, np.zeros(n_seg)])
+        size = np.hypot(*(ends - area.to_image(cand.centers)).T) * photo.scale
+        extra = []
+        for x, y, lab in taps:
+            d = np.hypot(centers[:, 0] - x, centers[:, 1] - y)
+            i = int(d.argmin())
+            if d[i] > settings.tap_radius * size[i]:  # the segmenter missed it: crop at the tap
+                i = n_seg + len(extra)
+                extra.append(area.to_plane(np.array([[x, y]]) / photo.scale)[0])
+            chosen.append((i, lab, f"{name}@{x:.0f},{y:.0f}"))
+        if extra:
+            centers_pl = np.vstack([cand.centers, np.asarray(extra)])
+            sides = np.r_[cand.sides, np.full(len(extra), np.median(cand.sides))]
+            angles = np.r_[cand.angles, np.zeros(len(extra))]
+    crops = extract_crops(photo.image, area.H_plane_to_img, centers_pl, sides, angles, clf.crop)
     pred = clf.predict(crops)
     colours = piece_colour(crops, settings)
-    centers = area.to_image(cand.centers) * photo.scale  # photo pixels
+    bg = pred.probs[:, clf.index(BACKGROUND)]
     if taps is None:
-        bg = pred.probs[:, clf.index(BACKGROUND)]
         pieces = np.flatnonzero(bg < pipeline.decide.min_piece_prob)
         if len(pieces) == 0:
             raise TeachError(f"{name}: no piece found in this photo")
@@ -261,17 +281,9 @@ def examples_from_photo(pipeline, game: str, photo_path: str | Path | bytes, lab
                 f"{name}: {len(pieces)} pieces found; photograph one piece per photo or name "
                 f"each with a tap in {Path(name).stem}.taps.json")
         chosen = [(int(pieces[0]), label, name)]
-    else:
-        # piece size in photo pixels: local scale of the plane at each candidate
-        ends = area.to_image(cand.centers + np.c_[cand.sides, np.zeros(len(cand))])
-        size = np.hypot(*(ends - area.to_image(cand.centers)).T) * photo.scale
-        chosen = []
-        for x, y, lab in taps:
-            d = np.hypot(centers[:, 0] - x, centers[:, 1] - y)
-            i = int(d.argmin())
-            if d[i] > settings.tap_radius * size[i]:
-                raise TeachError(f"{name}: no piece found at the tap ({x:.0f}, {y:.0f})")
-            chosen.append((i, lab, f"{name}@{x:.0f},{y:.0f}"))
+    for (i, _lab, _src), (x, y, _tap_lab) in zip(chosen, taps or (), strict=False):
+        if i >= n_seg and bg[i] >= pipeline.decide.min_piece_prob:
+            raise TeachError(f"{name}: no piece found at the tap ({x:.0f}, {y:.0f})")
     return [Example(lab, src, pred.embedding[i].astype(np.float32), colours[i])
             for i, lab, src in chosen]
 
