@@ -42,10 +42,12 @@ NUMBER_REF_BGR = {
 class ReadSettings:
     key_threshold: float = 0.15  # detector heat a key point needs (the classifier then
     #                              rejects what is no piece)
+    troeto_key_threshold: float = 0.3  # fanned cards: more look-alike spots, a higher bar
     min_piece_prob: float = 0.5  # a key point is a piece when P(background) is below this
     min_confidence: float = 0.35  # and its confidence at least this
     low_confidence: float = 0.6  # pieces below this get a warning
-    dove_threshold: float = 0.35  # dove heat needed
+    dove_reach: float = 0.75  # a dove within this many hat widths of a hat's centre
+    dove_threshold: float = 0.19  # dove heat needed (on the committed-free training scenes' scale)
     duplicate: float = 0.18  # two key points closer than this x width: one piece
     colour_tolerance: float = 40.0  # degrees of hue between a tile's colour and its number's
     tile_sat: int = 80  # saturation of a tile's coloured pixels
@@ -271,7 +273,8 @@ class CardReader:
         kp = self.detector.detect(image, min(s.key_threshold, s.dove_threshold))
         warnings: list[str] = []
         pieces: list[CardPiece] = []
-        idx = np.flatnonzero((kp.kind == KIND_PIECE) & (kp.score >= s.key_threshold))
+        thr = s.troeto_key_threshold if game == "troetofanten" else s.key_threshold
+        idx = np.flatnonzero((kp.kind == KIND_PIECE) & (kp.score >= thr))
         idx = idx[np.argsort(-kp.score[idx])]
         ang, wid, fixed = refine_poses(game, kp.xy[idx], kp.angle[idx], kp.width[idx], area,
                                        image)
@@ -320,10 +323,19 @@ class CardReader:
                     x, y = kp.xy[i]
                     warnings.append(f"the {label} at ({x:.0f}, {y:.0f}): its number and its "
                                     f"colour do not agree (colour hue {hue:.0f} degrees)")
-        if game == "magic-rabbit":
+        if game == "magic-rabbit":  # doves lie on hats: the strongest one per hat
+            hats = [p for p in pieces if p.label.startswith("hat-")]
+            best: dict[int, int] = {}
             for i in np.flatnonzero((kp.kind == KIND_DOVE) & (kp.score >= s.dove_threshold)):
-                pieces.append(CardPiece("dove", float(kp.score[i]), kp.xy[i].copy(), None, 0.0,
-                                        float(kp.width[i])))
+                if not hats:
+                    break
+                d = [np.hypot(*(kp.xy[i] - h.center)) / max(h.width, 1.0) for h in hats]
+                j = int(np.argmin(d))
+                if d[j] <= s.dove_reach and (j not in best or kp.score[i] > kp.score[best[j]]):
+                    best[j] = int(i)
+            for i in best.values():
+                pieces.append(CardPiece("dove", float(min(1.0, kp.score[i] / 0.4)),
+                                        kp.xy[i].copy(), None, 0.0, float(kp.width[i])))
         for p in pieces:
             if p.confidence < s.low_confidence:
                 x, y = p.center
