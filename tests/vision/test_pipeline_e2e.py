@@ -72,7 +72,8 @@ def test_evaluate_and_bench_commands(run_cli, tmp_path):
                         "--confusion-png", png)
     assert code == 0 and out["scenes"] == 2 and png.stat().st_size > 1000
     assert set(out["per_class"]) == {"marble-yellow", "marble-red", "marble-green",
-                                     "marble-lightblue", "marble-darkblue"}
+                                     "marble-lightblue", "marble-darkblue",  # and the cards
+                                     "card-green", "card-blue", "card-red", "card-back"}
     assert 0 <= out["facts_exact"] <= 1
     rows = out["confusion"]["rows_true_cols_predicted"]
     assert sum(map(sum, rows)) >= out["pieces_true"]
