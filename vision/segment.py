@@ -236,17 +236,19 @@ def find_tiles(image_bgr: np.ndarray, area: PlayArea, settings: TileSettings) ->
     inner = view[a0:a1, a0:a1]
     surface = arena_surface(inner, area, settings)
     fg[a0:a1, a0:a1] = surface_diff(inner, surface, 1.5 * t, settings.arena_l_weight,
-                                    settings.arena_b_weight) > \
-        settings.arena_diff
-    # Cut along the arena's edge: tiles inside never join the castle walls.
-    fg[max(a0 - 2, 0) : a0, a0 - 2 : a1 + 2] = False
-    fg[a1 : a1 + 2, a0 - 2 : a1 + 2] = False
-    fg[a0 - 2 : a1 + 2, max(a0 - 2, 0) : a0] = False
-    fg[a0 - 2 : a1 + 2, a1 : a1 + 2] = False
-    mask = (fg & valid).astype(np.uint8)
+                                    settings.arena_b_weight) > settings.arena_diff
+    # Cut along the arena's edge: tiles inside never join the castle walls (again after the
+    # closing, which would bridge the cut).
+    cut = np.zeros(fg.shape, bool)
+    cut[max(a0 - 2, 0) : a0, max(a0 - 2, 0) : a1 + 2] = True
+    cut[a1 : a1 + 2, max(a0 - 2, 0) : a1 + 2] = True
+    cut[max(a0 - 2, 0) : a1 + 2, max(a0 - 2, 0) : a0] = True
+    cut[max(a0 - 2, 0) : a1 + 2, a1 : a1 + 2] = True
+    mask = (fg & valid & ~cut).astype(np.uint8)
     k3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, k3)
     mask = fill_holes(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, k3), 0.6 * t * t)
+    mask[cut] = 0
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, k3, iterations=2)
     groups = split_peaks(mask, t, settings.peak_min, settings.peak_spacing, settings.min_area,
                          t * t, settings.max_blob)

@@ -174,3 +174,43 @@ def test_crop_is_top_down_and_centred():
     x = crops_to_input(crops)
     assert x.shape == (1, 3, s, s) and x.dtype == np.float32
     assert x[0, 1, s // 2, s // 2] > x[0, 0, s // 2, s // 2]  # RGB order: green > red channel
+
+
+def test_tiles_touching_the_walls_are_not_lost_with_them():
+    """Light castle walls all round the arena and a tile against each of its 4 edges: the cut
+    along the arena's edge must survive the mask's closing, else each tile joins the walls'
+    blob, far too big to be tiles, and all 4 are dropped (as before the fix)."""
+    tiles = [(640, 229, 0, (60, 200, 60)), (891, 480, 0, (60, 200, 60)),
+             (640, 731, 0, (235, 235, 235)), (389, 480, 0, (60, 60, 60))]
+    img, area = arena_scene(tiles)
+    cv2.rectangle(img, (320, 160), (960, 800), (200, 215, 225), 40)  # walls just outside
+    cand = find_tiles(img, area, TILE_SETTINGS)
+    found = area.to_image(cand.centers)
+    for cx, cy, _, _ in tiles:
+        assert np.hypot(found[:, 0] - cx, found[:, 1] - cy).min() < 20, f"tile at {cx} lost"
+
+
+@pytest.mark.parametrize(
+    "shift",
+    [
+        (0, 0),  # the edges are the square itself
+        (30, -20),  # a mask blob off-centre (a shadow cut it): still the edges' quad
+    ],
+)
+def test_edge_quad_rebuilds_the_cloth_from_straight_edges(shift):
+    from vision.area import edge_cover, edge_maps, edge_quad
+
+    img = table(480, 640, colour=(200, 205, 210))  # a white table: weak colour contrast
+    quad = tilted_square(320, 240, 300, tilt=0.2, angle=12)
+    cv2.fillPoly(img, [quad.astype(np.int32)], (228, 232, 236))
+    cv2.polylines(img, [quad.astype(np.int32)], True, (170, 175, 180), 2)  # the hem
+    # a blobby network mask: the square's disc-ish core, shifted
+    prob = np.zeros((480, 640), np.float32)
+    cv2.circle(prob, (320 + shift[0], 240 + shift[1]), 130, 1.0, -1)
+    edges, dist = edge_maps(img, CLOTH)
+    found, cover = edge_quad(prob, edges, dist, CLOTH)
+    assert found is not None and corner_error(found, quad) < 4
+    assert cover > 0.9
+    # the blob's own (wrong) quad lies far less on edges than the found one
+    wrong = tilted_square(320 + shift[0], 240 + shift[1], 240, tilt=0.0, angle=40)
+    assert edge_cover(wrong[None], dist, CLOTH.edge_tol)[0] < cover - 0.3
