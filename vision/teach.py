@@ -68,12 +68,20 @@ class TeachSettings:
     rescue_cos: float = 0.9  # a candidate this close to a prototype is a piece, whatever P(bg)
     min_cos: float = 0.7  # a candidate whose best label is taught but whose cosine to every
     # prototype is below this is background (edition-2 artwork the model takes for pieces)
+    recalibrate: int = 2  # passes re-measuring the colours from this photo's sure pieces
+    recalibrate_q: float = 0.95  # ... a piece is sure from this combined probability
     tap_radius: float = 0.75  # a tap names the candidate within this many piece sizes
     colour_inner: float = 0.6  # colour is measured in this central share of the crop side
     colour_top: float = 0.3  # ... over this share of its most chromatic pixels
 
 
 TEACH_SETTINGS = TeachSettings()
+# Per-game tuned values (see docs/teach.md); other games use TEACH_SETTINGS.
+GAME_TEACH_SETTINGS = {"hop-la-bille": TeachSettings(colour_weight=1.0)}
+
+
+def game_settings(game: str) -> TeachSettings:
+    return GAME_TEACH_SETTINGS.get(game, TEACH_SETTINGS)
 
 # Games whose pieces go through the crop classifier (`models/pieces.onnx`, with embeddings).
 TEACHABLE_KINDS = ("tiles", "marbles")
@@ -168,6 +176,18 @@ class Profile:
             raise TeachError("the teach profile was made with another classifier model; "
                              "teach again with `tablescore teach`")
 
+    def _combine(self, pl, cos, colours, ref, cols) -> np.ndarray:
+        s = self.settings
+        w = np.array([s.colour_l_weight, 1.0, 1.0], np.float32) ** 2
+        d2 = ((colours[:, None, :] - ref[None]) ** 2 * w).sum(axis=2)
+        term_t = cos / s.temperature - s.colour_weight * d2 / (2 * s.colour_sigma ** 2)
+        neutral = term_t.mean(axis=1)
+        term = np.stack([term_t[:, c] if c >= 0 else neutral for c in cols], axis=1)
+        logit = s.model_weight * np.log(np.maximum(pl, 1e-6)) + term
+        logit -= logit.max(axis=1, keepdims=True)
+        q = np.exp(logit)
+        return q / q.sum(axis=1, keepdims=True)
+
     def adjust(self, labels: tuple[str, ...], p_labels: np.ndarray, embedding: np.ndarray,
                colours: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Combine the model with the prototypes (rule in the module docstring).
@@ -182,17 +202,21 @@ class Profile:
             return np.zeros((0, len(labels)), np.float32), np.zeros((0, len(labels)))
         pl = p_labels / np.maximum(p_labels.sum(axis=1, keepdims=True), 1e-9)
         cos = embedding @ self.prototypes.T  # (N, L_taught)
-        w = np.array([s.colour_l_weight, 1.0, 1.0], np.float32) ** 2
-        d2 = ((colours[:, None, :] - self.colours[None]) ** 2 * w).sum(axis=2)
-        term_t = cos / s.temperature - s.colour_weight * d2 / (2 * s.colour_sigma ** 2)
         where = {lab: i for i, lab in enumerate(self.labels)}
-        neutral = term_t.mean(axis=1)
-        term = np.stack([term_t[:, where[lab]] if lab in where else neutral for lab in labels],
-                        axis=1)
-        logit = s.model_weight * np.log(np.maximum(pl, 1e-6)) + term
-        logit -= logit.max(axis=1, keepdims=True)
-        q = np.exp(logit)
-        q /= q.sum(axis=1, keepdims=True)
+        cols = [where.get(lab, -1) for lab in labels]
+        ref = self.colours
+        for _ in range(1 + s.recalibrate):
+            q = self._combine(pl, cos, colours, ref, cols)
+            # colour calibration from this photo's sure pieces (same light): blend them in
+            lab_idx = [j for j, c in enumerate(cols) if c >= 0]
+            taught_cols = [cols[j] for j in lab_idx]
+            qt = q[:, lab_idx]
+            sure = (qt >= s.recalibrate_q) & (cos[:, taught_cols] >= s.min_cos)
+            ref = self.colours.copy()
+            for k, c in enumerate(taught_cols):
+                m = sure[:, k]
+                if m.any():
+                    ref[c] = (self.colours[c] + colours[m].sum(axis=0)) / (1 + m.sum())
         nan = np.full(n, np.nan)
         cos_l = np.stack([cos[:, where[lab]] if lab in where else nan for lab in labels], axis=1)
         return q.astype(np.float32), cos_l
@@ -293,11 +317,12 @@ def photo_files(folder: Path) -> list[Path]:
 
 
 def build_profile(folder: str | Path, game: str, pipeline=None,
-                  settings: TeachSettings = TEACH_SETTINGS) -> Profile:
+                  settings: TeachSettings | None = None) -> Profile:
     """A profile from a teach folder `DIR/<label>/*.jpg` (see the module docstring)."""
     from vision.pipeline import get_pipeline
 
     gv = teachable(game)
+    settings = settings or game_settings(game)
     pipeline = pipeline or get_pipeline()
     folder = Path(folder)
     if not folder.is_dir():
@@ -326,10 +351,11 @@ def build_profile(folder: str | Path, game: str, pipeline=None,
 
 
 def profile_from_examples(game: str, examples: list[Example], classes: tuple[str, ...],
-                          settings: TeachSettings = TEACH_SETTINGS) -> Profile:
+                          settings: TeachSettings | None = None) -> Profile:
     from vision.pipeline import game_vision
 
     gv = game_vision(game)
+    settings = settings or game_settings(game)
     labels = tuple(lab for lab in gv.labels if any(e.label == lab for e in examples))
     if not labels:
         raise TeachError("no teach examples")
@@ -404,12 +430,13 @@ def teach_probs(profile: Profile, classifier, labels: tuple[str, ...], probs: np
 
 
 def profile_from_taps(game: str, photos: list[tuple[str, bytes]], taps: list[dict],
-                      pipeline=None, settings: TeachSettings = TEACH_SETTINGS) -> Profile:
+                      pipeline=None, settings: TeachSettings | None = None) -> Profile:
     """A profile from photos in memory (the page's teach screen): `photos` [(name, bytes)],
     `taps` [{"photo": index, "x", "y", "label"}] in photo pixels. Errors name the photo."""
     from vision.pipeline import get_pipeline
 
     gv = teachable(game)
+    settings = settings or game_settings(game)
     pipeline = pipeline or get_pipeline()
     if not photos:
         raise TeachError("no teach photos")

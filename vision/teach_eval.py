@@ -119,7 +119,7 @@ def run(game: str, scenes: str | Path, per_label: int = 1, seed: int = 80,
         teach._CACHE.clear()
         t = time.perf_counter()
         profile = teach.build_profile(folder, game, pipeline,
-                                      settings or teach.TEACH_SETTINGS)
+                                      settings)
         teach_ms = (time.perf_counter() - t) * 1000
         before = evaluate_folder(game, scenes, pipeline).to_json()
         taught = TaughtPipeline(pipeline, profile)
