@@ -333,3 +333,20 @@ def test_snap_card_finds_the_card_in_the_plane(tilt):
     centre, ang = got
     assert np.allclose(centre, (300, 310), atol=2.0)
     assert abs(((ang - tilt) + 90) % 180 - 90) < 3.0
+
+
+def test_distinct_numbers_fixes_a_double_reading():
+    """Two tiles both read as hat-3 (the second less sure, hat-2 its runner-up): the rules'
+    one hat per number makes it hat-2, with a warning."""
+    from dataclasses import replace
+
+    from vision.cards.lineup import distinct_numbers, unique_assignment
+
+    a = replace(_tile("hat-3", 0, 0), probs={"hat-3": 0.9, "hat-2": 0.05})
+    b = replace(_tile("hat-3", 60, 0), probs={"hat-3": 0.6, "hat-2": 0.35})
+    c = replace(_tile("hat-1", 120, 0), probs={"hat-1": 0.99})
+    out, warnings = distinct_numbers([a, b, c], "hat")
+    assert [t.label for t in out] == ["hat-3", "hat-2", "hat-1"]
+    assert len(warnings) == 1 and "hat-2" in warnings[0]
+    assert unique_assignment(np.log(np.eye(3) + 0.01)) == [0, 1, 2]
+    assert unique_assignment(np.zeros((3, 2))) is None

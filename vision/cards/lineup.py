@@ -29,6 +29,52 @@ def _number(label: str) -> int:
     return int(label.rsplit("-", 1)[1])
 
 
+def unique_assignment(logp: np.ndarray) -> list[int] | None:
+    """The one-to-one choice of columns for the rows of `logp` ((n, m) log probabilities,
+    n <= m <= 12) with the largest total, by dynamic programming over subsets of columns;
+    None when n > m."""
+    n, m = logp.shape
+    if n > m:
+        return None
+    best = {0: (0.0, [])}
+    for i in range(n):
+        nxt: dict[int, tuple[float, list[int]]] = {}
+        for used, (score, cols) in best.items():
+            for j in range(m):
+                if used >> j & 1:
+                    continue
+                key = used | (1 << j)
+                val = score + float(logp[i, j])
+                if key not in nxt or val > nxt[key][0]:
+                    nxt[key] = (val, cols + [j])
+        best = nxt
+    return max(best.values(), key=lambda t: t[0])[1]
+
+
+def distinct_numbers(tiles: list[CardPiece], kind: str) -> tuple[list[CardPiece], list[str]]:
+    """Each number has one hat and one rabbit: relabel the `kind` tiles ("hat"/"rabbit") with
+    the most probable distinct numbers (their classifier probabilities); warnings say which
+    readings changed."""
+    from dataclasses import replace
+
+    if not tiles or any(not t.probs for t in tiles) or len(tiles) > 9:
+        return tiles, []
+    labels = [f"{kind}-{n}" for n in range(1, 10)]
+    p = np.array([[t.probs.get(lab, 0.0) for lab in labels] for t in tiles])
+    choice = unique_assignment(np.log(np.maximum(p, 1e-6)))
+    if choice is None:
+        return tiles, []
+    out, warnings = [], []
+    for t, j in zip(tiles, choice, strict=True):
+        if labels[j] != t.label:
+            x, y = t.center
+            warnings.append(f"the {t.label} at ({x:.0f}, {y:.0f}) is read as {labels[j]}: "
+                            f"each number has one {kind}")
+            t = replace(t, label=labels[j], confidence=min(t.confidence, 0.5))
+        out.append(t)
+    return out, warnings
+
+
 def line_direction(hats: np.ndarray, magician: np.ndarray | None) -> np.ndarray:
     """Unit (2,) direction along the hats (principal axis), pointing away from the
     magician; without one, pointing to the right of the image."""
@@ -42,13 +88,24 @@ def line_direction(hats: np.ndarray, magician: np.ndarray | None) -> np.ndarray:
     return d if float(d @ ref) >= 0 else -d
 
 
+def settle_numbers(pieces: list[CardPiece]) -> tuple[list[CardPiece], list[str]]:
+    """All pieces, hats and rabbits relabelled with distinct numbers (`distinct_numbers`)."""
+    hats, w1 = distinct_numbers([p for p in pieces if p.label.startswith("hat-")], "hat")
+    rabbits, w2 = distinct_numbers([p for p in pieces if p.label.startswith("rabbit-")],
+                                   "rabbit")
+    rest = [p for p in pieces if not p.label.startswith(("hat-", "rabbit-"))]
+    return hats + rabbits + rest, w1 + w2
+
+
 def read_line(pieces: list[CardPiece], s: LineSettings = LINE) -> tuple[dict, list[str]]:
     """(facts {"line": [{"hat", "rabbit", "dove"}], "won"}, warnings)."""
     from scoring.magic_rabbit import Pile, check_line
 
     warnings: list[str] = []
-    hats = [p for p in pieces if p.label.startswith("hat-")]
-    rabbits = [p for p in pieces if p.label.startswith("rabbit-")]
+    hats, w1 = distinct_numbers([p for p in pieces if p.label.startswith("hat-")], "hat")
+    rabbits, w2 = distinct_numbers([p for p in pieces if p.label.startswith("rabbit-")],
+                                   "rabbit")
+    warnings += w1 + w2
     mags = [p for p in pieces if p.label == "magician"]
     doves = [p for p in pieces if p.label == "dove"]
     if not hats:

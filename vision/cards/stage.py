@@ -31,7 +31,11 @@ def read_cards(reader: CardReader, image: np.ndarray, scale: float, game: str,
                area=None) -> CardResult:
     pieces, warnings = reader.read_pieces(image, game, area)
     if game == "magic-rabbit":
+        from vision.cards.lineup import settle_numbers
+
+        pieces, more0 = settle_numbers(pieces)
         facts, more = magic_facts(pieces)
+        more = more0 + more
         zones = ["line"] * len(pieces)
     elif game == "troetofanten":
         facts, zones, more = troeto_facts(pieces)
