@@ -83,8 +83,8 @@ class DiceSettings:
     rays: int = 16
     ray_edge: float = 0.25  # a ray stops where a BGR channel leaves the face colour by this
     ray_edge_px: tuple[float, float] = (16.0, 35.0)  # x pip contrast, clipped to this range
-    ray_step: float = 0.1  # ... or where it steps by this x contrast over 2 px
-    ray_step_px: tuple[float, float] = (12.0, 22.0)  # clipped to this range
+    ray_step: float = 0.06  # ... or where it steps by this x contrast over 2 px
+    ray_step_px: tuple[float, float] = (11.0, 16.0)  # clipped to this range
     face_scales: tuple[float, ...] = (0.9, 1.0, 1.15, 1.3)  # face size / pip-layout size
     glare_run: float = 0.15  # brighter runs shorter than this x ray length are glare
     ray_range: tuple[float, float] = (0.72, 1.32)  # border distance / expected distance
@@ -545,7 +545,8 @@ DEBUG: list | None = None
 
 def _reject(code: int, where: dict) -> None:
     if DEBUG is not None:
-        keep = {k: where[k] for k in ("n", "d", "centre", "face_score", "side", "r") if k in where}
+        names = ("n", "d", "centre", "face_score", "side", "r", "ext", "sq", "circ")
+        keep = {k: where[k] for k in names if k in where}
         DEBUG.append((code, keep))
     return None
 
