@@ -350,3 +350,24 @@ def test_distinct_numbers_fixes_a_double_reading():
     assert len(warnings) == 1 and "hat-2" in warnings[0]
     assert unique_assignment(np.log(np.eye(3) + 0.01)) == [0, 1, 2]
     assert unique_assignment(np.zeros((3, 2))) is None
+
+
+def test_refine_outline_from_the_coloured_frame():
+    """A green-framed card on a wooden-brown table, its outline guessed 8 px off and 7
+    degrees turned: the refined corners lie within 2.5 px of the true ones, in the same
+    order; a card-free spot gives None."""
+    from vision.cards.hopcards import refine_outline
+
+    img = np.full((300, 300, 3), (40, 70, 110), np.uint8)
+    true = np.array([[120.0, 90.0], [180.0, 90.0], [180.0, 180.0], [120.0, 180.0]])
+    cv2.fillPoly(img, [true.astype(np.int32)], (60, 160, 40))  # the frame: the card's edge
+    cv2.rectangle(img, (125, 95), (175, 175), (240, 242, 244), -1)
+    t = np.deg2rad(7.0)
+    R = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+    c = true.mean(axis=0)
+    guess = (true - c) @ R.T + c + (8.0, -5.0)
+    got = refine_outline(img, guess, "green")
+    assert got is not None
+    assert np.max(np.hypot(*(got - true).T)) < 2.5
+    empty = np.full((300, 300, 3), (40, 70, 110), np.uint8)
+    assert refine_outline(empty, guess, "green") is None

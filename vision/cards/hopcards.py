@@ -127,6 +127,52 @@ def read_discs(card_bgr: np.ndarray, expected: int, s: DiscSettings = DISCS
     return sorted(out, key=MARBLE_LABELS.index), float(weakest)
 
 
+CARD_REF_BGR = {"green": (60, 160, 40), "blue": (190, 100, 30), "red": (45, 40, 200)}
+
+
+def refine_outline(image_bgr: np.ndarray, frame, colour: str, grow: float = 1.35,
+                   px: int = 80) -> np.ndarray | None:
+    """A face-up card's outline from its coloured frame: the card region around `frame`
+    ((4, 2) image corners TL, TR, BR, BL) is resampled `grow` times larger; the pixels of the
+    card's colour (its frame, and discs of that colour inside it) give the minimum-area
+    rectangle. Returns the refined (4, 2) image corners (same corner order) or None when
+    that rectangle is not card-shaped."""
+    q = np.asarray(frame, float)
+    c = q.mean(axis=0)
+    big = c + (q - c) * grow
+    w, h = int(round(px * grow)), int(round(px * 1.5 * grow))
+    dst = np.float32([[0, 0], [w, 0], [w, h], [0, h]]) - 0.5
+    M = cv2.getPerspectiveTransform(np.float32(big), dst)
+    crop = cv2.warpPerspective(image_bgr, M, (w, h), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+    hsv = cv2.cvtColor(crop, cv2.COLOR_BGR2HSV).astype(np.int32)
+    ref = cv2.cvtColor(np.uint8([[CARD_REF_BGR[colour]]]), cv2.COLOR_BGR2HSV)[0, 0]
+    dh = np.abs(hsv[..., 0] - int(ref[0]))
+    dh = np.minimum(dh, 180 - dh)
+    mask = ((dh <= 14) & (hsv[..., 1] >= 70) & (hsv[..., 2] >= 50)).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    ys, xs = np.nonzero(mask)
+    if len(xs) < 0.04 * w * h:
+        return None
+    box = cv2.boxPoints(cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32)))
+    e = [float(np.hypot(*(box[(i + 1) % 4] - box[i]))) for i in range(4)]
+    short, long_ = sorted(e)[0], sorted(e)[-1]
+    if not (0.75 * px <= short <= 1.25 * px and abs(long_ / max(short, 1) - 1.5) <= 0.2):
+        return None
+    nominal = np.array([[(w - px) / 2, (h - 1.5 * px) / 2], [(w + px) / 2, (h - 1.5 * px) / 2],
+                        [(w + px) / 2, (h + 1.5 * px) / 2], [(w - px) / 2, (h + 1.5 * px) / 2]])
+    # the box corner order (cyclic) that best matches the nominal TL, TR, BR, BL
+    best = min((sum(np.hypot(*(box[(k + i) % 4] - nominal[i])) for i in range(4)), k)
+                for k in range(4))
+    box = np.array([box[(best[1] + i) % 4] for i in range(4)], np.float64)
+    a, b = box[1] - box[0], box[3] - box[0]
+    if a[0] * b[1] - a[1] * b[0] < 0:  # keep clockwise (y down)
+        box = box[[0, 3, 2, 1]]
+    Minv = np.linalg.inv(M)
+    pts = np.column_stack([box, np.ones(4)]) @ Minv.T
+    return pts[:, :2] / pts[:, 2:3]
+
+
 def card_zone(center_plane, side_px: float) -> str:
     """The cloth side a card lies beyond: plane point (x, y) of a square of `side_px`."""
     x, y = float(center_plane[0]), float(center_plane[1])

@@ -376,7 +376,13 @@ def hop_card_facts(image: np.ndarray, pieces: list[CardPiece], to_plane, side_px
                    ) -> tuple[dict, list[str], list[str]]:
     """(cards facts {zone: [{"colour", "marbles"}]}, zone per piece, warnings).
     `to_plane`: maps (N, 2) image points to the cloth plane (a square of `side_px`)."""
-    from vision.cards.hopcards import CARD_MARBLES, card_zone, order_cards, read_discs
+    from vision.cards.hopcards import (
+        CARD_MARBLES,
+        card_zone,
+        order_cards,
+        read_discs,
+        refine_outline,
+    )
 
     warnings: list[str] = []
     zones = []
@@ -387,7 +393,13 @@ def hop_card_facts(image: np.ndarray, pieces: list[CardPiece], to_plane, side_px
         colour = p.label.split("-", 1)[1]
         marbles: list[str] = []
         if colour != "back":
-            card = rectify(image, p.frame, 60, 90)
+            outline = refine_outline(image, p.frame, colour)
+            if outline is None:  # further off: look wider
+                outline = refine_outline(image, p.frame, colour, grow=1.7)
+            if outline is not None:  # once more from the better outline
+                again = refine_outline(image, outline, colour, grow=1.2)
+                outline = outline if again is None else again
+            card = rectify(image, p.frame if outline is None else outline, 60, 90)
             marbles, weakest = read_discs(card, CARD_MARBLES[colour])
             if weakest < 0.35:
                 x, y = p.center
