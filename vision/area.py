@@ -70,7 +70,7 @@ class AreaSettings:
     edge_check: bool = False
     edge_canny: tuple[float, float] = (8.0, 24.0)
     edge_tol: float = 2.0  # px (mask scale) from an edge pixel that counts as on it
-    edge_min_cover: float = 0.9
+    edge_min_cover: float = 0.95
     edge_gain: float = 0.05  # the rebuilt quad must cover this much more
     edge_band: float = 0.25  # edges within this share of the mask's side of its border
     edge_lines: int = 12  # strongest distinct Hough lines tried, every 4 of them
