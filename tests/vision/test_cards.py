@@ -371,3 +371,11 @@ def test_refine_outline_from_the_coloured_frame():
     assert np.max(np.hypot(*(got - true).T)) < 2.5
     empty = np.full((300, 300, 3), (40, 70, 110), np.uint8)
     assert refine_outline(empty, guess, "green") is None
+
+
+def test_keep_per_zone():
+    from vision.cards.read import keep_per_zone
+
+    zones = ["north", "north", "north", "north", "east"]
+    conf = [0.9, 0.3, 0.8, 0.95, 0.2]
+    assert keep_per_zone(zones, conf, 3).tolist() == [True, False, True, True, True]

@@ -44,8 +44,10 @@ def read_scene(reader, game: str, source) -> tuple[list[dict], dict, list[str]]:
     elif game == "troetofanten":
         facts, zones, more = troeto_facts(pieces)
     else:
-        cards, zones, more = hop_card_facts(img, pieces, area.to_plane,
-                                            float(area.settings.plane_px))
+        cards, zones, more, keep = hop_card_facts(img, pieces, area.to_plane,
+                                                  float(area.settings.plane_px))
+        pieces = [p for p, k in zip(pieces, keep, strict=True) if k]
+        zones = [z for z, k in zip(zones, keep, strict=True) if k]
         facts = {"cards": cards}
     out = [{"label": p.label, "zone": z, "center": list(p.center * photo.scale),
             "confidence": p.confidence} for p, z in zip(pieces, zones, strict=True)]

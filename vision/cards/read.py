@@ -372,9 +372,23 @@ def troeto_facts(pieces: list[CardPiece]) -> tuple[dict, list[str], list[str]]:
     return facts, zones, warnings
 
 
+def keep_per_zone(zones: list[str], confidence: list[float], most: int) -> np.ndarray:
+    """Mask keeping at most `most` pieces per zone, the most confident ones."""
+    keep = np.ones(len(zones), bool)
+    for z in set(zones):
+        idx = [i for i, zz in enumerate(zones) if zz == z]
+        for i in sorted(idx, key=lambda i: -confidence[i])[most:]:
+            keep[i] = False
+    return keep
+
+
+HOP_CARDS_PER_PLAYER = 3  # rules: one card of each colour (Not Time: one card)
+
+
 def hop_card_facts(image: np.ndarray, pieces: list[CardPiece], to_plane, side_px: float
-                   ) -> tuple[dict, list[str], list[str]]:
-    """(cards facts {zone: [{"colour", "marbles"}]}, zone per piece, warnings).
+                   ) -> tuple[dict, list[str], list[str], np.ndarray]:
+    """(cards facts {zone: [{"colour", "marbles"}]}, zone per piece, warnings, mask of the
+    pieces kept: a player has at most 3 cards, the least sure extra ones are dropped).
     `to_plane`: maps (N, 2) image points to the cloth plane (a square of `side_px`)."""
     from vision.cards.hopcards import (
         CARD_MARBLES,
@@ -385,11 +399,17 @@ def hop_card_facts(image: np.ndarray, pieces: list[CardPiece], to_plane, side_px
     )
 
     warnings: list[str] = []
-    zones = []
+    zones = [card_zone(to_plane(p.center[None])[0], side_px) for p in pieces]
+    keep = keep_per_zone(zones, [p.confidence for p in pieces], HOP_CARDS_PER_PLAYER)
+    for z in sorted(set(zones)):
+        n = zones.count(z)
+        if n > HOP_CARDS_PER_PLAYER:
+            warnings.append(f"{n} cards seen at the {z} side, but a player has "
+                            f"{HOP_CARDS_PER_PLAYER}: the least sure ones are left out")
     by_zone: dict[str, list[tuple[np.ndarray, dict]]] = {}
-    for p in pieces:
-        z = card_zone(to_plane(p.center[None])[0], side_px)
-        zones.append(z)
+    for p, z, k in zip(pieces, zones, keep, strict=True):
+        if not k:
+            continue
         colour = p.label.split("-", 1)[1]
         marbles: list[str] = []
         if colour != "back":
@@ -410,6 +430,4 @@ def hop_card_facts(image: np.ndarray, pieces: list[CardPiece], to_plane, side_px
     for z, items in by_zone.items():
         order = order_cards(z, [c for c, _ in items])
         cards[z] = [items[i][1] for i in order]
-        if len(items) > 3:
-            warnings.append(f"{len(items)} cards seen at the {z} side; a player has 3")
-    return cards, zones, warnings
+    return cards, zones, warnings, keep

@@ -42,8 +42,10 @@ def read_cards(reader: CardReader, image: np.ndarray, scale: float, game: str,
     elif game == "hop-la-bille":
         if area is None:
             raise ValueError("Hop la bille cards need the cloth's area")
-        cards, zones, more = hop_card_facts(image, pieces, area.to_plane,
-                                            float(area.settings.plane_px))
+        cards, zones, more, keep = hop_card_facts(image, pieces, area.to_plane,
+                                                  float(area.settings.plane_px))
+        pieces = [p for p, k in zip(pieces, keep, strict=True) if k]
+        zones = [z for z, k in zip(zones, keep, strict=True) if k]
         facts = {"cards": cards}
     else:
         raise ValueError(f"no card reading for {game}")
