@@ -57,6 +57,12 @@ class TileSettings:
     max_elongation: float = 2.6  # a lone blob longer than this (long/short side) is no tile
     peak_min: float = 0.28  # distance-transform peak, as a share of the tile side
     peak_spacing: float = 0.72  # peaks closer than this share of the side are one tile
+    # Second look outside the arena at a lower contrast (a green tile on a green table):
+    # only lone, filled, square blobs of a tile's size there (0: off)
+    low_diff: float = 20.0
+    low_area: tuple[float, float] = (0.6, 1.5)  # of a tile's area
+    low_side: tuple[float, float] = (0.75, 1.3)  # minAreaRect sides, of a tile's side
+    low_fill: float = 0.8  # blob area / its minAreaRect area
 
 
 @dataclass(frozen=True)
@@ -216,6 +222,40 @@ def split_peaks(mask: np.ndarray, piece_px: float, peak_min: float, spacing: flo
     return out
 
 
+def low_contrast_tiles(diff: np.ndarray, valid: np.ndarray, mask: np.ndarray,
+                       arena: tuple[int, int], t: float, settings: TileSettings) -> list:
+    """Tiles outside the arena that differ little from the table: blobs of `diff > low_diff`
+    (float32 (V, V) from `background_diff`) away from the arena's square `arena` (a0, a1)
+    and from the first mask's blobs (uint8 `mask`), kept only when alone, filled and square
+    of a tile's size. Returns (N_i, 2) int (x, y) pixel arrays like `split_peaks`."""
+    a0, a1 = arena
+    low = ((diff > settings.low_diff) & valid).astype(np.uint8)
+    low[max(a0 - 2, 0) : a1 + 2, max(a0 - 2, 0) : a1 + 2] = 0
+    k3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+    low = cv2.morphologyEx(low, cv2.MORPH_OPEN, k3)
+    low = fill_holes(cv2.morphologyEx(low, cv2.MORPH_CLOSE, k3), 0.6 * t * t)
+    low = cv2.morphologyEx(low, cv2.MORPH_OPEN, k3, iterations=2)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(low, connectivity=8)
+    out = []
+    for i in range(1, n):
+        x0, y0, w, h, a = stats[i]
+        if not settings.low_area[0] * t * t <= a <= settings.low_area[1] * t * t:
+            continue
+        sub = labels[y0 : y0 + h, x0 : x0 + w] == i
+        if (mask[y0 : y0 + h, x0 : x0 + w][sub] > 0).any():  # the first look saw it
+            continue
+        ys, xs = np.nonzero(sub)
+        pts = np.stack([xs + x0, ys + y0], axis=1)
+        _, (rw, rh), _ = cv2.minAreaRect(pts.astype(np.float32))
+        lo, hi = settings.low_side
+        if not (lo * t <= min(rw, rh) and max(rw, rh) <= hi * t):
+            continue
+        if a < settings.low_fill * rw * rh:
+            continue
+        out.append(pts)
+    return out
+
+
 def _to_plane(T: np.ndarray, pts: np.ndarray) -> np.ndarray:
     k, off = T[0, 0], T[0, 2]
     return (np.asarray(pts, np.float64) - off) / k
@@ -252,6 +292,8 @@ def find_tiles(image_bgr: np.ndarray, area: PlayArea, settings: TileSettings) ->
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, k3, iterations=2)
     groups = split_peaks(mask, t, settings.peak_min, settings.peak_spacing, settings.min_area,
                          t * t, settings.max_blob)
+    if settings.low_diff > 0:
+        groups += low_contrast_tiles(diff, valid, mask, (a0, a1), t, settings)
     centers, sides, angles, polys = [], [], [], []
     for g in groups:
         (cx, cy), (w, h), ang = cv2.minAreaRect(g.astype(np.float32))

@@ -214,3 +214,25 @@ def test_edge_quad_rebuilds_the_cloth_from_straight_edges(shift):
     # the blob's own (wrong) quad lies far less on edges than the found one
     wrong = tilted_square(320 + shift[0], 240 + shift[1], 240, tilt=0.0, angle=40)
     assert edge_cover(wrong[None], dist, CLOTH.edge_tol)[0] < cover - 0.3
+
+
+@pytest.mark.parametrize(
+    "colour, found",
+    [
+        ((110, 150, 120), 2),  # a greenish tile on the grey table: little contrast, found
+        ((120, 125, 130), 0),  # the table's own colour: nothing to find
+    ],
+)
+def test_low_contrast_tiles_outside_the_arena(colour, found):
+    """Tiles on the table that differ from it by less than the first look's threshold are
+    found by the second, lower-contrast look (none of them without it)."""
+    from dataclasses import replace
+
+    tiles = [(1100, 500, 10, colour), (200, 300, 30, colour)]
+    img, area = arena_scene(tiles)
+    cand = find_tiles(img, area, TILE_SETTINGS)
+    assert len(cand) == found
+    pts = area.to_image(cand.centers)
+    for x, y in pts:
+        assert min(np.hypot(x - cx, y - cy) for cx, cy, _, _ in tiles) < 10
+    assert len(find_tiles(img, area, replace(TILE_SETTINGS, low_diff=0.0))) == 0
