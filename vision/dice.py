@@ -68,10 +68,11 @@ class DiceSettings:
     max_shape_diff: float = 0.5  # normalised ellipse-shape difference of two pips of a face
     min_shape_d: float = 6.0  # ... tested on pips at least this wide (px)
     max_contrast_ratio: float = 1.6  # pips of one face are painted alike
+    max_split_group: int = 30  # larger linked groups are clutter (text), not split
     max_subset_group: int = 12  # larger failing groups are clutter, not searched
     subset_neighbours: int = 7  # subsets are drawn from this many nearest pips
     max_subsets: int = 120  # per group, face tests of subsets
-    max_subsets_per_photo: int = 600  # and per photo (clutter must not cost seconds)
+    max_subsets_per_photo: int = 200  # and per photo (clutter must not cost seconds)
     # Layout.
     max_residual: float = 0.16  # rms affine residual / rms spread of the pips
     side_per_pip: tuple[float, float] = (2.6, 11.0)  # face side / pip diameter
@@ -490,6 +491,9 @@ def _pip_at_empty_spot(ch, centre, lin, n, d, face, level) -> bool:
     return bool((np.abs(vals - level) < np.abs(vals - face)).any())
 
 
+_DIAG_INV = np.linalg.inv(np.array([[1.0, 1.0], [-1.0, 1.0]]))
+
+
 def _diag_candidates(xy: np.ndarray, d_cov: np.ndarray | None):
     """Face maps for 2 or 3 pips on a diagonal: the pip line fixes one diagonal; the other
     one's length and skew are unknown (foreshortening), so a few are tried."""
@@ -506,7 +510,7 @@ def _diag_candidates(xy: np.ndarray, d_cov: np.ndarray | None):
             corner1 = 2 * half  # canonical (1, 1)
             corner2 = w  # canonical (-1, 1)
             # lin @ (1, 1) = corner1, lin @ (-1, 1) = corner2
-            m = np.linalg.solve(np.array([[1.0, 1.0], [-1.0, 1.0]]), np.stack([corner1, corner2]))
+            m = _DIAG_INV @ np.stack([corner1, corner2])
             out.append(m.T)
     return out
 
@@ -725,7 +729,7 @@ def _solve(members: np.ndarray, p: Pips, chans, s: DiceSettings, budget: list[in
         f = read_group(members, p, chans, s)
         if f is not None:
             return [f]
-    if depth < 2 and len(members) > 1:
+    if depth < 2 and 1 < len(members) <= s.max_split_group:
         strict = (0.7, 0.45)[depth]
         adj = _links(p.take(members), chans, s, strict)
         comps = _components(adj, np.arange(len(members)))
