@@ -79,6 +79,12 @@ class MarbleSettings:
     max_hole: float = 0.02  # holes (glass highlights) up to this share of d^2 are filled; the
     # gap between three touching marbles is larger
     zone_depth: float = 0.29  # side zones reach this share of the cloth side from its edge
+    # Second look at a lower contrast (a light blue marble on the white cloth): only lone,
+    # round, marble-sized blobs away from the first look's (0: off)
+    low_diff: float = 14.0
+    low_area: tuple[float, float] = (0.5, 1.6)  # of a marble's disc area
+    low_side: tuple[float, float] = (0.7, 1.4)  # minAreaRect sides, of the diameter
+    low_fill: float = 0.65  # blob area / its minAreaRect area (a disc: 0.785)
 
 
 TILE_SETTINGS = TileSettings()
@@ -222,6 +228,33 @@ def split_peaks(mask: np.ndarray, piece_px: float, peak_min: float, spacing: flo
     return out
 
 
+def lone_blobs(low: np.ndarray, mask: np.ndarray, size: float, piece_area: float,
+               area_range: tuple[float, float], side_range: tuple[float, float],
+               fill: float) -> list:
+    """Blobs of the uint8 mask `low` that touch no blob of the first look's `mask` and look
+    like one piece: area within `area_range` x `piece_area`, minAreaRect sides within
+    `side_range` x `size`, at least `fill` of that rectangle covered. Returns (N_i, 2) int
+    (x, y) pixel arrays like `split_peaks`."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(low, connectivity=8)
+    out = []
+    for i in range(1, n):
+        x0, y0, w, h, a = stats[i]
+        if not area_range[0] * piece_area <= a <= area_range[1] * piece_area:
+            continue
+        sub = labels[y0 : y0 + h, x0 : x0 + w] == i
+        if (mask[y0 : y0 + h, x0 : x0 + w][sub] > 0).any():  # the first look saw it
+            continue
+        ys, xs = np.nonzero(sub)
+        pts = np.stack([xs + x0, ys + y0], axis=1)
+        _, (rw, rh), _ = cv2.minAreaRect(pts.astype(np.float32))
+        if not (side_range[0] * size <= min(rw, rh) and max(rw, rh) <= side_range[1] * size):
+            continue
+        if a < fill * rw * rh:
+            continue
+        out.append(pts)
+    return out
+
+
 def low_contrast_tiles(diff: np.ndarray, valid: np.ndarray, mask: np.ndarray,
                        arena: tuple[int, int], t: float, settings: TileSettings) -> list:
     """Tiles outside the arena that differ little from the table: blobs of `diff > low_diff`
@@ -235,25 +268,8 @@ def low_contrast_tiles(diff: np.ndarray, valid: np.ndarray, mask: np.ndarray,
     low = cv2.morphologyEx(low, cv2.MORPH_OPEN, k3)
     low = fill_holes(cv2.morphologyEx(low, cv2.MORPH_CLOSE, k3), 0.6 * t * t)
     low = cv2.morphologyEx(low, cv2.MORPH_OPEN, k3, iterations=2)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(low, connectivity=8)
-    out = []
-    for i in range(1, n):
-        x0, y0, w, h, a = stats[i]
-        if not settings.low_area[0] * t * t <= a <= settings.low_area[1] * t * t:
-            continue
-        sub = labels[y0 : y0 + h, x0 : x0 + w] == i
-        if (mask[y0 : y0 + h, x0 : x0 + w][sub] > 0).any():  # the first look saw it
-            continue
-        ys, xs = np.nonzero(sub)
-        pts = np.stack([xs + x0, ys + y0], axis=1)
-        _, (rw, rh), _ = cv2.minAreaRect(pts.astype(np.float32))
-        lo, hi = settings.low_side
-        if not (lo * t <= min(rw, rh) and max(rw, rh) <= hi * t):
-            continue
-        if a < settings.low_fill * rw * rh:
-            continue
-        out.append(pts)
-    return out
+    return lone_blobs(low, mask, t, t * t, settings.low_area, settings.low_side,
+                      settings.low_fill)
 
 
 def _to_plane(T: np.ndarray, pts: np.ndarray) -> np.ndarray:
@@ -334,6 +350,14 @@ def find_marbles(image_bgr: np.ndarray, area: PlayArea, settings: MarbleSettings
     disc = np.pi * d * d / 4
     groups = split_peaks(mask, d, settings.peak_min, settings.peak_spacing, settings.min_area,
                          disc)
+    if settings.low_diff > 0:
+        low = ((diff > settings.low_diff) & valid).astype(np.uint8)
+        if inset:
+            low[:inset], low[-inset:], low[:, :inset], low[:, -inset:] = 0, 0, 0, 0
+        low = cv2.morphologyEx(fill_holes(cv2.morphologyEx(low, cv2.MORPH_CLOSE, k3),
+                                          settings.max_hole * d * d), cv2.MORPH_OPEN, k3)
+        groups += lone_blobs(low, mask, d, disc, settings.low_area, settings.low_side,
+                             settings.low_fill)
     # Centre: chroma-weighted mean of the blob (the coloured glass, not its grey shadow or
     # white highlight).
     chroma = None

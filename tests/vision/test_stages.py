@@ -236,3 +236,22 @@ def test_low_contrast_tiles_outside_the_arena(colour, found):
     for x, y in pts:
         assert min(np.hypot(x - cx, y - cy) for cx, cy, _, _ in tiles) < 10
     assert len(find_tiles(img, area, replace(TILE_SETTINGS, low_diff=0.0))) == 0
+
+
+@pytest.mark.parametrize(
+    "colour, found",
+    [
+        ((225, 215, 200), 2),  # a pale blue marble on the light cloth: found by the 2nd look
+        ((215, 225, 230), 0),  # the cloth's own colour: nothing
+    ],
+)
+def test_low_contrast_marbles(colour, found):
+    from dataclasses import replace
+
+    pts = [(500, 400), (800, 600)]
+    img, area = cloth_scene([(x, y, colour) for x, y in pts], highlight=False)
+    cand = find_marbles(img, area, MARBLE_SETTINGS)
+    assert len(cand) == found
+    for x, y in area.to_image(cand.centers):
+        assert min(np.hypot(x - px, y - py) for px, py in pts) < 4
+    assert len(find_marbles(img, area, replace(MARBLE_SETTINGS, low_diff=0.0))) == 0
