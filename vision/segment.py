@@ -237,10 +237,10 @@ def lone_blobs(low: np.ndarray, mask: np.ndarray, size: float, piece_area: float
     (x, y) pixel arrays like `split_peaks`."""
     n, labels, stats, _ = cv2.connectedComponentsWithStats(low, connectivity=8)
     out = []
-    for i in range(1, n):
+    a_all = stats[:, cv2.CC_STAT_AREA]
+    ok = (a_all >= area_range[0] * piece_area) & (a_all <= area_range[1] * piece_area)
+    for i in np.flatnonzero(ok[1:]) + 1:
         x0, y0, w, h, a = stats[i]
-        if not area_range[0] * piece_area <= a <= area_range[1] * piece_area:
-            continue
         sub = labels[y0 : y0 + h, x0 : x0 + w] == i
         if (mask[y0 : y0 + h, x0 : x0 + w][sub] > 0).any():  # the first look saw it
             continue
@@ -354,8 +354,7 @@ def find_marbles(image_bgr: np.ndarray, area: PlayArea, settings: MarbleSettings
         low = ((diff > settings.low_diff) & valid).astype(np.uint8)
         if inset:
             low[:inset], low[-inset:], low[:, :inset], low[:, -inset:] = 0, 0, 0, 0
-        low = cv2.morphologyEx(fill_holes(cv2.morphologyEx(low, cv2.MORPH_CLOSE, k3),
-                                          settings.max_hole * d * d), cv2.MORPH_OPEN, k3)
+        low = cv2.morphologyEx(cv2.morphologyEx(low, cv2.MORPH_CLOSE, k3), cv2.MORPH_OPEN, k3)
         groups += lone_blobs(low, mask, d, disc, settings.low_area, settings.low_side,
                              settings.low_fill)
     # Centre: chroma-weighted mean of the blob (the coloured glass, not its grey shadow or
