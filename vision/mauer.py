@@ -803,7 +803,7 @@ def _disc(n_rings: int = 3, per: int = 10) -> np.ndarray:
 
 
 _DISC = _disc()
-N_FEATURES = 3 * 9 + len(KINDS) + len(PAWN_COLOURS)
+N_FEATURES = 3 * 9 + 3 + len(KINDS) + len(PAWN_COLOURS)
 
 
 def white_reference(image_bgr: np.ndarray, view: BoardView, board: Board) -> np.ndarray:
@@ -821,7 +821,8 @@ def white_reference(image_bgr: np.ndarray, view: BoardView, board: Board) -> np.
 def spot_features(image_bgr: np.ndarray, view: BoardView, board: Board,
                   s: MauerSettings = SETTINGS) -> np.ndarray:
     """(n_spots, N_FEATURES) float32: for the footprint (z = 0), body and head planes, colour
-    statistics of a disc around the pawn's axis, white-balanced by the board's fields; then
+    statistics of a disc around the pawn's axis, white-balanced by the board's fields; the
+    median L*, a*, b* of a ring on the board just outside the field (the local light); then
     the spot kind and the area colour one-hot."""
     sp = spots(board)
     white = white_reference(image_bgr, view, board)
@@ -849,7 +850,16 @@ def spot_features(image_bgr: np.ndarray, view: BoardView, board: Board,
         feats[:, o + 6] = (sat & (np.abs(hue - 1.45) < 0.4)).mean(axis=1)  # yellow
         feats[:, o + 7] = (sat & (np.abs(hue - 2.5) < 0.6)).mean(axis=1)  # green
         feats[:, o + 8] = chroma.mean(axis=1)
-    base = 27
+    # the light around the spot (a shadow band darkens a field, not only a black pawn)
+    ring = _ring((0.0, 0.0), 1.3 * board.field_radius_mm, 1.5 * board.field_radius_mm, 12)
+    pts = (centres[:, None, :] + ring[None]).reshape(-1, 2)
+    px = _bilinear(img, apply_h(view.H, pts)) / white * 200.0
+    px = np.clip(px, 0, 255).astype(np.uint8).reshape(len(sp), len(ring), 3)
+    lab = cv2.cvtColor(px, cv2.COLOR_BGR2LAB).astype(np.float32)
+    feats[:, 27] = np.median(lab[..., 0], axis=1) / 255.0
+    feats[:, 28] = np.median(lab[..., 1] - 128, axis=1) / 64.0
+    feats[:, 29] = np.median(lab[..., 2] - 128, axis=1) / 64.0
+    base = 30
     for i, q in enumerate(sp):
         feats[i, base + KINDS.index(q.kind)] = 1.0
         if q.colour is not None:
