@@ -75,6 +75,11 @@ VISION_GAMES: dict[str, GameVision] = {
 }
 
 
+# Every game `score_photo` reads: the games above plus Mauerhuepfer (board and pawns in
+# `vision.mauer`, no crop classifier).
+PHOTO_GAMES = frozenset(VISION_GAMES) | {"mauerhuepfer"}
+
+
 def game_vision(game: str) -> GameVision:
     """The game's vision description; `UnknownGame` / `BadInput` for games without vision."""
     if game in VISION_GAMES:

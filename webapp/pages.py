@@ -12,10 +12,10 @@ bp = Blueprint("pages", __name__)
 def photo_games() -> set[str]:
     """The games the vision pipeline of this build can read from a photo."""
     try:
-        from vision.pipeline import VISION_GAMES
+        from vision.pipeline import PHOTO_GAMES
     except Exception:  # no vision part in this build (or it is broken): type facts in
         return set()
-    return set(VISION_GAMES)
+    return set(PHOTO_GAMES)
 
 
 @bp.get("/")
