@@ -75,6 +75,8 @@ class MarbleSettings:
     peak_min: float = 0.3  # distance-transform peak as a share of the diameter
     peak_spacing: float = 0.7  # peaks closer than this share of the diameter are one marble
     plain_centre: bool = True
+    shadow_ab: float = 8.0  # > 0: pixels darker than the cloth (by shadow_l) whose colour
+    shadow_l: float = 5.0  # (a*, b*) is within shadow_ab of the cloth's are shadow, no marble
     merge: float = 0.6  # candidates closer than this share of the diameter are one marble
     max_hole: float = 0.02  # holes (glass highlights) up to this share of d^2 are filled; the
     # gap between three touching marbles is larger
@@ -115,9 +117,9 @@ def rectified_view(image_bgr, area: PlayArea, px_per_mm: float, margin: float):
     return view, valid.astype(bool), T
 
 
-def background_diff(view: np.ndarray, piece_px: float) -> np.ndarray:
-    """Lab distance of each pixel from a local background estimate (median over ~3 pieces),
-    float32 (V, V)."""
+def background_lab(view: np.ndarray, piece_px: float) -> tuple[np.ndarray, np.ndarray]:
+    """(Lab of the view, its local background: the median over ~3 pieces), both float32
+    (V, V, 3) (OpenCV's 8-bit Lab scale)."""
     lab = cv2.cvtColor(view, cv2.COLOR_BGR2LAB)
     f = 4
     small = cv2.resize(lab, (view.shape[1] // f, view.shape[0] // f),
@@ -125,7 +127,14 @@ def background_diff(view: np.ndarray, piece_px: float) -> np.ndarray:
     k = max(3, int(3 * piece_px / f) | 1)
     bg = cv2.medianBlur(small, min(k, 255))
     bg = cv2.resize(bg, (view.shape[1], view.shape[0]), interpolation=cv2.INTER_LINEAR)
-    d = lab.astype(np.float32) - bg.astype(np.float32)
+    return lab.astype(np.float32), bg.astype(np.float32)
+
+
+def background_diff(view: np.ndarray, piece_px: float, parts=None) -> np.ndarray:
+    """Lab distance of each pixel from a local background estimate (median over ~3 pieces),
+    float32 (V, V). `parts`: `background_lab`'s result, if already computed."""
+    lab, bg = parts if parts is not None else background_lab(view, piece_px)
+    d = lab - bg
     d[..., 0] *= 0.6  # lightness changes (shading, folds) count less than colour
     return np.sqrt((d * d).sum(axis=2))
 
@@ -338,8 +347,13 @@ def find_marbles(image_bgr: np.ndarray, area: PlayArea, settings: MarbleSettings
     px_per_mm = settings.piece_px / settings.size_mm
     view, valid, T = rectified_view(image_bgr, area, px_per_mm, 0.0)
     d = settings.piece_px
-    diff = background_diff(view, d)
+    parts = background_lab(view, d)
+    diff = background_diff(view, d, parts)
     mask = ((diff > settings.bg_diff) & valid).astype(np.uint8)
+    if settings.shadow_ab > 0:
+        lab, bg = parts
+        dab = np.hypot(lab[..., 1] - bg[..., 1], lab[..., 2] - bg[..., 2])
+        mask[(lab[..., 0] < bg[..., 0] - settings.shadow_l) & (dab < settings.shadow_ab)] = 0
     inset = int(round(settings.inset * view.shape[0]))
     if inset:
         mask[:inset], mask[-inset:], mask[:, :inset], mask[:, -inset:] = 0, 0, 0, 0

@@ -255,3 +255,26 @@ def test_low_contrast_marbles(colour, found):
     for x, y in area.to_image(cand.centers):
         assert min(np.hypot(x - px, y - py) for px, py in pts) < 4
     assert len(find_marbles(img, area, replace(MARBLE_SETTINGS, low_diff=0.0))) == 0
+
+
+def test_marble_shadow_does_not_pull_its_centre():
+    """A grey shadow attached to each marble: shadow pixels (darker than the cloth, same hue)
+    are no marble, so the centre stays on the glass (it moved ~5 px towards the shadow, a
+    quarter of the marble, without the shadow test)."""
+    from dataclasses import replace
+
+    pts = [(500, 400), (800, 600)]
+    img = table(colour=(90, 120, 150))
+    cv2.rectangle(img, (240, 80), (1040, 880), (215, 225, 230), -1)
+    for x, y in pts:
+        cv2.ellipse(img, (x + 9, y + 4), (13, 9), 20, 0, 360, (160, 170, 175), -1)
+        cv2.circle(img, (x, y), 10, (60, 170, 60), -1, cv2.LINE_AA)
+    area = area_from_corners([[240, 80], [1040, 80], [1040, 880], [240, 880]], CLOTH)
+
+    def worst(st):
+        found = area.to_image(find_marbles(img, area, st).centers)
+        assert len(found) == len(pts)
+        return max(np.hypot(found[:, 0] - x, found[:, 1] - y).min() for x, y in pts)
+
+    assert worst(MARBLE_SETTINGS) < 1.5
+    assert worst(replace(MARBLE_SETTINGS, shadow_ab=0.0)) > 3
