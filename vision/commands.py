@@ -11,7 +11,7 @@ import numpy as np
 
 from tablescore.errors import BadInput, OptionError
 
-STAGES = ("decode", "area", "segment", "classify", "facts", "scoring", "total")
+STAGES = ("decode", "area", "segment", "classify", "facts", "cards", "scoring", "total")
 
 
 def register(sub) -> None:
