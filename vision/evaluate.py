@@ -5,7 +5,7 @@ piece's size of it (pieces are matched one to one, nearest first). Per class: pr
 right predictions / predictions, recall = right / true pieces. Per-piece error = (true pieces
 not found right + predictions matching no true piece) / true pieces. A scene's facts are right
 when they equal the truth's exactly (zero counts ignored; Hop la bille: the marble `zones`
-only, cards are issue 6's).
+and the `cards`).
 """
 
 from __future__ import annotations
