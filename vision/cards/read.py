@@ -47,7 +47,7 @@ class ReadSettings:
     min_confidence: float = 0.35  # and its confidence at least this
     low_confidence: float = 0.6  # pieces below this get a warning
     dove_reach: float = 0.75  # a dove within this many hat widths of a hat's centre
-    dove_threshold: float = 0.3  # dove heat needed (between doves and bare hats on training-free scenes)
+    dove_threshold: float = 0.3  # dove heat needed (between doves and bare hats)
     duplicate: float = 0.18  # two key points closer than this x width: one piece
     colour_tolerance: float = 40.0  # degrees of hue between a tile's colour and its number's
     tile_sat: int = 80  # saturation of a tile's coloured pixels
