@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from vision.classify.settings import MODELS_DIR
-from vision.errors import ModelMissing
+from vision.onnx_session import open_session
 from vision.preprocess import CropSettings, crops_to_input
 
 AREA_INPUT = (128, 96)  # network input (width, height), landscape
@@ -35,19 +35,9 @@ def area_input(image_bgr: np.ndarray) -> tuple[np.ndarray, bool]:
 
 class AreaModel:
     def __init__(self, path: str | Path = AREA_MODEL_PATH, threads: int = 1):
-        import onnxruntime as ort
-
-        path = Path(path)
-        if not path.is_file():
-            raise ModelMissing(f"play-area model not found at {path}; train it with "
-                               "`python -m vision.classify.train_area`")
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads
-        opts.inter_op_num_threads = 1
-        opts.log_severity_level = 3
-        self.session = ort.InferenceSession(str(path), sess_options=opts,
-                                            providers=["CPUExecutionProvider"])
-        meta = self.session.get_modelmeta().custom_metadata_map
+        self.session, meta = open_session(
+            path, "play-area", "python -m vision.classify.train_area", threads
+        )
         self.games = tuple(json.loads(meta.get("games", json.dumps(AREA_GAMES))))
 
     def probability(self, image_bgr: np.ndarray, game: str, size: tuple[int, int]) -> np.ndarray:

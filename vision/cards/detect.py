@@ -15,7 +15,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.errors import ModelMissing
+from vision.onnx_session import open_session
 
 MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
 DETECTOR_PATH = MODELS_DIR / "cardkeys.onnx"
@@ -105,22 +105,8 @@ class KeyDetector:
     """The ONNX key-point detector; settings come from the model's metadata."""
 
     def __init__(self, path: str | Path = DETECTOR_PATH, threads: int = 2):
-        import onnxruntime as ort
-
-        path = Path(path)
-        if not path.is_file():
-            raise ModelMissing(f"detector model not found at {path}; train it with "
-                               "`python -m vision.cards.train`")
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads
-        opts.inter_op_num_threads = 1
-        opts.log_severity_level = 3
-        try:
-            self.session = ort.InferenceSession(str(path), sess_options=opts,
-                                                providers=["CPUExecutionProvider"])
-        except Exception as exc:  # onnxruntime raises its own exception types
-            raise ModelMissing(f"cannot load detector model {path}: {exc}") from None
-        meta = self.session.get_modelmeta().custom_metadata_map
+        self.session, meta = open_session(path, "detector", "python -m vision.cards.train",
+                                          threads)
         d = json.loads(meta["detect"])
         self.settings = DetectSettings(**{k: tuple(v) if isinstance(v, list) else v
                                           for k, v in d.items()

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.errors import ModelMissing
+from vision.onnx_session import open_session
 from vision.preprocess import CropSettings, crops_to_input
 
 
@@ -26,25 +26,9 @@ class Prediction:
 
 class PieceClassifier:
     def __init__(self, path: str | Path, threads: int = 2):
-        import onnxruntime as ort
-
-        path = Path(path)
-        if not path.is_file():
-            raise ModelMissing(
-                f"classifier model not found at {path}; train it with "
-                "`python -m vision.classify.train`"
-            )
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads
-        opts.inter_op_num_threads = 1
-        opts.log_severity_level = 3
-        try:
-            self.session = ort.InferenceSession(
-                str(path), sess_options=opts, providers=["CPUExecutionProvider"]
-            )
-        except Exception as exc:  # onnxruntime raises its own exception types
-            raise ModelMissing(f"cannot load classifier model {path}: {exc}") from None
-        meta = self.session.get_modelmeta().custom_metadata_map
+        self.session, meta = open_session(
+            path, "classifier", "python -m vision.classify.train", threads
+        )
         self.classes: tuple[str, ...] = tuple(json.loads(meta["classes"]))
         self.crop = CropSettings.from_metadata(json.loads(meta["crop"]))
         self.metadata = dict(meta)
