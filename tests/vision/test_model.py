@@ -47,7 +47,6 @@ def test_missing_model_is_named(tmp_path):
 
 
 def test_smoke_training_writes_a_working_model(tmp_path):
-    pytest.importorskip("torch")  # the train extra; inference never needs it
     from vision.classify import train
 
     classes = all_classes()
