@@ -592,7 +592,9 @@ def _toot_targets(table: Table, player: int, card: str) -> tuple[PileRef, ...]:
     )
 
 
-def _mouse_targets(table: Table) -> tuple[PileRef, ...]:
+def _unprotected_animal_piles(table: Table) -> tuple[PileRef, ...]:
+    """Players' piles with an animal on top and no tamer, lasso or mouse in them: what the
+    mouse may steal and a lasso may catch."""
     return tuple(
         ref
         for ref, pile in table.all_piles()
@@ -615,16 +617,6 @@ def _snap_targets(table: Table, player: int) -> tuple[PileRef, ...]:
 def _tamer_targets(table: Table) -> tuple[PileRef, ...]:
     return tuple(
         ref for ref, pile in table.all_piles() if ref.owner is not None and is_animal(pile.top)
-    )
-
-
-def _lasso_catch_targets(table: Table) -> tuple[PileRef, ...]:
-    return tuple(
-        ref
-        for ref, pile in table.all_piles()
-        if ref.owner is not None
-        and is_animal(pile.top)
-        and not {"tamer", "lasso", "mouse"} & set(pile.cards)
     )
 
 
@@ -738,7 +730,7 @@ def referee(table: Table, turn: Turn) -> Ruling:
     if is_animal(card):
         steps = _animal_steps(table, turn)
     elif card == "mouse":
-        targets = _mouse_targets(table)
+        targets = _unprotected_animal_piles(table)
         forgot = bool(targets) and not turn.shouted
         steps = [
             Step(
@@ -778,7 +770,7 @@ def referee(table: Table, turn: Turn) -> Ruling:
             Step(Action.TAMER_FACE_DOWN, not targets, R_TAMER_NONE),
         ]
     else:  # lasso
-        catch = _lasso_catch_targets(table)
+        catch = _unprotected_animal_piles(table)
         draw = _lasso_draw_targets(table, turn.player)
         steps = [
             Step(
