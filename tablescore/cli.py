@@ -8,10 +8,10 @@ import importlib
 import json
 import sys
 import time
-from pathlib import Path
 
 from scoring import GAMES
 from tablescore.errors import BadInput, OptionError, TablescoreError
+from tablescore.jsonfile import read_json_file
 
 # Modules that add their own subcommands: each has `register(subparsers)`.
 COMMAND_MODULES: list[str] = ["tablescore.cmd_moves", "vision.synth.cli", "vision.commands",
@@ -33,21 +33,6 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message):
         raise OptionError(message)
-
-
-def read_json_file(path: str | Path, what: str) -> object:
-    """Load a JSON file or raise `BadInput` saying which file and why."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise BadInput(f"{what} file not found: {p}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BadInput(f"cannot read {what} file {p}: {exc}") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise BadInput(f"{what} file {p} is not valid JSON: {exc}") from None
 
 
 def emit(obj: dict, as_json: bool, human: str | None = None) -> None:

@@ -32,7 +32,6 @@ piece readable from both sides is two jumps (one on each field, usually the same
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -439,20 +438,10 @@ def load_board(path: str | Path | None = None) -> Board:
     """Load and validate a board JSON file (default: the shipped ``scoring/boards/default.json``).
     A missing or unreadable file raises `BadInput`; a malformed one `FactsError` naming the
     bad entry (``board.fields[3].x: ...``)."""
-    from tablescore.errors import BadInput
+    from tablescore.jsonfile import read_json_file
 
     p = Path(path) if path is not None else DEFAULT_BOARD_PATH
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise BadInput(f"board file not found: {p}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BadInput(f"cannot read board file {p}: {exc}") from None
-    try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise FactsError(f"board file {p} is not valid JSON: {exc}", "board") from None
-    return board_from_dict(raw)
+    return board_from_dict(read_json_file(p, "board", lambda msg: FactsError(msg, "board")))
 
 
 # --- builder: serpentine boards (the default board and the tests' small boards) ----------

@@ -1,0 +1,28 @@
+"""Read a user's JSON file with errors that say which file and why (stdlib only, so `scoring/`
+may use it)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from tablescore.errors import BadInput, TablescoreError
+
+
+def read_json_file(
+    path: str | Path, what: str, invalid: Callable[[str], TablescoreError] = BadInput
+) -> object:
+    """Load a JSON file. A missing or unreadable file raises `BadInput`; text that is not JSON
+    raises ``invalid(message)`` (`BadInput` unless the caller names another error)."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise BadInput(f"{what} file not found: {p}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BadInput(f"cannot read {what} file {p}: {exc}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise invalid(f"{what} file {p} is not valid JSON: {exc}") from None
