@@ -27,6 +27,7 @@ from scoring.labels import CARD_LABELS_HOP, MAGIC_RABBIT_LABELS, TROETO_LABELS
 from vision.cards.dataset import BACKGROUND, CARD_GAMES, SEED_BASE, build
 from vision.cards.detect import DETECTOR_PATH, MODELS_DIR, DetectSettings, small_to_input
 from vision.cards.geometry import CardCropSettings, specs_metadata
+from vision.classify.augment import ColourJitter, colour_jitter
 
 HOP_CARD_LABELS = CARD_LABELS_HOP
 CLASSES: tuple[str, ...] = (BACKGROUND,) + tuple(x for x in MAGIC_RABBIT_LABELS if x != "dove") \
@@ -67,20 +68,12 @@ class DetectorTrain:
 
 
 # ------------------------------------------------------------------ photometric augmentation
+CARD_JITTER = ColourJitter(white_balance=0.13, brightness=0.28, saturation=0.25, noise_max=6.0)
+
+
 def photometric(x: np.ndarray, rng: np.random.Generator, noise_max: float = 6.0) -> np.ndarray:
-    """Random white balance, brightness, contrast, saturation and noise on (N, H, W, 3) uint8
-    BGR images (same shape and dtype)."""
-    n = len(x)
-    y = x.astype(np.float32)
-    y *= rng.uniform(0.87, 1.13, (n, 1, 1, 3)).astype(np.float32)
-    y *= rng.uniform(0.72, 1.28, (n, 1, 1, 1)).astype(np.float32)
-    mean = y.mean(axis=(1, 2, 3), keepdims=True)
-    y = (y - mean) * rng.uniform(0.75, 1.25, (n, 1, 1, 1)).astype(np.float32) + mean
-    grey = y.mean(axis=3, keepdims=True)
-    y = (y - grey) * rng.uniform(0.75, 1.25, (n, 1, 1, 1)).astype(np.float32) + grey
-    y += rng.standard_normal(y.shape).astype(np.float32) * \
-        rng.uniform(0, noise_max, (n, 1, 1, 1)).astype(np.float32)
-    return np.clip(y, 0, 255).astype(np.uint8)
+    """`colour_jitter` with the card models' ranges on (N, H, W, 3) uint8 BGR images."""
+    return colour_jitter(x, rng, replace(CARD_JITTER, noise_max=noise_max))
 
 
 def geometric(crops: np.ndarray, rng: np.random.Generator) -> np.ndarray:

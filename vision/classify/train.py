@@ -21,6 +21,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.classify.augment import ColourJitter, colour_jitter
 from vision.classify.create_dataset import build, progress
 from vision.classify.settings import CARD_PATH, GAME_CLASSES, MODEL_PATH, TrainSettings
 from vision.preprocess import CropSettings, crops_to_input
@@ -46,17 +47,7 @@ def augment(crops: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         if rng.random() < 0.3:
             c = cv2.GaussianBlur(c, (0, 0), float(rng.uniform(0.4, 1.2)))
         out[i] = c
-    x = out.astype(np.float32)
-    # White balance (per-channel gain), brightness, contrast, saturation.
-    x *= rng.uniform(0.85, 1.15, (n, 1, 1, 3)).astype(np.float32)
-    x *= rng.uniform(0.7, 1.3, (n, 1, 1, 1)).astype(np.float32)
-    mean = x.mean(axis=(1, 2, 3), keepdims=True)
-    x = (x - mean) * rng.uniform(0.75, 1.25, (n, 1, 1, 1)).astype(np.float32) + mean
-    grey = x.mean(axis=3, keepdims=True)
-    x = (x - grey) * rng.uniform(0.7, 1.3, (n, 1, 1, 1)).astype(np.float32) + grey
-    noise = rng.uniform(0, 8, (n, 1, 1, 1)).astype(np.float32)
-    x += rng.standard_normal(x.shape).astype(np.float32) * noise
-    return np.clip(x, 0, 255).astype(np.uint8)
+    return colour_jitter(out, rng, ColourJitter())
 
 
 def split_by_scene(scenes: np.ndarray, frac: float, seed: int) -> np.ndarray:
