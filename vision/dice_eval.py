@@ -1,11 +1,20 @@
-"""Evaluate the dice reader on generated photos (`vision.dice_synth`).
+"""Evaluate the dice reader on generated photos (`vision.dice_synth`) or a folder of photos.
 
     python -m vision.dice_eval --count 200 --seed 0
+    python -m vision.dice_eval --dir datasets/dice
+    python -m vision.dice_eval --dir datasets/scenes/mauerhuepfer [--mauer-board]
 
 prints per-die accuracy (right value), miss rate (a die not found), wrong-value rate,
 false-positive rate (reported dice that are no die), false dice per photo on photos without
-dice, and the reader's time per photo; then the same broken down by die style, table and
-camera elevation.
+dice (generated photos only), and the reader's time per photo; then the same broken down by
+die style, table and camera elevation.
+
+A folder holds photos (`.jpg`/`.png`) each with a truth `.json` beside it: either a labelled
+dice photo (`vision.dice_synth.write_folder`: `"dice": [{"value", "center", "side_px",
+"style", "touching"}]`, `"table"`, `"elevation"`) or a game scene whose `"pieces"` hold
+`die-N` pieces with a `"polygon"` (the Mauerhuepfer scenes). Game scenes are read as a
+whole photo by `read_dice` (dice anywhere), or with `--mauer-board` the way the Mauerhuepfer
+pipeline reads them (board located, enlarged crops around die-sized blobs beside it).
 """
 
 from __future__ import annotations
@@ -14,7 +23,9 @@ import argparse
 import json
 import time
 from collections import defaultdict
+from pathlib import Path
 
+import cv2
 import numpy as np
 
 from vision.dice import read_dice
@@ -42,63 +53,149 @@ def match(dice, truth, tol=0.6):
         i for i in range(len(dice)) if i not in used]
 
 
-def evaluate(count: int, seed: int, verbose: bool = False) -> dict:
-    tot = defaultdict(lambda: np.zeros(4))  # key -> [dice, right, missed, wrong]
-    fp = reported = 0
-    times, cpu = [], []
-    for k in range(count):
-        img, truth = make_scene(seed + k)
-        t, c = time.perf_counter(), time.process_time()
-        dice, _, _ = read_dice(img)
-        times.append((time.perf_counter() - t) * 1000)
-        cpu.append((time.process_time() - c) * 1000)
-        pairs, miss, extra = match(dice, truth.dice)
-        fp += len(extra)
-        reported += len(dice)
-        elev = "elev>=70" if truth.elevation >= 70 else (
-            "elev45-70" if truth.elevation >= 45 else "elev<45")
+def _elev_key(elevation: float) -> str:
+    return "elev>=70" if elevation >= 70 else ("elev45-70" if elevation >= 45 else "elev<45")
+
+
+class _Tally:
+    """Per-die counts [dice, right, missed, wrong] by breakdown key, false dice, times."""
+
+    def __init__(self):
+        self.tot = defaultdict(lambda: np.zeros(4))
+        self.fp = self.reported = 0
+        self.times: list[float] = []
+        self.cpu: list[float] = []
+
+    def add(self, name, dice, truth_dice, table, elevation, verbose=False):
+        pairs, miss, extra = match(dice, truth_dice)
+        self.fp += len(extra)
+        self.reported += len(dice)
         rows = []
         for ti, di in pairs:
-            tr = truth.dice[ti]
+            tr = truth_dice[ti]
             ok = dice[di].value == tr["value"]
             rows.append((tr, 1 if ok else 0, 0, 0 if ok else 1))
             if verbose and not ok:
-                print(f"seed {seed + k}: die {tr['value']} at {tr['center']} read as "
-                      f"{dice[di].value} ({tr['style']})")
+                print(f"{name}: die {tr['value']} at {tr['center']} read as "
+                      f"{dice[di].value} ({tr.get('style')})")
         for ti in miss:
-            rows.append((truth.dice[ti], 0, 1, 0))
+            rows.append((truth_dice[ti], 0, 1, 0))
             if verbose:
-                tr = truth.dice[ti]
-                print(f"seed {seed + k}: missed {tr['value']} at {tr['center']} ({tr['style']},"
-                      f" {truth.table}, elev {truth.elevation})")
+                tr = truth_dice[ti]
+                print(f"{name}: missed {tr['value']} at {tr['center']} ({tr.get('style')},"
+                      f" {table}, elev {elevation})")
         if verbose:
             for di in extra:
-                print(f"seed {seed + k}: false die {dice[di].value} at {dice[di].center}")
+                print(f"{name}: false die {dice[di].value} at {dice[di].center}")
         for tr, right, missed, wrong in rows:
-            for key in ("all", "style:" + tr["style"], "table:" + truth.table, elev,
-                        "touching" if tr["touching"] else "apart", f"value:{tr['value']}"):
-                tot[key] += (1, right, missed, wrong)
+            keys = ["all", f"value:{tr['value']}"]
+            if "style" in tr:
+                keys.append("style:" + tr["style"])
+            if table:
+                keys.append("table:" + table)
+            if elevation is not None:
+                keys.append(_elev_key(elevation))
+            if "touching" in tr:
+                keys.append("touching" if tr["touching"] else "apart")
+            for key in keys:
+                self.tot[key] += (1, right, missed, wrong)
+
+    def report(self, photos: int) -> dict:
+        a = self.tot["all"]
+        n = max(a[0], 1)
+        return {
+            "photos": photos,
+            "dice": int(a[0]),
+            "accuracy": round(a[1] / n, 4),
+            "miss_rate": round(a[2] / n, 4),
+            "wrong_value_rate": round(a[3] / n, 4),
+            "false_positive_rate": round(self.fp / max(self.reported, 1), 4),
+            "false_dice": self.fp,
+            "ms_per_photo_median": round(float(np.median(self.times)), 1),
+            "ms_per_photo_p90": round(float(np.percentile(self.times, 90)), 1),
+            "cpu_ms_per_photo_median": round(float(np.median(self.cpu)), 1),
+            "breakdown": {k: {"dice": int(v[0]), "accuracy": round(v[1] / v[0], 3),
+                              "miss": round(v[2] / v[0], 3), "wrong": round(v[3] / v[0], 3)}
+                          for k, v in sorted(self.tot.items()) if k != "all"},
+        }
+
+    def timed(self, fn, *args):
+        t, c = time.perf_counter(), time.process_time()
+        out = fn(*args)
+        self.times.append((time.perf_counter() - t) * 1000)
+        self.cpu.append((time.process_time() - c) * 1000)
+        return out
+
+
+def evaluate(count: int, seed: int, verbose: bool = False) -> dict:
+    tally = _Tally()
+    for k in range(count):
+        img, truth = make_scene(seed + k)
+        dice, _, _ = tally.timed(read_dice, img)
+        tally.add(f"seed {seed + k}", dice, truth.dice, truth.table, truth.elevation, verbose)
     nod_fp = 0
     n_empty = max(1, count // 4)
     for k in range(n_empty):
         nod_fp += len(read_dice(no_dice_scene(seed + 100_000 + k))[0])
-    a = tot["all"]
-    return {
-        "photos": count,
-        "dice": int(a[0]),
-        "accuracy": round(a[1] / a[0], 4),
-        "miss_rate": round(a[2] / a[0], 4),
-        "wrong_value_rate": round(a[3] / a[0], 4),
-        "false_positive_rate": round(fp / max(reported, 1), 4),
-        "false_dice_per_empty_photo": round(nod_fp / n_empty, 3),
-        "empty_photos": n_empty,
-        "ms_per_photo_median": round(float(np.median(times)), 1),
-        "ms_per_photo_p90": round(float(np.percentile(times, 90)), 1),
-        "cpu_ms_per_photo_median": round(float(np.median(cpu)), 1),
-        "breakdown": {k: {"dice": int(v[0]), "accuracy": round(v[1] / v[0], 3),
-                          "miss": round(v[2] / v[0], 3), "wrong": round(v[3] / v[0], 3)}
-                      for k, v in sorted(tot.items()) if k != "all"},
-    }
+    r = tally.report(count)
+    r["false_dice_per_empty_photo"] = round(nod_fp / n_empty, 3)
+    r["empty_photos"] = n_empty
+    return r
+
+
+def truth_dice(truth: dict) -> list[dict]:
+    """The true dice of a truth JSON: a labelled dice photo's `dice`, or a game scene's
+    `die-N` pieces (side from the polygon's area)."""
+    if "dice" in truth and isinstance(truth["dice"], list):
+        return truth["dice"]
+    out = []
+    for p in truth.get("pieces", []):
+        lab = p.get("label", "")
+        if not lab.startswith("die-"):
+            continue
+        poly = np.asarray(p.get("polygon") or [], np.float32)
+        side = float(np.sqrt(abs(cv2.contourArea(poly)))) if len(poly) >= 3 else 20.0
+        out.append({"value": int(lab[4:]), "center": p["center"], "side_px": side})
+    return out
+
+
+def _mauer_reader():
+    """read(img) -> dice the way the Mauerhuepfer pipeline reads them."""
+    from scoring.mauerhuepfer import load_board
+    from vision.mauer import find_board, pick_dice, read_board_dice
+
+    board = load_board()
+
+    def read(img):
+        view = find_board(img, board)
+        if view is None:
+            return []
+        dice, _ = read_board_dice(img, view, board)
+        return pick_dice(dice, view.corners)[0]
+
+    return read
+
+
+def evaluate_folder(folder, verbose: bool = False, mauer_board: bool = False) -> dict:
+    """Per-die figures on a folder of photos with truth JSON (see the module docstring)."""
+    files = sorted(p for p in Path(folder).iterdir() if p.suffix.lower() in (".jpg", ".png")
+                   and p.with_suffix(".json").is_file())
+    if not files:
+        raise SystemExit(f"no photos with a truth .json in {folder}")
+    read = _mauer_reader() if mauer_board else (lambda img: read_dice(img)[0])
+    tally = _Tally()
+    for f in files:
+        truth = json.loads(f.with_suffix(".json").read_text())
+        img = cv2.imread(str(f), cv2.IMREAD_COLOR)
+        dice = tally.timed(read, img)
+        elev = truth.get("elevation")
+        if elev is None and "camera" in truth:  # game scenes: tilt from the vertical
+            elev = 90.0 - float(truth["camera"].get("tilt_deg", 0.0))
+        tally.add(f.name, dice, truth_dice(truth), truth.get("table", ""), elev, verbose)
+    r = tally.report(len(files))
+    r["folder"] = str(folder)
+    r["reader"] = "mauer board crops" if mauer_board else "read_dice on the whole photo"
+    return r
 
 
 def main(argv=None) -> int:
@@ -107,17 +204,26 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--verbose", action="store_true", help="list every error")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--dir", metavar="FOLDER", help="photos with truth .json instead of "
+                                                     "generated ones")
+    ap.add_argument("--mauer-board", action="store_true",
+                    help="with --dir: read dice the Mauerhuepfer pipeline's way")
     args = ap.parse_args(argv)
-    r = evaluate(args.count, args.seed, args.verbose)
+    if args.dir:
+        r = evaluate_folder(args.dir, args.verbose, args.mauer_board)
+    else:
+        r = evaluate(args.count, args.seed, args.verbose)
     if args.json:
         print(json.dumps(r, indent=2))
         return 0
-    print(f"photos {r['photos']}, dice {r['dice']}")
+    print(f"photos {r['photos']}, dice {r['dice']}" + (f" ({r['folder']}, {r['reader']})"
+                                                       if "folder" in r else ""))
     print(f"per-die accuracy {r['accuracy']:.2%}  miss {r['miss_rate']:.2%}  wrong value "
           f"{r['wrong_value_rate']:.2%}  false positives {r['false_positive_rate']:.2%} of "
           f"reported")
-    print(f"false dice per photo without dice: {r['false_dice_per_empty_photo']} "
-          f"({r['empty_photos']} photos)")
+    if "empty_photos" in r:
+        print(f"false dice per photo without dice: {r['false_dice_per_empty_photo']} "
+              f"({r['empty_photos']} photos)")
     print(f"time per photo: median {r['ms_per_photo_median']} ms, p90 "
           f"{r['ms_per_photo_p90']} ms (wall clock); CPU time median "
           f"{r['cpu_ms_per_photo_median']} ms")

@@ -536,3 +536,70 @@ def no_dice_scene(seed: int, s: DiceSceneSettings = SCENE) -> np.ndarray:
     die_px = rng.uniform(*s.die_frac) * w
     draw_distractors(rng, img, int(rng.integers(3, 10)), die_px)
     return _finish(rng, img.astype(np.float32), s, die_px)
+
+
+# --------------------------------------------------------------------------- labelled folder
+
+# The committed test folder `datasets/dice/` (see `write_folder`): every photo's style,
+# table and view are fixed by its index alone, so the folder covers every style, table and
+# both views evenly; the dice, their values, light and defects come from the seed.
+FOLDER_STYLES = ("white", "red", "blue", "trans-red", "trans-blue", "black", "ivory", "green",
+                 "yellow", "trans-green", "darkred", "lowblue", "white-red1", None)  # None: mixed
+FOLDER_VIEWS = {"above": (70.0, 90.0), "slanted": (35.0, 65.0)}
+
+
+def folder_scene(index: int, seed: int = 20_000, size: tuple[int, int] = (800, 600)
+                 ) -> tuple[np.ndarray, dict]:
+    """Photo `index` of a labelled folder: (BGR image, truth dict ready for JSON)."""
+    style = FOLDER_STYLES[index % len(FOLDER_STYLES)]
+    table = TABLES[index % len(TABLES)]
+    # Both views for every style (the style cycle is even, so plain parity would tie them).
+    view = ("above", "slanted")[(index + index // len(FOLDER_STYLES)) % 2]
+    n = 1 + index % 10
+    rng = np.random.default_rng(seed + index)
+    values = [int(v) for v in rng.integers(1, 7, n)]
+    s = SCENE.__class__(**{**SCENE.__dict__, "size": size, "portrait_p": 0.0,
+                           "elevation_deg": FOLDER_VIEWS[view]})
+    img, truth = make_scene(seed + index, s, values=values, style=style, table=table)
+    out = {"generator": "vision.dice_synth.folder_scene", "index": index, "seed": seed + index,
+           "image": {"width": int(img.shape[1]), "height": int(img.shape[0])},
+           "style": style or "mixed", "table": truth.table, "view": view,
+           "elevation": truth.elevation, "dice": truth.dice}
+    return img, out
+
+
+def write_folder(folder, count: int = 30, seed: int = 20_000, quality: int = 75) -> list[str]:
+    """Write `count` labelled photos (`dice-NNN.jpg` + `dice-NNN.json`) into `folder`; the
+    same arguments always write the same files. Returns the photo names."""
+    import json
+    from pathlib import Path
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    names = []
+    for k in range(count):
+        img, truth = folder_scene(k, seed)
+        name = f"dice-{k:03d}.jpg"
+        truth["file"] = name
+        cv2.imwrite(str(folder / name), img, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        (folder / name).with_suffix(".json").write_text(json.dumps(truth, indent=1) + "\n")
+        names.append(name)
+    return names
+
+
+def main(argv=None) -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser(description="Write a labelled folder of generated dice "
+                                             "photos (photo + truth JSON each).")
+    ap.add_argument("--write", required=True, metavar="FOLDER")
+    ap.add_argument("--count", type=int, default=30)
+    ap.add_argument("--seed", type=int, default=20_000)
+    args = ap.parse_args(argv)
+    names = write_folder(args.write, args.count, args.seed)
+    print(f"wrote {len(names)} photos to {args.write}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -226,3 +226,72 @@ def test_cli_human_output_and_annotate(run_cli, tmp_path):
     code, out = run_cli("dice", path, "--annotate", ann)
     assert code == 0 and out.startswith("dice: ")
     assert cv2.imread(str(ann)) is not None
+
+
+# --------------------------------------------------------------------------- labelled folder
+
+FOLDER = Path(__file__).parents[2] / "datasets" / "dice"
+
+
+def _folder_truths():
+    return sorted(FOLDER.glob("*.json"))
+
+
+def test_labelled_folder_is_complete_and_small():
+    """datasets/dice: about 30 photos, each with its truth, every style family and both
+    views present, small enough to commit."""
+    truths = _folder_truths()
+    assert len(truths) >= 25
+    assert all(t.with_suffix(".jpg").is_file() for t in truths)
+    assert sum(f.stat().st_size for f in FOLDER.iterdir()) < 2_200_000
+    meta = [json.loads(t.read_text()) for t in truths]
+    styles = {m["style"] for m in meta}
+    assert {"white", "red", "blue", "trans-red", "trans-blue", "trans-green", "black",
+            "mixed"} <= styles
+    assert {m["view"] for m in meta} == {"above", "slanted"}
+    assert {len(m["dice"]) for m in meta} == set(range(1, 11))
+
+
+@pytest.mark.parametrize("truth_file", _folder_truths(), ids=lambda p: p.stem)
+def test_labelled_folder_truth_agrees_with_photo(truth_file):
+    """Each truth JSON matches its photo: size, 1-10 dice, values 1-6, centres inside the
+    image and not on top of each other."""
+    truth = json.loads(truth_file.read_text())
+    img = cv2.imread(str(truth_file.with_suffix(".jpg")))
+    assert img is not None
+    h, w = img.shape[:2]
+    assert (truth["image"]["width"], truth["image"]["height"]) == (w, h)
+    assert 1 <= len(truth["dice"]) <= 10
+    xy = np.array([d["center"] for d in truth["dice"]])
+    assert all(d["value"] in range(1, 7) for d in truth["dice"])
+    assert (xy[:, 0] >= 0).all() and (xy[:, 0] < w).all()
+    assert (xy[:, 1] >= 0).all() and (xy[:, 1] < h).all()
+    side = min(d["side_px"] for d in truth["dice"])
+    if len(xy) > 1:
+        dist = np.linalg.norm(xy[:, None] - xy[None], axis=2) + np.eye(len(xy)) * 1e9
+        assert dist.min() > 0.5 * side
+    assert 30 <= truth["elevation"] <= 90
+
+
+@pytest.mark.parametrize("index", [0, 9, 23])  # white from above, 10 translucent, 4 slanted
+def test_labelled_folder_is_rebuilt_bit_for_bit_truth(index):
+    """The builder is deterministic: the committed truth is what `folder_scene` draws."""
+    from vision.dice_synth import folder_scene
+
+    _, truth = folder_scene(index)
+    committed = json.loads((FOLDER / f"dice-{index:03d}.json").read_text())
+    committed.pop("file")
+    assert json.loads(json.dumps(truth)) == committed
+
+
+@pytest.mark.parametrize("scene", [  # a labelled dice photo and a Mauerhuepfer scene
+    {"dice": [{"value": 3, "center": [5, 6], "side_px": 40}]},
+    {"pieces": [{"label": "die-4", "center": [10, 10],
+                 "polygon": [[0, 0], [20, 0], [20, 20], [0, 20]]},
+                {"label": "pawn-red", "center": [50, 50], "polygon": None}]},
+])
+def test_eval_reads_both_truth_formats(scene):
+    from vision.dice_eval import truth_dice
+
+    out = truth_dice(scene)
+    assert len(out) == 1 and out[0]["value"] in (3, 4) and out[0]["side_px"] in (40, 20)
