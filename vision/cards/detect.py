@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import cv2
@@ -53,9 +54,23 @@ class Keypoints:
 
 def to_input(image_bgr: np.ndarray, s: DetectSettings) -> np.ndarray:
     """(H, W, 3) uint8 BGR photo -> (1, 3, h, w) float32 RGB normalised, h and w padded (edge
-    replicate) to multiples of 8."""
+    replicate) to multiples of 8. The same numbers as `small_to_input` (one table lookup per
+    pixel instead of five passes of float arithmetic over the image)."""
     small = cv2.resize(image_bgr, None, fx=s.scale, fy=s.scale, interpolation=cv2.INTER_AREA)
-    return small_to_input(small, s)
+    h, w = small.shape[:2]
+    ph, pw = (-h) % 8, (-w) % 8
+    if ph or pw:
+        small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
+    planes = cv2.split(cv2.LUT(small, _input_table(s.mean, s.std)))
+    return np.stack(planes[::-1])[None]  # BGR -> RGB planes
+
+
+@lru_cache(maxsize=4)
+def _input_table(mean: tuple[float, ...], std: tuple[float, ...]) -> np.ndarray:
+    """(1, 256, 3) float32: `small_to_input`'s value of each uint8 level, per BGR channel."""
+    levels = np.arange(256, dtype=np.float32)[:, None] / 255.0
+    rgb = (levels - np.asarray(mean, np.float32)) / np.asarray(std, np.float32)
+    return np.ascontiguousarray(rgb[None, :, ::-1])
 
 
 def small_to_input(small_bgr: np.ndarray, s: DetectSettings) -> np.ndarray:

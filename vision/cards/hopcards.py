@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from scoring.labels import MARBLE_LABELS
+from vision.cards.geometry import mask_min_area_rect
 
 # Typical printed marble colours (BGR) from pieces.md's names.
 MARBLE_REF_BGR = {
@@ -151,10 +152,9 @@ def refine_outline(image_bgr: np.ndarray, frame, colour: str, grow: float = 1.35
     dh = np.minimum(dh, 180 - dh)
     mask = ((dh <= 14) & (hsv[..., 1] >= 70) & (hsv[..., 2] >= 50)).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-    ys, xs = np.nonzero(mask)
-    if len(xs) < 0.04 * w * h:
+    if cv2.countNonZero(mask) < 0.04 * w * h:
         return None
-    box = cv2.boxPoints(cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32)))
+    box = cv2.boxPoints(mask_min_area_rect(mask))
     e = [float(np.hypot(*(box[(i + 1) % 4] - box[i]))) for i in range(4)]
     short, long_ = sorted(e)[0], sorted(e)[-1]
     if not (0.75 * px <= short <= 1.25 * px and abs(long_ / max(short, 1) - 1.5) <= 0.2):

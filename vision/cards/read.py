@@ -17,7 +17,13 @@ import numpy as np
 
 from scoring.labels import CARD_LABELS_HOP, MAGIC_RABBIT_LABELS, TROETO_LABELS
 from vision.cards.detect import DETECTOR_PATH, KIND_DOVE, KIND_PIECE, KeyDetector, Keypoints
-from vision.cards.geometry import SPECS, crop_card, frame_from_pose, rectify
+from vision.cards.geometry import (
+    SPECS,
+    crop_card,
+    frame_from_pose,
+    mask_min_area_rect,
+    rectify,
+)
 from vision.cards.pieces import CardPiece
 
 CLASSIFIER_PATH = Path(__file__).resolve().parents[2] / "models" / "cards.onnx"
@@ -43,6 +49,8 @@ class ReadSettings:
     key_threshold: float = 0.15  # detector heat a key point needs (the classifier then
     #                              rejects what is no piece)
     troeto_key_threshold: float = 0.3  # fanned cards: more look-alike spots, a higher bar
+    hop_inside_cloth_mm: float = 20.0  # Hop la bille cards lie beyond the cloth: a key point
+    #                                    deeper inside it than this is none (not even looked at)
     min_piece_prob: float = 0.5  # a key point is a piece when P(background) is below this
     min_confidence: float = 0.35  # and its confidence at least this
     low_confidence: float = 0.6  # pieces below this get a warning
@@ -110,6 +118,17 @@ def fit_widths(xy: np.ndarray, widths: np.ndarray, iters: int = 3) -> np.ndarray
     return np.where(out > 0.3 * np.median(widths), out, np.median(widths))
 
 
+def cloth_depth_mm(area, xy: np.ndarray) -> np.ndarray:
+    """How far each image point (N, 2) lies inside the cloth `area`, in mm of its plane
+    (negative: beyond the cloth's edge)."""
+    if len(xy) == 0:
+        return np.zeros(0)
+    q = area.to_plane(xy)
+    s_px = float(area.settings.plane_px)
+    depth = np.minimum(np.minimum(q[:, 0], q[:, 1]), np.minimum(s_px - q[:, 0], s_px - q[:, 1]))
+    return depth / area.settings.px_per_mm
+
+
 def snap_card(image: np.ndarray, area, p: np.ndarray, size_mm=(60.0, 90.0),
               window_mm: float = 150.0, min_diff: float = 22.0):
     """A Hop la bille card's outline near plane point `p`, found in the cloth plane: the
@@ -119,21 +138,29 @@ def snap_card(image: np.ndarray, area, p: np.ndarray, size_mm=(60.0, 90.0),
     ppm = area.settings.px_per_mm
     n = int(round(window_mm * ppm))
     off = np.asarray(p, float) - n / 2
+    s_px = float(area.settings.plane_px)  # the cloth: cards lie beyond it
+    m = 4.0 * ppm
+    g = np.arange(n)
+    rows = (g + off[1] > -m) & (g + off[1] < s_px + m)
+    cols = (g + off[0] > -m) & (g + off[0] < s_px + m)
+    if rows.all() and cols.all():  # the window lies on the cloth: no card there
+        return None
     T = np.array([[1, 0, off[0]], [0, 1, off[1]], [0, 0, 1]], float)
     M = area.H_plane_to_img @ T
     win = cv2.warpPerspective(image, M, (n, n), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                               borderMode=cv2.BORDER_REPLICATE)
-    lab = cv2.cvtColor(cv2.GaussianBlur(win, (0, 0), 1.0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab = cv2.cvtColor(cv2.GaussianBlur(win, (0, 0), 1.0), cv2.COLOR_BGR2LAB)
     ring = np.concatenate([lab[:4].reshape(-1, 3), lab[-4:].reshape(-1, 3),
                            lab[:, :4].reshape(-1, 3), lab[:, -4:].reshape(-1, 3)])
-    diff = np.linalg.norm(lab - np.median(ring, axis=0), axis=2)
-    mask = (diff > min_diff).astype(np.uint8)
-    s_px = float(area.settings.plane_px)  # the cloth: cards lie beyond it
-    gy, gx = np.mgrid[0:n, 0:n]
-    m = 4.0 * ppm
-    on_cloth = ((gx + off[0] > -m) & (gx + off[0] < s_px + m) & (gy + off[1] > -m)
-                & (gy + off[1] < s_px + m))
-    mask[on_cloth] = 0
+    ref = np.median(ring, axis=0)
+    # Lab distance above min_diff, compared squared: the differences are multiples of 0.5,
+    # so this is exactly the square-root test
+    d2 = np.zeros((n, n), np.float32)
+    for ch in range(3):
+        d = lab[..., ch].astype(np.float32) - np.float32(ref[ch])
+        d2 += d * d
+    mask = (d2 > min_diff * min_diff).astype(np.uint8)
+    mask[np.ix_(rows, cols)] = 0
     # fill the card's inside (drawings match the table's colour sometimes), then cut thin
     # bridges to its neighbours and the cloth
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
@@ -143,10 +170,11 @@ def snap_card(image: np.ndarray, area, p: np.ndarray, size_mm=(60.0, 90.0),
         return None
     c = n // 2
     k = int(lab_img[c, c]) or 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    ys, xs = np.nonzero(lab_img == k)
-    if len(xs) < 20:
+    if stats[k, cv2.CC_STAT_AREA] < 20:
         return None
-    rect = cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))
+    x0, y0, bw, bh = (int(v) for v in stats[k, :4])
+    blob = (lab_img[y0:y0 + bh, x0:x0 + bw] == k).astype(np.uint8)
+    rect = mask_min_area_rect(blob, (x0, y0))
     (cx, cy) = rect[0]
     box = cv2.boxPoints(rect)
     e1, e2 = box[1] - box[0], box[2] - box[1]
@@ -276,6 +304,8 @@ class CardReader:
         thr = s.troeto_key_threshold if game == "troetofanten" else s.key_threshold
         idx = np.flatnonzero((kp.kind == KIND_PIECE) & (kp.score >= thr))
         idx = idx[np.argsort(-kp.score[idx])]
+        if game == "hop-la-bille" and area is not None:
+            idx = idx[cloth_depth_mm(area, kp.xy[idx]) <= s.hop_inside_cloth_mm]
         ang, wid, fixed = refine_poses(game, kp.xy[idx], kp.angle[idx], kp.width[idx], area,
                                        image)
         kp = Keypoints(kp.xy.copy(), kp.kind, kp.score, kp.angle.copy(), kp.width.copy())

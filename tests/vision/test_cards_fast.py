@@ -1,0 +1,49 @@
+"""The card stage's shortcuts give the same numbers as the plain computations they replace."""
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.cards.detect import DetectSettings, small_to_input, to_input
+from vision.cards.geometry import mask_min_area_rect
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_mask_min_area_rect_equals_the_rectangle_of_all_pixels(seed):
+    rng = np.random.default_rng(seed)
+    mask = np.zeros((160, 200), np.uint8)
+    box = cv2.boxPoints(((rng.uniform(60, 140), rng.uniform(50, 110)),
+                         tuple(rng.uniform(20, 80, 2)), rng.uniform(0, 180)))
+    cv2.fillPoly(mask, [np.round(box).astype(np.int32)], 1)
+    for _ in range(4):  # holes, bites and a second blob
+        centre = tuple(int(v) for v in rng.uniform(0, 160, 2))
+        cv2.circle(mask, centre, int(rng.integers(2, 15)), int(rng.integers(0, 2)), -1)
+    ys, xs = np.nonzero(mask)
+    want = cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))
+    assert mask_min_area_rect(mask) == want
+    assert mask_min_area_rect(np.zeros((5, 5), np.uint8)) is None
+
+
+@pytest.mark.parametrize("shape", [(96, 128), (95, 131), (120, 90)])
+def test_detector_input_is_the_same_as_the_plain_normalisation(shape):
+    rng = np.random.default_rng(1)
+    img = rng.integers(0, 256, (*shape, 3), dtype=np.uint8)
+    s = DetectSettings()
+    small = cv2.resize(img, None, fx=s.scale, fy=s.scale, interpolation=cv2.INTER_AREA)
+    want = small_to_input(small, s)
+    got = to_input(img, s)
+    assert got.dtype == np.float32 and got.flags.c_contiguous
+    assert np.array_equal(got, want)
+
+
+def test_key_points_deep_inside_the_cloth_are_no_cards():
+    from vision.area import AREA_SETTINGS, area_from_corners
+    from vision.cards.read import cloth_depth_mm, snap_card
+
+    corners = [[100.0, 100.0], [700.0, 100.0], [700.0, 700.0], [100.0, 700.0]]
+    area = area_from_corners(corners, AREA_SETTINGS["hop-la-bille"])  # 600 mm, 1 px per mm
+    depth = cloth_depth_mm(area, np.array([[400.0, 400.0], [400.0, 95.0], [100.0, 400.0]]))
+    assert depth == pytest.approx([300.0, -5.0, 0.0], abs=1e-6)
+    img = np.full((800, 800, 3), 128, np.uint8)
+    img[300:400, 300:360] = 250  # a card-like patch, but on the cloth
+    assert snap_card(img, area, area.to_plane(np.array([[400.0, 400.0]]))[0]) is None
