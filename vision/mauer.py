@@ -99,7 +99,36 @@ class MauerSettings:
 
 SETTINGS = MauerSettings()
 
+
+def board_for(path: str | Path | None = None) -> Board:
+    """`load_board(path)`, the same `Board` object again while the file is unchanged: the
+    field arrays, rows of fields and spots derived from a board are cached per object
+    (`Board` compares by identity), so each photo no longer recomputes them."""
+    from scoring.mauerhuepfer.board import DEFAULT_BOARD_PATH
+
+    p = Path(path) if path is not None else DEFAULT_BOARD_PATH
+    try:
+        st = p.stat()
+    except OSError:  # load_board says what is wrong with it
+        return load_board(path)
+    return _board_cached(str(p.resolve()), st.st_mtime_ns, st.st_size)
+
+
+@lru_cache(maxsize=4)
+def _board_cached(path: str, mtime_ns: int, size: int) -> Board:
+    return load_board(path)
+
 # --------------------------------------------------------------------------- geometry
+
+
+def _dist(a, b) -> np.ndarray:
+    """Euclidean distance between broadcast (..., 2) point arrays: `np.linalg.norm(a - b,
+    axis=-1)` bit for bit, without building a - b or numpy's slow reduction over a length-2
+    axis (the board search computes millions of these)."""
+    a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
+    dx = a[..., 0] - b[..., 0]
+    dy = a[..., 1] - b[..., 1]
+    return np.sqrt(dx * dx + dy * dy)
 
 
 def apply_h(H: np.ndarray, pts) -> np.ndarray:
@@ -189,9 +218,18 @@ class BoardView:
     score: float
 
 
-def field_blobs(image_bgr: np.ndarray, s: MauerSettings = None) -> np.ndarray:
-    """Light round blobs (track fields are white discs): (N, 3) image px centre x, y and
-    diameter."""
+@dataclass(frozen=True)
+class BlobMap:
+    """What the field blob search looks at, the same for every pass of it: `img` the photo
+    at `f` x its size (uint8 BGR), `light` its lightness relative to the local light (uint8,
+    128 = the surroundings' level)."""
+
+    img: np.ndarray
+    light: np.ndarray
+    f: float
+
+
+def blob_map(image_bgr: np.ndarray, s: MauerSettings = None) -> BlobMap:
     s = s or SETTINGS
     h, w = image_bgr.shape[:2]
     f = min(1.0, s.blob_long_side / max(h, w))
@@ -207,6 +245,32 @@ def field_blobs(image_bgr: np.ndarray, s: MauerSettings = None) -> np.ndarray:
     if s.blob_erode > 1:  # cut the thin light track lines that join blurred fields
         L = cv2.erode(L, cv2.getStructuringElement(cv2.MORPH_ELLIPSE,
                                                    (s.blob_erode, s.blob_erode)))
+    return BlobMap(img, L, f)
+
+
+def _blurred_lab_at(img: np.ndarray, xy: np.ndarray) -> np.ndarray:
+    """Lab (uint8, OpenCV's scale) of `cv2.blur(img, (3, 3))` at integer pixels xy (N, 2):
+    the same numbers as converting the whole blurred image, for a few pixels."""
+    h, w = img.shape[:2]
+
+    def reflect(v, n):  # OpenCV's default border (BORDER_REFLECT_101)
+        return np.abs(n - 1 - np.abs(v - (n - 1)))
+
+    acc = np.zeros((len(xy), 3), np.int32)
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            acc += img[reflect(xy[:, 1] + dy, h), reflect(xy[:, 0] + dx, w)]
+    mean = np.rint(acc / 9.0).astype(np.uint8)  # never a tie: sums / 9 end in k/9
+    return cv2.cvtColor(mean[:, None], cv2.COLOR_BGR2LAB)[:, 0]
+
+
+def field_blobs(image_bgr: np.ndarray, s: MauerSettings = None,
+                maps: BlobMap | None = None) -> np.ndarray:
+    """Light round blobs (track fields are white discs): (N, 3) image px centre x, y and
+    diameter. `maps`: `blob_map(image_bgr, s)` when already made (several passes)."""
+    s = s or SETTINGS
+    maps = maps or blob_map(image_bgr, s)
+    img, L, f = maps.img, maps.light, maps.f
     p = cv2.SimpleBlobDetector_Params()
     p.filterByColor, p.blobColor = True, 255
     p.minThreshold, p.maxThreshold, p.thresholdStep = 100, 250, s.blob_step
@@ -218,11 +282,10 @@ def field_blobs(image_bgr: np.ndarray, s: MauerSettings = None) -> np.ndarray:
     p.minDistBetweenBlobs = 3
     kp = sorted(cv2.SimpleBlobDetector_create(p).detect(L), key=lambda k: -k.size)
     if kp:  # fields are white: drop coloured blobs (wooden walls, coloured slots)
-        lab = cv2.cvtColor(cv2.blur(img, (3, 3)), cv2.COLOR_BGR2LAB)
         xy = np.array([k.pt for k in kp]).round().astype(int)
         xy[:, 0] = xy[:, 0].clip(0, img.shape[1] - 1)
         xy[:, 1] = xy[:, 1].clip(0, img.shape[0] - 1)
-        px = lab[xy[:, 1], xy[:, 0]].astype(np.float32)
+        px = _blurred_lab_at(img, xy).astype(np.float32)
         ab = px[:, 1:] - 128
         light = px[:, 0] >= np.percentile(px[:, 0], 50)
         ab -= np.median(ab[light], axis=0)  # relative to the lighter blobs (white fields
@@ -246,7 +309,7 @@ def find_runs(pts: np.ndarray, min_len: int, tol: float = 0.25, k: int = 6,
     n = len(pts)
     if n < min_len:
         return []
-    d = np.linalg.norm(pts[:, None] - pts[None], axis=2)
+    d = _dist(pts[:, None], pts[None])
     np.fill_diagonal(d, np.inf)
     nbr = np.argsort(d, axis=1)[:, :min(k, n - 1)]
 
@@ -256,7 +319,7 @@ def find_runs(pts: np.ndarray, min_len: int, tol: float = 0.25, k: int = 6,
             step = (b - a) / (slot[-1] - slot[-2])
             size = np.linalg.norm(step)
             for jump in range(1, max_gap + 2):
-                dd = np.linalg.norm(pts - (b + jump * step), axis=1)
+                dd = _dist(pts, b + jump * step)
                 m = int(np.argmin(dd))
                 if dd[m] < tol * size and m not in chain:
                     chain.append(m)
@@ -346,36 +409,52 @@ def _run_hypotheses(det: np.ndarray, board: Board, s: MauerSettings,
             if sep >= 0.5 * sp1:
                 near.append((sep, b))
         pairs += [(a, b) for _, b in sorted(near)[: s.run_partners] if (b, a) not in pairs]
-    srcs, dsts = [], []
     shape = (int(xy[:, 1].max()) + 2, int(xy[:, 0].max()) + 2)
     lo_q, hi_q = s.size_ratio
+    # board run pairs that may show as two parallel image runs: parallel, no field shared;
+    # their separation in units of the first one's spacing
+    nb_ = len(binfo)
+    compat = np.zeros((nb_, nb_), bool)
+    ratio_b = np.ones((nb_, nb_))
+    for i1, (_, v1, nb, sb1, _, cb1, bs1) in enumerate(binfo):
+        for i2, (_, v2, _, _, _, cb2, bs2) in enumerate(binfo):
+            if i1 != i2 and not abs(v1 @ v2) < 0.99 and not bs1 & bs2:
+                compat[i1, i2] = True
+                ratio_b[i1, i2] = abs((cb2 - cb1) @ nb) / sb1
+    blen = np.array([len(b[0]) for b in binfo])
+    qb = np.array([b[4] for b in binfo])
+    ends: dict[tuple[int, int], np.ndarray] = {}
+
+    def run_ends(i: int, n: int) -> np.ndarray:
+        """(first, last) field of every stretch of n fields of board run i, each way round,
+        in the order: offset, then direction."""
+        if (i, n) not in ends:
+            b = binfo[i][0]
+            ends[i, n] = np.array([e for o in range(len(b) - n + 1)
+                                   for e in ((b[o], b[o + n - 1]), (b[o + n - 1], b[o]))],
+                                  np.int64).reshape(-1, 2)
+        return ends[i, n]
+
+    srcs, dsts = [], []  # every stretch of one board run on a's run, of the other on b's
     for a, b in pairs:
         p1, _, n1, sp1, q1, _, len1 = info[a]
         p2, _, _, sp2, q2, _, len2 = info[b]
         ratio_i = abs((p2.mean(axis=0) - p1.mean(axis=0)) @ n1) / ((sp1 + sp2) / 2)
+        ok1 = (blen >= len1) & (lo_q < q1 / qb) & (q1 / qb < hi_q)
+        ok2 = (blen >= len2) & (lo_q < q2 / qb) & (q2 / qb < hi_q)
+        r = ratio_i / np.maximum(ratio_b, 1e-6)
+        ok = ok1[:, None] & ok2[None] & compat & (s.sep_ratio[0] < r) & (r < s.sep_ratio[1])
         dst = np.array([p1[0], p1[-1], p2[-1], p2[0]])
-        for i1, (b1, v1, nb, sb1, qb1, cb1, bs1) in enumerate(binfo):
-            if len(b1) < len1 or not lo_q < q1 / qb1 < hi_q:
-                continue
-            for i2, (b2, v2, _, _, qb2, cb2, bs2) in enumerate(binfo):
-                if i1 == i2 or len(b2) < len2 or not lo_q < q2 / qb2 < hi_q:
-                    continue
-                if abs(v1 @ v2) < 0.99 or bs1 & bs2:
-                    continue
-                ratio_b = abs((cb2 - cb1) @ nb) / sb1
-                if not s.sep_ratio[0] < ratio_i / max(ratio_b, 1e-6) < s.sep_ratio[1]:
-                    continue
-                for o1 in range(len(b1) - len1 + 1):
-                    for dd1 in (1, -1):
-                        m1 = b1[o1:o1 + len1][::dd1]
-                        for o2 in range(len(b2) - len2 + 1):
-                            for dd2 in (1, -1):
-                                m2 = b2[o2:o2 + len2][::dd2]
-                                srcs.append((m1[0], m1[-1], m2[-1], m2[0]))
-                                dsts.append(dst)
+        for i1, i2 in zip(*np.nonzero(ok), strict=True):  # row-major: as the nested loops
+            e1, e2 = run_ends(int(i1), len1), run_ends(int(i2), len2)
+            e1 = np.repeat(e1, len(e2), axis=0)
+            e2 = np.tile(e2, (len(e1) // len(e2), 1))
+            srcs.append(np.column_stack([e1[:, 0], e1[:, 1], e2[:, 1], e2[:, 0]]))
+            dsts.append(np.broadcast_to(dst, (len(e1), 4, 2)))
     if not srcs:
         return []
-    Hs = _homographies(fields[np.array(srcs)], np.array(dsts))
+    srcs, dsts = np.concatenate(srcs), np.concatenate(dsts)
+    Hs = _homographies(fields[srcs], dsts)
     ok = _plausible_many(Hs, board_corners_mm(board))
     Hs = Hs[ok]
     if not len(Hs):
@@ -421,8 +500,10 @@ def _homographies(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
 
 def _apply_many(Hs: np.ndarray, pts: np.ndarray) -> np.ndarray:
     """(K, 3, 3) homographies on (M, 2) points -> (K, M, 2)."""
-    q = np.einsum("kij,mj->kmi", Hs[:, :, :2], pts) + Hs[:, None, :, 2]
-    return q[..., :2] / q[..., 2:3]
+    x, y = pts[:, 0][None], pts[:, 1][None]
+    q = [Hs[:, i, 0][:, None] * x + Hs[:, i, 1][:, None] * y + Hs[:, i, 2][:, None]
+         for i in range(3)]  # the einsum "kij,mj->kmi" written out (5 times faster)
+    return np.stack([q[0] / q[2], q[1] / q[2]], axis=-1)
 
 
 def _plausible_many(Hs: np.ndarray, corners_mm: np.ndarray) -> np.ndarray:
@@ -457,7 +538,7 @@ def _quick_scores(Hs: np.ndarray, xy: np.ndarray, fields: np.ndarray, pitch_mm: 
         Hc = Hs[lo:lo + 2000]
         proj = _apply_many(Hc, fields)
         ahead = _apply_many(Hc, fields + np.array([pitch_mm, 0.0]))
-        pitch_px = np.linalg.norm(ahead - proj, axis=2)
+        pitch_px = _dist(ahead, proj)
         q = np.round(proj * scale).astype(np.int64)
         valid = np.isfinite(proj).all(axis=2)
         q = np.where(valid[..., None], q, -1)
@@ -489,8 +570,8 @@ def _fit_score(det: np.ndarray, fields: np.ndarray, H: np.ndarray, pitch_mm: flo
     leaves such blobs over)."""
     proj = apply_h(H, fields)
     ahead = apply_h(H, fields + np.array([pitch_mm, 0.0]))
-    pitch_px = np.linalg.norm(ahead - proj, axis=1)
-    d = np.linalg.norm(proj[:, None] - det[None], axis=2)
+    pitch_px = _dist(ahead, proj)
+    d = _dist(proj[:, None], det[None])
     j = np.argmin(d, axis=1)
     back = np.argmin(d, axis=0)
     matched = (d[np.arange(len(fields)), j] < 0.3 * pitch_px) & (back[j] == np.arange(len(fields)))
@@ -513,20 +594,23 @@ def _fit_scores_many(det: np.ndarray, fields: np.ndarray, Hs: np.ndarray,
     ok = np.abs(dets) > 1e-12
     if not ok.any():
         return out
-    H = Hs[ok]
-    proj = _apply_many(H, fields)  # (K, F, 2)
-    ahead = _apply_many(H, fields + np.array([pitch_mm, 0.0]))
-    pitch_px = np.linalg.norm(ahead - proj, axis=2)  # (K, F)
-    d = np.linalg.norm(proj[:, :, None] - det[None, None], axis=3)  # (K, F, N)
-    j = d.argmin(axis=2)
-    back = d.argmin(axis=1)  # (K, N)
-    dj = np.take_along_axis(d, j[..., None], axis=2)[..., 0]
-    mutual = np.take_along_axis(back, j, axis=1) == np.arange(len(fields))[None]
-    matched = (dj < 0.3 * pitch_px) & mutual
-    near = d.min(axis=1) < 0.3 * pitch_px.mean(axis=1, keepdims=True)  # (K, N)
-    mm = _apply_many(np.linalg.inv(H), det)  # (K, N, 2)
-    inside = np.all((mm > lo) & (mm < hi), axis=2)
-    out[ok] = matched.mean(axis=1) - 0.5 * (inside & ~near).sum(axis=1) / len(fields)
+    scores = []
+    for k0 in range(0, int(ok.sum()), 32):  # in chunks: the (K, F, N) distances stay in cache
+        H = Hs[ok][k0:k0 + 32]
+        proj = _apply_many(H, fields)  # (K, F, 2)
+        ahead = _apply_many(H, fields + np.array([pitch_mm, 0.0]))
+        pitch_px = _dist(ahead, proj)  # (K, F)
+        d = _dist(proj[:, :, None], det[None, None])  # (K, F, N)
+        j = d.argmin(axis=2)
+        back = d.argmin(axis=1)  # (K, N)
+        dj = np.take_along_axis(d, j[..., None], axis=2)[..., 0]
+        mutual = np.take_along_axis(back, j, axis=1) == np.arange(len(fields))[None]
+        matched = (dj < 0.3 * pitch_px) & mutual
+        near = d.min(axis=1) < 0.3 * pitch_px.mean(axis=1, keepdims=True)  # (K, N)
+        mm = _apply_many(np.linalg.inv(H), det)  # (K, N, 2)
+        inside = np.all((mm > lo) & (mm < hi), axis=2)
+        scores.append(matched.mean(axis=1) - 0.5 * (inside & ~near).sum(axis=1) / len(fields))
+    out[ok] = np.concatenate(scores)
     return out
 
 
@@ -542,8 +626,8 @@ def _icp(det: np.ndarray, fields: np.ndarray, H: np.ndarray, pitch_mm: float,
     for it in range(iters):
         proj = apply_h(H, fields)
         ahead = apply_h(H, fields + np.array([pitch_mm, 0.0]))
-        pitch_px = np.linalg.norm(ahead - proj, axis=1)
-        d = np.linalg.norm(proj[:, None] - det[None], axis=2)
+        pitch_px = _dist(ahead, proj)
+        d = _dist(proj[:, None], det[None])
         j = np.argmin(d, axis=1)
         dj = d[np.arange(len(fields)), j]
         back = np.argmin(d, axis=0)  # mutual nearest neighbours only
@@ -665,16 +749,18 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
     limits (fields merged with the track's connecting lines, glare); the better fit wins."""
     from dataclasses import replace
 
-    board = board or load_board()
+    board = board or board_for()
     h, w = image_bgr.shape[:2]
     f = min(1.0, s.work_long_side / max(h, w))
     small = cv2.resize(image_bgr, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
     S = np.diag([f, f, 1.0])
+    maps = blob_map(image_bgr, s)  # the passes differ in the blobs' shape limits only
     views = []
     for convexity, inertia in s.blob_shape_passes:
         view = _find_board_once(image_bgr, board, replace(s, blob_min_convexity=convexity,
-                                                          blob_min_inertia=inertia))
+                                                          blob_min_inertia=inertia),
+                                maps, lab, f)
         if view is not None and view.score >= s.min_board_score:
             views.append(view)
             if view.score >= s.good_board_score:
@@ -700,16 +786,16 @@ def field_contrast(lab: np.ndarray, H: np.ndarray, board: Board) -> float:
     return float(np.mean(li - lo > 4.0))
 
 
-def _find_board_once(image_bgr: np.ndarray, board: Board, s: MauerSettings) -> BoardView | None:
+def _find_board_once(image_bgr: np.ndarray, board: Board, s: MauerSettings, maps: BlobMap,
+                     lab: np.ndarray, f: float) -> BoardView | None:
+    """One pass of the board search on `maps`' blobs; `lab`: the photo at `f` x its size,
+    float32 Lab (the colour checks)."""
     h, w = image_bgr.shape[:2]
-    blobs = field_blobs(image_bgr, s)
+    blobs = field_blobs(image_bgr, s, maps)
     det = blobs[:, :2]
     fields, pitch = _field_array(board)
     if len(det) < s.min_matched:
         return None
-    f = min(1.0, s.work_long_side / max(h, w))
-    small = cv2.resize(image_bgr, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
     S = np.diag([f, f, 1.0])
     starts = _run_hypotheses(blobs, board, s,
                              lambda Hs: _colour_evidence_many(lab, S[None] @ Hs, board))
@@ -1138,7 +1224,7 @@ def read_mauer(image_bgr: np.ndarray, board: Board | None = None,
     when no board is found and `vision.errors.ModelMissing` without a pawn model."""
     from vision.errors import AreaNotFound, ModelMissing
 
-    board = board or load_board()
+    board = board or board_for()
     model = model or load_pawn_model()
     if model is None:
         raise ModelMissing(f"pawn model {MODEL_PATH} is missing; build it with "
@@ -1272,7 +1358,7 @@ def score_mauer_photo(source, options: dict[str, str | None], annotate: str | No
     from vision.image_io import load_photo
 
     started = time.perf_counter()
-    board = load_board(options.get("board"))
+    board = board_for(options.get("board"))
     photo = load_photo(source)
     decoded = time.perf_counter()
     reading = read_mauer(photo.image, board)
