@@ -21,7 +21,13 @@ from vision.cards.geometry import (
 from vision.cards.hopcards import card_zone, nearest_marble, order_cards, read_discs
 from vision.cards.lineup import read_line
 from vision.cards.pieces import CardPiece
-from vision.cards.read import colour_agrees, fit_widths, refine_poses, tile_hue
+from vision.cards.read import (
+    colour_agrees,
+    fit_widths,
+    neighbour_angles,
+    refine_poses,
+    tile_hue,
+)
 from vision.cards.train import DetectorTrain, detector_targets
 from vision.cards.zones import assign_zones, side_of_angle, table_rotation
 
@@ -379,3 +385,16 @@ def test_keep_per_zone():
     zones = ["north", "north", "north", "north", "east"]
     conf = [0.9, 0.3, 0.8, 0.95, 0.2]
     assert keep_per_zone(zones, conf, 3).tolist() == [True, False, True, True, True]
+
+
+@pytest.mark.parametrize("angles,side,want", [
+    # one noisy card in a pile takes its neighbours' angle
+    ([5.0, 6.0, 20.0, 4.0, 5.0], [0, 0, 0, 0, 0], [5.0, 6.0, 5.0, 5.0, 5.0]),
+    # cards facing another way are not mixed in, and the caller's wrap is kept
+    ([5.0, 185.0, 6.0, 186.0, 7.0], [0, 2, 0, 2, 0], [5.5, 185.5, 6.0, 185.5, 6.5]),
+])
+def test_neighbour_angles(angles, side, want):
+    xy = np.array([[40.0 * i, 0.0] for i in range(len(angles))])
+    got = neighbour_angles(xy, np.array(angles), np.full(len(angles), 50.0), np.array(side),
+                           reach=2.5)
+    assert np.allclose(got, want, atol=1.0)

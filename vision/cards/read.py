@@ -9,6 +9,7 @@ BGR, long side at most 1280), coordinates its pixels.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from scoring.labels import CARD_LABELS_HOP, MAGIC_RABBIT_LABELS, TROETO_LABELS
 from vision.cards.detect import DETECTOR_PATH, KIND_DOVE, KIND_PIECE, KeyDetector, Keypoints
 from vision.cards.geometry import (
     SPECS,
+    KeySpec,
     crop_card,
     frame_from_pose,
     mask_min_area_rect,
@@ -60,6 +62,9 @@ class ReadSettings:
     colour_tolerance: float = 40.0  # degrees of hue between a tile's colour and its number's
     tile_sat: int = 80  # saturation of a tile's coloured pixels
     no_overlap: float = 1.0  # a piece centred inside this share of a kept one: a duplicate
+    width_scales: tuple[float, ...] = (0.55, 0.68, 0.83, 1.0, 1.2, 1.45, 1.75)  # tried
+    #                                   around the detector's width (`search_widths`)
+    troeto_neighbours: float = 2.5  # card widths: the cards whose angles steady a card's angle
 
 
 READ = ReadSettings()
@@ -189,6 +194,20 @@ def snap_card(image: np.ndarray, area, p: np.ndarray, size_mm=(60.0, 90.0),
     return np.array([cx, cy]) + off, float(u_ang % 180.0)
 
 
+def neighbour_angles(xy: np.ndarray, angles: np.ndarray, widths: np.ndarray,
+                     side: np.ndarray, reach: float) -> np.ndarray:
+    """Each card's angle (degrees) replaced by the circular median of the cards facing the
+    same way (`side`, 0-3) within `reach` x its width, itself included: a spread or fanned
+    pile turns little from one card to the next, and one key point's angle is noisy."""
+    out = angles.copy()
+    for i in range(len(xy)):
+        nb = (np.hypot(*(xy - xy[i]).T) < reach * widths[i]) & (side == side[i])
+        z = np.exp(1j * np.deg2rad(angles[nb]))
+        med = np.degrees(np.angle(np.median(z.real) + 1j * np.median(z.imag)))
+        out[i] += (med - angles[i] + 180.0) % 360.0 - 180.0  # keep the caller's wrap
+    return out
+
+
 def refine_poses(game: str, xy: np.ndarray, angles: np.ndarray, widths: np.ndarray,
                  area=None, image: np.ndarray | None = None
                  ) -> tuple[np.ndarray, np.ndarray, list]:
@@ -215,6 +234,9 @@ def refine_poses(game: str, xy: np.ndarray, angles: np.ndarray, widths: np.ndarr
         snapped = rot + 90.0 * k
         off = (angles - snapped + 180) % 360 - 180
         angles = np.where(np.abs(off) > 12.0, snapped, angles)
+        # All cards share one size: the smooth width field beats each key point's own guess.
+        widths = fit_widths(xy, widths)
+        angles = neighbour_angles(xy, angles, widths, k % 4, READ.troeto_neighbours)
     elif game == "hop-la-bille" and area is not None:
         from vision.cards.hopcards import card_zone
 
@@ -259,6 +281,16 @@ def refine_poses(game: str, xy: np.ndarray, angles: np.ndarray, widths: np.ndarr
     return angles, widths, frames
 
 
+def index_spec(model) -> KeySpec:
+    """The corner-index box the index model was trained on (its metadata), else the code's."""
+    from vision.cards.geometry import INDEX_SPEC
+
+    spec = json.loads((model.metadata if model else {}).get("specs", "{}"))
+    d = spec.get("troetofanten-index")
+    return KeySpec(**{k: tuple(v) if isinstance(v, list) else v for k, v in d.items()}) \
+        if d else INDEX_SPEC
+
+
 class CardReader:
     def __init__(self, detector_path=DETECTOR_PATH, classifier_path=CLASSIFIER_PATH,
                  threads: int = 2, settings: ReadSettings = READ, index_path=INDEX_PATH):
@@ -268,6 +300,7 @@ class CardReader:
         self.classifier = PieceClassifier(classifier_path, threads)
         self.index = PieceClassifier(index_path, threads) if Path(index_path).is_file() \
             else None
+        self.index_spec = index_spec(self.index)
         self.settings = settings
 
     def troeto_numbers(self, image: np.ndarray, frames: list, probs: np.ndarray,
@@ -276,11 +309,11 @@ class CardReader:
         P(elephant-n) = P(an elephant) x P(index n), likewise tootophants ((N, L) float)."""
         if self.index is None or not len(frames):
             return probs
-        from vision.cards.geometry import INDEX_SPEC, CardCropSettings
+        from vision.cards.geometry import CardCropSettings
 
         c = self.index.crop
         cs = CardCropSettings(size=c.size, mean=c.mean, std=c.std)
-        crops = np.stack([crop_card(image, f, INDEX_SPEC, cs) for f in frames])
+        crops = np.stack([crop_card(image, f, self.index_spec, cs) for f in frames])
         pidx = self.index.predict(crops).probs
         out = probs.copy()
         for kind in ("elephant", "tootophant"):
@@ -291,6 +324,22 @@ class CardReader:
             pn = pn / np.maximum(pn.sum(axis=1, keepdims=True), 1e-9)
             out[:, cols] = pk * pn
         return out
+
+    def search_widths(self, image: np.ndarray, spec: KeySpec, xy: np.ndarray,
+                      angles: np.ndarray, widths: np.ndarray) -> np.ndarray:
+        """Each key point's width (px) among `ReadSettings.width_scales` x the detector's:
+        the one whose crop the classifier finds least like background. The detector's own
+        width regression pulls every piece towards a typical size; a crop of the wrong
+        size looks like background to the classifier (trained on the right size)."""
+        scales = np.asarray(self.settings.width_scales, float)
+        if not len(xy):
+            return widths
+        crops = np.stack([crop_card(image, frame_from_pose(p, a, w * f, spec), spec,
+                                    self._crop)
+                          for p, a, w in zip(xy, angles, widths, strict=True) for f in scales])
+        bg = self.classifier.predict(crops).probs[:, self.classifier.index(BACKGROUND)]
+        best = np.argmin(bg.reshape(len(xy), len(scales)), axis=1)
+        return widths * scales[best]
 
     def read_pieces(self, image: np.ndarray, game: str, area=None
                     ) -> tuple[list[CardPiece], list[str]]:
@@ -306,8 +355,10 @@ class CardReader:
         idx = idx[np.argsort(-kp.score[idx])]
         if game == "hop-la-bille" and area is not None:
             idx = idx[cloth_depth_mm(area, kp.xy[idx]) <= s.hop_inside_cloth_mm]
-        ang, wid, fixed = refine_poses(game, kp.xy[idx], kp.angle[idx], kp.width[idx], area,
-                                       image)
+        wid = kp.width[idx]
+        if game != "hop-la-bille":  # (those cards take their size from the cloth's plane)
+            wid = self.search_widths(image, spec, kp.xy[idx], kp.angle[idx], wid)
+        ang, wid, fixed = refine_poses(game, kp.xy[idx], kp.angle[idx], wid, area, image)
         kp = Keypoints(kp.xy.copy(), kp.kind, kp.score, kp.angle.copy(), kp.width.copy())
         kp.angle[idx], kp.width[idx] = ang, wid
         frames = [fixed[r] if fixed[r] is not None else

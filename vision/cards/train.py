@@ -34,7 +34,7 @@ CLASSES: tuple[str, ...] = (BACKGROUND,) + tuple(x for x in MAGIC_RABBIT_LABELS 
     + TROETO_LABELS + HOP_CARD_LABELS
 CLASSIFIER_PATH = MODELS_DIR / "cards.onnx"
 INDEX_PATH = MODELS_DIR / "cards-index.onnx"
-INDEX_CROP = CardCropSettings(size=24)
+INDEX_CROP = CardCropSettings(size=28)
 
 
 @dataclass(frozen=True)
@@ -367,7 +367,7 @@ def write_cards(det_info: dict, cls_info: dict, data: dict) -> None:
     (MODELS_DIR / "cards.md").write_text("\n".join(lines))
 
 
-def train_index(n_scenes: int, workers: int) -> int:
+def train_index(n_scenes: int, workers: int, budget: ClassifierTrain | None = None) -> int:
     """The corner-index classifier: `models/cards-index.onnx` + `cards-index.md`."""
     from vision.cards.dataset import build_index
     from vision.cards.geometry import INDEX_CLASSES, INDEX_SPEC
@@ -378,7 +378,8 @@ def train_index(n_scenes: int, workers: int) -> int:
     data_s = time.perf_counter() - t0
     print(f"index data: {len(crops)} crops from {n_scenes} scenes in {data_s:.0f} s",
           file=sys.stderr)
-    cfg = ClassifierTrain(classes=INDEX_CLASSES, widths=(12, 24, 48), time_limit_s=300.0)
+    cfg = replace(budget or ClassifierTrain(time_limit_s=300.0), classes=INDEX_CLASSES,
+                  widths=(12, 24, 48))
     net, info = train_classifier(crops, labels, scenes, cfg, INDEX_CROP)
     meta = {"classes": json.dumps(list(INDEX_CLASSES)),
             "crop": json.dumps(INDEX_CROP.to_metadata()),
@@ -396,7 +397,8 @@ def train_index(n_scenes: int, workers: int) -> int:
         "",
         f"Data: {n_scenes} freshly rendered edition-1 Troetofanten scenes (seeds from "
         f"{SEED_BASE + 500_000}), two jittered crops per card: {len(crops)} crops, "
-        f"{data_s:.0f} s. Training {info['train_s']:.0f} s (time-budgeted, 2 threads).",
+        f"{data_s:.0f} s. Training {info['train_s']:.0f} s (time-budgeted, {cfg.threads} "
+        f"threads, at most {cfg.epochs} epochs).",
         "",
         "| epoch | loss | val accuracy |",
         "|---|---|---|",
@@ -424,13 +426,25 @@ def main(argv=None) -> int:
     ap.add_argument("--resume", default="", help="detector: start from these torch weights")
     ap.add_argument("--det-time", type=float, default=None, help="detector time budget, s")
     ap.add_argument("--det-lr", type=float, default=None, help="detector peak learning rate")
+    ap.add_argument("--cls-time", type=float, default=None,
+                    help="classifier (or --index) time budget, s")
+    ap.add_argument("--threads", type=int, default=None, help="torch threads")
     ap.add_argument("--index", action="store_true",
                     help="train only the Troetofanten corner-index classifier")
     args = ap.parse_args(argv)
-    if args.index:
-        return train_index(args.scenes, args.workers)
     crop, dset = CardCropSettings(), DetectSettings()
     ccfg, dcfg = ClassifierTrain(), DetectorTrain()
+    if args.cls_time:
+        ccfg = replace(ccfg, time_limit_s=args.cls_time)
+    if args.threads:
+        ccfg = replace(ccfg, threads=args.threads)
+        dcfg = replace(dcfg, threads=args.threads)
+    if args.index:
+        if not args.cls_time:
+            ccfg = replace(ccfg, time_limit_s=300.0)
+        if args.epochs:
+            ccfg = replace(ccfg, epochs=args.epochs)
+        return train_index(args.scenes, args.workers, ccfg)
     if args.det_steps:
         dcfg = replace(dcfg, steps=args.det_steps)
     if args.resume:
