@@ -76,7 +76,8 @@ class DiceSettings:
     # Layout.
     max_residual: float = 0.16  # rms affine residual / rms spread of the pips
     side_per_pip: tuple[float, float] = (2.6, 11.0)  # face side / pip diameter
-    diag_side_per_pip: float = 3.7  # 2 and 3: corner pips 2.6 diameters apart (not a colon)
+    diag_side_per_pip: float = 3.5  # 2 and 3: corner pips 2.5 diameters apart (not a colon;
+    # blurred or upscaled small pips measure wide)
     one_side_per_pip: tuple[float, float] = (2.3, 9.0)  # the one-pip is often bigger
     max_anisotropy: float = 4.0  # face long / short extent (slanted view)
     max_ellipse_mismatch: float = 0.55  # pip shape vs layout foreshortening (4-6 pips)
@@ -92,12 +93,15 @@ class DiceSettings:
     min_face_rays: tuple[float, float] = (0.8, 0.3)  # share meeting the border in range, for
     # 2-3 pips (a weak layout) and 4-6 pips (a strong one)
     max_early_rays: float = 0.2  # share of rays stopped inside the face by something
+    empty_spot_share: float = 0.5  # a spot this much of the way to the pip level is a pip
+    open_ray_weight: float = 0.5  # a ray meeting no border counts this much as meeting it
     max_interior_dev: float = 0.08  # share of the face (outside pips) not of the face colour
     glare_weight: float = 0.3  # brighter-than-face samples count this much (glare)
     min_face_rays_one: float = 0.85  # the one-pip has no layout to vouch for it
     one_max_ray_ratio: float = 2.4  # longest / shortest border ray of a one-pip face
     one_max_square_res: float = 0.07  # rms residual of the one-pip border's square fit
     one_square_vs_circle: float = 0.75  # ... which must beat a circle fit by this factor
+    one_drop_rays: int = 2  # border rays left out of the square fit (side face, seam)
     one_max_asym: float = 0.15  # median |log(ray / opposite ray)|: the pip sits in the middle
     # Top face versus side faces.
     adjacent: float = 1.35  # centre distance / (sum of the two faces' border distances)
@@ -106,6 +110,8 @@ class DiceSettings:
     side_area_ratio: float = 0.5  # a smaller adjacent face than this is a side face
     side_toward: float = 0.25  # ... and so is one lying this much towards the camera's nadir
     slanted_aniso: float = 1.3  # median top-face foreshortening of a slanted photo
+    side_check_aniso: float = 1.25  # a face this squashed (near vertically) in any photo ...
+    side_check_tilt_deg: float = 35.0  # ... gets the side-face test (surface above it)
     above_chroma: float = 0.035  # die colour (normalised BGR) right above a side face ...
     above_share: float = 0.7  # ... on this share of samples there
     beside_share: float = 0.4  # ... while left and right of it less of the table matches
@@ -451,9 +457,12 @@ def _border_score(ext: np.ndarray, exp: np.ndarray, s: DiceSettings) -> tuple[fl
     border in range, share stopping early on something inside the face). Rays that meet
     nothing (a white die on white paper) count for neither."""
     best = (0.0, 1.0)
+    # A ray that meets no border (a die on a table of its own colour, a side face of the
+    # same colour beyond the edge) neither confirms nor refutes the face: it counts half.
+    open_share = s.open_ray_weight * float(np.isnan(ext).mean())
     for scale in s.face_scales:  # pips sit nearer the middle or the edge on some dice
         ratio = ext / (exp * scale)
-        good = float(((ratio >= s.ray_range[0]) & (ratio <= s.ray_range[1])).mean())
+        good = float(((ratio >= s.ray_range[0]) & (ratio <= s.ray_range[1])).mean()) + open_share
         early = float((ratio < s.ray_range[0]).mean())
         if good - early > best[0] - best[1]:
             best = (good, early)
@@ -481,14 +490,16 @@ def _interior_dev(bgr, centre, lin, pip_xy, pip_d, colour, contrast, s: DiceSett
 _SPOTS = np.array([[u, v] for u in (-_H, 0.0, _H) for v in (-_H, 0.0, _H)])
 
 
-def _pip_at_empty_spot(ch, centre, lin, n, d, face, level) -> bool:
-    """Whether one of the 3 x 3 pip spots that layout n leaves empty looks like a pip."""
+def _pip_at_empty_spot(ch, centre, lin, n, d, face, level, share: float = 0.5) -> bool:
+    """Whether one of the 3 x 3 pip spots that layout n leaves empty looks like a pip: it
+    departs from the face level towards the pips' level by `share` of their contrast."""
     taken = {tuple(np.round(q, 3)) for q in LAYOUTS[n]}
     spots = np.array([q for q in _SPOTS if tuple(np.round(q, 3)) not in taken])
     disc = _RING16[::2] * (0.2 * d)
     pts = (centre + spots @ lin.T)[:, None] + np.vstack([[0, 0], disc])[None]
     vals = _sample(ch, pts).astype(np.float32).mean(axis=1)
-    return bool((np.abs(vals - level) < np.abs(vals - face)).any())
+    t = (vals - face) / (level - face if abs(level - face) > 1e-6 else 1e-6)
+    return bool((t >= share).any())
 
 
 _DIAG_INV = np.linalg.inv(np.array([[1.0, 1.0], [-1.0, 1.0]]))
@@ -519,15 +530,16 @@ _SQ_PHI = np.radians(np.arange(0, 90, 5.0))
 _SQ_CUT = (1.414, 1.3, 1.2)  # corner extent / edge extent: sharp to well-rounded corners
 
 
-def _square_fit(ext: np.ndarray, dirs: np.ndarray, unwarp: np.ndarray) -> tuple[float, float]:
+def _square_fit(ext: np.ndarray, dirs: np.ndarray, unwarp: np.ndarray, drop: int = 2
+                ) -> tuple[float, float]:
     """Relative rms residual of the border (rays, un-foreshortened by `unwarp`) fitted by the
     best rotated (rounded) square, and by a circle; and the square's (angle, half side)."""
     ok = ~np.isnan(ext)
     pts = (dirs[ok] * ext[ok, None]) @ unwarp.T
     r = np.linalg.norm(pts, axis=1)
     th = np.arctan2(pts[:, 1], pts[:, 0])
-    # The two rays farthest from the median are dropped (a side face, a seam, a blemish).
-    keep = np.argsort(np.abs(r - np.median(r)))[: max(len(r) - 2, 4)]
+    # The `drop` rays farthest from the median are dropped (a side face, a seam, a blemish).
+    keep = np.argsort(np.abs(r - np.median(r)))[: max(len(r) - drop, 4)]
     r, th = r[keep], th[keep]
     circ = float(r.std() / max(r.mean(), 1e-9))
     a = th[None, :] - _SQ_PHI[:, None]
@@ -549,7 +561,8 @@ DEBUG: list | None = None
 
 def _reject(code: int, where: dict) -> None:
     if DEBUG is not None:
-        names = ("n", "d", "centre", "face_score", "side", "r", "ext", "sq", "circ")
+        names = ("n", "d", "centre", "face_score", "side", "r", "ext", "sq", "circ", "good",
+                 "early", "bad", "mis")
         keep = {k: where[k] for k in names if k in where}
         DEBUG.append((code, keep))
     return None
@@ -604,7 +617,7 @@ def read_group(idx: np.ndarray, p: Pips, chans, s: DiceSettings) -> Face | None:
             unwarp = evec @ np.diag(np.sqrt(ev[1] / ev)) @ evec.T
         else:
             unwarp = np.eye(2)
-        sq, circ, (phi, half_side) = _square_fit(ext, dirs, unwarp)
+        sq, circ, (phi, half_side) = _square_fit(ext, dirs, unwarp, s.one_drop_rays)
         if sq > s.one_max_square_res or sq > s.one_square_vs_circle * circ:
             return _reject(7, locals())
         h4 = 1 - sq / max(circ, 1e-6)
@@ -662,7 +675,7 @@ def read_group(idx: np.ndarray, p: Pips, chans, s: DiceSettings) -> Face | None:
         # A pip where this layout has none: a 5 whose centre pip was missed is no 4.
         ci = int(np.bincount(p.chan[idx]).argmax())
         if _pip_at_empty_spot(chans[ci], centre, lins[k], n, d, float(np.median(p.face[idx])),
-                              float(np.median(p.level[idx]))):
+                              float(np.median(p.level[idx])), s.empty_spot_share):
             return _reject(15, locals())
         lin = lins[k]
         area = float(abs(np.linalg.det(lin)) * 4)
@@ -791,14 +804,23 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
                 warnings.append(
                     f"die at ({fi.center[0]:.0f}, {fi.center[1]:.0f}): two faces ({fi.value} and "
                     f"{fj.value}) look like its top; read the larger one")
-    if slanted and bgr is not None:
+    if bgr is not None:
         for k, f in enumerate(faces):
-            if not side[k] and _face_above(f, bgr, s):
+            if not side[k] and (slanted or _squashed_upright(f, s)) and _face_above(f, bgr, s):
                 side[k] = True
                 warnings.append(
                     f"die at ({f.center[0]:.0f}, {f.center[1]:.0f}): only a side face ({f.value}) "
                     "was readable, not its top face; photo it from higher up")
     return [f for k, f in enumerate(faces) if not side[k]], warnings
+
+
+def _squashed_upright(f: Face, s: DiceSettings) -> bool:
+    """Whether a face looks foreshortened along the image's vertical, as a die's side face
+    (or a top face seen from low) does in a photo taken at a slant with the phone upright."""
+    u, sv, _ = np.linalg.svd(f.lin)
+    if sv[1] < 1e-6 or sv[0] / sv[1] < s.side_check_aniso:
+        return False
+    return abs(float(u[1, 1])) >= math.cos(math.radians(s.side_check_tilt_deg))
 
 
 def _chroma(bgr: np.ndarray) -> np.ndarray:
