@@ -241,6 +241,23 @@ def test_read_discs(marbles, blur):
     assert weakest > 0.35
 
 
+@pytest.mark.parametrize("frame,marbles,shift", [
+    # the card rectified a little off: its own coloured frame reaches into the inside on two
+    # sides and must not be read as discs of the card's colour
+    ((45, 40, 200), ("marble-yellow", "marble-yellow", "marble-green", "marble-lightblue",
+                     "marble-darkblue"), (5, 6)),  # red card
+    ((60, 160, 40), ("marble-yellow", "marble-red", "marble-lightblue"), (-5, 6)),  # green
+    ((190, 100, 30), ("marble-yellow", "marble-green", "marble-green", "marble-lightblue"),
+     (5, -6)),  # blue card
+])
+def test_read_discs_off_outline(frame, marbles, shift):
+    img = _draw_card(list(marbles), frame=frame, rng=np.random.default_rng(4))
+    M = np.float32([[1, 0, shift[0]], [0, 1, shift[1]]])
+    img = cv2.warpAffine(img, M, (img.shape[1], img.shape[0]), borderMode=cv2.BORDER_REPLICATE)
+    got, _ = read_discs(img, len(marbles))
+    assert tuple(got) == tuple(sorted(marbles, key=list(DISC_BGR).index))
+
+
 def test_read_discs_says_when_a_disc_is_missing():
     img = _draw_card(["marble-red", "marble-green", "marble-darkblue"])
     cv2.circle(img, (int(0.5 * 60), int(0.3 * 90)), 9, (238, 242, 244), -1)  # erase one

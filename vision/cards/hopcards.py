@@ -40,6 +40,7 @@ class DiscSettings:
     dark: float = 0.55  # or darker than this share of the paper's brightness
     disc_diam: float = 0.25  # expected disc diameter, share of the card width
     area_range: tuple[float, float] = (0.35, 2.2)  # blob area / expected disc area
+    surround: float = 1.6  # ring around a disc (x its radius) whose colour is subtracted
 
 
 DISCS = DiscSettings()
@@ -86,6 +87,15 @@ def disc_peaks(card_bgr: np.ndarray, n: int, s: DiscSettings = DISCS):
     cv2.circle(kernel, (r, r), r, 1.0, -1)
     kernel /= kernel.sum()
     score = cv2.filter2D(dist, -1, kernel, borderType=cv2.BORDER_REPLICATE)
+    if s.surround > 0:
+        # centre minus surround: a round disc stands out from the ring around it, the card's
+        # coloured frame (a band) does not, when the outline is a little off
+        R = int(round(r * s.surround))
+        ring = np.zeros((2 * R + 1, 2 * R + 1), np.float32)
+        cv2.circle(ring, (R, R), R, 1.0, -1)
+        cv2.circle(ring, (R, R), r + 1, 0.0, -1)
+        ring /= max(ring.sum(), 1e-6)
+        score = score - cv2.filter2D(dist, -1, ring, borderType=cv2.BORDER_REPLICATE)
     score[~inner] = 0
     # keep a disc's radius clear of the border
     m = np.zeros_like(inner)
