@@ -5,8 +5,10 @@ NAME defaults to DIR's folder name). Use it with `tablescore score ... --teach
 DATA/teach/NAME` or the page's `teach` field (NAME).
 
 Prints `{"game", "name", "profile", "labels": {label: examples}, "missing": [labels not
-taught], "timings_ms": {"total"}}`. Bad teach input (unknown label folder, a photo without a
-piece, an empty folder) gets the contract's error JSON naming the file, exit 2.
+taught], "timings_ms": {"total"}}` (Troetofanten elephants and tootophants are counted per
+kind: `elephant`, `tootophant`; their numbers are not taught). Bad teach input (unknown
+label folder, a photo without a piece, an empty folder) gets the contract's error JSON naming
+the file, exit 2.
 """
 
 from __future__ import annotations
@@ -35,19 +37,19 @@ def register(subparsers) -> None:
 def cmd_teach(args: argparse.Namespace) -> int:
     from scoring import GAMES, game_module
     from tablescore.cli import emit
-    from vision.teach import build_profile, teachable
+    from vision.teach import build_profile, profile_counts, teachable
 
     if args.game not in GAMES:
         game_module(args.game)  # UnknownGame with the list of games
-    gv = teachable(args.game)
+    tg = teachable(args.game)
     name = args.name or Path(args.folder).resolve().name
     if not NAME_RE.match(name) or name in (".", ".."):
         raise OptionError(f"profile names are letters, digits, '.', '_' and '-': {name!r}")
     started = time.perf_counter()
     profile = build_profile(args.folder, args.game)
     out = profile.save(Path(args.data) / "teach" / name)
-    counts = {lab: int(c) for lab, c in zip(profile.labels, profile.counts, strict=True)}
-    missing = [lab for lab in gv.labels if lab not in counts]
+    counts = profile_counts(profile)
+    missing = tg.missing(counts)
     result = {"game": args.game, "name": name, "profile": str(out), "labels": counts,
               "missing": missing,
               "timings_ms": {"total": round((time.perf_counter() - started) * 1000, 1)}}

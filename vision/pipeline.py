@@ -212,12 +212,21 @@ class Pipeline:
             self._cards = CardReader(threads=self.threads)
         return self._cards
 
-    def _recognise_cards(self, gv: GameVision, photo: Photo, timer: Timer, t: float
-                         ) -> Recognition:
+    def _card_reader(self, game: str, profile=None):
+        """The card reader, re-deciding with the profile's card part when there is one."""
+        if profile is None or profile.card_part is None:
+            return self.cards
+        from vision.teach_cards import taught_reader
+
+        return taught_reader(self.cards, profile, game)
+
+    def _recognise_cards(self, gv: GameVision, photo: Photo, timer: Timer, t: float,
+                         profile=None) -> Recognition:
         """Games without a play area (Magic Rabbit, Troetofanten): `vision.cards`."""
         from vision.cards.stage import read_cards
 
-        res = read_cards(self.cards, photo.image, photo.scale, gv.game)
+        res = read_cards(self._card_reader(gv.game, profile), photo.image, photo.scale,
+                         gv.game)
         if len(res.detections) == 0:
             raise NoPieces(f"no {gv.area_name} found in the photo")
         timer.lap("cards", t)
@@ -225,16 +234,15 @@ class Pipeline:
                            res.facts, res.warnings, timer.ms)
 
     def recognise(self, source: str | Path | bytes, game: str, profile=None) -> Recognition:
-        """`profile`: a `vision.teach.Profile` re-deciding the labels (teach mode)."""
+        """`profile`: a `vision.teach.Profile` re-deciding the labels (teach mode): its tile /
+        marble part the crop classifier's, its card part the card reader's."""
         gv = game_vision(game)
         timer = Timer()
         t = time.perf_counter()
         photo = load_photo(source, self.image_settings)
         t = timer.lap("decode", t)
         if gv.kind == "cards":
-            if profile is not None:
-                raise BadInput(f"--teach is not supported for {game} yet")
-            return self._recognise_cards(gv, photo, timer, t)
+            return self._recognise_cards(gv, photo, timer, t, profile)
         area = find_area(photo.image, AREA_SETTINGS[game], gv.area_name, game=game)
         t = timer.lap("area", t)
         if gv.kind == "tiles":
@@ -252,8 +260,8 @@ class Pipeline:
                               cand.angles, self.classifier.crop)
         pred = self.classifier.predict(crops)
         probs = pred.probs
-        if profile is not None:  # teach mode: model + prototypes + colours
-            from vision.teach import teach_probs
+        if profile is not None and profile.piece_part is not None:  # teach mode
+            from vision.teach import teach_probs  # (model + prototypes + colours)
 
             probs = teach_probs(profile, self.classifier, gv.labels, probs, pred.embedding,
                                 crops)
@@ -276,7 +284,8 @@ class Pipeline:
         if gv.card_labels:  # Hop la bille: the cards beside the cloth (vision.cards)
             from vision.cards.stage import read_cards
 
-            res = read_cards(self.cards, photo.image, photo.scale, game, area)
+            res = read_cards(self._card_reader(game, profile), photo.image, photo.scale, game,
+                             area)
             det = _join(det, res.detections)
             facts["cards"] = res.facts["cards"]
             warnings += res.warnings

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -66,55 +66,153 @@ class TeachSettings:
     colour_sigma: float = 12.0  # s: Lab distance scale of the colour term
     colour_l_weight: float = 1.0  # lightness differences count this much (light varies)
     rescue_cos: float = 0.9  # a candidate this close to a prototype is a piece, whatever P(bg)
+    rescue_margin: float = 0.0  # ... if also this much closer to it than to any other
+    rescue_bg: float = 1.0  # ... and the model's P(background) is below this
     min_cos: float = 0.7  # a candidate whose best label is taught but whose cosine to every
     # prototype is below this is background (edition-2 artwork the model takes for pieces)
+    keep_mass: bool = False  # cards: the game's labels share only the model's mass for them
+    # (see teach_probs), else all but background
     recalibrate: int = 2  # passes re-measuring the colours from this photo's sure pieces
     recalibrate_q: float = 0.95  # ... a piece is sure from this combined probability
     tap_radius: float = 0.75  # a tap names the candidate within this many piece sizes
     colour_inner: float = 0.6  # colour is measured in this central share of the crop side
     colour_top: float = 0.3  # ... over this share of its most chromatic pixels
+    colour_hole: float = 0.0  # ... leaving out this central share of the crop side (a
+    # Magic Rabbit tile's colour is its frame, the middle is white and black)
+    colour_white: float = 0.0  # > 0: white balance each crop by the mean of this share of
+    # the brightest pixels of its central colour_hole square (a tile's white paper)
+    colour_step: int = 1  # colour from every this-many-th pixel (speed: cards have many crops)
 
 
 TEACH_SETTINGS = TeachSettings()
-# Per-game tuned values (see docs/teach.md); other games use TEACH_SETTINGS.
+# Per-game tuned values (see docs/teach.md), for the tiles and marbles (`pieces.onnx`) and
+# for the cards and numbered tiles (`cards.onnx`); others use TEACH_SETTINGS.
 GAME_TEACH_SETTINGS = {"hop-la-bille": TeachSettings(colour_weight=1.0)}
+CARD_TEACH_SETTINGS: dict[str, TeachSettings] = {
+    # the number's colour is the tile's frame: measured on the ring, white balanced by the
+    # tile's white middle; no recalibration (it hurt on the tuning scenes)
+    "magic-rabbit": TeachSettings(colour_weight=1.5, recalibrate=0, colour_inner=0.85,
+                                  colour_hole=0.5, colour_top=0.15, colour_white=0.1,
+                                  min_cos=0.6, keep_mass=True),
+    # the kind of card only; the gates off: the embedding separates the kinds too little on
+    # edition 2 (crops off the corner under the detector's pose errors)
+    "troetofanten": TeachSettings(colour_weight=1.0, min_cos=0.0, rescue_cos=1.1,
+                                  keep_mass=True, colour_step=2),
+    # the cards are read right; edition-2 backs the model takes for background or another
+    # game's piece are rescued when clearly nearest the taught back
+    "hop-la-bille": TeachSettings(colour_weight=1.0, min_cos=0.0, rescue_cos=0.55,
+                                  rescue_margin=0.3, rescue_bg=0.7, keep_mass=True,
+                                  colour_step=2),
+}
 
 
-def game_settings(game: str) -> TeachSettings:
-    return GAME_TEACH_SETTINGS.get(game, TEACH_SETTINGS)
-
-# Games whose pieces go through the crop classifier (`models/pieces.onnx`, with embeddings).
-TEACHABLE_KINDS = ("tiles", "marbles")
+def game_settings(game: str, model: str = "pieces") -> TeachSettings:
+    table = CARD_TEACH_SETTINGS if model == "cards" else GAME_TEACH_SETTINGS
+    return table.get(game, TEACH_SETTINGS)
 
 
-def teachable(game: str):
-    """The game's `GameVision` when teach mode covers it, else `TeachError` (unknown games:
+@dataclass(frozen=True)
+class TeachGame:
+    """What teach mode can learn for one game.
+
+    piece_labels: labels read by the crop classifier (`models/pieces.onnx`: tiles, marbles);
+    card_labels: labels read by the card reader (`vision.cards`, `models/cards.onnx`);
+    area_name: the play area a teach photo must show (None: pieces on a bare table)."""
+
+    game: str
+    piece_labels: tuple[str, ...]
+    card_labels: tuple[str, ...]
+    area_name: str | None
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """Every label a teach folder or a tap may name."""
+        return self.piece_labels + self.card_labels
+
+    def unit(self, label: str) -> str:
+        """The profile entry a label teaches: the label itself, except Troetofanten
+        elephants and tootophants, taught as a kind (their number comes from the corner-index
+        model, `models/cards-index.onnx`, which teaching leaves alone)."""
+        if self.game == "troetofanten" and label.startswith(TROETO_KINDS):
+            return label.rsplit("-", 1)[0]
+        return label
+
+    def units(self, labels: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+        """{unit: its labels} in label order."""
+        out: dict[str, list[str]] = {}
+        for lab in labels:
+            out.setdefault(self.unit(lab), []).append(lab)
+        return {u: tuple(v) for u, v in out.items()}
+
+    def missing(self, taught: set[str] | dict) -> list[str]:
+        """Labels neither taught nor covered by a taught unit."""
+        return [lab for lab in self.labels if lab not in taught and self.unit(lab) not in taught]
+
+
+TROETO_KINDS = ("elephant-", "tootophant-")
+
+
+def teach_games() -> dict[str, TeachGame]:
+    from scoring.labels import CARD_LABELS_HOP, MARBLE_LABELS, SIMSALA_LABELS, TROETO_LABELS
+    from vision.cards.read import GAME_LABELS
+    from vision.pipeline import VISION_GAMES
+
+    return {
+        "simsala-hopp": TeachGame("simsala-hopp", SIMSALA_LABELS, (),
+                                  VISION_GAMES["simsala-hopp"].area_name),
+        "hop-la-bille": TeachGame("hop-la-bille", MARBLE_LABELS, CARD_LABELS_HOP,
+                                  VISION_GAMES["hop-la-bille"].area_name),
+        # doves come from the detector's heat, not the classifier: not taught
+        "magic-rabbit": TeachGame("magic-rabbit", (), GAME_LABELS["magic-rabbit"], None),
+        "troetofanten": TeachGame("troetofanten", (), TROETO_LABELS, None),
+    }
+
+
+def teachable(game: str) -> TeachGame:
+    """The game's `TeachGame` when teach mode covers it, else `TeachError` (unknown games:
     `UnknownGame`)."""
     from scoring import GAMES
     from tablescore.errors import UnknownGame
-    from vision.pipeline import VISION_GAMES
 
     if game not in GAMES:
         raise UnknownGame(f"unknown game {game!r}; choose one of: {', '.join(GAMES)}")
-    gv = VISION_GAMES.get(game)
-    if gv is None or gv.kind not in TEACHABLE_KINDS or not gv.labels:
-        covered = [g for g, v in VISION_GAMES.items() if v.kind in TEACHABLE_KINDS]
+    games = teach_games()
+    if game not in games:
         raise TeachError(f"teach mode does not cover {game} yet (it covers: "
-                         f"{', '.join(covered)})")
-    return gv
+                         f"{', '.join(games)})")
+    return games[game]
+
+
+def model_id(classifier) -> str:
+    """A short fingerprint of a classifier model (its metadata: classes, crop, training
+    history), so a profile is not used with a retrained model whose embedding differs."""
+    import hashlib
+
+    meta = json.dumps(getattr(classifier, "metadata", {}), sort_keys=True)
+    return hashlib.sha256(meta.encode()).hexdigest()[:16]
 
 
 def piece_colour(crops_bgr: np.ndarray, settings: TeachSettings = TEACH_SETTINGS) -> np.ndarray:
     """(N, S, S, 3) uint8 BGR crops -> (N, 3) float32 CIE Lab (L 0-100, a/b about -128..127):
     the mean of the most chromatic `colour_top` share of the pixels in the central
-    `colour_inner` square (the piece, not its surroundings)."""
+    `colour_inner` square (the piece, not its surroundings), less its central `colour_hole`
+    square; every `colour_step`-th pixel; white balanced first when `colour_white` > 0."""
     n = len(crops_bgr)
     if n == 0:
         return np.zeros((0, 3), np.float32)
-    s = crops_bgr.shape[1]
+    step = settings.colour_step
+    crops = crops_bgr[:, ::step, ::step] if step > 1 else crops_bgr
+    s = crops.shape[1]
     k = max(1, int(round(s * (1 - settings.colour_inner) / 2)))
-    inner = np.ascontiguousarray(crops_bgr[:, k:s - k, k:s - k])
-    lab = cv2.cvtColor(inner.reshape(n, -1, 3), cv2.COLOR_BGR2Lab).astype(np.float32)
+    inner = crops[:, k:s - k, k:s - k].reshape(n, -1, 3)
+    h = int(round(s * settings.colour_hole / 2))
+    if 0 < h < s // 2 - k:  # only the ring outside the central square of side colour_hole
+        g = np.abs(np.arange(k, s - k) - (s - 1) / 2)
+        inner = inner[:, (np.maximum(g[:, None], g[None, :]) >= h).ravel()]
+    if settings.colour_white > 0:
+        gain = white_gain(crops, settings)
+        inner = np.clip(inner * gain[:, None, :], 0, 255).astype(np.uint8)
+    lab = cv2.cvtColor(np.ascontiguousarray(inner), cv2.COLOR_BGR2Lab).astype(np.float32)
     lab[..., 0] *= 100.0 / 255.0
     lab[..., 1:] -= 128.0
     chroma = np.hypot(lab[..., 1], lab[..., 2])  # (N, P)
@@ -124,13 +222,29 @@ def piece_colour(crops_bgr: np.ndarray, settings: TeachSettings = TEACH_SETTINGS
     return top.mean(axis=1).astype(np.float32)
 
 
+def white_gain(crops_bgr: np.ndarray, settings: TeachSettings) -> np.ndarray:
+    """(N, 3) float32 per-channel gains taking the mean of the brightest `colour_white` share
+    of each crop's central `colour_hole` square (a tile's white paper) to 235."""
+    n, s = len(crops_bgr), crops_bgr.shape[1]
+    h = max(1, int(round(s * settings.colour_hole / 2)))
+    c0, c1 = s // 2 - h, s // 2 + h
+    mid = crops_bgr[:, c0:c1, c0:c1].reshape(n, -1, 3).astype(np.float32)
+    m = max(1, int(round(mid.shape[1] * settings.colour_white)))
+    idx = np.argpartition(-mid.sum(axis=2), m - 1, axis=1)[:, :m]
+    white = np.take_along_axis(mid, idx[..., None], axis=1).mean(axis=1)
+    return (235.0 / np.maximum(white, 20.0)).astype(np.float32)
+
+
 @dataclass(frozen=True)
 class Profile:
     """What teaching learnt about one copy of a game.
 
-    labels: (L,) taught labels; prototypes: (L, D) float32 unit vectors; colours: (L, 3)
-    float32 Lab; counts: (L,) examples per label; classes: the model's class list (a profile
-    only fits the model whose embedding it was built from)."""
+    labels: (L,) taught labels (for Troetofanten the kinds elephant/tootophant and the other
+    cards, see `TeachGame.unit`); prototypes: (L, D) float32 unit vectors; colours: (L, 3)
+    float32 Lab; counts: (L,) examples per label; classes: the model's class list and
+    model_id its fingerprint (a profile only fits the model whose embedding it was built
+    from); model: "pieces" (`models/pieces.onnx`) or "cards" (`models/cards.onnx`);
+    cards: Hop la bille's card part (a "cards" profile) beside its marbles."""
 
     game: str
     labels: tuple[str, ...]
@@ -140,17 +254,42 @@ class Profile:
     classes: tuple[str, ...]
     sources: tuple[str, ...] = ()
     settings: TeachSettings = field(default=TEACH_SETTINGS)
+    model: str = "pieces"
+    model_id: str = ""
+    cards: Profile | None = None
+
+    def _meta(self) -> dict:
+        return {"game": self.game, "model": self.model, "model_id": self.model_id,
+                "labels": list(self.labels), "classes": list(self.classes),
+                "counts": {lab: int(c) for lab, c in zip(self.labels, self.counts,
+                                                         strict=True)},
+                "sources": list(self.sources), "settings": asdict(self.settings)}
 
     def save(self, folder: str | Path) -> Path:
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
-        np.savez(folder / PROFILE_NPZ, prototypes=self.prototypes, colours=self.colours,
-                 counts=self.counts)
-        meta = {"game": self.game, "labels": list(self.labels), "classes": list(self.classes),
-                "counts": {lab: int(c) for lab, c in zip(self.labels, self.counts, strict=True)},
-                "sources": list(self.sources), "settings": asdict(self.settings)}
+        arrays = {"prototypes": self.prototypes, "colours": self.colours, "counts": self.counts}
+        meta = self._meta()
+        if self.cards is not None:
+            arrays |= {"cards_prototypes": self.cards.prototypes,
+                       "cards_colours": self.cards.colours, "cards_counts": self.cards.counts}
+            meta["cards"] = self.cards._meta()
+        np.savez(folder / PROFILE_NPZ, **arrays)
         (folder / PROFILE_JSON).write_text(json.dumps(meta, indent=2) + "\n")
         return folder
+
+    @classmethod
+    def _from(cls, meta: dict, arr, prefix: str = "", cards: Profile | None = None) -> Profile:
+        known = TeachSettings.__dataclass_fields__
+        settings = TeachSettings(**{k: v for k, v in meta.get("settings", {}).items()
+                                    if k in known})
+        return cls(game=meta["game"], labels=tuple(meta["labels"]),
+                   prototypes=arr[prefix + "prototypes"].astype(np.float32),
+                   colours=arr[prefix + "colours"].astype(np.float32),
+                   counts=arr[prefix + "counts"].astype(np.int64),
+                   classes=tuple(meta["classes"]), sources=tuple(meta.get("sources", ())),
+                   settings=settings, model=meta.get("model", "pieces"),
+                   model_id=meta.get("model_id", ""), cards=cards)
 
     @classmethod
     def load(cls, folder: str | Path) -> Profile:
@@ -158,23 +297,30 @@ class Profile:
         try:
             meta = json.loads((folder / PROFILE_JSON).read_text())
             arr = np.load(folder / PROFILE_NPZ)
-            known = TeachSettings.__dataclass_fields__
-            settings = TeachSettings(**{k: v for k, v in meta.get("settings", {}).items()
-                                        if k in known})
-            return cls(game=meta["game"], labels=tuple(meta["labels"]),
-                       prototypes=arr["prototypes"].astype(np.float32),
-                       colours=arr["colours"].astype(np.float32),
-                       counts=arr["counts"].astype(np.int64), classes=tuple(meta["classes"]),
-                       sources=tuple(meta.get("sources", ())), settings=settings)
+            cards = cls._from(meta["cards"], arr, "cards_") if meta.get("cards") else None
+            return cls._from(meta, arr, cards=cards)
         except (OSError, KeyError, ValueError, TypeError) as exc:
             raise TeachError(f"cannot read the teach profile in {folder}: {exc}") from None
 
-    def check(self, game: str, classes: tuple[str, ...]) -> None:
+    def check(self, game: str, classes: tuple[str, ...], model: str | None = None) -> None:
+        """`model`: the fingerprint (`model_id`) of the model in use, checked when both
+        sides have one."""
         if self.game != game:
             raise TeachError(f"the teach profile is for {self.game}, not {game}")
-        if tuple(self.classes) != tuple(classes):
-            raise TeachError("the teach profile was made with another classifier model; "
-                             "teach again with `tablescore teach`")
+        if tuple(self.classes) != tuple(classes) or (model and self.model_id
+                                                     and model != self.model_id):
+            raise TeachError(f"the teach profile was made with another classifier model "
+                             f"(models/{self.model}.onnx); teach again with `tablescore teach`")
+
+    @property
+    def piece_part(self) -> Profile | None:
+        """The part for `models/pieces.onnx` (tiles, marbles), None when nothing of it."""
+        return self if self.model == "pieces" and self.labels else None
+
+    @property
+    def card_part(self) -> Profile | None:
+        """The part for `models/cards.onnx` (cards, numbered tiles), None when none."""
+        return self if self.model == "cards" else self.cards
 
     def _combine(self, pl, cos, colours, ref, cols) -> np.ndarray:
         s = self.settings
@@ -231,6 +377,7 @@ class Example:
     source: str  # "file" or "file@x,y"
     embedding: np.ndarray  # (D,)
     colour: np.ndarray  # (3,) Lab
+    model: str = "pieces"  # the model whose embedding this is ("pieces" or "cards")
 
 
 def read_taps(photo: Path, default_label: str) -> list[tuple[float, float, str]] | None:
@@ -251,24 +398,52 @@ def read_taps(photo: Path, default_label: str) -> list[tuple[float, float, str]]
 
 def examples_from_photo(pipeline, game: str, photo_path: str | Path | bytes, label: str,
                         taps: list[tuple[float, float, str]] | None = None,
-                        name: str | None = None,
-                        settings: TeachSettings = TEACH_SETTINGS) -> list[Example]:
-    """Examples from one teach photo. Without taps the photo must show exactly one piece (a
-    candidate the model does not call background); with taps (photo pixels) each names the
-    nearest candidate within `tap_radius` piece sizes, or, where the segmenter found none, a
-    crop centred on the tap (median piece size, angle 0) that the model must not call
-    background. Errors name the file."""
-    gv = teachable(game)
+                        name: str | None = None, settings: TeachSettings | None = None,
+                        card_settings: TeachSettings | None = None) -> list[Example]:
+    """Examples from one teach photo (see `piece_examples` for tiles and marbles,
+    `vision.teach_cards.card_examples` for cards and numbered tiles): without taps the photo
+    shows one piece of `label`; taps name pieces by their labels. Errors name the file."""
+    from vision.teach_cards import card_examples
+
+    tg = teachable(game)
     name = name or str(photo_path)
+    settings = settings or game_settings(game)
+    card_settings = card_settings or game_settings(game, "cards")
     try:
         photo = load_photo(photo_path, pipeline.image_settings)
-        area = find_area(photo.image, AREA_SETTINGS[game], gv.area_name, game=game)
+        area = None if tg.area_name is None else \
+            find_area(photo.image, AREA_SETTINGS[game], tg.area_name, game=game)
     except TablescoreError as exc:
         raise TeachError(f"{name}: {exc.message}") from None
-    if gv.kind == "tiles":
-        cand = find_tiles(photo.image, area, TILE_SETTINGS)
-    else:
+    if taps is None:
+        if label in tg.card_labels:
+            return card_examples(pipeline, game, photo, area, label, None, name,
+                                 card_settings)
+        return piece_examples(pipeline, game, photo, area, label, None, name, settings)
+    piece_taps = [t for t in taps if t[2] not in tg.card_labels]
+    card_taps = [t for t in taps if t[2] in tg.card_labels]
+    out: list[Example] = []
+    if piece_taps:
+        out += piece_examples(pipeline, game, photo, area, label, piece_taps, name, settings)
+    if card_taps:
+        out += card_examples(pipeline, game, photo, area, label, card_taps, name,
+                             card_settings)
+    return out
+
+
+def piece_examples(pipeline, game: str, photo, area, label: str,
+                   taps: list[tuple[float, float, str]] | None, name: str,
+                   settings: TeachSettings = TEACH_SETTINGS) -> list[Example]:
+    """Tiles and marbles (`models/pieces.onnx`). Without taps the photo must show exactly one
+    piece (a candidate the model does not call background); with taps (photo pixels) each
+    names the nearest candidate within `tap_radius` piece sizes, or, where the segmenter
+    found none, a crop centred on the tap (median piece size, angle 0) that the model must
+    not call background."""
+    tg = teachable(game)
+    if tg.area_name and "cloth" in tg.area_name:
         cand = find_marbles(photo.image, area, MARBLE_SETTINGS)
+    else:
+        cand = find_tiles(photo.image, area, TILE_SETTINGS)
     if len(cand) == 0:
         raise TeachError(f"{name}: no piece found in this photo")
     clf = pipeline.classifier
@@ -317,12 +492,12 @@ def photo_files(folder: Path) -> list[Path]:
 
 
 def build_profile(folder: str | Path, game: str, pipeline=None,
-                  settings: TeachSettings | None = None) -> Profile:
+                  settings: TeachSettings | None = None,
+                  card_settings: TeachSettings | None = None) -> Profile:
     """A profile from a teach folder `DIR/<label>/*.jpg` (see the module docstring)."""
     from vision.pipeline import get_pipeline
 
-    gv = teachable(game)
-    settings = settings or game_settings(game)
+    tg = teachable(game)
     pipeline = pipeline or get_pipeline()
     folder = Path(folder)
     if not folder.is_dir():
@@ -330,46 +505,65 @@ def build_profile(folder: str | Path, game: str, pipeline=None,
     subdirs = sorted(p for p in folder.iterdir() if p.is_dir())
     if not subdirs:
         raise TeachError(f"{folder}: no label folders (expected {folder}/<label>/*.jpg, labels "
-                         f"of {game}: {', '.join(gv.labels)})")
+                         f"of {game}: {', '.join(tg.labels)})")
     examples: list[Example] = []
     for sub in subdirs:
-        if sub.name not in gv.labels:
+        if sub.name not in tg.labels:
             raise TeachError(f"{sub}: unknown label {sub.name!r} for {game}; labels: "
-                             f"{', '.join(gv.labels)}")
+                             f"{', '.join(tg.labels)}")
         photos = photo_files(sub)
         if not photos:
             raise TeachError(f"{sub}: empty label folder (no .jpg or .png photo)")
         for ph in photos:
             taps = read_taps(ph, sub.name)
             for _, _, lab in taps or ():
-                if lab not in gv.labels:
+                if lab not in tg.labels:
                     raise TeachError(f"{ph.with_name(ph.stem + '.taps.json')}: unknown label "
                                      f"{lab!r} for {game}")
-            examples += examples_from_photo(pipeline, game, ph, sub.name, taps,
-                                            name=str(ph), settings=settings)
-    return profile_from_examples(game, examples, pipeline.classifier.classes, settings)
+            examples += examples_from_photo(pipeline, game, ph, sub.name, taps, str(ph),
+                                            settings, card_settings)
+    return profile_from_examples(game, examples, pipeline, settings, card_settings)
 
 
-def profile_from_examples(game: str, examples: list[Example], classes: tuple[str, ...],
-                          settings: TeachSettings | None = None) -> Profile:
-    from vision.pipeline import game_vision
-
-    gv = game_vision(game)
-    settings = settings or game_settings(game)
-    labels = tuple(lab for lab in gv.labels if any(e.label == lab for e in examples))
-    if not labels:
-        raise TeachError("no teach examples")
+def _part(tg: TeachGame, examples: list[Example], model: str, classifier,
+          settings: TeachSettings) -> Profile:
+    labels = tg.piece_labels if model == "pieces" else tg.card_labels
+    ex = [e for e in examples if e.model == model]
+    units = [u for u in tg.units(labels) if any(tg.unit(e.label) == u for e in ex)]
     protos, cols, counts = [], [], []
-    for lab in labels:
-        ex = [e for e in examples if e.label == lab]
-        v = np.mean([e.embedding for e in ex], axis=0)
+    for u in units:
+        mine = [e for e in ex if tg.unit(e.label) == u]
+        v = np.mean([e.embedding for e in mine], axis=0)
         protos.append(v / max(float(np.linalg.norm(v)), 1e-9))
-        cols.append(np.mean([e.colour for e in ex], axis=0))
-        counts.append(len(ex))
-    return Profile(game=game, labels=labels, prototypes=np.asarray(protos, np.float32),
-                   colours=np.asarray(cols, np.float32), counts=np.asarray(counts, np.int64),
-                   classes=tuple(classes), sources=tuple(e.source for e in examples),
-                   settings=settings)
+        cols.append(np.mean([e.colour for e in mine], axis=0))
+        counts.append(len(mine))
+    dim = len(ex[0].embedding) if ex else 0
+    return Profile(game=tg.game, labels=tuple(units),
+                   prototypes=np.asarray(protos, np.float32).reshape(len(units), dim),
+                   colours=np.asarray(cols, np.float32).reshape(len(units), 3),
+                   counts=np.asarray(counts, np.int64), classes=tuple(classifier.classes),
+                   sources=tuple(e.source for e in ex), settings=settings, model=model,
+                   model_id=model_id(classifier))
+
+
+def profile_from_examples(game: str, examples: list[Example], pipeline,
+                          settings: TeachSettings | None = None,
+                          card_settings: TeachSettings | None = None) -> Profile:
+    """The profile of a game from its examples: the tiles' or marbles' part (the top level),
+    the cards' part (the top level for Magic Rabbit and Troetofanten, `cards` for Hop la
+    bille)."""
+    tg = teachable(game)
+    if not examples:
+        raise TeachError("no teach examples")
+    settings = settings or game_settings(game)
+    card_settings = card_settings or game_settings(game, "cards")
+    cards = None
+    if any(e.model == "cards" for e in examples):
+        cards = _part(tg, examples, "cards", pipeline.cards.classifier, card_settings)
+    if not tg.piece_labels:
+        return cards
+    piece = _part(tg, examples, "pieces", pipeline.classifier, settings)
+    return replace(piece, cards=cards)
 
 
 _CACHE: dict[tuple, Profile] = {}
@@ -377,7 +571,8 @@ _CACHE: dict[tuple, Profile] = {}
 
 def resolve_profile(teach, game: str, pipeline) -> Profile:
     """`teach` as given to `score_photo`: a `Profile`, a folder holding a saved profile
-    (`profile.json`), or a teach folder of photos (built now; cached by path and mtime)."""
+    (`profile.json`), or a teach folder of photos (built now; cached by path and mtime).
+    Checked against the models in use."""
     if isinstance(teach, Profile):
         profile = teach
     else:
@@ -390,8 +585,20 @@ def resolve_profile(teach, game: str, pipeline) -> Profile:
         if key not in _CACHE:
             _CACHE[key] = Profile.load(folder) if saved else build_profile(folder, game, pipeline)
         profile = _CACHE[key]
-    profile.check(game, pipeline.classifier.classes)
+    check_profile(profile, game, pipeline)
     return profile
+
+
+def check_profile(profile: Profile, game: str, pipeline) -> None:
+    """`TeachError` unless each part of the profile fits the game and the model in use."""
+    if profile.game != game:
+        raise TeachError(f"the teach profile is for {profile.game}, not {game}")
+    if profile.model == "pieces":
+        clf = pipeline.classifier
+        profile.check(game, clf.classes, model_id(clf))
+    if profile.card_part is not None:
+        clf = pipeline.cards.classifier
+        profile.card_part.check(game, clf.classes, model_id(clf))
 
 
 def timed_build(folder, game, pipeline=None) -> tuple[Profile, float]:
@@ -401,31 +608,57 @@ def timed_build(folder, game, pipeline=None) -> tuple[Profile, float]:
 
 
 def teach_probs(profile: Profile, classifier, labels: tuple[str, ...], probs: np.ndarray,
-                embedding: np.ndarray, crops_bgr: np.ndarray) -> np.ndarray:
+                embedding: np.ndarray, crops_bgr: np.ndarray,
+                groups: dict[str, tuple[str, ...]] | None = None,
+                keep_mass: bool = False) -> np.ndarray:
     """The model's (N, C) class probabilities re-decided with a profile: the game's label
     columns become `Profile.adjust`'s q times the piece mass (1 - P(background)); other games'
     classes get 0; candidates with a prototype cosine >= `rescue_cos` get P(background) at
     most `1 - rescue_cos` (taught pieces the model took for background); candidates whose
     best label is taught but whose cosine to every prototype is below `min_cos` get
     P(background) = 1.
-    Same shape/dtype."""
-    if len(probs) == 0:
+
+    groups: {profile label: its model labels} when a profile label stands for several of the
+    model's labels (Troetofanten kinds): the rule runs on each group's summed probability, and
+    a group's share is split over its labels as the model splits it.
+    keep_mass (and the profile's `keep_mass`): the game's labels share only what the model
+    gave them (a rescued candidate: all but background), other classes keep theirs (the card
+    reader drops a crop whose game labels weigh less than background: e.g. another game's
+    piece). Same shape/dtype."""
+    if len(probs) == 0 or not profile.labels:
         return probs
-    cols = [classifier.index(lab) for lab in labels]
+    groups = groups or {lab: (lab,) for lab in labels}
+    units = tuple(groups)
     ib = classifier.index(BACKGROUND)
+    idx = [[classifier.index(lab) for lab in groups[u]] for u in units]
+    pu = np.stack([probs[:, cols].sum(axis=1) for cols in idx], axis=1)
     s = profile.settings
-    q, cos_l = profile.adjust(labels, probs[:, cols], embedding,
-                              piece_colour(crops_bgr, s))
+    keep_mass = keep_mass and s.keep_mass
+    q, cos_l = profile.adjust(units, pu, embedding, piece_colour(crops_bgr, s))
     bg = probs[:, ib].copy()
     with np.errstate(invalid="ignore"):
-        best = np.nanmax(np.nan_to_num(cos_l, nan=-1.0), axis=1)
-        rescue = best >= s.rescue_cos
+        filled = np.nan_to_num(cos_l, nan=-1.0)
+        best = filled.max(axis=1)
+        second = np.sort(filled, axis=1)[:, -2] if filled.shape[1] > 1 else np.full(len(q), -1)
+        rescue = (best >= s.rescue_cos) & (best - second >= s.rescue_margin) \
+            & (bg < s.rescue_bg)
         bg[rescue] = np.minimum(bg[rescue], 1 - s.rescue_cos)
         taught = ~np.isnan(cos_l[np.arange(len(q)), q.argmax(axis=1)])
         bg[taught & (best < s.min_cos)] = 1.0  # like no taught piece at all: background
-    out = np.zeros_like(probs)
+    if keep_mass:
+        out = probs.copy()
+        mass = pu.sum(axis=1)
+        gone = (bg >= 1.0) | rescue  # rescued: all that is not background is this game's
+        out[gone] = 0.0
+        mass[gone] = 1 - bg[gone]
+    else:
+        out = np.zeros_like(probs)
+        mass = 1 - bg
     out[:, ib] = bg
-    out[:, cols] = q * (1 - bg)[:, None]
+    for k, cols in enumerate(idx):
+        within = probs[:, cols] / np.maximum(pu[:, k:k + 1], 1e-12)
+        within = np.where(pu[:, k:k + 1] > 1e-12, within, 1.0 / len(cols))
+        out[:, cols] = (q[:, k] * mass)[:, None] * within
     return out
 
 
@@ -435,8 +668,7 @@ def profile_from_taps(game: str, photos: list[tuple[str, bytes]], taps: list[dic
     `taps` [{"photo": index, "x", "y", "label"}] in photo pixels. Errors name the photo."""
     from vision.pipeline import get_pipeline
 
-    gv = teachable(game)
-    settings = settings or game_settings(game)
+    tg = teachable(game)
     pipeline = pipeline or get_pipeline()
     if not photos:
         raise TeachError("no teach photos")
@@ -451,16 +683,24 @@ def profile_from_taps(game: str, photos: list[tuple[str, bytes]], taps: list[dic
                 from None
         if not 0 <= i < len(photos):
             raise TeachError(f"tap {k}: no photo {i}")
-        if lab not in gv.labels:
+        if lab not in tg.labels:
             raise TeachError(f"tap {k}: unknown label {lab!r} for {game}; labels: "
-                             f"{', '.join(gv.labels)}")
+                             f"{', '.join(tg.labels)}")
         by_photo.setdefault(i, []).append((x, y, lab))
     examples: list[Example] = []
     for i, ts in sorted(by_photo.items()):
         name, data = photos[i]
-        examples += examples_from_photo(pipeline, game, data, ts[0][2], ts, name=name,
-                                        settings=settings)
-    return profile_from_examples(game, examples, pipeline.classifier.classes, settings)
+        examples += examples_from_photo(pipeline, game, data, ts[0][2], ts, name, settings)
+    return profile_from_examples(game, examples, pipeline, settings)
+
+
+def profile_counts(profile: Profile) -> dict[str, int]:
+    """{taught label: examples} over both parts."""
+    out = {}
+    for part in (profile.piece_part, profile.card_part):
+        if part is not None:
+            out |= {lab: int(c) for lab, c in zip(part.labels, part.counts, strict=True)}
+    return out
 
 
 def list_profiles(root: str | Path, game: str | None = None) -> list[dict]:
@@ -478,5 +718,6 @@ def list_profiles(root: str | Path, game: str | None = None) -> list[dict]:
         except (OSError, ValueError):
             continue
         if game is None or m.get("game") == game:
-            out.append({"name": d.name, "game": m.get("game"), "labels": m.get("counts", {})})
+            counts = dict(m.get("counts", {})) | dict((m.get("cards") or {}).get("counts", {}))
+            out.append({"name": d.name, "game": m.get("game"), "labels": counts})
     return out

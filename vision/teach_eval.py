@@ -26,7 +26,7 @@ import numpy as np
 
 import vision.teach as teach
 from vision.evaluate import evaluate_folder, scene_files
-from vision.pipeline import Pipeline, game_vision, get_pipeline
+from vision.pipeline import Pipeline, get_pipeline
 from vision.synth import render_scene
 from vision.synth.dataset import scene_seed
 
@@ -36,13 +36,14 @@ HEADLINE = ("scenes", "piece_error", "facts_exact", "facts_exact_count", "pieces
 
 
 def write_teach_folder(game: str, out: str | Path, per_label: int = 1, seed: int = 80,
-                       edition: int = 2, max_scenes: int = 60) -> dict[str, list[str]]:
-    """Render teach photos: for each label, `per_label` scenes (each used once) with a fully
-    visible piece of it; writes `<out>/<label>/<scene>.jpg` + `.taps.json`. Returns the files
-    per label."""
+                       edition: int = 2, max_scenes: int = 60,
+                       labels: tuple[str, ...] | None = None) -> dict[str, list[str]]:
+    """Render teach photos: for each label (default: all the game's teachable labels),
+    `per_label` scenes (each used once) with a fully visible piece of it; writes
+    `<out>/<label>/<scene>.jpg` + `.taps.json`. Returns the files per label."""
     if seed in COMMITTED_SETS:
         raise ValueError(f"seed {seed} is a committed scene set; pick another")
-    labels = game_vision(game).labels
+    labels = tuple(labels or teach.teachable(game).labels)
     out = Path(out)
     need = {lab: per_label for lab in labels}
     files: dict[str, list[str]] = {lab: [] for lab in labels}
@@ -107,7 +108,7 @@ def headline(report: dict) -> dict:
 
 def run(game: str, scenes: str | Path, per_label: int = 1, seed: int = 80,
         out: str | Path | None = None, settings: teach.TeachSettings | None = None,
-        edition: int = 2) -> dict:
+        edition: int = 2, card_settings: teach.TeachSettings | None = None) -> dict:
     pipeline = get_pipeline()
     scene_files(scenes)
     with tempfile.TemporaryDirectory() as tmp:
@@ -115,11 +116,12 @@ def run(game: str, scenes: str | Path, per_label: int = 1, seed: int = 80,
         t = time.perf_counter()
         write_teach_folder(game, folder, per_label, seed, edition)
         render_s = time.perf_counter() - t
-        _ = pipeline.classifier  # load the model before timing
+        _ = pipeline.classifier  # load the models before timing
+        if teach.teachable(game).card_labels:
+            _ = pipeline.cards
         teach._CACHE.clear()
         t = time.perf_counter()
-        profile = teach.build_profile(folder, game, pipeline,
-                                      settings)
+        profile = teach.build_profile(folder, game, pipeline, settings, card_settings)
         teach_ms = (time.perf_counter() - t) * 1000
         before = evaluate_folder(game, scenes, pipeline).to_json()
         taught = TaughtPipeline(pipeline, profile)
@@ -128,8 +130,8 @@ def run(game: str, scenes: str | Path, per_label: int = 1, seed: int = 80,
         "game": game,
         "scenes_folder": str(scenes),
         "teach_edition": edition,
-        "teach_photos": int(profile.counts.sum()),
-        "labels_taught": list(profile.labels),
+        "teach_photos": sum(teach.profile_counts(profile).values()),
+        "labels_taught": list(teach.profile_counts(profile)),
         "render_teach_photos_s": round(render_s, 2),
         "teach_ms": round(teach_ms, 1),
         "teach_added_ms_per_photo": {

@@ -42,12 +42,12 @@ def list_teach():
 
 @bp.post("/teach")
 def create_teach():
-    from vision.teach import profile_from_taps, teachable
+    from vision.teach import profile_counts, profile_from_taps, teachable
     from webapp.api import TEACH_NAME, image_type
 
     game = request.form.get("game", "")
     games.info(game)
-    gv = teachable(game)
+    tg = teachable(game)
     name = request.form.get("name", "")
     if not TEACH_NAME.match(name):
         raise BadInput(f"teach profile names are letters, digits, '.', '_' and '-': {name!r}")
@@ -68,7 +68,6 @@ def create_teach():
     started = time.perf_counter()
     profile = profile_from_taps(game, photos, taps)
     profile.save(teach_root() / name)
-    counts = {lab: int(c) for lab, c in zip(profile.labels, profile.counts, strict=True)}
-    return {"name": name, "game": game, "labels": counts,
-            "missing": [lab for lab in gv.labels if lab not in counts],
+    counts = profile_counts(profile)
+    return {"name": name, "game": game, "labels": counts, "missing": tg.missing(counts),
             "timings_ms": {"total": round((time.perf_counter() - started) * 1000, 1)}}

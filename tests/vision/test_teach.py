@@ -218,8 +218,6 @@ def test_score_with_teach_folder_and_profile(sim_teach_folder, run_cli, tmp_path
 
 
 @pytest.mark.parametrize("game", [
-    "magic-rabbit",  # tiles read by the card stage (no embeddings wired in yet)
-    "troetofanten",  # cards
     "mauerhuepfer",  # pawns: colour model, no crop classifier
 ])
 def test_games_teach_does_not_cover_say_so(tmp_path, run_cli, game):

@@ -71,3 +71,18 @@ def test_tap_on_no_piece_names_the_photo(client):
     res = post_teach(client, [{"photo": 0, "x": 3, "y": 3, "label": "frog"}])
     assert res.status_code == 400
     assert res.get_json()["error"]["message"].startswith(SCENE.name)
+
+
+@pytest.mark.parametrize("game, some, never", [
+    ("magic-rabbit", "rabbit-9", "dove"),  # doves come from the detector's heat
+    ("troetofanten", "elephant-3", "marble-red"),
+    ("hop-la-bille", "card-back", "dove"),  # marbles and cards
+])
+def test_teach_labels_of_the_card_games(client, game, some, never):
+    body = client.get(f"/api/teach?game={game}").get_json()
+    assert some in body["labels"] and never not in body["labels"]
+
+
+def test_teach_refuses_mauerhuepfer(client):
+    res = client.get("/api/teach?game=mauerhuepfer")
+    assert res.status_code == 400 and "does not cover" in res.get_json()["error"]["message"]

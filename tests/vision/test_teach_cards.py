@@ -1,0 +1,193 @@
+"""Teach mode for the pieces the card reader reads (`vision.teach_cards`): Magic Rabbit tiles,
+Troetofanten cards (taught per kind), Hop la bille cards."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.classify.model import Prediction
+from vision.teach import TEACH_SETTINGS, Profile, TeachError, build_profile, teachable
+from vision.teach_cards import TaughtCardClassifier
+
+CARD_GAMES = ("magic-rabbit", "troetofanten", "hop-la-bille")
+# two labels per game whose names a test swaps in a profile (unnumbered Troetofanten kinds)
+SWAP = {"magic-rabbit": ("hat-3", "rabbit-6"), "troetofanten": ("mouse", "lasso"),
+        "hop-la-bille": ("card-red", "card-green")}
+
+
+class FakeCards:
+    """A card classifier stand-in: fixed probabilities and embeddings."""
+
+    def __init__(self, probs, emb):
+        from vision.cards.read import CLASSIFIER_PATH
+        from vision.classify.model import PieceClassifier
+
+        real = PieceClassifier(CLASSIFIER_PATH, threads=1)
+        self.classes, self.crop, self.metadata = real.classes, real.crop, real.metadata
+        self.probs, self.emb = probs, emb
+
+    def index(self, lab):
+        return self.classes.index(lab)
+
+    def predict(self, crops):
+        return Prediction(self.probs, self.emb)
+
+
+def unit(v):
+    v = np.asarray(v, np.float32)
+    return v / np.linalg.norm(v, axis=-1, keepdims=True)
+
+
+@pytest.mark.parametrize("game", CARD_GAMES)
+def test_taught_card_classifier_follows_the_prototype(game):
+    """The model says A; the embedding sits on B's prototype: the taught classifier says B
+    (Troetofanten: the kind moves, the numbers keep the model's split)."""
+    a, b = SWAP[game]
+    tg = teachable(game)
+    fake = FakeCards(None, None)
+    probs = np.zeros((1, len(fake.classes)), np.float32)
+    probs[0, fake.index(a)] = 0.7
+    probs[0, fake.index(b)] = 0.2
+    probs[0, fake.index("background")] = 0.1
+    fake.probs, fake.emb = probs, unit(np.eye(2, 8)[1:2])
+    part = Profile(game=game, labels=(tg.unit(a), tg.unit(b)), prototypes=np.eye(2, 8,
+                   dtype=np.float32), colours=np.zeros((2, 3), np.float32),
+                   counts=np.ones(2, np.int64), classes=fake.classes, model="cards")
+    out = TaughtCardClassifier(fake, part, game).predict(np.full((1, 32, 32, 3), 128, np.uint8))
+    assert out.probs[0].argmax() == fake.index(b)
+    assert out.probs[0].sum() == pytest.approx(1.0, abs=1e-5)
+
+
+def test_troetofanten_kind_keeps_the_model_number_split():
+    tg = teachable("troetofanten")
+    assert tg.unit("elephant-3") == "elephant" and tg.unit("lasso") == "lasso"
+    fake = FakeCards(None, None)
+    probs = np.zeros((1, len(fake.classes)), np.float32)
+    probs[0, fake.index("tootophant-2")] = 0.3
+    probs[0, fake.index("tootophant-4")] = 0.1
+    probs[0, fake.index("elephant-5")] = 0.6
+    fake.probs, fake.emb = probs, unit(np.eye(2, 8)[1:2])
+    part = Profile(game="troetofanten", labels=("elephant", "tootophant"),
+                   prototypes=np.eye(2, 8, dtype=np.float32), colours=np.zeros((2, 3)),
+                   counts=np.ones(2, np.int64), classes=fake.classes, model="cards")
+    out = TaughtCardClassifier(fake, part, "troetofanten").predict(
+        np.full((1, 32, 32, 3), 128, np.uint8)).probs[0]
+    t2, t4 = out[fake.index("tootophant-2")], out[fake.index("tootophant-4")]
+    assert t2 + t4 > 0.9 and t2 == pytest.approx(3 * t4, rel=1e-4)
+    assert tg.missing({"elephant": 1}) == [lab for lab in tg.labels
+                                           if not lab.startswith("elephant")]
+
+
+@pytest.fixture(scope="module")
+def card_folders(tmp_path_factory):
+    """Edition-1 rendered teach photos (seed set 83), one per label of SWAP, per game."""
+    from vision.teach_eval import write_teach_folder
+
+    root = tmp_path_factory.mktemp("cards")
+    for game in CARD_GAMES:
+        write_teach_folder(game, root / game, per_label=1, seed=83, edition=1,
+                           labels=SWAP[game])
+    return root
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", CARD_GAMES)
+def test_teach_cards_from_rendered_photos(card_folders, run_cli, tmp_path, game):
+    code, out = run_cli("teach", "--game", game, card_folders / game, "--name", "c",
+                        "--data", tmp_path, "--json")
+    assert code == 0, out
+    tg = teachable(game)
+    assert set(out["labels"]) == {tg.unit(lab) for lab in SWAP[game]}
+    assert out["missing"] and not set(out["missing"]) & set(SWAP[game])
+    prof = Profile.load(tmp_path / "teach" / "c")
+    part = prof.card_part
+    assert part is not None and part.model == "cards" and part.prototypes.shape == (2, 64)
+    assert (prof.cards is not None) == (game == "hop-la-bille")
+    photo = next((card_folders / game / SWAP[game][1]).glob("*.jpg"))
+    code, scored = run_cli("score", photo, "--game", game, "--teach", tmp_path / "teach" / "c",
+                           "--json")
+    assert code == 0 and scored["pieces"], scored
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", CARD_GAMES)
+def test_profile_changes_the_reading(card_folders, game):
+    """A profile whose two labels are swapped (and the model's vote nearly off) reads the
+    taught piece as the other label: the profile reaches the card reader's decision."""
+    from vision.pipeline import get_pipeline
+
+    a, b = SWAP[game]
+    tg = teachable(game)
+    pipe = get_pipeline()
+    prof = build_profile(card_folders / game, game, pipe)
+    part = prof.card_part
+    swapped = replace(part, labels=tuple(reversed(part.labels)),
+                      settings=replace(part.settings, model_weight=0.05))
+    prof = swapped if game != "hop-la-bille" else replace(prof, cards=swapped)
+    photo = next((card_folders / game / a).glob("*.jpg"))
+    tap = json.loads(photo.with_name(photo.stem + ".taps.json").read_text())[0]
+
+    def label_at(profile):
+        det = pipe.recognise(photo, game, profile).detections
+        d = np.hypot(*(det.centers - [tap["x"], tap["y"]]).T)
+        return tg.unit(str(det.labels[int(d.argmin())]))
+
+    assert label_at(None) == tg.unit(a)
+    assert label_at(prof) == tg.unit(b)
+
+
+def _blank(path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(path), np.full((480, 640, 3), 200, np.uint8))
+    return path
+
+
+@pytest.mark.parametrize("game", CARD_GAMES)
+@pytest.mark.parametrize("setup, names", [
+    (lambda d, g: _blank(d / "dragon" / "x.jpg"), "dragon"),  # unknown label folder
+    (lambda d, g: (d / SWAP[g][0]).mkdir(parents=True), "empty label folder"),
+    (lambda d, g: _blank(d / SWAP[g][0] / "empty.jpg"), "empty.jpg"),  # no piece in it
+    (lambda d, g: d.mkdir(parents=True), "no label folders"),
+])
+def test_bad_card_teach_input_names_the_file(tmp_path, run_cli, game, setup, names):
+    folder = tmp_path / "teach"
+    setup(folder, game)
+    code, out = run_cli("teach", "--game", game, folder, "--data", tmp_path / "d")
+    assert code == 2
+    assert out["error"]["code"] == "bad_teach_input"
+    assert names in out["error"]["message"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", CARD_GAMES)
+def test_tap_on_no_card_names_the_photo(card_folders, tmp_path, game):
+    src = next((card_folders / game / SWAP[game][0]).glob("*.jpg"))
+    dst = tmp_path / SWAP[game][0] / "t.jpg"
+    dst.parent.mkdir(parents=True)
+    dst.write_bytes(src.read_bytes())
+    (dst.with_name("t.taps.json")).write_text(json.dumps([{"x": 1, "y": 1}]))
+    with pytest.raises(TeachError, match=r"t\.jpg: no piece found at the tap \(1, 1\)"):
+        build_profile(tmp_path, game)
+
+
+def test_profile_with_a_card_part_round_trips(tmp_path):
+    cards = Profile(game="hop-la-bille", labels=("card-red",), prototypes=unit(np.ones((1, 8))),
+                    colours=np.ones((1, 3), np.float32), counts=np.ones(1, np.int64),
+                    classes=("background", "card-red"), model="cards", model_id="abc")
+    prof = Profile(game="hop-la-bille", labels=(), prototypes=np.zeros((0, 0), np.float32),
+                   colours=np.zeros((0, 3), np.float32), counts=np.zeros(0, np.int64),
+                   classes=("background", "marble-red"), settings=TEACH_SETTINGS, cards=cards)
+    back = Profile.load(prof.save(tmp_path / "p"))
+    assert back.piece_part is None and back.card_part.labels == ("card-red",)
+    assert np.allclose(back.card_part.prototypes, cards.prototypes)
+    with pytest.raises(TeachError, match=r"another classifier model \(models/cards\.onnx\)"):
+        back.card_part.check("hop-la-bille", cards.classes, "other")
+    from vision.teach import list_profiles
+
+    assert list_profiles(tmp_path, "hop-la-bille")[0]["labels"] == {"card-red": 1}

@@ -1,0 +1,184 @@
+"""Teach mode for the pieces the card reader reads (`vision.cards`): Magic Rabbit tiles,
+Troetofanten cards, Hop la bille cards.
+
+The same rule as the tiles and marbles (`vision.teach`): prototypes from `models/cards.onnx`'s
+64-d embedding of the reader's own crops, colours (Lab) of those crops, and
+`teach_probs` re-deciding the model's probabilities. Nothing in `vision.cards` changes: a
+`TaughtCardClassifier` wraps the reader's classifier (same `classes`, `crop`, `index`) and
+re-decides each `predict`; `taught_reader` is a shallow copy of the reader using it.
+
+Troetofanten cards are taught per kind (elephant, tootophant, mouse, mousetrap, lasso, tamer,
+back): an elephant's or tootophant's number comes from the corner-index model
+(`models/cards-index.onnx`), which multiplies the kind's probability (`CardReader.
+troeto_numbers`), so a prototype per kind corrects the part the classifier decides and leaves
+the number to the index model.
+
+Teach photos show the pieces on a table (Hop la bille: beside its cloth, which is found as for
+scoring): the reader's key points give the candidates; without taps exactly one must be a
+piece, a tap names the candidate whose centre lies within `tap_radius` piece widths.
+"""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import numpy as np
+
+import vision.teach as teach
+from tablescore.errors import TablescoreError
+from vision.cards.pieces import CardPiece
+from vision.classify.model import Prediction
+
+# The label given to a tap's candidates (any label of the game would do)
+NEUTRAL_LABEL = {"magic-rabbit": "magician", "troetofanten": "mouse",
+                 "hop-la-bille": "card-back"}
+TAP_KEY_THRESHOLD = 0.15  # detector heat a key point needs to be named by a tap
+
+
+class TaughtCardClassifier:
+    """A `PieceClassifier` stand-in: the card model's own prediction, re-decided with a
+    profile's card part (the embedding is passed through)."""
+
+    def __init__(self, base, profile: teach.Profile, game: str):
+        self.base, self.profile, self.game = base, profile, game
+        self.classes, self.crop, self.metadata = base.classes, base.crop, base.metadata
+        tg = teach.teachable(game)
+        self.labels = tg.card_labels
+        self.groups = tg.units(tg.card_labels)
+
+    def index(self, label: str) -> int:
+        return self.base.index(label)
+
+    def predict(self, crops_bgr: np.ndarray) -> Prediction:
+        pred = self.base.predict(crops_bgr)
+        if len(crops_bgr) == 0:
+            return pred
+        probs = teach.teach_probs(self.profile, self.base, self.labels, pred.probs,
+                                  pred.embedding, crops_bgr, self.groups, keep_mass=True)
+        return Prediction(probs=probs, embedding=pred.embedding)
+
+
+def with_classifier(reader, classifier):
+    """A shallow copy of a `CardReader` classifying with `classifier` (the shared reader is
+    left as it is: safe across threads)."""
+    out = copy.copy(reader)
+    out.classifier = classifier
+    return out
+
+
+def taught_reader(reader, profile: teach.Profile | None, game: str):
+    """The reader re-deciding with the profile's card part (its final decision: a width
+    search by background probability, where the reader has one, stays the model's), or the
+    reader itself."""
+    part = None if profile is None else profile.card_part
+    if part is None or not part.labels:
+        return reader
+    out = with_classifier(reader, TaughtCardClassifier(reader.classifier, part, game))
+    if hasattr(reader, "search_widths"):  # the poses stay the untaught reader's (the same
+        out.search_widths = reader.search_widths  # crops as teaching saw; and faster)
+    return out
+
+
+def _card_crops(reader, image: np.ndarray, game: str, pieces) -> np.ndarray:
+    from vision.cards.geometry import SPECS, CardCropSettings, crop_card
+
+    c = reader.classifier.crop
+    cs = CardCropSettings(size=c.size, mean=c.mean, std=c.std)
+    return np.stack([crop_card(image, p.frame, SPECS[game], cs) for p in pieces])
+
+
+def card_examples(pipeline, game: str, photo, area, label: str,
+                  taps: list[tuple[float, float, str]] | None, name: str,
+                  settings: teach.TeachSettings = teach.TEACH_SETTINGS) -> list[teach.Example]:
+    """Examples of cards / numbered tiles from one loaded teach photo (`area`: the Hop la
+    bille cloth, else None). Without taps the reader must find exactly one piece of the game
+    (if it finds none, exactly one key point); each tap (photo pixels) names the key point
+    whose piece centre lies within `tap_radius` piece widths. Errors name the file."""
+    tg = teach.teachable(game)
+    reader = pipeline.cards
+    image = photo.image
+    try:
+        # the reader's own pieces first (their crops are exactly the ones scoring will see)
+        found, _ = reader.read_pieces(image, game, area)
+        found = [p for p in found if p.label in tg.card_labels and p.frame is not None]
+        if taps is None:
+            if not found:  # the model calls it background: the detector's key points
+                found = _every_key_point(reader, image, game, area)
+            if not found:
+                raise teach.TeachError(f"{name}: no piece found in this photo")
+            if len(found) > 1:
+                raise teach.TeachError(
+                    f"{name}: {len(found)} pieces found; photograph one piece per photo or "
+                    f"name each with a tap in {Path(name).stem}.taps.json")
+            chosen = [(found[0], label, name)]
+        else:
+            every = None
+            chosen = []
+            for x, y, lab in taps:
+                piece = _at_tap(found, x, y, photo.scale, settings.tap_radius)
+                if piece is None:  # a piece the model calls background, or a weak key point
+                    if every is None:
+                        every = _every_key_point(reader, image, game, area)
+                    piece = _at_tap(every, x, y, photo.scale, settings.tap_radius)
+                if piece is None:
+                    raise teach.TeachError(f"{name}: no piece found at the tap ({x:.0f}, "
+                                           f"{y:.0f})")
+                chosen.append((piece, lab, f"{name}@{x:.0f},{y:.0f}"))
+    except TablescoreError as exc:
+        if isinstance(exc, teach.TeachError):
+            raise
+        raise teach.TeachError(f"{name}: {exc.message}") from None
+    crops = _card_crops(reader, image, game, [p for p, _, _ in chosen])
+    pred = reader.classifier.predict(crops)
+    colours = teach.piece_colour(crops, settings)
+    return [teach.Example(lab, src, pred.embedding[k].astype(np.float32), colours[k], "cards")
+            for k, (_, lab, src) in enumerate(chosen)]
+
+
+def _at_tap(pieces: list[CardPiece], x: float, y: float, scale: float, radius: float):
+    """The piece whose centre lies nearest the tap (photo pixels), within `radius` of its
+    width; None when none does."""
+    if not pieces:
+        return None
+    centers = np.array([p.center for p in pieces]) * scale
+    d = np.hypot(centers[:, 0] - x, centers[:, 1] - y)
+    i = int(d.argmin())
+    return pieces[i] if d[i] <= radius * pieces[i].width * scale else None
+
+
+def _every_key_point(reader, image: np.ndarray, game: str, area) -> list[CardPiece]:
+    """A piece at every key point of the detector, down to `TAP_KEY_THRESHOLD` heat, for a
+    tap on a piece the reader does not return (the classifier calls it background, or the
+    detector is unsure of it: a face-down Troetofanten card on a pile). The poses follow
+    `CardReader.read_pieces` (its width search where the reader has one, `refine_poses`
+    over the same key points); weaker key points take their nearest neighbour's pose."""
+    from vision.cards.detect import KIND_PIECE
+    from vision.cards.geometry import SPECS, frame_from_pose
+    from vision.cards.read import refine_poses
+
+    s = reader.settings
+    thr = s.troeto_key_threshold if game == "troetofanten" else s.key_threshold
+    kp = reader.detector.detect(image, min(s.key_threshold, s.dove_threshold))
+    idx = np.flatnonzero((kp.kind == KIND_PIECE) & (kp.score >= thr))
+    idx = idx[np.argsort(-kp.score[idx])]
+    wid = kp.width[idx]
+    if game != "hop-la-bille" and hasattr(reader, "search_widths"):
+        wid = reader.search_widths(image, SPECS[game], kp.xy[idx], kp.angle[idx], wid)
+    ang, wid, fixed = refine_poses(game, kp.xy[idx], kp.angle[idx], wid, area, image)
+    # the weaker key points the reader leaves out: posed like their nearest kept neighbour
+    low = np.flatnonzero((kp.kind == KIND_PIECE) & (kp.score < thr)
+                         & (kp.score >= TAP_KEY_THRESHOLD))
+    out = []
+    for r, i in enumerate(idx):
+        frame = fixed[r] if fixed[r] is not None else \
+            frame_from_pose(kp.xy[i], ang[r], wid[r], SPECS[game])
+        out.append(CardPiece(NEUTRAL_LABEL[game], 1.0, kp.xy[i].copy(), frame, float(ang[r]),
+                             float(wid[r])))
+    if len(low) and len(idx):
+        for i in low:
+            r = int(np.argmin(np.hypot(*(kp.xy[idx] - kp.xy[i]).T)))
+            frame = frame_from_pose(kp.xy[i], ang[r], wid[r], SPECS[game])
+            out.append(CardPiece(NEUTRAL_LABEL[game], float(kp.score[i]), kp.xy[i].copy(),
+                                 frame, float(ang[r]), float(wid[r])))
+    return out
