@@ -1,8 +1,12 @@
 """Teach mode: adapt the crop classifier to one copy of a game from a few example photos,
 without retraining.
 
+Covered: Simsala Hopp tiles and Hop la bille marbles (`models/pieces.onnx`), and the pieces
+the card reader reads (`models/cards.onnx`, `vision.teach_cards`): Magic Rabbit tiles (not the
+doves), Troetofanten cards (per kind, see `TeachGame.unit`), Hop la bille cards.
+
 A *teach folder* holds example photos, `DIR/<label>/*.jpg|png`. Each photo shows the play area
-(arena, cloth) with either
+(arena, cloth; Magic Rabbit and Troetofanten: just a table) with either
 
 - exactly one piece of that label on or around it, or
 - several pieces, named by taps in a sidecar `<photo stem>.taps.json`:
@@ -10,9 +14,10 @@ A *teach folder* holds example photos, `DIR/<label>/*.jpg|png`. Each photo shows
   `center`; `label` defaults to the folder's label).
 
 The photo goes through the pipeline's own stages (`load_photo`, `find_area`, `find_tiles` /
-`find_marbles`, `extract_crops`, the ONNX classifier); the candidate nearest each tap (or the
-one piece) gives one example: the model's 64-d L2-normalised embedding and the piece's colour
-(`piece_colour`: mean CIE Lab of its most chromatic pixels, measured under *this* light).
+`find_marbles`, `extract_crops`, the ONNX classifier; cards: the card reader's key points and
+crops); the candidate nearest each tap (or the one piece) gives one example: the model's 64-d
+L2-normalised embedding and the piece's colour (`piece_colour`: mean CIE Lab of its most
+chromatic pixels, measured under *this* light).
 
 A `Profile` keeps, per taught label, the prototype (mean embedding, re-normalised) and the
 mean colour. Classification with a profile (`Profile.adjust`) is a product of experts over the
@@ -27,7 +32,8 @@ at all (P(background)) stays the model's decision, except that a candidate whose
 very close to a taught prototype (cosine >= `rescue_cos`) is kept as a piece.
 
 Profiles are stored as `profile.npz` (arrays) + `profile.json` (game, labels, counts, model
-classes, source photos) in a folder, by default `<data>/teach/<name>/` (`tablescore teach`).
+classes and fingerprint, source photos; Hop la bille's card part under `cards`) in a folder,
+by default `<data>/teach/<name>/` (`tablescore teach`).
 """
 
 from __future__ import annotations
