@@ -76,6 +76,8 @@ class TeachSettings:
     rescue_bg: float = 1.0  # ... and the model's P(background) is below this
     min_cos: float = 0.7  # a candidate whose best label is taught but whose cosine to every
     # prototype is below this is background (edition-2 artwork the model takes for pieces)
+    kind_temperature: float = 0.0  # > 0: a term cos(e, kind prototype) / this as well (see
+    # Profile.kind_term)
     keep_mass: bool = False  # cards: the game's labels share only the model's mass for them
     # (see teach_probs), else all but background
     recalibrate: int = 2  # passes re-measuring the colours from this photo's sure pieces
@@ -97,9 +99,10 @@ GAME_TEACH_SETTINGS = {"hop-la-bille": TeachSettings(colour_weight=1.0)}
 CARD_TEACH_SETTINGS: dict[str, TeachSettings] = {
     # the number's colour is the tile's frame: measured on the ring, white balanced by the
     # tile's white middle; no recalibration (it hurt on the tuning scenes)
-    "magic-rabbit": TeachSettings(colour_weight=1.5, recalibrate=0, colour_inner=0.85,
-                                  colour_hole=0.5, colour_top=0.15, colour_white=0.1,
-                                  min_cos=0.6, keep_mass=True),
+    "magic-rabbit": TeachSettings(temperature=0.1, kind_temperature=0.05, colour_weight=1.5,
+                                  recalibrate=0, colour_inner=0.85, colour_hole=0.5,
+                                  colour_top=0.15, colour_white=0.1, min_cos=0.6,
+                                  keep_mass=True),
     # the kind of card only; the gates off: the embedding separates the kinds too little on
     # edition 2 (crops off the corner under the detector's pose errors)
     "troetofanten": TeachSettings(colour_weight=1.0, min_cos=0.0, rescue_cos=1.1,
@@ -241,6 +244,12 @@ def white_gain(crops_bgr: np.ndarray, settings: TeachSettings) -> np.ndarray:
     return (235.0 / np.maximum(white, 20.0)).astype(np.float32)
 
 
+def label_kind(label: str) -> str:
+    """`hat-3` -> `hat`, `magician` -> `magician`."""
+    head, _, tail = label.rpartition("-")
+    return head if head and tail.isdigit() else label
+
+
 @dataclass(frozen=True)
 class Profile:
     """What teaching learnt about one copy of a game.
@@ -328,7 +337,24 @@ class Profile:
         """The part for `models/cards.onnx` (cards, numbered tiles), None when none."""
         return self if self.model == "cards" else self.cards
 
-    def _combine(self, pl, cos, colours, ref, cols) -> np.ndarray:
+    def kind_term(self, labels: tuple[str, ...], embedding: np.ndarray) -> np.ndarray | None:
+        """(N, L) cos(e, kind prototype) / `kind_temperature`, or None when off. A label's
+        kind is its name without the number (`hat-3` -> `hat`); a kind's prototype is the
+        mean of its taught labels' prototypes (Magic Rabbit: 9 hats say more about what a hat
+        looks like than the one hat of each number)."""
+        t = self.settings.kind_temperature
+        if t <= 0 or not self.labels:
+            return None
+        kinds = [label_kind(lab) for lab in self.labels]
+        names = sorted(set(kinds))
+        kp = np.stack([self.prototypes[[k == nm for k in kinds]].mean(axis=0) for nm in names])
+        kp /= np.maximum(np.linalg.norm(kp, axis=1, keepdims=True), 1e-9)
+        kcos = embedding @ kp.T / t  # (N, K)
+        neutral = kcos.mean(axis=1)
+        return np.stack([kcos[:, names.index(label_kind(lab))] if label_kind(lab) in names
+                         else neutral for lab in labels], axis=1)
+
+    def _combine(self, pl, cos, colours, ref, cols, kind=None) -> np.ndarray:
         s = self.settings
         w = np.array([s.colour_l_weight, 1.0, 1.0], np.float32) ** 2
         d2 = ((colours[:, None, :] - ref[None]) ** 2 * w).sum(axis=2)
@@ -336,6 +362,8 @@ class Profile:
         neutral = term_t.mean(axis=1)
         term = np.stack([term_t[:, c] if c >= 0 else neutral for c in cols], axis=1)
         logit = s.model_weight * np.log(np.maximum(pl, 1e-6)) + term
+        if kind is not None:
+            logit = logit + kind
         logit -= logit.max(axis=1, keepdims=True)
         q = np.exp(logit)
         return q / q.sum(axis=1, keepdims=True)
@@ -357,8 +385,9 @@ class Profile:
         where = {lab: i for i, lab in enumerate(self.labels)}
         cols = [where.get(lab, -1) for lab in labels]
         ref = self.colours
+        kind = self.kind_term(labels, embedding)
         for _ in range(1 + s.recalibrate):
-            q = self._combine(pl, cos, colours, ref, cols)
+            q = self._combine(pl, cos, colours, ref, cols, kind)
             # colour calibration from this photo's sure pieces (same light): blend them in
             lab_idx = [j for j, c in enumerate(cols) if c >= 0]
             taught_cols = [cols[j] for j in lab_idx]

@@ -191,3 +191,23 @@ def test_profile_with_a_card_part_round_trips(tmp_path):
     from vision.teach import list_profiles
 
     assert list_profiles(tmp_path, "hop-la-bille")[0]["labels"] == {"card-red": 1}
+
+
+def test_kind_term_pools_the_numbers_of_a_kind():
+    """Magic Rabbit: hat-1, hat-2 and rabbit-1 taught; an embedding between the two hats'
+    prototypes is nearest the hat kind, so hat-9 (not taught) gains over rabbit-9."""
+    from vision.teach import label_kind
+
+    assert [label_kind(x) for x in ("hat-3", "rabbit-10", "magician", "card-red")] == \
+        ["hat", "rabbit", "magician", "card-red"]
+    protos = np.eye(3, 8, dtype=np.float32)
+    prof = Profile(game="magic-rabbit", labels=("hat-1", "hat-2", "rabbit-1"),
+                   prototypes=protos, colours=np.zeros((3, 3)), counts=np.ones(3, np.int64),
+                   classes=(), model="cards",
+                   settings=replace(TEACH_SETTINGS, kind_temperature=0.05))
+    labels = ("hat-9", "rabbit-9", "magician")
+    term = prof.kind_term(labels, unit([[1, 1, 0, 0, 0, 0, 0, 0]]))
+    assert term.shape == (1, 3) and term[0, 0] > term[0, 1]
+    assert term[0, 2] == pytest.approx(term[0, :2].mean())  # kind not taught: neutral
+    assert replace(prof, settings=TEACH_SETTINGS).kind_term(labels, unit(np.ones((1, 8)))) \
+        is None
