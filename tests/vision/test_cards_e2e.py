@@ -31,7 +31,7 @@ def _truth(game: str, name: str) -> tuple[Path, dict]:
 EXACT = [
     ("magic-rabbit", "magic-rabbit-e1-s1-0001"),
     ("magic-rabbit", "magic-rabbit-e1-s1-0002"),
-    ("hop-la-bille", "hop-la-bille-e1-s1-0000"),  # 3 players, a face-down card each
+    ("hop-la-bille", "hop-la-bille-e1-s1-0003"),  # 3 players, face-down cards among them
     ("hop-la-bille", "hop-la-bille-e1-s1-0001"),  # Not Time: one red card each
 ]
 

@@ -20,7 +20,7 @@ MARBLE_MM = 16.0
 MARBLE_GAP_MM = 5.0  # marbles never touch
 CARD_MM = (60.0, 90.0)
 # Player game area for the world's north side (rotated for the others): x range, y range.
-ZONE_ALONG = (130.0, 470.0)
+ZONE_ALONG = (150.0, 450.0)  # ends 150 mm from the corners: no marble in two zones
 ZONE_DEPTH = (14.0, 150.0)
 MIDDLE = (200.0, 400.0)
 CARD_SIZES = {"green": 3, "blue": 4, "red": 5}
