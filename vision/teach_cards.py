@@ -33,7 +33,7 @@ from vision.classify.model import Prediction
 # The label given to a tap's candidates (any label of the game would do)
 NEUTRAL_LABEL = {"magic-rabbit": "magician", "troetofanten": "mouse",
                  "hop-la-bille": "card-back"}
-TAP_KEY_THRESHOLD = 0.15  # detector heat a key point needs to be named by a tap
+TAP_KEY_THRESHOLD = 0.05  # detector heat a key point needs to be named by a tap
 
 
 class TaughtCardClassifier:
@@ -159,7 +159,8 @@ def _every_key_point(reader, image: np.ndarray, game: str, area) -> list[CardPie
 
     s = reader.settings
     thr = s.troeto_key_threshold if game == "troetofanten" else s.key_threshold
-    kp = reader.detector.detect(image, min(s.key_threshold, s.dove_threshold))
+    kp = reader.detector.detect(image, min(s.key_threshold, s.dove_threshold,
+                                           TAP_KEY_THRESHOLD))
     idx = np.flatnonzero((kp.kind == KIND_PIECE) & (kp.score >= thr))
     idx = idx[np.argsort(-kp.score[idx])]
     wid = kp.width[idx]
