@@ -9,7 +9,9 @@ Each teach photo is a rendered edition-2 scene saved as `DIR/<label>/<name>.jpg`
 (`<name>.taps.json`) on a fully visible piece of that label, a different scene per photo.
 Prints: before/after reports (the `tablescore evaluate` JSON's headline keys and per-class
 table), the time to build the profile from the folder, and the time `teach_probs` adds per
-photo (median over the scenes).
+photo (median over the scenes). A teach photo that teaching refuses (no cloth found, no piece
+at the tap) is replaced by another scene, as a user would take another photo; the refusals
+are listed (`retakes`).
 """
 
 from __future__ import annotations
@@ -37,10 +39,12 @@ HEADLINE = ("scenes", "piece_error", "facts_exact", "facts_exact_count", "pieces
 
 def write_teach_folder(game: str, out: str | Path, per_label: int = 1, seed: int = 80,
                        edition: int = 2, max_scenes: int = 60,
-                       labels: tuple[str, ...] | None = None) -> dict[str, list[str]]:
+                       labels: tuple[str, ...] | None = None,
+                       skip: frozenset[int] = frozenset()) -> dict[str, list[str]]:
     """Render teach photos: for each label (default: all the game's teachable labels),
     `per_label` scenes (each used once) with a fully visible piece of it; writes
-    `<out>/<label>/<scene>.jpg` + `.taps.json`. Returns the files per label."""
+    `<out>/<label>/<scene>.jpg` + `.taps.json` (scene numbers in `skip` are not used).
+    Returns the files per label."""
     if seed in COMMITTED_SETS:
         raise ValueError(f"seed {seed} is a committed scene set; pick another")
     labels = tuple(labels or teach.teachable(game).labels)
@@ -50,6 +54,8 @@ def write_teach_folder(game: str, out: str | Path, per_label: int = 1, seed: int
     for i in range(max_scenes):
         if not any(need.values()):
             break
+        if i in skip:
+            continue
         s = scene_seed(seed, i)
         img, truth = render_scene(game, s, edition)
         here = {p["label"]: p for p in truth["pieces"]
@@ -120,8 +126,25 @@ def run(game: str, scenes: str | Path, per_label: int = 1, seed: int = 80,
         if teach.teachable(game).card_labels:
             _ = pipeline.cards
         teach._CACHE.clear()
-        t = time.perf_counter()
-        profile = teach.build_profile(folder, game, pipeline, settings, card_settings)
+        retakes: list[str] = []
+        bad: set[int] = set()
+        while True:
+            t = time.perf_counter()
+            try:
+                profile = teach.build_profile(folder, game, pipeline, settings, card_settings)
+                break
+            except teach.TeachError as exc:  # as a user would: take another photo of it
+                photo = next((f for f in folder.rglob("*.jpg")
+                              if exc.message.startswith(str(f))), None)
+                if photo is None or len(retakes) >= 10:
+                    raise
+                retakes.append(exc.message)
+                photo.unlink()
+                photo.with_name(photo.stem + ".taps.json").unlink(missing_ok=True)
+                bad.add(int(photo.stem.rsplit("-", 1)[1]))
+                used = {int(f.stem.rsplit("-", 1)[1]) for f in folder.rglob("*.jpg")}
+                write_teach_folder(game, folder, 1, seed, edition, labels=(photo.parent.name,),
+                                   skip=frozenset(used | bad))
         teach_ms = (time.perf_counter() - t) * 1000
         before = evaluate_folder(game, scenes, pipeline).to_json()
         taught = TaughtPipeline(pipeline, profile)
@@ -133,6 +156,7 @@ def run(game: str, scenes: str | Path, per_label: int = 1, seed: int = 80,
         "teach_photos": sum(teach.profile_counts(profile).values()),
         "labels_taught": list(teach.profile_counts(profile)),
         "render_teach_photos_s": round(render_s, 2),
+        "retakes": retakes,  # teach photos refused (the error), each replaced by another
         "teach_ms": round(teach_ms, 1),
         "teach_added_ms_per_photo": {
             "median": round(float(np.median(taught.added_ms)), 3),
@@ -167,6 +191,8 @@ def main(argv=None) -> int:
               f"{100 * x['facts_exact']:.1f} % ({x['facts_exact_count']}/{x['scenes']}), "
               f"extra {x['extra_pieces']}, zone errors {x['zone_errors']}, "
               f"failed {len(x['failed_scenes'])}")
+    for msg in r["retakes"]:
+        print(f"  retaken: {msg}")
     print(f"  teaching: {r['teach_ms']:.0f} ms; added per photo: median "
           f"{r['teach_added_ms_per_photo']['median']:.2f} ms, max "
           f"{r['teach_added_ms_per_photo']['max']:.2f} ms")
