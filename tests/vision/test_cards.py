@@ -321,6 +321,20 @@ def test_fit_widths_ignores_outliers():
     assert np.allclose(fit, true, rtol=0.05)
 
 
+def test_fit_widths_one_row_does_not_extrapolate():
+    # Key points and searched widths of troetofanten-e1-s1-0012 (cards about 85 px wide on
+    # four sides, false key points read 30-42 px): the points that agree best lie in one
+    # column, and a plain plane through them tilted across it to widths of 300-1350 px.
+    xy = np.array([[874, 170], [967, 186], [1000, 298], [541, 380], [1098, 414], [479, 424],
+                   [437, 435], [787, 487], [1085, 514], [423, 544], [698, 554], [810, 557],
+                   [829, 597], [1069, 623], [1190, 625], [1073, 650], [1060, 757],
+                   [1052, 790]], float)
+    seen = np.array([37, 35, 96, 83, 79, 37, 35, 104, 80, 32, 33, 104, 30, 86, 42, 69, 73,
+                     103], float)
+    fit = fit_widths(xy, seen)
+    assert np.all((fit > 65) & (fit < 105)), fit.round()
+
+
 @pytest.mark.parametrize("game,angles,want", [
     # Magic Rabbit: one tile's angle far from the others' takes their median
     ("magic-rabbit", [3.0, 5.0, 4.0, 60.0, 2.0], [3.0, 5.0, 4.0, 3.0, 2.0]),

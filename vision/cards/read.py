@@ -106,21 +106,34 @@ def colour_agrees(number: int, hue: float | None, tol: float) -> bool:
 
 def fit_widths(xy: np.ndarray, widths: np.ndarray, iters: int = 3) -> np.ndarray:
     """Widths predicted by a robust plane fit w = a + b x + c y over the key points (the
-    pieces share one real size; perspective makes it vary smoothly across the photo)."""
+    pieces share one real size; perspective makes it vary smoothly across the photo).
+    Robust: it starts from the points near the median width, a small ridge keeps the slope
+    finite across points that lie in one row (no extrapolation off the row), and the answer
+    stays within the range of the widths it kept."""
     n = len(xy)
     if n < 4:
         return np.full(n, np.median(widths)) if n else widths
-    A = np.column_stack([np.ones(n), xy])
-    keep = np.ones(n, bool)
-    coef = np.array([np.median(widths), 0.0, 0.0])
+    med = float(np.median(widths))
+    span = max(float(np.ptp(xy)), 1.0)
+    A = np.column_stack([np.ones(n), (xy - xy.mean(axis=0)) / span])
+    keep = np.abs(widths - med) <= 0.35 * med
+    if keep.sum() < 4:
+        keep = np.ones(n, bool)
+    coef = np.array([med, 0.0, 0.0])
     for _ in range(iters):
         if keep.sum() < 4:
             break
-        coef, *_ = np.linalg.lstsq(A[keep], widths[keep], rcond=None)
+        lam = 0.05 * np.sqrt(keep.sum())  # about 3 % of the slope of well spread points
+        Ak = np.vstack([A[keep], [[0.0, lam, 0.0], [0.0, 0.0, lam]]])
+        wk = np.concatenate([widths[keep], [0.0, 0.0]])
+        coef, *_ = np.linalg.lstsq(Ak, wk, rcond=None)
         pred = A @ coef
-        keep = np.abs(widths - pred) <= 0.2 * np.maximum(pred, 1.0)
-    out = A @ coef
-    return np.where(out > 0.3 * np.median(widths), out, np.median(widths))
+        new_keep = np.abs(widths - pred) <= 0.2 * np.maximum(pred, 1.0)
+        if new_keep.sum() < 4:
+            break
+        keep = new_keep
+    kept = widths[keep]
+    return np.clip(A @ coef, 0.75 * kept.min(), 1.33 * kept.max())
 
 
 def cloth_depth_mm(area, xy: np.ndarray) -> np.ndarray:
