@@ -59,6 +59,8 @@ class MauerSettings:
     blob_max_chroma: float = 18.0  # Lab chroma at a blob's centre, off the median blob's
     blob_erode: int = 1  # erosion (px) of the lightness before the blob search (1: none)
     blob_step: int = 4  # threshold step of the blob detector (on lightness / local light)
+    blob_thresholds: tuple[int, int] = (100, 250)  # its first and last threshold (128: the
+    #                                                 level of the surroundings)
     blob_repeat: int = 2  # thresholds a blob must persist over
     blob_light_sigma: float = 40.0  # px at full size: scale of the light normalisation
     icp_iters: int = 8
@@ -68,7 +70,8 @@ class MauerSettings:
     min_run: int = 5  # evenly spaced collinear blobs that may be a row of fields
     max_runs: int = 80  # longest runs looked at
     run_partners: int = 3  # each run is paired with its nearest parallel runs
-    prescore_keep: int = 300  # hypotheses kept after the quick score for the full one
+    prescore_keep: int = 100  # hypotheses kept after the quick score for the full one
+    # (300 before: the same boards on 120 committed and fresh scenes, 1.3 x faster)
     dedupe_px: float = 6.0  # hypotheses whose board corners agree to this are one
     size_ratio: tuple[float, float] = (0.95, 2.0)  # (run spacing / blob diameter) in the
     # photo over (spacing / field diameter) on the board: blobs are a field's white inside
@@ -222,11 +225,13 @@ class BoardView:
 class BlobMap:
     """What the field blob search looks at, the same for every pass of it: `img` the photo
     at `f` x its size (uint8 BGR), `light` its lightness relative to the local light (uint8,
-    128 = the surroundings' level)."""
+    128 = the surroundings' level), `lightness` its plain L* (uint8, OpenCV's scale; the
+    dice search reuses it when f is 1)."""
 
     img: np.ndarray
     light: np.ndarray
     f: float
+    lightness: np.ndarray
 
 
 def blob_map(image_bgr: np.ndarray, s: MauerSettings = None) -> BlobMap:
@@ -235,7 +240,8 @@ def blob_map(image_bgr: np.ndarray, s: MauerSettings = None) -> BlobMap:
     f = min(1.0, s.blob_long_side / max(h, w))
     img = image_bgr if f >= 1 else cv2.resize(image_bgr, (round(w * f), round(h * f)),
                                               interpolation=cv2.INTER_AREA)
-    L = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)[..., 0].astype(np.float32)
+    L8 = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)[..., 0]
+    L = L8.astype(np.float32)
     # divide out the light (shadows, gradients): lightness relative to a wide neighbourhood
     small = cv2.resize(L, (max(8, L.shape[1] // 8), max(8, L.shape[0] // 8)),
                        interpolation=cv2.INTER_AREA)
@@ -245,7 +251,7 @@ def blob_map(image_bgr: np.ndarray, s: MauerSettings = None) -> BlobMap:
     if s.blob_erode > 1:  # cut the thin light track lines that join blurred fields
         L = cv2.erode(L, cv2.getStructuringElement(cv2.MORPH_ELLIPSE,
                                                    (s.blob_erode, s.blob_erode)))
-    return BlobMap(img, L, f)
+    return BlobMap(img, L, f, L8)
 
 
 def _blurred_lab_at(img: np.ndarray, xy: np.ndarray) -> np.ndarray:
@@ -273,7 +279,8 @@ def field_blobs(image_bgr: np.ndarray, s: MauerSettings = None,
     img, L, f = maps.img, maps.light, maps.f
     p = cv2.SimpleBlobDetector_Params()
     p.filterByColor, p.blobColor = True, 255
-    p.minThreshold, p.maxThreshold, p.thresholdStep = 100, 250, s.blob_step
+    p.minThreshold, p.maxThreshold = s.blob_thresholds
+    p.thresholdStep = s.blob_step
     p.minRepeatability = s.blob_repeat
     p.minArea, p.maxArea = s.blob_area[0] * f * f, s.blob_area[1] * f * f
     p.filterByCircularity = False
@@ -423,19 +430,22 @@ def _run_hypotheses(det: np.ndarray, board: Board, s: MauerSettings,
                 ratio_b[i1, i2] = abs((cb2 - cb1) @ nb) / sb1
     blen = np.array([len(b[0]) for b in binfo])
     qb = np.array([b[4] for b in binfo])
-    ends: dict[tuple[int, int], np.ndarray] = {}
+    # (first, last) field of every stretch of n fields of board run i, each way round, in
+    # the order: offset, then direction; all in one table, ends_at[i, n] = (start, count)
+    ends_at: dict[tuple[int, int], tuple[int, int]] = {}
+    ends_rows: list[tuple[int, int]] = []
 
-    def run_ends(i: int, n: int) -> np.ndarray:
-        """(first, last) field of every stretch of n fields of board run i, each way round,
-        in the order: offset, then direction."""
-        if (i, n) not in ends:
+    def run_ends(i: int, n: int) -> tuple[int, int]:
+        if (i, n) not in ends_at:
             b = binfo[i][0]
-            ends[i, n] = np.array([e for o in range(len(b) - n + 1)
-                                   for e in ((b[o], b[o + n - 1]), (b[o + n - 1], b[o]))],
-                                  np.int64).reshape(-1, 2)
-        return ends[i, n]
+            rows = [e for o in range(len(b) - n + 1)
+                    for e in ((b[o], b[o + n - 1]), (b[o + n - 1], b[o]))]
+            ends_at[i, n] = (len(ends_rows), len(rows))
+            ends_rows.extend(rows)
+        return ends_at[i, n]
 
-    srcs, dsts = [], []  # every stretch of one board run on a's run, of the other on b's
+    combos = []  # (rows of the first run's stretches, of the second's, image pair)
+    dst_of = []
     for a, b in pairs:
         p1, _, n1, sp1, q1, _, len1 = info[a]
         p2, _, _, sp2, q2, _, len2 = info[b]
@@ -444,16 +454,23 @@ def _run_hypotheses(det: np.ndarray, board: Board, s: MauerSettings,
         ok2 = (blen >= len2) & (lo_q < q2 / qb) & (q2 / qb < hi_q)
         r = ratio_i / np.maximum(ratio_b, 1e-6)
         ok = ok1[:, None] & ok2[None] & compat & (s.sep_ratio[0] < r) & (r < s.sep_ratio[1])
-        dst = np.array([p1[0], p1[-1], p2[-1], p2[0]])
+        dst_of.append(np.array([p1[0], p1[-1], p2[-1], p2[0]]))
         for i1, i2 in zip(*np.nonzero(ok), strict=True):  # row-major: as the nested loops
-            e1, e2 = run_ends(int(i1), len1), run_ends(int(i2), len2)
-            e1 = np.repeat(e1, len(e2), axis=0)
-            e2 = np.tile(e2, (len(e1) // len(e2), 1))
-            srcs.append(np.column_stack([e1[:, 0], e1[:, 1], e2[:, 1], e2[:, 0]]))
-            dsts.append(np.broadcast_to(dst, (len(e1), 4, 2)))
-    if not srcs:
+            combos.append((*run_ends(int(i1), len1), *run_ends(int(i2), len2),
+                           len(dst_of) - 1))
+    if not combos:
         return []
-    srcs, dsts = np.concatenate(srcs), np.concatenate(dsts)
+    # every stretch of one board run on a's run times every stretch of the other on b's,
+    # the first one's stretches outermost (the order of the former nested loops)
+    c = np.array(combos, np.int64)
+    per = c[:, 1] * c[:, 3]
+    cid = np.repeat(np.arange(len(c)), per)
+    local = np.arange(int(per.sum())) - np.repeat(np.cumsum(per) - per, per)
+    tab = np.array(ends_rows, np.int64)
+    e1 = tab[c[cid, 0] + local // c[cid, 3]]
+    e2 = tab[c[cid, 2] + local % c[cid, 3]]
+    srcs = np.column_stack([e1[:, 0], e1[:, 1], e2[:, 1], e2[:, 0]])
+    dsts = np.array(dst_of)[c[cid, 4]]
     Hs = _homographies(fields[srcs], dsts)
     ok = _plausible_many(Hs, board_corners_mm(board))
     Hs = Hs[ok]
@@ -661,14 +678,17 @@ def _ring(center, r0: float, r1: float, n: int = 24) -> np.ndarray:
 
 
 def _bilinear(img: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    """Sample an (H, W, C) float image at (N, 2) x, y points (clamped); returns (N, C)."""
+    """Sample an (H, W, C) image (float, or uint8: the same numbers without a float copy) at
+    (N, 2) x, y points (clamped); returns (N, C) float64."""
     h, w = img.shape[:2]
     x = np.clip(pts[:, 0], 0, w - 1.001)
     y = np.clip(pts[:, 1], 0, h - 1.001)
     x0, y0 = np.floor(x).astype(int), np.floor(y).astype(int)
     fx, fy = (x - x0)[:, None], (y - y0)[:, None]
-    a = img[y0, x0] * (1 - fx) + img[y0, x0 + 1] * fx
-    b = img[y0 + 1, x0] * (1 - fx) + img[y0 + 1, x0 + 1] * fx
+    flat = img.reshape(h * w, -1)  # one flat gather per corner (faster than 2-d indexing)
+    i = y0 * w + x0
+    a = flat[i] * (1 - fx) + flat[i + 1] * fx
+    b = flat[i + w] * (1 - fx) + flat[i + w + 1] * fx
     return a * (1 - fy) + b * fy
 
 
@@ -742,11 +762,12 @@ def _field_array(board: Board) -> tuple[np.ndarray, float]:
 
 
 def find_board(image_bgr: np.ndarray, board: Board | None = None,
-               s: MauerSettings = SETTINGS) -> BoardView | None:
+               s: MauerSettings = SETTINGS, maps: BlobMap | None = None) -> BoardView | None:
     """Locate the board in a BGR photo by its track fields (light discs) and its coloured
     start areas: a `BoardView`, or None when nothing looks like the board. The field blobs
     are looked for strictly first, then (if the fit is not convincing) with looser shape
-    limits (fields merged with the track's connecting lines, glare); the better fit wins."""
+    limits (fields merged with the track's connecting lines, glare); the better fit wins.
+    `maps`: `blob_map(image_bgr, s)` when the caller already made it."""
     from dataclasses import replace
 
     board = board or board_for()
@@ -755,7 +776,7 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
     small = cv2.resize(image_bgr, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
     S = np.diag([f, f, 1.0])
-    maps = blob_map(image_bgr, s)  # the passes differ in the blobs' shape limits only
+    maps = maps or blob_map(image_bgr, s)  # the passes differ in the blobs' shapes only
     views = []
     for convexity, inertia in s.blob_shape_passes:
         view = _find_board_once(image_bgr, board, replace(s, blob_min_convexity=convexity,
@@ -898,7 +919,7 @@ def white_reference(image_bgr: np.ndarray, view: BoardView, board: Board) -> np.
     fields, _ = _field_array(board)
     r = 0.6 * board.field_radius_mm
     pts = (fields[:, None, :] + r * _DISC[None]).reshape(-1, 2)
-    px = _bilinear(image_bgr.astype(np.float32), apply_h(view.H, pts)).reshape(
+    px = _bilinear(image_bgr, apply_h(view.H, pts)).reshape(
         len(fields), len(_DISC), 3)
     per_field = np.percentile(px, 70, axis=1)
     return np.maximum(np.median(per_field, axis=0), 1.0)
@@ -912,7 +933,7 @@ def spot_features(image_bgr: np.ndarray, view: BoardView, board: Board,
     the spot kind and the area colour one-hot."""
     sp = spots(board)
     white = white_reference(image_bgr, view, board)
-    img = image_bgr.astype(np.float32)
+    img = image_bgr  # uint8: `_bilinear` gives the same float64 as from a float32 copy
     feats = np.zeros((len(sp), N_FEATURES), np.float32)
     centres = np.array([[q.x, q.y] for q in sp])
     radii = (s.foot_r_mm, 0.85 * s.pawn_radius_mm * 0.7, s.head_r_mm)
@@ -1154,8 +1175,19 @@ def pick_dice(dice: list, corners: np.ndarray | None, wanted: int = 2) -> tuple[
     return ranked[:wanted], warnings
 
 
+def _masked_median_u8(img: np.ndarray, mask: np.ndarray) -> np.uint8:
+    """`np.uint8(np.median(img[mask > 0]))` for uint8 images, from a histogram (no copy of
+    the masked pixels, no sort)."""
+    cum = np.cumsum(cv2.calcHist([img], [0], mask, [256], [0, 256]).ravel().astype(np.int64))
+    n = int(cum[-1])
+    lo = int(np.searchsorted(cum, (n - 1) // 2 + 1))  # the middle order statistics
+    hi = int(np.searchsorted(cum, n // 2 + 1))
+    return np.uint8((lo + hi) / 2)
+
+
 def _die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
-                    s: MauerSettings) -> list[tuple[np.ndarray, float]]:
+                    s: MauerSettings, lightness: np.ndarray | None = None
+                    ) -> list[tuple[np.ndarray, float]]:
     """Light compact blobs of a die's size on the table around the board (the board itself
     masked out): [(centre px, expected die side px)], nearest the board first."""
     h, w = image_bgr.shape[:2]
@@ -1168,8 +1200,8 @@ def _die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
     mask = np.zeros((h, w), np.uint8)
     cv2.fillConvexPoly(mask, np.round(outer).astype(np.int32), 1)
     cv2.fillConvexPoly(mask, np.round(view.corners).astype(np.int32), 0)
-    L = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2LAB)[..., 0]
-    L = np.where(mask > 0, L, np.uint8(np.median(L[mask > 0])) if mask.any() else L)
+    L = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2LAB)[..., 0] if lightness is None else lightness
+    L = np.where(mask > 0, L, _masked_median_u8(L, mask)) if mask.any() else L
     p = cv2.SimpleBlobDetector_Params()
     p.filterByColor, p.blobColor = True, 255
     p.minThreshold, p.maxThreshold, p.thresholdStep = 60, 250, 10
@@ -1186,16 +1218,18 @@ def _die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
 
 
 def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
-                    s: MauerSettings = SETTINGS) -> tuple[list, list[str]]:
+                    s: MauerSettings = SETTINGS, lightness: np.ndarray | None = None
+                    ) -> tuple[list, list[str]]:
     """Dice on the table around the board, read by `vision.dice.read_dice` on an enlarged
     crop around each die-sized light blob (dice beside a board are small in the photo).
-    Returns (dice with centres in photo px, warnings)."""
+    `lightness`: the photo's L* (uint8) when already made. Returns (dice with centres in
+    photo px, warnings)."""
     from vision.dice import Die, read_dice
 
     found: list = []
     warnings: list[str] = []
     h, w = image_bgr.shape[:2]
-    for c, die_px in _die_candidates(image_bgr, view, board, s):
+    for c, die_px in _die_candidates(image_bgr, view, board, s, lightness):
         if any(np.hypot(c[0] - d.center[0], c[1] - d.center[1]) < 0.8 * die_px for d in found):
             continue
         half = int(round(s.die_crop * die_px / 2))
@@ -1230,7 +1264,8 @@ def read_mauer(image_bgr: np.ndarray, board: Board | None = None,
         raise ModelMissing(f"pawn model {MODEL_PATH} is missing; build it with "
                            f"`python -m vision.mauer_train`")
     t0 = time.perf_counter()
-    view = find_board(image_bgr, board, s)
+    maps = blob_map(image_bgr, s)
+    view = find_board(image_bgr, board, s, maps)
     t1 = time.perf_counter()
     if view is None:
         raise AreaNotFound("no Mauerhuepfer board found in the photo (its track fields and "
@@ -1281,7 +1316,8 @@ def read_mauer(image_bgr: np.ndarray, board: Board | None = None,
     t3 = time.perf_counter()
     timings = {"board": (t1 - t0) * 1000, "pawns": (t2 - t1) * 1000}
     if with_dice:
-        dice, dwarn = read_board_dice(image_bgr, view, board, s)
+        dice, dwarn = read_board_dice(image_bgr, view, board, s,
+                                      maps.lightness if maps.f == 1.0 else None)
         used, pwarn = pick_dice(dice, view.corners, s.dice_wanted)
         warnings += dwarn + pwarn
         facts["dice"] = sorted(d.value for d in used)
