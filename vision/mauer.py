@@ -1133,6 +1133,23 @@ def complete_colours(pr: np.ndarray, cls: np.ndarray, keep: np.ndarray,
     return added
 
 
+def missing_pawns(cls: np.ndarray, keep: np.ndarray) -> list[str]:
+    """Warnings for the colours in play with fewer than 4 pawns read: every pawn of a colour
+    in play is always on the board (start area B, track or home), so the others stand where
+    no field is read (between two fields) or are hidden."""
+    out = []
+    for k in range(1, len(CLASSES)):
+        n = int((keep & (cls == k)).sum())
+        if 0 < n < PAWNS_PER_COLOUR:
+            several = PAWNS_PER_COLOUR - n > 1
+            out.append(f"only {n} {CLASSES[k]} pawn{'s' if n > 1 else ''} seen, but all "
+                       f"{PAWNS_PER_COLOUR} are always on the board: the "
+                       f"{'others stand' if several else 'other stands'} between two fields "
+                       f"or hidden; put {'them' if several else 'it'} on a field and take "
+                       f"the photo again")
+    return out
+
+
 def box_limits(cls: np.ndarray, conf: np.ndarray, s: MauerSettings = SETTINGS,
                ) -> tuple[np.ndarray, list[tuple[int, str]]]:
     """Which spot readings to keep as pawns, given what the box holds: at most 4 pawns of a
@@ -1284,6 +1301,7 @@ def read_mauer(image_bgr: np.ndarray, board: Board | None = None,
         warnings.append(f"the {PAWNS_PER_COLOUR}th {CLASSES[cls[i]]} pawn was not seen clearly; "
                         f"it is most likely at position {sp[i].place} "
                         f"(probability {conf[i]:.3f})")
+    warnings += missing_pawns(cls, keep)
     pieces = []
     positions: dict[str, list[str]] = {}
     for i in np.argsort(-conf):

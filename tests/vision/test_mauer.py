@@ -242,3 +242,53 @@ def test_complete_colours_finds_the_missing_pawn(p_missing, p_next, added):
     got = mauer.complete_colours(pr, cls, keep)
     assert got == ([3] if added else [])
     assert int((keep & (cls == 1)).sum()) == (4 if added else 3)
+
+
+@pytest.mark.parametrize("reds,blacks,warned", [
+    (4, 0, []),  # a colour seen 4 times, another not in play: nothing to say
+    (3, 4, ["red"]),  # one red pawn stands where no field is read
+    (1, 2, ["red", "black"]),  # both short
+])
+def test_missing_pawns_are_said(reds, blacks, warned):
+    red, black = mauer.CLASSES.index("red"), mauer.CLASSES.index("black")
+    cls = np.array([red] * reds + [black] * blacks + [0] * 5)
+    got = mauer.missing_pawns(cls, cls > 0)
+    assert [w.split()[2] for w in got] == warned
+    assert all("between two fields" in w for w in got)
+
+
+@pytest.mark.slow
+def test_pawn_between_two_fields_is_said():
+    """A rendered photo with one track pawn moved halfway to the next free field: it is on no
+    field, so it cannot be counted, but the reading says a pawn of its colour is missing."""
+    import dataclasses
+
+    import vision.synth.games.mauer as game
+    from vision.synth.render import render_scene
+
+    original = game.layout
+    moved = {}
+
+    def layout(rng, style):
+        lay = original(rng, style)
+        fields = {f.id: (f.x, f.y) for f in game.board().fields}
+        taken = {p.meta["position"] for p in lay.pieces if p.kind == "pawn"}
+        for k, p in enumerate(lay.pieces):
+            if p.kind == "pawn" and p.meta["position"] in fields:
+                x, y = fields[p.meta["position"]]
+                _, fid = min((np.hypot(fx - x, fy - y), f) for f, (fx, fy) in fields.items()
+                             if f not in taken)
+                fx, fy = fields[fid]
+                lay.pieces[k] = dataclasses.replace(p, center=((x + fx) / 2, (y + fy) / 2))
+                moved["colour"] = p.label.split("-")[1]
+                break
+        return lay
+
+    game.layout = layout
+    try:
+        img, _ = render_scene("mauerhuepfer", 5000)
+    finally:
+        game.layout = original
+    reading = mauer.read_mauer(img)
+    assert any(w.startswith(f"only 3 {moved['colour']} pawns") for w in reading.warnings), \
+        reading.warnings
