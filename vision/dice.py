@@ -112,6 +112,9 @@ class DiceSettings:
     slanted_aniso: float = 1.3  # median top-face foreshortening of a slanted photo
     side_check_aniso: float = 1.25  # a face this squashed (near vertically) in any photo ...
     side_check_tilt_deg: float = 35.0  # ... gets the side-face test (surface above it)
+    tilt_max_aniso: float = 3.0  # a top face squashed more than this is doubted (cocked) ...
+    tilt_vs_others: float = 1.8  # ... and one squashed this much more than the other dice
+    tilt_axis_aniso: float = 1.25  # ... or along another direction, both at least this much
     above_chroma: float = 0.035  # die colour (normalised BGR) right above a side face ...
     above_share: float = 0.7  # ... on this share of samples there
     beside_share: float = 0.4  # ... while left and right of it less of the table matches
@@ -823,6 +826,31 @@ def _squashed_upright(f: Face, s: DiceSettings) -> bool:
     return abs(float(u[1, 1])) >= math.cos(math.radians(s.side_check_tilt_deg))
 
 
+def _note_tilted(faces: list[Face], s: DiceSettings) -> None:
+    """Note a die whose top face is foreshortened unlike the photo's other dice (a die
+    cocked on its edge or leaning against something), or far more than any photo taken from
+    a sensible height would show: its value is reported but doubted."""
+    info = []
+    for f in faces:
+        if len(f.pips) < 4:  # 2 and 3 pips do not fix the face's shape
+            continue
+        u, sv, _ = np.linalg.svd(f.lin)
+        info.append((f, sv[0] / max(sv[1], 1e-9), u[:, 1]))
+    for k, (f, aniso, axis) in enumerate(info):
+        others = [(a, ax) for j, (_, a, ax) in enumerate(info) if j != k]
+        tilted = aniso > s.tilt_max_aniso
+        if others:
+            ref = float(np.median([a for a, _ in others]))
+            ref_axis = max(others, key=lambda t: t[0])[1]
+            tilted |= aniso > s.tilt_vs_others * ref
+            # Squashed along another direction than the other dice (which share the view).
+            tilted |= (min(aniso, ref) > s.tilt_axis_aniso
+                       and abs(float(axis @ ref_axis)) < math.cos(math.radians(40)))
+        if tilted:
+            f.notes.append(f"its top face ({f.value}) looks tilted (die on its edge or "
+                           "leaning?); check it")
+
+
 def _chroma(bgr: np.ndarray) -> np.ndarray:
     bgr = bgr.astype(np.float32) + 1
     return bgr / bgr.sum(axis=-1, keepdims=True)
@@ -901,6 +929,7 @@ def read_dice(img: np.ndarray, s: DiceSettings = SETTINGS) -> tuple[list[Die], l
     t3 = time.perf_counter()
     faces = [fc for fc in faces if fc.confidence >= s.min_confidence]
     faces, warnings = _top_faces(faces, work.shape[:2], s, chans[2])
+    _note_tilted(faces, s)
     warnings = [rescale_positions(w_, 1 / f) for w_ in warnings]
     dice = []
     for fc in sorted(faces, key=lambda q: (q.center[1], q.center[0])):

@@ -295,3 +295,40 @@ def test_eval_reads_both_truth_formats(scene):
 
     out = truth_dice(scene)
     assert len(out) == 1 and out[0]["value"] in (3, 4) and out[0]["side_px"] in (40, 20)
+
+
+# --------------------------------------------------------------------------- doubts
+
+
+def _squash_one_die(seed: int):
+    """Three dice seen from above; the middle one's picture squashed to 40 % of its height,
+    as a die cocked on its edge shows its top face, while the others stay square."""
+    scene = dataclasses.replace(CLEAN, elevation_deg=(80, 90), die_frac=(0.08, 0.1),
+                                touching_p=0)
+    img, truth = make_scene(seed, scene, values=[4, 5, 6], style="white", table="felt")
+    c, side = truth.dice[1]["center"], truth.dice[1]["side_px"]
+    x0, y0, x1, y1 = (int(c[0] - side), int(c[1] - side), int(c[0] + side), int(c[1] + side))
+    patch = img[y0:y1, x0:x1].copy()
+    squash = np.array([[1, 0, 0], [0, 0.4, 0.6 * side]])
+    img[y0:y1, x0:x1] = cv2.warpAffine(patch, squash, patch.shape[1::-1],
+                                       borderMode=cv2.BORDER_REPLICATE)
+    return img, truth, c
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])  # four different layouts of the three dice
+def test_tilted_die_is_doubted_in_warnings(seed):
+    img, truth, c = _squash_one_die(seed)
+    dice, warnings, _ = read_dice(img)
+    doubted = [w for w in warnings if "tilted" in w]
+    assert len(doubted) == 1
+    x, y = (float(v) for v in doubted[0].split("(")[1].split(")")[0].split(", "))
+    assert np.hypot(x - c[0], y - c[1]) < 0.5 * truth.dice[1]["side_px"]
+
+
+def test_upright_dice_are_not_doubted():
+    """The same three dice without the squash: no tilt warning."""
+    scene = dataclasses.replace(CLEAN, elevation_deg=(80, 90), die_frac=(0.08, 0.1),
+                                touching_p=0)
+    for seed in range(4):
+        img, _ = make_scene(seed, scene, values=[4, 5, 6], style="white", table="felt")
+        assert not [w for w in read_dice(img)[1] if "tilted" in w]
