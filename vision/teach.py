@@ -76,6 +76,8 @@ class TeachSettings:
     rescue_bg: float = 1.0  # ... and the model's P(background) is below this
     min_cos: float = 0.7  # a candidate whose best label is taught but whose cosine to every
     # prototype is below this is background (edition-2 artwork the model takes for pieces)
+    relabel_only: bool = False  # keep the model's confidence, change only which label is
+    # on top (fewer low-confidence crops pushed over the reader's bar)
     kind_temperature: float = 0.0  # > 0: a term cos(e, kind prototype) / this as well (see
     # Profile.kind_term)
     keep_mass: bool = False  # cards: the game's labels share only the model's mass for them
@@ -103,10 +105,11 @@ CARD_TEACH_SETTINGS: dict[str, TeachSettings] = {
                                   recalibrate=0, colour_inner=0.85, colour_hole=0.5,
                                   colour_top=0.15, colour_white=0.1, min_cos=0.6,
                                   keep_mass=True),
-    # the kind of card only; the gates off: the embedding separates the kinds too little on
-    # edition 2 (crops off the corner under the detector's pose errors)
+    # the kind of card only; the gates off and the model's confidence kept: the embedding
+    # separates the kinds too little on edition 2 (crops off the corner under the detector's
+    # pose errors), sharper kinds only let covered neighbours over the reader's bar
     "troetofanten": TeachSettings(colour_weight=1.0, min_cos=0.0, rescue_cos=1.1,
-                                  keep_mass=True, colour_step=2),
+                                  keep_mass=True, relabel_only=True, colour_step=2),
     # the cards are read right; edition-2 backs the model takes for background or another
     # game's piece are rescued when clearly nearest the taught back
     "hop-la-bille": TeachSettings(colour_weight=1.0, min_cos=0.0, rescue_cos=0.55,
@@ -680,6 +683,12 @@ def teach_probs(profile: Profile, classifier, labels: tuple[str, ...], probs: np
         bg[rescue] = np.minimum(bg[rescue], 1 - s.rescue_cos)
         taught = ~np.isnan(cos_l[np.arange(len(q)), q.argmax(axis=1)])
         bg[taught & (best < s.min_cos)] = 1.0  # like no taught piece at all: background
+    if s.relabel_only:  # the model's own spread, its top share moved to q's choice
+        n = np.arange(len(q))
+        i, j = pu.argmax(axis=1), q.argmax(axis=1)
+        shares = pu / np.maximum(pu.sum(axis=1, keepdims=True), 1e-12)
+        q = shares.copy()
+        q[n, i], q[n, j] = shares[n, j], shares[n, i]
     if keep_mass:
         out = probs.copy()
         mass = pu.sum(axis=1)

@@ -211,3 +211,24 @@ def test_kind_term_pools_the_numbers_of_a_kind():
     assert term[0, 2] == pytest.approx(term[0, :2].mean())  # kind not taught: neutral
     assert replace(prof, settings=TEACH_SETTINGS).kind_term(labels, unit(np.ones((1, 8)))) \
         is None
+
+
+def test_relabel_only_keeps_the_model_confidence():
+    """Troetofanten's setting: the model's top share moves to the profile's choice, the
+    shares themselves stay (the reader's confidence bar sees the same numbers)."""
+    fake = FakeCards(None, None)
+    probs = np.zeros((1, len(fake.classes)), np.float32)
+    probs[0, fake.index("mouse")] = 0.5
+    probs[0, fake.index("lasso")] = 0.3
+    probs[0, fake.index("background")] = 0.2
+    fake.probs, fake.emb = probs, unit(np.eye(2, 8)[1:2])
+    part = Profile(game="troetofanten", labels=("mouse", "lasso"),
+                   prototypes=np.eye(2, 8, dtype=np.float32), colours=np.zeros((2, 3)),
+                   counts=np.ones(2, np.int64), classes=fake.classes, model="cards",
+                   settings=replace(TEACH_SETTINGS, relabel_only=True, keep_mass=True,
+                                    rescue_cos=1.1))
+    out = TaughtCardClassifier(fake, part, "troetofanten").predict(
+        np.full((1, 32, 32, 3), 128, np.uint8)).probs[0]
+    assert out[fake.index("lasso")] == pytest.approx(0.5, abs=1e-5)
+    assert out[fake.index("mouse")] == pytest.approx(0.3, abs=1e-5)
+    assert out[fake.index("background")] == pytest.approx(0.2)
