@@ -68,9 +68,10 @@ def with_classifier(reader, classifier):
 
 
 def taught_reader(reader, profile: teach.Profile | None, game: str):
-    """The reader re-deciding with the profile's card part (its final decision: a width
-    search by background probability, where the reader has one, stays the model's), or the
-    reader itself."""
+    """The reader whose final classification is re-decided with the profile's card part
+    (the width search, which picks each piece's size by the model's background probability
+    where the reader has one, stays untaught), or the reader itself when there is no card
+    part."""
     part = None if profile is None else profile.card_part
     if part is None or not part.labels:
         return reader
