@@ -82,11 +82,10 @@ def taught_reader(reader, profile: teach.Profile | None, game: str):
 
 
 def _card_crops(reader, image: np.ndarray, game: str, pieces) -> np.ndarray:
-    from vision.cards.geometry import SPECS, CardCropSettings, crop_card
+    from vision.cards.geometry import SPECS, crop_card
 
-    c = reader.classifier.crop
-    cs = CardCropSettings(size=c.size, mean=c.mean, std=c.std)
-    return np.stack([crop_card(image, p.frame, SPECS[game], cs) for p in pieces])
+    return np.stack([crop_card(image, p.frame, SPECS[game], reader.crop_settings)
+                     for p in pieces])
 
 
 def card_examples(pipeline, game: str, photo, area, label: str,
@@ -156,25 +155,19 @@ def _every_key_point(reader, image: np.ndarray, game: str, area) -> list[CardPie
     over the same key points); weaker key points take their nearest neighbour's pose."""
     from vision.cards.detect import KIND_PIECE
     from vision.cards.geometry import SPECS, frame_from_pose
-    from vision.cards.read import refine_poses
 
     s = reader.settings
     thr = s.troeto_key_threshold if game == "troetofanten" else s.key_threshold
     kp = reader.detector.detect(image, min(s.key_threshold, s.dove_threshold,
                                            TAP_KEY_THRESHOLD))
-    idx = np.flatnonzero((kp.kind == KIND_PIECE) & (kp.score >= thr))
-    idx = idx[np.argsort(-kp.score[idx])]
-    wid = kp.width[idx]
-    if game != "hop-la-bille" and hasattr(reader, "search_widths"):
-        wid = reader.search_widths(image, SPECS[game], kp.xy[idx], kp.angle[idx], wid)
-    ang, wid, fixed = refine_poses(game, kp.xy[idx], kp.angle[idx], wid, area, image)
+    kp, idx, frames = reader.pose_key_points(image, game, kp, thr, area)
+    ang, wid = kp.angle[idx], kp.width[idx]
     # the weaker key points the reader leaves out: posed like their nearest kept neighbour
     low = np.flatnonzero((kp.kind == KIND_PIECE) & (kp.score < thr)
                          & (kp.score >= TAP_KEY_THRESHOLD))
     out = []
     for r, i in enumerate(idx):
-        frame = fixed[r] if fixed[r] is not None else \
-            frame_from_pose(kp.xy[i], ang[r], wid[r], SPECS[game])
+        frame = frames[r]
         out.append(CardPiece(NEUTRAL_LABEL[game], 1.0, kp.xy[i].copy(), frame, float(ang[r]),
                              float(wid[r])))
     if len(low) and len(idx):

@@ -147,6 +147,18 @@ def cloth_depth_mm(area, xy: np.ndarray) -> np.ndarray:
     return depth / area.settings.px_per_mm
 
 
+def _median_u8(values: np.ndarray) -> np.ndarray:
+    """`np.median(values, axis=0)` of (N, C) uint8 values, from per-column counts."""
+    out = np.empty(values.shape[1])
+    n = len(values)
+    for ch in range(values.shape[1]):
+        cum = np.cumsum(np.bincount(values[:, ch], minlength=256))
+        lo = int(np.searchsorted(cum, (n - 1) // 2 + 1))  # the middle order statistics
+        hi = int(np.searchsorted(cum, n // 2 + 1))
+        out[ch] = (lo + hi) / 2
+    return out
+
+
 def snap_card(image: np.ndarray, area, p: np.ndarray, size_mm=(60.0, 90.0),
               window_mm: float = 150.0, min_diff: float = 22.0):
     """A Hop la bille card's outline near plane point `p`, found in the cloth plane: the
@@ -170,7 +182,7 @@ def snap_card(image: np.ndarray, area, p: np.ndarray, size_mm=(60.0, 90.0),
     lab = cv2.cvtColor(cv2.GaussianBlur(win, (0, 0), 1.0), cv2.COLOR_BGR2LAB)
     ring = np.concatenate([lab[:4].reshape(-1, 3), lab[-4:].reshape(-1, 3),
                            lab[:, :4].reshape(-1, 3), lab[:, -4:].reshape(-1, 3)])
-    ref = np.median(ring, axis=0)
+    ref = _median_u8(ring)
     # Lab distance above min_diff, compared squared: the differences are multiples of 0.5,
     # so this is exactly the square-root test
     d2 = np.zeros((n, n), np.float32)
@@ -183,15 +195,22 @@ def snap_card(image: np.ndarray, area, p: np.ndarray, size_mm=(60.0, 90.0),
     # bridges to its neighbours and the cloth
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((7, 7), np.uint8))
-    cnt, lab_img, stats, _ = cv2.connectedComponentsWithStats(mask, 4)
-    if cnt < 2:
-        return None
     c = n // 2
-    k = int(lab_img[c, c]) or 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    if stats[k, cv2.CC_STAT_AREA] < 20:
+    if mask[c, c]:  # the blob under the centre: a 4-connected fill, as the labelling below
+        filled = np.zeros((n + 2, n + 2), np.uint8)
+        area, _, _, (x0, y0, bw, bh) = cv2.floodFill(
+            mask, filled, (c, c), 1, 0, 0, 4 | cv2.FLOODFILL_MASK_ONLY | (1 << 8))
+        blob = filled[1 + y0:1 + y0 + bh, 1 + x0:1 + x0 + bw]
+    else:  # none there: the largest blob
+        cnt, lab_img, stats, _ = cv2.connectedComponentsWithStats(mask, 4)
+        if cnt < 2:
+            return None
+        k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+        area = stats[k, cv2.CC_STAT_AREA]
+        x0, y0, bw, bh = (int(v) for v in stats[k, :4])
+        blob = (lab_img[y0:y0 + bh, x0:x0 + bw] == k).astype(np.uint8)
+    if area < 20:
         return None
-    x0, y0, bw, bh = (int(v) for v in stats[k, :4])
-    blob = (lab_img[y0:y0 + bh, x0:x0 + bw] == k).astype(np.uint8)
     rect = mask_min_area_rect(blob, (x0, y0))
     (cx, cy) = rect[0]
     box = cv2.boxPoints(rect)
@@ -348,23 +367,21 @@ class CardReader:
         if not len(xy):
             return widths
         crops = np.stack([crop_card(image, frame_from_pose(p, a, w * f, spec), spec,
-                                    self._crop)
+                                    self.crop_settings)
                           for p, a, w in zip(xy, angles, widths, strict=True) for f in scales])
         bg = self.classifier.predict(crops).probs[:, self.classifier.index(BACKGROUND)]
         best = np.argmin(bg.reshape(len(xy), len(scales)), axis=1)
         return widths * scales[best]
 
-    def read_pieces(self, image: np.ndarray, game: str, area=None
-                    ) -> tuple[list[CardPiece], list[str]]:
-        """Pieces (label, confidence, pose) of `game` in the image, and warnings. `area`:
-        the Hop la bille cloth (cards then take their frame from its plane)."""
+    def pose_key_points(self, image: np.ndarray, game: str, kp: Keypoints, threshold: float,
+                        area=None) -> tuple[Keypoints, np.ndarray, list[np.ndarray]]:
+        """The pieces' poses at the detector's key points of at least `threshold` heat:
+        (key points with refined angles and widths, their indices, strongest first, and each
+        one's frame ((4, 2) corners)). Width search (`search_widths`), then `refine_poses`;
+        Hop la bille cards deep inside the cloth are left out."""
         s = self.settings
         spec = SPECS[game]
-        kp = self.detector.detect(image, min(s.key_threshold, s.dove_threshold))
-        warnings: list[str] = []
-        pieces: list[CardPiece] = []
-        thr = s.troeto_key_threshold if game == "troetofanten" else s.key_threshold
-        idx = np.flatnonzero((kp.kind == KIND_PIECE) & (kp.score >= thr))
+        idx = np.flatnonzero((kp.kind == KIND_PIECE) & (kp.score >= threshold))
         idx = idx[np.argsort(-kp.score[idx])]
         if game == "hop-la-bille" and area is not None:
             idx = idx[cloth_depth_mm(area, kp.xy[idx]) <= s.hop_inside_cloth_mm]
@@ -377,8 +394,22 @@ class CardReader:
         frames = [fixed[r] if fixed[r] is not None else
                   frame_from_pose(kp.xy[i], kp.angle[i], kp.width[i], spec)
                   for r, i in enumerate(idx)]
-        crops = np.stack([crop_card(image, f, spec, self._crop) for f in frames]) if len(idx) \
-            else np.zeros((0, self._crop.size, self._crop.size, 3), np.uint8)
+        return kp, idx, frames
+
+    def read_pieces(self, image: np.ndarray, game: str, area=None
+                    ) -> tuple[list[CardPiece], list[str]]:
+        """Pieces (label, confidence, pose) of `game` in the image, and warnings. `area`:
+        the Hop la bille cloth (cards then take their frame from its plane)."""
+        s = self.settings
+        spec = SPECS[game]
+        kp = self.detector.detect(image, min(s.key_threshold, s.dove_threshold))
+        warnings: list[str] = []
+        pieces: list[CardPiece] = []
+        thr = s.troeto_key_threshold if game == "troetofanten" else s.key_threshold
+        kp, idx, frames = self.pose_key_points(image, game, kp, thr, area)
+        cs = self.crop_settings
+        crops = np.stack([crop_card(image, f, spec, cs) for f in frames]) if len(idx) \
+            else np.zeros((0, cs.size, cs.size, 3), np.uint8)
         pred = self.classifier.predict(crops)
         labels = GAME_LABELS[game]
         cols = [self.classifier.index(lab) for lab in labels]
@@ -438,7 +469,8 @@ class CardReader:
         return pieces, warnings
 
     @property
-    def _crop(self):
+    def crop_settings(self):
+        """The card classifier's crop settings (from its metadata)."""
         from vision.cards.geometry import CardCropSettings
 
         c = self.classifier.crop
