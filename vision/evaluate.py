@@ -53,15 +53,18 @@ def piece_size(p: dict) -> float:
 
 
 def match(pred: list[dict], truth: list[dict]) -> list[tuple[int | None, int | None]]:
-    """One-to-one pairs (pred index or None, truth index or None), nearest first, a pair only
-    within half the true piece's size."""
+    """One-to-one pairs (pred index or None, truth index or None), a pair only within half
+    the true piece's size: pairs of the same label first (a piece is right when a true piece
+    of its label lies there, even where another piece lies nearer: a dove on a hat), then
+    the rest, each nearest first."""
     pairs = []
     for i, p in enumerate(pred):
         for j, t in enumerate(truth):
             d = float(np.hypot(p["center"][0] - t["center"][0], p["center"][1] - t["center"][1]))
             if d <= 0.5 * piece_size(t):
-                pairs.append((d, i, j))
+                pairs.append((p["label"] != t["label"], d, i, j))
     pairs.sort()
+    pairs = [(d, i, j) for _, d, i, j in pairs]
     used_p, used_t, out = set(), set(), []
     for _, i, j in pairs:
         if i not in used_p and j not in used_t:

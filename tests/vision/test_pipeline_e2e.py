@@ -106,3 +106,23 @@ def test_large_photo_coordinates_are_in_original_pixels(tmp_path):
     a, b = np.array(small_out["area"]), np.array(big_out["area"])
     assert min(np.abs(np.roll(b, k, 0) - 2 * a).max() for k in range(4)) < 0.02 * b.max()
     assert len(big_out["pieces"]) >= len(small_out["pieces"]) - 1
+
+
+def _piece(label, x, y, r=10.0):
+    return {"label": label, "center": [x, y], "radius": r}
+
+
+@pytest.mark.parametrize("pred,truth,pairs", [
+    # nearest first
+    ([_piece("frog", 0, 0)], [_piece("frog", 3, 0), _piece("frog", 1, 0)], [(0, 1), (None, 0)]),
+    # a dove on a hat: each prediction pairs with the true piece of its own label, though the
+    # other lies nearer
+    ([_piece("dove", 0, 0), _piece("hat-7", 4, 0)], [_piece("hat-7", 0, 0), _piece("dove", 4, 0)],
+     [(0, 1), (1, 0)]),
+    # another label nearby still pairs (a wrong label is an error, not a miss plus an extra)
+    ([_piece("cat", 0, 0)], [_piece("frog", 2, 0)], [(0, 0)]),
+    # beyond half the piece's size: no pair
+    ([_piece("cat", 0, 0)], [_piece("cat", 11, 0)], [(0, None), (None, 0)]),
+])
+def test_match(pred, truth, pairs):
+    assert match(pred, truth) == pairs
