@@ -61,8 +61,8 @@ def to_input(image_bgr: np.ndarray, s: DetectSettings) -> np.ndarray:
     ph, pw = (-h) % 8, (-w) % 8
     if ph or pw:
         small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
-    planes = cv2.split(cv2.LUT(small, _input_table(s.mean, s.std)))
-    return np.stack(planes[::-1])[None]  # BGR -> RGB planes
+    x = cv2.LUT(small, _input_table(s.mean, s.std))  # (h, w, 3) float32, BGR order
+    return np.ascontiguousarray(x[..., ::-1].transpose(2, 0, 1))[None]  # RGB planes, one copy
 
 
 @lru_cache(maxsize=4)
