@@ -429,3 +429,27 @@ def test_neighbour_angles(angles, side, want):
     got = neighbour_angles(xy, np.array(angles), np.full(len(angles), 50.0), np.array(side),
                            reach=2.5)
     assert np.allclose(got, want, atol=1.0)
+
+
+def test_detector_continues_from_its_export(tmp_path):
+    """An exported detector (batch norms folded into the convolutions) loads back into the
+    torch network with the same outputs, so training can continue from a committed model."""
+    torch = pytest.importorskip("torch")
+    from vision.cards.keynet import KeyNet, export_onnx, freeze_batch_norms, load_onnx_weights
+    from vision.onnx_session import open_session
+
+    torch.manual_seed(0)
+    net = KeyNet()
+    for m in net.modules():  # batch norms with statistics of their own, as after training
+        if isinstance(m, torch.nn.BatchNorm2d):
+            m.running_mean.uniform_(-0.5, 0.5)
+            m.running_var.uniform_(0.5, 2.0)
+            m.weight.data.uniform_(0.5, 1.5)
+    path = tmp_path / "keys.onnx"
+    export_onnx(net, path, {})
+    again = load_onnx_weights(KeyNet(), path)
+    freeze_batch_norms(again)
+    x = torch.randn(1, 3, 64, 96)
+    session, _ = open_session(path, "detector", "-")
+    want = session.run(None, {"input": x.numpy()})[0]
+    assert np.allclose(again(x).detach().numpy(), want, atol=1e-4)

@@ -60,3 +60,41 @@ def export_onnx(net: KeyNet, path, metadata: dict[str, str]) -> None:
         entry = model.metadata_props.add()
         entry.key, entry.value = k, v
     onnx.save(model, str(path))
+
+
+def load_onnx_weights(net: KeyNet, path) -> KeyNet:
+    """Continue training from an exported model: the export folded each batch norm into its
+    convolution, so each convolution takes the folded weights and its batch norm becomes the
+    folded bias alone (weight 1, running mean 0, running variance 1 - eps). Those batch norms
+    must stay in eval mode while training (`freeze_batch_norms`)."""
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load(str(path))
+    init = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
+    with torch.no_grad():
+        for node in (n for n in model.graph.node if n.op_type == "Conv"):
+            name = "head" if node.output[0] == "maps" else node.output[0].split("/")[-2]
+            conv = net.get_submodule(name)
+            w, b = (torch.from_numpy(init[k].copy()) for k in node.input[1:3])
+            if tuple(conv.weight.shape) != tuple(w.shape):
+                raise ValueError(f"{path}: {name} has shape {tuple(w.shape)}, the network "
+                                 f"{tuple(conv.weight.shape)}")
+            conv.weight.copy_(w)
+            if conv.bias is not None:
+                conv.bias.copy_(b)
+                continue
+            parent, idx = name.rsplit(".", 1)
+            bn = net.get_submodule(f"{parent}.{int(idx) + 1}")
+            bn.weight.fill_(1.0)
+            bn.bias.copy_(b)
+            bn.running_mean.zero_()
+            bn.running_var.fill_(1.0 - bn.eps)
+    return net
+
+
+def freeze_batch_norms(net: nn.Module) -> None:
+    """Batch norms use (and keep) their running statistics, as after `load_onnx_weights`."""
+    for m in net.modules():
+        if isinstance(m, nn.BatchNorm2d):
+            m.eval()

@@ -225,14 +225,17 @@ def focal_loss(logits, target):
 def train_detector(smalls, keys, cfg: DetectorTrain, d: DetectSettings, show=True):
     import torch
 
-    from vision.cards.keynet import KeyNet
+    from vision.cards.keynet import KeyNet, freeze_batch_norms, load_onnx_weights
     from vision.classify.create_dataset import progress
 
     torch.manual_seed(cfg.seed)
     torch.set_num_threads(cfg.threads)
     rng = np.random.default_rng(cfg.seed + 1)
     net = KeyNet(cfg.widths)
-    if cfg.resume and Path(cfg.resume).is_file():  # continue from saved weights
+    if cfg.resume.endswith(".onnx"):  # continue from an exported model (batch norms folded)
+        load_onnx_weights(net, cfg.resume)
+        freeze_batch_norms(net)
+    elif cfg.resume and Path(cfg.resume).is_file():  # continue from saved torch weights
         net.load_state_dict(torch.load(cfg.resume))
     opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=1e-4)
     p = cfg.patch
@@ -423,7 +426,8 @@ def main(argv=None) -> int:
                     help="rendered data cache (reused when it exists)")
     ap.add_argument("--det-steps", type=int, default=None)
     ap.add_argument("--epochs", type=int, default=None)
-    ap.add_argument("--resume", default="", help="detector: start from these torch weights")
+    ap.add_argument("--resume", default="",
+                    help="detector: start from these torch weights, or an exported .onnx")
     ap.add_argument("--det-time", type=float, default=None, help="detector time budget, s")
     ap.add_argument("--det-lr", type=float, default=None, help="detector peak learning rate")
     ap.add_argument("--cls-time", type=float, default=None,
