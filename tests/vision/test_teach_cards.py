@@ -44,40 +44,39 @@ def unit(v):
     return v / np.linalg.norm(v, axis=-1, keepdims=True)
 
 
+def taught_on_second(game, shares, taught, settings=TEACH_SETTINGS):
+    """(fake model, taught classifier's probabilities for one grey crop): the model gives
+    `shares` ({label: probability}), the crop's embedding sits on the second of the two
+    `taught` labels' prototypes."""
+    fake = FakeCards(None, None)
+    probs = np.zeros((1, len(fake.classes)), np.float32)
+    for label, p in shares.items():
+        probs[0, fake.index(label)] = p
+    fake.probs, fake.emb = probs, unit(np.eye(2, 8)[1:2])
+    part = Profile(game=game, labels=taught, prototypes=np.eye(2, 8, dtype=np.float32),
+                   colours=np.zeros((2, 3), np.float32), counts=np.ones(2, np.int64),
+                   classes=fake.classes, model="cards", settings=settings)
+    out = TaughtCardClassifier(fake, part, game).predict(np.full((1, 32, 32, 3), 128, np.uint8))
+    return fake, out.probs[0]
+
+
 @pytest.mark.parametrize("game", CARD_GAMES)
 def test_taught_card_classifier_follows_the_prototype(game):
     """The model says A; the embedding sits on B's prototype: the taught classifier says B
     (Troetofanten: the kind moves, the numbers keep the model's split)."""
     a, b = SWAP[game]
     tg = teachable(game)
-    fake = FakeCards(None, None)
-    probs = np.zeros((1, len(fake.classes)), np.float32)
-    probs[0, fake.index(a)] = 0.7
-    probs[0, fake.index(b)] = 0.2
-    probs[0, fake.index("background")] = 0.1
-    fake.probs, fake.emb = probs, unit(np.eye(2, 8)[1:2])
-    part = Profile(game=game, labels=(tg.unit(a), tg.unit(b)), prototypes=np.eye(2, 8,
-                   dtype=np.float32), colours=np.zeros((2, 3), np.float32),
-                   counts=np.ones(2, np.int64), classes=fake.classes, model="cards")
-    out = TaughtCardClassifier(fake, part, game).predict(np.full((1, 32, 32, 3), 128, np.uint8))
-    assert out.probs[0].argmax() == fake.index(b)
-    assert out.probs[0].sum() == pytest.approx(1.0, abs=1e-5)
+    fake, out = taught_on_second(game, {a: 0.7, b: 0.2, "background": 0.1},
+                                 (tg.unit(a), tg.unit(b)))
+    assert out.argmax() == fake.index(b)
+    assert out.sum() == pytest.approx(1.0, abs=1e-5)
 
 
 def test_troetofanten_kind_keeps_the_model_number_split():
     tg = teachable("troetofanten")
     assert tg.unit("elephant-3") == "elephant" and tg.unit("lasso") == "lasso"
-    fake = FakeCards(None, None)
-    probs = np.zeros((1, len(fake.classes)), np.float32)
-    probs[0, fake.index("tootophant-2")] = 0.3
-    probs[0, fake.index("tootophant-4")] = 0.1
-    probs[0, fake.index("elephant-5")] = 0.6
-    fake.probs, fake.emb = probs, unit(np.eye(2, 8)[1:2])
-    part = Profile(game="troetofanten", labels=("elephant", "tootophant"),
-                   prototypes=np.eye(2, 8, dtype=np.float32), colours=np.zeros((2, 3)),
-                   counts=np.ones(2, np.int64), classes=fake.classes, model="cards")
-    out = TaughtCardClassifier(fake, part, "troetofanten").predict(
-        np.full((1, 32, 32, 3), 128, np.uint8)).probs[0]
+    fake, out = taught_on_second("troetofanten", {"tootophant-2": 0.3, "tootophant-4": 0.1,
+                                                  "elephant-5": 0.6}, ("elephant", "tootophant"))
     t2, t4 = out[fake.index("tootophant-2")], out[fake.index("tootophant-4")]
     assert t2 + t4 > 0.9 and t2 == pytest.approx(3 * t4, rel=1e-4)
     assert tg.missing({"elephant": 1}) == [lab for lab in tg.labels
@@ -216,19 +215,9 @@ def test_kind_term_pools_the_numbers_of_a_kind():
 def test_relabel_only_keeps_the_model_confidence():
     """Troetofanten's setting: the model's top share moves to the profile's choice, the
     shares themselves stay (the reader's confidence bar sees the same numbers)."""
-    fake = FakeCards(None, None)
-    probs = np.zeros((1, len(fake.classes)), np.float32)
-    probs[0, fake.index("mouse")] = 0.5
-    probs[0, fake.index("lasso")] = 0.3
-    probs[0, fake.index("background")] = 0.2
-    fake.probs, fake.emb = probs, unit(np.eye(2, 8)[1:2])
-    part = Profile(game="troetofanten", labels=("mouse", "lasso"),
-                   prototypes=np.eye(2, 8, dtype=np.float32), colours=np.zeros((2, 3)),
-                   counts=np.ones(2, np.int64), classes=fake.classes, model="cards",
-                   settings=replace(TEACH_SETTINGS, relabel_only=True, keep_mass=True,
-                                    rescue_cos=1.1))
-    out = TaughtCardClassifier(fake, part, "troetofanten").predict(
-        np.full((1, 32, 32, 3), 128, np.uint8)).probs[0]
+    fake, out = taught_on_second(
+        "troetofanten", {"mouse": 0.5, "lasso": 0.3, "background": 0.2}, ("mouse", "lasso"),
+        replace(TEACH_SETTINGS, relabel_only=True, keep_mass=True, rescue_cos=1.1))
     assert out[fake.index("lasso")] == pytest.approx(0.5, abs=1e-5)
     assert out[fake.index("mouse")] == pytest.approx(0.3, abs=1e-5)
     assert out[fake.index("background")] == pytest.approx(0.2)
