@@ -241,7 +241,7 @@ def neighbour_angles(xy: np.ndarray, angles: np.ndarray, widths: np.ndarray,
 
 
 def refine_poses(game: str, xy: np.ndarray, angles: np.ndarray, widths: np.ndarray,
-                 area=None, image: np.ndarray | None = None
+                 area=None, image: np.ndarray | None = None, settings: ReadSettings = READ
                  ) -> tuple[np.ndarray, np.ndarray, list]:
     """Steadier (angles, widths, frames or None) for piece key points from what all pieces
     share: one size (a smooth width field), Magic Rabbit tiles one direction, Troetofanten
@@ -268,7 +268,7 @@ def refine_poses(game: str, xy: np.ndarray, angles: np.ndarray, widths: np.ndarr
         angles = np.where(np.abs(off) > 12.0, snapped, angles)
         # All cards share one size: the smooth width field beats each key point's own guess.
         widths = fit_widths(xy, widths)
-        angles = neighbour_angles(xy, angles, widths, k % 4, READ.troeto_neighbours)
+        angles = neighbour_angles(xy, angles, widths, k % 4, settings.troeto_neighbours)
     elif game == "hop-la-bille" and area is not None:
         from vision.cards.hopcards import card_zone
 
@@ -388,7 +388,7 @@ class CardReader:
         wid = kp.width[idx]
         if game != "hop-la-bille":  # (those cards take their size from the cloth's plane)
             wid = self.search_widths(image, spec, kp.xy[idx], kp.angle[idx], wid)
-        ang, wid, fixed = refine_poses(game, kp.xy[idx], kp.angle[idx], wid, area, image)
+        ang, wid, fixed = refine_poses(game, kp.xy[idx], kp.angle[idx], wid, area, image, s)
         kp = Keypoints(kp.xy.copy(), kp.kind, kp.score, kp.angle.copy(), kp.width.copy())
         kp.angle[idx], kp.width[idx] = ang, wid
         frames = [fixed[r] if fixed[r] is not None else
