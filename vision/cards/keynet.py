@@ -12,27 +12,22 @@ from __future__ import annotations
 import torch
 from torch import nn
 
+from vision.classify.area_net import conv_bn_relu
+
 N_OUT = 7
-
-
-def _conv(cin, cout, stride=1, dil=1):
-    return nn.Sequential(
-        nn.Conv2d(cin, cout, 3, stride=stride, padding=dil, dilation=dil, bias=False),
-        nn.BatchNorm2d(cout),
-        nn.ReLU(inplace=True),
-    )
 
 
 class KeyNet(nn.Module):
     def __init__(self, w=(8, 16, 32)):
         super().__init__()
         a, b, c = w
-        self.e1 = _conv(3, a, stride=2)  # 1/2
-        self.e2 = nn.Sequential(_conv(a, b, stride=2), _conv(b, b))  # 1/4
-        self.e3 = nn.Sequential(_conv(b, c, stride=2), _conv(c, c, dil=2), _conv(c, c, dil=4))
+        self.e1 = conv_bn_relu(3, a, stride=2)  # 1/2
+        self.e2 = nn.Sequential(conv_bn_relu(a, b, stride=2), conv_bn_relu(b, b))  # 1/4
+        self.e3 = nn.Sequential(conv_bn_relu(b, c, stride=2), conv_bn_relu(c, c, dil=2),
+                                conv_bn_relu(c, c, dil=4))
         self.up = nn.Upsample(scale_factor=2, mode="bilinear", align_corners=False)
-        self.d2 = _conv(c + b, b)
-        self.d1 = _conv(b + a, 12)
+        self.d2 = conv_bn_relu(c + b, b)
+        self.d1 = conv_bn_relu(b + a, 12)
         self.head = nn.Conv2d(12, N_OUT, 1)
         with torch.no_grad():
             self.head.bias[:2].fill_(-2.2)  # heat starts near 0.1 (focal-loss practice)

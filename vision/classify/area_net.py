@@ -12,7 +12,9 @@ import torch
 from torch import nn
 
 
-def _conv(cin, cout, stride=1, dil=1):
+def conv_bn_relu(cin, cout, stride=1, dil=1):
+    """3 x 3 convolution (no bias), batch norm, ReLU: the block of the fully convolutional
+    networks (this one and the card key-point detector)."""
     return nn.Sequential(
         nn.Conv2d(cin, cout, 3, stride=stride, padding=dil, dilation=dil, bias=False),
         nn.BatchNorm2d(cout),
@@ -24,11 +26,12 @@ class AreaNet(nn.Module):
     def __init__(self, n_games: int, w=(16, 32, 48)):
         super().__init__()
         a, b, c = w
-        self.enc1 = _conv(3, a, stride=2)  # 1/2
-        self.enc2 = nn.Sequential(_conv(a, b, stride=2), _conv(b, c, stride=2))  # 1/8
-        self.ctx = nn.Sequential(_conv(c, c, dil=2), _conv(c, c, dil=4), _conv(c, c, dil=8))
+        self.enc1 = conv_bn_relu(3, a, stride=2)  # 1/2
+        self.enc2 = nn.Sequential(conv_bn_relu(a, b, stride=2), conv_bn_relu(b, c, stride=2))  # 1/8
+        self.ctx = nn.Sequential(conv_bn_relu(c, c, dil=2), conv_bn_relu(c, c, dil=4),
+                                 conv_bn_relu(c, c, dil=8))
         self.up = nn.Upsample(scale_factor=4, mode="bilinear", align_corners=False)
-        self.dec = nn.Sequential(_conv(c + a, a), nn.Conv2d(a, n_games, 1))
+        self.dec = nn.Sequential(conv_bn_relu(c + a, a), nn.Conv2d(a, n_games, 1))
 
     def forward(self, x):
         f1 = self.enc1(x)
