@@ -28,6 +28,7 @@ from vision.cards.dataset import BACKGROUND, CARD_GAMES, SEED_BASE, build
 from vision.cards.detect import DETECTOR_PATH, MODELS_DIR, DetectSettings, small_to_input
 from vision.cards.geometry import CardCropSettings, specs_metadata
 from vision.classify.augment import ColourJitter, colour_jitter
+from vision.classify.settings import NetTraining
 
 HOP_CARD_LABELS = CARD_LABELS_HOP
 CLASSES: tuple[str, ...] = (BACKGROUND,) + tuple(x for x in MAGIC_RABBIT_LABELS if x != "dove") \
@@ -38,16 +39,9 @@ INDEX_CROP = CardCropSettings(size=28)
 
 
 @dataclass(frozen=True)
-class ClassifierTrain:
+class ClassifierTrain(NetTraining):
     classes: tuple[str, ...] = CLASSES
     epochs: int = 30  # at most; the time limit usually ends it
-    batch_size: int = 128
-    lr: float = 3e-3
-    weight_decay: float = 1e-4
-    embedding_dim: int = 64
-    widths: tuple[int, int, int] = (12, 24, 48)
-    seed: int = 0
-    threads: int = 2
     time_limit_s: float = 600.0  # the learning rate follows the elapsed share of this
 
 

@@ -34,10 +34,9 @@ def all_classes(games=tuple(GAME_CLASSES)) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True)
-class TrainSettings:
-    classes: tuple[str, ...] = field(default_factory=all_classes)
-    epochs: int = 5
-    per_class: int = 3500  # crops per class at most (balances frogs and background)
+class NetTraining:
+    """What every crop classifier's training shares (`PieceNet`, AdamW, batches)."""
+
     batch_size: int = 128
     lr: float = 3e-3
     weight_decay: float = 1e-4
@@ -45,3 +44,10 @@ class TrainSettings:
     widths: tuple[int, int, int] = (12, 24, 48)
     seed: int = 0
     threads: int = 2
+
+
+@dataclass(frozen=True)
+class TrainSettings(NetTraining):
+    classes: tuple[str, ...] = field(default_factory=all_classes)
+    epochs: int = 5
+    per_class: int = 3500  # crops per class at most (balances frogs and background)
