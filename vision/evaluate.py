@@ -197,17 +197,16 @@ def scene_files(folder: str | Path) -> list[tuple[Path, Path]]:
     return out
 
 
-def evaluate_folder(game: str, folder: str | Path, pipeline: Pipeline | None = None,
-                    progress: bool = False) -> Report:
+def evaluate_scenes(game: str, files: list[tuple[Path, Path]], labels: tuple[str, ...],
+                    read, comparable, progress: bool = False) -> Report:
+    """The report over scenes `files` ((photo, truth JSON) pairs): `read(photo path) ->
+    (predicted pieces as contract dicts, facts)`, `comparable(facts)` the part of the facts
+    compared with the truth's. A photo the reader refuses (a named error) counts as nothing
+    found."""
+    import sys
     import time
 
-    from vision.pipeline import get_pipeline
-
-    gv = game_vision(game)
-    pipeline = pipeline or get_pipeline()
-    labels = gv.labels + gv.card_labels  # issue 6: the cards too
     report = Report(game=game, labels=labels)
-    files = scene_files(folder)
     for k, (img, truth_path) in enumerate(files):
         truth = json.loads(truth_path.read_text())
         if truth.get("game", game) != game:
@@ -215,20 +214,29 @@ def evaluate_folder(game: str, folder: str | Path, pipeline: Pipeline | None = N
         true_pieces = [p for p in truth["pieces"] if p["label"] in labels]
         t0 = time.perf_counter()
         try:
-            rec = pipeline.recognise(img, game)
-            pred, facts = rec.detections.to_json(), rec.facts
+            pred, facts = read(img)
         except TablescoreError as exc:
             report.failed.append(f"{img.name}: {exc.message}")
             pred, facts = [], {}
         report.times_ms.append((time.perf_counter() - t0) * 1000)
-        ok = comparable_facts(game, facts) == comparable_facts(game, truth["facts"])
-        report.add(img.name, pred, true_pieces, ok)
+        report.add(img.name, pred, true_pieces, comparable(facts) == comparable(truth["facts"]))
         if progress:
-            import sys
-
             print(f"\r{k + 1}/{len(files)} scenes", end="", file=sys.stderr, flush=True)
     if progress:
-        import sys
-
         print(file=sys.stderr)
     return report
+
+
+def evaluate_folder(game: str, folder: str | Path, pipeline: Pipeline | None = None,
+                    progress: bool = False) -> Report:
+    from vision.pipeline import get_pipeline
+
+    gv = game_vision(game)
+    pipeline = pipeline or get_pipeline()
+
+    def read(img):
+        rec = pipeline.recognise(img, game)
+        return rec.detections.to_json(), rec.facts
+
+    return evaluate_scenes(game, scene_files(folder), gv.labels + gv.card_labels, read,
+                           lambda facts: comparable_facts(game, facts), progress)

@@ -14,13 +14,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
-from pathlib import Path
 
 import numpy as np
 
 from tablescore.errors import TablescoreError
-from vision.evaluate import Report
+from vision.evaluate import evaluate_scenes, scene_files
 from vision.image_io import load_photo
 
 GAMES = ("magic-rabbit", "troetofanten", "hop-la-bille")
@@ -68,23 +66,9 @@ def evaluate(game: str, folder, reader=None, limit: int | None = None) -> dict:
 
     reader = reader or CardReader()
     labels = GAME_LABELS[game] + (("dove",) if game == "magic-rabbit" else ())
-    rep = Report(game, labels)
-    jpgs = sorted(Path(folder).glob("*.jpg"))[:limit]
-    if not jpgs:
-        raise SystemExit(f"no scenes in {folder}")
-    for jpg in jpgs:
-        truth = json.loads(jpg.with_suffix(".json").read_text())
-        tp = [p for p in truth["pieces"] if p["label"] in labels]
-        t = time.perf_counter()
-        try:
-            pred, facts, _ = read_scene(reader, game, jpg)
-        except TablescoreError as exc:
-            rep.failed.append(f"{jpg.name}: {exc}")
-            pred, facts = [], {}
-        rep.times_ms.append((time.perf_counter() - t) * 1000)
-        ok = comparable(game, facts) == comparable(game, truth["facts"])
-        rep.add(jpg.name, pred, tp, ok)
-    return rep.to_json()
+    return evaluate_scenes(game, scene_files(folder)[:limit], labels,
+                           lambda jpg: read_scene(reader, game, jpg)[:2],
+                           lambda facts: comparable(game, facts)).to_json()
 
 
 def main(argv=None) -> int:
@@ -94,7 +78,10 @@ def main(argv=None) -> int:
     ap.add_argument("--limit", type=int, default=None)
     ap.add_argument("--full", action="store_true", help="print per class and confusion too")
     args = ap.parse_args(argv)
-    r = evaluate(args.game, args.folder, limit=args.limit)
+    try:
+        r = evaluate(args.game, args.folder, limit=args.limit)
+    except TablescoreError as exc:
+        raise SystemExit(exc.message) from None
     if not args.full:
         r = {k: v for k, v in r.items() if k not in ("confusion",)}
         r["per_class"] = {k: v for k, v in r["per_class"].items()
