@@ -56,13 +56,14 @@ def match(pred: list[dict], truth: list[dict]) -> list[tuple[int | None, int | N
     """One-to-one pairs (pred index or None, truth index or None), a pair only within half
     the true piece's size: pairs of the same label first (a piece is right when a true piece
     of its label lies there, even where another piece lies nearer: a dove on a hat), then
-    the rest, each nearest first."""
+    the rest, each nearest first. A prediction without a label (a bare candidate, as the
+    classifier's dataset builder has) pairs by distance alone."""
     pairs = []
     for i, p in enumerate(pred):
         for j, t in enumerate(truth):
             d = float(np.hypot(p["center"][0] - t["center"][0], p["center"][1] - t["center"][1]))
             if d <= 0.5 * piece_size(t):
-                pairs.append((p["label"] != t["label"], d, i, j))
+                pairs.append((p.get("label") != t["label"], d, i, j))
     pairs.sort()
     pairs = [(d, i, j) for _, d, i, j in pairs]
     used_p, used_t, out = set(), set(), []

@@ -123,6 +123,8 @@ def _piece(label, x, y, r=10.0):
     ([_piece("cat", 0, 0)], [_piece("frog", 2, 0)], [(0, 0)]),
     # beyond half the piece's size: no pair
     ([_piece("cat", 0, 0)], [_piece("cat", 11, 0)], [(0, None), (None, 0)]),
+    # an unlabelled candidate (the dataset builder's) pairs by distance alone
+    ([{"center": [0, 0]}], [_piece("cat", 3, 0), _piece("frog", 1, 0)], [(0, 1), (None, 0)]),
 ])
 def test_match(pred, truth, pairs):
     assert match(pred, truth) == pairs
