@@ -1102,8 +1102,12 @@ def _place_key(board: Board, place: str) -> tuple[int, int]:
 
 def classify_spots(image_bgr: np.ndarray, view: BoardView, board: Board,
                    model: PawnModel, s: MauerSettings = SETTINGS) -> np.ndarray:
-    """(n_spots, len(CLASSES)) class probabilities, slots limited to their own colour."""
-    pr = model.proba(spot_features(image_bgr, view, board, s)) * allowed_mask(board)
+    """(n_spots, len(CLASSES)) class probabilities, slots limited to their own colour; with
+    a teach profile in use, its pawn colours re-decide them (`vision.teach_pawns.using`)."""
+    from vision.teach_pawns import taught_model
+
+    pr = taught_model(model).proba(spot_features(image_bgr, view, board, s)) \
+        * allowed_mask(board)
     return pr / np.maximum(pr.sum(axis=1, keepdims=True), 1e-9)
 
 
