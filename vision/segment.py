@@ -63,6 +63,9 @@ class TileSettings:
     low_area: tuple[float, float] = (0.6, 1.5)  # of a tile's area
     low_side: tuple[float, float] = (0.75, 1.3)  # minAreaRect sides, of a tile's side
     low_fill: float = 0.8  # blob area / its minAreaRect area
+    # Outside the arena, where the neighbourhood's two tones (`two_tone_diff`) lie this far
+    # apart (stripes, checks), a pixel near either is table (0: the one-colour median only)
+    two_tone_sep: float = 30.0
 
 
 @dataclass(frozen=True)
@@ -130,15 +133,53 @@ def background_lab(view: np.ndarray, piece_px: float) -> tuple[np.ndarray, np.nd
     return lab.astype(np.float32), bg.astype(np.float32)
 
 
+def _lab_dist(d: np.ndarray, l_weight: float) -> np.ndarray:
+    """Length of Lab differences (..., 3) float32, lightness weighted by `l_weight`."""
+    d0 = d[..., 0] * l_weight
+    return np.sqrt(d0 * d0 + d[..., 1] * d[..., 1] + d[..., 2] * d[..., 2])
+
+
 def background_diff(view: np.ndarray, piece_px: float, parts=None) -> np.ndarray:
     """Lab distance of each pixel from a local background estimate (median over ~3 pieces),
     float32 (V, V). `parts`: `background_lab`'s result, if already computed."""
     lab, bg = parts if parts is not None else background_lab(view, piece_px)
-    d = lab - bg
-    d[..., 0] *= 0.6  # lightness changes (shading, folds) count less than colour
-    # the sum over the 3 channels written out: the same numbers as (d * d).sum(axis=2),
-    # without numpy's slow reduction over a short last axis
-    return np.sqrt(d[..., 0] * d[..., 0] + d[..., 1] * d[..., 1] + d[..., 2] * d[..., 2])
+    # lightness changes (shading, folds) count less than colour
+    return _lab_dist(lab - bg, 0.6)
+
+
+def two_tone_diff(parts, piece_px: float, min_sep: float, l_weight: float = 0.6
+                  ) -> np.ndarray:
+    """Lab distance of each pixel from its table, float32 (V, V), on a table of one or two
+    tones. The two tones: the local colour of the pixels darker than the local median
+    lightness, and of those lighter. Where they lie at least `min_sep` apart (stripes,
+    checks) a pixel of either one is table: its distance is to the nearer tone. Elsewhere
+    (a plain table, where a piece's own pixels would pull one tone towards it) it is
+    `background_diff`'s distance from the one-colour median. `parts`: `background_lab`."""
+    lab, bg = parts
+    h, w = lab.shape[:2]
+    f = 8  # the tones are averaged at 1/8 size (smooth anyway)
+    sw, sh = max(1, w // f), max(1, h // f)
+    k = max(1.0, 1.5 * piece_px / f)
+
+    def small_blur(a):
+        return cv2.GaussianBlur(cv2.resize(a, (sw, sh), interpolation=cv2.INTER_AREA),
+                                (0, 0), k)
+
+    dark = (lab[..., 0] < bg[..., 0]).astype(np.float32)
+    num_all, num_dark = small_blur(lab), small_blur(lab * dark[..., None])
+    share_dark = small_blur(dark)
+    share_light = 1.0 - share_dark
+    tone_dark = num_dark / np.maximum(share_dark, 1e-3)[..., None]
+    tone_light = (num_all - num_dark) / np.maximum(share_light, 1e-3)[..., None]
+    # two tones only where each covers a fair share of the neighbourhood and they differ
+    two = (np.minimum(share_dark, share_light) >= 0.15) & \
+        (_lab_dist(tone_dark - tone_light, l_weight) >= min_sep)
+    if not two.any():
+        return _lab_dist(lab - bg, l_weight)
+    two = cv2.resize(two.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR) > 0.5
+    near = np.minimum(*(_lab_dist(lab - cv2.resize(t, (w, h), interpolation=cv2.INTER_LINEAR),
+                                  l_weight) for t in (tone_dark, tone_light)))
+    return np.where(two, near, _lab_dist(lab - bg, l_weight))
 
 
 def surface_diff(view: np.ndarray, surface: np.ndarray, sigma: float,
@@ -269,7 +310,8 @@ def lone_blobs(low: np.ndarray, mask: np.ndarray, size: float, piece_area: float
 def low_contrast_tiles(diff: np.ndarray, valid: np.ndarray, mask: np.ndarray,
                        arena: tuple[int, int], t: float, settings: TileSettings) -> list:
     """Tiles outside the arena that differ little from the table: blobs of `diff > low_diff`
-    (float32 (V, V) from `background_diff`) away from the arena's square `arena` (a0, a1)
+    (float32 (V, V), `two_tone_diff` or `background_diff`) away from the arena's square
+    `arena` (a0, a1)
     and from the first mask's blobs (uint8 `mask`), kept only when alone, filled and square
     of a tile's size. Returns (N_i, 2) int (x, y) pixel arrays like `split_peaks`."""
     a0, a1 = arena
@@ -293,7 +335,9 @@ def find_tiles(image_bgr: np.ndarray, area: PlayArea, settings: TileSettings) ->
     px_per_mm = settings.piece_px / settings.size_mm
     view, valid, T = rectified_view(image_bgr, area, px_per_mm, settings.margin)
     t = settings.piece_px
-    diff = background_diff(view, t)
+    parts = background_lab(view, t)
+    diff = two_tone_diff(parts, t, settings.two_tone_sep) if settings.two_tone_sep > 0 \
+        else background_diff(view, t, parts)
     fg = diff > settings.bg_diff
     # Inside the arena: far from the arena's own colour (a smooth fit over the arena).
     s_view = area.settings.plane_px * T[0, 0]
