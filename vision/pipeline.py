@@ -388,8 +388,12 @@ def score_photo(source: str | Path | bytes, game: str, options: dict[str, str], 
     if game == "mauerhuepfer":  # board, pawns and dice: vision/mauer.py (no crop classifier)
         from vision.mauer import score_mauer_photo
 
-        if teach is not None:
-            raise BadInput("--teach is not supported for mauerhuepfer yet")
+        if teach is not None:  # teach mode: this copy's pawn colours (vision.teach_pawns)
+            from vision.teach import resolve_profile
+            from vision.teach_pawns import using
+
+            with using(resolve_profile(teach, game, None)):
+                return score_mauer_photo(source, options, annotate=annotate)
         return score_mauer_photo(source, options, annotate=annotate)
     game_vision(game)  # fail before loading the model
     return get_pipeline().score(source, game, options, teach=teach, annotate=annotate)
