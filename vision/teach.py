@@ -92,6 +92,10 @@ class TeachSettings:
     colour_white: float = 0.0  # > 0: white balance each crop by the mean of this share of
     # the brightest pixels of its central colour_hole square (a tile's white paper)
     colour_step: int = 1  # colour from every this-many-th pixel (speed: cards have many crops)
+    tap_neighbours: int = 8  # cards: a tapped piece is posed among its this many nearest key
+    # points only (0: a whole card-reader pass per teach photo; see teach_cards)
+    tap_window: float = 0.4  # ... found by the detector in a window of this share of the
+    # photo's long side around the taps (0: the whole photo)
 
 
 TEACH_SETTINGS = TeachSettings()
@@ -129,17 +133,19 @@ class TeachGame:
 
     piece_labels: labels read by the crop classifier (`models/pieces.onnx`: tiles, marbles);
     card_labels: labels read by the card reader (`vision.cards`, `models/cards.onnx`);
-    area_name: the play area a teach photo must show (None: pieces on a bare table)."""
+    area_name: the play area a teach photo must show (None: pieces on a bare table, or the
+    Mauerhuepfer board, which `vision.teach_pawns` finds itself)."""
 
     game: str
     piece_labels: tuple[str, ...]
     card_labels: tuple[str, ...]
     area_name: str | None
+    pawn_labels: tuple[str, ...] = ()  # Mauerhuepfer pawns (`vision.teach_pawns`)
 
     @property
     def labels(self) -> tuple[str, ...]:
         """Every label a teach folder or a tap may name."""
-        return self.piece_labels + self.card_labels
+        return self.piece_labels + self.card_labels + self.pawn_labels
 
     def unit(self, label: str) -> str:
         """The profile entry a label teaches: the label itself, except Troetofanten
@@ -168,6 +174,7 @@ def teach_games() -> dict[str, TeachGame]:
     from scoring.labels import CARD_LABELS_HOP, MARBLE_LABELS, SIMSALA_LABELS, TROETO_LABELS
     from vision.cards.read import GAME_LABELS
     from vision.pipeline import VISION_GAMES
+    from vision.teach_pawns import pawn_labels
 
     return {
         "simsala-hopp": TeachGame("simsala-hopp", SIMSALA_LABELS, (),
@@ -177,6 +184,8 @@ def teach_games() -> dict[str, TeachGame]:
         # doves come from the detector's heat, not the classifier: not taught
         "magic-rabbit": TeachGame("magic-rabbit", (), GAME_LABELS["magic-rabbit"], None),
         "troetofanten": TeachGame("troetofanten", (), TROETO_LABELS, None),
+        # the pawns' colours under this light (vision.teach_pawns); not the dice
+        "mauerhuepfer": TeachGame("mauerhuepfer", (), (), None, pawn_labels()),
     }
 
 
@@ -327,8 +336,9 @@ class Profile:
             raise TeachError(f"the teach profile is for {self.game}, not {game}")
         if tuple(self.classes) != tuple(classes) or (model and self.model_id
                                                      and model != self.model_id):
+            file = "mauer-pawns.npz" if self.model == "mauer-pawns" else f"{self.model}.onnx"
             raise TeachError(f"the teach profile was made with another classifier model "
-                             f"(models/{self.model}.onnx); teach again with `tablescore teach`")
+                             f"(models/{file}); teach again with `tablescore teach`")
 
     @property
     def piece_part(self) -> Profile | None:
@@ -453,6 +463,10 @@ def examples_from_photo(pipeline, game: str, photo_path: str | Path | bytes, lab
             find_area(photo.image, AREA_SETTINGS[game], tg.area_name, game=game)
     except TablescoreError as exc:
         raise TeachError(f"{name}: {exc.message}") from None
+    if tg.pawn_labels:
+        from vision.teach_pawns import pawn_examples
+
+        return pawn_examples(photo, label, taps, name)
     if taps is None:
         if label in tg.card_labels:
             return card_examples(pipeline, game, photo, area, label, None, name,
@@ -593,6 +607,10 @@ def profile_from_examples(game: str, examples: list[Example], pipeline,
     tg = teachable(game)
     if not examples:
         raise TeachError("no teach examples")
+    if tg.pawn_labels:
+        from vision.teach_pawns import pawn_part
+
+        return pawn_part(examples)
     settings = settings or game_settings(game)
     card_settings = card_settings or game_settings(game, "cards")
     cards = None
@@ -631,6 +649,11 @@ def check_profile(profile: Profile, game: str, pipeline) -> None:
     """`TeachError` unless each part of the profile fits the game and the model in use."""
     if profile.game != game:
         raise TeachError(f"the teach profile is for {profile.game}, not {game}")
+    if game == "mauerhuepfer":
+        from vision.teach_pawns import check
+
+        check(profile)
+        return
     if profile.model == "pieces":
         clf = pipeline.classifier
         profile.check(game, clf.classes, model_id(clf))
@@ -741,7 +764,9 @@ def profile_from_taps(game: str, photos: list[tuple[str, bytes]], taps: list[dic
 def profile_counts(profile: Profile) -> dict[str, int]:
     """{taught label: examples} over both parts."""
     out = {}
-    for part in (profile.piece_part, profile.card_part):
+    parts = (profile,) if profile.model == "mauer-pawns" else (profile.piece_part,
+                                                               profile.card_part)
+    for part in parts:
         if part is not None:
             out |= {lab: int(c) for lab, c in zip(part.labels, part.counts, strict=True)}
     return out

@@ -27,6 +27,7 @@ import numpy as np
 
 import vision.teach as teach
 from tablescore.errors import TablescoreError
+from vision.cards.detect import Keypoints
 from vision.cards.pieces import CardPiece
 from vision.classify.model import Prediction
 
@@ -94,37 +95,20 @@ def card_examples(pipeline, game: str, photo, area, label: str,
     """Examples of cards / numbered tiles from one loaded teach photo (`area`: the Hop la
     bille cloth, else None). Without taps the reader must find exactly one piece of the game
     (if it finds none, exactly one key point); each tap (photo pixels) names the key point
-    whose piece centre lies within `tap_radius` piece widths. Errors name the file."""
+    whose piece centre lies within `tap_radius` piece widths (`tapped_pieces`). Errors name
+    the file."""
     tg = teach.teachable(game)
     reader = pipeline.cards
     image = photo.image
     try:
-        # the reader's own pieces first (their crops are exactly the ones scoring will see)
-        found, _ = reader.read_pieces(image, game, area)
-        found = [p for p in found if p.label in tg.card_labels and p.frame is not None]
-        if taps is None:
-            if not found:  # the model calls it background: the detector's key points
-                found = _every_key_point(reader, image, game, area)
-            if not found:
-                raise teach.TeachError(f"{name}: no piece found in this photo")
-            if len(found) > 1:
-                raise teach.TeachError(
-                    f"{name}: {len(found)} pieces found; photograph one piece per photo or "
-                    f"name each with a tap in {Path(name).stem}.taps.json")
-            chosen = [(found[0], label, name)]
+        if taps is not None and settings.tap_neighbours > 0:
+            pieces = tapped_pieces(reader, image, game, area, taps, photo.scale, settings,
+                                   name)
+            chosen = [(p, lab, f"{name}@{x:.0f},{y:.0f}")
+                      for p, (x, y, lab) in zip(pieces, taps, strict=True)]
         else:
-            every = None
-            chosen = []
-            for x, y, lab in taps:
-                piece = _at_tap(found, x, y, photo.scale, settings.tap_radius)
-                if piece is None:  # a piece the model calls background, or a weak key point
-                    if every is None:
-                        every = _every_key_point(reader, image, game, area)
-                    piece = _at_tap(every, x, y, photo.scale, settings.tap_radius)
-                if piece is None:
-                    raise teach.TeachError(f"{name}: no piece found at the tap ({x:.0f}, "
-                                           f"{y:.0f})")
-                chosen.append((piece, lab, f"{name}@{x:.0f},{y:.0f}"))
+            chosen = _reader_examples(reader, image, game, area, label, taps, photo.scale,
+                                      name, tg, settings)
     except TablescoreError as exc:
         if isinstance(exc, teach.TeachError):
             raise
@@ -134,6 +118,131 @@ def card_examples(pipeline, game: str, photo, area, label: str,
     colours = teach.piece_colour(crops, settings)
     return [teach.Example(lab, src, pred.embedding[k].astype(np.float32), colours[k], "cards")
             for k, (_, lab, src) in enumerate(chosen)]
+
+
+def _reader_examples(reader, image, game, area, label, taps, scale, name, tg, settings):
+    """[(piece, label, source)] from the reader's own pieces (a whole `read_pieces` pass:
+    their crops are exactly the ones scoring sees); a tap on a piece the reader drops names
+    the nearest key point (`_every_key_point`)."""
+    found, _ = reader.read_pieces(image, game, area)
+    found = [p for p in found if p.label in tg.card_labels and p.frame is not None]
+    if taps is None:
+        if not found:  # the model calls it background: the detector's key points
+            found = _every_key_point(reader, image, game, area)
+        if not found:
+            raise teach.TeachError(f"{name}: no piece found in this photo")
+        if len(found) > 1:
+            raise teach.TeachError(
+                f"{name}: {len(found)} pieces found; photograph one piece per photo or "
+                f"name each with a tap in {Path(name).stem}.taps.json")
+        return [(found[0], label, name)]
+    every = None
+    chosen = []
+    for x, y, lab in taps:
+        piece = _at_tap(found, x, y, scale, settings.tap_radius)
+        if piece is None:  # a piece the model calls background, or a weak key point
+            if every is None:
+                every = _every_key_point(reader, image, game, area)
+            piece = _at_tap(every, x, y, scale, settings.tap_radius)
+        if piece is None:
+            raise teach.TeachError(f"{name}: no piece found at the tap ({x:.0f}, {y:.0f})")
+        chosen.append((piece, lab, f"{name}@{x:.0f},{y:.0f}"))
+    return chosen
+
+
+def tapped_pieces(reader, image: np.ndarray, game: str, area,
+                  taps: list[tuple[float, float, str]], scale: float,
+                  settings: teach.TeachSettings, name: str) -> list[CardPiece]:
+    """The piece under each tap, posed as the reader poses its key points
+    (`CardReader.pose_key_points`: width search, `refine_poses`) but only over the tapped
+    key points and their `tap_neighbours` nearest key points (the width field and the
+    shared directions are local; the reader's width search over every key point of a
+    crowded teach photo is most of its time). The detector runs once; a tap on no key point
+    of the reader's heat bar names a weaker one (down to `TAP_KEY_THRESHOLD`), posed like
+    its nearest posed neighbour, as `_every_key_point` does."""
+    from vision.cards.detect import KIND_PIECE
+    from vision.cards.geometry import SPECS, frame_from_pose
+
+    s = reader.settings
+    thr = s.troeto_key_threshold if game == "troetofanten" else s.key_threshold
+    taps_px = np.array([[x, y] for x, y, _ in taps], float) / scale  # working-image pixels
+    kp = detect_near(reader.detector, image, taps_px, settings.tap_window,
+                     min(s.key_threshold, s.dove_threshold, TAP_KEY_THRESHOLD))
+    piece = kp.kind == KIND_PIECE
+    strong = np.flatnonzero(piece & (kp.score >= thr))
+    weak = np.flatnonzero(piece & (kp.score < thr))
+    # the neighbourhood: each tap's nearest strong key points
+    keep = np.zeros(len(kp), bool)
+    if len(strong):
+        d = np.hypot(*(kp.xy[strong][None] - taps_px[:, None]).transpose(2, 0, 1))
+        near = np.argsort(d, axis=1)[:, :settings.tap_neighbours + 1]
+        keep[strong[near.ravel()]] = True
+    posed = []
+    if keep.any():
+        sub = kp.select(keep | ~piece)  # (the doves stay: the reader's own input)
+        sub, idx, frames = reader.pose_key_points(image, game, sub, thr, area)
+        posed = [CardPiece(NEUTRAL_LABEL[game], 1.0, sub.xy[i].copy(), frames[r],
+                           float(sub.angle[i]), float(sub.width[i]))
+                 for r, i in enumerate(idx)]
+    out = []
+    for (x, y, _), t in zip(taps, taps_px, strict=True):
+        p = _at_tap(_strongest_first(posed, s.duplicate), x, y, scale, settings.tap_radius)
+        if p is None and len(weak) and posed:  # a weak key point: its nearest piece's pose
+            dw = np.hypot(*(kp.xy[weak] - t).T)
+            i = weak[int(np.argmin(dw))]
+            r = int(np.argmin([np.hypot(*(q.center - kp.xy[i])) for q in posed]))
+            ang, wid = posed[r].angle, posed[r].width
+            cand = CardPiece(NEUTRAL_LABEL[game], float(kp.score[i]), kp.xy[i].copy(),
+                             frame_from_pose(kp.xy[i], ang, wid, SPECS[game]), ang, wid)
+            p = _at_tap([cand], x, y, scale, settings.tap_radius)
+        if p is None:
+            raise teach.TeachError(f"{name}: no piece found at the tap ({x:.0f}, {y:.0f})")
+        out.append(p)
+    return out
+
+
+WINDOW_ALIGN = 16  # working-image px: the detector's input scale x its total stride
+WINDOW_EDGE = 16  # key points this close to a cut edge of the window are dropped
+
+
+def detect_near(detector, image: np.ndarray, points: np.ndarray, window: float,
+                threshold: float):
+    """The detector's key points around `points` ((N, 2) working-image px): it runs on a
+    window of `window` x the image's long side around them (its origin on the network's
+    grid, so the key points inside are the ones the whole image gives), and again on the
+    whole image when the window would cover most of it or the piece nearest a point looks
+    too big for it (a close-up photo). Key points at a cut edge of the window are left
+    out."""
+    h, w = image.shape[:2]
+    side = window * max(h, w)
+    lo = np.floor((points.min(axis=0) - side / 2) / WINDOW_ALIGN) * WINDOW_ALIGN
+    hi = np.ceil((points.max(axis=0) + side / 2) / WINDOW_ALIGN) * WINDOW_ALIGN
+    x0, y0 = (int(v) for v in np.maximum(lo, 0))
+    x1, y1 = int(min(hi[0], w)), int(min(hi[1], h))
+    if window <= 0 or (x1 - x0) * (y1 - y0) > 0.6 * w * h:
+        return detector.detect(image, threshold)
+    kp = detector.detect(image[y0:y1, x0:x1], threshold)
+    kp = Keypoints(kp.xy + [x0, y0], kp.kind, kp.score, kp.angle, kp.width)
+    e = WINDOW_EDGE
+    inner = (((kp.xy[:, 0] >= x0 + e) | (x0 == 0)) & ((kp.xy[:, 0] < x1 - e) | (x1 == w))
+             & ((kp.xy[:, 1] >= y0 + e) | (y0 == 0)) & ((kp.xy[:, 1] < y1 - e) | (y1 == h)))
+    kp = kp.select(inner)
+    if len(kp):
+        d = np.hypot(*(kp.xy[None] - points[:, None]).transpose(2, 0, 1))
+        near = d.argmin(axis=1)
+        if (kp.width[near] > side / 4).any():  # a close-up: all of it
+            return detector.detect(image, threshold)
+    return kp
+
+
+def _strongest_first(posed: list[CardPiece], duplicate: float) -> list[CardPiece]:
+    """The posed key points (strongest first) less those within `duplicate` widths of a
+    stronger one: the reader keeps one piece there, the strongest."""
+    out: list[CardPiece] = []
+    for p in posed:
+        if all(np.hypot(*(p.center - q.center)) >= duplicate * q.width for q in out):
+            out.append(p)
+    return out
 
 
 def _at_tap(pieces: list[CardPiece], x: float, y: float, scale: float, radius: float):

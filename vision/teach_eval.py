@@ -5,6 +5,9 @@ set seed `--seed`, disjoint from the committed scenes' sets 1 and 2).
 
     python -m vision.teach_eval --game simsala-hopp [--per-label 1] [--out DIR] [--json]
 
+Mauerhuepfer: the pawns are taught (`vision.teach_pawns`), the scenes read by
+`vision.mauer_eval.evaluate` with their dice (and `pawns_only`, without).
+
 Each teach photo is a rendered edition-2 scene saved as `DIR/<label>/<name>.jpg` with one tap
 (`<name>.taps.json`) on a fully visible piece of that label, a different scene per photo.
 Prints: before/after reports (the `tablescore evaluate` JSON's headline keys and per-class
@@ -115,17 +118,51 @@ def headline(report: dict) -> dict:
                       report["per_class"].items()}}
 
 
+def evaluate_pawns(scenes: str | Path, profile: teach.Profile | None, with_dice: bool = True
+                   ) -> tuple[dict, list, list]:
+    """Mauerhuepfer: `vision.mauer_eval.evaluate` (pawns and dice, or pawns only) read with
+    `profile` (None: untaught), and the wall and CPU ms `taught_proba` took per photo."""
+    import vision.teach_pawns as tp
+    from vision.mauer_eval import evaluate
+
+    real = tp.taught_proba
+    wall: list[float] = []
+    cpu: list[float] = []
+
+    def timed(*a, **k):
+        t, c = time.perf_counter(), time.thread_time()
+        r = real(*a, **k)
+        wall.append((time.perf_counter() - t) * 1000)
+        cpu.append((time.thread_time() - c) * 1000)
+        return r
+
+    tp.taught_proba = timed
+    try:
+        with tp.using(profile):
+            report = evaluate(scenes, with_dice=with_dice)
+    finally:
+        tp.taught_proba = real
+    return report, wall, cpu
+
+
+def pawn_headline(report: dict) -> dict:
+    return {k: report[k] for k in HEADLINE if k in report} | {
+        "wrong_facts_scenes": report["wrong_facts_scenes"]}
+
+
 def run(game: str, scenes: str | Path, per_label: int = 1, seed: int = 80,
         out: str | Path | None = None, settings: teach.TeachSettings | None = None,
         edition: int = 2, card_settings: teach.TeachSettings | None = None) -> dict:
     pipeline = get_pipeline()
-    scene_files(scenes)
+    if game != "mauerhuepfer":
+        scene_files(scenes)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(out or tmp) / game
         t = time.perf_counter()
         write_teach_folder(game, folder, per_label, seed, edition)
         render_s = time.perf_counter() - t
-        _ = pipeline.classifier  # load the models before timing
+        if game != "mauerhuepfer":
+            _ = pipeline.classifier  # load the models before timing
         if teach.teachable(game).card_labels:
             _ = pipeline.cards
         teach._CACHE.clear()
@@ -149,9 +186,18 @@ def run(game: str, scenes: str | Path, per_label: int = 1, seed: int = 80,
                 write_teach_folder(game, folder, 1, seed, edition, labels=(photo.parent.name,),
                                    skip=frozenset(used | bad))
         teach_ms = (time.perf_counter() - t) * 1000
-        before = evaluate_folder(game, scenes, pipeline).to_json()
-        taught = TaughtPipeline(pipeline, profile)
-        after = evaluate_folder(game, scenes, taught).to_json()
+        if game == "mauerhuepfer":  # pawns and dice (vision.mauer_eval), the pawns taught
+            before, _, _ = evaluate_pawns(scenes, None)
+            after, added_ms, added_cpu_ms = evaluate_pawns(scenes, profile)
+            before, after = pawn_headline(before), pawn_headline(after)
+            before["pawns_only"] = pawn_headline(evaluate_pawns(scenes, None, False)[0])
+            after["pawns_only"] = pawn_headline(evaluate_pawns(scenes, profile, False)[0])
+        else:
+            before = evaluate_folder(game, scenes, pipeline).to_json()
+            taught = TaughtPipeline(pipeline, profile)
+            after = evaluate_folder(game, scenes, taught).to_json()
+            added_ms, added_cpu_ms = taught.added_ms, taught.added_cpu_ms
+            before, after = headline(before), headline(after)
     return {
         "game": game,
         "scenes_folder": str(scenes),
@@ -162,13 +208,13 @@ def run(game: str, scenes: str | Path, per_label: int = 1, seed: int = 80,
         "retakes": retakes,  # teach photos refused (the error), each replaced by another
         "teach_ms": round(teach_ms, 1),
         "teach_added_ms_per_photo": {
-            "median": round(float(np.median(taught.added_ms)), 3),
-            "max": round(float(np.max(taught.added_ms)), 3)},
+            "median": round(float(np.median(added_ms)), 3),
+            "max": round(float(np.max(added_ms)), 3)},
         "teach_added_cpu_ms_per_photo": {
-            "median": round(float(np.median(taught.added_cpu_ms)), 3),
-            "max": round(float(np.max(taught.added_cpu_ms)), 3)},
-        "before": headline(before),
-        "after": headline(after),
+            "median": round(float(np.median(added_cpu_ms)), 3),
+            "max": round(float(np.max(added_cpu_ms)), 3)},
+        "before": before,
+        "after": after,
     }
 
 
@@ -195,7 +241,7 @@ def main(argv=None) -> int:
     for name, x in (("before", b), ("after", a)):
         print(f"  {name:6s}: per-piece error {100 * x['piece_error']:.2f} %, exact facts "
               f"{100 * x['facts_exact']:.1f} % ({x['facts_exact_count']}/{x['scenes']}), "
-              f"extra {x['extra_pieces']}, zone errors {x['zone_errors']}, "
+              f"extra {x['extra_pieces']}, zone errors {x.get('zone_errors', '-')}, "
               f"failed {len(x['failed_scenes'])}")
     for msg in r["retakes"]:
         print(f"  retaken: {msg}")
@@ -203,7 +249,7 @@ def main(argv=None) -> int:
           f"{r['teach_added_ms_per_photo']['median']:.2f} ms, max "
           f"{r['teach_added_ms_per_photo']['max']:.2f} ms (CPU: median "
           f"{r['teach_added_cpu_ms_per_photo']['median']:.2f} ms)")
-    for lab in b["per_class"]:
+    for lab in b.get("per_class", {}):
         print(f"    {lab:18s} before P/R {b['per_class'][lab]}  after {a['per_class'][lab]}")
     return 0
 

@@ -221,3 +221,49 @@ def test_relabel_only_keeps_the_model_confidence():
     assert out[fake.index("lasso")] == pytest.approx(0.5, abs=1e-5)
     assert out[fake.index("mouse")] == pytest.approx(0.3, abs=1e-5)
     assert out[fake.index("background")] == pytest.approx(0.2)
+
+
+def _first_tapped(card_folders, game):
+    photo = next((card_folders / game / SWAP[game][0]).glob("*.jpg"))
+    tap = json.loads(photo.with_name(photo.stem + ".taps.json").read_text())[0]
+    return photo, (tap["x"], tap["y"], tap.get("label", SWAP[game][0]))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", CARD_GAMES)
+def test_detector_window_gives_the_whole_photo_key_points(card_folders, game):
+    """`detect_near`'s window sits on the detector's grid: the key points near the tap are
+    the ones the whole photo gives (same place, heat, angle, width)."""
+    from vision.image_io import load_photo
+    from vision.pipeline import get_pipeline
+    from vision.teach_cards import detect_near
+
+    det = get_pipeline().cards.detector
+    photo, (x, y, _) = _first_tapped(card_folders, game)
+    img = load_photo(photo).image
+    full = det.detect(img, 0.05)
+    near = detect_near(det, img, np.array([[x, y]]), 0.4, 0.05)
+    assert 0 < len(near) < len(full)
+    close = np.hypot(*(full.xy - [x, y]).T) < 100
+    for i in np.flatnonzero(close):
+        j = int(np.argmin(np.hypot(*(near.xy - full.xy[i]).T)))
+        assert np.allclose([near.xy[j, 0], near.xy[j, 1], near.score[j], near.width[j]],
+                           [full.xy[i, 0], full.xy[i, 1], full.score[i], full.width[i]],
+                           atol=1e-4)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", CARD_GAMES)
+def test_tapped_piece_is_the_reader_piece(card_folders, game):
+    """Posing only the tap's neighbourhood (`tap_neighbours`) finds the piece a whole
+    reader pass finds there, posed nearly alike."""
+    from vision.pipeline import get_pipeline
+    from vision.teach import examples_from_photo, game_settings
+
+    pipe = get_pipeline()
+    photo, tap = _first_tapped(card_folders, game)
+    fast = game_settings(game, "cards")
+    whole = replace(fast, tap_neighbours=0)
+    a, = examples_from_photo(pipe, game, photo, tap[2], [tap], None, None, whole)
+    b, = examples_from_photo(pipe, game, photo, tap[2], [tap], None, None, fast)
+    assert float(a.embedding @ b.embedding) > 0.9

@@ -975,7 +975,7 @@ route();
 // teach: photograph this copy's pieces, tap each to name it (POST /api/teach); the chosen
 // profile is remembered per game (localStorage `teach:<game>`) and sent with every photo.
 
-const TEACHABLE = new Set(['simsala-hopp', 'hop-la-bille', 'magic-rabbit', 'troetofanten']);  // vision.teach.teachable
+const TEACHABLE = new Set(['simsala-hopp', 'hop-la-bille', 'magic-rabbit', 'troetofanten', 'mauerhuepfer']);  // vision.teach.teachable
 const TEACH_ON_TABLE = new Set(['magic-rabbit', 'troetofanten']);  // no play area in the photo
 
 async function teachPage(game) {
@@ -987,7 +987,7 @@ async function teachPage(game) {
   const list = h('div', { class: 'stack', id: 'teach-photos' });
   const nameIn = h('input', { type: 'text', id: 'teach-name', value: chosen || 'my-copy', maxlength: 64 });
   const status = h('p', { class: 'muted', id: 'teach-status' },
-    `Photograph some pieces ${TEACH_ON_TABLE.has(game) ? 'on the table' : 'on the play area'}, then tap each piece and name it. One piece of each kind is enough.`);
+    `Photograph some pieces ${TEACH_ON_TABLE.has(game) ? 'on the table' : game === 'mauerhuepfer' ? 'on the board' : 'on the play area'}, then tap each piece and name it. One piece of each kind is enough.`);
   const file = h('input', { type: 'file', accept: 'image/*', capture: 'environment', id: 'teach-file', hidden: true, multiple: true });
   const save = h('button', { type: 'button', class: 'primary', id: 'teach-save', disabled: true }, 'Learn these pieces');
 

@@ -1,0 +1,144 @@
+"""Teach mode for Mauerhuepfer pawns (`vision.teach_pawns`, `tablescore teach` / `score
+--teach` for mauerhuepfer)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+import vision.teach_pawns as tp
+from vision.mauer import CLASSES, N_FEATURES
+from vision.teach import Profile, TeachError, build_profile
+
+COLOURS = ("pawn-red", "pawn-yellow", "pawn-green", "pawn-black")
+# colour vectors (foot, body, head: L / 255, a / 64, b / 64), roughly as the board reads them
+VEC = {"pawn-red": (0.3, 0.7, 0.5), "pawn-yellow": (0.55, -0.1, 0.85),
+       "pawn-green": (0.45, -0.65, 0.5), "pawn-black": (0.1, 0.0, 0.0)}
+
+
+def profile(labels=COLOURS) -> Profile:
+    protos = np.array([VEC[lab] * 3 for lab in labels], np.float32)
+    return Profile(game="mauerhuepfer", labels=tuple(labels), prototypes=protos,
+                   colours=np.zeros((len(labels), 3), np.float32),
+                   counts=np.ones(len(labels), np.int64), classes=CLASSES, model=tp.MODEL)
+
+
+def features(*vecs) -> np.ndarray:
+    f = np.zeros((len(vecs), N_FEATURES), np.float32)
+    f[:, tp.COLOUR_COLUMNS] = np.array([v * 3 for v in vecs], np.float32)
+    return f
+
+
+@pytest.mark.parametrize("model, seen, want", [
+    ((0.1, 0.2, 0.2, 0.2, 0.3), "pawn-red", 1),  # the model says black, the colour is red
+    ((0.1, 0.5, 0.2, 0.1, 0.1), "pawn-green", 3),  # says red, is green
+    ((0.9, 0.0, 0.0, 0.1, 0.0), "pawn-yellow", 2),  # mostly empty: stays mostly empty
+])
+def test_prototypes_decide_the_colour_and_keep_p_empty(model, seen, want):
+    pr = np.array([model], np.float32)
+    out = tp.taught_proba(profile(), pr, features(VEC[seen]))
+    assert out[0, 1:].argmax() + 1 == want
+    assert out[0, 0] == pytest.approx(pr[0, 0])
+    assert out.sum() == pytest.approx(1.0, abs=1e-5)
+
+
+def test_one_taught_colour_alone_leaves_the_model_split():
+    """Untaught colours get the taught ones' mean distance term: with one colour taught every
+    colour gets the same term, so the model's split stands (teaching one colour never
+    forbids the others)."""
+    pr = np.array([[0.2, 0.1, 0.5, 0.1, 0.1]], np.float32)
+    out = tp.taught_proba(profile(("pawn-red",)), pr, features(VEC["pawn-red"]))
+    assert np.allclose(out, pr, atol=1e-5)
+
+
+def test_the_hook_reads_with_the_profile_only_inside_using():
+    class Fixed:
+        def proba(self, x):
+            return np.tile(np.array([[0.1, 0.6, 0.1, 0.1, 0.1]], np.float32), (len(x), 1))
+
+    base, x = Fixed(), features(VEC["pawn-green"])
+    assert tp.taught_model(base) is base
+    with tp.using(profile()):
+        assert tp.taught_model(base).proba(x)[0].argmax() == 3
+    assert tp.taught_model(base) is base
+
+
+def _blank(path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(path), np.full((480, 640, 3), 200, np.uint8))
+    return path
+
+
+@pytest.mark.parametrize("setup, names", [
+    (lambda d: _blank(d / "pawn-blue" / "x.jpg"), "pawn-blue"),  # unknown label folder
+    (lambda d: (d / "pawn-red").mkdir(parents=True), "empty label folder"),
+    (lambda d: _blank(d / "pawn-red" / "empty.jpg"), "empty.jpg: no Mauerhuepfer board"),
+])
+def test_bad_pawn_teach_input_names_the_file(tmp_path, run_cli, setup, names):
+    setup(tmp_path / "teach")
+    code, out = run_cli("teach", "--game", "mauerhuepfer", tmp_path / "teach", "--data",
+                        tmp_path / "d")
+    assert code == 2 and out["error"]["code"] == "bad_teach_input"
+    assert names in out["error"]["message"]
+
+
+@pytest.fixture(scope="module")
+def pawn_folder(tmp_path_factory):
+    """Edition-2 rendered teach photos (seed set 83), one per pawn colour, each tapped."""
+    from vision.teach_eval import write_teach_folder
+
+    root = tmp_path_factory.mktemp("pawns") / "mauerhuepfer"
+    write_teach_folder("mauerhuepfer", root, per_label=1, seed=83, edition=2)
+    return root
+
+
+@pytest.mark.slow
+def test_teach_and_score_mauerhuepfer(pawn_folder, run_cli, tmp_path):
+    code, out = run_cli("teach", "--game", "mauerhuepfer", pawn_folder, "--name", "p",
+                        "--data", tmp_path, "--json")
+    assert code == 0, out
+    assert set(out["labels"]) == set(COLOURS) and out["missing"] == []
+    prof = Profile.load(tmp_path / "teach" / "p")
+    assert prof.model == tp.MODEL and prof.prototypes.shape == (4, len(tp.COLOUR_COLUMNS))
+    photo = next((pawn_folder / "pawn-red").glob("*.jpg"))
+    code, plain = run_cli("score", photo, "--game", "mauerhuepfer", "--json")
+    assert code == 0
+    code, taught = run_cli("score", photo, "--game", "mauerhuepfer", "--teach",
+                           tmp_path / "teach" / "p", "--json")
+    assert code == 0, taught
+    assert taught["facts"]["pawns"] == plain["facts"]["pawns"]  # its own pawns stay right
+    # a profile with red and green swapped makes the taught red pawn green
+    swapped = Profile(**{**prof.__dict__, "prototypes": prof.prototypes[[2, 1, 0, 3]]})
+    swapped.save(tmp_path / "teach" / "swapped")
+    tap = json.loads(photo.with_name(photo.stem + ".taps.json").read_text())[0]
+    code, wrong = run_cli("score", photo, "--game", "mauerhuepfer", "--teach",
+                          tmp_path / "teach" / "swapped", "--json")
+    assert code == 0
+
+    def label_at(res):
+        d = [np.hypot(p["center"][0] - tap["x"], p["center"][1] - tap["y"])
+             for p in res["pieces"]]
+        return res["pieces"][int(np.argmin(d))]["label"]
+
+    assert label_at(plain) == "pawn-red" and label_at(wrong) == "pawn-green"
+
+
+@pytest.mark.slow
+def test_tap_on_no_pawn_names_the_photo(pawn_folder, tmp_path):
+    src = next((pawn_folder / "pawn-red").glob("*.jpg"))
+    dst = tmp_path / "pawn-red" / "t.jpg"
+    dst.parent.mkdir(parents=True)
+    dst.write_bytes(src.read_bytes())
+    dst.with_name("t.taps.json").write_text(json.dumps([{"x": 1, "y": 1}]))
+    with pytest.raises(TeachError, match=r"t\.jpg: no pawn found at the tap \(1, 1\)"):
+        build_profile(tmp_path, "mauerhuepfer")
+
+
+def test_a_card_profile_is_refused_for_mauerhuepfer():
+    prof = profile()
+    with pytest.raises(TeachError, match="not the Mauerhuepfer pawns"):
+        tp.check(Profile(**{**prof.__dict__, "model": "cards"}))
