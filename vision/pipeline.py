@@ -10,6 +10,7 @@ the web API and returns exactly the contract's JSON object.
 from __future__ import annotations
 
 import time
+from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -192,6 +193,7 @@ class Pipeline:
         self.threads = threads
         self._classifier: PieceClassifier | None = None
         self._cards = None  # vision.cards.read.CardReader, loaded on first use
+        self._pool = None  # the card stage's thread (`_card_pool`)
         self.image_settings = image_settings or ImageSettings()
         self.decide = decide or DecideSettings()
 
@@ -233,18 +235,27 @@ class Pipeline:
         return Recognition(gv.game, photo, None, None, res.detections, np.zeros((0, 0)),
                            res.facts, res.warnings, timer.ms)
 
-    def recognise(self, source: str | Path | bytes, game: str, profile=None) -> Recognition:
-        """`profile`: a `vision.teach.Profile` re-deciding the labels (teach mode): its tile /
-        marble part the crop classifier's, its card part the card reader's."""
-        gv = game_vision(game)
-        timer = Timer()
+    def _card_pool(self):
+        """One worker thread for the card stage of games that also have pieces."""
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cards")
+        return self._pool
+
+    def _timed_cards(self, game: str, photo: Photo, area: PlayArea, profile=None):
+        """(`vision.cards.stage.read_cards`' result for the cards beside `area`, its ms)."""
+        from vision.cards.stage import read_cards
+
         t = time.perf_counter()
-        photo = load_photo(source, self.image_settings)
-        t = timer.lap("decode", t)
-        if gv.kind == "cards":
-            return self._recognise_cards(gv, photo, timer, t, profile)
-        area = find_area(photo.image, AREA_SETTINGS[game], gv.area_name, game=game)
-        t = timer.lap("area", t)
+        res = read_cards(self._card_reader(game, profile), photo.image, photo.scale, game,
+                         area)
+        return res, (time.perf_counter() - t) * 1000
+
+    def _pieces(self, gv: GameVision, photo: Photo, area: PlayArea, timer: Timer, t: float,
+                profile=None):
+        """Segment, classify and count the pieces in and around `area`: (detections,
+        candidates, the classifier's output, indices of the kept candidates, facts,
+        warnings)."""
+        game = gv.game
         if gv.kind == "tiles":
             cand = find_tiles(photo.image, area, TILE_SETTINGS)
         else:
@@ -280,16 +291,38 @@ class Pipeline:
             raise NoPieces(f"the {gv.area_name} was found, but no piece on or around it")
         facts = facts_from(game, det)
         warnings = sanity_warnings(game, det, self.decide)
-        t = timer.lap("facts", t)
-        if gv.card_labels:  # Hop la bille: the cards beside the cloth (vision.cards)
-            from vision.cards.stage import read_cards
+        timer.lap("facts", t)
+        return det, cand, pred, idx, facts, warnings
 
-            res = read_cards(self._card_reader(game, profile), photo.image, photo.scale, game,
-                             area)
+    def recognise(self, source: str | Path | bytes, game: str, profile=None) -> Recognition:
+        """`profile`: a `vision.teach.Profile` re-deciding the labels (teach mode): its tile /
+        marble part the crop classifier's, its card part the card reader's."""
+        gv = game_vision(game)
+        timer = Timer()
+        t = time.perf_counter()
+        photo = load_photo(source, self.image_settings)
+        t = timer.lap("decode", t)
+        if gv.kind == "cards":
+            return self._recognise_cards(gv, photo, timer, t, profile)
+        area = find_area(photo.image, AREA_SETTINGS[game], gv.area_name, game=game)
+        t = timer.lap("area", t)
+        cards = None
+        if gv.card_labels:  # Hop la bille's cards beside the cloth (`vision.cards`): read on
+            # a second thread while this one finds the marbles (each stage is single-threaded)
+            cards = self._card_pool().submit(self._timed_cards, game, photo, area, profile)
+        try:
+            det, cand, pred, idx, facts, warnings = self._pieces(gv, photo, area, timer, t,
+                                                                 profile)
+        except BaseException:
+            if cards is not None:  # let it finish; this photo's error is the one to report
+                wait([cards])
+            raise
+        res, card_ms = cards.result() if cards is not None else (None, 0.0)
+        if res is not None:
             det = _join(det, res.detections)
             facts["cards"] = res.facts["cards"]
             warnings += res.warnings
-            timer.lap("cards", t)
+            timer.ms["cards"] = round(card_ms, 3)  # (overlaps segment, classify and facts)
         emb = pred.embedding[idx] if len(pred.embedding) else pred.embedding
         return Recognition(game, photo, area, cand, det, emb, facts, warnings, timer.ms)
 

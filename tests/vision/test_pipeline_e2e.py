@@ -128,3 +128,47 @@ def _piece(label, x, y, r=10.0):
 ])
 def test_match(pred, truth, pairs):
     assert match(pred, truth) == pairs
+
+
+class _CardStageFailed(Exception):
+    pass
+
+
+def test_hop_cards_on_their_thread_report_errors(monkeypatch):
+    """Hop la bille's card stage runs on a second thread: its result joins the marbles', an
+    error there reaches the caller, and an error of the marble stage is the one reported
+    (the card thread is waited for, not left running)."""
+    from vision.errors import NoPieces
+    from vision.pipeline import Pipeline
+
+    img = scenes("hop-la-bille", 1)[0]
+    pipe = Pipeline()
+    rec = pipe.recognise(img, "hop-la-bille")
+    assert "cards" in rec.facts and rec.timings_ms["cards"] > 0
+    labels = [str(lab) for lab in rec.detections.labels]
+    assert any(lab.startswith("card-") for lab in labels)  # the card thread's pieces
+    assert any(lab.startswith("marble-") for lab in labels)  # and this thread's
+
+    def card_fails(*a, **k):
+        raise _CardStageFailed("card stage")
+
+    monkeypatch.setattr(pipe, "_timed_cards", card_fails)
+    with pytest.raises(_CardStageFailed):
+        pipe.recognise(img, "hop-la-bille")
+    done = []
+
+    def slow_cards(*a, **k):
+        import time
+
+        time.sleep(0.2)
+        done.append(True)
+        raise _CardStageFailed("card stage")
+
+    def no_marbles(*a, **k):
+        raise NoPieces("no marbles")
+
+    monkeypatch.setattr(pipe, "_timed_cards", slow_cards)
+    monkeypatch.setattr(pipe, "_pieces", no_marbles)
+    with pytest.raises(NoPieces):
+        pipe.recognise(img, "hop-la-bille")
+    assert done == [True]
