@@ -75,6 +75,14 @@ class AreaSettings:
     edge_band: float = 0.25  # edges within this share of the mask's side of its border
     edge_lines: int = 12  # strongest distinct Hough lines tried, every 4 of them
     edge_min_iou: float = 0.6  # with the network mask
+    # ... and its weakest side's contrast (`side_contrast`: share of the side along which
+    # the cue drops from inside to outside); below `contrast_min` the rebuilt quad is tried
+    # too, kept if its weakest side is clearly stronger (on grained wood almost any line
+    # lies on edges, a wrong side only rarely has the cloth on one side of it)
+    contrast_min: float = 0.75
+    contrast_gain: float = 0.2
+    contrast_drop: float = 10.0  # cue units
+    contrast_depth: float = 0.03  # inside/outside samples this share of the side away
 
     @property
     def px_per_mm(self) -> float:
@@ -485,6 +493,31 @@ def edge_cover(quads: np.ndarray, dist: np.ndarray, tol: float, n: int = 48) -> 
     return ((d < tol) & inside).mean(axis=(1, 2))
 
 
+def side_contrast(quad: np.ndarray, cue: np.ndarray, settings: AreaSettings, n: int = 40
+                  ) -> np.ndarray:
+    """For each side of `quad` (4, 2), the share of `n` points along it where the cue map
+    (`cue_map`, float32) is at least `contrast_drop` higher inside than outside
+    (`contrast_depth` x the side's length either way). (4,) float."""
+    q = _order(np.asarray(quad, np.float64))
+    c = q.mean(axis=0)
+    t = np.linspace(0.05, 0.95, n)[:, None]
+    out = np.zeros(4)
+    for i in range(4):
+        p, r = q[i], q[(i + 1) % 4]
+        length = float(np.hypot(*(r - p)))
+        if length < 1e-6:
+            continue
+        d = (r - p) / length
+        nrm = np.array([-d[1], d[0]])
+        if nrm @ ((p + r) / 2 - c) < 0:  # outward
+            nrm = -nrm
+        pts = p + t * (r - p)
+        off = settings.contrast_depth * length * nrm
+        out[i] = float((_sample(cue, pts - off) - _sample(cue, pts + off)
+                        > settings.contrast_drop).mean())
+    return out
+
+
 def refine_on_edges(quad: np.ndarray, edges: np.ndarray, tols=(3.0, 1.5)) -> np.ndarray:
     """Refit each side of a quad (clockwise) as a line through the edge pixels within `tol`
     px of it, between its corners; corners = intersections. Unchanged where too few."""
@@ -634,10 +667,21 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
             edges, dist = edge_maps(small, settings)
             cover = -1.0 if best is None else float(edge_cover(best[None], dist,
                                                                settings.edge_tol)[0])
+            rebuilt = None
             if cover < settings.edge_min_cover:
-                quad, q_cover = edge_quad(prob, edges, dist, settings)
-                if quad is not None and q_cover > cover + settings.edge_gain:
-                    best, from_model = _order(quad), False  # mask was wrong: no filter
+                rebuilt, q_cover = edge_quad(prob, edges, dist, settings)
+                if rebuilt is not None and q_cover > cover + settings.edge_gain:
+                    best, from_model = _order(rebuilt), False  # mask was wrong: no filter
+                    rebuilt = None
+            if best is not None and settings.contrast_min > 0:
+                cue = cue_map(small, settings)
+                weakest = side_contrast(best, cue, settings).min()
+                if weakest < settings.contrast_min:
+                    if rebuilt is None and cover >= settings.edge_min_cover:
+                        rebuilt, _ = edge_quad(prob, edges, dist, settings)
+                    if rebuilt is not None and side_contrast(rebuilt, cue, settings).min() > \
+                            weakest + settings.contrast_gain:
+                        best, from_model = _order(rebuilt), False
     if best is None:
         for level in levels(settings):
             mask = area_mask(small, settings, level)

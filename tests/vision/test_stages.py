@@ -314,3 +314,23 @@ def test_tiles_on_a_striped_table(tile):
         d = np.hypot(pts[:, 0] - tile[0], pts[:, 1] - tile[1]) if len(pts) else np.zeros(0)
         found = int(np.sum(d < 20)) == 1 and int(np.sum(d < 96)) == 1
         assert found == ok, (sep, pts[d < 96])
+
+
+@pytest.mark.parametrize("moved", [
+    None,  # the cloth's own outline: every side has the cloth inside, table outside
+    40.0,  # the right side pushed 40 px out onto the table: that side alone is weak
+    -40.0,  # the right side pulled 40 px in onto the cloth: that side alone is weak
+])
+def test_side_contrast_finds_the_side_off_the_cloth(moved):
+    from vision.area import cue_map, side_contrast
+
+    img = table(360, 480, (60, 110, 150))  # wood-ish
+    quad = np.array([[140.0, 80.0], [340.0, 80.0], [340.0, 280.0], [140.0, 280.0]])
+    cv2.fillPoly(img, [quad.astype(np.int32)], (235, 238, 240))
+    if moved is not None:
+        quad[1:3, 0] += moved
+    sc = np.sort(side_contrast(quad, cue_map(img, CLOTH), CLOTH))
+    if moved is None:
+        assert sc[0] > 0.9, sc
+    else:  # (pushed out, the top and bottom sides run 40 of their 240 px on the table)
+        assert sc[0] < 0.2 and sc[1] > 0.8, sc
