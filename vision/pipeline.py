@@ -135,6 +135,20 @@ def plane_zone(game: str, area: PlayArea, centers_plane: np.ndarray) -> np.ndarr
     return np.where(d.min(axis=1) < depth, zones, "middle").astype(object)
 
 
+def cloth_probability(area: PlayArea, cand: Candidates) -> np.ndarray | None:
+    """The area network's cloth probability for each marble candidate: the higher of its
+    centre's and of the point one marble further in (the network's mask is blurred at the
+    cloth's edge, where marbles often lie). None when the area did not come from the
+    network."""
+    centre = np.full(2, area.settings.plane_px / 2)
+    to_mid = centre - cand.centers
+    step = to_mid / np.maximum(np.hypot(*to_mid.T), 1e-9)[:, None] * cand.sides[:, None]
+    here = area.area_probability(area.to_image(cand.centers))
+    if here is None:
+        return None
+    return np.maximum(here, area.area_probability(area.to_image(cand.centers + step)))
+
+
 def facts_from(game: str, det: Detections) -> dict:
     counts = det.counts()
     if game == "simsala-hopp":
@@ -260,7 +274,7 @@ class Pipeline:
             cand = find_tiles(photo.image, area, TILE_SETTINGS)
         else:
             cand = find_marbles(photo.image, area, MARBLE_SETTINGS)
-            on_cloth = area.area_probability(area.to_image(cand.centers)) if len(cand) else None
+            on_cloth = cloth_probability(area, cand) if len(cand) else None
             if on_cloth is not None:  # not on a card lying beside a cloth found too big
                 keep = on_cloth >= self.decide.min_area_prob
                 cand = Candidates(cand.centers[keep], cand.sides[keep], cand.angles[keep],

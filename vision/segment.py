@@ -72,7 +72,8 @@ class TileSettings:
 class MarbleSettings:
     size_mm: float = 16.0  # marble diameter
     piece_px: float = 16.0  # diameter in the segmentation view
-    inset: float = 0.015  # candidates must lie this share of the side inside the cloth
+    inset: float = 0.008  # candidates must lie this share of the side inside the cloth (a
+    # marble on the edge has its centre 8 mm = 0.013 in)
     bg_diff: float = 20.0
     min_area: float = 0.3  # of a marble's disc area
     peak_min: float = 0.3  # distance-transform peak as a share of the diameter

@@ -334,3 +334,24 @@ def test_side_contrast_finds_the_side_off_the_cloth(moved):
         assert sc[0] > 0.9, sc
     else:  # (pushed out, the top and bottom sides run 40 of their 240 px on the table)
         assert sc[0] < 0.2 and sc[1] > 0.8, sc
+
+
+@pytest.mark.parametrize("x, kept", [
+    (300.0, True),  # mid-cloth
+    (6.0, True),  # a marble on the cloth's edge, where the network's mask fades
+    (-60.0, False),  # beyond the cloth (a marble on a card beside it)
+])  # x: image px from the cloth's left edge
+def test_cloth_probability_looks_one_marble_in(x, kept):
+    from dataclasses import replace
+
+    from vision.pipeline import cloth_probability
+    from vision.segment import Candidates
+
+    area = area_from_corners([[100, 100], [700, 100], [700, 700], [100, 700]], CLOTH)
+    prob = np.zeros((800, 800), np.float32)
+    prob[112:688, 112:688] = 1.0  # the network's mask stops 12 px short of the edge
+    area = replace(area, prob=prob, prob_scale=1.0)
+    centre = area.to_plane(np.array([[100.0 + x, 400.0]]))
+    cand = Candidates(centre, np.array([24.0]), np.zeros(1), (None,))  # a 16 px marble
+    assert area.area_probability(area.to_image(cand.centers))[0] == (1.0 if x > 12 else 0.0)
+    assert (cloth_probability(area, cand)[0] >= 0.3) == kept
