@@ -10,7 +10,7 @@ BGR, long side at most 1280), coordinates its pixels.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -24,6 +24,7 @@ from vision.cards.geometry import (
     crop_card,
     frame_from_pose,
     mask_min_area_rect,
+    pose_from_frame,
     rectify,
 )
 from vision.cards.pieces import CardPiece
@@ -65,6 +66,23 @@ class ReadSettings:
     width_scales: tuple[float, ...] = (0.55, 0.68, 0.83, 1.0, 1.2, 1.45, 1.75)  # tried
     #                                   around the detector's width (`search_widths`)
     troeto_neighbours: float = 2.5  # card widths: the cards whose angles steady a card's angle
+    back_key_threshold: float = 0.12  # Troetofanten: a weaker key point than
+    #   `troeto_key_threshold` down to this is kept only when it reads as a face-down card
+    #   (a back's two corners look alike, so the detector's heat splits between them)
+    back_min_prob: float = 0.8  # P(back) such a weak key point needs
+    back_duplicate: float = 0.3  # two backs whose centres lie closer than this x width: one
+    #   card (its two look-alike corners both found)
+    look_min_conf: float = 0.8  # a face-down card read this surely teaches the backs' look
+    look_ratio: float = 6.0  # a colour this many times more common on the backs read than in
+    #   the whole photo is a back's colour
+    look_size: tuple[float, float] = (0.6, 2.2)  # a region of the backs' look is a card when
+    #   its short side is within this x the width of the cards read nearest to it (loose:
+    #   close up, the width search reads large cards too small)
+    look_shape: tuple[float, float] = (1.25, 2.1)  # and its long side this x its short one
+    #   (91 / 59 = 1.54 seen from straight above; a tilted camera stretches it)
+    look_fill: float = 0.75  # and it fills this share of its rectangle
+    look_min_sat: int = 50  # HSV saturation of the pixels that carry the look
+    look_scale: float = 0.5  # the look's regions are found on the photo at this scale
 
 
 READ = ReadSettings()
@@ -226,6 +244,79 @@ def snap_card(image: np.ndarray, area, p: np.ndarray, size_mm=(60.0, 90.0),
     return np.array([cx, cy]) + off, float(u_ang % 180.0)
 
 
+def look_alike_regions(image: np.ndarray, frames: list[np.ndarray], centres: np.ndarray,
+                       widths: np.ndarray, settings: ReadSettings = READ
+                       ) -> list[tuple[np.ndarray, float, float, float]]:
+    """Card-sized regions that share the look of the face-down cards at `frames` ((4, 2)
+    corners each): all backs of a box share one design. The look is the backs' hue and
+    saturation histogram over the photo's (the colours far more common on the backs than
+    anywhere else); the photo's pixels of those colours, closed over the design's other
+    parts, make regions; a region is a card when its minimum-area rectangle has a card's
+    shape, about the width of the cards read nearest to it (`centres` (N, 2), `widths`
+    (N,) px), and it fills it. Returns (centre (2,), angle of the rectangle's short side in
+    degrees modulo 180, its short side px, long side / short side) per region. Worked out
+    on the photo at `look_scale`."""
+    s = settings
+    if not frames or not len(widths):
+        return []
+    f = s.look_scale
+    small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+    centres, widths = np.asarray(centres, float) * f, np.asarray(widths, float) * f
+    width = float(np.min(widths))
+    lo, hi = s.look_size
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    mask = np.zeros(small.shape[:2], np.uint8)
+    for q in frames:  # the cards' inside (their rim may be the faces' colour)
+        q = (np.asarray(q, float) + 0.5) * f - 0.5
+        c = q.mean(axis=0)
+        cv2.fillConvexPoly(mask, np.round(c + (q - c) * 0.85).astype(np.int32), 1)
+    # hue and saturation of coloured pixels only (a grey's hue is noise)
+    lo_s = s.look_min_sat
+    bins, ranges = [30, 16], [0, 180, lo_s, 256]
+    h_back = cv2.calcHist([hsv], [0, 1], mask, bins, ranges)
+    h_all = cv2.calcHist([hsv], [0, 1], None, bins, ranges)
+    ratio = (h_back / max(float(h_back.sum()), 1.0)) / \
+        np.maximum(h_all / float(h_all.sum()), 1e-9)
+    # a back's colour: far more common on the backs than in the photo, and not rare on them
+    look = ((ratio >= s.look_ratio) & (h_back >= 0.01 * h_back.sum())).astype(np.float32)
+    hit = cv2.calcBackProject([hsv], [0, 1], look, ranges, 255)
+    k = max(3, int(round(0.2 * width)) | 1)
+    hit = cv2.morphologyEx(hit, cv2.MORPH_CLOSE, cv2.getStructuringElement(
+        cv2.MORPH_ELLIPSE, (k, k)))
+    hit = cv2.morphologyEx(hit, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, lab, stats, _ = cv2.connectedComponentsWithStats((hit > 0).astype(np.uint8), 4)
+    out = []
+    for j in range(1, n):
+        x0, y0, bw, bh, a = (int(v) for v in stats[j])
+        if a < s.look_fill * lo * lo * 1.25 * width * width:
+            continue
+        blob = (lab[y0:y0 + bh, x0:x0 + bw] == j).astype(np.uint8)
+        rect = mask_min_area_rect(blob, (x0, y0))
+        box = cv2.boxPoints(rect)
+        e1, e2 = box[1] - box[0], box[2] - box[1]
+        short, long_ = sorted((float(np.hypot(*e1)), float(np.hypot(*e2))))
+        near = float(np.median(widths[np.argsort(np.hypot(*(centres - rect[0]).T))[:3]]))
+        if not (lo * near <= short <= hi * near and
+                s.look_shape[0] <= long_ / max(short, 1.0) <= s.look_shape[1] and
+                a >= s.look_fill * short * long_):
+            continue
+        eu = e1 if np.hypot(*e1) <= np.hypot(*e2) else e2
+        out.append(((np.array(rect[0], float) + 0.5) / f - 0.5,
+                    float(np.degrees(np.arctan2(eu[1], eu[0])) % 180.0), short / f,
+                    long_ / short))
+    return out
+
+
+def _card_frame(centre, angle: float, width: float, aspect: float) -> np.ndarray:
+    """(4, 2) corners TL, TR, BR, BL of the card centred at `centre` whose u axis points at
+    `angle` degrees."""
+    t = np.deg2rad(angle)
+    ex = np.array([np.cos(t), np.sin(t)]) * width
+    ey = np.array([-np.sin(t), np.cos(t)]) * width * aspect
+    tl = np.asarray(centre, float) - ex / 2 - ey / 2
+    return np.array([tl, tl + ex, tl + ex + ey, tl + ey])
+
+
 def neighbour_angles(xy: np.ndarray, angles: np.ndarray, widths: np.ndarray,
                      side: np.ndarray, reach: float) -> np.ndarray:
     """Each card's angle (degrees) replaced by the circular median of the cards facing the
@@ -373,6 +464,27 @@ class CardReader:
         best = np.argmin(bg.reshape(len(xy), len(scales)), axis=1)
         return widths * scales[best]
 
+    def search_angles(self, image: np.ndarray, spec: KeySpec, xy: np.ndarray,
+                      angles: np.ndarray, widths: np.ndarray, same: float = 4.0
+                      ) -> np.ndarray:
+        """Each key point's angle (degrees) among the candidates `angles` ((N, C)): the one
+        whose crop the classifier finds least like background (the first on ties, and where
+        the candidates lie within `same` degrees of the first: no crop read)."""
+        n, c = angles.shape
+        if not n or c == 1:
+            return angles[:, 0].copy() if c else np.zeros(n)
+        off = np.abs((angles[:, 1:] - angles[:, :1] + 180.0) % 360.0 - 180.0)
+        ask = np.flatnonzero((off > same).any(axis=1))
+        out = angles[:, 0].copy()
+        if not len(ask):
+            return out
+        crops = np.stack([crop_card(image, frame_from_pose(xy[i], a, widths[i], spec), spec,
+                                    self.crop_settings) for i in ask for a in angles[i]])
+        bg = self.classifier.predict(crops).probs[:, self.classifier.index(BACKGROUND)]
+        best = np.argmin(bg.reshape(len(ask), c), axis=1)
+        out[ask] = angles[ask, best]
+        return out
+
     def pose_key_points(self, image: np.ndarray, game: str, kp: Keypoints, threshold: float,
                         area=None) -> tuple[Keypoints, np.ndarray, list[np.ndarray]]:
         """The pieces' poses at the detector's key points of at least `threshold` heat:
@@ -389,12 +501,113 @@ class CardReader:
         if game != "hop-la-bille":  # (those cards take their size from the cloth's plane)
             wid = self.search_widths(image, spec, kp.xy[idx], kp.angle[idx], wid)
         ang, wid, fixed = refine_poses(game, kp.xy[idx], kp.angle[idx], wid, area, image, s)
+        if game == "troetofanten":  # the table's directions, unless the card's own angle
+            #                         reads better (the middle's cards lie at any angle)
+            ang = self.search_angles(image, spec, kp.xy[idx],
+                                     np.column_stack([ang, kp.angle[idx]]), wid)
         kp = Keypoints(kp.xy.copy(), kp.kind, kp.score, kp.angle.copy(), kp.width.copy())
         kp.angle[idx], kp.width[idx] = ang, wid
         frames = [fixed[r] if fixed[r] is not None else
                   frame_from_pose(kp.xy[i], kp.angle[i], kp.width[i], spec)
                   for r, i in enumerate(idx)]
         return kp, idx, frames
+
+    def pose_back_candidates(self, image: np.ndarray, kp: Keypoints, idx: np.ndarray
+                             ) -> tuple[np.ndarray, list[np.ndarray]]:
+        """Troetofanten key points between `back_key_threshold` and `troeto_key_threshold`
+        heat, posed for reading as face-down cards: (their indices, strongest first, their
+        frames). Width: the median of the 3 nearest posed cards' (`idx`: they share one
+        size); angle: the detector's own or the table's nearest direction, whichever crop
+        reads less like background."""
+        s = self.settings
+        spec = SPECS["troetofanten"]
+        weak = np.flatnonzero((kp.kind == KIND_PIECE) & (kp.score >= s.back_key_threshold)
+                              & (kp.score < s.troeto_key_threshold))
+        weak = weak[np.argsort(-kp.score[weak])]
+        if not len(weak) or not len(idx):
+            return weak[:0], []
+        from vision.cards.zones import table_rotation
+
+        d = np.hypot(*(kp.xy[weak][:, None] - kp.xy[idx][None]).transpose(2, 0, 1))
+        near = np.argsort(d, axis=1)[:, :3]
+        wid = np.median(kp.width[idx][near], axis=1)
+        apart = d.min(axis=1) >= s.duplicate * wid  # not on a posed key point
+        weak, wid = weak[apart], wid[apart]
+        rot = table_rotation(kp.angle[idx])
+        raw = kp.angle[weak]
+        snapped = rot + 90.0 * np.round((raw - rot) / 90.0)
+        ang = self.search_angles(image, spec, kp.xy[weak], np.column_stack([raw, snapped]), wid)
+        frames = [frame_from_pose(kp.xy[i], a, w, spec) for i, a, w in zip(weak, ang, wid,
+                                                                            strict=True)]
+        return weak, frames
+
+    def settle_backs(self, image: np.ndarray, pieces: list[CardPiece]) -> list[CardPiece]:
+        """Troetofanten face-down cards made whole: a back's pattern looks alike at any
+        scale and at both of its corners, so the width search and the detector's corner
+        are weak evidence for it. Each back takes the width of the face-up cards nearest
+        to it (all cards share one size); two backs whose centres then lie within
+        `back_duplicate` widths are one card (its two corners). Card-shaped regions of the
+        backs' own look (`look_alike_regions`) then give a back its outline, and where no
+        back was read one is added when the card classifier reads it as a back in either
+        orientation."""
+        s = self.settings
+        spec = SPECS["troetofanten"]
+        up = [p for p in pieces if p.label != "back"]
+        backs = sorted((p for p in pieces if p.label == "back"), key=lambda p: -p.confidence)
+        if not backs:
+            return pieces
+        if up:
+            up_xy = np.array([p.key for p in up])
+            up_w = np.array([p.width for p in up])
+            for k, p in enumerate(backs):
+                w = float(np.median(up_w[np.argsort(np.hypot(*(up_xy - p.key).T))[:3]]))
+                backs[k] = replace(p, frame=frame_from_pose(p.key, p.angle, w, spec), width=w)
+        kept: list[CardPiece] = []
+        for p in backs:
+            if not any(np.hypot(*(q.center - p.center)) < s.back_duplicate * q.width
+                       for q in kept):
+                kept.append(p)
+        sure = [p for p in kept if p.confidence >= s.look_min_conf]
+        centres = np.array([p.center for p in pieces])
+        regions = look_alike_regions(image, [p.frame for p in sure], centres,
+                                     np.array([p.width for p in pieces]), s) if sure else []
+        cand = []
+        for c, a, w, _ in regions:  # the region's short side: the card's width
+            here = [k for k, p in enumerate(kept) if np.hypot(*(p.center - c)) < 0.5 * w]
+            frames = [_card_frame(c, a + turn, w, spec.aspect) for turn in (0.0, 180.0)]
+            if len(here) > 1 and not (  # more cards than one: leave them, unless it is
+                    len(here) == 2 and abs((kept[here[0]].angle - kept[here[1]].angle)
+                                           % 360 - 180) < 30):  # one read from both corners
+                continue
+            if here:  # its outline: the orientation nearest the back's own
+                k = here[0]  # the surest
+                turn = 180.0 * (abs((kept[k].angle - a + 180) % 360 - 180) > 90)
+                fr = frames[int(turn > 0)]
+                key, _, _ = pose_from_frame(fr, spec)
+                kept[k] = replace(kept[k], key=key, frame=fr, angle=float(a + turn), width=w)
+                kept = [p for j, p in enumerate(kept) if j == k or j not in here]
+            else:
+                cand += [(fr, a + turn, w) for fr, turn in zip(frames, (0.0, 180.0),
+                                                                strict=True)]
+        if cand:
+            crops = np.stack([crop_card(image, f, spec, self.crop_settings)
+                              for f, _, _ in cand])
+            probs = self.classifier.predict(crops).probs
+            bg = probs[:, self.classifier.index(BACKGROUND)]
+            pg = probs[:, [self.classifier.index(lab) for lab in TROETO_LABELS]]
+            j_back = TROETO_LABELS.index("back")
+            for r in range(0, len(cand), 2):
+                k = r + int(pg[r + 1, j_back] > pg[r, j_back])  # the likelier orientation
+                conf = float(pg[k, j_back] / max(pg[k].sum(), 1e-9) * (1 - bg[k]))
+                if pg[k, j_back] < s.back_min_prob or pg[k].argmax() != j_back or \
+                        conf < s.min_confidence:
+                    continue
+                frame, a, w = cand[k]
+                key, _, _ = pose_from_frame(frame, spec)
+                kept.append(CardPiece("back", conf, key, frame, float(a), w,
+                                      {lab: round(float(v), 4) for lab, v in
+                                       zip(TROETO_LABELS, pg[k], strict=True)}))
+        return up + kept
 
     def read_pieces(self, image: np.ndarray, game: str, area=None
                     ) -> tuple[list[CardPiece], list[str]]:
@@ -407,6 +620,10 @@ class CardReader:
         pieces: list[CardPiece] = []
         thr = s.troeto_key_threshold if game == "troetofanten" else s.key_threshold
         kp, idx, frames = self.pose_key_points(image, game, kp, thr, area)
+        n_strong = len(idx)
+        if game == "troetofanten" and s.back_key_threshold < thr:
+            weak, weak_frames = self.pose_back_candidates(image, kp, idx)
+            idx, frames = np.concatenate([idx, weak]), frames + weak_frames
         cs = self.crop_settings
         crops = np.stack([crop_card(image, f, spec, cs) for f in frames]) if len(idx) \
             else np.zeros((0, cs.size, cs.size, 3), np.uint8)
@@ -435,6 +652,8 @@ class CardReader:
             if conf < s.min_confidence:
                 continue
             label = labels[b]
+            if r >= n_strong and (label != "back" or pg[b] < s.back_min_prob):
+                continue  # a weak key point: only a face-down card
             pieces.append(CardPiece(label, conf, kp.xy[i].copy(), frames[r], float(kp.angle[i]),
                                     float(kp.width[i]),
                                     {lab: round(float(v), 4) for lab, v in zip(labels, pg,
@@ -448,6 +667,8 @@ class CardReader:
                     x, y = kp.xy[i]
                     warnings.append(f"the {label} at ({x:.0f}, {y:.0f}): its number and its "
                                     f"colour do not agree (colour hue {hue:.0f} degrees)")
+        if game == "troetofanten":
+            pieces = self.settle_backs(image, pieces)
         if game == "magic-rabbit":  # doves lie on hats: the strongest one per hat
             hats = [p for p in pieces if p.label.startswith("hat-")]
             best: dict[int, int] = {}

@@ -1,0 +1,191 @@
+"""Troetofanten face-down cards and card angles in the card reader (`vision.cards.read`):
+the angle search, the look of the backs, backs made whole. Tiny synthetic photos; a stand-in
+classifier that calls a crop a piece by how much of it is card."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.cards.geometry import SPECS, CardCropSettings, frame_from_pose, pose_from_frame
+from vision.cards.pieces import CardPiece
+from vision.cards.read import READ, CardReader, _card_frame, look_alike_regions
+from vision.classify.model import Prediction
+
+SPEC = SPECS["troetofanten"]
+ASPECT = SPEC.aspect
+W = 40.0  # card width, px
+
+
+def table(seed: int, shape=(360, 480)) -> np.ndarray:
+    """A grey-brown table with seeded noise."""
+    rng = np.random.default_rng(seed)
+    img = np.full((*shape, 3), (95, 110, 125), np.int16)
+    img += rng.integers(-12, 13, img.shape, dtype=np.int16)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def draw_back(img, centre, angle, width, colour, stripe) -> np.ndarray:
+    """A face-down card of one design: a coloured card with stripes along its long side;
+    returns its frame (TL, TR, BR, BL)."""
+    frame = _card_frame(np.asarray(centre, float), angle, width, ASPECT)
+    cv2.fillPoly(img, [np.round(frame).astype(np.int32)], colour)
+    for t in (0.2, 0.45, 0.7):  # stripes between points on the top and bottom edges
+        a = frame[0] + t * (frame[1] - frame[0])
+        b = frame[3] + t * (frame[2] - frame[3])
+        cv2.line(img, tuple(np.round(a).astype(int)), tuple(np.round(b).astype(int)), stripe,
+                 max(1, int(width * 0.08)))
+    return frame
+
+
+def draw_face(img, centre, angle, width) -> np.ndarray:
+    frame = _card_frame(np.asarray(centre, float), angle, width, ASPECT)
+    cv2.fillPoly(img, [np.round(frame).astype(np.int32)], (235, 240, 242))
+    return frame
+
+
+class CardOrNot:
+    """A classifier stand-in: P(background) is the share of the crop whose pixels disagree
+    with a card's top-left part seen the right way round (the card's colours `card`, BGR
+    within 40 of one, right of and below the crop's margins; the table above and left of
+    them); the rest goes to `label`."""
+
+    def __init__(self, card, label="back"):
+        from vision.cards.read import CLASSIFIER_PATH
+        from vision.classify.model import PieceClassifier
+
+        real = PieceClassifier(CLASSIFIER_PATH, threads=1)
+        self.classes, self.crop = real.classes, real.crop
+        self.card, self.label, self.calls = np.array(card, int).reshape(-1, 3), label, 0
+
+    def index(self, lab):
+        return self.classes.index(lab)
+
+    def predict(self, crops):
+        self.calls += 1
+        n = crops.shape[1]
+        (u0, u1), (v0, v1) = SPEC.crop_u, SPEC.crop_v
+        g = (np.arange(n) + 0.5) / n
+        want = ((u0 + g * (u1 - u0))[None, :] >= 0) & ((v0 + g * (v1 - v0))[:, None] >= 0)
+        card = (np.abs(crops[..., None, :].astype(int) - self.card).max(axis=-1) < 40
+                ).any(axis=-1)
+        on = (card == want).mean(axis=(1, 2))
+        probs = np.zeros((len(crops), len(self.classes)), np.float32)
+        probs[:, self.index("background")] = 1 - on
+        probs[:, self.index(self.label)] = on
+        return Prediction(probs, np.zeros((len(crops), 8), np.float32))
+
+
+def reader_with(classifier) -> CardReader:
+    r = CardReader.__new__(CardReader)  # no models loaded: the stand-in classifier only
+    r.classifier, r.settings = classifier, READ
+    return r
+
+
+def back_piece(centre, angle, width, conf=0.95, corner="tl") -> CardPiece:
+    """A back as the reader has it: posed from its key point (`corner`: the top-left one, or
+    the bottom-right one, read as a top-left one turned half round)."""
+    frame = _card_frame(np.asarray(centre, float), angle, width, ASPECT)
+    if corner == "br":
+        frame = frame[[2, 3, 0, 1]]
+    key, ang, w = pose_from_frame(frame, SPEC)
+    return CardPiece("back", conf, key, frame_from_pose(key, ang, w, SPEC), ang, w)
+
+
+# ------------------------------------------------------------------ the angle search
+@pytest.mark.parametrize("true_angle,candidates", [
+    (135.0, (90.0, 135.0)),  # a card at an odd angle in the middle: its own angle wins
+    (90.0, (90.0, 118.0)),  # the detector is off: the table's direction wins
+    (-20.0, (-20.0, 25.0)),
+])
+def test_search_angles_takes_the_angle_whose_crop_is_card(true_angle, candidates):
+    img = table(1)
+    frame = draw_face(img, (240, 180), true_angle, 60)
+    key, _, _ = pose_from_frame(frame, SPEC)
+    r = reader_with(CardOrNot((235, 240, 242)))
+    got = r.search_angles(img, SPEC, key[None], np.array([candidates]), np.array([60.0]))
+    assert got[0] == pytest.approx(true_angle)
+
+
+def test_search_angles_reads_no_crop_when_the_candidates_agree():
+    img = table(2)
+    fake = CardOrNot((235, 240, 242))
+    r = reader_with(fake)
+    ang = np.array([[10.0, 12.0], [95.0, 93.0]])  # within the 4 degrees `same`
+    got = r.search_angles(img, SPEC, np.array([[100.0, 100.0], [300.0, 200.0]]), ang,
+                          np.array([50.0, 50.0]))
+    assert got.tolist() == [10.0, 95.0] and fake.calls == 0
+
+
+# ------------------------------------------------------------------ the backs' look
+# Designs of other copies: the look is learnt from the back read, never a fixed colour.
+DESIGNS = [((40, 40, 190), (120, 140, 235)),  # red with light stripes
+           ((150, 80, 30), (60, 30, 10)),  # blue with dark stripes
+           ((40, 150, 60), (30, 210, 230))]  # green with yellow stripes
+
+
+@pytest.mark.parametrize("colour,stripe", DESIGNS)
+def test_look_alike_regions_finds_the_other_backs(colour, stripe):
+    img = table(3)
+    known = draw_back(img, (90, 100), 10.0, W, colour, stripe)
+    draw_back(img, (260, 120), 127.0, W, colour, stripe)  # in the middle, at an odd angle
+    draw_back(img, (380, 260), 88.0, W * 1.2, colour, stripe)  # nearer the camera
+    draw_face(img, (200, 270), 0.0, W)  # a face-up card: another look
+    cv2.circle(img, (80, 290), 18, colour, -1)  # the backs' colour, not a card's shape
+    got = look_alike_regions(img, [known], np.array([[90.0, 100.0], [200.0, 270.0]]),
+                             np.array([W, W]))
+    by_x = sorted(got, key=lambda g: g[0][0])
+    assert len(by_x) == 3, [np.round(g[0]) for g in got]
+    for (c, a, w, ratio), (want_c, want_a, want_w) in zip(
+            by_x, [((90, 100), 10.0, W), ((260, 120), 127.0, W), ((380, 260), 88.0, 1.2 * W)],
+            strict=True):
+        assert np.hypot(*(c - want_c)) < 3.0
+        assert abs((a - want_a + 90) % 180 - 90) < 5.0
+        assert w == pytest.approx(want_w, rel=0.12)
+        assert ratio == pytest.approx(ASPECT, rel=0.12)
+
+
+def test_look_alike_regions_needs_a_back_read():
+    img = table(4)
+    draw_back(img, (260, 120), 127.0, W, *DESIGNS[0])
+    assert look_alike_regions(img, [], np.array([[260.0, 120.0]]), np.array([W])) == []
+
+
+# ------------------------------------------------------------------ backs made whole
+def test_settle_backs_one_card_read_from_both_corners():
+    """The same back read at its top-left and at its bottom-right corner (a back's corners
+    look alike) with a width too small (its pattern looks alike at any scale): one back,
+    centred on the card."""
+    img = table(5)
+    colour, stripe = DESIGNS[1]
+    draw_back(img, (240, 180), 80.0, W, colour, stripe)
+    faces = [CardPiece("elephant-2", 0.9, np.array([x, 300.0]), None, 0.0, W)
+             for x in (100.0, 160.0, 220.0)]
+    faces = [CardPiece(p.label, p.confidence, p.key, frame_from_pose(p.key, 0.0, W, SPEC),
+                       0.0, W) for p in faces]
+    backs = [back_piece((240, 180), 80.0, 0.7 * W, 0.95, "tl"),
+             back_piece((240, 180), 80.0, 0.7 * W, 0.9, "br")]
+    got = reader_with(CardOrNot([colour, stripe])).settle_backs(img, faces + backs)
+    out = [p for p in got if p.label == "back"]
+    assert len(out) == 1
+    assert np.hypot(*(out[0].center - (240, 180))) < 4.0
+    assert len(got) == len(faces) + 1
+
+
+def test_settle_backs_keeps_two_backs_side_by_side_and_adds_a_missed_one():
+    img = table(6)
+    colour, stripe = DESIGNS[2]
+    for c in ((150, 150), (150 + 1.05 * W, 150)):  # a spread pair
+        draw_back(img, c, 0.0, W, colour, stripe)
+    draw_back(img, (350, 250), 140.0, W, colour, stripe)  # the detector missed this one
+    backs = [back_piece((150, 150), 0.0, W), back_piece((150 + 1.05 * W, 150), 0.0, W)]
+    got = reader_with(CardOrNot([colour, stripe])).settle_backs(img, backs)
+    centres = sorted((tuple(np.round(p.center)) for p in got), key=lambda c: c[0])
+    assert len(got) == 3, centres
+    assert np.hypot(*(np.array(centres[2]) - (350, 250))) < 4.0
+
+
+def test_crop_settings_of_the_stand_in_are_the_models():
+    r = reader_with(CardOrNot((0, 0, 0)))
+    assert isinstance(r.crop_settings, CardCropSettings)
