@@ -49,6 +49,10 @@ class DiceSettings:
     # medium and large ones on a half-size copy (4x cheaper).
     passes: tuple[tuple[int, int], ...] = ((13, 1), (15, 2), (35, 2))
     offset: int = 7  # a pip is at least this much darker/lighter than its window's mean
+    # (window, downscale) of the half-depth passes (touching blurred pips parted).
+    deep_passes: tuple[tuple[int, int], ...] = ((13, 1), (15, 2))
+    deep_ring: float = 1.25  # their blobs are this much narrower than the pips
+    deep_max_elong: float = 4.0  # a plain blob this elongated at most is parted (3 pips)
     min_area: int = 5
     max_area: int = 3000
     max_axis_ratio: float = 3.2  # pip ellipse long / short axis (strong foreshortening)
@@ -214,12 +218,57 @@ def _sample(ch: np.ndarray, xy: np.ndarray) -> np.ndarray:
     return ch[y, x]
 
 
-def _blob_pass(src, chans, img, ci, dark, window, factor, s: DiceSettings):
-    """One adaptive-threshold pass; returns candidate dicts in full working coordinates."""
+def _blob_pass(src, chans, img, ci, dark, window, factor, s: DiceSettings, deep=False):
+    """One adaptive-threshold pass; returns a list of candidate dicts in full working
+    coordinates. `deep`: also the blobs of the pixels darker than half-way from the window's
+    mean to the darkest pixel nearby (half depth), where that parts a blob of a few pips'
+    size: blurred pips that touch (the columns of a small 6)."""
     ch = src if dark else 255 - src
     mask = cv2.adaptiveThreshold(ch, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV,
                                  window, s.offset)
     n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    faced: list[np.ndarray] = []
+    out = [_blob_candidates(n, labels, stats, cents, chans, ci, dark, factor, s, faced=faced)]
+    if not deep or not faced or not len(faced[0]):
+        return out
+    # Blobs on a face-like ring big enough for two pips, not too elongated (3 pips in a row).
+    j = faced[0]
+    pw, ph = stats[j, cv2.CC_STAT_WIDTH], stats[j, cv2.CC_STAT_HEIGHT]
+    j = j[(stats[j, cv2.CC_STAT_AREA] >= 2 * s.min_area / factor**2)
+          & (np.maximum(pw, ph) <= s.deep_max_elong * np.minimum(pw, ph) + 2)]
+    if not len(j):
+        return out
+    k = max(3, (window // 2) | 1)
+    mean = cv2.blur(ch, (window, window)).astype(np.int16)
+    low = cv2.erode(ch, np.ones((k, k), np.uint8)).astype(np.int16)
+    labels2 = np.zeros_like(labels)
+    rows, cen = [np.zeros(5, np.int32)], [np.zeros(2)]
+    for jj in j:
+        x0, y0, w_, h_ = stats[jj, :4]
+        sl = np.s_[y0:y0 + h_, x0:x0 + w_]
+        sub = ((labels[sl] == jj) & (2 * ch[sl].astype(np.int16) <= mean[sl] + low[sl]))
+        m, lab, st, ce = cv2.connectedComponentsWithStats(sub.astype(np.uint8), connectivity=8)
+        if m <= 2 or (st[1:, cv2.CC_STAT_AREA] >= s.min_area / factor**2).sum() < 2:
+            continue  # not parted into two or more pips
+        base = len(rows) - 1
+        inside = lab > 0
+        labels2[sl][inside] = lab[inside] + base
+        st = st[1:].copy()
+        st[:, 0] += x0
+        st[:, 1] += y0
+        rows += list(st)
+        cen += list(ce[1:] + [x0, y0])
+    if len(rows) > 1:
+        out.append(_blob_candidates(len(rows), labels2, np.array(rows), np.array(cen), chans,
+                                    ci, dark, factor, s, deep=True))
+    return out
+
+
+def _blob_candidates(n, labels, stats, cents, chans, ci, dark, factor, s: DiceSettings,
+                     deep=False, faced: list | None = None):
+    """Pip candidates among the connected components of one pass (None if none): area,
+    shape, contrast against a uniform ring. `faced` gets the labels of the blobs whose ring
+    nearly passed (lying on a face), whatever their shape."""
     if n <= 1:
         return None
     st = stats[1:]
@@ -239,14 +288,22 @@ def _blob_pass(src, chans, img, ci, dark, window, factor, s: DiceSettings):
     c = cents[1:][idx] * factor + (factor - 1) / 2
     r_eq = np.sqrt(area[idx] / np.pi) * factor
     r_ring = np.maximum(s.ring_scale * r_eq, 0.5 * np.maximum(bw[idx], bh[idx]) * factor + 1.5)
+    if deep:  # a half-depth blob is smaller than its pip; its ring may touch neighbour pips
+        r_ring = r_ring * s.deep_ring
     pts = c[:, None, :] + r_ring[:, None, None] * _RING16[None]
     ring = _sample(full, pts).astype(np.float32)
     centre = _sample(full, c).astype(np.float32)
+    if deep:  # the face is the half of the ring farthest from the pip's level
+        order = np.argsort(-ring if dark else ring, axis=1)[:, :8]
+        pts = np.take_along_axis(pts, order[..., None], axis=1)
+        ring = np.take_along_axis(ring, order, axis=1)
     face = np.median(ring, axis=1)
     contrast = (face - centre) if dark else (centre - face)
     q75, q25 = np.percentile(ring, [75, 25], axis=1)
     spread = (q75 - q25) / np.maximum(contrast, 1)
     keep = (contrast >= s.min_contrast) & (spread <= s.max_ring_spread)
+    if faced is not None:  # (a row of merged pips may reach past the face with its ring)
+        faced.append(idx[(contrast >= s.min_contrast) & (spread <= 2 * s.max_ring_spread)] + 1)
     if not keep.any():
         return None
     idx, c, r_eq = idx[keep], c[keep], r_eq[keep]
@@ -257,11 +314,11 @@ def _blob_pass(src, chans, img, ci, dark, window, factor, s: DiceSettings):
         roi = (labels[y0:y0 + h_, x0:x0 + w_] == j + 1).astype(np.uint8)
         m = cv2.moments(roi, binaryImage=True)
         a = max(m["m00"], 1.0)
-        cv = np.array([[m["mu20"], m["mu11"]], [m["mu11"], m["mu02"]]]) / a + np.eye(2) / 12
-        cov[k] = cv * factor**2
-        ev = np.linalg.eigvalsh(cv)
-        fill[k] = a / (4 * np.pi * math.sqrt(max(ev[0] * ev[1], 1e-9)))
-        if a >= 12:  # pips are convex: a cross of lines or a letter is not
+        cxx, cxy, cyy = m["mu20"] / a + 1 / 12, m["mu11"] / a, m["mu02"] / a + 1 / 12
+        cov[k] = np.array([[cxx, cxy], [cxy, cyy]]) * factor**2
+        fill[k] = a / (4 * np.pi * math.sqrt(max(cxx * cyy - cxy * cxy, 1e-9)))
+        if a >= 12 and s.min_ellipse_fill <= fill[k] <= s.max_ellipse_fill:
+            # pips are convex: a cross of lines or a letter is not
             cnts, _ = cv2.findContours(roi, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
             hull = cv2.contourArea(cv2.convexHull(max(cnts, key=len)))
             if a < s.min_solidity * (hull + 0.5 * cv2.arcLength(cnts[0], True)):
@@ -274,7 +331,8 @@ def _blob_pass(src, chans, img, ci, dark, window, factor, s: DiceSettings):
         return None
     sel = np.nonzero(keep)[0][good]
     colour = np.median(_sample(chans[2], pts[sel]).astype(np.float32), axis=1)
-    return dict(xy=c[good], d=2 * r_eq[good], cov=cov[good],
+    grow = s.deep_ring if deep else 1.0  # a half-depth blob is narrower than its pip
+    return dict(xy=c[good], d=2 * r_eq[good] * grow, cov=cov[good] * grow**2,
                 dark=np.full(good.sum(), dark), level=centre[keep][good], face=face[keep][good],
                 contrast=contrast[keep][good], colour=colour,
                 chan=np.full(good.sum(), ci))
@@ -289,10 +347,11 @@ def find_pips(img: np.ndarray, s: DiceSettings = SETTINGS) -> tuple[Pips, list[n
     for ci, dark in ((0, True), (1, False)):
         for wdw, factor in s.passes:
             src = chans[ci] if factor == 1 else half[ci]
-            passes.append(_blob_pass(src, chans, img, ci, dark, wdw, factor, s))
+            passes += _blob_pass(src, chans, img, ci, dark, wdw, factor, s,
+                                 deep=(wdw, factor) in s.deep_passes)
     # Big dark pips that are not dark in max(B, G, R): a red one-pip on a white die.
     wdw, factor = s.passes[-1]
-    passes.append(_blob_pass(half[1], chans, img, 1, True, wdw, factor, s))
+    passes += _blob_pass(half[1], chans, img, 1, True, wdw, factor, s)
     passes = [p for p in passes if p is not None]
     if not passes:
         empty = Pips(np.zeros((0, 2)), np.zeros(0), np.zeros((0, 2, 2)), np.zeros(0, bool),
@@ -306,10 +365,17 @@ def find_pips(img: np.ndarray, s: DiceSettings = SETTINGS) -> tuple[Pips, list[n
     same = (p.dark[:, None] == p.dark[None]) & (
         dist < 0.6 * np.maximum(p.d[:, None], p.d[None]))
     np.fill_diagonal(same, False)
-    alive = ~np.triu(same, 1).any(axis=0)
-    # A blob that covers two or more smaller blobs is merged pips (blur), not a pip.
+    # A blob that covers two or more smaller blobs apart from each other is merged pips
+    # (blur), not a pip: it goes first, so that it does not hide them.
     inner = same & (p.d[None, :] < 0.7 * p.d[:, None]) & (dist < 0.6 * p.d[:, None])
-    alive &= inner.sum(axis=1) < 2
+    merged = np.zeros(len(p), bool)
+    for i in np.nonzero(inner.sum(axis=1) >= 2)[0]:
+        j = np.nonzero(inner[i])[0]
+        apart = dist[np.ix_(j, j)] >= 0.8 * np.minimum(p.d[j][:, None], p.d[j][None])
+        merged[i] = bool(apart.any())
+    same[merged] = False
+    same[:, merged] = False
+    alive = ~np.triu(same, 1).any(axis=0) & ~merged
     return p.take(np.nonzero(alive)[0]), chans
 
 
