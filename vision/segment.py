@@ -52,6 +52,9 @@ class TileSettings:
     surface_levels: tuple[float, ...] = (20.0, 12.0, 6.0)  # redness levels for the bare arena
     min_surface: float = 0.3  # share of the arena the bare-arena mask must cover
     arena_b_weight: float = 1.0  # weight of yellowness (b*) in that distance
+    # a pixel that is not bare arena (`arena_surface`) is a tile already at this share of
+    # `arena_diff` (an orange tile on the red arena in dim light)
+    arena_off_surface: float = 0.5
     max_blob: float = 8.0  # blobs larger than this many tiles are walls or table, no tiles
     min_area: float = 0.35  # of a tile's area, smaller blobs are dropped
     max_elongation: float = 2.6  # a lone blob longer than this (long/short side) is no tile
@@ -347,8 +350,9 @@ def find_tiles(image_bgr: np.ndarray, area: PlayArea, settings: TileSettings) ->
     a0, a1 = int(round(o + ins)), int(round(o + s_view - ins))
     inner = view[a0:a1, a0:a1]
     surface = arena_surface(inner, area, settings)
-    fg[a0:a1, a0:a1] = surface_diff(inner, surface, 1.5 * t, settings.arena_l_weight,
-                                    settings.arena_b_weight) > settings.arena_diff
+    sd = surface_diff(inner, surface, 1.5 * t, settings.arena_l_weight, settings.arena_b_weight)
+    fg[a0:a1, a0:a1] = (sd > settings.arena_diff) | \
+        (~surface & (sd > settings.arena_off_surface * settings.arena_diff))
     # Cut along the arena's edge: tiles inside never join the castle walls (again after the
     # closing, which would bridge the cut).
     cut = np.zeros(fg.shape, bool)

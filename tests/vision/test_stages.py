@@ -355,3 +355,20 @@ def test_cloth_probability_looks_one_marble_in(x, kept):
     cand = Candidates(centre, np.array([24.0]), np.zeros(1), (None,))  # a 16 px marble
     assert area.area_probability(area.to_image(cand.centers))[0] == (1.0 if x > 12 else 0.0)
     assert (cloth_probability(area, cand)[0] >= 0.3) == kept
+
+
+@pytest.mark.parametrize("gain, colour", [
+    (0.35, (20, 120, 230)),  # an orange tile on the red arena in dim light
+    (0.45, (30, 110, 225)),  # a redder orange, a little more light
+    (0.6, (40, 100, 210)),  # redder still, in better light
+])
+def test_orange_tile_on_the_arena_in_dim_light(gain, colour):
+    """Pixels that are not bare arena count as a tile at half the colour distance: found
+    with it, not without."""
+    from dataclasses import replace
+
+    img, area = arena_scene([(640, 480, 20, colour)])
+    noise = np.random.default_rng(0).normal(0, 2, img.shape)
+    img = np.clip(img.astype(float) * gain + noise, 0, 255).astype(np.uint8)
+    assert len(find_tiles(img, area, TILE_SETTINGS)) == 1
+    assert len(find_tiles(img, area, replace(TILE_SETTINGS, arena_off_surface=1.0))) == 0
