@@ -189,3 +189,24 @@ def test_settle_backs_keeps_two_backs_side_by_side_and_adds_a_missed_one():
 def test_crop_settings_of_the_stand_in_are_the_models():
     r = reader_with(CardOrNot((0, 0, 0)))
     assert isinstance(r.crop_settings, CardCropSettings)
+
+
+# ------------------------------------------------------------------ doubts about numbers
+@pytest.mark.parametrize("label,probs,want", [
+    # the index reads 3 and 2 about alike (a blurred or half-covered corner): say so
+    ("tootophant-3", {"tootophant-3": 0.46, "tootophant-2": 0.44, "elephant-3": 0.1},
+     "tootophant at (10, 20): its corner number is unclear, 3 or 2 (0.51 / 0.49)"),
+    # a clear number, however unsure the kind: no doubt about the number
+    ("elephant-4", {"elephant-4": 0.5, "tootophant-4": 0.45, "elephant-2": 0.05}, None),
+    # no number on the card
+    ("mouse", {"mouse": 0.4, "lasso": 0.4}, None),
+    ("back", {"back": 0.9}, None),
+])
+def test_number_doubt(label, probs, want):
+    from vision.cards.read import number_doubt
+
+    frame = np.array([[0.0, 10.0], [20.0, 10.0], [20.0, 30.0], [0.0, 30.0]])
+    got = number_doubt(CardPiece(label, 0.5, np.zeros(2), frame, 0.0, 20.0, probs), 0.75)
+    assert (got is None) == (want is None)
+    if want:
+        assert want in got

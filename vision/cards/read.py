@@ -83,6 +83,8 @@ class ReadSettings:
     look_fill: float = 0.75  # and it fills this share of its rectangle
     look_min_sat: int = 50  # HSV saturation of the pixels that carry the look
     look_scale: float = 0.5  # the look's regions are found on the photo at this scale
+    number_doubt: float = 0.75  # a Troetofanten animal whose number takes less than this
+    #   share of its kind's probability gets a warning naming the two likeliest numbers
 
 
 READ = ReadSettings()
@@ -404,6 +406,37 @@ def refine_poses(game: str, xy: np.ndarray, angles: np.ndarray, widths: np.ndarr
     return angles, widths, frames
 
 
+def kind_share(piece: CardPiece) -> float:
+    """The share of a numbered piece's probability (`probs`) on its own kind (elephant,
+    tootophant, ...: the label without its number); 1.0 without probabilities."""
+    if not piece.probs:
+        return 1.0
+    kind = piece.label.rsplit("-", 1)[0]
+    total = sum(piece.probs.values())
+    mine = sum(v for k, v in piece.probs.items() if k.rsplit("-", 1)[0] == kind)
+    return mine / total if total > 0 else 1.0
+
+
+def number_doubt(piece: CardPiece, threshold: float) -> str | None:
+    """A warning when a Troetofanten animal's number is unsure (its corner index blurred,
+    partly covered, or its crop off the index): the number's share of its kind's
+    probability below `threshold`. It names the two likeliest numbers; the points do not
+    depend on it (every open animal scores +1), exact facts do."""
+    kind, _, n = piece.label.rpartition("-")
+    if not n.isdigit() or not piece.probs:
+        return None
+    nums = {k.rsplit("-", 1)[1]: v for k, v in piece.probs.items()
+            if k.rsplit("-", 1)[0] == kind and k[-1].isdigit()}
+    total = sum(nums.values())
+    if total <= 0 or nums.get(n, 0.0) / total >= threshold:
+        return None
+    (a, pa), (b, pb) = sorted(nums.items(), key=lambda kv: -kv[1])[:2]
+    x, y = piece.center
+    return (f"the {kind} at ({x:.0f}, {y:.0f}): its corner number is unclear, {a} or {b} "
+            f"({pa / total:.2f} / {pb / total:.2f}); the points do not change, check the "
+            f"number")
+
+
 def index_spec(model) -> KeySpec:
     """The corner-index box the index model was trained on (its metadata), else the code's."""
     from vision.cards.geometry import INDEX_SPEC
@@ -683,7 +716,10 @@ class CardReader:
                 pieces.append(CardPiece("dove", float(min(1.0, kp.score[i] / 0.4)),
                                         kp.xy[i].copy(), None, 0.0, float(kp.width[i])))
         for p in pieces:
-            if p.confidence < s.low_confidence:
+            doubt = number_doubt(p, s.number_doubt) if game == "troetofanten" else None
+            if doubt:
+                warnings.append(doubt)
+            if p.confidence < s.low_confidence and not (doubt and kind_share(p) >= 0.9):
                 x, y = p.center
                 warnings.append(f"unsure about the {p.label} at ({x:.0f}, {y:.0f}) "
                                 f"(confidence {p.confidence:.2f})")
