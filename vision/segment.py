@@ -94,6 +94,9 @@ class MarbleSettings:
     low_area: tuple[float, float] = (0.5, 1.6)  # of a marble's disc area
     low_side: tuple[float, float] = (0.7, 1.4)  # minAreaRect sides, of the diameter
     low_fill: float = 0.65  # blob area / its minAreaRect area (a disc: 0.785)
+    # the second look skips blobs touching a marble the first look found; a scrap it dropped
+    # (a glint or rim too small to be a marble) no longer hides a pale marble
+    low_beside_taken: bool = True
 
 
 TILE_SETTINGS = TileSettings()
@@ -420,7 +423,12 @@ def find_marbles(image_bgr: np.ndarray, area: PlayArea, settings: MarbleSettings
         if inset:
             low[:inset], low[-inset:], low[:, :inset], low[:, -inset:] = 0, 0, 0, 0
         low = cv2.morphologyEx(cv2.morphologyEx(low, cv2.MORPH_CLOSE, k3), cv2.MORPH_OPEN, k3)
-        groups += lone_blobs(low, mask, d, disc, settings.low_area, settings.low_side,
+        seen = mask
+        if settings.low_beside_taken:  # only the first look's marbles, not its scraps
+            seen = np.zeros_like(mask)
+            for g in groups:
+                seen[g[:, 1], g[:, 0]] = 1
+        groups += lone_blobs(low, seen, d, disc, settings.low_area, settings.low_side,
                              settings.low_fill)
     # Centre: chroma-weighted mean of the blob (the coloured glass, not its grey shadow or
     # white highlight).

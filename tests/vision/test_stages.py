@@ -372,3 +372,23 @@ def test_orange_tile_on_the_arena_in_dim_light(gain, colour):
     img = np.clip(img.astype(float) * gain + noise, 0, 255).astype(np.uint8)
     assert len(find_tiles(img, area, TILE_SETTINGS)) == 1
     assert len(find_tiles(img, area, replace(TILE_SETTINGS, arena_off_surface=1.0))) == 0
+
+
+def test_pale_marble_with_a_strong_speck_on_its_rim():
+    """A pale marble (found only by the second, low-contrast look) with a small strongly
+    coloured speck on its rim (a reflection): the first look drops the speck as too small,
+    and that dropped scrap no longer hides the marble from the second look."""
+    from dataclasses import replace
+
+    pts = [(500, 400), (800, 600)]
+    img, area = cloth_scene([], highlight=False)
+    for x, y in pts:
+        cv2.circle(img, (x, y), 10, (236, 222, 206), -1, cv2.LINE_AA)
+        cv2.circle(img, (x - 7, y), 2, (200, 160, 120), -1, cv2.LINE_AA)
+    noise = np.random.default_rng(0).normal(0, 2, img.shape)
+    img = np.clip(img + noise, 0, 255).astype(np.uint8)
+    cand = find_marbles(img, area, MARBLE_SETTINGS)
+    assert len(cand) == 2
+    for x, y in area.to_image(cand.centers):
+        assert min(np.hypot(x - px, y - py) for px, py in pts) < 4
+    assert len(find_marbles(img, area, replace(MARBLE_SETTINGS, low_beside_taken=False))) == 0
