@@ -3,12 +3,11 @@
 Stages (all images are (H, W, 3) uint8 BGR; "mm" are the board description's millimetres,
 origin at the board's top-left corner, x right, y down, z down into the board):
 
-1. Board (`find_board`): the board is a large light square. Flood fills from a grid of seeds
-   on a reduced copy give candidate regions; each one that is a plausible quadrilateral (its
-   holes - walls, pawns, fields - filled) is rectified in all four rotations and scored by
-   the board description itself: track fields lighter than the board around them, and the
-   start areas B showing their colours (red, yellow, green, black). The best rotation gives
-   the homography H (mm -> image), corner 0 at the board file's (0, 0).
+1. Board (`find_board`): the track fields are light discs. Rows of evenly spaced light
+   blobs are matched to the board description's rows of fields (homography hypotheses,
+   refined by ICP, checked by the start areas' colours) on a reduced copy first, that fit
+   refined on the full size blobs of the fields; the full size search when it does not
+   convince. The homography H (mm -> image) has corner 0 at the board file's (0, 0).
 2. Camera (`camera_from_homography`): focal length and principal point from H (orthonormal
    board axes, level camera), so points above the board (a pawn's head, z = -24 mm) can be
    projected: the 3x4 matrix P.
@@ -27,7 +26,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 import cv2
@@ -46,7 +45,14 @@ class MauerSettings:
     """Thresholds of the Mauerhuepfer reader."""
 
     work_long_side: int = 640  # colour checks on a copy this size
-    blob_long_side: int = 1280  # field blobs are looked for at this size
+    blob_long_side: int = 1280  # field blobs are looked for at this size ...
+    search_long_side: int = 640  # ... but first searched for at this size (a quarter of the
+    # pixels), that fit refined on the full size blobs of the board's fields only; the full
+    # size search when this fit does not convince (0: always the full size search)
+    search_blob_step: int = 8  # the reduced search's blob threshold step (it only has to find
+    # the lattice: the fit is refined and scored on the full size blobs)
+    refine_margin: float = 1.0  # the full size blobs: the fields' extent and this many
+    # pitches around it, under the reduced search's fit
     blob_area: tuple[float, float] = (20.0, 5000.0)  # px at full size
     blob_min_inertia: float = 0.2  # minor / major axis of a field seen at a slant
     blob_min_convexity: float = 0.7
@@ -157,22 +163,29 @@ def _k(f: float, cx: float, cy: float) -> np.ndarray:
     return np.array([[f, 0, cx], [0, f, cy], [0, 0, 1.0]])
 
 
-def _calib_residual(params, H, size) -> np.ndarray:
-    f, cx, cy = params
+def _calib_residual(params, H, size) -> list[float]:
+    """The calibration's residuals for (f, cx, cy) and H (3x3 as nested lists), in plain
+    floats (called ~100 times per photo): K^-1 H's first two columns m1, m2 should be
+    orthonormal up to scale."""
+    f, cx, cy = (float(v) for v in params)
     w, h = size
-    m = np.linalg.solve(_k(f, cx, cy), H)
-    m1, m2 = m[:, 0], m[:, 1]
-    n1, n2 = np.linalg.norm(m1), np.linalg.norm(m2)
-    r1, r2 = m1 / n1, m2 / n2
-    r3 = np.cross(r1, r2)
-    return np.array([
-        r1 @ r2,  # board axes orthogonal
+    (a0, b0, _), (a1, b1, _), (a2, b2, _) = H  # 3x3, nested lists
+    # m = K^-1 H for K = [[f, 0, cx], [0, f, cy], [0, 0, 1]]
+    m1 = ((a0 - cx * a2) / f, (a1 - cy * a2) / f, a2)
+    m2 = ((b0 - cx * b2) / f, (b1 - cy * b2) / f, b2)
+    n1 = math.sqrt(m1[0] * m1[0] + m1[1] * m1[1] + m1[2] * m1[2])
+    n2 = math.sqrt(m2[0] * m2[0] + m2[1] * m2[1] + m2[2] * m2[2])
+    r1 = [v / n1 for v in m1]
+    r2 = [v / n2 for v in m2]
+    return [
+        r1[0] * r2[0] + r1[1] * r2[1] + r1[2] * r2[2],  # board axes orthogonal
         (n1 - n2) / (n1 + n2),  # ... and equally long
-        0.5 * r3[0],  # level camera (no roll): the vertical has no image-x component
+        0.5 * (r1[1] * r2[2] - r1[2] * r2[1]),  # level camera (no roll): the vertical
+        # r1 x r2 has no image-x component
         0.05 * (cx - w / 2) / w,  # weak prior: principal point near the centre
         0.05 * (cy - h / 2) / h,
         0.02 * math.log(f / (0.8 * max(w, h))),  # weak prior: ordinary phone lens
-    ])
+    ]
 
 
 def camera_from_homography(H: np.ndarray, size: tuple[int, int]) -> np.ndarray:
@@ -182,13 +195,14 @@ def camera_from_homography(H: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     priors). P[:, [0, 1, 3]] equals H up to scale."""
     w, h = size
     x = np.array([0.8 * max(w, h), w / 2, h / 2])
+    Hl = H.tolist()
     for _ in range(30):
-        r = _calib_residual(x, H, size)
+        r = np.array(_calib_residual(x, Hl, size))
         J = np.empty((len(r), 3))
         for i, step in enumerate((1.0, 1.0, 1.0)):
             d = np.zeros(3)
             d[i] = step
-            J[:, i] = (_calib_residual(x + d, H, size) - r) / step
+            J[:, i] = (np.array(_calib_residual(x + d, Hl, size)) - r) / step
         dx = np.linalg.lstsq(J.T @ J + 1e-9 * np.eye(3), -J.T @ r, rcond=None)[0]
         dx[0] = np.clip(dx[0], -0.3 * x[0], 0.3 * x[0])
         x = x + dx
@@ -224,34 +238,68 @@ class BoardView:
 @dataclass(frozen=True)
 class BlobMap:
     """What the field blob search looks at, the same for every pass of it: `img` the photo
-    at `f` x its size (uint8 BGR), `light` its lightness relative to the local light (uint8,
-    128 = the surroundings' level), `lightness` its plain L* (uint8, OpenCV's scale; the
-    dice search reuses it when f is 1)."""
+    at `f` x its size (uint8 BGR), `lightness` its plain L* (uint8, OpenCV's scale; the
+    dice search reuses it when f is 1), `bg` the local light (float32, L* blurred wide);
+    `light` (made on first use) the lightness relative to the local light (uint8, 128 = the
+    surroundings' level), `light_in` the same for a part of the photo only."""
 
     img: np.ndarray
-    light: np.ndarray
     f: float
     lightness: np.ndarray
+    bg: np.ndarray
+    erode: int = 1  # erosion (px) of `light` (1: none)
+
+    @cached_property
+    def light(self) -> np.ndarray:
+        return self.light_in(0, self.lightness.shape[0], 0, self.lightness.shape[1])
+
+    def light_in(self, y0: int, y1: int, x0: int, x1: int) -> np.ndarray:
+        """`light[y0:y1, x0:x1]`, made for that part only (the same numbers; with an
+        erosion, cut from the whole `light`)."""
+        if self.erode > 1:  # cut the thin light track lines that join blurred fields
+            if "light" not in self.__dict__:
+                L = self._divide(self.lightness, self.bg)
+                self.__dict__["light"] = cv2.erode(L, cv2.getStructuringElement(
+                    cv2.MORPH_ELLIPSE, (self.erode, self.erode)))
+            return self.light[y0:y1, x0:x1]
+        return self._divide(self.lightness[y0:y1, x0:x1], self.bg[y0:y1, x0:x1])
+
+    def part(self, y0: int, y1: int, x0: int, x1: int, mask: np.ndarray) -> BlobMap:
+        """The map of `img[y0:y1, x0:x1]` with `light` cleared where `mask` (uint8 0/1, the
+        part's size) is 0."""
+        part = BlobMap(self.img[y0:y1, x0:x1], self.f, self.lightness[y0:y1, x0:x1],
+                       self.bg[y0:y1, x0:x1])
+        part.__dict__["light"] = self.light_in(y0, y1, x0, x1) * mask  # the cached property
+        return part
+
+    @staticmethod
+    def _divide(L8: np.ndarray, bg: np.ndarray) -> np.ndarray:
+        return np.clip(L8.astype(np.float32) / np.maximum(bg, 8.0) * 128.0, 0, 255
+                       ).astype(np.uint8)
 
 
-def blob_map(image_bgr: np.ndarray, s: MauerSettings = None) -> BlobMap:
+def blob_map(image_bgr: np.ndarray, s: MauerSettings = None,
+             resized: np.ndarray | None = None) -> BlobMap:
+    """The photo's `BlobMap` at `s.blob_long_side`; `resized`: the photo already reduced to
+    that size (INTER_AREA), when the caller has it."""
     s = s or SETTINGS
     h, w = image_bgr.shape[:2]
     f = min(1.0, s.blob_long_side / max(h, w))
-    img = image_bgr if f >= 1 else cv2.resize(image_bgr, (round(w * f), round(h * f)),
-                                              interpolation=cv2.INTER_AREA)
+    size = (round(w * f), round(h * f))
+    if f >= 1:
+        img = image_bgr
+    elif resized is not None and resized.shape[1::-1] == size:
+        img = resized
+    else:
+        img = cv2.resize(image_bgr, size, interpolation=cv2.INTER_AREA)
     L8 = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)[..., 0]
-    L = L8.astype(np.float32)
     # divide out the light (shadows, gradients): lightness relative to a wide neighbourhood
-    small = cv2.resize(L, (max(8, L.shape[1] // 8), max(8, L.shape[0] // 8)),
+    small = cv2.resize(L8.astype(np.float32), (max(8, L8.shape[1] // 8),
+                                               max(8, L8.shape[0] // 8)),
                        interpolation=cv2.INTER_AREA)
     bg = cv2.resize(cv2.GaussianBlur(small, (0, 0), s.blob_light_sigma * f / 8),
-                    (L.shape[1], L.shape[0]), interpolation=cv2.INTER_LINEAR)
-    L = np.clip(L / np.maximum(bg, 8.0) * 128.0, 0, 255).astype(np.uint8)
-    if s.blob_erode > 1:  # cut the thin light track lines that join blurred fields
-        L = cv2.erode(L, cv2.getStructuringElement(cv2.MORPH_ELLIPSE,
-                                                   (s.blob_erode, s.blob_erode)))
-    return BlobMap(img, L, f, L8)
+                    (L8.shape[1], L8.shape[0]), interpolation=cv2.INTER_LINEAR)
+    return BlobMap(img, f, L8, bg, s.blob_erode)
 
 
 def _blurred_lab_at(img: np.ndarray, xy: np.ndarray) -> np.ndarray:
@@ -318,17 +366,38 @@ def find_runs(pts: np.ndarray, min_len: int, tol: float = 0.25, k: int = 6,
         return []
     d = _dist(pts[:, None], pts[None])
     np.fill_diagonal(d, np.inf)
-    nbr = np.argsort(d, axis=1)[:, :min(k, n - 1)]
+    by_dist = np.argsort(d, axis=1)
+    nbr = by_dist[:, :min(k, n - 1)]
+    # the next point of a chain is looked for among the last point's neighbours, nearest
+    # first, in plain floats (the same numbers as over all points in numpy, many times faster)
+    xs, ys = pts[:, 0].tolist(), pts[:, 1].tolist()
+    near_idx = by_dist.tolist()
+    near_d = np.take_along_axis(d, by_dist, axis=1).tolist()
+
+    def nearest(b: int, tx: float, ty: float, reach: float) -> tuple[int, float]:
+        """The point nearest (tx, ty) (the lowest index of equals, as np.argmin) and its
+        distance, if one is within `reach` of b; else (-1, inf)."""
+        best, best_d = -1, math.inf
+        for m, dm in zip(near_idx[b], near_d[b], strict=True):
+            if dm > reach:
+                break
+            dx, dy = xs[m] - tx, ys[m] - ty
+            dd = math.sqrt(dx * dx + dy * dy)
+            if dd < best_d or (dd == best_d and m < best):
+                best, best_d = m, dd
+        return best, best_d
 
     def extend(chain: list[int], slot: list[int]) -> None:
         while True:
-            a, b = pts[chain[-2]], pts[chain[-1]]
-            step = (b - a) / (slot[-1] - slot[-2])
-            size = np.linalg.norm(step)
+            a, b = chain[-2], chain[-1]
+            ds = slot[-1] - slot[-2]
+            sx, sy = (xs[b] - xs[a]) / ds, (ys[b] - ys[a]) / ds
+            size = math.sqrt(sx * sx + sy * sy)
             for jump in range(1, max_gap + 2):
-                dd = _dist(pts, b + jump * step)
-                m = int(np.argmin(dd))
-                if dd[m] < tol * size and m not in chain:
+                # a point within tol * size of the target lies within this reach of b
+                m, dm = nearest(b, xs[b] + jump * sx, ys[b] + jump * sy,
+                                (jump + tol) * size * (1 + 1e-9))
+                if dm < tol * size and m not in chain:
                     chain.append(m)
                     slot.append(slot[-1] + jump)
                     break
@@ -831,10 +900,13 @@ def _field_array(board: Board) -> tuple[np.ndarray, float]:
 def find_board(image_bgr: np.ndarray, board: Board | None = None,
                s: MauerSettings = SETTINGS, maps: BlobMap | None = None) -> BoardView | None:
     """Locate the board in a BGR photo by its track fields (light discs) and its coloured
-    start areas: a `BoardView`, or None when nothing looks like the board. The field blobs
-    are looked for strictly first, then (if the fit is not convincing) with looser shape
-    limits (fields merged with the track's connecting lines, glare); the better fit wins.
-    `maps`: `blob_map(image_bgr, s)` when the caller already made it."""
+    start areas: a `BoardView`, or None when nothing looks like the board. First a search
+    on a reduced copy (`search_long_side`), its fit refined and scored on the full size
+    blobs of the board's fields (`refine_view`); kept when convincing. Otherwise the full
+    size search: the field blobs looked for strictly first, then (if the fit is not
+    convincing) with looser shape limits (fields merged with the track's connecting lines,
+    glare); the better fit wins. `maps`: `blob_map(image_bgr, s)` when the caller already
+    made it."""
     from dataclasses import replace
 
     board = board or board_for()
@@ -843,16 +915,27 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
     small = cv2.resize(image_bgr, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
     S = np.diag([f, f, 1.0])
-    maps = maps or blob_map(image_bgr, s)  # the passes differ in the blobs' shapes only
     views = []
-    for convexity, inertia in s.blob_shape_passes:
-        view = _find_board_once(image_bgr, board, replace(s, blob_min_convexity=convexity,
-                                                          blob_min_inertia=inertia),
-                                maps, lab, f)
-        if view is not None and view.score >= s.min_board_score:
+    if 0 < s.search_long_side < min(s.blob_long_side, max(h, w)):
+        # the reduced search's fit, refined at full size: kept when convincing
+        quick = replace(s, blob_long_side=s.search_long_side, blob_step=s.search_blob_step)
+        view = _find_board_once(image_bgr, board, quick, blob_map(image_bgr, quick, small),
+                                lab, f)
+        if view is not None:
+            maps = maps or blob_map(image_bgr, s)
+            view = refine_view(view, board, s, maps, lab, f)
+        if view is not None and view.score >= s.good_board_score:
             views.append(view)
-            if view.score >= s.good_board_score:
-                break
+    if not views:
+        maps = maps or blob_map(image_bgr, s)  # the passes differ in the blobs' shapes only
+        for convexity, inertia in s.blob_shape_passes:
+            view = _find_board_once(image_bgr, board, replace(s, blob_min_convexity=convexity,
+                                                              blob_min_inertia=inertia),
+                                    maps, lab, f)
+            if view is not None and view.score >= s.min_board_score:
+                views.append(view)
+                if view.score >= s.good_board_score:
+                    break
     if not views:
         return None
     # passes saw different blobs: judge their boards on the photo itself
@@ -860,6 +943,53 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
         views, key=lambda v: field_contrast(lab, S @ v.H, board)
         + s.colour_weight * _colour_evidence(lab, S @ v.H, board))
     return replace(best, P=camera_from_homography(best.H, (w, h)))  # for the chosen one only
+
+
+def board_blobs(view: BoardView, board: Board, s: MauerSettings, maps: BlobMap) -> np.ndarray:
+    """`field_blobs` on `maps` within the board's fields under `view` only (their extent
+    and `refine_margin` pitches around it; elsewhere the blob map is cleared): (N, 3) image
+    px x, y, diameter. The blobs of the whole map there (most to the bit, a few moved by
+    a fraction of a pixel where a light region reaching beyond the cleared border joined
+    their group at some threshold), for a fraction of the time: the table around the
+    board, its texture at the surroundings' level, is most of the blob search's work."""
+    fields, pitch = _field_array(board)
+    lo = fields.min(axis=0) - s.refine_margin * pitch
+    hi = fields.max(axis=0) + s.refine_margin * pitch
+    quad = apply_h(view.H, [[lo[0], lo[1]], [hi[0], lo[1]], [hi[0], hi[1]], [lo[0], hi[1]]])
+    if not np.isfinite(quad).all():
+        return np.zeros((0, 3))
+    mh, mw = maps.light.shape
+    q = np.round(quad * maps.f).astype(np.int32)
+    x0, y0 = max(0, int(q[:, 0].min()) - 1), max(0, int(q[:, 1].min()) - 1)
+    x1, y1 = min(mw, int(q[:, 0].max()) + 2), min(mh, int(q[:, 1].max()) + 2)
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return np.zeros((0, 3))
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(mask, q - np.array([x0, y0], np.int32), 1)
+    crop = maps.part(y0, y1, x0, x1, mask)
+    blobs = field_blobs(crop.img, s, crop)  # crop px / f
+    blobs[:, :2] += np.array([x0, y0]) / maps.f
+    return blobs
+
+
+def refine_view(view: BoardView, board: Board, s: MauerSettings, maps: BlobMap,
+                lab: np.ndarray, f: float) -> BoardView | None:
+    """A view found on a reduced copy, refined on the full size blobs of its fields
+    (`board_blobs`): ICP from it, then scored as a full size pass scores its fit (fields
+    with their blob and the start colours; `lab`: the photo at `f` x its size, float32
+    Lab); None when it does not fit."""
+    fields, pitch = _field_array(board)
+    det = board_blobs(view, board, s, maps)[:, :2]
+    if len(det) < s.min_matched:
+        return None
+    H, n, _ = _icp(det, fields, view.H, pitch, s, s.icp_iters, affine=0)
+    if H is None or n < s.min_matched or not _plausible(H, board):
+        return None
+    H = H / H[2, 2]
+    ce = _colour_evidence(lab, np.diag([f, f, 1.0]) @ H, board)
+    fs = _fit_score(det, fields, H, pitch)
+    return BoardView(corners=apply_h(H, board_corners_mm(board)), H=H, P=None,
+                     score=round(float(fs + ce) / 2, 3))
 
 
 def field_contrast(lab: np.ndarray, H: np.ndarray, board: Board) -> float:
@@ -1286,10 +1416,21 @@ def _die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
     centre = apply_h(view.H, [[wm / 2, hm / 2]])[0]
     ppm = float(np.sqrt(abs(cv2.contourArea(view.corners.astype(np.float32))) / (wm * hm)))
     die_px = s.die_mm * ppm
-    mask = np.zeros((h, w), np.uint8)
-    cv2.fillConvexPoly(mask, np.round(outer).astype(np.int32), 1)
-    cv2.fillConvexPoly(mask, np.round(view.corners).astype(np.int32), 0)
-    L = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2LAB)[..., 0] if lightness is None else lightness
+    # only the search ring's bounding box (2 px more, filled like the rest outside the
+    # ring) is searched: the same blobs as in the whole photo filled outside the ring
+    ring = np.round(outer).astype(np.int32)
+    x0, y0 = max(0, int(ring[:, 0].min()) - 2), max(0, int(ring[:, 1].min()) - 2)
+    x1, y1 = min(w, int(ring[:, 0].max()) + 3), min(h, int(ring[:, 1].max()) + 3)
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return []
+    off = np.array([x0, y0], np.int32)
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(mask, ring - off, 1)
+    cv2.fillConvexPoly(mask, np.round(view.corners).astype(np.int32) - off, 0)
+    if lightness is None:
+        L = cv2.cvtColor(image_bgr[y0:y1, x0:x1], cv2.COLOR_BGR2LAB)[..., 0]
+    else:
+        L = lightness[y0:y1, x0:x1]
     L = np.where(mask > 0, L, _masked_median_u8(L, mask)) if mask.any() else L
     p = cv2.SimpleBlobDetector_Params()
     p.filterByColor, p.blobColor = True, 255
@@ -1301,7 +1442,7 @@ def _die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
     p.filterByConvexity, p.minConvexity = True, 0.6
     p.minDistBetweenBlobs = 0.5 * die_px
     kp = cv2.SimpleBlobDetector_create(p).detect(L)
-    cands = [np.array(k.pt) for k in kp]
+    cands = [np.array(k.pt) + off for k in kp]
     cands.sort(key=lambda c: float(np.linalg.norm(c - centre)))
     return [(c, die_px) for c in cands[: s.max_die_candidates]]
 

@@ -1,5 +1,10 @@
 """The Mauerhuepfer reader's shortcuts give the same numbers as the plain computations."""
 
+import json
+import math
+from dataclasses import replace
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -162,3 +167,215 @@ def test_icp_that_stops_refitting_when_converged_gives_the_same_fit(seed, monkey
     assert np.allclose(M.apply_h(H, fields), M.apply_h(H_ref, fields), atol=1e-6)
     assert np.abs(M.apply_h(H, fields) - M.apply_h(H_true, fields)).max() < 1.0
     assert len(calls) < 8  # it did stop refitting
+
+
+def _find_runs_over_all_points(pts, min_len, tol=0.25, k=6, max_gap=1):
+    """The former `find_runs`: each chain step looks at every point in numpy."""
+    n = len(pts)
+    if n < min_len:
+        return []
+    d = M._dist(pts[:, None], pts[None])
+    np.fill_diagonal(d, np.inf)
+    nbr = np.argsort(d, axis=1)[:, :min(k, n - 1)]
+
+    def extend(chain, slot):
+        while True:
+            a, b = pts[chain[-2]], pts[chain[-1]]
+            step = (b - a) / (slot[-1] - slot[-2])
+            size = np.linalg.norm(step)
+            for jump in range(1, max_gap + 2):
+                dd = M._dist(pts, b + jump * step)
+                m = int(np.argmin(dd))
+                if dd[m] < tol * size and m not in chain:
+                    chain.append(m)
+                    slot.append(slot[-1] + jump)
+                    break
+            else:
+                return
+
+    found, covered = {}, set()
+    for i in range(n):
+        for j in nbr[i]:
+            if (i, int(j)) in covered:
+                continue
+            chain, slot = [i, int(j)], [0, 1]
+            extend(chain, slot)
+            chain, slot = chain[::-1], [-v for v in slot[::-1]]
+            extend(chain, slot)
+            for a, b in zip(chain, chain[1:], strict=False):
+                covered.add((a, b))
+                covered.add((b, a))
+            if len(chain) >= min_len:
+                key = tuple(sorted(chain))
+                if key not in found:
+                    sl = np.array(slot)
+                    found[key] = (np.array(chain), sl - sl[0])
+    runs = sorted(found.values(), key=lambda r: (len(r[0]), -r[1][-1]), reverse=True)
+    out = []
+    for r in runs:
+        if not any(set(r[0]) <= set(o[0]) for o in out):
+            out.append(r)
+    return out
+
+
+def _grid_with_clutter(seed):
+    """Rows of evenly spaced points seen in perspective, some missing, plus clutter."""
+    rng = np.random.default_rng(seed)
+    gx, gy = np.meshgrid(np.arange(11.0), np.arange(6.0))
+    grid = np.column_stack([gx.ravel(), gy.ravel()])
+    H = np.array([[40.0, 8.0, 100.0], [-5.0, 38.0, 80.0], [2e-3, 1e-2, 1.0]])
+    pts = M.apply_h(H, grid) + rng.normal(0, 0.6, (len(grid), 2))
+    pts = pts[rng.uniform(size=len(pts)) > 0.12]
+    return np.concatenate([pts, rng.uniform(0, 600, (25, 2))])[rng.permutation(len(pts) + 25)]
+
+
+@pytest.mark.parametrize("seed,kw", [
+    (0, {}),  # the board search's settings
+    (1, {}),
+    (2, {"max_gap": 0}),  # no bridging
+    (3, {"tol": 0.05, "k": 8, "max_gap": 0}),  # the board file's own rows
+    (4, {"max_gap": 2}),
+])
+def test_find_runs_equals_the_search_over_all_points(seed, kw):
+    pts = _grid_with_clutter(seed)
+    got = M.find_runs(pts, 5, **kw)
+    want = _find_runs_over_all_points(pts, 5, **kw)
+    assert len(got) == len(want) > 0
+    for (gi, gs), (wi, ws) in zip(got, want, strict=True):
+        assert gi.tolist() == wi.tolist() and gs.tolist() == ws.tolist()
+
+
+# --- the reduced search and its full size refinement ---------------------------------------
+
+SCENE = (Path(__file__).resolve().parents[2] / "datasets" / "scenes" / "mauerhuepfer"
+         / "mauerhuepfer-e1-s1-0000.jpg")
+
+
+def _scene_view():
+    """The committed scene's photo and a view from its true board corners."""
+    board = M.board_for()
+    truth = json.loads(SCENE.with_suffix(".json").read_text())
+    H = cv2.getPerspectiveTransform(M.board_corners_mm(board).astype(np.float32),
+                                    np.float32(truth["area"])).astype(np.float64)
+    view = M.BoardView(M.apply_h(H, M.board_corners_mm(board)), H, None, 1.0)
+    return cv2.imread(str(SCENE)), board, view
+
+
+@pytest.mark.parametrize("part", [
+    (0, 50, 0, 60),  # a corner
+    (17, 41, 23, 59),  # inside
+    (0, 50, 0, 1),  # one column
+])
+def test_light_in_is_that_part_of_the_light_map(part):
+    rng = np.random.default_rng(6)
+    img = cv2.GaussianBlur(rng.integers(0, 256, (50, 60, 3), dtype=np.uint8), (0, 0), 2)
+    m = M.blob_map(img, M.SETTINGS)
+    y0, y1, x0, x1 = part
+    assert np.array_equal(m.light_in(y0, y1, x0, x1), m.light[y0:y1, x0:x1])
+    mask = (rng.uniform(size=(y1 - y0, x1 - x0)) < 0.5).astype(np.uint8)
+    assert np.array_equal(m.part(y0, y1, x0, x1, mask).light, m.light[y0:y1, x0:x1] * mask)
+
+
+def test_blob_map_from_the_callers_reduced_copy_is_the_same():
+    img, _, _ = _scene_view()
+    s = replace(M.SETTINGS, blob_long_side=640)
+    h, w = img.shape[:2]
+    f = 640 / max(h, w)
+    small = cv2.resize(img, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
+    a, b = M.blob_map(img, s), M.blob_map(img, s, small)
+    assert a.f == b.f and np.array_equal(a.light, b.light)
+    wrong = small[:-1]  # another size: made again
+    assert np.array_equal(M.blob_map(img, s, wrong).light, a.light)
+
+
+@pytest.mark.slow
+def test_board_blobs_are_the_whole_photos_blobs_on_the_board():
+    img, board, view = _scene_view()
+    maps = M.blob_map(img, M.SETTINGS)
+    whole = M.field_blobs(img, M.SETTINGS, maps)
+    part = M.board_blobs(view, board, M.SETTINGS, maps)
+    fields, pitch = M._field_array(board)
+    mm = M.apply_h(np.linalg.inv(view.H), whole[:, :2])
+    on = np.all((mm > fields.min(axis=0) - 0.4 * pitch)
+                & (mm < fields.max(axis=0) + 0.4 * pitch), axis=1)
+    assert on.sum() > 40
+    d = M._dist(whole[on, None, :2], part[None, :, :2]).min(axis=1)
+    # every blob among the fields, most at the same place; a few move a little where a
+    # light region reaching beyond the cleared border joined their group at some threshold
+    assert np.all(d < 0.5) and np.mean(d < 1e-3) > 0.9
+    assert len(part) < len(whole)  # and not those on the table around
+
+
+@pytest.mark.slow
+def test_reduced_search_finds_the_full_size_searchs_board():
+    img, board, truth = _scene_view()
+    quick = M.find_board(img, board, M.SETTINGS)
+    full = M.find_board(img, board, replace(M.SETTINGS, search_long_side=0))
+    assert np.abs(quick.corners - full.corners).max() < 1.0
+    assert np.abs(quick.corners - truth.corners).max() < 4.0
+    assert quick.P is not None and np.allclose(quick.P[:, [0, 1, 3]] / quick.P[2, 3],
+                                               quick.H / quick.H[2, 2], atol=1e-6)
+
+
+def _die_candidates_in_the_whole_photo(image_bgr, view, board, s, lightness):
+    """The former `_die_candidates`: the whole photo searched, filled outside the ring."""
+    h, w = image_bgr.shape[:2]
+    wm, hm = board.size_mm
+    m = s.dice_search_mm
+    outer = M.apply_h(view.H, [[-m, -m], [wm + m, -m], [wm + m, hm + m], [-m, hm + m]])
+    centre = M.apply_h(view.H, [[wm / 2, hm / 2]])[0]
+    ppm = float(np.sqrt(abs(cv2.contourArea(view.corners.astype(np.float32))) / (wm * hm)))
+    die_px = s.die_mm * ppm
+    mask = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(outer).astype(np.int32), 1)
+    cv2.fillConvexPoly(mask, np.round(view.corners).astype(np.int32), 0)
+    L = np.where(mask > 0, lightness, M._masked_median_u8(lightness, mask))
+    p = cv2.SimpleBlobDetector_Params()
+    p.filterByColor, p.blobColor = True, 255
+    p.minThreshold, p.maxThreshold, p.thresholdStep = 60, 250, 10
+    p.minArea = max(6.0, 0.25 * die_px * die_px)
+    p.maxArea = 3.0 * die_px * die_px
+    p.filterByCircularity = False
+    p.filterByInertia, p.minInertiaRatio = True, 0.25
+    p.filterByConvexity, p.minConvexity = True, 0.6
+    p.minDistBetweenBlobs = 0.5 * die_px
+    cands = [np.array(k.pt) for k in cv2.SimpleBlobDetector_create(p).detect(L)]
+    cands.sort(key=lambda c: float(np.linalg.norm(c - centre)))
+    return [(c, die_px) for c in cands[: s.max_die_candidates]]
+
+
+@pytest.mark.parametrize("shift", [
+    (0.0, 0.0),  # the scene as it is
+    (-300.0, 0.0),  # the board near the left edge: the ring cut by the photo
+])
+def test_die_candidates_in_the_rings_box_are_those_of_the_whole_photo(shift):
+    img, board, view = _scene_view()
+    T = np.array([[1, 0, shift[0]], [0, 1, shift[1]], [0, 0, 1.0]])
+    H = T @ view.H
+    view = M.BoardView(M.apply_h(H, M.board_corners_mm(board)), H, None, 1.0)
+    L = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)[..., 0]
+    got = M._die_candidates(img, view, board, M.SETTINGS, L)
+    want = _die_candidates_in_the_whole_photo(img, view, board, M.SETTINGS, L)
+    assert len(got) == len(want) > 0
+    for (a, da), (b, db) in zip(got, want, strict=True):
+        assert np.abs(a - b).max() < 1e-3 and da == db
+    assert len(M._die_candidates(img, view, board, M.SETTINGS)) == len(got)  # own L*
+
+
+@pytest.mark.parametrize("params", [
+    (1000.0, 640.0, 480.0),  # the start of the fit
+    (1500.0, 600.0, 500.0),
+    (700.0, 700.0, 420.0),
+])
+def test_calib_residual_in_plain_floats_is_the_matrix_one(params):
+    H = np.array([[900.0, 30.0, 2e5], [-20.0, 850.0, 1.5e5], [0.05, 0.3, 700.0]])
+    f, cx, cy = params
+    m = np.linalg.solve(np.array([[f, 0, cx], [0, f, cy], [0, 0, 1.0]]), H)
+    r1 = m[:, 0] / np.linalg.norm(m[:, 0])
+    r2 = m[:, 1] / np.linalg.norm(m[:, 1])
+    n1, n2 = np.linalg.norm(m[:, 0]), np.linalg.norm(m[:, 1])
+    want = [r1 @ r2, (n1 - n2) / (n1 + n2), 0.5 * np.cross(r1, r2)[0],
+            0.05 * (cx - 640) / 1280, 0.05 * (cy - 480) / 960,
+            0.02 * math.log(f / (0.8 * 1280))]
+    assert np.allclose(M._calib_residual(params, H.tolist(), (1280, 960)), want,
+                       rtol=1e-9, atol=1e-12)
