@@ -69,6 +69,9 @@ class TileSettings:
     # Outside the arena, where the neighbourhood's two tones (`two_tone_diff`) lie this far
     # apart (stripes, checks), a pixel near either is table (0: the one-colour median only)
     two_tone_sep: float = 30.0
+    # the second look skips blobs touching a tile the first look kept (not its dropped
+    # scraps: a red drawing on a pale tile)
+    low_beside_taken: bool = True
 
 
 @dataclass(frozen=True)
@@ -287,6 +290,14 @@ def split_peaks(mask: np.ndarray, piece_px: float, peak_min: float, spacing: flo
     return out
 
 
+def kept_mask(groups: list, shape) -> np.ndarray:
+    """uint8 {0, 1} mask of the pixels of `split_peaks`' groups (the first look's pieces)."""
+    out = np.zeros(shape, np.uint8)
+    for g in groups:
+        out[g[:, 1], g[:, 0]] = 1
+    return out
+
+
 def lone_blobs(low: np.ndarray, mask: np.ndarray, size: float, piece_area: float,
                area_range: tuple[float, float], side_range: tuple[float, float],
                fill: float) -> list:
@@ -372,7 +383,8 @@ def find_tiles(image_bgr: np.ndarray, area: PlayArea, settings: TileSettings) ->
     groups = split_peaks(mask, t, settings.peak_min, settings.peak_spacing, settings.min_area,
                          t * t, settings.max_blob)
     if settings.low_diff > 0:
-        groups += low_contrast_tiles(diff, valid, mask, (a0, a1), t, settings)
+        seen = kept_mask(groups, mask.shape) if settings.low_beside_taken else mask
+        groups += low_contrast_tiles(diff, valid, seen, (a0, a1), t, settings)
     centers, sides, angles, polys = [], [], [], []
     for g in groups:
         (cx, cy), (w, h), ang = cv2.minAreaRect(g.astype(np.float32))
@@ -423,11 +435,7 @@ def find_marbles(image_bgr: np.ndarray, area: PlayArea, settings: MarbleSettings
         if inset:
             low[:inset], low[-inset:], low[:, :inset], low[:, -inset:] = 0, 0, 0, 0
         low = cv2.morphologyEx(cv2.morphologyEx(low, cv2.MORPH_CLOSE, k3), cv2.MORPH_OPEN, k3)
-        seen = mask
-        if settings.low_beside_taken:  # only the first look's marbles, not its scraps
-            seen = np.zeros_like(mask)
-            for g in groups:
-                seen[g[:, 1], g[:, 0]] = 1
+        seen = kept_mask(groups, mask.shape) if settings.low_beside_taken else mask
         groups += lone_blobs(low, seen, d, disc, settings.low_area, settings.low_side,
                              settings.low_fill)
     # Centre: chroma-weighted mean of the blob (the coloured glass, not its grey shadow or

@@ -392,3 +392,22 @@ def test_pale_marble_with_a_strong_speck_on_its_rim():
     for x, y in area.to_image(cand.centers):
         assert min(np.hypot(x - px, y - py) for px, py in pts) < 4
     assert len(find_marbles(img, area, replace(MARBLE_SETTINGS, low_beside_taken=False))) == 0
+
+
+def test_low_contrast_tile_with_a_strong_speck():
+    """A tile close to the table's colour with a small strongly coloured drawing on it: the
+    first look drops the drawing as too small, and that scrap no longer hides the tile from
+    the second look."""
+    from dataclasses import replace
+
+    tiles = [(1100, 500, 10, (110, 150, 120)), (200, 300, 30, (110, 150, 120))]
+    img, area = arena_scene(tiles)
+    for cx, cy, _, _ in tiles:
+        cv2.circle(img, (cx + 30, cy + 30), 12, (40, 40, 200), -1)
+    noise = np.random.default_rng(0).normal(0, 2, img.shape)
+    img = np.clip(img + noise, 0, 255).astype(np.uint8)
+    cand = find_tiles(img, area, TILE_SETTINGS)
+    assert len(cand) == 2
+    for x, y in area.to_image(cand.centers):
+        assert min(np.hypot(x - cx, y - cy) for cx, cy, _, _ in tiles) < 20
+    assert len(find_tiles(img, area, replace(TILE_SETTINGS, low_beside_taken=False))) == 0
