@@ -70,6 +70,8 @@ class ReadSettings:
     #   `troeto_key_threshold` down to this is kept only when it reads as a face-down card
     #   (a back's two corners look alike, so the detector's heat splits between them)
     back_min_prob: float = 0.8  # P(back) such a weak key point needs
+    back_min_confidence: float = 0.6  # a face-down card needs this confidence: backs have
+    #   no number to check them by, and the look-alike corners of other cards pass for one
     back_duplicate: float = 0.3  # two backs whose centres lie closer than this x width: one
     #   card (its two look-alike corners both found)
     look_min_conf: float = 0.8  # a face-down card read this surely teaches the backs' look
@@ -687,6 +689,8 @@ class CardReader:
             label = labels[b]
             if r >= n_strong and (label != "back" or pg[b] < s.back_min_prob):
                 continue  # a weak key point: only a face-down card
+            if label == "back" and conf < s.back_min_confidence:
+                continue
             pieces.append(CardPiece(label, conf, kp.xy[i].copy(), frames[r], float(kp.angle[i]),
                                     float(kp.width[i]),
                                     {lab: round(float(v), 4) for lab, v in zip(labels, pg,
