@@ -768,7 +768,8 @@ def profile_counts(profile: Profile) -> dict[str, int]:
                                                                profile.card_part)
     for part in parts:
         if part is not None:
-            out |= {lab: int(c) for lab, c in zip(part.labels, part.counts, strict=True)}
+            out |= {lab: int(c) for lab, c in zip(part.labels, part.counts, strict=True)
+                    if not lab.startswith("empty:")}  # (Mauerhuepfer's empty board looks)
     return out
 
 

@@ -40,14 +40,35 @@ HEADLINE = ("scenes", "piece_error", "facts_exact", "facts_exact_count", "pieces
             "pieces_right", "extra_pieces", "zone_errors", "failed_scenes")
 
 
+def harsh_light(image: np.ndarray) -> np.ndarray:
+    """A harsh warm light over a rendered photo (`--harsh`): per-channel gamma B 1.5, G 1.1,
+    R 0.75 and gains 0.8, 0.95, 1.1 (contrasty, orange; a white balance by the photo's own
+    white does not undo the gamma)."""
+    x = image.astype(np.float32) / 255.0
+    g = np.array([1.5, 1.1, 0.75], np.float32)
+    k = np.array([0.8, 0.95, 1.1], np.float32)
+    return np.clip(255.0 * k * x ** g, 0, 255).astype(np.uint8)
+
+
+def harsh_scenes(scenes: str | Path, out: Path) -> Path:
+    """A copy of a scene folder under `harsh_light` (photos and truths)."""
+    out.mkdir(parents=True, exist_ok=True)
+    for img, truth in scene_files(scenes):
+        cv2.imwrite(str(out / (img.stem + ".jpg")), harsh_light(cv2.imread(str(img))),
+                    [cv2.IMWRITE_JPEG_QUALITY, 90])
+        (out / (img.stem + ".json")).write_text(truth.read_text())
+    return out
+
+
 def write_teach_folder(game: str, out: str | Path, per_label: int = 1, seed: int = 80,
                        edition: int = 2, max_scenes: int = 60,
                        labels: tuple[str, ...] | None = None,
-                       skip: frozenset[int] = frozenset()) -> dict[str, list[str]]:
+                       skip: frozenset[int] = frozenset(), light=None) -> dict[str, list[str]]:
     """Render teach photos: for each label (default: all the game's teachable labels),
     `per_label` scenes (each used once) with a fully visible piece of it; writes
-    `<out>/<label>/<scene>.jpg` + `.taps.json` (scene numbers in `skip` are not used).
-    Returns the files per label."""
+    `<out>/<label>/<scene>.jpg` + `.taps.json` (scene numbers in `skip` are not used;
+    `light`: a function applied to each photo, e.g. `harsh_light`). Returns the files per
+    label."""
     if seed in COMMITTED_SETS:
         raise ValueError(f"seed {seed} is a committed scene set; pick another")
     labels = tuple(labels or teach.teachable(game).labels)
@@ -61,6 +82,8 @@ def write_teach_folder(game: str, out: str | Path, per_label: int = 1, seed: int
             continue
         s = scene_seed(seed, i)
         img, truth = render_scene(game, s, edition)
+        if light is not None:
+            img = light(img)
         here = {p["label"]: p for p in truth["pieces"]
                 if p["label"] in labels and p.get("visible", 1.0) >= 0.999}
         # the rarest still-needed label first, so one scene per photo covers them all quickly
@@ -152,14 +175,18 @@ def pawn_headline(report: dict) -> dict:
 
 def run(game: str, scenes: str | Path, per_label: int = 1, seed: int = 80,
         out: str | Path | None = None, settings: teach.TeachSettings | None = None,
-        edition: int = 2, card_settings: teach.TeachSettings | None = None) -> dict:
+        edition: int = 2, card_settings: teach.TeachSettings | None = None,
+        harsh: bool = False) -> dict:
     pipeline = get_pipeline()
     if game != "mauerhuepfer":
         scene_files(scenes)
+    light = harsh_light if harsh else None
     with tempfile.TemporaryDirectory() as tmp:
+        if harsh:  # the scenes and the teach photos under the same harsh light
+            scenes = harsh_scenes(scenes, Path(tmp) / "harsh-scenes")
         folder = Path(out or tmp) / game
         t = time.perf_counter()
-        write_teach_folder(game, folder, per_label, seed, edition)
+        write_teach_folder(game, folder, per_label, seed, edition, light=light)
         render_s = time.perf_counter() - t
         if game != "mauerhuepfer":
             _ = pipeline.classifier  # load the models before timing
@@ -184,7 +211,7 @@ def run(game: str, scenes: str | Path, per_label: int = 1, seed: int = 80,
                 bad.add(int(photo.stem.rsplit("-", 1)[1]))
                 used = {int(f.stem.rsplit("-", 1)[1]) for f in folder.rglob("*.jpg")}
                 write_teach_folder(game, folder, 1, seed, edition, labels=(photo.parent.name,),
-                                   skip=frozenset(used | bad))
+                                   skip=frozenset(used | bad), light=light)
         teach_ms = (time.perf_counter() - t) * 1000
         if game == "mauerhuepfer":  # pawns and dice (vision.mauer_eval), the pawns taught
             before, _, _ = evaluate_pawns(scenes, None)
@@ -202,6 +229,7 @@ def run(game: str, scenes: str | Path, per_label: int = 1, seed: int = 80,
         "game": game,
         "scenes_folder": str(scenes),
         "teach_edition": edition,
+        "harsh_light": harsh,
         "teach_photos": sum(teach.profile_counts(profile).values()),
         "labels_taught": list(teach.profile_counts(profile)),
         "render_teach_photos_s": round(render_s, 2),
@@ -227,11 +255,14 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=80, help="set seed of the teach photos")
     ap.add_argument("--out", default=None, help="keep the teach folder here")
     ap.add_argument("--edition", type=int, default=2, help="edition of the teach photos")
+    ap.add_argument("--harsh", action="store_true",
+                    help="scenes and teach photos under a harsh warm light (harsh_light)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     scenes = args.scenes or Path(__file__).resolve().parents[1] / "datasets" / \
         "scenes-edition2" / args.game
-    r = run(args.game, scenes, args.per_label, args.seed, args.out, edition=args.edition)
+    r = run(args.game, scenes, args.per_label, args.seed, args.out, edition=args.edition,
+            harsh=args.harsh)
     if args.json:
         print(json.dumps(r, indent=2))
         return 0

@@ -36,7 +36,7 @@ def features(*vecs) -> np.ndarray:
 @pytest.mark.parametrize("model, seen, want", [
     ((0.1, 0.2, 0.2, 0.2, 0.3), "pawn-red", 1),  # the model says black, the colour is red
     ((0.1, 0.5, 0.2, 0.1, 0.1), "pawn-green", 3),  # says red, is green
-    ((0.9, 0.0, 0.0, 0.1, 0.0), "pawn-yellow", 2),  # mostly empty: stays mostly empty
+    ((0.9, 0.001, 0.001, 0.097, 0.001), "pawn-yellow", 2),  # mostly empty: stays so
 ])
 def test_prototypes_decide_the_colour_and_keep_p_empty(model, seen, want):
     pr = np.array([model], np.float32)
@@ -46,13 +46,13 @@ def test_prototypes_decide_the_colour_and_keep_p_empty(model, seen, want):
     assert out.sum() == pytest.approx(1.0, abs=1e-5)
 
 
-def test_one_taught_colour_alone_leaves_the_model_split():
+def test_one_taught_colour_alone_keeps_the_model_colour():
     """Untaught colours get the taught ones' mean distance term: with one colour taught every
-    colour gets the same term, so the model's split stands (teaching one colour never
+    colour gets the same term, so the model's colour stands (teaching one colour never
     forbids the others)."""
     pr = np.array([[0.2, 0.1, 0.5, 0.1, 0.1]], np.float32)
     out = tp.taught_proba(profile(("pawn-red",)), pr, features(VEC["pawn-red"]))
-    assert np.allclose(out, pr, atol=1e-5)
+    assert out[0].argmax() == 2 and out[0, 0] == pytest.approx(0.2)
 
 
 def test_the_hook_reads_with_the_profile_only_inside_using():
@@ -142,3 +142,16 @@ def test_a_card_profile_is_refused_for_mauerhuepfer():
     prof = profile()
     with pytest.raises(TeachError, match="not the Mauerhuepfer pawns"):
         tp.check(Profile(**{**prof.__dict__, "model": "cards"}))
+
+
+def test_a_slot_keeps_only_its_own_colour():
+    """A black start slot read mostly as yellow by the model: the yellow mass is not moved to
+    black (the pawn step's slot limit comes first, P(empty) stays that reading's)."""
+    from vision.mauer import KINDS
+
+    f = features(VEC["pawn-black"])
+    f[0, tp.KIND_COLUMN + KINDS.index("start")] = 1.0
+    f[0, tp.AREA_COLUMN + 3] = 1.0  # the black area
+    pr = np.array([[0.3, 0.0, 0.69, 0.0, 0.01]], np.float32)
+    out = tp.taught_proba(profile(), pr, f)
+    assert out[0, 2] == 0 and out[0, 0] == pytest.approx(0.3 / 0.31, abs=1e-4)
