@@ -55,7 +55,8 @@ class TileSettings:
     # a pixel that is not bare arena (`arena_surface`) is a tile already at this share of
     # `arena_diff` (an orange tile on the red arena in dim light)
     arena_off_surface: float = 0.5
-    max_blob: float = 8.0  # blobs larger than this many tiles are walls or table, no tiles
+    max_blob: float = 12.0  # blobs larger than this many tiles are walls or table, no tiles
+    # (8 touching tiles joined by their shadows make a blob of 8.5)
     min_area: float = 0.35  # of a tile's area, smaller blobs are dropped
     max_elongation: float = 2.6  # a lone blob longer than this (long/short side) is no tile
     peak_min: float = 0.28  # distance-transform peak, as a share of the tile side

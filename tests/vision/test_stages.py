@@ -411,3 +411,30 @@ def test_low_contrast_tile_with_a_strong_speck():
     for x, y in area.to_image(cand.centers):
         assert min(np.hypot(x - cx, y - cy) for cx, cy, _, _ in tiles) < 20
     assert len(find_tiles(img, area, replace(TILE_SETTINGS, low_beside_taken=False))) == 0
+
+
+def test_a_cluster_of_tiles_joined_by_shadows_is_split_not_dropped():
+    """A committed edition-2 scene where a shadow band joins 8 arena tiles into one blob of
+    8.5 tiles: it is split into tiles (at `max_blob` 8 it was taken for a wall and all of
+    them were lost)."""
+    import json
+    from dataclasses import replace
+    from pathlib import Path
+
+    from vision.image_io import load_photo
+
+    path = Path(__file__).resolve().parents[2] / \
+        "datasets/scenes-edition2/simsala-hopp/simsala-hopp-e2-s2-0004.jpg"
+    photo = load_photo(path)
+    area = find_area(photo.image, SIMSALA, "arena", game="simsala-hopp")
+    truth = json.loads(path.with_suffix(".json").read_text())
+    true_xy = np.array([p["center"] for p in truth["pieces"] if p["zone"] == "arena"])
+    true_xy = true_xy / photo.scale
+
+    def found(settings):
+        xy = area.to_image(find_tiles(photo.image, area, settings).centers)
+        return sum(np.hypot(*(xy - p).T).min() < 20 for p in true_xy)
+
+    assert len(true_xy) == 15
+    assert found(TILE_SETTINGS) >= 13
+    assert found(replace(TILE_SETTINGS, max_blob=8.0)) <= 7
