@@ -108,7 +108,7 @@ CARD_TEACH_SETTINGS: dict[str, TeachSettings] = {
     "magic-rabbit": TeachSettings(temperature=0.1, kind_temperature=0.05, colour_weight=1.5,
                                   recalibrate=0, colour_inner=0.85, colour_hole=0.5,
                                   colour_top=0.15, colour_white=0.1, min_cos=0.6,
-                                  keep_mass=True),
+                                  keep_mass=True, tap_neighbours=5),
     # the kind of card only; the gates off and the model's confidence kept: the embedding
     # separates the kinds too little on edition 2 (crops off the corner under the detector's
     # pose errors), sharper kinds only let covered neighbours over the reader's bar

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 import time
@@ -196,7 +197,7 @@ def run(game: str, scenes: str | Path, per_label: int = 1, seed: int = 80,
         retakes: list[str] = []
         bad: set[int] = set()
         while True:
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.process_time()
             try:
                 profile = teach.build_profile(folder, game, pipeline, settings, card_settings)
                 break
@@ -213,6 +214,7 @@ def run(game: str, scenes: str | Path, per_label: int = 1, seed: int = 80,
                 write_teach_folder(game, folder, 1, seed, edition, labels=(photo.parent.name,),
                                    skip=frozenset(used | bad), light=light)
         teach_ms = (time.perf_counter() - t) * 1000
+        teach_cpu_ms = (time.process_time() - c) * 1000
         if game == "mauerhuepfer":  # pawns and dice (vision.mauer_eval), the pawns taught
             before, _, _ = evaluate_pawns(scenes, None)
             after, added_ms, added_cpu_ms = evaluate_pawns(scenes, profile)
@@ -235,6 +237,8 @@ def run(game: str, scenes: str | Path, per_label: int = 1, seed: int = 80,
         "render_teach_photos_s": round(render_s, 2),
         "retakes": retakes,  # teach photos refused (the error), each replaced by another
         "teach_ms": round(teach_ms, 1),
+        "teach_cpu_ms": round(teach_cpu_ms, 1),  # this process's CPU (less the machine's load)
+        "load_average": round(os.getloadavg()[0], 2),
         "teach_added_ms_per_photo": {
             "median": round(float(np.median(added_ms)), 3),
             "max": round(float(np.max(added_ms)), 3)},
@@ -276,7 +280,8 @@ def main(argv=None) -> int:
               f"failed {len(x['failed_scenes'])}")
     for msg in r["retakes"]:
         print(f"  retaken: {msg}")
-    print(f"  teaching: {r['teach_ms']:.0f} ms; added per photo: median "
+    print(f"  teaching: {r['teach_ms']:.0f} ms (CPU {r['teach_cpu_ms']:.0f} ms, load "
+          f"{r['load_average']}); added per photo: median "
           f"{r['teach_added_ms_per_photo']['median']:.2f} ms, max "
           f"{r['teach_added_ms_per_photo']['max']:.2f} ms (CPU: median "
           f"{r['teach_added_cpu_ms_per_photo']['median']:.2f} ms)")
