@@ -23,6 +23,7 @@ origin at the board's top-left corner, x right, y down, z down into the board):
 
 from __future__ import annotations
 
+import bisect
 import math
 import time
 from dataclasses import dataclass
@@ -374,13 +375,15 @@ def find_runs(pts: np.ndarray, min_len: int, tol: float = 0.25, k: int = 6,
     near_idx = by_dist.tolist()
     near_d = np.take_along_axis(d, by_dist, axis=1).tolist()
 
-    def nearest(b: int, tx: float, ty: float, reach: float) -> tuple[int, float]:
+    def nearest(b: int, tx: float, ty: float, lo: float, hi: float) -> tuple[int, float]:
         """The point nearest (tx, ty) (the lowest index of equals, as np.argmin) and its
-        distance, if one is within `reach` of b; else (-1, inf)."""
+        distance, among the points lo to hi away from b; else (-1, inf)."""
         best, best_d = -1, math.inf
-        for m, dm in zip(near_idx[b], near_d[b], strict=True):
-            if dm > reach:
+        ds = near_d[b]
+        for k in range(bisect.bisect_left(ds, lo), len(ds)):
+            if ds[k] > hi:
                 break
+            m = near_idx[b][k]
             dx, dy = xs[m] - tx, ys[m] - ty
             dd = math.sqrt(dx * dx + dy * dy)
             if dd < best_d or (dd == best_d and m < best):
@@ -394,8 +397,10 @@ def find_runs(pts: np.ndarray, min_len: int, tol: float = 0.25, k: int = 6,
             sx, sy = (xs[b] - xs[a]) / ds, (ys[b] - ys[a]) / ds
             size = math.sqrt(sx * sx + sy * sy)
             for jump in range(1, max_gap + 2):
-                # a point within tol * size of the target lies within this reach of b
+                # a point within tol * size of the target (jump * size from b) lies within
+                # (jump -+ tol) * size of b; if none does, no point is near enough
                 m, dm = nearest(b, xs[b] + jump * sx, ys[b] + jump * sy,
+                                (jump - tol) * size * (1 - 1e-9),
                                 (jump + tol) * size * (1 + 1e-9))
                 if dm < tol * size and m not in chain:
                     chain.append(m)
@@ -573,6 +578,11 @@ def _run_hypotheses(det: np.ndarray, board: Board, s: MauerSettings,
     e2 = tab[c[cid, 2] + local % c[cid, 3]]
     srcs = np.column_stack([e1[:, 0], e1[:, 1], e2[:, 1], e2[:, 0]])
     dsts = dst_of[c[cid, 4]]
+    # a plausible homography keeps the turn of every three of its points on the board (not
+    # mirrored, the horizon off the board): pairings that do not are left out before
+    # the homographies are made (about half, each run direction is either way round)
+    same = _same_turns(fields[srcs], dsts)
+    srcs, dsts = srcs[same], dsts[same]
     Hs = _homographies(fields[srcs], dsts)
     ok = _plausible_many(Hs, board_corners_mm(board))
     Hs = Hs[ok]
@@ -598,6 +608,20 @@ def _run_hypotheses(det: np.ndarray, board: Board, s: MauerSettings,
     return [Hs[i] for _, i in hyps[: s.refine_best]]
 
 
+def _same_turns(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
+    """(K,) bool: each corner of the quadrilaterals src and dst (K, 4, 2) turns the same way
+    (the sign of the cross product of its two sides)."""
+    out = np.ones(len(src), bool)
+    for i in range(4):
+        turn = []
+        for q in (src, dst):
+            a, b, c = q[:, i - 1], q[:, i], q[:, (i + 1) % 4]
+            turn.append((b[:, 0] - a[:, 0]) * (c[:, 1] - b[:, 1])
+                        - (b[:, 1] - a[:, 1]) * (c[:, 0] - b[:, 0]) > 0)
+        out &= turn[0] == turn[1]
+    return out
+
+
 def _square_to_quad(q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Homographies taking the unit square's corners (0, 0), (1, 0), (1, 1), (0, 1) to the
     quadrilaterals q (K, 4, 2), in closed form (Heckbert): ((K, 3, 3), (K,) bool: the quad
@@ -607,7 +631,13 @@ def _square_to_quad(q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     dx1, dx2, sx = x1 - x2, x3 - x2, x0 - x1 + x2 - x3
     dy1, dy2, sy = y1 - y2, y3 - y2, y0 - y1 + y2 - y3
     den = dx1 * dy2 - dx2 * dy1
-    ok = np.abs(den) > 1e-9 * (np.abs(dx1 * dy2) + np.abs(dx2 * dy1) + 1e-300)
+    ok = np.ones(len(q), bool)
+    for i in range(4):  # no three corners on a line
+        a, b, c = q[:, i - 1], q[:, i], q[:, (i + 1) % 4]
+        u, v = b - a, c - b
+        cross = u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0]
+        ok &= np.abs(cross) > 1e-9 * (np.abs(u[:, 0] * v[:, 1]) + np.abs(u[:, 1] * v[:, 0])
+                                      + 1e-300)
     den = np.where(ok, den, 1.0)
     g = (sx * dy2 - dx2 * sy) / den
     h = (dx1 * sy - sx * dy1) / den

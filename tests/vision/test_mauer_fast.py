@@ -379,3 +379,30 @@ def test_calib_residual_in_plain_floats_is_the_matrix_one(params):
             0.02 * math.log(f / (0.8 * 1280))]
     assert np.allclose(M._calib_residual(params, H.tolist(), (1280, 960)), want,
                        rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("dst,same", [
+    ([[0, 0], [10, 0], [10, 10], [0, 10]], True),  # the same square
+    ([[5, 5], [30, 6], [28, 25], [4, 22]], True),  # seen at a slant
+    ([[0, 0], [0, 10], [10, 10], [10, 0]], False),  # mirrored
+    ([[0, 0], [10, 0], [0, 10], [10, 10]], False),  # two corners swapped: a bow tie
+])
+def test_same_turns(dst, same):
+    src = np.array([[[0, 0], [10, 0], [10, 10], [0, 10]]], np.float64)
+    assert bool(M._same_turns(src, np.array([dst], np.float64))[0]) is same
+
+
+def test_no_plausible_homography_turns_a_corner_the_other_way():
+    rng = np.random.default_rng(7)
+    fields, _ = M._field_array(M.board_for())
+    src = fields[rng.integers(0, len(fields), (3000, 4))]  # any four fields
+    H = np.array([[2.0, 0.4, 150.0], [-0.3, 1.7, 120.0], [2e-4, 1e-3, 1.0]])
+    dst = M.apply_h(H, src.reshape(-1, 2)).reshape(-1, 4, 2)  # seen in perspective
+    dst += rng.normal(0, 60, dst.shape)  # and moved about: some become implausible
+    keep = [k for k in range(3000) if len(M._homographies(src[k:k + 1], dst[k:k + 1]))]
+    src, dst = src[keep], dst[keep]  # those with a homography (no three on a line)
+    Hs = M._homographies(src, dst)
+    assert len(Hs) == len(keep) > 2000
+    plausible = M._plausible_many(Hs, M.board_corners_mm(M.board_for()))
+    assert 100 < plausible.sum() < len(Hs) - 100
+    assert M._same_turns(src, dst)[plausible].all()
