@@ -83,3 +83,21 @@ def test_teach_labels_per_game(client, game, some, never):
     body = client.get(f"/api/teach?game={game}").get_json()
     assert some in body["labels"] and never not in body["labels"]
 
+
+
+@pytest.mark.slow
+def test_teach_mauerhuepfer_pawns_then_score_by_name(client):
+    """A committed edition-2 board photo, every pawn tapped: a pawn profile, used by name."""
+    scene = SCENES2.parent / "mauerhuepfer" / "mauerhuepfer-e2-s2-0000.jpg"
+    truth = json.loads(scene.with_suffix(".json").read_text())
+    taps = [{"photo": 0, "x": p["center"][0], "y": p["center"][1], "label": p["label"]}
+            for p in truth["pieces"] if p["label"].startswith("pawn-")]
+    res = post_teach(client, taps, name="board", photos=(scene,), game="mauerhuepfer")
+    assert res.status_code == 200, res.get_json()
+    assert sum(res.get_json()["labels"].values()) == len(taps)
+    photo = (SCENES2.parent / "mauerhuepfer" / "mauerhuepfer-e2-s2-0001.jpg").read_bytes()
+    res = client.post("/api/score", data={"game": "mauerhuepfer", "teach": "board",
+                                          "photo": (io.BytesIO(photo), "p.jpg")},
+                      content_type="multipart/form-data")
+    assert res.status_code == 200, res.get_json()
+    assert res.get_json()["facts"]["pawns"]
