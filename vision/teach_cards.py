@@ -184,9 +184,10 @@ def tapped_pieces(reader, image: np.ndarray, game: str, area,
         posed = [CardPiece(NEUTRAL_LABEL[game], 1.0, sub.xy[i].copy(), frames[r],
                            float(sub.angle[i]), float(sub.width[i]))
                  for r, i in enumerate(idx)]
+    kept = _strongest_first(posed, s.duplicate)
     out = []
     for (x, y, _), t in zip(taps, taps_px, strict=True):
-        p = _at_tap(_strongest_first(posed, s.duplicate), x, y, scale, settings.tap_radius)
+        p = _at_tap(kept, x, y, scale, settings.tap_radius)
         if p is None and len(weak) and posed:  # a weak key point: its nearest piece's pose
             dw = np.hypot(*(kp.xy[weak] - t).T)
             i = weak[int(np.argmin(dw))]
