@@ -210,3 +210,27 @@ def test_number_doubt(label, probs, want):
     assert (got is None) == (want is None)
     if want:
         assert want in got
+
+
+# ------------------------------------------------------------------ weak key points
+def test_pose_back_candidates_poses_weak_key_points_like_their_neighbours():
+    """Key points under the bar: one on a back at an odd angle (its own angle reads as a
+    card, the table's direction does not), one on top of a posed key point (left out), one
+    too weak; widths from the 3 nearest posed cards."""
+    from vision.cards.detect import KIND_PIECE, Keypoints
+
+    img = table(7)
+    colour, stripe = DESIGNS[0]
+    frame = draw_back(img, (300, 200), 130.0, W, colour, stripe)
+    key, ang, _ = pose_from_frame(frame, SPEC)
+    strong = np.array([[60.0, 300.0], [120.0, 300.0], [180.0, 300.0]])
+    xy = np.vstack([strong, key, strong[1] + 3.0, [400.0, 60.0]])
+    kp = Keypoints(xy, np.full(len(xy), KIND_PIECE), np.array([0.9, 0.8, 0.7, 0.2, 0.2, 0.05]),
+                   np.array([0.0, 0.0, 0.0, ang, 0.0, 0.0]),
+                   np.array([W, 1.1 * W, 0.9 * W, 30.0, 30.0, 30.0]))
+    r = reader_with(CardOrNot([colour, stripe]))
+    weak, frames = r.pose_back_candidates(img, kp, np.arange(3))
+    assert weak.tolist() == [3]
+    got_key, got_ang, got_w = pose_from_frame(frames[0], SPEC)
+    assert got_w == pytest.approx(W)
+    assert got_ang == pytest.approx(ang)
