@@ -635,7 +635,7 @@ class CardReader:
                 k = r + int(pg[r + 1, j_back] > pg[r, j_back])  # the likelier orientation
                 conf = float(pg[k, j_back] / max(pg[k].sum(), 1e-9) * (1 - bg[k]))
                 if pg[k, j_back] < s.back_min_prob or pg[k].argmax() != j_back or \
-                        conf < s.min_confidence:
+                        conf < max(s.min_confidence, s.back_min_confidence):
                     continue
                 frame, a, w = cand[k]
                 key, _, _ = pose_from_frame(frame, spec)
