@@ -182,28 +182,32 @@ def _median_u8(values: np.ndarray) -> np.ndarray:
 
 
 def snap_card(image: np.ndarray, area, p: np.ndarray, size_mm=(60.0, 90.0),
-              window_mm: float = 150.0, min_diff: float = 22.0):
+              window_mm: float = 150.0, min_diff: float = 22.0, px_per_mm: float = 1.0):
     """A Hop la bille card's outline near plane point `p`, found in the cloth plane: the
-    region that differs from the table around it (Lab distance), its minimum-area rectangle.
-    Returns (centre (2,) plane px, u-axis angle in the plane, degrees, modulo 180) or None
-    when no card-sized rectangle is there."""
-    ppm = area.settings.px_per_mm
+    region that differs from the table around it (Lab distance), its minimum-area rectangle,
+    looked for in a window resampled at `px_per_mm` (a card is 60 x 90 px there: plenty for
+    its rectangle, at half the cost of the cloth plane's 1.5 px/mm). Returns (centre (2,)
+    plane px, u-axis angle in the plane, degrees, modulo 180) or None when no card-sized
+    rectangle is there."""
+    ppm = min(float(px_per_mm), area.settings.px_per_mm)
+    f = ppm / area.settings.px_per_mm  # window px per plane px
     n = int(round(window_mm * ppm))
-    off = np.asarray(p, float) - n / 2
+    off = np.asarray(p, float) - n / (2 * f)  # the window's corner, plane px
     s_px = float(area.settings.plane_px)  # the cloth: cards lie beyond it
-    m = 4.0 * ppm
-    g = np.arange(n)
+    m = 4.0 * area.settings.px_per_mm
+    g = np.arange(n) / f
     rows = (g + off[1] > -m) & (g + off[1] < s_px + m)
     cols = (g + off[0] > -m) & (g + off[0] < s_px + m)
     if rows.all() and cols.all():  # the window lies on the cloth: no card there
         return None
-    T = np.array([[1, 0, off[0]], [0, 1, off[1]], [0, 0, 1]], float)
+    T = np.array([[1 / f, 0, off[0]], [0, 1 / f, off[1]], [0, 0, 1]], float)
     M = area.H_plane_to_img @ T
     win = cv2.warpPerspective(image, M, (n, n), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                               borderMode=cv2.BORDER_REPLICATE)
-    lab = cv2.cvtColor(cv2.GaussianBlur(win, (0, 0), 1.0), cv2.COLOR_BGR2LAB)
-    ring = np.concatenate([lab[:4].reshape(-1, 3), lab[-4:].reshape(-1, 3),
-                           lab[:, :4].reshape(-1, 3), lab[:, -4:].reshape(-1, 3)])
+    lab = cv2.cvtColor(cv2.GaussianBlur(win, (0, 0), 0.67 * ppm), cv2.COLOR_BGR2LAB)
+    r = max(1, int(round(2.7 * ppm)))  # the window's border ring: about 2.7 mm
+    ring = np.concatenate([lab[:r].reshape(-1, 3), lab[-r:].reshape(-1, 3),
+                           lab[:, :r].reshape(-1, 3), lab[:, -r:].reshape(-1, 3)])
     ref = _median_u8(ring)
     # Lab distance above min_diff, compared squared: the differences are multiples of 0.5,
     # so this is exactly the square-root test
@@ -216,11 +220,12 @@ def snap_card(image: np.ndarray, area, p: np.ndarray, size_mm=(60.0, 90.0),
     # fill the card's inside (drawings match the table's colour sometimes), then cut thin
     # bridges to its neighbours and the cloth
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((7, 7), np.uint8))
+    k = 2 * int(round(2.3 * ppm)) + 1  # about 4.7 mm
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
     c = n // 2
     if mask[c, c]:  # the blob under the centre: a 4-connected fill, as the labelling below
         filled = np.zeros((n + 2, n + 2), np.uint8)
-        area, _, _, (x0, y0, bw, bh) = cv2.floodFill(
+        area_px, _, _, (x0, y0, bw, bh) = cv2.floodFill(
             mask, filled, (c, c), 1, 0, 0, 4 | cv2.FLOODFILL_MASK_ONLY | (1 << 8))
         blob = filled[1 + y0:1 + y0 + bh, 1 + x0:1 + x0 + bw]
     else:  # none there: the largest blob
@@ -228,10 +233,10 @@ def snap_card(image: np.ndarray, area, p: np.ndarray, size_mm=(60.0, 90.0),
         if cnt < 2:
             return None
         k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-        area = stats[k, cv2.CC_STAT_AREA]
+        area_px = stats[k, cv2.CC_STAT_AREA]
         x0, y0, bw, bh = (int(v) for v in stats[k, :4])
         blob = (lab_img[y0:y0 + bh, x0:x0 + bw] == k).astype(np.uint8)
-    if area < 20:
+    if area_px < 20 * f * f:
         return None
     rect = mask_min_area_rect(blob, (x0, y0))
     (cx, cy) = rect[0]
@@ -245,7 +250,8 @@ def snap_card(image: np.ndarray, area, p: np.ndarray, size_mm=(60.0, 90.0),
         return None
     eu = e1 if np.hypot(*e1) <= np.hypot(*e2) else e2  # the short side is the card's u axis
     u_ang = float(np.degrees(np.arctan2(eu[1], eu[0])))
-    return np.array([cx, cy]) + off, float(u_ang % 180.0)
+    # (pixel centres: window pixel k covers plane [k, k + 1) / f)
+    return np.array([cx, cy]) / f + off, float(u_ang % 180.0)
 
 
 def look_alike_regions(image: np.ndarray, frames: list[np.ndarray], centres: np.ndarray,
