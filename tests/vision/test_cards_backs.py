@@ -234,3 +234,29 @@ def test_pose_back_candidates_poses_weak_key_points_like_their_neighbours():
     got_key, got_ang, got_w = pose_from_frame(frames[0], SPEC)
     assert got_w == pytest.approx(W)
     assert got_ang == pytest.approx(ang)
+
+
+# ------------------------------------------------------------------ one card, two corners
+def _piece(label, centre, angle, conf):
+    frame = _card_frame(np.asarray(centre, float), angle, W, ASPECT)
+    key, _, _ = pose_from_frame(frame, SPEC)
+    return CardPiece(label, conf, key, frame, angle, W)
+
+
+@pytest.mark.parametrize("pieces,want", [
+    # a tamer read at both corners (its corners look alike): the surer reading stays
+    ([("tamer", (100, 100), 10.0, 0.6), ("tamer", (103, 98), 188.0, 0.9)], [0.9]),
+    # two tamers of a pile face the same way: both stay
+    ([("tamer", (100, 100), 10.0, 0.6), ("tamer", (108, 100), 12.0, 0.9)], [0.6, 0.9]),
+    # half a turn apart but a card apart: two cards
+    ([("mouse", (100, 100), 0.0, 0.6), ("mouse", (140, 100), 180.0, 0.9)], [0.6, 0.9]),
+    # different labels: both stay
+    ([("mouse", (100, 100), 0.0, 0.6), ("tamer", (101, 100), 180.0, 0.9)], [0.6, 0.9]),
+    # backs are left to settle_backs
+    ([("back", (100, 100), 0.0, 0.6), ("back", (101, 100), 180.0, 0.9)], [0.6, 0.9]),
+])
+def test_drop_turned_twins(pieces, want):
+    from vision.cards.read import drop_turned_twins
+
+    got = drop_turned_twins([_piece(*p) for p in pieces], reach=0.3)
+    assert sorted(p.confidence for p in got) == want

@@ -72,6 +72,9 @@ class ReadSettings:
     back_min_prob: float = 0.8  # P(back) such a weak key point needs
     back_min_confidence: float = 0.6  # a face-down card needs this confidence: backs have
     #   no number to check them by, and the look-alike corners of other cards pass for one
+    twin_reach: float = 0.3  # two face-up cards of one label turned half round to each other
+    #   whose centres lie closer than this x width: one card read from both of its corners
+    #   (a tamer's or a mouse's two corners look alike)
     back_duplicate: float = 0.3  # two backs whose centres lie closer than this x width: one
     #   card (its two look-alike corners both found)
     look_min_conf: float = 0.8  # a face-down card read this surely teaches the backs' look
@@ -414,6 +417,25 @@ def refine_poses(game: str, xy: np.ndarray, angles: np.ndarray, widths: np.ndarr
     return angles, widths, frames
 
 
+def drop_turned_twins(pieces: list[CardPiece], reach: float, turn_tol: float = 30.0
+                      ) -> list[CardPiece]:
+    """Troetofanten pieces without the less sure of two of one label whose angles differ by
+    half a turn (within `turn_tol` degrees) and whose centres lie within `reach` x width:
+    one card read at both of its corners. Cards of a pile or a fan face the same way, so
+    they are never taken for such twins."""
+    drop: set[int] = set()
+    for i, p in enumerate(pieces):
+        for j in range(i + 1, len(pieces)):
+            q = pieces[j]
+            if p.label != q.label or p.label == "back" or i in drop or j in drop:
+                continue
+            turn = abs((p.angle - q.angle) % 360.0 - 180.0)
+            if turn <= turn_tol and np.hypot(*(p.center - q.center)) < reach * max(
+                    p.width, q.width):
+                drop.add(j if q.confidence <= p.confidence else i)
+    return [p for k, p in enumerate(pieces) if k not in drop]
+
+
 def kind_share(piece: CardPiece) -> float:
     """The share of a numbered piece's probability (`probs`) on its own kind (elephant,
     tootophant, ...: the label without its number); 1.0 without probabilities."""
@@ -711,6 +733,7 @@ class CardReader:
                     warnings.append(f"the {label} at ({x:.0f}, {y:.0f}): its number and its "
                                     f"colour do not agree (colour hue {hue:.0f} degrees)")
         if game == "troetofanten":
+            pieces = drop_turned_twins(pieces, s.twin_reach)
             pieces = self.settle_backs(image, pieces)
         if game == "magic-rabbit":  # doves lie on hats: the strongest one per hat
             hats = [p for p in pieces if p.label.startswith("hat-")]
