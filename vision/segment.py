@@ -96,11 +96,13 @@ class MarbleSettings:
     # round, marble-sized blobs away from the first look's (0: off)
     low_diff: float = 14.0
     low_area: tuple[float, float] = (0.5, 1.6)  # of a marble's disc area
-    low_side: tuple[float, float] = (0.7, 1.4)  # minAreaRect sides, of the diameter
+    low_side: tuple[float, float] = (0.6, 1.4)  # minAreaRect sides, of the diameter (a pale
+    # marble in dim light loses some rim pixels to the shadow test)
     low_fill: float = 0.65  # blob area / its minAreaRect area (a disc: 0.785)
     # the second look skips blobs touching a marble the first look found; a scrap it dropped
     # (a glint or rim too small to be a marble) no longer hides a pale marble
     low_beside_taken: bool = True
+    low_shadow: bool = True  # the second look drops shadow pixels too (as the first does)
 
 
 TILE_SETTINGS = TileSettings()
@@ -417,10 +419,12 @@ def find_marbles(image_bgr: np.ndarray, area: PlayArea, settings: MarbleSettings
     parts = background_lab(view, d)
     diff = background_diff(view, d, parts)
     mask = ((diff > settings.bg_diff) & valid).astype(np.uint8)
+    shadow = None
     if settings.shadow_ab > 0:
         lab, bg = parts
         dab = np.hypot(lab[..., 1] - bg[..., 1], lab[..., 2] - bg[..., 2])
-        mask[(lab[..., 0] < bg[..., 0] - settings.shadow_l) & (dab < settings.shadow_ab)] = 0
+        shadow = (lab[..., 0] < bg[..., 0] - settings.shadow_l) & (dab < settings.shadow_ab)
+        mask[shadow] = 0
     inset = int(round(settings.inset * view.shape[0]))
     if inset:
         mask[:inset], mask[-inset:], mask[:, :inset], mask[:, -inset:] = 0, 0, 0, 0
@@ -433,6 +437,8 @@ def find_marbles(image_bgr: np.ndarray, area: PlayArea, settings: MarbleSettings
                          disc)
     if settings.low_diff > 0:
         low = ((diff > settings.low_diff) & valid).astype(np.uint8)
+        if shadow is not None and settings.low_shadow:
+            low[shadow] = 0
         if inset:
             low[:inset], low[-inset:], low[:, :inset], low[:, -inset:] = 0, 0, 0, 0
         low = cv2.morphologyEx(cv2.morphologyEx(low, cv2.MORPH_CLOSE, k3), cv2.MORPH_OPEN, k3)

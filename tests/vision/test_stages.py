@@ -438,3 +438,25 @@ def test_a_cluster_of_tiles_joined_by_shadows_is_split_not_dropped():
     assert len(true_xy) == 15
     assert found(TILE_SETTINGS) >= 13
     assert found(replace(TILE_SETTINGS, max_blob=8.0)) <= 7
+
+
+@pytest.mark.parametrize("shade", [0.8, 0.85])
+def test_pale_marble_with_its_shadow(shade):
+    """A pale marble (found only by the second, low-contrast look) with its drop shadow (the
+    cloth's own colour, darker): the second look drops the shadow pixels as the first look
+    does, so the marble is not taken for an elongated blob and lost."""
+    from dataclasses import replace
+
+    pts = [(500, 400), (800, 600)]
+    img, area = cloth_scene([], highlight=False)
+    dark = tuple(int(v * shade) for v in (215, 225, 230))
+    for x, y in pts:
+        cv2.ellipse(img, (x + 8, y + 12), (10, 14), 30, 0, 360, dark, -1, cv2.LINE_AA)
+        cv2.circle(img, (x, y), 10, (236, 222, 206), -1, cv2.LINE_AA)
+    noise = np.random.default_rng(0).normal(0, 2, img.shape)
+    img = np.clip(img + noise, 0, 255).astype(np.uint8)
+    cand = find_marbles(img, area, MARBLE_SETTINGS)
+    assert len(cand) == 2
+    for x, y in area.to_image(cand.centers):
+        assert min(np.hypot(x - px, y - py) for px, py in pts) < 3
+    assert len(find_marbles(img, area, replace(MARBLE_SETTINGS, low_shadow=False))) == 0
