@@ -37,6 +37,8 @@ import contextlib
 import hashlib
 from contextvars import ContextVar
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -90,8 +92,13 @@ def model_id(path=None) -> str:
     with: its classifier's colour split)."""
     from vision.mauer import MODEL_PATH
 
-    data = open(path or MODEL_PATH, "rb").read()
-    return hashlib.sha256(data).hexdigest()[:16]
+    p = Path(path or MODEL_PATH)
+    return _file_hash(str(p), p.stat().st_mtime_ns)
+
+
+@lru_cache(maxsize=4)
+def _file_hash(path: str, mtime_ns: int) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
 
 
 def classes() -> tuple[str, ...]:
@@ -148,7 +155,7 @@ def pawn_examples(photo, label: str, taps: list[tuple[float, float, str]] | None
         if len(pawns) > 1:
             raise teach.TeachError(
                 f"{name}: {len(pawns)} pawns found; photograph one pawn per photo or name each "
-                f"with a tap in {name.rsplit('/', 1)[-1].rsplit('.', 1)[0]}.taps.json")
+                f"with a tap in {Path(name).stem}.taps.json")
         chosen = [(int(pawns[0]), label, name)]
     else:
         xy = np.array([[q.x, q.y] for q in sp])

@@ -155,3 +155,13 @@ def test_a_slot_keeps_only_its_own_colour():
     pr = np.array([[0.3, 0.0, 0.69, 0.0, 0.01]], np.float32)
     out = tp.taught_proba(profile(), pr, f)
     assert out[0, 2] == 0 and out[0, 0] == pytest.approx(0.3 / 0.31, abs=1e-4)
+
+
+def test_several_pawns_without_taps_names_the_photo(tmp_path):
+    src = Path(__file__).resolve().parents[2] / "datasets" / "scenes-edition2" / \
+        "mauerhuepfer" / "mauerhuepfer-e2-s2-0000.jpg"
+    dst = tmp_path / "pawn-red" / "board.jpg"
+    dst.parent.mkdir()
+    dst.write_bytes(src.read_bytes())
+    with pytest.raises(TeachError, match=r"board\.jpg: \d+ pawns found; .*board\.taps\.json"):
+        build_profile(tmp_path, "mauerhuepfer")
