@@ -584,6 +584,8 @@ def _run_hypotheses(det: np.ndarray, board: Board, s: MauerSettings,
     # the homographies are made (about half, each run direction is either way round)
     same = _same_turns(fields[srcs], dsts)
     srcs, dsts = srcs[same], dsts[same]
+    if not len(srcs):
+        return []
     Hs = _homographies(fields[srcs], dsts)
     ok = _plausible_many(Hs, board_corners_mm(board))
     Hs = Hs[ok]
@@ -670,7 +672,9 @@ def _homographies(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
             Hs[:, r, col] = (B[:, r, 0] * adj[:, 0, col] + B[:, r, 1] * adj[:, 1, col]
                              + B[:, r, 2] * adj[:, 2, col])
     h33 = Hs[:, 2, 2]
-    good = ok_a & ok_b & (np.abs(h33) > 1e-12 * np.abs(Hs).reshape(len(Hs), -1).max(axis=1))
+    if not len(Hs):
+        return Hs
+    good = ok_a & ok_b & (np.abs(h33) > 1e-12 * np.abs(Hs).reshape(len(Hs), 9).max(axis=1))
     Hs = Hs[good] / h33[good][:, None, None]
     return Hs[np.isfinite(Hs).all(axis=(1, 2))]
 

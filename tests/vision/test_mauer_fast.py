@@ -107,6 +107,10 @@ def test_degenerate_quads_give_no_homography(bad):
     assert np.allclose(got, _homographies_by_solving(src[[0, 2]], dst[[0, 2]]))
 
 
+def test_no_quads_no_homographies():
+    assert M._homographies(np.zeros((0, 4, 2)), np.zeros((0, 4, 2))).shape == (0, 3, 3)
+
+
 def test_run_table_lists_every_stretch_of_every_board_row():
     board = M.board_for()
     tb = M._run_table(board)
