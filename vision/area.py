@@ -193,6 +193,22 @@ def _line_intersect(l1, l2):
     return np.array([x1 + t[0] * vx1, y1 + t[0] * vy1])
 
 
+def _pairwise_intersections(lines) -> dict:
+    """{(a, b): (x, y)} for every pair of the lines (vx, vy, x0, y0) that are not parallel,
+    both orders, in closed form (the same point as `_line_intersect`)."""
+    cross = {}
+    for a in range(len(lines)):
+        for b in range(a + 1, len(lines)):
+            vx1, vy1, x1, y1 = lines[a]
+            vx2, vy2, x2, y2 = lines[b]
+            det = vx1 * (-vy2) - (-vx2) * vy1
+            if abs(det) < 1e-9:
+                continue
+            t = ((x2 - x1) * (-vy2) - (-vx2) * (y2 - y1)) / det
+            cross[a, b] = cross[b, a] = (x1 + t * vx1, y1 + t * vy1)
+    return cross
+
+
 def _side_lines(pts: np.ndarray, shape, tol: float, settings: AreaSettings):
     """Candidate sides: Hough lines of the outline, each a supporting line (at most
     `max_beyond` of the outline beyond it) with its support (outline points within `tol`).
@@ -258,16 +274,7 @@ def fit_quad(contour: np.ndarray, settings: AreaSettings,
 
     angle = [foot_angle(ln) for ln in lines]
     n = len(lines)
-    cross = {}  # pairwise intersections, closed form
-    for a in range(n):
-        for b in range(a + 1, n):
-            vx1, vy1, x1, y1 = lines[a]
-            vx2, vy2, x2, y2 = lines[b]
-            det = vx1 * (-vy2) - (-vx2) * vy1
-            if abs(det) < 1e-9:
-                continue
-            t = ((x2 - x1) * (-vy2) - (-vx2) * (y2 - y1)) / det
-            cross[a, b] = cross[b, a] = (x1 + t * vx1, y1 + t * vy1)
+    cross = _pairwise_intersections(lines)
 
     reach = 3 * np.abs(pts - c).max()
     best, best_score = None, 0
@@ -369,12 +376,12 @@ def _sample(img: np.ndarray, pts: np.ndarray) -> np.ndarray:
 
 
 def _corner_angles(q: np.ndarray) -> np.ndarray:
-    out = []
-    for i in range(4):
-        a, b = q[i - 1] - q[i], q[(i + 1) % 4] - q[i]
-        cosv = a @ b / (np.hypot(*a) * np.hypot(*b) + 1e-9)
-        out.append(np.degrees(np.arccos(np.clip(cosv, -1, 1))))
-    return np.array(out)
+    """Interior angle (degrees) at each corner of a quad (4, 2)."""
+    q = np.asarray(q, np.float64)
+    a, b = np.roll(q, 1, axis=0) - q, np.roll(q, -1, axis=0) - q
+    cosv = (a * b).sum(axis=1) / (np.hypot(a[:, 0], a[:, 1]) * np.hypot(b[:, 0], b[:, 1])
+                                  + 1e-9)
+    return np.degrees(np.arccos(np.clip(cosv, -1, 1)))
 
 
 def area_from_corners(corners_img, settings: AreaSettings) -> PlayArea:
@@ -563,8 +570,11 @@ def edge_quad(prob: np.ndarray, edges: np.ndarray, dist: np.ndarray,
     if area < 100:
         return None, 0.0
     r = max(2, int(settings.edge_band * np.sqrt(area)))
-    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
-    band = cv2.dilate(m, k) & (1 - cv2.erode(m, k))
+    # within r of the mask's border: dilated by r and not eroded by r (distance transforms:
+    # an r-disc's dilation and erosion, without the cost of a large kernel)
+    outside = cv2.distanceTransform(1 - m, cv2.DIST_L2, cv2.DIST_MASK_PRECISE)
+    inside = cv2.distanceTransform(m, cv2.DIST_L2, cv2.DIST_MASK_PRECISE)
+    band = ((outside <= r) & (inside <= r)).astype(np.uint8)
     found = cv2.HoughLines(edges * band, 1, np.pi / 180, 20)
     if found is None:
         return None, 0.0
@@ -585,10 +595,11 @@ def edge_quad(prob: np.ndarray, edges: np.ndarray, dist: np.ndarray,
         return np.arctan2(*(p - (p @ np.array([vx, vy])) * np.array([vx, vy]))[::-1])
 
     ang = [foot_angle(ln) for ln in lines]
+    cross = _pairwise_intersections(lines)
     quads = []
     for combo in itertools.combinations(range(len(lines)), 4):
         order = sorted(combo, key=lambda i: ang[i])
-        cs = [_line_intersect(lines[order[i - 1]], lines[order[i]]) for i in range(4)]
+        cs = [cross.get((order[i - 1], order[i])) for i in range(4)]
         if any(x is None for x in cs):
             continue
         q = np.array(cs)
