@@ -144,10 +144,12 @@ def _apply(H: np.ndarray, pts) -> np.ndarray:
     return q[:, :2] / q[:, 2:3]
 
 
-def area_mask(image_bgr: np.ndarray, settings: AreaSettings, level: float | None = None):
+def area_mask(image_bgr: np.ndarray, settings: AreaSettings, level: float | None = None,
+              lab: np.ndarray | None = None):
     """uint8 {0, 255} mask of pixels that look like the play area (same size as the input)
-    at one of the settings' levels (default: the first)."""
-    lab = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2LAB).astype(np.int16)
+    at one of the settings' levels (default: the first). `lab`: the image's 8-bit Lab, if
+    already made."""
+    lab = (cv2.cvtColor(image_bgr, cv2.COLOR_BGR2LAB) if lab is None else lab).astype(np.int16)
     L, a, b = lab[..., 0], lab[..., 1] - 128, lab[..., 2] - 128
     if settings.kind == "red":
         level = settings.red_levels[0] if level is None else level
@@ -299,10 +301,12 @@ def fit_quad(contour: np.ndarray, settings: AreaSettings,
     return best
 
 
-def cue_map(small_bgr: np.ndarray, settings: AreaSettings) -> np.ndarray:
+def cue_map(small_bgr: np.ndarray, settings: AreaSettings,
+            lab: np.ndarray | None = None) -> np.ndarray:
     """float32 map that is high on the play area and drops across its border: redness
     relative to lightness (arena) or lightness minus chroma (cloth); smoothed."""
-    lab = cv2.cvtColor(small_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab = (cv2.cvtColor(small_bgr, cv2.COLOR_BGR2LAB) if lab is None else lab
+           ).astype(np.float32)
     L, a, b = lab[..., 0], lab[..., 1] - 128, lab[..., 2] - 128
     if settings.kind == "red":
         m = (a - settings.red_b_weight * np.abs(b)) * 100.0 / np.maximum(L, settings.red_l_floor)
@@ -394,14 +398,15 @@ def area_from_corners(corners_img, settings: AreaSettings) -> PlayArea:
                     settings=settings)
 
 
-def colour_share(small_bgr: np.ndarray, quad: np.ndarray, settings: AreaSettings) -> float:
+def colour_share(small_bgr: np.ndarray, quad: np.ndarray, settings: AreaSettings,
+                 lab: np.ndarray | None = None) -> float:
     """Share of the quad's pixels that have the play area's colour (most permissive level)."""
     m = np.zeros(small_bgr.shape[:2], np.uint8)
     cv2.fillPoly(m, [np.round(quad).astype(np.int32)], 1)
     if not m.any():
         return 0.0
     lv = min(levels(settings)) if settings.kind == "red" else min(settings.cloth_levels)
-    colour = area_mask(small_bgr, settings, lv) > 0
+    colour = area_mask(small_bgr, settings, lv, lab) > 0
     return float(colour[m > 0].mean())
 
 
@@ -477,10 +482,13 @@ def _best_candidate(small, mask, settings: AreaSettings, why: str, grow: bool = 
     return None, why
 
 
-def edge_maps(small_bgr: np.ndarray, settings: AreaSettings) -> tuple[np.ndarray, np.ndarray]:
+def edge_maps(small_bgr: np.ndarray, settings: AreaSettings,
+              lab: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(edges uint8 {0, 255}, float32 distance of each pixel to the nearest edge pixel) of
     the lightness of a BGR image."""
-    L = cv2.GaussianBlur(cv2.cvtColor(small_bgr, cv2.COLOR_BGR2LAB)[..., 0], (0, 0), 1.0)
+    if lab is None:
+        lab = cv2.cvtColor(small_bgr, cv2.COLOR_BGR2LAB)
+    L = cv2.GaussianBlur(lab[..., 0], (0, 0), 1.0)
     edges = cv2.Canny(L, *settings.edge_canny)
     dist = cv2.distanceTransform((edges == 0).astype(np.uint8), cv2.DIST_L2, 3)
     return edges, dist
@@ -644,6 +652,7 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
     while max(src.shape[:2]) >= 2 * settings.mask_long_side:  # halve fast, then area-resize
         src = cv2.pyrDown(src)
     small = cv2.resize(src, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)  # made once, read by every cue below
     k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (settings.open_px, settings.open_px))
     why = "nothing of its colour"
     best = None
@@ -660,7 +669,7 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
             mask = (prob > th).astype(np.uint8)
             best, why = _best_candidate(small, mask, settings, why, grow=False)
             if best is not None and \
-                    colour_share(small, best, settings) < settings.min_colour_share:
+                    colour_share(small, best, settings, lab) < settings.min_colour_share:
                 best, why = None, "the region found does not have the play area's colour"
             if best is not None:
                 from_model = True
@@ -668,14 +677,14 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
         if best is not None:
             if settings.kind == "cloth" and settings.hem_inset > 0:
                 lightness = cv2.GaussianBlur(
-                    cv2.cvtColor(small, cv2.COLOR_BGR2LAB)[..., 0].astype(np.float32), (0, 0), 0.7)
+                    lab[..., 0].astype(np.float32), (0, 0), 0.7)
                 best = snap_sides(_order(best), lightness, settings, settings.hem_passes,
                                   hem=True)
             else:
-                best = snap_sides(_order(best), cue_map(small, settings), settings,
+                best = snap_sides(_order(best), cue_map(small, settings, lab), settings,
                                   settings.snap_passes_model)
         if settings.edge_check:  # does the quad lie on the cloth's edges? else rebuild it
-            edges, dist = edge_maps(small, settings)
+            edges, dist = edge_maps(small, settings, lab)
             cover = -1.0 if best is None else float(edge_cover(best[None], dist,
                                                                settings.edge_tol)[0])
             rebuilt = None
@@ -685,7 +694,7 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
                     best, from_model = _order(rebuilt), False  # mask was wrong: no filter
                     rebuilt = None
             if best is not None and settings.contrast_min > 0:
-                cue = cue_map(small, settings)
+                cue = cue_map(small, settings, lab)
                 weakest = side_contrast(best, cue, settings).min()
                 if weakest < settings.contrast_min:
                     if rebuilt is None and cover >= settings.edge_min_cover:
@@ -695,13 +704,13 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
                         best, from_model = _order(rebuilt), False
     if best is None:
         for level in levels(settings):
-            mask = area_mask(small, settings, level)
+            mask = area_mask(small, settings, level, lab)
             mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, k)
             mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8),
                                     iterations=2)
             best, why = _best_candidate(small, mask, settings, why)
             if best is not None:
-                best = snap_sides(_order(best), cue_map(small, settings), settings,
+                best = snap_sides(_order(best), cue_map(small, settings, lab), settings,
                                   settings.snap_passes)
                 break
     if best is None:
