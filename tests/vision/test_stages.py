@@ -374,23 +374,42 @@ def test_orange_tile_on_the_arena_in_dim_light(gain, colour):
     assert len(find_tiles(img, area, replace(TILE_SETTINGS, arena_off_surface=1.0))) == 0
 
 
+PALE_AT = [(500, 400), (800, 600)]
+
+
+def pale_marble_scene(extra, under: bool = False):
+    """`cloth_scene` with two pale marbles at PALE_AT (only the second, low-contrast look
+    sees them), `extra(img, x, y)` drawn beside each (before the marble when `under`), and
+    seeded sensor noise."""
+    img, area = cloth_scene([], highlight=False)
+    for x, y in PALE_AT:
+        if under:
+            extra(img, x, y)
+        cv2.circle(img, (x, y), 10, (236, 222, 206), -1, cv2.LINE_AA)
+        if not under:
+            extra(img, x, y)
+    noise = np.random.default_rng(0).normal(0, 2, img.shape)
+    return np.clip(img + noise, 0, 255).astype(np.uint8), area
+
+
+def assert_found_at(cand, area, pts, tol):
+    """One candidate near each of `pts` (image px, within `tol`) and no other."""
+    assert len(cand) == len(pts)
+    for x, y in area.to_image(cand.centers):
+        assert min(np.hypot(x - px, y - py) for px, py in pts) < tol
+
+
 def test_pale_marble_with_a_strong_speck_on_its_rim():
     """A pale marble (found only by the second, low-contrast look) with a small strongly
     coloured speck on its rim (a reflection): the first look drops the speck as too small,
     and that dropped scrap no longer hides the marble from the second look."""
     from dataclasses import replace
 
-    pts = [(500, 400), (800, 600)]
-    img, area = cloth_scene([], highlight=False)
-    for x, y in pts:
-        cv2.circle(img, (x, y), 10, (236, 222, 206), -1, cv2.LINE_AA)
+    def speck(img, x, y):
         cv2.circle(img, (x - 7, y), 2, (200, 160, 120), -1, cv2.LINE_AA)
-    noise = np.random.default_rng(0).normal(0, 2, img.shape)
-    img = np.clip(img + noise, 0, 255).astype(np.uint8)
-    cand = find_marbles(img, area, MARBLE_SETTINGS)
-    assert len(cand) == 2
-    for x, y in area.to_image(cand.centers):
-        assert min(np.hypot(x - px, y - py) for px, py in pts) < 4
+
+    img, area = pale_marble_scene(speck)
+    assert_found_at(find_marbles(img, area, MARBLE_SETTINGS), area, PALE_AT, 4)
     assert len(find_marbles(img, area, replace(MARBLE_SETTINGS, low_beside_taken=False))) == 0
 
 
@@ -447,16 +466,11 @@ def test_pale_marble_with_its_shadow(shade):
     does, so the marble is not taken for an elongated blob and lost."""
     from dataclasses import replace
 
-    pts = [(500, 400), (800, 600)]
-    img, area = cloth_scene([], highlight=False)
     dark = tuple(int(v * shade) for v in (215, 225, 230))
-    for x, y in pts:
+
+    def shadow(img, x, y):  # (drawn under the marble)
         cv2.ellipse(img, (x + 8, y + 12), (10, 14), 30, 0, 360, dark, -1, cv2.LINE_AA)
-        cv2.circle(img, (x, y), 10, (236, 222, 206), -1, cv2.LINE_AA)
-    noise = np.random.default_rng(0).normal(0, 2, img.shape)
-    img = np.clip(img + noise, 0, 255).astype(np.uint8)
-    cand = find_marbles(img, area, MARBLE_SETTINGS)
-    assert len(cand) == 2
-    for x, y in area.to_image(cand.centers):
-        assert min(np.hypot(x - px, y - py) for px, py in pts) < 3
+
+    img, area = pale_marble_scene(shadow, under=True)
+    assert_found_at(find_marbles(img, area, MARBLE_SETTINGS), area, PALE_AT, 3)
     assert len(find_marbles(img, area, replace(MARBLE_SETTINGS, low_shadow=False))) == 0
