@@ -453,3 +453,34 @@ def test_detector_continues_from_its_export(tmp_path):
     session, _ = open_session(path, "detector", "-")
     want = session.run(None, {"input": x.numpy()})[0]
     assert np.allclose(again(x).detach().numpy(), want, atol=1e-4)
+
+
+@pytest.mark.parametrize("labels, want", [
+    # a hat and the rabbit below it: nothing changes
+    (("hat-3", "rabbit-3"), ("hat-3", "rabbit-3")),
+    # the lower tile read as a hat lies below a hat: a rabbit, its likeliest rabbit number
+    (("hat-3", "hat-3"), ("hat-3", "rabbit-3")),
+    # the upper tile read as a rabbit has a rabbit below it: a hat
+    (("rabbit-5", "rabbit-5"), ("hat-5", "rabbit-5")),
+    # turned a quarter round (the tiles' own frame says which is below)
+    (("hat-3", "hat-3", 90.0), ("hat-3", "rabbit-3")),
+])
+def test_settle_kinds_uses_the_line_layout(labels, want):
+    """Each rabbit tile lies below its hat tile (the rules): a hat below a hat is a rabbit, a
+    rabbit above a rabbit is a hat, keeping the number the classifier finds likeliest."""
+    from dataclasses import replace
+
+    from vision.cards.lineup import settle_kinds
+
+    ang = labels[2] if len(labels) > 2 else 0.0
+    t = np.deg2rad(ang)
+    v = np.array([-np.sin(t), np.cos(t)])
+    top = np.array([400.0, 300.0])
+    n_top, n_low = int(labels[0][-1]), int(labels[1][-1])
+    probs_top = {f"hat-{n_top}": 0.6, f"rabbit-{n_top}": 0.3, "rabbit-8": 0.1}
+    probs_low = {f"rabbit-{n_low}": 0.4, f"hat-{n_low}": 0.5, "hat-8": 0.1}
+    a = replace(_tile(labels[0], *top, ang=ang), probs=probs_top)
+    b = replace(_tile(labels[1], *(top + v * 62), ang=ang), probs=probs_low)
+    out, warnings = settle_kinds([a, b])
+    assert tuple(p.label for p in out) == want
+    assert len(warnings) == sum(x != y for x, y in zip(labels, want, strict=False))

@@ -88,13 +88,56 @@ def line_direction(hats: np.ndarray, magician: np.ndarray | None) -> np.ndarray:
     return d if float(d @ ref) >= 0 else -d
 
 
+def _below(r: CardPiece, h: CardPiece, s: LineSettings) -> bool:
+    """Does tile `r` lie where the rabbit of hat tile `h` lies (below it in its own frame)?"""
+    t = np.deg2rad(h.angle)
+    u = np.array([np.cos(t), np.sin(t)])
+    v = np.array([-np.sin(t), np.cos(t)])
+    off = (r.center - h.center) / max(h.width, 1.0)
+    return abs(float(off @ u)) <= s.rabbit_across and \
+        s.rabbit_below[0] <= float(off @ v) <= s.rabbit_below[1]
+
+
+def settle_kinds(pieces: list[CardPiece], s: LineSettings = LINE
+                 ) -> tuple[list[CardPiece], list[str]]:
+    """Hats and rabbits told apart by the line's layout (the rules: each rabbit tile lies
+    below its hat tile): a tile read as a hat that lies below another hat is a rabbit, a tile
+    read as a rabbit that has a rabbit below it is a hat. The new label keeps the number the
+    classifier finds likeliest for that kind (`CardPiece.probs`); warnings say so."""
+    from dataclasses import replace
+
+    out = list(pieces)
+    warnings: list[str] = []
+    for i, p in enumerate(pieces):
+        kind = p.label.split("-", 1)[0]
+        if kind not in ("hat", "rabbit") or not p.probs:
+            continue
+        if kind == "hat":
+            wrong = any(q is not p and q.label.startswith("hat-") and _below(p, q, s)
+                        for q in pieces)
+        else:
+            wrong = any(q is not p and q.label.startswith("rabbit-") and _below(q, p, s)
+                        for q in pieces)
+        if not wrong:
+            continue
+        other = "rabbit" if kind == "hat" else "hat"
+        label = max((f"{other}-{n}" for n in range(1, 10)), key=lambda lab: p.probs.get(lab, 0))
+        x, y = p.center
+        warnings.append(f"the {p.label} at ({x:.0f}, {y:.0f}) is read as {label}: it lies "
+                        f"{'below a hat' if kind == 'hat' else 'above a rabbit'}")
+        out[i] = replace(p, label=label, confidence=min(p.confidence, 0.5))
+    return out, warnings
+
+
 def settle_numbers(pieces: list[CardPiece]) -> tuple[list[CardPiece], list[str]]:
-    """All pieces, hats and rabbits relabelled with distinct numbers (`distinct_numbers`)."""
+    """All pieces: hats and rabbits told apart by the layout (`settle_kinds`), then each kind
+    relabelled with distinct numbers (`distinct_numbers`)."""
+    pieces, w0 = settle_kinds(pieces)
     hats, w1 = distinct_numbers([p for p in pieces if p.label.startswith("hat-")], "hat")
     rabbits, w2 = distinct_numbers([p for p in pieces if p.label.startswith("rabbit-")],
                                    "rabbit")
     rest = [p for p in pieces if not p.label.startswith(("hat-", "rabbit-"))]
-    return hats + rabbits + rest, w1 + w2
+    return hats + rabbits + rest, w0 + w1 + w2
 
 
 def read_line(pieces: list[CardPiece], s: LineSettings = LINE) -> tuple[dict, list[str]]:
@@ -132,7 +175,7 @@ def read_line(pieces: list[CardPiece], s: LineSettings = LINE) -> tuple[dict, li
             v = np.array([-np.sin(t), np.cos(t)])
             off = (r.center - h.center) / max(h.width, 1.0)
             across, down = float(off @ u), float(off @ v)
-            if abs(across) <= s.rabbit_across and s.rabbit_below[0] <= down <= s.rabbit_below[1]:
+            if _below(r, h, s):
                 pairs.append((abs(across) + 0.1 * abs(down - 1.2), i, j))
     pairs.sort()
     used_h, used_r = set(), set()
