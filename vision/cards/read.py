@@ -66,9 +66,11 @@ class ReadSettings:
     width_scales: tuple[float, ...] = (0.55, 0.68, 0.83, 1.0, 1.2, 1.45, 1.75)  # tried
     #                                   around the detector's width (`search_widths`)
     troeto_neighbours: float = 2.5  # card widths: the cards whose angles steady a card's angle
-    back_key_threshold: float = 0.12  # Troetofanten: a weaker key point than
+    back_key_threshold: float = 0.15  # Troetofanten: a weaker key point than
     #   `troeto_key_threshold` down to this is kept only when it reads as a face-down card
-    #   (a back's two corners look alike, so the detector's heat splits between them)
+    #   (a back's two corners look alike, so the detector's heat splits between them); at
+    #   most `key_threshold`, the heat the detector's key points are decoded down to (lower,
+    #   tried in docs/cards.md: no gain on fresh scenes)
     back_min_prob: float = 0.8  # P(back) such a weak key point needs
     back_min_confidence: float = 0.6  # a face-down card needs this confidence: backs have
     #   no number to check them by, and the look-alike corners of other cards pass for one
