@@ -22,6 +22,10 @@ class CropSettings:
     oversample: int = 2  # warp at size*oversample, then area-resize (anti-aliasing)
     mean: tuple[float, float, float] = (0.5, 0.5, 0.5)  # RGB, after /255
     std: tuple[float, float, float] = (0.25, 0.25, 0.25)
+    # crops are white balanced by this power of the photo's own light (`light_gains`): 0 off,
+    # 1 the full correction (a strong cast, e.g. a harsh warm lamp, turns frogs, cats and
+    # white rabbits yellow; half the correction leaves ordinary light as it was)
+    light_balance: float = 0.5
 
     def to_metadata(self) -> dict:
         return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}
@@ -53,6 +57,19 @@ def crop_matrix(center, side: float, angle_deg: float, settings: CropSettings) -
     )
 
 
+def light_gains(image_bgr: np.ndarray, strength: float) -> np.ndarray:
+    """(3,) float32 per-channel gains that white balance a uint8 BGR photo by its own light,
+    raised to `strength`: the light's colour is the photo's shades-of-grey estimate (the
+    6-norm of each channel over every 4th pixel: bright surfaces weigh most), the gains
+    bring it to grey at its brightest channel's level."""
+    if strength <= 0:
+        return np.ones(3, np.float32)
+    px = image_bgr[::4, ::4].reshape(-1, 3).astype(np.float32) / 255.0
+    ref = np.mean(px ** 6, axis=0) ** (1 / 6)
+    gains = ref.max() / np.maximum(ref, 1e-3)
+    return (gains ** strength).astype(np.float32)
+
+
 def extract_crops(
     image_bgr: np.ndarray,
     H_plane_to_img: np.ndarray,
@@ -61,7 +78,8 @@ def extract_crops(
     angles: np.ndarray,
     settings: CropSettings = CropSettings(),
 ) -> np.ndarray:
-    """Top-down crops of N candidates: returns (N, size, size, 3) uint8 BGR.
+    """Top-down crops of N candidates: returns (N, size, size, 3) uint8 BGR, white balanced by
+    the photo's light (`light_gains`, `settings.light_balance`).
 
     centers: (N, 2) plane pixels; sides: (N,) piece size in plane pixels; angles: (N,) degrees.
     """
@@ -75,6 +93,9 @@ def extract_crops(
             borderMode=cv2.BORDER_REPLICATE,
         )
         out[i] = cv2.resize(big, (settings.size, settings.size), interpolation=cv2.INTER_AREA)
+    if len(out) and settings.light_balance > 0:
+        gains = light_gains(image_bgr, settings.light_balance)
+        out = np.clip(out.astype(np.float32) * gains, 0, 255).astype(np.uint8)
     return out
 
 

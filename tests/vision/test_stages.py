@@ -161,10 +161,13 @@ def test_touching_marbles_with_highlights():
 
 
 def test_crop_is_top_down_and_centred():
+    from dataclasses import replace
+
     img, area = arena_scene([(640, 480, 30, (60, 200, 60))])
     c = area.to_plane([[640, 480]])
     side = 96 / 600 * SIMSALA.plane_px
-    crops = extract_crops(img, area.H_plane_to_img, c, np.array([side]), np.array([30.0]))
+    crops = extract_crops(img, area.H_plane_to_img, c, np.array([side]), np.array([30.0]),
+                          replace(CropSettings(), light_balance=0.0))  # (the cut alone)
     s = CropSettings().size
     assert crops.shape == (1, s, s, 3) and crops.dtype == np.uint8
     centre = crops[0, s // 2 - 3 : s // 2 + 3, s // 2 - 3 : s // 2 + 3].reshape(-1, 3).mean(0)
@@ -474,3 +477,27 @@ def test_pale_marble_with_its_shadow(shade):
     img, area = pale_marble_scene(shadow, under=True)
     assert_found_at(find_marbles(img, area, MARBLE_SETTINGS), area, PALE_AT, 3)
     assert len(find_marbles(img, area, replace(MARBLE_SETTINGS, low_shadow=False))) == 0
+
+
+@pytest.mark.parametrize("cast, strength, want", [
+    ((1.0, 1.0, 1.0), 1.0, (1.0, 1.0, 1.0)),  # neutral light: nothing to correct
+    ((0.6, 0.9, 1.0), 1.0, (1 / 0.6, 1 / 0.9, 1.0)),  # a warm cast, fully corrected
+    ((0.6, 0.9, 1.0), 0.5, ((1 / 0.6) ** 0.5, (1 / 0.9) ** 0.5, 1.0)),  # half of it
+    ((0.6, 0.9, 1.0), 0.0, (1.0, 1.0, 1.0)),  # off
+])
+def test_light_gains_undo_a_colour_cast(cast, strength, want):
+    """A grey and white scene under a coloured light (BGR gains `cast`): the gains that white
+    balance it, to the power `strength`; the crops come out balanced by them."""
+    from dataclasses import replace
+
+    from vision.preprocess import light_gains
+
+    rng = np.random.default_rng(0)
+    scene = rng.choice([90.0, 160.0, 230.0], size=(120, 160, 1)) * np.ones(3)
+    img = np.clip(scene * np.array(cast), 0, 255).astype(np.uint8)
+    assert np.allclose(light_gains(img, strength), want, rtol=0.03)
+    crops = extract_crops(img, np.eye(3), np.array([[80.0, 60.0]]), np.array([60.0]),
+                          np.zeros(1), replace(CropSettings(), light_balance=1.0))
+    if strength == 1.0:  # fully balanced: grey again
+        b, g, r = crops.reshape(-1, 3).astype(float).mean(axis=0)
+        assert abs(b - r) < 4 and abs(g - r) < 4
