@@ -47,3 +47,17 @@ def test_key_points_deep_inside_the_cloth_are_no_cards():
     img = np.full((800, 800, 3), 128, np.uint8)
     img[300:400, 300:360] = 250  # a card-like patch, but on the cloth
     assert snap_card(img, area, area.to_plane(np.array([[400.0, 400.0]]))[0]) is None
+
+
+@pytest.mark.parametrize("warning, scale, want", [
+    # a photo read at its own size: unchanged
+    ("the hat-3 at (100, 40): unsure", 1.0, "the hat-3 at (100, 40): unsure"),
+    # a 2560 px photo read at 1280: positions doubled, like the pieces' centres
+    ("the hat-3 at (100, 40): unsure", 2.0, "the hat-3 at (200, 80): unsure"),
+    # no position in it
+    ("3 cards seen at the north side", 2.0, "3 cards seen at the north side"),
+])
+def test_card_warnings_name_photo_pixels(warning, scale, want):
+    from vision.cards.stage import photo_px_warnings
+
+    assert photo_px_warnings([warning], scale) == [want]

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,6 +26,19 @@ class CardResult:
     detections: Detections
     facts: dict
     warnings: list[str]
+
+
+_AT = re.compile(r"at \((-?\d+), (-?\d+)\)")
+
+
+def photo_px_warnings(warnings: list[str], scale: float) -> list[str]:
+    """The reader's warnings with their "at (x, y)" positions in the original photo's pixels
+    (the reader works on the working image; `scale` maps its pixels to the photo's), as the
+    pieces' centres are."""
+    if scale == 1.0:
+        return list(warnings)
+    return [_AT.sub(lambda m: f"at ({float(m.group(1)) * scale:.0f}, "
+                              f"{float(m.group(2)) * scale:.0f})", w) for w in warnings]
 
 
 def read_cards(reader: CardReader, image: np.ndarray, scale: float, game: str,
@@ -55,4 +69,4 @@ def read_cards(reader: CardReader, image: np.ndarray, scale: float, game: str,
         centers=np.array([p.center * scale for p in pieces]).reshape(-1, 2),
         polygons=tuple(None if p.frame is None else p.frame * scale for p in pieces),
     )
-    return CardResult(det, facts, warnings + more)
+    return CardResult(det, facts, photo_px_warnings(warnings + more, scale))
