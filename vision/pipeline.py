@@ -281,11 +281,15 @@ class Pipeline:
                                   tuple(p for p, k in zip(cand.polygons, keep, strict=True)
                                         if k))
         t = timer.lap("segment", t)
+        taught = profile is not None and profile.piece_part is not None
+        if taught:  # (teach mode: its own colour calibration, no light balance)
+            from vision.teach import taught_crop
+        crop = taught_crop(self.classifier.crop) if taught else self.classifier.crop
         crops = extract_crops(photo.image, area.H_plane_to_img, cand.centers, cand.sides,
-                              cand.angles, self.classifier.crop)
+                              cand.angles, crop)
         pred = self.classifier.predict(crops)
         probs = pred.probs
-        if profile is not None and profile.piece_part is not None:  # teach mode
+        if taught:  # teach mode
             from vision.teach import teach_probs  # (model + prototypes + colours)
 
             probs = teach_probs(profile, self.classifier, gv.labels, probs, pred.embedding,

@@ -519,7 +519,8 @@ def piece_examples(pipeline, game: str, photo, area, label: str,
             centers_pl = np.vstack([cand.centers, np.asarray(extra)])
             sides = np.r_[cand.sides, np.full(len(extra), np.median(cand.sides))]
             angles = np.r_[cand.angles, np.zeros(len(extra))]
-    crops = extract_crops(photo.image, area.H_plane_to_img, centers_pl, sides, angles, clf.crop)
+    crops = extract_crops(photo.image, area.H_plane_to_img, centers_pl, sides, angles,
+                          taught_crop(clf.crop))
     pred = clf.predict(crops)
     colours = piece_colour(crops, settings)
     bg = pred.probs[:, clf.index(BACKGROUND)]
@@ -666,6 +667,15 @@ def timed_build(folder, game, pipeline=None) -> tuple[Profile, float]:
     t = time.perf_counter()
     prof = build_profile(folder, game, pipeline)
     return prof, (time.perf_counter() - t) * 1000
+
+
+def taught_crop(crop):
+    """The crop settings teach mode uses, for its examples and for photos scored with a
+    profile: without the light balance. The balance is estimated from each photo's content,
+    which differs between a teach photo of one piece and a scene, so a colour taught under
+    one would not match the other; the profile's colours and recalibration handle the light
+    instead."""
+    return replace(crop, light_balance=0.0)
 
 
 def teach_probs(profile: Profile, classifier, labels: tuple[str, ...], probs: np.ndarray,

@@ -229,3 +229,34 @@ def test_teach_for_an_unknown_game_says_so(tmp_path, run_cli):
     _blank_jpg(tmp_path / "t" / "x" / "a.jpg")
     code, out = run_cli("teach", "--game", "chess", tmp_path / "t", "--data", tmp_path / "d")
     assert code == 2 and "unknown game" in out["error"]["message"]
+
+
+@pytest.mark.slow
+def test_teach_crops_are_not_light_balanced(sim_teach_folder, monkeypatch):
+    """Teach examples and photos scored with a profile are cut without the light balance
+    (its estimate depends on each photo's content: a one-piece teach photo and a scene would
+    be balanced differently); photos scored without one are balanced."""
+    import vision.pipeline as pl
+    import vision.teach as teach_mod
+    from vision.teach import build_profile
+
+    seen = []
+
+    def spy(fn):
+        def wrapped(*args, **kwargs):
+            seen.append(args[5].light_balance)
+            return fn(*args, **kwargs)
+        return wrapped
+
+    monkeypatch.setattr(teach_mod, "extract_crops", spy(teach_mod.extract_crops))
+    monkeypatch.setattr(pl, "extract_crops", spy(pl.extract_crops))
+    pipe = pl.get_pipeline()
+    prof = build_profile(sim_teach_folder, "simsala-hopp", pipe)
+    assert seen and set(seen) == {0.0}
+    photo = sorted((SCENES2 / "simsala-hopp").glob("*.jpg"))[0]
+    seen.clear()
+    pipe.recognise(photo, "simsala-hopp", prof)
+    assert seen == [0.0]
+    seen.clear()
+    pipe.recognise(photo, "simsala-hopp")
+    assert seen == [pipe.classifier.crop.light_balance] and seen[0] > 0
