@@ -3,6 +3,7 @@
     python -m vision.dice_eval --count 200 --seed 0
     python -m vision.dice_eval --dir datasets/dice
     python -m vision.dice_eval --dir datasets/scenes/mauerhuepfer [--mauer-board]
+    python -m vision.dice_eval --count 60 --seed 7000 --baseline /tmp/dice_old.py
 
 prints per-die accuracy (right value), miss rate (a die not found), wrong-value rate,
 false-positive rate (reported dice that are no die), false dice per photo on photos without
@@ -127,20 +128,40 @@ class _Tally:
         return out
 
 
-def evaluate(count: int, seed: int, verbose: bool = False) -> dict:
-    tally = _Tally()
+def _each(readers, k, img):
+    """Every reader on one photo, in turns of order (interleaved timing under load)."""
+    order = list(range(len(readers)))
+    if k % 2:
+        order.reverse()
+    out = [None] * len(readers)
+    for i in order:
+        out[i] = readers[i][1].timed(readers[i][0], img)
+    return out
+
+
+def evaluate(count: int, seed: int, verbose: bool = False, reads=None) -> dict | list[dict]:
+    """Figures on `count` generated photos from `seed` (and count // 4 without dice).
+    `reads`: several read(img) -> dice functions measured on the same photos in turns
+    (a list of reports); default `read_dice`."""
+    readers = [(r, _Tally()) for r in (reads or [lambda im: read_dice(im)[0]])]
     for k in range(count):
         img, truth = make_scene(seed + k)
-        dice, _, _ = tally.timed(read_dice, img)
-        tally.add(f"seed {seed + k}", dice, truth.dice, truth.table, truth.elevation, verbose)
-    nod_fp = 0
+        for dice, (_, tally) in zip(_each(readers, k, img), readers, strict=True):
+            tally.add(f"seed {seed + k}", dice, truth.dice, truth.table, truth.elevation,
+                      verbose)
     n_empty = max(1, count // 4)
+    nod_fp = [0] * len(readers)
     for k in range(n_empty):
-        nod_fp += len(read_dice(no_dice_scene(seed + 100_000 + k))[0])
-    r = tally.report(count)
-    r["false_dice_per_empty_photo"] = round(nod_fp / n_empty, 3)
-    r["empty_photos"] = n_empty
-    return r
+        img = no_dice_scene(seed + 100_000 + k)
+        for i, (read, _) in enumerate(readers):
+            nod_fp[i] += len(read(img))
+    out = []
+    for (_, tally), fp in zip(readers, nod_fp, strict=True):
+        r = tally.report(count)
+        r["false_dice_per_empty_photo"] = round(fp / n_empty, 3)
+        r["empty_photos"] = n_empty
+        out.append(r)
+    return out if reads else out[0]
 
 
 def truth_dice(truth: dict) -> list[dict]:
@@ -159,43 +180,84 @@ def truth_dice(truth: dict) -> list[dict]:
     return out
 
 
-def _mauer_reader():
-    """read(img) -> dice the way the Mauerhuepfer pipeline reads them."""
+def _mauer_reader(dice_reader=read_dice):
+    """read(img) -> dice the way the Mauerhuepfer pipeline reads them (with `dice_reader`
+    in the place of `vision.dice.read_dice`)."""
+    import vision.dice
     from scoring.mauerhuepfer import load_board
     from vision.mauer import find_board, pick_dice, read_board_dice
 
     board = load_board()
 
     def read(img):
-        view = find_board(img, board)
-        if view is None:
-            return []
-        dice, _ = read_board_dice(img, view, board)
-        return pick_dice(dice, view.corners)[0]
+        saved = vision.dice.read_dice
+        vision.dice.read_dice = dice_reader  # read_board_dice imports it when called
+        try:
+            view = find_board(img, board)
+            if view is None:
+                return []
+            dice, _ = read_board_dice(img, view, board)
+            return pick_dice(dice, view.corners)[0]
+        finally:
+            vision.dice.read_dice = saved
 
     return read
 
 
-def evaluate_folder(folder, verbose: bool = False, mauer_board: bool = False) -> dict:
-    """Per-die figures on a folder of photos with truth JSON (see the module docstring)."""
+def load_baseline(path):
+    """`read_dice` of another version of vision/dice.py (e.g. `git show REV:vision/dice.py >
+    /tmp/dice_old.py`), to measure before and after on the same photos under the same load."""
+    import importlib.util
+    import sys
+
+    spec = importlib.util.spec_from_file_location("dice_baseline", path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["dice_baseline"] = mod
+    spec.loader.exec_module(mod)
+    return mod.read_dice
+
+
+def _print(r: dict, title: str = "") -> None:
+    print(title + f"photos {r['photos']}, dice {r['dice']}" + (
+        f" ({r['folder']}, {r['reader']})" if "folder" in r else ""))
+    print(f"per-die accuracy {r['accuracy']:.2%}  miss {r['miss_rate']:.2%}  wrong value "
+          f"{r['wrong_value_rate']:.2%}  false positives {r['false_positive_rate']:.2%} of "
+          f"reported")
+    if "empty_photos" in r:
+        print(f"false dice per photo without dice: {r['false_dice_per_empty_photo']} "
+              f"({r['empty_photos']} photos)")
+    print(f"time per photo: median {r['ms_per_photo_median']} ms, p90 "
+          f"{r['ms_per_photo_p90']} ms (wall clock); CPU time median "
+          f"{r['cpu_ms_per_photo_median']} ms")
+
+
+def evaluate_folder(folder, verbose: bool = False, mauer_board: bool = False,
+                    dice_readers=None) -> dict | list[dict]:
+    """Per-die figures on a folder of photos with truth JSON (see the module docstring).
+    `dice_readers`: several `read_dice`-like functions measured on the same photos in turns
+    (a list of reports)."""
     files = sorted(p for p in Path(folder).iterdir() if p.suffix.lower() in (".jpg", ".png")
                    and p.with_suffix(".json").is_file())
     if not files:
         raise SystemExit(f"no photos with a truth .json in {folder}")
-    read = _mauer_reader() if mauer_board else (lambda img: read_dice(img)[0])
-    tally = _Tally()
-    for f in files:
+    fns = dice_readers or [read_dice]
+    readers = [(_mauer_reader(fn) if mauer_board else (lambda img, fn=fn: fn(img)[0]),
+                _Tally()) for fn in fns]
+    for k, f in enumerate(files):
         truth = json.loads(f.with_suffix(".json").read_text())
         img = cv2.imread(str(f), cv2.IMREAD_COLOR)
-        dice = tally.timed(read, img)
         elev = truth.get("elevation")
         if elev is None and "camera" in truth:  # game scenes: tilt from the vertical
             elev = 90.0 - float(truth["camera"].get("tilt_deg", 0.0))
-        tally.add(f.name, dice, truth_dice(truth), truth.get("table", ""), elev, verbose)
-    r = tally.report(len(files))
-    r["folder"] = str(folder)
-    r["reader"] = "mauer board crops" if mauer_board else "read_dice on the whole photo"
-    return r
+        for dice, (_, tally) in zip(_each(readers, k, img), readers, strict=True):
+            tally.add(f.name, dice, truth_dice(truth), truth.get("table", ""), elev, verbose)
+    out = []
+    for _, tally in readers:
+        r = tally.report(len(files))
+        r["folder"] = str(folder)
+        r["reader"] = "mauer board crops" if mauer_board else "read_dice on the whole photo"
+        out.append(r)
+    return out if dice_readers else out[0]
 
 
 def main(argv=None) -> int:
@@ -208,7 +270,28 @@ def main(argv=None) -> int:
                                                      "generated ones")
     ap.add_argument("--mauer-board", action="store_true",
                     help="with --dir: read dice the Mauerhuepfer pipeline's way")
+    ap.add_argument("--baseline", metavar="DICE_PY",
+                    help="another vision/dice.py measured on the same photos in turns "
+                         "(before -> after under the same load)")
     args = ap.parse_args(argv)
+    if args.baseline:
+        fns = [load_baseline(args.baseline), read_dice]
+        if args.dir:
+            reports = evaluate_folder(args.dir, args.verbose, args.mauer_board, fns)
+        else:
+            reports = evaluate(args.count, args.seed, args.verbose,
+                               [lambda im, f=f: f(im)[0] for f in fns])
+        if args.json:
+            print(json.dumps({"baseline": reports[0], "current": reports[1]}, indent=2))
+            return 0
+        for name, r in zip(("baseline", "current"), reports, strict=True):
+            _print(r, f"{name}: ")
+        print(f"{'':22s} baseline right/wrong  current right/wrong")
+        for k, v in reports[0]["breakdown"].items():
+            w = reports[1]["breakdown"][k]
+            print(f"  {k:22s} {v['dice']:4d}  {v['accuracy']:.3f} {v['wrong']:.3f}   "
+                  f"{w['accuracy']:.3f} {w['wrong']:.3f}")
+        return 0
     if args.dir:
         r = evaluate_folder(args.dir, args.verbose, args.mauer_board)
     else:
@@ -216,17 +299,7 @@ def main(argv=None) -> int:
     if args.json:
         print(json.dumps(r, indent=2))
         return 0
-    print(f"photos {r['photos']}, dice {r['dice']}" + (f" ({r['folder']}, {r['reader']})"
-                                                       if "folder" in r else ""))
-    print(f"per-die accuracy {r['accuracy']:.2%}  miss {r['miss_rate']:.2%}  wrong value "
-          f"{r['wrong_value_rate']:.2%}  false positives {r['false_positive_rate']:.2%} of "
-          f"reported")
-    if "empty_photos" in r:
-        print(f"false dice per photo without dice: {r['false_dice_per_empty_photo']} "
-              f"({r['empty_photos']} photos)")
-    print(f"time per photo: median {r['ms_per_photo_median']} ms, p90 "
-          f"{r['ms_per_photo_p90']} ms (wall clock); CPU time median "
-          f"{r['cpu_ms_per_photo_median']} ms")
+    _print(r)
     for k, v in r["breakdown"].items():
         print(f"  {k:22s} dice {v['dice']:4d}  acc {v['accuracy']:.3f}  miss {v['miss']:.3f}"
               f"  wrong {v['wrong']:.3f}")

@@ -332,3 +332,17 @@ def test_upright_dice_are_not_doubted():
     for seed in range(4):
         img, _ = make_scene(seed, scene, values=[4, 5, 6], style="white", table="felt")
         assert not [w for w in read_dice(img)[1] if "tilted" in w]
+
+
+def test_eval_baseline_reads_the_same_photos_in_turns():
+    """`dice_eval --baseline`: another copy of vision/dice.py is measured on the same photos;
+    the same code twice gives the same figures."""
+    from vision import dice as dice_module
+    from vision.dice_eval import evaluate, load_baseline
+
+    other = load_baseline(dice_module.__file__)
+    reads = [lambda im: other(im)[0], lambda im: read_dice(im)[0]]
+    a, b = evaluate(1, 8, reads=reads)
+    keys = ("dice", "accuracy", "miss_rate", "wrong_value_rate", "false_dice")
+    assert [a[k] for k in keys] == [b[k] for k in keys]
+    assert a["dice"] == len(make_scene(8)[1].dice)
