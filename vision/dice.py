@@ -98,6 +98,7 @@ class DiceSettings:
     # 2-3 pips (a weak layout) and 4-6 pips (a strong one)
     max_early_rays: float = 0.2  # share of rays stopped inside the face by something
     empty_spot_share: float = 0.5  # a spot this much of the way to the pip level is a pip
+    extra_pip_inside: float = 0.85  # a like pip this far in (face coords, edge 1) is doubted
     open_ray_weight: float = 0.5  # a ray meeting no border counts this much as meeting it
     max_interior_dev: float = 0.08  # share of the face (outside pips) not of the face colour
     glare_weight: float = 0.3  # brighter-than-face samples count this much (glare)
@@ -571,6 +572,23 @@ def _pip_at_empty_spot(ch, centre, lin, n, d, face, level, share: float = 0.5) -
     return bool((t >= share).any())
 
 
+def _extra_pip_inside(p: Pips, idx: np.ndarray, centre: np.ndarray, lin: np.ndarray, d: float,
+                      contrast: float, s: DiceSettings) -> bool:
+    """Whether a pip candidate of the group's polarity, size and contrast, not in the group
+    and not a fragment beside one of its pips, lies inside the face (face coordinates within
+    `extra_pip_inside`)."""
+    like = (p.dark == p.dark[idx[0]]) & (p.d <= d * s.max_size_ratio) & (
+        p.d >= d / s.max_size_ratio)
+    cr = p.contrast / max(contrast, 1e-6)
+    like &= (cr <= s.max_contrast_ratio) & (cr >= 1 / s.max_contrast_ratio)
+    like[idx] = False
+    like &= np.linalg.norm(p.xy[:, None] - p.xy[idx][None], axis=2).min(axis=1) > 1.2 * d
+    if not like.any():
+        return False
+    rel = (p.xy[like] - centre) @ np.linalg.inv(lin).T
+    return bool((np.abs(rel) < s.extra_pip_inside).all(axis=1).any())
+
+
 _DIAG_INV = np.linalg.inv(np.array([[1.0, 1.0], [-1.0, 1.0]]))
 
 
@@ -746,6 +764,12 @@ def read_group(idx: np.ndarray, p: Pips, chans, s: DiceSettings) -> Face | None:
         if _pip_at_empty_spot(chans[ci], centre, lins[k], n, d, float(np.median(p.face[idx])),
                               float(np.median(p.level[idx])), s.empty_spot_share):
             return _reject(15, locals())
+        # A pip candidate like these inside the face's square (for 2-3 pips: the square of
+        # their diagonal) but not in the group: perhaps a part of a bigger face (one column
+        # of a 6 reads as a 3) whose other pips were not all found. Doubted, not dropped.
+        if _extra_pip_inside(p, idx, centre, lins[0] if n <= 3 else lins[k], d, contrast, s):
+            notes.append(f"a pip like its own lies on its face beside the {n} read; "
+                         "part of a bigger face? check it")
         lin = lins[k]
         area = float(abs(np.linalg.det(lin)) * 4)
         fe = ext

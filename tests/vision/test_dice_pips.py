@@ -1,6 +1,6 @@
-"""Pip candidates of the dice reader (`vision.dice.find_pips`) on tiny drawn faces: blurred
-pips that touch (the columns of a small 6) are found one by one, and a blob that covers
-several pips is not kept in their place."""
+"""The dice reader (`vision.dice`) on tiny drawn faces: blurred pips that touch (the columns
+of a small 6) are found one by one and a blob that covers several pips is not kept in their
+place; a face read inside a bigger one (a 3 among the pips of a 5) is doubted."""
 
 from __future__ import annotations
 
@@ -68,3 +68,32 @@ def test_without_half_depth_passes_the_columns_are_lost():
 def test_small_blurred_six_is_read(seed):
     img, _ = _face(3, 10.0, 2.1, 2.3, seed=seed)
     assert [d.value for d in read_dice(img)[0]] == [6]
+
+
+def _square_face(spots, seed: int) -> np.ndarray:
+    """A white 60 px face on grey with black pips at face coordinates `spots` ([-1, 1]^2)."""
+    rng = np.random.default_rng(seed)
+    img = np.full((200, 300, 3), 90, np.float32)
+    cx, cy, side = 130, 90, 60
+    cv2.rectangle(img, (cx - side // 2, cy - side // 2), (cx + side // 2, cy + side // 2),
+                  (240, 240, 240), -1)
+    for u, v in spots:
+        cv2.circle(img, (int(cx + u * side / 2), int(cy + v * side / 2)), 5, (20, 20, 20), -1,
+                   lineType=cv2.LINE_AA)
+    img = cv2.GaussianBlur(img, (0, 0), 1.0) + rng.normal(0, 3, img.shape)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+THREE = [(-0.5, -0.5), (0.0, 0.0), (0.5, 0.5)]
+
+
+@pytest.mark.parametrize("extra,doubted", [
+    ([], False),  # a plain 3: no doubt
+    ([(0.5, -0.5)], True),  # a 5 with one corner pip lost: the 3 in it is doubted
+    ([(-0.5, 0.5)], True),  # the other corner
+])
+@pytest.mark.parametrize("seed", [0, 1])  # noise
+def test_part_of_a_bigger_face_is_doubted(extra, doubted, seed):
+    dice, warnings, _ = read_dice(_square_face(THREE + extra, seed))
+    assert [d.value for d in dice] == [3]
+    assert any("part of a bigger face" in w for w in warnings) == doubted
