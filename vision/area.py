@@ -83,6 +83,9 @@ class AreaSettings:
     contrast_gain: float = 0.2
     contrast_drop: float = 10.0  # cue units
     contrast_depth: float = 0.03  # inside/outside samples this share of the side away
+    # not found: tried once more on the photo white balanced by this power of its own light
+    # (`vision.preprocess.light_gains`; a harsh coloured lamp hides a white cloth), 0 off
+    retry_balanced: float = 1.0
 
     @property
     def px_per_mm(self) -> float:
@@ -714,6 +717,18 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
                                   settings.snap_passes)
                 break
     if best is None:
+        if settings.retry_balanced > 0:  # under a strong colour cast: once more, balanced
+            from dataclasses import replace
+
+            from vision.preprocess import light_gains
+
+            g = light_gains(image_bgr, settings.retry_balanced)
+            balanced = np.clip(image_bgr.astype(np.float32) * g, 0, 255).astype(np.uint8)
+            try:
+                return find_area(balanced, replace(settings, retry_balanced=0.0), what, game,
+                                 use_model)
+            except AreaNotFound:
+                pass
         raise AreaNotFound(f"no {what} found in the photo ({why})")
     area = area_from_corners(best / f, settings)
     if prob is not None and from_model:

@@ -501,3 +501,27 @@ def test_light_gains_undo_a_colour_cast(cast, strength, want):
     if strength == 1.0:  # fully balanced: grey again
         b, g, r = crops.reshape(-1, 3).astype(float).mean(axis=0)
         assert abs(b - r) < 4 and abs(g - r) < 4
+
+
+def test_cloth_under_a_harsh_lamp_is_found_once_balanced():
+    """A committed Hop la bille scene under a harsh warm lamp (`harsh_light`): the colour cues
+    no longer see the white cloth; the retry on the photo balanced by its own light finds it
+    where the truth has it."""
+    import json
+    from dataclasses import replace
+    from pathlib import Path
+
+    from vision.errors import AreaNotFound
+    from vision.image_io import load_photo
+    from vision.teach_eval import harsh_light
+
+    path = Path(__file__).resolve().parents[2] / \
+        "datasets/scenes/hop-la-bille/hop-la-bille-e1-s1-0004.jpg"
+    photo = load_photo(path)
+    img = harsh_light(photo.image)
+    with pytest.raises(AreaNotFound):
+        find_area(img, replace(CLOTH, retry_balanced=0.0), "cloth", game="hop-la-bille")
+    area = find_area(img, CLOTH, "cloth", game="hop-la-bille")
+    truth = np.array(json.loads(path.with_suffix(".json").read_text())["area"]) / photo.scale
+    err = min(np.abs(np.roll(area.corners, k, 0) - truth).max() for k in range(4))
+    assert err < 0.02 * img.shape[1]
