@@ -104,6 +104,8 @@ class MauerSettings:
     dice_search_mm: float = 130.0  # dice are looked for this far around the board
     die_mm: float = 16.0  # die side (pieces.md)
     max_die_candidates: int = 14  # light die-sized blobs read, nearest the board first
+    die_close: float = 0.45  # the light is closed over this share of a die's side first (the
+    # dark pips would split a small die's face into parts too small or concave for a die)
     die_crop: float = 4.0  # crop side around a candidate, in die sides
     die_target_px: float = 90.0  # candidates are enlarged so a die is about this wide
 
@@ -1474,6 +1476,10 @@ def _die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
     else:
         L = lightness[y0:y1, x0:x1]
     L = np.where(mask > 0, L, _masked_median_u8(L, mask)) if mask.any() else L
+    if s.die_close > 0:  # close the dark pips: a die is one light blob, not split by its pips
+        k = max(3, int(round(s.die_close * die_px)) | 1)
+        L = cv2.morphologyEx(L, cv2.MORPH_CLOSE,
+                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     p = cv2.SimpleBlobDetector_Params()
     p.filterByColor, p.blobColor = True, 255
     p.minThreshold, p.maxThreshold, p.thresholdStep = 60, 250, 10

@@ -334,6 +334,10 @@ def _die_candidates_in_the_whole_photo(image_bgr, view, board, s, lightness):
     cv2.fillConvexPoly(mask, np.round(outer).astype(np.int32), 1)
     cv2.fillConvexPoly(mask, np.round(view.corners).astype(np.int32), 0)
     L = np.where(mask > 0, lightness, M._masked_median_u8(lightness, mask))
+    if s.die_close > 0:  # the pips closed, as the function does
+        k = max(3, int(round(s.die_close * die_px)) | 1)
+        L = cv2.morphologyEx(L, cv2.MORPH_CLOSE,
+                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     p = cv2.SimpleBlobDetector_Params()
     p.filterByColor, p.blobColor = True, 255
     p.minThreshold, p.maxThreshold, p.thresholdStep = 60, 250, 10
@@ -410,3 +414,33 @@ def test_no_plausible_homography_turns_a_corner_the_other_way():
     plausible = M._plausible_many(Hs, M.board_corners_mm(M.board_for()))
     assert 100 < plausible.sum() < len(Hs) - 100
     assert M._same_turns(src, dst)[plausible].all()
+
+
+@pytest.mark.parametrize("angle", [45.0, 30.0])
+def test_a_small_die_split_by_its_pips_is_still_a_candidate(angle):
+    """A small white die (about the board's 16 mm) showing 3, turned so that its diagonal of
+    pips cuts the face in two, on a light table beside the board: with the pips closed first
+    it is one light blob and a candidate; without, its halves are too small and concave."""
+    from dataclasses import replace
+
+    img, board, view = _scene_view()
+    at = M.apply_h(view.H, [[250.0, -60.0]])[0]  # 60 mm beyond the board's north side
+    ppm = float(np.sqrt(abs(cv2.contourArea(view.corners.astype(np.float32))) / 250000.0))
+    side = 16.0 * ppm
+    x, y = int(at[0]), int(at[1])
+    r = int(4 * side)
+    img[y - r:y + r, x - r:x + r] = (200, 190, 150)  # a light blue patch of table
+    box = cv2.boxPoints(((at[0], at[1]), (side, side), angle))
+    cv2.fillPoly(img, [np.round(box).astype(np.int32)], (250, 250, 250))
+    d = (box[2] - box[0]) / 4  # the diagonal's pips: at 1/4, 2/4, 3/4
+    for k in (1, 2, 3):
+        px, py = box[0] + k * d
+        cv2.circle(img, (int(round(px)), int(round(py))), max(1, int(side / 8)), (20, 20, 20),
+                   -1)
+
+    def near(settings):
+        return any(np.hypot(*(c - at)) < 0.5 * side
+                   for c, _ in M._die_candidates(img, view, board, settings))
+
+    assert near(M.SETTINGS)
+    assert not near(replace(M.SETTINGS, die_close=0.0))
