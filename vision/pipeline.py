@@ -289,6 +289,8 @@ class Pipeline:
                               cand.angles, crop)
         pred = self.classifier.predict(crops)
         probs = pred.probs
+        if game == "simsala-hopp" and not taught and len(crops):
+            probs = self._coats_of_arms(photo, area, crops, probs)
         if taught:  # teach mode
             from vision.teach import teach_probs  # (model + prototypes + colours)
 
@@ -311,6 +313,19 @@ class Pipeline:
         warnings = sanity_warnings(game, det, self.decide)
         timer.lap("facts", t)
         return det, cand, pred, idx, facts, warnings
+
+    def _coats_of_arms(self, photo: Photo, area: PlayArea, crops: np.ndarray,
+                       probs: np.ndarray) -> np.ndarray:
+        """Simsala Hopp: the coloured rabbits re-decided by the castle's coats of arms under
+        this photo's light (`vision.shields`); the probabilities unchanged without them."""
+        from vision.shields import COLOURS, recolour, shield_hues
+        from vision.teach import piece_colour
+
+        hues = shield_hues(photo.image, area)
+        if hues is None:
+            return probs
+        columns = {c: self.classifier.index(f"rabbit-{c}") for c in COLOURS}
+        return recolour(probs, columns, piece_colour(crops), hues)
 
     def recognise(self, source: str | Path | bytes, game: str, profile=None) -> Recognition:
         """`profile`: a `vision.teach.Profile` re-deciding the labels (teach mode): its tile /

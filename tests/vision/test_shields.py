@@ -1,0 +1,58 @@
+"""The castle's coats of arms as colour references (vision.shields)."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.area import AREA_SETTINGS, find_area
+from vision.image_io import load_photo
+from vision.shields import COLOURS, NOMINAL_HUE, recolour, shield_hues
+
+SCENES = Path(__file__).resolve().parents[2] / "datasets" / "scenes" / "simsala-hopp"
+
+
+@pytest.mark.parametrize("name", ["simsala-hopp-e1-s1-0000.jpg", "simsala-hopp-e1-s1-0009.jpg"])
+def test_coats_of_arms_are_found_and_named(name):
+    """On committed scenes the four walls' colours come back, each near its usual hue."""
+    photo = load_photo(SCENES / name)
+    area = find_area(photo.image, AREA_SETTINGS["simsala-hopp"], "arena", game="simsala-hopp")
+    hues = shield_hues(photo.image, area)
+    assert hues is not None and set(hues) == set(COLOURS)
+    for c, h in hues.items():
+        assert abs((h - NOMINAL_HUE[c] + 180) % 360 - 180) < 45, (c, h)
+
+
+def test_no_reference_without_coloured_walls():
+    """The arena's walls painted grey: no coat of arms, no reference."""
+    import cv2
+
+    photo = load_photo(SCENES / "simsala-hopp-e1-s1-0000.jpg")
+    area = find_area(photo.image, AREA_SETTINGS["simsala-hopp"], "arena", game="simsala-hopp")
+    img = photo.image.copy()
+    s = float(area.settings.plane_px)
+    ring = area.to_image(np.array([[-0.2, -0.2], [1.2, -0.2], [1.2, 1.2], [-0.2, 1.2]]) * s)
+    inner = area.to_image(np.array([[0, 0], [1, 0], [1, 1], [0, 1]], float) * s)
+    mask = np.zeros(img.shape[:2], np.uint8)
+    cv2.fillPoly(mask, [np.round(ring).astype(np.int32)], 1)
+    cv2.fillPoly(mask, [np.round(inner).astype(np.int32)], 0)
+    img[mask > 0] = (128, 128, 128)
+    assert shield_hues(img, area) is None
+
+
+def _lab(hue_deg, chroma=40.0):
+    t = np.deg2rad(hue_deg)
+    return np.array([[60.0, chroma * np.cos(t), chroma * np.sin(t)]])
+
+
+@pytest.mark.parametrize("crop_hue, want", [
+    (92.0, "yellow"),  # near the yellow coat of arms: yellow, though the model said orange
+    (50.0, "orange"),  # near the orange one: stays orange
+])
+def test_recolour_follows_the_nearer_coat_of_arms(crop_hue, want):
+    columns = {c: k + 1 for k, c in enumerate(COLOURS)}  # column 0: background
+    probs = np.array([[0.1, 0.35, 0.55, 0.0, 0.0]])  # background, Y, O, B, V
+    hues = {"yellow": 85.0, "orange": 45.0, "blue": -95.0, "violet": -35.0}
+    out = recolour(probs, columns, _lab(crop_hue), hues)
+    assert np.isclose(out.sum(), 1.0) and out[0, 0] == probs[0, 0]
+    assert COLOURS[int(np.argmax(out[0, 1:]))] == want

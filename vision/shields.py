@@ -1,0 +1,101 @@
+"""Simsala Hopp: the castle's coats of arms as this photo's colour references.
+
+pieces.md: the four walls' coats of arms are yellow, orange, blue and violet, in that order
+going round. Under the photo's own light they show what each player colour looks like, so a
+rabbit tile the classifier finds yellow or orange (the pair warm light confuses) can be
+re-decided by which coat of arms its colour is nearer in hue.
+
+- `shield_hues(image, area)`: each wall's most chromatic pixels (a strip outside the middle
+  of each arena side, in the rectified plane) give a Lab hue; the four are named by the
+  cyclic order (either direction, any start) that fits the colours' usual hues best, or None
+  when a wall shows no clear colour or no order fits.
+- `recolour(probs, ...)`: the four coloured-rabbit probabilities times a hue likelihood
+  (Gaussian in the hue difference to each coat of arms), keeping their sum.
+Images are uint8 BGR; hues are degrees of atan2(b*, a*).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+COLOURS = ("yellow", "orange", "blue", "violet")  # the walls' order going round
+NOMINAL_HUE = {"yellow": 90.0, "orange": 55.0, "blue": -90.0, "violet": -40.0}
+
+
+@dataclass(frozen=True)
+class ShieldSettings:
+    along: tuple[float, float] = (0.3, 0.7)  # the strip along each side, share of the side
+    depth: tuple[float, float] = (0.01, 0.11)  # ... and outside it (the wall), share
+    window_px: int = 64  # the strip is resampled to this many pixels square
+    top_share: float = 0.15  # its most chromatic pixels are the coat of arms
+    min_chroma: float = 15.0  # their mean chroma must reach this, else no reference
+    max_error: float = 35.0  # mean hue difference of the best naming, degrees, at most
+    sigma: float = 20.0  # hue difference scale of the likelihood, degrees
+    weight: float = 1.0  # exponent of the likelihood
+
+
+SHIELDS = ShieldSettings()
+
+
+def _hue_diff(a, b):
+    return (np.asarray(a, float) - b + 180.0) % 360.0 - 180.0
+
+
+def shield_hues(image_bgr: np.ndarray, area, s: ShieldSettings = SHIELDS
+                ) -> dict[str, float] | None:
+    """{colour: hue} of the four coats of arms around the arena `area` (a
+    `vision.area.PlayArea`), or None."""
+    side = float(area.settings.plane_px)
+    (u0, u1), (d0, d1) = s.along, s.depth
+    strips = [  # plane rectangles outside north, east, south, west
+        [(u0, -d1), (u1, -d1), (u1, -d0), (u0, -d0)],
+        [(1 + d0, u0), (1 + d1, u0), (1 + d1, u1), (1 + d0, u1)],
+        [(u0, 1 + d0), (u1, 1 + d0), (u1, 1 + d1), (u0, 1 + d1)],
+        [(-d1, u0), (-d0, u0), (-d0, u1), (-d1, u1)],
+    ]
+    n = s.window_px
+    dst = np.float32([[0, 0], [n, 0], [n, n], [0, n]])
+    hues = []
+    for strip in strips:
+        src = area.to_image(np.array(strip, float) * side).astype(np.float32)
+        win = cv2.warpPerspective(image_bgr, cv2.getPerspectiveTransform(src, dst), (n, n))
+        lab = cv2.cvtColor(win, cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float32)
+        a, b = lab[:, 1] - 128.0, lab[:, 2] - 128.0
+        chroma = np.hypot(a, b)
+        top = chroma >= np.percentile(chroma, 100 * (1 - s.top_share))
+        if chroma[top].mean() < s.min_chroma:
+            return None
+        hues.append(float(np.degrees(np.arctan2(np.median(b[top]), np.median(a[top])))))
+    best = None
+    for start in range(4):
+        for step in (1, -1):
+            names = [COLOURS[(start + step * k) % 4] for k in range(4)]
+            err = float(np.mean([abs(_hue_diff(h, NOMINAL_HUE[c]))
+                                 for h, c in zip(hues, names, strict=True)]))
+            if best is None or err < best[0]:
+                best = (err, names)
+    if best[0] > s.max_error:
+        return None
+    return dict(zip(best[1], hues, strict=True))
+
+
+def recolour(probs: np.ndarray, columns: dict[str, int], colours_lab: np.ndarray,
+             hues: dict[str, float], s: ShieldSettings = SHIELDS) -> np.ndarray:
+    """The classifier's (N, C) probabilities with the coloured-rabbit columns (`columns`:
+    colour -> column) re-weighted by how near each crop's colour (`colours_lab` (N, 3) Lab,
+    a/b about 0-centred) lies in hue to that colour's coat of arms; their sum is kept."""
+    if len(probs) == 0:
+        return probs
+    hue = np.degrees(np.arctan2(colours_lab[:, 2], colours_lab[:, 1]))
+    cols = [columns[c] for c in COLOURS]
+    like = np.stack([np.exp(-0.5 * (_hue_diff(hue, hues[c]) / s.sigma) ** 2)
+                     for c in COLOURS], axis=1) ** s.weight
+    p = probs[:, cols]
+    mass = p.sum(axis=1, keepdims=True)
+    q = p * like + 1e-12
+    out = probs.copy()
+    out[:, cols] = q / q.sum(axis=1, keepdims=True) * mass
+    return out
