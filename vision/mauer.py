@@ -106,6 +106,8 @@ class MauerSettings:
     max_die_candidates: int = 14  # light die-sized blobs read, nearest the board first
     die_close: float = 0.45  # the light is closed over this share of a die's side first (the
     # dark pips would split a small die's face into parts too small or concave for a die)
+    pip_candidates: bool = True  # also where two or more pip-sized dark dots lie close (a white
+    # die on a white table makes no light blob; its pips still show)
     die_crop: float = 4.0  # crop side around a candidate, in die sides
     die_target_px: float = 90.0  # candidates are enlarged so a die is about this wide
 
@@ -1476,6 +1478,7 @@ def _die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
     else:
         L = lightness[y0:y1, x0:x1]
     L = np.where(mask > 0, L, _masked_median_u8(L, mask)) if mask.any() else L
+    L0 = L
     if s.die_close > 0:  # close the dark pips: a die is one light blob, not split by its pips
         k = max(3, int(round(s.die_close * die_px)) | 1)
         L = cv2.morphologyEx(L, cv2.MORPH_CLOSE,
@@ -1491,6 +1494,26 @@ def _die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
     p.minDistBetweenBlobs = 0.5 * die_px
     kp = cv2.SimpleBlobDetector_create(p).detect(L)
     cands = [np.array(k.pt) + off for k in kp]
+    if s.pip_candidates:  # dice with no light blob (a white die on a white table): pips
+        raw = L0 if s.die_close > 0 else L
+        q = cv2.SimpleBlobDetector_Params()
+        q.filterByColor, q.blobColor = True, 0
+        q.minThreshold, q.maxThreshold, q.thresholdStep = 20, 200, 15
+        q.minArea = max(2.0, 0.01 * die_px * die_px)
+        q.maxArea = max(6.0, 0.08 * die_px * die_px)
+        q.filterByCircularity, q.minCircularity = True, 0.6
+        q.filterByInertia, q.minInertiaRatio = True, 0.4
+        q.filterByConvexity = False
+        q.minDistBetweenBlobs = 0.1 * die_px
+        pips = np.array([k.pt for k in cv2.SimpleBlobDetector_create(q).detect(raw)])
+        if len(pips) >= 2:
+            pips = pips + off
+            d = np.hypot(*(pips[:, None] - pips[None]).transpose(2, 0, 1))
+            near = (d < 0.6 * die_px).sum(axis=1) - 1  # pips of one face lie close
+            for i in np.flatnonzero(near >= 1):
+                c = pips[d[i] < 0.6 * die_px].mean(axis=0)
+                if all(np.hypot(*(c - e)) > 0.8 * die_px for e in cands):
+                    cands.append(c)
     cands.sort(key=lambda c: float(np.linalg.norm(c - centre)))
     return [(c, die_px) for c in cands[: s.max_die_candidates]]
 

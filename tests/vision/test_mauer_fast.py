@@ -362,12 +362,13 @@ def test_die_candidates_in_the_rings_box_are_those_of_the_whole_photo(shift):
     H = T @ view.H
     view = M.BoardView(M.apply_h(H, M.board_corners_mm(board)), H, None, 1.0)
     L = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)[..., 0]
-    got = M._die_candidates(img, view, board, M.SETTINGS, L)
-    want = _die_candidates_in_the_whole_photo(img, view, board, M.SETTINGS, L)
+    s = replace(M.SETTINGS, pip_candidates=False)  # (the light blobs: what the box changed)
+    got = M._die_candidates(img, view, board, s, L)
+    want = _die_candidates_in_the_whole_photo(img, view, board, s, L)
     assert len(got) == len(want) > 0
     for (a, da), (b, db) in zip(got, want, strict=True):
         assert np.abs(a - b).max() < 1e-3 and da == db
-    assert len(M._die_candidates(img, view, board, M.SETTINGS)) == len(got)  # own L*
+    assert len(M._die_candidates(img, view, board, s)) == len(got)  # own L*
 
 
 @pytest.mark.parametrize("params", [
@@ -442,5 +443,34 @@ def test_a_small_die_split_by_its_pips_is_still_a_candidate(angle):
         return any(np.hypot(*(c - at)) < 0.5 * side
                    for c, _ in M._die_candidates(img, view, board, settings))
 
+    light = replace(M.SETTINGS, pip_candidates=False)  # the light blobs alone
+    assert near(light)
+    assert not near(replace(light, die_close=0.0))
+
+
+def test_a_white_die_on_a_white_table_is_found_by_its_pips():
+    """A white die showing 5 on a white patch of table: no light blob stands out, but its
+    pips, dark dots close together, make a candidate."""
+    from dataclasses import replace
+
+    img, board, view = _scene_view()
+    at = M.apply_h(view.H, [[250.0, -60.0]])[0]  # 60 mm beyond the board's north side
+    ppm = float(np.sqrt(abs(cv2.contourArea(view.corners.astype(np.float32))) / 250000.0))
+    side = 16.0 * ppm
+    x, y = int(at[0]), int(at[1])
+    r = int(4 * side)
+    img[y - r:y + r, x - r:x + r] = (246, 246, 246)  # white table
+    box = cv2.boxPoints(((at[0], at[1]), (side, side), 20.0))
+    cv2.fillPoly(img, [np.round(box).astype(np.int32)], (250, 250, 250))
+    u, v = (box[1] - box[0]) / 4, (box[3] - box[0]) / 4
+    for i, j in ((1, 1), (3, 1), (2, 2), (1, 3), (3, 3)):
+        px, py = box[0] + i * u + j * v
+        cv2.circle(img, (int(round(px)), int(round(py))), max(1, int(side / 9)), (25, 25, 25),
+                   -1)
+
+    def near(settings):
+        return any(np.hypot(*(c - at)) < 0.5 * side
+                   for c, _ in M._die_candidates(img, view, board, settings))
+
     assert near(M.SETTINGS)
-    assert not near(replace(M.SETTINGS, die_close=0.0))
+    assert not near(replace(M.SETTINGS, pip_candidates=False))
