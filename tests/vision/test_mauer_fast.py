@@ -417,60 +417,48 @@ def test_no_plausible_homography_turns_a_corner_the_other_way():
     assert M._same_turns(src, dst)[plausible].all()
 
 
-@pytest.mark.parametrize("angle", [45.0, 30.0])
-def test_a_small_die_split_by_its_pips_is_still_a_candidate(angle):
-    """A small white die (about the board's 16 mm) showing 3, turned so that its diagonal of
-    pips cuts the face in two, on a light table beside the board: with the pips closed first
-    it is one light blob and a candidate; without, its halves are too small and concave."""
-    from dataclasses import replace
-
+def _die_beside_the_board(table_bgr, angle, pips, pip_r):
+    """The committed scene with a small white die (the board's 16 mm) drawn 60 mm beyond the
+    board's north side on a patch of table colour `table_bgr`, turned by `angle`, its pips
+    at (i, j) quarters of its sides: (image, board, view, die centre px, die side px, near)
+    where near(settings) says whether `_die_candidates` has a candidate on the die."""
     img, board, view = _scene_view()
-    at = M.apply_h(view.H, [[250.0, -60.0]])[0]  # 60 mm beyond the board's north side
+    at = M.apply_h(view.H, [[250.0, -60.0]])[0]
     ppm = float(np.sqrt(abs(cv2.contourArea(view.corners.astype(np.float32))) / 250000.0))
     side = 16.0 * ppm
     x, y = int(at[0]), int(at[1])
     r = int(4 * side)
-    img[y - r:y + r, x - r:x + r] = (200, 190, 150)  # a light blue patch of table
+    img[y - r:y + r, x - r:x + r] = table_bgr
     box = cv2.boxPoints(((at[0], at[1]), (side, side), angle))
     cv2.fillPoly(img, [np.round(box).astype(np.int32)], (250, 250, 250))
-    d = (box[2] - box[0]) / 4  # the diagonal's pips: at 1/4, 2/4, 3/4
-    for k in (1, 2, 3):
-        px, py = box[0] + k * d
-        cv2.circle(img, (int(round(px)), int(round(py))), max(1, int(side / 8)), (20, 20, 20),
-                   -1)
+    u, v = (box[1] - box[0]) / 4, (box[3] - box[0]) / 4
+    for i, j in pips:
+        px, py = box[0] + i * u + j * v
+        cv2.circle(img, (int(round(px)), int(round(py))), max(1, int(side * pip_r)),
+                   (20, 20, 20), -1)
 
     def near(settings):
         return any(np.hypot(*(c - at)) < 0.5 * side
                    for c, _ in M._die_candidates(img, view, board, settings))
 
+    return near
+
+
+@pytest.mark.parametrize("angle", [45.0, 30.0])
+def test_a_small_die_split_by_its_pips_is_still_a_candidate(angle):
+    """A small white die showing 3, turned so that its diagonal of pips cuts the face in two,
+    on a light blue table beside the board: with the pips closed first it is one light blob
+    and a candidate; without, its halves are too small and concave."""
+    near = _die_beside_the_board((200, 190, 150), angle, ((1, 1), (2, 2), (3, 3)), 1 / 8)
     light = replace(M.SETTINGS, pip_candidates=False)  # the light blobs alone
     assert near(light)
     assert not near(replace(light, die_close=0.0))
 
 
 def test_a_white_die_on_a_white_table_is_found_by_its_pips():
-    """A white die showing 5 on a white patch of table: no light blob stands out, but its
-    pips, dark dots close together, make a candidate."""
-    from dataclasses import replace
-
-    img, board, view = _scene_view()
-    at = M.apply_h(view.H, [[250.0, -60.0]])[0]  # 60 mm beyond the board's north side
-    ppm = float(np.sqrt(abs(cv2.contourArea(view.corners.astype(np.float32))) / 250000.0))
-    side = 16.0 * ppm
-    x, y = int(at[0]), int(at[1])
-    r = int(4 * side)
-    img[y - r:y + r, x - r:x + r] = (246, 246, 246)  # white table
-    box = cv2.boxPoints(((at[0], at[1]), (side, side), 20.0))
-    cv2.fillPoly(img, [np.round(box).astype(np.int32)], (250, 250, 250))
-    u, v = (box[1] - box[0]) / 4, (box[3] - box[0]) / 4
-    for i, j in ((1, 1), (3, 1), (2, 2), (1, 3), (3, 3)):
-        px, py = box[0] + i * u + j * v
-        cv2.circle(img, (int(round(px)), int(round(py))), max(1, int(side / 9)), (25, 25, 25),
-                   -1)
-
-    def near(settings):
-        return any(np.hypot(*(c - at)) < 0.5 * side
-                   for c, _ in M._die_candidates(img, view, board, settings))
-
+    """A white die showing 5 on a white table: no light blob stands out, but its pips, dark
+    dots close together, make a candidate."""
+    near = _die_beside_the_board((246, 246, 246), 20.0,
+                                 ((1, 1), (3, 1), (2, 2), (1, 3), (3, 3)), 1 / 9)
     assert near(M.SETTINGS)
     assert not near(replace(M.SETTINGS, pip_candidates=False))
