@@ -1478,7 +1478,7 @@ def _die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
     else:
         L = lightness[y0:y1, x0:x1]
     L = np.where(mask > 0, L, _masked_median_u8(L, mask)) if mask.any() else L
-    L0 = L
+    L0 = L  # the lightness as it is (the pip candidates below read it)
     if s.die_close > 0:  # close the dark pips: a die is one light blob, not split by its pips
         k = max(3, int(round(s.die_close * die_px)) | 1)
         L = cv2.morphologyEx(L, cv2.MORPH_CLOSE,
@@ -1495,7 +1495,7 @@ def _die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
     kp = cv2.SimpleBlobDetector_create(p).detect(L)
     cands = [np.array(k.pt) + off for k in kp]
     if s.pip_candidates:  # dice with no light blob (a white die on a white table): pips
-        raw = L0 if s.die_close > 0 else L
+        raw = L0  # (before the closing, which fills the pips)
         q = cv2.SimpleBlobDetector_Params()
         q.filterByColor, q.blobColor = True, 0
         q.minThreshold, q.maxThreshold, q.thresholdStep = 20, 200, 15
