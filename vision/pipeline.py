@@ -282,9 +282,11 @@ class Pipeline:
                                         if k))
         t = timer.lap("segment", t)
         taught = profile is not None and profile.piece_part is not None
-        if taught:  # (teach mode: its own colour calibration, no light balance)
+        crop = self.classifier.crop
+        if taught:  # teach mode: its own colour calibration, no light balance
             from vision.teach import taught_crop
-        crop = taught_crop(self.classifier.crop) if taught else self.classifier.crop
+
+            crop = taught_crop(crop)
         crops = extract_crops(photo.image, area.H_plane_to_img, cand.centers, cand.sides,
                               cand.angles, crop)
         pred = self.classifier.predict(crops)
