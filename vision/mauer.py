@@ -414,9 +414,17 @@ def find_runs(pts: np.ndarray, min_len: int, tol: float = 0.25, k: int = 6,
             else:
                 return
 
+    return chains_from(nbr, extend, min_len)
+
+
+def chains_from(nbr: np.ndarray, extend, min_len: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """`find_runs`' chains: from each point i and each of its neighbours `nbr[i]` a chain
+    grown both ways by `extend(chain, slot)` (it appends while it can), links already inside
+    a found chain skipped; [(indices, slots)] of at least `min_len` points, most points
+    first, none contained in another."""
     found: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
     covered: set[tuple[int, int]] = set()  # neighbour links already inside a found chain
-    for i in range(n):
+    for i in range(len(nbr)):
         for j in nbr[i]:
             if (i, int(j)) in covered:
                 continue

@@ -174,7 +174,8 @@ def test_icp_that_stops_refitting_when_converged_gives_the_same_fit(seed, monkey
 
 
 def _find_runs_over_all_points(pts, min_len, tol=0.25, k=6, max_gap=1):
-    """The former `find_runs`: each chain step looks at every point in numpy."""
+    """The former `find_runs`: each chain step looks at every point in numpy (the chains
+    assembled by the same `chains_from`)."""
     n = len(pts)
     if n < min_len:
         return []
@@ -197,29 +198,7 @@ def _find_runs_over_all_points(pts, min_len, tol=0.25, k=6, max_gap=1):
             else:
                 return
 
-    found, covered = {}, set()
-    for i in range(n):
-        for j in nbr[i]:
-            if (i, int(j)) in covered:
-                continue
-            chain, slot = [i, int(j)], [0, 1]
-            extend(chain, slot)
-            chain, slot = chain[::-1], [-v for v in slot[::-1]]
-            extend(chain, slot)
-            for a, b in zip(chain, chain[1:], strict=False):
-                covered.add((a, b))
-                covered.add((b, a))
-            if len(chain) >= min_len:
-                key = tuple(sorted(chain))
-                if key not in found:
-                    sl = np.array(slot)
-                    found[key] = (np.array(chain), sl - sl[0])
-    runs = sorted(found.values(), key=lambda r: (len(r[0]), -r[1][-1]), reverse=True)
-    out = []
-    for r in runs:
-        if not any(set(r[0]) <= set(o[0]) for o in out):
-            out.append(r)
-    return out
+    return M.chains_from(nbr, extend, min_len)
 
 
 def _grid_with_clutter(seed):
