@@ -1458,6 +1458,26 @@ def _masked_median_u8(img: np.ndarray, mask: np.ndarray) -> np.uint8:
     return np.uint8((lo + hi) / 2)
 
 
+def light_die_blobs(L: np.ndarray, die_px: float, s: MauerSettings) -> list[np.ndarray]:
+    """Centres (x, y) of the light die-sized blobs of a uint8 lightness image, `die_px` a
+    die's side: the dark pips closed first (`die_close`: a die is then one light blob, not
+    split by its pips), then OpenCV's blob detector over a ladder of thresholds."""
+    if s.die_close > 0:
+        k = max(3, int(round(s.die_close * die_px)) | 1)
+        L = cv2.morphologyEx(L, cv2.MORPH_CLOSE,
+                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    p = cv2.SimpleBlobDetector_Params()
+    p.filterByColor, p.blobColor = True, 255
+    p.minThreshold, p.maxThreshold, p.thresholdStep = 60, 250, 10
+    p.minArea = max(6.0, 0.25 * die_px * die_px)
+    p.maxArea = 3.0 * die_px * die_px
+    p.filterByCircularity = False
+    p.filterByInertia, p.minInertiaRatio = True, 0.25
+    p.filterByConvexity, p.minConvexity = True, 0.6
+    p.minDistBetweenBlobs = 0.5 * die_px
+    return [np.array(k.pt) for k in cv2.SimpleBlobDetector_create(p).detect(L)]
+
+
 def _die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
                     s: MauerSettings, lightness: np.ndarray | None = None
                     ) -> list[tuple[np.ndarray, float]]:
@@ -1486,24 +1506,9 @@ def _die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
     else:
         L = lightness[y0:y1, x0:x1]
     L = np.where(mask > 0, L, _masked_median_u8(L, mask)) if mask.any() else L
-    L0 = L  # the lightness as it is (the pip candidates below read it)
-    if s.die_close > 0:  # close the dark pips: a die is one light blob, not split by its pips
-        k = max(3, int(round(s.die_close * die_px)) | 1)
-        L = cv2.morphologyEx(L, cv2.MORPH_CLOSE,
-                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    p = cv2.SimpleBlobDetector_Params()
-    p.filterByColor, p.blobColor = True, 255
-    p.minThreshold, p.maxThreshold, p.thresholdStep = 60, 250, 10
-    p.minArea = max(6.0, 0.25 * die_px * die_px)
-    p.maxArea = 3.0 * die_px * die_px
-    p.filterByCircularity = False
-    p.filterByInertia, p.minInertiaRatio = True, 0.25
-    p.filterByConvexity, p.minConvexity = True, 0.6
-    p.minDistBetweenBlobs = 0.5 * die_px
-    kp = cv2.SimpleBlobDetector_create(p).detect(L)
-    cands = [np.array(k.pt) + off for k in kp]
+    cands = [c + off for c in light_die_blobs(L, die_px, s)]
     if s.pip_candidates:  # dice with no light blob (a white die on a white table): pips
-        raw = L0  # (before the closing, which fills the pips)
+        raw = L  # (not closed: the closing fills the pips)
         q = cv2.SimpleBlobDetector_Params()
         q.filterByColor, q.blobColor = True, 0
         q.minThreshold, q.maxThreshold, q.thresholdStep = 20, 200, 15

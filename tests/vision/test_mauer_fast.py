@@ -313,20 +313,7 @@ def _die_candidates_in_the_whole_photo(image_bgr, view, board, s, lightness):
     cv2.fillConvexPoly(mask, np.round(outer).astype(np.int32), 1)
     cv2.fillConvexPoly(mask, np.round(view.corners).astype(np.int32), 0)
     L = np.where(mask > 0, lightness, M._masked_median_u8(lightness, mask))
-    if s.die_close > 0:  # the pips closed, as the function does
-        k = max(3, int(round(s.die_close * die_px)) | 1)
-        L = cv2.morphologyEx(L, cv2.MORPH_CLOSE,
-                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    p = cv2.SimpleBlobDetector_Params()
-    p.filterByColor, p.blobColor = True, 255
-    p.minThreshold, p.maxThreshold, p.thresholdStep = 60, 250, 10
-    p.minArea = max(6.0, 0.25 * die_px * die_px)
-    p.maxArea = 3.0 * die_px * die_px
-    p.filterByCircularity = False
-    p.filterByInertia, p.minInertiaRatio = True, 0.25
-    p.filterByConvexity, p.minConvexity = True, 0.6
-    p.minDistBetweenBlobs = 0.5 * die_px
-    cands = [np.array(k.pt) for k in cv2.SimpleBlobDetector_create(p).detect(L)]
+    cands = M.light_die_blobs(L, die_px, s)  # (the blobs themselves as the function finds them)
     cands.sort(key=lambda c: float(np.linalg.norm(c - centre)))
     return [(c, die_px) for c in cands[: s.max_die_candidates]]
 
