@@ -720,10 +720,9 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
         if settings.retry_balanced > 0:  # under a strong colour cast: once more, balanced
             from dataclasses import replace
 
-            from vision.preprocess import light_gains
+            from vision.preprocess import apply_gains, light_gains
 
-            g = light_gains(image_bgr, settings.retry_balanced)
-            balanced = np.clip(image_bgr.astype(np.float32) * g, 0, 255).astype(np.uint8)
+            balanced = apply_gains(image_bgr, light_gains(image_bgr, settings.retry_balanced))
             try:
                 return find_area(balanced, replace(settings, retry_balanced=0.0), what, game,
                                  use_model)

@@ -62,11 +62,13 @@ class GameVision:
     labels: tuple[str, ...]
     kind: str  # "tiles", "marbles" or "cards" (issue 6: `vision.cards`, no play area)
     card_labels: tuple[str, ...] = ()  # pieces read by the card stage (`vision.cards`)
+    coats_of_arms: bool = False  # the castle walls' player colours re-decide the coloured
+    # pieces (`vision.shields`)
 
 
 VISION_GAMES: dict[str, GameVision] = {
     "simsala-hopp": GameVision("simsala-hopp", "Simsala Hopp arena (red square)", SIMSALA_LABELS,
-                               "tiles"),
+                               "tiles", coats_of_arms=True),
     "hop-la-bille": GameVision("hop-la-bille", "Hop la bille cloth", MARBLE_LABELS, "marbles",
                                CARD_LABELS_HOP),
     "magic-rabbit": GameVision("magic-rabbit", "Magic Rabbit line of tiles", (), "cards",
@@ -291,7 +293,7 @@ class Pipeline:
                               cand.angles, crop)
         pred = self.classifier.predict(crops)
         probs = pred.probs
-        if game == "simsala-hopp" and not taught and len(crops):
+        if gv.coats_of_arms and not taught and len(crops):
             probs = self._coats_of_arms(photo, area, crops, probs)
         if taught:  # teach mode
             from vision.teach import teach_probs  # (model + prototypes + colours)

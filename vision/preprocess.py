@@ -70,6 +70,11 @@ def light_gains(image_bgr: np.ndarray, strength: float) -> np.ndarray:
     return (gains ** strength).astype(np.float32)
 
 
+def apply_gains(image_bgr: np.ndarray, gains: np.ndarray) -> np.ndarray:
+    """uint8 BGR pixels (any leading shape) times per-channel `gains` (3,), clipped."""
+    return np.clip(image_bgr.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+
+
 def extract_crops(
     image_bgr: np.ndarray,
     H_plane_to_img: np.ndarray,
@@ -94,8 +99,7 @@ def extract_crops(
         )
         out[i] = cv2.resize(big, (settings.size, settings.size), interpolation=cv2.INTER_AREA)
     if len(out) and settings.light_balance > 0:
-        gains = light_gains(image_bgr, settings.light_balance)
-        out = np.clip(out.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+        out = apply_gains(out, light_gains(image_bgr, settings.light_balance))
     return out
 
 
