@@ -185,7 +185,8 @@ def _mauer_reader(dice_reader=read_dice):
     in the place of `vision.dice.read_dice`)."""
     import vision.dice
     from scoring.mauerhuepfer import load_board
-    from vision.mauer import find_board, pick_dice, read_board_dice
+    from vision.mauer import find_board
+    from vision.mauer_dice import pick_dice, read_board_dice
 
     board = load_board()
 

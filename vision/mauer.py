@@ -18,7 +18,8 @@ origin at the board's top-left corner, x right, y down, z down into the board):
    rendered scenes by `python -m vision.mauer_train`). A start-area or goal slot only holds
    its own colour. Near pawns are decided first; a far position mostly covered by a near
    pawn's head is doubted in the warnings.
-4. Dice: `vision.dice.read_dice`, preferring dice off the board.
+4. Dice: `vision.mauer_dice` (die-sized blobs around the board, each read by
+   `vision.dice.read_dice` on an enlarged crop), preferring dice off the board.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ import numpy as np
 
 from scoring.labels import PAWN_COLOURS, PAWNS_PER_COLOUR
 from scoring.mauerhuepfer import GOAL_SLOTS, START, Board, load_board
+from vision.mauer_dice import BoardDiceSettings, pick_dice, read_board_dice
 
 MODEL_PATH = Path(__file__).resolve().parent.parent / "models" / "mauer-pawns.npz"
 CLASSES = ("empty",) + tuple(PAWN_COLOURS)  # classifier outputs, in this order
@@ -99,18 +101,7 @@ class MauerSettings:
     lone_colour_min_conf: float = 0.95  # a colour with < 4 pawns needs one pawn this sure
     complete_min_prob: float = 0.002  # a colour's missing pawn: its likeliest spot, if at
     complete_margin: float = 3.0  # least this probable and this many times the next one
-    # dice
-    dice_wanted: int = 2
-    dice_search_mm: float = 130.0  # dice are looked for this far around the board
-    die_mm: float = 16.0  # die side (pieces.md)
-    max_die_candidates: int = 14  # light die-sized blobs read, nearest the board first
-    die_close: float = 0.45  # the light is closed over this share of a die's side first (the
-    # dark pips would split a small die's face into parts too small or concave for a die)
-    pip_candidates: bool = True  # also where two or more pip-sized dark dots lie close (a white
-    # die on a white table makes no light blob; its pips still show)
-    die_crop: float = 4.0  # crop side around a candidate, in die sides
-    die_target_px: float = 90.0  # candidates are enlarged so a die is about this wide
-
+    dice: BoardDiceSettings = BoardDiceSettings()  # the dice beside the board
 
 SETTINGS = MauerSettings()
 
@@ -1429,142 +1420,6 @@ def box_limits(cls: np.ndarray, conf: np.ndarray, s: MauerSettings = SETTINGS,
     return keep, doubts
 
 
-def pick_dice(dice: list, corners: np.ndarray | None, wanted: int = 2) -> tuple[list, list[str]]:
-    """The `wanted` dice to use: off the board first, then by confidence; a warning when the
-    photo shows more (the scorer warns about fewer)."""
-    warnings = []
-    if corners is not None:
-        poly = corners.astype(np.float32).reshape(-1, 1, 2)
-
-        def on_board(d):
-            return cv2.pointPolygonTest(poly, (float(d.center[0]), float(d.center[1])),
-                                        False) > 0
-    else:
-        def on_board(d):
-            return False
-    ranked = sorted(dice, key=lambda d: (on_board(d), -d.confidence))
-    if len(dice) > wanted:
-        warnings.append(f"{len(dice)} dice seen; the {wanted} read most surely are used")
-    return ranked[:wanted], warnings
-
-
-def _masked_median_u8(img: np.ndarray, mask: np.ndarray) -> np.uint8:
-    """`np.uint8(np.median(img[mask > 0]))` for uint8 images, from a histogram (no copy of
-    the masked pixels, no sort)."""
-    cum = np.cumsum(cv2.calcHist([img], [0], mask, [256], [0, 256]).ravel().astype(np.int64))
-    n = int(cum[-1])
-    lo = int(np.searchsorted(cum, (n - 1) // 2 + 1))  # the middle order statistics
-    hi = int(np.searchsorted(cum, n // 2 + 1))
-    return np.uint8((lo + hi) / 2)
-
-
-def light_die_blobs(L: np.ndarray, die_px: float, s: MauerSettings) -> list[np.ndarray]:
-    """Centres (x, y) of the light die-sized blobs of a uint8 lightness image, `die_px` a
-    die's side: the dark pips closed first (`die_close`: a die is then one light blob, not
-    split by its pips), then OpenCV's blob detector over a ladder of thresholds."""
-    if s.die_close > 0:
-        k = max(3, int(round(s.die_close * die_px)) | 1)
-        L = cv2.morphologyEx(L, cv2.MORPH_CLOSE,
-                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    p = cv2.SimpleBlobDetector_Params()
-    p.filterByColor, p.blobColor = True, 255
-    p.minThreshold, p.maxThreshold, p.thresholdStep = 60, 250, 10
-    p.minArea = max(6.0, 0.25 * die_px * die_px)
-    p.maxArea = 3.0 * die_px * die_px
-    p.filterByCircularity = False
-    p.filterByInertia, p.minInertiaRatio = True, 0.25
-    p.filterByConvexity, p.minConvexity = True, 0.6
-    p.minDistBetweenBlobs = 0.5 * die_px
-    return [np.array(k.pt) for k in cv2.SimpleBlobDetector_create(p).detect(L)]
-
-
-def _die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
-                    s: MauerSettings, lightness: np.ndarray | None = None
-                    ) -> list[tuple[np.ndarray, float]]:
-    """Light compact blobs of a die's size on the table around the board (the board itself
-    masked out): [(centre px, expected die side px)], nearest the board first."""
-    h, w = image_bgr.shape[:2]
-    wm, hm = board.size_mm
-    m = s.dice_search_mm
-    outer = apply_h(view.H, [[-m, -m], [wm + m, -m], [wm + m, hm + m], [-m, hm + m]])
-    centre = apply_h(view.H, [[wm / 2, hm / 2]])[0]
-    ppm = float(np.sqrt(abs(cv2.contourArea(view.corners.astype(np.float32))) / (wm * hm)))
-    die_px = s.die_mm * ppm
-    # only the search ring's bounding box (2 px more, filled like the rest outside the
-    # ring) is searched: the same blobs as in the whole photo filled outside the ring
-    ring = np.round(outer).astype(np.int32)
-    x0, y0 = max(0, int(ring[:, 0].min()) - 2), max(0, int(ring[:, 1].min()) - 2)
-    x1, y1 = min(w, int(ring[:, 0].max()) + 3), min(h, int(ring[:, 1].max()) + 3)
-    if x1 - x0 < 2 or y1 - y0 < 2:
-        return []
-    off = np.array([x0, y0], np.int32)
-    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillConvexPoly(mask, ring - off, 1)
-    cv2.fillConvexPoly(mask, np.round(view.corners).astype(np.int32) - off, 0)
-    if lightness is None:
-        L = cv2.cvtColor(image_bgr[y0:y1, x0:x1], cv2.COLOR_BGR2LAB)[..., 0]
-    else:
-        L = lightness[y0:y1, x0:x1]
-    L = np.where(mask > 0, L, _masked_median_u8(L, mask)) if mask.any() else L
-    cands = [c + off for c in light_die_blobs(L, die_px, s)]
-    if s.pip_candidates:  # dice with no light blob (a white die on a white table): pips
-        raw = L  # (not closed: the closing fills the pips)
-        q = cv2.SimpleBlobDetector_Params()
-        q.filterByColor, q.blobColor = True, 0
-        q.minThreshold, q.maxThreshold, q.thresholdStep = 20, 200, 15
-        q.minArea = max(2.0, 0.01 * die_px * die_px)
-        q.maxArea = max(6.0, 0.08 * die_px * die_px)
-        q.filterByCircularity, q.minCircularity = True, 0.6
-        q.filterByInertia, q.minInertiaRatio = True, 0.4
-        q.filterByConvexity = False
-        q.minDistBetweenBlobs = 0.1 * die_px
-        pips = np.array([k.pt for k in cv2.SimpleBlobDetector_create(q).detect(raw)])
-        if len(pips) >= 2:
-            pips = pips + off
-            d = np.hypot(*(pips[:, None] - pips[None]).transpose(2, 0, 1))
-            near = (d < 0.6 * die_px).sum(axis=1) - 1  # pips of one face lie close
-            for i in np.flatnonzero(near >= 1):
-                c = pips[d[i] < 0.6 * die_px].mean(axis=0)
-                if all(np.hypot(*(c - e)) > 0.8 * die_px for e in cands):
-                    cands.append(c)
-    cands.sort(key=lambda c: float(np.linalg.norm(c - centre)))
-    return [(c, die_px) for c in cands[: s.max_die_candidates]]
-
-
-def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
-                    s: MauerSettings = SETTINGS, lightness: np.ndarray | None = None
-                    ) -> tuple[list, list[str]]:
-    """Dice on the table around the board, read by `vision.dice.read_dice` on an enlarged
-    crop around each die-sized light blob (dice beside a board are small in the photo).
-    `lightness`: the photo's L* (uint8) when already made. Returns (dice with centres in
-    photo px, warnings)."""
-    from vision.dice import Die, read_dice
-
-    found: list = []
-    warnings: list[str] = []
-    h, w = image_bgr.shape[:2]
-    for c, die_px in _die_candidates(image_bgr, view, board, s, lightness):
-        if any(np.hypot(c[0] - d.center[0], c[1] - d.center[1]) < 0.8 * die_px for d in found):
-            continue
-        half = int(round(s.die_crop * die_px / 2))
-        x0, y0 = int(max(0, c[0] - half)), int(max(0, c[1] - half))
-        x1, y1 = int(min(w, c[0] + half)), int(min(h, c[1] + half))
-        if x1 - x0 < 4 or y1 - y0 < 4:
-            continue
-        f = max(1.0, s.die_target_px / max(die_px, 1.0))
-        crop = cv2.resize(image_bgr[y0:y1, x0:x1], None, fx=f, fy=f,
-                          interpolation=cv2.INTER_CUBIC)
-        dice, dwarn, _ = read_dice(crop)
-        for d in dice:
-            cx, cy = x0 + d.center[0] / f, y0 + d.center[1] / f
-            if np.hypot(cx - c[0], cy - c[1]) > 0.8 * die_px:
-                continue
-            if any(np.hypot(cx - e.center[0], cy - e.center[1]) < 0.8 * die_px for e in found):
-                continue
-            found.append(Die(d.value, d.confidence, (round(cx, 1), round(cy, 1))))
-    return found, warnings
-
-
 def read_mauer(image_bgr: np.ndarray, board: Board | None = None,
                model: PawnModel | None = None, s: MauerSettings = SETTINGS,
                with_dice: bool = True) -> MauerReading:
@@ -1631,9 +1486,9 @@ def read_mauer(image_bgr: np.ndarray, board: Board | None = None,
     t3 = time.perf_counter()
     timings = {"board": (t1 - t0) * 1000, "pawns": (t2 - t1) * 1000}
     if with_dice:
-        dice, dwarn = read_board_dice(image_bgr, view, board, s,
+        dice, dwarn = read_board_dice(image_bgr, view, board, s.dice,
                                       maps.lightness if maps.f == 1.0 else None)
-        used, pwarn = pick_dice(dice, view.corners, s.dice_wanted)
+        used, pwarn = pick_dice(dice, view.corners, s.dice.dice_wanted)
         warnings += dwarn + pwarn
         facts["dice"] = sorted(d.value for d in used)
         for d in used:

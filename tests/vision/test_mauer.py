@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 from scoring.labels import PAWN_COLOURS
 from scoring.mauerhuepfer import load_board
 from vision import mauer
-from vision.dice import Die
 from vision.synth.camera import _projection
 
 BOARD = load_board()
@@ -177,19 +176,6 @@ def test_pawn_model_learns_separable_classes(tmp_path):
 
 
 # --- dice choice and moves -----------------------------------------------------------------
-
-
-@pytest.mark.parametrize("dice,want,n_warn", [
-    # (value, confidence, centre); board quad is [100, 300]^2
-    ([(3, 0.9, (50, 50)), (5, 0.8, (350, 60))], [3, 5], 0),  # two dice beside the board
-    ([(2, 0.99, (200, 200)), (3, 0.9, (50, 50)), (5, 0.8, (350, 60))], [3, 5], 1),  # one on it
-    ([(4, 0.7, (50, 50))], [4], 0),  # one die: the scorer warns about it
-])
-def test_pick_dice_prefers_dice_off_the_board(dice, want, n_warn):
-    corners = np.array([[100, 100], [300, 100], [300, 300], [100, 300]], float)
-    used, warnings = mauer.pick_dice([Die(v, c, xy) for v, c, xy in dice], corners)
-    assert sorted(d.value for d in used) == want
-    assert len(warnings) == n_warn
 
 
 def test_moves_for_the_roll_per_colour():

@@ -43,16 +43,6 @@ def test_blurred_lab_at_equals_the_whole_blurred_image():
     assert np.array_equal(M._blurred_lab_at(img, xy), lab[xy[:, 1], xy[:, 0]])
 
 
-@pytest.mark.parametrize("seed", range(10))
-def test_masked_median_equals_numpy(seed):
-    rng = np.random.default_rng(seed)
-    img = rng.integers(0, 256, (30, 40), dtype=np.uint8)
-    if seed % 2:
-        img = (img // 64 * 64).astype(np.uint8)  # ties and even counts
-    mask = (rng.uniform(size=img.shape) < 0.3).astype(np.uint8)
-    assert M._masked_median_u8(img, mask) == np.uint8(np.median(img[mask > 0]))
-
-
 def test_board_for_gives_one_object_per_file():
     assert M.board_for() is M.board_for()
 
@@ -300,43 +290,6 @@ def test_reduced_search_finds_the_full_size_searchs_board():
                                                quick.H / quick.H[2, 2], atol=1e-6)
 
 
-def _die_candidates_in_the_whole_photo(image_bgr, view, board, s, lightness):
-    """The former `_die_candidates`: the whole photo searched, filled outside the ring."""
-    h, w = image_bgr.shape[:2]
-    wm, hm = board.size_mm
-    m = s.dice_search_mm
-    outer = M.apply_h(view.H, [[-m, -m], [wm + m, -m], [wm + m, hm + m], [-m, hm + m]])
-    centre = M.apply_h(view.H, [[wm / 2, hm / 2]])[0]
-    ppm = float(np.sqrt(abs(cv2.contourArea(view.corners.astype(np.float32))) / (wm * hm)))
-    die_px = s.die_mm * ppm
-    mask = np.zeros((h, w), np.uint8)
-    cv2.fillConvexPoly(mask, np.round(outer).astype(np.int32), 1)
-    cv2.fillConvexPoly(mask, np.round(view.corners).astype(np.int32), 0)
-    L = np.where(mask > 0, lightness, M._masked_median_u8(lightness, mask))
-    cands = M.light_die_blobs(L, die_px, s)  # (the blobs themselves as the function finds them)
-    cands.sort(key=lambda c: float(np.linalg.norm(c - centre)))
-    return [(c, die_px) for c in cands[: s.max_die_candidates]]
-
-
-@pytest.mark.parametrize("shift", [
-    (0.0, 0.0),  # the scene as it is
-    (-300.0, 0.0),  # the board near the left edge: the ring cut by the photo
-])
-def test_die_candidates_in_the_rings_box_are_those_of_the_whole_photo(shift):
-    img, board, view = _scene_view()
-    T = np.array([[1, 0, shift[0]], [0, 1, shift[1]], [0, 0, 1.0]])
-    H = T @ view.H
-    view = M.BoardView(M.apply_h(H, M.board_corners_mm(board)), H, None, 1.0)
-    L = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)[..., 0]
-    s = replace(M.SETTINGS, pip_candidates=False)  # (the light blobs: what the box changed)
-    got = M._die_candidates(img, view, board, s, L)
-    want = _die_candidates_in_the_whole_photo(img, view, board, s, L)
-    assert len(got) == len(want) > 0
-    for (a, da), (b, db) in zip(got, want, strict=True):
-        assert np.abs(a - b).max() < 1e-3 and da == db
-    assert len(M._die_candidates(img, view, board, s)) == len(got)  # own L*
-
-
 @pytest.mark.parametrize("params", [
     (1000.0, 640.0, 480.0),  # the start of the fit
     (1500.0, 600.0, 500.0),
@@ -381,50 +334,3 @@ def test_no_plausible_homography_turns_a_corner_the_other_way():
     plausible = M._plausible_many(Hs, M.board_corners_mm(M.board_for()))
     assert 100 < plausible.sum() < len(Hs) - 100
     assert M._same_turns(src, dst)[plausible].all()
-
-
-def _die_beside_the_board(table_bgr, angle, pips, pip_r):
-    """The committed scene with a small white die (the board's 16 mm) drawn 60 mm beyond the
-    board's north side on a patch of table colour `table_bgr`, turned by `angle`, its pips
-    at (i, j) quarters of its sides: (image, board, view, die centre px, die side px, near)
-    where near(settings) says whether `_die_candidates` has a candidate on the die."""
-    img, board, view = _scene_view()
-    at = M.apply_h(view.H, [[250.0, -60.0]])[0]
-    ppm = float(np.sqrt(abs(cv2.contourArea(view.corners.astype(np.float32))) / 250000.0))
-    side = 16.0 * ppm
-    x, y = int(at[0]), int(at[1])
-    r = int(4 * side)
-    img[y - r:y + r, x - r:x + r] = table_bgr
-    box = cv2.boxPoints(((at[0], at[1]), (side, side), angle))
-    cv2.fillPoly(img, [np.round(box).astype(np.int32)], (250, 250, 250))
-    u, v = (box[1] - box[0]) / 4, (box[3] - box[0]) / 4
-    for i, j in pips:
-        px, py = box[0] + i * u + j * v
-        cv2.circle(img, (int(round(px)), int(round(py))), max(1, int(side * pip_r)),
-                   (20, 20, 20), -1)
-
-    def near(settings):
-        return any(np.hypot(*(c - at)) < 0.5 * side
-                   for c, _ in M._die_candidates(img, view, board, settings))
-
-    return near
-
-
-@pytest.mark.parametrize("angle", [45.0, 30.0])
-def test_a_small_die_split_by_its_pips_is_still_a_candidate(angle):
-    """A small white die showing 3, turned so that its diagonal of pips cuts the face in two,
-    on a light blue table beside the board: with the pips closed first it is one light blob
-    and a candidate; without, its halves are too small and concave."""
-    near = _die_beside_the_board((200, 190, 150), angle, ((1, 1), (2, 2), (3, 3)), 1 / 8)
-    light = replace(M.SETTINGS, pip_candidates=False)  # the light blobs alone
-    assert near(light)
-    assert not near(replace(light, die_close=0.0))
-
-
-def test_a_white_die_on_a_white_table_is_found_by_its_pips():
-    """A white die showing 5 on a white table: no light blob stands out, but its pips, dark
-    dots close together, make a candidate."""
-    near = _die_beside_the_board((246, 246, 246), 20.0,
-                                 ((1, 1), (3, 1), (2, 2), (1, 3), (3, 3)), 1 / 9)
-    assert near(M.SETTINGS)
-    assert not near(replace(M.SETTINGS, pip_candidates=False))

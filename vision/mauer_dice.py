@@ -1,0 +1,180 @@
+"""Dice beside a Mauerhuepfer board: die-sized candidates on the table around the located
+board, each read by `vision.dice.read_dice` on an enlarged crop (dice beside a board are
+9-25 px wide in a 1280 px photo, too small for the whole-photo reader).
+
+Images are (H, W, 3) uint8 BGR; `view` is a located board (`vision.mauer.BoardView`: its
+`H`, board mm -> image px, and its `corners`, (4, 2) image px); `board` the board
+description (`scoring.mauerhuepfer.Board`, its `size_mm`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+if TYPE_CHECKING:
+    from scoring.mauerhuepfer import Board
+    from vision.mauer import BoardView
+
+
+@dataclass(frozen=True)
+class BoardDiceSettings:
+    """Thresholds of the dice search around the board."""
+
+    dice_wanted: int = 2
+    dice_search_mm: float = 130.0  # dice are looked for this far around the board
+    die_mm: float = 16.0  # die side (pieces.md)
+    max_die_candidates: int = 14  # light die-sized blobs read, nearest the board first
+    die_close: float = 0.45  # the light is closed over this share of a die's side first (the
+    # dark pips would split a small die's face into parts too small or concave for a die)
+    pip_candidates: bool = True  # also where two or more pip-sized dark dots lie close (a white
+    # die on a white table makes no light blob; its pips still show)
+    die_crop: float = 4.0  # crop side around a candidate, in die sides
+    die_target_px: float = 90.0  # candidates are enlarged so a die is about this wide
+
+
+SETTINGS = BoardDiceSettings()
+
+
+def _through(H: np.ndarray, pts) -> np.ndarray:
+    """(N, 2) board mm -> image px through the 3x3 homography H."""
+    return cv2.perspectiveTransform(np.asarray(pts, np.float64).reshape(-1, 1, 2), H)[:, 0]
+
+
+def pick_dice(dice: list, corners: np.ndarray | None, wanted: int = 2) -> tuple[list, list[str]]:
+    """The `wanted` dice to use: off the board first, then by confidence; a warning when the
+    photo shows more (the scorer warns about fewer)."""
+    warnings = []
+    if corners is not None:
+        poly = corners.astype(np.float32).reshape(-1, 1, 2)
+
+        def on_board(d):
+            return cv2.pointPolygonTest(poly, (float(d.center[0]), float(d.center[1])),
+                                        False) > 0
+    else:
+        def on_board(d):
+            return False
+    ranked = sorted(dice, key=lambda d: (on_board(d), -d.confidence))
+    if len(dice) > wanted:
+        warnings.append(f"{len(dice)} dice seen; the {wanted} read most surely are used")
+    return ranked[:wanted], warnings
+
+
+def masked_median_u8(img: np.ndarray, mask: np.ndarray) -> np.uint8:
+    """`np.uint8(np.median(img[mask > 0]))` for uint8 images, from a histogram (no copy of
+    the masked pixels, no sort)."""
+    cum = np.cumsum(cv2.calcHist([img], [0], mask, [256], [0, 256]).ravel().astype(np.int64))
+    n = int(cum[-1])
+    lo = int(np.searchsorted(cum, (n - 1) // 2 + 1))  # the middle order statistics
+    hi = int(np.searchsorted(cum, n // 2 + 1))
+    return np.uint8((lo + hi) / 2)
+
+
+def light_die_blobs(L: np.ndarray, die_px: float, s: BoardDiceSettings) -> list[np.ndarray]:
+    """Centres (x, y) of the light die-sized blobs of a uint8 lightness image, `die_px` a
+    die's side: the dark pips closed first (`die_close`: a die is then one light blob, not
+    split by its pips), then OpenCV's blob detector over a ladder of thresholds."""
+    if s.die_close > 0:
+        k = max(3, int(round(s.die_close * die_px)) | 1)
+        L = cv2.morphologyEx(L, cv2.MORPH_CLOSE,
+                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    p = cv2.SimpleBlobDetector_Params()
+    p.filterByColor, p.blobColor = True, 255
+    p.minThreshold, p.maxThreshold, p.thresholdStep = 60, 250, 10
+    p.minArea = max(6.0, 0.25 * die_px * die_px)
+    p.maxArea = 3.0 * die_px * die_px
+    p.filterByCircularity = False
+    p.filterByInertia, p.minInertiaRatio = True, 0.25
+    p.filterByConvexity, p.minConvexity = True, 0.6
+    p.minDistBetweenBlobs = 0.5 * die_px
+    return [np.array(k.pt) for k in cv2.SimpleBlobDetector_create(p).detect(L)]
+
+
+def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
+                    s: BoardDiceSettings, lightness: np.ndarray | None = None
+                    ) -> list[tuple[np.ndarray, float]]:
+    """Light compact blobs of a die's size on the table around the board (the board itself
+    masked out): [(centre px, expected die side px)], nearest the board first."""
+    h, w = image_bgr.shape[:2]
+    wm, hm = board.size_mm
+    m = s.dice_search_mm
+    outer = _through(view.H, [[-m, -m], [wm + m, -m], [wm + m, hm + m], [-m, hm + m]])
+    centre = _through(view.H, [[wm / 2, hm / 2]])[0]
+    ppm = float(np.sqrt(abs(cv2.contourArea(view.corners.astype(np.float32))) / (wm * hm)))
+    die_px = s.die_mm * ppm
+    # only the search ring's bounding box (2 px more, filled like the rest outside the
+    # ring) is searched: the same blobs as in the whole photo filled outside the ring
+    ring = np.round(outer).astype(np.int32)
+    x0, y0 = max(0, int(ring[:, 0].min()) - 2), max(0, int(ring[:, 1].min()) - 2)
+    x1, y1 = min(w, int(ring[:, 0].max()) + 3), min(h, int(ring[:, 1].max()) + 3)
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return []
+    off = np.array([x0, y0], np.int32)
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(mask, ring - off, 1)
+    cv2.fillConvexPoly(mask, np.round(view.corners).astype(np.int32) - off, 0)
+    if lightness is None:
+        L = cv2.cvtColor(image_bgr[y0:y1, x0:x1], cv2.COLOR_BGR2LAB)[..., 0]
+    else:
+        L = lightness[y0:y1, x0:x1]
+    L = np.where(mask > 0, L, masked_median_u8(L, mask)) if mask.any() else L
+    cands = [c + off for c in light_die_blobs(L, die_px, s)]
+    if s.pip_candidates:  # dice with no light blob (a white die on a white table): pips
+        raw = L  # (not closed: the closing fills the pips)
+        q = cv2.SimpleBlobDetector_Params()
+        q.filterByColor, q.blobColor = True, 0
+        q.minThreshold, q.maxThreshold, q.thresholdStep = 20, 200, 15
+        q.minArea = max(2.0, 0.01 * die_px * die_px)
+        q.maxArea = max(6.0, 0.08 * die_px * die_px)
+        q.filterByCircularity, q.minCircularity = True, 0.6
+        q.filterByInertia, q.minInertiaRatio = True, 0.4
+        q.filterByConvexity = False
+        q.minDistBetweenBlobs = 0.1 * die_px
+        pips = np.array([k.pt for k in cv2.SimpleBlobDetector_create(q).detect(raw)])
+        if len(pips) >= 2:
+            pips = pips + off
+            d = np.hypot(*(pips[:, None] - pips[None]).transpose(2, 0, 1))
+            near = (d < 0.6 * die_px).sum(axis=1) - 1  # pips of one face lie close
+            for i in np.flatnonzero(near >= 1):
+                c = pips[d[i] < 0.6 * die_px].mean(axis=0)
+                if all(np.hypot(*(c - e)) > 0.8 * die_px for e in cands):
+                    cands.append(c)
+    cands.sort(key=lambda c: float(np.linalg.norm(c - centre)))
+    return [(c, die_px) for c in cands[: s.max_die_candidates]]
+
+
+def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
+                    s: BoardDiceSettings = SETTINGS, lightness: np.ndarray | None = None
+                    ) -> tuple[list, list[str]]:
+    """Dice on the table around the board, read by `vision.dice.read_dice` on an enlarged
+    crop around each die-sized light blob (dice beside a board are small in the photo).
+    `lightness`: the photo's L* (uint8) when already made. Returns (dice with centres in
+    photo px, warnings)."""
+    from vision.dice import Die, read_dice
+
+    found: list = []
+    warnings: list[str] = []
+    h, w = image_bgr.shape[:2]
+    for c, die_px in die_candidates(image_bgr, view, board, s, lightness):
+        if any(np.hypot(c[0] - d.center[0], c[1] - d.center[1]) < 0.8 * die_px for d in found):
+            continue
+        half = int(round(s.die_crop * die_px / 2))
+        x0, y0 = int(max(0, c[0] - half)), int(max(0, c[1] - half))
+        x1, y1 = int(min(w, c[0] + half)), int(min(h, c[1] + half))
+        if x1 - x0 < 4 or y1 - y0 < 4:
+            continue
+        f = max(1.0, s.die_target_px / max(die_px, 1.0))
+        crop = cv2.resize(image_bgr[y0:y1, x0:x1], None, fx=f, fy=f,
+                          interpolation=cv2.INTER_CUBIC)
+        dice, dwarn, _ = read_dice(crop)
+        for d in dice:
+            cx, cy = x0 + d.center[0] / f, y0 + d.center[1] / f
+            if np.hypot(cx - c[0], cy - c[1]) > 0.8 * die_px:
+                continue
+            if any(np.hypot(cx - e.center[0], cy - e.center[1]) < 0.8 * die_px for e in found):
+                continue
+            found.append(Die(d.value, d.confidence, (round(cx, 1), round(cy, 1))))
+    return found, warnings
