@@ -4,6 +4,7 @@
     python -m vision.dice_eval --dir datasets/dice
     python -m vision.dice_eval --dir datasets/scenes/mauerhuepfer [--mauer-board]
     python -m vision.dice_eval --count 60 --seed 7000 --baseline /tmp/dice_old.py
+    python -m vision.dice_eval --sheet datasets/scenes/mauerhuepfer /tmp/sheet.png
 
 prints per-die accuracy (right value), miss rate (a die not found), wrong-value rate,
 false-positive rate (reported dice that are no die), false dice per photo on photos without
@@ -16,6 +17,10 @@ dice photo (`vision.dice_synth.write_folder`: `"dice": [{"value", "center", "sid
 `die-N` pieces with a `"polygon"` (the Mauerhuepfer scenes). Game scenes are read as a
 whole photo by `read_dice` (dice anywhere), or with `--mauer-board` the way the Mauerhuepfer
 pipeline reads them (board located, enlarged crops around die-sized blobs beside it).
+
+Folders with labels in `datasets/dice-legibility.json` (which dice a person can count, made
+blind from `--sheet` crops) also get "right among legible dice": the share of the dice a
+person can count that were read right (the renderer smears some dice past reading).
 """
 
 from __future__ import annotations
@@ -31,6 +36,8 @@ import numpy as np
 
 from vision.dice import read_dice
 from vision.dice_synth import make_scene, no_dice_scene
+
+LEGIBILITY = Path(__file__).resolve().parent.parent / "datasets" / "dice-legibility.json"
 
 
 def match(dice, truth, tol=0.6):
@@ -66,9 +73,23 @@ class _Tally:
         self.fp = self.reported = 0
         self.times: list[float] = []
         self.cpu: list[float] = []
+        self.legible = np.zeros(4)  # labelled legible: [dice, right, missed, wrong]
+        self.illegible = np.zeros(4)  # labelled not legible
 
-    def add(self, name, dice, truth_dice, table, elevation, verbose=False):
+    def add(self, name, dice, truth_dice, table, elevation, verbose=False, legible=None):
+        """`legible`: per true die True / False / None (not labelled), or None."""
         pairs, miss, extra = match(dice, truth_dice)
+        for ti in range(len(truth_dice)):
+            lab = legible[ti] if legible is not None else None
+            if lab is None:
+                continue
+            got = [di for t, di in pairs if t == ti]
+            row = (1, 0, 1, 0) if not got else (
+                (1, 1, 0, 0) if dice[got[0]].value == truth_dice[ti]["value"] else (1, 0, 0, 1))
+            if lab:
+                self.legible += row
+            else:
+                self.illegible += row
         self.fp += len(extra)
         self.reported += len(dice)
         rows = []
@@ -104,7 +125,12 @@ class _Tally:
     def report(self, photos: int) -> dict:
         a = self.tot["all"]
         n = max(a[0], 1)
-        return {
+        extra = {}
+        for key, v in (("legible", self.legible), ("illegible", self.illegible)):
+            if v[0]:
+                extra[key] = {"dice": int(v[0]), "right": int(v[1]), "missed": int(v[2]),
+                              "wrong": int(v[3]), "accuracy": round(v[1] / v[0], 4)}
+        return extra | {
             "photos": photos,
             "dice": int(a[0]),
             "accuracy": round(a[1] / n, 4),
@@ -180,6 +206,63 @@ def truth_dice(truth: dict) -> list[dict]:
     return out
 
 
+def load_legibility(path=LEGIBILITY) -> dict:
+    """file name -> [(centre, legible)] of the labelled dice (`datasets/dice-legibility.json`);
+    {} when there is no such file."""
+    path = Path(path)
+    if not path.is_file():
+        return {}
+    out: dict = defaultdict(list)
+    for e in json.loads(path.read_text())["dice"]:
+        out[e["file"]].append((e["center"], bool(e["legible"])))
+    return dict(out)
+
+
+def legibility_of(labels: dict, file_name: str, dice: list[dict]) -> list | None:
+    """Per true die: its label (True / False), None where none lies within a fifth of its
+    side; None when the photo has no labels."""
+    marks = labels.get(file_name)
+    if not marks:
+        return None
+    out = []
+    for t in dice:
+        near = [(float(np.hypot(c[0] - t["center"][0], c[1] - t["center"][1])), lab)
+                for c, lab in marks]
+        d, lab = min(near)
+        out.append(lab if d <= 0.2 * t["side_px"] else None)
+    return out
+
+
+def contact_sheet(folder, out_png, tile: int = 150, cols: int = 8) -> int:
+    """A sheet of crops centred on every true die of a folder (side 2.8 die sides, enlarged
+    to `tile` px), each labelled `file#die side px` and NOT with its value: for labelling
+    by eye which dice a person can count. Returns the number of dice."""
+    tiles = []
+    for j in sorted(Path(folder).glob("*.json")):
+        photo = next((j.with_suffix(e) for e in (".jpg", ".png") if j.with_suffix(e).is_file()),
+                     None)
+        if photo is None:
+            continue
+        img = cv2.imread(str(photo), cv2.IMREAD_COLOR)
+        for i, t in enumerate(truth_dice(json.loads(j.read_text()))):
+            r = int(max(8, 1.4 * t["side_px"]))
+            pad = cv2.copyMakeBorder(img, r, r, r, r, cv2.BORDER_CONSTANT)
+            x, y = int(t["center"][0]) + r, int(t["center"][1]) + r
+            c = cv2.resize(pad[y - r:y + r, x - r:x + r], (tile, tile),
+                           interpolation=cv2.INTER_CUBIC)
+            c = cv2.copyMakeBorder(c, 16, 0, 0, 0, cv2.BORDER_CONSTANT, value=(255, 255, 255))
+            cv2.putText(c, f"{j.stem[-4:]}#{i} {t['side_px']:.0f}px", (2, 12),
+                        cv2.FONT_HERSHEY_SIMPLEX, 0.42, (0, 0, 200), 1)
+            tiles.append(c)
+    if not tiles:
+        raise SystemExit(f"no dice with truth in {folder}")
+    blank = np.zeros_like(tiles[0])
+    rows = [np.hstack(tiles[i:i + cols] + [blank] * (cols - len(tiles[i:i + cols])))
+            for i in range(0, len(tiles), cols)]
+    cv2.imwrite(str(out_png), np.vstack(rows))
+    return len(tiles)
+
+
 def _mauer_reader(dice_reader=read_dice):
     """read(img) -> dice the way the Mauerhuepfer pipeline reads them (with `dice_reader`
     in the place of `vision.dice.read_dice`)."""
@@ -227,6 +310,12 @@ def _print(r: dict, title: str = "") -> None:
     if "empty_photos" in r:
         print(f"false dice per photo without dice: {r['false_dice_per_empty_photo']} "
               f"({r['empty_photos']} photos)")
+    for key, what in (("legible", "right among legible dice"),
+                      ("illegible", "of the dice no person can count")):
+        if key in r:
+            v = r[key]
+            print(f"{what}: {v['right']}/{v['dice']} ({v['accuracy']:.1%}), missed "
+                  f"{v['missed']}, wrong {v['wrong']}")
     print(f"time per photo: median {r['ms_per_photo_median']} ms, p90 "
           f"{r['ms_per_photo_p90']} ms (wall clock); CPU time median "
           f"{r['cpu_ms_per_photo_median']} ms")
@@ -244,14 +333,17 @@ def evaluate_folder(folder, verbose: bool = False, mauer_board: bool = False,
     fns = dice_readers or [read_dice]
     readers = [(_mauer_reader(fn) if mauer_board else (lambda img, fn=fn: fn(img)[0]),
                 _Tally()) for fn in fns]
+    labels = load_legibility()
     for k, f in enumerate(files):
         truth = json.loads(f.with_suffix(".json").read_text())
         img = cv2.imread(str(f), cv2.IMREAD_COLOR)
         elev = truth.get("elevation")
         if elev is None and "camera" in truth:  # game scenes: tilt from the vertical
             elev = 90.0 - float(truth["camera"].get("tilt_deg", 0.0))
+        tdice = truth_dice(truth)
+        legible = legibility_of(labels, f.name, tdice)
         for dice, (_, tally) in zip(_each(readers, k, img), readers, strict=True):
-            tally.add(f.name, dice, truth_dice(truth), truth.get("table", ""), elev, verbose)
+            tally.add(f.name, dice, tdice, truth.get("table", ""), elev, verbose, legible)
     out = []
     for _, tally in readers:
         r = tally.report(len(files))
@@ -274,7 +366,12 @@ def main(argv=None) -> int:
     ap.add_argument("--baseline", metavar="DICE_PY",
                     help="another vision/dice.py measured on the same photos in turns "
                          "(before -> after under the same load)")
+    ap.add_argument("--sheet", nargs=2, metavar=("FOLDER", "OUT_PNG"),
+                    help="write a sheet of crops of every true die (no values) and stop")
     args = ap.parse_args(argv)
+    if args.sheet:
+        print(contact_sheet(*args.sheet), "dice")
+        return 0
     if args.baseline:
         fns = [load_baseline(args.baseline), read_dice]
         if args.dir:

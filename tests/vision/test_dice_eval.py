@@ -1,0 +1,66 @@
+"""`vision.dice_eval`: the legibility labels and the "right among legible dice" figure."""
+
+import json
+
+import pytest
+
+from vision import dice_eval as E
+from vision.dice import Die
+
+
+def test_legibility_file_covers_the_committed_sets():
+    """Every true die of the committed Mauerhuepfer scenes and of datasets/dice is labelled
+    exactly once (the labels were made by eye from `--sheet` crops)."""
+    labels = E.load_legibility()
+    for folder in ("datasets/scenes/mauerhuepfer", "datasets/dice"):
+        root = E.LEGIBILITY.parent.parent / folder
+        for j in sorted(root.glob("*.json")):
+            dice = E.truth_dice(json.loads(j.read_text()))
+            marks = E.legibility_of(labels, j.with_suffix(".jpg").name, dice)
+            assert marks is not None and None not in marks, j.name
+            assert len(labels[j.with_suffix(".jpg").name]) == len(dice), j.name
+
+
+@pytest.mark.parametrize("read,legible,want_legible,want_illegible", [
+    # truth: a 3 at (100, 100) and a 5 at (300, 100), 40 px dice
+    ([(3, (101, 99)), (5, (300, 102))], [True, False], (1, 1, 0, 0), (1, 1, 0, 0)),
+    ([(2, (101, 99))], [True, True], (2, 0, 1, 1), None),  # wrong value and a miss
+    ([(3, (140, 100))], [True, True], (2, 0, 2, 0), None),  # 40 px off: not that die
+    ([(3, (101, 99))], None, None, None),  # an unlabelled photo adds nothing
+])
+def test_tally_counts_legible_dice_apart(read, legible, want_legible, want_illegible):
+    truth = [{"value": 3, "center": [100, 100], "side_px": 40},
+             {"value": 5, "center": [300, 100], "side_px": 40}]
+    t = E._Tally()
+    t.timed(lambda: None)
+    t.add("x", [Die(v, 0.9, c) for v, c in read], truth, "", None, legible=legible)
+    r = t.report(1)
+    for key, want in (("legible", want_legible), ("illegible", want_illegible)):
+        if want is None:
+            assert key not in r
+        else:
+            got = r[key]
+            assert (got["dice"], got["right"], got["missed"], got["wrong"]) == want
+
+
+def test_legibility_of_needs_a_label_near_the_die():
+    labels = {"a.jpg": [([100.0, 100.0], True), ([300.0, 100.0], False)]}
+    dice = [{"center": [102, 101], "side_px": 20}, {"center": [300, 120], "side_px": 20},
+            {"center": [299, 99], "side_px": 20}]
+    assert E.legibility_of(labels, "a.jpg", dice) == [True, None, False]
+    assert E.legibility_of(labels, "b.jpg", dice) is None
+
+
+def test_contact_sheet_has_a_tile_per_die(tmp_path):
+    import cv2
+    import numpy as np
+
+    img = np.full((120, 160, 3), 90, np.uint8)
+    cv2.imwrite(str(tmp_path / "p.png"), img)
+    (tmp_path / "p.json").write_text(json.dumps({"dice": [
+        {"value": 1, "center": [20, 30], "side_px": 10},
+        {"value": 2, "center": [150, 110], "side_px": 12}]}))
+    out = tmp_path / "sheet.png"
+    assert E.contact_sheet(tmp_path, out, tile=50, cols=4) == 2
+    sheet = cv2.imread(str(out))
+    assert sheet.shape[:2] == (66, 200)
