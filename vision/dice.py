@@ -126,6 +126,15 @@ class DiceSettings:
     # Reporting.
     warn_confidence: float = 0.6
     min_confidence: float = 0.4  # weaker faces are not reported
+    # A die of known size (dice beside a Mauerhuepfer board: 16 mm at the board's scale):
+    # its side in the image (px of the image passed in), or None. Faces are then sized
+    # against it instead of against their own pips (a small die enlarged from a photo has
+    # soft pips that measure wide).
+    die_side_px: float | None = None
+    known_side: tuple[float, float] = (0.6, 1.2)  # layout side / die side (the layout's
+    # square through the pips is about 0.9 of the die; foreshortening, perspective)
+    known_half_one: tuple[float, float] = (0.28, 0.7)  # one-pip border distance / die side
+    known_max_pip: float = 0.42  # pip diameter / die side at most
 
 
 SETTINGS = DiceSettings()
@@ -688,7 +697,13 @@ def read_group(idx: np.ndarray, p: Pips, chans, s: DiceSettings) -> Face | None:
             return _reject(3, locals())
         e = ext[found]
         half = float(np.median(e))
-        if not (s.one_side_per_pip[0] * d / 2 <= half <= s.one_side_per_pip[1] * d / 2):
+        if s.die_side_px:
+            lo_h, hi_h = (k * s.die_side_px for k in s.known_half_one)
+            if d > s.known_max_pip * s.die_side_px:
+                return _reject(4, locals())
+        else:
+            lo_h, hi_h = s.one_side_per_pip[0] * d / 2, s.one_side_per_pip[1] * d / 2
+        if not (lo_h <= half <= hi_h):
             return _reject(4, locals())
         lo_e, hi_e = np.percentile(e, [15, 85])
         if hi_e / max(lo_e, 1) > s.one_max_ray_ratio:
@@ -736,9 +751,19 @@ def read_group(idx: np.ndarray, p: Pips, chans, s: DiceSettings) -> Face | None:
         else:
             lins = _diag_candidates(xy, cov)
             side = 2 * float(np.linalg.norm(xy - centre, axis=1).max()) * math.sqrt(2)
-        lo = s.side_per_pip[0] if n >= 4 else s.diag_side_per_pip
-        if not (lo <= side / d <= s.side_per_pip[1]):
-            return _reject(11, locals())
+            if s.die_side_px:  # the other diagonal too: the face is a die of known size
+                lins = [m for m in lins if s.known_side[0] <= 2 * math.sqrt(
+                    abs(np.linalg.det(m))) / s.die_side_px <= s.known_side[1]]
+                if not lins:
+                    return _reject(11, locals())
+        if s.die_side_px:
+            if not (s.known_side[0] <= side / s.die_side_px <= s.known_side[1]) or (
+                    d > s.known_max_pip * s.die_side_px):
+                return _reject(11, locals())
+        else:
+            lo = s.side_per_pip[0] if n >= 4 else s.diag_side_per_pip
+            if not (lo <= side / d <= s.side_per_pip[1]):
+                return _reject(11, locals())
         exps = [_expected_extent(m, dirs) for m in lins]
         max_r = max(e.max() for e in exps) * s.ray_range[1] + 2
         near = (np.linalg.norm(p.xy - centre, axis=1) < max_r + p.d) & (p.d < 2 * d)

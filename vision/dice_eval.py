@@ -263,15 +263,18 @@ def contact_sheet(folder, out_png, tile: int = 150, cols: int = 8) -> int:
     return len(tiles)
 
 
-def _mauer_reader(dice_reader=read_dice):
+def _mauer_reader(dice_reader=read_dice, board_dice=None):
     """read(img) -> dice the way the Mauerhuepfer pipeline reads them (with `dice_reader`
-    in the place of `vision.dice.read_dice`)."""
+    in the place of `vision.dice.read_dice`, and `board_dice`, another copy of
+    vision/mauer_dice.py as a module, in the place of `vision.mauer_dice`)."""
     import vision.dice
+    import vision.mauer_dice
     from scoring.mauerhuepfer import load_board
     from vision.mauer import find_board
-    from vision.mauer_dice import pick_dice, read_board_dice
 
     board = load_board()
+    pick_dice = (board_dice or vision.mauer_dice).pick_dice
+    read_board_dice = (board_dice or vision.mauer_dice).read_board_dice
 
     def read(img):
         saved = vision.dice.read_dice
@@ -288,17 +291,26 @@ def _mauer_reader(dice_reader=read_dice):
     return read
 
 
-def load_baseline(path):
-    """`read_dice` of another version of vision/dice.py (e.g. `git show REV:vision/dice.py >
-    /tmp/dice_old.py`), to measure before and after on the same photos under the same load."""
+def _load_module(path, name):
     import importlib.util
     import sys
 
-    spec = importlib.util.spec_from_file_location("dice_baseline", path)
+    spec = importlib.util.spec_from_file_location(name, path)
     mod = importlib.util.module_from_spec(spec)
-    sys.modules["dice_baseline"] = mod
+    sys.modules[name] = mod
     spec.loader.exec_module(mod)
-    return mod.read_dice
+    return mod
+
+
+def load_baseline(path):
+    """`read_dice` of another version of vision/dice.py (e.g. `git show REV:vision/dice.py >
+    /tmp/dice_old.py`), to measure before and after on the same photos under the same load."""
+    return _load_module(path, "dice_baseline").read_dice
+
+
+def load_board_dice_baseline(path):
+    """Another version of vision/mauer_dice.py as a module (`--baseline-mauer`)."""
+    return _load_module(path, "mauer_dice_baseline")
 
 
 def _print(r: dict, title: str = "") -> None:
@@ -322,17 +334,19 @@ def _print(r: dict, title: str = "") -> None:
 
 
 def evaluate_folder(folder, verbose: bool = False, mauer_board: bool = False,
-                    dice_readers=None) -> dict | list[dict]:
+                    dice_readers=None, board_dice=None) -> dict | list[dict]:
     """Per-die figures on a folder of photos with truth JSON (see the module docstring).
     `dice_readers`: several `read_dice`-like functions measured on the same photos in turns
-    (a list of reports)."""
+    (a list of reports); `board_dice`: per reader, a vision/mauer_dice.py module or None
+    (the current one) for `mauer_board`."""
     files = sorted(p for p in Path(folder).iterdir() if p.suffix.lower() in (".jpg", ".png")
                    and p.with_suffix(".json").is_file())
     if not files:
         raise SystemExit(f"no photos with a truth .json in {folder}")
     fns = dice_readers or [read_dice]
-    readers = [(_mauer_reader(fn) if mauer_board else (lambda img, fn=fn: fn(img)[0]),
-                _Tally()) for fn in fns]
+    mods = board_dice or [None] * len(fns)
+    readers = [(_mauer_reader(fn, mod) if mauer_board else (lambda img, fn=fn: fn(img)[0]),
+                _Tally()) for fn, mod in zip(fns, mods, strict=True)]
     labels = load_legibility()
     for k, f in enumerate(files):
         truth = json.loads(f.with_suffix(".json").read_text())
@@ -368,14 +382,19 @@ def main(argv=None) -> int:
                          "(before -> after under the same load)")
     ap.add_argument("--sheet", nargs=2, metavar=("FOLDER", "OUT_PNG"),
                     help="write a sheet of crops of every true die (no values) and stop")
+    ap.add_argument("--baseline-mauer", metavar="MAUER_DICE_PY",
+                    help="with --dir D --mauer-board: another vision/mauer_dice.py for the "
+                         "baseline (with --baseline's dice.py, else the current one)")
     args = ap.parse_args(argv)
     if args.sheet:
         print(contact_sheet(*args.sheet), "dice")
         return 0
-    if args.baseline:
-        fns = [load_baseline(args.baseline), read_dice]
+    if args.baseline or args.baseline_mauer:
+        fns = [load_baseline(args.baseline) if args.baseline else read_dice, read_dice]
+        mods = [load_board_dice_baseline(args.baseline_mauer) if args.baseline_mauer
+                else None, None]
         if args.dir:
-            reports = evaluate_folder(args.dir, args.verbose, args.mauer_board, fns)
+            reports = evaluate_folder(args.dir, args.verbose, args.mauer_board, fns, mods)
         else:
             reports = evaluate(args.count, args.seed, args.verbose,
                                [lambda im, f=f: f(im)[0] for f in fns])

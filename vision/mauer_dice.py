@@ -9,7 +9,7 @@ description (`scoring.mauerhuepfer.Board`, its `size_mm`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import cv2
@@ -34,6 +34,10 @@ class BoardDiceSettings:
     # die on a white table makes no light blob; its pips still show)
     die_crop: float = 4.0  # crop side around a candidate, in die sides
     die_target_px: float = 90.0  # candidates are enlarged so a die is about this wide
+    local_scale: bool = True  # each candidate's die size from the board's perspective at its
+    # place (not the board's mean scale)
+    known_side: bool = True  # the crop's faces are sized against the die's known side
+    # (16 mm at the board's scale) instead of their pips (soft and wide when enlarged)
 
 
 SETTINGS = BoardDiceSettings()
@@ -42,6 +46,15 @@ SETTINGS = BoardDiceSettings()
 def _through(H: np.ndarray, pts) -> np.ndarray:
     """(N, 2) board mm -> image px through the 3x3 homography H."""
     return cv2.perspectiveTransform(np.asarray(pts, np.float64).reshape(-1, 1, 2), H)[:, 0]
+
+
+def local_die_px(H: np.ndarray, xy, die_mm: float) -> float:
+    """A die's side in image px at image point `xy` on the table: `die_mm` times the
+    homography's local scale there (sqrt of its Jacobian's determinant). Perspective makes a
+    die near the camera look up to 1.5 times the board's mean scale, one far off 0.75."""
+    m = _through(np.linalg.inv(H), [xy])[0]
+    p = _through(H, [m, m + (1.0, 0.0), m + (0.0, 1.0)])
+    return die_mm * float(np.sqrt(abs(np.linalg.det(np.c_[p[1] - p[0], p[2] - p[0]]))))
 
 
 def pick_dice(dice: list, corners: np.ndarray | None, wanted: int = 2) -> tuple[list, list[str]]:
@@ -153,12 +166,15 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
     crop around each die-sized light blob (dice beside a board are small in the photo).
     `lightness`: the photo's L* (uint8) when already made. Returns (dice with centres in
     photo px, warnings)."""
+    from vision.dice import SETTINGS as DICE
     from vision.dice import Die, read_dice
 
     found: list = []
     warnings: list[str] = []
     h, w = image_bgr.shape[:2]
     for c, die_px in die_candidates(image_bgr, view, board, s, lightness):
+        if s.local_scale:
+            die_px = local_die_px(view.H, c, s.die_mm)
         if any(np.hypot(c[0] - d.center[0], c[1] - d.center[1]) < 0.8 * die_px for d in found):
             continue
         half = int(round(s.die_crop * die_px / 2))
@@ -169,7 +185,8 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
         f = max(1.0, s.die_target_px / max(die_px, 1.0))
         crop = cv2.resize(image_bgr[y0:y1, x0:x1], None, fx=f, fy=f,
                           interpolation=cv2.INTER_CUBIC)
-        dice, dwarn, _ = read_dice(crop)
+        dice, dwarn, _ = read_dice(crop, replace(DICE, die_side_px=die_px * f)
+                                   if s.known_side else DICE)
         for d in dice:
             cx, cy = x0 + d.center[0] / f, y0 + d.center[1] / f
             if np.hypot(cx - c[0], cy - c[1]) > 0.8 * die_px:

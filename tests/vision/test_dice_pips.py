@@ -97,3 +97,59 @@ def test_part_of_a_bigger_face_is_doubted(extra, doubted, seed):
     dice, warnings, _ = read_dice(_square_face(THREE + extra, seed))
     assert [d.value for d in dice] == [3]
     assert any("part of a bigger face" in w for w in warnings) == doubted
+
+
+def _small_die(pips, angle, blur, side=16, up=5.6, pip_r=0.11):
+    """A 16 px white die with black pips at (i, j) quarters of its sides on a brown table,
+    drawn 8x finer and averaged down, blurred, noised, then enlarged `up` times by cubic
+    interpolation as the Mauerhuepfer board reader enlarges its crops: (crop, die side in
+    the crop)."""
+    rng = np.random.default_rng(0)
+    n, sc = 4 * side, 8
+    big = np.zeros((n * sc, n * sc, 3), np.float32) + (60, 110, 150)
+    box = cv2.boxPoints(((n * sc / 2, n * sc / 2), (side * sc, side * sc), angle))
+    cv2.fillPoly(big, [np.round(box).astype(np.int32)], (235, 235, 235), cv2.LINE_AA)
+    u, v = (box[1] - box[0]) / 4, (box[3] - box[0]) / 4
+    for i, j in pips:
+        p = box[0] + i * u + j * v
+        cv2.circle(big, (int(p[0]), int(p[1])), int(side * sc * pip_r), (25, 25, 25), -1,
+                   cv2.LINE_AA)
+    img = cv2.GaussianBlur(cv2.resize(big, (n, n), interpolation=cv2.INTER_AREA), (0, 0), blur)
+    img = np.clip(img + rng.normal(0, 2, img.shape), 0, 255).astype(np.uint8)
+    return cv2.resize(img, None, fx=up, fy=up, interpolation=cv2.INTER_CUBIC), side * up
+
+
+_LAYOUT = {1: ((2, 2),), 2: ((1, 1), (3, 3)), 3: ((1, 1), (2, 2), (3, 3)),
+           4: ((1, 1), (3, 1), (1, 3), (3, 3)), 5: ((1, 1), (3, 1), (1, 3), (3, 3), (2, 2)),
+           6: ((1, 1), (1, 2), (1, 3), (3, 1), (3, 2), (3, 3))}
+
+
+@pytest.mark.parametrize("angle,blur", [(0, 0.8), (20, 0.8), (40, 1.2), (20, 1.2)])
+def test_small_enlarged_two_is_read_with_the_known_die_side(angle, blur):
+    """An enlarged 16 px die showing 2: its soft pips measure wide, so the pips-to-side test
+    rejects it; sized against the die's known side (`die_side_px`) it reads 2."""
+    crop, side = _small_die(_LAYOUT[2], angle, blur)
+    assert [d.value for d in read_dice(crop)[0]] == []
+    known = dataclasses.replace(SETTINGS, die_side_px=side)
+    assert [d.value for d in read_dice(crop, known)[0]] == [2]
+
+
+@pytest.mark.parametrize("value", range(1, 7))
+def test_known_die_side_gives_no_wrong_value(value):
+    """Small enlarged dice of every value, blurred 0.8-1.6 px, turned 0-40 degrees: with the
+    known side a die is read right or not at all."""
+    for angle in (0, 20, 40):
+        for blur in (0.8, 1.2, 1.6):
+            crop, side = _small_die(_LAYOUT[value], angle, blur)
+            known = dataclasses.replace(SETTINGS, die_side_px=side)
+            assert set(d.value for d in read_dice(crop, known)[0]) <= {value}
+
+
+@pytest.mark.parametrize("angle", [15, 30, 45])
+def test_known_die_side_reads_no_column_of_a_six_as_three(angle):
+    """A small 6 with small pips, turned: three of its pips in a line fit a 3 on the
+    diagonal of a smaller square. The known side fixes the face's other diagonal too, and
+    then its empty corners are not empty: no 3 (the 6 itself is not read here either)."""
+    crop, side = _small_die(_LAYOUT[6], angle, 1.0, pip_r=0.09)
+    known = dataclasses.replace(SETTINGS, die_side_px=side)
+    assert 3 not in [d.value for d in read_dice(crop, known)[0]]

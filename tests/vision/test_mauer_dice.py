@@ -117,3 +117,19 @@ def test_a_white_die_on_a_white_table_is_found_by_its_pips():
                                  ((1, 1), (3, 1), (2, 2), (1, 3), (3, 3)), 1 / 9)
     assert near(D.SETTINGS)
     assert not near(replace(D.SETTINGS, pip_candidates=False))
+
+
+@pytest.mark.parametrize("H,at_mm", [
+    (np.diag([2.5, 2.5, 1.0]), (100.0, 40.0)),  # a top view: the board's own scale
+    (np.array([[2.0, 0.3, 50], [0.1, 1.8, 20], [0.0, 0.0, 1.0]]), (-60.0, 300.0)),  # affine
+    (np.array([[2.0, 0.0, 0], [0.0, 2.0, 0], [0.0, 0.0015, 1.0]]), (250.0, -80.0)),  # far side
+    (np.array([[2.0, 0.0, 0], [0.0, 2.0, 0], [0.0, 0.0015, 1.0]]), (250.0, 580.0)),  # near
+])
+def test_local_die_px_is_the_die_squares_size_at_its_place(H, at_mm):
+    """The die's side in px at its place is the square root of the area a 16 mm square
+    there covers in the photo (perspective: dice near the camera look bigger)."""
+    x, y = at_mm
+    sq = M.apply_h(H, [[x - 8, y - 8], [x + 8, y - 8], [x + 8, y + 8], [x - 8, y + 8]])
+    want = float(np.sqrt(abs(cv2.contourArea(sq.astype(np.float32)))))
+    got = D.local_die_px(H, M.apply_h(H, [[x, y]])[0], 16.0)
+    assert got == pytest.approx(want, rel=0.01)
