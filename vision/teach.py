@@ -71,11 +71,22 @@ class TeachSettings:
     colour_weight: float = 3.0  # c: weight of the colour term
     colour_sigma: float = 12.0  # s: Lab distance scale of the colour term
     colour_l_weight: float = 1.0  # lightness differences count this much (light varies)
+    colour_norm: float = 0.0  # > 0: the colour term compares a and b divided by the
+    # lightness (times this), not a and b: a piece in shade has a lower L and chroma but the
+    # same ratio, so a dark yellow rabbit stays nearer yellow than orange
+    colour_l_floor: float = 15.0  # ... the lightness divided by is at least this
     rescue_cos: float = 0.9  # a candidate this close to a prototype is a piece, whatever P(bg)
     rescue_margin: float = 0.0  # ... if also this much closer to it than to any other
     rescue_bg: float = 1.0  # ... and the model's P(background) is below this
     min_cos: float = 0.7  # a candidate whose best label is taught but whose cosine to every
     # prototype is below this is background (edition-2 artwork the model takes for pieces)
+    neg_k: int = 0  # > 0: background examples (the teach photos' other candidates, each
+    # below min_cos to every prototype) decide both gates; a candidate's background cosine
+    # is its k-th highest cosine to them (one real piece among them does not decide)
+    neg_margin: float = 0.0  # the min_cos gate fires only on a candidate whose background
+    # cosine is at least its best prototype cosine plus this
+    rescue_neg_margin: float = 0.2  # the rescue needs the best prototype cosine this much
+    # above the background cosine
     relabel_only: bool = False  # keep the model's confidence, change only which label is
     # on top (fewer low-confidence crops pushed over the reader's bar)
     kind_temperature: float = 0.0  # > 0: a term cos(e, kind prototype) / this as well (see
@@ -92,6 +103,8 @@ class TeachSettings:
     colour_white: float = 0.0  # > 0: white balance each crop by the mean of this share of
     # the brightest pixels of its central colour_hole square (a tile's white paper)
     colour_step: int = 1  # colour from every this-many-th pixel (speed: cards have many crops)
+    colour_by_number: bool = False  # labels with the same number share one colour, the mean
+    # of their examples (Magic Rabbit: a hat's and a rabbit's frame are the number's colour)
     tap_neighbours: int = 8  # cards: a tapped piece is posed among its this many nearest key
     # points only (0: a whole card-reader pass per teach photo; see teach_cards)
     tap_window: float = 0.4  # ... found by the detector in a window of this share of the
@@ -101,7 +114,14 @@ class TeachSettings:
 TEACH_SETTINGS = TeachSettings()
 # Per-game tuned values (see docs/teach.md), for the tiles and marbles (`pieces.onnx`) and
 # for the cards and numbered tiles (`cards.onnx`); others use TEACH_SETTINGS.
-GAME_TEACH_SETTINGS = {"hop-la-bille": TeachSettings(colour_weight=1.0)}
+GAME_TEACH_SETTINGS = {
+    # colours compared by their lightness ratios (shade), the model weighed less (it reads
+    # edition-2 frogs as yellow rabbits, sure of it), the teach photos' background examples
+    # in the gates (see `neg_k`)
+    "simsala-hopp": TeachSettings(model_weight=1.0, colour_l_weight=0.5, colour_norm=80.0,
+                                  neg_k=3, rescue_cos=0.8),
+    "hop-la-bille": TeachSettings(colour_weight=1.0),
+}
 CARD_TEACH_SETTINGS: dict[str, TeachSettings] = {
     # the number's colour is the tile's frame: measured on the ring, white balanced by the
     # tile's white middle; no recalibration (it hurt on the tuning scenes)
@@ -256,6 +276,18 @@ def white_gain(crops_bgr: np.ndarray, settings: TeachSettings) -> np.ndarray:
     return (235.0 / np.maximum(white, 20.0)).astype(np.float32)
 
 
+def colour_features(lab: np.ndarray, settings: TeachSettings) -> np.ndarray:
+    """(..., 3) Lab -> the (..., 3) features the colour term compares: L times
+    `colour_l_weight`, and a, b (with `colour_norm`: a / L and b / L times `colour_norm`, L at
+    least `colour_l_floor`: shading scales L and the chroma together)."""
+    lab = np.asarray(lab, np.float32)
+    light = lab[..., :1] * np.float32(settings.colour_l_weight)
+    if settings.colour_norm <= 0:
+        return np.concatenate([light, lab[..., 1:]], axis=-1)
+    ratio = lab[..., 1:] / np.maximum(lab[..., :1], np.float32(settings.colour_l_floor))
+    return np.concatenate([light, ratio * np.float32(settings.colour_norm)], axis=-1)
+
+
 def label_kind(label: str) -> str:
     """`hat-3` -> `hat`, `magician` -> `magician`."""
     head, _, tail = label.rpartition("-")
@@ -284,6 +316,7 @@ class Profile:
     model: str = "pieces"
     model_id: str = ""
     cards: Profile | None = None
+    negatives: np.ndarray | None = None  # (M, D) background examples (see `neg_k`)
 
     def _meta(self) -> dict:
         return {"game": self.game, "model": self.model, "model_id": self.model_id,
@@ -296,6 +329,8 @@ class Profile:
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
         arrays = {"prototypes": self.prototypes, "colours": self.colours, "counts": self.counts}
+        if self.negatives is not None:
+            arrays["negatives"] = self.negatives
         meta = self._meta()
         if self.cards is not None:
             arrays |= {"cards_prototypes": self.cards.prototypes,
@@ -316,7 +351,9 @@ class Profile:
                    counts=arr[prefix + "counts"].astype(np.int64),
                    classes=tuple(meta["classes"]), sources=tuple(meta.get("sources", ())),
                    settings=settings, model=meta.get("model", "pieces"),
-                   model_id=meta.get("model_id", ""), cards=cards)
+                   model_id=meta.get("model_id", ""), cards=cards,
+                   negatives=(arr[prefix + "negatives"].astype(np.float32)
+                              if prefix + "negatives" in arr else None))
 
     @classmethod
     def load(cls, folder: str | Path) -> Profile:
@@ -369,9 +406,9 @@ class Profile:
 
     def _combine(self, pl, cos, colours, ref, cols, kind=None) -> np.ndarray:
         s = self.settings
-        w = np.array([s.colour_l_weight, 1.0, 1.0], np.float32) ** 2
-        d2 = ((colours[:, None, :] - ref[None]) ** 2 * w).sum(axis=2)
-        term_t = cos / s.temperature - s.colour_weight * d2 / (2 * s.colour_sigma ** 2)
+        fx, fr = colour_features(colours, s), colour_features(ref, s)
+        d2 = ((fx[:, None, :] - fr[None]) ** 2).sum(axis=2) / (2 * s.colour_sigma ** 2)
+        term_t = cos / s.temperature - s.colour_weight * d2
         neutral = term_t.mean(axis=1)
         term = np.stack([term_t[:, c] if c >= 0 else neutral for c in cols], axis=1)
         logit = s.model_weight * np.log(np.maximum(pl, 1e-6)) + term
@@ -536,8 +573,11 @@ def piece_examples(pipeline, game: str, photo, area, label: str,
     for (i, _lab, _src), (x, y, _tap_lab) in zip(chosen, taps or (), strict=False):
         if i >= n_seg and bg[i] >= pipeline.decide.min_piece_prob:
             raise TeachError(f"{name}: no piece found at the tap ({x:.0f}, {y:.0f})")
+    named = {i for i, _, _ in chosen}
+    others = [Example(BACKGROUND, f"{name}#{i}", pred.embedding[i].astype(np.float32),
+                      colours[i]) for i in range(n_seg) if i not in named]
     return [Example(lab, src, pred.embedding[i].astype(np.float32), colours[i])
-            for i, lab, src in chosen]
+            for i, lab, src in chosen] + others
 
 
 def photo_files(folder: Path) -> list[Path]:
@@ -581,7 +621,8 @@ def build_profile(folder: str | Path, game: str, pipeline=None,
 def _part(tg: TeachGame, examples: list[Example], model: str, classifier,
           settings: TeachSettings) -> Profile:
     labels = tg.piece_labels if model == "pieces" else tg.card_labels
-    ex = [e for e in examples if e.model == model]
+    bg = [e for e in examples if e.model == model and e.label == BACKGROUND]
+    ex = [e for e in examples if e.model == model and e.label != BACKGROUND]
     units = [u for u in tg.units(labels) if any(tg.unit(e.label) == u for e in ex)]
     protos, cols, counts = [], [], []
     for u in units:
@@ -590,13 +631,38 @@ def _part(tg: TeachGame, examples: list[Example], model: str, classifier,
         protos.append(v / max(float(np.linalg.norm(v)), 1e-9))
         cols.append(np.mean([e.colour for e in mine], axis=0))
         counts.append(len(mine))
+    if settings.colour_by_number:
+        cols = number_colours(units, cols, counts)
     dim = len(ex[0].embedding) if ex else 0
-    return Profile(game=tg.game, labels=tuple(units),
-                   prototypes=np.asarray(protos, np.float32).reshape(len(units), dim),
+    prototypes = np.asarray(protos, np.float32).reshape(len(units), dim)
+    negatives = None
+    if settings.neg_k > 0 and bg and len(units):
+        # the other candidates of the teach photos unlike every taught piece: the table, the
+        # arena's artwork (an untapped piece of a taught label is mostly nearer its prototype)
+        emb = np.stack([e.embedding for e in bg]).astype(np.float32)
+        negatives = emb[(emb @ prototypes.T).max(axis=1) < settings.min_cos]
+    return Profile(game=tg.game, labels=tuple(units), prototypes=prototypes,
                    colours=np.asarray(cols, np.float32).reshape(len(units), 3),
                    counts=np.asarray(counts, np.int64), classes=tuple(classifier.classes),
                    sources=tuple(e.source for e in ex), settings=settings, model=model,
-                   model_id=model_id(classifier))
+                   model_id=model_id(classifier), negatives=negatives)
+
+
+def number_colours(units: list[str], colours: list, counts: list[int]) -> list:
+    """Each numbered unit's colour replaced by the example-weighted mean colour of the units
+    with its number (`hat-3` and `rabbit-3`); units without a number keep theirs."""
+    def number(u: str) -> str | None:
+        tail = u.rpartition("-")[2]
+        return tail if tail.isdigit() and "-" in u else None
+
+    out = list(colours)
+    for n in {number(u) for u in units} - {None}:
+        same = [i for i, u in enumerate(units) if number(u) == n]
+        w = np.array([counts[i] for i in same], np.float32)
+        mean = (np.asarray([colours[i] for i in same]) * w[:, None]).sum(axis=0) / w.sum()
+        for i in same:
+            out[i] = mean
+    return out
 
 
 def profile_from_examples(game: str, examples: list[Example], pipeline,
@@ -711,11 +777,17 @@ def teach_probs(profile: Profile, classifier, labels: tuple[str, ...], probs: np
         filled = np.nan_to_num(cos_l, nan=-1.0)
         best = filled.max(axis=1)
         second = np.sort(filled, axis=1)[:, -2] if filled.shape[1] > 1 else np.full(len(q), -1)
+        taught = ~np.isnan(cos_l[np.arange(len(q)), q.argmax(axis=1)])
+        gate = taught & (best < s.min_cos)  # like no taught piece at all: background
         rescue = (best >= s.rescue_cos) & (best - second >= s.rescue_margin) \
             & (bg < s.rescue_bg)
+        neg = background_cos(profile, embedding)
+        if neg is not None:  # ... and nearer the teach photos' background than any piece
+            gate &= neg >= best + s.neg_margin
+            rescue = (best >= s.rescue_cos) & (best - neg >= s.rescue_neg_margin) \
+                & (bg < s.rescue_bg) & ~gate
         bg[rescue] = np.minimum(bg[rescue], 1 - s.rescue_cos)
-        taught = ~np.isnan(cos_l[np.arange(len(q)), q.argmax(axis=1)])
-        bg[taught & (best < s.min_cos)] = 1.0  # like no taught piece at all: background
+        bg[gate] = 1.0
     if s.relabel_only:  # the model's own spread, its top share moved to q's choice
         n = np.arange(len(q))
         i, j = pu.argmax(axis=1), q.argmax(axis=1)
@@ -737,6 +809,17 @@ def teach_probs(profile: Profile, classifier, labels: tuple[str, ...], probs: np
         within = np.where(pu[:, k:k + 1] > 1e-12, within, 1.0 / len(cols))
         out[:, cols] = (q[:, k] * mass)[:, None] * within
     return out
+
+
+def background_cos(profile: Profile, embedding: np.ndarray) -> np.ndarray | None:
+    """(N,) each candidate's `neg_k`-th highest cosine to the profile's background
+    examples, or None when the profile has fewer than `neg_k` of them (or `neg_k` is 0)."""
+    k = profile.settings.neg_k
+    neg = profile.negatives
+    if k <= 0 or neg is None or len(neg) < k:
+        return None
+    c = embedding @ neg.T
+    return np.partition(c, len(neg) - k, axis=1)[:, len(neg) - k]
 
 
 def profile_from_taps(game: str, photos: list[tuple[str, bytes]], taps: list[dict],

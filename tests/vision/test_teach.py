@@ -15,7 +15,10 @@ from vision.teach import (
     TEACH_SETTINGS,
     Profile,
     TeachError,
+    TeachSettings,
     build_profile,
+    colour_features,
+    number_colours,
     piece_colour,
     teach_probs,
 )
@@ -107,12 +110,57 @@ def test_teach_probs_piece_decision(emb, bg, want_bg):
     assert out[0].sum() == pytest.approx(1.0, abs=1e-5)
 
 
+@pytest.mark.parametrize("neg, emb, bg, want_bg", [
+    # far from every prototype and nearest the teach photos' background: gated
+    ([[0.3, 0, 1]] * 3, [0.3, 0, 1], 0.1, 1.0),
+    # far from every prototype but nearer a piece than the background examples: kept
+    ([[0, 0.2, -1]] * 3, [1, 0.2, 1.2], 0.1, 0.1),
+    # only two background examples like it (neg_k 3): the third-nearest decides, kept
+    ([[0, 0, 1], [0, 0, 1], [0, 1, 0]], [1, 0.2, 1.2], 0.1, 0.1),
+    # the model calls it background, close to a prototype and far from the background: rescued
+    ([[0, 0, 1]] * 3, [1, 0.3, 0], 0.8, 1 - 0.8),
+    # ... but as close to the background examples: not rescued
+    ([[1, 0.3, 0.1]] * 3, [1, 0.3, 0], 0.8, 0.8),
+])
+def test_background_examples_decide_the_gates(neg, emb, bg, want_bg):
+    prof = make_profile(labels=("a", "b"), neg_k=3, rescue_cos=0.8)
+    negs = unit(np.pad(np.asarray(neg, np.float32), ((0, 0), (0, 5))))
+    prof = Profile(**{**prof.__dict__, "negatives": negs})
+    probs = np.array([[bg, (1 - bg) * 0.8, (1 - bg) * 0.1, (1 - bg) * 0.1]], np.float32)
+    e = unit(np.pad(np.asarray(emb, np.float32), (0, 5)))[None]
+    out = teach_probs(prof, FakeClassifier(), LABELS, probs, e,
+                      np.full((1, 32, 32, 3), 128, np.uint8))
+    assert out[0, 0] == pytest.approx(want_bg, abs=1e-6)
+
+
+def test_colour_norm_keeps_a_shaded_piece_nearest_its_colour():
+    # a yellow rabbit in shade (L and chroma halved) against the taught yellow and orange
+    yellow, orange = np.array([80, -8, 60]), np.array([55, 24, 41])
+    shaded = yellow * 0.5
+    for s, want_yellow in ((TeachSettings(), False), (TeachSettings(colour_norm=80.0), True)):
+        f = colour_features(np.stack([shaded, yellow, orange]), s)
+        d_yellow, d_orange = np.sum((f[0] - f[1]) ** 2), np.sum((f[0] - f[2]) ** 2)
+        assert (d_yellow < d_orange) == want_yellow
+
+
+def test_number_colours_pool_the_kinds():
+    units = ["hat-1", "rabbit-1", "hat-2", "magician"]
+    cols = [np.array([10.0, 0, 0]), np.array([20.0, 0, 0]), np.array([5.0, 5, 5]),
+            np.array([1.0, 1, 1])]
+    out = number_colours(units, cols, [1, 3, 1, 1])
+    assert np.allclose(out[0], [17.5, 0, 0]) and np.allclose(out[1], [17.5, 0, 0])
+    assert np.allclose(out[2], cols[2]) and np.allclose(out[3], cols[3])
+
+
 def test_profile_save_load_roundtrip(tmp_path):
     prof = make_profile(colours=np.arange(9).reshape(3, 3))
     back = Profile.load(prof.save(tmp_path / "p"))
     assert back.labels == prof.labels and back.classes == prof.classes
     assert np.allclose(back.prototypes, prof.prototypes)
     assert np.allclose(back.colours, prof.colours)
+    assert back.negatives is None
+    negs = Profile(**{**prof.__dict__, "negatives": np.eye(2, 8, dtype=np.float32)})
+    assert np.allclose(Profile.load(negs.save(tmp_path / "n")).negatives, negs.negatives)
     with pytest.raises(TeachError, match="another classifier"):
         back.check("simsala-hopp", ("background", "x"))
     with pytest.raises(TeachError, match="not hop-la-bille"):
