@@ -14,7 +14,7 @@ Inputs are uint8 BGR working images; all outputs are in plane pixels (the `PlayA
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -70,9 +70,16 @@ class TileSettings:
     # Outside the arena, where the neighbourhood's two tones (`two_tone_diff`) lie this far
     # apart (stripes, checks), a pixel near either is table (0: the one-colour median only)
     two_tone_sep: float = 30.0
+    two_tone_refine: float = 15.0  # the two tones again without pixels this far from both
     # the second look skips blobs touching a tile the first look kept (not its dropped
     # scraps: a red drawing on a pale tile)
     low_beside_taken: bool = True
+    # Then fainter still (a dark cat tile on a dark cloth): at each of these levels, lone
+    # blobs that are tile-sized squares by these stricter limits
+    faint_levels: tuple[float, ...] = (14.0, 10.0, 7.0, 5.0)
+    faint_area: tuple[float, float] = (0.7, 1.3)  # of a tile's area
+    faint_side: tuple[float, float] = (0.8, 1.2)  # minAreaRect sides, of a tile's side
+    faint_fill: float = 0.85
 
 
 @dataclass(frozen=True)
@@ -160,14 +167,23 @@ def background_diff(view: np.ndarray, piece_px: float, parts=None) -> np.ndarray
     return _lab_dist(lab - bg, 0.6)
 
 
-def two_tone_diff(parts, piece_px: float, min_sep: float, l_weight: float = 0.6
-                  ) -> np.ndarray:
+def two_tone_diff(parts, piece_px: float, min_sep: float, l_weight: float = 0.6,
+                  refine: float = 0.0) -> np.ndarray:
     """Lab distance of each pixel from its table, float32 (V, V), on a table of one or two
     tones. The two tones: the local colour of the pixels darker than the local median
     lightness, and of those lighter. Where they lie at least `min_sep` apart (stripes,
     checks) a pixel of either one is table: its distance is to the nearer tone. Elsewhere
     (a plain table, where a piece's own pixels would pull one tone towards it) it is
-    `background_diff`'s distance from the one-colour median. `parts`: `background_lab`."""
+    `background_diff`'s distance from the one-colour median. `parts`: `background_lab`.
+    `refine` > 0: the tones are averaged again without the pixels farther than this from
+    both (a piece's own pixels had pulled the tone of its side towards its colour)."""
+    return two_tone_diffs(parts, piece_px, min_sep, l_weight, refine)[-1]
+
+
+def two_tone_diffs(parts, piece_px: float, min_sep: float, l_weight: float = 0.6,
+                   refine: float = 0.0) -> tuple[np.ndarray, ...]:
+    """`two_tone_diff` without and (`refine` > 0) with the tones averaged again: a tuple of
+    one or two float32 (V, V) maps."""
     lab, bg = parts
     h, w = lab.shape[:2]
     f = 8  # the tones are averaged at 1/8 size (smooth anyway)
@@ -178,21 +194,31 @@ def two_tone_diff(parts, piece_px: float, min_sep: float, l_weight: float = 0.6
         return cv2.GaussianBlur(cv2.resize(a, (sw, sh), interpolation=cv2.INTER_AREA),
                                 (0, 0), k)
 
+    def up(a):
+        return cv2.resize(a, (w, h), interpolation=cv2.INTER_LINEAR)
+
     dark = (lab[..., 0] < bg[..., 0]).astype(np.float32)
-    num_all, num_dark = small_blur(lab), small_blur(lab * dark[..., None])
-    share_dark = small_blur(dark)
-    share_light = 1.0 - share_dark
-    tone_dark = num_dark / np.maximum(share_dark, 1e-3)[..., None]
-    tone_light = (num_all - num_dark) / np.maximum(share_light, 1e-3)[..., None]
-    # two tones only where each covers a fair share of the neighbourhood and they differ
-    two = (np.minimum(share_dark, share_light) >= 0.15) & \
-        (_lab_dist(tone_dark - tone_light, l_weight) >= min_sep)
-    if not two.any():
-        return _lab_dist(lab - bg, l_weight)
-    two = cv2.resize(two.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR) > 0.5
-    near = np.minimum(*(_lab_dist(lab - cv2.resize(t, (w, h), interpolation=cv2.INTER_LINEAR),
-                                  l_weight) for t in (tone_dark, tone_light)))
-    return np.where(two, near, _lab_dist(lab - bg, l_weight))
+    light = 1.0 - dark
+    weight = None
+    out = []
+    for _ in range(2 if refine > 0 else 1):
+        wd, wl = (dark, light) if weight is None else (dark * weight, light * weight)
+        share_dark, share_light = small_blur(wd), small_blur(wl)
+        tone_dark = small_blur(lab * wd[..., None]) / np.maximum(share_dark, 1e-3)[..., None]
+        tone_light = small_blur(lab * wl[..., None]) / np.maximum(share_light, 1e-3)[..., None]
+        if weight is None:  # two tones only where each covers a fair share of the
+            # neighbourhood and they differ
+            two = (np.minimum(share_dark, share_light) >= 0.15) & \
+                (_lab_dist(tone_dark - tone_light, l_weight) >= min_sep)
+            if not two.any():
+                plain = _lab_dist(lab - bg, l_weight)
+                return (plain, plain) if refine > 0 else (plain,)
+            two = up(two.astype(np.float32)) > 0.5
+            plain = _lab_dist(lab - bg, l_weight)
+        near = np.minimum(*(_lab_dist(lab - up(t), l_weight) for t in (tone_dark, tone_light)))
+        out.append(np.where(two, near, plain))
+        weight = (near <= refine).astype(np.float32)
+    return tuple(out)
 
 
 def surface_diff(view: np.ndarray, surface: np.ndarray, sigma: float,
@@ -357,8 +383,15 @@ def find_tiles(image_bgr: np.ndarray, area: PlayArea, settings: TileSettings) ->
     view, valid, T = rectified_view(image_bgr, area, px_per_mm, settings.margin)
     t = settings.piece_px
     parts = background_lab(view, t)
-    diff = two_tone_diff(parts, t, settings.two_tone_sep) if settings.two_tone_sep > 0 \
-        else background_diff(view, t, parts)
+    if settings.two_tone_sep > 0:
+        # (the first look on the tones as first averaged; the fainter looks again without
+        # the pixels unlike both: a refined tone also sharpens shadows, which the first
+        # look would join to their tiles)
+        maps = two_tone_diffs(parts, t, settings.two_tone_sep, refine=settings.two_tone_refine)
+        diff, low_diff_map = maps[0], maps[-1]
+    else:
+        diff = background_diff(view, t, parts)
+        low_diff_map = diff
     fg = diff > settings.bg_diff
     # Inside the arena: far from the arena's own colour (a smooth fit over the arena).
     s_view = area.settings.plane_px * T[0, 0]
@@ -387,7 +420,15 @@ def find_tiles(image_bgr: np.ndarray, area: PlayArea, settings: TileSettings) ->
                          t * t, settings.max_blob)
     if settings.low_diff > 0:
         seen = kept_mask(groups, mask.shape) if settings.low_beside_taken else mask
-        groups += low_contrast_tiles(diff, valid, seen, (a0, a1), t, settings)
+        groups += low_contrast_tiles(low_diff_map, valid, seen, (a0, a1), t, settings)
+        for level in settings.faint_levels:  # fainter tiles: stricter squares only
+            seen = kept_mask(groups, mask.shape)
+            if not settings.low_beside_taken:
+                seen |= mask
+            groups += low_contrast_tiles(
+                low_diff_map, valid, seen, (a0, a1), t,
+                replace(settings, low_diff=level, low_area=settings.faint_area,
+                        low_side=settings.faint_side, low_fill=settings.faint_fill))
     centers, sides, angles, polys = [], [], [], []
     for g in groups:
         (cx, cy), (w, h), ang = cv2.minAreaRect(g.astype(np.float32))

@@ -94,10 +94,11 @@ def test_no_arena_raises_area_not_found(draw):
     assert exc.value.exit_code == 3
 
 
-def arena_scene(tiles):
+def arena_scene(tiles, table_bgr=GREY):
     """A top-down red arena 600 px wide (2.5 px/mm, tile side 100 px) with tiles drawn as
-    (centre x, centre y, angle, BGR) in image pixels; returns (image, PlayArea)."""
-    img = table()
+    (centre x, centre y, angle, BGR) in image pixels on a table of `table_bgr`; returns
+    (image, PlayArea)."""
+    img = table(colour=table_bgr)
     cv2.rectangle(img, (340, 180), (940, 780), (45, 45, 215), -1)
     for cx, cy, ang, col in tiles:
         box = cv2.boxPoints(((cx, cy), (96, 96), ang)).astype(np.int32)
@@ -317,6 +318,44 @@ def test_tiles_on_a_striped_table(tile):
         d = np.hypot(pts[:, 0] - tile[0], pts[:, 1] - tile[1]) if len(pts) else np.zeros(0)
         found = int(np.sum(d < 20)) == 1 and int(np.sum(d < 96)) == 1
         assert found == ok, (sep, pts[d < 96])
+
+
+def test_a_tile_that_pulls_its_stripes_tone_is_still_found():
+    """A dark red-brown tile lying within a dark stripe is darker than the local median, so
+    it counts towards the dark stripe's tone and pulls that tone towards its own colour: only
+    with the tones averaged again without the pixels unlike both (`two_tone_refine`) does the
+    second look see it."""
+    from dataclasses import replace
+
+    tile = (1100, 350, 15, (60, 40, 90))
+    img, area = striped_arena_scene([tile], stripe=140)
+    for refine, ok in ((TILE_SETTINGS.two_tone_refine, True), (0.0, False)):
+        cand = find_tiles(img, area, replace(TILE_SETTINGS, two_tone_refine=refine,
+                                             faint_levels=()))
+        pts = area.to_image(cand.centers)
+        d = np.hypot(pts[:, 0] - tile[0], pts[:, 1] - tile[1]) if len(pts) else np.zeros(0)
+        assert (int(np.sum(d < 20)) == 1) == ok, (refine, pts[d < 96])
+
+
+@pytest.mark.parametrize("colour, found", [
+    ((58, 56, 54), 2),  # a dark grey tile on a dark cloth (a cat tile): faint, found
+    ((52, 50, 48), 1),  # fainter still: the tile at 10 degrees, not the one at 30
+    ((45, 42, 40), 0),  # the cloth's own colour: nothing, noise or not
+])
+def test_faint_tiles_on_a_dark_cloth(colour, found):
+    """Tiles outside the arena too faint for the second look are found at the fainter
+    levels (`faint_levels`) when they are lone tile-sized squares; none without them."""
+    from dataclasses import replace
+
+    tiles = [(1100, 500, 10, colour), (200, 300, 30, colour)]
+    img, area = arena_scene(tiles, table_bgr=(45, 42, 40))
+    noise = np.random.default_rng(0).normal(0, 2, img.shape)
+    img = np.clip(img.astype(np.float32) + noise, 0, 255).astype(np.uint8)
+    cand = find_tiles(img, area, TILE_SETTINGS)
+    assert len(cand) == found
+    for x, y in area.to_image(cand.centers):
+        assert min(np.hypot(x - cx, y - cy) for cx, cy, _, _ in tiles) < 20
+    assert len(find_tiles(img, area, replace(TILE_SETTINGS, faint_levels=()))) == 0
 
 
 @pytest.mark.parametrize("moved", [
