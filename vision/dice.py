@@ -135,6 +135,8 @@ class DiceSettings:
     # square through the pips is about 0.9 of the die; foreshortening, perspective)
     known_half_one: tuple[float, float] = (0.28, 0.7)  # one-pip border distance / die side
     known_max_pip: float = 0.42  # pip diameter / die side at most
+    known_interior: float = 0.4  # the face's interior may depart this much x pip contrast
+    # (the blurred pips of an enlarged small die darken the face between them)
 
 
 SETTINGS = DiceSettings()
@@ -561,6 +563,8 @@ def _interior_dev(bgr, centre, lin, pip_xy, pip_d, colour, contrast, s: DiceSett
         return 1.0
     diff = _sample(bgr, pts[free]).astype(np.float32) - colour
     thr = float(np.clip(s.ray_edge * contrast, *s.ray_edge_px))
+    if s.die_side_px:  # an enlarged small die: the blur of its pips overlaps between them
+        thr = max(thr, s.known_interior * contrast)
     dev = np.abs(diff).max(axis=1) > thr
     bright = diff.sum(axis=1) > 0
     return float((dev & ~bright).mean() + s.glare_weight * (dev & bright).mean())
