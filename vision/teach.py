@@ -124,11 +124,12 @@ GAME_TEACH_SETTINGS = {
 }
 CARD_TEACH_SETTINGS: dict[str, TeachSettings] = {
     # the number's colour is the tile's frame: measured on the ring, white balanced by the
-    # tile's white middle; no recalibration (it hurt on the tuning scenes)
+    # tile's white middle, one colour per number (a hat's and a rabbit's examples); no
+    # recalibration (it hurt on the tuning scenes)
     "magic-rabbit": TeachSettings(temperature=0.1, kind_temperature=0.05, colour_weight=1.5,
                                   recalibrate=0, colour_inner=0.85, colour_hole=0.5,
                                   colour_top=0.15, colour_white=0.1, min_cos=0.6,
-                                  keep_mass=True, tap_neighbours=5),
+                                  keep_mass=True, tap_neighbours=5, colour_by_number=True),
     # the kind of card only; the gates off and the model's confidence kept: the embedding
     # separates the kinds too little on edition 2 (crops off the corner under the detector's
     # pose errors), sharper kinds only let covered neighbours over the reader's bar
