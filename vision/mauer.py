@@ -25,8 +25,10 @@ origin at the board's top-left corner, x right, y down, z down into the board):
 from __future__ import annotations
 
 import bisect
+import contextvars
 import math
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -75,7 +77,8 @@ class MauerSettings:
     search_thresholds: tuple[int, int] = (140, 250)  # the reduced search's blob thresholds:
     # below 140 (the surroundings' level is 128) the table's texture makes most of the blob
     # detector's contours; the reduced search only gives the start of the refine, whose full
-    # size blobs keep `blob_thresholds` (the same boards on 130 scenes, 2.4 x less detector)
+    # size blobs keep `blob_thresholds` (the same boards on 130 scenes; the detector takes a
+    # third of the time)
     search_prescore_keep: int = 40  # the reduced search's `prescore_keep` (the same boards)
     blob_light_sigma: float = 40.0  # px at full size: scale of the light normalisation
     icp_iters: int = 8
@@ -107,8 +110,46 @@ class MauerSettings:
     complete_min_prob: float = 0.002  # a colour's missing pawn: its likeliest spot, if at
     complete_margin: float = 3.0  # least this probable and this many times the next one
     dice: BoardDiceSettings = BoardDiceSettings()  # the dice beside the board
+    threads: bool = True  # independent steps overlap on a helper thread (OpenCV and most of
+    # numpy let go of Python's lock): the full size blob map beside the reduced search, the
+    # full size search's blob passes side by side, the dice beside the pawns; the same
+    # readings either way
 
 SETTINGS = MauerSettings()
+
+_POOL: ThreadPoolExecutor | None = None
+
+
+def run_beside(s: MauerSettings, fn, *args) -> Future | Later:
+    """`fn(*args)` started on a helper thread when `s.threads` (in a copy of the caller's
+    context: a teach profile in use stays in use), else made when first asked for: a
+    `Future` or a `Later`, either way `.result()` returns or raises what `fn` did."""
+    global _POOL
+    if not s.threads:
+        return Later(fn, *args)
+    if _POOL is None:
+        _POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="mauer")
+    return _POOL.submit(contextvars.copy_context().run, fn, *args)
+
+
+class Later:
+    """`fn(*args)`, made by the first `.result()` (`run_beside` without threads)."""
+
+    def __init__(self, fn, *args):
+        self._fn, self._args, self._value, self._made = fn, args, None, False
+
+    def result(self):
+        if not self._made:
+            self._value, self._made = self._fn(*self._args), True
+        return self._value
+
+    def cancel(self) -> bool:
+        return not self._made
+
+
+def _now(maps: BlobMap | Future | Later | None) -> BlobMap | None:
+    """A blob map that may still be in the making (`run_beside`): the map."""
+    return maps.result() if isinstance(maps, Future | Later) else maps
 
 
 def board_for(path: str | Path | None = None) -> Board:
@@ -941,7 +982,8 @@ def _field_array(board: Board) -> tuple[np.ndarray, float]:
 
 
 def find_board(image_bgr: np.ndarray, board: Board | None = None,
-               s: MauerSettings = SETTINGS, maps: BlobMap | None = None) -> BoardView | None:
+               s: MauerSettings = SETTINGS, maps: BlobMap | Future | Later | None = None,
+               ) -> BoardView | None:
     """Locate the board in a BGR photo by its track fields (light discs) and its coloured
     start areas: a `BoardView`, or None when nothing looks like the board. First a search
     on a reduced copy (`search_long_side`), its fit refined and scored on the full size
@@ -950,7 +992,7 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
     search's when it scored `stand_in_score`), then (if the fit is not convincing) with
     looser shape limits (fields merged with the track's connecting lines, glare); the
     better fit wins. `maps`: `blob_map(image_bgr, s)` when the caller already
-    made it."""
+    made it (or a `Future` of it: `run_beside`)."""
 
     board = board or board_for()
     h, w = image_bgr.shape[:2]
@@ -968,25 +1010,33 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
         view = _find_board_once(image_bgr, board, quick, blob_map(image_bgr, quick, small),
                                 lab, f)
         if view is not None:
-            maps = maps or blob_map(image_bgr, s)
+            maps = _now(maps) or blob_map(image_bgr, s)
             view = refine_view(view, board, s, maps, lab, f)
         if view is not None and view.score >= s.good_board_score:
             views.append(view)
         elif view is not None and view.score >= s.stand_in_score:
             stand_in = view
     if not views:
-        maps = maps or blob_map(image_bgr, s)  # the passes differ in the blobs' shapes only
+        maps = _now(maps) or blob_map(image_bgr, s)  # the passes differ in blob shapes
+        maps.light  # noqa: B018 - made once, before the passes share it
+        jobs: list = []  # the passes side by side; a later one's fit is used only while
+        # the earlier ones' do not convince, as when they ran one after the other
         for k, (convexity, inertia) in enumerate(s.blob_shape_passes):
             if k == 0 and stand_in is not None:
-                view = stand_in  # the strict pass's fit, found on the reduced copy
+                jobs.append(stand_in)  # the strict pass's fit, found on the reduced copy
             else:
-                view = _find_board_once(image_bgr, board,
-                                        replace(s, blob_min_convexity=convexity,
-                                                blob_min_inertia=inertia), maps, lab, f)
+                jobs.append(run_beside(s, _find_board_once, image_bgr, board,
+                                       replace(s, blob_min_convexity=convexity,
+                                               blob_min_inertia=inertia), maps, lab, f))
+        for job in jobs:
+            view = job if isinstance(job, BoardView) else job.result()
             if view is not None and view.score >= s.min_board_score:
                 views.append(view)
                 if view.score >= s.good_board_score:
                     break
+        for job in jobs:
+            if not isinstance(job, BoardView):
+                job.cancel()  # a pass not yet started and not needed
     if not views:
         return None
     # passes saw different blobs: judge their boards on the photo itself
@@ -1009,7 +1059,7 @@ def board_blobs(view: BoardView, board: Board, s: MauerSettings, maps: BlobMap) 
     quad = apply_h(view.H, [[lo[0], lo[1]], [hi[0], lo[1]], [hi[0], hi[1]], [lo[0], hi[1]]])
     if not np.isfinite(quad).all():
         return np.zeros((0, 3))
-    mh, mw = maps.light.shape
+    mh, mw = maps.lightness.shape  # (not `light`'s: that would make it for the whole photo)
     q = np.round(quad * maps.f).astype(np.int32)
     x0, y0 = max(0, int(q[:, 0].min()) - 1), max(0, int(q[:, 1].min()) - 1)
     x1, y1 = min(mw, int(q[:, 0].max()) + 2), min(mh, int(q[:, 1].max()) + 2)
@@ -1439,12 +1489,16 @@ def read_mauer(image_bgr: np.ndarray, board: Board | None = None,
         raise ModelMissing(f"pawn model {MODEL_PATH} is missing; build it with "
                            f"`python -m vision.mauer_train`")
     t0 = time.perf_counter()
-    maps = blob_map(image_bgr, s)
-    view = find_board(image_bgr, board, s, maps)
+    later = run_beside(s, blob_map, image_bgr, s)  # beside the reduced search
+    view = find_board(image_bgr, board, s, later)
     t1 = time.perf_counter()
     if view is None:
         raise AreaNotFound("no Mauerhuepfer board found in the photo (its track fields and "
                            "coloured start areas were not seen)")
+    if with_dice:  # beside the pawns
+        maps = later.result()
+        dice_job = run_beside(s, _timed, read_board_dice, image_bgr, view, board, s.dice,
+                              maps.lightness if maps.f == 1.0 else None)
     warnings: list[str] = []
     if view.score < s.min_board_confidence:
         warnings.append(f"the board was located with low confidence {view.score:.2f}")
@@ -1489,11 +1543,9 @@ def read_mauer(image_bgr: np.ndarray, board: Board | None = None,
     positions = dict(sorted(positions.items(), key=lambda kv: order[kv[0]]))
     facts: dict = {"dice": [], "pawns": {lab: len(v) for lab, v in positions.items()},
                    "positions": positions}
-    t3 = time.perf_counter()
-    timings = {"board": (t1 - t0) * 1000, "pawns": (t2 - t1) * 1000}
+    timings = {"board": (t1 - t0) * 1000, "pawns": (t2 - t1) * 1000, "dice": 0.0}
     if with_dice:
-        dice, dwarn = read_board_dice(image_bgr, view, board, s.dice,
-                                      maps.lightness if maps.f == 1.0 else None)
+        (dice, dwarn), timings["dice"] = dice_job.result()
         used, pwarn = pick_dice(dice, view.corners, s.dice.dice_wanted)
         warnings += dwarn + pwarn
         facts["dice"] = sorted(d.value for d in used)
@@ -1502,11 +1554,16 @@ def read_mauer(image_bgr: np.ndarray, board: Board | None = None,
                            "confidence": float(d.confidence),
                            "center": [float(d.center[0]), float(d.center[1])],
                            "polygon": None})
-    t4 = time.perf_counter()
-    timings["dice"] = (t4 - t3) * 1000
-    timings["total"] = (t4 - t0) * 1000
+    timings["total"] = (time.perf_counter() - t0) * 1000
     return MauerReading(view.corners, pieces, facts, warnings,
                         {k: round(v, 2) for k, v in timings.items()})
+
+
+def _timed(fn, *args) -> tuple[object, float]:
+    """(fn(*args), its wall time in ms): a stage's time when it ran beside another."""
+    t = time.perf_counter()
+    out = fn(*args)
+    return out, (time.perf_counter() - t) * 1000
 
 
 # --------------------------------------------------------------------------- contract JSON

@@ -334,3 +334,48 @@ def test_no_plausible_homography_turns_a_corner_the_other_way():
     plausible = M._plausible_many(Hs, M.board_corners_mm(M.board_for()))
     assert 100 < plausible.sum() < len(Hs) - 100
     assert M._same_turns(src, dst)[plausible].all()
+
+
+@pytest.mark.parametrize("threads", [True, False])
+def test_run_beside_returns_or_raises_what_the_function_did(threads):
+    s = replace(M.SETTINGS, threads=threads)
+    assert M.run_beside(s, divmod, 7, 2).result() == (3, 1)
+    with pytest.raises(ZeroDivisionError):
+        M.run_beside(s, divmod, 7, 0).result()
+
+
+def test_run_beside_without_threads_runs_only_when_asked():
+    calls = []
+    job = M.run_beside(replace(M.SETTINGS, threads=False), calls.append, 1)
+    assert calls == [] and job.cancel()  # a pass not needed is never made
+    job.result()
+    job.result()
+    assert calls == [1] and not job.cancel()
+
+
+def test_run_beside_keeps_the_callers_context():
+    import contextvars
+
+    var = contextvars.ContextVar("v", default="unset")
+    token = var.set("teach profile")
+    try:
+        assert M.run_beside(replace(M.SETTINGS, threads=True), var.get).result() == \
+            "teach profile"
+    finally:
+        var.reset(token)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", [
+    "mauerhuepfer-e1-s1-0001.jpg",  # the reduced search convinces
+    "mauerhuepfer-e1-s1-0005.jpg",  # its fit stands in for the strict pass, loose ones run
+    "mauerhuepfer-e1-s1-0016.jpg",  # the reduced search finds nothing: every full size pass
+])
+def test_threads_give_the_same_reading(name):
+    img = cv2.imread(str(Path(__file__).resolve().parents[2] / "datasets" / "scenes"
+                         / "mauerhuepfer" / name))
+    one = M.read_mauer(img, s=replace(M.SETTINGS, threads=False))
+    two = M.read_mauer(img, s=replace(M.SETTINGS, threads=True))
+    assert np.array_equal(one.corners, two.corners)
+    assert one.facts == two.facts and one.pieces == two.pieces
+    assert one.warnings == two.warnings
