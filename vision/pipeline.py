@@ -51,6 +51,10 @@ class DecideSettings:
     low_confidence: float = 0.6  # pieces below this get a warning
     min_piece_prob: float = 0.5  # a candidate is a piece when P(background) is below this
     min_area_prob: float = 0.3  # marbles where the area network sees no cloth are dropped
+    # More pieces of a label than the game has: the least sure of them move to their next
+    # likeliest label that has room, if that label has at least this share of their first's
+    # probability (the pair warm light confuses: an orange rabbit read as a third yellow)
+    min_alt_ratio: float = 0.02
 
 
 @dataclass(frozen=True)
@@ -64,13 +68,16 @@ class GameVision:
     card_labels: tuple[str, ...] = ()  # pieces read by the card stage (`vision.cards`)
     coats_of_arms: bool = False  # the castle walls' player colours re-decide the coloured
     # pieces (`vision.shields`)
+    limits: tuple[int, ...] = ()  # how many of each of `labels` the game has (() no limit)
 
 
 VISION_GAMES: dict[str, GameVision] = {
     "simsala-hopp": GameVision("simsala-hopp", "Simsala Hopp arena (red square)", SIMSALA_LABELS,
-                               "tiles", coats_of_arms=True),
+                               "tiles", coats_of_arms=True,
+                               limits=tuple(SIMSALA_COUNTS[lab] for lab in SIMSALA_LABELS)),
     "hop-la-bille": GameVision("hop-la-bille", "Hop la bille cloth", MARBLE_LABELS, "marbles",
-                               CARD_LABELS_HOP),
+                               CARD_LABELS_HOP,
+                               limits=(MARBLES_PER_COLOUR,) * len(MARBLE_LABELS)),
     "magic-rabbit": GameVision("magic-rabbit", "Magic Rabbit line of tiles", (), "cards",
                                MAGIC_RABBIT_LABELS),
     "troetofanten": GameVision("troetofanten", "Troetofanten cards", (), "cards",
@@ -179,6 +186,34 @@ def sanity_warnings(game: str, det: Detections, settings: DecideSettings) -> lis
         out.append(f"unsure about the {det.labels[i]} at ({x:.0f}, {y:.0f}) "
                    f"(confidence {det.confidence[i]:.2f})")
     return out
+
+
+def within_counts(p: np.ndarray, limits, min_alt_ratio: float) -> tuple[np.ndarray, list]:
+    """Labels for N pieces from their (N, L) label probabilities `p` such that no label is
+    given more often than `limits` (L ints) allows: while a label is over, the move that
+    costs least (log-probability) takes one of its pieces to a label with room, if that
+    label has at least `min_alt_ratio` of the piece's first choice. Returns (N,) label
+    indices and [(piece, from, to)] of the moves made."""
+    best = p.argmax(axis=1) if len(p) else np.zeros(0, int)
+    limits = np.asarray(limits)
+    moves: list = []
+    logp = np.log(np.maximum(p, 1e-12))
+    while True:
+        counts = np.bincount(best, minlength=len(limits))
+        over = counts > limits
+        if not over.any():
+            return best, moves
+        room = counts < limits
+        rows = np.flatnonzero(over[best])
+        cost = logp[rows, best[rows], None] - logp[rows]  # (R, L): losses of each move
+        cost[:, ~room] = np.inf
+        cost[cost > -np.log(min_alt_ratio)] = np.inf
+        if not np.isfinite(cost).any():
+            return best, moves
+        r, to = np.unravel_index(np.argmin(cost), cost.shape)
+        i = int(rows[r])
+        moves.append((i, int(best[i]), int(to)))
+        best[i] = to
 
 
 def _empty_score(game: str) -> dict:
@@ -300,7 +335,7 @@ class Pipeline:
 
             probs = teach_probs(profile, self.classifier, gv.labels, probs, pred.embedding,
                                 crops)
-        keep, labels, conf = self._decide(gv, probs)
+        keep, labels, conf, moves = self._decide(gv, probs)
         t = timer.lap("classify", t)
         idx = np.flatnonzero(keep)
         centers_img = area.to_image(cand.centers[idx]) * photo.scale if len(idx) else \
@@ -314,7 +349,11 @@ class Pipeline:
         if len(det) == 0:
             raise NoPieces(f"the {gv.area_name} was found, but no piece on or around it")
         facts = facts_from(game, det)
-        warnings = sanity_warnings(game, det, self.decide)
+        warnings = [f"more {a} than the game has: the least sure one, at ({x:.0f}, {y:.0f}), "
+                    f"is read as {b}, its next likeliest reading; check it"
+                    for (i, a, b) in moves
+                    for x, y in [area.to_image(cand.centers[i:i + 1])[0] * photo.scale]]
+        warnings += sanity_warnings(game, det, self.decide)
         timer.lap("facts", t)
         return det, cand, pred, idx, facts, warnings
 
@@ -364,19 +403,26 @@ class Pipeline:
         return Recognition(game, photo, area, cand, det, emb, facts, warnings, timer.ms)
 
     def _decide(self, gv: GameVision, probs: np.ndarray):
-        """Restrict the class scores to the game's labels: (keep mask, labels, confidence)."""
+        """Restrict the class scores to the game's labels, within the game's counts of each:
+        (keep mask, labels, confidence, [(candidate, from label, to label)] changed by the
+        counts)."""
         n = len(probs)
         if n == 0:
-            return np.zeros(0, bool), np.zeros(0, object), np.zeros(0, np.float32)
+            return np.zeros(0, bool), np.zeros(0, object), np.zeros(0, np.float32), []
         cols = [self.classifier.index(lab) for lab in gv.labels]
         bg = probs[:, self.classifier.index(BACKGROUND)]
         p = probs[:, cols]
         piece = p.sum(axis=1)
         best = p.argmax(axis=1)
-        conf = p[np.arange(n), best] / np.maximum(p.sum(axis=1), 1e-9)
         keep = (bg < self.decide.min_piece_prob) & (piece > bg)
+        moves = []
+        if gv.limits and keep.any():
+            kept = np.flatnonzero(keep)
+            best[kept], moves = within_counts(p[kept], gv.limits, self.decide.min_alt_ratio)
+            moves = [(int(kept[i]), gv.labels[a], gv.labels[b]) for i, a, b in moves]
+        conf = p[np.arange(n), best] / np.maximum(p.sum(axis=1), 1e-9)
         labels = np.array(gv.labels, dtype=object)[best]
-        return keep, labels, np.clip(conf * (1 - bg), 0, 1).astype(np.float32)
+        return keep, labels, np.clip(conf * (1 - bg), 0, 1).astype(np.float32), moves
 
     def score(self, source, game: str, options: dict[str, str], teach=None,
               annotate: str | None = None) -> dict:

@@ -1,0 +1,33 @@
+"""Labels within the game's counts (`vision.pipeline.within_counts`)."""
+
+import numpy as np
+import pytest
+
+from vision.pipeline import within_counts
+
+# labels: 0 yellow, 1 orange, 2 blue; probabilities per piece
+Y, O, B = 0, 1, 2
+
+
+@pytest.mark.parametrize("p, limits, want, n_moves", [
+    # two yellows, one orange: within the counts, nothing moves
+    ([[0.9, 0.1, 0.0], [0.8, 0.2, 0.0], [0.1, 0.9, 0.0]], (2, 2, 2), [Y, Y, O], 0),
+    # three yellows: the one that loses least by turning orange does
+    ([[0.9, 0.1, 0.0], [0.6, 0.4, 0.0], [0.95, 0.05, 0.0]], (2, 2, 2), [Y, O, Y], 1),
+    # its next likeliest label is too unlikely (under 0.02 of its first): it stays
+    ([[0.99, 0.005, 0.005]] * 3, (2, 2, 2), [Y, Y, Y], 0),
+    # orange is full already: the third yellow goes to blue, the next label with room
+    ([[0.9, 0.05, 0.05], [0.6, 0.3, 0.1], [0.95, 0.03, 0.02], [0.1, 0.9, 0.0],
+      [0.1, 0.9, 0.0]], (2, 2, 2), [Y, B, Y, O, O], 1),
+    # two over: two move, each the cheapest at its turn
+    ([[0.5, 0.5, 0.0], [0.6, 0.4, 0.0], [0.7, 0.3, 0.0], [0.8, 0.2, 0.0]], (2, 2, 2),
+     [O, O, Y, Y], 2),
+    # no pieces
+    (np.zeros((0, 3)), (2, 2, 2), [], 0),
+])
+def test_within_counts(p, limits, want, n_moves):
+    best, moves = within_counts(np.array(p, float), limits, 0.02)
+    assert list(best) == want
+    assert len(moves) == n_moves
+    for i, a, b in moves:
+        assert want[i] == b and a != b
