@@ -260,3 +260,21 @@ def test_drop_turned_twins(pieces, want):
 
     got = drop_turned_twins([_piece(*p) for p in pieces], reach=0.3)
     assert sorted(p.confidence for p in got) == want
+
+
+# ------------------------------------------------------------------ a tight fan
+@pytest.mark.parametrize("xy,label,fan_step,want", [
+    ((100.0, 100.0), "elephant-3", 0.08, False),  # nothing kept near
+    ((54.0, 50.0), "elephant-3", 0.08, True),  # 0.1 widths off, the same label: once more
+    ((54.0, 50.0), "elephant-1", 0.08, False),  # 0.1 widths off, another label: the next card
+    ((52.0, 50.0), "elephant-1", 0.08, True),  # 0.05 widths off: one key point's two peaks
+    ((54.0, 50.0), "elephant-1", None, True),  # other games: any key point that near
+    ((50.0, 55.0), "tamer", 0.08, True),  # near two kept cards, one of them a tamer
+])
+def test_seen_before(xy, label, fan_step, want):
+    from vision.cards.read import seen_before
+
+    kept_xy = [np.array([50.0, 50.0]), np.array([50.0, 60.0])]
+    got = seen_before(np.array(xy), label, kept_xy, [W, W], ["elephant-3", "tamer"], 0.18,
+                      fan_step)
+    assert got == want

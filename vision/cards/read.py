@@ -60,6 +60,10 @@ class ReadSettings:
     dove_reach: float = 0.75  # a dove within this many hat widths of a hat's centre
     dove_threshold: float = 0.3  # dove heat needed (between doves and bare hats)
     duplicate: float = 0.18  # two key points closer than this x width: one piece
+    fan_step: float = 0.08  # Troetofanten: except a key point at least this x width from
+    #   the kept one that reads as another label: the next card of a tight fan (the
+    #   detector's peaks of two corner indices 0.1-0.3 widths apart run together; its
+    #   output cells are 4 photo px apart, a card 40-100 px wide)
     colour_tolerance: float = 40.0  # degrees of hue between a tile's colour and its number's
     tile_sat: int = 80  # saturation of a tile's coloured pixels
     no_overlap: float = 1.0  # a piece centred inside this share of a kept one: a duplicate
@@ -419,6 +423,21 @@ def refine_poses(game: str, xy: np.ndarray, angles: np.ndarray, widths: np.ndarr
     return angles, widths, frames
 
 
+def seen_before(xy: np.ndarray, label: str, kept_xy: list, kept_w: list, kept_labels: list,
+                duplicate: float, fan_step: float | None = None) -> bool:
+    """Whether a key point at `xy` read as `label` is a kept piece once more: it lies within
+    `duplicate` x the width of a kept one (`kept_xy`, `kept_w`, `kept_labels`). With
+    `fan_step` (Troetofanten), not when it lies at least `fan_step` x width from each such
+    one and reads as another label than each: the next card of a tight fan, whose corner
+    index lies 0.1-0.3 widths from its neighbour's."""
+    near = [k for k, (q, w) in enumerate(zip(kept_xy, kept_w, strict=True))
+            if np.hypot(*(np.asarray(xy) - q)) < duplicate * w]
+    if not near or fan_step is None:
+        return bool(near)
+    return not all(np.hypot(*(np.asarray(xy) - kept_xy[k])) >= fan_step * kept_w[k]
+                   and kept_labels[k] != label for k in near)
+
+
 def drop_turned_twins(pieces: list[CardPiece], reach: float, turn_tol: float = 30.0
                       ) -> list[CardPiece]:
     """Troetofanten pieces without the less sure of two of one label whose angles differ by
@@ -706,13 +725,13 @@ class CardReader:
             pg = game_probs[r]
             if bg >= s.min_piece_prob or pg.sum() <= bg:
                 continue
-            if any(np.hypot(*(kp.xy[i] - q)) < s.duplicate * w for q, w in zip(kept_xy, kept_w,
-                                                                                 strict=True)):
+            b = int(np.argmax(pg))
+            if seen_before(kp.xy[i], labels[b], kept_xy, kept_w, [q.label for q in pieces],
+                           s.duplicate, s.fan_step if game == "troetofanten" else None):
                 continue
             if game != "troetofanten" and any(  # tiles and these cards never overlap
                     _inside(frames[r].mean(axis=0), q.frame, s.no_overlap) for q in pieces):
                 continue
-            b = int(np.argmax(pg))
             conf = float(pg[b] / max(pg.sum(), 1e-9) * (1 - bg))
             if conf < s.min_confidence:
                 continue
