@@ -138,7 +138,7 @@ CARD_TEACH_SETTINGS: dict[str, TeachSettings] = {
     # the cards are read right; edition-2 backs the model takes for background or another
     # game's piece are rescued when clearly nearest the taught back
     "hop-la-bille": TeachSettings(colour_weight=1.0, min_cos=0.0, rescue_cos=0.55,
-                                  rescue_margin=0.3, rescue_bg=0.7, keep_mass=True,
+                                  rescue_margin=0.2, rescue_bg=0.7, keep_mass=True,
                                   colour_step=2),
 }
 
