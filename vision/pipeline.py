@@ -55,6 +55,10 @@ class DecideSettings:
     # likeliest label that has room, if that label has at least this share of their first's
     # probability (the pair warm light confuses: an orange rabbit read as a third yellow)
     min_alt_ratio: float = 0.02
+    # a piece outside the play area read less surely than this is not counted (a warning
+    # names it): outside pieces never score, and notes, coins and the castle's shields there
+    # are the commonest false pieces
+    min_outside_confidence: float = 0.4
 
 
 @dataclass(frozen=True)
@@ -216,6 +220,16 @@ def within_counts(p: np.ndarray, limits, min_alt_ratio: float) -> tuple[np.ndarr
         best[i] = to
 
 
+def sure_outside(det: Detections, min_confidence: float) -> tuple[np.ndarray, list[str]]:
+    """(bool mask of the pieces to count, warnings about the others): pieces in the zone
+    `outside` read with confidence under `min_confidence` are not counted."""
+    unsure = (det.zones == "outside") & (det.confidence < min_confidence)
+    doubts = [f"maybe a {det.labels[i]} outside at ({det.centers[i][0]:.0f}, "
+              f"{det.centers[i][1]:.0f}) (confidence {det.confidence[i]:.2f}); not counted"
+              for i in np.flatnonzero(unsure)]
+    return ~unsure, doubts
+
+
 def _empty_score(game: str) -> dict:
     return {"simsala-hopp": {"points": {}}, "troetofanten": {"points": {}},
             "magic-rabbit": {"won": False, "wrong_positions": []}}.get(game, {"completed": {}})
@@ -346,6 +360,8 @@ class Pipeline:
         )
         det = Detections(labels=labels[idx], zones=plane_zone(game, area, cand.centers[idx]),
                          confidence=conf[idx], centers=centers_img, polygons=polys)
+        sure, doubts = sure_outside(det, self.decide.min_outside_confidence)
+        det, idx = det[sure], idx[sure]
         if len(det) == 0:
             raise NoPieces(f"the {gv.area_name} was found, but no piece on or around it")
         facts = facts_from(game, det)
@@ -353,7 +369,7 @@ class Pipeline:
                     f"is read as {b}, its next likeliest reading; check it"
                     for (i, a, b) in moves
                     for x, y in [area.to_image(cand.centers[i:i + 1])[0] * photo.scale]]
-        warnings += sanity_warnings(game, det, self.decide)
+        warnings += doubts + sanity_warnings(game, det, self.decide)
         timer.lap("facts", t)
         return det, cand, pred, idx, facts, warnings
 

@@ -6,22 +6,22 @@ import pytest
 from vision.pipeline import within_counts
 
 # labels: 0 yellow, 1 orange, 2 blue; probabilities per piece
-Y, O, B = 0, 1, 2
+YE, OR, BL = 0, 1, 2
 
 
 @pytest.mark.parametrize("p, limits, want, n_moves", [
     # two yellows, one orange: within the counts, nothing moves
-    ([[0.9, 0.1, 0.0], [0.8, 0.2, 0.0], [0.1, 0.9, 0.0]], (2, 2, 2), [Y, Y, O], 0),
+    ([[0.9, 0.1, 0.0], [0.8, 0.2, 0.0], [0.1, 0.9, 0.0]], (2, 2, 2), [YE, YE, OR], 0),
     # three yellows: the one that loses least by turning orange does
-    ([[0.9, 0.1, 0.0], [0.6, 0.4, 0.0], [0.95, 0.05, 0.0]], (2, 2, 2), [Y, O, Y], 1),
+    ([[0.9, 0.1, 0.0], [0.6, 0.4, 0.0], [0.95, 0.05, 0.0]], (2, 2, 2), [YE, OR, YE], 1),
     # its next likeliest label is too unlikely (under 0.02 of its first): it stays
-    ([[0.99, 0.005, 0.005]] * 3, (2, 2, 2), [Y, Y, Y], 0),
+    ([[0.99, 0.005, 0.005]] * 3, (2, 2, 2), [YE, YE, YE], 0),
     # orange is full already: the third yellow goes to blue, the next label with room
     ([[0.9, 0.05, 0.05], [0.6, 0.3, 0.1], [0.95, 0.03, 0.02], [0.1, 0.9, 0.0],
-      [0.1, 0.9, 0.0]], (2, 2, 2), [Y, B, Y, O, O], 1),
+      [0.1, 0.9, 0.0]], (2, 2, 2), [YE, BL, YE, OR, OR], 1),
     # two over: two move, each the cheapest at its turn
     ([[0.5, 0.5, 0.0], [0.6, 0.4, 0.0], [0.7, 0.3, 0.0], [0.8, 0.2, 0.0]], (2, 2, 2),
-     [O, O, Y, Y], 2),
+     [OR, OR, YE, YE], 2),
     # no pieces
     (np.zeros((0, 3)), (2, 2, 2), [], 0),
 ])
@@ -31,3 +31,24 @@ def test_within_counts(p, limits, want, n_moves):
     assert len(moves) == n_moves
     for i, a, b in moves:
         assert want[i] == b and a != b
+
+
+@pytest.mark.parametrize("zone, confidence, counted", [
+    ("outside", 0.35, False),  # an unsure piece outside: a warning, not counted
+    ("outside", 0.45, True),  # sure enough
+    ("arena", 0.35, True),  # in the arena every piece counts (the low-confidence warning)
+    ("north", 0.1, True),  # Hop la bille's zones have no `outside`
+])
+def test_sure_outside(zone, confidence, counted):
+    from vision.detections import Detections
+    from vision.pipeline import sure_outside
+
+    det = Detections(labels=np.array(["frog", "cat"], object),
+                     zones=np.array(["arena", zone], object),
+                     confidence=np.array([0.9, confidence], np.float32),
+                     centers=np.array([[10.0, 20.0], [300.0, 400.0]]), polygons=(None, None))
+    keep, doubts = sure_outside(det, 0.4)
+    assert list(keep) == [True, counted]
+    assert len(doubts) == (0 if counted else 1)
+    if doubts:
+        assert "(300, 400)" in doubts[0] and "cat" in doubts[0]
