@@ -278,3 +278,35 @@ def test_seen_before(xy, label, fan_step, want):
     got = seen_before(np.array(xy), label, kept_xy, [W, W], ["elephant-3", "tamer"], 0.18,
                       fan_step)
     assert got == want
+
+
+# ------------------------------------------------------------------ one card, opposite corners
+def _read_at(label, frame, width, conf, corner="tl"):
+    """A card read from one corner index as if it were the top-left one, with `width`."""
+    f = np.asarray(frame, float)
+    if corner == "br":
+        f = f[[2, 3, 0, 1]]
+    key, ang, _ = pose_from_frame(f, SPEC)
+    return CardPiece(label, conf, key, frame_from_pose(key, ang, width, SPEC), ang, width)
+
+
+@pytest.mark.parametrize("angle,width,second,want", [
+    # the tamer read at both corners, its width right or far off: one card
+    (15.0, W, ("tamer", (100, 100), "br"), [0.9]),
+    (15.0, 0.6 * W, ("tamer", (100, 100), "br"), [0.9]),
+    (-150.0, 0.8 * W, ("tamer", (100, 100), "br"), [0.9]),
+    # another tamer beside it, turned half round: two cards
+    (15.0, W, ("tamer", (100 + 1.2 * W, 100), "br"), [0.5, 0.9]),
+    # another label at the opposite corner: two cards
+    (15.0, W, ("lasso", (100, 100), "br"), [0.5, 0.9]),
+])
+def test_drop_turned_twins_opposite_corners(angle, width, second, want):
+    from vision.cards.read import drop_turned_twins
+
+    first = _read_at("tamer", _card_frame(np.array([100.0, 100.0]), angle, W, ASPECT), width,
+                     0.9)
+    label, centre, corner = second
+    other = _read_at(label, _card_frame(np.asarray(centre, float), angle, W, ASPECT), width,
+                     0.5, corner)
+    got = drop_turned_twins([first, other], reach=0.3)
+    assert sorted(p.confidence for p in got) == want

@@ -438,6 +438,26 @@ def seen_before(xy: np.ndarray, label: str, kept_xy: list, kept_w: list, kept_la
                    and kept_labels[k] != label for k in near)
 
 
+def opposite_corners(p: CardPiece, q: CardPiece, aspect: float = 91.0 / 59.0,
+                     turn_tol: float = 15.0, reach: tuple[float, float] = (0.7, 2.6)) -> bool:
+    """Whether two readings' key points lie at opposite corner indices of one card: seen in
+    either one's frame, the other's key point lies along that card's diagonal from the
+    top-left index to the bottom-right one (within `turn_tol` degrees), `reach` x its
+    width away (the diagonal is 1.37 widths; the width read for a card whose two corners
+    both pass for a top-left one is often far off)."""
+    key = SPECS["troetofanten"].key_uv
+    du, dv = 1 - 2 * key[0], (1 - 2 * key[1]) * aspect
+    want = np.degrees(np.arctan2(dv, du))
+    for a, b in ((p, q), (q, p)):
+        d = np.asarray(b.key, float) - np.asarray(a.key, float)
+        seen = np.degrees(np.arctan2(d[1], d[0])) - a.angle  # in a's frame (y down: v)
+        if abs((seen - want + 180.0) % 360.0 - 180.0) > turn_tol:
+            return False
+        if not reach[0] <= np.hypot(*d) / max(a.width, 1.0) <= reach[1]:
+            return False
+    return True
+
+
 def drop_turned_twins(pieces: list[CardPiece], reach: float, turn_tol: float = 30.0
                       ) -> list[CardPiece]:
     """Troetofanten pieces without the less sure of two of one label whose angles differ by
@@ -451,8 +471,8 @@ def drop_turned_twins(pieces: list[CardPiece], reach: float, turn_tol: float = 3
             if p.label != q.label or p.label == "back" or i in drop or j in drop:
                 continue
             turn = abs((p.angle - q.angle) % 360.0 - 180.0)
-            if turn <= turn_tol and np.hypot(*(p.center - q.center)) < reach * max(
-                    p.width, q.width):
+            if turn <= turn_tol and (np.hypot(*(p.center - q.center)) < reach * max(
+                    p.width, q.width) or opposite_corners(p, q)):
                 drop.add(j if q.confidence <= p.confidence else i)
     return [p for k, p in enumerate(pieces) if k not in drop]
 
