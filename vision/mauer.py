@@ -112,8 +112,10 @@ class MauerSettings:
     dice: BoardDiceSettings = BoardDiceSettings()  # the dice beside the board
     threads: bool = True  # independent steps overlap on a helper thread (OpenCV and most of
     # numpy let go of Python's lock): the full size blob map beside the reduced search, the
-    # full size search's blob passes side by side, the dice beside the pawns; the same
-    # readings either way
+    # dice beside the pawns; the same readings either way
+    parallel_passes: bool = False  # with `threads`, also the full size search's blob passes
+    # side by side: faster on an idle machine, but on the shared 2 cores (load 5-6) the
+    # passes' Python parts wait for each other: p90 770 -> 986, 587 -> 698 ms (bench)
 
 SETTINGS = MauerSettings()
 
@@ -1019,13 +1021,14 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
     if not views:
         maps = _now(maps) or blob_map(image_bgr, s)  # the passes differ in blob shapes
         maps.light  # noqa: B018 - made once, before the passes share it
-        jobs: list = []  # the passes side by side; a later one's fit is used only while
-        # the earlier ones' do not convince, as when they ran one after the other
+        jobs: list = []  # (side by side with `parallel_passes`) a later pass's fit is used
+        # only while the earlier ones' do not convince, as when they ran one after the other
+        side = replace(s, threads=s.threads and s.parallel_passes)
         for k, (convexity, inertia) in enumerate(s.blob_shape_passes):
             if k == 0 and stand_in is not None:
                 jobs.append(stand_in)  # the strict pass's fit, found on the reduced copy
             else:
-                jobs.append(run_beside(s, _find_board_once, image_bgr, board,
+                jobs.append(run_beside(side, _find_board_once, image_bgr, board,
                                        replace(s, blob_min_convexity=convexity,
                                                blob_min_inertia=inertia), maps, lab, f))
         for job in jobs:

@@ -375,7 +375,8 @@ def test_threads_give_the_same_reading(name):
     img = cv2.imread(str(Path(__file__).resolve().parents[2] / "datasets" / "scenes"
                          / "mauerhuepfer" / name))
     one = M.read_mauer(img, s=replace(M.SETTINGS, threads=False))
-    two = M.read_mauer(img, s=replace(M.SETTINGS, threads=True))
-    assert np.array_equal(one.corners, two.corners)
-    assert one.facts == two.facts and one.pieces == two.pieces
-    assert one.warnings == two.warnings
+    for parallel in (False, True):
+        two = M.read_mauer(img, s=replace(M.SETTINGS, threads=True, parallel_passes=parallel))
+        assert np.array_equal(one.corners, two.corners)
+        assert one.facts == two.facts and one.pieces == two.pieces
+        assert one.warnings == two.warnings
