@@ -36,6 +36,15 @@ class BoardDiceSettings:
     die_target_px: float = 90.0  # candidates are enlarged so a die is about this wide
     local_scale: bool = True  # each candidate's die size from the board's perspective at its
     # place (not the board's mean scale)
+    # A die seen but not read (warned about): a light face of the die's size with dark marks
+    # (pips, or pips smeared into streaks) on it. Sizes are shares of the die's side.
+    seen_face_r: float = 0.42  # the face disc around the candidate
+    seen_table_r: tuple[float, float] = (0.85, 1.25)  # the table ring around it
+    seen_min_contrast: float = 40.0  # face level - darkest marks (L*, 0..255)
+    seen_dark_share: tuple[float, float] = (0.03, 0.45)  # of the face disc, marks
+    seen_light_step: float = 10.0  # face lighter than the table by this, or two marks or more
+    seen_margin: float = 0.7  # no warning this near (die sides) the board or the photo's edge
+    warn_unread: bool = True  # warn about candidates that look like dice but were not read
     known_side: bool = True  # the crop's faces are sized against the die's known side
     # (16 mm at the board's scale) instead of their pips (soft and wide when enlarged)
 
@@ -159,6 +168,36 @@ def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
     return [(c, die_px) for c in cands[: s.max_die_candidates]]
 
 
+def die_seen(L: np.ndarray, centre, side: float, s: BoardDiceSettings = SETTINGS) -> bool:
+    """Whether a uint8 lightness image shows a die at `centre` (px) of side `side` (px):
+    a light face disc with dark marks on it (pips, or pips smeared into streaks by motion
+    or defocus), the face lighter than the table around it or bearing two or more marks.
+    For dice that were seen but not read."""
+    h, w = L.shape
+    yy, xx = np.mgrid[0:h, 0:w]
+    r = np.hypot(xx - centre[0], yy - centre[1]) / max(side, 1.0)
+    disc = r <= s.seen_face_r
+    ring = (r >= s.seen_table_r[0]) & (r <= s.seen_table_r[1])
+    if disc.sum() < 20 or ring.sum() < 20:
+        return False
+    inner = L[disc].astype(np.float32)
+    face = float(np.percentile(inner, 85))
+    contrast = face - float(np.percentile(inner, 3))
+    if contrast < s.seen_min_contrast:
+        return False
+    dark = ((L.astype(np.float32) < face - 0.5 * contrast) & disc).astype(np.uint8)
+    share = dark.sum() / disc.sum()
+    if not (s.seen_dark_share[0] <= share <= s.seen_dark_share[1]):
+        return False
+    n, _, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
+    min_area = (0.05 * side) ** 2
+    marks = [k for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= min_area]
+    if not marks:
+        return False
+    table = float(np.median(L[ring]))
+    return face - table >= s.seen_light_step or len(marks) >= 2
+
+
 def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
                     s: BoardDiceSettings = SETTINGS, lightness: np.ndarray | None = None
                     ) -> tuple[list, list[str]]:
@@ -171,6 +210,7 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
 
     found: list = []
     warnings: list[str] = []
+    unread: list = []  # (centre, die px) of candidates that look like dice but gave none
     h, w = image_bgr.shape[:2]
     for c, die_px in die_candidates(image_bgr, view, board, s, lightness):
         if s.local_scale:
@@ -187,6 +227,7 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
                           interpolation=cv2.INTER_CUBIC)
         dice, dwarn, _ = read_dice(crop, replace(DICE, die_side_px=die_px * f)
                                    if s.known_side else DICE)
+        n_found = len(found)
         for d in dice:
             cx, cy = x0 + d.center[0] / f, y0 + d.center[1] / f
             if np.hypot(cx - c[0], cy - c[1]) > 0.8 * die_px:
@@ -194,4 +235,19 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
             if any(np.hypot(cx - e.center[0], cy - e.center[1]) < 0.8 * die_px for e in found):
                 continue
             found.append(Die(d.value, d.confidence, (round(cx, 1), round(cy, 1))))
+        if s.warn_unread and len(found) == n_found and die_seen(
+                cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)[..., 0], (c - (x0, y0)) * f,
+                die_px * f, s):
+            unread.append((c, die_px))
+    poly = view.corners.astype(np.float32).reshape(-1, 1, 2)
+    for c, die_px in unread:
+        m = s.seen_margin * die_px
+        if (min(c[0], c[1], w - 1 - c[0], h - 1 - c[1]) < m  # cut by the photo's edge
+                or -cv2.pointPolygonTest(poly, (float(c[0]), float(c[1])), True) < m  # the
+                # board's edge and rim: lines, not pips
+                or any(np.hypot(c[0] - d.center[0], c[1] - d.center[1]) < 1.2 * die_px
+                       for d in found)):  # a die read from another candidate
+            continue
+        warnings.append(f"a die at ({c[0]:.0f}, {c[1]:.0f}) could not be read: blurred? "
+                        "photograph it again")
     return found, warnings

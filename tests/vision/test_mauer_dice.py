@@ -1,5 +1,6 @@
 """The dice search around a Mauerhuepfer board (`vision.mauer_dice`)."""
 
+import re
 from dataclasses import replace
 
 import cv2
@@ -133,3 +134,63 @@ def test_local_die_px_is_the_die_squares_size_at_its_place(H, at_mm):
     want = float(np.sqrt(abs(cv2.contourArea(sq.astype(np.float32)))))
     got = D.local_die_px(H, M.apply_h(H, [[x, y]])[0], 16.0)
     assert got == pytest.approx(want, rel=0.01)
+
+
+def _face_L(table, face, marks, side=40, n=160):
+    """A lightness image: a face of level `face` and side `side` on a `table` level, with
+    dark marks ((dx, dy, w, h) in face px from its centre, level 30), slightly blurred."""
+    L = np.full((n, n), table, np.uint8)
+    c = n // 2
+    if face is not None:
+        cv2.rectangle(L, (c - side // 2, c - side // 2), (c + side // 2, c + side // 2), face, -1)
+    for dx, dy, w, h in marks:
+        cv2.ellipse(L, (c + dx, c + dy), (w // 2, h // 2), 0, 0, 360, 30, -1)
+    return cv2.GaussianBlur(L, (0, 0), 1.5), (c, c), side
+
+
+@pytest.mark.parametrize("table,face,marks,want", [
+    (120, 235, [(-10, -10, 7, 7), (10, 10, 7, 7)], True),  # a 2
+    (120, 235, [(-10, y, 22, 6) for y in (-10, 0, 10)], True),  # a 6 smeared sideways
+    (120, 235, [(0, 0, 8, 8)], True),  # a 1 on a darker table
+    (120, 235, [], False),  # a light square without marks
+    (120, None, [], False),  # the plain table
+    (235, 235, [(0, 0, 8, 8)], False),  # white on white, one dark dot: a speck
+    (235, 235, [(-10, -10, 7, 7), (0, 0, 7, 7), (10, 10, 7, 7)], True),  # ... three: a 3
+    (120, 235, [(0, 0, 34, 34)], False),  # a dark patch over most of the face
+])
+def test_die_seen(table, face, marks, want):
+    L, centre, side = _face_L(table, face, marks)
+    assert D.die_seen(L, centre, side) is want
+
+
+def test_a_smeared_die_beside_the_board_is_warned_about():
+    """A die showing 4 whose pips the camera smeared into streaks, beside the board: it is
+    not read, and the warning says a die there could not be read; without `warn_unread`
+    nothing is said."""
+    img, board, view = _scene_view()
+    at = M.apply_h(view.H, [[250.0, -60.0]])[0]
+    side = D.local_die_px(view.H, at, 16.0)
+    x, y = int(at[0]), int(at[1])
+    r = int(4 * side)
+    img[y - r:y + r, x - r:x + r] = (90, 120, 150)
+    box = cv2.boxPoints(((at[0], at[1]), (side, side), 10.0))
+    cv2.fillPoly(img, [np.round(box).astype(np.int32)], (240, 240, 240))
+    u, v = (box[1] - box[0]) / 4, (box[3] - box[0]) / 4
+    for i, j in ((1, 1), (3, 1), (1, 3), (3, 3)):
+        px, py = box[0] + i * u + j * v
+        cv2.circle(img, (int(round(px)), int(round(py))), max(1, int(side / 8)), (20, 20, 20), -1)
+    k = int(side * 0.6) | 1
+    kernel = np.zeros((k, k), np.float32)
+    kernel[k // 2] = 1.0 / k  # a horizontal smear
+    patch = img[y - r:y + r, x - r:x + r]
+    img[y - r:y + r, x - r:x + r] = cv2.filter2D(patch, -1, kernel)
+
+    def said(s):
+        dice, warnings = D.read_board_dice(img, view, board, s)
+        assert not any(np.hypot(d.center[0] - at[0], d.center[1] - at[1]) < side for d in dice)
+        return [w for w in warnings if (m := re.match(r"a die at \((\d+), (\d+)\) could not "
+                                                      r"be read", w))
+                and np.hypot(int(m[1]) - at[0], int(m[2]) - at[1]) < 0.6 * side]
+
+    assert len(said(D.SETTINGS)) == 1
+    assert said(replace(D.SETTINGS, warn_unread=False)) == []
