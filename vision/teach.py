@@ -119,7 +119,7 @@ GAME_TEACH_SETTINGS = {
     # edition-2 frogs as yellow rabbits, sure of it), the teach photos' background examples
     # in the gates (see `neg_k`)
     "simsala-hopp": TeachSettings(model_weight=1.0, colour_l_weight=0.5, colour_norm=80.0,
-                                  neg_k=3, rescue_cos=0.8),
+                                  neg_k=3),
     "hop-la-bille": TeachSettings(colour_weight=1.0),
 }
 CARD_TEACH_SETTINGS: dict[str, TeachSettings] = {
