@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -73,6 +74,8 @@ class _Tally:
         self.fp = self.reported = 0
         self.times: list[float] = []
         self.cpu: list[float] = []
+        self.unread = np.zeros(4, int)  # "could not be read" warnings: [missed dice
+        # warned about, missed dice, warnings at no die, warnings at a die that was read]
         self.legible = np.zeros(4)  # labelled legible: [dice, right, missed, wrong]
         self.illegible = np.zeros(4)  # labelled not legible
 
@@ -122,6 +125,22 @@ class _Tally:
             for key in keys:
                 self.tot[key] += (1, right, missed, wrong)
 
+    def add_unread(self, dice, truth_dice, where: list[tuple[float, float]]) -> None:
+        """Tally "a die ... could not be read" warnings at `where` against the truth."""
+        pairs, miss, _ = match(dice, truth_dice)
+        read_ok = {ti for ti, _ in pairs}
+        used = set()
+        for ti, t in enumerate(truth_dice):
+            hits = {k for k, p in enumerate(where) if np.hypot(
+                p[0] - t["center"][0], p[1] - t["center"][1]) < 0.8 * t["side_px"]}
+            used |= hits
+            if ti in miss:
+                self.unread[1] += 1
+                self.unread[0] += bool(hits)
+            elif ti in read_ok and hits:
+                self.unread[3] += 1
+        self.unread[2] += len(where) - len(used)
+
     def report(self, photos: int) -> dict:
         a = self.tot["all"]
         n = max(a[0], 1)
@@ -130,6 +149,11 @@ class _Tally:
             if v[0]:
                 extra[key] = {"dice": int(v[0]), "right": int(v[1]), "missed": int(v[2]),
                               "wrong": int(v[3]), "accuracy": round(v[1] / v[0], 4)}
+        if self.unread.any():
+            extra["unread_warnings"] = {"missed_warned": int(self.unread[0]),
+                                        "missed": int(self.unread[1]),
+                                        "at_no_die": int(self.unread[2]),
+                                        "at_read_die": int(self.unread[3])}
         return extra | {
             "photos": photos,
             "dice": int(a[0]),
@@ -279,16 +303,29 @@ def _mauer_reader(dice_reader=read_dice, board_dice=None):
     def read(img):
         saved = vision.dice.read_dice
         vision.dice.read_dice = dice_reader  # read_board_dice imports it when called
+        read.unread = []
         try:
             view = find_board(img, board)
             if view is None:
                 return []
-            dice, _ = read_board_dice(img, view, board)
+            dice, warnings = read_board_dice(img, view, board)
+            read.unread = unread_warnings(warnings)
             return pick_dice(dice, view.corners)[0]
         finally:
             vision.dice.read_dice = saved
 
+    read.unread = []
     return read
+
+
+def unread_warnings(warnings: list[str]) -> list[tuple[float, float]]:
+    """Positions of the "a die at (x, y) could not be read" warnings."""
+    out = []
+    for w in warnings:
+        m = re.match(r"a die at \(([-\d.]+), ([-\d.]+)\) could not be read", w)
+        if m:
+            out.append((float(m[1]), float(m[2])))
+    return out
 
 
 def _load_module(path, name):
@@ -328,6 +365,10 @@ def _print(r: dict, title: str = "") -> None:
             v = r[key]
             print(f"{what}: {v['right']}/{v['dice']} ({v['accuracy']:.1%}), missed "
                   f"{v['missed']}, wrong {v['wrong']}")
+    if "unread_warnings" in r:
+        u = r["unread_warnings"]
+        print(f"'could not be read' warnings: at {u['missed_warned']} of {u['missed']} missed "
+              f"dice, {u['at_no_die']} where no die is, {u['at_read_die']} at dice read")
     print(f"time per photo: median {r['ms_per_photo_median']} ms, p90 "
           f"{r['ms_per_photo_p90']} ms (wall clock); CPU time median "
           f"{r['cpu_ms_per_photo_median']} ms")
@@ -356,8 +397,10 @@ def evaluate_folder(folder, verbose: bool = False, mauer_board: bool = False,
             elev = 90.0 - float(truth["camera"].get("tilt_deg", 0.0))
         tdice = truth_dice(truth)
         legible = legibility_of(labels, f.name, tdice)
-        for dice, (_, tally) in zip(_each(readers, k, img), readers, strict=True):
+        for dice, (read, tally) in zip(_each(readers, k, img), readers, strict=True):
             tally.add(f.name, dice, tdice, truth.get("table", ""), elev, verbose, legible)
+            if mauer_board:
+                tally.add_unread(dice, tdice, read.unread)
     out = []
     for _, tally in readers:
         r = tally.report(len(files))

@@ -64,3 +64,24 @@ def test_contact_sheet_has_a_tile_per_die(tmp_path):
     assert E.contact_sheet(tmp_path, out, tile=50, cols=4) == 2
     sheet = cv2.imread(str(out))
     assert sheet.shape[:2] == (66, 200)
+
+
+@pytest.mark.parametrize("read,where,want", [
+    # truth: a 3 at (100, 100) and a 5 at (300, 100), 40 px dice
+    ([], [(102, 98)], (1, 2, 0, 0)),  # one missed die warned about, one not
+    ([(3, (101, 99))], [(302, 101), (600, 600)], (1, 1, 1, 0)),  # and one warning at no die
+    ([(3, (101, 99)), (5, (300, 100))], [(100, 104)], (0, 0, 0, 1)),  # at a die read
+])
+def test_tally_counts_unread_warnings(read, where, want):
+    truth = [{"value": 3, "center": [100, 100], "side_px": 40},
+             {"value": 5, "center": [300, 100], "side_px": 40}]
+    t = E._Tally()
+    t.add_unread([Die(v, 0.9, c) for v, c in read], truth, where)
+    assert tuple(t.unread) == want
+
+
+def test_unread_warnings_are_parsed():
+    got = E.unread_warnings(["3 dice seen; the 2 read most surely are used",
+                             "a die at (12, 345) could not be read: blurred? photograph it "
+                             "again"])
+    assert got == [(12.0, 345.0)]
