@@ -372,6 +372,24 @@ def low_contrast_tiles(diff: np.ndarray, valid: np.ndarray, mask: np.ndarray,
                       settings.low_fill)
 
 
+def faint_tiles(diff: np.ndarray, valid: np.ndarray, mask: np.ndarray, groups: list,
+                arena: tuple[int, int], t: float, settings: TileSettings) -> list:
+    """Tiles fainter still than the second look's: at each of `faint_levels`,
+    `low_contrast_tiles` with the stricter `faint_*` square limits, away from the pieces
+    found so far (`groups`, and the first mask's blobs where `low_beside_taken` is off).
+    Returns pixel arrays like `split_peaks`."""
+    found: list = []
+    for level in settings.faint_levels:
+        seen = kept_mask(groups + found, mask.shape)
+        if not settings.low_beside_taken:
+            seen |= mask
+        found += low_contrast_tiles(
+            diff, valid, seen, arena, t,
+            replace(settings, low_diff=level, low_area=settings.faint_area,
+                    low_side=settings.faint_side, low_fill=settings.faint_fill))
+    return found
+
+
 def _to_plane(T: np.ndarray, pts: np.ndarray) -> np.ndarray:
     k, off = T[0, 0], T[0, 2]
     return (np.asarray(pts, np.float64) - off) / k
@@ -421,14 +439,8 @@ def find_tiles(image_bgr: np.ndarray, area: PlayArea, settings: TileSettings) ->
     if settings.low_diff > 0:
         seen = kept_mask(groups, mask.shape) if settings.low_beside_taken else mask
         groups += low_contrast_tiles(low_diff_map, valid, seen, (a0, a1), t, settings)
-        for level in settings.faint_levels:  # fainter tiles: stricter squares only
-            seen = kept_mask(groups, mask.shape)
-            if not settings.low_beside_taken:
-                seen |= mask
-            groups += low_contrast_tiles(
-                low_diff_map, valid, seen, (a0, a1), t,
-                replace(settings, low_diff=level, low_area=settings.faint_area,
-                        low_side=settings.faint_side, low_fill=settings.faint_fill))
+        if settings.faint_levels:
+            groups += faint_tiles(low_diff_map, valid, mask, groups, (a0, a1), t, settings)
     centers, sides, angles, polys = [], [], [], []
     for g in groups:
         (cx, cy), (w, h), ang = cv2.minAreaRect(g.astype(np.float32))
