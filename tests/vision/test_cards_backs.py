@@ -310,3 +310,23 @@ def test_drop_turned_twins_opposite_corners(angle, width, second, want):
                      0.5, corner)
     got = drop_turned_twins([first, other], reach=0.3)
     assert sorted(p.confidence for p in got) == want
+
+
+@pytest.mark.parametrize("key_uv,angle,want", [
+    ((0.83, 0.89), 105.0, [0.9]),  # at its bottom-right index, a quarter turn off: one card
+    ((0.83, 0.89), -75.0, [0.9]),  # the other quarter turn
+    ((0.83, 0.89), 15.0, [0.5, 0.9]),  # the same way round: a pile's next card
+    ((1.6, 0.11), 105.0, [0.5, 0.9]),  # a quarter turn off beside it: another card
+])
+def test_drop_turned_twins_quarter_turn(key_uv, angle, want):
+    """A special card read once at its top-left index and once at another index with its
+    pose a quarter turn off."""
+    from vision.cards.geometry import card_uv_point
+    from vision.cards.read import drop_turned_twins
+
+    frame = _card_frame(np.array([100.0, 100.0]), 15.0, W, ASPECT)
+    first = _read_at("tamer", frame, W, 0.9)
+    key = card_uv_point(frame, *key_uv)
+    other = CardPiece("tamer", 0.5, key, frame_from_pose(key, angle, W, SPEC), angle, W)
+    got = drop_turned_twins([other, first], reach=0.3)
+    assert sorted(p.confidence for p in got) == want

@@ -439,16 +439,17 @@ def seen_before(xy: np.ndarray, label: str, kept_xy: list, kept_w: list, kept_la
 
 
 def opposite_corners(p: CardPiece, q: CardPiece, aspect: float = 91.0 / 59.0,
-                     turn_tol: float = 15.0, reach: tuple[float, float] = (0.7, 2.6)) -> bool:
+                     turn_tol: float = 15.0, reach: tuple[float, float] = (0.7, 2.6),
+                     one_sided: bool = False) -> bool:
     """Whether two readings' key points lie at opposite corner indices of one card: seen in
-    either one's frame, the other's key point lies along that card's diagonal from the
-    top-left index to the bottom-right one (within `turn_tol` degrees), `reach` x its
-    width away (the diagonal is 1.37 widths; the width read for a card whose two corners
-    both pass for a top-left one is often far off)."""
+    either one's frame (`one_sided`: in `p`'s only), the other's key point lies along that
+    card's diagonal from the top-left index to the bottom-right one (within `turn_tol`
+    degrees), `reach` x its width away (the diagonal is 1.37 widths; the width read for a
+    card whose two corners both pass for a top-left one is often far off)."""
     key = SPECS["troetofanten"].key_uv
     du, dv = 1 - 2 * key[0], (1 - 2 * key[1]) * aspect
     want = np.degrees(np.arctan2(dv, du))
-    for a, b in ((p, q), (q, p)):
+    for a, b in ((p, q), (q, p))[:1 if one_sided else 2]:
         d = np.asarray(b.key, float) - np.asarray(a.key, float)
         seen = np.degrees(np.arctan2(d[1], d[0])) - a.angle  # in a's frame (y down: v)
         if abs((seen - want + 180.0) % 360.0 - 180.0) > turn_tol:
@@ -458,12 +459,15 @@ def opposite_corners(p: CardPiece, q: CardPiece, aspect: float = 91.0 / 59.0,
     return True
 
 
-def drop_turned_twins(pieces: list[CardPiece], reach: float, turn_tol: float = 30.0
-                      ) -> list[CardPiece]:
-    """Troetofanten pieces without the less sure of two of one label whose angles differ by
-    half a turn (within `turn_tol` degrees) and whose centres lie within `reach` x width:
-    one card read at both of its corners. Cards of a pile or a fan face the same way, so
-    they are never taken for such twins."""
+def drop_turned_twins(pieces: list[CardPiece], reach: float, turn_tol: float = 30.0,
+                      quarter_min: float = 45.0) -> list[CardPiece]:
+    """Troetofanten pieces without the less sure of two of one label read from two corners
+    of one card: their angles differ by half a turn (within `turn_tol` degrees) and their
+    centres lie within `reach` x width or their key points at opposite corner indices
+    (`opposite_corners`); or their angles differ by at least `quarter_min` degrees but not
+    half a turn (a corner read with its pose a quarter turn off) and the less sure one's key
+    point lies at the surer one's bottom-right index. Cards of a pile or a fan face the same
+    way, so they are never taken for such twins."""
     drop: set[int] = set()
     for i, p in enumerate(pieces):
         for j in range(i + 1, len(pieces)):
@@ -471,8 +475,11 @@ def drop_turned_twins(pieces: list[CardPiece], reach: float, turn_tol: float = 3
             if p.label != q.label or p.label == "back" or i in drop or j in drop:
                 continue
             turn = abs((p.angle - q.angle) % 360.0 - 180.0)
+            sure, other = (p, q) if p.confidence >= q.confidence else (q, p)
             if turn <= turn_tol and (np.hypot(*(p.center - q.center)) < reach * max(
-                    p.width, q.width) or opposite_corners(p, q)):
+                    p.width, q.width) or opposite_corners(p, q)) or (
+                    turn > turn_tol and 180.0 - turn >= quarter_min
+                    and opposite_corners(sure, other, one_sided=True)):
                 drop.add(j if q.confidence <= p.confidence else i)
     return [p for k, p in enumerate(pieces) if k not in drop]
 
