@@ -27,6 +27,7 @@ from __future__ import annotations
 import bisect
 import contextvars
 import math
+import os
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
@@ -112,7 +113,10 @@ class MauerSettings:
     dice: BoardDiceSettings = BoardDiceSettings()  # the dice beside the board
     threads: bool = True  # independent steps overlap on a helper thread (OpenCV and most of
     # numpy let go of Python's lock): the full size blob map beside the reduced search, the
-    # dice beside the pawns; the same readings either way
+    # dice beside the pawns; the same readings either way ...
+    threads_below_load: float = 0.75  # ... while the 1-minute load average per core is under
+    # this (a core to spare): on the shared 2 cores at load 5-6 the overlapped steps only
+    # slowed each other (bench: pawns 19 -> 46 ms, dice 121-144 -> 184 ms, total no faster)
     parallel_passes: bool = False  # with `threads`, also the full size search's blob passes
     # side by side: faster on an idle machine, but on the shared 2 cores (load 5-6) the
     # passes' Python parts wait for each other: p90 770 -> 986, 587 -> 698 ms (bench)
@@ -123,15 +127,24 @@ _POOL: ThreadPoolExecutor | None = None
 
 
 def run_beside(s: MauerSettings, fn, *args) -> Future | Later:
-    """`fn(*args)` started on a helper thread when `s.threads` (in a copy of the caller's
-    context: a teach profile in use stays in use), else made when first asked for: a
-    `Future` or a `Later`, either way `.result()` returns or raises what `fn` did."""
+    """`fn(*args)` started on a helper thread when `s.threads` and a core is to spare (in a
+    copy of the caller's context: a teach profile in use stays in use), else made when first
+    asked for: a `Future` or a `Later`, either way `.result()` returns or raises what `fn`
+    did."""
     global _POOL
-    if not s.threads:
+    if not (s.threads and _spare_core(s.threads_below_load)):
         return Later(fn, *args)
     if _POOL is None:
         _POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="mauer")
     return _POOL.submit(contextvars.copy_context().run, fn, *args)
+
+
+def _spare_core(below: float) -> bool:
+    """The 1-minute load average per core is under `below` (True where it is not known)."""
+    try:
+        return os.getloadavg()[0] < below * (os.cpu_count() or 1)
+    except (AttributeError, OSError):
+        return True
 
 
 class Later:

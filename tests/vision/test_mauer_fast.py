@@ -336,9 +336,12 @@ def test_no_plausible_homography_turns_a_corner_the_other_way():
     assert M._same_turns(src, dst)[plausible].all()
 
 
+ALWAYS = 1e9  # `threads_below_load`: a helper thread whatever the machine's load
+
+
 @pytest.mark.parametrize("threads", [True, False])
 def test_run_beside_returns_or_raises_what_the_function_did(threads):
-    s = replace(M.SETTINGS, threads=threads)
+    s = replace(M.SETTINGS, threads=threads, threads_below_load=ALWAYS)
     assert M.run_beside(s, divmod, 7, 2).result() == (3, 1)
     with pytest.raises(ZeroDivisionError):
         M.run_beside(s, divmod, 7, 0).result()
@@ -353,14 +356,27 @@ def test_run_beside_without_threads_runs_only_when_asked():
     assert calls == [1] and not job.cancel()
 
 
+@pytest.mark.parametrize("load,cores,threaded", [
+    ((0.5, 2.0, 2.0), 2, True),  # an idle 2-core machine: a helper thread
+    ((1.6, 2.0, 2.0), 2, False),  # 0.8 per core: the steps run one after the other
+    ((5.0, 5.0, 5.0), 8, True),  # 0.625 per core on 8 cores
+])
+def test_run_beside_uses_a_thread_only_with_a_core_to_spare(monkeypatch, load, cores,
+                                                              threaded):
+    monkeypatch.setattr(M.os, "getloadavg", lambda: load)
+    monkeypatch.setattr(M.os, "cpu_count", lambda: cores)
+    job = M.run_beside(replace(M.SETTINGS, threads=True, threads_below_load=0.75), int, 3)
+    assert isinstance(job, M.Future) == threaded and job.result() == 3
+
+
 def test_run_beside_keeps_the_callers_context():
     import contextvars
 
     var = contextvars.ContextVar("v", default="unset")
     token = var.set("teach profile")
     try:
-        assert M.run_beside(replace(M.SETTINGS, threads=True), var.get).result() == \
-            "teach profile"
+        assert M.run_beside(replace(M.SETTINGS, threads=True, threads_below_load=ALWAYS),
+                            var.get).result() == "teach profile"
     finally:
         var.reset(token)
 
@@ -376,7 +392,8 @@ def test_threads_give_the_same_reading(name):
                          / "mauerhuepfer" / name))
     one = M.read_mauer(img, s=replace(M.SETTINGS, threads=False))
     for parallel in (False, True):
-        two = M.read_mauer(img, s=replace(M.SETTINGS, threads=True, parallel_passes=parallel))
+        two = M.read_mauer(img, s=replace(M.SETTINGS, threads=True, parallel_passes=parallel,
+                                          threads_below_load=ALWAYS))
         assert np.array_equal(one.corners, two.corners)
         assert one.facts == two.facts and one.pieces == two.pieces
         assert one.warnings == two.warnings
