@@ -405,11 +405,26 @@ def field_blobs(image_bgr: np.ndarray, s: MauerSettings = None,
         # under a colour cast of the light or the board)
         grey = np.hypot(ab[:, 0], ab[:, 1]) < s.blob_max_chroma
         kp = [k for k, g in zip(kp, grey, strict=True) if g]
-    kept: list = []
-    for k in kp:  # one blob per field: a digit may split a field into two blobs
-        if all(math.hypot(k.pt[0] - q.pt[0], k.pt[1] - q.pt[1]) > 0.5 * q.size for q in kept):
-            kept.append(k)
-    return np.array([(k.pt[0], k.pt[1], k.size) for k in kept], np.float64).reshape(-1, 3) / f
+    blobs = np.array([(k.pt[0], k.pt[1], k.size) for k in kp], np.float64).reshape(-1, 3)
+    return blobs[one_per_field(blobs)] / f
+
+
+def one_per_field(blobs: np.ndarray) -> np.ndarray:
+    """Indices of the blobs (N, 3: x, y, diameter; largest first) kept when each is dropped
+    that lies within half the diameter of a blob kept before it (a digit may split a field
+    into two blobs): the greedy pass over all kept blobs, with only the few near ones
+    measured one by one (math.hypot, as that pass did)."""
+    n = len(blobs)
+    x, y, size = blobs[:, 0], blobs[:, 1], blobs[:, 2]
+    # [i, j]: blob i may lie within half of blob j's diameter (a margin over numpy's hypot)
+    near = np.hypot(x[:, None] - x[None], y[:, None] - y[None]) <= \
+        0.5 * size[None] * (1 + 1e-9) + 1e-9
+    kept = np.zeros(n, bool)
+    xs, ys, ss = x.tolist(), y.tolist(), size.tolist()
+    for i in range(n):
+        kept[i] = all(math.hypot(xs[i] - xs[j], ys[i] - ys[j]) > 0.5 * ss[j]
+                      for j in np.flatnonzero(near[i, :i] & kept[:i]).tolist())
+    return np.flatnonzero(kept)
 
 
 def find_runs(pts: np.ndarray, min_len: int, tol: float = 0.25, k: int = 6,

@@ -397,3 +397,19 @@ def test_threads_give_the_same_reading(name):
         assert np.array_equal(one.corners, two.corners)
         assert one.facts == two.facts and one.pieces == two.pieces
         assert one.warnings == two.warnings
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_one_per_field_is_the_greedy_pass_over_all_kept_blobs(seed):
+    rng = np.random.default_rng(seed)
+    blobs = np.column_stack([rng.uniform(0, 200, (400, 2)).round(1),
+                             rng.uniform(2, 20, 400).round()])
+    blobs[1:40:3, :2] = blobs[0:39:3, :2] + [3.0, 4.0]  # exactly 5 px apart: at the limit of
+    blobs[0:39:3, 2] = 10.0  # a blob 10 px wide (not within: the former test was "> 0.5 size")
+    blobs = blobs[np.argsort(-blobs[:, 2], kind="stable")]
+    kept: list[int] = []
+    for i, (x, y, _) in enumerate(blobs):
+        if all(math.hypot(x - blobs[j, 0], y - blobs[j, 1]) > 0.5 * blobs[j, 2] for j in kept):
+            kept.append(i)
+    assert M.one_per_field(blobs).tolist() == kept
+    assert 0 < len(kept) < len(blobs)
