@@ -330,3 +330,19 @@ def test_drop_turned_twins_quarter_turn(key_uv, angle, want):
     other = CardPiece("tamer", 0.5, key, frame_from_pose(key, angle, W, SPEC), angle, W)
     got = drop_turned_twins([other, first], reach=0.3)
     assert sorted(p.confidence for p in got) == want
+
+
+@pytest.mark.parametrize("centre,angle,want", [
+    ((300.0, 100.0), 15.0, False),  # a card of its own, away from the one read
+    ((100.0, 100.0), 195.0, True),  # the read card's other corner, turned half round
+    ((100.0, 150.0), 15.0, True),  # its key point on the read card (a fan's next card)
+    ((100.0, 75.0), 15.0, True),  # only its centre on the read card
+])
+def test_on_a_card(centre, angle, want):
+    """A weak key point read as a face-up card counts only where no card was read."""
+    from vision.cards.read import on_a_card
+
+    read = _read_at("mouse", _card_frame(np.array([100.0, 100.0]), 15.0, W, ASPECT), W, 0.9)
+    frame = _card_frame(np.asarray(centre, float), angle, W, ASPECT)
+    key, _, _ = pose_from_frame(frame, SPEC)
+    assert on_a_card(key, frame, [read]) == want

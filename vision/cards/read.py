@@ -94,6 +94,10 @@ class ReadSettings:
     look_fill: float = 0.75  # and it fills this share of its rectangle
     look_min_sat: int = 50  # HSV saturation of the pixels that carry the look
     look_scale: float = 0.5  # the look's regions are found on the photo at this scale
+    weak_up_confidence: float = 0.9  # a weak key point read as a face-up card this surely
+    #   is one, unless its key point or its card's centre lies on a card read already (a
+    #   large card's heat stays low, as a back's does; a card's other corner index or its
+    #   drawing reads as a face-up card, and is on it)
     number_doubt: float = 0.75  # a Troetofanten animal whose number takes less than this
     #   share of its kind's probability gets a warning naming the two likeliest numbers
 
@@ -421,6 +425,13 @@ def refine_poses(game: str, xy: np.ndarray, angles: np.ndarray, widths: np.ndarr
                 frames[i] = area.to_image((corners - p) @ R.T + p)
             widths[i] = float(np.hypot(*(frames[i][1] - frames[i][0])))
     return angles, widths, frames
+
+
+def on_a_card(key: np.ndarray, frame: np.ndarray, pieces: list[CardPiece]) -> bool:
+    """Whether a reading's key point or its card's centre (`frame`'s) lies on one of the
+    `pieces` read already (inside its frame)."""
+    centre = np.asarray(frame, float).mean(axis=0)
+    return any(_inside(key, q.frame, 1.0) or _inside(centre, q.frame, 1.0) for q in pieces)
 
 
 def seen_before(xy: np.ndarray, label: str, kept_xy: list, kept_w: list, kept_labels: list,
@@ -763,8 +774,10 @@ class CardReader:
             if conf < s.min_confidence:
                 continue
             label = labels[b]
-            if r >= n_strong and (label != "back" or pg[b] < s.back_min_prob):
-                continue  # a weak key point: only a face-down card
+            if r >= n_strong and (pg[b] < s.back_min_prob if label == "back" else (
+                    conf < s.weak_up_confidence or on_a_card(kp.xy[i], frames[r], pieces))):
+                continue  # a weak key point: a face-down card, or a face-up one read surely
+                #           on no card read already
             if label == "back" and conf < s.back_min_confidence:
                 continue
             pieces.append(CardPiece(label, conf, kp.xy[i].copy(), frames[r], float(kp.angle[i]),
