@@ -134,6 +134,9 @@ class DiceSettings:
     known_side: tuple[float, float] = (0.6, 1.2)  # layout side / die side (the layout's
     # square through the pips is about 0.9 of the die; foreshortening, perspective)
     known_half_one: tuple[float, float] = (0.28, 0.7)  # one-pip border distance / die side
+    up_dir: tuple[float, float] | None = None  # unit image direction of the vertical (up)
+    # at the die, when a camera model gives it (the Mauerhuepfer board's): side faces lie
+    # below a top face along it, so a face with die colour above it along it is a side face
     known_max_pip: float = 0.42  # pip diameter / die side at most
     known_interior: float = 0.4  # the face's interior may depart this much x pip contrast
     # (the blurred pips of an enlarged small die darken the face between them)
@@ -913,9 +916,12 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
                 continue
             mid = 0.5 * (fi.center + fj.center)
             nadir = np.array([0.0, 1.0]) if slanted else np.array([w / 2, h / 2]) - mid
+            if s.up_dir is not None:
+                nadir = -np.array(s.up_dir, float)
             nadir = nadir / max(float(np.linalg.norm(nadir)), 1e-9)
             toward = float(u @ nadir)  # > 0: fj lies towards the nadir, so fj is the side
-            if not slanted and float(np.linalg.norm(mid - [w / 2, h / 2])) < 0.1 * max(w, h):
+            if s.up_dir is None and not slanted and float(
+                    np.linalg.norm(mid - [w / 2, h / 2])) < 0.1 * max(w, h):
                 toward = 1.0  # a die right under the camera: its sides are slivers anyway
             if toward >= s.side_toward:
                 side[j] = True
@@ -980,8 +986,8 @@ def _face_above(f: Face, bgr: np.ndarray, s: DiceSettings) -> bool:
     side face with the die's top face above it) while the table left and right of it does
     not look like the die."""
     colour = f.colour
-    up = np.array([0.0, -1.0])
-    right = np.array([1.0, 0.0])
+    up = np.array(s.up_dir if s.up_dir is not None else (0.0, -1.0), float)
+    right = np.array([-up[1], up[0]])
     e_up = float(_expected_extent(f.lin, up[None])[0])
     e_rt = float(_expected_extent(f.lin, right[None])[0])
     t = np.linspace(1.2, 1.7, 4)

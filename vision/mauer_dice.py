@@ -45,6 +45,9 @@ class BoardDiceSettings:
     seen_light_step: float = 10.0  # face lighter than the table by this, or two marks or more
     seen_margin: float = 0.7  # no warning this near (die sides) the board or the photo's edge
     warn_unread: bool = True  # warn about candidates that look like dice but were not read
+    known_up: bool = True  # side faces told by the vertical's direction at the die (from the
+    # board's camera model) instead of by the crop's own centre
+    up_min: float = 0.1  # no direction where the die's height shows shorter (x its side)
     known_side: bool = True  # the crop's faces are sized against the die's known side
     # (16 mm at the board's scale) instead of their pips (soft and wide when enlarged)
 
@@ -64,6 +67,25 @@ def local_die_px(H: np.ndarray, xy, die_mm: float) -> float:
     m = _through(np.linalg.inv(H), [xy])[0]
     p = _through(H, [m, m + (1.0, 0.0), m + (0.0, 1.0)])
     return die_mm * float(np.sqrt(abs(np.linalg.det(np.c_[p[1] - p[0], p[2] - p[0]]))))
+
+
+def up_at(view: BoardView, xy, s: BoardDiceSettings = SETTINGS
+          ) -> tuple[float, float] | None:
+    """The image direction of the vertical (up) at image point `xy` on the table, from the
+    board's camera model (`view.P`, z down): from a die's base towards its top. None
+    without a model or where the die is seen from straight above (no direction)."""
+    P = getattr(view, "P", None)
+    if P is None:
+        return None
+    m = _through(np.linalg.inv(view.H), [xy])[0]
+    pts = np.array([[m[0], m[1], 0.0], [m[0], m[1], -s.die_mm]])
+    q = pts @ P[:, :3].T + P[:, 3]
+    base, top = q[:, :2] / q[:, 2:3]
+    v = top - base
+    n = float(np.linalg.norm(v))
+    if not np.isfinite(n) or n < s.up_min * s.die_mm * local_die_px(view.H, xy, 1.0):
+        return None
+    return float(v[0] / n), float(v[1] / n)
 
 
 def pick_dice(dice: list, corners: np.ndarray | None, wanted: int = 2) -> tuple[list, list[str]]:
@@ -225,8 +247,12 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
         f = max(1.0, s.die_target_px / max(die_px, 1.0))
         crop = cv2.resize(image_bgr[y0:y1, x0:x1], None, fx=f, fy=f,
                           interpolation=cv2.INTER_CUBIC)
-        dice, dwarn, _ = read_dice(crop, replace(DICE, die_side_px=die_px * f)
-                                   if s.known_side else DICE)
+        ds = DICE
+        if s.known_side:
+            ds = replace(ds, die_side_px=die_px * f)
+        if s.known_up:
+            ds = replace(ds, up_dir=up_at(view, c, s))
+        dice, dwarn, _ = read_dice(crop, ds)
         n_found = len(found)
         for d in dice:
             cx, cy = x0 + d.center[0] / f, y0 + d.center[1] / f

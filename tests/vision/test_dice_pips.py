@@ -166,3 +166,29 @@ def test_small_enlarged_five_is_read_despite_blur_between_its_pips(angle):
     assert [d.value for d in read_dice(crop, known)[0]] == [5]
     strict = dataclasses.replace(known, known_interior=0.0)
     assert [d.value for d in read_dice(crop, strict)[0]] == []
+
+
+def _squashed_three(sliver: bool) -> np.ndarray:
+    """A die's top face showing 3 seen slanted (90 x 64 px) on a brown table, with (or
+    without) a side face showing as a grey sliver above it in the image."""
+    img = np.full((360, 360, 3), (60, 100, 150), np.uint8)
+    x0, y0, w, h = 135, 150, 90, 64
+    if sliver:
+        cv2.rectangle(img, (x0, y0 - 22), (x0 + w, y0), (200, 200, 200), -1)
+    cv2.rectangle(img, (x0, y0), (x0 + w, y0 + h), (240, 240, 240), -1)
+    for i in (1, 2, 3):
+        cv2.ellipse(img, (x0 + w * i // 4, y0 + h * i // 4), (8, 6), 0, 0, 360, (25, 25, 25),
+                    -1)
+    return cv2.GaussianBlur(img, (0, 0), 2.0)
+
+
+@pytest.mark.parametrize("sliver,up,want", [
+    (True, None, []),  # die colour above it: taken for a side face below the top
+    (True, (0.0, 1.0), [3]),  # up points down here (the die lies beyond the camera's
+    # nadir): the sliver is a side face below this top face
+    (True, (0.0, -1.0), []),  # up points up: the sliver would be the top face
+    (False, (0.0, -1.0), [3]),  # nothing above it
+])
+def test_side_face_told_by_the_known_vertical(sliver, up, want):
+    s = dataclasses.replace(SETTINGS, die_side_px=90.0, up_dir=up)
+    assert [d.value for d in read_dice(_squashed_three(sliver), s)[0]] == want

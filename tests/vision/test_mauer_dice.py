@@ -194,3 +194,24 @@ def test_a_smeared_die_beside_the_board_is_warned_about():
 
     assert len(said(D.SETTINGS)) == 1
     assert said(replace(D.SETTINGS, warn_unread=False)) == []
+
+
+@pytest.mark.parametrize("at_mm,want", [
+    ((100.0, 0.0), (1.0, 0.0)),  # right of the point under the camera: up points right
+    ((0.0, -80.0), (0.0, -1.0)),  # above it in the photo: up points up
+    ((60.0, 60.0), (0.7071, 0.7071)),
+    ((0.0, 0.0), None),  # right under the camera: a die shows no side, no direction
+])
+def test_up_at_points_away_from_the_camera_nadir(at_mm, want):
+    """A camera 500 mm straight above the table point (0, 0) (z down): the vertical at a die
+    points away from the image of that point (its nadir)."""
+    K = np.array([[800.0, 0, 640], [0, 800.0, 480], [0, 0, 1]])
+    P = K @ np.array([[1.0, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 500]])
+    H = K @ np.array([[1.0, 0, 0], [0, 1, 0], [0, 0, 500]])
+    view = M.BoardView(M.apply_h(H, [[0, 0], [10, 0], [10, 10], [0, 10]]), H, P, 1.0)
+    got = D.up_at(view, M.apply_h(H, [at_mm])[0])
+    if want is None:
+        assert got is None
+    else:
+        assert np.allclose(got, want, atol=1e-3)
+    assert D.up_at(M.BoardView(view.corners, H, None, 1.0), (700.0, 480.0)) is None
