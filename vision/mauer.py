@@ -507,11 +507,21 @@ def chains_from(nbr: np.ndarray, extend, min_len: int) -> list[tuple[np.ndarray,
                 if key not in found:
                     sl = np.array(slot)
                     found[key] = (np.array(chain), sl - sl[0])
-    runs = sorted(found.values(), key=lambda r: (len(r[0]), -r[1][-1]), reverse=True)
+    return uncontained(sorted(found.values(), key=lambda r: (len(r[0]), -r[1][-1]),
+                              reverse=True))
+
+
+def uncontained(runs: list[tuple[np.ndarray, np.ndarray]]) -> list[tuple[np.ndarray,
+                                                                          np.ndarray]]:
+    """The runs (indices, slots) whose points are not all in a run kept before them (each
+    kept run's points made a set of plain ints once: sets of numpy integers hash slowly)."""
     out: list[tuple[np.ndarray, np.ndarray]] = []
+    out_sets: list[set[int]] = []
     for r in runs:
-        if not any(set(r[0]) <= set(o[0]) for o in out):
+        points = set(r[0].tolist())
+        if not any(points <= o for o in out_sets):
             out.append(r)
+            out_sets.append(points)
     return out
 
 

@@ -413,3 +413,17 @@ def test_one_per_field_is_the_greedy_pass_over_all_kept_blobs(seed):
             kept.append(i)
     assert M.one_per_field(blobs).tolist() == kept
     assert 0 < len(kept) < len(blobs)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_uncontained_keeps_the_runs_not_inside_a_kept_one(seed):
+    rng = np.random.default_rng(seed)
+    runs = [(rng.choice(30, int(rng.integers(3, 12)), replace=False), np.arange(3))
+            for _ in range(60)]
+    runs += [(r[0][1:4], r[1]) for r in runs[:10]]  # parts of earlier runs: dropped
+    want = []
+    for r in runs:  # the former check, on sets of numpy integers
+        if not any(set(r[0]) <= set(o[0]) for o in want):
+            want.append(r)
+    got = M.uncontained(runs)
+    assert [id(r) for r in got] == [id(r) for r in want] and len(got) < len(runs)
