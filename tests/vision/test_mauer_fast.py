@@ -427,3 +427,12 @@ def test_uncontained_keeps_the_runs_not_inside_a_kept_one(seed):
             want.append(r)
     got = M.uncontained(runs)
     assert [id(r) for r in got] == [id(r) for r in want] and len(got) < len(runs)
+
+
+def test_divide_in_place_is_the_plain_formula():
+    rng = np.random.default_rng(5)
+    L8 = rng.integers(0, 256, (60, 80), dtype=np.uint8)
+    bg = rng.uniform(0, 260, (60, 80)).astype(np.float32)
+    bg[:5] = 3.0  # under the floor of 8
+    plain = np.clip(L8.astype(np.float32) / np.maximum(bg, 8.0) * 128.0, 0, 255)
+    assert np.array_equal(M.BlobMap._divide(L8, bg), plain.astype(np.uint8))
