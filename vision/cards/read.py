@@ -64,6 +64,7 @@ class ReadSettings:
     #   the kept one that reads as another label: the next card of a tight fan (the
     #   detector's peaks of two corner indices 0.1-0.3 widths apart run together; its
     #   output cells are 4 photo px apart, a card 40-100 px wide)
+    fan_confidence: float = 0.6  # and reads so with at least this confidence
     colour_tolerance: float = 40.0  # degrees of hue between a tile's colour and its number's
     tile_sat: int = 80  # saturation of a tile's coloured pixels
     no_overlap: float = 1.0  # a piece centred inside this share of a kept one: a duplicate
@@ -764,13 +765,14 @@ class CardReader:
             if bg >= s.min_piece_prob or pg.sum() <= bg:
                 continue
             b = int(np.argmax(pg))
+            conf = float(pg[b] / max(pg.sum(), 1e-9) * (1 - bg))
+            fan = game == "troetofanten" and conf >= s.fan_confidence
             if seen_before(kp.xy[i], labels[b], kept_xy, kept_w, [q.label for q in pieces],
-                           s.duplicate, s.fan_step if game == "troetofanten" else None):
+                           s.duplicate, s.fan_step if fan else None):
                 continue
             if game != "troetofanten" and any(  # tiles and these cards never overlap
                     _inside(frames[r].mean(axis=0), q.frame, s.no_overlap) for q in pieces):
                 continue
-            conf = float(pg[b] / max(pg.sum(), 1e-9) * (1 - bg))
             if conf < s.min_confidence:
                 continue
             label = labels[b]
