@@ -25,9 +25,11 @@ origin at the board's top-left corner, x right, y down, z down into the board):
 from __future__ import annotations
 
 import bisect
+import contextlib
 import contextvars
 import math
 import os
+import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
@@ -117,6 +119,9 @@ class MauerSettings:
     threads_below_load: float = 0.75  # ... while the 1-minute load average per core is under
     # this (a core to spare): on the shared 2 cores at load 5-6 the overlapped steps only
     # slowed each other (bench: pawns 19 -> 46 ms, dice 121-144 -> 184 ms, total no faster)
+    opencv_threads: int = 1  # OpenCV's own worker threads while a photo is read (0: as they
+    # are): on the shared 2 cores (load 6) its 2 threads made the reading slower, CPU per
+    # photo median 199 -> 167 ms, wall 487 -> 362 ms with 1; the same readings
     parallel_passes: bool = False  # with `threads`, also the full size search's blob passes
     # side by side: faster on an idle machine, but on the shared 2 cores (load 5-6) the
     # passes' Python parts wait for each other: p90 770 -> 986, 587 -> 698 ms (bench)
@@ -137,6 +142,33 @@ def run_beside(s: MauerSettings, fn, *args) -> Future | Later:
     if _POOL is None:
         _POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="mauer")
     return _POOL.submit(contextvars.copy_context().run, fn, *args)
+
+
+_CV_LOCK = threading.Lock()
+_cv_readers = 0  # readings inside `opencv_threads` now
+_cv_before = 0  # OpenCV's thread count before the first of them
+
+
+@contextlib.contextmanager
+def opencv_threads(n: int):
+    """OpenCV's worker threads set to `n` inside the block (0: left as they are), back to
+    what they were when the last block running at the same time (other threads) ends."""
+    global _cv_readers, _cv_before
+    if n <= 0:
+        yield
+        return
+    with _CV_LOCK:
+        if _cv_readers == 0:
+            _cv_before = cv2.getNumThreads()
+            cv2.setNumThreads(n)
+        _cv_readers += 1
+    try:
+        yield
+    finally:
+        with _CV_LOCK:
+            _cv_readers -= 1
+            if _cv_readers == 0:
+                cv2.setNumThreads(_cv_before)
 
 
 def _spare_core(below: float) -> bool:
@@ -1526,6 +1558,12 @@ def read_mauer(image_bgr: np.ndarray, board: Board | None = None,
                with_dice: bool = True) -> MauerReading:
     """Read a Mauerhuepfer photo ((H, W, 3) uint8 BGR). Raises `vision.errors.AreaNotFound`
     when no board is found and `vision.errors.ModelMissing` without a pawn model."""
+    with opencv_threads(s.opencv_threads):
+        return _read_mauer(image_bgr, board, model, s, with_dice)
+
+
+def _read_mauer(image_bgr: np.ndarray, board: Board | None, model: PawnModel | None,
+                s: MauerSettings, with_dice: bool) -> MauerReading:
     from vision.errors import AreaNotFound, ModelMissing
 
     board = board or board_for()

@@ -390,10 +390,10 @@ def test_run_beside_keeps_the_callers_context():
 def test_threads_give_the_same_reading(name):
     img = cv2.imread(str(Path(__file__).resolve().parents[2] / "datasets" / "scenes"
                          / "mauerhuepfer" / name))
-    one = M.read_mauer(img, s=replace(M.SETTINGS, threads=False))
+    one = M.read_mauer(img, s=replace(M.SETTINGS, threads=False, opencv_threads=0))
     for parallel in (False, True):
         two = M.read_mauer(img, s=replace(M.SETTINGS, threads=True, parallel_passes=parallel,
-                                          threads_below_load=ALWAYS))
+                                          threads_below_load=ALWAYS, opencv_threads=1))
         assert np.array_equal(one.corners, two.corners)
         assert one.facts == two.facts and one.pieces == two.pieces
         assert one.warnings == two.warnings
@@ -436,3 +436,22 @@ def test_divide_in_place_is_the_plain_formula():
     bg[:5] = 3.0  # under the floor of 8
     plain = np.clip(L8.astype(np.float32) / np.maximum(bg, 8.0) * 128.0, 0, 255)
     assert np.array_equal(M.BlobMap._divide(L8, bg), plain.astype(np.uint8))
+
+
+def test_opencv_threads_inside_the_block_then_as_before():
+    before = cv2.getNumThreads()
+    try:
+        cv2.setNumThreads(2)
+        with M.opencv_threads(1):
+            assert cv2.getNumThreads() == 1
+            with M.opencv_threads(1):  # another reading at the same time
+                pass
+            assert cv2.getNumThreads() == 1  # still inside the first one
+        assert cv2.getNumThreads() == 2
+        with M.opencv_threads(0):  # 0: left as they are
+            assert cv2.getNumThreads() == 2
+        with pytest.raises(ValueError), M.opencv_threads(1):
+            raise ValueError
+        assert cv2.getNumThreads() == 2
+    finally:
+        cv2.setNumThreads(before)
