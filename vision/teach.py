@@ -103,6 +103,8 @@ class TeachSettings:
     colour_white: float = 0.0  # > 0: white balance each crop by the mean of this share of
     # the brightest pixels of its central colour_hole square (a tile's white paper)
     colour_step: int = 1  # colour from every this-many-th pixel (speed: cards have many crops)
+    colour_border: float = 0.0  # > 0: pixels within this a-b distance of the median colour of
+    # the crop's 2-pixel border (the arena or table around the piece) are taken last
     colour_by_number: bool = False  # labels with the same number share one colour, the mean
     # of their examples (Magic Rabbit: a hat's and a rabbit's frame are the number's colour)
     tap_neighbours: int = 8  # cards: a tapped piece is posed among its this many nearest key
@@ -115,11 +117,12 @@ TEACH_SETTINGS = TeachSettings()
 # Per-game tuned values (see docs/teach.md), for the tiles and marbles (`pieces.onnx`) and
 # for the cards and numbered tiles (`cards.onnx`); others use TEACH_SETTINGS.
 GAME_TEACH_SETTINGS = {
-    # colours compared by their lightness ratios (shade), the model weighed less (it reads
+    # colours compared by their lightness ratios (shade) and measured off the arena's colour
+    # (a white rabbit or the cat on the red arena), the model weighed less (it reads
     # edition-2 frogs as yellow rabbits, sure of it), the teach photos' background examples
     # in the gates (see `neg_k`)
     "simsala-hopp": TeachSettings(model_weight=1.0, colour_l_weight=0.5, colour_norm=80.0,
-                                  neg_k=3),
+                                  neg_k=3, colour_border=25.0),
     "hop-la-bille": TeachSettings(colour_weight=1.0),
 }
 CARD_TEACH_SETTINGS: dict[str, TeachSettings] = {
@@ -258,6 +261,15 @@ def piece_colour(crops_bgr: np.ndarray, settings: TeachSettings = TEACH_SETTINGS
     lab[..., 0] *= 100.0 / 255.0
     lab[..., 1:] -= 128.0
     chroma = np.hypot(lab[..., 1], lab[..., 2])  # (N, P)
+    if settings.colour_border > 0:  # not the surroundings' colour (a white rabbit on red)
+        ring = np.ones((s, s), bool)
+        ring[2:s - 2, 2:s - 2] = False
+        edge = cv2.cvtColor(np.ascontiguousarray(crops[:, ring]),
+                            cv2.COLOR_BGR2Lab).astype(np.float32) - 128.0  # (N, R, 3)
+        around = np.median(edge[..., 1:], axis=1)  # (N, 2)
+        near = np.hypot(*(lab[..., 1:] - around[:, None]).transpose(2, 0, 1)) \
+            < settings.colour_border
+        chroma = np.where(near, chroma - 1000.0, chroma)
     m = max(1, int(round(chroma.shape[1] * settings.colour_top)))
     idx = np.argpartition(-chroma, m - 1, axis=1)[:, :m]
     top = np.take_along_axis(lab, idx[..., None], axis=1)

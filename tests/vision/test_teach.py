@@ -143,6 +143,19 @@ def test_colour_norm_keeps_a_shaded_piece_nearest_its_colour():
         assert (d_yellow < d_orange) == want_yellow
 
 
+@pytest.mark.parametrize("border, want_a", [
+    (0.0, 60),  # the red arena around a white rabbit is its most chromatic part
+    (25.0, 0),  # ... left out when it is the border's colour: the grey-blue rabbit's own
+])
+def test_colour_border_leaves_out_the_surroundings(border, want_a):
+    crop = np.full((32, 32, 3), (40, 40, 200), np.uint8)  # red arena
+    crop[8:24, 8:24] = (200, 185, 180)  # a bluish white tile, pale
+    cv2.circle(crop, (16, 16), 5, (170, 140, 120), -1)  # its grey-blue rabbit
+    s = TeachSettings(colour_inner=0.8, colour_border=border)
+    a = piece_colour(crop[None], s)[0, 1]
+    assert abs(a - want_a) < 15, a
+
+
 def test_number_colours_pool_the_kinds():
     units = ["hat-1", "rabbit-1", "hat-2", "magician"]
     cols = [np.array([10.0, 0, 0]), np.array([20.0, 0, 0]), np.array([5.0, 5, 5]),
