@@ -55,6 +55,11 @@ class TileSettings:
     # a pixel that is not bare arena (`arena_surface`) is a tile already at this share of
     # `arena_diff` (an orange tile on the red arena in dim light)
     arena_off_surface: float = 0.5
+    # a pixel whose hue lies this many degrees from the arena's local hue is a tile too (dim
+    # light takes the Lab distance of orange from red but not their hues apart), if its
+    # chroma reaches arena_hue_chroma (0: off)
+    arena_hue_diff: float = 12.0
+    arena_hue_chroma: float = 20.0
     max_blob: float = 12.0  # blobs larger than this many tiles are walls or table, no tiles
     # (8 touching tiles joined by their shadows make a blob of 8.5)
     min_area: float = 0.35  # of a tile's area, smaller blobs are dropped
@@ -221,15 +226,16 @@ def two_tone_diffs(parts, piece_px: float, min_sep: float, l_weight: float = 0.6
     return tuple(out)
 
 
-def surface_diff(view: np.ndarray, surface: np.ndarray, sigma: float,
-                 settings_l_weight: float = 0.5, b_weight: float = 1.0) -> np.ndarray:
-    """Lab distance of each pixel from the local colour of the `surface` pixels (bool mask):
-    a normalised Gaussian average (sigma pixels) of the surface's colour, so shadows and light
-    gradients follow. float32 (H, W)."""
+def surface_colour(view: np.ndarray, surface: np.ndarray, sigma: float
+                   ) -> tuple[np.ndarray, np.ndarray | None]:
+    """(Lab of the view, the local colour of the `surface` pixels (bool mask)), both float32
+    (H, W, 3) in OpenCV's 8-bit Lab scale: a normalised Gaussian average (sigma pixels) of
+    the surface's colour, so shadows and light gradients follow; None for a surface of under
+    10 pixels."""
     lab = cv2.cvtColor(view, cv2.COLOR_BGR2LAB).astype(np.float32)
     m = surface.astype(np.float32)
     if m.sum() < 10:
-        return np.full(surface.shape, 255.0, np.float32)
+        return lab, None
     f = 4  # average at 1/4 size (it is smooth anyway)
     h, w = surface.shape
     sw, sh = max(1, w // f), max(1, h // f)
@@ -238,11 +244,36 @@ def surface_diff(view: np.ndarray, surface: np.ndarray, sigma: float,
     k = max(1.0, sigma / f)
     num = cv2.GaussianBlur(ls, (0, 0), k)
     den = cv2.GaussianBlur(ms, (0, 0), k)[..., None]
-    local = cv2.resize(num / np.maximum(den, 1e-3), (w, h), interpolation=cv2.INTER_LINEAR)
+    return lab, cv2.resize(num / np.maximum(den, 1e-3), (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def surface_diff(view: np.ndarray, surface: np.ndarray, sigma: float,
+                 settings_l_weight: float = 0.5, b_weight: float = 1.0,
+                 colours=None) -> np.ndarray:
+    """Lab distance of each pixel from the local colour of the `surface` pixels (bool mask),
+    `surface_colour`'s (or `colours`, its result when already made). float32 (H, W)."""
+    lab, local = colours if colours is not None else surface_colour(view, surface, sigma)
+    if local is None:
+        return np.full(surface.shape, 255.0, np.float32)
     d = lab - local
     d[..., 0] *= settings_l_weight  # shading changes lightness most
     d[..., 2] *= b_weight  # orange on red differs mostly in yellowness (b*)
     return np.sqrt((d * d).sum(axis=2))
+
+
+def hue_diff(colours, min_chroma: float) -> np.ndarray:
+    """Hue difference (degrees, 0-180) of each pixel from `surface_colour`'s local surface
+    colour, float32 (H, W); 0 where the pixel's chroma is under `min_chroma` (grey, white,
+    black: no hue to speak of)."""
+    lab, local = colours
+    if local is None:
+        return np.zeros(lab.shape[:2], np.float32)
+    a, b = lab[..., 1] - 128.0, lab[..., 2] - 128.0
+    la, lb = local[..., 1] - 128.0, local[..., 2] - 128.0
+    # the angle between (a, b) and (la, lb)
+    ang = np.degrees(np.abs(np.arctan2(a * lb - b * la, a * la + b * lb)))
+    ang[np.hypot(a, b) < min_chroma] = 0.0
+    return ang.astype(np.float32)
 
 
 def arena_surface(inner: np.ndarray, area: PlayArea, settings: TileSettings) -> np.ndarray:
@@ -316,6 +347,16 @@ def split_peaks(mask: np.ndarray, piece_px: float, peak_min: float, spacing: flo
         for g in groups:
             if len(g) >= min_area * expected_area:
                 out.append(g + np.array([x0, y0]))
+    return out
+
+
+def convex_blobs(mask: np.ndarray) -> np.ndarray:
+    """uint8 {0, 1} mask with each outer blob replaced by its convex hull (a tile whose
+    drawing reaches its edge leaves a notch no hole filling closes)."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = np.zeros_like(mask)
+    for c in contours:
+        cv2.fillConvexPoly(out, cv2.convexHull(c), 1)
     return out
 
 
@@ -418,9 +459,16 @@ def find_tiles(image_bgr: np.ndarray, area: PlayArea, settings: TileSettings) ->
     a0, a1 = int(round(o + ins)), int(round(o + s_view - ins))
     inner = view[a0:a1, a0:a1]
     surface = arena_surface(inner, area, settings)
-    sd = surface_diff(inner, surface, 1.5 * t, settings.arena_l_weight, settings.arena_b_weight)
+    colours = surface_colour(inner, surface, 1.5 * t)
+    sd = surface_diff(inner, surface, 1.5 * t, settings.arena_l_weight, settings.arena_b_weight,
+                      colours)
     fg[a0:a1, a0:a1] = (sd > settings.arena_diff) | \
         (~surface & (sd > settings.arena_off_surface * settings.arena_diff))
+    hue_tiles = None
+    if settings.arena_hue_diff > 0:  # an orange tile on the red arena in dim light
+        hue_tiles = np.zeros(fg.shape, np.uint8)
+        hue_tiles[a0:a1, a0:a1] = \
+            hue_diff(colours, settings.arena_hue_chroma) > settings.arena_hue_diff
     # Cut along the arena's edge: tiles inside never join the castle walls (again after the
     # closing, which would bridge the cut).
     cut = np.zeros(fg.shape, bool)
@@ -441,6 +489,12 @@ def find_tiles(image_bgr: np.ndarray, area: PlayArea, settings: TileSettings) ->
         groups += low_contrast_tiles(low_diff_map, valid, seen, (a0, a1), t, settings)
         if settings.faint_levels:
             groups += faint_tiles(low_diff_map, valid, mask, groups, (a0, a1), t, settings)
+    if hue_tiles is not None:  # lone tile-sized squares of another hue on the arena
+        k3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+        hue_tiles = cv2.morphologyEx(hue_tiles, cv2.MORPH_OPEN, k3)
+        hue_tiles = convex_blobs(cv2.morphologyEx(hue_tiles, cv2.MORPH_CLOSE, k3))
+        groups += lone_blobs(hue_tiles, kept_mask(groups, mask.shape), t, t * t,
+                             settings.faint_area, settings.faint_side, settings.faint_fill)
     centers, sides, angles, polys = [], [], [], []
     for g in groups:
         (cx, cy), (w, h), ang = cv2.minAreaRect(g.astype(np.float32))

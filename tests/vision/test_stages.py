@@ -405,15 +405,19 @@ def test_cloth_probability_looks_one_marble_in(x, kept):
     (0.6, (40, 100, 210)),  # redder still, in better light
 ])
 def test_orange_tile_on_the_arena_in_dim_light(gain, colour):
-    """Pixels that are not bare arena count as a tile at half the colour distance: found
-    with it, not without."""
+    """Pixels that are not bare arena count as a tile at half the colour distance, and a
+    lone square of another hue on the arena is a tile (a white rabbit drawn to the tile's
+    edge leaves a notch): each finds the tile alone, neither finds nothing."""
     from dataclasses import replace
 
     img, area = arena_scene([(640, 480, 20, colour)])
+    cv2.ellipse(img, (625, 470), (18, 18), 0, 0, 360, (230, 230, 230), -1)
+    cv2.line(img, (640, 485), (690, 530), (230, 230, 230), 6)  # an ear reaching the edge
     noise = np.random.default_rng(0).normal(0, 2, img.shape)
     img = np.clip(img.astype(float) * gain + noise, 0, 255).astype(np.uint8)
-    assert len(find_tiles(img, area, TILE_SETTINGS)) == 1
-    assert len(find_tiles(img, area, replace(TILE_SETTINGS, arena_off_surface=1.0))) == 0
+    for off_surface, hue, n in ((0.5, 12.0, 1), (0.5, 0.0, 1), (1.0, 12.0, 1), (1.0, 0.0, 0)):
+        s = replace(TILE_SETTINGS, arena_off_surface=off_surface, arena_hue_diff=hue)
+        assert len(find_tiles(img, area, s)) == n, (off_surface, hue)
 
 
 PALE_AT = [(500, 400), (800, 600)]
@@ -498,7 +502,8 @@ def test_a_cluster_of_tiles_joined_by_shadows_is_split_not_dropped():
 
     assert len(true_xy) == 15
     assert found(TILE_SETTINGS) >= 13
-    assert found(replace(TILE_SETTINGS, max_blob=8.0)) <= 7
+    # (without the hue look, which finds some of them again as lone squares)
+    assert found(replace(TILE_SETTINGS, max_blob=8.0, arena_hue_diff=0.0)) <= 7
 
 
 @pytest.mark.parametrize("shade", [0.8, 0.85])
@@ -564,3 +569,23 @@ def test_cloth_under_a_harsh_lamp_is_found_once_balanced():
     truth = np.array(json.loads(path.with_suffix(".json").read_text())["area"]) / photo.scale
     err = min(np.abs(np.roll(area.corners, k, 0) - truth).max() for k in range(4))
     assert err < 0.02 * img.shape[1]
+
+
+@pytest.mark.parametrize("hue, chroma, want", [
+    (30.0, 40.0, 0.0),  # the arena's own hue
+    (45.0, 40.0, 15.0),  # an orange pixel on the red arena
+    (-150.0, 40.0, 180.0),  # the opposite hue
+    (90.0, 10.0, 0.0),  # too grey to have a hue
+])
+def test_hue_diff(hue, chroma, want):
+    from vision.segment import hue_diff
+
+    def lab(h, c):
+        out = np.zeros((2, 2, 3), np.float32)
+        out[..., 0] = 100.0
+        out[..., 1] = 128.0 + c * np.cos(np.radians(h))
+        out[..., 2] = 128.0 + c * np.sin(np.radians(h))
+        return out
+
+    got = hue_diff((lab(hue, chroma), lab(30.0, 40.0)), 20.0)
+    assert np.allclose(got, want, atol=1e-3)
