@@ -138,6 +138,10 @@ class DiceSettings:
     # at the die, when a camera model gives it (the Mauerhuepfer board's): side faces lie
     # below a top face along it, so a face with die colour above it along it is a side face
     known_max_pip: float = 0.42  # pip diameter / die side at most
+    face_affine: tuple[float, float, float, float] | None = None  # the table plane's local
+    # affine map at the die (a 2x2, row-major: face units, half a side, -> px), when a board
+    # gives it: a face lies flat, so its square's shape (foreshortening) must be this one's
+    known_shape_tol: float = 0.3  # |normalised lin lin^T - A A^T| (Frobenius, x 2) at most
     known_interior: float = 0.4  # the face's interior may depart this much x pip contrast
     # (the blurred pips of an enlarged small die darken the face between them)
 
@@ -671,6 +675,28 @@ def _reject(code: int, where: dict) -> None:
     return None
 
 
+def _shape_off(lin: np.ndarray, s: DiceSettings) -> float:
+    """How far a face's square (lin) is from the known flat face's shape (`face_affine`),
+    rotation and scale aside: the distance of their normalised metric tensors (0 alike)."""
+    a = np.asarray(s.face_affine, float).reshape(2, 2)
+    mk, mf = a @ a.T, lin @ lin.T
+    return float(np.linalg.norm(mf / np.trace(mf) - mk / np.trace(mk))) * 2
+
+
+def _flat_diag_lin(xy: np.ndarray, centre: np.ndarray, s: DiceSettings) -> np.ndarray:
+    """The face map of 2 or 3 pips on a diagonal when the face's foreshortening is known
+    (`face_affine` A): the square A R c whose corner diagonal runs through the pips (the
+    pips at half of centre -> corner)."""
+    a = np.asarray(s.face_affine, float).reshape(2, 2)
+    half = xy[np.argmax(np.linalg.norm(xy - centre, axis=1))] - centre
+    q = np.linalg.solve(a, 2 * half)  # = R c (1, 1) in face units
+    c = float(np.linalg.norm(q)) / math.sqrt(2)
+    ang = math.atan2(q[1], q[0]) - math.pi / 4
+    rot = np.array([[math.cos(ang), -math.sin(ang)], [math.sin(ang), math.cos(ang)]])
+    return a @ rot * c
+
+
+
 def read_group(idx: np.ndarray, p: Pips, chans, s: DiceSettings) -> Face | None:
     """Verify a group of pip candidates as one die face; None if it is not one."""
     n = len(idx)
@@ -745,6 +771,8 @@ def read_group(idx: np.ndarray, p: Pips, chans, s: DiceSettings) -> Face | None:
             sv = np.linalg.svd(lin, compute_uv=False)
             if sv[1] < 1e-6 or sv[0] / sv[1] > s.max_anisotropy:
                 return _reject(9, locals())
+            if s.face_affine is not None and _shape_off(lin, s) > s.known_shape_tol:
+                return _reject(16, locals())
             side = 2 * math.sqrt(sv[0] * sv[1])
             # Pips are circles on the face: their ellipses follow the same foreshortening.
             if d >= 6:
@@ -761,6 +789,8 @@ def read_group(idx: np.ndarray, p: Pips, chans, s: DiceSettings) -> Face | None:
             if s.die_side_px:  # the other diagonal too: the face is a die of known size
                 lins = [m for m in lins if s.known_side[0] <= 2 * math.sqrt(
                     abs(np.linalg.det(m))) / s.die_side_px <= s.known_side[1]]
+                if s.face_affine is not None:
+                    lins = [_flat_diag_lin(xy, centre, s)]
                 if not lins:
                     return _reject(11, locals())
         if s.die_side_px:

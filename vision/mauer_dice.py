@@ -45,6 +45,7 @@ class BoardDiceSettings:
     seen_light_step: float = 10.0  # face lighter than the table by this, or two marks or more
     seen_margin: float = 0.7  # no warning this near (die sides) the board or the photo's edge
     warn_unread: bool = True  # warn about candidates that look like dice but were not read
+    known_shape: bool = True  # a face's foreshortening must be the table's at the die
     known_up: bool = True  # side faces told by the vertical's direction at the die (from the
     # board's camera model) instead of by the crop's own centre
     up_min: float = 0.1  # no direction where the die's height shows shorter (x its side)
@@ -58,6 +59,13 @@ SETTINGS = BoardDiceSettings()
 def _through(H: np.ndarray, pts) -> np.ndarray:
     """(N, 2) board mm -> image px through the 3x3 homography H."""
     return cv2.perspectiveTransform(np.asarray(pts, np.float64).reshape(-1, 1, 2), H)[:, 0]
+
+
+def local_affine(H: np.ndarray, xy) -> np.ndarray:
+    """The homography's Jacobian (2x2, px per mm) at the table point seen at image `xy`."""
+    m = _through(np.linalg.inv(H), [xy])[0]
+    p = _through(H, [m, m + (1.0, 0.0), m + (0.0, 1.0)])
+    return np.c_[p[1] - p[0], p[2] - p[0]]
 
 
 def local_die_px(H: np.ndarray, xy, die_mm: float) -> float:
@@ -252,6 +260,9 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
             ds = replace(ds, die_side_px=die_px * f)
         if s.known_up:
             ds = replace(ds, up_dir=up_at(view, c, s))
+        if s.known_shape:
+            a = local_affine(view.H, c) * (s.die_mm / 2 * f)
+            ds = replace(ds, face_affine=tuple(float(v) for v in a.ravel()))
         dice, dwarn, _ = read_dice(crop, ds)
         n_found = len(found)
         for d in dice:

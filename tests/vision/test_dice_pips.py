@@ -192,3 +192,33 @@ def _squashed_three(sliver: bool) -> np.ndarray:
 def test_side_face_told_by_the_known_vertical(sliver, up, want):
     s = dataclasses.replace(SETTINGS, die_side_px=90.0, up_dir=up)
     assert [d.value for d in read_dice(_squashed_three(sliver), s)[0]] == want
+
+
+@pytest.mark.parametrize("theta", [0.0, 0.7, 2.0])
+@pytest.mark.parametrize("a", [((10.0, 2.0), (1.0, 6.0)), ((8.0, 0.0), (0.0, 8.0))])
+def test_flat_diagonal_face_is_the_known_square(theta, a):
+    """With the flat face's affine map known, 2-3 pips on a diagonal fix the face: the
+    square through them is the one the map makes (any turn of the die)."""
+    from vision.dice import _flat_diag_lin
+
+    a = np.array(a)
+    rot = np.array([[np.cos(theta), -np.sin(theta)], [np.sin(theta), np.cos(theta)]])
+    lin = a @ rot * 1.3
+    xy = np.array([lin @ [-0.5, -0.5], [0, 0], lin @ [0.5, 0.5]]) + 50
+    s = dataclasses.replace(SETTINGS, face_affine=tuple(a.ravel()))
+    got = _flat_diag_lin(xy, np.array([50.0, 50.0]), s)
+    corners = np.array([[1, 1], [1, -1], [-1, 1], [-1, -1]])
+    assert np.allclose(sorted(map(tuple, np.round(corners @ got.T, 6))),
+                       sorted(map(tuple, np.round(corners @ lin.T, 6))))
+
+
+@pytest.mark.parametrize("squash,want", [
+    (1.0, [4]),  # the table's foreshortening is the face's: read
+    (0.5, []),  # the table says the face is squashed to half: four pips of a square are no
+    # flat die face there
+])
+def test_known_face_shape_must_be_the_tables(squash, want):
+    crop, side = _small_die(_LAYOUT[4], 20, 0.8)
+    a = np.diag([1.0, squash]) * side / 2
+    s = dataclasses.replace(SETTINGS, die_side_px=side, face_affine=tuple(a.ravel()))
+    assert [d.value for d in read_dice(crop, s)[0]] == want
