@@ -838,19 +838,36 @@ def _quick_scores(Hs: np.ndarray, xy: np.ndarray, fields: np.ndarray, pitch_mm: 
     inside = (p[:, 0] >= 0) & (p[:, 0] < ws) & (p[:, 1] >= 0) & (p[:, 1] < hs)
     seeds[p[inside, 1], p[inside, 0]] = 0
     dist = cv2.distanceTransform(seeds, cv2.DIST_L2, 3) / scale
+    # the map with a border of inf all round: an index clipped to it lands on inf when off
+    # the map, as the former test of each index did
+    padded = np.full((hs + 2, ws + 2), np.inf, dist.dtype)
+    padded[1:-1, 1:-1] = dist
     out = np.zeros(len(Hs))
     fields = fields[:: max(1, len(fields) // 24)]  # a spread subset is enough to rank
+    x, y = fields[:, 0][None], fields[:, 1][None]
+    xa = (fields[:, 0] + pitch_mm)[None]  # a pitch ahead (as fields + [pitch, 0])
     for lo in range(0, len(Hs), 2000):
         Hc = Hs[lo:lo + 2000]
-        proj = _apply_many(Hc, fields)
-        ahead = _apply_many(Hc, fields + np.array([pitch_mm, 0.0]))
-        pitch_px = _dist(ahead, proj)
-        q = np.round(proj * scale).astype(np.int64)
-        valid = np.isfinite(proj).all(axis=2)
-        q = np.where(valid[..., None], q, -1)
-        inb = (q[..., 0] >= 0) & (q[..., 0] < ws) & (q[..., 1] >= 0) & (q[..., 1] < hs)
-        d = np.full(q.shape[:2], np.inf)
-        d[inb] = dist[q[..., 1][inb], q[..., 0][inb]]
+        a0, a1, a2 = (Hc[:, 0, i][:, None] for i in range(3))
+        b0, b1, b2 = (Hc[:, 1, i][:, None] for i in range(3))
+        c0, c1, c2 = (Hc[:, 2, i][:, None] for i in range(3))
+        # `_apply_many` of the fields and of the points a pitch ahead, x and y apart
+        w0 = c0 * x + c1 * y + c2
+        px, py = (a0 * x + a1 * y + a2) / w0, (b0 * x + b1 * y + b2) / w0
+        wa = c0 * xa + c1 * y + c2
+        dx, dy = (a0 * xa + a1 * y + a2) / wa - px, (b0 * xa + b1 * y + b2) / wa - py
+        pitch_px = np.sqrt(dx * dx + dy * dy)
+        if np.isfinite(px).all() and np.isfinite(py).all():
+            qx = np.clip(np.round(px * scale).astype(np.int64), -1, ws) + 1
+            qy = np.clip(np.round(py * scale).astype(np.int64), -1, hs) + 1
+            d = padded[qy, qx]
+        else:  # a field at infinity: as before, index by index
+            q = np.stack([np.round(px * scale), np.round(py * scale)], axis=-1)
+            valid = np.isfinite(q).all(axis=2)
+            q = np.where(valid[..., None], q, -1).astype(np.int64)
+            inb = (q[..., 0] >= 0) & (q[..., 0] < ws) & (q[..., 1] >= 0) & (q[..., 1] < hs)
+            d = np.full(q.shape[:2], np.inf)
+            d[inb] = dist[q[..., 1][inb], q[..., 0][inb]]
         out[lo:lo + 2000] = (d < 0.3 * pitch_px).mean(axis=1)
     return out
 

@@ -455,3 +455,41 @@ def test_opencv_threads_inside_the_block_then_as_before():
         assert cv2.getNumThreads() == 2
     finally:
         cv2.setNumThreads(before)
+
+
+def _quick_scores_former(Hs, xy, fields, pitch_mm, shape):
+    """`_quick_scores` as it was: the projections stacked, each index tested."""
+    h, w = shape
+    hs, ws = int(h * 0.5) + 1, int(w * 0.5) + 1
+    seeds = np.full((hs, ws), 255, np.uint8)
+    p = np.round(xy * 0.5).astype(int)
+    inside = (p[:, 0] >= 0) & (p[:, 0] < ws) & (p[:, 1] >= 0) & (p[:, 1] < hs)
+    seeds[p[inside, 1], p[inside, 0]] = 0
+    dist = cv2.distanceTransform(seeds, cv2.DIST_L2, 3) / 0.5
+    fields = fields[:: max(1, len(fields) // 24)]
+    proj = M._apply_many(Hs, fields)
+    pitch_px = M._dist(M._apply_many(Hs, fields + np.array([pitch_mm, 0.0])), proj)
+    with np.errstate(invalid="ignore"):
+        q = np.round(proj * 0.5).astype(np.int64)
+    q = np.where(np.isfinite(proj).all(axis=2)[..., None], q, -1)
+    inb = (q[..., 0] >= 0) & (q[..., 0] < ws) & (q[..., 1] >= 0) & (q[..., 1] < hs)
+    d = np.full(q.shape[:2], np.inf)
+    d[inb] = dist[q[..., 1][inb], q[..., 0][inb]]
+    return (d < 0.3 * pitch_px).mean(axis=1)
+
+
+@pytest.mark.parametrize("seed,at_infinity", [(0, False), (1, False), (2, True)])
+def test_quick_scores_equal_the_former_lookup(seed, at_infinity):
+    board = M.board_for()
+    fields, pitch = M._field_array(board)
+    rng = np.random.default_rng(seed)
+    truth = np.array([[2.0, 0.1, 100.0], [0.05, 1.9, 80.0], [1e-5, 2e-5, 1.0]])
+    Hs = truth[None] + rng.normal(size=(3000, 3, 3)) * [[0.3, 0.3, 300], [0.3, 0.3, 300],
+                                                         [3e-4, 3e-4, 0]]  # many off the map
+    if at_infinity:
+        Hs[5, 2] = 0.0  # every field at infinity
+    xy = M.apply_h(truth, fields) + rng.normal(size=(len(fields), 2))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        got = M._quick_scores(Hs, xy, fields, pitch, (900, 1200))
+        want = _quick_scores_former(Hs, xy, fields, pitch, (900, 1200))
+    assert np.array_equal(got, want) and 0 < want.max() and want.min() == 0
