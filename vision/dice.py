@@ -141,6 +141,8 @@ class DiceSettings:
     face_affine: tuple[float, float, float, float] | None = None  # the table plane's local
     # affine map at the die (a 2x2, row-major: face units, half a side, -> px), when a board
     # gives it: a face lies flat, so its square's shape (foreshortening) must be this one's
+    known_one_pip: tuple[float, float] = (0.1, 0.45)  # a lone pip's diameter / die side
+    known_one_spots: float = 1.08  # the pip spots' square / the face's (pips at 0.27 side)
     known_shape_tol: float = 0.3  # |normalised lin lin^T - A A^T| (Frobenius, x 2) at most
     known_interior: float = 0.4  # the face's interior may depart this much x pip contrast
     # (the blurred pips of an enlarged small die darken the face between them)
@@ -697,6 +699,47 @@ def _flat_diag_lin(xy: np.ndarray, centre: np.ndarray, s: DiceSettings) -> np.nd
 
 
 
+_TURNS = np.radians(np.arange(0.0, 90.0, 7.5))
+
+
+def _known_one(idx, p: Pips, chans, s: DiceSettings, centre, d, contrast, colour, dirs
+               ) -> Face | None:
+    """A lone pip on a die of known size and foreshortening (`die_side_px`, `face_affine`):
+    the face is that flat square centred on the pip, at some turn. Its border must be met
+    where the square (best turn) puts it, its interior be face colour, and the other eight
+    pip spots be empty (no 3 or 5 whose other pips were missed)."""
+    if not (s.known_one_pip[0] <= d / s.die_side_px <= s.known_one_pip[1]):
+        return _reject(17, locals())
+    a = np.asarray(s.face_affine, float).reshape(2, 2)
+    max_r = s.die_side_px
+    near = (np.linalg.norm(p.xy - centre, axis=1) < max_r + p.d) & (p.d < 2 * d)
+    near &= (p.dark != p.dark[idx[0]]) | (p.d > 1.6 * d) | (p.d < d / 1.6)
+    near[idx] = True
+    ext, _ = _ray_extent(chans[2], centre, p.xy[near], p.d[near], colour, contrast, max_r, s)
+    best = None
+    for th in _TURNS:
+        rot = np.array([[math.cos(th), -math.sin(th)], [math.sin(th), math.cos(th)]])
+        good, early = _border_score(ext, _expected_extent(a @ rot, dirs), s)
+        if best is None or good - early > best[0] - best[1]:
+            best = (good, early, a @ rot)
+    good, early, lin = best
+    if good < s.min_face_rays_one or early > s.max_early_rays:
+        return _reject(18, locals())
+    bad = _interior_dev(chans[2], centre, lin, centre[None], p.d[idx], colour, contrast, s)
+    if bad > s.max_interior_dev:
+        return _reject(19, locals())
+    ci = int(p.chan[idx[0]])
+    if _pip_at_empty_spot(chans[ci], centre, lin * s.known_one_spots, 1, d,
+                          float(p.face[idx[0]]), float(p.level[idx[0]]), s.empty_spot_share):
+        return _reject(20, locals())
+    face_score = good - early
+    con_score = min(1.0, contrast / 60) * 0.3 + 0.7
+    conf = float(np.clip(0.85 * (0.5 + 0.5 * face_score) * con_score, 0, 1))
+    return Face(value=1, center=np.asarray(centre, float), pips=list(map(int, idx)),
+                confidence=conf, extent=ext, area=float(abs(np.linalg.det(lin)) * 4), lin=lin,
+                colour=colour, notes=[])
+
+
 def read_group(idx: np.ndarray, p: Pips, chans, s: DiceSettings) -> Face | None:
     """Verify a group of pip candidates as one die face; None if it is not one."""
     n = len(idx)
@@ -718,6 +761,10 @@ def read_group(idx: np.ndarray, p: Pips, chans, s: DiceSettings) -> Face | None:
         if (np.abs(ring - colour).max(axis=1) > max(s.ray_edge_px[0], s.ray_edge * contrast)
                 ).sum() > 1:
             return _reject(2, locals())
+        if s.face_affine is not None and s.die_side_px:  # else the general test below
+            f = _known_one(idx, p, chans, s, centre, d, contrast, colour, dirs)
+            if f is not None:
+                return f
         max_r = s.one_side_per_pip[1] * d * 0.75
         near = (np.linalg.norm(p.xy - centre, axis=1) < max_r + p.d) & (p.d < 2 * d)
         # Blobs like this pip nearby are not masked: a face with more pips is no one-face.

@@ -222,3 +222,44 @@ def test_known_face_shape_must_be_the_tables(squash, want):
     a = np.diag([1.0, squash]) * side / 2
     s = dataclasses.replace(SETTINGS, die_side_px=side, face_affine=tuple(a.ravel()))
     assert [d.value for d in read_dice(crop, s)[0]] == want
+
+
+def _one_with_side_face(angle, side=16, up=5.6):
+    """An enlarged 16 px die showing 1 (brown table) with a grey side face hanging below its
+    lowest edge, as a slanted view shows it: (crop, die side in the crop)."""
+    rng = np.random.default_rng(0)
+    n, sc = 4 * side, 8
+    big = np.zeros((n * sc, n * sc, 3), np.float32) + (60, 110, 150)
+    c = n * sc / 2
+    box = cv2.boxPoints(((c, c), (side * sc, side * sc), angle))
+    e = box[np.argsort(box[:, 1])[-2:]]
+    drop = [0, side * sc * 0.45]
+    cv2.fillPoly(big, [np.round([e[0], e[1], e[1] + drop, e[0] + drop]).astype(np.int32)],
+                 (200, 200, 200), cv2.LINE_AA)
+    cv2.fillPoly(big, [np.round(box).astype(np.int32)], (235, 235, 235), cv2.LINE_AA)
+    cv2.circle(big, (int(c), int(c)), int(side * sc * 0.12), (25, 25, 25), -1, cv2.LINE_AA)
+    img = cv2.GaussianBlur(cv2.resize(big, (n, n), interpolation=cv2.INTER_AREA), (0, 0), 1.0)
+    img = np.clip(img + rng.normal(0, 2, img.shape), 0, 255).astype(np.uint8)
+    return cv2.resize(img, None, fx=up, fy=up, interpolation=cv2.INTER_CUBIC), side * up
+
+
+@pytest.mark.parametrize("angle", [0, 20, 40])
+def test_lone_pip_on_a_known_flat_square_is_a_one(angle):
+    """A 1 whose side face shows below it: its border rays run on over the side face, so
+    the general one-pip test (a square border all round) rejects it; the known flat square
+    (`face_affine`) is met by the other rays, and it reads 1."""
+    crop, side = _one_with_side_face(angle)
+    sized = dataclasses.replace(SETTINGS, die_side_px=side)
+    assert [d.value for d in read_dice(crop, sized)[0]] == []
+    flat = dataclasses.replace(sized, face_affine=(side / 2, 0.0, 0.0, side / 2))
+    assert [d.value for d in read_dice(crop, flat)[0]] == [1]
+
+
+def test_lone_dot_without_a_face_is_no_one():
+    """A dark dot on a plain light surface (no die border anywhere) is not a 1, even with
+    a die of known size and shape expected there."""
+    img = np.full((360, 360, 3), 235, np.uint8)
+    cv2.circle(img, (180, 180), 12, (25, 25, 25), -1)
+    img = cv2.GaussianBlur(img, (0, 0), 3)
+    flat = dataclasses.replace(SETTINGS, die_side_px=90.0, face_affine=(45.0, 0.0, 0.0, 45.0))
+    assert read_dice(img, flat)[0] == []
