@@ -30,6 +30,10 @@ class BoardDiceSettings:
     max_die_candidates: int = 14  # light die-sized blobs read, nearest the board first
     die_close: float = 0.45  # the light is closed over this share of a die's side first (the
     # dark pips would split a small die's face into parts too small or concave for a die)
+    lone_pips: bool = True  # while fewer than dice_wanted dice are read, lone pip-sized dark
+    # dots are read too (a 1 on a table of the die's colour makes neither light blob nor
+    # pair of pips)
+    max_lone_candidates: int = 6
     pip_candidates: bool = True  # also where two or more pip-sized dark dots lie close (a white
     # die on a white table makes no light blob; its pips still show)
     die_crop: float = 4.0  # crop side around a candidate, in die sides
@@ -146,10 +150,12 @@ def light_die_blobs(L: np.ndarray, die_px: float, s: BoardDiceSettings) -> list[
 
 
 def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
-                    s: BoardDiceSettings, lightness: np.ndarray | None = None
-                    ) -> list[tuple[np.ndarray, float]]:
+                    s: BoardDiceSettings, lightness: np.ndarray | None = None,
+                    lone: list | None = None) -> list[tuple[np.ndarray, float]]:
     """Light compact blobs of a die's size on the table around the board (the board itself
-    masked out): [(centre px, expected die side px)], nearest the board first."""
+    masked out): [(centre px, expected die side px)], nearest the board first. `lone`: a
+    list that gets the lone pip-sized dark dots (a 1 on a table of the die's colour),
+    nearest the board first, as (centre, die side px)."""
     h, w = image_bgr.shape[:2]
     wm, hm = board.size_mm
     m = s.dice_search_mm
@@ -194,6 +200,13 @@ def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
                 c = pips[d[i] < 0.6 * die_px].mean(axis=0)
                 if all(np.hypot(*(c - e)) > 0.8 * die_px for e in cands):
                     cands.append(c)
+            if lone is not None:
+                alone = [c for c in pips[near == 0]
+                         if all(np.hypot(*(c - e)) > 0.8 * die_px for e in cands)]
+                alone.sort(key=lambda c: float(np.linalg.norm(c - centre)))
+                lone += [(c, die_px) for c in alone[: s.max_lone_candidates]]
+        elif lone is not None and len(pips) == 1:
+            lone.append((pips[0] + off, die_px))
     cands.sort(key=lambda c: float(np.linalg.norm(c - centre)))
     return [(c, die_px) for c in cands[: s.max_die_candidates]]
 
@@ -242,7 +255,16 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
     warnings: list[str] = []
     unread: list = []  # (centre, die px) of candidates that look like dice but gave none
     h, w = image_bgr.shape[:2]
-    for c, die_px in die_candidates(image_bgr, view, board, s, lightness):
+    lone: list = []
+    cands = die_candidates(image_bgr, view, board, s, lightness,
+                           lone if s.lone_pips else None)
+    k = 0
+    while k < len(cands) + len(lone):
+        if k == len(cands) and len(found) >= s.dice_wanted:
+            break  # lone dots only while dice are missing
+        c, die_px = cands[k] if k < len(cands) else lone[k - len(cands)]
+        is_lone = k >= len(cands)
+        k += 1
         if s.local_scale:
             die_px = local_die_px(view.H, c, s.die_mm)
         if any(np.hypot(c[0] - d.center[0], c[1] - d.center[1]) < 0.8 * die_px for d in found):
@@ -272,7 +294,7 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
             if any(np.hypot(cx - e.center[0], cy - e.center[1]) < 0.8 * die_px for e in found):
                 continue
             found.append(Die(d.value, d.confidence, (round(cx, 1), round(cy, 1))))
-        if s.warn_unread and len(found) == n_found and die_seen(
+        if s.warn_unread and not is_lone and len(found) == n_found and die_seen(
                 cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)[..., 0], (c - (x0, y0)) * f,
                 die_px * f, s):
             unread.append((c, die_px))

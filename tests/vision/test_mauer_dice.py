@@ -215,3 +215,28 @@ def test_up_at_points_away_from_the_camera_nadir(at_mm, want):
     else:
         assert np.allclose(got, want, atol=1e-3)
     assert D.up_at(M.BoardView(view.corners, H, None, 1.0), (700.0, 480.0)) is None
+
+
+@pytest.mark.parametrize("pips,lone_there", [
+    (((2, 2),), True),  # a 1: a lone dot
+    (((1, 1), (2, 2), (3, 3)), False),  # a 3: dots close together, an ordinary candidate
+])
+def test_a_one_on_a_white_table_is_a_lone_pip_candidate(pips, lone_there):
+    """A white die on a white table makes no light blob; a 1 makes no pair of pips either:
+    its dot is offered as a lone candidate (read while dice are missing)."""
+    img, board, view = _scene_view()
+    at = M.apply_h(view.H, [[250.0, -60.0]])[0]
+    side = D.local_die_px(view.H, at, 16.0)
+    x, y = int(at[0]), int(at[1])
+    r = int(4 * side)
+    img[y - r:y + r, x - r:x + r] = (246, 246, 246)
+    box = cv2.boxPoints(((at[0], at[1]), (side, side), 20.0))
+    cv2.fillPoly(img, [np.round(box).astype(np.int32)], (250, 250, 250))
+    u, v = (box[1] - box[0]) / 4, (box[3] - box[0]) / 4
+    for i, j in pips:
+        px, py = box[0] + i * u + j * v
+        cv2.circle(img, (int(round(px)), int(round(py))), max(1, int(side / 9)), (20, 20, 20),
+                   -1)
+    lone: list = []
+    D.die_candidates(img, view, board, D.SETTINGS, lone=lone)
+    assert any(np.hypot(*(c - at)) < 0.5 * side for c, _ in lone) is lone_there
