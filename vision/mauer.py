@@ -116,9 +116,10 @@ class MauerSettings:
     threads: bool = True  # independent steps overlap on a helper thread (OpenCV and most of
     # numpy let go of Python's lock): the full size blob map beside the reduced search, the
     # dice beside the pawns; the same readings either way ...
-    threads_below_load: float = 0.75  # ... while the 1-minute load average per core is under
-    # this (a core to spare): on the shared 2 cores at load 5-6 the overlapped steps only
-    # slowed each other (bench: pawns 19 -> 46 ms, dice 121-144 -> 184 ms, total no faster)
+    threads_below_load: float = 1.25  # ... while the 1-minute load average per core is
+    # under this: on the shared 2 cores at load 5-6 the overlapped steps only slowed each
+    # other (bench: pawns 19 -> 46 ms, dice 121-144 -> 184 ms, total no faster); at load 2
+    # they saved 5 % of the wall time (read_mauer median 174 -> 166 ms, 10 photos x 2)
     opencv_threads: int = 1  # OpenCV's own worker threads while a photo is read (0: as they
     # are): on the shared 2 cores (load 6) its 2 threads made the reading slower, CPU per
     # photo median 199 -> 167 ms, wall 487 -> 362 ms with 1; the same readings
