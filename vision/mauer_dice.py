@@ -48,6 +48,15 @@ class BoardDiceSettings:
     seen_dark_share: tuple[float, float] = (0.03, 0.45)  # of the face disc, marks
     seen_light_step: float = 10.0  # face lighter than the table by this, or two marks or more
     seen_margin: float = 0.7  # no warning this near (die sides) the board or the photo's edge
+    spot_read: bool = True  # a candidate read as nothing: its pip spots' darkness read
+    spot_shift: float = 0.3  # face centre searched this far (face units) from the candidate
+    spot_spacing: tuple[float, ...] = (0.45, 0.55)  # pip spots' offsets (face units)
+    spot_min_contrast: float = 40.0  # face - darkest spot (L*, 0..255)
+    spot_min_gap: float = 0.45  # the dark spots' least darkness - the light ones' most
+    spot_explain: float = 0.3  # face units: dark face samples this near a dark spot are its pip
+    spot_max_stray: float = 0.03  # share of the face dark away from the dark spots at most
+    spot_max_rim_dark: float = 0.15  # share of the square's rim darker than half-way to a pip
+    spot_max_outside: float = 0.8  # darkness (as above) at most just outside the pip grid
     warn_unread: bool = True  # warn about candidates that look like dice but were not read
     known_shape: bool = True  # a face's foreshortening must be the table's at the die
     known_up: bool = True  # side faces told by the vertical's direction at the die (from the
@@ -211,6 +220,99 @@ def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
     return [(c, die_px) for c in cands[: s.max_die_candidates]]
 
 
+def _patterns() -> dict[frozenset, int]:
+    """The 3 x 3 pip spots (row, column) a face of each value darkens, every turn."""
+    base = {1: {(1, 1)}, 2: {(0, 0), (2, 2)}, 3: {(0, 0), (1, 1), (2, 2)},
+            4: {(0, 0), (0, 2), (2, 0), (2, 2)}, 5: {(0, 0), (0, 2), (2, 0), (2, 2), (1, 1)},
+            6: {(0, 0), (1, 0), (2, 0), (0, 2), (1, 2), (2, 2)}}
+    out = {}
+    for v, spots in base.items():
+        for _ in range(4):
+            out[frozenset(spots)] = v
+            spots = {(c, 2 - r) for r, c in spots}
+    return out
+
+
+_PATTERNS = _patterns()
+
+
+def spot_read(L: np.ndarray, centre, a: np.ndarray, s: BoardDiceSettings = SETTINGS
+              ) -> tuple[int, float] | None:
+    """A die's value from the darkness of its face's 3 x 3 pip spots, the face being the flat
+    square of known shape and size `a` (2x2: face units, half a side, -> px) near `centre`
+    in a uint8 lightness image: over small shifts, turns and pip spacings, the spots split
+    into dark and light with the widest gap; the dark ones must be a die's layout, and the
+    face just outside the spots must be clean (no streak running on past them: a 4 smeared
+    along its columns looks like a 6). For pips blurred into each other (a 6's columns),
+    which give no pip candidates of their own. (value, gap) or None."""
+    h, w = L.shape
+    Lf = cv2.GaussianBlur(L.astype(np.float32), (0, 0), max(1.0, 0.08 * np.sqrt(abs(
+        np.linalg.det(a)))))
+    th = np.radians(np.arange(0.0, 90.0, 7.5))
+    rot = np.stack([np.stack([np.cos(th), -np.sin(th)], -1),
+                    np.stack([np.sin(th), np.cos(th)], -1)], -2)  # (T, 2, 2)
+    m = np.einsum("ij,tjk->tik", a, rot)  # (T, 2, 2) face units -> px
+    sh = np.linspace(-s.spot_shift, s.spot_shift, 7)
+    shifts = np.array([[dx, dy] for dx in sh for dy in sh])  # (S, 2)
+    sps = np.asarray(s.spot_spacing, float)  # (P,)
+    grid = np.array([[c, r] for r in (-1, 0, 1) for c in (-1, 0, 1)], float)  # (9, 2)
+    facep = np.mgrid[-0.8:0.81:0.2, -0.8:0.81:0.2].reshape(2, -1).T  # (81, 2)
+    ring = np.array([[u, e] for u in (-1, 0, 1) for e in (-1, 1)]
+                    + [[e, u] for u in (-1, 0, 1) for e in (-1, 1)], float)  # (12, 2)
+    is_out = np.array([[0, 1]] * 6 + [[1, 0]] * 6, bool)  # which coordinate lies outside
+    outer = (sps + 1.0) / 2  # (P,)
+    # face-unit points per (P, S, k): spots, face samples, ring just outside the grid
+    spots = shifts[None, :, None] + grid[None, None] * sps[:, None, None, None]
+    faces = np.broadcast_to(shifts[None, :, None] + facep[None, None], (len(sps),) + (
+        len(shifts), len(facep), 2))
+    rings = shifts[None, :, None] + np.where(
+        is_out[None], ring[None] * outer[:, None, None],
+        ring[None] * sps[:, None, None])[:, None]
+    c0 = np.asarray(centre, float)
+
+    def sample(u):  # (P, S, k, 2) face units -> (T, P, S, k) lightness
+        px = c0 + np.einsum("tij,psk j->tpski".replace(" ", ""), m, u)
+        ok = (px[..., 0] >= 0) & (px[..., 1] >= 0) & (px[..., 0] <= w - 1) & (
+            px[..., 1] <= h - 1)
+        q = np.clip(np.round(px), 0, [w - 1, h - 1]).astype(np.intp)
+        return Lf[q[..., 1], q[..., 0]], ok
+
+    v, ok = sample(spots)
+    f, _ = sample(faces)
+    r, _ = sample(rings)
+    face = np.percentile(f, 85, axis=-1)  # (T, P, S)
+    lo = v.min(axis=-1)
+    con = face - lo
+    # the square lies on the die: its rim (0.8 of the way out) is face, not table
+    rim = np.abs(facep).max(axis=1) > 0.79
+    rim_dark = ((face[..., None] - f[..., rim]) > 0.5 * np.maximum(con, 1e-6)[..., None]
+                ).mean(axis=-1)
+    t = (face[..., None] - v) / np.maximum(con, 1e-6)[..., None]
+    order = np.sort(t, axis=-1)
+    gaps = np.diff(order, axis=-1)
+    k = gaps.argmax(axis=-1)
+    gap = np.take_along_axis(gaps, k[..., None], -1)[..., 0]
+    # every dark part of the face lies at a dark spot (a grid turned or shifted off the pips
+    # may split its spots cleanly too, leaving pips between them)
+    cut = np.take_along_axis(order, k[..., None], -1)  # (T, P, S, 1)
+    dark_spot = t > cut  # (T, P, S, 9)
+    tf = (face[..., None] - f) / np.maximum(con, 1e-6)[..., None]  # (T, P, S, 81)
+    dd = np.linalg.norm(faces[:, :, :, None] - spots[:, :, None], axis=-1)  # (P, S, 81, 9)
+    near = dd[None] < s.spot_explain  # (1, P, S, 81, 9)
+    explained = (near & dark_spot[..., None, :]).any(axis=-1)  # (T, P, S, 81)
+    stray = ((tf > 0.5) & ~explained).mean(axis=-1)
+    out = ((face[..., None] - r) / np.maximum(con, 1e-6)[..., None]).max(axis=-1)
+    gap = np.where(ok.all(axis=-1) & (con >= s.spot_min_contrast)
+                   & (rim_dark <= s.spot_max_rim_dark) & (stray <= s.spot_max_stray), gap, -1.0)
+    b = np.unravel_index(int(np.argmax(gap)), gap.shape)
+    if gap[b] < s.spot_min_gap or out[b] > s.spot_max_outside:
+        return None
+    dark = frozenset((i // 3, i % 3) for i in np.flatnonzero(dark_spot[b]))
+    if dark not in _PATTERNS:
+        return None
+    return _PATTERNS[dark], float(gap[b])
+
+
 def die_seen(L: np.ndarray, centre, side: float, s: BoardDiceSettings = SETTINGS) -> bool:
     """Whether a uint8 lightness image shows a die at `centre` (px) of side `side` (px):
     a light face disc with dark marks on it (pips, or pips smeared into streaks by motion
@@ -294,6 +396,13 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
             if any(np.hypot(cx - e.center[0], cy - e.center[1]) < 0.8 * die_px for e in found):
                 continue
             found.append(Die(d.value, d.confidence, (round(cx, 1), round(cy, 1))))
+        if s.spot_read and not is_lone and len(found) == n_found:
+            a = local_affine(view.H, c) * (s.die_mm / 2 * f)
+            got = spot_read(cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)[..., 0], (c - (x0, y0)) * f,
+                            a, s)
+            if got is not None:
+                found.append(Die(got[0], round(min(0.9, got[1]), 3),
+                                 (round(float(c[0]), 1), round(float(c[1]), 1))))
         if s.warn_unread and not is_lone and len(found) == n_found and die_seen(
                 cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)[..., 0], (c - (x0, y0)) * f,
                 die_px * f, s):

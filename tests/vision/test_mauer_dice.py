@@ -240,3 +240,63 @@ def test_a_one_on_a_white_table_is_a_lone_pip_candidate(pips, lone_there):
     lone: list = []
     D.die_candidates(img, view, board, D.SETTINGS, lone=lone)
     assert any(np.hypot(*(c - at)) < 0.5 * side for c, _ in lone) is lone_there
+
+
+def _spots_face(value, angle=0.0, smear=0, merge=False, side=90, n=360):
+    """Lightness of an enlarged die face (side px) on a darker table, its pips (value) drawn
+    at a quarter of the side from the centre, turned by `angle` degrees; `merge`: the pips of
+    each column drawn as one bar (a small 6 blurred); `smear`: a motion blur (px) along the
+    columns. (L, centre, a) with a the face's affine map (face units -> px)."""
+    L = np.full((n, n), 110, np.uint8)
+    c = n / 2
+    th = np.radians(angle)
+    a = np.array([[np.cos(th), -np.sin(th)], [np.sin(th), np.cos(th)]]) * side / 2
+    box = np.array([c, c]) + np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) @ a.T
+    cv2.fillPoly(L, [np.round(box).astype(np.int32)], 235)
+    spots = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
+             4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+             5: [(-1, -1), (1, -1), (-1, 1), (1, 1), (0, 0)],
+             6: [(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)]}[value]
+    for u, v in spots:
+        p = np.array([c, c]) + a @ (0.5 * u, 0.5 * v)
+        cv2.circle(L, (int(round(p[0])), int(round(p[1]))), int(side * 0.09), 30, -1)
+    if merge:
+        for u in (-1, 1):
+            p0, p1 = (np.array([c, c]) + a @ (0.5 * u, e) for e in (-0.5, 0.5))
+            cv2.line(L, tuple(np.round(p0).astype(int)), tuple(np.round(p1).astype(int)), 30,
+                     int(side * 0.14))
+    if smear:
+        k = np.zeros((smear | 1, smear | 1), np.float32)
+        k[:, smear // 2] = 1.0 / (smear | 1)  # along the columns (angle 0: image y)
+        L = cv2.filter2D(L, -1, k)
+    return cv2.GaussianBlur(L, (0, 0), 2.0), (c, c), a
+
+
+@pytest.mark.parametrize("value", range(1, 7))
+@pytest.mark.parametrize("angle", [0.0, 25.0])
+def test_spot_read_reads_clean_faces(value, angle):
+    L, c, a = _spots_face(value, angle)
+    got = D.spot_read(L, c, a)
+    assert got is not None and got[0] == value
+
+
+def test_spot_read_reads_a_six_whose_columns_merged():
+    L, c, a = _spots_face(6, 10.0, merge=True)
+    got = D.spot_read(L, c, a)
+    assert got is not None and got[0] == 6
+
+
+@pytest.mark.parametrize("smear", [40, 45])
+def test_spot_read_takes_no_smeared_four_for_a_six(smear):
+    """A 4 smeared along its columns darkens the spots between its pips like a 6's; the
+    streaks run on past the outer spots, so it is not read (and not as a 6)."""
+    L, c, a = _spots_face(4, 0.0, smear=smear)
+    assert D.spot_read(L, c, a) is None
+    loose = replace(D.SETTINGS, spot_max_outside=9.0, spot_max_stray=1.0, spot_max_rim_dark=1.0)
+    assert D.spot_read(L, c, a, loose)[0] == 6
+
+
+def test_spot_read_needs_pips():
+    L, c, a = _spots_face(1, 0.0)
+    L[:] = cv2.GaussianBlur(np.where(L < 100, 235, L).astype(np.uint8), (0, 0), 2.0)
+    assert D.spot_read(L, c, a) is None
