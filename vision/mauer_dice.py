@@ -47,6 +47,8 @@ class BoardDiceSettings:
     seen_min_contrast: float = 40.0  # face level - darkest marks (L*, 0..255)
     seen_dark_share: tuple[float, float] = (0.03, 0.45)  # of the face disc, marks
     seen_light_step: float = 10.0  # face lighter than the table by this, or two marks or more
+    seen_max_extra: int = 1  # more die-like unread candidates than the missing dice + this:
+    # clutter, no warning
     seen_margin: float = 0.7  # no warning this near (die sides) the board or the photo's edge
     spot_read: bool = True  # a candidate read as nothing: its pip spots' darkness read
     spot_shift: float = 0.3  # face centre searched this far (face units) from the candidate
@@ -408,6 +410,7 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
                 die_px * f, s):
             unread.append((c, die_px))
     poly = view.corners.astype(np.float32).reshape(-1, 1, 2)
+    seen = []
     for c, die_px in unread:
         m = s.seen_margin * die_px
         if (min(c[0], c[1], w - 1 - c[0], h - 1 - c[1]) < m  # cut by the photo's edge
@@ -416,6 +419,13 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
                 or any(np.hypot(c[0] - d.center[0], c[1] - d.center[1]) < 1.2 * die_px
                        for d in found)):  # a die read from another candidate
             continue
-        warnings.append(f"a die at ({c[0]:.0f}, {c[1]:.0f}) could not be read: blurred? "
-                        "photograph it again")
+        seen.append(c)
+    # The game has `dice_wanted` dice: only the missing ones are warned about, and many
+    # more die-like things than that are clutter (numbered fields of a board taken for the
+    # table when the board was mislocated), not dice.
+    missing = max(0, s.dice_wanted - len(found))
+    if len(seen) <= missing + s.seen_max_extra:
+        for c in seen[:missing]:
+            warnings.append(f"a die at ({c[0]:.0f}, {c[1]:.0f}) could not be read: blurred? "
+                            "photograph it again")
     return found, warnings
