@@ -52,6 +52,7 @@ class BoardDiceSettings:
     seen_margin: float = 0.7  # no warning this near (die sides) the board or the photo's edge
     spot_read: bool = True  # a candidate read as nothing: its pip spots' darkness read
     spot_shift: float = 0.3  # face centre searched this far (face units) from the candidate
+    spot_shift_steps: int = 7  # per axis
     spot_spacing: tuple[float, ...] = (0.45, 0.55)  # pip spots' offsets (face units)
     spot_min_contrast: float = 40.0  # face - darkest spot (L*, 0..255)
     spot_min_gap: float = 0.45  # the dark spots' least darkness - the light ones' most
@@ -254,7 +255,7 @@ def spot_read(L: np.ndarray, centre, a: np.ndarray, s: BoardDiceSettings = SETTI
     rot = np.stack([np.stack([np.cos(th), -np.sin(th)], -1),
                     np.stack([np.sin(th), np.cos(th)], -1)], -2)  # (T, 2, 2)
     m = np.einsum("ij,tjk->tik", a, rot)  # (T, 2, 2) face units -> px
-    sh = np.linspace(-s.spot_shift, s.spot_shift, 7)
+    sh = np.linspace(-s.spot_shift, s.spot_shift, s.spot_shift_steps)
     shifts = np.array([[dx, dy] for dx in sh for dy in sh])  # (S, 2)
     sps = np.asarray(s.spot_spacing, float)  # (P,)
     grid = np.array([[c, r] for r in (-1, 0, 1) for c in (-1, 0, 1)], float)  # (9, 2)
@@ -282,7 +283,8 @@ def spot_read(L: np.ndarray, centre, a: np.ndarray, s: BoardDiceSettings = SETTI
     v, ok = sample(spots)
     f, _ = sample(faces)
     r, _ = sample(rings)
-    face = np.percentile(f, 85, axis=-1)  # (T, P, S)
+    kq = int(0.85 * (f.shape[-1] - 1))
+    face = np.partition(f, kq, axis=-1)[..., kq]  # (T, P, S): the face's 85th percentile
     lo = v.min(axis=-1)
     con = face - lo
     # the square lies on the die: its rim (0.8 of the way out) is face, not table
@@ -398,14 +400,15 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
             if any(np.hypot(cx - e.center[0], cy - e.center[1]) < 0.8 * die_px for e in found):
                 continue
             found.append(Die(d.value, d.confidence, (round(cx, 1), round(cy, 1))))
-        if s.spot_read and not is_lone and len(found) == n_found:
+        short = len(found) < s.dice_wanted  # (the rest only while dice are missing)
+        if s.spot_read and not is_lone and len(found) == n_found and short:
             a = local_affine(view.H, c) * (s.die_mm / 2 * f)
             got = spot_read(cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)[..., 0], (c - (x0, y0)) * f,
                             a, s)
             if got is not None:
                 found.append(Die(got[0], round(min(0.9, got[1]), 3),
                                  (round(float(c[0]), 1), round(float(c[1]), 1))))
-        if s.warn_unread and not is_lone and len(found) == n_found and die_seen(
+        if s.warn_unread and not is_lone and len(found) == n_found and short and die_seen(
                 cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)[..., 0], (c - (x0, y0)) * f,
                 die_px * f, s):
             unread.append((c, die_px))
