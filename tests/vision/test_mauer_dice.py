@@ -73,25 +73,38 @@ def test_die_candidates_in_the_rings_box_are_those_of_the_whole_photo(shift):
     assert len(D.die_candidates(img, view, board, s)) == len(got)  # own L*
 
 
-def _die_beside_the_board(table_bgr, angle, pips, pip_r):
+def _scene_with_die(table_bgr, angle, pips, pip_r, face_bgr=(250, 250, 250),
+                    mean_scale=False):
     """The committed scene with a small white die (the board's 16 mm) drawn 60 mm beyond the
     board's north side on a patch of table colour `table_bgr`, turned by `angle`, its pips
-    at (i, j) quarters of its sides: (image, board, view, die centre px, die side px, near)
-    where near(settings) says whether `die_candidates` has a candidate on the die."""
+    at (i, j) quarters of its sides, pip_r of its side in radius: (image, board, view, die
+    centre px, die side px). The side from the board's scale at the die (`local_die_px`),
+    or (`mean_scale`) from its mean scale."""
     img, board, view = _scene_view()
     at = M.apply_h(view.H, [[250.0, -60.0]])[0]
-    ppm = float(np.sqrt(abs(cv2.contourArea(view.corners.astype(np.float32))) / 250000.0))
-    side = 16.0 * ppm
+    if mean_scale:
+        ppm = float(np.sqrt(abs(cv2.contourArea(view.corners.astype(np.float32))) / 250000.0))
+        side = 16.0 * ppm
+    else:
+        side = D.local_die_px(view.H, at, 16.0)
     x, y = int(at[0]), int(at[1])
     r = int(4 * side)
     img[y - r:y + r, x - r:x + r] = table_bgr
     box = cv2.boxPoints(((at[0], at[1]), (side, side), angle))
-    cv2.fillPoly(img, [np.round(box).astype(np.int32)], (250, 250, 250))
+    cv2.fillPoly(img, [np.round(box).astype(np.int32)], face_bgr)
     u, v = (box[1] - box[0]) / 4, (box[3] - box[0]) / 4
     for i, j in pips:
         px, py = box[0] + i * u + j * v
         cv2.circle(img, (int(round(px)), int(round(py))), max(1, int(side * pip_r)),
                    (20, 20, 20), -1)
+    return img, board, view, at, side
+
+
+def _die_beside_the_board(table_bgr, angle, pips, pip_r):
+    """`_scene_with_die` (mean scale) and near(settings): whether `die_candidates` has a
+    candidate on the die."""
+    img, board, view, at, side = _scene_with_die(table_bgr, angle, pips, pip_r,
+                                                 mean_scale=True)
 
     def near(settings):
         return any(np.hypot(*(c - at)) < 0.5 * side
@@ -167,18 +180,10 @@ def test_a_smeared_die_beside_the_board_is_warned_about():
     """A die showing 4 whose pips the camera smeared into streaks, beside the board: it is
     not read, and while a die is missing the warning says a die there could not be read;
     without `warn_unread` nothing is said."""
-    img, board, view = _scene_view()
-    at = M.apply_h(view.H, [[250.0, -60.0]])[0]
-    side = D.local_die_px(view.H, at, 16.0)
+    img, board, view, at, side = _scene_with_die(
+        (90, 120, 150), 10.0, ((1, 1), (3, 1), (1, 3), (3, 3)), 1 / 8, face_bgr=(240, 240, 240))
     x, y = int(at[0]), int(at[1])
     r = int(4 * side)
-    img[y - r:y + r, x - r:x + r] = (90, 120, 150)
-    box = cv2.boxPoints(((at[0], at[1]), (side, side), 10.0))
-    cv2.fillPoly(img, [np.round(box).astype(np.int32)], (240, 240, 240))
-    u, v = (box[1] - box[0]) / 4, (box[3] - box[0]) / 4
-    for i, j in ((1, 1), (3, 1), (1, 3), (3, 3)):
-        px, py = box[0] + i * u + j * v
-        cv2.circle(img, (int(round(px)), int(round(py))), max(1, int(side / 8)), (20, 20, 20), -1)
     k = int(side * 0.6) | 1
     kernel = np.zeros((k, k), np.float32)
     kernel[k // 2] = 1.0 / k  # a horizontal smear
@@ -227,19 +232,7 @@ def test_up_at_points_away_from_the_camera_nadir(at_mm, want):
 def test_a_one_on_a_white_table_is_a_lone_pip_candidate(pips, lone_there):
     """A white die on a white table makes no light blob; a 1 makes no pair of pips either:
     its dot is offered as a lone candidate (read while dice are missing)."""
-    img, board, view = _scene_view()
-    at = M.apply_h(view.H, [[250.0, -60.0]])[0]
-    side = D.local_die_px(view.H, at, 16.0)
-    x, y = int(at[0]), int(at[1])
-    r = int(4 * side)
-    img[y - r:y + r, x - r:x + r] = (246, 246, 246)
-    box = cv2.boxPoints(((at[0], at[1]), (side, side), 20.0))
-    cv2.fillPoly(img, [np.round(box).astype(np.int32)], (250, 250, 250))
-    u, v = (box[1] - box[0]) / 4, (box[3] - box[0]) / 4
-    for i, j in pips:
-        px, py = box[0] + i * u + j * v
-        cv2.circle(img, (int(round(px)), int(round(py))), max(1, int(side / 9)), (20, 20, 20),
-                   -1)
+    img, board, view, at, side = _scene_with_die((246, 246, 246), 20.0, pips, 1 / 9)
     lone: list = []
     D.die_candidates(img, view, board, D.SETTINGS, lone=lone)
     assert any(np.hypot(*(c - at)) < 0.5 * side for c, _ in lone) is lone_there
