@@ -34,6 +34,9 @@ class BoardDiceSettings:
     # dots are read too (a 1 on a table of the die's colour makes neither light blob nor
     # pair of pips)
     max_lone_candidates: int = 6
+    light_thresholds: tuple[int, int, int] = (60, 250, 10)  # the light blob detector's first
+    # and last threshold and its step (lightness, uint8)
+    pip_thresholds: tuple[int, int, int] = (20, 200, 15)  # ... and the pip detector's
     pip_candidates: bool = True  # also where two or more pip-sized dark dots lie close (a white
     # die on a white table makes no light blob; its pips still show)
     die_crop: float = 4.0  # crop side around a candidate, in die sides
@@ -151,7 +154,7 @@ def light_die_blobs(L: np.ndarray, die_px: float, s: BoardDiceSettings) -> list[
                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     p = cv2.SimpleBlobDetector_Params()
     p.filterByColor, p.blobColor = True, 255
-    p.minThreshold, p.maxThreshold, p.thresholdStep = 60, 250, 10
+    p.minThreshold, p.maxThreshold, p.thresholdStep = s.light_thresholds
     p.minArea = max(6.0, 0.25 * die_px * die_px)
     p.maxArea = 3.0 * die_px * die_px
     p.filterByCircularity = False
@@ -196,7 +199,7 @@ def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
         raw = L  # (not closed: the closing fills the pips)
         q = cv2.SimpleBlobDetector_Params()
         q.filterByColor, q.blobColor = True, 0
-        q.minThreshold, q.maxThreshold, q.thresholdStep = 20, 200, 15
+        q.minThreshold, q.maxThreshold, q.thresholdStep = s.pip_thresholds
         q.minArea = max(2.0, 0.01 * die_px * die_px)
         q.maxArea = max(6.0, 0.08 * die_px * die_px)
         q.filterByCircularity, q.minCircularity = True, 0.6
