@@ -69,6 +69,8 @@ class MauerSettings:
     # convincingly (fields merged with the track lines, blur, glare)
     blob_shape_passes: tuple[tuple[float, float], ...] = ((0.7, 0.2), (0.5, 0.2), (0.5, 0.1))
     good_board_score: float = 0.8  # a fit this good stops the search
+    quick_accept_score: float = 0.7  # the reduced search's refined fit scoring this is kept
+    # without the full size search
     min_board_score: float = 0.4  # (field fit + start colours) / 2 below this: no board
     colour_weight: float = 0.5  # start-area colours vs the field fit when choosing a board
     blob_max_chroma: float = 18.0  # Lab chroma at a blob's centre, off the median blob's
@@ -1109,7 +1111,7 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
         if view is not None:
             maps = _now(maps) or blob_map(image_bgr, s)
             view = refine_view(view, board, s, maps, lab, f)
-        if view is not None and view.score >= s.good_board_score:
+        if view is not None and view.score >= s.quick_accept_score:
             views.append(view)
         elif view is not None and view.score >= s.stand_in_score:
             stand_in = view

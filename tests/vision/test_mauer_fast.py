@@ -493,3 +493,17 @@ def test_quick_scores_equal_the_former_lookup(seed, at_infinity):
         got = M._quick_scores(Hs, xy, fields, pitch, (900, 1200))
         want = _quick_scores_former(Hs, xy, fields, pitch, (900, 1200))
     assert np.array_equal(got, want) and 0 < want.max() and want.min() == 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scene", ["0005", "0009"])  # refined quick fits scoring 0.74-0.78
+def test_a_quick_fit_above_quick_accept_score_is_the_full_searchs_board(scene):
+    """A reduced search's refined fit scoring `quick_accept_score` (0.7) but under
+    `good_board_score` is kept without the full size search: on these committed scenes the
+    full search (the former rule, 0.8) ends with the same board."""
+    img = cv2.imread(str(SCENE.with_name(f"mauerhuepfer-e1-s1-{scene}.jpg")))
+    board = M.board_for()
+    quick = M.find_board(img, board, M.SETTINGS)
+    full = M.find_board(img, board, replace(M.SETTINGS, quick_accept_score=0.8))
+    assert M.SETTINGS.quick_accept_score <= quick.score < M.SETTINGS.good_board_score
+    assert np.abs(quick.corners - full.corners).max() < 0.5
