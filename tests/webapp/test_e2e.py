@@ -34,9 +34,14 @@ def finish_turn(page, points):
     """Use the result, let both spectators pass, count: the bats show the turn's points."""
     page.click("#use-result")
     page.wait_for_selector("#lazy")
-    for _ in range(2):
+    for _ in range(2):  # each pass waits for the page to show the next spectator (or the
+        # count): a click on the replaced button would pass for the same spectator again
+        before = page.inner_text("#lazy h3")
         page.click("#pass")
-        page.wait_for_load_state("networkidle")
+        page.wait_for_function(
+            "(b) => { const h = document.querySelector('#lazy h3'); "
+            "return document.querySelector('#count-points') || (h && h.innerText !== b); }",
+            arg=before)
     page.click("#count-points")
     page.wait_for_selector("#standings tr[data-colour=yellow]")
     page.wait_for_function("() => document.querySelector('#magician') && "
