@@ -72,7 +72,7 @@ class TileSettings:
     low_area: tuple[float, float] = (0.6, 1.5)  # of a tile's area
     low_side: tuple[float, float] = (0.75, 1.3)  # minAreaRect sides, of a tile's side
     low_fill: float = 0.8  # blob area / its minAreaRect area
-    # Outside the arena, where the neighbourhood's two tones (`two_tone_diff`) lie this far
+    # Outside the arena, where the neighbourhood's two tones (`two_tone_diffs`) lie this far
     # apart (stripes, checks), a pixel near either is table (0: the one-colour median only)
     two_tone_sep: float = 30.0
     two_tone_refine: float = 15.0  # the two tones again without pixels this far from both
@@ -172,23 +172,17 @@ def background_diff(view: np.ndarray, piece_px: float, parts=None) -> np.ndarray
     return _lab_dist(lab - bg, 0.6)
 
 
-def two_tone_diff(parts, piece_px: float, min_sep: float, l_weight: float = 0.6,
-                  refine: float = 0.0) -> np.ndarray:
+def two_tone_diffs(parts, piece_px: float, min_sep: float, l_weight: float = 0.6,
+                   refine: float = 0.0) -> tuple[np.ndarray, ...]:
     """Lab distance of each pixel from its table, float32 (V, V), on a table of one or two
     tones. The two tones: the local colour of the pixels darker than the local median
     lightness, and of those lighter. Where they lie at least `min_sep` apart (stripes,
     checks) a pixel of either one is table: its distance is to the nearer tone. Elsewhere
     (a plain table, where a piece's own pixels would pull one tone towards it) it is
     `background_diff`'s distance from the one-colour median. `parts`: `background_lab`.
-    `refine` > 0: the tones are averaged again without the pixels farther than this from
-    both (a piece's own pixels had pulled the tone of its side towards its colour)."""
-    return two_tone_diffs(parts, piece_px, min_sep, l_weight, refine)[-1]
-
-
-def two_tone_diffs(parts, piece_px: float, min_sep: float, l_weight: float = 0.6,
-                   refine: float = 0.0) -> tuple[np.ndarray, ...]:
-    """`two_tone_diff` without and (`refine` > 0) with the tones averaged again: a tuple of
-    one or two float32 (V, V) maps."""
+    Returns that map, and (`refine` > 0) a second one with the tones averaged again
+    without the pixels farther than `refine` from both (a piece's own pixels had pulled
+    the tone of its side towards its colour)."""
     lab, bg = parts
     h, w = lab.shape[:2]
     f = 8  # the tones are averaged at 1/8 size (smooth anyway)
@@ -204,9 +198,11 @@ def two_tone_diffs(parts, piece_px: float, min_sep: float, l_weight: float = 0.6
 
     dark = (lab[..., 0] < bg[..., 0]).astype(np.float32)
     light = 1.0 - dark
+    plain = _lab_dist(lab - bg, l_weight)
+    passes = 2 if refine > 0 else 1
     weight = None
     out = []
-    for _ in range(2 if refine > 0 else 1):
+    for _ in range(passes):
         wd, wl = (dark, light) if weight is None else (dark * weight, light * weight)
         share_dark, share_light = small_blur(wd), small_blur(wl)
         tone_dark = small_blur(lab * wd[..., None]) / np.maximum(share_dark, 1e-3)[..., None]
@@ -216,23 +212,22 @@ def two_tone_diffs(parts, piece_px: float, min_sep: float, l_weight: float = 0.6
             two = (np.minimum(share_dark, share_light) >= 0.15) & \
                 (_lab_dist(tone_dark - tone_light, l_weight) >= min_sep)
             if not two.any():
-                plain = _lab_dist(lab - bg, l_weight)
-                return (plain, plain) if refine > 0 else (plain,)
+                return (plain,) * passes
             two = up(two.astype(np.float32)) > 0.5
-            plain = _lab_dist(lab - bg, l_weight)
         near = np.minimum(*(_lab_dist(lab - up(t), l_weight) for t in (tone_dark, tone_light)))
         out.append(np.where(two, near, plain))
         weight = (near <= refine).astype(np.float32)
     return tuple(out)
 
 
-def surface_colour(view: np.ndarray, surface: np.ndarray, sigma: float
-                   ) -> tuple[np.ndarray, np.ndarray | None]:
+def surface_colour(view: np.ndarray, surface: np.ndarray, sigma: float,
+                   lab: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
     """(Lab of the view, the local colour of the `surface` pixels (bool mask)), both float32
     (H, W, 3) in OpenCV's 8-bit Lab scale: a normalised Gaussian average (sigma pixels) of
     the surface's colour, so shadows and light gradients follow; None for a surface of under
-    10 pixels."""
-    lab = cv2.cvtColor(view, cv2.COLOR_BGR2LAB).astype(np.float32)
+    10 pixels. `lab`: the view's Lab (float32), if already made."""
+    if lab is None:
+        lab = cv2.cvtColor(view, cv2.COLOR_BGR2LAB).astype(np.float32)
     m = surface.astype(np.float32)
     if m.sum() < 10:
         return lab, None
@@ -276,16 +271,19 @@ def hue_diff(colours, min_chroma: float) -> np.ndarray:
     return ang.astype(np.float32)
 
 
-def arena_surface(inner: np.ndarray, area: PlayArea, settings: TileSettings) -> np.ndarray:
+def arena_surface(inner: np.ndarray, area: PlayArea, settings: TileSettings,
+                  lab: np.ndarray | None = None) -> np.ndarray:
     """bool mask of the bare arena in the rectified arena view: its red pixels at the first
     redness level that covers `min_surface` of it (warm or washed-out light lowers redness),
-    else the pixels near the view's median colour."""
+    else the pixels near the view's median colour. `lab`: the view's Lab (float32), if
+    already made."""
+    if lab is None:
+        lab = cv2.cvtColor(inner, cv2.COLOR_BGR2LAB).astype(np.float32)
     n = inner.shape[0] * inner.shape[1]
     for level in settings.surface_levels:
-        m = area_mask(inner, area.settings, level) > 0
+        m = area_mask(inner, area.settings, level, lab) > 0
         if m.sum() >= settings.min_surface * n:
             return m
-    lab = cv2.cvtColor(inner, cv2.COLOR_BGR2LAB).astype(np.float32)
     med = np.median(lab.reshape(-1, 3), axis=0)
     return np.sqrt(((lab - med) ** 2).sum(axis=2)) < settings.arena_diff
 
@@ -398,7 +396,7 @@ def lone_blobs(low: np.ndarray, mask: np.ndarray, size: float, piece_area: float
 def low_contrast_tiles(diff: np.ndarray, valid: np.ndarray, mask: np.ndarray,
                        arena: tuple[int, int], t: float, settings: TileSettings) -> list:
     """Tiles outside the arena that differ little from the table: blobs of `diff > low_diff`
-    (float32 (V, V), `two_tone_diff` or `background_diff`) away from the arena's square
+    (float32 (V, V), `two_tone_diffs` or `background_diff`) away from the arena's square
     `arena` (a0, a1)
     and from the first mask's blobs (uint8 `mask`), kept only when alone, filled and square
     of a tile's size. Returns (N_i, 2) int (x, y) pixel arrays like `split_peaks`."""
@@ -458,8 +456,9 @@ def find_tiles(image_bgr: np.ndarray, area: PlayArea, settings: TileSettings) ->
     ins = settings.red_inset * s_view
     a0, a1 = int(round(o + ins)), int(round(o + s_view - ins))
     inner = view[a0:a1, a0:a1]
-    surface = arena_surface(inner, area, settings)
-    colours = surface_colour(inner, surface, 1.5 * t)
+    inner_lab = parts[0][a0:a1, a0:a1]  # (the view's Lab, made once)
+    surface = arena_surface(inner, area, settings, inner_lab)
+    colours = surface_colour(inner, surface, 1.5 * t, inner_lab)
     sd = surface_diff(inner, surface, 1.5 * t, settings.arena_l_weight, settings.arena_b_weight,
                       colours)
     fg[a0:a1, a0:a1] = (sd > settings.arena_diff) | \

@@ -306,7 +306,7 @@ def striped_arena_scene(tiles, stripe=70):
     (160, 300, 30, (60, 60, 200)),  # a red one
 ])
 def test_tiles_on_a_striped_table(tile):
-    """On stripes a pixel of either stripe is table (`two_tone_diff`): the tile is one
+    """On stripes a pixel of either stripe is table (`two_tone_diffs`): the tile is one
     candidate at its place (candidates are generous; the classifier rejects the rest). The
     one-colour median background marks the stripes themselves, whose blobs swallow the tile."""
     from dataclasses import replace
