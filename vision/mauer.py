@@ -57,9 +57,6 @@ class MauerSettings:
     search_long_side: int = 640  # ... but first searched for at this size (a quarter of the
     # pixels), that fit refined on the full size blobs of the board's fields only; the full
     # size search when this fit does not convince (0: always the full size search)
-    stand_in_score: float = 0.7  # a refined fit of the reduced search scoring this (but not
-    # `good_board_score`) stands in for the full size search's strict pass (it scored the
-    # same, +-0.004, on all 60 scenes where it did): only the looser passes run
     refine_margin: float = 1.0  # the full size blobs: the fields' extent and this many
     # pitches around it, under the reduced search's fit
     blob_area: tuple[float, float] = (20.0, 5000.0)  # px at full size
@@ -1087,8 +1084,8 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
     start areas: a `BoardView`, or None when nothing looks like the board. First a search
     on a reduced copy (`search_long_side`), its fit refined and scored on the full size
     blobs of the board's fields (`refine_view`); kept when convincing. Otherwise the full
-    size search: the field blobs looked for strictly first (that pass's fit is the reduced
-    search's when it scored `stand_in_score`), then (if the fit is not convincing) with
+    size search: the field blobs looked for strictly first, then (if the fit is not
+    convincing) with
     looser shape limits (fields merged with the track's connecting lines, glare); the
     better fit wins. `maps`: `blob_map(image_bgr, s)` when the caller already
     made it (or a `Future` of it: `run_beside`)."""
@@ -1100,7 +1097,6 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
     S = np.diag([f, f, 1.0])
     views = []
-    stand_in = None
     if 0 < s.search_long_side < min(s.blob_long_side, max(h, w)):
         # the reduced search's fit, refined at full size: kept when convincing
         quick = replace(s, blob_long_side=s.search_long_side,
@@ -1113,30 +1109,24 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
             view = refine_view(view, board, s, maps, lab, f)
         if view is not None and view.score >= s.quick_accept_score:
             views.append(view)
-        elif view is not None and view.score >= s.stand_in_score:
-            stand_in = view
     if not views:
         maps = _now(maps) or blob_map(image_bgr, s)  # the passes differ in blob shapes
         maps.light  # noqa: B018 - made once, before the passes share it
         jobs: list = []  # (side by side with `parallel_passes`) a later pass's fit is used
         # only while the earlier ones' do not convince, as when they ran one after the other
         side = replace(s, threads=s.threads and s.parallel_passes)
-        for k, (convexity, inertia) in enumerate(s.blob_shape_passes):
-            if k == 0 and stand_in is not None:
-                jobs.append(stand_in)  # the strict pass's fit, found on the reduced copy
-            else:
-                jobs.append(run_beside(side, _find_board_once, image_bgr, board,
-                                       replace(s, blob_min_convexity=convexity,
-                                               blob_min_inertia=inertia), maps, lab, f))
+        for convexity, inertia in s.blob_shape_passes:
+            jobs.append(run_beside(side, _find_board_once, image_bgr, board,
+                                   replace(s, blob_min_convexity=convexity,
+                                           blob_min_inertia=inertia), maps, lab, f))
         for job in jobs:
-            view = job if isinstance(job, BoardView) else job.result()
+            view = job.result()
             if view is not None and view.score >= s.min_board_score:
                 views.append(view)
                 if view.score >= s.good_board_score:
                     break
         for job in jobs:
-            if not isinstance(job, BoardView):
-                job.cancel()  # a pass not yet started and not needed
+            job.cancel()  # a pass not yet started and not needed
     if not views:
         return None
     # passes saw different blobs: judge their boards on the photo itself

@@ -91,9 +91,7 @@ def local_die_px(H: np.ndarray, xy, die_mm: float) -> float:
     """A die's side in image px at image point `xy` on the table: `die_mm` times the
     homography's local scale there (sqrt of its Jacobian's determinant). Perspective makes a
     die near the camera look up to 1.5 times the board's mean scale, one far off 0.75."""
-    m = _through(np.linalg.inv(H), [xy])[0]
-    p = _through(H, [m, m + (1.0, 0.0), m + (0.0, 1.0)])
-    return die_mm * float(np.sqrt(abs(np.linalg.det(np.c_[p[1] - p[0], p[2] - p[0]]))))
+    return die_mm * float(np.sqrt(abs(np.linalg.det(local_affine(H, xy)))))
 
 
 def up_at(view: BoardView, xy, s: BoardDiceSettings = SETTINGS
@@ -391,8 +389,8 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
             ds = replace(ds, die_side_px=die_px * f)
         if s.known_up:
             ds = replace(ds, up_dir=up_at(view, c, s))
+        a = local_affine(view.H, c) * (s.die_mm / 2 * f)  # the face's map, half-sides -> px
         if s.known_shape:
-            a = local_affine(view.H, c) * (s.die_mm / 2 * f)
             ds = replace(ds, face_affine=tuple(float(v) for v in a.ravel()))
         dice, dwarn, _ = read_dice(crop, ds)
         n_found = len(found)
@@ -404,16 +402,16 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
                 continue
             found.append(Die(d.value, d.confidence, (round(cx, 1), round(cy, 1))))
         short = len(found) < s.dice_wanted  # (the rest only while dice are missing)
-        if s.spot_read and not is_lone and len(found) == n_found and short:
-            a = local_affine(view.H, c) * (s.die_mm / 2 * f)
-            got = spot_read(cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)[..., 0], (c - (x0, y0)) * f,
-                            a, s)
+        unread_here = not is_lone and len(found) == n_found and short
+        crop_L = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)[..., 0] if unread_here and (
+            s.spot_read or s.warn_unread) else None
+        if s.spot_read and unread_here:
+            got = spot_read(crop_L, (c - (x0, y0)) * f, a, s)
             if got is not None:
                 found.append(Die(got[0], round(min(0.9, got[1]), 3),
                                  (round(float(c[0]), 1), round(float(c[1]), 1))))
-        if s.warn_unread and not is_lone and len(found) == n_found and short and die_seen(
-                cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)[..., 0], (c - (x0, y0)) * f,
-                die_px * f, s):
+        if s.warn_unread and unread_here and len(found) == n_found and die_seen(
+                crop_L, (c - (x0, y0)) * f, die_px * f, s):
             unread.append((c, die_px))
     poly = view.corners.astype(np.float32).reshape(-1, 1, 2)
     seen = []
