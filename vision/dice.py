@@ -677,12 +677,17 @@ def _reject(code: int, where: dict) -> None:
     return None
 
 
+def _tensor_off(m1: np.ndarray, m2: np.ndarray) -> float:
+    """How far two 2x2 metric tensors (shapes: a face's lin @ lin.T, a pip's covariance)
+    lie apart, scale aside: the distance of the trace-normalised tensors, doubled (0 alike)."""
+    return float(np.linalg.norm(m1 / np.trace(m1) - m2 / np.trace(m2))) * 2
+
+
 def _shape_off(lin: np.ndarray, s: DiceSettings) -> float:
     """How far a face's square (lin) is from the known flat face's shape (`face_affine`),
-    rotation and scale aside: the distance of their normalised metric tensors (0 alike)."""
+    rotation and scale aside (0 alike)."""
     a = np.asarray(s.face_affine, float).reshape(2, 2)
-    mk, mf = a @ a.T, lin @ lin.T
-    return float(np.linalg.norm(mf / np.trace(mf) - mk / np.trace(mk))) * 2
+    return _tensor_off(lin @ lin.T, a @ a.T)
 
 
 def _flat_diag_lin(xy: np.ndarray, centre: np.ndarray, s: DiceSettings) -> np.ndarray:
@@ -823,23 +828,22 @@ def read_group(idx: np.ndarray, p: Pips, chans, s: DiceSettings) -> Face | None:
             side = 2 * math.sqrt(sv[0] * sv[1])
             # Pips are circles on the face: their ellipses follow the same foreshortening.
             if d >= 6:
-                pred = lin @ lin.T
-                pred /= np.trace(pred)
-                mis = float(np.linalg.norm(pred - cov / np.trace(cov))) * 2
+                mis = _tensor_off(lin @ lin.T, cov)
                 if mis > s.max_ellipse_mismatch:
                     return _reject(10, locals())
                 layout_score *= 1 - 0.4 * mis / s.max_ellipse_mismatch
             lins = [lin]
         else:
-            lins = _diag_candidates(xy, cov)
             side = 2 * float(np.linalg.norm(xy - centre, axis=1).max()) * math.sqrt(2)
-            if s.die_side_px:  # the other diagonal too: the face is a die of known size
-                lins = [m for m in lins if s.known_side[0] <= 2 * math.sqrt(
-                    abs(np.linalg.det(m))) / s.die_side_px <= s.known_side[1]]
-                if s.face_affine is not None:
-                    lins = [_flat_diag_lin(xy, centre, s)]
-                if not lins:
-                    return _reject(11, locals())
+            if s.die_side_px and s.face_affine is not None:  # a flat face of known shape:
+                lins = [_flat_diag_lin(xy, centre, s)]  # its one square through the pips
+            else:
+                lins = _diag_candidates(xy, cov)
+                if s.die_side_px:  # the other diagonal too: the face is a die of known size
+                    lins = [m for m in lins if s.known_side[0] <= 2 * math.sqrt(
+                        abs(np.linalg.det(m))) / s.die_side_px <= s.known_side[1]]
+                    if not lins:
+                        return _reject(11, locals())
         if s.die_side_px:
             if not (s.known_side[0] <= side / s.die_side_px <= s.known_side[1]) or (
                     d > s.known_max_pip * s.die_side_px):
