@@ -82,29 +82,18 @@ class _Tally:
     def add(self, name, dice, truth_dice, table, elevation, verbose=False, legible=None):
         """`legible`: per true die True / False / None (not labelled), or None."""
         pairs, miss, extra = match(dice, truth_dice)
-        for ti in range(len(truth_dice)):
-            lab = legible[ti] if legible is not None else None
-            if lab is None:
-                continue
-            got = [di for t, di in pairs if t == ti]
-            row = (1, 0, 1, 0) if not got else (
-                (1, 1, 0, 0) if dice[got[0]].value == truth_dice[ti]["value"] else (1, 0, 0, 1))
-            if lab:
-                self.legible += row
-            else:
-                self.illegible += row
         self.fp += len(extra)
         self.reported += len(dice)
         rows = []
         for ti, di in pairs:
             tr = truth_dice[ti]
             ok = dice[di].value == tr["value"]
-            rows.append((tr, 1 if ok else 0, 0, 0 if ok else 1))
+            rows.append((ti, 1 if ok else 0, 0, 0 if ok else 1))
             if verbose and not ok:
                 print(f"{name}: die {tr['value']} at {tr['center']} read as "
                       f"{dice[di].value} ({tr.get('style')})")
         for ti in miss:
-            rows.append((truth_dice[ti], 0, 1, 0))
+            rows.append((ti, 0, 1, 0))
             if verbose:
                 tr = truth_dice[ti]
                 print(f"{name}: missed {tr['value']} at {tr['center']} ({tr.get('style')},"
@@ -112,7 +101,11 @@ class _Tally:
         if verbose:
             for di in extra:
                 print(f"{name}: false die {dice[di].value} at {dice[di].center}")
-        for tr, right, missed, wrong in rows:
+        for ti, right, missed, wrong in rows:
+            lab = legible[ti] if legible is not None else None
+            if lab is not None:  # (labelled: legible or not)
+                (self.legible if lab else self.illegible)[:] += (1, right, missed, wrong)
+            tr = truth_dice[ti]
             keys = ["all", f"value:{tr['value']}"]
             if "style" in tr:
                 keys.append("style:" + tr["style"])
