@@ -874,8 +874,7 @@ def profile_counts(profile: Profile) -> dict[str, int]:
                                                                profile.card_part)
     for part in parts:
         if part is not None:
-            out |= {lab: int(c) for lab, c in zip(part.labels, part.counts, strict=True)
-                    if not lab.startswith("empty:")}  # (Mauerhuepfer's empty board looks)
+            out |= {lab: int(c) for lab, c in zip(part.labels, part.counts, strict=True)}
     return out
 
 

@@ -19,12 +19,9 @@ softmax over the colours, times the pawn mass 1 - P(empty); untaught colours get
 the taught colours' terms (neutral: teaching one colour alone never changes which colour
 is read). `a`, `w`, `s`: `PawnTeachSettings`.
 
-Tried and off (`empty_looks`): the teach photos' other spots that the classifier calls empty
-as examples of the board's *empty look* per group of spots (`group_of`: kind of spot and area
-colour; footprint colour, `EMPTY_COLUMNS`), a term for P(empty) as well. Per spot it cut the
-wrong readings of 10 rendered edition-2 scenes under a harsh light from 35 to 10, but the pawn
-step's box rules (at most 4 pawns a colour, a lone colour needs a sure pawn) already dropped
-those, and with them 1 more pawn was wrong in 20 such scenes, none fewer (docs/teach.md).
+Tried and removed: the board's *empty look* per group of spots learnt from the teach photos'
+other spots, a term for P(empty) as well (docs/teach.md: the pawn step's box rules already
+dropped what it fixed, and it read 1 more pawn wrong in 20 harsh-light scenes).
 
 Scoring uses the profile through one hook in `vision.mauer.classify_spots`: `taught_model`
 wraps the pawn model while a profile is active (`using(profile)`, a context variable, so
@@ -50,10 +47,7 @@ GAME = "mauerhuepfer"
 MODEL = "mauer-pawns"  # the profile's `model`
 # white-balanced median L, a, b of the footprint, body and head discs (spot_features)
 COLOUR_COLUMNS = (0, 1, 2, 9, 10, 11, 18, 19, 20)
-EMPTY_COLUMNS = (0, 1, 2)  # an empty spot's look: its footprint (the body and head discs
-#                            see other parts of the board from each view)
 KIND_COLUMN, AREA_COLUMN = 30, 35  # spot_features' one-hot spot kind and area colour
-EMPTY = "empty:"  # profile labels of the empty looks: "empty:<kind>" or "empty:<kind>-<colour>"
 
 
 @dataclass(frozen=True)
@@ -61,15 +55,6 @@ class PawnTeachSettings:
     model_weight: float = 2.0  # a: exponent of the classifier's probabilities
     colour_weight: float = 1.0  # w: weight of the prototype distance terms
     sigma: float = 0.15  # s: distance scale in the feature units (L / 255, a / 64, b / 64)
-    empty_sigma: float = 0.3  # s_e: the same for the empty look
-    empty_prob: float = 0.5  # a teach photo's spot is an example of its empty look from this
-    #                          P(empty) (the tapped spots never)
-    min_empty: int = 3  # examples a group's empty prototype needs
-    empty_looks: bool = False  # learn and use the empty looks (off: P(empty) stays the
-    # classifier's; on, the pawn step's box rules read 1 more wrong pawn in 20 rendered
-    # harsh-light scenes and none fewer, see docs/teach.md)
-    coloured_slots: bool = False  # the empty look also for start and goal slots (their own
-    # colour under the footprint: a pawn of that colour looks empty there)
     pawn_prob: float = 0.5  # a photo without taps: a spot is a pawn when P(empty) < 1 - this
     tap_empty: float = 0.95  # a tapped spot whose P(empty) is at least this holds no pawn
     tap_radius: float = 1.5  # a tap names the spot whose pawn (base to head) lies within
@@ -172,17 +157,8 @@ def pawn_examples(photo, label: str, taps: list[tuple[float, float, str]] | None
                 raise teach.TeachError(f"{name}: no pawn found at the tap ({x:.0f}, {y:.0f})")
             chosen.append((i, lab, f"{name}@{x:.0f},{y:.0f}"))
     f = feats[:, COLOUR_COLUMNS]
-    out = [teach.Example(lab, src, f[i].astype(np.float32), lab_colour(feats[i]), MODEL)
-           for i, lab, src in chosen]
-    if not settings.empty_looks:
-        return out
-    taken = {i for i, _, _ in chosen}
-    groups = group_of(feats)
-    for i in np.flatnonzero(pr[:, 0] >= settings.empty_prob):
-        if int(i) not in taken:
-            out.append(teach.Example(EMPTY + groups[i], f"{name}#{sp[i].place}",
-                                     f[i].astype(np.float32), lab_colour(feats[i]), MODEL))
-    return out
+    return [teach.Example(lab, src, f[i].astype(np.float32), lab_colour(feats[i]), MODEL)
+            for i, lab, src in chosen]
 
 
 def allowed(feats: np.ndarray) -> np.ndarray:
@@ -197,20 +173,6 @@ def allowed(feats: np.ndarray) -> np.ndarray:
     m = np.ones((len(feats), 1 + len(PAWN_COLOURS)), bool)
     m[slot, 1:] = area[slot] > 0
     return m
-
-
-def group_of(feats: np.ndarray) -> list[str]:
-    """Each spot's group from its features' one-hot kind and area colour: `field`,
-    `start-red`, `goal-field`..."""
-    from scoring.labels import PAWN_COLOURS
-    from vision.mauer import KINDS
-
-    kinds = feats[:, KIND_COLUMN:KIND_COLUMN + len(KINDS)]
-    areas = feats[:, AREA_COLUMN:AREA_COLUMN + len(PAWN_COLOURS)]
-    out = []
-    for k, a in zip(kinds.argmax(axis=1), areas, strict=True):
-        out.append(KINDS[k] + (f"-{PAWN_COLOURS[int(a.argmax())]}" if a.max() > 0 else ""))
-    return out
 
 
 def _segment_distance(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -228,32 +190,21 @@ def lab_colour(feat: np.ndarray) -> np.ndarray:
 
 def pawn_part(examples: list[teach.Example],
               settings: PawnTeachSettings = PAWN_TEACH) -> teach.Profile:
-    """The profile of the pawn examples: per taught colour label the mean colour vector, per
-    group's empty look (`min_empty` examples or more) the median."""
+    """The profile of the pawn examples: per taught colour label the mean colour vector."""
     import vision.teach as teach
 
     labels = [lab for lab in pawn_labels() if any(e.label == lab for e in examples)]
-    empties = sorted({e.label for e in examples if e.label.startswith(EMPTY)}) \
-        if settings.empty_looks else []
     protos, cols, counts = [], [], []
     for lab in labels:
         mine = [e for e in examples if e.label == lab]
         protos.append(np.mean([e.embedding for e in mine], axis=0))
         cols.append(np.mean([e.colour for e in mine], axis=0))
         counts.append(len(mine))
-    for lab in empties:
-        mine = [e for e in examples if e.label == lab]
-        if len(mine) >= settings.min_empty:
-            labels.append(lab)
-            protos.append(np.median([e.embedding for e in mine], axis=0))
-            cols.append(np.median([e.colour for e in mine], axis=0))
-            counts.append(len(mine))
     return teach.Profile(game=GAME, labels=tuple(labels),
                          prototypes=np.asarray(protos, np.float32).reshape(len(labels), -1),
                          colours=np.asarray(cols, np.float32).reshape(len(labels), 3),
                          counts=np.asarray(counts, np.int64), classes=classes(),
-                         sources=tuple(e.source for e in examples
-                                       if not e.label.startswith(EMPTY)), model=MODEL,
+                         sources=tuple(e.source for e in examples), model=MODEL,
                          model_id=model_id())
 
 
@@ -286,20 +237,6 @@ def taught_proba(profile: teach.Profile, probs: np.ndarray, feats: np.ndarray,
     q = np.exp(logit) * (pc > 0)  # (a slot's other colours stay impossible)
     q /= np.maximum(q.sum(axis=1, keepdims=True), 1e-12)
     out = np.column_stack([probs[:, 0], (1 - probs[:, :1]) * q])  # P(empty): the model's
-    # ... except where the profile knows the empty look of the spot's group: all five decided
-    foot = [COLOUR_COLUMNS.index(c) for c in EMPTY_COLUMNS]
-    scale = len(COLOUR_COLUMNS) / len(EMPTY_COLUMNS)  # comparable with the colour distances
-    for n, g in enumerate(group_of(feats)):
-        k = where.get(EMPTY + g)
-        slot = g.split("-")[0] in ("start", "goal") and not g.startswith(("start-field",
-                                                                          "goal-field"))
-        if k is None or not s.empty_looks or (slot and not s.coloured_slots):
-            continue
-        d = f[n, foot] - profile.prototypes[k, foot]
-        t = np.r_[-s.colour_weight * scale * float(d @ d) / (2 * s.empty_sigma ** 2), term[n]]
-        lg = s.model_weight * np.log(np.maximum(probs[n], 1e-6)) + t
-        e = np.exp(lg - lg.max()) * (probs[n] > 0)
-        out[n] = e / max(float(e.sum()), 1e-12)
     return out.astype(probs.dtype)
 
 
