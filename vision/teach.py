@@ -792,10 +792,11 @@ def teach_probs(profile: Profile, classifier, labels: tuple[str, ...], probs: np
         second = np.sort(filled, axis=1)[:, -2] if filled.shape[1] > 1 else np.full(len(q), -1)
         taught = ~np.isnan(cos_l[np.arange(len(q)), q.argmax(axis=1)])
         gate = taught & (best < s.min_cos)  # like no taught piece at all: background
-        rescue = (best >= s.rescue_cos) & (best - second >= s.rescue_margin) \
-            & (bg < s.rescue_bg)
         neg = background_cos(profile, embedding)
-        if neg is not None:  # ... and nearer the teach photos' background than any piece
+        if neg is None:
+            rescue = (best >= s.rescue_cos) & (best - second >= s.rescue_margin) \
+                & (bg < s.rescue_bg)
+        else:  # ... and nearer the teach photos' background than any piece
             gate &= neg >= best + s.neg_margin
             rescue = (best >= s.rescue_cos) & (best - neg >= s.rescue_neg_margin) \
                 & (bg < s.rescue_bg) & ~gate
