@@ -274,9 +274,9 @@ def test_drop_turned_twins(pieces, want):
 def test_seen_before(xy, label, fan_step, want):
     from vision.cards.read import seen_before
 
-    kept_xy = [np.array([50.0, 50.0]), np.array([50.0, 60.0])]
-    got = seen_before(np.array(xy), label, kept_xy, [W, W], ["elephant-3", "tamer"], 0.18,
-                      fan_step)
+    kept = [CardPiece(lab, 0.9, np.array(k), None, 0.0, W)
+            for lab, k in (("elephant-3", [50.0, 50.0]), ("tamer", [50.0, 60.0]))]
+    got = seen_before(np.array(xy), label, kept, 0.18, fan_step)
     assert got == want
 
 

@@ -435,19 +435,18 @@ def on_a_card(key: np.ndarray, frame: np.ndarray, pieces: list[CardPiece]) -> bo
     return any(_inside(key, q.frame, 1.0) or _inside(centre, q.frame, 1.0) for q in pieces)
 
 
-def seen_before(xy: np.ndarray, label: str, kept_xy: list, kept_w: list, kept_labels: list,
-                duplicate: float, fan_step: float | None = None) -> bool:
+def seen_before(xy: np.ndarray, label: str, kept: list[CardPiece], duplicate: float,
+                fan_step: float | None = None) -> bool:
     """Whether a key point at `xy` read as `label` is a kept piece once more: it lies within
-    `duplicate` x the width of a kept one (`kept_xy`, `kept_w`, `kept_labels`). With
+    `duplicate` x the width of a kept one (their `key`, `width`, `label`). With
     `fan_step` (Troetofanten), not when it lies at least `fan_step` x width from each such
     one and reads as another label than each: the next card of a tight fan, whose corner
     index lies 0.1-0.3 widths from its neighbour's."""
-    near = [k for k, (q, w) in enumerate(zip(kept_xy, kept_w, strict=True))
-            if np.hypot(*(np.asarray(xy) - q)) < duplicate * w]
+    near = [q for q in kept if np.hypot(*(np.asarray(xy) - q.key)) < duplicate * q.width]
     if not near or fan_step is None:
         return bool(near)
-    return not all(np.hypot(*(np.asarray(xy) - kept_xy[k])) >= fan_step * kept_w[k]
-                   and kept_labels[k] != label for k in near)
+    return not all(np.hypot(*(np.asarray(xy) - q.key)) >= fan_step * q.width
+                   and q.label != label for q in near)
 
 
 def opposite_corners(p: CardPiece, q: CardPiece, aspect: float = 91.0 / 59.0,
@@ -756,8 +755,6 @@ class CardReader:
         game_probs = pred.probs[:, cols]
         if game == "troetofanten":
             game_probs = self.troeto_numbers(image, frames, game_probs, labels)
-        kept_xy: list[np.ndarray] = []
-        kept_w: list[float] = []
         for r, i in enumerate(idx):
             p = pred.probs[r]
             bg = float(p[self.classifier.index(BACKGROUND)])
@@ -767,8 +764,8 @@ class CardReader:
             b = int(np.argmax(pg))
             conf = float(pg[b] / max(pg.sum(), 1e-9) * (1 - bg))
             fan = game == "troetofanten" and conf >= s.fan_confidence
-            if seen_before(kp.xy[i], labels[b], kept_xy, kept_w, [q.label for q in pieces],
-                           s.duplicate, s.fan_step if fan else None):
+            if seen_before(kp.xy[i], labels[b], pieces, s.duplicate,
+                           s.fan_step if fan else None):
                 continue
             if game != "troetofanten" and any(  # tiles and these cards never overlap
                     _inside(frames[r].mean(axis=0), q.frame, s.no_overlap) for q in pieces):
@@ -786,8 +783,6 @@ class CardReader:
                                     float(kp.width[i]),
                                     {lab: round(float(v), 4) for lab, v in zip(labels, pg,
                                                                                 strict=True)}))
-            kept_xy.append(kp.xy[i])
-            kept_w.append(float(kp.width[i]))
             if game == "magic-rabbit" and label != "magician":
                 n = int(label.rsplit("-", 1)[1])
                 hue = tile_hue(crops[r], s.tile_sat)
