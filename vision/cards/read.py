@@ -333,12 +333,8 @@ def look_alike_regions(image: np.ndarray, frames: list[np.ndarray], centres: np.
 
 def _card_frame(centre, angle: float, width: float, aspect: float) -> np.ndarray:
     """(4, 2) corners TL, TR, BR, BL of the card centred at `centre` whose u axis points at
-    `angle` degrees."""
-    t = np.deg2rad(angle)
-    ex = np.array([np.cos(t), np.sin(t)]) * width
-    ey = np.array([-np.sin(t), np.cos(t)]) * width * aspect
-    tl = np.asarray(centre, float) - ex / 2 - ey / 2
-    return np.array([tl, tl + ex, tl + ex + ey, tl + ey])
+    `angle` degrees: `frame_from_pose` with the card's centre as its key point."""
+    return frame_from_pose(centre, angle, width, KeySpec((0.5, 0.5), aspect, (0, 1), (0, 1)))
 
 
 def neighbour_angles(xy: np.ndarray, angles: np.ndarray, widths: np.ndarray,
