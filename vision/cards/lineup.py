@@ -88,14 +88,23 @@ def line_direction(hats: np.ndarray, magician: np.ndarray | None) -> np.ndarray:
     return d if float(d @ ref) >= 0 else -d
 
 
-def _below(r: CardPiece, h: CardPiece, s: LineSettings) -> bool:
-    """Does tile `r` lie where the rabbit of hat tile `h` lies (below it in its own frame)?"""
+def _offset(r: CardPiece, h: CardPiece) -> tuple[float, float]:
+    """Where tile `r` lies in hat tile `h`'s own frame: (across, down) in `h`'s widths."""
     t = np.deg2rad(h.angle)
     u = np.array([np.cos(t), np.sin(t)])
     v = np.array([-np.sin(t), np.cos(t)])
     off = (r.center - h.center) / max(h.width, 1.0)
-    return abs(float(off @ u)) <= s.rabbit_across and \
-        s.rabbit_below[0] <= float(off @ v) <= s.rabbit_below[1]
+    return float(off @ u), float(off @ v)
+
+
+def _below_at(across: float, down: float, s: LineSettings) -> bool:
+    """Is an `_offset` (across, down) where a hat tile's rabbit lies?"""
+    return abs(across) <= s.rabbit_across and s.rabbit_below[0] <= down <= s.rabbit_below[1]
+
+
+def _below(r: CardPiece, h: CardPiece, s: LineSettings) -> bool:
+    """Does tile `r` lie where the rabbit of hat tile `h` lies (below it in its own frame)?"""
+    return _below_at(*_offset(r, h), s)
 
 
 def settle_kinds(pieces: list[CardPiece], s: LineSettings = LINE
@@ -170,12 +179,8 @@ def read_line(pieces: list[CardPiece], s: LineSettings = LINE) -> tuple[dict, li
     pairs = []
     for j, r in enumerate(rabbits):
         for i, h in enumerate(hats):
-            t = np.deg2rad(h.angle)
-            u = np.array([np.cos(t), np.sin(t)])
-            v = np.array([-np.sin(t), np.cos(t)])
-            off = (r.center - h.center) / max(h.width, 1.0)
-            across, down = float(off @ u), float(off @ v)
-            if _below(r, h, s):
+            across, down = _offset(r, h)
+            if _below_at(across, down, s):
                 pairs.append((abs(across) + 0.1 * abs(down - 1.2), i, j))
     pairs.sort()
     used_h, used_r = set(), set()
