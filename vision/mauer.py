@@ -71,7 +71,6 @@ class MauerSettings:
     min_board_score: float = 0.4  # (field fit + start colours) / 2 below this: no board
     colour_weight: float = 0.5  # start-area colours vs the field fit when choosing a board
     blob_max_chroma: float = 18.0  # Lab chroma at a blob's centre, off the median blob's
-    blob_erode: int = 1  # erosion (px) of the lightness before the blob search (1: none)
     blob_step: int = 4  # threshold step of the blob detector (on lightness / local light)
     blob_thresholds: tuple[int, int] = (100, 250)  # its first and last threshold (128: the
     #                                                 level of the surroundings)
@@ -340,21 +339,13 @@ class BlobMap:
     f: float
     lightness: np.ndarray
     bg: np.ndarray
-    erode: int = 1  # erosion (px) of `light` (1: none)
 
     @cached_property
     def light(self) -> np.ndarray:
         return self.light_in(0, self.lightness.shape[0], 0, self.lightness.shape[1])
 
     def light_in(self, y0: int, y1: int, x0: int, x1: int) -> np.ndarray:
-        """`light[y0:y1, x0:x1]`, made for that part only (the same numbers; with an
-        erosion, cut from the whole `light`)."""
-        if self.erode > 1:  # cut the thin light track lines that join blurred fields
-            if "light" not in self.__dict__:
-                L = self._divide(self.lightness, self.bg)
-                self.__dict__["light"] = cv2.erode(L, cv2.getStructuringElement(
-                    cv2.MORPH_ELLIPSE, (self.erode, self.erode)))
-            return self.light[y0:y1, x0:x1]
+        """`light[y0:y1, x0:x1]`, made for that part only (the same numbers)."""
         return self._divide(self.lightness[y0:y1, x0:x1], self.bg[y0:y1, x0:x1])
 
     def part(self, y0: int, y1: int, x0: int, x1: int, mask: np.ndarray) -> BlobMap:
@@ -396,7 +387,7 @@ def blob_map(image_bgr: np.ndarray, s: MauerSettings = None,
                        interpolation=cv2.INTER_AREA)
     bg = cv2.resize(cv2.GaussianBlur(small, (0, 0), s.blob_light_sigma * f / 8),
                     (L8.shape[1], L8.shape[0]), interpolation=cv2.INTER_LINEAR)
-    return BlobMap(img, f, L8, bg, s.blob_erode)
+    return BlobMap(img, f, L8, bg)
 
 
 def _blurred_lab_at(img: np.ndarray, xy: np.ndarray) -> np.ndarray:
