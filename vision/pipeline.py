@@ -73,12 +73,14 @@ class GameVision:
     coats_of_arms: bool = False  # the castle walls' player colours re-decide the coloured
     # pieces (`vision.shields`)
     limits: tuple[int, ...] = ()  # how many of each of `labels` the game has (() no limit)
+    total: int = 0  # how many pieces the game has in all (0: no limit)
 
 
 VISION_GAMES: dict[str, GameVision] = {
     "simsala-hopp": GameVision("simsala-hopp", "Simsala Hopp arena (red square)", SIMSALA_LABELS,
                                "tiles", coats_of_arms=True,
-                               limits=tuple(SIMSALA_COUNTS[lab] for lab in SIMSALA_LABELS)),
+                               limits=tuple(SIMSALA_COUNTS[lab] for lab in SIMSALA_LABELS),
+                               total=SIMSALA_TILES),
     "hop-la-bille": GameVision("hop-la-bille", "Hop la bille cloth", MARBLE_LABELS, "marbles",
                                CARD_LABELS_HOP,
                                limits=(MARBLES_PER_COLOUR,) * len(MARBLE_LABELS)),
@@ -170,26 +172,11 @@ def facts_from(game: str, det: Detections) -> dict:
     return {"zones": zones, "cards": {}}
 
 
-def sanity_warnings(game: str, det: Detections, settings: DecideSettings) -> list[str]:
-    out = []
-    totals: dict[str, int] = {}
-    for lab in det.labels:
-        totals[lab] = totals.get(lab, 0) + 1
-    if game == "simsala-hopp":
-        if len(det) > SIMSALA_TILES:
-            out.append(f"{len(det)} tiles seen, but the game has only {SIMSALA_TILES}")
-        for lab, n in sorted(totals.items()):
-            if n > SIMSALA_COUNTS[lab]:
-                out.append(f"{n} {lab} tiles seen, but the game has only {SIMSALA_COUNTS[lab]}")
-    else:
-        for lab, n in sorted(totals.items()):
-            if n > MARBLES_PER_COLOUR:
-                out.append(f"{n} {lab} seen, but the game has only {MARBLES_PER_COLOUR}")
-    for i in np.flatnonzero(det.confidence < settings.low_confidence):
-        x, y = det.centers[i]
-        out.append(f"unsure about the {det.labels[i]} at ({x:.0f}, {y:.0f}) "
-                   f"(confidence {det.confidence[i]:.2f})")
-    return out
+def unsure_warnings(det: Detections, settings: DecideSettings) -> list[str]:
+    """A warning for each piece read less surely than `settings.low_confidence`."""
+    return [f"unsure about the {det.labels[i]} at ({det.centers[i][0]:.0f}, "
+            f"{det.centers[i][1]:.0f}) (confidence {det.confidence[i]:.2f})"
+            for i in np.flatnonzero(det.confidence < settings.low_confidence)]
 
 
 def within_counts(p: np.ndarray, limits, min_alt_ratio: float) -> tuple[np.ndarray, list]:
@@ -218,6 +205,33 @@ def within_counts(p: np.ndarray, limits, min_alt_ratio: float) -> tuple[np.ndarr
         i = int(rows[r])
         moves.append((i, int(best[i]), int(to)))
         best[i] = to
+
+
+def beyond_counts(det: Detections, labels: tuple[str, ...], limits, total: int
+                  ) -> tuple[np.ndarray, list[str]]:
+    """(bool mask of the pieces to count, warnings about the others): where `det` holds
+    more pieces of a label than `limits` (ints per `labels`) allows, or more than `total`
+    pieces in all (0: no limit), the least sure of them are not counted, those outside the
+    play area first. The game has no more: the extra ones are misreadings or things that
+    only look like pieces (a note, a coin), and impossible counts could not be scored."""
+    keep = np.ones(len(det), bool)
+    doubts = []
+    # outside pieces first (notes and coins lie there), each side least sure first
+    for i in np.lexsort((det.confidence, det.zones != "outside")):
+        lab = det.labels[i]
+        n_lab = np.count_nonzero(keep & (det.labels == lab))
+        limit = limits[labels.index(lab)] if lab in labels else n_lab
+        if n_lab > limit:
+            seen = f"{n_lab} {lab} seen, but the game has only {limit}"
+        elif total and keep.sum() > total:
+            seen = f"{keep.sum()} pieces seen, but the game has only {total}"
+        else:
+            continue
+        keep[i] = False
+        x, y = det.centers[i]
+        doubts.append(f"{seen}: the least sure, a {lab} at ({x:.0f}, {y:.0f}) (confidence "
+                      f"{det.confidence[i]:.2f}), is not counted; check it")
+    return keep, doubts
 
 
 def sure_outside(det: Detections, min_confidence: float) -> tuple[np.ndarray, list[str]]:
@@ -362,6 +376,9 @@ class Pipeline:
                          confidence=conf[idx], centers=centers_img, polygons=polys)
         sure, doubts = sure_outside(det, self.decide.min_outside_confidence)
         det, idx = det[sure], idx[sure]
+        if gv.limits:
+            sure, more = beyond_counts(det, gv.labels, gv.limits, gv.total)
+            det, idx, doubts = det[sure], idx[sure], doubts + more
         if len(det) == 0:
             raise NoPieces(f"the {gv.area_name} was found, but no piece on or around it")
         facts = facts_from(game, det)
@@ -369,7 +386,7 @@ class Pipeline:
                     f"is read as {b}, its next likeliest reading; check it"
                     for (i, a, b) in moves
                     for x, y in [area.to_image(cand.centers[i:i + 1])[0] * photo.scale]]
-        warnings += doubts + sanity_warnings(game, det, self.decide)
+        warnings += doubts + unsure_warnings(det, self.decide)
         timer.lap("facts", t)
         return det, cand, pred, idx, facts, warnings
 

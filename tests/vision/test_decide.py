@@ -1,4 +1,4 @@
-"""Labels within the game's counts (`vision.pipeline.within_counts`)."""
+"""Labels within the game's counts (`vision.pipeline.within_counts`, `beyond_counts`)."""
 
 import numpy as np
 import pytest
@@ -52,3 +52,45 @@ def test_sure_outside(zone, confidence, counted):
     assert len(doubts) == (0 if counted else 1)
     if doubts:
         assert "(300, 400)" in doubts[0] and "cat" in doubts[0]
+
+
+@pytest.mark.parametrize("labels, confidence, total, kept, warned", [
+    # within both counts: all counted
+    (["frog", "cat", "cat"], [0.9, 0.8, 0.7], 3, [1, 1, 1], ""),
+    # one piece too many in all: the least sure one, whatever its label, is dropped
+    (["frog", "cat", "frog"], [0.9, 0.5, 0.8], 2, [1, 0, 1], "3 pieces seen"),
+    # a third cat (the game has 2): the least sure cat goes, not the less sure frog
+    (["cat", "cat", "frog", "cat"], [0.9, 0.6, 0.3, 0.8], 0, [1, 0, 1, 1], "3 cat seen"),
+    # over in both ways: a cat for the label, then the least sure of the rest for the total
+    (["cat", "cat", "frog", "cat"], [0.9, 0.6, 0.7, 0.8], 2, [1, 0, 0, 1], "pieces seen"),
+    # a label the limits do not name has no limit of its own
+    (["dove", "dove", "dove"], [0.9, 0.6, 0.7], 0, [1, 1, 1], ""),
+])
+def test_beyond_counts(labels, confidence, total, kept, warned):
+    from vision.detections import Detections
+    from vision.pipeline import beyond_counts
+
+    n = len(labels)
+    det = Detections(labels=np.array(labels, object), zones=np.array(["arena"] * n, object),
+                     confidence=np.array(confidence, np.float32),
+                     centers=np.arange(2.0 * n).reshape(n, 2), polygons=(None,) * n)
+    keep, doubts = beyond_counts(det, ("frog", "cat"), (5, 2), total)
+    assert list(keep) == [bool(k) for k in kept]
+    assert len(doubts) == kept.count(0)
+    assert all("not counted" in d for d in doubts)
+    if warned:
+        assert warned in doubts[-1]
+
+
+def test_beyond_counts_outside_first():
+    """One piece too many: a surer piece outside goes before a less sure one in the arena."""
+    from vision.detections import Detections
+    from vision.pipeline import beyond_counts
+
+    det = Detections(labels=np.array(["frog", "frog", "cat"], object),
+                     zones=np.array(["arena", "outside", "arena"], object),
+                     confidence=np.array([0.5, 0.9, 0.95], np.float32),
+                     centers=np.zeros((3, 2)), polygons=(None,) * 3)
+    keep, doubts = beyond_counts(det, ("frog", "cat"), (5, 2), 2)
+    assert list(keep) == [True, False, True]
+    assert "a frog at (0, 0) (confidence 0.90)" in doubts[0]
