@@ -299,9 +299,13 @@ def look_alike_regions(image: np.ndarray, frames: list[np.ndarray], centres: np.
     bins, ranges = [30, 16], [0, 180, lo_s, 256]
     h_back = cv2.calcHist([hsv], [0, 1], mask, bins, ranges)
     h_all = cv2.calcHist([hsv], [0, 1], None, bins, ranges)
-    ratio = (h_back / max(float(h_back.sum()), 1.0)) / \
-        np.maximum(h_all / float(h_all.sum()), 1e-9)
-    # a back's colour: far more common on the backs than in the photo, and not rare on them
+    # each colour's share of the backs' area over its share of the rest of the photo's area
+    # (per pixel, grey ones included: where the backs are most of the coloured pixels, a
+    # share of the coloured pixels alone cannot be 6 x larger on them than in the photo)
+    n_back = max(float(np.count_nonzero(mask)), 1.0)
+    n_rest = max(float(mask.size) - n_back, 1.0)
+    ratio = (h_back / n_back) / np.maximum((h_all - h_back) / n_rest, 1.0 / n_rest)
+    # a back's colour: far more common on the backs than elsewhere, and not rare on them
     look = ((ratio >= s.look_ratio) & (h_back >= 0.01 * h_back.sum())).astype(np.float32)
     hit = cv2.calcBackProject([hsv], [0, 1], look, ranges, 255)
     k = max(3, int(round(0.2 * width)) | 1)
