@@ -146,6 +146,8 @@ class DiceSettings:
     known_shape_tol: float = 0.3  # |normalised lin lin^T - A A^T| (Frobenius, x 2) at most
     known_interior: float = 0.4  # the face's interior may depart this much x pip contrast
     # (the blurred pips of an enlarged small die darken the face between them)
+    light_pips: bool = True  # look for light pips (white on a dark die) too; off where the
+    # die sought is known to be a light face with dark pips (the Mauerhuepfer candidates)
 
 
 SETTINGS = DiceSettings()
@@ -365,7 +367,7 @@ def find_pips(img: np.ndarray, s: DiceSettings = SETTINGS) -> tuple[Pips, list[n
     half = [cv2.resize(c, (c.shape[1] // 2, c.shape[0] // 2), interpolation=cv2.INTER_AREA)
             for c in chans]
     passes = []
-    for ci, dark in ((0, True), (1, False)):
+    for ci, dark in ((0, True), (1, False)) if s.light_pips else ((0, True),):
         for wdw, factor in s.passes:
             src = chans[ci] if factor == 1 else half[ci]
             passes += _blob_pass(src, chans, img, ci, dark, wdw, factor, s,

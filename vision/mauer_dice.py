@@ -70,6 +70,9 @@ class BoardDiceSettings:
     up_min: float = 0.1  # no direction where the die's height shows shorter (x its side)
     known_side: bool = True  # the crop's faces are sized against the die's known side
     # (16 mm at the board's scale) instead of their pips (soft and wide when enlarged)
+    dark_pips_only: bool = True  # the crops are read for dark pips only: every candidate is
+    # a light face (a light blob, dark pip-sized dots) and the game's dice are white with
+    # black pips (pieces.md); the light-pip passes found no pip of a die read (time)
 
 
 SETTINGS = BoardDiceSettings()
@@ -385,6 +388,8 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
         crop = cv2.resize(image_bgr[y0:y1, x0:x1], None, fx=f, fy=f,
                           interpolation=cv2.INTER_CUBIC)
         ds = DICE
+        if s.dark_pips_only:
+            ds = replace(ds, light_pips=False)
         if s.known_side:
             ds = replace(ds, die_side_px=die_px * f)
         if s.known_up:

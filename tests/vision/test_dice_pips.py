@@ -99,6 +99,21 @@ def test_part_of_a_bigger_face_is_doubted(extra, doubted, seed):
     assert any("part of a bigger face" in w for w in warnings) == doubted
 
 
+FOUR = [(-0.5, -0.5), (0.5, -0.5), (-0.5, 0.5), (0.5, 0.5)]
+
+
+@pytest.mark.parametrize("light_pips,want", [
+    (True, [4]),  # the light-pip passes read a dark die with white pips
+    (False, []),  # without them (the Mauerhuepfer crops: light faces only) it is not read
+])
+@pytest.mark.parametrize("seed", [0, 1])  # noise
+def test_light_pips_are_looked_for_only_when_asked(light_pips, want, seed):
+    s = dataclasses.replace(SETTINGS, light_pips=light_pips)
+    assert [d.value for d in read_dice(255 - _square_face(FOUR, seed), s)[0]] == want
+    # a white die with black pips reads the same either way
+    assert [d.value for d in read_dice(_square_face(FOUR, seed), s)[0]] == [4]
+
+
 def _small_die(pips, angle, blur, side=16, up=5.6, pip_r=0.11):
     """A 16 px white die with black pips at (i, j) quarters of its sides on a brown table,
     drawn 8x finer and averaged down, blurred, noised, then enlarged `up` times by cubic
