@@ -86,6 +86,18 @@ class AreaSettings:
     # not found: tried once more on the photo white balanced by this power of its own light
     # (`vision.preprocess.light_gains`; a harsh coloured lamp hides a white cloth), 0 off
     retry_balanced: float = 1.0
+    # A side of the network's snapped quad along which the cue drops by `contrast_drop`
+    # (sampled `weak_depth` x the side either way) on under `weak_share` of it is looked for
+    # again in a wide band (`refit_weak_sides`); 0 off
+    weak_share: float = 0.0
+    weak_depth: float = 0.02
+    weak_gain: float = 0.15  # the new line's share must be this much higher
+    weak_passes: tuple[tuple[float, float, float], ...] = ((0.15, 12.0, 0.005),)
+    weak_fine: tuple[tuple[float, float, float], ...] = ((0.02, 2.0, 0.002),)
+    # the band a side moved out across must be arena (the share of it at over half the
+    # arena's cue level at least the first: not the wall's band), a band it moved in across
+    # must not (at most the second: the towers' discs are red too); None: no check
+    weak_strip: tuple[float, float] | None = None
 
     @property
     def px_per_mm(self) -> float:
@@ -93,7 +105,8 @@ class AreaSettings:
 
 
 AREA_SETTINGS = {
-    "simsala-hopp": AreaSettings(kind="red", size_mm=240.0, plane_px=480),
+    "simsala-hopp": AreaSettings(kind="red", size_mm=240.0, plane_px=480, weak_share=0.7,
+                                 weak_strip=(0.25, 0.6)),
     "hop-la-bille": AreaSettings(kind="cloth", size_mm=600.0, plane_px=900, edge_check=True),
 }
 
@@ -319,10 +332,14 @@ def cue_map(small_bgr: np.ndarray, settings: AreaSettings,
 
 
 def snap_sides(quad: np.ndarray, cue: np.ndarray, settings: AreaSettings,
-               passes: tuple[tuple[float, float, float], ...], hem: bool = False) -> np.ndarray:
+               passes: tuple[tuple[float, float, float], ...], hem: bool = False,
+               share_depth: float = 0.0) -> np.ndarray:
     """Move each side of an approximate quad (clockwise on screen) to the nearby line along
     which the cue drops most from inside to outside (the arena's border with the walls, the
-    cloth's rim); corners = intersections of the snapped sides."""
+    cloth's rim); corners = intersections of the snapped sides. `share_depth` > 0: the line
+    along which the cue drops by `contrast_drop` over the largest share of it, sampled this
+    share of the side either way (tiles covering much of the border leave the median drop at
+    0 on the border and beside it alike)."""
     c = quad.mean(axis=0)
     lines = []
     for i in range(4):
@@ -343,13 +360,17 @@ def snap_sides(quad: np.ndarray, cue: np.ndarray, settings: AreaSettings,
             # points (A, O, T, 2)
             base = mid0[None, None, None, :] + offs[None, :, None, None] * nrm[:, None, None, :]
             pts = base + t[None, None, :, None] * d[:, None, None, :]
-            delta = (settings.hem_depth if hem else settings.snap_depth) * length
+            delta = (settings.hem_depth if hem else share_depth or settings.snap_depth) * length
             inner = pts - delta * nrm[:, None, None, :]
             outer = pts + delta * nrm[:, None, None, :]
             vin = _sample(cue, inner)
             vout = _sample(cue, outer)
             if hem:  # a thin line darker than both its sides
                 score = np.median(np.minimum(vin, vout) - _sample(cue, pts), axis=2)
+            elif share_depth > 0:
+                drop = vin - vout
+                score = (drop > settings.contrast_drop).mean(axis=2) + 1e-3 * np.median(
+                    drop, axis=2)  # ties: the larger median drop
             else:
                 score = np.median(vin - vout, axis=2)  # (A, O)
             ai, oi = np.unravel_index(int(np.argmax(score)), score.shape)
@@ -511,12 +532,15 @@ def edge_cover(quads: np.ndarray, dist: np.ndarray, tol: float, n: int = 48) -> 
     return ((d < tol) & inside).mean(axis=(1, 2))
 
 
-def side_contrast(quad: np.ndarray, cue: np.ndarray, settings: AreaSettings, n: int = 40
-                  ) -> np.ndarray:
+def side_contrast(quad: np.ndarray, cue: np.ndarray, settings: AreaSettings, n: int = 40,
+                  depth: float | None = None, order: bool = True) -> np.ndarray:
     """For each side of `quad` (4, 2), the share of `n` points along it where the cue map
     (`cue_map`, float32) is at least `contrast_drop` higher inside than outside
-    (`contrast_depth` x the side's length either way). (4,) float."""
-    q = _order(np.asarray(quad, np.float64))
+    (`depth`, default `contrast_depth`, x the side's length either way). (4,) float.
+    `order`: the sides of the quad as `_order` puts it (else as given, clockwise)."""
+    depth = settings.contrast_depth if depth is None else depth
+    q = np.asarray(quad, np.float64)
+    q = _order(q) if order else q
     c = q.mean(axis=0)
     t = np.linspace(0.05, 0.95, n)[:, None]
     out = np.zeros(4)
@@ -530,10 +554,80 @@ def side_contrast(quad: np.ndarray, cue: np.ndarray, settings: AreaSettings, n: 
         if nrm @ ((p + r) / 2 - c) < 0:  # outward
             nrm = -nrm
         pts = p + t * (r - p)
-        off = settings.contrast_depth * length * nrm
+        off = depth * length * nrm
         out[i] = float((_sample(cue, pts - off) - _sample(cue, pts + off)
                         > settings.contrast_drop).mean())
     return out
+
+
+def refit_weak_sides(quad: np.ndarray, cue: np.ndarray, settings: AreaSettings
+                     ) -> np.ndarray:
+    """A side of a snapped quad (clockwise) along which the cue drops from inside to outside
+    on under `weak_share` of its length (`side_contrast` at `weak_depth`: it snapped to a
+    shadow or the wall's outer edge) is looked for again in a wide band around it
+    (`weak_passes`) and replaced where the cue drops along clearly more of the new line."""
+    q = np.asarray(quad, np.float64)
+    share = side_contrast(q, cue, settings, depth=settings.weak_depth, order=False)
+    if share.min() >= settings.weak_share:
+        return q
+    wide = snap_sides(q, cue, settings, settings.weak_passes, share_depth=settings.weak_depth)
+    if settings.weak_fine:
+        wide = snap_sides(wide, cue, settings, settings.weak_fine)
+    new = side_contrast(wide, cue, settings, depth=settings.weak_depth, order=False)
+    take = (share < settings.weak_share) & (new > share + settings.weak_gain)
+    if not take.any():
+        return q
+    if settings.weak_strip is not None:  # the band between the old and the new side
+        level = float(np.median(_quad_values(cue, _shrink(q, 0.7))))
+        c = q.mean(axis=0)
+        for i in np.flatnonzero(take):
+            band = np.array([q[i], q[(i + 1) % 4], wide[(i + 1) % 4], wide[i]])
+            vals = _quad_values(cue, band)
+            if len(vals) == 0:
+                continue
+            moved_out = _signed_dist((wide[i] + wide[(i + 1) % 4]) / 2, q, i, c) > 0
+            arena = float((vals > 0.5 * level).mean())
+            lo, hi = settings.weak_strip
+            if (arena < lo) if moved_out else (arena > hi):
+                take[i] = False
+        if not take.any():
+            return q
+    lines = []
+    for i in range(4):
+        src = wide if take[i] else q
+        p, r = src[i], src[(i + 1) % 4]
+        d = (r - p) / max(float(np.hypot(*(r - p))), 1e-9)
+        lines.append((d[0], d[1], p[0], p[1]))
+    out = [_line_intersect(lines[i - 1], lines[i]) for i in range(4)]
+    if any(x is None for x in out):
+        return q
+    out = np.array(out)
+    if not cv2.isContourConvex(out.astype(np.float32)) or \
+            _corner_angles(out).min() < settings.min_corner_angle:
+        return q
+    return out
+
+
+def _shrink(q: np.ndarray, k: float) -> np.ndarray:
+    c = q.mean(axis=0)
+    return c + k * (q - c)
+
+
+def _quad_values(img: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The values of a float32 image inside a quad (1-D)."""
+    m = np.zeros(img.shape[:2], np.uint8)
+    cv2.fillPoly(m, [np.round(quad).astype(np.int32)], 1)
+    return img[m > 0]
+
+
+def _signed_dist(pt: np.ndarray, q: np.ndarray, i: int, c: np.ndarray) -> float:
+    """Distance of `pt` beyond side i of quad q (positive: away from the centre c)."""
+    p, r = q[i], q[(i + 1) % 4]
+    d = (r - p) / max(float(np.hypot(*(r - p))), 1e-9)
+    n = np.array([-d[1], d[0]])
+    if n @ ((p + r) / 2 - c) < 0:
+        n = -n
+    return float((pt - p) @ n)
 
 
 def refine_on_edges(quad: np.ndarray, edges: np.ndarray, tols=(3.0, 1.5)) -> np.ndarray:
@@ -684,8 +778,10 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
                 best = snap_sides(_order(best), lightness, settings, settings.hem_passes,
                                   hem=True)
             else:
-                best = snap_sides(_order(best), cue_map(small, settings, lab), settings,
-                                  settings.snap_passes_model)
+                cue = cue_map(small, settings, lab)
+                best = snap_sides(_order(best), cue, settings, settings.snap_passes_model)
+                if settings.weak_share > 0:
+                    best = refit_weak_sides(best, cue, settings)
         if settings.edge_check:  # does the quad lie on the cloth's edges? else rebuild it
             edges, dist = edge_maps(small, settings, lab)
             cover = -1.0 if best is None else float(edge_cover(best[None], dist,

@@ -1,0 +1,53 @@
+"""The play-area stage's side checks on tiny synthetic arenas (vision/area.py)."""
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.area import AREA_SETTINGS, cue_map, refit_weak_sides
+
+RED = AREA_SETTINGS["simsala-hopp"]
+ARENA = np.array([[200.0, 120.0], [440.0, 120.0], [440.0, 360.0], [200.0, 360.0]])
+WALL = 30  # px
+
+
+def castle(wall_bgr, table_bgr, tiles_south=0):
+    """A red arena in a wall band on a table; `tiles_south` white tiles along the south
+    border (they hide the border there)."""
+    img = np.full((480, 640, 3), table_bgr, np.uint8)
+    x0, y0 = ARENA[0].astype(int)
+    x1, y1 = ARENA[2].astype(int)
+    cv2.rectangle(img, (x0 - WALL, y0 - WALL), (x1 + WALL, y1 + WALL), wall_bgr, -1)
+    cv2.rectangle(img, (x0, y0), (x1, y1), (40, 40, 200), -1)
+    for k in range(tiles_south):
+        cv2.rectangle(img, (x0 + 10 + 60 * k, y1 - 40), (x0 + 55 + 60 * k, y1 + 5),
+                      (235, 235, 235), -1)
+    rng = np.random.default_rng(5)
+    return np.clip(img + rng.normal(0, 3, img.shape), 0, 255).astype(np.uint8)
+
+
+def south_at(y):
+    q = ARENA.copy()
+    q[2:, 1] = y
+    return q
+
+
+@pytest.mark.parametrize("wall, table, tiles, start_y, want_y, strip", [
+    # snapped to the wall's outer edge (a red table stripe beyond it): back to the border
+    ((170, 200, 220), (60, 50, 170), 0, 360 + WALL, 360, (0.25, 0.6)),
+    # on the border, but tiles hide most of it and a pink wall on a blue table gives the
+    # wall's outer edge the stronger drop: the band crossed is wall, so the side stays
+    ((120, 105, 160), (170, 110, 60), 4, 360, 360, (0.25, 0.6)),
+    # the same without the band check: the side jumps to the wall's outer edge
+    ((120, 105, 160), (170, 110, 60), 4, 360, 360 + WALL, None),
+    # a strong side is left alone
+    ((170, 200, 220), (60, 50, 170), 0, 360, 360, (0.25, 0.6)),
+])
+def test_refit_weak_sides(wall, table, tiles, start_y, want_y, strip):
+    img = castle(wall, table, tiles)
+    st = replace(RED, weak_strip=strip)
+    q = refit_weak_sides(south_at(start_y), cue_map(img, st), st)
+    assert np.abs(q[2:, 1] - want_y).max() < 3
+    assert np.abs(q[:2] - ARENA[:2]).max() < 3
