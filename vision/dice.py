@@ -365,7 +365,7 @@ def find_pips(img: np.ndarray, s: DiceSettings = SETTINGS) -> tuple[Pips, list[n
     """Pip candidates of a working-size BGR image, duplicates across passes merged."""
     chans = _channels(img, s)
     half = [cv2.resize(c, (c.shape[1] // 2, c.shape[0] // 2), interpolation=cv2.INTER_AREA)
-            for c in chans]
+            for c in chans[:2]]  # (the passes read max and min, not the colour image)
     passes = []
     for ci, dark in ((0, True), (1, False)) if s.light_pips else ((0, True),):
         for wdw, factor in s.passes:
