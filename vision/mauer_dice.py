@@ -194,7 +194,8 @@ def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
         L = cv2.cvtColor(image_bgr[y0:y1, x0:x1], cv2.COLOR_BGR2LAB)[..., 0]
     else:
         L = lightness[y0:y1, x0:x1]
-    L = np.where(mask > 0, L, masked_median_u8(L, mask)) if mask.any() else L
+    if mask.any():  # outside the ring: the ring's median (as np.where(mask > 0, L, median))
+        L = cv2.copyTo(L, mask, np.full_like(L, masked_median_u8(L, mask)))
     cands = [c + off for c in light_die_blobs(L, die_px, s)]
     if s.pip_candidates:  # dice with no light blob (a white die on a white table): pips
         raw = L  # (not closed: the closing fills the pips)
@@ -351,13 +352,45 @@ def die_seen(L: np.ndarray, centre, side: float, s: BoardDiceSettings = SETTINGS
     return face - table >= s.seen_light_step or len(marks) >= 2
 
 
+def _read_crop(image_bgr: np.ndarray, view: BoardView, c, die_px: float,
+               s: BoardDiceSettings, read_dice, base) -> tuple | None:
+    """Candidate `c`'s crop (`die_crop` die sides of `die_px`), enlarged so a die is
+    `die_target_px` wide, read by `read_dice` with `base` (DiceSettings) and what the board
+    tells about a die there: (x0, y0, f, a, crop, dice), `a` the flat face's map (half
+    sides -> crop px); None where the photo's edge leaves too little."""
+    h, w = image_bgr.shape[:2]
+    half = int(round(s.die_crop * die_px / 2))
+    x0, y0 = int(max(0, c[0] - half)), int(max(0, c[1] - half))
+    x1, y1 = int(min(w, c[0] + half)), int(min(h, c[1] + half))
+    if x1 - x0 < 4 or y1 - y0 < 4:
+        return None
+    f = max(1.0, s.die_target_px / max(die_px, 1.0))
+    crop = cv2.resize(image_bgr[y0:y1, x0:x1], None, fx=f, fy=f,
+                      interpolation=cv2.INTER_CUBIC)
+    known: dict = {}  # what the board tells about this die (one copy of the settings)
+    if s.dark_pips_only:
+        known["light_pips"] = False
+    if s.known_side:
+        known["die_side_px"] = die_px * f
+    if s.known_up:
+        known["up_dir"] = up_at(view, c, s)
+    a = local_affine(view.H, c) * (s.die_mm / 2 * f)  # the face's map, half-sides -> px
+    if s.known_shape:
+        known["face_affine"] = tuple(float(v) for v in a.ravel())
+    dice, _, _ = read_dice(crop, replace(base, **known) if known else base)
+    return x0, y0, f, a, crop, dice
+
+
 def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
-                    s: BoardDiceSettings = SETTINGS, lightness: np.ndarray | None = None
-                    ) -> tuple[list, list[str]]:
+                    s: BoardDiceSettings = SETTINGS, lightness: np.ndarray | None = None,
+                    beside=None) -> tuple[list, list[str]]:
     """Dice on the table around the board, read by `vision.dice.read_dice` on an enlarged
     crop around each die-sized light blob (dice beside a board are small in the photo).
-    `lightness`: the photo's L* (uint8) when already made. Returns (dice with centres in
-    photo px, warnings)."""
+    `lightness`: the photo's L* (uint8) when already made. `beside(fn, *args)`: starts
+    `fn(*args)` elsewhere (`vision.mauer.run_beside`: a helper thread while a core is
+    spare), an object whose `.result()` gives what it returned and whose `.cancel()` drops
+    it when not started: the next candidate's crop is then read beside the current one (the
+    same readings, sooner). Returns (dice with centres in photo px, warnings)."""
     from vision.dice import SETTINGS as DICE
     from vision.dice import Die, read_dice
 
@@ -368,56 +401,57 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
     lone: list = []
     cands = die_candidates(image_bgr, view, board, s, lightness,
                            lone if s.lone_pips else None)
+    if s.local_scale:  # each candidate's die size where it lies
+        cands = [(c, local_die_px(view.H, c, s.die_mm)) for c, _ in cands]
+    ahead: dict = {}  # candidate index -> its crop being read beside
     k = 0
-    while k < len(cands) + len(lone):
-        if k == len(cands) and len(found) >= s.dice_wanted:
-            break  # lone dots only while dice are missing
-        c, die_px = cands[k] if k < len(cands) else lone[k - len(cands)]
-        is_lone = k >= len(cands)
-        k += 1
-        if s.local_scale:
-            die_px = local_die_px(view.H, c, s.die_mm)
-        if any(np.hypot(c[0] - d.center[0], c[1] - d.center[1]) < 0.8 * die_px for d in found):
-            continue
-        half = int(round(s.die_crop * die_px / 2))
-        x0, y0 = int(max(0, c[0] - half)), int(max(0, c[1] - half))
-        x1, y1 = int(min(w, c[0] + half)), int(min(h, c[1] + half))
-        if x1 - x0 < 4 or y1 - y0 < 4:
-            continue
-        f = max(1.0, s.die_target_px / max(die_px, 1.0))
-        crop = cv2.resize(image_bgr[y0:y1, x0:x1], None, fx=f, fy=f,
-                          interpolation=cv2.INTER_CUBIC)
-        ds = DICE
-        if s.dark_pips_only:
-            ds = replace(ds, light_pips=False)
-        if s.known_side:
-            ds = replace(ds, die_side_px=die_px * f)
-        if s.known_up:
-            ds = replace(ds, up_dir=up_at(view, c, s))
-        a = local_affine(view.H, c) * (s.die_mm / 2 * f)  # the face's map, half-sides -> px
-        if s.known_shape:
-            ds = replace(ds, face_affine=tuple(float(v) for v in a.ravel()))
-        dice, dwarn, _ = read_dice(crop, ds)
-        n_found = len(found)
-        for d in dice:
-            cx, cy = x0 + d.center[0] / f, y0 + d.center[1] / f
-            if np.hypot(cx - c[0], cy - c[1]) > 0.8 * die_px:
+    try:
+        while k < len(cands) + len(lone):
+            if k == len(cands) and len(found) >= s.dice_wanted:
+                break  # lone dots only while dice are missing
+            c, die_px = cands[k] if k < len(cands) else lone[k - len(cands)]
+            is_lone = k >= len(cands)
+            k += 1
+            if beside is not None and k < len(cands) and k not in ahead:
+                ahead[k] = beside(_read_crop, image_bgr, view, *cands[k], s, read_dice, DICE)
+            job = ahead.pop(k - 1, None)
+            if is_lone and s.local_scale:
+                die_px = local_die_px(view.H, c, s.die_mm)
+            if any(np.hypot(c[0] - d.center[0], c[1] - d.center[1]) < 0.8 * die_px
+                   for d in found):
+                if job is not None:
+                    job.cancel()
                 continue
-            if any(np.hypot(cx - e.center[0], cy - e.center[1]) < 0.8 * die_px for e in found):
+            if job is None or job.cancel():  # (not started: read here)
+                got = _read_crop(image_bgr, view, c, die_px, s, read_dice, DICE)
+            else:
+                got = job.result()
+            if got is None:
                 continue
-            found.append(Die(d.value, d.confidence, (round(cx, 1), round(cy, 1))))
-        short = len(found) < s.dice_wanted  # (the rest only while dice are missing)
-        unread_here = not is_lone and len(found) == n_found and short
-        crop_L = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)[..., 0] if unread_here and (
-            s.spot_read or s.warn_unread) else None
-        if s.spot_read and unread_here:
-            got = spot_read(crop_L, (c - (x0, y0)) * f, a, s)
-            if got is not None:
-                found.append(Die(got[0], round(min(0.9, got[1]), 3),
-                                 (round(float(c[0]), 1), round(float(c[1]), 1))))
-        if s.warn_unread and unread_here and len(found) == n_found and die_seen(
-                crop_L, (c - (x0, y0)) * f, die_px * f, s):
-            unread.append((c, die_px))
+            x0, y0, f, a, crop, dice = got
+            n_found = len(found)
+            for d in dice:
+                cx, cy = x0 + d.center[0] / f, y0 + d.center[1] / f
+                if np.hypot(cx - c[0], cy - c[1]) > 0.8 * die_px:
+                    continue
+                if any(np.hypot(cx - e.center[0], cy - e.center[1]) < 0.8 * die_px for e in found):
+                    continue
+                found.append(Die(d.value, d.confidence, (round(cx, 1), round(cy, 1))))
+            short = len(found) < s.dice_wanted  # (the rest only while dice are missing)
+            unread_here = not is_lone and len(found) == n_found and short
+            crop_L = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)[..., 0] if unread_here and (
+                s.spot_read or s.warn_unread) else None
+            if s.spot_read and unread_here:
+                got = spot_read(crop_L, (c - (x0, y0)) * f, a, s)
+                if got is not None:
+                    found.append(Die(got[0], round(min(0.9, got[1]), 3),
+                                     (round(float(c[0]), 1), round(float(c[1]), 1))))
+            if s.warn_unread and unread_here and len(found) == n_found and die_seen(
+                    crop_L, (c - (x0, y0)) * f, die_px * f, s):
+                unread.append((c, die_px))
+    finally:
+        for job in ahead.values():  # (candidates not reached)
+            job.cancel()
     poly = view.corners.astype(np.float32).reshape(-1, 1, 2)
     seen = []
     for c, die_px in unread:
