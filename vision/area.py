@@ -98,6 +98,13 @@ class AreaSettings:
     # arena's cue level at least the first: not the wall's band), a band it moved in across
     # must not (at most the second: the towers' discs are red too); None: no check
     weak_strip: tuple[float, float] | None = None
+    # Nothing found by the network or the colours (a cloth barely unlike the table, or in
+    # deep shadow, with the network's mask covering only part of it): the pixels enclosed
+    # by the same edges as that mask (`enclosed_region`) are fitted with 4 straight edges
+    # (`edge_quad`), kept if its sides lie on edges for at least `enclosed_cover`
+    enclosed: bool = False
+    enclosed_seed: int = 20  # px of the mask a part away from edges must hold
+    enclosed_cover: float = 0.8
 
     @property
     def px_per_mm(self) -> float:
@@ -107,7 +114,8 @@ class AreaSettings:
 AREA_SETTINGS = {
     "simsala-hopp": AreaSettings(kind="red", size_mm=240.0, plane_px=480, weak_share=0.7,
                                  weak_strip=(0.25, 0.6)),
-    "hop-la-bille": AreaSettings(kind="cloth", size_mm=600.0, plane_px=900, edge_check=True),
+    "hop-la-bille": AreaSettings(kind="cloth", size_mm=600.0, plane_px=900, edge_check=True,
+                                 enclosed=True),
 }
 
 
@@ -736,6 +744,24 @@ def edge_quad(prob: np.ndarray, edges: np.ndarray, dist: np.ndarray,
     return best, float(edge_cover(best[None], dist, settings.edge_tol)[0])
 
 
+def enclosed_region(prob: np.ndarray, edges: np.ndarray, settings: AreaSettings
+                    ) -> np.ndarray:
+    """uint8 {0, 1}: the parts of the photo away from edges (Canny, dilated by 1 px, cut
+    it into parts) holding at least `enclosed_seed` px of the network's mask (prob > 0.5),
+    holes (marbles, cards) filled. A partial mask on a cloth grows to the cloth's rim."""
+    free = (cv2.dilate(edges, np.ones((3, 3), np.uint8)) == 0).astype(np.uint8)
+    n, labels = cv2.connectedComponents(free, connectivity=4)
+    count = np.bincount(labels[(prob > 0.5) & (free > 0)], minlength=n)
+    keep = count >= settings.enclosed_seed
+    keep[0] = False
+    region = keep[labels].astype(np.uint8)
+    region = cv2.morphologyEx(region, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    cs, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = np.zeros_like(region)
+    cv2.drawContours(out, cs, -1, 1, cv2.FILLED)
+    return out
+
+
 def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play area",
               game: str | None = None, use_model: bool = True) -> PlayArea:
     """Locate the play area in a working-size BGR photo; raise `AreaNotFound` if absent.
@@ -820,10 +846,20 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
 
             balanced = apply_gains(image_bgr, light_gains(image_bgr, settings.retry_balanced))
             try:
-                return find_area(balanced, replace(settings, retry_balanced=0.0), what, game,
-                                 use_model)
+                return find_area(balanced, replace(settings, retry_balanced=0.0,
+                                                   enclosed=False), what, game, use_model)
             except AreaNotFound:
                 pass
+        if settings.enclosed and prob is not None:  # the edges around a partial mask
+            edges, dist = edge_maps(small, settings, lab)
+            region = enclosed_region(prob, edges, settings)
+            if region.sum() >= settings.min_area_frac * region.size:
+                quad, cover = edge_quad(region.astype(np.float32), edges, dist, settings)
+                if quad is not None and cover >= settings.enclosed_cover:
+                    best = _order(quad)
+                else:
+                    why = "no four straight edges around it"
+    if best is None:
         raise AreaNotFound(f"no {what} found in the photo ({why})")
     area = area_from_corners(best / f, settings)
     if prob is not None and from_model:

@@ -51,3 +51,31 @@ def test_refit_weak_sides(wall, table, tiles, start_y, want_y, strip):
     q = refit_weak_sides(south_at(start_y), cue_map(img, st), st)
     assert np.abs(q[2:, 1] - want_y).max() < 3
     assert np.abs(q[:2] - ARENA[:2]).max() < 3
+
+
+def test_enclosed_region_grows_a_partial_mask_to_the_cloth_rim():
+    # a pale cloth (a grey hem at its rim) on a table of nearly its colour; the network
+    # marked only a blob in its middle
+    from vision.area import edge_maps, edge_quad, enclosed_region
+
+    cloth = AREA_SETTINGS["hop-la-bille"]
+    img = np.full((360, 480, 3), (200, 196, 205), np.uint8)
+    corners = np.array([[120, 60], [380, 80], [360, 320], [100, 300]], np.int32)
+    cv2.fillPoly(img, [corners], (214, 212, 216))
+    cv2.polylines(img, [corners], True, (170, 170, 172), 2)
+    rng = np.random.default_rng(3)
+    img = np.clip(img + rng.normal(0, 1.5, img.shape), 0, 255).astype(np.uint8)
+    prob = np.zeros(img.shape[:2], np.float32)
+    cv2.circle(prob, (230, 180), 40, 1.0, -1)
+    edges, dist = edge_maps(img, cloth)
+    region = enclosed_region(prob, edges, cloth)
+    truth = np.zeros_like(region)
+    cv2.fillPoly(truth, [corners], 1)
+    assert (region & truth).sum() / (region | truth).sum() > 0.9
+    quad, cover = edge_quad(region.astype(np.float32), edges, dist, cloth)
+    assert cover > 0.9
+    err = [np.hypot(*(quad - c).T).min() for c in corners]
+    assert max(err) < 4
+    # the mask alone is too small for the edges near its border to be the cloth's
+    alone = edge_quad(prob, edges, dist, cloth)[0]
+    assert alone is None or max(np.hypot(*(alone - c).T).min() for c in corners) > 4
