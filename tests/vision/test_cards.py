@@ -197,6 +197,46 @@ def test_troeto_zones(rot):
     assert table_rotation(up) == pytest.approx(rot, abs=1e-6)
 
 
+def _table(layout, rot=0.0):
+    t = np.deg2rad(rot)
+    R = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+    return [_card(lab, *(R @ np.array([x, y], float) + 500), a + rot) for lab, x, y, a in layout]
+
+
+@pytest.mark.parametrize("north", [False, True])
+def test_troeto_zones_the_ring_faces_an_empty_side(north):
+    """West and east play; the three training animals in the middle all face north. With
+    nobody at north they are the outermost north-facing cards, yet they lie in the middle of
+    the west and east rows: the ring's. A north player's row lies far out: north's."""
+    layout = [("elephant-1", -230, -60, 90), ("elephant-2", -231, -20, 90),
+              ("elephant-3", -229, 40, 90),
+              ("elephant-4", 230, -40, 270), ("lasso", 229, 0, 270), ("back", 231, 50, 90),
+              ("elephant-5", -70, 5, 180), ("tootophant-2", 0, 0, 180),
+              ("tootophant-3", 72, -6, 180)]
+    want = ["west"] * 3 + ["east"] * 3 + ["middle"] * 3
+    if north:
+        layout += [("elephant-1", -40, -230, 180), ("mouse", 10, -229, 180)]
+        want += ["north"] * 2
+    for rot in (0.0, 30.0):
+        zones, _ = assign_zones(_table(layout, rot))
+        assert zones == want, rot
+
+
+def test_troeto_zones_a_row_turned_by_perspective():
+    """A tilted camera turns the east row, its cards and the line they lie on, by 15 degrees
+    against the other sides': along the table's direction its far end lies more than a card
+    height further in than its near end, along the row's own direction not."""
+    t = np.deg2rad(15.0)
+    along = np.array([-np.sin(t), np.cos(t)])  # the east row's line, turned
+    east = [("elephant-1", *(np.array([230.0, 0.0]) + s * along), 270 + 15.0)
+            for s in (-240, -120, 0, 120, 240)]
+    xs = (-90, -30, 30, 90)
+    layout = east + [("elephant-2", x, 300, 0) for x in xs] + \
+        [("elephant-3", x, -300, 180) for x in xs] + [("elephant-4", -230, y, 90) for y in xs]
+    zones, _ = assign_zones(_table(layout))
+    assert zones == ["east"] * 5 + ["south"] * 4 + ["north"] * 4 + ["west"] * 4
+
+
 @pytest.mark.parametrize("angle,zone", [(0, "south"), (90, "west"), (180, "north"),
                                         (-90, "east"), (37, "south"), (-170, "north")])
 def test_side_of_angle(angle, zone):

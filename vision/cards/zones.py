@@ -2,14 +2,16 @@
 
 There is no play area, so zones come from the cards themselves:
 1. the table's rotation in the image: the circular mean of the face-up cards' angles
-   modulo 90 degrees;
+   modulo 90 degrees; each side's own direction: its face-up cards' mean angle where it
+   has 3 or more (a tilted camera's perspective turns each side's row its own way);
 2. a face-up card's side from its orientation: its top points away from its player (top
    up in the image: `south`; right: `west`; down: `north`; left: `east`);
-3. the table centre and half-size from the side groups (the players always include two
-   opposite sides), then a card belongs to the middle when it lies well inside its side's
-   group (depth from the centre below `middle_ratio` of the group's depth). Face-down cards
-   (orientation only up to a half turn) take the side whose group they line up with, else
-   the middle.
+3. along each side's outward axis, the side is seated where its own face-up cards are
+   the outermost; a card belongs to a side when it lies within `side_gap` card heights
+   of that outermost position, else to the middle. A side without a player opposite must
+   lie well out from the middle of the sides across it (the training animals in the
+   middle all face one way too). Face-down cards (orientation only up to a half turn) take
+   a seated side they line up with, else the middle.
 Pure numpy on `CardPiece` records; angles in degrees, image pixels.
 """
 
@@ -33,6 +35,10 @@ class ZoneSettings:
     back_gap: float = 0.6  # the same for face-down cards (the middle's backs lie closer)
     axis_tol: float = 35.0  # degrees: a face-down card lines up with a side's cards
     second_tol: float = 55.0  # degrees: a face-up card may belong to its second-nearest side
+    axis_cards: int = 3  # face-up cards a side needs to take its own direction
+    centre_gap: float = 0.8  # card heights: a side whose opposite side has no player lies at
+    #   least this far out from the middle of the sides across it (a player's piles lie in
+    #   front of them, the training animals in the middle of the table)
 
 
 ZONES = ZoneSettings()
@@ -59,50 +65,97 @@ def _angle_to_side(angle: float, rotation: float, name: str, half_turn: bool = F
     return abs((d + 180) % 360 - 180)
 
 
+def side_axes(pieces: list[CardPiece], rotation: float, up: list[int],
+              s: ZoneSettings = ZONES) -> dict[str, float]:
+    """Each side's card direction (degrees, its cards' u axis): the circular mean of the angles
+    of the face-up cards facing that side (within 45 degrees) where it has `axis_cards` of
+    them (one card's angle is off by up to 10-15 degrees), else the table's. A tilted
+    camera's perspective turns each side's row by its own few degrees (up to 10-15 apart),
+    so depths measured along one direction for all four sides put a long row's far end a
+    card height inside its near end."""
+    axes = {}
+    for k, name in enumerate(SIDES):
+        base = rotation + 90.0 * k
+        own = [pieces[i].angle for i in up if _angle_to_side(pieces[i].angle, rotation, name)
+               < 45.0]
+        if len(own) >= s.axis_cards:
+            z = np.exp(1j * np.deg2rad(np.asarray(own, float) - base)).mean()
+            base += float(np.degrees(np.angle(z)))
+        axes[name] = base
+    return axes
+
+
+def _outward(angle: float) -> np.ndarray:
+    """Unit vector from the table centre out to the side whose cards' u axis is `angle`
+    degrees: the cards' v axis (their tops point away from their player)."""
+    t = np.deg2rad(angle)
+    return np.array([-np.sin(t), np.cos(t)])
+
+
+OPPOSITE = {"south": "north", "north": "south", "west": "east", "east": "west"}
+
+
 def assign_zones(pieces: list[CardPiece], s: ZoneSettings = ZONES) -> tuple[list[str], list[str]]:
     """Zone name per piece (same order) and warnings.
 
-    In the table-aligned frame, each side's outermost card position along its outward axis
-    marks where that side's cards lie; a card is a side's when its orientation matches the
-    side (face-down: up to a half turn) and it lies within `side_gap` card heights of that
-    outermost position, else it is in the middle."""
+    Along each side's outward axis (its own cards' direction, `side_axes`), that side's
+    outermost card position marks where its cards lie; a card is a side's when its
+    orientation matches the side (face-down: up to a half turn) and it lies within
+    `side_gap` card heights of that outermost position, else it is in the middle. A side
+    whose opposite side is not seated must lie `centre_gap` card heights out from the
+    centre of the sides across it: the middle's training animals all face one way too."""
     warnings: list[str] = []
     if not pieces:
         return [], warnings
     up = [i for i, p in enumerate(pieces) if p.label != "back"]
     rot = table_rotation(np.array([pieces[i].angle for i in up] if up else
                                   [p.angle for p in pieces]))
-    t = np.deg2rad(-rot)
-    R = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
-    pts = np.array([R @ p.center for p in pieces])  # table-aligned frame
+    axes = side_axes(pieces, rot, up, s)
+    out_of = {name: _outward(axes[name]) for name in SIDES}
+    centres = np.array([p.center for p in pieces])
+    depth = {name: centres @ out_of[name] for name in SIDES}  # (N,) per side
     heights = np.array([max(p.width, 1.0) * (91.0 / 59.0) for p in pieces])
-    outer = {name: float(np.max(pts @ np.array(OUTWARD[name]))) for name in SIDES}
+    outer = {name: float(np.max(depth[name])) for name in SIDES}
     # A side's own outermost face-up card, when it is (nearly) the table's outermost one
     # there: the side's cards lie at that depth. Otherwise the side has no player.
     seated = set()
+    own_of = {name: [i for i in up if _angle_to_side(pieces[i].angle, axes[name], "south")
+                     < 45.0] for name in SIDES}
     for name in SIDES:
-        own = [i for i in up if _angle_to_side(pieces[i].angle, rot, name) < 45.0]
+        own = own_of[name]
         if own:
-            o = np.array(OUTWARD[name])
-            j = max(own, key=lambda i: float(pts[i] @ o))
-            if (outer[name] - float(pts[j] @ o)) / heights[j] <= s.side_gap:
-                outer[name] = float(pts[j] @ o)
+            j = max(own, key=lambda i: float(depth[name][i]))
+            if (outer[name] - float(depth[name][j])) / heights[j] <= s.side_gap:
+                outer[name] = float(depth[name][j])
                 seated.add(name)
+    ring = set()  # sides whose cards lie in the middle of the sides across them: the ring's
+    for name in list(seated):  # a lone side at the middle of the sides across it: no player
+        if OPPOSITE[name] in seated:
+            continue
+        across = [n for n in seated if n not in (name, OPPOSITE[name])]
+        if not across:
+            continue
+        mids = [float(np.mean([depth[name][i] for i in own_of[n]])) for n in across]
+        h = float(np.median(heights[own_of[name]]))
+        if (outer[name] - float(np.mean(mids))) / h < s.centre_gap:
+            seated.discard(name)
+            ring.add(name)
 
     def gap(i: int, name: str) -> float:
-        return (outer[name] - float(pts[i] @ np.array(OUTWARD[name]))) / heights[i]
+        return (outer[name] - float(depth[name][i])) / heights[i]
 
     zones: list[str] = []
     for i, p in enumerate(pieces):
         back = p.label == "back"
         tol = s.axis_tol if back else s.second_tol
-        cands = sorted((_angle_to_side(p.angle, rot, name, back), name) for name in SIDES)
+        cands = sorted((_angle_to_side(p.angle, axes[name], "south", back), name)
+                       for name in SIDES)
         limit = s.back_gap if back else s.side_gap
         zone = "middle"
         for k, (diff, name) in enumerate(cands):
             if k > 0 and diff > tol:
                 break
-            if back and (diff > tol or name not in seated):
+            if name in ring or back and (diff > tol or name not in seated):
                 continue
             if gap(i, name) <= limit:
                 zone = name
