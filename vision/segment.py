@@ -58,7 +58,7 @@ class TileSettings:
     # a pixel whose hue lies this many degrees from the arena's local hue is a tile too (dim
     # light takes the Lab distance of orange from red but not their hues apart), if its
     # chroma reaches arena_hue_chroma (0: off)
-    arena_hue_diff: float = 12.0
+    arena_hue_diff: float = 6.0
     arena_hue_chroma: float = 20.0
     max_blob: float = 12.0  # blobs larger than this many tiles are walls or table, no tiles
     # (8 touching tiles joined by their shadows make a blob of 8.5)
