@@ -222,6 +222,19 @@ def test_troeto_zones_the_ring_faces_an_empty_side(north):
         assert zones == want, rot
 
 
+@pytest.mark.parametrize("x,angle,zone", [
+    (60, 90, "south"),  # read a quarter turn off, beside south's last card: south's
+    (20, 180, "south"),  # lined up (a half turn is a back's own ambiguity)
+    (190, 90, "middle"),  # a quarter turn off, but beyond the row's end
+])
+def test_troeto_zones_a_back_in_a_row(x, angle, zone):
+    layout = [("elephant-1", -60, 230, 0), ("elephant-2", -30, 231, 0), ("elephant-3", 0, 229, 0),
+              ("tamer", 60, -230, 180), ("elephant-3", 40, -229, 180),
+              ("back", x, 230, angle)]
+    zones, _ = assign_zones(_table(layout, 20.0))
+    assert zones == ["south"] * 3 + ["north"] * 2 + [zone]
+
+
 def test_troeto_zones_a_row_turned_by_perspective():
     """A tilted camera turns the east row, its cards and the line they lie on, by 15 degrees
     against the other sides': along the table's direction its far end lies more than a card

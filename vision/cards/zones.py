@@ -35,6 +35,10 @@ class ZoneSettings:
     back_gap: float = 0.6  # the same for face-down cards (the middle's backs lie closer)
     axis_tol: float = 35.0  # degrees: a face-down card lines up with a side's cards
     second_tol: float = 55.0  # degrees: a face-up card may belong to its second-nearest side
+    row_reach: float = 1.5  # card widths: a face-down card at a seated side's depth whose
+    #   angle lines up with no side (a back's is read least surely) is that side's when it
+    #   lies within this of one of the side's face-up cards along the row (a row's
+    #   cards lie a card width and a gap apart at most)
     axis_cards: int = 3  # face-up cards a side needs to take its own direction
     centre_gap: float = 0.8  # card heights: a side whose opposite side has no player lies at
     #   least this far out from the middle of the sides across it (a player's piles lie in
@@ -144,6 +148,14 @@ def assign_zones(pieces: list[CardPiece], s: ZoneSettings = ZONES) -> tuple[list
     def gap(i: int, name: str) -> float:
         return (outer[name] - float(depth[name][i])) / heights[i]
 
+    def in_row(i: int, name: str) -> bool:
+        """Whether piece `i` lies beside one of `name`'s face-up cards along that side's row
+        (within `row_reach` of that card's widths)."""
+        t = np.deg2rad(axes[name])
+        u = np.array([np.cos(t), np.sin(t)])
+        return any(abs(float((centres[i] - centres[j]) @ u)) <= s.row_reach * pieces[j].width
+                   for j in own_of[name])
+
     zones: list[str] = []
     for i, p in enumerate(pieces):
         back = p.label == "back"
@@ -160,6 +172,10 @@ def assign_zones(pieces: list[CardPiece], s: ZoneSettings = ZONES) -> tuple[list
             if gap(i, name) <= limit:
                 zone = name
                 break
+        if back and zone == "middle":  # turned wrongly, but in a seated side's row
+            rows = [(gap(i, n), n) for n in seated if gap(i, n) <= limit and
+                    in_row(i, n)]
+            zone = min(rows)[1] if rows else zone
         zones.append(zone)
     found = {z for z in zones if z != "middle"}
     if not any({a, b} <= found for a, b in (("north", "south"), ("east", "west"))):
