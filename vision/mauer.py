@@ -368,20 +368,22 @@ class BlobMap:
 
 
 def blob_map(image_bgr: np.ndarray, s: MauerSettings = None,
-             resized: np.ndarray | None = None) -> BlobMap:
+             resized: np.ndarray | None = None, resized_lab: np.ndarray | None = None
+             ) -> BlobMap:
     """The photo's `BlobMap` at `s.blob_long_side`; `resized`: the photo already reduced to
-    that size (INTER_AREA), when the caller has it."""
+    that size (INTER_AREA), when the caller has it, and `resized_lab` its Lab (uint8)."""
     s = s or SETTINGS
     h, w = image_bgr.shape[:2]
     f = min(1.0, s.blob_long_side / max(h, w))
     size = (round(w * f), round(h * f))
+    lab8 = None
     if f >= 1:
         img = image_bgr
     elif resized is not None and resized.shape[1::-1] == size:
-        img = resized
+        img, lab8 = resized, resized_lab
     else:
         img = cv2.resize(image_bgr, size, interpolation=cv2.INTER_AREA)
-    L8 = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)[..., 0]
+    L8 = (cv2.cvtColor(img, cv2.COLOR_BGR2LAB) if lab8 is None else lab8)[..., 0]
     # divide out the light (shadows, gradients): lightness relative to a wide neighbourhood
     small = cv2.resize(L8.astype(np.float32), (max(8, L8.shape[1] // 8),
                                                max(8, L8.shape[0] // 8)),
@@ -1086,7 +1088,8 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
     h, w = image_bgr.shape[:2]
     f = min(1.0, s.work_long_side / max(h, w))
     small = cv2.resize(image_bgr, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab8 = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)  # (the reduced search's map reads it too)
+    lab = lab8.astype(np.float32)
     S = np.diag([f, f, 1.0])
     views = []
     if 0 < s.search_long_side < min(s.blob_long_side, max(h, w)):
@@ -1094,7 +1097,7 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
         quick = replace(s, blob_long_side=s.search_long_side,
                         blob_thresholds=s.search_thresholds,
                         prescore_keep=s.search_prescore_keep)
-        view = _find_board_once(image_bgr, board, quick, blob_map(image_bgr, quick, small),
+        view = _find_board_once(image_bgr, board, quick, blob_map(image_bgr, quick, small, lab8),
                                 lab, f)
         if view is not None:
             maps = _now(maps) or blob_map(image_bgr, s)

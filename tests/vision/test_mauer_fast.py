@@ -257,8 +257,10 @@ def test_blob_map_from_the_callers_reduced_copy_is_the_same():
     small = cv2.resize(img, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
     a, b = M.blob_map(img, s), M.blob_map(img, s, small)
     assert a.f == b.f and np.array_equal(a.light, b.light)
-    wrong = small[:-1]  # another size: made again
-    assert np.array_equal(M.blob_map(img, s, wrong).light, a.light)
+    c = M.blob_map(img, s, small, cv2.cvtColor(small, cv2.COLOR_BGR2LAB))  # and its Lab
+    assert np.array_equal(c.lightness, a.lightness) and np.array_equal(c.light, a.light)
+    wrong = small[:-1]  # another size: made again (its Lab not used)
+    assert np.array_equal(M.blob_map(img, s, wrong, wrong).light, a.light)
 
 
 @pytest.mark.slow
