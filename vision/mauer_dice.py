@@ -165,13 +165,29 @@ def light_die_blobs(L: np.ndarray, die_px: float, s: BoardDiceSettings) -> list[
     return [np.array(k.pt) for k in cv2.SimpleBlobDetector_create(p).detect(L)]
 
 
+def pip_dots(L: np.ndarray, die_px: float, s: BoardDiceSettings) -> np.ndarray:
+    """Centres (N, 2) of the pip-sized dark dots of a uint8 lightness image, `die_px` a
+    die's side (OpenCV's blob detector over `pip_thresholds`)."""
+    q = cv2.SimpleBlobDetector_Params()
+    q.filterByColor, q.blobColor = True, 0
+    q.minThreshold, q.maxThreshold, q.thresholdStep = s.pip_thresholds
+    q.minArea = max(2.0, 0.01 * die_px * die_px)
+    q.maxArea = max(6.0, 0.08 * die_px * die_px)
+    q.filterByCircularity, q.minCircularity = True, 0.6
+    q.filterByInertia, q.minInertiaRatio = True, 0.4
+    q.filterByConvexity = False
+    q.minDistBetweenBlobs = 0.1 * die_px
+    return np.array([k.pt for k in cv2.SimpleBlobDetector_create(q).detect(L)]).reshape(-1, 2)
+
+
 def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
                     s: BoardDiceSettings, lightness: np.ndarray | None = None,
-                    lone: list | None = None) -> list[tuple[np.ndarray, float]]:
+                    lone: list | None = None, beside=None) -> list[tuple[np.ndarray, float]]:
     """Light compact blobs of a die's size on the table around the board (the board itself
     masked out): [(centre px, expected die side px)], nearest the board first. `lone`: a
     list that gets the lone pip-sized dark dots (a 1 on a table of the die's colour),
-    nearest the board first, as (centre, die side px)."""
+    nearest the board first, as (centre, die side px). `beside`: as `read_board_dice`'s
+    (the dark dots looked for there meanwhile)."""
     h, w = image_bgr.shape[:2]
     wm, hm = board.size_mm
     m = s.dice_search_mm
@@ -196,19 +212,12 @@ def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
         L = lightness[y0:y1, x0:x1]
     if mask.any():  # outside the ring: the ring's median (as np.where(mask > 0, L, median))
         L = cv2.copyTo(L, mask, np.full_like(L, masked_median_u8(L, mask)))
+    # dice with no light blob (a white die on a white table): their pips (in L itself: the
+    # closing of the light blob search fills them)
+    dots = beside(pip_dots, L, die_px, s) if beside is not None and s.pip_candidates else None
     cands = [c + off for c in light_die_blobs(L, die_px, s)]
-    if s.pip_candidates:  # dice with no light blob (a white die on a white table): pips
-        raw = L  # (not closed: the closing fills the pips)
-        q = cv2.SimpleBlobDetector_Params()
-        q.filterByColor, q.blobColor = True, 0
-        q.minThreshold, q.maxThreshold, q.thresholdStep = s.pip_thresholds
-        q.minArea = max(2.0, 0.01 * die_px * die_px)
-        q.maxArea = max(6.0, 0.08 * die_px * die_px)
-        q.filterByCircularity, q.minCircularity = True, 0.6
-        q.filterByInertia, q.minInertiaRatio = True, 0.4
-        q.filterByConvexity = False
-        q.minDistBetweenBlobs = 0.1 * die_px
-        pips = np.array([k.pt for k in cv2.SimpleBlobDetector_create(q).detect(raw)])
+    if s.pip_candidates:
+        pips = pip_dots(L, die_px, s) if dots is None or dots.cancel() else dots.result()
         if len(pips) >= 2:
             pips = pips + off
             d = np.hypot(*(pips[:, None] - pips[None]).transpose(2, 0, 1))
@@ -400,7 +409,7 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
     h, w = image_bgr.shape[:2]
     lone: list = []
     cands = die_candidates(image_bgr, view, board, s, lightness,
-                           lone if s.lone_pips else None)
+                           lone if s.lone_pips else None, beside)
     if s.local_scale:  # each candidate's die size where it lies
         cands = [(c, local_die_px(view.H, c, s.die_mm)) for c, _ in cands]
     ahead: dict = {}  # candidate index -> its crop being read beside
