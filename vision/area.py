@@ -105,6 +105,9 @@ class AreaSettings:
     enclosed: bool = False
     enclosed_seed: int = 20  # px of the mask a part away from edges must hold
     enclosed_cover: float = 0.8
+    # ... and for the arena, that region's quad is a rival to the network's where the
+    # latter's weakest side stays under `weak_share` after `refit_weak_sides`
+    enclosed_rival: bool = False
 
     @property
     def px_per_mm(self) -> float:
@@ -113,7 +116,7 @@ class AreaSettings:
 
 AREA_SETTINGS = {
     "simsala-hopp": AreaSettings(kind="red", size_mm=240.0, plane_px=480, weak_share=0.7,
-                                 weak_strip=(0.25, 0.6)),
+                                 weak_strip=(0.25, 0.6), enclosed_rival=True),
     "hop-la-bille": AreaSettings(kind="cloth", size_mm=600.0, plane_px=900, edge_check=True,
                                  enclosed=True),
 }
@@ -762,6 +765,29 @@ def enclosed_region(prob: np.ndarray, edges: np.ndarray, settings: AreaSettings
     return out
 
 
+def _rival_enclosed(best, small, lab, prob, cue, settings: AreaSettings):
+    """The network's snapped quad, or the quad of the region enclosed by the edges around
+    its mask (`enclosed_region`) where the quad's weakest side is weak and the rival's is
+    clearly stronger (the mask covered part of the arena and a table of its colour)."""
+    share = side_contrast(best, cue, settings, depth=settings.weak_depth).min()
+    if share >= settings.weak_share:
+        return best
+    edges, dist = edge_maps(small, settings, lab)
+    region = enclosed_region(prob, edges, settings)
+    if region.sum() < settings.min_area_frac * region.size:
+        return best
+    # its convex hull: tiles touching the wall cut notches into the region's outline
+    cs, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    hull = np.zeros_like(region)
+    cv2.fillPoly(hull, [cv2.convexHull(max(cs, key=cv2.contourArea))], 1)
+    quad, _ = _best_candidate(small, hull, settings, "", grow=False)
+    if quad is None:
+        return best
+    quad = snap_sides(_order(quad), cue, settings, settings.snap_passes_model)
+    rival = side_contrast(quad, cue, settings, depth=settings.weak_depth).min()
+    return _order(quad) if rival > share + settings.weak_gain else best
+
+
 def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play area",
               game: str | None = None, use_model: bool = True) -> PlayArea:
     """Locate the play area in a working-size BGR photo; raise `AreaNotFound` if absent.
@@ -808,6 +834,8 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
                 best = snap_sides(_order(best), cue, settings, settings.snap_passes_model)
                 if settings.weak_share > 0:
                     best = refit_weak_sides(best, cue, settings)
+                    if settings.enclosed_rival:
+                        best = _rival_enclosed(best, small, lab, prob, cue, settings)
         if settings.edge_check:  # does the quad lie on the cloth's edges? else rebuild it
             edges, dist = edge_maps(small, settings, lab)
             cover = -1.0 if best is None else float(edge_cover(best[None], dist,

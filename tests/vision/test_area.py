@@ -79,3 +79,18 @@ def test_enclosed_region_grows_a_partial_mask_to_the_cloth_rim():
     # the mask alone is too small for the edges near its border to be the cloth's
     alone = edge_quad(prob, edges, dist, cloth)[0]
     assert alone is None or max(np.hypot(*(alone - c).T).min() for c in corners) > 4
+
+
+def test_enclosed_rival_replaces_a_quad_reaching_into_a_red_table():
+    # the network's mask covered part of the arena; its quad reached 60 px into the red
+    # table beyond the east wall, too far for refit_weak_sides' band
+    from vision.area import _rival_enclosed
+
+    img = castle((170, 200, 220), (60, 50, 170), tiles_south=2)
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
+    prob = np.zeros(img.shape[:2], np.float32)
+    cv2.circle(prob, (300, 220), 60, 1.0, -1)
+    bad = ARENA.copy()
+    bad[1:3, 0] += 60
+    out = _rival_enclosed(bad, img, lab, prob, cue_map(img, RED), RED)
+    assert np.abs(out - ARENA).max() < 3  # the region the wall's inner edges enclose
