@@ -330,6 +330,9 @@ class Profile:
     model_id: str = ""
     cards: Profile | None = None
     negatives: np.ndarray | None = None  # (M, D) background examples (see `neg_k`)
+    look: np.ndarray | None = None  # Troetofanten: the taught card back's colour histogram
+    # (`vision.teach_cards.back_look`), searched for in each photo for backs the detector
+    # misses
 
     def _meta(self) -> dict:
         return {"game": self.game, "model": self.model, "model_id": self.model_id,
@@ -344,10 +347,14 @@ class Profile:
         arrays = {"prototypes": self.prototypes, "colours": self.colours, "counts": self.counts}
         if self.negatives is not None:
             arrays["negatives"] = self.negatives
+        if self.look is not None:
+            arrays["look"] = self.look
         meta = self._meta()
         if self.cards is not None:
             arrays |= {"cards_prototypes": self.cards.prototypes,
                        "cards_colours": self.cards.colours, "cards_counts": self.cards.counts}
+            if self.cards.look is not None:
+                arrays["cards_look"] = self.cards.look
             meta["cards"] = self.cards._meta()
         np.savez(folder / PROFILE_NPZ, **arrays)
         (folder / PROFILE_JSON).write_text(json.dumps(meta, indent=2) + "\n")
@@ -366,7 +373,9 @@ class Profile:
                    settings=settings, model=meta.get("model", "pieces"),
                    model_id=meta.get("model_id", ""), cards=cards,
                    negatives=(arr[prefix + "negatives"].astype(np.float32)
-                              if prefix + "negatives" in arr else None))
+                              if prefix + "negatives" in arr else None),
+                   look=(arr[prefix + "look"].astype(np.float32)
+                         if prefix + "look" in arr else None))
 
     @classmethod
     def load(cls, folder: str | Path) -> Profile:
@@ -476,6 +485,7 @@ class Example:
     embedding: np.ndarray  # (D,)
     colour: np.ndarray  # (3,) Lab
     model: str = "pieces"  # the model whose embedding this is ("pieces" or "cards")
+    look: np.ndarray | None = None  # a card back's colour histogram (`teach_cards.back_look`)
 
 
 def read_taps(photo: Path, default_label: str) -> list[tuple[float, float, str]] | None:
@@ -654,11 +664,13 @@ def _part(tg: TeachGame, examples: list[Example], model: str, classifier,
         # arena's artwork (an untapped piece of a taught label is mostly nearer its prototype)
         emb = np.stack([e.embedding for e in bg]).astype(np.float32)
         negatives = emb[(emb @ prototypes.T).max(axis=1) < settings.min_cos]
+    looks = [e.look for e in ex if e.look is not None]
+    look = np.mean(looks, axis=0).astype(np.float32) if looks else None
     return Profile(game=tg.game, labels=tuple(units), prototypes=prototypes,
                    colours=np.asarray(cols, np.float32).reshape(len(units), 3),
                    counts=np.asarray(counts, np.int64), classes=tuple(classifier.classes),
                    sources=tuple(e.source for e in ex), settings=settings, model=model,
-                   model_id=model_id(classifier), negatives=negatives)
+                   model_id=model_id(classifier), negatives=negatives, look=look)
 
 
 def number_colours(units: list[str], colours: list, counts: list[int]) -> list:

@@ -21,8 +21,10 @@ piece, a tap names the candidate whose centre lies within `tap_radius` piece wid
 from __future__ import annotations
 
 import copy
+from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 import vision.teach as teach
@@ -79,7 +81,205 @@ def taught_reader(reader, profile: teach.Profile | None, game: str):
     out = with_classifier(reader, TaughtCardClassifier(reader.classifier, part, game))
     if hasattr(reader, "search_widths"):  # the poses stay the untaught reader's (the same
         out.search_widths = reader.search_widths  # crops as teaching saw; and faster)
+    if game == "troetofanten" and part.look is not None and hasattr(out, "settle_backs"):
+        settle = out.settle_backs  # (bound to the copy: its classifier is the taught one)
+
+        def settle_backs(image, pieces):
+            pieces = settle(image, pieces)
+            return pieces + look_backs(image, pieces, part.look)
+
+        out.settle_backs = settle_backs
     return out
+
+
+# ------------------------------------------------------------ Troetofanten: the taught back
+
+
+@dataclass(frozen=True)
+class BackLookSettings:
+    """The taught card back's look (Troetofanten): face-down cards the key-point detector
+    does not find (edition 2: none of them) are searched for by their colours."""
+
+    bins: tuple[int, int, int] = (30, 8, 2)  # hue x saturation x value histogram
+    spread_v: int = 1  # a taught colour also stands for its value bins this far off (shade)
+    disc: float = 0.4  # teach: the look from a disc of this x the card width around the tap
+    known: float = 0.5  # ... unless the card model reads the taught back as one this surely
+    #                     (then the reader finds this copy's backs itself)
+    scale: float = 0.5  # the photo is searched at this scale
+    ratio: float = 6.0  # a colour this many times more common on the taught back than in
+    #                     the photo is the back's (as `ReadSettings.look_ratio`)
+    min_share: float = 0.01  # ... and holds at least this share of the back's pixels
+    close: float = 0.3  # its pixels closed over this x the card width (the design's parts)
+    size: tuple[float, float] = (0.7, 1.45)  # a whole back: its short side this x the
+    #                                          width of the 3 nearest cards read
+    shape: tuple[float, float] = (1.15, 2.1)  # ... its long side this x its short side
+    fill: float = 0.6  # ... and it fills this share of its rectangle
+    merged: tuple[float, float] = (1.6, 4.5)  # a region of this many cards' area (filling
+    #   `fill` of its rectangle, its short side at least size[0] x the width): backs side by
+    #   side or in a pile, split into that many (rounded) by k-means on its pixels
+    strip: tuple[float, float] = (0.2, 0.7)  # a back under another card: a strip this x the
+    #                                         width across,
+    strip_long: tuple[float, float] = (0.8, 1.75)  # this x the width along,
+    strip_fill: float = 0.7  # filling this share of its rectangle, beside a card read
+    min_match: float = 0.1  # and the region's own colours match the taught back's this
+    #   much (histogram intersection): a back's whole design, not one of its colours
+    confidence: float = 0.7  # the confidence a back found so gets
+
+
+BACK_LOOK = BackLookSettings()
+
+
+def _look_hist(hsv: np.ndarray, mask, bins) -> np.ndarray:
+    h = cv2.calcHist([hsv], [0, 1, 2], mask, list(bins), [0, 180, 0, 256, 0, 256])
+    return h / max(float(h.sum()), 1.0)
+
+
+def _back_project(hsv: np.ndarray, table: np.ndarray, bins) -> np.ndarray:
+    """(H, W) uint8: 255 where the pixel's (H, S, V) bin is set in `table` (a 3-d
+    histogram's shape), else 0. Per value bin, one 8-bit lookup of the pixel's hue and
+    saturation bin (`cv2.calcBackProject` reads a 3-d numpy histogram as a 2-d one with
+    channels; this is also faster)."""
+    hb, sb, vb = bins
+    if hb * sb > 256:
+        raise ValueError(f"hue x saturation bins {hb} x {sb} do not fit one byte")
+    h, sat, val = cv2.split(hsv)
+    code = cv2.add(cv2.LUT(h, (np.minimum(np.arange(256) * hb // 180, hb - 1) * sb)
+                           .astype(np.uint8)),
+                   cv2.LUT(sat, (np.arange(256) * sb // 256).astype(np.uint8)))
+    vbin = cv2.LUT(val, (np.arange(256) * vb // 256).astype(np.uint8))
+    out = np.zeros(h.shape, np.uint8)
+    for b in range(vb):
+        lut = np.zeros(256, np.uint8)
+        lut[:hb * sb] = np.where(table[:, :, b].ravel() > 0, 255, 0)
+        if lut.any():
+            hit = cv2.LUT(code, lut)
+            out |= hit if vb == 1 else cv2.bitwise_and(hit, hit, mask=(vbin == b).view(np.uint8))
+    return out
+
+
+def _coarse(h: np.ndarray) -> np.ndarray:
+    """A (H, S, V) histogram summed over pairs of bins along each axis."""
+    a, b, c = (n // 2 for n in h.shape)
+    return h[:2 * a, :2 * b, :2 * c].reshape(a, 2, b, 2, c, 2).sum(axis=(1, 3, 5))
+
+
+def back_look(image: np.ndarray, centre, width: float,
+              settings: BackLookSettings = BACK_LOOK) -> np.ndarray:
+    """The (H, S, V) colour histogram (sums to 1) of a disc of `disc` x `width` around
+    `centre` (working-image px): a taught face-down card's look."""
+    mask = np.zeros(image.shape[:2], np.uint8)
+    r = max(2, int(round(settings.disc * width)))
+    cv2.circle(mask, tuple(int(round(v)) for v in centre), r, 1, -1)
+    return _look_hist(cv2.cvtColor(image, cv2.COLOR_BGR2HSV), mask,
+                      settings.bins).astype(np.float32)
+
+
+def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
+               settings: BackLookSettings = BACK_LOOK) -> list[CardPiece]:
+    """Face-down cards found by the taught back's look, where the reader found no card:
+    the photo's pixels of the back's colours (far more common on the taught back than in
+    this photo), closed over the design's other parts, make regions; a region is a back when
+    its minimum-area rectangle has a card's size (the width of the 3 nearest cards read) and
+    shape and it fills it, or when it is a strip along a card's side beside a card read (a
+    back under it: its centre is then put a card's size from the strip's outer edge); a
+    region of 2-4 cards' area is split. The region's own colours must match the taught
+    back's (`min_match`)."""
+    from vision.cards.geometry import SPECS, pose_from_frame
+    from vision.cards.read import _card_frame, _inside
+
+    s = settings
+    if not pieces or look is None:
+        return []
+    spec = SPECS["troetofanten"]
+    f = s.scale
+    small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    h_all = _look_hist(cv2.resize(hsv, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_NEAREST),
+                       None, s.bins)  # (every other pixel: a sample)
+    look0 = look = np.asarray(look, np.float32)
+    for _ in range(s.spread_v):  # lighter or darker than on the teach photo
+        look = np.maximum(look, np.maximum(np.pad(look[..., 1:], ((0, 0), (0, 0), (0, 1))),
+                                           np.pad(look[..., :-1], ((0, 0), (0, 0), (1, 0)))))
+    colours = ((look >= s.ratio * h_all) & (look >= s.min_share)).astype(np.float32)
+    if not colours.any():
+        return []
+    hit = _back_project(hsv, colours, s.bins)
+    centres = np.array([p.center for p in pieces]) * f
+    widths = np.array([p.width for p in pieces]) * f
+    k = max(3, int(round(s.close * float(np.median(widths)))) | 1)
+    hit = cv2.morphologyEx(hit, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    hit = cv2.morphologyEx(hit, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    outlines, _ = cv2.findContours((hit > 0).astype(np.uint8), cv2.RETR_EXTERNAL,
+                                   cv2.CHAIN_APPROX_SIMPLE)
+    out: list[CardPiece] = []
+    for q in outlines:
+        x0, y0, bw, bh = cv2.boundingRect(q)
+        near = np.argsort(np.hypot(*(centres - (x0 + bw / 2, y0 + bh / 2)).T))[:3]
+        w = float(np.median(widths[near]))
+        if bw * bh < s.strip[0] * s.strip_long[0] * w * w:
+            continue
+        blob = np.zeros((bh, bw), np.uint8)  # the region's pixels (its holes left out)
+        cv2.drawContours(blob, [q], -1, 1, -1, offset=(-x0, -y0))
+        blob &= hit[y0:y0 + bh, x0:x0 + bw] > 0
+        a = int(blob.sum())
+        if a < s.strip[0] * s.strip_long[0] * w * w:
+            continue
+        (cx, cy), _, _ = rect = cv2.minAreaRect(q)
+        box = cv2.boxPoints(rect)
+        e1, e2 = box[1] - box[0], box[2] - box[1]
+        (short, es), (long_, el) = sorted(((float(np.hypot(*e)), e) for e in (e1, e2)),
+                                          key=lambda t: t[0])
+        fill = a / max(short * long_, 1.0)
+        c = np.array([cx, cy])
+        cards = a / (spec.aspect * w * w)
+        found = []  # (centre, angle, width) at scale f
+        if (s.size[0] * w <= short <= s.size[1] * w and fill >= s.fill
+                and s.shape[0] <= long_ / max(short, 1.0) <= s.shape[1]):
+            found = [(c, np.degrees(np.arctan2(es[1], es[0])), short)]
+        elif s.merged[0] <= cards <= s.merged[1] and fill >= s.fill and short >= s.size[0] * w:
+            m = int(round(cards))
+            ys, xs = np.nonzero(blob)
+            pts = np.column_stack([xs + x0, ys + y0]).astype(np.float32)
+            crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+            cv2.setRNGSeed(0)
+            _, _, ctr = cv2.kmeans(pts, m, None, crit, 2, cv2.KMEANS_PP_CENTERS)
+            found = [(q, np.degrees(np.arctan2(es[1], es[0])), w) for q in ctr]
+        elif any(_inside((c + 0.5) / f - 0.5, p.frame, 0.8) for p in pieces + out):
+            continue  # part of a card read (a whole back lies on top of the cards it covers)
+        elif (s.strip[0] * w <= short <= s.strip[1] * w and fill >= s.strip_fill
+              and s.strip_long[0] * w <= long_ <= s.strip_long[1] * w):
+            # a strip: the card lies under its neighbour, across the strip towards it
+            nrm = np.array([-el[1], el[0]]) / max(long_, 1e-9)
+            cover = centres[near[0]]
+            if np.hypot(*(cover - c)) > spec.aspect * w:
+                continue  # no card beside it
+            if nrm @ (cover - c) < 0:
+                nrm = -nrm
+            along_w = long_ < 0.5 * (1 + spec.aspect) * w  # the strip is the card's width
+            across = spec.aspect * w if along_w else w
+            c = c + nrm * (across - short) / 2
+            found = [(c, np.degrees(np.arctan2(el[1], el[0])) if along_w else
+                      np.degrees(np.arctan2(nrm[1], nrm[0])), w)]
+        if not found:
+            continue
+        sub = hsv[y0:y0 + bh, x0:x0 + bw]
+        match = float(np.minimum(_coarse(_look_hist(sub, blob, s.bins)), _coarse(look0)).sum())
+        if _LOOK_DEBUG is not None:
+            _LOOK_DEBUG.extend(((np.asarray(q[0]) + 0.5) / f - 0.5, match) for q in found)
+        if match < s.min_match:
+            continue
+        for c, ang, wid in found:
+            c, wid = (np.asarray(c, float) + 0.5) / f - 0.5, wid / f
+            if any(p.label == "back" and np.hypot(*(p.center - c)) < 0.5 * p.width
+                   for p in pieces + out):
+                continue  # a back read already
+            frame = _card_frame(c, float(ang), float(wid), spec.aspect)
+            key, _, _ = pose_from_frame(frame, spec)
+            out.append(CardPiece("back", s.confidence, key, frame, float(ang), float(wid)))
+    return out
+
+
+_LOOK_DEBUG: list | None = None  # (centre, match) of each candidate back, when a list
 
 
 def _card_crops(reader, image: np.ndarray, game: str, pieces) -> np.ndarray:
@@ -116,8 +316,16 @@ def card_examples(pipeline, game: str, photo, area, label: str,
     crops = _card_crops(reader, image, game, [p for p, _, _ in chosen])
     pred = reader.classifier.predict(crops)
     colours = teach.piece_colour(crops, settings)
-    return [teach.Example(lab, src, pred.embedding[k].astype(np.float32), colours[k], "cards")
-            for k, (_, lab, src) in enumerate(chosen)]
+    looks = [None] * len(chosen)
+    if game == "troetofanten":  # a back's look: around the tap (or the one piece's centre),
+        #                         when the model does not know this back already
+        known = pred.probs[:, reader.classifier.index("back")] >= BACK_LOOK.known
+        for k, (p, lab, _) in enumerate(chosen):
+            if lab == "back" and not known[k]:
+                at = p.center if taps is None else np.array(taps[k][:2]) / photo.scale
+                looks[k] = back_look(image, at, p.width)
+    return [teach.Example(lab, src, pred.embedding[k].astype(np.float32), colours[k], "cards",
+                          looks[k]) for k, (_, lab, src) in enumerate(chosen)]
 
 
 def _reader_examples(reader, image, game, area, label, taps, scale, name, tg, settings):

@@ -109,7 +109,8 @@ def write_teach_folder(game: str, out: str | Path, per_label: int = 1, seed: int
 
 class TaughtPipeline:
     """A `Pipeline` stand-in for `evaluate_folder` that recognises with a profile and times
-    the teach step per photo."""
+    the teach steps per photo (`teach_probs`; Troetofanten also the taught backs' search,
+    `teach_cards.look_backs`)."""
 
     def __init__(self, pipeline: Pipeline, profile: teach.Profile):
         self.pipeline, self.profile = pipeline, profile
@@ -117,21 +118,25 @@ class TaughtPipeline:
         self.added_cpu_ms: list[float] = []  # this thread's CPU time (less the machine's load)
 
     def recognise(self, source, game):
-        real = teach.teach_probs
+        import vision.teach_cards as tc
+
+        real, real_look = teach.teach_probs, tc.look_backs
         spent = [0.0, 0.0]
 
-        def timed(*a, **k):
-            t, c = time.perf_counter(), time.thread_time()
-            r = real(*a, **k)
-            spent[0] += (time.perf_counter() - t) * 1000
-            spent[1] += (time.thread_time() - c) * 1000
-            return r
+        def timing(fn):
+            def timed(*a, **k):
+                t, c = time.perf_counter(), time.thread_time()
+                r = fn(*a, **k)
+                spent[0] += (time.perf_counter() - t) * 1000
+                spent[1] += (time.thread_time() - c) * 1000
+                return r
+            return timed
 
-        teach.teach_probs = timed
+        teach.teach_probs, tc.look_backs = timing(real), timing(real_look)
         try:
             return self.pipeline.recognise(source, game, self.profile)
         finally:
-            teach.teach_probs = real
+            teach.teach_probs, tc.look_backs = real, real_look
             self.added_ms.append(spent[0])
             self.added_cpu_ms.append(spent[1])
 

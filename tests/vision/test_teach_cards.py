@@ -268,3 +268,87 @@ def test_tapped_piece_is_the_reader_piece(card_folders, game):
     a, = examples_from_photo(pipe, game, photo, tap[2], [tap], None, None, whole)
     b, = examples_from_photo(pipe, game, photo, tap[2], [tap], None, None, fast)
     assert float(a.embedding @ b.embedding) > 0.9
+
+
+# ------------------------------------------------------------ Troetofanten: the taught back
+
+BACK_NAVY, BACK_RING = (90, 40, 20), (40, 200, 230)  # BGR: a dark blue back, a yellow ring
+CARD_W = 60  # px: a card's width (its height 91 / 59 of it)
+
+
+def _card(image, centre, colour, ring=None, w=CARD_W):
+    """Draw an upright card (and a ring in its middle) on `image`; its 4 corners."""
+    h = w * 91 / 59
+    x, y = centre
+    frame = np.array([[x - w / 2, y - h / 2], [x + w / 2, y - h / 2], [x + w / 2, y + h / 2],
+                      [x - w / 2, y + h / 2]])
+    cv2.fillConvexPoly(image, np.round(frame).astype(np.int32), colour)
+    if ring is not None:
+        cv2.circle(image, (int(x), int(y)), int(w * 0.3), ring, 3)
+    return frame
+
+
+def _face_up(image, centres):
+    """Face-up cards (white) as the reader would return them."""
+    from vision.cards.pieces import CardPiece
+
+    out = []
+    for c in centres:
+        fr = _card(image, c, (235, 235, 235))
+        out.append(CardPiece("elephant-3", 0.9, fr[0], fr, 0.0, float(CARD_W)))
+    return out
+
+
+def _taught_look(table=(120, 140, 150)):
+    from vision.teach_cards import back_look
+
+    teach = np.full((400, 400, 3), table, np.uint8)
+    _card(teach, (200, 200), BACK_NAVY, BACK_RING)
+    return back_look(teach, (200, 200), CARD_W)
+
+
+@pytest.mark.parametrize("backs, bar, table, found", [
+    ([(400, 300)], False, (120, 140, 150), [(400, 300)]),  # a back alone on a grey table
+    ([(400, 300), (460, 300)], False, (120, 140, 150), [(400, 300), (460, 300)]),  # two
+    #                                         side by side: one region, split in two
+    ([(400, 300)], False, BACK_NAVY, []),  # a table of the back's blue: no back is seen
+    ([], True, (120, 140, 150), []),  # the back's colours in a face-up card's drawing
+])
+def test_look_backs_finds_the_taught_back(backs, bar, table, found):
+    from vision.teach_cards import look_backs
+
+    image = np.full((600, 800, 3), table, np.uint8)
+    cv2.circle(image, (700, 100), 20, BACK_RING, -1)  # a yellow coin
+    pieces = _face_up(image, [(200, 300), (600, 450)])
+    if bar:  # a strip of the back's look across the face-up card at (200, 300)
+        cv2.rectangle(image, (172, 285), (228, 315), BACK_NAVY, -1)
+    for c in backs:
+        _card(image, c, BACK_NAVY, BACK_RING)
+    out = look_backs(image, pieces, _taught_look())
+    assert all(p.label == "back" for p in out)
+    got = sorted(tuple(np.round(p.center, -1)) for p in out)
+    assert len(got) == len(found)
+    for g, want in zip(got, sorted(found), strict=True):
+        assert np.hypot(g[0] - want[0], g[1] - want[1]) < 0.25 * CARD_W
+
+
+def test_look_backs_puts_a_covered_back_under_its_card():
+    """A back under a face-up card shows a strip: the back is put a card's height from the
+    strip's outer edge, under the card."""
+    from vision.teach_cards import look_backs
+
+    image = np.full((600, 800, 3), (120, 140, 150), np.uint8)
+    _card(image, (400, 300), BACK_NAVY, BACK_RING)  # the back at (400, 300) ...
+    pieces = _face_up(image, [(400, 330), (150, 150)])  # ... mostly under a card
+    out = look_backs(image, pieces, _taught_look())
+    assert len(out) == 1
+    assert np.hypot(*(out[0].center - (400, 300))) < 0.25 * CARD_W
+
+
+def test_profile_keeps_the_taught_look(tmp_path):
+    look = _taught_look()
+    prof = Profile(game="troetofanten", labels=("back",), prototypes=unit(np.ones((1, 8))),
+                   colours=np.ones((1, 3), np.float32), counts=np.ones(1, np.int64),
+                   classes=("background", "back"), model="cards", look=look)
+    back = Profile.load(prof.save(tmp_path / "p"))
+    assert np.allclose(back.look, look) and back.card_part.look is back.look
