@@ -60,6 +60,9 @@ class TileSettings:
     # chroma reaches arena_hue_chroma (0: off)
     arena_hue_diff: float = 6.0
     arena_hue_chroma: float = 20.0
+    # the bare arena fitted again without its pixels this many degrees off its first fit's
+    # hue (an orange tile that passed for arena pulls the local colour toward its own; 0: off)
+    arena_hue_refine: float = 3.0
     max_blob: float = 12.0  # blobs larger than this many tiles are walls or table, no tiles
     # (8 touching tiles joined by their shadows make a blob of 8.5)
     min_area: float = 0.35  # of a tile's area, smaller blobs are dropped
@@ -466,8 +469,12 @@ def find_tiles(image_bgr: np.ndarray, area: PlayArea, settings: TileSettings) ->
     hue_tiles = None
     if settings.arena_hue_diff > 0:  # an orange tile on the red arena in dim light
         hue_tiles = np.zeros(fg.shape, np.uint8)
+        hue_colours = colours
+        if settings.arena_hue_refine > 0 and colours[1] is not None:
+            off_hue = hue_diff(colours, settings.arena_hue_chroma) > settings.arena_hue_refine
+            hue_colours = surface_colour(inner, surface & ~off_hue, 1.5 * t, inner_lab)
         hue_tiles[a0:a1, a0:a1] = \
-            hue_diff(colours, settings.arena_hue_chroma) > settings.arena_hue_diff
+            hue_diff(hue_colours, settings.arena_hue_chroma) > settings.arena_hue_diff
     # Cut along the arena's edge: tiles inside never join the castle walls (again after the
     # closing, which would bridge the cut).
     cut = np.zeros(fg.shape, bool)

@@ -420,6 +420,26 @@ def test_orange_tile_on_the_arena_in_dim_light(gain, colour):
         assert len(find_tiles(img, area, s)) == n, (off_surface, hue)
 
 
+@pytest.mark.parametrize("green, plain, refined", [
+    (68, 0, 2),  # orange close to the arena's red: found only once the fit leaves it out
+    (72, 2, 2),  # further off: the first fit finds it already
+    (60, 0, 0),  # barely another hue: no tile invented from the arena's own noise
+])
+def test_hue_look_refits_the_arena_without_off_hue_pixels(green, plain, refined):
+    """Two orange tiles that pass for bare arena pull its fitted local colour toward their
+    own hue; fitted again without the pixels off its hue (`arena_hue_refine`), they stand
+    out. Only the hue look sees them here (the colour-distance looks are off)."""
+    from dataclasses import replace
+
+    colour = (40, green, 215)
+    img, area = arena_scene([(640, 480, 20, colour), (500, 330, 0, colour)])
+    noise = np.random.default_rng(0).normal(0, 2, img.shape)
+    img = np.clip(img.astype(float) + noise, 0, 255).astype(np.uint8)
+    s = replace(TILE_SETTINGS, arena_off_surface=1.0, arena_diff=100.0)
+    assert len(find_tiles(img, area, replace(s, arena_hue_refine=0.0))) == plain
+    assert len(find_tiles(img, area, replace(s, arena_hue_refine=3.0))) == refined
+
+
 PALE_AT = [(500, 400), (800, 600)]
 
 
