@@ -10,7 +10,7 @@ import pytest
 
 from vision.cards.geometry import SPECS, CardCropSettings, frame_from_pose, pose_from_frame
 from vision.cards.pieces import CardPiece
-from vision.cards.read import READ, CardReader, _card_frame, look_alike_regions
+from vision.cards.read import READ, CardReader, _card_frame, design_regions, look_alike_regions
 from vision.classify.model import Prediction
 
 SPEC = SPECS["troetofanten"]
@@ -161,6 +161,43 @@ def test_look_alike_regions_where_the_backs_are_most_of_the_colour(colour, strip
                              np.full(6, W))
     assert any(np.hypot(*(c - (330, 250))) < 3.0 for c, _, _, _ in got), \
         [np.round(g[0]) for g in got]
+
+
+@pytest.mark.parametrize("table_bgr", [(60, 130, 60), (118, 118, 118)])  # green felt, grey
+@pytest.mark.parametrize("colour,stripe", DESIGNS[1:])
+def test_design_regions_find_backs_no_back_was_read_for(table_bgr, colour, stripe):
+    """No back read (a copy whose backs the classifier does not know): card-shaped regions
+    of one colour, sized like the face-up cards read, are backs; the table's colour, a round
+    token of the backs' colour and the white face-up cards are not."""
+    rng = np.random.default_rng(8)
+    img = np.clip(np.array(table_bgr, np.int16) + rng.integers(-8, 9, (360, 480, 3)),
+                  0, 255).astype(np.uint8)
+    faces = [draw_face(img, (60 + 55 * k, 300), 0.0, W) for k in range(3)]
+    draw_back(img, (300, 110), 35.0, W, colour, stripe)
+    draw_back(img, (400, 250), 90.0, W, colour, stripe)
+    cv2.circle(img, (120, 110), 22, colour, -1)
+    centres = np.array([fr.mean(axis=0) for fr in faces])
+    got = design_regions(img, centres, np.full(3, W))
+    found = sorted((tuple(np.round(c)) for c, _, _, _ in got), key=lambda c: c[0])
+    assert len(found) == 2, found
+    for c, want in zip(found, [(300, 110), (400, 250)], strict=True):
+        assert np.hypot(*(np.array(c) - want)) < 3.0
+
+
+def test_settle_backs_adds_the_designs_backs_when_none_was_read():
+    img = table(9)
+    colour, stripe = DESIGNS[1]
+    faces = []
+    for k in range(3):
+        fr = draw_face(img, (80 + 55 * k, 280), 0.0, W)
+        key, _, _ = pose_from_frame(fr, SPEC)
+        faces.append(CardPiece("elephant-2", 0.9, key, frame_from_pose(key, 0.0, W, SPEC), 0.0,
+                               W))
+    draw_back(img, (330, 120), 20.0, W, colour, stripe)
+    got = reader_with(CardOrNot([colour, stripe])).settle_backs(img, faces)
+    backs = [p for p in got if p.label == "back"]
+    assert len(got) == 4 and len(backs) == 1
+    assert np.hypot(*(backs[0].center - (330, 120))) < 4.0
 
 
 def test_look_alike_regions_needs_a_back_read():

@@ -95,6 +95,14 @@ class ReadSettings:
     look_fill: float = 0.75  # and it fills this share of its rectangle
     look_min_sat: int = 50  # HSV saturation of the pixels that carry the look
     look_scale: float = 0.5  # the look's regions are found on the photo at this scale
+    design_table: float = 3.0  # where no back was read (`design_regions`): a colour on more
+    #   than this many cards' area is the table's
+    design_min: float = 0.3  # a back's colours cover at least this share of a card's area
+    design_size: tuple[float, float] = (0.75, 1.35)  # a region of one colour is a card when
+    #   its short side is this x the width of the cards read nearest to it (tighter than
+    #   `look_size`: no back read vouches for the colour)
+    design_fill: float = 0.8  # and it fills this share of its rectangle
+    design_confidence: float = 0.6  # a face-down card found by its shape alone
     weak_up_confidence: float = 0.9  # a weak key point read as a face-up card this surely
     #   is one, unless its key point or its card's centre lies on a card read already (a
     #   large card's heat stays low, as a back's does; a card's other corner index or its
@@ -286,8 +294,6 @@ def look_alike_regions(image: np.ndarray, frames: list[np.ndarray], centres: np.
     f = s.look_scale
     small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
     centres, widths = np.asarray(centres, float) * f, np.asarray(widths, float) * f
-    width = float(np.min(widths))
-    lo, hi = s.look_size
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     mask = np.zeros(small.shape[:2], np.uint8)
     for q in frames:  # the cards' inside (their rim may be the faces' colour)
@@ -308,6 +314,22 @@ def look_alike_regions(image: np.ndarray, frames: list[np.ndarray], centres: np.
     # a back's colour: far more common on the backs than elsewhere, and not rare on them
     look = ((ratio >= s.look_ratio) & (h_back >= 0.01 * h_back.sum())).astype(np.float32)
     hit = cv2.calcBackProject([hsv], [0, 1], look, ranges, 255)
+    return card_shaped(hit, centres, widths, s.look_size, s.look_fill, s)
+
+
+def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
+                size: tuple[float, float], fill: float, settings: ReadSettings = READ
+                ) -> list[tuple[np.ndarray, float, float, float]]:
+    """The card-shaped regions of the mask `hit` (the photo at `look_scale`, non-zero where
+    a back's colours are), closed over the design's other parts: a region's minimum-area
+    rectangle has a card's shape (`look_shape`), its short side is `size` x the width of
+    the cards read nearest to it (`centres` (N, 2), `widths` (N,): at `look_scale`) and it
+    fills `fill` of it. Returns (centre (2,) photo px, angle of the rectangle's short side
+    in degrees modulo 180, its short side photo px, long side / short side) per region."""
+    s = settings
+    f = s.look_scale
+    width = float(np.min(widths))
+    lo, hi = size
     k = max(3, int(round(0.2 * width)) | 1)
     hit = cv2.morphologyEx(hit, cv2.MORPH_CLOSE, cv2.getStructuringElement(
         cv2.MORPH_ELLIPSE, (k, k)))
@@ -316,7 +338,7 @@ def look_alike_regions(image: np.ndarray, frames: list[np.ndarray], centres: np.
     out = []
     for j in range(1, n):
         x0, y0, bw, bh, a = (int(v) for v in stats[j])
-        if a < s.look_fill * lo * lo * 1.25 * width * width:
+        if a < fill * lo * lo * 1.25 * width * width:
             continue
         blob = (lab[y0:y0 + bh, x0:x0 + bw] == j).astype(np.uint8)
         rect = mask_min_area_rect(blob, (x0, y0))
@@ -326,12 +348,50 @@ def look_alike_regions(image: np.ndarray, frames: list[np.ndarray], centres: np.
         near = float(np.median(widths[np.argsort(np.hypot(*(centres - rect[0]).T))[:3]]))
         if not (lo * near <= short <= hi * near and
                 s.look_shape[0] <= long_ / max(short, 1.0) <= s.look_shape[1] and
-                a >= s.look_fill * short * long_):
+                a >= fill * short * long_):
             continue
         eu = e1 if np.hypot(*e1) <= np.hypot(*e2) else e2
         out.append(((np.array(rect[0], float) + 0.5) / f - 0.5,
                     float(np.degrees(np.arctan2(eu[1], eu[0])) % 180.0), short / f,
                     long_ / short))
+    return out
+
+
+def design_regions(image: np.ndarray, centres: np.ndarray, widths: np.ndarray,
+                   settings: ReadSettings = READ
+                   ) -> list[tuple[np.ndarray, float, float, float]]:
+    """Card-shaped regions of one colour where no face-down card was read to learn the
+    backs' look from (a copy whose backs the card classifier does not know: edition 2's
+    are never read as `back`): a back is a card of one coloured design all over, where a
+    face-up card is mostly white paper. The candidate colours: hue and saturation bins of
+    coloured pixels that, with their neighbour bins, cover `design_min` of a card's area
+    (the cards read tell its size), leaving out the table's (a bin on more than
+    `design_table` cards' area, and the bins beside it); each group of touching bins is
+    one design, its pixels make regions (`card_shaped`, sized by the cards read nearest:
+    `design_size`, `design_fill`). Same returns as `look_alike_regions`."""
+    s = settings
+    if not len(widths):
+        return []
+    f = s.look_scale
+    small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+    centres, widths = np.asarray(centres, float) * f, np.asarray(widths, float) * f
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    bins, ranges = [30, 16], [0, 180, s.look_min_sat, 256]
+    h = cv2.calcHist([hsv], [0, 1], None, bins, ranges)
+    card = 91.0 / 59.0 * float(np.median(widths)) ** 2  # a card's area, px
+    table = cv2.dilate((h > s.design_table * card).astype(np.uint8), np.ones((3, 3), np.uint8))
+    near = cv2.boxFilter(h, -1, (3, 3), normalize=False, borderType=cv2.BORDER_CONSTANT)
+    cand = ((h > 0) & (near >= s.design_min * card) & (table == 0)).astype(np.uint8)
+    n, groups = cv2.connectedComponents(cand, connectivity=8)
+    out = []
+    for g in range(1, n):
+        look = (groups == g).astype(np.float32)
+        if h[look > 0].sum() < s.design_min * card:
+            continue
+        hit = cv2.calcBackProject([hsv], [0, 1], look, ranges, 255)
+        for r in card_shaped(hit, centres, widths, s.design_size, s.design_fill, s):
+            if not any(np.hypot(*(r[0] - o[0])) < 0.5 * r[2] for o in out):
+                out.append(r)
     return out
 
 
@@ -676,9 +736,9 @@ class CardReader:
         spec = SPECS["troetofanten"]
         up = [p for p in pieces if p.label != "back"]
         backs = sorted((p for p in pieces if p.label == "back"), key=lambda p: -p.confidence)
-        if not backs:
+        if not backs and not up:
             return pieces
-        if up:
+        if up and backs:
             up_xy = np.array([p.key for p in up])
             up_w = np.array([p.width for p in up])
             for k, p in enumerate(backs):
@@ -691,8 +751,17 @@ class CardReader:
                 kept.append(p)
         sure = [p for p in kept if p.confidence >= s.look_min_conf]
         centres = np.array([p.center for p in pieces])
-        regions = look_alike_regions(image, [p.frame for p in sure], centres,
-                                     np.array([p.width for p in pieces]), s) if sure else []
+        widths = np.array([p.width for p in pieces])
+        if not sure:  # no back to learn their look from: card-shaped regions of one colour
+            for c, a, w, _ in design_regions(image, centres, widths, s):
+                if any(np.hypot(*(p.center - c)) < 0.5 * w or _inside(c, p.frame, 1.0)
+                       for p in up + kept):
+                    continue
+                fr = _card_frame(c, a, w, spec.aspect)
+                key, _, _ = pose_from_frame(fr, spec)
+                kept.append(CardPiece("back", s.design_confidence, key, fr, float(a), w))
+            return up + kept
+        regions = look_alike_regions(image, [p.frame for p in sure], centres, widths, s)
         cand = []
         for c, a, w, _ in regions:  # the region's short side: the card's width
             here = [k for k, p in enumerate(kept) if np.hypot(*(p.center - c)) < 0.5 * w]
