@@ -10,6 +10,7 @@ description (`scoring.mauerhuepfer.Board`, its `size_mm`).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import cv2
@@ -253,6 +254,39 @@ def _patterns() -> dict[frozenset, int]:
 _PATTERNS = _patterns()
 
 
+@lru_cache(maxsize=4)
+def _spot_grids(shift: float, steps: int, spacing: tuple[float, ...], explain: float
+                ) -> tuple[np.ndarray, ...]:
+    """`spot_read`'s fixed grids (made once per settings): the turns (T, 2, 2); in face
+    units per (spacing P, shift S, k): the 3 x 3 pip spots (k 9), the face samples (81)
+    and the ring just outside the spots (12); which face samples are on the square's rim
+    (81,); and (P, S, 81, 9) float32 1 where a face sample is within `explain` of a spot."""
+    th = np.radians(np.arange(0.0, 90.0, 7.5))
+    rot = np.stack([np.stack([np.cos(th), -np.sin(th)], -1),
+                    np.stack([np.sin(th), np.cos(th)], -1)], -2)  # (T, 2, 2)
+    sh = np.linspace(-shift, shift, steps)
+    shifts = np.array([[dx, dy] for dx in sh for dy in sh])  # (S, 2)
+    sps = np.asarray(spacing, float)  # (P,)
+    grid = np.array([[c, r] for r in (-1, 0, 1) for c in (-1, 0, 1)], float)  # (9, 2)
+    facep = np.mgrid[-0.8:0.81:0.2, -0.8:0.81:0.2].reshape(2, -1).T  # (81, 2)
+    ring = np.array([[u, e] for u in (-1, 0, 1) for e in (-1, 1)]
+                    + [[e, u] for u in (-1, 0, 1) for e in (-1, 1)], float)  # (12, 2)
+    is_out = np.array([[0, 1]] * 6 + [[1, 0]] * 6, bool)  # which coordinate lies outside
+    outer = (sps + 1.0) / 2  # (P,)
+    spots = shifts[None, :, None] + grid[None, None] * sps[:, None, None, None]
+    faces = np.broadcast_to(shifts[None, :, None] + facep[None, None], (len(sps),) + (
+        len(shifts), len(facep), 2))
+    rings = shifts[None, :, None] + np.where(
+        is_out[None], ring[None] * outer[:, None, None],
+        ring[None] * sps[:, None, None])[:, None]
+    rim = np.abs(facep).max(axis=1) > 0.79
+    dd = np.linalg.norm(faces[:, :, :, None] - spots[:, :, None], axis=-1)  # (P, S, 81, 9)
+    out = (rot, spots, faces, rings, rim, (dd < explain).astype(np.float32))
+    for x in out:
+        x.flags.writeable = False  # (shared by every call)
+    return out
+
+
 def spot_read(L: np.ndarray, centre, a: np.ndarray, s: BoardDiceSettings = SETTINGS
               ) -> tuple[int, float] | None:
     """A die's value from the darkness of its face's 3 x 3 pip spots, the face being the flat
@@ -265,36 +299,25 @@ def spot_read(L: np.ndarray, centre, a: np.ndarray, s: BoardDiceSettings = SETTI
     h, w = L.shape
     Lf = cv2.GaussianBlur(L.astype(np.float32), (0, 0), max(1.0, 0.08 * np.sqrt(abs(
         np.linalg.det(a)))))
-    th = np.radians(np.arange(0.0, 90.0, 7.5))
-    rot = np.stack([np.stack([np.cos(th), -np.sin(th)], -1),
-                    np.stack([np.sin(th), np.cos(th)], -1)], -2)  # (T, 2, 2)
+    rot, spots, faces, rings, rim, near = _spot_grids(s.spot_shift, s.spot_shift_steps,
+                                                      tuple(s.spot_spacing), s.spot_explain)
     m = np.einsum("ij,tjk->tik", a, rot)  # (T, 2, 2) face units -> px
-    sh = np.linspace(-s.spot_shift, s.spot_shift, s.spot_shift_steps)
-    shifts = np.array([[dx, dy] for dx in sh for dy in sh])  # (S, 2)
-    sps = np.asarray(s.spot_spacing, float)  # (P,)
-    grid = np.array([[c, r] for r in (-1, 0, 1) for c in (-1, 0, 1)], float)  # (9, 2)
-    facep = np.mgrid[-0.8:0.81:0.2, -0.8:0.81:0.2].reshape(2, -1).T  # (81, 2)
-    ring = np.array([[u, e] for u in (-1, 0, 1) for e in (-1, 1)]
-                    + [[e, u] for u in (-1, 0, 1) for e in (-1, 1)], float)  # (12, 2)
-    is_out = np.array([[0, 1]] * 6 + [[1, 0]] * 6, bool)  # which coordinate lies outside
-    outer = (sps + 1.0) / 2  # (P,)
-    # face-unit points per (P, S, k): spots, face samples, ring just outside the grid
-    spots = shifts[None, :, None] + grid[None, None] * sps[:, None, None, None]
-    faces = np.broadcast_to(shifts[None, :, None] + facep[None, None], (len(sps),) + (
-        len(shifts), len(facep), 2))
-    rings = shifts[None, :, None] + np.where(
-        is_out[None], ring[None] * outer[:, None, None],
-        ring[None] * sps[:, None, None])[:, None]
     c0 = np.asarray(centre, float)
 
-    def sample(u):  # (P, S, k, 2) face units -> (T, P, S, k) lightness
-        px = c0 + np.einsum("tij,psk j->tpski".replace(" ", ""), m, u)
-        ok = (px[..., 0] >= 0) & (px[..., 1] >= 0) & (px[..., 0] <= w - 1) & (
-            px[..., 1] <= h - 1)
-        q = np.clip(np.round(px), 0, [w - 1, h - 1]).astype(np.intp)
-        return Lf[q[..., 1], q[..., 0]], ok
+    flat = Lf.ravel()
 
-    v, ok = sample(spots)
+    def sample(u, inside=False):  # (P, S, k, 2) face units -> (T, P, S, k) lightness
+        # c0 + m @ u per turn and axis, written out (np.einsum's "tij,pskj->tpski", bit for
+        # bit, several times faster)
+        ux, uy = u[None, ..., 0], u[None, ..., 1]
+        x = c0[0] + (m[:, 0, 0, None, None, None] * ux + m[:, 0, 1, None, None, None] * uy)
+        y = c0[1] + (m[:, 1, 0, None, None, None] * ux + m[:, 1, 1, None, None, None] * uy)
+        ok = ((x >= 0) & (y >= 0) & (x <= w - 1) & (y <= h - 1)) if inside else None
+        qx = np.clip(np.round(x), 0, w - 1).astype(np.intp)
+        qy = np.clip(np.round(y), 0, h - 1).astype(np.intp)
+        return flat[qy * w + qx], ok
+
+    v, ok = sample(spots, inside=True)
     f, _ = sample(faces)
     r, _ = sample(rings)
     kq = int(0.85 * (f.shape[-1] - 1))
@@ -302,7 +325,6 @@ def spot_read(L: np.ndarray, centre, a: np.ndarray, s: BoardDiceSettings = SETTI
     lo = v.min(axis=-1)
     con = face - lo
     # the square lies on the die: its rim (0.8 of the way out) is face, not table
-    rim = np.abs(facep).max(axis=1) > 0.79
     rim_dark = ((face[..., None] - f[..., rim]) > 0.5 * np.maximum(con, 1e-6)[..., None]
                 ).mean(axis=-1)
     t = (face[..., None] - v) / np.maximum(con, 1e-6)[..., None]
@@ -315,9 +337,8 @@ def spot_read(L: np.ndarray, centre, a: np.ndarray, s: BoardDiceSettings = SETTI
     cut = np.take_along_axis(order, k[..., None], -1)  # (T, P, S, 1)
     dark_spot = t > cut  # (T, P, S, 9)
     tf = (face[..., None] - f) / np.maximum(con, 1e-6)[..., None]  # (T, P, S, 81)
-    dd = np.linalg.norm(faces[:, :, :, None] - spots[:, :, None], axis=-1)  # (P, S, 81, 9)
-    near = dd[None] < s.spot_explain  # (1, P, S, 81, 9)
-    explained = (near & dark_spot[..., None, :]).any(axis=-1)  # (T, P, S, 81)
+    # (T, P, S, 81): some dark spot is near (an any() over the spots as a product of 0/1s)
+    explained = (near @ dark_spot[..., None].astype(np.float32))[..., 0] > 0
     stray = ((tf > 0.5) & ~explained).mean(axis=-1)
     out = ((face[..., None] - r) / np.maximum(con, 1e-6)[..., None]).max(axis=-1)
     gap = np.where(ok.all(axis=-1) & (con >= s.spot_min_contrast)
@@ -337,7 +358,12 @@ def die_seen(L: np.ndarray, centre, side: float, s: BoardDiceSettings = SETTINGS
     or defocus), the face lighter than the table around it or bearing two or more marks.
     For dice that were seen but not read."""
     h, w = L.shape
-    yy, xx = np.mgrid[0:h, 0:w]
+    reach = s.seen_table_r[1] * max(side, 1.0) + 2  # (only the part the disc and ring lie in)
+    x0, y0 = max(0, int(centre[0] - reach)), max(0, int(centre[1] - reach))
+    x1 = max(x0, min(w, int(centre[0] + reach) + 2))
+    y1 = max(y0, min(h, int(centre[1] + reach) + 2))
+    L = L[y0:y1, x0:x1]
+    yy, xx = np.mgrid[y0:y1, x0:x1]
     r = np.hypot(xx - centre[0], yy - centre[1]) / max(side, 1.0)
     disc = r <= s.seen_face_r
     ring = (r >= s.seen_table_r[0]) & (r <= s.seen_table_r[1])

@@ -177,6 +177,36 @@ def test_die_seen(table, face, marks, want):
     assert D.die_seen(L, centre, side) is want
 
 
+def _die_seen_whole(L, centre, side, s=D.SETTINGS):
+    """The former `die_seen`: its disc and ring measured over the whole image."""
+    yy, xx = np.mgrid[0:L.shape[0], 0:L.shape[1]]
+    r = np.hypot(xx - centre[0], yy - centre[1]) / max(side, 1.0)
+    disc, ring = r <= s.seen_face_r, (r >= s.seen_table_r[0]) & (r <= s.seen_table_r[1])
+    if disc.sum() < 20 or ring.sum() < 20:
+        return False
+    face = float(np.percentile(L[disc].astype(np.float32), 85))
+    contrast = face - float(np.percentile(L[disc].astype(np.float32), 3))
+    if contrast < s.seen_min_contrast:
+        return False
+    dark = ((L.astype(np.float32) < face - 0.5 * contrast) & disc).astype(np.uint8)
+    if not (s.seen_dark_share[0] <= dark.sum() / disc.sum() <= s.seen_dark_share[1]):
+        return False
+    n, _, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
+    marks = [k for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= (0.05 * side) ** 2]
+    return bool(marks) and (face - float(np.median(L[ring])) >= s.seen_light_step
+                            or len(marks) >= 2)
+
+
+@pytest.mark.parametrize("shift", [(0, 0), (-60, 0), (0, 62), (75, -75), (300, 0)])
+@pytest.mark.parametrize("marks", [[(-10, -10, 7, 7), (10, 10, 7, 7)], [(0, 0, 8, 8)]])
+def test_die_seen_measures_only_around_the_die(shift, marks):
+    """`die_seen` looks at the part of the image its disc and ring lie in: the same answer
+    as over the whole image, for dice whole, cut by the image's edge, or outside it."""
+    L, centre, side = _face_L(120, 235, marks)
+    c = (centre[0] + shift[0], centre[1] + shift[1])
+    assert D.die_seen(L, c, side) == _die_seen_whole(L, c, side)
+
+
 def test_a_smeared_die_beside_the_board_is_warned_about():
     """A die showing 4 whose pips the camera smeared into streaks, beside the board: it is
     not read, and while a die is missing the warning says a die there could not be read;
