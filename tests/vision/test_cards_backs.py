@@ -184,6 +184,22 @@ def test_design_regions_find_backs_no_back_was_read_for(table_bgr, colour, strip
         assert np.hypot(*(np.array(c) - want)) < 3.0
 
 
+@pytest.mark.parametrize("step", [0.3, 0.45])  # widths the upper card is shifted
+def test_design_regions_a_spread_pile_of_two(step):
+    img = table(10)
+    colour, stripe = DESIGNS[1]
+    faces = [draw_face(img, (60 + 55 * k, 300), 0.0, W) for k in range(3)]
+    t = np.deg2rad(15.0)
+    u = np.array([np.cos(t), np.sin(t)])
+    lower, upper = np.array([280.0, 130.0]), np.array([280.0, 130.0]) + step * W * u
+    for c in (lower, upper):
+        draw_back(img, c, 15.0, W, colour, stripe)
+    got = design_regions(img, np.array([fr.mean(axis=0) for fr in faces]), np.full(3, W))
+    assert len(got) == 2, [np.round(g[0]) for g in got]
+    for want in (lower, upper):
+        assert min(np.hypot(*(c - want)) for c, _, _, _ in got) < 0.15 * W
+
+
 def test_settle_backs_adds_the_designs_backs_when_none_was_read():
     img = table(9)
     colour, stripe = DESIGNS[1]

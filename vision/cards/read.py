@@ -95,6 +95,10 @@ class ReadSettings:
     look_fill: float = 0.75  # and it fills this share of its rectangle
     look_min_sat: int = 50  # HSV saturation of the pixels that carry the look
     look_scale: float = 0.5  # the look's regions are found on the photo at this scale
+    pile_width: tuple[float, float] = (1.15, 1.5)  # a region of the backs' look this x the
+    #   width of the cards near it across, a card's height along, and too square for one
+    #   card, is a pile of two: the upper one shifted along the other's width by 0.15-0.5
+    #   of it (a spread pile)
     design_table: float = 3.0  # where no back was read (`design_regions`): a colour on more
     #   than this many cards' area is the table's
     design_min: float = 0.3  # a back's colours cover at least this share of a card's area
@@ -103,6 +107,7 @@ class ReadSettings:
     #   `look_size`: no back read vouches for the colour)
     design_fill: float = 0.8  # and it fills this share of its rectangle
     design_confidence: float = 0.6  # a face-down card found by its shape alone
+    design_apart: float = 0.25  # widths between its centre and any card read's
     weak_up_confidence: float = 0.9  # a weak key point read as a face-up card this surely
     #   is one, unless its key point or its card's centre lies on a card read already (a
     #   large card's heat stays low, as a back's does; a card's other corner index or its
@@ -318,14 +323,16 @@ def look_alike_regions(image: np.ndarray, frames: list[np.ndarray], centres: np.
 
 
 def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
-                size: tuple[float, float], fill: float, settings: ReadSettings = READ
-                ) -> list[tuple[np.ndarray, float, float, float]]:
+                size: tuple[float, float], fill: float, settings: ReadSettings = READ,
+                piles: bool = False) -> list[tuple[np.ndarray, float, float, float]]:
     """The card-shaped regions of the mask `hit` (the photo at `look_scale`, non-zero where
     a back's colours are), closed over the design's other parts: a region's minimum-area
     rectangle has a card's shape (`look_shape`), its short side is `size` x the width of
     the cards read nearest to it (`centres` (N, 2), `widths` (N,): at `look_scale`) and it
-    fills `fill` of it. Returns (centre (2,) photo px, angle of the rectangle's short side
-    in degrees modulo 180, its short side photo px, long side / short side) per region."""
+    fills `fill` of it. With `piles`, a region a card high and `pile_width` x the cards'
+    width across is two cards of a spread pile, one at each end. Returns (centre (2,) photo
+    px, angle of the rectangle's short side in degrees modulo 180, its short side photo px,
+    long side / short side) per card."""
     s = settings
     f = s.look_scale
     width = float(np.min(widths))
@@ -346,14 +353,23 @@ def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
         e1, e2 = box[1] - box[0], box[2] - box[1]
         short, long_ = sorted((float(np.hypot(*e1)), float(np.hypot(*e2))))
         near = float(np.median(widths[np.argsort(np.hypot(*(centres - rect[0]).T))[:3]]))
-        if not (lo * near <= short <= hi * near and
-                s.look_shape[0] <= long_ / max(short, 1.0) <= s.look_shape[1] and
-                a >= fill * short * long_):
-            continue
         eu = e1 if np.hypot(*e1) <= np.hypot(*e2) else e2
-        out.append(((np.array(rect[0], float) + 0.5) / f - 0.5,
-                    float(np.degrees(np.arctan2(eu[1], eu[0])) % 180.0), short / f,
-                    long_ / short))
+        ang = float(np.degrees(np.arctan2(eu[1], eu[0])) % 180.0)
+        centre = np.array(rect[0], float)
+        if a < fill * short * long_:
+            continue
+        if lo * near <= short <= hi * near and \
+                s.look_shape[0] <= long_ / max(short, 1.0) <= s.look_shape[1]:
+            out.append(((centre + 0.5) / f - 0.5, ang, short / f, long_ / short))
+        elif piles and s.pile_width[0] * near <= short <= s.pile_width[1] * near and \
+                s.look_shape[0] <= long_ / near <= s.look_shape[1] and \
+                long_ / short < s.look_shape[0]:  # too square for one card
+            # two cards of a pile, one shifted along the other's width: one at each end
+            w = min(near, short / s.pile_width[0])
+            u = eu / max(float(np.hypot(*eu)), 1e-9)
+            for sign in (-1.0, 1.0):
+                c = centre + sign * 0.5 * (short - w) * u
+                out.append(((c + 0.5) / f - 0.5, ang, w / f, long_ / w))
     return out
 
 
@@ -389,9 +405,9 @@ def design_regions(image: np.ndarray, centres: np.ndarray, widths: np.ndarray,
         if h[look > 0].sum() < s.design_min * card:
             continue
         hit = cv2.calcBackProject([hsv], [0, 1], look, ranges, 255)
-        for r in card_shaped(hit, centres, widths, s.design_size, s.design_fill, s):
-            if not any(np.hypot(*(r[0] - o[0])) < 0.5 * r[2] for o in out):
-                out.append(r)
+        found = card_shaped(hit, centres, widths, s.design_size, s.design_fill, s, True)
+        out += [r for r in found  # (a card found by another group of colours already: once)
+                if not any(np.hypot(*(r[0] - o[0])) < 0.5 * r[2] for o in out)]
     return out
 
 
@@ -754,9 +770,9 @@ class CardReader:
         widths = np.array([p.width for p in pieces])
         if not sure:  # no back to learn their look from: card-shaped regions of one colour
             for c, a, w, _ in design_regions(image, centres, widths, s):
-                if any(np.hypot(*(p.center - c)) < 0.5 * w or _inside(c, p.frame, 1.0)
-                       for p in up + kept):
-                    continue
+                if any(np.hypot(*(p.center - c)) < s.design_apart * w for p in up + kept):
+                    continue  # a card read there (a row's cards overlap: their centres
+                    #           lie 0.3 widths apart and more)
                 fr = _card_frame(c, a, w, spec.aspect)
                 key, _, _ = pose_from_frame(fr, spec)
                 kept.append(CardPiece("back", s.design_confidence, key, fr, float(a), w))
