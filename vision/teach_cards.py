@@ -34,6 +34,7 @@ from vision.cards.pieces import CardPiece
 from vision.classify.model import Prediction
 
 # The label given to a tap's candidates (any label of the game would do)
+BACK_LABEL = {"troetofanten": "back", "hop-la-bille": "card-back"}  # face-down cards
 NEUTRAL_LABEL = {"magic-rabbit": "magician", "troetofanten": "mouse",
                  "hop-la-bille": "card-back"}
 TAP_KEY_THRESHOLD = 0.05  # detector heat a key point needs to be named by a tap
@@ -53,13 +54,41 @@ class TaughtCardClassifier:
     def index(self, label: str) -> int:
         return self.base.index(label)
 
+    colours: np.ndarray | None = None  # the taught back's colours in the photo being read
+    #                                    (`look_colours`; set by `taught_reader`)
+
     def predict(self, crops_bgr: np.ndarray) -> Prediction:
         pred = self.base.predict(crops_bgr)
         if len(crops_bgr) == 0:
             return pred
         probs = teach.teach_probs(self.profile, self.base, self.labels, pred.probs,
                                   pred.embedding, crops_bgr, self.groups, keep_mass=True)
+        if self.colours is not None:
+            probs = look_rescue(self.profile, self.base, self.game, probs, pred.embedding,
+                                look_share(crops_bgr, self.colours))
         return Prediction(probs=probs, embedding=pred.embedding)
+
+
+def look_rescue(part: teach.Profile, classifier, game: str, probs: np.ndarray,
+                embedding: np.ndarray, share: np.ndarray,
+                settings: BackLookSettings | None = None) -> np.ndarray:
+    """Hop la bille: crops mostly of the taught back's colours (`share`), near its
+    prototype, that the model does not call surely background, become face-down cards
+    (P(background) at most 0.3, the rest the back's). Same shape."""
+    s = settings or BACK_LOOK
+    back = BACK_LABEL[game]
+    if back not in part.labels:
+        return probs
+    ib, jb = classifier.index(teach.BACKGROUND), classifier.index(back)
+    cos = embedding @ part.prototypes[list(part.labels).index(back)]
+    hit = (share >= s.crop_share) & (cos >= s.crop_cos) & (probs[:, ib] < s.crop_bg) \
+        & (probs[:, jb] < 0.5)
+    if hit.any():
+        probs = probs.copy()
+        bg = np.minimum(probs[hit, ib], 0.3)
+        probs[hit] = 0.0
+        probs[hit, ib], probs[hit, jb] = bg, 1.0 - bg
+    return probs
 
 
 def with_classifier(reader, classifier):
@@ -81,6 +110,17 @@ def taught_reader(reader, profile: teach.Profile | None, game: str):
     out = with_classifier(reader, TaughtCardClassifier(reader.classifier, part, game))
     if hasattr(reader, "search_widths"):  # the poses stay the untaught reader's (the same
         out.search_widths = reader.search_widths  # crops as teaching saw; and faster)
+    if game == "hop-la-bille" and part.look is not None and hasattr(out, "read_pieces"):
+        read = out.read_pieces  # (bound to the copy)
+        clf = out.classifier
+
+        def read_pieces(image, game, area=None):
+            clf.colours = look_colours(cv2.cvtColor(cv2.resize(
+                image, None, fx=BACK_LOOK.scale, fy=BACK_LOOK.scale,
+                interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2HSV), part.look)
+            return read(image, game, area)
+
+        out.read_pieces = read_pieces
     if game == "troetofanten" and part.look is not None and hasattr(out, "settle_backs"):
         settle = out.settle_backs  # (bound to the copy: its classifier is the taught one)
 
@@ -124,6 +164,13 @@ class BackLookSettings:
     min_match: float = 0.1  # and the region's own colours match the taught back's this
     #   much (histogram intersection): a back's whole design, not one of its colours
     confidence: float = 0.7  # the confidence a back found so gets
+    # Hop la bille: a key point's crop is a face-down card when at least `crop_share` of its
+    # central `crop_inner` has the taught back's colours, it is within `crop_cos` of the
+    # taught back (the card model's embedding) and P(background) is below `crop_bg`
+    crop_inner: float = 0.67
+    crop_share: float = 0.3
+    crop_cos: float = 0.5
+    crop_bg: float = 0.9
 
 
 BACK_LOOK = BackLookSettings()
@@ -174,6 +221,33 @@ def back_look(image: np.ndarray, centre, width: float,
                       settings.bins).astype(np.float32)
 
 
+def look_colours(hsv: np.ndarray, look: np.ndarray,
+                 settings: BackLookSettings = BACK_LOOK) -> np.ndarray:
+    """The taught back's colours in this photo (HSV, any scale): a (H, S, V) table, 1 for
+    the bins far more common on the back (`ratio`, each also standing for its `spread_v`
+    neighbouring value bins: light differs) than in the photo, and not rare on it."""
+    s = settings
+    h_all = _look_hist(cv2.resize(hsv, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_NEAREST),
+                       None, s.bins)  # (every other pixel: a sample)
+    look = np.asarray(look, np.float32)
+    for _ in range(s.spread_v):  # lighter or darker than on the teach photo
+        look = np.maximum(look, np.maximum(np.pad(look[..., 1:], ((0, 0), (0, 0), (0, 1))),
+                                           np.pad(look[..., :-1], ((0, 0), (0, 0), (1, 0)))))
+    return ((look >= s.ratio * h_all) & (look >= s.min_share)).astype(np.float32)
+
+
+def look_share(crops_bgr: np.ndarray, colours: np.ndarray,
+               settings: BackLookSettings = BACK_LOOK) -> np.ndarray:
+    """(N,) the share of each crop's central part (`crop_inner` of its side) in the
+    taught back's colours (`look_colours`)."""
+    n, k = len(crops_bgr), crops_bgr.shape[1]
+    m = max(0, int(round(k * (1 - settings.crop_inner) / 2)))
+    inner = np.ascontiguousarray(crops_bgr[:, m:k - m, m:k - m])
+    hsv = cv2.cvtColor(inner.reshape(-1, inner.shape[2], 3), cv2.COLOR_BGR2HSV)
+    hit = _back_project(hsv, colours, settings.bins)
+    return (hit.reshape(n, -1) > 0).mean(axis=1)
+
+
 def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
                settings: BackLookSettings = BACK_LOOK) -> list[CardPiece]:
     """Face-down cards found by the taught back's look, where the reader found no card:
@@ -194,13 +268,8 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     f = s.scale
     small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-    h_all = _look_hist(cv2.resize(hsv, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_NEAREST),
-                       None, s.bins)  # (every other pixel: a sample)
-    look0 = look = np.asarray(look, np.float32)
-    for _ in range(s.spread_v):  # lighter or darker than on the teach photo
-        look = np.maximum(look, np.maximum(np.pad(look[..., 1:], ((0, 0), (0, 0), (0, 1))),
-                                           np.pad(look[..., :-1], ((0, 0), (0, 0), (1, 0)))))
-    colours = ((look >= s.ratio * h_all) & (look >= s.min_share)).astype(np.float32)
+    look0 = np.asarray(look, np.float32)
+    colours = look_colours(hsv, look0, s)
     if not colours.any():
         return []
     hit = _back_project(hsv, colours, s.bins)
@@ -317,11 +386,12 @@ def card_examples(pipeline, game: str, photo, area, label: str,
     pred = reader.classifier.predict(crops)
     colours = teach.piece_colour(crops, settings)
     looks = [None] * len(chosen)
-    if game == "troetofanten":  # a back's look: around the tap (or the one piece's centre),
-        #                         when the model does not know this back already
-        known = pred.probs[:, reader.classifier.index("back")] >= BACK_LOOK.known
+    back = BACK_LABEL.get(game)
+    if back is not None:  # a back's look: around the tap (or the one piece's centre), when
+        #                   the model does not know this back already
+        known = pred.probs[:, reader.classifier.index(back)] >= BACK_LOOK.known
         for k, (p, lab, _) in enumerate(chosen):
-            if lab == "back" and not known[k]:
+            if lab == back and not known[k]:
                 at = p.center if taps is None else np.array(taps[k][:2]) / photo.scale
                 looks[k] = back_look(image, at, p.width)
     return [teach.Example(lab, src, pred.embedding[k].astype(np.float32), colours[k], "cards",

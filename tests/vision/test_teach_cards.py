@@ -352,3 +352,36 @@ def test_profile_keeps_the_taught_look(tmp_path):
                    classes=("background", "back"), model="cards", look=look)
     back = Profile.load(prof.save(tmp_path / "p"))
     assert np.allclose(back.look, look) and back.card_part.look is back.look
+
+
+@pytest.mark.parametrize("share, cos, bg, back", [
+    (0.8, 0.7, 0.8, True),  # mostly the back's colours, near its prototype: a back
+    (0.1, 0.7, 0.8, False),  # the table's colours: left as the model reads it
+    (0.8, 0.2, 0.8, False),  # the colours but far from the taught back (another card)
+    (0.8, 0.7, 0.95, False),  # the model is sure it is background
+])
+def test_look_rescue_reads_hop_la_bille_backs(share, cos, bg, back):
+    from vision.teach_cards import look_rescue
+
+    fake = FakeCards(None, None)
+    probs = np.zeros((1, len(fake.classes)), np.float32)
+    probs[0, fake.index("background")], probs[0, fake.index("card-red")] = bg, 1 - bg
+    emb = unit([[cos, np.sqrt(1 - cos * cos), 0, 0, 0, 0, 0, 0]])
+    part = Profile(game="hop-la-bille", labels=("card-back", "card-red"),
+                   prototypes=np.eye(2, 8, dtype=np.float32), colours=np.zeros((2, 3)),
+                   counts=np.ones(2, np.int64), classes=fake.classes, model="cards")
+    out = look_rescue(part, fake, "hop-la-bille", probs, emb, np.array([share]))[0]
+    assert (out.argmax() == fake.index("card-back")) == back
+    assert out.sum() == pytest.approx(1.0)
+
+
+def test_look_share_counts_the_back_colours_in_the_crop_middle():
+    from vision.teach_cards import look_colours, look_share
+
+    look = _taught_look()
+    photo = np.full((200, 200, 3), (120, 140, 150), np.uint8)
+    colours = look_colours(cv2.cvtColor(photo, cv2.COLOR_BGR2HSV), look)
+    crops = np.full((2, 30, 30, 3), (120, 140, 150), np.uint8)
+    crops[0, 5:25, 5:25] = BACK_NAVY  # the back's blue over the middle
+    share = look_share(crops, colours)
+    assert share[0] > 0.9 and share[1] == 0.0
