@@ -10,7 +10,14 @@ import pytest
 
 from vision.cards.geometry import SPECS, CardCropSettings, frame_from_pose, pose_from_frame
 from vision.cards.pieces import CardPiece
-from vision.cards.read import READ, CardReader, _card_frame, design_regions, look_alike_regions
+from vision.cards.read import (
+    READ,
+    CardReader,
+    _card_frame,
+    design_regions,
+    look_alike_regions,
+    look_strips,
+)
 from vision.classify.model import Prediction
 
 SPEC = SPECS["troetofanten"]
@@ -416,3 +423,26 @@ def test_on_a_card(centre, angle, want):
     frame = _card_frame(np.asarray(centre, float), angle, W, ASPECT)
     key, _, _ = pose_from_frame(frame, SPEC)
     assert on_a_card(key, frame, [read]) == want
+
+
+@pytest.mark.parametrize("side", [-1.0, 1.0])  # the strip left or right of the card on top
+def test_look_strips_a_back_under_a_card(side):
+    """A face-down card under a face-up one, shifted along the row: a strip of the backs'
+    look (0.35 widths across, a card long) lies along the card on top. The back's outer
+    edge is the strip's; it reaches a card width under the card on top. A strip lying
+    alone (along no card read) and a square patch are no card."""
+    f = READ.look_scale
+    mask = np.zeros((200, 300), np.uint8)
+    on_top = _card_frame(np.array([200.0, 200.0]), 0.0, W, ASPECT)
+    strip_c = np.array([200.0 + side * (0.5 + 0.175) * W, 200.0])
+    for c, w, h in ((strip_c, 0.35 * W, ASPECT * W), ((450.0, 200.0), 0.35 * W, ASPECT * W),
+                    ((450.0, 340.0), 30.0, 30.0)):
+        x0, y0 = (np.asarray(c) - (w / 2, h / 2)) * f
+        cv2.rectangle(mask, (int(x0), int(y0)), (int(x0 + w * f) - 1, int(y0 + h * f) - 1), 255,
+                      -1)
+    got = look_strips(mask, [on_top], np.array([[200.0, 200.0]]), np.array([W]))
+    assert len(got) == 1
+    c, a, w = got[0]
+    want = strip_c + side * (0.5 * W - 0.175 * W) * np.array([-1.0, 0.0])
+    assert np.hypot(*(c - want)) < 0.1 * W
+    assert abs((a + 90) % 180 - 90) < 5 and w == pytest.approx(W, rel=0.1)

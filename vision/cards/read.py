@@ -107,6 +107,11 @@ class ReadSettings:
     #   `look_size`: no back read vouches for the colour)
     design_fill: float = 0.8  # and it fills this share of its rectangle
     design_confidence: float = 0.6  # a face-down card found by its shape alone
+    strip_across: tuple[float, float] = (0.15, 0.7)  # a strip of the backs' look off the
+    #   cards read, this x the nearest cards' width across
+    strip_along: tuple[float, float] = (1.2, 2.1)  # and this along (a card's height), lying
+    #   along a card read, is a face-down card under it (`look_strips`)
+    strip_fill: float = 0.7  # filling this share of its rectangle
     design_apart: float = 0.25  # widths between its centre and any card read's
     weak_up_confidence: float = 0.9  # a weak key point read as a face-up card this surely
     #   is one, unless its key point or its card's centre lies on a card read already (a
@@ -282,7 +287,8 @@ def snap_card(image: np.ndarray, area, p: np.ndarray, size_mm=(60.0, 90.0),
 
 
 def look_alike_regions(image: np.ndarray, frames: list[np.ndarray], centres: np.ndarray,
-                       widths: np.ndarray, settings: ReadSettings = READ
+                       widths: np.ndarray, settings: ReadSettings = READ,
+                       masks: list | None = None
                        ) -> list[tuple[np.ndarray, float, float, float]]:
     """Card-sized regions that share the look of the face-down cards at `frames` ((4, 2)
     corners each): all backs of a box share one design. The look is the backs' hue and
@@ -319,12 +325,13 @@ def look_alike_regions(image: np.ndarray, frames: list[np.ndarray], centres: np.
     # a back's colour: far more common on the backs than elsewhere, and not rare on them
     look = ((ratio >= s.look_ratio) & (h_back >= 0.01 * h_back.sum())).astype(np.float32)
     hit = cv2.calcBackProject([hsv], [0, 1], look, ranges, 255)
-    return card_shaped(hit, centres, widths, s.look_size, s.look_fill, s)
+    return card_shaped(hit, centres, widths, s.look_size, s.look_fill, s, masks=masks)
 
 
 def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
                 size: tuple[float, float], fill: float, settings: ReadSettings = READ,
-                piles: bool = False) -> list[tuple[np.ndarray, float, float, float]]:
+                piles: bool = False, masks: list | None = None
+                ) -> list[tuple[np.ndarray, float, float, float]]:
     """The card-shaped regions of the mask `hit` (the photo at `look_scale`, non-zero where
     a back's colours are), closed over the design's other parts: a region's minimum-area
     rectangle has a card's shape (`look_shape`), its short side is `size` x the width of
@@ -341,6 +348,8 @@ def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
     hit = cv2.morphologyEx(hit, cv2.MORPH_CLOSE, cv2.getStructuringElement(
         cv2.MORPH_ELLIPSE, (k, k)))
     hit = cv2.morphologyEx(hit, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    if masks is not None:  # the caller's: the closed mask
+        masks.append(hit)
     n, lab, stats, _ = cv2.connectedComponentsWithStats((hit > 0).astype(np.uint8), 4)
     out = []
     for j in range(1, n):
@@ -374,7 +383,7 @@ def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
 
 
 def design_regions(image: np.ndarray, centres: np.ndarray, widths: np.ndarray,
-                   settings: ReadSettings = READ
+                   settings: ReadSettings = READ, masks: list | None = None
                    ) -> list[tuple[np.ndarray, float, float, float]]:
     """Card-shaped regions of one colour where no face-down card was read to learn the
     backs' look from (a copy whose backs the card classifier does not know: edition 2's
@@ -405,9 +414,64 @@ def design_regions(image: np.ndarray, centres: np.ndarray, widths: np.ndarray,
         if h[look > 0].sum() < s.design_min * card:
             continue
         hit = cv2.calcBackProject([hsv], [0, 1], look, ranges, 255)
-        found = card_shaped(hit, centres, widths, s.design_size, s.design_fill, s, True)
+        mine: list = []
+        found = card_shaped(hit, centres, widths, s.design_size, s.design_fill, s, True, mine)
+        if masks is not None and found:  # a design's mask where it made a card
+            masks += mine
         out += [r for r in found  # (a card found by another group of colours already: once)
                 if not any(np.hypot(*(r[0] - o[0])) < 0.5 * r[2] for o in out)]
+    return out
+
+
+def look_strips(mask: np.ndarray, frames: list[np.ndarray], centres: np.ndarray,
+                widths: np.ndarray, settings: ReadSettings = READ
+                ) -> list[tuple[np.ndarray, float, float]]:
+    """Face-down cards under others: what is left of the backs' look (`mask`, closed, at
+    `look_scale`) off the cards read (`frames`) that is a strip a card long and a fraction
+    of its width across (`strip_across`, `strip_along` x the width of the cards read
+    nearest to it), lying along a card read that covers the rest of it (a pile spread
+    along the row: each card under another shows a strip of its long side). Returns
+    (centre (2,) photo px, angle of the card's u axis in degrees modulo 180, width px) of
+    each such card: its outer long edge the strip's, reaching under the card beside it."""
+    s = settings
+    f = s.look_scale
+    if not frames or not len(widths):
+        return []
+    cover = np.zeros(mask.shape, np.uint8)
+    polys = []
+    for q in frames:
+        q = (np.asarray(q, float) + 0.5) * f - 0.5
+        c = q.mean(axis=0)
+        polys.append(q.astype(np.float32))
+        cv2.fillConvexPoly(cover, np.round(c + (q - c) * 1.05).astype(np.int32), 1)
+    rest = ((mask > 0) & (cover == 0)).astype(np.uint8)
+    rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    centres, widths = np.asarray(centres, float) * f, np.asarray(widths, float) * f
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(rest, 4)
+    out = []
+    for j in range(1, n):
+        x0, y0, bw, bh, a = (int(v) for v in stats[j])
+        blob = (lab[y0:y0 + bh, x0:x0 + bw] == j).astype(np.uint8)
+        rect = mask_min_area_rect(blob, (x0, y0))
+        box = cv2.boxPoints(rect)
+        e1, e2 = box[1] - box[0], box[2] - box[1]
+        short, long_ = sorted((float(np.hypot(*e1)), float(np.hypot(*e2))))
+        c = np.array(rect[0], float)
+        near = float(np.median(widths[np.argsort(np.hypot(*(centres - c).T))[:3]]))
+        if not (s.strip_across[0] * near <= short <= s.strip_across[1] * near and
+                s.strip_along[0] * near <= long_ <= s.strip_along[1] * near and
+                a >= s.strip_fill * short * long_):
+            continue
+        eu = e1 if np.hypot(*e1) <= np.hypot(*e2) else e2
+        n_ = eu / max(float(np.hypot(*eu)), 1e-9)  # across the strip
+        for sign in (1.0, -1.0):  # the side a card read covers the rest of it from
+            probe = c + sign * n_ * (0.5 * short + 0.15 * near)
+            if any(cv2.pointPolygonTest(q, (float(probe[0]), float(probe[1])), False) >= 0
+                   for q in polys):
+                centre = c + sign * n_ * (0.5 * near - 0.5 * short)
+                out.append(((centre + 0.5) / f - 0.5,
+                            float(np.degrees(np.arctan2(n_[1], n_[0])) % 180.0), near / f))
+                break
     return out
 
 
@@ -747,7 +811,9 @@ class CardReader:
         `back_duplicate` widths are one card (its two corners). Card-shaped regions of the
         backs' own look (`look_alike_regions`) then give a back its outline, and where no
         back was read one is added when the card classifier reads it as a back in either
-        orientation."""
+        orientation. Where no back was read surely, card-shaped regions of one colour are
+        backs (`design_regions`). Last, a strip of the look beside a card read is a back
+        under it (`look_strips`)."""
         s = self.settings
         spec = SPECS["troetofanten"]
         up = [p for p in pieces if p.label != "back"]
@@ -768,16 +834,13 @@ class CardReader:
         sure = [p for p in kept if p.confidence >= s.look_min_conf]
         centres = np.array([p.center for p in pieces])
         widths = np.array([p.width for p in pieces])
+        masks: list = []
         if not sure:  # no back to learn their look from: card-shaped regions of one colour
-            for c, a, w, _ in design_regions(image, centres, widths, s):
-                if any(np.hypot(*(p.center - c)) < s.design_apart * w for p in up + kept):
-                    continue  # a card read there (a row's cards overlap: their centres
-                    #           lie 0.3 widths apart and more)
-                fr = _card_frame(c, a, w, spec.aspect)
-                key, _, _ = pose_from_frame(fr, spec)
-                kept.append(CardPiece("back", s.design_confidence, key, fr, float(a), w))
-            return up + kept
-        regions = look_alike_regions(image, [p.frame for p in sure], centres, widths, s)
+            for c, a, w, _ in design_regions(image, centres, widths, s, masks):
+                self._add_back(kept, up, c, a, w)
+            return self._add_strips(up, kept, masks)
+        regions = look_alike_regions(image, [p.frame for p in sure], centres, widths, s,
+                                     masks)
         cand = []
         for c, a, w, _ in regions:  # the region's short side: the card's width
             here = [k for k, p in enumerate(kept) if np.hypot(*(p.center - c)) < 0.5 * w]
@@ -814,6 +877,33 @@ class CardReader:
                 kept.append(CardPiece("back", conf, key, frame, float(a), w,
                                       {lab: round(float(v), 4) for lab, v in
                                        zip(TROETO_LABELS, pg[k], strict=True)}))
+        return self._add_strips(up, kept, masks)
+
+    def _add_back(self, kept: list[CardPiece], up: list[CardPiece], c, a: float, w: float
+                  ) -> None:
+        """Append to `kept` the face-down card centred at `c` (u axis at `a` degrees, `w` px
+        wide) found by its look alone, unless a card read lies there (within `design_apart`
+        widths of its centre: a row's overlapping cards lie 0.3 widths apart and more)."""
+        s = self.settings
+        if any(np.hypot(*(p.center - c)) < s.design_apart * w for p in up + kept):
+            return
+        spec = SPECS["troetofanten"]
+        fr = _card_frame(np.asarray(c, float), a, w, spec.aspect)
+        key, _, _ = pose_from_frame(fr, spec)
+        kept.append(CardPiece("back", s.design_confidence, key, fr, float(a), w))
+
+    def _add_strips(self, up: list[CardPiece], kept: list[CardPiece], masks: list
+                    ) -> list[CardPiece]:
+        """`up + kept` and the face-down cards under them that show a strip of the backs'
+        look (`look_strips` on the union of `masks`)."""
+        if not masks:
+            return up + kept
+        mask = np.maximum.reduce(masks)
+        pieces = up + kept
+        for c, a, w in look_strips(mask, [p.frame for p in pieces],
+                                   np.array([p.center for p in pieces]),
+                                   np.array([p.width for p in pieces]), self.settings):
+            self._add_back(kept, up, c, a, w)
         return up + kept
 
     def read_pieces(self, image: np.ndarray, game: str, area=None
