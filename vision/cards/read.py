@@ -447,12 +447,14 @@ def look_strips(mask: np.ndarray, frames: list[np.ndarray], centres: np.ndarray,
     rest = ((mask > 0) & (cover == 0)).astype(np.uint8)
     rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     centres, widths = np.asarray(centres, float) * f, np.asarray(widths, float) * f
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(rest, 4)
+    least = s.strip_fill * s.strip_across[0] * s.strip_along[0] * float(np.min(widths)) ** 2
+    contours, _ = cv2.findContours(rest, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     out = []
-    for j in range(1, n):
-        x0, y0, bw, bh, a = (int(v) for v in stats[j])
-        blob = (lab[y0:y0 + bh, x0:x0 + bw] == j).astype(np.uint8)
-        rect = mask_min_area_rect(blob, (x0, y0))
+    for cnt in contours:  # (outlines: a sparse mask's are found faster than its labels)
+        a = cv2.contourArea(cnt) + 0.5 * len(cnt)  # about its pixels
+        if a < least:
+            continue
+        rect = cv2.minAreaRect(cnt)
         box = cv2.boxPoints(rect)
         e1, e2 = box[1] - box[0], box[2] - box[1]
         short, long_ = sorted((float(np.hypot(*e1)), float(np.hypot(*e2))))
