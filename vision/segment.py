@@ -88,6 +88,11 @@ class TileSettings:
     faint_area: tuple[float, float] = (0.7, 1.3)  # of a tile's area
     faint_side: tuple[float, float] = (0.8, 1.2)  # minAreaRect sides, of a tile's side
     faint_fill: float = 0.85
+    # a blob whose box is longer than trim_above tile sides is opened with a disc of
+    # trim_disc sides (its largest part kept): thin scraps joined to a tile (the arena's
+    # painted lines, glare) pulled its box and centre off the tile (0: off)
+    trim_above: float = 1.1
+    trim_disc: float = 0.5
 
 
 @dataclass(frozen=True)
@@ -432,6 +437,24 @@ def faint_tiles(diff: np.ndarray, valid: np.ndarray, mask: np.ndarray, groups: l
     return found
 
 
+def trim_scraps(g: np.ndarray, disc: float) -> np.ndarray:
+    """The (N, 2) int (x, y) pixels of one blob opened with a disc of `disc` pixels across,
+    its largest part (thin scraps joined to a piece cut off); `g` itself when nothing
+    is left."""
+    x0, y0 = g.min(axis=0)
+    w, h = g.max(axis=0) - (x0, y0) + 1
+    m = np.zeros((h, w), np.uint8)
+    m[g[:, 1] - y0, g[:, 0] - x0] = 1
+    k = max(3, int(round(disc)) | 1)
+    m = cv2.morphologyEx(m, cv2.MORPH_OPEN,
+                         cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
+    if n < 2:
+        return g
+    ys, xs = np.nonzero(labels == 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA])))
+    return np.stack([xs + x0, ys + y0], axis=1)
+
+
 def _to_plane(T: np.ndarray, pts: np.ndarray) -> np.ndarray:
     k, off = T[0, 0], T[0, 2]
     return (np.asarray(pts, np.float64) - off) / k
@@ -504,6 +527,9 @@ def find_tiles(image_bgr: np.ndarray, area: PlayArea, settings: TileSettings) ->
     centers, sides, angles, polys = [], [], [], []
     for g in groups:
         (cx, cy), (w, h), ang = cv2.minAreaRect(g.astype(np.float32))
+        if settings.trim_above > 0 and max(w, h) > settings.trim_above * t:
+            g = trim_scraps(g, settings.trim_disc * t)
+            (cx, cy), (w, h), ang = cv2.minAreaRect(g.astype(np.float32))
         if min(w, h) < 1 or max(w, h) / min(w, h) > settings.max_elongation:
             continue
         if max(w, h) > 2.2 * t:

@@ -440,6 +440,26 @@ def test_hue_look_refits_the_arena_without_off_hue_pixels(green, plain, refined)
     assert len(find_tiles(img, area, replace(s, arena_hue_refine=3.0))) == refined
 
 
+@pytest.mark.parametrize("width, trim_above, found", [
+    (8, 1.1, True),  # a painted line joined to a white tile: cut off, the tile found
+    (16, 1.1, True),  # a broader one too
+    (8, 0.0, False),  # not trimmed: tile and line make one long blob, no tile
+    (4, 0.0, True),  # a hairline the mask's opening removes anyway
+])
+def test_a_thin_scrap_joined_to_a_tile_is_cut_off(width, trim_above, found):
+    """A pale line on the arena running from under a white tile (`trim_scraps`)."""
+    from dataclasses import replace
+
+    img, area = arena_scene([])
+    cv2.line(img, (640, 480), (470, 650), (200, 200, 220), width)
+    box = cv2.boxPoints(((640, 480), (96, 96), 20)).astype(np.int32)
+    cv2.fillPoly(img, [box], (225, 230, 230))
+    cv2.polylines(img, [box], True, (157, 161, 161), 3)
+    cand = find_tiles(img, area, replace(TILE_SETTINGS, trim_above=trim_above))
+    at = area.to_image(cand.centers)
+    assert (len(cand) == 1 and np.hypot(*(at[0] - (640, 480))) < 5) == found
+
+
 PALE_AT = [(500, 400), (800, 600)]
 
 
