@@ -778,6 +778,20 @@ def enclosed_region(prob: np.ndarray, edges: np.ndarray, settings: AreaSettings
     return out
 
 
+def _enclosed_edge_quad(prob, edges, dist, settings: AreaSettings, inside: bool = False):
+    """4 straight edges around the region enclosed by the edges around the network's mask
+    (`enclosed_region`, `edge_quad`), if they lie on edges for `enclosed_cover` of their
+    length; `inside`: only a region clear of the photo's border. Clockwise, or None."""
+    region = enclosed_region(prob, edges, settings)
+    if region.sum() < settings.min_area_frac * region.size:
+        return None
+    if inside and (region[0].any() or region[-1].any() or region[:, 0].any()
+                   or region[:, -1].any()):
+        return None
+    quad, cover = edge_quad(region.astype(np.float32), edges, dist, settings)
+    return _order(quad) if quad is not None and cover >= settings.enclosed_cover else None
+
+
 def _rival_enclosed(best, small, lab, prob, cue, settings: AreaSettings):
     """The network's snapped quad, or the quad of the region enclosed by the edges around
     its mask (`enclosed_region`) where the quad's weakest side is weak and the rival's is
@@ -913,6 +927,12 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
                     if rebuilt is not None and side_contrast(rebuilt, cue, settings).min() > \
                             weakest + settings.contrast_gain:
                         best, from_model = _order(rebuilt), False
+                        weakest = side_contrast(best, cue, settings).min()
+                    if settings.enclosed and weakest < settings.contrast_min:
+                        rival = _enclosed_edge_quad(prob, edges, dist, settings, inside=True)
+                        if rival is not None and side_contrast(rival, cue, settings).min() > \
+                                weakest + settings.contrast_gain:
+                            best, from_model = _order(rival), False
     if best is None:
         for level in levels(settings):
             mask = area_mask(small, settings, level, lab)
@@ -938,13 +958,9 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
                 pass
         if settings.enclosed and prob is not None:  # the edges around a partial mask
             edges, dist = edge_maps(small, settings, lab)
-            region = enclosed_region(prob, edges, settings)
-            if region.sum() >= settings.min_area_frac * region.size:
-                quad, cover = edge_quad(region.astype(np.float32), edges, dist, settings)
-                if quad is not None and cover >= settings.enclosed_cover:
-                    best = _order(quad)
-                else:
-                    why = "no four straight edges around it"
+            best = _enclosed_edge_quad(prob, edges, dist, settings)
+            if best is None:
+                why = "no four straight edges around it"
     if best is None:
         raise AreaNotFound(f"no {what} found in the photo ({why})")
     best = best / f

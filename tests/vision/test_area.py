@@ -114,3 +114,23 @@ def test_outer_edge_moves_sides_to_the_hem_rim(start, table):
     inner = rim + (5 - start) * np.array([[1, 1], [-1, 1], [-1, -1], [1, -1]])
     out = outer_edge(img, inner.astype(np.float64), cloth)
     assert np.abs(out - rim).max() < 1.5
+
+
+@pytest.mark.parametrize("seed_xy, found", [
+    ((330, 180), True),  # the mask on the cloth: its rim, clear of the photo's border
+    ((60, 60), False),  # the mask on the table: the region reaches the border, no rival
+])
+def test_enclosed_edge_quad_rival_stays_inside_the_photo(seed_xy, found):
+    from vision.area import _enclosed_edge_quad, edge_maps
+
+    cloth = AREA_SETTINGS["hop-la-bille"]
+    img = np.full((360, 480, 3), (90, 130, 170), np.uint8)
+    corners = np.array([[150, 60], [420, 70], [410, 300], [140, 290]], np.int32)
+    cv2.fillPoly(img, [corners], (225, 225, 228))
+    prob = np.zeros(img.shape[:2], np.float32)
+    cv2.circle(prob, seed_xy, 40, 1.0, -1)
+    edges, dist = edge_maps(img, cloth)
+    quad = _enclosed_edge_quad(prob, edges, dist, cloth, inside=True)
+    assert (quad is not None) == found
+    if found:
+        assert max(np.hypot(*(quad - c).T).min() for c in corners) < 4
