@@ -101,15 +101,16 @@ def with_classifier(reader, classifier):
 
 def taught_reader(reader, profile: teach.Profile | None, game: str):
     """The reader whose final classification is re-decided with the profile's card part
-    (the width search, which picks each piece's size by the model's background probability
-    where the reader has one, stays untaught), or the reader itself when there is no card
-    part."""
+    (the width and angle searches, which pick each piece's pose by the model's background
+    probability where the reader has them, stay untaught), or the reader itself when there
+    is no card part."""
     part = None if profile is None else profile.card_part
     if part is None or not part.labels:
         return reader
     out = with_classifier(reader, TaughtCardClassifier(reader.classifier, part, game))
-    if hasattr(reader, "search_widths"):  # the poses stay the untaught reader's (the same
-        out.search_widths = reader.search_widths  # crops as teaching saw; and faster)
+    for search in ("search_widths", "search_angles"):  # the poses stay the untaught
+        if hasattr(reader, search):  # reader's (the same crops as teaching saw; and faster)
+            setattr(out, search, getattr(reader, search))
     if game == "hop-la-bille" and part.look is not None and hasattr(out, "read_pieces"):
         read = out.read_pieces  # (bound to the copy)
         clf = out.classifier
@@ -193,14 +194,16 @@ def _back_project(hsv: np.ndarray, table: np.ndarray, bins) -> np.ndarray:
     code = cv2.add(cv2.LUT(h, (np.minimum(np.arange(256) * hb // 180, hb - 1) * sb)
                            .astype(np.uint8)),
                    cv2.LUT(sat, (np.arange(256) * sb // 256).astype(np.uint8)))
+    luts = np.zeros((vb, 256), np.uint8)
+    luts[:, :hb * sb] = np.where(table.reshape(hb * sb, vb).T > 0, 255, 0)
+    if (luts == luts[:1]).all():  # the value does not matter (e.g. spread over every bin)
+        return cv2.LUT(code, luts[0])
     vbin = cv2.LUT(val, (np.arange(256) * vb // 256).astype(np.uint8))
     out = np.zeros(h.shape, np.uint8)
-    for b in range(vb):
-        lut = np.zeros(256, np.uint8)
-        lut[:hb * sb] = np.where(table[:, :, b].ravel() > 0, 255, 0)
+    for b, lut in enumerate(luts):
         if lut.any():
             hit = cv2.LUT(code, lut)
-            out |= hit if vb == 1 else cv2.bitwise_and(hit, hit, mask=(vbin == b).view(np.uint8))
+            out |= cv2.bitwise_and(hit, hit, mask=(vbin == b).view(np.uint8))
     return out
 
 

@@ -109,8 +109,8 @@ def write_teach_folder(game: str, out: str | Path, per_label: int = 1, seed: int
 
 class TaughtPipeline:
     """A `Pipeline` stand-in for `evaluate_folder` that recognises with a profile and times
-    the teach steps per photo (`teach_probs`; Troetofanten also the taught backs' search,
-    `teach_cards.look_backs`)."""
+    the teach steps per photo (`teach_probs`; the taught backs' look: Troetofanten's search,
+    `teach_cards.look_backs`, and Hop la bille's colours and rescue)."""
 
     def __init__(self, pipeline: Pipeline, profile: teach.Profile):
         self.pipeline, self.profile = pipeline, profile
@@ -120,23 +120,33 @@ class TaughtPipeline:
     def recognise(self, source, game):
         import vision.teach_cards as tc
 
-        real, real_look = teach.teach_probs, tc.look_backs
+        names = ("look_backs", "look_colours", "look_share", "look_rescue")
+        real = [teach.teach_probs] + [getattr(tc, n) for n in names]
         spent = [0.0, 0.0]
+        depth = [0]  # only the outermost timed call counts (look_backs calls look_colours)
 
         def timing(fn):
             def timed(*a, **k):
+                depth[0] += 1
                 t, c = time.perf_counter(), time.thread_time()
-                r = fn(*a, **k)
-                spent[0] += (time.perf_counter() - t) * 1000
-                spent[1] += (time.thread_time() - c) * 1000
-                return r
+                try:
+                    return fn(*a, **k)
+                finally:
+                    depth[0] -= 1
+                    if depth[0] == 0:
+                        spent[0] += (time.perf_counter() - t) * 1000
+                        spent[1] += (time.thread_time() - c) * 1000
             return timed
 
-        teach.teach_probs, tc.look_backs = timing(real), timing(real_look)
+        teach.teach_probs = timing(real[0])
+        for n, fn in zip(names, real[1:], strict=True):
+            setattr(tc, n, timing(fn))
         try:
             return self.pipeline.recognise(source, game, self.profile)
         finally:
-            teach.teach_probs, tc.look_backs = real, real_look
+            teach.teach_probs = real[0]
+            for n, fn in zip(names, real[1:], strict=True):
+                setattr(tc, n, fn)
             self.added_ms.append(spent[0])
             self.added_cpu_ms.append(spent[1])
 
