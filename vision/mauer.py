@@ -1097,11 +1097,22 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
         quick = replace(s, blob_long_side=s.search_long_side,
                         blob_thresholds=s.search_thresholds,
                         prescore_keep=s.search_prescore_keep)
+        early: list = []  # (H, its board_blobs on the helper thread)
+
+        def ahead(H):  # the refine's full size blobs of the likely view, made meanwhile
+            early.append((H, run_beside(s, _blobs_for, H, board, s, maps)))
+
         view = _find_board_once(image_bgr, board, quick, blob_map(image_bgr, quick, small, lab8),
-                                lab, f)
+                                lab, f, ahead if isinstance(maps, Future) else None)
+        blobs = None
+        for H, job in early:
+            if view is not None and np.array_equal(H, view.H) and not job.cancel():
+                blobs = job.result()  # (not started there: made by refine_view here)
+            else:
+                job.cancel()
         if view is not None:
             maps = _now(maps) or blob_map(image_bgr, s)
-            view = refine_view(view, board, s, maps, lab, f)
+            view = refine_view(view, board, s, maps, lab, f, blobs)
         if view is not None and view.score >= s.quick_accept_score:
             views.append(view)
     if not views:
@@ -1158,14 +1169,20 @@ def board_blobs(view: BoardView, board: Board, s: MauerSettings, maps: BlobMap) 
     return blobs
 
 
+def _blobs_for(H: np.ndarray, board: Board, s: MauerSettings, maps) -> np.ndarray:
+    """`board_blobs` for a view with homography H, `maps` possibly still in the making."""
+    return board_blobs(BoardView(None, H, None, 0.0), board, s, _now(maps))
+
+
 def refine_view(view: BoardView, board: Board, s: MauerSettings, maps: BlobMap,
-                lab: np.ndarray, f: float) -> BoardView | None:
+                lab: np.ndarray, f: float, blobs: np.ndarray | None = None
+                ) -> BoardView | None:
     """A view found on a reduced copy, refined on the full size blobs of its fields
-    (`board_blobs`): ICP from it, then scored as a full size pass scores its fit (fields
-    with their blob and the start colours; `lab`: the photo at `f` x its size, float32
-    Lab); None when it does not fit."""
+    (`board_blobs`, or `blobs` when already made for it): ICP from it, then scored as a
+    full size pass scores its fit (fields with their blob and the start colours; `lab`:
+    the photo at `f` x its size, float32 Lab); None when it does not fit."""
     fields, pitch = _field_array(board)
-    det = board_blobs(view, board, s, maps)[:, :2]
+    det = (board_blobs(view, board, s, maps) if blobs is None else blobs)[:, :2]
     if len(det) < s.min_matched:
         return None
     H, n, _ = _icp(det, fields, view.H, pitch, s, s.icp_iters, affine=0)
@@ -1193,10 +1210,12 @@ def field_contrast(lab: np.ndarray, H: np.ndarray, board: Board) -> float:
 
 
 def _find_board_once(image_bgr: np.ndarray, board: Board, s: MauerSettings, maps: BlobMap,
-                     lab: np.ndarray, f: float) -> BoardView | None:
+                     lab: np.ndarray, f: float, ahead=None) -> BoardView | None:
     """One pass of the board search on `maps`' blobs; `lab`: the photo at `f` x its size,
     float32 Lab (the colour checks). The view's camera P is left None (`find_board` makes
-    it for the view it keeps)."""
+    it for the view it keeps). `ahead(H)`: called with the best start's fit (its H as the
+    view would hold it) before its turned and shifted alternatives are tried (most often
+    it stays the best): work for that view may start meanwhile."""
     blobs = field_blobs(image_bgr, s, maps)
     det = blobs[:, :2]
     fields, pitch = _field_array(board)
@@ -1222,6 +1241,8 @@ def _find_board_once(image_bgr: np.ndarray, board: Board, s: MauerSettings, maps
             best = (total, H, fs, ce)
     if best is None:
         return None
+    if ahead is not None:
+        ahead(best[1] / best[1][2, 2])
     # The lattice of fields repeats: also try the best fit turned by 180 degrees and moved by
     # a row or a field, keep what fits the fields and the start colours best.
     w_mm, h_mm = board.size_mm

@@ -509,3 +509,34 @@ def test_a_quick_fit_above_quick_accept_score_is_the_full_searchs_board(scene):
     full = M.find_board(img, board, replace(M.SETTINGS, search_long_side=0))
     assert M.SETTINGS.quick_accept_score <= quick.score < M.SETTINGS.good_board_score
     assert np.abs(quick.corners - full.corners).max() < 1.0
+
+
+@pytest.mark.parametrize("hit", [True, False])
+def test_refine_blobs_made_beside_the_alternatives(hit, monkeypatch):
+    """With a helper thread, the refine's full size blobs are made for the reduced search's
+    best start while its turned and shifted alternatives are tried, and used when that
+    start stays the view (the same board); when an alternative wins they are not used."""
+    img, board, _ = _scene_view()
+    want = M.find_board(img, board, replace(M.SETTINGS, threads=False))
+    given, once = [], M._find_board_once
+
+    def spy_refine(*args):  # (view, board, s, maps, lab, f, blobs)
+        given.append(args[6])
+        return refine(*args)
+
+    def moved_start(*args):  # (image, board, s, maps, lab, f, ahead): the start handed
+        ahead = args[6]  # ahead is not the view
+
+        def moved(H):
+            ahead(H @ np.diag([1.0, 1.0, 1.001]))
+        return once(*args[:6], None if ahead is None else moved)
+
+    refine = M.refine_view
+    monkeypatch.setattr(M, "refine_view", spy_refine)
+    if not hit:
+        monkeypatch.setattr(M, "_find_board_once", moved_start)
+    got = M.find_board(img, board, replace(M.SETTINGS, threads=True, threads_below_load=ALWAYS),
+                       M.run_beside(replace(M.SETTINGS, threads=True, threads_below_load=ALWAYS),
+                                    M.blob_map, img, M.SETTINGS))
+    assert len(given) == 1 and (given[0] is not None) == hit
+    assert np.array_equal(got.H, want.H) and np.array_equal(got.corners, want.corners)
