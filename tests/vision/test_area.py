@@ -134,3 +134,14 @@ def test_enclosed_edge_quad_rival_stays_inside_the_photo(seed_xy, found):
     assert (quad is not None) == found
     if found:
         assert max(np.hypot(*(quad - c).T).min() for c in corners) < 4
+
+
+@pytest.mark.parametrize("found, want", [
+    (ARENA, 0.0),
+    (np.roll(ARENA, 1, axis=0)[::-1], 0.0),  # any order and direction of the same corners
+    (ARENA + [[0, 0], [7, 0], [0, 0], [0, 0]], 7.0),  # the worst corner counts
+])
+def test_area_eval_corner_error(found, want):
+    from vision.area_eval import corner_error
+
+    assert corner_error(found, ARENA) == pytest.approx(want)
