@@ -104,6 +104,7 @@ class AreaSettings:
     # (`edge_quad`), kept if its sides lie on edges for at least `enclosed_cover`
     enclosed: bool = False
     enclosed_seed: int = 20  # px of the mask a part away from edges must hold
+    enclosed_prob: float = 0.5  # the mask: the network's probability above this
     enclosed_cover: float = 0.8
     # ... and for the arena, that region's quad is a rival to the network's where the
     # latter's weakest side stays under `weak_share` after `refit_weak_sides`
@@ -763,11 +764,12 @@ def edge_quad(prob: np.ndarray, edges: np.ndarray, dist: np.ndarray,
 def enclosed_region(prob: np.ndarray, edges: np.ndarray, settings: AreaSettings
                     ) -> np.ndarray:
     """uint8 {0, 1}: the parts of the photo away from edges (Canny, dilated by 1 px, cut
-    it into parts) holding at least `enclosed_seed` px of the network's mask (prob > 0.5),
-    holes (marbles, cards) filled. A partial mask on a cloth grows to the cloth's rim."""
+    it into parts) holding at least `enclosed_seed` px of the network's mask (probability
+    over `enclosed_prob`), holes (marbles, cards) filled. A partial mask on a cloth grows
+    to the cloth's rim."""
     free = (cv2.dilate(edges, np.ones((3, 3), np.uint8)) == 0).astype(np.uint8)
     n, labels = cv2.connectedComponents(free, connectivity=4)
-    count = np.bincount(labels[(prob > 0.5) & (free > 0)], minlength=n)
+    count = np.bincount(labels[(prob > settings.enclosed_prob) & (free > 0)], minlength=n)
     keep = count >= settings.enclosed_seed
     keep[0] = False
     region = keep[labels].astype(np.uint8)
@@ -775,6 +777,15 @@ def enclosed_region(prob: np.ndarray, edges: np.ndarray, settings: AreaSettings
     cs, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     out = np.zeros_like(region)
     cv2.drawContours(out, cs, -1, 1, cv2.FILLED)
+    return out
+
+
+def _hull_mask(mask: np.ndarray) -> np.ndarray:
+    """uint8 {0, 1}: the convex hull of a mask's largest blob, filled."""
+    cs, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = np.zeros_like(mask)
+    if cs:
+        cv2.fillPoly(out, [cv2.convexHull(max(cs, key=cv2.contourArea))], 1)
     return out
 
 
@@ -804,10 +815,7 @@ def _rival_enclosed(best, small, lab, prob, cue, settings: AreaSettings):
     if region.sum() < settings.min_area_frac * region.size:
         return best
     # its convex hull: tiles touching the wall cut notches into the region's outline
-    cs, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    hull = np.zeros_like(region)
-    cv2.fillPoly(hull, [cv2.convexHull(max(cs, key=cv2.contourArea))], 1)
-    quad, _ = _best_candidate(small, hull, settings, "", grow=False)
+    quad, _ = _best_candidate(small, _hull_mask(region), settings, "", grow=False)
     if quad is None:
         return best
     quad = snap_sides(_order(quad), cue, settings, settings.snap_passes_model)
