@@ -88,6 +88,14 @@ class TileSettings:
     faint_area: tuple[float, float] = (0.7, 1.3)  # of a tile's area
     faint_side: tuple[float, float] = (0.8, 1.2)  # minAreaRect sides, of a tile's side
     faint_fill: float = 0.85
+    # Last, outside the arena, tile outlines: thin lines darker than around them by this
+    # much (black-hat of the lightness) that close a tile-sized square (a white tile on
+    # white checks shows only its edge and shadow; 0: off)
+    outline_level: float = 10.0
+    outline_line: float = 0.2  # black-hat disc across, of a tile side
+    # the outline and shadow lie around the tile: its filled shape is a little larger
+    outline_area: tuple[float, float] = (0.8, 1.7)  # of a tile's area
+    outline_side: tuple[float, float] = (0.85, 1.35)  # minAreaRect sides, of a tile's side
     # a blob whose box is longer than trim_above tile sides is opened with a disc of
     # trim_disc sides (its largest part kept): thin scraps joined to a tile (the arena's
     # painted lines, glare) pulled its box and centre off the tile (0: off)
@@ -455,6 +463,25 @@ def trim_scraps(g: np.ndarray, disc: float) -> np.ndarray:
     return np.stack([xs + x0, ys + y0], axis=1)
 
 
+def outline_tiles(lightness: np.ndarray, valid: np.ndarray, mask: np.ndarray, groups: list,
+                  arena: tuple[int, int], t: float, settings: TileSettings) -> list:
+    """Tiles outside the arena seen only by their outline: thin lines darker than their
+    surroundings by `outline_level` (black-hat of the float32 (V, V) `lightness`) whose
+    closed shapes, filled, are lone tile-sized squares (the `outline_*` limits) away from the
+    pieces found so far. Returns pixel arrays like `split_peaks`."""
+    k = max(3, int(round(settings.outline_line * t)) | 1)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    lines = cv2.morphologyEx(lightness, cv2.MORPH_BLACKHAT, disc) > settings.outline_level
+    ring = (lines & valid).astype(np.uint8)
+    a0, a1 = arena
+    ring[max(a0 - 2, 0) : a1 + 2, max(a0 - 2, 0) : a1 + 2] = 0
+    k3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+    filled = convex_blobs(cv2.morphologyEx(ring, cv2.MORPH_CLOSE, k3))
+    seen = kept_mask(groups, mask.shape)
+    return lone_blobs(filled, seen, t, t * t, settings.outline_area, settings.outline_side,
+                      settings.faint_fill)
+
+
 def _to_plane(T: np.ndarray, pts: np.ndarray) -> np.ndarray:
     k, off = T[0, 0], T[0, 2]
     return (np.asarray(pts, np.float64) - off) / k
@@ -518,6 +545,8 @@ def find_tiles(image_bgr: np.ndarray, area: PlayArea, settings: TileSettings) ->
         groups += low_contrast_tiles(low_diff_map, valid, seen, (a0, a1), t, settings)
         if settings.faint_levels:
             groups += faint_tiles(low_diff_map, valid, mask, groups, (a0, a1), t, settings)
+    if settings.outline_level > 0:
+        groups += outline_tiles(parts[0][..., 0], valid, mask, groups, (a0, a1), t, settings)
     if hue_tiles is not None:  # lone tile-sized squares of another hue on the arena
         k3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
         hue_tiles = cv2.morphologyEx(hue_tiles, cv2.MORPH_OPEN, k3)

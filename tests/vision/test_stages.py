@@ -234,12 +234,13 @@ def test_low_contrast_tiles_outside_the_arena(colour, found):
 
     tiles = [(1100, 500, 10, colour), (200, 300, 30, colour)]
     img, area = arena_scene(tiles)
-    cand = find_tiles(img, area, TILE_SETTINGS)
+    by_colour = replace(TILE_SETTINGS, outline_level=0.0)  # (the drawn edges: another look)
+    cand = find_tiles(img, area, by_colour)
     assert len(cand) == found
     pts = area.to_image(cand.centers)
     for x, y in pts:
         assert min(np.hypot(x - cx, y - cy) for cx, cy, _, _ in tiles) < 10
-    assert len(find_tiles(img, area, replace(TILE_SETTINGS, low_diff=0.0))) == 0
+    assert len(find_tiles(img, area, replace(by_colour, low_diff=0.0))) == 0
 
 
 @pytest.mark.parametrize(
@@ -337,6 +338,44 @@ def test_a_tile_that_pulls_its_stripes_tone_is_still_found():
         assert (int(np.sum(d < 20)) == 1) == ok, (refine, pts[d < 96])
 
 
+def white_tile_on_white(outline, stripe: int):
+    """A white tile at (1100, 300) on a white table (with dark stripes `stripe` px wide, the
+    tile within a white one, when `stripe`), edged by a 4 px line of BGR `outline` (None:
+    no edge), blurred and noisy as in a photo."""
+    img, area = arena_scene([], table_bgr=(225, 225, 225))
+    red = img[480, 640].copy()
+    if stripe:
+        for y in range(0, img.shape[0], 2 * stripe):
+            img[y : y + stripe] = (40, 40, 40)
+        cv2.rectangle(img, (340, 180), (940, 780), tuple(int(v) for v in red), -1)
+    box = cv2.boxPoints(((1100, 300), (96, 96), 15)).astype(np.int32)
+    cv2.fillPoly(img, [box], (228, 228, 228))
+    if outline:
+        cv2.polylines(img, [box], True, outline, 4)
+    img = cv2.GaussianBlur(img, (0, 0), 1.0).astype(np.float32)
+    img += np.random.default_rng(0).normal(0, 3, img.shape)
+    return np.clip(img, 0, 255).astype(np.uint8), area
+
+
+@pytest.mark.parametrize("outline, stripe, found", [
+    ((150, 150, 150), 0, True),  # a white tile on a white table, edged in grey
+    ((205, 205, 205), 0, True),  # a faint edge is enough
+    ((190, 190, 190), 200, True),  # within a white stripe: no stripe edge taken for a tile
+    (None, 0, False),  # no edge: nothing to see, nothing found
+])
+def test_a_white_tile_on_white_by_its_outline(outline, stripe, found):
+    """Only the outline look (`outline_tiles`) sees it; without it nothing does."""
+    from dataclasses import replace
+
+    img, area = white_tile_on_white(outline, stripe)
+    for level, want in ((TILE_SETTINGS.outline_level, found), (0.0, False)):
+        cand = find_tiles(img, area, replace(TILE_SETTINGS, outline_level=level))
+        pts = area.to_image(cand.centers)
+        assert len(cand) == int(want), (level, pts)
+        if want:
+            assert np.hypot(*(pts[0] - (1100, 300))) < 20
+
+
 @pytest.mark.parametrize("colour, found", [
     ((58, 56, 54), 2),  # a dark grey tile on a dark cloth (a cat tile): faint, found
     ((52, 50, 48), 1),  # fainter still: the tile at 10 degrees, not the one at 30
@@ -351,11 +390,12 @@ def test_faint_tiles_on_a_dark_cloth(colour, found):
     img, area = arena_scene(tiles, table_bgr=(45, 42, 40))
     noise = np.random.default_rng(0).normal(0, 2, img.shape)
     img = np.clip(img.astype(np.float32) + noise, 0, 255).astype(np.uint8)
-    cand = find_tiles(img, area, TILE_SETTINGS)
+    by_colour = replace(TILE_SETTINGS, outline_level=0.0)  # (the drawn edges: another look)
+    cand = find_tiles(img, area, by_colour)
     assert len(cand) == found
     for x, y in area.to_image(cand.centers):
         assert min(np.hypot(x - cx, y - cy) for cx, cy, _, _ in tiles) < 20
-    assert len(find_tiles(img, area, replace(TILE_SETTINGS, faint_levels=()))) == 0
+    assert len(find_tiles(img, area, replace(by_colour, faint_levels=()))) == 0
 
 
 @pytest.mark.parametrize("moved", [
@@ -511,11 +551,12 @@ def test_low_contrast_tile_with_a_strong_speck():
         cv2.circle(img, (cx + 30, cy + 30), 12, (40, 40, 200), -1)
     noise = np.random.default_rng(0).normal(0, 2, img.shape)
     img = np.clip(img + noise, 0, 255).astype(np.uint8)
-    cand = find_tiles(img, area, TILE_SETTINGS)
+    by_colour = replace(TILE_SETTINGS, outline_level=0.0)  # (the drawn edges: another look)
+    cand = find_tiles(img, area, by_colour)
     assert len(cand) == 2
     for x, y in area.to_image(cand.centers):
         assert min(np.hypot(x - cx, y - cy) for cx, cy, _, _ in tiles) < 20
-    assert len(find_tiles(img, area, replace(TILE_SETTINGS, low_beside_taken=False))) == 0
+    assert len(find_tiles(img, area, replace(by_colour, low_beside_taken=False))) == 0
 
 
 def test_a_cluster_of_tiles_joined_by_shadows_is_split_not_dropped():
