@@ -389,6 +389,25 @@ def test_drop_turned_twins_opposite_corners(angle, width, second, want):
     assert sorted(p.confidence for p in got) == want
 
 
+@pytest.mark.parametrize("off", [-25.0, 25.0])
+def test_drop_turned_twins_a_corner_read_a_little_turned(off):
+    """A mouse read at its bottom-right corner with that reading's angle 25 degrees off half
+    a turn and its width 1.3 x: seen from the surer reading's frame its key point lies on
+    the diagonal (from the other's, 25 degrees off it; their centres over 0.3 widths apart):
+    one card."""
+    from dataclasses import replace
+
+    from vision.cards.read import drop_turned_twins
+
+    first = _read_at("mouse", _card_frame(np.array([100.0, 100.0]), 15.0, W, ASPECT), W, 0.9)
+    other = _read_at("mouse", _card_frame(np.array([100.0, 100.0]), 15.0, W, ASPECT), W, 0.5,
+                     "br")
+    ang = other.angle + off
+    other = replace(other, angle=ang, frame=frame_from_pose(other.key, ang, 1.3 * W, SPEC),
+                    width=1.3 * W)
+    assert [p.confidence for p in drop_turned_twins([first, other], reach=0.3)] == [0.9]
+
+
 @pytest.mark.parametrize("key_uv,angle,want", [
     ((0.83, 0.89), 105.0, [0.9]),  # at its bottom-right index, a quarter turn off: one card
     ((0.83, 0.89), -75.0, [0.9]),  # the other quarter turn

@@ -630,7 +630,7 @@ def drop_turned_twins(pieces: list[CardPiece], reach: float, turn_tol: float = 3
             turn = abs((p.angle - q.angle) % 360.0 - 180.0)
             sure, other = (p, q) if p.confidence >= q.confidence else (q, p)
             if turn <= turn_tol and (np.hypot(*(p.center - q.center)) < reach * max(
-                    p.width, q.width) or opposite_corners(p, q)) or (
+                    p.width, q.width) or opposite_corners(sure, other, one_sided=True)) or (
                     turn > turn_tol and 180.0 - turn >= quarter_min
                     and opposite_corners(sure, other, one_sided=True)):
                 drop.add(j if q.confidence <= p.confidence else i)
