@@ -120,10 +120,9 @@ GAME_TEACH_SETTINGS = {
     # colours compared by their lightness ratios (shade) and measured off the arena's colour
     # (a white rabbit or the cat on the red arena), the model weighed less (it reads
     # edition-2 frogs as yellow rabbits, sure of it), the teach photos' background examples
-    # in the gates (see `neg_k`); a piece within cosine 0.85 of a prototype (and 0.2 nearer
-    # it than the background examples) is kept (edition-2 orange rabbits at 0.87-0.89)
+    # in the gates (see `neg_k`)
     "simsala-hopp": TeachSettings(model_weight=1.0, colour_l_weight=0.5, colour_norm=80.0,
-                                  neg_k=3, colour_border=25.0, rescue_cos=0.85),
+                                  neg_k=3, colour_border=25.0),
     "hop-la-bille": TeachSettings(colour_weight=1.0),
 }
 CARD_TEACH_SETTINGS: dict[str, TeachSettings] = {
