@@ -74,7 +74,7 @@ def look_rescue(part: teach.Profile, classifier, game: str, probs: np.ndarray,
                 settings: BackLookSettings | None = None) -> np.ndarray:
     """Hop la bille: crops mostly of the taught back's colours (`share`), near its
     prototype, that the model does not call surely background, become face-down cards
-    (P(background) at most 0.3, the rest the back's). Same shape."""
+    (P(background) `crop_set_bg`, the rest the back's). Same shape."""
     s = settings or BACK_LOOK
     back = BACK_LABEL[game]
     if back not in part.labels:
@@ -85,7 +85,7 @@ def look_rescue(part: teach.Profile, classifier, game: str, probs: np.ndarray,
         & (probs[:, jb] < 0.5)
     if hit.any():
         probs = probs.copy()
-        bg = np.minimum(probs[hit, ib], 0.3)
+        bg = np.full(int(hit.sum()), s.crop_set_bg, np.float32)
         probs[hit] = 0.0
         probs[hit, ib], probs[hit, jb] = bg, 1.0 - bg
     return probs
@@ -172,6 +172,8 @@ class BackLookSettings:
     crop_share: float = 0.3
     crop_cos: float = 0.5
     crop_bg: float = 0.9
+    crop_set_bg: float = 0.45  # such a back's P(background): confidence 0.55, under the
+    #   cards the model reads (a player keeps 3 cards, the surest) and with a warning
 
 
 BACK_LOOK = BackLookSettings()
