@@ -465,3 +465,22 @@ def test_look_strips_a_back_under_a_card(side):
     want = strip_c + side * (0.5 * W - 0.175 * W) * np.array([-1.0, 0.0])
     assert np.hypot(*(c - want)) < 0.1 * W
     assert abs((a + 90) % 180 - 90) < 5 and w == pytest.approx(W, rel=0.1)
+
+
+def test_look_alike_regions_not_the_faces_colour():
+    """Under a warm light the face-up cards' paper is coloured; a back drawn on the paper's
+    colour would teach it as the backs' look, and a face-up card not read (or
+    the part of one off its misplaced frame) would become a back. A colour about as common
+    on the face-up cards read is none of the backs'."""
+    img = table(12)
+    paper = (150, 200, 240)  # cream-orange: saturated under the warm light
+    known = draw_back(img, (90, 100), 0.0, W, paper, (40, 40, 190))  # red stripes on it
+    faces = [draw_face(img, (90 + 55 * k, 280), 0.0, W) for k in range(1, 4)]
+    for fr in faces + [draw_face(img, (380, 120), 30.0, W)]:  # the last one not read
+        cv2.fillPoly(img, [np.round(fr).astype(np.int32)], paper)
+    centres = np.array([[90.0, 100.0]] + [fr.mean(axis=0) for fr in faces])
+    args = (img, [known], centres, np.full(4, W))
+    near_unread = [np.hypot(*(c - (380, 120))) < 5 for c, _, _, _ in look_alike_regions(*args)]
+    assert any(near_unread)  # the faces' colour taught as the backs': the unread face a back
+    got = look_alike_regions(*args, faces=faces[:3])
+    assert not any(np.hypot(*(c - (380, 120))) < 5 for c, _, _, _ in got)

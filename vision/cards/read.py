@@ -93,6 +93,8 @@ class ReadSettings:
     look_shape: tuple[float, float] = (1.25, 2.1)  # and its long side this x its short one
     #   (91 / 59 = 1.54 seen from straight above; a tilted camera stretches it)
     look_fill: float = 0.75  # and it fills this share of its rectangle
+    look_faces: float = 2.0  # and a back's colour is this many times denser on the backs
+    #   read than on the face-up cards read (their paper under a warm light is coloured)
     look_min_sat: int = 50  # HSV saturation of the pixels that carry the look
     look_scale: float = 0.5  # the look's regions are found on the photo at this scale
     pile_width: tuple[float, float] = (1.15, 1.5)  # a region of the backs' look this x the
@@ -288,17 +290,18 @@ def snap_card(image: np.ndarray, area, p: np.ndarray, size_mm=(60.0, 90.0),
 
 def look_alike_regions(image: np.ndarray, frames: list[np.ndarray], centres: np.ndarray,
                        widths: np.ndarray, settings: ReadSettings = READ,
-                       masks: list | None = None
+                       masks: list | None = None, faces: list[np.ndarray] = ()
                        ) -> list[tuple[np.ndarray, float, float, float]]:
     """Card-sized regions that share the look of the face-down cards at `frames` ((4, 2)
     corners each): all backs of a box share one design. The look is the backs' hue and
     saturation histogram over the photo's (the colours far more common on the backs than
-    anywhere else); the photo's pixels of those colours, closed over the design's other
-    parts, make regions; a region is a card when its minimum-area rectangle has a card's
-    shape, about the width of the cards read nearest to it (`centres` (N, 2), `widths`
-    (N,) px), and it fills it. Returns (centre (2,), angle of the rectangle's short side in
-    degrees modulo 180, its short side px, long side / short side) per region. Worked out
-    on the photo at `look_scale`."""
+    anywhere else, and than on the face-up cards read: `faces`, their frames); the photo's
+    pixels of those colours, closed over the design's other parts, make regions; a region
+    is a card when its minimum-area rectangle has a card's shape, about the width of the
+    cards read nearest to it (`centres` (N, 2), `widths` (N,) px), and it fills it.
+    Returns (centre (2,), angle of the rectangle's short side in degrees modulo 180, its
+    short side px, long side / short side) per region. Worked out on the photo at
+    `look_scale`."""
     s = settings
     if not frames or not len(widths):
         return []
@@ -323,7 +326,17 @@ def look_alike_regions(image: np.ndarray, frames: list[np.ndarray], centres: np.
     n_rest = max(float(mask.size) - n_back, 1.0)
     ratio = (h_back / n_back) / np.maximum((h_all - h_back) / n_rest, 1.0 / n_rest)
     # a back's colour: far more common on the backs than elsewhere, and not rare on them
-    look = ((ratio >= s.look_ratio) & (h_back >= 0.01 * h_back.sum())).astype(np.float32)
+    look = (ratio >= s.look_ratio) & (h_back >= 0.01 * h_back.sum())
+    if len(faces):  # nor about as common on the face-up cards read (`look_faces`)
+        on = np.zeros(small.shape[:2], np.uint8)
+        for q in faces:
+            q = (np.asarray(q, float) + 0.5) * f - 0.5
+            c = q.mean(axis=0)
+            cv2.fillConvexPoly(on, np.round(c + (q - c) * 0.85).astype(np.int32), 1)
+        h_on = cv2.calcHist([hsv], [0, 1], on, bins, ranges)
+        n_on = max(float(np.count_nonzero(on)), 1.0)
+        look &= h_back / n_back >= s.look_faces * h_on / n_on
+    look = look.astype(np.float32)
     hit = cv2.calcBackProject([hsv], [0, 1], look, ranges, 255)
     return card_shaped(hit, centres, widths, s.look_size, s.look_fill, s, masks=masks)
 
@@ -842,7 +855,7 @@ class CardReader:
                 self._add_back(kept, up, c, a, w)
             return self._add_strips(up, kept, masks)
         regions = look_alike_regions(image, [p.frame for p in sure], centres, widths, s,
-                                     masks)
+                                     masks, [p.frame for p in up])
         cand = []
         for c, a, w, _ in regions:  # the region's short side: the card's width
             here = [k for k, p in enumerate(kept) if np.hypot(*(p.center - c)) < 0.5 * w]
