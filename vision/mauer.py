@@ -27,7 +27,6 @@ from __future__ import annotations
 import bisect
 import contextlib
 import contextvars
-import functools
 import math
 import os
 import threading
@@ -1610,8 +1609,7 @@ def _read_mauer(image_bgr: np.ndarray, board: Board | None, model: PawnModel | N
     if with_dice:  # beside the pawns
         maps = later.result()
         dice_job = run_beside(s, _timed, read_board_dice, image_bgr, view, board, s.dice,
-                              maps.lightness if maps.f == 1.0 else None,
-                              functools.partial(run_beside, s))  # (crops read two at a time)
+                              maps.lightness if maps.f == 1.0 else None)
     warnings: list[str] = []
     if view.score < s.min_board_confidence:
         warnings.append(f"the board was located with low confidence {view.score:.2f}")

@@ -183,12 +183,11 @@ def pip_dots(L: np.ndarray, die_px: float, s: BoardDiceSettings) -> np.ndarray:
 
 def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
                     s: BoardDiceSettings, lightness: np.ndarray | None = None,
-                    lone: list | None = None, beside=None) -> list[tuple[np.ndarray, float]]:
+                    lone: list | None = None) -> list[tuple[np.ndarray, float]]:
     """Light compact blobs of a die's size on the table around the board (the board itself
     masked out): [(centre px, expected die side px)], nearest the board first. `lone`: a
     list that gets the lone pip-sized dark dots (a 1 on a table of the die's colour),
-    nearest the board first, as (centre, die side px). `beside`: as `read_board_dice`'s
-    (the dark dots looked for there meanwhile)."""
+    nearest the board first, as (centre, die side px)."""
     h, w = image_bgr.shape[:2]
     wm, hm = board.size_mm
     m = s.dice_search_mm
@@ -215,10 +214,9 @@ def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
         L = cv2.copyTo(L, mask, np.full_like(L, masked_median_u8(L, mask)))
     # dice with no light blob (a white die on a white table): their pips (in L itself: the
     # closing of the light blob search fills them)
-    dots = beside(pip_dots, L, die_px, s) if beside is not None and s.pip_candidates else None
     cands = [c + off for c in light_die_blobs(L, die_px, s)]
     if s.pip_candidates:
-        pips = pip_dots(L, die_px, s) if dots is None or dots.cancel() else dots.result()
+        pips = pip_dots(L, die_px, s)
         if len(pips) >= 2:
             pips = pips + off
             d = np.hypot(*(pips[:, None] - pips[None]).transpose(2, 0, 1))
@@ -417,15 +415,12 @@ def _read_crop(image_bgr: np.ndarray, view: BoardView, c, die_px: float,
 
 
 def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
-                    s: BoardDiceSettings = SETTINGS, lightness: np.ndarray | None = None,
-                    beside=None) -> tuple[list, list[str]]:
+                    s: BoardDiceSettings = SETTINGS, lightness: np.ndarray | None = None
+                    ) -> tuple[list, list[str]]:
     """Dice on the table around the board, read by `vision.dice.read_dice` on an enlarged
     crop around each die-sized light blob (dice beside a board are small in the photo).
-    `lightness`: the photo's L* (uint8) when already made. `beside(fn, *args)`: starts
-    `fn(*args)` elsewhere (`vision.mauer.run_beside`: a helper thread while a core is
-    spare), an object whose `.result()` gives what it returned and whose `.cancel()` drops
-    it when not started: the next candidate's crop is then read beside the current one (the
-    same readings, sooner). Returns (dice with centres in photo px, warnings)."""
+    `lightness`: the photo's L* (uint8) when already made. Returns (dice with centres in
+    photo px, warnings)."""
     from vision.dice import SETTINGS as DICE
     from vision.dice import Die, read_dice
 
@@ -435,58 +430,42 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
     h, w = image_bgr.shape[:2]
     lone: list = []
     cands = die_candidates(image_bgr, view, board, s, lightness,
-                           lone if s.lone_pips else None, beside)
-    if s.local_scale:  # each candidate's die size where it lies
-        cands = [(c, local_die_px(view.H, c, s.die_mm)) for c, _ in cands]
-    ahead: dict = {}  # candidate index -> its crop being read beside
+                           lone if s.lone_pips else None)
     k = 0
-    try:
-        while k < len(cands) + len(lone):
-            if k == len(cands) and len(found) >= s.dice_wanted:
-                break  # lone dots only while dice are missing
-            c, die_px = cands[k] if k < len(cands) else lone[k - len(cands)]
-            is_lone = k >= len(cands)
-            k += 1
-            if beside is not None and k < len(cands) and k not in ahead:
-                ahead[k] = beside(_read_crop, image_bgr, view, *cands[k], s, read_dice, DICE)
-            job = ahead.pop(k - 1, None)
-            if is_lone and s.local_scale:
-                die_px = local_die_px(view.H, c, s.die_mm)
-            if any(np.hypot(c[0] - d.center[0], c[1] - d.center[1]) < 0.8 * die_px
-                   for d in found):
-                if job is not None:
-                    job.cancel()
+    while k < len(cands) + len(lone):
+        if k == len(cands) and len(found) >= s.dice_wanted:
+            break  # lone dots only while dice are missing
+        c, die_px = cands[k] if k < len(cands) else lone[k - len(cands)]
+        is_lone = k >= len(cands)
+        k += 1
+        if s.local_scale:
+            die_px = local_die_px(view.H, c, s.die_mm)
+        if any(np.hypot(c[0] - d.center[0], c[1] - d.center[1]) < 0.8 * die_px for d in found):
+            continue
+        got = _read_crop(image_bgr, view, c, die_px, s, read_dice, DICE)
+        if got is None:
+            continue
+        x0, y0, f, a, crop, dice = got
+        n_found = len(found)
+        for d in dice:
+            cx, cy = x0 + d.center[0] / f, y0 + d.center[1] / f
+            if np.hypot(cx - c[0], cy - c[1]) > 0.8 * die_px:
                 continue
-            if job is None or job.cancel():  # (not started: read here)
-                got = _read_crop(image_bgr, view, c, die_px, s, read_dice, DICE)
-            else:
-                got = job.result()
-            if got is None:
+            if any(np.hypot(cx - e.center[0], cy - e.center[1]) < 0.8 * die_px for e in found):
                 continue
-            x0, y0, f, a, crop, dice = got
-            n_found = len(found)
-            for d in dice:
-                cx, cy = x0 + d.center[0] / f, y0 + d.center[1] / f
-                if np.hypot(cx - c[0], cy - c[1]) > 0.8 * die_px:
-                    continue
-                if any(np.hypot(cx - e.center[0], cy - e.center[1]) < 0.8 * die_px for e in found):
-                    continue
-                found.append(Die(d.value, d.confidence, (round(cx, 1), round(cy, 1))))
-            short = len(found) < s.dice_wanted  # (the rest only while dice are missing)
-            unread_here = not is_lone and len(found) == n_found and short
-            crop_L = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)[..., 0] if unread_here and (
-                s.spot_read or s.warn_unread) else None
-            if s.spot_read and unread_here:
-                got = spot_read(crop_L, (c - (x0, y0)) * f, a, s)
-                if got is not None:
-                    found.append(Die(got[0], round(min(0.9, got[1]), 3),
-                                     (round(float(c[0]), 1), round(float(c[1]), 1))))
-            if s.warn_unread and unread_here and len(found) == n_found and die_seen(
-                    crop_L, (c - (x0, y0)) * f, die_px * f, s):
-                unread.append((c, die_px))
-    finally:
-        for job in ahead.values():  # (candidates not reached)
-            job.cancel()
+            found.append(Die(d.value, d.confidence, (round(cx, 1), round(cy, 1))))
+        short = len(found) < s.dice_wanted  # (the rest only while dice are missing)
+        unread_here = not is_lone and len(found) == n_found and short
+        crop_L = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)[..., 0] if unread_here and (
+            s.spot_read or s.warn_unread) else None
+        if s.spot_read and unread_here:
+            got = spot_read(crop_L, (c - (x0, y0)) * f, a, s)
+            if got is not None:
+                found.append(Die(got[0], round(min(0.9, got[1]), 3),
+                                 (round(float(c[0]), 1), round(float(c[1]), 1))))
+        if s.warn_unread and unread_here and len(found) == n_found and die_seen(
+                crop_L, (c - (x0, y0)) * f, die_px * f, s):
+            unread.append((c, die_px))
     poly = view.corners.astype(np.float32).reshape(-1, 1, 2)
     seen = []
     for c, die_px in unread:

@@ -1,7 +1,6 @@
 """The dice search around a Mauerhuepfer board (`vision.mauer_dice`)."""
 
 import re
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
 
 import cv2
@@ -327,30 +326,3 @@ def test_spot_read_needs_pips():
     L, c, a = _spots_face(1, 0.0)
     L[:] = cv2.GaussianBlur(np.where(L < 100, 235, L).astype(np.uint8), (0, 0), 2.0)
     assert D.spot_read(L, c, a) is None
-
-
-@pytest.mark.parametrize("started", [
-    True,  # the next candidate's crop read on a helper thread meanwhile
-    False,  # never started there (no thread free): read in place when reached
-])
-def test_crops_read_beside_give_the_same_dice(started):
-    img, board, view, at, side = _scene_with_die(
-        (90, 120, 150), 10.0, ((1, 1), (2, 2), (3, 3)), 1 / 8)
-    s = replace(D.SETTINGS, dice_wanted=3)  # (the scene's two dice and the drawn 3)
-    want = D.read_board_dice(img, view, board, s)
-    pool, jobs = ThreadPoolExecutor(max_workers=1), []
-
-    def beside(fn, *args):
-        jobs.append(pool.submit(fn, *args) if started else Future())
-        return jobs[-1]
-
-    got = D.read_board_dice(img, view, board, s, beside=beside)
-    pool.shutdown()
-
-    def key(dice):
-        return [(d.value, d.confidence, d.center) for d in dice]
-
-    assert sorted(d.value for d in want[0]) == [2, 3, 5]
-    assert key(got[0]) == key(want[0]) and got[1] == want[1]
-    assert len(jobs) >= 2  # the later candidates' crops did go beside
-    assert all(j.cancelled() for j in jobs) != started  # (in place: dropped there)
