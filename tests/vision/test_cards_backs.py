@@ -484,3 +484,47 @@ def test_look_alike_regions_not_the_faces_colour():
     assert any(near_unread)  # the faces' colour taught as the backs': the unread face a back
     got = look_alike_regions(*args, faces=faces[:3])
     assert not any(np.hypot(*(c - (380, 120))) < 5 for c, _, _, _ in got)
+
+
+def _back_on_squares(split: bool) -> np.ndarray:
+    """A 60 x 90 mm brown back with a pale medallion (plane = image, 1.5 px/mm), lying on a
+    table of dark and blue squares (`split`: across two of them) or on blue alone."""
+    img = np.full((600, 600, 3), (150, 110, 60), np.uint8)  # blue
+    if split:
+        img[:, :300] = (25, 25, 25)  # a dark square under the card's left half
+    rect = ((300.0, 310.0), (90.0, 135.0), 8.0)
+    cv2.fillPoly(img, [np.round(cv2.boxPoints(rect)).astype(np.int32)], (40, 90, 150))
+    cv2.circle(img, (300, 310), 22, (200, 215, 225), -1)  # the medallion
+    cv2.circle(img, (300, 310), 6, (40, 90, 150), -1)  # its drawing (as brown)
+    return img
+
+
+@pytest.mark.parametrize("split,colours,found", [
+    (False, 1, True),  # one table colour: the card (its medallion a hole in the mask)
+    (True, 1, False),  # across two squares: the dark one joins the card (no card shape)
+    (True, 3, True),  # the table's colours from its ring: the card alone
+])
+def test_snap_card_on_a_patterned_table(split, colours, found):
+    from types import SimpleNamespace
+
+    from vision.cards.read import snap_card
+
+    area = SimpleNamespace(settings=SimpleNamespace(px_per_mm=1.5, plane_px=100),
+                           H_plane_to_img=np.eye(3))  # the cloth far from the card
+    got = snap_card(_back_on_squares(split), area, np.array([301.0, 309.0]),
+                    table_colours=colours)
+    assert (got is not None) == found
+    if found:
+        assert np.allclose(got[0], (300, 310), atol=3.0)
+
+
+@pytest.mark.parametrize("paper,want", [
+    ((235, 240, 242), (0.9, 1.0)),  # a face-up card: white paper
+    ((40, 90, 150), (0.0, 0.05)),  # a back: its design all over
+])
+def test_paper_share(paper, want):
+    from vision.cards.read import paper_share
+
+    card = np.full((90, 60, 3), paper, np.uint8)
+    cv2.circle(card, (30, 45), 6, (40, 40, 200), -1)  # a printed disc
+    assert want[0] <= paper_share(card) <= want[1]

@@ -114,6 +114,12 @@ class ReadSettings:
     strip_along: tuple[float, float] = (1.2, 2.1)  # and this along (a card's height), lying
     #   along a card read, is a face-down card under it (`look_strips`)
     strip_fill: float = 0.7  # filling this share of its rectangle
+    hop_row_step: float = 78.0  # mm: Hop la bille, the next card of a player's row from a
+    #   card read (60 mm cards, 10-25 mm apart in the scenes)
+    hop_row_apart: float = 35.0  # mm: a rectangle centred nearer a card read is that card
+    hop_back_paper: float = 0.3  # a back shows at most this share of pale paper (a face-up
+    #   card's inside is mostly paper)
+    hop_row_backs: bool = True  # look for face-down cards beside a short row
     design_apart: float = 0.25  # widths between its centre and any card read's
     weak_up_confidence: float = 0.9  # a weak key point read as a face-up card this surely
     #   is one, unless its key point or its card's centre lies on a card read already (a
@@ -216,7 +222,8 @@ def _median_u8(values: np.ndarray) -> np.ndarray:
 
 
 def snap_card(image: np.ndarray, area, p: np.ndarray, size_mm=(60.0, 90.0),
-              window_mm: float = 150.0, min_diff: float = 22.0, px_per_mm: float = 1.0):
+              window_mm: float = 150.0, min_diff: float = 22.0, px_per_mm: float = 1.0,
+              table_colours: int = 1):
     """A Hop la bille card's outline near plane point `p`, found in the cloth plane: the
     region that differs from the table around it (Lab distance), its minimum-area rectangle,
     looked for in a window resampled at `px_per_mm` (a card is 60 x 90 px there: plenty for
@@ -242,13 +249,24 @@ def snap_card(image: np.ndarray, area, p: np.ndarray, size_mm=(60.0, 90.0),
     r = max(1, int(round(2.7 * ppm)))  # the window's border ring: about 2.7 mm
     ring = np.concatenate([lab[:r].reshape(-1, 3), lab[-r:].reshape(-1, 3),
                            lab[:, :r].reshape(-1, 3), lab[:, -r:].reshape(-1, 3)])
-    ref = _median_u8(ring)
+    if table_colours > 1:  # a patterned table (squares): its colours that cover a fifth
+        #                     of the ring or more, each pixel's distance from the nearest
+        crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 10, 1.0)
+        _, lbl, cen = cv2.kmeans(ring.astype(np.float32), table_colours, None, crit, 1,
+                                 cv2.KMEANS_PP_CENTERS)
+        share = np.bincount(lbl.ravel(), minlength=table_colours) / len(lbl)
+        refs = cen[share >= 0.2]
+    else:
+        refs = _median_u8(ring)[None]
     # Lab distance above min_diff, compared squared: the differences are multiples of 0.5,
     # so this is exactly the square-root test
-    d2 = np.zeros((n, n), np.float32)
-    for ch in range(3):
-        d = lab[..., ch].astype(np.float32) - np.float32(ref[ch])
-        d2 += d * d
+    d2 = np.full((n, n), np.inf, np.float32)
+    for ref in refs:
+        e2 = np.zeros((n, n), np.float32)
+        for ch in range(3):
+            d = lab[..., ch].astype(np.float32) - np.float32(ref[ch])
+            e2 += d * d
+        d2 = np.minimum(d2, e2)
     mask = (d2 > min_diff * min_diff).astype(np.uint8)
     mask[np.ix_(rows, cols)] = 0
     # fill the card's inside (drawings match the table's colour sometimes), then cut thin
@@ -257,12 +275,14 @@ def snap_card(image: np.ndarray, area, p: np.ndarray, size_mm=(60.0, 90.0),
     k = 2 * int(round(2.3 * ppm)) + 1  # about 4.7 mm
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
     c = n // 2
+    area_px = 0
     if mask[c, c]:  # the blob under the centre: a 4-connected fill, as the labelling below
         filled = np.zeros((n + 2, n + 2), np.uint8)
         area_px, _, _, (x0, y0, bw, bh) = cv2.floodFill(
             mask, filled, (c, c), 1, 0, 0, 4 | cv2.FLOODFILL_MASK_ONLY | (1 << 8))
         blob = filled[1 + y0:1 + y0 + bh, 1 + x0:1 + x0 + bw]
-    else:  # none there: the largest blob
+    if area_px < 0.2 * size_mm[0] * size_mm[1] * ppm * ppm:  # none there, or a speck (a
+        #   drawing's middle inside a hole of the card's mask): the largest blob
         cnt, lab_img, stats, _ = cv2.connectedComponentsWithStats(mask, 4)
         if cnt < 2:
             return None
@@ -581,6 +601,101 @@ def refine_poses(game: str, xy: np.ndarray, angles: np.ndarray, widths: np.ndarr
                 frames[i] = area.to_image((corners - p) @ R.T + p)
             widths[i] = float(np.hypot(*(frames[i][1] - frames[i][0])))
     return angles, widths, frames
+
+
+def hop_plane_frame(area, p: np.ndarray, u_ang: float, zone: str) -> np.ndarray:
+    """(4, 2) image corners TL, TR, BR, BL of a 60 x 90 mm Hop la bille card centred at
+    plane point `p` whose short side lies at `u_ang` degrees in the plane (turned to face
+    the player of `zone`, as `refine_poses` does)."""
+    ppm = area.settings.px_per_mm
+    u0 = np.array({"south": (1, 0), "north": (-1, 0), "east": (0, -1), "west": (0, 1)}[zone],
+                  float)
+    t = np.deg2rad(u_ang)
+    u = np.array([np.cos(t), np.sin(t)])
+    u = u if u @ u0 >= 0 else -u
+    v = np.array([-u[1], u[0]])
+    hw, hh = 30.0 * ppm, 45.0 * ppm
+    return area.to_image(np.array([p - u * hw - v * hh, p + u * hw - v * hh,
+                                   p + u * hw + v * hh, p - u * hw + v * hh]))
+
+
+def paper_share(card_bgr: np.ndarray, sat_max: int = 60, value_min: int = 150) -> float:
+    """Share of a rectified card's inner pixels that are pale paper (low saturation,
+    bright): a face-up Hop la bille card is mostly paper, a back is its design all over."""
+    h, w = card_bgr.shape[:2]
+    inner = card_bgr[h // 6: h - h // 6, w // 6: w - w // 6]
+    hsv = cv2.cvtColor(inner, cv2.COLOR_BGR2HSV)
+    return float(np.mean((hsv[..., 1] < sat_max) & (hsv[..., 2] >= value_min)))
+
+
+def hop_row_backs(image: np.ndarray, area, pieces: list[CardPiece],
+                  settings: ReadSettings = READ) -> list[CardPiece]:
+    """Hop la bille face-down cards found by their shape beside the cards read: a player's
+    cards lie in one row beyond their side of the cloth (`hopcards.card_zone`), so where a
+    side has fewer than `HOP_CARDS_PER_PLAYER` cards read, a card-sized rectangle that
+    differs from the table (`snap_card`) one card step (`hop_row_step` mm) beyond either
+    end of the row (or between two cards read that far apart) is a back, when it is not a
+    card read already (`hop_row_apart` mm from its centre) and not mostly pale paper as a
+    face-up card is (`hop_back_paper`). Returns `pieces` and the backs found."""
+    from vision.cards.hopcards import card_zone
+
+    s = settings
+    cards = [p for p in pieces if p.label.startswith("card-")]
+    if not cards:
+        return pieces
+    ppm = area.settings.px_per_mm
+    side_px = float(area.settings.plane_px)
+    plane = area.to_plane(np.array([p.center for p in cards]))
+    zones = [card_zone(q, side_px) for q in plane]
+    along = {"north": 0, "south": 0, "east": 1, "west": 1}
+    step = s.hop_row_step * ppm
+    spec = SPECS["hop-la-bille"]
+    found: list[CardPiece] = []
+    taken = [q for q in plane]
+    for z in sorted(set(zones)):
+        mine = plane[[k for k, zz in enumerate(zones) if zz == z]]
+        room = HOP_CARDS_PER_PLAYER - len(mine)
+        if room <= 0:
+            continue
+        a = along[z]
+        d = np.zeros(2)
+        d[a] = step
+        tried: list[np.ndarray] = []
+        while room > 0:  # (a back found extends the row: probe again beyond it)
+            order = mine[np.argsort(mine[:, a])]
+            probes = [order[0] - d, order[-1] + d]
+            for q0, q1 in zip(order[:-1], order[1:], strict=True):
+                if q1[a] - q0[a] > 1.6 * step:  # a card missing between two read
+                    probes.append((q0 + q1) / 2)
+            probes = [q for q in probes if not any(np.hypot(*(q - t)) < 0.25 * step
+                                                   for t in tried)]
+            if not probes:
+                break
+            tried += probes
+            for probe in probes:
+                c = snap_card(image, area, probe)
+                if c is None:  # a patterned table: more colours than one are the table
+                    c = snap_card(image, area, probe, table_colours=3)
+                if c is None:
+                    continue
+                c, u_ang = c
+                if card_zone(c, side_px) != z or abs(c[a] - probe[a]) > 0.5 * step or any(
+                        np.hypot(*(c - t)) < s.hop_row_apart * ppm for t in taken):
+                    continue
+                fr = hop_plane_frame(area, c, u_ang, z)
+                if paper_share(rectify(image, fr, 60, 90)) > s.hop_back_paper:
+                    continue
+                ex = fr[1] - fr[0]
+                key, _, _ = pose_from_frame(fr, spec)
+                found.append(CardPiece("card-back", s.design_confidence, key, fr,
+                                       float(np.degrees(np.arctan2(ex[1], ex[0]))),
+                                       float(np.hypot(*ex))))
+                taken.append(c)
+                mine = np.vstack([mine, c])
+                room -= 1
+                if room <= 0:
+                    break
+    return pieces + found
 
 
 def on_a_card(key: np.ndarray, frame: np.ndarray, pieces: list[CardPiece]) -> bool:
@@ -983,6 +1098,8 @@ class CardReader:
         if game == "troetofanten":
             pieces = drop_turned_twins(pieces, s.twin_reach)
             pieces = self.settle_backs(image, pieces)
+        if game == "hop-la-bille" and area is not None and s.hop_row_backs:
+            pieces = hop_row_backs(image, area, pieces, s)
         if game == "magic-rabbit":  # doves lie on hats: the strongest one per hat
             hats = [p for p in pieces if p.label.startswith("hat-")]
             best: dict[int, int] = {}
