@@ -109,16 +109,6 @@ class AreaSettings:
     # ... and for the arena, that region's quad is a rival to the network's where the
     # latter's weakest side stays under `weak_share` after `refit_weak_sides`
     enclosed_rival: bool = False
-    # The cloth's rim: each side moved out to the outermost clear colour step (`outer_edge`:
-    # at least `outer_share` of the strongest and `outer_min_step` levels over 1 px) from
-    # `outer_back` px inside to `outer_reach` x the side outside. Off: the corners come
-    # much nearer the truth, but the game's readings did not get better (docs/vision.md)
-    outer: bool = False
-    outer_back: float = 3.0
-    outer_reach: float = 0.02
-    outer_share: float = 0.4
-    outer_min_step: float = 4.0
-    outer_parts: tuple[tuple[float, float], ...] = ((0.1, 0.45), (0.55, 0.9))
 
     @property
     def px_per_mm(self) -> float:
@@ -412,8 +402,7 @@ def snap_sides(quad: np.ndarray, cue: np.ndarray, settings: AreaSettings,
 
 
 def _sample(img: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    """Bilinear samples of a float32 image (or a uint8 colour image: float32 (..., 3)) at
-    (..., 2) points (x, y); outside: edge value."""
+    """Bilinear samples of a float32 image at (..., 2) points (x, y); outside: edge value."""
     shp = pts.shape[:-1]
     flat = pts.reshape(-1, 2).astype(np.float32)
     n = len(flat)
@@ -423,8 +412,6 @@ def _sample(img: np.ndarray, pts: np.ndarray) -> np.ndarray:
     mx = flat[:, 0].reshape(-1, cols)
     my = flat[:, 1].reshape(-1, cols)
     vals = cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    if vals.ndim == 3:
-        return vals.reshape(-1, 3)[:n].reshape(*shp, 3).astype(np.float32)
     return vals.reshape(-1)[:n].reshape(shp)
 
 
@@ -823,51 +810,6 @@ def _rival_enclosed(best, small, lab, prob, cue, settings: AreaSettings):
     return _order(quad) if rival > share + settings.weak_gain else best
 
 
-def outer_edge(image_bgr: np.ndarray, quad: np.ndarray, settings: AreaSettings
-               ) -> np.ndarray:
-    """Move each side of a quad (working-image pixels) out to the outermost clear colour
-    step (the largest of the B, G, R channels' median steps across it) from `outer_back` px
-    inside to `outer_reach` x the side outside: the cloth's rim is a grey hem a few pixels
-    wide, and the snaps and straight edges at mask scale find its inner edge. Each stretch
-    of `outer_parts` is moved on its own (two: the side may turn)."""
-    q = _order(np.asarray(quad, np.float64))
-    c = q.mean(axis=0)
-    lines = []
-    for i in range(4):
-        p, r = q[i], q[(i + 1) % 4]
-        length = float(np.hypot(*(r - p)))
-        d = (r - p) / max(length, 1e-9)
-        n = np.array([-d[1], d[0]])
-        if n @ ((p + r) / 2 - c) < 0:
-            n = -n
-        offs = np.arange(-settings.outer_back, settings.outer_reach * length + 1e-9, 0.5)
-        ends = []
-        for lo, hi in settings.outer_parts:
-            t = np.linspace(lo, hi, 24)[:, None]
-            pts = (p + t * (r - p))[None, :, :] + offs[:, None, None] * n  # (O, T, 2)
-            g = _sample(image_bgr, pts)  # (O, T, 3)
-            # the largest of the colour channels' median steps, at offs[1:-1]
-            step = np.abs(np.median(g[2:] - g[:-2], axis=1)).max(axis=1)
-            o = 0.0
-            if step.max() >= settings.outer_min_step:
-                peak = np.r_[step[0] >= step[1], (step[1:-1] >= step[:-2]) &
-                             (step[1:-1] >= step[2:]), step[-1] >= step[-2]]
-                strong = np.flatnonzero(peak & (step >= settings.outer_share * step.max()))
-                o = float(offs[1:-1][strong[-1]])
-            ends.append((p + (lo + hi) / 2 * (r - p), o))
-        ends = [e + o * n for e, o in ends]
-        if len(ends) == 1:
-            lines.append((d[0], d[1], *ends[0]))
-        else:
-            e = ends[1] - ends[0]
-            e = e / max(float(np.hypot(*e)), 1e-9)
-            lines.append((e[0], e[1], *ends[0]))
-    out = [_line_intersect(lines[k - 1], lines[k]) for k in range(4)]
-    if any(x is None for x in out):
-        return q
-    return np.array(out)
-
-
 def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play area",
               game: str | None = None, use_model: bool = True) -> PlayArea:
     """Locate the play area in a working-size BGR photo; raise `AreaNotFound` if absent.
@@ -972,8 +914,6 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
     if best is None:
         raise AreaNotFound(f"no {what} found in the photo ({why})")
     best = best / f
-    if settings.outer:
-        best = outer_edge(image_bgr, best, settings)
     area = area_from_corners(best, settings)
     if prob is not None and from_model:
         from dataclasses import replace

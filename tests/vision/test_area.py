@@ -96,26 +96,6 @@ def test_enclosed_rival_replaces_a_quad_reaching_into_a_red_table():
     assert np.abs(out - ARENA).max() < 3  # the region the wall's inner edges enclose
 
 
-@pytest.mark.parametrize("start, table", [
-    (0, (60, 120, 190)),  # at the hem's inner edge, on wood: out to the rim
-    (0, (205, 205, 210)),  # a pale grey table
-    (5, (60, 120, 190)),  # already on the rim: stays
-])
-def test_outer_edge_moves_sides_to_the_hem_rim(start, table):
-    from vision.area import outer_edge
-
-    cloth = replace(AREA_SETTINGS["hop-la-bille"], outer=True)
-    img = np.full((480, 640, 3), table, np.uint8)
-    rim = np.array([[150, 80], [490, 80], [490, 420], [150, 420]], np.int32)
-    cv2.fillPoly(img, [rim], (150, 150, 150))  # a grey hem 5 px wide
-    cv2.fillPoly(img, [rim + [[5, 5], [-5, 5], [-5, -5], [5, -5]]], (235, 235, 235))
-    rng = np.random.default_rng(7)
-    img = np.clip(img + rng.normal(0, 2, img.shape), 0, 255).astype(np.uint8)
-    inner = rim + (5 - start) * np.array([[1, 1], [-1, 1], [-1, -1], [1, -1]])
-    out = outer_edge(img, inner.astype(np.float64), cloth)
-    assert np.abs(out - rim).max() < 1.5
-
-
 @pytest.mark.parametrize("seed_xy, found", [
     ((330, 180), True),  # the mask on the cloth: its rim, clear of the photo's border
     ((60, 60), False),  # the mask on the table: the region reaches the border, no rival
