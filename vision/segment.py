@@ -96,6 +96,7 @@ class TileSettings:
     # the outline and shadow lie around the tile: its filled shape is a little larger
     outline_area: tuple[float, float] = (0.8, 1.7)  # of a tile's area
     outline_side: tuple[float, float] = (0.85, 1.35)  # minAreaRect sides, of a tile's side
+    outline_fill: float = 0.85  # filled shape / its minAreaRect
     # a blob whose box is longer than trim_above tile sides is opened with a disc of
     # trim_disc sides (its largest part kept): thin scraps joined to a tile (the arena's
     # painted lines, glare) pulled its box and centre off the tile (0: off)
@@ -409,6 +410,15 @@ def lone_blobs(low: np.ndarray, mask: np.ndarray, size: float, piece_area: float
     return out
 
 
+def off_arena(m: np.ndarray, arena: tuple[int, int]) -> np.ndarray:
+    """The bool (V, V) mask `m` as uint8 {0, 1}, cleared on the arena's square `arena`
+    (a0, a1) and 2 pixels around it (the looks outside the arena)."""
+    a0, a1 = arena
+    out = m.astype(np.uint8)
+    out[max(a0 - 2, 0) : a1 + 2, max(a0 - 2, 0) : a1 + 2] = 0
+    return out
+
+
 def low_contrast_tiles(diff: np.ndarray, valid: np.ndarray, mask: np.ndarray,
                        arena: tuple[int, int], t: float, settings: TileSettings) -> list:
     """Tiles outside the arena that differ little from the table: blobs of `diff > low_diff`
@@ -416,9 +426,7 @@ def low_contrast_tiles(diff: np.ndarray, valid: np.ndarray, mask: np.ndarray,
     `arena` (a0, a1)
     and from the first mask's blobs (uint8 `mask`), kept only when alone, filled and square
     of a tile's size. Returns (N_i, 2) int (x, y) pixel arrays like `split_peaks`."""
-    a0, a1 = arena
-    low = ((diff > settings.low_diff) & valid).astype(np.uint8)
-    low[max(a0 - 2, 0) : a1 + 2, max(a0 - 2, 0) : a1 + 2] = 0
+    low = off_arena((diff > settings.low_diff) & valid, arena)
     k3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
     low = cv2.morphologyEx(low, cv2.MORPH_OPEN, k3)
     low = fill_holes(cv2.morphologyEx(low, cv2.MORPH_CLOSE, k3), 0.6 * t * t)
@@ -468,18 +476,19 @@ def outline_tiles(lightness: np.ndarray, valid: np.ndarray, mask: np.ndarray, gr
     """Tiles outside the arena seen only by their outline: thin lines darker than their
     surroundings by `outline_level` (black-hat of the float32 (V, V) `lightness`) whose
     closed shapes, filled, are lone tile-sized squares (the `outline_*` limits) away from the
-    pieces found so far. Returns pixel arrays like `split_peaks`."""
+    pieces found so far (`groups`, and the first `mask`'s blobs where `low_beside_taken` is
+    off). Returns pixel arrays like `split_peaks`."""
     k = max(3, int(round(settings.outline_line * t)) | 1)
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     lines = cv2.morphologyEx(lightness, cv2.MORPH_BLACKHAT, disc) > settings.outline_level
-    ring = (lines & valid).astype(np.uint8)
-    a0, a1 = arena
-    ring[max(a0 - 2, 0) : a1 + 2, max(a0 - 2, 0) : a1 + 2] = 0
+    ring = off_arena(lines & valid, arena)
     k3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
     filled = convex_blobs(cv2.morphologyEx(ring, cv2.MORPH_CLOSE, k3))
     seen = kept_mask(groups, mask.shape)
+    if not settings.low_beside_taken:
+        seen |= mask
     return lone_blobs(filled, seen, t, t * t, settings.outline_area, settings.outline_side,
-                      settings.faint_fill)
+                      settings.outline_fill)
 
 
 def _to_plane(T: np.ndarray, pts: np.ndarray) -> np.ndarray:
