@@ -24,8 +24,6 @@ import numpy as np
 from vision.cards.pieces import CardPiece
 
 SIDES = ("south", "west", "north", "east")  # side k: the card's u axis at k * 90 degrees
-# Outward unit vector (from the table centre to the side) in the table-aligned frame.
-OUTWARD = {"south": (0.0, 1.0), "west": (-1.0, 0.0), "north": (0.0, -1.0), "east": (1.0, 0.0)}
 
 
 @dataclass(frozen=True)
