@@ -386,11 +386,14 @@ def die_seen(L: np.ndarray, centre, side: float, s: BoardDiceSettings = SETTINGS
 
 
 def _read_crop(image_bgr: np.ndarray, view: BoardView, c, die_px: float,
-               s: BoardDiceSettings, read_dice, base) -> tuple | None:
+               s: BoardDiceSettings) -> tuple | None:
     """Candidate `c`'s crop (`die_crop` die sides of `die_px`), enlarged so a die is
-    `die_target_px` wide, read by `read_dice` with `base` (DiceSettings) and what the board
-    tells about a die there: (x0, y0, f, a, crop, dice), `a` the flat face's map (half
+    `die_target_px` wide, read by `vision.dice.read_dice` with its settings and what the
+    board tells about a die there: (x0, y0, f, a, crop, dice), `a` the flat face's map (half
     sides -> crop px); None where the photo's edge leaves too little."""
+    from vision.dice import SETTINGS as base
+    from vision.dice import read_dice
+
     h, w = image_bgr.shape[:2]
     half = int(round(s.die_crop * die_px / 2))
     x0, y0 = int(max(0, c[0] - half)), int(max(0, c[1] - half))
@@ -421,8 +424,7 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
     crop around each die-sized light blob (dice beside a board are small in the photo).
     `lightness`: the photo's L* (uint8) when already made. Returns (dice with centres in
     photo px, warnings)."""
-    from vision.dice import SETTINGS as DICE
-    from vision.dice import Die, read_dice
+    from vision.dice import Die
 
     found: list = []
     warnings: list[str] = []
@@ -442,7 +444,7 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
             die_px = local_die_px(view.H, c, s.die_mm)
         if any(np.hypot(c[0] - d.center[0], c[1] - d.center[1]) < 0.8 * die_px for d in found):
             continue
-        got = _read_crop(image_bgr, view, c, die_px, s, read_dice, DICE)
+        got = _read_crop(image_bgr, view, c, die_px, s)
         if got is None:
             continue
         x0, y0, f, a, crop, dice = got
