@@ -223,6 +223,22 @@ def _line_intersect(l1, l2):
     return np.array([x1 + t[0] * vx1, y1 + t[0] * vy1])
 
 
+def _corners_from_lines(lines) -> np.ndarray | None:
+    """(4, 2) corners of 4 side lines (vx, vy, x0, y0) in turn: corner i is where side i - 1
+    meets side i; None where two neighbours are parallel."""
+    out = [_line_intersect(lines[i - 1], lines[i]) for i in range(4)]
+    if any(x is None for x in out):
+        return None
+    return np.array(out)
+
+
+def _outward_normal(p: np.ndarray, r: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """Unit normal of the side p -> r pointing away from the point c (the quad's centre)."""
+    d = (r - p) / max(float(np.hypot(*(r - p))), 1e-9)
+    n = np.array([-d[1], d[0]])
+    return -n if n @ ((p + r) / 2 - c) < 0 else n
+
+
 def _pairwise_intersections(lines) -> dict:
     """{(a, b): (x, y)} for every pair of the lines (vx, vy, x0, y0) that are not parallel,
     both orders, in closed form (the same point as `_line_intersect`)."""
@@ -395,10 +411,8 @@ def snap_sides(quad: np.ndarray, cue: np.ndarray, settings: AreaSettings,
             nv = nv if nv @ out > 0 else -nv
             mx, my = best[0] + settings.hem_inset * length * nv
         lines.append((float(np.cos(ang)), float(np.sin(ang)), float(mx), float(my)))
-    out = [_line_intersect(lines[i - 1], lines[i]) for i in range(4)]
-    if any(x is None for x in out):
-        return quad
-    return np.array(out)
+    out = _corners_from_lines(lines)
+    return quad if out is None else out
 
 
 def _sample(img: np.ndarray, pts: np.ndarray) -> np.ndarray:
@@ -561,10 +575,7 @@ def side_contrast(quad: np.ndarray, cue: np.ndarray, settings: AreaSettings, n: 
         length = float(np.hypot(*(r - p)))
         if length < 1e-6:
             continue
-        d = (r - p) / length
-        nrm = np.array([-d[1], d[0]])
-        if nrm @ ((p + r) / 2 - c) < 0:  # outward
-            nrm = -nrm
+        nrm = _outward_normal(p, r, c)
         pts = p + t * (r - p)
         off = depth * length * nrm
         out[i] = float((_sample(cue, pts - off) - _sample(cue, pts + off)
@@ -610,10 +621,9 @@ def refit_weak_sides(quad: np.ndarray, cue: np.ndarray, settings: AreaSettings
         p, r = src[i], src[(i + 1) % 4]
         d = (r - p) / max(float(np.hypot(*(r - p))), 1e-9)
         lines.append((d[0], d[1], p[0], p[1]))
-    out = [_line_intersect(lines[i - 1], lines[i]) for i in range(4)]
-    if any(x is None for x in out):
+    out = _corners_from_lines(lines)
+    if out is None:
         return q
-    out = np.array(out)
     if not cv2.isContourConvex(out.astype(np.float32)) or \
             _corner_angles(out).min() < settings.min_corner_angle:
         return q
@@ -635,11 +645,7 @@ def _quad_values(img: np.ndarray, quad: np.ndarray) -> np.ndarray:
 def _signed_dist(pt: np.ndarray, q: np.ndarray, i: int, c: np.ndarray) -> float:
     """Distance of `pt` beyond side i of quad q (positive: away from the centre c)."""
     p, r = q[i], q[(i + 1) % 4]
-    d = (r - p) / max(float(np.hypot(*(r - p))), 1e-9)
-    n = np.array([-d[1], d[0]])
-    if n @ ((p + r) / 2 - c) < 0:
-        n = -n
-    return float((pt - p) @ n)
+    return float((pt - p) @ _outward_normal(p, r, c))
 
 
 def refine_on_edges(quad: np.ndarray, edges: np.ndarray, tols=(3.0, 1.5)) -> np.ndarray:
@@ -667,10 +673,10 @@ def refine_on_edges(quad: np.ndarray, edges: np.ndarray, tols=(3.0, 1.5)) -> np.
             vx, vy, x0, y0 = cv2.fitLine(pts[sel].astype(np.float32), cv2.DIST_HUBER, 0,
                                          0.01, 0.01).ravel()
             lines.append((float(vx), float(vy), float(x0), float(y0)))
-        out = [_line_intersect(lines[i - 1], lines[i]) for i in range(4)]
-        if any(x is None for x in out):
+        out = _corners_from_lines(lines)
+        if out is None:
             return q
-        q = np.array(out)
+        q = out
     return q
 
 
