@@ -24,6 +24,7 @@ import json
 import os
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -115,7 +116,8 @@ class TaughtPipeline:
     def __init__(self, pipeline: Pipeline, profile: teach.Profile):
         self.pipeline, self.profile = pipeline, profile
         self.added_ms: list[float] = []
-        self.added_cpu_ms: list[float] = []  # this thread's CPU time (less the machine's load)
+        self.added_cpu_ms: list[float] = []  # each thread's own CPU time, summed (less the
+        #                                      machine's load)
 
     def recognise(self, source, game):
         import vision.teach_cards as tc
@@ -123,19 +125,25 @@ class TaughtPipeline:
         names = ("look_backs", "look_colours", "look_share", "look_rescue")
         real = [teach.teach_probs] + [getattr(tc, n) for n in names]
         spent = [0.0, 0.0]
-        depth = [0]  # only the outermost timed call counts (look_backs calls look_colours)
+        lock = threading.Lock()  # Hop la bille reads its cards on a second thread
+        local = threading.local()  # per thread: only its outermost timed call counts
+        #                            (look_backs calls look_colours)
 
         def timing(fn):
             def timed(*a, **k):
-                depth[0] += 1
+                depth = getattr(local, "depth", 0)
+                local.depth = depth + 1
                 t, c = time.perf_counter(), time.thread_time()
                 try:
                     return fn(*a, **k)
                 finally:
-                    depth[0] -= 1
-                    if depth[0] == 0:
-                        spent[0] += (time.perf_counter() - t) * 1000
-                        spent[1] += (time.thread_time() - c) * 1000
+                    local.depth = depth
+                    if depth == 0:
+                        wall = (time.perf_counter() - t) * 1000
+                        cpu = (time.thread_time() - c) * 1000
+                        with lock:
+                            spent[0] += wall
+                            spent[1] += cpu
             return timed
 
         teach.teach_probs = timing(real[0])

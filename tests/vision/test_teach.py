@@ -260,6 +260,42 @@ def test_teaching_fixes_edition2_labels(sim_teach_folder, run_cli, tmp_path):
     assert after["piece_error"] < 0.6 * before["piece_error"], (before, after)
 
 
+def test_taught_pipeline_times_overlapping_threads(monkeypatch):
+    """Hop la bille reads its cards on a second thread while the main thread runs
+    `teach_probs`: each thread's outermost timed call counts, the overlapping one too; a
+    call inside a timed call (look_backs -> look_colours) is not counted twice."""
+    import threading
+    import time
+
+    import vision.teach as teach
+    import vision.teach_cards as tc
+    from vision.teach_eval import TaughtPipeline
+
+    nap = 0.1
+    monkeypatch.setattr(teach, "teach_probs", lambda *a, **k: time.sleep(nap))
+    monkeypatch.setattr(tc, "look_colours", lambda *a, **k: time.sleep(nap))
+    monkeypatch.setattr(tc, "look_backs", lambda *a, **k: (time.sleep(nap), tc.look_colours()))
+    started = threading.Barrier(2)
+
+    class Overlapping:
+        def recognise(self, source, game, profile):
+            def cards():
+                started.wait()
+                tc.look_backs()
+
+            other = threading.Thread(target=cards)
+            other.start()
+            started.wait()
+            teach.teach_probs()
+            other.join()
+            return "read"
+
+    timed = TaughtPipeline(Overlapping(), None)
+    assert timed.recognise("photo", "hop-la-bille") == "read"
+    assert teach.teach_probs.__name__ == "<lambda>"  # the real functions are put back
+    assert 3 * nap * 1000 <= timed.added_ms[0] < 3.8 * nap * 1000  # 4 x: counted twice
+
+
 @pytest.mark.slow
 def test_score_with_teach_folder_and_profile(sim_teach_folder, run_cli, tmp_path):
     """`score --teach` takes the photo folder itself or a stored profile; same answer."""
