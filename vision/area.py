@@ -94,10 +94,14 @@ class AreaSettings:
     weak_gain: float = 0.15  # the new line's share must be this much higher
     weak_passes: tuple[tuple[float, float, float], ...] = ((0.15, 12.0, 0.005),)
     weak_fine: tuple[tuple[float, float, float], ...] = ((0.02, 2.0, 0.002),)
-    # the band a side moved out across must be arena (the share of it at over half the
-    # arena's cue level at least the first: not the wall's band), a band it moved in across
-    # must not (at most the second: the towers' discs are red too); None: no check
+    # the band a side moved out across must be arena (the share of it at over
+    # `weak_arena_level` x the arena's cue level at least the first: not the wall's band), a
+    # band it moved in across must not (at most the second: the towers' discs are red too);
+    # None: no check. The arena's cue level: the median cue in the quad shrunk about its
+    # centre to `weak_level_inset` of its size.
     weak_strip: tuple[float, float] | None = None
+    weak_level_inset: float = 0.7
+    weak_arena_level: float = 0.5
     # Nothing found by the network or the colours (a cloth barely unlike the table, or in
     # deep shadow, with the network's mask covering only part of it): the pixels enclosed
     # by the same edges as that mask (`enclosed_region`) are fitted with 4 straight edges
@@ -601,7 +605,7 @@ def refit_weak_sides(quad: np.ndarray, cue: np.ndarray, settings: AreaSettings
     if not take.any():
         return q
     if settings.weak_strip is not None:  # the band between the old and the new side
-        level = float(np.median(_quad_values(cue, _shrink(q, 0.7))))
+        level = float(np.median(_quad_values(cue, _shrink(q, settings.weak_level_inset))))
         c = q.mean(axis=0)
         for i in np.flatnonzero(take):
             band = np.array([q[i], q[(i + 1) % 4], wide[(i + 1) % 4], wide[i]])
@@ -609,7 +613,7 @@ def refit_weak_sides(quad: np.ndarray, cue: np.ndarray, settings: AreaSettings
             if len(vals) == 0:
                 continue
             moved_out = _signed_dist((wide[i] + wide[(i + 1) % 4]) / 2, q, i, c) > 0
-            arena = float((vals > 0.5 * level).mean())
+            arena = float((vals > settings.weak_arena_level * level).mean())
             lo, hi = settings.weak_strip
             if (arena < lo) if moved_out else (arena > hi):
                 take[i] = False
