@@ -96,6 +96,37 @@ def test_enclosed_rival_replaces_a_quad_reaching_into_a_red_table():
     assert np.abs(out - ARENA).max() < 3  # the region the wall's inner edges enclose
 
 
+@pytest.mark.parametrize("strip, want_y", [
+    ((0.25, 0.6), 360),  # the band it would move in across is mostly arena: it stays
+    (None, 325),  # without the band check it moves in to the stripe
+])
+def test_refit_weak_sides_does_not_move_in_across_the_arena(strip, want_y):
+    # the south border hidden (wall and table below it as red as the arena); a white stripe
+    # across the arena 35 px inside it gives a strong drop within the wide search
+    img = castle((40, 40, 200), (40, 40, 200))
+    img[325:335, 200:441] = (235, 235, 235)
+    st = replace(RED, weak_strip=strip)
+    q = refit_weak_sides(south_at(360), cue_map(img, st), st)
+    assert np.abs(q[2:, 1] - want_y).max() < 3
+    assert np.abs(q[:2] - ARENA[:2]).max() < 3
+
+
+@pytest.mark.parametrize("quad, weak_gain", [
+    (ARENA, RED.weak_gain),  # its sides are strong: no rival looked for
+    (ARENA + [[0, 0], [60, 0], [60, 0], [0, 0]], 1.5),  # the rival is not weak_gain better
+])
+def test_enclosed_rival_keeps_the_network_quad(quad, weak_gain):
+    from vision.area import _rival_enclosed
+
+    img = castle((170, 200, 220), (60, 50, 170), tiles_south=2)
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
+    prob = np.zeros(img.shape[:2], np.float32)
+    cv2.circle(prob, (300, 220), 60, 1.0, -1)
+    st = replace(RED, weak_gain=weak_gain)
+    out = _rival_enclosed(quad, img, lab, prob, cue_map(img, st), st)
+    assert out is quad
+
+
 @pytest.mark.parametrize("seed_xy, found", [
     ((330, 180), True),  # the mask on the cloth: its rim, clear of the photo's border
     ((60, 60), False),  # the mask on the table: the region reaches the border, no rival
