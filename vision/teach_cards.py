@@ -34,9 +34,9 @@ from vision.cards.pieces import CardPiece
 from vision.classify.model import Prediction
 
 # The label given to a tap's candidates (any label of the game would do)
-BACK_LABEL = {"troetofanten": "back", "hop-la-bille": "card-back"}  # face-down cards
 NEUTRAL_LABEL = {"magic-rabbit": "magician", "troetofanten": "mouse",
                  "hop-la-bille": "card-back"}
+BACK_LABEL = {"troetofanten": "back", "hop-la-bille": "card-back"}  # face-down cards
 TAP_KEY_THRESHOLD = 0.05  # detector heat a key point needs to be named by a tap
 
 
@@ -82,7 +82,7 @@ def look_rescue(part: teach.Profile, classifier, game: str, probs: np.ndarray,
     ib, jb = classifier.index(teach.BACKGROUND), classifier.index(back)
     cos = embedding @ part.prototypes[list(part.labels).index(back)]
     hit = (share >= s.crop_share) & (cos >= s.crop_cos) & (probs[:, ib] < s.crop_bg) \
-        & (probs[:, jb] < 0.5)
+        & (probs[:, jb] < s.crop_max_back)
     if hit.any():
         probs = probs.copy()
         bg = np.full(int(hit.sum()), s.crop_set_bg, np.float32)
@@ -164,6 +164,10 @@ class BackLookSettings:
     strip_fill: float = 0.7  # filling this share of its rectangle, beside a card read
     min_match: float = 0.1  # and the region's own colours match the taught back's this
     #   much (histogram intersection): a back's whole design, not one of its colours
+    inside_share: float = 0.8  # a region whose centre lies inside a card read, its frame
+    #                            shrunk to this about its centre (`_inside`), is part of it
+    same_back: float = 0.5  # a back found within this x a back read's width of its centre
+    #                         is that back (not added again)
     confidence: float = 0.7  # the confidence a back found so gets
     # Hop la bille: a key point's crop is a face-down card when at least `crop_share` of its
     # central `crop_inner` has the taught back's colours, it is within `crop_cos` of the
@@ -172,6 +176,8 @@ class BackLookSettings:
     crop_share: float = 0.3
     crop_cos: float = 0.5
     crop_bg: float = 0.9
+    crop_max_back: float = 0.5  # ... and P(back) is below this (else the model reads it
+    #                             as the back already: left alone)
     crop_set_bg: float = 0.45  # such a back's P(background): confidence 0.55, under the
     #   cards the model reads (a player keeps 3 cards, the surest) and with a warning
 
@@ -318,7 +324,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
             cv2.setRNGSeed(0)
             _, _, ctr = cv2.kmeans(pts, m, None, crit, 2, cv2.KMEANS_PP_CENTERS)
             found = [(q, np.degrees(np.arctan2(es[1], es[0])), w) for q in ctr]
-        elif any(_inside((c + 0.5) / f - 0.5, p.frame, 0.8) for p in pieces + out):
+        elif any(_inside((c + 0.5) / f - 0.5, p.frame, s.inside_share) for p in pieces + out):
             continue  # part of a card read (a whole back lies on top of the cards it covers)
         elif (s.strip[0] * w <= short <= s.strip[1] * w and fill >= s.strip_fill
               and s.strip_long[0] * w <= long_ <= s.strip_long[1] * w):
@@ -338,22 +344,17 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
             continue
         sub = hsv[y0:y0 + bh, x0:x0 + bw]
         match = float(np.minimum(_coarse(_look_hist(sub, blob, s.bins)), _coarse(look0)).sum())
-        if _LOOK_DEBUG is not None:
-            _LOOK_DEBUG.extend(((np.asarray(q[0]) + 0.5) / f - 0.5, match) for q in found)
         if match < s.min_match:
             continue
         for c, ang, wid in found:
             c, wid = (np.asarray(c, float) + 0.5) / f - 0.5, wid / f
-            if any(p.label == "back" and np.hypot(*(p.center - c)) < 0.5 * p.width
+            if any(p.label == "back" and np.hypot(*(p.center - c)) < s.same_back * p.width
                    for p in pieces + out):
                 continue  # a back read already
             frame = _card_frame(c, float(ang), float(wid), spec.aspect)
             key, _, _ = pose_from_frame(frame, spec)
             out.append(CardPiece("back", s.confidence, key, frame, float(ang), float(wid)))
     return out
-
-
-_LOOK_DEBUG: list | None = None  # (centre, match) of each candidate back, when a list
 
 
 def _card_crops(reader, image: np.ndarray, game: str, pieces) -> np.ndarray:
