@@ -528,3 +528,25 @@ def test_paper_share(paper, want):
     card = np.full((90, 60, 3), paper, np.uint8)
     cv2.circle(card, (30, 45), 6, (40, 40, 200), -1)  # a printed disc
     assert want[0] <= paper_share(card) <= want[1]
+
+
+@pytest.mark.parametrize("clear,found", [
+    (False, False),  # the back and the face-up card beside it make one region
+    (True, True),  # the card read (`clear`) taken out: the back alone
+])
+def test_snap_card_clears_the_cards_read(clear, found):
+    from types import SimpleNamespace
+
+    from vision.cards.read import snap_card
+
+    img = np.full((600, 600, 3), (150, 110, 60), np.uint8)
+    back = ((300.0, 310.0), (90.0, 135.0), 0.0)
+    cv2.fillPoly(img, [np.round(cv2.boxPoints(back)).astype(np.int32)], (40, 90, 150))
+    up = np.array([[348.0, 243.0], [438.0, 243.0], [438.0, 378.0], [348.0, 378.0]])
+    cv2.fillPoly(img, [up.astype(np.int32)], (235, 240, 242))  # touching its right edge
+    area = SimpleNamespace(settings=SimpleNamespace(px_per_mm=1.5, plane_px=100),
+                           H_plane_to_img=np.eye(3))
+    got = snap_card(img, area, np.array([300.0, 310.0]), clear=[up] if clear else None)
+    assert (got is not None) == found
+    if found:
+        assert np.allclose(got[0], (300, 310), atol=3.0)

@@ -223,7 +223,7 @@ def _median_u8(values: np.ndarray) -> np.ndarray:
 
 def snap_card(image: np.ndarray, area, p: np.ndarray, size_mm=(60.0, 90.0),
               window_mm: float = 150.0, min_diff: float = 22.0, px_per_mm: float = 1.0,
-              table_colours: int = 1):
+              table_colours: int = 1, clear: list | None = None):
     """A Hop la bille card's outline near plane point `p`, found in the cloth plane: the
     region that differs from the table around it (Lab distance), its minimum-area rectangle,
     looked for in a window resampled at `px_per_mm` (a card is 60 x 90 px there: plenty for
@@ -269,6 +269,13 @@ def snap_card(image: np.ndarray, area, p: np.ndarray, size_mm=(60.0, 90.0),
         d2 = np.minimum(d2, e2)
     mask = (d2 > min_diff * min_diff).astype(np.uint8)
     mask[np.ix_(rows, cols)] = 0
+    if clear:  # cards known already ((4, 2) image corners each): not this one, nor a bridge
+        Minv = np.linalg.inv(M)
+        for q in clear:
+            w = np.column_stack([np.asarray(q, float), np.ones(len(q))]) @ Minv.T
+            w = w[:, :2] / w[:, 2:3]
+            cv2.fillConvexPoly(mask, np.round(w.mean(axis=0) + (w - w.mean(axis=0)) * 1.08
+                                              ).astype(np.int32), 0)
     # fill the card's inside (drawings match the table's colour sometimes), then cut thin
     # bridges to its neighbours and the cloth
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
@@ -652,6 +659,7 @@ def hop_row_backs(image: np.ndarray, area, pieces: list[CardPiece],
     spec = SPECS["hop-la-bille"]
     found: list[CardPiece] = []
     taken = [q for q in plane]
+    known = [p.frame for p in cards if p.frame is not None]  # (and the backs found)
     for z in sorted(set(zones)):
         mine = plane[[k for k, zz in enumerate(zones) if zz == z]]
         room = HOP_CARDS_PER_PLAYER - len(mine)
@@ -673,9 +681,9 @@ def hop_row_backs(image: np.ndarray, area, pieces: list[CardPiece],
                 break
             tried += probes
             for probe in probes:
-                c = snap_card(image, area, probe)
+                c = snap_card(image, area, probe, clear=known)
                 if c is None:  # a patterned table: more colours than one are the table
-                    c = snap_card(image, area, probe, table_colours=3)
+                    c = snap_card(image, area, probe, table_colours=3, clear=known)
                 if c is None:
                     continue
                 c, u_ang = c
@@ -691,6 +699,7 @@ def hop_row_backs(image: np.ndarray, area, pieces: list[CardPiece],
                                        float(np.degrees(np.arctan2(ex[1], ex[0]))),
                                        float(np.hypot(*ex))))
                 taken.append(c)
+                known.append(fr)
                 mine = np.vstack([mine, c])
                 room -= 1
                 if room <= 0:
