@@ -201,7 +201,7 @@ def levels(settings: AreaSettings) -> tuple[float, ...]:
     return settings.red_levels if settings.kind == "red" else settings.cloth_levels
 
 
-def _order(corners: np.ndarray) -> np.ndarray:
+def order_corners(corners: np.ndarray) -> np.ndarray:
     """Clockwise on screen, starting so that side 2 -> 3 faces the photo's bottom: the side
     whose middle, seen from the area's centre (where the diagonals cross), points most
     nearly straight down."""
@@ -444,7 +444,7 @@ def _corner_angles(q: np.ndarray) -> np.ndarray:
 
 def area_from_corners(corners_img, settings: AreaSettings) -> PlayArea:
     """A `PlayArea` from 4 known corners (working-image pixels, any order)."""
-    corners = _order(np.asarray(corners_img, np.float64))
+    corners = order_corners(np.asarray(corners_img, np.float64))
     s = float(settings.plane_px)
     dst = np.array([[0, 0], [s, 0], [s, s], [0, s]])
     H = cv2.getPerspectiveTransform(corners.astype(np.float32), dst.astype(np.float32))
@@ -486,7 +486,7 @@ def _check_candidate(blob, shape, settings: AreaSettings,
         return None, "the candidate region is not a square shape"
     if (filled & (1 - qmask)).sum() > settings.max_outside * q_area:
         return None, "the candidate region is not four-sided"
-    if _corner_angles(_order(quad)).min() < settings.min_corner_angle:
+    if _corner_angles(order_corners(quad)).min() < settings.min_corner_angle:
         return None, "the candidate is too skewed to be a square"
     return quad, ""
 
@@ -567,10 +567,10 @@ def side_contrast(quad: np.ndarray, cue: np.ndarray, settings: AreaSettings, n: 
     """For each side of `quad` (4, 2), the share of `n` points along it where the cue map
     (`cue_map`, float32) is at least `contrast_drop` higher inside than outside
     (`depth`, default `contrast_depth`, x the side's length either way). (4,) float.
-    `order`: the sides of the quad as `_order` puts it (else as given, clockwise)."""
+    `order`: the sides of the quad as `order_corners` puts it (else as given, clockwise)."""
     depth = settings.contrast_depth if depth is None else depth
     q = np.asarray(quad, np.float64)
-    q = _order(q) if order else q
+    q = order_corners(q) if order else q
     c = q.mean(axis=0)
     t = np.linspace(0.05, 0.95, n)[:, None]
     out = np.zeros(4)
@@ -797,7 +797,7 @@ def _enclosed_edge_quad(prob, edges, dist, settings: AreaSettings, inside: bool 
                    or region[:, -1].any()):
         return None
     quad, cover = edge_quad(region.astype(np.float32), edges, dist, settings)
-    return _order(quad) if quad is not None and cover >= settings.enclosed_cover else None
+    return order_corners(quad) if quad is not None and cover >= settings.enclosed_cover else None
 
 
 def _rival_enclosed(best, small, lab, prob, cue, settings: AreaSettings):
@@ -815,9 +815,9 @@ def _rival_enclosed(best, small, lab, prob, cue, settings: AreaSettings):
     quad, _ = _best_candidate(small, _hull_mask(region), settings, "", grow=False)
     if quad is None:
         return best
-    quad = snap_sides(_order(quad), cue, settings, settings.snap_passes_model)
+    quad = snap_sides(order_corners(quad), cue, settings, settings.snap_passes_model)
     rival = side_contrast(quad, cue, settings, depth=settings.weak_depth).min()
-    return _order(quad) if rival > share + settings.weak_gain else best
+    return order_corners(quad) if rival > share + settings.weak_gain else best
 
 
 def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play area",
@@ -859,11 +859,11 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
             if settings.kind == "cloth" and settings.hem_inset > 0:
                 lightness = cv2.GaussianBlur(
                     lab[..., 0].astype(np.float32), (0, 0), 0.7)
-                best = snap_sides(_order(best), lightness, settings, settings.hem_passes,
+                best = snap_sides(order_corners(best), lightness, settings, settings.hem_passes,
                                   hem=True)
             else:
                 cue = cue_map(small, settings, lab)
-                best = snap_sides(_order(best), cue, settings, settings.snap_passes_model)
+                best = snap_sides(order_corners(best), cue, settings, settings.snap_passes_model)
                 if settings.weak_share > 0:
                     best = refit_weak_sides(best, cue, settings)
                     if settings.enclosed_rival:
@@ -876,7 +876,7 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
             if cover < settings.edge_min_cover:
                 rebuilt, q_cover = edge_quad(prob, edges, dist, settings)
                 if rebuilt is not None and q_cover > cover + settings.edge_gain:
-                    best, from_model = _order(rebuilt), False  # mask was wrong: no filter
+                    best, from_model = order_corners(rebuilt), False  # mask was wrong: no filter
                     rebuilt = None
             if best is not None and settings.contrast_min > 0:
                 cue = cue_map(small, settings, lab)
@@ -886,13 +886,13 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
                         rebuilt, _ = edge_quad(prob, edges, dist, settings)
                     if rebuilt is not None and side_contrast(rebuilt, cue, settings).min() > \
                             weakest + settings.contrast_gain:
-                        best, from_model = _order(rebuilt), False
+                        best, from_model = order_corners(rebuilt), False
                         weakest = side_contrast(best, cue, settings).min()
                     if settings.enclosed and weakest < settings.contrast_min:
                         rival = _enclosed_edge_quad(prob, edges, dist, settings, inside=True)
                         if rival is not None and side_contrast(rival, cue, settings).min() > \
                                 weakest + settings.contrast_gain:
-                            best, from_model = _order(rival), False
+                            best, from_model = order_corners(rival), False
     if best is None:
         for level in levels(settings):
             mask = area_mask(small, settings, level, lab)
@@ -901,7 +901,7 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
                                     iterations=2)
             best, why = _best_candidate(small, mask, settings, why)
             if best is not None:
-                best = snap_sides(_order(best), cue_map(small, settings, lab), settings,
+                best = snap_sides(order_corners(best), cue_map(small, settings, lab), settings,
                                   settings.snap_passes)
                 break
     if best is None:

@@ -156,3 +156,31 @@ def test_area_eval_corner_error(found, want):
     from vision.area_eval import corner_error
 
     assert corner_error(found, ARENA) == pytest.approx(want)
+
+
+def test_area_eval_checks_the_folder_name(tmp_path, capsys):
+    from vision.area_eval import main
+
+    folder = tmp_path / "scenes"
+    folder.mkdir()
+    assert main([str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert "not a scene folder named after a game" in err and "simsala-hopp" in err
+
+
+def test_area_eval_counts_an_unreadable_photo_as_not_found(tmp_path, capsys):
+    import json
+
+    from vision.area_eval import area_errors, main
+
+    folder = tmp_path / "simsala-hopp"
+    folder.mkdir()
+    (folder / "simsala-hopp-0000.json").write_text(json.dumps({"area": ARENA.tolist()}))
+    (folder / "simsala-hopp-0000.jpg").write_bytes(b"not a photo")
+    unread = []
+    names, err, cpu = area_errors(folder, unread=unread)
+    assert names == ["simsala-hopp-0000"] and np.isinf(err).all() and np.isnan(cpu).all()
+    assert len(unread) == 1 and unread[0].startswith("simsala-hopp-0000: ")
+    assert main([str(folder)]) == 0
+    out = capsys.readouterr().out
+    assert "1 photos, found 0" in out and "not read (counted as not found)" in out
