@@ -385,3 +385,170 @@ def test_look_share_counts_the_back_colours_in_the_crop_middle():
     crops[0, 5:25, 5:25] = BACK_NAVY  # the back's blue over the middle
     share = look_share(crops, colours)
     assert share[0] > 0.9 and share[1] == 0.0
+
+
+# ------------------------------------------------------------ the teach wiring (taught_reader)
+
+
+class FakeReader:
+    """A `CardReader` stand-in for `taught_reader`'s wiring: the poses searched return the
+    classifier they would use, `read_pieces` notes the classifier's back colours and gives
+    `pieces`, `settle_backs` keeps the pieces."""
+
+    def __init__(self, classifier, pieces=()):
+        self.classifier, self.pieces = classifier, list(pieces)
+        self.colours_seen: list = []  # (shared by the taught copy)
+
+    def search_widths(self, *a):
+        return self.classifier
+
+    def search_angles(self, *a):
+        return self.classifier
+
+    def read_pieces(self, image, game, area=None):
+        self.colours_seen.append(getattr(self.classifier, "colours", None))
+        return list(self.pieces), None
+
+    def settle_backs(self, image, pieces):
+        return list(pieces)
+
+
+def _card_part(game, fake, look=None):
+    from vision.teach_cards import NEUTRAL_LABEL
+
+    return Profile(game=game, labels=(NEUTRAL_LABEL[game],), prototypes=unit(np.ones((1, 8))),
+                   colours=np.zeros((1, 3), np.float32), counts=np.ones(1, np.int64),
+                   classes=fake.classes, model="cards", look=look)
+
+
+def _back_photo():
+    """A grey table with the taught back (navy, a yellow ring) at (200, 200)."""
+    image = np.full((400, 400, 3), (120, 140, 150), np.uint8)
+    _card(image, (200, 200), BACK_NAVY, BACK_RING)
+    return image
+
+
+@pytest.mark.parametrize("game", CARD_GAMES)
+@pytest.mark.parametrize("search", ["search_widths", "search_angles"])
+def test_taught_reader_poses_with_the_untaught_reader(game, search):
+    """The taught copy classifies with the profile, but its width and angle searches are
+    the untaught reader's (its classifier: the crops teaching saw)."""
+    from vision.teach_cards import taught_reader
+
+    fake = FakeCards(None, None)
+    reader = FakeReader(fake)
+    out = taught_reader(reader, _card_part(game, fake), game)
+    assert out is not reader and reader.classifier is fake
+    assert isinstance(out.classifier, TaughtCardClassifier) and out.classifier.base is fake
+    assert getattr(out, search)() is fake
+
+
+@pytest.mark.parametrize("game, taught_look, coloured", [
+    ("hop-la-bille", True, True),  # the back's colours in this photo, before reading it
+    ("hop-la-bille", False, False),  # no look taught: no colours
+    ("troetofanten", True, False),  # Troetofanten searches its backs after (settle_backs)
+])
+def test_taught_reader_gives_hop_la_bille_the_back_colours(game, taught_look, coloured):
+    from vision.teach_cards import BACK_LOOK, look_colours, taught_reader
+
+    fake = FakeCards(None, None)
+    reader = FakeReader(fake)
+    look = _taught_look() if taught_look else None
+    out = taught_reader(reader, _card_part(game, fake, look), game)
+    image = _back_photo()
+    assert out.read_pieces(image, game) == ([], None)
+    seen, = reader.colours_seen
+    if not coloured:
+        assert seen is None
+        return
+    small = cv2.resize(image, None, fx=BACK_LOOK.scale, fy=BACK_LOOK.scale,
+                       interpolation=cv2.INTER_AREA)
+    want = look_colours(cv2.cvtColor(small, cv2.COLOR_BGR2HSV), look)
+    assert want.any() and np.array_equal(seen, want)
+    assert out.classifier.colours is seen and getattr(fake, "colours", None) is None
+
+
+@pytest.mark.parametrize("game, taught_look, added", [
+    ("troetofanten", True, 1),  # the back the look finds, after the reader's own
+    ("troetofanten", False, 0),  # no look taught
+    ("hop-la-bille", True, 0),  # Hop la bille's look works on the crops (look_rescue)
+])
+def test_taught_reader_adds_troetofanten_look_backs(game, taught_look, added):
+    from vision.teach_cards import look_backs, taught_reader
+
+    fake = FakeCards(None, None)
+    image = np.full((600, 800, 3), (120, 140, 150), np.uint8)
+    pieces = _face_up(image, [(200, 300), (600, 450)])
+    _card(image, (400, 300), BACK_NAVY, BACK_RING)
+    look = _taught_look() if taught_look else None
+    out = taught_reader(FakeReader(fake), _card_part(game, fake, look), game)
+    got = out.settle_backs(image, pieces)
+    assert got[:2] == pieces and len(got) == 2 + added
+    if added:
+        want = look_backs(image, pieces, look)
+        assert [p.label for p in got[2:]] == ["back"]
+        assert np.allclose([p.center for p in got[2:]], [p.center for p in want])
+        assert np.hypot(*(got[2].center - (400, 300))) < 0.25 * CARD_W
+
+
+@pytest.mark.parametrize("game", ["troetofanten", "hop-la-bille"])
+@pytest.mark.parametrize("p_back, as_back, looked", [
+    (0.3, True, True),  # a back the model does not know: its look is kept
+    (0.49, True, True),
+    (0.5, True, False),  # the model reads it as the back (`known`): no look
+    (0.9, True, False),
+    (0.3, False, False),  # another label: no look
+])
+def test_card_examples_keep_a_look_of_an_unknown_back(monkeypatch, game, p_back, as_back,
+                                                      looked):
+    from types import SimpleNamespace
+
+    import vision.teach_cards as tc
+    from vision.cards.pieces import CardPiece
+
+    assert tc.BACK_LOOK.known == 0.5
+    fake = FakeCards(None, None)
+    back, other = tc.BACK_LABEL[game], SWAP[game][0]
+    fake.probs = np.zeros((1, len(fake.classes)), np.float32)
+    fake.probs[0, fake.index(back)], fake.probs[0, fake.index(other)] = p_back, 1 - p_back
+    fake.emb = unit(np.ones((1, 8)))
+    image = _back_photo()
+    frame = _card(image, (200, 200), BACK_NAVY, BACK_RING)
+    piece = CardPiece(back, 0.9, frame[0], frame, 0.0, float(CARD_W))
+    pipeline = SimpleNamespace(cards=FakeReader(fake, [piece]))
+    monkeypatch.setattr(tc, "_card_crops", lambda reader, image, game, pieces:
+                        np.full((len(pieces), 32, 32, 3), 128, np.uint8))
+    label = back if as_back else other
+    ex, = tc.card_examples(pipeline, game, SimpleNamespace(image=image, scale=1.0), None,
+                           label, None, "photo.jpg")
+    assert ex.label == label and ex.model == "cards"
+    if looked:
+        assert np.allclose(ex.look, tc.back_look(image, piece.center, piece.width))
+    else:
+        assert ex.look is None
+
+
+@pytest.mark.parametrize("p_back, rescued", [
+    (0.3, True),  # the model's P(back) low: the look makes it a back
+    (0.49, True),
+    (0.5, False),  # the model reads it as the back already: left alone (`crop_max_back`)
+    (0.7, False),
+])
+def test_look_rescue_leaves_a_crop_read_as_the_back(p_back, rescued):
+    from vision.teach_cards import BACK_LOOK, look_rescue
+
+    fake = FakeCards(None, None)
+    probs = np.zeros((1, len(fake.classes)), np.float32)
+    ib, jb = fake.index("background"), fake.index("card-back")
+    probs[0, ib], probs[0, jb] = 0.2, p_back
+    probs[0, fake.index("card-red")] = 0.8 - p_back
+    emb = unit([[0.9, np.sqrt(1 - 0.81), 0, 0, 0, 0, 0, 0]])
+    part = Profile(game="hop-la-bille", labels=("card-back", "card-red"),
+                   prototypes=np.eye(2, 8, dtype=np.float32), colours=np.zeros((2, 3)),
+                   counts=np.ones(2, np.int64), classes=fake.classes, model="cards")
+    out = look_rescue(part, fake, "hop-la-bille", probs, emb, np.array([0.9]))
+    if rescued:
+        assert out[0, ib] == pytest.approx(BACK_LOOK.crop_set_bg)
+        assert out[0, jb] == pytest.approx(1 - BACK_LOOK.crop_set_bg)
+    else:
+        assert out is probs or np.array_equal(out, probs)
