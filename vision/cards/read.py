@@ -116,7 +116,10 @@ class ReadSettings:
     strip_fill: float = 0.7  # filling this share of its rectangle
     hop_row_step: float = 78.0  # mm: Hop la bille, the next card of a player's row from a
     #   card read (60 mm cards, 10-25 mm apart in the scenes)
-    hop_row_apart: float = 35.0  # mm: a rectangle centred nearer a card read is that card
+    hop_row_apart: float = 52.0  # mm: a rectangle centred nearer a card read is on it (cards
+    #   60 mm wide never overlap: 65 mm apart and more in a row)
+    hop_row_depth: float = 30.0  # mm: and its centre lies this near the row's line (the
+    #   cards' median distance beyond the cloth's edge)
     hop_back_paper: float = 0.3  # a back shows at most this share of pale paper (a face-up
     #   card's inside is mostly paper)
     hop_row_backs: bool = True  # look for face-down cards beside a short row
@@ -247,8 +250,20 @@ def snap_card(image: np.ndarray, area, p: np.ndarray, size_mm=(60.0, 90.0),
                               borderMode=cv2.BORDER_REPLICATE)
     lab = cv2.cvtColor(cv2.GaussianBlur(win, (0, 0), 0.67 * ppm), cv2.COLOR_BGR2LAB)
     r = max(1, int(round(2.7 * ppm)))  # the window's border ring: about 2.7 mm
-    ring = np.concatenate([lab[:r].reshape(-1, 3), lab[-r:].reshape(-1, 3),
-                           lab[:, :r].reshape(-1, 3), lab[:, -r:].reshape(-1, 3)])
+    known = np.zeros((n, n), np.uint8)
+    if clear:  # cards known already ((4, 2) image corners each): not this one, nor a bridge
+        #        to it, nor the table's colour
+        Minv = np.linalg.inv(M)
+        for q in clear:
+            w = np.column_stack([np.asarray(q, float), np.ones(len(q))]) @ Minv.T
+            w = w[:, :2] / w[:, 2:3]
+            cv2.fillConvexPoly(known, np.round(w.mean(axis=0) + (w - w.mean(axis=0)) * 1.08
+                                               ).astype(np.int32), 1)
+    edge = np.ones((n, n), bool)
+    edge[r:-r, r:-r] = False
+    ring = lab[edge & (known == 0)]
+    if len(ring) < r * n:  # the ring mostly on known cards: all of it
+        ring = lab[edge]
     if table_colours > 1:  # a patterned table (squares): its colours that cover a fifth
         #                     of the ring or more, each pixel's distance from the nearest
         crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 10, 1.0)
@@ -269,13 +284,7 @@ def snap_card(image: np.ndarray, area, p: np.ndarray, size_mm=(60.0, 90.0),
         d2 = np.minimum(d2, e2)
     mask = (d2 > min_diff * min_diff).astype(np.uint8)
     mask[np.ix_(rows, cols)] = 0
-    if clear:  # cards known already ((4, 2) image corners each): not this one, nor a bridge
-        Minv = np.linalg.inv(M)
-        for q in clear:
-            w = np.column_stack([np.asarray(q, float), np.ones(len(q))]) @ Minv.T
-            w = w[:, :2] / w[:, 2:3]
-            cv2.fillConvexPoly(mask, np.round(w.mean(axis=0) + (w - w.mean(axis=0)) * 1.08
-                                              ).astype(np.int32), 0)
+    mask[known > 0] = 0
     # fill the card's inside (drawings match the table's colour sometimes), then cut thin
     # bridges to its neighbours and the cloth
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
@@ -687,8 +696,9 @@ def hop_row_backs(image: np.ndarray, area, pieces: list[CardPiece],
                 if c is None:
                     continue
                 c, u_ang = c
-                if card_zone(c, side_px) != z or abs(c[a] - probe[a]) > 0.5 * step or any(
-                        np.hypot(*(c - t)) < s.hop_row_apart * ppm for t in taken):
+                if card_zone(c, side_px) != z or abs(c[a] - probe[a]) > 0.5 * step or \
+                        abs(c[1 - a] - np.median(mine[:, 1 - a])) > s.hop_row_depth * ppm or \
+                        any(np.hypot(*(c - t)) < s.hop_row_apart * ppm for t in taken):
                     continue
                 fr = hop_plane_frame(area, c, u_ang, z)
                 if paper_share(rectify(image, fr, 60, 90)) > s.hop_back_paper:
