@@ -114,6 +114,10 @@ class ReadSettings:
     strip_along: tuple[float, float] = (1.2, 2.1)  # and this along (a card's height), lying
     #   along a card read, is a face-down card under it (`look_strips`)
     strip_fill: float = 0.7  # filling this share of its rectangle
+    strip_cover: float = 1.05  # the cards read, grown this x around their centre, cover
+    #   what is not a strip
+    strip_probe: float = 0.15  # a card read covers a strip's rest when it holds the point
+    #   this x the nearest cards' width beyond the strip's long side
     hop_row_step: float = 78.0  # mm: Hop la bille, the next card of a player's row from a
     #   card read (60 mm cards, 10-25 mm apart in the scenes)
     hop_row_apart: float = 52.0  # mm: a rectangle centred nearer a card read is on it (cards
@@ -324,6 +328,17 @@ def snap_card(image: np.ndarray, area, p: np.ndarray, size_mm=(60.0, 90.0),
     return np.array([cx, cy]) / f + off, float(u_ang % 180.0)
 
 
+def _frames_mask(frames, f: float, shape: tuple[int, int], k: float) -> np.ndarray:
+    """A uint8 mask of `shape` (the photo at scale `f`), 1 inside each of `frames` ((4, 2)
+    photo corners each) shrunk (`k` < 1) or grown (`k` > 1) around its centre."""
+    mask = np.zeros(shape, np.uint8)
+    for q in frames:
+        q = (np.asarray(q, float) + 0.5) * f - 0.5
+        c = q.mean(axis=0)
+        cv2.fillConvexPoly(mask, np.round(c + (q - c) * k).astype(np.int32), 1)
+    return mask
+
+
 def look_alike_regions(image: np.ndarray, frames: list[np.ndarray], centres: np.ndarray,
                        widths: np.ndarray, settings: ReadSettings = READ,
                        masks: list | None = None, faces: list[np.ndarray] = ()
@@ -345,11 +360,8 @@ def look_alike_regions(image: np.ndarray, frames: list[np.ndarray], centres: np.
     small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
     centres, widths = np.asarray(centres, float) * f, np.asarray(widths, float) * f
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-    mask = np.zeros(small.shape[:2], np.uint8)
-    for q in frames:  # the cards' inside (their rim may be the faces' colour)
-        q = (np.asarray(q, float) + 0.5) * f - 0.5
-        c = q.mean(axis=0)
-        cv2.fillConvexPoly(mask, np.round(c + (q - c) * 0.85).astype(np.int32), 1)
+    # the cards' inside (their rim may be the faces' colour)
+    mask = _frames_mask(frames, f, small.shape[:2], 0.85)
     # hue and saturation of coloured pixels only (a grey's hue is noise)
     lo_s = s.look_min_sat
     bins, ranges = [30, 16], [0, 180, lo_s, 256]
@@ -364,11 +376,7 @@ def look_alike_regions(image: np.ndarray, frames: list[np.ndarray], centres: np.
     # a back's colour: far more common on the backs than elsewhere, and not rare on them
     look = (ratio >= s.look_ratio) & (h_back >= 0.01 * h_back.sum())
     if len(faces):  # nor about as common on the face-up cards read (`look_faces`)
-        on = np.zeros(small.shape[:2], np.uint8)
-        for q in faces:
-            q = (np.asarray(q, float) + 0.5) * f - 0.5
-            c = q.mean(axis=0)
-            cv2.fillConvexPoly(on, np.round(c + (q - c) * 0.85).astype(np.int32), 1)
+        on = _frames_mask(faces, f, small.shape[:2], 0.85)
         h_on = cv2.calcHist([hsv], [0, 1], on, bins, ranges)
         n_on = max(float(np.count_nonzero(on)), 1.0)
         look &= h_back / n_back >= s.look_faces * h_on / n_on
@@ -452,7 +460,7 @@ def design_regions(image: np.ndarray, centres: np.ndarray, widths: np.ndarray,
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     bins, ranges = [30, 16], [0, 180, s.look_min_sat, 256]
     h = cv2.calcHist([hsv], [0, 1], None, bins, ranges)
-    card = 91.0 / 59.0 * float(np.median(widths)) ** 2  # a card's area, px
+    card = SPECS["troetofanten"].aspect * float(np.median(widths)) ** 2  # a card's area, px
     table = cv2.dilate((h > s.design_table * card).astype(np.uint8), np.ones((3, 3), np.uint8))
     near = cv2.boxFilter(h, -1, (3, 3), normalize=False, borderType=cv2.BORDER_CONSTANT)
     cand = ((h > 0) & (near >= s.design_min * card) & (table == 0)).astype(np.uint8)
@@ -486,13 +494,8 @@ def look_strips(mask: np.ndarray, frames: list[np.ndarray], centres: np.ndarray,
     f = s.look_scale
     if not frames or not len(widths):
         return []
-    cover = np.zeros(mask.shape, np.uint8)
-    polys = []
-    for q in frames:
-        q = (np.asarray(q, float) + 0.5) * f - 0.5
-        c = q.mean(axis=0)
-        polys.append(q.astype(np.float32))
-        cv2.fillConvexPoly(cover, np.round(c + (q - c) * 1.05).astype(np.int32), 1)
+    cover = _frames_mask(frames, f, mask.shape, s.strip_cover)
+    polys = [((np.asarray(q, float) + 0.5) * f - 0.5).astype(np.float32) for q in frames]
     rest = ((mask > 0) & (cover == 0)).astype(np.uint8)
     rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     centres, widths = np.asarray(centres, float) * f, np.asarray(widths, float) * f
@@ -516,7 +519,7 @@ def look_strips(mask: np.ndarray, frames: list[np.ndarray], centres: np.ndarray,
         eu = e1 if np.hypot(*e1) <= np.hypot(*e2) else e2
         n_ = eu / max(float(np.hypot(*eu)), 1e-9)  # across the strip
         for sign in (1.0, -1.0):  # the side a card read covers the rest of it from
-            probe = c + sign * n_ * (0.5 * short + 0.15 * near)
+            probe = c + sign * n_ * (0.5 * short + s.strip_probe * near)
             if any(cv2.pointPolygonTest(q, (float(probe[0]), float(probe[1])), False) >= 0
                    for q in polys):
                 centre = c + sign * n_ * (0.5 * near - 0.5 * short)
