@@ -500,7 +500,8 @@ def _back_on_squares(split: bool) -> np.ndarray:
 
 
 @pytest.mark.parametrize("split,colours,found", [
-    (False, 1, True),  # one table colour: the card (its medallion a hole in the mask)
+    (False, 1, True),  # one table colour: the card (its pale medallion differs from
+    #   the table too: the speck fallback is tested below)
     (True, 1, False),  # across two squares: the dark one joins the card (no card shape)
     (True, 3, True),  # the table's colours from its ring: the card alone
 ])
@@ -550,3 +551,64 @@ def test_snap_card_clears_the_cards_read(clear, found):
     assert (got is not None) == found
     if found:
         assert np.allclose(got[0], (300, 310), atol=3.0)
+
+
+@pytest.mark.parametrize("speck", [(40, 40, 200), (235, 240, 242)])
+def test_snap_card_a_speck_under_the_centre_takes_the_largest_blob(speck):
+    """The blob under the window's centre is only a speck (the back's drawing: a dot of
+    another colour than the table's, inside a medallion of the table's colour, touching
+    nothing), so the card's outline is the largest blob's, not the speck's."""
+    from types import SimpleNamespace
+
+    from vision.cards.read import snap_card
+
+    img = np.full((600, 600, 3), (150, 110, 60), np.uint8)  # blue table
+    rect = ((300.0, 310.0), (90.0, 135.0), 8.0)
+    cv2.fillPoly(img, [np.round(cv2.boxPoints(rect)).astype(np.int32)], (40, 90, 150))
+    cv2.circle(img, (300, 310), 25, (150, 110, 60), -1)  # a medallion of the table's blue
+    cv2.circle(img, (300, 310), 9, speck, -1)  # its drawing: a speck under the centre
+    area = SimpleNamespace(settings=SimpleNamespace(px_per_mm=1.5, plane_px=100),
+                           H_plane_to_img=np.eye(3))
+    got = snap_card(img, area, np.array([301.0, 309.0]))
+    assert got is not None
+    assert np.allclose(got[0], (300, 310), atol=3.0)
+
+
+def _hop_row_scene(n_up: int, back: bool):
+    """A 600 mm cloth (1 photo px per mm) on a wooden table, `n_up` face-up Hop la bille
+    cards (60 x 90 mm, 78 mm apart) in a row beyond its south side and, with `back`, a
+    uniform back one card step beyond the row's east end."""
+    from vision.area import AREA_SETTINGS, area_from_corners
+
+    img = np.full((1000, 1000, 3), (60, 100, 140), np.uint8)  # wood
+    img[150:750, 200:800] = (70, 140, 60)  # the green cloth
+    area = area_from_corners([[200.0, 150.0], [800.0, 150.0], [800.0, 750.0], [200.0, 750.0]],
+                             AREA_SETTINGS["hop-la-bille"])
+    xs = [380.0 + 78.0 * k for k in range(n_up)]
+    pieces = []
+    for x in xs:
+        fr = np.array([[x - 30, 760.0], [x + 30, 760.0], [x + 30, 850.0], [x - 30, 850.0]])
+        cv2.fillPoly(img, [np.round(fr).astype(np.int32)], (235, 240, 242))  # paper
+        cv2.circle(img, (int(x), 805), 12, (40, 40, 200), -1)  # its drawing
+        pieces.append(CardPiece("card-red", 0.95, fr[0], fr, 0.0, 60.0))
+    bx = xs[-1] + 78.0
+    if back:
+        cv2.rectangle(img, (int(bx) - 30, 760), (int(bx) + 30, 850), (150, 60, 40), -1)
+    return img, area, pieces, np.array([bx, 805.0])
+
+
+@pytest.mark.parametrize("n_up", [1, 2])
+@pytest.mark.parametrize("back", [True, False])
+def test_hop_row_backs_a_back_beside_a_short_row(n_up, back):
+    from vision.cards.read import hop_row_backs
+
+    img, area, pieces, where = _hop_row_scene(n_up, back)
+    got = hop_row_backs(img, area, pieces)
+    assert all(a is b for a, b in zip(got[:n_up], pieces, strict=True))
+    new = got[n_up:]
+    if back:  # the back one step beyond the row's end, and nothing else
+        assert len(new) == 1 and new[0].label == "card-back"
+        assert np.allclose(new[0].center, where, atol=4.0)
+        assert 50.0 <= new[0].width <= 70.0
+    else:  # only table beyond the row: no back
+        assert new == []
