@@ -165,7 +165,7 @@ class BackLookSettings:
     min_match: float = 0.1  # and the region's own colours match the taught back's this
     #   much (histogram intersection): a back's whole design, not one of its colours
     inside_share: float = 0.8  # a region whose centre lies inside a card read, its frame
-    #                            shrunk to this about its centre (`_inside`), is part of it
+    #                            shrunk to this about its centre (`inside_frame`), is part of it
     same_back: float = 0.5  # a back found within this x a back read's width of its centre
     #                         is that back (not added again)
     confidence: float = 0.7  # the confidence a back found so gets
@@ -269,8 +269,8 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     back under it: its centre is then put a card's size from the strip's outer edge); a
     region of 2-4 cards' area is split. The region's own colours must match the taught
     back's (`min_match`)."""
-    from vision.cards.geometry import SPECS, pose_from_frame
-    from vision.cards.read import _card_frame, _inside
+    from vision.cards.geometry import SPECS
+    from vision.cards.read import back_piece, inside_frame
 
     s = settings
     if not pieces or look is None:
@@ -324,7 +324,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
             cv2.setRNGSeed(0)
             _, _, ctr = cv2.kmeans(pts, m, None, crit, 2, cv2.KMEANS_PP_CENTERS)
             found = [(q, np.degrees(np.arctan2(es[1], es[0])), w) for q in ctr]
-        elif any(_inside((c + 0.5) / f - 0.5, p.frame, s.inside_share) for p in pieces + out):
+        elif any(inside_frame((c + 0.5) / f - 0.5, p.frame, s.inside_share) for p in pieces + out):
             continue  # part of a card read (a whole back lies on top of the cards it covers)
         elif (s.strip[0] * w <= short <= s.strip[1] * w and fill >= s.strip_fill
               and s.strip_long[0] * w <= long_ <= s.strip_long[1] * w):
@@ -351,9 +351,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
             if any(p.label == "back" and np.hypot(*(p.center - c)) < s.same_back * p.width
                    for p in pieces + out):
                 continue  # a back read already
-            frame = _card_frame(c, float(ang), float(wid), spec.aspect)
-            key, _, _ = pose_from_frame(frame, spec)
-            out.append(CardPiece("back", s.confidence, key, frame, float(ang), float(wid)))
+            out.append(back_piece(c, ang, wid, s.confidence))
     return out
 
 

@@ -13,7 +13,7 @@ from vision.cards.pieces import CardPiece
 from vision.cards.read import (
     READ,
     CardReader,
-    _card_frame,
+    card_frame,
     design_regions,
     look_alike_regions,
     look_strips,
@@ -36,7 +36,7 @@ def table(seed: int, shape=(360, 480)) -> np.ndarray:
 def draw_back(img, centre, angle, width, colour, stripe) -> np.ndarray:
     """A face-down card of one design: a coloured card with stripes along its long side;
     returns its frame (TL, TR, BR, BL)."""
-    frame = _card_frame(np.asarray(centre, float), angle, width, ASPECT)
+    frame = card_frame(np.asarray(centre, float), angle, width, ASPECT)
     cv2.fillPoly(img, [np.round(frame).astype(np.int32)], colour)
     for t in (0.2, 0.45, 0.7):  # stripes between points on the top and bottom edges
         a = frame[0] + t * (frame[1] - frame[0])
@@ -47,7 +47,7 @@ def draw_back(img, centre, angle, width, colour, stripe) -> np.ndarray:
 
 
 def draw_face(img, centre, angle, width) -> np.ndarray:
-    frame = _card_frame(np.asarray(centre, float), angle, width, ASPECT)
+    frame = card_frame(np.asarray(centre, float), angle, width, ASPECT)
     cv2.fillPoly(img, [np.round(frame).astype(np.int32)], (235, 240, 242))
     return frame
 
@@ -93,7 +93,7 @@ def reader_with(classifier) -> CardReader:
 def back_piece(centre, angle, width, conf=0.95, corner="tl") -> CardPiece:
     """A back as the reader has it: posed from its key point (`corner`: the top-left one, or
     the bottom-right one, read as a top-left one turned half round)."""
-    frame = _card_frame(np.asarray(centre, float), angle, width, ASPECT)
+    frame = card_frame(np.asarray(centre, float), angle, width, ASPECT)
     if corner == "br":
         frame = frame[[2, 3, 0, 1]]
     key, ang, w = pose_from_frame(frame, SPEC)
@@ -315,7 +315,7 @@ def test_pose_back_candidates_poses_weak_key_points_like_their_neighbours():
 
 # ------------------------------------------------------------------ one card, two corners
 def _piece(label, centre, angle, conf):
-    frame = _card_frame(np.asarray(centre, float), angle, W, ASPECT)
+    frame = card_frame(np.asarray(centre, float), angle, W, ASPECT)
     key, _, _ = pose_from_frame(frame, SPEC)
     return CardPiece(label, conf, key, frame, angle, W)
 
@@ -380,10 +380,10 @@ def _read_at(label, frame, width, conf, corner="tl"):
 def test_drop_turned_twins_opposite_corners(angle, width, second, want):
     from vision.cards.read import drop_turned_twins
 
-    first = _read_at("tamer", _card_frame(np.array([100.0, 100.0]), angle, W, ASPECT), width,
+    first = _read_at("tamer", card_frame(np.array([100.0, 100.0]), angle, W, ASPECT), width,
                      0.9)
     label, centre, corner = second
-    other = _read_at(label, _card_frame(np.asarray(centre, float), angle, W, ASPECT), width,
+    other = _read_at(label, card_frame(np.asarray(centre, float), angle, W, ASPECT), width,
                      0.5, corner)
     got = drop_turned_twins([first, other], reach=0.3)
     assert sorted(p.confidence for p in got) == want
@@ -399,8 +399,8 @@ def test_drop_turned_twins_a_corner_read_a_little_turned(off):
 
     from vision.cards.read import drop_turned_twins
 
-    first = _read_at("mouse", _card_frame(np.array([100.0, 100.0]), 15.0, W, ASPECT), W, 0.9)
-    other = _read_at("mouse", _card_frame(np.array([100.0, 100.0]), 15.0, W, ASPECT), W, 0.5,
+    first = _read_at("mouse", card_frame(np.array([100.0, 100.0]), 15.0, W, ASPECT), W, 0.9)
+    other = _read_at("mouse", card_frame(np.array([100.0, 100.0]), 15.0, W, ASPECT), W, 0.5,
                      "br")
     ang = other.angle + off
     other = replace(other, angle=ang, frame=frame_from_pose(other.key, ang, 1.3 * W, SPEC),
@@ -420,7 +420,7 @@ def test_drop_turned_twins_quarter_turn(key_uv, angle, want):
     from vision.cards.geometry import card_uv_point
     from vision.cards.read import drop_turned_twins
 
-    frame = _card_frame(np.array([100.0, 100.0]), 15.0, W, ASPECT)
+    frame = card_frame(np.array([100.0, 100.0]), 15.0, W, ASPECT)
     first = _read_at("tamer", frame, W, 0.9)
     key = card_uv_point(frame, *key_uv)
     other = CardPiece("tamer", 0.5, key, frame_from_pose(key, angle, W, SPEC), angle, W)
@@ -438,8 +438,8 @@ def test_on_a_card(centre, angle, want):
     """A weak key point read as a face-up card counts only where no card was read."""
     from vision.cards.read import on_a_card
 
-    read = _read_at("mouse", _card_frame(np.array([100.0, 100.0]), 15.0, W, ASPECT), W, 0.9)
-    frame = _card_frame(np.asarray(centre, float), angle, W, ASPECT)
+    read = _read_at("mouse", card_frame(np.array([100.0, 100.0]), 15.0, W, ASPECT), W, 0.9)
+    frame = card_frame(np.asarray(centre, float), angle, W, ASPECT)
     key, _, _ = pose_from_frame(frame, SPEC)
     assert on_a_card(key, frame, [read]) == want
 
@@ -452,7 +452,7 @@ def test_look_strips_a_back_under_a_card(side):
     alone (along no card read) and a square patch are no card."""
     f = READ.look_scale
     mask = np.zeros((200, 300), np.uint8)
-    on_top = _card_frame(np.array([200.0, 200.0]), 0.0, W, ASPECT)
+    on_top = card_frame(np.array([200.0, 200.0]), 0.0, W, ASPECT)
     strip_c = np.array([200.0 + side * (0.5 + 0.175) * W, 200.0])
     for c, w, h in ((strip_c, 0.35 * W, ASPECT * W), ((450.0, 200.0), 0.35 * W, ASPECT * W),
                     ((450.0, 340.0), 30.0, 30.0)):

@@ -157,7 +157,7 @@ def tile_hue(crop_bgr: np.ndarray, sat_min: int) -> float | None:
     return float(np.degrees(np.angle(np.exp(1j * ang).mean())) % 360)
 
 
-def _inside(point, frame, shrink: float) -> bool:
+def inside_frame(point, frame, shrink: float) -> bool:
     """Whether `point` lies inside `frame` ((4, 2) corners) shrunk about its centre."""
     if frame is None:
         return False
@@ -529,10 +529,21 @@ def look_strips(mask: np.ndarray, frames: list[np.ndarray], centres: np.ndarray,
     return out
 
 
-def _card_frame(centre, angle: float, width: float, aspect: float) -> np.ndarray:
+def card_frame(centre, angle: float, width: float, aspect: float) -> np.ndarray:
     """(4, 2) corners TL, TR, BR, BL of the card centred at `centre` whose u axis points at
     `angle` degrees: `frame_from_pose` with the card's centre as its key point."""
     return frame_from_pose(centre, angle, width, KeySpec((0.5, 0.5), aspect, (0, 1), (0, 1)))
+
+
+def back_piece(centre, angle: float, width: float, confidence: float) -> CardPiece:
+    """The Troetofanten face-down card centred at `centre` (photo px), its u axis at `angle`
+    degrees, `width` px wide, found by its look alone (no classifier probabilities): its
+    frame (`card_frame`) and the key point posed from it. Shared by the reader's
+    `_add_back` and teach mode's `look_backs`."""
+    spec = SPECS["troetofanten"]
+    frame = card_frame(np.asarray(centre, float), float(angle), float(width), spec.aspect)
+    key, _, _ = pose_from_frame(frame, spec)
+    return CardPiece("back", confidence, key, frame, float(angle), float(width))
 
 
 def neighbour_angles(xy: np.ndarray, angles: np.ndarray, widths: np.ndarray,
@@ -724,7 +735,8 @@ def on_a_card(key: np.ndarray, frame: np.ndarray, pieces: list[CardPiece]) -> bo
     """Whether a reading's key point or its card's centre (`frame`'s) lies on one of the
     `pieces` read already (inside its frame)."""
     centre = np.asarray(frame, float).mean(axis=0)
-    return any(_inside(key, q.frame, 1.0) or _inside(centre, q.frame, 1.0) for q in pieces)
+    return any(inside_frame(key, q.frame, 1.0) or inside_frame(centre, q.frame, 1.0)
+               for q in pieces)
 
 
 def seen_before(xy: np.ndarray, label: str, kept: list[CardPiece], duplicate: float,
@@ -996,7 +1008,7 @@ class CardReader:
         cand = []
         for c, a, w, _ in regions:  # the region's short side: the card's width
             here = [k for k, p in enumerate(kept) if np.hypot(*(p.center - c)) < 0.5 * w]
-            frames = [_card_frame(c, a + turn, w, spec.aspect) for turn in (0.0, 180.0)]
+            frames = [card_frame(c, a + turn, w, spec.aspect) for turn in (0.0, 180.0)]
             if len(here) > 1 and not (  # more cards than one: leave them, unless it is
                     len(here) == 2 and abs((kept[here[0]].angle - kept[here[1]].angle)
                                            % 360 - 180) < 30):  # one read from both corners
@@ -1039,10 +1051,7 @@ class CardReader:
         s = self.settings
         if any(np.hypot(*(p.center - c)) < s.design_apart * w for p in up + kept):
             return
-        spec = SPECS["troetofanten"]
-        fr = _card_frame(np.asarray(c, float), a, w, spec.aspect)
-        key, _, _ = pose_from_frame(fr, spec)
-        kept.append(CardPiece("back", s.design_confidence, key, fr, float(a), w))
+        kept.append(back_piece(c, a, w, s.design_confidence))
 
     def _add_strips(self, up: list[CardPiece], kept: list[CardPiece], masks: list
                     ) -> list[CardPiece]:
@@ -1095,7 +1104,7 @@ class CardReader:
                            s.fan_step if fan else None):
                 continue
             if game != "troetofanten" and any(  # tiles and these cards never overlap
-                    _inside(frames[r].mean(axis=0), q.frame, s.no_overlap) for q in pieces):
+                    inside_frame(frames[r].mean(axis=0), q.frame, s.no_overlap) for q in pieces):
                 continue
             if conf < s.min_confidence:
                 continue
