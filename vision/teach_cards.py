@@ -270,7 +270,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     region of 2-4 cards' area is split. The region's own colours must match the taught
     back's (`min_match`)."""
     from vision.cards.geometry import SPECS
-    from vision.cards.read import back_piece, inside_frame
+    from vision.cards.read import back_piece, inside_frame, rect_sides
 
     s = settings
     if not pieces or look is None:
@@ -305,10 +305,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
         if a < s.strip[0] * s.strip_long[0] * w * w:
             continue
         (cx, cy), _, _ = rect = cv2.minAreaRect(q)
-        box = cv2.boxPoints(rect)
-        e1, e2 = box[1] - box[0], box[2] - box[1]
-        (short, es), (long_, el) = sorted(((float(np.hypot(*e)), e) for e in (e1, e2)),
-                                          key=lambda t: t[0])
+        short, es, long_, el = rect_sides(rect)
         fill = a / max(short * long_, 1.0)
         c = np.array([cx, cy])
         cards = a / (spec.aspect * w * w)

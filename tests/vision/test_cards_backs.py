@@ -612,3 +612,36 @@ def test_hop_row_backs_a_back_beside_a_short_row(n_up, back):
         assert 50.0 <= new[0].width <= 70.0
     else:  # only table beyond the row: no back
         assert new == []
+
+
+@pytest.mark.parametrize("rect", [((50.0, 40.0), (30.0, 46.0), 20.0),
+                                  ((50.0, 40.0), (46.0, 30.0), -35.0),
+                                  ((10.0, 12.0), (25.0, 25.0), 45.0),  # a square: a tie
+                                  ((0.0, 0.0), (7.0, 3.0), 90.0)])
+def test_rect_sides_short_side_first(rect):
+    """rect_sides (shared by card_shaped, look_strips, snap_card and teach_cards.look_backs)
+    gives the short side's length and edge, then the long side's: on a tie the first edge of
+    cv2.boxPoints is the short one, as the copies it replaced had it."""
+    from vision.cards.read import rect_sides
+
+    box = cv2.boxPoints(rect)
+    e1, e2 = box[1] - box[0], box[2] - box[1]
+    short, es, long_, el = rect_sides(rect)
+    assert (short, long_) == tuple(sorted((float(np.hypot(*e1)), float(np.hypot(*e2)))))
+    assert np.array_equal(es, e1 if np.hypot(*e1) <= np.hypot(*e2) else e2)
+    assert np.array_equal(el, e2 if np.hypot(*e1) <= np.hypot(*e2) else e1)
+    assert abs(float(np.hypot(*es)) - short) < 1e-9 and abs(float(np.hypot(*el)) - long_) < 1e-9
+
+
+def test_back_piece_is_a_posed_back():
+    """back_piece (CardReader._add_back's and teach_cards.look_backs' face-down card found by
+    its look): a 'back' of the given confidence whose frame is card_frame's and whose key
+    point is posed from it, width and angle as plain floats."""
+    from vision.cards.read import back_piece
+
+    p = back_piece(np.array([120.0, 80.0]), 30.0, np.float32(W), 0.6)
+    frame = card_frame(np.array([120.0, 80.0]), 30.0, float(np.float32(W)), ASPECT)
+    key, _, _ = pose_from_frame(frame, SPEC)
+    assert p.label == "back" and p.confidence == 0.6
+    assert np.array_equal(p.frame, frame) and np.array_equal(p.key, key)
+    assert type(p.width) is float and type(p.angle) is float and p.width == W

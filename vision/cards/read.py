@@ -314,15 +314,12 @@ def snap_card(image: np.ndarray, area, p: np.ndarray, size_mm=(60.0, 90.0),
         return None
     rect = mask_min_area_rect(blob, (x0, y0))
     (cx, cy) = rect[0]
-    box = cv2.boxPoints(rect)
-    e1, e2 = box[1] - box[0], box[2] - box[1]
-    short, long_ = sorted((float(np.hypot(*e1)), float(np.hypot(*e2))))
+    short, eu, long_, _ = rect_sides(rect)  # the short side is the card's u axis
     want = np.array(size_mm) * ppm
     # the plane's scale is only approximate beyond the cloth: a loose size, a firm shape
     if not (0.65 * want[0] <= short <= 1.35 * want[0] and
             abs(long_ / max(short, 1.0) - want[1] / want[0]) <= 0.2):
         return None
-    eu = e1 if np.hypot(*e1) <= np.hypot(*e2) else e2  # the short side is the card's u axis
     u_ang = float(np.degrees(np.arctan2(eu[1], eu[0])))
     # (pixel centres: window pixel k covers plane [k, k + 1) / f)
     return np.array([cx, cy]) / f + off, float(u_ang % 180.0)
@@ -415,11 +412,8 @@ def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
             continue
         blob = (lab[y0:y0 + bh, x0:x0 + bw] == j).astype(np.uint8)
         rect = mask_min_area_rect(blob, (x0, y0))
-        box = cv2.boxPoints(rect)
-        e1, e2 = box[1] - box[0], box[2] - box[1]
-        short, long_ = sorted((float(np.hypot(*e1)), float(np.hypot(*e2))))
+        short, eu, long_, _ = rect_sides(rect)
         near = float(np.median(widths[np.argsort(np.hypot(*(centres - rect[0]).T))[:3]]))
-        eu = e1 if np.hypot(*e1) <= np.hypot(*e2) else e2
         ang = float(np.degrees(np.arctan2(eu[1], eu[0])) % 180.0)
         centre = np.array(rect[0], float)
         if a < fill * short * long_:
@@ -507,16 +501,13 @@ def look_strips(mask: np.ndarray, frames: list[np.ndarray], centres: np.ndarray,
         if a < least:
             continue
         rect = cv2.minAreaRect(cnt)
-        box = cv2.boxPoints(rect)
-        e1, e2 = box[1] - box[0], box[2] - box[1]
-        short, long_ = sorted((float(np.hypot(*e1)), float(np.hypot(*e2))))
+        short, eu, long_, _ = rect_sides(rect)
         c = np.array(rect[0], float)
         near = float(np.median(widths[np.argsort(np.hypot(*(centres - c).T))[:3]]))
         if not (s.strip_across[0] * near <= short <= s.strip_across[1] * near and
                 s.strip_along[0] * near <= long_ <= s.strip_along[1] * near and
                 a >= s.strip_fill * short * long_):
             continue
-        eu = e1 if np.hypot(*e1) <= np.hypot(*e2) else e2
         n_ = eu / max(float(np.hypot(*eu)), 1e-9)  # across the strip
         for sign in (1.0, -1.0):  # the side a card read covers the rest of it from
             probe = c + sign * n_ * (0.5 * short + s.strip_probe * near)
@@ -527,6 +518,15 @@ def look_strips(mask: np.ndarray, frames: list[np.ndarray], centres: np.ndarray,
                             float(np.degrees(np.arctan2(n_[1], n_[0])) % 180.0), near / f))
                 break
     return out
+
+
+def rect_sides(rect) -> tuple[float, np.ndarray, float, np.ndarray]:
+    """A minimum-area rectangle's (`cv2.minAreaRect`) short side: its length and its edge
+    vector, then its long side's (on a tie the first edge is the short one)."""
+    box = cv2.boxPoints(rect)
+    e1, e2 = box[1] - box[0], box[2] - box[1]
+    n1, n2 = float(np.hypot(*e1)), float(np.hypot(*e2))
+    return (n1, e1, n2, e2) if n1 <= n2 else (n2, e2, n1, e1)
 
 
 def card_frame(centre, angle: float, width: float, aspect: float) -> np.ndarray:
