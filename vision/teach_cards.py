@@ -139,7 +139,12 @@ def taught_reader(reader, profile: teach.Profile | None, game: str):
 @dataclass(frozen=True)
 class BackLookSettings:
     """The taught card back's look (Troetofanten): face-down cards the key-point detector
-    does not find (edition 2: none of them) are searched for by their colours."""
+    does not find (edition 2: none of them) are searched for by their colours.
+
+    `size`, `shape`, `fill`, `strip`, `strip_long`, `strip_fill` and `ratio` are this search's
+    own, not `ReadSettings.look_size`, `look_shape`, `look_fill`, `strip_across`,
+    `strip_along`, `strip_fill` and `look_ratio` (the reader's search from backs it read,
+    with other values and steps): the two are tuned apart, so neither reads the other's."""
 
     bins: tuple[int, int, int] = (30, 8, 2)  # hue x saturation x value histogram
     spread_v: int = 1  # a taught colour also stands for its value bins this far off (shade)
@@ -270,7 +275,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     region of 2-4 cards' area is split. The region's own colours must match the taught
     back's (`min_match`)."""
     from vision.cards.geometry import SPECS
-    from vision.cards.read import back_piece, inside_frame, rect_sides
+    from vision.cards.read import back_piece, inside_frame, nearest, rect_sides
 
     s = settings
     if not pieces or look is None:
@@ -294,7 +299,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     out: list[CardPiece] = []
     for q in outlines:
         x0, y0, bw, bh = cv2.boundingRect(q)
-        near = np.argsort(np.hypot(*(centres - (x0 + bw / 2, y0 + bh / 2)).T))[:3]
+        near = nearest(centres, (x0 + bw / 2, y0 + bh / 2))
         w = float(np.median(widths[near]))
         if bw * bh < s.strip[0] * s.strip_long[0] * w * w:
             continue

@@ -645,3 +645,14 @@ def test_back_piece_is_a_posed_back():
     assert p.label == "back" and p.confidence == 0.6
     assert np.array_equal(p.frame, frame) and np.array_equal(p.key, key)
     assert type(p.width) is float and type(p.angle) is float and p.width == W
+
+
+def test_nearest_three_cards_nearest_first():
+    """nearest (the cards read whose widths size a region: card_shaped, look_strips,
+    settle_backs, teach_cards.look_backs): the n nearest indices, nearest first."""
+    from vision.cards.read import nearest
+
+    pts = np.array([[0.0, 0.0], [10.0, 0.0], [3.0, 4.0], [100.0, 100.0], [1.0, 1.0]])
+    assert nearest(pts, (0.0, 0.0)).tolist() == [0, 4, 2]
+    assert nearest(pts, np.array([99.0, 99.0]), 2).tolist() == [3, 1]
+    assert nearest(pts[:2], (0.0, 0.0)).tolist() == [0, 1]  # fewer than n: all of them

@@ -413,7 +413,7 @@ def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
         blob = (lab[y0:y0 + bh, x0:x0 + bw] == j).astype(np.uint8)
         rect = mask_min_area_rect(blob, (x0, y0))
         short, eu, long_, _ = rect_sides(rect)
-        near = float(np.median(widths[np.argsort(np.hypot(*(centres - rect[0]).T))[:3]]))
+        near = float(np.median(widths[nearest(centres, rect[0])]))
         ang = float(np.degrees(np.arctan2(eu[1], eu[0])) % 180.0)
         centre = np.array(rect[0], float)
         if a < fill * short * long_:
@@ -503,7 +503,7 @@ def look_strips(mask: np.ndarray, frames: list[np.ndarray], centres: np.ndarray,
         rect = cv2.minAreaRect(cnt)
         short, eu, long_, _ = rect_sides(rect)
         c = np.array(rect[0], float)
-        near = float(np.median(widths[np.argsort(np.hypot(*(centres - c).T))[:3]]))
+        near = float(np.median(widths[nearest(centres, c)]))
         if not (s.strip_across[0] * near <= short <= s.strip_across[1] * near and
                 s.strip_along[0] * near <= long_ <= s.strip_along[1] * near and
                 a >= s.strip_fill * short * long_):
@@ -518,6 +518,12 @@ def look_strips(mask: np.ndarray, frames: list[np.ndarray], centres: np.ndarray,
                             float(np.degrees(np.arctan2(n_[1], n_[0])) % 180.0), near / f))
                 break
     return out
+
+
+def nearest(points: np.ndarray, point, n: int = 3) -> np.ndarray:
+    """Indices of the `n` of `points` ((N, 2)) nearest to `point`, nearest first (the cards
+    read whose widths size a region found near them)."""
+    return np.argsort(np.hypot(*(points - point).T))[:n]
 
 
 def rect_sides(rect) -> tuple[float, np.ndarray, float, np.ndarray]:
@@ -988,7 +994,7 @@ class CardReader:
             up_xy = np.array([p.key for p in up])
             up_w = np.array([p.width for p in up])
             for k, p in enumerate(backs):
-                w = float(np.median(up_w[np.argsort(np.hypot(*(up_xy - p.key).T))[:3]]))
+                w = float(np.median(up_w[nearest(up_xy, p.key)]))
                 backs[k] = replace(p, frame=frame_from_pose(p.key, p.angle, w, spec), width=w)
         kept: list[CardPiece] = []
         for p in backs:
