@@ -404,6 +404,34 @@ def test_refine_poses_angles(game, angles, want):
     assert frames == [None] * len(angles)
 
 
+@pytest.mark.parametrize("scores, want", [
+    # equal scores: the 3 stray key points (a notebook's corners) outvote the line of 2
+    ([0.9, 0.9, 0.9, 0.9, 0.9], 40.0),
+    # the line's key points sure, the stray ones weak: the line's direction wins
+    ([0.9, 0.9, 0.2, 0.2, 0.2], 5.0),
+    # no scores: the plain median, as before scores were weighed in
+    (None, 40.0),
+])
+def test_refine_poses_weighs_magic_rabbit_key_points_by_score(scores, want):
+    """The line's shared direction is the key points' median weighed by detector score."""
+    angles = np.array([5.0, 5.0, 40.0, 40.0, 40.0])
+    xy = np.array([[100.0 * i, 50.0] for i in range(5)])
+    ang, _, _ = refine_poses("magic-rabbit", xy, angles, np.full(5, 50.0),
+                             scores=None if scores is None else np.array(scores))
+    assert np.allclose(ang, want, atol=1.0)  # the other key points snap to it (over 12 deg)
+
+
+@pytest.mark.parametrize("v, w, want", [
+    ([1.0, 2.0, 3.0], [1.0, 1.0, 1.0], 2.0),  # equal weights: the middle value
+    ([1.0, 2.0, 3.0], [5.0, 1.0, 1.0], 1.0),  # a heavy first value holds half alone
+    ([3.0, 1.0, 2.0], [1.0, 1.0, 5.0], 2.0),  # order of the inputs does not matter
+])
+def test_weighted_median(v, w, want):
+    from vision.cards.read import weighted_median
+
+    assert weighted_median(np.array(v), np.array(w)) == want
+
+
 @pytest.mark.parametrize("tilt", [0.0, 9.0, -11.0])
 def test_snap_card_finds_the_card_in_the_plane(tilt):
     """A 60 x 90 mm card drawn on a plain table (plane = image, 1.5 px/mm): its centre and

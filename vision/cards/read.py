@@ -566,13 +566,21 @@ def neighbour_angles(xy: np.ndarray, angles: np.ndarray, widths: np.ndarray,
     return out
 
 
+def weighted_median(v: np.ndarray, w: np.ndarray) -> float:
+    """The value of (N,) `v` at half of the (N,) weights `w` (positive) summed in v's order."""
+    o = np.argsort(v)
+    c = np.cumsum(w[o])
+    return float(v[o][np.searchsorted(c, 0.5 * c[-1])])
+
+
 def refine_poses(game: str, xy: np.ndarray, angles: np.ndarray, widths: np.ndarray,
-                 area=None, image: np.ndarray | None = None, settings: ReadSettings = READ
-                 ) -> tuple[np.ndarray, np.ndarray, list]:
+                 area=None, image: np.ndarray | None = None, settings: ReadSettings = READ,
+                 scores: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, list]:
     """Steadier (angles, widths, frames or None) for piece key points from what all pieces
     share: one size (a smooth width field), Magic Rabbit tiles one direction, Troetofanten
     cards the table's four directions, Hop la bille cards their cloth side's direction
-    (their frame then comes from the cloth's plane: 60 x 90 mm)."""
+    (their frame then comes from the cloth's plane: 60 x 90 mm). `scores`: (N,) the key
+    points' detector scores, weighing each one's say in a shared direction (None: equal)."""
     from vision.cards.zones import table_rotation
 
     angles = angles.copy()
@@ -583,7 +591,14 @@ def refine_poses(game: str, xy: np.ndarray, angles: np.ndarray, widths: np.ndarr
         return angles, widths, frames
     if game == "magic-rabbit":
         z = np.exp(1j * np.deg2rad(angles))
-        med = np.degrees(np.angle(np.median(z.real) + 1j * np.median(z.imag)))
+        # (each key point weighed by its detector score: a notebook's weak key points beside
+        # the line no longer turn the line's direction)
+        if scores is None:
+            med = np.degrees(np.angle(np.median(z.real) + 1j * np.median(z.imag)))
+        else:
+            w = np.maximum(scores, 1e-6)
+            med = np.degrees(np.angle(weighted_median(z.real, w)
+                                      + 1j * weighted_median(z.imag, w)))
         off = (angles - med + 180) % 360 - 180
         angles = np.where(np.abs(off) > 12.0, med, angles)
     elif game == "troetofanten":
@@ -932,7 +947,8 @@ class CardReader:
         wid = kp.width[idx]
         if game != "hop-la-bille":  # (those cards take their size from the cloth's plane)
             wid = self.search_widths(image, spec, kp.xy[idx], kp.angle[idx], wid)
-        ang, wid, fixed = refine_poses(game, kp.xy[idx], kp.angle[idx], wid, area, image, s)
+        ang, wid, fixed = refine_poses(game, kp.xy[idx], kp.angle[idx], wid, area, image, s,
+                                       kp.score[idx])
         if game == "troetofanten":  # the table's directions, unless the card's own angle
             #                         reads better (the middle's cards lie at any angle)
             ang = self.search_angles(image, spec, kp.xy[idx],
