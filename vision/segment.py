@@ -557,7 +557,6 @@ def find_tiles(image_bgr: np.ndarray, area: PlayArea, settings: TileSettings) ->
     if settings.outline_level > 0:
         groups += outline_tiles(parts[0][..., 0], valid, mask, groups, (a0, a1), t, settings)
     if hue_tiles is not None:  # lone tile-sized squares of another hue on the arena
-        k3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
         hue_tiles = cv2.morphologyEx(hue_tiles, cv2.MORPH_OPEN, k3)
         hue_tiles = convex_blobs(cv2.morphologyEx(hue_tiles, cv2.MORPH_CLOSE, k3))
         groups += lone_blobs(hue_tiles, kept_mask(groups, mask.shape), t, t * t,
