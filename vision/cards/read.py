@@ -611,30 +611,19 @@ def refine_poses(game: str, xy: np.ndarray, angles: np.ndarray, widths: np.ndarr
         widths = fit_widths(xy, widths)
         angles = neighbour_angles(xy, angles, widths, k % 4, settings.troeto_neighbours)
     elif game == "hop-la-bille" and area is not None:
-        from vision.cards.hopcards import card_zone
+        from vision.cards.hopcards import RIGHT, card_zone
 
         ppm = area.settings.px_per_mm
         side_px = float(area.settings.plane_px)
-        u_of = {"south": (1, 0), "north": (-1, 0), "east": (0, -1), "west": (0, 1)}
         plane = area.to_plane(xy)
         for i, p in enumerate(plane):
-            u = np.array(u_of[card_zone(p, side_px)], float)
+            zone = card_zone(p, side_px)
             if image is not None:
                 snapped = snap_card(image, area, p)
                 if snapped is not None:  # the card's own outline: its centre and direction
-                    p, a = snapped
-                    t = np.deg2rad(a)
-                    cand = np.array([np.cos(t), np.sin(t)])
-                    u = cand if cand @ u >= 0 else -cand
-                    v = np.array([-u[1], u[0]])
-                    hw, hh = 30.0 * ppm, 45.0 * ppm
-                    frames[i] = area.to_image(np.array([
-                        p - u * hw - v * hh, p + u * hw - v * hh, p + u * hw + v * hh,
-                        p - u * hw + v * hh]))
-                    ex = frames[i][1] - frames[i][0]
-                    angles[i] = float(np.degrees(np.arctan2(ex[1], ex[0])))
-                    widths[i] = float(np.hypot(*ex))
+                    frames[i], angles[i], widths[i] = hop_plane_pose(area, *snapped, zone)
                     continue
+            u = np.array(RIGHT[zone], float)
             v = np.array([-u[1], u[0]])
             hw, hh = 30.0 * ppm, 45.0 * ppm
             corners = np.array([p - u * hw - v * hh, p + u * hw - v * hh, p + u * hw + v * hh,
@@ -654,20 +643,25 @@ def refine_poses(game: str, xy: np.ndarray, angles: np.ndarray, widths: np.ndarr
     return angles, widths, frames
 
 
-def hop_plane_frame(area, p: np.ndarray, u_ang: float, zone: str) -> np.ndarray:
-    """(4, 2) image corners TL, TR, BR, BL of a 60 x 90 mm Hop la bille card centred at
-    plane point `p` whose short side lies at `u_ang` degrees in the plane (turned to face
-    the player of `zone`, as `refine_poses` does)."""
+def hop_plane_pose(area, p: np.ndarray, u_ang: float, zone: str
+                   ) -> tuple[np.ndarray, float, float]:
+    """The pose of a 60 x 90 mm Hop la bille card centred at plane point `p` whose short
+    side lies at `u_ang` degrees in the plane, turned to face the player of `zone`
+    (`hopcards.RIGHT`): its (4, 2) image corners TL, TR, BR, BL, the image angle of its top
+    side (degrees) and that side's length in image px."""
+    from vision.cards.hopcards import RIGHT
+
     ppm = area.settings.px_per_mm
-    u0 = np.array({"south": (1, 0), "north": (-1, 0), "east": (0, -1), "west": (0, 1)}[zone],
-                  float)
+    u0 = np.array(RIGHT[zone], float)
     t = np.deg2rad(u_ang)
     u = np.array([np.cos(t), np.sin(t)])
     u = u if u @ u0 >= 0 else -u
     v = np.array([-u[1], u[0]])
     hw, hh = 30.0 * ppm, 45.0 * ppm
-    return area.to_image(np.array([p - u * hw - v * hh, p + u * hw - v * hh,
-                                   p + u * hw + v * hh, p - u * hw + v * hh]))
+    fr = area.to_image(np.array([p - u * hw - v * hh, p + u * hw - v * hh,
+                                 p + u * hw + v * hh, p - u * hw + v * hh]))
+    ex = fr[1] - fr[0]
+    return fr, float(np.degrees(np.arctan2(ex[1], ex[0]))), float(np.hypot(*ex))
 
 
 def paper_share(card_bgr: np.ndarray, sat_max: int = 60, value_min: int = 150) -> float:
@@ -735,14 +729,11 @@ def hop_row_backs(image: np.ndarray, area, pieces: list[CardPiece],
                         abs(c[1 - a] - np.median(mine[:, 1 - a])) > s.hop_row_depth * ppm or \
                         any(np.hypot(*(c - t)) < s.hop_row_apart * ppm for t in taken):
                     continue
-                fr = hop_plane_frame(area, c, u_ang, z)
+                fr, angle, width = hop_plane_pose(area, c, u_ang, z)
                 if paper_share(rectify(image, fr, 60, 90)) > s.hop_back_paper:
                     continue
-                ex = fr[1] - fr[0]
                 key, _, _ = pose_from_frame(fr, spec)
-                found.append(CardPiece("card-back", s.design_confidence, key, fr,
-                                       float(np.degrees(np.arctan2(ex[1], ex[0]))),
-                                       float(np.hypot(*ex))))
+                found.append(CardPiece("card-back", s.design_confidence, key, fr, angle, width))
                 taken.append(c)
                 known.append(fr)
                 mine = np.vstack([mine, c])
