@@ -839,6 +839,7 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
     best = None
     model = None
     prob = None
+    cue = None  # the cue map, made once when first needed
     from_model = False
     if use_model and game is not None:
         from vision.area_model import get_area_model
@@ -879,7 +880,8 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
                     best, from_model = order_corners(rebuilt), False  # mask was wrong: no filter
                     rebuilt = None
             if best is not None and settings.contrast_min > 0:
-                cue = cue_map(small, settings, lab)
+                if cue is None:
+                    cue = cue_map(small, settings, lab)
                 weakest = side_contrast(best, cue, settings).min()
                 if weakest < settings.contrast_min:
                     if rebuilt is None and cover >= settings.edge_min_cover:
@@ -901,8 +903,9 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
                                     iterations=2)
             best, why = _best_candidate(small, mask, settings, why)
             if best is not None:
-                best = snap_sides(order_corners(best), cue_map(small, settings, lab), settings,
-                                  settings.snap_passes)
+                if cue is None:
+                    cue = cue_map(small, settings, lab)
+                best = snap_sides(order_corners(best), cue, settings, settings.snap_passes)
                 break
     if best is None:
         if settings.retry_balanced > 0:  # under a strong colour cast: once more, balanced
