@@ -500,10 +500,11 @@ def _back_on_squares(split: bool) -> np.ndarray:
 
 
 @pytest.mark.parametrize("split,colours,found", [
-    (False, 1, True),  # one table colour: the card (its pale medallion differs from
+    (False, (1,), True),  # one table colour: the card (its pale medallion differs from
     #   the table too: the speck fallback is tested below)
-    (True, 1, False),  # across two squares: the dark one joins the card (no card shape)
-    (True, 3, True),  # the table's colours from its ring: the card alone
+    (True, (1,), False),  # across two squares: the dark one joins the card (no card shape)
+    (True, (3,), True),  # the table's colours from its ring: the card alone
+    (True, (1, 3), True),  # one colour first, then three on the same window (hop_row_backs)
 ])
 def test_snap_card_on_a_patterned_table(split, colours, found):
     from types import SimpleNamespace

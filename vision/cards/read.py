@@ -230,13 +230,15 @@ def _median_u8(values: np.ndarray) -> np.ndarray:
 
 def snap_card(image: np.ndarray, area, p: np.ndarray, size_mm=(60.0, 90.0),
               window_mm: float = 150.0, min_diff: float = 22.0, px_per_mm: float = 1.0,
-              table_colours: int = 1, clear: list | None = None):
+              table_colours: tuple[int, ...] = (1,), clear: list | None = None):
     """A Hop la bille card's outline near plane point `p`, found in the cloth plane: the
     region that differs from the table around it (Lab distance), its minimum-area rectangle,
     looked for in a window resampled at `px_per_mm` (a card is 60 x 90 px there: plenty for
     its rectangle, at half the cost of the cloth plane's 1.5 px/mm). Returns (centre (2,)
     plane px, u-axis angle in the plane, degrees, modulo 180) or None when no card-sized
-    rectangle is there."""
+    rectangle is there. `table_colours`: the numbers of table colours tried in turn on the
+    one window (more than one: a patterned table's, from its border ring); the first that
+    finds a card gives it."""
     ppm = min(float(px_per_mm), area.settings.px_per_mm)
     f = ppm / area.settings.px_per_mm  # window px per plane px
     n = int(round(window_mm * ppm))
@@ -268,61 +270,64 @@ def snap_card(image: np.ndarray, area, p: np.ndarray, size_mm=(60.0, 90.0),
     ring = lab[edge & (known == 0)]
     if len(ring) < r * n:  # the ring mostly on known cards: all of it
         ring = lab[edge]
-    if table_colours > 1:  # a patterned table (squares): its colours that cover a fifth
-        #                     of the ring or more, each pixel's distance from the nearest
-        crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 10, 1.0)
-        _, lbl, cen = cv2.kmeans(ring.astype(np.float32), table_colours, None, crit, 1,
-                                 cv2.KMEANS_PP_CENTERS)
-        share = np.bincount(lbl.ravel(), minlength=table_colours) / len(lbl)
-        refs = cen[share >= 0.2]
-    else:
-        refs = _median_u8(ring)[None]
-    # Lab distance above min_diff, compared squared: the differences are multiples of 0.5,
-    # so this is exactly the square-root test
-    d2 = np.full((n, n), np.inf, np.float32)
-    for ref in refs:
-        e2 = np.zeros((n, n), np.float32)
-        for ch in range(3):
-            d = lab[..., ch].astype(np.float32) - np.float32(ref[ch])
-            e2 += d * d
-        d2 = np.minimum(d2, e2)
-    mask = (d2 > min_diff * min_diff).astype(np.uint8)
-    mask[np.ix_(rows, cols)] = 0
-    mask[known > 0] = 0
-    # fill the card's inside (drawings match the table's colour sometimes), then cut thin
-    # bridges to its neighbours and the cloth
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-    k = 2 * int(round(2.3 * ppm)) + 1  # about 4.7 mm
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
-    c = n // 2
-    area_px = 0
-    if mask[c, c]:  # the blob under the centre: a 4-connected fill, as the labelling below
-        filled = np.zeros((n + 2, n + 2), np.uint8)
-        area_px, _, _, (x0, y0, bw, bh) = cv2.floodFill(
-            mask, filled, (c, c), 1, 0, 0, 4 | cv2.FLOODFILL_MASK_ONLY | (1 << 8))
-        blob = filled[1 + y0:1 + y0 + bh, 1 + x0:1 + x0 + bw]
-    if area_px < 0.2 * size_mm[0] * size_mm[1] * ppm * ppm:  # none there, or a speck (a
-        #   drawing's middle inside a hole of the card's mask): the largest blob
-        cnt, lab_img, stats, _ = cv2.connectedComponentsWithStats(mask, 4)
-        if cnt < 2:
-            return None
-        k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-        area_px = stats[k, cv2.CC_STAT_AREA]
-        x0, y0, bw, bh = (int(v) for v in stats[k, :4])
-        blob = (lab_img[y0:y0 + bh, x0:x0 + bw] == k).astype(np.uint8)
-    if area_px < 20 * f * f:
-        return None
-    rect = mask_min_area_rect(blob, (x0, y0))
-    (cx, cy) = rect[0]
-    short, eu, long_, _ = rect_sides(rect)  # the short side is the card's u axis
-    want = np.array(size_mm) * ppm
-    # the plane's scale is only approximate beyond the cloth: a loose size, a firm shape
-    if not (0.65 * want[0] <= short <= 1.35 * want[0] and
-            abs(long_ / max(short, 1.0) - want[1] / want[0]) <= 0.2):
-        return None
-    u_ang = float(np.degrees(np.arctan2(eu[1], eu[0])))
-    # (pixel centres: window pixel k covers plane [k, k + 1) / f)
-    return np.array([cx, cy]) / f + off, float(u_ang % 180.0)
+    labf = lab.astype(np.float32)  # (the distances below: float32, as before)
+    for tc in table_colours:  # (the table's colours: the next count when none is found)
+        if tc > 1:  # a patterned table (squares): its colours that cover a fifth of the
+            #          ring or more, each pixel's distance from the nearest
+            crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 10, 1.0)
+            _, lbl, cen = cv2.kmeans(ring.astype(np.float32), tc, None, crit, 1,
+                                     cv2.KMEANS_PP_CENTERS)
+            share = np.bincount(lbl.ravel(), minlength=tc) / len(lbl)
+            refs = cen[share >= 0.2]
+        else:
+            refs = _median_u8(ring)[None]
+        # Lab distance above min_diff, compared squared: the differences are multiples of 0.5,
+        # so this is exactly the square-root test
+        d2 = np.full((n, n), np.inf, np.float32)
+        for ref in refs:
+            e2 = np.zeros((n, n), np.float32)
+            for ch in range(3):
+                d = labf[..., ch] - np.float32(ref[ch])
+                e2 += d * d
+            d2 = np.minimum(d2, e2)
+        mask = (d2 > min_diff * min_diff).astype(np.uint8)
+        mask[np.ix_(rows, cols)] = 0
+        mask[known > 0] = 0
+        # fill the card's inside (drawings match the table's colour sometimes), then cut thin
+        # bridges to its neighbours and the cloth
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+        k = 2 * int(round(2.3 * ppm)) + 1  # about 4.7 mm
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+        c = n // 2
+        area_px = 0
+        if mask[c, c]:  # the blob under the centre: a 4-connected fill, as the labelling below
+            filled = np.zeros((n + 2, n + 2), np.uint8)
+            area_px, _, _, (x0, y0, bw, bh) = cv2.floodFill(
+                mask, filled, (c, c), 1, 0, 0, 4 | cv2.FLOODFILL_MASK_ONLY | (1 << 8))
+            blob = filled[1 + y0:1 + y0 + bh, 1 + x0:1 + x0 + bw]
+        if area_px < 0.2 * size_mm[0] * size_mm[1] * ppm * ppm:  # none there, or a speck (a
+            #   drawing's middle inside a hole of the card's mask): the largest blob
+            cnt, lab_img, stats, _ = cv2.connectedComponentsWithStats(mask, 4)
+            if cnt < 2:
+                continue
+            k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+            area_px = stats[k, cv2.CC_STAT_AREA]
+            x0, y0, bw, bh = (int(v) for v in stats[k, :4])
+            blob = (lab_img[y0:y0 + bh, x0:x0 + bw] == k).astype(np.uint8)
+        if area_px < 20 * f * f:
+            continue
+        rect = mask_min_area_rect(blob, (x0, y0))
+        (cx, cy) = rect[0]
+        short, eu, long_, _ = rect_sides(rect)  # the short side is the card's u axis
+        want = np.array(size_mm) * ppm
+        # the plane's scale is only approximate beyond the cloth: a loose size, a firm shape
+        if not (0.65 * want[0] <= short <= 1.35 * want[0] and
+                abs(long_ / max(short, 1.0) - want[1] / want[0]) <= 0.2):
+            continue
+        u_ang = float(np.degrees(np.arctan2(eu[1], eu[0])))
+        # (pixel centres: window pixel k covers plane [k, k + 1) / f)
+        return np.array([cx, cy]) / f + off, float(u_ang % 180.0)
+    return None
 
 
 def _frames_mask(frames, f: float, shape: tuple[int, int], k: float) -> np.ndarray:
@@ -719,9 +724,8 @@ def hop_row_backs(image: np.ndarray, area, pieces: list[CardPiece],
                 break
             tried += probes
             for probe in probes:
-                c = snap_card(image, area, probe, clear=known)
-                if c is None:  # a patterned table: more colours than one are the table
-                    c = snap_card(image, area, probe, table_colours=3, clear=known)
+                # (none with one table colour: a patterned table, more colours are the table)
+                c = snap_card(image, area, probe, table_colours=(1, 3), clear=known)
                 if c is None:
                     continue
                 c, u_ang = c
