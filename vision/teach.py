@@ -801,17 +801,17 @@ def teach_probs(profile: Profile, classifier, labels: tuple[str, ...], probs: np
     with np.errstate(invalid="ignore"):
         filled = np.nan_to_num(cos_l, nan=-1.0)
         best = filled.max(axis=1)
-        second = np.sort(filled, axis=1)[:, -2] if filled.shape[1] > 1 else np.full(len(q), -1)
         taught = ~np.isnan(cos_l[np.arange(len(q)), q.argmax(axis=1)])
         gate = taught & (best < s.min_cos)  # like no taught piece at all: background
         neg = background_cos(profile, embedding)
-        if neg is None:
-            rescue = (best >= s.rescue_cos) & (best - second >= s.rescue_margin) \
-                & (bg < s.rescue_bg)
+        rescue = (best >= s.rescue_cos) & (bg < s.rescue_bg)
+        if neg is None:  # ... and clear of the second-nearest prototype
+            second = (np.sort(filled, axis=1)[:, -2] if filled.shape[1] > 1
+                      else np.full(len(q), -1))
+            rescue &= best - second >= s.rescue_margin
         else:  # ... and nearer the teach photos' background than any piece
             gate &= neg >= best + s.neg_margin
-            rescue = (best >= s.rescue_cos) & (best - neg >= s.rescue_neg_margin) \
-                & (bg < s.rescue_bg) & ~gate
+            rescue &= (best - neg >= s.rescue_neg_margin) & ~gate
         bg[rescue] = np.minimum(bg[rescue], 1 - s.rescue_cos)
         bg[gate] = 1.0
     if s.relabel_only:  # the model's own spread, its top share moved to q's choice
