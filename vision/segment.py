@@ -237,14 +237,12 @@ def two_tone_diffs(parts, piece_px: float, min_sep: float, l_weight: float = 0.6
     return tuple(out)
 
 
-def surface_colour(view: np.ndarray, surface: np.ndarray, sigma: float,
-                   lab: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
-    """(Lab of the view, the local colour of the `surface` pixels (bool mask)), both float32
-    (H, W, 3) in OpenCV's 8-bit Lab scale: a normalised Gaussian average (sigma pixels) of
-    the surface's colour, so shadows and light gradients follow; None for a surface of under
-    10 pixels. `lab`: the view's Lab (float32), if already made."""
-    if lab is None:
-        lab = cv2.cvtColor(view, cv2.COLOR_BGR2LAB).astype(np.float32)
+def surface_colour(lab: np.ndarray, surface: np.ndarray, sigma: float
+                   ) -> tuple[np.ndarray, np.ndarray | None]:
+    """(`lab`, the local colour of the `surface` pixels (bool mask)): `lab` the view's Lab,
+    float32 (H, W, 3) in OpenCV's 8-bit Lab scale; the local colour likewise, a normalised
+    Gaussian average (sigma pixels) of the surface's colour, so shadows and light gradients
+    follow; None for a surface of under 10 pixels."""
     m = surface.astype(np.float32)
     if m.sum() < 10:
         return lab, None
@@ -259,16 +257,14 @@ def surface_colour(view: np.ndarray, surface: np.ndarray, sigma: float,
     return lab, cv2.resize(num / np.maximum(den, 1e-3), (w, h), interpolation=cv2.INTER_LINEAR)
 
 
-def surface_diff(view: np.ndarray, surface: np.ndarray, sigma: float,
-                 settings_l_weight: float = 0.5, b_weight: float = 1.0,
-                 colours=None) -> np.ndarray:
-    """Lab distance of each pixel from the local colour of the `surface` pixels (bool mask),
-    `surface_colour`'s (or `colours`, its result when already made). float32 (H, W)."""
-    lab, local = colours if colours is not None else surface_colour(view, surface, sigma)
+def surface_diff(colours, l_weight: float = 0.5, b_weight: float = 1.0) -> np.ndarray:
+    """Lab distance of each pixel from the local colour of `surface_colour`'s result
+    `colours`, lightness weighed by `l_weight`, yellowness by `b_weight`. float32 (H, W)."""
+    lab, local = colours
     if local is None:
-        return np.full(surface.shape, 255.0, np.float32)
+        return np.full(lab.shape[:2], 255.0, np.float32)
     d = lab - local
-    d[..., 0] *= settings_l_weight  # shading changes lightness most
+    d[..., 0] *= l_weight  # shading changes lightness most
     d[..., 2] *= b_weight  # orange on red differs mostly in yellowness (b*)
     return np.sqrt((d * d).sum(axis=2))
 
@@ -289,13 +285,11 @@ def hue_diff(colours, min_chroma: float) -> np.ndarray:
 
 
 def arena_surface(inner: np.ndarray, area: PlayArea, settings: TileSettings,
-                  lab: np.ndarray | None = None) -> np.ndarray:
-    """bool mask of the bare arena in the rectified arena view: its red pixels at the first
-    redness level that covers `min_surface` of it (warm or washed-out light lowers redness),
-    else the pixels near the view's median colour. `lab`: the view's Lab (float32), if
-    already made."""
-    if lab is None:
-        lab = cv2.cvtColor(inner, cv2.COLOR_BGR2LAB).astype(np.float32)
+                  lab: np.ndarray) -> np.ndarray:
+    """bool mask of the bare arena in the rectified arena view `inner` (BGR uint8; `lab` its
+    Lab, float32): its red pixels at the first redness level that covers `min_surface` of it
+    (warm or washed-out light lowers redness), else the pixels near the view's median
+    colour."""
     n = inner.shape[0] * inner.shape[1]
     for level in settings.surface_levels:
         m = area_mask(inner, area.settings, level, lab) > 0
@@ -383,6 +377,16 @@ def kept_mask(groups: list, shape) -> np.ndarray:
     return out
 
 
+def taken(groups: list, mask: np.ndarray, beside_taken: bool) -> np.ndarray:
+    """uint8 {0, 1} mask a later look keeps away from: the pieces found so far (`groups`,
+    pixel arrays), and with `beside_taken` off every blob of the first look's `mask` too
+    (the scraps it dropped as well)."""
+    seen = kept_mask(groups, mask.shape)
+    if not beside_taken:
+        seen |= mask
+    return seen
+
+
 def lone_blobs(low: np.ndarray, mask: np.ndarray, size: float, piece_area: float,
                area_range: tuple[float, float], side_range: tuple[float, float],
                fill: float) -> list:
@@ -443,9 +447,7 @@ def faint_tiles(diff: np.ndarray, valid: np.ndarray, mask: np.ndarray, groups: l
     Returns pixel arrays like `split_peaks`."""
     found: list = []
     for level in settings.faint_levels:
-        seen = kept_mask(groups + found, mask.shape)
-        if not settings.low_beside_taken:
-            seen |= mask
+        seen = taken(groups + found, mask, settings.low_beside_taken)
         found += low_contrast_tiles(
             diff, valid, seen, arena, t,
             replace(settings, low_diff=level, low_area=settings.faint_area,
@@ -484,9 +486,7 @@ def outline_tiles(lightness: np.ndarray, valid: np.ndarray, mask: np.ndarray, gr
     ring = off_arena(lines & valid, arena)
     k3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
     filled = convex_blobs(cv2.morphologyEx(ring, cv2.MORPH_CLOSE, k3))
-    seen = kept_mask(groups, mask.shape)
-    if not settings.low_beside_taken:
-        seen |= mask
+    seen = taken(groups, mask, settings.low_beside_taken)
     return lone_blobs(filled, seen, t, t * t, settings.outline_area, settings.outline_side,
                       settings.outline_fill)
 
@@ -520,9 +520,8 @@ def find_tiles(image_bgr: np.ndarray, area: PlayArea, settings: TileSettings) ->
     inner = view[a0:a1, a0:a1]
     inner_lab = parts[0][a0:a1, a0:a1]  # (the view's Lab, made once)
     surface = arena_surface(inner, area, settings, inner_lab)
-    colours = surface_colour(inner, surface, 1.5 * t, inner_lab)
-    sd = surface_diff(inner, surface, 1.5 * t, settings.arena_l_weight, settings.arena_b_weight,
-                      colours)
+    colours = surface_colour(inner_lab, surface, 1.5 * t)
+    sd = surface_diff(colours, settings.arena_l_weight, settings.arena_b_weight)
     fg[a0:a1, a0:a1] = (sd > settings.arena_diff) | \
         (~surface & (sd > settings.arena_off_surface * settings.arena_diff))
     hue_tiles = None
@@ -531,7 +530,7 @@ def find_tiles(image_bgr: np.ndarray, area: PlayArea, settings: TileSettings) ->
         hue_colours = colours
         if settings.arena_hue_refine > 0 and colours[1] is not None:
             off_hue = hue_diff(colours, settings.arena_hue_chroma) > settings.arena_hue_refine
-            hue_colours = surface_colour(inner, surface & ~off_hue, 1.5 * t, inner_lab)
+            hue_colours = surface_colour(inner_lab, surface & ~off_hue, 1.5 * t)
         hue_tiles[a0:a1, a0:a1] = \
             hue_diff(hue_colours, settings.arena_hue_chroma) > settings.arena_hue_diff
     # Cut along the arena's edge: tiles inside never join the castle walls (again after the
@@ -550,7 +549,7 @@ def find_tiles(image_bgr: np.ndarray, area: PlayArea, settings: TileSettings) ->
     groups = split_peaks(mask, t, settings.peak_min, settings.peak_spacing, settings.min_area,
                          t * t, settings.max_blob)
     if settings.low_diff > 0:
-        seen = kept_mask(groups, mask.shape) if settings.low_beside_taken else mask
+        seen = taken(groups, mask, settings.low_beside_taken)
         groups += low_contrast_tiles(low_diff_map, valid, seen, (a0, a1), t, settings)
         if settings.faint_levels:
             groups += faint_tiles(low_diff_map, valid, mask, groups, (a0, a1), t, settings)
@@ -618,7 +617,7 @@ def find_marbles(image_bgr: np.ndarray, area: PlayArea, settings: MarbleSettings
         if inset:
             low[:inset], low[-inset:], low[:, :inset], low[:, -inset:] = 0, 0, 0, 0
         low = cv2.morphologyEx(cv2.morphologyEx(low, cv2.MORPH_CLOSE, k3), cv2.MORPH_OPEN, k3)
-        seen = kept_mask(groups, mask.shape) if settings.low_beside_taken else mask
+        seen = taken(groups, mask, settings.low_beside_taken)
         groups += lone_blobs(low, seen, d, disc, settings.low_area, settings.low_side,
                              settings.low_fill)
     # Centre: chroma-weighted mean of the blob (the coloured glass, not its grey shadow or
