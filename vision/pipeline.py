@@ -372,6 +372,7 @@ class Pipeline:
             None if cand.polygons[i] is None else area.to_image(cand.polygons[i]) * photo.scale
             for i in idx
         )
+        at = dict(zip(idx.tolist(), centers_img, strict=True))  # candidate -> centre (photo px)
         det = Detections(labels=labels[idx], zones=plane_zone(game, area, cand.centers[idx]),
                          confidence=conf[idx], centers=centers_img, polygons=polys)
         sure, doubts = sure_outside(det, self.decide.min_outside_confidence)
@@ -382,10 +383,9 @@ class Pipeline:
         if len(det) == 0:
             raise NoPieces(f"the {gv.area_name} was found, but no piece on or around it")
         facts = facts_from(game, det)
-        warnings = [f"more {a} than the game has: the least sure one, at ({x:.0f}, {y:.0f}), "
-                    f"is read as {b}, its next likeliest reading; check it"
-                    for (i, a, b) in moves
-                    for x, y in [area.to_image(cand.centers[i:i + 1])[0] * photo.scale]]
+        warnings = [f"more {a} than the game has: the least sure one, at ({at[i][0]:.0f}, "
+                    f"{at[i][1]:.0f}), is read as {b}, its next likeliest reading; check it"
+                    for (i, a, b) in moves]
         warnings += doubts + unsure_warnings(det, self.decide)
         timer.lap("facts", t)
         return det, cand, pred, idx, facts, warnings
