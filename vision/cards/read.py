@@ -769,25 +769,27 @@ def seen_before(xy: np.ndarray, label: str, kept: list[CardPiece], duplicate: fl
                    and q.label != label for q in near)
 
 
-def opposite_corners(p: CardPiece, q: CardPiece, aspect: float = 91.0 / 59.0,
-                     turn_tol: float = 15.0, reach: tuple[float, float] = (0.7, 2.6),
-                     one_sided: bool = False) -> bool:
-    """Whether two readings' key points lie at opposite corner indices of one card: seen in
-    either one's frame (`one_sided`: in `p`'s only), the other's key point lies along that
-    card's diagonal from the top-left index to the bottom-right one (within `turn_tol`
-    degrees), `reach` x its width away (the diagonal is 1.37 widths; the width read for a
-    card whose two corners both pass for a top-left one is often far off)."""
-    key = SPECS["troetofanten"].key_uv
-    du, dv = 1 - 2 * key[0], (1 - 2 * key[1]) * aspect
+# opposite_corners: how far off the card's diagonal (degrees) and how far along it (x the
+# width: the diagonal is 1.37 widths; the width read for a card whose two corners both pass
+# for a top-left one is often far off) the other key point may lie
+OPPOSITE_TURN_TOL = 15.0
+OPPOSITE_REACH = (0.7, 2.6)
+
+
+def opposite_corners(p: CardPiece, q: CardPiece) -> bool:
+    """Whether two readings' key points lie at opposite corner indices of one card, seen in
+    `p`'s frame: `q`'s key point lies along `p`'s card's diagonal from the top-left index to
+    the bottom-right one (within `OPPOSITE_TURN_TOL` degrees), `OPPOSITE_REACH` x `p`'s
+    width away."""
+    spec = SPECS["troetofanten"]
+    key = spec.key_uv
+    du, dv = 1 - 2 * key[0], (1 - 2 * key[1]) * spec.aspect
     want = np.degrees(np.arctan2(dv, du))
-    for a, b in ((p, q), (q, p))[:1 if one_sided else 2]:
-        d = np.asarray(b.key, float) - np.asarray(a.key, float)
-        seen = np.degrees(np.arctan2(d[1], d[0])) - a.angle  # in a's frame (y down: v)
-        if abs((seen - want + 180.0) % 360.0 - 180.0) > turn_tol:
-            return False
-        if not reach[0] <= np.hypot(*d) / max(a.width, 1.0) <= reach[1]:
-            return False
-    return True
+    d = np.asarray(q.key, float) - np.asarray(p.key, float)
+    seen = np.degrees(np.arctan2(d[1], d[0])) - p.angle  # in p's frame (y down: v)
+    if abs((seen - want + 180.0) % 360.0 - 180.0) > OPPOSITE_TURN_TOL:
+        return False
+    return bool(OPPOSITE_REACH[0] <= np.hypot(*d) / max(p.width, 1.0) <= OPPOSITE_REACH[1])
 
 
 def drop_turned_twins(pieces: list[CardPiece], reach: float, turn_tol: float = 30.0,
@@ -807,10 +809,10 @@ def drop_turned_twins(pieces: list[CardPiece], reach: float, turn_tol: float = 3
                 continue
             turn = abs((p.angle - q.angle) % 360.0 - 180.0)
             sure, other = (p, q) if p.confidence >= q.confidence else (q, p)
-            if turn <= turn_tol and (np.hypot(*(p.center - q.center)) < reach * max(
-                    p.width, q.width) or opposite_corners(sure, other, one_sided=True)) or (
-                    turn > turn_tol and 180.0 - turn >= quarter_min
-                    and opposite_corners(sure, other, one_sided=True)):
+            near = np.hypot(*(p.center - q.center)) < reach * max(p.width, q.width)
+            if (turn <= turn_tol and near) or (
+                    (turn <= turn_tol or 180.0 - turn >= quarter_min)
+                    and opposite_corners(sure, other)):
                 drop.add(j if q.confidence <= p.confidence else i)
     return [p for k, p in enumerate(pieces) if k not in drop]
 
