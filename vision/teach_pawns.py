@@ -188,8 +188,7 @@ def lab_colour(feat: np.ndarray) -> np.ndarray:
     return np.array([feat[0] * 100.0, feat[1] * 64.0, feat[2] * 64.0], np.float32)
 
 
-def pawn_part(examples: list[teach.Example],
-              settings: PawnTeachSettings = PAWN_TEACH) -> teach.Profile:
+def pawn_part(examples: list[teach.Example]) -> teach.Profile:
     """The profile of the pawn examples: per taught colour label the mean colour vector."""
     import vision.teach as teach
 
@@ -220,17 +219,14 @@ def taught_proba(profile: teach.Profile, probs: np.ndarray, feats: np.ndarray,
     s = settings
     probs = probs * allowed(feats)  # as the pawn step does after: P(empty) is this one's
     probs = probs / np.maximum(probs.sum(axis=1, keepdims=True), 1e-12)
-    where = {lab: i for i, lab in enumerate(profile.labels)}
-    colours = [where[lab] for lab in pawn_labels() if lab in where]
+    taught = [lab for lab in pawn_labels() if lab in profile.labels]  # in pawn order
+    protos = profile.prototypes[[profile.labels.index(lab) for lab in taught]]
     f = feats[:, COLOUR_COLUMNS]
-    if colours:
-        d2 = ((f[:, None, :] - profile.prototypes[colours][None]) ** 2).sum(axis=2)
-        term_t = -s.colour_weight * d2 / (2 * s.sigma ** 2)  # (N, taught colours)
-        neutral = term_t.mean(axis=1)
-    else:
-        term_t, neutral = np.zeros((len(f), 0)), np.zeros(len(f))
-    cols = [colours.index(where[lab]) if lab in where else -1 for lab in pawn_labels()]
-    term = np.stack([term_t[:, c] if c >= 0 else neutral for c in cols], axis=1)
+    d2 = ((f[:, None, :] - protos[None]) ** 2).sum(axis=2)
+    term_t = -s.colour_weight * d2 / (2 * s.sigma ** 2)  # (N, taught colours)
+    neutral = term_t.mean(axis=1) if taught else np.zeros(len(f))  # untaught colours'
+    term = np.stack([term_t[:, taught.index(lab)] if lab in taught else neutral
+                     for lab in pawn_labels()], axis=1)
     pc = probs[:, 1:] / np.maximum(probs[:, 1:].sum(axis=1, keepdims=True), 1e-12)
     logit = s.model_weight * np.log(np.maximum(pc, 1e-6)) + term
     logit -= logit.max(axis=1, keepdims=True)
