@@ -886,15 +886,17 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
                 if weakest < settings.contrast_min:
                     if rebuilt is None and cover >= settings.edge_min_cover:
                         rebuilt, _ = edge_quad(prob, edges, dist, settings)
-                    if rebuilt is not None and side_contrast(rebuilt, cue, settings).min() > \
-                            weakest + settings.contrast_gain:
-                        best, from_model = order_corners(rebuilt), False
-                        weakest = side_contrast(best, cue, settings).min()
+                    if rebuilt is not None:
+                        # side_contrast orders the corners itself: this is best's weakest too
+                        rebuilt_weakest = side_contrast(rebuilt, cue, settings).min()
+                        if rebuilt_weakest > weakest + settings.contrast_gain:
+                            best, from_model = order_corners(rebuilt), False
+                            weakest = rebuilt_weakest
                     if settings.enclosed and weakest < settings.contrast_min:
                         rival = _enclosed_edge_quad(prob, edges, dist, settings, inside=True)
                         if rival is not None and side_contrast(rival, cue, settings).min() > \
                                 weakest + settings.contrast_gain:
-                            best, from_model = order_corners(rival), False
+                            best, from_model = rival, False  # already in order_corners' order
     if best is None:
         for level in levels(settings):
             mask = area_mask(small, settings, level, lab)
