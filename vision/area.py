@@ -840,6 +840,7 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
     model = None
     prob = None
     cue = None  # the cue map, made once when first needed
+    edges = dist = None  # the edge maps likewise
     from_model = False
     if use_model and game is not None:
         from vision.area_model import get_area_model
@@ -922,7 +923,8 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
             except AreaNotFound:
                 pass
         if settings.enclosed and prob is not None:  # the edges around a partial mask
-            edges, dist = edge_maps(small, settings, lab)
+            if edges is None:
+                edges, dist = edge_maps(small, settings, lab)
             best = _enclosed_edge_quad(prob, edges, dist, settings)
             if best is None:
                 why = "no four straight edges around it"
