@@ -238,9 +238,10 @@ def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
 
 def _patterns() -> dict[frozenset, int]:
     """The 3 x 3 pip spots (row, column) a face of each value darkens, every turn."""
-    base = {1: {(1, 1)}, 2: {(0, 0), (2, 2)}, 3: {(0, 0), (1, 1), (2, 2)},
-            4: {(0, 0), (0, 2), (2, 0), (2, 2)}, 5: {(0, 0), (0, 2), (2, 0), (2, 2), (1, 1)},
-            6: {(0, 0), (1, 0), (2, 0), (0, 2), (1, 2), (2, 2)}}
+    from vision.dice import LAYOUTS  # pips (x, y) at -0.5, 0, 0.5 of the half side
+
+    base = {v: {(int(round(y * 2)) + 1, int(round(x * 2)) + 1) for x, y in p}
+            for v, p in LAYOUTS.items()}
     out = {}
     for v, spots in base.items():
         for _ in range(4):
@@ -259,7 +260,8 @@ def _spot_grids(shift: float, steps: int, spacing: tuple[float, ...], explain: f
     units per (spacing P, shift S, k): the 3 x 3 pip spots (k 9), the face samples (81)
     and the ring just outside the spots (12); which face samples are on the square's rim
     (81,); and (P, S, 81, 9) float32 1 where a face sample is within `explain` of a spot."""
-    th = np.radians(np.arange(0.0, 90.0, 7.5))
+    from vision.dice import _TURNS as th
+
     rot = np.stack([np.stack([np.cos(th), -np.sin(th)], -1),
                     np.stack([np.sin(th), np.cos(th)], -1)], -2)  # (T, 2, 2)
     sh = np.linspace(-shift, shift, steps)
