@@ -95,14 +95,20 @@ def local_die_px(H: np.ndarray, xy, die_mm: float) -> float:
     """A die's side in image px at image point `xy` on the table: `die_mm` times the
     homography's local scale there (sqrt of its Jacobian's determinant). Perspective makes a
     die near the camera look up to 1.5 times the board's mean scale, one far off 0.75."""
-    return die_mm * float(np.sqrt(abs(np.linalg.det(local_affine(H, xy)))))
+    return _die_px(local_affine(H, xy), die_mm)
 
 
-def up_at(view: BoardView, xy, s: BoardDiceSettings = SETTINGS
-          ) -> tuple[float, float] | None:
+def _die_px(jac: np.ndarray, die_mm: float) -> float:
+    """`local_die_px` from the homography's Jacobian `jac` there (`local_affine`)."""
+    return die_mm * float(np.sqrt(abs(np.linalg.det(jac))))
+
+
+def up_at(view: BoardView, xy, s: BoardDiceSettings = SETTINGS,
+          jac: np.ndarray | None = None) -> tuple[float, float] | None:
     """The image direction of the vertical (up) at image point `xy` on the table, from the
     board's camera model (`view.P`, z down): from a die's base towards its top. None
-    without a model or where the die is seen from straight above (no direction)."""
+    without a model or where the die is seen from straight above (no direction). `jac`:
+    `local_affine(view.H, xy)` when already made."""
     P = getattr(view, "P", None)
     if P is None:
         return None
@@ -112,7 +118,9 @@ def up_at(view: BoardView, xy, s: BoardDiceSettings = SETTINGS
     base, top = q[:, :2] / q[:, 2:3]
     v = top - base
     n = float(np.linalg.norm(v))
-    if not np.isfinite(n) or n < s.up_min * s.die_mm * local_die_px(view.H, xy, 1.0):
+    if jac is None:
+        jac = local_affine(view.H, xy)
+    if not np.isfinite(n) or n < s.up_min * s.die_mm * _die_px(jac, 1.0):
         return None
     return float(v[0] / n), float(v[1] / n)
 
@@ -388,11 +396,12 @@ def die_seen(L: np.ndarray, centre, side: float, s: BoardDiceSettings = SETTINGS
 
 
 def _read_crop(image_bgr: np.ndarray, view: BoardView, c, die_px: float,
-               s: BoardDiceSettings) -> tuple | None:
+               s: BoardDiceSettings, jac: np.ndarray | None = None) -> tuple | None:
     """Candidate `c`'s crop (`die_crop` die sides of `die_px`), enlarged so a die is
     `die_target_px` wide, read by `vision.dice.read_dice` with its settings and what the
     board tells about a die there: (x0, y0, f, a, crop, dice), `a` the flat face's map (half
-    sides -> crop px); None where the photo's edge leaves too little."""
+    sides -> crop px); None where the photo's edge leaves too little. `jac`:
+    `local_affine(view.H, c)` when already made."""
     from vision.dice import SETTINGS as base
     from vision.dice import read_dice
 
@@ -405,14 +414,16 @@ def _read_crop(image_bgr: np.ndarray, view: BoardView, c, die_px: float,
     f = max(1.0, s.die_target_px / max(die_px, 1.0))
     crop = cv2.resize(image_bgr[y0:y1, x0:x1], None, fx=f, fy=f,
                       interpolation=cv2.INTER_CUBIC)
+    if jac is None:
+        jac = local_affine(view.H, c)
     known: dict = {}  # what the board tells about this die (one copy of the settings)
     if s.dark_pips_only:
         known["light_pips"] = False
     if s.known_side:
         known["die_side_px"] = die_px * f
     if s.known_up:
-        known["up_dir"] = up_at(view, c, s)
-    a = local_affine(view.H, c) * (s.die_mm / 2 * f)  # the face's map, half-sides -> px
+        known["up_dir"] = up_at(view, c, s, jac)
+    a = jac * (s.die_mm / 2 * f)  # the face's map, half-sides -> px
     if s.known_shape:
         known["face_affine"] = tuple(float(v) for v in a.ravel())
     dice, _, _ = read_dice(crop, replace(base, **known) if known else base)
@@ -442,11 +453,12 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
         c, die_px = cands[k] if k < len(cands) else lone[k - len(cands)]
         is_lone = k >= len(cands)
         k += 1
+        jac = local_affine(view.H, c)  # (once per candidate)
         if s.local_scale:
-            die_px = local_die_px(view.H, c, s.die_mm)
+            die_px = _die_px(jac, s.die_mm)
         if any(np.hypot(c[0] - d.center[0], c[1] - d.center[1]) < 0.8 * die_px for d in found):
             continue
-        got = _read_crop(image_bgr, view, c, die_px, s)
+        got = _read_crop(image_bgr, view, c, die_px, s, jac)
         if got is None:
             continue
         x0, y0, f, a, crop, dice = got
