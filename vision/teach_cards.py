@@ -294,20 +294,21 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     k = max(3, int(round(s.close * float(np.median(widths)))) | 1)
     hit = cv2.morphologyEx(hit, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
     hit = cv2.morphologyEx(hit, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    outlines, _ = cv2.findContours((hit > 0).astype(np.uint8), cv2.RETR_EXTERNAL,
-                                   cv2.CHAIN_APPROX_SIMPLE)
+    outlines, _ = cv2.findContours(hit, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)  # 0/255
+    coarse0 = _coarse(look0)  # the taught back's, for `min_match`
     out: list[CardPiece] = []
     for q in outlines:
         x0, y0, bw, bh = cv2.boundingRect(q)
         near = nearest(centres, (x0 + bw / 2, y0 + bh / 2))
         w = float(np.median(widths[near]))
-        if bw * bh < s.strip[0] * s.strip_long[0] * w * w:
+        least = s.strip[0] * s.strip_long[0] * w * w  # a strip's area, the least a back shows
+        if bw * bh < least:
             continue
         blob = np.zeros((bh, bw), np.uint8)  # the region's pixels (its holes left out)
         cv2.drawContours(blob, [q], -1, 1, -1, offset=(-x0, -y0))
         blob &= hit[y0:y0 + bh, x0:x0 + bw] > 0
         a = int(blob.sum())
-        if a < s.strip[0] * s.strip_long[0] * w * w:
+        if a < least:
             continue
         (cx, cy), _, _ = rect = cv2.minAreaRect(q)
         short, es, long_, el = rect_sides(rect)
@@ -345,7 +346,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
         if not found:
             continue
         sub = hsv[y0:y0 + bh, x0:x0 + bw]
-        match = float(np.minimum(_coarse(_look_hist(sub, blob, s.bins)), _coarse(look0)).sum())
+        match = float(np.minimum(_coarse(_look_hist(sub, blob, s.bins)), coarse0).sum())
         if match < s.min_match:
             continue
         for c, ang, wid in found:
