@@ -59,9 +59,10 @@ def side_of_angle(angle: float, rotation: float) -> str:
     return SIDES[k]
 
 
-def _angle_to_side(angle: float, rotation: float, name: str, half_turn: bool = False) -> float:
-    """Degrees between a card's u axis and the u axis of `name`'s cards."""
-    d = angle - rotation - SIDES.index(name) * 90.0
+def _angle_to_side(angle: float, axis: float, half_turn: bool = False) -> float:
+    """Degrees between a card's u axis (`angle`) and a side's cards' u axis (`axis`), up to a
+    half turn with `half_turn`."""
+    d = angle - axis
     if half_turn:
         return abs((d + 90) % 180 - 90)
     return abs((d + 180) % 360 - 180)
@@ -78,8 +79,10 @@ def side_axes(pieces: list[CardPiece], rotation: float, up: list[int],
     axes = {}
     for k, name in enumerate(SIDES):
         base = rotation + 90.0 * k
-        own = [pieces[i].angle for i in up if _angle_to_side(pieces[i].angle, rotation, name)
-               < 45.0]
+        # (the angle less the rotation first, then the side's quarter turns: as the zones
+        #  were first measured)
+        own = [pieces[i].angle for i in up
+               if _angle_to_side(pieces[i].angle - rotation, k * 90.0) < 45.0]
         if len(own) >= s.axis_cards:
             z = np.exp(1j * np.deg2rad(np.asarray(own, float) - base)).mean()
             base += float(np.degrees(np.angle(z)))
@@ -113,16 +116,15 @@ def assign_zones(pieces: list[CardPiece], s: ZoneSettings = ZONES) -> tuple[list
     rot = table_rotation(np.array([pieces[i].angle for i in up] if up else
                                   [p.angle for p in pieces]))
     axes = side_axes(pieces, rot, up, s)
-    out_of = {name: _outward(axes[name]) for name in SIDES}
     centres = np.array([p.center for p in pieces])
-    depth = {name: centres @ out_of[name] for name in SIDES}  # (N,) per side
+    depth = {name: centres @ _outward(axes[name]) for name in SIDES}  # (N,) per side
     heights = np.array([max(p.width, 1.0) * (91.0 / 59.0) for p in pieces])
     outer = {name: float(np.max(depth[name])) for name in SIDES}
     # A side's own outermost face-up card, when it is (nearly) the table's outermost one
     # there: the side's cards lie at that depth. Otherwise the side has no player.
     seated = set()
-    own_of = {name: [i for i in up if _angle_to_side(pieces[i].angle, axes[name], "south")
-                     < 45.0] for name in SIDES}
+    own_of = {name: [i for i in up if _angle_to_side(pieces[i].angle, axes[name]) < 45.0]
+              for name in SIDES}
     for name in SIDES:
         own = own_of[name]
         if own:
@@ -158,8 +160,7 @@ def assign_zones(pieces: list[CardPiece], s: ZoneSettings = ZONES) -> tuple[list
     for i, p in enumerate(pieces):
         back = p.label == "back"
         tol = s.axis_tol if back else s.second_tol
-        cands = sorted((_angle_to_side(p.angle, axes[name], "south", back), name)
-                       for name in SIDES)
+        cands = sorted((_angle_to_side(p.angle, axes[name], back), name) for name in SIDES)
         limit = s.back_gap if back else s.side_gap
         zone = "middle"
         for k, (diff, name) in enumerate(cands):
@@ -176,6 +177,6 @@ def assign_zones(pieces: list[CardPiece], s: ZoneSettings = ZONES) -> tuple[list
             zone = min(rows)[1] if rows else zone
         zones.append(zone)
     found = {z for z in zones if z != "middle"}
-    if not any({a, b} <= found for a, b in (("north", "south"), ("east", "west"))):
+    if not any(OPPOSITE[z] in found for z in found):
         warnings.append("no two opposite players' cards found: the zones may be wrong")
     return zones, warnings
