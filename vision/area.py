@@ -563,14 +563,14 @@ def edge_cover(quads: np.ndarray, dist: np.ndarray, tol: float, n: int = 48) -> 
 
 
 def side_contrast(quad: np.ndarray, cue: np.ndarray, settings: AreaSettings, n: int = 40,
-                  depth: float | None = None, order: bool = True) -> np.ndarray:
+                  depth: float | None = None) -> np.ndarray:
     """For each side of `quad` (4, 2), the share of `n` points along it where the cue map
     (`cue_map`, float32) is at least `contrast_drop` higher inside than outside
     (`depth`, default `contrast_depth`, x the side's length either way). (4,) float.
-    `order`: the sides of the quad as `order_corners` puts it (else as given, clockwise)."""
+    The quad's corners must be in cyclic order (clockwise, as `order_corners` puts them);
+    side i runs from corner i to corner i + 1, as given."""
     depth = settings.contrast_depth if depth is None else depth
     q = np.asarray(quad, np.float64)
-    q = order_corners(q) if order else q
     c = q.mean(axis=0)
     t = np.linspace(0.05, 0.95, n)[:, None]
     out = np.zeros(4)
@@ -594,13 +594,13 @@ def refit_weak_sides(quad: np.ndarray, cue: np.ndarray, settings: AreaSettings
     shadow or the wall's outer edge) is looked for again in a wide band around it
     (`weak_passes`) and replaced where the cue drops along clearly more of the new line."""
     q = np.asarray(quad, np.float64)
-    share = side_contrast(q, cue, settings, depth=settings.weak_depth, order=False)
+    share = side_contrast(q, cue, settings, depth=settings.weak_depth)
     if share.min() >= settings.weak_share:
         return q
     wide = snap_sides(q, cue, settings, settings.weak_passes, share_depth=settings.weak_depth)
     if settings.weak_fine:
         wide = snap_sides(wide, cue, settings, settings.weak_fine)
-    new = side_contrast(wide, cue, settings, depth=settings.weak_depth, order=False)
+    new = side_contrast(wide, cue, settings, depth=settings.weak_depth)
     take = (share < settings.weak_share) & (new > share + settings.weak_gain)
     if not take.any():
         return q
@@ -804,7 +804,7 @@ def _rival_enclosed(best, small, lab, prob, cue, settings: AreaSettings):
     """The network's snapped quad, or the quad of the region enclosed by the edges around
     its mask (`enclosed_region`) where the quad's weakest side is weak and the rival's is
     clearly stronger (the mask covered part of the arena and a table of its colour)."""
-    share = side_contrast(best, cue, settings, depth=settings.weak_depth).min()
+    share = side_contrast(order_corners(best), cue, settings, depth=settings.weak_depth).min()
     if share >= settings.weak_share:
         return best
     edges, dist = edge_maps(small, settings, lab)
@@ -815,9 +815,10 @@ def _rival_enclosed(best, small, lab, prob, cue, settings: AreaSettings):
     quad, _ = _best_candidate(small, _hull_mask(region), settings, "", grow=False)
     if quad is None:
         return best
-    quad = snap_sides(order_corners(quad), cue, settings, settings.snap_passes_model)
+    quad = order_corners(snap_sides(order_corners(quad), cue, settings,
+                                    settings.snap_passes_model))
     rival = side_contrast(quad, cue, settings, depth=settings.weak_depth).min()
-    return order_corners(quad) if rival > share + settings.weak_gain else best
+    return quad if rival > share + settings.weak_gain else best
 
 
 def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play area",
@@ -883,15 +884,15 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
             if best is not None and settings.contrast_min > 0:
                 if cue is None:
                     cue = cue_map(small, settings, lab)
-                weakest = side_contrast(best, cue, settings).min()
+                weakest = side_contrast(order_corners(best), cue, settings).min()
                 if weakest < settings.contrast_min:
                     if rebuilt is None and cover >= settings.edge_min_cover:
                         rebuilt, _ = edge_quad(prob, edges, dist, settings)
                     if rebuilt is not None:
-                        # side_contrast orders the corners itself: this is best's weakest too
+                        rebuilt = order_corners(rebuilt)
                         rebuilt_weakest = side_contrast(rebuilt, cue, settings).min()
                         if rebuilt_weakest > weakest + settings.contrast_gain:
-                            best, from_model = order_corners(rebuilt), False
+                            best, from_model = rebuilt, False
                             weakest = rebuilt_weakest
                     if settings.enclosed and weakest < settings.contrast_min:
                         rival = _enclosed_edge_quad(prob, edges, dist, settings, inside=True)
