@@ -85,9 +85,9 @@ def look_rescue(part: teach.Profile, classifier, game: str, probs: np.ndarray,
         & (probs[:, jb] < s.crop_max_back)
     if hit.any():
         probs = probs.copy()
-        bg = np.full(int(hit.sum()), s.crop_set_bg, np.float32)
+        bg = np.float32(s.crop_set_bg)  # (float32, as the rows were given before)
         probs[hit] = 0.0
-        probs[hit, ib], probs[hit, jb] = bg, 1.0 - bg
+        probs[hit, ib], probs[hit, jb] = bg, np.float32(1.0) - bg
     return probs
 
 
