@@ -587,23 +587,36 @@ def side_contrast(quad: np.ndarray, cue: np.ndarray, settings: AreaSettings, n: 
     return out
 
 
+def _weakest_ordered(q: np.ndarray, share: np.ndarray, cue: np.ndarray,
+                     settings: AreaSettings) -> float:
+    """The weakest side share at `weak_depth` of quad `q` with its corners as `order_corners`
+    puts them: `share` (q's sides as given) where that only rotates q's corners, else
+    measured again."""
+    ordered = order_corners(q)
+    if any(np.array_equal(ordered, np.roll(q, -k, axis=0)) for k in range(4)):
+        return float(share.min())
+    return float(side_contrast(ordered, cue, settings, depth=settings.weak_depth).min())
+
+
 def refit_weak_sides(quad: np.ndarray, cue: np.ndarray, settings: AreaSettings
-                     ) -> np.ndarray:
+                     ) -> tuple[np.ndarray, float]:
     """A side of a snapped quad (clockwise) along which the cue drops from inside to outside
     on under `weak_share` of its length (`side_contrast` at `weak_depth`: it snapped to a
     shadow or the wall's outer edge) is looked for again in a wide band around it
-    (`weak_passes`) and replaced where the cue drops along clearly more of the new line."""
+    (`weak_passes`) and replaced where the cue drops along clearly more of the new line.
+    (the quad, the weakest side share at `weak_depth` of its corners as `order_corners`
+    puts them, for `_rival_enclosed`)."""
     q = np.asarray(quad, np.float64)
     share = side_contrast(q, cue, settings, depth=settings.weak_depth)
     if share.min() >= settings.weak_share:
-        return q
+        return q, _weakest_ordered(q, share, cue, settings)
     wide = snap_sides(q, cue, settings, settings.weak_passes, share_depth=settings.weak_depth)
     if settings.weak_fine:
         wide = snap_sides(wide, cue, settings, settings.weak_fine)
     new = side_contrast(wide, cue, settings, depth=settings.weak_depth)
     take = (share < settings.weak_share) & (new > share + settings.weak_gain)
     if not take.any():
-        return q
+        return q, _weakest_ordered(q, share, cue, settings)
     if settings.weak_strip is not None:  # the band between the old and the new side
         level = float(np.median(_quad_values(cue, _shrink(q, settings.weak_level_inset))))
         c = q.mean(axis=0)
@@ -618,7 +631,7 @@ def refit_weak_sides(quad: np.ndarray, cue: np.ndarray, settings: AreaSettings
             if (arena < lo) if moved_out else (arena > hi):
                 take[i] = False
         if not take.any():
-            return q
+            return q, _weakest_ordered(q, share, cue, settings)
     lines = []
     for i in range(4):
         src = wide if take[i] else q
@@ -626,12 +639,11 @@ def refit_weak_sides(quad: np.ndarray, cue: np.ndarray, settings: AreaSettings
         d = (r - p) / max(float(np.hypot(*(r - p))), 1e-9)
         lines.append((d[0], d[1], p[0], p[1]))
     out = _corners_from_lines(lines)
-    if out is None:
-        return q
-    if not cv2.isContourConvex(out.astype(np.float32)) or \
+    if out is None or not cv2.isContourConvex(out.astype(np.float32)) or \
             _corner_angles(out).min() < settings.min_corner_angle:
-        return q
-    return out
+        return q, _weakest_ordered(q, share, cue, settings)
+    return out, float(side_contrast(order_corners(out), cue, settings,
+                                    depth=settings.weak_depth).min())
 
 
 def _shrink(q: np.ndarray, k: float) -> np.ndarray:
@@ -800,11 +812,11 @@ def _enclosed_edge_quad(prob, edges, dist, settings: AreaSettings, inside: bool 
     return order_corners(quad) if quad is not None and cover >= settings.enclosed_cover else None
 
 
-def _rival_enclosed(best, small, lab, prob, cue, settings: AreaSettings):
+def _rival_enclosed(best, share, small, lab, prob, cue, settings: AreaSettings):
     """The network's snapped quad, or the quad of the region enclosed by the edges around
-    its mask (`enclosed_region`) where the quad's weakest side is weak and the rival's is
-    clearly stronger (the mask covered part of the arena and a table of its colour)."""
-    share = side_contrast(order_corners(best), cue, settings, depth=settings.weak_depth).min()
+    its mask (`enclosed_region`) where the quad's weakest side is weak (`share`, its weakest
+    side share at `weak_depth`, as `refit_weak_sides` gives it) and the rival's is clearly
+    stronger (the mask covered part of the arena and a table of its colour)."""
     if share >= settings.weak_share:
         return best
     edges, dist = edge_maps(small, settings, lab)
@@ -868,9 +880,9 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
                 cue = cue_map(small, settings, lab)
                 best = snap_sides(order_corners(best), cue, settings, settings.snap_passes_model)
                 if settings.weak_share > 0:
-                    best = refit_weak_sides(best, cue, settings)
+                    best, weakest = refit_weak_sides(best, cue, settings)
                     if settings.enclosed_rival:
-                        best = _rival_enclosed(best, small, lab, prob, cue, settings)
+                        best = _rival_enclosed(best, weakest, small, lab, prob, cue, settings)
         if settings.edge_check:  # does the quad lie on the cloth's edges? else rebuild it
             edges, dist = edge_maps(small, settings, lab)
             cover = -1.0 if best is None else float(edge_cover(best[None], dist,

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.area import AREA_SETTINGS, cue_map, refit_weak_sides
+from vision.area import AREA_SETTINGS, cue_map, order_corners, refit_weak_sides, side_contrast
 
 RED = AREA_SETTINGS["simsala-hopp"]
 ARENA = np.array([[200.0, 120.0], [440.0, 120.0], [440.0, 360.0], [200.0, 360.0]])
@@ -34,6 +34,12 @@ def south_at(y):
     return q
 
 
+def weakest(quad, cue, st):
+    """The weakest side share at `weak_depth` that `_rival_enclosed` takes (as
+    `refit_weak_sides` gives it)."""
+    return float(side_contrast(order_corners(quad), cue, st, depth=st.weak_depth).min())
+
+
 @pytest.mark.parametrize("wall, table, tiles, start_y, want_y, strip", [
     # snapped to the wall's outer edge (a red table stripe beyond it): back to the border
     ((170, 200, 220), (60, 50, 170), 0, 360 + WALL, 360, (0.25, 0.6)),
@@ -48,7 +54,7 @@ def south_at(y):
 def test_refit_weak_sides(wall, table, tiles, start_y, want_y, strip):
     img = castle(wall, table, tiles)
     st = replace(RED, weak_strip=strip)
-    q = refit_weak_sides(south_at(start_y), cue_map(img, st), st)
+    q, _ = refit_weak_sides(south_at(start_y), cue_map(img, st), st)
     assert np.abs(q[2:, 1] - want_y).max() < 3
     assert np.abs(q[:2] - ARENA[:2]).max() < 3
 
@@ -92,7 +98,8 @@ def test_enclosed_rival_replaces_a_quad_reaching_into_a_red_table():
     cv2.circle(prob, (300, 220), 60, 1.0, -1)
     bad = ARENA.copy()
     bad[1:3, 0] += 60
-    out = _rival_enclosed(bad, img, lab, prob, cue_map(img, RED), RED)
+    cue = cue_map(img, RED)
+    out = _rival_enclosed(bad, weakest(bad, cue, RED), img, lab, prob, cue, RED)
     assert np.abs(out - ARENA).max() < 3  # the region the wall's inner edges enclose
 
 
@@ -106,7 +113,7 @@ def test_refit_weak_sides_does_not_move_in_across_the_arena(strip, want_y):
     img = castle((40, 40, 200), (40, 40, 200))
     img[325:335, 200:441] = (235, 235, 235)
     st = replace(RED, weak_strip=strip)
-    q = refit_weak_sides(south_at(360), cue_map(img, st), st)
+    q, _ = refit_weak_sides(south_at(360), cue_map(img, st), st)
     assert np.abs(q[2:, 1] - want_y).max() < 3
     assert np.abs(q[:2] - ARENA[:2]).max() < 3
 
@@ -123,7 +130,8 @@ def test_enclosed_rival_keeps_the_network_quad(quad, weak_gain):
     prob = np.zeros(img.shape[:2], np.float32)
     cv2.circle(prob, (300, 220), 60, 1.0, -1)
     st = replace(RED, weak_gain=weak_gain)
-    out = _rival_enclosed(quad, img, lab, prob, cue_map(img, st), st)
+    cue = cue_map(img, st)
+    out = _rival_enclosed(quad, weakest(quad, cue, st), img, lab, prob, cue, st)
     assert out is quad
 
 
