@@ -853,17 +853,11 @@ def _quick_scores(Hs: np.ndarray, xy: np.ndarray, fields: np.ndarray, pitch_mm: 
         wa = c0 * xa + c1 * y + c2
         dx, dy = (a0 * xa + a1 * y + a2) / wa - px, (b0 * xa + b1 * y + b2) / wa - py
         pitch_px = np.sqrt(dx * dx + dy * dy)
-        if np.isfinite(px).all() and np.isfinite(py).all():
-            qx = np.clip(np.round(px * scale).astype(np.int64), -1, ws) + 1
-            qy = np.clip(np.round(py * scale).astype(np.int64), -1, hs) + 1
-            d = padded[qy, qx]
-        else:  # a field at infinity: as before, index by index
-            q = np.stack([np.round(px * scale), np.round(py * scale)], axis=-1)
-            valid = np.isfinite(q).all(axis=2)
-            q = np.where(valid[..., None], q, -1).astype(np.int64)
-            inb = (q[..., 0] >= 0) & (q[..., 0] < ws) & (q[..., 1] >= 0) & (q[..., 1] < hs)
-            d = np.full(q.shape[:2], np.inf)
-            d[inb] = dist[q[..., 1][inb], q[..., 0][inb]]
+        # a field at infinity too: NaN and -inf go to -1, +inf to the far side (both
+        # the inf border), clipped before the integer cast (no overflow)
+        qx = np.round(np.clip(np.nan_to_num(px * scale, nan=-1.0), -1, ws)).astype(np.int64) + 1
+        qy = np.round(np.clip(np.nan_to_num(py * scale, nan=-1.0), -1, hs)).astype(np.int64) + 1
+        d = padded[qy, qx]
         out[lo:lo + 2000] = (d < 0.3 * pitch_px).mean(axis=1)
     return out
 

@@ -497,6 +497,31 @@ def test_quick_scores_equal_the_former_lookup(seed, at_infinity):
     assert np.array_equal(got, want) and 0 < want.max() and want.min() == 0
 
 
+def test_quick_scores_take_nan_inf_and_huge_projections_as_the_former_lookup():
+    """Fields projected to NaN, +-inf (one coordinate or both) or past int64 land on the
+    padded map's inf border: off the map, as the former index-by-index test had them."""
+    board = M.board_for()
+    fields, pitch = M._field_array(board)
+    rng = np.random.default_rng(3)
+    truth = np.array([[2.0, 0.1, 100.0], [0.05, 1.9, 80.0], [1e-5, 2e-5, 1.0]])
+    Hs = truth[None] + rng.normal(size=(2500, 3, 3)) * [[0.1, 0.1, 100], [0.1, 0.1, 100],
+                                                        [1e-4, 1e-4, 0]]
+    Hs[3] = np.nan  # every field NaN
+    Hs[4, 0, 2] = np.inf  # x +inf (or NaN), y finite
+    Hs[5, 1, 2] = -np.inf  # y -inf
+    Hs[6, 0, 0] = np.nan  # x NaN only
+    Hs[7, 0] *= 1e300  # x finite but far past int64
+    Hs[8, 1] *= -1e300
+    Hs[9, 2] = 0.0  # at infinity
+    Hs[2100:2110, 2, 0] = np.nan  # a second chunk of 2000 with a few NaN
+    xy = M.apply_h(truth, fields) + rng.normal(size=(len(fields), 2))
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        got = M._quick_scores(Hs, xy, fields, pitch, (900, 1200))
+        want = _quick_scores_former(Hs, xy, fields, pitch, (900, 1200))
+    assert np.array_equal(got, want) and 0 < want.max()
+    assert (got[3:10] == 0).all() and (got[2100:2110] == 0).all()
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("scene", ["0005", "0009"])  # refined quick fits scoring 0.74-0.78
 def test_a_quick_fit_above_quick_accept_score_is_the_full_searchs_board(scene):
