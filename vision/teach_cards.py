@@ -116,9 +116,7 @@ def taught_reader(reader, profile: teach.Profile | None, game: str):
         clf = out.classifier
 
         def read_pieces(image, game, area=None):
-            clf.colours = look_colours(cv2.cvtColor(cv2.resize(
-                image, None, fx=BACK_LOOK.scale, fy=BACK_LOOK.scale,
-                interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2HSV), part.look)
+            clf.colours = photo_colours(image, part.look)
             return read(image, game, area)
 
         out.read_pieces = read_pieces
@@ -237,14 +235,29 @@ def back_look(image: np.ndarray, centre, width: float,
                       settings.bins).astype(np.float32)
 
 
+def _sample(image: np.ndarray) -> np.ndarray:
+    """Every other pixel of each row and column: the sample whose colours `look_colours`
+    counts (nearest: per-pixel colour conversions commute with it)."""
+    return cv2.resize(image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_NEAREST)
+
+
+def photo_colours(image: np.ndarray, look: np.ndarray,
+                  settings: BackLookSettings = BACK_LOOK) -> np.ndarray:
+    """`look_colours` of a photo (BGR, working image): at `scale` (area), its sample
+    (`_sample`) converted to HSV (only the sampled pixels are converted)."""
+    s = settings
+    small = cv2.resize(image, None, fx=s.scale, fy=s.scale, interpolation=cv2.INTER_AREA)
+    return look_colours(cv2.cvtColor(_sample(small), cv2.COLOR_BGR2HSV), look, s)
+
+
 def look_colours(hsv: np.ndarray, look: np.ndarray,
                  settings: BackLookSettings = BACK_LOOK) -> np.ndarray:
-    """The taught back's colours in this photo (HSV, any scale): a (H, S, V) table, 1 for
-    the bins far more common on the back (`ratio`, each also standing for its `spread_v`
-    neighbouring value bins: light differs) than in the photo, and not rare on it."""
+    """The taught back's colours in this photo (`hsv`: the photo's sample, `_sample` of it
+    at any scale): a (H, S, V) table, 1 for the bins far more common on the back (`ratio`,
+    each also standing for its `spread_v` neighbouring value bins: light differs) than in
+    the photo, and not rare on it."""
     s = settings
-    h_all = _look_hist(cv2.resize(hsv, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_NEAREST),
-                       None, s.bins)  # (every other pixel: a sample)
+    h_all = _look_hist(hsv, None, s.bins)
     look = np.asarray(look, np.float32)
     for _ in range(s.spread_v):  # lighter or darker than on the teach photo
         look = np.maximum(look, np.maximum(np.pad(look[..., 1:], ((0, 0), (0, 0), (0, 1))),
@@ -285,7 +298,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     look0 = np.asarray(look, np.float32)
-    colours = look_colours(hsv, look0, s)
+    colours = look_colours(_sample(hsv), look0, s)
     if not colours.any():
         return []
     hit = _back_project(hsv, colours, s.bins)

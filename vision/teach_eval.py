@@ -111,7 +111,7 @@ def write_teach_folder(game: str, out: str | Path, per_label: int = 1, seed: int
 class TaughtPipeline:
     """A `Pipeline` stand-in for `evaluate_folder` that recognises with a profile and times
     the teach steps per photo (`teach_probs`; the taught backs' look: Troetofanten's search,
-    `teach_cards.look_backs`, and Hop la bille's colours and rescue)."""
+    `teach_cards.look_backs`, and Hop la bille's colours, `photo_colours`, and rescue)."""
 
     def __init__(self, pipeline: Pipeline, profile: teach.Profile):
         self.pipeline, self.profile = pipeline, profile
@@ -122,12 +122,12 @@ class TaughtPipeline:
     def recognise(self, source, game):
         import vision.teach_cards as tc
 
-        names = ("look_backs", "look_colours", "look_share", "look_rescue")
+        names = ("look_backs", "photo_colours", "look_colours", "look_share", "look_rescue")
         real = [teach.teach_probs] + [getattr(tc, n) for n in names]
         spent = [0.0, 0.0]
         lock = threading.Lock()  # Hop la bille reads its cards on a second thread
         local = threading.local()  # per thread: only its outermost timed call counts
-        #                            (look_backs calls look_colours)
+        #                            (look_backs, photo_colours call look_colours)
 
         def timing(fn):
             def timed(*a, **k):

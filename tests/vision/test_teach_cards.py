@@ -380,7 +380,7 @@ def test_look_share_counts_the_back_colours_in_the_crop_middle():
 
     look = _taught_look()
     photo = np.full((200, 200, 3), (120, 140, 150), np.uint8)
-    colours = look_colours(cv2.cvtColor(photo, cv2.COLOR_BGR2HSV), look)
+    colours = look_colours(cv2.cvtColor(photo[::2, ::2], cv2.COLOR_BGR2HSV), look)
     crops = np.full((2, 30, 30, 3), (120, 140, 150), np.uint8)
     crops[0, 5:25, 5:25] = BACK_NAVY  # the back's blue over the middle
     share = look_share(crops, colours)
@@ -463,9 +463,28 @@ def test_taught_reader_gives_hop_la_bille_the_back_colours(game, taught_look, co
         return
     small = cv2.resize(image, None, fx=BACK_LOOK.scale, fy=BACK_LOOK.scale,
                        interpolation=cv2.INTER_AREA)
-    want = look_colours(cv2.cvtColor(small, cv2.COLOR_BGR2HSV), look)
+    want = look_colours(cv2.resize(cv2.cvtColor(small, cv2.COLOR_BGR2HSV), None, fx=0.5,
+                                   fy=0.5, interpolation=cv2.INTER_NEAREST), look)
     assert want.any() and np.array_equal(seen, want)
     assert out.classifier.colours is seen and getattr(fake, "colours", None) is None
+
+
+@pytest.mark.parametrize("size", [(400, 400), (301, 457)])
+def test_photo_colours_samples_before_converting_as_after(size):
+    """`photo_colours` converts only the sampled pixels to HSV: the same table as the whole
+    half-scale photo converted, then sampled (nearest picks pixels; conversion is per pixel)."""
+    from vision.teach_cards import BACK_LOOK, look_colours, photo_colours
+
+    rng = np.random.default_rng(5)
+    image = cv2.resize(_back_photo(), size[::-1])
+    image = cv2.add(image, rng.integers(0, 40, image.shape, np.uint8))  # noise: every pixel
+    look = _taught_look()
+    small = cv2.resize(image, None, fx=BACK_LOOK.scale, fy=BACK_LOOK.scale,
+                       interpolation=cv2.INTER_AREA)
+    hsv = cv2.resize(cv2.cvtColor(small, cv2.COLOR_BGR2HSV), None, fx=0.5, fy=0.5,
+                     interpolation=cv2.INTER_NEAREST)
+    want = look_colours(hsv, look)
+    assert want.any() and np.array_equal(photo_colours(image, look), want)
 
 
 @pytest.mark.parametrize("game, taught_look, added", [
