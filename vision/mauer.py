@@ -1090,15 +1090,17 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
         quick = replace(s, blob_long_side=s.search_long_side,
                         blob_thresholds=s.search_thresholds,
                         prescore_keep=s.search_prescore_keep)
-        early: list = []  # (H, its board_blobs on the helper thread)
+        early = None  # (H, its board_blobs on the helper thread): `ahead` runs once at most
 
         def ahead(H):  # the refine's full size blobs of the likely view, made meanwhile
-            early.append((H, run_beside(s, _blobs_for, H, board, s, maps)))
+            nonlocal early
+            early = (H, run_beside(s, _blobs_for, H, board, s, maps))
 
         view = _find_board_once(image_bgr, board, quick, blob_map(image_bgr, quick, small, lab8),
                                 lab, f, ahead if isinstance(maps, Future) else None)
         blobs = None
-        for H, job in early:
+        if early is not None:
+            H, job = early
             if view is not None and np.array_equal(H, view.H) and not job.cancel():
                 blobs = job.result()  # (not started there: made by refine_view here)
             else:
