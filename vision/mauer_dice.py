@@ -446,13 +446,10 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
     lone: list = []
     cands = die_candidates(image_bgr, view, board, s, lightness,
                            lone if s.lone_pips else None)
-    k = 0
-    while k < len(cands) + len(lone):
+    for k, (c, die_px) in enumerate(cands + lone):  # (neither is changed in the loop)
         if k == len(cands) and len(found) >= s.dice_wanted:
             break  # lone dots only while dice are missing
-        c, die_px = cands[k] if k < len(cands) else lone[k - len(cands)]
         is_lone = k >= len(cands)
-        k += 1
         jac = local_affine(view.H, c)  # (once per candidate)
         if s.local_scale:
             die_px = _die_px(jac, s.die_mm)
