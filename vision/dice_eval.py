@@ -80,8 +80,9 @@ class _Tally:
         self.illegible = np.zeros(4)  # labelled not legible
 
     def add(self, name, dice, truth_dice, table, elevation, verbose=False, legible=None):
-        """`legible`: per true die True / False / None (not labelled), or None."""
-        pairs, miss, extra = match(dice, truth_dice)
+        """`legible`: per true die True / False / None (not labelled), or None. Returns the
+        match made (`match`: pairs, missed, extra), for `add_unread`."""
+        pairs, miss, extra = matched = match(dice, truth_dice)
         self.fp += len(extra)
         self.reported += len(dice)
         rows = []
@@ -117,11 +118,13 @@ class _Tally:
                 keys.append("touching" if tr["touching"] else "apart")
             for key in keys:
                 self.tot[key] += (1, right, missed, wrong)
+        return matched
 
-    def add_unread(self, dice, truth_dice, where: list[tuple[float, float]]) -> None:
-        """Tally "a die ... could not be read" warnings at `where` against the truth."""
-        pairs, miss, _ = match(dice, truth_dice)
-        read_ok = {ti for ti, _ in pairs}
+    def add_unread(self, dice, truth_dice, where: list[tuple[float, float]],
+                   matched: tuple | None = None) -> None:
+        """Tally "a die ... could not be read" warnings at `where` against the truth.
+        `matched`: `match(dice, truth_dice)` when already made (`add` returns it)."""
+        _, miss, _ = matched if matched is not None else match(dice, truth_dice)
         used = set()
         for ti, t in enumerate(truth_dice):
             hits = {k for k, p in enumerate(where) if np.hypot(
@@ -130,7 +133,7 @@ class _Tally:
             if ti in miss:
                 self.unread[1] += 1
                 self.unread[0] += bool(hits)
-            elif ti in read_ok and hits:
+            elif hits:  # (a true die not missed was read: `match` pairs or misses each)
                 self.unread[3] += 1
         self.unread[2] += len(where) - len(used)
 
@@ -391,9 +394,10 @@ def evaluate_folder(folder, verbose: bool = False, mauer_board: bool = False,
         tdice = truth_dice(truth)
         legible = legibility_of(labels, f.name, tdice)
         for dice, (read, tally) in zip(_each(readers, k, img), readers, strict=True):
-            tally.add(f.name, dice, tdice, truth.get("table", ""), elev, verbose, legible)
+            matched = tally.add(f.name, dice, tdice, truth.get("table", ""), elev, verbose,
+                                legible)
             if mauer_board:
-                tally.add_unread(dice, tdice, read.unread)
+                tally.add_unread(dice, tdice, read.unread, matched)
     out = []
     for _, tally in readers:
         r = tally.report(len(files))

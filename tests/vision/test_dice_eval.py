@@ -78,6 +78,12 @@ def test_tally_counts_unread_warnings(read, where, want):
     t = E._Tally()
     t.add_unread([Die(v, 0.9, c) for v, c in read], truth, where)
     assert tuple(t.unread) == want
+    t2 = E._Tally()  # with the match `add` made and returns: the same counts
+    dice = [Die(v, 0.9, c) for v, c in read]
+    matched = t2.add("x", dice, truth, "", None)
+    assert matched == E.match(dice, truth)
+    t2.add_unread(dice, truth, where, matched)
+    assert tuple(t2.unread) == want
 
 
 def test_unread_warnings_are_parsed():
