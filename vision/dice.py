@@ -685,10 +685,15 @@ def _tensor_off(m1: np.ndarray, m2: np.ndarray) -> float:
     return float(np.linalg.norm(m1 / np.trace(m1) - m2 / np.trace(m2))) * 2
 
 
+def _face_affine(s: DiceSettings) -> np.ndarray:
+    """The known flat face's map `face_affine` as a 2x2 array (half sides -> px)."""
+    return np.asarray(s.face_affine, float).reshape(2, 2)
+
+
 def _shape_off(lin: np.ndarray, s: DiceSettings) -> float:
     """How far a face's square (lin) is from the known flat face's shape (`face_affine`),
     rotation and scale aside (0 alike)."""
-    a = np.asarray(s.face_affine, float).reshape(2, 2)
+    a = _face_affine(s)
     return _tensor_off(lin @ lin.T, a @ a.T)
 
 
@@ -696,7 +701,7 @@ def _flat_diag_lin(xy: np.ndarray, centre: np.ndarray, s: DiceSettings) -> np.nd
     """The face map of 2 or 3 pips on a diagonal when the face's foreshortening is known
     (`face_affine` A): the square A R c whose corner diagonal runs through the pips (the
     pips at half of centre -> corner)."""
-    a = np.asarray(s.face_affine, float).reshape(2, 2)
+    a = _face_affine(s)
     half = xy[np.argmax(np.linalg.norm(xy - centre, axis=1))] - centre
     q = np.linalg.solve(a, 2 * half)  # = R c (1, 1) in face units
     c = float(np.linalg.norm(q)) / math.sqrt(2)
@@ -707,6 +712,17 @@ def _flat_diag_lin(xy: np.ndarray, centre: np.ndarray, s: DiceSettings) -> np.nd
 
 
 _TURNS = np.radians(np.arange(0.0, 90.0, 7.5))
+_TURN_ROTS = [np.array([[math.cos(th), -math.sin(th)], [math.sin(th), math.cos(th)]])
+              for th in _TURNS]  # (made once: `_known_one` tries each)
+
+
+def _near_one(p: Pips, idx, centre, d: float, max_r: float) -> np.ndarray:
+    """A lone pip's rays' maskers: the blobs within `max_r` of `centre`, not much larger
+    than the pip, less those like it (a face with more pips is no one-face), the pip too."""
+    near = (np.linalg.norm(p.xy - centre, axis=1) < max_r + p.d) & (p.d < 2 * d)
+    near &= (p.dark != p.dark[idx[0]]) | (p.d > 1.6 * d) | (p.d < d / 1.6)
+    near[idx] = True
+    return near
 
 
 def _known_one(idx, p: Pips, chans, s: DiceSettings, centre, d, contrast, colour, dirs
@@ -717,18 +733,16 @@ def _known_one(idx, p: Pips, chans, s: DiceSettings, centre, d, contrast, colour
     pip spots be empty (no 3 or 5 whose other pips were missed)."""
     if not (s.known_one_pip[0] <= d / s.die_side_px <= s.known_one_pip[1]):
         return _reject(17, locals())
-    a = np.asarray(s.face_affine, float).reshape(2, 2)
+    a = _face_affine(s)
     max_r = s.die_side_px
-    near = (np.linalg.norm(p.xy - centre, axis=1) < max_r + p.d) & (p.d < 2 * d)
-    near &= (p.dark != p.dark[idx[0]]) | (p.d > 1.6 * d) | (p.d < d / 1.6)
-    near[idx] = True
+    near = _near_one(p, idx, centre, d, max_r)
     ext, _ = _ray_extent(chans[2], centre, p.xy[near], p.d[near], colour, contrast, max_r, s)
     best = None
-    for th in _TURNS:
-        rot = np.array([[math.cos(th), -math.sin(th)], [math.sin(th), math.cos(th)]])
-        good, early = _border_score(ext, _expected_extent(a @ rot, dirs), s)
+    for rot in _TURN_ROTS:
+        lin = a @ rot
+        good, early = _border_score(ext, _expected_extent(lin, dirs), s)
         if best is None or good - early > best[0] - best[1]:
-            best = (good, early, a @ rot)
+            best = (good, early, lin)
     good, early, lin = best
     if good < s.min_face_rays_one or early > s.max_early_rays:
         return _reject(18, locals())
@@ -773,10 +787,7 @@ def read_group(idx: np.ndarray, p: Pips, chans, s: DiceSettings) -> Face | None:
             if f is not None:
                 return f
         max_r = s.one_side_per_pip[1] * d * 0.75
-        near = (np.linalg.norm(p.xy - centre, axis=1) < max_r + p.d) & (p.d < 2 * d)
-        # Blobs like this pip nearby are not masked: a face with more pips is no one-face.
-        near &= (p.dark != p.dark[idx[0]]) | (p.d > 1.6 * d) | (p.d < d / 1.6)
-        near[idx] = True
+        near = _near_one(p, idx, centre, d, max_r)
         ext, _ = _ray_extent(chans[2], centre, p.xy[near], p.d[near], colour, contrast,
                              max_r, s)
         found = ~np.isnan(ext)
