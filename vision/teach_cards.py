@@ -120,6 +120,16 @@ def taught_reader(reader, profile: teach.Profile | None, game: str):
             return read(image, game, area)
 
         out.read_pieces = read_pieces
+    if game == "hop-la-bille" and hasattr(out, "read_pieces") and BACK_LOOK.row_depth > 0:
+        read_rows = out.read_pieces
+
+        def read_in_rows(image, game, area=None):
+            pieces, warnings = read_rows(image, game, area)
+            if area is None:
+                return pieces, warnings
+            return off_row_backs(reader, image, area, pieces), warnings
+
+        out.read_pieces = read_in_rows
     if game == "troetofanten" and part.look is not None and hasattr(out, "settle_backs"):
         settle = out.settle_backs  # (bound to the copy: its classifier is the taught one)
 
@@ -129,6 +139,56 @@ def taught_reader(reader, profile: teach.Profile | None, game: str):
 
         out.settle_backs = settle_backs
     return out
+
+
+def off_row_backs(reader, image: np.ndarray, area, pieces: list[CardPiece],
+                  settings: BackLookSettings | None = None) -> list[CardPiece]:
+    """Hop la bille: `pieces` less the face-down cards only teaching found (the untaught
+    card model calls their crops background) that lie off their player's row: a player's
+    cards lie in one row beyond their side of the cloth (as `read.hop_row_backs` reads
+    them), so such a back's centre must lie within `row_depth` mm of the line of that
+    side's other cards, or, on a side with no other card, of the other cards' distance
+    beyond the cloth (a crop of bare table near the taught back's prototype, far out)."""
+    from vision.cards.geometry import SPECS, crop_card
+    from vision.cards.hopcards import card_zone
+
+    s = settings or BACK_LOOK
+    back = BACK_LABEL["hop-la-bille"]
+    cand = [k for k, p in enumerate(pieces) if p.label == back and p.frame is not None]
+    if not cand or len(pieces) < 2:
+        return pieces
+    clf = reader.classifier
+    base = getattr(clf, "base", clf)
+    crops = np.stack([crop_card(image, pieces[k].frame, SPECS["hop-la-bille"],
+                                reader.crop_settings) for k in cand])
+    bg = base.predict(crops).probs[:, base.index(teach.BACKGROUND)]
+    taught = {k for k, b in zip(cand, bg, strict=True) if b >= reader.settings.min_piece_prob}
+    if not taught:
+        return pieces
+    side = float(area.settings.plane_px)
+    tol = s.row_depth * area.settings.px_per_mm
+    plane = area.to_plane(np.array([p.center for p in pieces], float))
+    zones = [card_zone(q, side) for q in plane]
+    beyond = {"north": lambda q: -q[1], "south": lambda q: q[1] - side,
+              "west": lambda q: -q[0], "east": lambda q: q[0] - side}
+    depth = np.array([beyond[z](q) if z in beyond else 0.0 for z, q in zip(zones, plane,
+                                                                            strict=True)])
+    sure = [k for k in range(len(pieces)) if k not in taught]
+    drop = set()
+    for k in taught:
+        if zones[k] not in beyond:
+            continue
+        mates = [j for j in sure if zones[j] == zones[k]]
+        ref = [j for j in sure if zones[j] in beyond]
+        if mates:
+            line = float(np.median(depth[mates]))
+        elif ref:
+            line = float(np.median(depth[ref]))
+        else:
+            continue
+        if abs(depth[k] - line) > tol:
+            drop.add(k)
+    return [p for k, p in enumerate(pieces) if k not in drop]
 
 
 # ------------------------------------------------------------ Troetofanten: the taught back
@@ -183,6 +243,11 @@ class BackLookSettings:
     #                             as the back already: left alone)
     crop_set_bg: float = 0.45  # such a back's P(background): confidence 0.55, under the
     #   cards the model reads (a player keeps 3 cards, the surest) and with a warning
+    row_depth: float = 30.0  # mm: Hop la bille, a face-down card only teaching finds (the
+    #   untaught card model calls its crop background) lies in its player's row: its centre
+    #   this near the line of that side's other cards (`ReadSettings.hop_row_depth`), or,
+    #   on a side with no other card, this near the other sides' cards' distance beyond
+    #   the cloth (0: off)
 
 
 BACK_LOOK = BackLookSettings()

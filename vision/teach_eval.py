@@ -111,7 +111,8 @@ def write_teach_folder(game: str, out: str | Path, per_label: int = 1, seed: int
 class TaughtPipeline:
     """A `Pipeline` stand-in for `evaluate_folder` that recognises with a profile and times
     the teach steps per photo (`teach_probs`; the taught backs' look: Troetofanten's search,
-    `teach_cards.look_backs`, and Hop la bille's colours, `photo_colours`, and rescue)."""
+    `teach_cards.look_backs`, and Hop la bille's colours, `photo_colours`, rescue and row
+    check, `off_row_backs`)."""
 
     def __init__(self, pipeline: Pipeline, profile: teach.Profile):
         self.pipeline, self.profile = pipeline, profile
@@ -122,7 +123,8 @@ class TaughtPipeline:
     def recognise(self, source, game):
         import vision.teach_cards as tc
 
-        names = ("look_backs", "photo_colours", "look_colours", "look_share", "look_rescue")
+        names = ("look_backs", "photo_colours", "look_colours", "look_share", "look_rescue",
+                 "off_row_backs")
         real = [teach.teach_probs] + [getattr(tc, n) for n in names]
         spent = [0.0, 0.0]
         lock = threading.Lock()  # Hop la bille reads its cards on a second thread

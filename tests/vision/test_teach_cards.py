@@ -571,3 +571,49 @@ def test_look_rescue_leaves_a_crop_read_as_the_back(p_back, rescued):
         assert out[0, jb] == pytest.approx(1 - BACK_LOOK.crop_set_bg)
     else:
         assert out is probs or np.array_equal(out, probs)
+
+
+class RowArea:
+    """A Hop la bille cloth stand-in: the image is the plane (900 px for 600 mm)."""
+
+    settings = type("S", (), {"plane_px": 900, "px_per_mm": 1.5})()
+
+    @staticmethod
+    def to_plane(xy):
+        return np.asarray(xy, float)
+
+
+def _row_card(label, x, y, w=60.0):
+    from vision.cards.pieces import CardPiece
+
+    frame = np.array([[x - w / 2, y - 45], [x + w / 2, y - 45], [x + w / 2, y + 45],
+                      [x - w / 2, y + 45]], float)
+    return CardPiece(label, 0.9, np.array([x, y], float), frame, 0.0, w)
+
+
+@pytest.mark.parametrize("back_at, p_bg, kept", [
+    ((300, -60), 0.8, True),  # a back only teaching finds, in the north row: kept
+    ((300, -220), 0.8, False),  # ... 107 mm beyond the row (bare table): dropped
+    ((300, -220), 0.1, True),  # the untaught model reads it as a card: left alone
+    ((-70, 450), 0.8, True),  # alone on its side (west), about as far out as the other rows
+    ((-200, 450), 0.8, False),  # ... 93 mm farther out than they are: dropped
+])
+def test_off_row_backs_drops_taught_backs_off_the_players_row(back_at, p_bg, kept):
+    from vision.cards.geometry import CARD_CROP
+    from vision.teach_cards import off_row_backs
+
+    fake = FakeCards(None, None)
+    probs = np.zeros((1, len(fake.classes)), np.float32)
+    probs[0, fake.index("background")] = p_bg
+    fake.probs, fake.emb = probs, np.zeros((1, 64), np.float32)
+    reader = type("R", (), {})()
+    reader.classifier = fake
+    reader.settings = type("S", (), {"min_piece_prob": 0.5})()
+    reader.crop_settings = CARD_CROP
+    cards = [_row_card("card-red", 400, -60), _row_card("card-green", 500, -60),
+             _row_card("card-blue", 450, 960)]
+    back = _row_card("card-back", *back_at)
+    image = np.full((1000, 1000, 3), 128, np.uint8)
+    out = off_row_backs(reader, image, RowArea(), cards + [back])
+    assert out[:3] == cards  # face-up cards are never dropped
+    assert (back in out) == kept
