@@ -31,7 +31,7 @@ from scoring.labels import (
 )
 from tablescore.errors import BadInput, FactsError, UnknownGame
 from vision.area import AREA_SETTINGS, PlayArea, find_area
-from vision.classify.model import PieceClassifier
+from vision.classify.model import PieceClassifier, Prediction
 from vision.classify.settings import BACKGROUND, MODEL_PATH
 from vision.detections import Detections
 from vision.errors import NoPieces
@@ -41,6 +41,7 @@ from vision.segment import (
     MARBLE_SETTINGS,
     TILE_SETTINGS,
     Candidates,
+    edge_tiles,
     find_marbles,
     find_tiles,
 )
@@ -59,6 +60,10 @@ class DecideSettings:
     # names it): outside pieces never score, and notes, coins and the castle's shields there
     # are the commonest false pieces
     min_outside_confidence: float = 0.4
+    # fewer tiles seen than the game has: a tile of the last look (`segment.edge_tiles`)
+    # counts only when its likeliest label has at least this probability (a table's checks
+    # of a tile's size read as frogs at up to 0.91; tiles found there at 0.97)
+    missing_min_prob: float = 0.95
 
 
 @dataclass(frozen=True)
@@ -346,25 +351,14 @@ class Pipeline:
                                   tuple(p for p, k in zip(cand.polygons, keep, strict=True)
                                         if k))
         t = timer.lap("segment", t)
-        taught = profile is not None and profile.piece_part is not None
-        crop = self.classifier.crop
-        if taught:  # teach mode: its own colour calibration, no light balance
-            from vision.teach import taught_crop
-
-            crop = taught_crop(crop)
-        crops = extract_crops(photo.image, area.H_plane_to_img, cand.centers, cand.sides,
-                              cand.angles, crop)
-        pred = self.classifier.predict(crops)
-        probs = pred.probs
-        if gv.coats_of_arms and not taught and len(crops):
-            probs = self._coats_of_arms(photo, area, crops, probs)
-        if taught:  # teach mode
-            from vision.teach import teach_probs  # (model + prototypes + colours)
-
-            probs = teach_probs(profile, self.classifier, gv.labels, probs, pred.embedding,
-                                crops)
+        pred, probs = self._classify(gv, photo, area, cand, profile)
         keep, labels, conf, moves = self._decide(gv, probs)
         t = timer.lap("classify", t)
+        if gv.kind == "tiles" and gv.total and keep.sum() < gv.total:
+            cand, pred, probs = self._missing_tiles(gv, photo, area, cand, keep, pred, probs,
+                                                    profile)
+            keep, labels, conf, moves = self._decide(gv, probs)
+            t = timer.lap("missing", t)
         idx = np.flatnonzero(keep)
         centers_img = area.to_image(cand.centers[idx]) * photo.scale if len(idx) else \
             np.zeros((0, 2))
@@ -389,6 +383,63 @@ class Pipeline:
         warnings += doubts + unsure_warnings(det, self.decide)
         timer.lap("facts", t)
         return det, cand, pred, idx, facts, warnings
+
+    def _classify(self, gv: GameVision, photo: Photo, area: PlayArea, cand: Candidates,
+                  profile=None):
+        """The classifier's output for `cand` and its class probabilities (N, C), re-decided
+        by the coats of arms or by a teach profile."""
+        taught = profile is not None and profile.piece_part is not None
+        crop = self.classifier.crop
+        if taught:  # teach mode: its own colour calibration, no light balance
+            from vision.teach import taught_crop
+
+            crop = taught_crop(crop)
+        crops = extract_crops(photo.image, area.H_plane_to_img, cand.centers, cand.sides,
+                              cand.angles, crop)
+        pred = self.classifier.predict(crops)
+        probs = pred.probs
+        if gv.coats_of_arms and not taught and len(crops):
+            probs = self._coats_of_arms(photo, area, crops, probs)
+        if taught:  # teach mode
+            from vision.teach import teach_probs  # (model + prototypes + colours)
+
+            probs = teach_probs(profile, self.classifier, gv.labels, probs, pred.embedding,
+                                crops)
+        return pred, probs
+
+    def _missing_tiles(self, gv: GameVision, photo: Photo, area: PlayArea, cand: Candidates,
+                       keep: np.ndarray, pred, probs: np.ndarray, profile=None):
+        """Fewer tiles kept than the game has: `edge_tiles`' candidates away from the kept
+        ones join `cand`, each read as background unless the classifier is very sure of it
+        (`DecideSettings.missing_min_prob`; table checks of a tile's size look like tiles),
+        and no more of them than tiles are missing, the surest first. Returns the joined
+        (candidates, classifier output, probabilities)."""
+        more = edge_tiles(photo.image, area, TILE_SETTINGS)
+        if len(more) and keep.any():
+            kept = cand.centers[keep]
+            near = np.hypot(*(more.centers[:, None] - kept[None]).transpose(2, 0, 1)).min(1)
+            far = near > 0.5 * more.sides
+            more = Candidates(more.centers[far], more.sides[far], more.angles[far],
+                              tuple(p for p, f in zip(more.polygons, far, strict=True) if f))
+        if not len(more):
+            return cand, pred, probs
+        more_pred, more_probs = self._classify(gv, photo, area, more, profile)
+        cols = [self.classifier.index(lab) for lab in gv.labels]
+        best = more_probs[:, cols].max(axis=1)
+        sure = np.flatnonzero(best >= self.decide.missing_min_prob)
+        sure = sure[np.argsort(-best[sure])][: gv.total - int(keep.sum())]
+        unsure = np.ones(len(more), bool)
+        unsure[sure] = False
+        more_probs = more_probs.copy()
+        more_probs[unsure] = 0.0
+        more_probs[unsure, self.classifier.index(BACKGROUND)] = 1.0
+        joined = Candidates(np.concatenate([cand.centers, more.centers]),
+                            np.concatenate([cand.sides, more.sides]),
+                            np.concatenate([cand.angles, more.angles]),
+                            cand.polygons + more.polygons)
+        both = Prediction(np.concatenate([pred.probs, more_pred.probs]),
+                          np.concatenate([pred.embedding, more_pred.embedding]))
+        return joined, both, np.concatenate([probs, more_probs])
 
     def _coats_of_arms(self, photo: Photo, area: PlayArea, crops: np.ndarray,
                        probs: np.ndarray) -> np.ndarray:

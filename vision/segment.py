@@ -102,6 +102,14 @@ class TileSettings:
     # painted lines, glare) pulled its box and centre off the tile (0: off)
     trim_above: float = 1.1
     trim_disc: float = 0.5
+    # Fewer tiles seen than the game has: a last look (`edge_tiles`) farther out, up to this
+    # share of the arena side beyond each edge, for tile-sized squares enclosed by edges
+    # (Canny hysteresis levels on each Lab channel; 0: off)
+    edge_margin: float = 1.5
+    edge_canny: tuple[float, float] = (30.0, 80.0)
+    edge_area: tuple[float, float] = (0.3, 2.0)  # of a tile's area (the edges eat its rim)
+    edge_side: tuple[float, float] = (0.8, 1.35)  # minAreaRect sides, of a tile's side
+    edge_fill: float = 0.85  # convex hull / its minAreaRect
 
 
 @dataclass(frozen=True)
@@ -491,6 +499,66 @@ def outline_tiles(lightness: np.ndarray, valid: np.ndarray, mask: np.ndarray, gr
                       settings.outline_fill)
 
 
+def edge_tiles(image_bgr: np.ndarray, area: PlayArea, settings: TileSettings) -> Candidates:
+    """Tile candidates outside the arena, up to `edge_margin` arena sides beyond it: regions
+    enclosed by edges (Canny on each Lab channel of the top-down view) that are tile-sized
+    squares (the `edge_*` limits). The game's last look where fewer tiles were seen than it
+    has: a tile far out, or a white tile on a white table whose colour says nothing but
+    whose cut edge closes a square. Table checks of a tile's size pass too, so the caller
+    keeps only candidates the classifier is very sure of. Plane pixels, like `find_tiles`."""
+    if settings.edge_margin <= 0:
+        return Candidates.empty()
+    t = settings.piece_px
+    view, valid, T = rectified_view(image_bgr, area, t / settings.size_mm, settings.edge_margin)
+    lab = cv2.cvtColor(view, cv2.COLOR_BGR2LAB)
+    lo, hi = settings.edge_canny
+    edges = np.zeros(view.shape[:2], np.uint8)
+    for c in range(3):
+        edges |= cv2.Canny(cv2.GaussianBlur(lab[..., c], (3, 3), 0), lo, hi)
+    edges[~valid] = 255  # (the photo's own border closes nothing)
+    free = (cv2.dilate(edges, np.ones((2, 2), np.uint8)) == 0).astype(np.uint8)
+    grow = 2.0  # the dilation's 2 px back
+    a_lo, a_hi = (a * t * t for a in settings.edge_area)
+    s_lo, s_hi = (s * t for s in settings.edge_side)
+    s_view = area.settings.plane_px * T[0, 0]
+    o = T[0, 2]
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(free, connectivity=4)
+    centers, sides, angles, polys = [], [], [], []
+    for i in np.flatnonzero((stats[:, cv2.CC_STAT_AREA] >= a_lo) &
+                            (stats[:, cv2.CC_STAT_AREA] <= a_hi)):
+        if i == 0:
+            continue
+        x, y, w, h = stats[i, :4]
+        part = (labels[y : y + h, x : x + w] == i).astype(np.uint8)
+        contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        hull = cv2.convexHull(max(contours, key=cv2.contourArea) + np.array([x, y]))
+        (cx, cy), (rw, rh), ang = cv2.minAreaRect(hull)
+        if rw < 1 or rh < 1 or cv2.contourArea(hull) < settings.edge_fill * rw * rh:
+            continue
+        rw, rh = rw + grow, rh + grow
+        if min(rw, rh) < s_lo or max(rw, rh) > s_hi:
+            continue
+        if all(o - 0.05 * s_view < v < o + 1.05 * s_view for v in (cx, cy)):
+            continue  # on the arena or its walls: the first looks' part
+        side_plane = max(rw, rh) / T[0, 0]
+        c = _to_plane(T, [[cx, cy]])[0]
+        centers.append(c)
+        sides.append(side_plane)
+        angles.append(float(ang))
+        polys.append(square(c, side_plane, ang))
+    if not centers:
+        return Candidates.empty()
+    return Candidates(np.array(centers), np.array(sides), np.array(angles), tuple(polys))
+
+
+def square(center: np.ndarray, side: float, angle_deg: float) -> np.ndarray:
+    """The (4, 2) corners of a square of `side` turned by `angle_deg` around `center`."""
+    ca, sa = np.cos(np.radians(angle_deg)), np.sin(np.radians(angle_deg))
+    half = side / 2
+    local = np.array([[-half, -half], [half, -half], [half, half], [-half, half]])
+    return center + local @ np.array([[ca, -sa], [sa, ca]]).T
+
+
 def _to_plane(T: np.ndarray, pts: np.ndarray) -> np.ndarray:
     k, off = T[0, 0], T[0, 2]
     return (np.asarray(pts, np.float64) - off) / k
@@ -573,14 +641,10 @@ def find_tiles(image_bgr: np.ndarray, area: PlayArea, settings: TileSettings) ->
         side = float(np.clip(max(w, h), 0.8 * t, 1.25 * t))
         c = _to_plane(T, [[cx, cy]])[0]
         side_plane = side / T[0, 0]
-        ca, sa = np.cos(np.radians(ang)), np.sin(np.radians(ang))
-        half = side_plane / 2
-        local = np.array([[-half, -half], [half, -half], [half, half], [-half, half]])
-        R = np.array([[ca, -sa], [sa, ca]])
         centers.append(c)
         sides.append(side_plane)
         angles.append(float(ang))
-        polys.append(c + local @ R.T)
+        polys.append(square(c, side_plane, ang))
     if not centers:
         return Candidates.empty()
     return Candidates(np.array(centers), np.array(sides), np.array(angles), tuple(polys))

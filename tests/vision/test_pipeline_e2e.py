@@ -172,3 +172,29 @@ def test_hop_cards_on_their_thread_report_errors(monkeypatch):
     with pytest.raises(NoPieces):
         pipe.recognise(img, "hop-la-bille")
     assert done == [True]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("margin, found", [
+    (1.5, True),  # the last look reaches it
+    (0.0, False),  # without it the photo shows 14 of the 15 tiles
+])
+def test_a_tile_far_beyond_the_arena_is_found_when_one_is_missing(monkeypatch, margin, found):
+    """simsala-hopp-e1-s1-0019: a blue rabbit lies about 0.9 arena sides beyond the far
+    wall, past the first looks' margin; only `edge_tiles` (run because a tile is missing)
+    reaches it."""
+    from dataclasses import replace
+
+    import vision.pipeline as pipeline
+
+    monkeypatch.setattr(pipeline, "TILE_SETTINGS",
+                        replace(pipeline.TILE_SETTINGS, edge_margin=margin))
+    img = SCENES / "simsala-hopp" / "simsala-hopp-e1-s1-0019.jpg"
+    truth = json.loads(img.with_suffix(".json").read_text())
+    out = score_photo(img, "simsala-hopp", OPTIONS["simsala-hopp"])
+    blue = [p for p in out["pieces"] if p["label"] == "rabbit-blue" and p["zone"] == "outside"]
+    assert len(blue) == int(found)
+    assert (comparable_facts("simsala-hopp", out["facts"])
+            == comparable_facts("simsala-hopp", truth["facts"])) == found
+    if found:
+        assert np.hypot(blue[0]["center"][0] - 1132, blue[0]["center"][1] - 74) < 15

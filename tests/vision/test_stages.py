@@ -670,3 +670,42 @@ def test_hue_diff(hue, chroma, want):
 
     got = hue_diff((lab(hue, chroma), lab(30.0, 40.0)), 20.0)
     assert np.allclose(got, want, atol=1e-3)
+
+
+def small_arena_far_tile(outline, table_bgr=(225, 225, 225), x=1150):
+    """A red arena 300 px wide (490-790, 330-630; tile side 48 px) and one pale tile at (x,
+    480) edged by a 3 px line of BGR `outline` (None: no edge), blurred and noisy."""
+    img = table(colour=table_bgr)
+    cv2.rectangle(img, (490, 330), (790, 630), (45, 45, 215), -1)
+    box = cv2.boxPoints(((x, 480), (48, 48), 20)).astype(np.int32)
+    cv2.fillPoly(img, [box], (232, 232, 232))
+    if outline:
+        cv2.polylines(img, [box], True, outline, 3)
+    img = cv2.GaussianBlur(img, (0, 0), 1.0).astype(np.float32)
+    img += np.random.default_rng(1).normal(0, 3, img.shape)
+    area = area_from_corners([[490, 330], [790, 330], [790, 630], [490, 630]], SIMSALA)
+    return np.clip(img, 0, 255).astype(np.uint8), area
+
+
+@pytest.mark.parametrize("outline, x, found", [
+    ((150, 150, 150), 1150, True),  # 1.2 arena sides out: beyond the first looks' margin
+    ((200, 200, 200), 1150, True),  # a faint cut edge closes the square too
+    ((150, 150, 150), 1270, False),  # half off the photo: the photo's border closes nothing
+    (None, 1150, False),  # no edge: nothing encloses it
+])
+def test_edge_tiles_far_out(outline, x, found):
+    """The last look (`edge_tiles`) finds a tile the first looks never reach; the first
+    looks' own margin (0.75 arena sides) stops 225 px short of it."""
+    from dataclasses import replace
+
+    from vision.segment import edge_tiles
+
+    img, area = small_arena_far_tile(outline, x=x)
+    assert len(find_tiles(img, area, TILE_SETTINGS)) == 0
+    cand = edge_tiles(img, area, TILE_SETTINGS)
+    pts = area.to_image(cand.centers)
+    assert len(cand) == int(found), pts
+    if found:
+        assert np.hypot(*(pts[0] - (x, 480))) < 8
+        assert abs(cand.sides[0] / SIMSALA.plane_px * 300 - 48) < 8  # in plane px
+    assert len(edge_tiles(img, area, replace(TILE_SETTINGS, edge_margin=0.0))) == 0
