@@ -51,16 +51,26 @@ def unique_assignment(logp: np.ndarray) -> list[int] | None:
     return max(best.values(), key=lambda t: t[0])[1]
 
 
+def number_probs(probs: dict, kind: str) -> np.ndarray:
+    """(9,) each number's probability for a tile of `kind` ("hat"/"rabbit"): that kind's
+    label's plus the other kind's (`hat-n` + `rabbit-n`). A hat's and a rabbit's number is
+    the same frame colour, so a tile whose kind the classifier doubted (or the layout
+    changed) keeps the number it was read with."""
+    other = "rabbit" if kind == "hat" else "hat"
+    return np.array([probs.get(f"{kind}-{n}", 0.0) + probs.get(f"{other}-{n}", 0.0)
+                     for n in range(1, 10)])
+
+
 def distinct_numbers(tiles: list[CardPiece], kind: str) -> tuple[list[CardPiece], list[str]]:
     """Each number has one hat and one rabbit: relabel the `kind` tiles ("hat"/"rabbit") with
-    the most probable distinct numbers (their classifier probabilities); warnings say which
-    readings changed."""
+    the most probable distinct numbers (`number_probs` of their classifier probabilities);
+    warnings say which readings changed."""
     from dataclasses import replace
 
     if not tiles or any(not t.probs for t in tiles) or len(tiles) > 9:
         return tiles, []
     labels = [f"{kind}-{n}" for n in range(1, 10)]
-    p = np.array([[t.probs.get(lab, 0.0) for lab in labels] for t in tiles])
+    p = np.array([number_probs(t.probs, kind) for t in tiles])
     choice = unique_assignment(np.log(np.maximum(p, 1e-6)))
     if choice is None:
         return tiles, []
@@ -112,7 +122,8 @@ def settle_kinds(pieces: list[CardPiece], s: LineSettings = LINE
     """Hats and rabbits told apart by the line's layout (the rules: each rabbit tile lies
     below its hat tile): a tile read as a hat that lies below another hat is a rabbit, a tile
     read as a rabbit that has a rabbit below it is a hat. The new label keeps the number the
-    classifier finds likeliest for that kind (`CardPiece.probs`); warnings say so."""
+    classifier finds likeliest over both kinds (`number_probs` of `CardPiece.probs`: the
+    number is the frame's colour, whatever the kind); warnings say so."""
     from dataclasses import replace
 
     out = list(pieces)
@@ -130,7 +141,7 @@ def settle_kinds(pieces: list[CardPiece], s: LineSettings = LINE
         if not wrong:
             continue
         other = "rabbit" if kind == "hat" else "hat"
-        label = max((f"{other}-{n}" for n in range(1, 10)), key=lambda lab: p.probs.get(lab, 0))
+        label = f"{other}-{int(np.argmax(number_probs(p.probs, other))) + 1}"
         x, y = p.center
         warnings.append(f"the {p.label} at ({x:.0f}, {y:.0f}) is read as {label}: it lies "
                         f"{'below a hat' if kind == 'hat' else 'above a rabbit'}")
