@@ -9,6 +9,7 @@ BGR, long side at most 1280), coordinates its pixels.
 
 from __future__ import annotations
 
+import copy
 import json
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -134,6 +135,22 @@ class ReadSettings:
     #   drawing reads as a face-up card, and is on it)
     number_doubt: float = 0.75  # a Troetofanten animal whose number takes less than this
     #   share of its kind's probability gets a warning naming the two likeliest numbers
+    big_card: float = 90.0  # px: Troetofanten, a strong key point whose searched width is
+    #   at least this (the detector's heat fades on cards over about 100 px: a close-up's
+    #   near cards of 101-128 px got 0.18-0.22) has the photo read once more at
+    #   `second_scale` (`second_look`)
+    big_field: float = 1.8  # and at least this x the width `refine_poses` then gave it (the
+    #   width field of the other cards; the search's neighbouring scales are 1.2 x apart)
+    big_count: int = 2  # and at least this many such key points (one alone is the search's
+    #   noise: its crops look alike at two scales)
+    big_reach: float = 4.0  # a card of the second look lies within this x the searched
+    #   width of a key point that asked for it
+    second_scale: float | None = 0.5  # the second look's scale (None: no second look)
+    second_width_scales: tuple[float, ...] = (0.83, 1.0, 1.2)  # its width search: the
+    #   detector's width is near the truth for cards of its size (a fifth of the crops)
+    big_ratio: float = 1.35  # a card of the second look is new when it is at least this x
+    #   as wide as the first look's cards nearest to it (the first look read it too small,
+    #   or not at all)
 
 
 READ = ReadSettings()
@@ -930,11 +947,13 @@ class CardReader:
         return out
 
     def pose_key_points(self, image: np.ndarray, game: str, kp: Keypoints, threshold: float,
-                        area=None) -> tuple[Keypoints, np.ndarray, list[np.ndarray]]:
+                        area=None, searched: list | None = None
+                        ) -> tuple[Keypoints, np.ndarray, list[np.ndarray]]:
         """The pieces' poses at the detector's key points of at least `threshold` heat:
         (key points with refined angles and widths, their indices, strongest first, and each
         one's frame ((4, 2) corners)). Width search (`search_widths`), then `refine_poses`;
-        Hop la bille cards deep inside the cloth are left out."""
+        Hop la bille cards deep inside the cloth are left out. `searched`: the caller's list,
+        given the widths the search found (before `refine_poses` evens them out)."""
         s = self.settings
         spec = SPECS[game]
         idx = np.flatnonzero((kp.kind == KIND_PIECE) & (kp.score >= threshold))
@@ -944,6 +963,8 @@ class CardReader:
         wid = kp.width[idx]
         if game != "hop-la-bille":  # (those cards take their size from the cloth's plane)
             wid = self.search_widths(image, spec, kp.xy[idx], kp.angle[idx], wid)
+        if searched is not None:
+            searched.extend(wid.tolist())
         ang, wid, fixed = refine_poses(game, kp.xy[idx], kp.angle[idx], wid, area, image, s,
                                        kp.score[idx])
         if game == "troetofanten":  # the table's directions, unless the card's own angle
@@ -1062,6 +1083,60 @@ class CardReader:
                                        zip(TROETO_LABELS, pg[k], strict=True)}))
         return self._add_strips(up, kept, masks)
 
+    def second_look(self, image: np.ndarray, pieces: list[CardPiece], searched: np.ndarray,
+                    posed: np.ndarray, xy: np.ndarray) -> list[CardPiece]:
+        """Troetofanten `pieces` with the cards too large for the detector read once more on
+        the photo at `second_scale`, when the first look's width search (`searched`, per
+        strong key point) found `big_count` cards at least `big_card` px wide and
+        `big_field` x as wide as the pose they were then given (`posed`: the width field of
+        a close-up's far cards makes the near ones too narrow, and the detector's heat
+        fades on them; where all cards are large the field follows them and the first look
+        reads them; `xy`: those key points). A card read there at least `big_card` px wide
+        and `big_ratio` x as wide as the first look's cards nearest to it, centred in the
+        photo within `big_reach` x a searched width of a key point that asked for the look
+        (large cards lie where the first look saw some), and read with `low_confidence` at
+        least, is added, unless a card read about as wide lies within `back_duplicate` of
+        its width; the first look's readings inside it that are that much narrower go (the
+        same card read too small), unless one of them reads as another label (two cards
+        there: a fan or a pile that the small photo blurs into one wide card; then the
+        first look stands). The second look reads only the key points near those that
+        asked for it, with a shorter width search (`second_width_scales`)."""
+        s = self.settings
+        f = s.second_scale
+        asked = (searched >= s.big_card) & (searched >= s.big_field * posed)
+        if f is None or not pieces or np.count_nonzero(asked) < s.big_count:
+            return pieces
+        xy, searched = xy[asked], searched[asked]
+        small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        look = copy.copy(self)  # (the same models; the detector's widths are good here)
+        look.settings = replace(s, width_scales=s.second_width_scales)
+        more, _ = look.read_pieces(small, "troetofanten",  # (near the key points that asked)
+                                   within=((xy + 0.5) * f - 0.5, s.big_reach * searched * f))
+        at = np.array([p.center for p in pieces])
+        wid = np.array([p.width for p in pieces])
+        drop: set[int] = set()
+        big = []
+        for q in more:  # (the small photo's pixel centres in the photo's pixels)
+            q = replace(q, key=(q.key + 0.5) / f - 0.5, frame=(q.frame + 0.5) / f - 0.5,
+                        width=q.width / f)
+            if q.width < max(s.big_card, s.big_ratio * float(np.median(
+                    wid[nearest(at, q.center)]))) or q.confidence < s.low_confidence or \
+                    not (0 <= q.center[0] < image.shape[1] and 0 <= q.center[1] < image.shape[0]) \
+                    or not (np.hypot(*(xy - q.center).T) <= s.big_reach * searched).any():
+                continue
+            if any(p.width * s.big_ratio > q.width and
+                   np.hypot(*(p.center - q.center)) < s.back_duplicate * q.width
+                   for p in pieces):
+                continue
+            inside = [k for k, p in enumerate(pieces) if p.width * s.big_ratio <= q.width
+                      and inside_frame(p.center, q.frame, 1.0)]
+            if any(pieces[k].label != q.label for k in inside):  # more than one card there
+                #   (a fan or a pile the small photo blurs into one wide card)
+                continue
+            big.append(q)
+            drop.update(inside)
+        return [p for k, p in enumerate(pieces) if k not in drop] + big
+
     def _add_back(self, kept: list[CardPiece], up: list[CardPiece], c, a: float, w: float
                   ) -> None:
         """Append to `kept` the face-down card centred at `c` (u axis at `a` degrees, `w` px
@@ -1086,18 +1161,29 @@ class CardReader:
             self._add_back(kept, up, c, a, w)
         return up + kept
 
-    def read_pieces(self, image: np.ndarray, game: str, area=None
+    def read_pieces(self, image: np.ndarray, game: str, area=None,
+                    within: tuple[np.ndarray, np.ndarray] | None = None
                     ) -> tuple[list[CardPiece], list[str]]:
         """Pieces (label, confidence, pose) of `game` in the image, and warnings. `area`:
-        the Hop la bille cloth (cards then take their frame from its plane)."""
+        the Hop la bille cloth (cards then take their frame from its plane). `within`:
+        (centres (M, 2), radii (M,)) px: only the key points inside these discs are read
+        (`second_look`'s; without it, Troetofanten cards too large for the detector are
+        looked for once more)."""
         s = self.settings
         spec = SPECS[game]
         kp = self.detector.detect(image, min(s.key_threshold, s.dove_threshold))
+        if within is not None:
+            c, rad = within
+            kp = kp.select((np.hypot(*(kp.xy[:, None] - c[None]).transpose(2, 0, 1))
+                            <= rad[None]).any(axis=1))
         warnings: list[str] = []
         pieces: list[CardPiece] = []
         thr = s.troeto_key_threshold if game == "troetofanten" else s.key_threshold
-        kp, idx, frames = self.pose_key_points(image, game, kp, thr, area)
+        searched: list[float] = []
+        kp, idx, frames = self.pose_key_points(image, game, kp, thr, area, searched)
         n_strong = len(idx)
+        posed = kp.width[idx]  # (the strong key points' widths after `refine_poses`)
+        posed_xy = kp.xy[idx]
         if game == "troetofanten" and s.back_key_threshold < thr:
             weak, weak_frames = self.pose_back_candidates(image, kp, idx)
             idx, frames = np.concatenate([idx, weak]), frames + weak_frames
@@ -1148,6 +1234,9 @@ class CardReader:
         if game == "troetofanten":
             pieces = drop_turned_twins(pieces, s.twin_reach)
             pieces = self.settle_backs(image, pieces)
+            if within is None:
+                pieces = self.second_look(image, pieces, np.asarray(searched), posed,
+                                          posed_xy)
         if game == "hop-la-bille" and area is not None and s.hop_row_backs:
             pieces = hop_row_backs(image, area, pieces, s)
         if game == "magic-rabbit":  # doves lie on hats: the strongest one per hat

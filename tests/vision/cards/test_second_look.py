@@ -1,0 +1,120 @@
+"""`CardReader.second_look`: a close-up's Troetofanten cards too large for the key-point
+detector read once more on the photo at half size (stand-in readings, no models)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.cards.geometry import SPECS
+from vision.cards.pieces import CardPiece
+from vision.cards.read import READ, CardReader, card_frame
+
+ASPECT = SPECS["troetofanten"].aspect
+SHAPE = (480, 640, 3)  # the photo
+
+
+def card(label, centre, width, conf=0.95) -> CardPiece:
+    frame = card_frame(np.asarray(centre, float), 0.0, width, ASPECT)
+    return CardPiece(label, conf, frame[0].copy(), frame, 0.0, float(width))
+
+
+def half(p: CardPiece) -> CardPiece:
+    """`p` as the reader finds it on the photo at half size."""
+    return CardPiece(p.label, p.confidence, (p.key + 0.5) / 2 - 0.5,
+                     (p.frame + 0.5) / 2 - 0.5, p.angle, p.width / 2)
+
+
+class Reader:
+    """A reader whose second look returns given pieces (photo px, halved for it)."""
+
+    def __init__(self, second: list[CardPiece]):
+        self.r = CardReader.__new__(CardReader)
+        self.r.settings = READ
+        self.calls = []
+        self.r.read_pieces = self.read
+        self.second = second
+
+    def read(self, image, game, within=None):
+        self.calls.append((image.shape, game, within))
+        return [half(p) for p in self.second], []
+
+    def look(self, first, searched, posed, xy=None):
+        xy = [(380.0, 300.0 + 10 * k) for k in range(len(searched))] if xy is None else xy
+        return self.r.second_look(np.zeros(SHAPE, np.uint8), first,
+                                  np.asarray(searched, float), np.asarray(posed, float),
+                                  np.asarray(xy, float).reshape(-1, 2))
+
+
+FAR = [card("elephant-1", (100, 80), 50), card("elephant-3", (170, 80), 50),
+       card("elephant-2", (240, 80), 50)]  # a far row, read right
+NEAR = card("elephant-4", (400, 330), 120)  # a near card, missed by the first look
+BIG = ([100, 110], [45, 48])  # the search's widths of two key points (near NEAR: `look`)
+#                               and their posed widths
+
+
+@pytest.mark.parametrize("searched,posed,looks", [
+    (*BIG, True),  # two near cards the width field of the far row made narrow
+    ([100], [45], False),  # one alone: the search's noise
+    ([100, 110], [90, 95], False),  # the field follows large cards: the first look reads them
+    ([100, 110], [60, 65], False),  # under `big_field` x their pose: the search's noise
+    ([80, 85], [40, 40], False),  # under `big_card`: the detector handles such cards
+])
+def test_second_look_only_where_the_first_found_large_cards_made_narrow(searched, posed,
+                                                                         looks):
+    rd = Reader([NEAR])
+    out = rd.look(FAR, searched, posed)
+    assert bool(rd.calls) == looks
+    assert (len(out) == 4) == looks
+    if looks:  # on the photo at half size, only near the key points that asked for it
+        ((shape, game, (centres, radii)),) = rd.calls
+        assert shape == (240, 320, 3) and game == "troetofanten"
+        np.testing.assert_allclose(centres, [(189.75, 149.75), (189.75, 154.75)])
+        np.testing.assert_allclose(radii, [200, 220])  # `big_reach` x searched, halved
+
+
+def test_second_look_adds_a_large_card_in_photo_px():
+    out = Reader([NEAR]).look(FAR, *BIG)
+    assert out[:3] == FAR
+    new = out[3]
+    assert new.label == "elephant-4" and new.width == pytest.approx(120)
+    np.testing.assert_allclose(new.frame, NEAR.frame, atol=1e-9)
+
+
+@pytest.mark.parametrize("second,added", [
+    (card("elephant-4", (400, 330), 70), False),  # not `big_ratio` x the cards near it
+    (card("elephant-4", (400, 330), 120, conf=0.5), False),  # unsure
+    (card("elephant-4", (660, 330), 120), False),  # centred off the photo
+    (card("elephant-5", (250, 335), 120), False),  # a card read about as wide lies there
+    (card("back", (420, 300), 110), True),
+    (card("back", (600, 120), 110), True),  # 1.4 of the asking key points' widths away
+])
+def test_second_look_what_it_adds(second, added):
+    first = FAR + [card("elephant-5", (240, 330), 110)]
+    out = Reader([second]).look(first, *BIG)
+    assert (len(out) == len(first) + 1) == added
+
+
+@pytest.mark.parametrize("inside,replaced", [
+    (["back", "back"], True),  # one large back read as narrow ones: the large one instead
+    (["back"], True),
+    (["back", "elephant-2"], False),  # two labels: two cards there (a pile), first look kept
+])
+def test_second_look_replaces_the_same_card_read_too_narrow(inside, replaced):
+    narrow = [card(lab, (380 + 30 * k, 320), 50) for k, lab in enumerate(inside)]
+    out = Reader([card("back", (400, 330), 115)]).look(FAR + narrow, *BIG)
+    if replaced:
+        assert out == FAR + [out[-1]] and out[-1].width == pytest.approx(115)
+    else:
+        assert out == FAR + narrow
+
+
+@pytest.mark.parametrize("at,added", [
+    ((380, 300), True),  # where the first look saw large cards
+    ((380 + 3.9 * 100, 300), True),
+    ((380 - 4.5 * 100, 300), False),  # far from every key point that asked for the look
+])
+def test_second_look_adds_cards_only_near_the_key_points_that_asked(at, added):
+    out = Reader([card("mousetrap", (400, 330), 120)]).look(FAR, [100, 100], [45, 45],
+                                                           [at, at])
+    assert (len(out) == 4) == added
