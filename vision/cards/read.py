@@ -145,6 +145,10 @@ class ReadSettings:
     #   noise: its crops look alike at two scales)
     big_reach: float = 4.0  # a card of the second look lies within this x the searched
     #   width of a key point that asked for it
+    close_heat: float = 0.5  # or (a close-up whose cards all are too large: the first look
+    #   finds few, and none it poses wide) where the detector finds at least `close_more`
+    #   more key points of this heat on the photo at `second_scale` than on the photo
+    close_more: int = 2
     second_scale: float | None = 0.5  # the second look's scale (None: no second look)
     second_width_scales: tuple[float, ...] = (0.83, 1.0, 1.2)  # its width search: the
     #   detector's width is near the truth for cards of its size (a fifth of the crops)
@@ -1084,7 +1088,7 @@ class CardReader:
         return self._add_strips(up, kept, masks)
 
     def second_look(self, image: np.ndarray, pieces: list[CardPiece], searched: np.ndarray,
-                    posed: np.ndarray, xy: np.ndarray) -> list[CardPiece]:
+                    posed: np.ndarray, xy: np.ndarray, sure: int) -> list[CardPiece]:
         """Troetofanten `pieces` with the cards too large for the detector read once more on
         the photo at `second_scale`, when the first look's width search (`searched`, per
         strong key point) found `big_count` cards at least `big_card` px wide and
@@ -1100,19 +1104,28 @@ class CardReader:
         same card read too small), unless one of them reads as another label (two cards
         there: a fan or a pile that the small photo blurs into one wide card; then the
         first look stands). The second look reads only the key points near those that
-        asked for it, with a shorter width search (`second_width_scales`)."""
+        asked for it, with a shorter width search (`second_width_scales`). A close-up
+        whose cards all are too large (the first look finds few and poses them narrow):
+        where the detector finds `close_more` more key points of `close_heat` on the small
+        photo than the first look's `sure` ones, the whole small photo is read so."""
         s = self.settings
         f = s.second_scale
-        asked = (searched >= s.big_card) & (searched >= s.big_field * posed)
-        if f is None or not pieces or np.count_nonzero(asked) < s.big_count:
+        if f is None:
             return pieces
-        xy, searched = xy[asked], searched[asked]
+        asked = (searched >= s.big_card) & (searched >= s.big_field * posed)
         small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        if np.count_nonzero(asked) >= s.big_count and pieces:
+            xy, reach = xy[asked], s.big_reach * searched[asked]
+        else:
+            kp = self.detector.detect(small, s.close_heat)
+            if np.count_nonzero(kp.kind == KIND_PIECE) < sure + s.close_more:
+                return pieces
+            xy, reach = np.zeros((1, 2)), np.array([np.inf])  # the whole photo
         look = copy.copy(self)  # (the same models; the detector's widths are good here)
         look.settings = replace(s, width_scales=s.second_width_scales)
         more, _ = look.read_pieces(small, "troetofanten",  # (near the key points that asked)
-                                   within=((xy + 0.5) * f - 0.5, s.big_reach * searched * f))
-        at = np.array([p.center for p in pieces])
+                                   within=((xy + 0.5) * f - 0.5, reach * f))
+        at = np.array([p.center for p in pieces]).reshape(-1, 2)
         wid = np.array([p.width for p in pieces])
         drop: set[int] = set()
         big = []
@@ -1120,9 +1133,10 @@ class CardReader:
             q = replace(q, key=(q.key + 0.5) / f - 0.5, frame=(q.frame + 0.5) / f - 0.5,
                         width=q.width / f)
             if q.width < max(s.big_card, s.big_ratio * float(np.median(
-                    wid[nearest(at, q.center)]))) or q.confidence < s.low_confidence or \
+                    wid[nearest(at, q.center)])) if len(at) else 0.0) or \
+                    q.confidence < s.low_confidence or \
                     not (0 <= q.center[0] < image.shape[1] and 0 <= q.center[1] < image.shape[0]) \
-                    or not (np.hypot(*(xy - q.center).T) <= s.big_reach * searched).any():
+                    or not (np.hypot(*(xy - q.center).T) <= reach).any():
                 continue
             if any(p.width * s.big_ratio > q.width and
                    np.hypot(*(p.center - q.center)) < s.back_duplicate * q.width
@@ -1184,6 +1198,7 @@ class CardReader:
         n_strong = len(idx)
         posed = kp.width[idx]  # (the strong key points' widths after `refine_poses`)
         posed_xy = kp.xy[idx]
+        sure = int(np.count_nonzero((kp.kind == KIND_PIECE) & (kp.score >= s.close_heat)))
         if game == "troetofanten" and s.back_key_threshold < thr:
             weak, weak_frames = self.pose_back_candidates(image, kp, idx)
             idx, frames = np.concatenate([idx, weak]), frames + weak_frames
@@ -1236,7 +1251,7 @@ class CardReader:
             pieces = self.settle_backs(image, pieces)
             if within is None:
                 pieces = self.second_look(image, pieces, np.asarray(searched), posed,
-                                          posed_xy)
+                                          posed_xy, sure)
         if game == "hop-la-bille" and area is not None and s.hop_row_backs:
             pieces = hop_row_backs(image, area, pieces, s)
         if game == "magic-rabbit":  # doves lie on hats: the strongest one per hat

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from vision.cards.detect import KIND_PIECE, Keypoints
 from vision.cards.geometry import SPECS
 from vision.cards.pieces import CardPiece
 from vision.cards.read import READ, CardReader, card_frame
@@ -25,12 +26,26 @@ def half(p: CardPiece) -> CardPiece:
                      (p.frame + 0.5) / 2 - 0.5, p.angle, p.width / 2)
 
 
-class Reader:
-    """A reader whose second look returns given pieces (photo px, halved for it)."""
+class Detector:
+    """A key-point detector stand-in: `n` key points of heat 0.9 on any photo."""
 
-    def __init__(self, second: list[CardPiece]):
+    def __init__(self, n: int):
+        self.n = n
+
+    def detect(self, image, threshold):
+        n = self.n
+        return Keypoints(np.zeros((n, 2)), np.full(n, KIND_PIECE), np.full(n, 0.9, np.float32),
+                         np.zeros(n), np.full(n, 50.0))
+
+
+class Reader:
+    """A reader whose second look returns given pieces (photo px, halved for it); its
+    detector finds `half_keys` key points on the small photo."""
+
+    def __init__(self, second: list[CardPiece], half_keys: int = 0):
         self.r = CardReader.__new__(CardReader)
         self.r.settings = READ
+        self.r.detector = Detector(half_keys)
         self.calls = []
         self.r.read_pieces = self.read
         self.second = second
@@ -39,11 +54,11 @@ class Reader:
         self.calls.append((image.shape, game, within))
         return [half(p) for p in self.second], []
 
-    def look(self, first, searched, posed, xy=None):
+    def look(self, first, searched, posed, xy=None, sure=10):
         xy = [(380.0, 300.0 + 10 * k) for k in range(len(searched))] if xy is None else xy
         return self.r.second_look(np.zeros(SHAPE, np.uint8), first,
                                   np.asarray(searched, float), np.asarray(posed, float),
-                                  np.asarray(xy, float).reshape(-1, 2))
+                                  np.asarray(xy, float).reshape(-1, 2), sure)
 
 
 FAR = [card("elephant-1", (100, 80), 50), card("elephant-3", (170, 80), 50),
@@ -118,3 +133,21 @@ def test_second_look_adds_cards_only_near_the_key_points_that_asked(at, added):
     out = Reader([card("mousetrap", (400, 330), 120)]).look(FAR, [100, 100], [45, 45],
                                                            [at, at])
     assert (len(out) == 4) == added
+
+
+@pytest.mark.parametrize("sure,half_keys,looks", [
+    (0, 2, True),  # a close-up: no sure key point on the photo, two on the small one
+    (3, 5, True),
+    (3, 4, False),  # one more only: under `close_more`
+    (10, 3, False),  # the usual photo: the small one's key points are fewer
+])
+def test_second_look_a_close_up_read_whole_at_half_size(sure, half_keys, looks):
+    rd = Reader([NEAR, card("elephant-2", (150, 150), 100)], half_keys)
+    out = rd.look([], [], [], sure=sure)
+    assert bool(rd.calls) == looks
+    if looks:
+        ((shape, _, (centres, radii)),) = rd.calls
+        assert np.isinf(radii).all()  # the whole photo
+        assert [p.label for p in out] == ["elephant-4", "elephant-2"]
+    else:
+        assert out == []
