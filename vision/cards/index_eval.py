@@ -1,0 +1,130 @@
+"""The corner-index model's number accuracy at the TRUE card pose: every elephant and
+tootophant of scenes with ground truth (its index cropped from the truth's polygon, the box
+from the model's metadata as the reader does), so the figure measures the model alone, not
+the detector's pose.
+
+    python -m vision.cards.index_eval datasets/scenes/troetofanten /tmp/dev95/troetofanten \
+        --model models/cards-index.onnx --model /tmp/old.onnx [--sheet /tmp/wrong.png]
+
+Prints per model and folder: wrong / animals, per true number, and the confusions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.cards.geometry import CardCropSettings, KeySpec, crop_card
+from vision.image_io import load_photo
+
+
+def model_spec(model) -> KeySpec:
+    from vision.cards.read import index_spec
+
+    return index_spec(model)
+
+
+def animals(folder: Path, min_visible: float = 0.0):
+    """(photo path, polygons (N, 4, 2), true numbers) of every scene with animals."""
+    for jpg in sorted(Path(folder).glob("*.jpg")):
+        truth = json.loads(jpg.with_suffix(".json").read_text())
+        cards = [q for q in truth["pieces"] if q.get("polygon")
+                 and q["label"].split("-")[0] in ("elephant", "tootophant")
+                 and (q.get("visible") or 1.0) >= min_visible]
+        if cards:
+            yield (jpg, np.array([q["polygon"] for q in cards], float),
+                   [q["label"] for q in cards])
+
+
+def read_numbers(model, image: np.ndarray, polygons: np.ndarray):
+    """(probs (N, C), crops) of the index model at the given card outlines."""
+    c = model.crop
+    cs = CardCropSettings(size=c.size, mean=c.mean, std=c.std)
+    spec = model_spec(model)
+    crops = np.stack([crop_card(image, f, spec, cs) for f in polygons])
+    return model.predict(crops).probs, crops
+
+
+def sheet(items, path: str, side: int = 112) -> None:
+    """A contact sheet of (crop, caption) at `side` px (nearest-neighbour up-scaling)."""
+    cols = 10
+    rows = max(1, -(-len(items) // cols))
+    out = np.full((rows * (side + 18), cols * side, 3), 255, np.uint8)
+    for i, (crop, text) in enumerate(items):
+        r, c = divmod(i, cols)
+        big = cv2.resize(crop, (side, side), interpolation=cv2.INTER_NEAREST)
+        out[r * (side + 18): r * (side + 18) + side, c * side: (c + 1) * side] = big
+        cv2.putText(out, text, (c * side + 2, r * (side + 18) + side + 13),
+                    cv2.FONT_HERSHEY_SIMPLEX, 0.4, (0, 0, 0), 1)
+    cv2.imwrite(path, out)
+
+
+def main(argv=None) -> int:
+    from vision.classify.model import PieceClassifier
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("folders", nargs="+")
+    ap.add_argument("--model", action="append", default=None,
+                    help="index model(s) to compare (default models/cards-index.onnx)")
+    ap.add_argument("--min-visible", type=float, default=0.0)
+    ap.add_argument("--sheet", default="", help="contact sheet of the first model's wrong crops")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    models = args.model or ["models/cards-index.onnx"]
+    nets = [PieceClassifier(m, 2) for m in models]
+    result = {m: {} for m in models}
+    wrong_items = []
+    for folder in args.folders:
+        stats = {m: {"animals": 0, "wrong": 0, "per_number": Counter(), "wrong_number": Counter(),
+                     "confusions": Counter()} for m in models}
+        for jpg, polys, labels in animals(Path(folder), args.min_visible):
+            img = load_photo(jpg).image
+            nums = [lab.rsplit("-", 1)[1] for lab in labels]
+            for m, net in zip(models, nets, strict=True):
+                probs, crops = read_numbers(net, img, polys)
+                s = stats[m]
+                for k, (p, n) in enumerate(zip(probs, nums, strict=True)):
+                    got = net.classes[int(np.argmax(p))]
+                    s["animals"] += 1
+                    s["per_number"][n] += 1
+                    if got != n:
+                        s["wrong"] += 1
+                        s["wrong_number"][n] += 1
+                        s["confusions"][f"{labels[k]}->{got}"] += 1
+                        if m == models[0] and args.sheet:
+                            wrong_items.append((crops[k], f"{labels[k][0]}{n}>{got} "
+                                                f"{jpg.stem[-4:]}"))
+        for m in models:
+            s = stats[m]
+            result[m][folder] = {"animals": s["animals"], "wrong": s["wrong"],
+                                 "accuracy": round(1 - s["wrong"] / max(s["animals"], 1), 4),
+                                 "wrong_per_number": {n: f"{s['wrong_number'][n]}/{c}"
+                                                      for n, c in sorted(s["per_number"].items())},
+                                 "confusions": dict(s["confusions"].most_common())}
+    for m in models:
+        tot = sum(r["animals"] for r in result[m].values())
+        wr = sum(r["wrong"] for r in result[m].values())
+        result[m]["all"] = {"animals": tot, "wrong": wr,
+                            "accuracy": round(1 - wr / max(tot, 1), 4)}
+    if args.sheet and wrong_items:
+        sheet(wrong_items, args.sheet)
+    if args.json:
+        print(json.dumps(result, indent=1))
+    else:
+        for m in models:
+            print(m)
+            for f, r in result[m].items():
+                print(f"  {f}: {r['wrong']} wrong of {r['animals']} ({r['accuracy']:.4f})"
+                      + (f" per number {r['wrong_per_number']} {r['confusions']}"
+                         if "confusions" in r else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
