@@ -105,6 +105,10 @@ class TeachSettings:
     colour_step: int = 1  # colour from every this-many-th pixel (speed: cards have many crops)
     colour_border: float = 0.0  # > 0: pixels within this a-b distance of the median colour of
     # the crop's 2-pixel border (the arena or table around the piece) are taken last
+    shield_shift: float = 0.0  # > 0 (Simsala Hopp): each coloured rabbit's taught colour
+    # is turned in hue by this share of how far the photo's coat of arms of that colour lies
+    # in hue from the teach photos' (`shield_calibrated`: the castle shows each player
+    # colour under this light)
     colour_by_number: bool = False  # labels with the same number share one colour, the mean
     # of their examples (Magic Rabbit: a hat's and a rabbit's frame are the number's colour)
     tap_neighbours: int = 8  # cards: a tapped piece is posed among its this many nearest key
@@ -122,7 +126,7 @@ GAME_TEACH_SETTINGS = {
     # edition-2 frogs as yellow rabbits, sure of it), the teach photos' background examples
     # in the gates (see `neg_k`)
     "simsala-hopp": TeachSettings(model_weight=1.0, colour_l_weight=0.5, colour_norm=80.0,
-                                  neg_k=3, colour_border=25.0),
+                                  neg_k=3, colour_border=25.0, shield_shift=0.5),
     "hop-la-bille": TeachSettings(colour_weight=1.0),
 }
 CARD_TEACH_SETTINGS: dict[str, TeachSettings] = {
@@ -330,6 +334,8 @@ class Profile:
     model_id: str = ""
     cards: Profile | None = None
     negatives: np.ndarray | None = None  # (M, D) background examples (see `neg_k`)
+    shields: np.ndarray | None = None  # Simsala Hopp: (4,) hue (degrees) of the coats of
+    # arms in `vision.shields.COLOURS` order, over the teach photos (see `shield_calibrated`)
     look: np.ndarray | None = None  # Troetofanten: the taught card back's colour histogram
     # (`vision.teach_cards.back_look`), searched for in each photo for backs the detector
     # misses
@@ -349,6 +355,8 @@ class Profile:
             arrays["negatives"] = self.negatives
         if self.look is not None:
             arrays["look"] = self.look
+        if self.shields is not None:
+            arrays["shields"] = self.shields
         meta = self._meta()
         if self.cards is not None:
             arrays |= {"cards_prototypes": self.cards.prototypes,
@@ -375,7 +383,9 @@ class Profile:
                    negatives=(arr[prefix + "negatives"].astype(np.float32)
                               if prefix + "negatives" in arr else None),
                    look=(arr[prefix + "look"].astype(np.float32)
-                         if prefix + "look" in arr else None))
+                         if prefix + "look" in arr else None),
+                   shields=(arr[prefix + "shields"].astype(np.float32)
+                            if prefix + "shields" in arr else None))
 
     @classmethod
     def load(cls, folder: str | Path) -> Profile:
@@ -486,6 +496,7 @@ class Example:
     colour: np.ndarray  # (3,) Lab
     model: str = "pieces"  # the model whose embedding this is ("pieces" or "cards")
     look: np.ndarray | None = None  # a card back's colour histogram (`teach_cards.back_look`)
+    shields: np.ndarray | None = None  # (4,) the teach photo's coats of arms' hues
 
 
 def read_taps(photo: Path, default_label: str) -> list[tuple[float, float, str]] | None:
@@ -599,8 +610,9 @@ def piece_examples(pipeline, game: str, photo, area, label: str,
     named = {i for i, _, _ in chosen}
     others = [Example(BACKGROUND, f"{name}#{i}", pred.embedding[i].astype(np.float32),
                       colours[i]) for i in range(n_seg) if i not in named]
-    return [Example(lab, src, pred.embedding[i].astype(np.float32), colours[i])
-            for i, lab, src in chosen] + others
+    shields = photo_shields(game, photo, area) if settings.shield_shift > 0 else None
+    return [Example(lab, src, pred.embedding[i].astype(np.float32), colours[i],
+                    shields=shields) for i, lab, src in chosen] + others
 
 
 def photo_files(folder: Path) -> list[Path]:
@@ -666,11 +678,15 @@ def _part(tg: TeachGame, examples: list[Example], model: str, classifier,
         negatives = emb[(emb @ prototypes.T).max(axis=1) < settings.min_cos]
     looks = [e.look for e in ex if e.look is not None]
     look = np.mean(looks, axis=0).astype(np.float32) if looks else None
+    hues = np.radians([e.shields for e in ex if e.shields is not None])
+    shields = (np.degrees(np.arctan2(np.sin(hues).mean(axis=0), np.cos(hues).mean(axis=0)))
+               .astype(np.float32) if len(hues) else None)  # (the circular mean)
     return Profile(game=tg.game, labels=tuple(units), prototypes=prototypes,
                    colours=np.asarray(cols, np.float32).reshape(len(units), 3),
                    counts=np.asarray(counts, np.int64), classes=tuple(classifier.classes),
                    sources=tuple(e.source for e in ex), settings=settings, model=model,
-                   model_id=model_id(classifier), negatives=negatives, look=look)
+                   model_id=model_id(classifier), negatives=negatives, look=look,
+                   shields=shields)
 
 
 def number_colours(units: list[str], colours: list, counts: list[int]) -> list:
@@ -758,6 +774,40 @@ def timed_build(folder, game, pipeline=None) -> tuple[Profile, float]:
     t = time.perf_counter()
     prof = build_profile(folder, game, pipeline)
     return prof, (time.perf_counter() - t) * 1000
+
+
+def photo_shields(game: str, photo, area) -> np.ndarray | None:
+    """(4,) hues (degrees) of the coats of arms around the arena (`vision.shields`, in its
+    `COLOURS` order), or None (another game, or no clear coats of arms)."""
+    from vision.pipeline import game_vision
+    from vision.shields import COLOURS, shield_hues
+
+    if area is None or not game_vision(game).coats_of_arms:
+        return None
+    hues = shield_hues(photo.image, area)
+    return None if hues is None else np.array([hues[c] for c in COLOURS], np.float32)
+
+
+def shield_calibrated(profile: Profile, hues: dict[str, float] | None) -> Profile:
+    """The profile with each coloured rabbit's taught colour turned in (a, b) hue by
+    `shield_shift` x (this photo's coat of arms of that colour - the teach photos'): the
+    castle's coats of arms show each player colour under the photo's light (a warm light
+    turns yellow towards orange). Unchanged without coats of arms on either side."""
+    from vision.shields import COLOURS
+
+    shift = profile.settings.shield_shift
+    if shift <= 0 or not hues or profile.shields is None:
+        return profile
+    colours = profile.colours.copy()
+    for c, taught in zip(COLOURS, profile.shields, strict=True):
+        label = f"rabbit-{c}"
+        if label not in profile.labels or c not in hues:
+            continue
+        i = profile.labels.index(label)
+        d = np.radians(shift * ((hues[c] - float(taught) + 180.0) % 360.0 - 180.0))
+        a, b = colours[i, 1], colours[i, 2]
+        colours[i, 1], colours[i, 2] = a * np.cos(d) - b * np.sin(d), a * np.sin(d) + b * np.cos(d)
+    return replace(profile, colours=colours)
 
 
 def taught_crop(crop):

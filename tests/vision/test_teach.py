@@ -20,6 +20,7 @@ from vision.teach import (
     colour_features,
     number_colours,
     piece_colour,
+    shield_calibrated,
     teach_probs,
 )
 
@@ -174,6 +175,9 @@ def test_profile_save_load_roundtrip(tmp_path):
     assert back.negatives is None
     negs = Profile(**{**prof.__dict__, "negatives": np.eye(2, 8, dtype=np.float32)})
     assert np.allclose(Profile.load(negs.save(tmp_path / "n")).negatives, negs.negatives)
+    assert back.shields is None
+    arms = Profile(**{**prof.__dict__, "shields": np.float32([90, 55, -90, -40])})
+    assert np.allclose(Profile.load(arms.save(tmp_path / "s")).shields, arms.shields)
     with pytest.raises(TeachError, match="another classifier"):
         back.check("simsala-hopp", ("background", "x"))
     with pytest.raises(TeachError, match="not hop-la-bille"):
@@ -357,3 +361,44 @@ def test_teach_crops_are_not_light_balanced(sim_teach_folder, monkeypatch):
     seen.clear()
     pipe.recognise(photo, "simsala-hopp")
     assert seen == [pipe.classifier.crop.light_balance] and seen[0] > 0
+
+
+def _rabbits(shields=(90.0, 55.0, -90.0, -40.0), shift=0.5):
+    # a yellow rabbit at hue 90 (chroma 60), a violet one at hue -40, a white one
+    violet = (40, 60 * np.cos(np.radians(-40)), 60 * np.sin(np.radians(-40)))
+    prof = Profile(game="simsala-hopp", labels=("rabbit-yellow", "rabbit-violet", "rabbit-white"),
+                   prototypes=np.eye(3, 8, dtype=np.float32),
+                   colours=np.float32([(80, 0, 60), violet, (90, 0, 0)]),
+                   counts=np.ones(3, np.int64), classes=("background",),
+                   settings=TeachSettings(shield_shift=shift),
+                   shields=None if shields is None else np.float32(shields))
+    return prof
+
+
+def _hue(lab):
+    return float(np.degrees(np.arctan2(lab[2], lab[1])))
+
+
+@pytest.mark.parametrize("hues, shields, shift, yellow, violet", [
+    ({"yellow": 70.0, "orange": 55.0, "blue": -90.0, "violet": -40.0}, (90, 55, -90, -40), 0.5,
+     80.0, -40.0),  # a warm light: the photo's yellow arms 20 degrees to orange, half of it
+    ({"yellow": 70.0, "orange": 55.0, "blue": -90.0, "violet": -60.0}, (90, 55, -90, -40), 1.0,
+     70.0, -60.0),  # the whole shift, each colour its own
+    ({"yellow": -170.0, "orange": 55.0, "blue": -90.0, "violet": -40.0}, (170, 55, -90, -40),
+     1.0, 110.0, -40.0),  # across +-180: the short way round (+20)
+    ({"yellow": 70.0, "orange": 55.0, "blue": -90.0, "violet": -40.0}, (90, 55, -90, -40), 0.0,
+     90.0, -40.0),  # off
+    (None, (90, 55, -90, -40), 0.5, 90.0, -40.0),  # no coats of arms in this photo
+    ({"yellow": 70.0, "orange": 55.0, "blue": -90.0, "violet": -40.0}, None, 0.5,
+     90.0, -40.0),  # none on the teach photos
+])
+def test_shield_calibrated_turns_the_rabbit_colours_by_the_coats_of_arms(
+        hues, shields, shift, yellow, violet):
+    prof = _rabbits(shields, shift)
+    out = shield_calibrated(prof, hues)
+    assert _hue(out.colours[0]) == pytest.approx(yellow, abs=1e-3)
+    assert _hue(out.colours[1]) == pytest.approx(violet, abs=1e-3)
+    chroma = np.hypot(out.colours[:, 1], out.colours[:, 2])
+    assert np.allclose(chroma, np.hypot(prof.colours[:, 1], prof.colours[:, 2]), atol=1e-4)
+    assert np.allclose(out.colours[:, 0], prof.colours[:, 0])  # lightness kept
+    assert np.allclose(out.colours[2], prof.colours[2])  # white: no coat of arms
