@@ -1107,7 +1107,8 @@ class CardReader:
         asked for it, with a shorter width search (`second_width_scales`). A close-up
         whose cards all are too large (the first look finds few and poses them narrow):
         where the detector finds `close_more` more key points of `close_heat` on the small
-        photo than the first look's `sure` ones, the whole small photo is read so."""
+        photo than the first look's `sure` ones, the whole small photo is read so, at
+        `second_scale` or its square (the cards larger still), whichever shows more."""
         s = self.settings
         f = s.second_scale
         if f is None:
@@ -1116,10 +1117,18 @@ class CardReader:
         small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
         if np.count_nonzero(asked) >= s.big_count and pieces:
             xy, reach = xy[asked], s.big_reach * searched[asked]
-        else:
-            kp = self.detector.detect(small, s.close_heat)
-            if np.count_nonzero(kp.kind == KIND_PIECE) < sure + s.close_more:
+        else:  # a close-up: at the scale where the detector finds the most key points
+            best = sure + s.close_more - 1
+            for g in (f, f * f):
+                im = small if g == f else cv2.resize(small, None, fx=f, fy=f,
+                                                     interpolation=cv2.INTER_AREA)
+                kp = self.detector.detect(im, s.close_heat)
+                n = int(np.count_nonzero(kp.kind == KIND_PIECE))
+                if n > best:
+                    best, pick, found = n, g, im
+            if best < sure + s.close_more:
                 return pieces
+            f, small = pick, found
             xy, reach = np.zeros((1, 2)), np.array([np.inf])  # the whole photo
         look = copy.copy(self)  # (the same models; the detector's widths are good here)
         look.settings = replace(s, width_scales=s.second_width_scales)

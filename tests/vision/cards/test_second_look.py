@@ -27,13 +27,14 @@ def half(p: CardPiece) -> CardPiece:
 
 
 class Detector:
-    """A key-point detector stand-in: `n` key points of heat 0.9 on any photo."""
+    """A key-point detector stand-in: `n` key points of heat 0.9 on any photo (a dict: on
+    a photo of that width, else none)."""
 
-    def __init__(self, n: int):
+    def __init__(self, n: int | dict):
         self.n = n
 
     def detect(self, image, threshold):
-        n = self.n
+        n = self.n if isinstance(self.n, int) else self.n.get(image.shape[1], 0)
         return Keypoints(np.zeros((n, 2)), np.full(n, KIND_PIECE), np.full(n, 0.9, np.float32),
                          np.zeros(n), np.full(n, 50.0))
 
@@ -42,7 +43,7 @@ class Reader:
     """A reader whose second look returns given pieces (photo px, halved for it); its
     detector finds `half_keys` key points on the small photo."""
 
-    def __init__(self, second: list[CardPiece], half_keys: int = 0):
+    def __init__(self, second: list[CardPiece], half_keys: int | dict = 0):
         self.r = CardReader.__new__(CardReader)
         self.r.settings = READ
         self.r.detector = Detector(half_keys)
@@ -151,3 +152,14 @@ def test_second_look_a_close_up_read_whole_at_half_size(sure, half_keys, looks):
         assert [p.label for p in out] == ["elephant-4", "elephant-2"]
     else:
         assert out == []
+
+
+@pytest.mark.parametrize("keys,shape", [
+    ({320: 4, 160: 2}, (240, 320, 3)),  # more key points at half size
+    ({320: 2, 160: 4}, (120, 160, 3)),  # more at a quarter (the cards larger still)
+    ({320: 3, 160: 3}, (240, 320, 3)),  # as many: the larger scale
+])
+def test_second_look_a_close_up_at_the_scale_with_most_key_points(keys, shape):
+    rd = Reader([], keys)
+    rd.look([], [], [], sure=0)
+    assert [c[0] for c in rd.calls] == [shape]
