@@ -401,8 +401,13 @@ class Pipeline:
         if gv.coats_of_arms and not taught and len(crops):
             probs = self._coats_of_arms(photo, area, crops, probs)
         if taught:  # teach mode
-            from vision.teach import teach_probs  # (model + prototypes + colours)
+            from vision.teach import shield_calibrated, teach_probs  # (model + prototypes +
+            # colours; the coloured rabbits' colours turned by this photo's coats of arms)
 
+            if gv.coats_of_arms:
+                from vision.shields import shield_hues
+
+                profile = shield_calibrated(profile, shield_hues(photo.image, area))
             probs = teach_probs(profile, self.classifier, gv.labels, probs, pred.embedding,
                                 crops)
         return pred, probs
