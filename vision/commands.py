@@ -11,7 +11,8 @@ import numpy as np
 
 from tablescore.errors import BadInput, OptionError
 
-STAGES = ("decode", "area", "segment", "classify", "facts", "cards", "scoring", "total")
+STAGES = ("decode", "area", "segment", "classify", "missing", "facts", "cards", "scoring",
+          "total")  # ("missing": the last look for tiles, only where a tile is missing)
 
 
 def register(sub) -> None:
