@@ -112,7 +112,8 @@ class TaughtPipeline:
     """A `Pipeline` stand-in for `evaluate_folder` that recognises with a profile and times
     the teach steps per photo (`teach_probs`; the taught backs' look: Troetofanten's search,
     `teach_cards.look_backs`, and Hop la bille's colours, `photo_colours`, rescue and row
-    check, `off_row_backs`)."""
+    check, `off_row_backs`; Simsala Hopp's coats of arms, `shield_hues`, and
+    `teach.shield_calibrated`)."""
 
     def __init__(self, pipeline: Pipeline, profile: teach.Profile):
         self.pipeline, self.profile = pipeline, profile
@@ -121,11 +122,15 @@ class TaughtPipeline:
         #                                      machine's load)
 
     def recognise(self, source, game):
+        import vision.shields as sh
         import vision.teach_cards as tc
 
-        names = ("look_backs", "photo_colours", "look_colours", "look_share", "look_rescue",
-                 "off_row_backs")
-        real = [teach.teach_probs] + [getattr(tc, n) for n in names]
+        # (module, name) of each timed step: the rule, the card backs' look and row check,
+        # Simsala Hopp's coats of arms (read only for the calibration when taught)
+        steps = [(teach, "teach_probs"), (teach, "shield_calibrated"), (sh, "shield_hues")] + [
+            (tc, n) for n in ("look_backs", "photo_colours", "look_colours", "look_share",
+                              "look_rescue", "off_row_backs")]
+        real = [getattr(m, n) for m, n in steps]
         spent = [0.0, 0.0]
         lock = threading.Lock()  # Hop la bille reads its cards on a second thread
         local = threading.local()  # per thread: only its outermost timed call counts
@@ -148,15 +153,13 @@ class TaughtPipeline:
                             spent[1] += cpu
             return timed
 
-        teach.teach_probs = timing(real[0])
-        for n, fn in zip(names, real[1:], strict=True):
-            setattr(tc, n, timing(fn))
+        for (m, n), fn in zip(steps, real, strict=True):
+            setattr(m, n, timing(fn))
         try:
             return self.pipeline.recognise(source, game, self.profile)
         finally:
-            teach.teach_probs = real[0]
-            for n, fn in zip(names, real[1:], strict=True):
-                setattr(tc, n, fn)
+            for (m, n), fn in zip(steps, real, strict=True):
+                setattr(m, n, fn)
             self.added_ms.append(spent[0])
             self.added_cpu_ms.append(spent[1])
 
