@@ -565,3 +565,14 @@ def test_settle_kinds_uses_the_line_layout(labels, want):
     out, warnings = settle_kinds([a, b])
     assert tuple(p.label for p in out) == want
     assert len(warnings) == sum(x != y for x, y in zip(labels, want, strict=False))
+
+
+@pytest.mark.parametrize("angle", [90, 270, 60])  # not lined up with the north row's cards
+def test_troeto_zones_a_back_turned_otherwise_beyond_a_row(angle):
+    """Something on the table beyond the north row read as a back, turned across the row:
+    no card of north's player, so the row still marks where north's cards lie."""
+    layout = [("elephant-1", -60, 230, 0), ("elephant-2", -30, 231, 0),
+              ("tamer", 60, -230, 180), ("elephant-3", 20, -229, 180),
+              ("mouse", -20, -231, 180), ("back", 0, -420, angle)]
+    zones, _ = assign_zones(_table(layout, 10.0))
+    assert zones[:5] == ["south"] * 2 + ["north"] * 3

@@ -119,7 +119,14 @@ def assign_zones(pieces: list[CardPiece], s: ZoneSettings = ZONES) -> tuple[list
     centres = np.array([p.center for p in pieces])
     depth = {name: centres @ _outward(axes[name]) for name in SIDES}  # (N,) per side
     heights = np.array([max(p.width, 1.0) * (91.0 / 59.0) for p in pieces])
-    outer = {name: float(np.max(depth[name])) for name in SIDES}
+    # the table's outermost card on each side's axis: face-up cards, and face-down ones
+    # lined up with that side (a back turned otherwise beyond a row is no card of its
+    # player's: an object on the table read as a back, or the ring's edge)
+    outer = {}
+    for name in SIDES:
+        on = [i for i, p in enumerate(pieces) if p.label != "back" or
+              _angle_to_side(p.angle, axes[name], True) <= s.axis_tol]
+        outer[name] = float(np.max(depth[name][on])) if on else float(np.max(depth[name]))
     # A side's own outermost face-up card, when it is (nearly) the table's outermost one
     # there: the side's cards lie at that depth. Otherwise the side has no player.
     seated = set()
