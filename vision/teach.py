@@ -127,7 +127,10 @@ GAME_TEACH_SETTINGS = {
     # in the gates (see `neg_k`)
     "simsala-hopp": TeachSettings(model_weight=1.0, colour_l_weight=0.5, colour_norm=80.0,
                                   neg_k=3, colour_border=25.0, shield_shift=0.5),
-    "hop-la-bille": TeachSettings(colour_weight=1.0),
+    # the teach photos' background examples in the gates too (as Simsala Hopp's): under a
+    # harsh light the taught yellow marble's prototype is near the table's highlights and
+    # the other colours' marbles, and its rescue read them as yellow
+    "hop-la-bille": TeachSettings(colour_weight=1.0, neg_k=3),
 }
 CARD_TEACH_SETTINGS: dict[str, TeachSettings] = {
     # the number's colour is the tile's frame: measured on the ring, white balanced by the
