@@ -113,6 +113,9 @@ class AreaSettings:
     # ... and for the arena, that region's quad is a rival to the network's where the
     # latter's weakest side stays under `weak_share` after `refit_weak_sides`
     enclosed_rival: bool = False
+    # ... and so is the quad the colour masks give (the first level with a plausible one,
+    # snapped and refitted likewise: the network's coarse mask had cut a corner off)
+    colour_rival: bool = False
 
     @property
     def px_per_mm(self) -> float:
@@ -121,7 +124,7 @@ class AreaSettings:
 
 AREA_SETTINGS = {
     "simsala-hopp": AreaSettings(kind="red", size_mm=240.0, plane_px=480, weak_share=0.7,
-                                 weak_strip=(0.25, 0.6), enclosed_rival=True),
+                                 weak_strip=(0.25, 0.6), enclosed_rival=True, colour_rival=True),
     "hop-la-bille": AreaSettings(kind="cloth", size_mm=600.0, plane_px=900, edge_check=True,
                                  enclosed=True),
 }
@@ -833,6 +836,34 @@ def _rival_enclosed(best, share, small, lab, prob, cue, settings: AreaSettings):
     return quad if rival > share + settings.weak_gain else best
 
 
+def colour_quad(small, lab, cue, settings: AreaSettings, why: str = ""):
+    """The colour masks' quad (`area_mask` at each level in turn, opened and closed; the
+    first plausible one, snapped to `cue`), or None; and the reason when None."""
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (settings.open_px, settings.open_px))
+    for level in levels(settings):
+        mask = area_mask(small, settings, level, lab)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, k)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8),
+                                iterations=2)
+        best, why = _best_candidate(small, mask, settings, why)
+        if best is not None:
+            return snap_sides(order_corners(best), cue, settings, settings.snap_passes), why
+    return None, why
+
+
+def _rival_colour(best, share, small, lab, cue, settings: AreaSettings):
+    """The network's quad, or the colour masks' (`colour_quad`, its weak sides refitted)
+    where the network's weakest side is weak (`share` < `weak_share`) and the colour quad's
+    is clearly stronger."""
+    if share >= settings.weak_share:
+        return best, share
+    quad, _ = colour_quad(small, lab, cue, settings)
+    if quad is None:
+        return best, share
+    quad, rival = refit_weak_sides(quad, cue, settings)
+    return (quad, rival) if rival > share + settings.weak_gain else (best, share)
+
+
 def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play area",
               game: str | None = None, use_model: bool = True) -> PlayArea:
     """Locate the play area in a working-size BGR photo; raise `AreaNotFound` if absent.
@@ -847,7 +878,6 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
         src = cv2.pyrDown(src)
     small = cv2.resize(src, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)  # made once, read by every cue below
-    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (settings.open_px, settings.open_px))
     why = "nothing of its colour"
     best = None
     model = None
@@ -881,6 +911,8 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
                 best = snap_sides(order_corners(best), cue, settings, settings.snap_passes_model)
                 if settings.weak_share > 0:
                     best, weakest = refit_weak_sides(best, cue, settings)
+                    if settings.colour_rival:
+                        best, weakest = _rival_colour(best, weakest, small, lab, cue, settings)
                     if settings.enclosed_rival:
                         best = _rival_enclosed(best, weakest, small, lab, prob, cue, settings)
         if settings.edge_check:  # does the quad lie on the cloth's edges? else rebuild it
@@ -912,17 +944,9 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
                                 weakest + settings.contrast_gain:
                             best, from_model = rival, False  # already in order_corners' order
     if best is None:
-        for level in levels(settings):
-            mask = area_mask(small, settings, level, lab)
-            mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, k)
-            mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8),
-                                    iterations=2)
-            best, why = _best_candidate(small, mask, settings, why)
-            if best is not None:
-                if cue is None:
-                    cue = cue_map(small, settings, lab)
-                best = snap_sides(order_corners(best), cue, settings, settings.snap_passes)
-                break
+        if cue is None:
+            cue = cue_map(small, settings, lab)
+        best, why = colour_quad(small, lab, cue, settings, why)
     if best is None:
         if settings.retry_balanced > 0:  # under a strong colour cast: once more, balanced
             from dataclasses import replace

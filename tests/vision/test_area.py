@@ -192,3 +192,27 @@ def test_area_eval_counts_an_unreadable_photo_as_not_found(tmp_path, capsys):
     assert main([str(folder)]) == 0
     out = capsys.readouterr().out
     assert "1 photos, found 0" in out and "not read (counted as not found)" in out
+
+
+@pytest.mark.parametrize("cut, weak_gain, replaced", [
+    (80, RED.weak_gain, True),  # the network's quad cut the south-east corner off: replaced
+    (80, 1.5, False),  # the colour quad is not weak_gain stronger: the network's is kept
+    (0, RED.weak_gain, False),  # the network's quad is right: it is kept
+])
+def test_colour_rival_replaces_a_quad_with_a_corner_cut_off(cut, weak_gain, replaced):
+    # a quad whose south-east corner lies `cut` px inside along the diagonal, its east and
+    # south sides across the arena (the network's coarse mask had rounded that corner off)
+    from vision.area import _rival_colour
+
+    img = castle((170, 200, 220), (120, 125, 130), tiles_south=2)
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
+    st = replace(RED, weak_gain=weak_gain)
+    cue = cue_map(img, st)
+    bad = ARENA.copy()
+    bad[2] -= cut
+    out, share = _rival_colour(bad, weakest(bad, cue, st), img, lab, cue, st)
+    if replaced:
+        assert np.abs(order_corners(out) - ARENA).max() < 3
+        assert share > weakest(bad, cue, st) + st.weak_gain
+    else:
+        assert out is bad
