@@ -836,31 +836,43 @@ def _rival_enclosed(best, share, small, lab, prob, cue, settings: AreaSettings):
     return quad if rival > share + settings.weak_gain else best
 
 
-def colour_quad(small, lab, cue, settings: AreaSettings, why: str = ""):
-    """The colour masks' quad (`area_mask` at each level in turn, opened and closed; the
-    first plausible one, snapped to `cue`), or None; and the reason when None."""
+def colour_quads(small, lab, cue, settings: AreaSettings):
+    """For each colour level in turn (`area_mask`, opened and closed): (its plausible quad
+    snapped to `cue`, or None; why not)."""
     k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (settings.open_px, settings.open_px))
     for level in levels(settings):
         mask = area_mask(small, settings, level, lab)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, k)
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8),
                                 iterations=2)
-        best, why = _best_candidate(small, mask, settings, why)
+        best, why = _best_candidate(small, mask, settings, "")
         if best is not None:
-            return snap_sides(order_corners(best), cue, settings, settings.snap_passes), why
+            best = snap_sides(order_corners(best), cue, settings, settings.snap_passes)
+        yield best, why
+
+
+def colour_quad(small, lab, cue, settings: AreaSettings, why: str = ""):
+    """The first colour level's plausible quad (`colour_quads`), or None; and the last
+    reason (`why` when no level gave one)."""
+    for quad, level_why in colour_quads(small, lab, cue, settings):
+        if quad is not None:
+            return quad, level_why
+        why = level_why or why
     return None, why
 
 
 def _rival_colour(best, share, small, lab, cue, settings: AreaSettings):
-    """The network's quad, or the colour masks' (`colour_quad`, its weak sides refitted)
-    where the network's weakest side is weak (`share` < `weak_share`) and the colour quad's
-    is clearly stronger."""
+    """The network's quad, or the strongest of the colour levels' quads (`colour_quads`,
+    weak sides refitted: the first level's can be a worse fit than a later one's) where
+    the network's weakest side is weak (`share` < `weak_share`) and that quad's is clearly
+    stronger."""
     if share >= settings.weak_share:
         return best, share
-    quad, _ = colour_quad(small, lab, cue, settings)
-    if quad is None:
+    rivals = [refit_weak_sides(quad, cue, settings)
+              for quad, _ in colour_quads(small, lab, cue, settings) if quad is not None]
+    if not rivals:
         return best, share
-    quad, rival = refit_weak_sides(quad, cue, settings)
+    quad, rival = max(rivals, key=lambda r: r[1])
     return (quad, rival) if rival > share + settings.weak_gain else (best, share)
 
 
