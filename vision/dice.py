@@ -115,6 +115,12 @@ class DiceSettings:
     side_area_ratio: float = 0.5  # a smaller adjacent face than this is a side face
     side_toward: float = 0.25  # ... and so is one lying this much towards the camera's nadir
     slanted_aniso: float = 1.3  # median top-face foreshortening of a slanted photo
+    tilt_aniso: float = 1.2  # ... above this the camera's tilt is taken from it (nadir
+    # f tan t below the image centre); at most this, the nadir is the image centre
+    focal_long: float = 0.8  # a phone's or webcam's focal length / the image's long side
+    under_camera: float = 0.1  # within this x the long side of the nadir: under the camera
+    both_square_aniso: float = 1.3  # two adjacent 4-6 pip faces both squashed less than this
+    # are two dice (a top and a side face at right angles: at best both 1.41)
     side_check_aniso: float = 1.25  # a face this squashed (near vertically) in any photo ...
     side_check_tilt_deg: float = 35.0  # ... gets the side-face test (surface above it)
     tilt_max_aniso: float = 3.0  # a top face squashed more than this is doubted (cocked) ...
@@ -977,16 +983,61 @@ def _solve(members: np.ndarray, p: Pips, chans, s: DiceSettings, budget: list[in
 
 # --------------------------------------------------------------------------- top faces
 
+def _nadir(faces: list[Face], shape: tuple[int, int], s: DiceSettings
+           ) -> tuple[np.ndarray, bool, bool]:
+    """Where the camera's nadir (the vanishing point of the vertical, below the table) lies
+    in the image, whether the photo is slanted, and whether it is known to be taken from
+    above. A camera tilted by t from straight down sees a flat square squashed by cos t
+    (the median foreshortening of the 4-6 pip faces, mostly top faces) and has its nadir
+    f tan t below the image centre (a phone or webcam tilted is held upright; f is about
+    `focal_long` of the long side). From above (`tilt_aniso`) the roll is anything and the
+    nadir is the image centre; without a 4-6 pip face it is taken there too."""
+    h, w = shape
+    centre = np.array([w / 2, h / 2], float)
+    aniso = [np.linalg.svd(f.lin, compute_uv=False) for f in faces if len(f.pips) >= 4]
+    if not aniso:
+        return centre, False, False
+    a = float(np.median([sv[0] / sv[1] for sv in aniso]))
+    if a <= s.tilt_aniso:
+        return centre, False, True
+    return (centre + [0.0, s.focal_long * max(w, h) * math.sqrt(a * a - 1)],
+            a > s.slanted_aniso, False)
+
+
+def _up_at(xy: np.ndarray, nadir: np.ndarray, shape: tuple[int, int], s: DiceSettings
+           ) -> np.ndarray | None:
+    """Unit image direction of the vertical (up) at a point: away from the nadir, or
+    `up_dir` where a camera model gives it; None right under the camera."""
+    if s.up_dir is not None:
+        return np.array(s.up_dir, float)
+    v = xy - nadir
+    n = float(np.linalg.norm(v))
+    return None if n < s.under_camera * max(shape) else v / n
+
+
 def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
                bgr: np.ndarray | None = None) -> tuple[list[Face], list[str]]:
     """Drop side faces. Two accepted faces that share an edge are one die's top and side
     face: a much smaller one is the side; otherwise the side is the one lying towards the
-    image of the vertical's vanishing point (the camera's nadir): the image centre for a
-    top-down photo, straight down for a slanted one (phones are held upright)."""
+    camera's nadir (`_nadir`). Two faces that both look square (4-6 pips, so their shape is
+    measured) are two dice: a die's top and side face are at right angles and cannot both
+    face the camera. A face with die-coloured surface right above it (along the vertical)
+    is a side face, and makes no other face its side."""
     warnings: list[str] = []
-    h, w = shape
-    aniso = [np.linalg.svd(f.lin, compute_uv=False) for f in faces if len(f.pips) >= 4]
-    slanted = bool(aniso) and float(np.median([a[0] / a[1] for a in aniso])) > s.slanted_aniso
+    nadir, slanted, from_above = _nadir(faces, shape, s)
+    aniso = []
+    for f in faces:
+        sv = np.linalg.svd(f.lin, compute_uv=False)
+        aniso.append(sv[0] / max(sv[1], 1e-9))
+    above = np.zeros(len(faces), bool)
+    if bgr is not None:
+        for k, f in enumerate(faces):
+            # (from above, away from the image centre; else straight up: the face maps of
+            # 2-3 pip faces are guesses, too unsure for the vertical's perspective slant)
+            up = _up_at(f.center, nadir, shape, s) if from_above or s.up_dir is not None \
+                else np.array([0.0, -1.0])
+            above[k] = up is not None and (slanted or _squashed_upright(f, up, s)) and (
+                _face_above(f, bgr, up, s))
     side = np.zeros(len(faces), bool)
     order = sorted(range(len(faces)), key=lambda i: -faces[i].area)
     for a_, i in enumerate(order):
@@ -999,24 +1050,24 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
                 fj.lin, -u[None])[0])
             if dist > s.adjacent * reach:
                 continue
+            if min(len(fi.pips), len(fj.pips)) >= 4 and max(aniso[i], aniso[j]) < (
+                    s.both_square_aniso):
+                continue
             if fj.area < s.side_area_ratio * fi.area:
                 side[j] = True
                 continue
             # Two top faces of touching dice look alike; a top and a side face do not.
-            ai, aj = (np.linalg.svd(f_.lin, compute_uv=False) for f_ in (fi, fj))
-            shape_ratio = (ai[0] / ai[1]) / (aj[0] / aj[1])
+            shape_ratio = aniso[i] / aniso[j]
             if max(shape_ratio, 1 / shape_ratio) < s.side_shape_ratio and (
                     fi.area < s.touching_area_ratio * fj.area):
                 continue
             mid = 0.5 * (fi.center + fj.center)
-            nadir = np.array([0.0, 1.0]) if slanted else np.array([w / 2, h / 2]) - mid
-            if s.up_dir is not None:
-                nadir = -np.array(s.up_dir, float)
-            nadir = nadir / max(float(np.linalg.norm(nadir)), 1e-9)
-            toward = float(u @ nadir)  # > 0: fj lies towards the nadir, so fj is the side
-            if s.up_dir is None and not slanted and float(
-                    np.linalg.norm(mid - [w / 2, h / 2])) < 0.1 * max(w, h):
-                toward = 1.0  # a die right under the camera: its sides are slivers anyway
+            up = _up_at(mid, nadir, shape, s)
+            # > 0: fj lies towards the nadir, so fj is the side (right under the camera a
+            # die's sides are slivers anyway: the smaller face)
+            toward = 1.0 if up is None else -float(u @ up)
+            if toward <= -s.side_toward and above[j]:
+                toward = 1.0  # fj is a side face itself (of a die behind), not fi's top
             if toward >= s.side_toward:
                 side[j] = True
             elif toward <= -s.side_toward:
@@ -1026,23 +1077,22 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
                 warnings.append(
                     f"die at ({fi.center[0]:.0f}, {fi.center[1]:.0f}): two faces ({fi.value} and "
                     f"{fj.value}) look like its top; read the larger one")
-    if bgr is not None:
-        for k, f in enumerate(faces):
-            if not side[k] and (slanted or _squashed_upright(f, s)) and _face_above(f, bgr, s):
-                side[k] = True
-                warnings.append(
-                    f"die at ({f.center[0]:.0f}, {f.center[1]:.0f}): only a side face ({f.value}) "
-                    "was readable, not its top face; photo it from higher up")
+    for k, f in enumerate(faces):
+        if not side[k] and above[k]:
+            side[k] = True
+            warnings.append(
+                f"die at ({f.center[0]:.0f}, {f.center[1]:.0f}): only a side face ({f.value}) "
+                "was readable, not its top face; photo it from higher up")
     return [f for k, f in enumerate(faces) if not side[k]], warnings
 
 
-def _squashed_upright(f: Face, s: DiceSettings) -> bool:
-    """Whether a face looks foreshortened along the image's vertical, as a die's side face
-    (or a top face seen from low) does in a photo taken at a slant with the phone upright."""
+def _squashed_upright(f: Face, up: np.ndarray, s: DiceSettings) -> bool:
+    """Whether a face looks foreshortened along the vertical's image direction `up`, as a
+    die's side face (or a top face seen from low) does."""
     u, sv, _ = np.linalg.svd(f.lin)
     if sv[1] < 1e-6 or sv[0] / sv[1] < s.side_check_aniso:
         return False
-    return abs(float(u[1, 1])) >= math.cos(math.radians(s.side_check_tilt_deg))
+    return abs(float(u[:, 1] @ up)) >= math.cos(math.radians(s.side_check_tilt_deg))
 
 
 def _note_tilted(faces: list[Face], s: DiceSettings) -> None:
@@ -1075,12 +1125,12 @@ def _chroma(bgr: np.ndarray) -> np.ndarray:
     return bgr / bgr.sum(axis=-1, keepdims=True)
 
 
-def _face_above(f: Face, bgr: np.ndarray, s: DiceSettings) -> bool:
-    """In a slanted photo, whether die-coloured surface lies right above the face (so it is a
-    side face with the die's top face above it) while the table left and right of it does
-    not look like the die."""
+def _face_above(f: Face, bgr: np.ndarray, up: np.ndarray, s: DiceSettings) -> bool:
+    """Whether die-coloured surface lies right above the face along the vertical's image
+    direction `up` (so it is a side face with the die's top face above it) while the table
+    left and right of it does not look like the die."""
     colour = f.colour
-    up = np.array(s.up_dir if s.up_dir is not None else (0.0, -1.0), float)
+    up = np.asarray(up, float)
     right = np.array([-up[1], up[0]])
     e_up = float(_expected_extent(f.lin, up[None])[0])
     e_rt = float(_expected_extent(f.lin, right[None])[0])

@@ -1,0 +1,85 @@
+"""Which of a die's faces is its top (`vision.dice._top_faces`): the camera's nadir from
+the faces' foreshortening, two square-looking faces are two dice, and a face from above
+is a side face only where die-coloured surface lies on its far side from the image centre."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from vision.dice import SETTINGS, Face, _nadir, _top_faces
+
+SHAPE = (600, 800)  # (h, w) of the photo
+
+
+def _face(value, centre, lin, colour=(240.0, 240.0, 240.0)) -> Face:
+    lin = np.asarray(lin, float)
+    return Face(value=value, center=np.asarray(centre, float), pips=list(range(value)),
+                confidence=0.9, extent=np.zeros(SETTINGS.rays),
+                area=float(abs(np.linalg.det(lin)) * 4), lin=lin,
+                colour=np.asarray(colour, float))
+
+
+def _squashed(half, aniso):  # a face squashed along the image's vertical
+    return [[half, 0.0], [0.0, half / aniso]]
+
+
+@pytest.mark.parametrize("anisos,below,slanted,from_above", [
+    ((), 0.0, False, False),  # no 4-6 pip face: the tilt is unknown, the image centre
+    ((1.0, 1.08), 0.0, False, True),  # from above: the centre (the roll is anything)
+    ((1.3, 1.3), 0.8 * 800 * math.sqrt(1.3**2 - 1), False, False),  # tilted ~40 degrees
+    ((2.0, 2.0, 1.0), 0.8 * 800 * math.sqrt(3), True, False),  # the median, slanted
+])
+def test_nadir_lies_below_the_centre_by_the_tilt(anisos, below, slanted, from_above):
+    faces = [_face(5, (100 + 150 * k, 100), _squashed(20, a)) for k, a in enumerate(anisos)]
+    nadir, is_slanted, is_above = _nadir(faces, SHAPE, SETTINGS)
+    assert nadir == pytest.approx([400, 300 + below])
+    assert (is_slanted, is_above) == (slanted, from_above)
+
+
+@pytest.mark.parametrize("aniso,kept", [
+    (1.0, 2),  # two square-looking faces: two dice of different size, both read
+    (2.0, 1),  # a squashed face beside a square one: its side face, dropped
+])
+def test_square_faces_side_by_side_are_two_dice(aniso, kept):
+    big = _face(5, (400, 300), _squashed(30, 1.0))
+    small = _face(4, (400 + 30 + 20, 300), [[20, 0], [0, 20 / aniso]])
+    out, _ = _top_faces([big, small], SHAPE, SETTINGS)
+    assert len(out) == kept and big in out
+
+
+def test_side_face_lies_towards_the_tilted_nadir():
+    """A photo taken at about 45 degrees whose top faces look squashed by 1.27 only (not
+    'slanted'): the face below a die's top face is its side face, though the top face lies
+    farther from the image centre."""
+    top = _face(5, (480, 365), _squashed(36, 1.27))
+    side = _face(6, (484, 413), _squashed(33, 1.7))  # edge to edge
+    out, _ = _top_faces([top, side], SHAPE, SETTINGS)
+    assert [f.value for f in out] == [5]
+
+
+def _photo_with_side_face_above(centre, half, aniso):
+    """A dark table with a white face and a white strip (a side face) right above it."""
+    img = np.full((SHAPE[0], SHAPE[1], 3), 40, np.uint8)
+    x, y = centre
+    h = half / aniso
+    img[int(y - h):int(y + h), int(x - half):int(x + half)] = 240
+    img[int(y - h - 1.8 * h):int(y - h), int(x - half):int(x + half)] = 225
+    return img
+
+
+@pytest.mark.parametrize("from_above,kept", [
+    (True, True),  # taken from above: below the centre, the side faces show above a top
+    (False, False),  # tilt unknown (no 4-6 pip face): straight up, a side face
+])
+def test_face_from_above_with_a_side_face_towards_the_centre(from_above, kept):
+    three = _face(3, (400, 450), _squashed(30, 1.45))
+    faces = [three]
+    if from_above:
+        faces.append(_face(5, (150, 120), _squashed(30, 1.0)))
+    img = _photo_with_side_face_above((400, 450), 30, 1.45)
+    out, warnings = _top_faces(faces, SHAPE, SETTINGS, img)
+    assert (three in out) == kept
+    assert any("only a side face" in w for w in warnings) == (not kept)
