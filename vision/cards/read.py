@@ -1115,17 +1115,20 @@ class CardReader:
             return pieces
         asked = (searched >= s.big_card) & (searched >= s.big_field * posed)
         small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        keys = None  # (the picked small photo's key points, when a close-up's count them)
         if np.count_nonzero(asked) >= s.big_count and pieces:
             xy, reach = xy[asked], s.big_reach * searched[asked]
         else:  # a close-up: at the scale where the detector finds the most key points
             best = sure + s.close_more - 1
+            thr = min(s.key_threshold, s.dove_threshold)  # (read_pieces' own: detected once;
+            #   decode's peaks of heat >= close_heat are the same at any lower threshold)
             for g in (f, f * f):
                 im = small if g == f else cv2.resize(small, None, fx=f, fy=f,
                                                      interpolation=cv2.INTER_AREA)
-                kp = self.detector.detect(im, s.close_heat)
-                n = int(np.count_nonzero(kp.kind == KIND_PIECE))
+                kp = self.detector.detect(im, thr)
+                n = int(np.count_nonzero((kp.kind == KIND_PIECE) & (kp.score >= s.close_heat)))
                 if n > best:
-                    best, pick, found = n, g, im
+                    best, pick, found, keys = n, g, im, kp
             if best < sure + s.close_more:
                 return pieces
             f, small = pick, found
@@ -1133,7 +1136,7 @@ class CardReader:
         look = copy.copy(self)  # (the same models; the detector's widths are good here)
         look.settings = replace(s, width_scales=s.second_width_scales)
         more, _ = look.read_pieces(small, "troetofanten",  # (near the key points that asked)
-                                   within=((xy + 0.5) * f - 0.5, reach * f))
+                                   within=((xy + 0.5) * f - 0.5, reach * f), keys=keys)
         at = np.array([p.center for p in pieces]).reshape(-1, 2)
         wid = np.array([p.width for p in pieces])
         drop: set[int] = set()
@@ -1185,16 +1188,18 @@ class CardReader:
         return up + kept
 
     def read_pieces(self, image: np.ndarray, game: str, area=None,
-                    within: tuple[np.ndarray, np.ndarray] | None = None
-                    ) -> tuple[list[CardPiece], list[str]]:
+                    within: tuple[np.ndarray, np.ndarray] | None = None,
+                    keys: Keypoints | None = None) -> tuple[list[CardPiece], list[str]]:
         """Pieces (label, confidence, pose) of `game` in the image, and warnings. `area`:
         the Hop la bille cloth (cards then take their frame from its plane). `within`:
         (centres (M, 2), radii (M,)) px: only the key points inside these discs are read
         (`second_look`'s; without it, Troetofanten cards too large for the detector are
-        looked for once more)."""
+        looked for once more). `keys`: the detector's key points on `image` at
+        min(`key_threshold`, `dove_threshold`) where the caller has them already."""
         s = self.settings
         spec = SPECS[game]
-        kp = self.detector.detect(image, min(s.key_threshold, s.dove_threshold))
+        kp = keys if keys is not None else \
+            self.detector.detect(image, min(s.key_threshold, s.dove_threshold))
         if within is not None:
             c, rad = within
             kp = kp.select((np.hypot(*(kp.xy[:, None] - c[None]).transpose(2, 0, 1))
@@ -1205,9 +1210,6 @@ class CardReader:
         searched: list[float] = []
         kp, idx, frames = self.pose_key_points(image, game, kp, thr, area, searched)
         n_strong = len(idx)
-        posed = kp.width[idx]  # (the strong key points' widths after `refine_poses`)
-        posed_xy = kp.xy[idx]
-        sure = int(np.count_nonzero((kp.kind == KIND_PIECE) & (kp.score >= s.close_heat)))
         if game == "troetofanten" and s.back_key_threshold < thr:
             weak, weak_frames = self.pose_back_candidates(image, kp, idx)
             idx, frames = np.concatenate([idx, weak]), frames + weak_frames
@@ -1258,9 +1260,11 @@ class CardReader:
         if game == "troetofanten":
             pieces = drop_turned_twins(pieces, s.twin_reach)
             pieces = self.settle_backs(image, pieces)
-            if within is None:
-                pieces = self.second_look(image, pieces, np.asarray(searched), posed,
-                                          posed_xy, sure)
+            if within is None:  # (`kp` as posed; `idx` only extended since)
+                strong = idx[:n_strong]  # (their widths after `refine_poses`)
+                sure = int(np.count_nonzero((kp.kind == KIND_PIECE) & (kp.score >= s.close_heat)))
+                pieces = self.second_look(image, pieces, np.asarray(searched), kp.width[strong],
+                                          kp.xy[strong], sure)
         if game == "hop-la-bille" and area is not None and s.hop_row_backs:
             pieces = hop_row_backs(image, area, pieces, s)
         if game == "magic-rabbit":  # doves lie on hats: the strongest one per hat

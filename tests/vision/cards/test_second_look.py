@@ -48,11 +48,13 @@ class Reader:
         self.r.settings = READ
         self.r.detector = Detector(half_keys)
         self.calls = []
+        self.keys = []  # the key points second_look handed on with each call
         self.r.read_pieces = self.read
         self.second = second
 
-    def read(self, image, game, within=None):
+    def read(self, image, game, within=None, keys=None):
         self.calls.append((image.shape, game, within))
+        self.keys.append(keys)
         return [half(p) for p in self.second], []
 
     def look(self, first, searched, posed, xy=None, sure=10):
@@ -85,6 +87,7 @@ def test_second_look_only_where_the_first_found_large_cards_made_narrow(searched
     if looks:  # on the photo at half size, only near the key points that asked for it
         ((shape, game, (centres, radii)),) = rd.calls
         assert shape == (240, 320, 3) and game == "troetofanten"
+        assert rd.keys == [None]  # (read_pieces detects them on the small photo itself)
         np.testing.assert_allclose(centres, [(189.75, 149.75), (189.75, 154.75)])
         np.testing.assert_allclose(radii, [200, 220])  # `big_reach` x searched, halved
 
@@ -163,3 +166,27 @@ def test_second_look_a_close_up_at_the_scale_with_most_key_points(keys, shape):
     rd = Reader([], keys)
     rd.look([], [], [], sure=0)
     assert [c[0] for c in rd.calls] == [shape]
+    (kp,) = rd.keys  # the picked photo's key points, detected once
+    assert len(kp) == keys[shape[1]]
+
+
+class WeakDetector(Detector):
+    """`n` key points of heat 0.9 and as many of 0.3 (under `close_heat`) on any photo."""
+
+    def detect(self, image, threshold):
+        n = self.n
+        score = np.r_[np.full(n, 0.9), np.full(n, 0.3)].astype(np.float32)
+        return Keypoints(np.zeros((2 * n, 2)), np.full(2 * n, KIND_PIECE), score,
+                         np.zeros(2 * n), np.full(2 * n, 50.0))
+
+
+@pytest.mark.parametrize("n,looks", [(2, True), (1, False)])
+def test_second_look_a_close_up_counts_only_key_points_of_close_heat(n, looks):
+    """The small photo's key points come at read_pieces' own threshold (they go on to it);
+    only those of `close_heat` count."""
+    rd = Reader([NEAR], n)
+    rd.r.detector = WeakDetector(n)
+    rd.look([], [], [], sure=0)
+    assert bool(rd.calls) == looks
+    if looks:
+        assert len(rd.keys[0]) == 2 * n  # all of them handed on, the weak ones too
