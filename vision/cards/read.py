@@ -1083,7 +1083,7 @@ class CardReader:
                 frame, a, w = cand[k]
                 key, _, _ = pose_from_frame(frame, spec)
                 kept.append(CardPiece("back", conf, key, frame, float(a), w,
-                                      {lab: round(float(v), 4) for lab, v in
+                                      {lab: float(v) for lab, v in
                                        zip(TROETO_LABELS, pg[k], strict=True)}))
         return self._add_strips(up, kept, masks)
 
@@ -1248,8 +1248,8 @@ class CardReader:
                 continue
             pieces.append(CardPiece(label, conf, kp.xy[i].copy(), frames[r], float(kp.angle[i]),
                                     float(kp.width[i]),
-                                    {lab: round(float(v), 4) for lab, v in zip(labels, pg,
-                                                                                strict=True)}))
+                                    {lab: float(v) for lab, v in zip(labels, pg, strict=True)}))
+            #   (unrounded: shares under 5e-5 stay apart in `lineup.distinct_numbers`)
             if game == "magic-rabbit" and label != "magician":
                 n = int(label.rsplit("-", 1)[1])
                 hue = tile_hue(crops[r], s.tile_sat)
