@@ -51,13 +51,11 @@ def unique_assignment(logp: np.ndarray) -> list[int] | None:
     return max(best.values(), key=lambda t: t[0])[1]
 
 
-def number_probs(probs: dict, kind: str) -> np.ndarray:
-    """(9,) each number's probability for a tile of `kind` ("hat"/"rabbit"): that kind's
-    label's plus the other kind's (`hat-n` + `rabbit-n`). A hat's and a rabbit's number is
-    the same frame colour, so a tile whose kind the classifier doubted (or the layout
-    changed) keeps the number it was read with."""
-    other = "rabbit" if kind == "hat" else "hat"
-    return np.array([probs.get(f"{kind}-{n}", 0.0) + probs.get(f"{other}-{n}", 0.0)
+def number_probs(probs: dict) -> np.ndarray:
+    """(9,) each number's probability over both kinds (`hat-n` + `rabbit-n`, n = 1..9). A
+    hat's and a rabbit's number is the same frame colour, so a tile whose kind the classifier
+    doubted (or the layout changed) keeps the number it was read with."""
+    return np.array([probs.get(f"hat-{n}", 0.0) + probs.get(f"rabbit-{n}", 0.0)
                      for n in range(1, 10)])
 
 
@@ -70,7 +68,7 @@ def distinct_numbers(tiles: list[CardPiece], kind: str) -> tuple[list[CardPiece]
     if not tiles or any(not t.probs for t in tiles) or len(tiles) > 9:
         return tiles, []
     labels = [f"{kind}-{n}" for n in range(1, 10)]
-    p = np.array([number_probs(t.probs, kind) for t in tiles])
+    p = np.array([number_probs(t.probs) for t in tiles])
     choice = unique_assignment(np.log(np.maximum(p, 1e-6)))
     if choice is None:
         return tiles, []
@@ -141,7 +139,7 @@ def settle_kinds(pieces: list[CardPiece], s: LineSettings = LINE
         if not wrong:
             continue
         other = "rabbit" if kind == "hat" else "hat"
-        label = f"{other}-{int(np.argmax(number_probs(p.probs, other))) + 1}"
+        label = f"{other}-{int(np.argmax(number_probs(p.probs))) + 1}"
         x, y = p.center
         warnings.append(f"the {p.label} at ({x:.0f}, {y:.0f}) is read as {label}: it lies "
                         f"{'below a hat' if kind == 'hat' else 'above a rabbit'}")
