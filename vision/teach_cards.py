@@ -150,7 +150,7 @@ def off_row_backs(reader, image: np.ndarray, area, pieces: list[CardPiece],
     side's other cards, or, on a side with no other card, of the other cards' distance
     beyond the cloth (a crop of bare table near the taught back's prototype, far out)."""
     from vision.cards.geometry import SPECS, crop_card
-    from vision.cards.hopcards import card_zone
+    from vision.cards.hopcards import card_depth, card_zone
 
     s = settings or BACK_LOOK
     back = BACK_LABEL["hop-la-bille"]
@@ -169,21 +169,15 @@ def off_row_backs(reader, image: np.ndarray, area, pieces: list[CardPiece],
     tol = s.row_depth * area.settings.px_per_mm
     plane = area.to_plane(np.array([p.center for p in pieces], float))
     zones = [card_zone(q, side) for q in plane]
-    beyond = {"north": lambda q: -q[1], "south": lambda q: q[1] - side,
-              "west": lambda q: -q[0], "east": lambda q: q[0] - side}
-    depth = np.array([beyond[z](q) if z in beyond else 0.0 for z, q in zip(zones, plane,
-                                                                            strict=True)])
+    depth = np.array([card_depth(q, side) for q in plane])
     sure = [k for k in range(len(pieces)) if k not in taught]
     drop = set()
     for k in taught:
-        if zones[k] not in beyond:
-            continue
         mates = [j for j in sure if zones[j] == zones[k]]
-        ref = [j for j in sure if zones[j] in beyond]
         if mates:
             line = float(np.median(depth[mates]))
-        elif ref:
-            line = float(np.median(depth[ref]))
+        elif sure:
+            line = float(np.median(depth[sure]))
         else:
             continue
         if abs(depth[k] - line) > tol:

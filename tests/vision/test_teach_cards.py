@@ -617,3 +617,14 @@ def test_off_row_backs_drops_taught_backs_off_the_players_row(back_at, p_bg, kep
     out = off_row_backs(reader, image, RowArea(), cards + [back])
     assert out[:3] == cards  # face-up cards are never dropped
     assert (back in out) == kept
+
+
+@pytest.mark.parametrize("at, zone, depth", [
+    ((300, -60), "north", 60.0), ((450, 960), "south", 60.0), ((-70, 450), "west", 70.0),
+    ((905, 450), "east", 5.0), ((450, 430), "north", -430.0),  # on the cloth: its nearest
+])
+def test_card_depth_is_the_distance_beyond_the_card_zone(at, zone, depth):
+    from vision.cards.hopcards import card_depth, card_zone
+
+    assert card_zone(np.array(at, float), 900.0) == zone
+    assert card_depth(np.array(at, float), 900.0) == depth

@@ -183,11 +183,21 @@ def refine_outline(image_bgr: np.ndarray, frame, colour: str, grow: float = 1.35
     return pts[:, :2] / pts[:, 2:3]
 
 
+def _beyond(center_plane, side_px: float) -> dict[str, float]:
+    """How far plane point (x, y) lies beyond each side of a square of `side_px`."""
+    x, y = float(center_plane[0]), float(center_plane[1])
+    return {"north": -y, "east": x - side_px, "south": y - side_px, "west": -x}
+
+
 def card_zone(center_plane, side_px: float) -> str:
     """The cloth side a card lies beyond: plane point (x, y) of a square of `side_px`."""
-    x, y = float(center_plane[0]), float(center_plane[1])
-    d = {"north": -y, "east": x - side_px, "south": y - side_px, "west": -x}
+    d = _beyond(center_plane, side_px)
     return max(d, key=d.get)
+
+
+def card_depth(center_plane, side_px: float) -> float:
+    """How far (plane px) a card lies beyond its side of the cloth (`card_zone`'s)."""
+    return float(np.max(np.array(list(_beyond(center_plane, side_px).values()), np.float64)))
 
 
 def order_cards(zone: str, centres: list) -> list[int]:
