@@ -346,10 +346,7 @@ class Pipeline:
             cand = find_marbles(photo.image, area, MARBLE_SETTINGS)
             on_cloth = cloth_probability(area, cand) if len(cand) else None
             if on_cloth is not None:  # not on a card lying beside a cloth found too big
-                keep = on_cloth >= self.decide.min_area_prob
-                cand = Candidates(cand.centers[keep], cand.sides[keep], cand.angles[keep],
-                                  tuple(p for p, k in zip(cand.polygons, keep, strict=True)
-                                        if k))
+                cand = cand.take(on_cloth >= self.decide.min_area_prob)
         t = timer.lap("segment", t)
         pred, probs = self._classify(gv, photo, area, cand, profile)
         keep, labels, conf, moves = self._decide(gv, probs)
@@ -423,9 +420,7 @@ class Pipeline:
         if len(more) and keep.any():
             kept = cand.centers[keep]
             near = np.hypot(*(more.centers[:, None] - kept[None]).transpose(2, 0, 1)).min(1)
-            far = near > 0.5 * more.sides
-            more = Candidates(more.centers[far], more.sides[far], more.angles[far],
-                              tuple(p for p, f in zip(more.polygons, far, strict=True) if f))
+            more = more.take(near > 0.5 * more.sides)
         if not len(more):
             return cand, pred, probs
         more_pred, more_probs = self._classify(gv, photo, area, more, profile)
@@ -438,10 +433,7 @@ class Pipeline:
         more_probs = more_probs.copy()
         more_probs[unsure] = 0.0
         more_probs[unsure, self.classifier.index(BACKGROUND)] = 1.0
-        joined = Candidates(np.concatenate([cand.centers, more.centers]),
-                            np.concatenate([cand.sides, more.sides]),
-                            np.concatenate([cand.angles, more.angles]),
-                            cand.polygons + more.polygons)
+        joined = cand + more
         both = Prediction(np.concatenate([pred.probs, more_pred.probs]),
                           np.concatenate([pred.embedding, more_pred.embedding]))
         return joined, both, np.concatenate([probs, more_probs])

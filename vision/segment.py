@@ -35,6 +35,18 @@ class Candidates:
     def __len__(self) -> int:
         return len(self.centers)
 
+    def take(self, keep: np.ndarray) -> Candidates:
+        """The candidates where the (N,) bool mask `keep` is set, in order."""
+        return Candidates(self.centers[keep], self.sides[keep], self.angles[keep],
+                          tuple(p for p, k in zip(self.polygons, keep, strict=True) if k))
+
+    def __add__(self, other: Candidates) -> Candidates:
+        """These candidates followed by `other`'s."""
+        return Candidates(np.concatenate([self.centers, other.centers]),
+                          np.concatenate([self.sides, other.sides]),
+                          np.concatenate([self.angles, other.angles]),
+                          self.polygons + other.polygons)
+
     @classmethod
     def empty(cls) -> Candidates:
         return cls(np.zeros((0, 2)), np.zeros(0), np.zeros(0), ())

@@ -9,7 +9,13 @@ from hypothesis import strategies as st
 from vision.area import AREA_SETTINGS, area_from_corners, find_area
 from vision.errors import AreaNotFound
 from vision.preprocess import CropSettings, crops_to_input, extract_crops
-from vision.segment import MARBLE_SETTINGS, TILE_SETTINGS, find_marbles, find_tiles
+from vision.segment import (
+    MARBLE_SETTINGS,
+    TILE_SETTINGS,
+    Candidates,
+    find_marbles,
+    find_tiles,
+)
 
 SIMSALA = AREA_SETTINGS["simsala-hopp"]
 CLOTH = AREA_SETTINGS["hop-la-bille"]
@@ -709,3 +715,19 @@ def test_edge_tiles_far_out(outline, x, found):
         assert np.hypot(*(pts[0] - (x, 480))) < 8
         assert abs(cand.sides[0] / SIMSALA.plane_px * 300 - 48) < 8  # in plane px
     assert len(edge_tiles(img, area, replace(TILE_SETTINGS, edge_margin=0.0))) == 0
+
+
+def test_candidates_take_and_join():
+    a = Candidates(np.arange(6.0).reshape(3, 2), np.array([30.0, 31.0, 32.0]),
+                   np.array([0.0, 10.0, 20.0]), (np.zeros((4, 2)), None, np.ones((4, 2))))
+    b = Candidates(np.array([[9.0, 9.0]]), np.array([40.0]), np.array([5.0]), (None,))
+    kept = a.take(np.array([True, False, True]))
+    assert np.array_equal(kept.centers, [[0, 1], [4, 5]])
+    assert np.array_equal(kept.sides, [30, 32]) and np.array_equal(kept.angles, [0, 20])
+    assert len(kept.polygons) == 2 and kept.polygons[1] is a.polygons[2]
+    assert len(a.take(np.zeros(3, bool))) == 0
+    both = kept + b
+    assert len(both) == 3 and both.polygons == kept.polygons + (None,)
+    assert np.array_equal(both.centers, [[0, 1], [4, 5], [9, 9]])
+    assert np.array_equal(both.sides, [30, 32, 40]) and np.array_equal(both.angles, [0, 20, 5])
+    assert len(Candidates.empty() + b) == 1
