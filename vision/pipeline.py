@@ -348,12 +348,17 @@ class Pipeline:
             if on_cloth is not None:  # not on a card lying beside a cloth found too big
                 cand = cand.take(on_cloth >= self.decide.min_area_prob)
         t = timer.lap("segment", t)
-        pred, probs = self._classify(gv, photo, area, cand, profile)
+        hues = None  # Simsala Hopp's coats of arms, read once for the photo
+        if gv.coats_of_arms:
+            from vision.shields import shield_hues  # (looked up per call: teach_eval times it)
+
+            hues = shield_hues(photo.image, area)
+        pred, probs = self._classify(gv, photo, area, cand, hues, profile)
         keep, labels, conf, moves = self._decide(gv, probs)
         t = timer.lap("classify", t)
         if gv.kind == "tiles" and gv.total and keep.sum() < gv.total:
             cand, pred, probs = self._missing_tiles(gv, photo, area, cand, keep, pred, probs,
-                                                    profile)
+                                                    hues, profile)
             keep, labels, conf, moves = self._decide(gv, probs)
             t = timer.lap("missing", t)
         idx = np.flatnonzero(keep)
@@ -382,9 +387,10 @@ class Pipeline:
         return det, cand, pred, idx, facts, warnings
 
     def _classify(self, gv: GameVision, photo: Photo, area: PlayArea, cand: Candidates,
-                  profile=None):
+                  hues: dict[str, float] | None = None, profile=None):
         """The classifier's output for `cand` and its class probabilities (N, C), re-decided
-        by the coats of arms or by a teach profile."""
+        by the coats of arms (`hues`, `vision.shields.shield_hues`' for the photo, or None)
+        or by a teach profile."""
         taught = profile is not None and profile.piece_part is not None
         crop = self.classifier.crop
         if taught:  # teach mode: its own colour calibration, no light balance
@@ -396,21 +402,20 @@ class Pipeline:
         pred = self.classifier.predict(crops)
         probs = pred.probs
         if gv.coats_of_arms and not taught and len(crops):
-            probs = self._coats_of_arms(photo, area, crops, probs)
+            probs = self._coats_of_arms(crops, probs, hues)
         if taught:  # teach mode
             from vision.teach import shield_calibrated, teach_probs  # (model + prototypes +
             # colours; the coloured rabbits' colours turned by this photo's coats of arms)
 
             if gv.coats_of_arms:
-                from vision.shields import shield_hues
-
-                profile = shield_calibrated(profile, shield_hues(photo.image, area))
+                profile = shield_calibrated(profile, hues)
             probs = teach_probs(profile, self.classifier, gv.labels, probs, pred.embedding,
                                 crops)
         return pred, probs
 
     def _missing_tiles(self, gv: GameVision, photo: Photo, area: PlayArea, cand: Candidates,
-                       keep: np.ndarray, pred, probs: np.ndarray, profile=None):
+                       keep: np.ndarray, pred, probs: np.ndarray,
+                       hues: dict[str, float] | None = None, profile=None):
         """Fewer tiles kept than the game has: `edge_tiles`' candidates away from the kept
         ones join `cand`, each read as background unless the classifier is very sure of it
         (`DecideSettings.missing_min_prob`; table checks of a tile's size look like tiles),
@@ -423,7 +428,7 @@ class Pipeline:
             more = more.take(near > 0.5 * more.sides)
         if not len(more):
             return cand, pred, probs
-        more_pred, more_probs = self._classify(gv, photo, area, more, profile)
+        more_pred, more_probs = self._classify(gv, photo, area, more, hues, profile)
         cols = [self.classifier.index(lab) for lab in gv.labels]
         best = more_probs[:, cols].max(axis=1)
         sure = np.flatnonzero(best >= self.decide.missing_min_prob)
@@ -438,14 +443,14 @@ class Pipeline:
                           np.concatenate([pred.embedding, more_pred.embedding]))
         return joined, both, np.concatenate([probs, more_probs])
 
-    def _coats_of_arms(self, photo: Photo, area: PlayArea, crops: np.ndarray,
-                       probs: np.ndarray) -> np.ndarray:
+    def _coats_of_arms(self, crops: np.ndarray, probs: np.ndarray,
+                       hues: dict[str, float] | None) -> np.ndarray:
         """Simsala Hopp: the coloured rabbits re-decided by the castle's coats of arms under
-        this photo's light (`vision.shields`); the probabilities unchanged without them."""
-        from vision.shields import COLOURS, recolour, shield_hues
+        this photo's light (`hues`, `vision.shields.shield_hues`'); the probabilities
+        unchanged without them (None)."""
+        from vision.shields import COLOURS, recolour
         from vision.teach import piece_colour
 
-        hues = shield_hues(photo.image, area)
         if hues is None:
             return probs
         columns = {c: self.classifier.index(f"rabbit-{c}") for c in COLOURS}
