@@ -113,8 +113,8 @@ class AreaSettings:
     # ... and for the arena, that region's quad is a rival to the network's where the
     # latter's weakest side stays under `weak_share` after `refit_weak_sides`
     enclosed_rival: bool = False
-    # ... and so is the quad the colour masks give (the first level with a plausible one,
-    # snapped and refitted likewise: the network's coarse mask had cut a corner off)
+    # ... and so is the quad the colour masks give (the strongest of every level's plausible
+    # quads, snapped and refitted likewise: the network's coarse mask had cut a corner off)
     colour_rival: bool = False
 
     @property
@@ -608,7 +608,7 @@ def refit_weak_sides(quad: np.ndarray, cue: np.ndarray, settings: AreaSettings
     shadow or the wall's outer edge) is looked for again in a wide band around it
     (`weak_passes`) and replaced where the cue drops along clearly more of the new line.
     (the quad, the weakest side share at `weak_depth` of its corners as `order_corners`
-    puts them, for `_rival_enclosed`)."""
+    puts them, for `_rival_colour` and `_rival_enclosed`)."""
     q = np.asarray(quad, np.float64)
     share = side_contrast(q, cue, settings, depth=settings.weak_depth)
     if share.min() >= settings.weak_share:
