@@ -494,10 +494,18 @@ def _check_candidate(blob, shape, settings: AreaSettings,
     return quad, ""
 
 
-def grow_region(small_bgr: np.ndarray, seed: tuple[int, int], settings: AreaSettings):
+def blurred_lab(small_bgr: np.ndarray) -> np.ndarray:
+    """The Lab image `grow_region` floods: `small_bgr` blurred 5 x 5, then converted."""
+    return cv2.cvtColor(cv2.GaussianBlur(small_bgr, (5, 5), 0), cv2.COLOR_BGR2LAB)
+
+
+def grow_region(small_bgr: np.ndarray, seed: tuple[int, int], settings: AreaSettings,
+                glab: np.ndarray | None = None):
     """Flood-fill from `seed` over gradual colour changes (shadows, light gradients), stopping
-    at edges such as the castle walls or the cloth's rim: uint8 {0, 1} mask."""
-    lab = cv2.cvtColor(cv2.GaussianBlur(small_bgr, (5, 5), 0), cv2.COLOR_BGR2LAB)
+    at edges such as the castle walls or the cloth's rim: uint8 {0, 1} mask. `glab`:
+    `blurred_lab(small_bgr)` when the caller has it (the fill only writes its mask, never
+    the image, so one serves every seed)."""
+    lab = blurred_lab(small_bgr) if glab is None else glab
     h, w = lab.shape[:2]
     ff = np.zeros((h + 2, w + 2), np.uint8)
     tol = (settings.grow_tolerance,) * 3
@@ -506,8 +514,10 @@ def grow_region(small_bgr: np.ndarray, seed: tuple[int, int], settings: AreaSett
     return ff[1:-1, 1:-1]
 
 
-def _best_candidate(small, mask, settings: AreaSettings, why: str, grow: bool = True):
-    """Try the largest colour blobs (each also grown by flood fill): (quad or None, why)."""
+def _best_candidate(small, mask, settings: AreaSettings, why: str, grow: bool = True,
+                    glab: np.ndarray | None = None):
+    """Try the largest colour blobs (each also grown by flood fill, over `glab`, as
+    `grow_region` takes it): (quad or None, why)."""
     total = mask.shape[0] * mask.shape[1]
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     order = [i for i in np.argsort(-stats[1:, cv2.CC_STAT_AREA]) + 1
@@ -520,7 +530,7 @@ def _best_candidate(small, mask, settings: AreaSettings, why: str, grow: bool = 
             if grown:
                 dist = cv2.distanceTransform(comp, cv2.DIST_L2, 3)
                 sy, sx = np.unravel_index(int(np.argmax(dist)), dist.shape)
-                region = grow_region(small, (int(sx), int(sy)), settings) | comp
+                region = grow_region(small, (int(sx), int(sy)), settings, glab) | comp
                 if region.sum() > settings.max_grow * comp.sum():
                     why = "the candidate region has no clear border"
                     continue
@@ -840,12 +850,13 @@ def colour_quads(small, lab, cue, settings: AreaSettings):
     """For each colour level in turn (`area_mask`, opened and closed): (its plausible quad
     snapped to `cue`, or None; why not)."""
     k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (settings.open_px, settings.open_px))
+    glab = blurred_lab(small)  # once for every level's flood fills
     for level in levels(settings):
         mask = area_mask(small, settings, level, lab)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, k)
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8),
                                 iterations=2)
-        best, why = _best_candidate(small, mask, settings, "")
+        best, why = _best_candidate(small, mask, settings, "", glab=glab)
         if best is not None:
             best = snap_sides(order_corners(best), cue, settings, settings.snap_passes)
         yield best, why

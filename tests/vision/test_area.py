@@ -216,3 +216,33 @@ def test_colour_rival_replaces_a_quad_with_a_corner_cut_off(cut, weak_gain, repl
         assert share > weakest(bad, cue, st) + st.weak_gain
     else:
         assert out is bad
+
+
+
+def test_colour_quads_share_one_blurred_lab():
+    # every level's flood fills read one blurred Lab image, made once (the fill writes only
+    # its mask, so the image is unchanged): the quads are those grown from a fresh one each
+    import vision.area as area
+
+    img = castle((170, 200, 220), (120, 125, 130), tiles_south=2)
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
+    cue = cue_map(img, RED)
+    glab = area.blurred_lab(img)
+    before = glab.copy()
+    seed = tuple(int(v) for v in ARENA.mean(axis=0))
+    grown = area.grow_region(img, seed, RED, glab)
+    assert grown.sum() > 0 and np.array_equal(grown, area.grow_region(img, seed, RED))
+    assert np.array_equal(glab, before)
+    with pytest.MonkeyPatch.context() as mp:
+        made = []
+        mp.setattr(area, "blurred_lab", lambda s: made.append(1) or before.copy())
+        shared = list(area.colour_quads(img, lab, cue, RED))
+        assert len(made) == 1
+    with pytest.MonkeyPatch.context() as mp:  # each fill blurs and converts again
+        real = area._best_candidate
+        mp.setattr(area, "_best_candidate", lambda *a, glab=None, **k: real(*a, **k))
+        alone = list(area.colour_quads(img, lab, cue, RED))
+    assert any(q is not None for q, _ in shared) and len(shared) == len(alone)
+    for (q, why), (q2, why2) in zip(shared, alone, strict=True):
+        assert why == why2 and (q is None) == (q2 is None)
+        assert q is None or np.array_equal(q, q2)
