@@ -111,25 +111,19 @@ def taught_reader(reader, profile: teach.Profile | None, game: str):
     for search in ("search_widths", "search_angles"):  # the poses stay the untaught
         if hasattr(reader, search):  # reader's (the same crops as teaching saw; and faster)
             setattr(out, search, getattr(reader, search))
-    if game == "hop-la-bille" and part.look is not None and hasattr(out, "read_pieces"):
+    if game == "hop-la-bille" and hasattr(out, "read_pieces"):
         read = out.read_pieces  # (bound to the copy)
         clf = out.classifier
 
         def read_pieces(image, game, area=None):
-            clf.colours = photo_colours(image, part.look)
-            return read(image, game, area)
+            if part.look is not None:  # the taught back's colours in this photo
+                clf.colours = photo_colours(image, part.look)
+            pieces, warnings = read(image, game, area)
+            if area is not None and BACK_LOOK.row_depth > 0:
+                pieces = off_row_backs(reader, image, area, pieces)
+            return pieces, warnings
 
         out.read_pieces = read_pieces
-    if game == "hop-la-bille" and hasattr(out, "read_pieces") and BACK_LOOK.row_depth > 0:
-        read_rows = out.read_pieces
-
-        def read_in_rows(image, game, area=None):
-            pieces, warnings = read_rows(image, game, area)
-            if area is None:
-                return pieces, warnings
-            return off_row_backs(reader, image, area, pieces), warnings
-
-        out.read_pieces = read_in_rows
     if game == "troetofanten" and part.look is not None and hasattr(out, "settle_backs"):
         settle = out.settle_backs  # (bound to the copy: its classifier is the taught one)
 

@@ -628,3 +628,30 @@ def test_card_depth_is_the_distance_beyond_the_card_zone(at, zone, depth):
 
     assert card_zone(np.array(at, float), 900.0) == zone
     assert card_depth(np.array(at, float), 900.0) == depth
+
+
+@pytest.mark.parametrize("area, taught_look, calls", [
+    (RowArea(), True, ["colours", "read", "rows"]),  # colours, read, then the row check
+    (RowArea(), False, ["read", "rows"]),
+    (None, True, ["colours", "read"]),  # no cloth: no rows to check
+])
+def test_taught_reader_reads_hop_la_bille_in_order(monkeypatch, area, taught_look, calls):
+    """One `read_pieces` for Hop la bille: the back's colours, the read, the row check (each
+    looked up when called: `teach_eval` times them)."""
+    import vision.teach_cards as tc
+
+    fake = FakeCards(None, None)
+    reader = FakeReader(fake, [_row_card("card-red", 400, -60)])
+    seen: list[str] = []
+    monkeypatch.setattr(tc, "photo_colours", lambda image, look: seen.append("colours") or 1)
+    read = FakeReader.read_pieces
+    monkeypatch.setattr(FakeReader, "read_pieces",
+                        lambda self, *a: seen.append("read") or read(self, *a))
+    monkeypatch.setattr(tc, "off_row_backs",
+                        lambda r, image, a, pieces: seen.append("rows") or pieces[:0])
+    look = _taught_look() if taught_look else None
+    out = tc.taught_reader(reader, _card_part("hop-la-bille", fake, look), "hop-la-bille")
+    pieces, warnings = out.read_pieces(_back_photo(), "hop-la-bille", area)
+    assert seen == calls and warnings is None
+    assert len(pieces) == (0 if "rows" in calls else 1)
+    assert reader.colours_seen == [1 if taught_look else None]
