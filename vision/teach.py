@@ -613,7 +613,7 @@ def piece_examples(pipeline, game: str, photo, area, label: str,
     named = {i for i, _, _ in chosen}
     others = [Example(BACKGROUND, f"{name}#{i}", pred.embedding[i].astype(np.float32),
                       colours[i]) for i in range(n_seg) if i not in named]
-    shields = photo_shields(game, photo, area) if settings.shield_shift > 0 else None
+    shields = photo_shields(photo, area) if settings.shield_shift > 0 else None
     return [Example(lab, src, pred.embedding[i].astype(np.float32), colours[i],
                     shields=shields) for i, lab, src in chosen] + others
 
@@ -779,14 +779,12 @@ def timed_build(folder, game, pipeline=None) -> tuple[Profile, float]:
     return prof, (time.perf_counter() - t) * 1000
 
 
-def photo_shields(game: str, photo, area) -> np.ndarray | None:
+def photo_shields(photo, area) -> np.ndarray | None:
     """(4,) hues (degrees) of the coats of arms around the arena (`vision.shields`, in its
-    `COLOURS` order), or None (another game, or no clear coats of arms)."""
-    from vision.pipeline import game_vision
+    `COLOURS` order), or None (no clear coats of arms). Only for a game whose teach settings
+    turn the taught colours by them (`shield_shift` > 0: Simsala Hopp's arena)."""
     from vision.shields import COLOURS, shield_hues
 
-    if area is None or not game_vision(game).coats_of_arms:
-        return None
     hues = shield_hues(photo.image, area)
     return None if hues is None else np.array([hues[c] for c in COLOURS], np.float32)
 
@@ -796,7 +794,7 @@ def shield_calibrated(profile: Profile, hues: dict[str, float] | None) -> Profil
     `shield_shift` x (this photo's coat of arms of that colour - the teach photos'): the
     castle's coats of arms show each player colour under the photo's light (a warm light
     turns yellow towards orange). Unchanged without coats of arms on either side."""
-    from vision.shields import COLOURS
+    from vision.shields import COLOURS, _hue_diff
 
     shift = profile.settings.shield_shift
     if shift <= 0 or not hues or profile.shields is None:
@@ -804,10 +802,10 @@ def shield_calibrated(profile: Profile, hues: dict[str, float] | None) -> Profil
     colours = profile.colours.copy()
     for c, taught in zip(COLOURS, profile.shields, strict=True):
         label = f"rabbit-{c}"
-        if label not in profile.labels or c not in hues:
+        if label not in profile.labels:
             continue
         i = profile.labels.index(label)
-        d = np.radians(shift * ((hues[c] - float(taught) + 180.0) % 360.0 - 180.0))
+        d = np.radians(shift * _hue_diff(hues[c], float(taught)))
         a, b = colours[i, 1], colours[i, 2]
         colours[i, 1], colours[i, 2] = a * np.cos(d) - b * np.sin(d), a * np.sin(d) + b * np.cos(d)
     return replace(profile, colours=colours)
