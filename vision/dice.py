@@ -1022,7 +1022,7 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
     camera's nadir (`_nadir`). Two faces that both look square (4-6 pips, so their shape is
     measured) are two dice: a die's top and side face are at right angles and cannot both
     face the camera. A face with die-coloured surface right above it (along the vertical)
-    is a side face, and makes no other face its side."""
+    is a side face."""
     warnings: list[str] = []
     nadir, slanted, from_above = _nadir(faces, shape, s)
     aniso = []
@@ -1062,12 +1062,13 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
                     fi.area < s.touching_area_ratio * fj.area):
                 continue
             mid = 0.5 * (fi.center + fj.center)
-            up = _up_at(mid, nadir, shape, s)
+            # (slanted: straight up, as the faces' pips place the nadir too roughly to
+            # slant the vertical by perspective)
+            up = np.array([0.0, -1.0]) if slanted and s.up_dir is None else _up_at(
+                mid, nadir, shape, s)
             # > 0: fj lies towards the nadir, so fj is the side (right under the camera a
             # die's sides are slivers anyway: the smaller face)
             toward = 1.0 if up is None else -float(u @ up)
-            if toward <= -s.side_toward and above[j]:
-                toward = 1.0  # fj is a side face itself (of a die behind), not fi's top
             if toward >= s.side_toward:
                 side[j] = True
             elif toward <= -s.side_toward:
