@@ -535,7 +535,7 @@ def edge_tiles(image_bgr: np.ndarray, area: PlayArea, settings: TileSettings) ->
     s_view = area.settings.plane_px * T[0, 0]
     o = T[0, 2]
     n, labels, stats, _ = cv2.connectedComponentsWithStats(free, connectivity=4)
-    centers, sides, angles, polys = [], [], [], []
+    boxes = []
     for i in np.flatnonzero((stats[:, cv2.CC_STAT_AREA] >= a_lo) &
                             (stats[:, cv2.CC_STAT_AREA] <= a_hi)):
         if i == 0:
@@ -552,14 +552,23 @@ def edge_tiles(image_bgr: np.ndarray, area: PlayArea, settings: TileSettings) ->
             continue
         if all(o - 0.05 * s_view < v < o + 1.05 * s_view for v in (cx, cy)):
             continue  # on the arena or its walls: the first looks' part
-        side_plane = max(rw, rh) / T[0, 0]
+        boxes.append((cx, cy, max(rw, rh), ang))
+    return square_candidates(T, boxes)
+
+
+def square_candidates(T: np.ndarray, boxes: list) -> Candidates:
+    """Square tile candidates in plane pixels from (cx, cy, side, angle) boxes in the view
+    whose plane -> view matrix is `T`."""
+    if not boxes:
+        return Candidates.empty()
+    centers, sides, angles, polys = [], [], [], []
+    for cx, cy, side, ang in boxes:
         c = _to_plane(T, [[cx, cy]])[0]
+        side_plane = side / T[0, 0]
         centers.append(c)
         sides.append(side_plane)
         angles.append(float(ang))
         polys.append(square(c, side_plane, ang))
-    if not centers:
-        return Candidates.empty()
     return Candidates(np.array(centers), np.array(sides), np.array(angles), tuple(polys))
 
 
@@ -640,7 +649,7 @@ def find_tiles(image_bgr: np.ndarray, area: PlayArea, settings: TileSettings) ->
         hue_tiles = convex_blobs(cv2.morphologyEx(hue_tiles, cv2.MORPH_CLOSE, k3))
         groups += lone_blobs(hue_tiles, kept_mask(groups, mask.shape), t, t * t,
                              settings.faint_area, settings.faint_side, settings.faint_fill)
-    centers, sides, angles, polys = [], [], [], []
+    boxes = []
     for g in groups:
         (cx, cy), (w, h), ang = cv2.minAreaRect(g.astype(np.float32))
         if settings.trim_above > 0 and max(w, h) > settings.trim_above * t:
@@ -650,16 +659,8 @@ def find_tiles(image_bgr: np.ndarray, area: PlayArea, settings: TileSettings) ->
             continue
         if max(w, h) > 2.2 * t:
             continue
-        side = float(np.clip(max(w, h), 0.8 * t, 1.25 * t))
-        c = _to_plane(T, [[cx, cy]])[0]
-        side_plane = side / T[0, 0]
-        centers.append(c)
-        sides.append(side_plane)
-        angles.append(float(ang))
-        polys.append(square(c, side_plane, ang))
-    if not centers:
-        return Candidates.empty()
-    return Candidates(np.array(centers), np.array(sides), np.array(angles), tuple(polys))
+        boxes.append((cx, cy, float(np.clip(max(w, h), 0.8 * t, 1.25 * t)), ang))
+    return square_candidates(T, boxes)
 
 
 def find_marbles(image_bgr: np.ndarray, area: PlayArea, settings: MarbleSettings) -> Candidates:
