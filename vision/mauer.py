@@ -40,7 +40,7 @@ import cv2
 import numpy as np
 
 from scoring.labels import PAWN_COLOURS, PAWNS_PER_COLOUR
-from scoring.mauerhuepfer import GOAL_SLOTS, START, Board, load_board
+from scoring.mauerhuepfer import GOAL_SLOTS, START, Board, board_for
 from vision.mauer_dice import BoardDiceSettings, pick_dice, read_board_dice
 
 MODEL_PATH = Path(__file__).resolve().parent.parent / "models" / "mauer-pawns.npz"
@@ -200,24 +200,6 @@ def _now(maps: BlobMap | Future | Later | None) -> BlobMap | None:
     """A blob map that may still be in the making (`run_beside`): the map."""
     return maps.result() if isinstance(maps, Future | Later) else maps
 
-
-def board_for(path: str | Path | None = None) -> Board:
-    """`load_board(path)`, the same `Board` object again while the file is unchanged: the
-    field arrays, rows of fields and spots derived from a board are cached per object
-    (`Board` compares by identity), so each photo no longer recomputes them."""
-    from scoring.mauerhuepfer.board import DEFAULT_BOARD_PATH
-
-    p = Path(path) if path is not None else DEFAULT_BOARD_PATH
-    try:
-        st = p.stat()
-    except OSError:  # load_board says what is wrong with it
-        return load_board(path)
-    return _board_cached(str(p.resolve()), st.st_mtime_ns, st.st_size)
-
-
-@lru_cache(maxsize=4)
-def _board_cached(path: str, mtime_ns: int, size: int) -> Board:
-    return load_board(path)
 
 # --------------------------------------------------------------------------- geometry
 

@@ -18,6 +18,7 @@ from scoring.mauerhuepfer.board import (
     SCHEMA,
     START,
     Board,
+    board_for,
     board_from_dict,
     load_board,
 )
@@ -39,7 +40,8 @@ from tablescore.errors import FactsError
 
 __all__ = [
     "DEFAULT_BOARD_PATH", "GOAL", "GOAL_SLOTS", "OPTIONS", "SCHEMA", "START", "Board", "Claim",
-    "Leg", "Move", "Position", "Verdict", "apply_move", "board_from_dict", "check_move",
+    "Leg", "Move", "Position", "Verdict", "apply_move", "board_for", "board_from_dict",
+    "check_move",
     "is_home", "legal_moves", "load_board", "parse_claim", "parse_dice", "parse_position",
     "race_standing", "score_facts",
 ]
@@ -81,7 +83,7 @@ def score_facts(facts: dict, options: dict[str, str]) -> tuple[dict, list[str]]:
     """facts ``{"dice": [a, b], "pawns": {label: n}, "positions": {label: [ids]}}`` ->
     score ``{"home": {colour: n}, "winner": colour or None, "standing": [...],
     "game_over": bool}`` plus warnings."""
-    board = load_board(options.get("board"))
+    board = board_for(options.get("board"))
     for key in facts:
         if key not in ("dice", "pawns", "positions", "turn"):
             raise FactsError("unknown entry; mauerhuepfer facts have dice, pawns, positions",

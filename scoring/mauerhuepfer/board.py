@@ -35,6 +35,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from scoring.facts import require_bool, require_int, require_list, require_mapping
@@ -442,6 +443,24 @@ def load_board(path: str | Path | None = None) -> Board:
 
     p = Path(path) if path is not None else DEFAULT_BOARD_PATH
     return board_from_dict(read_json_file(p, "board", lambda msg: FactsError(msg, "board")))
+
+
+def board_for(path: str | Path | None = None) -> Board:
+    """`load_board(path)`, the same `Board` object again while the file is unchanged: a
+    photo's reader and its scorer no longer parse the board file each (a few ms), and the
+    field arrays, rows of fields and spots `vision.mauer` derives from a board are cached per
+    object (`Board` compares by identity)."""
+    p = Path(path) if path is not None else DEFAULT_BOARD_PATH
+    try:
+        st = p.stat()
+    except OSError:  # load_board says what is wrong with it
+        return load_board(path)
+    return _board_cached(str(p.resolve()), st.st_mtime_ns, st.st_size)
+
+
+@lru_cache(maxsize=4)
+def _board_cached(path: str, mtime_ns: int, size: int) -> Board:
+    return load_board(path)
 
 
 # --- builder: serpentine boards (the default board and the tests' small boards) ----------
