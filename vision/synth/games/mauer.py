@@ -1,5 +1,5 @@
 """Mauerhuepfer during play: the board drawn from the board description
-(`scoring.mauerhuepfer.load_board`, default `scoring/boards/default.json`), its cardboard walls,
+(`scoring.mauerhuepfer.board_for`, default `scoring/boards/default.json`), its cardboard walls,
 pawns of the colours in play on track fields, in their start areas B and home in goal slots,
 and the two dice on the table beside the board."""
 
@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 
 from scoring.labels import PAWN_COLOURS, PAWNS_PER_COLOUR
-from scoring.mauerhuepfer import GOAL_SLOTS, START, load_board
+from scoring.mauerhuepfer import GOAL_SLOTS, START, board_for
 from vision.synth.art import Sprite, Style, die_face, pawn_top, shade, tint
 from vision.synth.scene import Layout, Piece
 
@@ -23,15 +23,10 @@ DIE_MM = 16.0
 COLOUR_BGR = {"red": (40, 40, 200), "yellow": (30, 210, 240), "green": (50, 150, 40),
               "black": (40, 40, 40)}
 
-_BOARD = None
-
-
 def board():
-    """The default board (loaded once; the Board is immutable)."""
-    global _BOARD
-    if _BOARD is None:
-        _BOARD = load_board()
-    return _BOARD
+    """The default board (`board_for`: loaded once while its file is unchanged, the same
+    cache the reader and the scorer use; the Board is immutable)."""
+    return board_for()
 
 
 def _place_order(b, place: str) -> tuple[int, int]:
