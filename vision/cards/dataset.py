@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -72,6 +73,15 @@ def piece_keys(game: str, truth: dict) -> list[tuple[float, float, int, float, f
     return out
 
 
+def jittered_frame(rng: np.random.Generator, x: float, y: float, ang: float, w: float,
+                   jk: float, ja: float, jw: float, spec) -> np.ndarray:
+    """The frame of a piece whose pose (key (x, y), angle degrees, width px) is jittered:
+    key by normal(0, jk * w) px, angle by normal(0, ja) degrees, width by exp(normal(0, jw))
+    (drawn in that order)."""
+    key = np.array([x, y]) + rng.normal(0, jk * w, 2)
+    return frame_from_pose(key, ang + rng.normal(0, ja), w * np.exp(rng.normal(0, jw)), spec)
+
+
 def classifier_samples(game: str, image: np.ndarray, truth: dict, rng: np.random.Generator,
                        crop: CardCropSettings, s: SampleSettings = SampleSettings()):
     """(crops (N, S, S, 3) uint8 BGR, labels list[str]) for one scene."""
@@ -79,9 +89,8 @@ def classifier_samples(game: str, image: np.ndarray, truth: dict, rng: np.random
     crops, labels = [], []
     keys = [k for k in piece_keys(game, truth) if k[2] == KIND_PIECE]
     for x, y, _, ang, w, lab in keys:
-        key = np.array([x, y]) + rng.normal(0, s.jitter_key * w, 2)
-        fr = frame_from_pose(key, ang + rng.normal(0, s.jitter_angle),
-                             w * np.exp(rng.normal(0, s.jitter_width)), spec)
+        fr = jittered_frame(rng, x, y, ang, w, s.jitter_key, s.jitter_angle, s.jitter_width,
+                            spec)
         crops.append(crop_card(image, fr, spec, crop))
         labels.append(lab)
     h, wid = image.shape[:2]
@@ -136,9 +145,7 @@ def index_samples(image: np.ndarray, truth: dict, rng: np.random.Generator,
                (s.index_jitter_key, s.index_jitter_angle, s.index_jitter_width))
     for x, y, _kind, ang, w, lab in piece_keys("troetofanten", truth):
         for jk, ja, jw in jitters:  # one crop at a reader-like pose, one at a detector-like
-            key = np.array([x, y]) + rng.normal(0, jk * w, 2)
-            fr = frame_from_pose(key, ang + rng.normal(0, ja), w * np.exp(rng.normal(0, jw)),
-                                 spec)
+            fr = jittered_frame(rng, x, y, ang, w, jk, ja, jw, spec)
             crops.append(crop_card(image, fr, INDEX_SPEC, crop))
             labels.append(index_label(lab))
     if not crops:
@@ -163,11 +170,9 @@ def build_index(n_scenes: int, seed: int, crop: CardCropSettings, workers: int =
     """Index crops of `n_scenes` fresh Troetofanten scenes: (crops, classes, scene ids)."""
     from multiprocessing import Pool
 
-    jobs = [(SEED_BASE + 500_000 + seed * 100_000 + k, crop) for k in range(n_scenes)]
-    import time
-
     from vision.classify.create_dataset import progress
 
+    jobs = [(SEED_BASE + 500_000 + seed * 100_000 + k, crop) for k in range(n_scenes)]
     crops, labels, scene_of = [], [], []
     started = time.perf_counter()
     with Pool(workers) as pool:
@@ -207,8 +212,6 @@ def build(n_per_game: int, seed: int = 0, crop: CardCropSettings = CARD_CROP,
     jobs = [(g, SEED_BASE + seed * 100_000 + gi * 10_000 + k, crop)
             for gi, g in enumerate(CARD_GAMES) for k in range(n_per_game)]
     smalls, keys, games, crops, labels, scene_of = [], [], [], [], [], []
-    import time
-
     started = time.perf_counter()
     with Pool(workers) as pool:
         for i, (small, k, c, lab) in enumerate(pool.imap(render_sample, jobs, chunksize=4)):
