@@ -28,7 +28,7 @@ import numpy as np
 from scoring.labels import CARD_LABELS_HOP, MAGIC_RABBIT_LABELS, TROETO_LABELS
 from vision.cards.dataset import BACKGROUND, CARD_GAMES, SEED_BASE, build
 from vision.cards.detect import DETECTOR_PATH, MODELS_DIR, DetectSettings, small_to_input
-from vision.cards.geometry import CardCropSettings, specs_metadata
+from vision.cards.geometry import INDEX_CLASSES, CardCropSettings, specs_metadata
 from vision.classify.augment import ColourJitter, colour_jitter
 from vision.classify.settings import NetTraining
 
@@ -53,7 +53,7 @@ class IndexTrain(ClassifierTrain):
     of the time budget. One torch thread: on this 2-core machine shared with other jobs two
     threads trained 4.5 x slower than one (78 vs 354 crops/s at load 6, measured)."""
 
-    classes: tuple[str, ...] = ("1", "2", "3", "4", "5", "none")  # geometry.INDEX_CLASSES
+    classes: tuple[str, ...] = INDEX_CLASSES
     widths: tuple[int, int, int] = (16, 32, 64)
     time_limit_s: float = 1200.0
     threads: int = 1
@@ -226,7 +226,7 @@ def train_classifier(crops, labels, scenes, cfg: ClassifierTrain, crop: CardCrop
         if not seen:  # the time ran out as this epoch began
             break
         acc = round(float((predict(net, xv) == y[va]).mean()), 4)
-        history.append({"epoch": epoch + 1, "loss": round(total / max(seen, 1), 4),
+        history.append({"epoch": epoch + 1, "loss": round(total / seen, 4),
                         "crops": seen,
                         "val_accuracy": acc})
         if show:
@@ -445,7 +445,7 @@ def train_index(n_scenes: int, workers: int, cfg: IndexTrain = IndexTrain(),
     import os
 
     from vision.cards.dataset import SampleSettings, build_index
-    from vision.cards.geometry import INDEX_CLASSES, INDEX_SPEC
+    from vision.cards.geometry import INDEX_SPEC
     from vision.classify.net import export_onnx as export_cls
 
     out = Path(out)
@@ -455,11 +455,10 @@ def train_index(n_scenes: int, workers: int, cfg: IndexTrain = IndexTrain(),
     data_s = time.perf_counter() - t0
     print(f"index data: {len(crops)} crops from {n_scenes} scenes in {data_s:.0f} s",
           file=sys.stderr)
-    cfg = replace(cfg, classes=INDEX_CLASSES)
     net, info = train_classifier(crops, labels, scenes, cfg, INDEX_CROP, augment=index_augment)
     total_s = time.perf_counter() - t0
     load1 = os.getloadavg()[0]
-    meta = {"classes": json.dumps(list(INDEX_CLASSES)),
+    meta = {"classes": json.dumps(list(cfg.classes)),
             "crop": json.dumps(INDEX_CROP.to_metadata()),
             "specs": json.dumps({"troetofanten-index": asdict(INDEX_SPEC)}),
             "train": json.dumps({"history": info["history"], "scenes": n_scenes,
@@ -538,22 +537,15 @@ def main(argv=None) -> int:
                     help="--index: write the model (and its .md card) here instead of models/")
     args = ap.parse_args(argv)
     crop, dset = CardCropSettings(), DetectSettings()
-    ccfg, dcfg = ClassifierTrain(), DetectorTrain()
-    if args.cls_time:
-        ccfg = replace(ccfg, time_limit_s=args.cls_time)
-    if args.threads:
-        ccfg = replace(ccfg, threads=args.threads)
-        dcfg = replace(dcfg, threads=args.threads)
+    # the classifiers' command-line overrides (the card classifier's and --index's)
+    cls_over = {k: v for k, v in (("time_limit_s", args.cls_time), ("threads", args.threads),
+                                  ("epochs", args.epochs)) if v}
     if args.index:
-        icfg = IndexTrain()
-        if args.cls_time:
-            icfg = replace(icfg, time_limit_s=args.cls_time)
-        if args.threads:
-            icfg = replace(icfg, threads=args.threads)
-        if args.epochs:
-            icfg = replace(icfg, epochs=args.epochs)
-        return train_index(args.scenes or 1500, args.workers, icfg,
+        return train_index(args.scenes or 1500, args.workers, replace(IndexTrain(), **cls_over),
                            Path(args.out or INDEX_PATH))
+    ccfg, dcfg = replace(ClassifierTrain(), **cls_over), DetectorTrain()
+    if args.threads:
+        dcfg = replace(dcfg, threads=args.threads)
     args.scenes = args.scenes or 450
     if args.det_steps:
         dcfg = replace(dcfg, steps=args.det_steps)
@@ -563,8 +555,6 @@ def main(argv=None) -> int:
         dcfg = replace(dcfg, time_limit_s=args.det_time)
     if args.det_lr:
         dcfg = replace(dcfg, lr=args.det_lr)
-    if args.epochs:
-        ccfg = replace(ccfg, epochs=args.epochs)
     t0 = time.perf_counter()
     cache = Path(args.data)
     if cache.is_file():
