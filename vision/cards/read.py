@@ -649,11 +649,7 @@ def refine_poses(game: str, xy: np.ndarray, angles: np.ndarray, widths: np.ndarr
                 if snapped is not None:  # the card's own outline: its centre and direction
                     frames[i], angles[i], widths[i] = hop_plane_pose(area, *snapped, zone)
                     continue
-            u = np.array(RIGHT[zone], float)
-            v = np.array([-u[1], u[0]])
-            hw, hh = 30.0 * ppm, 45.0 * ppm
-            corners = np.array([p - u * hw - v * hh, p + u * hw - v * hh, p + u * hw + v * hh,
-                                p - u * hw + v * hh])
+            corners = _hop_corners(p, np.array(RIGHT[zone], float), ppm)
             fr = area.to_image(corners)
             ex = fr[1] - fr[0]
             side_ang = float(np.degrees(np.arctan2(ex[1], ex[0])))
@@ -682,12 +678,19 @@ def hop_plane_pose(area, p: np.ndarray, u_ang: float, zone: str
     t = np.deg2rad(u_ang)
     u = np.array([np.cos(t), np.sin(t)])
     u = u if u @ u0 >= 0 else -u
-    v = np.array([-u[1], u[0]])
-    hw, hh = 30.0 * ppm, 45.0 * ppm
-    fr = area.to_image(np.array([p - u * hw - v * hh, p + u * hw - v * hh,
-                                 p + u * hw + v * hh, p - u * hw + v * hh]))
+    fr = area.to_image(_hop_corners(p, u, ppm))
     ex = fr[1] - fr[0]
     return fr, float(np.degrees(np.arctan2(ex[1], ex[0]))), float(np.hypot(*ex))
+
+
+def _hop_corners(p: np.ndarray, u: np.ndarray, ppm: float) -> np.ndarray:
+    """The (4, 2) plane corners TL, TR, BR, BL of a 60 x 90 mm Hop la bille card centred
+    at plane point `p` whose short side runs along the unit vector `u` (`ppm` plane px per
+    mm)."""
+    v = np.array([-u[1], u[0]])
+    hw, hh = 30.0 * ppm, 45.0 * ppm
+    return np.array([p - u * hw - v * hh, p + u * hw - v * hh, p + u * hw + v * hh,
+                     p - u * hw + v * hh])
 
 
 def paper_share(card_bgr: np.ndarray, sat_max: int = 60, value_min: int = 150) -> float:
