@@ -33,6 +33,8 @@ from vision.cards.pieces import CardPiece
 CLASSIFIER_PATH = Path(__file__).resolve().parents[2] / "models" / "cards.onnx"
 INDEX_PATH = CLASSIFIER_PATH.with_name("cards-index.onnx")
 BACKGROUND = "background"
+# the backs' look: bins of hue x saturation (coloured pixels: `look_min_sat` and up)
+LOOK_BINS = [30, 16]
 
 GAME_LABELS: dict[str, tuple[str, ...]] = {
     "magic-rabbit": tuple(x for x in MAGIC_RABBIT_LABELS if x != "dove"),
@@ -362,6 +364,18 @@ def _frames_mask(frames, f: float, shape: tuple[int, int], k: float) -> np.ndarr
     return mask
 
 
+def _look_hsv(image: np.ndarray, centres: np.ndarray, widths: np.ndarray,
+              s: ReadSettings) -> tuple[np.ndarray, np.ndarray, np.ndarray, list]:
+    """The photo at `look_scale` in HSV, the cards' `centres` and `widths` at that scale,
+    and the histogram ranges of `LOOK_BINS`: hue, and saturation of coloured pixels only
+    (a grey's hue is noise)."""
+    f = s.look_scale
+    small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+    centres, widths = np.asarray(centres, float) * f, np.asarray(widths, float) * f
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    return hsv, centres, widths, [0, 180, s.look_min_sat, 256]
+
+
 def look_alike_regions(image: np.ndarray, frames: list[np.ndarray], centres: np.ndarray,
                        widths: np.ndarray, settings: ReadSettings = READ,
                        masks: list | None = None, faces: list[np.ndarray] = ()
@@ -380,16 +394,11 @@ def look_alike_regions(image: np.ndarray, frames: list[np.ndarray], centres: np.
     if not frames or not len(widths):
         return []
     f = s.look_scale
-    small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
-    centres, widths = np.asarray(centres, float) * f, np.asarray(widths, float) * f
-    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    hsv, centres, widths, ranges = _look_hsv(image, centres, widths, s)
     # the cards' inside (their rim may be the faces' colour)
-    mask = _frames_mask(frames, f, small.shape[:2], 0.85)
-    # hue and saturation of coloured pixels only (a grey's hue is noise)
-    lo_s = s.look_min_sat
-    bins, ranges = [30, 16], [0, 180, lo_s, 256]
-    h_back = cv2.calcHist([hsv], [0, 1], mask, bins, ranges)
-    h_all = cv2.calcHist([hsv], [0, 1], None, bins, ranges)
+    mask = _frames_mask(frames, f, hsv.shape[:2], 0.85)
+    h_back = cv2.calcHist([hsv], [0, 1], mask, LOOK_BINS, ranges)
+    h_all = cv2.calcHist([hsv], [0, 1], None, LOOK_BINS, ranges)
     # each colour's share of the backs' area over its share of the rest of the photo's area
     # (per pixel, grey ones included: where the backs are most of the coloured pixels, a
     # share of the coloured pixels alone cannot be 6 x larger on them than in the photo)
@@ -399,8 +408,8 @@ def look_alike_regions(image: np.ndarray, frames: list[np.ndarray], centres: np.
     # a back's colour: far more common on the backs than elsewhere, and not rare on them
     look = (ratio >= s.look_ratio) & (h_back >= 0.01 * h_back.sum())
     if len(faces):  # nor about as common on the face-up cards read (`look_faces`)
-        on = _frames_mask(faces, f, small.shape[:2], 0.85)
-        h_on = cv2.calcHist([hsv], [0, 1], on, bins, ranges)
+        on = _frames_mask(faces, f, hsv.shape[:2], 0.85)
+        h_on = cv2.calcHist([hsv], [0, 1], on, LOOK_BINS, ranges)
         n_on = max(float(np.count_nonzero(on)), 1.0)
         look &= h_back / n_back >= s.look_faces * h_on / n_on
     look = look.astype(np.float32)
@@ -474,12 +483,8 @@ def design_regions(image: np.ndarray, centres: np.ndarray, widths: np.ndarray,
     s = settings
     if not len(widths):
         return []
-    f = s.look_scale
-    small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
-    centres, widths = np.asarray(centres, float) * f, np.asarray(widths, float) * f
-    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-    bins, ranges = [30, 16], [0, 180, s.look_min_sat, 256]
-    h = cv2.calcHist([hsv], [0, 1], None, bins, ranges)
+    hsv, centres, widths, ranges = _look_hsv(image, centres, widths, s)
+    h = cv2.calcHist([hsv], [0, 1], None, LOOK_BINS, ranges)
     card = SPECS["troetofanten"].aspect * float(np.median(widths)) ** 2  # a card's area, px
     table = cv2.dilate((h > s.design_table * card).astype(np.uint8), np.ones((3, 3), np.uint8))
     near = cv2.boxFilter(h, -1, (3, 3), normalize=False, borderType=cv2.BORDER_CONSTANT)
