@@ -20,20 +20,17 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.cards.dataset import index_label
 from vision.cards.geometry import CardCropSettings, KeySpec, crop_card
+from vision.cards.read import index_spec, model_crop_settings
+from vision.evaluate import scene_files
 from vision.image_io import load_photo
 
 
-def model_spec(model) -> KeySpec:
-    from vision.cards.read import index_spec
-
-    return index_spec(model)
-
-
 def animals(folder: Path, min_visible: float = 0.0):
-    """(photo path, polygons (N, 4, 2), true numbers) of every scene with animals."""
-    for jpg in sorted(Path(folder).glob("*.jpg")):
-        truth = json.loads(jpg.with_suffix(".json").read_text())
+    """(photo path, polygons (N, 4, 2), true labels) of every scene with animals."""
+    for jpg, truth_path in scene_files(folder):
+        truth = json.loads(truth_path.read_text())
         cards = [q for q in truth["pieces"] if q.get("polygon")
                  and q["label"].split("-")[0] in ("elephant", "tootophant")
                  and (q.get("visible") or 1.0) >= min_visible]
@@ -42,11 +39,10 @@ def animals(folder: Path, min_visible: float = 0.0):
                    [q["label"] for q in cards])
 
 
-def read_numbers(model, image: np.ndarray, polygons: np.ndarray):
-    """(probs (N, C), crops) of the index model at the given card outlines."""
-    c = model.crop
-    cs = CardCropSettings(size=c.size, mean=c.mean, std=c.std)
-    spec = model_spec(model)
+def read_numbers(model, spec: KeySpec, cs: CardCropSettings, image: np.ndarray,
+                 polygons: np.ndarray):
+    """(probs (N, C), crops) of the index model (its `index_spec` box, its
+    `model_crop_settings`) at the given card outlines."""
     crops = np.stack([crop_card(image, f, spec, cs) for f in polygons])
     return model.predict(crops).probs, crops
 
@@ -78,6 +74,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     models = args.model or ["models/cards-index.onnx"]
     nets = [PieceClassifier(m, 2) for m in models]
+    crops_of = [(index_spec(net), model_crop_settings(net)) for net in nets]
     result = {m: {} for m in models}
     wrong_items = []
     for folder in args.folders:
@@ -85,9 +82,9 @@ def main(argv=None) -> int:
                      "confusions": Counter()} for m in models}
         for jpg, polys, labels in animals(Path(folder), args.min_visible):
             img = load_photo(jpg).image
-            nums = [lab.rsplit("-", 1)[1] for lab in labels]
-            for m, net in zip(models, nets, strict=True):
-                probs, crops = read_numbers(net, img, polys)
+            nums = [index_label(lab) for lab in labels]
+            for m, net, (spec, cs) in zip(models, nets, crops_of, strict=True):
+                probs, crops = read_numbers(net, spec, cs, img, polys)
                 s = stats[m]
                 for k, (p, n) in enumerate(zip(probs, nums, strict=True)):
                     got = net.classes[int(np.argmax(p))]

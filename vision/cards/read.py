@@ -21,6 +21,7 @@ from scoring.labels import CARD_LABELS_HOP, MAGIC_RABBIT_LABELS, TROETO_LABELS
 from vision.cards.detect import DETECTOR_PATH, KIND_DOVE, KIND_PIECE, KeyDetector, Keypoints
 from vision.cards.geometry import (
     SPECS,
+    CardCropSettings,
     KeySpec,
     crop_card,
     frame_from_pose,
@@ -887,6 +888,12 @@ def index_spec(model) -> KeySpec:
         if d else INDEX_SPEC
 
 
+def model_crop_settings(model) -> CardCropSettings:
+    """A classifier's crop settings (size, mean, std: from its metadata)."""
+    c = model.crop
+    return CardCropSettings(size=c.size, mean=c.mean, std=c.std)
+
+
 class CardReader:
     def __init__(self, detector_path=DETECTOR_PATH, classifier_path=CLASSIFIER_PATH,
                  threads: int = 2, settings: ReadSettings = READ, index_path=INDEX_PATH):
@@ -905,10 +912,7 @@ class CardReader:
         P(elephant-n) = P(an elephant) x P(index n), likewise tootophants ((N, L) float)."""
         if self.index is None or not len(frames):
             return probs
-        from vision.cards.geometry import CardCropSettings
-
-        c = self.index.crop
-        cs = CardCropSettings(size=c.size, mean=c.mean, std=c.std)
+        cs = model_crop_settings(self.index)
         crops = np.stack([crop_card(image, f, self.index_spec, cs) for f in frames])
         pidx = self.index.predict(crops).probs
         out = probs.copy()
@@ -1301,10 +1305,7 @@ class CardReader:
     @property
     def crop_settings(self):
         """The card classifier's crop settings (from its metadata)."""
-        from vision.cards.geometry import CardCropSettings
-
-        c = self.classifier.crop
-        return CardCropSettings(size=c.size, mean=c.mean, std=c.std)
+        return model_crop_settings(self.classifier)
 
 
 # ---------------------------------------------------------------- facts per game
