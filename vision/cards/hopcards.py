@@ -197,7 +197,7 @@ def card_zone(center_plane, side_px: float) -> str:
 
 def card_depth(center_plane, side_px: float) -> float:
     """How far (plane px) a card lies beyond its side of the cloth (`card_zone`'s)."""
-    return float(np.max(np.array(list(_beyond(center_plane, side_px).values()), np.float64)))
+    return max(_beyond(center_plane, side_px).values())
 
 
 def order_cards(zone: str, centres: list) -> list[int]:
