@@ -33,7 +33,7 @@ def animals(folder: Path, min_visible: float = 0.0):
         truth = json.loads(truth_path.read_text())
         cards = [q for q in truth["pieces"] if q.get("polygon")
                  and q["label"].split("-")[0] in ("elephant", "tootophant")
-                 and (q.get("visible") or 1.0) >= min_visible]
+                 and q.get("visible", 1.0) >= min_visible]
         if cards:
             yield (jpg, np.array([q["polygon"] for q in cards], float),
                    [q["label"] for q in cards])
