@@ -179,25 +179,35 @@ def _apply(H: np.ndarray, pts) -> np.ndarray:
     return q[:, :2] / q[:, 2:3]
 
 
-def area_mask(image_bgr: np.ndarray, settings: AreaSettings, level: float | None = None,
-              lab: np.ndarray | None = None):
-    """uint8 {0, 255} mask of pixels that look like the play area (same size as the input)
-    at one of the settings' levels (default: the first). `lab`: the image's 8-bit Lab, if
-    already made."""
-    lab = (cv2.cvtColor(image_bgr, cv2.COLOR_BGR2LAB) if lab is None else lab).astype(np.int16)
+def _area_measure(lab: np.ndarray, settings: AreaSettings) -> np.ndarray:
+    """The per-pixel measure `area_mask` compares with a level (`lab`: the image's Lab, 8-bit
+    scale): red: redness relative to lightness, float32; cloth: the lightness L where the
+    chroma is under `cloth_chroma_max`, else -1 (every cloth level is > 0), int16. Made once,
+    it serves every level."""
+    lab = lab.astype(np.int16)
     L, a, b = lab[..., 0], lab[..., 1] - 128, lab[..., 2] - 128
     if settings.kind == "red":
-        level = settings.red_levels[0] if level is None else level
         # Redness relative to lightness, so a shadow over the arena keeps it red.
         r = a.astype(np.float32) - settings.red_b_weight * np.abs(b).astype(np.float32)
-        m = r * 100.0 / np.maximum(L.astype(np.float32), settings.red_l_floor) > level
-    elif settings.kind == "cloth":
-        level = settings.cloth_levels[0] if level is None else level
+        return r * 100.0 / np.maximum(L.astype(np.float32), settings.red_l_floor)
+    if settings.kind == "cloth":
         chroma2 = (a * a + b * b).astype(np.int32)
-        m = (L > level) & (chroma2 < settings.cloth_chroma_max**2)
-    else:  # pragma: no cover - settings typo
-        raise ValueError(f"unknown area kind {settings.kind!r}")
-    return m.astype(np.uint8) * 255
+        return np.where(chroma2 < settings.cloth_chroma_max**2, L, -1)
+    raise ValueError(f"unknown area kind {settings.kind!r}")  # pragma: no cover - typo
+
+
+def area_mask(image_bgr: np.ndarray, settings: AreaSettings, level: float | None = None,
+              lab: np.ndarray | None = None, measure: np.ndarray | None = None):
+    """uint8 {0, 255} mask of pixels that look like the play area (same size as the input)
+    at one of the settings' levels (default: the first). `lab`: the image's 8-bit Lab, if
+    already made; `measure`: `_area_measure` of it, if already made (one for every level)."""
+    if measure is None:
+        if lab is None:
+            lab = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2LAB)
+        measure = _area_measure(lab, settings)
+    if level is None:
+        level = levels(settings)[0]
+    return (measure > level).astype(np.uint8) * 255
 
 
 def levels(settings: AreaSettings) -> tuple[float, ...]:
@@ -851,8 +861,9 @@ def colour_quads(small, lab, cue, settings: AreaSettings):
     snapped to `cue`, or None; why not)."""
     k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (settings.open_px, settings.open_px))
     glab = blurred_lab(small)  # once for every level's flood fills
+    measure = _area_measure(lab, settings)  # and the colour measure likewise
     for level in levels(settings):
-        mask = area_mask(small, settings, level, lab)
+        mask = area_mask(small, settings, level, measure=measure)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, k)
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8),
                                 iterations=2)

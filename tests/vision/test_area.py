@@ -246,3 +246,35 @@ def test_colour_quads_share_one_blurred_lab():
     for (q, why), (q2, why2) in zip(shared, alone, strict=True):
         assert why == why2 and (q is None) == (q2 is None)
         assert q is None or np.array_equal(q, q2)
+
+
+@pytest.mark.parametrize("game", ["simsala-hopp", "hop-la-bille"])
+def test_area_mask_from_one_measure_matches_each_level(game):
+    """`area_mask` from one `_area_measure` for every level (as `colour_quads` makes it)
+    gives the same masks as the per-level rule: red a* - w |b*| over max(L, floor) above
+    the level; cloth L above the level with chroma under the maximum (the measure's -1
+    stands for 'too colourful', so every cloth level must be > 0). Also for a float32 Lab
+    (`segment.arena_surface` passes one)."""
+    from vision.area import _area_measure, area_mask, levels
+
+    st = AREA_SETTINGS[game]
+    if st.kind == "cloth":
+        assert min(st.cloth_levels) > 0
+    rng = np.random.default_rng(7)
+    img = rng.integers(0, 256, (60, 80, 3), dtype=np.uint8)
+    lab8 = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
+    for lab in (lab8, lab8.astype(np.float32) + 0.6):
+        ref_lab = lab.astype(np.int16)
+        L, a, b = ref_lab[..., 0], ref_lab[..., 1] - 128, ref_lab[..., 2] - 128
+        measure = _area_measure(lab, st)
+        for level in levels(st):
+            if st.kind == "red":
+                r = a.astype(np.float32) - st.red_b_weight * np.abs(b).astype(np.float32)
+                want = r * 100.0 / np.maximum(L.astype(np.float32), st.red_l_floor) > level
+            else:
+                chroma2 = (a * a + b * b).astype(np.int32)
+                want = (L > level) & (chroma2 < st.cloth_chroma_max**2)
+            want = want.astype(np.uint8) * 255
+            assert np.array_equal(area_mask(img, st, level, measure=measure), want)
+            assert np.array_equal(area_mask(img, st, level, lab), want)
+    assert np.array_equal(area_mask(img, st), area_mask(img, st, levels(st)[0], lab8))
