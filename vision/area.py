@@ -559,14 +559,21 @@ def _best_candidate(small, mask, settings: AreaSettings, why: str, grow: bool = 
     return None, why
 
 
-def edge_maps(small_bgr: np.ndarray, settings: AreaSettings,
-              lab: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """(edges uint8 {0, 255}, float32 distance of each pixel to the nearest edge pixel) of
-    the lightness of a BGR image."""
+def edge_map(small_bgr: np.ndarray, settings: AreaSettings,
+             lab: np.ndarray | None = None) -> np.ndarray:
+    """Edges (Canny, uint8 {0, 255}) of the lightness of a BGR image (`lab`: its Lab, if
+    already made)."""
     if lab is None:
         lab = cv2.cvtColor(small_bgr, cv2.COLOR_BGR2LAB)
     L = cv2.GaussianBlur(lab[..., 0], (0, 0), 1.0)
-    edges = cv2.Canny(L, *settings.edge_canny)
+    return cv2.Canny(L, *settings.edge_canny)
+
+
+def edge_maps(small_bgr: np.ndarray, settings: AreaSettings,
+              lab: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(edges uint8 {0, 255} (`edge_map`), float32 distance of each pixel to the nearest
+    edge pixel) of the lightness of a BGR image."""
+    edges = edge_map(small_bgr, settings, lab)
     dist = cv2.distanceTransform((edges == 0).astype(np.uint8), cv2.DIST_L2, 3)
     return edges, dist
 
@@ -821,12 +828,19 @@ def _hull_mask(mask: np.ndarray) -> np.ndarray:
     return out
 
 
+def _enclosed(prob: np.ndarray, edges: np.ndarray, settings: AreaSettings
+              ) -> np.ndarray | None:
+    """`enclosed_region`, or None where it covers under `min_area_frac` of the photo."""
+    region = enclosed_region(prob, edges, settings)
+    return None if region.sum() < settings.min_area_frac * region.size else region
+
+
 def _enclosed_edge_quad(prob, edges, dist, settings: AreaSettings, inside: bool = False):
     """4 straight edges around the region enclosed by the edges around the network's mask
-    (`enclosed_region`, `edge_quad`), if they lie on edges for `enclosed_cover` of their
+    (`_enclosed`, `edge_quad`), if they lie on edges for `enclosed_cover` of their
     length; `inside`: only a region clear of the photo's border. Clockwise, or None."""
-    region = enclosed_region(prob, edges, settings)
-    if region.sum() < settings.min_area_frac * region.size:
+    region = _enclosed(prob, edges, settings)
+    if region is None:
         return None
     if inside and (region[0].any() or region[-1].any() or region[:, 0].any()
                    or region[:, -1].any()):
@@ -842,9 +856,8 @@ def _rival_enclosed(best, share, small, lab, prob, cue, settings: AreaSettings):
     stronger (the mask covered part of the arena and a table of its colour)."""
     if share >= settings.weak_share:
         return best
-    edges, dist = edge_maps(small, settings, lab)
-    region = enclosed_region(prob, edges, settings)
-    if region.sum() < settings.min_area_frac * region.size:
+    region = _enclosed(prob, edge_map(small, settings, lab), settings)
+    if region is None:
         return best
     # its convex hull: tiles touching the wall cut notches into the region's outline
     quad, _ = _best_candidate(small, _hull_mask(region), settings, "", grow=False)
