@@ -617,36 +617,39 @@ def side_contrast(quad: np.ndarray, cue: np.ndarray, settings: AreaSettings, n: 
     return out
 
 
-def _weakest_ordered(q: np.ndarray, share: np.ndarray, cue: np.ndarray,
-                     settings: AreaSettings) -> float:
-    """The weakest side share at `weak_depth` of quad `q` with its corners as `order_corners`
-    puts them: `share` (q's sides as given) where that only rotates q's corners, else
-    measured again."""
-    ordered = order_corners(q)
-    if any(np.array_equal(ordered, np.roll(q, -k, axis=0)) for k in range(4)):
-        return float(share.min())
-    return float(side_contrast(ordered, cue, settings, depth=settings.weak_depth).min())
-
-
 def refit_weak_sides(quad: np.ndarray, cue: np.ndarray, settings: AreaSettings
                      ) -> tuple[np.ndarray, float]:
     """A side of a snapped quad (clockwise) along which the cue drops from inside to outside
     on under `weak_share` of its length (`side_contrast` at `weak_depth`: it snapped to a
     shadow or the wall's outer edge) is looked for again in a wide band around it
-    (`weak_passes`) and replaced where the cue drops along clearly more of the new line.
-    (the quad, the weakest side share at `weak_depth` of its corners as `order_corners`
-    puts them, for `_rival_colour` and `_rival_enclosed`)."""
+    (`weak_passes`) and replaced where the cue drops along clearly more of the new line
+    (`_refit`). (the quad, the weakest side share at `weak_depth` of its corners as
+    `order_corners` puts them, for `_rival_colour` and `_rival_enclosed`)."""
     q = np.asarray(quad, np.float64)
     share = side_contrast(q, cue, settings, depth=settings.weak_depth)
-    if share.min() >= settings.weak_share:
-        return q, _weakest_ordered(q, share, cue, settings)
+    out = _refit(q, share, cue, settings) if share.min() < settings.weak_share else None
+    if out is not None:
+        return out, float(side_contrast(order_corners(out), cue, settings,
+                                        depth=settings.weak_depth).min())
+    # q kept: `share` (q's sides as given) where `order_corners` only rotates q's corners,
+    # else measured again
+    ordered = order_corners(q)
+    if any(np.array_equal(ordered, np.roll(q, -k, axis=0)) for k in range(4)):
+        return q, float(share.min())
+    return q, float(side_contrast(ordered, cue, settings, depth=settings.weak_depth).min())
+
+
+def _refit(q: np.ndarray, share: np.ndarray, cue: np.ndarray, settings: AreaSettings
+           ) -> np.ndarray | None:
+    """`refit_weak_sides`' new quad for `q` (float64, clockwise; `share`: its sides' shares
+    at `weak_depth`), or None where no side is replaced or the result is no plausible quad."""
     wide = snap_sides(q, cue, settings, settings.weak_passes, share_depth=settings.weak_depth)
     if settings.weak_fine:
         wide = snap_sides(wide, cue, settings, settings.weak_fine)
     new = side_contrast(wide, cue, settings, depth=settings.weak_depth)
     take = (share < settings.weak_share) & (new > share + settings.weak_gain)
     if not take.any():
-        return q, _weakest_ordered(q, share, cue, settings)
+        return None
     if settings.weak_strip is not None:  # the band between the old and the new side
         level = float(np.median(_quad_values(cue, _shrink(q, settings.weak_level_inset))))
         c = q.mean(axis=0)
@@ -661,7 +664,7 @@ def refit_weak_sides(quad: np.ndarray, cue: np.ndarray, settings: AreaSettings
             if (arena < lo) if moved_out else (arena > hi):
                 take[i] = False
         if not take.any():
-            return q, _weakest_ordered(q, share, cue, settings)
+            return None
     lines = []
     for i in range(4):
         src = wide if take[i] else q
@@ -671,9 +674,8 @@ def refit_weak_sides(quad: np.ndarray, cue: np.ndarray, settings: AreaSettings
     out = _corners_from_lines(lines)
     if out is None or not cv2.isContourConvex(out.astype(np.float32)) or \
             _corner_angles(out).min() < settings.min_corner_angle:
-        return q, _weakest_ordered(q, share, cue, settings)
-    return out, float(side_contrast(order_corners(out), cue, settings,
-                                    depth=settings.weak_depth).min())
+        return None
+    return out
 
 
 def _shrink(q: np.ndarray, k: float) -> np.ndarray:
