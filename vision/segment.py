@@ -257,15 +257,14 @@ def two_tone_diffs(parts, piece_px: float, min_sep: float, l_weight: float = 0.6
     return tuple(out)
 
 
-def surface_colour(lab: np.ndarray, surface: np.ndarray, sigma: float
-                   ) -> tuple[np.ndarray, np.ndarray | None]:
-    """(`lab`, the local colour of the `surface` pixels (bool mask)): `lab` the view's Lab,
-    float32 (H, W, 3) in OpenCV's 8-bit Lab scale; the local colour likewise, a normalised
-    Gaussian average (sigma pixels) of the surface's colour, so shadows and light gradients
-    follow; None for a surface of under 10 pixels."""
+def surface_colour(lab: np.ndarray, surface: np.ndarray, sigma: float) -> np.ndarray | None:
+    """The local colour of the `surface` pixels (bool mask) of `lab`, the view's Lab, float32
+    (H, W, 3) in OpenCV's 8-bit Lab scale: likewise, a normalised Gaussian average (sigma
+    pixels) of the surface's colour, so shadows and light gradients follow; None for a
+    surface of under 10 pixels."""
     m = surface.astype(np.float32)
     if m.sum() < 10:
-        return lab, None
+        return None
     f = 4  # average at 1/4 size (it is smooth anyway)
     h, w = surface.shape
     sw, sh = max(1, w // f), max(1, h // f)
@@ -274,13 +273,13 @@ def surface_colour(lab: np.ndarray, surface: np.ndarray, sigma: float
     k = max(1.0, sigma / f)
     num = cv2.GaussianBlur(ls, (0, 0), k)
     den = cv2.GaussianBlur(ms, (0, 0), k)[..., None]
-    return lab, cv2.resize(num / np.maximum(den, 1e-3), (w, h), interpolation=cv2.INTER_LINEAR)
+    return cv2.resize(num / np.maximum(den, 1e-3), (w, h), interpolation=cv2.INTER_LINEAR)
 
 
-def surface_diff(colours, l_weight: float = 0.5, b_weight: float = 1.0) -> np.ndarray:
-    """Lab distance of each pixel from the local colour of `surface_colour`'s result
-    `colours`, lightness weighed by `l_weight`, yellowness by `b_weight`. float32 (H, W)."""
-    lab, local = colours
+def surface_diff(lab: np.ndarray, local: np.ndarray | None, l_weight: float = 0.5,
+                 b_weight: float = 1.0) -> np.ndarray:
+    """Lab distance of each pixel of `lab` from the local colour `local` (`surface_colour`'s
+    result), lightness weighed by `l_weight`, yellowness by `b_weight`. float32 (H, W)."""
     if local is None:
         return np.full(lab.shape[:2], 255.0, np.float32)
     d = lab - local
@@ -289,11 +288,10 @@ def surface_diff(colours, l_weight: float = 0.5, b_weight: float = 1.0) -> np.nd
     return np.sqrt((d * d).sum(axis=2))
 
 
-def hue_diff(colours, min_chroma: float) -> np.ndarray:
-    """Hue difference (degrees, 0-180) of each pixel from `surface_colour`'s local surface
-    colour, float32 (H, W); 0 where the pixel's chroma is under `min_chroma` (grey, white,
-    black: no hue to speak of)."""
-    lab, local = colours
+def hue_diff(lab: np.ndarray, local: np.ndarray | None, min_chroma: float) -> np.ndarray:
+    """Hue difference (degrees, 0-180) of each pixel of `lab` from the local surface colour
+    `local` (`surface_colour`'s result), float32 (H, W); 0 where the pixel's chroma is under
+    `min_chroma` (grey, white, black: no hue to speak of)."""
     if local is None:
         return np.zeros(lab.shape[:2], np.float32)
     a, b = lab[..., 1] - 128.0, lab[..., 2] - 128.0
@@ -609,19 +607,20 @@ def find_tiles(image_bgr: np.ndarray, area: PlayArea, settings: TileSettings) ->
     inner = view[a0:a1, a0:a1]
     inner_lab = parts[0][a0:a1, a0:a1]  # (the view's Lab, made once)
     surface = arena_surface(inner, area, settings, inner_lab)
-    colours = surface_colour(inner_lab, surface, 1.5 * t)
-    sd = surface_diff(colours, settings.arena_l_weight, settings.arena_b_weight)
+    local = surface_colour(inner_lab, surface, 1.5 * t)
+    sd = surface_diff(inner_lab, local, settings.arena_l_weight, settings.arena_b_weight)
     fg[a0:a1, a0:a1] = (sd > settings.arena_diff) | \
         (~surface & (sd > settings.arena_off_surface * settings.arena_diff))
     hue_tiles = None
     if settings.arena_hue_diff > 0:  # an orange tile on the red arena in dim light
         hue_tiles = np.zeros(fg.shape, np.uint8)
-        hue_colours = colours
-        if settings.arena_hue_refine > 0 and colours[1] is not None:
-            off_hue = hue_diff(colours, settings.arena_hue_chroma) > settings.arena_hue_refine
-            hue_colours = surface_colour(inner_lab, surface & ~off_hue, 1.5 * t)
+        hue_local = local
+        if settings.arena_hue_refine > 0 and local is not None:
+            off_hue = hue_diff(inner_lab, local, settings.arena_hue_chroma) > \
+                settings.arena_hue_refine
+            hue_local = surface_colour(inner_lab, surface & ~off_hue, 1.5 * t)
         hue_tiles[a0:a1, a0:a1] = \
-            hue_diff(hue_colours, settings.arena_hue_chroma) > settings.arena_hue_diff
+            hue_diff(inner_lab, hue_local, settings.arena_hue_chroma) > settings.arena_hue_diff
     # Cut along the arena's edge: tiles inside never join the castle walls (again after the
     # closing, which would bridge the cut).
     cut = np.zeros(fg.shape, bool)

@@ -674,7 +674,7 @@ def test_hue_diff(hue, chroma, want):
         out[..., 2] = 128.0 + c * np.sin(np.radians(h))
         return out
 
-    got = hue_diff((lab(hue, chroma), lab(30.0, 40.0)), 20.0)
+    got = hue_diff(lab(hue, chroma), lab(30.0, 40.0), 20.0)
     assert np.allclose(got, want, atol=1e-3)
 
 
