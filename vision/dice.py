@@ -1004,6 +1004,12 @@ def _nadir(faces: list[Face], shape: tuple[int, int], s: DiceSettings
             a > s.slanted_aniso, False)
 
 
+def _aniso(lin: np.ndarray) -> float:
+    """A face map's anisotropy: its long over its short extent (by SVD)."""
+    sv = np.linalg.svd(lin, compute_uv=False)
+    return sv[0] / max(sv[1], 1e-9)
+
+
 def _up_at(xy: np.ndarray, nadir: np.ndarray, shape: tuple[int, int], s: DiceSettings
            ) -> np.ndarray | None:
     """Unit image direction of the vertical (up) at a point: away from the nadir, or
@@ -1025,10 +1031,7 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
     is a side face."""
     warnings: list[str] = []
     nadir, slanted, from_above = _nadir(faces, shape, s)
-    aniso = []
-    for f in faces:
-        sv = np.linalg.svd(f.lin, compute_uv=False)
-        aniso.append(sv[0] / max(sv[1], 1e-9))
+    aniso = [_aniso(f.lin) for f in faces]
     above = np.zeros(len(faces), bool)
     if bgr is not None:
         for k, f in enumerate(faces):
