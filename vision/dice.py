@@ -1032,15 +1032,6 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
     warnings: list[str] = []
     nadir, slanted, from_above = _nadir(faces, shape, s)
     aniso = [_aniso(f.lin) for f in faces]
-    above = np.zeros(len(faces), bool)
-    if bgr is not None:
-        for k, f in enumerate(faces):
-            # (from above, away from the image centre; else straight up: the face maps of
-            # 2-3 pip faces are guesses, too unsure for the vertical's perspective slant)
-            up = _up_at(f.center, nadir, shape, s) if from_above or s.up_dir is not None \
-                else np.array([0.0, -1.0])
-            above[k] = up is not None and (slanted or _squashed_upright(f, up, s)) and (
-                _face_above(f, bgr, up, s))
     side = np.zeros(len(faces), bool)
     order = sorted(range(len(faces)), key=lambda i: -faces[i].area)
     for a_, i in enumerate(order):
@@ -1082,7 +1073,14 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
                     f"die at ({fi.center[0]:.0f}, {fi.center[1]:.0f}): two faces ({fi.value} and "
                     f"{fj.value}) look like its top; read the larger one")
     for k, f in enumerate(faces):
-        if not side[k] and above[k]:
+        if side[k] or bgr is None:
+            continue
+        # (from above, away from the image centre; else straight up: the face maps of
+        # 2-3 pip faces are guesses, too unsure for the vertical's perspective slant)
+        up = _up_at(f.center, nadir, shape, s) if from_above or s.up_dir is not None \
+            else np.array([0.0, -1.0])
+        if up is not None and (slanted or _squashed_upright(f, up, s)) and (
+                _face_above(f, bgr, up, s)):
             side[k] = True
             warnings.append(
                 f"die at ({f.center[0]:.0f}, {f.center[1]:.0f}): only a side face ({f.value}) "
