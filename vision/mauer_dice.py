@@ -268,10 +268,9 @@ def _spot_grids(shift: float, steps: int, spacing: tuple[float, ...], explain: f
     units per (spacing P, shift S, k): the 3 x 3 pip spots (k 9), the face samples (81)
     and the ring just outside the spots (12); which face samples are on the square's rim
     (81,); and (P, S, 81, 9) float32 1 where a face sample is within `explain` of a spot."""
-    from vision.dice import _TURNS as th
+    from vision.dice import _TURN_ROTS
 
-    rot = np.stack([np.stack([np.cos(th), -np.sin(th)], -1),
-                    np.stack([np.sin(th), np.cos(th)], -1)], -2)  # (T, 2, 2)
+    rot = np.stack(_TURN_ROTS)  # (T, 2, 2)
     sh = np.linspace(-shift, shift, steps)
     shifts = np.array([[dx, dy] for dx in sh for dy in sh])  # (S, 2)
     sps = np.asarray(spacing, float)  # (P,)
