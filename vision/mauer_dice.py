@@ -395,12 +395,12 @@ def die_seen(L: np.ndarray, centre, side: float, s: BoardDiceSettings = SETTINGS
 
 
 def _read_crop(image_bgr: np.ndarray, view: BoardView, c, die_px: float,
-               s: BoardDiceSettings, jac: np.ndarray | None = None) -> tuple | None:
+               s: BoardDiceSettings, jac: np.ndarray) -> tuple | None:
     """Candidate `c`'s crop (`die_crop` die sides of `die_px`), enlarged so a die is
     `die_target_px` wide, read by `vision.dice.read_dice` with its settings and what the
     board tells about a die there: (x0, y0, f, a, crop, dice), `a` the flat face's map (half
     sides -> crop px); None where the photo's edge leaves too little. `jac`:
-    `local_affine(view.H, c)` when already made."""
+    `local_affine(view.H, c)`."""
     from vision.dice import SETTINGS as base
     from vision.dice import read_dice
 
@@ -413,8 +413,6 @@ def _read_crop(image_bgr: np.ndarray, view: BoardView, c, die_px: float,
     f = max(1.0, s.die_target_px / max(die_px, 1.0))
     crop = cv2.resize(image_bgr[y0:y1, x0:x1], None, fx=f, fy=f,
                       interpolation=cv2.INTER_CUBIC)
-    if jac is None:
-        jac = local_affine(view.H, c)
     known: dict = {}  # what the board tells about this die (one copy of the settings)
     if s.dark_pips_only:
         known["light_pips"] = False
