@@ -560,8 +560,8 @@ def test_refine_blobs_made_beside_the_alternatives(hit, monkeypatch):
     monkeypatch.setattr(M, "refine_view", spy_refine)
     if not hit:
         monkeypatch.setattr(M, "_find_board_once", moved_start)
-    got = M.find_board(img, board, replace(M.SETTINGS, threads=True, threads_below_load=ALWAYS),
-                       M.run_beside(replace(M.SETTINGS, threads=True, threads_below_load=ALWAYS),
-                                    M.blob_map, img, M.SETTINGS))
+    threaded = replace(M.SETTINGS, threads=True, threads_below_load=ALWAYS)
+    got = M.find_board(img, board, threaded,
+                       M.run_beside(threaded, M.blob_map, img, M.SETTINGS))
     assert len(given) == 1 and (given[0] is not None) == hit
     assert np.array_equal(got.H, want.H) and np.array_equal(got.corners, want.corners)
