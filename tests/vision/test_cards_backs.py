@@ -289,6 +289,35 @@ def test_number_doubt(label, probs, want):
         assert want in got
 
 
+_SPLIT = {"elephant-2": 0.3, "elephant-4": 0.28, "elephant-1": 0.1, "mouse": 0.02}
+
+
+@pytest.mark.parametrize("doubted_at,card_at,n,text", [
+    # a sure elephant whose number splits, on no card read: warned about, not counted
+    ([(200, 200)], None, 1, "not counted: its corner number is unreadable (2 or 4)"),
+    # the same reading at a card read (its other corner, its drawing): nothing to say
+    ([(200, 200)], (200, 200), 0, ""),
+    # two key points on one card (within `duplicate` widths): one warning
+    ([(200, 200), (203, 201)], None, 1, "possibly an elephant at ("),
+    # two cards apart: two warnings
+    ([(200, 200), (400, 200)], None, 2, "possibly an elephant at ("),
+])
+def test_unseen_cards_warns_once_per_doubted_card_off_the_cards_read(doubted_at, card_at, n,
+                                                                     text):
+    from vision.cards.read import unseen_cards
+
+    spec = SPECS["troetofanten"]
+    doubted = [("elephant", np.array(k, float), frame_from_pose(np.array(k, float), 0.0, 50.0,
+                                                                spec), _SPLIT)
+               for k in doubted_at]
+    read = [] if card_at is None else [CardPiece(
+        "elephant-3", 0.9, np.array(card_at, float),
+        frame_from_pose(np.array(card_at, float), 0.0, 50.0, spec), 0.0, 50.0)]
+    got = unseen_cards(read, doubted)
+    assert len(got) == n, got
+    assert all(text in g for g in got), got
+
+
 # ------------------------------------------------------------------ weak key points
 def test_pose_back_candidates_poses_weak_key_points_like_their_neighbours():
     """Key points under the bar: one on a back at an odd angle (its own angle reads as a

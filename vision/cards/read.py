@@ -158,6 +158,9 @@ class ReadSettings:
     big_ratio: float = 1.35  # a card of the second look is new when it is at least this x
     #   as wide as the first look's cards nearest to it (the first look read it too small,
     #   or not at all)
+    doubt_kind: float = 0.5  # Troetofanten: a strong key point dropped because its number
+    #   splits (confidence under `min_confidence`) whose kind (elephant, tootophant) takes
+    #   at least this share of its reading, on no card read, is warned about, not counted
 
 
 READ = ReadSettings()
@@ -549,6 +552,31 @@ def look_strips(mask: np.ndarray, frames: list[np.ndarray], centres: np.ndarray,
                 out.append(((centre + 0.5) / f - 0.5,
                             float(np.degrees(np.arctan2(n_[1], n_[0])) % 180.0), near / f))
                 break
+    return out
+
+
+def unseen_cards(pieces: list[CardPiece],
+                 doubted: list[tuple[str, np.ndarray, np.ndarray, dict]],
+                 settings: ReadSettings = READ) -> list[str]:
+    """Warnings for Troetofanten cards that are likely there but not counted (a false card
+    costs more than a missed one the table can check): `doubted` readings (kind, key point,
+    frame, probabilities) whose kind is sure but whose number splits, lying on no card
+    read (one warning per card: the first of those within `duplicate` widths)."""
+    s = settings
+    out: list[str] = []
+    seen: list[np.ndarray] = []
+    for kind, key, frame, probs in doubted:
+        w = float(np.hypot(*(np.asarray(frame[1]) - frame[0])))
+        if on_a_card(key, frame, pieces) or any(np.hypot(*(key - k)) < s.duplicate * w
+                                                for k in seen):
+            continue
+        seen.append(key)
+        nums = sorted(((v, lab.rsplit("-", 1)[1]) for lab, v in probs.items()
+                       if lab.startswith(kind + "-")), reverse=True)[:2]
+        c = np.asarray(frame, float).mean(axis=0)
+        article = "an" if kind[0] in "aeiou" else "a"
+        out.append(f"possibly {article} {kind} at ({c[0]:.0f}, {c[1]:.0f}), not counted: its "
+                   f"corner number is unreadable ({nums[0][1]} or {nums[1][1]}); check the card")
     return out
 
 
@@ -1234,6 +1262,8 @@ class CardReader:
         game_probs = pred.probs[:, cols]
         if game == "troetofanten":
             game_probs = self.troeto_numbers(image, frames, game_probs, labels)
+        doubted: list[tuple[str, np.ndarray, np.ndarray, dict]] = []  # (kind, key, frame,
+        #   probs) of strong key points dropped because their number splits
         for r, i in enumerate(idx):
             p = pred.probs[r]
             bg = float(p[self.classifier.index(BACKGROUND)])
@@ -1242,6 +1272,13 @@ class CardReader:
                 continue
             b = int(np.argmax(pg))
             conf = float(pg[b] / max(pg.sum(), 1e-9) * (1 - bg))
+            if game == "troetofanten" and conf < s.min_confidence and r < n_strong:
+                kind = labels[b].rsplit("-", 1)[0]
+                share = sum(float(v) for lab, v in zip(labels, pg, strict=True)
+                            if lab.rsplit("-", 1)[0] == kind) / max(float(pg.sum()), 1e-9)
+                if kind in ("elephant", "tootophant") and share * (1 - bg) >= s.doubt_kind:
+                    doubted.append((kind, kp.xy[i].copy(), frames[r],
+                                    {lab: float(v) for lab, v in zip(labels, pg, strict=True)}))
             fan = game == "troetofanten" and conf >= s.fan_confidence
             if seen_before(kp.xy[i], labels[b], pieces, s.duplicate,
                            s.fan_step if fan else None):
@@ -1277,6 +1314,7 @@ class CardReader:
                 sure = int(np.count_nonzero((kp.kind == KIND_PIECE) & (kp.score >= s.close_heat)))
                 pieces = self.second_look(image, pieces, np.asarray(searched), kp.width[strong],
                                           kp.xy[strong], sure)
+                warnings += unseen_cards(pieces, doubted, s)
         if game == "hop-la-bille" and area is not None and s.hop_row_backs:
             pieces = hop_row_backs(image, area, pieces, s)
         if game == "magic-rabbit":  # doves lie on hats: the strongest one per hat
