@@ -109,6 +109,14 @@ class TeachSettings:
     # is turned in hue by this share of how far the photo's coat of arms of that colour lies
     # in hue from the teach photos' (`shield_calibrated`: the castle shows each player
     # colour under this light)
+    white_label: str = ""  # a piece white in every copy (Simsala Hopp: rabbit-white): each
+    # photo is white balanced by the brightest pixels of its pieces of this label (those
+    # nearest its prototype, at cosine >= white_cos, at least white_min of them) before the
+    # colours are measured, the teach photos and the scored ones alike (`photo_white_gain`)
+    white_cos: float = 0.85
+    white_min: int = 2  # (one: a violet rabbit near the white prototype balanced a photo)
+    white_top: float = 0.15  # ... the mean of this share of the brightest pixels of each one's
+    # central colour_inner square is its white; the median over them the photo's
     colour_by_number: bool = False  # labels with the same number share one colour, the mean
     # of their examples (Magic Rabbit: a hat's and a rabbit's frame are the number's colour)
     tap_neighbours: int = 8  # cards: a tapped piece is posed among its this many nearest key
@@ -124,9 +132,10 @@ GAME_TEACH_SETTINGS = {
     # colours compared by their lightness ratios (shade) and measured off the arena's colour
     # (a white rabbit or the cat on the red arena), the model weighed less (it reads
     # edition-2 frogs as yellow rabbits, sure of it), the teach photos' background examples
-    # in the gates (see `neg_k`)
+    # in the gates (see `neg_k`), each photo white balanced by its white rabbits (`white_label`)
     "simsala-hopp": TeachSettings(model_weight=1.0, colour_l_weight=0.5, colour_norm=80.0,
-                                  neg_k=3, colour_border=25.0, shield_shift=0.5),
+                                  neg_k=3, colour_border=25.0, shield_shift=0.5,
+                                  white_label="rabbit-white"),
     # the teach photos' background examples in the gates too (as Simsala Hopp's): under a
     # harsh light the taught yellow marble's prototype is near the table's highlights and
     # the other colours' marbles, and its rescue read them as yellow
@@ -294,6 +303,44 @@ def white_gain(crops_bgr: np.ndarray, settings: TeachSettings) -> np.ndarray:
     idx = np.argpartition(-mid.sum(axis=2), m - 1, axis=1)[:, :m]
     white = np.take_along_axis(mid, idx[..., None], axis=1).mean(axis=1)
     return (235.0 / np.maximum(white, 20.0)).astype(np.float32)
+
+
+def white_point(crops_bgr: np.ndarray, settings: TeachSettings) -> np.ndarray:
+    """(N, S, S, 3) uint8 BGR crops -> (N, 3) float32: the mean BGR of the brightest
+    `white_top` share of the pixels of each crop's central `colour_inner` square."""
+    n, s = len(crops_bgr), crops_bgr.shape[1] if len(crops_bgr) else 0
+    if n == 0:
+        return np.zeros((0, 3), np.float32)
+    k = max(1, int(round(s * (1 - settings.colour_inner) / 2)))
+    mid = crops_bgr[:, k:s - k, k:s - k].reshape(n, -1, 3).astype(np.float32)
+    m = max(1, int(round(mid.shape[1] * settings.white_top)))
+    idx = np.argpartition(-mid.sum(axis=2), m - 1, axis=1)[:, :m]
+    return np.take_along_axis(mid, idx[..., None], axis=1).mean(axis=1)
+
+
+def photo_white_gain(embedding: np.ndarray, whites: np.ndarray, prototypes: np.ndarray,
+                     labels: tuple[str, ...], settings: TeachSettings) -> np.ndarray | None:
+    """(3,) float32 per-channel gains that make one photo's white neutral (its brightness
+    kept), or None: the photo's white is the median `white_point` (`whites`, (N, 3)) of its
+    candidates whose nearest prototype is `white_label`'s, at cosine >= `white_cos`; None
+    with fewer than `white_min` of them (or no such label taught). A white piece shows the
+    photo's light: a warm or greenish cast moves every colour as it moves the white."""
+    if not settings.white_label or settings.white_label not in labels or len(embedding) == 0:
+        return None
+    iw = labels.index(settings.white_label)
+    cos = embedding @ prototypes.T
+    white = (cos.argmax(axis=1) == iw) & (cos[:, iw] >= settings.white_cos)
+    if white.sum() < max(1, settings.white_min):
+        return None
+    wp = np.median(whites[white], axis=0)
+    return np.clip(wp.mean() / np.maximum(wp, 1.0), 0.6, 1.6).astype(np.float32)
+
+
+def balanced(crops_bgr: np.ndarray, gain: np.ndarray | None) -> np.ndarray:
+    """The crops times per-channel `gain` (None: unchanged)."""
+    if gain is None:
+        return crops_bgr
+    return np.clip(crops_bgr.astype(np.float32) * gain, 0, 255).astype(np.uint8)
 
 
 def colour_features(lab: np.ndarray, settings: TeachSettings) -> np.ndarray:
@@ -500,6 +547,9 @@ class Example:
     model: str = "pieces"  # the model whose embedding this is ("pieces" or "cards")
     look: np.ndarray | None = None  # a card back's colour histogram (`teach_cards.back_look`)
     shields: np.ndarray | None = None  # (4,) the teach photo's coats of arms' hues
+    white: np.ndarray | None = None  # (3,) the crop's `white_point` (with `white_label`)
+    crop: np.ndarray | None = None  # the crop, to measure its colour again once balanced
+    photo: str = ""  # the teach photo it came from (its candidates share one white balance)
 
 
 def read_taps(photo: Path, default_label: str) -> list[tuple[float, float, str]] | None:
@@ -611,11 +661,15 @@ def piece_examples(pipeline, game: str, photo, area, label: str,
         if i >= n_seg and bg[i] >= pipeline.decide.min_piece_prob:
             raise TeachError(f"{name}: no piece found at the tap ({x:.0f}, {y:.0f})")
     named = {i for i, _, _ in chosen}
+    whites = white_point(crops, settings) if settings.white_label else [None] * len(crops)
     others = [Example(BACKGROUND, f"{name}#{i}", pred.embedding[i].astype(np.float32),
-                      colours[i]) for i in range(n_seg) if i not in named]
+                      colours[i], white=whites[i], photo=name)
+              for i in range(n_seg) if i not in named]
     shields = photo_shields(photo, area) if settings.shield_shift > 0 else None
     return [Example(lab, src, pred.embedding[i].astype(np.float32), colours[i],
-                    shields=shields) for i, lab, src in chosen] + others
+                    shields=shields, white=whites[i],
+                    crop=crops[i] if settings.white_label else None, photo=name)
+            for i, lab, src in chosen] + others
 
 
 def photo_files(folder: Path) -> list[Path]:
@@ -662,17 +716,20 @@ def _part(tg: TeachGame, examples: list[Example], model: str, classifier,
     bg = [e for e in examples if e.model == model and e.label == BACKGROUND]
     ex = [e for e in examples if e.model == model and e.label != BACKGROUND]
     units = [u for u in tg.units(labels) if any(tg.unit(e.label) == u for e in ex)]
-    protos, cols, counts = [], [], []
+    protos, counts = [], []
     for u in units:
         mine = [e for e in ex if tg.unit(e.label) == u]
         v = np.mean([e.embedding for e in mine], axis=0)
         protos.append(v / max(float(np.linalg.norm(v)), 1e-9))
-        cols.append(np.mean([e.colour for e in mine], axis=0))
         counts.append(len(mine))
-    if settings.colour_by_number:
-        cols = number_colours(units, cols, counts)
     dim = len(ex[0].embedding) if ex else 0
     prototypes = np.asarray(protos, np.float32).reshape(len(units), dim)
+    if settings.white_label:  # each teach photo white balanced by its own white pieces
+        ex = white_balanced(ex, [e for e in examples if e.model == model], prototypes,
+                            tuple(units), settings)
+    cols = [np.mean([e.colour for e in ex if tg.unit(e.label) == u], axis=0) for u in units]
+    if settings.colour_by_number:
+        cols = number_colours(units, cols, counts)
     negatives = None
     if settings.neg_k > 0 and bg and len(units):
         # the other candidates of the teach photos unlike every taught piece: the table, the
@@ -690,6 +747,27 @@ def _part(tg: TeachGame, examples: list[Example], model: str, classifier,
                    sources=tuple(e.source for e in ex), settings=settings, model=model,
                    model_id=model_id(classifier), negatives=negatives, look=look,
                    shields=shields)
+
+
+def white_balanced(ex: list[Example], every: list[Example], prototypes: np.ndarray,
+                   units: tuple[str, ...], settings: TeachSettings) -> list[Example]:
+    """The examples `ex` with their colours measured again on their crops white balanced
+    by their teach photo's white pieces (`photo_white_gain` over all of the photo's
+    candidates in `every`, the examples and the background ones); unchanged where the photo
+    has too few of them or an example has no crop."""
+    out = []
+    for e in ex:
+        if e.crop is None or e.white is None:
+            out.append(e)
+            continue
+        same = [o for o in every if o.photo == e.photo and o.white is not None]
+        gain = photo_white_gain(np.stack([o.embedding for o in same]),
+                                np.stack([o.white for o in same]), prototypes, units, settings)
+        if gain is None:
+            out.append(e)
+            continue
+        out.append(replace(e, colour=piece_colour(balanced(e.crop[None], gain), settings)[0]))
+    return out
 
 
 def number_colours(units: list[str], colours: list, counts: list[int]) -> list:
@@ -847,6 +925,9 @@ def teach_probs(profile: Profile, classifier, labels: tuple[str, ...], probs: np
     pu = np.stack([probs[:, cols].sum(axis=1) for cols in idx], axis=1)
     s = profile.settings
     keep_mass = keep_mass and s.keep_mass
+    if s.white_label:  # this photo white balanced by its white pieces (as the teach photos)
+        crops_bgr = balanced(crops_bgr, photo_white_gain(
+            embedding, white_point(crops_bgr, s), profile.prototypes, profile.labels, s))
     q, cos_l = profile.adjust(units, pu, embedding, piece_colour(crops_bgr, s))
     bg = probs[:, ib].copy()
     with np.errstate(invalid="ignore"):

@@ -19,9 +19,11 @@ from vision.teach import (
     build_profile,
     colour_features,
     number_colours,
+    photo_white_gain,
     piece_colour,
     shield_calibrated,
     teach_probs,
+    white_point,
 )
 
 SCENES2 = Path(__file__).resolve().parents[2] / "datasets" / "scenes-edition2"
@@ -402,3 +404,56 @@ def test_shield_calibrated_turns_the_rabbit_colours_by_the_coats_of_arms(
     assert np.allclose(chroma, np.hypot(prof.colours[:, 1], prof.colours[:, 2]), atol=1e-4)
     assert np.allclose(out.colours[:, 0], prof.colours[:, 0])  # lightness kept
     assert np.allclose(out.colours[2], prof.colours[2])  # white: no coat of arms
+
+
+def _tile(white_bgr, rabbit_bgr, cast=(1.0, 1.0, 1.0)):
+    """A 32 x 32 crop: a pale tile (`white_bgr`) with a rabbit disc, under a per-channel
+    cast."""
+    crop = np.full((32, 32, 3), 90, np.uint8)
+    crop[4:28, 4:28] = white_bgr
+    cv2.circle(crop, (16, 16), 6, rabbit_bgr, -1)
+    return np.clip(crop * np.asarray(cast, np.float32), 0, 255).astype(np.uint8)
+
+
+WB = TeachSettings(white_label="b")
+
+
+@pytest.mark.parametrize("whites, near, want", [
+    (2, 0.95, "balanced"),  # two white pieces near the white prototype: the photo's white
+    (1, 0.95, None),  # one (a violet rabbit near the white prototype once balanced a photo)
+    (2, 0.7, None),  # not near enough the white prototype (white_cos 0.85)
+])
+def test_photo_white_gain_from_the_white_pieces(whites, near, want):
+    cast = (0.8, 1.0, 1.15)  # a warm light: blue down, red up
+    crops = np.stack([_tile((200, 200, 200), (250, 250, 250), cast)] * whites
+                     + [_tile((150, 200, 230), (30, 130, 245), cast)])  # + an orange rabbit
+    # embeddings: the whites at cosine `near` to b's prototype (white), the orange on a's
+    emb = np.zeros((len(crops), 8), np.float32)
+    emb[:whites, 1], emb[:whites, 2] = near, np.sqrt(1 - near ** 2)
+    emb[whites:, 0] = 1.0
+    gain = photo_white_gain(emb, white_point(crops, WB), np.eye(2, 8, dtype=np.float32),
+                            ("a", "b"), WB)
+    if want is None:
+        assert gain is None
+        return
+    white = white_point(crops[:1], WB)[0] * gain
+    assert np.ptp(white) < 3, white  # neutral after the balance
+    assert white.mean() == pytest.approx(white_point(crops[:1], WB)[0].mean(), rel=0.02)
+
+
+def test_white_balance_undoes_a_cast_on_the_colour():
+    # an orange rabbit under a cast that makes it read yellow-ish; the photo's two white
+    # rabbits give the balance back: its colour returns to the unlit one's hue
+    plain = _tile((150, 200, 230), (30, 130, 245))
+    cast = (0.85, 1.1, 0.85)  # greenish: orange towards yellow (no channel clipped)
+    crops = np.stack([_tile((200, 200, 200), (225, 225, 225), cast)] * 2
+                     + [_tile((150, 200, 230), (30, 130, 245), cast)])
+    emb = np.zeros((3, 8), np.float32)
+    emb[:2, 1] = 1.0
+    emb[2, 0] = 1.0
+    gain = photo_white_gain(emb, white_point(crops, WB), np.eye(2, 8, dtype=np.float32),
+                            ("a", "b"), WB)
+    hue = [_hue(piece_colour(c[None], WB)[0]) for c in
+           (plain, crops[2], np.clip(crops[2] * gain, 0, 255).astype(np.uint8))]
+    assert abs(hue[1] - hue[0]) > 8  # the cast turns it
+    assert abs(hue[2] - hue[0]) < 3  # the balance turns it back
