@@ -686,3 +686,22 @@ def test_nearest_three_cards_nearest_first():
     assert nearest(pts, (0.0, 0.0)).tolist() == [0, 4, 2]
     assert nearest(pts, np.array([99.0, 99.0]), 2).tolist() == [3, 1]
     assert nearest(pts[:2], (0.0, 0.0)).tolist() == [0, 1]  # fewer than n: all of them
+
+
+# ------------------------------------------------------------------ the number's crop angle
+@pytest.mark.parametrize("true_turn,posed_turn", [
+    (6.0, 0.0),  # a card turned 6 degrees from the row's angle: found
+    (-4.5, 0.0),
+    (0.0, 7.5),  # a pose turned off a straight card: turned back
+    (3.0, 3.0),  # a right pose stays
+])
+def test_edge_angles_turn_the_pose_to_the_cards_edges(true_turn, posed_turn):
+    from vision.cards.read import READ, edge_angles
+
+    spec = SPECS["troetofanten"]
+    img = np.full((300, 300, 3), 40, np.uint8)
+    key = np.array([120.0, 100.0])
+    card = frame_from_pose(key, true_turn, 80.0, spec)
+    cv2.fillConvexPoly(img, np.round(card).astype(np.int32), (225, 230, 235))
+    got = edge_angles(img, key[None], np.array([posed_turn]), np.array([80.0]), READ)
+    assert abs(got[0] - true_turn) <= 1.5, got  # (one step of `edge_turns`)

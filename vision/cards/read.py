@@ -158,6 +158,10 @@ class ReadSettings:
     big_ratio: float = 1.35  # a card of the second look is new when it is at least this x
     #   as wide as the first look's cards nearest to it (the first look read it too small,
     #   or not at all)
+    edge_turns: tuple[float, ...] = tuple(np.arange(-9.0, 9.01, 1.5))  # Troetofanten: the
+    #   angles (degrees) tried around each face-up card's angle, the one whose top and left
+    #   edges near the corner index are the sharpest kept (`edge_angles`; () none)
+    edge_reach: float = 0.08  # x the width: how far off the pose's line an edge is looked for
     doubt_kind: float = 0.5  # Troetofanten: a strong key point dropped because its number
     #   splits (confidence under `min_confidence`) whose kind (elephant, tootophant) takes
     #   at least this share of its reading, on no card read, is warned about, not counted
@@ -578,6 +582,48 @@ def unseen_cards(pieces: list[CardPiece],
         out.append(f"possibly {article} {kind} at ({c[0]:.0f}, {c[1]:.0f}), not counted: its "
                    f"corner number is unreadable ({nums[0][1]} or {nums[1][1]}); check the card")
     return out
+
+
+def edge_angles(image: np.ndarray, xy: np.ndarray, angles: np.ndarray, widths: np.ndarray,
+                settings: ReadSettings = READ) -> np.ndarray:
+    """Troetofanten cards' angles (degrees, (N,)) turned about their key points (`xy`) by the
+    one of `edge_turns` whose card edges beside the corner index are sharpest: the card's
+    top edge from its top-left corner to 0.3 of its width and its left edge down to 0.8 of
+    its height (the part of a card a fan leaves visible), each scored by the photo's
+    gradient across it averaged along it, at the best of a few offsets across (within
+    `edge_reach` widths: the pose's corner is off by a few pixels). The table's direction
+    and a row's median angle leave each card's own turn (a few degrees, and a tilted
+    camera's skew) to this; the corner number's crop needs it (`read_pieces` turns only
+    that crop: turning the card's whole pose as well changed its kind readings and zones,
+    committed scenes 3 extra cards and 2 zone errors more)."""
+    s = settings
+    turns = np.asarray(s.edge_turns, float)
+    if not len(xy) or not len(turns):
+        return angles
+    spec = SPECS["troetofanten"]
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    ku, kv = spec.key_uv
+    offs = np.linspace(-s.edge_reach, s.edge_reach, 9)
+    t = np.deg2rad(np.asarray(angles, float)[:, None] + turns[None])  # (N, T)
+    ex = np.stack([np.cos(t), np.sin(t)], axis=-1)  # (N, T, 2)
+    ey = np.stack([-np.sin(t), np.cos(t)], axis=-1)
+    w = np.asarray(widths, float)[:, None, None]
+    h = w * spec.aspect
+    tl = np.asarray(xy, float)[:, None] - ku * w * ex - kv * h * ey  # (N, T, 2)
+    score = np.zeros(t.shape)
+    along_t = np.linspace(0.0, 1.0, 16)
+    for along, normal, lo, hi in ((ex, ey, 0.03 * w, 0.3 * w), (ey, ex, 0.03 * h, 0.8 * h)):
+        run = lo + (hi - lo) * along_t  # (N, 1, 16)
+        pts = (tl[:, :, None, None] + run[:, :, None, :, None] * along[:, :, None, None]
+               + offs[None, None, :, None, None] * w[..., None, None]
+               * normal[:, :, None, None])  # (N, T, O, L, 2)
+        step = normal[:, :, None, None]  # (the gray step across the line: 1 px either side)
+        sides = [(pts + sign * step).reshape(pts.shape[0] * pts.shape[1], -1, 2)
+                 .astype(np.float32) for sign in (1.0, -1.0)]
+        hi_, lo_ = (cv2.remap(gray, q[..., 0], q[..., 1], cv2.INTER_LINEAR).astype(np.float32)
+                    .reshape(pts.shape[:-1]) for q in sides)
+        score += np.abs(hi_ - lo_).mean(axis=3).max(axis=2)
+    return np.asarray(angles, float) + turns[np.argmax(score, axis=1)]
 
 
 def nearest(points: np.ndarray, point, n: int = 3) -> np.ndarray:
@@ -1260,8 +1306,12 @@ class CardReader:
         labels = GAME_LABELS[game]
         cols = [self.classifier.index(lab) for lab in labels]
         game_probs = pred.probs[:, cols]
-        if game == "troetofanten":
-            game_probs = self.troeto_numbers(image, frames, game_probs, labels)
+        if game == "troetofanten":  # (the number's crop turned to the card's own edges)
+            turned = edge_angles(image, kp.xy[idx[:n_strong]], kp.angle[idx[:n_strong]],
+                                 kp.width[idx[:n_strong]], s)
+            at = [frame_from_pose(kp.xy[i], a, kp.width[i], spec)
+                  for i, a in zip(idx[:n_strong], turned, strict=True)] + frames[n_strong:]
+            game_probs = self.troeto_numbers(image, at, game_probs, labels)
         doubted: list[tuple[str, np.ndarray, np.ndarray, dict]] = []  # (kind, key, frame,
         #   probs) of strong key points dropped because their number splits
         for r, i in enumerate(idx):
