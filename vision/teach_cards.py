@@ -124,6 +124,14 @@ def taught_reader(reader, profile: teach.Profile | None, game: str):
             return pieces, warnings
 
         out.read_pieces = read_pieces
+    if game == "magic-rabbit" and DOVE_CHECK.max_dark < 1 and hasattr(out, "read_pieces"):
+        read_mr = out.read_pieces  # (bound to the copy)
+
+        def read_magic(image, game, area=None, **kw):
+            pieces, warnings = read_mr(image, game, area, **kw)
+            return bare_hat_doves(image, pieces), warnings
+
+        out.read_pieces = read_magic
     if game == "troetofanten" and part.look is not None and hasattr(out, "settle_backs"):
         settle = out.settle_backs  # (bound to the copy: its classifier is the taught one)
 
@@ -132,6 +140,54 @@ def taught_reader(reader, profile: teach.Profile | None, game: str):
             return pieces + look_backs(image, pieces, part.look)
 
         out.settle_backs = settle_backs
+    return out
+
+
+@dataclass(frozen=True)
+class DoveCheckSettings:
+    """Magic Rabbit: a dove the detector reports must look like one. A dove is a white
+    token on the hat; where the detector's dove heat lies on a bare hat, the disc at its key
+    point shows the hat's black print. Measured on the photo's grey levels, relative to the
+    hat's own paper (the light does not matter)."""
+
+    radius: float = 0.2  # the disc looked at: this many dove widths around the key point
+    dark: float = 0.5  # a pixel is dark under this share of the hat's paper (the 90th
+    #                    percentile grey of the box of the nearest hat's width)
+    max_dark: float = 0.15  # a dove whose disc is more dark than this is dropped (1: off)
+
+
+DOVE_CHECK = DoveCheckSettings()
+
+
+def bare_hat_doves(image: np.ndarray, pieces: list[CardPiece],
+                   settings: DoveCheckSettings = DOVE_CHECK) -> list[CardPiece]:
+    """The pieces less the doves whose disc (`radius` dove widths) is over `max_dark`
+    dark: the hat's black print under a dove heat the detector put on a bare hat (rendered
+    edition-2 scenes: true doves 0.00-0.01 dark, such false doves 0.33-0.96)."""
+    hats = [p for p in pieces if p.label.startswith("hat-")]
+    if not hats or not any(p.label == "dove" for p in pieces):
+        return pieces
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    h, w = gray.shape
+    out = []
+    for p in pieces:
+        if p.label != "dove":
+            out.append(p)
+            continue
+        hat = min(hats, key=lambda q: float(np.hypot(*(q.center - p.center))))
+        half = hat.width / 2
+        x0, x1 = int(max(0, hat.center[0] - half)), int(min(w, hat.center[0] + half))
+        y0, y1 = int(max(0, hat.center[1] - half)), int(min(h, hat.center[1] + half))
+        paper = float(np.percentile(gray[y0:y1, x0:x1], 90)) if x1 > x0 and y1 > y0 else 255.0
+        r = max(2, int(round(settings.radius * p.width)))
+        cx, cy = int(round(p.center[0])), int(round(p.center[1]))
+        yy, xx = np.ogrid[max(0, cy - r):min(h, cy + r + 1), max(0, cx - r):min(w, cx + r + 1)]
+        disc = (xx - cx) ** 2 + (yy - cy) ** 2 <= r * r
+        patch = gray[max(0, cy - r):min(h, cy + r + 1), max(0, cx - r):min(w, cx + r + 1)]
+        vals = patch[disc] if patch.size else np.zeros(0)
+        if len(vals) and float((vals < settings.dark * paper).mean()) > settings.max_dark:
+            continue
+        out.append(p)
     return out
 
 

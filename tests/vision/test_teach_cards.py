@@ -655,3 +655,33 @@ def test_taught_reader_reads_hop_la_bille_in_order(monkeypatch, area, taught_loo
     assert seen == calls and warnings is None
     assert len(pieces) == (0 if "rows" in calls else 1)
     assert reader.colours_seen == [1 if taught_look else None]
+
+
+def _hat_photo(dove: bool, light: float = 1.0):
+    """A grey table with one 60 px hat tile (white paper, a black crown at its middle) and,
+    when `dove`, a white dove token on the crown; all times `light`."""
+    img = np.full((120, 160, 3), 110, np.uint8)
+    cv2.rectangle(img, (50, 30), (110, 90), (235, 235, 235), -1)
+    cv2.rectangle(img, (68, 44), (92, 64), (20, 20, 20), -1)  # the hat's crown
+    cv2.line(img, (60, 66), (100, 66), (20, 20, 20), 4)  # and brim
+    if dove:
+        cv2.circle(img, (80, 55), 15, (245, 245, 240), -1)
+        cv2.circle(img, (80, 55), 15, (200, 180, 150), 1)
+    return np.clip(img * light, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("dove, light, kept", [
+    (True, 1.0, True),  # a white token on the hat: a dove
+    (False, 1.0, False),  # dove heat on a bare hat: the disc is the hat's black crown
+    (True, 0.5, True),  # the same in dim light (dark is relative to the hat's paper)
+    (False, 0.5, False),
+])
+def test_bare_hat_doves_drops_a_dove_on_the_hats_print(dove, light, kept):
+    from vision.cards.pieces import CardPiece
+    from vision.teach_cards import bare_hat_doves
+
+    frame = np.array([[50, 30], [110, 30], [110, 90], [50, 90]], np.float64)
+    hat = CardPiece("hat-3", 0.9, np.array([80.0, 60.0]), frame, 0.0, 60.0)
+    dv = CardPiece("dove", 1.0, np.array([80.0, 55.0]), None, 0.0, 30.0)
+    out = bare_hat_doves(_hat_photo(dove, light), [hat, dv])
+    assert [p.label for p in out] == (["hat-3", "dove"] if kept else ["hat-3"])
