@@ -16,6 +16,10 @@ from vision.dice import _median, _quartiles
     ((5,), 0, np.float64),  # odd count: the middle value
     ((4,), 0, np.float64),  # even count: the mean of the two middle ones
     ((1,), 0, np.float32),  # one pip
+    ((72, 3), 0, np.float64),  # a start area's ring colours (vision.mauer)
+    ((5, 4, 72, 3), 2, np.float64),  # ... for many board fits at once
+    ((98, 30), 1, np.float32),  # pawn spot discs
+    ((66,), 0, np.float64),  # field pitches
 ])
 def test_median_is_numpys(shape, axis, dtype):
     rng = np.random.default_rng(3)
@@ -40,3 +44,29 @@ def test_quartiles_are_numpys(k):
         g75, g25 = _quartiles(x)
         assert g75.dtype == q75.dtype and g25.dtype == q25.dtype
         assert np.array_equal(g75, q75) and np.array_equal(g25, q25)
+
+
+def _border_score_loop(ext, exp, s):
+    """`_border_score` as it was: one face scale after another, numpy's mean of the bools."""
+    best = (0.0, 1.0)
+    open_share = s.open_ray_weight * float(np.isnan(ext).mean())
+    for scale in s.face_scales:
+        ratio = ext / (exp * scale)
+        good = float(((ratio >= s.ray_range[0]) & (ratio <= s.ray_range[1])).mean()) + open_share
+        early = float((ratio < s.ray_range[0]).mean())
+        if good - early > best[0] - best[1]:
+            best = (good, early)
+    return best
+
+
+def test_border_score_is_the_loops():
+    from vision.dice import SETTINGS, _border_score
+
+    rng = np.random.default_rng(7)
+    for _ in range(500):
+        exp = rng.uniform(5, 40, 16)
+        ext = exp * rng.uniform(0.5, 1.6, 16)
+        ext[rng.random(16) < 0.2] = np.nan  # rays meeting no border
+        if rng.random() < 0.3:  # ratios right at the range's ends and ties between scales
+            ext = exp * rng.choice([0.72, 1.32, 1.0, 0.9], 16)
+        assert _border_score(ext, exp, SETTINGS) == _border_score_loop(ext, exp, SETTINGS)
