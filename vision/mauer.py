@@ -27,6 +27,7 @@ from __future__ import annotations
 import bisect
 import contextlib
 import contextvars
+import functools
 import math
 import os
 import threading
@@ -41,6 +42,7 @@ import numpy as np
 
 from scoring.labels import PAWN_COLOURS, PAWNS_PER_COLOUR
 from scoring.mauerhuepfer import GOAL_SLOTS, START, Board, board_for
+from vision.dice import _median  # np.median bit for bit, less overhead (called often here)
 from vision.mauer_dice import BoardDiceSettings, pick_dice, read_board_dice
 
 MODEL_PATH = Path(__file__).resolve().parent.parent / "models" / "mauer-pawns.npz"
@@ -128,6 +130,7 @@ class MauerSettings:
 SETTINGS = MauerSettings()
 
 _POOL: ThreadPoolExecutor | None = None
+_LEAF_POOL: ThreadPoolExecutor | None = None
 
 
 def run_beside(s: MauerSettings, fn, *args) -> Future | Later:
@@ -141,6 +144,19 @@ def run_beside(s: MauerSettings, fn, *args) -> Future | Later:
     if _POOL is None:
         _POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="mauer")
     return _POOL.submit(contextvars.copy_context().run, fn, *args)
+
+
+def run_leaf(s: MauerSettings, fn, *args) -> Future | Later:
+    """`run_beside` for a job that waits for no other job (a step inside a job that
+    `run_beside` started, e.g. the dice's light blob search): on a pool of its own, so that
+    the helper threads waiting for such jobs (several photos read at once in the web app)
+    can never wait for each other's."""
+    global _LEAF_POOL
+    if not (s.threads and _spare_core(s.threads_below_load)):
+        return Later(fn, *args)
+    if _LEAF_POOL is None:
+        _LEAF_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="mauer-leaf")
+    return _LEAF_POOL.submit(contextvars.copy_context().run, fn, *args)
 
 
 _CV_LOCK = threading.Lock()
@@ -942,12 +958,12 @@ def _icp(det: np.ndarray, fields: np.ndarray, H: np.ndarray, pitch_mm: float,
         src, dst = fields[ok].astype(np.float32), det[j[ok]].astype(np.float32)
         if it < affine:
             A, _ = cv2.estimateAffine2D(src, dst, ransacReprojThreshold=float(
-                0.3 * np.median(pitch_px)))
+                0.3 * _median(pitch_px)))
             if A is None:
                 return None, n, 1.0
             H = np.vstack([A, [0, 0, 1]])
         else:
-            Hn, _ = cv2.findHomography(src, dst, cv2.RANSAC, float(0.25 * np.median(pitch_px)))
+            Hn, _ = cv2.findHomography(src, dst, cv2.RANSAC, float(0.25 * _median(pitch_px)))
             if Hn is None:
                 return None, n, 1.0
             H = Hn
@@ -990,7 +1006,7 @@ def _colour_evidence_many(lab: np.ndarray, Hs: np.ndarray, board: Board) -> np.n
     proj = _apply_many(Hs, pts).reshape(-1, 2)
     proj = np.where(np.isfinite(proj), proj, -1.0)
     px = _bilinear(lab, proj).reshape(len(Hs), len(rings), len(rings[0]), 3)
-    med = np.median(px, axis=2)  # (K, colours, 3)
+    med = _median(px, axis=2)  # (K, colours, 3)
     ev = np.zeros(len(Hs))
     names = [a.colour for a in board.colours]
     for ci, colour in enumerate(names):
@@ -1020,7 +1036,7 @@ def _colour_evidence(lab: np.ndarray, H: np.ndarray, board: Board) -> float:
     cols = {}
     for a, ring_mm in zip(board.colours, _start_rings(board), strict=True):
         ring = _bilinear(lab, apply_h(H, ring_mm))
-        cols[a.colour] = np.median(ring, axis=0)
+        cols[a.colour] = _median(ring, axis=0)
     if len(cols) < 2:
         return 0.0
     ev = 0.0
@@ -1329,9 +1345,9 @@ def spot_features(image_bgr: np.ndarray, view: BoardView, board: Board,
         chroma = np.hypot(a, b)
         hue = np.arctan2(b, a)
         o = 9 * k
-        feats[:, o + 0] = np.median(L, axis=1)
-        feats[:, o + 1] = np.median(a, axis=1)
-        feats[:, o + 2] = np.median(b, axis=1)
+        feats[:, o + 0] = _median(L, axis=1)
+        feats[:, o + 1] = _median(a, axis=1)
+        feats[:, o + 2] = _median(b, axis=1)
         feats[:, o + 3] = L.std(axis=1)
         feats[:, o + 4] = (L < 0.35).mean(axis=1)  # black pawn
         sat = chroma > 0.35
@@ -1345,9 +1361,9 @@ def spot_features(image_bgr: np.ndarray, view: BoardView, board: Board,
     px = _bilinear(img, apply_h(view.H, pts)) / white * 200.0
     px = np.clip(px, 0, 255).astype(np.uint8).reshape(len(sp), len(ring), 3)
     lab = cv2.cvtColor(px, cv2.COLOR_BGR2LAB).astype(np.float32)
-    feats[:, 27] = np.median(lab[..., 0], axis=1) / 255.0
-    feats[:, 28] = np.median(lab[..., 1] - 128, axis=1) / 64.0
-    feats[:, 29] = np.median(lab[..., 2] - 128, axis=1) / 64.0
+    feats[:, 27] = _median(lab[..., 0], axis=1) / 255.0
+    feats[:, 28] = _median(lab[..., 1] - 128, axis=1) / 64.0
+    feats[:, 29] = _median(lab[..., 2] - 128, axis=1) / 64.0
     base = 30
     for i, q in enumerate(sp):
         feats[i, base + KINDS.index(q.kind)] = 1.0
@@ -1587,7 +1603,8 @@ def _read_mauer(image_bgr: np.ndarray, board: Board | None, model: PawnModel | N
     if with_dice:  # beside the pawns
         maps = later.result()
         dice_job = run_beside(s, _timed, read_board_dice, image_bgr, view, board, s.dice,
-                              maps.lightness if maps.f == 1.0 else None)
+                              maps.lightness if maps.f == 1.0 else None,
+                              functools.partial(run_leaf, s))
     warnings: list[str] = []
     if view.score < s.min_board_confidence:
         warnings.append(f"the board was located with low confidence {view.score:.2f}")

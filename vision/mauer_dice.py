@@ -191,11 +191,14 @@ def pip_dots(L: np.ndarray, die_px: float, s: BoardDiceSettings) -> np.ndarray:
 
 def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
                     s: BoardDiceSettings, lightness: np.ndarray | None = None,
-                    lone: list | None = None) -> list[tuple[np.ndarray, float]]:
+                    lone: list | None = None, beside=None) -> list[tuple[np.ndarray, float]]:
     """Light compact blobs of a die's size on the table around the board (the board itself
     masked out): [(centre px, expected die side px)], nearest the board first. `lone`: a
     list that gets the lone pip-sized dark dots (a 1 on a table of the die's colour),
-    nearest the board first, as (centre, die side px)."""
+    nearest the board first, as (centre, die side px). `beside(fn, *args)`: runs `fn` on
+    another thread (an object whose `.result()` gives what it returned), or None: the light
+    blob search (OpenCV, which lets go of Python's lock) is then made there while the pip
+    dots are looked for here; the same candidates either way."""
     h, w = image_bgr.shape[:2]
     wm, hm = board.size_mm
     m = s.dice_search_mm
@@ -220,11 +223,15 @@ def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
         L = lightness[y0:y1, x0:x1]
     if mask.any():  # outside the ring: the ring's median (as np.where(mask > 0, L, median))
         L = cv2.copyTo(L, mask, np.full_like(L, masked_median_u8(L, mask)))
+    # the light blobs on the other thread while the pip dots are looked for here
+    light = beside(light_die_blobs, L, die_px, s) if beside is not None and \
+        s.pip_candidates else None
     # dice with no light blob (a white die on a white table): their pips (in L itself: the
     # closing of the light blob search fills them)
-    cands = [c + off for c in light_die_blobs(L, die_px, s)]
+    pips = pip_dots(L, die_px, s) if s.pip_candidates else None
+    cands = [c + off for c in (light.result() if light is not None
+                               else light_die_blobs(L, die_px, s))]
     if s.pip_candidates:
-        pips = pip_dots(L, die_px, s)
         if len(pips) >= 2:
             pips = pips + off
             d = np.hypot(*(pips[:, None] - pips[None]).transpose(2, 0, 1))
@@ -428,12 +435,12 @@ def _read_crop(image_bgr: np.ndarray, view: BoardView, c, die_px: float,
 
 
 def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
-                    s: BoardDiceSettings = SETTINGS, lightness: np.ndarray | None = None
-                    ) -> tuple[list, list[str]]:
+                    s: BoardDiceSettings = SETTINGS, lightness: np.ndarray | None = None,
+                    beside=None) -> tuple[list, list[str]]:
     """Dice on the table around the board, read by `vision.dice.read_dice` on an enlarged
     crop around each die-sized light blob (dice beside a board are small in the photo).
-    `lightness`: the photo's L* (uint8) when already made. Returns (dice with centres in
-    photo px, warnings)."""
+    `lightness`: the photo's L* (uint8) when already made; `beside`: see `die_candidates`.
+    Returns (dice with centres in photo px, warnings)."""
     from vision.dice import Die
 
     found: list = []
@@ -442,7 +449,7 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
     h, w = image_bgr.shape[:2]
     lone: list = []
     cands = die_candidates(image_bgr, view, board, s, lightness,
-                           lone if s.lone_pips else None)
+                           lone if s.lone_pips else None, beside)
     for k, (c, die_px) in enumerate(cands + lone):  # (neither is changed in the loop)
         if k == len(cands) and len(found) >= s.dice_wanted:
             break  # lone dots only while dice are missing
