@@ -5,7 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.cards.lineup import distinct_numbers, number_probs, settle_kinds
+from vision.cards.lineup import (
+    distinct_numbers,
+    inversions,
+    number_probs,
+    read_line,
+    settle_kinds,
+)
 from vision.cards.pieces import CardPiece
 
 
@@ -39,3 +45,32 @@ def test_distinct_numbers_weighs_a_rabbits_number_read_as_a_hat():
     b = tile("rabbit-9", 200, 160, {"hat-9": 0.89, "rabbit-9": 0.0})
     out, warnings = distinct_numbers([a, b], "rabbit")
     assert [p.label for p in out] == ["rabbit-1", "rabbit-9"] and len(warnings) == 1
+
+
+@pytest.mark.parametrize("hats, rabbits, magician, want", [
+    # no magician: the line is read from the end its numbers ascend from
+    ([9, 8, 7, 5, 6, 4, 3, 2, 1], [9, 8, 7, 5, 6, 4, 3, 2, 1], None, "reversed"),
+    ([1, 2, 3, 5, 4, 6, 7, 8, 9], [1, 2, 3, 5, 4, 6, 7, 8, 9], None, "as drawn"),
+    ([1, 2], [2, 1], None, "as drawn"),  # a tie (one pair out of order either way): left to
+    #                                       right, as before
+    # a magician on the right decides, however the numbers run
+    ([1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 2, 3, 4, 5, 6, 7, 8, 9], 600.0, "reversed"),
+])
+def test_the_line_without_a_magician_reads_from_where_it_ascends(hats, rabbits, magician,
+                                                                 want):
+    ps = []
+    for k, (h, r) in enumerate(zip(hats, rabbits, strict=True)):
+        ps += [tile(f"hat-{h}", 60 * k, 0, {f"hat-{h}": 0.9}),
+               tile(f"rabbit-{r}", 60 * k, 60, {f"rabbit-{r}": 0.9})]
+    if magician is not None:
+        ps.append(tile("magician", magician, 0, {"magician": 0.9}))
+    facts, warnings = read_line(ps)
+    got = [p["hat"] for p in facts["line"]]
+    assert got == (hats[::-1] if want == "reversed" else hats)
+    assert any("magician tile was not found" in w for w in warnings) == (magician is None)
+
+
+def test_inversions_count_hats_and_rabbits():
+    line = [{"hat": 2, "rabbit": 1}, {"hat": 1, "rabbit": None}, {"hat": 3, "rabbit": 2}]
+    assert inversions(line) == 1  # hats 2 > 1; rabbits 1, 2 in order
+    assert inversions(line[::-1]) == 2 + 1  # hats 3 > 1, 3 > 2; rabbits 2 > 1

@@ -1,7 +1,8 @@
 """Magic Rabbit: the line of piles from the classified tiles and doves.
 
 The line runs from the magician tile outward: hats are ordered by their position along the
-line's direction (the principal axis of the hat centres, pointing away from the magician).
+line's direction (the principal axis of the hat centres, pointing away from the magician;
+without a magician tile, from the end the numbers ascend from: `inversions`).
 Each rabbit goes to the hat it lies below (smallest offset along that hat's own u axis, on
 its lower side); each dove to the hat it covers. Pure numpy on `CardPiece` records.
 """
@@ -81,6 +82,17 @@ def distinct_numbers(tiles: list[CardPiece], kind: str) -> tuple[list[CardPiece]
             t = replace(t, label=labels[j], confidence=min(t.confidence, 0.5))
         out.append(t)
     return out, warnings
+
+
+def inversions(line: list[dict]) -> int:
+    """Pairs out of ascending order along a line of piles ({"hat", "rabbit"}), its hats and
+    its rabbits counted alike (a rabbit not seen: left out). Players sort the line from the
+    magician tile, so at the reveal it mostly ascends from there."""
+    n = 0
+    for key in ("hat", "rabbit"):
+        seq = [p[key] for p in line if p[key] is not None]
+        n += sum(1 for i in range(len(seq)) for j in range(i + 1, len(seq)) if seq[i] > seq[j])
+    return n
 
 
 def line_direction(hats: np.ndarray, magician: np.ndarray | None) -> np.ndarray:
@@ -177,8 +189,6 @@ def read_line(pieces: list[CardPiece], s: LineSettings = LINE) -> tuple[dict, li
         mag = max(mags, key=lambda p: p.confidence).center
         if len(mags) > 1:
             warnings.append(f"{len(mags)} magician tiles seen; the game has one")
-    else:
-        warnings.append("the magician tile was not found: the line is read from left to right")
     d = line_direction(hc, mag)
     origin = mag if mag is not None else hc.mean(axis=0)
     order = np.argsort((hc - origin) @ d)
@@ -208,6 +218,15 @@ def read_line(pieces: list[CardPiece], s: LineSettings = LINE) -> tuple[dict, li
         i = int(np.argmin(dist))
         if dist[i] <= s.dove_reach:
             line[i]["dove"] = True
+    if mag is None:  # which end is the magician's? the one the numbers ascend from
+        back = line[::-1]
+        if inversions(back) < inversions(line):
+            line = back
+            warnings.append("the magician tile was not found: the line is read from the end "
+                            "its numbers ascend from (right to left)")
+        else:
+            warnings.append("the magician tile was not found: the line is read from the end "
+                            "its numbers ascend from (left to right)")
     numbers = [p["hat"] for p in line]
     dup = sorted({n for n in numbers if numbers.count(n) > 1})
     if dup:
