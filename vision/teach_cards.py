@@ -167,8 +167,12 @@ def bare_hat_doves(image: np.ndarray, pieces: list[CardPiece],
     hats = [p for p in pieces if p.label.startswith("hat-")]
     if not hats or not any(p.label == "dove" for p in pieces):
         return pieces
-    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
-    h, w = gray.shape
+    h, w = image.shape[:2]
+
+    def gray(y0, y1, x0, x1):  # (only the small windows: the whole photo costs ms)
+        win = image[y0:y1, x0:x1]
+        return cv2.cvtColor(win, cv2.COLOR_BGR2GRAY) if win.ndim == 3 and win.size else win
+
     out = []
     for p in pieces:
         if p.label != "dove":
@@ -178,13 +182,14 @@ def bare_hat_doves(image: np.ndarray, pieces: list[CardPiece],
         half = hat.width / 2
         x0, x1 = int(max(0, hat.center[0] - half)), int(min(w, hat.center[0] + half))
         y0, y1 = int(max(0, hat.center[1] - half)), int(min(h, hat.center[1] + half))
-        paper = float(np.percentile(gray[y0:y1, x0:x1], 90)) if x1 > x0 and y1 > y0 else 255.0
+        paper = float(np.percentile(gray(y0, y1, x0, x1), 90)) if x1 > x0 and y1 > y0 \
+            else 255.0
         r = max(2, int(round(settings.radius * p.width)))
         cx, cy = int(round(p.center[0])), int(round(p.center[1]))
-        yy, xx = np.ogrid[max(0, cy - r):min(h, cy + r + 1), max(0, cx - r):min(w, cx + r + 1)]
-        disc = (xx - cx) ** 2 + (yy - cy) ** 2 <= r * r
-        patch = gray[max(0, cy - r):min(h, cy + r + 1), max(0, cx - r):min(w, cx + r + 1)]
-        vals = patch[disc] if patch.size else np.zeros(0)
+        ya, yb, xa, xb = max(0, cy - r), min(h, cy + r + 1), max(0, cx - r), min(w, cx + r + 1)
+        yy, xx = np.ogrid[ya:yb, xa:xb]
+        patch = gray(ya, yb, xa, xb)
+        vals = patch[(xx - cx) ** 2 + (yy - cy) ** 2 <= r * r] if patch.size else np.zeros(0)
         if len(vals) and float((vals < settings.dark * paper).mean()) > settings.max_dark:
             continue
         out.append(p)
