@@ -64,6 +64,11 @@ class BoardDiceSettings:
     spot_max_stray: float = 0.03  # share of the face dark away from the dark spots at most
     spot_max_rim_dark: float = 0.15  # share of the square's rim darker than half-way to a pip
     spot_max_outside: float = 0.8  # darkness (as above) at most just outside the pip grid
+    spot_lift: float = 0.5  # where the spot read at the candidate finds nothing, again this
+    # share of the die's height (image vector from the camera model) above it (0: not): a
+    # light blob holds the top face and the side faces seen below it, so its centre lies
+    # below the top face's (dev seeds 741/742 +3 dice; fresh 723 +3, 725 ed. 2 +2, 724 +0,
+    # committed +2; no wrong value or false die anywhere)
     warn_unread: bool = True  # warn about candidates that look like dice but were not read
     known_shape: bool = True  # a face's foreshortening must be the table's at the die
     known_up: bool = True  # side faces told by the vertical's direction at the die (from the
@@ -109,6 +114,21 @@ def up_at(view: BoardView, xy, s: BoardDiceSettings = SETTINGS,
     board's camera model (`view.P`, z down): from a die's base towards its top. None
     without a model or where the die is seen from straight above (no direction). `jac`:
     `local_affine(view.H, xy)` when already made."""
+    v = die_height(view, xy, s)
+    if v is None:
+        return None
+    n = float(np.linalg.norm(v))
+    if jac is None:
+        jac = local_affine(view.H, xy)
+    if not np.isfinite(n) or n < s.up_min * s.die_mm * _die_px(jac, 1.0):
+        return None
+    return float(v[0] / n), float(v[1] / n)
+
+
+def die_height(view: BoardView, xy, s: BoardDiceSettings = SETTINGS) -> np.ndarray | None:
+    """The image vector (px) from a die's base at image point `xy` on the table to the
+    point a die's side (`die_mm`) above it, from the board's camera model (`view.P`); None
+    without a model."""
     P = getattr(view, "P", None)
     if P is None:
         return None
@@ -116,13 +136,7 @@ def up_at(view: BoardView, xy, s: BoardDiceSettings = SETTINGS,
     pts = np.array([[m[0], m[1], 0.0], [m[0], m[1], -s.die_mm]])
     q = pts @ P[:, :3].T + P[:, 3]
     base, top = q[:, :2] / q[:, 2:3]
-    v = top - base
-    n = float(np.linalg.norm(v))
-    if jac is None:
-        jac = local_affine(view.H, xy)
-    if not np.isfinite(n) or n < s.up_min * s.die_mm * _die_px(jac, 1.0):
-        return None
-    return float(v[0] / n), float(v[1] / n)
+    return top - base
 
 
 def pick_dice(dice: list, corners: np.ndarray | None, wanted: int = 2) -> tuple[list, list[str]]:
@@ -477,6 +491,11 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
             s.spot_read or s.warn_unread) else None
         if s.spot_read and unread_here:
             got = spot_read(crop_L, (c - (x0, y0)) * f, a, s)
+            v = die_height(view, c, s) if got is None and s.spot_lift > 0 else None
+            if v is not None and np.all(np.isfinite(v)):
+                # the light blob holds the top face and the side faces seen below it: the
+                # top face's centre lies up to half the die's height above the blob's
+                got = spot_read(crop_L, (c + s.spot_lift * v - (x0, y0)) * f, a, s)
             if got is not None:
                 found.append(Die(got[0], round(min(0.9, got[1]), 3),
                                  (round(float(c[0]), 1), round(float(c[1]), 1))))

@@ -326,3 +326,27 @@ def test_spot_read_needs_pips():
     L, c, a = _spots_face(1, 0.0)
     L[:] = cv2.GaussianBlur(np.where(L < 100, 235, L).astype(np.uint8), (0, 0), 2.0)
     assert D.spot_read(L, c, a) is None
+
+
+def test_die_height_is_a_die_side_straight_up():
+    """The camera of the nadir test: a die 100 mm right of the nadir, 500 mm below the
+    camera; its top (16 mm up, 484 mm from the camera) shows 800 * 100 / 484 - 160 px right of
+    its base, straight right (the direction `up_at` gives)."""
+    K = np.array([[800.0, 0, 640], [0, 800.0, 480], [0, 0, 1]])
+    P = K @ np.array([[1.0, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 500]])
+    H = K @ np.array([[1.0, 0, 0], [0, 1, 0], [0, 0, 500]])
+    view = M.BoardView(M.apply_h(H, [[0, 0], [10, 0], [10, 10], [0, 10]]), H, P, 1.0)
+    at = M.apply_h(H, [(100.0, 0.0)])[0]
+    v = D.die_height(view, at)
+    assert np.allclose(v, (800 * 100 / 484 - 160, 0.0), atol=1e-6)
+    assert np.allclose(D.up_at(view, at), v / np.linalg.norm(v))
+    assert D.die_height(M.BoardView(view.corners, H, None, 1.0), at) is None
+
+
+def test_spot_read_at_the_top_face_not_at_the_blobs_centre():
+    """A small 6 whose columns merged, its light blob's centre pulled 0.3 of a side down by a
+    side face seen below it: the spot read there finds nothing; lifted back onto the top
+    face (what `spot_lift` does with the die's height) it reads the 6."""
+    L, c, a = _spots_face(6, 10.0, merge=True)
+    assert D.spot_read(L, (c[0], c[1] + 0.3 * 90), a) is None
+    assert D.spot_read(L, c, a)[0] == 6
