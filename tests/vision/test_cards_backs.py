@@ -705,3 +705,26 @@ def test_edge_angles_turn_the_pose_to_the_cards_edges(true_turn, posed_turn):
     cv2.fillConvexPoly(img, np.round(card).astype(np.int32), (225, 230, 235))
     got = edge_angles(img, key[None], np.array([posed_turn]), np.array([80.0]), READ)
     assert abs(got[0] - true_turn) <= 1.5, got  # (one step of `edge_turns`)
+
+
+# ------------------------------------------------------------------ a fan's next card on a card
+def _card_at(key, angle, label="elephant-3", width=50.0):
+    spec = SPECS["troetofanten"]
+    key = np.array(key, float)
+    return CardPiece(label, 0.9, key, frame_from_pose(key, angle, width, spec), angle, width)
+
+
+@pytest.mark.parametrize("key,angle,card_label,want", [
+    ((120.0, 100.0), 0.0, "elephant-3", True),  # 0.4 widths along the top edge: a fan's next
+    ((100.0, 100.0), 0.0, "elephant-3", False),  # on its own index: the same card
+    ((140.0, 150.0), 0.0, "elephant-3", False),  # below the top edge: the card's drawing
+    ((120.0, 100.0), 180.0, "elephant-3", False),  # turned half round: its other corner
+    ((120.0, 100.0), 14.0, "elephant-3", False),  # turned more than a pile's cards are
+    ((120.0, 103.0), 5.0, "elephant-3", True),
+    ((120.0, 100.0), 0.0, "back", False),  # (a back's corners look alike: not a row)
+])
+def test_in_its_row_tells_a_fans_next_card_from_a_cards_other_parts(key, angle, card_label,
+                                                                     want):
+    from vision.cards.read import in_its_row
+
+    assert in_its_row(np.array(key), angle, _card_at((100.0, 100.0), 0.0, card_label)) is want

@@ -162,6 +162,11 @@ class ReadSettings:
     #   angles (degrees) tried around each face-up card's angle, the one whose top and left
     #   edges near the corner index are the sharpest kept (`edge_angles`; () none)
     edge_reach: float = 0.08  # x the width: how far off the pose's line an edge is looked for
+    row_turn: float = 10.0  # a weak key point read surely as a face-up card on a card read
+    #   is the next card of its fan or pile (kept) when turned alike within this (degrees)
+    row_along: tuple[float, float] = (0.2, 1.0)  # and its index this x the width along the
+    #   card's top edge from the card's
+    row_across: float = 0.12  # and within this x the width across it (`in_its_row`)
     doubt_kind: float = 0.5  # Troetofanten: a strong key point dropped because its number
     #   splits (confidence under `min_confidence`) whose kind (elephant, tootophant) takes
     #   at least this share of its reading, on no card read, is warned about, not counted
@@ -859,6 +864,23 @@ def on_a_card(key: np.ndarray, frame: np.ndarray, pieces: list[CardPiece]) -> bo
                for q in pieces)
 
 
+def in_its_row(key: np.ndarray, angle: float, card: CardPiece,
+               settings: ReadSettings = READ) -> bool:
+    """Whether a reading (key point, angle) lies where the next card of a fan or a spread
+    pile lies on `card` (a face-up card read): turned alike (`row_turn` degrees) and its
+    corner index beside `card`'s along the card's top edge (`row_along` widths along its u
+    axis, within `row_across` across). Another corner index of `card` (turned half round)
+    or its drawing (below its top edge) are not."""
+    s = settings
+    if card.label == "back" or abs((angle - card.angle + 180.0) % 360.0 - 180.0) > s.row_turn:
+        return False
+    t = np.deg2rad(card.angle)
+    d = np.asarray(key, float) - card.key
+    du = (d[0] * np.cos(t) + d[1] * np.sin(t)) / max(card.width, 1.0)
+    dv = (-d[0] * np.sin(t) + d[1] * np.cos(t)) / max(card.width, 1.0)
+    return bool(s.row_along[0] <= abs(du) <= s.row_along[1] and abs(dv) <= s.row_across)
+
+
 def seen_before(xy: np.ndarray, label: str, kept: list[CardPiece], duplicate: float,
                 fan_step: float | None = None) -> bool:
     """Whether a key point at `xy` read as `label` is a kept piece once more: it lies within
@@ -1340,7 +1362,9 @@ class CardReader:
                 continue
             label = labels[b]
             if r >= n_strong and (pg[b] < s.back_min_prob if label == "back" else (
-                    conf < s.weak_up_confidence or on_a_card(kp.xy[i], frames[r], pieces))):
+                    conf < s.weak_up_confidence or on_a_card(kp.xy[i], frames[r], [
+                        q for q in pieces if not in_its_row(kp.xy[i], float(kp.angle[i]), q,
+                                                            s)]))):
                 continue  # a weak key point: a face-down card, or a face-up one read surely
                 #           on no card read already
             if label == "back" and conf < s.back_min_confidence:
