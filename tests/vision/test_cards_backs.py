@@ -297,7 +297,7 @@ _SPLIT = {"elephant-2": 0.3, "elephant-4": 0.28, "elephant-1": 0.1, "mouse": 0.0
     ([(200, 200)], None, 1, "not counted: its corner number is unreadable (2 or 4)"),
     # the same reading at a card read (its other corner, its drawing): nothing to say
     ([(200, 200)], (200, 200), 0, ""),
-    # two key points on one card (within `duplicate` widths): one warning
+    # two key points on one card (centres within `back_duplicate` widths): one warning
     ([(200, 200), (203, 201)], None, 1, "possibly an elephant at ("),
     # two cards apart: two warnings
     ([(200, 200), (400, 200)], None, 2, "possibly an elephant at ("),
@@ -313,9 +313,24 @@ def test_unseen_cards_warns_once_per_doubted_card_off_the_cards_read(doubted_at,
     read = [] if card_at is None else [CardPiece(
         "elephant-3", 0.9, np.array(card_at, float),
         frame_from_pose(np.array(card_at, float), 0.0, 50.0, spec), 0.0, 50.0)]
-    got = unseen_cards(read, doubted)
+    got = unseen_cards(read, doubted, ())
     assert len(got) == n, got
     assert all(text in g for g in got), got
+
+
+@pytest.mark.parametrize("key,want", [
+    ((140.0, 150.0), 1),  # its index off the card above (which covers its centre): say so
+    ((170.0, 170.0), 0),  # its index on a card read: that card's own drawing or corner
+])
+def test_unseen_cards_warns_about_a_card_under_another(key, want):
+    from vision.cards.read import unseen_cards
+
+    spec = SPECS["troetofanten"]
+    above = _card_at((158.5, 148.5), 0.0)  # (its top-left corner at (150, 140), 50 px wide)
+    k = np.array(key)
+    got = unseen_cards([above], [], [("elephant-1", k, frame_from_pose(k, 0.0, 50.0, spec))])
+    assert len(got) == want, got
+    assert all("possibly an elephant-1 at (" in g and "under another card" in g for g in got)
 
 
 # ------------------------------------------------------------------ weak key points

@@ -566,27 +566,46 @@ def look_strips(mask: np.ndarray, frames: list[np.ndarray], centres: np.ndarray,
 
 def unseen_cards(pieces: list[CardPiece],
                  doubted: list[tuple[str, np.ndarray, np.ndarray, dict]],
+                 under: list[tuple[str, np.ndarray, np.ndarray]] = (),
                  settings: ReadSettings = READ) -> list[str]:
     """Warnings for Troetofanten cards that are likely there but not counted (a false card
-    costs more than a missed one the table can check): `doubted` readings (kind, key point,
-    frame, probabilities) whose kind is sure but whose number splits, lying on no card
-    read (one warning per card: the first of those within `duplicate` widths)."""
+    costs more than a missed one the table can check; the cards read are `pieces`):
+    `doubted` readings (kind, key point, frame, probabilities) of strong key points whose
+    kind is sure but whose number splits, lying on no card read (`on_a_card`), and
+    `under`: weak key points read surely as a face-up card (label, key point, frame) whose
+    card lies under a card read but whose corner index lies on none (a fan's card covered
+    beyond its index, but not in that card's row). One warning per card: the first of
+    those whose card centres lie within `back_duplicate` widths."""
     s = settings
     out: list[str] = []
     seen: list[np.ndarray] = []
-    for kind, key, frame, probs in doubted:
+
+    def new(frame: np.ndarray) -> np.ndarray | None:
+        c = np.asarray(frame, float).mean(axis=0)
         w = float(np.hypot(*(np.asarray(frame[1]) - frame[0])))
-        if on_a_card(key, frame, pieces) or any(np.hypot(*(key - k)) < s.duplicate * w
-                                                for k in seen):
+        if any(np.hypot(*(c - k)) < s.back_duplicate * w for k in seen):
+            return None
+        seen.append(c)
+        return c
+
+    for kind, key, frame, probs in doubted:
+        if on_a_card(key, frame, pieces) or (c := new(frame)) is None:
             continue
-        seen.append(key)
         nums = sorted(((v, lab.rsplit("-", 1)[1]) for lab, v in probs.items()
                        if lab.startswith(kind + "-")), reverse=True)[:2]
-        c = np.asarray(frame, float).mean(axis=0)
-        article = "an" if kind[0] in "aeiou" else "a"
-        out.append(f"possibly {article} {kind} at ({c[0]:.0f}, {c[1]:.0f}), not counted: its "
-                   f"corner number is unreadable ({nums[0][1]} or {nums[1][1]}); check the card")
+        out.append(f"possibly {_article(kind)} {kind} at ({c[0]:.0f}, {c[1]:.0f}), not "
+                   f"counted: its corner number is unreadable ({nums[0][1]} or "
+                   f"{nums[1][1]}); check the card")
+    for label, key, frame in under:
+        if any(inside_frame(key, q.frame, 1.0) for q in pieces) or new(frame) is None:
+            continue
+        out.append(f"possibly {_article(label)} {label} at ({key[0]:.0f}, {key[1]:.0f}) "
+                   f"under another card, not counted: check the card")
     return out
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1] in "aeiou" else "a"
 
 
 def edge_angles(image: np.ndarray, xy: np.ndarray, angles: np.ndarray, widths: np.ndarray,
@@ -1334,6 +1353,8 @@ class CardReader:
             at = [frame_from_pose(kp.xy[i], a, kp.width[i], spec)
                   for i, a in zip(idx[:n_strong], turned, strict=True)] + frames[n_strong:]
             game_probs = self.troeto_numbers(image, at, game_probs, labels)
+        under: list[tuple[str, np.ndarray, np.ndarray]] = []  # (label, key, frame): weak
+        #   key points read surely as face-up cards on a card read
         doubted: list[tuple[str, np.ndarray, np.ndarray, dict]] = []  # (kind, key, frame,
         #   probs) of strong key points dropped because their number splits
         for r, i in enumerate(idx):
@@ -1365,6 +1386,9 @@ class CardReader:
                     conf < s.weak_up_confidence or on_a_card(kp.xy[i], frames[r], [
                         q for q in pieces if not in_its_row(kp.xy[i], float(kp.angle[i]), q,
                                                             s)]))):
+                if game == "troetofanten" and label != "back" and \
+                        conf >= s.weak_up_confidence and within is None:
+                    under.append((label, kp.xy[i].copy(), frames[r]))
                 continue  # a weak key point: a face-down card, or a face-up one read surely
                 #           on no card read already
             if label == "back" and conf < s.back_min_confidence:
@@ -1388,7 +1412,7 @@ class CardReader:
                 sure = int(np.count_nonzero((kp.kind == KIND_PIECE) & (kp.score >= s.close_heat)))
                 pieces = self.second_look(image, pieces, np.asarray(searched), kp.width[strong],
                                           kp.xy[strong], sure)
-                warnings += unseen_cards(pieces, doubted, s)
+                warnings += unseen_cards(pieces, doubted, under, s)
         if game == "hop-la-bille" and area is not None and s.hop_row_backs:
             pieces = hop_row_backs(image, area, pieces, s)
         if game == "magic-rabbit":  # doves lie on hats: the strongest one per hat
