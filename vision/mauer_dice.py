@@ -64,6 +64,7 @@ class BoardDiceSettings:
     spot_max_stray: float = 0.03  # share of the face dark away from the dark spots at most
     spot_max_rim_dark: float = 0.15  # share of the square's rim darker than half-way to a pip
     spot_max_outside: float = 0.8  # darkness (as above) at most just outside the pip grid
+    spot_layouts_only: bool = True  # the spot read chooses among die layouts only
     spot_lift: float = 0.5  # where the spot read at the candidate finds nothing, again this
     # share of the die's height (image vector from the camera model) above it (0: not): a
     # light blob holds the top face and the side faces seen below it, so its centre lies
@@ -280,6 +281,10 @@ def _patterns() -> dict[frozenset, int]:
 
 
 _PATTERNS = _patterns()
+_LAYOUT_CODE = np.zeros(512, bool)  # 9-bit codes (spot r * 3 + c) of a die's dark spots
+for _spots in _PATTERNS:
+    _LAYOUT_CODE[sum(1 << (r * 3 + c) for r, c in _spots)] = True
+_SPOT_BITS = (1 << np.arange(9)).astype(np.int64)
 
 
 @lru_cache(maxsize=4)
@@ -369,8 +374,15 @@ def spot_read(L: np.ndarray, centre, a: np.ndarray, s: BoardDiceSettings = SETTI
     explained = (near @ dark_spot[..., None].astype(np.float32))[..., 0] > 0
     stray = ((tf > 0.5) & ~explained).mean(axis=-1)
     out = ((face[..., None] - r) / np.maximum(con, 1e-6)[..., None]).max(axis=-1)
-    gap = np.where(ok.all(axis=-1) & (con >= s.spot_min_contrast)
-                   & (rim_dark <= s.spot_max_rim_dark) & (stray <= s.spot_max_stray), gap, -1.0)
+    clean = ok.all(axis=-1) & (con >= s.spot_min_contrast) & (
+        rim_dark <= s.spot_max_rim_dark) & (stray <= s.spot_max_stray)
+    if s.spot_layouts_only:  # the widest split among the placements whose dark spots are
+        # a die's layout and end where its pips do (not only the widest of all, which a
+        # grid a little off a die with big pips may give: a 5's cross turned, or a 6's
+        # pips reaching just past its spots)
+        clean &= _LAYOUT_CODE[dark_spot.astype(np.int64) @ _SPOT_BITS] & (
+            out <= s.spot_max_outside)
+    gap = np.where(clean, gap, -1.0)
     b = np.unravel_index(int(np.argmax(gap)), gap.shape)
     if gap[b] < s.spot_min_gap or out[b] > s.spot_max_outside:
         return None

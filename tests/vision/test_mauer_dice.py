@@ -268,11 +268,12 @@ def test_a_one_on_a_white_table_is_a_lone_pip_candidate(pips, lone_there):
     assert any(np.hypot(*(c - at)) < 0.5 * side for c, _ in lone) is lone_there
 
 
-def _spots_face(value, angle=0.0, smear=0, merge=False, side=90, n=360):
+def _spots_face(value, angle=0.0, smear=0, merge=False, side=90, n=360, pip=0.09):
     """Lightness of an enlarged die face (side px) on a darker table, its pips (value) drawn
     at a quarter of the side from the centre, turned by `angle` degrees; `merge`: the pips of
     each column drawn as one bar (a small 6 blurred); `smear`: a motion blur (px) along the
-    columns. (L, centre, a) with a the face's affine map (face units -> px)."""
+    columns; `pip`: the pips' radius (x side). (L, centre, a) with a the face's affine map
+    (face units -> px)."""
     L = np.full((n, n), 110, np.uint8)
     c = n / 2
     th = np.radians(angle)
@@ -285,7 +286,7 @@ def _spots_face(value, angle=0.0, smear=0, merge=False, side=90, n=360):
              6: [(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)]}[value]
     for u, v in spots:
         p = np.array([c, c]) + a @ (0.5 * u, 0.5 * v)
-        cv2.circle(L, (int(round(p[0])), int(round(p[1]))), int(side * 0.09), 30, -1)
+        cv2.circle(L, (int(round(p[0])), int(round(p[1]))), int(side * pip), 30, -1)
     if merge:
         for u in (-1, 1):
             p0, p1 = (np.array([c, c]) + a @ (0.5 * u, e) for e in (-0.5, 0.5))
@@ -350,3 +351,32 @@ def test_spot_read_at_the_top_face_not_at_the_blobs_centre():
     L, c, a = _spots_face(6, 10.0, merge=True)
     assert D.spot_read(L, (c[0], c[1] + 0.3 * 90), a) is None
     assert D.spot_read(L, c, a)[0] == 6
+
+
+@pytest.mark.parametrize("value,angle,pip,low", [
+    (6, 0.0, 0.14, 0.0),  # big pips reach past their spots on the widest split
+    (4, 40.0, 0.12, 0.0),  # turned: the widest split's spots are no layout
+    (2, 20.0, 0.14, 0.1),  # read a little off the face's centre
+    (3, 0.0, 0.12, 0.2),
+])
+def test_spot_read_chooses_among_die_layouts(value, angle, pip, low):
+    """Big pips (the renderer varies their size; real dice differ too): the widest split of
+    all placements is no die layout, or its pips reach past the spots, so the former read
+    (`spot_layouts_only` off) gave nothing; the widest split among the placements that are a
+    layout reads the value."""
+    L, c, a = _spots_face(value, angle, pip=pip)
+    at = (c[0], c[1] + low * 90)
+    assert D.spot_read(L, at, a, replace(D.SETTINGS, spot_layouts_only=False)) is None
+    assert D.spot_read(L, at, a)[0] == value
+
+
+@pytest.mark.parametrize("value", range(1, 7))
+def test_spot_read_among_layouts_gives_no_wrong_value(value):
+    """Drawn faces of every value, turned, with small to big pips, read at or off their
+    centre: a value or nothing, never another value."""
+    for angle in (0.0, 20.0, 40.0):
+        for pip in (0.09, 0.12, 0.14):
+            for low in (0.0, 0.1, 0.2):
+                L, c, a = _spots_face(value, angle, pip=pip)
+                got = D.spot_read(L, (c[0], c[1] + low * 90), a)
+                assert got is None or got[0] == value
