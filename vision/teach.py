@@ -117,6 +117,10 @@ class TeachSettings:
     white_min: int = 2  # (one: a violet rabbit near the white prototype balanced a photo)
     white_top: float = 0.15  # ... the mean of this share of the brightest pixels of each one's
     # central colour_inner square is its white; the median over them the photo's
+    white_max_gain: float = 1.25  # a photo that would need a channel's gain beyond [1 / this,
+    # this] is not balanced: so strong a cast comes with a non-linear light (teach_eval's
+    # harsh light), where gains taken from the white move the other colours the wrong way
+    # (rendered edition-2 photos under ordinary light: at most 1.15)
     colour_by_number: bool = False  # labels with the same number share one colour, the mean
     # of their examples (Magic Rabbit: a hat's and a rabbit's frame are the number's colour)
     tap_neighbours: int = 8  # cards: a tapped piece is posed among its this many nearest key
@@ -323,8 +327,9 @@ def photo_white_gain(embedding: np.ndarray, whites: np.ndarray, prototypes: np.n
     """(3,) float32 per-channel gains that make one photo's white neutral (its brightness
     kept), or None: the photo's white is the median `white_point` (`whites`, (N, 3)) of its
     candidates whose nearest prototype is `white_label`'s, at cosine >= `white_cos`; None
-    with fewer than `white_min` of them (or no such label taught). A white piece shows the
-    photo's light: a warm or greenish cast moves every colour as it moves the white."""
+    with fewer than `white_min` of them (or no such label taught), or when a gain would lie
+    beyond `white_max_gain`. A white piece shows the photo's light: a warm or greenish cast
+    moves every colour as it moves the white."""
     if not settings.white_label or settings.white_label not in labels or len(embedding) == 0:
         return None
     iw = labels.index(settings.white_label)
@@ -333,7 +338,10 @@ def photo_white_gain(embedding: np.ndarray, whites: np.ndarray, prototypes: np.n
     if white.sum() < max(1, settings.white_min):
         return None
     wp = np.median(whites[white], axis=0)
-    return np.clip(wp.mean() / np.maximum(wp, 1.0), 0.6, 1.6).astype(np.float32)
+    gain = wp.mean() / np.maximum(wp, 1.0)
+    if np.abs(np.log(gain)).max() > np.log(settings.white_max_gain):
+        return None
+    return gain.astype(np.float32)
 
 
 def balanced(crops_bgr: np.ndarray, gain: np.ndarray | None) -> np.ndarray:

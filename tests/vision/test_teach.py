@@ -418,13 +418,15 @@ def _tile(white_bgr, rabbit_bgr, cast=(1.0, 1.0, 1.0)):
 WB = TeachSettings(white_label="b")
 
 
-@pytest.mark.parametrize("whites, near, want", [
-    (2, 0.95, "balanced"),  # two white pieces near the white prototype: the photo's white
-    (1, 0.95, None),  # one (a violet rabbit near the white prototype once balanced a photo)
-    (2, 0.7, None),  # not near enough the white prototype (white_cos 0.85)
+@pytest.mark.parametrize("whites, near, cast, want", [
+    # two white pieces near the white prototype under a warm light: the photo's white
+    (2, 0.95, (0.9, 1.0, 1.1), "balanced"),
+    (1, 0.95, (0.9, 1.0, 1.1), None),  # one (a violet rabbit near the white prototype
+    #                                    once balanced a photo)
+    (2, 0.7, (0.9, 1.0, 1.1), None),  # not near enough the white prototype (white_cos 0.85)
+    (2, 0.95, (0.6, 1.0, 1.3), None),  # a cast beyond white_max_gain 1.25: not balanced
 ])
-def test_photo_white_gain_from_the_white_pieces(whites, near, want):
-    cast = (0.8, 1.0, 1.15)  # a warm light: blue down, red up
+def test_photo_white_gain_from_the_white_pieces(whites, near, cast, want):
     crops = np.stack([_tile((200, 200, 200), (250, 250, 250), cast)] * whites
                      + [_tile((150, 200, 230), (30, 130, 245), cast)])  # + an orange rabbit
     # embeddings: the whites at cosine `near` to b's prototype (white), the orange on a's
