@@ -743,3 +743,20 @@ def test_in_its_row_tells_a_fans_next_card_from_a_cards_other_parts(key, angle, 
     from vision.cards.read import in_its_row
 
     assert in_its_row(np.array(key), angle, _card_at((100.0, 100.0), 0.0, card_label)) is want
+
+
+def test_paper_regions_find_a_card_whose_corner_is_covered():
+    """Three white cards on a dark table, two read; the third's corner under a thumb: its
+    card-shaped paper off the cards read is found, and nothing where all cards are read."""
+    from vision.cards.read import paper_regions
+
+    img = np.full((400, 600, 3), (40, 60, 90), np.uint8)
+    keys = [(100.0, 100.0), (250.0, 100.0), (400.0, 100.0)]
+    cards = [_card_at(k, 0.0, "elephant-2", 80.0) for k in keys]
+    for c in cards:
+        cv2.fillConvexPoly(img, np.round(c.frame).astype(np.int32), (235, 235, 235))
+        cv2.circle(img, tuple(int(v) for v in c.center), 15, (120, 120, 120), -1)
+    cv2.circle(img, (int(keys[2][0]), int(keys[2][1])), 22, (120, 150, 210), -1)  # a thumb
+    got = paper_regions(img, cards[:2])
+    assert len(got) == 1 and np.hypot(*(got[0] - cards[2].center)) < 0.25 * 80.0, got
+    assert paper_regions(img, cards) == []

@@ -162,6 +162,15 @@ class ReadSettings:
     #   angles (degrees) tried around each face-up card's angle, the one whose top and left
     #   edges near the corner index are the sharpest kept (`edge_angles`; () none)
     edge_reach: float = 0.08  # x the width: how far off the pose's line an edge is looked for
+    paper_warnings: bool = True  # Troetofanten: warn about card-shaped regions of the
+    #   face-up cards' look off every card read (`paper_regions`)
+    paper_ratio: float = 4.0  # the paper's colours: this many times more common on the
+    #   face-up cards read than elsewhere
+    paper_min_conf: float = 0.8  # the face-up cards read this surely teach the look
+    paper_fill: float = 0.7  # a region fills this share of its rectangle (a covered corner
+    #   bites into it)
+    paper_shape: tuple[float, float] = (1.2, 2.1)  # long side / short side of such a region
+    paper_scale: float = 0.25  # the regions are found on the photo at this scale
     row_turn: float = 10.0  # a weak key point read surely as a face-up card on a card read
     #   is the next card of its fan or pile (kept) when turned alike within this (degrees)
     row_along: tuple[float, float] = (0.2, 1.0)  # and its index this x the width along the
@@ -567,7 +576,8 @@ def look_strips(mask: np.ndarray, frames: list[np.ndarray], centres: np.ndarray,
 def unseen_cards(pieces: list[CardPiece],
                  doubted: list[tuple[str, np.ndarray, np.ndarray, dict]],
                  under: list[tuple[str, np.ndarray, np.ndarray]] = (),
-                 settings: ReadSettings = READ) -> list[str]:
+                 settings: ReadSettings = READ, paper: np.ndarray | None = None
+                 ) -> list[str]:
     """Warnings for Troetofanten cards that are likely there but not counted (a false card
     costs more than a missed one the table can check; the cards read are `pieces`):
     `doubted` readings (kind, key point, frame, probabilities) of strong key points whose
@@ -575,7 +585,9 @@ def unseen_cards(pieces: list[CardPiece],
     `under`: weak key points read surely as a face-up card (label, key point, frame) whose
     card lies under a card read but whose corner index lies on none (a fan's card covered
     beyond its index, but not in that card's row). One warning per card: the first of
-    those whose card centres lie within `back_duplicate` widths."""
+    those whose card centres lie within `back_duplicate` widths. With the photo (`paper`):
+    card-shaped regions of the face-up cards' look off the cards read too
+    (`paper_regions`: a card whose corner index is covered)."""
     s = settings
     out: list[str] = []
     seen: list[np.ndarray] = []
@@ -601,7 +613,52 @@ def unseen_cards(pieces: list[CardPiece],
             continue
         out.append(f"possibly {_article(label)} {label} at ({key[0]:.0f}, {key[1]:.0f}) "
                    f"under another card, not counted: check the card")
+    if paper is not None:
+        w = float(np.median([p.width for p in pieces]))
+        for c in paper_regions(paper, pieces, s):
+            if new(card_frame(c, 0.0, w, SPECS["troetofanten"].aspect)) is not None:
+                out.append(f"possibly a card at ({c[0]:.0f}, {c[1]:.0f}) whose corner is not "
+                           f"seen (covered?), not counted: check the table there")
     return out
+
+
+# the face-up cards' paper: bins of hue x saturation x value (grey and white pixels too)
+PAPER_BINS = [12, 8, 8]
+
+
+def paper_regions(image: np.ndarray, pieces: list[CardPiece], settings: ReadSettings = READ
+                  ) -> list[np.ndarray]:
+    """Centres (photo px) of card-shaped regions that look like the face-up cards read but
+    lie off every card read: a card whose corner index is not seen (covered by a hand or an
+    object, or blurred past the detector). The look: the colours (hue, saturation and
+    value: paper is grey or white) `paper_ratio` x more common on the face-up cards read
+    with `paper_min_conf` than elsewhere in the photo; its pixels off the cards read make
+    regions, a region with a card's shape and about the width of the cards read near it
+    (`card_shaped`: `design_size`, `paper_fill`) is one. Worked out at `paper_scale`;
+    nothing where fewer than 2 cards were read surely."""
+    s = settings
+    sure = [p for p in pieces if p.label != "back" and p.confidence >= s.paper_min_conf]
+    if len(sure) < 2:
+        return []
+    f = s.paper_scale
+    small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    ranges = [0, 180, 0, 256, 0, 256]
+    on = _frames_mask([p.frame for p in sure], f, hsv.shape[:2], 0.85)
+    h_on = cv2.calcHist([hsv], [0, 1, 2], on, PAPER_BINS, ranges)
+    h_all = cv2.calcHist([hsv], [0, 1, 2], None, PAPER_BINS, ranges)
+    n_on = max(float(np.count_nonzero(on)), 1.0)
+    n_rest = max(float(on.size) - n_on, 1.0)
+    ratio = (h_on / n_on) / np.maximum((h_all - h_on) / n_rest, 1.0 / n_rest)
+    look = (ratio >= s.paper_ratio) & (h_on >= 0.01 * n_on)
+    bins = [(hsv[..., c].astype(np.int32) * n) // top for c, (n, top) in
+            enumerate(zip(PAPER_BINS, (180, 256, 256), strict=True))]
+    hit = look[bins[0], bins[1], bins[2]].astype(np.uint8) * 255  # (OpenCV's back
+    #   projection reads a 3-d numpy histogram as a 2-d one of 8 channels)
+    hit[_frames_mask([p.frame for p in pieces], f, hit.shape, 1.0) > 0] = 0
+    return [c for c, _, _, _ in card_shaped(
+        hit, np.array([p.center for p in pieces]) * f, np.array([p.width for p in pieces]) * f,
+        s.design_size, s.paper_fill, replace(s, look_shape=s.paper_shape, look_scale=f))]
 
 
 def _article(word: str) -> str:
@@ -1412,7 +1469,8 @@ class CardReader:
                 sure = int(np.count_nonzero((kp.kind == KIND_PIECE) & (kp.score >= s.close_heat)))
                 pieces = self.second_look(image, pieces, np.asarray(searched), kp.width[strong],
                                           kp.xy[strong], sure)
-                warnings += unseen_cards(pieces, doubted, under, s)
+                warnings += unseen_cards(pieces, doubted, under, s,
+                                         image if s.paper_warnings else None)
         if game == "hop-la-bille" and area is not None and s.hop_row_backs:
             pieces = hop_row_backs(image, area, pieces, s)
         if game == "magic-rabbit":  # doves lie on hats: the strongest one per hat
