@@ -129,7 +129,7 @@ def taught_reader(reader, profile: teach.Profile | None, game: str):
 
         def read_magic(image, game, area=None, **kw):
             pieces, warnings = read_mr(image, game, area, **kw)
-            return bare_hat_doves(image, pieces), warnings
+            return off_line_tiles(bare_hat_doves(image, pieces)), warnings
 
         out.read_pieces = read_magic
     if game == "troetofanten" and part.look is not None and hasattr(out, "settle_backs"):
@@ -194,6 +194,26 @@ def bare_hat_doves(image: np.ndarray, pieces: list[CardPiece],
             continue
         out.append(p)
     return out
+
+
+OFF_LINE_REACH = 2.5  # a Magic Rabbit tile this many tile widths from every other tile of
+#                       the line is not in it (see off_line_tiles)
+
+
+def off_line_tiles(pieces: list[CardPiece], reach: float | None = None) -> list[CardPiece]:
+    """Magic Rabbit: the pieces less the hat and rabbit tiles lying over `reach` tile widths
+    from every other hat or rabbit tile: every tile lies in the line (hats side by side, each
+    rabbit just below its hat), so a lone one is the table's artwork read as a tile."""
+    reach = OFF_LINE_REACH if reach is None else reach
+    tiles = [p for p in pieces if p.label.startswith(("hat-", "rabbit-"))]
+    if len(tiles) < 3:
+        return pieces
+    c = np.array([p.center for p in tiles], np.float64)
+    w = np.array([max(p.width, 1.0) for p in tiles])
+    d = np.hypot(*(c[:, None] - c[None]).transpose(2, 0, 1)) / w[:, None]
+    np.fill_diagonal(d, np.inf)
+    lone = {id(p) for p, near in zip(tiles, d.min(axis=1), strict=True) if near > reach}
+    return [p for p in pieces if id(p) not in lone]
 
 
 def off_row_backs(reader, image: np.ndarray, area, pieces: list[CardPiece],

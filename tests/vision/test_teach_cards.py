@@ -685,3 +685,23 @@ def test_bare_hat_doves_drops_a_dove_on_the_hats_print(dove, light, kept):
     dv = CardPiece("dove", 1.0, np.array([80.0, 55.0]), None, 0.0, 30.0)
     out = bare_hat_doves(_hat_photo(dove, light), [hat, dv])
     assert [p.label for p in out] == (["hat-3", "dove"] if kept else ["hat-3"])
+
+
+@pytest.mark.parametrize("where, kept", [
+    ((40.0, 190.0), True),  # a rabbit below the third hat: in the line
+    ((40.0, 240.0), True),  # 2.2 widths below a hat (as far as the line's rule puts one)
+    ((400.0, 400.0), False),  # far from every tile: the table's artwork read as a rabbit
+])
+def test_off_line_tiles_drops_a_lone_tile(where, kept):
+    from vision.cards.pieces import CardPiece
+    from vision.teach_cards import off_line_tiles
+
+    def tile(label, x, y):
+        return CardPiece(label, 0.9, np.array([x, y]), None, 0.0, 50.0)
+
+    line = [tile(f"hat-{k + 1}", -60.0 * k + 160, 130.0) for k in range(3)] + \
+        [tile("dove", 100.0, 130.0), tile("magician", 400.0, 130.0)]
+    lone = tile("rabbit-4", *where)
+    out = off_line_tiles(line + [lone])
+    assert (lone in out) == kept
+    assert all(p in out for p in line)  # the line, the dove and the magician stay
