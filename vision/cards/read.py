@@ -170,7 +170,8 @@ class ReadSettings:
     paper_fill: float = 0.7  # a region fills this share of its rectangle (a covered corner
     #   bites into it)
     paper_shape: tuple[float, float] = (1.2, 2.1)  # long side / short side of such a region
-    paper_scale: float = 0.25  # the regions are found on the photo at this scale
+    paper_scale: float = 0.25  # the regions are found on the photo at this scale (halved
+    #   until at most this)
     row_turn: float = 10.0  # a weak key point read surely as a face-up card on a card read
     #   is the next card of its fan or pile (kept) when turned alike within this (degrees)
     row_along: tuple[float, float] = (0.2, 1.0)  # and its index this x the width along the
@@ -640,8 +641,9 @@ def paper_regions(image: np.ndarray, pieces: list[CardPiece], settings: ReadSett
     sure = [p for p in pieces if p.label != "back" and p.confidence >= s.paper_min_conf]
     if len(sure) < 2:
         return []
-    f = s.paper_scale
-    small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+    f, small = 1.0, image
+    while f > s.paper_scale:  # (halving twice is 4 x faster than a quarter at once)
+        f, small = f / 2, cv2.resize(small, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     ranges = [0, 180, 0, 256, 0, 256]
     on = _frames_mask([p.frame for p in sure], f, hsv.shape[:2], 0.85)
