@@ -44,6 +44,8 @@ from vision.segment import (
     edge_tiles,
     find_marbles,
     find_tiles,
+    outline_squares,
+    table_likeness,
 )
 
 
@@ -60,10 +62,18 @@ class DecideSettings:
     # names it): outside pieces never score, and notes, coins and the castle's shields there
     # are the commonest false pieces
     min_outside_confidence: float = 0.4
-    # fewer tiles seen than the game has: a tile of the last look (`segment.edge_tiles`)
-    # counts only when its likeliest label has at least this probability (a table's checks
-    # of a tile's size read as frogs at up to 0.91; tiles found there at 0.97)
-    missing_min_prob: float = 0.95
+    # fewer tiles seen than the game has: a tile of the last look (`segment.edge_tiles`,
+    # `segment.outline_squares`) counts only when its likeliest label has at least this
+    # probability (a table's checks of a tile's size read as frogs at up to 0.91; tiles
+    # found there at 0.93-0.98) ...
+    missing_min_prob: float = 0.93
+    # ... and it looks unlike the table one or two of its sides beside it by at least this
+    # (`segment.table_likeness`, mean Lab difference; table checks and stripes: 3-7)
+    missing_unlike_table: float = 9.0
+    # an outline square read as a piece at this probability is read again at these shares
+    # of a tile's side, the surest kept (its side is the game's, not measured)
+    missing_again_prob: float = 0.5
+    missing_square_sides: tuple[float, ...] = (0.9, 1.1)
 
 
 @dataclass(frozen=True)
@@ -249,6 +259,14 @@ def sure_outside(det: Detections, min_confidence: float) -> tuple[np.ndarray, li
     return ~unsure, doubts
 
 
+def _distance(cand: Candidates, points: np.ndarray) -> np.ndarray:
+    """(N,) distance from each of `cand`'s centres to the nearest of (M, 2) `points`
+    (inf without points)."""
+    if not len(points):
+        return np.full(len(cand), np.inf)
+    return np.hypot(*(cand.centers[:, None] - points[None]).transpose(2, 0, 1)).min(axis=1)
+
+
 def _empty_score(game: str) -> dict:
     return {"simsala-hopp": {"points": {}}, "troetofanten": {"points": {}},
             "magic-rabbit": {"won": False, "wrong_positions": []}}.get(game, {"completed": {}})
@@ -356,6 +374,7 @@ class Pipeline:
         pred, probs = self._classify(gv, photo, area, cand, hues, profile)
         keep, labels, conf, moves = self._decide(gv, probs)
         t = timer.lap("classify", t)
+        first = len(cand)  # (candidates from here on: the last look's)
         if gv.kind == "tiles" and gv.total and keep.sum() < gv.total:
             cand, pred, probs = self._missing_tiles(gv, photo, area, cand, keep, pred, probs,
                                                     hues, profile)
@@ -383,6 +402,9 @@ class Pipeline:
                     f"{at[i][1]:.0f}), is read as {b}, its next likeliest reading; check it"
                     for (i, a, b) in moves]
         warnings += doubts + unsure_warnings(det, self.decide)
+        warnings += [f"the {lab} at ({at[i][0]:.0f}, {at[i][1]:.0f}) was found only by its "
+                     f"outline, in a last look for missing tiles; check it"
+                     for i, lab in zip(idx, det.labels, strict=True) if i >= first]
         timer.lap("facts", t)
         return det, cand, pred, idx, facts, warnings
 
@@ -416,25 +438,55 @@ class Pipeline:
     def _missing_tiles(self, gv: GameVision, photo: Photo, area: PlayArea, cand: Candidates,
                        keep: np.ndarray, pred, probs: np.ndarray,
                        hues: dict[str, float] | None = None, profile=None):
-        """Fewer tiles kept than the game has: `edge_tiles`' candidates away from the kept
-        ones join `cand`, each read as background unless the classifier is very sure of it
-        (`DecideSettings.missing_min_prob`; table checks of a tile's size look like tiles),
-        and no more of them than tiles are missing, the surest first. Returns the joined
+        """Fewer tiles kept than the game has: the candidates of `edge_tiles` and
+        `outline_squares` away from the kept ones join `cand`, each read as background
+        unless the classifier is very sure of it and it looks unlike the table beside it
+        (`DecideSettings.missing_*`; table checks of a tile's size look like tiles), and no
+        more of them than tiles are missing, the surest first. Returns the joined
         (candidates, classifier output, probabilities)."""
-        more = edge_tiles(photo.image, area, TILE_SETTINGS)
+        edge = edge_tiles(photo.image, area, TILE_SETTINGS)
+        squares = outline_squares(photo.image, area, TILE_SETTINGS)
+        more = edge + squares
+        square = np.arange(len(more)) >= len(edge)
         if len(more) and keep.any():
-            kept = cand.centers[keep]
-            near = np.hypot(*(more.centers[:, None] - kept[None]).transpose(2, 0, 1)).min(1)
-            more = more.take(near > 0.5 * more.sides)
+            away = _distance(more, cand.centers[keep]) > 0.5 * more.sides
+            more, square = more.take(away), square[away]
         if not len(more):
             return cand, pred, probs
         more_pred, more_probs = self._classify(gv, photo, area, more, hues, profile)
         cols = [self.classifier.index(lab) for lab in gv.labels]
+        again = square & (more_probs[:, cols].max(axis=1) >= self.decide.missing_again_prob)
+        if again.any():  # an outline square's side is the game's, not measured: the likely
+            # ones read again at other sides
+            sub = more.take(again)
+            other = [Candidates(sub.centers, sub.sides * k, sub.angles, sub.polygons)
+                     for k in self.decide.missing_square_sides]
+            other = sum(other[1:], other[0])
+            other_pred, other_probs = self._classify(gv, photo, area, other, hues, profile)
+            more = more + other
+            more_pred = Prediction(np.concatenate([more_pred.probs, other_pred.probs]),
+                                   np.concatenate([more_pred.embedding, other_pred.embedding]))
+            more_probs = np.concatenate([more_probs, other_probs])
         best = more_probs[:, cols].max(axis=1)
         sure = np.flatnonzero(best >= self.decide.missing_min_prob)
-        sure = sure[np.argsort(-best[sure])][: gv.total - int(keep.sum())]
+        if len(sure) and self.decide.missing_unlike_table > 0:
+            unlike = table_likeness(photo.image, area, more.take(np.isin(np.arange(len(more)),
+                                                                         sure)))
+            sure = sure[unlike >= self.decide.missing_unlike_table]
+        label = more_probs[:, cols].argmax(axis=1)
+        room = np.array(gv.limits or [gv.total] * len(cols)) - np.bincount(
+            probs[keep][:, cols].argmax(axis=1), minlength=len(cols))
+        chosen: list[int] = []
+        for i in sure[np.argsort(-best[sure])]:  # (one per place: a square's three sides;
+            # none of a label the game has no more of)
+            if len(chosen) == gv.total - int(keep.sum()):
+                break
+            if room[label[i]] > 0 and (not chosen or np.hypot(
+                    *(more.centers[chosen] - more.centers[i]).T).min() > 0.5 * more.sides[i]):
+                chosen.append(int(i))
+                room[label[i]] -= 1
         unsure = np.ones(len(more), bool)
-        unsure[sure] = False
+        unsure[chosen] = False
         more_probs = more_probs.copy()
         more_probs[unsure] = 0.0
         more_probs[unsure, self.classifier.index(BACKGROUND)] = 1.0

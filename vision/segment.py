@@ -122,6 +122,16 @@ class TileSettings:
     edge_area: tuple[float, float] = (0.3, 2.0)  # of a tile's area (the edges eat its rim)
     edge_side: tuple[float, float] = (0.8, 1.35)  # minAreaRect sides, of a tile's side
     edge_fill: float = 0.85  # convex hull / its minAreaRect
+    # ... and squares drawn by edges (`outline_squares`: edge pixels binned by orientation,
+    # correlated with a square outline at each bin's angle; a tile whose outline has gaps or
+    # whose drawing splits its inside), in a view where a tile is `square_px` across, peaks
+    # at least `square_min` (1: a closed 1-px outline; 0: off), `square_bins` angles in 90
+    square_px: float = 16.0
+    square_min: float = 0.5
+    square_bins: int = 12
+    # each of its four sides at least this share drawn (a table's lines draw one or two)
+    square_side_min: float = 0.25
+    square_most: int = 64  # the strongest this many of those only
 
 
 @dataclass(frozen=True)
@@ -552,6 +562,126 @@ def edge_tiles(image_bgr: np.ndarray, area: PlayArea, settings: TileSettings) ->
             continue  # on the arena or its walls: the first looks' part
         boxes.append((cx, cy, max(rw, rh), ang))
     return square_candidates(T, boxes)
+
+
+def _square_kernel(side: float, angle_deg: float) -> np.ndarray:
+    """A float32 kernel of a 3-px-wide square outline of `side` turned by `angle_deg`,
+    scaled so that a closed 1-px line all round scores 1."""
+    r = int(np.ceil(side * 0.75)) + 2
+    yy, xx = np.mgrid[-r : r + 1, -r : r + 1].astype(np.float32)
+    ca, sa = np.cos(np.radians(angle_deg)), np.sin(np.radians(angle_deg))
+    u, v = ca * xx + sa * yy, -sa * xx + ca * yy
+    k = (np.abs(np.maximum(np.abs(u), np.abs(v)) - side / 2) <= 1.0).astype(np.float32)
+    return k / (k.sum() / 3.0)
+
+
+def outline_squares(image_bgr: np.ndarray, area: PlayArea, settings: TileSettings
+                    ) -> Candidates:
+    """Tile candidates outside the arena, up to `edge_margin` arena sides beyond it, where
+    edges draw a tile-sized square: Canny edges of each Lab channel in a top-down view
+    (a tile `square_px` across), binned by their gradient's angle (mod 90 degrees) and
+    correlated with a square outline at each bin's angle; the local peaks scoring at least
+    `square_min`, strongest first (at most `square_most`). Unlike `edge_tiles` it needs no
+    closed outline and no free inside. Plane pixels."""
+    if settings.edge_margin <= 0 or settings.square_min <= 0:
+        return Candidates.empty()
+    t = settings.square_px
+    view, valid, T = rectified_view(image_bgr, area, t / settings.size_mm, settings.edge_margin)
+    rows, cols = np.flatnonzero(valid.any(axis=1)), np.flatnonzero(valid.any(axis=0))
+    if not len(rows):
+        return Candidates.empty()
+    y0, x0 = rows[0], cols[0]  # (only the part the photo shows)
+    view, valid = view[y0 : rows[-1] + 1, x0 : cols[-1] + 1], valid[y0 : rows[-1] + 1,
+                                                                  x0 : cols[-1] + 1]
+    lab = cv2.cvtColor(view, cv2.COLOR_BGR2LAB)
+    h, w = view.shape[:2]
+    edges = np.zeros((h, w), bool)
+    gx = np.zeros((h, w), np.float32)
+    gy, g2 = gx.copy(), gx.copy()
+    lo, hi = settings.edge_canny
+    for c in range(3):  # each edge pixel's angle from its strongest channel
+        ch = lab[..., c]
+        edges |= cv2.Canny(ch, lo, hi) > 0
+        sx, sy = cv2.Sobel(ch, cv2.CV_32F, 1, 0), cv2.Sobel(ch, cv2.CV_32F, 0, 1)
+        m2 = sx * sx + sy * sy
+        stronger = m2 > g2
+        np.copyto(gx, sx, where=stronger)
+        np.copyto(gy, sy, where=stronger)
+        np.copyto(g2, m2, where=stronger)
+    edges &= valid
+    nb = settings.square_bins
+    step = 90.0 / nb
+    bins = np.round((np.degrees(np.arctan2(gy, gx)) % 90.0) / step).astype(np.int32) % nb
+    best = np.zeros((h, w), np.float32)
+    best_bin = np.zeros((h, w), np.int32)
+    near_bins = []
+    for b in range(nb):  # (a bin with its two neighbours: the angles between bins)
+        near = edges & ((bins == b) | (bins == (b + 1) % nb) | (bins == (b - 1) % nb))
+        near_bins.append(near)
+        score = cv2.filter2D(near.astype(np.float32), -1, _square_kernel(t, b * step),
+                             borderType=cv2.BORDER_CONSTANT)
+        np.copyto(best_bin, b, where=score > best)
+        np.maximum(best, score, out=best)
+    k = int(t * 0.6) | 1
+    peaks = (best >= settings.square_min) & (best >= cv2.dilate(best, np.ones((k, k), np.uint8)))
+    ys, xs = np.nonzero(peaks)
+    s_view = area.settings.plane_px * T[0, 0]
+    o = T[0, 2]
+    on_arena = ((o - 0.05 * s_view < xs + x0) & (xs + x0 < o + 1.05 * s_view) &
+                (o - 0.05 * s_view < ys + y0) & (ys + y0 < o + 1.05 * s_view))
+    xs, ys = xs[~on_arena], ys[~on_arena]  # (the arena and its walls: the first looks' part)
+    drawn = _sides_drawn(np.stack(near_bins), best_bin[ys, xs], xs, ys, t, step)
+    ok = np.flatnonzero(drawn.min(axis=1) >= settings.square_side_min)
+    ok = ok[np.argsort(-best[ys[ok], xs[ok]])][: settings.square_most]
+    return square_candidates(T, [(float(xs[i] + x0), float(ys[i] + y0), t,
+                                  float(best_bin[ys[i], xs[i]] * step)) for i in ok])
+
+
+def _sides_drawn(masks: np.ndarray, bins: np.ndarray, xs: np.ndarray, ys: np.ndarray,
+                 side: float, step: float, samples: int = 12) -> np.ndarray:
+    """(P, 4) share of each side of P squares (centre xs, ys; `side`; turned by bins * step
+    degrees) that lies within 1 px of its bin's edges (`masks`, (B, H, W) bool), from
+    `samples` points along each side's middle 80 %."""
+    ang = np.radians(bins * step)
+    u = np.stack([np.cos(ang), np.sin(ang)], axis=1)  # (P, 2)
+    v = np.stack([-u[:, 1], u[:, 0]], axis=1)
+    along = np.linspace(-0.4, 0.4, samples) * side
+    normal = np.stack([u, -u, v, -v], axis=1)  # (P, 4, 2)
+    tangent = np.stack([v, v, u, u], axis=1)
+    pts = (np.stack([xs, ys], axis=1)[:, None, None] + normal[:, :, None] * side / 2 +
+           along[None, None, :, None] * tangent[:, :, None])  # (P, 4, S, 2)
+    _, h, w = masks.shape
+    grown = np.stack([cv2.dilate(m.astype(np.uint8), np.ones((3, 3), np.uint8)) for m in masks])
+    x = np.clip(np.round(pts[..., 0]).astype(int), 0, w - 1)
+    y = np.clip(np.round(pts[..., 1]).astype(int), 0, h - 1)
+    return (grown[bins[:, None, None], y, x] > 0).mean(axis=2)
+
+
+def table_likeness(image_bgr: np.ndarray, area: PlayArea, cand: Candidates,
+                   size: int = 24) -> np.ndarray:
+    """(N,) float: how like the table beside it each candidate looks, as the smallest mean
+    Lab difference between its square and the same square moved one or two of its sides
+    along either of its axes (a table check or stripe of a tile's size repeats there; a
+    tile does not). Low is table-like."""
+    from vision.preprocess import CropSettings, crop_matrix
+
+    st = CropSettings(size=size, margin=1.0, oversample=1)
+    H = np.asarray(area.H_plane_to_img, np.float64)
+
+    def lab(center, side, angle):
+        M = H @ crop_matrix(center, side, angle, st)
+        sq = cv2.warpPerspective(image_bgr, M, (size, size), flags=cv2.INTER_LINEAR |
+                                 cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
+        return cv2.cvtColor(sq, cv2.COLOR_BGR2LAB).astype(np.float32)
+
+    out = np.zeros(len(cand))
+    for i, (c, side, ang) in enumerate(zip(cand.centers, cand.sides, cand.angles, strict=True)):
+        me = lab(c, side, ang)
+        ca, sa = np.cos(np.radians(ang)), np.sin(np.radians(ang))
+        axes = (np.array([ca, sa]), np.array([-sa, ca]))
+        out[i] = min(float(np.abs(me - lab(c + k * side * ax, side, ang)).mean())
+                     for k in (-2, -1, 1, 2) for ax in axes)
+    return out
 
 
 def square_candidates(T: np.ndarray, boxes: list) -> Candidates:

@@ -198,3 +198,29 @@ def test_a_tile_far_beyond_the_arena_is_found_when_one_is_missing(monkeypatch, m
             == comparable_facts("simsala-hopp", truth["facts"])) == found
     if found:
         assert np.hypot(blue[0]["center"][0] - 1132, blue[0]["center"][1] - 74) < 15
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("square_min, found", [
+    (0.5, True),  # the outline look finds it
+    (0.0, False),  # without it the photo shows 14 of the 15 tiles
+])
+def test_a_white_tile_on_white_checks_is_found_by_its_outline(monkeypatch, square_min, found):
+    """simsala-hopp-e1-s1-0015: a white rabbit outside the arena on white checks; its edge
+    merges with a check's, so no region closes around it, but `outline_squares` sees its four
+    sides, and the last look says it found it so."""
+    from dataclasses import replace
+
+    import vision.pipeline as pipeline
+
+    monkeypatch.setattr(pipeline, "TILE_SETTINGS",
+                        replace(pipeline.TILE_SETTINGS, square_min=square_min))
+    img = SCENES / "simsala-hopp" / "simsala-hopp-e1-s1-0015.jpg"
+    truth = json.loads(img.with_suffix(".json").read_text())
+    out = score_photo(img, "simsala-hopp", OPTIONS["simsala-hopp"])
+    white = [p for p in out["pieces"] if p["label"] == "rabbit-white" and p["zone"] == "outside"
+             and np.hypot(p["center"][0] - 839, p["center"][1] - 216) < 15]
+    assert len(white) == int(found)
+    assert (comparable_facts("simsala-hopp", out["facts"])
+            == comparable_facts("simsala-hopp", truth["facts"])) == found
+    assert any("last look" in w for w in out["warnings"]) == found

@@ -717,6 +717,92 @@ def test_edge_tiles_far_out(outline, x, found):
     assert len(edge_tiles(img, area, replace(TILE_SETTINGS, edge_margin=0.0))) == 0
 
 
+def outline_scene(sides: int, gap: float = 0.0, table_bgr=(225, 225, 225), x=1100):
+    """The small red arena of `small_arena_far_tile` and, 1.1 arena sides out at (x, 480),
+    a tile as pale as the table drawn only by `sides` of its four 2 px grey edges, each with
+    a gap of `gap` of its length in its middle (a white tile on a white table)."""
+    img = table(colour=table_bgr)
+    cv2.rectangle(img, (490, 330), (790, 630), (45, 45, 215), -1)
+    box = cv2.boxPoints(((x, 480), (48, 48), 20))
+    for k in range(sides):
+        a, b = box[k], box[(k + 1) % 4]
+        for lo, hi in ((0.0, 0.5 - gap / 2), (0.5 + gap / 2, 1.0)):
+            p, q = a + lo * (b - a), a + hi * (b - a)
+            cv2.line(img, tuple(np.round(p).astype(int)), tuple(np.round(q).astype(int)),
+                     (160, 160, 160), 2)
+    img = cv2.GaussianBlur(img, (0, 0), 1.0).astype(np.float32)
+    img += np.random.default_rng(2).normal(0, 3, img.shape)
+    area = area_from_corners([[490, 330], [790, 330], [790, 630], [490, 630]], SIMSALA)
+    return np.clip(img, 0, 255).astype(np.uint8), area
+
+
+@pytest.mark.parametrize("sides, gap, found", [
+    (4, 0.0, True),  # a closed outline
+    (4, 0.3, True),  # a gap in every side (its edge lost against a check's)
+    (3, 0.0, False),  # three sides: a paper's corner and a printed line
+    (4, 0.8, False),  # only the corners: too little of each side is drawn
+])
+def test_outline_squares_need_four_drawn_sides(sides, gap, found):
+    """`outline_squares` finds a tile-sized square drawn by edges beyond the first looks'
+    reach, gaps and all, but not where a side is missing."""
+    from vision.segment import outline_squares
+
+    img, area = outline_scene(sides, gap)
+    cand = outline_squares(img, area, TILE_SETTINGS)
+    pts = area.to_image(cand.centers)
+    near = np.hypot(*(pts - (1100, 480)).T) < 8 if len(cand) else np.zeros(0, bool)
+    assert near.any() == found, pts
+    if found:
+        i = int(np.flatnonzero(near)[0])
+        assert abs((cand.angles[i] - 20 + 45) % 90 - 45) <= 5.0  # mod 90 degrees
+
+
+def test_outline_squares_off_and_away_from_the_arena():
+    """Nothing is looked for with `square_min` 0, nor on the arena itself."""
+    from dataclasses import replace
+
+    from vision.segment import outline_squares
+
+    img, area = outline_scene(4)
+    assert len(outline_squares(img, area, replace(TILE_SETTINGS, square_min=0.0))) == 0
+    inside = area.to_plane(np.array([[640.0, 480.0]]))[0]
+    cand = outline_squares(img, area, TILE_SETTINGS)
+    assert not len(cand) or np.hypot(*(cand.centers - inside).T).min() > \
+        0.5 * SIMSALA.plane_px
+
+
+@pytest.mark.parametrize("pattern, unlike", [
+    ("checks", False),  # a check of a tile's size repeats two sides on
+    ("stripes", False),  # a stripe repeats along itself
+    ("tile", True),  # a tile on the stripes repeats nowhere
+])
+def test_table_likeness(pattern, unlike):
+    """`table_likeness` is low where the square's look repeats one or two sides beside it."""
+    from vision.segment import Candidates, table_likeness
+
+    img = table(colour=(200, 200, 200))
+    c, side = (1100, 480), 48
+    if pattern == "checks":
+        for i in range(15, 27):
+            for j in range(3, 17):
+                if (i + j) % 2:
+                    cv2.rectangle(img, (i * side - 24, j * side - 24 + 24),
+                                  ((i + 1) * side - 25, (j + 1) * side - 1), (90, 60, 40), -1)
+    else:
+        for j in range(0, 960, 2 * side):
+            cv2.rectangle(img, (0, j + 24), (1279, j + 24 + side - 1), (90, 60, 40), -1)
+    if pattern == "tile":
+        box = cv2.boxPoints((c, (side, side), 0)).astype(np.int32)
+        cv2.fillPoly(img, [box], (230, 230, 230))
+        cv2.circle(img, c, 12, (40, 40, 40), 3)
+    area = area_from_corners([[490, 330], [790, 330], [790, 630], [490, 630]], SIMSALA)
+    plane = area.to_plane(np.array([c], np.float64))
+    side_plane = side / 300 * SIMSALA.plane_px
+    got = table_likeness(img, area, Candidates(plane, np.array([side_plane]), np.zeros(1),
+                                               (None,)))
+    assert (got[0] >= 9.0) == unlike, got
+
+
 def test_candidates_take_and_join():
     a = Candidates(np.arange(6.0).reshape(3, 2), np.array([30.0, 31.0, 32.0]),
                    np.array([0.0, 10.0, 20.0]), (np.zeros((4, 2)), None, np.ones((4, 2))))
