@@ -758,5 +758,28 @@ def test_paper_regions_find_a_card_whose_corner_is_covered():
         cv2.circle(img, tuple(int(v) for v in c.center), 15, (120, 120, 120), -1)
     cv2.circle(img, (int(keys[2][0]), int(keys[2][1])), 22, (120, 150, 210), -1)  # a thumb
     got = paper_regions(img, cards[:2])
-    assert len(got) == 1 and np.hypot(*(got[0] - cards[2].center)) < 0.25 * 80.0, got
+    assert len(got) == 1 and np.hypot(*(got[0][0] - cards[2].center)) < 0.25 * 80.0, got
     assert paper_regions(img, cards) == []
+
+
+@pytest.mark.parametrize("thumb,added", [
+    (False, True),  # a card with no key point, its paper whole: read surely, counted
+    (True, False),  # its corner indices under fingers: the reading is unsure, only warned
+])
+def test_read_paper_counts_a_card_read_surely_and_leaves_the_rest_to_a_warning(thumb, added):
+    img = np.full((400, 600, 3), (40, 60, 90), np.uint8)
+    keys = [(100.0, 100.0), (250.0, 100.0), (400.0, 100.0)]
+    cards = [_card_at(k, 0.0, "mouse", 80.0) for k in keys]
+    for c in cards:
+        cv2.fillConvexPoly(img, np.round(c.frame).astype(np.int32), (235, 235, 235))
+    if thumb:  # (a finger on each corner index: the stand-in reads either orientation)
+        for corner in (cards[2].frame[0], cards[2].frame[2]):
+            at = corner + 14 * np.sign(cards[2].center - corner)
+            cv2.circle(img, tuple(int(v) for v in at), 22, (120, 150, 210), -1)
+    r = reader_with(CardOrNot((235, 235, 235), "mouse"))
+    r.index = None
+    pieces, unread = r.read_paper(img, cards[:2])
+    assert len(pieces) == 2 + added and len(unread) == 1 - added
+    if added:
+        assert pieces[2].label == "mouse"
+        assert np.hypot(*(pieces[2].center - cards[2].center)) < 0.2 * 80.0

@@ -164,6 +164,7 @@ class ReadSettings:
     edge_reach: float = 0.08  # x the width: how far off the pose's line an edge is looked for
     paper_warnings: bool = True  # Troetofanten: warn about card-shaped regions of the
     #   face-up cards' look off every card read (`paper_regions`)
+    paper_read: bool = True  # and read them: one read surely as a face-up card is one
     paper_ratio: float = 4.0  # the paper's colours: this many times more common on the
     #   face-up cards read than elsewhere
     paper_min_conf: float = 0.8  # the face-up cards read this surely teach the look
@@ -577,7 +578,7 @@ def look_strips(mask: np.ndarray, frames: list[np.ndarray], centres: np.ndarray,
 def unseen_cards(pieces: list[CardPiece],
                  doubted: list[tuple[str, np.ndarray, np.ndarray, dict]],
                  under: list[tuple[str, np.ndarray, np.ndarray]] = (),
-                 settings: ReadSettings = READ, paper: np.ndarray | None = None
+                 settings: ReadSettings = READ, paper: list[np.ndarray] = ()
                  ) -> list[str]:
     """Warnings for Troetofanten cards that are likely there but not counted (a false card
     costs more than a missed one the table can check; the cards read are `pieces`):
@@ -586,9 +587,9 @@ def unseen_cards(pieces: list[CardPiece],
     `under`: weak key points read surely as a face-up card (label, key point, frame) whose
     card lies under a card read but whose corner index lies on none (a fan's card covered
     beyond its index, but not in that card's row). One warning per card: the first of
-    those whose card centres lie within `back_duplicate` widths. With the photo (`paper`):
-    card-shaped regions of the face-up cards' look off the cards read too
-    (`paper_regions`: a card whose corner index is covered)."""
+    those whose card centres lie within `back_duplicate` widths. `paper`: the centres of
+    card-shaped regions of the face-up cards' look off the cards read (`paper_regions`: a
+    card whose corner index is covered), warned about too."""
     s = settings
     out: list[str] = []
     seen: list[np.ndarray] = []
@@ -614,9 +615,9 @@ def unseen_cards(pieces: list[CardPiece],
             continue
         out.append(f"possibly {_article(label)} {label} at ({key[0]:.0f}, {key[1]:.0f}) "
                    f"under another card, not counted: check the card")
-    if paper is not None:
+    if paper:
         w = float(np.median([p.width for p in pieces]))
-        for c in paper_regions(paper, pieces, s):
+        for c in paper:
             if new(card_frame(c, 0.0, w, SPECS["troetofanten"].aspect)) is not None:
                 out.append(f"possibly a card at ({c[0]:.0f}, {c[1]:.0f}) whose corner is not "
                            f"seen (covered?), not counted: check the table there")
@@ -628,15 +629,16 @@ PAPER_BINS = [12, 8, 8]
 
 
 def paper_regions(image: np.ndarray, pieces: list[CardPiece], settings: ReadSettings = READ
-                  ) -> list[np.ndarray]:
-    """Centres (photo px) of card-shaped regions that look like the face-up cards read but
+                  ) -> list[tuple[np.ndarray, float, float, float]]:
+    """Card-shaped regions that look like the face-up cards read but
     lie off every card read: a card whose corner index is not seen (covered by a hand or an
     object, or blurred past the detector). The look: the colours (hue, saturation and
     value: paper is grey or white) `paper_ratio` x more common on the face-up cards read
     with `paper_min_conf` than elsewhere in the photo; its pixels off the cards read make
     regions, a region with a card's shape and about the width of the cards read near it
     (`card_shaped`: `design_size`, `paper_fill`) is one. Worked out at `paper_scale`;
-    nothing where fewer than 2 cards were read surely."""
+    nothing where fewer than 2 cards were read surely. Returns `card_shaped`'s (centre,
+    angle of the short side, short side px, long / short side) per region."""
     s = settings
     sure = [p for p in pieces if p.label != "back" and p.confidence >= s.paper_min_conf]
     if len(sure) < 2:
@@ -658,9 +660,9 @@ def paper_regions(image: np.ndarray, pieces: list[CardPiece], settings: ReadSett
     hit = look[bins[0], bins[1], bins[2]].astype(np.uint8) * 255  # (OpenCV's back
     #   projection reads a 3-d numpy histogram as a 2-d one of 8 channels)
     hit[_frames_mask([p.frame for p in pieces], f, hit.shape, 1.0) > 0] = 0
-    return [c for c, _, _, _ in card_shaped(
+    return card_shaped(
         hit, np.array([p.center for p in pieces]) * f, np.array([p.width for p in pieces]) * f,
-        s.design_size, s.paper_fill, replace(s, look_shape=s.paper_shape, look_scale=f))]
+        s.design_size, s.paper_fill, replace(s, look_shape=s.paper_shape, look_scale=f))
 
 
 def _article(word: str) -> str:
@@ -1349,6 +1351,44 @@ class CardReader:
             drop.update(inside)
         return [p for k, p in enumerate(pieces) if k not in drop] + big
 
+    def read_paper(self, image: np.ndarray, pieces: list[CardPiece]
+                   ) -> tuple[list[CardPiece], list[np.ndarray]]:
+        """Troetofanten `pieces` with the cards found by their paper (`paper_regions`, off
+        every card read: a card the detector gave no key point) that the card classifier
+        reads surely as a face-up card (`weak_up_confidence`, the better of the region's two
+        orientations along its short side; the width of the 3 cards read nearest, as all
+        cards share one size and the region's edges are blurred at `paper_scale`), and the
+        centres of the other regions (warned
+        about: a covered corner index leaves the classifier unsure)."""
+        s = self.settings
+        spec = SPECS["troetofanten"]
+        regions = paper_regions(image, pieces, s)
+        if not regions or not s.paper_read:
+            return pieces, [c for c, _, _, _ in regions]
+        at = np.array([p.center for p in pieces])
+        wid = np.array([p.width for p in pieces])
+        regions = [(c, a, float(np.median(wid[nearest(at, c)])), r) for c, a, _, r in regions]
+        frames = [card_frame(c, a + turn, w, spec.aspect) for c, a, w, _ in regions
+                  for turn in (0.0, 180.0)]
+        crops = np.stack([crop_card(image, f, spec, self.crop_settings) for f in frames])
+        pred = self.classifier.predict(crops).probs
+        cols = [self.classifier.index(lab) for lab in TROETO_LABELS]
+        probs = self.troeto_numbers(image, frames, pred[:, cols], TROETO_LABELS)
+        bg = pred[:, self.classifier.index(BACKGROUND)]
+        conf = probs.max(axis=1) / np.maximum(probs.sum(axis=1), 1e-9) * (1 - bg)
+        out, unread = list(pieces), []
+        for n, (c, _, w, _) in enumerate(regions):
+            k = 2 * n + int(conf[2 * n + 1] > conf[2 * n])
+            label = TROETO_LABELS[int(probs[k].argmax())]
+            if conf[k] < s.weak_up_confidence or label == "back":
+                unread.append(c)
+                continue
+            key, ang, _ = pose_from_frame(frames[k], spec)
+            out.append(CardPiece(label, float(conf[k]), key, frames[k], float(ang), float(w),
+                                 {lab: float(v) for lab, v in zip(TROETO_LABELS, probs[k],
+                                                                  strict=True)}))
+        return out, unread
+
     def _add_back(self, kept: list[CardPiece], up: list[CardPiece], c, a: float, w: float
                   ) -> None:
         """Append to `kept` the face-down card centred at `c` (u axis at `a` degrees, `w` px
@@ -1471,8 +1511,10 @@ class CardReader:
                 sure = int(np.count_nonzero((kp.kind == KIND_PIECE) & (kp.score >= s.close_heat)))
                 pieces = self.second_look(image, pieces, np.asarray(searched), kp.width[strong],
                                           kp.xy[strong], sure)
-                warnings += unseen_cards(pieces, doubted, under, s,
-                                         image if s.paper_warnings else None)
+                unread: list[np.ndarray] = []
+                if s.paper_warnings and pieces:
+                    pieces, unread = self.read_paper(image, pieces)
+                warnings += unseen_cards(pieces, doubted, under, s, unread)
         if game == "hop-la-bille" and area is not None and s.hop_row_backs:
             pieces = hop_row_backs(image, area, pieces, s)
         if game == "magic-rabbit":  # doves lie on hats: the strongest one per hat
