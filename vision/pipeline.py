@@ -371,13 +371,13 @@ class Pipeline:
             from vision.shields import shield_hues  # (looked up per call: teach_eval times it)
 
             hues = shield_hues(photo.image, area)
-        pred, probs = self._classify(gv, photo, area, cand, hues, profile)
+        pred, probs, crops = self._classify(gv, photo, area, cand, hues, profile)
         keep, labels, conf, moves = self._decide(gv, probs)
         t = timer.lap("classify", t)
         first = len(cand)  # (candidates from here on: the last look's)
         if gv.kind == "tiles" and gv.total and keep.sum() < gv.total:
             cand, pred, probs = self._missing_tiles(gv, photo, area, cand, keep, pred, probs,
-                                                    hues, profile)
+                                                    hues, profile, crops)
             keep, labels, conf, moves = self._decide(gv, probs)
             t = timer.lap("missing", t)
         idx = np.flatnonzero(keep)
@@ -409,10 +409,11 @@ class Pipeline:
         return det, cand, pred, idx, facts, warnings
 
     def _classify(self, gv: GameVision, photo: Photo, area: PlayArea, cand: Candidates,
-                  hues: dict[str, float] | None = None, profile=None):
-        """The classifier's output for `cand` and its class probabilities (N, C), re-decided
+                  hues: dict[str, float] | None = None, profile=None, also=None):
+        """The classifier's output for `cand`, its class probabilities (N, C) re-decided
         by the coats of arms (`hues`, `vision.shields.shield_hues`' for the photo, or None)
-        or by a teach profile."""
+        or by a teach profile, and the crops classified. also: (embedding, crops) of the
+        photo's other candidates, for the teach profile's white balance (`teach_probs`)."""
         taught = profile is not None and profile.piece_part is not None
         crop = self.classifier.crop
         if taught:  # teach mode: its own colour calibration, no light balance
@@ -432,18 +433,19 @@ class Pipeline:
             if gv.coats_of_arms:
                 profile = shield_calibrated(profile, hues)
             probs = teach_probs(profile, self.classifier, gv.labels, probs, pred.embedding,
-                                crops)
-        return pred, probs
+                                crops, also=also)
+        return pred, probs, crops
 
     def _missing_tiles(self, gv: GameVision, photo: Photo, area: PlayArea, cand: Candidates,
                        keep: np.ndarray, pred, probs: np.ndarray,
-                       hues: dict[str, float] | None = None, profile=None):
+                       hues: dict[str, float] | None = None, profile=None, crops=None):
         """Fewer tiles kept than the game has: the candidates of `edge_tiles` and
         `outline_squares` away from the kept ones join `cand`, each read as background
         unless the classifier is very sure of it and it looks unlike the table beside it
         (`DecideSettings.missing_*`; table checks of a tile's size look like tiles), and no
-        more of them than tiles are missing, the surest first. Returns the joined
-        (candidates, classifier output, probabilities)."""
+        more of them than tiles are missing, the surest first (`crops`: those of `cand`, for
+        a teach profile's white balance). Returns the joined (candidates, classifier output,
+        probabilities)."""
         edge = edge_tiles(photo.image, area, TILE_SETTINGS)
         squares = outline_squares(photo.image, area, TILE_SETTINGS)
         more = edge + squares
@@ -453,7 +455,8 @@ class Pipeline:
             more, square = more.take(away), square[away]
         if not len(more):
             return cand, pred, probs
-        more_pred, more_probs = self._classify(gv, photo, area, more, hues, profile)
+        first = (pred.embedding, crops) if crops is not None else None
+        more_pred, more_probs, _ = self._classify(gv, photo, area, more, hues, profile, first)
         cols = [self.classifier.index(lab) for lab in gv.labels]
         again = square & (more_probs[:, cols].max(axis=1) >= self.decide.missing_again_prob)
         if again.any():  # an outline square's side is the game's, not measured: the likely
@@ -462,7 +465,8 @@ class Pipeline:
             other = [Candidates(sub.centers, sub.sides * k, sub.angles, sub.polygons)
                      for k in self.decide.missing_square_sides]
             other = sum(other[1:], other[0])
-            other_pred, other_probs = self._classify(gv, photo, area, other, hues, profile)
+            other_pred, other_probs, _ = self._classify(gv, photo, area, other, hues, profile,
+                                                        first)
             more = more + other
             more_pred = Prediction(np.concatenate([more_pred.probs, other_pred.probs]),
                                    np.concatenate([more_pred.embedding, other_pred.embedding]))

@@ -909,7 +909,8 @@ def taught_crop(crop):
 def teach_probs(profile: Profile, classifier, labels: tuple[str, ...], probs: np.ndarray,
                 embedding: np.ndarray, crops_bgr: np.ndarray,
                 groups: dict[str, tuple[str, ...]] | None = None,
-                keep_mass: bool = False) -> np.ndarray:
+                keep_mass: bool = False,
+                also: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     """The model's (N, C) class probabilities re-decided with a profile: the game's label
     columns become `Profile.adjust`'s q times the piece mass (1 - P(background)); other games'
     classes get 0; candidates with a prototype cosine >= `rescue_cos` get P(background) at
@@ -923,7 +924,10 @@ def teach_probs(profile: Profile, classifier, labels: tuple[str, ...], probs: np
     keep_mass (and the profile's `keep_mass`): the game's labels share only what the model
     gave them (a rescued candidate: all but background), other classes keep theirs (the card
     reader drops a crop whose game labels weigh less than background: e.g. another game's
-    piece). Same shape/dtype."""
+    piece).
+    also: (embedding, crops) of the photo's other candidates, whose white pieces count too
+    when the photo is white balanced (`white_label`; a later look's few candidates). Same
+    shape/dtype."""
     if len(probs) == 0 or not profile.labels:
         return probs
     groups = groups or {lab: (lab,) for lab in labels}
@@ -934,8 +938,12 @@ def teach_probs(profile: Profile, classifier, labels: tuple[str, ...], probs: np
     s = profile.settings
     keep_mass = keep_mass and s.keep_mass
     if s.white_label:  # this photo white balanced by its white pieces (as the teach photos)
+        emb_w, crops_w = embedding, crops_bgr
+        if also is not None and len(also[0]):
+            emb_w, crops_w = np.concatenate([embedding, also[0]]), np.concatenate([crops_bgr,
+                                                                                  also[1]])
         crops_bgr = balanced(crops_bgr, photo_white_gain(
-            embedding, white_point(crops_bgr, s), profile.prototypes, profile.labels, s))
+            emb_w, white_point(crops_w, s), profile.prototypes, profile.labels, s))
     q, cos_l = profile.adjust(units, pu, embedding, piece_colour(crops_bgr, s))
     bg = probs[:, ib].copy()
     with np.errstate(invalid="ignore"):
