@@ -50,10 +50,10 @@ def check_pieces(game: str, pieces: object) -> list[dict]:
     return out
 
 
-def line_order(points: list[list[float]], magician: list[float] | None) -> list[int]:
-    """Indices of ``points`` (hat centres, image pixels) in line order: along the principal
-    axis of the points, pointing away from the magician tile (left to right without one) —
-    the same reading as ``vision.cards.lineup``. Mirrored in app.js ``hatOrder``."""
+def axis_order(points: list[list[float]], magician: list[float] | None) -> list[int]:
+    """Indices of ``points`` (hat centres, image pixels) along the principal axis of the
+    points, pointing away from the magician tile (left to right without one), as
+    ``vision.cards.lineup.line_direction`` reads it."""
     n = len(points)
     mx = sum(p[0] for p in points) / n
     my = sum(p[1] for p in points) / n
@@ -69,27 +69,54 @@ def line_order(points: list[list[float]], magician: list[float] | None) -> list[
     return sorted(range(n), key=lambda i: (points[i][0] - ox) * d[0] + (points[i][1] - oy) * d[1])
 
 
-def _magic_rabbit_line(pieces: list[dict], base: dict) -> dict:
-    """Hats in line order from the magician tile (see `line_order`); each rabbit and dove
-    goes to the nearest hat."""
-    hats = [p for p in pieces if p["label"].startswith("hat-")]
+def _number(label: str) -> int:
+    return int(label.rsplit("-", 1)[1])
+
+
+def _line(pieces: list[dict]) -> tuple[list[int], list[dict]]:
+    """(indices of the hat pieces in line order, the line ``[{"hat", "rabbit", "dove"}]``):
+    the hats along `axis_order` from the magician tile; each rabbit and dove to the nearest
+    hat. Without a magician tile the line is read from the end its numbers ascend from, the
+    rule of ``vision.cards.lineup.read_line`` (its `inversions`: fewer hats and rabbits out of
+    order; a tie: left to right)."""
+    hats = [i for i, p in enumerate(pieces) if p["label"].startswith("hat-")]
     if not hats:
-        raise FactsError("no hats on the photo: add them or type the line in", "pieces")
+        return [], []
     mag = next((p for p in pieces if p["label"] == "magician"), None)
+    order = axis_order([pieces[i]["center"] for i in hats], mag["center"] if mag else None)
+    hats = [hats[k] for k in order]
+    line = [{"hat": _number(pieces[i]["label"]), "rabbit": None, "dove": False} for i in hats]
 
     def dist(a, b):
         return math.hypot(a[0] - b[0], a[1] - b[1])
 
-    order = line_order([h["center"] for h in hats], mag["center"] if mag else None)
-    hats = [hats[i] for i in order]
-    line = [{"hat": int(h["label"].split("-")[1]), "rabbit": None, "dove": False} for h in hats]
     for p in pieces:
         if p["label"].startswith("rabbit-") or p["label"] == "dove":
-            i = min(range(len(hats)), key=lambda k: dist(hats[k]["center"], p["center"]))
+            k = min(range(len(hats)), key=lambda j: dist(pieces[hats[j]]["center"], p["center"]))
             if p["label"] == "dove":
-                line[i]["dove"] = True
+                line[k]["dove"] = True
             else:
-                line[i]["rabbit"] = int(p["label"].split("-")[1])
+                line[k]["rabbit"] = _number(p["label"])
+    if mag is None:
+        from vision.cards.lineup import inversions  # one rule for the photo and the page
+
+        if inversions(line[::-1]) < inversions(line):
+            hats, line = hats[::-1], line[::-1]
+    return hats, line
+
+
+def line_order(pieces: list[dict]) -> list[int]:
+    """Indices of the hat pieces (``{"label", "center"}``) in Magic Rabbit line order, the
+    order of the facts the page rebuilds (`_line`). Mirrored in app.js ``hatOrder``, which
+    marks the wrong positions on the photo."""
+    return _line(pieces)[0]
+
+
+def _magic_rabbit_line(pieces: list[dict], base: dict) -> dict:
+    """The line from the pieces (`_line`); ``won`` kept from the photo's facts."""
+    hats, line = _line(pieces)
+    if not hats:
+        raise FactsError("no hats on the photo: add them or type the line in", "pieces")
     facts = {"line": line}
     if isinstance(base.get("won"), bool):
         facts["won"] = base["won"]

@@ -155,26 +155,76 @@ def test_a_change_from_another_phone_shows_up(tmp_path):
         assert page.inner_text("#standings tr[data-colour=yellow]").split()[-2] == "1"
 
 
+HAT_ORDER_JS = "(cases) => cases.map((pieces) => hatOrder(pieces))"
+
+
 def test_page_reads_the_magic_rabbit_line_like_the_server(tmp_path):
     # The photo overlay marks wrong positions with the page's own line order (hatOrder);
-    # it must agree with webapp/edit.py's line_order that rebuilds the facts.
+    # it must agree with webapp/edit.py's line_order that rebuilds the facts: with and without
+    # a magician tile (then from the end the numbers ascend from, rabbits counted too).
     import random
 
+    from tests.webapp.test_units import line_scene
     from webapp.edit import line_order
 
     rng = random.Random(7)
     cases = []
-    for _ in range(25):
+    for _ in range(40):
         n = rng.choice([6, 7, 9])
-        pts = [[rng.uniform(0, 1200), rng.uniform(0, 900)] for _ in range(n)]
-        mag = [rng.uniform(0, 1200), rng.uniform(0, 900)] if rng.random() < 0.8 else None
-        cases.append((pts, mag))
+        hats = rng.sample(range(1, 10), n)
+        pieces = [{"label": f"hat-{h}", "center": [rng.uniform(0, 1200), rng.uniform(0, 900)]}
+                  for h in hats]
+        pieces += [{"label": f"rabbit-{r}", "center": [rng.uniform(0, 1200), rng.uniform(0, 900)]}
+                   for r in rng.sample(range(1, 10), rng.randint(0, n))]
+        if rng.random() < 0.5:
+            pieces.append({"label": "magician",
+                           "center": [rng.uniform(0, 1200), rng.uniform(0, 900)]})
+        rng.shuffle(pieces)
+        cases.append(pieces)
+    for hats, magician in [([1, 2, 3, 5, 4, 6], None),  # ascends from the left
+                           ([6, 5, 4, 3, 2, 1], None),  # from the right
+                           ([1, 2], None),  # a tie with the rabbits below (2, 1): left to right
+                           ([1, 2, 3, 4, 5, 6], 6)]:  # a magician on the right decides
+        rabbits = [2, 1] if hats == [1, 2] else hats
+        cases.append(line_scene(hats, rabbits, magician)[0])
+    with live_server(tmp_path / "data") as url, phone_browser(tmp_path / "p") as page:
+        page.goto(url + "/")
+        got = page.evaluate(HAT_ORDER_JS, cases)
+    assert got == [line_order(pieces) for pieces in cases]
+    assert got[-4:] == [[0, 1, 2, 3, 4, 5], [5, 4, 3, 2, 1, 0], [0, 1], [5, 4, 3, 2, 1, 0]]
+
+
+@pytest.mark.parametrize("magician", [None, 9])
+def test_wrong_positions_are_outlined_on_the_right_tiles(tmp_path, magician):
+    # A line that ascends from the right, hats 3 and 4 (from the right) swapped: without a
+    # magician tile the page reads it from the right, as the photo reader does, so the two
+    # swapped hats are outlined; a magician tile on the right reads it the same way.
+    from tests.webapp.test_units import line_scene
+
+    hats = [9, 8, 7, 6, 5, 3, 4, 2, 1]
+    pieces, _ = line_scene(hats, hats, magician)
     with live_server(tmp_path / "data") as url, phone_browser(tmp_path / "p") as page:
         page.goto(url + "/")
         got = page.evaluate(
-            """(cases) => cases.map(([pts, mag]) => hatOrder(
-                 pts.map((c, i) => ({label: `hat-${i + 1}`, center: c}))
-                   .concat(mag ? [{label: 'magician', center: mag}] : [])))""",
-            cases,
+            """async (pieces) => {
+                 const post = async (path, body) => (await fetch(path, {method: 'POST',
+                   headers: {'Content-Type': 'application/json'},
+                   body: JSON.stringify(body)})).json();
+                 const s = await post('/api/sessions', {game: 'magic-rabbit',
+                   players: [{name: 'Mia'}, {name: 'Leo'}], options: {}});
+                 const result = await post('/api/score/facts', {game: 'magic-rabbit',
+                   session: s.id, pieces, image: {width: 1000, height: 750}});
+                 sessionStorage.setItem(`saw:${s.id}`,
+                   JSON.stringify({result, baseFacts: result.facts}));
+                 location.hash = `#/s/${s.id}/saw`;
+                 return result; }""",
+            pieces,
         )
-    assert got == [line_order(pts, mag) for pts, mag in cases]
+        assert [p["hat"] for p in got["facts"]["line"]] == hats[::-1]
+        assert got["score"]["wrong_positions"] == [2, 3]
+        page.wait_for_selector("#overlay g.pc")
+        wrong = page.eval_on_selector_all(
+            "#overlay g.pc", "(gs) => gs.filter((g) => g.querySelector('.wrong'))"
+                             ".map((g) => g.dataset.label)")
+        assert "Wrong positions (from the magician, 1 = first): 3, 4" in page.inner_text("#score")
+    assert sorted(wrong) == ["hat-3", "hat-4"]

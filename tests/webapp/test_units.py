@@ -229,12 +229,98 @@ def test_names_on_the_scorers_sentences(line, expect):
     st.integers(2, 9),  # piles
     st.floats(60, 120),  # spacing in pixels
 )
-def test_line_order_follows_the_line_away_from_the_magician(angle, n, step):
+def test_axis_order_follows_the_line_away_from_the_magician(angle, n, step):
     import math
 
     d = (math.cos(angle), math.sin(angle))
     mag = [500.0, 500.0]
     hats = [[mag[0] + d[0] * step * (k + 1), mag[1] + d[1] * step * (k + 1)] for k in range(n)]
     shuffled = list(reversed(hats))
-    order = edit.line_order(shuffled, mag)
+    order = edit.axis_order(shuffled, mag)
     assert [shuffled[i] for i in order] == hats
+
+
+# -- the Magic Rabbit line: the page reads it as vision.cards.lineup does -----------------------
+
+TILE = 50.0  # tile width, px; piles 60 px apart along the line, a rabbit 1.2 widths below
+
+
+def line_scene(hats, rabbits, magician, angle=0.0, step=60.0):
+    """The same table as the page's pieces and as lineup's `CardPiece`s: hat k at step * k
+    along `angle` (radians) from (300, 300), its rabbit (None: not seen) 1.2 tile widths
+    below it in the tiles' own frame, the magician tile (if any) at `magician` steps along."""
+    import math
+
+    import numpy as np
+
+    from vision.cards.pieces import CardPiece
+
+    u = (math.cos(angle), math.sin(angle))
+    v = (-math.sin(angle), math.cos(angle))
+
+    def at(k, down=0.0):
+        return [300 + step * k * u[0] + TILE * down * v[0],
+                300 + step * k * u[1] + TILE * down * v[1]]
+
+    tiles = [(f"hat-{h}", at(k)) for k, h in enumerate(hats)]
+    tiles += [(f"rabbit-{r}", at(k, 1.2)) for k, r in enumerate(rabbits) if r is not None]
+    if magician is not None:
+        tiles.append(("magician", at(magician)))
+    pieces = [piece(label, "", x, y) for label, (x, y) in tiles]
+    cards = []
+    for label, c in tiles:
+        c = np.array(c, float)
+        corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float) * TILE / 2
+        rot = np.array([[u[0], v[0]], [u[1], v[1]]])
+        cards.append(CardPiece(label, 0.9, c, c + corners @ rot.T, math.degrees(angle), TILE,
+                               {label: 0.9}))
+    return pieces, cards
+
+
+@pytest.mark.parametrize("hats, rabbits, magician, reversed_", [
+    # a magician tile decides, however the numbers run
+    ([1, 2, 3, 4, 5, 6], [1, 2, 3, 4, 5, 6], -1, False),
+    ([1, 2, 3, 4, 5, 6], [1, 2, 3, 4, 5, 6], 6, True),  # the magician on the right
+    ([6, 5, 4, 3, 2, 1], [6, 5, 4, 3, 2, 1], -1, False),  # a descending line stays so
+    # no magician: from the end the numbers ascend from
+    ([1, 2, 3, 5, 4, 6, 7, 8, 9], [1, 2, 3, 5, 4, 6, 7, 8, 9], None, False),  # from the left
+    ([9, 8, 7, 5, 6, 4, 3, 2, 1], [9, 8, 7, 5, 6, 4, 3, 2, 1], None, True),  # from the right
+    ([7, 6, 5, 4, 3, 2, 1], [None] * 7, None, True),  # rabbits not seen: the hats alone
+    ([1, 3, 2], [3, 2, 1], None, True),  # hats 1 vs 2 out of order, rabbits 3 vs 0: 4 > 2
+    ([1, 2], [2, 1], None, False),  # a tie (one pair out of order either way): left to right
+    ([2, 1], [1, 2], None, False),  # the other tie
+])
+def test_the_pages_line_is_lineups_line(hats, rabbits, magician, reversed_):
+    from vision.cards.lineup import read_line
+
+    pieces, cards = line_scene(hats, rabbits, magician)
+    want = [{"hat": h, "rabbit": r, "dove": False} for h, r in zip(hats, rabbits, strict=True)]
+    want = want[::-1] if reversed_ else want
+    assert read_line(cards)[0]["line"] == want  # the rule the page must follow
+    assert edit.facts_from_pieces("magic-rabbit", pieces)["line"] == want
+    order = edit.line_order(pieces)
+    assert [pieces[i]["label"] for i in order] == [f"hat-{p['hat']}" for p in want]
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.floats(-1.3, 1.3),  # the line's direction (away from upright: "left to right" is
+    # clear), then maybe half a turn more
+    st.booleans(),
+    st.permutations(range(1, 10)),
+    st.lists(st.booleans(), min_size=9, max_size=9),  # which rabbits are seen
+    st.permutations(range(1, 10)),  # the rabbits' numbers
+    st.sampled_from([None, -1, 9]),  # the magician tile: none, before or after the line
+    st.sampled_from([9, 7, 6]),
+)
+def test_the_pages_line_is_lineups_line_at_any_angle(angle, turned, hats, seen, rabbits,
+                                                      magician, n):
+    import math
+
+    from vision.cards.lineup import read_line
+
+    hats = list(hats)[:n]
+    rabbits = [r if s else None for r, s in zip(rabbits, seen, strict=True)][:n]
+    magician = n if magician == 9 else magician
+    pieces, cards = line_scene(hats, rabbits, magician, angle + (math.pi if turned else 0.0))
+    assert edit.facts_from_pieces("magic-rabbit", pieces)["line"] == read_line(cards)[0]["line"]

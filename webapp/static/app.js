@@ -710,9 +710,22 @@ function countsBlock(game, facts) {
   return tables.length ? tables : h('p', { class: 'muted', text: 'Nothing.' });
 }
 
-/** Hat order along the Magic Rabbit line, as webapp/edit.py line_order reads it: along the
- *  principal axis of the hat centres, pointing away from the magician tile (left to right
- *  without one). Returns piece indices. */
+/** Pairs out of ascending order along a line [{hat, rabbit}], hats and rabbits counted alike
+ *  (a rabbit not seen: left out): vision/cards/lineup.py inversions. */
+function inversions(line) {
+  let n = 0;
+  for (const key of ['hat', 'rabbit']) {
+    const seq = line.map((p) => p[key]).filter((v) => v !== null);
+    for (let i = 0; i < seq.length; i++) for (let j = i + 1; j < seq.length; j++) if (seq[i] > seq[j]) n++;
+  }
+  return n;
+}
+
+/** Hat order along the Magic Rabbit line, as webapp/edit.py line_order reads it (the order of
+ *  the facts the page rebuilds): along the principal axis of the hat centres, pointing away
+ *  from the magician tile; without one, from the end the numbers ascend from (each rabbit to
+ *  the nearest hat; fewer hats and rabbits out of order, a tie: left to right), the rule of
+ *  vision/cards/lineup.py. Returns piece indices. */
 function hatOrder(pieces) {
   const mag = pieces.find((p) => p.label === 'magician');
   const hats = pieces.map((p, i) => [p, i]).filter(([p]) => p.label.startsWith('hat-'));
@@ -732,7 +745,21 @@ function hatOrder(pieces) {
   const o = mag ? mag.center : [mx, my];
   const along = (p) => (p.center[0] - o[0]) * d[0] + (p.center[1] - o[1]) * d[1];
   hats.sort(([a], [b]) => along(a) - along(b));
-  return hats.map(([, i]) => i);
+  const order = hats.map(([, i]) => i);
+  if (mag) return order;
+  const num = (label) => Number(label.slice(label.lastIndexOf('-') + 1));
+  const line = hats.map(([p]) => ({ hat: num(p.label), rabbit: null }));
+  for (const p of pieces) {
+    if (!p.label.startsWith('rabbit-')) continue;
+    let best = 0;
+    let bestDist = Infinity;
+    hats.forEach(([q], k) => {
+      const dist = Math.hypot(q.center[0] - p.center[0], q.center[1] - p.center[1]);
+      if (dist < bestDist) { best = k; bestDist = dist; }
+    });
+    line[best].rabbit = num(p.label);
+  }
+  return inversions(line.slice().reverse()) < inversions(line) ? order.reverse() : order;
 }
 
 function drawPieces(s, saw) {
