@@ -324,3 +324,21 @@ def test_the_pages_line_is_lineups_line_at_any_angle(angle, turned, hats, seen, 
     magician = n if magician == 9 else magician
     pieces, cards = line_scene(hats, rabbits, magician, angle + (math.pi if turned else 0.0))
     assert edit.facts_from_pieces("magic-rabbit", pieces)["line"] == read_line(cards)[0]["line"]
+
+
+@pytest.mark.slow
+def test_the_pages_line_has_the_clis_order_on_the_committed_edition2_photos():
+    # The photo reader misses the magician tile on 6 of these 10; a tap on the page rebuilds
+    # the line from the reader's own pieces, and it must keep the reader's order (before the
+    # page followed lineup's rule: 6 of 10).
+    from pathlib import Path
+
+    from vision.pipeline import score_photo
+
+    photos = sorted((Path(__file__).parents[2] / "datasets/scenes-edition2/magic-rabbit")
+                    .glob("*.jpg"))
+    assert len(photos) == 10
+    for photo in photos:
+        r = score_photo(photo.read_bytes(), "magic-rabbit", {})
+        page = edit.facts_from_pieces("magic-rabbit", r["pieces"], r["facts"])["line"]
+        assert [p["hat"] for p in page] == [p["hat"] for p in r["facts"]["line"]], photo.name
