@@ -124,12 +124,15 @@ def taught_reader(reader, profile: teach.Profile | None, game: str):
             return pieces, warnings
 
         out.read_pieces = read_pieces
-    if game == "magic-rabbit" and DOVE_CHECK.max_dark < 1 and hasattr(out, "read_pieces"):
+    if game == "magic-rabbit" and hasattr(out, "read_pieces"):
         read_mr = out.read_pieces  # (bound to the copy)
 
         def read_magic(image, game, area=None, **kw):
             pieces, warnings = read_mr(image, game, area, **kw)
-            return off_line_tiles(bare_hat_doves(image, pieces)), warnings
+            kept = pieces
+            if DOVE_CHECK.max_dark < 1:  # (1: the dove check off; the lone tiles still go)
+                kept = bare_hat_doves(image, kept, DOVE_CHECK)
+            return off_line_tiles(kept), warnings
 
         out.read_pieces = read_magic
     if game == "troetofanten" and part.look is not None and hasattr(out, "settle_backs"):

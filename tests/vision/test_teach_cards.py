@@ -705,3 +705,31 @@ def test_off_line_tiles_drops_a_lone_tile(where, kept):
     out = off_line_tiles(line + [lone])
     assert (lone in out) == kept
     assert all(p in out for p in line)  # the line, the dove and the magician stay
+
+
+def _magic_line(lone_xy=(400.0, 400.0)):
+    """Three hats in a line, a (false) dove on the crown of the first one's photo, and a
+    lone rabbit at `lone_xy` (the table's artwork read as a tile)."""
+    from vision.cards.pieces import CardPiece
+
+    frame = np.array([[50, 30], [110, 30], [110, 90], [50, 90]], np.float64)
+    hats = [CardPiece(f"hat-{k + 3}", 0.9, np.array([80.0 + 60 * k, 60.0]),
+                      frame + (60 * k, 0), 0.0, 60.0) for k in range(3)]
+    dove = CardPiece("dove", 0.3, np.array([80.0, 55.0]), None, 0.0, 30.0)
+    lone = CardPiece("rabbit-4", 0.9, np.array(lone_xy), None, 0.0, 60.0)
+    return hats, dove, lone
+
+
+def test_taught_magic_rabbit_keeps_the_lone_tile_check_with_the_dove_check_off(monkeypatch):
+    """`DOVE_CHECK.max_dark` 1 switches the dove check off, not the lone-tile check."""
+    import vision.teach_cards as tc
+
+    monkeypatch.setattr(tc, "DOVE_CHECK", replace(tc.DOVE_CHECK, max_dark=1.0))
+    hats, dove, lone = _magic_line()
+    fake = FakeCards(None, None)
+    out = tc.taught_reader(FakeReader(fake, [*hats, dove, lone]),
+                           _card_part("magic-rabbit", fake), "magic-rabbit")
+    image = np.full((480, 480, 3), 110, np.uint8)
+    image[:120, :160] = _hat_photo(dove=False)
+    pieces, _ = out.read_pieces(image, "magic-rabbit")
+    assert [p.label for p in pieces] == ["hat-3", "hat-4", "hat-5", "dove"]
