@@ -132,7 +132,8 @@ def taught_reader(reader, profile: teach.Profile | None, game: str):
             kept = pieces
             if DOVE_CHECK.max_dark < 1:  # (1: the dove check off; the lone tiles still go)
                 kept = bare_hat_doves(image, kept, DOVE_CHECK)
-            return off_line_tiles(kept), warnings
+            kept = off_line_tiles(kept)
+            return kept, warnings_kept(warnings, pieces, kept)
 
         out.read_pieces = read_magic
     if game == "troetofanten" and part.look is not None and hasattr(out, "settle_backs"):
@@ -144,6 +145,25 @@ def taught_reader(reader, profile: teach.Profile | None, game: str):
 
         out.settle_backs = settle_backs
     return out
+
+
+def piece_name(p: CardPiece) -> str:
+    """How `read.py`'s warnings name a piece: `the <label> at (x, y)` (its centre, in
+    whole pixels), as in "unsure about the dove at (412, 230) (confidence 0.31)"."""
+    return f"the {p.label} at ({p.center[0]:.0f}, {p.center[1]:.0f})"
+
+
+def warnings_kept(warnings: list[str] | None, pieces: list[CardPiece],
+                  kept: list[CardPiece]) -> list[str] | None:
+    """`warnings` less those naming a piece of `pieces` not in `kept` (a check dropped it:
+    the user is not asked to check a piece the result does not have); a name a kept piece
+    shares keeps its warnings."""
+    if not warnings:
+        return warnings
+    names = {piece_name(p) for p in kept}
+    gone = {n for p in pieces if all(p is not q for q in kept)
+            if (n := piece_name(p)) not in names}
+    return [w for w in warnings if not any(g in w for g in gone)]
 
 
 @dataclass(frozen=True)

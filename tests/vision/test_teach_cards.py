@@ -707,6 +707,17 @@ def test_off_line_tiles_drops_a_lone_tile(where, kept):
     assert all(p in out for p in line)  # the line, the dove and the magician stay
 
 
+class WarningReader(FakeReader):
+    """A `FakeReader` whose `read_pieces` also gives `warnings` (as `read.py` words them)."""
+
+    def __init__(self, classifier, pieces, warnings):
+        super().__init__(classifier, pieces)
+        self.warnings = list(warnings)
+
+    def read_pieces(self, image, game, area=None):
+        return list(self.pieces), list(self.warnings)
+
+
 def _magic_line(lone_xy=(400.0, 400.0)):
     """Three hats in a line, a (false) dove on the crown of the first one's photo, and a
     lone rabbit at `lone_xy` (the table's artwork read as a tile)."""
@@ -718,6 +729,30 @@ def _magic_line(lone_xy=(400.0, 400.0)):
     dove = CardPiece("dove", 0.3, np.array([80.0, 55.0]), None, 0.0, 30.0)
     lone = CardPiece("rabbit-4", 0.9, np.array(lone_xy), None, 0.0, 60.0)
     return hats, dove, lone
+
+
+def test_taught_magic_rabbit_drops_the_warnings_of_the_pieces_it_drops():
+    """The dove check and the lone-tile check drop pieces `read_pieces` warned about: those
+    warnings go with them (the user is not told to check a piece not in the result); the
+    warnings of the pieces kept stay, in order."""
+    from vision.teach_cards import taught_reader
+
+    hats, dove, lone = _magic_line()
+    warnings = [
+        "the hat-3 at (80, 60): its number and its colour do not agree (colour hue 40 degrees)",
+        "the rabbit-4 at (400, 400): its number and its colour do not agree (colour hue 9 "
+        "degrees)",
+        "unsure about the dove at (80, 55) (confidence 0.30)",
+        "unsure about the hat-5 at (200, 60) (confidence 0.40)",
+    ]
+    fake = FakeCards(None, None)
+    reader = WarningReader(fake, [*hats, dove, lone], warnings)
+    out = taught_reader(reader, _card_part("magic-rabbit", fake), "magic-rabbit")
+    image = np.full((480, 480, 3), 110, np.uint8)
+    image[:120, :160] = _hat_photo(dove=False)  # the dove's disc on the hat's black crown
+    pieces, kept_warnings = out.read_pieces(image, "magic-rabbit")
+    assert [p.label for p in pieces] == ["hat-3", "hat-4", "hat-5"]
+    assert kept_warnings == [warnings[0], warnings[3]]
 
 
 def test_taught_magic_rabbit_keeps_the_lone_tile_check_with_the_dove_check_off(monkeypatch):
