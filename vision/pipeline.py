@@ -376,8 +376,8 @@ class Pipeline:
         t = timer.lap("classify", t)
         first = len(cand)  # (candidates from here on: the last look's)
         if gv.kind == "tiles" and gv.total and keep.sum() < gv.total:
-            cand, pred, probs = self._missing_tiles(gv, photo, area, cand, keep, pred, probs,
-                                                    hues, profile, crops)
+            cand, pred, probs = self._missing_tiles(gv, photo, area, cand, keep, labels, pred,
+                                                    probs, hues, profile, crops)
             keep, labels, conf, moves = self._decide(gv, probs)
             t = timer.lap("missing", t)
         idx = np.flatnonzero(keep)
@@ -437,13 +437,14 @@ class Pipeline:
         return pred, probs, crops
 
     def _missing_tiles(self, gv: GameVision, photo: Photo, area: PlayArea, cand: Candidates,
-                       keep: np.ndarray, pred, probs: np.ndarray,
+                       keep: np.ndarray, labels: np.ndarray, pred, probs: np.ndarray,
                        hues: dict[str, float] | None = None, profile=None, crops=None):
         """Fewer tiles kept than the game has: the candidates of `edge_tiles` and
         `outline_squares` away from the kept ones join `cand`, each read as background
         unless the classifier is very sure of it and it looks unlike the table beside it
         (`DecideSettings.missing_*`; table checks of a tile's size look like tiles), and no
-        more of them than tiles are missing, the surest first (`crops`: those of `cand`, for
+        more of them than tiles are missing, the surest first, none of a label the kept ones
+        (read as `labels`) already have all of (`crops`: those of `cand`, for
         a teach profile's white balance). Returns the joined (candidates, classifier output,
         probabilities)."""
         edge = edge_tiles(photo.image, area, TILE_SETTINGS)
@@ -478,8 +479,8 @@ class Pipeline:
                                                                          sure)))
             sure = sure[unlike >= self.decide.missing_unlike_table]
         label = more_probs[:, cols].argmax(axis=1)
-        room = np.array(gv.limits or [gv.total] * len(cols)) - np.bincount(
-            probs[keep][:, cols].argmax(axis=1), minlength=len(cols))
+        room = np.array(gv.limits or [gv.total] * len(cols)) - np.array(
+            [np.count_nonzero(labels[keep] == lab) for lab in gv.labels])
         chosen: list[int] = []
         for i in sure[np.argsort(-best[sure])]:  # (one per place: a square's three sides;
             # none of a label the game has no more of)

@@ -540,8 +540,6 @@ def edge_tiles(image_bgr: np.ndarray, area: PlayArea, settings: TileSettings) ->
     grow = 2.0  # the dilation's 2 px back
     a_lo, a_hi = (a * t * t for a in settings.edge_area)
     s_lo, s_hi = (s * t for s in settings.edge_side)
-    s_view = area.settings.plane_px * T[0, 0]
-    o = T[0, 2]
     n, labels, stats, _ = cv2.connectedComponentsWithStats(free, connectivity=4)
     boxes = []
     for i in np.flatnonzero((stats[:, cv2.CC_STAT_AREA] >= a_lo) &
@@ -558,8 +556,8 @@ def edge_tiles(image_bgr: np.ndarray, area: PlayArea, settings: TileSettings) ->
         rw, rh = rw + grow, rh + grow
         if min(rw, rh) < s_lo or max(rw, rh) > s_hi:
             continue
-        if all(o - 0.05 * s_view < v < o + 1.05 * s_view for v in (cx, cy)):
-            continue  # on the arena or its walls: the first looks' part
+        if _on_arena(area, T, cx, cy):
+            continue
         boxes.append((cx, cy, max(rw, rh), ang))
     return square_candidates(T, boxes)
 
@@ -625,11 +623,8 @@ def outline_squares(image_bgr: np.ndarray, area: PlayArea, settings: TileSetting
     k = int(t * 0.6) | 1
     peaks = (best >= settings.square_min) & (best >= cv2.dilate(best, np.ones((k, k), np.uint8)))
     ys, xs = np.nonzero(peaks)
-    s_view = area.settings.plane_px * T[0, 0]
-    o = T[0, 2]
-    on_arena = ((o - 0.05 * s_view < xs + x0) & (xs + x0 < o + 1.05 * s_view) &
-                (o - 0.05 * s_view < ys + y0) & (ys + y0 < o + 1.05 * s_view))
-    xs, ys = xs[~on_arena], ys[~on_arena]  # (the arena and its walls: the first looks' part)
+    on_arena = _on_arena(area, T, xs + x0, ys + y0)
+    xs, ys = xs[~on_arena], ys[~on_arena]
     drawn = _sides_drawn(np.stack(near_bins), best_bin[ys, xs], xs, ys, t, step)
     ok = np.flatnonzero(drawn.min(axis=1) >= settings.square_side_min)
     ok = ok[np.argsort(-best[ys[ok], xs[ok]])][: settings.square_most]
@@ -663,25 +658,30 @@ def table_likeness(image_bgr: np.ndarray, area: PlayArea, cand: Candidates,
     Lab difference between its square and the same square moved one or two of its sides
     along either of its axes (a table check or stripe of a tile's size repeats there; a
     tile does not). Low is table-like."""
-    from vision.preprocess import CropSettings, crop_matrix
+    from vision.preprocess import CropSettings, extract_crops
 
-    st = CropSettings(size=size, margin=1.0, oversample=1)
-    H = np.asarray(area.H_plane_to_img, np.float64)
+    n = len(cand)
+    if n == 0:
+        return np.zeros(0)
+    a = np.radians(cand.angles)
+    axes = (np.stack([np.cos(a), np.sin(a)], axis=1), np.stack([-np.sin(a), np.cos(a)], axis=1))
+    moved = [cand.centers] + [cand.centers + k * cand.sides[:, None] * ax
+                              for k in (-2, -1, 1, 2) for ax in axes]
+    squares = extract_crops(image_bgr, area.H_plane_to_img, np.concatenate(moved),
+                            np.tile(cand.sides, len(moved)), np.tile(cand.angles, len(moved)),
+                            CropSettings(size=size, margin=1.0, oversample=1, light_balance=0.0))
+    lab = cv2.cvtColor(squares.reshape(-1, size, 3), cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab = lab.reshape(len(moved), n, size, size, 3)
+    return np.abs(lab[1:] - lab[0]).mean(axis=(2, 3, 4)).min(axis=0).astype(np.float64)
 
-    def lab(center, side, angle):
-        M = H @ crop_matrix(center, side, angle, st)
-        sq = cv2.warpPerspective(image_bgr, M, (size, size), flags=cv2.INTER_LINEAR |
-                                 cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
-        return cv2.cvtColor(sq, cv2.COLOR_BGR2LAB).astype(np.float32)
 
-    out = np.zeros(len(cand))
-    for i, (c, side, ang) in enumerate(zip(cand.centers, cand.sides, cand.angles, strict=True)):
-        me = lab(c, side, ang)
-        ca, sa = np.cos(np.radians(ang)), np.sin(np.radians(ang))
-        axes = (np.array([ca, sa]), np.array([-sa, ca]))
-        out[i] = min(float(np.abs(me - lab(c + k * side * ax, side, ang)).mean())
-                     for k in (-2, -1, 1, 2) for ax in axes)
-    return out
+def _on_arena(area: PlayArea, T: np.ndarray, x, y):
+    """Whether view point(s) (x, y) of a view with plane -> view matrix `T` lie on the arena
+    or its walls (5 % of its side around it): the first looks' part, not the last look's."""
+    s_view = area.settings.plane_px * T[0, 0]
+    o = T[0, 2]
+    return ((o - 0.05 * s_view < x) & (x < o + 1.05 * s_view) &
+            (o - 0.05 * s_view < y) & (y < o + 1.05 * s_view))
 
 
 def square_candidates(T: np.ndarray, boxes: list) -> Candidates:

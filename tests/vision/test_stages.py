@@ -765,10 +765,9 @@ def test_outline_squares_off_and_away_from_the_arena():
 
     img, area = outline_scene(4)
     assert len(outline_squares(img, area, replace(TILE_SETTINGS, square_min=0.0))) == 0
-    inside = area.to_plane(np.array([[640.0, 480.0]]))[0]
+    img, area = outline_scene(4, x=640)  # the same square drawn on the arena
     cand = outline_squares(img, area, TILE_SETTINGS)
-    assert not len(cand) or np.hypot(*(cand.centers - inside).T).min() > \
-        0.5 * SIMSALA.plane_px
+    assert not len(cand) or np.hypot(*(area.to_image(cand.centers) - (640, 480)).T).min() > 24
 
 
 @pytest.mark.parametrize("pattern, unlike", [
