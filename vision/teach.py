@@ -1024,6 +1024,8 @@ def profile_from_taps(game: str, photos: list[tuple[str, bytes]], taps: list[dic
     examples: list[Example] = []
     for i, ts in sorted(by_photo.items()):
         name, data = photos[i]
+        if sum(n == name for n, _ in photos) > 1:  # each photo its own white balance
+            name = f"{name} (photo {i})"  # (`Example.photo`; the page names each `blob`)
         examples += examples_from_photo(pipeline, game, data, ts[0][2], ts, name, settings)
     return profile_from_examples(game, examples, pipeline, settings)
 

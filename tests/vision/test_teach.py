@@ -459,3 +459,43 @@ def test_white_balance_undoes_a_cast_on_the_colour():
            (plain, crops[2], np.clip(crops[2] * gain, 0, 255).astype(np.uint8))]
     assert abs(hue[1] - hue[0]) > 8  # the cast turns it
     assert abs(hue[2] - hue[0]) < 3  # the balance turns it back
+
+
+def _photo_keys(monkeypatch) -> list[str]:
+    """The name each teach photo's examples get (`Example.photo`: the key its white balance
+    is pooled by), noted instead of reading the photo."""
+    import vision.teach as teach_mod
+
+    keys: list[str] = []
+
+    def examples(pipeline, game, photo, label, taps=None, name=None, *a, **k):
+        keys.append(name or str(photo))
+        return []
+
+    monkeypatch.setattr(teach_mod, "examples_from_photo", examples)
+    monkeypatch.setattr(teach_mod, "profile_from_examples", lambda *a, **k: None)
+    return keys
+
+
+@pytest.mark.parametrize("names, want", [
+    # the page uploads every photo as `blob`: each keeps its own white balance
+    (["blob.jpg", "blob.jpg", "kitchen.jpg"],
+     ["blob.jpg (photo 0)", "blob.jpg (photo 1)", "kitchen.jpg"]),
+    (["a.jpg", "b.jpg"], ["a.jpg", "b.jpg"]),  # unique names: as they are
+])
+def test_teach_photos_with_one_name_are_balanced_apart(monkeypatch, names, want):
+    from vision.teach import profile_from_taps
+
+    keys = _photo_keys(monkeypatch)
+    taps = [{"photo": i, "x": 1, "y": 1, "label": "frog"} for i in range(len(names))]
+    profile_from_taps("simsala-hopp", [(n, b"") for n in names], taps, pipeline=object())
+    assert keys == want
+
+
+def test_teach_folder_photos_with_one_file_name_are_balanced_apart(tmp_path, monkeypatch):
+    keys = _photo_keys(monkeypatch)
+    for label in ("frog", "cat"):  # the same file name in two label folders
+        (tmp_path / label).mkdir()
+        (tmp_path / label / "p.jpg").write_bytes(b"")
+    build_profile(tmp_path, "simsala-hopp", pipeline=object())
+    assert len(keys) == 2 and len(set(keys)) == 2
