@@ -296,30 +296,34 @@ def piece_colour(crops_bgr: np.ndarray, settings: TeachSettings = TEACH_SETTINGS
     return top.mean(axis=1).astype(np.float32)
 
 
+def _bright_mean(crops_bgr: np.ndarray, lo: int, hi: int, share: float) -> np.ndarray:
+    """(N, S, S, 3) uint8 BGR crops -> (N, 3) float32: the mean BGR of the brightest
+    `share` of the pixels of each crop's square `[lo:hi, lo:hi]` (B + G + R the
+    brightness)."""
+    n = len(crops_bgr)
+    if n == 0:
+        return np.zeros((0, 3), np.float32)
+    mid = crops_bgr[:, lo:hi, lo:hi].reshape(n, -1, 3).astype(np.float32)
+    m = max(1, int(round(mid.shape[1] * share)))
+    idx = np.argpartition(-mid.sum(axis=2), m - 1, axis=1)[:, :m]
+    return np.take_along_axis(mid, idx[..., None], axis=1).mean(axis=1)
+
+
 def white_gain(crops_bgr: np.ndarray, settings: TeachSettings) -> np.ndarray:
     """(N, 3) float32 per-channel gains taking the mean of the brightest `colour_white` share
     of each crop's central `colour_hole` square (a tile's white paper) to 235."""
-    n, s = len(crops_bgr), crops_bgr.shape[1]
+    s = crops_bgr.shape[1] if len(crops_bgr) else 0
     h = max(1, int(round(s * settings.colour_hole / 2)))
-    c0, c1 = s // 2 - h, s // 2 + h
-    mid = crops_bgr[:, c0:c1, c0:c1].reshape(n, -1, 3).astype(np.float32)
-    m = max(1, int(round(mid.shape[1] * settings.colour_white)))
-    idx = np.argpartition(-mid.sum(axis=2), m - 1, axis=1)[:, :m]
-    white = np.take_along_axis(mid, idx[..., None], axis=1).mean(axis=1)
+    white = _bright_mean(crops_bgr, s // 2 - h, s // 2 + h, settings.colour_white)
     return (235.0 / np.maximum(white, 20.0)).astype(np.float32)
 
 
 def white_point(crops_bgr: np.ndarray, settings: TeachSettings) -> np.ndarray:
     """(N, S, S, 3) uint8 BGR crops -> (N, 3) float32: the mean BGR of the brightest
     `white_top` share of the pixels of each crop's central `colour_inner` square."""
-    n, s = len(crops_bgr), crops_bgr.shape[1] if len(crops_bgr) else 0
-    if n == 0:
-        return np.zeros((0, 3), np.float32)
+    s = crops_bgr.shape[1] if len(crops_bgr) else 0
     k = max(1, int(round(s * (1 - settings.colour_inner) / 2)))
-    mid = crops_bgr[:, k:s - k, k:s - k].reshape(n, -1, 3).astype(np.float32)
-    m = max(1, int(round(mid.shape[1] * settings.white_top)))
-    idx = np.argpartition(-mid.sum(axis=2), m - 1, axis=1)[:, :m]
-    return np.take_along_axis(mid, idx[..., None], axis=1).mean(axis=1)
+    return _bright_mean(crops_bgr, k, s - k, settings.white_top)
 
 
 def photo_white_gain(embedding: np.ndarray, whites: np.ndarray, prototypes: np.ndarray,
