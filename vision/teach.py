@@ -767,14 +767,22 @@ def white_balanced(ex: list[Example], every: list[Example], prototypes: np.ndarr
     by their teach photo's white pieces (`photo_white_gain` over all of the photo's
     candidates in `every`, the examples and the background ones); unchanged where the photo
     has too few of them or an example has no crop."""
+    by_photo: dict[str, list[Example]] = {}  # each photo's candidates with a white point
+    for o in every:
+        if o.white is not None:
+            by_photo.setdefault(o.photo, []).append(o)
+    gains: dict[str, np.ndarray | None] = {}  # (once per photo, not per example)
     out = []
     for e in ex:
         if e.crop is None or e.white is None:
             out.append(e)
             continue
-        same = [o for o in every if o.photo == e.photo and o.white is not None]
-        gain = photo_white_gain(np.stack([o.embedding for o in same]),
-                                np.stack([o.white for o in same]), prototypes, units, settings)
+        if e.photo not in gains:
+            same = by_photo.get(e.photo, [])
+            gains[e.photo] = photo_white_gain(
+                np.stack([o.embedding for o in same]), np.stack([o.white for o in same]),
+                prototypes, units, settings) if same else None
+        gain = gains[e.photo]
         if gain is None:
             out.append(e)
             continue

@@ -499,3 +499,29 @@ def test_teach_folder_photos_with_one_file_name_are_balanced_apart(tmp_path, mon
         (tmp_path / label / "p.jpg").write_bytes(b"")
     build_profile(tmp_path, "simsala-hopp", pipeline=object())
     assert len(keys) == 2 and len(set(keys)) == 2
+
+
+def test_white_balance_is_measured_once_per_photo(monkeypatch):
+    """`white_balanced` measures each teach photo's gain once (not once per example of it),
+    each photo by its own candidates: two photos under two casts, each balanced back."""
+    import vision.teach as teach_mod
+    from vision.teach import Example, white_balanced
+
+    calls = []
+    real = teach_mod.photo_white_gain
+    monkeypatch.setattr(teach_mod, "photo_white_gain",
+                        lambda *a, **k: calls.append(1) or real(*a, **k))
+    every = []
+    for photo, cast in (("p0", (0.85, 1.1, 0.85)), ("p1", (1.1, 1.0, 0.9))):
+        for k, (lab, white_bgr, rabbit_bgr) in enumerate(
+                [("b", (200, 200, 200), (225, 225, 225))] * 2
+                + [("a", (150, 200, 230), (30, 130, 245))] * 2):
+            crop = _tile(white_bgr, rabbit_bgr, cast)
+            emb = np.eye(2, 8, dtype=np.float32)[1 if lab == "b" else 0]
+            every.append(Example(lab, f"{photo}#{k}", emb, piece_colour(crop[None], WB)[0],
+                                 white=white_point(crop[None], WB)[0], crop=crop,
+                                 photo=photo))
+    out = white_balanced(every, every, np.eye(2, 8, dtype=np.float32), ("a", "b"), WB)
+    assert len(calls) == 2  # one per photo (8 examples)
+    plain = _hue(piece_colour(_tile((150, 200, 230), (30, 130, 245))[None], WB)[0])
+    assert all(abs(_hue(e.colour) - plain) < 3 for e in out if e.label == "a")
