@@ -73,16 +73,23 @@ def _number(label: str) -> int:
     return int(label.rsplit("-", 1)[1])
 
 
+def _confidence(piece: dict) -> float:
+    """A piece's confidence; 1 without one (a piece added on the page carries 1)."""
+    c = piece.get("confidence")
+    return c if isinstance(c, int | float) else 1.0
+
+
 def _line(pieces: list[dict]) -> tuple[list[int], list[dict]]:
     """(indices of the hat pieces in line order, the line ``[{"hat", "rabbit", "dove"}]``):
-    the hats along `axis_order` from the magician tile; each rabbit and dove to the nearest
-    hat. Without a magician tile the line is read from the end its numbers ascend from, the
-    rule of ``vision.cards.lineup.read_line`` (its `inversions`: fewer hats and rabbits out of
-    order; a tie: left to right)."""
+    the hats along `axis_order` from the magician tile (the surest of several, as ``read_line``);
+    each rabbit and dove to the nearest hat. Without a magician tile the line is read from the
+    end its numbers ascend from, the rule of ``vision.cards.lineup.read_line`` (its
+    `inversions`: fewer hats and rabbits out of order; a tie: left to right)."""
     hats = [i for i, p in enumerate(pieces) if p["label"].startswith("hat-")]
     if not hats:
         return [], []
-    mag = next((p for p in pieces if p["label"] == "magician"), None)
+    mags = [p for p in pieces if p["label"] == "magician"]
+    mag = max(mags, key=_confidence, default=None)  # the surest, as lineup.read_line picks it
     order = axis_order([pieces[i]["center"] for i in hats], mag["center"] if mag else None)
     hats = [hats[k] for k in order]
     line = [{"hat": _number(pieces[i]["label"]), "rabbit": None, "dove": False} for i in hats]

@@ -164,7 +164,7 @@ def test_page_reads_the_magic_rabbit_line_like_the_server(tmp_path):
     # a magician tile (then from the end the numbers ascend from, rabbits counted too).
     import random
 
-    from tests.webapp.test_units import line_scene
+    from tests.webapp.test_units import line_scene, two_magicians_scene
     from webapp.edit import line_order
 
     rng = random.Random(7)
@@ -187,11 +187,13 @@ def test_page_reads_the_magic_rabbit_line_like_the_server(tmp_path):
                            ([1, 2, 3, 4, 5, 6], 6)]:  # a magician on the right decides
         rabbits = [2, 1] if hats == [1, 2] else hats
         cases.append(line_scene(hats, rabbits, magician)[0])
+    cases.append(two_magicians_scene()[0])  # the surer magician, on the right, decides
     with live_server(tmp_path / "data") as url, phone_browser(tmp_path / "p") as page:
         page.goto(url + "/")
         got = page.evaluate(HAT_ORDER_JS, cases)
     assert got == [line_order(pieces) for pieces in cases]
-    assert got[-4:] == [[0, 1, 2, 3, 4, 5], [5, 4, 3, 2, 1, 0], [0, 1], [5, 4, 3, 2, 1, 0]]
+    assert got[-5:] == [[0, 1, 2, 3, 4, 5], [5, 4, 3, 2, 1, 0], [0, 1], [5, 4, 3, 2, 1, 0],
+                        [6, 5, 4, 3, 2, 1]]
 
 
 @pytest.mark.parametrize("magician", [None, 9])

@@ -302,6 +302,36 @@ def test_the_pages_line_is_lineups_line(hats, rabbits, magician, reversed_):
     assert [pieces[i]["label"] for i in order] == [f"hat-{p['hat']}" for p in want]
 
 
+def two_magicians_scene():
+    """Hats 1..6 left to right, two magician tiles: the less sure one first in the list, on
+    the left (confidence 0.6), the surer one on the right (0.9). As pieces and `CardPiece`s."""
+    from dataclasses import replace
+
+    hats = [1, 2, 3, 4, 5, 6]
+    pieces, cards = line_scene(hats, hats, 6)
+    left, left_cards = line_scene(hats, hats, -1)
+    pieces[-1]["confidence"] = 0.9
+    cards[-1] = replace(cards[-1], confidence=0.9)
+    return [{**left[-1], "confidence": 0.6}, *pieces], [replace(left_cards[-1], confidence=0.6),
+                                                        *cards]
+
+
+def test_two_magicians_the_surer_decides_as_in_lineup():
+    # The reader returns every magician tile it found ("2 magician tiles seen") and reads the
+    # line from the surest; the page must too, not from the first in the list.
+    from vision.cards.lineup import read_line
+
+    pieces, cards = two_magicians_scene()
+    want = [{"hat": h, "rabbit": h, "dove": False} for h in [6, 5, 4, 3, 2, 1]]
+    assert read_line(cards)[0]["line"] == want
+    assert edit.facts_from_pieces("magic-rabbit", pieces)["line"] == want
+    assert [pieces[i]["label"] for i in edit.line_order(pieces)] == [
+        f"hat-{h}" for h in [6, 5, 4, 3, 2, 1]]
+    # A tie (a magician added on the page has confidence 1, as one without): the first.
+    tie = [{**p, "confidence": 1} if p["label"] == "magician" else p for p in pieces]
+    assert [tie[i]["label"] for i in edit.line_order(tie)] == [f"hat-{h}" for h in range(1, 7)]
+
+
 @settings(max_examples=80, deadline=None)
 @given(
     st.floats(-1.3, 1.3),  # the line's direction (away from upright: "left to right" is

@@ -727,7 +727,8 @@ function inversions(line) {
  *  the nearest hat; fewer hats and rabbits out of order, a tie: left to right), the rule of
  *  vision/cards/lineup.py. Returns piece indices. */
 function hatOrder(pieces) {
-  const mag = pieces.find((p) => p.label === 'magician');
+  const mag = pieces.filter((p) => p.label === 'magician')  // the surest (the first of equals), as edit.py
+    .reduce((a, p) => (a && (a.confidence ?? 1) >= (p.confidence ?? 1) ? a : p), null);
   const hats = pieces.map((p, i) => [p, i]).filter(([p]) => p.label.startsWith('hat-'));
   if (!hats.length) return [];
   const n = hats.length;
