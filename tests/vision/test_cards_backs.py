@@ -722,6 +722,23 @@ def test_edge_angles_turn_the_pose_to_the_cards_edges(true_turn, posed_turn):
     assert abs(got[0] - true_turn) <= 1.5, got  # (one step of `edge_turns`)
 
 
+@pytest.mark.parametrize("true_turn,posed_turn", [(6.0, 0.0), (-4.5, 0.0), (3.0, 3.0)])
+def test_edge_angles_of_a_card_cut_by_the_photos_edge(true_turn, posed_turn):
+    """A card whose left edge lies just off the photo (its key point 8 px in): the sample
+    lines off the photo see the photo's own last pixels (no step), so the edge inside it
+    decides; with a black border (cv2.remap's default) they scored the card's brightness
+    and turned the number's crop to the photo's axes (0 degrees, all three cases)."""
+    from vision.cards.read import READ, edge_angles
+
+    spec = SPECS["troetofanten"]
+    img = np.full((300, 300, 3), 40, np.uint8)
+    key = np.array([8.0, 100.0])
+    card = frame_from_pose(key, true_turn, 80.0, spec)
+    cv2.fillConvexPoly(img, np.round(card).astype(np.int32), (225, 230, 235))
+    got = edge_angles(img, key[None], np.array([posed_turn]), np.array([80.0]), READ)
+    assert abs(got[0] - true_turn) <= 1.5, got
+
+
 # ------------------------------------------------------------------ a fan's next card on a card
 def _card_at(key, angle, label="elephant-3", width=50.0):
     spec = SPECS["troetofanten"]

@@ -705,8 +705,10 @@ def edge_angles(image: np.ndarray, xy: np.ndarray, angles: np.ndarray, widths: n
         step = normal[:, :, None, None]  # (the gray step across the line: 1 px either side)
         sides = [(pts + sign * step).reshape(pts.shape[0] * pts.shape[1], -1, 2)
                  .astype(np.float32) for sign in (1.0, -1.0)]
-        hi_, lo_ = (cv2.remap(gray, q[..., 0], q[..., 1], cv2.INTER_LINEAR).astype(np.float32)
-                    .reshape(pts.shape[:-1]) for q in sides)
+        hi_, lo_ = (cv2.remap(gray, q[..., 0], q[..., 1], cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+                    .reshape(pts.shape[:-1]) for q in sides)  # (replicated: a line off the
+        #   photo's edge sees no step, as a card cut by the edge has no edge there)
         score += np.abs(hi_ - lo_).mean(axis=3).max(axis=2)
     return np.asarray(angles, float) + turns[np.argmax(score, axis=1)]
 
