@@ -355,6 +355,17 @@ def line_to_facts(line: Sequence[Pile], won: bool | None = None) -> dict:
     }
 
 
+def inversions(line: list[dict]) -> int:
+    """Pairs out of ascending order along a line of piles ({"hat", "rabbit"}), its hats and
+    its rabbits counted alike (a rabbit not seen: left out). Players sort the line from the
+    magician tile, so at the reveal it mostly ascends from there."""
+    n = 0
+    for key in ("hat", "rabbit"):
+        seq = [p[key] for p in line if p[key] is not None]
+        n += sum(1 for i in range(len(seq)) for j in range(i + 1, len(seq)) if seq[i] > seq[j])
+    return n
+
+
 def score_facts(facts: Mapping, options: Mapping[str, str]) -> tuple[dict, list[str]]:
     """Score the contract's facts ``{"line": [{"hat", "rabbit", "dove"}, ...], "won"}``.
 

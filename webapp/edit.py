@@ -12,6 +12,7 @@ import math
 from collections import Counter
 
 from scoring.labels import LABELS, SIMSALA_ZONES, TROETO_ZONES
+from scoring.magic_rabbit import inversions  # one rule for the photo (lineup) and the page
 from tablescore.errors import FactsError
 
 MAX_PIECES = 400  # more than any of the games has on the table
@@ -83,8 +84,9 @@ def _line(pieces: list[dict]) -> tuple[list[int], list[dict]]:
     """(indices of the hat pieces in line order, the line ``[{"hat", "rabbit", "dove"}]``):
     the hats along `axis_order` from the magician tile (the surest of several, as ``read_line``);
     each rabbit and dove to the nearest hat. Without a magician tile the line is read from the
-    end its numbers ascend from, the rule of ``vision.cards.lineup.read_line`` (its
-    `inversions`: fewer hats and rabbits out of order; a tie: left to right)."""
+    end its numbers ascend from, the rule of ``vision.cards.lineup.read_line`` (the same
+    ``scoring.magic_rabbit.inversions``: fewer hats and rabbits out of order; a tie: left to
+    right)."""
     hats = [i for i, p in enumerate(pieces) if p["label"].startswith("hat-")]
     if not hats:
         return [], []
@@ -105,8 +107,6 @@ def _line(pieces: list[dict]) -> tuple[list[int], list[dict]]:
             else:
                 line[k]["rabbit"] = _number(p["label"])
     if mag is None:
-        from vision.cards.lineup import inversions  # one rule for the photo and the page
-
         if inversions(line[::-1]) < inversions(line):
             hats, line = hats[::-1], line[::-1]
     return hats, line

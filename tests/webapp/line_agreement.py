@@ -9,7 +9,7 @@ what any tap on the page rescores) keep the photo reader's order? For each folde
   has the true hat order.
 
 ``--left-to-right`` reads a line without a magician tile left to right, as the page did
-before session 7 (`vision.cards.lineup.inversions` patched to 0 for the page only).
+before session 7 (`webapp.edit.inversions` patched to 0: the page only, not the reader).
 
     .venv/bin/python -m tests.webapp.line_agreement datasets/scenes-edition2/magic-rabbit
 """
@@ -27,7 +27,7 @@ def page_line(pieces: list[dict], facts: dict, left_to_right: bool) -> list[dict
 
     if not left_to_right:
         return edit.facts_from_pieces("magic-rabbit", pieces, facts)["line"]
-    with mock.patch("vision.cards.lineup.inversions", lambda line: 0):
+    with mock.patch("webapp.edit.inversions", lambda line: 0):
         return edit.facts_from_pieces("magic-rabbit", pieces, facts)["line"]
 
 

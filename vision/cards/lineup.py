@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from scoring.magic_rabbit import inversions
 from vision.cards.pieces import CardPiece
 
 
@@ -82,17 +83,6 @@ def distinct_numbers(tiles: list[CardPiece], kind: str) -> tuple[list[CardPiece]
             t = replace(t, label=labels[j], confidence=min(t.confidence, 0.5))
         out.append(t)
     return out, warnings
-
-
-def inversions(line: list[dict]) -> int:
-    """Pairs out of ascending order along a line of piles ({"hat", "rabbit"}), its hats and
-    its rabbits counted alike (a rabbit not seen: left out). Players sort the line from the
-    magician tile, so at the reveal it mostly ascends from there."""
-    n = 0
-    for key in ("hat", "rabbit"):
-        seq = [p[key] for p in line if p[key] is not None]
-        n += sum(1 for i in range(len(seq)) for j in range(i + 1, len(seq)) if seq[i] > seq[j])
-    return n
 
 
 def line_direction(hats: np.ndarray, magician: np.ndarray | None) -> np.ndarray:

@@ -711,7 +711,7 @@ function countsBlock(game, facts) {
 }
 
 /** Pairs out of ascending order along a line [{hat, rabbit}], hats and rabbits counted alike
- *  (a rabbit not seen: left out): vision/cards/lineup.py inversions. */
+ *  (a rabbit not seen: left out): scoring/magic_rabbit.py inversions. */
 function inversions(line) {
   let n = 0;
   for (const key of ['hat', 'rabbit']) {
