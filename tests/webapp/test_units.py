@@ -267,13 +267,9 @@ def line_scene(hats, rabbits, magician, angle=0.0, step=60.0):
     if magician is not None:
         tiles.append(("magician", at(magician)))
     pieces = [piece(label, "", x, y) for label, (x, y) in tiles]
-    cards = []
-    for label, c in tiles:
-        c = np.array(c, float)
-        corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float) * TILE / 2
-        rot = np.array([[u[0], v[0]], [u[1], v[1]]])
-        cards.append(CardPiece(label, 0.9, c, c + corners @ rot.T, math.degrees(angle), TILE,
-                               {label: 0.9}))
+    # frame None: the key point is the centre (lineup reads only centres, angle and width)
+    cards = [CardPiece(label, 0.9, np.array(c, float), None, math.degrees(angle), TILE,
+                       {label: 0.9}) for label, c in tiles]
     return pieces, cards
 
 
