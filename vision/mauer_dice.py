@@ -70,6 +70,17 @@ class BoardDiceSettings:
     # light blob holds the top face and the side faces seen below it, so its centre lies
     # below the top face's (dev seeds 741/742 +3 dice; fresh 723 +3, 725 ed. 2 +2, 724 +0,
     # committed +2; no wrong value or false die anywhere)
+    pair_split: bool = True  # while dice are missing, a light blob of two touching dice
+    # (1.5-3.2 die areas, elongated: the blob detector's inertia bar rejects it) gives a
+    # candidate at each die: its centre +- the half distance its second moments give
+    pair_area: tuple[float, float] = (1.5, 3.2)  # die areas
+    pair_max_inertia: float = 0.3  # minor / major second moment at most (two squares side
+    # by side: 0.25 from straight, less diagonally or apart)
+    pair_min_convexity: float = 0.6
+    pair_step: int = 20  # lightness threshold step of the pair search (a pair persists over
+    # many thresholds: half the light blob ladder's steps)
+    pair_reach: float = 2.5  # looked for this far (die sides) around the candidates and the
+    # dice read only (a die touching another lies beside it)
     warn_unread: bool = True  # warn about candidates that look like dice but were not read
     known_shape: bool = True  # a face's foreshortening must be the table's at the die
     known_up: bool = True  # side faces told by the vertical's direction at the die (from the
@@ -204,16 +215,91 @@ def pip_dots(L: np.ndarray, die_px: float, s: BoardDiceSettings) -> np.ndarray:
     return np.array([k.pt for k in cv2.SimpleBlobDetector_create(q).detect(L)]).reshape(-1, 2)
 
 
+def pair_die_blobs(L: np.ndarray, die_px: float, s: BoardDiceSettings, closed: bool = False
+                   ) -> list[np.ndarray]:
+    """Centres (x, y) of dice that touch another die: light blobs of a uint8 lightness image
+    (the pips closed as in `light_die_blobs`) of `pair_area` die areas, elongated (minor /
+    major second moment at most `pair_max_inertia`), convex enough and clear of the image's
+    edge. Two squares whose centres lie D apart have the second moments D**2 / 4 + m and m
+    along and across their line (m the same for both), so each die lies sqrt(major - minor)
+    from the blob's centre along its long axis. `die_px`: a die's side; `closed`: L is
+    closed already."""
+    if s.die_close > 0 and not closed:
+        k = max(3, int(round(s.die_close * die_px)) | 1)
+        L = cv2.morphologyEx(L, cv2.MORPH_CLOSE,
+                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    lo, hi, _ = s.light_thresholds
+    a0, a1 = s.pair_area[0] * die_px * die_px, s.pair_area[1] * die_px * die_px
+    h, w = L.shape
+    out: list[np.ndarray] = []
+    for th in range(lo, hi, max(1, s.pair_step)):
+        n, lab, st, _ = cv2.connectedComponentsWithStats((L > th).view(np.uint8), 8)
+        x, y, bw, bh, area = (st[:, i] for i in range(5))
+        keep = (area >= a0) & (area <= a1) & (x > 0) & (y > 0) & (x + bw < w) & (y + bh < h)
+        for i in np.flatnonzero(keep):
+            blob = (lab[y[i]:y[i] + bh[i], x[i]:x[i] + bw[i]] == i).view(np.uint8)
+            m = cv2.moments(blob, True)
+            cov = np.array([[m["mu20"], m["mu11"]], [m["mu11"], m["mu02"]]]) / m["m00"]
+            ev, vec = np.linalg.eigh(cov)
+            if ev[1] <= 0 or ev[0] / ev[1] > s.pair_max_inertia:
+                continue
+            cnt, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            hull = cv2.contourArea(cv2.convexHull(max(cnt, key=cv2.contourArea)))
+            if m["m00"] < s.pair_min_convexity * hull:
+                continue
+            c = np.array([x[i] + m["m10"] / m["m00"], y[i] + m["m01"] / m["m00"]])
+            half = np.sqrt(ev[1] - ev[0]) * vec[:, 1]
+            for e in (c - half, c + half):
+                if all(np.hypot(*(e - q)) > 0.5 * die_px for q in out):
+                    out.append(e)
+    return out
+
+
+def pair_candidates(L: np.ndarray, die_px: float, anchors, s: BoardDiceSettings
+                    ) -> list[np.ndarray]:
+    """`pair_die_blobs` of a uint8 lightness image around each of `anchors` ((x, y) px: the
+    candidates and dice already read; a die that touches another lies beside it), within
+    `pair_reach` die sides of it; the centres (x, y) px, each once."""
+    h, w = L.shape
+    r = int(round(s.pair_reach * die_px))
+    boxes = []
+    for a in anchors:
+        x0, y0 = max(0, int(a[0]) - r), max(0, int(a[1]) - r)
+        x1, y1 = min(w, int(a[0]) + r + 1), min(h, int(a[1]) + r + 1)
+        if x1 - x0 >= 4 and y1 - y0 >= 4:
+            boxes.append((x0, y0, x1, y1))
+    out: list[np.ndarray] = []
+    if not boxes:
+        return out
+    if s.die_close > 0:  # (once, over the boxes' bounding box)
+        bx0, by0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+        bx1, by1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
+        k = max(3, int(round(s.die_close * die_px)) | 1)
+        L = L.copy()
+        L[by0:by1, bx0:bx1] = cv2.morphologyEx(
+            L[by0:by1, bx0:bx1], cv2.MORPH_CLOSE,
+            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    for x0, y0, x1, y1 in boxes:
+        for c in pair_die_blobs(L[y0:y1, x0:x1], die_px, s, closed=True):
+            c = c + (x0, y0)
+            if all(np.hypot(*(c - q)) > 0.5 * die_px for q in out):
+                out.append(c)
+    return out
+
+
 def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
                     s: BoardDiceSettings, lightness: np.ndarray | None = None,
-                    lone: list | None = None, beside=None) -> list[tuple[np.ndarray, float]]:
+                    lone: list | None = None, beside=None,
+                    pairs: list | None = None) -> list[tuple[np.ndarray, float]]:
     """Light compact blobs of a die's size on the table around the board (the board itself
     masked out): [(centre px, expected die side px)], nearest the board first. `lone`: a
     list that gets the lone pip-sized dark dots (a 1 on a table of the die's colour),
     nearest the board first, as (centre, die side px). `beside(fn, *args)`: runs `fn` on
     another thread (an object whose `.result()` gives what it returned), or None: the light
     blob search (OpenCV, which lets go of Python's lock) is then made there while the pip
-    dots are looked for here; the same candidates either way."""
+    dots are looked for here; the same candidates either way. `pairs`: a list that gets a
+    function of a list of (x, y) px giving the candidates of dice touching another around
+    them (`pair_candidates`) as (centre, die side px), made only when called."""
     h, w = image_bgr.shape[:2]
     wm, hm = board.size_mm
     m = s.dice_search_mm
@@ -263,6 +349,9 @@ def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
         elif lone is not None and len(pips) == 1:
             lone.append((pips[0] + off, die_px))
     cands.sort(key=lambda c: float(np.linalg.norm(c - centre)))
+    if pairs is not None:
+        pairs.append(lambda at: [(c + off, die_px) for c in pair_candidates(
+            L, die_px, [np.asarray(a, float) - off for a in at], s)])
     return [(c, die_px) for c in cands[: s.max_die_candidates]]
 
 
@@ -428,12 +517,12 @@ def die_seen(L: np.ndarray, centre, side: float, s: BoardDiceSettings = SETTINGS
 
 
 def _read_crop(image_bgr: np.ndarray, view: BoardView, c, die_px: float,
-               s: BoardDiceSettings, jac: np.ndarray) -> tuple | None:
+               s: BoardDiceSettings, jac: np.ndarray, read: bool = True) -> tuple | None:
     """Candidate `c`'s crop (`die_crop` die sides of `die_px`), enlarged so a die is
     `die_target_px` wide, read by `vision.dice.read_dice` with its settings and what the
-    board tells about a die there: (x0, y0, f, a, crop, dice), `a` the flat face's map (half
-    sides -> crop px); None where the photo's edge leaves too little. `jac`:
-    `local_affine(view.H, c)`."""
+    board tells about a die there (`read` False: not read, no dice): (x0, y0, f, a, crop,
+    dice), `a` the flat face's map (half sides -> crop px); None where the photo's edge
+    leaves too little. `jac`: `local_affine(view.H, c)`."""
     from vision.dice import SETTINGS as base
     from vision.dice import read_dice
 
@@ -456,7 +545,7 @@ def _read_crop(image_bgr: np.ndarray, view: BoardView, c, die_px: float,
     a = jac * (s.die_mm / 2 * f)  # the face's map, half-sides -> px
     if s.known_shape:
         known["face_affine"] = tuple(float(v) for v in a.ravel())
-    dice, _, _ = read_dice(crop, replace(base, **known) if known else base)
+    dice = read_dice(crop, replace(base, **known) if known else base)[0] if read else []
     return x0, y0, f, a, crop, dice
 
 
@@ -474,18 +563,33 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
     unread: list = []  # (centre, die px) of candidates that look like dice but gave none
     h, w = image_bgr.shape[:2]
     lone: list = []
+    pairs: list = []
     cands = die_candidates(image_bgr, view, board, s, lightness,
-                           lone if s.lone_pips else None, beside)
-    for k, (c, die_px) in enumerate(cands + lone):  # (neither is changed in the loop)
-        if k == len(cands) and len(found) >= s.dice_wanted:
-            break  # lone dots only while dice are missing
-        is_lone = k >= len(cands)
+                           lone if s.lone_pips else None, beside,
+                           pairs if s.pair_split else None)
+
+    def more():  # the candidates, then lone dots and dice touching another while missing
+        yield from ((c, p, "blob") for c, p in cands)
+        yield from ((c, p, "lone") for c, p in lone)
+        if pairs and len(found) < s.dice_wanted:
+            tried = [c for c, _ in cands + lone]
+            for c, p in pairs[0](tried + [d.center for d in found]):
+                if all(np.hypot(c[0] - e[0], c[1] - e[1]) > 0.5 * p for e in tried):
+                    yield c, p, "pair"
+
+    prev = "blob"
+    for c, die_px, kind in more():
+        if kind != prev and len(found) >= s.dice_wanted:
+            break  # lone dots and touching dice only while dice are missing
+        prev = kind
+        is_lone = kind == "lone"
         jac = local_affine(view.H, c)  # (once per candidate)
         if s.local_scale:
             die_px = _die_px(jac, s.die_mm)
         if any(np.hypot(c[0] - d.center[0], c[1] - d.center[1]) < 0.8 * die_px for d in found):
             continue
-        got = _read_crop(image_bgr, view, c, die_px, s, jac)
+        # (a die touching another: its pips blurred past the pip search, only the spot read)
+        got = _read_crop(image_bgr, view, c, die_px, s, jac, read=kind != "pair")
         if got is None:
             continue
         x0, y0, f, a, crop, dice = got
@@ -511,8 +615,8 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
             if got is not None:
                 found.append(Die(got[0], round(min(0.9, got[1]), 3),
                                  (round(float(c[0]), 1), round(float(c[1]), 1))))
-        if s.warn_unread and unread_here and len(found) == n_found and die_seen(
-                crop_L, (c - (x0, y0)) * f, die_px * f, s):
+        if s.warn_unread and unread_here and kind == "blob" and len(found) == n_found and \
+                die_seen(crop_L, (c - (x0, y0)) * f, die_px * f, s):
             unread.append((c, die_px))
     poly = view.corners.astype(np.float32).reshape(-1, 1, 2)
     seen = []

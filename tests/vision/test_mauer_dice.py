@@ -380,3 +380,47 @@ def test_spot_read_among_layouts_gives_no_wrong_value(value):
                 L, c, a = _spots_face(value, angle, pip=pip)
                 got = D.spot_read(L, (c[0], c[1] + low * 90), a)
                 assert got is None or got[0] == value
+
+
+def _two_dice(angle, apart, side=12.0, n=120, seed=0, turn=None):
+    """Lightness of two light dice (squares of `side` px turned by `turn` degrees, `angle`
+    when None; pips drawn, blurred, noise) on a dark table, their centres `apart` sides
+    apart along a line at `angle` degrees; (L, the two centres)."""
+    rng = np.random.default_rng(seed)
+    L = np.full((n, n), 70, np.uint8)
+    th = np.radians(angle)
+    u = np.array([np.cos(th), np.sin(th)])
+    tt = np.radians(angle if turn is None else turn)
+    r = np.array([[np.cos(tt), -np.sin(tt)], [np.sin(tt), np.cos(tt)]]) * side / 2
+    centres = [n / 2 - u * apart * side / 2, n / 2 + u * apart * side / 2]
+    for c in centres:
+        box = c + np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) @ r.T
+        cv2.fillPoly(L, [np.round(box).astype(np.int32)], 215)
+        for q in ((-0.5, -0.5), (0.5, 0.5)):  # a 2's pips
+            p = c + r @ np.array(q)
+            cv2.circle(L, (int(round(p[0])), int(round(p[1]))), 1, 40, -1)
+    L = cv2.GaussianBlur(L, (0, 0), 1.2).astype(np.float64) + rng.normal(0, 3, L.shape)
+    return np.clip(L, 0, 255).astype(np.uint8), centres
+
+
+@pytest.mark.parametrize("angle,apart,turn,found", [
+    (0, 1.0, None, True),  # side by side, touching
+    (45, 1.0, None, True),  # touching along a diagonal line
+    (20, 1.15, None, True),  # turned, a little gap blurred shut
+    (45, 1.45, 0, True),  # corner to corner (like the committed edition-2 photo 0001's)
+    (30, 1.2, 10, True),  # offset, turned a little against their line
+    (0, 3.0, None, False),  # apart: two blobs of one die each (the blob detector's)
+])
+def test_pair_die_blobs_puts_a_candidate_on_each_of_two_touching_dice(angle, apart, turn,
+                                                                     found):
+    L, centres = _two_dice(angle, apart, seed=angle, turn=turn)
+    got = D.pair_die_blobs(L, 12.0, D.SETTINGS)
+    near = [any(np.hypot(*(g - c)) < 0.35 * 12.0 for g in got) for c in centres]
+    assert all(near) is found
+    if not found:
+        assert not any(near)
+
+
+def test_pair_die_blobs_takes_no_single_die():
+    L, _ = _two_dice(0, 0.0, seed=3)  # one die (both drawn on the same place)
+    assert D.pair_die_blobs(L, 12.0, D.SETTINGS) == []
