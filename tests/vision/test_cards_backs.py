@@ -800,3 +800,32 @@ def test_read_paper_counts_a_card_read_surely_and_leaves_the_rest_to_a_warning(t
     if added:
         assert pieces[2].label == "mouse"
         assert np.hypot(*(pieces[2].center - cards[2].center)) < 0.2 * 80.0
+
+
+class OtherGame(CardOrNot):
+    """`CardOrNot` reading a card as another game's piece (`label`) with a little of a
+    Troetofanten mouse, never likelier than background (0.9 x P(background))."""
+
+    def predict(self, crops):
+        pred = super().predict(crops)
+        bg = pred.probs[:, self.index("background")].copy()
+        pred.probs[:, self.index("mouse")] = 0.9 * bg
+        pred.probs[:, self.index(self.label)] -= 0.9 * bg
+        return pred
+
+
+def test_read_paper_counts_no_piece_of_another_game():
+    """A paper region the classifier reads as another game's card (its 38 classes cover all
+    games): the mouse, the likeliest Troetofanten label, is no likelier than background,
+    so nothing is read there (`read_pieces`' rule), only warned about. Before, its share of
+    the Troetofanten labels (all of them) made it a sure mouse."""
+    img = np.full((400, 600, 3), (40, 60, 90), np.uint8)
+    keys = [(100.0, 100.0), (250.0, 100.0), (400.0, 100.0)]
+    cards = [_card_at(k, 0.0, "mouse", 80.0) for k in keys]
+    for c in cards:
+        cv2.fillConvexPoly(img, np.round(c.frame).astype(np.int32), (235, 235, 235))
+    r = reader_with(OtherGame((235, 235, 235), "hat-3"))
+    r.index = None
+    pieces, unread = r.read_paper(img, cards[:2])
+    assert len(pieces) == 2 and len(unread) == 1
+    assert np.hypot(*(unread[0] - cards[2].center)) < 0.2 * 80.0

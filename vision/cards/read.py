@@ -605,11 +605,9 @@ def unseen_cards(pieces: list[CardPiece],
     for kind, key, frame, probs in doubted:
         if on_a_card(key, frame, pieces) or (c := new(frame)) is None:
             continue
-        nums = sorted(((v, lab.rsplit("-", 1)[1]) for lab, v in probs.items()
-                       if lab.startswith(kind + "-")), reverse=True)[:2]
+        (a, _), (b, _) = _two_numbers(kind, probs)
         out.append(f"possibly {_article(kind)} {kind} at ({c[0]:.0f}, {c[1]:.0f}), not "
-                   f"counted: its corner number is unreadable ({nums[0][1]} or "
-                   f"{nums[1][1]}); check the card")
+                   f"counted: its corner number is unreadable ({a} or {b}); check the card")
     for label, key, frame in under:
         if any(inside_frame(key, q.frame, 1.0) for q in pieces) or new(frame) is None:
             continue
@@ -1025,15 +1023,31 @@ def drop_turned_twins(pieces: list[CardPiece], reach: float, turn_tol: float = 3
     return [p for k, p in enumerate(pieces) if k not in drop]
 
 
-def kind_share(piece: CardPiece) -> float:
-    """The share of a numbered piece's probability (`probs`) on its own kind (elephant,
-    tootophant, ...: the label without its number); 1.0 without probabilities."""
-    if not piece.probs:
-        return 1.0
-    kind = piece.label.rsplit("-", 1)[0]
-    total = sum(piece.probs.values())
-    mine = sum(v for k, v in piece.probs.items() if k.rsplit("-", 1)[0] == kind)
+def label_kind_share(label: str, probs: dict[str, float]) -> float:
+    """The share of the probabilities `probs` (label -> probability) on `label`'s own kind
+    (elephant, tootophant, ...: the label without its number); 1.0 where they sum to 0."""
+    kind = label.rsplit("-", 1)[0]
+    total = sum(probs.values())
+    mine = sum(v for k, v in probs.items() if k.rsplit("-", 1)[0] == kind)
     return mine / total if total > 0 else 1.0
+
+
+def kind_share(piece: CardPiece) -> float:
+    """The share of a numbered piece's probability (`probs`) on its own kind
+    (`label_kind_share`); 1.0 without probabilities."""
+    return label_kind_share(piece.label, piece.probs) if piece.probs else 1.0
+
+
+def _kind_numbers(kind: str, probs: dict[str, float]) -> dict[str, float]:
+    """`kind`'s numbers' probabilities in `probs` (label -> probability): number -> P."""
+    return {k.rsplit("-", 1)[1]: v for k, v in probs.items()
+            if k.rsplit("-", 1)[0] == kind and k[-1].isdigit()}
+
+
+def _two_numbers(kind: str, probs: dict[str, float]) -> list[tuple[str, float]]:
+    """The two likeliest numbers of `kind` in `probs`: (number, probability), likeliest
+    first (`number_doubt`'s and `unseen_cards`' "a or b")."""
+    return sorted(_kind_numbers(kind, probs).items(), key=lambda kv: -kv[1])[:2]
 
 
 def number_doubt(piece: CardPiece, threshold: float) -> str | None:
@@ -1044,12 +1058,11 @@ def number_doubt(piece: CardPiece, threshold: float) -> str | None:
     kind, _, n = piece.label.rpartition("-")
     if not n.isdigit() or not piece.probs:
         return None
-    nums = {k.rsplit("-", 1)[1]: v for k, v in piece.probs.items()
-            if k.rsplit("-", 1)[0] == kind and k[-1].isdigit()}
+    nums = _kind_numbers(kind, piece.probs)
     total = sum(nums.values())
     if total <= 0 or nums.get(n, 0.0) / total >= threshold:
         return None
-    (a, pa), (b, pb) = sorted(nums.items(), key=lambda kv: -kv[1])[:2]
+    (a, pa), (b, pb) = _two_numbers(kind, piece.probs)
     x, y = piece.center
     return (f"the {kind} at ({x:.0f}, {y:.0f}): its corner number is unclear, {a} or {b} "
             f"({pa / total:.2f} / {pb / total:.2f}); the points do not change, check the "
@@ -1102,6 +1115,30 @@ class CardReader:
             pn = pn / np.maximum(pn.sum(axis=1, keepdims=True), 1e-9)
             out[:, cols] = pk * pn
         return out
+
+    def read_crops(self, image: np.ndarray, frames: list, game: str, number_frames=None
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The card classifier's readings of the crops at `frames` ((4, 2) corners each):
+        (the crops, the game's labels' probabilities (N, L), Troetofanten's numbers read by
+        `troeto_numbers` at `number_frames` (default `frames`), P(background) (N,), whether
+        each crop is a piece (N,) bool: P(background) under `min_piece_prob` and the game's
+        labels together likelier than background (not a piece of another game, the
+        classifier's classes cover all games), and its confidence (N,): its likeliest label's
+        share of the game's labels, times 1 - P(background); 0 where it is no piece)."""
+        s, spec, labels = self.settings, SPECS[game], GAME_LABELS[game]
+        cs = self.crop_settings
+        crops = np.stack([crop_card(image, f, spec, cs) for f in frames]) if len(frames) \
+            else np.zeros((0, cs.size, cs.size, 3), np.uint8)
+        probs = self.classifier.predict(crops).probs
+        game_probs = probs[:, [self.classifier.index(lab) for lab in labels]]
+        if game == "troetofanten":
+            game_probs = self.troeto_numbers(
+                image, frames if number_frames is None else number_frames, game_probs, labels)
+        bg = probs[:, self.classifier.index(BACKGROUND)]
+        total = game_probs.sum(axis=1)
+        piece = (bg < s.min_piece_prob) & (total > bg)
+        conf = game_probs.max(axis=1, initial=0.0) / np.maximum(total, 1e-9) * (1 - bg)
+        return crops, game_probs, bg, piece, np.where(piece, conf, 0.0)
 
     def search_widths(self, image: np.ndarray, spec: KeySpec, xy: np.ndarray,
                       angles: np.ndarray, widths: np.ndarray) -> np.ndarray:
@@ -1372,12 +1409,7 @@ class CardReader:
         regions = [(c, a, float(np.median(wid[nearest(at, c)])), r) for c, a, _, r in regions]
         frames = [card_frame(c, a + turn, w, spec.aspect) for c, a, w, _ in regions
                   for turn in (0.0, 180.0)]
-        crops = np.stack([crop_card(image, f, spec, self.crop_settings) for f in frames])
-        pred = self.classifier.predict(crops).probs
-        cols = [self.classifier.index(lab) for lab in TROETO_LABELS]
-        probs = self.troeto_numbers(image, frames, pred[:, cols], TROETO_LABELS)
-        bg = pred[:, self.classifier.index(BACKGROUND)]
-        conf = probs.max(axis=1) / np.maximum(probs.sum(axis=1), 1e-9) * (1 - bg)
+        _, probs, _, _, conf = self.read_crops(image, frames, "troetofanten")
         out, unread = list(pieces), []
         for n, (c, _, w, _) in enumerate(regions):
             k = 2 * n + int(conf[2 * n + 1] > conf[2 * n])
@@ -1441,38 +1473,30 @@ class CardReader:
         if game == "troetofanten" and s.back_key_threshold < thr:
             weak, weak_frames = self.pose_back_candidates(image, kp, idx)
             idx, frames = np.concatenate([idx, weak]), frames + weak_frames
-        cs = self.crop_settings
-        crops = np.stack([crop_card(image, f, spec, cs) for f in frames]) if len(idx) \
-            else np.zeros((0, cs.size, cs.size, 3), np.uint8)
-        pred = self.classifier.predict(crops)
         labels = GAME_LABELS[game]
-        cols = [self.classifier.index(lab) for lab in labels]
-        game_probs = pred.probs[:, cols]
+        at = None
         if game == "troetofanten":  # (the number's crop turned to the card's own edges)
             turned = edge_angles(image, kp.xy[idx[:n_strong]], kp.angle[idx[:n_strong]],
                                  kp.width[idx[:n_strong]], s)
             at = [frame_from_pose(kp.xy[i], a, kp.width[i], spec)
                   for i, a in zip(idx[:n_strong], turned, strict=True)] + frames[n_strong:]
-            game_probs = self.troeto_numbers(image, at, game_probs, labels)
+        crops, game_probs, bgs, is_piece, confs = self.read_crops(image, frames, game, at)
         under: list[tuple[str, np.ndarray, np.ndarray]] = []  # (label, key, frame): weak
         #   key points read surely as face-up cards on a card read
         doubted: list[tuple[str, np.ndarray, np.ndarray, dict]] = []  # (kind, key, frame,
         #   probs) of strong key points dropped because their number splits
         for r, i in enumerate(idx):
-            p = pred.probs[r]
-            bg = float(p[self.classifier.index(BACKGROUND)])
-            pg = game_probs[r]
-            if bg >= s.min_piece_prob or pg.sum() <= bg:
+            if not is_piece[r]:
                 continue
+            pg, bg, conf = game_probs[r], float(bgs[r]), float(confs[r])
             b = int(np.argmax(pg))
-            conf = float(pg[b] / max(pg.sum(), 1e-9) * (1 - bg))
-            if game == "troetofanten" and conf < s.min_confidence and r < n_strong:
+            probs = {lab: float(v) for lab, v in zip(labels, pg, strict=True)}
+            if game == "troetofanten" and conf < s.min_confidence and r < n_strong \
+                    and within is None:  # (`second_look`'s own readings are not warned about)
                 kind = labels[b].rsplit("-", 1)[0]
-                share = sum(float(v) for lab, v in zip(labels, pg, strict=True)
-                            if lab.rsplit("-", 1)[0] == kind) / max(float(pg.sum()), 1e-9)
-                if kind in ("elephant", "tootophant") and share * (1 - bg) >= s.doubt_kind:
-                    doubted.append((kind, kp.xy[i].copy(), frames[r],
-                                    {lab: float(v) for lab, v in zip(labels, pg, strict=True)}))
+                if kind in ("elephant", "tootophant") and \
+                        label_kind_share(labels[b], probs) * (1 - bg) >= s.doubt_kind:
+                    doubted.append((kind, kp.xy[i].copy(), frames[r], probs))
             fan = game == "troetofanten" and conf >= s.fan_confidence
             if seen_before(kp.xy[i], labels[b], pieces, s.duplicate,
                            s.fan_step if fan else None):
@@ -1495,8 +1519,7 @@ class CardReader:
             if label == "back" and conf < s.back_min_confidence:
                 continue
             pieces.append(CardPiece(label, conf, kp.xy[i].copy(), frames[r], float(kp.angle[i]),
-                                    float(kp.width[i]),
-                                    {lab: float(v) for lab, v in zip(labels, pg, strict=True)}))
+                                    float(kp.width[i]), probs))
             #   (unrounded: shares under 5e-5 stay apart in `lineup.distinct_numbers`)
             if game == "magic-rabbit" and label != "magician":
                 n = int(label.rsplit("-", 1)[1])
