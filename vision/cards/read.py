@@ -164,7 +164,8 @@ class ReadSettings:
     edge_reach: float = 0.08  # x the width: how far off the pose's line an edge is looked for
     paper_warnings: bool = True  # Troetofanten: warn about card-shaped regions of the
     #   face-up cards' look off every card read (`paper_regions`)
-    paper_read: bool = True  # and read them: one read surely as a face-up card is one
+    paper_read: bool = True  # and read them (each switch works without the other): one
+    #   read surely as a face-up card is one
     paper_ratio: float = 4.0  # the paper's colours: this many times more common on the
     #   face-up cards read than elsewhere
     paper_min_conf: float = 0.8  # the face-up cards read this surely teach the look
@@ -1537,9 +1538,10 @@ class CardReader:
                 pieces = self.second_look(image, pieces, np.asarray(searched), kp.width[strong],
                                           kp.xy[strong], sure)
                 unread: list[np.ndarray] = []
-                if s.paper_warnings and pieces:
+                if (s.paper_warnings or s.paper_read) and pieces:
                     pieces, unread = self.read_paper(image, pieces)
-                warnings += unseen_cards(pieces, doubted, under, s, unread)
+                warnings += unseen_cards(pieces, doubted, under, s,
+                                         unread if s.paper_warnings else ())
         if game == "hop-la-bille" and area is not None and s.hop_row_backs:
             pieces = hop_row_backs(image, area, pieces, s)
         if game == "magic-rabbit":  # doves lie on hats: the strongest one per hat
