@@ -401,6 +401,18 @@ def _look_hsv(image: np.ndarray, centres: np.ndarray, widths: np.ndarray,
     return hsv, centres, widths, [0, 180, s.look_min_sat, 256]
 
 
+def common_colours(h_in: np.ndarray, h_all: np.ndarray, mask: np.ndarray, ratio: float,
+                   least: float) -> tuple[np.ndarray, float]:
+    """The histogram bins (colours) whose share of the pixels inside `mask` (their
+    histogram `h_in`; `h_all` the whole photo's) is at least `ratio` x their share of the
+    rest of the photo's pixels (per pixel, grey ones included), with at least `least`
+    pixels inside: (bool bins, the mask's pixel count, at least 1)."""
+    n_in = max(float(np.count_nonzero(mask)), 1.0)
+    n_rest = max(float(mask.size) - n_in, 1.0)
+    share = (h_in / n_in) / np.maximum((h_all - h_in) / n_rest, 1.0 / n_rest)
+    return (share >= ratio) & (h_in >= least), n_in
+
+
 def look_alike_regions(image: np.ndarray, frames: list[np.ndarray], centres: np.ndarray,
                        widths: np.ndarray, settings: ReadSettings = READ,
                        masks: list | None = None, faces: list[np.ndarray] = ()
@@ -427,11 +439,8 @@ def look_alike_regions(image: np.ndarray, frames: list[np.ndarray], centres: np.
     # each colour's share of the backs' area over its share of the rest of the photo's area
     # (per pixel, grey ones included: where the backs are most of the coloured pixels, a
     # share of the coloured pixels alone cannot be 6 x larger on them than in the photo)
-    n_back = max(float(np.count_nonzero(mask)), 1.0)
-    n_rest = max(float(mask.size) - n_back, 1.0)
-    ratio = (h_back / n_back) / np.maximum((h_all - h_back) / n_rest, 1.0 / n_rest)
     # a back's colour: far more common on the backs than elsewhere, and not rare on them
-    look = (ratio >= s.look_ratio) & (h_back >= 0.01 * h_back.sum())
+    look, n_back = common_colours(h_back, h_all, mask, s.look_ratio, 0.01 * h_back.sum())
     if len(faces):  # nor about as common on the face-up cards read (`look_faces`)
         on = _frames_mask(faces, f, hsv.shape[:2], 0.85)
         h_on = cv2.calcHist([hsv], [0, 1], on, LOOK_BINS, ranges)
@@ -595,29 +604,34 @@ def unseen_cards(pieces: list[CardPiece],
     out: list[str] = []
     seen: list[np.ndarray] = []
 
-    def new(frame: np.ndarray) -> np.ndarray | None:
-        c = np.asarray(frame, float).mean(axis=0)
-        w = float(np.hypot(*(np.asarray(frame[1]) - frame[0])))
+    def new(c: np.ndarray, w: float) -> bool:
+        """Whether a card centred at `c`, `w` px wide, is not one warned about already."""
         if any(np.hypot(*(c - k)) < s.back_duplicate * w for k in seen):
-            return None
+            return False
         seen.append(c)
-        return c
+        return True
+
+    def centre_width(frame) -> tuple[np.ndarray, float]:
+        q = np.asarray(frame, float)
+        return q.mean(axis=0), float(np.hypot(*(q[1] - q[0])))
 
     for kind, key, frame, probs in doubted:
-        if on_a_card(key, frame, pieces) or (c := new(frame)) is None:
+        c, w = centre_width(frame)
+        if on_a_card(key, frame, pieces) or not new(c, w):
             continue
         (a, _), (b, _) = _two_numbers(kind, probs)
         out.append(f"possibly {_article(kind)} {kind} at ({c[0]:.0f}, {c[1]:.0f}), not "
                    f"counted: its corner number is unreadable ({a} or {b}); check the card")
     for label, key, frame in under:
-        if any(inside_frame(key, q.frame, 1.0) for q in pieces) or new(frame) is None:
+        if any(inside_frame(key, q.frame, 1.0) for q in pieces) or \
+                not new(*centre_width(frame)):
             continue
         out.append(f"possibly {_article(label)} {label} at ({key[0]:.0f}, {key[1]:.0f}) "
                    f"under another card, not counted: check the card")
     if paper:
         w = float(np.median([p.width for p in pieces]))
         for c in paper:
-            if new(card_frame(c, 0.0, w, SPECS["troetofanten"].aspect)) is not None:
+            if new(np.asarray(c, float), w):
                 out.append(f"possibly a card at ({c[0]:.0f}, {c[1]:.0f}) whose corner is not "
                            f"seen (covered?), not counted: check the table there")
     return out
@@ -650,10 +664,8 @@ def paper_regions(image: np.ndarray, pieces: list[CardPiece], settings: ReadSett
     on = _frames_mask([p.frame for p in sure], f, hsv.shape[:2], 0.85)
     h_on = cv2.calcHist([hsv], [0, 1, 2], on, PAPER_BINS, ranges)
     h_all = cv2.calcHist([hsv], [0, 1, 2], None, PAPER_BINS, ranges)
-    n_on = max(float(np.count_nonzero(on)), 1.0)
-    n_rest = max(float(on.size) - n_on, 1.0)
-    ratio = (h_on / n_on) / np.maximum((h_all - h_on) / n_rest, 1.0 / n_rest)
-    look = (ratio >= s.paper_ratio) & (h_on >= 0.01 * n_on)
+    look, _ = common_colours(h_on, h_all, on, s.paper_ratio,
+                             0.01 * max(float(np.count_nonzero(on)), 1.0))
     bins = [(hsv[..., c].astype(np.int32) * n) // top for c, (n, top) in
             enumerate(zip(PAPER_BINS, (180, 256, 256), strict=True))]
     hit = look[bins[0], bins[1], bins[2]].astype(np.uint8) * 255  # (OpenCV's back
