@@ -333,6 +333,27 @@ def test_unseen_cards_warns_about_a_card_under_another(key, want):
     assert all("possibly an elephant-1 at (" in g and "under another card" in g for g in got)
 
 
+@pytest.mark.parametrize("doubted_too", [False, True])
+def test_unseen_cards_warns_once_about_paper_whose_corner_is_not_seen(doubted_too):
+    """`paper`: the centre of a card-shaped region of the face-up cards' paper off the cards
+    read is warned about (the card's width: the cards read's median); where a doubted card
+    was warned about at the same place, once only (the doubted card's warning first)."""
+    from vision.cards.read import READ, unseen_cards
+
+    read = [_card_at((100.0, 100.0), 0.0), _card_at((200.0, 100.0), 0.0)]
+    doubted = []
+    if doubted_too:
+        frame = card_frame(np.array([400.0, 200.0]), 0.0, 50.0, ASPECT)
+        key, _, _ = pose_from_frame(frame, SPEC)
+        doubted = [("elephant", key, frame, _SPLIT)]
+    got = unseen_cards(read, doubted, (), READ, [np.array([400.0, 200.0])])
+    assert len(got) == 1, got
+    if doubted_too:
+        assert "possibly an elephant at (400, 200)" in got[0], got
+    else:
+        assert "possibly a card at (400, 200) whose corner is not seen" in got[0], got
+
+
 # ------------------------------------------------------------------ weak key points
 def test_pose_back_candidates_poses_weak_key_points_like_their_neighbours():
     """Key points under the bar: one on a back at an odd angle (its own angle reads as a
