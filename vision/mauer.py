@@ -129,8 +129,23 @@ class MauerSettings:
 
 SETTINGS = MauerSettings()
 
-_POOL: ThreadPoolExecutor | None = None
-_LEAF_POOL: ThreadPoolExecutor | None = None
+_POOLS: dict[str, ThreadPoolExecutor] = {}  # by thread name prefix, made when first used
+_POOLS_LOCK = threading.Lock()  # two threads asking at once make one pool, not two
+
+
+def _run_on(pool: str, s: MauerSettings, fn, *args) -> Future | Later:
+    """`fn(*args)` on the helper pool named `pool` (2 workers, made when first used) when
+    `s.threads` and a core is to spare, else a `Later`: `run_beside` and `run_leaf`."""
+    if not (s.threads and _spare_core(s.threads_below_load)):
+        return Later(fn, *args)
+    ex = _POOLS.get(pool)
+    if ex is None:
+        with _POOLS_LOCK:
+            ex = _POOLS.get(pool)
+            if ex is None:
+                ex = _POOLS[pool] = ThreadPoolExecutor(max_workers=2,
+                                                       thread_name_prefix=pool)
+    return ex.submit(contextvars.copy_context().run, fn, *args)
 
 
 def run_beside(s: MauerSettings, fn, *args) -> Future | Later:
@@ -138,12 +153,7 @@ def run_beside(s: MauerSettings, fn, *args) -> Future | Later:
     copy of the caller's context: a teach profile in use stays in use), else made when first
     asked for: a `Future` or a `Later`, either way `.result()` returns or raises what `fn`
     did."""
-    global _POOL
-    if not (s.threads and _spare_core(s.threads_below_load)):
-        return Later(fn, *args)
-    if _POOL is None:
-        _POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="mauer")
-    return _POOL.submit(contextvars.copy_context().run, fn, *args)
+    return _run_on("mauer", s, fn, *args)
 
 
 def run_leaf(s: MauerSettings, fn, *args) -> Future | Later:
@@ -151,12 +161,7 @@ def run_leaf(s: MauerSettings, fn, *args) -> Future | Later:
     `run_beside` started, e.g. the dice's light blob search): on a pool of its own, so that
     the helper threads waiting for such jobs (several photos read at once in the web app)
     can never wait for each other's."""
-    global _LEAF_POOL
-    if not (s.threads and _spare_core(s.threads_below_load)):
-        return Later(fn, *args)
-    if _LEAF_POOL is None:
-        _LEAF_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="mauer-leaf")
-    return _LEAF_POOL.submit(contextvars.copy_context().run, fn, *args)
+    return _run_on("mauer-leaf", s, fn, *args)
 
 
 _CV_LOCK = threading.Lock()

@@ -341,46 +341,65 @@ def test_no_plausible_homography_turns_a_corner_the_other_way():
 ALWAYS = 1e9  # `threads_below_load`: a helper thread whatever the machine's load
 
 
+RUNS = pytest.mark.parametrize("run", [M.run_beside, M.run_leaf], ids=["beside", "leaf"])
+
+
+@RUNS
 @pytest.mark.parametrize("threads", [True, False])
-def test_run_beside_returns_or_raises_what_the_function_did(threads):
+def test_run_beside_returns_or_raises_what_the_function_did(run, threads):
     s = replace(M.SETTINGS, threads=threads, threads_below_load=ALWAYS)
-    assert M.run_beside(s, divmod, 7, 2).result() == (3, 1)
+    assert run(s, divmod, 7, 2).result() == (3, 1)
     with pytest.raises(ZeroDivisionError):
-        M.run_beside(s, divmod, 7, 0).result()
+        run(s, divmod, 7, 0).result()
 
 
-def test_run_beside_without_threads_runs_only_when_asked():
+@RUNS
+def test_run_beside_without_threads_runs_only_when_asked(run):
     calls = []
-    job = M.run_beside(replace(M.SETTINGS, threads=False), calls.append, 1)
+    job = run(replace(M.SETTINGS, threads=False), calls.append, 1)
     assert calls == [] and job.cancel()  # a pass not needed is never made
     job.result()
     job.result()
     assert calls == [1] and not job.cancel()
 
 
+@RUNS
 @pytest.mark.parametrize("load,cores,threaded", [
     ((0.5, 2.0, 2.0), 2, True),  # an idle 2-core machine: a helper thread
     ((1.6, 2.0, 2.0), 2, False),  # 0.8 per core: the steps run one after the other
     ((5.0, 5.0, 5.0), 8, True),  # 0.625 per core on 8 cores
 ])
-def test_run_beside_uses_a_thread_only_with_a_core_to_spare(monkeypatch, load, cores,
+def test_run_beside_uses_a_thread_only_with_a_core_to_spare(monkeypatch, run, load, cores,
                                                               threaded):
     monkeypatch.setattr(M.os, "getloadavg", lambda: load)
     monkeypatch.setattr(M.os, "cpu_count", lambda: cores)
-    job = M.run_beside(replace(M.SETTINGS, threads=True, threads_below_load=0.75), int, 3)
+    job = run(replace(M.SETTINGS, threads=True, threads_below_load=0.75), int, 3)
     assert isinstance(job, M.Future) == threaded and job.result() == 3
 
 
-def test_run_beside_keeps_the_callers_context():
+@RUNS
+def test_run_beside_keeps_the_callers_context(run):
     import contextvars
 
     var = contextvars.ContextVar("v", default="unset")
     token = var.set("teach profile")
     try:
-        assert M.run_beside(replace(M.SETTINGS, threads=True, threads_below_load=ALWAYS),
-                            var.get).result() == "teach profile"
+        assert run(replace(M.SETTINGS, threads=True, threads_below_load=ALWAYS),
+                   var.get).result() == "teach profile"
     finally:
         var.reset(token)
+
+
+def test_run_beside_and_run_leaf_each_use_one_pool_of_their_own():
+    import threading
+
+    s = replace(M.SETTINGS, threads=True, threads_below_load=ALWAYS)
+    name = threading.current_thread
+    assert M.run_beside(s, lambda: name().name).result().startswith("mauer_")
+    assert M.run_leaf(s, lambda: name().name).result().startswith("mauer-leaf_")
+    pools = dict(M._POOLS)
+    M.run_leaf(s, int).result()  # asked again: the same pools
+    assert M._POOLS == pools and set(pools) == {"mauer", "mauer-leaf"}
 
 
 @pytest.mark.slow
