@@ -206,10 +206,9 @@ def test_die_seen_measures_only_around_the_die(shift, marks):
     assert D.die_seen(L, c, side) == _die_seen_whole(L, c, side)
 
 
-def test_a_smeared_die_beside_the_board_is_warned_about():
-    """A die showing 4 whose pips the camera smeared into streaks, beside the board: it is
-    not read, and while a die is missing the warning says a die there could not be read;
-    without `warn_unread` nothing is said."""
+def _smeared_die_scene():
+    """`_scene_with_die` with a die showing 4 whose pips the camera smeared sideways into
+    streaks: (image, board, view, die centre px, die side px)."""
     img, board, view, at, side = _scene_with_die(
         (90, 120, 150), 10.0, ((1, 1), (3, 1), (1, 3), (3, 3)), 1 / 8, face_bgr=(240, 240, 240))
     x, y = int(at[0]), int(at[1])
@@ -219,6 +218,14 @@ def test_a_smeared_die_beside_the_board_is_warned_about():
     kernel[k // 2] = 1.0 / k  # a horizontal smear
     patch = img[y - r:y + r, x - r:x + r]
     img[y - r:y + r, x - r:x + r] = cv2.filter2D(patch, -1, kernel)
+    return img, board, view, at, side
+
+
+def test_a_smeared_die_beside_the_board_is_warned_about():
+    """A die showing 4 whose pips the camera smeared into streaks, beside the board: it is
+    not read, and while a die is missing the warning says a die there could not be read;
+    without `warn_unread` nothing is said."""
+    img, board, view, at, side = _smeared_die_scene()
 
     def said(s):
         dice, warnings = D.read_board_dice(img, view, board, s)
@@ -351,6 +358,37 @@ def test_spot_read_at_the_top_face_not_at_the_blobs_centre():
     L, c, a = _spots_face(6, 10.0, merge=True)
     assert D.spot_read(L, (c[0], c[1] + 0.3 * 90), a) is None
     assert D.spot_read(L, c, a)[0] == 6
+
+
+def test_read_board_dice_reads_the_spots_again_lifted_onto_the_top_face(monkeypatch):
+    """With a camera model, where the spot read at an unread candidate finds nothing,
+    `read_board_dice` reads again `spot_lift` (half) of the die's height above it, in the
+    enlarged crop's px: the second centre minus the first is the up direction there, as
+    long as half the die's height times the crop's enlargement; the die found is reported
+    at the candidate."""
+    img, board, view, at, side = _smeared_die_scene()
+    view = replace(view, P=M.camera_from_homography(view.H, img.shape[1::-1]))
+    s = replace(D.SETTINGS, dice_wanted=3)
+    calls = []
+
+    def recorder(L, centre, a, s=D.SETTINGS):
+        calls.append(np.asarray(centre, np.float64))
+        return None if len(calls) == 1 else (6, 0.9)
+
+    monkeypatch.setattr(D, "spot_read", recorder)
+    dice, _ = D.read_board_dice(img, view, board, s)
+    assert len(calls) == 2
+    new = [d for d in dice if d.value == 6 and d.confidence == 0.9]
+    assert len(new) == 1 and np.hypot(*np.subtract(new[0].center, at)) < 0.6 * side
+    c = np.asarray(new[0].center)  # the candidate (to 0.1 px)
+    v = D.die_height(view, c, s)
+    up = np.asarray(D.up_at(view, c, s))
+    f = max(1.0, s.die_target_px / D.local_die_px(view.H, c, s.die_mm))
+    step = calls[1] - calls[0]
+    assert np.linalg.norm(step) > 5  # a lift of several px, not nothing
+    assert abs(up[0] * step[1] - up[1] * step[0]) < 1e-2 * np.linalg.norm(step)  # parallel,
+    assert float(up @ step) > 0  # upwards
+    assert np.linalg.norm(step) == pytest.approx(0.5 * np.linalg.norm(v) * f, rel=1e-2)
 
 
 @pytest.mark.parametrize("value,angle,pip,low", [
