@@ -355,24 +355,22 @@ def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
     return [(c, die_px) for c in cands[: s.max_die_candidates]]
 
 
-def _patterns() -> dict[frozenset, int]:
-    """The 3 x 3 pip spots (row, column) a face of each value darkens, every turn."""
+def _layout_values() -> np.ndarray:
+    """(512,) int8: per 9-bit code of the 3 x 3 pip spots a face darkens (bit r * 3 + c for
+    the spot at row r, column c), the value of the die face with those dark spots, any
+    turn; 0 where no face has them."""
     from vision.dice import LAYOUTS  # pips (x, y) at -0.5, 0, 0.5 of the half side
 
-    base = {v: {(int(round(y * 2)) + 1, int(round(x * 2)) + 1) for x, y in p}
-            for v, p in LAYOUTS.items()}
-    out = {}
-    for v, spots in base.items():
+    out = np.zeros(512, np.int8)
+    for v, pips in LAYOUTS.items():
+        spots = {(int(round(y * 2)) + 1, int(round(x * 2)) + 1) for x, y in pips}
         for _ in range(4):
-            out[frozenset(spots)] = v
+            out[sum(1 << (r * 3 + c) for r, c in spots)] = v
             spots = {(c, 2 - r) for r, c in spots}
     return out
 
 
-_PATTERNS = _patterns()
-_LAYOUT_CODE = np.zeros(512, bool)  # 9-bit codes (spot r * 3 + c) of a die's dark spots
-for _spots in _PATTERNS:
-    _LAYOUT_CODE[sum(1 << (r * 3 + c) for r, c in _spots)] = True
+_LAYOUT_VALUE = _layout_values()
 _SPOT_BITS = (1 << np.arange(9)).astype(np.int64)
 
 
@@ -465,20 +463,19 @@ def spot_read(L: np.ndarray, centre, a: np.ndarray, s: BoardDiceSettings = SETTI
     out = ((face[..., None] - r) / np.maximum(con, 1e-6)[..., None]).max(axis=-1)
     clean = ok.all(axis=-1) & (con >= s.spot_min_contrast) & (
         rim_dark <= s.spot_max_rim_dark) & (stray <= s.spot_max_stray)
+    value = _LAYOUT_VALUE[dark_spot.astype(np.int64) @ _SPOT_BITS]  # (T, P, S), 0: none
     if s.spot_layouts_only:  # the widest split among the placements whose dark spots are
         # a die's layout and end where its pips do (not only the widest of all, which a
         # grid a little off a die with big pips may give: a 5's cross turned, or a 6's
         # pips reaching just past its spots)
-        clean &= _LAYOUT_CODE[dark_spot.astype(np.int64) @ _SPOT_BITS] & (
-            out <= s.spot_max_outside)
+        clean &= (value > 0) & (out <= s.spot_max_outside)
     gap = np.where(clean, gap, -1.0)
     b = np.unravel_index(int(np.argmax(gap)), gap.shape)
     if gap[b] < s.spot_min_gap or out[b] > s.spot_max_outside:
         return None
-    dark = frozenset((i // 3, i % 3) for i in np.flatnonzero(dark_spot[b]))
-    if dark not in _PATTERNS:
+    if value[b] == 0:  # (with `spot_layouts_only`, neither can be: only off)
         return None
-    return _PATTERNS[dark], float(gap[b])
+    return int(value[b]), float(gap[b])
 
 
 def die_seen(L: np.ndarray, centre, side: float, s: BoardDiceSettings = SETTINGS) -> bool:

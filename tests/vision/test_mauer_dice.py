@@ -360,6 +360,21 @@ def test_spot_read_at_the_top_face_not_at_the_blobs_centre():
     assert D.spot_read(L, c, a)[0] == 6
 
 
+def test_layout_values_name_each_face_in_every_turn():
+    """`_LAYOUT_VALUE`: the value of the 9-bit codes of a face's dark spots (row r, column
+    c: bit r * 3 + c), the turns of a 2, 3 and 6 two codes each, 0 for every other code."""
+    def code(*spots):
+        return sum(1 << (r * 3 + c) for r, c in spots)
+
+    want = {code((1, 1)): 1, code((0, 0), (2, 2)): 2, code((0, 2), (2, 0)): 2,
+            code((0, 0), (1, 1), (2, 2)): 3, code((0, 2), (1, 1), (2, 0)): 3,
+            code((0, 0), (0, 2), (2, 0), (2, 2)): 4,
+            code((0, 0), (0, 2), (1, 1), (2, 0), (2, 2)): 5,
+            code((0, 0), (1, 0), (2, 0), (0, 2), (1, 2), (2, 2)): 6,
+            code((0, 0), (0, 1), (0, 2), (2, 0), (2, 1), (2, 2)): 6}
+    assert {int(k): int(v) for k, v in enumerate(D._LAYOUT_VALUE) if v} == want
+
+
 def test_read_board_dice_reads_the_spots_again_lifted_onto_the_top_face(monkeypatch):
     """With a camera model, where the spot read at an unread candidate finds nothing,
     `read_board_dice` reads again `spot_lift` (half) of the die's height above it, in the
