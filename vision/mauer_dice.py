@@ -141,13 +141,13 @@ def die_height(view: BoardView, xy, s: BoardDiceSettings = SETTINGS) -> np.ndarr
     """The image vector (px) from a die's base at image point `xy` on the table to the
     point a die's side (`die_mm`) above it, from the board's camera model (`view.P`); None
     without a model."""
+    from vision.mauer import project  # (vision.mauer imports this module)
+
     P = getattr(view, "P", None)
     if P is None:
         return None
     m = _through(np.linalg.inv(view.H), [xy])[0]
-    pts = np.array([[m[0], m[1], 0.0], [m[0], m[1], -s.die_mm]])
-    q = pts @ P[:, :3].T + P[:, 3]
-    base, top = q[:, :2] / q[:, 2:3]
+    base, top = project(P, [[m[0], m[1], 0.0], [m[0], m[1], -s.die_mm]])
     return top - base
 
 
