@@ -247,7 +247,7 @@ def _sample(ch: np.ndarray, xy: np.ndarray) -> np.ndarray:
     return ch[y, x]
 
 
-def _median(x: np.ndarray, axis: int = 0):
+def median(x: np.ndarray, axis: int = 0):
     """`np.median(x, axis)` bit for bit for float arrays without NaN (the middle value, or
     the mean of the two middle ones in x's own float type), without its overhead: the crops
     beside a Mauerhuepfer board call it some 50 times each."""
@@ -257,7 +257,7 @@ def _median(x: np.ndarray, axis: int = 0):
     return hi if n % 2 else (np.take(s, n // 2 - 1, axis=axis) + hi) / 2
 
 
-def _quartiles(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def quartiles(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """`np.percentile(x, [75, 25], axis=1)` bit for bit for a float (N, K) array without
     NaN: numpy's linear interpolation (its `_lerp`, float64 weights) between the sorted
     values around (K - 1) * 0.75 and (K - 1) * 0.25."""
@@ -352,9 +352,9 @@ def _blob_candidates(n, labels, stats, cents, chans, ci, dark, factor, s: DiceSe
         order = np.argsort(-ring if dark else ring, axis=1)[:, :8]
         pts = np.take_along_axis(pts, order[..., None], axis=1)
         ring = np.take_along_axis(ring, order, axis=1)
-    face = _median(ring, axis=1)
+    face = median(ring, axis=1)
     contrast = (face - centre) if dark else (centre - face)
-    q75, q25 = _quartiles(ring)
+    q75, q25 = quartiles(ring)
     spread = (q75 - q25) / np.maximum(contrast, 1)
     keep = (contrast >= s.min_contrast) & (spread <= s.max_ring_spread)
     if faced is not None:  # (a row of merged pips may reach past the face with its ring)
@@ -385,7 +385,7 @@ def _blob_candidates(n, labels, stats, cents, chans, ci, dark, factor, s: DiceSe
     if not good.any():
         return None
     sel = np.nonzero(keep)[0][good]
-    colour = _median(_sample(chans[2], pts[sel]).astype(np.float32), axis=1)
+    colour = median(_sample(chans[2], pts[sel]).astype(np.float32), axis=1)
     grow = s.deep_ring if deep else 1.0  # a half-depth blob is narrower than its pip
     return dict(xy=c[good], d=2 * r_eq[good] * grow, cov=cov[good] * grow**2,
                 dark=np.full(good.sum(), dark), level=centre[keep][good], face=face[keep][good],
@@ -803,9 +803,9 @@ def read_group(idx: np.ndarray, p: Pips, chans, s: DiceSettings) -> Face | None:
     if n < 1 or n > 6:
         return _reject(1, locals())
     xy = p.xy[idx]
-    d = float(_median(p.d[idx]))
-    contrast = float(_median(p.contrast[idx]))
-    colour = _median(p.colour[idx], axis=0)
+    d = float(median(p.d[idx]))
+    contrast = float(median(p.contrast[idx]))
+    colour = median(p.colour[idx], axis=0)
     cov = p.cov[idx].mean(axis=0)
     dirs = _ring_points(s.rays)
     notes: list[str] = []
@@ -923,8 +923,8 @@ def read_group(idx: np.ndarray, p: Pips, chans, s: DiceSettings) -> Face | None:
             return _reject(13, locals())
         # A pip where this layout has none: a 5 whose centre pip was missed is no 4.
         ci = int(np.bincount(p.chan[idx]).argmax())
-        if _pip_at_empty_spot(chans[ci], centre, lins[k], n, d, float(_median(p.face[idx])),
-                              float(_median(p.level[idx])), s.empty_spot_share):
+        if _pip_at_empty_spot(chans[ci], centre, lins[k], n, d, float(median(p.face[idx])),
+                              float(median(p.level[idx])), s.empty_spot_share):
             return _reject(15, locals())
         # A pip candidate like these inside the face's square (for 2-3 pips: the square of
         # their diagonal) but not in the group: perhaps a part of a bigger face (one column
@@ -950,7 +950,7 @@ def _subset_faces(members: np.ndarray, p: Pips, chans, s: DiceSettings,
     xy = p.xy[members]
     m = len(members)
     dist = np.linalg.norm(xy[:, None] - xy[None], axis=2)
-    reach = s.max_link * float(_median(p.d[members]))
+    reach = s.max_link * float(median(p.d[members]))
     seen: set[frozenset] = set()
     found: list[Face] = []
     tried = 0

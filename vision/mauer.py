@@ -42,7 +42,7 @@ import numpy as np
 
 from scoring.labels import PAWN_COLOURS, PAWNS_PER_COLOUR
 from scoring.mauerhuepfer import GOAL_SLOTS, START, Board, board_for
-from vision.dice import _median  # np.median bit for bit, less overhead (called often here)
+from vision.dice import median  # np.median bit for bit, less overhead (called often here)
 from vision.mauer_dice import BoardDiceSettings, pick_dice, read_board_dice
 
 MODEL_PATH = Path(__file__).resolve().parent.parent / "models" / "mauer-pawns.npz"
@@ -963,12 +963,12 @@ def _icp(det: np.ndarray, fields: np.ndarray, H: np.ndarray, pitch_mm: float,
         src, dst = fields[ok].astype(np.float32), det[j[ok]].astype(np.float32)
         if it < affine:
             A, _ = cv2.estimateAffine2D(src, dst, ransacReprojThreshold=float(
-                0.3 * _median(pitch_px)))
+                0.3 * median(pitch_px)))
             if A is None:
                 return None, n, 1.0
             H = np.vstack([A, [0, 0, 1]])
         else:
-            Hn, _ = cv2.findHomography(src, dst, cv2.RANSAC, float(0.25 * _median(pitch_px)))
+            Hn, _ = cv2.findHomography(src, dst, cv2.RANSAC, float(0.25 * median(pitch_px)))
             if Hn is None:
                 return None, n, 1.0
             H = Hn
@@ -1011,7 +1011,7 @@ def _colour_evidence_many(lab: np.ndarray, Hs: np.ndarray, board: Board) -> np.n
     proj = _apply_many(Hs, pts).reshape(-1, 2)
     proj = np.where(np.isfinite(proj), proj, -1.0)
     px = _bilinear(lab, proj).reshape(len(Hs), len(rings), len(rings[0]), 3)
-    med = _median(px, axis=2)  # (K, colours, 3)
+    med = median(px, axis=2)  # (K, colours, 3)
     ev = np.zeros(len(Hs))
     names = [a.colour for a in board.colours]
     for ci, colour in enumerate(names):
@@ -1041,7 +1041,7 @@ def _colour_evidence(lab: np.ndarray, H: np.ndarray, board: Board) -> float:
     cols = {}
     for a, ring_mm in zip(board.colours, _start_rings(board), strict=True):
         ring = _bilinear(lab, apply_h(H, ring_mm))
-        cols[a.colour] = _median(ring, axis=0)
+        cols[a.colour] = median(ring, axis=0)
     if len(cols) < 2:
         return 0.0
     ev = 0.0
@@ -1350,9 +1350,9 @@ def spot_features(image_bgr: np.ndarray, view: BoardView, board: Board,
         chroma = np.hypot(a, b)
         hue = np.arctan2(b, a)
         o = 9 * k
-        feats[:, o + 0] = _median(L, axis=1)
-        feats[:, o + 1] = _median(a, axis=1)
-        feats[:, o + 2] = _median(b, axis=1)
+        feats[:, o + 0] = median(L, axis=1)
+        feats[:, o + 1] = median(a, axis=1)
+        feats[:, o + 2] = median(b, axis=1)
         feats[:, o + 3] = L.std(axis=1)
         feats[:, o + 4] = (L < 0.35).mean(axis=1)  # black pawn
         sat = chroma > 0.35
@@ -1366,9 +1366,9 @@ def spot_features(image_bgr: np.ndarray, view: BoardView, board: Board,
     px = _bilinear(img, apply_h(view.H, pts)) / white * 200.0
     px = np.clip(px, 0, 255).astype(np.uint8).reshape(len(sp), len(ring), 3)
     lab = cv2.cvtColor(px, cv2.COLOR_BGR2LAB).astype(np.float32)
-    feats[:, 27] = _median(lab[..., 0], axis=1) / 255.0
-    feats[:, 28] = _median(lab[..., 1] - 128, axis=1) / 64.0
-    feats[:, 29] = _median(lab[..., 2] - 128, axis=1) / 64.0
+    feats[:, 27] = median(lab[..., 0], axis=1) / 255.0
+    feats[:, 28] = median(lab[..., 1] - 128, axis=1) / 64.0
+    feats[:, 29] = median(lab[..., 2] - 128, axis=1) / 64.0
     base = 30
     for i, q in enumerate(sp):
         feats[i, base + KINDS.index(q.kind)] = 1.0

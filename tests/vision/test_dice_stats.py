@@ -1,11 +1,11 @@
-"""`vision.dice._median` and `_quartiles` give numpy's median and 75th / 25th percentiles bit
+"""`vision.dice.median` and `quartiles` give numpy's median and 75th / 25th percentiles bit
 for bit (value and dtype): the pip search uses them in place of np.median / np.percentile
 for speed, and must read the same pips."""
 
 import numpy as np
 import pytest
 
-from vision.dice import _median, _quartiles
+from vision.dice import median, quartiles
 
 
 @pytest.mark.parametrize("shape, axis, dtype", [
@@ -28,7 +28,7 @@ def test_median_is_numpys(shape, axis, dtype):
         if rng.random() < 0.5:  # ties
             x = np.round(x / 60) * 60
         x += rng.random(shape).astype(dtype) * (rng.random() < 0.5)
-        want, got = np.median(x, axis=axis), _median(x, axis=axis)
+        want, got = np.median(x, axis=axis), median(x, axis=axis)
         assert np.asarray(got).dtype == np.asarray(want).dtype
         assert np.array_equal(got, want)
 
@@ -41,7 +41,7 @@ def test_quartiles_are_numpys(k):
         if rng.random() < 0.5:
             x += rng.random((9, k)).astype(np.float32)
         q75, q25 = np.percentile(x, [75, 25], axis=1)
-        g75, g25 = _quartiles(x)
+        g75, g25 = quartiles(x)
         assert g75.dtype == q75.dtype and g25.dtype == q25.dtype
         assert np.array_equal(g75, q75) and np.array_equal(g25, q25)
 
