@@ -725,39 +725,29 @@ def test_nearest_three_cards_nearest_first():
 
 
 # ------------------------------------------------------------------ the number's crop angle
-@pytest.mark.parametrize("true_turn,posed_turn", [
-    (6.0, 0.0),  # a card turned 6 degrees from the row's angle: found
-    (-4.5, 0.0),
-    (0.0, 7.5),  # a pose turned off a straight card: turned back
-    (3.0, 3.0),  # a right pose stays
+@pytest.mark.parametrize("true_turn,posed_turn,key_x", [
+    (6.0, 0.0, 120.0),  # a card turned 6 degrees from the row's angle: found
+    (-4.5, 0.0, 120.0),
+    (0.0, 7.5, 120.0),  # a pose turned off a straight card: turned back
+    (3.0, 3.0, 120.0),  # a right pose stays
+    # a card whose left edge lies just off the photo (its key point 8 px in): the sample
+    # lines off the photo see the photo's own last pixels (no step), so the edge inside it
+    # decides; with a black border (cv2.remap's default) they scored the card's brightness
+    # and turned the number's crop to the photo's axes (0 degrees)
+    (6.0, 0.0, 8.0),
+    (-4.5, 0.0, 8.0),
+    (3.0, 3.0, 8.0),
 ])
-def test_edge_angles_turn_the_pose_to_the_cards_edges(true_turn, posed_turn):
+def test_edge_angles_turn_the_pose_to_the_cards_edges(true_turn, posed_turn, key_x):
     from vision.cards.read import READ, edge_angles
 
     spec = SPECS["troetofanten"]
     img = np.full((300, 300, 3), 40, np.uint8)
-    key = np.array([120.0, 100.0])
+    key = np.array([key_x, 100.0])
     card = frame_from_pose(key, true_turn, 80.0, spec)
     cv2.fillConvexPoly(img, np.round(card).astype(np.int32), (225, 230, 235))
     got = edge_angles(img, key[None], np.array([posed_turn]), np.array([80.0]), READ)
     assert abs(got[0] - true_turn) <= 1.5, got  # (one step of `edge_turns`)
-
-
-@pytest.mark.parametrize("true_turn,posed_turn", [(6.0, 0.0), (-4.5, 0.0), (3.0, 3.0)])
-def test_edge_angles_of_a_card_cut_by_the_photos_edge(true_turn, posed_turn):
-    """A card whose left edge lies just off the photo (its key point 8 px in): the sample
-    lines off the photo see the photo's own last pixels (no step), so the edge inside it
-    decides; with a black border (cv2.remap's default) they scored the card's brightness
-    and turned the number's crop to the photo's axes (0 degrees, all three cases)."""
-    from vision.cards.read import READ, edge_angles
-
-    spec = SPECS["troetofanten"]
-    img = np.full((300, 300, 3), 40, np.uint8)
-    key = np.array([8.0, 100.0])
-    card = frame_from_pose(key, true_turn, 80.0, spec)
-    cv2.fillConvexPoly(img, np.round(card).astype(np.int32), (225, 230, 235))
-    got = edge_angles(img, key[None], np.array([posed_turn]), np.array([80.0]), READ)
-    assert abs(got[0] - true_turn) <= 1.5, got
 
 
 # ------------------------------------------------------------------ a fan's next card on a card
