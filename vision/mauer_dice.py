@@ -416,9 +416,20 @@ def spot_read(L: np.ndarray, centre, a: np.ndarray, s: BoardDiceSettings = SETTI
     face just outside the spots must be clean (no streak running on past them: a 4 smeared
     along its columns looks like a 6). For pips blurred into each other (a 6's columns),
     which give no pip candidates of their own. (value, gap) or None."""
-    h, w = L.shape
-    Lf = cv2.GaussianBlur(L.astype(np.float32), (0, 0), max(1.0, 0.08 * np.sqrt(abs(
+    return _spot_read_at(spot_blur(L, a), centre, a, s)
+
+
+def spot_blur(L: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """The float32 lightness `spot_read` samples: a uint8 lightness image blurred in
+    proportion to the face's size (`a`: its map, face units -> px)."""
+    return cv2.GaussianBlur(L.astype(np.float32), (0, 0), max(1.0, 0.08 * np.sqrt(abs(
         np.linalg.det(a)))))
+
+
+def _spot_read_at(Lf: np.ndarray, centre, a: np.ndarray, s: BoardDiceSettings
+                  ) -> tuple[int, float] | None:
+    """`spot_read` of `spot_blur(L, a)` (made once for several centres)."""
+    h, w = Lf.shape
     rot, spots, faces, rings, rim, near = _spot_grids(s.spot_shift, s.spot_shift_steps,
                                                       tuple(s.spot_spacing), s.spot_explain)
     m = np.einsum("ij,tjk->tik", a, rot)  # (T, 2, 2) face units -> px
@@ -603,12 +614,13 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
         crop_L = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)[..., 0] if unread_here and (
             s.spot_read or s.warn_unread) else None
         if s.spot_read and unread_here:
-            got = spot_read(crop_L, (c - (x0, y0)) * f, a, s)
+            crop_Lf = spot_blur(crop_L, a)  # (once for both reads)
+            got = _spot_read_at(crop_Lf, (c - (x0, y0)) * f, a, s)
             v = die_height(view, c, s) if got is None and s.spot_lift > 0 else None
             if v is not None and np.all(np.isfinite(v)):
                 # the light blob holds the top face and the side faces seen below it: the
                 # top face's centre lies up to half the die's height above the blob's
-                got = spot_read(crop_L, (c + s.spot_lift * v - (x0, y0)) * f, a, s)
+                got = _spot_read_at(crop_Lf, (c + s.spot_lift * v - (x0, y0)) * f, a, s)
             if got is not None:
                 found.append(Die(got[0], round(min(0.9, got[1]), 3),
                                  (round(float(c[0]), 1), round(float(c[1]), 1))))

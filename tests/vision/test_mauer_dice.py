@@ -386,11 +386,11 @@ def test_read_board_dice_reads_the_spots_again_lifted_onto_the_top_face(monkeypa
     s = replace(D.SETTINGS, dice_wanted=3)
     calls = []
 
-    def recorder(L, centre, a, s=D.SETTINGS):
+    def recorder(Lf, centre, a, s):
         calls.append(np.asarray(centre, np.float64))
         return None if len(calls) == 1 else (6, 0.9)
 
-    monkeypatch.setattr(D, "spot_read", recorder)
+    monkeypatch.setattr(D, "_spot_read_at", recorder)
     dice, _ = D.read_board_dice(img, view, board, s)
     assert len(calls) == 2
     new = [d for d in dice if d.value == 6 and d.confidence == 0.9]
