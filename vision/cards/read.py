@@ -1129,7 +1129,8 @@ class CardReader:
             out[:, cols] = pk * pn
         return out
 
-    def read_crops(self, image: np.ndarray, frames: list, game: str, number_frames=None
+    def read_crops(self, image: np.ndarray, frames: list, game: str, number_frames=None,
+                   numbers: bool = True
                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The card classifier's readings of the crops at `frames` ((4, 2) corners each):
         (the crops, the game's labels' probabilities (N, L), Troetofanten's numbers read by
@@ -1137,14 +1138,15 @@ class CardReader:
         each crop is a piece (N,) bool: P(background) under `min_piece_prob` and the game's
         labels together likelier than background (not a piece of another game, the
         classifier's classes cover all games), and its confidence (N,): its likeliest label's
-        share of the game's labels, times 1 - P(background); 0 where it is no piece)."""
+        share of the game's labels, times 1 - P(background); 0 where it is no piece).
+        `numbers=False`: the classifier's own Troetofanten probabilities, no number model."""
         s, spec, labels = self.settings, SPECS[game], GAME_LABELS[game]
         cs = self.crop_settings
         crops = np.stack([crop_card(image, f, spec, cs) for f in frames]) if len(frames) \
             else np.zeros((0, cs.size, cs.size, 3), np.uint8)
         probs = self.classifier.predict(crops).probs
         game_probs = probs[:, [self.classifier.index(lab) for lab in labels]]
-        if game == "troetofanten":
+        if game == "troetofanten" and numbers:
             game_probs = self.troeto_numbers(
                 image, frames if number_frames is None else number_frames, game_probs, labels)
         bg = probs[:, self.classifier.index(BACKGROUND)]
@@ -1307,12 +1309,9 @@ class CardReader:
             else:
                 cand += [(fr, a + turn, w) for fr, turn in zip(frames, (0.0, 180.0),
                                                                 strict=True)]
-        if cand:
-            crops = np.stack([crop_card(image, f, spec, self.crop_settings)
-                              for f, _, _ in cand])
-            probs = self.classifier.predict(crops).probs
-            bg = probs[:, self.classifier.index(BACKGROUND)]
-            pg = probs[:, [self.classifier.index(lab) for lab in TROETO_LABELS]]
+        if cand:  # the classifier alone: the number model can move the argmax off "back"
+            _, pg, bg, _, _ = self.read_crops(image, [f for f, _, _ in cand], "troetofanten",
+                                              numbers=False)
             j_back = TROETO_LABELS.index("back")
             for r in range(0, len(cand), 2):
                 k = r + int(pg[r + 1, j_back] > pg[r, j_back])  # the likelier orientation
