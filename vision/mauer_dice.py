@@ -180,14 +180,22 @@ def masked_median_u8(img: np.ndarray, mask: np.ndarray) -> np.uint8:
     return np.uint8((lo + hi) / 2)
 
 
+def close_pips(L: np.ndarray, die_px: float, s: BoardDiceSettings) -> np.ndarray:
+    """A uint8 lightness image with its dark pips closed (an elliptic closing over
+    `die_close` of `die_px`, a die's side: a die is then one light blob, not split by its
+    pips); L itself where `die_close` <= 0."""
+    if s.die_close <= 0:
+        return L
+    k = max(3, int(round(s.die_close * die_px)) | 1)
+    return cv2.morphologyEx(L, cv2.MORPH_CLOSE,
+                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+
+
 def light_die_blobs(L: np.ndarray, die_px: float, s: BoardDiceSettings) -> list[np.ndarray]:
     """Centres (x, y) of the light die-sized blobs of a uint8 lightness image, `die_px` a
-    die's side: the dark pips closed first (`die_close`: a die is then one light blob, not
-    split by its pips), then OpenCV's blob detector over a ladder of thresholds."""
-    if s.die_close > 0:
-        k = max(3, int(round(s.die_close * die_px)) | 1)
-        L = cv2.morphologyEx(L, cv2.MORPH_CLOSE,
-                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    die's side: the dark pips closed first (`close_pips`), then OpenCV's blob detector over
+    a ladder of thresholds."""
+    L = close_pips(L, die_px, s)
     p = cv2.SimpleBlobDetector_Params()
     p.filterByColor, p.blobColor = True, 255
     p.minThreshold, p.maxThreshold, p.thresholdStep = s.light_thresholds
@@ -215,19 +223,13 @@ def pip_dots(L: np.ndarray, die_px: float, s: BoardDiceSettings) -> np.ndarray:
     return np.array([k.pt for k in cv2.SimpleBlobDetector_create(q).detect(L)]).reshape(-1, 2)
 
 
-def pair_die_blobs(L: np.ndarray, die_px: float, s: BoardDiceSettings, closed: bool = False
-                   ) -> list[np.ndarray]:
+def pair_die_blobs(L: np.ndarray, die_px: float, s: BoardDiceSettings) -> list[np.ndarray]:
     """Centres (x, y) of dice that touch another die: light blobs of a uint8 lightness image
-    (the pips closed as in `light_die_blobs`) of `pair_area` die areas, elongated (minor /
+    whose pips are closed already (`close_pips`) of `pair_area` die areas, elongated (minor /
     major second moment at most `pair_max_inertia`), convex enough and clear of the image's
     edge. Two squares whose centres lie D apart have the second moments D**2 / 4 + m and m
     along and across their line (m the same for both), so each die lies sqrt(major - minor)
-    from the blob's centre along its long axis. `die_px`: a die's side; `closed`: L is
-    closed already."""
-    if s.die_close > 0 and not closed:
-        k = max(3, int(round(s.die_close * die_px)) | 1)
-        L = cv2.morphologyEx(L, cv2.MORPH_CLOSE,
-                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    from the blob's centre along its long axis. `die_px`: a die's side."""
     lo, hi, _ = s.light_thresholds
     a0, a1 = s.pair_area[0] * die_px * die_px, s.pair_area[1] * die_px * die_px
     h, w = L.shape
@@ -274,13 +276,10 @@ def pair_candidates(L: np.ndarray, die_px: float, anchors, s: BoardDiceSettings
     if s.die_close > 0:  # (once, over the boxes' bounding box)
         bx0, by0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
         bx1, by1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
-        k = max(3, int(round(s.die_close * die_px)) | 1)
         L = L.copy()
-        L[by0:by1, bx0:bx1] = cv2.morphologyEx(
-            L[by0:by1, bx0:bx1], cv2.MORPH_CLOSE,
-            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+        L[by0:by1, bx0:bx1] = close_pips(L[by0:by1, bx0:bx1], die_px, s)
     for x0, y0, x1, y1 in boxes:
-        for c in pair_die_blobs(L[y0:y1, x0:x1], die_px, s, closed=True):
+        for c in pair_die_blobs(L[y0:y1, x0:x1], die_px, s):
             c = c + (x0, y0)
             if all(np.hypot(*(c - q)) > 0.5 * die_px for q in out):
                 out.append(c)

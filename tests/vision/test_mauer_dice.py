@@ -479,7 +479,7 @@ def _two_dice(angle, apart, side=12.0, n=120, seed=0, turn=None):
 def test_pair_die_blobs_puts_a_candidate_on_each_of_two_touching_dice(angle, apart, turn,
                                                                      found):
     L, centres = _two_dice(angle, apart, seed=angle, turn=turn)
-    got = D.pair_die_blobs(L, 12.0, D.SETTINGS)
+    got = D.pair_die_blobs(D.close_pips(L, 12.0, D.SETTINGS), 12.0, D.SETTINGS)
     near = [any(np.hypot(*(g - c)) < 0.35 * 12.0 for g in got) for c in centres]
     assert all(near) is found
     if not found:
@@ -488,4 +488,4 @@ def test_pair_die_blobs_puts_a_candidate_on_each_of_two_touching_dice(angle, apa
 
 def test_pair_die_blobs_takes_no_single_die():
     L, _ = _two_dice(0, 0.0, seed=3)  # one die (both drawn on the same place)
-    assert D.pair_die_blobs(L, 12.0, D.SETTINGS) == []
+    assert D.pair_die_blobs(D.close_pips(L, 12.0, D.SETTINGS), 12.0, D.SETTINGS) == []
