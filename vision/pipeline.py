@@ -45,6 +45,7 @@ from vision.segment import (
     find_marbles,
     find_tiles,
     outline_squares,
+    square,
     table_likeness,
 )
 
@@ -272,6 +273,16 @@ def _empty_score(game: str) -> dict:
             "magic-rabbit": {"won": False, "wrong_positions": []}}.get(game, {"completed": {}})
 
 
+def _joined(a: Prediction, b: Prediction) -> Prediction:
+    """Both classifier outputs in one (an empty one, its embedding (0, 0), adds nothing)."""
+    if not len(a.probs):
+        return b
+    if not len(b.probs):
+        return a
+    return Prediction(np.concatenate([a.probs, b.probs]),
+                      np.concatenate([a.embedding, b.embedding]))
+
+
 def _join(a: Detections, b: Detections) -> Detections:
     """Both pieces lists in one `Detections`."""
     return Detections(labels=np.concatenate([a.labels, b.labels]),
@@ -450,33 +461,33 @@ class Pipeline:
         edge = edge_tiles(photo.image, area, TILE_SETTINGS)
         squares = outline_squares(photo.image, area, TILE_SETTINGS)
         more = edge + squares
-        square = np.arange(len(more)) >= len(edge)
+        outlined = np.arange(len(more)) >= len(edge)
         if len(more) and keep.any():
             away = _distance(more, cand.centers[keep]) > 0.5 * more.sides
-            more, square = more.take(away), square[away]
+            more, outlined = more.take(away), outlined[away]
         if not len(more):
             return cand, pred, probs
         first = (pred.embedding, crops) if crops is not None else None
         more_pred, more_probs, _ = self._classify(gv, photo, area, more, hues, profile, first)
         cols = [self.classifier.index(lab) for lab in gv.labels]
-        again = square & (more_probs[:, cols].max(axis=1) >= self.decide.missing_again_prob)
+        again = outlined & (more_probs[:, cols].max(axis=1) >= self.decide.missing_again_prob)
         if again.any():  # an outline square's side is the game's, not measured: the likely
             # ones read again at other sides
             sub = more.take(again)
-            other = [Candidates(sub.centers, sub.sides * k, sub.angles, sub.polygons)
-                     for k in self.decide.missing_square_sides]
-            other = sum(other[1:], other[0])
+            other = sum((Candidates(sub.centers, sub.sides * k, sub.angles,
+                                    tuple(square(c, d * k, a) for c, d, a in
+                                          zip(sub.centers, sub.sides, sub.angles, strict=True)))
+                         for k in self.decide.missing_square_sides), Candidates.empty())
             other_pred, other_probs, _ = self._classify(gv, photo, area, other, hues, profile,
                                                         first)
             more = more + other
-            more_pred = Prediction(np.concatenate([more_pred.probs, other_pred.probs]),
-                                   np.concatenate([more_pred.embedding, other_pred.embedding]))
+            more_pred = _joined(more_pred, other_pred)
             more_probs = np.concatenate([more_probs, other_probs])
         best = more_probs[:, cols].max(axis=1)
-        sure = np.flatnonzero(best >= self.decide.missing_min_prob)
+        likely = best >= self.decide.missing_min_prob
+        sure = np.flatnonzero(likely)
         if len(sure) and self.decide.missing_unlike_table > 0:
-            unlike = table_likeness(photo.image, area, more.take(np.isin(np.arange(len(more)),
-                                                                         sure)))
+            unlike = table_likeness(photo.image, area, more.take(likely))
             sure = sure[unlike >= self.decide.missing_unlike_table]
         label = more_probs[:, cols].argmax(axis=1)
         room = np.array(gv.limits or [gv.total] * len(cols)) - np.array(
@@ -495,10 +506,7 @@ class Pipeline:
         more_probs = more_probs.copy()
         more_probs[unsure] = 0.0
         more_probs[unsure, self.classifier.index(BACKGROUND)] = 1.0
-        joined = cand + more
-        both = Prediction(np.concatenate([pred.probs, more_pred.probs]),
-                          np.concatenate([pred.embedding, more_pred.embedding]))
-        return joined, both, np.concatenate([probs, more_probs])
+        return cand + more, _joined(pred, more_pred), np.concatenate([probs, more_probs])
 
     def _coats_of_arms(self, crops: np.ndarray, probs: np.ndarray,
                        hues: dict[str, float] | None) -> np.ndarray:
