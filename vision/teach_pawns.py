@@ -99,11 +99,11 @@ def read_spots(image: np.ndarray, name: str):
     """(board, view, features (n_spots, F), model probabilities (n_spots, 5)) of a teach
     photo; `TeachError` naming the photo when no board is found."""
     import vision.teach as teach
+    from scoring.mauerhuepfer import board_for
     from vision.mauer import (
         SETTINGS,
         allowed_mask,
         blob_map,
-        board_for,
         find_board,
         load_pawn_model,
         spot_features,

@@ -23,10 +23,9 @@ DIE_MM = 16.0
 COLOUR_BGR = {"red": (40, 40, 200), "yellow": (30, 210, 240), "green": (50, 150, 40),
               "black": (40, 40, 40)}
 
-def board():
-    """The default board (`board_for`: loaded once while its file is unchanged, the same
-    cache the reader and the scorer use; the Board is immutable)."""
-    return board_for()
+# board(): the default board (`board_for`: loaded once while its file is unchanged, the same
+# cache the reader and the scorer use; the Board is immutable)
+board = board_for
 
 
 def _place_order(b, place: str) -> tuple[int, int]:
