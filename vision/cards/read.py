@@ -482,7 +482,7 @@ def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
         blob = (lab[y0:y0 + bh, x0:x0 + bw] == j).astype(np.uint8)
         rect = mask_min_area_rect(blob, (x0, y0))
         short, eu, long_, _ = rect_sides(rect)
-        near = float(np.median(widths[nearest(centres, rect[0])]))
+        near = near_width(centres, widths, rect[0])
         ang = float(np.degrees(np.arctan2(eu[1], eu[0])) % 180.0)
         centre = np.array(rect[0], float)
         if a < fill * short * long_:
@@ -568,7 +568,7 @@ def look_strips(mask: np.ndarray, frames: list[np.ndarray], centres: np.ndarray,
         rect = cv2.minAreaRect(cnt)
         short, eu, long_, _ = rect_sides(rect)
         c = np.array(rect[0], float)
-        near = float(np.median(widths[nearest(centres, c)]))
+        near = near_width(centres, widths, c)
         if not (s.strip_across[0] * near <= short <= s.strip_across[1] * near and
                 s.strip_along[0] * near <= long_ <= s.strip_along[1] * near and
                 a >= s.strip_fill * short * long_):
@@ -728,6 +728,12 @@ def nearest(points: np.ndarray, point, n: int = 3) -> np.ndarray:
     """Indices of the `n` of `points` ((N, 2)) nearest to `point`, nearest first (the cards
     read whose widths size a region found near them)."""
     return np.argsort(np.hypot(*(points - point).T))[:n]
+
+
+def near_width(centres: np.ndarray, widths: np.ndarray, point, n: int = 3) -> float:
+    """The median width of the `n` cards read (`centres` (N, 2), `widths` (N,)) nearest to
+    `point`: all cards share one size, so a region found near them takes theirs."""
+    return float(np.median(widths[nearest(centres, point, n)]))
 
 
 def rect_sides(rect) -> tuple[float, np.ndarray, float, np.ndarray]:
@@ -1274,7 +1280,7 @@ class CardReader:
             up_xy = np.array([p.key for p in up])
             up_w = np.array([p.width for p in up])
             for k, p in enumerate(backs):
-                w = float(np.median(up_w[nearest(up_xy, p.key)]))
+                w = near_width(up_xy, up_w, p.key)
                 backs[k] = replace(p, frame=frame_from_pose(p.key, p.angle, w, spec), width=w)
         kept: list[CardPiece] = []
         for p in backs:
@@ -1383,8 +1389,8 @@ class CardReader:
         for q in more:  # (the small photo's pixel centres in the photo's pixels)
             q = replace(q, key=(q.key + 0.5) / f - 0.5, frame=(q.frame + 0.5) / f - 0.5,
                         width=q.width / f)
-            if q.width < max(s.big_card, s.big_ratio * float(np.median(
-                    wid[nearest(at, q.center)])) if len(at) else 0.0) or \
+            if q.width < max(s.big_card, s.big_ratio * near_width(at, wid, q.center)
+                                   if len(at) else 0.0) or \
                     q.confidence < s.low_confidence or \
                     not (0 <= q.center[0] < image.shape[1] and 0 <= q.center[1] < image.shape[0]) \
                     or not (np.hypot(*(xy - q.center).T) <= reach).any():
@@ -1418,7 +1424,7 @@ class CardReader:
             return pieces, [c for c, _, _, _ in regions]
         at = np.array([p.center for p in pieces])
         wid = np.array([p.width for p in pieces])
-        regions = [(c, a, float(np.median(wid[nearest(at, c)])), r) for c, a, _, r in regions]
+        regions = [(c, a, near_width(at, wid, c), r) for c, a, _, r in regions]
         frames = [card_frame(c, a + turn, w, spec.aspect) for c, a, w, _ in regions
                   for turn in (0.0, 180.0)]
         _, probs, _, _, conf = self.read_crops(image, frames, "troetofanten")
