@@ -223,11 +223,10 @@ OFF_LINE_REACH = 2.5  # a Magic Rabbit tile this many tile widths from every oth
 #                       the line is not in it (see off_line_tiles)
 
 
-def off_line_tiles(pieces: list[CardPiece], reach: float | None = None) -> list[CardPiece]:
-    """Magic Rabbit: the pieces less the hat and rabbit tiles lying over `reach` tile widths
-    from every other hat or rabbit tile: every tile lies in the line (hats side by side, each
-    rabbit just below its hat), so a lone one is the table's artwork read as a tile."""
-    reach = OFF_LINE_REACH if reach is None else reach
+def off_line_tiles(pieces: list[CardPiece]) -> list[CardPiece]:
+    """Magic Rabbit: the pieces less the hat and rabbit tiles lying over `OFF_LINE_REACH`
+    tile widths from every other hat or rabbit tile: every tile lies in the line (hats side by
+    side, each rabbit just below its hat), so a lone one is the table's artwork read as a tile."""
     tiles = [p for p in pieces if p.label.startswith(("hat-", "rabbit-"))]
     if len(tiles) < 3:
         return pieces
@@ -235,12 +234,11 @@ def off_line_tiles(pieces: list[CardPiece], reach: float | None = None) -> list[
     w = np.array([max(p.width, 1.0) for p in tiles])
     d = np.hypot(*(c[:, None] - c[None]).transpose(2, 0, 1)) / w[:, None]
     np.fill_diagonal(d, np.inf)
-    lone = {id(p) for p, near in zip(tiles, d.min(axis=1), strict=True) if near > reach}
+    lone = {id(p) for p, near in zip(tiles, d.min(axis=1), strict=True) if near > OFF_LINE_REACH}
     return [p for p in pieces if id(p) not in lone]
 
 
-def off_row_backs(reader, image: np.ndarray, area, pieces: list[CardPiece],
-                  settings: BackLookSettings | None = None) -> list[CardPiece]:
+def off_row_backs(reader, image: np.ndarray, area, pieces: list[CardPiece]) -> list[CardPiece]:
     """Hop la bille: `pieces` less the face-down cards only teaching found (the untaught
     card model calls their crops background) that lie off their player's row: a player's
     cards lie in one row beyond their side of the cloth (as `read.hop_row_backs` reads
@@ -250,13 +248,11 @@ def off_row_backs(reader, image: np.ndarray, area, pieces: list[CardPiece],
     from vision.cards.geometry import SPECS, crop_card
     from vision.cards.hopcards import card_depth, card_zone
 
-    s = settings or BACK_LOOK
     back = BACK_LABEL["hop-la-bille"]
     cand = [k for k, p in enumerate(pieces) if p.label == back and p.frame is not None]
     if not cand or len(pieces) < 2:
         return pieces
-    clf = reader.classifier
-    base = getattr(clf, "base", clf)
+    base = reader.classifier  # the untaught reader's (`taught_reader` passes its argument)
     crops = np.stack([crop_card(image, pieces[k].frame, SPECS["hop-la-bille"],
                                 reader.crop_settings) for k in cand])
     bg = base.predict(crops).probs[:, base.index(teach.BACKGROUND)]
@@ -264,7 +260,7 @@ def off_row_backs(reader, image: np.ndarray, area, pieces: list[CardPiece],
     if not taught:
         return pieces
     side = float(area.settings.plane_px)
-    tol = s.row_depth * area.settings.px_per_mm
+    tol = BACK_LOOK.row_depth * area.settings.px_per_mm
     plane = area.to_plane(np.array([p.center for p in pieces], float))
     zones = [card_zone(q, side) for q in plane]
     depth = np.array([card_depth(q, side) for q in plane])

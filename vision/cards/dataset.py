@@ -165,8 +165,7 @@ def render_index_sample(args):
     return index_samples(img, truth, np.random.default_rng(seed + 7), crop, s)
 
 
-def build_index(n_scenes: int, seed: int, crop: CardCropSettings, workers: int = 2,
-                show: bool = True):
+def build_index(n_scenes: int, seed: int, crop: CardCropSettings, workers: int = 2):
     """Index crops of `n_scenes` fresh Troetofanten scenes: (crops, classes, scene ids)."""
     from multiprocessing import Pool
 
@@ -180,7 +179,7 @@ def build_index(n_scenes: int, seed: int, crop: CardCropSettings, workers: int =
             crops.append(c)
             labels += lab
             scene_of += [i] * len(lab)
-            if show and ((i + 1) % 50 == 0 or i + 1 == len(jobs)):
+            if (i + 1) % 50 == 0 or i + 1 == len(jobs):
                 progress(i + 1, len(jobs), started, "index scenes")
     return np.concatenate(crops), np.array(labels), np.array(scene_of)
 
