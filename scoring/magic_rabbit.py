@@ -355,6 +355,12 @@ def line_to_facts(line: Sequence[Pile], won: bool | None = None) -> dict:
     }
 
 
+def label_number(label: str) -> int:
+    """The number of a hat or rabbit tile's label (`hat-3`, `rabbit-7` -> 3, 7): one reading
+    for the photo (`vision.cards.lineup`) and the page (`webapp.edit`)."""
+    return int(label.rsplit("-", 1)[1])
+
+
 def inversions(line: list[dict]) -> int:
     """Pairs out of ascending order along a line of piles ({"hat", "rabbit"}), its hats and
     its rabbits counted alike (a rabbit not seen: left out). Players sort the line from the

@@ -12,7 +12,7 @@ import math
 from collections import Counter
 
 from scoring.labels import LABELS, SIMSALA_ZONES, TROETO_ZONES
-from scoring.magic_rabbit import inversions  # one rule for the photo (lineup) and the page
+from scoring.magic_rabbit import inversions, label_number  # one rule: photo and page
 from tablescore.errors import FactsError
 
 MAX_PIECES = 400  # more than any of the games has on the table
@@ -70,10 +70,6 @@ def axis_order(points: list[list[float]], magician: list[float] | None) -> list[
     return sorted(range(n), key=lambda i: (points[i][0] - ox) * d[0] + (points[i][1] - oy) * d[1])
 
 
-def _number(label: str) -> int:
-    return int(label.rsplit("-", 1)[1])
-
-
 def _confidence(piece: dict) -> float:
     """A piece's confidence; 1 without one (a piece added on the page carries 1)."""
     c = piece.get("confidence")
@@ -94,7 +90,7 @@ def _line(pieces: list[dict]) -> tuple[list[int], list[dict]]:
     mag = max(mags, key=_confidence, default=None)  # the surest, as lineup.read_line picks it
     order = axis_order([pieces[i]["center"] for i in hats], mag["center"] if mag else None)
     hats = [hats[k] for k in order]
-    line = [{"hat": _number(pieces[i]["label"]), "rabbit": None, "dove": False} for i in hats]
+    line = [{"hat": label_number(pieces[i]["label"]), "rabbit": None, "dove": False} for i in hats]
 
     def dist(a, b):
         return math.hypot(a[0] - b[0], a[1] - b[1])
@@ -105,7 +101,7 @@ def _line(pieces: list[dict]) -> tuple[list[int], list[dict]]:
             if p["label"] == "dove":
                 line[k]["dove"] = True
             else:
-                line[k]["rabbit"] = _number(p["label"])
+                line[k]["rabbit"] = label_number(p["label"])
     if mag is None:
         if inversions(line[::-1]) < inversions(line):
             hats, line = hats[::-1], line[::-1]

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from scoring.magic_rabbit import inversions
+from scoring.magic_rabbit import inversions, label_number
 from vision.cards.pieces import CardPiece
 
 
@@ -25,10 +25,6 @@ class LineSettings:
 
 
 LINE = LineSettings()
-
-
-def _number(label: str) -> int:
-    return int(label.rsplit("-", 1)[1])
 
 
 def unique_assignment(logp: np.ndarray) -> list[int] | None:
@@ -183,7 +179,7 @@ def read_line(pieces: list[CardPiece], s: LineSettings = LINE) -> tuple[dict, li
     origin = mag if mag is not None else hc.mean(axis=0)
     order = np.argsort((hc - origin) @ d)
     hats = [hats[i] for i in order]
-    line = [{"hat": _number(h.label), "rabbit": None, "dove": False} for h in hats]
+    line = [{"hat": label_number(h.label), "rabbit": None, "dove": False} for h in hats]
     # Rabbits: each to the hat it lies below, best pairs first, one rabbit per hat.
     pairs = []
     for j, r in enumerate(rabbits):
@@ -198,7 +194,7 @@ def read_line(pieces: list[CardPiece], s: LineSettings = LINE) -> tuple[dict, li
             continue
         used_h.add(i)
         used_r.add(j)
-        line[i]["rabbit"] = _number(rabbits[j].label)
+        line[i]["rabbit"] = label_number(rabbits[j].label)
     for j, r in enumerate(rabbits):
         if j not in used_r:
             x, y = r.center
