@@ -448,23 +448,24 @@ def look_alike_regions(image: np.ndarray, frames: list[np.ndarray], centres: np.
         look &= h_back / n_back >= s.look_faces * h_on / n_on
     look = look.astype(np.float32)
     hit = cv2.calcBackProject([hsv], [0, 1], look, ranges, 255)
-    return card_shaped(hit, centres, widths, s.look_size, s.look_fill, s, masks=masks)
+    return card_shaped(hit, centres, widths, s.look_size, s.look_fill, s.look_shape,
+                       s.look_scale, s, masks=masks)
 
 
 def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
-                size: tuple[float, float], fill: float, settings: ReadSettings = READ,
-                piles: bool = False, masks: list | None = None
-                ) -> list[tuple[np.ndarray, float, float, float]]:
-    """The card-shaped regions of the mask `hit` (the photo at `look_scale`, non-zero where
-    a back's colours are), closed over the design's other parts: a region's minimum-area
-    rectangle has a card's shape (`look_shape`), its short side is `size` x the width of
-    the cards read nearest to it (`centres` (N, 2), `widths` (N,): at `look_scale`) and it
-    fills `fill` of it. With `piles`, a region a card high and `pile_width` x the cards'
-    width across is two cards of a spread pile, one at each end. Returns (centre (2,) photo
-    px, angle of the rectangle's short side in degrees modulo 180, its short side photo px,
-    long side / short side) per card."""
+                size: tuple[float, float], fill: float, shape: tuple[float, float],
+                scale: float, settings: ReadSettings = READ, piles: bool = False,
+                masks: list | None = None) -> list[tuple[np.ndarray, float, float, float]]:
+    """The card-shaped regions of the mask `hit` (the photo at `scale`, non-zero where a
+    back's colours are), closed over the design's other parts: a region's minimum-area
+    rectangle has a card's shape (long side / short side within `shape`), its short side
+    is `size` x the width of the cards read nearest to it (`centres` (N, 2), `widths` (N,):
+    at `scale`) and it fills `fill` of it. With `piles`, a region a card high and
+    `pile_width` x the cards' width across is two cards of a spread pile, one at each end.
+    Returns (centre (2,) photo px, angle of the rectangle's short side in degrees modulo
+    180, its short side photo px, long side / short side) per card."""
     s = settings
-    f = s.look_scale
+    f = scale
     width = float(np.min(widths))
     lo, hi = size
     k = max(3, int(round(0.2 * width)) | 1)
@@ -488,11 +489,11 @@ def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
         if a < fill * short * long_:
             continue
         if lo * near <= short <= hi * near and \
-                s.look_shape[0] <= long_ / max(short, 1.0) <= s.look_shape[1]:
+                shape[0] <= long_ / max(short, 1.0) <= shape[1]:
             out.append(((centre + 0.5) / f - 0.5, ang, short / f, long_ / short))
         elif piles and s.pile_width[0] * near <= short <= s.pile_width[1] * near and \
-                s.look_shape[0] <= long_ / near <= s.look_shape[1] and \
-                long_ / short < s.look_shape[0]:  # too square for one card
+                shape[0] <= long_ / near <= shape[1] and \
+                long_ / short < shape[0]:  # too square for one card
             # two cards of a pile, one shifted along the other's width: one at each end
             w = min(near, short / s.pile_width[0])
             u = eu / max(float(np.hypot(*eu)), 1e-9)
@@ -531,7 +532,8 @@ def design_regions(image: np.ndarray, centres: np.ndarray, widths: np.ndarray,
             continue
         hit = cv2.calcBackProject([hsv], [0, 1], look, ranges, 255)
         mine: list = []
-        found = card_shaped(hit, centres, widths, s.design_size, s.design_fill, s, True, mine)
+        found = card_shaped(hit, centres, widths, s.design_size, s.design_fill, s.look_shape,
+                            s.look_scale, s, True, mine)
         if masks is not None and found:  # a design's mask where it made a card
             masks += mine
         out += [r for r in found  # (a card found by another group of colours already: once)
@@ -673,7 +675,7 @@ def paper_regions(image: np.ndarray, pieces: list[CardPiece], settings: ReadSett
     hit[_frames_mask([p.frame for p in pieces], f, hit.shape, 1.0) > 0] = 0
     return card_shaped(
         hit, np.array([p.center for p in pieces]) * f, np.array([p.width for p in pieces]) * f,
-        s.design_size, s.paper_fill, replace(s, look_shape=s.paper_shape, look_scale=f))
+        s.design_size, s.paper_fill, s.paper_shape, f, s)
 
 
 def _article(word: str) -> str:
