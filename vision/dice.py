@@ -1013,7 +1013,7 @@ def _solve(members: np.ndarray, p: Pips, chans, s: DiceSettings, budget: list[in
 
 # --------------------------------------------------------------------------- top faces
 
-def _nadir(faces: list[Face], shape: tuple[int, int], s: DiceSettings
+def _nadir(faces: list[Face], aniso: list[float], shape: tuple[int, int], s: DiceSettings
            ) -> tuple[np.ndarray, bool, bool]:
     """Where the camera's nadir (the vanishing point of the vertical, below the table) lies
     in the image, whether the photo is slanted, and whether it is known to be taken from
@@ -1021,13 +1021,14 @@ def _nadir(faces: list[Face], shape: tuple[int, int], s: DiceSettings
     (the median foreshortening of the 4-6 pip faces, mostly top faces) and has its nadir
     f tan t below the image centre (a phone or webcam tilted is held upright; f is about
     `focal_long` of the long side). From above (`tilt_aniso`) the roll is anything and the
-    nadir is the image centre; without a 4-6 pip face it is taken there too."""
+    nadir is the image centre; without a 4-6 pip face it is taken there too. `aniso`: each
+    face's `_aniso`."""
     h, w = shape
     centre = np.array([w / 2, h / 2], float)
-    aniso = [np.linalg.svd(f.lin, compute_uv=False) for f in faces if len(f.pips) >= 4]
-    if not aniso:
+    square = [a for f, a in zip(faces, aniso, strict=True) if len(f.pips) >= 4]
+    if not square:
         return centre, False, False
-    a = float(np.median([sv[0] / sv[1] for sv in aniso]))
+    a = float(np.median(square))
     if a <= s.tilt_aniso:
         return centre, False, True
     return (centre + [0.0, s.focal_long * max(w, h) * math.sqrt(a * a - 1)],
@@ -1060,8 +1061,8 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
     face the camera. A face with die-coloured surface right above it (along the vertical)
     is a side face."""
     warnings: list[str] = []
-    nadir, slanted, from_above = _nadir(faces, shape, s)
     aniso = [_aniso(f.lin) for f in faces]
+    nadir, slanted, from_above = _nadir(faces, aniso, shape, s)
     side = np.zeros(len(faces), bool)
     order = sorted(range(len(faces)), key=lambda i: -faces[i].area)
     for a_, i in enumerate(order):

@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from vision.dice import SETTINGS, Face, _nadir, _top_faces
+from vision.dice import SETTINGS, Face, _aniso, _nadir, _top_faces
 
 SHAPE = (600, 800)  # (h, w) of the photo
 
@@ -34,7 +34,8 @@ def _squashed(half, aniso):  # a face squashed along the image's vertical
 ])
 def test_nadir_lies_below_the_centre_by_the_tilt(anisos, below, slanted, from_above):
     faces = [_face(5, (100 + 150 * k, 100), _squashed(20, a)) for k, a in enumerate(anisos)]
-    nadir, is_slanted, is_above = _nadir(faces, SHAPE, SETTINGS)
+    nadir, is_slanted, is_above = _nadir(faces, [_aniso(f.lin) for f in faces], SHAPE,
+                                         SETTINGS)
     assert nadir == pytest.approx([400, 300 + below])
     assert (is_slanted, is_above) == (slanted, from_above)
 
