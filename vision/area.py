@@ -179,7 +179,7 @@ def _apply(H: np.ndarray, pts) -> np.ndarray:
     return q[:, :2] / q[:, 2:3]
 
 
-def _area_measure(lab: np.ndarray, settings: AreaSettings) -> np.ndarray:
+def area_measure(lab: np.ndarray, settings: AreaSettings) -> np.ndarray:
     """The per-pixel measure `area_mask` compares with a level (`lab`: the image's Lab, 8-bit
     scale): red: redness relative to lightness, float32; cloth: the lightness L where the
     chroma is under `cloth_chroma_max`, else -1 (every cloth level is > 0), int16. Made once,
@@ -200,11 +200,11 @@ def area_mask(image_bgr: np.ndarray, settings: AreaSettings, level: float | None
               lab: np.ndarray | None = None, measure: np.ndarray | None = None):
     """uint8 {0, 255} mask of pixels that look like the play area (same size as the input)
     at one of the settings' levels (default: the first). `lab`: the image's 8-bit Lab, if
-    already made; `measure`: `_area_measure` of it, if already made (one for every level)."""
+    already made; `measure`: `area_measure` of it, if already made (one for every level)."""
     if measure is None:
         if lab is None:
             lab = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2LAB)
-        measure = _area_measure(lab, settings)
+        measure = area_measure(lab, settings)
     if level is None:
         level = levels(settings)[0]
     return (measure > level).astype(np.uint8) * 255
@@ -366,12 +366,13 @@ def cue_map(small_bgr: np.ndarray, settings: AreaSettings,
             lab: np.ndarray | None = None) -> np.ndarray:
     """float32 map that is high on the play area and drops across its border: redness
     relative to lightness (arena) or lightness minus chroma (cloth); smoothed."""
-    lab = (cv2.cvtColor(small_bgr, cv2.COLOR_BGR2LAB) if lab is None else lab
-           ).astype(np.float32)
-    L, a, b = lab[..., 0], lab[..., 1] - 128, lab[..., 2] - 128
+    if lab is None:
+        lab = cv2.cvtColor(small_bgr, cv2.COLOR_BGR2LAB)
     if settings.kind == "red":
-        m = (a - settings.red_b_weight * np.abs(b)) * 100.0 / np.maximum(L, settings.red_l_floor)
+        m = area_measure(lab, settings)  # (the arena masks' own redness)
     else:
+        L, a, b = cv2.split(lab.astype(np.float32))
+        a, b = a - 128, b - 128
         m = L - 2.0 * np.sqrt(a * a + b * b)
     return cv2.GaussianBlur(m, (0, 0), 1.0)
 
@@ -472,7 +473,7 @@ def colour_share(small_bgr: np.ndarray, quad: np.ndarray, settings: AreaSettings
     cv2.fillPoly(m, [np.round(quad).astype(np.int32)], 1)
     if not m.any():
         return 0.0
-    lv = min(levels(settings)) if settings.kind == "red" else min(settings.cloth_levels)
+    lv = min(levels(settings))
     colour = area_mask(small_bgr, settings, lv, lab) > 0
     return float(colour[m > 0].mean())
 
@@ -876,7 +877,7 @@ def colour_quads(small, lab, cue, settings: AreaSettings):
     snapped to `cue`, or None; why not)."""
     k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (settings.open_px, settings.open_px))
     glab = blurred_lab(small)  # once for every level's flood fills
-    measure = _area_measure(lab, settings)  # and the colour measure likewise
+    measure = area_measure(lab, settings)  # and the colour measure likewise
     for level in levels(settings):
         mask = area_mask(small, settings, level, measure=measure)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, k)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from vision.area import PlayArea, area_mask
+from vision.area import PlayArea, area_measure
 
 
 @dataclass(frozen=True)
@@ -319,8 +319,9 @@ def arena_surface(inner: np.ndarray, area: PlayArea, settings: TileSettings,
     (warm or washed-out light lowers redness), else the pixels near the view's median
     colour."""
     n = inner.shape[0] * inner.shape[1]
+    measure = area_measure(lab, area.settings)  # (one for every level)
     for level in settings.surface_levels:
-        m = area_mask(inner, area.settings, level, lab) > 0
+        m = measure > level
         if m.sum() >= settings.min_surface * n:
             return m
     med = np.median(lab.reshape(-1, 3), axis=0)

@@ -250,12 +250,12 @@ def test_colour_quads_share_one_blurred_lab():
 
 @pytest.mark.parametrize("game", ["simsala-hopp", "hop-la-bille"])
 def test_area_mask_from_one_measure_matches_each_level(game):
-    """`area_mask` from one `_area_measure` for every level (as `colour_quads` makes it)
+    """`area_mask` from one `area_measure` for every level (as `colour_quads` makes it)
     gives the same masks as the per-level rule: red a* - w |b*| over max(L, floor) above
     the level; cloth L above the level with chroma under the maximum (the measure's -1
     stands for 'too colourful', so every cloth level must be > 0). Also for a float32 Lab
     (`segment.arena_surface` passes one)."""
-    from vision.area import _area_measure, area_mask, levels
+    from vision.area import area_mask, area_measure, levels
 
     st = AREA_SETTINGS[game]
     if st.kind == "cloth":
@@ -266,7 +266,7 @@ def test_area_mask_from_one_measure_matches_each_level(game):
     for lab in (lab8, lab8.astype(np.float32) + 0.6):
         ref_lab = lab.astype(np.int16)
         L, a, b = ref_lab[..., 0], ref_lab[..., 1] - 128, ref_lab[..., 2] - 128
-        measure = _area_measure(lab, st)
+        measure = area_measure(lab, st)
         for level in levels(st):
             if st.kind == "red":
                 r = a.astype(np.float32) - st.red_b_weight * np.abs(b).astype(np.float32)
