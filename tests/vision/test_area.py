@@ -218,7 +218,6 @@ def test_colour_rival_replaces_a_quad_with_a_corner_cut_off(cut, weak_gain, repl
         assert out is bad
 
 
-
 def test_colour_quads_share_one_blurred_lab():
     # every level's flood fills read one blurred Lab image, made once (the fill writes only
     # its mask, so the image is unchanged): the quads are those grown from a fresh one each

@@ -678,19 +678,32 @@ def test_hue_diff(hue, chroma, want):
     assert np.allclose(got, want, atol=1e-3)
 
 
+SMALL_ARENA = [[490, 330], [790, 330], [790, 630], [490, 630]]  # 300 px: a tile is 48 px
+
+
+def small_arena_table(table_bgr=(225, 225, 225)):
+    """A table of `table_bgr` with the red arena `SMALL_ARENA`, and that arena's `PlayArea`."""
+    img = table(colour=table_bgr)
+    cv2.rectangle(img, (490, 330), (790, 630), (45, 45, 215), -1)
+    return img, area_from_corners(SMALL_ARENA, SIMSALA)
+
+
+def blurred_noisy(img, seed):
+    """The uint8 image blurred (sigma 1) with Gaussian noise (s.d. 3) of generator `seed`."""
+    out = cv2.GaussianBlur(img, (0, 0), 1.0).astype(np.float32)
+    out += np.random.default_rng(seed).normal(0, 3, out.shape)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
 def small_arena_far_tile(outline, table_bgr=(225, 225, 225), x=1150):
     """A red arena 300 px wide (490-790, 330-630; tile side 48 px) and one pale tile at (x,
     480) edged by a 3 px line of BGR `outline` (None: no edge), blurred and noisy."""
-    img = table(colour=table_bgr)
-    cv2.rectangle(img, (490, 330), (790, 630), (45, 45, 215), -1)
+    img, area = small_arena_table(table_bgr)
     box = cv2.boxPoints(((x, 480), (48, 48), 20)).astype(np.int32)
     cv2.fillPoly(img, [box], (232, 232, 232))
     if outline:
         cv2.polylines(img, [box], True, outline, 3)
-    img = cv2.GaussianBlur(img, (0, 0), 1.0).astype(np.float32)
-    img += np.random.default_rng(1).normal(0, 3, img.shape)
-    area = area_from_corners([[490, 330], [790, 330], [790, 630], [490, 630]], SIMSALA)
-    return np.clip(img, 0, 255).astype(np.uint8), area
+    return blurred_noisy(img, 1), area
 
 
 @pytest.mark.parametrize("outline, x, found", [
@@ -721,8 +734,7 @@ def outline_scene(sides: int, gap: float = 0.0, table_bgr=(225, 225, 225), x=110
     """The small red arena of `small_arena_far_tile` and, 1.1 arena sides out at (x, 480),
     a tile as pale as the table drawn only by `sides` of its four 2 px grey edges, each with
     a gap of `gap` of its length in its middle (a white tile on a white table)."""
-    img = table(colour=table_bgr)
-    cv2.rectangle(img, (490, 330), (790, 630), (45, 45, 215), -1)
+    img, area = small_arena_table(table_bgr)
     box = cv2.boxPoints(((x, 480), (48, 48), 20))
     for k in range(sides):
         a, b = box[k], box[(k + 1) % 4]
@@ -730,10 +742,7 @@ def outline_scene(sides: int, gap: float = 0.0, table_bgr=(225, 225, 225), x=110
             p, q = a + lo * (b - a), a + hi * (b - a)
             cv2.line(img, tuple(np.round(p).astype(int)), tuple(np.round(q).astype(int)),
                      (160, 160, 160), 2)
-    img = cv2.GaussianBlur(img, (0, 0), 1.0).astype(np.float32)
-    img += np.random.default_rng(2).normal(0, 3, img.shape)
-    area = area_from_corners([[490, 330], [790, 330], [790, 630], [490, 630]], SIMSALA)
-    return np.clip(img, 0, 255).astype(np.uint8), area
+    return blurred_noisy(img, 2), area
 
 
 @pytest.mark.parametrize("sides, gap, found", [
@@ -777,7 +786,7 @@ def test_outline_squares_off_and_away_from_the_arena():
 ])
 def test_table_likeness(pattern, unlike):
     """`table_likeness` is low where the square's look repeats one or two sides beside it."""
-    from vision.segment import Candidates, table_likeness
+    from vision.segment import table_likeness
 
     img = table(colour=(200, 200, 200))
     c, side = (1100, 480), 48
@@ -794,7 +803,7 @@ def test_table_likeness(pattern, unlike):
         box = cv2.boxPoints((c, (side, side), 0)).astype(np.int32)
         cv2.fillPoly(img, [box], (230, 230, 230))
         cv2.circle(img, c, 12, (40, 40, 40), 3)
-    area = area_from_corners([[490, 330], [790, 330], [790, 630], [490, 630]], SIMSALA)
+    area = area_from_corners(SMALL_ARENA, SIMSALA)
     plane = area.to_plane(np.array([c], np.float64))
     side_plane = side / 300 * SIMSALA.plane_px
     got = table_likeness(img, area, Candidates(plane, np.array([side_plane]), np.zeros(1),
