@@ -306,13 +306,9 @@ def test_unseen_cards_warns_once_per_doubted_card_off_the_cards_read(doubted_at,
                                                                      text):
     from vision.cards.read import unseen_cards
 
-    spec = SPECS["troetofanten"]
-    doubted = [("elephant", np.array(k, float), frame_from_pose(np.array(k, float), 0.0, 50.0,
-                                                                spec), _SPLIT)
-               for k in doubted_at]
-    read = [] if card_at is None else [CardPiece(
-        "elephant-3", 0.9, np.array(card_at, float),
-        frame_from_pose(np.array(card_at, float), 0.0, 50.0, spec), 0.0, 50.0)]
+    doubted = [("elephant", c.key, c.frame, _SPLIT)
+               for c in (_card_at(k, 0.0) for k in doubted_at)]
+    read = [] if card_at is None else [_card_at(card_at, 0.0)]
     got = unseen_cards(read, doubted, ())
     assert len(got) == n, got
     assert all(text in g for g in got), got
@@ -757,6 +753,17 @@ def _card_at(key, angle, label="elephant-3", width=50.0):
     return CardPiece(label, 0.9, key, frame_from_pose(key, angle, width, spec), angle, width)
 
 
+def _paper_table(label):
+    """Three white cards `label`, 80 px wide, in a row on a dark table: (the photo, the
+    cards)."""
+    img = np.full((400, 600, 3), (40, 60, 90), np.uint8)
+    keys = [(100.0, 100.0), (250.0, 100.0), (400.0, 100.0)]
+    cards = [_card_at(k, 0.0, label, 80.0) for k in keys]
+    for c in cards:
+        cv2.fillConvexPoly(img, np.round(c.frame).astype(np.int32), (235, 235, 235))
+    return img, cards
+
+
 @pytest.mark.parametrize("key,angle,card_label,want", [
     ((120.0, 100.0), 0.0, "elephant-3", True),  # 0.4 widths along the top edge: a fan's next
     ((100.0, 100.0), 0.0, "elephant-3", False),  # on its own index: the same card
@@ -778,13 +785,10 @@ def test_paper_regions_find_a_card_whose_corner_is_covered():
     card-shaped paper off the cards read is found, and nothing where all cards are read."""
     from vision.cards.read import paper_regions
 
-    img = np.full((400, 600, 3), (40, 60, 90), np.uint8)
-    keys = [(100.0, 100.0), (250.0, 100.0), (400.0, 100.0)]
-    cards = [_card_at(k, 0.0, "elephant-2", 80.0) for k in keys]
+    img, cards = _paper_table("elephant-2")
     for c in cards:
-        cv2.fillConvexPoly(img, np.round(c.frame).astype(np.int32), (235, 235, 235))
         cv2.circle(img, tuple(int(v) for v in c.center), 15, (120, 120, 120), -1)
-    cv2.circle(img, (int(keys[2][0]), int(keys[2][1])), 22, (120, 150, 210), -1)  # a thumb
+    cv2.circle(img, tuple(int(v) for v in cards[2].key), 22, (120, 150, 210), -1)  # a thumb
     got = paper_regions(img, cards[:2])
     assert len(got) == 1 and np.hypot(*(got[0][0] - cards[2].center)) < 0.25 * 80.0, got
     assert paper_regions(img, cards) == []
@@ -795,11 +799,7 @@ def test_paper_regions_find_a_card_whose_corner_is_covered():
     (True, False),  # its corner indices under fingers: the reading is unsure, only warned
 ])
 def test_read_paper_counts_a_card_read_surely_and_leaves_the_rest_to_a_warning(thumb, added):
-    img = np.full((400, 600, 3), (40, 60, 90), np.uint8)
-    keys = [(100.0, 100.0), (250.0, 100.0), (400.0, 100.0)]
-    cards = [_card_at(k, 0.0, "mouse", 80.0) for k in keys]
-    for c in cards:
-        cv2.fillConvexPoly(img, np.round(c.frame).astype(np.int32), (235, 235, 235))
+    img, cards = _paper_table("mouse")
     if thumb:  # (a finger on each corner index: the stand-in reads either orientation)
         for corner in (cards[2].frame[0], cards[2].frame[2]):
             at = corner + 14 * np.sign(cards[2].center - corner)
@@ -830,11 +830,7 @@ def test_read_paper_counts_no_piece_of_another_game():
     games): the mouse, the likeliest Troetofanten label, is no likelier than background,
     so nothing is read there (`read_pieces`' rule), only warned about. Before, its share of
     the Troetofanten labels (all of them) made it a sure mouse."""
-    img = np.full((400, 600, 3), (40, 60, 90), np.uint8)
-    keys = [(100.0, 100.0), (250.0, 100.0), (400.0, 100.0)]
-    cards = [_card_at(k, 0.0, "mouse", 80.0) for k in keys]
-    for c in cards:
-        cv2.fillConvexPoly(img, np.round(c.frame).astype(np.int32), (235, 235, 235))
+    img, cards = _paper_table("mouse")
     r = reader_with(OtherGame((235, 235, 235), "hat-3"))
     r.index = None
     pieces, unread = r.read_paper(img, cards[:2])
