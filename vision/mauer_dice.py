@@ -575,20 +575,18 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
                            lone if s.lone_pips else None, beside,
                            pairs if s.pair_split else None)
 
-    def more():  # the candidates, then lone dots and dice touching another while missing
+    def more():  # the candidates, then lone dots and dice touching another while dice are
+        # missing (each list begun only then; once begun, read to its end)
         yield from ((c, p, "blob") for c, p in cands)
-        yield from ((c, p, "lone") for c, p in lone)
+        if len(found) < s.dice_wanted:
+            yield from ((c, p, "lone") for c, p in lone)
         if pairs and len(found) < s.dice_wanted:
             tried = [c for c, _ in cands + lone]
             for c, p in pairs[0](tried + [d.center for d in found]):
                 if all(np.hypot(c[0] - e[0], c[1] - e[1]) > 0.5 * p for e in tried):
                     yield c, p, "pair"
 
-    prev = "blob"
     for c, die_px, kind in more():
-        if kind != prev and len(found) >= s.dice_wanted:
-            break  # lone dots and touching dice only while dice are missing
-        prev = kind
         is_lone = kind == "lone"
         jac = local_affine(view.H, c)  # (once per candidate)
         if s.local_scale:

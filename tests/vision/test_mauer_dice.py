@@ -375,6 +375,42 @@ def test_layout_values_name_each_face_in_every_turn():
     assert {int(k): int(v) for k, v in enumerate(D._LAYOUT_VALUE) if v} == want
 
 
+@pytest.mark.parametrize("gives,visits", [
+    ((), "b1 b2 l1 l2 p1 p2"),  # nothing read: the blobs, then the lone dots, then pairs
+    (("b1", "b2"), "b1 b2"),  # both dice from the blobs: no lone dots, no pairs
+    (("b1", "l1"), "b1 b2 l1 l2"),  # the lone dots, once begun, to their end; no pairs
+    (("b1", "p1"), "b1 b2 l1 l2 p1 p2"),  # the pairs, once begun, to their end
+])
+def test_read_board_dice_reads_blobs_then_lone_dots_then_pairs(monkeypatch, gives, visits):
+    """`read_board_dice`'s order of reads: the light blobs, then (only while dice are
+    missing) the lone pip-sized dots, then (still only while missing) the blobs of two
+    touching dice."""
+    img, board, view, at, side = _smeared_die_scene()
+    at = np.asarray(at, float)
+    names = {f"{k}{i}": at + (3 * side * i, 3 * side * j)
+             for j, k in enumerate("blp") for i in (1, 2)}
+
+    def candidates(image_bgr, view, board, s, lightness, lone, beside, pairs):
+        lone += [(names["l1"], side), (names["l2"], side)]
+        pairs.append(lambda anchors: [(names["p1"], side), (names["p2"], side)])
+        return [(names["b1"], side), (names["b2"], side)]
+
+    seen = []
+
+    def read_crop(image_bgr, view, c, die_px, s, jac, read=True):
+        name = next(k for k, v in names.items() if np.hypot(*(v - c)) < 1e-6)
+        seen.append(name)
+        if name not in gives:
+            return None
+        return float(c[0]), float(c[1]), 1.0, np.eye(2), None, [Die(5, 0.9, (0.0, 0.0))]
+
+    monkeypatch.setattr(D, "die_candidates", candidates)
+    monkeypatch.setattr(D, "_read_crop", read_crop)
+    dice, _ = D.read_board_dice(img, view, board, replace(D.SETTINGS, dice_wanted=2))
+    assert " ".join(seen) == visits
+    assert len(dice) == len(gives)
+
+
 def test_read_board_dice_reads_the_spots_again_lifted_onto_the_top_face(monkeypatch):
     """With a camera model, where the spot read at an unread candidate finds nothing,
     `read_board_dice` reads again `spot_lift` (half) of the die's height above it, in the
