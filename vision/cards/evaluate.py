@@ -37,7 +37,11 @@ def read_scene(reader, game: str, source) -> tuple[list[dict], dict, list[str]]:
         area = find_area(img, AREA_SETTINGS[game], "Hop la bille cloth", game=game)
     pieces, warnings = reader.read_pieces(img, game, area)
     if game == "magic-rabbit":
-        facts, more = magic_facts(pieces)
+        from vision.cards.lineup import distinct_kinds
+
+        settled, more0 = distinct_kinds(pieces)  # (the pieces scored as the reader read them)
+        facts, more = magic_facts(settled)
+        more = more0 + more
         zones = ["line"] * len(pieces)
     elif game == "troetofanten":
         facts, zones, more = troeto_facts(pieces)

@@ -145,26 +145,33 @@ def settle_kinds(pieces: list[CardPiece], s: LineSettings = LINE
     return out, warnings
 
 
-def settle_numbers(pieces: list[CardPiece]) -> tuple[list[CardPiece], list[str]]:
-    """All pieces: hats and rabbits told apart by the layout (`settle_kinds`), then each kind
-    relabelled with distinct numbers (`distinct_numbers`)."""
-    pieces, w0 = settle_kinds(pieces)
+def distinct_kinds(pieces: list[CardPiece]) -> tuple[list[CardPiece], list[str]]:
+    """All pieces, the hats and then the rabbits each relabelled with distinct numbers
+    (`distinct_numbers`), then the rest, in their order; the hats' warnings, then the
+    rabbits'. Run once per photo, before `read_line` (which takes the numbers as they are)."""
     hats, w1 = distinct_numbers([p for p in pieces if p.label.startswith("hat-")], "hat")
     rabbits, w2 = distinct_numbers([p for p in pieces if p.label.startswith("rabbit-")],
                                    "rabbit")
     rest = [p for p in pieces if not p.label.startswith(("hat-", "rabbit-"))]
-    return hats + rabbits + rest, w0 + w1 + w2
+    return hats + rabbits + rest, w1 + w2
+
+
+def settle_numbers(pieces: list[CardPiece]) -> tuple[list[CardPiece], list[str]]:
+    """All pieces: hats and rabbits told apart by the layout (`settle_kinds`), then each kind
+    relabelled with distinct numbers (`distinct_kinds`)."""
+    pieces, w0 = settle_kinds(pieces)
+    pieces, w1 = distinct_kinds(pieces)
+    return pieces, w0 + w1
 
 
 def read_line(pieces: list[CardPiece], s: LineSettings = LINE) -> tuple[dict, list[str]]:
-    """(facts {"line": [{"hat", "rabbit", "dove"}], "won"}, warnings)."""
+    """(facts {"line": [{"hat", "rabbit", "dove"}], "won"}, warnings) of pieces whose numbers
+    are settled (`distinct_kinds` or `settle_numbers` first)."""
     from scoring.magic_rabbit import Pile, check_line
 
     warnings: list[str] = []
-    hats, w1 = distinct_numbers([p for p in pieces if p.label.startswith("hat-")], "hat")
-    rabbits, w2 = distinct_numbers([p for p in pieces if p.label.startswith("rabbit-")],
-                                   "rabbit")
-    warnings += w1 + w2
+    hats = [p for p in pieces if p.label.startswith("hat-")]
+    rabbits = [p for p in pieces if p.label.startswith("rabbit-")]
     mags = [p for p in pieces if p.label == "magician"]
     doves = [p for p in pieces if p.label == "dove"]
     if not hats:
