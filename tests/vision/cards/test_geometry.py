@@ -1,0 +1,103 @@
+"""vision.cards.geometry: the crop box and the batched crops give the same numbers as the
+one-piece formulas they replace (the classifiers were trained on those crops)."""
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from vision.cards.geometry import (
+    INDEX_SPEC,
+    SPECS,
+    CardCropSettings,
+    card_uv_point,
+    crop_box,
+    crop_card,
+    crop_cards,
+    frame_from_pose,
+)
+
+
+def _photo(seed=0, shape=(90, 120, 3)):
+    """A small random photo with some smooth structure (a gradient under the noise)."""
+    rng = np.random.default_rng(seed)
+    yy, xx = np.mgrid[: shape[0], : shape[1]]
+    base = (xx[..., None] * np.array([2, 1, 0]) + yy[..., None] * np.array([0, 1, 2])) % 256
+    return np.clip(base + rng.integers(-40, 40, shape), 0, 255).astype(np.uint8)
+
+
+def _numpy_frame(key, angle_deg, width, spec):
+    """frame_from_pose as first written, with numpy arrays at every step."""
+    t = np.deg2rad(angle_deg)
+    ex = np.array([np.cos(t), np.sin(t)]) * width
+    ey = np.array([-np.sin(t), np.cos(t)]) * width * spec.aspect
+    tl = np.asarray(key, float) - spec.key_uv[0] * ex - spec.key_uv[1] * ey
+    return np.array([tl, tl + ex, tl + ex + ey, tl + ey])
+
+
+@pytest.mark.parametrize("cast", [
+    float,  # Python floats: the fast path
+    np.float64,  # a numpy float64 is a float: the fast path
+    np.float32,  # float32 angle and width: numpy's own type rules
+])
+def test_frame_from_pose_same_bits(cast):
+    rng = np.random.default_rng(1)
+    for game, spec in SPECS.items():
+        for _ in range(50):
+            key = rng.uniform(-20, 800, 2)
+            a, w = cast(rng.uniform(-360, 360)), cast(rng.uniform(2, 300))
+            got, want = frame_from_pose(key, a, w, spec), _numpy_frame(key, a, w, spec)
+            assert got.dtype == want.dtype == np.float64, game
+            assert got.tobytes() == want.tobytes(), (game, key, a, w)
+
+
+def test_crop_box_is_card_uv_point():
+    rng = np.random.default_rng(2)
+    frames = rng.uniform(0, 500, (7, 4, 2))  # any quadrilaterals, not only parallelograms
+    for spec in (*SPECS.values(), INDEX_SPEC):
+        (u0, u1), (v0, v1) = spec.crop_u, spec.crop_v
+        got = crop_box(frames, spec)
+        assert got.shape == (7, 4, 2) and got.dtype == np.float32
+        for f, box in zip(frames, got, strict=True):
+            want = np.float32([card_uv_point(f, u0, v0), card_uv_point(f, u1, v0),
+                               card_uv_point(f, u1, v1), card_uv_point(f, u0, v1)])
+            assert box.tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize("settings", [
+    CardCropSettings(),  # the models' 32 px at 2 x oversampling
+    CardCropSettings(size=24, oversample=3),  # an odd whole factor
+    CardCropSettings(size=20, oversample=1),  # no oversampling: no averaging at all
+])
+def test_crop_cards_is_crop_card_each(settings):
+    image = _photo(3)
+    rng = np.random.default_rng(4)
+    spec = SPECS["troetofanten"]
+    # some pieces partly off the photo (the border is replicated), at any angle and size
+    frames = [frame_from_pose(rng.uniform(-10, 130, 2), float(rng.uniform(0, 360)),
+                              float(rng.uniform(8, 60)), spec) for _ in range(9)]
+    got = crop_cards(image, frames, spec, settings)
+    want = np.stack([crop_card(image, f, spec, settings) for f in frames])
+    assert got.shape == (9, settings.size, settings.size, 3) and got.dtype == np.uint8
+    assert np.array_equal(got, want)
+    assert np.array_equal(crop_cards(image, np.array(frames), spec, settings), want)
+    # each crop alone: no neighbour's pixels leak into a crop's area average
+    for k in (0, 4, 8):
+        assert np.array_equal(crop_cards(image, frames[k:k + 1], spec, settings)[0], want[k])
+
+
+def test_crop_cards_empty():
+    got = crop_cards(_photo(), [], SPECS["hop-la-bille"])
+    assert got.shape == (0, 32, 32, 3) and got.dtype == np.uint8
+
+
+def test_crop_card_reads_the_box():
+    """The crop shows the box: a piece drawn axis-aligned, cropped with a box of exactly
+    its own corners, fills the crop (the other tests only compare the functions)."""
+    image = np.zeros((100, 100, 3), np.uint8)
+    image[20:60, 30:70] = (0, 0, 255)  # a red 40 x 40 square
+    spec = replace(SPECS["magic-rabbit"], crop_u=(0.0, 1.0), crop_v=(0.0, 1.0))
+    frame = np.array([[29.5, 19.5], [69.5, 19.5], [69.5, 59.5], [29.5, 59.5]])
+    crop = crop_cards(image, [frame], spec)[0]
+    assert (crop[2:-2, 2:-2] == (0, 0, 255)).all()
+    assert np.array_equal(crop, crop_card(image, frame, spec))
