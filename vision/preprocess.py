@@ -10,6 +10,7 @@ rectified play-area plane; `H_plane_to_img` (3x3 float64) maps plane pixels to p
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -104,7 +105,25 @@ def extract_crops(
 
 
 def crops_to_input(crops_bgr: np.ndarray, settings: CropSettings = CropSettings()) -> np.ndarray:
-    """(N, S, S, 3) uint8 BGR crops -> (N, 3, S, S) float32 RGB normalised network input."""
-    x = np.asarray(crops_bgr, np.float32)[..., ::-1] / 255.0
+    """(N, S, S, 3) uint8 BGR crops -> (N, 3, S, S) float32 RGB normalised network input:
+    (x / 255 - mean) / std in float32. uint8 crops take each value from a table of those 256
+    levels per channel (the same float32 operations on the same level: the same numbers,
+    one lookup per value and one copy instead of five passes of arithmetic)."""
+    x = np.asarray(crops_bgr)
+    if x.dtype == np.uint8 and x.ndim == 4 and x.shape[-1] == 3 and x.size:
+        n, h, w = x.shape[:3]
+        table = _level_table(tuple(settings.mean), tuple(settings.std))
+        v = cv2.LUT(np.ascontiguousarray(x).reshape(n * h, w, 3), table)  # BGR, float32
+        return np.ascontiguousarray(v.reshape(n, h, w, 3)[..., ::-1].transpose(0, 3, 1, 2))
+    x = np.asarray(x, np.float32)[..., ::-1] / 255.0
     x = (x - np.asarray(settings.mean, np.float32)) / np.asarray(settings.std, np.float32)
     return np.ascontiguousarray(x.transpose(0, 3, 1, 2))
+
+
+@lru_cache(maxsize=8)
+def _level_table(mean: tuple[float, ...], std: tuple[float, ...]) -> np.ndarray:
+    """(1, 256, 3) float32: `crops_to_input`'s value of each uint8 level, per BGR channel
+    (mean and std are RGB)."""
+    levels = np.arange(256, dtype=np.float32)[:, None, None] / 255.0  # (256, 1, 1)
+    rgb = (levels - np.asarray(mean, np.float32)) / np.asarray(std, np.float32)  # (256, 1, 3)
+    return np.ascontiguousarray(rgb[:, 0, ::-1][None])

@@ -1,0 +1,50 @@
+"""vision.preprocess.crops_to_input: the one network input of training and inference; its
+table lookup must give the arithmetic's numbers bit for bit (the models were trained on
+them)."""
+
+import numpy as np
+import pytest
+
+from vision.preprocess import CropSettings, crops_to_input
+
+
+def _arithmetic(crops, s: CropSettings) -> np.ndarray:
+    """crops_to_input as first written: float32 arithmetic over the whole array."""
+    x = np.asarray(crops, np.float32)[..., ::-1] / 255.0
+    x = (x - np.asarray(s.mean, np.float32)) / np.asarray(s.std, np.float32)
+    return np.ascontiguousarray(x.transpose(0, 3, 1, 2))
+
+
+SETTINGS = [
+    CropSettings(),  # the models' mean 0.5, std 0.25
+    CropSettings(mean=(0.485, 0.456, 0.406), std=(0.229, 0.224, 0.225)),  # ImageNet's
+    CropSettings(mean=(0.1, 0.9, 0.3), std=(0.7, 0.05, 1.3)),  # each channel its own
+]
+
+
+@pytest.mark.parametrize("s", SETTINGS)
+def test_every_level_every_channel(s):
+    # each channel sees all 256 levels, at different places per channel
+    levels = np.arange(256, dtype=np.uint8)
+    crops = np.stack([levels, np.roll(levels, 85), levels[::-1]], -1).reshape(4, 8, 8, 3)
+    got = crops_to_input(crops, s)
+    assert got.shape == (4, 3, 8, 8) and got.dtype == np.float32 and got.flags.c_contiguous
+    assert got.tobytes() == _arithmetic(crops, s).tobytes()
+    # RGB planes: plane 0 is the crops' last (red) channel
+    want_red = (levels[::-1].astype(np.float32) / 255.0 - np.float32(s.mean[0])) \
+        / np.float32(s.std[0])
+    assert got[:, 0].tobytes() == want_red.tobytes()
+
+
+@pytest.mark.parametrize("make", [
+    lambda a: a,  # contiguous
+    lambda a: a[:, 2:-2, 1:-3],  # a window of larger crops (not contiguous)
+    lambda a: a[::-1, :, ::-1],  # reversed views
+    lambda a: a[:0],  # no crop
+    lambda a: a.astype(np.float32),  # float crops: the arithmetic itself
+])
+def test_views_and_types(make):
+    a = make(np.random.default_rng(7).integers(0, 256, (5, 12, 12, 3), dtype=np.uint8))
+    got = crops_to_input(a)
+    assert got.shape == (len(a), 3) + a.shape[1:3] and got.dtype == np.float32
+    assert got.tobytes() == _arithmetic(a, CropSettings()).tobytes()
