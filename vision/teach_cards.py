@@ -320,6 +320,10 @@ class BackLookSettings:
     same_back: float = 0.5  # a back found within this x a back read's width of its centre
     #                         is that back (not added again)
     confidence: float = 0.7  # the confidence a back found so gets
+    fan_reach: float = 1.0  # a strip's fan (`fan_side`): the face-up cards read within
+    #   this many card heights of it (0: off; then a strip inside a card read is left out,
+    #   and one beside a card lies under the nearest card read),
+    fan_vote: float = 0.1  # whose key points lie, on average, this x the width to one side
     # Hop la bille: a key point's crop is a face-down card when at least `crop_share` of its
     # central `crop_inner` has the taught back's colours, it is within `crop_cos` of the
     # taught back (the card model's embedding) and P(background) is below `crop_bg`
@@ -430,8 +434,36 @@ def look_share(crops_bgr: np.ndarray, colours: np.ndarray,
     return (hit.reshape(n, -1) > 0).mean(axis=1)
 
 
+def fan_side(centre, normal, pieces: list[CardPiece], width: float,
+             settings: BackLookSettings | None = None) -> int:
+    """Towards which side of a strip of a back's look (`centre`, its long edge's `normal`,
+    photo px) the rest of the back lies, from the fan it lies in: +1 along `normal`, -1
+    against it, 0 when the face-up cards read beside it do not say. Each card of a fan is
+    covered by its neighbour on one side, the same for every card, and the key point (the
+    corner index, which the reader finds where the card shows) lies on the side that
+    shows; so the back's hidden part lies opposite its neighbours' key points. The
+    neighbours: face-up cards whose centre lies within `fan_reach` card heights; each
+    votes by its key point's offset from its centre along `normal` (in widths), and the
+    mean vote must be at least `fan_vote`. A card the strip lies on (its centre inside the
+    card's frame shrunk to `inside_share`) does not vote: a strip of the back's colours in
+    a face-up card's drawing has no fan of its own."""
+    from vision.cards.geometry import SPECS
+    from vision.cards.read import inside_frame
+
+    s = settings or BACK_LOOK
+    c, n = np.asarray(centre, float), np.asarray(normal, float)
+    reach = s.fan_reach * SPECS["troetofanten"].aspect * width
+    votes = [float(n @ (p.key - p.center)) / max(p.width, 1.0) for p in pieces
+             if p.label != BACK_LABEL["troetofanten"] and p.frame is not None
+             and np.hypot(*(p.center - c)) <= reach
+             and not inside_frame(c, p.frame, s.inside_share)]
+    if not votes or abs(float(np.mean(votes))) < s.fan_vote:
+        return 0
+    return -1 if np.mean(votes) > 0 else 1
+
+
 def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
-               settings: BackLookSettings = BACK_LOOK) -> list[CardPiece]:
+               settings: BackLookSettings | None = None) -> list[CardPiece]:
     """Face-down cards found by the taught back's look, where the reader found no card:
     the photo's pixels of the back's colours (far more common on the taught back than in
     this photo), closed over the design's other parts, make regions; a region is a back when
@@ -443,7 +475,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     from vision.cards.geometry import SPECS
     from vision.cards.read import back_piece, inside_frame, nearest, rect_sides
 
-    s = settings
+    s = settings or BACK_LOOK  # (read at call time)
     if not pieces or look is None:
         return []
     spec = SPECS["troetofanten"]
@@ -493,17 +525,26 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
             cv2.setRNGSeed(0)
             _, _, ctr = cv2.kmeans(pts, m, None, crit, 2, cv2.KMEANS_PP_CENTERS)
             found = [(q, np.degrees(np.arctan2(es[1], es[0])), w) for q in ctr]
-        elif any(inside_frame((c + 0.5) / f - 0.5, p.frame, s.inside_share) for p in pieces + out):
-            continue  # part of a card read (a whole back lies on top of the cards it covers)
-        elif (s.strip[0] * w <= short <= s.strip[1] * w and fill >= s.strip_fill
-              and s.strip_long[0] * w <= long_ <= s.strip_long[1] * w):
-            # a strip: the card lies under its neighbour, across the strip towards it
+        elif not (s.strip[0] * w <= short <= s.strip[1] * w and fill >= s.strip_fill
+                  and s.strip_long[0] * w <= long_ <= s.strip_long[1] * w):
+            continue
+        else:  # a strip: the card lies under its neighbour, across the strip towards it
             nrm = np.array([-el[1], el[0]]) / max(long_, 1e-9)
-            cover = centres[near[0]]
-            if np.hypot(*(cover - c)) > spec.aspect * w:
-                continue  # no card beside it
-            if nrm @ (cover - c) < 0:
-                nrm = -nrm
+            inside = any(inside_frame((c + 0.5) / f - 0.5, p.frame, s.inside_share)
+                         for p in pieces + out)
+            side = fan_side((c + 0.5) / f - 0.5, nrm, pieces, w / f, s) \
+                if s.fan_reach > 0 else 0
+            if side:  # the fan it lies in: the card on top is on that side
+                nrm = side * nrm
+            elif inside:
+                continue  # part of a card read (a whole back lies on top of the cards it
+                #           covers)
+            else:
+                cover = centres[near[0]]
+                if np.hypot(*(cover - c)) > spec.aspect * w:
+                    continue  # no card beside it
+                if nrm @ (cover - c) < 0:
+                    nrm = -nrm
             along_w = long_ < 0.5 * (1 + spec.aspect) * w  # the strip is the card's width
             across = spec.aspect * w if along_w else w
             c = c + nrm * (across - short) / 2

@@ -345,6 +345,40 @@ def test_look_backs_puts_a_covered_back_under_its_card():
     assert np.hypot(*(out[0].center - (400, 300))) < 0.25 * CARD_W
 
 
+@pytest.mark.parametrize("mirror, fan_reach, found", [
+    (False, 1.0, True),  # cards shown on their right: the back's hidden part lies left
+    (True, 1.0, True),  # the same fan mirrored: it lies right
+    (False, 0.0, False),  # the fan not asked (off): a strip inside a card read is left out
+])
+def test_look_backs_puts_a_fanned_back_under_its_fan(mirror, fan_reach, found):
+    """A back in a fan (face-up card, back, face-up card, each covered by its left
+    neighbour) shows a strip that lies on the card under it; the face-up cards' key points
+    (their corner index, where they show) say which side the back's hidden part lies."""
+    from dataclasses import replace
+
+    from vision.cards.pieces import CardPiece
+    from vision.teach_cards import BACK_LOOK, look_backs
+
+    def x(v):
+        return 800 - v if mirror else v
+
+    image = np.full((600, 800, 3), (120, 140, 150), np.uint8)
+    h = CARD_W * 91 / 59
+    step = 0.4 * CARD_W
+    pieces = []
+    for k, cx in enumerate((300 + 2 * step, 300 + step, 300)):  # bottom card first
+        if k == 1:
+            _card(image, (x(cx), 300), BACK_NAVY, BACK_RING)
+            continue
+        fr = _card(image, (x(cx), 300), (235, 235, 235))
+        key = np.array([x(cx + CARD_W / 2 - 6), 300 + h / 2 - 8])  # its shown corner
+        pieces.append(CardPiece("elephant-3", 0.9, key, fr, 180.0, float(CARD_W)))
+    out = look_backs(image, pieces, _taught_look(), replace(BACK_LOOK, fan_reach=fan_reach))
+    assert len(out) == int(found)
+    if found:
+        assert np.hypot(*(out[0].center - (x(300 + step), 300))) < 0.25 * CARD_W
+
+
 def test_profile_keeps_the_taught_look(tmp_path):
     look = _taught_look()
     prof = Profile(game="troetofanten", labels=("back",), prototypes=unit(np.ones((1, 8))),
