@@ -15,6 +15,7 @@ from vision.cards.read import (
     CardReader,
     card_frame,
     design_regions,
+    end_backs,
     look_alike_regions,
     look_strips,
 )
@@ -836,3 +837,29 @@ def test_read_paper_counts_no_piece_of_another_game():
     pieces, unread = r.read_paper(img, cards[:2])
     assert len(pieces) == 2 and len(unread) == 1
     assert np.hypot(*(unread[0] - cards[2].center)) < 0.2 * 80.0
+
+
+@pytest.mark.parametrize("side", [1.0, -1.0])  # the face-up card over the back's bottom / top
+def test_end_backs_a_back_whose_end_lies_under_a_card(side):
+    """A face-down card whose end (0.3 of its height) lies under a face-up card: its visible
+    part has the backs' look but a card's width across and too little length for a card's
+    shape, so `look_alike_regions` makes no card of it; `end_backs` does, its free end the
+    region's and its centre a card's height from it, under the card. A square patch of the
+    look beside no card is none."""
+    colour, stripe = DESIGNS[0]
+    img = table(5)
+    known = draw_back(img, (90, 100), 0.0, W, colour, stripe)
+    true_c = np.array([260.0, 180.0])
+    draw_back(img, true_c, 0.0, W, colour, stripe)
+    face_c = true_c + side * np.array([0.0, 0.7 * ASPECT * W])
+    face = draw_face(img, face_c, 0.0, W)
+    cv2.rectangle(img, (380, 40), (421, 85), colour, -1)  # the look, square, beside no card
+    centres = np.array([[90.0, 100.0], face_c])
+    ends: list = []
+    got = look_alike_regions(img, [known], centres, np.array([W, W]), ends=ends)
+    assert len(got) == 1  # the known back only
+    backs = end_backs(ends, [known, face], centres, np.array([W, W]), ASPECT)
+    assert len(backs) == 1, backs
+    c, a, w = backs[0]
+    assert np.hypot(*(c - true_c)) < 0.15 * W
+    assert abs((a + 90) % 180 - 90) < 5 and w == pytest.approx(W, rel=0.05)

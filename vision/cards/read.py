@@ -122,6 +122,12 @@ class ReadSettings:
     #   what is not a strip
     strip_probe: float = 0.15  # a card read covers a strip's rest when it holds the point
     #   this x the nearest cards' width beyond the strip's long side
+    end_across: tuple[float, float] = (0.75, 1.35)  # a region of the backs' look too short
+    #   for a card, one side this x the nearest cards' width (a card's width: as tight as
+    #   `design_size`, the region alone says it is a card)
+    end_along: tuple[float, float] = (0.6, 1.45)  # and the other this x it (a card's height
+    #   is `aspect` = 1.54 x), a card read beyond that short end: a face-down card whose
+    #   end lies under that card (`end_backs`)
     hop_row_step: float = 78.0  # mm: Hop la bille, the next card of a player's row from a
     #   card read (60 mm cards, 10-25 mm apart in the scenes)
     hop_row_apart: float = 52.0  # mm: a rectangle centred nearer a card read is on it (cards
@@ -415,7 +421,8 @@ def common_colours(h_in: np.ndarray, h_all: np.ndarray, mask: np.ndarray, ratio:
 
 def look_alike_regions(image: np.ndarray, frames: list[np.ndarray], centres: np.ndarray,
                        widths: np.ndarray, settings: ReadSettings = READ,
-                       masks: list | None = None, faces: list[np.ndarray] = ()
+                       masks: list | None = None, faces: list[np.ndarray] = (),
+                       ends: list | None = None
                        ) -> list[tuple[np.ndarray, float, float, float]]:
     """Card-sized regions that share the look of the face-down cards at `frames` ((4, 2)
     corners each): all backs of a box share one design. The look is the backs' hue and
@@ -426,7 +433,8 @@ def look_alike_regions(image: np.ndarray, frames: list[np.ndarray], centres: np.
     cards read nearest to it (`centres` (N, 2), `widths` (N,) px), and it fills it.
     Returns (centre (2,), angle of the rectangle's short side in degrees modulo 180, its
     short side px, long side / short side) per region. Worked out on the photo at
-    `look_scale`."""
+    `look_scale`. `ends`: the caller's list, given the regions that fill their rectangle
+    but have no card's shape (`card_shaped`'s)."""
     s = settings
     if not frames or not len(widths):
         return []
@@ -449,13 +457,14 @@ def look_alike_regions(image: np.ndarray, frames: list[np.ndarray], centres: np.
     look = look.astype(np.float32)
     hit = cv2.calcBackProject([hsv], [0, 1], look, ranges, 255)
     return card_shaped(hit, centres, widths, s.look_size, s.look_fill, s.look_shape,
-                       s.look_scale, s, masks=masks)
+                       s.look_scale, s, masks=masks, ends=ends)
 
 
 def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
                 size: tuple[float, float], fill: float, shape: tuple[float, float],
                 scale: float, settings: ReadSettings = READ, piles: bool = False,
-                masks: list | None = None) -> list[tuple[np.ndarray, float, float, float]]:
+                masks: list | None = None, ends: list | None = None
+                ) -> list[tuple[np.ndarray, float, float, float]]:
     """The card-shaped regions of the mask `hit` (the photo at `scale`, non-zero where a
     back's colours are), closed over the design's other parts: a region's minimum-area
     rectangle has a card's shape (long side / short side within `shape`), its short side
@@ -463,7 +472,10 @@ def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
     at `scale`) and it fills `fill` of it. With `piles`, a region a card high and
     `pile_width` x the cards' width across is two cards of a spread pile, one at each end.
     Returns (centre (2,) photo px, angle of the rectangle's short side in degrees modulo
-    180, its short side photo px, long side / short side) per card."""
+    180, its short side photo px, long side / short side) per card. `ends`: the caller's
+    list, given (centre (2,) photo px, ((unit vector, length photo px) of each of the
+    rectangle's two sides)) of every other region that fills `fill` of its rectangle (a
+    card partly under another, for `end_backs`)."""
     s = settings
     f = scale
     width = float(np.min(widths))
@@ -482,7 +494,7 @@ def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
             continue
         blob = (lab[y0:y0 + bh, x0:x0 + bw] == j).astype(np.uint8)
         rect = mask_min_area_rect(blob, (x0, y0))
-        short, eu, long_, _ = rect_sides(rect)
+        short, eu, long_, ev = rect_sides(rect)
         near = near_width(centres, widths, rect[0])
         ang = float(np.degrees(np.arctan2(eu[1], eu[0])) % 180.0)
         centre = np.array(rect[0], float)
@@ -500,6 +512,10 @@ def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
             for sign in (-1.0, 1.0):
                 c = centre + sign * 0.5 * (short - w) * u
                 out.append(((c + 0.5) / f - 0.5, ang, w / f, long_ / w))
+        elif ends is not None:
+            sides = tuple((e / max(float(np.hypot(*e)), 1e-9), n / f)
+                          for e, n in ((eu, short), (ev, long_)))
+            ends.append(((centre + 0.5) / f - 0.5, sides))
     return out
 
 
@@ -584,6 +600,48 @@ def look_strips(mask: np.ndarray, frames: list[np.ndarray], centres: np.ndarray,
                 out.append(((centre + 0.5) / f - 0.5,
                             float(np.degrees(np.arctan2(n_[1], n_[0])) % 180.0), near / f))
                 break
+    return out
+
+
+def end_backs(ends: list, frames: list[np.ndarray], centres: np.ndarray, widths: np.ndarray,
+              aspect: float, settings: ReadSettings = READ
+              ) -> list[tuple[np.ndarray, float, float]]:
+    """Face-down cards whose end lies under another card: regions of the backs' look that
+    fill their rectangle (`ends`, from `look_alike_regions`: (centre (2,), ((unit, length)
+    of each side)) photo px) but are too short for a card: one side is a card's width
+    (`end_across` x the width of the cards read nearest to it), the other `end_along` x
+    that width, shorter than a card's height, and a card read (`frames`) holds the point
+    `strip_probe` x the width beyond a short end (or both) and not the region's centre. Returns
+    (centre (2,) photo px, angle of the card's u axis in degrees modulo 180, width px) of
+    each such card: its free end the region's, reaching under the card beside it."""
+    s = settings
+    if not len(frames) or not len(widths):
+        return []
+    polys = [np.asarray(q, np.float32) for q in frames]
+
+    def on_card(x: np.ndarray) -> bool:
+        return any(cv2.pointPolygonTest(q, (float(x[0]), float(x[1])), False) >= 0
+                   for q in polys)
+
+    out = []
+    for c, sides in ends:
+        c = np.asarray(c, float)
+        w = near_width(centres, widths, c)
+        if on_card(c):
+            continue
+        for (e, along), (u, across) in (sides, sides[::-1]):
+            if not (s.end_across[0] * w <= across <= s.end_across[1] * w and
+                    s.end_along[0] * w <= along <= min(s.end_along[1], aspect) * w):
+                continue
+            hit = [sign for sign in (1.0, -1.0)
+                   if on_card(c + sign * e * (0.5 * along + s.strip_probe * w))]
+            if not hit:
+                continue
+            centre = c if len(hit) == 2 else \
+                c + hit[0] * e * (0.5 * aspect * w - 0.5 * along)  # (under cards at both
+            #   ends: its centre about the region's)
+            out.append((centre, float(np.degrees(np.arctan2(u[1], u[0])) % 180.0), w))
+            break
     return out
 
 
@@ -1297,8 +1355,9 @@ class CardReader:
             for c, a, w, _ in design_regions(image, centres, widths, s, masks):
                 self._add_back(kept, up, c, a, w)
             return self._add_strips(up, kept, masks)
+        ends: list = []
         regions = look_alike_regions(image, [p.frame for p in sure], centres, widths, s,
-                                     masks, [p.frame for p in up])
+                                     masks, [p.frame for p in up], ends)
         cand = []
         for c, a, w, _ in regions:  # the region's short side: the card's width
             here = [k for k, p in enumerate(kept) if np.hypot(*(p.center - c)) < 0.5 * w]
@@ -1332,6 +1391,9 @@ class CardReader:
                 kept.append(CardPiece("back", conf, key, frame, float(a), w,
                                       {lab: float(v) for lab, v in
                                        zip(TROETO_LABELS, pg[k], strict=True)}))
+        for c, a, w in end_backs(ends, [p.frame for p in up + kept], centres, widths,
+                                 spec.aspect, s):
+            self._add_back(kept, up, c, a, w)
         return self._add_strips(up, kept, masks)
 
     def second_look(self, image: np.ndarray, pieces: list[CardPiece], searched: np.ndarray,
