@@ -4,6 +4,8 @@ classifier that calls a crop a piece by how much of it is card."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -863,3 +865,24 @@ def test_end_backs_a_back_whose_end_lies_under_a_card(side):
     c, a, w = backs[0]
     assert np.hypot(*(c - true_c)) < 0.15 * W
     assert abs((a + 90) % 180 - 90) < 5 and w == pytest.approx(W, rel=0.05)
+
+
+@pytest.mark.parametrize("pieces,want_labels,n_warn", [
+    # two mousetraps (a box holds one): the surer stands, the other is not counted
+    ([("mousetrap", 0.9), ("mousetrap", 0.43), ("mouse", 0.8)], ["mousetrap", "mouse"], 1),
+    # within the box: unchanged, no warning
+    ([("mousetrap", 0.9), ("mouse", 0.5), ("mouse", 0.6), ("mouse", 0.7)],
+     ["mousetrap", "mouse", "mouse", "mouse"], 0),
+    # a sixth tootophant-3: the least sure takes its likeliest other number with room
+    ([("tootophant-3", 0.9)] * 5 + [("tootophant-3", 0.5)], ["tootophant-3"] * 5 +
+     ["tootophant-2"], 1),
+])
+def test_box_limits(pieces, want_labels, n_warn):
+    from vision.cards.read import box_limits
+
+    read = [replace(_piece(lab, (60.0 * k, 100.0), 0.0, conf), probs={
+        lab: 0.6, "tootophant-2": 0.3, "tootophant-5": 0.1} if lab.startswith("toot") else
+        {lab: conf}) for k, (lab, conf) in enumerate(pieces)]
+    got, warnings = box_limits(read)
+    assert [p.label for p in got] == want_labels
+    assert len(warnings) == n_warn

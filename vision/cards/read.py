@@ -17,7 +17,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scoring.labels import CARD_LABELS_HOP, MAGIC_RABBIT_LABELS, TROETO_LABELS
+from scoring.labels import CARD_LABELS_HOP, MAGIC_RABBIT_LABELS, TROETO_COUNTS, TROETO_LABELS
 from vision.cards.detect import DETECTOR_PATH, KIND_DOVE, KIND_PIECE, KeyDetector, Keypoints
 from vision.cards.geometry import (
     SPECS,
@@ -1129,6 +1129,45 @@ def _two_numbers(kind: str, probs: dict[str, float]) -> list[tuple[str, float]]:
     return sorted(_kind_numbers(kind, probs).items(), key=lambda kv: -kv[1])[:2]
 
 
+def box_limits(pieces: list[CardPiece]) -> tuple[list[CardPiece], list[str]]:
+    """Troetofanten `pieces` within one box's cards (`TROETO_COUNTS`: 1 mousetrap, 3 mice,
+    5 tamers, ...; facts beyond them cannot be scored) and a warning for each reading
+    changed: of a label read more often than the box holds, the surest readings stand; an
+    animal beyond them takes its likeliest other number the box still has room for (its
+    points do not change), any other card is not counted (a card's other corner index or
+    its drawing read as a second one)."""
+    count: dict[str, int] = {}
+    for p in pieces:
+        count[p.label] = count.get(p.label, 0) + 1
+    if all(n <= TROETO_COUNTS.get(lab, n) for lab, n in count.items()):
+        return pieces, []
+    out: dict[int, CardPiece] = {}  # (by the reader's order)
+    warnings: list[str] = []
+    seen: dict[str, int] = {}
+    for k in sorted(range(len(pieces)), key=lambda k: -pieces[k].confidence):
+        p = pieces[k]
+        if seen.get(p.label, 0) < TROETO_COUNTS.get(p.label, len(pieces)):
+            seen[p.label] = seen.get(p.label, 0) + 1
+            out[k] = p
+            continue
+        x, y = p.center
+        kind = p.label.rsplit("-", 1)[0]
+        room = [(v, f"{kind}-{n}") for n, v in _kind_numbers(kind, p.probs or {}).items()
+                if count.get(f"{kind}-{n}", 0) < TROETO_COUNTS[f"{kind}-{n}"]]
+        if room:
+            label = max(room)[1]
+            count[label] = count.get(label, 0) + 1
+            warnings.append(f"the {kind} at ({x:.0f}, {y:.0f}): read as {p.label}, of which "
+                            f"a box holds {TROETO_COUNTS[p.label]}; counted as {label}, "
+                            "check the number")
+            out[k] = replace(p, label=label)
+        else:
+            warnings.append(f"possibly {_article(p.label)} {p.label} at ({x:.0f}, {y:.0f}), "
+                            f"not counted: a box holds {TROETO_COUNTS[p.label]} and "
+                            "surer readings fill it; check the card")
+    return [out[k] for k in sorted(out)], warnings
+
+
 def number_doubt(piece: CardPiece, threshold: float) -> str | None:
     """A warning when a Troetofanten animal's number is unsure (its corner index blurred,
     partly covered, or its crop off the index): the number's share of its kind's
@@ -1623,6 +1662,8 @@ class CardReader:
                     pieces, unread = self.read_paper(image, pieces)
                 warnings += unseen_cards(pieces, doubted, under, s,
                                          unread if s.paper_warnings else ())
+                pieces, more = box_limits(pieces)
+                warnings += more
         if game == "hop-la-bille" and area is not None and s.hop_row_backs:
             pieces = hop_row_backs(image, area, pieces, s)
         if game == "magic-rabbit":  # doves lie on hats: the strongest one per hat
