@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from vision.onnx_session import open_session
+from vision.preprocess import level_tables, put_lookup
 
 MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
 DETECTOR_PATH = MODELS_DIR / "cardkeys.onnx"
@@ -55,22 +55,18 @@ class Keypoints:
 def to_input(image_bgr: np.ndarray, s: DetectSettings) -> np.ndarray:
     """(H, W, 3) uint8 BGR photo -> (1, 3, h, w) float32 RGB normalised, h and w padded (edge
     replicate) to multiples of 8. The same numbers as `small_to_input` (one table lookup per
-    pixel instead of five passes of float arithmetic over the image)."""
+    pixel instead of five passes of float arithmetic over the image, written plane by plane
+    into the network's layout)."""
     small = cv2.resize(image_bgr, None, fx=s.scale, fy=s.scale, interpolation=cv2.INTER_AREA)
     h, w = small.shape[:2]
     ph, pw = (-h) % 8, (-w) % 8
     if ph or pw:
         small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
-    x = cv2.LUT(small, _input_table(s.mean, s.std))  # (h, w, 3) float32, BGR order
-    return np.ascontiguousarray(x[..., ::-1].transpose(2, 0, 1))[None]  # RGB planes, one copy
-
-
-@lru_cache(maxsize=4)
-def _input_table(mean: tuple[float, ...], std: tuple[float, ...]) -> np.ndarray:
-    """(1, 256, 3) float32: `small_to_input`'s value of each uint8 level, per BGR channel."""
-    levels = np.arange(256, dtype=np.float32)[:, None] / 255.0
-    rgb = (levels - np.asarray(mean, np.float32)) / np.asarray(std, np.float32)
-    return np.ascontiguousarray(rgb[None, :, ::-1])
+    out = np.empty((1, 3) + small.shape[:2], np.float32)
+    bgr = cv2.split(small)
+    for c, table in enumerate(level_tables(tuple(s.mean), tuple(s.std))):  # (RGB)
+        put_lookup(bgr[2 - c], table, out[0, c])
+    return out
 
 
 def small_to_input(small_bgr: np.ndarray, s: DetectSettings) -> np.ndarray:
