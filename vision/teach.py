@@ -401,6 +401,8 @@ class Profile:
     look: np.ndarray | None = None  # Troetofanten: the taught card back's colour histogram
     # (`vision.teach_cards.back_look`), searched for in each photo for backs the detector
     # misses
+    look_area: float | None = None  # Troetofanten: the share of the taught back's card its
+    # look covers in its teach photo (`vision.teach_cards.look_area`; None: not measured)
 
     def _meta(self) -> dict:
         return {"game": self.game, "model": self.model, "model_id": self.model_id,
@@ -417,6 +419,8 @@ class Profile:
             arrays["negatives"] = self.negatives
         if self.look is not None:
             arrays["look"] = self.look
+        if self.look_area is not None:
+            arrays["look_area"] = np.float32(self.look_area)
         if self.shields is not None:
             arrays["shields"] = self.shields
         meta = self._meta()
@@ -425,6 +429,8 @@ class Profile:
                        "cards_colours": self.cards.colours, "cards_counts": self.cards.counts}
             if self.cards.look is not None:
                 arrays["cards_look"] = self.cards.look
+            if self.cards.look_area is not None:
+                arrays["cards_look_area"] = np.float32(self.cards.look_area)
             meta["cards"] = self.cards._meta()
         np.savez(folder / PROFILE_NPZ, **arrays)
         (folder / PROFILE_JSON).write_text(json.dumps(meta, indent=2) + "\n")
@@ -446,6 +452,8 @@ class Profile:
                               if prefix + "negatives" in arr else None),
                    look=(arr[prefix + "look"].astype(np.float32)
                          if prefix + "look" in arr else None),
+                   look_area=(float(arr[prefix + "look_area"])
+                              if prefix + "look_area" in arr else None),
                    shields=(arr[prefix + "shields"].astype(np.float32)
                             if prefix + "shields" in arr else None))
 
@@ -558,6 +566,7 @@ class Example:
     colour: np.ndarray  # (3,) Lab
     model: str = "pieces"  # the model whose embedding this is ("pieces" or "cards")
     look: np.ndarray | None = None  # a card back's colour histogram (`teach_cards.back_look`)
+    look_area: float | None = None  # the share of that back's card its look covers
     shields: np.ndarray | None = None  # (4,) the teach photo's coats of arms' hues
     white: np.ndarray | None = None  # (3,) the crop's `white_point` (with `white_label`)
     crop: np.ndarray | None = None  # the crop, to measure its colour again once balanced
@@ -750,6 +759,8 @@ def _part(tg: TeachGame, examples: list[Example], model: str, classifier,
         negatives = emb[(emb @ prototypes.T).max(axis=1) < settings.min_cos]
     looks = [e.look for e in ex if e.look is not None]
     look = np.mean(looks, axis=0).astype(np.float32) if looks else None
+    areas = [e.look_area for e in ex if e.look is not None and e.look_area is not None]
+    area = float(np.median(areas)) if areas else None
     hues = np.radians([e.shields for e in ex if e.shields is not None])
     shields = (np.degrees(np.arctan2(np.sin(hues).mean(axis=0), np.cos(hues).mean(axis=0)))
                .astype(np.float32) if len(hues) else None)  # (the circular mean)
@@ -758,7 +769,7 @@ def _part(tg: TeachGame, examples: list[Example], model: str, classifier,
                    counts=np.asarray(counts, np.int64), classes=tuple(classifier.classes),
                    sources=tuple(e.source for e in ex), settings=settings, model=model,
                    model_id=model_id(classifier), negatives=negatives, look=look,
-                   shields=shields)
+                   look_area=area, shields=shields)
 
 
 def white_balanced(ex: list[Example], every: list[Example], prototypes: np.ndarray,

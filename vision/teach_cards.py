@@ -21,7 +21,7 @@ piece, a tap names the candidate whose centre lies within `tap_radius` piece wid
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -141,7 +141,9 @@ def taught_reader(reader, profile: teach.Profile | None, game: str):
 
         def settle_backs(image, pieces):
             pieces = settle(image, pieces)
-            return pieces + look_backs(image, pieces, part.look)
+            s = BACK_LOOK if part.look_area is None or not BACK_LOOK.measured_area else \
+                replace(BACK_LOOK, look_area=part.look_area)
+            return pieces + look_backs(image, pieces, part.look, s)
 
         out.settle_backs = settle_backs
     return out
@@ -309,6 +311,12 @@ class BackLookSettings:
     merged: tuple[float, float] = (1.6, 4.5)  # a region of this many cards' area (filling
     #   `fill` of its rectangle, its short side at least size[0] x the width): backs side by
     #   side or in a pile, split into that many (rounded) by k-means on its pixels
+    look_area: float = 1.0  # the share of a card's area a back's look covers, for counting
+    #   the backs of a merged region (the profile's `look_area`, measured on the teach photo,
+    #   replaces it),
+    area_range: tuple[float, float] = (0.4, 1.2)  # ... measured only within these
+    measured_area: bool = True  # use the profile's measured `look_area` (False: `look_area`)
+    merged_fill: float = 0.5  # a merged region fills this share of its rectangle
     strip: tuple[float, float] = (0.2, 0.7)  # a back under another card: a strip this x the
     #                                         width across,
     strip_long: tuple[float, float] = (0.8, 1.75)  # this x the width along,
@@ -390,6 +398,45 @@ def back_look(image: np.ndarray, centre, width: float,
     cv2.circle(mask, tuple(int(round(v)) for v in centre), r, 1, -1)
     return _look_hist(cv2.cvtColor(image, cv2.COLOR_BGR2HSV), mask,
                       settings.bins).astype(np.float32)
+
+
+def look_regions(image: np.ndarray, look: np.ndarray, width: float,
+                 settings: BackLookSettings | None = None):
+    """The photo at `scale` (BGR -> HSV) and its pixels of the taught back's colours
+    (`look_colours`), closed over `close` x `width` (photo px) and opened over 3 px: the
+    regions `look_backs` reads, 0/255 at `scale`. Returns (hsv, hit); hit is None when the
+    photo has none of the back's colours."""
+    s = settings or BACK_LOOK
+    small = cv2.resize(image, None, fx=s.scale, fy=s.scale, interpolation=cv2.INTER_AREA)
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    colours = look_colours(_sample(hsv), np.asarray(look, np.float32), s)
+    if not colours.any():
+        return hsv, None
+    hit = _back_project(hsv, colours, s.bins)
+    k = max(3, int(round(s.close * width * s.scale)) | 1)
+    hit = cv2.morphologyEx(hit, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    return hsv, cv2.morphologyEx(hit, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+
+
+def look_area(image: np.ndarray, centre, width: float, look: np.ndarray,
+              settings: BackLookSettings | None = None) -> float | None:
+    """Teach: the share of the taught back's card (`width` px wide, the card's aspect) that
+    its look covers (the region of `look_regions` under `centre`): a back printed with a
+    border or on a lighter ground shows less of it than the card. None when no region lies
+    there or it is not one card's (`area_range`: it touches another back)."""
+    from vision.cards.geometry import SPECS
+
+    s = settings or BACK_LOOK
+    _, hit = look_regions(image, look, width, s)
+    if hit is None:
+        return None
+    _, lab = cv2.connectedComponents((hit > 0).astype(np.uint8))
+    x, y = (int(round(v * s.scale)) for v in centre)
+    if not (0 <= y < lab.shape[0] and 0 <= x < lab.shape[1]) or lab[y, x] == 0:
+        return None
+    w = width * s.scale
+    share = float(np.count_nonzero(lab == lab[y, x])) / (SPECS["troetofanten"].aspect * w * w)
+    return share if s.area_range[0] <= share <= s.area_range[1] else None
 
 
 def _sample(image: np.ndarray) -> np.ndarray:
@@ -480,18 +527,12 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
         return []
     spec = SPECS["troetofanten"]
     f = s.scale
-    small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
-    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     look0 = np.asarray(look, np.float32)
-    colours = look_colours(_sample(hsv), look0, s)
-    if not colours.any():
+    hsv, hit = look_regions(image, look0, float(np.median([p.width for p in pieces])), s)
+    if hit is None:
         return []
-    hit = _back_project(hsv, colours, s.bins)
     centres = np.array([p.center for p in pieces]) * f
     widths = np.array([p.width for p in pieces]) * f
-    k = max(3, int(round(s.close * float(np.median(widths)))) | 1)
-    hit = cv2.morphologyEx(hit, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
-    hit = cv2.morphologyEx(hit, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     outlines, _ = cv2.findContours(hit, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)  # 0/255
     coarse0 = _coarse(look0)  # the taught back's, for `min_match`
     out: list[CardPiece] = []
@@ -512,18 +553,19 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
         short, es, long_, el = rect_sides(rect)
         fill = a / max(short * long_, 1.0)
         c = np.array([cx, cy])
-        cards = a / (spec.aspect * w * w)
+        cards = a / (s.look_area * spec.aspect * w * w)  # (in backs' looks)
         found = []  # (centre, angle, width) at scale f
         if (s.size[0] * w <= short <= s.size[1] * w and fill >= s.fill
                 and s.shape[0] <= long_ / max(short, 1.0) <= s.shape[1]):
             found = [(c, np.degrees(np.arctan2(es[1], es[0])), short)]
-        elif s.merged[0] <= cards <= s.merged[1] and fill >= s.fill and short >= s.size[0] * w:
-            m = int(round(cards))
+        elif s.merged[0] <= cards <= s.merged[1] and fill >= s.merged_fill \
+                and short >= s.size[0] * w:
             ys, xs = np.nonzero(blob)
             pts = np.column_stack([xs + x0, ys + y0]).astype(np.float32)
             crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
             cv2.setRNGSeed(0)
-            _, _, ctr = cv2.kmeans(pts, m, None, crit, 2, cv2.KMEANS_PP_CENTERS)
+            _, _, ctr = cv2.kmeans(pts, int(round(cards)), None, crit, 2,
+                                   cv2.KMEANS_PP_CENTERS)
             found = [(q, np.degrees(np.arctan2(es[1], es[0])), w) for q in ctr]
         elif not (s.strip[0] * w <= short <= s.strip[1] * w and fill >= s.strip_fill
                   and s.strip_long[0] * w <= long_ <= s.strip_long[1] * w):
@@ -600,6 +642,7 @@ def card_examples(pipeline, game: str, photo, area, label: str,
     pred = reader.classifier.predict(crops)
     colours = teach.piece_colour(crops, settings)
     looks = [None] * len(chosen)
+    areas = [None] * len(chosen)
     back = BACK_LABEL.get(game)
     if back is not None:  # a back's look: around the tap (or the one piece's centre), when
         #                   the model does not know this back already
@@ -608,8 +651,11 @@ def card_examples(pipeline, game: str, photo, area, label: str,
             if lab == back and not known[k]:
                 at = p.center if taps is None else np.array(taps[k][:2]) / photo.scale
                 looks[k] = back_look(image, at, p.width)
+                if game == "troetofanten":
+                    areas[k] = look_area(image, at, p.width, looks[k])
     return [teach.Example(lab, src, pred.embedding[k].astype(np.float32), colours[k], "cards",
-                          looks[k]) for k, (_, lab, src) in enumerate(chosen)]
+                          looks[k], look_area=areas[k])
+            for k, (_, lab, src) in enumerate(chosen)]
 
 
 def _reader_examples(reader, image, game, area, label, taps, scale, name, tg, settings):

@@ -379,13 +379,57 @@ def test_look_backs_puts_a_fanned_back_under_its_fan(mirror, fan_reach, found):
         assert np.hypot(*(out[0].center - (x(300 + step), 300))) < 0.25 * CARD_W
 
 
+def _bordered_back(image, centre, w=CARD_W):
+    """A back printed inside a white border: its look covers 0.8 x 0.8 of the card."""
+    _card(image, centre, (235, 235, 235), w=w)
+    return _card(image, centre, BACK_NAVY, BACK_RING, w=0.8 * w)
+
+
+def test_look_area_measures_the_share_of_the_card_the_look_covers():
+    """Teach: a back's look covering 0.64 of its card (a white border) measures so; none
+    where no back lies."""
+    from vision.teach_cards import back_look, look_area
+
+    teach = np.full((400, 400, 3), (120, 140, 150), np.uint8)
+    _bordered_back(teach, (200, 200))
+    look = back_look(teach, (200, 200), CARD_W)
+    assert look_area(teach, (200, 200), CARD_W, look) == pytest.approx(0.64, abs=0.06)
+    assert look_area(teach, (60, 60), CARD_W, look) is None
+
+
+@pytest.mark.parametrize("measured, found", [
+    (True, 2),  # two bordered backs side by side: 2 x 0.64 of a card's look, two backs
+    (False, 0),  # counted in whole cards (1.28: no whole back, not two): none
+])
+def test_look_backs_counts_merged_backs_by_the_taught_look_area(measured, found):
+    from dataclasses import replace
+
+    from vision.teach_cards import BACK_LOOK, back_look, look_area, look_backs
+
+    teach = np.full((400, 400, 3), (120, 140, 150), np.uint8)
+    _bordered_back(teach, (200, 200))
+    look = back_look(teach, (200, 200), CARD_W)
+    image = np.full((600, 800, 3), (120, 140, 150), np.uint8)
+    pieces = _face_up(image, [(200, 300), (600, 450)])
+    _bordered_back(image, (400, 250))
+    _bordered_back(image, (400, 326))  # on its border, end to end: one region
+    s = replace(BACK_LOOK, look_area=look_area(teach, (200, 200), CARD_W, look)) \
+        if measured else BACK_LOOK
+    out = look_backs(image, pieces, look, s)
+    assert len(out) == found
+    got = sorted(float(p.center[1]) for p in out)
+    for g, want in zip(got, (250, 326)[:found], strict=True):
+        assert abs(g - want) < 0.25 * CARD_W
+
+
 def test_profile_keeps_the_taught_look(tmp_path):
     look = _taught_look()
     prof = Profile(game="troetofanten", labels=("back",), prototypes=unit(np.ones((1, 8))),
                    colours=np.ones((1, 3), np.float32), counts=np.ones(1, np.int64),
-                   classes=("background", "back"), model="cards", look=look)
+                   classes=("background", "back"), model="cards", look=look, look_area=0.7)
     back = Profile.load(prof.save(tmp_path / "p"))
     assert np.allclose(back.look, look) and back.card_part.look is back.look
+    assert back.look_area == pytest.approx(0.7)
 
 
 @pytest.mark.parametrize("share, cos, bg, back", [
