@@ -842,12 +842,13 @@ def test_read_paper_counts_no_piece_of_another_game():
 
 
 @pytest.mark.parametrize("side", [1.0, -1.0])  # the face-up card over the back's bottom / top
-def test_end_backs_a_back_whose_end_lies_under_a_card(side):
+@pytest.mark.parametrize("design", [False, True])  # no back read: regions of one design
+def test_end_backs_a_back_whose_end_lies_under_a_card(side, design):
     """A face-down card whose end (0.3 of its height) lies under a face-up card: its visible
-    part has the backs' look but a card's width across and too little length for a card's
-    shape, so `look_alike_regions` makes no card of it; `end_backs` does, its free end the
-    region's and its centre a card's height from it, under the card. A square patch of the
-    look beside no card is none."""
+    part has the backs' look (or one design's colours) but a card's width across and too
+    little length for a card's shape, so `look_alike_regions` (`design_regions`) makes no
+    card of it; `end_backs` does, its free end the region's and its centre a card's height
+    from it, under the card. A square patch of the look beside no card is none."""
     colour, stripe = DESIGNS[0]
     img = table(5)
     known = draw_back(img, (90, 100), 0.0, W, colour, stripe)
@@ -858,7 +859,10 @@ def test_end_backs_a_back_whose_end_lies_under_a_card(side):
     cv2.rectangle(img, (380, 40), (421, 85), colour, -1)  # the look, square, beside no card
     centres = np.array([[90.0, 100.0], face_c])
     ends: list = []
-    got = look_alike_regions(img, [known], centres, np.array([W, W]), ends=ends)
+    if design:
+        got = design_regions(img, centres[1:], np.array([W]), ends=ends)
+    else:
+        got = look_alike_regions(img, [known], centres, np.array([W, W]), ends=ends)
     assert len(got) == 1  # the known back only
     backs = end_backs(ends, [known, face], centres, np.array([W, W]), ASPECT)
     assert len(backs) == 1, backs

@@ -520,7 +520,8 @@ def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
 
 
 def design_regions(image: np.ndarray, centres: np.ndarray, widths: np.ndarray,
-                   settings: ReadSettings = READ, masks: list | None = None
+                   settings: ReadSettings = READ, masks: list | None = None,
+                   ends: list | None = None
                    ) -> list[tuple[np.ndarray, float, float, float]]:
     """Card-shaped regions of one colour where no face-down card was read to learn the
     backs' look from (a copy whose backs the card classifier does not know: edition 2's
@@ -530,7 +531,7 @@ def design_regions(image: np.ndarray, centres: np.ndarray, widths: np.ndarray,
     (the cards read tell its size), leaving out the table's (a bin on more than
     `design_table` cards' area, and the bins beside it); each group of touching bins is
     one design, its pixels make regions (`card_shaped`, sized by the cards read nearest:
-    `design_size`, `design_fill`). Same returns as `look_alike_regions`."""
+    `design_size`, `design_fill`). Same returns as `look_alike_regions`; `ends` too."""
     s = settings
     if not len(widths):
         return []
@@ -549,7 +550,7 @@ def design_regions(image: np.ndarray, centres: np.ndarray, widths: np.ndarray,
         hit = cv2.calcBackProject([hsv], [0, 1], look, ranges, 255)
         mine: list = []
         found = card_shaped(hit, centres, widths, s.design_size, s.design_fill, s.look_shape,
-                            s.look_scale, s, True, mine)
+                            s.look_scale, s, True, mine, ends)
         if masks is not None and found:  # a design's mask where it made a card
             masks += mine
         out += [r for r in found  # (a card found by another group of colours already: once)
@@ -607,8 +608,9 @@ def end_backs(ends: list, frames: list[np.ndarray], centres: np.ndarray, widths:
               aspect: float, settings: ReadSettings = READ
               ) -> list[tuple[np.ndarray, float, float]]:
     """Face-down cards whose end lies under another card: regions of the backs' look that
-    fill their rectangle (`ends`, from `look_alike_regions`: (centre (2,), ((unit, length)
-    of each side)) photo px) but are too short for a card: one side is a card's width
+    fill their rectangle (`ends`, from `look_alike_regions` or `design_regions`: (centre
+    (2,), ((unit, length) of each side)) photo px) but are too short for a card: one side
+    is a card's width
     (`end_across` x the width of the cards read nearest to it), the other `end_along` x
     that width, shorter than a card's height, and a card read (`frames`) holds the point
     `strip_probe` x the width beyond a short end (or both) and not the region's centre. Returns
@@ -640,7 +642,9 @@ def end_backs(ends: list, frames: list[np.ndarray], centres: np.ndarray, widths:
             centre = c if len(hit) == 2 else \
                 c + hit[0] * e * (0.5 * aspect * w - 0.5 * along)  # (under cards at both
             #   ends: its centre about the region's)
-            out.append((centre, float(np.degrees(np.arctan2(u[1], u[0])) % 180.0), w))
+            if not any(np.hypot(*(centre - o[0])) < s.back_duplicate * w for o in out):
+                #   (once: several designs' colours find one card)
+                out.append((centre, float(np.degrees(np.arctan2(u[1], u[0])) % 180.0), w))
             break
     return out
 
@@ -1390,11 +1394,14 @@ class CardReader:
         centres = np.array([p.center for p in pieces])
         widths = np.array([p.width for p in pieces])
         masks: list = []
+        ends: list = []
         if not sure:  # no back to learn their look from: card-shaped regions of one colour
-            for c, a, w, _ in design_regions(image, centres, widths, s, masks):
+            for c, a, w, _ in design_regions(image, centres, widths, s, masks, ends):
+                self._add_back(kept, up, c, a, w)
+            for c, a, w in end_backs(ends, [p.frame for p in up + kept], centres, widths,
+                                     spec.aspect, s):
                 self._add_back(kept, up, c, a, w)
             return self._add_strips(up, kept, masks)
-        ends: list = []
         regions = look_alike_regions(image, [p.frame for p in sure], centres, widths, s,
                                      masks, [p.frame for p in up], ends)
         cand = []
