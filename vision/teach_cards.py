@@ -319,8 +319,8 @@ class BackLookSettings:
     merged_fill: float = 0.5  # a merged region fills this share of its rectangle
     strip: tuple[float, float] = (0.2, 0.7)  # a back under another card: a strip this x the
     #                                         width across,
-    strip_long: tuple[float, float] = (0.8, 1.75)  # this x the width along,
-    strip_fill: float = 0.7  # filling this share of its rectangle, beside a card read
+    strip_long: tuple[float, float] = (0.8, 2.2)  # this x the width along,
+    strip_fill: float = 0.6  # filling this share of its rectangle, beside a card read
     min_match: float = 0.1  # and the region's own colours match the taught back's this
     #   much (histogram intersection): a back's whole design, not one of its colours
     inside_share: float = 0.8  # a region whose centre lies inside a card read, its frame

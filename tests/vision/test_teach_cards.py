@@ -379,6 +379,30 @@ def test_look_backs_puts_a_fanned_back_under_its_fan(mirror, fan_reach, found):
         assert np.hypot(*(out[0].center - (x(300 + step), 300))) < 0.25 * CARD_W
 
 
+@pytest.mark.parametrize("strip_long, found", [
+    ((0.8, 2.2), True),  # the strip along the back's long side: 1.85 x the cards' width
+    #                      as read (the reader's widths run short)
+    ((0.8, 1.75), False),  # the former bound: left out
+])
+def test_look_backs_takes_a_long_strip_beside_cards_read_narrow(strip_long, found):
+    from dataclasses import replace
+
+    from vision.cards.pieces import CardPiece
+    from vision.teach_cards import BACK_LOOK, look_backs
+
+    image = np.full((600, 800, 3), (120, 140, 150), np.uint8)
+    _card(image, (400, 300), BACK_NAVY, BACK_RING)  # the back ...
+    pieces = []
+    for c in ((364, 300), (150, 150), (650, 450)):  # ... under a card, read 50 px wide
+        fr = _card(image, c, (235, 235, 235))  # (its corner index read at the right, as
+        #                                        in a fan shown to the right)
+        pieces.append(CardPiece("elephant-3", 0.9, fr[2], fr, 180.0, 50.0))
+    out = look_backs(image, pieces, _taught_look(), replace(BACK_LOOK, strip_long=strip_long))
+    assert len(out) == int(found)
+    if found:
+        assert np.hypot(*(out[0].center - (400, 300))) < 0.3 * CARD_W
+
+
 def _bordered_back(image, centre, w=CARD_W):
     """A back printed inside a white border: its look covers 0.8 x 0.8 of the card."""
     _card(image, centre, (235, 235, 235), w=w)
