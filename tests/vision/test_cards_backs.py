@@ -890,3 +890,19 @@ def test_box_limits(pieces, want_labels, n_warn):
     got, warnings = box_limits(read)
     assert [p.label for p in got] == want_labels
     assert len(warnings) == n_warn
+
+
+def test_look_alike_regions_a_back_whose_medallion_the_table_shares():
+    """A back whose medallion's colours are the table's too (a red medallion on a brown
+    wooden table) is no colour of the look: a notch of 0.45 x 0.6 of the card (a quarter of
+    it) bites into its region from one edge, which then fills about 0.73 of its rectangle; it is
+    still found (`look_fill` 0.65; the classifier then checks a region no back was read in)."""
+    colour, stripe = DESIGNS[0]
+    img = table(7)
+    known = draw_back(img, (90, 100), 0.0, W, colour, stripe)
+    draw_back(img, (260, 180), 0.0, W, colour, stripe)
+    x0, y0 = 260 - W / 2, 180 - 0.3 * ASPECT * W
+    cv2.rectangle(img, (int(x0), int(y0)), (int(x0 + 0.45 * W), int(y0 + 0.6 * ASPECT * W)),
+                  (95, 110, 125), -1)
+    got = look_alike_regions(img, [known], np.array([[90.0, 100.0]]), np.array([W]))
+    assert sorted(np.round(g[0]).tolist() for g in got) == [[90.0, 100.0], [260.0, 180.0]]

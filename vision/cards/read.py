@@ -96,7 +96,9 @@ class ReadSettings:
     #   close up, the width search reads large cards too small)
     look_shape: tuple[float, float] = (1.25, 2.1)  # and its long side this x its short one
     #   (91 / 59 = 1.54 seen from straight above; a tilted camera stretches it)
-    look_fill: float = 0.75  # and it fills this share of its rectangle
+    look_fill: float = 0.65  # and it fills this share of its rectangle (a medallion whose
+    #   colours the table shares bites into it; where no back was read the classifier
+    #   checks it)
     look_faces: float = 2.0  # and a back's colour is this many times denser on the backs
     #   read than on the face-up cards read (their paper under a warm light is coloured)
     look_min_sat: int = 50  # HSV saturation of the pixels that carry the look
