@@ -625,10 +625,11 @@ def card_examples(pipeline, game: str, photo, area, label: str,
     tg = teach.teachable(game)
     reader = pipeline.cards
     image = photo.image
+    posed: list[CardPiece] = []  # the pieces posed around the taps
     try:
         if taps is not None and settings.tap_neighbours > 0:
             pieces = tapped_pieces(reader, image, game, area, taps, photo.scale, settings,
-                                   name)
+                                   name, posed)
             chosen = [(p, lab, f"{name}@{x:.0f},{y:.0f}")
                       for p, (x, y, lab) in zip(pieces, taps, strict=True)]
         else:
@@ -651,11 +652,23 @@ def card_examples(pipeline, game: str, photo, area, label: str,
             if lab == back and not known[k]:
                 at = p.center if taps is None else np.array(taps[k][:2]) / photo.scale
                 looks[k] = back_look(image, at, p.width)
-                if game == "troetofanten":
-                    areas[k] = look_area(image, at, p.width, looks[k])
+                if game == "troetofanten":  # (the card's width as scoring reads it: the
+                    #                           3 nearest cards posed, `look_backs`)
+                    areas[k] = look_area(image, at, near_width(posed, at, p.width), looks[k])
     return [teach.Example(lab, src, pred.embedding[k].astype(np.float32), colours[k], "cards",
                           looks[k], look_area=areas[k])
             for k, (_, lab, src) in enumerate(chosen)]
+
+
+def near_width(pieces: list[CardPiece], at, default: float, n: int = 3) -> float:
+    """The median width of the `n` pieces nearest `at` (`look_backs` sizes a region so),
+    `default` when there are none."""
+    if not pieces:
+        return default
+    from vision.cards.read import near_width as _near
+
+    return _near(np.array([p.center for p in pieces]), np.array([p.width for p in pieces]),
+                 np.asarray(at, float), n)
 
 
 def _reader_examples(reader, image, game, area, label, taps, scale, name, tg, settings):
@@ -690,7 +703,8 @@ def _reader_examples(reader, image, game, area, label, taps, scale, name, tg, se
 
 def tapped_pieces(reader, image: np.ndarray, game: str, area,
                   taps: list[tuple[float, float, str]], scale: float,
-                  settings: teach.TeachSettings, name: str) -> list[CardPiece]:
+                  settings: teach.TeachSettings, name: str,
+                  posed_out: list | None = None) -> list[CardPiece]:
     """The piece under each tap, posed as the reader poses its key points
     (`CardReader.pose_key_points`: width search, `refine_poses`) but only over the tapped
     key points and their `tap_neighbours` nearest key points (the width field and the
@@ -723,6 +737,8 @@ def tapped_pieces(reader, image: np.ndarray, game: str, area,
                            float(sub.angle[i]), float(sub.width[i]))
                  for r, i in enumerate(idx)]
     kept = _strongest_first(posed, s.duplicate)
+    if posed_out is not None:  # (the cards posed around the taps, for their widths)
+        posed_out.extend(kept)
     out = []
     for (x, y, _), t in zip(taps, taps_px, strict=True):
         p = _at_tap(kept, x, y, scale, settings.tap_radius)
