@@ -328,6 +328,9 @@ class BackLookSettings:
     same_back: float = 0.5  # a back found within this x a back read's width of its centre
     #                         is that back (not added again)
     confidence: float = 0.7  # the confidence a back found so gets
+    key_inside: float = 0.9  # a back found whole (or split from a merged region) must not
+    #   cover the key point (the corner index, which shows) of a face-up card read: none
+    #   inside its frame shrunk to this (1: not checked)
     fan_reach: float = 1.0  # a strip's fan (`fan_side`): the face-up cards read within
     #   this many card heights of it (0: off; then a strip inside a card read is left out,
     #   and one beside a card lies under the nearest card read),
@@ -555,6 +558,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
         c = np.array([cx, cy])
         cards = a / (s.look_area * spec.aspect * w * w)  # (in backs' looks)
         found = []  # (centre, angle, width) at scale f
+        on_top = True  # the backs found show whole (not a strip under another card)
         if (s.size[0] * w <= short <= s.size[1] * w and fill >= s.fill
                 and s.shape[0] <= long_ / max(short, 1.0) <= s.shape[1]):
             found = [(c, np.degrees(np.arctan2(es[1], es[0])), short)]
@@ -571,6 +575,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
                   and s.strip_long[0] * w <= long_ <= s.strip_long[1] * w):
             continue
         else:  # a strip: the card lies under its neighbour, across the strip towards it
+            on_top = False
             nrm = np.array([-el[1], el[0]]) / max(long_, 1e-9)
             inside = any(inside_frame((c + 0.5) / f - 0.5, p.frame, s.inside_share)
                          for p in pieces + out)
@@ -603,7 +608,13 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
             if any(p.label == "back" and np.hypot(*(p.center - c)) < s.same_back * p.width
                    for p in pieces + out):
                 continue  # a back read already
-            out.append(back_piece(c, ang, wid, s.confidence))
+            back = back_piece(c, ang, wid, s.confidence)
+            if on_top and s.key_inside < 1 and any(
+                    p.label != "back" and inside_frame(p.key, back.frame, s.key_inside)
+                    for p in pieces):
+                continue  # shown whole, it would hide a face-up card's corner index that
+                #           the reader read
+            out.append(back)
     return out
 
 

@@ -403,6 +403,25 @@ def test_look_backs_takes_a_long_strip_beside_cards_read_narrow(strip_long, foun
         assert np.hypot(*(out[0].center - (400, 300))) < 0.3 * CARD_W
 
 
+@pytest.mark.parametrize("key_inside, found", [
+    (0.9, False),  # it would cover the corner index the reader read there: not a back
+    (1.0, True),  # not checked: a back
+])
+def test_look_backs_leaves_out_a_back_over_a_read_corner(key_inside, found):
+    """A card-shaped region of the back's look (under a harsh light, a face-up card's
+    drawing) over the key point of a face-up card read is no back lying there: a back
+    shown whole would hide that corner."""
+    from dataclasses import replace
+
+    from vision.teach_cards import BACK_LOOK, look_backs
+
+    image = np.full((600, 800, 3), (120, 140, 150), np.uint8)
+    pieces = _face_up(image, [(400, 300), (150, 150), (650, 450)])
+    _card(image, pieces[0].key + (20, 30), BACK_NAVY, BACK_RING)  # over its corner
+    out = look_backs(image, pieces, _taught_look(), replace(BACK_LOOK, key_inside=key_inside))
+    assert len(out) == int(found)
+
+
 def _bordered_back(image, centre, w=CARD_W):
     """A back printed inside a white border: its look covers 0.8 x 0.8 of the card."""
     _card(image, centre, (235, 235, 235), w=w)
