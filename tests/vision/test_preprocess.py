@@ -5,7 +5,7 @@ them)."""
 import numpy as np
 import pytest
 
-from vision.preprocess import CropSettings, crops_to_input
+from vision.preprocess import CropSettings, crops_to_input, light_gains
 
 
 def _arithmetic(crops, s: CropSettings) -> np.ndarray:
@@ -48,3 +48,33 @@ def test_views_and_types(make):
     got = crops_to_input(a)
     assert got.shape == (len(a), 3) + a.shape[1:3] and got.dtype == np.float32
     assert got.tobytes() == _arithmetic(a, CropSettings()).tobytes()
+
+
+def _numpy_gains(image, strength):
+    """light_gains as first written: numpy's power and mean over the whole sample."""
+    px = image[::4, ::4].reshape(-1, 3).astype(np.float32) / 255.0
+    ref = np.mean(px ** 6, axis=0) ** (1 / 6)
+    gains = ref.max() / np.maximum(ref, 1e-3)
+    return (gains ** strength).astype(np.float32)
+
+
+@pytest.mark.parametrize("shape, strength", [
+    ((960, 1280), 0.5),  # a photo's size: 76 800 sampled pixels
+    ((37, 53), 1.0),  # sizes not a multiple of 4
+    ((4, 4), 0.3),  # one sampled pixel
+])
+def test_light_gains_same_bits(shape, strength):
+    rng = np.random.default_rng(11)
+    img = rng.integers(0, 256, (*shape, 3), dtype=np.uint8)
+    img[..., 0] //= 3  # a colour cast: gains other than 1
+    got = light_gains(img, strength)
+    assert got.dtype == np.float32 and got.tobytes() == _numpy_gains(img, strength).tobytes()
+    assert got[0] > 1.0  # the weak blue channel is lifted
+
+
+def test_light_gains_every_level():
+    levels = np.arange(256, dtype=np.uint8)
+    img = np.stack([levels, levels[::-1], np.roll(levels, 99)], -1)[None].repeat(4, 0)
+    img = np.repeat(img, 4, axis=1)  # every level sampled once per channel
+    assert light_gains(img, 1.0).tobytes() == _numpy_gains(img, 1.0).tobytes()
+    assert np.array_equal(light_gains(img, 0.0), np.ones(3, np.float32))
