@@ -323,6 +323,9 @@ class BackLookSettings:
     strip_fill: float = 0.6  # filling this share of its rectangle, beside a card read
     min_match: float = 0.1  # and the region's own colours match the taught back's this
     #   much (histogram intersection): a back's whole design, not one of its colours
+    min_second: float = 0.2  # ... and, shown whole, this share of the taught back's other
+    #   colours than its main one (a dark table under a harsh light has only the main one;
+    #   a strip of a covered back may show little of the design)
     inside_share: float = 0.8  # a region whose centre lies inside a card read, its frame
     #                            shrunk to this about its centre (`inside_frame`), is part of it
     same_back: float = 0.5  # a back found within this x a back read's width of its centre
@@ -538,6 +541,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     widths = np.array([p.width for p in pieces]) * f
     outlines, _ = cv2.findContours(hit, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)  # 0/255
     coarse0 = _coarse(look0)  # the taught back's, for `min_match`
+    main0 = int(np.argmax(coarse0))  # its main colour (`min_second`)
     out: list[CardPiece] = []
     for q in outlines:
         x0, y0, bw, bh = cv2.boundingRect(q)
@@ -600,8 +604,10 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
         if not found:
             continue
         sub = hsv[y0:y0 + bh, x0:x0 + bw]
-        match = float(np.minimum(_coarse(_look_hist(sub, blob, s.bins)), coarse0).sum())
-        if match < s.min_match:
+        common = np.minimum(_coarse(_look_hist(sub, blob, s.bins)), coarse0)
+        if float(common.sum()) < s.min_match or (
+                on_top and s.min_second > 0 and float(common.sum() - common.flat[main0])
+                < s.min_second * (1.0 - float(coarse0.flat[main0]))):
             continue
         for c, ang, wid in found:
             c, wid = (np.asarray(c, float) + 0.5) / f - 0.5, wid / f

@@ -422,6 +422,23 @@ def test_look_backs_leaves_out_a_back_over_a_read_corner(key_inside, found):
     assert len(out) == int(found)
 
 
+@pytest.mark.parametrize("min_second, found", [
+    (0.2, False),  # the back's main colour alone (a dark patch of table under a harsh
+    #                light): not its design
+    (0.0, True),  # not asked: a back
+])
+def test_look_backs_needs_more_than_the_back_main_colour(min_second, found):
+    from dataclasses import replace
+
+    from vision.teach_cards import BACK_LOOK, look_backs
+
+    image = np.full((600, 800, 3), (120, 140, 150), np.uint8)
+    pieces = _face_up(image, [(200, 300), (600, 450)])
+    _card(image, (400, 300), BACK_NAVY)  # card-shaped, the navy without its ring
+    out = look_backs(image, pieces, _taught_look(), replace(BACK_LOOK, min_second=min_second))
+    assert len(out) == int(found)
+
+
 def _bordered_back(image, centre, w=CARD_W):
     """A back printed inside a white border: its look covers 0.8 x 0.8 of the card."""
     _card(image, centre, (235, 235, 235), w=w)
