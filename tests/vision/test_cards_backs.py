@@ -317,6 +317,21 @@ def test_unseen_cards_warns_once_per_doubted_card_off_the_cards_read(doubted_at,
     assert all(text in g for g in got), got
 
 
+@pytest.mark.parametrize("backs,card_at,n", [
+    ([((200.0, 200.0), 50.0, 0.7)], None, 1),  # a back read with 0.7: not counted, said
+    ([((200.0, 200.0), 50.0, 0.7)], (210.0, 205.0), 0),  # a card read there: nothing to say
+    ([((200.0, 200.0), 50.0, 0.7), ((205.0, 203.0), 50.0, 0.65)], None, 1),  # one card
+])
+def test_unseen_cards_warns_about_a_back_read_unsurely(backs, card_at, n):
+    from vision.cards.read import unseen_cards
+
+    read = [] if card_at is None else [_piece("elephant-3", card_at, 0.0, 0.9)]
+    got = unseen_cards(read, [], (), backs=[(np.array(c), w, conf) for c, w, conf in backs])
+    assert len(got) == n, got
+    assert all(g.startswith("possibly a face-down card at (200, 200), not counted: read as "
+                            "a back with only 0.70") for g in got), got
+
+
 @pytest.mark.parametrize("key,want", [
     ((140.0, 150.0), 1),  # its index off the card above (which covers its centre): say so
     ((170.0, 170.0), 0),  # its index on a card read: that card's own drawing or corner

@@ -81,8 +81,11 @@ class ReadSettings:
     #   most `key_threshold`, the heat the detector's key points are decoded down to (lower,
     #   tried in docs/cards.md: no gain on fresh scenes)
     back_min_prob: float = 0.8  # P(back) such a weak key point needs
-    back_min_confidence: float = 0.6  # a face-down card needs this confidence: backs have
+    back_min_confidence: float = 0.8  # a face-down card needs this confidence: backs have
     #   no number to check them by, and the look-alike corners of other cards pass for one
+    #   (the bar a weak key point's P(back) and the look's teachers need too)
+    back_doubt: float = 0.6  # a key point read as a back with this much but under
+    #   `back_min_confidence` is warned about ("possibly a face-down card ..."), not counted
     twin_reach: float = 0.3  # two face-up cards of one label turned half round to each other
     #   whose centres lie closer than this x width: one card read from both of its corners
     #   (a tamer's or a mouse's two corners look alike)
@@ -654,7 +657,8 @@ def end_backs(ends: list, frames: list[np.ndarray], centres: np.ndarray, widths:
 def unseen_cards(pieces: list[CardPiece],
                  doubted: list[tuple[str, np.ndarray, np.ndarray, dict]],
                  under: list[tuple[str, np.ndarray, np.ndarray]] = (),
-                 settings: ReadSettings = READ, paper: list[np.ndarray] = ()
+                 settings: ReadSettings = READ, paper: list[np.ndarray] = (),
+                 backs: list[tuple[np.ndarray, float, float]] = ()
                  ) -> list[str]:
     """Warnings for Troetofanten cards that are likely there but not counted (a false card
     costs more than a missed one the table can check; the cards read are `pieces`):
@@ -665,7 +669,10 @@ def unseen_cards(pieces: list[CardPiece],
     beyond its index, but not in that card's row). One warning per card: the first of
     those whose card centres lie within `back_duplicate` widths. `paper`: the centres of
     card-shaped regions of the face-up cards' look off the cards read (`paper_regions`: a
-    card whose corner index is covered), warned about too."""
+    card whose corner index is covered), warned about too. `backs`: (centre, width,
+    confidence) of key points read as a back too unsurely to count (`back_doubt` up to
+    `back_min_confidence`), warned about where no card read is centred within half a
+    width."""
     s = settings
     out: list[str] = []
     seen: list[np.ndarray] = []
@@ -700,6 +707,12 @@ def unseen_cards(pieces: list[CardPiece],
             if new(np.asarray(c, float), w):
                 out.append(f"possibly a card at ({c[0]:.0f}, {c[1]:.0f}) whose corner is not "
                            f"seen (covered?), not counted: check the table there")
+    for c, w, conf in backs:
+        c = np.asarray(c, float)
+        if any(np.hypot(*(c - q.center)) < 0.5 * w for q in pieces) or not new(c, w):
+            continue
+        out.append(f"possibly a face-down card at ({c[0]:.0f}, {c[1]:.0f}), not counted: "
+                   f"read as a back with only {conf:.2f}; check the table there")
     return out
 
 
@@ -1615,6 +1628,8 @@ class CardReader:
         #   key points read surely as face-up cards on a card read
         doubted: list[tuple[str, np.ndarray, np.ndarray, dict]] = []  # (kind, key, frame,
         #   probs) of strong key points dropped because their number splits
+        unsure_backs: list[tuple[np.ndarray, float, float]] = []  # (centre, width,
+        #   confidence) of backs read under `back_min_confidence`
         for r, i in enumerate(idx):
             if not is_piece[r]:
                 continue
@@ -1647,6 +1662,8 @@ class CardReader:
                 continue  # a weak key point: a face-down card, or a face-up one read surely
                 #           on no card read already
             if label == "back" and conf < s.back_min_confidence:
+                if game == "troetofanten" and conf >= s.back_doubt and within is None:
+                    unsure_backs.append((frames[r].mean(axis=0), float(kp.width[i]), conf))
                 continue
             pieces.append(CardPiece(label, conf, kp.xy[i].copy(), frames[r], float(kp.angle[i]),
                                     float(kp.width[i]), probs))
@@ -1670,7 +1687,7 @@ class CardReader:
                 if (s.paper_warnings or s.paper_read) and pieces:
                     pieces, unread = self.read_paper(image, pieces)
                 warnings += unseen_cards(pieces, doubted, under, s,
-                                         unread if s.paper_warnings else ())
+                                         unread if s.paper_warnings else (), unsure_backs)
                 pieces, more = box_limits(pieces)
                 warnings += more
         if game == "hop-la-bille" and area is not None and s.hop_row_backs:
