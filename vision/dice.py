@@ -112,6 +112,11 @@ class DiceSettings:
     adjacent: float = 1.35  # centre distance / (sum of the two faces' border distances)
     side_shape_ratio: float = 1.3  # faces more alike in foreshortening are two dice ...
     touching_area_ratio: float = 1.6  # ... if also alike in size
+    alike_tensor_off: float = 0.3  # ... and in the shape of their squares, turn aside
+    # (`_tensor_off` of lin lin^T: two touching dice's top faces lie in one plane, so the
+    # same foreshortening along the same direction; a die's top and side face do not) ...
+    alike_chroma: float = 0.08  # ... or unlike in colour (`_chroma`, max over B, G, R): one
+    # die's faces are one material, shaded differently but of one chroma
     side_area_ratio: float = 0.5  # a smaller adjacent face than this is a side face
     side_toward: float = 0.25  # ... and so is one lying this much towards the camera's nadir
     slanted_aniso: float = 1.3  # median top-face foreshortening of a slanted photo
@@ -1084,7 +1089,9 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
             # Two top faces of touching dice look alike; a top and a side face do not.
             shape_ratio = aniso[i] / aniso[j]
             if max(shape_ratio, 1 / shape_ratio) < s.side_shape_ratio and (
-                    fi.area < s.touching_area_ratio * fj.area):
+                    fi.area < s.touching_area_ratio * fj.area) and (_tensor_off(
+                    fi.lin @ fi.lin.T, fj.lin @ fj.lin.T) < s.alike_tensor_off or float(
+                    np.abs(_chroma(fi.colour) - _chroma(fj.colour)).max()) > s.alike_chroma):
                 continue
             mid = 0.5 * (fi.center + fj.center)
             # (slanted: straight up, as the faces' pips place the nadir too roughly to

@@ -84,3 +84,33 @@ def test_face_from_above_with_a_side_face_towards_the_centre(from_above, kept):
     out, warnings = _top_faces(faces, SHAPE, SETTINGS, img)
     assert (three in out) == kept
     assert any("only a side face" in w for w in warnings) == (not kept)
+
+
+def _side_face(half, yaw_deg, elev_deg=50.0):
+    """A die's side face seen from `elev_deg` with the die turned by `yaw_deg`: its
+    vertical edge is the image's vertical (foreshortened by cos e), its other edge runs
+    obliquely (the table's foreshortening along it)."""
+    y, e = math.radians(yaw_deg), math.radians(elev_deg)
+    return [[half * math.cos(y), 0.0], [half * math.sin(y) * math.sin(e), half * math.cos(e)]]
+
+
+WHITE, GREY, RED = (240.0, 240.0, 240.0), (190.0, 190.0, 190.0), (40.0, 35.0, 200.0)
+
+
+@pytest.mark.parametrize("lower_lin,colour,kept", [
+    # a side face squashed about as much as the top face (1.66 vs 1.4 at 50 degrees, yaw
+    # 20), but along another direction, in the die's colour shaded darker: dropped
+    (_side_face(30, 20), GREY, [5]),
+    # the same shape in another colour: a second die, not this one's side
+    (_side_face(30, 20), RED, [5, 4]),
+    # a face in the table's plane (the top face's square turned by 90 degrees): the top
+    # face of a touching die in front of it, kept
+    ([[0.0, -30.0], [30 / 1.4, 0.0]], WHITE, [5, 4]),
+])
+def test_touching_dice_have_coplanar_top_faces(lower_lin, colour, kept):
+    top = _face(5, (400, 300), _squashed(30, 1.4))
+    lower = _face(4, (400, 300 + 30 / 1.4 + 30 * math.cos(math.radians(50))), lower_lin,
+                  colour)
+    out, _ = _top_faces([top, lower], SHAPE, SETTINGS)
+    assert [f.value for f in out] == kept
+
