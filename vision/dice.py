@@ -1069,6 +1069,7 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
     aniso = [_aniso(f.lin) for f in faces]
     nadir, slanted, from_above = _nadir(faces, aniso, shape, s)
     side = np.zeros(len(faces), bool)
+    below: list[tuple[int, int]] = []  # (upper, lower) face pairs: the lower is its side
     order = sorted(range(len(faces)), key=lambda i: -faces[i].area)
     for a_, i in enumerate(order):
         for j in order[a_ + 1:]:
@@ -1102,14 +1103,30 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
             # die's sides are slivers anyway: the smaller face)
             toward = 1.0 if up is None else -float(u @ up)
             if toward >= s.side_toward:
-                side[j] = True
+                below.append((i, j))
             elif toward <= -s.side_toward:
-                side[i] = True
+                below.append((j, i))
             else:
                 side[j] = True
                 warnings.append(
                     f"die at ({fi.center[0]:.0f}, {fi.center[1]:.0f}): two faces ({fi.value} and "
                     f"{fj.value}) look like its top; read the larger one")
+    # A die's side faces lie below its top face, not below one another: a face lying below
+    # only side faces is another die's top (in front of them), and its own lower
+    # neighbours are its sides. Resolved from the faces with none above them down.
+    top = {i for i, _ in below} - {j for _, j in below}
+    lower = set()
+    while True:
+        new = {j for i, j in below if i in top} - lower
+        lower |= new
+        tops = {i for i, _ in below} | {j for _, j in below}
+        tops = {k for k in tops - lower - top
+                if all(i in lower for i, j in below if j == k)}
+        if not new and not tops:
+            break
+        top |= tops
+    for k in lower | ({j for _, j in below} - top):
+        side[k] = True
     for k, f in enumerate(faces):
         if side[k] or bgr is None:
             continue

@@ -114,3 +114,14 @@ def test_touching_dice_have_coplanar_top_faces(lower_lin, colour, kept):
     out, _ = _top_faces([top, lower], SHAPE, SETTINGS)
     assert [f.value for f in out] == kept
 
+
+def test_a_face_below_a_side_face_is_another_dies_top():
+    """Three faces stacked down the photo (taken at about 50 degrees): a die's top face,
+    its side face, and the top face of a die in front of it. The lowest lies below a side
+    face only, so it is not a side face: kept; the middle one is dropped."""
+    half, h_top, h_side = 30, 30 / 1.4, 30 * math.cos(math.radians(50))
+    back = _face(5, (400, 200), _squashed(half, 1.4))
+    side = _face(4, (400, 200 + h_top + h_side), _side_face(half, 20), GREY)
+    front = _face(6, (400, 200 + h_top + 2 * h_side + h_top), _squashed(half, 1.4))
+    out, _ = _top_faces([back, side, front], SHAPE, SETTINGS)
+    assert [f.value for f in out] == [5, 6]
