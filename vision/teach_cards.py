@@ -141,8 +141,12 @@ def taught_reader(reader, profile: teach.Profile | None, game: str):
 
         def settle_backs(image, pieces):
             pieces = settle(image, pieces)
-            s = BACK_LOOK if part.look_area is None or not BACK_LOOK.measured_area else \
-                replace(BACK_LOOK, look_area=part.look_area)
+            s, share = BACK_LOOK, part.look_area
+            if share is not None and s.measured_area:
+                if share > s.bleed:
+                    return pieces  # the taught colours do not single the back out
+                if s.area_range[0] <= share <= s.area_range[1]:
+                    s = replace(s, look_area=share)
             return pieces + look_backs(image, pieces, part.look, s)
 
         out.settle_backs = settle_backs
@@ -314,7 +318,11 @@ class BackLookSettings:
     look_area: float = 1.0  # the share of a card's area a back's look covers, for counting
     #   the backs of a merged region (the profile's `look_area`, measured on the teach photo,
     #   replaces it),
-    area_range: tuple[float, float] = (0.4, 1.2)  # ... measured only within these
+    area_range: tuple[float, float] = (0.4, 1.2)  # ... used only within these (beyond:
+    #   the region touches another back in the teach photo)
+    bleed: float = 2.5  # a taught look covering over this many cards around the taught back
+    #   in its own teach photo (its colours are the table's too: a harsh light) finds no
+    #   backs: look_backs is off
     measured_area: bool = True  # use the profile's measured `look_area` (False: `look_area`)
     merged_fill: float = 0.5  # a merged region fills this share of its rectangle
     strip: tuple[float, float] = (0.2, 0.7)  # a back under another card: a strip this x the
@@ -428,8 +436,9 @@ def look_area(image: np.ndarray, centre, width: float, look: np.ndarray,
               settings: BackLookSettings | None = None) -> float | None:
     """Teach: the share of the taught back's card (`width` px wide, the card's aspect) that
     its look covers (the region of `look_regions` under `centre`): a back printed with a
-    border or on a lighter ground shows less of it than the card. None when no region lies
-    there or it is not one card's (`area_range`: it touches another back)."""
+    border or on a lighter ground shows less of it than the card; far more than one card
+    (`bleed`) when the taught colours also cover the table around it. None when no region
+    lies there."""
     from vision.cards.geometry import SPECS
 
     s = settings or BACK_LOOK
@@ -441,8 +450,7 @@ def look_area(image: np.ndarray, centre, width: float, look: np.ndarray,
     if not (0 <= y < lab.shape[0] and 0 <= x < lab.shape[1]) or lab[y, x] == 0:
         return None
     w = width * s.scale
-    share = float(np.count_nonzero(lab == lab[y, x])) / (SPECS["troetofanten"].aspect * w * w)
-    return share if s.area_range[0] <= share <= s.area_range[1] else None
+    return float(np.count_nonzero(lab == lab[y, x])) / (SPECS["troetofanten"].aspect * w * w)
 
 
 def _sample(image: np.ndarray) -> np.ndarray:

@@ -482,6 +482,32 @@ def test_look_backs_counts_merged_backs_by_the_taught_look_area(measured, found)
         assert abs(g - want) < 0.25 * CARD_W
 
 
+@pytest.mark.parametrize("share, looks", [
+    (0.7, True),  # the taught look covered 0.7 of its card in the teach photo: searched for
+    (3.4, False),  # it covered 3.4 cards' area there (its colours are the table's too, as
+    #                under a harsh light): not searched for
+    (None, True),  # not measured (a profile from before): searched for
+])
+def test_taught_reader_searches_the_look_only_when_it_singles_out_the_back(share, looks):
+    from vision.teach_cards import taught_reader
+
+    class Reader:  # the reader's part taught_reader wraps
+        classifier = FakeCards(None, None)
+
+        def settle_backs(self, image, pieces):
+            return pieces
+
+    image = np.full((600, 800, 3), (120, 140, 150), np.uint8)
+    pieces = _face_up(image, [(200, 300), (600, 450)])
+    _card(image, (400, 300), BACK_NAVY, BACK_RING)
+    part = Profile(game="troetofanten", labels=("back",), prototypes=unit(np.ones((1, 64))),
+                   colours=np.ones((1, 3), np.float32), counts=np.ones(1, np.int64),
+                   classes=Reader.classifier.classes, model="cards", look=_taught_look(),
+                   look_area=share)
+    out = taught_reader(Reader(), part, "troetofanten").settle_backs(image, pieces)
+    assert (len(out) == 3) == looks
+
+
 def test_profile_keeps_the_taught_look(tmp_path):
     look = _taught_look()
     prof = Profile(game="troetofanten", labels=("back",), prototypes=unit(np.ones((1, 8))),
