@@ -576,3 +576,23 @@ def test_troeto_zones_a_back_turned_otherwise_beyond_a_row(angle):
               ("mouse", -20, -231, 180), ("back", 0, -420, angle)]
     zones, _ = assign_zones(_table(layout, 10.0))
     assert zones[:5] == ["south"] * 2 + ["north"] * 3
+
+
+@pytest.mark.parametrize("conf,north", [
+    (0.6, ["north"] * 3),  # found by its shape alone (no classifier): the row stands
+    (0.95, ["middle"] * 3),  # read surely as a back: a card lying beyond the row
+])
+def test_troeto_zones_a_back_by_its_shape_alone_beyond_a_row(conf, north):
+    """An object on the table beyond the north row, lined up with it, taken for a back by
+    its shape and colour alone (`ReadSettings.design_confidence`, 0.6) marks no outermost
+    card: the row still marks where north's cards lie. A back read surely there does (the
+    row's cards then lie more than `side_gap` card heights in from it)."""
+    from dataclasses import replace
+
+    layout = [("elephant-1", -60, 230, 0), ("elephant-2", -30, 231, 0),
+              ("tamer", 60, -230, 180), ("elephant-3", 20, -229, 180),
+              ("mouse", -20, -231, 180), ("back", 0, -420, 180)]
+    pieces = _table(layout, 10.0)
+    pieces[-1] = replace(pieces[-1], confidence=conf)
+    zones, _ = assign_zones(pieces)
+    assert zones[:5] == ["south"] * 2 + north

@@ -41,6 +41,9 @@ class ZoneSettings:
     centre_gap: float = 0.8  # card heights: a side whose opposite side has no player lies at
     #   least this far out from the middle of the sides across it (a player's piles lie in
     #   front of them, the training animals in the middle of the table)
+    outer_back: float = 0.6  # a face-down card read this surely or less (found by its shape
+    #   or colour alone, no classifier: `ReadSettings.design_confidence`) marks no side's
+    #   outermost card (an object on the table beyond a row can pass for one)
 
 
 ZONES = ZoneSettings()
@@ -125,7 +128,8 @@ def assign_zones(pieces: list[CardPiece], s: ZoneSettings = ZONES) -> tuple[list
     outer = {}
     for name in SIDES:
         on = [i for i, p in enumerate(pieces) if p.label != "back" or
-              _angle_to_side(p.angle, axes[name], True) <= s.axis_tol]
+              _angle_to_side(p.angle, axes[name], True) <= s.axis_tol and
+              p.confidence > s.outer_back]
         outer[name] = float(np.max(depth[name][on])) if on else float(np.max(depth[name]))
     # A side's own outermost face-up card, when it is (nearly) the table's outermost one
     # there: the side's cards lie at that depth. Otherwise the side has no player.
