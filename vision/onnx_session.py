@@ -8,11 +8,10 @@ from pathlib import Path
 from vision.errors import ModelMissing
 
 
-def open_session(path: str | Path, what: str, train_command: str, threads: int = 1,
-                 spin: bool = False):
+def open_session(path: str | Path, what: str, train_command: str, threads: int = 1):
     """``(onnxruntime.InferenceSession, custom metadata dict)`` for the model at ``path``.
-    `threads` > 1: the intra-op pool's threads sleep between runs unless `spin` (spinning
-    threads burn a shared core while the caller's Python code runs between the runs)."""
+    `threads` > 1: the intra-op pool's threads sleep between runs (spinning threads burn a
+    shared core while the caller's Python code runs between the runs)."""
     import onnxruntime as ort
 
     path = Path(path)
@@ -22,7 +21,7 @@ def open_session(path: str | Path, what: str, train_command: str, threads: int =
     opts.intra_op_num_threads = threads
     opts.inter_op_num_threads = 1
     opts.log_severity_level = 3
-    opts.add_session_config_entry("session.intra_op.allow_spinning", "1" if spin else "0")
+    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
     try:
         session = ort.InferenceSession(
             str(path), sess_options=opts, providers=["CPUExecutionProvider"]

@@ -84,7 +84,9 @@ def light_gains(image_bgr: np.ndarray, strength: float) -> np.ndarray:
 def _sixth_powers() -> np.ndarray:
     """(1, 256, 3) float32: `light_gains`' (level / 255) ** 6 of each uint8 level."""
     levels = np.arange(256, dtype=np.float32) / 255.0
-    return np.ascontiguousarray(np.repeat((levels ** 6)[None, :, None], 3, axis=2))
+    t = np.ascontiguousarray(np.repeat((levels ** 6)[None, :, None], 3, axis=2))
+    t.flags.writeable = False  # (cached)
+    return t
 
 
 def apply_gains(image_bgr: np.ndarray, gains: np.ndarray) -> np.ndarray:
@@ -144,8 +146,13 @@ def level_tables(mean: tuple[float, ...], std: tuple[float, ...]) -> tuple[np.nd
     """Per RGB channel c, a (1, 256) float32 table of (level / 255 - mean[c]) / std[c] (the
     float32 operations of `crops_to_input`'s arithmetic, so its numbers)."""
     levels = np.arange(256, dtype=np.float32) / 255.0
-    return tuple(np.ascontiguousarray(((levels - np.float32(m)) / np.float32(s))[None])
-                 for m, s in zip(mean, std, strict=True))
+    means = np.broadcast_to(np.asarray(mean, np.float32), (3,))  # (as the arithmetic's
+    stds = np.broadcast_to(np.asarray(std, np.float32), (3,))  # broadcasting: 1 or 3 values)
+    tables = tuple(np.ascontiguousarray(((levels - m) / s)[None])
+                   for m, s in zip(means, stds, strict=True))
+    for t in tables:
+        t.flags.writeable = False  # (cached: shared by every caller and thread)
+    return tables
 
 
 def put_lookup(src: np.ndarray, table: np.ndarray, dst: np.ndarray) -> None:

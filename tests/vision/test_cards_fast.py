@@ -24,16 +24,21 @@ def test_mask_min_area_rect_equals_the_rectangle_of_all_pixels(seed):
     assert mask_min_area_rect(np.zeros((5, 5), np.uint8)) is None
 
 
-@pytest.mark.parametrize("shape", [(96, 128), (95, 131), (120, 90)])
-def test_detector_input_is_the_same_as_the_plain_normalisation(shape):
-    rng = np.random.default_rng(1)
-    img = rng.integers(0, 256, (*shape, 3), dtype=np.uint8)
-    s = DetectSettings()
-    small = cv2.resize(img, None, fx=s.scale, fy=s.scale, interpolation=cv2.INTER_AREA)
-    want = small_to_input(small, s)
-    got = to_input(img, s)
-    assert got.dtype == np.float32 and got.flags.c_contiguous
-    assert np.array_equal(got, want)
+@pytest.mark.parametrize("shape, settings", [
+    ((96, 128), DetectSettings()),  # multiples of 8 after scaling: no padding
+    ((95, 131), DetectSettings(mean=(0.2, 0.5, 0.9), std=(0.3, 0.1, 0.6))),  # padded; each
+    #   channel its own mean and std (a swapped plane shows)
+    ((120, 90), DetectSettings(scale=1.0, mean=(0.485, 0.456, 0.406),
+                               std=(0.229, 0.224, 0.225))),  # unscaled
+])
+def test_detector_input_is_the_same_as_the_plain_normalisation(shape, settings):
+    img = np.random.default_rng(1).integers(0, 256, (*shape, 3), dtype=np.uint8)
+    small = cv2.resize(img, None, fx=settings.scale, fy=settings.scale,
+                       interpolation=cv2.INTER_AREA)
+    want = small_to_input(small, settings)
+    got = to_input(img, settings)
+    assert got.shape == want.shape and got.dtype == np.float32 and got.flags.c_contiguous
+    assert got.tobytes() == want.tobytes()
 
 
 def test_key_points_deep_inside_the_cloth_are_no_cards():

@@ -19,6 +19,7 @@ SETTINGS = [
     CropSettings(),  # the models' mean 0.5, std 0.25
     CropSettings(mean=(0.485, 0.456, 0.406), std=(0.229, 0.224, 0.225)),  # ImageNet's
     CropSettings(mean=(0.1, 0.9, 0.3), std=(0.7, 0.05, 1.3)),  # each channel its own
+    CropSettings(mean=(0.4,), std=(0.3,)),  # one value for all three (broadcast)
 ]
 
 

@@ -74,9 +74,10 @@ def frame_from_pose(key, angle_deg: float, width: float, spec: KeySpec) -> np.nd
     # on Python floats (IEEE doubles, as numpy's), without a numpy call per step
     c, s = float(np.cos(t)), float(np.sin(t))
     ex0, ex1 = c * width, s * width
-    ey0, ey1 = -s * width * spec.aspect, c * width * spec.aspect
+    aspect = float(spec.aspect)  # (float(): numpy's upcast of e.g. a float32 field)
+    ey0, ey1 = -s * width * aspect, c * width * aspect
     k0, k1 = np.asarray(key, float)
-    u, v = spec.key_uv
+    u, v = float(spec.key_uv[0]), float(spec.key_uv[1])
     x, y = k0 - u * ex0 - v * ey0, k1 - u * ex1 - v * ey1
     return np.array([[x, y], [x + ex0, y + ex1], [x + ex0 + ey0, y + ex1 + ey1],
                      [x + ey0, y + ey1]])
@@ -106,55 +107,39 @@ def _box_weights(crop_u: tuple[float, float], crop_v: tuple[float, float]) -> np
     """(4, 4, 1) float64: `card_uv_point`'s four weights (on TL, TR, BR, BL) of each corner
     of the box crop_u x crop_v (TL, TR, BR, BL), each the same product of Python floats."""
     (u0, u1), (v0, v1) = crop_u, crop_v
-    return np.array([[(1 - u) * (1 - v), u * (1 - v), u * v, (1 - u) * v]
-                     for u, v in ((u0, v0), (u1, v0), (u1, v1), (u0, v1))])[..., None]
+    w = np.array([[(1 - u) * (1 - v), u * (1 - v), u * v, (1 - u) * v]
+                  for u, v in ((u0, v0), (u1, v0), (u1, v1), (u0, v1))])[..., None]
+    w.flags.writeable = False  # (cached: shared by every caller and thread)
+    return w
 
 
 @lru_cache(maxsize=4)
 def _square(n: int) -> np.ndarray:
     """The (4, 2) float32 corners of the n x n warp's pixel square (pixel centres at
     integers)."""
-    return np.float32([[0, 0], [n, 0], [n, n], [0, n]]) - 0.5
+    q = np.float32([[0, 0], [n, 0], [n, n], [0, n]]) - 0.5
+    q.flags.writeable = False  # (cached)
+    return q
 
 
 def crop_box(frames, spec: KeySpec) -> np.ndarray:
     """(N, 4, 2) float32 image corners (TL, TR, BR, BL) of `spec`'s crop box on each of the
     N pieces `frames` ((N, 4, 2) corners): `card_uv_point` of each box corner, the same
     sums in the same order (so the same numbers), for all pieces at once."""
-    q = np.asarray(frames, float).reshape(-1, 1, 4, 2)
+    q = np.asarray(frames, float)
+    if q.shape[-2:] != (4, 2):
+        raise ValueError(f"frames of shape {q.shape}: want (4, 2) or (N, 4, 2) corners")
+    q = q.reshape(-1, 1, 4, 2)
     w = _box_weights(tuple(spec.crop_u), tuple(spec.crop_v))
     return (w[:, 0] * q[:, :, 0] + w[:, 1] * q[:, :, 1] + w[:, 2] * q[:, :, 2]
             + w[:, 3] * q[:, :, 3]).astype(np.float32)
-
-
-def crop_cards(image_bgr: np.ndarray, frames, spec: KeySpec,
-               settings: CardCropSettings = CARD_CROP) -> np.ndarray:
-    """`crop_card` of each of the pieces `frames` (a sequence of (4, 2) corners, or (N, 4, 2)):
-    (N, size, size, 3) uint8 BGR, the same pixels. The box corners are computed for all
-    pieces at once and the oversampled warps area-resized in one call (the resize by the
-    whole factor `oversample` averages each oversample x oversample block on its own, and
-    the crops' blocks do not straddle: stacked, each crop comes out as alone)."""
-    n = settings.size * settings.oversample
-    src = crop_box(frames, spec)
-    big = np.empty((len(src) * n, n, 3), np.uint8)
-    if not len(src):
-        return big.reshape(0, settings.size, settings.size, 3)
-    dst = _square(n)
-    for i, corners in enumerate(src):
-        M = cv2.getPerspectiveTransform(dst, corners)
-        cv2.warpPerspective(image_bgr, M, (n, n), dst=big[i * n:(i + 1) * n],
-                            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                            borderMode=cv2.BORDER_REPLICATE)
-    small = cv2.resize(big, (settings.size, settings.size * len(src)),
-                       interpolation=cv2.INTER_AREA)
-    return small.reshape(len(src), settings.size, settings.size, 3)
 
 
 def crop_card(image_bgr: np.ndarray, frame, spec: KeySpec,
               settings: CardCropSettings = CARD_CROP) -> np.ndarray:
     """The classifier's (size, size, 3) uint8 BGR crop of `spec`'s box on the piece `frame`
     ((4, 2) corners TL, TR, BR, BL in image pixels), resampled top-down: the box (`crop_box`)
-    warped at `oversample` x the size, then area-resized. `crop_cards` for many pieces."""
+    warped at `oversample` x the size, then area-resized."""
     n = settings.size * settings.oversample
     M = cv2.getPerspectiveTransform(_square(n), crop_box(frame, spec)[0])
     big = cv2.warpPerspective(image_bgr, M, (n, n), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,

@@ -1,4 +1,4 @@
-"""vision.cards.geometry: the crop box and the batched crops give the same numbers as the
+"""vision.cards.geometry: the crop box and the pose's frame give the same numbers as the
 one-piece formulas they replace (the classifiers were trained on those crops)."""
 
 from dataclasses import replace
@@ -9,11 +9,9 @@ import pytest
 from vision.cards.geometry import (
     INDEX_SPEC,
     SPECS,
-    CardCropSettings,
     card_uv_point,
     crop_box,
     crop_card,
-    crop_cards,
     frame_from_pose,
 )
 
@@ -64,33 +62,6 @@ def test_crop_box_is_card_uv_point():
             assert box.tobytes() == want.tobytes()
 
 
-@pytest.mark.parametrize("settings", [
-    CardCropSettings(),  # the models' 32 px at 2 x oversampling
-    CardCropSettings(size=24, oversample=3),  # an odd whole factor
-    CardCropSettings(size=20, oversample=1),  # no oversampling: no averaging at all
-])
-def test_crop_cards_is_crop_card_each(settings):
-    image = _photo(3)
-    rng = np.random.default_rng(4)
-    spec = SPECS["troetofanten"]
-    # some pieces partly off the photo (the border is replicated), at any angle and size
-    frames = [frame_from_pose(rng.uniform(-10, 130, 2), float(rng.uniform(0, 360)),
-                              float(rng.uniform(8, 60)), spec) for _ in range(9)]
-    got = crop_cards(image, frames, spec, settings)
-    want = np.stack([crop_card(image, f, spec, settings) for f in frames])
-    assert got.shape == (9, settings.size, settings.size, 3) and got.dtype == np.uint8
-    assert np.array_equal(got, want)
-    assert np.array_equal(crop_cards(image, np.array(frames), spec, settings), want)
-    # each crop alone: no neighbour's pixels leak into a crop's area average
-    for k in (0, 4, 8):
-        assert np.array_equal(crop_cards(image, frames[k:k + 1], spec, settings)[0], want[k])
-
-
-def test_crop_cards_empty():
-    got = crop_cards(_photo(), [], SPECS["hop-la-bille"])
-    assert got.shape == (0, 32, 32, 3) and got.dtype == np.uint8
-
-
 def test_crop_card_reads_the_box():
     """The crop shows the box: a piece drawn axis-aligned, cropped with a box of exactly
     its own corners, fills the crop (the other tests only compare the functions)."""
@@ -98,6 +69,5 @@ def test_crop_card_reads_the_box():
     image[20:60, 30:70] = (0, 0, 255)  # a red 40 x 40 square
     spec = replace(SPECS["magic-rabbit"], crop_u=(0.0, 1.0), crop_v=(0.0, 1.0))
     frame = np.array([[29.5, 19.5], [69.5, 19.5], [69.5, 59.5], [29.5, 59.5]])
-    crop = crop_cards(image, [frame], spec)[0]
+    crop = crop_card(image, frame, spec)
     assert (crop[2:-2, 2:-2] == (0, 0, 255)).all()
-    assert np.array_equal(crop, crop_card(image, frame, spec))
