@@ -108,6 +108,8 @@ class DiceSettings:
     one_square_vs_circle: float = 0.75  # ... which must beat a circle fit by this factor
     one_drop_rays: int = 2  # border rays left out of the square fit (side face, seam)
     one_max_asym: float = 0.15  # median |log(ray / opposite ray)|: the pip sits in the middle
+    die_pip_holds: int = 2  # a "pip" with this many smaller candidates of the other
+    die_pip_size: float = 0.6  # polarity (at most this x its diameter) inside is no pip
     # Top face versus side faces.
     adjacent: float = 1.35  # centre distance / (sum of the two faces' border distances)
     side_shape_ratio: float = 1.3  # faces more alike in foreshortening are two dice ...
@@ -195,7 +197,9 @@ _FIT = _fit_tables()
 class Pips:
     """Pip candidates (N of them): centre xy (N, 2) float; d equivalent diameter (N,);
     cov (N, 2, 2) second moments; dark (N,) bool; level/face (N,) channel levels;
-    contrast (N,); colour (N, 3) BGR of the surrounding face; chan (N,) channel index."""
+    contrast (N,); colour (N, 3) BGR of the surrounding face; chan (N,) channel index;
+    holds (N,) bool: it holds `die_pip_holds` smaller candidates of the other polarity
+    (`find_pips`; a whole die or a disc with a number, no pip)."""
 
     xy: np.ndarray
     d: np.ndarray
@@ -206,12 +210,13 @@ class Pips:
     contrast: np.ndarray
     colour: np.ndarray
     chan: np.ndarray
+    holds: np.ndarray | None = None
 
     def __len__(self):
         return len(self.d)
 
     def take(self, idx):
-        return Pips(**{k: v[idx] for k, v in self.__dict__.items()})
+        return Pips(**{k: None if v is None else v[idx] for k, v in self.__dict__.items()})
 
 
 @dataclass
@@ -435,8 +440,15 @@ def find_pips(img: np.ndarray, s: DiceSettings = SETTINGS) -> tuple[Pips, list[n
         merged[i] = bool(apart.any())
     same[merged] = False
     same[:, merged] = False
-    alive = ~np.triu(same, 1).any(axis=0) & ~merged
-    return p.take(np.nonzero(alive)[0]), chans
+    alive = np.nonzero(~np.triu(same, 1).any(axis=0) & ~merged)[0]
+    out = p.take(alive)
+    # Pips are plain: a "pip" with smaller blobs of the other polarity inside it is a
+    # whole die (a red die's white pips in a big dark dot) or a disc with a number.
+    dist = dist[np.ix_(alive, alive)]
+    inside = (out.dark[:, None] != out.dark[None]) & (dist < 0.5 * out.d[:, None]) & (
+        out.d[None] < s.die_pip_size * out.d[:, None])
+    out.holds = np.count_nonzero(inside, axis=1) >= s.die_pip_holds
+    return out, chans
 
 
 # --------------------------------------------------------------------------- grouping
@@ -869,6 +881,9 @@ def read_group(idx: np.ndarray, p: Pips, chans, s: DiceSettings) -> Face | None:
         area = float(abs(np.linalg.det(lin)) * 4)
         fe = ext
     else:
+        # at least half of them hold pips of their own (`Pips.holds`): dice, not pips
+        if p.holds is not None and 2 * int(np.count_nonzero(p.holds[idx])) >= n:
+            return _reject(21, locals())
         r, lin, centre = fit_layout(xy)
         if r > s.max_residual:
             return _reject(8, locals())

@@ -278,3 +278,39 @@ def test_lone_dot_without_a_face_is_no_one():
     img = cv2.GaussianBlur(img, (0, 0), 3)
     flat = dataclasses.replace(SETTINGS, die_side_px=90.0, face_affine=(45.0, 0.0, 0.0, 45.0))
     assert read_dice(img, flat)[0] == []
+
+
+def _dotted_discs(dots: int) -> np.ndarray:
+    """A light square with two big dark red discs on its diagonal (a 2's layout), each
+    with `dots` small white dots on it (whole dice, seen as one dark blob each)."""
+    img = np.full((360, 360, 3), 90, np.uint8)
+    cv2.rectangle(img, (60, 60), (300, 300), (235, 238, 238), -1)
+    for cx, cy in ((120, 120), (240, 240)):
+        cv2.circle(img, (cx, cy), 26, (40, 35, 150), -1, cv2.LINE_AA)
+        for dx, dy in ((-10, -10), (10, 10), (10, -10))[:dots]:
+            cv2.circle(img, (cx + dx, cy + dy), 3, (230, 230, 230), -1, cv2.LINE_AA)
+    return cv2.GaussianBlur(img, (0, 0), 1.0)
+
+
+@pytest.mark.parametrize("dots,holds", [
+    (0, False),  # a plain dark disc: a pip
+    (1, False),  # one light speck in it (glare in a pip's hollow): still a pip
+    (3, True),  # light dots in it: a whole die, no pip
+])
+def test_a_blob_holding_pips_is_marked(dots, holds):
+    p, _ = find_pips(_dotted_discs(dots))
+    big = p.d > 40
+    assert big.sum() == 2 and p.dark[big].all()
+    assert (p.holds[big] == holds).all()
+
+
+@pytest.mark.parametrize("dots,holds_needed,read", [
+    (0, SETTINGS.die_pip_holds, True),  # plain discs on a light square: a big 2
+    (3, SETTINGS.die_pip_holds, False),  # discs with pips of their own: two dice, no 2
+    (3, 99, True),  # (without the test they are read as the 2's pips)
+])
+def test_dice_are_not_the_pips_of_a_bigger_face(dots, holds_needed, read):
+    s = dataclasses.replace(SETTINGS, die_pip_holds=holds_needed)
+    dice, _, _ = read_dice(_dotted_discs(dots), s)
+    assert any(d.value == 2 and np.hypot(d.center[0] - 180, d.center[1] - 180) < 10
+               for d in dice) == read
