@@ -435,22 +435,28 @@ def look_regions(image: np.ndarray, look: np.ndarray, width: float,
 def look_area(image: np.ndarray, centre, width: float, look: np.ndarray,
               settings: BackLookSettings | None = None) -> float | None:
     """Teach: the share of the taught back's card (`width` px wide, the card's aspect) that
-    its look covers (the region of `look_regions` under `centre`): a back printed with a
-    border or on a lighter ground shows less of it than the card; far more than one card
-    (`bleed`) when the taught colours also cover the table around it. None when no region
-    lies there."""
+    its look covers (the region of `look_regions` whose outer outline holds `centre`, its
+    pixels counted as `look_backs` counts a region's: a tap on a hole of the region, a
+    centre motif in none of the look's colours, is on it): a back printed with a border or
+    on a lighter ground shows less of it than the card; far more than one card (`bleed`)
+    when the taught colours also cover the table around it. None when no region lies
+    there."""
     from vision.cards.geometry import SPECS
 
     s = settings or BACK_LOOK
     _, hit = look_regions(image, look, width, s)
     if hit is None:
         return None
-    _, lab = cv2.connectedComponents((hit > 0).astype(np.uint8))
-    x, y = (int(round(v * s.scale)) for v in centre)
-    if not (0 <= y < lab.shape[0] and 0 <= x < lab.shape[1]) or lab[y, x] == 0:
-        return None
-    w = width * s.scale
-    return float(np.count_nonzero(lab == lab[y, x])) / (SPECS["troetofanten"].aspect * w * w)
+    x, y = ((float(v) + 0.5) * s.scale - 0.5 for v in centre)  # (look_backs' mapping)
+    outlines, _ = cv2.findContours(hit, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    for q in outlines:  # the region whose outline holds the tap, as look_backs reads it
+        if cv2.pointPolygonTest(q, (x, y), False) >= 0:
+            blob = np.zeros(hit.shape, np.uint8)  # its outline filled; the look's pixels in it
+            cv2.drawContours(blob, [q], -1, 1, -1)
+            w = width * s.scale
+            return float(np.count_nonzero(blob & (hit > 0))) / (
+                SPECS["troetofanten"].aspect * w * w)
+    return None
 
 
 def _sample(image: np.ndarray) -> np.ndarray:

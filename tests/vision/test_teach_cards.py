@@ -457,6 +457,26 @@ def test_look_area_measures_the_share_of_the_card_the_look_covers():
     assert look_area(teach, (60, 60), CARD_W, look) is None
 
 
+def test_look_area_measures_a_back_tapped_on_a_hole_of_its_look():
+    """A back whose centre motif is in none of the look's colours (a white disc, white
+    being the face-up cards' colour too) leaves a hole in its region at the tap: the tap is
+    still on the back, measured as look_backs reads the region (its outer outline)."""
+    from vision.teach_cards import back_look, look_area, look_backs
+
+    teach = np.full((400, 600, 3), (120, 140, 150), np.uint8)
+    _face_up(teach, [(60, 60), (540, 60), (60, 340), (540, 340)])
+    frame = _card(teach, (300, 200), BACK_NAVY, BACK_RING)
+    cv2.circle(teach, (300, 200), int(0.25 * CARD_W), (235, 235, 235), -1)
+    look = back_look(teach, (300, 200), CARD_W)
+    share = look_area(teach, (300, 200), CARD_W, look)
+    assert share is not None and share == pytest.approx(
+        look_area(teach, (300 + 0.4 * CARD_W, 200), CARD_W, look), abs=1e-9)
+    assert 0.6 < share < 1.0
+    pieces = _face_up(np.zeros_like(teach), [(60, 60), (540, 60), (60, 340), (540, 340)])
+    found = look_backs(teach, pieces, look)  # (the cards as the reader reads them)
+    assert len(found) == 1 and np.hypot(*(found[0].center - frame.mean(axis=0))) < 0.25 * CARD_W
+
+
 @pytest.mark.parametrize("measured, found", [
     (True, 2),  # two bordered backs side by side: 2 x 0.64 of a card's look, two backs
     (False, 0),  # counted in whole cards (1.28: no whole back, not two): none
