@@ -525,7 +525,47 @@ def test_taught_reader_searches_the_look_only_when_it_singles_out_the_back(share
                    classes=Reader.classifier.classes, model="cards", look=_taught_look(),
                    look_area=share)
     out = taught_reader(Reader(), part, "troetofanten").settle_backs(image, pieces)
-    assert (len(out) == 3) == looks
+    assert out[:2] == pieces and len(out) == 2 + looks
+
+
+@pytest.mark.parametrize("share, found", [
+    ("taught", 2),  # the bordered back's share measured on its teach photo (0.64): two
+    #                 touching bordered backs count as two
+    (1.5, 0),  # above area_range: counted in whole cards (1.28 of them: none)
+    (0.3, 0),  # below it: whole cards too (counted in 0.3's, the region would be 4 backs)
+    (None, 0),  # not measured (a profile from before): whole cards too
+    (3.4, 0),  # over bleed: the look is not searched for
+])
+def test_taught_reader_counts_merged_backs_by_the_profile_look_area(share, found):
+    """From teaching to scoring: the share teaching measures on the teach photo, saved in
+    the profile, is the unit the taught reader counts a merged region's backs in."""
+    from vision.teach_cards import back_look, look_area, taught_reader
+
+    class Reader:  # the reader's part taught_reader wraps
+        classifier = FakeCards(None, None)
+
+        def settle_backs(self, image, pieces):
+            return pieces
+
+    teach = np.full((400, 400, 3), (120, 140, 150), np.uint8)
+    _bordered_back(teach, (200, 200))
+    look = back_look(teach, (200, 200), CARD_W)
+    if share == "taught":
+        share = look_area(teach, (200, 200), CARD_W, look)
+        assert share == pytest.approx(0.64, abs=0.06)
+    image = np.full((600, 800, 3), (120, 140, 150), np.uint8)
+    pieces = _face_up(image, [(200, 300), (600, 450)])
+    _bordered_back(image, (400, 250))
+    _bordered_back(image, (400, 326))  # on its border, end to end: one region
+    part = Profile(game="troetofanten", labels=("back",), prototypes=unit(np.ones((1, 64))),
+                   colours=np.ones((1, 3), np.float32), counts=np.ones(1, np.int64),
+                   classes=Reader.classifier.classes, model="cards", look=look,
+                   look_area=share)
+    out = taught_reader(Reader(), part, "troetofanten").settle_backs(image, pieces)
+    assert out[:2] == pieces and len(out) == 2 + found
+    got = sorted(float(p.center[1]) for p in out[2:])
+    for g, want in zip(got, (250, 326)[:found], strict=True):
+        assert abs(g - want) < 0.25 * CARD_W
 
 
 def test_profile_keeps_the_taught_look(tmp_path):
@@ -727,8 +767,10 @@ def test_card_examples_keep_a_look_of_an_unknown_back(monkeypatch, game, p_back,
     assert ex.label == label and ex.model == "cards"
     if looked:
         assert np.allclose(ex.look, tc.back_look(image, piece.center, piece.width))
+        assert (ex.look_area is not None) == (game == "troetofanten")
     else:
         assert ex.look is None
+        assert ex.look_area is None
 
 
 @pytest.mark.parametrize("p_back, rescued", [
