@@ -902,9 +902,31 @@ def test_box_limits(pieces, want_labels, n_warn):
     read = [replace(_piece(lab, (60.0 * k, 100.0), 0.0, conf), probs={
         lab: 0.6, "tootophant-2": 0.3, "tootophant-5": 0.1} if lab.startswith("toot") else
         {lab: conf}) for k, (lab, conf) in enumerate(pieces)]
-    got, warnings = box_limits(read)
+    got, warnings, relabelled = box_limits(read)
     assert [p.label for p in got] == want_labels
     assert len(warnings) == n_warn
+    read_labels = {lab for lab, _ in pieces}
+    assert [p.label for p in relabelled] == [lab for lab in want_labels if lab not in read_labels]
+    assert all(any(p is q for q in got) for p in relabelled)
+
+
+def test_a_relabelled_card_gets_one_warning():
+    """A sixth tootophant-3 (a box holds 5) that `box_limits` counts as a tootophant-2 gets
+    its warning only: it carries its second-likeliest number, so `number_doubt` would warn
+    about it too ("3 or 2"), which `piece_warnings` leaves out."""
+    from vision.cards.read import box_limits, piece_warnings
+
+    probs = {"tootophant-3": 0.95, "tootophant-2": 0.03, "tootophant-5": 0.02}
+    read = [replace(_piece("tootophant-3", (60.0 * k, 100.0), 0.0, 0.9 if k < 5 else 0.7),
+                    probs=probs) for k in range(6)]
+    got, warnings, relabelled = box_limits(read)
+    assert [p.label for p in got] == ["tootophant-3"] * 5 + ["tootophant-2"]
+    assert relabelled == [got[5]]
+    warnings += piece_warnings(got, "troetofanten", READ, relabelled)
+    assert len(warnings) == 1, warnings
+    assert "(300, 100)" in warnings[0] and "counted as tootophant-2" in warnings[0]
+    # without it, the number's warning would come too
+    assert len(piece_warnings(got, "troetofanten", READ)) == 1
 
 
 def test_look_alike_regions_a_back_whose_medallion_the_table_shares():

@@ -1148,20 +1148,24 @@ def _two_numbers(kind: str, probs: dict[str, float]) -> list[tuple[str, float]]:
     return sorted(_kind_numbers(kind, probs).items(), key=lambda kv: -kv[1])[:2]
 
 
-def box_limits(pieces: list[CardPiece]) -> tuple[list[CardPiece], list[str]]:
+def box_limits(pieces: list[CardPiece]
+               ) -> tuple[list[CardPiece], list[str], list[CardPiece]]:
     """Troetofanten `pieces` within one box's cards (`TROETO_COUNTS`: 1 mousetrap, 3 mice,
-    5 tamers, ...; facts beyond them cannot be scored) and a warning for each reading
-    changed: of a label read more often than the box holds, the surest readings stand; an
-    animal beyond them takes its likeliest other number the box still has room for (its
-    points do not change), any other card is not counted (a card's other corner index or
-    its drawing read as a second one)."""
+    5 tamers, ...; facts beyond them cannot be scored), a warning for each reading
+    changed, and the relabelled pieces (those of the first list whose label it changed;
+    their warning already says to check the number, `piece_warnings` adds no second one):
+    of a label read more often than the box holds, the surest readings stand; an animal
+    beyond them takes its likeliest other number the box still has room for (its points do
+    not change), any other card is not counted (a card's other corner index or its drawing
+    read as a second one)."""
     count: dict[str, int] = {}
     for p in pieces:
         count[p.label] = count.get(p.label, 0) + 1
     if all(n <= TROETO_COUNTS.get(lab, n) for lab, n in count.items()):
-        return pieces, []
+        return pieces, [], []
     out: dict[int, CardPiece] = {}  # (by the reader's order)
     warnings: list[str] = []
+    relabelled: list[CardPiece] = []
     seen: dict[str, int] = {}
     for k in sorted(range(len(pieces)), key=lambda k: -pieces[k].confidence):
         p = pieces[k]
@@ -1180,11 +1184,12 @@ def box_limits(pieces: list[CardPiece]) -> tuple[list[CardPiece], list[str]]:
                             f"a box holds {TROETO_COUNTS[p.label]}; counted as {label}, "
                             "check the number")
             out[k] = replace(p, label=label)
+            relabelled.append(out[k])
         else:
             warnings.append(f"possibly {_article(p.label)} {p.label} at ({x:.0f}, {y:.0f}), "
                             f"not counted: a box holds {TROETO_COUNTS[p.label]} and "
                             "surer readings fill it; check the card")
-    return [out[k] for k in sorted(out)], warnings
+    return [out[k] for k in sorted(out)], warnings, relabelled
 
 
 def number_doubt(piece: CardPiece, threshold: float) -> str | None:
@@ -1204,6 +1209,26 @@ def number_doubt(piece: CardPiece, threshold: float) -> str | None:
     return (f"the {kind} at ({x:.0f}, {y:.0f}): its corner number is unclear, {a} or {b} "
             f"({pa / total:.2f} / {pb / total:.2f}); the points do not change, check the "
             f"number")
+
+
+def piece_warnings(pieces: list[CardPiece], game: str, s: ReadSettings,
+                   relabelled: list[CardPiece] | tuple = ()) -> list[str]:
+    """Each piece's own warnings: a Troetofanten animal's unclear number (`number_doubt`),
+    except for one `box_limits` relabelled (it carries its second-likeliest number, so its
+    share is always below the threshold, and `box_limits`' warning already says to check
+    the number), and a piece under `low_confidence` (not when only its number is unsure:
+    its kind takes 0.9 or more)."""
+    skip = {id(p) for p in relabelled}
+    warnings: list[str] = []
+    for p in pieces:
+        doubt = number_doubt(p, s.number_doubt) if game == "troetofanten" else None
+        if doubt and id(p) not in skip:
+            warnings.append(doubt)
+        if p.confidence < s.low_confidence and not (doubt and kind_share(p) >= 0.9):
+            x, y = p.center
+            warnings.append(f"unsure about the {p.label} at ({x:.0f}, {y:.0f}) "
+                            f"(confidence {p.confidence:.2f})")
+    return warnings
 
 
 def index_spec(model) -> KeySpec:
@@ -1675,6 +1700,7 @@ class CardReader:
                     x, y = kp.xy[i]
                     warnings.append(f"the {label} at ({x:.0f}, {y:.0f}): its number and its "
                                     f"colour do not agree (colour hue {hue:.0f} degrees)")
+        relabelled: list[CardPiece] = []  # (by `box_limits`: its warning names the number)
         if game == "troetofanten":
             pieces = drop_turned_twins(pieces, s.twin_reach)
             pieces = self.settle_backs(image, pieces)
@@ -1688,7 +1714,7 @@ class CardReader:
                     pieces, unread = self.read_paper(image, pieces)
                 warnings += unseen_cards(pieces, doubted, under, s,
                                          unread if s.paper_warnings else (), unsure_backs)
-                pieces, more = box_limits(pieces)
+                pieces, more, relabelled = box_limits(pieces)
                 warnings += more
         if game == "hop-la-bille" and area is not None and s.hop_row_backs:
             pieces = hop_row_backs(image, area, pieces, s)
@@ -1705,14 +1731,7 @@ class CardReader:
             for i in best.values():
                 pieces.append(CardPiece("dove", float(min(1.0, kp.score[i] / 0.4)),
                                         kp.xy[i].copy(), None, 0.0, float(kp.width[i])))
-        for p in pieces:
-            doubt = number_doubt(p, s.number_doubt) if game == "troetofanten" else None
-            if doubt:
-                warnings.append(doubt)
-            if p.confidence < s.low_confidence and not (doubt and kind_share(p) >= 0.9):
-                x, y = p.center
-                warnings.append(f"unsure about the {p.label} at ({x:.0f}, {y:.0f}) "
-                                f"(confidence {p.confidence:.2f})")
+        warnings += piece_warnings(pieces, game, s, relabelled)
         return pieces, warnings
 
     @property
