@@ -312,9 +312,10 @@ class BackLookSettings:
     #                                          width of the 3 nearest cards read
     shape: tuple[float, float] = (1.15, 2.1)  # ... its long side this x its short side
     fill: float = 0.6  # ... and it fills this share of its rectangle
-    merged: tuple[float, float] = (1.6, 4.5)  # a region of this many cards' area (filling
-    #   `fill` of its rectangle, its short side at least size[0] x the width): backs side by
-    #   side or in a pile, split into that many (rounded) by k-means on its pixels
+    merged: tuple[float, float] = (1.6, 4.5)  # a region of this many backs' looks (each
+    #   `look_area` of a card's area; filling `merged_fill` of its rectangle, its short side
+    #   at least size[0] x the width): backs side by side or in a pile, split into that many
+    #   (rounded) by k-means on its pixels
     look_area: float = 1.0  # the share of a card's area a back's look covers, for counting
     #   the backs of a merged region (the profile's `look_area`, measured on the teach photo,
     #   replaces it),
@@ -537,8 +538,10 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     its minimum-area rectangle has a card's size (the width of the 3 nearest cards read) and
     shape and it fills it, or when it is a strip along a card's side beside a card read (a
     back under it: its centre is then put a card's size from the strip's outer edge); a
-    region of 2-4 cards' area is split. The region's own colours must match the taught
-    back's (`min_match`)."""
+    region of 1.6-4.5 backs' looks (`look_area`) is split. The region's own colours must
+    match the taught back's (`min_match`) and, shown whole, hold its colours other than the
+    main one (`min_second`); a back shown whole over a face-up card's key point read
+    (`key_inside`) is left out."""
     from vision.cards.geometry import SPECS
     from vision.cards.read import back_piece, inside_frame, nearest, rect_sides
 
@@ -595,13 +598,12 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
         else:  # a strip: the card lies under its neighbour, across the strip towards it
             on_top = False
             nrm = np.array([-el[1], el[0]]) / max(long_, 1e-9)
-            inside = any(inside_frame((c + 0.5) / f - 0.5, p.frame, s.inside_share)
-                         for p in pieces + out)
             side = fan_side((c + 0.5) / f - 0.5, nrm, pieces, w / f, s) \
                 if s.fan_reach > 0 else 0
             if side:  # the fan it lies in: the card on top is on that side
                 nrm = side * nrm
-            elif inside:
+            elif any(inside_frame((c + 0.5) / f - 0.5, p.frame, s.inside_share)
+                     for p in pieces + out):
                 continue  # part of a card read (a whole back lies on top of the cards it
                 #           covers)
             else:
