@@ -887,14 +887,16 @@ def test_end_backs_a_back_whose_end_lies_under_a_card(side, design):
 
 
 @pytest.mark.parametrize("pieces,want_labels,n_warn", [
-    # two mousetraps (a box holds one): the surer stands, the other is not counted
-    ([("mousetrap", 0.9), ("mousetrap", 0.43), ("mouse", 0.8)], ["mousetrap", "mouse"], 1),
+    # two mousetraps (a box holds one): the surer stands, the other is not counted (the
+    # less sure one first in reader order: keeping the first would fail the test)
+    ([("mousetrap", 0.43), ("mousetrap", 0.9), ("mouse", 0.8)], ["mousetrap", "mouse"], 1),
     # within the box: unchanged, no warning
     ([("mousetrap", 0.9), ("mouse", 0.5), ("mouse", 0.6), ("mouse", 0.7)],
      ["mousetrap", "mouse", "mouse", "mouse"], 0),
-    # a sixth tootophant-3: the least sure takes its likeliest other number with room
-    ([("tootophant-3", 0.9)] * 5 + [("tootophant-3", 0.5)], ["tootophant-3"] * 5 +
-     ["tootophant-2"], 1),
+    # a sixth tootophant-3: the least sure (first in reader order, not last) takes its
+    # likeliest other number with room
+    ([("tootophant-3", 0.5)] + [("tootophant-3", 0.9)] * 5, ["tootophant-2"] +
+     ["tootophant-3"] * 5, 1),
 ])
 def test_box_limits(pieces, want_labels, n_warn):
     from vision.cards.read import box_limits
@@ -905,6 +907,10 @@ def test_box_limits(pieces, want_labels, n_warn):
     got, warnings, relabelled = box_limits(read)
     assert [p.label for p in got] == want_labels
     assert len(warnings) == n_warn
+    if any(lab == "mousetrap" for lab, _ in pieces):  # the surer one stands
+        assert [p.confidence for p in got if p.label == "mousetrap"] == [0.9]
+    if any(lab.startswith("toot") for lab, _ in pieces):
+        assert [p.confidence for p in got if p.label == "tootophant-2"] == [0.5]
     read_labels = {lab for lab, _ in pieces}
     assert [p.label for p in relabelled] == [lab for lab in want_labels if lab not in read_labels]
     assert all(any(p is q for q in got) for p in relabelled)
