@@ -429,8 +429,6 @@ class Profile:
                        "cards_colours": self.cards.colours, "cards_counts": self.cards.counts}
             if self.cards.look is not None:
                 arrays["cards_look"] = self.cards.look
-            if self.cards.look_area is not None:
-                arrays["cards_look_area"] = np.float32(self.cards.look_area)
             meta["cards"] = self.cards._meta()
         np.savez(folder / PROFILE_NPZ, **arrays)
         (folder / PROFILE_JSON).write_text(json.dumps(meta, indent=2) + "\n")
@@ -759,7 +757,7 @@ def _part(tg: TeachGame, examples: list[Example], model: str, classifier,
         negatives = emb[(emb @ prototypes.T).max(axis=1) < settings.min_cos]
     looks = [e.look for e in ex if e.look is not None]
     look = np.mean(looks, axis=0).astype(np.float32) if looks else None
-    areas = [e.look_area for e in ex if e.look is not None and e.look_area is not None]
+    areas = [e.look_area for e in ex if e.look_area is not None]
     area = float(np.median(areas)) if areas else None
     hues = np.radians([e.shields for e in ex if e.shields is not None])
     shields = (np.degrees(np.arctan2(np.sin(hues).mean(axis=0), np.cos(hues).mean(axis=0)))
