@@ -1438,10 +1438,22 @@ class CardReader:
         if not sure:  # no back to learn their look from: card-shaped regions of one colour
             for c, a, w, _ in design_regions(image, centres, widths, s, masks, ends):
                 self._add_back(kept, up, c, a, w)
-            for c, a, w in end_backs(ends, [p.frame for p in up + kept], centres, widths,
-                                     spec.aspect, s):
-                self._add_back(kept, up, c, a, w)
-            return self._add_strips(up, kept, masks)
+        else:
+            kept = self._look_backs(image, up, kept, sure, centres, widths, masks, ends)
+        for c, a, w in end_backs(ends, [p.frame for p in up + kept], centres, widths,
+                                 spec.aspect, s):
+            self._add_back(kept, up, c, a, w)
+        return self._add_strips(up, kept, masks)
+
+    def _look_backs(self, image: np.ndarray, up: list[CardPiece], kept: list[CardPiece],
+                    sure: list[CardPiece], centres: np.ndarray, widths: np.ndarray,
+                    masks: list, ends: list) -> list[CardPiece]:
+        """`settle_backs`' backs (`kept`) where some were read surely (`sure`): card-shaped
+        regions of their look give a back its outline, or, where none was read, are read by
+        the classifier in both orientations (`masks`, `ends` filled as
+        `look_alike_regions` does)."""
+        s = self.settings
+        spec = SPECS["troetofanten"]
         regions = look_alike_regions(image, [p.frame for p in sure], centres, widths, s,
                                      masks, [p.frame for p in up], ends)
         cand = []
@@ -1477,10 +1489,7 @@ class CardReader:
                 kept.append(CardPiece("back", conf, key, frame, float(a), w,
                                       {lab: float(v) for lab, v in
                                        zip(TROETO_LABELS, pg[k], strict=True)}))
-        for c, a, w in end_backs(ends, [p.frame for p in up + kept], centres, widths,
-                                 spec.aspect, s):
-            self._add_back(kept, up, c, a, w)
-        return self._add_strips(up, kept, masks)
+        return kept
 
     def second_look(self, image: np.ndarray, pieces: list[CardPiece], searched: np.ndarray,
                     posed: np.ndarray, xy: np.ndarray, sure: int) -> list[CardPiece]:
