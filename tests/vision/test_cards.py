@@ -22,6 +22,7 @@ from vision.cards.hopcards import card_zone, nearest_marble, order_cards, read_d
 from vision.cards.lineup import read_line
 from vision.cards.pieces import CardPiece
 from vision.cards.read import (
+    READ,
     colour_agrees,
     fit_widths,
     neighbour_angles,
@@ -29,7 +30,7 @@ from vision.cards.read import (
     tile_hue,
 )
 from vision.cards.train import DetectorTrain, detector_targets
-from vision.cards.zones import assign_zones, side_of_angle, table_rotation
+from vision.cards.zones import ZONES, assign_zones, side_of_angle, table_rotation
 
 
 # ------------------------------------------------------------------ geometry
@@ -201,6 +202,14 @@ def _table(layout, rot=0.0):
     t = np.deg2rad(rot)
     R = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
     return [_card(lab, *(R @ np.array([x, y], float) + 500), a + rot) for lab, x, y, a in layout]
+
+
+def test_outer_back_follows_the_read_settings():
+    """`ZoneSettings.outer_back` keeps the backs found by shape or colour alone
+    (`design_confidence`) from marking a side's outermost card, and lets the classifier's
+    backs (`back_min_confidence` or more) mark it: it holds only by value, so a change of
+    either reader setting must move it too."""
+    assert READ.design_confidence <= ZONES.outer_back < READ.back_min_confidence
 
 
 @pytest.mark.parametrize("north", [False, True])

@@ -43,7 +43,10 @@ class ZoneSettings:
     #   front of them, the training animals in the middle of the table)
     outer_back: float = 0.6  # a face-down card read this surely or less (found by its shape
     #   or colour alone, no classifier: `ReadSettings.design_confidence`) marks no side's
-    #   outermost card (an object on the table beyond a row can pass for one)
+    #   outermost card (an object on the table beyond a row can pass for one). It follows
+    #   `ReadSettings.design_confidence` (at least it) and stays under
+    #   `ReadSettings.back_min_confidence` (the classifier's backs mark it): change them
+    #   together (tests/vision/test_cards.py::test_outer_back_follows_the_read_settings)
 
 
 ZONES = ZoneSettings()
