@@ -132,7 +132,9 @@ class ReadSettings:
     #   `design_size`, the region alone says it is a card)
     end_along: tuple[float, float] = (0.6, 1.45)  # and the other this x it (a card's height
     #   is `aspect` = 1.54 x), a card read beyond that short end: a face-down card whose
-    #   end lies under that card (`end_backs`)
+    #   end lies under that card (`end_backs`). Card-shaped regions (long side at least
+    #   `look_shape[0]` = 1.25 x the short one, the short one a card's width) never reach
+    #   it: `card_shaped` takes them as whole cards
     hop_row_step: float = 78.0  # mm: Hop la bille, the next card of a player's row from a
     #   card read (60 mm cards, 10-25 mm apart in the scenes)
     hop_row_apart: float = 52.0  # mm: a rectangle centred nearer a card read is on it (cards
@@ -638,7 +640,7 @@ def end_backs(ends: list, frames: list[np.ndarray], centres: np.ndarray, widths:
             continue
         for (e, along), (u, across) in (sides, sides[::-1]):
             if not (s.end_across[0] * w <= across <= s.end_across[1] * w and
-                    s.end_along[0] * w <= along <= min(s.end_along[1], aspect) * w):
+                    s.end_along[0] * w <= along <= s.end_along[1] * w):
                 continue
             hit = [sign for sign in (1.0, -1.0)
                    if on_card(c + sign * e * (0.5 * along + s.strip_probe * w))]
