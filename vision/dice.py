@@ -116,7 +116,8 @@ class DiceSettings:
     touching_area_ratio: float = 1.6  # ... if also alike in size
     alike_tensor_off: float = 0.3  # ... and in the shape of their squares, turn aside
     # (`_tensor_off` of lin lin^T: two touching dice's top faces lie in one plane, so the
-    # same foreshortening along the same direction; a die's top and side face do not) ...
+    # same foreshortening along the same direction; a die's top and side face do not;
+    # not asked of a 2 or 3, whose square is a guess: its diagonal fixes no shape) ...
     alike_chroma: float = 0.08  # ... or unlike in colour (`_chroma`, max over B, G, R): one
     # die's faces are one material, shaded differently but of one chroma
     side_area_ratio: float = 0.5  # a smaller adjacent face than this is a side face
@@ -1105,7 +1106,8 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
             # Two top faces of touching dice look alike; a top and a side face do not.
             shape_ratio = aniso[i] / aniso[j]
             if max(shape_ratio, 1 / shape_ratio) < s.side_shape_ratio and (
-                    fi.area < s.touching_area_ratio * fj.area) and (_tensor_off(
+                    fi.area < s.touching_area_ratio * fj.area) and (
+                    min(len(fi.pips), len(fj.pips)) in (2, 3) or _tensor_off(
                     fi.lin @ fi.lin.T, fj.lin @ fj.lin.T) < s.alike_tensor_off or float(
                     np.abs(_chroma(fi.colour) - _chroma(fj.colour)).max()) > s.alike_chroma):
                 continue

@@ -115,6 +115,17 @@ def test_touching_dice_have_coplanar_top_faces(lower_lin, colour, kept):
     assert [f.value for f in out] == kept
 
 
+def test_two_or_three_pips_do_not_fix_a_faces_shape():
+    """A 2 below a 3 (their squares are guesses from the border: a diagonal does not fix
+    a face's shape), alike in foreshortening and size: kept as two dice whatever the
+    guessed squares' directions (two touching dice in a fresh photo were lost so)."""
+    three = _face(3, (400, 300), _squashed(30, 1.4))
+    two = _face(2, (400, 300 + 30 / 1.4 + 30 * math.cos(math.radians(50))),
+                _side_face(30, 20), GREY)
+    out, _ = _top_faces([three, two], SHAPE, SETTINGS)
+    assert [f.value for f in out] == [3, 2]
+
+
 def test_a_face_below_a_side_face_is_another_dies_top():
     """Three faces stacked down the photo (taken at about 50 degrees): a die's top face,
     its side face, and the top face of a die in front of it. The lowest lies below a side
