@@ -92,6 +92,8 @@ class ReadSettings:
     back_duplicate: float = 0.3  # two backs whose centres lie closer than this x width: one
     #   card (its two look-alike corners both found)
     look_min_conf: float = 0.8  # a face-down card read this surely teaches the backs' look
+    #   (only acts when back_min_confidence is below it: every back `read_pieces` keeps has
+    #   at least `back_min_confidence`)
     look_ratio: float = 6.0  # a colour this many times more common on the backs read than in
     #   the whole photo is a back's colour
     look_size: tuple[float, float] = (0.6, 2.2)  # a region of the backs' look is a card when
