@@ -7,6 +7,13 @@ the detector's pose.
         --model models/cards-index.onnx --model /tmp/old.onnx [--sheet /tmp/wrong.png]
 
 Prints per model and folder: wrong / animals, per true number, and the confusions.
+
+    python -m vision.cards.index_eval datasets/scenes/troetofanten --poses
+
+`--poses` instead measures the reader's pose error where it reads the number: every frame
+`CardReader.troeto_numbers` is given while `read_pieces` reads the photo, matched to the true
+animal whose key point is within 0.3 card widths (the index model's training jitter,
+`vision.cards.dataset.SampleSettings`, should cover these errors).
 """
 
 from __future__ import annotations
@@ -21,7 +28,7 @@ import cv2
 import numpy as np
 
 from vision.cards.dataset import index_label
-from vision.cards.geometry import CardCropSettings, KeySpec, crop_card
+from vision.cards.geometry import SPECS, CardCropSettings, KeySpec, crop_card, pose_from_frame
 from vision.cards.read import index_spec, model_crop_settings
 from vision.evaluate import scene_files
 from vision.image_io import load_photo
@@ -45,6 +52,70 @@ def read_numbers(model, spec: KeySpec, cs: CardCropSettings, image: np.ndarray,
     `model_crop_settings`) at the given card outlines."""
     crops = np.stack([crop_card(image, f, spec, cs) for f in polygons])
     return model.predict(crops).probs, crops
+
+
+def pose_error(truth_frame, frame, spec: KeySpec) -> tuple[float, float, float, float]:
+    """`frame`'s pose error against the true `truth_frame` (both (4, 2) TL, TR, BR, BL): the
+    key point's offset along the card's u and v axes in card widths, the angle error in
+    degrees (-180..180) and the width ratio."""
+    k, a, w = pose_from_frame(truth_frame, spec)
+    k2, a2, w2 = pose_from_frame(frame, spec)
+    t = np.deg2rad(a)
+    off = k2 - k
+    du = float(off @ [np.cos(t), np.sin(t)]) / w
+    dv = float(off @ [-np.sin(t), np.cos(t)]) / w
+    return du, dv, float((a2 - a + 180) % 360 - 180), w2 / w
+
+
+def reader_poses(folders) -> np.ndarray:
+    """(N, 5) rows (du, dv, angle error, width ratio, true width px) of every true animal
+    the reader read a number for (`pose_error` at the last frame it was read at)."""
+    from vision.cards.read import CardReader
+
+    spec = SPECS["troetofanten"]
+    reader = CardReader()
+    seen: list[np.ndarray] = []
+    orig = reader.troeto_numbers
+
+    def recording(image, frames, probs, labels):
+        seen.extend(np.asarray(f, float) for f in frames)
+        return orig(image, frames, probs, labels)
+
+    reader.troeto_numbers = recording
+    rows = []
+    for folder in folders:
+        for jpg, polys, _labels in animals(Path(folder)):
+            seen.clear()
+            reader.read_pieces(load_photo(jpg).image, "troetofanten")
+            if not seen:
+                continue
+            keys = np.array([pose_from_frame(f, spec)[0] for f in seen])
+            for q in polys:
+                k, _, w = pose_from_frame(q, spec)
+                d = np.hypot(*(keys - k).T)
+                j = len(d) - 1 - int(np.argmin(d[::-1]))  # the last read at the nearest key
+                if d[j] <= 0.3 * w:
+                    rows.append((*pose_error(q, seen[j], spec), w))
+    return np.array(rows, float).reshape(-1, 5)
+
+
+def pose_summary(rows: np.ndarray) -> dict:
+    """Medians, tails and spreads of `reader_poses` rows."""
+    if not len(rows):
+        return {"animals": 0}
+    du, dv, da, wr = rows[:, 0], rows[:, 1], np.abs(rows[:, 2]), rows[:, 3]
+    key = np.hypot(du, dv)
+
+    def r(x) -> float:
+        return round(float(x), 4)
+
+    return {"animals": len(rows), "key_median": r(np.median(key)),
+            "key_p90": r(np.percentile(key, 90)), "du_sd": r(du.std()), "dv_sd": r(dv.std()),
+            "angle_median": r(np.median(da)), "angle_p90": r(np.percentile(da, 90)),
+            "angle_over_6": r(np.mean(da > 6)), "angle_over_10": r(np.mean(da > 10)),
+            "angle_over_15": r(np.mean(da > 15)),
+            "width_p10": r(np.percentile(wr, 10)), "width_median": r(np.median(wr)),
+            "width_p90": r(np.percentile(wr, 90))}
 
 
 def sheet(items, path: str, side: int = 112) -> None:
@@ -71,7 +142,12 @@ def main(argv=None) -> int:
     ap.add_argument("--min-visible", type=float, default=0.0)
     ap.add_argument("--sheet", default="", help="contact sheet of the first model's wrong crops")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--poses", action="store_true",
+                    help="the reader's pose error where it reads the number (no --model)")
     args = ap.parse_args(argv)
+    if args.poses:
+        print(json.dumps(pose_summary(reader_poses(args.folders)), indent=1))
+        return 0
     models = args.model or ["models/cards-index.onnx"]
     nets = [PieceClassifier(m, 2) for m in models]
     crops_of = [(index_spec(net), model_crop_settings(net)) for net in nets]
