@@ -6,7 +6,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from vision.cards.dataset import SampleSettings, index_label, index_samples
+from vision.cards.dataset import SampleSettings, index_jitter, index_label, index_samples
 from vision.cards.geometry import INDEX_SPEC, SPECS, crop_card, pose_from_frame
 from vision.cards.train import (
     INDEX_CROP,
@@ -39,29 +39,51 @@ def _scene(seed=0):
     return img, truth, poly
 
 
-def test_index_samples_two_crops_per_card_at_the_true_pose_without_jitter():
+@pytest.mark.parametrize("label, n", [
+    ("elephant-4", 3),  # two reader-like crops, one detector-like
+    ("tootophant-4", 5),  # four reader-like crops of a tootophant's yellow number
+    ("mouse", 3),  # special cards: their index is `none`
+])
+def test_index_samples_crops_per_card_at_the_true_pose_without_jitter(label, n):
     img, truth, poly = _scene()
+    truth["pieces"][0]["label"] = label
     still = replace(SampleSettings(), index_jitter_key=0, index_jitter_angle=0,
                     index_jitter_width=0, index_tight_key=0, index_tight_angle=0,
-                    index_tight_width=0)
+                    index_tight_width=0, index_tail_angle=0)
     crops, labels = index_samples(img, truth, np.random.default_rng(0), INDEX_CROP, still)
-    assert labels == ["4", "4"]
-    assert crops.shape == (2, INDEX_CROP.size, INDEX_CROP.size, 3) and crops.dtype == np.uint8
+    assert labels == [index_label(label)] * n
+    assert crops.shape == (n, INDEX_CROP.size, INDEX_CROP.size, 3) and crops.dtype == np.uint8
     want = crop_card(img, poly, INDEX_SPEC, INDEX_CROP)
     key, _, _ = pose_from_frame(poly, SPECS["troetofanten"])  # the frame survives the round trip
     assert np.allclose(key, poly[0] + [0.17 * 60, 0.11 * 92.5])
     assert np.abs(crops.astype(int) - want).max() <= 1
-    assert np.array_equal(crops[0], crops[1])
+    assert all(np.array_equal(crops[0], c) for c in crops)
 
 
-def test_index_samples_first_crop_is_the_tighter_one():
+def test_index_samples_reader_like_crops_are_the_tighter_ones():
     img, truth, poly = _scene()
     want = crop_card(img, poly, INDEX_SPEC, INDEX_CROP).astype(float)
-    d = np.zeros(2)
+    d = np.zeros(5)
     for seed in range(40):
         crops, _ = index_samples(img, truth, np.random.default_rng(seed), INDEX_CROP)
         d += np.abs(crops.astype(float) - want).mean(axis=(1, 2, 3))
-    assert d[0] < d[1]
+    assert np.all(d[:-1] < d[-1])  # the tootophant's four reader-like crops, then the wide one
+
+
+@pytest.mark.parametrize("share, want", [
+    (0.0, 0.0),  # every reader-like crop at the tight angle
+    (1.0, 1.0),  # every one at the tail's
+    (0.3, 0.3),  # the default mixture
+])
+def test_index_jitter_angle_tail(share, want):
+    s = replace(SampleSettings(), index_tail_share=share)
+    rng = np.random.default_rng(1)
+    got = np.array([index_jitter(rng, k % 2, s) for k in range(4000)])
+    assert np.all(got[:, 0] == s.index_tight_key) and np.all(got[:, 2] == s.index_tight_width)
+    assert set(got[:, 1]) <= {s.index_tight_angle, s.index_tail_angle}
+    assert abs(np.mean(got[:, 1] == s.index_tail_angle) - want) < 0.03
+    assert index_jitter(rng, 2, s) == (s.index_jitter_key, s.index_jitter_angle,
+                                       s.index_jitter_width)  # the detector-like crop
 
 
 @pytest.mark.parametrize("s, changed", [
@@ -129,3 +151,22 @@ def test_train_index_writes_a_model_the_reader_crops_for(tmp_path):
     assert tuple(m.classes) == ("1", "2", "3", "4", "5", "none")
     assert index_spec(m) == INDEX_SPEC
     assert "data + training" in out.with_suffix(".md").read_text()
+
+
+@pytest.mark.parametrize("shift, turn, scale, want", [
+    ((0.0, 0.0), 0.0, 1.0, (0.0, 0.0, 0.0, 1.0)),  # the true frame itself
+    ((6.0, 0.0), 0.0, 1.0, (0.1, 0.0, 0.0, 1.0)),  # key 6 px along u on a 60 px card
+    ((0.0, -3.0), 0.0, 1.0, (0.0, -0.05, 0.0, 1.0)),  # 3 px up, against v
+    ((0.0, 0.0), 10.0, 1.0, (0.0, 0.0, 10.0, 1.0)),  # turned about the key point
+    ((0.0, 0.0), -350.0, 1.0, (0.0, 0.0, 10.0, 1.0)),  # the angle wraps
+    ((0.0, 0.0), 0.0, 0.8, (0.0, 0.0, 0.0, 0.8)),  # narrower
+])
+def test_pose_error(shift, turn, scale, want):
+    from vision.cards.geometry import frame_from_pose
+    from vision.cards.index_eval import pose_error
+
+    spec = SPECS["troetofanten"]
+    _, _, poly = _scene()
+    key, ang, w = pose_from_frame(poly, spec)
+    frame = frame_from_pose(key + np.array(shift), ang + turn, w * scale, spec)
+    assert np.allclose(pose_error(poly, frame, spec), want, atol=1e-9)
