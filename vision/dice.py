@@ -1131,18 +1131,18 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
     # A die's side faces lie below its top face, not below one another: a face lying below
     # only side faces is another die's top (in front of them), and its own lower
     # neighbours are its sides. Resolved from the faces with none above them down.
-    top = {i for i, _ in below} - {j for _, j in below}
-    lower = set()
+    uppers: dict[int, set[int]] = {}  # lower face -> the faces it lies below
+    for i, j in below:
+        uppers.setdefault(j, set()).add(i)
+    top = {i for i, _ in below} - uppers.keys()
+    lower: set[int] = set()
     while True:
-        new = {j for i, j in below if i in top} - lower
-        lower |= new
-        tops = {i for i, _ in below} | {j for _, j in below}
-        tops = {k for k in tops - lower - top
-                if all(i in lower for i, j in below if j == k)}
-        if not new and not tops:
+        lower |= {k for k, up in uppers.items() if up & top}
+        more = {k for k, up in uppers.items() if k not in top and k not in lower and up <= lower}
+        if not more:
             break
-        top |= tops
-    for k in lower | ({j for _, j in below} - top):
+        top |= more
+    for k in uppers.keys() - top:
         side[k] = True
     for k, f in enumerate(faces):
         if side[k] or bgr is None:
