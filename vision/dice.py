@@ -21,7 +21,8 @@ Pipeline (all on a working copy whose long side is `DiceSettings.work_long_side`
    table, a seam or a side face) at about the distance the layout predicts; a lone blob (a
    coin, a dot, a letter) on an open surface finds no square border.
 5. Top face: a die seen at a slant shows side faces with pips too. Among faces that share an
-   edge, a face lying below another (towards the camera) or much smaller is a side face.
+   edge, a face lying below another die's top face (towards the camera), or much smaller, is
+   a side face; one lying below side faces only is the top face of a die in front.
 
 Images are (H, W, 3) uint8 BGR. Coordinates returned are in the caller's image pixels.
 """
@@ -1079,8 +1080,13 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
     face: a much smaller one is the side; otherwise the side is the one lying towards the
     camera's nadir (`_nadir`). Two faces that both look square (4-6 pips, so their shape is
     measured) are two dice: a die's top and side face are at right angles and cannot both
-    face the camera. A face with die-coloured surface right above it (along the vertical)
-    is a side face."""
+    face the camera. Two faces alike in foreshortening and size are two dice only where
+    their squares also have one shape (`alike_tensor_off`: top faces on one table lie in
+    one plane; not asked of a 2 or 3, whose square is a guess) or their colours differ
+    (`alike_chroma`: one die is one material). The pairs are resolved from the top down: a
+    face lying below side faces only is no side face but the top face of a die in front,
+    and the faces below it are its sides. A face with die-coloured surface right above it
+    (along the vertical) is a side face."""
     warnings: list[str] = []
     aniso = [_aniso(f.lin) for f in faces]
     nadir, slanted, from_above = _nadir(faces, aniso, shape, s)
