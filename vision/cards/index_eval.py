@@ -77,8 +77,15 @@ def reader_poses(folders) -> np.ndarray:
     seen: list[np.ndarray] = []
     orig = reader.troeto_numbers
 
+    photo_w = [1]  # the photo's width: `second_look` reads a half- (or quarter-) size copy
+    #   with a shallow copy of the reader, which keeps this recording
+    scales = (1.0, reader.settings.second_scale or 1.0, (reader.settings.second_scale or 1.0) ** 2)
+
     def recording(image, frames, probs, labels):
-        seen.extend(np.asarray(f, float) for f in frames)
+        # each frame in the photo's pixels, as `second_look` maps its own pieces back
+        #   ((x + 0.5) / f - 0.5, f the scale it resized the photo by)
+        f = min(scales, key=lambda g: abs(round(photo_w[0] * g) - image.shape[1]))
+        seen.extend((np.asarray(fr, float) + 0.5) / f - 0.5 for fr in frames)
         return orig(image, frames, probs, labels)
 
     reader.troeto_numbers = recording
@@ -86,7 +93,9 @@ def reader_poses(folders) -> np.ndarray:
     for folder in folders:
         for jpg, polys, _labels in animals(Path(folder)):
             seen.clear()
-            reader.read_pieces(load_photo(jpg).image, "troetofanten")
+            img = load_photo(jpg).image
+            photo_w[0] = img.shape[1]
+            reader.read_pieces(img, "troetofanten")
             if not seen:
                 continue
             keys = np.array([pose_from_frame(f, spec)[0] for f in seen])
