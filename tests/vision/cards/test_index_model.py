@@ -170,3 +170,15 @@ def test_pose_error(shift, turn, scale, want):
     key, ang, w = pose_from_frame(poly, spec)
     frame = frame_from_pose(key + np.array(shift), ang + turn, w * scale, spec)
     assert np.allclose(pose_error(poly, frame, spec), want, atol=1e-9)
+
+
+def test_pose_error_along_a_turned_card():
+    from vision.cards.geometry import frame_from_pose
+    from vision.cards.index_eval import pose_error
+
+    spec, t = SPECS["troetofanten"], np.deg2rad(30.0)
+    key = np.array([60.0, 40.0])
+    truth = frame_from_pose(key, 30.0, 60.0, spec)
+    moved = key + 6 * np.array([np.cos(t), np.sin(t)]) + 3 * np.array([-np.sin(t), np.cos(t)])
+    assert np.allclose(pose_error(truth, frame_from_pose(moved, 30.0, 60.0, spec), spec),
+                       (0.1, 0.05, 0.0, 1.0), atol=1e-9)
