@@ -28,6 +28,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from tablescore.errors import TablescoreError
 from vision.cards.dataset import index_label
 from vision.cards.geometry import SPECS, CardCropSettings, KeySpec, crop_card, pose_from_frame
 from vision.cards.read import index_spec, model_crop_settings
@@ -68,7 +69,7 @@ def pose_error(truth_frame, frame, spec: KeySpec) -> tuple[float, float, float, 
     return du, dv, float((a2 - a + 180) % 360 - 180), w2 / w
 
 
-def reader_poses(folders, reach: float = 0.2) -> np.ndarray:
+def reader_poses(folders, reach: float = 0.2, min_visible: float = 0.0) -> np.ndarray:
     """(N, 5) rows (du, dv, angle error, width ratio, true width px) of every true animal
     the reader read a number for (`pose_error` at the frame read nearest its key point):
     frames and animals paired one-to-one, nearest first, within `reach` true widths (a fan
@@ -95,7 +96,7 @@ def reader_poses(folders, reach: float = 0.2) -> np.ndarray:
     reader.troeto_numbers = recording
     rows = []
     for folder in folders:
-        for jpg, polys, _labels in animals(Path(folder)):
+        for jpg, polys, _labels in animals(Path(folder), min_visible):
             seen.clear()
             img = load_photo(jpg).image
             photo_w[0] = img.shape[1]
@@ -152,20 +153,34 @@ def sheet(items, path: str, side: int = 112) -> None:
 
 
 def main(argv=None) -> int:
-    from vision.classify.model import PieceClassifier
-
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("folders", nargs="+")
     ap.add_argument("--model", action="append", default=None,
-                    help="index model(s) to compare (default models/cards-index.onnx)")
-    ap.add_argument("--min-visible", type=float, default=0.0)
-    ap.add_argument("--sheet", default="", help="contact sheet of the first model's wrong crops")
-    ap.add_argument("--json", action="store_true")
+                    help="index model(s) to compare (default models/cards-index.onnx; "
+                    "not with --poses)")
+    ap.add_argument("--min-visible", type=float, default=0.0,
+                    help="only true animals at least this visible (--poses too)")
+    ap.add_argument("--sheet", default="",
+                    help="contact sheet of the first model's wrong crops (not with --poses)")
+    ap.add_argument("--json", action="store_true",
+                    help="print JSON (--poses always does)")
     ap.add_argument("--poses", action="store_true",
-                    help="the reader's pose error where it reads the number (no --model)")
+                    help="the reader's pose error where it reads the number (the reader's own "
+                    "models; uses --min-visible only)")
     args = ap.parse_args(argv)
+    try:
+        return run(args)
+    except TablescoreError as exc:
+        raise SystemExit(exc.message) from None
+
+
+def run(args) -> int:
+    """`main` after its arguments are read."""
+    from vision.classify.model import PieceClassifier
+
     if args.poses:
-        print(json.dumps(pose_summary(reader_poses(args.folders)), indent=1))
+        print(json.dumps(pose_summary(reader_poses(args.folders,
+                                                   min_visible=args.min_visible)), indent=1))
         return 0
     models = args.model or ["models/cards-index.onnx"]
     nets = [PieceClassifier(m, 2) for m in models]

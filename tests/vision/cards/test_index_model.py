@@ -182,3 +182,11 @@ def test_pose_error_along_a_turned_card():
     moved = key + 6 * np.array([np.cos(t), np.sin(t)]) + 3 * np.array([-np.sin(t), np.cos(t)])
     assert np.allclose(pose_error(truth, frame_from_pose(moved, 30.0, 60.0, spec), spec),
                        (0.1, 0.05, 0.0, 1.0), atol=1e-9)
+
+
+@pytest.mark.parametrize("poses", [False, True])
+def test_index_eval_on_an_empty_folder_says_so(tmp_path, poses):
+    from vision.cards.index_eval import main
+
+    with pytest.raises(SystemExit, match="no scenes"):
+        main([str(tmp_path)] + (["--poses"] if poses else []))
