@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -144,12 +144,12 @@ def index_label(label: str) -> str:
     return n if n.isdigit() else "none"
 
 
-def index_jitter(rng: np.random.Generator, k: int, s: SampleSettings = SampleSettings()
-                 ) -> tuple[float, float, float]:
-    """The pose jitter (key s.d. in card widths, angle s.d. degrees, log-width s.d.) of a
-    card's `k`-th index crop: the first `index_tight_crops` reader-like (the angle's s.d.
-    `index_tail_angle` for `index_tail_share` of them, one draw each), then detector-like."""
-    if k < s.index_tight_crops:
+def index_jitter(rng: np.random.Generator, reader_like: bool,
+                 s: SampleSettings = SampleSettings()) -> tuple[float, float, float]:
+    """The pose jitter (key s.d. in card widths, angle s.d. degrees, log-width s.d.) of an
+    index crop: reader-like (the angle's s.d. `s.index_tail_angle` for `s.index_tail_share`
+    of them, one draw each), else detector-like."""
+    if reader_like:
         ja = s.index_tail_angle if rng.random() < s.index_tail_share else s.index_tight_angle
         return s.index_tight_key, ja, s.index_tight_width
     return s.index_jitter_key, s.index_jitter_angle, s.index_jitter_width
@@ -166,7 +166,7 @@ def index_samples(image: np.ndarray, truth: dict, rng: np.random.Generator,
     for x, y, _kind, ang, w, lab in piece_keys("troetofanten", truth):
         tight = s.index_tootophant_crops if lab.startswith("tootophant") else s.index_tight_crops
         for k in range(tight + 1):
-            jk, ja, jw = index_jitter(rng, k, replace(s, index_tight_crops=tight))
+            jk, ja, jw = index_jitter(rng, k < tight, s)
             fr = jittered_frame(rng, x, y, ang, w, jk, ja, jw, spec)
             crops.append(crop_card(image, fr, INDEX_SPEC, crop))
             labels.append(index_label(lab))
