@@ -70,8 +70,8 @@ def pose_error(truth_frame, frame, spec: KeySpec) -> tuple[float, float, float, 
 
 
 def reader_poses(folders, reach: float = 0.2, min_visible: float = 0.0) -> np.ndarray:
-    """(N, 5) rows (du, dv, angle error, width ratio, true width px) of every true animal
-    the reader read a number for (`pose_error` at the frame read nearest its key point):
+    """(N, 4) rows (du, dv, angle error, width ratio: `pose_error`) of every true animal the
+    reader read a number for (`pose_error` at the frame read nearest its key point):
     frames and animals paired one-to-one, nearest first, within `reach` true widths (a fan
     neighbour's key point lies ~0.3 widths away; 90 % of the reader's own within 0.032;
     0.2 and 0.3 give the same rows on the committed scenes)."""
@@ -114,9 +114,8 @@ def reader_poses(folders, reach: float = 0.2, min_visible: float = 0.0) -> np.nd
                 if i not in used_i and j not in used_j:
                     used_i.add(i)
                     used_j.add(j)
-                    rows.append((*pose_error(polys[i], seen[j], spec),
-                                 pose_from_frame(polys[i], spec)[2]))
-    return np.array(rows, float).reshape(-1, 5)
+                    rows.append(pose_error(polys[i], seen[j], spec))
+    return np.array(rows, float).reshape(-1, 4)
 
 
 def pose_summary(rows: np.ndarray) -> dict:
