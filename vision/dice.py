@@ -118,7 +118,8 @@ class DiceSettings:
     alike_tensor_off: float = 0.3  # ... and in the shape of their squares, turn aside
     # (`_tensor_off` of lin lin^T: two touching dice's top faces lie in one plane, so the
     # same foreshortening along the same direction; a die's top and side face do not;
-    # not asked of a 2 or 3, whose square is a guess: its diagonal fixes no shape) ...
+    # not asked where the face with fewer pips has a guessed square, `Face.shape_measured`:
+    # a 2 or 3, whose diagonal fixes no shape, or a 1 whose pip is too small to unsquash) ...
     alike_chroma: float = 0.08  # ... or unlike in colour (`_chroma`, max over B, G, R): one
     # die's faces are one material, shaded differently but of one chroma
     side_area_ratio: float = 0.5  # a smaller adjacent face than this is a side face
@@ -232,6 +233,8 @@ class Face:
     lin: np.ndarray  # 2x2: face coords [-1, 1]^2 -> working px (relative to center)
     colour: np.ndarray  # (3,) BGR of the face around its pips
     notes: list[str] = field(default_factory=list)
+    shape_measured: bool = True  # lin's shape is measured, not guessed (a 2 or 3: from the
+    # border round a diagonal; a 1 with a pip under 6 px: an unsquashed square)
 
 
 # --------------------------------------------------------------------------- pip candidates
@@ -961,7 +964,7 @@ def read_group(idx: np.ndarray, p: Pips, chans, s: DiceSettings) -> Face | None:
     conf = float(np.clip(layout_score * (0.5 + 0.5 * face_score) * con_score, 0, 1))
     return Face(value=n, center=np.asarray(centre, float), pips=list(map(int, idx)),
                 confidence=conf, extent=fe, area=area, lin=lin, colour=colour,
-                notes=notes)
+                notes=notes, shape_measured=n >= 4 or (n == 1 and d >= 6))
 
 
 def _subset_faces(members: np.ndarray, p: Pips, chans, s: DiceSettings,
@@ -1082,11 +1085,11 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
     measured) are two dice: a die's top and side face are at right angles and cannot both
     face the camera. Two faces alike in foreshortening and size are two dice only where
     their squares also have one shape (`alike_tensor_off`: top faces on one table lie in
-    one plane; not asked of a 2 or 3, whose square is a guess) or their colours differ
-    (`alike_chroma`: one die is one material). The pairs are resolved from the top down: a
-    face lying below side faces only is no side face but the top face of a die in front,
-    and the faces below it are its sides. A face with die-coloured surface right above it
-    (along the vertical) is a side face."""
+    one plane; not asked where the face with fewer pips has a guessed square: a 2, a 3, a 1
+    with a tiny pip) or their colours differ (`alike_chroma`: one die is one material). The
+    pairs are resolved from the top down: a face lying below side faces only is no side
+    face but the top face of a die in front, and the faces below it are its sides. A face
+    with die-coloured surface right above it (along the vertical) is a side face."""
     warnings: list[str] = []
     aniso = [_aniso(f.lin) for f in faces]
     nadir, slanted, from_above = _nadir(faces, aniso, shape, s)
@@ -1110,10 +1113,13 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
                 side[j] = True
                 continue
             # Two top faces of touching dice look alike; a top and a side face do not.
+            # (the shape test is not asked where the face with fewer pips has a guessed
+            # square: a 2, a 3, a 1 with a tiny pip; a measured 1 beside a 2 is asked)
+            few = min((fi, fj), key=lambda f: (len(f.pips), f.shape_measured))
             shape_ratio = aniso[i] / aniso[j]
             if max(shape_ratio, 1 / shape_ratio) < s.side_shape_ratio and (
                     fi.area < s.touching_area_ratio * fj.area) and (
-                    min(len(fi.pips), len(fj.pips)) in (2, 3) or _tensor_off(
+                    not few.shape_measured or _tensor_off(
                     fi.lin @ fi.lin.T, fj.lin @ fj.lin.T) < s.alike_tensor_off or float(
                     np.abs(_chroma(fi.colour) - _chroma(fj.colour)).max()) > s.alike_chroma):
                 continue
