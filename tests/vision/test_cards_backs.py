@@ -949,3 +949,19 @@ def test_look_alike_regions_a_back_whose_medallion_the_table_shares():
                   (95, 110, 125), -1)
     got = look_alike_regions(img, [known], np.array([[90.0, 100.0]]), np.array([W]))
     assert sorted(np.round(g[0]).tolist() for g in got) == [[90.0, 100.0], [260.0, 180.0]]
+
+
+@pytest.mark.parametrize("share,warned", [
+    (0.78, True),   # the session-8 index model's wrong numbers often take 0.75-0.8: warned
+    (0.82, False),  # a number this sure is not
+    (0.5, True),    # an even split always is
+])
+def test_number_doubt_threshold_of_the_reader(share, warned):
+    """`READ.number_doubt` as `piece_warnings` applies it (0.8: fails at the old 0.75)."""
+    from vision.cards.read import piece_warnings
+
+    probs = {"elephant-2": 0.95 * share, "elephant-3": 0.95 * (1 - share), "mouse": 0.05}
+    p = replace(_piece("elephant-2", (100.0, 100.0), 0.0, 0.95), probs=probs)
+    got = [w for w in piece_warnings([p], "troetofanten", READ)
+           if "corner number is unclear" in w]
+    assert bool(got) == warned, got
