@@ -70,6 +70,18 @@ class BoardDiceSettings:
     # light blob holds the top face and the side faces seen below it, so its centre lies
     # below the top face's (dev seeds 741/742 +3 dice; fresh 723 +3, 725 ed. 2 +2, 724 +0,
     # committed +2; no wrong value or false die anywhere)
+    dot_read: bool = True  # where the spot read finds nothing: the face's pip-sized dark
+    # minima, if they form a die's layout of pips (2-6) on the face of the measured size,
+    # are read (`dot_read`): faint blurred pips on an unevenly lit face, which the spot
+    # read's rim and stray guards refuse
+    dot_window: float = 0.4  # a minimum is the darkest within this (face units) across
+    dot_reach: float = 1.1  # minima looked for this far (face units) around the centre
+    dot_rel_depth: float = 0.5  # every pip at least this share of the darkest one's depth
+    dot_spacing: tuple[float, float, int] = (0.42, 0.58, 9)  # pip spacings tried (face
+    # units; a die's pips lie 0.5 from its centre: a field's ring and numeral gave 0.69)
+    dot_max_residual: float = 0.12  # face units, each minimum from its grid spot at most
+    dot_max_light: float = 0.35  # the grid's other spots at most this dark (x the darkest
+    # pip's depth): a 6 whose middle pips are faded is not read as a 4
     pair_split: bool = True  # while dice are missing, a light blob of two touching dice
     # (1.5-3.2 die areas, elongated: the blob detector's inertia bar rejects it) gives a
     # candidate at each die: its centre +- the half distance its second moments give
@@ -488,6 +500,89 @@ def _spot_read_at(Lf: np.ndarray, centre, a: np.ndarray, s: BoardDiceSettings
     return int(value[b]), float(gap[b])
 
 
+def dot_read(Lf: np.ndarray, centre, a: np.ndarray, s: BoardDiceSettings = SETTINGS
+             ) -> tuple[int, float] | None:
+    """A die's value from the local darkness minima of `spot_blur`'s float32 lightness `Lf`
+    on the face (the flat square of known shape `a`, face units -> px) near `centre`: the
+    minima within `dot_reach` at least `dot_rel_depth` as deep as the deepest (depth: the
+    face's 85th percentile minus the minimum, the deepest at least `spot_min_contrast`) are
+    the pips; 2 to 6 of them must lie on a die's layout (a 3 x 3 grid of `dot_spacing`, any
+    turn, centred on their mean, within `dot_max_residual`), and the grid's other spots must
+    be light (at most `dot_max_light` of the darkest pip's depth, and `spot_min_gap` of it
+    lighter than the lightest pip): a 4 whose middle spots are dark is a 6, not a 4. Geometry that
+    holds for any die: pip count and layout in a face of the measured size, the pips'
+    darkness against the face's own. Smooth shading and glare give no minima, so this reads
+    faces the spot read's rim and stray guards refuse. (value, gap) or None."""
+    h, w = Lf.shape
+    hs = float(np.sqrt(abs(np.linalg.det(a))))
+    c0 = np.asarray(centre, float)
+    r = int(np.ceil(s.dot_reach * 1.5 * np.abs(a).sum(axis=1).max())) + 2
+    x0, y0 = max(0, int(c0[0]) - r), max(0, int(c0[1]) - r)
+    x1, y1 = min(w, int(c0[0]) + r + 1), min(h, int(c0[1]) + r + 1)
+    if x1 - x0 < 5 or y1 - y0 < 5:
+        return None
+    win = Lf[y0:y1, x0:x1]
+    k = max(3, int(s.dot_window * hs) | 1)
+    er = cv2.erode(win, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    ys, xs = np.nonzero(win <= er)
+    ai = np.linalg.inv(a)
+    u = (np.stack([xs + x0, ys + y0], 1) - c0) @ ai.T
+    fu = np.mgrid[-0.8:0.81:0.2, -0.8:0.81:0.2].reshape(2, -1).T
+
+    def at(uu):  # face units -> Lf, None outside the image
+        p = c0 + uu @ a.T
+        if np.any(p < 0) or np.any(p[:, 0] > w - 1) or np.any(p[:, 1] > h - 1):
+            return None
+        return Lf[np.round(p[:, 1]).astype(np.intp), np.round(p[:, 0]).astype(np.intp)]
+
+    fv = at(fu)
+    if fv is None:
+        return None
+    face = float(np.percentile(fv, 85))
+    near = np.abs(u).max(axis=1) <= s.dot_reach
+    u, depth = u[near], face - win[ys[near], xs[near]]
+    if len(u) < 2 or depth.max() < s.spot_min_contrast:
+        return None
+    pips = depth >= s.dot_rel_depth * depth.max()
+    u = u[pips]
+    if not 2 <= len(u) <= 6:
+        return None
+    mid = u.mean(axis=0)
+    d = u - mid
+    best = None
+    for th in np.deg2rad(np.arange(0.0, 90.0, 2.0)):
+        cs, sn = np.cos(th), np.sin(th)
+        q = d @ np.array([[cs, -sn], [sn, cs]])  # turned back by th
+        for sp in np.linspace(*s.dot_spacing):
+            g = np.round(q / sp)
+            res = np.abs(q - g * sp).max()
+            if res > s.dot_max_residual or np.abs(g).max() > 1:
+                continue
+            cells = {(int(gy) + 1, int(gx) + 1) for gx, gy in g}
+            if len(cells) != len(u):
+                continue
+            code = sum(1 << (rr * 3 + cc) for rr, cc in cells)
+            if _LAYOUT_VALUE[code] and (best is None or res < best[0]):
+                best = (res, th, sp, code)
+    if best is None:
+        return None
+    _, th, sp, code = best
+    cs, sn = np.cos(th), np.sin(th)
+    grid = np.array([[c, r_] for r_ in (-1, 0, 1) for c in (-1, 0, 1)], float) * sp
+    v = at(mid + grid @ np.array([[cs, sn], [-sn, cs]]))
+    if v is None:
+        return None
+    dark = ((code >> np.arange(9)) & 1).astype(bool)
+    con = face - v[dark].min()
+    if con < s.spot_min_contrast:
+        return None
+    t = (face - v) / con
+    gap = float(t[dark].min() - t[~dark].max())
+    if gap < s.spot_min_gap or t[~dark].max() > s.dot_max_light:
+        return None
+    return int(_LAYOUT_VALUE[code]), gap
+
+
 def die_seen(L: np.ndarray, centre, side: float, s: BoardDiceSettings = SETTINGS) -> bool:
     """Whether a uint8 lightness image shows a die at `centre` (px) of side `side` (px):
     a light face disc with dark marks on it (pips, or pips smeared into streaks by motion
@@ -618,6 +713,12 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
                 # the light blob holds the top face and the side faces seen below it: the
                 # top face's centre lies up to half the die's height above the blob's
                 got = _spot_read_at(crop_Lf, (c + s.spot_lift * v - (x0, y0)) * f, a, s)
+            if got is None and s.dot_read:
+                for cen in [c] + ([c + s.spot_lift * v] if v is not None and np.all(
+                        np.isfinite(v)) else []):
+                    got = dot_read(crop_Lf, (cen - (x0, y0)) * f, a, s)
+                    if got is not None:
+                        break
             if got is not None:
                 found.append(Die(got[0], round(min(0.9, got[1]), 3),
                                  (round(float(c[0]), 1), round(float(c[1]), 1))))

@@ -336,6 +336,60 @@ def test_spot_read_needs_pips():
     assert D.spot_read(L, c, a) is None
 
 
+def _uneven(L, c, glare=60, slope=0.5):
+    """L with a lightness slope across it (slope x px from the centre) and a glare disc
+    beside the centre: an unevenly lit face, as the spot read's rim and stray guards refuse."""
+    n = L.shape[0]
+    yy, xx = np.mgrid[0:n, 0:n]
+    out = L.astype(np.float32) - slope * (xx - c[0])
+    out += glare * np.exp(-((xx - c[0] - 12) ** 2 + (yy - c[1] + 8) ** 2) / (2 * 10.0 ** 2))
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("value", range(2, 7))
+@pytest.mark.parametrize("angle,uneven", [
+    (0.0, False),
+    (25.0, False),
+    (25.0, True),  # slope and glare: no minimum of their own
+    (60.0, True),
+])
+def test_dot_read_reads_faces_by_their_pip_minima(value, angle, uneven):
+    L, c, a = _spots_face(value, angle)
+    if uneven:
+        L = _uneven(L, c)
+    got = D.dot_read(D.spot_blur(L, a), c, a)
+    assert got is not None and got[0] == value
+
+
+@pytest.mark.parametrize("value,draw,why", [
+    (1, None, "one pip: no layout to check"),
+    (6, "faded_middles", "a 6 whose middle pips are faded is no 4 (0.55: read as 6)"),
+    (4, "smear", "a 4 smeared along its columns"),
+    (4, "big", "four dots 0.7 face units from the centre: not a die's layout"),
+    (4, "none", "no pips"),
+])
+def test_dot_read_gives_no_wrong_value(value, draw, why):
+    L, c, a = _spots_face(value, 10.0, smear=40 if draw == "smear" else 0)
+    if draw == "faded_middles":  # middle pips at 0.42 of the depth: no pips, not light
+        for v in (-0.5, 0.5):
+            p = np.array(c) + a @ (v, 0.0)
+            cv2.circle(L, (int(round(p[0])), int(round(p[1]))), 8, 235 - 0.42 * 205, -1)
+    if draw == "big":
+        L = np.full_like(L, 110)
+        box = np.array(c) + np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) @ a.T
+        cv2.fillPoly(L, [np.round(box).astype(np.int32)], 235)
+        for u in [(-0.7, -0.7), (0.7, -0.7), (-0.7, 0.7), (0.7, 0.7)]:
+            p = np.array(c) + a @ u
+            cv2.circle(L, (int(round(p[0])), int(round(p[1]))), 8, 30, -1)
+        L = cv2.GaussianBlur(L, (0, 0), 2.0)
+    if draw == "none":
+        L = cv2.GaussianBlur(np.where(L < 100, 235, L).astype(np.uint8), (0, 0), 2.0)
+    got = D.dot_read(D.spot_blur(L, a), c, a)
+    assert got is None or got[0] == value, why
+    if draw in ("faded_middles", "big", "none"):
+        assert got is None, why
+
+
 def test_die_height_is_a_die_side_straight_up():
     """The camera of the nadir test: a die 100 mm right of the nadir, 500 mm below the
     camera; its top (16 mm up, 484 mm from the camera) shows 800 * 100 / 484 - 160 px right of
