@@ -549,24 +549,22 @@ def dot_read(Lf: np.ndarray, centre, a: np.ndarray, s: BoardDiceSettings = SETTI
         return None
     mid = u.mean(axis=0)
     d = u - mid
-    best = None
-    for th in np.deg2rad(np.arange(0.0, 90.0, 2.0)):
-        cs, sn = np.cos(th), np.sin(th)
-        q = d @ np.array([[cs, -sn], [sn, cs]])  # turned back by th
-        for sp in np.linspace(*s.dot_spacing):
-            g = np.round(q / sp)
-            res = np.abs(q - g * sp).max()
-            if res > s.dot_max_residual or np.abs(g).max() > 1:
-                continue
-            cells = {(int(gy) + 1, int(gx) + 1) for gx, gy in g}
-            if len(cells) != len(u):
-                continue
-            code = sum(1 << (rr * 3 + cc) for rr, cc in cells)
-            if _LAYOUT_VALUE[code] and (best is None or res < best[0]):
-                best = (res, th, sp, code)
-    if best is None:
+    # every turn (2 degree steps) and spacing at once: each minimum's grid cell and residual
+    th = np.deg2rad(np.arange(0.0, 90.0, 2.0))
+    cs, sn = np.cos(th)[:, None], np.sin(th)[:, None]  # (A, 1)
+    q = np.stack([d[:, 0] * cs + d[:, 1] * sn, d[:, 1] * cs - d[:, 0] * sn], -1)  # turned back
+    sp = np.linspace(*s.dot_spacing)
+    qs = q[:, None] / sp[None, :, None, None]  # (A, P, n, 2)
+    g = np.round(qs)
+    res = (np.abs(qs - g) * sp[None, :, None, None]).max(axis=(-1, -2))  # (A, P)
+    bits = np.left_shift(1, ((g[..., 1] + 1) * 3 + g[..., 0] + 1).clip(0, 8).astype(np.int64))
+    code = np.bitwise_or.reduce(bits, axis=-1)  # (A, P); one cell per minimum: sum == or
+    ok = (res <= s.dot_max_residual) & (np.abs(g).max(axis=(-1, -2)) <= 1) & (
+        bits.sum(axis=-1) == code) & (_LAYOUT_VALUE[code] > 0)
+    if not ok.any():
         return None
-    _, th, sp, code = best
+    i, j = np.unravel_index(int(np.argmin(np.where(ok, res, np.inf))), ok.shape)
+    th, sp, code = th[i], sp[j], int(code[i, j])
     cs, sn = np.cos(th), np.sin(th)
     grid = np.array([[c, r_] for r_ in (-1, 0, 1) for c in (-1, 0, 1)], float) * sp
     v = at(mid + grid @ np.array([[cs, sn], [-sn, cs]]))
