@@ -285,13 +285,11 @@ def pair_candidates(L: np.ndarray, die_px: float, anchors, s: BoardDiceSettings
     out: list[np.ndarray] = []
     if not boxes:
         return out
-    if s.die_close > 0:  # (once, over the boxes' bounding box)
-        bx0, by0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
-        bx1, by1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
-        L = L.copy()
-        L[by0:by1, bx0:bx1] = close_pips(L[by0:by1, bx0:bx1], die_px, s)
+    bx0, by0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    bx1, by1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
+    Lb = close_pips(L[by0:by1, bx0:bx1], die_px, s)  # (once, over the boxes' bounding box)
     for x0, y0, x1, y1 in boxes:
-        for c in pair_die_blobs(L[y0:y1, x0:x1], die_px, s):
+        for c in pair_die_blobs(Lb[y0 - by0:y1 - by0, x0 - bx0:x1 - bx0], die_px, s):
             c = c + (x0, y0)
             if all(np.hypot(*(c - q)) > 0.5 * die_px for q in out):
                 out.append(c)
@@ -557,7 +555,7 @@ def dot_read(Lf: np.ndarray, centre, a: np.ndarray, s: BoardDiceSettings = SETTI
     qs = q[:, None] / sp[None, :, None, None]  # (A, P, n, 2)
     g = np.round(qs)
     res = (np.abs(qs - g) * sp[None, :, None, None]).max(axis=(-1, -2))  # (A, P)
-    bits = np.left_shift(1, ((g[..., 1] + 1) * 3 + g[..., 0] + 1).clip(0, 8).astype(np.int64))
+    bits = _SPOT_BITS[((g[..., 1] + 1) * 3 + g[..., 0] + 1).clip(0, 8).astype(np.intp)]
     code = np.bitwise_or.reduce(bits, axis=-1)  # (A, P); one cell per minimum: sum == or
     ok = (res <= s.dot_max_residual) & (np.abs(g).max(axis=(-1, -2)) <= 1) & (
         bits.sum(axis=-1) == code) & (_LAYOUT_VALUE[code] > 0)
@@ -570,7 +568,7 @@ def dot_read(Lf: np.ndarray, centre, a: np.ndarray, s: BoardDiceSettings = SETTI
     v = at(mid + grid @ np.array([[cs, sn], [-sn, cs]]))
     if v is None:
         return None
-    dark = ((code >> np.arange(9)) & 1).astype(bool)
+    dark = (code & _SPOT_BITS) != 0
     con = face - v[dark].min()
     if con < s.spot_min_contrast:
         return None
@@ -707,13 +705,13 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
             crop_Lf = spot_blur(crop_L, a)  # (once for both reads)
             got = _spot_read_at(crop_Lf, (c - (x0, y0)) * f, a, s)
             v = die_height(view, c, s) if got is None and s.spot_lift > 0 else None
-            if v is not None and np.all(np.isfinite(v)):
-                # the light blob holds the top face and the side faces seen below it: the
-                # top face's centre lies up to half the die's height above the blob's
-                got = _spot_read_at(crop_Lf, (c + s.spot_lift * v - (x0, y0)) * f, a, s)
+            # the light blob holds the top face and the side faces seen below it: the top
+            # face's centre lies up to half the die's height above the blob's
+            lift = c + s.spot_lift * v if v is not None and np.all(np.isfinite(v)) else None
+            if lift is not None:
+                got = _spot_read_at(crop_Lf, (lift - (x0, y0)) * f, a, s)
             if got is None and s.dot_read:
-                for cen in [c] + ([c + s.spot_lift * v] if v is not None and np.all(
-                        np.isfinite(v)) else []):
+                for cen in [c] + ([lift] if lift is not None else []):
                     got = dot_read(crop_Lf, (cen - (x0, y0)) * f, a, s)
                     if got is not None:
                         break
