@@ -610,13 +610,18 @@ def look_strips(mask: np.ndarray, frames: list[np.ndarray], centres: np.ndarray,
         n_ = eu / max(float(np.hypot(*eu)), 1e-9)  # across the strip
         for sign in (1.0, -1.0):  # the side a card read covers the rest of it from
             probe = c + sign * n_ * (0.5 * short + s.strip_probe * near)
-            if any(cv2.pointPolygonTest(q, (float(probe[0]), float(probe[1])), False) >= 0
-                   for q in polys):
+            if _on_any(probe, polys):
                 centre = c + sign * n_ * (0.5 * near - 0.5 * short)
                 out.append(((centre + 0.5) / f - 0.5,
                             float(np.degrees(np.arctan2(n_[1], n_[0])) % 180.0), near / f))
                 break
     return out
+
+
+def _on_any(point, polys: list[np.ndarray]) -> bool:
+    """Whether the photo point (2,) lies in or on any of the float32 (4, 2) polygons."""
+    return any(cv2.pointPolygonTest(q, (float(point[0]), float(point[1])), False) >= 0
+               for q in polys)
 
 
 def end_backs(ends: list, frames: list[np.ndarray], centres: np.ndarray, widths: np.ndarray,
@@ -635,23 +640,18 @@ def end_backs(ends: list, frames: list[np.ndarray], centres: np.ndarray, widths:
     if not len(frames) or not len(widths):
         return []
     polys = [np.asarray(q, np.float32) for q in frames]
-
-    def on_card(x: np.ndarray) -> bool:
-        return any(cv2.pointPolygonTest(q, (float(x[0]), float(x[1])), False) >= 0
-                   for q in polys)
-
     out = []
     for c, sides in ends:
         c = np.asarray(c, float)
         w = near_width(centres, widths, c)
-        if on_card(c):
+        if _on_any(c, polys):
             continue
         for (e, along), (u, across) in (sides, sides[::-1]):
             if not (s.end_across[0] * w <= across <= s.end_across[1] * w and
                     s.end_along[0] * w <= along <= s.end_along[1] * w):
                 continue
             hit = [sign for sign in (1.0, -1.0)
-                   if on_card(c + sign * e * (0.5 * along + s.strip_probe * w))]
+                   if _on_any(c + sign * e * (0.5 * along + s.strip_probe * w), polys)]
             if not hit:
                 continue
             centre = c if len(hit) == 2 else \
