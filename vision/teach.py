@@ -959,12 +959,12 @@ def teach_probs(profile: Profile, classifier, labels: tuple[str, ...], probs: np
     s = profile.settings
     keep_mass = keep_mass and s.keep_mass
     if s.white_label:  # this photo white balanced by its white pieces (as the teach photos)
-        emb_w, crops_w = embedding, crops_bgr
+        emb_w, whites = embedding, white_point(crops_bgr, s)  # (per crop: no stacked copy)
         if also is not None and len(also[0]):
-            emb_w, crops_w = np.concatenate([embedding, also[0]]), np.concatenate([crops_bgr,
-                                                                                  also[1]])
+            emb_w = np.concatenate([embedding, also[0]])
+            whites = np.concatenate([whites, white_point(also[1], s)])
         crops_bgr = balanced(crops_bgr, photo_white_gain(
-            emb_w, white_point(crops_w, s), profile.prototypes, profile.labels, s))
+            emb_w, whites, profile.prototypes, profile.labels, s))
     q, cos_l = profile.adjust(units, pu, embedding, piece_colour(crops_bgr, s))
     bg = probs[:, ib].copy()
     with np.errstate(invalid="ignore"):

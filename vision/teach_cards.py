@@ -167,7 +167,8 @@ def warnings_kept(warnings: list[str] | None, pieces: list[CardPiece],
     if not warnings:
         return warnings
     names = {piece_name(p) for p in kept}
-    gone = {n for p in pieces if all(p is not q for q in kept)
+    kept_ids = {id(q) for q in kept}
+    gone = {n for p in pieces if id(p) not in kept_ids
             if (n := piece_name(p)) not in names}
     return [w for w in warnings if not any(g in w for g in gone)]
 
@@ -452,12 +453,21 @@ def look_area(image: np.ndarray, centre, width: float, look: np.ndarray,
     outlines, _ = cv2.findContours(hit, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     for q in outlines:  # the region whose outline holds the tap, as look_backs reads it
         if cv2.pointPolygonTest(q, (x, y), False) >= 0:
-            blob = np.zeros(hit.shape, np.uint8)  # its outline filled; the look's pixels in it
-            cv2.drawContours(blob, [q], -1, 1, -1)
             w = width * s.scale
-            return float(np.count_nonzero(blob & (hit > 0))) / (
-                SPECS["troetofanten"].aspect * w * w)
+            a = int(region_pixels(hit, q, cv2.boundingRect(q)).sum())
+            return a / (SPECS["troetofanten"].aspect * w * w)
     return None
+
+
+def region_pixels(hit: np.ndarray, q: np.ndarray, rect) -> np.ndarray:
+    """(h, w) uint8 0/1 over the bounding `rect` (x, y, w, h) of the outline `q`: the look's
+    pixels (`hit` > 0) inside the filled outline, its holes left out (`look_area` measures a
+    teach photo's back as `look_backs` reads a region)."""
+    x0, y0, bw, bh = rect
+    blob = np.zeros((bh, bw), np.uint8)
+    cv2.drawContours(blob, [q], -1, 1, -1, offset=(-x0, -y0))
+    blob &= hit[y0:y0 + bh, x0:x0 + bw] > 0
+    return blob
 
 
 def _sample(image: np.ndarray) -> np.ndarray:
@@ -567,9 +577,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
         least = s.strip[0] * s.strip_long[0] * w * w  # a strip's area, the least a back shows
         if bw * bh < least:
             continue
-        blob = np.zeros((bh, bw), np.uint8)  # the region's pixels (its holes left out)
-        cv2.drawContours(blob, [q], -1, 1, -1, offset=(-x0, -y0))
-        blob &= hit[y0:y0 + bh, x0:x0 + bw] > 0
+        blob = region_pixels(hit, q, (x0, y0, bw, bh))  # (its holes left out)
         a = int(blob.sum())
         if a < least:
             continue
@@ -693,15 +701,15 @@ def card_examples(pipeline, game: str, photo, area, label: str,
             for k, (_, lab, src) in enumerate(chosen)]
 
 
-def near_width(pieces: list[CardPiece], at, default: float, n: int = 3) -> float:
-    """The median width of the `n` pieces nearest `at` (`look_backs` sizes a region so),
+def near_width(pieces: list[CardPiece], at, default: float) -> float:
+    """The median width of the 3 pieces nearest `at` (`look_backs` sizes a region so),
     `default` when there are none."""
     if not pieces:
         return default
     from vision.cards.read import near_width as _near
 
     return _near(np.array([p.center for p in pieces]), np.array([p.width for p in pieces]),
-                 np.asarray(at, float), n)
+                 np.asarray(at, float))
 
 
 def _reader_examples(reader, image, game, area, label, taps, scale, name, tg, settings):
