@@ -363,13 +363,15 @@ def fit_quad(contour: np.ndarray, settings: AreaSettings,
 
 
 def cue_map(small_bgr: np.ndarray, settings: AreaSettings,
-            lab: np.ndarray | None = None) -> np.ndarray:
+            lab: np.ndarray | None = None, measure: np.ndarray | None = None) -> np.ndarray:
     """float32 map that is high on the play area and drops across its border: redness
-    relative to lightness (arena) or lightness minus chroma (cloth); smoothed."""
+    relative to lightness (arena) or lightness minus chroma (cloth); smoothed. `measure`:
+    `area_measure` of `lab`, if already made."""
     if lab is None:
         lab = cv2.cvtColor(small_bgr, cv2.COLOR_BGR2LAB)
     if settings.kind == "red":
-        m = area_measure(lab, settings)  # (the arena masks' own redness)
+        m = area_measure(lab, settings) if measure is None else measure  # (the arena
+        #   masks' own redness)
     else:
         L, a, b = cv2.split(lab.astype(np.float32))
         a, b = a - 128, b - 128
@@ -467,14 +469,14 @@ def area_from_corners(corners_img, settings: AreaSettings) -> PlayArea:
 
 
 def colour_share(small_bgr: np.ndarray, quad: np.ndarray, settings: AreaSettings,
-                 lab: np.ndarray | None = None) -> float:
+                 lab: np.ndarray | None = None, measure: np.ndarray | None = None) -> float:
     """Share of the quad's pixels that have the play area's colour (most permissive level)."""
     m = np.zeros(small_bgr.shape[:2], np.uint8)
     cv2.fillPoly(m, [np.round(quad).astype(np.int32)], 1)
     if not m.any():
         return 0.0
     lv = min(levels(settings))
-    colour = area_mask(small_bgr, settings, lv, lab) > 0
+    colour = area_mask(small_bgr, settings, lv, lab, measure) > 0
     return float(colour[m > 0].mean())
 
 
@@ -872,12 +874,13 @@ def _rival_enclosed(best, share, small, lab, prob, cue, settings: AreaSettings):
     return quad if rival > share + settings.weak_gain else best
 
 
-def colour_quads(small, lab, cue, settings: AreaSettings):
+def colour_quads(small, lab, cue, settings: AreaSettings, measure=None):
     """For each colour level in turn (`area_mask`, opened and closed): (its plausible quad
     snapped to `cue`, or None; why not)."""
     k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (settings.open_px, settings.open_px))
     glab = blurred_lab(small)  # once for every level's flood fills
-    measure = area_measure(lab, settings)  # and the colour measure likewise
+    if measure is None:  # and the colour measure likewise
+        measure = area_measure(lab, settings)
     for level in levels(settings):
         mask = area_mask(small, settings, level, measure=measure)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, k)
@@ -889,17 +892,17 @@ def colour_quads(small, lab, cue, settings: AreaSettings):
         yield best, why
 
 
-def colour_quad(small, lab, cue, settings: AreaSettings, why: str = ""):
+def colour_quad(small, lab, cue, settings: AreaSettings, why: str = "", measure=None):
     """The first colour level's plausible quad (`colour_quads`), or None; and the last
     reason (`why` when no level gave one)."""
-    for quad, level_why in colour_quads(small, lab, cue, settings):
+    for quad, level_why in colour_quads(small, lab, cue, settings, measure):
         if quad is not None:
             return quad, level_why
         why = level_why or why
     return None, why
 
 
-def _rival_colour(best, share, small, lab, cue, settings: AreaSettings):
+def _rival_colour(best, share, small, lab, cue, settings: AreaSettings, measure=None):
     """The network's quad, or the strongest of the colour levels' quads (`colour_quads`,
     weak sides refitted: the first level's can be a worse fit than a later one's) where
     the network's weakest side is weak (`share` < `weak_share`) and that quad's is clearly
@@ -907,7 +910,8 @@ def _rival_colour(best, share, small, lab, cue, settings: AreaSettings):
     if share >= settings.weak_share:
         return best, share
     rivals = [refit_weak_sides(quad, cue, settings)
-              for quad, _ in colour_quads(small, lab, cue, settings) if quad is not None]
+              for quad, _ in colour_quads(small, lab, cue, settings, measure)
+              if quad is not None]
     if not rivals:
         return best, share
     quad, rival = max(rivals, key=lambda r: r[1])
@@ -928,6 +932,7 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
         src = cv2.pyrDown(src)
     small = cv2.resize(src, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)  # made once, read by every cue below
+    measure = area_measure(lab, settings)  # likewise its colour measure
     why = "nothing of its colour"
     best = None
     model = None
@@ -945,7 +950,8 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
             mask = (prob > th).astype(np.uint8)
             best, why = _best_candidate(small, mask, settings, why, grow=False)
             if best is not None and \
-                    colour_share(small, best, settings, lab) < settings.min_colour_share:
+                    colour_share(small, best, settings, lab, measure) < \
+                    settings.min_colour_share:
                 best, why = None, "the region found does not have the play area's colour"
             if best is not None:
                 from_model = True
@@ -957,12 +963,13 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
                 best = snap_sides(order_corners(best), lightness, settings, settings.hem_passes,
                                   hem=True)
             else:
-                cue = cue_map(small, settings, lab)
+                cue = cue_map(small, settings, lab, measure)
                 best = snap_sides(order_corners(best), cue, settings, settings.snap_passes_model)
                 if settings.weak_share > 0:
                     best, weakest = refit_weak_sides(best, cue, settings)
                     if settings.colour_rival:
-                        best, weakest = _rival_colour(best, weakest, small, lab, cue, settings)
+                        best, weakest = _rival_colour(best, weakest, small, lab, cue, settings,
+                                                      measure)
                     if settings.enclosed_rival:
                         best = _rival_enclosed(best, weakest, small, lab, prob, cue, settings)
         if settings.edge_check:  # does the quad lie on the cloth's edges? else rebuild it
@@ -977,7 +984,7 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
                     rebuilt = None
             if best is not None and settings.contrast_min > 0:
                 if cue is None:
-                    cue = cue_map(small, settings, lab)
+                    cue = cue_map(small, settings, lab, measure)
                 weakest = side_contrast(order_corners(best), cue, settings).min()
                 if weakest < settings.contrast_min:
                     if rebuilt is None and cover >= settings.edge_min_cover:
@@ -995,8 +1002,8 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
                             best, from_model = rival, False  # already in order_corners' order
     if best is None:
         if cue is None:
-            cue = cue_map(small, settings, lab)
-        best, why = colour_quad(small, lab, cue, settings, why)
+            cue = cue_map(small, settings, lab, measure)
+        best, why = colour_quad(small, lab, cue, settings, why, measure)
     if best is None:
         if settings.retry_balanced > 0:  # under a strong colour cast: once more, balanced
             from dataclasses import replace
