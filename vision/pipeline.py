@@ -449,7 +449,7 @@ class Pipeline:
 
     def _missing_tiles(self, gv: GameVision, photo: Photo, area: PlayArea, cand: Candidates,
                        keep: np.ndarray, labels: np.ndarray, pred, probs: np.ndarray,
-                       hues: dict[str, float] | None = None, profile=None, crops=None):
+                       hues: dict[str, float] | None, profile, crops: np.ndarray):
         """Fewer tiles kept than the game has: the candidates of `edge_tiles` and
         `outline_squares` away from the kept ones join `cand`, each read as background
         unless the classifier is very sure of it and it looks unlike the table beside it
@@ -467,7 +467,7 @@ class Pipeline:
             more, outlined = more.take(away), outlined[away]
         if not len(more):
             return cand, pred, probs
-        first = (pred.embedding, crops) if crops is not None else None
+        first = (pred.embedding, crops)
         more_pred, more_probs, _ = self._classify(gv, photo, area, more, hues, profile, first)
         cols = [self.classifier.index(lab) for lab in gv.labels]
         again = outlined & (more_probs[:, cols].max(axis=1) >= self.decide.missing_again_prob)
