@@ -52,6 +52,18 @@ def piece_size(p: dict) -> float:
     return 0.0
 
 
+def one_to_one(pairs) -> list[tuple[int, int]]:
+    """(i, j) of the tuples `pairs` (..., i, j), taken in their order (sorted: nearest
+    first), each i and each j at most once."""
+    used_i, used_j, out = set(), set(), []
+    for *_, i, j in pairs:
+        if i not in used_i and j not in used_j:
+            used_i.add(i)
+            used_j.add(j)
+            out.append((i, j))
+    return out
+
+
 def match(pred: list[dict], truth: list[dict]) -> list[tuple[int | None, int | None]]:
     """One-to-one pairs (pred index or None, truth index or None), a pair only within half
     the true piece's size: pairs of the same label first (a piece is right when a true piece
@@ -64,14 +76,8 @@ def match(pred: list[dict], truth: list[dict]) -> list[tuple[int | None, int | N
             d = float(np.hypot(p["center"][0] - t["center"][0], p["center"][1] - t["center"][1]))
             if d <= 0.5 * piece_size(t):
                 pairs.append((p.get("label") != t["label"], d, i, j))
-    pairs.sort()
-    pairs = [(d, i, j) for _, d, i, j in pairs]
-    used_p, used_t, out = set(), set(), []
-    for _, i, j in pairs:
-        if i not in used_p and j not in used_t:
-            used_p.add(i)
-            used_t.add(j)
-            out.append((i, j))
+    out = one_to_one(sorted(pairs))
+    used_p, used_t = {i for i, _ in out}, {j for _, j in out}
     out += [(i, None) for i in range(len(pred)) if i not in used_p]
     out += [(None, j) for j in range(len(truth)) if j not in used_t]
     return out

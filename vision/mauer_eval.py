@@ -22,6 +22,7 @@ import numpy as np
 
 from scoring.mauerhuepfer import load_board
 from tablescore.errors import BadInput, TablescoreError
+from vision.evaluate import one_to_one
 from vision.mauer import read_mauer
 
 
@@ -43,14 +44,10 @@ def compare(pred_pieces: list[dict], truth: dict, with_dice: bool = True) -> tup
                    for i, p in enumerate(pp) for j, t in enumerate(tp)
                    if np.hypot(p["center"][0] - t["center"][0],
                                p["center"][1] - t["center"][1]) <= 1.5 * t["radius"])
-    used_p, used_t, right = set(), set(), 0
-    for _, i, j in pairs:
-        if i in used_p or j in used_t:
-            continue
-        used_p.add(i)
-        used_t.add(j)
-        right += int(pp[i]["label"] == tp[j]["label"] and pp[i]["position"] == tp[j]["position"])
-    n_true, extra = len(tp), len(pp) - len(used_p)
+    paired = one_to_one(pairs)
+    right = sum(int(pp[i]["label"] == tp[j]["label"] and pp[i]["position"] == tp[j]["position"])
+                for i, j in paired)
+    n_true, extra = len(tp), len(pp) - len(paired)
     if with_dice:
         td = Counter(truth["facts"]["dice"])
         pd = Counter(int(p["label"][4:]) for p in pred_pieces if p["label"].startswith("die-"))

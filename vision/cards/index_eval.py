@@ -32,7 +32,7 @@ from tablescore.errors import TablescoreError
 from vision.cards.dataset import index_label
 from vision.cards.geometry import SPECS, CardCropSettings, KeySpec, crop_card, pose_from_frame
 from vision.cards.read import index_spec, model_crop_settings
-from vision.evaluate import scene_files
+from vision.evaluate import one_to_one, scene_files
 from vision.image_io import load_photo
 
 
@@ -109,12 +109,8 @@ def reader_poses(folders, reach: float = 0.2, min_visible: float = 0.0) -> np.nd
                 k, _, w = pose_from_frame(q, spec)
                 d = np.hypot(*(keys - k).T)
                 pairs += [(float(d[j]), i, j) for j in np.flatnonzero(d <= reach * w)]
-            used_i, used_j = set(), set()
-            for _, i, j in sorted(pairs):  # one-to-one, nearest first
-                if i not in used_i and j not in used_j:
-                    used_i.add(i)
-                    used_j.add(j)
-                    rows.append(pose_error(polys[i], seen[j], spec))
+            rows += [pose_error(polys[i], seen[j], spec)
+                     for i, j in one_to_one(sorted(pairs))]  # (nearest first)
     return np.array(rows, float).reshape(-1, 4)
 
 
