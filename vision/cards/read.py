@@ -1106,9 +1106,21 @@ def opposite_corners(p: CardPiece, q: CardPiece) -> bool:
     return bool(OPPOSITE_REACH[0] <= np.hypot(*d) / max(p.width, 1.0) <= OPPOSITE_REACH[1])
 
 
+def twin_labels(a: str, b: str) -> bool:
+    """Whether two face-up readings may be one card read at two corner indices: the same
+    label, or two animals of one kind (the number of one corner misread: elephant-3 and
+    elephant-4; its kind, read from the drawing, does not change). Backs never (left to
+    `settle_backs`)."""
+    if a == "back" or b == "back":
+        return False
+    ka, kb = a.rsplit("-", 1)[0], b.rsplit("-", 1)[0]
+    return a == b or (ka == kb and ka in ("elephant", "tootophant"))
+
+
 def drop_turned_twins(pieces: list[CardPiece], reach: float, turn_tol: float = 30.0,
                       quarter_min: float = 45.0) -> list[CardPiece]:
-    """Troetofanten pieces without the less sure of two of one label read from two corners
+    """Troetofanten pieces without the less sure of two of one label (`twin_labels`: or two
+    animals of one kind) read from two corners
     of one card: their angles differ by half a turn (within `turn_tol` degrees) and their
     centres lie within `reach` x width or their key points at opposite corner indices
     (`opposite_corners`); or their angles differ by at least `quarter_min` degrees but not
@@ -1119,7 +1131,7 @@ def drop_turned_twins(pieces: list[CardPiece], reach: float, turn_tol: float = 3
     for i, p in enumerate(pieces):
         for j in range(i + 1, len(pieces)):
             q = pieces[j]
-            if p.label != q.label or p.label == "back" or i in drop or j in drop:
+            if not twin_labels(p.label, q.label) or i in drop or j in drop:
                 continue
             turn = abs((p.angle - q.angle) % 360.0 - 180.0)
             sure, other = (p, q) if p.confidence >= q.confidence else (q, p)

@@ -1,0 +1,42 @@
+"""Troetofanten: one card read at two corner indices with two numbers (`read.twin_labels`,
+`read.drop_turned_twins`)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.cards.geometry import SPECS, pose_from_frame
+from vision.cards.pieces import CardPiece
+from vision.cards.read import card_frame, drop_turned_twins, twin_labels
+
+SPEC = SPECS["troetofanten"]
+ASPECT = SPEC.aspect
+W = 40.0  # card width, px
+
+
+@pytest.mark.parametrize("a,b,want", [
+    ("elephant-3", "elephant-3", True),
+    ("elephant-3", "elephant-4", True),  # one card, one corner's number misread
+    ("tootophant-2", "tootophant-5", True),
+    ("elephant-3", "tootophant-3", False),  # the drawing tells the kinds apart
+    ("tamer", "tamer", True),
+    ("tamer", "lasso", False),
+    ("back", "back", False),  # left to settle_backs
+])
+def test_twin_labels(a, b, want):
+    assert twin_labels(a, b) == want
+
+
+@pytest.mark.parametrize("second,want", [
+    ("elephant-4", [0.9]),  # the same card's other corner read with another number: one
+    ("tootophant-4", [0.5, 0.9]),  # another kind there: two cards
+])
+def test_drop_turned_twins_of_one_kind(second, want):
+    frame = card_frame(np.array([100.0, 100.0]), 15.0, W, ASPECT)
+    first = CardPiece("elephant-3", 0.9, *pose_from_frame(frame, SPEC)[:1], frame, 15.0, W)
+    turned = frame[[2, 3, 0, 1]]
+    key, ang, _ = pose_from_frame(turned, SPEC)
+    other = CardPiece(second, 0.5, key, turned, ang, W)
+    got = drop_turned_twins([first, other], reach=0.3)
+    assert sorted(p.confidence for p in got) == want
