@@ -147,6 +147,7 @@ def taught_reader(reader, profile: teach.Profile | None, game: str):
                     return pieces  # the taught colours do not single the back out
                 if s.area_range[0] <= share <= s.area_range[1]:
                     s = replace(s, look_area=share)
+            pieces = unlike_backs(image, pieces, part.look, s)
             return pieces + look_backs(image, pieces, part.look, s)
 
         out.settle_backs = settle_backs
@@ -338,6 +339,13 @@ class BackLookSettings:
     #   a strip of a covered back may show little of the design)
     inside_share: float = 0.8  # a region whose centre lies inside a card read, its frame
     #                            shrunk to this about its centre (`inside_frame`), is part of it
+    own_look: float = 0.01  # a face-down card the reader found by its shape or look alone
+    #   (no classifier reading) holds at least this share of the taught back's colours in
+    #   its visible part, or it is none (`unlike_backs`; 0: not checked)
+    held: bool = True  # a region whose outline holds as many centres of backs read (by the
+    #   reader, or found here before) as the backs it would add is those backs: the look of
+    #   a back read already, wider or longer than a card of the width near it (a back nearer
+    #   the camera than the cards beside it; a pile), split or moved, made a second back
     same_back: float = 0.5  # a back found within this x a back read's width of its centre
     #                         is that back (not added again)
     confidence: float = 0.7  # the confidence a back found so gets
@@ -540,6 +548,49 @@ def fan_side(centre, normal, pieces: list[CardPiece], width: float,
     return -1 if np.mean(votes) > 0 else 1
 
 
+def unlike_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
+                 settings: BackLookSettings | None = None) -> list[CardPiece]:
+    """`pieces` without the face-down cards the reader found by a region's shape or look
+    alone (no classifier reading: `probs` None; `read.design_regions`, strips, ends) whose
+    visible part holds under `own_look` of the taught back's colours (`look_colours`,
+    per pixel at `scale`; visible: off the face-up cards read): a card-shaped region of
+    one colour that is not this copy's back (a notebook, a coaster) is none."""
+    from vision.cards.read import _frames_mask
+
+    s = settings or BACK_LOOK
+    back = BACK_LABEL["troetofanten"]
+    ask = [k for k, p in enumerate(pieces) if p.label == back and p.probs is None
+           and p.frame is not None]
+    if not ask or look is None or s.own_look <= 0:
+        return pieces
+    f = s.scale
+    small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    colours = look_colours(_sample(hsv), np.asarray(look, np.float32), s)
+    hit = _back_project(hsv, colours, s.bins) if colours.any() else np.zeros(hsv.shape[:2],
+                                                                            np.uint8)
+    up = [p.frame for p in pieces if p.label != back and p.frame is not None]
+    covered = _frames_mask(up, f, hit.shape, 1.0) if up else np.zeros_like(hit)
+    drop = set()
+    for k in ask:
+        m = np.zeros_like(hit)
+        cv2.fillConvexPoly(m, np.round((pieces[k].frame + 0.5) * f - 0.5).astype(np.int32), 1)
+        m &= covered == 0
+        n = int(m.sum())
+        share = float(np.count_nonzero(hit[m > 0])) / n if n else 0.0
+        if share < s.own_look:
+            drop.add(k)
+    return [p for k, p in enumerate(pieces) if k not in drop]
+
+
+def held_backs(outline: np.ndarray, pieces: list[CardPiece], scale: float) -> int:
+    """How many of `pieces`' face-down cards have their centre (photo px) inside `outline`
+    (a region's outline at `scale`, as `look_backs` finds them)."""
+    return sum(cv2.pointPolygonTest(outline, tuple(float(v) for v in (p.center + 0.5) * scale
+                                                   - 0.5), False) >= 0
+               for p in pieces if p.label == BACK_LABEL["troetofanten"])
+
+
 def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
                settings: BackLookSettings | None = None) -> list[CardPiece]:
     """Face-down cards found by the taught back's look, where the reader found no card:
@@ -551,7 +602,8 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     region of 1.6-4.5 backs' looks (`look_area`) is split. The region's own colours must
     match the taught back's (`min_match`) and, shown whole, hold its colours other than the
     main one (`min_second`); a back shown whole over a face-up card's key point read
-    (`key_inside`) is left out."""
+    (`key_inside`) is left out, and so is a region holding as many backs read as it would
+    add (`held`)."""
     from vision.cards.geometry import SPECS
     from vision.cards.read import back_piece, inside_frame, nearest, rect_sides
 
@@ -625,7 +677,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
             c = c + nrm * (across - short) / 2
             found = [(c, np.degrees(np.arctan2(el[1], el[0])) if along_w else
                       np.degrees(np.arctan2(nrm[1], nrm[0])), w)]
-        if not found:
+        if not found or (s.held and held_backs(q, pieces + out, f) >= len(found)):
             continue
         sub = hsv[y0:y0 + bh, x0:x0 + bw]
         common = np.minimum(_coarse(_look_hist(sub, blob, s.bins)), coarse0)

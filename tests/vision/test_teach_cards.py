@@ -439,6 +439,48 @@ def test_look_backs_needs_more_than_the_back_main_colour(min_second, found):
     assert len(out) == int(found)
 
 
+@pytest.mark.parametrize("held, found", [
+    (True, 0),  # the region holds the centre of the back read: that back, not a second
+    (False, 1),  # not asked: a second back 0.6 widths from it (over `same_back`)
+])
+def test_look_backs_leaves_a_region_holding_a_back_read(held, found):
+    """A back the reader read with its centre off the region's (its width or pose a little
+    off) is the back the region shows: the region adds none."""
+    from dataclasses import replace
+
+    from vision.cards.read import back_piece
+    from vision.teach_cards import BACK_LOOK, look_backs
+
+    image = np.full((600, 800, 3), (120, 140, 150), np.uint8)
+    pieces = _face_up(image, [(200, 300), (600, 450)])
+    _card(image, (400, 300), BACK_NAVY, BACK_RING)
+    read = back_piece((400.0, 300.0 + 0.6 * CARD_W), 0.0, float(CARD_W), 0.6)
+    out = look_backs(image, pieces + [read], _taught_look(), replace(BACK_LOOK, held=held))
+    assert len(out) == found
+
+
+@pytest.mark.parametrize("colour, probs, own_look, kept", [
+    (BACK_NAVY, None, 0.01, True),  # a back found by its shape, of the taught back's look
+    ((40, 120, 130), None, 0.01, False),  # an olive notebook of a card's shape: none
+    ((40, 120, 130), {"back": 0.9}, 0.01, True),  # read by the card model: not asked
+    ((40, 120, 130), None, 0.0, True),  # not checked
+])
+def test_unlike_backs_drops_backs_without_the_taught_look(colour, probs, own_look, kept):
+    from dataclasses import replace
+
+    from vision.cards.read import back_piece
+    from vision.teach_cards import BACK_LOOK, unlike_backs
+
+    image = np.full((600, 800, 3), (120, 140, 150), np.uint8)
+    pieces = _face_up(image, [(200, 300), (600, 450)])
+    frame = _card(image, (400, 300), colour, BACK_RING if colour == BACK_NAVY else None)
+    back = replace(back_piece((400.0, 300.0), 0.0, float(CARD_W), 0.6), probs=probs)
+    assert np.allclose(np.sort(back.frame, axis=0), np.sort(frame, axis=0), atol=1)
+    out = unlike_backs(image, pieces + [back], _taught_look(),
+                       replace(BACK_LOOK, own_look=own_look))
+    assert out[:2] == pieces and len(out) == 2 + kept
+
+
 def _bordered_back(image, centre, w=CARD_W):
     """A back printed inside a white border: its look covers 0.8 x 0.8 of the card."""
     _card(image, centre, (235, 235, 235), w=w)
