@@ -318,6 +318,9 @@ class BackLookSettings:
     #   `look_area` of a card's area; filling `merged_fill` of its rectangle, its short side
     #   at least size[0] x the width): backs side by side or in a pile, split into that many
     #   (rounded) by k-means on its pixels
+    merged_depth: float = 0.25  # ... into as many as its outline's notches this x the
+    #   width deep say (`notched_cards`: cards larger than those near it, as backs nearer
+    #   the camera, are too many by area), by area where it has none (0: by area alone)
     look_area: float = 1.0  # the share of a card's area a back's look covers, for counting
     #   the backs of a merged region (the profile's `look_area`, measured on the teach photo,
     #   replaces it),
@@ -583,6 +586,24 @@ def unlike_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     return [p for k, p in enumerate(pieces) if k not in drop]
 
 
+def notched_cards(outline: np.ndarray, depth: float) -> int:
+    """How many cards a region of several cards' look holds, from its outline's notches:
+    cards lying against each other (a spread pile, turned to each other) make a notch at
+    each side of where they meet; 1 + half the notches at least `depth` deep (px, the
+    outline's scale; rounded up), at most 4; 0 (not known: cards flush side by side or
+    end to end leave no notch) when there is none."""
+    hull = cv2.convexHull(outline, returnPoints=False)
+    if len(outline) < 4 or len(hull) < 3:
+        return 0
+    try:
+        defects = cv2.convexityDefects(outline, hull)
+    except cv2.error:  # (a self-touching outline)
+        return 0
+    deep = 0 if defects is None else int(np.count_nonzero(
+        np.asarray(defects).reshape(-1, 4)[:, 3] / 256.0 >= depth))
+    return min(4, 1 + (deep + 1) // 2) if deep else 0
+
+
 def held_backs(outline: np.ndarray, pieces: list[CardPiece], scale: float) -> int:
     """How many of `pieces`' face-down cards have their centre (photo px) inside `outline`
     (a region's outline at `scale`, as `look_backs` finds them)."""
@@ -649,9 +670,10 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
             pts = np.column_stack([xs + x0, ys + y0]).astype(np.float32)
             crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
             cv2.setRNGSeed(0)
-            _, _, ctr = cv2.kmeans(pts, int(round(cards)), None, crit, 2,
+            n = notched_cards(q, s.merged_depth * w) if s.merged_depth > 0 else 0
+            _, _, ctr = cv2.kmeans(pts, n or int(round(cards)), None, crit, 2,
                                    cv2.KMEANS_PP_CENTERS)
-            found = [(q, np.degrees(np.arctan2(es[1], es[0])), w) for q in ctr]
+            found = [(k, np.degrees(np.arctan2(es[1], es[0])), w) for k in ctr]
         elif not (s.strip[0] * w <= short <= s.strip[1] * w and fill >= s.strip_fill
                   and s.strip_long[0] * w <= long_ <= s.strip_long[1] * w):
             continue

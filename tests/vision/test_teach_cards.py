@@ -481,6 +481,42 @@ def test_unlike_backs_drops_backs_without_the_taught_look(colour, probs, own_loo
     assert out[:2] == pieces and len(out) == 2 + kept
 
 
+@pytest.mark.parametrize("cards, want", [
+    ([((100, 100), 0)], 0),  # one card: its outline has no notch (then counted by area)
+    ([((100, 100), 0), ((160, 100), 0)], 0),  # two side by side, edges flush: no notch
+    ([((100, 100), 0), ((150, 130), 0)], 2),  # a spread pile: a step at either side
+    ([((100, 100), 30), ((170, 110), -30)], 2),  # two turned to each other: a V
+])
+def test_notched_cards_counts_cards_by_the_outline_notches(cards, want):
+    from vision.teach_cards import notched_cards
+
+    mask = np.zeros((300, 300), np.uint8)
+    for (x, y), ang in cards:
+        box = cv2.boxPoints(((x, y), (CARD_W, CARD_W * 91 / 59), ang))
+        cv2.fillConvexPoly(mask, np.round(box).astype(np.int32), 255)
+    outline = max(cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0],
+                  key=cv2.contourArea)
+    assert notched_cards(outline, 0.25 * CARD_W) == want
+
+
+@pytest.mark.parametrize("merged_depth, found", [
+    (0.25, 2),  # two notches: two backs, larger than the cards beside them
+    (0.0, 3),  # counted by area in the width of the cards beside them: three
+])
+def test_look_backs_counts_large_backs_by_the_notches(merged_depth, found):
+    from dataclasses import replace
+
+    from vision.teach_cards import BACK_LOOK, look_backs
+
+    image = np.full((600, 800, 3), (120, 140, 150), np.uint8)
+    pieces = _face_up(image, [(150, 300), (650, 450)])
+    for c in ((400, 270), (400 + 0.7 * CARD_W, 270 + 0.5 * CARD_W)):  # a spread pile
+        _card(image, c, BACK_NAVY, BACK_RING, w=1.3 * CARD_W)
+    out = look_backs(image, pieces, _taught_look(), replace(  # (its ring drawn thinner
+        BACK_LOOK, merged_depth=merged_depth, min_second=0.0))  # for its size: not asked)
+    assert len(out) == found
+
+
 def _bordered_back(image, centre, w=CARD_W):
     """A back printed inside a white border: its look covers 0.8 x 0.8 of the card."""
     _card(image, centre, (235, 235, 235), w=w)
