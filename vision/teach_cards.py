@@ -314,6 +314,9 @@ class BackLookSettings:
     #                                          width of the 3 nearest cards read
     shape: tuple[float, float] = (1.15, 2.1)  # ... its long side this x its short side
     fill: float = 0.6  # ... and it fills this share of its rectangle
+    whole_fill: float = 0.75  # a region of a card's shape but of `merged[0]` backs' looks
+    #   or more is one back only when it fills this share of its rectangle (else merged:
+    #   two backs side by side, turned a little to each other, make a card's shape too)
     merged: tuple[float, float] = (1.6, 4.5)  # a region of this many backs' looks (each
     #   `look_area` of a card's area; filling `merged_fill` of its rectangle, its short side
     #   at least size[0] x the width): backs side by side or in a pile, split into that many
@@ -586,6 +589,19 @@ def unlike_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     return [p for k, p in enumerate(pieces) if k not in drop]
 
 
+def whole_back(short: float, long_: float, fill: float, cards: float, width: float,
+               settings: BackLookSettings | None = None) -> bool:
+    """Whether a region of the taught back's look is one back shown whole: its minimum-area
+    rectangle (`short`, `long_` px) has a card's `size` (x the `width` of the cards near
+    it) and `shape`, the region fills `fill` of it, and unless it holds under `merged[0]`
+    backs' looks (`cards`), it fills `whole_fill` of it (two backs lying end to end, turned
+    a little or shifted across, make a card-shaped rectangle that they fill poorly)."""
+    s = settings or BACK_LOOK
+    return (s.size[0] * width <= short <= s.size[1] * width and fill >= s.fill
+            and s.shape[0] <= long_ / max(short, 1.0) <= s.shape[1]
+            and (cards < s.merged[0] or fill >= s.whole_fill))
+
+
 def notched_cards(outline: np.ndarray, depth: float) -> int:
     """How many cards a region of several cards' look holds, from its outline's notches:
     cards lying against each other (a spread pile, turned to each other) make a notch at
@@ -661,8 +677,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
         cards = a / (s.look_area * spec.aspect * w * w)  # (in backs' looks)
         found = []  # (centre, angle, width) at scale f
         on_top = True  # the backs found show whole (not a strip under another card)
-        if (s.size[0] * w <= short <= s.size[1] * w and fill >= s.fill
-                and s.shape[0] <= long_ / max(short, 1.0) <= s.shape[1]):
+        if whole_back(short, long_, fill, cards, w, s):
             found = [(c, np.degrees(np.arctan2(es[1], es[0])), short)]
         elif s.merged[0] <= cards <= s.merged[1] and fill >= s.merged_fill \
                 and short >= s.size[0] * w:

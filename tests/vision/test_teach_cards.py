@@ -517,6 +517,21 @@ def test_look_backs_counts_large_backs_by_the_notches(merged_depth, found):
     assert len(out) == found
 
 
+@pytest.mark.parametrize("short, long_, fill, cards, whole", [
+    (60, 92, 0.95, 1.0, True),  # one back of the cards' width
+    (60, 92, 0.5, 1.0, False),  # filling half its rectangle: no back's shape
+    (100, 120, 0.95, 2.0, False),  # too wide for a card of the width near it
+    (84, 173, 0.62, 2.0, False),  # two backs' looks, end to end and shifted across (a
+    #   card's shape, filled poorly: committed edition 2, scene 0000): merged, not one
+    (84, 150, 0.95, 2.0, True),  # as large, filling it: one back nearer the camera
+])
+def test_whole_back_asks_a_large_region_to_fill_its_rectangle(short, long_, fill, cards,
+                                                              whole):
+    from vision.teach_cards import whole_back
+
+    assert whole_back(short, long_, fill, cards, float(CARD_W)) == whole
+
+
 def _bordered_back(image, centre, w=CARD_W):
     """A back printed inside a white border: its look covers 0.8 x 0.8 of the card."""
     _card(image, centre, (235, 235, 235), w=w)
