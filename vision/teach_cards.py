@@ -147,8 +147,9 @@ def taught_reader(reader, profile: teach.Profile | None, game: str):
                     return pieces  # the taught colours do not single the back out
                 if s.area_range[0] <= share <= s.area_range[1]:
                     s = replace(s, look_area=share)
-            pieces = unlike_backs(image, pieces, part.look, s)
-            return pieces + look_backs(image, pieces, part.look, s)
+            pixels = look_pixels(image, part.look, s)  # (once for both)
+            pieces = unlike_backs(image, pieces, part.look, s, pixels)
+            return pieces + look_backs(image, pieces, part.look, s, pixels)
 
         out.settle_backs = settle_backs
     return out
@@ -430,19 +431,30 @@ def back_look(image: np.ndarray, centre, width: float,
                       settings.bins).astype(np.float32)
 
 
-def look_regions(image: np.ndarray, look: np.ndarray, width: float,
-                 settings: BackLookSettings | None = None):
+def look_pixels(image: np.ndarray, look: np.ndarray,
+                settings: BackLookSettings | None = None
+                ) -> tuple[np.ndarray, np.ndarray | None]:
     """The photo at `scale` (BGR -> HSV) and its pixels of the taught back's colours
-    (`look_colours`), closed over `close` x `width` (photo px) and opened over 3 px: the
-    regions `look_backs` reads, 0/255 at `scale`. Returns (hsv, hit); hit is None when the
-    photo has none of the back's colours."""
+    (`look_colours`), 0/255 at `scale` (None when the photo has none of them)."""
     s = settings or BACK_LOOK
     small = cv2.resize(image, None, fx=s.scale, fy=s.scale, interpolation=cv2.INTER_AREA)
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     colours = look_colours(_sample(hsv), np.asarray(look, np.float32), s)
     if not colours.any():
         return hsv, None
-    hit = _back_project(hsv, colours, s.bins)
+    return hsv, _back_project(hsv, colours, s.bins)
+
+
+def look_regions(image: np.ndarray, look: np.ndarray, width: float,
+                 settings: BackLookSettings | None = None, pixels=None):
+    """The photo's pixels of the taught back's colours (`look_pixels`, or `pixels`, its
+    result for this photo), closed over `close` x `width` (photo px) and opened over 3 px:
+    the regions `look_backs` reads, 0/255 at `scale`. Returns (hsv, hit); hit is None when
+    the photo has none of the back's colours."""
+    s = settings or BACK_LOOK
+    hsv, hit = pixels if pixels is not None else look_pixels(image, look, s)
+    if hit is None:
+        return hsv, None
     k = max(3, int(round(s.close * width * s.scale)) | 1)
     hit = cv2.morphologyEx(hit, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
     return hsv, cv2.morphologyEx(hit, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
@@ -555,12 +567,13 @@ def fan_side(centre, normal, pieces: list[CardPiece], width: float,
 
 
 def unlike_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
-                 settings: BackLookSettings | None = None) -> list[CardPiece]:
+                 settings: BackLookSettings | None = None, pixels=None) -> list[CardPiece]:
     """`pieces` without the face-down cards the reader found by a region's shape or look
     alone (no classifier reading: `probs` None; `read.design_regions`, strips, ends) whose
     visible part holds under `own_look` of the taught back's colours (`look_colours`,
     per pixel at `scale`; visible: off the face-up cards read): a card-shaped region of
-    one colour that is not this copy's back (a notebook, a coaster) is none."""
+    one colour that is not this copy's back (a notebook, a coaster) is none. `pixels`:
+    `look_pixels` of this photo, where the caller has it."""
     from vision.cards.read import _frames_mask
 
     s = settings or BACK_LOOK
@@ -570,11 +583,9 @@ def unlike_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     if not ask or look is None or s.own_look <= 0:
         return pieces
     f = s.scale
-    small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
-    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-    colours = look_colours(_sample(hsv), np.asarray(look, np.float32), s)
-    hit = _back_project(hsv, colours, s.bins) if colours.any() else np.zeros(hsv.shape[:2],
-                                                                            np.uint8)
+    hsv, hit = pixels if pixels is not None else look_pixels(image, look, s)
+    if hit is None:
+        hit = np.zeros(hsv.shape[:2], np.uint8)
     up = [p.frame for p in pieces if p.label != back and p.frame is not None]
     covered = _frames_mask(up, f, hit.shape, 1.0) if up else np.zeros_like(hit)
     drop = set()
@@ -629,7 +640,7 @@ def held_backs(outline: np.ndarray, pieces: list[CardPiece], scale: float) -> in
 
 
 def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
-               settings: BackLookSettings | None = None) -> list[CardPiece]:
+               settings: BackLookSettings | None = None, pixels=None) -> list[CardPiece]:
     """Face-down cards found by the taught back's look, where the reader found no card:
     the photo's pixels of the back's colours (far more common on the taught back than in
     this photo), closed over the design's other parts, make regions; a region is a back when
@@ -640,7 +651,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     match the taught back's (`min_match`) and, shown whole, hold its colours other than the
     main one (`min_second`); a back shown whole over a face-up card's key point read
     (`key_inside`) is left out, and so is a region holding as many backs read as it would
-    add (`held`)."""
+    add (`held`). `pixels`: `look_pixels` of this photo, where the caller has it."""
     from vision.cards.geometry import SPECS
     from vision.cards.read import back_piece, inside_frame, nearest, rect_sides
 
@@ -650,7 +661,8 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     spec = SPECS["troetofanten"]
     f = s.scale
     look0 = np.asarray(look, np.float32)
-    hsv, hit = look_regions(image, look0, float(np.median([p.width for p in pieces])), s)
+    hsv, hit = look_regions(image, look0, float(np.median([p.width for p in pieces])), s,
+                            pixels)
     if hit is None:
         return []
     centres = np.array([p.center for p in pieces]) * f
