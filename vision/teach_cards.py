@@ -147,7 +147,9 @@ def taught_reader(reader, profile: teach.Profile | None, game: str):
                     return pieces  # the taught colours do not single the back out
                 if s.area_range[0] <= share <= s.area_range[1]:
                     s = replace(s, look_area=share)
-            return pieces + look_backs(image, pieces, part.look, s)
+            pixels = look_pixels(image, part.look, s)  # (once for both)
+            pieces = unlike_backs(image, pieces, part.look, s, pixels)
+            return pieces + look_backs(image, pieces, part.look, s, pixels)
 
         out.settle_backs = settle_backs
     return out
@@ -313,10 +315,16 @@ class BackLookSettings:
     #                                          width of the 3 nearest cards read
     shape: tuple[float, float] = (1.15, 2.1)  # ... its long side this x its short side
     fill: float = 0.6  # ... and it fills this share of its rectangle
+    whole_fill: float = 0.75  # a region of a card's shape but of `merged[0]` backs' looks
+    #   or more is one back only when it fills this share of its rectangle (else merged:
+    #   two backs side by side, turned a little to each other, make a card's shape too)
     merged: tuple[float, float] = (1.6, 4.5)  # a region of this many backs' looks (each
     #   `look_area` of a card's area; filling `merged_fill` of its rectangle, its short side
     #   at least size[0] x the width): backs side by side or in a pile, split into that many
     #   (rounded) by k-means on its pixels
+    merged_depth: float = 0.25  # ... into as many as its outline's notches this x the
+    #   width deep say (`notched_cards`: cards larger than those near it, as backs nearer
+    #   the camera, are too many by area), by area where it has none (0: by area alone)
     look_area: float = 1.0  # the share of a card's area a back's look covers, for counting
     #   the backs of a merged region (the profile's `look_area`, measured on the teach photo,
     #   replaces it),
@@ -338,6 +346,13 @@ class BackLookSettings:
     #   a strip of a covered back may show little of the design)
     inside_share: float = 0.8  # a region whose centre lies inside a card read, its frame
     #                            shrunk to this about its centre (`inside_frame`), is part of it
+    own_look: float = 0.01  # a face-down card the reader found by its shape or look alone
+    #   (no classifier reading) holds at least this share of the taught back's colours in
+    #   its visible part, or it is none (`unlike_backs`; 0: not checked)
+    held: bool = True  # a region whose outline holds as many centres of backs read (by the
+    #   reader, or found here before) as the backs it would add is those backs: the look of
+    #   a back read already, wider or longer than a card of the width near it (a back nearer
+    #   the camera than the cards beside it; a pile), split or moved, made a second back
     same_back: float = 0.5  # a back found within this x a back read's width of its centre
     #                         is that back (not added again)
     confidence: float = 0.7  # the confidence a back found so gets
@@ -416,19 +431,30 @@ def back_look(image: np.ndarray, centre, width: float,
                       settings.bins).astype(np.float32)
 
 
-def look_regions(image: np.ndarray, look: np.ndarray, width: float,
-                 settings: BackLookSettings | None = None):
+def look_pixels(image: np.ndarray, look: np.ndarray,
+                settings: BackLookSettings | None = None
+                ) -> tuple[np.ndarray, np.ndarray | None]:
     """The photo at `scale` (BGR -> HSV) and its pixels of the taught back's colours
-    (`look_colours`), closed over `close` x `width` (photo px) and opened over 3 px: the
-    regions `look_backs` reads, 0/255 at `scale`. Returns (hsv, hit); hit is None when the
-    photo has none of the back's colours."""
+    (`look_colours`), 0/255 at `scale` (None when the photo has none of them)."""
     s = settings or BACK_LOOK
     small = cv2.resize(image, None, fx=s.scale, fy=s.scale, interpolation=cv2.INTER_AREA)
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     colours = look_colours(_sample(hsv), np.asarray(look, np.float32), s)
     if not colours.any():
         return hsv, None
-    hit = _back_project(hsv, colours, s.bins)
+    return hsv, _back_project(hsv, colours, s.bins)
+
+
+def look_regions(image: np.ndarray, look: np.ndarray, width: float,
+                 settings: BackLookSettings | None = None, pixels=None):
+    """The photo's pixels of the taught back's colours (`look_pixels`, or `pixels`, its
+    result for this photo), closed over `close` x `width` (photo px) and opened over 3 px:
+    the regions `look_backs` reads, 0/255 at `scale`. Returns (hsv, hit); hit is None when
+    the photo has none of the back's colours."""
+    s = settings or BACK_LOOK
+    hsv, hit = pixels if pixels is not None else look_pixels(image, look, s)
+    if hit is None:
+        return hsv, None
     k = max(3, int(round(s.close * width * s.scale)) | 1)
     hit = cv2.morphologyEx(hit, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
     return hsv, cv2.morphologyEx(hit, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
@@ -540,8 +566,81 @@ def fan_side(centre, normal, pieces: list[CardPiece], width: float,
     return -1 if np.mean(votes) > 0 else 1
 
 
+def unlike_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
+                 settings: BackLookSettings | None = None, pixels=None) -> list[CardPiece]:
+    """`pieces` without the face-down cards the reader found by a region's shape or look
+    alone (no classifier reading: `probs` None; `read.design_regions`, strips, ends) whose
+    visible part holds under `own_look` of the taught back's colours (`look_colours`,
+    per pixel at `scale`; visible: off the face-up cards read): a card-shaped region of
+    one colour that is not this copy's back (a notebook, a coaster) is none. `pixels`:
+    `look_pixels` of this photo, where the caller has it."""
+    from vision.cards.read import _frames_mask
+
+    s = settings or BACK_LOOK
+    back = BACK_LABEL["troetofanten"]
+    ask = [k for k, p in enumerate(pieces) if p.label == back and p.probs is None
+           and p.frame is not None]
+    if not ask or look is None or s.own_look <= 0:
+        return pieces
+    f = s.scale
+    hsv, hit = pixels if pixels is not None else look_pixels(image, look, s)
+    if hit is None:
+        hit = np.zeros(hsv.shape[:2], np.uint8)
+    up = [p.frame for p in pieces if p.label != back and p.frame is not None]
+    covered = _frames_mask(up, f, hit.shape, 1.0) if up else np.zeros_like(hit)
+    drop = set()
+    for k in ask:
+        m = np.zeros_like(hit)
+        cv2.fillConvexPoly(m, np.round((pieces[k].frame + 0.5) * f - 0.5).astype(np.int32), 1)
+        m &= covered == 0
+        n = int(m.sum())
+        share = float(np.count_nonzero(hit[m > 0])) / n if n else 0.0
+        if share < s.own_look:
+            drop.add(k)
+    return [p for k, p in enumerate(pieces) if k not in drop]
+
+
+def whole_back(short: float, long_: float, fill: float, cards: float, width: float,
+               settings: BackLookSettings | None = None) -> bool:
+    """Whether a region of the taught back's look is one back shown whole: its minimum-area
+    rectangle (`short`, `long_` px) has a card's `size` (x the `width` of the cards near
+    it) and `shape`, the region fills `fill` of it, and unless it holds under `merged[0]`
+    backs' looks (`cards`), it fills `whole_fill` of it (two backs lying end to end, turned
+    a little or shifted across, make a card-shaped rectangle that they fill poorly)."""
+    s = settings or BACK_LOOK
+    return (s.size[0] * width <= short <= s.size[1] * width and fill >= s.fill
+            and s.shape[0] <= long_ / max(short, 1.0) <= s.shape[1]
+            and (cards < s.merged[0] or fill >= s.whole_fill))
+
+
+def notched_cards(outline: np.ndarray, depth: float) -> int:
+    """How many cards a region of several cards' look holds, from its outline's notches:
+    cards lying against each other (a spread pile, turned to each other) make a notch at
+    each side of where they meet; 1 + half the notches at least `depth` deep (px, the
+    outline's scale; rounded up), at most 4; 0 (not known: cards flush side by side or
+    end to end leave no notch) when there is none."""
+    hull = cv2.convexHull(outline, returnPoints=False)
+    if len(outline) < 4 or len(hull) < 3:
+        return 0
+    try:
+        defects = cv2.convexityDefects(outline, hull)
+    except cv2.error:  # (a self-touching outline)
+        return 0
+    deep = 0 if defects is None else int(np.count_nonzero(
+        np.asarray(defects).reshape(-1, 4)[:, 3] / 256.0 >= depth))
+    return min(4, 1 + (deep + 1) // 2) if deep else 0
+
+
+def held_backs(outline: np.ndarray, pieces: list[CardPiece], scale: float) -> int:
+    """How many of `pieces`' face-down cards have their centre (photo px) inside `outline`
+    (a region's outline at `scale`, as `look_backs` finds them)."""
+    return sum(cv2.pointPolygonTest(outline, tuple(float(v) for v in (p.center + 0.5) * scale
+                                                   - 0.5), False) >= 0
+               for p in pieces if p.label == BACK_LABEL["troetofanten"])
+
+
 def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
-               settings: BackLookSettings | None = None) -> list[CardPiece]:
+               settings: BackLookSettings | None = None, pixels=None) -> list[CardPiece]:
     """Face-down cards found by the taught back's look, where the reader found no card:
     the photo's pixels of the back's colours (far more common on the taught back than in
     this photo), closed over the design's other parts, make regions; a region is a back when
@@ -551,7 +650,8 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     region of 1.6-4.5 backs' looks (`look_area`) is split. The region's own colours must
     match the taught back's (`min_match`) and, shown whole, hold its colours other than the
     main one (`min_second`); a back shown whole over a face-up card's key point read
-    (`key_inside`) is left out."""
+    (`key_inside`) is left out, and so is a region holding as many backs read as it would
+    add (`held`). `pixels`: `look_pixels` of this photo, where the caller has it."""
     from vision.cards.geometry import SPECS
     from vision.cards.read import back_piece, inside_frame, nearest, rect_sides
 
@@ -561,7 +661,8 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     spec = SPECS["troetofanten"]
     f = s.scale
     look0 = np.asarray(look, np.float32)
-    hsv, hit = look_regions(image, look0, float(np.median([p.width for p in pieces])), s)
+    hsv, hit = look_regions(image, look0, float(np.median([p.width for p in pieces])), s,
+                            pixels)
     if hit is None:
         return []
     centres = np.array([p.center for p in pieces]) * f
@@ -588,8 +689,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
         cards = a / (s.look_area * spec.aspect * w * w)  # (in backs' looks)
         found = []  # (centre, angle, width) at scale f
         on_top = True  # the backs found show whole (not a strip under another card)
-        if (s.size[0] * w <= short <= s.size[1] * w and fill >= s.fill
-                and s.shape[0] <= long_ / max(short, 1.0) <= s.shape[1]):
+        if whole_back(short, long_, fill, cards, w, s):
             found = [(c, np.degrees(np.arctan2(es[1], es[0])), short)]
         elif s.merged[0] <= cards <= s.merged[1] and fill >= s.merged_fill \
                 and short >= s.size[0] * w:
@@ -597,9 +697,10 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
             pts = np.column_stack([xs + x0, ys + y0]).astype(np.float32)
             crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
             cv2.setRNGSeed(0)
-            _, _, ctr = cv2.kmeans(pts, int(round(cards)), None, crit, 2,
+            n = notched_cards(q, s.merged_depth * w) if s.merged_depth > 0 else 0
+            _, _, ctr = cv2.kmeans(pts, n or int(round(cards)), None, crit, 2,
                                    cv2.KMEANS_PP_CENTERS)
-            found = [(q, np.degrees(np.arctan2(es[1], es[0])), w) for q in ctr]
+            found = [(k, np.degrees(np.arctan2(es[1], es[0])), w) for k in ctr]
         elif not (s.strip[0] * w <= short <= s.strip[1] * w and fill >= s.strip_fill
                   and s.strip_long[0] * w <= long_ <= s.strip_long[1] * w):
             continue
@@ -625,7 +726,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
             c = c + nrm * (across - short) / 2
             found = [(c, np.degrees(np.arctan2(el[1], el[0])) if along_w else
                       np.degrees(np.arctan2(nrm[1], nrm[0])), w)]
-        if not found:
+        if not found or (s.held and held_backs(q, pieces + out, f) >= len(found)):
             continue
         sub = hsv[y0:y0 + bh, x0:x0 + bw]
         common = np.minimum(_coarse(_look_hist(sub, blob, s.bins)), coarse0)

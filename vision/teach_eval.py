@@ -129,7 +129,8 @@ class TaughtPipeline:
         # (module, name) of each timed step: the rule, the card backs' look and row check,
         # Simsala Hopp's coats of arms (read only for the calibration when taught)
         steps = [(teach, "teach_probs"), (teach, "shield_calibrated"), (sh, "shield_hues")] + [
-            (tc, n) for n in ("look_backs", "photo_colours", "look_colours", "look_share",
+            (tc, n) for n in ("look_pixels", "unlike_backs", "look_backs", "photo_colours",
+                              "look_colours", "look_share",
                               "look_rescue", "off_row_backs", "bare_hat_doves",
                               "off_line_tiles")]
         real = [getattr(m, n) for m, n in steps]

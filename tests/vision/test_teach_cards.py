@@ -439,6 +439,99 @@ def test_look_backs_needs_more_than_the_back_main_colour(min_second, found):
     assert len(out) == int(found)
 
 
+@pytest.mark.parametrize("held, found", [
+    (True, 0),  # the region holds the centre of the back read: that back, not a second
+    (False, 1),  # not asked: a second back 0.6 widths from it (over `same_back`)
+])
+def test_look_backs_leaves_a_region_holding_a_back_read(held, found):
+    """A back the reader read with its centre off the region's (its width or pose a little
+    off) is the back the region shows: the region adds none."""
+    from dataclasses import replace
+
+    from vision.cards.read import back_piece
+    from vision.teach_cards import BACK_LOOK, look_backs
+
+    image = np.full((600, 800, 3), (120, 140, 150), np.uint8)
+    pieces = _face_up(image, [(200, 300), (600, 450)])
+    _card(image, (400, 300), BACK_NAVY, BACK_RING)
+    read = back_piece((400.0, 300.0 + 0.6 * CARD_W), 0.0, float(CARD_W), 0.6)
+    out = look_backs(image, pieces + [read], _taught_look(), replace(BACK_LOOK, held=held))
+    assert len(out) == found
+
+
+@pytest.mark.parametrize("colour, probs, own_look, kept", [
+    (BACK_NAVY, None, 0.01, True),  # a back found by its shape, of the taught back's look
+    ((40, 120, 130), None, 0.01, False),  # an olive notebook of a card's shape: none
+    ((40, 120, 130), {"back": 0.9}, 0.01, True),  # read by the card model: not asked
+    ((40, 120, 130), None, 0.0, True),  # not checked
+])
+def test_unlike_backs_drops_backs_without_the_taught_look(colour, probs, own_look, kept):
+    from dataclasses import replace
+
+    from vision.cards.read import back_piece
+    from vision.teach_cards import BACK_LOOK, unlike_backs
+
+    image = np.full((600, 800, 3), (120, 140, 150), np.uint8)
+    pieces = _face_up(image, [(200, 300), (600, 450)])
+    frame = _card(image, (400, 300), colour, BACK_RING if colour == BACK_NAVY else None)
+    back = replace(back_piece((400.0, 300.0), 0.0, float(CARD_W), 0.6), probs=probs)
+    assert np.allclose(np.sort(back.frame, axis=0), np.sort(frame, axis=0), atol=1)
+    out = unlike_backs(image, pieces + [back], _taught_look(),
+                       replace(BACK_LOOK, own_look=own_look))
+    assert out[:2] == pieces and len(out) == 2 + kept
+
+
+@pytest.mark.parametrize("cards, want", [
+    ([((100, 100), 0)], 0),  # one card: its outline has no notch (then counted by area)
+    ([((100, 100), 0), ((160, 100), 0)], 0),  # two side by side, edges flush: no notch
+    ([((100, 100), 0), ((150, 130), 0)], 2),  # a spread pile: a step at either side
+    ([((100, 100), 30), ((170, 110), -30)], 2),  # two turned to each other: a V
+])
+def test_notched_cards_counts_cards_by_the_outline_notches(cards, want):
+    from vision.teach_cards import notched_cards
+
+    mask = np.zeros((300, 300), np.uint8)
+    for (x, y), ang in cards:
+        box = cv2.boxPoints(((x, y), (CARD_W, CARD_W * 91 / 59), ang))
+        cv2.fillConvexPoly(mask, np.round(box).astype(np.int32), 255)
+    outline = max(cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0],
+                  key=cv2.contourArea)
+    assert notched_cards(outline, 0.25 * CARD_W) == want
+
+
+@pytest.mark.parametrize("merged_depth, found", [
+    (0.25, 2),  # two notches: two backs, larger than the cards beside them
+    (0.0, 3),  # counted by area in the width of the cards beside them: three
+])
+def test_look_backs_counts_large_backs_by_the_notches(merged_depth, found):
+    from dataclasses import replace
+
+    from vision.teach_cards import BACK_LOOK, look_backs
+
+    image = np.full((600, 800, 3), (120, 140, 150), np.uint8)
+    pieces = _face_up(image, [(150, 300), (650, 450)])
+    for c in ((400, 270), (400 + 0.7 * CARD_W, 270 + 0.5 * CARD_W)):  # a spread pile
+        _card(image, c, BACK_NAVY, BACK_RING, w=1.3 * CARD_W)
+    out = look_backs(image, pieces, _taught_look(), replace(  # (its ring drawn thinner
+        BACK_LOOK, merged_depth=merged_depth, min_second=0.0))  # for its size: not asked)
+    assert len(out) == found
+
+
+@pytest.mark.parametrize("short, long_, fill, cards, whole", [
+    (60, 92, 0.95, 1.0, True),  # one back of the cards' width
+    (60, 92, 0.5, 1.0, False),  # filling half its rectangle: no back's shape
+    (100, 120, 0.95, 2.0, False),  # too wide for a card of the width near it
+    (84, 173, 0.62, 2.0, False),  # two backs' looks, end to end and shifted across (a
+    #   card's shape, filled poorly: committed edition 2, scene 0000): merged, not one
+    (84, 150, 0.95, 2.0, True),  # as large, filling it: one back nearer the camera
+])
+def test_whole_back_asks_a_large_region_to_fill_its_rectangle(short, long_, fill, cards,
+                                                              whole):
+    from vision.teach_cards import whole_back
+
+    assert whole_back(short, long_, fill, cards, float(CARD_W)) == whole
+
+
 def _bordered_back(image, centre, w=CARD_W):
     """A back printed inside a white border: its look covers 0.8 x 0.8 of the card."""
     _card(image, centre, (235, 235, 235), w=w)

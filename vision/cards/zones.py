@@ -47,6 +47,9 @@ class ZoneSettings:
     #   `ReadSettings.design_confidence` (at least it) and stays under
     #   `ReadSettings.back_min_confidence` (the classifier's backs mark it): change them
     #   together (tests/vision/test_cards.py::test_outer_back_follows_the_read_settings)
+    outer_up: float = 0.6  # a face-up card read less surely than this (warned about as
+    #   unsure: `ReadSettings.low_confidence`) marks no side's outermost card either (a
+    #   card's other corner or a drawing read as a card beyond a row unseated the side)
 
 
 ZONES = ZoneSettings()
@@ -130,7 +133,8 @@ def assign_zones(pieces: list[CardPiece], s: ZoneSettings = ZONES) -> tuple[list
     # player's: an object on the table read as a back, or the ring's edge)
     outer = {}
     for name in SIDES:
-        on = [i for i, p in enumerate(pieces) if p.label != "back" or
+        on = [i for i, p in enumerate(pieces) if p.label != "back" and
+              p.confidence >= s.outer_up or p.label == "back" and
               _angle_to_side(p.angle, axes[name], True) <= s.axis_tol and
               p.confidence > s.outer_back]
         outer[name] = float(np.max(depth[name][on])) if on else float(np.max(depth[name]))
