@@ -6,7 +6,6 @@ import json
 from types import SimpleNamespace
 
 import numpy as np
-import pytest
 
 POLY = [[50.0, 30.0], [110.0, 30.0], [110.0, 122.5], [50.0, 122.5]]
 
@@ -51,49 +50,3 @@ def test_hop_corners_is_a_60_by_90_mm_card_turned_along_u():
     assert np.allclose(c.mean(axis=0), p)
     assert np.isclose(np.hypot(*(c[1] - c[0])), 120.0)
     assert np.isclose(np.hypot(*(c[2] - c[1])), 180.0)
-
-
-# a card's polygon (TL, TR, BR, BL), 60 x 92.5 px; its bottom-right index near (100, 112)
-COVER_BR = [[90.0, 100.0], [150.0, 100.0], [150.0, 190.0], [90.0, 190.0]]  # lies over it
-COVER_TL = [[20.0, 20.0], [80.0, 20.0], [80.0, 110.0], [20.0, 110.0]]  # over its top-left
-
-
-def test_animals_bottom_right_leaves_out_a_covered_corner(tmp_path):
-    from vision.cards.index_eval import animals
-
-    _write(tmp_path, [{"label": "elephant-2", "polygon": POLY},
-                      {"label": "elephant-3", "polygon": COVER_TL},  # drawn later: on top
-                      {"label": "elephant-4", "polygon": POLY},
-                      {"label": "mouse", "polygon": COVER_BR}])
-    # elephant-2's corner lies under elephant-4 and the mouse (drawn after it); elephant-4's
-    #   under the mouse; elephant-3's bottom-right index (near (70, 100)) on elephant-4
-    assert list(animals(tmp_path, bottom_right=True)) == []
-    _write(tmp_path, [{"label": "elephant-2", "polygon": POLY},
-                      {"label": "elephant-3", "polygon": COVER_TL}])
-    [(_, _, labels)] = list(animals(tmp_path, bottom_right=True))
-    assert labels == ["elephant-2", "elephant-3"]  # elephant-3 covers only the top-left
-
-
-@pytest.mark.parametrize("corner,k,want", [
-    ("tl", 0, (-0.04, -0.04)),  # the top-left box's first corner: just beyond the card's TL
-    ("br", 2, (1.04, 1.04)),  # the mirrored box's third corner: just beyond its BR
-    ("br-turned", 0, (1.04, 1.04)),  # the outline turned: its first corner lies there
-])
-def test_read_numbers_crops_the_asked_corner(corner, k, want, monkeypatch):
-    """The crop box read for each `corner` (`crop_box` of what `read_numbers` crops)."""
-    import vision.cards.index_eval as ie
-    from vision.cards.geometry import INDEX_SPEC, CardCropSettings, card_uv_point
-
-    seen = []
-
-    def crop(image, frame, spec, cs):
-        from vision.cards.geometry import crop_box
-
-        seen.append(crop_box(frame, spec)[0])
-        return np.zeros((cs.size, cs.size, 3), np.uint8)
-
-    model = SimpleNamespace(predict=lambda crops: SimpleNamespace(probs=np.zeros((len(crops), 6))))
-    monkeypatch.setattr(ie, "crop_card", crop)
-    ie.read_numbers(model, INDEX_SPEC, CardCropSettings(), np.zeros((160, 200, 3), np.uint8),
-                    np.array([POLY], float), corner)
-    assert seen[0][k] == pytest.approx(card_uv_point(np.array(POLY), *want), abs=1e-3)

@@ -8,13 +8,6 @@ the detector's pose.
 
 Prints per model and folder: wrong / animals, per true number, and the confusions.
 
-    python -m vision.cards.index_eval datasets/scenes/troetofanten --corner br
-
-`--corner br` reads the bottom-right index instead (upright, as the synthetic cards draw it;
-`br-turned`: turned half round, as printed decks often do), of the animals whose
-bottom-right index no card drawn later covers and whose crop lies inside the photo (what
-`corners.read_second_corners` could read).
-
     python -m vision.cards.index_eval datasets/scenes/troetofanten --poses
 
 `--poses` instead measures the reader's pose error where it reads the number: every frame
@@ -36,58 +29,29 @@ import cv2
 import numpy as np
 
 from tablescore.errors import TablescoreError
-from vision.cards.corners import bottom_right_spec
 from vision.cards.dataset import index_label
-from vision.cards.geometry import (
-    SPECS,
-    CardCropSettings,
-    KeySpec,
-    crop_box,
-    crop_card,
-    pose_from_frame,
-)
+from vision.cards.geometry import SPECS, CardCropSettings, KeySpec, crop_card, pose_from_frame
 from vision.cards.read import index_spec, model_crop_settings
 from vision.evaluate import one_to_one, scene_files
 from vision.image_io import load_photo
 
 
-def corner_clear(pieces: list[dict], i: int) -> bool:
-    """Whether the truth's piece `i` shows its bottom-right index: no piece drawn after it
-    (the truth lists pieces in drawing order, later ones on top) covers the index's
-    centre."""
-    from vision.cards.geometry import card_uv_point
-
-    u, v = SPECS["troetofanten"].key_uv
-    p = card_uv_point(np.array(pieces[i]["polygon"], float), 1.0 - u, 1.0 - v)
-    return not any(cv2.pointPolygonTest(np.float32(q["polygon"]), (float(p[0]), float(p[1])),
-                                        False) >= 0 for q in pieces[i + 1:] if q.get("polygon"))
-
-
-def animals(folder: Path, min_visible: float = 0.0, bottom_right: bool = False):
-    """(photo path, polygons (N, 4, 2), true labels) of every scene with animals;
-    `bottom_right`: only those whose bottom-right index shows (`corner_clear`)."""
+def animals(folder: Path, min_visible: float = 0.0):
+    """(photo path, polygons (N, 4, 2), true labels) of every scene with animals."""
     for jpg, truth_path in scene_files(folder):
         truth = json.loads(truth_path.read_text())
-        ps = truth["pieces"]
-        cards = [q for i, q in enumerate(ps) if q.get("polygon")
+        cards = [q for q in truth["pieces"] if q.get("polygon")
                  and q["label"].split("-")[0] in ("elephant", "tootophant")
-                 and q.get("visible", 1.0) >= min_visible
-                 and (not bottom_right or corner_clear(ps, i))]
+                 and q.get("visible", 1.0) >= min_visible]
         if cards:
             yield (jpg, np.array([q["polygon"] for q in cards], float),
                    [q["label"] for q in cards])
 
 
 def read_numbers(model, spec: KeySpec, cs: CardCropSettings, image: np.ndarray,
-                 polygons: np.ndarray, corner: str = "tl"):
+                 polygons: np.ndarray):
     """(probs (N, C), crops) of the index model (its `index_spec` box, its
-    `model_crop_settings`) at the given card outlines; `corner` "br": the bottom-right index
-    (`corners.bottom_right_spec`, drawn upright), "br-turned": the bottom-right index
-    turned half round (the outline turned with it)."""
-    if corner == "br":
-        spec = bottom_right_spec(spec)
-    elif corner == "br-turned":
-        polygons = np.roll(np.asarray(polygons, float), 2, axis=1)
+    `model_crop_settings`) at the given card outlines."""
     crops = np.stack([crop_card(image, f, spec, cs) for f in polygons])
     return model.predict(crops).probs, crops
 
@@ -193,11 +157,6 @@ def main(argv=None) -> int:
                     help="only true animals at least this visible (--poses too)")
     ap.add_argument("--sheet", default="",
                     help="contact sheet of the first model's wrong crops (not with --poses)")
-    ap.add_argument("--corner", choices=("tl", "br", "br-turned"), default="tl",
-                    help="which corner index to read (not with --poses): the top-left (the "
-                    "reader's), or the bottom-right one, upright (as the synthetic cards draw "
-                    "it) or turned half round, of the animals whose bottom-right index no "
-                    "card covers and that lies inside the photo")
     ap.add_argument("--json", action="store_true",
                     help="print JSON (--poses always does)")
     ap.add_argument("--poses", action="store_true",
@@ -226,19 +185,11 @@ def run(args) -> int:
     for folder in args.folders:
         stats = {m: {"animals": 0, "wrong": 0, "per_number": Counter(), "wrong_number": Counter(),
                      "confusions": Counter()} for m in models}
-        for jpg, polys, labels in animals(Path(folder), args.min_visible, args.corner != "tl"):
+        for jpg, polys, labels in animals(Path(folder), args.min_visible):
             img = load_photo(jpg).image
-            if args.corner != "tl":  # (its whole crop box inside the photo)
-                h, w = img.shape[:2]
-                box = crop_box(polys, bottom_right_spec(crops_of[0][0]))
-                keep = ((box >= -0.5) & (box <= np.array([w, h]) - 0.5)).all(axis=(1, 2))
-                polys, labels = polys[keep], [lab for lab, k in zip(labels, keep, strict=True)
-                                              if k]
-                if not len(polys):
-                    continue
             nums = [index_label(lab) for lab in labels]
             for m, net, (spec, cs) in zip(models, nets, crops_of, strict=True):
-                probs, crops = read_numbers(net, spec, cs, img, polys, args.corner)
+                probs, crops = read_numbers(net, spec, cs, img, polys)
                 s = stats[m]
                 for k, (p, n) in enumerate(zip(probs, nums, strict=True)):
                     got = net.classes[int(np.argmax(p))]

@@ -18,7 +18,6 @@ import cv2
 import numpy as np
 
 from scoring.labels import CARD_LABELS_HOP, MAGIC_RABBIT_LABELS, TROETO_COUNTS, TROETO_LABELS
-from vision.cards.corners import CORNER, CornerSettings, read_second_corners
 from vision.cards.detect import DETECTOR_PATH, KIND_DOVE, KIND_PIECE, KeyDetector, Keypoints
 from vision.cards.geometry import (
     SPECS,
@@ -1271,8 +1270,6 @@ def model_crop_settings(model) -> CardCropSettings:
 
 
 class CardReader:
-    corner: CornerSettings = CORNER  # the bottom-right corner's number (`read_second_corners`)
-
     def __init__(self, detector_path=DETECTOR_PATH, classifier_path=CLASSIFIER_PATH,
                  threads: int = 2, settings: ReadSettings = READ, index_path=INDEX_PATH):
         from vision.classify.model import PieceClassifier
@@ -1748,9 +1745,6 @@ class CardReader:
                     pieces, unread = self.read_paper(image, pieces)
                 warnings += unseen_cards(pieces, doubted, under, s,
                                          unread if s.paper_warnings else (), unsure_backs)
-                pieces = read_second_corners(self.index, self.index_spec,
-                                             model_crop_settings(self.index), image, pieces,
-                                             self.corner) if self.index else pieces
                 pieces, more, relabelled = box_limits(pieces)
                 warnings += more
         if game == "hop-la-bille" and area is not None and s.hop_row_backs:
