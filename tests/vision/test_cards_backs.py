@@ -414,7 +414,7 @@ def _piece(label, centre, angle, conf):
 def test_drop_turned_twins(pieces, want):
     from vision.cards.read import drop_turned_twins
 
-    got = drop_turned_twins([_piece(*p) for p in pieces], reach=0.3)
+    got, _ = drop_turned_twins([_piece(*p) for p in pieces], reach=0.3)
     assert sorted(p.confidence for p in got) == want
 
 
@@ -464,7 +464,7 @@ def test_drop_turned_twins_opposite_corners(angle, width, second, want):
     label, centre, corner = second
     other = _read_at(label, card_frame(np.asarray(centre, float), angle, W, ASPECT), width,
                      0.5, corner)
-    got = drop_turned_twins([first, other], reach=0.3)
+    got, _ = drop_turned_twins([first, other], reach=0.3)
     assert sorted(p.confidence for p in got) == want
 
 
@@ -484,7 +484,7 @@ def test_drop_turned_twins_a_corner_read_a_little_turned(off):
     ang = other.angle + off
     other = replace(other, angle=ang, frame=frame_from_pose(other.key, ang, 1.3 * W, SPEC),
                     width=1.3 * W)
-    assert [p.confidence for p in drop_turned_twins([first, other], reach=0.3)] == [0.9]
+    assert [p.confidence for p in drop_turned_twins([first, other], reach=0.3)[0]] == [0.9]
 
 
 @pytest.mark.parametrize("key_uv,angle,want", [
@@ -503,7 +503,7 @@ def test_drop_turned_twins_quarter_turn(key_uv, angle, want):
     first = _read_at("tamer", frame, W, 0.9)
     key = card_uv_point(frame, *key_uv)
     other = CardPiece("tamer", 0.5, key, frame_from_pose(key, angle, W, SPEC), angle, W)
-    got = drop_turned_twins([other, first], reach=0.3)
+    got, _ = drop_turned_twins([other, first], reach=0.3)
     assert sorted(p.confidence for p in got) == want
 
 

@@ -28,15 +28,19 @@ def test_twin_labels(a, b, want):
     assert twin_labels(a, b) == want
 
 
-@pytest.mark.parametrize("second,want", [
-    ("elephant-4", [0.9]),  # the same card's other corner read with another number: one
-    ("tootophant-4", [0.5, 0.9]),  # another kind there: two cards
+@pytest.mark.parametrize("second,want,warned", [
+    ("elephant-4", [0.9], True),  # the same card's other corner read with another number: one
+    ("elephant-3", [0.9], False),  # read alike at both corners: one, nothing to doubt
+    ("tootophant-4", [0.5, 0.9], False),  # another kind there: two cards
 ])
-def test_drop_turned_twins_of_one_kind(second, want):
+def test_drop_turned_twins_of_one_kind(second, want, warned):
     frame = card_frame(np.array([100.0, 100.0]), 15.0, W, ASPECT)
     first = CardPiece("elephant-3", 0.9, *pose_from_frame(frame, SPEC)[:1], frame, 15.0, W)
     turned = frame[[2, 3, 0, 1]]
     key, ang, _ = pose_from_frame(turned, SPEC)
     other = CardPiece(second, 0.5, key, turned, ang, W)
-    got = drop_turned_twins([first, other], reach=0.3)
+    got, warnings = drop_turned_twins([first, other], reach=0.3)
     assert sorted(p.confidence for p in got) == want
+    assert bool(warnings) is warned
+    if warned:  # the kept number first, the other corner's second
+        assert "read 3 and 4; counted once as 3" in warnings[0]

@@ -1118,7 +1118,7 @@ def twin_labels(a: str, b: str) -> bool:
 
 
 def drop_turned_twins(pieces: list[CardPiece], reach: float, turn_tol: float = 30.0,
-                      quarter_min: float = 45.0) -> list[CardPiece]:
+                      quarter_min: float = 45.0) -> tuple[list[CardPiece], list[str]]:
     """Troetofanten pieces without the less sure of two of one label (`twin_labels`: or two
     animals of one kind) read from two corners
     of one card: their angles differ by half a turn (within `turn_tol` degrees) and their
@@ -1126,8 +1126,10 @@ def drop_turned_twins(pieces: list[CardPiece], reach: float, turn_tol: float = 3
     (`opposite_corners`); or their angles differ by at least `quarter_min` degrees but not
     half a turn (a corner read with its pose a quarter turn off) and the less sure one's key
     point lies at the surer one's bottom-right index. Cards of a pile or a fan face the same
-    way, so they are never taken for such twins."""
+    way, so they are never taken for such twins. Also returns a warning for each card whose
+    two corners read two numbers (the surer reading is kept)."""
     drop: set[int] = set()
+    warnings: list[str] = []
     for i, p in enumerate(pieces):
         for j in range(i + 1, len(pieces)):
             q = pieces[j]
@@ -1140,7 +1142,13 @@ def drop_turned_twins(pieces: list[CardPiece], reach: float, turn_tol: float = 3
                     (turn <= turn_tol or 180.0 - turn >= quarter_min)
                     and opposite_corners(sure, other)):
                 drop.add(j if q.confidence <= p.confidence else i)
-    return [p for k, p in enumerate(pieces) if k not in drop]
+                if p.label != q.label:
+                    kind, _, n = sure.label.rpartition("-")
+                    x, y = sure.center
+                    warnings.append(f"the {kind} at ({x:.0f}, {y:.0f}): its two corners read "
+                                    f"{n} and {other.label.rpartition('-')[2]}; counted once "
+                                    f"as {n}, check the number")
+    return [p for k, p in enumerate(pieces) if k not in drop], warnings
 
 
 def label_kind_share(label: str, probs: dict[str, float]) -> float:
@@ -1733,7 +1741,8 @@ class CardReader:
                                     f"colour do not agree (colour hue {hue:.0f} degrees)")
         relabelled: list[CardPiece] = []  # (by `box_limits`: its warning names the number)
         if game == "troetofanten":
-            pieces = drop_turned_twins(pieces, s.twin_reach)
+            pieces, twins = drop_turned_twins(pieces, s.twin_reach)
+            warnings += twins
             pieces = self.settle_backs(image, pieces)
             if within is None:  # (`kp` as posed; `idx` only extended since)
                 strong = idx[:n_strong]  # (their widths after `refine_poses`)
