@@ -584,15 +584,13 @@ def unlike_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
         return pieces
     f = s.scale
     hsv, hit = pixels if pixels is not None else look_pixels(image, look, s)
-    if hit is None:
-        hit = np.zeros(hsv.shape[:2], np.uint8)
+    if hit is None:  # this photo's colours do not single the back out: no judgement
+        return pieces
     up = [p.frame for p in pieces if p.label != back and p.frame is not None]
     covered = _frames_mask(up, f, hit.shape, 1.0) if up else np.zeros_like(hit)
     drop = set()
     for k in ask:
-        m = np.zeros_like(hit)
-        cv2.fillConvexPoly(m, np.round((pieces[k].frame + 0.5) * f - 0.5).astype(np.int32), 1)
-        m &= covered == 0
+        m = _frames_mask([pieces[k].frame], f, hit.shape, 1.0) & (covered == 0)
         n = int(m.sum())
         share = float(np.count_nonzero(hit[m > 0])) / n if n else 0.0
         if share < s.own_look:

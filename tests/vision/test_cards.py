@@ -210,6 +210,7 @@ def test_outer_back_follows_the_read_settings():
     backs (`back_min_confidence` or more) mark it: it holds only by value, so a change of
     either reader setting must move it too."""
     assert READ.design_confidence <= ZONES.outer_back < READ.back_min_confidence
+    assert ZONES.outer_up == READ.low_confidence  # (unsure: warned about, marks no row's end)
 
 
 @pytest.mark.parametrize("north", [False, True])
@@ -587,12 +588,13 @@ def test_troeto_zones_a_back_turned_otherwise_beyond_a_row(angle):
     assert zones[:5] == ["south"] * 2 + ["north"] * 3
 
 
+@pytest.mark.parametrize("turn", [90, 180])  # turned across the row, or facing its way
 @pytest.mark.parametrize("conf, outer_up, north", [
     (0.4, 0.6, ["north"] * 3),  # an unsure reading (warned about): the row stands
     (0.4, 0.0, ["middle"] * 3),  # not asked: it unseats north's row
     (0.9, 0.6, ["middle"] * 3),  # read surely: a card lying beyond the row
 ])
-def test_troeto_zones_an_unsure_face_up_card_beyond_a_row(conf, outer_up, north):
+def test_troeto_zones_an_unsure_face_up_card_beyond_a_row(conf, outer_up, north, turn):
     """A face-up reading turned across the north row and beyond it (a card's other corner,
     a drawing) marks no outermost card when it is unsure (`ZoneSettings.outer_up`)."""
     from dataclasses import replace
@@ -601,7 +603,7 @@ def test_troeto_zones_an_unsure_face_up_card_beyond_a_row(conf, outer_up, north)
 
     layout = [("elephant-1", -60, 230, 0), ("elephant-2", -30, 231, 0),
               ("tamer", 60, -230, 180), ("elephant-3", 20, -229, 180),
-              ("mouse", -20, -231, 180), ("tamer", 0, -420, 90)]
+              ("mouse", -20, -231, 180), ("tamer", 0, -420, turn)]
     pieces = _table(layout, 10.0)
     pieces[-1] = replace(pieces[-1], confidence=conf)
     zones, _ = assign_zones(pieces, replace(ZONES, outer_up=outer_up))

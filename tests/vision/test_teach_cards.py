@@ -481,6 +481,23 @@ def test_unlike_backs_drops_backs_without_the_taught_look(colour, probs, own_loo
     assert out[:2] == pieces and len(out) == 2 + kept
 
 
+def test_unlike_backs_keeps_every_back_when_the_look_singles_out_nothing():
+    """Where this photo's colours do not single the taught back out (`look_pixels` gives no
+    hit mask: a cloth of the back's colour), no back found by shape alone is dropped."""
+    import cv2
+
+    from vision.cards.read import back_piece
+    from vision.teach_cards import unlike_backs
+
+    image = np.full((600, 800, 3), (120, 140, 150), np.uint8)
+    pieces = _face_up(image, [(200, 300), (600, 450)])
+    _card(image, (400, 300), (40, 120, 130), None)  # not the taught look, yet not judged
+    back = back_piece((400.0, 300.0), 0.0, float(CARD_W), 0.6)
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    out = unlike_backs(image, pieces + [back], _taught_look(), pixels=(hsv, None))
+    assert out == pieces + [back]
+
+
 @pytest.mark.parametrize("cards, want", [
     ([((100, 100), 0)], 0),  # one card: its outline has no notch (then counted by area)
     ([((100, 100), 0), ((160, 100), 0)], 0),  # two side by side, edges flush: no notch

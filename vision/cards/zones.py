@@ -133,10 +133,10 @@ def assign_zones(pieces: list[CardPiece], s: ZoneSettings = ZONES) -> tuple[list
     # player's: an object on the table read as a back, or the ring's edge)
     outer = {}
     for name in SIDES:
-        on = [i for i, p in enumerate(pieces) if p.label != "back" and
-              p.confidence >= s.outer_up or p.label == "back" and
-              _angle_to_side(p.angle, axes[name], True) <= s.axis_tol and
-              p.confidence > s.outer_back]
+        on = [i for i, p in enumerate(pieces)
+              if (p.label != "back" and p.confidence >= s.outer_up)
+              or (p.label == "back" and _angle_to_side(p.angle, axes[name], True) <= s.axis_tol
+                  and p.confidence > s.outer_back)]
         outer[name] = float(np.max(depth[name][on])) if on else float(np.max(depth[name]))
     # A side's own outermost face-up card, when it is (nearly) the table's outermost one
     # there: the side's cards lie at that depth. Otherwise the side has no player.
@@ -145,8 +145,9 @@ def assign_zones(pieces: list[CardPiece], s: ZoneSettings = ZONES) -> tuple[list
               for name in SIDES}
     for name in SIDES:
         own = own_of[name]
-        if own:
-            j = max(own, key=lambda i: float(depth[name][i]))
+        if own:  # (an unsure reading marks no outermost card here either, unless it is all)
+            sure = [i for i in own if pieces[i].confidence >= s.outer_up] or own
+            j = max(sure, key=lambda i: float(depth[name][i]))
             if (outer[name] - float(depth[name][j])) / heights[j] <= s.side_gap:
                 outer[name] = float(depth[name][j])
                 seated.add(name)
