@@ -145,9 +145,8 @@ def assign_zones(pieces: list[CardPiece], s: ZoneSettings = ZONES) -> tuple[list
               for name in SIDES}
     for name in SIDES:
         own = own_of[name]
-        if own:  # (an unsure reading marks no outermost card here either, unless it is all)
-            sure = [i for i in own if pieces[i].confidence >= s.outer_up] or own
-            j = max(sure, key=lambda i: float(depth[name][i]))
+        if own:
+            j = max(own, key=lambda i: float(depth[name][i]))
             if (outer[name] - float(depth[name][j])) / heights[j] <= s.side_gap:
                 outer[name] = float(depth[name][j])
                 seated.add(name)
