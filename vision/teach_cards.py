@@ -615,8 +615,9 @@ def notched_cards(outline: np.ndarray, depth: float) -> int:
     """How many cards a region of several cards' look holds, from its outline's notches:
     cards lying against each other (a spread pile, turned to each other) make a notch at
     each side of where they meet; 1 + half the notches at least `depth` deep (px, the
-    outline's scale; rounded up), at most 4; 0 (not known: cards flush side by side or
-    end to end leave no notch) when there is none."""
+    outline's scale; rounded down), at most 4; 0 (not known: cards flush side by side or
+    end to end leave no notch) when there are fewer than 2 (one notch alone is a face-up
+    card cutting into the region's edge, not a place where two backs meet)."""
     hull = cv2.convexHull(outline, returnPoints=False)
     if len(outline) < 4 or len(hull) < 3:
         return 0
@@ -626,7 +627,7 @@ def notched_cards(outline: np.ndarray, depth: float) -> int:
         return 0
     deep = 0 if defects is None else int(np.count_nonzero(
         np.asarray(defects).reshape(-1, 4)[:, 3] / 256.0 >= depth))
-    return min(4, 1 + (deep + 1) // 2) if deep else 0
+    return min(4, 1 + deep // 2) if deep >= 2 else 0
 
 
 def held_backs(outline: np.ndarray, pieces: list[CardPiece], scale: float) -> int:

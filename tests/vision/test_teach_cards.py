@@ -516,6 +516,19 @@ def test_notched_cards_counts_cards_by_the_outline_notches(cards, want):
     assert notched_cards(outline, 0.25 * CARD_W) == want
 
 
+def test_notched_cards_one_notch_is_a_card_cutting_in():
+    """Three backs end to end with a face-up card cutting into one long edge: one notch,
+    no junction of backs (0: counted by area), where 1 + (1 + 1) // 2 said 2."""
+    from vision.teach_cards import notched_cards
+
+    mask = np.zeros((300, 400), np.uint8)
+    mask[100:100 + CARD_W, 40:40 + 3 * int(CARD_W * 91 / 59)] = 255
+    mask[100:100 + CARD_W // 2, 150:150 + CARD_W] = 0  # the covering card's bite
+    outline = max(cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0],
+                  key=cv2.contourArea)
+    assert notched_cards(outline, 0.25 * CARD_W) == 0
+
+
 @pytest.mark.parametrize("merged_depth, found", [
     (0.25, 2),  # two notches: two backs, larger than the cards beside them
     (0.0, 3),  # counted by area in the width of the cards beside them: three
