@@ -122,7 +122,10 @@ class DiceSettings:
     # a 2 or 3, whose diagonal fixes no shape, or a 1 whose pip is too small to unsquash) ...
     alike_chroma: float = 0.08  # ... or unlike in colour (`_chroma`, max over B, G, R): one
     # die's faces are one material, shaded differently but of one chroma
-    side_area_ratio: float = 0.5  # a smaller adjacent face than this is a side face
+    side_area_ratio: float = 0.5  # a smaller adjacent face than this is a side face ...
+    small_top_above: float = 0.5  # ... unless it lies this much above it (cos, the vertical)
+    square_seen_aniso: float = 1.1  # in a slanted photo where no face looks this square,
+    same_width: float = 1.5  # and as wide as the larger face (at most this ratio either way)
     side_toward: float = 0.25  # ... and so is one lying this much towards the camera's nadir
     slanted_aniso: float = 1.3  # median top-face foreshortening of a slanted photo
     tilt_aniso: float = 1.2  # ... above this the camera's tilt is taken from it (nadir
@@ -1093,6 +1096,10 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
     warnings: list[str] = []
     aniso = [_aniso(f.lin) for f in faces]
     nadir, slanted, from_above = _nadir(faces, aniso, shape, s)
+    # Taken from low: slanted, and no face whose shape is measured looks square (a top face
+    # seen from nearly above: then side faces are slivers).
+    low = slanted and not any(f.shape_measured and a < s.square_seen_aniso
+                              for f, a in zip(faces, aniso, strict=True))
     side = np.zeros(len(faces), bool)
     below: list[tuple[int, int]] = []  # (upper, lower) face pairs: the lower is its side
     order = sorted(range(len(faces)), key=lambda i: -faces[i].area)
@@ -1109,7 +1116,19 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
             if min(len(fi.pips), len(fj.pips)) >= 4 and max(aniso[i], aniso[j]) < (
                     s.both_square_aniso):
                 continue
-            if fj.area < s.side_area_ratio * fi.area:
+            mid = 0.5 * (fi.center + fj.center)
+            # (slanted: straight up, as the faces' pips place the nadir too roughly to
+            # slant the vertical by perspective)
+            up = np.array([0.0, -1.0]) if slanted and s.up_dir is None else _up_at(
+                mid, nadir, shape, s)
+            # > 0: fj lies towards the nadir, so fj is the side (right under the camera a
+            # die's sides are slivers anyway: the smaller face)
+            toward = 1.0 if up is None else -float(u @ up)
+            # A much smaller face is the side face, unless in a photo taken from low it lies
+            # above the larger one: under 45 degrees a die's side face looks larger than its
+            # top face.
+            if fj.area < s.side_area_ratio * fi.area and (
+                    not low or toward > -s.small_top_above or not _same_width(fi, fj, up, s)):
                 side[j] = True
                 continue
             # Two top faces of touching dice look alike; a top and a side face do not.
@@ -1123,14 +1142,6 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
                     fi.lin @ fi.lin.T, fj.lin @ fj.lin.T) < s.alike_tensor_off or float(
                     np.abs(_chroma(fi.colour) - _chroma(fj.colour)).max()) > s.alike_chroma):
                 continue
-            mid = 0.5 * (fi.center + fj.center)
-            # (slanted: straight up, as the faces' pips place the nadir too roughly to
-            # slant the vertical by perspective)
-            up = np.array([0.0, -1.0]) if slanted and s.up_dir is None else _up_at(
-                mid, nadir, shape, s)
-            # > 0: fj lies towards the nadir, so fj is the side (right under the camera a
-            # die's sides are slivers anyway: the smaller face)
-            toward = 1.0 if up is None else -float(u @ up)
             if toward >= s.side_toward:
                 below.append((i, j))
             elif toward <= -s.side_toward:
@@ -1170,6 +1181,14 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
                 f"die at ({f.center[0]:.0f}, {f.center[1]:.0f}): only a side face ({f.value}) "
                 "was readable, not its top face; photo it from higher up")
     return [f for k, f in enumerate(faces) if not side[k]], warnings
+
+
+def _same_width(f: Face, g: Face, up: np.ndarray, s: DiceSettings) -> bool:
+    """Whether two faces are about as wide across the vertical's image direction `up`, as a
+    die's top face and the side face below it are (they share an edge)."""
+    across = np.array([[-up[1], up[0]]], float)
+    r = float(_expected_extent(f.lin, across)[0] / _expected_extent(g.lin, across)[0])
+    return 1 / s.same_width <= r <= s.same_width
 
 
 def _squashed_upright(f: Face, up: np.ndarray, s: DiceSettings) -> bool:
