@@ -33,7 +33,7 @@ import itertools
 import math
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -78,6 +78,15 @@ class DiceSettings:
     subset_neighbours: int = 7  # subsets are drawn from this many nearest pips
     max_subsets: int = 120  # per group, face tests of subsets
     max_subsets_per_photo: int = 200  # and per photo (clutter must not cost seconds)
+    # A lone pip above a read face (`_ones_above`) is read as a 1 with these settings (no
+    # square and ray-ratio test, a looser centring); None: not looked for.
+    above_one: tuple[tuple[str, float], ...] | None = (
+        ("one_max_asym", 0.3), ("one_max_square_res", 9.0), ("one_square_vs_circle", 9.0),
+        ("one_max_ray_ratio", 9.0), ("min_face_rays_one", 0.7))
+    above_one_reach: tuple[float, float] = (0.0, 2.0)  # beyond the face's upper edge, x its
+    above_one_lateral: float = 1.0  # half width; at most this far aside (x its half width)
+    above_one_pip: tuple[float, float] = (0.7, 2.2)  # its diameter / the face's pips'
+    above_one_alone: float = 0.9  # no like pip within this x its border distance
     # Layout.
     max_residual: float = 0.16  # rms affine residual / rms spread of the pips
     side_per_pip: tuple[float, float] = (2.6, 11.0)  # face side / pip diameter
@@ -122,7 +131,10 @@ class DiceSettings:
     # a 2 or 3, whose diagonal fixes no shape, or a 1 whose pip is too small to unsquash) ...
     alike_chroma: float = 0.08  # ... or unlike in colour (`_chroma`, max over B, G, R): one
     # die's faces are one material, shaded differently but of one chroma
-    side_area_ratio: float = 0.5  # a smaller adjacent face than this is a side face
+    side_area_ratio: float = 0.5  # a smaller adjacent face than this is a side face ...
+    small_top_above: float = 0.5  # ... unless it lies this much above it (cos, the vertical)
+    square_seen_aniso: float = 1.1  # in a slanted photo where no face looks this square,
+    same_width: float = 1.5  # and as wide as the larger face (at most this ratio either way)
     side_toward: float = 0.25  # ... and so is one lying this much towards the camera's nadir
     slanted_aniso: float = 1.3  # median top-face foreshortening of a slanted photo
     tilt_aniso: float = 1.2  # ... above this the camera's tilt is taken from it (nadir
@@ -1036,6 +1048,57 @@ def _solve(members: np.ndarray, p: Pips, chans, s: DiceSettings, budget: list[in
     return []
 
 
+def _ones_above(faces: list[Face], p: Pips, chans, s: DiceSettings) -> list[Face]:
+    """One-pip faces over the read faces. A die's top face lies right above its side face,
+    and in a slanted view the top's border below meets its side faces (of its own material,
+    shaded), so the general one-pip test (a square border, the pip in its middle) fails for
+    most 1s seen from the side, while their side faces are read (false dice). A lone pip
+    candidate not taken by any face, above a read face (2+ pips) where its die's top face or
+    the top of a die just behind lies (`above_one_reach`, `above_one_lateral`), on the same
+    material (ring chroma within `alike_chroma`), about that face's pip size
+    (`above_one_pip`), with no like pip on its own face (the middle pip of a 3 whose corners
+    were missed), is read as a 1 with the settings `above_one`: the face below vouches for
+    a die there. `_top_faces` then tells which of the two is a side face."""
+    if s.above_one is None or not faces or s.die_side_px:  # (the board's dice: spot reads)
+        return []
+    used = {i for f in faces for i in f.pips}
+    up = np.array([0.0, -1.0])
+    right = np.array([1.0, 0.0])
+    loose = replace(s, **dict(s.above_one))
+    out: list[Face] = []
+    tried: set[int] = set()
+    for f in faces:
+        if len(f.pips) < 2:
+            continue
+        e_up = float(_expected_extent(f.lin, up[None])[0])
+        e_rt = float(_expected_extent(f.lin, right[None])[0])
+        v = p.xy - f.center
+        along, lateral = v @ up, v @ right
+        lo, hi = s.above_one_reach
+        ok = (along > e_up + lo * e_rt) & (along < e_up + hi * e_rt) & (
+            np.abs(lateral) < s.above_one_lateral * e_rt) & (
+            p.d > 2 * e_rt / s.one_side_per_pip[1]) & (p.d < 2 * e_rt / s.one_side_per_pip[0])
+        d_f = float(median(p.d[f.pips]))
+        ok &= (p.d > s.above_one_pip[0] * d_f) & (p.d < s.above_one_pip[1] * d_f)
+        ok &= np.abs(_chroma(p.colour) - _chroma(f.colour)).max(axis=1) < s.alike_chroma
+        for i in np.nonzero(ok)[0].tolist():
+            if i in used or i in tried:
+                continue
+            tried.add(i)
+            g = read_group(np.array([i]), p, chans, loose)
+            if g is None or g.confidence < s.min_confidence:
+                continue
+            # no pip like it on its face (the middle pip of a 3 whose corners were missed)
+            r = np.linalg.norm(p.xy - p.xy[i], axis=1)
+            like = (r > 0.75 * p.d[i]) & (r < s.above_one_alone * float(np.nanmedian(
+                g.extent))) & (p.dark == p.dark[i]) & (p.d * s.max_size_ratio > p.d[i]) & (
+                p.d < s.max_size_ratio * p.d[i])
+            if not like.any() and not any(np.linalg.norm(g.center - h.center) < 0.5 * math.sqrt(
+                    h.area) for h in faces + out):
+                out.append(g)
+    return out
+
+
 # --------------------------------------------------------------------------- top faces
 
 def _nadir(faces: list[Face], aniso: list[float], shape: tuple[int, int], s: DiceSettings
@@ -1093,6 +1156,10 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
     warnings: list[str] = []
     aniso = [_aniso(f.lin) for f in faces]
     nadir, slanted, from_above = _nadir(faces, aniso, shape, s)
+    # Taken from low: slanted, and no face whose shape is measured looks square (a top face
+    # seen from nearly above: then side faces are slivers).
+    low = slanted and not any(f.shape_measured and a < s.square_seen_aniso
+                              for f, a in zip(faces, aniso, strict=True))
     side = np.zeros(len(faces), bool)
     below: list[tuple[int, int]] = []  # (upper, lower) face pairs: the lower is its side
     order = sorted(range(len(faces)), key=lambda i: -faces[i].area)
@@ -1109,7 +1176,19 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
             if min(len(fi.pips), len(fj.pips)) >= 4 and max(aniso[i], aniso[j]) < (
                     s.both_square_aniso):
                 continue
-            if fj.area < s.side_area_ratio * fi.area:
+            mid = 0.5 * (fi.center + fj.center)
+            # (slanted: straight up, as the faces' pips place the nadir too roughly to
+            # slant the vertical by perspective)
+            up = np.array([0.0, -1.0]) if slanted and s.up_dir is None else _up_at(
+                mid, nadir, shape, s)
+            # > 0: fj lies towards the nadir, so fj is the side (right under the camera a
+            # die's sides are slivers anyway: the smaller face)
+            toward = 1.0 if up is None else -float(u @ up)
+            # A much smaller face is the side face, unless in a photo taken from low it lies
+            # above the larger one: under 45 degrees a die's side face looks larger than its
+            # top face.
+            if fj.area < s.side_area_ratio * fi.area and (
+                    not low or toward > -s.small_top_above or not _same_width(fi, fj, up, s)):
                 side[j] = True
                 continue
             # Two top faces of touching dice look alike; a top and a side face do not.
@@ -1123,14 +1202,6 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
                     fi.lin @ fi.lin.T, fj.lin @ fj.lin.T) < s.alike_tensor_off or float(
                     np.abs(_chroma(fi.colour) - _chroma(fj.colour)).max()) > s.alike_chroma):
                 continue
-            mid = 0.5 * (fi.center + fj.center)
-            # (slanted: straight up, as the faces' pips place the nadir too roughly to
-            # slant the vertical by perspective)
-            up = np.array([0.0, -1.0]) if slanted and s.up_dir is None else _up_at(
-                mid, nadir, shape, s)
-            # > 0: fj lies towards the nadir, so fj is the side (right under the camera a
-            # die's sides are slivers anyway: the smaller face)
-            toward = 1.0 if up is None else -float(u @ up)
             if toward >= s.side_toward:
                 below.append((i, j))
             elif toward <= -s.side_toward:
@@ -1170,6 +1241,14 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
                 f"die at ({f.center[0]:.0f}, {f.center[1]:.0f}): only a side face ({f.value}) "
                 "was readable, not its top face; photo it from higher up")
     return [f for k, f in enumerate(faces) if not side[k]], warnings
+
+
+def _same_width(f: Face, g: Face, up: np.ndarray, s: DiceSettings) -> bool:
+    """Whether two faces are about as wide across the vertical's image direction `up`, as a
+    die's top face and the side face below it are (they share an edge)."""
+    across = np.array([[-up[1], up[0]]], float)
+    r = float(_expected_extent(f.lin, across)[0] / _expected_extent(g.lin, across)[0])
+    return 1 / s.same_width <= r <= s.same_width
 
 
 def _squashed_upright(f: Face, up: np.ndarray, s: DiceSettings) -> bool:
@@ -1281,6 +1360,7 @@ def read_dice(img: np.ndarray, s: DiceSettings = SETTINGS) -> tuple[list[Die], l
     # Small groups first: they are the likely dice; clutter groups get what budget is left.
     for comp in sorted(_components(adj, np.arange(len(pips))), key=len):
         faces += _solve(comp, pips, chans, s, budget)
+    faces += _ones_above(faces, pips, chans, s)
     t3 = time.perf_counter()
     faces = [fc for fc in faces if fc.confidence >= s.min_confidence]
     faces, warnings = _top_faces(faces, work.shape[:2], s, chans[2])

@@ -4,6 +4,7 @@
     python -m vision.dice_eval --dir datasets/dice
     python -m vision.dice_eval --dir datasets/scenes/mauerhuepfer [--mauer-board]
     python -m vision.dice_eval --count 60 --seed 7000 --baseline /tmp/dice_old.py
+    python -m vision.dice_eval --dir datasets/dice --baseline /tmp/dice_old.py --changes
     python -m vision.dice_eval --sheet datasets/scenes/mauerhuepfer /tmp/sheet.png
 
 prints per-die accuracy (right value), miss rate (a die not found), wrong-value rate,
@@ -78,6 +79,9 @@ class _Tally:
         # warned about, missed dice, warnings at no die, warnings at a die that was read]
         self.legible = np.zeros(4)  # labelled legible: [dice, right, missed, wrong]
         self.illegible = np.zeros(4)  # labelled not legible
+        # photo name -> (each true die's outcome: "right", "missed", "wrong N"; the false
+        # dice as (x, y, value)), for `die_changes`
+        self.outcomes: dict[str, tuple[list[str], list[tuple]]] = {}
 
     def add(self, name, dice, truth_dice, table, elevation, verbose=False, legible=None):
         """`legible`: per true die True / False / None (not labelled), or None. Returns the
@@ -102,6 +106,14 @@ class _Tally:
         if verbose:
             for di in extra:
                 print(f"{name}: false die {dice[di].value} at {dice[di].center}")
+        out = ["right"] * len(truth_dice)
+        for ti, di in pairs:
+            if dice[di].value != truth_dice[ti]["value"]:
+                out[ti] = f"wrong {dice[di].value}"
+        for ti in miss:
+            out[ti] = "missed"
+        self.outcomes[name] = (out, sorted((round(dice[di].center[0]), round(
+            dice[di].center[1]), dice[di].value) for di in extra))
         for ti, right, missed, wrong in rows:
             lab = legible[ti] if legible is not None else None
             if lab is not None:  # (labelled: legible or not)
@@ -185,11 +197,15 @@ def _each(readers, k, img):
     return out
 
 
-def evaluate(count: int, seed: int, verbose: bool = False, reads=None) -> dict | list[dict]:
+def evaluate(count: int, seed: int, verbose: bool = False, reads=None,
+             tallies: list | None = None) -> dict | list[dict]:
     """Figures on `count` generated photos from `seed` (and count // 4 without dice).
     `reads`: several read(img) -> dice functions measured on the same photos in turns
-    (a list of reports); default `read_dice`."""
+    (a list of reports); default `read_dice`. `tallies`: a list the readers' tallies are
+    appended to (for `die_changes`)."""
     readers = [(r, _Tally()) for r in (reads or [lambda im: read_dice(im)[0]])]
+    if tallies is not None:
+        tallies += [tally for _, tally in readers]
     for k in range(count):
         img, truth = make_scene(seed + k)
         for dice, (_, tally) in zip(_each(readers, k, img), readers, strict=True):
@@ -199,8 +215,11 @@ def evaluate(count: int, seed: int, verbose: bool = False, reads=None) -> dict |
     nod_fp = [0] * len(readers)
     for k in range(n_empty):
         img = no_dice_scene(seed + 100_000 + k)
-        for i, (read, _) in enumerate(readers):
-            nod_fp[i] += len(read(img))
+        for i, (read, tally) in enumerate(readers):
+            dice = read(img)
+            nod_fp[i] += len(dice)
+            tally.outcomes[f"no dice {seed + 100_000 + k}"] = ([], sorted(
+                (round(d.center[0]), round(d.center[1]), d.value) for d in dice))
     out = []
     for (_, tally), fp in zip(readers, nod_fp, strict=True):
         r = tally.report(count)
@@ -371,7 +390,8 @@ def _print(r: dict, title: str = "") -> None:
 
 
 def evaluate_folder(folder, verbose: bool = False, mauer_board: bool = False,
-                    dice_readers=None, board_dice=None) -> dict | list[dict]:
+                    dice_readers=None, board_dice=None, tallies: list | None = None
+                    ) -> dict | list[dict]:
     """Per-die figures on a folder of photos with truth JSON (see the module docstring).
     `dice_readers`: several `read_dice`-like functions measured on the same photos in turns
     (a list of reports); `board_dice`: per reader, a vision/mauer_dice.py module or None
@@ -384,6 +404,8 @@ def evaluate_folder(folder, verbose: bool = False, mauer_board: bool = False,
     mods = board_dice or [None] * len(fns)
     readers = [(_mauer_reader(fn, mod) if mauer_board else (lambda img, fn=fn: fn(img)[0]),
                 _Tally()) for fn, mod in zip(fns, mods, strict=True)]
+    if tallies is not None:
+        tallies += [tally for _, tally in readers]
     labels = load_legibility()
     for k, f in enumerate(files):
         truth = json.loads(f.with_suffix(".json").read_text())
@@ -407,6 +429,20 @@ def evaluate_folder(folder, verbose: bool = False, mauer_board: bool = False,
     return out if dice_readers else out[0]
 
 
+def die_changes(before: _Tally, after: _Tally) -> list[str]:
+    """Die by die, what changed between two readers on the same photos: each true die whose
+    outcome differs ("photo die K (value V): missed -> right") and each false die that
+    went or came."""
+    out = []
+    for name, (dice_b, false_b) in before.outcomes.items():
+        dice_a, false_a = after.outcomes[name]
+        out += [f"{name} die {k}: {b} -> {a}" for k, (b, a) in
+                enumerate(zip(dice_b, dice_a, strict=True)) if a != b]
+        out += [f"{name} false die gone {f}" for f in false_b if f not in false_a]
+        out += [f"{name} false die NEW {f}" for f in false_a if f not in false_b]
+    return out
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--count", type=int, default=200)
@@ -425,6 +461,9 @@ def main(argv=None) -> int:
     ap.add_argument("--baseline-mauer", metavar="MAUER_DICE_PY",
                     help="with --dir D --mauer-board: another vision/mauer_dice.py for the "
                          "baseline (with --baseline's dice.py, else the current one)")
+    ap.add_argument("--changes", action="store_true",
+                    help="with --baseline: list every die whose outcome changed and every "
+                         "false die that went or came")
     args = ap.parse_args(argv)
     if args.sheet:
         print(contact_sheet(*args.sheet), "dice")
@@ -433,11 +472,15 @@ def main(argv=None) -> int:
         fns = [load_baseline(args.baseline) if args.baseline else read_dice, read_dice]
         mods = [load_board_dice_baseline(args.baseline_mauer) if args.baseline_mauer
                 else None, None]
+        tallies: list = []
         if args.dir:
-            reports = evaluate_folder(args.dir, args.verbose, args.mauer_board, fns, mods)
+            reports = evaluate_folder(args.dir, args.verbose, args.mauer_board, fns, mods,
+                                      tallies)
         else:
             reports = evaluate(args.count, args.seed, args.verbose,
-                               [lambda im, f=f: f(im)[0] for f in fns])
+                               [lambda im, f=f: f(im)[0] for f in fns], tallies)
+        if args.changes:
+            print("\n".join(die_changes(*tallies)))
         if args.json:
             print(json.dumps({"baseline": reports[0], "current": reports[1]}, indent=2))
             return 0

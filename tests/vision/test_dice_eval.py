@@ -91,3 +91,23 @@ def test_unread_warnings_are_parsed():
                              "a die at (12, 345) could not be read: blurred? photograph it "
                              "again"])
     assert got == [(12.0, 345.0)]
+
+
+@pytest.mark.parametrize("before,after,want", [
+    # truth: a 3 at (100, 100) and a 5 at (300, 100), 40 px dice
+    ([(3, (101, 99))], [(3, (101, 99))], []),  # the same readings: nothing changed
+    ([], [(3, (101, 99))], ["p die 0: missed -> right"]),
+    ([(3, (101, 99)), (5, (300, 100))], [(3, (101, 99)), (6, (300, 100))],
+     ["p die 1: right -> wrong 6"]),
+    ([(2, (500, 100))], [(4, (600, 100))],  # one false die went, another came
+     ["p false die gone (500, 100, 2)", "p false die NEW (600, 100, 4)"]),
+])
+def test_die_changes_lists_each_die_that_changed(before, after, want):
+    truth = [{"value": 3, "center": [100, 100], "side_px": 40},
+             {"value": 5, "center": [300, 100], "side_px": 40}]
+    tallies = []
+    for read in (before, after):
+        t = E._Tally()
+        t.add("p", [Die(v, 0.9, c) for v, c in read], truth, "", None)
+        tallies.append(t)
+    assert E.die_changes(*tallies) == want

@@ -314,3 +314,32 @@ def test_dice_are_not_the_pips_of_a_bigger_face(dots, holds_needed, read):
     dice, _, _ = read_dice(_dotted_discs(dots), s)
     assert any(d.value == 2 and np.hypot(d.center[0] - 180, d.center[1] - 180) < 10
                for d in dice) == read
+
+
+def _one_seen_from_the_side(side_grey: int, top_h: int) -> np.ndarray:
+    """A white die on a dark table seen slanted: its top face (80 px wide, `top_h` high) with
+    one pip, right above its side face (64 px high, shaded `side_grey`: the die's own white,
+    a little darker) with four pips; blurred by 1 px."""
+    img = np.full((400, 400, 3), 40, np.uint8)
+    cx, ty = 200, 120
+    cv2.rectangle(img, (cx - 40, ty), (cx + 40, ty + top_h), (240, 240, 240), -1)
+    cv2.rectangle(img, (cx - 40, ty + top_h), (cx + 40, ty + top_h + 64), (side_grey,) * 3, -1)
+    cv2.ellipse(img, (cx, ty + top_h // 2), (12, round(12 * top_h / 80)), 0, 0, 360,
+                (30, 30, 30), -1)
+    for dx in (-20, 20):
+        for dy in (-16, 16):
+            cv2.ellipse(img, (cx + dx, ty + top_h + 32 + dy), (7, 6), 0, 0, 360, (30, 30, 30), -1)
+    return cv2.GaussianBlur(img, (0, 0), 1.0)
+
+
+@pytest.mark.parametrize("side_grey,top_h", [
+    (215, 40),  # seen at about 30 degrees: the top's border rays run on into the side face
+    (215, 50),  # about 40 degrees
+])
+def test_a_one_above_its_side_face_is_read(side_grey, top_h):
+    """The side face's pips vouch for a die there: the lone pip above it is its 1 (without
+    `_ones_above` the 1 fails the centring test and nothing is read)."""
+    img = _one_seen_from_the_side(side_grey, top_h)
+    assert [d.value for d in read_dice(img)[0]] == [1]
+    off = dataclasses.replace(SETTINGS, above_one=None)
+    assert 1 not in [d.value for d in read_dice(img, off)[0]]

@@ -164,3 +164,22 @@ def test_a_measured_one_beside_a_two_keeps_the_shape_test():
                 _side_face(30, 20), GREY)
     out, _ = _top_faces([one, two], SHAPE, SETTINGS)
     assert [f.value for f in out] == [1]
+
+
+@pytest.mark.parametrize("top_half,square_elsewhere,kept", [
+    (26, False, [4]),  # seen from low: the smaller face above is the top, the side dropped
+    (26, True, [5, 6]),  # a face elsewhere looks square (from above): smaller is the side
+    (14, False, [5]),  # half as wide as the face below it: no top face of that die
+])
+def test_seen_from_low_the_top_face_is_the_smaller(top_half, square_elsewhere, kept):
+    """A photo taken at about 25-35 degrees: a die's top face (a 4, squashed by 2.5) looks
+    smaller than its side face below it (a 5, squashed by 1.15); they share an edge, so
+    they are about as wide. Only where no face looks square (a top face seen from above,
+    whose side faces are slivers) and the two are as wide is the smaller one the top."""
+    top = _face(4, (400, 300), _squashed(top_half, 2.5))
+    side = _face(5, (400, 300 + top_half / 2.5 + 30 / 1.15), _squashed(30, 1.15))
+    faces = [top, side]
+    if square_elsewhere:
+        faces.append(_face(6, (150, 100), _squashed(30, 1.0)))
+    out, _ = _top_faces(faces, SHAPE, SETTINGS)
+    assert sorted(f.value for f in out) == kept
