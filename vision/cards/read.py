@@ -1140,6 +1140,25 @@ def label_kind_share(label: str, probs: dict[str, float]) -> float:
     return mine / total if total > 0 else 1.0
 
 
+def magic_tile_label(probs: dict[str, float], bg: float) -> tuple[str, float]:
+    """A Magic Rabbit tile's label and its kind's confidence from the classifier's `probs`
+    (label -> probability over the game's labels) and its P(background) `bg`: the likeliest
+    number of the likeliest kind (hat, rabbit, magician) and that kind's share x (1 - bg).
+    A drawing the classifier never saw (another copy's artwork) splits its number between
+    colours while its kind stays clear: `read_pieces` keeps such a tile by this confidence
+    (with the classifier's own, low, on the piece: it is warned about); the number is
+    settled by the tile's colour and the line (`lineup`)."""
+    total = sum(probs.values())
+    if total <= 0:
+        return max(probs, key=probs.get), 0.0
+    kinds: dict[str, float] = {}
+    for k, v in probs.items():
+        kinds[k.rsplit("-", 1)[0]] = kinds.get(k.rsplit("-", 1)[0], 0.0) + v
+    kind = max(kinds, key=kinds.get)
+    best = max((k for k in probs if k.rsplit("-", 1)[0] == kind), key=probs.get)
+    return best, kinds[kind] / total * (1 - bg)
+
+
 def kind_share(piece: CardPiece) -> float:
     """The share of a numbered piece's probability (`probs`) on its own kind
     (`label_kind_share`); 1.0 without probabilities."""
@@ -1693,9 +1712,11 @@ class CardReader:
             if game != "troetofanten" and any(  # tiles and these cards never overlap
                     inside_frame(frames[r].mean(axis=0), q.frame, s.no_overlap) for q in pieces):
                 continue
-            if conf < s.min_confidence:
+            label, keep = labels[b], conf
+            if game == "magic-rabbit" and conf < s.min_confidence:  # (a number split
+                label, keep = magic_tile_label(probs, bg)  # between colours: kept by kind)
+            if keep < s.min_confidence:
                 continue
-            label = labels[b]
             if r >= n_strong and (pg[b] < s.back_min_prob if label == "back" else (
                     conf < s.weak_up_confidence or on_a_card(kp.xy[i], frames[r], [
                         q for q in pieces if not in_its_row(kp.xy[i], float(kp.angle[i]), q,
