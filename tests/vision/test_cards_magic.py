@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+import cv2
+import numpy as np
 import pytest
 
-from vision.cards.read import magic_tile_label
+from vision.cards.pieces import CardPiece
+from vision.cards.read import (
+    NUMBER_REF_BGR,
+    READ,
+    colour_logp,
+    colour_weighted,
+    magic_colour_numbers,
+    magic_tile_label,
+    ring_lab,
+)
 
 
 @pytest.mark.parametrize("probs, bg, label, conf", [
@@ -20,3 +31,68 @@ from vision.cards.read import magic_tile_label
 def test_magic_tile_label_keeps_a_clear_kind(probs, bg, label, conf):
     got, c = magic_tile_label(probs, bg)
     assert got == label and c == pytest.approx(conf)
+
+
+def _tile_photo(bgr_frame, size=60, inner=(235, 235, 235)):
+    """A photo (120 x 120) with one tile: a `bgr_frame` coloured ring, white inside; and the
+    tile's corners."""
+    img = np.full((120, 120, 3), 90, np.uint8)
+    x0 = 30
+    cv2.rectangle(img, (x0, x0), (x0 + size - 1, x0 + size - 1), bgr_frame, -1)
+    cv2.rectangle(img, (x0 + 8, x0 + 8), (x0 + size - 9, x0 + size - 9), inner, -1)
+    frame = np.array([[x0, x0], [x0 + size, x0], [x0 + size, x0 + size], [x0, x0 + size]],
+                     float)
+    return img, frame
+
+
+@pytest.mark.parametrize("number", range(1, 10))
+def test_ring_lab_finds_each_numbers_colour(number):
+    """A tile framed in its number's colour (pieces.md's, `NUMBER_REF_BGR`) is likeliest
+    that number, whatever the drawing inside."""
+    img, frame = _tile_photo(NUMBER_REF_BGR[number])
+    lp = colour_logp(ring_lab(img, [frame]), READ.colour_spread)
+    assert int(np.argmax(lp[0])) + 1 == number
+
+
+def test_ring_lab_is_relative_to_the_photos_light():
+    """The same tile under a dimmer, bluish light (every channel scaled) reads the same
+    colour: the photo's white (its brightest tile pixels) scales it back."""
+    img, frame = _tile_photo(NUMBER_REF_BGR[2])
+    dim = np.clip(img.astype(float) * (0.8, 0.65, 0.55), 0, 255).astype(np.uint8)
+    a, b = ring_lab(img, [frame])[0], ring_lab(dim, [frame])[0]
+    assert np.abs(a - b).max() < 8
+
+
+@pytest.mark.parametrize("probs, logp_best, weight, label", [
+    # a split number goes to the colour
+    ({"rabbit-1": 0.3, "rabbit-9": 0.35, "hat-9": 0.05}, 1, 1.0, "rabbit-1"),
+    # the magician's share stays; the numbered shares keep their total
+    ({"magician": 0.5, "hat-5": 0.25, "hat-4": 0.25}, 4, 1.0, "hat-4"),
+    # weight 0: the classifier's reading
+    ({"rabbit-1": 0.3, "rabbit-9": 0.35}, 1, 0.0, "rabbit-9"),
+])
+def test_colour_weighted(probs, logp_best, weight, label):
+    logp = np.full(9, -3.0)
+    logp[logp_best - 1] = 0.0
+    out = colour_weighted(probs, logp, weight)
+    kind = label.split("-")[0]
+    assert max((k for k in out if k.startswith(kind)), key=out.get) == label
+    assert out.get("magician") == probs.get("magician")
+    assert sum(out.values()) == pytest.approx(sum(probs.values()))
+
+
+def _piece(label, conf, probs, frame):
+    return CardPiece(label, conf, frame.mean(axis=0), frame, 0.0, 60.0, probs)
+
+
+@pytest.mark.parametrize("conf, label", [
+    (0.3, "hat-1"),  # unsure (another copy's drawing): the red frame makes it a 1
+    (0.95, "hat-9"),  # read surely: the classifier's number stays
+])
+def test_magic_colour_numbers_weighs_unsure_tiles(conf, label):
+    img, frame = _tile_photo(NUMBER_REF_BGR[1])
+    p = _piece("hat-9", conf, {"hat-9": 0.4, "hat-1": 0.3, "hat-2": 0.3}, frame)
+    crop = img[30:90, 30:90]
+    out, warnings = magic_colour_numbers(img, [p], [crop], READ)
+    assert out[0].label == label
+    assert any("its colour is that number's" in w for w in warnings) is (label != "hat-9")

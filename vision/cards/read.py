@@ -75,6 +75,13 @@ class ReadSettings:
     fan_confidence: float = 0.6  # and reads so with at least this confidence
     colour_tolerance: float = 40.0  # degrees of hue between a tile's colour and its number's
     tile_sat: int = 80  # saturation of a tile's coloured pixels
+    colour_weight: float = 1.0  # Magic Rabbit: the frame colour's log likelihood per number
+    #   (`colour_logp`) added with this weight to the classifier's (`magic_colour_numbers`)
+    colour_spread: tuple[float, float, float] = (40.0, 10.0, 10.0)  # its spread in L, a, b
+    #   (OpenCV's 0-255 Lab): the same number's colour varies this much across photos
+    colour_unsure: float = 0.9  # only tiles read with less confidence are weighed by colour
+    #   (1.0 on the committed edition-1 scenes: two surely read hats 2 and 3 under a warm
+    #   light swapped, 0.33 % -> 0.66 %)
     no_overlap: float = 1.0  # a piece centred inside this share of a kept one: a duplicate
     width_scales: tuple[float, ...] = (0.55, 0.68, 0.83, 1.0, 1.2, 1.45, 1.75)  # tried
     #                                   around the detector's width (`search_widths`)
@@ -240,6 +247,109 @@ def colour_agrees(number: int, hue: float | None, tol: float) -> bool:
         return True
     d = abs((hue - _NUMBER_HUE[number] + 180) % 360 - 180)
     return d <= tol
+
+
+# Magic Rabbit number colours as photographed: the mean Lab (OpenCV 0-255, a and b less
+# 128) of a tile's frame ring under the photo's own white (`ring_lab`), measured on the
+# committed edition-1 scenes and a fresh edition-1 set (seed 963; 50 tiles per number).
+# Another copy's colours (edition 2) lie within `ReadSettings.colour_spread` of them.
+NUMBER_REF_LAB = np.array([
+    (148, 35, 17), (176, 12, 38), (205, -10, 49), (200, -29, 30), (146, -28, 15),
+    (191, -12, -15), (116, 10, -32), (134, 26, -25), (170, 28, -7)], float)
+RING_SIZE = 40  # px: a tile's frame warped to this square for its colour
+RING_EDGES = (2, 6)  # the ring: px from the square's edge (the frame, in any drawing)
+
+
+def photo_white(patches: list[np.ndarray]) -> np.ndarray:
+    """(3,) BGR of the photo's light: the 97th percentile per channel of the tiles' pixels
+    (their paper, rabbits and number discs are white in any copy)."""
+    px = np.concatenate([q.reshape(-1, 3) for q in patches]).astype(np.float32)
+    return np.maximum(np.percentile(px, 97, axis=0), 1.0)
+
+
+def ring_lab(image: np.ndarray, frames: list[np.ndarray], sat_min: int = 60) -> np.ndarray:
+    """(N, 3) mean Lab (OpenCV 0-255, a and b less 128) of each tile's frame ring (`frames`:
+    (4, 2) corners), its pixels scaled by the photo's white (`photo_white`): the colour
+    relative to the light. The ring's saturated pixels (all of it where few are)."""
+    n = RING_SIZE
+    dst = np.float32([[0, 0], [n, 0], [n, n], [0, n]])
+    patches = [cv2.warpPerspective(image, cv2.getPerspectiveTransform(np.float32(f), dst),
+                                   (n, n), flags=cv2.INTER_AREA) for f in frames]
+    if not patches:
+        return np.zeros((0, 3))
+    white = photo_white(patches)
+    yy, xx = np.mgrid[:n, :n]
+    edge = np.minimum(np.minimum(xx, yy), np.minimum(n - 1 - xx, n - 1 - yy))
+    ring = (edge >= RING_EDGES[0]) & (edge <= RING_EDGES[1])
+    out = np.zeros((len(patches), 3))
+    for k, q in enumerate(patches):
+        wb = np.clip(q.astype(np.float32) / white * 255.0, 0, 255).astype(np.uint8)
+        sat = cv2.cvtColor(wb, cv2.COLOR_BGR2HSV)[..., 1]
+        m = ring & (sat >= sat_min)
+        if m.sum() < 10:
+            m = ring
+        out[k] = cv2.cvtColor(wb, cv2.COLOR_BGR2Lab)[m].astype(float).mean(axis=0)
+    return out - (0.0, 128.0, 128.0)
+
+
+def colour_logp(lab: np.ndarray, spread: tuple[float, float, float]) -> np.ndarray:
+    """(N, 9) log likelihood of each colour `lab` ((N, 3), `ring_lab`) for numbers 1..9
+    (Gaussian around `NUMBER_REF_LAB`, `spread` in L, a, b), less each row's maximum."""
+    z = (lab[:, None, :] - NUMBER_REF_LAB[None]) / np.asarray(spread, float)
+    lp = -0.5 * (z ** 2).sum(axis=2)
+    return lp - lp.max(axis=1, keepdims=True)
+
+
+def colour_weighted(probs: dict[str, float], logp: np.ndarray, weight: float
+                    ) -> dict[str, float]:
+    """`probs` (label -> probability) with each numbered label's share times its number's
+    colour likelihood (exp(weight x `logp`[n - 1])), scaled back to the numbered labels'
+    total (the magician's share stays)."""
+    numbered = {k: v for k, v in probs.items() if k[-1].isdigit()}
+    total = sum(numbered.values())
+    w = {k: v * float(np.exp(weight * logp[int(k.rsplit("-", 1)[1]) - 1]))
+         for k, v in numbered.items()}
+    new_total = sum(w.values())
+    if total <= 0 or new_total <= 0:
+        return dict(probs)
+    return {k: (w[k] * total / new_total if k in w else v) for k, v in probs.items()}
+
+
+def magic_colour_numbers(image: np.ndarray, pieces: list[CardPiece], crops: list[np.ndarray],
+                         s: ReadSettings) -> tuple[list[CardPiece], list[str]]:
+    """Magic Rabbit tiles' numbers weighed by their frame colour (pieces.md: each number has
+    its own colour, shared by its hat and rabbit, in any copy): each hat's and rabbit's
+    probabilities times its colour's likelihood (`ring_lab`, `colour_logp`,
+    `colour_weighted`), its label the likeliest number of its kind, where the classifier
+    read it with less than `colour_unsure` confidence (a surely read number keeps it; a
+    number the classifier splits, another copy's drawing, goes mostly to the colour).
+    Warnings: a number the colour changed, and a number whose colour (the crop's hue,
+    `crops` the classifier's, one per piece) still does not agree."""
+    tiles = [k for k, p in enumerate(pieces) if p.label.startswith(("hat-", "rabbit-"))
+             and p.frame is not None and p.probs]
+    out, warnings = list(pieces), []
+    logp = colour_logp(ring_lab(image, [pieces[k].frame for k in tiles]), s.colour_spread) \
+        if tiles else np.zeros((0, 9))
+    for k, lp in zip(tiles, logp, strict=True):
+        p = pieces[k]
+        if p.confidence >= s.colour_unsure:
+            continue
+        kind = p.label.split("-", 1)[0]
+        probs = colour_weighted(p.probs, lp, s.colour_weight)
+        label = max((lab for lab in probs if lab.startswith(kind + "-")), key=probs.get)
+        x, y = p.center
+        if label != p.label:
+            warnings.append(f"the {p.label} at ({x:.0f}, {y:.0f}) is read as {label}: its "
+                            "colour is that number's")
+        out[k] = replace(p, label=label, probs=probs)
+    for p, crop in zip(out, crops, strict=True):
+        if p.label.startswith(("hat-", "rabbit-")):
+            hue = tile_hue(crop, s.tile_sat)
+            if not colour_agrees(int(p.label.rsplit("-", 1)[1]), hue, s.colour_tolerance):
+                x, y = p.center
+                warnings.append(f"the {p.label} at ({x:.0f}, {y:.0f}): its number and its "
+                                f"colour do not agree (colour hue {hue:.0f} degrees)")
+    return out, warnings
 
 
 def fit_widths(xy: np.ndarray, widths: np.ndarray, iters: int = 3) -> np.ndarray:
@@ -1693,6 +1803,7 @@ class CardReader:
         #   probs) of strong key points dropped because their number splits
         unsure_backs: list[tuple[np.ndarray, float, float]] = []  # (centre, width,
         #   confidence) of backs read under `back_min_confidence`
+        kept_crops: list[np.ndarray] = []  # the classifier's crop of each piece kept
         for r, i in enumerate(idx):
             if not is_piece[r]:
                 continue
@@ -1733,13 +1844,7 @@ class CardReader:
             pieces.append(CardPiece(label, conf, kp.xy[i].copy(), frames[r], float(kp.angle[i]),
                                     float(kp.width[i]), probs))
             #   (unrounded: shares under 5e-5 stay apart in `lineup.distinct_numbers`)
-            if game == "magic-rabbit" and label != "magician":
-                n = int(label.rsplit("-", 1)[1])
-                hue = tile_hue(crops[r], s.tile_sat)
-                if not colour_agrees(n, hue, s.colour_tolerance):
-                    x, y = kp.xy[i]
-                    warnings.append(f"the {label} at ({x:.0f}, {y:.0f}): its number and its "
-                                    f"colour do not agree (colour hue {hue:.0f} degrees)")
+            kept_crops.append(crops[r])
         relabelled: list[CardPiece] = []  # (by `box_limits`: its warning names the number)
         if game == "troetofanten":
             pieces = drop_turned_twins(pieces, s.twin_reach)
@@ -1758,6 +1863,9 @@ class CardReader:
                 warnings += more
         if game == "hop-la-bille" and area is not None and s.hop_row_backs:
             pieces = hop_row_backs(image, area, pieces, s)
+        if game == "magic-rabbit":  # each number's colour, shared by its hat and rabbit
+            pieces, more = magic_colour_numbers(image, pieces, kept_crops, s)
+            warnings += more
         if game == "magic-rabbit":  # doves lie on hats: the strongest one per hat
             hats = [p for p in pieces if p.label.startswith("hat-")]
             best: dict[int, int] = {}
