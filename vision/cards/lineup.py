@@ -145,6 +145,36 @@ def settle_kinds(pieces: list[CardPiece], s: LineSettings = LINE
     return out, warnings
 
 
+def settle_magician(pieces: list[CardPiece], s: LineSettings = LINE
+                    ) -> tuple[list[CardPiece], list[str]]:
+    """The magician tile read as a hat (another copy's magician may show a hat): without a
+    magician tile, and with one hat more than a line holds (9, 7 or 6 piles), a hat at an
+    end of the line with no tile below it is the magician (the rules: it lies at one end,
+    every hat has its rabbit below). Of two such ends, the one the classifier finds more
+    like the magician. A warning says so."""
+    from dataclasses import replace
+
+    if any(p.label == "magician" for p in pieces):
+        return pieces, []
+    hats = [i for i, p in enumerate(pieces) if p.label.startswith("hat-")]
+    if len(hats) - 1 not in (9, 7, 6):
+        return pieces, []
+    hc = np.array([pieces[i].center for i in hats])
+    along = (hc - hc.mean(axis=0)) @ line_direction(hc, None)
+    ends = [hats[int(np.argmin(along))], hats[int(np.argmax(along))]]
+    bare = [i for i in ends if not any(q.label.startswith(("hat-", "rabbit-"))
+                                       and _below(q, pieces[i], s) for q in pieces)]
+    if not bare:
+        return pieces, []
+    i = max(bare, key=lambda k: (pieces[k].probs or {}).get("magician", 0.0))
+    p = pieces[i]
+    x, y = p.center
+    out = list(pieces)
+    out[i] = replace(p, label="magician", confidence=min(p.confidence, 0.5))
+    return out, [f"the {p.label} at ({x:.0f}, {y:.0f}) is read as the magician: it lies at "
+                 f"an end of the line with no rabbit below it, one hat more than a line holds"]
+
+
 def distinct_kinds(pieces: list[CardPiece]) -> tuple[list[CardPiece], list[str]]:
     """All pieces, the hats and then the rabbits each relabelled with distinct numbers
     (`distinct_numbers`), then the rest, in their order; the hats' warnings, then the
@@ -158,10 +188,12 @@ def distinct_kinds(pieces: list[CardPiece]) -> tuple[list[CardPiece], list[str]]
 
 def settle_numbers(pieces: list[CardPiece]) -> tuple[list[CardPiece], list[str]]:
     """All pieces: hats and rabbits told apart by the layout (`settle_kinds`), then each kind
-    relabelled with distinct numbers (`distinct_kinds`)."""
+    relabelled with distinct numbers (`distinct_kinds`); between the two, a magician read
+    as a hat (`settle_magician`: its count of hats is the layout's)."""
     pieces, w0 = settle_kinds(pieces)
+    pieces, wm = settle_magician(pieces)
     pieces, w1 = distinct_kinds(pieces)
-    return pieces, w0 + w1
+    return pieces, w0 + wm + w1
 
 
 def read_line(pieces: list[CardPiece], s: LineSettings = LINE) -> tuple[dict, list[str]]:
