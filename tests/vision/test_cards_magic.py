@@ -12,6 +12,7 @@ from vision.cards.read import (
     READ,
     colour_logp,
     colour_weighted,
+    magic_any_copy,
     magic_colour_numbers,
     magic_tile_label,
     ring_lab,
@@ -96,3 +97,21 @@ def test_magic_colour_numbers_weighs_unsure_tiles(conf, label):
     out, warnings = magic_colour_numbers(img, [p], [crop], READ)
     assert out[0].label == label
     assert any("its colour is that number's" in w for w in warnings) is (label != "hat-9")
+
+
+def test_magic_any_copy_drops_a_false_dove_and_a_lone_tile_with_their_warnings():
+    """Untaught too: a dove on a hat's black print is none, a tile far from the line is the
+    table's artwork; the warnings naming them go, the others stay."""
+    img = np.full((400, 600, 3), 235, np.uint8)
+    cv2.rectangle(img, (60, 40), (100, 60), (0, 0, 0), -1)  # the first hat's black print
+    frame = np.array([[50, 30], [110, 30], [110, 90], [50, 90]], float)
+    hats = [CardPiece(f"hat-{k + 1}", 0.9, np.array([80.0 + 60 * k, 60.0]),
+                      frame + (60 * k, 0), 0.0, 60.0) for k in range(3)]
+    false_dove = CardPiece("dove", 0.5, np.array([80.0, 50.0]), None, 0.0, 30.0)
+    true_dove = CardPiece("dove", 0.5, np.array([140.0, 75.0]), None, 0.0, 30.0)
+    lone = CardPiece("rabbit-4", 0.9, np.array([500.0, 350.0]), None, 0.0, 60.0)
+    warnings = ["unsure about the rabbit-4 at (500, 350) (confidence 0.40)",
+                "unsure about the hat-2 at (140, 60) (confidence 0.40)"]
+    out, kept = magic_any_copy(img, [*hats, false_dove, true_dove, lone], warnings)
+    assert [p.label for p in out] == ["hat-1", "hat-2", "hat-3", "dove"]
+    assert out[3] is true_dove and kept == warnings[1:]

@@ -352,6 +352,20 @@ def magic_colour_numbers(image: np.ndarray, pieces: list[CardPiece], crops: list
     return out, warnings
 
 
+def magic_any_copy(image: np.ndarray, pieces: list[CardPiece], warnings: list[str]
+                   ) -> tuple[list[CardPiece], list[str]]:
+    """Magic Rabbit: the checks teaching runs (`vision.teach_cards`) that hold for any copy,
+    untaught too: a dove whose disc shows the hat's black print is none (`bare_hat_doves`:
+    a dove is a white token, every copy's hat tile a black top hat), a hat or rabbit far
+    from every other tile is not in the line (`off_line_tiles`). The warnings of the pieces
+    dropped go with them."""
+    from vision.teach_cards import DOVE_CHECK, bare_hat_doves, off_line_tiles, warnings_kept
+
+    kept = bare_hat_doves(image, pieces, DOVE_CHECK) if DOVE_CHECK.max_dark < 1 else pieces
+    kept = off_line_tiles(kept)
+    return kept, list(warnings_kept(warnings, pieces, kept) or [])
+
+
 def fit_widths(xy: np.ndarray, widths: np.ndarray, iters: int = 3) -> np.ndarray:
     """Widths predicted by a robust plane fit w = a + b x + c y over the key points (the
     pieces share one real size; perspective makes it vary smoothly across the photo).
@@ -1879,6 +1893,8 @@ class CardReader:
             for i in best.values():
                 pieces.append(CardPiece("dove", float(min(1.0, kp.score[i] / 0.4)),
                                         kp.xy[i].copy(), None, 0.0, float(kp.width[i])))
+        if game == "magic-rabbit":
+            pieces, warnings = magic_any_copy(image, pieces, warnings)
         warnings += piece_warnings(pieces, game, s, relabelled)
         return pieces, warnings
 
