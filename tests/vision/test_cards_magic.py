@@ -86,17 +86,19 @@ def _piece(label, conf, probs, frame):
     return CardPiece(label, conf, frame.mean(axis=0), frame, 0.0, 60.0, probs)
 
 
-@pytest.mark.parametrize("conf, label", [
-    (0.3, "hat-1"),  # unsure (another copy's drawing): the red frame makes it a 1
-    (0.95, "hat-9"),  # read surely: the classifier's number stays
+@pytest.mark.parametrize("read, conf, label", [
+    ("hat-9", 0.3, "hat-1"),  # unsure (another copy's drawing): the red frame makes it a 1
+    ("hat-2", 0.95, "hat-2"),  # read surely, red near orange (2): its number stays
+    ("hat-9", 0.95, "hat-1"),  # read surely, but red is over 4 spreads from pink (9)
 ])
-def test_magic_colour_numbers_weighs_unsure_tiles(conf, label):
+def test_magic_colour_numbers_weighs_unsure_tiles(read, conf, label):
     img, frame = _tile_photo(NUMBER_REF_BGR[1])
-    p = _piece("hat-9", conf, {"hat-9": 0.4, "hat-1": 0.3, "hat-2": 0.3}, frame)
+    probs = {"hat-9": 0.2, "hat-1": 0.2, "hat-2": 0.2}
+    p = _piece(read, conf, {**probs, read: 0.4}, frame)
     crop = img[30:90, 30:90]
     out, warnings = magic_colour_numbers(img, [p], [crop], READ)
     assert out[0].label == label
-    assert any("its colour is that number's" in w for w in warnings) is (label != "hat-9")
+    assert any("its colour is that number's" in w for w in warnings) is (label != read)
 
 
 def test_magic_any_copy_drops_a_false_dove_and_a_lone_tile_with_their_warnings():

@@ -80,6 +80,8 @@ class ReadSettings:
     colour_spread: tuple[float, float, float] = (40.0, 10.0, 10.0)  # its spread in L, a, b
     #   (OpenCV's 0-255 Lab): the same number's colour varies this much across photos
     colour_unsure: float = 0.9  # only tiles read with less confidence are weighed by colour
+    colour_contradicts: float = -8.0  # or whose colour's log likelihood for their number is
+    #   under this (below the likeliest number's): 4 spreads off, another number's colour
     #   (1.0 on the committed edition-1 scenes: two surely read hats 2 and 3 under a warm
     #   light swapped, 0.33 % -> 0.66 %)
     no_overlap: float = 1.0  # a piece centred inside this share of a kept one: a duplicate
@@ -332,9 +334,9 @@ def magic_colour_numbers(image: np.ndarray, pieces: list[CardPiece], crops: list
         if tiles else np.zeros((0, 9))
     for k, lp in zip(tiles, logp, strict=True):
         p = pieces[k]
-        if p.confidence >= s.colour_unsure:
+        kind, n = p.label.split("-", 1)
+        if p.confidence >= s.colour_unsure and lp[int(n) - 1] >= s.colour_contradicts:
             continue
-        kind = p.label.split("-", 1)[0]
         probs = colour_weighted(p.probs, lp, s.colour_weight)
         label = max((lab for lab in probs if lab.startswith(kind + "-")), key=probs.get)
         x, y = p.center
@@ -342,7 +344,7 @@ def magic_colour_numbers(image: np.ndarray, pieces: list[CardPiece], crops: list
             warnings.append(f"the {p.label} at ({x:.0f}, {y:.0f}) is read as {label}: its "
                             "colour is that number's")
         out[k] = replace(p, label=label, probs=probs)
-    for p, crop in zip(out, crops, strict=True):
+    for p, crop in zip(out[:len(crops)], crops, strict=True):  # (the doves come last)
         if p.label.startswith(("hat-", "rabbit-")):
             hue = tile_hue(crop, s.tile_sat)
             if not colour_agrees(int(p.label.rsplit("-", 1)[1]), hue, s.colour_tolerance):
@@ -1877,9 +1879,6 @@ class CardReader:
                 warnings += more
         if game == "hop-la-bille" and area is not None and s.hop_row_backs:
             pieces = hop_row_backs(image, area, pieces, s)
-        if game == "magic-rabbit":  # each number's colour, shared by its hat and rabbit
-            pieces, more = magic_colour_numbers(image, pieces, kept_crops, s)
-            warnings += more
         if game == "magic-rabbit":  # doves lie on hats: the strongest one per hat
             hats = [p for p in pieces if p.label.startswith("hat-")]
             best: dict[int, int] = {}
@@ -1893,8 +1892,9 @@ class CardReader:
             for i in best.values():
                 pieces.append(CardPiece("dove", float(min(1.0, kp.score[i] / 0.4)),
                                         kp.xy[i].copy(), None, 0.0, float(kp.width[i])))
-        if game == "magic-rabbit":
-            pieces, warnings = magic_any_copy(image, pieces, warnings)
+        if game == "magic-rabbit":  # each number's colour, shared by its hat and rabbit
+            pieces, more = magic_colour_numbers(image, pieces, kept_crops, s)
+            pieces, warnings = magic_any_copy(image, pieces, warnings + more)
         warnings += piece_warnings(pieces, game, s, relabelled)
         return pieces, warnings
 
