@@ -110,3 +110,25 @@ def test_settle_magician(n, mag_at, under, magician_piece, turned):
     assert bool(got) is turned and bool(warnings) is turned
     if turned:
         assert got[0].center[0] == mag_at
+
+
+@pytest.mark.parametrize("xy, turned", [
+    ((540, 0), True),  # read as a rabbit, in the hats' row beyond the last hat: the magician
+    ((-70, 5), True),  # beyond the first one
+    ((540, 60), False),  # in the rabbits' row: a rabbit whose hat is unseen
+    ((240, -80), False),  # above the line's middle: not at an end
+])
+def test_settle_magician_from_a_rabbit_in_the_hats_row(xy, turned):
+    ps = [tile(f"hat-{k + 1}", 60 * k, 0, {f"hat-{k + 1}": 0.9}) for k in range(9)]
+    ps += [tile(f"rabbit-{k + 1}", 60 * k, 60, {f"rabbit-{k + 1}": 0.9}) for k in range(8)]
+    ps.append(tile("rabbit-7", *xy, {"rabbit-7": 0.4, "magician": 0.2}))
+    out, warnings = settle_magician(ps)
+    assert (out[-1].label == "magician") is turned and bool(warnings) is turned
+
+
+def test_settle_magician_a_magician_below_a_hat_is_its_rabbit():
+    ps = [tile(f"hat-{k + 1}", 60 * k, 0, {f"hat-{k + 1}": 0.9}) for k in range(3)]
+    ps.append(tile("magician", 60, 60, {"magician": 0.4, "rabbit-2": 0.3, "hat-2": 0.2}))
+    ps.append(tile("magician", -60, 0, {"magician": 0.9}))
+    out, warnings = settle_magician(ps)
+    assert [p.label for p in out[3:]] == ["rabbit-2", "magician"] and len(warnings) == 1
