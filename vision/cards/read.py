@@ -283,14 +283,14 @@ def ring_lab(image: np.ndarray, frames: list[np.ndarray], sat_min: int = 60) -> 
     yy, xx = np.mgrid[:n, :n]
     edge = np.minimum(np.minimum(xx, yy), np.minimum(n - 1 - xx, n - 1 - yy))
     ring = (edge >= RING_EDGES[0]) & (edge <= RING_EDGES[1])
+    wb = np.clip(np.vstack(patches).astype(np.float32) / white * 255.0, 0, 255
+                 ).astype(np.uint8)  # (all tiles at once: one colour conversion each)
+    sat = cv2.cvtColor(wb, cv2.COLOR_BGR2HSV)[..., 1].reshape(len(patches), n, n)
+    lab = cv2.cvtColor(wb, cv2.COLOR_BGR2Lab).reshape(len(patches), n, n, 3).astype(float)
     out = np.zeros((len(patches), 3))
-    for k, q in enumerate(patches):
-        wb = np.clip(q.astype(np.float32) / white * 255.0, 0, 255).astype(np.uint8)
-        sat = cv2.cvtColor(wb, cv2.COLOR_BGR2HSV)[..., 1]
-        m = ring & (sat >= sat_min)
-        if m.sum() < 10:
-            m = ring
-        out[k] = cv2.cvtColor(wb, cv2.COLOR_BGR2Lab)[m].astype(float).mean(axis=0)
+    for k in range(len(patches)):
+        m = ring & (sat[k] >= sat_min)
+        out[k] = lab[k][m if m.sum() >= 10 else ring].mean(axis=0)
     return out - (0.0, 128.0, 128.0)
 
 
