@@ -79,6 +79,10 @@ class ReadSettings:
     #   (`colour_logp`) added with this weight to the classifier's (`magic_colour_numbers`)
     colour_spread: tuple[float, float, float] = (40.0, 10.0, 10.0)  # its spread in L, a, b
     #   (OpenCV's 0-255 Lab): the same number's colour varies this much across photos
+    colour_floor: float = -4.0  # a colour's log likelihood counts down to this at most (a
+    #   number at most e^4 less likely by its colour: under a harsh warm light the colours
+    #   shift, and a tile surely miscoloured pushed its neighbours along in
+    #   `lineup.distinct_numbers`; -1e9: harsh edition-1 4.86 %, -4: 2.08 %)
     colour_unsure: float = 0.9  # only tiles read with less confidence are weighed by colour
     colour_contradicts: float = -8.0  # or whose colour's log likelihood for their number is
     #   under this (below the likeliest number's): 4 spreads off, another number's colour
@@ -337,7 +341,7 @@ def magic_colour_numbers(image: np.ndarray, pieces: list[CardPiece], crops: list
         kind, n = p.label.split("-", 1)
         if p.confidence >= s.colour_unsure and lp[int(n) - 1] >= s.colour_contradicts:
             continue
-        probs = colour_weighted(p.probs, lp, s.colour_weight)
+        probs = colour_weighted(p.probs, np.maximum(lp, s.colour_floor), s.colour_weight)
         label = max((lab for lab in probs if lab.startswith(kind + "-")), key=probs.get)
         x, y = p.center
         if label != p.label:
