@@ -9,9 +9,11 @@ import pytest
 from vision.cards.pieces import CardPiece
 from vision.cards.read import (
     NUMBER_REF_BGR,
+    NUMBER_REF_LAB,
     READ,
     colour_logp,
     colour_weighted,
+    light_shift,
     magic_any_copy,
     magic_colour_numbers,
     magic_tile_label,
@@ -117,3 +119,16 @@ def test_magic_any_copy_drops_a_false_dove_and_a_lone_tile_with_their_warnings()
     out, kept = magic_any_copy(img, [*hats, false_dove, true_dove, lone], warnings)
     assert [p.label for p in out] == ["hat-1", "hat-2", "hat-3", "dove"]
     assert out[3] is true_dove and kept == warnings[1:]
+
+
+@pytest.mark.parametrize("confs, want", [
+    ((0.95, 0.95, 0.95), (0.0, 6.0, -4.0)),  # three sure tiles: their median cast (a, b)
+    ((0.95, 0.95, 0.5), (0.0, 0.0, 0.0)),  # two: too few to tell the light
+])
+def test_light_shift(confs, want):
+    cast = np.array([20.0, 6.0, -4.0])  # (L is left alone: shading, not the light's colour)
+    tiles = [_piece(f"hat-{n}", c, {f"hat-{n}": 1.0}, np.zeros((4, 2)))
+             for n, c in zip((1, 4, 7), confs, strict=True)]
+    lab = NUMBER_REF_LAB[[0, 3, 6]] + cast
+    lab[2] += (0, 30, 30)  # the unsure tile's colour does not count
+    assert light_shift(lab, tiles, READ) == pytest.approx(np.array(want))

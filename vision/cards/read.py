@@ -83,6 +83,9 @@ class ReadSettings:
     #   number at most e^4 less likely by its colour: under a harsh warm light the colours
     #   shift, and a tile surely miscoloured pushed its neighbours along in
     #   `lineup.distinct_numbers`; -1e9: harsh edition-1 4.86 %, -4: 2.08 %)
+    colour_sure: float = 0.8  # tiles read with this confidence show the light's colour:
+    colour_sure_count: int = 3  # with this many, their median offset in a and b from their
+    #   numbers' colours is taken off every tile's colour (`light_shift`)
     colour_unsure: float = 0.9  # only tiles read with less confidence are weighed by colour
     colour_contradicts: float = -8.0  # or whose colour's log likelihood for their number is
     #   under this (below the likeliest number's): 4 spreads off, another number's colour
@@ -321,6 +324,20 @@ def colour_weighted(probs: dict[str, float], logp: np.ndarray, weight: float
     return {k: (w[k] * total / new_total if k in w else v) for k, v in probs.items()}
 
 
+def light_shift(lab: np.ndarray, tiles: list[CardPiece], s: ReadSettings) -> np.ndarray:
+    """(3,) the light's colour cast in Lab: the median offset, in a and b (L stays 0), of
+    the surely read tiles' colours (`lab` (N, 3) of `tiles`, confidence `colour_sure` and
+    up) from their numbers' (`NUMBER_REF_LAB`); zero with fewer than `colour_sure_count`.
+    A warm light moves every colour alike, which the photo's white alone does not undo."""
+    sure = [(r, int(t.label.rsplit("-", 1)[1])) for r, t in enumerate(tiles)
+            if t.confidence >= s.colour_sure and t.label.rsplit("-", 1)[-1].isdigit()]
+    if len(sure) < s.colour_sure_count:
+        return np.zeros(3)
+    rows, nums = zip(*sure, strict=True)
+    shift = np.median(lab[list(rows)] - NUMBER_REF_LAB[np.array(nums) - 1], axis=0)
+    return np.array([0.0, shift[1], shift[2]])
+
+
 def magic_colour_numbers(image: np.ndarray, pieces: list[CardPiece], crops: list[np.ndarray],
                          s: ReadSettings) -> tuple[list[CardPiece], list[str]]:
     """Magic Rabbit tiles' numbers weighed by their frame colour (pieces.md: each number has
@@ -334,8 +351,9 @@ def magic_colour_numbers(image: np.ndarray, pieces: list[CardPiece], crops: list
     tiles = [k for k, p in enumerate(pieces) if p.label.startswith(("hat-", "rabbit-"))
              and p.frame is not None and p.probs]
     out, warnings = list(pieces), []
-    logp = colour_logp(ring_lab(image, [pieces[k].frame for k in tiles]), s.colour_spread) \
-        if tiles else np.zeros((0, 9))
+    lab = ring_lab(image, [pieces[k].frame for k in tiles])
+    lab = lab - light_shift(lab, [pieces[k] for k in tiles], s)
+    logp = colour_logp(lab, s.colour_spread) if tiles else np.zeros((0, 9))
     for k, lp in zip(tiles, logp, strict=True):
         p = pieces[k]
         kind, n = p.label.split("-", 1)
