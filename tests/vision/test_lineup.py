@@ -11,6 +11,7 @@ from vision.cards.lineup import (
     number_probs,
     read_line,
     settle_kinds,
+    settle_magician,
 )
 from vision.cards.pieces import CardPiece
 
@@ -74,3 +75,60 @@ def test_inversions_count_hats_and_rabbits():
     line = [{"hat": 2, "rabbit": 1}, {"hat": 1, "rabbit": None}, {"hat": 3, "rabbit": 2}]
     assert inversions(line) == 1  # hats 2 > 1; rabbits 1, 2 in order
     assert inversions(line[::-1]) == 2 + 1  # hats 3 > 1, 3 > 2; rabbits 2 > 1
+
+
+def _line_with_hat_magician(n, mag_at, rabbits_under=None, magician_piece=False):
+    """n piles (hat k above rabbit k, 60 px apart) and the magician tile read as hat-7
+    (another copy's magician shows a hat) at x `mag_at` on the hats' row; `rabbits_under`:
+    the piles that have their rabbit (default all)."""
+    under = range(n) if rabbits_under is None else rabbits_under
+    ps = [tile(f"hat-{k + 1}", 60 * k, 0, {f"hat-{k + 1}": 0.9}) for k in range(n)]
+    ps += [tile(f"rabbit-{k + 1}", 60 * k, 60, {f"rabbit-{k + 1}": 0.9}) for k in under]
+    ps.append(tile("hat-7", mag_at, 0, {"hat-7": 0.6, "magician": 0.3}))
+    if magician_piece:
+        ps.append(tile("magician", -300, 0, {"magician": 0.9}))
+    return ps
+
+
+@pytest.mark.parametrize("n, mag_at, under, magician_piece, turned", [
+    (9, -60, None, False, True),  # 10 hats, the one at the left end bare: the magician
+    (9, 540, None, False, True),  # at the right end
+    (7, -60, None, False, True),  # young children: 8 hats
+    (8, -60, None, False, False),  # 9 hats: a full line, nothing to settle
+    (9, -60, None, True, False),  # a magician tile read already
+    (9, 240, None, False, False),  # the extra hat in the middle of the line: no end
+    (9, 1200, range(8), False, True),  # far right, the 9th pile's rabbit unseen: of the
+    #                                    two bare ends the one likelier the magician
+])
+def test_settle_magician(n, mag_at, under, magician_piece, turned):
+    ps = _line_with_hat_magician(n, mag_at, under, magician_piece)
+    if mag_at == 240:  # (two hats at x 240: move the pile there down the line)
+        ps = [p for p in ps if not (p.label == "hat-7" and p.probs.get("magician"))]
+        ps.append(tile("hat-7", 240, -10, {"hat-7": 0.6, "magician": 0.3}))
+    out, warnings = settle_magician(ps)
+    got = [p for p in out if p.label == "magician" and p.probs.get("hat-7")]
+    assert bool(got) is turned and bool(warnings) is turned
+    if turned:
+        assert got[0].center[0] == mag_at
+
+
+@pytest.mark.parametrize("xy, turned", [
+    ((540, 0), True),  # read as a rabbit, in the hats' row beyond the last hat: the magician
+    ((-70, 5), True),  # beyond the first one
+    ((540, 60), False),  # in the rabbits' row: a rabbit whose hat is unseen
+    ((240, -80), False),  # above the line's middle: not at an end
+])
+def test_settle_magician_from_a_rabbit_in_the_hats_row(xy, turned):
+    ps = [tile(f"hat-{k + 1}", 60 * k, 0, {f"hat-{k + 1}": 0.9}) for k in range(9)]
+    ps += [tile(f"rabbit-{k + 1}", 60 * k, 60, {f"rabbit-{k + 1}": 0.9}) for k in range(8)]
+    ps.append(tile("rabbit-7", *xy, {"rabbit-7": 0.4, "magician": 0.2}))
+    out, warnings = settle_magician(ps)
+    assert (out[-1].label == "magician") is turned and bool(warnings) is turned
+
+
+def test_settle_magician_a_magician_below_a_hat_is_its_rabbit():
+    ps = [tile(f"hat-{k + 1}", 60 * k, 0, {f"hat-{k + 1}": 0.9}) for k in range(3)]
+    ps.append(tile("magician", 60, 60, {"magician": 0.4, "rabbit-2": 0.3, "hat-2": 0.2}))
+    ps.append(tile("magician", -60, 0, {"magician": 0.9}))
+    out, warnings = settle_magician(ps)
+    assert [p.label for p in out[3:]] == ["rabbit-2", "magician"] and len(warnings) == 1

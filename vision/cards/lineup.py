@@ -145,6 +145,61 @@ def settle_kinds(pieces: list[CardPiece], s: LineSettings = LINE
     return out, warnings
 
 
+def settle_magician(pieces: list[CardPiece], s: LineSettings = LINE
+                    ) -> tuple[list[CardPiece], list[str]]:
+    """The magician tile told by the line's layout (the rules: it lies at one end of the
+    line of hats, and every hat has its rabbit below; another copy's magician may show a
+    hat, or read as a rabbit): a magician read below a hat is that hat's rabbit (its
+    likeliest number over both kinds). Then, without a magician tile, it is
+    - with one hat more than a line holds (9, 7 or 6 piles), a hat at an end of the line
+      with no tile below it;
+    - else (none such) a rabbit below no hat lying in the hats' row beyond its last hat;
+    of two such, the one the classifier finds more like the magician. Warnings say so."""
+    from dataclasses import replace
+
+    out, warnings = list(pieces), []
+    hats = [i for i, p in enumerate(out) if p.label.startswith("hat-")]
+    for i, p in enumerate(out):
+        if p.label == "magician" and p.probs and any(_below(p, out[h], s) for h in hats):
+            label = f"rabbit-{int(np.argmax(number_probs(p.probs))) + 1}"
+            x, y = p.center
+            warnings.append(f"the magician at ({x:.0f}, {y:.0f}) is read as {label}: it lies "
+                            "below a hat")
+            out[i] = replace(p, label=label, confidence=min(p.confidence, 0.5))
+    if any(p.label == "magician" for p in out) or len(hats) < 2:
+        return out, warnings
+    hc = np.array([out[i].center for i in hats])
+    d = line_direction(hc, None)
+    along = (hc - hc.mean(axis=0)) @ d
+    width = float(np.median([out[i].width for i in hats]))
+    cand: list[int] = []
+    if len(hats) - 1 in (9, 7, 6):
+        ends = [hats[int(np.argmin(along))], hats[int(np.argmax(along))]]
+        cand = [i for i in ends if not any(q.label.startswith(("hat-", "rabbit-"))
+                                           and _below(q, out[i], s) for q in out)]
+    if not cand:
+        normal = np.array([-d[1], d[0]])
+        for i, p in enumerate(out):
+            if not p.label.startswith("rabbit-") or any(_below(p, out[h], s) for h in hats):
+                continue
+            a, b = (p.center - hc.mean(axis=0)) @ d, (p.center - hc.mean(axis=0)) @ normal
+            if abs(b) <= s.rabbit_across * width and \
+                    (a > along.max() + 0.5 * width or a < along.min() - 0.5 * width):
+                cand.append(i)
+    if not cand:
+        return out, warnings
+    i = max(cand, key=lambda k: (out[k].probs or {}).get("magician", 0.0))
+    p = out[i]
+    x, y = p.center
+    out[i] = replace(p, label="magician", confidence=min(p.confidence, 0.5))
+    kind = p.label.split("-", 1)[0]
+    why = "with no rabbit below it, one hat more than a line holds" if kind == "hat" else \
+        "in the hats' row, below no hat"
+    warnings.append(f"the {p.label} at ({x:.0f}, {y:.0f}) is read as the magician: it lies "
+                    f"at an end of the line, {why}")
+    return out, warnings
+
+
 def distinct_kinds(pieces: list[CardPiece]) -> tuple[list[CardPiece], list[str]]:
     """All pieces, the hats and then the rabbits each relabelled with distinct numbers
     (`distinct_numbers`), then the rest, in their order; the hats' warnings, then the
@@ -158,10 +213,12 @@ def distinct_kinds(pieces: list[CardPiece]) -> tuple[list[CardPiece], list[str]]
 
 def settle_numbers(pieces: list[CardPiece]) -> tuple[list[CardPiece], list[str]]:
     """All pieces: hats and rabbits told apart by the layout (`settle_kinds`), then each kind
-    relabelled with distinct numbers (`distinct_kinds`)."""
+    relabelled with distinct numbers (`distinct_kinds`); between the two, a magician read
+    as a hat (`settle_magician`: its count of hats is the layout's)."""
     pieces, w0 = settle_kinds(pieces)
+    pieces, wm = settle_magician(pieces)
     pieces, w1 = distinct_kinds(pieces)
-    return pieces, w0 + w1
+    return pieces, w0 + wm + w1
 
 
 def read_line(pieces: list[CardPiece], s: LineSettings = LINE) -> tuple[dict, list[str]]:

@@ -75,6 +75,22 @@ class ReadSettings:
     fan_confidence: float = 0.6  # and reads so with at least this confidence
     colour_tolerance: float = 40.0  # degrees of hue between a tile's colour and its number's
     tile_sat: int = 80  # saturation of a tile's coloured pixels
+    colour_weight: float = 1.0  # Magic Rabbit: the frame colour's log likelihood per number
+    #   (`colour_logp`) added with this weight to the classifier's (`magic_colour_numbers`)
+    colour_spread: tuple[float, float, float] = (40.0, 10.0, 10.0)  # its spread in L, a, b
+    #   (OpenCV's 0-255 Lab): the same number's colour varies this much across photos
+    colour_floor: float = -4.0  # a colour's log likelihood counts down to this at most (a
+    #   number at most e^4 less likely by its colour: under a harsh warm light the colours
+    #   shift, and a tile surely miscoloured pushed its neighbours along in
+    #   `lineup.distinct_numbers`; -1e9: harsh edition-1 4.86 %, -4: 2.08 %)
+    colour_sure: float = 0.8  # tiles read with this confidence show the light's colour:
+    colour_sure_count: int = 3  # with this many, their median offset in a and b from their
+    #   numbers' colours is taken off every tile's colour (`light_shift`)
+    colour_unsure: float = 0.9  # only tiles read with less confidence are weighed by colour
+    colour_contradicts: float = -8.0  # or whose colour's log likelihood for their number is
+    #   under this (below the likeliest number's): 4 spreads off, another number's colour
+    #   (1.0 on the committed edition-1 scenes: two surely read hats 2 and 3 under a warm
+    #   light swapped, 0.33 % -> 0.66 %)
     no_overlap: float = 1.0  # a piece centred inside this share of a kept one: a duplicate
     width_scales: tuple[float, ...] = (0.55, 0.68, 0.83, 1.0, 1.2, 1.45, 1.75)  # tried
     #                                   around the detector's width (`search_widths`)
@@ -240,6 +256,138 @@ def colour_agrees(number: int, hue: float | None, tol: float) -> bool:
         return True
     d = abs((hue - _NUMBER_HUE[number] + 180) % 360 - 180)
     return d <= tol
+
+
+# Magic Rabbit number colours as photographed: the mean Lab (OpenCV 0-255, a and b less
+# 128) of a tile's frame ring under the photo's own white (`ring_lab`), measured on the
+# committed edition-1 scenes and a fresh edition-1 set (seed 963; 50 tiles per number).
+# Another copy's colours (edition 2) lie within `ReadSettings.colour_spread` of them.
+NUMBER_REF_LAB = np.array([
+    (148, 35, 17), (176, 12, 38), (205, -10, 49), (200, -29, 30), (146, -28, 15),
+    (191, -12, -15), (116, 10, -32), (134, 26, -25), (170, 28, -7)], float)
+RING_SIZE = 40  # px: a tile's frame warped to this square for its colour
+RING_EDGES = (2, 6)  # the ring: px from the square's edge (the frame, in any drawing)
+
+
+def photo_white(patches: list[np.ndarray]) -> np.ndarray:
+    """(3,) BGR of the photo's light: the 97th percentile per channel of the tiles' pixels
+    (their paper, rabbits and number discs are white in any copy)."""
+    px = np.concatenate([q.reshape(-1, 3) for q in patches]).astype(np.float32)
+    return np.maximum(np.percentile(px, 97, axis=0), 1.0)
+
+
+def ring_lab(image: np.ndarray, frames: list[np.ndarray], sat_min: int = 60) -> np.ndarray:
+    """(N, 3) mean Lab (OpenCV 0-255, a and b less 128) of each tile's frame ring (`frames`:
+    (4, 2) corners), its pixels scaled by the photo's white (`photo_white`): the colour
+    relative to the light. The ring's saturated pixels (all of it where few are)."""
+    n = RING_SIZE
+    dst = np.float32([[0, 0], [n, 0], [n, n], [0, n]])
+    patches = [cv2.warpPerspective(image, cv2.getPerspectiveTransform(np.float32(f), dst),
+                                   (n, n), flags=cv2.INTER_AREA) for f in frames]
+    if not patches:
+        return np.zeros((0, 3))
+    white = photo_white(patches)
+    yy, xx = np.mgrid[:n, :n]
+    edge = np.minimum(np.minimum(xx, yy), np.minimum(n - 1 - xx, n - 1 - yy))
+    ring = (edge >= RING_EDGES[0]) & (edge <= RING_EDGES[1])
+    wb = np.clip(np.vstack(patches).astype(np.float32) / white * 255.0, 0, 255
+                 ).astype(np.uint8)  # (all tiles at once: one colour conversion each)
+    sat = cv2.cvtColor(wb, cv2.COLOR_BGR2HSV)[..., 1].reshape(len(patches), n, n)
+    lab = cv2.cvtColor(wb, cv2.COLOR_BGR2Lab).reshape(len(patches), n, n, 3).astype(float)
+    out = np.zeros((len(patches), 3))
+    for k in range(len(patches)):
+        m = ring & (sat[k] >= sat_min)
+        out[k] = lab[k][m if m.sum() >= 10 else ring].mean(axis=0)
+    return out - (0.0, 128.0, 128.0)
+
+
+def colour_logp(lab: np.ndarray, spread: tuple[float, float, float]) -> np.ndarray:
+    """(N, 9) log likelihood of each colour `lab` ((N, 3), `ring_lab`) for numbers 1..9
+    (Gaussian around `NUMBER_REF_LAB`, `spread` in L, a, b), less each row's maximum."""
+    z = (lab[:, None, :] - NUMBER_REF_LAB[None]) / np.asarray(spread, float)
+    lp = -0.5 * (z ** 2).sum(axis=2)
+    return lp - lp.max(axis=1, keepdims=True)
+
+
+def colour_weighted(probs: dict[str, float], logp: np.ndarray, weight: float
+                    ) -> dict[str, float]:
+    """`probs` (label -> probability) with each numbered label's share times its number's
+    colour likelihood (exp(weight x `logp`[n - 1])), scaled back to the numbered labels'
+    total (the magician's share stays)."""
+    numbered = {k: v for k, v in probs.items() if k[-1].isdigit()}
+    total = sum(numbered.values())
+    w = {k: v * float(np.exp(weight * logp[int(k.rsplit("-", 1)[1]) - 1]))
+         for k, v in numbered.items()}
+    new_total = sum(w.values())
+    if total <= 0 or new_total <= 0:
+        return dict(probs)
+    return {k: (w[k] * total / new_total if k in w else v) for k, v in probs.items()}
+
+
+def light_shift(lab: np.ndarray, tiles: list[CardPiece], s: ReadSettings) -> np.ndarray:
+    """(3,) the light's colour cast in Lab: the median offset, in a and b (L stays 0), of
+    the surely read tiles' colours (`lab` (N, 3) of `tiles`, confidence `colour_sure` and
+    up) from their numbers' (`NUMBER_REF_LAB`); zero with fewer than `colour_sure_count`.
+    A warm light moves every colour alike, which the photo's white alone does not undo."""
+    sure = [(r, int(t.label.rsplit("-", 1)[1])) for r, t in enumerate(tiles)
+            if t.confidence >= s.colour_sure and t.label.rsplit("-", 1)[-1].isdigit()]
+    if len(sure) < s.colour_sure_count:
+        return np.zeros(3)
+    rows, nums = zip(*sure, strict=True)
+    shift = np.median(lab[list(rows)] - NUMBER_REF_LAB[np.array(nums) - 1], axis=0)
+    return np.array([0.0, shift[1], shift[2]])
+
+
+def magic_colour_numbers(image: np.ndarray, pieces: list[CardPiece], crops: list[np.ndarray],
+                         s: ReadSettings) -> tuple[list[CardPiece], list[str]]:
+    """Magic Rabbit tiles' numbers weighed by their frame colour (pieces.md: each number has
+    its own colour, shared by its hat and rabbit, in any copy): each hat's and rabbit's
+    probabilities times its colour's likelihood (`ring_lab`, `colour_logp`,
+    `colour_weighted`), its label the likeliest number of its kind, where the classifier
+    read it with less than `colour_unsure` confidence (a surely read number keeps it; a
+    number the classifier splits, another copy's drawing, goes mostly to the colour).
+    Warnings: a number the colour changed, and a number whose colour (the crop's hue,
+    `crops` the classifier's, one per piece) still does not agree."""
+    tiles = [k for k, p in enumerate(pieces) if p.label.startswith(("hat-", "rabbit-"))
+             and p.frame is not None and p.probs]
+    out, warnings = list(pieces), []
+    lab = ring_lab(image, [pieces[k].frame for k in tiles])
+    lab = lab - light_shift(lab, [pieces[k] for k in tiles], s)
+    logp = colour_logp(lab, s.colour_spread) if tiles else np.zeros((0, 9))
+    for k, lp in zip(tiles, logp, strict=True):
+        p = pieces[k]
+        kind, n = p.label.split("-", 1)
+        if p.confidence >= s.colour_unsure and lp[int(n) - 1] >= s.colour_contradicts:
+            continue
+        probs = colour_weighted(p.probs, np.maximum(lp, s.colour_floor), s.colour_weight)
+        label = max((lab for lab in probs if lab.startswith(kind + "-")), key=probs.get)
+        x, y = p.center
+        if label != p.label:
+            warnings.append(f"the {p.label} at ({x:.0f}, {y:.0f}) is read as {label}: its "
+                            "colour is that number's")
+        out[k] = replace(p, label=label, probs=probs)
+    for p, crop in zip(out[:len(crops)], crops, strict=True):  # (the doves come last)
+        if p.label.startswith(("hat-", "rabbit-")):
+            hue = tile_hue(crop, s.tile_sat)
+            if not colour_agrees(int(p.label.rsplit("-", 1)[1]), hue, s.colour_tolerance):
+                x, y = p.center
+                warnings.append(f"the {p.label} at ({x:.0f}, {y:.0f}): its number and its "
+                                f"colour do not agree (colour hue {hue:.0f} degrees)")
+    return out, warnings
+
+
+def magic_any_copy(image: np.ndarray, pieces: list[CardPiece], warnings: list[str]
+                   ) -> tuple[list[CardPiece], list[str]]:
+    """Magic Rabbit: the checks teaching runs (`vision.teach_cards`) that hold for any copy,
+    untaught too: a dove whose disc shows the hat's black print is none (`bare_hat_doves`:
+    a dove is a white token, every copy's hat tile a black top hat), a hat or rabbit far
+    from every other tile is not in the line (`off_line_tiles`). The warnings of the pieces
+    dropped go with them."""
+    from vision.teach_cards import DOVE_CHECK, bare_hat_doves, off_line_tiles, warnings_kept
+
+    kept = bare_hat_doves(image, pieces, DOVE_CHECK) if DOVE_CHECK.max_dark < 1 else pieces
+    kept = off_line_tiles(kept)
+    return kept, list(warnings_kept(warnings, pieces, kept) or [])
 
 
 def fit_widths(xy: np.ndarray, widths: np.ndarray, iters: int = 3) -> np.ndarray:
@@ -1160,6 +1308,25 @@ def label_kind_share(label: str, probs: dict[str, float]) -> float:
     return mine / total if total > 0 else 1.0
 
 
+def magic_tile_label(probs: dict[str, float], bg: float) -> tuple[str, float]:
+    """A Magic Rabbit tile's label and its kind's confidence from the classifier's `probs`
+    (label -> probability over the game's labels) and its P(background) `bg`: the likeliest
+    number of the likeliest kind (hat, rabbit, magician) and that kind's share x (1 - bg).
+    A drawing the classifier never saw (another copy's artwork) splits its number between
+    colours while its kind stays clear: `read_pieces` keeps such a tile by this confidence
+    (with the classifier's own, low, on the piece: it is warned about); the number is
+    settled by the tile's colour and the line (`lineup`)."""
+    total = sum(probs.values())
+    if total <= 0:
+        return max(probs, key=probs.get), 0.0
+    kinds: dict[str, float] = {}
+    for k, v in probs.items():
+        kinds[k.rsplit("-", 1)[0]] = kinds.get(k.rsplit("-", 1)[0], 0.0) + v
+    kind = max(kinds, key=kinds.get)
+    best = max((k for k in probs if k.rsplit("-", 1)[0] == kind), key=probs.get)
+    return best, kinds[kind] / total * (1 - bg)
+
+
 def kind_share(piece: CardPiece) -> float:
     """The share of a numbered piece's probability (`probs`) on its own kind
     (`label_kind_share`); 1.0 without probabilities."""
@@ -1694,6 +1861,7 @@ class CardReader:
         #   probs) of strong key points dropped because their number splits
         unsure_backs: list[tuple[np.ndarray, float, float]] = []  # (centre, width,
         #   confidence) of backs read under `back_min_confidence`
+        kept_crops: list[np.ndarray] = []  # the classifier's crop of each piece kept
         for r, i in enumerate(idx):
             if not is_piece[r]:
                 continue
@@ -1713,9 +1881,11 @@ class CardReader:
             if game != "troetofanten" and any(  # tiles and these cards never overlap
                     inside_frame(frames[r].mean(axis=0), q.frame, s.no_overlap) for q in pieces):
                 continue
-            if conf < s.min_confidence:
+            label, keep = labels[b], conf
+            if game == "magic-rabbit" and conf < s.min_confidence:  # (a number split
+                label, keep = magic_tile_label(probs, bg)  # between colours: kept by kind)
+            if keep < s.min_confidence:
                 continue
-            label = labels[b]
             if r >= n_strong and (pg[b] < s.back_min_prob if label == "back" else (
                     conf < s.weak_up_confidence or on_a_card(kp.xy[i], frames[r], [
                         q for q in pieces if not in_its_row(kp.xy[i], float(kp.angle[i]), q,
@@ -1732,13 +1902,7 @@ class CardReader:
             pieces.append(CardPiece(label, conf, kp.xy[i].copy(), frames[r], float(kp.angle[i]),
                                     float(kp.width[i]), probs))
             #   (unrounded: shares under 5e-5 stay apart in `lineup.distinct_numbers`)
-            if game == "magic-rabbit" and label != "magician":
-                n = int(label.rsplit("-", 1)[1])
-                hue = tile_hue(crops[r], s.tile_sat)
-                if not colour_agrees(n, hue, s.colour_tolerance):
-                    x, y = kp.xy[i]
-                    warnings.append(f"the {label} at ({x:.0f}, {y:.0f}): its number and its "
-                                    f"colour do not agree (colour hue {hue:.0f} degrees)")
+            kept_crops.append(crops[r])
         relabelled: list[CardPiece] = []  # (by `box_limits`: its warning names the number)
         if game == "troetofanten":
             pieces, twins = drop_turned_twins(pieces, s.twin_reach)
@@ -1771,6 +1935,9 @@ class CardReader:
             for i in best.values():
                 pieces.append(CardPiece("dove", float(min(1.0, kp.score[i] / 0.4)),
                                         kp.xy[i].copy(), None, 0.0, float(kp.width[i])))
+        if game == "magic-rabbit":  # each number's colour, shared by its hat and rabbit
+            pieces, more = magic_colour_numbers(image, pieces, kept_crops, s)
+            pieces, warnings = magic_any_copy(image, pieces, warnings + more)
         warnings += piece_warnings(pieces, game, s, relabelled)
         return pieces, warnings
 

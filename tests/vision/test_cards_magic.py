@@ -1,0 +1,134 @@
+"""Magic Rabbit tiles in `vision.cards.read`: the copy-independent cues (kind, colour)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.cards.pieces import CardPiece
+from vision.cards.read import (
+    NUMBER_REF_BGR,
+    NUMBER_REF_LAB,
+    READ,
+    colour_logp,
+    colour_weighted,
+    light_shift,
+    magic_any_copy,
+    magic_colour_numbers,
+    magic_tile_label,
+    ring_lab,
+)
+
+
+@pytest.mark.parametrize("probs, bg, label, conf", [
+    # a clear reading: its kind's share
+    ({"hat-1": 0.9, "hat-9": 0.05, "magician": 0.05}, 0.0, "hat-1", 0.95),
+    # another copy's rabbit: its number split between colours, its kind clear
+    ({"rabbit-1": 0.3, "rabbit-9": 0.3, "rabbit-2": 0.3, "hat-1": 0.1}, 0.0, "rabbit-1", 0.9),
+    # the kind's share is scaled by 1 - P(background) too
+    ({"rabbit-4": 0.2, "rabbit-5": 0.25, "hat-5": 0.55}, 0.5, "hat-5", 0.275),
+    # the likeliest kind wins even where another kind holds the likeliest single label
+    ({"hat-9": 0.4, "rabbit-1": 0.3, "rabbit-2": 0.3}, 0.0, "rabbit-1", 0.6),
+])
+def test_magic_tile_label_keeps_a_clear_kind(probs, bg, label, conf):
+    got, c = magic_tile_label(probs, bg)
+    assert got == label and c == pytest.approx(conf)
+
+
+def _tile_photo(bgr_frame, size=60, inner=(235, 235, 235)):
+    """A photo (120 x 120) with one tile: a `bgr_frame` coloured ring, white inside; and the
+    tile's corners."""
+    img = np.full((120, 120, 3), 90, np.uint8)
+    x0 = 30
+    cv2.rectangle(img, (x0, x0), (x0 + size - 1, x0 + size - 1), bgr_frame, -1)
+    cv2.rectangle(img, (x0 + 8, x0 + 8), (x0 + size - 9, x0 + size - 9), inner, -1)
+    frame = np.array([[x0, x0], [x0 + size, x0], [x0 + size, x0 + size], [x0, x0 + size]],
+                     float)
+    return img, frame
+
+
+@pytest.mark.parametrize("number", range(1, 10))
+def test_ring_lab_finds_each_numbers_colour(number):
+    """A tile framed in its number's colour (pieces.md's, `NUMBER_REF_BGR`) is likeliest
+    that number, whatever the drawing inside."""
+    img, frame = _tile_photo(NUMBER_REF_BGR[number])
+    lp = colour_logp(ring_lab(img, [frame]), READ.colour_spread)
+    assert int(np.argmax(lp[0])) + 1 == number
+
+
+def test_ring_lab_is_relative_to_the_photos_light():
+    """The same tile under a dimmer, bluish light (every channel scaled) reads the same
+    colour: the photo's white (its brightest tile pixels) scales it back."""
+    img, frame = _tile_photo(NUMBER_REF_BGR[2])
+    dim = np.clip(img.astype(float) * (0.8, 0.65, 0.55), 0, 255).astype(np.uint8)
+    a, b = ring_lab(img, [frame])[0], ring_lab(dim, [frame])[0]
+    assert np.abs(a - b).max() < 8
+
+
+@pytest.mark.parametrize("probs, logp_best, weight, label", [
+    # a split number goes to the colour
+    ({"rabbit-1": 0.3, "rabbit-9": 0.35, "hat-9": 0.05}, 1, 1.0, "rabbit-1"),
+    # the magician's share stays; the numbered shares keep their total
+    ({"magician": 0.5, "hat-5": 0.25, "hat-4": 0.25}, 4, 1.0, "hat-4"),
+    # weight 0: the classifier's reading
+    ({"rabbit-1": 0.3, "rabbit-9": 0.35}, 1, 0.0, "rabbit-9"),
+])
+def test_colour_weighted(probs, logp_best, weight, label):
+    logp = np.full(9, -3.0)
+    logp[logp_best - 1] = 0.0
+    out = colour_weighted(probs, logp, weight)
+    kind = label.split("-")[0]
+    assert max((k for k in out if k.startswith(kind)), key=out.get) == label
+    assert out.get("magician") == probs.get("magician")
+    assert sum(out.values()) == pytest.approx(sum(probs.values()))
+
+
+def _piece(label, conf, probs, frame):
+    return CardPiece(label, conf, frame.mean(axis=0), frame, 0.0, 60.0, probs)
+
+
+@pytest.mark.parametrize("read, conf, label", [
+    ("hat-9", 0.3, "hat-1"),  # unsure (another copy's drawing): the red frame makes it a 1
+    ("hat-2", 0.95, "hat-2"),  # read surely, red near orange (2): its number stays
+    ("hat-9", 0.95, "hat-1"),  # read surely, but red is over 4 spreads from pink (9)
+])
+def test_magic_colour_numbers_weighs_unsure_tiles(read, conf, label):
+    img, frame = _tile_photo(NUMBER_REF_BGR[1])
+    probs = {"hat-9": 0.2, "hat-1": 0.2, "hat-2": 0.2}
+    p = _piece(read, conf, {**probs, read: 0.4}, frame)
+    crop = img[30:90, 30:90]
+    out, warnings = magic_colour_numbers(img, [p], [crop], READ)
+    assert out[0].label == label
+    assert any("its colour is that number's" in w for w in warnings) is (label != read)
+
+
+def test_magic_any_copy_drops_a_false_dove_and_a_lone_tile_with_their_warnings():
+    """Untaught too: a dove on a hat's black print is none, a tile far from the line is the
+    table's artwork; the warnings naming them go, the others stay."""
+    img = np.full((400, 600, 3), 235, np.uint8)
+    cv2.rectangle(img, (60, 40), (100, 60), (0, 0, 0), -1)  # the first hat's black print
+    frame = np.array([[50, 30], [110, 30], [110, 90], [50, 90]], float)
+    hats = [CardPiece(f"hat-{k + 1}", 0.9, np.array([80.0 + 60 * k, 60.0]),
+                      frame + (60 * k, 0), 0.0, 60.0) for k in range(3)]
+    false_dove = CardPiece("dove", 0.5, np.array([80.0, 50.0]), None, 0.0, 30.0)
+    true_dove = CardPiece("dove", 0.5, np.array([140.0, 75.0]), None, 0.0, 30.0)
+    lone = CardPiece("rabbit-4", 0.9, np.array([500.0, 350.0]), None, 0.0, 60.0)
+    warnings = ["unsure about the rabbit-4 at (500, 350) (confidence 0.40)",
+                "unsure about the hat-2 at (140, 60) (confidence 0.40)"]
+    out, kept = magic_any_copy(img, [*hats, false_dove, true_dove, lone], warnings)
+    assert [p.label for p in out] == ["hat-1", "hat-2", "hat-3", "dove"]
+    assert out[3] is true_dove and kept == warnings[1:]
+
+
+@pytest.mark.parametrize("confs, want", [
+    ((0.95, 0.95, 0.95), (0.0, 6.0, -4.0)),  # three sure tiles: their median cast (a, b)
+    ((0.95, 0.95, 0.5), (0.0, 0.0, 0.0)),  # two: too few to tell the light
+])
+def test_light_shift(confs, want):
+    cast = np.array([20.0, 6.0, -4.0])  # (L is left alone: shading, not the light's colour)
+    tiles = [_piece(f"hat-{n}", c, {f"hat-{n}": 1.0}, np.zeros((4, 2)))
+             for n, c in zip((1, 4, 7), confs, strict=True)]
+    lab = NUMBER_REF_LAB[[0, 3, 6]] + cast
+    lab[2] += (0, 30, 30)  # the unsure tile's colour does not count
+    assert light_shift(lab, tiles, READ) == pytest.approx(np.array(want))
