@@ -1067,6 +1067,7 @@ def _ones_above(faces: list[Face], p: Pips, chans, s: DiceSettings) -> list[Face
     loose = replace(s, **dict(s.above_one))
     out: list[Face] = []
     tried: set[int] = set()
+    pip_chroma = _chroma(p.colour)
     for f in faces:
         if len(f.pips) < 2:
             continue
@@ -1080,7 +1081,7 @@ def _ones_above(faces: list[Face], p: Pips, chans, s: DiceSettings) -> list[Face
             p.d > 2 * e_rt / s.one_side_per_pip[1]) & (p.d < 2 * e_rt / s.one_side_per_pip[0])
         d_f = float(median(p.d[f.pips]))
         ok &= (p.d > s.above_one_pip[0] * d_f) & (p.d < s.above_one_pip[1] * d_f)
-        ok &= np.abs(_chroma(p.colour) - _chroma(f.colour)).max(axis=1) < s.alike_chroma
+        ok &= np.abs(pip_chroma - _chroma(f.colour)).max(axis=1) < s.alike_chroma
         for i in np.nonzero(ok)[0].tolist():
             if i in used or i in tried:
                 continue
@@ -1360,9 +1361,9 @@ def read_dice(img: np.ndarray, s: DiceSettings = SETTINGS) -> tuple[list[Die], l
     # Small groups first: they are the likely dice; clutter groups get what budget is left.
     for comp in sorted(_components(adj, np.arange(len(pips))), key=len):
         faces += _solve(comp, pips, chans, s, budget)
-    faces += _ones_above(faces, pips, chans, s)
-    t3 = time.perf_counter()
     faces = [fc for fc in faces if fc.confidence >= s.min_confidence]
+    faces += _ones_above(faces, pips, chans, s)  # (only faces that are reported vouch)
+    t3 = time.perf_counter()
     faces, warnings = _top_faces(faces, work.shape[:2], s, chans[2])
     _note_tilted(faces, s)
     warnings = [rescale_positions(w_, 1 / f) for w_ in warnings]

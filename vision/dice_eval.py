@@ -431,8 +431,8 @@ def evaluate_folder(folder, verbose: bool = False, mauer_board: bool = False,
 
 def die_changes(before: _Tally, after: _Tally) -> list[str]:
     """Die by die, what changed between two readers on the same photos: each true die whose
-    outcome differs ("photo die K (value V): missed -> right") and each false die that
-    went or came."""
+    outcome differs ("photo die K: missed -> right", "... right -> wrong 6") and each
+    false die that went or came."""
     out = []
     for name, (dice_b, false_b) in before.outcomes.items():
         dice_a, false_a = after.outcomes[name]
@@ -465,6 +465,8 @@ def main(argv=None) -> int:
                     help="with --baseline: list every die whose outcome changed and every "
                          "false die that went or came")
     args = ap.parse_args(argv)
+    if args.changes and not (args.baseline or args.baseline_mauer):
+        ap.error("--changes needs --baseline (or --baseline-mauer)")
     if args.sheet:
         print(contact_sheet(*args.sheet), "dice")
         return 0
