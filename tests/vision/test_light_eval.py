@@ -73,3 +73,50 @@ def test_table_lists_games_and_lights():
     text = table({"magic-rabbit": {"normal": r, "harsh": r}})
     assert "| game | normal | harsh |" in text
     assert "12.50 % (1/2) 1 no area" in text
+
+
+def _scene(game: str, n: int):
+    import json
+    from pathlib import Path
+
+    import cv2
+    p = Path("datasets/scenes") / game / f"{game}-e1-s1-{n:04d}.jpg"
+    return cv2.imread(str(p)), json.loads(p.with_suffix(".json").read_text())
+
+
+def _iou(a, b) -> float:
+    import cv2
+    m1, m2 = np.zeros((960, 1280), np.uint8), np.zeros((960, 1280), np.uint8)
+    cv2.fillPoly(m1, [np.int32(a)], 1)
+    cv2.fillPoly(m2, [np.int32(b)], 1)
+    return (m1 & m2).sum() / (m1 | m2).sum()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n, light", [
+    (7, "harsh"),  # the cloth network's mask had shrunk to a strip under the warm cast
+    (0, "harsh"),  # ... or stopped at the light edge of a shadow
+    (7, "normal"),  # ordinary light: as before
+])
+def test_cloth_found_under_a_cast(n, light):
+    from vision.area import AREA_SETTINGS, find_area
+    img, truth = _scene("hop-la-bille", n)
+    img = LIGHTS[light](img, photo_rng(f"{n}", light))
+    area = find_area(img, AREA_SETTINGS["hop-la-bille"], "cloth", game="hop-la-bille")
+    s = area.settings.plane_px
+    quad = area.to_image(np.array([[0, 0], [s, 0], [s, s], [0, s]], float))
+    assert _iou(quad, truth["area"]) > 0.9
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("light", ["tungsten", "normal"])
+def test_mauer_board_under_tungsten(light):
+    # scene 19's board was turned under the warm lamp (start colours read absolutely)
+    from scoring.mauerhuepfer import load_board
+    from vision.mauer import read_mauer
+    from vision.mauer_eval import compare
+    img, truth = _scene("mauerhuepfer", 19)
+    img = LIGHTS[light](img, photo_rng("19", light))
+    r = read_mauer(img, load_board(), with_dice=False)
+    n_true, right, extra = compare(r.pieces, truth, with_dice=False)
+    assert right == n_true and extra == 0
