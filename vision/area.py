@@ -86,13 +86,6 @@ class AreaSettings:
     # not found: tried once more on the photo white balanced by this power of its own light
     # (`vision.preprocess.light_gains`; a harsh coloured lamp hides a white cloth), 0 off
     retry_balanced: float = 1.0
-    # the network sees the photo white balanced by this power of its own light where that
-    # light's cast is strong (its strongest gain, `preprocess.light_gains`, above
-    # `model_balance_above`; the committed and fresh scenes' photos lie at 1.0-1.32): it
-    # was trained on rendered light, and a warm lamp or a blue window moved its mask off the
-    # cloth; 0 off
-    model_balance: float = 0.0
-    model_balance_above: float = 1.4
     # A side of the network's snapped quad along which the cue drops by `contrast_drop`
     # (sampled `weak_depth` x the side either way) on under `weak_share` of it is looked for
     # again in a wide band (`refit_weak_sides`); 0 off
@@ -133,7 +126,7 @@ AREA_SETTINGS = {
     "simsala-hopp": AreaSettings(kind="red", size_mm=240.0, plane_px=480, weak_share=0.7,
                                  weak_strip=(0.25, 0.6), enclosed_rival=True, colour_rival=True),
     "hop-la-bille": AreaSettings(kind="cloth", size_mm=600.0, plane_px=900, edge_check=True,
-                                 enclosed=True, model_balance=1.0),
+                                 enclosed=True),
 }
 
 
@@ -952,14 +945,7 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
 
         model = get_area_model()
     if model is not None and game in model.games:
-        seen = small
-        if settings.model_balance > 0:
-            from vision.preprocess import apply_gains, light_gains
-
-            gains = light_gains(small, 1.0)
-            if gains.max() > settings.model_balance_above:
-                seen = apply_gains(small, gains ** np.float32(settings.model_balance))
-        prob = model.probability(seen, game, (small.shape[1], small.shape[0]))
+        prob = model.probability(small, game, (small.shape[1], small.shape[0]))
         for th in settings.model_thresholds:  # a tighter mask when the first one leaks
             mask = (prob > th).astype(np.uint8)
             best, why = _best_candidate(small, mask, settings, why, grow=False)
