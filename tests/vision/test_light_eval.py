@@ -84,30 +84,6 @@ def _scene(game: str, n: int):
     return cv2.imread(str(p)), json.loads(p.with_suffix(".json").read_text())
 
 
-def _iou(a, b) -> float:
-    import cv2
-    m1, m2 = np.zeros((960, 1280), np.uint8), np.zeros((960, 1280), np.uint8)
-    cv2.fillPoly(m1, [np.int32(a)], 1)
-    cv2.fillPoly(m2, [np.int32(b)], 1)
-    return (m1 & m2).sum() / (m1 | m2).sum()
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("n, light", [
-    (7, "harsh"),  # the cloth network's mask had shrunk to a strip under the warm cast
-    (0, "harsh"),  # ... or stopped at the light edge of a shadow
-    (7, "normal"),  # ordinary light: as before
-])
-def test_cloth_found_under_a_cast(n, light):
-    from vision.area import AREA_SETTINGS, find_area
-    img, truth = _scene("hop-la-bille", n)
-    img = LIGHTS[light](img, photo_rng(f"{n}", light))
-    area = find_area(img, AREA_SETTINGS["hop-la-bille"], "cloth", game="hop-la-bille")
-    s = area.settings.plane_px
-    quad = area.to_image(np.array([[0, 0], [s, 0], [s, s], [0, s]], float))
-    assert _iou(quad, truth["area"]) > 0.9
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("light", ["tungsten", "normal"])
 def test_mauer_board_under_tungsten(light):
