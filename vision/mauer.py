@@ -72,6 +72,10 @@ class MauerSettings:
     # without the full size search
     min_board_score: float = 0.4  # (field fit + start colours) / 2 below this: no board
     colour_weight: float = 0.5  # start-area colours vs the field fit when choosing a board
+    # the start areas' colours (a*, b* of the colour checks) are read on the photo white
+    # balanced by this power of its own light (`preprocess.light_gains`; a warm lamp turned
+    # red and green towards yellow and the board went unseen or was turned); 0 off
+    colour_balance: float = 1.0
     blob_max_chroma: float = 18.0  # Lab chroma at a blob's centre, off the median blob's
     blob_step: int = 4  # threshold step of the blob detector (on lightness / local light)
     blob_thresholds: tuple[int, int] = (100, 250)  # its first and last threshold (128: the
@@ -1086,6 +1090,11 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
     small = cv2.resize(image_bgr, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
     lab8 = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)  # (the reduced search's map reads it too)
     lab = lab8.astype(np.float32)
+    if s.colour_balance > 0:  # (L* as it was: the field contrast reads it)
+        from vision.preprocess import apply_gains, light_gains
+
+        balanced = apply_gains(small, light_gains(small, s.colour_balance))
+        lab[..., 1:] = cv2.cvtColor(balanced, cv2.COLOR_BGR2LAB)[..., 1:]
     S = np.diag([f, f, 1.0])
     views = []
     if 0 < s.search_long_side < min(s.blob_long_side, max(h, w)):
