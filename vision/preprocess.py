@@ -27,10 +27,6 @@ class CropSettings:
     # 1 the full correction (a strong cast, e.g. a harsh warm lamp, turns frogs, cats and
     # white rabbits yellow; half the correction leaves ordinary light as it was)
     light_balance: float = 0.5
-    # ... and the part of a cast beyond this gain (each channel's full correction, as a
-    # factor) is corrected fully (a warm lamp's blue gain of 1.8-2.2 lies beyond ordinary
-    # light's spread: its crops were left half as warm); 0 off
-    light_full_beyond: float = 1.3
 
     def to_metadata(self) -> dict:
         return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}
@@ -62,13 +58,11 @@ def crop_matrix(center, side: float, angle_deg: float, settings: CropSettings) -
     )
 
 
-def light_gains(image_bgr: np.ndarray, strength: float, full_beyond: float = 0.0
-                ) -> np.ndarray:
+def light_gains(image_bgr: np.ndarray, strength: float) -> np.ndarray:
     """(3,) float32 per-channel gains that white balance a uint8 BGR photo by its own light,
     raised to `strength`: the light's colour is the photo's shades-of-grey estimate (the
     6-norm of each channel over every 4th pixel: bright surfaces weigh most), the gains
-    bring it to grey at its brightest channel's level. `full_beyond` > 1: a gain's part
-    beyond it is applied fully (gain = min(g, b) ** strength * max(g / b, 1))."""
+    bring it to grey at its brightest channel's level."""
     if strength <= 0:
         return np.ones(3, np.float32)
     sample = np.ascontiguousarray(image_bgr[::4, ::4])
@@ -83,9 +77,6 @@ def light_gains(image_bgr: np.ndarray, strength: float, full_beyond: float = 0.0
         px = sample.reshape(-1, 3).astype(np.float32) / 255.0
         ref = np.mean(px ** 6, axis=0) ** (1 / 6)
     gains = ref.max() / np.maximum(ref, 1e-3)
-    if full_beyond > 1:
-        b = np.float32(full_beyond)
-        return (np.minimum(gains, b) ** strength * np.maximum(gains / b, 1)).astype(np.float32)
     return (gains ** strength).astype(np.float32)
 
 
@@ -127,8 +118,7 @@ def extract_crops(
         )
         out[i] = cv2.resize(big, (settings.size, settings.size), interpolation=cv2.INTER_AREA)
     if len(out) and settings.light_balance > 0:
-        out = apply_gains(out, light_gains(image_bgr, settings.light_balance,
-                                           settings.light_full_beyond))
+        out = apply_gains(out, light_gains(image_bgr, settings.light_balance))
     return out
 
 

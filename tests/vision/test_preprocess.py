@@ -80,21 +80,3 @@ def test_light_gains_every_level():
     assert light_gains(img, 1.0).tobytes() == _numpy_gains(img, 1.0).tobytes()
     assert np.array_equal(light_gains(img, 0.0), np.ones(3, np.float32))
 
-
-@pytest.mark.parametrize("cast, beyond", [
-    # a photo's blue channel at 1 / cast of the others; whether the cast lies beyond 1.3
-    (1.2, False),  # ordinary light: half the correction, as before
-    (1.25, False),
-    (2.0, True),  # a warm lamp: the part beyond 1.3 corrected fully
-    (3.0, True),
-])
-def test_light_gains_full_beyond(cast, beyond):
-    img = np.full((8, 8, 3), 200, np.uint8)
-    img[..., 0] = round(200 / cast)
-    g = light_gains(img, 1.0)[0]  # the full correction's blue gain
-    got = light_gains(img, 0.5, 1.3)
-    assert got[1] == got[2] == 1.0
-    want = g ** 0.5 if not beyond else 1.3 ** 0.5 * g / 1.3
-    assert got[0] == pytest.approx(want, rel=1e-5)
-    assert (got[0] > g ** 0.5 * 1.01) == beyond  # more than the half correction
-    assert light_gains(img, 0.5, 0.0)[0] == pytest.approx(g ** 0.5, rel=1e-5)  # off
