@@ -74,7 +74,9 @@ class MauerSettings:
     colour_weight: float = 0.5  # start-area colours vs the field fit when choosing a board
     # the start areas' colours (a*, b* of the colour checks) are read on the photo white
     # balanced by this power of its own light (`preprocess.light_gains`; a warm lamp turned
-    # red and green towards yellow and the board went unseen or was turned); 0 off
+    # red and green towards yellow and the board went unseen or was turned); 0 off. Full,
+    # unlike the classifiers' crops (half): these checks compare four start colours with
+    # each other to choose the board's turn, no model trained on unbalanced crops reads them
     colour_balance: float = 1.0
     blob_max_chroma: float = 18.0  # Lab chroma at a blob's centre, off the median blob's
     blob_step: int = 4  # threshold step of the blob detector (on lightness / local light)
