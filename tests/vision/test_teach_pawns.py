@@ -67,6 +67,26 @@ def test_the_hook_reads_with_the_profile_only_inside_using():
     assert tp.taught_model(base) is base
 
 
+@pytest.mark.parametrize("model_p, taught", [
+    (None, True),  # not measured (an older profile): the prototypes re-decide
+    ((0.3, 0.9, 0.9, 0.9), True),  # the MLP misread the taught red pawn: re-decided
+    ((0.8, 0.9, 0.9, 0.9), False),  # it read every taught pawn right: left to the MLP
+])
+def test_a_profile_the_model_reads_right_leaves_the_model(model_p, taught):
+    class Fixed:
+        def proba(self, x):
+            return np.tile(np.array([[0.1, 0.6, 0.1, 0.1, 0.1]], np.float32), (len(x), 1))
+
+    base, x = Fixed(), features(VEC["pawn-green"])
+    prof = profile()
+    prof = Profile(**{**prof.__dict__, "model_p": None if model_p is None
+                      else np.float32(model_p)})
+    with tp.using(prof):
+        model = tp.taught_model(base)
+        assert (model is not base) is taught
+        assert model.proba(x)[0].argmax() == (3 if taught else 1)
+
+
 def _blank(path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     cv2.imwrite(str(path), np.full((480, 640, 3), 200, np.uint8))
@@ -111,8 +131,11 @@ def test_teach_and_score_mauerhuepfer(pawn_folder, run_cli, tmp_path):
                            tmp_path / "teach" / "p", "--json")
     assert code == 0, taught
     assert taught["facts"]["pawns"] == plain["facts"]["pawns"]  # its own pawns stay right
-    # a profile with red and green swapped makes the taught red pawn green
-    swapped = Profile(**{**prof.__dict__, "prototypes": prof.prototypes[[2, 1, 0, 3]]})
+    # the pawn model reads these teach pawns right: the profile leaves it alone (known)
+    assert prof.known and prof.model_p.min() >= 0.5
+    # a profile with red and green swapped (and not known) makes the taught red pawn green
+    swapped = Profile(**{**prof.__dict__, "prototypes": prof.prototypes[[2, 1, 0, 3]],
+                         "model_p": None})
     swapped.save(tmp_path / "teach" / "swapped")
     tap = json.loads(photo.with_name(photo.stem + ".taps.json").read_text())[0]
     code, wrong = run_cli("score", photo, "--game", "mauerhuepfer", "--teach",
