@@ -252,10 +252,12 @@ class TaughtPawnModel:
 
 
 def taught_model(model):
-    """`model` re-deciding with the active profile (`using`), or `model` itself (also when
-    the model reads the profile's examples right already: `Profile.known`)."""
+    """`model` re-deciding with the active profile (`using`), or `model` itself. (Not when
+    the MLP reads the teach pawns right, `Profile.known`: it reads them at 0.998-1.0 under
+    the harsh light too, and its pawns on a fresh harsh set were read better taught:
+    docs/teach.md, session 9.)"""
     profile = _ACTIVE.get()
-    return model if profile is None or profile.known else TaughtPawnModel(model, profile)
+    return model if profile is None else TaughtPawnModel(model, profile)
 
 
 @contextlib.contextmanager

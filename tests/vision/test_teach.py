@@ -113,14 +113,15 @@ def test_teach_probs_piece_decision(emb, bg, want_bg):
     assert out[0].sum() == pytest.approx(1.0, abs=1e-5)
 
 
-@pytest.mark.parametrize("model_p, known_p, want", [
-    (None, 0.5, False),  # not measured (a profile saved before): the rule runs
-    ([0.9, 0.6], 0.5, True),  # the model reads every taught label's examples: known
-    ([0.9, 0.3], 0.5, False),  # one label misread: the rule runs
-    ([0.9, 0.6], 1.1, False),  # known_p above 1: never known
+@pytest.mark.parametrize("model_p, known_p, share, want", [
+    (None, 0.5, 1.0, False),  # not measured (a profile saved before): the rule runs
+    ([0.9, 0.6], 0.5, 1.0, True),  # the model reads every taught label's examples: known
+    ([0.9, 0.3], 0.5, 1.0, False),  # one label misread: the rule runs
+    ([0.9, 0.3], 0.5, 0.5, True),  # ... unless half the labels read right is enough
+    ([0.9, 0.6], 1.1, 1.0, False),  # known_p above 1: never known
 ])
-def test_profile_is_known_when_the_model_reads_every_example(model_p, known_p, want):
-    prof = make_profile(labels=("a", "b"), known_p=known_p)
+def test_profile_is_known_when_the_model_reads_the_examples(model_p, known_p, share, want):
+    prof = make_profile(labels=("a", "b"), known_p=known_p, known_share=share)
     prof = Profile(**{**prof.__dict__, "model_p": None if model_p is None
                       else np.float32(model_p)})
     assert prof.known is want

@@ -70,9 +70,10 @@ def test_the_hook_reads_with_the_profile_only_inside_using():
 @pytest.mark.parametrize("model_p, taught", [
     (None, True),  # not measured (an older profile): the prototypes re-decide
     ((0.3, 0.9, 0.9, 0.9), True),  # the MLP misread the taught red pawn: re-decided
-    ((0.8, 0.9, 0.9, 0.9), False),  # it read every taught pawn right: left to the MLP
+    ((0.8, 0.9, 0.9, 0.9), True),  # it read every one right: still re-decided (the MLP
+    #                                reads teach pawns at 0.998-1.0 even under harsh light)
 ])
-def test_a_profile_the_model_reads_right_leaves_the_model(model_p, taught):
+def test_a_pawn_profile_re_decides_whatever_the_model_read(model_p, taught):
     class Fixed:
         def proba(self, x):
             return np.tile(np.array([[0.1, 0.6, 0.1, 0.1, 0.1]], np.float32), (len(x), 1))
@@ -131,11 +132,9 @@ def test_teach_and_score_mauerhuepfer(pawn_folder, run_cli, tmp_path):
                            tmp_path / "teach" / "p", "--json")
     assert code == 0, taught
     assert taught["facts"]["pawns"] == plain["facts"]["pawns"]  # its own pawns stay right
-    # the pawn model reads these teach pawns right: the profile leaves it alone (known)
-    assert prof.known and prof.model_p.min() >= 0.5
-    # a profile with red and green swapped (and not known) makes the taught red pawn green
-    swapped = Profile(**{**prof.__dict__, "prototypes": prof.prototypes[[2, 1, 0, 3]],
-                         "model_p": None})
+    assert prof.model_p.min() >= 0.5  # (the MLP reads these teach pawns right)
+    # a profile with red and green swapped makes the taught red pawn green
+    swapped = Profile(**{**prof.__dict__, "prototypes": prof.prototypes[[2, 1, 0, 3]]})
     swapped.save(tmp_path / "teach" / "swapped")
     tap = json.loads(photo.with_name(photo.stem + ".taps.json").read_text())[0]
     code, wrong = run_cli("score", photo, "--game", "mauerhuepfer", "--teach",
