@@ -428,7 +428,8 @@ class Pipeline:
         taught = profile is not None and profile.piece_part is not None \
             and not profile.piece_part.known  # (known: the model reads this copy already)
         crop = self.classifier.crop
-        if taught:  # teach mode: its own colour calibration, no light balance
+        if taught:  # teach mode: its own colour calibration, no light balance (but see
+            #         `TeachSettings.light_balance`)
             from vision.teach import taught_crop
 
             crop = taught_crop(crop, profile.piece_part.settings)

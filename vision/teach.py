@@ -132,8 +132,8 @@ class TeachSettings:
     trust_share: float = 1.1  # cards: when the model reads at least this share of the
     # taught labels right on their examples (`known_p`), a candidate whose top label by the
     # model is one of those keeps the model's reading (> 1: never; tiles and marbles: never,
-    # their taught crops are not light balanced, so the model's probabilities there are not
-    # the ones `Example.model_p` measured)
+    # Simsala Hopp's taught crops are not light balanced, so the model's probabilities there
+    # are not the ones `Example.model_p` measured, and Hop la bille's marbles lost by it)
     known_p: float = 0.5  # a profile where the model itself gives at least `known_share`
     # of the taught labels at least this probability on their examples (the mean over them;
     # the crops as the untaught reading sees them) is *known*: the model already reads this
@@ -159,8 +159,8 @@ GAME_TEACH_SETTINGS = {
     # harsh light the taught yellow marble's prototype is near the table's highlights and
     # the other colours' marbles, and its rescue read them as yellow
     # and the crops light balanced as the untaught reading's (under a harsh light the
-    # marbles' crops without it misled the model: harsh committed edition 2, 38.3 % untaught,
-    # 39.8 % taught without, 31.6 % with)
+    # marbles' crops without it misled the model: harsh committed edition 2, marbles taught,
+    # 38.3 % untaught, 39.8 % taught without, 31.6 % with)
     "hop-la-bille": TeachSettings(colour_weight=1.0, neg_k=3, light_balance=True,
                                   known_share=0.75),
 }
