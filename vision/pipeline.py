@@ -425,12 +425,14 @@ class Pipeline:
         by the coats of arms (`hues`, `vision.shields.shield_hues`' for the photo, or None)
         or by a teach profile, and the crops classified. also: (embedding, crops) of the
         photo's other candidates, for the teach profile's white balance (`teach_probs`)."""
-        taught = profile is not None and profile.piece_part is not None
+        taught = profile is not None and profile.piece_part is not None \
+            and not profile.piece_part.known  # (known: the model reads this copy already)
         crop = self.classifier.crop
-        if taught:  # teach mode: its own colour calibration, no light balance
+        if taught:  # teach mode: its own colour calibration, no light balance (but see
+            #         `TeachSettings.light_balance`)
             from vision.teach import taught_crop
 
-            crop = taught_crop(crop)
+            crop = taught_crop(crop, profile.piece_part.settings)
         crops = extract_crops(photo.image, area.H_plane_to_img, cand.centers, cand.sides,
                               cand.angles, crop)
         pred = self.classifier.predict(crops)

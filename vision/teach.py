@@ -127,42 +127,64 @@ class TeachSettings:
     # points only (0: a whole card-reader pass per teach photo; see teach_cards)
     tap_window: float = 0.4  # ... found by the detector in a window of this share of the
     # photo's long side around the taps (0: the whole photo)
+    light_balance: bool = False  # tiles and marbles: the taught crops keep the model's
+    # light balance (`CropSettings.light_balance`; see `taught_crop`)
+    trust_share: float = 1.1  # cards: when the model reads at least this share of the
+    # taught labels right on their examples (`known_p`), a candidate whose top label by the
+    # model is one of those keeps the model's reading (> 1: never; tiles and marbles: never,
+    # Simsala Hopp's taught crops are not light balanced, so the model's probabilities there
+    # are not the ones `Example.model_p` measured, and Hop la bille's marbles lost by it)
+    known_p: float = 0.5  # a profile where the model itself gives at least `known_share`
+    # of the taught labels at least this probability on their examples (the mean over them;
+    # the crops as the untaught reading sees them) is *known*: the model already reads this
+    # copy under this light, the profile changes nothing (`Profile.known`; > 1: never)
+    known_share: float = 1.0  # (tiles and marbles: 0.75, see GAME_TEACH_SETTINGS)
 
 
 TEACH_SETTINGS = TeachSettings()
 # Per-game tuned values (see docs/teach.md), for the tiles and marbles (`pieces.onnx`) and
 # for the cards and numbered tiles (`cards.onnx`); others use TEACH_SETTINGS.
 GAME_TEACH_SETTINGS = {
+    # (both: the profile is known, the untaught reading kept, when the model reads at least
+    # 3/4 of the taught labels' examples right, `known_share`; the taught crops' model
+    # probabilities differ from the untaught ones, so no per-crop trust as the cards')
     # colours compared by their lightness ratios (shade) and measured off the arena's colour
     # (a white rabbit or the cat on the red arena), the model weighed less (it reads
     # edition-2 frogs as yellow rabbits, sure of it), the teach photos' background examples
     # in the gates (see `neg_k`), each photo white balanced by its white rabbits (`white_label`)
     "simsala-hopp": TeachSettings(model_weight=1.0, colour_l_weight=0.5, colour_norm=80.0,
                                   neg_k=3, colour_border=25.0, shield_shift=0.5,
-                                  white_label="rabbit-white"),
+                                  white_label="rabbit-white", known_share=0.75),
     # the teach photos' background examples in the gates too (as Simsala Hopp's): under a
     # harsh light the taught yellow marble's prototype is near the table's highlights and
     # the other colours' marbles, and its rescue read them as yellow
-    "hop-la-bille": TeachSettings(colour_weight=1.0, neg_k=3),
+    # and the crops light balanced as the untaught reading's (under a harsh light the
+    # marbles' crops without it misled the model: harsh committed edition 2, marbles taught,
+    # 38.3 % untaught, 39.8 % taught without, 31.6 % with)
+    "hop-la-bille": TeachSettings(colour_weight=1.0, neg_k=3, light_balance=True,
+                                  known_share=0.75),
 }
 CARD_TEACH_SETTINGS: dict[str, TeachSettings] = {
+    # (each: where the model reads at least 3/4 of the taught labels' examples right, it
+    # keeps its reading of those labels, `trust_share`: under a harsh light on edition 1)
     # the number's colour is the tile's frame: measured on the ring, white balanced by the
     # tile's white middle, one colour per number (a hat's and a rabbit's examples); no
     # recalibration (it hurt on the tuning scenes)
     "magic-rabbit": TeachSettings(temperature=0.1, kind_temperature=0.05, colour_weight=1.5,
-                                  recalibrate=0, colour_inner=0.85, colour_hole=0.5,
-                                  colour_top=0.15, colour_white=0.1, min_cos=0.6,
+                                  trust_share=0.75, recalibrate=0, colour_inner=0.85,
+                                  colour_hole=0.5, colour_top=0.15, colour_white=0.1, min_cos=0.6,
                                   keep_mass=True, tap_neighbours=5, colour_by_number=True),
     # the kind of card only; the gates off and the model's confidence kept: the embedding
     # separates the kinds too little on edition 2 (crops off the corner under the detector's
     # pose errors), sharper kinds only let covered neighbours over the reader's bar
     "troetofanten": TeachSettings(colour_weight=1.0, min_cos=0.0, rescue_cos=1.1,
-                                  keep_mass=True, relabel_only=True, colour_step=2),
+                                  trust_share=0.75, keep_mass=True, relabel_only=True,
+                                  colour_step=2),
     # the cards are read right; edition-2 backs the model takes for background or another
     # game's piece are rescued when clearly nearest the taught back
     "hop-la-bille": TeachSettings(colour_weight=1.0, min_cos=0.0, rescue_cos=0.55,
-                                  rescue_margin=0.2, rescue_bg=0.7, keep_mass=True,
-                                  colour_step=2),
+                                  trust_share=0.75, rescue_margin=0.2, rescue_bg=0.7,
+                                  keep_mass=True, colour_step=2),
 }
 
 
@@ -403,6 +425,24 @@ class Profile:
     # misses
     look_area: float | None = None  # Troetofanten: the share of the taught back's card its
     # look covers in its teach photo (`vision.teach_cards.look_area`; None: not measured)
+    model_p: np.ndarray | None = None  # (L,) the model's own mean probability of each label
+    # on its examples, as the untaught reading sees them (None: not measured; see `known_p`)
+
+    @property
+    def known_share(self) -> float:
+        """The share of the taught labels whose examples the model reads right (`known_p`;
+        0 when not measured)."""
+        if self.model_p is None or len(self.model_p) == 0:
+            return 0.0
+        return float(np.mean(np.asarray(self.model_p) >= self.settings.known_p))
+
+    @property
+    def known(self) -> bool:
+        """The model reads (at least `known_share` of) the taught labels' examples right
+        already (`known_p`): the profile leaves the reading to the model (the pipeline's
+        untaught path)."""
+        return (self.model_p is not None and len(self.model_p) > 0
+                and self.known_share >= self.settings.known_share)
 
     def _meta(self) -> dict:
         return {"game": self.game, "model": self.model, "model_id": self.model_id,
@@ -423,12 +463,16 @@ class Profile:
             arrays["look_area"] = np.float32(self.look_area)
         if self.shields is not None:
             arrays["shields"] = self.shields
+        if self.model_p is not None:
+            arrays["model_p"] = self.model_p
         meta = self._meta()
         if self.cards is not None:
             arrays |= {"cards_prototypes": self.cards.prototypes,
                        "cards_colours": self.cards.colours, "cards_counts": self.cards.counts}
             if self.cards.look is not None:
                 arrays["cards_look"] = self.cards.look
+            if self.cards.model_p is not None:
+                arrays["cards_model_p"] = self.cards.model_p
             meta["cards"] = self.cards._meta()
         np.savez(folder / PROFILE_NPZ, **arrays)
         (folder / PROFILE_JSON).write_text(json.dumps(meta, indent=2) + "\n")
@@ -453,7 +497,9 @@ class Profile:
                    look_area=(float(arr[prefix + "look_area"])
                               if prefix + "look_area" in arr else None),
                    shields=(arr[prefix + "shields"].astype(np.float32)
-                            if prefix + "shields" in arr else None))
+                            if prefix + "shields" in arr else None),
+                   model_p=(arr[prefix + "model_p"].astype(np.float32)
+                            if prefix + "model_p" in arr else None))
 
     @classmethod
     def load(cls, folder: str | Path) -> Profile:
@@ -569,6 +615,7 @@ class Example:
     white: np.ndarray | None = None  # (3,) the crop's `white_point` (with `white_label`)
     crop: np.ndarray | None = None  # the crop, to measure its colour again once balanced
     photo: str = ""  # the teach photo it came from (its candidates share one white balance)
+    model_p: float | None = None  # the model's own probability of `label` on this crop
 
 
 def read_taps(photo: Path, default_label: str) -> list[tuple[float, float, str]] | None:
@@ -663,7 +710,7 @@ def piece_examples(pipeline, game: str, photo, area, label: str,
             sides = np.r_[cand.sides, np.full(len(extra), np.median(cand.sides))]
             angles = np.r_[cand.angles, np.zeros(len(extra))]
     crops = extract_crops(photo.image, area.H_plane_to_img, centers_pl, sides, angles,
-                          taught_crop(clf.crop))
+                          taught_crop(clf.crop, settings))
     pred = clf.predict(crops)
     colours = piece_colour(crops, settings)
     bg = pred.probs[:, clf.index(BACKGROUND)]
@@ -685,10 +732,16 @@ def piece_examples(pipeline, game: str, photo, area, label: str,
                       colours[i], white=whites[i], photo=name)
               for i in range(n_seg) if i not in named]
     shields = photo_shields(photo, area) if settings.shield_shift > 0 else None
+    # the model's own reading of the named pieces, on the crops the untaught path reads
+    # (light balanced): does it know this copy under this light? (`known_p`)
+    rows = [i for i, _, _ in chosen]
+    untaught = clf.predict(extract_crops(photo.image, area.H_plane_to_img, centers_pl[rows],
+                                         sides[rows], angles[rows], clf.crop)).probs
     return [Example(lab, src, pred.embedding[i].astype(np.float32), colours[i],
                     shields=shields, white=whites[i],
-                    crop=crops[i] if settings.white_label else None, photo=name)
-            for i, lab, src in chosen] + others
+                    crop=crops[i] if settings.white_label else None, photo=name,
+                    model_p=float(untaught[k, clf.index(lab)]))
+            for k, (i, lab, src) in enumerate(chosen)] + others
 
 
 def photo_files(folder: Path) -> list[Path]:
@@ -762,12 +815,15 @@ def _part(tg: TeachGame, examples: list[Example], model: str, classifier,
     hues = np.radians([e.shields for e in ex if e.shields is not None])
     shields = (np.degrees(np.arctan2(np.sin(hues).mean(axis=0), np.cos(hues).mean(axis=0)))
                .astype(np.float32) if len(hues) else None)  # (the circular mean)
+    ps = [[e.model_p for e in ex if tg.unit(e.label) == u] for u in units]
+    model_p = (np.array([np.mean(p) for p in ps], np.float32)
+               if all(p is not None for q in ps for p in q) else None)
     return Profile(game=tg.game, labels=tuple(units), prototypes=prototypes,
                    colours=np.asarray(cols, np.float32).reshape(len(units), 3),
                    counts=np.asarray(counts, np.int64), classes=tuple(classifier.classes),
                    sources=tuple(e.source for e in ex), settings=settings, model=model,
                    model_id=model_id(classifier), negatives=negatives, look=look,
-                   look_area=area, shields=shields)
+                   look_area=area, shields=shields, model_p=model_p)
 
 
 def white_balanced(ex: list[Example], every: list[Example], prototypes: np.ndarray,
@@ -918,12 +974,15 @@ def shield_calibrated(profile: Profile, hues: dict[str, float] | None) -> Profil
     return replace(profile, colours=colours)
 
 
-def taught_crop(crop):
+def taught_crop(crop, settings: TeachSettings | None = None):
     """The crop settings teach mode uses, for its examples and for photos scored with a
-    profile: without the light balance. The balance is estimated from each photo's content,
-    which differs between a teach photo of one piece and a scene, so a colour taught under
-    one would not match the other; the profile's colours and recalibration handle the light
-    instead."""
+    profile: without the light balance, unless `settings.light_balance` (Hop la bille). The
+    balance is estimated from each photo's content, which differs between a teach photo of
+    one piece and a scene, so a colour taught under one would not match the other; the
+    profile's colours and recalibration handle the light instead. (But without it, a harsh
+    light misleads the model on the marbles.)"""
+    if settings is not None and settings.light_balance:
+        return crop
     return replace(crop, light_balance=0.0)
 
 
@@ -949,8 +1008,8 @@ def teach_probs(profile: Profile, classifier, labels: tuple[str, ...], probs: np
     also: (embedding, crops) of the photo's other candidates, whose white pieces count too
     when the photo is white balanced (`white_label`; a later look's few candidates). Same
     shape/dtype."""
-    if len(probs) == 0 or not profile.labels:
-        return probs
+    if len(probs) == 0 or not profile.labels or profile.known:
+        return probs  # (a known profile: the model's reading stays)
     groups = groups or {lab: (lab,) for lab in labels}
     units = tuple(groups)
     ib = classifier.index(BACKGROUND)
@@ -1003,6 +1062,12 @@ def teach_probs(profile: Profile, classifier, labels: tuple[str, ...], probs: np
         within = probs[:, cols] / np.maximum(pu[:, k:k + 1], 1e-12)
         within = np.where(pu[:, k:k + 1] > 1e-12, within, 1.0 / len(cols))
         out[:, cols] = (q[:, k] * mass)[:, None] * within
+    if profile.model_p is not None and profile.known_share >= s.trust_share:  # the model
+        # knows most of this copy: its reading of a label it reads right on its examples stays
+        known = np.array([lab in profile.labels and profile.model_p[profile.labels.index(lab)]
+                          >= s.known_p for lab in units])
+        trusted = known[pu.argmax(axis=1)]
+        out[trusted] = probs[trusted]
     return out
 
 

@@ -103,9 +103,9 @@ def taught_reader(reader, profile: teach.Profile | None, game: str):
     """The reader whose final classification is re-decided with the profile's card part
     (the width and angle searches, which pick each piece's pose by the model's background
     probability where the reader has them, stay untaught), or the reader itself when there
-    is no card part."""
+    is no card part or the model knows it (`Profile.known`)."""
     part = None if profile is None else profile.card_part
-    if part is None or not part.labels:
+    if part is None or not part.labels or part.known:  # (known: the model reads this copy)
         return reader
     out = with_classifier(reader, TaughtCardClassifier(reader.classifier, part, game))
     for search in ("search_widths", "search_angles"):  # the poses stay the untaught
@@ -796,8 +796,12 @@ def card_examples(pipeline, game: str, photo, area, label: str,
                 if game == "troetofanten":  # (the card's width as scoring reads it: the
                     #                           3 nearest cards posed, `look_backs`)
                     areas[k] = look_area(image, at, near_width(posed, at, p.width), looks[k])
+    groups = tg.units(tg.card_labels)  # (Troetofanten: the kind's probability)
+    model_p = [float(sum(pred.probs[k, reader.classifier.index(m)]
+                         for m in groups[tg.unit(lab)]))
+               for k, (_, lab, _) in enumerate(chosen)]
     return [teach.Example(lab, src, pred.embedding[k].astype(np.float32), colours[k], "cards",
-                          looks[k], look_area=areas[k])
+                          looks[k], look_area=areas[k], model_p=model_p[k])
             for k, (_, lab, src) in enumerate(chosen)]
 
 

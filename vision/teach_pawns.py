@@ -157,7 +157,9 @@ def pawn_examples(photo, label: str, taps: list[tuple[float, float, str]] | None
                 raise teach.TeachError(f"{name}: no pawn found at the tap ({x:.0f}, {y:.0f})")
             chosen.append((i, lab, f"{name}@{x:.0f},{y:.0f}"))
     f = feats[:, COLOUR_COLUMNS]
-    return [teach.Example(lab, src, f[i].astype(np.float32), lab_colour(feats[i]), MODEL)
+    col = {lab: 1 + k for k, lab in enumerate(pawn_labels())}  # (pr: empty, then colours)
+    return [teach.Example(lab, src, f[i].astype(np.float32), lab_colour(feats[i]), MODEL,
+                          model_p=float(pr[i, col[lab]]) if lab in col else None)
             for i, lab, src in chosen]
 
 
@@ -199,12 +201,15 @@ def pawn_part(examples: list[teach.Example]) -> teach.Profile:
         protos.append(np.mean([e.embedding for e in mine], axis=0))
         cols.append(np.mean([e.colour for e in mine], axis=0))
         counts.append(len(mine))
+    ps = [[e.model_p for e in examples if e.label == lab] for lab in labels]
+    model_p = (np.array([np.mean(p) for p in ps], np.float32)
+               if all(p is not None for q in ps for p in q) else None)
     return teach.Profile(game=GAME, labels=tuple(labels),
                          prototypes=np.asarray(protos, np.float32).reshape(len(labels), -1),
                          colours=np.asarray(cols, np.float32).reshape(len(labels), 3),
                          counts=np.asarray(counts, np.int64), classes=classes(),
                          sources=tuple(e.source for e in examples), model=MODEL,
-                         model_id=model_id())
+                         model_id=model_id(), model_p=model_p)
 
 
 # ----------------------------------------------------------------------------- reading
@@ -247,7 +252,10 @@ class TaughtPawnModel:
 
 
 def taught_model(model):
-    """`model` re-deciding with the active profile (`using`), or `model` itself."""
+    """`model` re-deciding with the active profile (`using`), or `model` itself. (Not when
+    the MLP reads the teach pawns right, `Profile.known`: it reads them at 0.998-1.0 under
+    the harsh light too, and its pawns on a fresh harsh set were read better taught:
+    docs/teach.md, session 9.)"""
     profile = _ACTIVE.get()
     return model if profile is None else TaughtPawnModel(model, profile)
 

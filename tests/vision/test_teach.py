@@ -113,6 +113,27 @@ def test_teach_probs_piece_decision(emb, bg, want_bg):
     assert out[0].sum() == pytest.approx(1.0, abs=1e-5)
 
 
+@pytest.mark.parametrize("model_p, known_p, share, want", [
+    (None, 0.5, 1.0, False),  # not measured (a profile saved before): the rule runs
+    ([0.9, 0.6], 0.5, 1.0, True),  # the model reads every taught label's examples: known
+    ([0.9, 0.3], 0.5, 1.0, False),  # one label misread: the rule runs
+    ([0.9, 0.3], 0.5, 0.5, True),  # ... unless half the labels read right is enough
+    ([0.9, 0.6], 1.1, 1.0, False),  # known_p above 1: never known
+])
+def test_profile_is_known_when_the_model_reads_the_examples(model_p, known_p, share, want):
+    prof = make_profile(labels=("a", "b"), known_p=known_p, known_share=share)
+    prof = Profile(**{**prof.__dict__, "model_p": None if model_p is None
+                      else np.float32(model_p)})
+    assert prof.known is want
+    # a known profile leaves the model's probabilities as they are, even where a
+    # prototype disagrees (the embedding sits on b's, the model says a)
+    probs = np.array([[0.1, 0.8, 0.05, 0.05]], np.float32)
+    out = teach_probs(prof, FakeClassifier(), LABELS, probs, unit(np.eye(3, 8)[1:2]),
+                      np.full((1, 32, 32, 3), 128, np.uint8))
+    assert out.argmax() == (1 if want else 2)  # (columns: background, a, b, c)
+    assert np.array_equal(out, probs) is want
+
+
 @pytest.mark.parametrize("neg, emb, bg, want_bg", [
     # far from every prototype and nearest the teach photos' background: gated
     ([[0.3, 0, 1]] * 3, [0.3, 0, 1], 0.1, 1.0),
@@ -180,6 +201,9 @@ def test_profile_save_load_roundtrip(tmp_path):
     assert back.shields is None
     arms = Profile(**{**prof.__dict__, "shields": np.float32([90, 55, -90, -40])})
     assert np.allclose(Profile.load(arms.save(tmp_path / "s")).shields, arms.shields)
+    assert back.model_p is None
+    mp = Profile(**{**prof.__dict__, "model_p": np.float32([0.9, 0.2, 0.7])})
+    assert np.allclose(Profile.load(mp.save(tmp_path / "m")).model_p, mp.model_p)
     with pytest.raises(TeachError, match="another classifier"):
         back.check("simsala-hopp", ("background", "x"))
     with pytest.raises(TeachError, match="not hop-la-bille"):
@@ -355,7 +379,11 @@ def test_teach_crops_are_not_light_balanced(sim_teach_folder, monkeypatch):
     monkeypatch.setattr(pl, "extract_crops", spy(pl.extract_crops))
     pipe = pl.get_pipeline()
     prof = build_profile(sim_teach_folder, "simsala-hopp", pipe)
-    assert seen and set(seen) == {0.0}
+    # per teach photo: its candidates without the balance, then the named piece with it (the
+    # model's own reading, `Example.model_p`, as the untaught path would read it)
+    balance = pipe.classifier.crop.light_balance
+    assert seen and seen[0::2] == [0.0] * (len(seen) // 2) and set(seen[1::2]) == {balance}
+    assert not prof.known  # (edition-2 teach photos: the model misreads some pieces)
     photo = sorted((SCENES2 / "simsala-hopp").glob("*.jpg"))[0]
     seen.clear()
     pipe.recognise(photo, "simsala-hopp", prof)
@@ -363,6 +391,25 @@ def test_teach_crops_are_not_light_balanced(sim_teach_folder, monkeypatch):
     seen.clear()
     pipe.recognise(photo, "simsala-hopp")
     assert seen == [pipe.classifier.crop.light_balance] and seen[0] > 0
+
+
+@pytest.mark.slow
+def test_a_known_profile_reads_as_the_untaught_pipeline(sim_teach_folder):
+    """A profile whose every label the model reads right on its examples (`Profile.known`)
+    gives the untaught reading (its crops light balanced, the coats of arms), not the rule's."""
+    import vision.pipeline as pl
+    from vision.teach import build_profile
+
+    pipe = pl.get_pipeline()
+    prof = build_profile(sim_teach_folder, "simsala-hopp", pipe)
+    known = Profile(**{**prof.__dict__, "model_p": np.ones(len(prof.labels), np.float32)})
+    photo = sorted((SCENES2 / "simsala-hopp").glob("*.jpg"))[1]
+    plain = pipe.recognise(photo, "simsala-hopp").detections
+    for profile, same in ((known, True), (prof, False)):
+        det = pipe.recognise(photo, "simsala-hopp", profile).detections
+        assert (list(det.labels) == list(plain.labels)
+                and len(det.confidence) == len(plain.confidence)
+                and np.allclose(det.confidence, plain.confidence)) is same
 
 
 def _rabbits(shields=(90.0, 55.0, -90.0, -40.0), shift=0.5):

@@ -127,8 +127,9 @@ def test_profile_changes_the_reading(card_folders, game):
     pipe = get_pipeline()
     prof = build_profile(card_folders / game, game, pipe)
     part = prof.card_part
-    swapped = replace(part, labels=tuple(reversed(part.labels)),
-                      settings=replace(part.settings, model_weight=0.05))
+    swapped = replace(part, labels=tuple(reversed(part.labels)), model_p=None,
+                      settings=replace(part.settings, model_weight=0.05))  # (model_p: the
+    #                   model's reading of the taught labels is not measured, none trusted)
     prof = swapped if game != "hop-la-bille" else replace(prof, cards=swapped)
     photo = next((card_folders / game / a).glob("*.jpg"))
     tap = json.loads(photo.with_name(photo.stem + ".taps.json").read_text())[0]
@@ -788,6 +789,23 @@ def test_taught_reader_poses_with_the_untaught_reader(game, search):
     assert out is not reader and reader.classifier is fake
     assert isinstance(out.classifier, TaughtCardClassifier) and out.classifier.base is fake
     assert getattr(out, search)() is fake
+
+
+@pytest.mark.parametrize("game", CARD_GAMES)
+@pytest.mark.parametrize("model_p, taught", [
+    (None, True),  # not measured (an older profile): the taught reader
+    ((0.2,), True),  # the model misread the taught piece: the taught reader
+    ((0.9,), False),  # it read it right: the reader itself (`Profile.known`)
+])
+def test_taught_reader_is_the_reader_when_the_model_knows_the_copy(game, model_p, taught):
+    from vision.teach_cards import taught_reader
+
+    fake = FakeCards(None, None)
+    reader = FakeReader(fake)
+    part = _card_part(game, fake)
+    part = Profile(**{**part.__dict__, "model_p": None if model_p is None
+                      else np.float32(model_p)})
+    assert (taught_reader(reader, part, game) is not reader) is taught
 
 
 @pytest.mark.parametrize("game, taught_look, coloured", [

@@ -67,6 +67,27 @@ def test_the_hook_reads_with_the_profile_only_inside_using():
     assert tp.taught_model(base) is base
 
 
+@pytest.mark.parametrize("model_p, taught", [
+    (None, True),  # not measured (an older profile): the prototypes re-decide
+    ((0.3, 0.9, 0.9, 0.9), True),  # the MLP misread the taught red pawn: re-decided
+    ((0.8, 0.9, 0.9, 0.9), True),  # it read every one right: still re-decided (the MLP
+    #                                reads teach pawns at 0.998-1.0 even under harsh light)
+])
+def test_a_pawn_profile_re_decides_whatever_the_model_read(model_p, taught):
+    class Fixed:
+        def proba(self, x):
+            return np.tile(np.array([[0.1, 0.6, 0.1, 0.1, 0.1]], np.float32), (len(x), 1))
+
+    base, x = Fixed(), features(VEC["pawn-green"])
+    prof = profile()
+    prof = Profile(**{**prof.__dict__, "model_p": None if model_p is None
+                      else np.float32(model_p)})
+    with tp.using(prof):
+        model = tp.taught_model(base)
+        assert (model is not base) is taught
+        assert model.proba(x)[0].argmax() == (3 if taught else 1)
+
+
 def _blank(path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     cv2.imwrite(str(path), np.full((480, 640, 3), 200, np.uint8))
@@ -111,6 +132,7 @@ def test_teach_and_score_mauerhuepfer(pawn_folder, run_cli, tmp_path):
                            tmp_path / "teach" / "p", "--json")
     assert code == 0, taught
     assert taught["facts"]["pawns"] == plain["facts"]["pawns"]  # its own pawns stay right
+    assert prof.model_p.min() >= 0.5  # (the MLP reads these teach pawns right)
     # a profile with red and green swapped makes the taught red pawn green
     swapped = Profile(**{**prof.__dict__, "prototypes": prof.prototypes[[2, 1, 0, 3]]})
     swapped.save(tmp_path / "teach" / "swapped")
