@@ -249,8 +249,6 @@ def run(game: str, scenes: str | Path, per_label: int = 1, seed: int = 80,
         if game == "mauerhuepfer":  # pawns and dice (vision.mauer_eval), the pawns taught
             before, _, _ = evaluate_pawns(scenes, None)
             after, added_ms, added_cpu_ms = evaluate_pawns(scenes, profile)
-            if not added_ms:  # (a known profile: the pawn model reads alone, nothing added)
-                added_ms = added_cpu_ms = [0.0]
             before, after = pawn_headline(before), pawn_headline(after)
             before["pawns_only"] = pawn_headline(evaluate_pawns(scenes, None, False)[0])
             after["pawns_only"] = pawn_headline(evaluate_pawns(scenes, profile, False)[0])
@@ -272,12 +270,12 @@ def run(game: str, scenes: str | Path, per_label: int = 1, seed: int = 80,
         "render_teach_photos_s": round(render_s, 2),
         "retakes": retakes,  # teach photos refused (the error), each replaced by another
         # per part (pieces, cards, pawns): the model's own probability of each taught label
-        # on its teach examples, and whether it reads them all right (`Profile.known`: then
-        # the profile leaves the reading to the model)
+        # on its teach examples, and whether it reads them right (`Profile.known`: then the
+        # profile leaves the reading to the model; not asked of pawns, always taught)
         "model_p": {part.model: {lab: round(float(p), 3) for lab, p in
                                  zip(part.labels, part.model_p, strict=True)}
                     for part in parts if part.model_p is not None},
-        "known": {part.model: part.known for part in parts},
+        "known": {part.model: part.known for part in parts if part.model != "mauer-pawns"},
         "teach_ms": round(teach_ms, 1),
         "teach_cpu_ms": round(teach_cpu_ms, 1),  # this process's CPU (less the machine's load)
         "load_average": round(os.getloadavg()[0], 2),

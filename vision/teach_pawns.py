@@ -252,10 +252,10 @@ class TaughtPawnModel:
 
 
 def taught_model(model):
-    """`model` re-deciding with the active profile (`using`), or `model` itself. (Not when
-    the MLP reads the teach pawns right, `Profile.known`: it reads them at 0.998-1.0 under
-    the harsh light too, and its pawns on a fresh harsh set were read better taught:
-    docs/teach.md, session 9.)"""
+    """`model` re-deciding with the active profile (`using`), or `model` itself without one.
+    Taught whatever `Profile.known` says: the MLP reads teach pawns at 0.998-1.0 even under
+    a harsh light, so that tells nothing, and its pawns on a fresh harsh set were read
+    better taught (docs/teach.md, session 9)."""
     profile = _ACTIVE.get()
     return model if profile is None else TaughtPawnModel(model, profile)
 

@@ -113,6 +113,25 @@ def test_teach_probs_piece_decision(emb, bg, want_bg):
     assert out[0].sum() == pytest.approx(1.0, abs=1e-5)
 
 
+@pytest.mark.parametrize("probs, trust_share, want", [
+    # the model reads the known label a: its reading stays (the rule would say c)
+    ([0.1, 0.8, 0.05, 0.05], 0.6, 1),
+    # it calls the crop background, its leftover favouring a: not trusted, the rule
+    # rescues the crop by the prototype of c, the label the model misreads
+    ([0.65, 0.2, 0.1, 0.05], 0.6, 3),
+    # trust off (share above 1): the rule decides both
+    ([0.1, 0.8, 0.05, 0.05], 1.1, 3),
+])
+def test_trust_keeps_only_the_model_s_known_readings(probs, trust_share, want):
+    prof = make_profile(trust_share=trust_share, keep_mass=True, rescue_cos=0.55,
+                        rescue_bg=0.7, known_share=1.1)
+    prof = Profile(**{**prof.__dict__, "model_p": np.float32([0.9, 0.9, 0.1])})
+    e = unit(np.eye(3, 8)[2:3])  # the embedding on c's prototype
+    out = teach_probs(prof, FakeClassifier(), LABELS, np.array([probs], np.float32), e,
+                      np.full((1, 32, 32, 3), 128, np.uint8))
+    assert out[0].argmax() == want  # (columns: background, a, b, c)
+
+
 @pytest.mark.parametrize("model_p, known_p, share, want", [
     (None, 0.5, 1.0, False),  # not measured (a profile saved before): the rule runs
     ([0.9, 0.6], 0.5, 1.0, True),  # the model reads every taught label's examples: known
