@@ -97,8 +97,10 @@ def _line_with_hat_magician(n, mag_at, rabbits_under=None, magician_piece=False)
     (8, -60, None, False, False),  # 9 hats: a full line, nothing to settle
     (9, -60, None, True, False),  # a magician tile read already
     (9, 240, None, False, False),  # the extra hat in the middle of the line: no end
-    (9, 1200, range(8), False, True),  # far right, the 9th pile's rabbit unseen: of the
-    #                                    two bare ends the one likelier the magician
+    (9, 1200, range(8), False, True),  # far right, the 9th pile's rabbit unseen: the other
+    #                                    end bare too would leave a gap of 12 steps
+    (9, 540, range(1, 8), False, True),  # both ends bare, the rest evenly spaced either way:
+    #                                      the one likelier the magician
 ])
 def test_settle_magician(n, mag_at, under, magician_piece, turned):
     ps = _line_with_hat_magician(n, mag_at, under, magician_piece)
@@ -110,6 +112,18 @@ def test_settle_magician(n, mag_at, under, magician_piece, turned):
     assert bool(got) is turned and bool(warnings) is turned
     if turned:
         assert got[0].center[0] == mag_at
+
+
+@pytest.mark.parametrize("missed_hat, turned", [
+    (5, False),  # 8 hats of 9 piles, hat 5 missed: hat 1 (its rabbit missed) stays a hat
+    (None, False),  # all 9 hats, rabbit 1 missed: a full line, nothing to settle
+])
+def test_settle_magician_not_from_a_line_with_a_gap(missed_hat, turned):
+    ps = [tile(f"hat-{k}", 60 * k, 0, {f"hat-{k}": 0.9, "magician": 0.1}) for k in range(1, 10)
+          if k != missed_hat]
+    ps += [tile(f"rabbit-{k}", 60 * k, 60, {f"rabbit-{k}": 0.9}) for k in range(2, 10)]
+    out, warnings = settle_magician(ps)
+    assert any(p.label == "magician" for p in out) is turned and bool(warnings) is turned
 
 
 @pytest.mark.parametrize("xy, turned", [
