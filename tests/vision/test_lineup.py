@@ -8,6 +8,7 @@ import pytest
 from vision.cards.lineup import (
     distinct_numbers,
     inversions,
+    line_places,
     number_probs,
     read_line,
     settle_kinds,
@@ -114,16 +115,30 @@ def test_settle_magician(n, mag_at, under, magician_piece, turned):
         assert got[0].center[0] == mag_at
 
 
-@pytest.mark.parametrize("missed_hat, turned", [
-    (5, False),  # 8 hats of 9 piles, hat 5 missed: hat 1 (its rabbit missed) stays a hat
-    (None, False),  # all 9 hats, rabbit 1 missed: a full line, nothing to settle
+@pytest.mark.parametrize("along, places", [
+    ([0, 60, 120, 180], 4),  # side by side
+    ([0, 60, 180, 240], 5),  # one pile missed: its gap counted
+    ([0, 110, 160, 270, 320], 7),  # more gaps than single steps: the step is the single one
+    ([5], 1),
 ])
-def test_settle_magician_not_from_a_line_with_a_gap(missed_hat, turned):
+def test_line_places(along, places):
+    assert line_places(np.array(along, float)) == places
+
+
+@pytest.mark.parametrize("missed_hat, magician_at, turned", [
+    (5, None, False),  # 8 hats of 9 piles, hat 5 missed: hat 1 (its rabbit missed) stays a hat
+    (None, None, False),  # all 9 hats, rabbit 1 missed: a full line, nothing to settle
+    (5, 0, True),  # hat 5 missed, the magician read as a hat left of hat 1: the gap counted
+])
+def test_settle_magician_counts_a_missed_piles_gap(missed_hat, magician_at, turned):
     ps = [tile(f"hat-{k}", 60 * k, 0, {f"hat-{k}": 0.9, "magician": 0.1}) for k in range(1, 10)
           if k != missed_hat]
     ps += [tile(f"rabbit-{k}", 60 * k, 60, {f"rabbit-{k}": 0.9}) for k in range(2, 10)]
+    if magician_at is not None:
+        ps.append(tile("hat-7", magician_at, 0, {"hat-7": 0.6, "magician": 0.3}))
     out, warnings = settle_magician(ps)
-    assert any(p.label == "magician" for p in out) is turned and bool(warnings) is turned
+    got = [p.center[0] for p in out if p.label == "magician"]
+    assert got == ([magician_at] if turned else []) and bool(warnings) is turned
 
 
 @pytest.mark.parametrize("xy, turned", [

@@ -146,12 +146,15 @@ def settle_kinds(pieces: list[CardPiece], s: LineSettings = LINE
     return out, warnings
 
 
-def _no_gap(along: np.ndarray) -> bool:
-    """Whether positions along the line are evenly spaced: as many as their span holds in
-    median steps (a missed pile leaves a gap of two steps)."""
-    a = np.sort(along)
-    step = float(np.median(np.diff(a))) if len(a) > 1 else 0.0
-    return step > 0 and round((a[-1] - a[0]) / step) + 1 == len(a)
+def line_places(along: np.ndarray, single: float = 1.5) -> int:
+    """How many piles' places tiles at `along` (positions along the line) span, the missed
+    piles' gaps counted: 1 + each gap in steps (the step: the median of the gaps under
+    `single` times the smallest, the piles next to each other); 0 for a step of 0."""
+    if len(along) < 2:
+        return len(along)
+    gaps = np.diff(np.sort(along))
+    step = float(np.median(gaps[gaps <= single * gaps.min()]))
+    return 1 + int(np.round(gaps / step).sum()) if step > 0 else 0
 
 
 def settle_magician(pieces: list[CardPiece], s: LineSettings = LINE
@@ -160,8 +163,8 @@ def settle_magician(pieces: list[CardPiece], s: LineSettings = LINE
     line of hats, and every hat has its rabbit below; another copy's magician may show a
     hat, or read as a rabbit): a magician read below a hat is that hat's rabbit (its
     likeliest number over both kinds). Then, without a magician tile, it is
-    - with one hat more than a line holds (9, 7 or 6 piles), a hat at an end of the line
-      with no tile below it, the other hats evenly spaced (no pile missed: `_no_gap`);
+    - a hat at an end of the line with no tile below it, the other hats spanning a whole
+      line's places (9, 7 or 6 piles; a missed pile's gap counted: `line_places`);
     - else (none such) a rabbit below no hat lying in the hats' row beyond its last hat;
     of two such, the one the classifier finds more like the magician. Warnings say so."""
     from dataclasses import replace
@@ -182,9 +185,9 @@ def settle_magician(pieces: list[CardPiece], s: LineSettings = LINE
     along = (hc - hc.mean(axis=0)) @ d
     width = float(np.median([out[i].width for i in hats]))
     cand: list[int] = []
-    if len(hats) in tuple(n + 1 for n in LINE_LENGTHS):
+    if len(hats) > min(LINE_LENGTHS):
         ends = [int(np.argmin(along)), int(np.argmax(along))]
-        cand = [hats[e] for e in ends if _no_gap(np.delete(along, e))
+        cand = [hats[e] for e in ends if line_places(np.delete(along, e)) in LINE_LENGTHS
                 and not any(q.label.startswith(("hat-", "rabbit-"))
                             and _below(q, out[hats[e]], s) for q in out)]
     if not cand:
