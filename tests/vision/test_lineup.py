@@ -13,6 +13,7 @@ from vision.cards.lineup import (
     read_line,
     settle_kinds,
     settle_magician,
+    whole_line,
 )
 from vision.cards.pieces import CardPiece
 
@@ -123,6 +124,18 @@ def test_settle_magician(n, mag_at, under, magician_piece, turned):
 ])
 def test_line_places(along, places):
     assert line_places(np.array(along, float)) == places
+
+
+@pytest.mark.parametrize("along, whole", [
+    (range(0, 540, 60), True),  # 9 piles side by side
+    ([120, 180, 240, 360, 420, 480, 540], False),  # 7 hats, one gap: 8 places, no line
+    ([0, 60, 120, 240, 300, 360, 420, 480], True),  # 8 hats, one gap: a 9 piles' line
+    ([204, 341, 465, 588, 704, 823, 885], True),  # 6 piles and a tile read between two:
+    #                                               7 hats evenly spaced (a scene's)
+    (range(0, 480, 60), False),  # 8 side by side
+])
+def test_whole_line(along, whole):
+    assert whole_line(np.array(along, float)) is whole
 
 
 @pytest.mark.parametrize("missed_hat, magician_at, turned", [

@@ -146,6 +146,22 @@ def settle_kinds(pieces: list[CardPiece], s: LineSettings = LINE
     return out, warnings
 
 
+def _no_gap(along: np.ndarray) -> bool:
+    """Whether positions along the line are evenly spaced: as many as their span holds in
+    median steps (a missed pile leaves a gap of two steps)."""
+    a = np.sort(along)
+    step = float(np.median(np.diff(a))) if len(a) > 1 else 0.0
+    return step > 0 and round((a[-1] - a[0]) / step) + 1 == len(a)
+
+
+def whole_line(along: np.ndarray) -> bool:
+    """Whether hats at `along` make a whole line (9, 7 or 6 piles): as many, evenly spaced,
+    or spanning as many places with a missed pile's gap counted (`line_places`; its
+    smallest-gap step is thrown by a tile read between two piles, the count is not)."""
+    return (len(along) in LINE_LENGTHS and _no_gap(along)) or \
+        line_places(along) in LINE_LENGTHS
+
+
 def line_places(along: np.ndarray, single: float = 1.5) -> int:
     """How many piles' places tiles at `along` (positions along the line) span, the missed
     piles' gaps counted: 1 + each gap in steps (the step: the median of the gaps under
@@ -164,7 +180,8 @@ def settle_magician(pieces: list[CardPiece], s: LineSettings = LINE
     hat, or read as a rabbit): a magician read below a hat is that hat's rabbit (its
     likeliest number over both kinds). Then, without a magician tile, it is
     - a hat at an end of the line with no tile below it, the other hats spanning a whole
-      line's places (9, 7 or 6 piles; a missed pile's gap counted: `line_places`);
+      line (`whole_line`: 9, 7 or 6 piles evenly spaced, or their places with a missed
+      pile's gap counted);
     - else (none such) a rabbit below no hat lying in the hats' row beyond its last hat;
     of two such, the one the classifier finds more like the magician. Warnings say so."""
     from dataclasses import replace
@@ -187,7 +204,7 @@ def settle_magician(pieces: list[CardPiece], s: LineSettings = LINE
     cand: list[int] = []
     if len(hats) > min(LINE_LENGTHS):
         ends = [int(np.argmin(along)), int(np.argmax(along))]
-        cand = [hats[e] for e in ends if line_places(np.delete(along, e)) in LINE_LENGTHS
+        cand = [hats[e] for e in ends if whole_line(np.delete(along, e))
                 and not any(q.label.startswith(("hat-", "rabbit-"))
                             and _below(q, out[hats[e]], s) for q in out)]
     if not cand:
