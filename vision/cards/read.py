@@ -29,6 +29,7 @@ from vision.cards.geometry import (
     pose_from_frame,
     rectify,
 )
+from vision.cards.magic import DOVE_CHECK, bare_hat_doves, off_line_tiles, warnings_kept
 from vision.cards.pieces import CardPiece
 
 CLASSIFIER_PATH = Path(__file__).resolve().parents[2] / "models" / "cards.onnx"
@@ -378,13 +379,11 @@ def magic_colour_numbers(image: np.ndarray, pieces: list[CardPiece], crops: list
 
 def magic_any_copy(image: np.ndarray, pieces: list[CardPiece], warnings: list[str]
                    ) -> tuple[list[CardPiece], list[str]]:
-    """Magic Rabbit: the checks teaching runs (`vision.teach_cards`) that hold for any copy,
-    untaught too: a dove whose disc shows the hat's black print is none (`bare_hat_doves`:
+    """Magic Rabbit: the checks that hold for any copy (`vision.cards.magic`), taught or
+    not: a dove whose disc shows the hat's black print is none (`bare_hat_doves`:
     a dove is a white token, every copy's hat tile a black top hat), a hat or rabbit far
     from every other tile is not in the line (`off_line_tiles`). The warnings of the pieces
     dropped go with them."""
-    from vision.teach_cards import DOVE_CHECK, bare_hat_doves, off_line_tiles, warnings_kept
-
     kept = bare_hat_doves(image, pieces, DOVE_CHECK) if DOVE_CHECK.max_dark < 1 else pieces
     kept = off_line_tiles(kept)
     return kept, list(warnings_kept(warnings, pieces, kept) or [])
