@@ -331,7 +331,7 @@ def light_shift(lab: np.ndarray, tiles: list[CardPiece], s: ReadSettings) -> np.
     up) from their numbers' (`NUMBER_REF_LAB`); zero with fewer than `colour_sure_count`.
     A warm light moves every colour alike, which the photo's white alone does not undo."""
     sure = [(r, int(t.label.rsplit("-", 1)[1])) for r, t in enumerate(tiles)
-            if t.confidence >= s.colour_sure and t.label.rsplit("-", 1)[-1].isdigit()]
+            if t.confidence >= s.colour_sure]
     if len(sure) < s.colour_sure_count:
         return np.zeros(3)
     rows, nums = zip(*sure, strict=True)
@@ -361,7 +361,7 @@ def magic_colour_numbers(image: np.ndarray, pieces: list[CardPiece], crops: list
         if p.confidence >= s.colour_unsure and lp[int(n) - 1] >= s.colour_contradicts:
             continue
         probs = colour_weighted(p.probs, np.maximum(lp, s.colour_floor), s.colour_weight)
-        label = max((lab for lab in probs if lab.startswith(kind + "-")), key=probs.get)
+        label = max((q for q in probs if q.startswith(kind + "-")), key=probs.get)
         x, y = p.center
         if label != p.label:
             warnings.append(f"the {p.label} at ({x:.0f}, {y:.0f}) is read as {label}: its "
