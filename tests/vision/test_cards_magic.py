@@ -17,6 +17,7 @@ from vision.cards.read import (
     magic_any_copy,
     magic_colour_numbers,
     magic_tile_label,
+    magic_tiles,
     ring_lab,
 )
 
@@ -119,6 +120,23 @@ def test_magic_any_copy_drops_a_false_dove_and_a_lone_tile_with_their_warnings()
     out, kept = magic_any_copy(img, [*hats, false_dove, true_dove, lone], warnings)
     assert [p.label for p in out] == ["hat-1", "hat-2", "hat-3", "dove"]
     assert out[3] is true_dove and kept == warnings[1:]
+
+
+def test_magic_tiles_drops_a_lone_tile_before_its_colour_warns():
+    """A lone tile (the table's artwork) whose colour would relabel it is dropped first:
+    no warning names it, under its old label or its new."""
+    img = np.full((400, 600, 3), 90, np.uint8)
+    tiles = []
+    for k, (x, y) in enumerate([(50, 30), (110, 30), (170, 30), (450, 300)]):
+        cv2.rectangle(img, (x, y), (x + 59, y + 59), NUMBER_REF_BGR[1], -1)
+        cv2.rectangle(img, (x + 8, y + 8), (x + 51, y + 51), (235, 235, 235), -1)
+        frame = np.array([[x, y], [x + 60, y], [x + 60, y + 60], [x, y + 60]], float)
+        tiles.append(_piece(f"hat-{9 - k}", 0.3, {f"hat-{9 - k}": 0.4, "hat-1": 0.3}, frame))
+    crops = [img[int(t.center[1]) - 30:int(t.center[1]) + 30,
+                 int(t.center[0]) - 30:int(t.center[0]) + 30] for t in tiles]
+    out, warnings = magic_tiles(img, tiles, crops, [], READ)
+    assert len(out) == 3 and "hat-1" in [p.label for p in out]  # (the colour still weighs)
+    assert not any("(480, 330)" in w for w in warnings)
 
 
 @pytest.mark.parametrize("confs, want", [

@@ -348,7 +348,7 @@ def magic_colour_numbers(image: np.ndarray, pieces: list[CardPiece], crops: list
     read it with less than `colour_unsure` confidence (a surely read number keeps it; a
     number the classifier splits, another copy's drawing, goes mostly to the colour).
     Warnings: a number the colour changed, and a number whose colour (the crop's hue,
-    `crops` the classifier's, one per piece) still does not agree."""
+    `crops` the classifier's, one per piece, None for none) still does not agree."""
     tiles = [k for k, p in enumerate(pieces) if p.label.startswith(("hat-", "rabbit-"))
              and p.frame is not None and p.probs]
     out, warnings = list(pieces), []
@@ -367,8 +367,8 @@ def magic_colour_numbers(image: np.ndarray, pieces: list[CardPiece], crops: list
             warnings.append(f"the {p.label} at ({x:.0f}, {y:.0f}) is read as {label}: its "
                             "colour is that number's")
         out[k] = replace(p, label=label, probs=probs)
-    for p, crop in zip(out[:len(crops)], crops, strict=True):  # (the doves come last)
-        if p.label.startswith(("hat-", "rabbit-")):
+    for p, crop in zip(out, crops, strict=True):
+        if crop is not None and p.label.startswith(("hat-", "rabbit-")):
             hue = tile_hue(crop, s.tile_sat)
             if not colour_agrees(int(p.label.rsplit("-", 1)[1]), hue, s.colour_tolerance):
                 x, y = p.center
@@ -387,6 +387,18 @@ def magic_any_copy(image: np.ndarray, pieces: list[CardPiece], warnings: list[st
     kept = bare_hat_doves(image, pieces, DOVE_CHECK) if DOVE_CHECK.max_dark < 1 else pieces
     kept = off_line_tiles(kept)
     return kept, list(warnings_kept(warnings, pieces, kept) or [])
+
+
+def magic_tiles(image: np.ndarray, pieces: list[CardPiece], crops: list[np.ndarray],
+                warnings: list[str], s: ReadSettings) -> tuple[list[CardPiece], list[str]]:
+    """Magic Rabbit: the pieces that are none dropped (`magic_any_copy`), then the kept
+    tiles' numbers weighed by colour (`magic_colour_numbers`; `crops` the classifier's, one
+    per piece in order, the doves last with none): a dropped tile neither keeps a warning
+    nor counts toward the light's cast."""
+    crop_of = {id(p): c for p, c in zip(pieces[:len(crops)], crops, strict=True)}
+    kept, warnings = magic_any_copy(image, pieces, warnings)
+    kept, more = magic_colour_numbers(image, kept, [crop_of.get(id(p)) for p in kept], s)
+    return kept, warnings + more
 
 
 def fit_widths(xy: np.ndarray, widths: np.ndarray, iters: int = 3) -> np.ndarray:
@@ -1914,8 +1926,7 @@ class CardReader:
                 pieces.append(CardPiece("dove", float(min(1.0, kp.score[i] / 0.4)),
                                         kp.xy[i].copy(), None, 0.0, float(kp.width[i])))
         if game == "magic-rabbit":  # each number's colour, shared by its hat and rabbit
-            pieces, more = magic_colour_numbers(image, pieces, kept_crops, s)
-            pieces, warnings = magic_any_copy(image, pieces, warnings + more)
+            pieces, warnings = magic_tiles(image, pieces, kept_crops, warnings, s)
         warnings += piece_warnings(pieces, game, s, relabelled)
         return pieces, warnings
 
