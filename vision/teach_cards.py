@@ -124,18 +124,6 @@ def taught_reader(reader, profile: teach.Profile | None, game: str):
             return pieces, warnings
 
         out.read_pieces = read_pieces
-    if game == "magic-rabbit" and hasattr(out, "read_pieces"):
-        read_mr = out.read_pieces  # (bound to the copy)
-
-        def read_magic(image, game, area=None, **kw):
-            pieces, warnings = read_mr(image, game, area, **kw)
-            kept = pieces
-            if DOVE_CHECK.max_dark < 1:  # (1: the dove check off; the lone tiles still go)
-                kept = bare_hat_doves(image, kept, DOVE_CHECK)
-            kept = off_line_tiles(kept)
-            return kept, warnings_kept(warnings, pieces, kept)
-
-        out.read_pieces = read_magic
     if game == "troetofanten" and part.look is not None and hasattr(out, "settle_backs"):
         settle = out.settle_backs  # (bound to the copy: its classifier is the taught one)
 
@@ -153,98 +141,6 @@ def taught_reader(reader, profile: teach.Profile | None, game: str):
 
         out.settle_backs = settle_backs
     return out
-
-
-def piece_name(p: CardPiece) -> str:
-    """How `read.py`'s warnings name a piece: `the <label> at (x, y)` (its centre, in
-    whole pixels), as in "unsure about the dove at (412, 230) (confidence 0.31)"."""
-    return f"the {p.label} at ({p.center[0]:.0f}, {p.center[1]:.0f})"
-
-
-def warnings_kept(warnings: list[str] | None, pieces: list[CardPiece],
-                  kept: list[CardPiece]) -> list[str] | None:
-    """`warnings` less those naming a piece of `pieces` not in `kept` (a check dropped it:
-    the user is not asked to check a piece the result does not have); a name a kept piece
-    shares keeps its warnings."""
-    if not warnings:
-        return warnings
-    names = {piece_name(p) for p in kept}
-    kept_ids = {id(q) for q in kept}
-    gone = {n for p in pieces if id(p) not in kept_ids
-            if (n := piece_name(p)) not in names}
-    return [w for w in warnings if not any(g in w for g in gone)]
-
-
-@dataclass(frozen=True)
-class DoveCheckSettings:
-    """Magic Rabbit: a dove the detector reports must look like one. A dove is a white
-    token on the hat; where the detector's dove heat lies on a bare hat, the disc at its key
-    point shows the hat's black print. Measured on the photo's grey levels, relative to the
-    hat's own paper (the light does not matter)."""
-
-    radius: float = 0.2  # the disc looked at: this many dove widths around the key point
-    dark: float = 0.5  # a pixel is dark under this share of the hat's paper (the 90th
-    #                    percentile grey of the box of the nearest hat's width)
-    max_dark: float = 0.15  # a dove whose disc is more dark than this is dropped (1: off)
-
-
-DOVE_CHECK = DoveCheckSettings()
-
-
-def bare_hat_doves(image: np.ndarray, pieces: list[CardPiece],
-                   settings: DoveCheckSettings = DOVE_CHECK) -> list[CardPiece]:
-    """The pieces less the doves whose disc (`radius` dove widths) is over `max_dark`
-    dark: the hat's black print under a dove heat the detector put on a bare hat (rendered
-    edition-2 scenes: true doves 0.00-0.01 dark, such false doves 0.33-0.96)."""
-    hats = [p for p in pieces if p.label.startswith("hat-")]
-    if not hats or not any(p.label == "dove" for p in pieces):
-        return pieces
-    h, w = image.shape[:2]
-
-    def gray(y0, y1, x0, x1):  # (only the small windows: the whole photo costs ms)
-        win = image[y0:y1, x0:x1]
-        return cv2.cvtColor(win, cv2.COLOR_BGR2GRAY) if win.ndim == 3 and win.size else win
-
-    out = []
-    for p in pieces:
-        if p.label != "dove":
-            out.append(p)
-            continue
-        hat = min(hats, key=lambda q: float(np.hypot(*(q.center - p.center))))
-        half = hat.width / 2
-        x0, x1 = int(max(0, hat.center[0] - half)), int(min(w, hat.center[0] + half))
-        y0, y1 = int(max(0, hat.center[1] - half)), int(min(h, hat.center[1] + half))
-        paper = float(np.percentile(gray(y0, y1, x0, x1), 90)) if x1 > x0 and y1 > y0 \
-            else 255.0
-        r = max(2, int(round(settings.radius * p.width)))
-        cx, cy = int(round(p.center[0])), int(round(p.center[1]))
-        ya, yb, xa, xb = max(0, cy - r), min(h, cy + r + 1), max(0, cx - r), min(w, cx + r + 1)
-        yy, xx = np.ogrid[ya:yb, xa:xb]
-        patch = gray(ya, yb, xa, xb)
-        vals = patch[(xx - cx) ** 2 + (yy - cy) ** 2 <= r * r] if patch.size else np.zeros(0)
-        if len(vals) and float((vals < settings.dark * paper).mean()) > settings.max_dark:
-            continue
-        out.append(p)
-    return out
-
-
-OFF_LINE_REACH = 2.5  # a Magic Rabbit tile this many tile widths from every other tile of
-#                       the line is not in it (see off_line_tiles)
-
-
-def off_line_tiles(pieces: list[CardPiece]) -> list[CardPiece]:
-    """Magic Rabbit: the pieces less the hat and rabbit tiles lying over `OFF_LINE_REACH`
-    tile widths from every other hat or rabbit tile: every tile lies in the line (hats side by
-    side, each rabbit just below its hat), so a lone one is the table's artwork read as a tile."""
-    tiles = [p for p in pieces if p.label.startswith(("hat-", "rabbit-"))]
-    if len(tiles) < 3:
-        return pieces
-    c = np.array([p.center for p in tiles], np.float64)
-    w = np.array([max(p.width, 1.0) for p in tiles])
-    d = np.hypot(*(c[:, None] - c[None]).transpose(2, 0, 1)) / w[:, None]
-    np.fill_diagonal(d, np.inf)
-    lone = {id(p) for p, near in zip(tiles, d.min(axis=1), strict=True) if near > OFF_LINE_REACH}
-    return [p for p in pieces if id(p) not in lone]
 
 
 def off_row_backs(reader, image: np.ndarray, area, pieces: list[CardPiece]) -> list[CardPiece]:

@@ -112,8 +112,7 @@ class TaughtPipeline:
     """A `Pipeline` stand-in for `evaluate_folder` that recognises with a profile and times
     the teach steps per photo (`teach_probs`; the taught backs' look: Troetofanten's search,
     `teach_cards.look_backs`, and Hop la bille's colours, `photo_colours`, rescue and row
-    check, `off_row_backs`; Magic Rabbit's dove check, `bare_hat_doves`, and lone tiles,
-    `off_line_tiles`; Simsala Hopp's coats of arms, `shield_hues`, and
+    check, `off_row_backs`; Simsala Hopp's coats of arms, `shield_hues`, and
     `teach.shield_calibrated`)."""
 
     def __init__(self, pipeline: Pipeline, profile: teach.Profile):
@@ -130,9 +129,7 @@ class TaughtPipeline:
         # Simsala Hopp's coats of arms (read only for the calibration when taught)
         steps = [(teach, "teach_probs"), (teach, "shield_calibrated"), (sh, "shield_hues")] + [
             (tc, n) for n in ("look_pixels", "unlike_backs", "look_backs", "photo_colours",
-                              "look_colours", "look_share",
-                              "look_rescue", "off_row_backs", "bare_hat_doves",
-                              "off_line_tiles")]
+                              "look_colours", "look_share", "look_rescue", "off_row_backs")]
         real = [getattr(m, n) for m, n in steps]
         spent = [0.0, 0.0]
         lock = threading.Lock()  # Hop la bille reads its cards on a second thread

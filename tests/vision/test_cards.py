@@ -23,11 +23,9 @@ from vision.cards.lineup import read_line
 from vision.cards.pieces import CardPiece
 from vision.cards.read import (
     READ,
-    colour_agrees,
     fit_widths,
     neighbour_angles,
     refine_poses,
-    tile_hue,
 )
 from vision.cards.train import DetectorTrain, detector_targets
 from vision.cards.zones import ZONES, assign_zones, side_of_angle, table_rotation
@@ -355,22 +353,6 @@ def test_rectify_is_top_down():
     img[40:131, 50:111] = 200
     out = rectify(img, fr, 60, 90)
     assert out.shape == (90, 60, 3) and out[5:-5, 5:-5].min() == 200
-
-
-# ------------------------------------------------------------------ colour check
-@pytest.mark.parametrize("number,bgr,agrees", [
-    (1, (40, 40, 215), True),  # red tile, number 1
-    (6, (235, 190, 100), True),  # light blue, 6
-    (3, (40, 40, 215), False),  # a yellow number on a red tile
-    (5, (150, 50, 120), False),  # dark green number on purple
-])
-def test_colour_agrees(number, bgr, agrees):
-    crop = np.full((32, 32, 3), bgr, np.uint8)
-    assert colour_agrees(number, tile_hue(crop, 80), 40.0) is agrees
-
-
-def test_tile_hue_none_for_grey():
-    assert tile_hue(np.full((32, 32, 3), 128, np.uint8), 80) is None
 
 
 # ------------------------------------------------------------------ pose refinement

@@ -17,6 +17,7 @@ from vision.cards.read import (
     magic_any_copy,
     magic_colour_numbers,
     magic_tile_label,
+    magic_tiles,
     ring_lab,
 )
 
@@ -97,10 +98,24 @@ def test_magic_colour_numbers_weighs_unsure_tiles(read, conf, label):
     img, frame = _tile_photo(NUMBER_REF_BGR[1])
     probs = {"hat-9": 0.2, "hat-1": 0.2, "hat-2": 0.2}
     p = _piece(read, conf, {**probs, read: 0.4}, frame)
-    crop = img[30:90, 30:90]
-    out, warnings = magic_colour_numbers(img, [p], [crop], READ)
+    out, warnings = magic_colour_numbers(img, [p], READ)
     assert out[0].label == label
     assert any("its colour is that number's" in w for w in warnings) is (label != read)
+    assert not any("do not agree" in w for w in warnings)  # (the colour settled it)
+
+
+@pytest.mark.parametrize("probs, frame_number, warned", [
+    ({"hat-9": 0.999, "hat-1": 1e-6}, 1, True),  # a red frame, the classifier sure of pink 9
+    #                                             beyond the colour's floor: it says so
+    ({"hat-9": 0.999, "hat-1": 1e-6}, 9, False),  # a pink frame: they agree
+])
+def test_magic_colour_numbers_warns_where_the_colour_is_outweighed(probs, frame_number,
+                                                                   warned):
+    img, frame = _tile_photo(NUMBER_REF_BGR[frame_number])
+    out, warnings = magic_colour_numbers(img, [_piece("hat-9", 0.95, probs, frame)], READ)
+    assert out[0].label == "hat-9"
+    assert any("hat-9 at (60, 60): its number and its colour do not agree" in w
+               for w in warnings) is warned
 
 
 def test_magic_any_copy_drops_a_false_dove_and_a_lone_tile_with_their_warnings():
@@ -119,6 +134,21 @@ def test_magic_any_copy_drops_a_false_dove_and_a_lone_tile_with_their_warnings()
     out, kept = magic_any_copy(img, [*hats, false_dove, true_dove, lone], warnings)
     assert [p.label for p in out] == ["hat-1", "hat-2", "hat-3", "dove"]
     assert out[3] is true_dove and kept == warnings[1:]
+
+
+def test_magic_tiles_drops_a_lone_tile_before_its_colour_warns():
+    """A lone tile (the table's artwork) whose colour would relabel it is dropped first:
+    no warning names it, under its old label or its new."""
+    img = np.full((400, 600, 3), 90, np.uint8)
+    tiles = []
+    for k, (x, y) in enumerate([(50, 30), (110, 30), (170, 30), (450, 300)]):
+        cv2.rectangle(img, (x, y), (x + 59, y + 59), NUMBER_REF_BGR[1], -1)
+        cv2.rectangle(img, (x + 8, y + 8), (x + 51, y + 51), (235, 235, 235), -1)
+        frame = np.array([[x, y], [x + 60, y], [x + 60, y + 60], [x, y + 60]], float)
+        tiles.append(_piece(f"hat-{9 - k}", 0.3, {f"hat-{9 - k}": 0.4, "hat-1": 0.3}, frame))
+    out, warnings = magic_tiles(img, tiles, [], READ)
+    assert len(out) == 3 and "hat-1" in [p.label for p in out]  # (the colour still weighs)
+    assert not any("(480, 330)" in w for w in warnings)
 
 
 @pytest.mark.parametrize("confs, want", [

@@ -8,10 +8,12 @@ import pytest
 from vision.cards.lineup import (
     distinct_numbers,
     inversions,
+    line_places,
     number_probs,
     read_line,
     settle_kinds,
     settle_magician,
+    whole_line,
 )
 from vision.cards.pieces import CardPiece
 
@@ -97,8 +99,10 @@ def _line_with_hat_magician(n, mag_at, rabbits_under=None, magician_piece=False)
     (8, -60, None, False, False),  # 9 hats: a full line, nothing to settle
     (9, -60, None, True, False),  # a magician tile read already
     (9, 240, None, False, False),  # the extra hat in the middle of the line: no end
-    (9, 1200, range(8), False, True),  # far right, the 9th pile's rabbit unseen: of the
-    #                                    two bare ends the one likelier the magician
+    (9, 1200, range(8), False, True),  # far right, the 9th pile's rabbit unseen: the other
+    #                                    end bare too would leave a gap of 12 steps
+    (9, 540, range(1, 8), False, True),  # both ends bare, the rest evenly spaced either way:
+    #                                      the one likelier the magician
 ])
 def test_settle_magician(n, mag_at, under, magician_piece, turned):
     ps = _line_with_hat_magician(n, mag_at, under, magician_piece)
@@ -110,6 +114,44 @@ def test_settle_magician(n, mag_at, under, magician_piece, turned):
     assert bool(got) is turned and bool(warnings) is turned
     if turned:
         assert got[0].center[0] == mag_at
+
+
+@pytest.mark.parametrize("along, places", [
+    ([0, 60, 120, 180], 4),  # side by side
+    ([0, 60, 180, 240], 5),  # one pile missed: its gap counted
+    ([0, 110, 160, 270, 320], 7),  # more gaps than single steps: the step is the single one
+    ([5], 1),
+])
+def test_line_places(along, places):
+    assert line_places(np.array(along, float)) == places
+
+
+@pytest.mark.parametrize("along, whole", [
+    (range(0, 540, 60), True),  # 9 piles side by side
+    ([120, 180, 240, 360, 420, 480, 540], False),  # 7 hats, one gap: 8 places, no line
+    ([0, 60, 120, 240, 300, 360, 420, 480], True),  # 8 hats, one gap: a 9 piles' line
+    ([204, 341, 465, 588, 704, 823, 885], True),  # 6 piles and a tile read between two:
+    #                                               7 hats evenly spaced (a scene's)
+    (range(0, 480, 60), False),  # 8 side by side
+])
+def test_whole_line(along, whole):
+    assert whole_line(np.array(along, float)) is whole
+
+
+@pytest.mark.parametrize("missed_hat, magician_at, turned", [
+    (5, None, False),  # 8 hats of 9 piles, hat 5 missed: hat 1 (its rabbit missed) stays a hat
+    (None, None, False),  # all 9 hats, rabbit 1 missed: a full line, nothing to settle
+    (5, 0, True),  # hat 5 missed, the magician read as a hat left of hat 1: the gap counted
+])
+def test_settle_magician_counts_a_missed_piles_gap(missed_hat, magician_at, turned):
+    ps = [tile(f"hat-{k}", 60 * k, 0, {f"hat-{k}": 0.9, "magician": 0.1}) for k in range(1, 10)
+          if k != missed_hat]
+    ps += [tile(f"rabbit-{k}", 60 * k, 60, {f"rabbit-{k}": 0.9}) for k in range(2, 10)]
+    if magician_at is not None:
+        ps.append(tile("hat-7", magician_at, 0, {"hat-7": 0.6, "magician": 0.3}))
+    out, warnings = settle_magician(ps)
+    got = [p.center[0] for p in out if p.label == "magician"]
+    assert got == ([magician_at] if turned else []) and bool(warnings) is turned
 
 
 @pytest.mark.parametrize("xy, turned", [

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from scoring.magic_rabbit import inversions, label_number
+from scoring.magic_rabbit import LINE_LENGTHS, inversions, label_number
 from vision.cards.pieces import CardPiece
 
 
@@ -22,6 +22,7 @@ class LineSettings:
     rabbit_across: float = 0.6  # a rabbit's offset along its hat's u axis, in tile widths
     rabbit_below: tuple[float, float] = (0.4, 2.2)  # its offset down the hat's v axis
     dove_reach: float = 0.75  # a dove within this many tile widths of a hat's centre
+    row_across: float = 0.6  # a tile in the hats' row: its offset across the line, in widths
 
 
 LINE = LineSettings()
@@ -145,14 +146,42 @@ def settle_kinds(pieces: list[CardPiece], s: LineSettings = LINE
     return out, warnings
 
 
+def _no_gap(along: np.ndarray) -> bool:
+    """Whether positions along the line are evenly spaced: as many as their span holds in
+    median steps (a missed pile leaves a gap of two steps)."""
+    a = np.sort(along)
+    step = float(np.median(np.diff(a))) if len(a) > 1 else 0.0
+    return step > 0 and round((a[-1] - a[0]) / step) + 1 == len(a)
+
+
+def whole_line(along: np.ndarray) -> bool:
+    """Whether hats at `along` make a whole line (9, 7 or 6 piles): as many, evenly spaced,
+    or spanning as many places with a missed pile's gap counted (`line_places`; its
+    smallest-gap step is thrown by a tile read between two piles, the count is not)."""
+    return (len(along) in LINE_LENGTHS and _no_gap(along)) or \
+        line_places(along) in LINE_LENGTHS
+
+
+def line_places(along: np.ndarray, single: float = 1.5) -> int:
+    """How many piles' places tiles at `along` (positions along the line) span, the missed
+    piles' gaps counted: 1 + each gap in steps (the step: the median of the gaps under
+    `single` times the smallest, the piles next to each other); 0 for a step of 0."""
+    if len(along) < 2:
+        return len(along)
+    gaps = np.diff(np.sort(along))
+    step = float(np.median(gaps[gaps <= single * gaps.min()]))
+    return 1 + int(np.round(gaps / step).sum()) if step > 0 else 0
+
+
 def settle_magician(pieces: list[CardPiece], s: LineSettings = LINE
                     ) -> tuple[list[CardPiece], list[str]]:
     """The magician tile told by the line's layout (the rules: it lies at one end of the
     line of hats, and every hat has its rabbit below; another copy's magician may show a
     hat, or read as a rabbit): a magician read below a hat is that hat's rabbit (its
     likeliest number over both kinds). Then, without a magician tile, it is
-    - with one hat more than a line holds (9, 7 or 6 piles), a hat at an end of the line
-      with no tile below it;
+    - a hat at an end of the line with no tile below it, the other hats spanning a whole
+      line (`whole_line`: 9, 7 or 6 piles evenly spaced, or their places with a missed
+      pile's gap counted);
     - else (none such) a rabbit below no hat lying in the hats' row beyond its last hat;
     of two such, the one the classifier finds more like the magician. Warnings say so."""
     from dataclasses import replace
@@ -173,17 +202,18 @@ def settle_magician(pieces: list[CardPiece], s: LineSettings = LINE
     along = (hc - hc.mean(axis=0)) @ d
     width = float(np.median([out[i].width for i in hats]))
     cand: list[int] = []
-    if len(hats) - 1 in (9, 7, 6):
-        ends = [hats[int(np.argmin(along))], hats[int(np.argmax(along))]]
-        cand = [i for i in ends if not any(q.label.startswith(("hat-", "rabbit-"))
-                                           and _below(q, out[i], s) for q in out)]
+    if len(hats) > min(LINE_LENGTHS):
+        ends = [int(np.argmin(along)), int(np.argmax(along))]
+        cand = [hats[e] for e in ends if whole_line(np.delete(along, e))
+                and not any(q.label.startswith(("hat-", "rabbit-"))
+                            and _below(q, out[hats[e]], s) for q in out)]
     if not cand:
         normal = np.array([-d[1], d[0]])
         for i, p in enumerate(out):
             if not p.label.startswith("rabbit-") or any(_below(p, out[h], s) for h in hats):
                 continue
             a, b = (p.center - hc.mean(axis=0)) @ d, (p.center - hc.mean(axis=0)) @ normal
-            if abs(b) <= s.rabbit_across * width and \
+            if abs(b) <= s.row_across * width and \
                     (a > along.max() + 0.5 * width or a < along.min() - 0.5 * width):
                 cand.append(i)
     if not cand:

@@ -29,6 +29,7 @@ from vision.cards.geometry import (
     pose_from_frame,
     rectify,
 )
+from vision.cards.magic import DOVE_CHECK, bare_hat_doves, off_line_tiles, warnings_kept
 from vision.cards.pieces import CardPiece
 
 CLASSIFIER_PATH = Path(__file__).resolve().parents[2] / "models" / "cards.onnx"
@@ -73,8 +74,6 @@ class ReadSettings:
     #   detector's peaks of two corner indices 0.1-0.3 widths apart run together; its
     #   output cells are 4 photo px apart, a card 40-100 px wide)
     fan_confidence: float = 0.6  # and reads so with at least this confidence
-    colour_tolerance: float = 40.0  # degrees of hue between a tile's colour and its number's
-    tile_sat: int = 80  # saturation of a tile's coloured pixels
     colour_weight: float = 1.0  # Magic Rabbit: the frame colour's log likelihood per number
     #   (`colour_logp`) added with this weight to the classifier's (`magic_colour_numbers`)
     colour_spread: tuple[float, float, float] = (40.0, 10.0, 10.0)  # its spread in L, a, b
@@ -224,24 +223,6 @@ class ReadSettings:
 READ = ReadSettings()
 
 
-def _hue_deg(bgr) -> float:
-    px = np.uint8([[list(bgr)]])
-    return float(cv2.cvtColor(px, cv2.COLOR_BGR2HSV)[0, 0, 0]) * 2.0
-
-
-_NUMBER_HUE = {n: _hue_deg(c) for n, c in NUMBER_REF_BGR.items()}
-
-
-def tile_hue(crop_bgr: np.ndarray, sat_min: int) -> float | None:
-    """Median hue (degrees) of a tile crop's saturated pixels, None when there are few."""
-    hsv = cv2.cvtColor(crop_bgr, cv2.COLOR_BGR2HSV)
-    m = (hsv[..., 1] >= sat_min) & (hsv[..., 2] >= 60)
-    if m.sum() < 0.08 * m.size:
-        return None
-    ang = hsv[..., 0][m].astype(np.float64) * np.pi / 90.0  # OpenCV hue 0-180 -> radians
-    return float(np.degrees(np.angle(np.exp(1j * ang).mean())) % 360)
-
-
 def inside_frame(point, frame, shrink: float) -> bool:
     """Whether `point` lies inside `frame` ((4, 2) corners) shrunk about its centre."""
     if frame is None:
@@ -249,13 +230,6 @@ def inside_frame(point, frame, shrink: float) -> bool:
     c = frame.mean(axis=0)
     q = (c + (frame - c) * shrink).astype(np.float32)
     return cv2.pointPolygonTest(q, (float(point[0]), float(point[1])), False) >= 0
-
-
-def colour_agrees(number: int, hue: float | None, tol: float) -> bool:
-    if hue is None:
-        return True
-    d = abs((hue - _NUMBER_HUE[number] + 180) % 360 - 180)
-    return d <= tol
 
 
 # Magic Rabbit number colours as photographed: the mean Lab (OpenCV 0-255, a and b less
@@ -330,7 +304,7 @@ def light_shift(lab: np.ndarray, tiles: list[CardPiece], s: ReadSettings) -> np.
     up) from their numbers' (`NUMBER_REF_LAB`); zero with fewer than `colour_sure_count`.
     A warm light moves every colour alike, which the photo's white alone does not undo."""
     sure = [(r, int(t.label.rsplit("-", 1)[1])) for r, t in enumerate(tiles)
-            if t.confidence >= s.colour_sure and t.label.rsplit("-", 1)[-1].isdigit()]
+            if t.confidence >= s.colour_sure]
     if len(sure) < s.colour_sure_count:
         return np.zeros(3)
     rows, nums = zip(*sure, strict=True)
@@ -338,16 +312,16 @@ def light_shift(lab: np.ndarray, tiles: list[CardPiece], s: ReadSettings) -> np.
     return np.array([0.0, shift[1], shift[2]])
 
 
-def magic_colour_numbers(image: np.ndarray, pieces: list[CardPiece], crops: list[np.ndarray],
-                         s: ReadSettings) -> tuple[list[CardPiece], list[str]]:
+def magic_colour_numbers(image: np.ndarray, pieces: list[CardPiece], s: ReadSettings
+                         ) -> tuple[list[CardPiece], list[str]]:
     """Magic Rabbit tiles' numbers weighed by their frame colour (pieces.md: each number has
     its own colour, shared by its hat and rabbit, in any copy): each hat's and rabbit's
     probabilities times its colour's likelihood (`ring_lab`, `colour_logp`,
     `colour_weighted`), its label the likeliest number of its kind, where the classifier
     read it with less than `colour_unsure` confidence (a surely read number keeps it; a
     number the classifier splits, another copy's drawing, goes mostly to the colour).
-    Warnings: a number the colour changed, and a number whose colour (the crop's hue,
-    `crops` the classifier's, one per piece) still does not agree."""
+    Warnings: a number the colour changed, and a number whose colour still does not agree
+    (its log likelihood under `colour_contradicts`: the classifier outweighed it)."""
     tiles = [k for k, p in enumerate(pieces) if p.label.startswith(("hat-", "rabbit-"))
              and p.frame is not None and p.probs]
     out, warnings = list(pieces), []
@@ -360,34 +334,38 @@ def magic_colour_numbers(image: np.ndarray, pieces: list[CardPiece], crops: list
         if p.confidence >= s.colour_unsure and lp[int(n) - 1] >= s.colour_contradicts:
             continue
         probs = colour_weighted(p.probs, np.maximum(lp, s.colour_floor), s.colour_weight)
-        label = max((lab for lab in probs if lab.startswith(kind + "-")), key=probs.get)
+        label = max((q for q in probs if q.startswith(kind + "-")), key=probs.get)
         x, y = p.center
         if label != p.label:
             warnings.append(f"the {p.label} at ({x:.0f}, {y:.0f}) is read as {label}: its "
                             "colour is that number's")
+        if lp[int(label.rsplit("-", 1)[1]) - 1] < s.colour_contradicts:
+            warnings.append(f"the {label} at ({x:.0f}, {y:.0f}): its number and its colour "
+                            f"do not agree (its colour is {int(np.argmax(lp)) + 1}'s)")
         out[k] = replace(p, label=label, probs=probs)
-    for p, crop in zip(out[:len(crops)], crops, strict=True):  # (the doves come last)
-        if p.label.startswith(("hat-", "rabbit-")):
-            hue = tile_hue(crop, s.tile_sat)
-            if not colour_agrees(int(p.label.rsplit("-", 1)[1]), hue, s.colour_tolerance):
-                x, y = p.center
-                warnings.append(f"the {p.label} at ({x:.0f}, {y:.0f}): its number and its "
-                                f"colour do not agree (colour hue {hue:.0f} degrees)")
     return out, warnings
 
 
 def magic_any_copy(image: np.ndarray, pieces: list[CardPiece], warnings: list[str]
                    ) -> tuple[list[CardPiece], list[str]]:
-    """Magic Rabbit: the checks teaching runs (`vision.teach_cards`) that hold for any copy,
-    untaught too: a dove whose disc shows the hat's black print is none (`bare_hat_doves`:
+    """Magic Rabbit: the checks that hold for any copy (`vision.cards.magic`), taught or
+    not: a dove whose disc shows the hat's black print is none (`bare_hat_doves`:
     a dove is a white token, every copy's hat tile a black top hat), a hat or rabbit far
     from every other tile is not in the line (`off_line_tiles`). The warnings of the pieces
     dropped go with them."""
-    from vision.teach_cards import DOVE_CHECK, bare_hat_doves, off_line_tiles, warnings_kept
-
     kept = bare_hat_doves(image, pieces, DOVE_CHECK) if DOVE_CHECK.max_dark < 1 else pieces
     kept = off_line_tiles(kept)
     return kept, list(warnings_kept(warnings, pieces, kept) or [])
+
+
+def magic_tiles(image: np.ndarray, pieces: list[CardPiece], warnings: list[str],
+                s: ReadSettings) -> tuple[list[CardPiece], list[str]]:
+    """Magic Rabbit: the pieces that are none dropped (`magic_any_copy`), then the kept
+    tiles' numbers weighed by colour (`magic_colour_numbers`): a dropped tile neither keeps
+    a warning nor counts toward the light's cast."""
+    kept, warnings = magic_any_copy(image, pieces, warnings)
+    kept, more = magic_colour_numbers(image, kept, s)
+    return kept, warnings + more
 
 
 def fit_widths(xy: np.ndarray, widths: np.ndarray, iters: int = 3) -> np.ndarray:
@@ -1861,7 +1839,6 @@ class CardReader:
         #   probs) of strong key points dropped because their number splits
         unsure_backs: list[tuple[np.ndarray, float, float]] = []  # (centre, width,
         #   confidence) of backs read under `back_min_confidence`
-        kept_crops: list[np.ndarray] = []  # the classifier's crop of each piece kept
         for r, i in enumerate(idx):
             if not is_piece[r]:
                 continue
@@ -1902,7 +1879,6 @@ class CardReader:
             pieces.append(CardPiece(label, conf, kp.xy[i].copy(), frames[r], float(kp.angle[i]),
                                     float(kp.width[i]), probs))
             #   (unrounded: shares under 5e-5 stay apart in `lineup.distinct_numbers`)
-            kept_crops.append(crops[r])
         relabelled: list[CardPiece] = []  # (by `box_limits`: its warning names the number)
         if game == "troetofanten":
             pieces, twins = drop_turned_twins(pieces, s.twin_reach)
@@ -1936,8 +1912,7 @@ class CardReader:
                 pieces.append(CardPiece("dove", float(min(1.0, kp.score[i] / 0.4)),
                                         kp.xy[i].copy(), None, 0.0, float(kp.width[i])))
         if game == "magic-rabbit":  # each number's colour, shared by its hat and rabbit
-            pieces, more = magic_colour_numbers(image, pieces, kept_crops, s)
-            pieces, warnings = magic_any_copy(image, pieces, warnings + more)
+            pieces, warnings = magic_tiles(image, pieces, warnings, s)
         warnings += piece_warnings(pieces, game, s, relabelled)
         return pieces, warnings
 
