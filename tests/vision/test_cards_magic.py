@@ -11,6 +11,7 @@ from vision.cards.read import (
     NUMBER_REF_BGR,
     NUMBER_REF_LAB,
     READ,
+    colour_doubts,
     colour_logp,
     colour_weighted,
     light_shift,
@@ -104,18 +105,23 @@ def test_magic_colour_numbers_weighs_unsure_tiles(read, conf, label):
     assert not any("do not agree" in w for w in warnings)  # (the colour settled it)
 
 
-@pytest.mark.parametrize("probs, frame_number, warned", [
-    ({"hat-9": 0.999, "hat-1": 1e-6}, 1, True),  # a red frame, the classifier sure of pink 9
-    #                                             beyond the colour's floor: it says so
-    ({"hat-9": 0.999, "hat-1": 1e-6}, 9, False),  # a pink frame: they agree
+@pytest.mark.parametrize("label, frame_number, warned", [
+    ("hat-9", 1, True),  # a red frame (1) on a tile settled as pink 9: the colour doubts it
+    ("rabbit-9", 1, True),  # (the same for a rabbit: its number, whatever the kind)
+    ("hat-9", 9, False),  # a pink frame: they agree
+    ("hat-1", 1, False),  # the line settled it on its colour's number
 ])
-def test_magic_colour_numbers_warns_where_the_colour_is_outweighed(probs, frame_number,
-                                                                   warned):
+def test_colour_doubts_names_a_settled_number_its_colour_doubts(label, frame_number, warned):
+    """The colour is checked on the settled labels (after the line), not in
+    `magic_colour_numbers`, which no longer says so for a sure reading the line may still
+    move."""
     img, frame = _tile_photo(NUMBER_REF_BGR[frame_number])
-    out, warnings = magic_colour_numbers(img, [_piece("hat-9", 0.95, probs, frame)], READ)
-    assert out[0].label == "hat-9"
-    assert any("hat-9 at (60, 60): its number and its colour do not agree" in w
-               for w in warnings) is warned
+    p = _piece(label, 0.95, {label: 0.999}, frame)
+    out, warnings = magic_colour_numbers(img, [p], READ)
+    assert not any("do not agree" in w for w in warnings)
+    doubts = colour_doubts(img, [p], READ)
+    assert any(f"{label} at (60, 60): its number and its colour do not agree" in w
+               for w in doubts) is warned
 
 
 def test_magic_any_copy_drops_a_false_dove_and_a_lone_tile_with_their_warnings():

@@ -90,6 +90,10 @@ class ReadSettings:
     #   under this (below the likeliest number's): 4 spreads off, another number's colour
     #   (1.0 on the committed edition-1 scenes: two surely read hats 2 and 3 under a warm
     #   light swapped, 0.33 % -> 0.66 %)
+    colour_doubt: float = -5.0  # a settled hat's or rabbit's number whose colour's log
+    #   likelihood is under this is warned about (`colour_doubts`; on the labels scored,
+    #   after `lineup.settle_numbers`: 7 sets, wrong tiles named 0 -> 9 of 43, right tiles
+    #   4 -> 4, none on normal light; -3: 11 of 43 but 18 right ones, docs/magic-rabbit.md)
     no_overlap: float = 1.0  # a piece centred inside this share of a kept one: a duplicate
     width_scales: tuple[float, ...] = (0.55, 0.68, 0.83, 1.0, 1.2, 1.45, 1.75)  # tried
     #                                   around the detector's width (`search_widths`)
@@ -320,8 +324,8 @@ def magic_colour_numbers(image: np.ndarray, pieces: list[CardPiece], s: ReadSett
     `colour_weighted`), its label the likeliest number of its kind, where the classifier
     read it with less than `colour_unsure` confidence (a surely read number keeps it; a
     number the classifier splits, another copy's drawing, goes mostly to the colour).
-    Warnings: a number the colour changed, and a number whose colour still does not agree
-    (its log likelihood under `colour_contradicts`: the classifier outweighed it)."""
+    Warnings: a number the colour changed (a number whose colour still does not agree is
+    warned about once the line settled it, `colour_doubts`)."""
     tiles = [k for k, p in enumerate(pieces) if p.label.startswith(("hat-", "rabbit-"))
              and p.frame is not None and p.probs]
     out, warnings = list(pieces), []
@@ -339,11 +343,30 @@ def magic_colour_numbers(image: np.ndarray, pieces: list[CardPiece], s: ReadSett
         if label != p.label:
             warnings.append(f"the {p.label} at ({x:.0f}, {y:.0f}) is read as {label}: its "
                             "colour is that number's")
-        if lp[int(label.rsplit("-", 1)[1]) - 1] < s.colour_contradicts:
-            warnings.append(f"the {label} at ({x:.0f}, {y:.0f}): its number and its colour "
-                            f"do not agree (its colour is {int(np.argmax(lp)) + 1}'s)")
         out[k] = replace(p, label=label, probs=probs)
     return out, warnings
+
+
+def colour_doubts(image: np.ndarray, pieces: list[CardPiece], s: ReadSettings) -> list[str]:
+    """Warnings for the hats and rabbits whose settled number (after
+    `lineup.settle_numbers`, the labels scored) its frame colour doubts: its log likelihood
+    (`ring_lab` less the light's cast, `colour_logp`) under `colour_doubt`. Checked on the
+    settled labels, as the line and the layout may still move a number or a kind after
+    `magic_colour_numbers`."""
+    tiles = [p for p in pieces if p.label.startswith(("hat-", "rabbit-"))
+             and p.frame is not None]
+    if not tiles:
+        return []
+    lab = ring_lab(image, [p.frame for p in tiles])
+    logp = colour_logp(lab - light_shift(lab, tiles, s), s.colour_spread)
+    warnings = []
+    for p, lp in zip(tiles, logp, strict=True):
+        n = int(p.label.rsplit("-", 1)[1])
+        if lp[n - 1] < s.colour_doubt:
+            x, y = p.center
+            warnings.append(f"the {p.label} at ({x:.0f}, {y:.0f}): its number and its colour "
+                            f"do not agree (its colour is {int(np.argmax(lp)) + 1}'s)")
+    return warnings
 
 
 def magic_any_copy(image: np.ndarray, pieces: list[CardPiece], warnings: list[str]

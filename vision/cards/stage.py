@@ -15,7 +15,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.cards.read import CardReader, hop_card_facts, magic_facts, troeto_facts
+from vision.cards.read import (
+    CardReader,
+    colour_doubts,
+    hop_card_facts,
+    magic_facts,
+    troeto_facts,
+)
 from vision.detections import Detections
 
 CARD_GAMES = ("magic-rabbit", "troetofanten")  # read by the card stage alone
@@ -49,7 +55,7 @@ def read_cards(reader: CardReader, image: np.ndarray, scale: float, game: str,
 
         pieces, more0 = settle_numbers(pieces)
         facts, more = magic_facts(pieces)
-        more = more0 + more
+        more = more0 + more + colour_doubts(image, pieces, reader.settings)
         zones = ["line"] * len(pieces)
     elif game == "troetofanten":
         facts, zones, more = troeto_facts(pieces)
