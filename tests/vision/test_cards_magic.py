@@ -168,3 +168,30 @@ def test_light_shift(confs, want):
     lab = NUMBER_REF_LAB[[0, 3, 6]] + cast
     lab[2] += (0, 30, 30)  # the unsure tile's colour does not count
     assert light_shift(lab, tiles, READ) == pytest.approx(np.array(want))
+
+
+class _OneTileReader:
+    """A stand-in reader: one tile, already read (what `read_cards` gets from the model)."""
+    settings = READ
+
+    def __init__(self, piece):
+        self.piece = piece
+
+    def read_pieces(self, image, game, area=None):
+        return [self.piece], []
+
+
+@pytest.mark.parametrize("frame_number, warned", [
+    (1, True),  # a red frame under a tile read as pink 9: the photo's warnings say so
+    (9, False),  # a pink frame: no colour doubt
+])
+def test_read_cards_warns_where_the_colour_doubts_the_scored_number(frame_number, warned):
+    from vision.cards.stage import read_cards
+
+    img, frame = _tile_photo(NUMBER_REF_BGR[frame_number])
+    result = read_cards(_OneTileReader(_piece("hat-9", 0.95, {"hat-9": 0.999}, frame)),
+                        img, 2.0, "magic-rabbit")
+    assert result.detections.labels == ["hat-9"]
+    # (in the photo's pixels: the working image's centre (60, 60) x 2)
+    assert any("hat-9 at (120, 120): its number and its colour do not agree" in w
+               for w in result.warnings) is warned
