@@ -134,6 +134,9 @@ class TeachSettings:
     # model is one of those keeps the model's reading (> 1: never; tiles and marbles: never,
     # Simsala Hopp's taught crops are not light balanced, so the model's probabilities there
     # are not the ones `Example.model_p` measured, and Hop la bille's marbles lost by it)
+    keep_unread: bool = False  # cards: a candidate whose top label by the model is a taught
+    # label the model does not read right on its own examples (`known_p`) keeps the model's
+    # reading (Troetofanten under a harsh light: examples posed off the card, see teach_probs)
     known_p: float = 0.5  # a profile where the model itself gives at least `known_share`
     # of the taught labels at least this probability on their examples (the mean over them;
     # the crops as the untaught reading sees them) is *known*: the model already reads this
@@ -181,7 +184,7 @@ CARD_TEACH_SETTINGS: dict[str, TeachSettings] = {
     # pose errors), sharper kinds only let covered neighbours over the reader's bar
     "troetofanten": TeachSettings(colour_weight=1.0, min_cos=0.0, rescue_cos=1.1,
                                   trust_share=0.75, keep_mass=True, relabel_only=True,
-                                  colour_step=2),
+                                  colour_step=2, keep_unread=True),
     # the cards are read right; edition-2 backs the model takes for background or another
     # game's piece are rescued when clearly nearest the taught back
     "hop-la-bille": TeachSettings(colour_weight=1.0, min_cos=0.0, rescue_cos=0.55,
@@ -1072,6 +1075,13 @@ def teach_probs(profile: Profile, classifier, labels: tuple[str, ...], probs: np
         # (its top reading a known label: not background, whose leftover favours one)
         trusted = known[pu.argmax(axis=1)] & (pu.max(axis=1) > probs[:, ib])
         out[trusted] = probs[trusted]
+    if s.keep_unread and profile.model_p is not None:  # the model's reading of a label whose
+        # own examples it does not read as that label stays (an example unlike what the model
+        # knows as it, e.g. posed off its card, says nothing of the crops that look like it)
+        unread = np.array([lab in profile.labels and profile.model_p[profile.labels.index(lab)]
+                           < s.known_p for lab in units])
+        kept = unread[pu.argmax(axis=1)] & (pu.max(axis=1) > probs[:, ib])
+        out[kept] = probs[kept]
     return out
 
 
