@@ -134,6 +134,10 @@ class TeachSettings:
     # model is one of those keeps the model's reading (> 1: never; tiles and marbles: never,
     # Simsala Hopp's taught crops are not light balanced, so the model's probabilities there
     # are not the ones `Example.model_p` measured, and Hop la bille's marbles lost by it)
+    keep_unread: bool = False  # cards: a candidate whose top label by the model, or whose
+    # label by the rule, is a taught label the model does not read right on its own examples
+    # (`known_p`) keeps the model's reading (Troetofanten under a harsh light: examples posed
+    # off the card, see teach_probs)
     known_p: float = 0.5  # a profile where the model itself gives at least `known_share`
     # of the taught labels at least this probability on their examples (the mean over them;
     # the crops as the untaught reading sees them) is *known*: the model already reads this
@@ -181,7 +185,7 @@ CARD_TEACH_SETTINGS: dict[str, TeachSettings] = {
     # pose errors), sharper kinds only let covered neighbours over the reader's bar
     "troetofanten": TeachSettings(colour_weight=1.0, min_cos=0.0, rescue_cos=1.1,
                                   trust_share=0.75, keep_mass=True, relabel_only=True,
-                                  colour_step=2),
+                                  colour_step=2, keep_unread=True),
     # the cards are read right; edition-2 backs the model takes for background or another
     # game's piece are rescued when clearly nearest the taught back
     "hop-la-bille": TeachSettings(colour_weight=1.0, min_cos=0.0, rescue_cos=0.55,
@@ -1045,6 +1049,7 @@ def teach_probs(profile: Profile, classifier, labels: tuple[str, ...], probs: np
             rescue &= (best - neg >= s.rescue_neg_margin) & ~gate
         bg[rescue] = np.minimum(bg[rescue], 1 - s.rescue_cos)
         bg[gate] = 1.0
+    choice = q.argmax(axis=1)  # (the rule's label, before relabel_only keeps the spread)
     if s.relabel_only:  # the model's own spread, its top share moved to q's choice
         n = np.arange(len(q))
         i, j = pu.argmax(axis=1), q.argmax(axis=1)
@@ -1072,6 +1077,14 @@ def teach_probs(profile: Profile, classifier, labels: tuple[str, ...], probs: np
         # (its top reading a known label: not background, whose leftover favours one)
         trusted = known[pu.argmax(axis=1)] & (pu.max(axis=1) > probs[:, ib])
         out[trusted] = probs[trusted]
+    if s.keep_unread and profile.model_p is not None:  # a taught label the model does not
+        # read right on its own examples (an example unlike what the model knows as it, e.g.
+        # posed off its card under a harsh light) neither keeps a candidate the model reads as
+        # another label nor gives up one the model reads as it: the model's reading stays
+        unread = np.array([lab in profile.labels and profile.model_p[profile.labels.index(lab)]
+                           < s.known_p for lab in units])
+        kept = (unread[pu.argmax(axis=1)] | unread[choice]) & (pu.max(axis=1) > probs[:, ib])
+        out[kept] = probs[kept]
     return out
 
 

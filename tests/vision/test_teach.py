@@ -132,6 +132,31 @@ def test_trust_keeps_only_the_model_s_known_readings(probs, trust_share, want):
     assert out[0].argmax() == want  # (columns: background, a, b, c)
 
 
+@pytest.mark.parametrize("probs, on, keep_unread, want", [
+    # the model reads c, whose example it did not read as c (model_p 0.1): its reading stays
+    # (the rule would move it to a, whose prototype the embedding sits on)
+    ([0.1, 0.05, 0.05, 0.8], 0, True, 3),
+    ([0.1, 0.05, 0.05, 0.8], 0, False, 1),  # off: the rule decides
+    # the model reads b, whose example it reads right, the embedding on c's prototype: the
+    # rule's c (an example the model did not read as c) does not take it
+    ([0.1, 0.05, 0.8, 0.05], 2, True, 2),
+    ([0.1, 0.05, 0.8, 0.05], 2, False, 3),  # off: c takes it
+    # the model reads b, the embedding on a's prototype (both read right): the rule decides
+    ([0.1, 0.05, 0.8, 0.05], 0, True, 1),
+    # the model calls it background (its leftover favouring c): the rule decides
+    ([0.7, 0.05, 0.05, 0.2], 0, True, 1),
+])
+def test_keep_unread_keeps_the_model_s_reading_of_a_misread_example(probs, on, keep_unread,
+                                                                    want):
+    prof = make_profile(keep_mass=True, relabel_only=True, min_cos=0.0, rescue_cos=1.1,
+                        keep_unread=keep_unread, known_share=1.1)
+    prof = Profile(**{**prof.__dict__, "model_p": np.float32([0.9, 0.9, 0.1])})
+    e = unit(np.eye(3, 8)[on:on + 1])  # the embedding on that label's prototype
+    out = teach_probs(prof, FakeClassifier(), LABELS, np.array([probs], np.float32), e,
+                      np.full((1, 32, 32, 3), 128, np.uint8))
+    assert out[0, 1:].argmax() + 1 == want  # (columns: background, a, b, c)
+
+
 @pytest.mark.parametrize("model_p, known_p, share, want", [
     (None, 0.5, 1.0, False),  # not measured (a profile saved before): the rule runs
     ([0.9, 0.6], 0.5, 1.0, True),  # the model reads every taught label's examples: known
