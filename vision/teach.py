@@ -154,7 +154,8 @@ TEACH_SETTINGS = TeachSettings()
 # for the cards and numbered tiles (`cards.onnx`); others use TEACH_SETTINGS.
 GAME_TEACH_SETTINGS = {
     # (both: the profile is known, the untaught reading kept, when the model reads at least
-    # 3/4 of the taught labels' examples right, `known_share`; the taught crops' model
+    # 3/4 of the taught labels' examples right, `known_share`; Simsala Hopp also when their
+    # median `model_p` is at least 0.75, `known_median`; the taught crops' model
     # probabilities differ from the untaught ones, so no per-crop trust as the cards')
     # colours compared by their lightness ratios (shade) and measured off the arena's colour
     # (a white rabbit or the cat on the red arena), the model weighed less (it reads
