@@ -272,6 +272,8 @@ def run(game: str, scenes: str | Path, per_label: int = 1, seed: int = 80,
         "model_p": {part.model: {lab: round(float(p), 3) for lab, p in
                                  zip(part.labels, part.model_p, strict=True)}
                     for part in parts if part.model_p is not None},
+        "model_p_median": {part.model: round(float(np.median(part.model_p)), 3)
+                           for part in parts if part.model_p is not None},  # (`known_median`)
         "known": {part.model: part.known for part in parts if part.model != "mauer-pawns"},
         "teach_ms": round(teach_ms, 1),
         "teach_cpu_ms": round(teach_cpu_ms, 1),  # this process's CPU (less the machine's load)

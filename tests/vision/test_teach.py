@@ -157,15 +157,19 @@ def test_keep_unread_keeps_the_model_s_reading_of_a_misread_example(probs, on, k
     assert out[0, 1:].argmax() + 1 == want  # (columns: background, a, b, c)
 
 
-@pytest.mark.parametrize("model_p, known_p, share, want", [
-    (None, 0.5, 1.0, False),  # not measured (a profile saved before): the rule runs
-    ([0.9, 0.6], 0.5, 1.0, True),  # the model reads every taught label's examples: known
-    ([0.9, 0.3], 0.5, 1.0, False),  # one label misread: the rule runs
-    ([0.9, 0.3], 0.5, 0.5, True),  # ... unless half the labels read right is enough
-    ([0.9, 0.6], 1.1, 1.0, False),  # known_p above 1: never known
+@pytest.mark.parametrize("model_p, known_p, share, median, want", [
+    (None, 0.5, 1.0, 0.7, False),  # not measured (a profile saved before): the rule runs
+    ([0.9, 0.6], 0.5, 1.0, 1.1, True),  # the model reads every taught label's examples: known
+    ([0.9, 0.3], 0.5, 1.0, 1.1, False),  # one label misread: the rule runs
+    ([0.9, 0.3], 0.5, 0.5, 1.1, True),  # ... unless half the labels read right is enough
+    ([0.9, 0.6], 1.1, 1.0, 1.1, False),  # known_p above 1: never known
+    ([1.0, 0.45], 0.5, 1.0, 0.7, True),  # one misread, but the median 0.725 is enough
+    ([0.9, 0.45], 0.5, 1.0, 0.7, False),  # ... the median 0.675 is not
 ])
-def test_profile_is_known_when_the_model_reads_the_examples(model_p, known_p, share, want):
-    prof = make_profile(labels=("a", "b"), known_p=known_p, known_share=share)
+def test_profile_is_known_when_the_model_reads_the_examples(model_p, known_p, share, median,
+                                                            want):
+    prof = make_profile(labels=("a", "b"), known_p=known_p, known_share=share,
+                        known_median=median)
     prof = Profile(**{**prof.__dict__, "model_p": None if model_p is None
                       else np.float32(model_p)})
     assert prof.known is want
