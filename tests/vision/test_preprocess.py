@@ -5,7 +5,7 @@ them)."""
 import numpy as np
 import pytest
 
-from vision.preprocess import CropSettings, crops_to_input, light_gains
+from vision.preprocess import CropSettings, apply_gains, crops_to_input, light_gains
 
 
 def _arithmetic(crops, s: CropSettings) -> np.ndarray:
@@ -80,3 +80,18 @@ def test_light_gains_every_level():
     assert light_gains(img, 1.0).tobytes() == _numpy_gains(img, 1.0).tobytes()
     assert np.array_equal(light_gains(img, 0.0), np.ones(3, np.float32))
 
+
+@pytest.mark.parametrize("shape, gains", [
+    ((48, 64, 3), np.float32([1.4, 1.0, 0.8])),  # a photo, float32 gains (light_gains)
+    ((5, 32, 32, 3), np.float32([2.3, 1.1, 1.0])),  # a stack of crops; products over 255
+    ((48, 64, 3), np.array([1.25, 0.9, 1.7])),  # float64 gains: numpy's float64 product
+])
+def test_apply_gains_looks_up_the_same_numbers(shape, gains):
+    img = np.random.default_rng(3).integers(0, 256, shape, dtype=np.uint8)
+    want = np.clip(img.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+    got = apply_gains(img, gains)
+    assert got.dtype == np.uint8 and got.shape == img.shape
+    assert np.array_equal(got, want)
+    view = img[:, ::2] if img.ndim == 3 else img[:, :, ::2]  # not contiguous
+    assert np.array_equal(apply_gains(view, gains),
+                          np.clip(view.astype(np.float32) * gains, 0, 255).astype(np.uint8))
