@@ -1144,7 +1144,9 @@ def _up_at(xy: np.ndarray, nadir: np.ndarray, shape: tuple[int, int], s: DiceSet
 def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
                bgr: np.ndarray | None = None) -> tuple[list[Face], list[str]]:
     """Drop side faces. Two accepted faces that share an edge are one die's top and side
-    face: a much smaller one is the side; otherwise the side is the one lying towards the
+    face: a much smaller one is the side, unless the photo is taken from low (no measured
+    face looks square) and it lies above a face of about its width (`small_top_above`,
+    `same_width`): then it is the top; otherwise the side is the one lying towards the
     camera's nadir (`_nadir`). Two faces that both look square (4-6 pips, so their shape is
     measured) are two dice: a die's top and side face are at right angles and cannot both
     face the camera. Two faces alike in foreshortening and size are two dice only where

@@ -67,6 +67,11 @@ def _elev_key(elevation: float) -> str:
     return "elev>=70" if elevation >= 70 else ("elev45-70" if elevation >= 45 else "elev<45")
 
 
+def _false_dice(dice) -> list[tuple[int, int, int]]:
+    """Dice no true die matched, as sorted (x, y, value): for `die_changes`."""
+    return sorted((round(d.center[0]), round(d.center[1]), d.value) for d in dice)
+
+
 class _Tally:
     """Per-die counts [dice, right, missed, wrong] by breakdown key, false dice, times."""
 
@@ -90,15 +95,19 @@ class _Tally:
         self.fp += len(extra)
         self.reported += len(dice)
         rows = []
+        outcome = ["right"] * len(truth_dice)  # (per true die, for `die_changes`)
         for ti, di in pairs:
             tr = truth_dice[ti]
             ok = dice[di].value == tr["value"]
             rows.append((ti, 1 if ok else 0, 0, 0 if ok else 1))
+            if not ok:
+                outcome[ti] = f"wrong {dice[di].value}"
             if verbose and not ok:
                 print(f"{name}: die {tr['value']} at {tr['center']} read as "
                       f"{dice[di].value} ({tr.get('style')})")
         for ti in miss:
             rows.append((ti, 0, 1, 0))
+            outcome[ti] = "missed"
             if verbose:
                 tr = truth_dice[ti]
                 print(f"{name}: missed {tr['value']} at {tr['center']} ({tr.get('style')},"
@@ -106,14 +115,7 @@ class _Tally:
         if verbose:
             for di in extra:
                 print(f"{name}: false die {dice[di].value} at {dice[di].center}")
-        out = ["right"] * len(truth_dice)
-        for ti, di in pairs:
-            if dice[di].value != truth_dice[ti]["value"]:
-                out[ti] = f"wrong {dice[di].value}"
-        for ti in miss:
-            out[ti] = "missed"
-        self.outcomes[name] = (out, sorted((round(dice[di].center[0]), round(
-            dice[di].center[1]), dice[di].value) for di in extra))
+        self.outcomes[name] = (outcome, _false_dice([dice[di] for di in extra]))
         for ti, right, missed, wrong in rows:
             lab = legible[ti] if legible is not None else None
             if lab is not None:  # (labelled: legible or not)
@@ -218,8 +220,7 @@ def evaluate(count: int, seed: int, verbose: bool = False, reads=None,
         for i, (read, tally) in enumerate(readers):
             dice = read(img)
             nod_fp[i] += len(dice)
-            tally.outcomes[f"no dice {seed + 100_000 + k}"] = ([], sorted(
-                (round(d.center[0]), round(d.center[1]), d.value) for d in dice))
+            tally.outcomes[f"no dice {seed + 100_000 + k}"] = ([], _false_dice(dice))
     out = []
     for (_, tally), fp in zip(readers, nod_fp, strict=True):
         r = tally.report(count)

@@ -53,13 +53,11 @@ def harsh_light(image: np.ndarray) -> np.ndarray:
 
 
 def harsh_scenes(scenes: str | Path, out: Path) -> Path:
-    """A copy of a scene folder under `harsh_light` (photos and truths)."""
-    out.mkdir(parents=True, exist_ok=True)
-    for img, truth in scene_files(scenes):
-        cv2.imwrite(str(out / (img.stem + ".jpg")), harsh_light(cv2.imread(str(img))),
-                    [cv2.IMWRITE_JPEG_QUALITY, 90])
-        (out / (img.stem + ".json")).write_text(truth.read_text())
-    return out
+    """A copy of a scene folder under `harsh_light` (photos and truths; `out` emptied
+    first): `vision.light_eval.lit_scenes` with its "harsh" light."""
+    from vision.light_eval import lit_scenes  # (here: light_eval imports this module)
+
+    return lit_scenes(scenes, out, "harsh")
 
 
 def write_teach_folder(game: str, out: str | Path, per_label: int = 1, seed: int = 80,
