@@ -8,7 +8,6 @@ import pytest
 
 from vision.cards.pieces import CardPiece
 from vision.cards.read import (
-    NUMBER_REF_BGR,
     NUMBER_REF_LAB,
     READ,
     colour_doubts,
@@ -21,6 +20,14 @@ from vision.cards.read import (
     magic_tiles,
     ring_lab,
 )
+
+# Magic Rabbit number colours (pieces.md names), BGR: what the test tiles are painted with
+# (the reader compares with `read.NUMBER_REF_LAB`)
+NUMBER_REF_BGR = {
+    1: (40, 40, 215), 2: (30, 130, 245), 3: (40, 215, 245), 4: (90, 215, 130),
+    5: (50, 120, 20), 6: (235, 190, 100), 7: (140, 40, 20), 8: (150, 50, 120),
+    9: (180, 120, 245),
+}
 
 
 @pytest.mark.parametrize("probs, bg, label, conf", [

@@ -44,12 +44,6 @@ GAME_LABELS: dict[str, tuple[str, ...]] = {
     "hop-la-bille": CARD_LABELS_HOP,
 }
 
-# Magic Rabbit number colours (pieces.md names), BGR, for the digit/colour agreement check.
-NUMBER_REF_BGR = {
-    1: (40, 40, 215), 2: (30, 130, 245), 3: (40, 215, 245), 4: (90, 215, 130),
-    5: (50, 120, 20), 6: (235, 190, 100), 7: (140, 40, 20), 8: (150, 50, 120),
-    9: (180, 120, 245),
-}
 
 
 @dataclass(frozen=True)
@@ -322,8 +316,9 @@ def magic_colour_numbers(image: np.ndarray, pieces: list[CardPiece], s: ReadSett
     its own colour, shared by its hat and rabbit, in any copy): each hat's and rabbit's
     probabilities times its colour's likelihood (`ring_lab`, `colour_logp`,
     `colour_weighted`), its label the likeliest number of its kind, where the classifier
-    read it with less than `colour_unsure` confidence (a surely read number keeps it; a
-    number the classifier splits, another copy's drawing, goes mostly to the colour).
+    read it with less than `colour_unsure` confidence (a surely read number keeps it unless
+    its colour's log likelihood for it is under `colour_contradicts`, another number's
+    colour; a number the classifier splits, another copy's drawing, goes mostly to the colour).
     Warnings: a number the colour changed (a number whose colour still does not agree is
     warned about once the line settled it, `colour_doubts`)."""
     tiles = [k for k, p in enumerate(pieces) if p.label.startswith(("hat-", "rabbit-"))
@@ -331,7 +326,7 @@ def magic_colour_numbers(image: np.ndarray, pieces: list[CardPiece], s: ReadSett
     out, warnings = list(pieces), []
     lab = ring_lab(image, [pieces[k].frame for k in tiles])
     lab = lab - light_shift(lab, [pieces[k] for k in tiles], s)
-    logp = colour_logp(lab, s.colour_spread) if tiles else np.zeros((0, 9))
+    logp = colour_logp(lab, s.colour_spread)
     for k, lp in zip(tiles, logp, strict=True):
         p = pieces[k]
         kind, n = p.label.split("-", 1)
@@ -1478,9 +1473,9 @@ class CardReader:
 
     def read_crops(self, image: np.ndarray, frames: list, game: str, number_frames=None,
                    numbers: bool = True
-                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The card classifier's readings of the crops at `frames` ((4, 2) corners each):
-        (the crops, the game's labels' probabilities (N, L), Troetofanten's numbers read by
+        (the game's labels' probabilities (N, L), Troetofanten's numbers read by
         `troeto_numbers` at `number_frames` (default `frames`), P(background) (N,), whether
         each crop is a piece (N,) bool: P(background) under `min_piece_prob` and the game's
         labels together likelier than background (not a piece of another game, the
@@ -1500,7 +1495,7 @@ class CardReader:
         total = game_probs.sum(axis=1)
         piece = (bg < s.min_piece_prob) & (total > bg)
         conf = game_probs.max(axis=1, initial=0.0) / np.maximum(total, 1e-9) * (1 - bg)
-        return crops, game_probs, bg, piece, np.where(piece, conf, 0.0)
+        return game_probs, bg, piece, np.where(piece, conf, 0.0)
 
     def search_widths(self, image: np.ndarray, spec: KeySpec, xy: np.ndarray,
                       angles: np.ndarray, widths: np.ndarray) -> np.ndarray:
@@ -1673,7 +1668,7 @@ class CardReader:
                 cand += [(fr, a + turn, w) for fr, turn in zip(frames, (0.0, 180.0),
                                                                 strict=True)]
         if cand:  # the classifier alone: the number model can move the argmax off "back"
-            _, pg, bg, _, _ = self.read_crops(image, [f for f, _, _ in cand], "troetofanten",
+            pg, bg, _, _ = self.read_crops(image, [f for f, _, _ in cand], "troetofanten",
                                               numbers=False)
             j_back = TROETO_LABELS.index("back")
             for r in range(0, len(cand), 2):
@@ -1784,7 +1779,7 @@ class CardReader:
         regions = [(c, a, near_width(at, wid, c), r) for c, a, _, r in regions]
         frames = [card_frame(c, a + turn, w, spec.aspect) for c, a, w, _ in regions
                   for turn in (0.0, 180.0)]
-        _, probs, _, _, conf = self.read_crops(image, frames, "troetofanten")
+        probs, _, _, conf = self.read_crops(image, frames, "troetofanten")
         out, unread = list(pieces), []
         for n, (c, _, w, _) in enumerate(regions):
             k = 2 * n + int(conf[2 * n + 1] > conf[2 * n])
@@ -1855,7 +1850,7 @@ class CardReader:
                                  kp.width[idx[:n_strong]], s)
             at = [frame_from_pose(kp.xy[i], a, kp.width[i], spec)
                   for i, a in zip(idx[:n_strong], turned, strict=True)] + frames[n_strong:]
-        crops, game_probs, bgs, is_piece, confs = self.read_crops(image, frames, game, at)
+        game_probs, bgs, is_piece, confs = self.read_crops(image, frames, game, at)
         under: list[tuple[str, np.ndarray, np.ndarray]] = []  # (label, key, frame): weak
         #   key points read surely as face-up cards on a card read
         doubted: list[tuple[str, np.ndarray, np.ndarray, dict]] = []  # (kind, key, frame,
