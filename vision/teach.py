@@ -632,7 +632,8 @@ class Example:
     white: np.ndarray | None = None  # (3,) the crop's `white_point` (with `white_label`)
     crop: np.ndarray | None = None  # the crop, to measure its colour again once balanced
     photo: str = ""  # the teach photo it came from (its candidates share one white balance)
-    model_p: float | None = None  # the model's own probability of `label` on this crop
+    model_p: float | None = None  # the model's own probability of `label` (Troetofanten: of
+    # its kind, summed) on this candidate as the untaught reading crops it (`known_p`)
 
 
 def read_taps(photo: Path, default_label: str) -> list[tuple[float, float, str]] | None:
@@ -833,9 +834,7 @@ def _part(tg: TeachGame, examples: list[Example], model: str, classifier,
     hues = np.radians([e.shields for e in ex if e.shields is not None])
     shields = (np.degrees(np.arctan2(np.sin(hues).mean(axis=0), np.cos(hues).mean(axis=0)))
                .astype(np.float32) if len(hues) else None)  # (the circular mean)
-    ps = [[e.model_p for e in ex if tg.unit(e.label) == u] for u in units]
-    model_p = (np.array([np.mean(p) for p in ps], np.float32)
-               if all(p is not None for q in ps for p in q) else None)
+    model_p = mean_model_p([[e.model_p for e in ex if tg.unit(e.label) == u] for u in units])
     return Profile(game=tg.game, labels=tuple(units), prototypes=prototypes,
                    colours=np.asarray(cols, np.float32).reshape(len(units), 3),
                    counts=np.asarray(counts, np.int64), classes=tuple(classifier.classes),
@@ -1063,7 +1062,7 @@ def teach_probs(profile: Profile, classifier, labels: tuple[str, ...], probs: np
     choice = q.argmax(axis=1)  # (the rule's label, before relabel_only keeps the spread)
     if s.relabel_only:  # the model's own spread, its top share moved to q's choice
         n = np.arange(len(q))
-        i, j = pu.argmax(axis=1), q.argmax(axis=1)
+        i, j = pu.argmax(axis=1), choice
         shares = pu / np.maximum(pu.sum(axis=1, keepdims=True), 1e-12)
         q = shares.copy()
         q[n, i], q[n, j] = shares[n, j], shares[n, i]
@@ -1144,14 +1143,26 @@ def profile_from_taps(game: str, photos: list[tuple[str, bytes]], taps: list[dic
     return profile_from_examples(game, examples, pipeline, settings)
 
 
+def mean_model_p(per_label: list[list[float | None]]) -> np.ndarray | None:
+    """(L,) float32 mean `Example.model_p` of each label's examples, or None when any of
+    them was not measured."""
+    if not all(p is not None for q in per_label for p in q):
+        return None
+    return np.array([np.mean(p) for p in per_label], np.float32)
+
+
+def profile_parts(profile: Profile) -> list[Profile]:
+    """A profile's parts: itself for pawns, else its pieces' and cards' parts it has."""
+    parts = (profile,) if profile.model == "mauer-pawns" else (profile.piece_part,
+                                                               profile.card_part)
+    return [p for p in parts if p is not None]
+
+
 def profile_counts(profile: Profile) -> dict[str, int]:
     """{taught label: examples} over both parts."""
     out = {}
-    parts = (profile,) if profile.model == "mauer-pawns" else (profile.piece_part,
-                                                               profile.card_part)
-    for part in parts:
-        if part is not None:
-            out |= {lab: int(c) for lab, c in zip(part.labels, part.counts, strict=True)}
+    for part in profile_parts(profile):
+        out |= {lab: int(c) for lab, c in zip(part.labels, part.counts, strict=True)}
     return out
 
 

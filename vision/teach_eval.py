@@ -109,9 +109,9 @@ def write_teach_folder(game: str, out: str | Path, per_label: int = 1, seed: int
 class TaughtPipeline:
     """A `Pipeline` stand-in for `evaluate_folder` that recognises with a profile and times
     the teach steps per photo (`teach_probs`; the taught backs' look: Troetofanten's search,
-    `teach_cards.look_backs`, and Hop la bille's colours, `photo_colours`, rescue and row
-    check, `off_row_backs`; Simsala Hopp's coats of arms, `shield_hues`, and
-    `teach.shield_calibrated`)."""
+    `teach_cards.look_pixels`, `unlike_backs` and `look_backs`, and Hop la bille's colours,
+    `photo_colours`, rescue and row check, `off_row_backs`; Simsala Hopp's coats of arms,
+    `shield_hues`, and `teach.shield_calibrated`)."""
 
     def __init__(self, pipeline: Pipeline, profile: teach.Profile):
         self.pipeline, self.profile = pipeline, profile
@@ -132,7 +132,8 @@ class TaughtPipeline:
         spent = [0.0, 0.0]
         lock = threading.Lock()  # Hop la bille reads its cards on a second thread
         local = threading.local()  # per thread: only its outermost timed call counts
-        #                            (look_backs, photo_colours call look_colours)
+        #                            (look_pixels, photo_colours call look_colours;
+        #                             look_backs, unlike_backs call look_pixels if not given it)
 
         def timing(fn):
             def timed(*a, **k):
@@ -253,8 +254,7 @@ def run(game: str, scenes: str | Path, per_label: int = 1, seed: int = 80,
             after = evaluate_folder(game, scenes, taught).to_json()
             added_ms, added_cpu_ms = taught.added_ms, taught.added_cpu_ms
             before, after = headline(before), headline(after)
-    parts = [p for p in ((profile,) if profile.model == "mauer-pawns" else
-                         (profile.piece_part, profile.card_part)) if p is not None]
+    parts = teach.profile_parts(profile)
     return {
         "game": game,
         "scenes_folder": str(scenes),

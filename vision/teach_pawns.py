@@ -201,9 +201,8 @@ def pawn_part(examples: list[teach.Example]) -> teach.Profile:
         protos.append(np.mean([e.embedding for e in mine], axis=0))
         cols.append(np.mean([e.colour for e in mine], axis=0))
         counts.append(len(mine))
-    ps = [[e.model_p for e in examples if e.label == lab] for lab in labels]
-    model_p = (np.array([np.mean(p) for p in ps], np.float32)
-               if all(p is not None for q in ps for p in q) else None)
+    model_p = teach.mean_model_p([[e.model_p for e in examples if e.label == lab]
+                                  for lab in labels])
     return teach.Profile(game=GAME, labels=tuple(labels),
                          prototypes=np.asarray(protos, np.float32).reshape(len(labels), -1),
                          colours=np.asarray(cols, np.float32).reshape(len(labels), 3),
