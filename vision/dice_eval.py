@@ -45,20 +45,16 @@ LEGIBILITY = Path(__file__).resolve().parent.parent / "datasets" / "dice-legibil
 def match(dice, truth, tol=0.6):
     """Greedy nearest matching of reported dice to true dice (centre within tol * side).
     Returns (pairs [(truth_i, dice_i)], unmatched truth, unmatched dice)."""
-    pairs, used = [], set()
+    from vision.evaluate import one_to_one  # (here: it imports the pipeline)
+
     cand = []
     for ti, t in enumerate(truth):
         for di, d in enumerate(dice):
             dist = float(np.hypot(d.center[0] - t["center"][0], d.center[1] - t["center"][1]))
             if dist <= tol * t["side_px"]:
                 cand.append((dist, ti, di))
-    tdone = set()
-    for _, ti, di in sorted(cand):
-        if ti in tdone or di in used:
-            continue
-        pairs.append((ti, di))
-        tdone.add(ti)
-        used.add(di)
+    pairs = one_to_one(sorted(cand))
+    tdone, used = {ti for ti, _ in pairs}, {di for _, di in pairs}
     return pairs, [i for i in range(len(truth)) if i not in tdone], [
         i for i in range(len(dice)) if i not in used]
 

@@ -106,6 +106,9 @@ class BoardDiceSettings:
 
 
 SETTINGS = BoardDiceSettings()
+_FACE_GRID = np.mgrid[-0.8:0.81:0.2, -0.8:0.81:0.2].reshape(2, -1).T  # (81, 2) face units:
+# where a die's face lightness is sampled (the spot read's grid and `dot_read`'s)
+_FACE_GRID.flags.writeable = False
 
 
 def _through(H: np.ndarray, pts) -> np.ndarray:
@@ -397,7 +400,7 @@ def _spot_grids(shift: float, steps: int, spacing: tuple[float, ...], explain: f
     shifts = np.array([[dx, dy] for dx in sh for dy in sh])  # (S, 2)
     sps = np.asarray(spacing, float)  # (P,)
     grid = np.array([[c, r] for r in (-1, 0, 1) for c in (-1, 0, 1)], float)  # (9, 2)
-    facep = np.mgrid[-0.8:0.81:0.2, -0.8:0.81:0.2].reshape(2, -1).T  # (81, 2)
+    facep = _FACE_GRID
     ring = np.array([[u, e] for u in (-1, 0, 1) for e in (-1, 1)]
                     + [[e, u] for u in (-1, 0, 1) for e in (-1, 1)], float)  # (12, 2)
     is_out = np.array([[0, 1]] * 6 + [[1, 0]] * 6, bool)  # which coordinate lies outside
@@ -525,7 +528,6 @@ def dot_read(Lf: np.ndarray, centre, a: np.ndarray, s: BoardDiceSettings = SETTI
     ys, xs = np.nonzero(win <= er)
     ai = np.linalg.inv(a)
     u = (np.stack([xs + x0, ys + y0], 1) - c0) @ ai.T
-    fu = np.mgrid[-0.8:0.81:0.2, -0.8:0.81:0.2].reshape(2, -1).T
 
     def at(uu):  # face units -> Lf, None outside the image
         p = c0 + uu @ a.T
@@ -533,7 +535,7 @@ def dot_read(Lf: np.ndarray, centre, a: np.ndarray, s: BoardDiceSettings = SETTI
             return None
         return Lf[np.round(p[:, 1]).astype(np.intp), np.round(p[:, 0]).astype(np.intp)]
 
-    fv = at(fu)
+    fv = at(_FACE_GRID)
     if fv is None:
         return None
     face = float(np.percentile(fv, 85))

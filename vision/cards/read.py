@@ -38,6 +38,7 @@ BACKGROUND = "background"
 # the backs' look: bins of hue x saturation (coloured pixels: `look_min_sat` and up)
 LOOK_BINS = [30, 16]
 
+TROETO_NUMBERED = ("elephant", "tootophant")  # the Troetofanten kinds that carry a number
 GAME_LABELS: dict[str, tuple[str, ...]] = {
     "magic-rabbit": tuple(x for x in MAGIC_RABBIT_LABELS if x != "dove"),
     "troetofanten": TROETO_LABELS,
@@ -1258,7 +1259,7 @@ def twin_labels(a: str, b: str) -> bool:
     if a == "back" or b == "back":
         return False
     ka, kb = a.rsplit("-", 1)[0], b.rsplit("-", 1)[0]
-    return a == b or (ka == kb and ka in ("elephant", "tootophant"))
+    return a == b or (ka == kb and ka in TROETO_NUMBERED)
 
 
 def drop_turned_twins(pieces: list[CardPiece], reach: float, turn_tol: float = 30.0,
@@ -1462,7 +1463,7 @@ class CardReader:
         crops = np.stack([crop_card(image, f, self.index_spec, cs) for f in frames])
         pidx = self.index.predict(crops).probs
         out = probs.copy()
-        for kind in ("elephant", "tootophant"):
+        for kind in TROETO_NUMBERED:
             cols = [j for j, lab in enumerate(labels) if lab.startswith(kind + "-")]
             nums = [labels[j].rsplit("-", 1)[1] for j in cols]
             pk = probs[:, cols].sum(axis=1, keepdims=True)
@@ -1866,7 +1867,7 @@ class CardReader:
             if game == "troetofanten" and conf < s.min_confidence and r < n_strong \
                     and within is None:  # (`second_look`'s own readings are not warned about)
                 kind = labels[b].rsplit("-", 1)[0]
-                if kind in ("elephant", "tootophant") and \
+                if kind in TROETO_NUMBERED and \
                         label_kind_share(labels[b], probs) * (1 - bg) >= s.doubt_kind:
                     doubted.append((kind, kp.xy[i].copy(), frames[r], probs))
             fan = game == "troetofanten" and conf >= s.fan_confidence
