@@ -1080,21 +1080,24 @@ def teach_probs(profile: Profile, classifier, labels: tuple[str, ...], probs: np
         within = probs[:, cols] / np.maximum(pu[:, k:k + 1], 1e-12)
         within = np.where(pu[:, k:k + 1] > 1e-12, within, 1.0 / len(cols))
         out[:, cols] = (q[:, k] * mass)[:, None] * within
-    if profile.model_p is not None and profile.read_share >= s.trust_share:  # the model
-        # knows most of this copy: its reading of a label it reads right on its examples stays
-        known = np.array([lab in profile.labels and profile.model_p[profile.labels.index(lab)]
-                          >= s.known_p for lab in units])
-        # (its top reading a known label: not background, whose leftover favours one)
-        trusted = known[pu.argmax(axis=1)] & (pu.max(axis=1) > probs[:, ib])
-        out[trusted] = probs[trusted]
-    if s.keep_unread and profile.model_p is not None:  # a taught label the model does not
-        # read right on its own examples (an example unlike what the model knows as it, e.g.
-        # posed off its card under a harsh light) neither keeps a candidate the model reads as
-        # another label nor gives up one the model reads as it: the model's reading stays
-        unread = np.array([lab in profile.labels and profile.model_p[profile.labels.index(lab)]
-                           < s.known_p for lab in units])
-        kept = (unread[pu.argmax(axis=1)] | unread[choice]) & (pu.max(axis=1) > probs[:, ib])
-        out[kept] = probs[kept]
+    if profile.model_p is not None:  # the model's own probability of each unit on its
+        # examples (NaN: not taught, neither known nor unread)
+        p_unit = np.array([profile.model_p[profile.labels.index(lab)]
+                           if lab in profile.labels else np.nan for lab in units], np.float32)
+        top = pu.argmax(axis=1)
+        modelled = pu.max(axis=1) > probs[:, ib]  # its top reading a label, not background
+        #                                           (whose leftover favours one)
+        if profile.read_share >= s.trust_share:  # the model knows most of this copy: its
+            # reading of a label it reads right on its examples stays
+            trusted = (p_unit >= s.known_p)[top] & modelled
+            out[trusted] = probs[trusted]
+        if s.keep_unread:  # a taught label the model does not read right on its own
+            # examples (an example unlike what the model knows as it, e.g. posed off its card
+            # under a harsh light) neither keeps a candidate the model reads as another label
+            # nor gives up one the model reads as it: the model's reading stays
+            unread = p_unit < s.known_p
+            kept = (unread[top] | unread[choice]) & modelled
+            out[kept] = probs[kept]
     return out
 
 
