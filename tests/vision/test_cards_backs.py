@@ -965,3 +965,36 @@ def test_number_doubt_threshold_of_the_reader(share, warned):
     got = [w for w in piece_warnings([p], "troetofanten", READ)
            if "corner number is unclear" in w]
     assert bool(got) == warned, got
+
+
+def draw_rimmed_back(img, centre, angle, width, colour, stripe) -> np.ndarray:
+    """A face-down card with a white rim (6 % of its width) around its design."""
+    frame = draw_face(img, centre, angle, width)
+    draw_back(img, centre, angle, 0.88 * width, colour, stripe)
+    return frame
+
+
+@pytest.mark.parametrize("second,split,want", [
+    (((300 + W, 150 + 0.3 * W), 0.0), True, 2),  # edge to edge: the rims part them unclosed
+    (((300 + W, 150 + 0.3 * W), 0.0), False, 0),  # closed over the rims: one region
+    (((300 + 0.8 * W, 150 + 1.2 * W), 30.0), True, 2),  # overlapping at a corner: a neck
+    (((300 + 0.8 * W, 150 + 1.2 * W), 30.0), False, 0),
+    (((300, 150 + 0.5 * W), 0.0), True, 1),  # half on the other: the top card, no neck
+    (((300, 150 + 0.5 * W), 0.0), False, 0),
+])
+def test_design_regions_backs_that_touch(second, split, want):
+    """Two backs that touch are joined by `card_shaped`'s closing; `touching_cards` takes
+    them apart again (`split_touching`); of a pile with no neck, the top card (its rim parts
+    it from the strip of the card under it)."""
+    rng = np.random.default_rng(11)
+    img = np.clip(np.array((60, 130, 60), np.int16) + rng.integers(-8, 9, (360, 480, 3)),
+                  0, 255).astype(np.uint8)
+    faces = [draw_face(img, (60 + 55 * k, 300), 0.0, W) for k in range(3)]
+    draw_rimmed_back(img, (300, 150), 0.0, W, (150, 60, 20), (120, 40, 10))
+    draw_rimmed_back(img, *second, W, (150, 60, 20), (120, 40, 10))
+    centres = np.array([fr.mean(axis=0) for fr in faces])
+    got = design_regions(img, centres, np.full(3, W), replace(READ, split_touching=split))
+    assert len(got) == want, [np.round(c) for c, _, _, _ in got]
+    for c, _, w, _ in got:  # each at one of the two cards, a card wide
+        assert min(np.hypot(*(c - np.array(p))) for p in [(300, 150), second[0]]) < 0.15 * W
+        assert 0.8 * W <= w <= 1.2 * W

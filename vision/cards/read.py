@@ -164,6 +164,9 @@ class ReadSettings:
     hop_back_paper: float = 0.3  # a back shows at most this share of pale paper (a face-up
     #   card's inside is mostly paper)
     hop_row_backs: bool = True  # look for face-down cards beside a short row
+    split_touching: bool = True  # a region of the backs' look (or of one colour) that is no
+    #   card but holds two cards' area is looked at again before it is closed over the
+    #   cards' rims: backs lying edge to edge (`touching_cards`)
     design_apart: float = 0.25  # widths between its centre and any card read's
     weak_up_confidence: float = 0.9  # a weak key point read as a face-up card this surely
     #   is one, unless its key point or its card's centre lies on a card read already (a
@@ -617,13 +620,13 @@ def look_alike_regions(image: np.ndarray, frames: list[np.ndarray], centres: np.
     look = look.astype(np.float32)
     hit = cv2.calcBackProject([hsv], [0, 1], look, ranges, 255)
     return card_shaped(hit, centres, widths, s.look_size, s.look_fill, s.look_shape,
-                       s.look_scale, s, masks=masks, ends=ends)
+                       s.look_scale, s, masks=masks, ends=ends, split=s.split_touching)
 
 
 def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
                 size: tuple[float, float], fill: float, shape: tuple[float, float],
                 scale: float, settings: ReadSettings = READ, piles: bool = False,
-                masks: list | None = None, ends: list | None = None
+                masks: list | None = None, ends: list | None = None, split: bool = False
                 ) -> list[tuple[np.ndarray, float, float, float]]:
     """The card-shaped regions of the mask `hit` (the photo at `scale`, non-zero where a
     back's colours are), closed over the design's other parts: a region's minimum-area
@@ -631,15 +634,19 @@ def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
     is `size` x the width of the cards read nearest to it (`centres` (N, 2), `widths` (N,):
     at `scale`) and it fills `fill` of it. With `piles`, a region a card high and
     `pile_width` x the cards' width across is two cards of a spread pile, one at each end.
-    Returns (centre (2,) photo px, angle of the rectangle's short side in degrees modulo
-    180, its short side photo px, long side / short side) per card. `ends`: the caller's
-    list, given (centre (2,) photo px, ((unit vector, length photo px) of each of the
-    rectangle's two sides)) of every other region that fills `fill` of its rectangle (a
-    card partly under another, for `end_backs`)."""
+    With `split`, a region that is no card and holds two cards' area is looked at again
+    unclosed (`touching_cards`: cards lying edge to edge, which the closing joins over
+    their rims). Returns (centre (2,) photo px, angle of the rectangle's short side in
+    degrees modulo 180, its short side photo px, long side / short side) per card.
+    `ends`: the caller's list, given (centre (2,) photo px, ((unit vector, length photo px)
+    of each of the rectangle's two sides)) of every other region that fills `fill` of its
+    rectangle (a card partly under another, for `end_backs`)."""
     s = settings
     f = scale
     width = float(np.min(widths))
     lo, hi = size
+    least = fill * lo * lo * 1.25 * width * width  # the fewest pixels a card has
+    raw = hit
     k = max(3, int(round(0.2 * width)) | 1)
     hit = cv2.morphologyEx(hit, cv2.MORPH_CLOSE, cv2.getStructuringElement(
         cv2.MORPH_ELLIPSE, (k, k)))
@@ -650,7 +657,7 @@ def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
     out = []
     for j in range(1, n):
         x0, y0, bw, bh, a = (int(v) for v in stats[j])
-        if a < fill * lo * lo * 1.25 * width * width:
+        if a < least:
             continue
         blob = (lab[y0:y0 + bh, x0:x0 + bw] == j).astype(np.uint8)
         rect = mask_min_area_rect(blob, (x0, y0))
@@ -658,13 +665,12 @@ def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
         near = near_width(centres, widths, rect[0])
         ang = float(np.degrees(np.arctan2(eu[1], eu[0])) % 180.0)
         centre = np.array(rect[0], float)
-        if a < fill * short * long_:
-            continue
-        if lo * near <= short <= hi * near and \
+        filled = a >= fill * short * long_
+        if filled and lo * near <= short <= hi * near and \
                 shape[0] <= long_ / max(short, 1.0) <= shape[1]:
             out.append(((centre + 0.5) / f - 0.5, ang, short / f, long_ / short))
-        elif piles and s.pile_width[0] * near <= short <= s.pile_width[1] * near and \
-                shape[0] <= long_ / near <= shape[1] and \
+        elif filled and piles and s.pile_width[0] * near <= short <= s.pile_width[1] * near \
+                and shape[0] <= long_ / near <= shape[1] and \
                 long_ / short < shape[0]:  # too square for one card
             # two cards of a pile, one shifted along the other's width: one at each end
             w = min(near, short / s.pile_width[0])
@@ -672,10 +678,75 @@ def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
             for sign in (-1.0, 1.0):
                 c = centre + sign * 0.5 * (short - w) * u
                 out.append(((c + 0.5) / f - 0.5, ang, w / f, long_ / w))
-        elif ends is not None:
+        elif split and a >= 2 * least and (parts := touching_cards(
+                raw[y0:y0 + bh, x0:x0 + bw] & (blob * 255), (x0, y0), centres, widths,
+                size, fill, shape, least)):
+            out += [((c + 0.5) / f - 0.5, an, sh / f, r) for c, an, sh, r in parts]
+        elif filled and ends is not None:
             sides = tuple((e / max(float(np.hypot(*e)), 1e-9), n / f)
                           for e, n in ((eu, short), (ev, long_)))
             ends.append(((centre + 0.5) / f - 0.5, sides))
+    return out
+
+
+def touching_cards(raw: np.ndarray, offset: tuple[int, int], centres: np.ndarray,
+                   widths: np.ndarray, size: tuple[float, float], fill: float,
+                   shape: tuple[float, float], least: float, neck: float = 0.6
+                   ) -> list[tuple[np.ndarray, float, float, float]]:
+    """The cards of one closed region of `card_shaped` that has no card's shape: `raw`
+    (uint8, the region's box cut at `offset` from the unclosed mask, 0 off the region).
+    Cards lying edge to edge join into one region once closed over their rims: unclosed,
+    its 4-connected parts are looked at, each with its holes filled (a medallion of
+    another colour). Cards overlapping at a corner stay one part: a part of two cards'
+    area whose inside narrows between two cores (the pixels at least `neck` x the part's
+    largest distance from its outline) is cut between them, each pixel to the nearer core.
+    A piece is a card by `card_shaped`'s own tests (`size` x the nearest cards' width,
+    `shape`, `fill`; `least` pixels). Returns (centre (2,), angle of the short side in
+    degrees modulo 180, short side, long / short side) per card, in the mask's pixels."""
+    lo, hi = size
+
+    def card(part: np.ndarray):
+        contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE,
+                                       offset=offset)
+        cnt = max(contours, key=cv2.contourArea)
+        a = cv2.contourArea(cnt) + 0.5 * cv2.arcLength(cnt, True)  # about its pixels
+        rect = cv2.minAreaRect(cnt)
+        short, eu, long_, _ = rect_sides(rect)
+        near = near_width(centres, widths, rect[0])
+        if a >= fill * short * long_ and lo * near <= short <= hi * near and \
+                shape[0] <= long_ / max(short, 1.0) <= shape[1]:
+            return (np.array(rect[0], float),
+                    float(np.degrees(np.arctan2(eu[1], eu[0])) % 180.0), short,
+                    long_ / short)
+        return None
+
+    n, lab, stats, _ = cv2.connectedComponentsWithStats((raw > 0).astype(np.uint8), 4)
+    out = []
+    for j in range(1, n):
+        if stats[j, cv2.CC_STAT_AREA] < 0.5 * least:
+            continue
+        contours, _ = cv2.findContours((lab == j).astype(np.uint8), cv2.RETR_EXTERNAL,
+                                       cv2.CHAIN_APPROX_NONE)
+        part = np.zeros(raw.shape, np.uint8)
+        cv2.drawContours(part, contours, -1, 1, -1)  # (its holes filled)
+        if np.count_nonzero(part) < least:
+            continue
+        k = 1  # cores
+        if np.count_nonzero(part) >= 2 * least:  # two cards' area: cut at a neck
+            d = cv2.distanceTransform(np.pad(part, 1), cv2.DIST_L2, 5)[1:-1, 1:-1]
+            cores = (d >= neck * float(d.max())).astype(np.uint8)
+            k, core_lab = cv2.connectedComponents(cores, connectivity=8)
+        if k < 3:  # one card, or none
+            if (found := card(part)) is not None:
+                out.append(found)
+            continue
+        _, nearest = cv2.distanceTransformWithLabels(1 - cores, cv2.DIST_L2, 5,
+                                                     labelType=cv2.DIST_LABEL_CCOMP)
+        for c in range(1, k):  # (`nearest` numbers the cores its own way)
+            ids = np.unique(nearest[core_lab == c])
+            piece = (np.isin(nearest, ids) & (part > 0)).astype(np.uint8)
+            if np.count_nonzero(piece) >= least and (found := card(piece)) is not None:
+                out.append(found)
     return out
 
 
@@ -710,7 +781,7 @@ def design_regions(image: np.ndarray, centres: np.ndarray, widths: np.ndarray,
         hit = cv2.calcBackProject([hsv], [0, 1], look, ranges, 255)
         mine: list = []
         found = card_shaped(hit, centres, widths, s.design_size, s.design_fill, s.look_shape,
-                            s.look_scale, s, True, mine, ends)
+                            s.look_scale, s, True, mine, ends, s.split_touching)
         if masks is not None and found:  # a design's mask where it made a card
             masks += mine
         out += [r for r in found  # (a card found by another group of colours already: once)
