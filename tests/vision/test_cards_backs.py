@@ -951,17 +951,21 @@ def test_look_alike_regions_a_back_whose_medallion_the_table_shares():
     assert sorted(np.round(g[0]).tolist() for g in got) == [[90.0, 100.0], [260.0, 180.0]]
 
 
-@pytest.mark.parametrize("share,warned", [
-    (0.78, True),   # the session-8 index model's wrong numbers often take 0.75-0.8: warned
-    (0.82, False),  # a number this sure is not
-    (0.5, True),    # an even split always is
+@pytest.mark.parametrize("kind,share,warned", [
+    ("elephant", 0.78, True),   # the session-8 index model's wrong numbers often take 0.75-0.8
+    ("elephant", 0.82, False),  # a number this sure is not
+    ("elephant", 0.5, True),    # an even split always is
+    ("tootophant", 0.82, True),  # a yellow number blurs first: warned up to 0.95
+    ("tootophant", 0.93, True),
+    ("tootophant", 0.97, False),
 ])
-def test_number_doubt_threshold_of_the_reader(share, warned):
-    """`READ.number_doubt` as `piece_warnings` applies it (0.8: fails at the old 0.75)."""
+def test_number_doubt_threshold_of_the_reader(kind, share, warned):
+    """`READ.number_doubt` and `tootophant_doubt` as `piece_warnings` applies them (0.8:
+    fails at the old 0.75; a tootophant's fails at 0.8)."""
     from vision.cards.read import piece_warnings
 
-    probs = {"elephant-2": 0.95 * share, "elephant-3": 0.95 * (1 - share), "mouse": 0.05}
-    p = replace(_piece("elephant-2", (100.0, 100.0), 0.0, 0.95), probs=probs)
+    probs = {f"{kind}-2": 0.95 * share, f"{kind}-3": 0.95 * (1 - share), "mouse": 0.05}
+    p = replace(_piece(f"{kind}-2", (100.0, 100.0), 0.0, 0.95), probs=probs)
     got = [w for w in piece_warnings([p], "troetofanten", READ)
            if "corner number is unclear" in w]
     assert bool(got) == warned, got

@@ -176,6 +176,11 @@ class ReadSettings:
     #   share of its kind's probability gets a warning naming the two likeliest numbers
     #   (0.75 until session 8's surer index model: its warnings named 61 % of the wrong
     #   numbers at 0.75, 70 % at 0.8, as the old model's at 0.75; docs/cards.md)
+    tootophant_doubt: float = 0.95  # the same for a tootophant: its number is yellow on the
+    #   pale card (pieces.md), the least contrast of any index, and blurs first on a small
+    #   card (a person cannot read several either). Session 10, dev sets (committed, edition
+    #   2, fresh 1031, 1033): at 0.8 14 of 21 wrong tootophant numbers warned, at 0.95 20 of
+    #   21, for 44 more warnings over 80 photos (38 of them on right numbers)
     big_card: float = 90.0  # px: Troetofanten, a strong key point whose searched width is
     #   at least this (the detector's heat fades on cards over about 100 px: a close-up's
     #   near cards of 101-128 px got 0.18-0.22) has the photo read once more at
@@ -1478,7 +1483,8 @@ def number_doubt(piece: CardPiece, threshold: float) -> str | None:
 
 def piece_warnings(pieces: list[CardPiece], game: str, s: ReadSettings,
                    relabelled: list[CardPiece] | tuple = ()) -> list[str]:
-    """Each piece's own warnings: a Troetofanten animal's unclear number (`number_doubt`),
+    """Each piece's own warnings: a Troetofanten animal's unclear number (`number_doubt`;
+    `tootophant_doubt` for a tootophant's yellow number),
     except for one `box_limits` relabelled (it carries its second-likeliest number, so its
     share is always below the threshold, and `box_limits`' warning already says to check
     the number), and a piece under `low_confidence` (not when only its number is unsure:
@@ -1486,7 +1492,8 @@ def piece_warnings(pieces: list[CardPiece], game: str, s: ReadSettings,
     skip = {id(p) for p in relabelled}
     warnings: list[str] = []
     for p in pieces:
-        doubt = number_doubt(p, s.number_doubt) if game == "troetofanten" else None
+        doubt = number_doubt(p, s.tootophant_doubt if p.label.startswith("tootophant-")
+                             else s.number_doubt) if game == "troetofanten" else None
         if doubt and id(p) not in skip:
             warnings.append(doubt)
         if p.confidence < s.low_confidence and not (doubt and kind_share(p) >= 0.9):
