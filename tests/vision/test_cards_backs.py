@@ -1002,3 +1002,34 @@ def test_design_regions_backs_that_touch(second, split, want):
     for c, _, w, _ in got:  # each at one of the two cards, a card wide
         assert min(np.hypot(*(c - np.array(p))) for p in [(300, 150), second[0]]) < 0.15 * W
         assert 0.8 * W <= w <= 1.2 * W
+
+
+@pytest.mark.parametrize("short,ratio,want", [
+    (W, ASPECT, True),  # one card
+    (1.1 * W, 1.3, True),  # seen a little tilted
+    (W, (ASPECT * W + 0.35 * W) / W, False),  # a pile shifted 0.35 widths along its length
+    (1.35 * W, ASPECT / 1.35, False),  # or across
+])
+def test_one_card_region(short, ratio, want):
+    from vision.cards.read import one_card_region
+
+    assert one_card_region(short, ratio, [W, 1.05 * W], ASPECT, READ.one_back_size) == want
+
+
+@pytest.mark.parametrize("shift,under,want", [
+    (0.0, False, (0.0, 0.0)),  # on the region itself: nothing off it
+    (0.38, False, (0.0, 0.1)),  # a second reading shifted onto the table
+    (0.38, True, (0.8, 1.0)),  # a card under it shows its strip there
+])
+def test_look_share(shift, under, want):
+    from vision.cards.read import look_share
+
+    f = 0.5
+    mask = np.zeros((180, 240), np.uint8)
+    region = card_frame(np.array([200.0, 180.0]), 0.0, W, ASPECT)
+    frame = card_frame(np.array([200.0 + shift * W, 180.0]), 0.0, W, ASPECT)
+    cv2.fillConvexPoly(mask, np.round((region + 0.5) * f - 0.5).astype(np.int32), 255)
+    if under:
+        cv2.fillConvexPoly(mask, np.round((frame + 0.5) * f - 0.5).astype(np.int32), 255)
+    got = look_share(mask, frame, region, f)
+    assert want[0] <= got <= want[1], got

@@ -109,6 +109,10 @@ class ReadSettings:
     #   (a tamer's or a mouse's two corners look alike)
     back_duplicate: float = 0.3  # two backs whose centres lie closer than this x width: one
     #   card (its two look-alike corners both found)
+    one_back_size: float = 1.15  # or that lie in one card-shaped region of the backs' look
+    #   whose sides are at most this x a card's (their width; `one_card_region`), when
+    one_back_look: float = 0.3  # less than this share of each one's frame off the region
+    #   shows the backs' look (`look_share`: a card under the other shows its strip there)
     look_min_conf: float = 0.8  # a face-down card read this surely teaches the backs' look
     #   (only acts when back_min_confidence is below it: every back `read_pieces` keeps has
     #   at least `back_min_confidence`)
@@ -792,6 +796,27 @@ def design_regions(image: np.ndarray, centres: np.ndarray, widths: np.ndarray,
         out += [r for r in found  # (a card found by another group of colours already: once)
                 if not any(np.hypot(*(r[0] - o[0])) < 0.5 * r[2] for o in out)]
     return out
+
+
+def one_card_region(short: float, ratio: float, widths, aspect: float, size: float) -> bool:
+    """Whether a card-shaped region of the backs' look (its short side `short` px, long side
+    `ratio` x that) is no larger than one card of the backs read inside it (`widths` px, a
+    card's long side `aspect` x its width): both sides within `size` x a card's. Two backs
+    read inside such a region are one card read twice (at its look-alike corners); a
+    pile of two shifted by 0.3 widths or more makes a region that much wider or longer."""
+    w = float(min(widths))
+    return short <= size * w and short * ratio <= size * aspect * w
+
+
+def look_share(mask: np.ndarray, frame: np.ndarray, region: np.ndarray, f: float) -> float:
+    """The share of the card `frame` ((4, 2) photo corners) lying off the card-shaped
+    `region` (its frame, grown by 5 %) that the backs' look covers (`mask`, at scale `f`):
+    about 0 for a card's second reading shifted off it onto the table, most of it where a
+    card under it shows (0 where nothing of `frame` lies off `region`)."""
+    off = (_frames_mask([frame], f, mask.shape, 1.0) > 0) & \
+        (_frames_mask([region], f, mask.shape, 1.05) == 0)
+    n = int(np.count_nonzero(off))
+    return float(np.count_nonzero(mask[off])) / n if n else 0.0
 
 
 def look_strips(mask: np.ndarray, frames: list[np.ndarray], centres: np.ndarray,
@@ -1729,12 +1754,13 @@ class CardReader:
         regions = look_alike_regions(image, [p.frame for p in sure], centres, widths, s,
                                      masks, [p.frame for p in up], ends)
         cand = []
-        for c, a, w, _ in regions:  # the region's short side: the card's width
+        for c, a, w, ratio in regions:  # the region's short side: the card's width
             here = [k for k, p in enumerate(kept) if np.hypot(*(p.center - c)) < 0.5 * w]
             frames = [card_frame(c, a + turn, w, spec.aspect) for turn in (0.0, 180.0)]
             if len(here) > 1 and not (  # more cards than one: leave them, unless it is
-                    len(here) == 2 and abs((kept[here[0]].angle - kept[here[1]].angle)
-                                           % 360 - 180) < 30):  # one read from both corners
+                    (len(here) == 2 and abs((kept[here[0]].angle - kept[here[1]].angle)
+                                            % 360 - 180) < 30)  # one read from both corners,
+                    or self._read_twice(kept, here, masks, frames[0], w, ratio)):  # or twice
                 continue
             if here:  # its outline: the orientation nearest the back's own
                 k = here[0]  # the surest
@@ -1762,6 +1788,19 @@ class CardReader:
                                       {lab: float(v) for lab, v in
                                        zip(TROETO_LABELS, pg[k], strict=True)}))
         return kept
+
+    def _read_twice(self, kept: list[CardPiece], here: list[int], masks: list,
+                    region: np.ndarray, w: float, ratio: float) -> bool:
+        """Whether the backs `kept[here]`, read inside one card-shaped region of the backs'
+        look (its frame `region`, short side `w` px, long side `ratio` x that), are one
+        card read twice: the region is no larger than one card of their width
+        (`one_card_region`) and none of them reaches off it onto more of the look
+        (`look_share` on `masks[-1]`, the look's closed mask: a card under it would)."""
+        s = self.settings
+        return bool(masks) and one_card_region(
+            w, ratio, [kept[k].width for k in here], SPECS["troetofanten"].aspect,
+            s.one_back_size) and all(look_share(masks[-1], kept[k].frame, region, s.look_scale)
+                                     < s.one_back_look for k in here)
 
     def second_look(self, image: np.ndarray, pieces: list[CardPiece], searched: np.ndarray,
                     posed: np.ndarray, xy: np.ndarray, sure: int) -> list[CardPiece]:
