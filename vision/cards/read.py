@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -200,6 +201,11 @@ class ReadSettings:
     #   more key points of this heat on the photo at `second_scale` than on the photo
     close_more: int = 2
     second_scale: float | None = 0.5  # the second look's scale (None: no second look)
+    far_card: float = 40.0  # px: Troetofanten, where the face-up cards read are narrower
+    #   than this (median), the photo around them is read once more at `far_scale` x
+    #   (`far_look`: the detector, which works at half size, loses cards of 30-36 px)
+    far_scale: float | None = 2.0  # (None: no far look)
+    far_margin: float = 3.0  # x the cards' width around the pieces read: the part read
     second_width_scales: tuple[float, ...] = (0.83, 1.0, 1.2)  # its width search: the
     #   detector's width is near the truth for cards of its size (a fifth of the crops)
     big_ratio: float = 1.35  # a card of the second look is new when it is at least this x
@@ -806,6 +812,17 @@ def one_card_region(short: float, ratio: float, widths, aspect: float, size: flo
     pile of two shifted by 0.3 widths or more makes a region that much wider or longer."""
     w = float(min(widths))
     return short <= size * w and short * ratio <= size * aspect * w
+
+
+def shift_positions(text: str, scale: float, offset: np.ndarray) -> str:
+    """A warning read on a part of the photo enlarged `scale` x, cut at `offset` (x, y):
+    its positions ("at (x, y)") in the photo's pixels."""
+
+    def one(m) -> str:
+        x, y = (np.array([float(m.group(1)), float(m.group(2))]) + 0.5) / scale - 0.5 + offset
+        return f"at ({x:.0f}, {y:.0f})"
+
+    return re.sub(r"at \((-?\d+), (-?\d+)\)", one, text)
 
 
 def look_share(mask: np.ndarray, frame: np.ndarray, region: np.ndarray, f: float) -> float:
@@ -1878,6 +1895,48 @@ class CardReader:
             drop.update(inside)
         return [p for k, p in enumerate(pieces) if k not in drop] + big
 
+    def far_look(self, image: np.ndarray, pieces: list[CardPiece]
+                 ) -> tuple[list[CardPiece], list[str]] | None:
+        """Troetofanten photos taken from afar: where the face-up cards read (`pieces`, at
+        least 2) are narrower than `far_card` px (median), the part of the photo around
+        the pieces read (`far_margin` x that width beyond them) is read once more, enlarged
+        `far_scale` x, the whole way (`read_pieces`; no far look nor close-up look there,
+        the shorter width search `second_width_scales`: the enlarged cards are of the
+        detector's size). Its pieces and warnings (positions in the photo's pixels) are
+        returned when it reads more pieces than the first look, with the first look's
+        pieces that no piece of it lies near (within half their width: a card the far look
+        lost); else None."""
+        s = self.settings
+        up = [p for p in pieces if p.label != "back"]
+        if s.far_scale is None or len(up) < 2:
+            return None
+        w = float(np.median([p.width for p in up]))
+        if w >= s.far_card:
+            return None
+        g = s.far_scale
+        xy = np.array([p.center for p in pieces])
+        h, wd = image.shape[:2]
+        x0, y0 = (int(max(0.0, v)) for v in xy.min(axis=0) - s.far_margin * w)
+        x1, y1 = int(min(wd, xy[:, 0].max() + s.far_margin * w + 1)), \
+            int(min(h, xy[:, 1].max() + s.far_margin * w + 1))
+        big = cv2.resize(image[y0:y1, x0:x1], None, fx=g, fy=g, interpolation=cv2.INTER_LINEAR)
+        look = copy.copy(self)
+        look.settings = replace(s, far_scale=None, second_scale=None,
+                                width_scales=s.second_width_scales)
+        more, warnings = look.read_pieces(big, "troetofanten")
+        if len(more) <= len(pieces):
+            return None
+        off = np.array([x0, y0], float)
+
+        def back(v):  # (the enlarged part's pixel centres in the photo's pixels)
+            return (np.asarray(v, float) + 0.5) / g - 0.5 + off
+
+        more = [replace(q, key=back(q.key), frame=None if q.frame is None else back(q.frame),
+                        width=q.width / g) for q in more]
+        keep = [p for p in pieces  # (a card the far look lost: the first look's reading)
+                if not any(np.hypot(*(q.center - p.center)) < 0.5 * p.width for q in more)]
+        return more + keep, [shift_positions(t, g, off) for t in warnings]
+
     def read_paper(self, image: np.ndarray, pieces: list[CardPiece]
                    ) -> tuple[list[CardPiece], list[np.ndarray]]:
         """Troetofanten `pieces` with the cards found by their paper (`paper_regions`, off
@@ -2032,6 +2091,9 @@ class CardReader:
                                          unread if s.paper_warnings else (), unsure_backs)
                 pieces, more, relabelled = box_limits(pieces)
                 warnings += more
+                far = self.far_look(image, pieces)
+                if far is not None:  # (read again larger: its own pieces and warnings)
+                    return far
         if game == "hop-la-bille" and area is not None and s.hop_row_backs:
             pieces = hop_row_backs(image, area, pieces, s)
         if game == "magic-rabbit":  # doves lie on hats: the strongest one per hat
