@@ -201,6 +201,11 @@ class ReadSettings:
     #   more key points of this heat on the photo at `second_scale` than on the photo
     close_more: int = 2
     second_scale: float | None = 0.5  # the second look's scale (None: no second look)
+    number_jitter: float = 0.04  # Troetofanten: an animal's number whose likeliest share is
+    #   under `number_recheck` is read again at 4 poses shifted this x the card's sides
+    #   (along and across) and the 5 readings averaged: a blurred digit's reading swings
+    #   with the crop's placement (0: no second reading)
+    number_recheck: float = 0.8
     far_card: float = 40.0  # px: Troetofanten, where the face-up cards read are narrower
     #   than this (median), the photo around them is read once more at `far_scale` x
     #   (`far_look`: the detector, which works at half size, loses cards of 30-36 px)
@@ -1576,12 +1581,33 @@ class CardReader:
     def troeto_numbers(self, image: np.ndarray, frames: list, probs: np.ndarray,
                        labels: tuple[str, ...]) -> np.ndarray:
         """Troetofanten label probabilities with the number read by the corner-index model:
-        P(elephant-n) = P(an elephant) x P(index n), likewise tootophants ((N, L) float)."""
+        P(elephant-n) = P(an elephant) x P(index n), likewise tootophants ((N, L) float).
+        An unsure number of a crop read as an animal is read again at shifted poses
+        (`number_jitter`, `number_recheck`)."""
         if self.index is None or not len(frames):
             return probs
         cs = model_crop_settings(self.index)
         crops = np.stack([crop_card(image, f, self.index_spec, cs) for f in frames])
         pidx = self.index.predict(crops).probs
+        st = self.settings
+        if st.number_jitter > 0:  # an unsure number read again at 4 poses shifted a little
+            #   (P(index) averaged over the 5 crops)
+            top = pidx.max(axis=1) / np.maximum(pidx.sum(axis=1), 1e-9)
+            numbered = probs[:, [j for j, lab in enumerate(labels)
+                                 if lab.rsplit("-", 1)[0] in TROETO_NUMBERED]].sum(axis=1)
+            again = np.flatnonzero((top < st.number_recheck) &
+                                   (numbered >= 0.5 * probs.sum(axis=1)))
+            if len(again):
+                more = []
+                for r in again:
+                    f = np.asarray(frames[r], float)
+                    u, v = f[1] - f[0], f[3] - f[0]
+                    more += [crop_card(image, f + st.number_jitter * d, self.index_spec, cs)
+                             for d in (u, -u, v, -v)]
+                pm = self.index.predict(np.stack(more)).probs
+                pidx = pidx.copy()
+                for k, r in enumerate(again):
+                    pidx[r] = (pidx[r] + pm[4 * k: 4 * k + 4].sum(axis=0)) / 5.0
         out = probs.copy()
         for kind in TROETO_NUMBERED:
             cols = [j for j, lab in enumerate(labels) if lab.startswith(kind + "-")]
