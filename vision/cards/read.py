@@ -205,7 +205,8 @@ class ReadSettings:
     #   under `number_recheck` is read again at 4 poses shifted this x the card's sides
     #   (along and across) and the 5 readings averaged: a blurred digit's reading swings
     #   with the crop's placement (0: no second reading)
-    number_recheck: float = 0.8
+    number_recheck: float = 0.8  # (both kinds: re-reading tootophants up to their
+    #   warning's 0.95, `tootophant_doubt`, gave the same figures for twice the crops)
     far_card: float = 40.0  # px: Troetofanten, where the face-up cards read are narrower
     #   than this (median), the photo around them is read once more at `far_scale` x
     #   (`far_look`: the detector, which works at half size, loses cards of 30-36 px)
@@ -819,6 +820,9 @@ def one_card_region(short: float, ratio: float, widths, aspect: float, size: flo
     return short <= size * w and short * ratio <= size * aspect * w
 
 
+AT_POSITION = re.compile(r"at \((-?\d+), (-?\d+)\)")  # a warning's position, "at (x, y)"
+
+
 def shift_positions(text: str, scale: float, offset: np.ndarray) -> str:
     """A warning read on a part of the photo enlarged `scale` x, cut at `offset` (x, y):
     its positions ("at (x, y)") in the photo's pixels."""
@@ -827,7 +831,7 @@ def shift_positions(text: str, scale: float, offset: np.ndarray) -> str:
         x, y = (np.array([float(m.group(1)), float(m.group(2))]) + 0.5) / scale - 0.5 + offset
         return f"at ({x:.0f}, {y:.0f})"
 
-    return re.sub(r"at \((-?\d+), (-?\d+)\)", one, text)
+    return AT_POSITION.sub(one, text)
 
 
 def look_share(mask: np.ndarray, frame: np.ndarray, region: np.ndarray, f: float) -> float:
@@ -1961,7 +1965,8 @@ class CardReader:
                         width=q.width / g) for q in more]
         keep = [p for p in pieces  # (a card the far look lost: the first look's reading)
                 if not any(np.hypot(*(q.center - p.center)) < 0.5 * p.width for q in more)]
-        return more + keep, [shift_positions(t, g, off) for t in warnings]
+        return more + keep, ([shift_positions(t, g, off) for t in warnings]
+                             + piece_warnings(keep, "troetofanten", s))
 
     def read_paper(self, image: np.ndarray, pieces: list[CardPiece]
                    ) -> tuple[list[CardPiece], list[np.ndarray]]:

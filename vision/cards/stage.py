@@ -10,12 +10,12 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import numpy as np
 
 from vision.cards.read import (
+    AT_POSITION,
     CardReader,
     colour_doubts,
     hop_card_facts,
@@ -34,17 +34,15 @@ class CardResult:
     warnings: list[str]
 
 
-_AT = re.compile(r"at \((-?\d+), (-?\d+)\)")
-
-
 def photo_px_warnings(warnings: list[str], scale: float) -> list[str]:
     """The reader's warnings with their "at (x, y)" positions in the original photo's pixels
     (the reader works on the working image; `scale` maps its pixels to the photo's), as the
     pieces' centres are."""
     if scale == 1.0:
         return list(warnings)
-    return [_AT.sub(lambda m: f"at ({float(m.group(1)) * scale:.0f}, "
-                              f"{float(m.group(2)) * scale:.0f})", w) for w in warnings]
+    return [AT_POSITION.sub(lambda m: f"at ({float(m.group(1)) * scale:.0f}, "
+                                      f"{float(m.group(2)) * scale:.0f})", w)
+            for w in warnings]
 
 
 def read_cards(reader: CardReader, image: np.ndarray, scale: float, game: str,

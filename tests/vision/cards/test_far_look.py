@@ -75,13 +75,16 @@ def test_far_look(width, n_far, looks, n_out):
 
 
 def test_far_look_keeps_a_card_it_lost():
-    """A card the first look read where the far look reads none stays (its reading)."""
-    first = [card("elephant-1", c, 30) for c in ROW[:3]] + [card("mouse", (400, 300), 30)]
+    """A card the first look read where the far look reads none stays (its reading, and
+    its own warning: here an unsure mouse)."""
+    first = [card("elephant-1", c, 30) for c in ROW[:3]] + [card("mouse", (400, 300), 30,
+                                                                 conf=0.3)]
     far = [card("elephant-1", c, 30) for c in ROW[:3]] + [card("elephant-2", (250, 260), 30),
                                                           card("back", (300, 260), 30)]
-    pieces, _ = Reader(far).look(first)
+    pieces, warnings = Reader(far).look(first)
     assert sorted(p.label for p in pieces) == ["back", "elephant-1", "elephant-1",
                                                "elephant-1", "elephant-2", "mouse"]
+    assert any(w.startswith("unsure about the mouse at (400, 300)") for w in warnings)
 
 
 @pytest.mark.parametrize("text,want", [
