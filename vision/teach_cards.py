@@ -66,7 +66,73 @@ class TaughtCardClassifier:
         if self.colours is not None:
             probs = look_rescue(self.profile, self.base, self.game, probs, pred.embedding,
                                 look_share(crops_bgr, self.colours))
+        if self.game in FACE_FOLD:
+            probs = fold_faces(self.profile, self.base, self.game, self.groups, probs,
+                               pred.embedding, FACE_FOLD[self.game])
         return Prediction(probs=probs, embedding=pred.embedding)
+
+
+@dataclass(frozen=True)
+class FaceFoldSettings:
+    """A face-up card of the taught copy that the card model spreads over other games'
+    classes (each a little: edition-2 elephants give hats, rabbits and Hop la bille cards
+    0.15-0.35 together), so that this game's labels weigh less than background and the
+    reader drops it though its key point is strong and the label right. Such a crop is a
+    card of that kind (all but P(background) moved onto the kind's labels, split as the
+    model splits them; P(background) kept: the reader still needs it under
+    `min_piece_prob`) when the taught face prototype
+    nearest its embedding is the kind the model reads (`cos` at least), and this game's
+    labels hold more of it than any other game's."""
+
+    cos: float = 0.45  # cosine to the nearest taught face prototype (not the back's)
+
+
+FACE_FOLD = {"troetofanten": FaceFoldSettings()}
+
+
+def fold_faces(part: teach.Profile, classifier, game: str, groups: dict[str, tuple[str, ...]],
+               probs: np.ndarray, embedding: np.ndarray,
+               settings: FaceFoldSettings) -> np.ndarray:
+    """(N, C) `probs` with all but P(background) moved onto the labels of the kind the
+    model reads likeliest (split as the model splits them) for the crops
+    `FaceFoldSettings` describes: where
+    this game's labels weigh no more than background (else the reader keeps the card
+    anyway) and the taught face prototype nearest the crop is the kind the model reads
+    likeliest, at cosine `cos` or more, and this game's labels hold more than any other
+    game's. Same shape."""
+    from vision.cards.read import GAME_LABELS
+
+    back = BACK_LABEL.get(game)
+    faces = [k for k, lab in enumerate(part.labels) if lab != back and lab in groups]
+    if not faces or len(probs) == 0:
+        return probs
+    ib = classifier.index(teach.BACKGROUND)
+    mine = [classifier.index(lab) for lab in GAME_LABELS[game]]
+    total = probs[:, mine].sum(axis=1)
+    rival = np.zeros(len(probs), probs.dtype)
+    for g, labs in GAME_LABELS.items():
+        if g != game:
+            rival = np.maximum(rival, probs[:, [classifier.index(lab) for lab in labs
+                                                if lab in classifier.classes]].sum(axis=1))
+    units = tuple(groups)
+    pu = np.stack([probs[:, [classifier.index(lab) for lab in groups[u]]].sum(axis=1)
+                   for u in units], axis=1)
+    top = np.array(units)[pu.argmax(axis=1)]
+    cos = embedding @ part.prototypes[faces].T
+    near = np.array([part.labels[k] for k in faces])[cos.argmax(axis=1)]
+    hit = (total <= probs[:, ib]) & (total > rival) & (near == top) \
+        & (cos.max(axis=1) >= settings.cos)
+    if not hit.any():
+        return probs
+    out = probs.copy()
+    for k in np.flatnonzero(hit):  # all of the piece mass on that kind, its labels (the
+        #                            numbers) split as the model splits them
+        cols = [classifier.index(lab) for lab in groups[top[k]]]
+        within = probs[k, cols] / max(float(probs[k, cols].sum()), 1e-12)
+        out[k] = 0.0
+        out[k, cols] = within * (1.0 - probs[k, ib])
+        out[k, ib] = probs[k, ib]
+    return out
 
 
 def look_rescue(part: teach.Profile, classifier, game: str, probs: np.ndarray,

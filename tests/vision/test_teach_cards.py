@@ -723,6 +723,46 @@ def test_look_rescue_reads_hop_la_bille_backs(share, cos, bg, back):
     assert out.sum() == pytest.approx(1.0)
 
 
+@pytest.mark.parametrize("cos, proto, hats, elephants, folded", [
+    (0.7, "elephant", 0.10, 0.30, True),  # a taught elephant the model spreads over hats
+    (0.3, "elephant", 0.10, 0.30, False),  # far from every taught face
+    (0.7, "lasso", 0.10, 0.30, False),  # nearest the taught lasso: the two disagree
+    (0.7, "elephant", 0.35, 0.20, False),  # Magic Rabbit's labels weigh more
+    (0.7, "elephant", 0.00, 0.55, False),  # this game's labels outweigh background: kept
+])
+def test_fold_faces_gives_a_taught_face_the_other_games_share(cos, proto, hats, elephants,
+                                                               folded):
+    from vision.teach import teachable
+    from vision.teach_cards import FaceFoldSettings, fold_faces
+
+    fake = FakeCards(None, None)
+    probs = np.zeros((1, len(fake.classes)), np.float32)
+    probs[0, fake.index("background")] = 0.45
+    probs[0, fake.index("hat-3")], probs[0, fake.index("rabbit-2")] = hats, 0.05
+    probs[0, fake.index("card-green")] = 0.5 - hats - elephants
+    probs[0, fake.index("elephant-2")], probs[0, fake.index("elephant-4")] = \
+        0.75 * elephants, 0.2 * elephants
+    probs[0, fake.index("lasso")] = 0.05 * elephants
+    labels = ("elephant", "lasso", "back")
+    k = labels.index(proto)
+    emb = np.zeros((1, 8), np.float32)
+    emb[0, k], emb[0, 7] = cos, np.sqrt(1 - cos * cos)
+    part = Profile(game="troetofanten", labels=labels, prototypes=np.eye(3, 8, dtype=np.float32),
+                   colours=np.zeros((3, 3)), counts=np.ones(3, np.int64), classes=fake.classes,
+                   model="cards")
+    tg = teachable("troetofanten")
+    out = fold_faces(part, fake, "troetofanten", tg.units(tg.card_labels), probs, emb,
+                     FaceFoldSettings(cos=0.45))[0]
+    assert out[fake.index("background")] == pytest.approx(0.45)
+    assert out.sum() == pytest.approx(1.0)
+    e2, e4 = out[fake.index("elephant-2")], out[fake.index("elephant-4")]
+    if folded:  # all the piece mass on elephants, their numbers split as the model's
+        assert e2 + e4 == pytest.approx(0.55) and e2 / e4 == pytest.approx(0.75 / 0.2)
+        assert out[fake.index("hat-3")] == 0.0
+    else:
+        assert np.array_equal(out, probs[0])
+
+
 def test_look_share_counts_the_back_colours_in_the_crop_middle():
     from vision.teach_cards import look_colours, look_share
 
