@@ -277,6 +277,10 @@ class BackLookSettings:
     #                                          width of the 3 nearest cards read
     shape: tuple[float, float] = (1.15, 2.1)  # ... its long side this x its short side
     fill: float = 0.6  # ... and it fills this share of its rectangle
+    stretched: tuple[float, float, float] = (2.4, 0.85, 1.25)  # or, seen at a slant (a low
+    #   camera foreshortens the card across: the committed edition-2 scene 0002's back over
+    #   a card is 2.17 x as long as wide), its long side up to this x its short side when
+    #   it fills this share of its rectangle and holds at most this many backs' looks
     whole_fill: float = 0.75  # a region of a card's shape but of `merged[0]` backs' looks
     #   or more is one back only when it fills this share of its rectangle (else merged:
     #   two backs side by side, turned a little to each other, make a card's shape too)
@@ -564,12 +568,16 @@ def whole_back(short: float, long_: float, fill: float, cards: float, width: flo
                settings: BackLookSettings | None = None) -> bool:
     """Whether a region of the taught back's look is one back shown whole: its minimum-area
     rectangle (`short`, `long_` px) has a card's `size` (x the `width` of the cards near
-    it) and `shape`, the region fills `fill` of it, and unless it holds under `merged[0]`
+    it) and `shape` (or, filled and about one back's look, the longer `stretched` shape of
+    a back seen at a slant), the region fills `fill` of it, and unless it holds under `merged[0]`
     backs' looks (`cards`), it fills `whole_fill` of it (two backs lying end to end, turned
     a little or shifted across, make a card-shaped rectangle that they fill poorly)."""
     s = settings or BACK_LOOK
+    ratio = long_ / max(short, 1.0)
+    longest, filled, most = s.stretched
     return (s.size[0] * width <= short <= s.size[1] * width and fill >= s.fill
-            and s.shape[0] <= long_ / max(short, 1.0) <= s.shape[1]
+            and s.shape[0] <= ratio and (ratio <= s.shape[1] or (
+                ratio <= longest and fill >= filled and cards <= most))
             and (cards < s.merged[0] or fill >= s.whole_fill))
 
 

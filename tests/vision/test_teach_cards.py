@@ -555,6 +555,11 @@ def test_look_backs_counts_large_backs_by_the_notches(merged_depth, found):
     (84, 173, 0.62, 2.0, False),  # two backs' looks, end to end and shifted across (a
     #   card's shape, filled poorly: committed edition 2, scene 0000): merged, not one
     (84, 150, 0.95, 2.0, True),  # as large, filling it: one back nearer the camera
+    (52, 113, 0.87, 1.07, True),  # 2.17 x as long as wide, filled, one back's look: a back
+    #   seen at a slant (committed edition 2, scene 0002 west)
+    (52, 113, 0.7, 1.07, False),  # as long, filled poorly: no card's shape
+    (52, 113, 0.87, 1.4, False),  # as long, more than a back's look
+    (45, 113, 0.95, 1.0, False),  # 2.5 x: beyond a slant
 ])
 def test_whole_back_asks_a_large_region_to_fill_its_rectangle(short, long_, fill, cards,
                                                               whole):
