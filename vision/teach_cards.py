@@ -288,6 +288,9 @@ class BackLookSettings:
     #   `look_area` of a card's area; filling `merged_fill` of its rectangle, its short side
     #   at least size[0] x the width): backs side by side or in a pile, split into that many
     #   (rounded) by k-means on its pixels
+    merged_long: float = 1.15  # ... and only when its rectangle's long side is at most this
+    #   x as long as that many cards end to end (a long band of the look, a shadow on a
+    #   table of the back's blue, is no pile)
     merged_depth: float = 0.25  # ... into as many as its outline's notches this x the
     #   width deep say (`notched_cards`: cards larger than those near it, as backs nearer
     #   the camera, are too many by area), by area where it has none (0: by area alone)
@@ -616,7 +619,8 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     its minimum-area rectangle has a card's size (the width of the 3 nearest cards read) and
     shape and it fills it, or when it is a strip along a card's side beside a card read (a
     back under it: its centre is then put a card's size from the strip's outer edge); a
-    region of 1.6-4.5 backs' looks (`look_area`) is split. The region's own colours must
+    region of 1.6-4.5 backs' looks (`look_area`) is split, when it is no longer than its
+    backs end to end (`merged_long`). The region's own colours must
     match the taught back's (`min_match`) and, shown whole, hold its colours other than the
     main one (`min_second`); a back shown whole over a face-up card's key point read
     (`key_inside`) is left out, and so is a region holding as many backs read as it would
@@ -666,9 +670,11 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
             pts = np.column_stack([xs + x0, ys + y0]).astype(np.float32)
             crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
             cv2.setRNGSeed(0)
-            n = notched_cards(q, s.merged_depth * w) if s.merged_depth > 0 else 0
-            _, _, ctr = cv2.kmeans(pts, n or int(round(cards)), None, crit, 2,
-                                   cv2.KMEANS_PP_CENTERS)
+            n = (notched_cards(q, s.merged_depth * w) if s.merged_depth > 0 else 0) \
+                or int(round(cards))
+            if long_ > s.merged_long * n * spec.aspect * w:
+                continue  # longer than its backs end to end
+            _, _, ctr = cv2.kmeans(pts, n, None, crit, 2, cv2.KMEANS_PP_CENTERS)
             found = [(k, np.degrees(np.arctan2(es[1], es[0])), w) for k in ctr]
         elif not (s.strip[0] * w <= short <= s.strip[1] * w and fill >= s.strip_fill
                   and s.strip_long[0] * w <= long_ <= s.strip_long[1] * w):

@@ -548,6 +548,32 @@ def test_look_backs_counts_large_backs_by_the_notches(merged_depth, found):
     assert len(out) == found
 
 
+@pytest.mark.parametrize("band, merged_long, found", [
+    (False, 1.15, 2),  # two backs end to end: as long as two cards
+    (True, 1.15, 0),  # a band of the back's blue 4.4 widths long, two backs' looks by area
+    #   (a shadow on a blue table, fresh edition-2 set 1041 scene 0000): no pile
+    (True, 10.0, 2),  # ... split in two when its length is not asked
+])
+def test_look_backs_splits_a_region_only_as_long_as_its_backs(band, merged_long, found):
+    from dataclasses import replace
+
+    from vision.teach_cards import BACK_LOOK, look_backs
+
+    image = np.full((600, 800, 3), (120, 140, 150), np.uint8)
+    pieces = _face_up(image, [(150, 300), (650, 450)])
+    if band:
+        cv2.rectangle(image, (400 - int(2.2 * CARD_W), 270 - int(0.4 * CARD_W)),
+                      (400 + int(2.2 * CARD_W), 270 + int(0.4 * CARD_W)), BACK_NAVY, -1)
+    else:
+        h = CARD_W * 91 / 59
+        for x in (400 - h / 2, 400 + h / 2):  # (turned a quarter: drawn as wide cards)
+            cv2.rectangle(image, (int(x - h / 2), 270 - CARD_W // 2),
+                          (int(x + h / 2) - 1, 270 + CARD_W // 2), BACK_NAVY, -1)
+    out = look_backs(image, pieces, _taught_look(), replace(
+        BACK_LOOK, merged_long=merged_long, min_second=0.0))
+    assert len(out) == found
+
+
 @pytest.mark.parametrize("short, long_, fill, cards, whole", [
     (60, 92, 0.95, 1.0, True),  # one back of the cards' width
     (60, 92, 0.5, 1.0, False),  # filling half its rectangle: no back's shape
