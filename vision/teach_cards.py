@@ -603,6 +603,19 @@ def notched_cards(outline: np.ndarray, depth: float) -> int:
     return min(4, 1 + deep // 2) if deep >= 2 else 0
 
 
+def merged_axis(short: float, es: np.ndarray, long_: float, el: np.ndarray, n: int,
+                width: float, aspect: float) -> np.ndarray:
+    """The cards' width direction (their u axis: the zones read a face-down card's side
+    from it, up to a half turn) in a region of `n` backs' looks whose rectangle has the
+    sides `short` along `es` and `long_` along `el`: backs side by side (a player's row)
+    make it n widths long and a card's height across, backs end to end n heights long and a
+    width across; the nearer of the two (the region's rectangle alone cannot tell a pile's
+    cards' own turn)."""
+    side = abs(long_ - n * width) + abs(short - aspect * width)
+    end = abs(long_ - n * aspect * width) + abs(short - width)
+    return el if side < end else es
+
+
 def held_backs(outline: np.ndarray, pieces: list[CardPiece], scale: float) -> int:
     """How many of `pieces`' face-down cards have their centre (photo px) inside `outline`
     (a region's outline at `scale`, as `look_backs` finds them)."""
@@ -675,7 +688,8 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
             if long_ > s.merged_long * n * spec.aspect * w:
                 continue  # longer than its backs end to end
             _, _, ctr = cv2.kmeans(pts, n, None, crit, 2, cv2.KMEANS_PP_CENTERS)
-            found = [(k, np.degrees(np.arctan2(es[1], es[0])), w) for k in ctr]
+            u = merged_axis(short, es, long_, el, n, w, spec.aspect)
+            found = [(k, np.degrees(np.arctan2(u[1], u[0])), w) for k in ctr]
         elif not (s.strip[0] * w <= short <= s.strip[1] * w and fill >= s.strip_fill
                   and s.strip_long[0] * w <= long_ <= s.strip_long[1] * w):
             continue

@@ -574,6 +574,19 @@ def test_look_backs_splits_a_region_only_as_long_as_its_backs(band, merged_long,
     assert len(out) == found
 
 
+@pytest.mark.parametrize("short, long_, n, along_long", [
+    (92, 180, 3, True),  # three backs side by side (a row): widths along the long side
+    (60, 185, 2, False),  # two end to end: widths across
+    (70, 182, 3, True),  # a row seen at a slant (fresh e2-1042 scene 0013's north row)
+])
+def test_merged_axis_turns_the_backs_of_a_row(short, long_, n, along_long):
+    from vision.teach_cards import merged_axis
+
+    es, el = np.array([0.0, short]), np.array([long_, 0.0])
+    u = merged_axis(short, es, long_, el, n, 55.0 if short == 70 else float(CARD_W), 91 / 59)
+    assert (u is el) == along_long
+
+
 @pytest.mark.parametrize("short, long_, fill, cards, whole", [
     (60, 92, 0.95, 1.0, True),  # one back of the cards' width
     (60, 92, 0.5, 1.0, False),  # filling half its rectangle: no back's shape
