@@ -109,25 +109,29 @@ def fold_faces(part: teach.Profile, classifier, game: str, groups: dict[str, tup
     ib = classifier.index(teach.BACKGROUND)
     mine = [classifier.index(lab) for lab in GAME_LABELS[game]]
     total = probs[:, mine].sum(axis=1)
-    rival = np.zeros(len(probs), probs.dtype)
+    ask = np.flatnonzero(total <= probs[:, ib])  # (the reader keeps the others anyway)
+    if not len(ask):
+        return probs
+    p = probs[ask]
+    rival = np.zeros(len(ask), probs.dtype)
     for g, labs in GAME_LABELS.items():
         if g != game:
-            rival = np.maximum(rival, probs[:, [classifier.index(lab) for lab in labs
-                                                if lab in classifier.classes]].sum(axis=1))
+            rival = np.maximum(rival, p[:, [classifier.index(lab) for lab in labs
+                                            if lab in classifier.classes]].sum(axis=1))
     units = tuple(groups)
-    pu = np.stack([probs[:, [classifier.index(lab) for lab in groups[u]]].sum(axis=1)
+    pu = np.stack([p[:, [classifier.index(lab) for lab in groups[u]]].sum(axis=1)
                    for u in units], axis=1)
     top = np.array(units)[pu.argmax(axis=1)]
-    cos = embedding @ part.prototypes[faces].T
+    cos = embedding[ask] @ part.prototypes[faces].T
     near = np.array([part.labels[k] for k in faces])[cos.argmax(axis=1)]
-    hit = (total <= probs[:, ib]) & (total > rival) & (near == top) \
-        & (cos.max(axis=1) >= settings.cos)
+    hit = (total[ask] > rival) & (near == top) & (cos.max(axis=1) >= settings.cos)
     if not hit.any():
         return probs
     out = probs.copy()
-    for k in np.flatnonzero(hit):  # all of the piece mass on that kind, its labels (the
+    for r in np.flatnonzero(hit):  # all of the piece mass on that kind, its labels (the
         #                            numbers) split as the model splits them
-        cols = [classifier.index(lab) for lab in groups[top[k]]]
+        k = int(ask[r])
+        cols = [classifier.index(lab) for lab in groups[top[r]]]
         within = probs[k, cols] / max(float(probs[k, cols].sum()), 1e-12)
         out[k] = 0.0
         out[k, cols] = within * (1.0 - probs[k, ib])
