@@ -74,17 +74,19 @@ class TaughtCardClassifier:
 
 @dataclass(frozen=True)
 class FaceFoldSettings:
-    """A face-up card of the taught copy that the card model spreads over other games'
-    classes (each a little: edition-2 elephants give hats, rabbits and Hop la bille cards
-    0.15-0.35 together), so that this game's labels weigh less than background and the
-    reader drops it though its key point is strong and the label right. Such a crop is a
-    card of that kind (all but P(background) moved onto the kind's labels, split as the
-    model splits them; P(background) kept: the reader still needs it under
-    `min_piece_prob`) when the taught face prototype
-    nearest its embedding is the kind the model reads (`cos` at least), and this game's
-    labels hold more of it than any other game's."""
+    """A face-up card of the taught copy that the card model reads as its kind but spreads
+    over other games' classes (each a little: edition-2 elephants give hats, rabbits and
+    Hop la bille cards 0.15-0.35 together), so that this game's labels weigh less than
+    background, or calls background by a hair: the reader drops it though its key point
+    is strong and the label right. Such a crop is a card of that kind (all but
+    P(background) moved onto the kind's labels, split as the model splits them) when the
+    taught face prototype nearest its embedding is the kind the model reads likeliest
+    (`cos` at least), this game's labels hold more of it than any other game's and
+    P(background) is under `bg`; a P(background) at `bar` or over is set just under it."""
 
     cos: float = 0.45  # cosine to the nearest taught face prototype (not the back's)
+    bg: float = 0.56  # P(background) under this (the model undecided: a piece or not)
+    bar: float = 0.5  # the reader's `ReadSettings.min_piece_prob` (the tests hold them equal)
 
 
 FACE_FOLD = {"troetofanten": FaceFoldSettings()}
@@ -94,10 +96,10 @@ def fold_faces(part: teach.Profile, classifier, game: str, groups: dict[str, tup
                probs: np.ndarray, embedding: np.ndarray,
                settings: FaceFoldSettings) -> np.ndarray:
     """(N, C) `probs` with all but P(background) moved onto the labels of the kind the
-    model reads likeliest (split as the model splits them) for the crops
-    `FaceFoldSettings` describes: where
-    this game's labels weigh no more than background (else the reader keeps the card
-    anyway) and the taught face prototype nearest the crop is the kind the model reads
+    model reads likeliest (split as the model splits them; P(background) at most just
+    under `bar`) for the crops `FaceFoldSettings` describes: where this game's labels weigh
+    no more than background (else the reader keeps the card anyway) and P(background) is
+    under `bg`, the taught face prototype nearest the crop is the kind the model reads
     likeliest, at cosine `cos` or more, and this game's labels hold more than any other
     game's. Same shape."""
     from vision.cards.read import GAME_LABELS
@@ -109,8 +111,8 @@ def fold_faces(part: teach.Profile, classifier, game: str, groups: dict[str, tup
     ib = classifier.index(teach.BACKGROUND)
     mine = [classifier.index(lab) for lab in GAME_LABELS[game]]
     total = probs[:, mine].sum(axis=1)
-    ask = np.flatnonzero(total <= probs[:, ib])  # (the reader keeps the others anyway)
-    if not len(ask):
+    ask = np.flatnonzero((total <= probs[:, ib]) & (probs[:, ib] < settings.bg))
+    if not len(ask):  # (the reader keeps the others, or they are surely background)
         return probs
     p = probs[ask]
     rival = np.zeros(len(ask), probs.dtype)
@@ -128,14 +130,16 @@ def fold_faces(part: teach.Profile, classifier, game: str, groups: dict[str, tup
     if not hit.any():
         return probs
     out = probs.copy()
+    under = np.float32(settings.bar - 0.01)
     for r in np.flatnonzero(hit):  # all of the piece mass on that kind, its labels (the
         #                            numbers) split as the model splits them
         k = int(ask[r])
         cols = [classifier.index(lab) for lab in groups[top[r]]]
         within = probs[k, cols] / max(float(probs[k, cols].sum()), 1e-12)
+        bg = min(probs[k, ib], under)
         out[k] = 0.0
-        out[k, cols] = within * (1.0 - probs[k, ib])
-        out[k, ib] = probs[k, ib]
+        out[k, cols] = within * (1.0 - bg)
+        out[k, ib] = bg
     return out
 
 

@@ -767,23 +767,27 @@ def test_look_rescue_reads_hop_la_bille_backs(share, cos, bg, back):
     assert out.sum() == pytest.approx(1.0)
 
 
-@pytest.mark.parametrize("cos, proto, hats, elephants, folded", [
-    (0.7, "elephant", 0.10, 0.30, True),  # a taught elephant the model spreads over hats
-    (0.3, "elephant", 0.10, 0.30, False),  # far from every taught face
-    (0.7, "lasso", 0.10, 0.30, False),  # nearest the taught lasso: the two disagree
-    (0.7, "elephant", 0.35, 0.20, False),  # Magic Rabbit's labels weigh more
-    (0.7, "elephant", 0.00, 0.55, False),  # this game's labels outweigh background: kept
+@pytest.mark.parametrize("cos, proto, hats, elephants, bg, folded", [
+    (0.7, "elephant", 0.10, 0.30, 0.45, True),  # a taught elephant the model spreads over
+    #                                              hats
+    (0.3, "elephant", 0.10, 0.30, 0.45, False),  # far from every taught face
+    (0.7, "lasso", 0.10, 0.30, 0.45, False),  # nearest the taught lasso: the two disagree
+    (0.7, "elephant", 0.35, 0.20, 0.45, False),  # Magic Rabbit's labels weigh more
+    (0.7, "elephant", 0.00, 0.55, 0.45, False),  # this game's labels outweigh background:
+    #                                              the reader keeps it as it is
+    (0.7, "elephant", 0.10, 0.30, 0.53, True),  # background by a hair: put under the bar
+    (0.7, "elephant", 0.10, 0.30, 0.60, False),  # surely background
 ])
 def test_fold_faces_gives_a_taught_face_the_other_games_share(cos, proto, hats, elephants,
-                                                               folded):
+                                                               bg, folded):
     from vision.teach import teachable
     from vision.teach_cards import FaceFoldSettings, fold_faces
 
     fake = FakeCards(None, None)
     probs = np.zeros((1, len(fake.classes)), np.float32)
-    probs[0, fake.index("background")] = 0.45
+    probs[0, fake.index("background")] = bg
     probs[0, fake.index("hat-3")], probs[0, fake.index("rabbit-2")] = hats, 0.05
-    probs[0, fake.index("card-green")] = 0.5 - hats - elephants
+    probs[0, fake.index("card-green")] = 0.95 - bg - hats - elephants
     probs[0, fake.index("elephant-2")], probs[0, fake.index("elephant-4")] = \
         0.75 * elephants, 0.2 * elephants
     probs[0, fake.index("lasso")] = 0.05 * elephants
@@ -795,16 +799,26 @@ def test_fold_faces_gives_a_taught_face_the_other_games_share(cos, proto, hats, 
                    colours=np.zeros((3, 3)), counts=np.ones(3, np.int64), classes=fake.classes,
                    model="cards")
     tg = teachable("troetofanten")
+    settings = FaceFoldSettings(cos=0.45, bg=0.56, bar=0.5)
     out = fold_faces(part, fake, "troetofanten", tg.units(tg.card_labels), probs, emb,
-                     FaceFoldSettings(cos=0.45))[0]
-    assert out[fake.index("background")] == pytest.approx(0.45)
+                     settings)[0]
     assert out.sum() == pytest.approx(1.0)
     e2, e4 = out[fake.index("elephant-2")], out[fake.index("elephant-4")]
-    if folded:  # all the piece mass on elephants, their numbers split as the model's
-        assert e2 + e4 == pytest.approx(0.55) and e2 / e4 == pytest.approx(0.75 / 0.2)
+    if folded:  # all the piece mass on elephants, their numbers split as the model's,
+        #         P(background) kept, or just under the reader's bar
+        ob = out[fake.index("background")]
+        assert ob == pytest.approx(min(bg, 0.49)) and ob < settings.bar
+        assert e2 + e4 == pytest.approx(1 - ob) and e2 / e4 == pytest.approx(0.75 / 0.2)
         assert out[fake.index("hat-3")] == 0.0
     else:
         assert np.array_equal(out, probs[0])
+
+
+def test_fold_faces_bar_follows_the_reader():
+    from vision.cards.read import READ
+    from vision.teach_cards import FACE_FOLD
+
+    assert FACE_FOLD["troetofanten"].bar == READ.min_piece_prob
 
 
 def test_look_share_counts_the_back_colours_in_the_crop_middle():
