@@ -76,7 +76,7 @@ class TaughtCardClassifier:
 class FaceFoldSettings:
     """A face-up card of the taught copy that the card model reads as its kind but spreads
     over other games' classes (each a little: edition-2 elephants give hats, rabbits and
-    Hop la bille cards 0.15-0.35 together), so that this game's labels weigh less than
+    Hop la bille cards 0.15-0.30 together), so that this game's labels weigh less than
     background, or calls background by a hair: the reader drops it though its key point
     is strong and the label right. Such a crop is a card of that kind (all but
     P(background) moved onto the kind's labels, split as the model splits them) when the
