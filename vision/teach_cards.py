@@ -44,8 +44,10 @@ class TaughtCardClassifier:
     """A `PieceClassifier` stand-in: the card model's own prediction, re-decided with a
     profile's card part (the embedding is passed through)."""
 
-    def __init__(self, base, profile: teach.Profile, game: str):
+    def __init__(self, base, profile: teach.Profile, game: str,
+                 fold: FaceFoldSettings | None = None):
         self.base, self.profile, self.game = base, profile, game
+        self.fold = fold  # (`fold_faces`' settings; None: no fold)
         self.classes, self.crop, self.metadata = base.classes, base.crop, base.metadata
         tg = teach.teachable(game)
         self.labels = tg.card_labels
@@ -66,9 +68,9 @@ class TaughtCardClassifier:
         if self.colours is not None:
             probs = look_rescue(self.profile, self.base, self.game, probs, pred.embedding,
                                 look_share(crops_bgr, self.colours))
-        if self.game in FACE_FOLD:
+        if self.fold is not None:
             probs = fold_faces(self.profile, self.base, self.game, self.groups, probs,
-                               pred.embedding, FACE_FOLD[self.game])
+                               pred.embedding, self.fold)
         return Prediction(probs=probs, embedding=pred.embedding)
 
 
@@ -86,10 +88,19 @@ class FaceFoldSettings:
 
     cos: float = 0.45  # cosine to the nearest taught face prototype (not the back's)
     bg: float = 0.56  # P(background) under this (the model undecided: a piece or not)
-    bar: float = 0.5  # the reader's `ReadSettings.min_piece_prob` (the tests hold them equal)
+    bar: float = 0.5  # the reader's `ReadSettings.min_piece_prob` (`face_fold` sets it)
 
 
 FACE_FOLD = {"troetofanten": FaceFoldSettings()}
+
+
+def face_fold(reader, game: str) -> FaceFoldSettings | None:
+    """`FACE_FOLD`'s settings for `game` with `reader`'s own confidence bar (None: the game
+    folds no faces)."""
+    s = FACE_FOLD.get(game)
+    if s is None or not hasattr(reader, "settings"):
+        return s
+    return replace(s, bar=reader.settings.min_piece_prob)
 
 
 def fold_faces(part: teach.Profile, classifier, game: str, groups: dict[str, tuple[str, ...]],
@@ -181,7 +192,8 @@ def taught_reader(reader, profile: teach.Profile | None, game: str):
     part = None if profile is None else profile.card_part
     if part is None or not part.labels or part.known:  # (known: the model reads this copy)
         return reader
-    out = with_classifier(reader, TaughtCardClassifier(reader.classifier, part, game))
+    out = with_classifier(reader, TaughtCardClassifier(reader.classifier, part, game,
+                                                       face_fold(reader, game)))
     for search in ("search_widths", "search_angles"):  # the poses stay the untaught
         if hasattr(reader, search):  # reader's (the same crops as teaching saw; and faster)
             setattr(out, search, getattr(reader, search))
@@ -618,10 +630,12 @@ def merged_axis(short: float, es: np.ndarray, long_: float, el: np.ndarray, n: i
     sides `short` along `es` and `long_` along `el`: backs side by side (a player's row)
     make it n widths long and a card's height across, backs end to end n heights long and a
     width across; the nearer of the two (the region's rectangle alone cannot tell a pile's
-    cards' own turn)."""
+    cards' own turn: a pile still of one card's shape keeps the card's own, width across
+    its long side)."""
     side = abs(long_ - n * width) + abs(short - aspect * width)
     end = abs(long_ - n * aspect * width) + abs(short - width)
-    return el if side < end else es
+    pile = abs(long_ - aspect * width) + abs(short - width)
+    return el if side < min(end, pile) else es
 
 
 def held_backs(outline: np.ndarray, pieces: list[CardPiece], scale: float) -> int:

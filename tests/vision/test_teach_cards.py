@@ -548,13 +548,13 @@ def test_look_backs_counts_large_backs_by_the_notches(merged_depth, found):
     assert len(out) == found
 
 
-@pytest.mark.parametrize("band, merged_long, found", [
-    (False, 1.15, 2),  # two backs end to end: as long as two cards
-    (True, 1.15, 0),  # a band of the back's blue 4.4 widths long, two backs' looks by area
-    #   (a shadow on a blue table, fresh edition-2 set 1041 scene 0000): no pile
-    (True, 10.0, 2),  # ... split in two when its length is not asked
+@pytest.mark.parametrize("band, merged_long, k, found", [
+    (False, 1.15, 1.0, 2),  # two backs end to end: as long as two cards
+    (True, 1.15, 1.0, 0),  # a band of the back's blue 4.4 widths long, two backs' looks by
+    #   area (a shadow on a blue table, fresh edition-2 set 1041 scene 0000): no pile
+    (True, 10.0, 1.0, 2),  # ... split in two when its length is not asked
 ])
-def test_look_backs_splits_a_region_only_as_long_as_its_backs(band, merged_long, found):
+def test_look_backs_splits_a_region_only_as_long_as_its_backs(band, merged_long, k, found):
     from dataclasses import replace
 
     from vision.teach_cards import BACK_LOOK, look_backs
@@ -565,25 +565,27 @@ def test_look_backs_splits_a_region_only_as_long_as_its_backs(band, merged_long,
         cv2.rectangle(image, (400 - int(2.2 * CARD_W), 270 - int(0.4 * CARD_W)),
                       (400 + int(2.2 * CARD_W), 270 + int(0.4 * CARD_W)), BACK_NAVY, -1)
     else:
-        h = CARD_W * 91 / 59
+        w = k * CARD_W
+        h = w * 91 / 59
         for x in (400 - h / 2, 400 + h / 2):  # (turned a quarter: drawn as wide cards)
-            cv2.rectangle(image, (int(x - h / 2), 270 - CARD_W // 2),
-                          (int(x + h / 2) - 1, 270 + CARD_W // 2), BACK_NAVY, -1)
+            cv2.rectangle(image, (int(x - h / 2), int(270 - w / 2)),
+                          (int(x + h / 2) - 1, int(270 + w / 2)), BACK_NAVY, -1)
     out = look_backs(image, pieces, _taught_look(), replace(
         BACK_LOOK, merged_long=merged_long, min_second=0.0))
     assert len(out) == found
 
 
-@pytest.mark.parametrize("short, long_, n, along_long", [
-    (92, 180, 3, True),  # three backs side by side (a row): widths along the long side
-    (60, 185, 2, False),  # two end to end: widths across
-    (70, 182, 3, True),  # a row seen at a slant (fresh e2-1042 scene 0013's north row)
+@pytest.mark.parametrize("short, long_, n, width, along_long", [
+    (92, 180, 3, 60, True),  # three backs side by side (a row): widths along the long side
+    (60, 185, 2, 60, False),  # two end to end: widths across
+    (70, 182, 3, 55, True),  # a row seen at a slant (fresh e2-1042 scene 0013's north row)
+    (66, 108, 2, 60, False),  # a pile of two, still one card's shape: the card's own turn
 ])
-def test_merged_axis_turns_the_backs_of_a_row(short, long_, n, along_long):
+def test_merged_axis_turns_the_backs_of_a_row(short, long_, n, width, along_long):
     from vision.teach_cards import merged_axis
 
     es, el = np.array([0.0, short]), np.array([long_, 0.0])
-    u = merged_axis(short, es, long_, el, n, 55.0 if short == 70 else float(CARD_W), 91 / 59)
+    u = merged_axis(short, es, long_, el, n, float(width), 91 / 59)
     assert (u is el) == along_long
 
 
@@ -814,11 +816,17 @@ def test_fold_faces_gives_a_taught_face_the_other_games_share(cos, proto, hats, 
         assert np.array_equal(out, probs[0])
 
 
-def test_fold_faces_bar_follows_the_reader():
-    from vision.cards.read import READ
-    from vision.teach_cards import FACE_FOLD
+@pytest.mark.parametrize("game, bar", [
+    ("troetofanten", 0.4),  # the fold's bar is the reader's own confidence bar
+    ("magic-rabbit", None),  # a game that folds no faces
+])
+def test_fold_faces_bar_follows_the_reader(game, bar):
+    from vision.teach_cards import face_fold
 
-    assert FACE_FOLD["troetofanten"].bar == READ.min_piece_prob
+    reader = type("R", (), {})()
+    reader.settings = type("S", (), {"min_piece_prob": 0.4})()
+    fold = face_fold(reader, game)
+    assert (fold is None) if bar is None else fold.bar == bar
 
 
 def test_look_share_counts_the_back_colours_in_the_crop_middle():
