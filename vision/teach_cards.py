@@ -44,8 +44,10 @@ class TaughtCardClassifier:
     """A `PieceClassifier` stand-in: the card model's own prediction, re-decided with a
     profile's card part (the embedding is passed through)."""
 
-    def __init__(self, base, profile: teach.Profile, game: str):
+    def __init__(self, base, profile: teach.Profile, game: str,
+                 fold: FaceFoldSettings | None = None):
         self.base, self.profile, self.game = base, profile, game
+        self.fold = fold  # (`fold_faces`' settings; None: no fold)
         self.classes, self.crop, self.metadata = base.classes, base.crop, base.metadata
         tg = teach.teachable(game)
         self.labels = tg.card_labels
@@ -66,7 +68,90 @@ class TaughtCardClassifier:
         if self.colours is not None:
             probs = look_rescue(self.profile, self.base, self.game, probs, pred.embedding,
                                 look_share(crops_bgr, self.colours))
+        if self.fold is not None:
+            probs = fold_faces(self.profile, self.base, self.game, self.groups, probs,
+                               pred.embedding, self.fold)
         return Prediction(probs=probs, embedding=pred.embedding)
+
+
+@dataclass(frozen=True)
+class FaceFoldSettings:
+    """A face-up card of the taught copy that the card model reads as its kind but spreads
+    over other games' classes (each a little: edition-2 elephants give hats, rabbits and
+    Hop la bille cards 0.15-0.30 together), so that this game's labels weigh less than
+    background, or calls background by a hair: the reader drops it though its key point
+    is strong and the label right. Such a crop is a card of that kind (all but
+    P(background) moved onto the kind's labels, split as the model splits them) when the
+    taught face prototype nearest its embedding is the kind the model reads likeliest
+    (`cos` at least), this game's labels hold more of it than any other game's and
+    P(background) is under `bg`; a P(background) at `bar` or over is set just under it."""
+
+    cos: float = 0.45  # cosine to the nearest taught face prototype (not the back's)
+    bg: float = 0.56  # P(background) under this (the model undecided: a piece or not)
+    bar: float = 0.5  # the reader's `ReadSettings.min_piece_prob` (`face_fold` sets it)
+
+
+FACE_FOLD = {"troetofanten": FaceFoldSettings()}
+
+
+def face_fold(reader, game: str) -> FaceFoldSettings | None:
+    """`FACE_FOLD`'s settings for `game` with `reader`'s own confidence bar (None: the game
+    folds no faces)."""
+    s = FACE_FOLD.get(game)
+    if s is None or not hasattr(reader, "settings"):
+        return s
+    return replace(s, bar=reader.settings.min_piece_prob)
+
+
+def fold_faces(part: teach.Profile, classifier, game: str, groups: dict[str, tuple[str, ...]],
+               probs: np.ndarray, embedding: np.ndarray,
+               settings: FaceFoldSettings) -> np.ndarray:
+    """(N, C) `probs` with all but P(background) moved onto the labels of the kind the
+    model reads likeliest (split as the model splits them; P(background) at most just
+    under `bar`) for the crops `FaceFoldSettings` describes: where this game's labels weigh
+    no more than background (else the reader keeps the card anyway) and P(background) is
+    under `bg`, the taught face prototype nearest the crop is the kind the model reads
+    likeliest, at cosine `cos` or more, and this game's labels hold more than any other
+    game's. Same shape."""
+    from vision.cards.read import GAME_LABELS
+
+    back = BACK_LABEL.get(game)
+    faces = [k for k, lab in enumerate(part.labels) if lab != back and lab in groups]
+    if not faces or len(probs) == 0:
+        return probs
+    ib = classifier.index(teach.BACKGROUND)
+    mine = [classifier.index(lab) for lab in GAME_LABELS[game]]
+    total = probs[:, mine].sum(axis=1)
+    ask = np.flatnonzero((total <= probs[:, ib]) & (probs[:, ib] < settings.bg))
+    if not len(ask):  # (the reader keeps the others, or they are surely background)
+        return probs
+    p = probs[ask]
+    rival = np.zeros(len(ask), probs.dtype)
+    for g, labs in GAME_LABELS.items():
+        if g != game:
+            rival = np.maximum(rival, p[:, [classifier.index(lab) for lab in labs
+                                            if lab in classifier.classes]].sum(axis=1))
+    units = tuple(groups)
+    pu = np.stack([p[:, [classifier.index(lab) for lab in groups[u]]].sum(axis=1)
+                   for u in units], axis=1)
+    top = np.array(units)[pu.argmax(axis=1)]
+    cos = embedding[ask] @ part.prototypes[faces].T
+    near = np.array([part.labels[k] for k in faces])[cos.argmax(axis=1)]
+    hit = (total[ask] > rival) & (near == top) & (cos.max(axis=1) >= settings.cos)
+    if not hit.any():
+        return probs
+    out = probs.copy()
+    under = np.float32(settings.bar - 0.01)
+    for r in np.flatnonzero(hit):  # all of the piece mass on that kind, its labels (the
+        #                            numbers) split as the model splits them
+        k = int(ask[r])
+        cols = [classifier.index(lab) for lab in groups[top[r]]]
+        within = probs[k, cols] / max(float(probs[k, cols].sum()), 1e-12)
+        bg = min(probs[k, ib], under)
+        out[k] = 0.0
+        out[k, cols] = within * (1.0 - bg)
+        out[k, ib] = bg
+    return out
 
 
 def look_rescue(part: teach.Profile, classifier, game: str, probs: np.ndarray,
@@ -107,7 +192,8 @@ def taught_reader(reader, profile: teach.Profile | None, game: str):
     part = None if profile is None else profile.card_part
     if part is None or not part.labels or part.known:  # (known: the model reads this copy)
         return reader
-    out = with_classifier(reader, TaughtCardClassifier(reader.classifier, part, game))
+    out = with_classifier(reader, TaughtCardClassifier(reader.classifier, part, game,
+                                                       face_fold(reader, game)))
     for search in ("search_widths", "search_angles"):  # the poses stay the untaught
         if hasattr(reader, search):  # reader's (the same crops as teaching saw; and faster)
             setattr(out, search, getattr(reader, search))
@@ -211,6 +297,10 @@ class BackLookSettings:
     #                                          width of the 3 nearest cards read
     shape: tuple[float, float] = (1.15, 2.1)  # ... its long side this x its short side
     fill: float = 0.6  # ... and it fills this share of its rectangle
+    stretched: tuple[float, float, float] = (2.4, 0.85, 1.25)  # or, seen at a slant (a low
+    #   camera foreshortens the card across: the committed edition-2 scene 0002's back over
+    #   a card is 2.17 x as long as wide), its long side up to this x its short side when
+    #   it fills this share of its rectangle and holds at most this many backs' looks
     whole_fill: float = 0.75  # a region of a card's shape but of `merged[0]` backs' looks
     #   or more is one back only when it fills this share of its rectangle (else merged:
     #   two backs side by side, turned a little to each other, make a card's shape too)
@@ -218,6 +308,9 @@ class BackLookSettings:
     #   `look_area` of a card's area; filling `merged_fill` of its rectangle, its short side
     #   at least size[0] x the width): backs side by side or in a pile, split into that many
     #   (rounded) by k-means on its pixels
+    merged_long: float = 1.15  # ... and only when its rectangle's long side is at most this
+    #   x as long as that many cards end to end (a long band of the look, a shadow on a
+    #   table of the back's blue, is no pile)
     merged_depth: float = 0.25  # ... into as many as its outline's notches this x the
     #   width deep say (`notched_cards`: cards larger than those near it, as backs nearer
     #   the camera, are too many by area), by area where it has none (0: by area alone)
@@ -498,12 +591,16 @@ def whole_back(short: float, long_: float, fill: float, cards: float, width: flo
                settings: BackLookSettings | None = None) -> bool:
     """Whether a region of the taught back's look is one back shown whole: its minimum-area
     rectangle (`short`, `long_` px) has a card's `size` (x the `width` of the cards near
-    it) and `shape`, the region fills `fill` of it, and unless it holds under `merged[0]`
+    it) and `shape` (or, filled and about one back's look, the longer `stretched` shape of
+    a back seen at a slant), the region fills `fill` of it, and unless it holds under `merged[0]`
     backs' looks (`cards`), it fills `whole_fill` of it (two backs lying end to end, turned
     a little or shifted across, make a card-shaped rectangle that they fill poorly)."""
     s = settings or BACK_LOOK
+    ratio = long_ / max(short, 1.0)
+    longest, filled, most = s.stretched
     return (s.size[0] * width <= short <= s.size[1] * width and fill >= s.fill
-            and s.shape[0] <= long_ / max(short, 1.0) <= s.shape[1]
+            and s.shape[0] <= ratio and (ratio <= s.shape[1] or (
+                ratio <= longest and fill >= filled and cards <= most))
             and (cards < s.merged[0] or fill >= s.whole_fill))
 
 
@@ -526,6 +623,21 @@ def notched_cards(outline: np.ndarray, depth: float) -> int:
     return min(4, 1 + deep // 2) if deep >= 2 else 0
 
 
+def merged_axis(short: float, es: np.ndarray, long_: float, el: np.ndarray, n: int,
+                width: float, aspect: float) -> np.ndarray:
+    """The cards' width direction (their u axis: the zones read a face-down card's side
+    from it, up to a half turn) in a region of `n` backs' looks whose rectangle has the
+    sides `short` along `es` and `long_` along `el`: backs side by side (a player's row)
+    make it n widths long and a card's height across, backs end to end n heights long and a
+    width across; the nearer of the two (the region's rectangle alone cannot tell a pile's
+    cards' own turn: a pile still of one card's shape keeps the card's own, width across
+    its long side)."""
+    side = abs(long_ - n * width) + abs(short - aspect * width)
+    end = abs(long_ - n * aspect * width) + abs(short - width)
+    pile = abs(long_ - aspect * width) + abs(short - width)
+    return el if side < min(end, pile) else es
+
+
 def held_backs(outline: np.ndarray, pieces: list[CardPiece], scale: float) -> int:
     """How many of `pieces`' face-down cards have their centre (photo px) inside `outline`
     (a region's outline at `scale`, as `look_backs` finds them)."""
@@ -542,7 +654,8 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     its minimum-area rectangle has a card's size (the width of the 3 nearest cards read) and
     shape and it fills it, or when it is a strip along a card's side beside a card read (a
     back under it: its centre is then put a card's size from the strip's outer edge); a
-    region of 1.6-4.5 backs' looks (`look_area`) is split. The region's own colours must
+    region of 1.6-4.5 backs' looks (`look_area`) is split, when it is no longer than its
+    backs end to end (`merged_long`). The region's own colours must
     match the taught back's (`min_match`) and, shown whole, hold its colours other than the
     main one (`min_second`); a back shown whole over a face-up card's key point read
     (`key_inside`) is left out, and so is a region holding as many backs read as it would
@@ -592,10 +705,13 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
             pts = np.column_stack([xs + x0, ys + y0]).astype(np.float32)
             crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
             cv2.setRNGSeed(0)
-            n = notched_cards(q, s.merged_depth * w) if s.merged_depth > 0 else 0
-            _, _, ctr = cv2.kmeans(pts, n or int(round(cards)), None, crit, 2,
-                                   cv2.KMEANS_PP_CENTERS)
-            found = [(k, np.degrees(np.arctan2(es[1], es[0])), w) for k in ctr]
+            n = (notched_cards(q, s.merged_depth * w) if s.merged_depth > 0 else 0) \
+                or int(round(cards))
+            if long_ > s.merged_long * n * spec.aspect * w:
+                continue  # longer than its backs end to end
+            _, _, ctr = cv2.kmeans(pts, n, None, crit, 2, cv2.KMEANS_PP_CENTERS)
+            u = merged_axis(short, es, long_, el, n, w, spec.aspect)
+            found = [(k, np.degrees(np.arctan2(u[1], u[0])), w) for k in ctr]
         elif not (s.strip[0] * w <= short <= s.strip[1] * w and fill >= s.strip_fill
                   and s.strip_long[0] * w <= long_ <= s.strip_long[1] * w):
             continue

@@ -548,6 +548,47 @@ def test_look_backs_counts_large_backs_by_the_notches(merged_depth, found):
     assert len(out) == found
 
 
+@pytest.mark.parametrize("band, merged_long, k, found", [
+    (False, 1.15, 1.0, 2),  # two backs end to end: as long as two cards
+    (True, 1.15, 1.0, 0),  # a band of the back's blue 4.4 widths long, two backs' looks by
+    #   area (a shadow on a blue table, fresh edition-2 set 1041 scene 0000): no pile
+    (True, 10.0, 1.0, 2),  # ... split in two when its length is not asked
+])
+def test_look_backs_splits_a_region_only_as_long_as_its_backs(band, merged_long, k, found):
+    from dataclasses import replace
+
+    from vision.teach_cards import BACK_LOOK, look_backs
+
+    image = np.full((600, 800, 3), (120, 140, 150), np.uint8)
+    pieces = _face_up(image, [(150, 300), (650, 450)])
+    if band:
+        cv2.rectangle(image, (400 - int(2.2 * CARD_W), 270 - int(0.4 * CARD_W)),
+                      (400 + int(2.2 * CARD_W), 270 + int(0.4 * CARD_W)), BACK_NAVY, -1)
+    else:
+        w = k * CARD_W
+        h = w * 91 / 59
+        for x in (400 - h / 2, 400 + h / 2):  # (turned a quarter: drawn as wide cards)
+            cv2.rectangle(image, (int(x - h / 2), int(270 - w / 2)),
+                          (int(x + h / 2) - 1, int(270 + w / 2)), BACK_NAVY, -1)
+    out = look_backs(image, pieces, _taught_look(), replace(
+        BACK_LOOK, merged_long=merged_long, min_second=0.0))
+    assert len(out) == found
+
+
+@pytest.mark.parametrize("short, long_, n, width, along_long", [
+    (92, 180, 3, 60, True),  # three backs side by side (a row): widths along the long side
+    (60, 185, 2, 60, False),  # two end to end: widths across
+    (70, 182, 3, 55, True),  # a row seen at a slant (fresh e2-1042 scene 0013's north row)
+    (66, 108, 2, 60, False),  # a pile of two, still one card's shape: the card's own turn
+])
+def test_merged_axis_turns_the_backs_of_a_row(short, long_, n, width, along_long):
+    from vision.teach_cards import merged_axis
+
+    es, el = np.array([0.0, short]), np.array([long_, 0.0])
+    u = merged_axis(short, es, long_, el, n, float(width), 91 / 59)
+    assert (u is el) == along_long
+
+
 @pytest.mark.parametrize("short, long_, fill, cards, whole", [
     (60, 92, 0.95, 1.0, True),  # one back of the cards' width
     (60, 92, 0.5, 1.0, False),  # filling half its rectangle: no back's shape
@@ -555,6 +596,11 @@ def test_look_backs_counts_large_backs_by_the_notches(merged_depth, found):
     (84, 173, 0.62, 2.0, False),  # two backs' looks, end to end and shifted across (a
     #   card's shape, filled poorly: committed edition 2, scene 0000): merged, not one
     (84, 150, 0.95, 2.0, True),  # as large, filling it: one back nearer the camera
+    (52, 113, 0.87, 1.07, True),  # 2.17 x as long as wide, filled, one back's look: a back
+    #   seen at a slant (committed edition 2, scene 0002 west)
+    (52, 113, 0.7, 1.07, False),  # as long, filled poorly: no card's shape
+    (52, 113, 0.87, 1.4, False),  # as long, more than a back's look
+    (45, 113, 0.95, 1.0, False),  # 2.5 x: beyond a slant
 ])
 def test_whole_back_asks_a_large_region_to_fill_its_rectangle(short, long_, fill, cards,
                                                               whole):
@@ -721,6 +767,66 @@ def test_look_rescue_reads_hop_la_bille_backs(share, cos, bg, back):
     out = look_rescue(part, fake, "hop-la-bille", probs, emb, np.array([share]))[0]
     assert (out.argmax() == fake.index("card-back")) == back
     assert out.sum() == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("cos, proto, hats, elephants, bg, folded", [
+    (0.7, "elephant", 0.10, 0.30, 0.45, True),  # a taught elephant the model spreads over
+    #                                              hats
+    (0.3, "elephant", 0.10, 0.30, 0.45, False),  # far from every taught face
+    (0.7, "lasso", 0.10, 0.30, 0.45, False),  # nearest the taught lasso: the two disagree
+    (0.7, "elephant", 0.35, 0.20, 0.45, False),  # Magic Rabbit's labels weigh more
+    (0.7, "elephant", 0.00, 0.55, 0.45, False),  # this game's labels outweigh background:
+    #                                              the reader keeps it as it is
+    (0.7, "elephant", 0.10, 0.30, 0.53, True),  # background by a hair: put under the bar
+    (0.7, "elephant", 0.10, 0.30, 0.60, False),  # surely background
+])
+def test_fold_faces_gives_a_taught_face_the_other_games_share(cos, proto, hats, elephants,
+                                                               bg, folded):
+    from vision.teach import teachable
+    from vision.teach_cards import FaceFoldSettings, fold_faces
+
+    fake = FakeCards(None, None)
+    probs = np.zeros((1, len(fake.classes)), np.float32)
+    probs[0, fake.index("background")] = bg
+    probs[0, fake.index("hat-3")], probs[0, fake.index("rabbit-2")] = hats, 0.05
+    probs[0, fake.index("card-green")] = 0.95 - bg - hats - elephants
+    probs[0, fake.index("elephant-2")], probs[0, fake.index("elephant-4")] = \
+        0.75 * elephants, 0.2 * elephants
+    probs[0, fake.index("lasso")] = 0.05 * elephants
+    labels = ("elephant", "lasso", "back")
+    k = labels.index(proto)
+    emb = np.zeros((1, 8), np.float32)
+    emb[0, k], emb[0, 7] = cos, np.sqrt(1 - cos * cos)
+    part = Profile(game="troetofanten", labels=labels, prototypes=np.eye(3, 8, dtype=np.float32),
+                   colours=np.zeros((3, 3)), counts=np.ones(3, np.int64), classes=fake.classes,
+                   model="cards")
+    tg = teachable("troetofanten")
+    settings = FaceFoldSettings(cos=0.45, bg=0.56, bar=0.5)
+    out = fold_faces(part, fake, "troetofanten", tg.units(tg.card_labels), probs, emb,
+                     settings)[0]
+    assert out.sum() == pytest.approx(1.0)
+    e2, e4 = out[fake.index("elephant-2")], out[fake.index("elephant-4")]
+    if folded:  # all the piece mass on elephants, their numbers split as the model's,
+        #         P(background) kept, or just under the reader's bar
+        ob = out[fake.index("background")]
+        assert ob == pytest.approx(min(bg, 0.49)) and ob < settings.bar
+        assert e2 + e4 == pytest.approx(1 - ob) and e2 / e4 == pytest.approx(0.75 / 0.2)
+        assert out[fake.index("hat-3")] == 0.0
+    else:
+        assert np.array_equal(out, probs[0])
+
+
+@pytest.mark.parametrize("game, bar", [
+    ("troetofanten", 0.4),  # the fold's bar is the reader's own confidence bar
+    ("magic-rabbit", None),  # a game that folds no faces
+])
+def test_fold_faces_bar_follows_the_reader(game, bar):
+    from vision.teach_cards import face_fold
+
+    reader = type("R", (), {})()
+    reader.settings = type("S", (), {"min_piece_prob": 0.4})()
+    fold = face_fold(reader, game)
+    assert (fold is None) if bar is None else fold.bar == bar
 
 
 def test_look_share_counts_the_back_colours_in_the_crop_middle():
