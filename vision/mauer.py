@@ -70,6 +70,10 @@ class MauerSettings:
     good_board_score: float = 0.8  # a fit this good stops the search
     quick_accept_score: float = 0.7  # the reduced search's refined fit scoring this is kept
     # without the full size search
+    loose_search_below: float = 0.6  # no reduced fit, or one scoring under this: the reduced
+    # search once more with the loosest blob shapes (`blob_shape_passes[-1]`: fields merged
+    # with the track lines, glare, noise), its fit refined as above and kept when it scores
+    # `quick_accept_score` (wrong boards scored up to 0.69 there); else the full size search
     min_board_score: float = 0.4  # (field fit + start colours) / 2 below this: no board
     colour_weight: float = 0.5  # start-area colours vs the field fit when choosing a board
     # the start areas' colours (a*, b* of the colour checks) are read on the photo white
@@ -1110,8 +1114,9 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
             nonlocal early
             early = (H, run_beside(s, _blobs_for, H, board, s, maps))
 
-        view = _find_board_once(image_bgr, board, quick, blob_map(image_bgr, quick, small, lab8),
-                                lab, f, ahead if isinstance(maps, Future) else None)
+        qmaps = blob_map(image_bgr, quick, small, lab8)
+        view = _find_board_once(image_bgr, board, quick, qmaps, lab, f,
+                                ahead if isinstance(maps, Future) else None)
         blobs = None
         if early is not None:
             H, job = early
@@ -1124,6 +1129,15 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
             view = refine_view(view, board, s, maps, lab, f, blobs)
         if view is not None and view.score >= s.quick_accept_score:
             views.append(view)
+        elif view is None or view.score < s.loose_search_below:
+            convexity, inertia = s.blob_shape_passes[-1]
+            loose = replace(quick, blob_min_convexity=convexity, blob_min_inertia=inertia)
+            other = _find_board_once(image_bgr, board, loose, qmaps, lab, f)
+            if other is not None:
+                maps = _now(maps) or blob_map(image_bgr, s)
+                other = refine_view(other, board, s, maps, lab, f)
+            if other is not None and other.score >= s.quick_accept_score:
+                views.append(other)
     if not views:
         maps = _now(maps) or blob_map(image_bgr, s)  # the passes differ in blob shapes
         maps.light  # noqa: B018 - made once, before the passes share it
