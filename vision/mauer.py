@@ -109,6 +109,10 @@ class MauerSettings:
     sep_ratio: tuple[float, float] = (0.5, 1.4)  # image / board distance of two paired runs,
     # in units of their spacing (perspective shortens it)
     alt_iters: int = 4  # ICP steps for the turned / shifted alternatives of the best fit
+    sure_fit: tuple[float, float] = (0.7, 1.0)  # the best fit's field fit and start colours
+    # at least these: its alternatives are not tried (a turned or shifted lattice leaves a
+    # start area off its colour or fields without a blob; on 60 committed and fresh photos
+    # an alternative won only after a fit with start colours 0.25-0.75)
     icp_tol: tuple[float, float] = (0.6, 0.3)  # matching radius, share of the pitch
     min_matched: int = 16  # fields matched to accept a board
     # pawns
@@ -1238,7 +1242,8 @@ def _find_board_once(image_bgr: np.ndarray, board: Board, s: MauerSettings, maps
     float32 Lab (the colour checks). The view's camera P is left None (`find_board` makes
     it for the view it keeps). `ahead(H)`: called with the best start's fit (its H as the
     view would hold it) before its turned and shifted alternatives are tried (most often
-    it stays the best): work for that view may start meanwhile."""
+    it stays the best): work for that view may start meanwhile. A fit as sure as
+    `sure_fit` is the view without its alternatives."""
     blobs = field_blobs(image_bgr, s, maps)
     det = blobs[:, :2]
     fields, pitch = _field_array(board)
@@ -1264,6 +1269,10 @@ def _find_board_once(image_bgr: np.ndarray, board: Board, s: MauerSettings, maps
             best = (total, H, fs, ce)
     if best is None:
         return None
+    if best[2] >= s.sure_fit[0] and best[3] >= s.sure_fit[1]:
+        H = best[1] / best[1][2, 2]
+        return BoardView(corners=apply_h(H, board_corners_mm(board)), H=H, P=None,
+                         score=round(float(best[2] + best[3]) / 2, 3))
     if ahead is not None:
         ahead(best[1] / best[1][2, 2])
     # The lattice of fields repeats: also try the best fit turned by 180 degrees and moved by

@@ -579,7 +579,8 @@ def test_refine_blobs_made_beside_the_alternatives(hit, monkeypatch):
     monkeypatch.setattr(M, "refine_view", spy_refine)
     if not hit:
         monkeypatch.setattr(M, "_find_board_once", moved_start)
-    threaded = replace(M.SETTINGS, threads=True, threads_below_load=ALWAYS)
+    threaded = replace(M.SETTINGS, threads=True, threads_below_load=ALWAYS,
+                       sure_fit=(2.0, 2.0))  # (a sure fit tries no alternatives)
     got = M.find_board(img, board, threaded,
                        M.run_beside(threaded, M.blob_map, img, M.SETTINGS))
     assert len(given) == 1 and (given[0] is not None) == hit
@@ -621,4 +622,27 @@ def test_a_loose_reduced_pass_before_the_full_size_search(strict, loose, reduced
     monkeypatch.setattr(M, "refine_view", spy_refine)
     view = M.find_board(img, board, s)
     assert [c for c in calls if c != "full"] == reduced and ("full" in calls) == full
+    assert np.abs(view.corners - truth.corners).max() < 4.0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sure,alternatives", [
+    ((0.7, 1.0), 0),  # every start colour right and most fields on a blob: none tried
+    ((2.0, 2.0), 17),  # never sure: the turned one and the 8 shifts of each (17 in all)
+])
+def test_a_sure_fit_tries_no_alternatives(sure, alternatives, monkeypatch):
+    """The reduced search's best start that fits the fields and all four start colours is
+    the view without trying it turned and shifted (those never won after such a fit); the
+    view is the same either way."""
+    img, board, truth = _scene_view()
+    s = replace(M.SETTINGS, threads=False, sure_fit=sure)
+    icp, alt = M._icp, []
+
+    def spy_icp(*args, **kw):
+        alt.append(args[5] == s.alt_iters)
+        return icp(*args, **kw)
+
+    monkeypatch.setattr(M, "_icp", spy_icp)
+    view = M.find_board(img, board, s)
+    assert sum(alt) == alternatives
     assert np.abs(view.corners - truth.corners).max() < 4.0
