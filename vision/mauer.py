@@ -1087,7 +1087,8 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
     """Locate the board in a BGR photo by its track fields (light discs) and its coloured
     start areas: a `BoardView`, or None when nothing looks like the board. First a search
     on a reduced copy (`search_long_side`), its fit refined and scored on the full size
-    blobs of the board's fields (`refine_view`); kept when convincing. Otherwise the full
+    blobs of the board's fields (`refine_view`); kept when convincing (with no fit or a poor
+    one, first once more with the loosest blob shapes). Otherwise the full
     size search: the field blobs looked for strictly first, then (if the fit is not
     convincing) with
     looser shape limits (fields merged with the track's connecting lines, glare); the
@@ -1270,9 +1271,7 @@ def _find_board_once(image_bgr: np.ndarray, board: Board, s: MauerSettings, maps
     if best is None:
         return None
     if best[2] >= s.sure_fit[0] and best[3] >= s.sure_fit[1]:
-        H = best[1] / best[1][2, 2]
-        return BoardView(corners=apply_h(H, board_corners_mm(board)), H=H, P=None,
-                         score=round(float(best[2] + best[3]) / 2, 3))
+        return _pass_view(best, board)
     if ahead is not None:
         ahead(best[1] / best[1][2, 2])
     # The lattice of fields repeats: also try the best fit turned by 180 degrees and moved by
@@ -1294,6 +1293,11 @@ def _find_board_once(image_bgr: np.ndarray, board: Board, s: MauerSettings, maps
                 total = fs + s.colour_weight * ce - rms
                 if total > best[0]:
                     best = (total, H, fs, ce)
+    return _pass_view(best, board)
+
+
+def _pass_view(best: tuple, board: Board) -> BoardView:
+    """A pass's view from its best (total, H, field fit, start colours)."""
     H = best[1] / best[1][2, 2]
     corners = apply_h(H, board_corners_mm(board))
     return BoardView(corners=corners, H=H, P=None,  # the camera: for the chosen view only
