@@ -633,7 +633,8 @@ def test_a_loose_reduced_pass_before_the_full_size_search(strict, loose, reduced
 def test_a_sure_fit_tries_no_alternatives(sure, alternatives, monkeypatch):
     """The reduced search's best start that fits the fields and all four start colours is
     the view without trying it turned and shifted (those never won after such a fit); the
-    view is the same either way."""
+    view lands on the board either way (that the view is the very same:
+    `test_refine_blobs_made_beside_the_alternatives`)."""
     img, board, truth = _scene_view()
     s = replace(M.SETTINGS, threads=False, sure_fit=sure)
     icp, alt = M._icp, []
