@@ -579,8 +579,71 @@ def test_refine_blobs_made_beside_the_alternatives(hit, monkeypatch):
     monkeypatch.setattr(M, "refine_view", spy_refine)
     if not hit:
         monkeypatch.setattr(M, "_find_board_once", moved_start)
-    threaded = replace(M.SETTINGS, threads=True, threads_below_load=ALWAYS)
+    threaded = replace(M.SETTINGS, threads=True, threads_below_load=ALWAYS,
+                       sure_fit=(2.0, 2.0))  # (a sure fit tries no alternatives)
     got = M.find_board(img, board, threaded,
                        M.run_beside(threaded, M.blob_map, img, M.SETTINGS))
     assert len(given) == 1 and (given[0] is not None) == hit
     assert np.array_equal(got.H, want.H) and np.array_equal(got.corners, want.corners)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("strict,loose,reduced,full", [
+    ("none", "right", ["strict", "loose"], False),  # no strict reduced fit: the loose one's
+    ("low", "right", ["strict", "loose"], False),  # a fit under loose_search_below: the same
+    ("low", "low", ["strict", "loose"], True),  # the loose fit does not convince either
+    ("fair", "right", ["strict"], True),  # 0.6-0.7 (most often right): the full size search
+])
+def test_a_loose_reduced_pass_before_the_full_size_search(strict, loose, reduced, full,
+                                                          monkeypatch):
+    """When the strict reduced pass finds no board, or one scoring under
+    `loose_search_below`, the reduced search runs once more with the loosest blob shapes;
+    its refined fit is kept when it scores `quick_accept_score`, without the full size
+    search (up to three more passes, each several times as slow)."""
+    img, board, truth = _scene_view()
+    once, refine, calls = M._find_board_once, M.refine_view, []
+    s = replace(M.SETTINGS, threads=False)
+    verdict = {"strict": strict, "loose": loose}
+
+    def spy_once(image, board_, ss, *args):
+        kind = "full" if ss.blob_long_side != s.search_long_side else (
+            "strict" if ss.blob_min_convexity == s.blob_min_convexity else "loose")
+        calls.append(kind)
+        if verdict.get(kind) == "none":
+            return None
+        view = once(image, board_, ss, *args)
+        return view if kind == "full" else replace(view, score=kind)
+
+    def spy_refine(view, *args):  # the reduced pass's verdict as its refined score
+        got = refine(replace(view, score=0.0), *args)
+        return replace(got, score={"right": 0.9, "low": 0.5, "fair": 0.65}[verdict[view.score]])
+
+    monkeypatch.setattr(M, "_find_board_once", spy_once)
+    monkeypatch.setattr(M, "refine_view", spy_refine)
+    view = M.find_board(img, board, s)
+    assert [c for c in calls if c != "full"] == reduced and ("full" in calls) == full
+    assert np.abs(view.corners - truth.corners).max() < 4.0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sure,alternatives", [
+    ((0.7, 1.0), 0),  # every start colour right and most fields on a blob: none tried
+    ((2.0, 2.0), 17),  # never sure: the turned one and the 8 shifts of each (17 in all)
+])
+def test_a_sure_fit_tries_no_alternatives(sure, alternatives, monkeypatch):
+    """The reduced search's best start that fits the fields and all four start colours is
+    the view without trying it turned and shifted (those never won after such a fit); the
+    view lands on the board either way (that the view is the very same:
+    `test_refine_blobs_made_beside_the_alternatives`)."""
+    img, board, truth = _scene_view()
+    s = replace(M.SETTINGS, threads=False, sure_fit=sure)
+    icp, alt = M._icp, []
+
+    def spy_icp(*args, **kw):
+        alt.append(args[5] == s.alt_iters)
+        return icp(*args, **kw)
+
+    monkeypatch.setattr(M, "_icp", spy_icp)
+    view = M.find_board(img, board, s)
+    assert sum(alt) == alternatives
+    assert np.abs(view.corners - truth.corners).max() < 4.0
