@@ -439,6 +439,7 @@ class Pipeline:
         probs = pred.probs
         if gv.coats_of_arms and not taught and len(crops):
             probs = self._coats_of_arms(crops, probs, hues)
+            probs = self._tile_cues(gv, area, cand, crops, probs, hues)
         if taught:  # teach mode
             from vision.teach import shield_calibrated, teach_probs  # (model + prototypes +
             # colours; the coloured rabbits' colours turned by this photo's coats of arms)
@@ -522,6 +523,26 @@ class Pipeline:
             return probs
         columns = {c: self.classifier.index(f"rabbit-{c}") for c in COLOURS}
         return recolour(probs, columns, piece_colour(crops), hues)
+
+    def _tile_cues(self, gv: GameVision, area: PlayArea, cand: Candidates, crops: np.ndarray,
+                   probs: np.ndarray, hues: dict[str, float] | None) -> np.ndarray:
+        """Simsala Hopp on any copy's artwork (`vision.tile_cues`): the labels re-decided by
+        each tile's colour (green frog, white rabbit, dark cat, a coloured rabbit by this
+        photo's coats of arms), and a candidate on a corner of the castle (a tower) read as
+        background."""
+        from vision.tile_cues import CUES, colour_likelihood, on_castle_corner, reweigh, tile_colour
+
+        lab, lightness = tile_colour(crops)
+        like = colour_likelihood(lab, lightness, gv.labels, hues)
+        floor = CUES.floor if hues is not None else CUES.floor_unread
+        probs = reweigh(probs, [self.classifier.index(label) for label in gv.labels], like,
+                        floor)
+        tower = on_castle_corner(cand.centers, float(area.settings.plane_px))
+        if tower.any():
+            probs = probs.copy()
+            probs[tower] = 0.0
+            probs[tower, self.classifier.index(BACKGROUND)] = 1.0
+        return probs
 
     def recognise(self, source: str | Path | bytes, game: str, profile=None) -> Recognition:
         """`profile`: a `vision.teach.Profile` re-deciding the labels (teach mode): its tile /

@@ -1,0 +1,132 @@
+"""Simsala Hopp: a tile's label from the cues that hold for any copy's artwork.
+
+pieces.md: a frog is a green tile, a white rabbit a white/cream tile, a coloured rabbit the
+same rabbit with its player colour dominant, a cat a dark grey/black tile. The classifier
+learnt one copy's drawings; on another copy it reads frogs as yellow rabbits, pale coloured
+rabbits as white ones and blue rabbits as frogs. Each crop's colour is measured
+(`vision.teach.piece_colour`: the most chromatic pixels of the tile's middle, leaving out the
+arena's or table's colour around it) with the median lightness of that middle, and turned into
+a likelihood of each label:
+
+- achromatic (chroma below `white_chroma`, soft by `chroma_width`): a white rabbit, or a cat
+  when its middle is dark (lightness below `cat_lightness`, soft by `lightness_width`);
+- chromatic: the coloured rabbits by the hue of this photo's coat of arms of their colour
+  (`vision.shields.shield_hues`; the usual hues without them), the frog by green: the yellow
+  coat of arms' hue turned `frog_turn` degrees toward green (Gaussian in the hue difference,
+  `sigma`).
+
+`reweigh` multiplies the classifier's label probabilities by `floor + (1 - floor) *
+likelihood` and shares the classifier's piece mass among the labels again (whether a
+candidate is a piece at all stays the classifier's call): a clear colour cue wins unless the
+classifier is more than 1 / floor times surer of another label. Images are uint8 BGR; hues are
+degrees of atan2(b*, a*).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.shields import NOMINAL_HUE, _hue_diff
+
+
+@dataclass(frozen=True)
+class CueSettings:
+    white_chroma: float = 20.0  # below this chroma a tile's colour is white, grey or black
+    chroma_width: float = 3.0  # ... soft over this many chroma units
+    cat_lightness: float = 48.0  # an achromatic tile whose middle is darker is a cat (L 0-100)
+    lightness_width: float = 5.0
+    frog_turn: float = 38.0  # the frog's green: the yellow coat of arms' hue turned this far
+    # toward green (measured: frogs 18-60 degrees from it, yellow rabbits -8-22)
+    sigma: float = 12.0  # hue difference scale of the chromatic likelihoods, degrees
+    floor: float = 0.002  # a label the colour rules out keeps this share of its probability
+    # ... and this share when the coats of arms could not be read: without them the photo's
+    # light is unknown (a harsh warm lamp turns cats orange and white rabbits yellow)
+    floor_unread: float = 1.0
+    inner: float = 0.6  # the tile's middle: this central share of the crop side
+    border: float = 25.0  # pixels within this a-b distance of the crop's border colour (the
+    # arena or table around the tile) are not the tile's colour
+    # pieces.md: the castle has a tower at each corner. A candidate centred beyond an arena
+    # corner by this share of the arena side or more on both axes, and by at most the
+    # walls' depth, stands on the castle's corner: a tower seen from above (a round disc of
+    # a tile's size, read as a blue rabbit on edition 2), no tile (measured: towers at
+    # 0.04-0.06, tiles at an arena edge at most 0.02 beyond it on one axis)
+    tower_from: float = 0.025
+    tower_to: float = 0.12
+
+
+CUES = CueSettings()
+
+
+def tile_colour(crops_bgr: np.ndarray, s: CueSettings = CUES) -> tuple[np.ndarray, np.ndarray]:
+    """(N, S, S, 3) uint8 BGR crops -> ((N, 3) Lab of each tile's most chromatic pixels, a/b
+    about 0-centred; (N,) median lightness 0-100 of its middle)."""
+    from vision.teach import TeachSettings, piece_colour
+
+    n = len(crops_bgr)
+    if n == 0:
+        return np.zeros((0, 3), np.float32), np.zeros(0, np.float32)
+    lab = piece_colour(crops_bgr, TeachSettings(colour_inner=s.inner, colour_border=s.border))
+    size = crops_bgr.shape[1]
+    k = max(1, int(round(size * (1 - s.inner) / 2)))
+    middle = np.ascontiguousarray(crops_bgr[:, k:size - k, k:size - k]).reshape(n, -1, 3)
+    grey = cv2.cvtColor(middle, cv2.COLOR_BGR2Lab)[..., 0]
+    return lab, np.median(grey, axis=1).astype(np.float32) * (100.0 / 255.0)
+
+
+def reference_hues(hues: dict[str, float] | None, s: CueSettings = CUES) -> dict[str, float]:
+    """The hue of each coloured rabbit (this photo's coats of arms, else the usual hues) and
+    of the frog's green (`frog_turn` from the yellow one, away from orange)."""
+    ref = dict(hues) if hues is not None else dict(NOMINAL_HUE)
+    away = np.sign(_hue_diff(ref["yellow"], ref["orange"])) or 1.0
+    ref["frog"] = float(ref["yellow"] + away * s.frog_turn)
+    return ref
+
+
+def colour_likelihood(lab: np.ndarray, lightness: np.ndarray, labels: tuple[str, ...],
+                      hues: dict[str, float] | None, s: CueSettings = CUES) -> np.ndarray:
+    """(N, len(labels)) likelihood in [0, 1] of each label from each tile's colour (`lab`,
+    `lightness` of `tile_colour`); labels without a colour cue get 1."""
+    chroma = np.hypot(lab[:, 1], lab[:, 2])
+    hue = np.degrees(np.arctan2(lab[:, 2], lab[:, 1]))
+    chromatic = 1.0 / (1.0 + np.exp(-(chroma - s.white_chroma) / s.chroma_width))
+    dark = 1.0 / (1.0 + np.exp(-(s.cat_lightness - lightness) / s.lightness_width))
+    ref = reference_hues(hues, s)
+    out = np.ones((len(lab), len(labels)))
+    for j, label in enumerate(labels):
+        kind = "frog" if label == "frog" else label.removeprefix("rabbit-")
+        if kind in ref:
+            near = np.exp(-0.5 * (_hue_diff(hue, ref[kind]) / s.sigma) ** 2)
+            out[:, j] = chromatic * near
+        elif label == "rabbit-white":
+            out[:, j] = (1 - chromatic) * (1 - dark)
+        elif label == "cat":
+            out[:, j] = (1 - chromatic) * dark
+    return out
+
+
+def on_castle_corner(centers: np.ndarray, side: float, s: CueSettings = CUES) -> np.ndarray:
+    """(N,) bool: which (N, 2) plane points (arena [0, side]^2) lie on a corner of the
+    castle around the arena (`tower_from` .. `tower_to` beyond an arena corner on both
+    axes)."""
+    u = np.asarray(centers, float).reshape(-1, 2) / side
+    corner = np.round(np.clip(u, 0.0, 1.0))
+    beyond = np.where(corner == 0, -u, u - 1.0)
+    return ((beyond >= s.tower_from) & (beyond <= s.tower_to)).all(axis=1)
+
+
+def reweigh(probs: np.ndarray, columns: list[int], like: np.ndarray, floor: float
+            ) -> np.ndarray:
+    """The classifier's (N, C) probabilities with the label `columns` times `floor + (1 -
+    floor) * like` ((N, len(columns))), sharing their former sum among them again."""
+    if len(probs) == 0 or floor >= 1:
+        return probs
+    p = probs[:, columns]
+    mass = p.sum(axis=1, keepdims=True)
+    q = p * (floor + (1 - floor) * like) + 1e-12
+    out = probs.copy()
+    out[:, columns] = q / q.sum(axis=1, keepdims=True) * mass
+    return out
+
