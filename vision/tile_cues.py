@@ -45,6 +45,7 @@ class CueSettings:
     # ... and this share when the coats of arms could not be read: without them the photo's
     # light is unknown (a harsh warm lamp turns cats orange and white rabbits yellow)
     floor_unread: float = 1.0
+    model_weight: float = 0.7  # the classifier's probabilities count with this exponent
     inner: float = 0.6  # the tile's middle: this central share of the crop side
     border: float = 25.0  # pixels within this a-b distance of the crop's border colour (the
     # arena or table around the tile) are not the tile's colour
@@ -94,12 +95,13 @@ def colour_likelihood(lab: np.ndarray, lightness: np.ndarray, labels: tuple[str,
     chromatic = 1.0 / (1.0 + np.exp(-(chroma - s.white_chroma) / s.chroma_width))
     dark = 1.0 / (1.0 + np.exp(-(s.cat_lightness - lightness) / s.lightness_width))
     ref = reference_hues(hues, s)
+    near = {k: np.exp(-0.5 * (_hue_diff(hue, h) / s.sigma) ** 2) for k, h in ref.items()}
+    player = np.max([v for k, v in near.items() if k != "frog"], axis=0)
     out = np.ones((len(lab), len(labels)))
     for j, label in enumerate(labels):
         kind = "frog" if label == "frog" else label.removeprefix("rabbit-")
         if kind in ref:
-            near = np.exp(-0.5 * (_hue_diff(hue, ref[kind]) / s.sigma) ** 2)
-            out[:, j] = chromatic * near
+            out[:, j] = chromatic * (near[kind] if kind == "frog" else player)
         elif label == "rabbit-white":
             out[:, j] = (1 - chromatic) * (1 - dark)
         elif label == "cat":
@@ -125,7 +127,7 @@ def reweigh(probs: np.ndarray, columns: list[int], like: np.ndarray, floor: floa
         return probs
     p = probs[:, columns]
     mass = p.sum(axis=1, keepdims=True)
-    q = p * (floor + (1 - floor) * like) + 1e-12
+    q = p ** CUES.model_weight * (floor + (1 - floor) * like) + 1e-12
     out = probs.copy()
     out[:, columns] = q / q.sum(axis=1, keepdims=True) * mass
     return out
