@@ -416,6 +416,9 @@ class Pipeline:
         warnings += [f"the {lab} at ({at[i][0]:.0f}, {at[i][1]:.0f}) was found only by its "
                      f"outline, in a last look for missing tiles; check it"
                      for i, lab in zip(idx, det.labels, strict=True) if i >= first]
+        if gv.coats_of_arms and len(idx) and not (profile is not None and profile.piece_part
+                                                  is not None and not profile.piece_part.known):
+            warnings += self._cue_warnings(gv, pred.probs[idx], det)
         timer.lap("facts", t)
         return det, cand, pred, idx, facts, warnings
 
@@ -449,6 +452,17 @@ class Pipeline:
             probs = teach_probs(profile, self.classifier, gv.labels, probs, pred.embedding,
                                 crops, also=also)
         return pred, probs, crops
+
+    def _cue_warnings(self, gv: GameVision, model_probs: np.ndarray, det: Detections
+                      ) -> list[str]:
+        """Simsala Hopp: a warning for each counted tile whose kind its colour decided
+        against the classifier's own reading (`model_probs`, its (N, C) output for
+        `det`'s pieces; `vision.tile_cues.disagreements`)."""
+        from vision.tile_cues import disagreements
+
+        cols = [self.classifier.index(lab) for lab in gv.labels]
+        model = np.array(gv.labels, dtype=object)[model_probs[:, cols].argmax(axis=1)]
+        return disagreements(model, det.labels, det.centers)
 
     def _missing_tiles(self, gv: GameVision, photo: Photo, area: PlayArea, cand: Candidates,
                        keep: np.ndarray, labels: np.ndarray, pred, probs: np.ndarray,

@@ -133,3 +133,19 @@ def reweigh(probs: np.ndarray, columns: list[int], like: np.ndarray, floor: floa
     out[:, columns] = q / q.sum(axis=1, keepdims=True) * mass
     return out
 
+
+
+def kind(label: str) -> str:
+    """A Simsala Hopp label's kind, the part its colour decides: `frog`, `rabbit-white`,
+    `cat`, or `rabbit` for every player colour."""
+    return "rabbit" if label.startswith("rabbit-") and label != "rabbit-white" else label
+
+
+def disagreements(model_labels, labels, centres) -> list[str]:
+    """A warning for each piece whose kind (`kind`) by its colour (`labels`, as counted)
+    differs from the classifier's own reading (`model_labels`); `centres` (N, 2) photo
+    pixels."""
+    return [f"the tile at ({x:.0f}, {y:.0f}) looks like a {m} to the classifier, but its "
+            f"colour says {lab}: counted as {lab}; check it"
+            for m, lab, (x, y) in zip(model_labels, labels, centres, strict=True)
+            if kind(m) != kind(lab)]
