@@ -542,20 +542,20 @@ class Pipeline:
                    probs: np.ndarray, hues: dict[str, float] | None) -> np.ndarray:
         """Simsala Hopp on any copy's artwork (`vision.tile_cues`): the labels re-decided by
         each tile's colour (green frog, white rabbit, dark cat, a coloured rabbit by this
-        photo's coats of arms), and a candidate on a corner of the castle (a tower) read as
-        background."""
-        from vision.tile_cues import CUES, colour_likelihood, on_castle_corner, reweigh, tile_colour
+        photo's coats of arms), and a candidate on the castle (a tower, a coat of arms) read
+        as background."""
+        from vision.tile_cues import CUES, colour_likelihood, on_castle, reweigh, tile_colour
 
         lab, lightness = tile_colour(crops)
         like = colour_likelihood(lab, lightness, gv.labels, hues)
         floor = CUES.floor if hues is not None else CUES.floor_unread
         probs = reweigh(probs, [self.classifier.index(label) for label in gv.labels], like,
                         floor)
-        tower = on_castle_corner(cand.centers, float(area.settings.plane_px))
-        if tower.any():
+        castle = on_castle(cand.centers, float(area.settings.plane_px))
+        if castle.any():
             probs = probs.copy()
-            probs[tower] = 0.0
-            probs[tower, self.classifier.index(BACKGROUND)] = 1.0
+            probs[castle] = 0.0
+            probs[castle, self.classifier.index(BACKGROUND)] = 1.0
         return probs
 
     def recognise(self, source: str | Path | bytes, game: str, profile=None) -> Recognition:

@@ -10,7 +10,7 @@ from vision.tile_cues import (
     colour_likelihood,
     disagreements,
     kind,
-    on_castle_corner,
+    on_castle,
     reference_hues,
     reweigh,
     tile_colour,
@@ -83,16 +83,18 @@ def test_reweigh_keeps_the_piece_mass_and_lets_a_clear_colour_win():
     assert np.array_equal(reweigh(probs, list(range(7)), like, floor=1.0), probs)  # off
 
 
-@pytest.mark.parametrize("point, tower", [
+@pytest.mark.parametrize("point, castle", [
     ((-20, -20), True),  # beyond the top-left corner on both axes: the corner tower
     ((500, 503), True),  # beyond the bottom-right corner
+    ((240, -30), True),  # beyond the top edge, mid-side: the wall and its coat of arms
     ((-5, 240), False),  # a tile at the arena's edge, mid-side
     ((-4, -4), False),  # a tile in the corner, just over the edge
     ((-120, -120), False),  # on the table beyond the castle
+    ((240, -100), False),  # on the table beyond the north wall
     ((240, 240), False),  # in the arena
 ])
-def test_castle_corners(point, tower):
-    assert on_castle_corner(np.array([point], float), 480.0)[0] == tower
+def test_castle(point, castle):
+    assert on_castle(np.array([point], float), 480.0)[0] == castle
 
 
 def test_disagreements_name_only_a_changed_kind():
