@@ -549,8 +549,8 @@ class Pipeline:
         lab, lightness = tile_colour(crops)
         like = colour_likelihood(lab, lightness, gv.labels, hues)
         floor = CUES.floor if hues is not None else CUES.floor_unread
-        probs = reweigh(probs, [self.classifier.index(label) for label in gv.labels], like,
-                        floor)
+        probs = reweigh(probs, [self.classifier.index(label) for label in gv.labels],
+                        gv.labels, like, floor)
         castle = on_castle(cand.centers, float(area.settings.plane_px))
         if castle.any():
             probs = probs.copy()

@@ -47,6 +47,10 @@ class CueSettings:
     # light is unknown (a harsh warm lamp turns cats orange and white rabbits yellow)
     floor_unread: float = 1.0
     model_weight: float = 0.7  # the classifier's probabilities count with this exponent
+    # only a candidate the classifier gives at least this much for the game's labels in all
+    # is re-decided (tiles: 0.3 and more on 150 photos): the colour of a note or a pen beside
+    # the castle must not make it a sure rabbit
+    min_piece_mass: float = 0.3
     inner: float = 0.6  # the tile's middle: this central share of the crop side
     border: float = 25.0  # pixels within this a-b distance of the crop's border colour (the
     # arena or table around the tile) are not the tile's colour
@@ -120,19 +124,30 @@ def on_castle(centers: np.ndarray, side: float, s: CueSettings = CUES) -> np.nda
     return (beyond.max(axis=1) >= s.castle_from) & (beyond.max(axis=1) <= s.castle_to)
 
 
-def reweigh(probs: np.ndarray, columns: list[int], like: np.ndarray, floor: float
-            ) -> np.ndarray:
-    """The classifier's (N, C) probabilities with the label `columns` times `floor + (1 -
-    floor) * like` ((N, len(columns))), sharing their former sum among them again."""
+def reweigh(probs: np.ndarray, columns: list[int], labels: tuple[str, ...], like: np.ndarray,
+            floor: float) -> np.ndarray:
+    """The classifier's (N, C) probabilities re-decided by colour, kind by kind (`kind`):
+    each kind's probability (the sum over its `labels`, at `columns`) raised to
+    `model_weight`, times `floor + (1 - floor) * like` (its labels' (N, len(labels))
+    likelihood, the same for each label of a kind), their former sum shared among the kinds
+    again, and each kind's among its labels as before (which player colour stays the coats
+    of arms' call, `vision.shields.recolour`). Rows whose sum is below `min_piece_mass`
+    unchanged."""
     if len(probs) == 0 or floor >= 1:
         return probs
+    names = sorted({kind(label) for label in labels})
+    group = np.array([[kind(label) == k for k in names] for label in labels], float)  # (L, K)
     p = probs[:, columns]
     mass = p.sum(axis=1, keepdims=True)
-    q = p ** CUES.model_weight * (floor + (1 - floor) * like) + 1e-12
+    pk = p @ group  # (N, K)
+    like_k = (like @ group) / group.sum(axis=0)
+    qk = pk ** CUES.model_weight * (floor + (1 - floor) * like_k) + 1e-12
+    qk = qk / qk.sum(axis=1, keepdims=True) * mass
+    share = np.where(pk @ group.T > 0, p / np.maximum(pk @ group.T, 1e-12),
+                     1.0 / (group @ group.sum(axis=0)))  # each label's part of its kind
     out = probs.copy()
-    out[:, columns] = q / q.sum(axis=1, keepdims=True) * mass
+    out[:, columns] = np.where(mass >= CUES.min_piece_mass, (qk @ group.T) * share, p)
     return out
-
 
 
 def kind(label: str) -> str:
