@@ -10,15 +10,16 @@ a likelihood of each label:
 
 - achromatic (chroma below `white_chroma`, soft by `chroma_width`): a white rabbit, or a cat
   when its middle is dark (lightness below `cat_lightness`, soft by `lightness_width`);
-- chromatic: the coloured rabbits by the hue of this photo's coat of arms of their colour
-  (`vision.shields.shield_hues`; the usual hues without them), the frog by green: the yellow
-  coat of arms' hue turned `frog_turn` degrees toward green (Gaussian in the hue difference,
-  `sigma`).
+- chromatic: a coloured rabbit when its hue lies near any of this photo's coats of arms
+  (`vision.shields.shield_hues`), the frog when near green: the yellow coat of arms' hue
+  turned `frog_turn` degrees away from orange (Gaussian in the hue difference, `sigma`).
 
-`reweigh` multiplies the classifier's label probabilities by `floor + (1 - floor) *
-likelihood` and shares the classifier's piece mass among the labels again (whether a
-candidate is a piece at all stays the classifier's call): a clear colour cue wins unless the
-classifier is more than 1 / floor times surer of another label. Images are uint8 BGR; hues are
+`reweigh` re-decides kind by kind: each kind's classifier probability (raised to
+`model_weight`) times `floor + (1 - floor) * likelihood`, the classifier's piece mass shared
+among the kinds again (whether a candidate is a piece at all stays the classifier's call) and
+each kind's among its labels as before (which player colour stays `vision.shields.recolour`'s
+call). Only with the coats of arms read (`floor_unread`). `on_castle`: candidates standing on
+the castle round the arena (its walls and towers) are no tiles. Images are uint8 BGR; hues are
 degrees of atan2(b*, a*).
 """
 
@@ -48,7 +49,7 @@ class CueSettings:
     floor_unread: float = 1.0
     model_weight: float = 0.7  # the classifier's probabilities count with this exponent
     # only a candidate the classifier gives at least this much for the game's labels in all
-    # is re-decided (tiles: 0.3 and more on 150 photos): the colour of a note or a pen beside
+    # is re-decided (tiles: 0.3 and more on 130 photos): the colour of a note or a pen beside
     # the castle must not make it a sure rabbit
     min_piece_mass: float = 0.3
     inner: float = 0.6  # the tile's middle: this central share of the crop side
@@ -58,7 +59,7 @@ class CueSettings:
     # standing round it. A candidate centred beyond an arena edge by this share of the arena
     # side or more, and by at most the walls' depth on both axes, stands on the castle: a
     # tower seen from above (a round disc of a tile's size, read as a blue rabbit on edition
-    # 2) or a wall's coat of arms, no tile (measured on 150 photos: ~350 such candidates, no
+    # 2) or a wall's coat of arms, no tile (measured on 130 photos: ~350 such candidates, no
     # tile; tiles at an arena edge lie at most 0.02 beyond it)
     castle_from: float = 0.025
     castle_to: float = 0.12
@@ -125,7 +126,7 @@ def on_castle(centers: np.ndarray, side: float, s: CueSettings = CUES) -> np.nda
 
 
 def reweigh(probs: np.ndarray, columns: list[int], labels: tuple[str, ...], like: np.ndarray,
-            floor: float) -> np.ndarray:
+            floor: float, s: CueSettings = CUES) -> np.ndarray:
     """The classifier's (N, C) probabilities re-decided by colour, kind by kind (`kind`):
     each kind's probability (the sum over its `labels`, at `columns`) raised to
     `model_weight`, times `floor + (1 - floor) * like` (its labels' (N, len(labels))
@@ -141,12 +142,12 @@ def reweigh(probs: np.ndarray, columns: list[int], labels: tuple[str, ...], like
     mass = p.sum(axis=1, keepdims=True)
     pk = p @ group  # (N, K)
     like_k = (like @ group) / group.sum(axis=0)
-    qk = pk ** CUES.model_weight * (floor + (1 - floor) * like_k) + 1e-12
+    qk = pk ** s.model_weight * (floor + (1 - floor) * like_k) + 1e-12
     qk = qk / qk.sum(axis=1, keepdims=True) * mass
     share = np.where(pk @ group.T > 0, p / np.maximum(pk @ group.T, 1e-12),
                      1.0 / (group @ group.sum(axis=0)))  # each label's part of its kind
     out = probs.copy()
-    out[:, columns] = np.where(mass >= CUES.min_piece_mass, (qk @ group.T) * share, p)
+    out[:, columns] = np.where(mass >= s.min_piece_mass, (qk @ group.T) * share, p)
     return out
 
 
