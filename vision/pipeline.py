@@ -442,7 +442,8 @@ class Pipeline:
         probs = pred.probs
         if gv.coats_of_arms and not taught and len(crops):
             probs = self._coats_of_arms(crops, probs, hues)
-            probs = self._tile_cues(gv, area, cand, crops, probs, hues)
+            probs = self._tile_cues(gv, area, cand, crops, probs, hues,
+                                    crops if also is None else also[1])
         if taught:  # teach mode
             from vision.teach import shield_calibrated, teach_probs  # (model + prototypes +
             # colours; the coloured rabbits' colours turned by this photo's coats of arms)
@@ -539,15 +540,25 @@ class Pipeline:
         return recolour(probs, columns, piece_colour(crops), hues)
 
     def _tile_cues(self, gv: GameVision, area: PlayArea, cand: Candidates, crops: np.ndarray,
-                   probs: np.ndarray, hues: dict[str, float] | None) -> np.ndarray:
+                   probs: np.ndarray, hues: dict[str, float] | None,
+                   first: np.ndarray) -> np.ndarray:
         """Simsala Hopp on any copy's artwork (`vision.tile_cues`): the labels re-decided by
-        each tile's colour (green frog, white rabbit, dark cat, a coloured rabbit by this
-        photo's coats of arms), and a candidate on the castle (a tower, a coat of arms) read
-        as background."""
-        from vision.tile_cues import CUES, colour_likelihood, on_castle, reweigh, tile_colour
+        each tile's colour (green frog, white rabbit, dark cat for this photo's light, a
+        coloured rabbit by its coats of arms), and a candidate on the castle (a tower, a coat
+        of arms) read as background. `first`: the crops of the photo's first candidates, its
+        light (`photo_light`)."""
+        from vision.tile_cues import (
+            CUES,
+            colour_likelihood,
+            on_castle,
+            photo_light,
+            reweigh,
+            tile_colour,
+        )
 
         lab, lightness = tile_colour(crops)
-        like = colour_likelihood(lab, lightness, gv.labels, hues)
+        light = photo_light(lightness if first is crops else tile_colour(first)[1])
+        like = colour_likelihood(lab, lightness, gv.labels, hues, light)
         floor = CUES.floor if hues is not None else CUES.floor_unread
         probs = reweigh(probs, [self.classifier.index(label) for label in gv.labels],
                         gv.labels, like, floor)

@@ -9,7 +9,7 @@ arena's or table's colour around it) with the median lightness of that middle, a
 a likelihood of each label:
 
 - achromatic (chroma below `white_chroma`, soft by `chroma_width`): a white rabbit, or a cat
-  when its middle is dark (lightness below `cat_lightness`, soft by `lightness_width`);
+  when its middle is dark for this photo's light (below `cat_share` of the photo's light);
 - chromatic: a coloured rabbit when its hue lies near any of this photo's coats of arms
   (`vision.shields.shield_hues`), the frog when near green: the yellow coat of arms' hue
   turned `frog_turn` degrees away from orange (Gaussian in the hue difference, `sigma`).
@@ -37,7 +37,16 @@ from vision.shields import NOMINAL_HUE, _hue_diff
 class CueSettings:
     white_chroma: float = 20.0  # below this chroma a tile's colour is white, grey or black
     chroma_width: float = 3.0  # ... soft over this many chroma units
-    cat_lightness: float = 48.0  # an achromatic tile whose middle is darker is a cat (L 0-100)
+    # an achromatic tile whose middle is darker than this share of the photo's light (the
+    # cat_light_q percentile of its candidates' middles: the white rabbits and frogs) is a
+    # cat (measured, 5-95 %: white rabbits 0.67-1.37, cats 0.09-0.47, also in dim light and
+    # in shadow, where white rabbits lie at L 24-31); with fewer than cat_min_light
+    # candidates, darker than L cat_lightness (0-100)
+    cat_share: float = 0.55
+    cat_share_width: float = 0.05
+    cat_light_q: float = 90.0
+    cat_min_light: int = 5
+    cat_lightness: float = 48.0
     lightness_width: float = 5.0
     frog_turn: float = 32.0  # the frog's green: the yellow coat of arms' hue turned this far
     # toward green (measured, 5-95 %: frogs 18-60 degrees from it, yellow rabbits -8-22; 38
@@ -93,14 +102,27 @@ def reference_hues(hues: dict[str, float] | None, s: CueSettings = CUES) -> dict
     return ref
 
 
+def photo_light(lightness: np.ndarray, s: CueSettings = CUES) -> float | None:
+    """This photo's light from its candidates' middles' lightness (`tile_colour`): their
+    `cat_light_q` percentile, or None with fewer than `cat_min_light` of them."""
+    if len(lightness) < s.cat_min_light:
+        return None
+    return max(float(np.percentile(lightness, s.cat_light_q)), 1.0)
+
+
 def colour_likelihood(lab: np.ndarray, lightness: np.ndarray, labels: tuple[str, ...],
-                      hues: dict[str, float] | None, s: CueSettings = CUES) -> np.ndarray:
+                      hues: dict[str, float] | None, light: float | None = None,
+                      s: CueSettings = CUES) -> np.ndarray:
     """(N, len(labels)) likelihood in [0, 1] of each label from each tile's colour (`lab`,
-    `lightness` of `tile_colour`); labels without a colour cue get 1."""
+    `lightness` of `tile_colour`; `light`: `photo_light`, None: the absolute
+    `cat_lightness`); labels without a colour cue get 1."""
     chroma = np.hypot(lab[:, 1], lab[:, 2])
     hue = np.degrees(np.arctan2(lab[:, 2], lab[:, 1]))
     chromatic = 1.0 / (1.0 + np.exp(-(chroma - s.white_chroma) / s.chroma_width))
-    dark = 1.0 / (1.0 + np.exp(-(s.cat_lightness - lightness) / s.lightness_width))
+    if light is not None:
+        dark = 1.0 / (1.0 + np.exp(-(s.cat_share - lightness / light) / s.cat_share_width))
+    else:
+        dark = 1.0 / (1.0 + np.exp(-(s.cat_lightness - lightness) / s.lightness_width))
     ref = reference_hues(hues, s)
     near = {k: np.exp(-0.5 * (_hue_diff(hue, h) / s.sigma) ** 2) for k, h in ref.items()}
     player = np.max([v for k, v in near.items() if k != "frog"], axis=0)

@@ -11,6 +11,7 @@ from vision.tile_cues import (
     disagreements,
     kind,
     on_castle,
+    photo_light,
     reference_hues,
     reweigh,
     tile_colour,
@@ -54,6 +55,26 @@ def test_each_kind_is_most_likely_its_own(label, hues):
     like = colour_likelihood(lab, lightness, SIMSALA_LABELS, hues)[0]
     best = SIMSALA_LABELS[int(np.argmax(like))]
     assert kind(best) == kind(label), (label, like.round(2))
+
+
+@pytest.mark.parametrize("scale", [
+    1.0,  # ordinary light: the white rabbits are white, the cat a cat
+    0.3,  # dim light (every lightness x0.3): still, by this photo's own light
+])
+def test_white_and_cat_by_the_photos_light(scale):
+    lab = np.zeros((6, 3), np.float32)  # achromatic tiles
+    lightness = np.array([90.0, 88.0, 85.0, 92.0, 87.0, 22.0]) * scale  # 5 white, 1 cat
+    light = photo_light(lightness)
+    like = colour_likelihood(lab, lightness, SIMSALA_LABELS, HUES, light)
+    white, cat = SIMSALA_LABELS.index("rabbit-white"), SIMSALA_LABELS.index("cat")
+    assert (like[:5, white] > like[:5, cat]).all()
+    assert like[5, cat] > like[5, white]
+    absolute = colour_likelihood(lab, lightness, SIMSALA_LABELS, HUES, None)  # (no light)
+    assert (absolute[:5, white] > absolute[:5, cat]).all() == (scale == 1.0)
+
+
+def test_too_few_candidates_give_no_photo_light():
+    assert photo_light(np.array([50.0, 60.0])) is None
 
 
 def test_the_arena_around_a_white_tile_is_not_its_colour():
