@@ -36,6 +36,9 @@ class ShieldSettings:
     top_share: float = 0.15  # its most chromatic pixels are the coat of arms
     min_chroma: float = 15.0  # their mean chroma must reach this, else no reference
     max_error: float = 35.0  # mean hue difference of the best naming, degrees, at most
+    # ... and each wall's at most this (a frog lying against a wall in shadow read as the
+    # yellow coat of arms at 48 degrees off; walls read right: at most 37)
+    max_wall_error: float = 45.0
     sigma: float = 20.0  # hue difference scale of the likelihood, degrees
     weight: float = 1.0  # exponent of the likelihood
 
@@ -90,7 +93,8 @@ def _hues_at(image_bgr: np.ndarray, area, depth: tuple[float, float], s: ShieldS
                                  for h, c in zip(hues, names, strict=True)]))
             if best is None or err < best[0]:
                 best = (err, names)
-    if best[0] > s.max_error:
+    if best[0] > s.max_error or max(abs(_hue_diff(h, NOMINAL_HUE[c])) for h, c in
+                                    zip(hues, best[1], strict=True)) > s.max_wall_error:
         return None
     return dict(zip(best[1], hues, strict=True))
 
