@@ -416,6 +416,9 @@ class Pipeline:
         warnings += [f"the {lab} at ({at[i][0]:.0f}, {at[i][1]:.0f}) was found only by its "
                      f"outline, in a last look for missing tiles; check it"
                      for i, lab in zip(idx, det.labels, strict=True) if i >= first]
+        if gv.coats_of_arms and len(idx) and not (profile is not None and profile.piece_part
+                                                  is not None and not profile.piece_part.known):
+            warnings += self._cue_warnings(gv, pred.probs[idx], det)
         timer.lap("facts", t)
         return det, cand, pred, idx, facts, warnings
 
@@ -439,6 +442,8 @@ class Pipeline:
         probs = pred.probs
         if gv.coats_of_arms and not taught and len(crops):
             probs = self._coats_of_arms(crops, probs, hues)
+            probs = self._tile_cues(gv, area, cand, crops, probs, hues,
+                                    crops if also is None else also[1])
         if taught:  # teach mode
             from vision.teach import shield_calibrated, teach_probs  # (model + prototypes +
             # colours; the coloured rabbits' colours turned by this photo's coats of arms)
@@ -448,6 +453,17 @@ class Pipeline:
             probs = teach_probs(profile, self.classifier, gv.labels, probs, pred.embedding,
                                 crops, also=also)
         return pred, probs, crops
+
+    def _cue_warnings(self, gv: GameVision, model_probs: np.ndarray, det: Detections
+                      ) -> list[str]:
+        """Simsala Hopp: a warning for each counted tile whose kind its colour decided
+        against the classifier's own reading (`model_probs`, its (N, C) output for
+        `det`'s pieces; `vision.tile_cues.disagreements`)."""
+        from vision.tile_cues import disagreements
+
+        cols = [self.classifier.index(lab) for lab in gv.labels]
+        model = np.array(gv.labels, dtype=object)[model_probs[:, cols].argmax(axis=1)]
+        return disagreements(model, det.labels, det.centers)
 
     def _missing_tiles(self, gv: GameVision, photo: Photo, area: PlayArea, cand: Candidates,
                        keep: np.ndarray, labels: np.ndarray, pred, probs: np.ndarray,
@@ -522,6 +538,36 @@ class Pipeline:
             return probs
         columns = {c: self.classifier.index(f"rabbit-{c}") for c in COLOURS}
         return recolour(probs, columns, piece_colour(crops), hues)
+
+    def _tile_cues(self, gv: GameVision, area: PlayArea, cand: Candidates, crops: np.ndarray,
+                   probs: np.ndarray, hues: dict[str, float] | None,
+                   first: np.ndarray) -> np.ndarray:
+        """Simsala Hopp on any copy's artwork (`vision.tile_cues`): the labels re-decided by
+        each tile's colour (green frog, white rabbit, dark cat for this photo's light, a
+        coloured rabbit by its coats of arms), and a candidate on the castle (a tower, a coat
+        of arms) read as background. `first`: the crops of the photo's first candidates, its
+        light (`photo_light`)."""
+        from vision.tile_cues import (
+            CUES,
+            colour_likelihood,
+            on_castle,
+            photo_light,
+            reweigh,
+            tile_colour,
+        )
+
+        lab, lightness = tile_colour(crops)
+        light = photo_light(lightness if first is crops else tile_colour(first)[1])
+        like = colour_likelihood(lab, lightness, gv.labels, hues, light)
+        floor = CUES.floor if hues is not None else CUES.floor_unread
+        probs = reweigh(probs, [self.classifier.index(label) for label in gv.labels],
+                        gv.labels, like, floor)
+        castle = on_castle(cand.centers, float(area.settings.plane_px))
+        if castle.any():
+            probs = probs.copy()
+            probs[castle] = 0.0
+            probs[castle, self.classifier.index(BACKGROUND)] = 1.0
+        return probs
 
     def recognise(self, source: str | Path | bytes, game: str, profile=None) -> Recognition:
         """`profile`: a `vision.teach.Profile` re-deciding the labels (teach mode): its tile /

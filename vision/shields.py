@@ -6,9 +6,9 @@ rabbit tile the classifier finds yellow or orange (the pair warm light confuses)
 re-decided by which coat of arms its colour is nearer in hue.
 
 - `shield_hues(image, area)`: each wall's most chromatic pixels (a strip outside the middle
-  of each arena side, in the rectified plane) give a Lab hue; the four are named by the
-  cyclic order (either direction, any start) that fits the colours' usual hues best, or None
-  when a wall shows no clear colour or no order fits.
+  of each arena side, in the rectified plane; a nearer strip when that names none) give a
+  Lab hue; the four are named by the cyclic order (either direction, any start) that fits
+  the colours' usual hues best, or None when a wall shows no clear colour or no order fits.
 - `recolour(probs, ...)`: the four coloured-rabbit probabilities times a hue likelihood
   (Gaussian in the hue difference to each coat of arms), keeping their sum.
 Images are uint8 BGR; hues are degrees of atan2(b*, a*).
@@ -29,10 +29,16 @@ NOMINAL_HUE = {"yellow": 90.0, "orange": 55.0, "blue": -90.0, "violet": -40.0}
 class ShieldSettings:
     along: tuple[float, float] = (0.3, 0.7)  # the strip along each side, share of the side
     depth: tuple[float, float] = (0.01, 0.11)  # ... and outside it (the wall), share
+    # no naming there: once more nearer the arena, up to this share out (a thin wall's strip
+    # reaches onto the table, whose wood outshone a small coat of arms: edition 2)
+    near_depth: float = 0.07
     window_px: int = 64  # the strip is resampled to this many pixels square
     top_share: float = 0.15  # its most chromatic pixels are the coat of arms
     min_chroma: float = 15.0  # their mean chroma must reach this, else no reference
     max_error: float = 35.0  # mean hue difference of the best naming, degrees, at most
+    # ... and each wall's at most this (a frog lying against a wall in shadow read as the
+    # yellow coat of arms at 48 degrees off; walls read right: at most 37)
+    max_wall_error: float = 45.0
     sigma: float = 20.0  # hue difference scale of the likelihood, degrees
     weight: float = 1.0  # exponent of the likelihood
 
@@ -47,9 +53,19 @@ def _hue_diff(a, b):
 def shield_hues(image_bgr: np.ndarray, area, s: ShieldSettings = SHIELDS
                 ) -> dict[str, float] | None:
     """{colour: hue} of the four coats of arms around the arena `area` (a
-    `vision.area.PlayArea`), or None."""
+    `vision.area.PlayArea`), or None: read in the walls' strips `depth` out, else in the
+    nearer strips up to `near_depth`."""
+    hues = _hues_at(image_bgr, area, s.depth, s)
+    if hues is None and 0 < s.near_depth < s.depth[1]:
+        return _hues_at(image_bgr, area, (s.depth[0], s.near_depth), s)
+    return hues
+
+
+def _hues_at(image_bgr: np.ndarray, area, depth: tuple[float, float], s: ShieldSettings
+             ) -> dict[str, float] | None:
+    """`shield_hues` in the strips `depth` (shares of the side) outside the arena."""
     side = float(area.settings.plane_px)
-    (u0, u1), (d0, d1) = s.along, s.depth
+    (u0, u1), (d0, d1) = s.along, depth
     strips = [  # plane rectangles outside north, east, south, west
         [(u0, -d1), (u1, -d1), (u1, -d0), (u0, -d0)],
         [(1 + d0, u0), (1 + d1, u0), (1 + d1, u1), (1 + d0, u1)],
@@ -77,7 +93,8 @@ def shield_hues(image_bgr: np.ndarray, area, s: ShieldSettings = SHIELDS
                                  for h, c in zip(hues, names, strict=True)]))
             if best is None or err < best[0]:
                 best = (err, names)
-    if best[0] > s.max_error:
+    if best[0] > s.max_error or max(abs(_hue_diff(h, NOMINAL_HUE[c])) for h, c in
+                                    zip(hues, best[1], strict=True)) > s.max_wall_error:
         return None
     return dict(zip(best[1], hues, strict=True))
 

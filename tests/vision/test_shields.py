@@ -56,3 +56,20 @@ def test_recolour_follows_the_nearer_coat_of_arms(crop_hue, want):
     out = recolour(probs, columns, _lab(crop_hue), hues)
     assert np.isclose(out.sum(), 1.0) and out[0, 0] == probs[0, 0]
     assert COLOURS[int(np.argmax(out[0, 1:]))] == want
+
+
+def test_no_reference_when_one_wall_shows_a_colour_no_coat_of_arms_has():
+    """One wall's coat of arms covered by something teal (a tile against the wall in
+    shadow): the other three still fit their usual hues on average, but that wall lies too
+    far from any, so there is no reference rather than a wrong one."""
+    import cv2
+
+    photo = load_photo(SCENES / "simsala-hopp-e1-s1-0000.jpg")
+    area = find_area(photo.image, AREA_SETTINGS["simsala-hopp"], "arena", game="simsala-hopp")
+    assert shield_hues(photo.image, area) is not None
+    img = photo.image.copy()
+    s = float(area.settings.plane_px)
+    strip = area.to_image(np.array([[0.25, -0.13], [0.75, -0.13], [0.75, 0.0], [0.25, 0.0]]) * s)
+    teal = cv2.cvtColor(np.uint8([[[150, 128 - 40, 128 - 5]]]), cv2.COLOR_Lab2BGR)[0, 0]
+    cv2.fillPoly(img, [np.round(strip).astype(np.int32)], [int(v) for v in teal])
+    assert shield_hues(img, area) is None

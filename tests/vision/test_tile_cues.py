@@ -1,0 +1,144 @@
+"""Simsala Hopp tiles read by the cues that hold for any copy (vision.tile_cues)."""
+
+import cv2
+import numpy as np
+import pytest
+
+from scoring.labels import SIMSALA_LABELS
+from vision.tile_cues import (
+    CUES,
+    colour_likelihood,
+    disagreements,
+    kind,
+    on_castle,
+    photo_light,
+    reference_hues,
+    reweigh,
+    tile_colour,
+)
+
+ARENA = (60, 40, 200)  # BGR red-pink around the tile
+HUES = {"yellow": 100.0, "orange": 62.0, "blue": -85.0, "violet": -45.0}  # one photo's arms
+
+
+def lab_bgr(L, a, b):
+    """One BGR colour from CIE Lab (L 0-100, a/b about 0-centred)."""
+    px = np.uint8([[[round(L * 255 / 100), a + 128, b + 128]]])
+    return tuple(int(v) for v in cv2.cvtColor(px, cv2.COLOR_Lab2BGR)[0, 0])
+
+
+def tile(face, drawing=None, size=32):
+    """A crop: the arena around a tile of colour `face` (BGR) with a smaller `drawing` on it."""
+    img = np.zeros((size, size, 3), np.uint8)
+    img[:] = ARENA
+    k = size // 8
+    img[k:size - k, k:size - k] = face
+    if drawing is not None:
+        img[size // 3:2 * size // 3, size // 3:2 * size // 3] = drawing
+    return img
+
+
+CROPS = {  # label -> a crop of that kind from some copy
+    "frog": tile(lab_bgr(60, -45, 55), lab_bgr(40, -35, 35)),  # green tile, darker frog
+    "rabbit-white": tile(lab_bgr(92, 0, 3), lab_bgr(70, 0, 0)),  # cream tile, grey lines
+    "cat": tile(lab_bgr(25, 0, 0), lab_bgr(10, 0, 0)),  # dark grey tile, black cat
+    # pale tile, the player colour dominant in the rabbit and the frame
+    "rabbit-orange": tile(lab_bgr(85, 5, 10), lab_bgr(65, 25, 45)),
+    "rabbit-blue": tile(lab_bgr(88, -2, -8), lab_bgr(55, 0, -40)),
+}
+
+
+@pytest.mark.parametrize("label", sorted(CROPS))
+@pytest.mark.parametrize("hues", [HUES, None])  # this photo's coats of arms, or none read
+def test_each_kind_is_most_likely_its_own(label, hues):
+    lab, lightness = tile_colour(CROPS[label][None])
+    like = colour_likelihood(lab, lightness, SIMSALA_LABELS, hues)[0]
+    best = SIMSALA_LABELS[int(np.argmax(like))]
+    assert kind(best) == kind(label), (label, like.round(2))
+
+
+@pytest.mark.parametrize("scale", [
+    1.0,  # ordinary light: the white rabbits are white, the cat a cat
+    0.3,  # dim light (every lightness x0.3): still, by this photo's own light
+])
+def test_white_and_cat_by_the_photos_light(scale):
+    lab = np.zeros((6, 3), np.float32)  # achromatic tiles
+    lightness = np.array([90.0, 88.0, 85.0, 92.0, 87.0, 22.0]) * scale  # 5 white, 1 cat
+    light = photo_light(lightness)
+    like = colour_likelihood(lab, lightness, SIMSALA_LABELS, HUES, light)
+    white, cat = SIMSALA_LABELS.index("rabbit-white"), SIMSALA_LABELS.index("cat")
+    assert (like[:5, white] > like[:5, cat]).all()
+    assert like[5, cat] > like[5, white]
+    absolute = colour_likelihood(lab, lightness, SIMSALA_LABELS, HUES, None)  # (no light)
+    assert (absolute[:5, white] > absolute[:5, cat]).all() == (scale == 1.0)
+
+
+def test_too_few_candidates_give_no_photo_light():
+    assert photo_light(np.array([50.0, 60.0])) is None
+
+
+def test_the_arena_around_a_white_tile_is_not_its_colour():
+    """Pixels of the red arena inside the crop's middle do not make a white tile red."""
+    crop = tile(lab_bgr(92, 0, 3))
+    crop[12:20, 10:22] = ARENA  # a red gap through the tile's middle
+    lab, _ = tile_colour(crop[None])
+    assert np.hypot(lab[0, 1], lab[0, 2]) < CUES.white_chroma
+
+
+@pytest.mark.parametrize("hues, frog", [
+    (HUES, 132.0),  # yellow 100 turned away from orange (62) toward green
+    (None, 122.0),  # the usual hues: yellow 90
+    ({"yellow": 90.0, "orange": 120.0, "blue": -85.0, "violet": -45.0}, 58.0),  # mirrored
+])
+def test_frog_green_turns_from_yellow_away_from_orange(hues, frog):
+    assert reference_hues(hues)["frog"] == pytest.approx(frog)
+
+
+def test_reweigh_keeps_the_piece_mass_and_lets_a_clear_colour_win():
+    probs = np.array([[0.1, 0.0, 0.855, 0.0, 0.0, 0.0, 0.0, 0.045]])  # 8 columns, last: bg
+    like = np.array([[0.9, 0.0, 0.01, 0.01, 0.01, 0.01, 0.0]])  # green: frog, not yellow
+    out = reweigh(probs, list(range(7)), SIMSALA_LABELS, like, floor=0.002)
+    assert out[0, :7].sum() == pytest.approx(probs[0, :7].sum())
+    assert out[0, 7] == probs[0, 7]  # whether it is a piece stays the classifier's call
+    assert out[0, :7].argmax() == 0
+    off = reweigh(probs, list(range(7)), SIMSALA_LABELS, like, floor=1.0)
+    assert np.array_equal(off, probs)
+
+
+def test_reweigh_keeps_which_player_colour():
+    """A coloured rabbit's colour cue says rabbit, not which player's: yellow against orange
+    stays as the classifier (and the coats of arms) had it."""
+    probs = np.array([[0.0, 0.3, 0.42, 0.18, 0.0, 0.0, 0.0, 0.1]])
+    like = np.array([[0.0, 0.01, 0.8, 0.8, 0.8, 0.8, 0.0]])
+    out = reweigh(probs, list(range(7)), SIMSALA_LABELS, like, floor=0.002)
+    assert out[0, 2] / out[0, 3] == pytest.approx(0.42 / 0.18)
+    assert out[0, 2] + out[0, 3] > 0.85
+
+
+def test_reweigh_leaves_what_is_hardly_a_tile():
+    """A candidate the classifier gives little for any tile (a note, a pen) is not made a
+    sure rabbit by its colour."""
+    probs = np.array([[0.0, 0.01, 0.05, 0.03, 0.01, 0.01, 0.01, 0.11]])
+    like = np.array([[0.0, 0.0, 0.9, 0.9, 0.9, 0.9, 0.0]])
+    out = reweigh(probs, list(range(7)), SIMSALA_LABELS, like, floor=0.002)
+    assert np.array_equal(out, probs)
+
+
+@pytest.mark.parametrize("point, castle", [
+    ((-20, -20), True),  # beyond the top-left corner on both axes: the corner tower
+    ((500, 503), True),  # beyond the bottom-right corner
+    ((240, -30), True),  # beyond the top edge, mid-side: the wall and its coat of arms
+    ((-5, 240), False),  # a tile at the arena's edge, mid-side
+    ((-4, -4), False),  # a tile in the corner, just over the edge
+    ((-120, -120), False),  # on the table beyond the castle
+    ((240, -100), False),  # on the table beyond the north wall
+    ((240, 240), False),  # in the arena
+])
+def test_castle(point, castle):
+    assert on_castle(np.array([point], float), 480.0)[0] == castle
+
+
+def test_disagreements_name_only_a_changed_kind():
+    warn = disagreements(["rabbit-yellow", "rabbit-yellow", "frog"],
+                         ["frog", "rabbit-orange", "frog"], np.array([[1, 2], [3, 4], [5, 6]]))
+    assert len(warn) == 1 and "(1, 2)" in warn[0] and "counted as frog" in warn[0]

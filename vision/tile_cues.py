@@ -1,0 +1,189 @@
+"""Simsala Hopp: a tile's label from the cues that hold for any copy's artwork.
+
+pieces.md: a frog is a green tile, a white rabbit a white/cream tile, a coloured rabbit the
+same rabbit with its player colour dominant, a cat a dark grey/black tile. The classifier
+learnt one copy's drawings; on another copy it reads frogs as yellow rabbits, pale coloured
+rabbits as white ones and blue rabbits as frogs. Each crop's colour is measured
+(`vision.teach.piece_colour`: the most chromatic pixels of the tile's middle, leaving out the
+arena's or table's colour around it) with the median lightness of that middle, and turned into
+a likelihood of each label:
+
+- achromatic (chroma below `white_chroma`, soft by `chroma_width`): a white rabbit, or a cat
+  when its middle is dark for this photo's light (below `cat_share` of the photo's light);
+- chromatic: a coloured rabbit when its hue lies near any of this photo's coats of arms
+  (`vision.shields.shield_hues`), the frog when near green: the yellow coat of arms' hue
+  turned `frog_turn` degrees away from orange (Gaussian in the hue difference, `sigma`).
+
+`reweigh` re-decides kind by kind: each kind's classifier probability (raised to
+`model_weight`) times `floor + (1 - floor) * likelihood`, the classifier's piece mass shared
+among the kinds again (whether a candidate is a piece at all stays the classifier's call) and
+each kind's among its labels as before (which player colour stays `vision.shields.recolour`'s
+call). Only with the coats of arms read (`floor_unread`). `on_castle`: candidates standing on
+the castle round the arena (its walls and towers) are no tiles. Images are uint8 BGR; hues are
+degrees of atan2(b*, a*).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.shields import NOMINAL_HUE, _hue_diff
+
+
+@dataclass(frozen=True)
+class CueSettings:
+    white_chroma: float = 20.0  # below this chroma a tile's colour is white, grey or black
+    chroma_width: float = 3.0  # ... soft over this many chroma units
+    # an achromatic tile whose middle is darker than this share of the photo's light (the
+    # cat_light_q percentile of its candidates' middles: the white rabbits and frogs) is a
+    # cat (measured, 5-95 %: white rabbits 0.67-1.37, cats 0.09-0.47, also in dim light and
+    # in shadow, where white rabbits lie at L 24-31); with fewer than cat_min_light
+    # candidates, darker than L cat_lightness (0-100)
+    cat_share: float = 0.55
+    cat_share_width: float = 0.05
+    cat_light_q: float = 90.0
+    cat_min_light: int = 5
+    cat_lightness: float = 48.0
+    lightness_width: float = 5.0
+    frog_turn: float = 32.0  # the frog's green: the yellow coat of arms' hue turned this far
+    # toward green (measured, 5-95 %: frogs 18-60 degrees from it, yellow rabbits -8-22; 38
+    # took 3 more edition-2 frogs for yellow rabbits on 50 photos)
+    sigma: float = 12.0  # hue difference scale of the chromatic likelihoods, degrees
+    floor: float = 0.002  # a label the colour rules out keeps this share of its probability
+    # ... and this share when the coats of arms could not be read: without them the photo's
+    # light is unknown (a harsh warm lamp turns cats orange and white rabbits yellow)
+    floor_unread: float = 1.0
+    model_weight: float = 0.7  # the classifier's probabilities count with this exponent
+    # only a candidate the classifier gives at least this much for the game's labels in all
+    # is re-decided (tiles: 0.3 and more on 130 photos): the colour of a note or a pen beside
+    # the castle must not make it a sure rabbit
+    min_piece_mass: float = 0.3
+    inner: float = 0.6  # the tile's middle: this central share of the crop side
+    border: float = 25.0  # pixels within this a-b distance of the crop's border colour (the
+    # arena or table around the tile) are not the tile's colour
+    # pieces.md: the arena lies inside a castle, its walls and a tower at each corner
+    # standing round it. A candidate centred beyond an arena edge by this share of the arena
+    # side or more, and by at most the walls' depth on both axes, stands on the castle: a
+    # tower seen from above (a round disc of a tile's size, read as a blue rabbit on edition
+    # 2) or a wall's coat of arms, no tile (measured on 130 photos: ~350 such candidates, no
+    # tile; tiles at an arena edge lie at most 0.02 beyond it)
+    castle_from: float = 0.025
+    castle_to: float = 0.12
+
+
+CUES = CueSettings()
+
+
+def tile_colour(crops_bgr: np.ndarray, s: CueSettings = CUES) -> tuple[np.ndarray, np.ndarray]:
+    """(N, S, S, 3) uint8 BGR crops -> ((N, 3) Lab of each tile's most chromatic pixels, a/b
+    about 0-centred; (N,) median lightness 0-100 of its middle)."""
+    from vision.teach import TeachSettings, piece_colour
+
+    n = len(crops_bgr)
+    if n == 0:
+        return np.zeros((0, 3), np.float32), np.zeros(0, np.float32)
+    lab = piece_colour(crops_bgr, TeachSettings(colour_inner=s.inner, colour_border=s.border))
+    size = crops_bgr.shape[1]
+    k = max(1, int(round(size * (1 - s.inner) / 2)))
+    middle = np.ascontiguousarray(crops_bgr[:, k:size - k, k:size - k]).reshape(n, -1, 3)
+    grey = cv2.cvtColor(middle, cv2.COLOR_BGR2Lab)[..., 0]
+    return lab, np.median(grey, axis=1).astype(np.float32) * (100.0 / 255.0)
+
+
+def reference_hues(hues: dict[str, float] | None, s: CueSettings = CUES) -> dict[str, float]:
+    """The hue of each coloured rabbit (this photo's coats of arms, else the usual hues) and
+    of the frog's green (`frog_turn` from the yellow one, away from orange)."""
+    ref = dict(hues) if hues is not None else dict(NOMINAL_HUE)
+    away = np.sign(_hue_diff(ref["yellow"], ref["orange"])) or 1.0
+    ref["frog"] = float(ref["yellow"] + away * s.frog_turn)
+    return ref
+
+
+def photo_light(lightness: np.ndarray, s: CueSettings = CUES) -> float | None:
+    """This photo's light from its candidates' middles' lightness (`tile_colour`): their
+    `cat_light_q` percentile, or None with fewer than `cat_min_light` of them."""
+    if len(lightness) < s.cat_min_light:
+        return None
+    return max(float(np.percentile(lightness, s.cat_light_q)), 1.0)
+
+
+def colour_likelihood(lab: np.ndarray, lightness: np.ndarray, labels: tuple[str, ...],
+                      hues: dict[str, float] | None, light: float | None = None,
+                      s: CueSettings = CUES) -> np.ndarray:
+    """(N, len(labels)) likelihood in [0, 1] of each label from each tile's colour (`lab`,
+    `lightness` of `tile_colour`; `light`: `photo_light`, None: the absolute
+    `cat_lightness`); labels without a colour cue get 1."""
+    chroma = np.hypot(lab[:, 1], lab[:, 2])
+    hue = np.degrees(np.arctan2(lab[:, 2], lab[:, 1]))
+    chromatic = 1.0 / (1.0 + np.exp(-(chroma - s.white_chroma) / s.chroma_width))
+    if light is not None:
+        dark = 1.0 / (1.0 + np.exp(-(s.cat_share - lightness / light) / s.cat_share_width))
+    else:
+        dark = 1.0 / (1.0 + np.exp(-(s.cat_lightness - lightness) / s.lightness_width))
+    ref = reference_hues(hues, s)
+    near = {k: np.exp(-0.5 * (_hue_diff(hue, h) / s.sigma) ** 2) for k, h in ref.items()}
+    player = np.max([v for k, v in near.items() if k != "frog"], axis=0)
+    out = np.ones((len(lab), len(labels)))
+    for j, label in enumerate(labels):
+        kind = "frog" if label == "frog" else label.removeprefix("rabbit-")
+        if kind in ref:
+            out[:, j] = chromatic * (near[kind] if kind == "frog" else player)
+        elif label == "rabbit-white":
+            out[:, j] = (1 - chromatic) * (1 - dark)
+        elif label == "cat":
+            out[:, j] = (1 - chromatic) * dark
+    return out
+
+
+def on_castle(centers: np.ndarray, side: float, s: CueSettings = CUES) -> np.ndarray:
+    """(N,) bool: which (N, 2) plane points (arena [0, side]^2) lie on the castle round the
+    arena: `castle_from` .. `castle_to` beyond an arena edge on one axis or both, and no
+    farther than `castle_to` on the other."""
+    u = np.asarray(centers, float).reshape(-1, 2) / side
+    beyond = np.maximum(-u, u - 1.0)  # (N, 2) how far beyond the arena on each axis
+    return (beyond.max(axis=1) >= s.castle_from) & (beyond.max(axis=1) <= s.castle_to)
+
+
+def reweigh(probs: np.ndarray, columns: list[int], labels: tuple[str, ...], like: np.ndarray,
+            floor: float, s: CueSettings = CUES) -> np.ndarray:
+    """The classifier's (N, C) probabilities re-decided by colour, kind by kind (`kind`):
+    each kind's probability (the sum over its `labels`, at `columns`) raised to
+    `model_weight`, times `floor + (1 - floor) * like` (its labels' (N, len(labels))
+    likelihood, the same for each label of a kind), their former sum shared among the kinds
+    again, and each kind's among its labels as before (which player colour stays the coats
+    of arms' call, `vision.shields.recolour`). Rows whose sum is below `min_piece_mass`
+    unchanged."""
+    if len(probs) == 0 or floor >= 1:
+        return probs
+    names = sorted({kind(label) for label in labels})
+    group = np.array([[kind(label) == k for k in names] for label in labels], float)  # (L, K)
+    p = probs[:, columns]
+    mass = p.sum(axis=1, keepdims=True)
+    pk = p @ group  # (N, K)
+    like_k = (like @ group) / group.sum(axis=0)
+    qk = pk ** s.model_weight * (floor + (1 - floor) * like_k) + 1e-12
+    qk = qk / qk.sum(axis=1, keepdims=True) * mass
+    share = np.where(pk @ group.T > 0, p / np.maximum(pk @ group.T, 1e-12),
+                     1.0 / (group @ group.sum(axis=0)))  # each label's part of its kind
+    out = probs.copy()
+    out[:, columns] = np.where(mass >= s.min_piece_mass, (qk @ group.T) * share, p)
+    return out
+
+
+def kind(label: str) -> str:
+    """A Simsala Hopp label's kind, the part its colour decides: `frog`, `rabbit-white`,
+    `cat`, or `rabbit` for every player colour."""
+    return "rabbit" if label.startswith("rabbit-") and label != "rabbit-white" else label
+
+
+def disagreements(model_labels, labels, centres) -> list[str]:
+    """A warning for each piece whose kind (`kind`) by its colour (`labels`, as counted)
+    differs from the classifier's own reading (`model_labels`); `centres` (N, 2) photo
+    pixels."""
+    return [f"the tile at ({x:.0f}, {y:.0f}) looks like a {m} to the classifier, but its "
+            f"colour says {lab}: counted as {lab}; check it"
+            for m, lab, (x, y) in zip(model_labels, labels, centres, strict=True)
+            if kind(m) != kind(lab)]
