@@ -416,9 +416,10 @@ class Pipeline:
         warnings += [f"the {lab} at ({at[i][0]:.0f}, {at[i][1]:.0f}) was found only by its "
                      f"outline, in a last look for missing tiles; check it"
                      for i, lab in zip(idx, det.labels, strict=True) if i >= first]
-        if gv.coats_of_arms and len(idx) and not (profile is not None and profile.piece_part
-                                                  is not None and not profile.piece_part.known):
-            warnings += self._cue_warnings(gv, pred.probs[idx], det)
+        taught = profile is not None and profile.piece_part is not None \
+            and not profile.piece_part.known
+        if gv.coats_of_arms and hues is not None and len(idx) and not taught:
+            warnings += self._cue_warnings(gv, pred.probs[idx], probs[idx], det)
         timer.lap("facts", t)
         return det, cand, pred, idx, facts, warnings
 
@@ -454,16 +455,21 @@ class Pipeline:
                                 crops, also=also)
         return pred, probs, crops
 
-    def _cue_warnings(self, gv: GameVision, model_probs: np.ndarray, det: Detections
-                      ) -> list[str]:
+    def _cue_warnings(self, gv: GameVision, model_probs: np.ndarray, probs: np.ndarray,
+                      det: Detections) -> list[str]:
         """Simsala Hopp: a warning for each counted tile whose kind its colour decided
         against the classifier's own reading (`model_probs`, its (N, C) output for
-        `det`'s pieces; `vision.tile_cues.disagreements`)."""
+        `det`'s pieces; `probs`, the same re-decided by colour; `vision.tile_cues.
+        disagreements`). A piece the game's counts moved to another label (its own
+        warning says so) is not the colour's doing."""
         from vision.tile_cues import disagreements
 
         cols = [self.classifier.index(lab) for lab in gv.labels]
-        model = np.array(gv.labels, dtype=object)[model_probs[:, cols].argmax(axis=1)]
-        return disagreements(model, det.labels, det.centers)
+        names = np.array(gv.labels, dtype=object)
+        model = names[model_probs[:, cols].argmax(axis=1)]
+        cue = names[probs[:, cols].argmax(axis=1)]
+        same = cue == det.labels
+        return disagreements(model[same], det.labels[same], det.centers[same])
 
     def _missing_tiles(self, gv: GameVision, photo: Photo, area: PlayArea, cand: Candidates,
                        keep: np.ndarray, labels: np.ndarray, pred, probs: np.ndarray,
@@ -556,12 +562,13 @@ class Pipeline:
             tile_colour,
         )
 
-        lab, lightness = tile_colour(crops)
-        light = photo_light(lightness if first is crops else tile_colour(first)[1])
-        like = colour_likelihood(lab, lightness, gv.labels, hues, light)
-        floor = CUES.floor if hues is not None else CUES.floor_unread
-        probs = reweigh(probs, [self.classifier.index(label) for label in gv.labels],
-                        gv.labels, like, floor)
+        if hues is not None:  # (without the coats of arms the photo's light is unknown: a
+            #                      harsh warm lamp turns cats orange and white rabbits yellow)
+            lab, lightness = tile_colour(crops)
+            light = photo_light(lightness if first is crops else tile_colour(first)[1])
+            like = colour_likelihood(lab, lightness, gv.labels, hues, light)
+            probs = reweigh(probs, [self.classifier.index(label) for label in gv.labels],
+                            gv.labels, like, CUES.floor)
         castle = on_castle(cand.centers, float(area.settings.plane_px))
         if castle.any():
             probs = probs.copy()

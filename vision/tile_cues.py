@@ -18,7 +18,7 @@ a likelihood of each label:
 `model_weight`) times `floor + (1 - floor) * likelihood`, the classifier's piece mass shared
 among the kinds again (whether a candidate is a piece at all stays the classifier's call) and
 each kind's among its labels as before (which player colour stays `vision.shields.recolour`'s
-call). Only with the coats of arms read (`floor_unread`). `on_castle`: candidates standing on
+call). Only with the coats of arms read. `on_castle`: candidates standing on
 the castle round the arena (its walls and towers) are no tiles. Images are uint8 BGR; hues are
 degrees of atan2(b*, a*).
 """
@@ -53,9 +53,7 @@ class CueSettings:
     # took 3 more edition-2 frogs for yellow rabbits on 50 photos)
     sigma: float = 12.0  # hue difference scale of the chromatic likelihoods, degrees
     floor: float = 0.002  # a label the colour rules out keeps this share of its probability
-    # ... and this share when the coats of arms could not be read: without them the photo's
-    # light is unknown (a harsh warm lamp turns cats orange and white rabbits yellow)
-    floor_unread: float = 1.0
+    # (only with the coats of arms read: the pipeline leaves the colour out without them)
     model_weight: float = 0.7  # the classifier's probabilities count with this exponent
     # only a candidate the classifier gives at least this much for the game's labels in all
     # is re-decided (tiles: 0.3 and more on 130 photos): the colour of a note or a pen beside
@@ -68,10 +66,12 @@ class CueSettings:
     # standing round it. A candidate centred beyond an arena edge by this share of the arena
     # side or more, and by at most the walls' depth on both axes, stands on the castle: a
     # tower seen from above (a round disc of a tile's size, read as a blue rabbit on edition
-    # 2) or a wall's coat of arms, no tile (measured on 130 photos: ~350 such candidates, no
-    # tile; tiles at an arena edge lie at most 0.02 beyond it)
+    # 2) or a wall's coat of arms, no tile (measured on 130 SYNTHETIC photos: ~350 such
+    # candidates, no tile; but the generator keeps tiles out of this band: on a real table a
+    # tile lying on a wall would be dropped unwarned; a warning for tile-like candidates
+    # there fired 32 times on 10 edition-2 photos, at the towers)
     castle_from: float = 0.025
-    castle_to: float = 0.12
+    castle_to: float = 0.12  # (about the walls' depth, `ShieldSettings.depth` 0.11)
 
 
 CUES = CueSettings()

@@ -50,6 +50,7 @@ CROPS = {  # label -> a crop of that kind from some copy
 
 @pytest.mark.parametrize("label", sorted(CROPS))
 @pytest.mark.parametrize("hues", [HUES, None])  # this photo's coats of arms, or none read
+#   (the function alone: the pipeline leaves the colour out without the coats of arms)
 def test_each_kind_is_most_likely_its_own(label, hues):
     lab, lightness = tile_colour(CROPS[label][None])
     like = colour_likelihood(lab, lightness, SIMSALA_LABELS, hues)[0]
@@ -142,3 +143,31 @@ def test_disagreements_name_only_a_changed_kind():
     warn = disagreements(["rabbit-yellow", "rabbit-yellow", "frog"],
                          ["frog", "rabbit-orange", "frog"], np.array([[1, 2], [3, 4], [5, 6]]))
     assert len(warn) == 1 and "(1, 2)" in warn[0] and "counted as frog" in warn[0]
+
+
+class _Index:
+    """A classifier stand-in: its columns are the game's labels."""
+
+    def index(self, label):
+        return SIMSALA_LABELS.index(label)
+
+
+@pytest.mark.parametrize("model, cue, counted, warned", [
+    ("frog", "rabbit-yellow", "rabbit-yellow", True),  # the colour decided it: warned
+    ("cat", "cat", "rabbit-white", False),  # the counts moved a third cat: not the colour's
+    ("frog", "frog", "frog", False),  # all agree
+])
+def test_cue_warnings_name_only_what_the_colour_decided(model, cue, counted, warned):
+    from vision.detections import Detections
+    from vision.pipeline import Pipeline, game_vision
+
+    pipe = Pipeline.__new__(Pipeline)
+    pipe._classifier = _Index()
+    n = len(SIMSALA_LABELS)
+    model_probs, probs = np.zeros((1, n)), np.zeros((1, n))
+    model_probs[0, SIMSALA_LABELS.index(model)] = 1.0
+    probs[0, SIMSALA_LABELS.index(cue)] = 1.0
+    det = Detections(labels=[counted], zones=["arena"], confidence=[0.9],
+                     centers=np.array([[10.0, 20.0]], np.float32))
+    out = pipe._cue_warnings(game_vision("simsala-hopp"), model_probs, probs, det)
+    assert len(out) == int(warned)
