@@ -62,6 +62,16 @@ def nearest_marble(bgr) -> tuple[str, float]:
     return best, d[best]
 
 
+def card_saturation(img: np.ndarray, inner: np.ndarray) -> np.ndarray:
+    """HSV saturation (0-255) of a card's pixels under the card's own light: the card is
+    first balanced by the median colour inside it (`inner`, (H, W) bool), which is its paper
+    (the discs cover at most a quarter of it), so a warm lamp's or a blue sky's cast does
+    not make the white paper look saturated (nor a grey disc pale)."""
+    med = np.maximum(np.median(img[inner], axis=0).astype(np.float32), 1.0)
+    bal = np.clip(img.astype(np.float32) * (med.max() / med), 0, 255).astype(np.uint8)
+    return cv2.cvtColor(bal, cv2.COLOR_BGR2HSV)[..., 1]
+
+
 def disc_peaks(card_bgr: np.ndarray, n: int, s: DiscSettings = DISCS):
     """The `n` strongest disc-shaped spots of colour on a rectified card ((H, W, 3) uint8
     BGR, portrait): (list of (x, y) in the resized card, their strengths, resized card,
@@ -72,11 +82,10 @@ def disc_peaks(card_bgr: np.ndarray, n: int, s: DiscSettings = DISCS):
     h = int(round(w * h0 / max(w0, 1)))
     img = cv2.resize(card_bgr, (w, h), interpolation=cv2.INTER_AREA)
     lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
-    hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
     bu, bv = int(round(s.border[0] * w)), int(round(s.border[1] * h))
     inner = np.zeros((h, w), bool)
     inner[bv: h - bv, bu: w - bu] = True
-    pale = inner & (hsv[..., 1] < s.sat_min)
+    pale = inner & (card_saturation(img, inner) < s.sat_min)
     ref = np.percentile(lab[pale], 75, axis=0) if pale.sum() > 20 else \
         np.percentile(lab[inner], 90, axis=0)
     paper = np.median(img[pale], axis=0) if pale.sum() > 20 else \
