@@ -164,6 +164,8 @@ class ReadSettings:
     hop_back_paper: float = 0.3  # a back shows at most this share of pale paper (a face-up
     #   card's inside is mostly paper)
     hop_row_backs: bool = True  # look for face-down cards beside a short row
+    hop_faces: bool = True  # a card's face (paper, frame colour) judged under its own light
+    #                         overrules the classifier's colour or back where it is clear
     design_apart: float = 0.25  # widths between its centre and any card read's
     weak_up_confidence: float = 0.9  # a weak key point read as a face-up card this surely
     #   is one, unless its key point or its card's centre lies on a card read already (a
@@ -1917,6 +1919,10 @@ class CardReader:
                 warnings += more
         if game == "hop-la-bille" and area is not None and s.hop_row_backs:
             pieces = hop_row_backs(image, area, pieces, s)
+        if game == "hop-la-bille" and s.hop_faces:
+            from vision.cards.hopcards import settle_faces
+
+            pieces = settle_faces(image, pieces)
         if game == "magic-rabbit":  # doves lie on hats: the strongest one per hat
             hats = [p for p in pieces if p.label.startswith("hat-")]
             best: dict[int, int] = {}
