@@ -620,3 +620,21 @@ def test_white_balance_is_measured_once_per_photo(monkeypatch):
     assert len(calls) == 2  # one per photo (8 examples)
     plain = _hue(piece_colour(_tile((150, 200, 230), (30, 130, 245))[None], WB)[0])
     assert all(abs(_hue(e.colour) - plain) < 3 for e in out if e.label == "a")
+
+
+@pytest.mark.parametrize("pu,level,expect", [
+    ([[0.85, 0.05], [0.4, 0.3], [0.1, 0.8]], 0.8, [True, False, True]),  # one label >= 0.8
+    ([[0.85, 0.05]], 1.1, [False]),  # > 1: the gates spare nothing (other games)
+    (np.zeros((0, 2)), 0.8, []),  # no candidates
+])
+def test_surely_pieces(pu, level, expect):
+    from vision.teach import surely_pieces
+
+    assert surely_pieces(np.asarray(pu, np.float32), level).tolist() == expect
+
+
+def test_hop_marbles_gate_spares_the_models_sure_pieces():
+    from vision.teach import game_settings
+
+    assert game_settings("hop-la-bille").gate_keep <= 0.8  # (harsh light: marbles kept)
+    assert game_settings("simsala-hopp").gate_keep > 1.0
