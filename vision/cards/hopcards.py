@@ -223,6 +223,8 @@ class FaceSettings:
     #                         own light (face-up cards 0.32-0.80, backs 0-0.29 measured)
     colour_max: float = 35.0  # the frame's colour (a*, b* balanced by the paper) lies this
     colour_ratio: float = 2.0  # near a card colour, and the next colour this many times as far
+    sure: float = 0.9  # cards the classifier reads this surely are not looked at (the
+    #                    misreads measured: 0.40-0.87, most of them under 0.65; time)
     disc_min: float = 15.0  # and it shows that colour's number of discs, the weakest this
     #                         strong (`disc_peaks`: face-up cards 11-134, backs 3-29 measured)
 
@@ -246,11 +248,12 @@ def own_light(card_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     return inner, sat, bal
 
 
-def frame_colour(card_bgr: np.ndarray) -> tuple[str, float, float]:
+def frame_colour(card_bgr: np.ndarray, light=None) -> tuple[str, float, float]:
     """(card colour, its Lab distance, the next colour's) of a rectified face-up card: the
-    saturated pixels of its outer band (a tenth of the width), white balanced by its paper."""
+    saturated pixels of its outer band (a tenth of the width), white balanced by its paper.
+    `light`: `own_light(card_bgr)`, if already computed."""
     h, w = card_bgr.shape[:2]
-    inner, sat, bal = own_light(card_bgr)
+    inner, sat, bal = light if light is not None else own_light(card_bgr)
     b = max(2, int(round(0.12 * w)))
     band = np.ones((h, w), bool)
     band[b: h - b, b: w - b] = False
@@ -265,10 +268,11 @@ def frame_colour(card_bgr: np.ndarray) -> tuple[str, float, float]:
 
 
 
-def paper_share_own(card_bgr: np.ndarray) -> float:
+def paper_share_own(card_bgr: np.ndarray, light=None) -> float:
     """Share of a rectified card's inner part that is pale paper under the card's own
-    light: unsaturated after its cast is removed and as bright as its brightest part."""
-    inner, sat, _ = own_light(card_bgr)
+    light: unsaturated after its cast is removed and as bright as its brightest part.
+    `light`: `own_light(card_bgr)`, if already computed."""
+    inner, sat, _ = light if light is not None else own_light(card_bgr)
     light = cv2.cvtColor(card_bgr, cv2.COLOR_BGR2LAB)[..., 0].astype(np.float32)
     bright = light >= 0.8 * np.percentile(light[inner], 90)
     return float((inner & (sat < 60) & bright)[inner].mean())
@@ -279,9 +283,10 @@ def face_up_colour(card_bgr: np.ndarray, s: FaceSettings = FACE) -> str | None:
     shows a face: mostly paper, a frame of one card colour under its own light, and that
     colour's number of printed discs; None where that is not clear (a back, or a frame
     between two colours)."""
-    if paper_share_own(card_bgr) < s.paper_min:
+    light = own_light(card_bgr)
+    if paper_share_own(card_bgr, light) < s.paper_min:
         return None
-    colour, d1, d2 = frame_colour(card_bgr)
+    colour, d1, d2 = frame_colour(card_bgr, light)
     if not colour or d1 > s.colour_max or d2 < s.colour_ratio * d1:
         return None
     _, strengths, _, _ = disc_peaks(card_bgr, CARD_MARBLES[colour])
@@ -301,7 +306,7 @@ def settle_faces(image: np.ndarray, pieces: list, s: FaceSettings = FACE) -> lis
 
     out = []
     for p in pieces:
-        if p.frame is not None and p.label.startswith("card-"):
+        if p.frame is not None and p.label.startswith("card-") and p.confidence < s.sure:
             colour = face_up_colour(rectify(image, p.frame, 60, 90), s)
             if colour is not None and p.label != f"card-{colour}":
                 p = replace(p, label=f"card-{colour}")
