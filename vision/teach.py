@@ -1010,7 +1010,7 @@ def taught_crop(crop, settings: TeachSettings | None = None):
 def surely_pieces(pu: np.ndarray, level: float) -> np.ndarray:
     """(N,) bool: candidates whose probability of one game label (`pu`, (N, U) per unit) the
     model itself puts at `level` or more (the gates leave them pieces; Hop la bille)."""
-    return pu.max(axis=1) >= level if len(pu) else np.zeros(0, bool)
+    return pu.max(axis=1) >= level
 
 
 def teach_probs(profile: Profile, classifier, labels: tuple[str, ...], probs: np.ndarray,
