@@ -250,7 +250,7 @@ def own_light(card_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]
 
 def frame_colour(card_bgr: np.ndarray, light=None) -> tuple[str, float, float]:
     """(card colour, its Lab distance, the next colour's) of a rectified face-up card: the
-    saturated pixels of its outer band (a tenth of the width), white balanced by its paper.
+    saturated pixels of its outer band (0.12 of the width), white balanced by its paper.
     `light`: `own_light(card_bgr)`, if already computed."""
     h, w = card_bgr.shape[:2]
     inner, sat, bal = light if light is not None else own_light(card_bgr)
@@ -267,14 +267,13 @@ def frame_colour(card_bgr: np.ndarray, light=None) -> tuple[str, float, float]:
     return order[0], d[order[0]], d[order[1]]
 
 
-
 def paper_share_own(card_bgr: np.ndarray, light=None) -> float:
     """Share of a rectified card's inner part that is pale paper under the card's own
     light: unsaturated after its cast is removed and as bright as its brightest part.
     `light`: `own_light(card_bgr)`, if already computed."""
     inner, sat, _ = light if light is not None else own_light(card_bgr)
-    light = cv2.cvtColor(card_bgr, cv2.COLOR_BGR2LAB)[..., 0].astype(np.float32)
-    bright = light >= 0.8 * np.percentile(light[inner], 90)
+    L = cv2.cvtColor(card_bgr, cv2.COLOR_BGR2LAB)[..., 0].astype(np.float32)
+    bright = L >= 0.8 * np.percentile(L[inner], 90)
     return float((inner & (sat < 60) & bright)[inner].mean())
 
 
