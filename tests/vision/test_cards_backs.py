@@ -619,6 +619,9 @@ def test_paper_share_own(light, edition):
 
     assert paper_share_own(LIGHTS[light](_hop_art("green", edition))) >= FACE.paper_min
     assert paper_share_own(LIGHTS[light](_hop_art("back", edition))) < FACE.paper_min
+    plain = np.full((90, 60, 3), (90, 40, 60) if edition == 1 else (40, 90, 140), np.uint8)
+    cv2.rectangle(plain, (0, 0), (59, 89), (235, 235, 235), 3)  # a plain back, a white rim:
+    assert paper_share_own(LIGHTS[light](plain)) < FACE.paper_min  # its inside is not paper
 
 
 @pytest.mark.parametrize("clear,found", [

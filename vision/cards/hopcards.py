@@ -227,6 +227,8 @@ class FaceSettings:
     #                    misreads measured: 0.40-0.87, most of them under 0.65; time)
     disc_min: float = 15.0  # and it shows that colour's number of discs, the weakest this
     #                         strong (`disc_peaks`: face-up cards 11-134, backs 3-29 measured)
+    chroma_min: float = 15.0  # a frame this grey after the paper balance has no card colour
+    #                           (a back's dark base scaled up to the paper's 240)
 
 
 FACE = FaceSettings()
@@ -248,9 +250,11 @@ def own_light(card_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     return inner, sat, bal
 
 
-def frame_colour(card_bgr: np.ndarray, light=None) -> tuple[str, float, float]:
+def frame_colour(card_bgr: np.ndarray, light=None,
+                 s: FaceSettings = FACE) -> tuple[str, float, float]:
     """(card colour, its Lab distance, the next colour's) of a rectified face-up card: the
-    saturated pixels of its outer band (0.12 of the width), white balanced by its paper.
+    saturated pixels of its outer band (0.12 of the width), white balanced by its paper;
+    no colour ("", 1e9, 1e9) where they are greyish (chroma under `s.chroma_min`).
     `light`: `own_light(card_bgr)`, if already computed."""
     h, w = card_bgr.shape[:2]
     inner, sat, bal = light if light is not None else own_light(card_bgr)
@@ -262,6 +266,8 @@ def frame_colour(card_bgr: np.ndarray, light=None) -> tuple[str, float, float]:
         return "", 1e9, 1e9
     px = np.median(np.clip(bal[m], 0, 255), axis=0)
     lab = _lab(px.astype(np.uint8))
+    if np.hypot(lab[1] - 128.0, lab[2] - 128.0) < s.chroma_min:
+        return "", 1e9, 1e9
     d = {k: float(np.linalg.norm(lab[1:] - _CARD_LAB[k][1:])) for k in CARD_REF_BGR}
     order = sorted(d, key=d.get)
     return order[0], d[order[0]], d[order[1]]
@@ -269,11 +275,12 @@ def frame_colour(card_bgr: np.ndarray, light=None) -> tuple[str, float, float]:
 
 def paper_share_own(card_bgr: np.ndarray, light=None) -> float:
     """Share of a rectified card's inner part that is pale paper under the card's own
-    light: unsaturated after its cast is removed and as bright as its brightest part.
+    light: unsaturated after its cast is removed and as bright as the card's brightest part
+    (over the whole card: a plain back's inside is not its own reference).
     `light`: `own_light(card_bgr)`, if already computed."""
     inner, sat, _ = light if light is not None else own_light(card_bgr)
     L = cv2.cvtColor(card_bgr, cv2.COLOR_BGR2LAB)[..., 0].astype(np.float32)
-    bright = L >= 0.8 * np.percentile(L[inner], 90)
+    bright = L >= 0.8 * np.percentile(L, 90)
     return float((inner & (sat < 60) & bright)[inner].mean())
 
 
@@ -285,7 +292,7 @@ def face_up_colour(card_bgr: np.ndarray, s: FaceSettings = FACE) -> str | None:
     light = own_light(card_bgr)
     if paper_share_own(card_bgr, light) < s.paper_min:
         return None
-    colour, d1, d2 = frame_colour(card_bgr, light)
+    colour, d1, d2 = frame_colour(card_bgr, light, s)
     if not colour or d1 > s.colour_max or d2 < s.colour_ratio * d1:
         return None
     _, strengths, _, _ = disc_peaks(card_bgr, CARD_MARBLES[colour])
