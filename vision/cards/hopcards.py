@@ -72,6 +72,18 @@ def card_saturation(img: np.ndarray, inner: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(bal, cv2.COLOR_BGR2HSV)[..., 1]
 
 
+def paper_light(img: np.ndarray, inner: np.ndarray,
+                sat_min: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(saturation under the card's own light (`card_saturation`), its pale paper mask (inside
+    `inner`, saturation under `sat_min`), the paper's BGR (their median; the brightest tenth of
+    `inner` where under 21 pixels are pale)) of a card `img` (uint8 BGR)."""
+    sat = card_saturation(img, inner)
+    pale = inner & (sat < sat_min)
+    paper = np.median(img[pale], axis=0) if pale.sum() > 20 else \
+        np.percentile(img[inner], 90, axis=0)
+    return sat, pale, paper
+
+
 def disc_peaks(card_bgr: np.ndarray, n: int, s: DiscSettings = DISCS):
     """The `n` strongest disc-shaped spots of colour on a rectified card ((H, W, 3) uint8
     BGR, portrait): (list of (x, y) in the resized card, their strengths, resized card,
@@ -85,11 +97,9 @@ def disc_peaks(card_bgr: np.ndarray, n: int, s: DiscSettings = DISCS):
     bu, bv = int(round(s.border[0] * w)), int(round(s.border[1] * h))
     inner = np.zeros((h, w), bool)
     inner[bv: h - bv, bu: w - bu] = True
-    pale = inner & (card_saturation(img, inner) < s.sat_min)
+    _, pale, paper = paper_light(img, inner, s.sat_min)
     ref = np.percentile(lab[pale], 75, axis=0) if pale.sum() > 20 else \
         np.percentile(lab[inner], 90, axis=0)
-    paper = np.median(img[pale], axis=0) if pale.sum() > 20 else \
-        np.percentile(img[inner], 90, axis=0)
     dist = np.linalg.norm(lab - ref, axis=2)
     r = max(2, int(round(s.disc_diam * w / 2)))
     kernel = np.zeros((2 * r + 1, 2 * r + 1), np.float32)
@@ -242,10 +252,7 @@ def own_light(card_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     h, w = card_bgr.shape[:2]
     inner = np.zeros((h, w), bool)
     inner[h // 6: h - h // 6, w // 6: w - w // 6] = True
-    sat = card_saturation(card_bgr, inner)
-    pale = inner & (sat < DISCS.sat_min)
-    paper = np.median(card_bgr[pale], axis=0) if pale.sum() > 20 else \
-        np.percentile(card_bgr[inner], 90, axis=0)
+    sat, _, paper = paper_light(card_bgr, inner, DISCS.sat_min)
     bal = card_bgr.astype(np.float32) * (240.0 / np.maximum(paper.astype(np.float32), 1.0))
     return inner, sat, bal
 
@@ -281,7 +288,7 @@ def paper_share_own(card_bgr: np.ndarray, light=None) -> float:
     inner, sat, _ = light if light is not None else own_light(card_bgr)
     L = cv2.cvtColor(card_bgr, cv2.COLOR_BGR2LAB)[..., 0].astype(np.float32)
     bright = L >= 0.8 * np.percentile(L, 90)
-    return float((inner & (sat < 60) & bright)[inner].mean())
+    return float((inner & (sat < DISCS.sat_min) & bright)[inner].mean())
 
 
 def face_up_colour(card_bgr: np.ndarray, s: FaceSettings = FACE) -> str | None:
