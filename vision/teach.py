@@ -87,6 +87,10 @@ class TeachSettings:
     # cosine is at least its best prototype cosine plus this
     rescue_neg_margin: float = 0.2  # the rescue needs the best prototype cosine this much
     # above the background cosine
+    gate_keep: float = 1.1  # the min_cos gate spares a candidate the model itself reads as
+    # one of the game's labels with at least this probability (> 1: never; Hop la bille's
+    # marbles: under a harsh light the teach photos' background examples lie near dark
+    # green and blue marbles, and the gate dropped marbles the model read right)
     relabel_only: bool = False  # keep the model's confidence, change only which label is
     # on top (fewer low-confidence crops pushed over the reader's bar)
     kind_temperature: float = 0.0  # > 0: a term cos(e, kind prototype) / this as well (see
@@ -176,7 +180,7 @@ GAME_TEACH_SETTINGS = {
     # marbles' crops without it misled the model: harsh committed edition 2, marbles taught,
     # 38.3 % untaught, 39.8 % taught without, 31.6 % with)
     "hop-la-bille": TeachSettings(colour_weight=1.0, neg_k=3, light_balance=True,
-                                  known_share=0.75),
+                                  known_share=0.75, gate_keep=0.8),
 }
 CARD_TEACH_SETTINGS: dict[str, TeachSettings] = {
     # (each: where the model reads at least 3/4 of the taught labels' examples right, it
@@ -1003,6 +1007,12 @@ def taught_crop(crop, settings: TeachSettings | None = None):
     return replace(crop, light_balance=0.0)
 
 
+def surely_pieces(pu: np.ndarray, level: float) -> np.ndarray:
+    """(N,) bool: candidates whose probability of one game label (`pu`, (N, U) per unit) the
+    model itself puts at `level` or more (the gates leave them pieces; Hop la bille)."""
+    return pu.max(axis=1) >= level
+
+
 def teach_probs(profile: Profile, classifier, labels: tuple[str, ...], probs: np.ndarray,
                 embedding: np.ndarray, crops_bgr: np.ndarray,
                 groups: dict[str, tuple[str, ...]] | None = None,
@@ -1057,6 +1067,7 @@ def teach_probs(profile: Profile, classifier, labels: tuple[str, ...], probs: np
         else:  # ... and nearer the teach photos' background than any piece
             gate &= neg >= best + s.neg_margin
             rescue &= (best - neg >= s.rescue_neg_margin) & ~gate
+        gate &= ~surely_pieces(pu, s.gate_keep)
         bg[rescue] = np.minimum(bg[rescue], 1 - s.rescue_cos)
         bg[gate] = 1.0
     choice = q.argmax(axis=1)  # (the rule's label, before relabel_only keeps the spread)

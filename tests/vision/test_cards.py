@@ -609,3 +609,77 @@ def test_troeto_zones_a_back_by_its_shape_alone_beyond_a_row(conf, north):
     pieces[-1] = replace(pieces[-1], confidence=conf)
     zones, _ = assign_zones(pieces)
     assert zones[:5] == ["south"] * 2 + north
+
+
+# Hop la bille cards under a lamp's or the sky's colour (light_eval's lights): the paper and
+# the frame are judged under the card's own light
+@pytest.mark.parametrize("light,frame,marbles", [
+    ("tungsten", (60, 160, 40), ("marble-yellow", "marble-green", "marble-lightblue")),
+    ("tungsten", (190, 100, 30), ("marble-red", "marble-red", "marble-lightblue",
+                                  "marble-darkblue")),  # blue frame (looks teal)
+    ("daylight", (45, 40, 200), ("marble-yellow", "marble-red", "marble-green",
+                                 "marble-lightblue", "marble-darkblue")),
+])
+def test_read_discs_under_a_coloured_light(light, frame, marbles):
+    from vision.light_eval import LIGHTS
+
+    img = LIGHTS[light](_draw_card(list(marbles), frame=frame, rng=np.random.default_rng(5)))
+    got, _ = read_discs(img, len(marbles))
+    assert tuple(got) == tuple(sorted(marbles, key=list(DISC_BGR).index))
+
+
+def _draw_back(w=60, rng=None):
+    """A face-down card: a saturated design all over (diagonal stripes of two colours)."""
+    h = int(w * 1.5)
+    img = np.full((h, w, 3), (150, 60, 40), np.uint8)
+    for k in range(-h, w + h, 8):
+        cv2.line(img, (k, 0), (k + h, h), (60, 170, 230), 3)
+    if rng is not None:
+        img = np.clip(img + rng.normal(0, 3, img.shape), 0, 255).astype(np.uint8)
+    return img
+
+
+def _hop_back_art(edition: int) -> np.ndarray:
+    """A rectified Hop la bille back (60 x 90, uint8 BGR) as the synthetic scenes draw it."""
+    from vision.synth.art import Style, hop_card
+
+    style = Style(edition, 0, 1, 1, 1, 0, 0.1, 0.5, (1, 0))
+    img, alpha = hop_card(120, 180, np.random.default_rng(1), style, "back")
+    img = img.copy()
+    img[alpha == 0] = (90, 120, 150)
+    return cv2.resize(img, (60, 90), interpolation=cv2.INTER_AREA)
+
+
+@pytest.mark.parametrize("light", ["normal", "tungsten", "daylight", "harsh"])
+@pytest.mark.parametrize("colour,frame", [("green", (60, 160, 40)), ("blue", (190, 100, 30)),
+                                          ("red", (45, 40, 200))])
+def test_face_up_colour_under_lights(light, colour, frame):
+    from vision.cards.hopcards import face_up_colour
+    from vision.light_eval import LIGHTS
+
+    rng = np.random.default_rng(6)
+    marbles = ["marble-yellow", "marble-red", "marble-darkblue", "marble-green",
+               "marble-lightblue"][:{"green": 3, "blue": 4, "red": 5}[colour]]
+    img = LIGHTS[light](_draw_card(marbles, frame=frame, rng=rng))
+    assert face_up_colour(img) == colour
+    assert face_up_colour(LIGHTS[light](_draw_back(rng=rng))) is None  # a back shows no face
+    for edition in (1, 2):  # nor the project's own back art (a dark base, a white rim)
+        assert face_up_colour(LIGHTS[light](_hop_back_art(edition))) is None
+
+
+def test_settle_faces_turns_a_back_showing_its_face_and_keeps_the_rest():
+    from vision.cards.hopcards import settle_faces
+    from vision.light_eval import tungsten
+
+    rng = np.random.default_rng(7)
+    image = np.full((200, 300, 3), (90, 120, 150), np.uint8)  # a wooden table
+    image[40:130, 30:90] = _draw_card(["marble-yellow", "marble-green", "marble-red"], rng=rng)
+    image[40:130, 150:210] = _draw_back(rng=rng)
+    image = tungsten(image)
+    frame_a = np.array([[30, 40], [90, 40], [90, 130], [30, 130]], float)
+    frame_b = frame_a + [120, 0]
+    pieces = [CardPiece("card-back", 0.6, np.zeros(2), frame_a, 0.0, 60.0),  # a face, read
+              CardPiece("card-back", 0.9, np.zeros(2), frame_b, 0.0, 60.0),  # as a back
+              CardPiece("marble-red", 0.9, np.zeros(2), None, 0.0, 16.0)]
+    got = [p.label for p in settle_faces(image, pieces)]
+    assert got == ["card-green", "card-back", "marble-red"]

@@ -599,16 +599,29 @@ def test_snap_card_on_a_patterned_table(split, colours, found):
         assert np.allclose(got[0], (300, 310), atol=3.0)
 
 
-@pytest.mark.parametrize("paper,want", [
-    ((235, 240, 242), (0.9, 1.0)),  # a face-up card: white paper
-    ((40, 90, 150), (0.0, 0.05)),  # a back: its design all over
-])
-def test_paper_share(paper, want):
-    from vision.cards.read import paper_share
+def _hop_art(colour: str, edition: int) -> np.ndarray:
+    """A rectified Hop la bille card (60 x 90, uint8 BGR) as the synthetic scenes draw it."""
+    from vision.synth.art import Style, hop_card
 
-    card = np.full((90, 60, 3), paper, np.uint8)
-    cv2.circle(card, (30, 45), 6, (40, 40, 200), -1)  # a printed disc
-    assert want[0] <= paper_share(card) <= want[1]
+    style = Style(edition, 0, 1, 1, 1, 0, 0.1, 0.5, (1, 0))
+    marbles = () if colour == "back" else ("marble-yellow", "marble-red", "marble-green")
+    img, alpha = hop_card(120, 180, np.random.default_rng(1), style, colour, marbles)
+    img = img.copy()
+    img[alpha == 0] = (90, 120, 150)
+    return cv2.resize(img, (60, 90), interpolation=cv2.INTER_AREA)
+
+
+@pytest.mark.parametrize("light", ["normal", "tungsten", "harsh"])  # (the row search's guard:
+@pytest.mark.parametrize("edition", [1, 2])  # a face-up card is no back, under a warm lamp too)
+def test_paper_share_own(light, edition):
+    from vision.cards.hopcards import FACE, paper_share_own
+    from vision.light_eval import LIGHTS
+
+    assert paper_share_own(LIGHTS[light](_hop_art("green", edition))) >= FACE.paper_min
+    assert paper_share_own(LIGHTS[light](_hop_art("back", edition))) < FACE.paper_min
+    plain = np.full((90, 60, 3), (90, 40, 60) if edition == 1 else (40, 90, 140), np.uint8)
+    cv2.rectangle(plain, (0, 0), (59, 89), (235, 235, 235), 3)  # a plain back, a white rim:
+    assert paper_share_own(LIGHTS[light](plain)) < FACE.paper_min  # its inside is not paper
 
 
 @pytest.mark.parametrize("clear,found", [
@@ -657,7 +670,7 @@ def test_snap_card_a_speck_under_the_centre_takes_the_largest_blob(speck):
 def _hop_row_scene(n_up: int, back: bool):
     """A 600 mm cloth (1 photo px per mm) on a wooden table, `n_up` face-up Hop la bille
     cards (60 x 90 mm, 78 mm apart) in a row beyond its south side and, with `back`, a
-    uniform back one card step beyond the row's east end."""
+    back (the project's art) one card step beyond the row's east end."""
     from vision.area import AREA_SETTINGS, area_from_corners
 
     img = np.full((1000, 1000, 3), (60, 100, 140), np.uint8)  # wood
@@ -673,7 +686,7 @@ def _hop_row_scene(n_up: int, back: bool):
         pieces.append(CardPiece("card-red", 0.95, fr[0], fr, 0.0, 60.0))
     bx = xs[-1] + 78.0
     if back:
-        cv2.rectangle(img, (int(bx) - 30, 760), (int(bx) + 30, 850), (150, 60, 40), -1)
+        img[760:850, int(bx) - 30: int(bx) + 30] = _hop_art("back", 1)
     return img, area, pieces, np.array([bx, 805.0])
 
 

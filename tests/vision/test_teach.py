@@ -182,23 +182,28 @@ def test_profile_is_known_when_the_model_reads_the_examples(model_p, known_p, sh
     assert np.array_equal(out, probs) is want
 
 
-@pytest.mark.parametrize("neg, emb, bg, want_bg", [
+@pytest.mark.parametrize("neg, emb, bg, keep, want_bg", [
     # far from every prototype and nearest the teach photos' background: gated
-    ([[0.3, 0, 1]] * 3, [0.3, 0, 1], 0.1, 1.0),
+    ([[0.3, 0, 1]] * 3, [0.3, 0, 1], 0.1, 1.1, 1.0),
     # far from every prototype but nearer a piece than the background examples: kept
-    ([[0, 0.2, -1]] * 3, [1, 0.2, 1.2], 0.1, 0.1),
+    ([[0, 0.2, -1]] * 3, [1, 0.2, 1.2], 0.1, 1.1, 0.1),
     # only two background examples like it (neg_k 3): the third-nearest decides, kept
-    ([[0, 0, 1], [0, 0, 1], [0, 1, 0]], [1, 0.2, 1.2], 0.1, 0.1),
+    ([[0, 0, 1], [0, 0, 1], [0, 1, 0]], [1, 0.2, 1.2], 0.1, 1.1, 0.1),
     # the model calls it background, close to a prototype and far from the background: rescued
-    ([[0, 0, 1]] * 3, [1, 0.3, 0], 0.8, 1 - 0.8),
+    ([[0, 0, 1]] * 3, [1, 0.3, 0], 0.8, 1.1, 1 - 0.8),
     # ... but as close to the background examples: not rescued
-    ([[1, 0.3, 0.1]] * 3, [1, 0.3, 0], 0.8, 0.8),
+    ([[1, 0.3, 0.1]] * 3, [1, 0.3, 0], 0.8, 1.1, 0.8),
+    # gated like the first, but the model reads it as "a" with P 0.9 >= gate_keep: spared
+    ([[0.3, 0, 1]] * 3, [0.3, 0, 1], [0.05, 0.9, 0.03, 0.02], 0.8, 0.05),
+    # ... the same with gate_keep off (1.1): gated
+    ([[0.3, 0, 1]] * 3, [0.3, 0, 1], [0.05, 0.9, 0.03, 0.02], 1.1, 1.0),
 ])
-def test_background_examples_decide_the_gates(neg, emb, bg, want_bg):
-    prof = make_profile(labels=("a", "b"), neg_k=3, rescue_cos=0.8)
+def test_background_examples_decide_the_gates(neg, emb, bg, keep, want_bg):
+    prof = make_profile(labels=("a", "b"), neg_k=3, rescue_cos=0.8, gate_keep=keep)
     negs = unit(np.pad(np.asarray(neg, np.float32), ((0, 0), (0, 5))))
     prof = Profile(**{**prof.__dict__, "negatives": negs})
-    probs = np.array([[bg, (1 - bg) * 0.8, (1 - bg) * 0.1, (1 - bg) * 0.1]], np.float32)
+    probs = (np.array([bg], np.float32) if isinstance(bg, list) else
+             np.array([[bg, (1 - bg) * 0.8, (1 - bg) * 0.1, (1 - bg) * 0.1]], np.float32))
     e = unit(np.pad(np.asarray(emb, np.float32), (0, 5)))[None]
     out = teach_probs(prof, FakeClassifier(), LABELS, probs, e,
                       np.full((1, 32, 32, 3), 128, np.uint8))
@@ -620,3 +625,21 @@ def test_white_balance_is_measured_once_per_photo(monkeypatch):
     assert len(calls) == 2  # one per photo (8 examples)
     plain = _hue(piece_colour(_tile((150, 200, 230), (30, 130, 245))[None], WB)[0])
     assert all(abs(_hue(e.colour) - plain) < 3 for e in out if e.label == "a")
+
+
+@pytest.mark.parametrize("pu,level,expect", [
+    ([[0.85, 0.05], [0.4, 0.3], [0.1, 0.8]], 0.8, [True, False, True]),  # one label >= 0.8
+    ([[0.85, 0.05]], 1.1, [False]),  # > 1: the gates spare nothing (other games)
+    (np.zeros((0, 2)), 0.8, []),  # no candidates
+])
+def test_surely_pieces(pu, level, expect):
+    from vision.teach import surely_pieces
+
+    assert surely_pieces(np.asarray(pu, np.float32), level).tolist() == expect
+
+
+def test_hop_marbles_gate_spares_the_models_sure_pieces():
+    from vision.teach import game_settings
+
+    assert game_settings("hop-la-bille").gate_keep <= 0.8  # (harsh light: marbles kept)
+    assert game_settings("simsala-hopp").gate_keep > 1.0

@@ -62,6 +62,28 @@ def nearest_marble(bgr) -> tuple[str, float]:
     return best, d[best]
 
 
+def card_saturation(img: np.ndarray, inner: np.ndarray) -> np.ndarray:
+    """HSV saturation (0-255) of a card's pixels under the card's own light: the card is
+    first balanced by the median colour inside it (`inner`, (H, W) bool), which is its paper
+    (the discs cover at most a quarter of it), so a warm lamp's or a blue sky's cast does
+    not make the white paper look saturated (nor a grey disc pale)."""
+    med = np.maximum(np.median(img[inner], axis=0).astype(np.float32), 1.0)
+    bal = np.clip(img.astype(np.float32) * (med.max() / med), 0, 255).astype(np.uint8)
+    return cv2.cvtColor(bal, cv2.COLOR_BGR2HSV)[..., 1]
+
+
+def paper_light(img: np.ndarray, inner: np.ndarray,
+                sat_min: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(saturation under the card's own light (`card_saturation`), its pale paper mask (inside
+    `inner`, saturation under `sat_min`), the paper's BGR (their median; the brightest tenth of
+    `inner` where under 21 pixels are pale)) of a card `img` (uint8 BGR)."""
+    sat = card_saturation(img, inner)
+    pale = inner & (sat < sat_min)
+    paper = np.median(img[pale], axis=0) if pale.sum() > 20 else \
+        np.percentile(img[inner], 90, axis=0)
+    return sat, pale, paper
+
+
 def disc_peaks(card_bgr: np.ndarray, n: int, s: DiscSettings = DISCS):
     """The `n` strongest disc-shaped spots of colour on a rectified card ((H, W, 3) uint8
     BGR, portrait): (list of (x, y) in the resized card, their strengths, resized card,
@@ -72,15 +94,12 @@ def disc_peaks(card_bgr: np.ndarray, n: int, s: DiscSettings = DISCS):
     h = int(round(w * h0 / max(w0, 1)))
     img = cv2.resize(card_bgr, (w, h), interpolation=cv2.INTER_AREA)
     lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
-    hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
     bu, bv = int(round(s.border[0] * w)), int(round(s.border[1] * h))
     inner = np.zeros((h, w), bool)
     inner[bv: h - bv, bu: w - bu] = True
-    pale = inner & (hsv[..., 1] < s.sat_min)
+    _, pale, paper = paper_light(img, inner, s.sat_min)
     ref = np.percentile(lab[pale], 75, axis=0) if pale.sum() > 20 else \
         np.percentile(lab[inner], 90, axis=0)
-    paper = np.median(img[pale], axis=0) if pale.sum() > 20 else \
-        np.percentile(img[inner], 90, axis=0)
     dist = np.linalg.norm(lab - ref, axis=2)
     r = max(2, int(round(s.disc_diam * w / 2)))
     kernel = np.zeros((2 * r + 1, 2 * r + 1), np.float32)
@@ -204,3 +223,105 @@ def order_cards(zone: str, centres: list) -> list[int]:
     """Indices of a zone's cards from the seated player's left to right (image coords)."""
     rx, ry = RIGHT[zone]
     return sorted(range(len(centres)), key=lambda i: centres[i][0] * rx + centres[i][1] * ry)
+
+
+@dataclass(frozen=True)
+class FaceSettings:
+    """A card's face judged by its own pattern and light (not the classifier's hue): a face-up
+    card is mostly white paper with a coloured frame, a back is its design all over."""
+    paper_min: float = 0.4  # share of the inner part that is pale paper under the card's
+    #                         own light (face-up cards 0.32-0.80, backs 0-0.29 measured)
+    colour_max: float = 35.0  # the frame's colour (a*, b* balanced by the paper) lies this
+    colour_ratio: float = 2.0  # near a card colour, and the next colour this many times as far
+    sure: float = 0.9  # cards the classifier reads this surely are not looked at (the
+    #                    misreads measured: 0.40-0.87, most of them under 0.65; time)
+    disc_min: float = 15.0  # and it shows that colour's number of discs, the weakest this
+    #                         strong (`disc_peaks`: face-up cards 11-134, backs 3-29 measured)
+    chroma_min: float = 15.0  # a frame this grey after the paper balance has no card colour
+    #                           (a back's dark base scaled up to the paper's 240)
+
+
+FACE = FaceSettings()
+_CARD_LAB = {k: _lab(v) for k, v in CARD_REF_BGR.items()}
+
+
+def own_light(card_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(inner mask, saturation under the card's own light, paper-balanced card as float32
+    BGR with the paper at 240) of a rectified card (`rectify`, portrait uint8 BGR): the
+    inner part is inside a sixth of each side."""
+    h, w = card_bgr.shape[:2]
+    inner = np.zeros((h, w), bool)
+    inner[h // 6: h - h // 6, w // 6: w - w // 6] = True
+    sat, _, paper = paper_light(card_bgr, inner, DISCS.sat_min)
+    bal = card_bgr.astype(np.float32) * (240.0 / np.maximum(paper.astype(np.float32), 1.0))
+    return inner, sat, bal
+
+
+def frame_colour(card_bgr: np.ndarray, light=None,
+                 s: FaceSettings = FACE) -> tuple[str, float, float]:
+    """(card colour, its Lab distance, the next colour's) of a rectified face-up card: the
+    saturated pixels of its outer band (0.12 of the width), white balanced by its paper;
+    no colour ("", 1e9, 1e9) where they are greyish (chroma under `s.chroma_min`).
+    `light`: `own_light(card_bgr)`, if already computed."""
+    h, w = card_bgr.shape[:2]
+    inner, sat, bal = light if light is not None else own_light(card_bgr)
+    b = max(2, int(round(0.12 * w)))
+    band = np.ones((h, w), bool)
+    band[b: h - b, b: w - b] = False
+    m = band & (sat >= DISCS.sat_min)
+    if m.sum() < 20:
+        return "", 1e9, 1e9
+    px = np.median(np.clip(bal[m], 0, 255), axis=0)
+    lab = _lab(px.astype(np.uint8))
+    if np.hypot(lab[1] - 128.0, lab[2] - 128.0) < s.chroma_min:
+        return "", 1e9, 1e9
+    d = {k: float(np.linalg.norm(lab[1:] - _CARD_LAB[k][1:])) for k in CARD_REF_BGR}
+    order = sorted(d, key=d.get)
+    return order[0], d[order[0]], d[order[1]]
+
+
+def paper_share_own(card_bgr: np.ndarray, light=None) -> float:
+    """Share of a rectified card's inner part that is pale paper under the card's own
+    light: unsaturated after its cast is removed and as bright as the card's brightest part
+    (over the whole card: a plain back's inside is not its own reference).
+    `light`: `own_light(card_bgr)`, if already computed."""
+    inner, sat, _ = light if light is not None else own_light(card_bgr)
+    L = cv2.cvtColor(card_bgr, cv2.COLOR_BGR2LAB)[..., 0].astype(np.float32)
+    bright = L >= 0.8 * np.percentile(L, 90)
+    return float((inner & (sat < DISCS.sat_min) & bright)[inner].mean())
+
+
+def face_up_colour(card_bgr: np.ndarray, s: FaceSettings = FACE) -> str | None:
+    """"green", "blue" or "red" where a rectified card (60 x 90 or so, uint8 BGR) clearly
+    shows a face: mostly paper, a frame of one card colour under its own light, and that
+    colour's number of printed discs; None where that is not clear (a back, or a frame
+    between two colours)."""
+    light = own_light(card_bgr)
+    if paper_share_own(card_bgr, light) < s.paper_min:
+        return None
+    colour, d1, d2 = frame_colour(card_bgr, light, s)
+    if not colour or d1 > s.colour_max or d2 < s.colour_ratio * d1:
+        return None
+    _, strengths, _, _ = disc_peaks(card_bgr, CARD_MARBLES[colour])
+    if len(strengths) < CARD_MARBLES[colour] or min(strengths) < s.disc_min:
+        return None  # (a plain back with a fine print, pale under a warm lamp)
+    return colour
+
+
+def settle_faces(image: np.ndarray, pieces: list, s: FaceSettings = FACE) -> list:
+    """Hop la bille card pieces with each colour or back the classifier (or the row search
+    for backs) gave replaced where the card's own face says otherwise clearly
+    (`face_up_colour`): a card-green under a warm lamp read as a back, a blue frame read
+    as green. Pieces are `CardPiece`s; those without a frame are left as they are."""
+    from dataclasses import replace
+
+    from vision.cards.geometry import rectify
+
+    out = []
+    for p in pieces:
+        if p.frame is not None and p.label.startswith("card-") and p.confidence < s.sure:
+            colour = face_up_colour(rectify(image, p.frame, 60, 90), s)
+            if colour is not None and p.label != f"card-{colour}":
+                p = replace(p, label=f"card-{colour}")
+        out.append(p)
+    return out

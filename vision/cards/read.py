@@ -166,12 +166,12 @@ class ReadSettings:
     #   60 mm wide never overlap: 65 mm apart and more in a row)
     hop_row_depth: float = 30.0  # mm: and its centre lies this near the row's line (the
     #   cards' median distance beyond the cloth's edge)
-    hop_back_paper: float = 0.3  # a back shows at most this share of pale paper (a face-up
-    #   card's inside is mostly paper)
     hop_row_backs: bool = True  # look for face-down cards beside a short row
     split_touching: bool = True  # a region of the backs' look (or of one colour) that is no
     #   card but holds two cards' area is looked at again before it is closed over the
     #   cards' rims: backs lying edge to edge (`touching_cards`)
+    hop_faces: bool = True  # a card's face (paper, frame colour) judged under its own light
+    #                         overrules the classifier's colour or back where it is clear
     design_apart: float = 0.25  # widths between its centre and any card read's
     weak_up_confidence: float = 0.9  # a weak key point read as a face-up card this surely
     #   is one, unless its key point or its card's centre lies on a card read already (a
@@ -1238,15 +1238,6 @@ def _hop_corners(p: np.ndarray, u: np.ndarray, ppm: float) -> np.ndarray:
                      p - u * hw + v * hh])
 
 
-def paper_share(card_bgr: np.ndarray, sat_max: int = 60, value_min: int = 150) -> float:
-    """Share of a rectified card's inner pixels that are pale paper (low saturation,
-    bright): a face-up Hop la bille card is mostly paper, a back is its design all over."""
-    h, w = card_bgr.shape[:2]
-    inner = card_bgr[h // 6: h - h // 6, w // 6: w - w // 6]
-    hsv = cv2.cvtColor(inner, cv2.COLOR_BGR2HSV)
-    return float(np.mean((hsv[..., 1] < sat_max) & (hsv[..., 2] >= value_min)))
-
-
 def hop_row_backs(image: np.ndarray, area, pieces: list[CardPiece],
                   settings: ReadSettings = READ) -> list[CardPiece]:
     """Hop la bille face-down cards found by their shape beside the cards read: a player's
@@ -1254,9 +1245,12 @@ def hop_row_backs(image: np.ndarray, area, pieces: list[CardPiece],
     side has fewer than `HOP_CARDS_PER_PLAYER` cards read, a card-sized rectangle that
     differs from the table (`snap_card`) one card step (`hop_row_step` mm) beyond either
     end of the row (or between two cards read that far apart) is a back, when it is not a
-    card read already (`hop_row_apart` mm from its centre) and not mostly pale paper as a
-    face-up card is (`hop_back_paper`). Returns `pieces` and the backs found."""
-    from vision.cards.hopcards import card_zone
+    card read already (`hop_row_apart` mm from its centre) and not mostly pale paper under
+    its own light as a face-up card is (`hopcards.paper_share_own` >= `FACE.paper_min`);
+    such a one is the face-up card `hopcards.face_up_colour` reads, where that is clear (a
+    face the classifier missed, e.g. a green card under a warm lamp), else left out.
+    Returns `pieces` and the cards found."""
+    from vision.cards.hopcards import FACE, card_zone, face_up_colour, paper_share_own
 
     s = settings
     cards = [p for p in pieces if p.label.startswith("card-")]
@@ -1303,10 +1297,14 @@ def hop_row_backs(image: np.ndarray, area, pieces: list[CardPiece],
                         any(np.hypot(*(c - t)) < s.hop_row_apart * ppm for t in taken):
                     continue
                 fr, angle, width = hop_plane_pose(area, c, u_ang, z)
-                if paper_share(rectify(image, fr, 60, 90)) > s.hop_back_paper:
-                    continue
+                label, card = "card-back", rectify(image, fr, 60, 90)
+                if paper_share_own(card) >= FACE.paper_min:  # no back: a face-up card missed,
+                    colour = face_up_colour(card) if s.hop_faces else None  # where it is clear
+                    if colour is None:
+                        continue
+                    label = f"card-{colour}"
                 key, _, _ = pose_from_frame(fr, spec)
-                found.append(CardPiece("card-back", s.design_confidence, key, fr, angle, width))
+                found.append(CardPiece(label, s.design_confidence, key, fr, angle, width))
                 taken.append(c)
                 known.append(fr)
                 mine = np.vstack([mine, c])
@@ -2127,6 +2125,10 @@ class CardReader:
                     return far
         if game == "hop-la-bille" and area is not None and s.hop_row_backs:
             pieces = hop_row_backs(image, area, pieces, s)
+        if game == "hop-la-bille" and s.hop_faces:
+            from vision.cards.hopcards import settle_faces
+
+            pieces = settle_faces(image, pieces)
         if game == "magic-rabbit":  # doves lie on hats: the strongest one per hat
             hats = [p for p in pieces if p.label.startswith("hat-")]
             best: dict[int, int] = {}
