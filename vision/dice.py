@@ -87,6 +87,15 @@ class DiceSettings:
     above_one_lateral: float = 1.0  # half width; at most this far aside (x its half width)
     above_one_pip: tuple[float, float] = (0.7, 2.2)  # its diameter / the face's pips'
     above_one_alone: float = 0.9  # no like pip within this x its border distance
+    # A lone pip sized by a die beside it (`_ones_by_kin`): the dice of one photo are of one
+    # size and lie on one table, so a read top face (2+ pips) of the same material, pips
+    # and polarity near the pip gives its face's square (size and foreshortening); the pip
+    # is then tested as a die of known size (`_known_one`). None: not looked for.
+    kin_one_reach: float | None = 4.0  # at most this x the kin face's side away
+    kin_one_pip: tuple[float, float] = (0.7, 2.2)  # its diameter / the kin face's pips'
+    kin_one_light: tuple[float, float] = (0.6, 1.6)  # its face's brightness / the kin's
+    kin_one_rays: float = 0.7  # share of border rays meeting the known square
+    kin_one_apart: float = 1.8  # a touching die's top face lies 2 half sides off a face
     # Layout.
     max_residual: float = 0.16  # rms affine residual / rms spread of the pips
     side_per_pip: tuple[float, float] = (2.6, 11.0)  # face side / pip diameter
@@ -1100,6 +1109,93 @@ def _ones_above(faces: list[Face], p: Pips, chans, s: DiceSettings) -> list[Face
     return out
 
 
+def _ones_by_kin(tops: list[Face], faces: list[Face], p: Pips, chans, s: DiceSettings
+                 ) -> list[Face]:
+    """One-pip faces sized by the photo's other dice. Alone, a 1 has only its border to
+    show it is a die face, and that border is often not square (seen slanted, it runs on
+    into the die's side faces; on a dark die into its shadow). The dice of one photo are
+    of one size on one table: a read top face of 2+ pips near the lone pip (within
+    `kin_one_reach` of its side), of its material (ring chroma within `alike_chroma`,
+    brightness within `kin_one_light`), its pip polarity and about its pip size
+    (`kin_one_pip`) gives the 1's face square, and the pip is read the way a die of known
+    size is (`_known_one`: the border met where that square puts it at some turn, its
+    interior face colour, the other eight pip spots empty; no like pip on it, no die
+    surface right above it). Not tried: pips that a face took, pips on a read face's die
+    (`_on_die_of`), and pips whose ellipse has another foreshortening than the kin face."""
+    if s.kin_one_reach is None or s.die_side_px:
+        return []
+    refs = [f for f in tops if len(f.pips) >= 2]
+    if not refs:
+        return []
+    used = {i for f in faces for i in f.pips}
+    dirs = _ring_points(s.rays)
+    pip_chroma = _chroma(p.colour)
+    out: list[Face] = []
+    for i in range(len(p.xy)):
+        if i in used or p.contrast[i] < s.one_min_contrast:
+            continue
+        xy, d = p.xy[i], float(p.d[i])
+        best = None
+        for f in refs:
+            side = 2 * math.sqrt(abs(float(np.linalg.det(f.lin))))
+            dist = float(np.linalg.norm(xy - f.center))
+            d_f = float(median(p.d[f.pips]))
+            light = float(p.colour[i].sum()) / max(float(f.colour.sum()), 1.0)
+            if (dist > s.kin_one_reach * side or dist < 0.5 * side
+                    or bool(p.dark[i]) != bool(p.dark[f.pips[0]])
+                    or not s.kin_one_pip[0] * d_f < d < s.kin_one_pip[1] * d_f
+                    or not s.kin_one_light[0] < light < s.kin_one_light[1]
+                    or np.abs(pip_chroma[i] - _chroma(f.colour)).max() >= s.alike_chroma):
+                continue
+            if best is None or dist < best[0]:
+                best = (dist, f, side)
+        if best is None:
+            continue
+        _, f, side = best
+        if any(np.linalg.norm(xy - h.center) < 0.5 * math.sqrt(h.area) for h in faces + out):
+            continue
+        # A pip is round on its face: its ellipse has the face's foreshortening (a pip of a
+        # side face is squashed along another direction than the top faces).
+        if d >= 6 and _tensor_off(f.lin @ f.lin.T, p.cov[i]) > s.max_ellipse_mismatch:
+            continue
+        # Not on a read face's die: its side faces lie round its top face (within
+        # `kin_one_apart` half sides in that face's frame) and below it (up to a side more).
+        if any(_on_die_of(xy, h, s) for h in faces):
+            continue
+        colour = p.colour[i]
+        contrast = float(p.contrast[i])
+        ring = _sample(chans[2], xy + 0.9 * d * _RING16).astype(np.float32)
+        if (np.abs(ring - colour).max(axis=1) > max(s.ray_edge_px[0], s.ray_edge * contrast)
+                ).sum() > 1:
+            continue
+        known = replace(s, die_side_px=side, face_affine=tuple(f.lin.ravel().tolist()),
+                        min_face_rays_one=s.kin_one_rays)
+        g = _known_one(np.array([i]), p, chans, known, xy, d, contrast, colour, dirs)
+        if g is None or g.confidence < s.min_confidence:
+            continue
+        # alone on its face (no pip like it there: a 3 whose corner pips were missed) and
+        # no die surface right above it (a side face whose top was not read)
+        r = np.linalg.norm(p.xy - xy, axis=1)
+        e = float(np.nanmedian(g.extent)) if np.isfinite(g.extent).any() else side / 2
+        like = (r > 0.75 * d) & (r < s.above_one_alone * e) & (p.dark == p.dark[i]) & (
+            p.d * s.max_size_ratio > d) & (p.d < s.max_size_ratio * d)
+        if not like.any() and not _face_above(g, chans[2], np.array([0.0, -1.0]), s):
+            out.append(g)
+    return out
+
+
+def _on_die_of(xy: np.ndarray, h: Face, s: DiceSettings) -> bool:
+    """Whether image point `xy` lies on the die whose face `h` is: within `kin_one_apart`
+    of its half sides round it (its side faces), or below it by up to its border distance
+    plus a side (a side face seen from low), not more than a half side aside."""
+    v = xy - h.center
+    if float(np.abs(np.linalg.solve(h.lin, v)).max()) < s.kin_one_apart:
+        return True
+    e_dn = float(_expected_extent(h.lin, np.array([[0.0, 1.0]]))[0])
+    e_rt = float(_expected_extent(h.lin, np.array([[1.0, 0.0]]))[0])
+    return bool(0 < v[1] < e_dn + 2 * e_rt and abs(v[0]) < e_rt)
+
+
 # --------------------------------------------------------------------------- top faces
 
 def _nadir(faces: list[Face], aniso: list[float], shape: tuple[int, int], s: DiceSettings
@@ -1366,7 +1462,11 @@ def read_dice(img: np.ndarray, s: DiceSettings = SETTINGS) -> tuple[list[Die], l
     faces = [fc for fc in faces if fc.confidence >= s.min_confidence]
     faces += _ones_above(faces, pips, chans, s)  # (only faces that are reported vouch)
     t3 = time.perf_counter()
-    faces, warnings = _top_faces(faces, work.shape[:2], s, chans[2])
+    tops, warnings = _top_faces(faces, work.shape[:2], s, chans[2])
+    kin = _ones_by_kin(tops, faces, pips, chans, s)
+    if kin:  # the new 1s among the others: which are tops
+        tops, warnings = _top_faces(faces + kin, work.shape[:2], s, chans[2])
+    faces = tops
     _note_tilted(faces, s)
     warnings = [rescale_positions(w_, 1 / f) for w_ in warnings]
     dice = []
