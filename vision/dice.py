@@ -119,6 +119,9 @@ class DiceSettings:
     empty_spot_share: float = 0.5  # a spot this much of the way to the pip level is a pip
     extra_pip_inside: float = 0.85  # a like pip this far in (face coords, edge 1) is doubted
     open_ray_weight: float = 0.5  # a ray meeting no border counts this much as meeting it
+    open_below_weight: float | None = 0.9  # ... and this much where it runs down the image
+    open_below_dir: float = 0.2  # (its direction's downward component over this), where
+    # the die's own side faces lie in a slanted view (dice of unknown size only)
     max_interior_dev: float = 0.08  # share of the face (outside pips) not of the face colour
     glare_weight: float = 0.3  # brighter-than-face samples count this much (glare)
     min_face_rays_one: float = 0.85  # the one-pip has no layout to vouch for it
@@ -627,14 +630,26 @@ def _border_score(ext: np.ndarray, exp: np.ndarray, s: DiceSettings) -> tuple[fl
     # A ray that meets no border (a die on a table of its own colour, a side face of the
     # same colour beyond the edge) neither confirms nor refutes the face: it counts half.
     n = len(ext)
-    open_share = s.open_ray_weight * (np.count_nonzero(np.isnan(ext)) / n)
+    open_ = np.isnan(ext)
+    open_share = s.open_ray_weight * (np.count_nonzero(open_) / n)
     # every face scale at once (pips sit nearer the middle or the edge on some dice); the
     # shares as counts / n: the same floats as numpy's mean of the bools
     ratio = ext[None] / (exp[None] * np.asarray(s.face_scales)[:, None])
-    goods = np.count_nonzero((ratio >= s.ray_range[0]) & (ratio <= s.ray_range[1]), axis=1)
+    in_range = (ratio >= s.ray_range[0]) & (ratio <= s.ray_range[1])
+    goods = np.count_nonzero(in_range, axis=1)
     earlies = np.count_nonzero(ratio < s.ray_range[0], axis=1)
-    for g, e in zip(goods.tolist(), earlies.tolist(), strict=True):
-        good, early = g / n + open_share, e / n
+    bonus = np.zeros(len(goods))
+    if s.open_below_weight is not None and s.die_side_px is None:
+        # Below a top face its side faces follow (the die's material, often no border
+        # between them in a slanted view): where every ray up meets the border in range,
+        # a ray down that meets nothing counts more.
+        dy = _RING16[:, 1] if n == 16 else _ring_points(n)[:, 1]
+        down = np.count_nonzero(open_ & (dy > s.open_below_dir))
+        if down:
+            bonus = in_range[:, dy < -s.open_below_dir].all(axis=1) * (
+                (s.open_below_weight - s.open_ray_weight) * (down / n))
+    for g, e, b in zip(goods.tolist(), earlies.tolist(), bonus.tolist(), strict=True):
+        good, early = g / n + open_share + b, e / n
         if good - early > best[0] - best[1]:
             best = (good, early)
     return best
@@ -1043,6 +1058,10 @@ def _solve(members: np.ndarray, p: Pips, chans, s: DiceSettings, budget: list[in
         f = read_group(members, p, chans, s)
         if f is not None:
             return [f]
+    if depth == 0 and s.open_below_weight is not None:
+        # (only a whole linked group: rays down from a part of a bigger face, a pair of a
+        # 4's pips, run over the rest of that face and meet nothing)
+        s = replace(s, open_below_weight=None)
     if depth < 2 and 1 < len(members) <= s.max_split_group:
         strict = (0.7, 0.45)[depth]
         adj = _links(p.take(members), chans, s, strict)
