@@ -141,6 +141,8 @@ class DiceSettings:
     # same foreshortening along the same direction; a die's top and side face do not;
     # not asked where the face with fewer pips has a guessed square, `Face.shape_measured`:
     # a 2 or 3, whose diagonal fixes no shape, or a 1 whose pip is too small to unsquash) ...
+    lit_apart: tuple[float, float] | None = (1.3, 2.5)  # ... but one chroma and a
+    # brightness ratio in this range (`_lit_apart`): one die's top and side face
     alike_chroma: float = 0.08  # ... or unlike in colour (`_chroma`, max over B, G, R): one
     # die's faces are one material, shaded differently but of one chroma
     side_area_ratio: float = 0.5  # a smaller adjacent face than this is a side face ...
@@ -1314,11 +1316,13 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
             # square: a 2, a 3, a 1 with a tiny pip; a measured 1 beside a 2 is asked)
             few = min((fi, fj), key=lambda f: (len(f.pips), f.shape_measured))
             shape_ratio = aniso[i] / aniso[j]
+            chroma_off = float(np.abs(_chroma(fi.colour) - _chroma(fj.colour)).max())
             if max(shape_ratio, 1 / shape_ratio) < s.side_shape_ratio and (
                     fi.area < s.touching_area_ratio * fj.area) and (
                     not few.shape_measured or _tensor_off(
-                    fi.lin @ fi.lin.T, fj.lin @ fj.lin.T) < s.alike_tensor_off or float(
-                    np.abs(_chroma(fi.colour) - _chroma(fj.colour)).max()) > s.alike_chroma):
+                    fi.lin @ fi.lin.T, fj.lin @ fj.lin.T) < s.alike_tensor_off or (
+                    chroma_off > s.alike_chroma)) and not (
+                    chroma_off <= s.alike_chroma and _lit_apart(fi, fj, s)):
                 continue
             if toward >= s.side_toward:
                 below.append((i, j))
@@ -1359,6 +1363,18 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
                 f"die at ({f.center[0]:.0f}, {f.center[1]:.0f}): only a side face ({f.value}) "
                 "was readable, not its top face; photo it from higher up")
     return [f for k, f in enumerate(faces) if not side[k]], warnings
+
+
+def _lit_apart(f: Face, g: Face, s: DiceSettings) -> bool:
+    """Whether two faces' brightness ratio lies in `lit_apart`: of one chroma, that is one
+    die's top and side face turned differently to the light (the top faces of two dice on
+    one table face the light alike); far more apart, two dice (a black and a white one are
+    of one chroma too)."""
+    if s.lit_apart is None:
+        return False
+    a, b = float(f.colour.sum()), float(g.colour.sum())
+    ratio = max(a, b) / max(min(a, b), 1.0)
+    return s.lit_apart[0] < ratio < s.lit_apart[1]
 
 
 def _same_width(f: Face, g: Face, up: np.ndarray, s: DiceSettings) -> bool:
