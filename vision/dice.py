@@ -1148,31 +1148,28 @@ def _ones_by_kin(tops: list[Face], faces: list[Face], p: Pips, chans, s: DiceSet
     refs = [f for f in tops if len(f.pips) >= 2]
     if not refs:
         return []
-    used = {i for f in faces for i in f.pips}
+    used = np.zeros(len(p.xy), bool)
+    used[[i for f in faces for i in f.pips]] = True
+    # every pip against every kin face at once: (pips, refs) tables of the tests
+    side = np.array([2 * math.sqrt(abs(float(np.linalg.det(f.lin)))) for f in refs])
+    dist = np.linalg.norm(p.xy[:, None] - np.array([f.center for f in refs])[None], axis=2)
+    d_f = np.array([float(median(p.d[f.pips])) for f in refs])
+    light = p.colour.sum(axis=1)[:, None] / np.maximum(
+        np.array([float(f.colour.sum()) for f in refs]), 1.0)[None]
+    chroma_off = np.abs(_chroma(p.colour)[:, None] - np.array(
+        [_chroma(f.colour) for f in refs])[None]).max(axis=2)
+    ok = (dist <= s.kin_one_reach * side) & (dist >= 0.5 * side) & (
+        p.dark[:, None] == np.array([p.dark[f.pips[0]] for f in refs])[None]) & (
+        p.d[:, None] > s.kin_one_pip[0] * d_f) & (p.d[:, None] < s.kin_one_pip[1] * d_f) & (
+        light > s.kin_one_light[0]) & (light < s.kin_one_light[1]) & (
+        chroma_off < s.alike_chroma)
+    ok &= ~used[:, None] & (p.contrast >= s.one_min_contrast)[:, None]
     dirs = _ring_points(s.rays)
-    pip_chroma = _chroma(p.colour)
     out: list[Face] = []
-    for i in range(len(p.xy)):
-        if i in used or p.contrast[i] < s.one_min_contrast:
-            continue
+    for i in np.nonzero(ok.any(axis=1))[0].tolist():
         xy, d = p.xy[i], float(p.d[i])
-        best = None
-        for f in refs:
-            side = 2 * math.sqrt(abs(float(np.linalg.det(f.lin))))
-            dist = float(np.linalg.norm(xy - f.center))
-            d_f = float(median(p.d[f.pips]))
-            light = float(p.colour[i].sum()) / max(float(f.colour.sum()), 1.0)
-            if (dist > s.kin_one_reach * side or dist < 0.5 * side
-                    or bool(p.dark[i]) != bool(p.dark[f.pips[0]])
-                    or not s.kin_one_pip[0] * d_f < d < s.kin_one_pip[1] * d_f
-                    or not s.kin_one_light[0] < light < s.kin_one_light[1]
-                    or np.abs(pip_chroma[i] - _chroma(f.colour)).max() >= s.alike_chroma):
-                continue
-            if best is None or dist < best[0]:
-                best = (dist, f, side)
-        if best is None:
-            continue
-        _, f, side = best
+        k = int(np.argmin(np.where(ok[i], dist[i], np.inf)))  # the nearest kin face
+        f, f_side = refs[k], float(side[k])
         if any(np.linalg.norm(xy - h.center) < 0.5 * math.sqrt(h.area) for h in faces + out):
             continue
         # A pip is round on its face: its ellipse has the face's foreshortening (a pip of a
@@ -1189,7 +1186,7 @@ def _ones_by_kin(tops: list[Face], faces: list[Face], p: Pips, chans, s: DiceSet
         if (np.abs(ring - colour).max(axis=1) > max(s.ray_edge_px[0], s.ray_edge * contrast)
                 ).sum() > 1:
             continue
-        known = replace(s, die_side_px=side, face_affine=tuple(f.lin.ravel().tolist()),
+        known = replace(s, die_side_px=f_side, face_affine=tuple(f.lin.ravel().tolist()),
                         min_face_rays_one=s.kin_one_rays)
         g = _known_one(np.array([i]), p, chans, known, xy, d, contrast, colour, dirs)
         if g is None or g.confidence < s.min_confidence:
@@ -1197,7 +1194,7 @@ def _ones_by_kin(tops: list[Face], faces: list[Face], p: Pips, chans, s: DiceSet
         # alone on its face (no pip like it there: a 3 whose corner pips were missed) and
         # no die surface right above it (a side face whose top was not read)
         r = np.linalg.norm(p.xy - xy, axis=1)
-        e = float(np.nanmedian(g.extent)) if np.isfinite(g.extent).any() else side / 2
+        e = float(np.nanmedian(g.extent)) if np.isfinite(g.extent).any() else f_side / 2
         like = (r > 0.75 * d) & (r < s.above_one_alone * e) & (p.dark == p.dark[i]) & (
             p.d * s.max_size_ratio > d) & (p.d < s.max_size_ratio * d)
         if not like.any() and not _face_above(g, chans[2], np.array([0.0, -1.0]), s):
