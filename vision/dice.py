@@ -278,6 +278,8 @@ def _ring_points(n_pts: int) -> np.ndarray:
 
 
 _RING16 = _ring_points(16)
+_RING16_UP = _RING16[:, 1] < -DiceSettings.open_below_dir  # (`_border_score`)
+_RING16_DOWN = _RING16[:, 1] > DiceSettings.open_below_dir
 
 
 def _sample(ch: np.ndarray, xy: np.ndarray) -> np.ndarray:
@@ -633,25 +635,27 @@ def _border_score(ext: np.ndarray, exp: np.ndarray, s: DiceSettings) -> tuple[fl
     # same colour beyond the edge) neither confirms nor refutes the face: it counts half.
     n = len(ext)
     open_ = np.isnan(ext)
-    open_share = s.open_ray_weight * (np.count_nonzero(open_) / n)
+    n_open = np.count_nonzero(open_)
+    open_share = s.open_ray_weight * (n_open / n)
     # every face scale at once (pips sit nearer the middle or the edge on some dice); the
     # shares as counts / n: the same floats as numpy's mean of the bools
     ratio = ext[None] / (exp[None] * np.asarray(s.face_scales)[:, None])
     in_range = (ratio >= s.ray_range[0]) & (ratio <= s.ray_range[1])
-    goods = np.count_nonzero(in_range, axis=1)
-    earlies = np.count_nonzero(ratio < s.ray_range[0], axis=1)
-    bonus = np.zeros(len(goods))
-    if s.open_below_weight is not None and s.die_side_px is None:
+    goods = np.count_nonzero(in_range, axis=1).tolist()
+    earlies = np.count_nonzero(ratio < s.ray_range[0], axis=1).tolist()
+    bonus = [0.0] * len(goods)
+    if n_open and s.open_below_weight is not None and s.die_side_px is None:
         # Below a top face its side faces follow (the die's material, often no border
         # between them in a slanted view): where every ray up meets the border in range,
         # a ray down that meets nothing counts more.
-        dy = _RING16[:, 1] if n == 16 else _ring_points(n)[:, 1]
-        down = np.count_nonzero(open_ & (dy > s.open_below_dir))
+        up, dn = (_RING16_UP, _RING16_DOWN) if n == 16 else (
+            _ring_points(n)[:, 1] < -s.open_below_dir, _ring_points(n)[:, 1] > s.open_below_dir)
+        down = np.count_nonzero(open_ & dn)
         if down:
-            bonus = in_range[:, dy < -s.open_below_dir].all(axis=1) * (
-                (s.open_below_weight - s.open_ray_weight) * (down / n))
-    for g, e, b in zip(goods.tolist(), earlies.tolist(), bonus.tolist(), strict=True):
-        good, early = g / n + open_share + b, e / n
+            b = (s.open_below_weight - s.open_ray_weight) * (down / n)
+            bonus = [b if ok else 0.0 for ok in in_range[:, up].all(axis=1).tolist()]
+    for g, e, b in zip(goods, earlies, bonus, strict=True):
+        good, early = (g / n + open_share + b) if b else (g / n + open_share), e / n
         if good - early > best[0] - best[1]:
             best = (good, early)
     return best
