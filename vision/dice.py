@@ -278,8 +278,6 @@ def _ring_points(n_pts: int) -> np.ndarray:
 
 
 _RING16 = _ring_points(16)
-_RING16_UP = _RING16[:, 1] < -DiceSettings.open_below_dir  # (`_border_score`)
-_RING16_DOWN = _RING16[:, 1] > DiceSettings.open_below_dir
 
 
 def _sample(ch: np.ndarray, xy: np.ndarray) -> np.ndarray:
@@ -648,14 +646,14 @@ def _border_score(ext: np.ndarray, exp: np.ndarray, s: DiceSettings) -> tuple[fl
         # Below a top face its side faces follow (the die's material, often no border
         # between them in a slanted view): where every ray up meets the border in range,
         # a ray down that meets nothing counts more.
-        up, dn = (_RING16_UP, _RING16_DOWN) if n == 16 else (
-            _ring_points(n)[:, 1] < -s.open_below_dir, _ring_points(n)[:, 1] > s.open_below_dir)
+        dy = _RING16[:, 1] if n == 16 else _ring_points(n)[:, 1]
+        up, dn = dy < -s.open_below_dir, dy > s.open_below_dir
         down = np.count_nonzero(open_ & dn)
         if down:
             b = (s.open_below_weight - s.open_ray_weight) * (down / n)
             bonus = [b if ok else 0.0 for ok in in_range[:, up].all(axis=1).tolist()]
     for g, e, b in zip(goods, earlies, bonus, strict=True):
-        good, early = (g / n + open_share + b) if b else (g / n + open_share), e / n
+        good, early = g / n + open_share + b, e / n
         if good - early > best[0] - best[1]:
             best = (good, early)
     return best

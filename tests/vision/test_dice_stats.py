@@ -79,5 +79,6 @@ def test_border_score_is_the_loops():
         if rng.random() < 0.3:  # ratios right at the range's ends and ties between scales
             ext = exp * rng.choice([0.72, 1.32, 1.0, 0.9], 16)
             ext[1:8][rng.random(7) < 0.5] = np.nan  # some rays down open (side faces)
-        for s in (SETTINGS, replace(SETTINGS, open_below_weight=None)):
+        for s in (SETTINGS, replace(SETTINGS, open_below_weight=None),
+                  replace(SETTINGS, open_below_dir=0.6)):  # (the rays down: its own setting)
             assert _border_score(ext, exp, s) == _border_score_loop(ext, exp, s)
