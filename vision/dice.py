@@ -34,6 +34,7 @@ import math
 import re
 import time
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -1054,6 +1055,13 @@ def _subset_faces(members: np.ndarray, p: Pips, chans, s: DiceSettings,
     return out
 
 
+@lru_cache(maxsize=4)
+def _whole_only(s: DiceSettings) -> DiceSettings:
+    """`s` without the rays-down rule, for the parts of a linked group (`_solve`): made once
+    per settings (`replace` costs about 80 us, and `_solve` runs for every group)."""
+    return replace(s, open_below_weight=None)
+
+
 def _solve(members: np.ndarray, p: Pips, chans, s: DiceSettings, budget: list[int],
            depth: int = 0) -> list[Face]:
     """Faces from one linked group, splitting it along weak links or searching its subsets
@@ -1062,10 +1070,10 @@ def _solve(members: np.ndarray, p: Pips, chans, s: DiceSettings, budget: list[in
         f = read_group(members, p, chans, s)
         if f is not None:
             return [f]
-    if depth == 0 and s.open_below_weight is not None:
+    if depth == 0 and len(members) > 1 and s.open_below_weight is not None:
         # (only a whole linked group: rays down from a part of a bigger face, a pair of a
-        # 4's pips, run over the rest of that face and meet nothing)
-        s = replace(s, open_below_weight=None)
+        # 4's pips, run over the rest of that face and meet nothing; a lone pip ends below)
+        s = _whole_only(s)
     if depth < 2 and 1 < len(members) <= s.max_split_group:
         strict = (0.7, 0.45)[depth]
         adj = _links(p.take(members), chans, s, strict)
