@@ -61,7 +61,8 @@ def _components_of(p, chans, s):
 @pytest.mark.parametrize("one_at,extra,found", [
     ((300, 120), (), True),  # a lone 1 two die widths beside a read 4: read with its size
     ((100, 120), (), False),  # ... on the 4's own die (its side face): not tried
-    ((300, 120), ((316, 104),), False),  # a like pip on its face: a 3 whose pips were missed
+    ((300, 120), ((318, 124),), False),  # a like pip off the pip spots: not a 1 alone
+    ((300, 120), ((316, 104),), False),  # a pip on a corner spot (a 3's, say): refused as not empty
 ])
 def test_a_lone_pip_is_read_with_a_kin_dies_size(one_at, extra, found):
     four = ((100, 60) if one_at[0] == 100 else (180, 120), FOUR)
