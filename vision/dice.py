@@ -1324,12 +1324,17 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
             few = min((fi, fj), key=lambda f: (len(f.pips), f.shape_measured))
             shape_ratio = aniso[i] / aniso[j]
             chroma_off = float(np.abs(_chroma(fi.colour) - _chroma(fj.colour)).max())
+            # One chroma lit apart is one die's top and side only where they lie as those
+            # do: one along the vertical from the other, as wide across it (two touching
+            # dice side by side, one in a shadow, are two tops).
+            lit_side = chroma_off <= s.alike_chroma and up is not None and abs(
+                toward) >= s.side_toward and _same_width(fi, fj, up, s) and _lit_apart(
+                fi, fj, s)
             if max(shape_ratio, 1 / shape_ratio) < s.side_shape_ratio and (
                     fi.area < s.touching_area_ratio * fj.area) and (
                     not few.shape_measured or _tensor_off(
                     fi.lin @ fi.lin.T, fj.lin @ fj.lin.T) < s.alike_tensor_off or (
-                    chroma_off > s.alike_chroma)) and not (
-                    chroma_off <= s.alike_chroma and _lit_apart(fi, fj, s)):
+                    chroma_off > s.alike_chroma)) and not lit_side:
                 continue
             if toward >= s.side_toward:
                 below.append((i, j))

@@ -127,3 +127,14 @@ def test_one_chroma_lit_apart_is_one_dies_top_and_side(colour, kept):
                   [[0.0, -30.0], [30 / 1.4, 0.0]], colour)
     out, _ = _top_faces([top, lower], (600, 800), SETTINGS)
     assert [f.value for f in out] == kept
+
+
+@pytest.mark.parametrize("colour", [
+    (240.0, 240.0, 240.0),  # lit alike
+    (150.0, 150.0, 150.0),  # one in a shadow: 1.6 x darker, yet beside, not below: two dice
+])
+def test_touching_dice_side_by_side_lit_apart_are_both_kept(colour):
+    left = _face(5, (400, 300), [[30.0, 0.0], [0.0, 30 / 1.4]], (240.0, 240.0, 240.0))
+    right = _face(4, (400 + 60 + 2, 300), [[30.0, 0.0], [0.0, 30 / 1.4]], colour)
+    out, _ = _top_faces([left, right], (600, 800), SETTINGS)
+    assert sorted(f.value for f in out) == [4, 5]
