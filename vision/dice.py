@@ -876,10 +876,7 @@ def read_group(idx: np.ndarray, p: Pips, chans, s: DiceSettings) -> Face | None:
         centre = xy[0]
         if contrast < s.one_min_contrast:
             return _reject(14, locals())
-        # Cheap test first: face colour all around at 0.9 pip diameters.
-        ring = _sample(chans[2], centre + 0.9 * d * _RING16).astype(np.float32)
-        if (np.abs(ring - colour).max(axis=1) > max(s.ray_edge_px[0], s.ray_edge * contrast)
-                ).sum() > 1:
+        if not _face_round_pip(chans, centre, d, colour, contrast, s):  # (cheap test first)
             return _reject(2, locals())
         if s.face_affine is not None and s.die_side_px:  # else the general test below
             f = _known_one(idx, p, chans, s, centre, d, contrast, colour, dirs)
@@ -1130,12 +1127,8 @@ def _ones_above(faces: list[Face], p: Pips, chans, s: DiceSettings) -> list[Face
             if g is None or g.confidence < s.min_confidence:
                 continue
             # no pip like it on its face (the middle pip of a 3 whose corners were missed)
-            r = np.linalg.norm(p.xy - p.xy[i], axis=1)
-            like = (r > 0.75 * p.d[i]) & (r < s.above_one_alone * float(np.nanmedian(
-                g.extent))) & (p.dark == p.dark[i]) & (p.d * s.max_size_ratio > p.d[i]) & (
-                p.d < s.max_size_ratio * p.d[i])
-            if not like.any() and not any(np.linalg.norm(g.center - h.center) < 0.5 * math.sqrt(
-                    h.area) for h in faces + out):
+            if not _like_pip_near(p, i, p.d[i], float(np.nanmedian(g.extent)), s) and not (
+                    _on_a_face(g.center, faces + out)):
                 out.append(g)
     return out
 
@@ -1161,7 +1154,7 @@ def _ones_by_kin(tops: list[Face], faces: list[Face], p: Pips, chans, s: DiceSet
     used = np.zeros(len(p.xy), bool)
     used[[i for f in faces for i in f.pips]] = True
     # every pip against every kin face at once: (pips, refs) tables of the tests
-    side = np.array([2 * math.sqrt(abs(float(np.linalg.det(f.lin)))) for f in refs])
+    side = np.sqrt([f.area for f in refs])  # (area: 4 |det lin|)
     dist = np.linalg.norm(p.xy[:, None] - np.array([f.center for f in refs])[None], axis=2)
     d_f = np.array([float(median(p.d[f.pips])) for f in refs])
     light = p.colour.sum(axis=1)[:, None] / np.maximum(
@@ -1180,7 +1173,7 @@ def _ones_by_kin(tops: list[Face], faces: list[Face], p: Pips, chans, s: DiceSet
         xy, d = p.xy[i], float(p.d[i])
         k = int(np.argmin(np.where(ok[i], dist[i], np.inf)))  # the nearest kin face
         f, f_side = refs[k], float(side[k])
-        if any(np.linalg.norm(xy - h.center) < 0.5 * math.sqrt(h.area) for h in faces + out):
+        if _on_a_face(xy, faces + out):
             continue
         # A pip is round on its face: its ellipse has the face's foreshortening (a pip of a
         # side face is squashed along another direction than the top faces).
@@ -1192,9 +1185,7 @@ def _ones_by_kin(tops: list[Face], faces: list[Face], p: Pips, chans, s: DiceSet
             continue
         colour = p.colour[i]
         contrast = float(p.contrast[i])
-        ring = _sample(chans[2], xy + 0.9 * d * _RING16).astype(np.float32)
-        if (np.abs(ring - colour).max(axis=1) > max(s.ray_edge_px[0], s.ray_edge * contrast)
-                ).sum() > 1:
+        if not _face_round_pip(chans, xy, d, colour, contrast, s):
             continue
         known = replace(s, die_side_px=f_side, face_affine=tuple(f.lin.ravel().tolist()),
                         min_face_rays_one=s.kin_one_rays)
@@ -1203,11 +1194,9 @@ def _ones_by_kin(tops: list[Face], faces: list[Face], p: Pips, chans, s: DiceSet
             continue
         # alone on its face (no pip like it there: a 3 whose corner pips were missed) and
         # no die surface right above it (a side face whose top was not read)
-        r = np.linalg.norm(p.xy - xy, axis=1)
         e = float(np.nanmedian(g.extent)) if np.isfinite(g.extent).any() else f_side / 2
-        like = (r > 0.75 * d) & (r < s.above_one_alone * e) & (p.dark == p.dark[i]) & (
-            p.d * s.max_size_ratio > d) & (p.d < s.max_size_ratio * d)
-        if not like.any() and not _face_above(g, chans[2], np.array([0.0, -1.0]), s):
+        if not _like_pip_near(p, i, d, e, s) and not _face_above(
+                g, chans[2], np.array([0.0, -1.0]), s):
             out.append(g)
     return out
 
@@ -1222,6 +1211,30 @@ def _on_die_of(xy: np.ndarray, h: Face, s: DiceSettings) -> bool:
     e_dn = float(_expected_extent(h.lin, np.array([[0.0, 1.0]]))[0])
     e_rt = float(_expected_extent(h.lin, np.array([[1.0, 0.0]]))[0])
     return bool(0 < v[1] < e_dn + 2 * e_rt and abs(v[0]) < e_rt)
+
+
+def _face_round_pip(chans, xy: np.ndarray, d: float, colour: np.ndarray, contrast: float,
+                    s: DiceSettings) -> bool:
+    """Whether a lone pip has face colour all around it at 0.9 pip diameters (all but one
+    of 16 samples within `ray_edge` of its ring colour): the cheap test of a 1."""
+    ring = _sample(chans[2], xy + 0.9 * d * _RING16).astype(np.float32)
+    return bool((np.abs(ring - colour).max(axis=1) > max(
+        s.ray_edge_px[0], s.ray_edge * contrast)).sum() <= 1)
+
+
+def _like_pip_near(p: Pips, i: int, d, half: float, s: DiceSettings) -> bool:
+    """Whether a pip candidate like pip `i` (its polarity, within `max_size_ratio` of its
+    diameter `d`) lies within `above_one_alone` of the half side `half` of its one-pip face:
+    then it is no 1 alone (a 3 whose corner pips were missed)."""
+    r = np.linalg.norm(p.xy - p.xy[i], axis=1)
+    like = (r > 0.75 * d) & (r < s.above_one_alone * half) & (p.dark == p.dark[i]) & (
+        p.d * s.max_size_ratio > d) & (p.d < s.max_size_ratio * d)
+    return bool(like.any())
+
+
+def _on_a_face(xy: np.ndarray, faces: list[Face]) -> bool:
+    """Whether image point `xy` lies within half a side of a face's centre."""
+    return any(np.linalg.norm(xy - h.center) < 0.5 * math.sqrt(h.area) for h in faces)
 
 
 # --------------------------------------------------------------------------- top faces
