@@ -34,6 +34,7 @@ import math
 import re
 import time
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -87,6 +88,15 @@ class DiceSettings:
     above_one_lateral: float = 1.0  # half width; at most this far aside (x its half width)
     above_one_pip: tuple[float, float] = (0.7, 2.2)  # its diameter / the face's pips'
     above_one_alone: float = 0.9  # no like pip within this x its border distance
+    # A lone pip sized by a die beside it (`_ones_by_kin`): the dice of one photo are of one
+    # size and lie on one table, so a read top face (2+ pips) of the same material, pips
+    # and polarity near the pip gives its face's square (size and foreshortening); the pip
+    # is then tested as a die of known size (`_known_one`). None: not looked for.
+    kin_one_reach: float | None = 4.0  # at most this x the kin face's side away
+    kin_one_pip: tuple[float, float] = (0.7, 2.2)  # its diameter / the kin face's pips'
+    kin_one_light: tuple[float, float] = (0.6, 1.6)  # its face's brightness / the kin's
+    kin_one_rays: float = 0.7  # share of border rays meeting the known square
+    kin_one_apart: float = 1.8  # a touching die's top face lies 2 half sides off a face
     # Layout.
     max_residual: float = 0.16  # rms affine residual / rms spread of the pips
     side_per_pip: tuple[float, float] = (2.6, 11.0)  # face side / pip diameter
@@ -110,6 +120,9 @@ class DiceSettings:
     empty_spot_share: float = 0.5  # a spot this much of the way to the pip level is a pip
     extra_pip_inside: float = 0.85  # a like pip this far in (face coords, edge 1) is doubted
     open_ray_weight: float = 0.5  # a ray meeting no border counts this much as meeting it
+    open_below_weight: float | None = 0.9  # ... and this much where it runs down the image
+    open_below_dir: float = 0.2  # (its direction's downward component over this), where
+    # the die's own side faces lie in a slanted view (dice of unknown size only)
     max_interior_dev: float = 0.08  # share of the face (outside pips) not of the face colour
     glare_weight: float = 0.3  # brighter-than-face samples count this much (glare)
     min_face_rays_one: float = 0.85  # the one-pip has no layout to vouch for it
@@ -129,6 +142,8 @@ class DiceSettings:
     # same foreshortening along the same direction; a die's top and side face do not;
     # not asked where the face with fewer pips has a guessed square, `Face.shape_measured`:
     # a 2 or 3, whose diagonal fixes no shape, or a 1 whose pip is too small to unsquash) ...
+    lit_apart: tuple[float, float] | None = (1.3, 2.5)  # ... but one chroma and a
+    # brightness ratio in this range (`_lit_apart`): one die's top and side face
     alike_chroma: float = 0.08  # ... or unlike in colour (`_chroma`, max over B, G, R): one
     # die's faces are one material, shaded differently but of one chroma
     side_area_ratio: float = 0.5  # a smaller adjacent face than this is a side face ...
@@ -618,14 +633,28 @@ def _border_score(ext: np.ndarray, exp: np.ndarray, s: DiceSettings) -> tuple[fl
     # A ray that meets no border (a die on a table of its own colour, a side face of the
     # same colour beyond the edge) neither confirms nor refutes the face: it counts half.
     n = len(ext)
-    open_share = s.open_ray_weight * (np.count_nonzero(np.isnan(ext)) / n)
+    open_ = np.isnan(ext)
+    n_open = np.count_nonzero(open_)
+    open_share = s.open_ray_weight * (n_open / n)
     # every face scale at once (pips sit nearer the middle or the edge on some dice); the
     # shares as counts / n: the same floats as numpy's mean of the bools
     ratio = ext[None] / (exp[None] * np.asarray(s.face_scales)[:, None])
-    goods = np.count_nonzero((ratio >= s.ray_range[0]) & (ratio <= s.ray_range[1]), axis=1)
-    earlies = np.count_nonzero(ratio < s.ray_range[0], axis=1)
-    for g, e in zip(goods.tolist(), earlies.tolist(), strict=True):
-        good, early = g / n + open_share, e / n
+    in_range = (ratio >= s.ray_range[0]) & (ratio <= s.ray_range[1])
+    goods = np.count_nonzero(in_range, axis=1).tolist()
+    earlies = np.count_nonzero(ratio < s.ray_range[0], axis=1).tolist()
+    bonus = [0.0] * len(goods)
+    if n_open and s.open_below_weight is not None and s.die_side_px is None:
+        # Below a top face its side faces follow (the die's material, often no border
+        # between them in a slanted view): where every ray up meets the border in range,
+        # a ray down that meets nothing counts more.
+        dy = _RING16[:, 1] if n == 16 else _ring_points(n)[:, 1]
+        up, dn = dy < -s.open_below_dir, dy > s.open_below_dir
+        down = np.count_nonzero(open_ & dn)
+        if down:
+            b = (s.open_below_weight - s.open_ray_weight) * (down / n)
+            bonus = [b if ok else 0.0 for ok in in_range[:, up].all(axis=1).tolist()]
+    for g, e, b in zip(goods, earlies, bonus, strict=True):
+        good, early = g / n + open_share + b, e / n
         if good - early > best[0] - best[1]:
             best = (good, early)
     return best
@@ -847,10 +876,7 @@ def read_group(idx: np.ndarray, p: Pips, chans, s: DiceSettings) -> Face | None:
         centre = xy[0]
         if contrast < s.one_min_contrast:
             return _reject(14, locals())
-        # Cheap test first: face colour all around at 0.9 pip diameters.
-        ring = _sample(chans[2], centre + 0.9 * d * _RING16).astype(np.float32)
-        if (np.abs(ring - colour).max(axis=1) > max(s.ray_edge_px[0], s.ray_edge * contrast)
-                ).sum() > 1:
+        if not _face_round_pip(chans, centre, d, colour, contrast, s):  # (cheap test first)
             return _reject(2, locals())
         if s.face_affine is not None and s.die_side_px:  # else the general test below
             f = _known_one(idx, p, chans, s, centre, d, contrast, colour, dirs)
@@ -1026,6 +1052,13 @@ def _subset_faces(members: np.ndarray, p: Pips, chans, s: DiceSettings,
     return out
 
 
+@lru_cache(maxsize=4)
+def _whole_only(s: DiceSettings) -> DiceSettings:
+    """`s` without the rays-down rule, for the parts of a linked group (`_solve`): made once
+    per settings (`replace` costs about 80 us, and `_solve` runs for every group)."""
+    return replace(s, open_below_weight=None)
+
+
 def _solve(members: np.ndarray, p: Pips, chans, s: DiceSettings, budget: list[int],
            depth: int = 0) -> list[Face]:
     """Faces from one linked group, splitting it along weak links or searching its subsets
@@ -1034,6 +1067,10 @@ def _solve(members: np.ndarray, p: Pips, chans, s: DiceSettings, budget: list[in
         f = read_group(members, p, chans, s)
         if f is not None:
             return [f]
+    if depth == 0 and len(members) > 1 and s.open_below_weight is not None:
+        # (only a whole linked group: rays down from a part of a bigger face, a pair of a
+        # 4's pips, run over the rest of that face and meet nothing; a lone pip ends below)
+        s = _whole_only(s)
     if depth < 2 and 1 < len(members) <= s.max_split_group:
         strict = (0.7, 0.45)[depth]
         adj = _links(p.take(members), chans, s, strict)
@@ -1090,14 +1127,114 @@ def _ones_above(faces: list[Face], p: Pips, chans, s: DiceSettings) -> list[Face
             if g is None or g.confidence < s.min_confidence:
                 continue
             # no pip like it on its face (the middle pip of a 3 whose corners were missed)
-            r = np.linalg.norm(p.xy - p.xy[i], axis=1)
-            like = (r > 0.75 * p.d[i]) & (r < s.above_one_alone * float(np.nanmedian(
-                g.extent))) & (p.dark == p.dark[i]) & (p.d * s.max_size_ratio > p.d[i]) & (
-                p.d < s.max_size_ratio * p.d[i])
-            if not like.any() and not any(np.linalg.norm(g.center - h.center) < 0.5 * math.sqrt(
-                    h.area) for h in faces + out):
+            if not _like_pip_near(p, i, p.d[i], float(np.nanmedian(g.extent)), s) and not (
+                    _on_a_face(g.center, faces + out)):
                 out.append(g)
     return out
+
+
+def _ones_by_kin(tops: list[Face], faces: list[Face], p: Pips, chans, s: DiceSettings
+                 ) -> list[Face]:
+    """One-pip faces sized by the photo's other dice. Alone, a 1 has only its border to
+    show it is a die face, and that border is often not square (seen slanted, it runs on
+    into the die's side faces; on a dark die into its shadow). The dice of one photo are
+    of one size on one table: a read top face of 2+ pips near the lone pip (within
+    `kin_one_reach` of its side), of its material (ring chroma within `alike_chroma`,
+    brightness within `kin_one_light`), its pip polarity and about its pip size
+    (`kin_one_pip`) gives the 1's face square, and the pip is read the way a die of known
+    size is (`_known_one`: the border met where that square puts it at some turn, its
+    interior face colour, the other eight pip spots empty; no like pip on it, no die
+    surface right above it). Not tried: pips that a face took, pips on a read face's die
+    (`_on_die_of`), and pips whose ellipse has another foreshortening than the kin face."""
+    if s.kin_one_reach is None or s.die_side_px:
+        return []
+    refs = [f for f in tops if len(f.pips) >= 2]
+    if not refs:
+        return []
+    used = np.zeros(len(p.xy), bool)
+    used[[i for f in faces for i in f.pips]] = True
+    # every pip against every kin face at once: (pips, refs) tables of the tests
+    side = np.sqrt([f.area for f in refs])  # (area: 4 |det lin|)
+    dist = np.linalg.norm(p.xy[:, None] - np.array([f.center for f in refs])[None], axis=2)
+    d_f = np.array([float(median(p.d[f.pips])) for f in refs])
+    light = p.colour.sum(axis=1)[:, None] / np.maximum(
+        np.array([float(f.colour.sum()) for f in refs]), 1.0)[None]
+    chroma_off = np.abs(_chroma(p.colour)[:, None] - np.array(
+        [_chroma(f.colour) for f in refs])[None]).max(axis=2)
+    ok = (dist <= s.kin_one_reach * side) & (dist >= 0.5 * side) & (
+        p.dark[:, None] == np.array([p.dark[f.pips[0]] for f in refs])[None]) & (
+        p.d[:, None] > s.kin_one_pip[0] * d_f) & (p.d[:, None] < s.kin_one_pip[1] * d_f) & (
+        light > s.kin_one_light[0]) & (light < s.kin_one_light[1]) & (
+        chroma_off < s.alike_chroma)
+    ok &= ~used[:, None] & (p.contrast >= s.one_min_contrast)[:, None]
+    dirs = _ring_points(s.rays)
+    out: list[Face] = []
+    for i in np.nonzero(ok.any(axis=1))[0].tolist():
+        xy, d = p.xy[i], float(p.d[i])
+        k = int(np.argmin(np.where(ok[i], dist[i], np.inf)))  # the nearest kin face
+        f, f_side = refs[k], float(side[k])
+        if _on_a_face(xy, faces + out):
+            continue
+        # A pip is round on its face: its ellipse has the face's foreshortening (a pip of a
+        # side face is squashed along another direction than the top faces).
+        if d >= 6 and _tensor_off(f.lin @ f.lin.T, p.cov[i]) > s.max_ellipse_mismatch:
+            continue
+        # Not on a read face's die: its side faces lie round its top face (within
+        # `kin_one_apart` half sides in that face's frame) and below it (up to a side more).
+        if any(_on_die_of(xy, h, s) for h in faces):
+            continue
+        colour = p.colour[i]
+        contrast = float(p.contrast[i])
+        if not _face_round_pip(chans, xy, d, colour, contrast, s):
+            continue
+        known = replace(s, die_side_px=f_side, face_affine=tuple(f.lin.ravel().tolist()),
+                        min_face_rays_one=s.kin_one_rays)
+        g = _known_one(np.array([i]), p, chans, known, xy, d, contrast, colour, dirs)
+        if g is None or g.confidence < s.min_confidence:
+            continue
+        # alone on its face (no pip like it there: a 3 whose corner pips were missed) and
+        # no die surface right above it (a side face whose top was not read)
+        e = float(np.nanmedian(g.extent)) if np.isfinite(g.extent).any() else f_side / 2
+        if not _like_pip_near(p, i, d, e, s) and not _face_above(
+                g, chans[2], np.array([0.0, -1.0]), s):
+            out.append(g)
+    return out
+
+
+def _on_die_of(xy: np.ndarray, h: Face, s: DiceSettings) -> bool:
+    """Whether image point `xy` lies on the die whose face `h` is: within `kin_one_apart`
+    of its half sides round it (its side faces), or below it by up to its border distance
+    plus a side (a side face seen from low), not more than a half side aside."""
+    v = xy - h.center
+    if float(np.abs(np.linalg.solve(h.lin, v)).max()) < s.kin_one_apart:
+        return True
+    e_dn = float(_expected_extent(h.lin, np.array([[0.0, 1.0]]))[0])
+    e_rt = float(_expected_extent(h.lin, np.array([[1.0, 0.0]]))[0])
+    return bool(0 < v[1] < e_dn + 2 * e_rt and abs(v[0]) < e_rt)
+
+
+def _face_round_pip(chans, xy: np.ndarray, d: float, colour: np.ndarray, contrast: float,
+                    s: DiceSettings) -> bool:
+    """Whether a lone pip has face colour all around it at 0.9 pip diameters (all but one
+    of 16 samples within `ray_edge` of its ring colour): the cheap test of a 1."""
+    ring = _sample(chans[2], xy + 0.9 * d * _RING16).astype(np.float32)
+    return bool((np.abs(ring - colour).max(axis=1) > max(
+        s.ray_edge_px[0], s.ray_edge * contrast)).sum() <= 1)
+
+
+def _like_pip_near(p: Pips, i: int, d, half: float, s: DiceSettings) -> bool:
+    """Whether a pip candidate like pip `i` (its polarity, within `max_size_ratio` of its
+    diameter `d`) lies within `above_one_alone` of the half side `half` of its one-pip face:
+    then it is no 1 alone (a 3 whose corner pips were missed)."""
+    r = np.linalg.norm(p.xy - p.xy[i], axis=1)
+    like = (r > 0.75 * d) & (r < s.above_one_alone * half) & (p.dark == p.dark[i]) & (
+        p.d * s.max_size_ratio > d) & (p.d < s.max_size_ratio * d)
+    return bool(like.any())
+
+
+def _on_a_face(xy: np.ndarray, faces: list[Face]) -> bool:
+    """Whether image point `xy` lies within half a side of a face's centre."""
+    return any(np.linalg.norm(xy - h.center) < 0.5 * math.sqrt(h.area) for h in faces)
 
 
 # --------------------------------------------------------------------------- top faces
@@ -1199,11 +1336,18 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
             # square: a 2, a 3, a 1 with a tiny pip; a measured 1 beside a 2 is asked)
             few = min((fi, fj), key=lambda f: (len(f.pips), f.shape_measured))
             shape_ratio = aniso[i] / aniso[j]
+            chroma_off = float(np.abs(_chroma(fi.colour) - _chroma(fj.colour)).max())
+            # One chroma lit apart is one die's top and side only where they lie as those
+            # do: one along the vertical from the other, as wide across it (two touching
+            # dice side by side, one in a shadow, are two tops).
+            lit_side = chroma_off <= s.alike_chroma and up is not None and abs(
+                toward) >= s.side_toward and _same_width(fi, fj, up, s) and _lit_apart(
+                fi, fj, s)
             if max(shape_ratio, 1 / shape_ratio) < s.side_shape_ratio and (
                     fi.area < s.touching_area_ratio * fj.area) and (
                     not few.shape_measured or _tensor_off(
-                    fi.lin @ fi.lin.T, fj.lin @ fj.lin.T) < s.alike_tensor_off or float(
-                    np.abs(_chroma(fi.colour) - _chroma(fj.colour)).max()) > s.alike_chroma):
+                    fi.lin @ fi.lin.T, fj.lin @ fj.lin.T) < s.alike_tensor_off or (
+                    chroma_off > s.alike_chroma)) and not lit_side:
                 continue
             if toward >= s.side_toward:
                 below.append((i, j))
@@ -1244,6 +1388,18 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
                 f"die at ({f.center[0]:.0f}, {f.center[1]:.0f}): only a side face ({f.value}) "
                 "was readable, not its top face; photo it from higher up")
     return [f for k, f in enumerate(faces) if not side[k]], warnings
+
+
+def _lit_apart(f: Face, g: Face, s: DiceSettings) -> bool:
+    """Whether two faces' brightness ratio lies in `lit_apart`: of one chroma, that is one
+    die's top and side face turned differently to the light (the top faces of two dice on
+    one table face the light alike); far more apart, two dice (a black and a white one are
+    of one chroma too)."""
+    if s.lit_apart is None:
+        return False
+    a, b = float(f.colour.sum()), float(g.colour.sum())
+    ratio = max(a, b) / max(min(a, b), 1.0)
+    return s.lit_apart[0] < ratio < s.lit_apart[1]
 
 
 def _same_width(f: Face, g: Face, up: np.ndarray, s: DiceSettings) -> bool:
@@ -1366,7 +1522,11 @@ def read_dice(img: np.ndarray, s: DiceSettings = SETTINGS) -> tuple[list[Die], l
     faces = [fc for fc in faces if fc.confidence >= s.min_confidence]
     faces += _ones_above(faces, pips, chans, s)  # (only faces that are reported vouch)
     t3 = time.perf_counter()
-    faces, warnings = _top_faces(faces, work.shape[:2], s, chans[2])
+    tops, warnings = _top_faces(faces, work.shape[:2], s, chans[2])
+    kin = _ones_by_kin(tops, faces, pips, chans, s)
+    if kin:  # the new 1s among the others: which are tops
+        tops, warnings = _top_faces(faces + kin, work.shape[:2], s, chans[2])
+    faces = tops
     _note_tilted(faces, s)
     warnings = [rescale_positions(w_, 1 / f) for w_ in warnings]
     dice = []

@@ -2,6 +2,8 @@
 for bit (value and dtype): the pip search uses them in place of np.median / np.percentile
 for speed, and must read the same pips."""
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -47,12 +49,19 @@ def test_quartiles_are_numpys(k):
 
 
 def _border_score_loop(ext, exp, s):
-    """`_border_score` as it was: one face scale after another, numpy's mean of the bools."""
+    """`_border_score` as it was: one face scale after another, numpy's mean of the bools
+    (with session 10's open rays down: 0.9 below a border met in range by every ray up)."""
     best = (0.0, 1.0)
     open_share = s.open_ray_weight * float(np.isnan(ext).mean())
+    dy = np.sin(np.linspace(0, 2 * np.pi, len(ext), endpoint=False))
+    down = np.isnan(ext) & (dy > s.open_below_dir)
     for scale in s.face_scales:
         ratio = ext / (exp * scale)
-        good = float(((ratio >= s.ray_range[0]) & (ratio <= s.ray_range[1])).mean()) + open_share
+        in_range = (ratio >= s.ray_range[0]) & (ratio <= s.ray_range[1])
+        good = float(in_range.mean()) + open_share
+        if s.open_below_weight is not None and down.any() and in_range[
+                dy < -s.open_below_dir].all():
+            good += (s.open_below_weight - s.open_ray_weight) * float(down.mean())
         early = float((ratio < s.ray_range[0]).mean())
         if good - early > best[0] - best[1]:
             best = (good, early)
@@ -69,4 +78,7 @@ def test_border_score_is_the_loops():
         ext[rng.random(16) < 0.2] = np.nan  # rays meeting no border
         if rng.random() < 0.3:  # ratios right at the range's ends and ties between scales
             ext = exp * rng.choice([0.72, 1.32, 1.0, 0.9], 16)
-        assert _border_score(ext, exp, SETTINGS) == _border_score_loop(ext, exp, SETTINGS)
+            ext[1:8][rng.random(7) < 0.5] = np.nan  # some rays down open (side faces)
+        for s in (SETTINGS, replace(SETTINGS, open_below_weight=None),
+                  replace(SETTINGS, open_below_dir=0.6)):  # (the rays down: its own setting)
+            assert _border_score(ext, exp, s) == _border_score_loop(ext, exp, s)
