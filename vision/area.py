@@ -234,11 +234,12 @@ def glare_spots(small_bgr: np.ndarray, settings: AreaSettings) -> list:
     spots: list = []
     if settings.glare_core <= 0:
         return spots
-    low = small_bgr.min(axis=2)
+    b, g, r = cv2.split(small_bgr)
+    low = cv2.min(cv2.min(b, g), r)  # the lowest channel (numpy's min(axis=2) is slower)
     core = (low >= settings.glare_core).astype(np.uint8)
-    if not core.any():
-        return spots
     total = low.size
+    if cv2.countNonZero(core) < settings.glare_min_frac * total:
+        return spots  # (most photos: no spot can be that large)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
     for i in range(1, n):
         a = int(stats[i, cv2.CC_STAT_AREA])
