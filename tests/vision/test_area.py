@@ -325,3 +325,13 @@ def test_remove_glare_gives_the_colours_back():
     assert (cue_map(out, RED)[halo] > RED.red_levels[0]).mean() > \
         (cue_map(lit, RED)[halo] > RED.red_levels[0]).mean()  # the arena's red comes back
     assert remove_glare(clean, RED, glare_spots(clean, RED)) is clean  # no spot: as it was
+    # a spot on a lighter table beside the arena: the red within reach on one side only
+    # must not darken the table on the other (one light estimate for all directions did)
+    clean = castle((170, 200, 220), (100, 115, 125))
+    lit = lamp_spot(clean, (130, 240), 50)
+    out = remove_glare(lit, RED, glare_spots(lit, RED))
+    d = np.hypot(xx - 130, yy - 240)
+    halo = (d > 35) & (d < 90) & (np.abs(clean.astype(int) - (100, 115, 125)).sum(2) < 15)
+    lift = (lit.astype(int) - clean)[halo].mean()
+    assert lift > 30 and np.abs((out.astype(int) - clean)[halo].mean(0)).max() < lift / 3
+    assert out[240, 130].min() > 80  # the core: grey, not darker than the table
