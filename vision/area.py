@@ -236,8 +236,8 @@ def glare_spots(small_bgr: np.ndarray, settings: AreaSettings) -> list:
     spots: list = []
     if settings.glare_core <= 0:
         return spots
-    b, g, r = cv2.split(small_bgr)
-    low = cv2.min(cv2.min(b, g), r)  # the lowest channel (numpy's min(axis=2) is slower)
+    blue, green, red = cv2.split(small_bgr)
+    low = cv2.min(cv2.min(blue, green), red)  # the lowest channel (numpy's min(axis=2) is slower)
     core = (low >= settings.glare_core).astype(np.uint8)
     total = low.size
     if cv2.countNonZero(core) < settings.glare_min_frac * total:
@@ -256,14 +256,14 @@ def glare_spots(small_bgr: np.ndarray, settings: AreaSettings) -> list:
         centre, axes, angle = cv2.fitEllipse(outline)
         if a < settings.glare_ellipse_fill * np.pi * axes[0] * axes[1] / 4:
             continue  # ragged: a light patch of a pattern, not a lamp's round reflection
-        r = np.sqrt(a / np.pi)
-        pad = int(np.ceil(2.0 * r)) + 2
+        radius = np.sqrt(a / np.pi)  # of a disc of the core's area
+        pad = int(np.ceil(2.0 * radius)) + 2
         x0, y0 = max(0, x - pad), max(0, y - pad)
         x1, y1 = min(low.shape[1], x + w + pad), min(low.shape[0], y + h + pad)
         blob = (labels[y0:y1, x0:x1] == i).astype(np.uint8)
         dist = cv2.distanceTransform(1 - blob, cv2.DIST_L2, 3)
-        near = low[y0:y1, x0:x1][(dist > 0) & (dist <= 0.3 * r)]
-        ring = low[y0:y1, x0:x1][(dist > 1.5 * r) & (dist <= 2.0 * r)]
+        near = low[y0:y1, x0:x1][(dist > 0) & (dist <= 0.3 * radius)]
+        ring = low[y0:y1, x0:x1][(dist > 1.5 * radius) & (dist <= 2.0 * radius)]
         if not len(ring) or not len(near) or np.median(ring) >= settings.glare_ring_max:
             continue  # as bright around it: a white surface, not a spot
         if np.percentile(near, 20) < (settings.glare_core + np.median(ring)) / 2:
