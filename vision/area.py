@@ -123,10 +123,12 @@ class AreaSettings:
     # blob of `glare_min_frac`-`glare_max_frac` of the photo (a white cloth or table is
     # larger) filling `glare_ellipse_fill` of its fitted ellipse (a lamp's reflection is
     # round; a pattern's light patches are ragged), brighter than the ring 1.5-2 x its
-    # radius out (median lowest channel under `glare_ring_max`: a spot on a white table is
-    # left alone) and with a soft rim (0.3 x its radius out, the lowest channel still half
-    # way from the ring's to the core's on 80 % of it: a white cloth, tile or paper has a
-    # sharp rim). Its light reaches `glare_reach` x its radius. `glare_core` 0: off.
+    # radius (that of a disc of its area) beyond its edge (median lowest channel under
+    # `glare_ring_max`: a spot on a white table is left alone) and with a soft rim (within
+    # 0.3 x its radius beyond its edge, the lowest channel still half way from the ring's
+    # to the core's on 80 % of it: a white cloth, tile or paper has a sharp rim). Its light
+    # reaches `glare_reach` x its fitted ellipse, scaled about its centre (`remove_glare`).
+    # `glare_core` 0: off.
     glare_core: int = 235
     glare_min_frac: float = 0.004
     glare_max_frac: float = 0.08
