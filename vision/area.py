@@ -124,9 +124,10 @@ class AreaSettings:
     # larger) filling `glare_ellipse_fill` of its fitted ellipse (a lamp's reflection is
     # round; a pattern's light patches are ragged), brighter than the ring 1.5-2 x its
     # radius (that of a disc of its area) beyond its edge (median lowest channel under
-    # `glare_ring_max`: a spot on a white table is left alone) and with a soft rim (within
-    # 0.3 x its radius beyond its edge, the lowest channel still half way from the ring's
-    # to the core's on 80 % of it: a white cloth, tile or paper has a sharp rim). Its light
+    # `glare_ring_max`, an absolute ceiling: a spot on a white, light-wood or pastel table
+    # or a white cloth is left alone) and with a soft rim (within 0.3 x its radius beyond
+    # its edge, the lowest channel still half way from the ring's to the core's on 80 % of
+    # it: a white cloth, tile or paper has a sharp rim). Its light
     # reaches `glare_reach` x its fitted ellipse, scaled about its centre (`remove_glare`).
     # `glare_core` 0: off.
     glare_core: int = 235
