@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from vision.area import AREA_SETTINGS, cue_map, order_corners, refit_weak_sides, side_contrast
+from vision.light_eval import add_spot
 
 RED = AREA_SETTINGS["simsala-hopp"]
 ARENA = np.array([[200.0, 120.0], [440.0, 120.0], [440.0, 360.0], [200.0, 360.0]])
@@ -279,13 +280,9 @@ def test_area_mask_from_one_measure_matches_each_level(game):
     assert np.array_equal(area_mask(img, st), area_mask(img, st, levels(st)[0], lab8))
 
 
-def lamp_spot(img, centre, radius, amount=1.2):
-    """`img` under a lamp's reflection: a round spot of white light (`amount` x white at
-    its centre, a Gaussian of sigma radius / 1.6) added in linear light."""
-    yy, xx = np.mgrid[0:img.shape[0], 0:img.shape[1]].astype(np.float32)
-    spot = np.exp(-((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) / (2 * (radius / 1.6) ** 2))
-    lin = (img.astype(np.float32) / 255.0) ** 2.2 + amount * spot[..., None]
-    return np.round(255.0 * np.clip(lin, 0, 1) ** (1 / 2.2)).astype(np.uint8)
+def lamp_spot(img, centre, radius):
+    """`img` under a lamp's reflection of white light (1.2 x white at its centre)."""
+    return add_spot(img, centre, radius, colour=(1.0, 1.0, 1.0))
 
 
 @pytest.mark.parametrize("table, spot, paper, found", [
