@@ -137,8 +137,6 @@ class AreaSettings:
     glare_ellipse_fill: float = 0.85
     glare_ring_max: float = 135.0
     glare_reach: float = 3.0
-    glare_sectors: int = 12
-    glare_sector_min: int = 30
 
     @property
     def px_per_mm(self) -> float:
@@ -278,25 +276,16 @@ def glare_spots(small_bgr: np.ndarray, settings: AreaSettings) -> list:
 
 def remove_glare(small_bgr: np.ndarray, settings: AreaSettings, spots: list) -> np.ndarray:
     """The photo with each glare spot's (`glare_spots`) light taken off. A lamp's
-    reflection adds about the same light to every channel, in linear light, the same in
-    every direction. In each of `glare_sectors` directions from the spot's centre with
-    `glare_sector_min` pixels beyond `glare_reach` x the core's size, it is estimated at
-    each (elliptical) distance as the lowest channel of the darker fifth of the direction's
-    pixels there, less that beyond (made to fall off outwards); their median is subtracted
-    from every channel (a darker or lighter surface - the arena's red, a shadow, a wall -
-    within reach on one side only biases a few directions; one estimate over the whole
-    ring, less its darker fifth beyond, over-subtracted on a lighter table next to the
-    red). Under 3 such directions: the whole ring's. The saturated core stays grey (its
-    colour is lost)."""
+    reflection adds about the same light to every channel, in linear light; at each
+    (elliptical) distance from the spot's centre it is estimated as the lowest channel of
+    the darker fifth of the pixels there, less that beyond `glare_reach` x the core's size
+    (made to fall off outwards), and subtracted from every channel. The saturated core
+    stays grey (its colour is lost)."""
     if not spots:
         return small_bgr
     out = small_bgr.copy()
     h, w = out.shape[:2]
     reach = settings.glare_reach
-    ns = settings.glare_sectors
-    edges = np.linspace(0.0, reach, int(6 * reach) + 1)
-    mids = (edges[:-1] + edges[1:]) / 2
-    nb = len(mids)
     for (cx, cy), (ax, bx), ang in spots:
         big = (reach + 0.5) * max(ax, bx) / 2
         x0, x1 = max(0, int(cx - big)), min(w, int(np.ceil(cx + big)) + 1)
@@ -311,45 +300,21 @@ def remove_glare(small_bgr: np.ndarray, settings: AreaSettings, spots: list) -> 
         u = (dx * np.cos(t) + dy * np.sin(t)) / max(ax / 2, 1.0)
         v = (-dx * np.sin(t) + dy * np.cos(t)) / max(bx / 2, 1.0)
         d = np.sqrt(u * u + v * v)  # 1 on the core's ellipse
-        if not ((d > reach) & (d <= reach + 0.5)).any():
+        beyond = low[(d > reach) & (d <= reach + 0.5)]
+        if not len(beyond):
             continue
-        sec = ((np.arctan2(v, u) + np.pi) * (ns / (2 * np.pi))).astype(np.int32) % ns
-        bins = np.clip(np.digitize(d, edges) - 1, 0, nb)  # nb: beyond reach
-        # the darker fifth of every (sector, distance), and of every distance
-        within = d <= reach + 0.5
-        lv = low[within]
-        raw, count = _group_p20(lv, (sec * (nb + 1) + bins)[within], ns * (nb + 1))
-        raw, count = raw.reshape(ns, nb + 1), count.reshape(ns, nb + 1)
-        whole = _group_p20(lv, bins[within], nb + 1)[0]
-        profs = []
-        for base, row in [(whole[nb], whole[:nb])] + [
-                (raw[k, nb], raw[k, :nb]) for k in range(ns)
-                if count[k, nb] >= settings.glare_sector_min]:
-            # (a bin near the core with no pixel of this direction: the whole ring's)
-            p = np.maximum(np.nan_to_num(np.where(np.isnan(row), whole[:nb], row) - base), 0)
-            profs.append(np.maximum.accumulate(p[::-1])[::-1])  # falls off outwards
-        # one lamp, one profile: the median over the directions, but no more than the whole
-        # ring's (the whole ring's alone where under 3 directions are seen)
-        prof = np.minimum(np.median(profs[1:], axis=0), profs[0]) if len(profs) > 3 \
-            else profs[0]
-        g = np.interp(d, mids, prof, right=0.0).astype(np.float32)
+        base = float(np.percentile(beyond, 20))
+        edges = np.linspace(0.0, reach, int(6 * reach) + 1)
+        bins = np.digitize(d, edges) - 1
+        prof = np.zeros(len(edges) - 1)
+        for k in range(len(prof)):
+            sel = low[bins == k]
+            if len(sel):
+                prof[k] = max(float(np.percentile(sel, 20)) - base, 0.0)
+        prof = np.maximum.accumulate(prof[::-1])[::-1]  # falls off outwards
+        g = np.interp(d, (edges[:-1] + edges[1:]) / 2, prof, right=0.0).astype(np.float32)
         out[y0:y1, x0:x1] = np.round(255.0 * linear_to_srgb(part - g[..., None], 2.2))
     return out
-
-
-def _group_p20(values: np.ndarray, labels: np.ndarray, n: int) -> tuple:
-    """The 20th percentile (as np.percentile's) of `values` in each group `labels` 0..n-1
-    (NaN where empty), and each group's count."""
-    order = np.lexsort((values, labels))
-    v, lab = values[order], labels[order]
-    count = np.bincount(lab, minlength=n)
-    start = np.concatenate(([0], np.cumsum(count)[:-1]))
-    pos = start + 0.2 * np.maximum(count - 1, 0)
-    lo = np.floor(pos).astype(np.int64)
-    hi = np.minimum(lo + 1, np.maximum(start + count - 1, 0))
-    lo, hi = np.minimum(lo, len(v) - 1), np.minimum(hi, len(v) - 1)
-    out = v[lo] + (pos - lo) * (v[hi] - v[lo])
-    return np.where(count > 0, out, np.nan), count
 
 
 def levels(settings: AreaSettings) -> tuple[float, ...]:
