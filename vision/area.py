@@ -128,9 +128,8 @@ class AreaSettings:
     # `glare_ring_max`, an absolute ceiling: a spot on a white, light-wood or pastel table
     # or a white cloth is left alone) and with a soft rim (within 0.3 x its radius beyond
     # its edge, the lowest channel still half way from the ring's to the core's on 80 % of
-    # it: a white cloth, tile or paper has a sharp rim). Its light
-    # reaches `glare_reach` x its fitted ellipse, scaled about its centre (`remove_glare`).
-    # `glare_core` 0: off.
+    # it: a white cloth, tile or paper has a sharp rim). Its light reaches `glare_reach` x
+    # its fitted ellipse, scaled about its centre (`remove_glare`). `glare_core` 0: off.
     glare_core: int = 235
     glare_min_frac: float = 0.004
     glare_max_frac: float = 0.08
