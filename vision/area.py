@@ -289,8 +289,9 @@ def remove_glare(small_bgr: np.ndarray, settings: AreaSettings, spots: list) -> 
         big = (reach + 0.5) * max(ax, bx) / 2
         x0, x1 = max(0, int(cx - big)), min(w, int(np.ceil(cx + big)) + 1)
         y0, y1 = max(0, int(cy - big)), min(h, int(np.ceil(cy + big)) + 1)
-        # (this crop only; the plain 2.2 power: the sRGB curve lost Simsala Hopp's area on
-        # 2 of light_eval's 30 glare photos)
+        # (this crop only; the plain 2.2 power the figures were measured with: the sRGB
+        # curve, tried with a per-direction estimate, lost Simsala Hopp's area on 2 of
+        # light_eval's 30 glare photos)
         part = srgb_to_linear(out[y0:y1, x0:x1].astype(np.float32) / 255.0, 2.2)
         low = part.min(axis=2)
         yy, xx = np.mgrid[y0:y1, x0:x1].astype(np.float32)
