@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from vision.errors import AreaNotFound
+from vision.preprocess import linear_to_srgb, srgb_to_linear
 
 
 @dataclass(frozen=True)
@@ -116,6 +117,25 @@ class AreaSettings:
     # ... and so is the quad the colour masks give (the strongest of every level's plausible
     # quads, snapped and refitted likewise: the network's coarse mask had cut a corner off)
     colour_rival: bool = False
+    # Glare (a lamp's reflection on the arena sheet, the cloth or the table) is taken off
+    # the working image first (`glare_spots`, `remove_glare`): the network's mask got a bite
+    # where it washed the arena's red out, or took a spot on the table for cloth, and the
+    # sides snapped to its edge. A spot's core: every channel at least `glare_core`, one
+    # blob of `glare_min_frac`-`glare_max_frac` of the photo (a white cloth or table is
+    # larger) filling `glare_ellipse_fill` of its fitted ellipse (a lamp's reflection is
+    # round; a pattern's light patches are ragged), brighter than the ring 1.5-2 x its
+    # radius (that of a disc of its area) beyond its edge (median lowest channel under
+    # `glare_ring_max`, an absolute ceiling: a spot on a white, light-wood or pastel table
+    # or a white cloth is left alone) and with a soft rim (within 0.3 x its radius beyond
+    # its edge, the lowest channel still half way from the ring's to the core's on 80 % of
+    # it: a white cloth, tile or paper has a sharp rim). Its light reaches `glare_reach` x
+    # its fitted ellipse, scaled about its centre (`remove_glare`). `glare_core` 0: off.
+    glare_core: int = 235
+    glare_min_frac: float = 0.004
+    glare_max_frac: float = 0.08
+    glare_ellipse_fill: float = 0.85
+    glare_ring_max: float = 135.0
+    glare_reach: float = 3.0
 
     @property
     def px_per_mm(self) -> float:
@@ -208,6 +228,93 @@ def area_mask(image_bgr: np.ndarray, settings: AreaSettings, level: float | None
     if level is None:
         level = levels(settings)[0]
     return (measure > level).astype(np.uint8) * 255
+
+
+def glare_spots(small_bgr: np.ndarray, settings: AreaSettings) -> list:
+    """The glare spots of a working-size photo (`AreaSettings.glare_core`): compact round
+    near-white blobs with a soft rim, brighter than the ring around them. [(centre (x, y),
+    ellipse axes (a, b), angle in degrees)] of each one's core."""
+    spots: list = []
+    if settings.glare_core <= 0:
+        return spots
+    blue, green, red = cv2.split(small_bgr)
+    low = cv2.min(cv2.min(blue, green), red)  # the lowest channel (numpy's min(axis=2) is slower)
+    core = (low >= settings.glare_core).astype(np.uint8)
+    total = low.size
+    if cv2.countNonZero(core) < settings.glare_min_frac * total:
+        return spots  # (most photos: no spot can be that large)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
+    for i in range(1, n):
+        a = int(stats[i, cv2.CC_STAT_AREA])
+        if not settings.glare_min_frac * total <= a <= settings.glare_max_frac * total:
+            continue
+        x, y, w, h = stats[i, :4]
+        cs, _ = cv2.findContours((labels[y:y + h, x:x + w] == i).astype(np.uint8),
+                                 cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        outline = max(cs, key=cv2.contourArea)
+        if len(outline) < 5:
+            continue
+        centre, axes, angle = cv2.fitEllipse(outline)
+        if a < settings.glare_ellipse_fill * np.pi * axes[0] * axes[1] / 4:
+            continue  # ragged: a light patch of a pattern, not a lamp's round reflection
+        radius = np.sqrt(a / np.pi)  # of a disc of the core's area
+        pad = int(np.ceil(2.0 * radius)) + 2
+        x0, y0 = max(0, x - pad), max(0, y - pad)
+        x1, y1 = min(low.shape[1], x + w + pad), min(low.shape[0], y + h + pad)
+        blob = (labels[y0:y1, x0:x1] == i).astype(np.uint8)
+        dist = cv2.distanceTransform(1 - blob, cv2.DIST_L2, 3)
+        near = low[y0:y1, x0:x1][(dist > 0) & (dist <= 0.3 * radius)]
+        ring = low[y0:y1, x0:x1][(dist > 1.5 * radius) & (dist <= 2.0 * radius)]
+        if not len(ring) or not len(near) or np.median(ring) >= settings.glare_ring_max:
+            continue  # as bright around it: a white surface, not a spot
+        if np.percentile(near, 20) < (settings.glare_core + np.median(ring)) / 2:
+            continue  # a sharp rim: a white object (a cloth, a tile, paper), not a spot
+        spots.append(((centre[0] + x, centre[1] + y), axes, angle))
+    return spots
+
+
+def remove_glare(small_bgr: np.ndarray, settings: AreaSettings, spots: list) -> np.ndarray:
+    """The photo with each glare spot's (`glare_spots`) light taken off. A lamp's
+    reflection adds about the same light to every channel, in linear light; at each
+    (elliptical) distance from the spot's centre it is estimated as the lowest channel of
+    the darker fifth of the pixels there, less that beyond `glare_reach` x the core's size
+    (made to fall off outwards), and subtracted from every channel. The saturated core
+    stays grey (its colour is lost)."""
+    if not spots:
+        return small_bgr
+    out = small_bgr.copy()
+    h, w = out.shape[:2]
+    reach = settings.glare_reach
+    for (cx, cy), (ax, bx), ang in spots:
+        big = (reach + 0.5) * max(ax, bx) / 2
+        x0, x1 = max(0, int(cx - big)), min(w, int(np.ceil(cx + big)) + 1)
+        y0, y1 = max(0, int(cy - big)), min(h, int(np.ceil(cy + big)) + 1)
+        # (this crop only; the plain 2.2 power the figures were measured with: the sRGB
+        # curve, tried with a per-direction estimate, lost Simsala Hopp's area on 2 of
+        # light_eval's 30 glare photos)
+        part = srgb_to_linear(out[y0:y1, x0:x1].astype(np.float32) / 255.0, 2.2)
+        low = part.min(axis=2)
+        yy, xx = np.mgrid[y0:y1, x0:x1].astype(np.float32)
+        t = np.radians(ang)
+        dx, dy = xx - cx, yy - cy
+        u = (dx * np.cos(t) + dy * np.sin(t)) / max(ax / 2, 1.0)
+        v = (-dx * np.sin(t) + dy * np.cos(t)) / max(bx / 2, 1.0)
+        d = np.sqrt(u * u + v * v)  # 1 on the core's ellipse
+        beyond = low[(d > reach) & (d <= reach + 0.5)]
+        if not len(beyond):
+            continue
+        base = float(np.percentile(beyond, 20))
+        edges = np.linspace(0.0, reach, int(6 * reach) + 1)
+        bins = np.digitize(d, edges) - 1
+        prof = np.zeros(len(edges) - 1)
+        for k in range(len(prof)):
+            sel = low[bins == k]
+            if len(sel):
+                prof[k] = max(float(np.percentile(sel, 20)) - base, 0.0)
+        prof = np.maximum.accumulate(prof[::-1])[::-1]  # falls off outwards
+        g = np.interp(d, (edges[:-1] + edges[1:]) / 2, prof, right=0.0).astype(np.float32)
+        out[y0:y1, x0:x1] = np.round(255.0 * linear_to_srgb(part - g[..., None], 2.2))
+    return out
 
 
 def levels(settings: AreaSettings) -> tuple[float, ...]:
@@ -931,6 +1038,7 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
     while max(src.shape[:2]) >= 2 * settings.mask_long_side:  # halve fast, then area-resize
         src = cv2.pyrDown(src)
     small = cv2.resize(src, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
+    small = remove_glare(small, settings, glare_spots(small, settings))
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)  # made once, read by every cue below
     measure = area_measure(lab, settings)  # likewise its colour measure
     why = "nothing of its colour"

@@ -29,25 +29,17 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.preprocess import linear_to_srgb, srgb_to_linear
 from vision.teach_eval import harsh_light
 
 GAMES = ("simsala-hopp", "magic-rabbit", "hop-la-bille", "mauerhuepfer", "troetofanten")
 
 
-def _srgb_to_linear(x: np.ndarray) -> np.ndarray:
-    return np.where(x <= 0.04045, x / 12.92, ((x + 0.055) / 1.055) ** 2.4)
-
-
-def _linear_to_srgb(x: np.ndarray) -> np.ndarray:
-    x = np.clip(x, 0.0, 1.0)
-    return np.where(x <= 0.0031308, 12.92 * x, 1.055 * x ** (1 / 2.4) - 0.055)
-
-
 def in_linear(image: np.ndarray, gain: np.ndarray) -> np.ndarray:
     """uint8 BGR `image` times `gain` (per channel (3,), or per pixel (H, W, 1 or 3)) in
     linear light (as a lamp or a shadow acts on the scene), back to uint8 sRGB."""
-    x = _srgb_to_linear(image.astype(np.float32) / 255.0) * np.asarray(gain, np.float32)
-    return np.round(255.0 * _linear_to_srgb(x)).astype(np.uint8)
+    x = srgb_to_linear(image.astype(np.float32) / 255.0) * np.asarray(gain, np.float32)
+    return np.round(255.0 * linear_to_srgb(x)).astype(np.uint8)
 
 
 # per-channel gains (B, G, R) in linear light, the brightest channel 1
@@ -69,10 +61,10 @@ def dim_noisy(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """An underexposed phone photo: a fifth of the light, the sensor's shot and read noise
     (gain noise: larger on brighter pixels), then the camera's gain up by 2 (so still dark:
     0.4 of the light) and a JPEG at quality 60."""
-    lin = _srgb_to_linear(image.astype(np.float32) / 255.0) / 5.0
+    lin = srgb_to_linear(image.astype(np.float32) / 255.0) / 5.0
     sigma = np.sqrt(lin * 0.0006 + 0.004 ** 2)  # photon noise ~ sqrt(signal), read noise
     lin = lin + rng.standard_normal(lin.shape).astype(np.float32) * sigma
-    out = np.round(255.0 * _linear_to_srgb(2.0 * lin)).astype(np.uint8)
+    out = np.round(255.0 * linear_to_srgb(2.0 * lin)).astype(np.uint8)
     ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, 60])
     return cv2.imdecode(buf, cv2.IMREAD_COLOR)
 
@@ -93,18 +85,30 @@ def hard_shadow(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return in_linear(image, 1.0 - inside * (1.0 - dark))
 
 
+WARM_WHITE = (0.92, 0.97, 1.0)  # a halogen lamp's light (B, G, R)
+
+
+def add_spot(image: np.ndarray, centre, radius: float, amount: float = 1.2,
+             colour=WARM_WHITE) -> np.ndarray:
+    """uint8 BGR `image` with a lamp's reflection added in linear light: a round spot
+    (a Gaussian of sigma `radius` / 1.6 about `centre` (x, y)), `amount` x `colour` at its
+    centre."""
+    h, w = image.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    spot = np.exp(-(((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) / (2 * (radius / 1.6) ** 2)))
+    lin = srgb_to_linear(image.astype(np.float32) / 255.0)
+    lin = lin + amount * spot[..., None] * np.asarray(colour, np.float32)
+    return np.round(255.0 * linear_to_srgb(lin)).astype(np.uint8)
+
+
 def glare(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A glare / specular spot of a lamp on a glossy table or board: a round washed-out spot
     (radius 8-14 % of the photo's width) somewhere over the middle, the warm-white lamp's
-    reflection added in linear light (up to 1.2 times white at its centre)."""
+    reflection added in linear light (up to 1.2 times white at its centre, `add_spot`)."""
     h, w = image.shape[:2]
     c = np.array([w, h]) * rng.uniform(0.25, 0.75, 2)
     r = w * rng.uniform(0.08, 0.14)
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    spot = np.exp(-(((xx - c[0]) ** 2 + (yy - c[1]) ** 2) / (2 * (r / 1.6) ** 2)))
-    lin = _srgb_to_linear(image.astype(np.float32) / 255.0)
-    lin = lin + 1.2 * spot[..., None] * np.array([0.92, 0.97, 1.0], np.float32)
-    return np.round(255.0 * _linear_to_srgb(lin)).astype(np.uint8)
+    return add_spot(image, c, r)
 
 
 def normal(image: np.ndarray, rng: np.random.Generator | None = None) -> np.ndarray:

@@ -168,3 +168,21 @@ def put_lookup(src: np.ndarray, table: np.ndarray, dst: np.ndarray) -> None:
     got = cv2.LUT(src, table, dst=dst)
     if not np.shares_memory(got, dst):  # (had it allocated its own)
         dst[...] = got
+
+
+def srgb_to_linear(x: np.ndarray, gamma: float | None = None) -> np.ndarray:
+    """sRGB levels scaled to 0-1 -> linear light (where a lamp's or a shadow's light adds
+    and multiplies): the sRGB curve, or with `gamma` the plain power x ** gamma (the
+    glare removal's, `vision.area.remove_glare`: its figures were measured with 2.2)."""
+    if gamma is not None:
+        return x ** gamma
+    return np.where(x <= 0.04045, x / 12.92, ((x + 0.055) / 1.055) ** 2.4)
+
+
+def linear_to_srgb(x: np.ndarray, gamma: float | None = None) -> np.ndarray:
+    """Linear light -> sRGB levels 0-1 (clipped to 0-1 first): `srgb_to_linear`'s inverse
+    (with the same `gamma`)."""
+    x = np.clip(x, 0.0, 1.0)
+    if gamma is not None:
+        return x ** (1 / gamma)
+    return np.where(x <= 0.0031308, 12.92 * x, 1.055 * x ** (1 / 2.4) - 0.055)

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from vision.area import AREA_SETTINGS, cue_map, order_corners, refit_weak_sides, side_contrast
+from vision.light_eval import add_spot
 
 RED = AREA_SETTINGS["simsala-hopp"]
 ARENA = np.array([[200.0, 120.0], [440.0, 120.0], [440.0, 360.0], [200.0, 360.0]])
@@ -277,3 +278,47 @@ def test_area_mask_from_one_measure_matches_each_level(game):
             assert np.array_equal(area_mask(img, st, level, measure=measure), want)
             assert np.array_equal(area_mask(img, st, level, lab), want)
     assert np.array_equal(area_mask(img, st), area_mask(img, st, levels(st)[0], lab8))
+
+
+def lamp_spot(img, centre, radius):
+    """`img` under a lamp's reflection of white light (1.2 x white at its centre)."""
+    return add_spot(img, centre, radius, colour=(1.0, 1.0, 1.0))
+
+
+@pytest.mark.parametrize("table, spot, paper, found", [
+    ((60, 90, 110), (400, 200), False, 1),  # a spot over the arena's corner: found
+    ((60, 90, 110), (120, 400), False, 1),  # on the dark table: found
+    ((60, 90, 110), None, True, 0),  # a white sheet of paper (a sharp rim): no spot
+    ((60, 90, 110), None, False, 0),  # no lamp: nothing
+    ((225, 225, 225), (120, 400), False, 0),  # on a white table: as bright around, left
+])
+def test_glare_spots(table, spot, paper, found):
+    from vision.area import glare_spots
+
+    img = castle((170, 200, 220), table)
+    if paper:
+        cv2.rectangle(img, (40, 380), (120, 450), (250, 250, 250), -1)
+    if spot is not None:
+        img = lamp_spot(img, spot, 60)
+    spots = glare_spots(img, RED)
+    assert len(spots) == found
+    if found:
+        assert np.hypot(*(np.array(spots[0][0]) - spot)) < 5
+    assert glare_spots(img, replace(RED, glare_core=0)) == []
+
+
+def test_remove_glare_gives_the_colours_back():
+    from vision.area import glare_spots, remove_glare
+
+    clean = castle((170, 200, 220), (60, 90, 110))
+    lit = lamp_spot(clean, (400, 200), 60)
+    out = remove_glare(lit, RED, glare_spots(lit, RED))
+    yy, xx = np.mgrid[0:480, 0:640]
+    d = np.hypot(xx - 400, yy - 200)
+    halo = (d > 40) & (d < 110)  # around the saturated core, where the light fell off
+    before = np.abs(lit.astype(int) - clean)[halo].mean()
+    after = np.abs(out.astype(int) - clean)[halo].mean()
+    assert before > 40 and after < before / 3
+    assert (cue_map(out, RED)[halo] > RED.red_levels[0]).mean() > \
+        (cue_map(lit, RED)[halo] > RED.red_levels[0]).mean()  # the arena's red comes back
+    assert remove_glare(clean, RED, glare_spots(clean, RED)) is clean  # no spot: as it was
