@@ -628,10 +628,13 @@ def _expected_extent(lin: np.ndarray, dirs: np.ndarray) -> np.ndarray:
 def _border_score(ext: np.ndarray, exp: np.ndarray, s: DiceSettings) -> tuple[float, float]:
     """How well measured border distances match a predicted face: (share of rays meeting the
     border in range, share stopping early on something inside the face). Rays that meet
-    nothing (a white die on white paper) count for neither."""
+    nothing (a white die on white paper) count `open_ray_weight` as meeting the border;
+    rays down the image count `open_below_weight` where every ray up meets it in range
+    (below)."""
     best = (0.0, 1.0)
     # A ray that meets no border (a die on a table of its own colour, a side face of the
-    # same colour beyond the edge) neither confirms nor refutes the face: it counts half.
+    # same colour beyond the edge) neither confirms nor refutes the face: it counts
+    # `open_ray_weight` (half).
     n = len(ext)
     open_ = np.isnan(ext)
     n_open = np.count_nonzero(open_)
@@ -1055,7 +1058,8 @@ def _subset_faces(members: np.ndarray, p: Pips, chans, s: DiceSettings,
 @lru_cache(maxsize=4)
 def _whole_only(s: DiceSettings) -> DiceSettings:
     """`s` without the rays-down rule, for the parts of a linked group (`_solve`): made once
-    per settings (`replace` costs about 80 us, and `_solve` runs for every group)."""
+    per settings (`replace` costs about 70 us, and `_solve` splits groups of 2+ pips many
+    times a photo)."""
     return replace(s, open_below_weight=None)
 
 
@@ -1169,6 +1173,7 @@ def _ones_by_kin(tops: list[Face], faces: list[Face], p: Pips, chans, s: DiceSet
     ok &= ~used[:, None] & (p.contrast >= s.one_min_contrast)[:, None]
     dirs = _ring_points(s.rays)
     out: list[Face] = []
+    known_by: dict[int, DiceSettings] = {}
     for i in np.nonzero(ok.any(axis=1))[0].tolist():
         xy, d = p.xy[i], float(p.d[i])
         k = int(np.argmin(np.where(ok[i], dist[i], np.inf)))  # the nearest kin face
@@ -1187,8 +1192,11 @@ def _ones_by_kin(tops: list[Face], faces: list[Face], p: Pips, chans, s: DiceSet
         contrast = float(p.contrast[i])
         if not _face_round_pip(chans, xy, d, colour, contrast, s):
             continue
-        known = replace(s, die_side_px=f_side, face_affine=tuple(f.lin.ravel().tolist()),
-                        min_face_rays_one=s.kin_one_rays)
+        known = known_by.get(k)  # (one settings copy per kin face: `replace` is slow)
+        if known is None:
+            known = known_by[k] = replace(s, die_side_px=f_side,
+                                          face_affine=tuple(f.lin.ravel().tolist()),
+                                          min_face_rays_one=s.kin_one_rays)
         g = _known_one(np.array([i]), p, chans, known, xy, d, contrast, colour, dirs)
         if g is None or g.confidence < s.min_confidence:
             continue

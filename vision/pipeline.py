@@ -292,6 +292,12 @@ def _join(a: Detections, b: Detections) -> Detections:
                       polygons=a.polygons + b.polygons)
 
 
+def _taught(profile) -> bool:
+    """Teach mode: a profile with a piece part the model does not read already (`known`)."""
+    return profile is not None and profile.piece_part is not None \
+        and not profile.piece_part.known
+
+
 class Pipeline:
     """Loads the classifier once; `recognise` runs area -> segment -> classify -> facts."""
 
@@ -416,8 +422,7 @@ class Pipeline:
         warnings += [f"the {lab} at ({at[i][0]:.0f}, {at[i][1]:.0f}) was found only by its "
                      f"outline, in a last look for missing tiles; check it"
                      for i, lab in zip(idx, det.labels, strict=True) if i >= first]
-        taught = profile is not None and profile.piece_part is not None \
-            and not profile.piece_part.known
+        taught = _taught(profile)
         if gv.coats_of_arms and hues is not None and len(idx) and not taught:
             warnings += self._cue_warnings(gv, pred.probs[idx], probs[idx], det)
         timer.lap("facts", t)
@@ -429,8 +434,7 @@ class Pipeline:
         by the coats of arms (`hues`, `vision.shields.shield_hues`' for the photo, or None)
         or by a teach profile, and the crops classified. also: (embedding, crops) of the
         photo's other candidates, for the teach profile's white balance (`teach_probs`)."""
-        taught = profile is not None and profile.piece_part is not None \
-            and not profile.piece_part.known  # (known: the model reads this copy already)
+        taught = _taught(profile)
         crop = self.classifier.crop
         if taught:  # teach mode: its own colour calibration, no light balance (but see
             #         `TeachSettings.light_balance`)
@@ -554,8 +558,8 @@ class Pipeline:
         of arms) read as background. `first`: the crops of the photo's first candidates, its
         light (`photo_light`)."""
         from vision.tile_cues import (
-            CUES,
             colour_likelihood,
+            middle_lightness,
             on_castle,
             photo_light,
             reweigh,
@@ -565,10 +569,10 @@ class Pipeline:
         if hues is not None:  # (without the coats of arms the photo's light is unknown: a
             #                      harsh warm lamp turns cats orange and white rabbits yellow)
             lab, lightness = tile_colour(crops)
-            light = photo_light(lightness if first is crops else tile_colour(first)[1])
+            light = photo_light(lightness if first is crops else middle_lightness(first))
             like = colour_likelihood(lab, lightness, gv.labels, hues, light)
             probs = reweigh(probs, [self.classifier.index(label) for label in gv.labels],
-                            gv.labels, like, CUES.floor)
+                            gv.labels, like)
         castle = on_castle(cand.centers, float(area.settings.plane_px))
         if castle.any():
             probs = probs.copy()

@@ -86,11 +86,19 @@ def tile_colour(crops_bgr: np.ndarray, s: CueSettings = CUES) -> tuple[np.ndarra
     if n == 0:
         return np.zeros((0, 3), np.float32), np.zeros(0, np.float32)
     lab = piece_colour(crops_bgr, TeachSettings(colour_inner=s.inner, colour_border=s.border))
+    return lab, middle_lightness(crops_bgr, s)
+
+
+def middle_lightness(crops_bgr: np.ndarray, s: CueSettings = CUES) -> np.ndarray:
+    """(N, S, S, 3) uint8 BGR crops -> (N,) median lightness 0-100 of each one's middle."""
+    n = len(crops_bgr)
+    if n == 0:
+        return np.zeros(0, np.float32)
     size = crops_bgr.shape[1]
     k = max(1, int(round(size * (1 - s.inner) / 2)))
     middle = np.ascontiguousarray(crops_bgr[:, k:size - k, k:size - k]).reshape(n, -1, 3)
     grey = cv2.cvtColor(middle, cv2.COLOR_BGR2Lab)[..., 0]
-    return lab, np.median(grey, axis=1).astype(np.float32) * (100.0 / 255.0)
+    return np.median(grey, axis=1).astype(np.float32) * (100.0 / 255.0)
 
 
 def reference_hues(hues: dict[str, float] | None, s: CueSettings = CUES) -> dict[str, float]:
@@ -128,9 +136,9 @@ def colour_likelihood(lab: np.ndarray, lightness: np.ndarray, labels: tuple[str,
     player = np.max([v for k, v in near.items() if k != "frog"], axis=0)
     out = np.ones((len(lab), len(labels)))
     for j, label in enumerate(labels):
-        kind = "frog" if label == "frog" else label.removeprefix("rabbit-")
-        if kind in ref:
-            out[:, j] = chromatic * (near[kind] if kind == "frog" else player)
+        cue = "frog" if label == "frog" else label.removeprefix("rabbit-")
+        if cue in ref:
+            out[:, j] = chromatic * (near[cue] if cue == "frog" else player)
         elif label == "rabbit-white":
             out[:, j] = (1 - chromatic) * (1 - dark)
         elif label == "cat":
@@ -148,14 +156,15 @@ def on_castle(centers: np.ndarray, side: float, s: CueSettings = CUES) -> np.nda
 
 
 def reweigh(probs: np.ndarray, columns: list[int], labels: tuple[str, ...], like: np.ndarray,
-            floor: float, s: CueSettings = CUES) -> np.ndarray:
+            s: CueSettings = CUES) -> np.ndarray:
     """The classifier's (N, C) probabilities re-decided by colour, kind by kind (`kind`):
     each kind's probability (the sum over its `labels`, at `columns`) raised to
-    `model_weight`, times `floor + (1 - floor) * like` (its labels' (N, len(labels))
+    `model_weight`, times `s.floor + (1 - s.floor) * like` (its labels' (N, len(labels))
     likelihood, the same for each label of a kind), their former sum shared among the kinds
     again, and each kind's among its labels as before (which player colour stays the coats
     of arms' call, `vision.shields.recolour`). Rows whose sum is below `min_piece_mass`
     unchanged."""
+    floor = s.floor
     if len(probs) == 0 or floor >= 1:
         return probs
     names = sorted({kind(label) for label in labels})

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.vision.test_cards_backs import _hop_art
 from vision.cards.detect import DetectSettings, decode
 from vision.cards.geometry import (
     SPECS,
@@ -639,17 +640,6 @@ def _draw_back(w=60, rng=None):
     return img
 
 
-def _hop_back_art(edition: int) -> np.ndarray:
-    """A rectified Hop la bille back (60 x 90, uint8 BGR) as the synthetic scenes draw it."""
-    from vision.synth.art import Style, hop_card
-
-    style = Style(edition, 0, 1, 1, 1, 0, 0.1, 0.5, (1, 0))
-    img, alpha = hop_card(120, 180, np.random.default_rng(1), style, "back")
-    img = img.copy()
-    img[alpha == 0] = (90, 120, 150)
-    return cv2.resize(img, (60, 90), interpolation=cv2.INTER_AREA)
-
-
 @pytest.mark.parametrize("light", ["normal", "tungsten", "daylight", "harsh"])
 @pytest.mark.parametrize("colour,frame", [("green", (60, 160, 40)), ("blue", (190, 100, 30)),
                                           ("red", (45, 40, 200))])
@@ -664,7 +654,7 @@ def test_face_up_colour_under_lights(light, colour, frame):
     assert face_up_colour(img) == colour
     assert face_up_colour(LIGHTS[light](_draw_back(rng=rng))) is None  # a back shows no face
     for edition in (1, 2):  # nor the project's own back art (a dark base, a white rim)
-        assert face_up_colour(LIGHTS[light](_hop_back_art(edition))) is None
+        assert face_up_colour(LIGHTS[light](_hop_art("back", edition))) is None
 
 
 def test_settle_faces_turns_a_back_showing_its_face_and_keeps_the_rest():

@@ -1034,8 +1034,8 @@ def test_one_card_region(short, ratio, want):
     (0.38, False, (0.0, 0.1)),  # a second reading shifted onto the table
     (0.38, True, (0.8, 1.0)),  # a card under it shows its strip there
 ])
-def test_look_share(shift, under, want):
-    from vision.cards.read import look_share
+def test_off_region_look(shift, under, want):
+    from vision.cards.read import off_region_look
 
     f = 0.5
     mask = np.zeros((180, 240), np.uint8)
@@ -1044,5 +1044,5 @@ def test_look_share(shift, under, want):
     cv2.fillConvexPoly(mask, np.round((region + 0.5) * f - 0.5).astype(np.int32), 255)
     if under:
         cv2.fillConvexPoly(mask, np.round((frame + 0.5) * f - 0.5).astype(np.int32), 255)
-    got = look_share(mask, frame, region, f)
+    got = off_region_look(mask, frame, region, f)
     assert want[0] <= got <= want[1], got

@@ -1,5 +1,7 @@
 """Simsala Hopp tiles read by the cues that hold for any copy (vision.tile_cues)."""
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -98,11 +100,11 @@ def test_frog_green_turns_from_yellow_away_from_orange(hues, frog):
 def test_reweigh_keeps_the_piece_mass_and_lets_a_clear_colour_win():
     probs = np.array([[0.1, 0.0, 0.855, 0.0, 0.0, 0.0, 0.0, 0.045]])  # 8 columns, last: bg
     like = np.array([[0.9, 0.0, 0.01, 0.01, 0.01, 0.01, 0.0]])  # green: frog, not yellow
-    out = reweigh(probs, list(range(7)), SIMSALA_LABELS, like, floor=0.002)
+    out = reweigh(probs, list(range(7)), SIMSALA_LABELS, like)
     assert out[0, :7].sum() == pytest.approx(probs[0, :7].sum())
     assert out[0, 7] == probs[0, 7]  # whether it is a piece stays the classifier's call
     assert out[0, :7].argmax() == 0
-    off = reweigh(probs, list(range(7)), SIMSALA_LABELS, like, floor=1.0)
+    off = reweigh(probs, list(range(7)), SIMSALA_LABELS, like, s=replace(CUES, floor=1.0))
     assert np.array_equal(off, probs)
 
 
@@ -111,7 +113,7 @@ def test_reweigh_keeps_which_player_colour():
     stays as the classifier (and the coats of arms) had it."""
     probs = np.array([[0.0, 0.3, 0.42, 0.18, 0.0, 0.0, 0.0, 0.1]])
     like = np.array([[0.0, 0.01, 0.8, 0.8, 0.8, 0.8, 0.0]])
-    out = reweigh(probs, list(range(7)), SIMSALA_LABELS, like, floor=0.002)
+    out = reweigh(probs, list(range(7)), SIMSALA_LABELS, like)
     assert out[0, 2] / out[0, 3] == pytest.approx(0.42 / 0.18)
     assert out[0, 2] + out[0, 3] > 0.85
 
@@ -121,7 +123,7 @@ def test_reweigh_leaves_what_is_hardly_a_tile():
     sure rabbit by its colour."""
     probs = np.array([[0.0, 0.01, 0.05, 0.03, 0.01, 0.01, 0.01, 0.11]])
     like = np.array([[0.0, 0.0, 0.9, 0.9, 0.9, 0.9, 0.0]])
-    out = reweigh(probs, list(range(7)), SIMSALA_LABELS, like, floor=0.002)
+    out = reweigh(probs, list(range(7)), SIMSALA_LABELS, like)
     assert np.array_equal(out, probs)
 
 

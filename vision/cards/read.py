@@ -113,7 +113,7 @@ class ReadSettings:
     one_back_size: float = 1.15  # or that lie in one card-shaped region of the backs' look
     #   whose sides are at most this x a card's (their width; `one_card_region`), when
     one_back_look: float = 0.3  # less than this share of each one's frame off the region
-    #   shows the backs' look (`look_share`: a card under the other shows its strip there)
+    #   shows the backs' look (`off_region_look`: a card under the other shows its strip there)
     look_min_conf: float = 0.8  # a face-down card read this surely teaches the backs' look
     #   (only acts when back_min_confidence is below it: every back `read_pieces` keeps has
     #   at least `back_min_confidence`)
@@ -834,7 +834,7 @@ def shift_positions(text: str, scale: float, offset: np.ndarray) -> str:
     return AT_POSITION.sub(one, text)
 
 
-def look_share(mask: np.ndarray, frame: np.ndarray, region: np.ndarray, f: float) -> float:
+def off_region_look(mask: np.ndarray, frame: np.ndarray, region: np.ndarray, f: float) -> float:
     """The share of the card `frame` ((4, 2) photo corners) lying off the card-shaped
     `region` (its frame, grown by 5 %) that the backs' look covers (`mask`, at scale `f`):
     about 0 for a card's second reading shifted off it onto the table, most of it where a
@@ -1840,11 +1840,11 @@ class CardReader:
         look (its frame `region`, short side `w` px, long side `ratio` x that), are one
         card read twice: the region is no larger than one card of their width
         (`one_card_region`) and none of them reaches off it onto more of the look
-        (`look_share` on `masks[-1]`, the look's closed mask: a card under it would)."""
+        (`off_region_look` on `masks[-1]`, the look's closed mask: a card under it would)."""
         s = self.settings
         return bool(masks) and one_card_region(
             w, ratio, [kept[k].width for k in here], SPECS["troetofanten"].aspect,
-            s.one_back_size) and all(look_share(masks[-1], kept[k].frame, region, s.look_scale)
+            s.one_back_size) and all(off_region_look(masks[-1], kept[k].frame, region, s.look_scale)
                                      < s.one_back_look for k in here)
 
     def second_look(self, image: np.ndarray, pieces: list[CardPiece], searched: np.ndarray,
