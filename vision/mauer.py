@@ -89,6 +89,9 @@ class MauerSettings:
     blob_thresholds: tuple[int, int] = (100, 250)  # its first and last threshold (128: the
     #                                                 level of the surroundings)
     blob_repeat: int = 2  # thresholds a blob must persist over
+    max_search_blobs: int = 500  # a pass's board search looks at this many of the largest
+    # field blobs: a noisy dim photo gives 800-1300 (most of them small noise specks, each
+    # one more hypothesis to try: seconds); ordinary photos give at most ~350 (unchanged)
     search_thresholds: tuple[int, int] = (140, 250)  # the reduced search's blob thresholds:
     # below 140 (the surroundings' level is 128) the table's texture makes most of the blob
     # detector's contours; the reduced search only gives the start of the refine, whose full
@@ -1249,7 +1252,7 @@ def _find_board_once(image_bgr: np.ndarray, board: Board, s: MauerSettings, maps
     view would hold it) before its turned and shifted alternatives are tried (most often
     it stays the best): work for that view may start meanwhile. A fit as sure as
     `sure_fit` is the view without its alternatives."""
-    blobs = field_blobs(image_bgr, s, maps)
+    blobs = field_blobs(image_bgr, s, maps)[:s.max_search_blobs]  # (largest first)
     det = blobs[:, :2]
     fields, pitch = _field_array(board)
     if len(det) < s.min_matched:
