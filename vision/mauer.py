@@ -89,6 +89,13 @@ class MauerSettings:
     blob_thresholds: tuple[int, int] = (100, 250)  # its first and last threshold (128: the
     #                                                 level of the surroundings)
     blob_repeat: int = 2  # thresholds a blob must persist over
+    noisy_light_step: float = 10.0  # a photo this noisy (`_calmed`: mean step between
+    # neighbours of the light map; committed and fresh ordinary photos 1-6.5, noisy dim ones
+    # 11-37) has its light map median-blurred for the full size search: fewer noise specks
+    noisy_median: int = 3  # px, that blur's aperture (0: never)
+    max_search_blobs: int = 500  # a pass's board search looks at this many of the largest
+    # field blobs: a noisy dim photo gives 800-1300 (most of them small noise specks, each
+    # one more hypothesis to try: seconds); ordinary photos give at most ~350 (unchanged)
     search_thresholds: tuple[int, int] = (140, 250)  # the reduced search's blob thresholds:
     # below 140 (the surroundings' level is 128) the table's texture makes most of the blob
     # detector's contours; the reduced search only gives the start of the refine, whose full
@@ -383,6 +390,24 @@ class BlobMap:
         x /= np.maximum(bg, np.float32(8.0))
         x *= np.float32(128.0)
         return np.clip(x, 0, 255, out=x).astype(np.uint8)
+
+
+def _calmed(maps: BlobMap, s: MauerSettings) -> tuple[BlobMap, MauerSettings]:
+    """The map and settings of the full size search: `maps` and `s` themselves, or, when the
+    photo is noisy (a dim room: a mean absolute step between horizontal neighbours of
+    `light`, every other row, of `noisy_light_step` or more), `light` median-blurred
+    (`noisy_median` px) and the blob thresholds from `search_thresholds`' first on (the
+    specks' level: on three noisy dim photos 1000-1250 blobs in 440-770 ms CPU a pass
+    raw, 100-170 in 60-150 ms so)."""
+    light = maps.light
+    if not s.noisy_median or s.noisy_light_step <= 0:
+        return maps, s
+    rows = light[::2].astype(np.int16)
+    if float(np.abs(np.diff(rows, axis=1)).mean()) < s.noisy_light_step:
+        return maps, s
+    calm = BlobMap(maps.img, maps.f, maps.lightness, maps.bg)
+    calm.__dict__["light"] = cv2.medianBlur(light, s.noisy_median)  # the cached property
+    return calm, replace(s, blob_thresholds=(s.search_thresholds[0], s.blob_thresholds[1]))
 
 
 def blob_map(image_bgr: np.ndarray, s: MauerSettings = None,
@@ -1149,13 +1174,13 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
                 views.append(other)
     if not views:
         maps = _now(maps) or blob_map(image_bgr, s)  # the passes differ in blob shapes
-        maps.light  # noqa: B018 - made once, before the passes share it
+        maps, full = _calmed(maps, s)  # (made once, before the passes share it)
         jobs: list = []  # (side by side with `parallel_passes`) a later pass's fit is used
         # only while the earlier ones' do not convince, as when they ran one after the other
         side = replace(s, threads=s.threads and s.parallel_passes)
         for convexity, inertia in s.blob_shape_passes:
             jobs.append(run_beside(side, _find_board_once, image_bgr, board,
-                                   replace(s, blob_min_convexity=convexity,
+                                   replace(full, blob_min_convexity=convexity,
                                            blob_min_inertia=inertia), maps, lab, f))
         for job in jobs:
             view = job.result()
@@ -1249,7 +1274,7 @@ def _find_board_once(image_bgr: np.ndarray, board: Board, s: MauerSettings, maps
     view would hold it) before its turned and shifted alternatives are tried (most often
     it stays the best): work for that view may start meanwhile. A fit as sure as
     `sure_fit` is the view without its alternatives."""
-    blobs = field_blobs(image_bgr, s, maps)
+    blobs = field_blobs(image_bgr, s, maps)[:s.max_search_blobs]  # (largest first)
     det = blobs[:, :2]
     fields, pitch = _field_array(board)
     if len(det) < s.min_matched:

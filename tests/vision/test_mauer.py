@@ -141,6 +141,37 @@ def test_find_board_on_a_drawn_board(tilt, yaw):
     assert np.abs(view.corners - corners).max() < 6.0
 
 
+def _dim(photo: np.ndarray, sigma: float, seed: int = 0) -> np.ndarray:
+    """`photo` at 0.4 of its light with grain of `sigma` grey levels (a dim room)."""
+    rng = np.random.default_rng(seed)
+    return np.clip(photo * 0.4 + rng.normal(0, sigma, photo.shape), 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("sigma,calmed", [
+    (0.0, False),  # a plain dim photo: the full size search as it was
+    (2.0, False),  # a little grain (ordinary photos' light maps step 1-7 on average)
+    (12.0, True),  # a dim room's noise: median-blurred map, thresholds from the search's
+])
+def test_calmed_only_on_noisy_photos(sigma, calmed):
+    photo, _ = _drawn_board(20.0, 30.0)
+    s = mauer.SETTINGS
+    maps = mauer.blob_map(_dim(photo, sigma), s)
+    got, full = mauer._calmed(maps, s)
+    assert (got is not maps) is calmed
+    assert full.blob_thresholds[0] == (s.search_thresholds[0] if calmed
+                                       else s.blob_thresholds[0])
+    if calmed:  # fewer specks: the blob detector's work and the hypotheses
+        assert len(mauer.field_blobs(None, s, got)) < len(mauer.field_blobs(None, s, maps))
+
+
+@pytest.mark.slow
+def test_find_board_on_a_noisy_dim_board():
+    photo, corners = _drawn_board(20.0, 30.0)
+    view = mauer.find_board(_dim(photo, 12.0), BOARD)
+    assert view is not None
+    assert np.abs(view.corners - corners).max() < 6.0
+
+
 def test_find_board_none_on_an_empty_table():
     rng = np.random.default_rng(1)
     table = np.clip(rng.normal(120, 20, (480, 640, 3)), 0, 255).astype(np.uint8)
