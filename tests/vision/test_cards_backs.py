@@ -1017,6 +1017,35 @@ def test_design_regions_backs_that_touch(second, split, want):
         assert 0.8 * W <= w <= 1.2 * W
 
 
+@pytest.mark.parametrize("second,necks,want", [
+    (None, (0.6, 0.7, 0.8), 1),  # one card: never cut
+    (((95.0, 115.0), 30.0), (0.6,), 0),  # overlapping by half: one core at 0.6, no card
+    (((95.0, 115.0), 30.0), (0.6, 0.7, 0.8), 2),  # a deeper neck parts them
+    (((105.0, 105.0), 30.0), (0.6, 0.7, 0.8), 2),  # less overlap: a neck at 0.6 already
+    (((95.0, 100.0), 30.0), (0.6, 0.7, 0.8), 1),  # the two make a card's shape: left whole
+])
+def test_touching_cards_deeper_neck(second, necks, want):
+    """A part of two backs overlapping by half narrows too little for a core at 0.6 of its
+    deepest point; where it is no card whole, it is cut at the next neck that gives two
+    pieces that are each a card."""
+    from vision.cards.read import touching_cards
+
+    w = 40.0
+    raw = np.zeros((220, 240), np.uint8)
+    cards = [((80.0, 70.0), 0.0)] + ([second] if second else [])
+    for c, a in cards:
+        cv2.fillConvexPoly(raw, np.round(card_frame(np.array(c), a, w, ASPECT)).astype(np.int32),
+                           255)
+    least = READ.look_fill * READ.look_size[0] ** 2 * 1.25 * w * w
+    got = touching_cards(raw, (0, 0), np.array([[60.0, 200.0]]), np.array([w]), READ.look_size,
+                         READ.look_fill, READ.look_shape, least, necks)
+    assert len(got) == want, [np.round(c) for c, _, _, _ in got]
+    if want == len(cards):  # each at its card, a card wide
+        for c, _, short, _ in got:
+            assert min(np.hypot(*(c - np.array(p))) for p, _ in cards) < 0.2 * w
+            assert 0.8 * w <= short <= 1.2 * w
+
+
 @pytest.mark.parametrize("short,ratio,want", [
     (W, ASPECT, True),  # one card
     (1.1 * W, 1.3, True),  # seen a little tilted
