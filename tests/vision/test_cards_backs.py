@@ -546,6 +546,28 @@ def test_look_strips_a_back_under_a_card(side):
     assert abs((a + 90) % 180 - 90) < 5 and w == pytest.approx(W, rel=0.1)
 
 
+@pytest.mark.parametrize("along,faces,want", [
+    (1.3, 0, 1),  # a card long: beside any card read
+    (1.1, 0, 0),  # its ends clipped (a frame read too large): not beside a back
+    (1.1, 1, 1),  # but beside a face-up card
+    (0.9, 1, 0),  # too short for a card's long side
+])
+def test_look_strips_clipped_beside_a_face(along, faces, want):
+    """A strip of a back under a face-up card whose frame was read too large is clipped at
+    its ends by the grown frame: down to `strip_up_along` widths it is a back where a
+    face-up card covers its rest (the first `faces` frames); beside a back (whose own look
+    reaches out of a misplaced frame) it must be `strip_along[0]` long."""
+    f = READ.look_scale
+    mask = np.zeros((200, 300), np.uint8)
+    on_top = card_frame(np.array([200.0, 200.0]), 0.0, W, ASPECT)
+    c = np.array([200.0 - (0.5 + 0.175) * W, 200.0])
+    x0, y0 = (c - (0.175 * W, 0.5 * along * W)) * f
+    cv2.rectangle(mask, (int(x0), int(y0)), (int(x0 + 0.35 * W * f) - 1,
+                                             int(y0 + along * W * f) - 1), 255, -1)
+    got = look_strips(mask, [on_top], np.array([[200.0, 200.0]]), np.array([W]), READ, faces)
+    assert len(got) == want, got
+
+
 def test_look_alike_regions_not_the_faces_colour():
     """Under a warm light the face-up cards' paper is coloured; a back drawn on the paper's
     colour would teach it as the backs' look, and a face-up card not read (or

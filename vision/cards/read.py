@@ -147,6 +147,8 @@ class ReadSettings:
     #   cards read, this x the nearest cards' width across
     strip_along: tuple[float, float] = (1.2, 2.1)  # and this along (a card's height), lying
     #   along a card read, is a face-down card under it (`look_strips`)
+    strip_up_along: float = 1.05  # or this along where a face-up card read covers the rest
+    #   (its frame, grown by `strip_cover`, clips the strip's ends)
     strip_fill: float = 0.7  # filling this share of its rectangle
     strip_cover: float = 1.05  # the cards read, grown this x around their centre, cover
     #   what is not a strip
@@ -872,7 +874,7 @@ def off_region_look(mask: np.ndarray, frame: np.ndarray, region: np.ndarray, f: 
 
 
 def look_strips(mask: np.ndarray, frames: list[np.ndarray], centres: np.ndarray,
-                widths: np.ndarray, settings: ReadSettings = READ
+                widths: np.ndarray, settings: ReadSettings = READ, faces: int = 0
                 ) -> list[tuple[np.ndarray, float, float]]:
     """Face-down cards under others: what is left of the backs' look (`mask`, closed, at
     `look_scale`) off the cards read (`frames`) that is a strip a card long and a fraction
@@ -880,7 +882,10 @@ def look_strips(mask: np.ndarray, frames: list[np.ndarray], centres: np.ndarray,
     nearest to it), lying along a card read that covers the rest of it (a pile spread
     along the row: each card under another shows a strip of its long side). Returns
     (centre (2,) photo px, angle of the card's u axis in degrees modulo 180, width px) of
-    each such card: its outer long edge the strip's, reaching under the card beside it."""
+    each such card: its outer long edge the strip's, reaching under the card beside it.
+    A strip `strip_up_along` to `strip_along[0]` widths long (its ends clipped by a frame
+    read too large) counts only along one of the first `faces` of `frames` (face-up cards:
+    beside a back, its own look reaching out of a misplaced frame is such a strip)."""
     s = settings
     f = s.look_scale
     if not frames or not len(widths):
@@ -902,13 +907,14 @@ def look_strips(mask: np.ndarray, frames: list[np.ndarray], centres: np.ndarray,
         c = np.array(rect[0], float)
         near = near_width(centres, widths, c)
         if not (s.strip_across[0] * near <= short <= s.strip_across[1] * near and
-                s.strip_along[0] * near <= long_ <= s.strip_along[1] * near and
+                s.strip_up_along * near <= long_ <= s.strip_along[1] * near and
                 a >= s.strip_fill * short * long_):
             continue
+        on = polys if long_ >= s.strip_along[0] * near else polys[:faces]
         n_ = eu / max(float(np.hypot(*eu)), 1e-9)  # across the strip
         for sign in (1.0, -1.0):  # the side a card read covers the rest of it from
             probe = c + sign * n_ * (0.5 * short + s.strip_probe * near)
-            if _on_any(probe, polys):
+            if _on_any(probe, on):
                 centre = c + sign * n_ * (0.5 * near - 0.5 * short)
                 out.append(((centre + 0.5) / f - 0.5,
                             float(np.degrees(np.arctan2(n_[1], n_[0])) % 180.0), near / f))
@@ -2045,7 +2051,8 @@ class CardReader:
         pieces = up + kept
         for c, a, w in look_strips(mask, [p.frame for p in pieces],
                                    np.array([p.center for p in pieces]),
-                                   np.array([p.width for p in pieces]), self.settings):
+                                   np.array([p.width for p in pieces]), self.settings,
+                                   len(up)):
             self._add_back(kept, up, c, a, w)
         return up + kept
 
