@@ -546,6 +546,28 @@ def test_look_strips_a_back_under_a_card(side):
     assert abs((a + 90) % 180 - 90) < 5 and w == pytest.approx(W, rel=0.1)
 
 
+@pytest.mark.parametrize("along,faces,want", [
+    (1.3, 0, 1),  # a card long: beside any card read
+    (1.1, 0, 0),  # its ends clipped (a frame read too large): not beside a back
+    (1.1, 1, 1),  # but beside a face-up card
+    (0.9, 1, 0),  # too short for a card's long side
+])
+def test_look_strips_clipped_beside_a_face(along, faces, want):
+    """A strip of a back under a face-up card whose frame was read too large is clipped at
+    its ends by the grown frame: down to `strip_up_along` widths it is a back where a
+    face-up card covers its rest (the first `faces` frames); beside a back (whose own look
+    reaches out of a misplaced frame) it must be `strip_along[0]` long."""
+    f = READ.look_scale
+    mask = np.zeros((200, 300), np.uint8)
+    on_top = card_frame(np.array([200.0, 200.0]), 0.0, W, ASPECT)
+    c = np.array([200.0 - (0.5 + 0.175) * W, 200.0])
+    x0, y0 = (c - (0.175 * W, 0.5 * along * W)) * f
+    cv2.rectangle(mask, (int(x0), int(y0)), (int(x0 + 0.35 * W * f) - 1,
+                                             int(y0 + along * W * f) - 1), 255, -1)
+    got = look_strips(mask, [on_top], np.array([[200.0, 200.0]]), np.array([W]), READ, faces)
+    assert len(got) == want, got
+
+
 def test_look_alike_regions_not_the_faces_colour():
     """Under a warm light the face-up cards' paper is coloured; a back drawn on the paper's
     colour would teach it as the backs' look, and a face-up card not read (or
@@ -1015,6 +1037,35 @@ def test_design_regions_backs_that_touch(second, split, want):
     for c, _, w, _ in got:  # each at one of the two cards, a card wide
         assert min(np.hypot(*(c - np.array(p))) for p in [(300, 150), second[0]]) < 0.15 * W
         assert 0.8 * W <= w <= 1.2 * W
+
+
+@pytest.mark.parametrize("second,necks,want", [
+    (None, (0.6, 0.7, 0.8), 1),  # one card: never cut
+    (((95.0, 115.0), 30.0), (0.6,), 0),  # overlapping by half: one core at 0.6, no card
+    (((95.0, 115.0), 30.0), (0.6, 0.7, 0.8), 2),  # a deeper neck parts them
+    (((105.0, 105.0), 30.0), (0.6, 0.7, 0.8), 2),  # less overlap: a neck at 0.6 already
+    (((95.0, 100.0), 30.0), (0.6, 0.7, 0.8), 1),  # the two make a card's shape: left whole
+])
+def test_touching_cards_deeper_neck(second, necks, want):
+    """A part of two backs overlapping by half narrows too little for a core at 0.6 of its
+    deepest point; where it is no card whole, it is cut at the next neck that gives two
+    pieces that are each a card."""
+    from vision.cards.read import touching_cards
+
+    w = 40.0
+    raw = np.zeros((220, 240), np.uint8)
+    cards = [((80.0, 70.0), 0.0)] + ([second] if second else [])
+    for c, a in cards:
+        cv2.fillConvexPoly(raw, np.round(card_frame(np.array(c), a, w, ASPECT)).astype(np.int32),
+                           255)
+    least = READ.look_fill * READ.look_size[0] ** 2 * 1.25 * w * w
+    got = touching_cards(raw, (0, 0), np.array([[60.0, 200.0]]), np.array([w]), READ.look_size,
+                         READ.look_fill, READ.look_shape, least, necks)
+    assert len(got) == want, [np.round(c) for c, _, _, _ in got]
+    if want == len(cards):  # each at its card, a card wide
+        for c, _, short, _ in got:
+            assert min(np.hypot(*(c - np.array(p))) for p, _ in cards) < 0.2 * w
+            assert 0.8 * w <= short <= 1.2 * w
 
 
 @pytest.mark.parametrize("short,ratio,want", [

@@ -147,6 +147,8 @@ class ReadSettings:
     #   cards read, this x the nearest cards' width across
     strip_along: tuple[float, float] = (1.2, 2.1)  # and this along (a card's height), lying
     #   along a card read, is a face-down card under it (`look_strips`)
+    strip_up_along: float = 1.05  # or this along where a face-up card read covers the rest
+    #   (its frame, grown by `strip_cover`, clips the strip's ends)
     strip_fill: float = 0.7  # filling this share of its rectangle
     strip_cover: float = 1.05  # the cards read, grown this x around their centre, cover
     #   what is not a strip
@@ -712,15 +714,18 @@ def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
 
 def touching_cards(raw: np.ndarray, offset: tuple[int, int], centres: np.ndarray,
                    widths: np.ndarray, size: tuple[float, float], fill: float,
-                   shape: tuple[float, float], least: float, neck: float = 0.6
+                   shape: tuple[float, float], least: float,
+                   necks: tuple[float, ...] = (0.6, 0.7, 0.8)
                    ) -> list[tuple[np.ndarray, float, float, float]]:
     """The cards of one closed region of `card_shaped` that has no card's shape: `raw`
     (uint8, the region's box cut at `offset` from the unclosed mask, 0 off the region).
     Cards lying edge to edge join into one region once closed over their rims: unclosed,
     its 4-connected parts are looked at, each with its holes filled (a medallion of
     another colour). Cards overlapping at a corner stay one part: a part of two cards'
-    area whose inside narrows between two cores (the pixels at least `neck` x the part's
+    area whose inside narrows between two cores (the pixels at least `necks[0]` x the part's
     largest distance from its outline) is cut between them, each pixel to the nearer core.
+    A part that is no card and has one core there (two cards overlapping by half narrow
+    less) is cut at the next of `necks` that gives it two, where every piece is a card.
     A piece is a card by `card_shaped`'s own tests (`size` x the nearest cards' width,
     `shape`, `fill`; `least` pixels). Returns (centre (2,), angle of the short side in
     degrees modulo 180, short side, long / short side) per card, in the mask's pixels."""
@@ -752,23 +757,46 @@ def touching_cards(raw: np.ndarray, offset: tuple[int, int], centres: np.ndarray
         cv2.drawContours(part, contours, -1, 1, -1)  # (its holes filled)
         if np.count_nonzero(part) < least:
             continue
-        k = 1  # cores
-        if np.count_nonzero(part) >= 2 * least:  # two cards' area: cut at a neck
-            d = cv2.distanceTransform(np.pad(part, 1), cv2.DIST_L2, 5)[1:-1, 1:-1]
-            cores = (d >= neck * float(d.max())).astype(np.uint8)
-            k, core_lab = cv2.connectedComponents(cores, connectivity=8)
-        if k < 3:  # one card, or none
+        if np.count_nonzero(part) < 2 * least:  # one card, or none
             if (found := card(part)) is not None:
                 out.append(found)
             continue
-        _, nearest = cv2.distanceTransformWithLabels(1 - cores, cv2.DIST_L2, 5,
-                                                     labelType=cv2.DIST_LABEL_CCOMP)
-        for c in range(1, k):  # (`nearest` numbers the cores its own way)
-            ids = np.unique(nearest[core_lab == c])
-            piece = (np.isin(nearest, ids) & (part > 0)).astype(np.uint8)
-            if np.count_nonzero(piece) >= least and (found := card(piece)) is not None:
-                out.append(found)
+        # two cards' area: cut at a neck
+        d = cv2.distanceTransform(np.pad(part, 1), cv2.DIST_L2, 5)[1:-1, 1:-1]
+        cores, cut = cut_at_neck(part, d, necks[0], least, card)
+        if cores > 1:
+            out += cut
+            continue
+        if (found := card(part)) is not None:
+            out.append(found)
+            continue
+        for neck in necks[1:]:  # no card whole: a deeper neck, where every piece is a card
+            cores, cut = cut_at_neck(part, d, neck, least, card)
+            if cores > 1 and len(cut) == cores:
+                out += cut
+                break
     return out
+
+
+def cut_at_neck(part: np.ndarray, d: np.ndarray, neck: float, least: float, card
+                ) -> tuple[int, list]:
+    """The cores of the uint8 mask `part` (`d`: each pixel's distance from its outline):
+    its pixels at least `neck` x the largest distance, and, where there are two or more,
+    the cards its pieces make (each pixel to the nearer core; `card` of each piece of at
+    least `least` pixels, where it is one): (the count of cores, [cards])."""
+    cores = (d >= neck * float(d.max())).astype(np.uint8)
+    k, core_lab = cv2.connectedComponents(cores, connectivity=8)
+    if k < 3:
+        return k - 1, []
+    _, nearest = cv2.distanceTransformWithLabels(1 - cores, cv2.DIST_L2, 5,
+                                                 labelType=cv2.DIST_LABEL_CCOMP)
+    out = []
+    for c in range(1, k):  # (`nearest` numbers the cores its own way)
+        ids = np.unique(nearest[core_lab == c])
+        piece = (np.isin(nearest, ids) & (part > 0)).astype(np.uint8)
+        if np.count_nonzero(piece) >= least and (found := card(piece)) is not None:
+            out.append(found)
+    return k - 1, out
 
 
 def design_regions(image: np.ndarray, centres: np.ndarray, widths: np.ndarray,
@@ -846,7 +874,7 @@ def off_region_look(mask: np.ndarray, frame: np.ndarray, region: np.ndarray, f: 
 
 
 def look_strips(mask: np.ndarray, frames: list[np.ndarray], centres: np.ndarray,
-                widths: np.ndarray, settings: ReadSettings = READ
+                widths: np.ndarray, settings: ReadSettings = READ, faces: int = 0
                 ) -> list[tuple[np.ndarray, float, float]]:
     """Face-down cards under others: what is left of the backs' look (`mask`, closed, at
     `look_scale`) off the cards read (`frames`) that is a strip a card long and a fraction
@@ -854,7 +882,10 @@ def look_strips(mask: np.ndarray, frames: list[np.ndarray], centres: np.ndarray,
     nearest to it), lying along a card read that covers the rest of it (a pile spread
     along the row: each card under another shows a strip of its long side). Returns
     (centre (2,) photo px, angle of the card's u axis in degrees modulo 180, width px) of
-    each such card: its outer long edge the strip's, reaching under the card beside it."""
+    each such card: its outer long edge the strip's, reaching under the card beside it.
+    A strip `strip_up_along` to `strip_along[0]` widths long (its ends clipped by a frame
+    read too large) counts only along one of the first `faces` of `frames` (face-up cards:
+    beside a back, its own look reaching out of a misplaced frame is such a strip)."""
     s = settings
     f = s.look_scale
     if not frames or not len(widths):
@@ -876,13 +907,14 @@ def look_strips(mask: np.ndarray, frames: list[np.ndarray], centres: np.ndarray,
         c = np.array(rect[0], float)
         near = near_width(centres, widths, c)
         if not (s.strip_across[0] * near <= short <= s.strip_across[1] * near and
-                s.strip_along[0] * near <= long_ <= s.strip_along[1] * near and
+                s.strip_up_along * near <= long_ <= s.strip_along[1] * near and
                 a >= s.strip_fill * short * long_):
             continue
+        on = polys if long_ >= s.strip_along[0] * near else polys[:faces]
         n_ = eu / max(float(np.hypot(*eu)), 1e-9)  # across the strip
         for sign in (1.0, -1.0):  # the side a card read covers the rest of it from
             probe = c + sign * n_ * (0.5 * short + s.strip_probe * near)
-            if _on_any(probe, polys):
+            if _on_any(probe, on):
                 centre = c + sign * n_ * (0.5 * near - 0.5 * short)
                 out.append(((centre + 0.5) / f - 0.5,
                             float(np.degrees(np.arctan2(n_[1], n_[0])) % 180.0), near / f))
@@ -2019,7 +2051,8 @@ class CardReader:
         pieces = up + kept
         for c, a, w in look_strips(mask, [p.frame for p in pieces],
                                    np.array([p.center for p in pieces]),
-                                   np.array([p.width for p in pieces]), self.settings):
+                                   np.array([p.width for p in pieces]), self.settings,
+                                   len(up)):
             self._add_back(kept, up, c, a, w)
         return up + kept
 
