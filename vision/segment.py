@@ -162,6 +162,12 @@ class MarbleSettings:
     # (a glint or rim too small to be a marble) no longer hides a pale marble
     low_beside_taken: bool = True
     low_shadow: bool = True  # the second look drops shadow pixels too (as the first does)
+    # Third look (`tinted_marbles`): lone marble-sized blobs whose colour (a*, b*) lies this
+    # far from the cloth's local colour, at least low_ab_noise x the cloth's own 90th
+    # percentile of it: a pale marble in daylight or dim light is hardly darker than the
+    # cloth (its rim drops out as shadow) but still tinted (0: off)
+    low_ab: float = 6.0
+    low_ab_noise: float = 3.0
 
 
 TILE_SETTINGS = TileSettings()
@@ -793,6 +799,23 @@ def find_tiles(image_bgr: np.ndarray, area: PlayArea, settings: TileSettings) ->
     return square_candidates(T, boxes)
 
 
+def tinted_marbles(dab: np.ndarray, valid: np.ndarray, inset: int, groups: list,
+                   settings: MarbleSettings) -> list:
+    """Lone marble-sized blobs whose colour (a*, b*) lies `low_ab` from the cloth's local
+    colour, at least `low_ab_noise` x the cloth's own 90th percentile of that distance, away
+    from the marbles found so far (`groups`). `dab`: each pixel's a*b* distance from the
+    cloth's local colour, float32 (V, V). Returns pixel arrays like `split_peaks`."""
+    noise = float(np.percentile(dab[::4, ::4][valid[::4, ::4]], 90)) if valid.any() else 0.0
+    tint = ((dab > max(settings.low_ab, settings.low_ab_noise * noise)) & valid).astype(np.uint8)
+    if inset:
+        tint[:inset], tint[-inset:], tint[:, :inset], tint[:, -inset:] = 0, 0, 0, 0
+    d = settings.piece_px
+    k3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+    tint = cv2.morphologyEx(cv2.morphologyEx(tint, cv2.MORPH_CLOSE, k3), cv2.MORPH_OPEN, k3)
+    return lone_blobs(tint, kept_mask(groups, dab.shape), d, np.pi * d * d / 4, settings.low_area,
+                      settings.low_side, settings.low_fill)
+
+
 def find_marbles(image_bgr: np.ndarray, area: PlayArea, settings: MarbleSettings) -> Candidates:
     """Marble candidates on the cloth (plane pixels; polygons None)."""
     px_per_mm = settings.piece_px / settings.size_mm
@@ -801,10 +824,11 @@ def find_marbles(image_bgr: np.ndarray, area: PlayArea, settings: MarbleSettings
     parts = background_lab(view, d)
     diff = background_diff(view, d, parts)
     mask = ((diff > settings.bg_diff) & valid).astype(np.uint8)
-    shadow = None
-    if settings.shadow_ab > 0:
+    shadow = dab = None
+    if settings.shadow_ab > 0 or settings.low_ab > 0:
         lab, bg = parts
         dab = np.hypot(lab[..., 1] - bg[..., 1], lab[..., 2] - bg[..., 2])
+    if settings.shadow_ab > 0:
         shadow = (lab[..., 0] < bg[..., 0] - settings.shadow_l) & (dab < settings.shadow_ab)
         mask[shadow] = 0
     inset = int(round(settings.inset * view.shape[0]))
@@ -827,6 +851,8 @@ def find_marbles(image_bgr: np.ndarray, area: PlayArea, settings: MarbleSettings
         seen = taken(groups, mask, settings.low_beside_taken)
         groups += lone_blobs(low, seen, d, disc, settings.low_area, settings.low_side,
                              settings.low_fill)
+    if settings.low_ab > 0:  # third look, on colour alone (tinted, hardly darker)
+        groups += tinted_marbles(dab, valid, inset, groups, settings)
     # Centre: chroma-weighted mean of the blob (the coloured glass, not its grey shadow or
     # white highlight).
     chroma = None

@@ -265,7 +265,29 @@ def test_low_contrast_marbles(colour, found):
     assert len(cand) == found
     for x, y in area.to_image(cand.centers):
         assert min(np.hypot(x - px, y - py) for px, py in pts) < 4
-    assert len(find_marbles(img, area, replace(MARBLE_SETTINGS, low_diff=0.0))) == 0
+    assert len(find_marbles(img, area, replace(MARBLE_SETTINGS, low_diff=0.0, low_ab=0.0))) == 0
+
+
+@pytest.mark.parametrize(
+    "colour, found",
+    [
+        ((232, 222, 212), 2),  # tinted blue, hardly darker (Lab 12 from the cloth): 3rd look
+        ((200, 209, 214), 0),  # grey, darker (shadow-like, no tint): nothing
+        ((215, 225, 230), 0),  # the cloth's own colour: nothing
+    ],
+)
+def test_tinted_marbles_found_by_colour(colour, found):
+    """A pale marble under daylight or dim light: under both contrast looks, but its colour
+    (a*, b*) stands out from the cloth's (whose own noise is ~0)."""
+    from dataclasses import replace
+
+    pts = [(500, 400), (800, 600)]
+    img, area = cloth_scene([(x, y, colour) for x, y in pts])
+    cand = find_marbles(img, area, MARBLE_SETTINGS)
+    assert len(cand) == found
+    for x, y in area.to_image(cand.centers):
+        assert min(np.hypot(x - px, y - py) for px, py in pts) < 4
+    assert len(find_marbles(img, area, replace(MARBLE_SETTINGS, low_ab=0.0))) == 0
 
 
 def test_marble_shadow_does_not_pull_its_centre():
@@ -542,7 +564,9 @@ def test_pale_marble_with_a_strong_speck_on_its_rim():
 
     img, area = pale_marble_scene(speck)
     assert_found_at(find_marbles(img, area, MARBLE_SETTINGS), area, PALE_AT, 4)
-    assert len(find_marbles(img, area, replace(MARBLE_SETTINGS, low_beside_taken=False))) == 0
+    # (the third look, on colour, finds it anyway: off here)
+    off = replace(MARBLE_SETTINGS, low_beside_taken=False, low_ab=0.0)
+    assert len(find_marbles(img, area, off)) == 0
 
 
 def test_low_contrast_tile_with_a_strong_speck():
@@ -607,7 +631,7 @@ def test_pale_marble_with_its_shadow(shade):
 
     img, area = pale_marble_scene(shadow, under=True)
     assert_found_at(find_marbles(img, area, MARBLE_SETTINGS), area, PALE_AT, 3)
-    assert len(find_marbles(img, area, replace(MARBLE_SETTINGS, low_shadow=False))) == 0
+    assert len(find_marbles(img, area, replace(MARBLE_SETTINGS, low_shadow=False, low_ab=0.0))) == 0
 
 
 @pytest.mark.parametrize("cast, strength, want", [
