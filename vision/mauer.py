@@ -90,9 +90,11 @@ class MauerSettings:
     #                                                 level of the surroundings)
     blob_repeat: int = 2  # thresholds a blob must persist over
     noisy_light_step: float = 10.0  # a photo this noisy (`_calmed`: mean step between
-    # neighbours of the light map; committed and fresh ordinary photos 1-6.5, noisy dim ones
-    # 11-37) has its light map median-blurred for the full size search: fewer noise specks
+    # neighbours of the light map; committed and fresh ordinary photos 1-7.7, noisy dim ones
+    # 11-37; synthetic photos only) has its light map median-blurred for the full size
+    # search, blobs from `noisy_thresholds`: fewer noise specks
     noisy_median: int = 3  # px, that blur's aperture (0: never)
+    noisy_thresholds: tuple[int, int] = (140, 250)  # the blob thresholds on that map
     max_search_blobs: int = 500  # a pass's board search looks at this many of the largest
     # field blobs: a noisy dim photo gives 800-1300 (most of them small noise specks, each
     # one more hypothesis to try: seconds); ordinary photos give at most ~350 (unchanged)
@@ -396,18 +398,18 @@ def _calmed(maps: BlobMap, s: MauerSettings) -> tuple[BlobMap, MauerSettings]:
     """The map and settings of the full size search: `maps` and `s` themselves, or, when the
     photo is noisy (a dim room: a mean absolute step between horizontal neighbours of
     `light`, every other row, of `noisy_light_step` or more), `light` median-blurred
-    (`noisy_median` px) and the blob thresholds from `search_thresholds`' first on (the
+    (`noisy_median` px) and the blob thresholds `noisy_thresholds` (from the
     specks' level: on three noisy dim photos 1000-1250 blobs in 440-770 ms CPU a pass
     raw, 100-170 in 60-150 ms so)."""
     light = maps.light
-    if not s.noisy_median or s.noisy_light_step <= 0:
+    if not s.noisy_median:
         return maps, s
     rows = light[::2].astype(np.int16)
     if float(np.abs(np.diff(rows, axis=1)).mean()) < s.noisy_light_step:
         return maps, s
     calm = BlobMap(maps.img, maps.f, maps.lightness, maps.bg)
     calm.__dict__["light"] = cv2.medianBlur(light, s.noisy_median)  # the cached property
-    return calm, replace(s, blob_thresholds=(s.search_thresholds[0], s.blob_thresholds[1]))
+    return calm, replace(s, blob_thresholds=s.noisy_thresholds)
 
 
 def blob_map(image_bgr: np.ndarray, s: MauerSettings = None,

@@ -799,21 +799,23 @@ def find_tiles(image_bgr: np.ndarray, area: PlayArea, settings: TileSettings) ->
     return square_candidates(T, boxes)
 
 
-def tinted_marbles(dab: np.ndarray, valid: np.ndarray, inset: int, groups: list,
+def tinted_marbles(dab: np.ndarray, valid: np.ndarray, inset: int, seen: np.ndarray,
                    settings: MarbleSettings) -> list:
     """Lone marble-sized blobs whose colour (a*, b*) lies `low_ab` from the cloth's local
     colour, at least `low_ab_noise` x the cloth's own 90th percentile of that distance, away
-    from the marbles found so far (`groups`). `dab`: each pixel's a*b* distance from the
-    cloth's local colour, float32 (V, V). Returns pixel arrays like `split_peaks`."""
-    noise = float(np.percentile(dab[::4, ::4][valid[::4, ::4]], 90)) if valid.any() else 0.0
+    from what the looks before took (`seen`, as `taken` gives it). `dab`: each pixel's a*b*
+    distance from the cloth's local colour, float32 (V, V). Returns pixel arrays like
+    `split_peaks`."""
+    cloth = dab[::4, ::4][valid[::4, ::4]]
+    noise = float(np.percentile(cloth, 90)) if cloth.size else 0.0
     tint = ((dab > max(settings.low_ab, settings.low_ab_noise * noise)) & valid).astype(np.uint8)
     if inset:
         tint[:inset], tint[-inset:], tint[:, :inset], tint[:, -inset:] = 0, 0, 0, 0
     d = settings.piece_px
     k3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
     tint = cv2.morphologyEx(cv2.morphologyEx(tint, cv2.MORPH_CLOSE, k3), cv2.MORPH_OPEN, k3)
-    return lone_blobs(tint, kept_mask(groups, dab.shape), d, np.pi * d * d / 4, settings.low_area,
-                      settings.low_side, settings.low_fill)
+    return lone_blobs(tint, seen, d, np.pi * d * d / 4, settings.low_area, settings.low_side,
+                      settings.low_fill)
 
 
 def find_marbles(image_bgr: np.ndarray, area: PlayArea, settings: MarbleSettings) -> Candidates:
@@ -852,7 +854,8 @@ def find_marbles(image_bgr: np.ndarray, area: PlayArea, settings: MarbleSettings
         groups += lone_blobs(low, seen, d, disc, settings.low_area, settings.low_side,
                              settings.low_fill)
     if settings.low_ab > 0:  # third look, on colour alone (tinted, hardly darker)
-        groups += tinted_marbles(dab, valid, inset, groups, settings)
+        groups += tinted_marbles(dab, valid, inset,
+                                 taken(groups, mask, settings.low_beside_taken), settings)
     # Centre: chroma-weighted mean of the blob (the coloured glass, not its grey shadow or
     # white highlight).
     chroma = None
