@@ -272,7 +272,8 @@ def two_tone_diffs(parts, piece_px: float, min_sep: float, l_weight: float = 0.6
             two = up(two.astype(np.float32)) > 0.5
         near = np.minimum(*(_lab_dist(lab - up(t), l_weight) for t in (tone_dark, tone_light)))
         out.append(np.where(two, near, plain))
-        weight = (near <= refine).astype(np.float32)
+        if len(out) < passes:  # (the last pass needs no weight for a next one)
+            weight = (near <= refine).astype(np.float32)
     return tuple(out)
 
 
