@@ -491,12 +491,15 @@ def faint_tiles(diff: np.ndarray, valid: np.ndarray, mask: np.ndarray, groups: l
     found so far (`groups`, and the first mask's blobs where `low_beside_taken` is off).
     Returns pixel arrays like `split_peaks`."""
     found: list = []
+    seen = taken(groups, mask, settings.low_beside_taken)
     for level in settings.faint_levels:
-        seen = taken(groups + found, mask, settings.low_beside_taken)
-        found += low_contrast_tiles(
+        new = low_contrast_tiles(
             diff, valid, seen, arena, t,
             replace(settings, low_diff=level, low_area=settings.faint_area,
                     low_side=settings.faint_side, low_fill=settings.faint_fill))
+        for g in new:  # (`taken` of all found so far, grown by this level's tiles)
+            seen[g[:, 1], g[:, 0]] = 1
+        found += new
     return found
 
 
