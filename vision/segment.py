@@ -213,8 +213,11 @@ def background_lab(view: np.ndarray, piece_px: float) -> tuple[np.ndarray, np.nd
 
 def _lab_dist(d: np.ndarray, l_weight: float) -> np.ndarray:
     """Length of Lab differences (..., 3) float32, lightness weighted by `l_weight`."""
-    d0 = d[..., 0] * l_weight
-    return np.sqrt(d0 * d0 + d[..., 1] * d[..., 1] + d[..., 2] * d[..., 2])
+    out = d[..., 0] * l_weight
+    out *= out  # (in place: the same sums as d0 * d0 + d1 * d1 + d2 * d2, fewer arrays)
+    out += d[..., 1] * d[..., 1]
+    out += d[..., 2] * d[..., 2]
+    return np.sqrt(out, out=out)
 
 
 def background_diff(view: np.ndarray, piece_px: float, parts=None) -> np.ndarray:
@@ -269,7 +272,8 @@ def two_tone_diffs(parts, piece_px: float, min_sep: float, l_weight: float = 0.6
             two = up(two.astype(np.float32)) > 0.5
         near = np.minimum(*(_lab_dist(lab - up(t), l_weight) for t in (tone_dark, tone_light)))
         out.append(np.where(two, near, plain))
-        weight = (near <= refine).astype(np.float32)
+        if len(out) < passes:  # (the last pass needs no weight for a next one)
+            weight = (near <= refine).astype(np.float32)
     return tuple(out)
 
 
@@ -339,11 +343,11 @@ def fill_holes(mask: np.ndarray, max_area: float) -> np.ndarray:
     drawing on a tile, a marble's highlight; not the arena inside the castle walls)."""
     inv = (mask == 0).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(inv, connectivity=4)
-    small = np.zeros(n, bool)
+    small = np.zeros(n, np.uint8)  # (label 0: the mask's own pixels)
     small[1:] = stats[1:, cv2.CC_STAT_AREA] < max_area
-    out = mask.copy()
-    out[small[labels] & (inv > 0)] = 1
-    return out
+    if not small.any():
+        return mask.copy()
+    return mask | small[labels]
 
 
 def split_peaks(mask: np.ndarray, piece_px: float, peak_min: float, spacing: float,
@@ -353,17 +357,23 @@ def split_peaks(mask: np.ndarray, piece_px: float, peak_min: float, spacing: flo
     `spacing * piece_px` apart, each blob's pixels split by nearest peak."""
     n_lab, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
-    # Local maxima of the distance transform.
     r = max(1, int(spacing * piece_px / 2))
-    dil = cv2.dilate(dist, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
-    peaks_mask = (dist >= dil - 1e-3) & (dist >= peak_min * piece_px)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    H, W = mask.shape
     out = []
     for i in range(1, n_lab):
         x0, y0, w, h, a = stats[i]
         if a < min_area * expected_area or a > max_blob * expected_area:
             continue
         sub = labels[y0 : y0 + h, x0 : x0 + w] == i
-        ys, xs = np.nonzero(peaks_mask[y0 : y0 + h, x0 : x0 + w] & sub)
+        # Local maxima of the distance transform, dilated over the blob's box and r around
+        # it only (the same values there as over the whole mask, for less work)
+        bx0, by0 = max(x0 - r, 0), max(y0 - r, 0)
+        dil = cv2.dilate(dist[by0 : min(y0 + h + r, H), bx0 : min(x0 + w + r, W)], disc)
+        d = dist[y0 : y0 + h, x0 : x0 + w]
+        peaks = (d >= dil[y0 - by0 : y0 - by0 + h, x0 - bx0 : x0 - bx0 + w] - 1e-3) & \
+            (d >= peak_min * piece_px)
+        ys, xs = np.nonzero(peaks & sub)
         if len(xs) == 0:
             py, px = np.unravel_index(np.argmax(dist[y0 : y0 + h, x0 : x0 + w] * sub), sub.shape)
             ys, xs = np.array([py]), np.array([px])
@@ -481,12 +491,15 @@ def faint_tiles(diff: np.ndarray, valid: np.ndarray, mask: np.ndarray, groups: l
     found so far (`groups`, and the first mask's blobs where `low_beside_taken` is off).
     Returns pixel arrays like `split_peaks`."""
     found: list = []
+    seen = taken(groups, mask, settings.low_beside_taken)
     for level in settings.faint_levels:
-        seen = taken(groups + found, mask, settings.low_beside_taken)
-        found += low_contrast_tiles(
+        new = low_contrast_tiles(
             diff, valid, seen, arena, t,
             replace(settings, low_diff=level, low_area=settings.faint_area,
                     low_side=settings.faint_side, low_fill=settings.faint_fill))
+        for g in new:  # (`taken` of all found so far, grown by this level's tiles)
+            seen[g[:, 1], g[:, 0]] = 1
+        found += new
     return found
 
 

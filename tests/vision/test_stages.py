@@ -848,3 +848,39 @@ def test_candidates_take_and_join():
     assert np.array_equal(both.centers, [[0, 1], [4, 5], [9, 9]])
     assert np.array_equal(both.sides, [30, 32, 40]) and np.array_equal(both.angles, [0, 20, 5])
     assert len(Candidates.empty() + b) == 1
+
+
+@pytest.mark.parametrize("x0, y0", [
+    (0, 0),  # two touching tiles in the view's corner: the blob's dilation box is clipped
+    (40, 30),  # the same well inside
+    (88, 100),  # against the far corner
+])
+def test_split_peaks_splits_touching_tiles_anywhere(x0, y0):
+    from vision.segment import split_peaks
+
+    mask = np.zeros((132, 152), np.uint8)
+    mask[y0 : y0 + 32, x0 : x0 + 28] = 1  # two 28 x 32 tiles joined by an 8-px neck
+    mask[y0 : y0 + 32, x0 + 36 : x0 + 64] = 1
+    mask[y0 + 12 : y0 + 20, x0 + 28 : x0 + 36] = 1
+    groups = split_peaks(mask, 32.0, 0.28, 0.72, 0.35, 32.0 * 32.0)
+    assert len(groups) == 2
+    assert sum(len(g) for g in groups) == mask.sum()  # every pixel in one of the two
+    assert min(g[:, 0].min() for g in groups) == x0  # (in view coordinates)
+
+
+@pytest.mark.parametrize("hole, edge, filled", [
+    (5, False, True),  # a drawing's small hole inside a tile is filled
+    (30, False, False),  # a hole of over max_area stays open
+    (5, True, False),  # a notch open to the outside is no hole
+])
+def test_fill_holes(hole, edge, filled):
+    from vision.segment import fill_holes
+
+    mask = np.zeros((60, 60), np.uint8)
+    mask[10:50, 10:50] = 1
+    y1 = 50 if edge else 30 + hole // 2
+    mask[30 - hole // 2 : y1, 30 - hole // 2 : 30 + hole // 2] = 0
+    out = fill_holes(mask, 200)
+    assert out.dtype == np.uint8 and set(np.unique(out)) <= {0, 1}
+    assert bool(out[30, 30]) == filled
+    assert (out[mask > 0] == 1).all()
