@@ -1297,7 +1297,9 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
     face the camera. Two faces alike in foreshortening and size are two dice only where
     their squares also have one shape (`alike_tensor_off`: top faces on one table lie in
     one plane; not asked where the face with fewer pips has a guessed square: a 2, a 3, a 1
-    with a tiny pip) or their colours differ (`alike_chroma`: one die is one material). The
+    with a tiny pip) or their colours differ (`alike_chroma`: one die is one material); but
+    two of one chroma lit apart (`lit_apart`) that lie one along the vertical from the other
+    and are as wide across it (`same_width`) are one die's top and side. The
     pairs are resolved from the top down: a face lying below side faces only is no side
     face but the top face of a die in front, and the faces below it are its sides. A face
     with die-coloured surface right above it (along the vertical) is a side face."""

@@ -459,8 +459,8 @@ def main(argv=None) -> int:
                     help="with --dir D --mauer-board: another vision/mauer_dice.py for the "
                          "baseline (with --baseline's dice.py, else the current one)")
     ap.add_argument("--changes", action="store_true",
-                    help="with --baseline: list every die whose outcome changed and every "
-                         "false die that went or came")
+                    help="with --baseline or --baseline-mauer: list every die whose outcome "
+                         "changed and every false die that went or came")
     args = ap.parse_args(argv)
     if args.changes and not (args.baseline or args.baseline_mauer):
         ap.error("--changes needs --baseline (or --baseline-mauer)")

@@ -6,11 +6,11 @@ made (the assistant is judged on real photos: other lamps, shadows, glare, dim r
 
 Each light is a function `light(image, rng) -> image` of a uint8 BGR photo (its randomness,
 where it has any, from `rng`, seeded by the photo's name, so a run is repeatable); the lit
-copies are written as JPEG (quality 90, as `vision.teach_eval.harsh_scenes`) with their
-truths to a temporary folder and measured as `tablescore evaluate` does (Mauerhuepfer:
-`vision.mauer_eval`). Printed per game and light: the per-piece error, the scenes with exact
-facts, the photos without a play area, and the CPU time per photo (this process's, all
-threads; the machine's load average beside it).
+copies are written as JPEG (quality 90; `vision.teach_eval.harsh_scenes` is the "harsh"
+light's copy) with their truths to a temporary folder and measured as `tablescore
+evaluate` does (Mauerhuepfer: `vision.mauer_eval`). Printed per game and light: the
+per-piece error, the scenes with exact facts, the photos without a play area, and the CPU
+time per photo (this process's, all threads; the machine's load average beside it).
 """
 
 from __future__ import annotations

@@ -432,8 +432,10 @@ class Pipeline:
                   hues: dict[str, float] | None = None, profile=None, also=None):
         """The classifier's output for `cand`, its class probabilities (N, C) re-decided
         by the coats of arms (`hues`, `vision.shields.shield_hues`' for the photo, or None)
-        or by a teach profile, and the crops classified. also: (embedding, crops) of the
-        photo's other candidates, for the teach profile's white balance (`teach_probs`)."""
+        and the tiles' colour and the castle (`_tile_cues`), or by a teach profile, and the
+        crops classified. also: (embedding, crops) of the photo's other candidates: for the
+        teach profile's white balance (`teach_probs`) and, untaught, the photo's light
+        (`vision.tile_cues.photo_light`)."""
         taught = _taught(profile)
         crop = self.classifier.crop
         if taught:  # teach mode: its own colour calibration, no light balance (but see
@@ -531,9 +533,7 @@ class Pipeline:
                 room[label[i]] -= 1
         unsure = np.ones(len(more), bool)
         unsure[chosen] = False
-        more_probs = more_probs.copy()
-        more_probs[unsure] = 0.0
-        more_probs[unsure, self.classifier.index(BACKGROUND)] = 1.0
+        more_probs = self._as_background(more_probs, unsure)
         return cand + more, _joined(pred, more_pred), np.concatenate([probs, more_probs])
 
     def _coats_of_arms(self, crops: np.ndarray, probs: np.ndarray,
@@ -575,9 +575,14 @@ class Pipeline:
                             gv.labels, like)
         castle = on_castle(cand.centers, float(area.settings.plane_px))
         if castle.any():
-            probs = probs.copy()
-            probs[castle] = 0.0
-            probs[castle, self.classifier.index(BACKGROUND)] = 1.0
+            probs = self._as_background(probs, castle)
+        return probs
+
+    def _as_background(self, probs: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """A copy of the (N, C) `probs` with `rows` read as background, surely."""
+        probs = probs.copy()
+        probs[rows] = 0.0
+        probs[rows, self.classifier.index(BACKGROUND)] = 1.0
         return probs
 
     def recognise(self, source: str | Path | bytes, game: str, profile=None) -> Recognition:

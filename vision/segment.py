@@ -812,6 +812,15 @@ def find_tiles(image_bgr: np.ndarray, area: PlayArea, settings: TileSettings) ->
     return square_candidates(T, boxes)
 
 
+def _looked(m: np.ndarray, inset: int) -> np.ndarray:
+    """A later look's uint8 mask `m` less its `inset` border (in place), closed then opened
+    (3 px)."""
+    if inset:
+        m[:inset], m[-inset:], m[:, :inset], m[:, -inset:] = 0, 0, 0, 0
+    k3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+    return cv2.morphologyEx(cv2.morphologyEx(m, cv2.MORPH_CLOSE, k3), cv2.MORPH_OPEN, k3)
+
+
 def tinted_marbles(dab: np.ndarray, valid: np.ndarray, inset: int, seen: np.ndarray,
                    settings: MarbleSettings) -> list:
     """Lone marble-sized blobs whose colour (a*, b*) lies `low_ab` from the cloth's local
@@ -822,11 +831,8 @@ def tinted_marbles(dab: np.ndarray, valid: np.ndarray, inset: int, seen: np.ndar
     cloth = dab[::4, ::4][valid[::4, ::4]]
     noise = float(np.percentile(cloth, 90)) if cloth.size else 0.0
     tint = ((dab > max(settings.low_ab, settings.low_ab_noise * noise)) & valid).astype(np.uint8)
-    if inset:
-        tint[:inset], tint[-inset:], tint[:, :inset], tint[:, -inset:] = 0, 0, 0, 0
+    tint = _looked(tint, inset)
     d = settings.piece_px
-    k3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
-    tint = cv2.morphologyEx(cv2.morphologyEx(tint, cv2.MORPH_CLOSE, k3), cv2.MORPH_OPEN, k3)
     return lone_blobs(tint, seen, d, np.pi * d * d / 4, settings.low_area, settings.low_side,
                       settings.low_fill)
 
@@ -860,9 +866,7 @@ def find_marbles(image_bgr: np.ndarray, area: PlayArea, settings: MarbleSettings
         low = ((diff > settings.low_diff) & valid).astype(np.uint8)
         if shadow is not None and settings.low_shadow:
             low[shadow] = 0
-        if inset:
-            low[:inset], low[-inset:], low[:, :inset], low[:, -inset:] = 0, 0, 0, 0
-        low = cv2.morphologyEx(cv2.morphologyEx(low, cv2.MORPH_CLOSE, k3), cv2.MORPH_OPEN, k3)
+        low = _looked(low, inset)
         seen = taken(groups, mask, settings.low_beside_taken)
         groups += lone_blobs(low, seen, d, disc, settings.low_area, settings.low_side,
                              settings.low_fill)

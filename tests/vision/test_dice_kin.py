@@ -11,9 +11,9 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.test_dice_top import _face
 from vision.dice import (
     SETTINGS,
-    Face,
     _border_score,
     _components,
     _expected_extent,
@@ -103,14 +103,6 @@ def test_open_rays_down_count_more_below_a_closed_border(up, down, weight, want)
     good, early = _border_score(ext, exp, s)
     assert early == 0
     assert math.isclose(good, want, abs_tol=1e-9)
-
-
-def _face(value, centre, lin, colour) -> Face:
-    lin = np.asarray(lin, float)
-    return Face(value=value, center=np.asarray(centre, float), pips=list(range(value)),
-                confidence=0.9, extent=np.zeros(SETTINGS.rays),
-                area=float(abs(np.linalg.det(lin)) * 4), lin=lin,
-                colour=np.asarray(colour, float), shape_measured=True)
 
 
 @pytest.mark.parametrize("colour,kept", [

@@ -26,7 +26,7 @@ GAMES = ("magic-rabbit", "troetofanten", "hop-la-bille")
 
 def read_scene(reader, game: str, source) -> tuple[list[dict], dict, list[str]]:
     """(pieces as contract dicts in photo pixels, facts, warnings) of one photo."""
-    from vision.cards.read import colour_doubts, hop_card_facts, magic_facts, troeto_facts
+    from vision.cards.read import hop_card_facts, magic_facts, troeto_facts
 
     photo = load_photo(source)
     img = photo.image
@@ -41,7 +41,7 @@ def read_scene(reader, game: str, source) -> tuple[list[dict], dict, list[str]]:
 
         settled, more0 = distinct_kinds(pieces)  # (the pieces scored as the reader read them)
         facts, more = magic_facts(settled)
-        more = more0 + more + colour_doubts(img, settled, reader.settings)
+        more = more0 + more
         zones = ["line"] * len(pieces)
     elif game == "troetofanten":
         facts, zones, more = troeto_facts(pieces)

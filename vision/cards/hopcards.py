@@ -12,13 +12,13 @@ Images are uint8 BGR.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
 from scoring.labels import MARBLE_LABELS
-from vision.cards.geometry import mask_min_area_rect
+from vision.cards.geometry import mask_min_area_rect, rectify
 
 # Typical printed marble colours (BGR) from pieces.md's names.
 MARBLE_REF_BGR = {
@@ -291,12 +291,12 @@ def paper_share_own(card_bgr: np.ndarray, light=None) -> float:
     return float((inner & (sat < DISCS.sat_min) & bright)[inner].mean())
 
 
-def face_up_colour(card_bgr: np.ndarray, s: FaceSettings = FACE) -> str | None:
+def face_up_colour(card_bgr: np.ndarray, s: FaceSettings = FACE, light=None) -> str | None:
     """"green", "blue" or "red" where a rectified card (60 x 90 or so, uint8 BGR) clearly
     shows a face: mostly paper, a frame of one card colour under its own light, and that
     colour's number of printed discs; None where that is not clear (a back, or a frame
-    between two colours)."""
-    light = own_light(card_bgr)
+    between two colours). `light`: `own_light(card_bgr)` where the caller has it."""
+    light = own_light(card_bgr) if light is None else light
     if paper_share_own(card_bgr, light) < s.paper_min:
         return None
     colour, d1, d2 = frame_colour(card_bgr, light, s)
@@ -313,10 +313,6 @@ def settle_faces(image: np.ndarray, pieces: list, s: FaceSettings = FACE) -> lis
     for backs) gave replaced where the card's own face says otherwise clearly
     (`face_up_colour`): a card-green under a warm lamp read as a back, a blue frame read
     as green. Pieces are `CardPiece`s; those without a frame are left as they are."""
-    from dataclasses import replace
-
-    from vision.cards.geometry import rectify
-
     out = []
     for p in pieces:
         if p.frame is not None and p.label.startswith("card-") and p.confidence < s.sure:

@@ -851,12 +851,18 @@ def one_card_region(short: float, ratio: float, widths, aspect: float, size: flo
 AT_POSITION = re.compile(r"at \((-?\d+), (-?\d+)\)")  # a warning's position, "at (x, y)"
 
 
+def from_enlarged(v, scale: float, offset) -> np.ndarray:
+    """Pixel coordinates `v` (..., 2) in a part of the photo enlarged `scale` x, cut at
+    `offset` (x, y): in the photo's pixels (pixel centres)."""
+    return (np.asarray(v, float) + 0.5) / scale - 0.5 + offset
+
+
 def shift_positions(text: str, scale: float, offset: np.ndarray) -> str:
     """A warning read on a part of the photo enlarged `scale` x, cut at `offset` (x, y):
     its positions ("at (x, y)") in the photo's pixels."""
 
     def one(m) -> str:
-        x, y = (np.array([float(m.group(1)), float(m.group(2))]) + 0.5) / scale - 0.5 + offset
+        x, y = from_enlarged([float(m.group(1)), float(m.group(2))], scale, offset)
         return f"at ({x:.0f}, {y:.0f})"
 
     return AT_POSITION.sub(one, text)
@@ -1282,7 +1288,7 @@ def hop_row_backs(image: np.ndarray, area, pieces: list[CardPiece],
     such a one is the face-up card `hopcards.face_up_colour` reads, where that is clear (a
     face the classifier missed, e.g. a green card under a warm lamp), else left out.
     Returns `pieces` and the cards found."""
-    from vision.cards.hopcards import FACE, card_zone, face_up_colour, paper_share_own
+    from vision.cards.hopcards import FACE, card_zone, face_up_colour, own_light, paper_share_own
 
     s = settings
     cards = [p for p in pieces if p.label.startswith("card-")]
@@ -1330,8 +1336,10 @@ def hop_row_backs(image: np.ndarray, area, pieces: list[CardPiece],
                     continue
                 fr, angle, width = hop_plane_pose(area, c, u_ang, z)
                 label, card = "card-back", rectify(image, fr, 60, 90)
-                if paper_share_own(card) >= FACE.paper_min:  # no back: a face-up card missed,
-                    colour = face_up_colour(card) if s.hop_faces else None  # where it is clear
+                light = own_light(card)
+                if paper_share_own(card, light) >= FACE.paper_min:  # no back: a face-up card
+                    #  missed, where it is clear
+                    colour = face_up_colour(card, light=light) if s.hop_faces else None
                     if colour is None:
                         continue
                     label = f"card-{colour}"
@@ -1987,11 +1995,8 @@ class CardReader:
         if len(more) <= len(pieces):
             return None
         off = np.array([x0, y0], float)
-
-        def back(v):  # (the enlarged part's pixel centres in the photo's pixels)
-            return (np.asarray(v, float) + 0.5) / g - 0.5 + off
-
-        more = [replace(q, key=back(q.key), frame=None if q.frame is None else back(q.frame),
+        more = [replace(q, key=from_enlarged(q.key, g, off),
+                        frame=None if q.frame is None else from_enlarged(q.frame, g, off),
                         width=q.width / g) for q in more]
         keep = [p for p in pieces  # (a card the far look lost: the first look's reading)
                 if not any(np.hypot(*(q.center - p.center)) < 0.5 * p.width for q in more)]
