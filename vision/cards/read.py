@@ -209,6 +209,12 @@ class ReadSettings:
     #   with the crop's placement (0: no second reading)
     number_recheck: float = 0.8  # (both kinds: re-reading tootophants up to their
     #   warning's 0.95, `tootophant_doubt`, gave the same figures for twice the crops)
+    legible_sharpness: float = 0.18  # Troetofanten: an animal whose corner index crop is
+    #   less sharp than this (`index_sharpness`: the digit's ink channel's steepest steps
+    #   over its contrast) has a digit no person could read either (a blob): its warning
+    #   says so, sure number or not. Session 11, committed + fresh 1211 + 1213 at the true
+    #   outline: 38 of 193 tootophants under 0.18 held 12 of the 17 misread (the rest 5 of
+    #   155); every crop under 0.175 looked at was a blob (docs/cards.md)
     far_card: float = 40.0  # px: Troetofanten, where the face-up cards read are narrower
     #   than this (median), the photo around them is read once more at `far_scale` x
     #   (`far_look`: the detector, which works at half size, loses cards of 30-36 px)
@@ -1570,10 +1576,45 @@ def number_doubt(piece: CardPiece, threshold: float) -> str | None:
             f"number")
 
 
+def index_sharpness(crop: np.ndarray, kind: str) -> float:
+    """How legible a corner index crop's digit is ((n, n, 3) uint8 BGR, the index model's
+    crop): the 95th percentile of the gradient magnitude of the digit's ink channel (blue
+    for a tootophant's yellow digit, which absorbs it; grey for an elephant's dark one) over
+    the contrast (2nd-98th percentile range) of that channel, both in the crop's middle
+    (its outer fifth, the card's edge and the table, left out). A sharp digit steps over
+    its whole contrast within a pixel or two (0.25-0.45); a blurred one is a smooth blob
+    (under 0.18), whatever its size in the photo."""
+    x = crop.astype(np.float32)
+    g = x[..., 0] if kind == "tootophant" else x.mean(axis=2)
+    n = g.shape[0]
+    a, b = n // 5, n - n // 5
+    mid = g[a:b, a:b]
+    lo, hi = np.percentile(mid, [2, 98])
+    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3) / 8.0
+    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3) / 8.0
+    return float(np.percentile(np.hypot(gx, gy)[a:b, a:b], 95) / max(hi - lo, 1.0))
+
+
+def blurred_number(piece: CardPiece) -> str:
+    """The warning for an animal whose corner digit is too blurred for anyone to read
+    (`legible_sharpness`): the model's two likeliest numbers, and that the facts cannot be
+    exact from this photo."""
+    kind = piece.label.rpartition("-")[0]
+    (a, pa), (b, pb) = _two_numbers(kind, piece.probs or {})
+    total = max(sum(_kind_numbers(kind, piece.probs or {}).values()), 1e-9)
+    x, y = piece.center
+    return (f"the {kind} at ({x:.0f}, {y:.0f}): its corner number is too blurred to read in "
+            f"this photo, {a} or {b} ({pa / total:.2f} / {pb / total:.2f}); the points do not "
+            f"change but the facts cannot be exact: check the number (a closer, sharper photo "
+            f"reads it)")
+
+
 def piece_warnings(pieces: list[CardPiece], game: str, s: ReadSettings,
-                   relabelled: list[CardPiece] | tuple = ()) -> list[str]:
+                   relabelled: list[CardPiece] | tuple = (), blurred: set | frozenset = frozenset()
+                   ) -> list[str]:
     """Each piece's own warnings: a Troetofanten animal's unclear number (`number_doubt`;
-    `tootophant_doubt` for a tootophant's yellow number),
+    `tootophant_doubt` for a tootophant's yellow number; `blurred_number` instead for the
+    ids in `blurred`, whose digit nobody can read, sure number or not),
     except for one `box_limits` relabelled (it carries its second-likeliest number, so its
     share is always below the threshold, and `box_limits`' warning already says to check
     the number), and a piece under `low_confidence` (not when only its number is unsure:
@@ -1583,6 +1624,8 @@ def piece_warnings(pieces: list[CardPiece], game: str, s: ReadSettings,
     for p in pieces:
         doubt = number_doubt(p, s.tootophant_doubt if p.label.startswith("tootophant-")
                              else s.number_doubt) if game == "troetofanten" else None
+        if id(p) in blurred and p.probs:
+            doubt = blurred_number(p)
         if doubt and id(p) not in skip:
             warnings.append(doubt)
         if p.confidence < s.low_confidence and not (doubt and kind_share(p) >= 0.9):
@@ -1658,6 +1701,21 @@ class CardReader:
             pn = pidx[:, [self.index.index(n) for n in nums]]
             pn = pn / np.maximum(pn.sum(axis=1, keepdims=True), 1e-9)
             out[:, cols] = pk * pn
+        return out
+
+    def blurred_numbers(self, image: np.ndarray, pieces: list[CardPiece]) -> set[int]:
+        """ids of the Troetofanten animals among `pieces` whose corner index crop (at the
+        piece's frame, the index model's box) is under `legible_sharpness`."""
+        s = self.settings
+        if getattr(self, "index", None) is None or s.legible_sharpness <= 0:
+            return set()  # (no index model: stand-in readers of the tests too)
+        cs = model_crop_settings(self.index)
+        out = set()
+        for p in pieces:
+            kind = p.label.rpartition("-")[0]
+            if kind in TROETO_NUMBERED and p.frame is not None and index_sharpness(
+                    crop_card(image, p.frame, self.index_spec, cs), kind) < s.legible_sharpness:
+                out.add(id(p))
         return out
 
     def read_crops(self, image: np.ndarray, frames: list, game: str, number_frames=None,
@@ -2001,7 +2059,8 @@ class CardReader:
         keep = [p for p in pieces  # (a card the far look lost: the first look's reading)
                 if not any(np.hypot(*(q.center - p.center)) < 0.5 * p.width for q in more)]
         return more + keep, ([shift_positions(t, g, off) for t in warnings]
-                             + piece_warnings(keep, "troetofanten", s))
+                             + piece_warnings(keep, "troetofanten", s,
+                                              blurred=self.blurred_numbers(image, keep)))
 
     def read_paper(self, image: np.ndarray, pieces: list[CardPiece]
                    ) -> tuple[list[CardPiece], list[np.ndarray]]:
@@ -2182,7 +2241,8 @@ class CardReader:
                                         kp.xy[i].copy(), None, 0.0, float(kp.width[i])))
         if game == "magic-rabbit":  # each number's colour, shared by its hat and rabbit
             pieces, warnings = magic_tiles(image, pieces, warnings, s)
-        warnings += piece_warnings(pieces, game, s, relabelled)
+        blurred = self.blurred_numbers(image, pieces) if game == "troetofanten" else set()
+        warnings += piece_warnings(pieces, game, s, relabelled, blurred)
         return pieces, warnings
 
     @property
