@@ -6,7 +6,9 @@ the detector's pose.
     python -m vision.cards.index_eval datasets/scenes/troetofanten /tmp/dev95/troetofanten \
         --model models/cards-index.onnx --model /tmp/old.onnx [--sheet /tmp/wrong.png]
 
-Prints per model and folder: wrong / animals, per true number, and the confusions.
+Prints per model and folder: wrong / animals, per true number, and the confusions, and how
+many animals' digits are blurred past reading (`read.index_sharpness` under
+`legible_sharpness`: no person reads them either) and how many of those the model misreads.
 
     python -m vision.cards.index_eval datasets/scenes/troetofanten --poses
 
@@ -31,7 +33,7 @@ import numpy as np
 from tablescore.errors import TablescoreError
 from vision.cards.dataset import index_label
 from vision.cards.geometry import SPECS, CardCropSettings, KeySpec, crop_card, pose_from_frame
-from vision.cards.read import index_spec, model_crop_settings
+from vision.cards.read import READ, index_sharpness, index_spec, model_crop_settings
 from vision.evaluate import one_to_one, scene_files
 from vision.image_io import load_photo
 
@@ -184,7 +186,8 @@ def run(args) -> int:
     wrong_items = []
     for folder in args.folders:
         stats = {m: {"animals": 0, "wrong": 0, "per_number": Counter(), "wrong_number": Counter(),
-                     "confusions": Counter()} for m in models}
+                     "confusions": Counter(), "blurred": 0, "blurred_wrong": 0}
+                 for m in models}
         for jpg, polys, labels in animals(Path(folder), args.min_visible):
             img = load_photo(jpg).image
             nums = [index_label(lab) for lab in labels]
@@ -195,6 +198,10 @@ def run(args) -> int:
                     got = net.classes[int(np.argmax(p))]
                     s["animals"] += 1
                     s["per_number"][n] += 1
+                    blurred = index_sharpness(crops[k], labels[k].rpartition("-")[0]) \
+                        < READ.legible_sharpness  # (a digit no person reads either)
+                    s["blurred"] += blurred
+                    s["blurred_wrong"] += blurred and got != n
                     if got != n:
                         s["wrong"] += 1
                         s["wrong_number"][n] += 1
@@ -206,14 +213,18 @@ def run(args) -> int:
             s = stats[m]
             result[m][folder] = {"animals": s["animals"], "wrong": s["wrong"],
                                  "accuracy": round(1 - s["wrong"] / max(s["animals"], 1), 4),
+                                 "blurred": s["blurred"], "blurred_wrong": s["blurred_wrong"],
                                  "wrong_per_number": {n: f"{s['wrong_number'][n]}/{c}"
                                                       for n, c in sorted(s["per_number"].items())},
                                  "confusions": dict(s["confusions"].most_common())}
     for m in models:
         tot = sum(r["animals"] for r in result[m].values())
         wr = sum(r["wrong"] for r in result[m].values())
+        bl = sum(r["blurred"] for r in result[m].values())
+        bw = sum(r["blurred_wrong"] for r in result[m].values())
         result[m]["all"] = {"animals": tot, "wrong": wr,
-                            "accuracy": round(1 - wr / max(tot, 1), 4)}
+                            "accuracy": round(1 - wr / max(tot, 1), 4),
+                            "blurred": bl, "blurred_wrong": bw}
     if args.sheet and wrong_items:
         sheet(wrong_items, args.sheet)
     if args.json:
@@ -222,7 +233,8 @@ def run(args) -> int:
         for m in models:
             print(m)
             for f, r in result[m].items():
-                print(f"  {f}: {r['wrong']} wrong of {r['animals']} ({r['accuracy']:.4f})"
+                print(f"  {f}: {r['wrong']} wrong of {r['animals']} ({r['accuracy']:.4f}); "
+                      f"digit blurred {r['blurred']}, {r['blurred_wrong']} of them wrong"
                       + (f" per number {r['wrong_per_number']} {r['confusions']}"
                          if "confusions" in r else ""))
     return 0

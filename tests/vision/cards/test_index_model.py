@@ -136,6 +136,7 @@ def test_index_eval_counts_every_animal_at_its_true_outline(tmp_path, capsys):
     got = json.loads(capsys.readouterr().out)["models/cards-index.onnx"]
     assert got["all"]["animals"] == 2  # the lasso has no number
     assert 0 <= got["all"]["wrong"] <= 2
+    assert 0 <= got["all"]["blurred_wrong"] <= got["all"]["blurred"] <= 2
 
 
 @pytest.mark.slow
