@@ -1588,11 +1588,23 @@ def index_sharpness(crop: np.ndarray, kind: str) -> float:
     g = x[..., 0] if kind == "tootophant" else x.mean(axis=2)
     n = g.shape[0]
     a, b = n // 5, n - n // 5
-    mid = g[a:b, a:b]
-    lo, hi = np.percentile(mid, [2, 98])
+    lo, hi = _percentiles(g[a:b, a:b], (2, 98))
     gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3) / 8.0
     gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3) / 8.0
-    return float(np.percentile(np.hypot(gx, gy)[a:b, a:b], 95) / max(hi - lo, 1.0))
+    return float(_percentiles(np.hypot(gx, gy)[a:b, a:b], (95,))[0] / max(hi - lo, 1.0))
+
+
+def _percentiles(x: np.ndarray, qs: tuple[float, ...]) -> list[float]:
+    """`np.percentile(x, qs)` (linear interpolation) of a small array, one sort (np.percentile's
+    own overhead is 3 x the sort of a crop's 400 values)."""
+    v = np.sort(x, axis=None)
+    out = []
+    for q in qs:
+        r = (len(v) - 1) * q / 100.0
+        i = int(r)
+        j = min(i + 1, len(v) - 1)
+        out.append(float(v[i] + (v[j] - v[i]) * (r - i)))
+    return out
 
 
 def blurred_number(piece: CardPiece) -> str:

@@ -81,3 +81,16 @@ def test_blurred_number_text():
     assert blurred_number(p).startswith(
         "the tootophant at (20, 31): its corner number is too blurred to read in this "
         "photo, 3 or 5 (0.60 / 0.40); the points do not change but the facts cannot be exact")
+
+
+@pytest.mark.parametrize("shape,qs", [
+    ((20, 20), (2, 98)),  # the crop's middle, as `index_sharpness` takes it
+    ((20, 20), (95,)),
+    ((1, 1), (2, 98)),    # one value: every percentile is it
+    ((3, 5), (0, 50, 100)),
+])
+def test_percentiles_as_numpy(shape, qs):
+    from vision.cards.read import _percentiles
+
+    x = np.random.default_rng(3).random(shape).astype(np.float32) * 255
+    assert np.allclose(_percentiles(x, qs), np.percentile(x, qs), rtol=1e-5)
