@@ -434,9 +434,13 @@ def look_pixels(image: np.ndarray, look: np.ndarray,
     small = cv2.resize(image, None, fx=s.scale, fy=s.scale, interpolation=cv2.INTER_AREA)
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     colours = look_colours(_sample(hsv), np.asarray(look, np.float32), s)
+    _LAST_COLOURS[0] = (hsv, colours)  # (for `look_mix`, asked of the same photo)
     if not colours.any():
         return hsv, None
     return hsv, _back_project(hsv, colours, s.bins)
+
+
+_LAST_COLOURS: list = [None]  # the last `look_pixels` call's (hsv, colours)
 
 
 def look_regions(image: np.ndarray, look: np.ndarray, width: float,
@@ -605,8 +609,11 @@ def look_mix(hsv: np.ndarray, look: np.ndarray, settings: BackLookSettings = BAC
     """The taught back's mix of the colours this photo singles out (`look_colours` of
     `hsv`, the photo at `scale`): its coarse (`_coarse`) histogram over those colours,
     summing to 1 (all zero when there are none)."""
-    look = np.asarray(look, np.float32)
-    mix = _coarse(np.where(look_colours(_sample(hsv), look, settings) > 0, look, 0.0))
+    table = np.asarray(look, np.float32)
+    last = _LAST_COLOURS[0]  # (`look_pixels` of this photo made `hsv` and its colours)
+    colours = last[1] if last is not None and last[0] is hsv else \
+        look_colours(_sample(hsv), table, settings)
+    mix = _coarse(np.where(colours > 0, table, 0.0))
     return mix / max(float(mix.sum()), 1e-9)
 
 
@@ -781,7 +788,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
                 < s.min_second * (1.0 - float(coarse0.flat[main0]))):
             continue
         if on_top and s.own_mix > 0:
-            mix = look_mix(hsv, look0, s) if mix is None else mix
+            mix = look_mix(hsv, look, s) if mix is None else mix
             if mix_match(sub, (blob > 0) & raw[y0:y0 + bh, x0:x0 + bw], mix, s) \
                     < s.own_mix * float(mix.max()):
                 continue  # one minor colour of the back's (a score pad of its ring's)
