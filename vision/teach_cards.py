@@ -338,6 +338,11 @@ class BackLookSettings:
     own_look: float = 0.01  # a face-down card the reader found by its shape or look alone
     #   (no classifier reading) holds at least this share of the taught back's colours in
     #   its visible part, or it is none (`unlike_backs`; 0: not checked)
+    own_mix: float = 0.57  # ... and those of its pixels match the taught back's mix of
+    #   colours (histogram intersection, over the colours this photo singles out) at least
+    #   this x the taught back's main colour's share: a score pad of the colour of the
+    #   back's ring alone (a minor colour, about half the main one's share) is no back; a
+    #   back shows its main colours, or all of them (`unlike_backs`; 0: not checked)
     held: bool = True  # a region whose outline holds as many centres of backs read (by the
     #   reader, or found here before) as the backs it would add is those backs: the look of
     #   a back read already, wider or longer than a card of the width near it (a back nearer
@@ -429,9 +434,13 @@ def look_pixels(image: np.ndarray, look: np.ndarray,
     small = cv2.resize(image, None, fx=s.scale, fy=s.scale, interpolation=cv2.INTER_AREA)
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     colours = look_colours(_sample(hsv), np.asarray(look, np.float32), s)
+    _LAST_COLOURS[0] = (hsv, colours)  # (for `look_mix`, asked of the same photo)
     if not colours.any():
         return hsv, None
     return hsv, _back_project(hsv, colours, s.bins)
+
+
+_LAST_COLOURS: list = [None]  # the last `look_pixels` call's (hsv, colours)
 
 
 def look_regions(image: np.ndarray, look: np.ndarray, width: float,
@@ -577,6 +586,7 @@ def unlike_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
         return pieces
     up = [p.frame for p in pieces if p.label != back and p.frame is not None]
     covered = _frames_mask(up, f, hit.shape, 1.0) if up else np.zeros_like(hit)
+    mix = None  # (`look_mix`, once a piece needs it)
     drop = set()
     for k in ask:
         m = _frames_mask([pieces[k].frame], f, hit.shape, 1.0) & (covered == 0)
@@ -584,7 +594,36 @@ def unlike_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
         share = float(np.count_nonzero(hit[m > 0])) / n if n else 0.0
         if share < s.own_look:
             drop.add(k)
+        elif s.own_mix > 0:
+            mix = look_mix(hsv, look, s) if mix is None else mix
+            x0, y0, bw, bh = cv2.boundingRect(m)
+            box = np.s_[y0:y0 + bh, x0:x0 + bw]
+            if mix_match(hsv[box], (m[box] > 0) & (hit[box] > 0), mix, s) \
+                    < s.own_mix * float(mix.max()):
+                drop.add(k)  # one minor colour of the back's (a score pad of its ring's)
     return [p for k, p in enumerate(pieces) if k not in drop]
+
+
+def look_mix(hsv: np.ndarray, look: np.ndarray, settings: BackLookSettings = BACK_LOOK
+             ) -> np.ndarray:
+    """The taught back's mix of the colours this photo singles out (`look_colours` of
+    `hsv`, the photo at `scale`): its coarse (`_coarse`) histogram over those colours,
+    summing to 1 (all zero when there are none)."""
+    table = np.asarray(look, np.float32)
+    last = _LAST_COLOURS[0]  # (`look_pixels` of this photo made `hsv` and its colours)
+    colours = last[1] if last is not None and last[0] is hsv else \
+        look_colours(_sample(hsv), table, settings)
+    mix = _coarse(np.where(colours > 0, table, 0.0))
+    return mix / max(float(mix.sum()), 1e-9)
+
+
+def mix_match(hsv: np.ndarray, mask: np.ndarray, mix: np.ndarray,
+              settings: BackLookSettings = BACK_LOOK) -> float:
+    """How much the colours of `hsv`'s pixels under `mask` (bool) match the taught back's
+    `mix` (`look_mix`): the intersection of their coarse histograms (1: the same mix; one
+    colour of the back alone: that colour's share of the mix)."""
+    own = _coarse(_look_hist(hsv, mask.astype(np.uint8), settings.bins))
+    return float(np.minimum(own, mix).sum())
 
 
 def whole_back(short: float, long_: float, fill: float, cards: float, width: float,
@@ -669,10 +708,13 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     spec = SPECS["troetofanten"]
     f = s.scale
     look0 = np.asarray(look, np.float32)
+    pixels = pixels if pixels is not None else look_pixels(image, look0, s)
     hsv, hit = look_regions(image, look0, float(np.median([p.width for p in pieces])), s,
                             pixels)
     if hit is None:
         return []
+    raw = pixels[1] > 0  # (the look's own pixels, before closing)
+    mix = None  # (`look_mix`, once a region needs it)
     centres = np.array([p.center for p in pieces]) * f
     widths = np.array([p.width for p in pieces]) * f
     outlines, _ = cv2.findContours(hit, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)  # 0/255
@@ -745,6 +787,11 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
                 on_top and s.min_second > 0 and float(common.sum() - common.flat[main0])
                 < s.min_second * (1.0 - float(coarse0.flat[main0]))):
             continue
+        if on_top and s.own_mix > 0:
+            mix = look_mix(hsv, look, s) if mix is None else mix
+            if mix_match(sub, (blob > 0) & raw[y0:y0 + bh, x0:x0 + bw], mix, s) \
+                    < s.own_mix * float(mix.max()):
+                continue  # one minor colour of the back's (a score pad of its ring's)
         for c, ang, wid in found:
             c, wid = (np.asarray(c, float) + 0.5) / f - 0.5, wid / f
             if any(p.label == "back" and np.hypot(*(p.center - c)) < s.same_back * p.width

@@ -482,6 +482,47 @@ def test_unlike_backs_drops_backs_without_the_taught_look(colour, probs, own_loo
     assert out[:2] == pieces and len(out) == 2 + kept
 
 
+@pytest.mark.parametrize("colour, ring, own_mix, kept", [
+    (BACK_RING, None, 0.57, False),  # a score pad of the ring's yellow alone: one minor
+    #                                  colour of the back's, not its mix
+    (BACK_RING, None, 0.0, True),  # not checked
+    (BACK_NAVY, BACK_RING, 0.57, True),  # the back's whole design
+    (BACK_NAVY, None, 0.57, True),  # its main colour alone (a back partly hidden)
+])
+def test_unlike_backs_drops_backs_of_one_minor_colour_of_the_look(colour, ring, own_mix,
+                                                                   kept):
+    from dataclasses import replace
+
+    from vision.cards.read import back_piece
+    from vision.teach_cards import BACK_LOOK, unlike_backs
+
+    image = np.full((600, 800, 3), (120, 140, 150), np.uint8)
+    pieces = _face_up(image, [(200, 300), (600, 450)])
+    _card(image, (400, 300), colour, ring)
+    back = back_piece((400.0, 300.0), 0.0, float(CARD_W), 0.6)
+    out = unlike_backs(image, pieces + [back], _taught_look(),
+                       replace(BACK_LOOK, own_mix=own_mix))
+    assert out[:2] == pieces and len(out) == 2 + kept
+
+
+@pytest.mark.parametrize("colour, ring, own_mix, found", [
+    (BACK_RING, None, 0.57, False),  # card-shaped, of the ring's yellow alone: no back
+    (BACK_RING, None, 0.0, True),  # not checked (and `min_second` takes the yellow as
+    #                                the design's other colour): a back
+    (BACK_NAVY, BACK_RING, 0.57, True),  # the back's design
+])
+def test_look_backs_needs_the_back_mix_of_colours(colour, ring, own_mix, found):
+    from dataclasses import replace
+
+    from vision.teach_cards import BACK_LOOK, look_backs
+
+    image = np.full((600, 800, 3), (120, 140, 150), np.uint8)
+    pieces = _face_up(image, [(200, 300), (600, 450)])
+    _card(image, (400, 300), colour, ring)
+    out = look_backs(image, pieces, _taught_look(), replace(BACK_LOOK, own_mix=own_mix))
+    assert len(out) == int(found)
+
+
 def test_unlike_backs_keeps_every_back_when_the_look_singles_out_nothing():
     """Where this photo's colours do not single the taught back out (`look_pixels` gives no
     hit mask: a cloth of the back's colour), no back found by shape alone is dropped."""
