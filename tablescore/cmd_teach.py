@@ -44,7 +44,9 @@ def cmd_teach(args: argparse.Namespace) -> int:
     tg = teachable(args.game)
     name = args.name or Path(args.folder).resolve().name
     if not NAME_RE.match(name) or name in (".", ".."):
-        raise OptionError(f"profile names are letters, digits, '.', '_' and '-': {name!r}")
+        hint = "" if args.name else " (the folder's name; give the profile one with --name)"
+        raise OptionError(
+            f"profile names are letters, digits, '.', '_' and '-': {name!r}{hint}")
     started = time.perf_counter()
     profile = build_profile(args.folder, args.game)
     out = profile.save(Path(args.data) / "teach" / name)

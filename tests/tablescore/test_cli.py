@@ -31,3 +31,18 @@ def test_option_the_game_does_not_take(run_cli, write_json):
         "score", "--game", "troetofanten", "--facts", path, "--variant", "pile", "--json"
     )
     assert code == 2 and out["error"]["code"] == "bad_option"
+
+
+@pytest.mark.parametrize(
+    "folder, name, hint",
+    [
+        ("my photos", None, True),  # a folder name with a space: say how to name the profile
+        ("photos", "../x", False),  # a bad --name given: the hint would not help
+    ],
+)
+def test_teach_profile_name_from_folder_says_use_name(run_cli, tmp_path, folder, name, hint):
+    (tmp_path / folder).mkdir()
+    args = ["teach", "--game", "simsala-hopp", tmp_path / folder, "--data", tmp_path / "d"]
+    code, out = run_cli(*args, *(["--name", name] if name else []))
+    assert code == 2 and out["error"]["code"] == "bad_option"
+    assert ("--name" in out["error"]["message"]) == hint
