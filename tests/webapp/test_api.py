@@ -219,6 +219,35 @@ def test_score_facts_bad_input(client, body, code):
     assert error_code(res) == code
 
 
+@pytest.mark.parametrize(
+    "session, words",
+    [
+        ("nope", "nope"),  # an id no session has
+        ([1], "is text"),  # not an id at all: was a 500 (SQLite cannot bind a list)
+        ({"id": "x"}, "is text"),
+    ],
+)
+def test_score_facts_unknown_session_is_404(client, session, words):
+    body = {"game": "troetofanten", "facts": {"zones": {}}, "session": session}
+    res = client.post("/api/score/facts", json=body)
+    assert res.status_code == 404 and error_code(res) == "no_such_session"
+    assert words in res.get_json()["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/api/scans/999",  # no such photo
+        "/api/scans/999/photo",
+        "/api/scans/99999999999999999999",  # past SQLite's INTEGER: was a 500 (OverflowError)
+        "/api/scans/99999999999999999999/photo",
+    ],
+)
+def test_missing_scan_is_404(client, url):
+    res = client.get(url)
+    assert res.status_code == 404 and error_code(res) == "no_such_scan"
+
+
 def test_score_facts_not_json(client):
     res = client.post("/api/score/facts", data="{not json", content_type="application/json")
     assert res.status_code == 400
