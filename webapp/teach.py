@@ -18,6 +18,7 @@ from pathlib import Path
 
 from flask import Blueprint, current_app, request
 
+from tablescore.cmd_teach import refuse_other_games_profile
 from tablescore.errors import BadInput
 from webapp import games
 
@@ -51,6 +52,7 @@ def create_teach():
     name = request.form.get("name", "")
     if not TEACH_NAME.match(name):
         raise BadInput(f"teach profile names are letters, digits, '.', '_' and '-': {name!r}")
+    refuse_other_games_profile(teach_root(), name, game)  # (the CLI's teach rule)
     photos = []
     for k, f in enumerate(request.files.getlist("photo")):
         data = f.read()

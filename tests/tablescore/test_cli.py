@@ -1,3 +1,5 @@
+import json
+
 import pytest
 
 
@@ -46,3 +48,17 @@ def test_teach_profile_name_from_folder_says_use_name(run_cli, tmp_path, folder,
     code, out = run_cli(*args, *(["--name", name] if name else []))
     assert code == 2 and out["error"]["code"] == "bad_option"
     assert ("--name" in out["error"]["message"]) == hint
+
+
+@pytest.mark.parametrize("owner, code", [
+    ("troetofanten", "bad_input"),  # another game's profile of that name: not replaced
+    ("simsala-hopp", "bad_teach_input"),  # the same game's: on to reading the (empty) folder
+])
+def test_teach_does_not_replace_another_games_profile(run_cli, tmp_path, owner, code):
+    meta = tmp_path / "d" / "teach" / "kitchen" / "profile.json"
+    meta.parent.mkdir(parents=True)
+    meta.write_text(json.dumps({"game": owner, "labels": [], "counts": {}}))
+    (tmp_path / "kitchen").mkdir()
+    code_, out = run_cli("teach", "--game", "simsala-hopp", tmp_path / "kitchen",
+                         "--data", tmp_path / "d")
+    assert code_ == 2 and out["error"]["code"] == code, out

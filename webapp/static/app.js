@@ -1031,7 +1031,7 @@ async function teachPage(game) {
   const photos = [];  // {blob, url, w, h, taps: [{x, y, label}]}
   const chosen = store('local', `teach:${game}`);
   const list = h('div', { class: 'stack', id: 'teach-photos' });
-  const nameIn = h('input', { type: 'text', id: 'teach-name', value: chosen || 'my-copy', maxlength: 64 });
+  const nameIn = h('input', { type: 'text', id: 'teach-name', value: chosen || `my-${game}`, maxlength: 64 });
   const status = h('p', { class: 'muted', id: 'teach-status' },
     `Photograph some pieces ${TEACH_ON_TABLE.has(game) ? 'on the table' : game === 'mauerhuepfer' ? 'on the board' : 'on the play area'}, then tap each piece and name it. One piece of each kind is enough.`);
   const file = h('input', { type: 'file', accept: 'image/*', capture: 'environment', id: 'teach-file', hidden: true, multiple: true });
