@@ -51,6 +51,16 @@ def game_options(args: argparse.Namespace) -> dict[str, str]:
     return {name: getattr(args, name, None) for name in GAME_OPTIONS}
 
 
+ANNOTATE_SUFFIXES = (".jpg", ".jpeg", ".png")  # what the annotation writer (OpenCV) can write
+
+
+def check_annotate(path: str | None) -> None:
+    """`OptionError` before any work for an --annotate file OpenCV has no writer for (it
+    raised cv2.error after the photo was read: a traceback, exit 1)."""
+    if path and not path.lower().endswith(ANNOTATE_SUFFIXES):
+        raise OptionError(f"--annotate: name a .jpg or .png file, got {path!r}")
+
+
 def cmd_score(args: argparse.Namespace) -> int:
     from scoring import score_facts
 
@@ -75,6 +85,7 @@ def cmd_score(args: argparse.Namespace) -> int:
             "timings_ms": {"total": round((time.perf_counter() - started) * 1000, 3)},
         }
     elif args.photo:
+        check_annotate(args.annotate)
         try:
             from vision.pipeline import score_photo
         except ImportError:

@@ -62,3 +62,20 @@ def test_teach_does_not_replace_another_games_profile(run_cli, tmp_path, owner, 
     code_, out = run_cli("teach", "--game", "simsala-hopp", tmp_path / "kitchen",
                          "--data", tmp_path / "d")
     assert code_ == 2 and out["error"]["code"] == code, out
+
+
+@pytest.mark.parametrize("command", ["score", "dice"])
+@pytest.mark.parametrize(
+    "name, code",
+    [
+        ("seen.txt", "bad_option"),  # no image writer for it: was cv2.error, a traceback
+        ("seen", "bad_option"),  # no extension at all
+    ],
+)
+def test_annotate_file_opencv_cannot_write(run_cli, tmp_path, command, name, code):
+    photo = tmp_path / "photo.jpg"
+    photo.write_bytes(b"not read: the option is checked first")
+    game = ["--game", "simsala-hopp", "--magician", "blue"] if command == "score" else []
+    got, out = run_cli(command, photo, *game, "--annotate", tmp_path / name, "--json")
+    assert got == 2 and out["error"]["code"] == code
+    assert "--annotate" in out["error"]["message"]
