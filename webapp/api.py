@@ -39,6 +39,14 @@ def json_body() -> dict:
     return body
 
 
+def multipart_form(what: str) -> None:
+    """`BadInput` for a body that is not a multipart form (a JSON body read as an empty form
+    was answered "unknown game ''", though the JSON named one)."""
+    if request.mimetype != "multipart/form-data":
+        raise BadInput(f"{what} takes a multipart form (the photo as the file field 'photo', "
+                       f"'game' and the settings as fields), not {request.mimetype or 'no body'}")
+
+
 def image_type(data: bytes) -> str:
     """The MIME type of a JPEG or PNG photo; `BadInput` for anything else."""
     for sig, mime in IMAGE_SIGNATURES.items():
@@ -99,6 +107,7 @@ def list_games():
 @bp.post("/score")
 def score_photo():
     """Multipart: ``photo`` file, ``game``, the game's option fields, optional ``session``."""
+    multipart_form("POST /api/score")
     game = request.form.get("game", "")
     games.info(game)
     upload = request.files.get("photo")

@@ -44,8 +44,9 @@ def list_teach():
 @bp.post("/teach")
 def create_teach():
     from vision.teach import profile_counts, profile_from_taps, teachable
-    from webapp.api import TEACH_NAME, image_type
+    from webapp.api import TEACH_NAME, image_type, multipart_form
 
+    multipart_form("POST /api/teach")
     game = request.form.get("game", "")
     games.info(game)
     tg = teachable(game)

@@ -126,6 +126,22 @@ def test_score_photo_bad_uploads(client, fake_pipeline, data, fields, status, co
     assert fake_pipeline == []  # rejected before the pipeline ran
 
 
+@pytest.mark.parametrize("url", ["/api/score", "/api/teach"])
+@pytest.mark.parametrize(
+    "kwargs, words",
+    [
+        ({"json": {"game": "troetofanten"}}, "not application/json"),  # was "unknown game ''"
+        ({"data": "game=troetofanten", "content_type": "application/x-www-form-urlencoded"},
+         "multipart form"),
+        ({}, "no body"),
+    ],
+)
+def test_photo_routes_want_a_multipart_form(client, fake_pipeline, url, kwargs, words):
+    res = client.post(url, **kwargs)
+    assert res.status_code == 400 and error_code(res) == "bad_input"
+    assert words in res.get_json()["error"]["message"]
+
+
 def test_upload_over_the_limit_is_413(data_dir):
     app = create_app({"TESTING": True, "DATA_DIR": str(data_dir), "MAX_CONTENT_LENGTH": 4096})
     res = upload(app.test_client(), jpeg() + b"\0" * 8000)
