@@ -105,9 +105,29 @@ def human_score(result: dict) -> str:
     return "\n".join(lines)
 
 
+def check_listen(host: str, port: int) -> None:
+    """`OptionError` when the server could not listen on host:port (a port in use, out of
+    range or privileged, an unknown host): waitress raised a traceback, Werkzeug (--https)
+    printed its own words; both before any page was served."""
+    import socket
+
+    if not 0 < port < 65536:
+        raise OptionError(f"--port must be 1-65535, got {port}")
+    try:
+        family, kind, proto, _, addr = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        with socket.socket(family, kind, proto) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the servers do
+            s.bind(addr)
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        raise OptionError(f"cannot serve on {host}:{port}: {why} (another --port or --host?)"
+                          ) from None
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from webapp import serve
 
+    check_listen(args.host, args.port)
     serve(host=args.host, port=args.port, data_dir=args.data, https=args.https)
     return 0
 

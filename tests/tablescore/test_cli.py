@@ -1,4 +1,5 @@
 import json
+import socket
 
 import pytest
 
@@ -79,3 +80,28 @@ def test_annotate_file_opencv_cannot_write(run_cli, tmp_path, command, name, cod
     got, out = run_cli(command, photo, *game, "--annotate", tmp_path / name, "--json")
     assert got == 2 and out["error"]["code"] == code
     assert "--annotate" in out["error"]["message"]
+
+
+@pytest.fixture
+def busy_port():
+    """A localhost port another program listens on."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        yield s.getsockname()[1]
+
+
+@pytest.mark.parametrize(
+    "extra, words",
+    [
+        (["--port", "{busy}"], "in use"),  # was waitress' OSError traceback
+        (["--port", "{busy}", "--https"], "in use"),  # Werkzeug printed its own text, exit 1
+        (["--port", "99999"], "1-65535"),  # was a ValueError traceback
+        (["--host", "no-such-host.invalid", "--port", "8"], "no-such-host.invalid"),
+    ],
+)
+def test_serve_where_it_cannot_listen(run_cli, tmp_path, busy_port, extra, words):
+    extra = [a.replace("{busy}", str(busy_port)) for a in extra]
+    code, out = run_cli("serve", *extra, "--data", tmp_path / "d")
+    assert code == 2 and out["error"]["code"] == "bad_option"
+    assert words in out["error"]["message"]
