@@ -66,6 +66,8 @@ def create_teach():
         taps = json.loads(request.form.get("taps", "[]"))
     except json.JSONDecodeError as exc:
         raise BadInput(f"taps: not JSON: {exc}") from None
+    except RecursionError:
+        raise BadInput("taps: nested too deeply") from None
     if not isinstance(taps, list):
         raise BadInput("taps: expected a list of {photo, x, y, label}")
     started = time.perf_counter()

@@ -105,3 +105,24 @@ def test_serve_where_it_cannot_listen(run_cli, tmp_path, busy_port, extra, words
     code, out = run_cli("serve", *extra, "--data", tmp_path / "d")
     assert code == 2 and out["error"]["code"] == "bad_option"
     assert words in out["error"]["message"]
+
+
+DEEP = "[" * 100_000 + "]" * 100_000  # json's parser recurses per level
+
+
+@pytest.mark.parametrize(
+    "text, code, words",
+    [
+        ("\ufeff" + '{"zones": {}}', 0, None),  # a byte-order mark (Notepad): was "not JSON"
+        (DEEP, 2, "nested too deeply"),  # was a RecursionError traceback
+    ],
+)
+def test_facts_file_encodings_and_depth(run_cli, tmp_path, text, code, words):
+    path = tmp_path / "facts.json"
+    path.write_text(text, encoding="utf-8")
+    got, out = run_cli("score", "--game", "troetofanten", "--facts", path, "--json")
+    assert got == code
+    if words:
+        assert out["error"]["code"] == "bad_input" and words in out["error"]["message"]
+    else:
+        assert out["facts"] == {"zones": {}}

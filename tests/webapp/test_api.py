@@ -264,6 +264,30 @@ def test_missing_scan_is_404(client, url):
     assert res.status_code == 404 and error_code(res) == "no_such_scan"
 
 
+DEEP = "[" * 100_000 + "]" * 100_000  # json's parser recurses per level
+
+
+@pytest.mark.parametrize(
+    "url, kwargs",
+    [
+        ("/api/score/facts", {"data": '{"game": "troetofanten", "facts": ' + DEEP + "}"}),
+        ("/api/sessions", {"data": DEEP}),
+        ("/api/mauerhuepfer/moves", {"data": DEEP}),
+    ],
+)
+def test_json_nested_too_deeply_is_400(client, url, kwargs):
+    res = client.post(url, content_type="application/json", **kwargs)  # was a 500
+    assert res.status_code == 400 and error_code(res) == "bad_input"
+    assert "nested too deeply" in res.get_json()["error"]["message"]
+
+
+def test_teach_taps_nested_too_deeply_is_400(client):
+    form = {"game": "simsala-hopp", "name": "k", "taps": DEEP,
+            "photo": (io.BytesIO(jpeg()), "p.jpg")}
+    res = client.post("/api/teach", data=form, content_type="multipart/form-data")
+    assert res.status_code == 400 and "nested too deeply" in res.get_json()["error"]["message"]
+
+
 def test_score_facts_not_json(client):
     res = client.post("/api/score/facts", data="{not json", content_type="application/json")
     assert res.status_code == 400
