@@ -28,4 +28,4 @@ def read_json_file(
     except json.JSONDecodeError as exc:
         raise invalid(f"{what} file {p} is not valid JSON: {exc}") from None
     except RecursionError:  # json's parser recurses per level: [[[[...]]]] thousands deep
-        raise invalid(f"{what} file {p} is nested too deeply to be facts") from None
+        raise invalid(f"{what} file {p} is nested too deeply (thousands of levels)") from None
