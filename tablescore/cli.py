@@ -111,8 +111,8 @@ def check_listen(host: str, port: int) -> None:
     printed its own words; both before any page was served."""
     import socket
 
-    if not 0 < port < 65536:
-        raise OptionError(f"--port must be 1-65535, got {port}")
+    if not 0 <= port < 65536:  # (0: any free port, the system's choice)
+        raise OptionError(f"--port must be 0-65535, got {port}")
     try:
         family, kind, proto, _, addr = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
         with socket.socket(family, kind, proto) as s:
