@@ -50,7 +50,17 @@ def _png_size(data: bytes) -> tuple[int, int]:
     if len(data) < 33 or data[12:16] != b"IHDR":
         raise BadImage("the PNG file is truncated or corrupt (no IHDR header)")
     w, h = struct.unpack(">II", data[16:24])
-    if b"IEND" not in data[-16:]:
+    # Walk the chunks to IEND: bytes after it (some tools pad or append) are not truncation.
+    i = 8
+    while True:
+        if i + 8 > len(data):
+            raise BadImage("the PNG file is truncated (no IEND chunk at its end)")
+        (length,) = struct.unpack(">I", data[i : i + 4])
+        kind = data[i + 4 : i + 8]
+        i += 12 + length  # length, type, data, CRC
+        if kind == b"IEND":
+            break
+    if i > len(data):
         raise BadImage("the PNG file is truncated (no IEND chunk at its end)")
     return w, h
 

@@ -82,6 +82,14 @@ def test_bad_inputs_are_named(blob, words):
     assert exc.value.exit_code == 2
 
 
+@pytest.mark.parametrize("tail", [b"\n", b"\0" * 100, b"appended by an editor" * 3],
+                         ids=["newline", "zero-padding", "text"])
+def test_bytes_after_the_end_are_not_truncation(tail):
+    # A whole PNG with bytes after IEND was refused as "truncated" (IEND not in the last 16).
+    for blob, fmt in ((png(), "png"), (jpeg(), "jpeg")):
+        assert load_photo(blob + tail).format == fmt
+
+
 def test_phone_108_megapixel_jpeg_is_read():
     # A 108 MP phone photo (12000 x 9000, baseline JPEG) was refused as a bomb (over 64 MP);
     # libjpeg decodes it at 1/8 scale without holding the whole photo.
