@@ -173,6 +173,25 @@ def test_facts_json_the_form_cannot_show_keeps_the_page(tmp_path, game, bad):
     assert errors == []
 
 
+def test_checking_a_move_with_a_field_left_empty_asks_for_it(tmp_path):
+    # Before: an empty "from" went to the referee and came back "Not allowed: there is no
+    # field  on this board", a verdict on a move nobody described.
+    with live_server(tmp_path / "data") as url, phone_browser(tmp_path / "p") as page:
+        page.goto(f"{url}/#/new/mauerhuepfer")
+        page.click("#start-game")
+        page.click("#type-in")
+        page.click("#score-facts")
+        page.click("#use-result")
+        page.wait_for_selector("#move-from")
+        page.fill("#move-to", "7")
+        page.click("text=Is this move allowed?")
+        page.wait_for_selector("#move-verdict .error")
+        assert "Say where the pawn moves from" in page.inner_text("#move-verdict")
+        page.fill("#move-from", "B")
+        page.click("text=Is this move allowed?")
+        page.wait_for_selector("#move-verdict .big")  # a described move gets the verdict
+
+
 def test_a_change_from_another_phone_shows_up(tmp_path):
     with live_server(tmp_path / "data") as url, phone_browser(tmp_path / "p") as page:
         start_simsala(page, url)

@@ -514,6 +514,10 @@ function movesBlock(s, last) {
     }
   };
   const check = async () => {
+    if (!from.value.trim() || !to.value.trim()) {  // a referee's "Not allowed" for no move misleads
+      show(verdict, h('p', { class: 'error', text: 'Say where the pawn moves from (B or a field) and to (a field or goal).' }));
+      return;
+    }
     try {
       const res = await api('POST', '/api/mauerhuepfer/check', { facts: last.facts, colour: colour.value, move: { from: from.value.trim(), to: to.value.trim() } });
       show(verdict, h('p', { class: 'big ' + (res.ok ? 'good' : 'bad') }, res.ok ? 'Allowed' : 'Not allowed'), h('p', { text: res.reason }));
