@@ -35,11 +35,30 @@ class _Parser(argparse.ArgumentParser):
         raise OptionError(message)
 
 
+def _print(text: str, fallback: str | None = None) -> None:
+    """Print for this stdout's encoding: where it cannot hold the text (PYTHONIOENCODING=ascii,
+    a cp1252 console, a path with 'ü' in the message) print ``fallback`` (JSON with \\u
+    escapes, the same object) or the text with '?' for what it cannot show, not a traceback."""
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    try:
+        text.encode(encoding)
+    except UnicodeEncodeError:
+        text = fallback if fallback is not None else text.encode(encoding, "replace").decode(
+            encoding)
+    except LookupError:
+        pass
+    print(text)
+
+
+def print_json(obj: dict, indent: int | None = None) -> None:
+    _print(json.dumps(obj, indent=indent, ensure_ascii=False), json.dumps(obj, indent=indent))
+
+
 def emit(obj: dict, as_json: bool, human: str | None = None) -> None:
     if as_json or human is None:
-        print(json.dumps(obj, indent=2, ensure_ascii=False))
+        print_json(obj, indent=2)
     else:
-        print(human)
+        _print(human)
 
 
 def add_game_options(p: argparse.ArgumentParser) -> None:
@@ -163,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         return args.func(args)
     except TablescoreError as exc:
-        print(json.dumps(exc.to_json(), ensure_ascii=False))
+        print_json(exc.to_json())
         return exc.exit_code
     except KeyboardInterrupt:
         return 130

@@ -1,5 +1,8 @@
 import json
+import os
 import socket
+import subprocess
+import sys
 
 import pytest
 
@@ -126,3 +129,29 @@ def test_facts_file_encodings_and_depth(run_cli, tmp_path, text, code, words):
         assert out["error"]["code"] == "bad_input" and words in out["error"]["message"]
     else:
         assert out["facts"] == {"zones": {}}
+
+
+@pytest.mark.parametrize(
+    "args, code",
+    [
+        (["score", "{dir}/nöpe.jpg", "--game", "simsala-hopp", "--json"], 2),  # photo path
+        (["score", "--game", "troetofanten", "--facts", "{dir}/fäcts-bad.json"], 2),  # facts
+        (["score", "--game", "troetofanten", "--facts", "{dir}/fäcts.json", "--json"], 0),
+    ],
+)
+def test_output_on_a_stdout_that_cannot_hold_the_text(tmp_path, args, code):
+    # An error naming a path with 'ö' on an ASCII stdout was a UnicodeEncodeError traceback;
+    # now the same JSON with \u escapes.
+    (tmp_path / "fäcts.json").write_text('{"zones": {"north": {"elephant-3": 1}}}')
+    (tmp_path / "fäcts-bad.json").write_text("{not json")
+    args = [a.replace("{dir}", str(tmp_path)) for a in args]
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    run = subprocess.run([sys.executable, "-m", "tablescore", *args], capture_output=True,
+                         env=env, timeout=120)
+    assert b"Traceback" not in run.stderr, run.stderr[-400:]
+    assert run.returncode == code
+    out = json.loads(run.stdout)
+    if code:
+        assert str(tmp_path) in out["error"]["message"]  # the path, read back from \u escapes
+    else:
+        assert out["score"]["points"]
