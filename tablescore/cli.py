@@ -35,11 +35,30 @@ class _Parser(argparse.ArgumentParser):
         raise OptionError(message)
 
 
+def _print(text: str, fallback: str | None = None) -> None:
+    """Print for this stdout's encoding: where it cannot hold the text (PYTHONIOENCODING=ascii,
+    a cp1252 console, a path with 'ü' in the message) print ``fallback`` (JSON with \\u
+    escapes, the same object) or the text with '?' for what it cannot show, not a traceback."""
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    try:
+        text.encode(encoding)
+    except UnicodeEncodeError:
+        text = fallback if fallback is not None else text.encode(encoding, "replace").decode(
+            encoding)
+    except LookupError:
+        pass
+    print(text)
+
+
+def print_json(obj: dict, indent: int | None = None) -> None:
+    _print(json.dumps(obj, indent=indent, ensure_ascii=False), json.dumps(obj, indent=indent))
+
+
 def emit(obj: dict, as_json: bool, human: str | None = None) -> None:
     if as_json or human is None:
-        print(json.dumps(obj, indent=2, ensure_ascii=False))
+        print_json(obj, indent=2)
     else:
-        print(human)
+        _print(human)
 
 
 def add_game_options(p: argparse.ArgumentParser) -> None:
@@ -49,6 +68,16 @@ def add_game_options(p: argparse.ArgumentParser) -> None:
 
 def game_options(args: argparse.Namespace) -> dict[str, str]:
     return {name: getattr(args, name, None) for name in GAME_OPTIONS}
+
+
+ANNOTATE_SUFFIXES = (".jpg", ".jpeg", ".png")  # what the annotation writer (OpenCV) can write
+
+
+def check_annotate(path: str | None) -> None:
+    """`OptionError` before any work for an --annotate file OpenCV has no writer for (it
+    raised cv2.error after the photo was read: a traceback, exit 1)."""
+    if path and not path.lower().endswith(ANNOTATE_SUFFIXES):
+        raise OptionError(f"--annotate: name a .jpg or .png file, got {path!r}")
 
 
 def cmd_score(args: argparse.Namespace) -> int:
@@ -75,6 +104,7 @@ def cmd_score(args: argparse.Namespace) -> int:
             "timings_ms": {"total": round((time.perf_counter() - started) * 1000, 3)},
         }
     elif args.photo:
+        check_annotate(args.annotate)
         try:
             from vision.pipeline import score_photo
         except ImportError:
@@ -94,9 +124,29 @@ def human_score(result: dict) -> str:
     return "\n".join(lines)
 
 
+def check_listen(host: str, port: int) -> None:
+    """`OptionError` when the server could not listen on host:port (a port in use, out of
+    range or privileged, an unknown host): waitress raised a traceback, Werkzeug (--https)
+    printed its own words; both before any page was served."""
+    import socket
+
+    if not 0 <= port < 65536:  # (0: any free port, the system's choice)
+        raise OptionError(f"--port must be 0-65535, got {port}")
+    try:
+        family, kind, proto, _, addr = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        with socket.socket(family, kind, proto) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the servers do
+            s.bind(addr)
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        raise OptionError(f"cannot serve on {host}:{port}: {why} (another --port or --host?)"
+                          ) from None
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from webapp import serve
 
+    check_listen(args.host, args.port)
     serve(host=args.host, port=args.port, data_dir=args.data, https=args.https)
     return 0
 
@@ -132,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         return args.func(args)
     except TablescoreError as exc:
-        print(json.dumps(exc.to_json(), ensure_ascii=False))
+        print_json(exc.to_json())
         return exc.exit_code
     except KeyboardInterrupt:
         return 130

@@ -65,8 +65,9 @@ def _annotate(path_in: str, result: dict, path_out: str) -> None:
 
 
 def cmd_dice(args: argparse.Namespace) -> int:
-    from tablescore.cli import emit
+    from tablescore.cli import check_annotate, emit
 
+    check_annotate(args.annotate)
     result = read_dice_photo(args.photo)
     if args.annotate:
         _annotate(args.photo, result, args.annotate)

@@ -18,9 +18,20 @@ import re
 import time
 from pathlib import Path
 
-from tablescore.errors import OptionError
+from tablescore.errors import BadInput, OptionError
 
 NAME_RE = re.compile(r"^[A-Za-z0-9._-]+$")  # the same rule as the web API's `teach` field
+
+
+def refuse_other_games_profile(root: Path, name: str, game: str) -> None:
+    """`BadInput` when `name` is taken by another game's profile: saving would replace it, and
+    that game's photos, which name the profile, would all fail."""
+    from vision.teach import list_profiles
+
+    for p in list_profiles(root):
+        if p["name"] == name and p["game"] != game:
+            raise BadInput(f"the teach profile {name!r} is for {p['game']}; give this one "
+                           "another name")
 
 
 def register(subparsers) -> None:
@@ -44,7 +55,10 @@ def cmd_teach(args: argparse.Namespace) -> int:
     tg = teachable(args.game)
     name = args.name or Path(args.folder).resolve().name
     if not NAME_RE.match(name) or name in (".", ".."):
-        raise OptionError(f"profile names are letters, digits, '.', '_' and '-': {name!r}")
+        hint = "" if args.name else " (the folder's name; give the profile one with --name)"
+        raise OptionError(
+            f"profile names are letters, digits, '.', '_' and '-': {name!r}{hint}")
+    refuse_other_games_profile(Path(args.data) / "teach", name, args.game)
     started = time.perf_counter()
     profile = build_profile(args.folder, args.game)
     out = profile.save(Path(args.data) / "teach" / name)

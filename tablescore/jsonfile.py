@@ -13,11 +13,12 @@ from tablescore.errors import BadInput, TablescoreError
 def read_json_file(
     path: str | Path, what: str, invalid: Callable[[str], TablescoreError] = BadInput
 ) -> object:
-    """Load a JSON file. A missing or unreadable file raises `BadInput`; text that is not JSON
-    raises ``invalid(message)`` (`BadInput` unless the caller names another error)."""
+    """Load a JSON file (UTF-8, with or without a byte-order mark). A missing or unreadable
+    file raises `BadInput`; text that is not JSON, or nested thousands deep, raises
+    ``invalid(message)`` (`BadInput` unless the caller names another error)."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = p.read_text(encoding="utf-8-sig")  # (a byte-order mark, as Windows editors write)
     except FileNotFoundError:
         raise BadInput(f"{what} file not found: {p}") from None
     except (OSError, UnicodeDecodeError) as exc:
@@ -26,3 +27,5 @@ def read_json_file(
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise invalid(f"{what} file {p} is not valid JSON: {exc}") from None
+    except RecursionError:  # json's parser recurses per level: [[[[...]]]] thousands deep
+        raise invalid(f"{what} file {p} is nested too deeply (thousands of levels)") from None

@@ -33,10 +33,21 @@ def store():
 
 
 def json_body() -> dict:
-    body = request.get_json(silent=True)
+    try:
+        body = request.get_json(silent=True)
+    except RecursionError:  # (silent covers bad JSON, not [[[[...]]]] thousands deep: a 500)
+        raise BadInput("the JSON in the request body is nested too deeply") from None
     if not isinstance(body, dict):
         raise BadInput("expected a JSON object in the request body")
     return body
+
+
+def multipart_form(what: str) -> None:
+    """`BadInput` for a body that is not a multipart form (a JSON body read as an empty form
+    was answered "unknown game ''", though the JSON named one)."""
+    if request.mimetype != "multipart/form-data":
+        raise BadInput(f"{what} takes a multipart form (the photo as the file field 'photo', "
+                       f"'game' and the settings as fields), not {request.mimetype or 'no body'}")
 
 
 def image_type(data: bytes) -> str:
@@ -99,6 +110,7 @@ def list_games():
 @bp.post("/score")
 def score_photo():
     """Multipart: ``photo`` file, ``game``, the game's option fields, optional ``session``."""
+    multipart_form("POST /api/score")
     game = request.form.get("game", "")
     games.info(game)
     upload = request.files.get("photo")

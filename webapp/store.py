@@ -25,6 +25,12 @@ class SessionNotFound(TablescoreError):
     http_status = 404
 
 
+class ScanNotFound(SessionNotFound):
+    """A kept photo's id that is not in the store (404 like a session)."""
+
+    code = "no_such_scan"
+
+
 class Conflict(TablescoreError):
     """The session changed since the client last read it (another phone recorded a turn)."""
 
@@ -109,6 +115,8 @@ class Store:
         return self.get_session(sid)
 
     def get_session(self, sid: str) -> dict:
+        if not isinstance(sid, str):  # a JSON body's "session": [1] or {} names no session
+            raise SessionNotFound(f"no game session {sid!r}: a session id is text")
         with self._connect() as con:
             row = con.execute("SELECT * FROM sessions WHERE id = ?", (sid,)).fetchone()
         if row is None:
@@ -178,10 +186,12 @@ class Store:
         return scan_id
 
     def get_scan(self, scan_id: int) -> dict:
-        with self._connect() as con:
-            row = con.execute("SELECT * FROM scans WHERE id = ?", (scan_id,)).fetchone()
+        row = None
+        if 0 <= scan_id < 2**63:  # SQLite's INTEGER; a larger id from the URL names no photo
+            with self._connect() as con:
+                row = con.execute("SELECT * FROM scans WHERE id = ?", (scan_id,)).fetchone()
         if row is None:
-            raise SessionNotFound(f"no photo {scan_id}")
+            raise ScanNotFound(f"no photo {scan_id}")
         return {
             "id": row["id"],
             "session_id": row["session_id"],

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from flask import Blueprint, current_app, request
 
+from tablescore.cmd_teach import refuse_other_games_profile
 from tablescore.errors import BadInput
 from webapp import games
 
@@ -43,14 +44,16 @@ def list_teach():
 @bp.post("/teach")
 def create_teach():
     from vision.teach import profile_counts, profile_from_taps, teachable
-    from webapp.api import TEACH_NAME, image_type
+    from webapp.api import TEACH_NAME, image_type, multipart_form
 
+    multipart_form("POST /api/teach")
     game = request.form.get("game", "")
     games.info(game)
     tg = teachable(game)
     name = request.form.get("name", "")
     if not TEACH_NAME.match(name):
         raise BadInput(f"teach profile names are letters, digits, '.', '_' and '-': {name!r}")
+    refuse_other_games_profile(teach_root(), name, game)  # (the CLI's teach rule)
     photos = []
     for k, f in enumerate(request.files.getlist("photo")):
         data = f.read()
@@ -63,6 +66,8 @@ def create_teach():
         taps = json.loads(request.form.get("taps", "[]"))
     except json.JSONDecodeError as exc:
         raise BadInput(f"taps: not JSON: {exc}") from None
+    except RecursionError:
+        raise BadInput("taps: nested too deeply") from None
     if not isinstance(taps, list):
         raise BadInput("taps: expected a list of {photo, x, y, label}")
     started = time.perf_counter()

@@ -1,3 +1,9 @@
+import json
+import os
+import socket
+import subprocess
+import sys
+
 import pytest
 
 
@@ -31,3 +37,121 @@ def test_option_the_game_does_not_take(run_cli, write_json):
         "score", "--game", "troetofanten", "--facts", path, "--variant", "pile", "--json"
     )
     assert code == 2 and out["error"]["code"] == "bad_option"
+
+
+@pytest.mark.parametrize(
+    "folder, name, hint",
+    [
+        ("my photos", None, True),  # a folder name with a space: say how to name the profile
+        ("photos", "../x", False),  # a bad --name given: the hint would not help
+    ],
+)
+def test_teach_profile_name_from_folder_says_use_name(run_cli, tmp_path, folder, name, hint):
+    (tmp_path / folder).mkdir()
+    args = ["teach", "--game", "simsala-hopp", tmp_path / folder, "--data", tmp_path / "d"]
+    code, out = run_cli(*args, *(["--name", name] if name else []))
+    assert code == 2 and out["error"]["code"] == "bad_option"
+    assert ("--name" in out["error"]["message"]) == hint
+
+
+@pytest.mark.parametrize("owner, code", [
+    ("troetofanten", "bad_input"),  # another game's profile of that name: not replaced
+    ("simsala-hopp", "bad_teach_input"),  # the same game's: on to reading the (empty) folder
+])
+def test_teach_does_not_replace_another_games_profile(run_cli, tmp_path, owner, code):
+    meta = tmp_path / "d" / "teach" / "kitchen" / "profile.json"
+    meta.parent.mkdir(parents=True)
+    meta.write_text(json.dumps({"game": owner, "labels": [], "counts": {}}))
+    (tmp_path / "kitchen").mkdir()
+    code_, out = run_cli("teach", "--game", "simsala-hopp", tmp_path / "kitchen",
+                         "--data", tmp_path / "d")
+    assert code_ == 2 and out["error"]["code"] == code, out
+
+
+@pytest.mark.parametrize("command", ["score", "dice"])
+@pytest.mark.parametrize(
+    "name, code",
+    [
+        ("seen.txt", "bad_option"),  # no image writer for it: was cv2.error, a traceback
+        ("seen", "bad_option"),  # no extension at all
+    ],
+)
+def test_annotate_file_opencv_cannot_write(run_cli, tmp_path, command, name, code):
+    photo = tmp_path / "photo.jpg"
+    photo.write_bytes(b"not read: the option is checked first")
+    game = ["--game", "simsala-hopp", "--magician", "blue"] if command == "score" else []
+    got, out = run_cli(command, photo, *game, "--annotate", tmp_path / name, "--json")
+    assert got == 2 and out["error"]["code"] == code
+    assert "--annotate" in out["error"]["message"]
+
+
+@pytest.fixture
+def busy_port():
+    """A localhost port another program listens on."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        yield s.getsockname()[1]
+
+
+@pytest.mark.parametrize(
+    "extra, words",
+    [
+        (["--port", "{busy}"], "in use"),  # was waitress' OSError traceback
+        (["--port", "{busy}", "--https"], "in use"),  # Werkzeug printed its own text, exit 1
+        (["--port", "99999"], "0-65535"),  # was a ValueError traceback
+        (["--host", "no-such-host.invalid", "--port", "8"], "no-such-host.invalid"),
+    ],
+)
+def test_serve_where_it_cannot_listen(run_cli, tmp_path, busy_port, extra, words):
+    extra = [a.replace("{busy}", str(busy_port)) for a in extra]
+    code, out = run_cli("serve", *extra, "--data", tmp_path / "d")
+    assert code == 2 and out["error"]["code"] == "bad_option"
+    assert words in out["error"]["message"]
+
+
+DEEP = "[" * 100_000 + "]" * 100_000  # json's parser recurses per level
+
+
+@pytest.mark.parametrize(
+    "text, code, words",
+    [
+        ("\ufeff" + '{"zones": {}}', 0, None),  # a byte-order mark (Notepad): was "not JSON"
+        (DEEP, 2, "nested too deeply"),  # was a RecursionError traceback
+    ],
+)
+def test_facts_file_encodings_and_depth(run_cli, tmp_path, text, code, words):
+    path = tmp_path / "facts.json"
+    path.write_text(text, encoding="utf-8")
+    got, out = run_cli("score", "--game", "troetofanten", "--facts", path, "--json")
+    assert got == code
+    if words:
+        assert out["error"]["code"] == "bad_input" and words in out["error"]["message"]
+    else:
+        assert out["facts"] == {"zones": {}}
+
+
+@pytest.mark.parametrize(
+    "args, code",
+    [
+        (["score", "{dir}/nöpe.jpg", "--game", "simsala-hopp", "--json"], 2),  # photo path
+        (["score", "--game", "troetofanten", "--facts", "{dir}/fäcts-bad.json"], 2),  # facts
+        (["score", "--game", "troetofanten", "--facts", "{dir}/fäcts.json", "--json"], 0),
+    ],
+)
+def test_output_on_a_stdout_that_cannot_hold_the_text(tmp_path, args, code):
+    # An error naming a path with 'ö' on an ASCII stdout was a UnicodeEncodeError traceback;
+    # now the same JSON with \u escapes.
+    (tmp_path / "fäcts.json").write_text('{"zones": {"north": {"elephant-3": 1}}}')
+    (tmp_path / "fäcts-bad.json").write_text("{not json")
+    args = [a.replace("{dir}", str(tmp_path)) for a in args]
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    run = subprocess.run([sys.executable, "-m", "tablescore", *args], capture_output=True,
+                         env=env, timeout=120)
+    assert b"Traceback" not in run.stderr, run.stderr[-400:]
+    assert run.returncode == code
+    out = json.loads(run.stdout)
+    if code:
+        assert str(tmp_path) in out["error"]["message"]  # the path, read back from \u escapes
+    else:
+        assert out["score"]["points"]

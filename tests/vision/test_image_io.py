@@ -31,9 +31,11 @@ def png_header_only(w: int, h: int) -> bytes:
             + chunk(b"IDAT", zlib.compress(b"\x00" * 16)) + chunk(b"IEND", b""))
 
 
-def jpeg_with_size(w: int, h: int) -> bytes:
+def jpeg_with_size(w: int, h: int, progressive: bool = False) -> bytes:
     """A real small JPEG whose SOF header is rewritten to declare w x h."""
-    data = bytearray(jpeg(64, 64))
+    flags = [cv2.IMWRITE_JPEG_PROGRESSIVE, 1] if progressive else []
+    img = np.random.default_rng(0).integers(0, 255, (64, 64, 3), dtype=np.uint8)
+    data = bytearray(cv2.imencode(".jpg", img, flags)[1].tobytes())
     i = 2
     while True:
         marker = data[i + 1]
@@ -68,6 +70,7 @@ def test_large_photo_is_decoded_reduced_and_scaled_back():
         (png()[:-20], "truncated"),  # PNG cut before IEND
         (png_header_only(20000, 20000), "megapixels"),  # decompression bomb (PNG)
         (jpeg_with_size(20000, 20000), "megapixels"),  # decompression bomb (JPEG)
+        (jpeg_with_size(12000, 9000, progressive=True), "progressive"),  # whole in memory
         (cv2.imencode(".png", np.zeros((1, 1, 3), np.uint8))[1].tobytes(), "too small"),  # 1x1
         (cv2.imencode(".jpg", np.zeros((1, 1, 3), np.uint8))[1].tobytes(), "too small"),
     ],
@@ -77,6 +80,23 @@ def test_bad_inputs_are_named(blob, words):
         load_photo(blob)
     assert words in exc.value.message
     assert exc.value.exit_code == 2
+
+
+@pytest.mark.parametrize("tail", [b"\n", b"\0" * 100, b"appended by an editor" * 3],
+                         ids=["newline", "zero-padding", "text"])
+def test_bytes_after_the_end_are_not_truncation(tail):
+    # A whole PNG with bytes after IEND was refused as "truncated" (IEND not in the last 16).
+    for blob, fmt in ((png(), "png"), (jpeg(), "jpeg")):
+        assert load_photo(blob + tail).format == fmt
+
+
+def test_phone_108_megapixel_jpeg_is_read():
+    # A 108 MP phone photo (12000 x 9000, baseline JPEG) was refused as a bomb (over 64 MP);
+    # libjpeg decodes it at 1/8 scale without holding the whole photo.
+    blob = cv2.imencode(".jpg", np.zeros((9000, 12000), np.uint8))[1].tobytes()
+    photo = load_photo(blob)
+    assert (photo.width, photo.height, photo.format) == (12000, 9000, "jpeg")
+    assert max(photo.image.shape[:2]) == ImageSettings().work_long_side
 
 
 def test_bomb_rejected_from_header_alone():

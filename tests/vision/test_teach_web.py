@@ -67,6 +67,20 @@ def test_bad_teach_requests(client, taps, name, needle):
     assert needle in res.get_json()["error"]["message"]
 
 
+@pytest.mark.parametrize("owner, needle", [
+    ("troetofanten", "is for troetofanten"),  # another game's profile: was replaced silently
+    ("simsala-hopp", "no taps"),  # the same game's: teaching it again may replace it
+])
+def test_a_name_another_game_uses_is_refused(client, tmp_path, owner, needle):
+    meta = tmp_path / "data" / "teach" / "kitchen" / "profile.json"
+    meta.parent.mkdir(parents=True)
+    meta.write_text(json.dumps({"game": owner, "labels": [], "counts": {"mouse": 2}}))
+    res = post_teach(client, [], name="kitchen")
+    assert res.status_code == 400
+    assert needle in res.get_json()["error"]["message"]
+    assert json.loads(meta.read_text())["game"] == owner  # left as it was
+
+
 def test_tap_on_no_piece_names_the_photo(client):
     res = post_teach(client, [{"photo": 0, "x": 3, "y": 3, "label": "frog"}])
     assert res.status_code == 400

@@ -126,6 +126,22 @@ def test_score_photo_bad_uploads(client, fake_pipeline, data, fields, status, co
     assert fake_pipeline == []  # rejected before the pipeline ran
 
 
+@pytest.mark.parametrize("url", ["/api/score", "/api/teach"])
+@pytest.mark.parametrize(
+    "kwargs, words",
+    [
+        ({"json": {"game": "troetofanten"}}, "not application/json"),  # was "unknown game ''"
+        ({"data": "game=troetofanten", "content_type": "application/x-www-form-urlencoded"},
+         "multipart form"),
+        ({}, "no body"),
+    ],
+)
+def test_photo_routes_want_a_multipart_form(client, fake_pipeline, url, kwargs, words):
+    res = client.post(url, **kwargs)
+    assert res.status_code == 400 and error_code(res) == "bad_input"
+    assert words in res.get_json()["error"]["message"]
+
+
 def test_upload_over_the_limit_is_413(data_dir):
     app = create_app({"TESTING": True, "DATA_DIR": str(data_dir), "MAX_CONTENT_LENGTH": 4096})
     res = upload(app.test_client(), jpeg() + b"\0" * 8000)
@@ -217,6 +233,59 @@ def test_score_facts_bad_input(client, body, code):
     res = client.post("/api/score/facts", json=body)
     assert res.status_code == 400
     assert error_code(res) == code
+
+
+@pytest.mark.parametrize(
+    "session, words",
+    [
+        ("nope", "nope"),  # an id no session has
+        ([1], "is text"),  # not an id at all: was a 500 (SQLite cannot bind a list)
+        ({"id": "x"}, "is text"),
+    ],
+)
+def test_score_facts_unknown_session_is_404(client, session, words):
+    body = {"game": "troetofanten", "facts": {"zones": {}}, "session": session}
+    res = client.post("/api/score/facts", json=body)
+    assert res.status_code == 404 and error_code(res) == "no_such_session"
+    assert words in res.get_json()["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/api/scans/999",  # no such photo
+        "/api/scans/999/photo",
+        "/api/scans/99999999999999999999",  # past SQLite's INTEGER: was a 500 (OverflowError)
+        "/api/scans/99999999999999999999/photo",
+    ],
+)
+def test_missing_scan_is_404(client, url):
+    res = client.get(url)
+    assert res.status_code == 404 and error_code(res) == "no_such_scan"
+
+
+DEEP = "[" * 100_000 + "]" * 100_000  # json's parser recurses per level
+
+
+@pytest.mark.parametrize(
+    "url, kwargs",
+    [
+        ("/api/score/facts", {"data": '{"game": "troetofanten", "facts": ' + DEEP + "}"}),
+        ("/api/sessions", {"data": DEEP}),
+        ("/api/mauerhuepfer/moves", {"data": DEEP}),
+    ],
+)
+def test_json_nested_too_deeply_is_400(client, url, kwargs):
+    res = client.post(url, content_type="application/json", **kwargs)  # was a 500
+    assert res.status_code == 400 and error_code(res) == "bad_input"
+    assert "nested too deeply" in res.get_json()["error"]["message"]
+
+
+def test_teach_taps_nested_too_deeply_is_400(client):
+    form = {"game": "simsala-hopp", "name": "k", "taps": DEEP,
+            "photo": (io.BytesIO(jpeg()), "p.jpg")}
+    res = client.post("/api/teach", data=form, content_type="multipart/form-data")
+    assert res.status_code == 400 and "nested too deeply" in res.get_json()["error"]["message"]
 
 
 def test_score_facts_not_json(client):

@@ -137,6 +137,61 @@ def test_every_game_from_the_form_to_its_panel(tmp_path, game):
     assert errors == []
 
 
+@pytest.mark.parametrize(
+    "game, bad",
+    [
+        ("troetofanten", {"north": {"elephant-3": 1}}),  # the "zones" wrapper forgotten
+        ("magic-rabbit", {"line": 5}),  # a key right, its value not a list
+        ("simsala-hopp", [1, 2]),  # not an object at all
+    ],
+)
+def test_facts_json_the_form_cannot_show_keeps_the_page(tmp_path, game, bad):
+    # Before: "Apply the JSON" stored such facts as the draft and the form threw, so the page
+    # showed only an error, on every later visit too, until the phone's storage was cleared.
+    with live_server(tmp_path / "data") as url, phone_browser(tmp_path / "p") as page:
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{url}/#/new/{game}")
+        page.click("#start-game")
+        page.click("#type-in")
+        page.wait_for_selector("#editor")
+        sid = page.evaluate("location.hash").split("/")[2]
+        page.click("details:has(#facts-json) summary")
+        page.fill("#facts-json", json.dumps(bad))
+        page.click("text=Apply the JSON")
+        page.wait_for_selector("#toast.err:has-text('Not applied')")
+        assert page.locator("#editor *").count() > 0 and page.locator("#score-facts").count()
+        # A draft the form cannot show (kept by an older page): the form starts afresh and the
+        # draft stays in the JSON box to be mended.
+        page.evaluate("([k, v]) => localStorage.setItem(k, JSON.stringify(v))",
+                      [f"draft:{sid}", bad])
+        page.reload()
+        page.wait_for_selector("#score-facts")
+        assert page.locator("#editor *").count() > 0
+        assert json.loads(page.input_value("#facts-json")) == bad
+        assert "do not fit the form" in page.inner_text("#toast")
+    assert errors == []
+
+
+def test_checking_a_move_with_a_field_left_empty_asks_for_it(tmp_path):
+    # Before: an empty "from" went to the referee and came back "Not allowed: there is no
+    # field  on this board", a verdict on a move nobody described.
+    with live_server(tmp_path / "data") as url, phone_browser(tmp_path / "p") as page:
+        page.goto(f"{url}/#/new/mauerhuepfer")
+        page.click("#start-game")
+        page.click("#type-in")
+        page.click("#score-facts")
+        page.click("#use-result")
+        page.wait_for_selector("#move-from")
+        page.fill("#move-to", "7")
+        page.click("text=Is this move allowed?")
+        page.wait_for_selector("#move-verdict .error")
+        assert "Say where the pawn moves from" in page.inner_text("#move-verdict")
+        page.fill("#move-from", "B")
+        page.click("text=Is this move allowed?")
+        page.wait_for_selector("#move-verdict .big")  # a described move gets the verdict
+
+
 def test_a_change_from_another_phone_shows_up(tmp_path):
     with live_server(tmp_path / "data") as url, phone_browser(tmp_path / "p") as page:
         start_simsala(page, url)

@@ -514,6 +514,10 @@ function movesBlock(s, last) {
     }
   };
   const check = async () => {
+    if (!from.value.trim() || !to.value.trim()) {  // a referee's "Not allowed" for no move misleads
+      show(verdict, h('p', { class: 'error', text: 'Say where the pawn moves from (B or a field) and to (a field or goal).' }));
+      return;
+    }
     try {
       const res = await api('POST', '/api/mauerhuepfer/check', { facts: last.facts, colour: colour.value, move: { from: from.value.trim(), to: to.value.trim() } });
       show(verdict, h('p', { class: 'big ' + (res.ok ? 'good' : 'bad') }, res.ok ? 'Allowed' : 'Not allowed'), h('p', { text: res.reason }));
@@ -969,16 +973,30 @@ const EDITORS = {
   },
 };
 
+/** Why the game's form cannot show these facts (JSON typed in may have another shape), or
+ * null when it can. The form is drawn on a copy, so nothing is changed. */
+function editorError(s, f) {
+  const expected = `expected an object with ${Object.keys(defaultFacts(s)).join(', ')}`;
+  if (!f || typeof f !== 'object' || Array.isArray(f)) return expected;
+  try { EDITORS[s.game](s, JSON.parse(JSON.stringify(f)), () => {}); } catch (e) { return expected; }
+  return null;
+}
+
 async function handPage(sid) {
   const s = await loadSession(sid);
   setTitle(`${s.name}: type it in`, `#/s/${sid}`);
   const draftKey = `draft:${sid}`;
-  const facts = store('local', draftKey) || defaultFacts(s);
+  let facts = store('local', draftKey) || defaultFacts(s);
   const save = () => store('local', draftKey, facts);
   const json = h('textarea', { spellcheck: 'false', id: 'facts-json' });
   const form = h('div', { id: 'editor' });
   const draw = () => show(form, EDITORS[s.game](s, facts, () => { save(); json.value = JSON.stringify(facts, null, 1); }));
   json.value = JSON.stringify(facts, null, 1);
+  const unfit = editorError(s, facts);
+  if (unfit) {  // a kept draft the form cannot show: the form starts afresh, the draft stays
+    facts = defaultFacts(s);  // in the JSON box to be mended (and in storage until then)
+    toast(`Your kept entries do not fit the form (${unfit}); they are under “the facts as JSON”.`, true);
+  }
   draw();
   const go = h('button', { type: 'button', class: 'primary', id: 'score-facts' }, 'Score it');
   go.onclick = busyButton(go, async () => {
@@ -992,7 +1010,11 @@ async function handPage(sid) {
     form,
     h('details', { class: 'card' }, h('summary', {}, 'Advanced: the facts as JSON'), json,
       h('button', { type: 'button', class: 'small', onclick: () => {
-        try { const v = JSON.parse(json.value); Object.keys(facts).forEach((k) => delete facts[k]); Object.assign(facts, v); save(); draw(); toast('Applied.'); } catch (e) { toast(`Not valid JSON: ${e.message}`, true); }
+        let v;
+        try { v = JSON.parse(json.value); } catch (e) { toast(`Not valid JSON: ${e.message}`, true); return; }
+        const unfit = editorError(s, v);
+        if (unfit) { toast(`Not applied: ${unfit}`, true); return; }
+        Object.keys(facts).forEach((k) => delete facts[k]); Object.assign(facts, v); save(); draw(); toast('Applied.');
       } }, 'Apply the JSON')),
     h('div', { class: 'sticky-actions' }, go));
 }
@@ -1013,7 +1035,7 @@ async function teachPage(game) {
   const photos = [];  // {blob, url, w, h, taps: [{x, y, label}]}
   const chosen = store('local', `teach:${game}`);
   const list = h('div', { class: 'stack', id: 'teach-photos' });
-  const nameIn = h('input', { type: 'text', id: 'teach-name', value: chosen || 'my-copy', maxlength: 64 });
+  const nameIn = h('input', { type: 'text', id: 'teach-name', value: chosen || `my-${game}`, maxlength: 64 });
   const status = h('p', { class: 'muted', id: 'teach-status' },
     `Photograph some pieces ${TEACH_ON_TABLE.has(game) ? 'on the table' : game === 'mauerhuepfer' ? 'on the board' : 'on the play area'}, then tap each piece and name it. One piece of each kind is enough.`);
   const file = h('input', { type: 'file', accept: 'image/*', capture: 'environment', id: 'teach-file', hidden: true, multiple: true });
