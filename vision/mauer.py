@@ -84,6 +84,10 @@ class MauerSettings:
     # unlike the classifiers' crops (half): these checks compare four start colours with
     # each other to choose the board's turn, no model trained on unbalanced crops reads them
     colour_balance: float = 1.0
+    white_field_step: int = 4  # the start areas' hues are read against every 4th track
+    # field's colour (the board's own white under the fit), not the photo's grey: a harsh
+    # orange light left the green ring yellow after the photo's balance and a turned or
+    # wrong board won (session 11)
     blob_max_chroma: float = 18.0  # Lab chroma at a blob's centre, off the median blob's
     blob_step: int = 4  # threshold step of the blob detector (on lightness / local light)
     blob_thresholds: tuple[int, int] = (100, 250)  # its first and last threshold (128: the
@@ -1050,11 +1054,14 @@ def _colour_evidence_many(lab: np.ndarray, Hs: np.ndarray, board: Board) -> np.n
     rings = _start_rings(board)
     if len(rings) < 2:
         return np.zeros(len(Hs))
-    pts = np.concatenate(rings)
+    white = _white_fields(board)
+    pts = np.concatenate(rings + (white,))
     proj = _apply_many(Hs, pts).reshape(-1, 2)
     proj = np.where(np.isfinite(proj), proj, -1.0)
-    px = _bilinear(lab, proj).reshape(len(Hs), len(rings), len(rings[0]), 3)
-    med = median(px, axis=2)  # (K, colours, 3)
+    px = _bilinear(lab, proj).reshape(len(Hs), -1, 3)
+    n = len(rings) * len(rings[0])
+    med = median(px[:, :n].reshape(len(Hs), len(rings), len(rings[0]), 3), axis=2)  # (K, c, 3)
+    ref = median(px[:, n:, 1:], axis=1)  # (K, 2): the board's white fields' a*, b*
     ev = np.zeros(len(Hs))
     names = [a.colour for a in board.colours]
     for ci, colour in enumerate(names):
@@ -1063,12 +1070,27 @@ def _colour_evidence_many(lab: np.ndarray, Hs: np.ndarray, board: Board) -> np.n
             others = np.min(np.delete(med[:, :, 0], ci, axis=1), axis=1)
             ev += (v[:, 0] < others - 5).astype(float)
         else:
-            a, b = (v[:, 1] - 128) / 40.0, (v[:, 2] - 128) / 40.0
-            ea, eb = _START_HUE[colour]
-            ang = np.arctan2(b, a) - math.atan2(eb, ea)
-            ang = np.abs((ang + math.pi) % (2 * math.pi) - math.pi)
-            ev += ((ang < 0.7) & (np.hypot(a, b) > 0.2)).astype(float)
+            ev += _shows_hue(v[:, 1] - ref[:, 0], v[:, 2] - ref[:, 1], colour)
     return ev / len(names)
+
+
+def _shows_hue(a, b, colour: str):
+    """Whether Lab a*, b* offsets (floats or arrays) from a neutral show a start area's hue:
+    within 0.7 rad of its direction and at least 8 units of chroma."""
+    ea, eb = _START_HUE[colour]
+    ang = np.arctan2(b, a) - math.atan2(eb, ea)
+    ang = np.abs((ang + math.pi) % (2 * math.pi) - math.pi)
+    return (ang < 0.7) & (np.hypot(a, b) > 8.0)
+
+
+@lru_cache(maxsize=4)
+def _white_fields(board: Board) -> np.ndarray:
+    """Centres (mm) of every `white_field_step`-th track field: the board's own white, the
+    neutral the start areas' hues are read against (a lamp's cast that the photo's grey
+    world balance leaves, e.g. an orange light on a brown table, moves the rings and the
+    fields alike)."""
+    fields, _ = _field_array(board)
+    return fields[::SETTINGS.white_field_step].copy()
 
 
 @lru_cache(maxsize=4)
@@ -1080,8 +1102,10 @@ def _start_rings(board: Board) -> tuple[np.ndarray, ...]:
 
 def _colour_evidence(lab: np.ndarray, H: np.ndarray, board: Board) -> float:
     """0-1: how well the start areas B under H (mm -> `lab` px) show their colours (the ring's
-    hue for red, yellow, green; black darker than the others)."""
+    hue for red, yellow, green against the board's own white fields under H; black darker
+    than the others)."""
     cols = {}
+    ref = median(_bilinear(lab, apply_h(H, _white_fields(board)))[:, 1:], axis=0)
     for a, ring_mm in zip(board.colours, _start_rings(board), strict=True):
         ring = _bilinear(lab, apply_h(H, ring_mm))
         cols[a.colour] = median(ring, axis=0)
@@ -1093,11 +1117,7 @@ def _colour_evidence(lab: np.ndarray, H: np.ndarray, board: Board) -> float:
             others = [cols[c][0] for c in cols if c != "black"]
             ev += float(v[0] < min(others) - 5)
         else:
-            a, b = (v[1] - 128) / 40.0, (v[2] - 128) / 40.0
-            ea, eb = _START_HUE[colour]
-            ang = math.atan2(b, a) - math.atan2(eb, ea)
-            ang = abs((ang + math.pi) % (2 * math.pi) - math.pi)
-            ev += float(ang < 0.7 and math.hypot(a, b) > 0.2)
+            ev += float(_shows_hue(v[1] - ref[0], v[2] - ref[1], colour))
     return ev / len(cols)
 
 
