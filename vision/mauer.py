@@ -121,6 +121,11 @@ class MauerSettings:
     dedupe_px: float = 6.0  # hypotheses whose board corners agree to this are one
     size_ratio: tuple[float, float] = (0.95, 2.0)  # (run spacing / blob diameter) in the
     # photo over (spacing / field diameter) on the board: blobs are a field's white inside
+    small_blobs_count: bool = False  # a blob smaller than a field's blob can be (the field
+    # diameter there / `size_ratio`'s largest) counts against a fit as a field no field
+    # explains; off: it does not (a harsh light made bits of the track's line between the
+    # fields into blobs of 0.2-0.25 field diameters, field blobs 0.55-0.86, and the true
+    # board's fit fell to 0.45 while a board shifted by half a field won; session 11)
     sep_ratio: tuple[float, float] = (0.5, 1.4)  # image / board distance of two paired runs,
     # in units of their spacing (perspective shortens it)
     alt_iters: int = 4  # ICP steps for the turned / shifted alternatives of the best fit
@@ -927,10 +932,14 @@ def _plausible(H: np.ndarray, board: Board, size: tuple[int, int] | None = None)
     return True
 
 
-def _fit_score(det: np.ndarray, fields: np.ndarray, H: np.ndarray, pitch_mm: float) -> float:
+def _fit_score(det: np.ndarray, fields: np.ndarray, H: np.ndarray, pitch_mm: float,
+               min_size: np.ndarray | None = None) -> float:
     """Share of fields with their own blob on them (mutual nearest), less half the share of
     blobs among the fields that no field explains (a lattice shifted by a row or a field
-    leaves such blobs over)."""
+    leaves such blobs over). `min_size`: (N,) blob diameter over the field diameter in mm
+    (`_min_size`): a blob under a field's diameter at its place / `size_ratio`'s largest
+    (a bit of the track's line between two fields, light under a lamp) is no field's and
+    not counted as unexplained."""
     proj = apply_h(H, fields)
     ahead = apply_h(H, fields + np.array([pitch_mm, 0.0]))
     pitch_px = _dist(ahead, proj)
@@ -939,6 +948,8 @@ def _fit_score(det: np.ndarray, fields: np.ndarray, H: np.ndarray, pitch_mm: flo
     back = np.argmin(d, axis=0)
     matched = (d[np.arange(len(fields)), j] < 0.3 * pitch_px) & (back[j] == np.arange(len(fields)))
     near = d.min(axis=0) < 0.3 * float(pitch_px.mean())
+    if min_size is not None:  # blob px per field mm there (its nearest field's scale)
+        near |= min_size * pitch_mm < pitch_px[back]
     try:
         mm = apply_h(np.linalg.inv(H), det)
     except np.linalg.LinAlgError:
@@ -946,6 +957,15 @@ def _fit_score(det: np.ndarray, fields: np.ndarray, H: np.ndarray, pitch_mm: flo
     lo, hi = fields.min(axis=0) - 0.3 * pitch_mm, fields.max(axis=0) + 0.3 * pitch_mm
     inside = np.all((mm > lo) & (mm < hi), axis=1)
     return float(matched.mean() - 0.5 * (inside & ~near).sum() / len(fields))
+
+
+def _min_size(blobs: np.ndarray, board: Board, s: MauerSettings) -> np.ndarray | None:
+    """`_fit_score`'s `min_size` of (N, 3) blobs (x, y, diameter): each blob's diameter
+    times `size_ratio`'s largest over the field diameter in mm (a field's blob is at least
+    the field's diameter / that ratio); None with `small_blobs_count`."""
+    if s.small_blobs_count:
+        return None
+    return blobs[:, 2] * s.size_ratio[1] / (2.0 * board.field_radius_mm)
 
 
 def _fit_scores_many(det: np.ndarray, fields: np.ndarray, Hs: np.ndarray,
@@ -1261,7 +1281,8 @@ def refine_view(view: BoardView, board: Board, s: MauerSettings, maps: BlobMap,
     full size pass scores its fit (fields with their blob and the start colours; `lab`:
     the photo at `f` x its size, float32 Lab); None when it does not fit."""
     fields, pitch = _field_array(board)
-    det = (board_blobs(view, board, s, maps) if blobs is None else blobs)[:, :2]
+    blobs = board_blobs(view, board, s, maps) if blobs is None else blobs
+    det, small = blobs[:, :2], _min_size(blobs, board, s)
     if len(det) < s.min_matched:
         return None
     H, n, _ = _icp(det, fields, view.H, pitch, s, s.icp_iters, affine=0)
@@ -1269,7 +1290,7 @@ def refine_view(view: BoardView, board: Board, s: MauerSettings, maps: BlobMap,
         return None
     H = H / H[2, 2]
     ce = _colour_evidence(lab, np.diag([f, f, 1.0]) @ H, board)
-    fs = _fit_score(det, fields, H, pitch)
+    fs = _fit_score(det, fields, H, pitch, small)
     return BoardView(corners=apply_h(H, board_corners_mm(board)), H=H, P=None,
                      score=round(float(fs + ce) / 2, 3))
 
@@ -1297,7 +1318,7 @@ def _find_board_once(image_bgr: np.ndarray, board: Board, s: MauerSettings, maps
     it stays the best): work for that view may start meanwhile. A fit as sure as
     `sure_fit` is the view without its alternatives."""
     blobs = field_blobs(image_bgr, s, maps)[:s.max_search_blobs]  # (largest first)
-    det = blobs[:, :2]
+    det, small = blobs[:, :2], _min_size(blobs, board, s)
     fields, pitch = _field_array(board)
     if len(det) < s.min_matched:
         return None
@@ -1315,7 +1336,7 @@ def _find_board_once(image_bgr: np.ndarray, board: Board, s: MauerSettings, maps
             continue
         seen.append(c)
         ce = _colour_evidence(lab, S @ H, board)
-        fs = _fit_score(det, fields, H, pitch)
+        fs = _fit_score(det, fields, H, pitch, small)
         total = fs + s.colour_weight * ce - rms
         if best is None or total > best[0]:
             best = (total, H, fs, ce)
@@ -1340,7 +1361,7 @@ def _find_board_once(image_bgr: np.ndarray, board: Board, s: MauerSettings, maps
                 if H is None or n < s.min_matched or not _plausible(H, board):
                     continue
                 ce = _colour_evidence(lab, S @ H, board)
-                fs = _fit_score(det, fields, H, pitch)
+                fs = _fit_score(det, fields, H, pitch, small)
                 total = fs + s.colour_weight * ce - rms
                 if total > best[0]:
                     best = (total, H, fs, ce)
