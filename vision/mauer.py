@@ -42,6 +42,7 @@ import numpy as np
 
 from scoring.labels import PAWN_COLOURS, PAWNS_PER_COLOUR
 from scoring.mauerhuepfer import GOAL_SLOTS, START, Board, board_for
+from vision.area import AreaSettings, glare_spots
 from vision.dice import median  # np.median bit for bit, less overhead (called often here)
 from vision.mauer_dice import BoardDiceSettings, pick_dice, read_board_dice
 
@@ -121,6 +122,12 @@ class MauerSettings:
     dedupe_px: float = 6.0  # hypotheses whose board corners agree to this are one
     size_ratio: tuple[float, float] = (0.95, 2.0)  # (run spacing / blob diameter) in the
     # photo over (spacing / field diameter) on the board: blobs are a field's white inside
+    glare_area: AreaSettings = AreaSettings("cloth", 0.0, 0)  # only its glare_* thresholds
+    # are read: a lamp's round reflection (`vision.area.glare_spots` on the 640 px copy;
+    # none on the 60 committed and fresh photos in ordinary light, 38 of 50 under our glare)
+    glare_grow: float = 1.5  # track fields within this x a spot's core ellipse are unknown to
+    # a fit (neither with nor without their blob; 0: off): the true board lost to one
+    # stretched over the seen part of the board (session 11)
     small_blobs_count: bool = False  # a blob smaller than a field's blob can be (the field
     # diameter there / `size_ratio`'s largest) counts against a fit as a field no field
     # explains; off: it does not (a harsh light made bits of the track's line between the
@@ -933,13 +940,14 @@ def _plausible(H: np.ndarray, board: Board, size: tuple[int, int] | None = None)
 
 
 def _fit_score(det: np.ndarray, fields: np.ndarray, H: np.ndarray, pitch_mm: float,
-               min_size: np.ndarray | None = None) -> float:
+               min_size: np.ndarray | None = None, unknown: np.ndarray | None = None) -> float:
     """Share of fields with their own blob on them (mutual nearest), less half the share of
     blobs among the fields that no field explains (a lattice shifted by a row or a field
     leaves such blobs over). `min_size`: (N,) blob diameter over the field diameter in mm
     (`_min_size`): a blob under a field's diameter at its place / `size_ratio`'s largest
     (a bit of the track's line between two fields, light under a lamp) is no field's and
-    not counted as unexplained."""
+    not counted as unexplained. `unknown`: (F,) fields under a glare spot (`_glared`), left
+    out of the share of fields with a blob."""
     proj = apply_h(H, fields)
     ahead = apply_h(H, fields + np.array([pitch_mm, 0.0]))
     pitch_px = _dist(ahead, proj)
@@ -956,7 +964,24 @@ def _fit_score(det: np.ndarray, fields: np.ndarray, H: np.ndarray, pitch_mm: flo
         return -1.0
     lo, hi = fields.min(axis=0) - 0.3 * pitch_mm, fields.max(axis=0) + 0.3 * pitch_mm
     inside = np.all((mm > lo) & (mm < hi), axis=1)
-    return float(matched.mean() - 0.5 * (inside & ~near).sum() / len(fields))
+    seen = matched if unknown is None or unknown.all() else matched[~unknown]
+    return float(seen.mean() - 0.5 * (inside & ~near).sum() / len(fields))
+
+
+def _glared(H: np.ndarray, fields: np.ndarray, glares, grow: float) -> np.ndarray | None:
+    """(F,) bool: the fields (mm) under H (mm -> the spots' px) within `grow` x a glare
+    spot's core ellipse (`glare_spots`' ((x, y), (axis, axis), degrees)); None without
+    spots."""
+    if not glares:
+        return None
+    p = apply_h(H, fields)
+    out = np.zeros(len(fields), bool)
+    for (cx, cy), (ax, bx), ang in glares:
+        c, s_ = math.cos(math.radians(ang)), math.sin(math.radians(ang))
+        dx, dy = p[:, 0] - cx, p[:, 1] - cy
+        u, v = dx * c + dy * s_, -dx * s_ + dy * c
+        out |= (u / (grow * ax / 2)) ** 2 + (v / (grow * bx / 2)) ** 2 <= 1.0
+    return out
 
 
 def _min_size(blobs: np.ndarray, board: Board, s: MauerSettings) -> np.ndarray | None:
@@ -1176,6 +1201,7 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
         balanced = apply_gains(small, light_gains(small, s.colour_balance))
         lab[..., 1:] = cv2.cvtColor(balanced, cv2.COLOR_BGR2LAB)[..., 1:]
     S = np.diag([f, f, 1.0])
+    glares = glare_spots(small, s.glare_area) if s.glare_grow > 0 else []
     views = []
     if 0 < s.search_long_side < min(s.blob_long_side, max(h, w)):
         # the reduced search's fit, refined at full size: kept when convincing
@@ -1190,7 +1216,7 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
 
         qmaps = blob_map(image_bgr, quick, small, lab8)
         view = _find_board_once(image_bgr, board, quick, qmaps, lab, f,
-                                ahead if isinstance(maps, Future) else None)
+                                ahead if isinstance(maps, Future) else None, glares)
         blobs = None
         if early is not None:
             H, job = early
@@ -1200,7 +1226,7 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
                 job.cancel()
         if view is not None:
             maps = _now(maps) or blob_map(image_bgr, s)
-            view = refine_view(view, board, s, maps, lab, f, blobs)
+            view = refine_view(view, board, s, maps, lab, f, blobs, glares)
         if view is not None and view.score >= s.quick_accept_score:
             views.append(view)
         elif (view is None or view.score < s.loose_search_below) and s.blob_shape_passes \
@@ -1208,10 +1234,10 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
                                                 quick.blob_min_inertia):
             convexity, inertia = s.blob_shape_passes[-1]
             loose = replace(quick, blob_min_convexity=convexity, blob_min_inertia=inertia)
-            other = _find_board_once(image_bgr, board, loose, qmaps, lab, f)
+            other = _find_board_once(image_bgr, board, loose, qmaps, lab, f, None, glares)
             if other is not None:
                 maps = _now(maps) or blob_map(image_bgr, s)
-                other = refine_view(other, board, s, maps, lab, f)
+                other = refine_view(other, board, s, maps, lab, f, None, glares)
             if other is not None and other.score >= s.quick_accept_score:
                 views.append(other)
     if not views:
@@ -1223,7 +1249,8 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
         for convexity, inertia in s.blob_shape_passes:
             jobs.append(run_beside(side, _find_board_once, image_bgr, board,
                                    replace(full, blob_min_convexity=convexity,
-                                           blob_min_inertia=inertia), maps, lab, f))
+                                           blob_min_inertia=inertia), maps, lab, f,
+                                   None, glares))
         for job in jobs:
             view = job.result()
             if view is not None and view.score >= s.min_board_score:
@@ -1274,7 +1301,7 @@ def _blobs_for(H: np.ndarray, board: Board, s: MauerSettings, maps) -> np.ndarra
 
 
 def refine_view(view: BoardView, board: Board, s: MauerSettings, maps: BlobMap,
-                lab: np.ndarray, f: float, blobs: np.ndarray | None = None
+                lab: np.ndarray, f: float, blobs: np.ndarray | None = None, glares=()
                 ) -> BoardView | None:
     """A view found on a reduced copy, refined on the full size blobs of its fields
     (`board_blobs`, or `blobs` when already made for it): ICP from it, then scored as a
@@ -1289,8 +1316,9 @@ def refine_view(view: BoardView, board: Board, s: MauerSettings, maps: BlobMap,
     if H is None or n < s.min_matched or not _plausible(H, board):
         return None
     H = H / H[2, 2]
-    ce = _colour_evidence(lab, np.diag([f, f, 1.0]) @ H, board)
-    fs = _fit_score(det, fields, H, pitch, small)
+    Hs = np.diag([f, f, 1.0]) @ H
+    ce = _colour_evidence(lab, Hs, board)
+    fs = _fit_score(det, fields, H, pitch, small, _glared(Hs, fields, glares, s.glare_grow))
     return BoardView(corners=apply_h(H, board_corners_mm(board)), H=H, P=None,
                      score=round(float(fs + ce) / 2, 3))
 
@@ -1310,7 +1338,7 @@ def field_contrast(lab: np.ndarray, H: np.ndarray, board: Board) -> float:
 
 
 def _find_board_once(image_bgr: np.ndarray, board: Board, s: MauerSettings, maps: BlobMap,
-                     lab: np.ndarray, f: float, ahead=None) -> BoardView | None:
+                     lab: np.ndarray, f: float, ahead=None, glares=()) -> BoardView | None:
     """One pass of the board search on `maps`' blobs; `lab`: the photo at `f` x its size,
     float32 Lab (the colour checks). The view's camera P is left None (`find_board` makes
     it for the view it keeps). `ahead(H)`: called with the best start's fit (its H as the
@@ -1336,7 +1364,8 @@ def _find_board_once(image_bgr: np.ndarray, board: Board, s: MauerSettings, maps
             continue
         seen.append(c)
         ce = _colour_evidence(lab, S @ H, board)
-        fs = _fit_score(det, fields, H, pitch, small)
+        fs = _fit_score(det, fields, H, pitch, small,
+                        _glared(S @ H, fields, glares, s.glare_grow))
         total = fs + s.colour_weight * ce - rms
         if best is None or total > best[0]:
             best = (total, H, fs, ce)
@@ -1361,7 +1390,8 @@ def _find_board_once(image_bgr: np.ndarray, board: Board, s: MauerSettings, maps
                 if H is None or n < s.min_matched or not _plausible(H, board):
                     continue
                 ce = _colour_evidence(lab, S @ H, board)
-                fs = _fit_score(det, fields, H, pitch, small)
+                fs = _fit_score(det, fields, H, pitch, small,
+                                _glared(S @ H, fields, glares, s.glare_grow))
                 total = fs + s.colour_weight * ce - rms
                 if total > best[0]:
                     best = (total, H, fs, ce)
