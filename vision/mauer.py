@@ -42,6 +42,7 @@ import numpy as np
 
 from scoring.labels import PAWN_COLOURS, PAWNS_PER_COLOUR
 from scoring.mauerhuepfer import GOAL_SLOTS, START, Board, board_for
+from vision.area import AreaSettings, glare_spots
 from vision.dice import median  # np.median bit for bit, less overhead (called often here)
 from vision.mauer_dice import BoardDiceSettings, pick_dice, read_board_dice
 
@@ -84,6 +85,10 @@ class MauerSettings:
     # unlike the classifiers' crops (half): these checks compare four start colours with
     # each other to choose the board's turn, no model trained on unbalanced crops reads them
     colour_balance: float = 1.0
+    white_field_step: int = 4  # the start areas' hues are read against every 4th track
+    # field's colour (the board's own white under the fit), not the photo's grey: a harsh
+    # orange light left the green ring yellow after the photo's balance and a turned or
+    # wrong board won (session 11)
     blob_max_chroma: float = 18.0  # Lab chroma at a blob's centre, off the median blob's
     blob_step: int = 4  # threshold step of the blob detector (on lightness / local light)
     blob_thresholds: tuple[int, int] = (100, 250)  # its first and last threshold (128: the
@@ -117,6 +122,17 @@ class MauerSettings:
     dedupe_px: float = 6.0  # hypotheses whose board corners agree to this are one
     size_ratio: tuple[float, float] = (0.95, 2.0)  # (run spacing / blob diameter) in the
     # photo over (spacing / field diameter) on the board: blobs are a field's white inside
+    glare_area: AreaSettings = AreaSettings("cloth", 0.0, 0)  # only its glare_* thresholds
+    # are read: a lamp's round reflection (`vision.area.glare_spots` on the 640 px copy;
+    # none on the 60 committed and fresh photos in ordinary light, 38 of 50 under our glare)
+    glare_grow: float = 1.5  # track fields within this x a spot's core ellipse are unknown to
+    # a fit (neither with nor without their blob; 0: off): the true board lost to one
+    # stretched over the seen part of the board (session 11)
+    small_blobs_count: bool = False  # a blob smaller than a field's blob can be (the field
+    # diameter there / `size_ratio`'s largest) counts against a fit as a field no field
+    # explains; off: it does not (a harsh light made bits of the track's line between the
+    # fields into blobs of 0.2-0.25 field diameters, field blobs 0.55-0.86, and the true
+    # board's fit fell to 0.45 while a board shifted by half a field won; session 11)
     sep_ratio: tuple[float, float] = (0.5, 1.4)  # image / board distance of two paired runs,
     # in units of their spacing (perspective shortens it)
     alt_iters: int = 4  # ICP steps for the turned / shifted alternatives of the best fit
@@ -923,10 +939,15 @@ def _plausible(H: np.ndarray, board: Board, size: tuple[int, int] | None = None)
     return True
 
 
-def _fit_score(det: np.ndarray, fields: np.ndarray, H: np.ndarray, pitch_mm: float) -> float:
+def _fit_score(det: np.ndarray, fields: np.ndarray, H: np.ndarray, pitch_mm: float,
+               min_size: np.ndarray | None = None, unknown: np.ndarray | None = None) -> float:
     """Share of fields with their own blob on them (mutual nearest), less half the share of
     blobs among the fields that no field explains (a lattice shifted by a row or a field
-    leaves such blobs over)."""
+    leaves such blobs over). `min_size`: (N,) blob diameter over the field diameter in mm
+    (`_min_size`): a blob under a field's diameter at its place / `size_ratio`'s largest
+    (a bit of the track's line between two fields, light under a lamp) is no field's and
+    not counted as unexplained. `unknown`: (F,) fields under a glare spot (`_glared`), left
+    out of the share of fields with a blob."""
     proj = apply_h(H, fields)
     ahead = apply_h(H, fields + np.array([pitch_mm, 0.0]))
     pitch_px = _dist(ahead, proj)
@@ -935,13 +956,41 @@ def _fit_score(det: np.ndarray, fields: np.ndarray, H: np.ndarray, pitch_mm: flo
     back = np.argmin(d, axis=0)
     matched = (d[np.arange(len(fields)), j] < 0.3 * pitch_px) & (back[j] == np.arange(len(fields)))
     near = d.min(axis=0) < 0.3 * float(pitch_px.mean())
+    if min_size is not None:  # blob px per field mm there (its nearest field's scale)
+        near |= min_size * pitch_mm < pitch_px[back]
     try:
         mm = apply_h(np.linalg.inv(H), det)
     except np.linalg.LinAlgError:
         return -1.0
     lo, hi = fields.min(axis=0) - 0.3 * pitch_mm, fields.max(axis=0) + 0.3 * pitch_mm
     inside = np.all((mm > lo) & (mm < hi), axis=1)
-    return float(matched.mean() - 0.5 * (inside & ~near).sum() / len(fields))
+    seen = matched if unknown is None or unknown.all() else matched[~unknown]
+    return float(seen.mean() - 0.5 * (inside & ~near).sum() / len(fields))
+
+
+def _glared(H: np.ndarray, fields: np.ndarray, glares, grow: float) -> np.ndarray | None:
+    """(F,) bool: the fields (mm) under H (mm -> the spots' px) within `grow` x a glare
+    spot's core ellipse (`glare_spots`' ((x, y), (axis, axis), degrees)); None without
+    spots."""
+    if not glares:
+        return None
+    p = apply_h(H, fields)
+    out = np.zeros(len(fields), bool)
+    for (cx, cy), (ax, bx), ang in glares:
+        c, s_ = math.cos(math.radians(ang)), math.sin(math.radians(ang))
+        dx, dy = p[:, 0] - cx, p[:, 1] - cy
+        u, v = dx * c + dy * s_, -dx * s_ + dy * c
+        out |= (u / (grow * ax / 2)) ** 2 + (v / (grow * bx / 2)) ** 2 <= 1.0
+    return out
+
+
+def _min_size(blobs: np.ndarray, board: Board, s: MauerSettings) -> np.ndarray | None:
+    """`_fit_score`'s `min_size` of (N, 3) blobs (x, y, diameter): each blob's diameter
+    times `size_ratio`'s largest over the field diameter in mm (a field's blob is at least
+    the field's diameter / that ratio); None with `small_blobs_count`."""
+    if s.small_blobs_count:
+        return None
+    return blobs[:, 2] * s.size_ratio[1] / (2.0 * board.field_radius_mm)
 
 
 def _fit_scores_many(det: np.ndarray, fields: np.ndarray, Hs: np.ndarray,
@@ -1050,11 +1099,14 @@ def _colour_evidence_many(lab: np.ndarray, Hs: np.ndarray, board: Board) -> np.n
     rings = _start_rings(board)
     if len(rings) < 2:
         return np.zeros(len(Hs))
-    pts = np.concatenate(rings)
+    white = _white_fields(board)
+    pts = np.concatenate(rings + (white,))
     proj = _apply_many(Hs, pts).reshape(-1, 2)
     proj = np.where(np.isfinite(proj), proj, -1.0)
-    px = _bilinear(lab, proj).reshape(len(Hs), len(rings), len(rings[0]), 3)
-    med = median(px, axis=2)  # (K, colours, 3)
+    px = _bilinear(lab, proj).reshape(len(Hs), -1, 3)
+    n = len(rings) * len(rings[0])
+    med = median(px[:, :n].reshape(len(Hs), len(rings), len(rings[0]), 3), axis=2)  # (K, c, 3)
+    ref = median(px[:, n:, 1:], axis=1)  # (K, 2): the board's white fields' a*, b*
     ev = np.zeros(len(Hs))
     names = [a.colour for a in board.colours]
     for ci, colour in enumerate(names):
@@ -1063,12 +1115,27 @@ def _colour_evidence_many(lab: np.ndarray, Hs: np.ndarray, board: Board) -> np.n
             others = np.min(np.delete(med[:, :, 0], ci, axis=1), axis=1)
             ev += (v[:, 0] < others - 5).astype(float)
         else:
-            a, b = (v[:, 1] - 128) / 40.0, (v[:, 2] - 128) / 40.0
-            ea, eb = _START_HUE[colour]
-            ang = np.arctan2(b, a) - math.atan2(eb, ea)
-            ang = np.abs((ang + math.pi) % (2 * math.pi) - math.pi)
-            ev += ((ang < 0.7) & (np.hypot(a, b) > 0.2)).astype(float)
+            ev += _shows_hue(v[:, 1] - ref[:, 0], v[:, 2] - ref[:, 1], colour)
     return ev / len(names)
+
+
+def _shows_hue(a, b, colour: str):
+    """Whether Lab a*, b* offsets (floats or arrays) from a neutral show a start area's hue:
+    within 0.7 rad of its direction and at least 8 units of chroma."""
+    ea, eb = _START_HUE[colour]
+    ang = np.arctan2(b, a) - math.atan2(eb, ea)
+    ang = np.abs((ang + math.pi) % (2 * math.pi) - math.pi)
+    return (ang < 0.7) & (np.hypot(a, b) > 8.0)
+
+
+@lru_cache(maxsize=4)
+def _white_fields(board: Board) -> np.ndarray:
+    """Centres (mm) of every `white_field_step`-th track field: the board's own white, the
+    neutral the start areas' hues are read against (a lamp's cast that the photo's grey
+    world balance leaves, e.g. an orange light on a brown table, moves the rings and the
+    fields alike)."""
+    fields, _ = _field_array(board)
+    return fields[::SETTINGS.white_field_step].copy()
 
 
 @lru_cache(maxsize=4)
@@ -1080,8 +1147,10 @@ def _start_rings(board: Board) -> tuple[np.ndarray, ...]:
 
 def _colour_evidence(lab: np.ndarray, H: np.ndarray, board: Board) -> float:
     """0-1: how well the start areas B under H (mm -> `lab` px) show their colours (the ring's
-    hue for red, yellow, green; black darker than the others)."""
+    hue for red, yellow, green against the board's own white fields under H; black darker
+    than the others)."""
     cols = {}
+    ref = median(_bilinear(lab, apply_h(H, _white_fields(board)))[:, 1:], axis=0)
     for a, ring_mm in zip(board.colours, _start_rings(board), strict=True):
         ring = _bilinear(lab, apply_h(H, ring_mm))
         cols[a.colour] = median(ring, axis=0)
@@ -1093,11 +1162,7 @@ def _colour_evidence(lab: np.ndarray, H: np.ndarray, board: Board) -> float:
             others = [cols[c][0] for c in cols if c != "black"]
             ev += float(v[0] < min(others) - 5)
         else:
-            a, b = (v[1] - 128) / 40.0, (v[2] - 128) / 40.0
-            ea, eb = _START_HUE[colour]
-            ang = math.atan2(b, a) - math.atan2(eb, ea)
-            ang = abs((ang + math.pi) % (2 * math.pi) - math.pi)
-            ev += float(ang < 0.7 and math.hypot(a, b) > 0.2)
+            ev += float(_shows_hue(v[1] - ref[0], v[2] - ref[1], colour))
     return ev / len(cols)
 
 
@@ -1136,6 +1201,7 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
         balanced = apply_gains(small, light_gains(small, s.colour_balance))
         lab[..., 1:] = cv2.cvtColor(balanced, cv2.COLOR_BGR2LAB)[..., 1:]
     S = np.diag([f, f, 1.0])
+    glares = glare_spots(small, s.glare_area) if s.glare_grow > 0 else []
     views = []
     if 0 < s.search_long_side < min(s.blob_long_side, max(h, w)):
         # the reduced search's fit, refined at full size: kept when convincing
@@ -1150,7 +1216,7 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
 
         qmaps = blob_map(image_bgr, quick, small, lab8)
         view = _find_board_once(image_bgr, board, quick, qmaps, lab, f,
-                                ahead if isinstance(maps, Future) else None)
+                                ahead if isinstance(maps, Future) else None, glares)
         blobs = None
         if early is not None:
             H, job = early
@@ -1160,7 +1226,7 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
                 job.cancel()
         if view is not None:
             maps = _now(maps) or blob_map(image_bgr, s)
-            view = refine_view(view, board, s, maps, lab, f, blobs)
+            view = refine_view(view, board, s, maps, lab, f, blobs, glares)
         if view is not None and view.score >= s.quick_accept_score:
             views.append(view)
         elif (view is None or view.score < s.loose_search_below) and s.blob_shape_passes \
@@ -1168,10 +1234,10 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
                                                 quick.blob_min_inertia):
             convexity, inertia = s.blob_shape_passes[-1]
             loose = replace(quick, blob_min_convexity=convexity, blob_min_inertia=inertia)
-            other = _find_board_once(image_bgr, board, loose, qmaps, lab, f)
+            other = _find_board_once(image_bgr, board, loose, qmaps, lab, f, None, glares)
             if other is not None:
                 maps = _now(maps) or blob_map(image_bgr, s)
-                other = refine_view(other, board, s, maps, lab, f)
+                other = refine_view(other, board, s, maps, lab, f, None, glares)
             if other is not None and other.score >= s.quick_accept_score:
                 views.append(other)
     if not views:
@@ -1183,7 +1249,8 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
         for convexity, inertia in s.blob_shape_passes:
             jobs.append(run_beside(side, _find_board_once, image_bgr, board,
                                    replace(full, blob_min_convexity=convexity,
-                                           blob_min_inertia=inertia), maps, lab, f))
+                                           blob_min_inertia=inertia), maps, lab, f,
+                                   None, glares))
         for job in jobs:
             view = job.result()
             if view is not None and view.score >= s.min_board_score:
@@ -1234,22 +1301,24 @@ def _blobs_for(H: np.ndarray, board: Board, s: MauerSettings, maps) -> np.ndarra
 
 
 def refine_view(view: BoardView, board: Board, s: MauerSettings, maps: BlobMap,
-                lab: np.ndarray, f: float, blobs: np.ndarray | None = None
+                lab: np.ndarray, f: float, blobs: np.ndarray | None = None, glares=()
                 ) -> BoardView | None:
     """A view found on a reduced copy, refined on the full size blobs of its fields
     (`board_blobs`, or `blobs` when already made for it): ICP from it, then scored as a
     full size pass scores its fit (fields with their blob and the start colours; `lab`:
     the photo at `f` x its size, float32 Lab); None when it does not fit."""
     fields, pitch = _field_array(board)
-    det = (board_blobs(view, board, s, maps) if blobs is None else blobs)[:, :2]
+    blobs = board_blobs(view, board, s, maps) if blobs is None else blobs
+    det, small = blobs[:, :2], _min_size(blobs, board, s)
     if len(det) < s.min_matched:
         return None
     H, n, _ = _icp(det, fields, view.H, pitch, s, s.icp_iters, affine=0)
     if H is None or n < s.min_matched or not _plausible(H, board):
         return None
     H = H / H[2, 2]
-    ce = _colour_evidence(lab, np.diag([f, f, 1.0]) @ H, board)
-    fs = _fit_score(det, fields, H, pitch)
+    Hs = np.diag([f, f, 1.0]) @ H
+    ce = _colour_evidence(lab, Hs, board)
+    fs = _fit_score(det, fields, H, pitch, small, _glared(Hs, fields, glares, s.glare_grow))
     return BoardView(corners=apply_h(H, board_corners_mm(board)), H=H, P=None,
                      score=round(float(fs + ce) / 2, 3))
 
@@ -1269,7 +1338,7 @@ def field_contrast(lab: np.ndarray, H: np.ndarray, board: Board) -> float:
 
 
 def _find_board_once(image_bgr: np.ndarray, board: Board, s: MauerSettings, maps: BlobMap,
-                     lab: np.ndarray, f: float, ahead=None) -> BoardView | None:
+                     lab: np.ndarray, f: float, ahead=None, glares=()) -> BoardView | None:
     """One pass of the board search on `maps`' blobs; `lab`: the photo at `f` x its size,
     float32 Lab (the colour checks). The view's camera P is left None (`find_board` makes
     it for the view it keeps). `ahead(H)`: called with the best start's fit (its H as the
@@ -1277,7 +1346,7 @@ def _find_board_once(image_bgr: np.ndarray, board: Board, s: MauerSettings, maps
     it stays the best): work for that view may start meanwhile. A fit as sure as
     `sure_fit` is the view without its alternatives."""
     blobs = field_blobs(image_bgr, s, maps)[:s.max_search_blobs]  # (largest first)
-    det = blobs[:, :2]
+    det, small = blobs[:, :2], _min_size(blobs, board, s)
     fields, pitch = _field_array(board)
     if len(det) < s.min_matched:
         return None
@@ -1295,7 +1364,8 @@ def _find_board_once(image_bgr: np.ndarray, board: Board, s: MauerSettings, maps
             continue
         seen.append(c)
         ce = _colour_evidence(lab, S @ H, board)
-        fs = _fit_score(det, fields, H, pitch)
+        fs = _fit_score(det, fields, H, pitch, small,
+                        _glared(S @ H, fields, glares, s.glare_grow))
         total = fs + s.colour_weight * ce - rms
         if best is None or total > best[0]:
             best = (total, H, fs, ce)
@@ -1320,7 +1390,8 @@ def _find_board_once(image_bgr: np.ndarray, board: Board, s: MauerSettings, maps
                 if H is None or n < s.min_matched or not _plausible(H, board):
                     continue
                 ce = _colour_evidence(lab, S @ H, board)
-                fs = _fit_score(det, fields, H, pitch)
+                fs = _fit_score(det, fields, H, pitch, small,
+                                _glared(S @ H, fields, glares, s.glare_grow))
                 total = fs + s.colour_weight * ce - rms
                 if total > best[0]:
                     best = (total, H, fs, ce)

@@ -178,6 +178,98 @@ def test_find_board_none_on_an_empty_table():
     assert mauer.find_board(table, BOARD) is None
 
 
+# --- the fit's evidence under other lights ----------------------------------------------------
+
+
+def _flat_lab(s: float = 2.0) -> np.ndarray:
+    """The default board drawn flat in Lab (8-bit scale, float32) at `s` px per mm: light green
+    board, white fields, start areas with the weak colours of a rendered photo."""
+    w, h = (int(v * s) for v in BOARD.size_mm)
+    lab = np.zeros((h, w, 3), np.float32) + (200, 118, 143)
+    start = {"red": (108, 33, 20), "yellow": (147, 6, 39), "green": (84, -12, 18),
+             "black": (66, 2, 7)}  # L*, a*, b* as measured on a committed photo
+    for a in BOARD.colours:
+        L, A, B = start[a.colour]
+        cv2.circle(lab, tuple(int(v * s) for v in a.start_center), int(a.start_radius * s),
+                   (L, A + 128, B + 128), -1)
+    for f in BOARD.fields:
+        cv2.circle(lab, (int(f.x * s), int(f.y * s)), int(BOARD.field_radius_mm * s),
+                   (240, 128, 128), -1)
+    return lab
+
+
+@pytest.mark.parametrize("cast", [
+    (0, 0),  # balanced
+    (14, 30),  # a harsh orange lamp the photo's balance left (the green ring reads yellow)
+    (-10, -25),  # cool daylight left blue
+    (20, 10),  # a red cast
+])
+def test_start_colours_read_against_the_board_white(cast):
+    lab = _flat_lab()
+    lab[..., 1:] += cast  # the whole photo's a*, b* moved, the board's white fields too
+    H = np.diag([2.0, 2.0, 1.0])
+    w, h = BOARD.size_mm
+    turned = H @ np.array([[-1, 0, w], [0, -1, h], [0, 0, 1.0]])
+    assert mauer._colour_evidence(lab, H, BOARD) == 1.0
+    assert mauer._colour_evidence(lab, turned, BOARD) == 0.0
+    np.testing.assert_array_equal(
+        mauer._colour_evidence_many(lab, np.stack([H, turned]), BOARD), [1.0, 0.0])
+
+
+def _field_blobs_under(H: np.ndarray, size: float = 0.8) -> np.ndarray:
+    """(F, 3) blobs x, y, diameter on every field under H (a field's white, `size` of it)."""
+    fields, pitch = mauer._field_array(BOARD)
+    xy = mauer.apply_h(H, fields)
+    px_mm = np.linalg.norm(mauer.apply_h(H, fields + [pitch, 0.0]) - xy, axis=1) / pitch
+    return np.column_stack([xy, size * 2 * BOARD.field_radius_mm * px_mm])
+
+
+@pytest.mark.parametrize("between,counted,score", [
+    (0.22, True, None),  # bits of the track's line between fields, counted: the fit drops
+    (0.22, False, 1.0),  # ... not counted: smaller than any field's blob
+    (0.8, False, None),  # field-sized blobs among the fields always count
+])
+def test_fit_score_and_small_blobs_between_fields(between, counted, score):
+    _, H = _camera(20.0, 30.0)
+    fields, pitch = mauer._field_array(BOARD)
+    on = _field_blobs_under(H)
+    mid = mauer.apply_h(H, fields[:-1] + [pitch / 2, 0.0])  # halfway to the next field
+    extra = np.column_stack([mid, np.full(len(mid), between * on[:, 2].mean())])
+    blobs = np.concatenate([on, extra])
+    s = mauer.MauerSettings(small_blobs_count=counted)
+    got = mauer._fit_score(blobs[:, :2], fields, H, pitch, mauer._min_size(blobs, BOARD, s))
+    if score is None:
+        assert got < 0.8
+    else:
+        assert got == pytest.approx(score)
+
+
+def test_fit_score_leaves_fields_under_glare_out():
+    _, H = _camera(20.0, 30.0)
+    fields, pitch = mauer._field_array(BOARD)
+    blobs = _field_blobs_under(H)
+    centre = blobs[:, :2].mean(axis=0)
+    glares = [(tuple(centre), (160.0, 100.0), 30.0)]  # a spot's core ellipse over the middle
+    unknown = mauer._glared(H, fields, glares, 1.0)
+    assert 5 < unknown.sum() < len(fields) - 20
+    seen = blobs[~unknown]  # the washed-out fields lost their blobs
+    assert mauer._fit_score(seen[:, :2], fields, H, pitch) == pytest.approx(1 - unknown.mean())
+    assert mauer._fit_score(seen[:, :2], fields, H, pitch, None, unknown) == pytest.approx(1.0)
+    assert mauer._glared(H, fields, [], 1.0) is None
+
+
+@pytest.mark.parametrize("point,angle,grow,inside", [
+    ((35.0, 0.0), 0.0, 1.0, False),  # beyond the short half axis (20) along x
+    ((0.0, 35.0), 0.0, 1.0, True),  # within the long half axis (40) along y
+    ((35.0, 0.0), 90.0, 1.0, True),  # turned by 90 degrees: the long axis along x
+    ((35.0, 0.0), 0.0, 2.0, True),  # grown 2 x
+])
+def test_glared_ellipse(point, angle, grow, inside):
+    glares = [((100.0, 100.0), (40.0, 80.0), angle)]
+    pt = np.array([[100.0 + point[0], 100.0 + point[1]]])
+    assert bool(mauer._glared(np.eye(3), pt, glares, grow)[0]) is inside
+
+
 # --- spots, slots and the pawn model -------------------------------------------------------
 
 
