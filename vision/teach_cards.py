@@ -214,6 +214,13 @@ def taught_reader(reader, profile: teach.Profile | None, game: str):
         settle = out.settle_backs  # (bound to the copy: its classifier is the taught one)
 
         def settle_backs(image, pieces):
+            from vision.cards.read import keeping_small_hsv
+
+            with keeping_small_hsv(image):  # (the reader's look and `look_pixels` share the
+                #                               photo's HSV at the same scale)
+                return taught_settle(image, pieces)
+
+        def taught_settle(image, pieces):
             pieces = settle(image, pieces)
             s, share = BACK_LOOK, part.look_area
             if share is not None and s.measured_area:
@@ -428,11 +435,13 @@ def back_look(image: np.ndarray, centre, width: float,
 def look_pixels(image: np.ndarray, look: np.ndarray,
                 settings: BackLookSettings | None = None
                 ) -> tuple[np.ndarray, np.ndarray | None]:
-    """The photo at `scale` (BGR -> HSV) and its pixels of the taught back's colours
-    (`look_colours`), 0/255 at `scale` (None when the photo has none of them)."""
+    """The photo at `scale` (BGR -> HSV: `read.small_hsv`, the reader's own when it has it)
+    and its pixels of the taught back's colours (`look_colours`), 0/255 at `scale` (None
+    when the photo has none of them)."""
+    from vision.cards.read import small_hsv
+
     s = settings or BACK_LOOK
-    small = cv2.resize(image, None, fx=s.scale, fy=s.scale, interpolation=cv2.INTER_AREA)
-    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    hsv = small_hsv(image, s.scale)
     colours = look_colours(_sample(hsv), np.asarray(look, np.float32), s)
     _LAST_COLOURS[0] = (hsv, colours)  # (for `look_mix`, asked of the same photo)
     if not colours.any():
