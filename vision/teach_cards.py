@@ -398,7 +398,8 @@ def _back_project(hsv: np.ndarray, table: np.ndarray, bins) -> np.ndarray:
     hb, sb, vb = bins
     if hb * sb > 256:
         raise ValueError(f"hue x saturation bins {hb} x {sb} do not fit one byte")
-    h, sat, val = cv2.split(hsv)
+    h, sat = cv2.extractChannel(hsv, 0), cv2.extractChannel(hsv, 1)  # (the value: below,
+    #                                                                   when it matters)
     code = cv2.add(cv2.LUT(h, (np.minimum(np.arange(256) * hb // 180, hb - 1) * sb)
                            .astype(np.uint8)),
                    cv2.LUT(sat, (np.arange(256) * sb // 256).astype(np.uint8)))
@@ -406,7 +407,7 @@ def _back_project(hsv: np.ndarray, table: np.ndarray, bins) -> np.ndarray:
     luts[:, :hb * sb] = np.where(table.reshape(hb * sb, vb).T > 0, 255, 0)
     if (luts == luts[:1]).all():  # the value does not matter (e.g. spread over every bin)
         return cv2.LUT(code, luts[0])
-    vbin = cv2.LUT(val, (np.arange(256) * vb // 256).astype(np.uint8))
+    vbin = cv2.LUT(cv2.extractChannel(hsv, 2), (np.arange(256) * vb // 256).astype(np.uint8))
     out = np.zeros(h.shape, np.uint8)
     for b, lut in enumerate(luts):
         if lut.any():
@@ -598,19 +599,39 @@ def unlike_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     mix = None  # (`look_mix`, once a piece needs it)
     drop = set()
     for k in ask:
-        m = _frames_mask([pieces[k].frame], f, hit.shape, 1.0) & (covered == 0)
+        m, (x0, y0) = frame_box_mask(pieces[k].frame, f, hit.shape)  # (its box alone)
+        m &= covered[y0:y0 + m.shape[0], x0:x0 + m.shape[1]] == 0
         n = int(m.sum())
-        share = float(np.count_nonzero(hit[m > 0])) / n if n else 0.0
+        sub = np.s_[y0:y0 + m.shape[0], x0:x0 + m.shape[1]]
+        share = float(np.count_nonzero(hit[sub][m > 0])) / n if n else 0.0
         if share < s.own_look:
             drop.add(k)
         elif s.own_mix > 0:
             mix = look_mix(hsv, look, s) if mix is None else mix
-            x0, y0, bw, bh = cv2.boundingRect(m)
-            box = np.s_[y0:y0 + bh, x0:x0 + bw]
-            if mix_match(hsv[box], (m[box] > 0) & (hit[box] > 0), mix, s) \
+            bx, by, bw, bh = cv2.boundingRect(m)
+            box, inner = np.s_[y0 + by:y0 + by + bh, x0 + bx:x0 + bx + bw], \
+                np.s_[by:by + bh, bx:bx + bw]
+            if mix_match(hsv[box], (m[inner] > 0) & (hit[box] > 0), mix, s) \
                     < s.own_mix * float(mix.max()):
                 drop.add(k)  # one minor colour of the back's (a score pad of its ring's)
     return [p for k, p in enumerate(pieces) if k not in drop]
+
+
+def frame_box_mask(frame: np.ndarray, f: float, shape: tuple[int, int]
+                   ) -> tuple[np.ndarray, tuple[int, int]]:
+    """`read._frames_mask([frame], f, shape, 1.0)` over the frame's bounding box alone (in
+    the photo at scale `f`, of `shape`): (the uint8 0/1 mask of that box, its top-left
+    (x0, y0)); the box is empty (0 x 0) when the frame lies off the photo."""
+    q = (np.asarray(frame, float) + 0.5) * f - 0.5
+    c = q.mean(axis=0)
+    pts = np.round(c + (q - c) * 1.0).astype(np.int32)  # (as `_frames_mask` rounds them)
+    x0, y0 = (max(int(v), 0) for v in pts.min(axis=0))
+    x1 = min(int(pts[:, 0].max()), shape[1] - 1) + 1
+    y1 = min(int(pts[:, 1].max()), shape[0] - 1) + 1
+    mask = np.zeros((max(y1 - y0, 0), max(x1 - x0, 0)), np.uint8)
+    if mask.size:
+        cv2.fillConvexPoly(mask, pts - np.array([x0, y0], np.int32), 1)
+    return mask, (x0, y0)
 
 
 def look_mix(hsv: np.ndarray, look: np.ndarray, settings: BackLookSettings = BACK_LOOK
