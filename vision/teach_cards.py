@@ -547,7 +547,7 @@ def look_share(crops_bgr: np.ndarray, colours: np.ndarray,
 
 
 def fan_side(centre, normal, pieces: list[CardPiece], width: float,
-             settings: BackLookSettings | None = None) -> int:
+             settings: BackLookSettings | None = None, centres: list | None = None) -> int:
     """Towards which side of a strip of a back's look (`centre`, its long edge's `normal`,
     photo px) the rest of the back lies, from the fan it lies in: +1 along `normal`, -1
     against it, 0 when the face-up cards read beside it do not say. Each card of a fan is
@@ -558,16 +558,19 @@ def fan_side(centre, normal, pieces: list[CardPiece], width: float,
     votes by its key point's offset from its centre along `normal` (in widths), and the
     mean vote must be at least `fan_vote`. A card the strip lies on (its centre inside the
     card's frame shrunk to `inside_share`) does not vote: a strip of the back's colours in
-    a face-up card's drawing has no fan of its own."""
+    a face-up card's drawing has no fan of its own. `centres`: the pieces' centres, where
+    the caller has them."""
     from vision.cards.geometry import SPECS
     from vision.cards.read import inside_frame
 
     s = settings or BACK_LOOK
     c, n = np.asarray(centre, float), np.asarray(normal, float)
     reach = s.fan_reach * SPECS["troetofanten"].aspect * width
-    votes = [float(n @ (p.key - p.center)) / max(p.width, 1.0) for p in pieces
+    centres = [p.center for p in pieces] if centres is None else centres
+    votes = [float(n @ (p.key - pc)) / max(p.width, 1.0)
+             for p, pc in zip(pieces, centres, strict=True)
              if p.label != BACK_LABEL["troetofanten"] and p.frame is not None
-             and np.hypot(*(p.center - c)) <= reach
+             and np.hypot(*(pc - c)) <= reach
              and not inside_frame(c, p.frame, s.inside_share)]
     if not votes or abs(float(np.mean(votes))) < s.fan_vote:
         return 0
@@ -707,12 +710,16 @@ def merged_axis(short: float, es: np.ndarray, long_: float, el: np.ndarray, n: i
     return el if side < min(end, pile) else es
 
 
-def held_backs(outline: np.ndarray, pieces: list[CardPiece], scale: float) -> int:
-    """How many of `pieces`' face-down cards have their centre (photo px) inside `outline`
-    (a region's outline at `scale`, as `look_backs` finds them)."""
-    return sum(cv2.pointPolygonTest(outline, tuple(float(v) for v in (p.center + 0.5) * scale
+def held_backs(outline: np.ndarray, pieces: list[CardPiece], scale: float,
+               centres: list | None = None) -> int:
+    """How many of `pieces`' face-down cards have their centre (photo px; `centres`, where
+    the caller has them) inside `outline` (a region's outline at `scale`, as `look_backs`
+    finds them)."""
+    centres = [p.center for p in pieces] if centres is None else centres
+    return sum(cv2.pointPolygonTest(outline, tuple(float(v) for v in (pc + 0.5) * scale
                                                    - 0.5), False) >= 0
-               for p in pieces if p.label == BACK_LABEL["troetofanten"])
+               for p, pc in zip(pieces, centres, strict=True)
+               if p.label == BACK_LABEL["troetofanten"])
 
 
 def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
@@ -745,7 +752,8 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
         return []
     raw = pixels[1] > 0  # (the look's own pixels, before closing)
     mix = None  # (`look_mix`, once a region needs it)
-    centres = np.array([p.center for p in pieces]) * f
+    at = [p.center for p in pieces]  # (photo px; then `out`'s, as they come)
+    centres = np.array(at) * f
     widths = np.array([p.width for p in pieces]) * f
     outlines, _ = cv2.findContours(hit, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)  # 0/255
     coarse0 = _coarse(look0)  # the taught back's, for `min_match`
@@ -790,7 +798,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
         else:  # a strip: the card lies under its neighbour, across the strip towards it
             on_top = False
             nrm = np.array([-el[1], el[0]]) / max(long_, 1e-9)
-            side = fan_side((c + 0.5) / f - 0.5, nrm, pieces, w / f, s) \
+            side = fan_side((c + 0.5) / f - 0.5, nrm, pieces, w / f, s, at[:len(pieces)]) \
                 if s.fan_reach > 0 else 0
             if side:  # the fan it lies in: the card on top is on that side
                 nrm = side * nrm
@@ -809,7 +817,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
             c = c + nrm * (across - short) / 2
             found = [(c, np.degrees(np.arctan2(el[1], el[0])) if along_w else
                       np.degrees(np.arctan2(nrm[1], nrm[0])), w)]
-        if not found or (s.held and held_backs(q, pieces + out, f) >= len(found)):
+        if not found or (s.held and held_backs(q, pieces + out, f, at) >= len(found)):
             continue
         sub = hsv[y0:y0 + bh, x0:x0 + bw]
         common = np.minimum(_coarse(_look_hist(sub, blob, s.bins)), coarse0)
@@ -824,8 +832,8 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
                 continue  # one minor colour of the back's (a score pad of its ring's)
         for c, ang, wid in found:
             c, wid = (np.asarray(c, float) + 0.5) / f - 0.5, wid / f
-            if any(p.label == "back" and np.hypot(*(p.center - c)) < s.same_back * p.width
-                   for p in pieces + out):
+            if any(p.label == "back" and np.hypot(*(pc - c)) < s.same_back * p.width
+                   for p, pc in zip(pieces + out, at, strict=True)):
                 continue  # a back read already
             back = back_piece(c, ang, wid, s.confidence)
             if on_top and s.key_inside < 1 and any(
@@ -834,6 +842,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
                 continue  # shown whole, it would hide a face-up card's corner index that
                 #           the reader read
             out.append(back)
+            at.append(back.center)
     return out
 
 
