@@ -214,6 +214,13 @@ def taught_reader(reader, profile: teach.Profile | None, game: str):
         settle = out.settle_backs  # (bound to the copy: its classifier is the taught one)
 
         def settle_backs(image, pieces):
+            from vision.cards.read import keeping_small_hsv
+
+            with keeping_small_hsv(image):  # (the reader's look and `look_pixels` share the
+                #                               photo's HSV at the same scale)
+                return taught_settle(image, pieces)
+
+        def taught_settle(image, pieces):
             pieces = settle(image, pieces)
             s, share = BACK_LOOK, part.look_area
             if share is not None and s.measured_area:
@@ -391,7 +398,8 @@ def _back_project(hsv: np.ndarray, table: np.ndarray, bins) -> np.ndarray:
     hb, sb, vb = bins
     if hb * sb > 256:
         raise ValueError(f"hue x saturation bins {hb} x {sb} do not fit one byte")
-    h, sat, val = cv2.split(hsv)
+    h, sat = cv2.extractChannel(hsv, 0), cv2.extractChannel(hsv, 1)  # (the value: below,
+    #                                                                   when it matters)
     code = cv2.add(cv2.LUT(h, (np.minimum(np.arange(256) * hb // 180, hb - 1) * sb)
                            .astype(np.uint8)),
                    cv2.LUT(sat, (np.arange(256) * sb // 256).astype(np.uint8)))
@@ -399,7 +407,7 @@ def _back_project(hsv: np.ndarray, table: np.ndarray, bins) -> np.ndarray:
     luts[:, :hb * sb] = np.where(table.reshape(hb * sb, vb).T > 0, 255, 0)
     if (luts == luts[:1]).all():  # the value does not matter (e.g. spread over every bin)
         return cv2.LUT(code, luts[0])
-    vbin = cv2.LUT(val, (np.arange(256) * vb // 256).astype(np.uint8))
+    vbin = cv2.LUT(cv2.extractChannel(hsv, 2), (np.arange(256) * vb // 256).astype(np.uint8))
     out = np.zeros(h.shape, np.uint8)
     for b, lut in enumerate(luts):
         if lut.any():
@@ -428,11 +436,13 @@ def back_look(image: np.ndarray, centre, width: float,
 def look_pixels(image: np.ndarray, look: np.ndarray,
                 settings: BackLookSettings | None = None
                 ) -> tuple[np.ndarray, np.ndarray | None]:
-    """The photo at `scale` (BGR -> HSV) and its pixels of the taught back's colours
-    (`look_colours`), 0/255 at `scale` (None when the photo has none of them)."""
+    """The photo at `scale` (BGR -> HSV: `read.small_hsv`, the reader's own when it has it)
+    and its pixels of the taught back's colours (`look_colours`), 0/255 at `scale` (None
+    when the photo has none of them)."""
+    from vision.cards.read import small_hsv
+
     s = settings or BACK_LOOK
-    small = cv2.resize(image, None, fx=s.scale, fy=s.scale, interpolation=cv2.INTER_AREA)
-    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    hsv = small_hsv(image, s.scale)
     colours = look_colours(_sample(hsv), np.asarray(look, np.float32), s)
     _LAST_COLOURS[0] = (hsv, colours)  # (for `look_mix`, asked of the same photo)
     if not colours.any():
@@ -537,7 +547,7 @@ def look_share(crops_bgr: np.ndarray, colours: np.ndarray,
 
 
 def fan_side(centre, normal, pieces: list[CardPiece], width: float,
-             settings: BackLookSettings | None = None) -> int:
+             settings: BackLookSettings | None = None, centres: list | None = None) -> int:
     """Towards which side of a strip of a back's look (`centre`, its long edge's `normal`,
     photo px) the rest of the back lies, from the fan it lies in: +1 along `normal`, -1
     against it, 0 when the face-up cards read beside it do not say. Each card of a fan is
@@ -548,16 +558,19 @@ def fan_side(centre, normal, pieces: list[CardPiece], width: float,
     votes by its key point's offset from its centre along `normal` (in widths), and the
     mean vote must be at least `fan_vote`. A card the strip lies on (its centre inside the
     card's frame shrunk to `inside_share`) does not vote: a strip of the back's colours in
-    a face-up card's drawing has no fan of its own."""
+    a face-up card's drawing has no fan of its own. `centres`: the pieces' centres, where
+    the caller has them."""
     from vision.cards.geometry import SPECS
     from vision.cards.read import inside_frame
 
     s = settings or BACK_LOOK
     c, n = np.asarray(centre, float), np.asarray(normal, float)
     reach = s.fan_reach * SPECS["troetofanten"].aspect * width
-    votes = [float(n @ (p.key - p.center)) / max(p.width, 1.0) for p in pieces
+    centres = [p.center for p in pieces] if centres is None else centres
+    votes = [float(n @ (p.key - pc)) / max(p.width, 1.0)
+             for p, pc in zip(pieces, centres, strict=True)
              if p.label != BACK_LABEL["troetofanten"] and p.frame is not None
-             and np.hypot(*(p.center - c)) <= reach
+             and np.hypot(*(pc - c)) <= reach
              and not inside_frame(c, p.frame, s.inside_share)]
     if not votes or abs(float(np.mean(votes))) < s.fan_vote:
         return 0
@@ -589,19 +602,39 @@ def unlike_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     mix = None  # (`look_mix`, once a piece needs it)
     drop = set()
     for k in ask:
-        m = _frames_mask([pieces[k].frame], f, hit.shape, 1.0) & (covered == 0)
+        m, (x0, y0) = frame_box_mask(pieces[k].frame, f, hit.shape)  # (its box alone)
+        m &= covered[y0:y0 + m.shape[0], x0:x0 + m.shape[1]] == 0
         n = int(m.sum())
-        share = float(np.count_nonzero(hit[m > 0])) / n if n else 0.0
+        sub = np.s_[y0:y0 + m.shape[0], x0:x0 + m.shape[1]]
+        share = float(np.count_nonzero(hit[sub][m > 0])) / n if n else 0.0
         if share < s.own_look:
             drop.add(k)
         elif s.own_mix > 0:
             mix = look_mix(hsv, look, s) if mix is None else mix
-            x0, y0, bw, bh = cv2.boundingRect(m)
-            box = np.s_[y0:y0 + bh, x0:x0 + bw]
-            if mix_match(hsv[box], (m[box] > 0) & (hit[box] > 0), mix, s) \
+            bx, by, bw, bh = cv2.boundingRect(m)
+            box, inner = np.s_[y0 + by:y0 + by + bh, x0 + bx:x0 + bx + bw], \
+                np.s_[by:by + bh, bx:bx + bw]
+            if mix_match(hsv[box], (m[inner] > 0) & (hit[box] > 0), mix, s) \
                     < s.own_mix * float(mix.max()):
                 drop.add(k)  # one minor colour of the back's (a score pad of its ring's)
     return [p for k, p in enumerate(pieces) if k not in drop]
+
+
+def frame_box_mask(frame: np.ndarray, f: float, shape: tuple[int, int]
+                   ) -> tuple[np.ndarray, tuple[int, int]]:
+    """`read._frames_mask([frame], f, shape, 1.0)` over the frame's bounding box alone (in
+    the photo at scale `f`, of `shape`): (the uint8 0/1 mask of that box, its top-left
+    (x0, y0)); the box is empty (0 x 0) when the frame lies off the photo."""
+    q = (np.asarray(frame, float) + 0.5) * f - 0.5
+    c = q.mean(axis=0)
+    pts = np.round(c + (q - c) * 1.0).astype(np.int32)  # (as `_frames_mask` rounds them)
+    x0, y0 = (max(int(v), 0) for v in pts.min(axis=0))
+    x1 = min(int(pts[:, 0].max()), shape[1] - 1) + 1
+    y1 = min(int(pts[:, 1].max()), shape[0] - 1) + 1
+    mask = np.zeros((max(y1 - y0, 0), max(x1 - x0, 0)), np.uint8)
+    if mask.size:
+        cv2.fillConvexPoly(mask, pts - np.array([x0, y0], np.int32), 1)
+    return mask, (x0, y0)
 
 
 def look_mix(hsv: np.ndarray, look: np.ndarray, settings: BackLookSettings = BACK_LOOK
@@ -677,12 +710,16 @@ def merged_axis(short: float, es: np.ndarray, long_: float, el: np.ndarray, n: i
     return el if side < min(end, pile) else es
 
 
-def held_backs(outline: np.ndarray, pieces: list[CardPiece], scale: float) -> int:
-    """How many of `pieces`' face-down cards have their centre (photo px) inside `outline`
-    (a region's outline at `scale`, as `look_backs` finds them)."""
-    return sum(cv2.pointPolygonTest(outline, tuple(float(v) for v in (p.center + 0.5) * scale
+def held_backs(outline: np.ndarray, pieces: list[CardPiece], scale: float,
+               centres: list | None = None) -> int:
+    """How many of `pieces`' face-down cards have their centre (photo px; `centres`, where
+    the caller has them) inside `outline` (a region's outline at `scale`, as `look_backs`
+    finds them)."""
+    centres = [p.center for p in pieces] if centres is None else centres
+    return sum(cv2.pointPolygonTest(outline, tuple(float(v) for v in (pc + 0.5) * scale
                                                    - 0.5), False) >= 0
-               for p in pieces if p.label == BACK_LABEL["troetofanten"])
+               for p, pc in zip(pieces, centres, strict=True)
+               if p.label == BACK_LABEL["troetofanten"])
 
 
 def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
@@ -715,7 +752,8 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
         return []
     raw = pixels[1] > 0  # (the look's own pixels, before closing)
     mix = None  # (`look_mix`, once a region needs it)
-    centres = np.array([p.center for p in pieces]) * f
+    at = [p.center for p in pieces]  # (photo px; then `out`'s, as they come)
+    centres = np.array(at) * f
     widths = np.array([p.width for p in pieces]) * f
     outlines, _ = cv2.findContours(hit, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)  # 0/255
     coarse0 = _coarse(look0)  # the taught back's, for `min_match`
@@ -760,7 +798,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
         else:  # a strip: the card lies under its neighbour, across the strip towards it
             on_top = False
             nrm = np.array([-el[1], el[0]]) / max(long_, 1e-9)
-            side = fan_side((c + 0.5) / f - 0.5, nrm, pieces, w / f, s) \
+            side = fan_side((c + 0.5) / f - 0.5, nrm, pieces, w / f, s, at[:len(pieces)]) \
                 if s.fan_reach > 0 else 0
             if side:  # the fan it lies in: the card on top is on that side
                 nrm = side * nrm
@@ -779,7 +817,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
             c = c + nrm * (across - short) / 2
             found = [(c, np.degrees(np.arctan2(el[1], el[0])) if along_w else
                       np.degrees(np.arctan2(nrm[1], nrm[0])), w)]
-        if not found or (s.held and held_backs(q, pieces + out, f) >= len(found)):
+        if not found or (s.held and held_backs(q, pieces + out, f, at) >= len(found)):
             continue
         sub = hsv[y0:y0 + bh, x0:x0 + bw]
         common = np.minimum(_coarse(_look_hist(sub, blob, s.bins)), coarse0)
@@ -794,8 +832,8 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
                 continue  # one minor colour of the back's (a score pad of its ring's)
         for c, ang, wid in found:
             c, wid = (np.asarray(c, float) + 0.5) / f - 0.5, wid / f
-            if any(p.label == "back" and np.hypot(*(p.center - c)) < s.same_back * p.width
-                   for p in pieces + out):
+            if any(p.label == "back" and np.hypot(*(pc - c)) < s.same_back * p.width
+                   for p, pc in zip(pieces + out, at, strict=True)):
                 continue  # a back read already
             back = back_piece(c, ang, wid, s.confidence)
             if on_top and s.key_inside < 1 and any(
@@ -804,6 +842,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
                 continue  # shown whole, it would hide a face-up card's corner index that
                 #           the reader read
             out.append(back)
+            at.append(back.center)
     return out
 
 

@@ -540,6 +540,28 @@ def test_unlike_backs_keeps_every_back_when_the_look_singles_out_nothing():
     assert out == pieces + [back]
 
 
+@pytest.mark.parametrize("centre, angle, width", [
+    ((40.0, 30.0), 0.0, 20.0),  # inside the photo
+    ((40.0, 30.0), 33.0, 23.7),  # turned, at a fraction of a pixel
+    ((3.0, 50.0), 80.0, 30.0),  # cut by the left and bottom edges
+    ((95.0, -4.0), 120.0, 25.0),  # cut by the right and top edges
+    ((300.0, 30.0), 0.0, 20.0),  # off the photo: an empty box
+])
+def test_frame_box_mask_is_the_frame_mask_over_its_box(centre, angle, width):
+    """`unlike_backs` masks each back over its box alone: the same pixels as
+    `read._frames_mask` over the whole photo."""
+    from vision.cards.read import _frames_mask, card_frame
+    from vision.teach_cards import frame_box_mask
+
+    shape = (60, 100)  # (the photo at scale 0.5)
+    frame = card_frame(centre, angle, width, 1.5)
+    m, (x0, y0) = frame_box_mask(frame, 0.5, shape)
+    whole = np.zeros(shape, np.uint8)
+    whole[y0:y0 + m.shape[0], x0:x0 + m.shape[1]] = m
+    assert np.array_equal(whole, _frames_mask([frame], 0.5, shape, 1.0))
+    assert m.size <= 0.5 * whole.size
+
+
 @pytest.mark.parametrize("cards, want", [
     ([((100, 100), 0)], 0),  # one card: its outline has no notch (then counted by area)
     ([((100, 100), 0), ((160, 100), 0)], 0),  # two side by side, edges flush: no notch

@@ -12,6 +12,8 @@ from __future__ import annotations
 import copy
 import json
 import re
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -587,16 +589,43 @@ def _frames_mask(frames, f: float, shape: tuple[int, int], k: float) -> np.ndarr
     return mask
 
 
+_SMALL_HSV = threading.local()  # per thread: {"image": the photo, scale: its HSV} while
+#                                 `keeping_small_hsv` holds
+
+
+@contextmanager
+def keeping_small_hsv(image: np.ndarray):
+    """Within this, `small_hsv` of `image` is worked out once per scale (teach mode's
+    `look_pixels` asks for the one the reader's look made, the same photo at the same
+    scale); nothing is kept outside it."""
+    _SMALL_HSV.memo = {"image": image}
+    try:
+        yield
+    finally:
+        _SMALL_HSV.memo = None
+
+
+def small_hsv(image: np.ndarray, f: float) -> np.ndarray:
+    """The photo at scale `f` (area) in HSV (the caller must not write into it: within
+    `keeping_small_hsv` it is shared)."""
+    memo = getattr(_SMALL_HSV, "memo", None)
+    if memo is not None and memo["image"] is image and f in memo:
+        return memo[f]
+    small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    if memo is not None and memo["image"] is image:
+        memo[f] = hsv
+    return hsv
+
+
 def _look_hsv(image: np.ndarray, centres: np.ndarray, widths: np.ndarray,
               s: ReadSettings) -> tuple[np.ndarray, np.ndarray, np.ndarray, list]:
-    """The photo at `look_scale` in HSV, the cards' `centres` and `widths` at that scale,
-    and the histogram ranges of `LOOK_BINS`: hue, and saturation of coloured pixels only
-    (a grey's hue is noise)."""
+    """The photo at `look_scale` in HSV (`small_hsv`), the cards' `centres` and `widths` at
+    that scale, and the histogram ranges of `LOOK_BINS`: hue, and saturation of coloured
+    pixels only (a grey's hue is noise)."""
     f = s.look_scale
-    small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
     centres, widths = np.asarray(centres, float) * f, np.asarray(widths, float) * f
-    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-    return hsv, centres, widths, [0, 180, s.look_min_sat, 256]
+    return small_hsv(image, f), centres, widths, [0, 180, s.look_min_sat, 256]
 
 
 def common_colours(h_in: np.ndarray, h_all: np.ndarray, mask: np.ndarray, ratio: float,
