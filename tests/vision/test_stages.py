@@ -13,6 +13,7 @@ from vision.segment import (
     MARBLE_SETTINGS,
     TILE_SETTINGS,
     Candidates,
+    cloth_gains,
     find_marbles,
     find_tiles,
 )
@@ -884,3 +885,27 @@ def test_fill_holes(hole, edge, filled):
     assert out.dtype == np.uint8 and set(np.unique(out)) <= {0, 1}
     assert bool(out[30, 30]) == filled
     assert (out[mask > 0] == 1).all()
+
+
+@pytest.mark.parametrize(
+    "cloth, part",
+    [
+        ((215, 225, 230), 0.0),  # an ordinary light cloth (cast 1.07): left alone
+        ((150, 200, 240), 1.0),  # a harsh warm lamp (cast 1.6): taken off in full
+        ((190, 215, 230), 0.74),  # cast 1.21: in part
+    ],
+)
+def test_cloth_gains_take_off_a_strong_cast(cloth, part):
+    """The cloth's remaining cast is taken off the marble crops by a power of the full
+    correction (the cloth to its own grey) that grows with the cast; marbles do not move
+    the cloth's median."""
+    img, area = cloth_scene([(400 + 60 * k, 300 + 40 * k, (60, 170, 60)) for k in range(8)])
+    img[80:880, 240:1040] = np.where(img[80:880, 240:1040] == (215, 225, 230), cloth,
+                                     img[80:880, 240:1040])
+    gains = cloth_gains(MARBLE_SETTINGS, img, area, np.ones(3, np.float32))
+    c = np.asarray(cloth, np.float32)
+    assert np.allclose(gains, (c.mean() / c) ** part, atol=0.02)
+    balanced = c * gains
+    assert balanced.max() / balanced.min() <= c.max() / c.min() + 1e-6
+    if part == 1.0:
+        assert balanced.max() / balanced.min() < 1.01
