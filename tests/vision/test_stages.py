@@ -909,3 +909,19 @@ def test_cloth_gains_take_off_a_strong_cast(cloth, part):
     assert balanced.max() / balanced.min() <= c.max() / c.min() + 1e-6
     if part == 1.0:
         assert balanced.max() / balanced.min() < 1.01
+
+
+def test_cloth_gains_leave_out_clipped_cloth():
+    """A harsh lamp clips the bright half of the cloth (red at 255 hides the cast there): the
+    cast is read from the unclipped half; with no clip level, from the mix."""
+    from dataclasses import replace
+
+    img, area = cloth_scene([])
+    img[80:480, 240:1040] = (200, 245, 255)  # clipped
+    img[480:880, 240:1040] = (150, 200, 240)  # the same light, darker: cast 1.6
+    ones = np.ones(3, np.float32)
+    gains = cloth_gains(MARBLE_SETTINGS, img, area, ones)
+    c = np.array([150, 200, 240], np.float32)
+    assert np.allclose(gains, c.mean() / c, atol=0.02)
+    mixed = cloth_gains(replace(MARBLE_SETTINGS, cloth_clip=256), img, area, ones)
+    assert not np.allclose(mixed, gains, atol=0.02)
