@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from vision.errors import AreaNotFound
-from vision.preprocess import linear_to_srgb, srgb_to_linear
+from vision.preprocess import apply_gains, light_gains, linear_to_srgb, srgb_to_linear
 
 
 @dataclass(frozen=True)
@@ -87,6 +87,11 @@ class AreaSettings:
     # not found: tried once more on the photo white balanced by this power of its own light
     # (`vision.preprocess.light_gains`; a harsh coloured lamp hides a white cloth), 0 off
     retry_balanced: float = 1.0
+    # a photo whose own light (`vision.preprocess.light_gains`, its largest full gain) is cast
+    # at least this much is white balanced in full before any look (a harsh or warm lamp over
+    # a light cloth: the network and the colour masks then see the cloth they were made
+    # for; ordinary photos' casts stay under ~1.4); 0 off
+    balance_cast: float = 0.0
     # A side of the network's snapped quad along which the cue drops by `contrast_drop`
     # (sampled `weak_depth` x the side either way) on under `weak_share` of it is looked for
     # again in a wide band (`refit_weak_sides`); 0 off
@@ -146,7 +151,7 @@ AREA_SETTINGS = {
     "simsala-hopp": AreaSettings(kind="red", size_mm=240.0, plane_px=480, weak_share=0.7,
                                  weak_strip=(0.25, 0.6), enclosed_rival=True, colour_rival=True),
     "hop-la-bille": AreaSettings(kind="cloth", size_mm=600.0, plane_px=900, edge_check=True,
-                                 enclosed=True),
+                                 enclosed=True, balance_cast=1.45),
 }
 
 
@@ -1025,6 +1030,14 @@ def _rival_colour(best, share, small, lab, cue, settings: AreaSettings, measure=
     return (quad, rival) if rival > share + settings.weak_gain else (best, share)
 
 
+def cast_balanced(small_bgr: np.ndarray, cast: float) -> np.ndarray:
+    """uint8 BGR `small_bgr` white balanced in full by its own light
+    (`vision.preprocess.light_gains`) where the largest gain is at least `cast`; itself
+    otherwise."""
+    gains = light_gains(small_bgr, 1.0)
+    return apply_gains(small_bgr, gains) if gains.max() >= cast else small_bgr
+
+
 def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play area",
               game: str | None = None, use_model: bool = True) -> PlayArea:
     """Locate the play area in a working-size BGR photo; raise `AreaNotFound` if absent.
@@ -1039,6 +1052,8 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
         src = cv2.pyrDown(src)
     small = cv2.resize(src, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
     small = remove_glare(small, settings, glare_spots(small, settings))
+    if settings.balance_cast > 0:
+        small = cast_balanced(small, settings.balance_cast)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)  # made once, read by every cue below
     measure = area_measure(lab, settings)  # likewise its colour measure
     why = "nothing of its colour"

@@ -36,11 +36,12 @@ from vision.classify.settings import BACKGROUND, MODEL_PATH
 from vision.detections import Detections
 from vision.errors import NoPieces
 from vision.image_io import ImageSettings, Photo, load_photo
-from vision.preprocess import extract_crops
+from vision.preprocess import CropSettings, apply_gains, extract_crops, light_gains
 from vision.segment import (
     MARBLE_SETTINGS,
     TILE_SETTINGS,
     Candidates,
+    cloth_gains,
     edge_tiles,
     find_marbles,
     find_tiles,
@@ -178,6 +179,16 @@ def cloth_probability(area: PlayArea, cand: Candidates) -> np.ndarray | None:
     if here is None:
         return None
     return np.maximum(here, area.area_probability(area.to_image(cand.centers + step)))
+
+
+def cloth_balanced(image_bgr: np.ndarray, area: PlayArea, crops: np.ndarray,
+                   crop: CropSettings) -> np.ndarray:
+    """Marble crops (`extract_crops`' of `image_bgr` with `crop`'s light balance) balanced
+    again by the cloth's own light where a strong cast is left on it
+    (`vision.segment.cloth_gains`); `crops` itself where none is."""
+    gains = cloth_gains(MARBLE_SETTINGS, image_bgr, area,
+                        light_gains(image_bgr, crop.light_balance))
+    return crops if np.all(gains == 1.0) else apply_gains(crops, gains)
 
 
 def facts_from(game: str, det: Detections) -> dict:
@@ -445,6 +456,8 @@ class Pipeline:
             crop = taught_crop(crop, profile.piece_part.settings)
         crops = extract_crops(photo.image, area.H_plane_to_img, cand.centers, cand.sides,
                               cand.angles, crop)
+        if gv.kind == "marbles" and not taught and len(crops):  # the cloth's own light
+            crops = cloth_balanced(photo.image, area, crops, crop)
         pred = self.classifier.predict(crops)
         probs = pred.probs
         if gv.coats_of_arms and not taught and len(crops):

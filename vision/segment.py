@@ -168,6 +168,16 @@ class MarbleSettings:
     # cloth (its rim drops out as shadow) but still tinted (0: off)
     low_ab: float = 6.0
     low_ab_noise: float = 3.0
+    # The classifier's crops balanced again by the cloth's own light (`cloth_gains`): the
+    # cloth is light and plain, so its colour after the crops' usual balance (a share of the
+    # photo's light) is the light left on it. A cast (its brightest / darkest channel) up to
+    # cloth_cast[0] is left alone (ordinary photos, a lamp's glare spot), from cloth_cast[1]
+    # on it is taken off in full (a harsh coloured lamp), in between in part
+    cloth_cast: tuple[float, float] = (1.10, 1.25)
+    cloth_grid: int = 24  # cloth samples per side, over its inner 0.08-0.92
+    # cloth samples with a channel at this level or above are clipped (a harsh lamp's light
+    # beyond the sensor's range hides its cast) and left out, while a tenth of them are not
+    cloth_clip: int = 250
 
 
 TILE_SETTINGS = TileSettings()
@@ -835,6 +845,34 @@ def tinted_marbles(dab: np.ndarray, valid: np.ndarray, inset: int, seen: np.ndar
     d = settings.piece_px
     return lone_blobs(tint, seen, d, np.pi * d * d / 4, settings.low_area, settings.low_side,
                       settings.low_fill)
+
+
+def cloth_gains(settings: MarbleSettings, image_bgr: np.ndarray, area: PlayArea,
+                gains: np.ndarray) -> np.ndarray:
+    """(3,) float32 per-channel gains that take the cloth's remaining cast off crops already
+    balanced by `gains` (the crops' usual light balance, `preprocess.light_gains`): the
+    cloth's median colour (a grid of `cloth_grid` x `cloth_grid` points over its inner part;
+    marbles cover little of it; clipped points left out, `cloth_clip`) times `gains`,
+    brought to its own grey level by a power of the full correction that grows from 0 at a
+    cast (brightest / darkest channel) of `cloth_cast[0]` to 1 at `cloth_cast[1]`. Ones
+    where no point falls in the photo."""
+    s = area.settings.plane_px
+    g = np.linspace(0.08, 0.92, settings.cloth_grid) * s
+    pts = np.stack(np.meshgrid(g, g), axis=-1).reshape(-1, 2)
+    ip = np.round(area.to_image(pts)).astype(int)
+    h, w = image_bgr.shape[:2]
+    ok = (ip[:, 0] >= 0) & (ip[:, 0] < w) & (ip[:, 1] >= 0) & (ip[:, 1] < h)
+    if not ok.any():
+        return np.ones(3, np.float32)
+    px = image_bgr[ip[ok, 1], ip[ok, 0]]
+    unclipped = px.max(axis=1) < settings.cloth_clip
+    if unclipped.sum() >= 0.1 * len(px):
+        px = px[unclipped]
+    cloth = np.median(px.astype(np.float32), axis=0) * gains
+    cloth = np.maximum(cloth, 1.0)
+    lo, hi = settings.cloth_cast
+    part = float(np.clip((cloth.max() / cloth.min() - lo) / (hi - lo), 0.0, 1.0))
+    return ((cloth.mean() / cloth) ** part).astype(np.float32)
 
 
 def find_marbles(image_bgr: np.ndarray, area: PlayArea, settings: MarbleSettings) -> Candidates:

@@ -322,3 +322,27 @@ def test_remove_glare_gives_the_colours_back():
     assert (cue_map(out, RED)[halo] > RED.red_levels[0]).mean() > \
         (cue_map(lit, RED)[halo] > RED.red_levels[0]).mean()  # the arena's red comes back
     assert remove_glare(clean, RED, glare_spots(clean, RED)) is clean  # no spot: as it was
+
+
+@pytest.mark.parametrize(
+    "light, balanced",
+    [
+        ((0.55, 0.8, 1.0), True),  # a warm lamp (largest gain 1.8): balanced
+        ((0.85, 0.95, 1.0), False),  # an ordinary photo's slight cast (1.18): left alone
+        ((1.0, 1.0, 1.0), False),  # no cast
+    ],
+)
+def test_cast_balanced_only_under_a_strong_cast(light, balanced):
+    """A light cloth on a grey table under a coloured light: white balanced in full by the
+    photo's own light where the cast reaches `balance_cast`, untouched otherwise."""
+    from vision.area import cast_balanced
+
+    img = np.full((120, 160, 3), 110, np.uint8)
+    img[30:90, 40:120] = 225
+    lit = np.clip(img * np.asarray(light), 0, 255).astype(np.uint8)
+    out = cast_balanced(lit, AREA_SETTINGS["hop-la-bille"].balance_cast)
+    cloth = out[60, 80].astype(float)
+    if balanced:
+        assert cloth.max() - cloth.min() <= 3
+    else:
+        assert np.array_equal(out, lit)

@@ -13,6 +13,7 @@ from vision.segment import (
     MARBLE_SETTINGS,
     TILE_SETTINGS,
     Candidates,
+    cloth_gains,
     find_marbles,
     find_tiles,
 )
@@ -660,7 +661,7 @@ def test_light_gains_undo_a_colour_cast(cast, strength, want):
 def test_cloth_under_a_harsh_lamp_is_found_once_balanced():
     """A committed Hop la bille scene under a harsh warm lamp (`harsh_light`): the colour cues
     no longer see the white cloth; the retry on the photo balanced by its own light finds it
-    where the truth has it."""
+    where the truth has it, and so does the balance before any look (`balance_cast`)."""
     import json
     from dataclasses import replace
     from pathlib import Path
@@ -674,11 +675,13 @@ def test_cloth_under_a_harsh_lamp_is_found_once_balanced():
     photo = load_photo(path)
     img = harsh_light(photo.image)
     with pytest.raises(AreaNotFound):
-        find_area(img, replace(CLOTH, retry_balanced=0.0), "cloth", game="hop-la-bille")
-    area = find_area(img, CLOTH, "cloth", game="hop-la-bille")
+        find_area(img, replace(CLOTH, retry_balanced=0.0, balance_cast=0.0), "cloth",
+                  game="hop-la-bille")
     truth = np.array(json.loads(path.with_suffix(".json").read_text())["area"]) / photo.scale
-    err = min(np.abs(np.roll(area.corners, k, 0) - truth).max() for k in range(4))
-    assert err < 0.02 * img.shape[1]
+    for cloth in (replace(CLOTH, balance_cast=0.0), CLOTH):  # the retry; balanced first
+        area = find_area(img, cloth, "cloth", game="hop-la-bille")
+        err = min(np.abs(np.roll(area.corners, k, 0) - truth).max() for k in range(4))
+        assert err < 0.02 * img.shape[1]
 
 
 @pytest.mark.parametrize("hue, chroma, want", [
@@ -884,3 +887,43 @@ def test_fill_holes(hole, edge, filled):
     assert out.dtype == np.uint8 and set(np.unique(out)) <= {0, 1}
     assert bool(out[30, 30]) == filled
     assert (out[mask > 0] == 1).all()
+
+
+@pytest.mark.parametrize(
+    "cloth, part",
+    [
+        ((215, 225, 230), 0.0),  # an ordinary light cloth (cast 1.07): left alone
+        ((150, 200, 240), 1.0),  # a harsh warm lamp (cast 1.6): taken off in full
+        ((190, 215, 230), 0.74),  # cast 1.21: in part
+    ],
+)
+def test_cloth_gains_take_off_a_strong_cast(cloth, part):
+    """The cloth's remaining cast is taken off the marble crops by a power of the full
+    correction (the cloth to its own grey) that grows with the cast; marbles do not move
+    the cloth's median."""
+    img, area = cloth_scene([(400 + 60 * k, 300 + 40 * k, (60, 170, 60)) for k in range(8)])
+    img[80:880, 240:1040] = np.where(img[80:880, 240:1040] == (215, 225, 230), cloth,
+                                     img[80:880, 240:1040])
+    gains = cloth_gains(MARBLE_SETTINGS, img, area, np.ones(3, np.float32))
+    c = np.asarray(cloth, np.float32)
+    assert np.allclose(gains, (c.mean() / c) ** part, atol=0.02)
+    balanced = c * gains
+    assert balanced.max() / balanced.min() <= c.max() / c.min() + 1e-6
+    if part == 1.0:
+        assert balanced.max() / balanced.min() < 1.01
+
+
+def test_cloth_gains_leave_out_clipped_cloth():
+    """A harsh lamp clips the bright half of the cloth (red at 255 hides the cast there): the
+    cast is read from the unclipped half; with no clip level, from the mix."""
+    from dataclasses import replace
+
+    img, area = cloth_scene([])
+    img[80:480, 240:1040] = (200, 245, 255)  # clipped
+    img[480:880, 240:1040] = (150, 200, 240)  # the same light, darker: cast 1.6
+    ones = np.ones(3, np.float32)
+    gains = cloth_gains(MARBLE_SETTINGS, img, area, ones)
+    c = np.array([150, 200, 240], np.float32)
+    assert np.allclose(gains, c.mean() / c, atol=0.02)
+    mixed = cloth_gains(replace(MARBLE_SETTINGS, cloth_clip=256), img, area, ones)
+    assert not np.allclose(mixed, gains, atol=0.02)
