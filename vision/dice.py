@@ -166,6 +166,9 @@ class DiceSettings:
     above_chroma: float = 0.035  # die colour (normalised BGR) right above a side face ...
     above_share: float = 0.7  # ... on this share of samples there
     beside_share: float = 0.4  # ... while left and right of it less of the table matches
+    # A side face's top lies up and aside (the die turned): die colour that way, the table
+    # right below it (a top face in a slanted photo has its own side faces below it).
+    aside_turns_deg: tuple[float, ...] | None = (-50.0, -25.0, 25.0, 50.0)
     # Reporting.
     warn_confidence: float = 0.6
     min_confidence: float = 0.4  # weaker faces are not reported
@@ -1391,8 +1394,8 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
         # 2-3 pip faces are guesses, too unsure for the vertical's perspective slant)
         up = _up_at(f.center, nadir, shape, s) if from_above or s.up_dir is not None \
             else np.array([0.0, -1.0])
-        if up is not None and (slanted or _squashed_upright(f, up, s)) and (
-                _face_above(f, bgr, up, s)):
+        if up is not None and ((slanted or _squashed_upright(f, up, s)) and _face_above(
+                f, bgr, up, s) or slanted and _top_aside(f, bgr, up, s)):
             side[k] = True
             warnings.append(
                 f"die at ({f.center[0]:.0f}, {f.center[1]:.0f}): only a side face ({f.value}) "
@@ -1463,28 +1466,57 @@ def _face_above(f: Face, bgr: np.ndarray, up: np.ndarray, s: DiceSettings) -> bo
     """Whether die-coloured surface lies right above the face along the vertical's image
     direction `up` (so it is a side face with the die's top face above it) while the table
     left and right of it does not look like the die."""
-    colour = f.colour
     up = np.asarray(up, float)
     right = np.array([-up[1], up[0]])
-    e_up = float(_expected_extent(f.lin, up[None])[0])
-    e_rt = float(_expected_extent(f.lin, right[None])[0])
-    t = np.linspace(1.2, 1.7, 4)
+    beside = np.concatenate([_beyond(f, up, right, sg, 0.3) for sg in (-1, 1)])
+    return _die_share(f, bgr, _beyond(f, right, up, 1, 0.0), s) >= s.above_share and (
+        _die_share(f, bgr, beside, s) < s.beside_share)
+
+
+def _top_aside(f: Face, bgr: np.ndarray, up: np.ndarray, s: DiceSettings) -> bool:
+    """Whether the face is a side face whose die's top lies up and aside (a turned die:
+    from a side face, its top face lies up and away from the side face's own outward
+    direction): die-coloured surface beyond the face along a direction turned from `up` by
+    one of `aside_turns_deg`, and the table right below it (a top face seen slanted has its
+    own side faces below it, of its colour)."""
+    if s.aside_turns_deg is None or not f.shape_measured or _aniso(f.lin) < s.side_check_aniso:
+        return False
+    up = np.asarray(up, float)
+    below = _beyond(f, np.array([-up[1], up[0]]), -up, 1, 0.0)
+    if _die_share(f, bgr, below, s) >= s.beside_share:
+        return False
+    for deg in s.aside_turns_deg:
+        a = math.radians(deg)
+        d = np.array([math.cos(a) * up[0] - math.sin(a) * up[1],
+                      math.sin(a) * up[0] + math.cos(a) * up[1]])
+        if _die_share(f, bgr, _beyond(f, np.array([-d[1], d[0]]), d, 1, 0.0), s) >= (
+                s.above_share):
+            return True
+    return False
+
+
+def _beyond(f: Face, across: np.ndarray, along: np.ndarray, sign: int, more: float):
+    """Sample points just beyond the face's border along `sign * along` (1.2-1.7 x its
+    extent there, plus `more`), spread across it by +- 0.4 of its extent `across`."""
+    e_al = float(_expected_extent(f.lin, along[None])[0])
+    e_ac = float(_expected_extent(f.lin, across[None])[0])
+    t = np.linspace(1.2, 1.7, 4) + more
     off = np.linspace(-0.4, 0.4, 5)
-    above = f.center + (t[:, None, None] * e_up * up + off[None, :, None] * e_rt * right)
-    beside = np.concatenate([f.center + sg * (t[:, None, None] + 0.3) * e_rt * right
-                             + off[None, :, None] * e_up * up for sg in (-1, 1)])
+    return f.center + (sign * t[:, None, None] * e_al * along
+                       + off[None, :, None] * e_ac * across)
 
-    def match(pts):
-        h, w = bgr.shape[:2]
-        pts = pts.reshape(-1, 2)
-        inside = (pts[:, 0] >= 0) & (pts[:, 1] >= 0) & (pts[:, 0] < w) & (pts[:, 1] < h)
-        v = _sample(bgr, pts).astype(np.float32)
-        ch = np.abs(_chroma(v) - _chroma(colour)).max(axis=1)
-        lum = (v.sum(axis=1) + 3) / (colour.sum() + 3)
-        ok = (ch < s.above_chroma) & (lum > 0.35) & (lum < 2.8) & inside
-        return float(ok.mean())
 
-    return match(above) >= s.above_share and match(beside) < s.beside_share
+def _die_share(f: Face, bgr: np.ndarray, pts: np.ndarray, s: DiceSettings) -> float:
+    """The share of `pts` of the face's die colour (its chroma, about its brightness)."""
+    colour = f.colour
+    h, w = bgr.shape[:2]
+    pts = pts.reshape(-1, 2)
+    inside = (pts[:, 0] >= 0) & (pts[:, 1] >= 0) & (pts[:, 0] < w) & (pts[:, 1] < h)
+    v = _sample(bgr, pts).astype(np.float32)
+    ch = np.abs(_chroma(v) - _chroma(colour)).max(axis=1)
+    lum = (v.sum(axis=1) + 3) / (colour.sum() + 3)
+    ok = (ch < s.above_chroma) & (lum > 0.35) & (lum < 2.8) & inside
+    return float(ok.mean())
 
 
 # --------------------------------------------------------------------------- entry point
