@@ -97,6 +97,14 @@ class DiceSettings:
     kin_one_light: tuple[float, float] = (0.6, 1.6)  # its face's brightness / the kin's
     kin_one_rays: float = 0.7  # share of border rays meeting the known square
     kin_one_apart: float = 1.8  # a touching die's top face lies 2 half sides off a face
+    # A 2 or 3 whose diagonal runs on, a like pip one step beyond an end pip (within this x
+    # the step), is a row of dots (text, a dotted line), not a die: beyond a 3's corner pip
+    # by one step is the face's rounded corner; a die touching it diagonally puts its
+    # nearest pip farther out.
+    row_values: tuple[int, ...] = (2, 3)
+    row_pip_tol: float | None = 0.25
+    row_contrast: float = 1.4  # the dot's contrast within this ratio of the face's pips'
+    row_colour_diff: float = 20.0  # and its ring colour (mean |BGR| difference)
     # Layout.
     max_residual: float = 0.16  # rms affine residual / rms spread of the pips
     side_per_pip: tuple[float, float] = (2.6, 11.0)  # face side / pip diameter
@@ -1243,6 +1251,38 @@ def _like_pip_near(p: Pips, i: int, d, half: float, s: DiceSettings) -> bool:
     return bool(like.any())
 
 
+def _row_runs_on(f: Face, p: Pips, s: DiceSettings) -> bool:
+    """Whether face `f` (a 2 or 3 of `row_values`) is part of a row of dots: a pip
+    candidate like its pips (their polarity, within `max_size_ratio` of their diameter,
+    `row_contrast` of their contrast, `row_colour_diff` of their ring colour) lies on the
+    row's line one or half a step beyond an end pip, or half-way between two of its pips
+    (within `row_pip_tol` of the step, half of it for the half steps)."""
+    if s.row_pip_tol is None or f.value not in s.row_values:
+        return False
+    idx = np.asarray(f.pips)
+    xy = p.xy[idx]
+    dd = np.linalg.norm(xy[:, None] - xy[None], axis=2)
+    a, b = np.unravel_index(int(np.argmax(dd)), dd.shape)
+    step = (xy[b] - xy[a]) / (len(idx) - 1)
+    d = float(np.median(p.d[idx]))
+    con = float(np.median(p.contrast[idx]))
+    # (printed dots are alike; a side face's pips below a slanted top face lie in its
+    # shade: another ring colour, less contrast)
+    like = (p.dark == p.dark[idx[0]]) & (p.d * s.max_size_ratio > d) & (
+        p.d < s.max_size_ratio * d) & (p.contrast < s.row_contrast * con) & (
+        p.contrast * s.row_contrast > con) & (np.abs(
+            p.colour - np.median(p.colour[idx], axis=0)).mean(axis=1) <= s.row_colour_diff)
+    like[idx] = False
+    # one step and half a step beyond the ends, half-way between the pips: the row runs on
+    # at the face's spacing or at half of it (the face took every other dot)
+    at = np.concatenate([[xy[a] - step, xy[b] + step], [xy[a] - 0.5 * step, xy[b] + 0.5 * step],
+                         xy[a] + (np.arange(len(idx) - 1)[:, None] + 0.5) * step])
+    tol = s.row_pip_tol * float(np.linalg.norm(step)) * np.array(
+        [1, 1] + [0.5] * (len(at) - 2))
+    return bool((like[None] & (np.linalg.norm(p.xy[None] - at[:, None], axis=2)
+                               < tol[:, None])).any())
+
+
 def _on_a_face(xy: np.ndarray, faces: list[Face]) -> bool:
     """Whether image point `xy` lies within half a side of a face's centre."""
     return any(np.linalg.norm(xy - h.center) < 0.5 * math.sqrt(h.area) for h in faces)
@@ -1561,7 +1601,8 @@ def read_dice(img: np.ndarray, s: DiceSettings = SETTINGS) -> tuple[list[Die], l
     # Small groups first: they are the likely dice; clutter groups get what budget is left.
     for comp in sorted(_components(adj, np.arange(len(pips))), key=len):
         faces += _solve(comp, pips, chans, s, budget)
-    faces = [fc for fc in faces if fc.confidence >= s.min_confidence]
+    faces = [fc for fc in faces if fc.confidence >= s.min_confidence
+             and not _row_runs_on(fc, pips, s)]
     faces += _ones_above(faces, pips, chans, s)  # (only faces that are reported vouch)
     t3 = time.perf_counter()
     tops, warnings = _top_faces(faces, work.shape[:2], s, chans[2])
