@@ -10,7 +10,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from vision.dice import SETTINGS, Face, _aniso, _face_above, _nadir, _top_faces
+from vision.dice import SETTINGS, Face, _aniso, _die_share, _face_above, _nadir, _top_faces
 
 SHAPE = (600, 800)  # (h, w) of the photo
 
@@ -211,3 +211,18 @@ def test_side_face_of_a_turned_die_has_its_top_up_and_aside(below, turns, kept):
     assert not _face_above(four, img, np.array([0.0, -1.0]), s)  # straight up: no die
     out, _ = _top_faces([four], SHAPE, s, img)
     assert (four in out) == kept
+
+
+@pytest.mark.parametrize("sample,hue_on,hue_off", [
+    ((166, 88, 48), True, False),  # a blue die's top in the light above its shaded side
+    ((60, 90, 140), False, False),  # wood: another hue
+    ((128, 128, 128), False, False),  # grey: no hue
+    ((50, 34, 28), True, True),  # the side's own colour: by its chroma
+])
+def test_a_coloured_die_lit_apart_keeps_its_hue(sample, hue_on, hue_off):
+    side = _face(4, (10, 10), _squashed(6, 1.0), colour=(52.0, 33.0, 28.0))
+    img = np.zeros((20, 20, 3), np.uint8)
+    img[:] = sample
+    pts = np.array([[10.0, 10.0]])
+    assert (_die_share(side, img, pts, SETTINGS) == 1) == hue_on
+    assert (_die_share(side, img, pts, replace(SETTINGS, die_hue=None)) == 1) == hue_off
