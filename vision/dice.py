@@ -79,6 +79,7 @@ class DiceSettings:
     subset_neighbours: int = 7  # subsets are drawn from this many nearest pips
     max_subsets: int = 120  # per group, face tests of subsets
     max_subsets_per_photo: int = 200  # and per photo (clutter must not cost seconds)
+    leftover_pips: int = 3  # a group's pips no face took, at most this many, read as a face
     # A lone pip above a read face (`_ones_above`) is read as a 1 with these settings (no
     # square and ray-ratio test, a looser centring); None: not looked for.
     above_one: tuple[tuple[str, float], ...] | None = (
@@ -1089,18 +1090,37 @@ def _solve(members: np.ndarray, p: Pips, chans, s: DiceSettings, budget: list[in
         # (only a whole linked group: rays down from a part of a bigger face, a pair of a
         # 4's pips, run over the rest of that face and meet nothing; a lone pip ends below)
         s = _whole_only(s)
+    out: list[Face] = []
     if depth < 2 and 1 < len(members) <= s.max_split_group:
         strict = (0.7, 0.45)[depth]
         adj = _links(p.take(members), chans, s, strict)
         comps = _components(adj, np.arange(len(members)))
         if len(comps) > 1:
-            out = []
             for c in comps:
                 out += _solve(members[c], p, chans, s, budget, depth + 1)
-            return out
+            return out + _leftover_face(members, out, p, chans, s, depth)
     if 2 <= len(members) <= s.max_subset_group:
-        return _subset_faces(members, p, chans, s, budget)
+        out = _subset_faces(members, p, chans, s, budget)
+        return out + _leftover_face(members, out, p, chans, s, depth)
     return []
+
+
+def _leftover_face(members: np.ndarray, faces: list[Face], p: Pips, chans, s: DiceSettings,
+                   depth: int) -> list[Face]:
+    """The pips of a whole linked group that none of its faces took, read as one face (two
+    touching dice of one colour: a pip of the one linked across the unseen seam to the
+    other's pips is left out when the other is read, and its own face's other pips were
+    split off alone): at most `leftover_pips`, none on a face read."""
+    if depth > 0 or not faces or not s.leftover_pips:
+        return []
+    used = {i for f in faces for i in f.pips}
+    rest = np.array([i for i in members.tolist() if i not in used], dtype=members.dtype)
+    if not 2 <= len(rest) <= s.leftover_pips:
+        return []
+    f = read_group(rest, p, chans, s)
+    if f is None or _on_a_face(f.center, faces):
+        return []
+    return [f]
 
 
 def _ones_above(faces: list[Face], p: Pips, chans, s: DiceSettings) -> list[Face]:
