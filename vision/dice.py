@@ -181,6 +181,8 @@ class DiceSettings:
     # A side face's top lies up and aside (the die turned): die colour that way, the table
     # right below it (a top face in a slanted photo has its own side faces below it).
     aside_turns_deg: tuple[float, ...] | None = (-50.0, -25.0, 25.0, 50.0)
+    aside_other: float | None = 0.75  # ... not within this x its side of another read face
+    # foreshortened alike (within `side_shape_ratio`: the top of a die touching it there)
     # Reporting.
     warn_confidence: float = 0.6
     min_confidence: float = 0.4  # weaker faces are not reported
@@ -1458,7 +1460,8 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
         up = _up_at(f.center, nadir, shape, s) if from_above or s.up_dir is not None \
             else np.array([0.0, -1.0])
         if up is not None and ((slanted or _squashed_upright(f, up, s)) and _face_above(
-                f, bgr, up, s) or slanted and _top_aside(f, bgr, up, s)):
+                f, bgr, up, s) or slanted and _top_aside(
+                f, bgr, up, s, [g for g in faces if g is not f])):
             side[k] = True
             warnings.append(
                 f"die at ({f.center[0]:.0f}, {f.center[1]:.0f}): only a side face ({f.value}) "
@@ -1536,15 +1539,21 @@ def _face_above(f: Face, bgr: np.ndarray, up: np.ndarray, s: DiceSettings) -> bo
         _die_share(f, bgr, beside, s) < s.beside_share)
 
 
-def _top_aside(f: Face, bgr: np.ndarray, up: np.ndarray, s: DiceSettings) -> bool:
+def _top_aside(f: Face, bgr: np.ndarray, up: np.ndarray, s: DiceSettings,
+               others: list[Face] = ()) -> bool:
     """Whether the face is a side face whose die's top lies up and aside (a turned die:
     from a side face, its top face lies up and away from the side face's own outward
     direction): die-coloured surface beyond the face along a direction turned from `up` by
     one of `aside_turns_deg`, and the table right below it (a top face seen slanted has its
-    own side faces below it, of its colour)."""
+    own side faces below it, of its colour). Not towards another read face of `others`
+    foreshortened alike (the top face of a die touching it there: the tops of dice on one
+    table look alike)."""
     if s.aside_turns_deg is None or not f.shape_measured or _aniso(f.lin) < s.side_check_aniso:
         return False
     up = np.asarray(up, float)
+    a_f = _aniso(f.lin)
+    others = [g for g in others if max(a_f / _aniso(g.lin), _aniso(g.lin) / a_f) < (
+        s.side_shape_ratio)]
     below = _beyond(f, np.array([-up[1], up[0]]), -up, 1, 0.0)
     if _die_share(f, bgr, below, s) >= s.beside_share:
         return False
@@ -1552,8 +1561,10 @@ def _top_aside(f: Face, bgr: np.ndarray, up: np.ndarray, s: DiceSettings) -> boo
         a = math.radians(deg)
         d = np.array([math.cos(a) * up[0] - math.sin(a) * up[1],
                       math.sin(a) * up[0] + math.cos(a) * up[1]])
-        if _die_share(f, bgr, _beyond(f, np.array([-d[1], d[0]]), d, 1, 0.0), s) >= (
-                s.above_share):
+        pts = _beyond(f, np.array([-d[1], d[0]]), d, 1, 0.0)
+        if _die_share(f, bgr, pts, s) >= s.above_share and not (s.aside_other and any(
+                np.linalg.norm(pts.reshape(-1, 2).mean(axis=0) - g.center) < (
+                    s.aside_other * math.sqrt(g.area)) for g in others)):
             return True
     return False
 

@@ -213,6 +213,19 @@ def test_side_face_of_a_turned_die_has_its_top_up_and_aside(below, turns, kept):
     assert (four in out) == kept
 
 
+@pytest.mark.parametrize("aside_other,kept", [
+    (SETTINGS.aside_other, True),  # a read face foreshortened alike up there: the top of a
+    # die touching it, not this face's top
+    (None, False),  # without that test: dropped as a side face
+])
+def test_the_top_of_a_touching_die_aside_is_not_this_faces_top(aside_other, kept):
+    four = _face(4, (400, 400), _squashed(30, 1.6))
+    other = _face(5, (430, 355), _squashed(30, 1.6))
+    img = _photo_with_top_aside((400, 400), 30, 1.6, False)
+    out, _ = _top_faces([four, other], SHAPE, replace(SETTINGS, aside_other=aside_other), img)
+    assert (four in out) == kept
+
+
 @pytest.mark.parametrize("sample,hue_on,hue_off", [
     ((166, 88, 48), True, False),  # a blue die's top in the light above its shaded side
     ((60, 90, 140), False, False),  # wood: another hue
