@@ -79,6 +79,7 @@ class DiceSettings:
     subset_neighbours: int = 7  # subsets are drawn from this many nearest pips
     max_subsets: int = 120  # per group, face tests of subsets
     max_subsets_per_photo: int = 200  # and per photo (clutter must not cost seconds)
+    leftover_pips: int = 3  # a group's pips no face took, at most this many, read as a face
     # A lone pip above a read face (`_ones_above`) is read as a 1 with these settings (no
     # square and ray-ratio test, a looser centring); None: not looked for.
     above_one: tuple[tuple[str, float], ...] | None = (
@@ -97,6 +98,14 @@ class DiceSettings:
     kin_one_light: tuple[float, float] = (0.6, 1.6)  # its face's brightness / the kin's
     kin_one_rays: float = 0.7  # share of border rays meeting the known square
     kin_one_apart: float = 1.8  # a touching die's top face lies 2 half sides off a face
+    # A 2 or 3 whose diagonal runs on, a like pip one step beyond an end pip (within this x
+    # the step), is a row of dots (text, a dotted line), not a die: beyond a 3's corner pip
+    # by one step is the face's rounded corner; a die touching it diagonally puts its
+    # nearest pip farther out.
+    row_values: tuple[int, ...] = (2, 3)
+    row_pip_tol: float | None = 0.25
+    row_contrast: float = 1.4  # the dot's contrast within this ratio of the face's pips'
+    row_colour_diff: float = 20.0  # and its ring colour (mean |BGR| difference)
     # Layout.
     max_residual: float = 0.16  # rms affine residual / rms spread of the pips
     side_per_pip: tuple[float, float] = (2.6, 11.0)  # face side / pip diameter
@@ -165,7 +174,15 @@ class DiceSettings:
     tilt_axis_aniso: float = 1.25  # ... or along another direction, both at least this much
     above_chroma: float = 0.035  # die colour (normalised BGR) right above a side face ...
     above_share: float = 0.7  # ... on this share of samples there
+    # ... or, for a saturated die (this saturation at least, both), its hue within this
+    # many degrees
+    die_hue: tuple[float, float] | None = (0.3, 10.0)
     beside_share: float = 0.4  # ... while left and right of it less of the table matches
+    # A side face's top lies up and aside (the die turned): die colour that way, the table
+    # right below it (a top face in a slanted photo has its own side faces below it).
+    aside_turns_deg: tuple[float, ...] | None = (-50.0, -25.0, 25.0, 50.0)
+    aside_other: float | None = 0.75  # ... not within this x its side of another read face
+    # foreshortened alike (within `side_shape_ratio`: the top of a die touching it there)
     # Reporting.
     warn_confidence: float = 0.6
     min_confidence: float = 0.4  # weaker faces are not reported
@@ -1075,18 +1092,37 @@ def _solve(members: np.ndarray, p: Pips, chans, s: DiceSettings, budget: list[in
         # (only a whole linked group: rays down from a part of a bigger face, a pair of a
         # 4's pips, run over the rest of that face and meet nothing; a lone pip ends below)
         s = _whole_only(s)
+    out: list[Face] = []
     if depth < 2 and 1 < len(members) <= s.max_split_group:
         strict = (0.7, 0.45)[depth]
         adj = _links(p.take(members), chans, s, strict)
         comps = _components(adj, np.arange(len(members)))
         if len(comps) > 1:
-            out = []
             for c in comps:
                 out += _solve(members[c], p, chans, s, budget, depth + 1)
-            return out
+            return out + _leftover_face(members, out, p, chans, s, depth)
     if 2 <= len(members) <= s.max_subset_group:
-        return _subset_faces(members, p, chans, s, budget)
+        out = _subset_faces(members, p, chans, s, budget)
+        return out + _leftover_face(members, out, p, chans, s, depth)
     return []
+
+
+def _leftover_face(members: np.ndarray, faces: list[Face], p: Pips, chans, s: DiceSettings,
+                   depth: int) -> list[Face]:
+    """The pips of a whole linked group that none of its faces took, read as one face (two
+    touching dice of one colour: a pip of the one linked across the unseen seam to the
+    other's pips is left out when the other is read, and its own face's other pips were
+    split off alone): at most `leftover_pips`, none on a face read."""
+    if depth > 0 or not faces or not s.leftover_pips:
+        return []
+    used = {i for f in faces for i in f.pips}
+    rest = np.array([i for i in members.tolist() if i not in used], dtype=members.dtype)
+    if not 2 <= len(rest) <= s.leftover_pips:
+        return []
+    f = read_group(rest, p, chans, s)
+    if f is None or _on_a_face(f.center, faces):
+        return []
+    return [f]
 
 
 def _ones_above(faces: list[Face], p: Pips, chans, s: DiceSettings) -> list[Face]:
@@ -1240,6 +1276,38 @@ def _like_pip_near(p: Pips, i: int, d, half: float, s: DiceSettings) -> bool:
     return bool(like.any())
 
 
+def _row_runs_on(f: Face, p: Pips, s: DiceSettings) -> bool:
+    """Whether face `f` (a 2 or 3 of `row_values`) is part of a row of dots: a pip
+    candidate like its pips (their polarity, within `max_size_ratio` of their diameter,
+    `row_contrast` of their contrast, `row_colour_diff` of their ring colour) lies on the
+    row's line one or half a step beyond an end pip, or half-way between two of its pips
+    (within `row_pip_tol` of the step, half of it for the half steps)."""
+    if s.row_pip_tol is None or f.value not in s.row_values:
+        return False
+    idx = np.asarray(f.pips)
+    xy = p.xy[idx]
+    dd = np.linalg.norm(xy[:, None] - xy[None], axis=2)
+    a, b = np.unravel_index(int(np.argmax(dd)), dd.shape)
+    step = (xy[b] - xy[a]) / (len(idx) - 1)
+    d = float(np.median(p.d[idx]))
+    con = float(np.median(p.contrast[idx]))
+    # (printed dots are alike; a side face's pips below a slanted top face lie in its
+    # shade: another ring colour, less contrast)
+    like = (p.dark == p.dark[idx[0]]) & (p.d * s.max_size_ratio > d) & (
+        p.d < s.max_size_ratio * d) & (p.contrast < s.row_contrast * con) & (
+        p.contrast * s.row_contrast > con) & (np.abs(
+            p.colour - np.median(p.colour[idx], axis=0)).mean(axis=1) <= s.row_colour_diff)
+    like[idx] = False
+    # one step and half a step beyond the ends, half-way between the pips: the row runs on
+    # at the face's spacing or at half of it (the face took every other dot)
+    at = np.concatenate([[xy[a] - step, xy[b] + step], [xy[a] - 0.5 * step, xy[b] + 0.5 * step],
+                         xy[a] + (np.arange(len(idx) - 1)[:, None] + 0.5) * step])
+    tol = s.row_pip_tol * float(np.linalg.norm(step)) * np.array(
+        [1, 1] + [0.5] * (len(at) - 2))
+    return bool((like[None] & (np.linalg.norm(p.xy[None] - at[:, None], axis=2)
+                               < tol[:, None])).any())
+
+
 def _on_a_face(xy: np.ndarray, faces: list[Face]) -> bool:
     """Whether image point `xy` lies within half a side of a face's centre."""
     return any(np.linalg.norm(xy - h.center) < 0.5 * math.sqrt(h.area) for h in faces)
@@ -1391,8 +1459,9 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
         # 2-3 pip faces are guesses, too unsure for the vertical's perspective slant)
         up = _up_at(f.center, nadir, shape, s) if from_above or s.up_dir is not None \
             else np.array([0.0, -1.0])
-        if up is not None and (slanted or _squashed_upright(f, up, s)) and (
-                _face_above(f, bgr, up, s)):
+        if up is not None and ((slanted or _squashed_upright(f, up, s)) and _face_above(
+                f, bgr, up, s) or slanted and _top_aside(
+                f, bgr, up, s, [g for g in faces if g is not f])):
             side[k] = True
             warnings.append(
                 f"die at ({f.center[0]:.0f}, {f.center[1]:.0f}): only a side face ({f.value}) "
@@ -1463,28 +1532,87 @@ def _face_above(f: Face, bgr: np.ndarray, up: np.ndarray, s: DiceSettings) -> bo
     """Whether die-coloured surface lies right above the face along the vertical's image
     direction `up` (so it is a side face with the die's top face above it) while the table
     left and right of it does not look like the die."""
-    colour = f.colour
     up = np.asarray(up, float)
     right = np.array([-up[1], up[0]])
-    e_up = float(_expected_extent(f.lin, up[None])[0])
-    e_rt = float(_expected_extent(f.lin, right[None])[0])
-    t = np.linspace(1.2, 1.7, 4)
+    beside = np.concatenate([_beyond(f, up, right, sg, 0.3) for sg in (-1, 1)])
+    return _die_share(f, bgr, _beyond(f, right, up, 1, 0.0), s) >= s.above_share and (
+        _die_share(f, bgr, beside, s) < s.beside_share)
+
+
+def _top_aside(f: Face, bgr: np.ndarray, up: np.ndarray, s: DiceSettings,
+               others: list[Face] = ()) -> bool:
+    """Whether the face is a side face whose die's top lies up and aside (a turned die:
+    from a side face, its top face lies up and away from the side face's own outward
+    direction): die-coloured surface beyond the face along a direction turned from `up` by
+    one of `aside_turns_deg`, and the table right below it (a top face seen slanted has its
+    own side faces below it, of its colour). Not towards another read face of `others`
+    foreshortened alike (the top face of a die touching it there: the tops of dice on one
+    table look alike)."""
+    if s.aside_turns_deg is None or not f.shape_measured or _aniso(f.lin) < s.side_check_aniso:
+        return False
+    up = np.asarray(up, float)
+    a_f = _aniso(f.lin)
+    others = [g for g in others if max(a_f / _aniso(g.lin), _aniso(g.lin) / a_f) < (
+        s.side_shape_ratio)]
+    below = _beyond(f, np.array([-up[1], up[0]]), -up, 1, 0.0)
+    if _die_share(f, bgr, below, s) >= s.beside_share:
+        return False
+    for deg in s.aside_turns_deg:
+        a = math.radians(deg)
+        d = np.array([math.cos(a) * up[0] - math.sin(a) * up[1],
+                      math.sin(a) * up[0] + math.cos(a) * up[1]])
+        pts = _beyond(f, np.array([-d[1], d[0]]), d, 1, 0.0)
+        if _die_share(f, bgr, pts, s) >= s.above_share and not (s.aside_other and any(
+                np.linalg.norm(pts.reshape(-1, 2).mean(axis=0) - g.center) < (
+                    s.aside_other * math.sqrt(g.area)) for g in others)):
+            return True
+    return False
+
+
+def _beyond(f: Face, across: np.ndarray, along: np.ndarray, sign: int, more: float):
+    """Sample points just beyond the face's border along `sign * along` (1.2-1.7 x its
+    extent there, plus `more`), spread across it by +- 0.4 of its extent `across`."""
+    e_al = float(_expected_extent(f.lin, along[None])[0])
+    e_ac = float(_expected_extent(f.lin, across[None])[0])
+    t = np.linspace(1.2, 1.7, 4) + more
     off = np.linspace(-0.4, 0.4, 5)
-    above = f.center + (t[:, None, None] * e_up * up + off[None, :, None] * e_rt * right)
-    beside = np.concatenate([f.center + sg * (t[:, None, None] + 0.3) * e_rt * right
-                             + off[None, :, None] * e_up * up for sg in (-1, 1)])
+    return f.center + (sign * t[:, None, None] * e_al * along
+                       + off[None, :, None] * e_ac * across)
 
-    def match(pts):
-        h, w = bgr.shape[:2]
-        pts = pts.reshape(-1, 2)
-        inside = (pts[:, 0] >= 0) & (pts[:, 1] >= 0) & (pts[:, 0] < w) & (pts[:, 1] < h)
-        v = _sample(bgr, pts).astype(np.float32)
-        ch = np.abs(_chroma(v) - _chroma(colour)).max(axis=1)
-        lum = (v.sum(axis=1) + 3) / (colour.sum() + 3)
-        ok = (ch < s.above_chroma) & (lum > 0.35) & (lum < 2.8) & inside
-        return float(ok.mean())
 
-    return match(above) >= s.above_share and match(beside) < s.beside_share
+def _die_share(f: Face, bgr: np.ndarray, pts: np.ndarray, s: DiceSettings) -> float:
+    """The share of `pts` of the face's die colour (its chroma, about its brightness)."""
+    colour = f.colour
+    h, w = bgr.shape[:2]
+    pts = pts.reshape(-1, 2)
+    inside = (pts[:, 0] >= 0) & (pts[:, 1] >= 0) & (pts[:, 0] < w) & (pts[:, 1] < h)
+    v = _sample(bgr, pts).astype(np.float32)
+    ch = np.abs(_chroma(v) - _chroma(colour)).max(axis=1)
+    lum = (v.sum(axis=1) + 3) / (colour.sum() + 3)
+    ok = ((ch < s.above_chroma) | _same_hue(v, colour, s)) & (lum > 0.35) & (lum < 2.8) & (
+        inside)
+    return float(ok.mean())
+
+
+def _hue_sat(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Hue (radians) and saturation (max - min over max) of BGR rows."""
+    bgr = np.atleast_2d(bgr).astype(np.float32)
+    b, g, r = bgr[:, 0], bgr[:, 1], bgr[:, 2]
+    hue = np.arctan2(math.sqrt(3) * (g - b), 2 * r - g - b)
+    hi = bgr.max(axis=1)
+    return hue, (hi - bgr.min(axis=1)) / np.maximum(hi, 1.0)
+
+
+def _same_hue(v: np.ndarray, colour: np.ndarray, s: DiceSettings) -> np.ndarray:
+    """Per row of `v`: of the hue of a saturated face colour (`die_hue`): a coloured die's
+    faces lit apart (a top face in the light, a side in shade) keep their hue while their
+    normalised BGR drifts (a saturated colour brightened moves towards its own primary)."""
+    if s.die_hue is None:
+        return np.zeros(len(v), bool)
+    hv, sv = _hue_sat(v)
+    hc, sc = _hue_sat(colour)
+    dh = np.abs((hv - hc[0] + np.pi) % (2 * np.pi) - np.pi)
+    return (sc[0] >= s.die_hue[0]) & (sv >= s.die_hue[0]) & (dh <= math.radians(s.die_hue[1]))
 
 
 # --------------------------------------------------------------------------- entry point
@@ -1529,7 +1657,8 @@ def read_dice(img: np.ndarray, s: DiceSettings = SETTINGS) -> tuple[list[Die], l
     # Small groups first: they are the likely dice; clutter groups get what budget is left.
     for comp in sorted(_components(adj, np.arange(len(pips))), key=len):
         faces += _solve(comp, pips, chans, s, budget)
-    faces = [fc for fc in faces if fc.confidence >= s.min_confidence]
+    faces = [fc for fc in faces if fc.confidence >= s.min_confidence
+             and not _row_runs_on(fc, pips, s)]
     faces += _ones_above(faces, pips, chans, s)  # (only faces that are reported vouch)
     t3 = time.perf_counter()
     tops, warnings = _top_faces(faces, work.shape[:2], s, chans[2])

@@ -5,11 +5,12 @@ is a side face only where die-coloured surface lies on its far side from the ima
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
-from vision.dice import SETTINGS, Face, _aniso, _nadir, _top_faces
+from vision.dice import SETTINGS, Face, _aniso, _die_share, _face_above, _nadir, _top_faces
 
 SHAPE = (600, 800)  # (h, w) of the photo
 
@@ -183,3 +184,58 @@ def test_seen_from_low_the_top_face_is_the_smaller(top_half, square_elsewhere, k
         faces.append(_face(6, (150, 100), _squashed(30, 1.0)))
     out, _ = _top_faces(faces, SHAPE, SETTINGS)
     assert sorted(f.value for f in out) == kept
+
+
+def _photo_with_top_aside(centre, half, aniso, below):
+    """A dark table, a white face, and white surface up and to the right of it (a turned
+    die's top face); `below`: more of it right under the face (a top face's own sides)."""
+    img = np.full((SHAPE[0], SHAPE[1], 3), 40, np.uint8)
+    x, y = centre
+    h = half / aniso
+    img[int(y - h):int(y + h), int(x - half):int(x + half)] = 240
+    img[int(y - h - 3 * h):int(y - h), int(x + 0.35 * half):int(x + 3 * half)] = 225
+    if below:
+        img[int(y + h):int(y + 3 * h), int(x - half):int(x + half)] = 200
+    return img
+
+
+@pytest.mark.parametrize("below,turns,kept", [
+    (False, SETTINGS.aside_turns_deg, False),  # the top up and aside, table below: a side
+    (True, SETTINGS.aside_turns_deg, True),  # die surface below too: a top with its sides
+    (False, None, True),  # the rule off: nothing straight above, kept
+])
+def test_side_face_of_a_turned_die_has_its_top_up_and_aside(below, turns, kept):
+    s = replace(SETTINGS, aside_turns_deg=turns)
+    four = _face(4, (400, 400), _squashed(30, 1.6))
+    img = _photo_with_top_aside((400, 400), 30, 1.6, below)
+    assert not _face_above(four, img, np.array([0.0, -1.0]), s)  # straight up: no die
+    out, _ = _top_faces([four], SHAPE, s, img)
+    assert (four in out) == kept
+
+
+@pytest.mark.parametrize("aside_other,kept", [
+    (SETTINGS.aside_other, True),  # a read face foreshortened alike up there: the top of a
+    # die touching it, not this face's top
+    (None, False),  # without that test: dropped as a side face
+])
+def test_the_top_of_a_touching_die_aside_is_not_this_faces_top(aside_other, kept):
+    four = _face(4, (400, 400), _squashed(30, 1.6))
+    other = _face(5, (430, 355), _squashed(30, 1.6))
+    img = _photo_with_top_aside((400, 400), 30, 1.6, False)
+    out, _ = _top_faces([four, other], SHAPE, replace(SETTINGS, aside_other=aside_other), img)
+    assert (four in out) == kept
+
+
+@pytest.mark.parametrize("sample,hue_on,hue_off", [
+    ((166, 88, 48), True, False),  # a blue die's top in the light above its shaded side
+    ((60, 90, 140), False, False),  # wood: another hue
+    ((128, 128, 128), False, False),  # grey: no hue
+    ((50, 34, 28), True, True),  # the side's own colour: by its chroma
+])
+def test_a_coloured_die_lit_apart_keeps_its_hue(sample, hue_on, hue_off):
+    side = _face(4, (10, 10), _squashed(6, 1.0), colour=(52.0, 33.0, 28.0))
+    img = np.zeros((20, 20, 3), np.uint8)
+    img[:] = sample
+    pts = np.array([[10.0, 10.0]])
+    assert (_die_share(side, img, pts, SETTINGS) == 1) == hue_on
+    assert (_die_share(side, img, pts, replace(SETTINGS, die_hue=None)) == 1) == hue_off
