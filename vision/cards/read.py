@@ -249,6 +249,11 @@ class ReadSettings:
     doubt_kind: float = 0.5  # Troetofanten: a strong key point dropped because its number
     #   splits (confidence under `min_confidence`) whose kind (elephant, tootophant) takes
     #   at least this share of its reading, on no card read, is warned about, not counted
+    rare_count: int = 3  # Troetofanten: a card of which a box holds this many or fewer (3 mice,
+    #   1 mousetrap: pieces.md; 4 of 98 cards, so a reading of one is rarely right by chance)
+    rare_confidence: float = 0.55  # is counted only when read with this confidence; under it
+    #   it is warned about, not counted (`unsure_rare`: session 11, every mouse or mousetrap
+    #   read under 0.5 was a blob on the table, a fan's drawing or an elephant; right ones 0.6+)
 
 
 READ = ReadSettings()
@@ -1557,6 +1562,26 @@ def box_limits(pieces: list[CardPiece]
     return [out[k] for k in sorted(out)], warnings, relabelled
 
 
+def unsure_rare(pieces: list[CardPiece], s: ReadSettings
+                ) -> tuple[list[CardPiece], list[str]]:
+    """Troetofanten `pieces` without the rare cards (a box holds `rare_count` or fewer of
+    the label: mice, the mousetrap) read under `rare_confidence`, and a warning for each one
+    left out: a card so rare is more often a blob, another card's drawing or an unclear
+    elephant read as one than the card itself."""
+    out: list[CardPiece] = []
+    warnings: list[str] = []
+    for p in pieces:
+        if TROETO_COUNTS.get(p.label, s.rare_count + 1) <= s.rare_count and \
+                p.confidence < s.rare_confidence:
+            x, y = p.center
+            warnings.append(f"possibly {_article(p.label)} {p.label} at ({x:.0f}, {y:.0f}), "
+                            f"not counted: read unsure ({p.confidence:.2f}) and a box holds "
+                            f"{TROETO_COUNTS[p.label]}; check the card")
+            continue
+        out.append(p)
+    return out, warnings
+
+
 def number_doubt(piece: CardPiece, threshold: float) -> str | None:
     """A warning when a Troetofanten animal's number is unsure (its corner index blurred,
     partly covered, or its crop off the index): the number's share of its kind's
@@ -2227,6 +2252,8 @@ class CardReader:
                     pieces, unread = self.read_paper(image, pieces)
                 warnings += unseen_cards(pieces, doubted, under, s,
                                          unread if s.paper_warnings else (), unsure_backs)
+                pieces, rare = unsure_rare(pieces, s)
+                warnings += rare
                 pieces, more, relabelled = box_limits(pieces)
                 warnings += more
                 far = self.far_look(image, pieces)
