@@ -1,5 +1,6 @@
 """Troetofanten readings that are no card of their own: a rare card read unsure
-(`read.unsure_rare`)."""
+(`read.unsure_rare`) and a back found by its look or shape alone lying across a back read
+surely (`read.crosswise_on_back`)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import pytest
 
 from vision.cards.geometry import SPECS, pose_from_frame
 from vision.cards.pieces import CardPiece
-from vision.cards.read import READ, card_frame, unsure_rare
+from vision.cards.read import READ, card_frame, crosswise_on_back, unsure_rare
 
 SPEC = SPECS["troetofanten"]
 W = 40.0  # card width, px
@@ -33,3 +34,16 @@ def test_unsure_rare(label, conf, kept):
     assert (len(warnings) == 0) is kept
     if not kept:
         assert f"{label} at (100, 100), not counted" in warnings[0]
+
+
+@pytest.mark.parametrize("offset,angle,sure,want", [
+    ((0.0, 20.0), 90.0, 0.9, True),  # across the back, centre on it: the back read again
+    ((0.0, 20.0), 270.0, 0.9, True),  # (a half turn more is the same)
+    ((0.0, 20.0), 0.0, 0.9, False),  # facing the same way: a spread pile's card under it
+    ((0.0, 80.0), 90.0, 0.9, False),  # centre off the back: a card beside it
+    ((0.0, 20.0), 90.0, 0.6, False),  # the back itself found by shape alone: not sure
+])
+def test_crosswise_on_back(offset, angle, sure, want):
+    back = card("back", sure)
+    c = np.array([100.0, 100.0]) + offset
+    assert crosswise_on_back(c, angle, [back], READ) is want

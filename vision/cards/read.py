@@ -254,6 +254,11 @@ class ReadSettings:
     rare_confidence: float = 0.55  # is counted only when read with this confidence; under it
     #   it is warned about, not counted (`unsure_rare`: session 11, every mouse or mousetrap
     #   read under 0.5 was a blob on the table, a fan's drawing or an elephant; right ones 0.6+)
+    back_on_back: float = 1.0  # a face-down card found by its look or shape alone whose
+    #   centre lies inside a back read surely (`back_min_confidence`; its frame scaled this
+    #   x about its centre), turned a quarter to it, is that back read again (`_add_back`:
+    #   a pile's cards face the same way; its long side taken for a pile of two)
+    back_cross: float = 45.0  # degrees (modulo a half turn) at least: "turned a quarter"
 
 
 READ = ReadSettings()
@@ -1582,6 +1587,22 @@ def unsure_rare(pieces: list[CardPiece], s: ReadSettings
     return out, warnings
 
 
+def crosswise_on_back(c, a: float, backs: list[CardPiece], s: ReadSettings) -> bool:
+    """Whether a face-down card centred at `c` (u axis at `a` degrees) found by its look or
+    shape alone lies on one of `backs` read surely (`back_min_confidence`): its centre
+    inside that back's frame shrunk `back_on_back` x about its centre, turned to it by at
+    least `back_cross` degrees (modulo a half turn). A pile's cards face the same way: such a
+    reading is the back's own pattern read across (a card's long side taken for a spread
+    pile of two)."""
+    for q in backs:
+        if q.label != "back" or q.confidence < s.back_min_confidence:
+            continue
+        turn = abs((a - q.angle + 90.0) % 180.0 - 90.0)
+        if turn >= s.back_cross and inside_frame(c, q.frame, s.back_on_back):
+            return True
+    return False
+
+
 def number_doubt(piece: CardPiece, threshold: float) -> str | None:
     """A warning when a Troetofanten animal's number is unsure (its corner index blurred,
     partly covered, or its crop off the index): the number's share of its kind's
@@ -2136,9 +2157,11 @@ class CardReader:
                   ) -> None:
         """Append to `kept` the face-down card centred at `c` (u axis at `a` degrees, `w` px
         wide) found by its look alone, unless a card read lies there (within `design_apart`
-        widths of its centre: a row's overlapping cards lie 0.3 widths apart and more)."""
+        widths of its centre: a row's overlapping cards lie 0.3 widths apart and more), or it
+        is a back read surely once more, crosswise (`crosswise_on_back`)."""
         s = self.settings
-        if any(np.hypot(*(p.center - c)) < s.design_apart * w for p in up + kept):
+        if any(np.hypot(*(p.center - c)) < s.design_apart * w for p in up + kept) or \
+                crosswise_on_back(c, a, kept, s):
             return
         kept.append(back_piece(c, a, w, s.design_confidence))
 
