@@ -1,6 +1,7 @@
 """Troetofanten readings that are no card of their own: a rare card read unsure
 (`read.unsure_rare`) and a back found by its look or shape alone lying across a back read
-surely (`read.crosswise_on_back`)."""
+surely (`read.crosswise_on_back`), a design found in fewer regions than the backs'
+(`read.one_design`)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 
 from vision.cards.geometry import SPECS, pose_from_frame
 from vision.cards.pieces import CardPiece
-from vision.cards.read import READ, card_frame, crosswise_on_back, unsure_rare
+from vision.cards.read import READ, card_frame, crosswise_on_back, one_design, unsure_rare
 
 SPEC = SPECS["troetofanten"]
 W = 40.0  # card width, px
@@ -47,3 +48,16 @@ def test_crosswise_on_back(offset, angle, sure, want):
     back = card("back", sure)
     c = np.array([100.0, 100.0]) + offset
     assert crosswise_on_back(c, angle, [back], READ) is want
+
+
+@pytest.mark.parametrize("found,want", [
+    ([3, 1], ["a", "a", "a"]),  # a box's cards share one back: the lone other design is no card
+    ([1, 1], ["a", "b"]),  # one region each: nothing tells which is the back, both stay
+    ([2, 0], ["a", "a"]),  # a design that found only the first one's cards adds nothing
+])
+def test_one_design(found, want):
+    designs = [([name] * n, [f"mask-{name}"], n) for name, n in zip("ab", found, strict=True)]
+    masks: list = []
+    assert one_design(designs, masks, True) == want
+    assert masks == [f"mask-{n}" for n in sorted(set(want))]
+    assert len(one_design(designs, [], False)) == sum(found)  # (switched off: all of them)

@@ -142,6 +142,10 @@ class ReadSettings:
     #   its short side is this x the width of the cards read nearest to it (tighter than
     #   `look_size`: no back read vouches for the colour)
     design_fill: float = 0.8  # and it fills this share of its rectangle
+    one_design: bool = True  # only the design found in the most regions (`one_design`: a
+    #   box's cards share one back)
+    pile_apart: float = 0.6  # x the width: a design's cards closer than this are one region
+    #   (a spread pile of two)
     design_confidence: float = 0.6  # a face-down card found by its shape alone
     strip_across: tuple[float, float] = (0.15, 0.7)  # a strip of the backs' look off the
     #   cards read, this x the nearest cards' width across
@@ -839,6 +843,8 @@ def design_regions(image: np.ndarray, centres: np.ndarray, widths: np.ndarray,
     cand = ((h > 0) & (near >= s.design_min * card) & (table == 0)).astype(np.uint8)
     n, groups = cv2.connectedComponents(cand, connectivity=8)
     out = []
+    designs: list[tuple[list, list, int]] = []  # (its new cards, its masks, in how many
+    #   regions it found cards) per design
     for g in range(1, n):
         look = (groups == g).astype(np.float32)
         if h[look > 0].sum() < s.design_min * card:
@@ -847,10 +853,30 @@ def design_regions(image: np.ndarray, centres: np.ndarray, widths: np.ndarray,
         mine: list = []
         found = card_shaped(hit, centres, widths, s.design_size, s.design_fill, s.look_shape,
                             s.look_scale, s, True, mine, ends, s.split_touching)
-        if masks is not None and found:  # a design's mask where it made a card
+        new = [r for r in found  # (a card found by another group of colours already: once)
+               if not any(np.hypot(*(r[0] - o[0])) < 0.5 * r[2] for o in out)]
+        out += new
+        regions = sum(not any(np.hypot(*(r[0] - o[0])) < s.pile_apart * r[2]
+                              for o in found[:k]) for k, r in enumerate(found))  # (a pile
+        designs.append((new, mine if found else [], regions))  # of two: one region)
+    return one_design(designs, masks, s.one_design)
+
+
+def one_design(designs: list[tuple[list, list, int]], masks: list | None, most: bool
+               ) -> list:
+    """The cards (and, into `masks`, the masks) of `design_regions`' designs ((its cards
+    not found by an earlier design, its masks, in how many regions it found cards) each)
+    that found cards in the most regions: a box's cards share one back (pieces.md), so a
+    design found in fewer regions than another is something else on the table (a notepad,
+    a box, the table's own pattern). All of them where `most` is False or they tie."""
+    top = max((n for _, _, n in designs), default=0)
+    out = []
+    for cards, mine, n in designs:
+        if most and n < top:
+            continue
+        out += cards
+        if masks is not None:
             masks += mine
-        out += [r for r in found  # (a card found by another group of colours already: once)
-                if not any(np.hypot(*(r[0] - o[0])) < 0.5 * r[2] for o in out)]
     return out
 
 
