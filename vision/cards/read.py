@@ -144,6 +144,10 @@ class ReadSettings:
     #   its short side is this x the width of the cards read nearest to it (tighter than
     #   `look_size`: no back read vouches for the colour)
     design_fill: float = 0.8  # and it fills this share of its rectangle
+    one_design: bool = True  # only the design found in the most regions (`one_design`: a
+    #   box's cards share one back)
+    pile_apart: float = 0.6  # x the width: a design's cards closer than this are one region
+    #   (a spread pile of two)
     design_confidence: float = 0.6  # a face-down card found by its shape alone
     strip_across: tuple[float, float] = (0.15, 0.7)  # a strip of the backs' look off the
     #   cards read, this x the nearest cards' width across
@@ -251,6 +255,16 @@ class ReadSettings:
     doubt_kind: float = 0.5  # Troetofanten: a strong key point dropped because its number
     #   splits (confidence under `min_confidence`) whose kind (elephant, tootophant) takes
     #   at least this share of its reading, on no card read, is warned about, not counted
+    rare_count: int = 3  # Troetofanten: a card of which a box holds this many or fewer (3 mice,
+    #   1 mousetrap: pieces.md; 4 of 98 cards, so a reading of one is rarely right by chance)
+    rare_confidence: float = 0.55  # is counted only when read with this confidence; under it
+    #   it is warned about, not counted (`unsure_rare`: session 11, every mouse or mousetrap
+    #   read under 0.5 was a blob on the table, a fan's drawing or an elephant; right ones 0.6+)
+    back_on_back: float = 1.0  # a face-down card found by its look or shape alone whose
+    #   centre lies inside a back read surely (`back_min_confidence`; its frame scaled this
+    #   x about its centre), turned a quarter to it, is that back read again (`_add_back`:
+    #   a pile's cards face the same way; its long side taken for a pile of two)
+    back_cross: float = 45.0  # degrees (modulo a half turn) at least: "turned a quarter"
 
 
 READ = ReadSettings()
@@ -858,6 +872,8 @@ def design_regions(image: np.ndarray, centres: np.ndarray, widths: np.ndarray,
     cand = ((h > 0) & (near >= s.design_min * card) & (table == 0)).astype(np.uint8)
     n, groups = cv2.connectedComponents(cand, connectivity=8)
     out = []
+    designs: list[tuple[list, list, int]] = []  # (its new cards, its masks, in how many
+    #   regions it found cards) per design
     for g in range(1, n):
         look = (groups == g).astype(np.float32)
         if h[look > 0].sum() < s.design_min * card:
@@ -866,10 +882,30 @@ def design_regions(image: np.ndarray, centres: np.ndarray, widths: np.ndarray,
         mine: list = []
         found = card_shaped(hit, centres, widths, s.design_size, s.design_fill, s.look_shape,
                             s.look_scale, s, True, mine, ends, s.split_touching)
-        if masks is not None and found:  # a design's mask where it made a card
+        new = [r for r in found  # (a card found by another group of colours already: once)
+               if not any(np.hypot(*(r[0] - o[0])) < 0.5 * r[2] for o in out)]
+        out += new
+        regions = sum(not any(np.hypot(*(r[0] - o[0])) < s.pile_apart * r[2]
+                              for o in found[:k]) for k, r in enumerate(found))  # (a pile
+        designs.append((new, mine if found else [], regions))  # of two: one region)
+    return one_design(designs, masks, s.one_design)
+
+
+def one_design(designs: list[tuple[list, list, int]], masks: list | None, most: bool
+               ) -> list:
+    """The cards (and, into `masks`, the masks) of `design_regions`' designs ((its cards
+    not found by an earlier design, its masks, in how many regions it found cards) each)
+    that found cards in the most regions: a box's cards share one back (pieces.md), so a
+    design found in fewer regions than another is something else on the table (a notepad,
+    a box, the table's own pattern). All of them where `most` is False or they tie."""
+    top = max((n for _, _, n in designs), default=0)
+    out = []
+    for cards, mine, n in designs:
+        if most and n < top:
+            continue
+        out += cards
+        if masks is not None:
             masks += mine
-        out += [r for r in found  # (a card found by another group of colours already: once)
-                if not any(np.hypot(*(r[0] - o[0])) < 0.5 * r[2] for o in out)]
     return out
 
 
@@ -1586,6 +1622,42 @@ def box_limits(pieces: list[CardPiece]
     return [out[k] for k in sorted(out)], warnings, relabelled
 
 
+def unsure_rare(pieces: list[CardPiece], s: ReadSettings
+                ) -> tuple[list[CardPiece], list[str]]:
+    """Troetofanten `pieces` without the rare cards (a box holds `rare_count` or fewer of
+    the label: mice, the mousetrap) read under `rare_confidence`, and a warning for each one
+    left out: a card so rare is more often a blob, another card's drawing or an unclear
+    elephant read as one than the card itself."""
+    out: list[CardPiece] = []
+    warnings: list[str] = []
+    for p in pieces:
+        if TROETO_COUNTS.get(p.label, s.rare_count + 1) <= s.rare_count and \
+                p.confidence < s.rare_confidence:
+            x, y = p.center
+            warnings.append(f"possibly {_article(p.label)} {p.label} at ({x:.0f}, {y:.0f}), "
+                            f"not counted: read unsure ({p.confidence:.2f}) and a box holds "
+                            f"{TROETO_COUNTS[p.label]}; check the card")
+            continue
+        out.append(p)
+    return out, warnings
+
+
+def crosswise_on_back(c, a: float, backs: list[CardPiece], s: ReadSettings) -> bool:
+    """Whether a face-down card centred at `c` (u axis at `a` degrees) found by its look or
+    shape alone lies on one of `backs` read surely (`back_min_confidence`): its centre
+    inside that back's frame shrunk `back_on_back` x about its centre, turned to it by at
+    least `back_cross` degrees (modulo a half turn). A pile's cards face the same way: such a
+    reading is the back's own pattern read across (a card's long side taken for a spread
+    pile of two)."""
+    for q in backs:
+        if q.label != "back" or q.confidence < s.back_min_confidence:
+            continue
+        turn = abs((a - q.angle + 90.0) % 180.0 - 90.0)
+        if turn >= s.back_cross and inside_frame(c, q.frame, s.back_on_back):
+            return True
+    return False
+
+
 def number_doubt(piece: CardPiece, threshold: float) -> str | None:
     """A warning when a Troetofanten animal's number is unsure (its corner index blurred,
     partly covered, or its crop off the index): the number's share of its kind's
@@ -2140,9 +2212,11 @@ class CardReader:
                   ) -> None:
         """Append to `kept` the face-down card centred at `c` (u axis at `a` degrees, `w` px
         wide) found by its look alone, unless a card read lies there (within `design_apart`
-        widths of its centre: a row's overlapping cards lie 0.3 widths apart and more)."""
+        widths of its centre: a row's overlapping cards lie 0.3 widths apart and more), or it
+        is a back read surely once more, crosswise (`crosswise_on_back`)."""
         s = self.settings
-        if any(np.hypot(*(p.center - c)) < s.design_apart * w for p in up + kept):
+        if any(np.hypot(*(p.center - c)) < s.design_apart * w for p in up + kept) or \
+                crosswise_on_back(c, a, kept, s):
             return
         kept.append(back_piece(c, a, w, s.design_confidence))
 
@@ -2256,6 +2330,8 @@ class CardReader:
                     pieces, unread = self.read_paper(image, pieces)
                 warnings += unseen_cards(pieces, doubted, under, s,
                                          unread if s.paper_warnings else (), unsure_backs)
+                pieces, rare = unsure_rare(pieces, s)
+                warnings += rare
                 pieces, more, relabelled = box_limits(pieces)
                 warnings += more
                 far = self.far_look(image, pieces)
