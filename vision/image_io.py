@@ -123,13 +123,15 @@ def _jpeg_size(data: bytes) -> tuple[int, int, bool]:
 
 
 def probe(data: bytes) -> tuple[str, int, int]:
-    """Format ('jpeg', 'jpeg-progressive' or 'png') and declared (width, height), without
-    decoding pixels."""
+    """Format ('jpeg', 'jpeg-buffered' or 'png') and declared (width, height), without
+    decoding pixels. 'jpeg' is a baseline JPEG, decoded a row of blocks at a time;
+    'jpeg-buffered' any other JPEG (progressive, lossless, arithmetic-coded), whose decoder
+    may hold every coefficient of the photo in memory."""
     if data[:8] == b"\x89PNG\r\n\x1a\n":
         return ("png", *_png_size(data))
     if data[:3] == b"\xff\xd8\xff":
         w, h, baseline = _jpeg_size(data)
-        return ("jpeg" if baseline else "jpeg-progressive", w, h)
+        return ("jpeg" if baseline else "jpeg-buffered", w, h)
     if not data:
         raise BadImage("the file is empty")
     raise BadImage("not a JPEG or PNG image")
@@ -169,7 +171,7 @@ def load_photo(source: str | Path | bytes, settings: ImageSettings = ImageSettin
         raise BadImage(
             f"photo declares {w} x {h} pixels, more than the limit of "
             f"{limit // 1_000_000} megapixels"
-            + (" for a progressive JPEG" if kind == "jpeg-progressive" else "")
+            + (" for a JPEG that is not baseline" if kind == "jpeg-buffered" else "")
         )
     if min(w, h) < settings.min_side:
         raise BadImage(

@@ -70,7 +70,7 @@ def test_large_photo_is_decoded_reduced_and_scaled_back():
         (png()[:-20], "truncated"),  # PNG cut before IEND
         (png_header_only(20000, 20000), "megapixels"),  # decompression bomb (PNG)
         (jpeg_with_size(20000, 20000), "megapixels"),  # decompression bomb (JPEG)
-        (jpeg_with_size(12000, 9000, progressive=True), "progressive"),  # whole in memory
+        (jpeg_with_size(12000, 9000, progressive=True), "not baseline"),  # whole in memory
         (cv2.imencode(".png", np.zeros((1, 1, 3), np.uint8))[1].tobytes(), "too small"),  # 1x1
         (cv2.imencode(".jpg", np.zeros((1, 1, 3), np.uint8))[1].tobytes(), "too small"),
     ],
@@ -103,6 +103,8 @@ def test_bomb_rejected_from_header_alone():
     # Only the header is read: the declared size is refused without decoding anything.
     assert probe(png_header_only(20000, 20000))[1:] == (20000, 20000)
     assert probe(jpeg_with_size(20000, 20000))[1:] == (20000, 20000)
+    assert probe(jpeg_with_size(20000, 20000))[0] == "jpeg"
+    assert probe(jpeg_with_size(640, 480, progressive=True))[0] == "jpeg-buffered"
 
 
 def test_missing_file_and_folder(tmp_path):
