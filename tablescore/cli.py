@@ -70,14 +70,23 @@ def game_options(args: argparse.Namespace) -> dict[str, str]:
     return {name: getattr(args, name, None) for name in GAME_OPTIONS}
 
 
-ANNOTATE_SUFFIXES = (".jpg", ".jpeg", ".png")  # what the annotation writer (OpenCV) can write
-
-
 def check_annotate(path: str | None) -> None:
     """`OptionError` before any work for an --annotate file OpenCV has no writer for (it
-    raised cv2.error after the photo was read: a traceback, exit 1)."""
-    if path and not path.lower().endswith(ANNOTATE_SUFFIXES):
-        raise OptionError(f"--annotate: name a .jpg or .png file, got {path!r}")
+    raised cv2.error after the photo was read: a traceback, exit 1). OpenCV itself is asked
+    (`cv2.haveImageWriter`): .jpg, .png, .webp, .bmp, .tif ... as this build can write."""
+    if not path:
+        return
+    try:
+        import cv2
+    except ImportError:  # a build without vision: the photo commands say so themselves
+        return
+    try:
+        ok = cv2.haveImageWriter(path)
+    except cv2.error:
+        ok = False
+    if not ok:
+        raise OptionError(f"--annotate: name an image file OpenCV can write (.jpg, .png, ...), "
+                          f"got {path!r}")
 
 
 def cmd_score(args: argparse.Namespace) -> int:

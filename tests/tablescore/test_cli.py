@@ -85,6 +85,19 @@ def test_annotate_file_opencv_cannot_write(run_cli, tmp_path, command, name, cod
     assert "--annotate" in out["error"]["message"]
 
 
+@pytest.mark.parametrize("command", ["score", "dice"])
+@pytest.mark.parametrize("name", ["seen.webp", "seen.bmp", "seen.tif", "SEEN.JPG"])
+def test_annotate_any_format_opencv_writes(run_cli, tmp_path, command, name):
+    # A hard-coded .jpg/.png list refused .webp, .bmp and .tif, which OpenCV writes: the
+    # option passes and the (unreadable) photo is what is refused.
+    photo = tmp_path / "photo.jpg"
+    photo.write_bytes(b"not a photo")
+    game = ["--game", "simsala-hopp", "--magician", "blue"] if command == "score" else []
+    got, out = run_cli(command, photo, *game, "--annotate", tmp_path / name, "--json")
+    assert got == 2 and out["error"]["code"] != "bad_option", out
+    assert "--annotate" not in out["error"]["message"]
+
+
 @pytest.fixture
 def busy_port():
     """A localhost port another program listens on."""
