@@ -137,14 +137,18 @@ def check_listen(host: str, port: int) -> None:
     """`OptionError` when the server could not listen on host:port (a port in use, out of
     range or privileged, an unknown host): waitress raised a traceback, Werkzeug (--https)
     printed its own words; both before any page was served."""
+    import os
     import socket
 
     if not 0 <= port < 65536:  # (0: any free port, the system's choice)
         raise OptionError(f"--port must be 0-65535, got {port}")
     try:
-        family, kind, proto, _, addr = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        # host "" is every interface (as webapp.serve takes it): getaddrinfo wants None.
+        family, kind, proto, _, addr = socket.getaddrinfo(
+            host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
         with socket.socket(family, kind, proto) as s:
-            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the servers do
+            if os.name != "nt":  # as the servers do; on Windows it lets a busy port bind
+                s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             s.bind(addr)
     except OSError as exc:
         why = exc.strerror or str(exc)

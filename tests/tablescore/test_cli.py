@@ -123,6 +123,36 @@ def test_serve_where_it_cannot_listen(run_cli, tmp_path, busy_port, extra, words
     assert words in out["error"]["message"]
 
 
+def test_serve_on_every_interface_passes_the_port_check():
+    # --host "" (every interface, as webapp.serve takes it) was refused: getaddrinfo("")
+    # knows no such name.
+    from tablescore.cli import check_listen
+
+    check_listen("", 0)
+    check_listen("0.0.0.0", 0)
+
+
+def test_port_check_without_reuseaddr_on_windows(monkeypatch):
+    # On Windows SO_REUSEADDR lets a second socket bind a busy port: the check must not set it.
+    from tablescore.cli import check_listen
+
+    options = []
+
+    class Recorder(socket.socket):
+        def setsockopt(self, *args):
+            options.append(args)
+            return super().setsockopt(*args)
+
+    monkeypatch.setattr(socket, "socket", Recorder)
+    check_listen("127.0.0.1", 0)
+    assert (socket.SOL_SOCKET, socket.SO_REUSEADDR, 1) in options  # as the servers do
+    options.clear()
+    with monkeypatch.context() as m:  # (only around the call: pathlib reads os.name too)
+        m.setattr(os, "name", "nt")
+        check_listen("127.0.0.1", 0)
+    assert not options
+
+
 DEEP = "[" * 100_000 + "]" * 100_000  # json's parser recurses per level
 
 
