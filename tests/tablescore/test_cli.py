@@ -113,7 +113,8 @@ def busy_port():
         (["--port", "{busy}"], "in use"),  # was waitress' OSError traceback
         (["--port", "{busy}", "--https"], "in use"),  # Werkzeug printed its own text, exit 1
         (["--port", "99999"], "0-65535"),  # was a ValueError traceback
-        (["--host", "no-such-host.invalid", "--port", "8"], "no-such-host.invalid"),
+        (["--host", "no-such-host.invalid", "--port", "0"], "no-such-host.invalid"),  # (not 8:
+        # a privileged port refused the bind whatever the host)
     ],
 )
 def test_serve_where_it_cannot_listen(run_cli, tmp_path, busy_port, extra, words):
