@@ -14,7 +14,8 @@ def read_json_file(
     path: str | Path, what: str, invalid: Callable[[str], TablescoreError] = BadInput
 ) -> object:
     """Load a JSON file (UTF-8, with or without a byte-order mark). A missing or unreadable
-    file raises `BadInput`; text that is not JSON, or nested thousands deep, raises
+    file raises `BadInput`; text that is not JSON, or nested about 1000 levels deep or more
+    (json's parser recurses per level, up to Python's recursion limit), raises
     ``invalid(message)`` (`BadInput` unless the caller names another error)."""
     p = Path(path)
     try:
@@ -27,5 +28,6 @@ def read_json_file(
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise invalid(f"{what} file {p} is not valid JSON: {exc}") from None
-    except RecursionError:  # json's parser recurses per level: [[[[...]]]] thousands deep
-        raise invalid(f"{what} file {p} is nested too deeply (thousands of levels)") from None
+    except RecursionError:  # json's parser recurses per level: [[[[...]]]] ~1000 deep
+        raise invalid(f"{what} file {p} is nested too deeply (about 1000 levels or more)"
+                      ) from None

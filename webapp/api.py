@@ -35,7 +35,7 @@ def store():
 def json_body() -> dict:
     try:
         body = request.get_json(silent=True)
-    except RecursionError:  # (silent covers bad JSON, not [[[[...]]]] thousands deep: a 500)
+    except RecursionError:  # (silent covers bad JSON, not [[[[...]]]] ~1000 deep: a 500)
         raise BadInput("the JSON in the request body is nested too deeply") from None
     if not isinstance(body, dict):
         raise BadInput("expected a JSON object in the request body")
