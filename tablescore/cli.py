@@ -70,14 +70,23 @@ def game_options(args: argparse.Namespace) -> dict[str, str]:
     return {name: getattr(args, name, None) for name in GAME_OPTIONS}
 
 
-ANNOTATE_SUFFIXES = (".jpg", ".jpeg", ".png")  # what the annotation writer (OpenCV) can write
-
-
 def check_annotate(path: str | None) -> None:
     """`OptionError` before any work for an --annotate file OpenCV has no writer for (it
-    raised cv2.error after the photo was read: a traceback, exit 1)."""
-    if path and not path.lower().endswith(ANNOTATE_SUFFIXES):
-        raise OptionError(f"--annotate: name a .jpg or .png file, got {path!r}")
+    raised cv2.error after the photo was read: a traceback, exit 1). OpenCV itself is asked
+    (`cv2.haveImageWriter`): .jpg, .png, .webp, .bmp, .tif ... as this build can write."""
+    if not path:
+        return
+    try:
+        import cv2
+    except ImportError:  # a build without vision: the photo commands say so themselves
+        return
+    try:
+        ok = cv2.haveImageWriter(path)
+    except cv2.error:
+        ok = False
+    if not ok:
+        raise OptionError(f"--annotate: name an image file OpenCV can write (.jpg, .png, ...), "
+                          f"got {path!r}")
 
 
 def cmd_score(args: argparse.Namespace) -> int:
@@ -128,14 +137,18 @@ def check_listen(host: str, port: int) -> None:
     """`OptionError` when the server could not listen on host:port (a port in use, out of
     range or privileged, an unknown host): waitress raised a traceback, Werkzeug (--https)
     printed its own words; both before any page was served."""
+    import os
     import socket
 
     if not 0 <= port < 65536:  # (0: any free port, the system's choice)
         raise OptionError(f"--port must be 0-65535, got {port}")
     try:
-        family, kind, proto, _, addr = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        # host "" is every interface (as webapp.serve takes it): getaddrinfo wants None.
+        family, kind, proto, _, addr = socket.getaddrinfo(
+            host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
         with socket.socket(family, kind, proto) as s:
-            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the servers do
+            if os.name != "nt":  # as the servers do; on Windows it lets a busy port bind
+                s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             s.bind(addr)
     except OSError as exc:
         why = exc.strerror or str(exc)

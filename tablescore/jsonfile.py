@@ -14,7 +14,8 @@ def read_json_file(
     path: str | Path, what: str, invalid: Callable[[str], TablescoreError] = BadInput
 ) -> object:
     """Load a JSON file (UTF-8, with or without a byte-order mark). A missing or unreadable
-    file raises `BadInput`; text that is not JSON, or nested thousands deep, raises
+    file raises `BadInput`; text that is not JSON, or nested about 1000 levels deep or more
+    (json's parser recurses per level, up to Python's recursion limit), raises
     ``invalid(message)`` (`BadInput` unless the caller names another error)."""
     p = Path(path)
     try:
@@ -23,9 +24,16 @@ def read_json_file(
         raise BadInput(f"{what} file not found: {p}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise BadInput(f"cannot read {what} file {p}: {exc}") from None
+    return loads(text, f"{what} file {p}", invalid)
+
+
+def loads(text: str, what: str, invalid: Callable[[str], TablescoreError] = BadInput) -> object:
+    """`json.loads` whose failures are ``invalid(message)`` naming ``what``: text that is not
+    JSON, or nested about 1000 levels deep or more (json's parser recurses per level, up to
+    Python's recursion limit: a RecursionError, not a JSONDecodeError)."""
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise invalid(f"{what} file {p} is not valid JSON: {exc}") from None
-    except RecursionError:  # json's parser recurses per level: [[[[...]]]] thousands deep
-        raise invalid(f"{what} file {p} is nested too deeply (thousands of levels)") from None
+        raise invalid(f"{what} is not valid JSON: {exc}") from None
+    except RecursionError:  # [[[[...]]]] ~1000 deep
+        raise invalid(f"{what} is nested too deeply (about 1000 levels or more)") from None

@@ -22,10 +22,12 @@ from vision.errors import BadImage
 class ImageSettings:
     max_file_bytes: int = 40 * 1024 * 1024  # larger uploads are refused unread
     max_pixels: int = 64_000_000  # declared width * height above this is refused undecoded
-    # ... except a baseline (sequential) JPEG, which libjpeg decodes at 1/8 scale a row of
-    # blocks at a time (a 108 MP phone photo, 12000 x 9000: 0.06 s, 55 MB): up to a 200 MP
-    # phone sensor's full size (16320 x 12240). Progressive JPEGs keep every coefficient of
-    # the photo in memory while decoding (108 MP: 360 MB), so they keep `max_pixels`.
+    # ... except a baseline (sequential, one interleaved scan) JPEG, which libjpeg decodes a
+    # row of blocks at a time, at 1/8, 1/4 or 1/2 scale, whatever keeps the long side >= 1280
+    # (a 108 MP phone photo, 12000 x 9000: 0.06 s, 55 MB): up to a 200 MP phone sensor's
+    # full size (16320 x 12240). Other JPEGs (progressive, one scan per component, lossless,
+    # arithmetic) may keep every coefficient of the photo in memory while decoding (108 MP:
+    # 360 MB; 200 MP: 0.6-1.2 GB), so they keep `max_pixels`.
     max_baseline_jpeg_pixels: int = 200_000_000
     min_side: int = 64  # smaller photos cannot show a play area with pieces
     work_long_side: int = 1280  # the pipeline works at most at this size
@@ -73,10 +75,14 @@ _SOF_BASELINE = {0xC0, 0xC1}  # sequential Huffman: decoded a row of blocks at a
 def _jpeg_size(data: bytes) -> tuple[int, int, bool]:
     """Walk the JPEG marker segments: returns (width, height, baseline) from the SOF segment
     and checks that the entropy-coded data ends with an EOI marker (else the file is
-    truncated)."""
+    truncated). ``baseline``: a sequential Huffman frame (SOF0/1) whose first scan holds all
+    its components (one interleaved scan); libjpeg buffers every coefficient otherwise
+    (jdinput.c: ``comps_in_scan < num_components || progressive_mode``)."""
     n = len(data)
     i = 2
     size = None
+    frame_comps = None  # Nf of the SOF segment
+    scan_comps = None  # Ns of the first SOS segment
     while True:
         # Find the next marker (skip fill bytes 0xFF).
         if i >= n:
@@ -103,6 +109,9 @@ def _jpeg_size(data: bytes) -> tuple[int, int, bool]:
                 raise BadImage("the JPEG file is corrupt (short frame header)")
             h, w = struct.unpack(">HH", data[i + 3 : i + 7])
             size = (w, h, marker in _SOF_BASELINE)
+            frame_comps = data[i + 7] if length >= 8 else None
+        if marker == 0xDA and scan_comps is None:
+            scan_comps = data[i + 2] if length >= 3 else None
         i += length
         if marker == 0xDA:  # SOS: skip entropy-coded data up to the next real marker
             while True:
@@ -119,17 +128,20 @@ def _jpeg_size(data: bytes) -> tuple[int, int, bool]:
                 break
     if size is None:
         raise BadImage("the JPEG file has no frame header (SOF)")
-    return size
+    w, h, sequential = size
+    return w, h, sequential and frame_comps is not None and scan_comps == frame_comps
 
 
 def probe(data: bytes) -> tuple[str, int, int]:
-    """Format ('jpeg', 'jpeg-progressive' or 'png') and declared (width, height), without
-    decoding pixels."""
+    """Format ('jpeg', 'jpeg-buffered' or 'png') and declared (width, height), without
+    decoding pixels. 'jpeg' is a baseline JPEG, decoded a row of blocks at a time;
+    'jpeg-buffered' any other JPEG (progressive, lossless, arithmetic-coded), whose decoder
+    may hold every coefficient of the photo in memory."""
     if data[:8] == b"\x89PNG\r\n\x1a\n":
         return ("png", *_png_size(data))
     if data[:3] == b"\xff\xd8\xff":
         w, h, baseline = _jpeg_size(data)
-        return ("jpeg" if baseline else "jpeg-progressive", w, h)
+        return ("jpeg" if baseline else "jpeg-buffered", w, h)
     if not data:
         raise BadImage("the file is empty")
     raise BadImage("not a JPEG or PNG image")
@@ -169,7 +181,7 @@ def load_photo(source: str | Path | bytes, settings: ImageSettings = ImageSettin
         raise BadImage(
             f"photo declares {w} x {h} pixels, more than the limit of "
             f"{limit // 1_000_000} megapixels"
-            + (" for a progressive JPEG" if kind == "jpeg-progressive" else "")
+            + (" for a JPEG that is not baseline" if kind == "jpeg-buffered" else "")
         )
     if min(w, h) < settings.min_side:
         raise BadImage(

@@ -15,6 +15,7 @@ from flask import Blueprint, Response, current_app, request
 import scoring
 from tablescore.cli import GAME_OPTIONS
 from tablescore.errors import BadInput, TablescoreError
+from tablescore.jsonfile import loads
 from webapp import edit, engines, games, referee
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -33,10 +34,10 @@ def store():
 
 
 def json_body() -> dict:
-    try:
-        body = request.get_json(silent=True)
-    except RecursionError:  # (silent covers bad JSON, not [[[[...]]]] thousands deep: a 500)
-        raise BadInput("the JSON in the request body is nested too deeply") from None
+    body = None
+    if request.is_json:  # (other content types: no JSON body, as get_json(silent=True) took them)
+        # (not get_json: its silent covers bad JSON, not [[[[...]]]] ~1000 deep: a 500)
+        body = loads(request.get_data(as_text=True), "the JSON in the request body")
     if not isinstance(body, dict):
         raise BadInput("expected a JSON object in the request body")
     return body

@@ -12,7 +12,6 @@
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from flask import Blueprint, current_app, request
 
 from tablescore.cmd_teach import refuse_other_games_profile
 from tablescore.errors import BadInput
+from tablescore.jsonfile import loads
 from webapp import games
 
 bp = Blueprint("teach", __name__, url_prefix="/api")
@@ -62,12 +62,7 @@ def create_teach():
             raise BadInput(f"{label}: the photo is empty")
         image_type(data)
         photos.append((label, data))
-    try:
-        taps = json.loads(request.form.get("taps", "[]"))
-    except json.JSONDecodeError as exc:
-        raise BadInput(f"taps: not JSON: {exc}") from None
-    except RecursionError:
-        raise BadInput("taps: nested too deeply") from None
+    taps = loads(request.form.get("taps", "[]"), "taps")
     if not isinstance(taps, list):
         raise BadInput("taps: expected a list of {photo, x, y, label}")
     started = time.perf_counter()

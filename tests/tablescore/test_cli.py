@@ -85,6 +85,19 @@ def test_annotate_file_opencv_cannot_write(run_cli, tmp_path, command, name, cod
     assert "--annotate" in out["error"]["message"]
 
 
+@pytest.mark.parametrize("command", ["score", "dice"])
+@pytest.mark.parametrize("name", ["seen.webp", "seen.bmp", "seen.tif", "SEEN.JPG"])
+def test_annotate_any_format_opencv_writes(run_cli, tmp_path, command, name):
+    # A hard-coded .jpg/.png list refused .webp, .bmp and .tif, which OpenCV writes: the
+    # option passes and the (unreadable) photo is what is refused.
+    photo = tmp_path / "photo.jpg"
+    photo.write_bytes(b"not a photo")
+    game = ["--game", "simsala-hopp", "--magician", "blue"] if command == "score" else []
+    got, out = run_cli(command, photo, *game, "--annotate", tmp_path / name, "--json")
+    assert got == 2 and out["error"]["code"] != "bad_option", out
+    assert "--annotate" not in out["error"]["message"]
+
+
 @pytest.fixture
 def busy_port():
     """A localhost port another program listens on."""
@@ -100,7 +113,8 @@ def busy_port():
         (["--port", "{busy}"], "in use"),  # was waitress' OSError traceback
         (["--port", "{busy}", "--https"], "in use"),  # Werkzeug printed its own text, exit 1
         (["--port", "99999"], "0-65535"),  # was a ValueError traceback
-        (["--host", "no-such-host.invalid", "--port", "8"], "no-such-host.invalid"),
+        (["--host", "no-such-host.invalid", "--port", "0"], "no-such-host.invalid"),  # (not 8:
+        # a privileged port refused the bind whatever the host)
     ],
 )
 def test_serve_where_it_cannot_listen(run_cli, tmp_path, busy_port, extra, words):
@@ -108,6 +122,36 @@ def test_serve_where_it_cannot_listen(run_cli, tmp_path, busy_port, extra, words
     code, out = run_cli("serve", *extra, "--data", tmp_path / "d")
     assert code == 2 and out["error"]["code"] == "bad_option"
     assert words in out["error"]["message"]
+
+
+def test_serve_on_every_interface_passes_the_port_check():
+    # --host "" (every interface, as webapp.serve takes it) was refused: getaddrinfo("")
+    # knows no such name.
+    from tablescore.cli import check_listen
+
+    check_listen("", 0)
+    check_listen("0.0.0.0", 0)
+
+
+def test_port_check_without_reuseaddr_on_windows(monkeypatch):
+    # On Windows SO_REUSEADDR lets a second socket bind a busy port: the check must not set it.
+    from tablescore.cli import check_listen
+
+    options = []
+
+    class Recorder(socket.socket):
+        def setsockopt(self, *args):
+            options.append(args)
+            return super().setsockopt(*args)
+
+    monkeypatch.setattr(socket, "socket", Recorder)
+    check_listen("127.0.0.1", 0)
+    assert (socket.SOL_SOCKET, socket.SO_REUSEADDR, 1) in options  # as the servers do
+    options.clear()
+    with monkeypatch.context() as m:  # (only around the call: pathlib reads os.name too)
+        m.setattr(os, "name", "nt")
+        check_listen("127.0.0.1", 0)
+    assert not options
 
 
 DEEP = "[" * 100_000 + "]" * 100_000  # json's parser recurses per level

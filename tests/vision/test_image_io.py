@@ -46,6 +46,25 @@ def jpeg_with_size(w: int, h: int, progressive: bool = False) -> bytes:
         i += 2 + length
 
 
+def jpeg_non_interleaved(w: int, h: int) -> bytes:
+    """A colour baseline (SOF0) JPEG declaring w x h whose components come one per scan
+    (Ns = 1 < Nf = 3): libjpeg then buffers every coefficient of the photo, as for a
+    progressive one. OpenCV cannot write one: the one interleaved scan of a real file is
+    split into three single-component scans (header checks only; the data is not decoded)."""
+    data = jpeg_with_size(w, h)
+    i = 2
+    while data[i + 1] != 0xDA:  # to the SOS segment
+        i += 2 + struct.unpack(">H", data[i + 2 : i + 4])[0]
+    length = struct.unpack(">H", data[i + 2 : i + 4])[0]
+    ns = data[i + 4]
+    assert ns == 3
+    comps = [data[i + 5 + 2 * k : i + 7 + 2 * k] for k in range(ns)]
+    entropy = data[i + 2 + length : data.rindex(b"\xff\xd9")]
+    scans = b"".join(b"\xff\xda" + struct.pack(">HB", 8, 1) + c + b"\x00\x3f\x00" + entropy
+                     for c in comps)
+    return data[:i] + scans + b"\xff\xd9"
+
+
 def test_reads_jpeg_and_png_sizes():
     for blob, fmt in ((jpeg(), "jpeg"), (png(), "png")):
         photo = load_photo(blob)
@@ -70,7 +89,8 @@ def test_large_photo_is_decoded_reduced_and_scaled_back():
         (png()[:-20], "truncated"),  # PNG cut before IEND
         (png_header_only(20000, 20000), "megapixels"),  # decompression bomb (PNG)
         (jpeg_with_size(20000, 20000), "megapixels"),  # decompression bomb (JPEG)
-        (jpeg_with_size(12000, 9000, progressive=True), "progressive"),  # whole in memory
+        (jpeg_with_size(12000, 9000, progressive=True), "not baseline"),  # whole in memory
+        (jpeg_non_interleaved(12000, 9000), "not baseline"),  # SOF0, one scan a component
         (cv2.imencode(".png", np.zeros((1, 1, 3), np.uint8))[1].tobytes(), "too small"),  # 1x1
         (cv2.imencode(".jpg", np.zeros((1, 1, 3), np.uint8))[1].tobytes(), "too small"),
     ],
@@ -103,6 +123,9 @@ def test_bomb_rejected_from_header_alone():
     # Only the header is read: the declared size is refused without decoding anything.
     assert probe(png_header_only(20000, 20000))[1:] == (20000, 20000)
     assert probe(jpeg_with_size(20000, 20000))[1:] == (20000, 20000)
+    assert probe(jpeg_with_size(20000, 20000))[0] == "jpeg"
+    assert probe(jpeg_with_size(640, 480, progressive=True))[0] == "jpeg-buffered"
+    assert probe(jpeg_non_interleaved(640, 480))[0] == "jpeg-buffered"
 
 
 def test_missing_file_and_folder(tmp_path):
