@@ -338,18 +338,16 @@ def arena_surface(inner: np.ndarray, area: PlayArea, settings: TileSettings,
     return np.sqrt(((lab - med) ** 2).sum(axis=2)) < settings.arena_diff
 
 
-def components(mask: np.ndarray, connectivity: int, most: int | None = None):
+def components(mask: np.ndarray, connectivity: int):
     """`cv2.connectedComponentsWithStats` of the uint8 `mask`: (n, labels, stats, centroids),
     the labels uint16 wherever no more than 65535 components can come out (the same values
     in half the memory: about 0.4 ms less a call on a 480-px view), else int32. The bound:
     one pixel at least per component, and with 8-connectivity one component at most per
-    2 x 2 block (its pixels all touch); `most`, the caller's own bound, where smaller."""
+    2 x 2 block (its pixels all touch)."""
     h, w = mask.shape
     bound = cv2.countNonZero(mask)
     if connectivity == 8:
         bound = min(bound, ((h + 1) // 2) * ((w + 1) // 2))
-    if most is not None:
-        bound = min(bound, most)
     return cv2.connectedComponentsWithStats(
         mask, connectivity=connectivity, ltype=cv2.CV_16U if bound <= 65535 else cv2.CV_32S)
 
@@ -361,12 +359,19 @@ def fill_holes(mask: np.ndarray, max_area: float) -> np.ndarray:
     # (a hole inside the image has 4 mask pixels at least around it, and each mask pixel
     # borders 4 holes at most; the others each hold a pixel of the image's border)
     h, w = mask.shape
-    n, labels, stats, _ = components(inv, 4, h * w - cv2.countNonZero(inv) + 2 * (h + w))
+    if h * w - cv2.countNonZero(inv) + 2 * (h + w) <= 65535:  # 16-bit labels, and their
+        # areas from a histogram: OpenCV's stats cost ~1 ms more a call where one component
+        # covers most of the image (the table around a few holes); exact counts (< 2^24)
+        n, labels = cv2.connectedComponents(inv, connectivity=4, ltype=cv2.CV_16U)
+        area = cv2.calcHist([labels], [0], None, [n], [0, n]).ravel()
+    else:
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(inv, connectivity=4)
+        area = stats[:, cv2.CC_STAT_AREA]
     small = np.zeros(n, np.uint8)  # (label 0: the mask's own pixels)
-    small[1:] = stats[1:, cv2.CC_STAT_AREA] < max_area
+    small[1:] = area[1:] < max_area
     if not small.any():
         return mask.copy()
-    return mask | small[labels]
+    return mask | np.take(small, labels)
 
 
 def split_peaks(mask: np.ndarray, piece_px: float, peak_min: float, spacing: float,

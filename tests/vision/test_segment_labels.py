@@ -16,18 +16,17 @@ def dots(n: int, seed: int = 0, share: float = 0.05) -> np.ndarray:
     return (np.random.default_rng(seed).random((n, n)) < share).astype(np.uint8)
 
 
-@pytest.mark.parametrize("mask, connectivity, most, dtype", [
-    (dots(480), 8, None, np.uint16),  # 8-connected: one per 2 x 2 block, 57 600 at most
-    (checkerboard(480), 8, None, np.uint16),  # (the board's squares touch at their corners)
-    (checkerboard(480), 4, None, np.int32),  # 115 200 lone squares: past 16 bits
-    (checkerboard(600), 8, None, np.int32),  # 90 000 blocks: 16 bits could overflow
-    (dots(480, share=0.2), 4, None, np.uint16),  # 46 000 pixels: one each at most
-    (dots(480, share=0.3), 4, None, np.int32),  # 69 000 pixels (29 717 components)
-    (dots(480, share=0.3), 4, 50_000, np.uint16),  # the caller's bound
-    (np.zeros((480, 480), np.uint8), 4, None, np.uint16),  # nothing
+@pytest.mark.parametrize("mask, connectivity, dtype", [
+    (dots(480), 8, np.uint16),  # 8-connected: one per 2 x 2 block, 57 600 at most
+    (checkerboard(480), 8, np.uint16),  # (the board's squares touch at their corners)
+    (checkerboard(480), 4, np.int32),  # 115 200 lone squares: past 16 bits
+    (checkerboard(600), 8, np.int32),  # 90 000 blocks: 16 bits could overflow
+    (dots(480, share=0.2), 4, np.uint16),  # 46 000 pixels: one each at most
+    (dots(480, share=0.3), 4, np.int32),  # 69 000 pixels (29 717 components)
+    (np.zeros((480, 480), np.uint8), 4, np.uint16),  # nothing
 ])
-def test_components_match_opencv_in_the_smallest_safe_labels(mask, connectivity, most, dtype):
-    n, labels, stats, cents = components(mask, connectivity, most)
+def test_components_match_opencv_in_the_smallest_safe_labels(mask, connectivity, dtype):
+    n, labels, stats, cents = components(mask, connectivity)
     n0, labels0, stats0, cents0 = cv2.connectedComponentsWithStats(mask,
                                                                    connectivity=connectivity)
     assert labels.dtype == dtype
@@ -36,15 +35,24 @@ def test_components_match_opencv_in_the_smallest_safe_labels(mask, connectivity,
     assert np.array_equal(stats, stats0) and np.array_equal(cents, cents0)
 
 
-@pytest.mark.parametrize("mask", [
-    checkerboard(600),  # 180 000 one-pixel holes: the 32-bit labels
-    1 - dots(480, seed=1),  # a few thousand small holes in a full mask: 16 bits
-    dots(480, seed=2),  # a sparse mask: its one big outside is no hole
+def framed_hole(width: int) -> np.ndarray:
+    """A 1-pixel frame around a 1 x `width` hole, on an empty 9-pixel border."""
+    return np.pad(np.pad(np.zeros((1, width), np.uint8), 1, constant_values=1), 9)
+
+
+@pytest.mark.parametrize("mask, filled_hole", [
+    (checkerboard(600), True),  # 180 000 one-pixel holes: the 32-bit labels
+    (1 - dots(480, seed=1), True),  # ~11 000 holes in a full mask: 32 bits (the bound)
+    (1 - dots(200, seed=1, share=0.02), True),  # ~800 holes: 16 bits, areas by histogram
+    (dots(480, seed=2, share=0.01), False),  # sparse: its one big outside is no hole
+    (framed_hole(2), True),  # 2 pixels: under 3
+    (framed_hole(3), False),  # 3 pixels: kept
 ])
-def test_fill_holes_fills_every_small_hole(mask):
+def test_fill_holes_fills_every_hole_under_the_area(mask, filled_hole):
     filled = fill_holes(mask, 3)
     inv = (mask == 0).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(inv, connectivity=4)
     small = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] < 3)
     want = mask | np.isin(labels, small[small > 0]).astype(np.uint8)
-    assert np.array_equal(filled, want)
+    assert filled.dtype == np.uint8 and np.array_equal(filled, want)
+    assert (filled.sum() > mask.sum()) == filled_hole
