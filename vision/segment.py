@@ -432,9 +432,11 @@ def convex_blobs(mask: np.ndarray) -> np.ndarray:
     """uint8 {0, 1} mask with each outer blob replaced by its convex hull (a tile whose
     drawing reaches its edge leaves a notch no hole filling closes)."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    out = np.zeros_like(mask)
+    out = mask.copy()  # (a blob of 1 or 2 outline points, a pixel or a straight run of
+    #                    them, is its own hull: most of a look's specks, left as they are)
     for c in contours:
-        cv2.fillConvexPoly(out, cv2.convexHull(c), 1)
+        if len(c) > 2:
+            cv2.fillConvexPoly(out, cv2.convexHull(c), 1)
     return out
 
 

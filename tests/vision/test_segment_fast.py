@@ -1,11 +1,12 @@
-"""`vision.segment.components`: 16-bit labels only where they cannot overflow, the same
-labels and stats as OpenCV's own 32-bit ones; `fill_holes` on its bound."""
+"""The segment stage's shortcuts give the same numbers as the plain computations they replace:
+`components`' 16-bit labels only where they cannot overflow, `fill_holes` on its bound,
+`convex_blobs` leaving the specks that are their own hull."""
 
 import cv2
 import numpy as np
 import pytest
 
-from vision.segment import components, fill_holes
+from vision.segment import components, convex_blobs, fill_holes
 
 
 def checkerboard(n: int) -> np.ndarray:
@@ -56,3 +57,23 @@ def test_fill_holes_fills_every_hole_under_the_area(mask, filled_hole):
     want = mask | np.isin(labels, small[small > 0]).astype(np.uint8)
     assert filled.dtype == np.uint8 and np.array_equal(filled, want)
     assert (filled.sum() > mask.sum()) == filled_hole
+
+
+def plain_convex_blobs(mask: np.ndarray) -> np.ndarray:
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = np.zeros_like(mask)
+    for c in contours:
+        cv2.fillConvexPoly(out, cv2.convexHull(c), 1)
+    return out
+
+
+@pytest.mark.parametrize("mask", [
+    dots(200, seed=3, share=0.02),  # lone pixels (one outline point each)
+    dots(200, seed=4, share=0.3),  # specks, runs and larger blobs, some with holes
+    np.pad(np.eye(9, dtype=np.uint8), 4) | np.pad(np.ones((1, 12), np.uint8), ((2, 14), (2, 3))),
+    # (a diagonal run and a straight one: two outline points each)
+    np.pad(np.tri(15, dtype=np.uint8)[::-1], 5),  # a triangle: its own hull
+    cv2.circle(np.zeros((60, 60), np.uint8), (30, 30), 20, 1, 3),  # a ring: filled
+])
+def test_convex_blobs_is_each_blobs_hull(mask):
+    assert np.array_equal(convex_blobs(mask), plain_convex_blobs(mask))
