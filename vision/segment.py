@@ -213,10 +213,17 @@ def background_lab(view: np.ndarray, piece_px: float) -> tuple[np.ndarray, np.nd
 
 def _lab_dist(d: np.ndarray, l_weight: float) -> np.ndarray:
     """Length of Lab differences (..., 3) float32, lightness weighted by `l_weight`."""
-    out = d[..., 0] * l_weight
+    return _planes_dist(d[..., 0], d[..., 1], d[..., 2], l_weight)
+
+
+def _planes_dist(d0: np.ndarray, d1: np.ndarray, d2: np.ndarray, l_weight: float
+                 ) -> np.ndarray:
+    """`_lab_dist` of differences given as three float32 planes (contiguous planes cost
+    about half the time of the channels of one (..., 3) array)."""
+    out = d0 * l_weight
     out *= out  # (in place: the same sums as d0 * d0 + d1 * d1 + d2 * d2, fewer arrays)
-    out += d[..., 1] * d[..., 1]
-    out += d[..., 2] * d[..., 2]
+    out += d1 * d1
+    out += d2 * d2
     return np.sqrt(out, out=out)
 
 
@@ -244,15 +251,28 @@ def two_tone_diffs(parts, piece_px: float, min_sep: float, l_weight: float = 0.6
     f = 8  # the tones are averaged at 1/8 size (smooth anyway)
     sw, sh = max(1, w // f), max(1, h // f)
     k = max(1.0, 1.5 * piece_px / f)
+    # (the Lab channels as contiguous planes, and the tones' sums made and resized plane by
+    # plane: the same numbers as on the (V, V, 3) array, each channel's on its own, in
+    # about half the time)
+    planes = cv2.split(lab)
 
     def small_blur(a):
         return cv2.GaussianBlur(cv2.resize(a, (sw, sh), interpolation=cv2.INTER_AREA),
                                 (0, 0), k)
 
+    def small_tone(wt):  # the blurred sums of lab * wt, (sh, sw, 3)
+        return cv2.GaussianBlur(cv2.merge([cv2.resize(p * wt, (sw, sh),
+                                                      interpolation=cv2.INTER_AREA)
+                                           for p in planes]), (0, 0), k)
+
     def up(a):
         return cv2.resize(a, (w, h), interpolation=cv2.INTER_LINEAR)
 
-    dark = (lab[..., 0] < bg[..., 0]).astype(np.float32)
+    def dist_to(tone):  # `_lab_dist(lab - up(tone), l_weight)`, plane by plane
+        return _planes_dist(*(p - up(t) for p, t in zip(planes, cv2.split(tone),
+                                                          strict=True)), l_weight)
+
+    dark = (planes[0] < bg[..., 0]).astype(np.float32)
     light = 1.0 - dark
     plain = _lab_dist(lab - bg, l_weight)
     passes = 2 if refine > 0 else 1
@@ -261,8 +281,8 @@ def two_tone_diffs(parts, piece_px: float, min_sep: float, l_weight: float = 0.6
     for _ in range(passes):
         wd, wl = (dark, light) if weight is None else (dark * weight, light * weight)
         share_dark, share_light = small_blur(wd), small_blur(wl)
-        tone_dark = small_blur(lab * wd[..., None]) / np.maximum(share_dark, 1e-3)[..., None]
-        tone_light = small_blur(lab * wl[..., None]) / np.maximum(share_light, 1e-3)[..., None]
+        tone_dark = small_tone(wd) / np.maximum(share_dark, 1e-3)[..., None]
+        tone_light = small_tone(wl) / np.maximum(share_light, 1e-3)[..., None]
         if weight is None:  # two tones only where each covers a fair share of the
             # neighbourhood and they differ
             two = (np.minimum(share_dark, share_light) >= 0.15) & \
@@ -270,7 +290,7 @@ def two_tone_diffs(parts, piece_px: float, min_sep: float, l_weight: float = 0.6
             if not two.any():
                 return (plain,) * passes
             two = up(two.astype(np.float32)) > 0.5
-        near = np.minimum(*(_lab_dist(lab - up(t), l_weight) for t in (tone_dark, tone_light)))
+        near = np.minimum(dist_to(tone_dark), dist_to(tone_light))
         out.append(np.where(two, near, plain))
         if len(out) < passes:  # (the last pass needs no weight for a next one)
             weight = (near <= refine).astype(np.float32)

@@ -1,12 +1,13 @@
 """The segment stage's shortcuts give the same numbers as the plain computations they replace:
 `components`' 16-bit labels only where they cannot overflow, `fill_holes` on its bound,
-`convex_blobs` leaving the specks that are their own hull."""
+`convex_blobs` leaving the specks that are their own hull, `two_tone_diffs` plane by
+plane."""
 
 import cv2
 import numpy as np
 import pytest
 
-from vision.segment import components, convex_blobs, fill_holes
+from vision.segment import background_lab, components, convex_blobs, fill_holes, two_tone_diffs
 
 
 def checkerboard(n: int) -> np.ndarray:
@@ -77,3 +78,60 @@ def plain_convex_blobs(mask: np.ndarray) -> np.ndarray:
 ])
 def test_convex_blobs_is_each_blobs_hull(mask):
     assert np.array_equal(convex_blobs(mask), plain_convex_blobs(mask))
+
+
+def plain_two_tone_diffs(parts, piece_px, min_sep, l_weight=0.6, refine=0.0):
+    """`two_tone_diffs` as first written, on the (V, V, 3) Lab arrays."""
+    def dist(d):
+        return np.sqrt((d[..., 0] * l_weight) ** 2 + d[..., 1] * d[..., 1] + d[..., 2] * d[..., 2])
+
+    lab, bg = parts
+    h, w = lab.shape[:2]
+    sw, sh, k = w // 8, h // 8, max(1.0, 1.5 * piece_px / 8)
+
+    def small_blur(a):
+        return cv2.GaussianBlur(cv2.resize(a, (sw, sh), interpolation=cv2.INTER_AREA), (0, 0), k)
+
+    def up(a):
+        return cv2.resize(a, (w, h), interpolation=cv2.INTER_LINEAR)
+
+    dark = (lab[..., 0] < bg[..., 0]).astype(np.float32)
+    light, plain, weight, out = 1.0 - dark, dist(lab - bg), None, []
+    for _ in range(2 if refine > 0 else 1):
+        wd, wl = (dark, light) if weight is None else (dark * weight, light * weight)
+        sd, sl = small_blur(wd), small_blur(wl)
+        td = small_blur(lab * wd[..., None]) / np.maximum(sd, 1e-3)[..., None]
+        tl = small_blur(lab * wl[..., None]) / np.maximum(sl, 1e-3)[..., None]
+        if weight is None:
+            two = (np.minimum(sd, sl) >= 0.15) & (dist(td - tl) >= min_sep)
+            if not two.any():
+                return (plain,) * (2 if refine > 0 else 1)
+            two = up(two.astype(np.float32)) > 0.5
+        near = np.minimum(dist(lab - up(td)), dist(lab - up(tl)))
+        out.append(np.where(two, near, plain))
+        weight = (near <= refine).astype(np.float32)
+    return tuple(out)
+
+
+def striped_view(n=160, seed=5, stripe=(200, 60, 40)):
+    """A view of a table striped with `stripe` and grey, noise, and two tiles on it."""
+    rng = np.random.default_rng(seed)
+    view = np.full((n, n, 3), 120, np.uint8)
+    view[(np.arange(n) // 12) % 2 == 1] = stripe
+    view[30:62, 40:72] = (30, 200, 90)
+    view[100:132, 90:122] = (220, 220, 220)
+    return np.clip(view + rng.normal(0, 6, view.shape), 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("view, refine", [
+    (striped_view(), 15.0),  # two tones, refined
+    (striped_view(), 0.0),  # two tones, one pass
+    (striped_view(stripe=(124, 120, 118)), 15.0),  # one tone: the plain distance
+])
+def test_two_tone_diffs_are_the_plain_ones(view, refine):
+    parts = background_lab(view, 32)
+    got = two_tone_diffs(parts, 32, 30.0, refine=refine)
+    want = plain_two_tone_diffs(parts, 32, 30.0, refine=refine)
+    assert len(got) == len(want)
+    for g, x in zip(got, want, strict=True):
+        assert g.dtype == np.float32 and np.array_equal(g, x)
