@@ -27,6 +27,7 @@ from vision.cards.geometry import (
     CardCropSettings,
     KeySpec,
     crop_card,
+    crop_cards,
     frame_from_pose,
     mask_min_area_rect,
     pose_from_frame,
@@ -1785,7 +1786,7 @@ class CardReader:
         if self.index is None or not len(frames):
             return probs
         cs = model_crop_settings(self.index)
-        crops = np.stack([crop_card(image, f, self.index_spec, cs) for f in frames])
+        crops = crop_cards(image, frames, self.index_spec, cs)
         pidx = self.index.predict(crops).probs
         st = self.settings
         if st.number_jitter > 0:  # an unsure number read again at 4 poses shifted a little
@@ -1844,8 +1845,7 @@ class CardReader:
         `numbers=False`: the classifier's own Troetofanten probabilities, no number model."""
         s, spec, labels = self.settings, SPECS[game], GAME_LABELS[game]
         cs = self.crop_settings
-        crops = np.stack([crop_card(image, f, spec, cs) for f in frames]) if len(frames) \
-            else np.zeros((0, cs.size, cs.size, 3), np.uint8)
+        crops = crop_cards(image, frames, spec, cs)
         probs = self.classifier.predict(crops).probs
         game_probs = probs[:, [self.classifier.index(lab) for lab in labels]]
         if game == "troetofanten" and numbers:
@@ -1866,9 +1866,9 @@ class CardReader:
         scales = np.asarray(self.settings.width_scales, float)
         if not len(xy):
             return widths
-        crops = np.stack([crop_card(image, frame_from_pose(p, a, w * f, spec), spec,
-                                    self.crop_settings)
-                          for p, a, w in zip(xy, angles, widths, strict=True) for f in scales])
+        crops = crop_cards(image, [frame_from_pose(p, a, w * f, spec)
+                                   for p, a, w in zip(xy, angles, widths, strict=True)
+                                   for f in scales], spec, self.crop_settings)
         bg = self.classifier.predict(crops).probs[:, self.classifier.index(BACKGROUND)]
         best = np.argmin(bg.reshape(len(xy), len(scales)), axis=1)
         return widths * scales[best]
@@ -1887,8 +1887,8 @@ class CardReader:
         out = angles[:, 0].copy()
         if not len(ask):
             return out
-        crops = np.stack([crop_card(image, frame_from_pose(xy[i], a, widths[i], spec), spec,
-                                    self.crop_settings) for i in ask for a in angles[i]])
+        crops = crop_cards(image, [frame_from_pose(xy[i], a, widths[i], spec)
+                                   for i in ask for a in angles[i]], spec, self.crop_settings)
         bg = self.classifier.predict(crops).probs[:, self.classifier.index(BACKGROUND)]
         best = np.argmin(bg.reshape(len(ask), c), axis=1)
         out[ask] = angles[ask, best]

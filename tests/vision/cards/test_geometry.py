@@ -7,11 +7,13 @@ import numpy as np
 import pytest
 
 from vision.cards.geometry import (
+    CARD_CROP,
     INDEX_SPEC,
     SPECS,
     card_uv_point,
     crop_box,
     crop_card,
+    crop_cards,
     frame_from_pose,
 )
 
@@ -71,3 +73,21 @@ def test_crop_card_reads_the_box():
     frame = np.array([[29.5, 19.5], [69.5, 19.5], [69.5, 59.5], [29.5, 59.5]])
     crop = crop_card(image, frame, spec)
     assert (crop[2:-2, 2:-2] == (0, 0, 255)).all()
+
+
+@pytest.mark.parametrize("spec, crop, count", [
+    (SPECS["troetofanten"], CARD_CROP, 40),  # the card classifier's crops
+    (INDEX_SPEC, replace(CARD_CROP, size=24), 7),  # the corner index, another size
+    (SPECS["hop-la-bille"], replace(CARD_CROP, size=17, oversample=3), 5),  # odd sizes
+    (SPECS["magic-rabbit"], CARD_CROP, 0),  # none
+])
+def test_crop_cards_are_crop_card_one_by_one(spec, crop, count):
+    rng = np.random.default_rng(7)
+    image = _photo(3, (200, 260, 3))
+    frames = [frame_from_pose(rng.uniform(-20, 280, 2), rng.uniform(-180, 180),
+                              rng.uniform(8, 150), spec) for _ in range(count)]
+    want = np.stack([crop_card(image, f, spec, crop) for f in frames]) if count else \
+        np.zeros((0, crop.size, crop.size, 3), np.uint8)
+    got = crop_cards(image, frames, spec, crop)
+    assert got.shape == want.shape and got.dtype == want.dtype
+    assert np.array_equal(got, want)
