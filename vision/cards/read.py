@@ -145,8 +145,10 @@ class ReadSettings:
     #   its short side is this x the width of the cards read nearest to it (tighter than
     #   `look_size`: no back read vouches for the colour)
     design_fill: float = 0.8  # and it fills this share of its rectangle
-    one_design: bool = True  # only the design found in the most regions (`one_design`: a
-    #   box's cards share one back)
+    one_design: bool = True  # only the designs found in nearly the most regions
+    #   (`one_design`: a box's cards share one back)
+    one_design_margin: float = 2.0  # a design is left out when another's regions are at
+    #   least this x its own (2 vs 3 regions: both kept; nothing says which is the back)
     pile_apart: float = 0.6  # x the width: a design's cards closer than this are one region
     #   (a spread pile of two)
     design_confidence: float = 0.6  # a face-down card found by its shape alone
@@ -266,6 +268,10 @@ class ReadSettings:
     #   x about its centre), turned a quarter to it, is that back read again (`_add_back`:
     #   a pile's cards face the same way; its long side taken for a pile of two)
     back_cross: float = 45.0  # degrees (modulo a half turn) at least: "turned a quarter"
+    back_smaller: float = 0.85  # and narrower than this x that back (the pattern read across
+    #   in session 11: 0.74; a box's cards are one size)
+    back_within: float = 0.8  # or this share of its frame inside that back's (a real card
+    #   across a back: 0.65, its ends stick out)
 
 
 READ = ReadSettings()
@@ -872,41 +878,43 @@ def design_regions(image: np.ndarray, centres: np.ndarray, widths: np.ndarray,
     near = cv2.boxFilter(h, -1, (3, 3), normalize=False, borderType=cv2.BORDER_CONSTANT)
     cand = ((h > 0) & (near >= s.design_min * card) & (table == 0)).astype(np.uint8)
     n, groups = cv2.connectedComponents(cand, connectivity=8)
-    out = []
-    designs: list[tuple[list, list, int]] = []  # (its new cards, its masks, in how many
-    #   regions it found cards) per design
+    designs: list[tuple[list, list, int, list]] = []  # (its cards, its masks, in how
+    #   many regions it found cards, its regions under another card (`ends`)) per design
     for g in range(1, n):
         look = (groups == g).astype(np.float32)
         if h[look > 0].sum() < s.design_min * card:
             continue
         hit = cv2.calcBackProject([hsv], [0, 1], look, ranges, 255)
         mine: list = []
+        my_ends: list | None = [] if ends is not None else None
         found = card_shaped(hit, centres, widths, s.design_size, s.design_fill, s.look_shape,
-                            s.look_scale, s, True, mine, ends, s.split_touching)
-        new = [r for r in found  # (a card found by another group of colours already: once)
-               if not any(np.hypot(*(r[0] - o[0])) < 0.5 * r[2] for o in out)]
-        out += new
+                            s.look_scale, s, True, mine, my_ends, s.split_touching)
         regions = sum(not any(np.hypot(*(r[0] - o[0])) < s.pile_apart * r[2]
                               for o in found[:k]) for k, r in enumerate(found))  # (a pile
-        designs.append((new, mine if found else [], regions))  # of two: one region)
-    return one_design(designs, masks, s.one_design)
+        designs.append((found, mine if found else [], regions, my_ends or []))  # of two:
+        #   one region)
+    return one_design(designs, masks, s.one_design, ends, s.one_design_margin)
 
 
-def one_design(designs: list[tuple[list, list, int]], masks: list | None, most: bool
-               ) -> list:
-    """The cards (and, into `masks`, the masks) of `design_regions`' designs ((its cards
-    not found by an earlier design, its masks, in how many regions it found cards) each)
-    that found cards in the most regions: a box's cards share one back (pieces.md), so a
-    design found in fewer regions than another is something else on the table (a notepad,
-    a box, the table's own pattern). All of them where `most` is False or they tie."""
-    top = max((n for _, _, n in designs), default=0)
-    out = []
-    for cards, mine, n in designs:
-        if most and n < top:
+def one_design(designs: list[tuple[list, list, int, list]], masks: list | None, most: bool,
+               ends: list | None = None, margin: float = 2.0) -> list:
+    """The cards (and, into `masks` and `ends`, the masks and the regions under another
+    card) of `design_regions`' designs ((its cards, its masks, in how many regions it found
+    cards, its `ends`) each) but those found in `margin` x fewer regions than another's: a
+    box's cards share one back (pieces.md), so such a design is something else on the table
+    (a notepad, a box, the table's own pattern). A card two designs found counts once. All
+    of them where `most` is False."""
+    top = max((n for _, _, n, _ in designs), default=0)
+    out: list = []
+    for cards, mine, n, my_ends in designs:
+        if most and n < top and n * margin <= top:
             continue
-        out += cards
+        out += [r for r in cards  # (a card found by another design's colours too: once)
+                if not any(np.hypot(*(r[0] - o[0])) < 0.5 * r[2] for o in out)]
         if masks is not None:
             masks += mine
+        if ends is not None:
+            ends += my_ends
     return out
 
 
@@ -1643,19 +1651,29 @@ def unsure_rare(pieces: list[CardPiece], s: ReadSettings
     return out, warnings
 
 
-def crosswise_on_back(c, a: float, backs: list[CardPiece], s: ReadSettings) -> bool:
-    """Whether a face-down card centred at `c` (u axis at `a` degrees) found by its look or
-    shape alone lies on one of `backs` read surely (`back_min_confidence`): its centre
+def crosswise_on_back(c, a: float, w: float, backs: list[CardPiece], s: ReadSettings
+                      ) -> bool:
+    """Whether a face-down card centred at `c` (u axis at `a` degrees, `w` px wide) found by
+    its look alone lies on one of `backs` read surely (`back_min_confidence`): its centre
     inside that back's frame shrunk `back_on_back` x about its centre, turned to it by at
-    least `back_cross` degrees (modulo a half turn). A pile's cards face the same way: such a
-    reading is the back's own pattern read across (a card's long side taken for a spread
-    pile of two)."""
+    least `back_cross` degrees (modulo a half turn), and either narrower than `back_smaller`
+    x that back or at least `back_within` of its own frame inside it. A pile's cards face
+    the same way: such a reading is the back's own pattern read across (a card's long side
+    taken for a spread pile of two); a real card lying across a back is as wide as it and
+    sticks out beyond both its long sides (0.65 of it inside)."""
+    frame = None
     for q in backs:
         if q.label != "back" or q.confidence < s.back_min_confidence:
             continue
         turn = abs((a - q.angle + 90.0) % 180.0 - 90.0)
         if turn >= s.back_cross and inside_frame(c, q.frame, s.back_on_back):
-            return True
+            if w < s.back_smaller * q.width:
+                return True
+            if frame is None:
+                frame = card_frame(c, a, w, SPECS["troetofanten"].aspect).astype(np.float32)
+            common, _ = cv2.intersectConvexConvex(frame, q.frame.astype(np.float32))
+            if common >= s.back_within * cv2.contourArea(frame):
+                return True
     return False
 
 
@@ -2216,7 +2234,7 @@ class CardReader:
         is a back read surely once more, crosswise (`crosswise_on_back`)."""
         s = self.settings
         if any(np.hypot(*(p.center - c)) < s.design_apart * w for p in up + kept) or \
-                crosswise_on_back(c, a, kept, s):
+                crosswise_on_back(c, a, w, kept, s):
             return
         kept.append(back_piece(c, a, w, s.design_confidence))
 
