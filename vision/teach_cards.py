@@ -350,6 +350,10 @@ class BackLookSettings:
     #   this x the taught back's main colour's share: a score pad of the colour of the
     #   back's ring alone (a minor colour, about half the main one's share) is no back; a
     #   back shows its main colours, or all of them (`unlike_backs`; 0: not checked)
+    own_mix_whole: float = 0.9  # ... asked (in `unlike_backs`) only of a card shown
+    #   (nearly) whole: its visible part (off the face-up cards read) this share of its
+    #   frame at least (a strip of a back under a card, or a back partly hidden, may show
+    #   its border alone, as `look_backs` asks it only of backs shown whole)
     held: bool = True  # a region whose outline holds as many centres of backs read (by the
     #   reader, or found here before) as the backs it would add is those backs: the look of
     #   a back read already, wider or longer than a card of the width near it (a back nearer
@@ -583,7 +587,9 @@ def unlike_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     alone (no classifier reading: `probs` None; `read.design_regions`, strips, ends) whose
     visible part holds under `own_look` of the taught back's colours (`look_colours`,
     per pixel at `scale`; visible: off the face-up cards read): a card-shaped region of
-    one colour that is not this copy's back (a notebook, a coaster) is none. `pixels`:
+    one colour that is not this copy's back (a notebook, a coaster) is none; one shown
+    (nearly) whole (`own_mix_whole`) must also match the taught back's mix of colours
+    (`own_mix`: a score pad of one minor colour of the back's is none). `pixels`:
     `look_pixels` of this photo, where the caller has it."""
     from vision.cards.read import _frames_mask
 
@@ -603,13 +609,15 @@ def unlike_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     drop = set()
     for k in ask:
         m, (x0, y0) = frame_box_mask(pieces[k].frame, f, hit.shape)  # (its box alone)
+        whole = int(m.sum())
         m &= covered[y0:y0 + m.shape[0], x0:x0 + m.shape[1]] == 0
         n = int(m.sum())
         sub = np.s_[y0:y0 + m.shape[0], x0:x0 + m.shape[1]]
         share = float(np.count_nonzero(hit[sub][m > 0])) / n if n else 0.0
         if share < s.own_look:
             drop.add(k)
-        elif s.own_mix > 0:
+        elif s.own_mix > 0 and n >= s.own_mix_whole * whole:  # (shown whole: a strip
+            #   of a back, or a back partly hidden, may show its border's colour alone)
             mix = look_mix(hsv, look, s) if mix is None else mix
             bx, by, bw, bh = cv2.boundingRect(m)
             box, inner = np.s_[y0 + by:y0 + by + bh, x0 + bx:x0 + bx + bw], \
