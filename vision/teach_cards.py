@@ -439,22 +439,19 @@ def back_look(image: np.ndarray, centre, width: float,
 
 def look_pixels(image: np.ndarray, look: np.ndarray,
                 settings: BackLookSettings | None = None
-                ) -> tuple[np.ndarray, np.ndarray | None]:
-    """The photo at `scale` (BGR -> HSV: `read.small_hsv`, the reader's own when it has it)
-    and its pixels of the taught back's colours (`look_colours`), 0/255 at `scale` (None
-    when the photo has none of them)."""
+                ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
+    """The photo at `scale` (BGR -> HSV: `read.small_hsv`, the reader's own when it has it),
+    its pixels of the taught back's colours (`look_colours`), 0/255 at `scale` (None when
+    the photo has none of them), and those colours (the bins of the look's histogram this
+    photo singles out: `look_mix`)."""
     from vision.cards.read import small_hsv
 
     s = settings or BACK_LOOK
     hsv = small_hsv(image, s.scale)
     colours = look_colours(_sample(hsv), np.asarray(look, np.float32), s)
-    _LAST_COLOURS[0] = (hsv, colours)  # (for `look_mix`, asked of the same photo)
     if not colours.any():
-        return hsv, None
-    return hsv, _back_project(hsv, colours, s.bins)
-
-
-_LAST_COLOURS: list = [None]  # the last `look_pixels` call's (hsv, colours)
+        return hsv, None, colours
+    return hsv, _back_project(hsv, colours, s.bins), colours
 
 
 def look_regions(image: np.ndarray, look: np.ndarray, width: float,
@@ -464,7 +461,7 @@ def look_regions(image: np.ndarray, look: np.ndarray, width: float,
     the regions `look_backs` reads, 0/255 at `scale`. Returns (hsv, hit); hit is None when
     the photo has none of the back's colours."""
     s = settings or BACK_LOOK
-    hsv, hit = pixels if pixels is not None else look_pixels(image, look, s)
+    hsv, hit, *_ = pixels if pixels is not None else look_pixels(image, look, s)
     if hit is None:
         return hsv, None
     k = max(3, int(round(s.close * width * s.scale)) | 1)
@@ -600,7 +597,7 @@ def unlike_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     if not ask or look is None or s.own_look <= 0:
         return pieces
     f = s.scale
-    hsv, hit = pixels if pixels is not None else look_pixels(image, look, s)
+    hsv, hit, *colours = pixels if pixels is not None else look_pixels(image, look, s)
     if hit is None:  # this photo's colours do not single the back out: no judgement
         return pieces
     up = [p.frame for p in pieces if p.label != back and p.frame is not None]
@@ -618,7 +615,7 @@ def unlike_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
             drop.add(k)
         elif s.own_mix > 0 and n >= s.own_mix_whole * whole:  # (shown whole: a strip
             #   of a back, or a back partly hidden, may show its border's colour alone)
-            mix = look_mix(hsv, look, s) if mix is None else mix
+            mix = look_mix(colours[0], look) if mix is None else mix
             bx, by, bw, bh = cv2.boundingRect(m)
             box, inner = np.s_[y0 + by:y0 + by + bh, x0 + bx:x0 + bx + bw], \
                 np.s_[by:by + bh, bx:bx + bw]
@@ -645,15 +642,11 @@ def frame_box_mask(frame: np.ndarray, f: float, shape: tuple[int, int]
     return mask, (x0, y0)
 
 
-def look_mix(hsv: np.ndarray, look: np.ndarray, settings: BackLookSettings = BACK_LOOK
-             ) -> np.ndarray:
-    """The taught back's mix of the colours this photo singles out (`look_colours` of
-    `hsv`, the photo at `scale`): its coarse (`_coarse`) histogram over those colours,
-    summing to 1 (all zero when there are none)."""
+def look_mix(colours: np.ndarray, look: np.ndarray) -> np.ndarray:
+    """The taught back's mix of the colours this photo singles out (`colours`: those
+    `look_pixels` found in it, `look_colours`): its coarse (`_coarse`) histogram over those
+    colours, summing to 1 (all zero when there are none)."""
     table = np.asarray(look, np.float32)
-    last = _LAST_COLOURS[0]  # (`look_pixels` of this photo made `hsv` and its colours)
-    colours = last[1] if last is not None and last[0] is hsv else \
-        look_colours(_sample(hsv), table, settings)
     mix = _coarse(np.where(colours > 0, table, 0.0))
     return mix / max(float(mix.sum()), 1e-9)
 
@@ -834,7 +827,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
                 < s.min_second * (1.0 - float(coarse0.flat[main0]))):
             continue
         if on_top and s.own_mix > 0:
-            mix = look_mix(hsv, look, s) if mix is None else mix
+            mix = look_mix(pixels[2], look) if mix is None else mix
             if mix_match(sub, (blob > 0) & raw[y0:y0 + bh, x0:x0 + bw], mix, s) \
                     < s.own_mix * float(mix.max()):
                 continue  # one minor colour of the back's (a score pad of its ring's)

@@ -562,6 +562,23 @@ def test_look_backs_needs_the_back_mix_of_colours(colour, ring, own_mix, found):
     assert len(out) == int(found)
 
 
+def test_look_mix_comes_from_the_colours_look_pixels_found():
+    """`look_pixels` returns the colours it found in the photo with its pixels; the
+    taught back's mix (`look_mix`) is made from them: the navy main, the ring's yellow
+    less; none but the look's own bins."""
+    from vision.teach_cards import look_mix, look_pixels
+
+    image = np.full((600, 800, 3), (120, 140, 150), np.uint8)
+    _face_up(image, [(200, 300)])
+    _card(image, (400, 300), BACK_NAVY, BACK_RING)
+    look = _taught_look()
+    hsv, hit, colours = look_pixels(image, look)
+    assert hit is not None and colours.shape == look.shape and colours.any()
+    mix = look_mix(colours, look)
+    assert abs(float(mix.sum()) - 1) < 1e-5 and np.count_nonzero(mix) >= 2
+    assert not (look_mix(np.zeros_like(colours), look)).any()
+
+
 def test_unlike_backs_keeps_every_back_when_the_look_singles_out_nothing():
     """Where this photo's colours do not single the taught back out (`look_pixels` gives no
     hit mask: a cloth of the back's colour), no back found by shape alone is dropped."""
