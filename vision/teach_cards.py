@@ -349,7 +349,8 @@ class BackLookSettings:
     #   colours (histogram intersection, over the colours this photo singles out) at least
     #   this x the taught back's main colour's share: a score pad of the colour of the
     #   back's ring alone (a minor colour, about half the main one's share) is no back; a
-    #   back shows its main colours, or all of them (`unlike_backs`; 0: not checked)
+    #   back shows its main colours, or all of them (`unlike_backs`, and `look_backs` for
+    #   backs shown whole or split from a merged region; 0: not checked)
     own_mix_whole: float = 0.9  # ... asked (in `unlike_backs`) only of a card shown
     #   (nearly) whole: its visible part (off the face-up cards read) this share of its
     #   frame at least (a strip of a back under a card, or a back partly hidden, may show
@@ -732,11 +733,13 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     shape and it fills it, or when it is a strip along a card's side beside a card read (a
     back under it: its centre is then put a card's size from the strip's outer edge); a
     region of 1.6-4.5 backs' looks (`look_area`) is split, when it is no longer than its
-    backs end to end (`merged_long`). The region's own colours must
-    match the taught back's (`min_match`) and, shown whole, hold its colours other than the
-    main one (`min_second`); a back shown whole over a face-up card's key point read
-    (`key_inside`) is left out, and so is a region holding as many backs read as it would
-    add (`held`). `pixels`: `look_pixels` of this photo, where the caller has it."""
+    backs end to end (`merged_long`). The region's own colours must match the taught
+    back's (`min_match`) and, shown whole or split from a merged region, hold its colours
+    other than the main one (`min_second`), and its pixels of the back's colours match the
+    taught back's mix of them (`own_mix`, `look_mix`); a back shown whole over a face-up
+    card's key point read (`key_inside`) is left out, and so is a region holding as many
+    backs read as it would add (`held`). `pixels`: `look_pixels` of this photo, where the
+    caller has it."""
     from vision.cards.geometry import SPECS
     from vision.cards.read import back_piece, inside_frame, nearest, rect_sides
 
