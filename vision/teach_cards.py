@@ -350,7 +350,11 @@ class BackLookSettings:
     #   this x the taught back's main colour's share: a score pad of the colour of the
     #   back's ring alone (a minor colour, about half the main one's share) is no back; a
     #   back shows its main colours, or all of them (`unlike_backs`, and `look_backs` for
-    #   backs shown whole or split from a merged region; 0: not checked)
+    #   backs shown whole or split from a merged region; 0: not checked). A narrow
+    #   window: pieces dropped 0.18-0.53 x, pieces kept 0.73 x or more (e2-1221..1223 and
+    #   committed edition 2, one teach set; W2: pads up to 0.52, backs from 0.595). Asking
+    #   the mix's main bin itself instead fails: of the 154 pieces kept, 35 have under
+    #   0.05 of their pixels in it (median 0.23), the 10 dropped 0.000
     own_mix_whole: float = 0.9  # ... asked (in `unlike_backs`) only of a card shown
     #   (nearly) whole: its visible part (off the face-up cards read) this share of its
     #   frame at least (a strip of a back under a card, or a back partly hidden, may show
