@@ -349,7 +349,16 @@ class BackLookSettings:
     #   colours (histogram intersection, over the colours this photo singles out) at least
     #   this x the taught back's main colour's share: a score pad of the colour of the
     #   back's ring alone (a minor colour, about half the main one's share) is no back; a
-    #   back shows its main colours, or all of them (`unlike_backs`; 0: not checked)
+    #   back shows its main colours, or all of them (`unlike_backs`, and `look_backs` for
+    #   backs shown whole or split from a merged region; 0: not checked). A narrow
+    #   window: pieces dropped 0.18-0.53 x, pieces kept 0.73 x or more (e2-1221..1223 and
+    #   committed edition 2, one teach set; W2: pads up to 0.52, backs from 0.595). Asking
+    #   the mix's main bin itself instead fails: of the 154 pieces kept, 35 have under
+    #   0.05 of their pixels in it (median 0.23), the 10 dropped 0.000
+    own_mix_whole: float = 0.9  # ... asked (in `unlike_backs`) only of a card shown
+    #   (nearly) whole: its visible part (off the face-up cards read) this share of its
+    #   frame at least (a strip of a back under a card, or a back partly hidden, may show
+    #   its border alone, as `look_backs` asks it only of backs shown whole)
     held: bool = True  # a region whose outline holds as many centres of backs read (by the
     #   reader, or found here before) as the backs it would add is those backs: the look of
     #   a back read already, wider or longer than a card of the width near it (a back nearer
@@ -435,22 +444,19 @@ def back_look(image: np.ndarray, centre, width: float,
 
 def look_pixels(image: np.ndarray, look: np.ndarray,
                 settings: BackLookSettings | None = None
-                ) -> tuple[np.ndarray, np.ndarray | None]:
-    """The photo at `scale` (BGR -> HSV: `read.small_hsv`, the reader's own when it has it)
-    and its pixels of the taught back's colours (`look_colours`), 0/255 at `scale` (None
-    when the photo has none of them)."""
+                ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
+    """The photo at `scale` (BGR -> HSV: `read.small_hsv`, the reader's own when it has it),
+    its pixels of the taught back's colours (`look_colours`), 0/255 at `scale` (None when
+    the photo has none of them), and those colours (the bins of the look's histogram this
+    photo singles out: `look_mix`)."""
     from vision.cards.read import small_hsv
 
     s = settings or BACK_LOOK
     hsv = small_hsv(image, s.scale)
     colours = look_colours(_sample(hsv), np.asarray(look, np.float32), s)
-    _LAST_COLOURS[0] = (hsv, colours)  # (for `look_mix`, asked of the same photo)
     if not colours.any():
-        return hsv, None
-    return hsv, _back_project(hsv, colours, s.bins)
-
-
-_LAST_COLOURS: list = [None]  # the last `look_pixels` call's (hsv, colours)
+        return hsv, None, colours
+    return hsv, _back_project(hsv, colours, s.bins), colours
 
 
 def look_regions(image: np.ndarray, look: np.ndarray, width: float,
@@ -460,7 +466,7 @@ def look_regions(image: np.ndarray, look: np.ndarray, width: float,
     the regions `look_backs` reads, 0/255 at `scale`. Returns (hsv, hit); hit is None when
     the photo has none of the back's colours."""
     s = settings or BACK_LOOK
-    hsv, hit = pixels if pixels is not None else look_pixels(image, look, s)
+    hsv, hit, *_ = pixels if pixels is not None else look_pixels(image, look, s)
     if hit is None:
         return hsv, None
     k = max(3, int(round(s.close * width * s.scale)) | 1)
@@ -583,7 +589,9 @@ def unlike_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     alone (no classifier reading: `probs` None; `read.design_regions`, strips, ends) whose
     visible part holds under `own_look` of the taught back's colours (`look_colours`,
     per pixel at `scale`; visible: off the face-up cards read): a card-shaped region of
-    one colour that is not this copy's back (a notebook, a coaster) is none. `pixels`:
+    one colour that is not this copy's back (a notebook, a coaster) is none; one shown
+    (nearly) whole (`own_mix_whole`) must also match the taught back's mix of colours
+    (`own_mix`: a score pad of one minor colour of the back's is none). `pixels`:
     `look_pixels` of this photo, where the caller has it."""
     from vision.cards.read import _frames_mask
 
@@ -594,7 +602,7 @@ def unlike_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     if not ask or look is None or s.own_look <= 0:
         return pieces
     f = s.scale
-    hsv, hit = pixels if pixels is not None else look_pixels(image, look, s)
+    hsv, hit, *colours = pixels if pixels is not None else look_pixels(image, look, s)
     if hit is None:  # this photo's colours do not single the back out: no judgement
         return pieces
     up = [p.frame for p in pieces if p.label != back and p.frame is not None]
@@ -603,14 +611,16 @@ def unlike_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     drop = set()
     for k in ask:
         m, (x0, y0) = frame_box_mask(pieces[k].frame, f, hit.shape)  # (its box alone)
+        whole = int(m.sum())
         m &= covered[y0:y0 + m.shape[0], x0:x0 + m.shape[1]] == 0
         n = int(m.sum())
         sub = np.s_[y0:y0 + m.shape[0], x0:x0 + m.shape[1]]
         share = float(np.count_nonzero(hit[sub][m > 0])) / n if n else 0.0
         if share < s.own_look:
             drop.add(k)
-        elif s.own_mix > 0:
-            mix = look_mix(hsv, look, s) if mix is None else mix
+        elif s.own_mix > 0 and n >= s.own_mix_whole * whole:  # (shown whole: a strip
+            #   of a back, or a back partly hidden, may show its border's colour alone)
+            mix = look_mix(colours[0], look) if mix is None else mix
             bx, by, bw, bh = cv2.boundingRect(m)
             box, inner = np.s_[y0 + by:y0 + by + bh, x0 + bx:x0 + bx + bw], \
                 np.s_[by:by + bh, bx:bx + bw]
@@ -637,15 +647,11 @@ def frame_box_mask(frame: np.ndarray, f: float, shape: tuple[int, int]
     return mask, (x0, y0)
 
 
-def look_mix(hsv: np.ndarray, look: np.ndarray, settings: BackLookSettings = BACK_LOOK
-             ) -> np.ndarray:
-    """The taught back's mix of the colours this photo singles out (`look_colours` of
-    `hsv`, the photo at `scale`): its coarse (`_coarse`) histogram over those colours,
-    summing to 1 (all zero when there are none)."""
+def look_mix(colours: np.ndarray, look: np.ndarray) -> np.ndarray:
+    """The taught back's mix of the colours this photo singles out (`colours`: those
+    `look_pixels` found in it, `look_colours`): its coarse (`_coarse`) histogram over those
+    colours, summing to 1 (all zero when there are none)."""
     table = np.asarray(look, np.float32)
-    last = _LAST_COLOURS[0]  # (`look_pixels` of this photo made `hsv` and its colours)
-    colours = last[1] if last is not None and last[0] is hsv else \
-        look_colours(_sample(hsv), table, settings)
     mix = _coarse(np.where(colours > 0, table, 0.0))
     return mix / max(float(mix.sum()), 1e-9)
 
@@ -731,11 +737,13 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     shape and it fills it, or when it is a strip along a card's side beside a card read (a
     back under it: its centre is then put a card's size from the strip's outer edge); a
     region of 1.6-4.5 backs' looks (`look_area`) is split, when it is no longer than its
-    backs end to end (`merged_long`). The region's own colours must
-    match the taught back's (`min_match`) and, shown whole, hold its colours other than the
-    main one (`min_second`); a back shown whole over a face-up card's key point read
-    (`key_inside`) is left out, and so is a region holding as many backs read as it would
-    add (`held`). `pixels`: `look_pixels` of this photo, where the caller has it."""
+    backs end to end (`merged_long`). The region's own colours must match the taught
+    back's (`min_match`) and, shown whole or split from a merged region, hold its colours
+    other than the main one (`min_second`), and its pixels of the back's colours match the
+    taught back's mix of them (`own_mix`, `look_mix`); a back shown whole over a face-up
+    card's key point read (`key_inside`) is left out, and so is a region holding as many
+    backs read as it would add (`held`). `pixels`: `look_pixels` of this photo, where the
+    caller has it."""
     from vision.cards.geometry import SPECS
     from vision.cards.read import back_piece, inside_frame, nearest, rect_sides
 
@@ -826,7 +834,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
                 < s.min_second * (1.0 - float(coarse0.flat[main0]))):
             continue
         if on_top and s.own_mix > 0:
-            mix = look_mix(hsv, look, s) if mix is None else mix
+            mix = look_mix(pixels[2], look) if mix is None else mix
             if mix_match(sub, (blob > 0) & raw[y0:y0 + bh, x0:x0 + bw], mix, s) \
                     < s.own_mix * float(mix.max()):
                 continue  # one minor colour of the back's (a score pad of its ring's)

@@ -482,27 +482,66 @@ def test_unlike_backs_drops_backs_without_the_taught_look(colour, probs, own_loo
     assert out[:2] == pieces and len(out) == 2 + kept
 
 
-@pytest.mark.parametrize("colour, ring, own_mix, kept", [
-    (BACK_RING, None, 0.57, False),  # a score pad of the ring's yellow alone: one minor
-    #                                  colour of the back's, not its mix
-    (BACK_RING, None, 0.0, True),  # not checked
-    (BACK_NAVY, BACK_RING, 0.57, True),  # the back's whole design
-    (BACK_NAVY, None, 0.57, True),  # its main colour alone (a back partly hidden)
+@pytest.mark.parametrize("colour, ring, shown, own_mix, kept", [
+    (BACK_RING, None, 1.0, 0.57, False),  # a score pad of the ring's yellow alone: one
+    #                                       minor colour of the back's, not its mix
+    (BACK_RING, None, 1.0, 0.0, True),  # not checked
+    (BACK_NAVY, BACK_RING, 1.0, 0.57, True),  # the back's whole design
+    (BACK_NAVY, None, 1.0, 0.57, True),  # its main colour alone, shown whole
+    (BACK_NAVY, None, 0.5, 0.57, True),  # a back partly hidden (a face-up card over its
+    #                                      right half): its main colour alone
 ])
-def test_unlike_backs_drops_backs_of_one_minor_colour_of_the_look(colour, ring, own_mix,
-                                                                   kept):
+def test_unlike_backs_drops_backs_of_one_minor_colour_of_the_look(colour, ring, shown,
+                                                                   own_mix, kept):
     from dataclasses import replace
 
+    from vision.cards.pieces import CardPiece
     from vision.cards.read import back_piece
     from vision.teach_cards import BACK_LOOK, unlike_backs
 
     image = np.full((600, 800, 3), (120, 140, 150), np.uint8)
     pieces = _face_up(image, [(200, 300), (600, 450)])
     _card(image, (400, 300), colour, ring)
+    if shown < 1:  # a face-up card over all of it but its left `shown`
+        fr = _card(image, (400 + shown * CARD_W, 300), (235, 235, 235))
+        pieces.append(CardPiece("elephant-3", 0.9, fr[0], fr, 0.0, float(CARD_W)))
     back = back_piece((400.0, 300.0), 0.0, float(CARD_W), 0.6)
     out = unlike_backs(image, pieces + [back], _taught_look(),
                        replace(BACK_LOOK, own_mix=own_mix))
-    assert out[:2] == pieces and len(out) == 2 + kept
+    assert out[:len(pieces)] == pieces and len(out) == len(pieces) + kept
+
+
+def _bordered(image, centre, border):
+    """A back of navy inside a yellow border `border` px wide (the ring's colour)."""
+    _card(image, centre, BACK_RING)
+    x, y = centre
+    h = CARD_W * 91 / 59
+    cv2.rectangle(image, (int(x - CARD_W / 2 + border), int(y - h / 2 + border)),
+                  (int(x + CARD_W / 2 - border), int(y + h / 2 - border)), BACK_NAVY, -1)
+
+
+@pytest.mark.parametrize("shown, kept", [
+    (0.25, True),  # a strip of it (15 px, mostly its border) beside the card over it: the
+    #                mix is asked only of a card shown whole
+    (1.0, True),  # shown whole: its mix
+])
+def test_unlike_backs_keeps_a_bordered_backs_strip(shown, kept):
+    from vision.cards.pieces import CardPiece
+    from vision.cards.read import back_piece
+    from vision.teach_cards import back_look, unlike_backs
+
+    teach = np.full((400, 400, 3), (120, 140, 150), np.uint8)
+    _bordered(teach, (200, 200), 10)
+    look = back_look(teach, (200, 200), CARD_W)
+    image = np.full((600, 800, 3), (120, 140, 150), np.uint8)
+    pieces = _face_up(image, [(200, 300), (600, 450)])
+    _bordered(image, (400, 300), 10)
+    if shown < 1:
+        fr = _card(image, (400 + shown * CARD_W, 300), (235, 235, 235))
+        pieces.append(CardPiece("elephant-3", 0.9, fr[0], fr, 0.0, float(CARD_W)))
+    back = back_piece((400.0, 300.0), 0.0, float(CARD_W), 0.6)
+    out = unlike_backs(image, pieces + [back], look)
+    assert out[:len(pieces)] == pieces and len(out) == len(pieces) + kept
 
 
 @pytest.mark.parametrize("colour, ring, own_mix, found", [
@@ -521,6 +560,23 @@ def test_look_backs_needs_the_back_mix_of_colours(colour, ring, own_mix, found):
     _card(image, (400, 300), colour, ring)
     out = look_backs(image, pieces, _taught_look(), replace(BACK_LOOK, own_mix=own_mix))
     assert len(out) == int(found)
+
+
+def test_look_mix_comes_from_the_colours_look_pixels_found():
+    """`look_pixels` returns the colours it found in the photo with its pixels; the
+    taught back's mix (`look_mix`) is made from them: the navy main, the ring's yellow
+    less; none but the look's own bins."""
+    from vision.teach_cards import look_mix, look_pixels
+
+    image = np.full((600, 800, 3), (120, 140, 150), np.uint8)
+    _face_up(image, [(200, 300)])
+    _card(image, (400, 300), BACK_NAVY, BACK_RING)
+    look = _taught_look()
+    hsv, hit, colours = look_pixels(image, look)
+    assert hit is not None and colours.shape == look.shape and colours.any()
+    mix = look_mix(colours, look)
+    assert abs(float(mix.sum()) - 1) < 1e-5 and np.count_nonzero(mix) >= 2
+    assert not (look_mix(np.zeros_like(colours), look)).any()
 
 
 def test_unlike_backs_keeps_every_back_when_the_look_singles_out_nothing():
