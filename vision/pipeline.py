@@ -191,6 +191,17 @@ def cloth_balanced(image_bgr: np.ndarray, area: PlayArea, crops: np.ndarray,
     return crops if np.all(gains == 1.0) else apply_gains(crops, gains)
 
 
+def untaught_crops(kind: str, image_bgr: np.ndarray, area: PlayArea, centers: np.ndarray,
+                   sides: np.ndarray, angles: np.ndarray, crop: CropSettings) -> np.ndarray:
+    """The crops the untaught path classifies (`extract_crops`' with `crop`), a game of
+    `kind` "marbles"'s balanced again by the cloth's own light (`cloth_balanced`); shared
+    with teach mode's reading of the untaught model (`Example.model_p`)."""
+    crops = extract_crops(image_bgr, area.H_plane_to_img, centers, sides, angles, crop)
+    if kind == "marbles" and len(crops):
+        crops = cloth_balanced(image_bgr, area, crops, crop)
+    return crops
+
+
 def facts_from(game: str, det: Detections) -> dict:
     counts = det.counts()
     if game == "simsala-hopp":
@@ -454,10 +465,12 @@ class Pipeline:
             from vision.teach import taught_crop
 
             crop = taught_crop(crop, profile.piece_part.settings)
-        crops = extract_crops(photo.image, area.H_plane_to_img, cand.centers, cand.sides,
-                              cand.angles, crop)
-        if gv.kind == "marbles" and not taught and len(crops):  # the cloth's own light
-            crops = cloth_balanced(photo.image, area, crops, crop)
+        if taught:
+            crops = extract_crops(photo.image, area.H_plane_to_img, cand.centers, cand.sides,
+                                  cand.angles, crop)
+        else:  # (marbles: the cloth's own light too)
+            crops = untaught_crops(gv.kind, photo.image, area, cand.centers, cand.sides,
+                                   cand.angles, crop)
         pred = self.classifier.predict(crops)
         probs = pred.probs
         if gv.coats_of_arms and not taught and len(crops):
