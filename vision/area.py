@@ -1030,12 +1030,13 @@ def _rival_colour(best, share, small, lab, cue, settings: AreaSettings, measure=
     return (quad, rival) if rival > share + settings.weak_gain else (best, share)
 
 
-def cast_balanced(small_bgr: np.ndarray, cast: float) -> np.ndarray:
-    """uint8 BGR `small_bgr` white balanced in full by its own light
-    (`vision.preprocess.light_gains`) where the largest gain is at least `cast`; itself
+def cast_balanced(small_bgr: np.ndarray, cast: float, strength: float = 1.0) -> np.ndarray:
+    """uint8 BGR `small_bgr` white balanced by its own light (`vision.preprocess.light_gains`,
+    raised to `strength`: 1 in full) where the largest full gain is at least `cast`; itself
     otherwise."""
     gains = light_gains(small_bgr, 1.0)
-    return apply_gains(small_bgr, gains) if gains.max() >= cast else small_bgr
+    return apply_gains(small_bgr, gains ** np.float32(strength)) if gains.max() >= cast \
+        else small_bgr
 
 
 def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play area",
@@ -1052,8 +1053,10 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
         src = cv2.pyrDown(src)
     small = cv2.resize(src, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
     small = remove_glare(small, settings, glare_spots(small, settings))
+    balanced_first = False
     if settings.balance_cast > 0:
-        small = cast_balanced(small, settings.balance_cast)
+        cast = cast_balanced(small, settings.balance_cast)
+        balanced_first, small = cast is not small, cast
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)  # made once, read by every cue below
     measure = area_measure(lab, settings)  # likewise its colour measure
     why = "nothing of its colour"
@@ -1128,12 +1131,11 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
             cue = cue_map(small, settings, lab, measure)
         best, why = colour_quad(small, lab, cue, settings, why, measure)
     if best is None:
-        if settings.retry_balanced > 0:  # under a strong colour cast: once more, balanced
+        # under a strong colour cast: once more, balanced (unless it was already, above)
+        if settings.retry_balanced > 0 and not balanced_first:
             from dataclasses import replace
 
-            from vision.preprocess import apply_gains, light_gains
-
-            balanced = apply_gains(image_bgr, light_gains(image_bgr, settings.retry_balanced))
+            balanced = cast_balanced(image_bgr, 0.0, settings.retry_balanced)
             try:
                 return find_area(balanced, replace(settings, retry_balanced=0.0,
                                                    enclosed=False), what, game, use_model)

@@ -755,11 +755,16 @@ def piece_examples(pipeline, game: str, photo, area, label: str,
               for i in range(n_seg) if i not in named]
     shields = photo_shields(photo, area) if settings.shield_shift > 0 else None
     # the model's own reading of the named pieces, on the crops the untaught path reads
-    # (light balanced): does it know this copy under this light? (`known_p`)
+    # (`pipeline.untaught_crops`: light balanced, marbles also by the cloth's own light):
+    # does it know this copy under this light? (`known_p`). With the balance and no cloth,
+    # the taught crops are the untaught path's.
+    from vision.pipeline import VISION_GAMES, untaught_crops
+
     rows = [i for i, _, _ in chosen]
-    untaught = pred.probs[rows] if settings.light_balance else clf.predict(extract_crops(
-        photo.image, area.H_plane_to_img, centers_pl[rows], sides[rows], angles[rows],
-        clf.crop)).probs  # (with the balance, the taught crops are the untaught path's)
+    kind = VISION_GAMES[game].kind if game in VISION_GAMES else ""
+    untaught = pred.probs[rows] if settings.light_balance and kind != "marbles" else \
+        clf.predict(untaught_crops(kind, photo.image, area, centers_pl[rows], sides[rows],
+                                   angles[rows], clf.crop)).probs
     return [Example(lab, src, pred.embedding[i].astype(np.float32), colours[i],
                     shields=shields, white=whites[i],
                     crop=crops[i] if settings.white_label else None, photo=name,

@@ -328,6 +328,9 @@ def test_remove_glare_gives_the_colours_back():
     "light, balanced",
     [
         ((0.55, 0.8, 1.0), True),  # a warm lamp (largest gain 1.8): balanced
+        ((0.667, 0.85, 1.0), True),  # just over `balance_cast` 1.45 (1.50): balanced
+        ((0.714, 0.85, 1.0), False),  # just under it (1.41, the most an ordinary rendered
+        # photo measured): left alone
         ((0.85, 0.95, 1.0), False),  # an ordinary photo's slight cast (1.18): left alone
         ((1.0, 1.0, 1.0), False),  # no cast
     ],

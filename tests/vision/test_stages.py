@@ -678,7 +678,8 @@ def test_cloth_under_a_harsh_lamp_is_found_once_balanced():
         find_area(img, replace(CLOTH, retry_balanced=0.0, balance_cast=0.0), "cloth",
                   game="hop-la-bille")
     truth = np.array(json.loads(path.with_suffix(".json").read_text())["area"]) / photo.scale
-    for cloth in (replace(CLOTH, balance_cast=0.0), CLOTH):  # the retry; balanced first
+    # the retry alone; the balance before any look (`balance_cast`) alone
+    for cloth in (replace(CLOTH, balance_cast=0.0), replace(CLOTH, retry_balanced=0.0)):
         area = find_area(img, cloth, "cloth", game="hop-la-bille")
         err = min(np.abs(np.roll(area.corners, k, 0) - truth).max() for k in range(4))
         assert err < 0.02 * img.shape[1]
