@@ -611,20 +611,17 @@ def unlike_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     drop = set()
     for k in ask:
         m, (x0, y0) = frame_box_mask(pieces[k].frame, f, hit.shape)  # (its box alone)
-        whole = int(m.sum())
-        m &= covered[y0:y0 + m.shape[0], x0:x0 + m.shape[1]] == 0
-        n = int(m.sum())
         sub = np.s_[y0:y0 + m.shape[0], x0:x0 + m.shape[1]]
+        whole = int(m.sum())
+        m &= covered[sub] == 0
+        n = int(m.sum())
         share = float(np.count_nonzero(hit[sub][m > 0])) / n if n else 0.0
         if share < s.own_look:
             drop.add(k)
         elif s.own_mix > 0 and n >= s.own_mix_whole * whole:  # (shown whole: a strip
             #   of a back, or a back partly hidden, may show its border's colour alone)
             mix = look_mix(colours[0], look) if mix is None else mix
-            bx, by, bw, bh = cv2.boundingRect(m)
-            box, inner = np.s_[y0 + by:y0 + by + bh, x0 + bx:x0 + bx + bw], \
-                np.s_[by:by + bh, bx:bx + bw]
-            if mix_match(hsv[box], (m[inner] > 0) & (hit[box] > 0), mix, s) \
+            if mix_match(hsv[sub], (m > 0) & (hit[sub] > 0), mix, s) \
                     < s.own_mix * float(mix.max()):
                 drop.add(k)  # one minor colour of the back's (a score pad of its ring's)
     return [p for k, p in enumerate(pieces) if k not in drop]
