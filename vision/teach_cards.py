@@ -593,7 +593,7 @@ def unlike_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     (nearly) whole (`own_mix_whole`) must also match the taught back's mix of colours
     (`own_mix`: a score pad of one minor colour of the back's is none). `pixels`:
     `look_pixels` of this photo, where the caller has it."""
-    from vision.cards.read import _frames_mask
+    from vision.cards.read import _frames_mask, frame_box_mask
 
     s = settings or BACK_LOOK
     back = BACK_LABEL["troetofanten"]
@@ -625,23 +625,6 @@ def unlike_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
                     < s.own_mix * float(mix.max()):
                 drop.add(k)  # one minor colour of the back's (a score pad of its ring's)
     return [p for k, p in enumerate(pieces) if k not in drop]
-
-
-def frame_box_mask(frame: np.ndarray, f: float, shape: tuple[int, int]
-                   ) -> tuple[np.ndarray, tuple[int, int]]:
-    """`read._frames_mask([frame], f, shape, 1.0)` over the frame's bounding box alone (in
-    the photo at scale `f`, of `shape`): (the uint8 0/1 mask of that box, its top-left
-    (x0, y0)); the box is empty (0 x 0) when the frame lies off the photo."""
-    q = (np.asarray(frame, float) + 0.5) * f - 0.5
-    c = q.mean(axis=0)
-    pts = np.round(c + (q - c) * 1.0).astype(np.int32)  # (as `_frames_mask` rounds them)
-    x0, y0 = (max(int(v), 0) for v in pts.min(axis=0))
-    x1 = min(int(pts[:, 0].max()), shape[1] - 1) + 1
-    y1 = min(int(pts[:, 1].max()), shape[0] - 1) + 1
-    mask = np.zeros((max(y1 - y0, 0), max(x1 - x0, 0)), np.uint8)
-    if mask.size:
-        cv2.fillConvexPoly(mask, pts - np.array([x0, y0], np.int32), 1)
-    return mask, (x0, y0)
 
 
 def look_mix(colours: np.ndarray, look: np.ndarray) -> np.ndarray:

@@ -606,8 +606,7 @@ def test_unlike_backs_keeps_every_back_when_the_look_singles_out_nothing():
 def test_frame_box_mask_is_the_frame_mask_over_its_box(centre, angle, width):
     """`unlike_backs` masks each back over its box alone: the same pixels as
     `read._frames_mask` over the whole photo."""
-    from vision.cards.read import _frames_mask, card_frame
-    from vision.teach_cards import frame_box_mask
+    from vision.cards.read import _frames_mask, card_frame, frame_box_mask
 
     shape = (60, 100)  # (the photo at scale 0.5)
     frame = card_frame(centre, angle, width, 1.5)
