@@ -552,8 +552,8 @@ def look_share(crops_bgr: np.ndarray, colours: np.ndarray,
     return (hit.reshape(n, -1) > 0).mean(axis=1)
 
 
-def fan_side(centre, normal, pieces: list[CardPiece], width: float,
-             settings: BackLookSettings | None = None, centres: list | None = None) -> int:
+def fan_side(centre, normal, pieces: list[CardPiece], centres: list, width: float,
+             settings: BackLookSettings | None = None) -> int:
     """Towards which side of a strip of a back's look (`centre`, its long edge's `normal`,
     photo px) the rest of the back lies, from the fan it lies in: +1 along `normal`, -1
     against it, 0 when the face-up cards read beside it do not say. Each card of a fan is
@@ -564,15 +564,14 @@ def fan_side(centre, normal, pieces: list[CardPiece], width: float,
     votes by its key point's offset from its centre along `normal` (in widths), and the
     mean vote must be at least `fan_vote`. A card the strip lies on (its centre inside the
     card's frame shrunk to `inside_share`) does not vote: a strip of the back's colours in
-    a face-up card's drawing has no fan of its own. `centres`: the pieces' centres, where
-    the caller has them."""
+    a face-up card's drawing has no fan of its own. `centres`: the pieces' centres (photo
+    px; the caller works them out once)."""
     from vision.cards.geometry import SPECS
     from vision.cards.read import inside_frame
 
     s = settings or BACK_LOOK
     c, n = np.asarray(centre, float), np.asarray(normal, float)
     reach = s.fan_reach * SPECS["troetofanten"].aspect * width
-    centres = [p.center for p in pieces] if centres is None else centres
     votes = [float(n @ (p.key - pc)) / max(p.width, 1.0)
              for p, pc in zip(pieces, centres, strict=True)
              if p.label != BACK_LABEL["troetofanten"] and p.frame is not None
@@ -697,11 +696,10 @@ def merged_axis(short: float, es: np.ndarray, long_: float, el: np.ndarray, n: i
 
 
 def held_backs(outline: np.ndarray, pieces: list[CardPiece], scale: float,
-               centres: list | None = None) -> int:
-    """How many of `pieces`' face-down cards have their centre (photo px; `centres`, where
-    the caller has them) inside `outline` (a region's outline at `scale`, as `look_backs`
-    finds them)."""
-    centres = [p.center for p in pieces] if centres is None else centres
+               centres: list) -> int:
+    """How many of `pieces`' face-down cards have their centre (`centres`, photo px; the
+    caller works them out once) inside `outline` (a region's outline at `scale`, as
+    `look_backs` finds them)."""
     return sum(cv2.pointPolygonTest(outline, tuple(float(v) for v in (pc + 0.5) * scale
                                                    - 0.5), False) >= 0
                for p, pc in zip(pieces, centres, strict=True)
@@ -786,7 +784,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
         else:  # a strip: the card lies under its neighbour, across the strip towards it
             on_top = False
             nrm = np.array([-el[1], el[0]]) / max(long_, 1e-9)
-            side = fan_side((c + 0.5) / f - 0.5, nrm, pieces, w / f, s, at[:len(pieces)]) \
+            side = fan_side((c + 0.5) / f - 0.5, nrm, pieces, at[:len(pieces)], w / f, s) \
                 if s.fan_reach > 0 else 0
             if side:  # the fan it lies in: the card on top is on that side
                 nrm = side * nrm
