@@ -295,7 +295,10 @@ class BackLookSettings:
     disc: float = 0.4  # teach: the look from a disc of this x the card width around the tap
     known: float = 0.5  # ... unless the card model reads the taught back as one this surely
     #                     (then the reader finds this copy's backs itself)
-    scale: float = 0.5  # the photo is searched at this scale
+    scale: float = 0.5  # the photo is searched at this scale (kept equal to
+    #   `ReadSettings.look_scale`: `look_pixels` then takes the reader's own photo in HSV
+    #   from `read.small_hsv` within `keeping_small_hsv`, not a resize and conversion of
+    #   its own; test_look_pixels_shares_the_reader_look_hsv)
     ratio: float = 6.0  # a colour this many times more common on the taught back than in
     #                     the photo is the back's (as `ReadSettings.look_ratio`)
     min_share: float = 0.01  # ... and holds at least this share of the back's pixels
