@@ -639,12 +639,15 @@ _SMALL_HSV = threading.local()  # per thread: {"image": the photo, scale: its HS
 def keeping_small_hsv(image: np.ndarray):
     """Within this, `small_hsv` of `image` is worked out once per scale (teach mode's
     `look_pixels` asks for the one the reader's look made, the same photo at the same
-    scale); nothing is kept outside it."""
-    _SMALL_HSV.memo = {"image": image}
+    scale); nothing is kept outside it. Nested, the outer one's memo is kept on (the same
+    photo: shared) and back in force after the inner one."""
+    outer = getattr(_SMALL_HSV, "memo", None)
+    _SMALL_HSV.memo = outer if outer is not None and outer["image"] is image \
+        else {"image": image}
     try:
         yield
     finally:
-        _SMALL_HSV.memo = None
+        _SMALL_HSV.memo = outer
 
 
 def small_hsv(image: np.ndarray, f: float) -> np.ndarray:
