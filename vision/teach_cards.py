@@ -295,7 +295,10 @@ class BackLookSettings:
     disc: float = 0.4  # teach: the look from a disc of this x the card width around the tap
     known: float = 0.5  # ... unless the card model reads the taught back as one this surely
     #                     (then the reader finds this copy's backs itself)
-    scale: float = 0.5  # the photo is searched at this scale
+    scale: float = 0.5  # the photo is searched at this scale (kept equal to
+    #   `ReadSettings.look_scale`: `look_pixels` then takes the reader's own photo in HSV
+    #   from `read.small_hsv` within `keeping_small_hsv`, not a resize and conversion of
+    #   its own; test_look_pixels_shares_the_reader_look_hsv)
     ratio: float = 6.0  # a colour this many times more common on the taught back than in
     #                     the photo is the back's (as `ReadSettings.look_ratio`)
     min_share: float = 0.01  # ... and holds at least this share of the back's pixels
@@ -552,8 +555,8 @@ def look_share(crops_bgr: np.ndarray, colours: np.ndarray,
     return (hit.reshape(n, -1) > 0).mean(axis=1)
 
 
-def fan_side(centre, normal, pieces: list[CardPiece], width: float,
-             settings: BackLookSettings | None = None, centres: list | None = None) -> int:
+def fan_side(centre, normal, pieces: list[CardPiece], centres: list, width: float,
+             settings: BackLookSettings | None = None) -> int:
     """Towards which side of a strip of a back's look (`centre`, its long edge's `normal`,
     photo px) the rest of the back lies, from the fan it lies in: +1 along `normal`, -1
     against it, 0 when the face-up cards read beside it do not say. Each card of a fan is
@@ -564,15 +567,14 @@ def fan_side(centre, normal, pieces: list[CardPiece], width: float,
     votes by its key point's offset from its centre along `normal` (in widths), and the
     mean vote must be at least `fan_vote`. A card the strip lies on (its centre inside the
     card's frame shrunk to `inside_share`) does not vote: a strip of the back's colours in
-    a face-up card's drawing has no fan of its own. `centres`: the pieces' centres, where
-    the caller has them."""
+    a face-up card's drawing has no fan of its own. `centres`: the pieces' centres (photo
+    px; the caller works them out once)."""
     from vision.cards.geometry import SPECS
     from vision.cards.read import inside_frame
 
     s = settings or BACK_LOOK
     c, n = np.asarray(centre, float), np.asarray(normal, float)
     reach = s.fan_reach * SPECS["troetofanten"].aspect * width
-    centres = [p.center for p in pieces] if centres is None else centres
     votes = [float(n @ (p.key - pc)) / max(p.width, 1.0)
              for p, pc in zip(pieces, centres, strict=True)
              if p.label != BACK_LABEL["troetofanten"] and p.frame is not None
@@ -593,7 +595,7 @@ def unlike_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     (nearly) whole (`own_mix_whole`) must also match the taught back's mix of colours
     (`own_mix`: a score pad of one minor colour of the back's is none). `pixels`:
     `look_pixels` of this photo, where the caller has it."""
-    from vision.cards.read import _frames_mask
+    from vision.cards.read import _frames_mask, frame_box_mask
 
     s = settings or BACK_LOOK
     back = BACK_LABEL["troetofanten"]
@@ -611,40 +613,20 @@ def unlike_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     drop = set()
     for k in ask:
         m, (x0, y0) = frame_box_mask(pieces[k].frame, f, hit.shape)  # (its box alone)
-        whole = int(m.sum())
-        m &= covered[y0:y0 + m.shape[0], x0:x0 + m.shape[1]] == 0
-        n = int(m.sum())
         sub = np.s_[y0:y0 + m.shape[0], x0:x0 + m.shape[1]]
+        whole = int(m.sum())
+        m &= covered[sub] == 0
+        n = int(m.sum())
         share = float(np.count_nonzero(hit[sub][m > 0])) / n if n else 0.0
         if share < s.own_look:
             drop.add(k)
         elif s.own_mix > 0 and n >= s.own_mix_whole * whole:  # (shown whole: a strip
             #   of a back, or a back partly hidden, may show its border's colour alone)
             mix = look_mix(colours[0], look) if mix is None else mix
-            bx, by, bw, bh = cv2.boundingRect(m)
-            box, inner = np.s_[y0 + by:y0 + by + bh, x0 + bx:x0 + bx + bw], \
-                np.s_[by:by + bh, bx:bx + bw]
-            if mix_match(hsv[box], (m[inner] > 0) & (hit[box] > 0), mix, s) \
+            if mix_match(hsv[sub], (m > 0) & (hit[sub] > 0), mix, s) \
                     < s.own_mix * float(mix.max()):
                 drop.add(k)  # one minor colour of the back's (a score pad of its ring's)
     return [p for k, p in enumerate(pieces) if k not in drop]
-
-
-def frame_box_mask(frame: np.ndarray, f: float, shape: tuple[int, int]
-                   ) -> tuple[np.ndarray, tuple[int, int]]:
-    """`read._frames_mask([frame], f, shape, 1.0)` over the frame's bounding box alone (in
-    the photo at scale `f`, of `shape`): (the uint8 0/1 mask of that box, its top-left
-    (x0, y0)); the box is empty (0 x 0) when the frame lies off the photo."""
-    q = (np.asarray(frame, float) + 0.5) * f - 0.5
-    c = q.mean(axis=0)
-    pts = np.round(c + (q - c) * 1.0).astype(np.int32)  # (as `_frames_mask` rounds them)
-    x0, y0 = (max(int(v), 0) for v in pts.min(axis=0))
-    x1 = min(int(pts[:, 0].max()), shape[1] - 1) + 1
-    y1 = min(int(pts[:, 1].max()), shape[0] - 1) + 1
-    mask = np.zeros((max(y1 - y0, 0), max(x1 - x0, 0)), np.uint8)
-    if mask.size:
-        cv2.fillConvexPoly(mask, pts - np.array([x0, y0], np.int32), 1)
-    return mask, (x0, y0)
 
 
 def look_mix(colours: np.ndarray, look: np.ndarray) -> np.ndarray:
@@ -717,11 +699,10 @@ def merged_axis(short: float, es: np.ndarray, long_: float, el: np.ndarray, n: i
 
 
 def held_backs(outline: np.ndarray, pieces: list[CardPiece], scale: float,
-               centres: list | None = None) -> int:
-    """How many of `pieces`' face-down cards have their centre (photo px; `centres`, where
-    the caller has them) inside `outline` (a region's outline at `scale`, as `look_backs`
-    finds them)."""
-    centres = [p.center for p in pieces] if centres is None else centres
+               centres: list) -> int:
+    """How many of `pieces`' face-down cards have their centre (`centres`, photo px; the
+    caller works them out once) inside `outline` (a region's outline at `scale`, as
+    `look_backs` finds them)."""
     return sum(cv2.pointPolygonTest(outline, tuple(float(v) for v in (pc + 0.5) * scale
                                                    - 0.5), False) >= 0
                for p, pc in zip(pieces, centres, strict=True)
@@ -806,7 +787,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
         else:  # a strip: the card lies under its neighbour, across the strip towards it
             on_top = False
             nrm = np.array([-el[1], el[0]]) / max(long_, 1e-9)
-            side = fan_side((c + 0.5) / f - 0.5, nrm, pieces, w / f, s, at[:len(pieces)]) \
+            side = fan_side((c + 0.5) / f - 0.5, nrm, pieces, at[:len(pieces)], w / f, s) \
                 if s.fan_reach > 0 else 0
             if side:  # the fan it lies in: the card on top is on that side
                 nrm = side * nrm

@@ -579,6 +579,21 @@ def test_look_mix_comes_from_the_colours_look_pixels_found():
     assert not (look_mix(np.zeros_like(colours), look)).any()
 
 
+def test_look_pixels_shares_the_reader_look_hsv():
+    """The taught back's search runs at the reader's look scale (`BackLookSettings.scale`
+    == `ReadSettings.look_scale`): within `keeping_small_hsv`, `look_pixels` takes the
+    very photo in HSV the reader's look made (`read._look_hsv`), not one of its own."""
+    from vision.cards.read import READ, _look_hsv, keeping_small_hsv
+    from vision.teach_cards import look_pixels
+
+    image = np.full((600, 800, 3), (120, 140, 150), np.uint8)
+    _face_up(image, [(200, 300)])
+    _card(image, (400, 300), BACK_NAVY, BACK_RING)
+    with keeping_small_hsv(image):
+        hsv = _look_hsv(image, np.zeros((0, 2)), np.zeros(0), READ)[0]
+        assert look_pixels(image, _taught_look())[0] is hsv
+
+
 def test_unlike_backs_keeps_every_back_when_the_look_singles_out_nothing():
     """Where this photo's colours do not single the taught back out (`look_pixels` gives no
     hit mask: a cloth of the back's colour), no back found by shape alone is dropped."""
@@ -606,8 +621,7 @@ def test_unlike_backs_keeps_every_back_when_the_look_singles_out_nothing():
 def test_frame_box_mask_is_the_frame_mask_over_its_box(centre, angle, width):
     """`unlike_backs` masks each back over its box alone: the same pixels as
     `read._frames_mask` over the whole photo."""
-    from vision.cards.read import _frames_mask, card_frame
-    from vision.teach_cards import frame_box_mask
+    from vision.cards.read import _frames_mask, card_frame, frame_box_mask
 
     shape = (60, 100)  # (the photo at scale 0.5)
     frame = card_frame(centre, angle, width, 1.5)

@@ -599,15 +599,36 @@ def snap_card(image: np.ndarray, area, p: np.ndarray, size_mm=(60.0, 90.0),
     return None
 
 
+def _frame_points(q, f: float, k: float) -> np.ndarray:
+    """A frame's corners (`q`, (4, 2) photo px) at scale `f` (pixel centres), shrunk (`k` <
+    1) or grown (`k` > 1) around its centre, rounded to whole pixels (int32)."""
+    q = (np.asarray(q, float) + 0.5) * f - 0.5
+    c = q.mean(axis=0)
+    return np.round(c + (q - c) * k).astype(np.int32)
+
+
 def _frames_mask(frames, f: float, shape: tuple[int, int], k: float) -> np.ndarray:
     """A uint8 mask of `shape` (the photo at scale `f`), 1 inside each of `frames` ((4, 2)
     photo corners each) shrunk (`k` < 1) or grown (`k` > 1) around its centre."""
     mask = np.zeros(shape, np.uint8)
     for q in frames:
-        q = (np.asarray(q, float) + 0.5) * f - 0.5
-        c = q.mean(axis=0)
-        cv2.fillConvexPoly(mask, np.round(c + (q - c) * k).astype(np.int32), 1)
+        cv2.fillConvexPoly(mask, _frame_points(q, f, k), 1)
     return mask
+
+
+def frame_box_mask(frame: np.ndarray, f: float, shape: tuple[int, int]
+                   ) -> tuple[np.ndarray, tuple[int, int]]:
+    """`_frames_mask([frame], f, shape, 1.0)` over the frame's bounding box alone (in the
+    photo at scale `f`, of `shape`): (the uint8 0/1 mask of that box, its top-left
+    (x0, y0)); the box is empty (0 x 0) when the frame lies off the photo."""
+    pts = _frame_points(frame, f, 1.0)
+    x0, y0 = (max(int(v), 0) for v in pts.min(axis=0))
+    x1 = min(int(pts[:, 0].max()), shape[1] - 1) + 1
+    y1 = min(int(pts[:, 1].max()), shape[0] - 1) + 1
+    mask = np.zeros((max(y1 - y0, 0), max(x1 - x0, 0)), np.uint8)
+    if mask.size:
+        cv2.fillConvexPoly(mask, pts - np.array([x0, y0], np.int32), 1)
+    return mask, (x0, y0)
 
 
 _SMALL_HSV = threading.local()  # per thread: {"image": the photo, scale: its HSV} while
@@ -618,12 +639,15 @@ _SMALL_HSV = threading.local()  # per thread: {"image": the photo, scale: its HS
 def keeping_small_hsv(image: np.ndarray):
     """Within this, `small_hsv` of `image` is worked out once per scale (teach mode's
     `look_pixels` asks for the one the reader's look made, the same photo at the same
-    scale); nothing is kept outside it."""
-    _SMALL_HSV.memo = {"image": image}
+    scale); nothing is kept outside it. Nested, the outer one's memo is kept on (the same
+    photo: shared) and back in force after the inner one."""
+    outer = getattr(_SMALL_HSV, "memo", None)
+    _SMALL_HSV.memo = outer if outer is not None and outer["image"] is image \
+        else {"image": image}
     try:
         yield
     finally:
-        _SMALL_HSV.memo = None
+        _SMALL_HSV.memo = outer
 
 
 def small_hsv(image: np.ndarray, f: float) -> np.ndarray:

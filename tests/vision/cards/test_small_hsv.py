@@ -37,3 +37,19 @@ def test_small_hsv_is_kept_only_within_the_context(keep, other, shared):
     assert (a is b) == shared
     c = small_hsv(image, 0.5)  # (nothing kept after it)
     assert c is not a and np.array_equal(c, a)
+
+
+@pytest.mark.parametrize("same", [True, False])
+def test_nested_context_keeps_the_outer_memo(same):
+    """A context within another (the same photo or another) leaves the outer one's memo
+    in force after it; within it, the same photo is still shared."""
+    image, other = _photo(), _photo(1)
+    with keeping_small_hsv(image):
+        a = small_hsv(image, 0.5)
+        with keeping_small_hsv(image if same else other):
+            assert (small_hsv(image, 0.5) is a) == same
+            b = small_hsv(other, 0.5)
+            assert (small_hsv(other, 0.5) is b) == (not same)
+        assert small_hsv(image, 0.5) is a
+        assert small_hsv(other, 0.5) is not b
+    assert small_hsv(image, 0.5) is not a
