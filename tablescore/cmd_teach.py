@@ -20,7 +20,8 @@ from pathlib import Path
 
 from tablescore.errors import BadInput, OptionError
 
-NAME_RE = re.compile(r"^[A-Za-z0-9._-]+$")  # the same rule as the web API's `teach` field
+NAME_RE = re.compile(r"^[A-Za-z0-9._-]+$")  # looser than the web API's TEACH_NAME
+#   (which wants a letter or digit first, at most 64 characters)
 
 
 def refuse_other_games_profile(root: Path, name: str, game: str) -> None:
