@@ -136,8 +136,7 @@ def probe(data: bytes) -> tuple[str, int, int]:
     """Format ('jpeg', 'jpeg-buffered' or 'png') and declared (width, height), without
     decoding pixels. 'jpeg' is a baseline JPEG, decoded a row of blocks at a time;
     'jpeg-buffered' any other JPEG (progressive, one scan per component, lossless,
-    arithmetic-coded), whose decoder
-    may hold every coefficient of the photo in memory."""
+    arithmetic-coded), whose decoder may hold every coefficient of the photo in memory."""
     if data[:8] == b"\x89PNG\r\n\x1a\n":
         return ("png", *_png_size(data))
     if data[:3] == b"\xff\xd8\xff":
