@@ -739,7 +739,6 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
                             pixels)
     if hit is None:
         return []
-    raw = pixels[1] > 0  # (the look's own pixels, before closing)
     mix = None  # (`look_mix`, once a region needs it)
     at = [p.center for p in pieces]  # (photo px; then `out`'s, as they come)
     centres = np.array(at) * f
@@ -816,7 +815,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
             continue
         if on_top and s.own_mix > 0:
             mix = look_mix(pixels[2], look) if mix is None else mix
-            if mix_match(sub, (blob > 0) & raw[y0:y0 + bh, x0:x0 + bw], mix, s) \
+            if mix_match(sub, (blob > 0) & (pixels[1][y0:y0 + bh, x0:x0 + bw] > 0), mix, s) \
                     < s.own_mix * float(mix.max()):
                 continue  # one minor colour of the back's (a score pad of its ring's)
         for c, ang, wid in found:

@@ -26,7 +26,6 @@ from vision.cards.geometry import (
     SPECS,
     CardCropSettings,
     KeySpec,
-    crop_card,
     crop_cards,
     frame_from_pose,
     mask_min_area_rect,
@@ -891,7 +890,9 @@ def design_regions(image: np.ndarray, centres: np.ndarray, widths: np.ndarray,
     (the cards read tell its size), leaving out the table's (a bin on more than
     `design_table` cards' area, and the bins beside it); each group of touching bins is
     one design, its pixels make regions (`card_shaped`, sized by the cards read nearest:
-    `design_size`, `design_fill`). Same returns as `look_alike_regions`; `ends` too."""
+    `design_size`, `design_fill`). Only the designs found in nearly the most regions are
+    kept (`one_design`, `one_design_margin`; cards closer than `pile_apart` widths are one
+    region), with their masks and `ends`. Same returns as `look_alike_regions`."""
     s = settings
     if not len(widths):
         return []
@@ -1839,13 +1840,12 @@ class CardReader:
             again = np.flatnonzero((top < st.number_recheck) &
                                    (numbered >= 0.5 * probs.sum(axis=1)))
             if len(again):
-                more = []
+                shifted = []
                 for r in again:
                     f = np.asarray(frames[r], float)
                     u, v = f[1] - f[0], f[3] - f[0]
-                    more += [crop_card(image, f + st.number_jitter * d, self.index_spec, cs)
-                             for d in (u, -u, v, -v)]
-                pm = self.index.predict(np.stack(more)).probs
+                    shifted += [f + st.number_jitter * d for d in (u, -u, v, -v)]
+                pm = self.index.predict(crop_cards(image, shifted, self.index_spec, cs)).probs
                 pidx = pidx.copy()
                 for k, r in enumerate(again):
                     pidx[r] = (pidx[r] + pm[4 * k: 4 * k + 4].sum(axis=0)) / 5.0
@@ -1866,13 +1866,11 @@ class CardReader:
         if getattr(self, "index", None) is None or s.legible_sharpness <= 0:
             return set()  # (no index model: stand-in readers of the tests too)
         cs = model_crop_settings(self.index)
-        out = set()
-        for p in pieces:
-            kind = p.label.rpartition("-")[0]
-            if kind in TROETO_NUMBERED and p.frame is not None and index_sharpness(
-                    crop_card(image, p.frame, self.index_spec, cs), kind) < s.legible_sharpness:
-                out.add(id(p))
-        return out
+        ask = [(p, p.label.rpartition("-")[0]) for p in pieces if p.frame is not None]
+        ask = [(p, kind) for p, kind in ask if kind in TROETO_NUMBERED]
+        crops = crop_cards(image, [p.frame for p, _ in ask], self.index_spec, cs)
+        return {id(p) for (p, kind), c in zip(ask, crops, strict=True)
+                if index_sharpness(c, kind) < s.legible_sharpness}
 
     def read_crops(self, image: np.ndarray, frames: list, game: str, number_frames=None,
                    numbers: bool = True
