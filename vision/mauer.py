@@ -85,10 +85,6 @@ class MauerSettings:
     # unlike the classifiers' crops (half): these checks compare four start colours with
     # each other to choose the board's turn, no model trained on unbalanced crops reads them
     colour_balance: float = 1.0
-    white_field_step: int = 4  # the start areas' hues are read against every 4th track
-    # field's colour (the board's own white under the fit), not the photo's grey: a harsh
-    # orange light left the green ring yellow after the photo's balance and a turned or
-    # wrong board won (session 11)
     blob_max_chroma: float = 18.0  # Lab chroma at a blob's centre, off the median blob's
     blob_step: int = 4  # threshold step of the blob detector (on lightness / local light)
     blob_thresholds: tuple[int, int] = (100, 250)  # its first and last threshold (128: the
@@ -1092,6 +1088,11 @@ def _bilinear(img: np.ndarray, pts: np.ndarray) -> np.ndarray:
 
 # expected colour of each start area's ring: direction in Lab (a*, b*)
 _START_HUE = {"red": (1.0, 0.45), "yellow": (0.0, 1.0), "green": (-1.0, 0.5)}
+# the start areas' hues are read against every 4th track field's colour (the board's own
+# white under the fit), not the photo's grey: a harsh orange light left the green ring yellow
+# after the photo's balance and a turned or wrong board won (session 11). A module constant,
+# not a `MauerSettings` field: `_white_fields` is cached per board and never sees settings
+_WHITE_FIELD_STEP = 4
 
 
 def _colour_evidence_many(lab: np.ndarray, Hs: np.ndarray, board: Board) -> np.ndarray:
@@ -1130,12 +1131,12 @@ def _shows_hue(a, b, colour: str):
 
 @lru_cache(maxsize=4)
 def _white_fields(board: Board) -> np.ndarray:
-    """Centres (mm) of every `white_field_step`-th track field: the board's own white, the
+    """Centres (mm) of every `_WHITE_FIELD_STEP`-th track field: the board's own white, the
     neutral the start areas' hues are read against (a lamp's cast that the photo's grey
     world balance leaves, e.g. an orange light on a brown table, moves the rings and the
     fields alike)."""
     fields, _ = _field_array(board)
-    return fields[::SETTINGS.white_field_step].copy()
+    return fields[::_WHITE_FIELD_STEP].copy()
 
 
 @lru_cache(maxsize=4)
