@@ -42,7 +42,7 @@ import numpy as np
 
 from scoring.labels import PAWN_COLOURS, PAWNS_PER_COLOUR
 from scoring.mauerhuepfer import GOAL_SLOTS, START, Board, board_for
-from vision.area import AreaSettings, glare_spots
+from vision.area import AreaSettings, glare_distance, glare_spots
 from vision.dice import median  # np.median bit for bit, less overhead (called often here)
 from vision.mauer_dice import BoardDiceSettings, pick_dice, read_board_dice
 
@@ -966,17 +966,14 @@ def _fit_score(det: np.ndarray, fields: np.ndarray, H: np.ndarray, pitch_mm: flo
 
 def _glared(H: np.ndarray, fields: np.ndarray, glares, grow: float) -> np.ndarray | None:
     """(F,) bool: the fields (mm) under H (mm -> the spots' px) within `grow` x a glare
-    spot's core ellipse (`glare_spots`' ((x, y), (axis, axis), degrees)); None without
-    spots."""
+    spot's core ellipse (`vision.area.glare_distance` of `glare_spots`' spots, as
+    `remove_glare` measures it); None without spots."""
     if not glares:
         return None
     p = apply_h(H, fields)
     out = np.zeros(len(fields), bool)
-    for (cx, cy), (ax, bx), ang in glares:
-        c, s_ = math.cos(math.radians(ang)), math.sin(math.radians(ang))
-        dx, dy = p[:, 0] - cx, p[:, 1] - cy
-        u, v = dx * c + dy * s_, -dx * s_ + dy * c
-        out |= (u / (grow * ax / 2)) ** 2 + (v / (grow * bx / 2)) ** 2 <= 1.0
+    for spot in glares:
+        out |= glare_distance(p[:, 0], p[:, 1], spot) <= grow
     return out
 
 

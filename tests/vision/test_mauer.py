@@ -270,6 +270,18 @@ def test_glared_ellipse(point, angle, grow, inside):
     assert bool(mauer._glared(np.eye(3), pt, glares, grow)[0]) is inside
 
 
+def test_glared_thin_spot_as_remove_glare_measures_it():
+    """`vision.area.glare_distance` (shared with `remove_glare`): half axes of at least 1 px,
+    no division by a zero axis."""
+    from vision.area import glare_distance
+    spot = ((100.0, 100.0), (0.0, 40.0), 0.0)
+    pts = np.array([[100.5, 100.0], [102.0, 100.0], [100.0, 119.0]])
+    with np.errstate(all="raise"):
+        got = mauer._glared(np.eye(3), pts, [spot], 1.0)
+    assert got.tolist() == [True, False, True]
+    assert float(glare_distance(100.0, 120.0, spot)) == pytest.approx(1.0)
+
+
 # --- spots, slots and the pawn model -------------------------------------------------------
 
 
