@@ -124,11 +124,12 @@ class MauerSettings:
     glare_grow: float = 1.5  # track fields within this x a spot's core ellipse are unknown to
     # a fit (neither with nor without their blob; 0: off): the true board lost to one
     # stretched over the seen part of the board (session 11)
-    small_blobs_count: bool = False  # a blob smaller than a field's blob can be (the field
-    # diameter there / `size_ratio`'s largest) counts against a fit as a field no field
-    # explains; off: it does not (a harsh light made bits of the track's line between the
-    # fields into blobs of 0.2-0.25 field diameters, field blobs 0.55-0.86, and the true
-    # board's fit fell to 0.45 while a board shifted by half a field won; session 11)
+    small_blob_frac: float = 0.45  # a blob under this x a field's diameter there (the
+    # fit's local scale, both board axes) is no field's: it does not count against a fit as
+    # a blob no field explains (0: every blob counts). A harsh light made bits of the track's
+    # line between the fields into blobs of 0.2-0.25 field diameters, field blobs 0.55-0.86,
+    # and the true board's fit fell to 0.45 while a board shifted by half a field won
+    # (session 11)
     sep_ratio: tuple[float, float] = (0.5, 1.4)  # image / board distance of two paired runs,
     # in units of their spacing (perspective shortens it)
     alt_iters: int = 4  # ICP steps for the turned / shifted alternatives of the best fit
@@ -939,11 +940,13 @@ def _fit_score(det: np.ndarray, fields: np.ndarray, H: np.ndarray, pitch_mm: flo
                min_size: np.ndarray | None = None, unknown: np.ndarray | None = None) -> float:
     """Share of fields with their own blob on them (mutual nearest), less half the share of
     blobs among the fields that no field explains (a lattice shifted by a row or a field
-    leaves such blobs over). `min_size`: (N,) blob diameter over the field diameter in mm
-    (`_min_size`): a blob under a field's diameter at its place / `size_ratio`'s largest
-    (a bit of the track's line between two fields, light under a lamp) is no field's and
-    not counted as unexplained. `unknown`: (F,) fields under a glare spot (`_glared`), left
-    out of the share of fields with a blob."""
+    leaves such blobs over). `min_size`: (N,) blob diameter over `small_blob_frac` x the
+    field diameter in mm (`_min_size`): a blob under `small_blob_frac` x a field's diameter
+    at its place (the fit's local scale: the geometric mean of its px per mm along both
+    board axes at its nearest field, so a tilt along either axis is seen; a bit of the
+    track's line between two fields, light under a lamp) is no field's and not counted as
+    unexplained. `unknown`: (F,) fields under a glare spot (`_glared`), left out of the
+    share of fields with a blob."""
     proj = apply_h(H, fields)
     ahead = apply_h(H, fields + np.array([pitch_mm, 0.0]))
     pitch_px = _dist(ahead, proj)
@@ -952,8 +955,9 @@ def _fit_score(det: np.ndarray, fields: np.ndarray, H: np.ndarray, pitch_mm: flo
     back = np.argmin(d, axis=0)
     matched = (d[np.arange(len(fields)), j] < 0.3 * pitch_px) & (back[j] == np.arange(len(fields)))
     near = d.min(axis=0) < 0.3 * float(pitch_px.mean())
-    if min_size is not None:  # blob px per field mm there (its nearest field's scale)
-        near |= min_size * pitch_mm < pitch_px[back]
+    if min_size is not None:  # blob px per field mm there (its nearest field's area scale)
+        side = apply_h(H, fields + np.array([0.0, pitch_mm]))
+        near |= min_size * pitch_mm < np.sqrt(pitch_px * _dist(side, proj))[back]
     try:
         mm = apply_h(np.linalg.inv(H), det)
     except np.linalg.LinAlgError:
@@ -979,11 +983,10 @@ def _glared(H: np.ndarray, fields: np.ndarray, glares, grow: float) -> np.ndarra
 
 def _min_size(blobs: np.ndarray, board: Board, s: MauerSettings) -> np.ndarray | None:
     """`_fit_score`'s `min_size` of (N, 3) blobs (x, y, diameter): each blob's diameter
-    times `size_ratio`'s largest over the field diameter in mm (a field's blob is at least
-    the field's diameter / that ratio); None with `small_blobs_count`."""
-    if s.small_blobs_count:
+    over `small_blob_frac` x the field diameter in mm; None with `small_blob_frac` 0."""
+    if s.small_blob_frac <= 0:
         return None
-    return blobs[:, 2] * s.size_ratio[1] / (2.0 * board.field_radius_mm)
+    return blobs[:, 2] / (s.small_blob_frac * 2.0 * board.field_radius_mm)
 
 
 def _fit_scores_many(det: np.ndarray, fields: np.ndarray, Hs: np.ndarray,

@@ -236,12 +236,29 @@ def test_fit_score_and_small_blobs_between_fields(between, counted, score):
     mid = mauer.apply_h(H, fields[:-1] + [pitch / 2, 0.0])  # halfway to the next field
     extra = np.column_stack([mid, np.full(len(mid), between * on[:, 2].mean())])
     blobs = np.concatenate([on, extra])
-    s = mauer.MauerSettings(small_blobs_count=counted)
+    s = mauer.MauerSettings(small_blob_frac=0.0 if counted else 0.45)
     got = mauer._fit_score(blobs[:, :2], fields, H, pitch, mauer._min_size(blobs, BOARD, s))
     if score is None:
         assert got < 0.8
     else:
         assert got == pytest.approx(score)
+
+
+def test_fit_score_counts_field_sized_blobs_under_a_tilt_along_y():
+    """The small-blob cut-off reads the fit's local area scale: a tilt foreshortening the
+    board's y axis to 0.8 leaves field blobs of 0.55 field diameters (by area) field-sized,
+    and a fit shifted by one row still pays for the blobs no field explains (with the scale
+    along x alone they were cut off: +0.015)."""
+    fields, pitch = mauer._field_array(BOARD)
+    H = np.array([[2.0, 0.0, 100.0], [0.0, 1.6, 80.0], [0.0, 0.0, 1.0]])
+    size = 0.55 * 2 * BOARD.field_radius_mm * 2.0 * math.sqrt(0.8)
+    blobs = np.column_stack([mauer.apply_h(H, fields), np.full(len(fields), size)])
+    small = mauer._min_size(blobs, BOARD, mauer.MauerSettings())
+    assert mauer._fit_score(blobs[:, :2], fields, H, pitch, small) == pytest.approx(1.0)
+    row = H @ np.array([[1.0, 0.0, 0.0], [0.0, 1.0, -pitch], [0.0, 0.0, 1.0]])
+    assert mauer._fit_score(blobs[:, :2], fields, row, pitch, small) == pytest.approx(
+        mauer._fit_score(blobs[:, :2], fields, row, pitch))  # every blob counted
+    assert mauer._fit_score(blobs[:, :2], fields, row, pitch, small) < 0.0
 
 
 def test_fit_score_leaves_fields_under_glare_out():
