@@ -946,7 +946,8 @@ def _fit_score(det: np.ndarray, fields: np.ndarray, H: np.ndarray, pitch_mm: flo
     board axes at its nearest field, so a tilt along either axis is seen; a bit of the
     track's line between two fields, light under a lamp) is no field's and not counted as
     unexplained. `unknown`: (F,) fields under a glare spot (`_glared`), left out of the
-    share of fields with a blob."""
+    share of fields with a blob while at least half the fields are seen (else every field
+    counts, as without glare: one or two seen fields would decide the share)."""
     proj = apply_h(H, fields)
     ahead = apply_h(H, fields + np.array([pitch_mm, 0.0]))
     pitch_px = _dist(ahead, proj)
@@ -964,7 +965,9 @@ def _fit_score(det: np.ndarray, fields: np.ndarray, H: np.ndarray, pitch_mm: flo
         return -1.0
     lo, hi = fields.min(axis=0) - 0.3 * pitch_mm, fields.max(axis=0) + 0.3 * pitch_mm
     inside = np.all((mm > lo) & (mm < hi), axis=1)
-    seen = matched if unknown is None or unknown.all() else matched[~unknown]
+    seen = matched
+    if unknown is not None and 2 * int((~unknown).sum()) >= len(fields):
+        seen = matched[~unknown]
     return float(seen.mean() - 0.5 * (inside & ~near).sum() / len(fields))
 
 

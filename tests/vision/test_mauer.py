@@ -275,6 +275,22 @@ def test_fit_score_leaves_fields_under_glare_out():
     assert mauer._glared(H, fields, [], 1.0) is None
 
 
+def test_fit_score_counts_every_field_when_glare_covers_most():
+    """A glare spot over most fields: the one or two seen fields do not decide the share of
+    fields with a blob (all count, as without glare); with half the fields seen they do."""
+    _, H = _camera(20.0, 30.0)
+    fields, pitch = mauer._field_array(BOARD)
+    blobs = _field_blobs_under(H)
+    unknown = np.ones(len(fields), bool)
+    unknown[:2] = False  # two fields seen, both with their blob
+    got = mauer._fit_score(blobs[:2, :2], fields, H, pitch, None, unknown)
+    assert got == pytest.approx(2 / len(fields))
+    half = len(fields) // 2
+    unknown[:half + len(fields) % 2] = False  # half the fields seen, all with their blob
+    got = mauer._fit_score(blobs[~unknown, :2], fields, H, pitch, None, unknown)
+    assert got == pytest.approx(1.0)
+
+
 @pytest.mark.parametrize("point,angle,grow,inside", [
     ((35.0, 0.0), 0.0, 1.0, False),  # beyond the short half axis (20) along x
     ((0.0, 35.0), 0.0, 1.0, True),  # within the long half axis (40) along y
