@@ -785,7 +785,7 @@ def _run_hypotheses(det: np.ndarray, board: Board, s: MauerSettings,
             break
     top = np.array(top)
     ce = colour(Hs[top]) if colour is not None else np.zeros(len(top))
-    fs = _fit_scores_many(xy, fields, Hs[top], pitch)
+    fs = _fit_scores_many(xy, fields, Hs[top], pitch, _min_size(det, board, s))
     hyps = sorted(zip((fs + s.colour_weight * ce).tolist(), top.tolist(), strict=True),
                   reverse=True)
     return [Hs[i] for _, i in hyps[: s.refine_best]]
@@ -993,8 +993,9 @@ def _min_size(blobs: np.ndarray, board: Board, s: MauerSettings) -> np.ndarray |
 
 
 def _fit_scores_many(det: np.ndarray, fields: np.ndarray, Hs: np.ndarray,
-                     pitch_mm: float) -> np.ndarray:
-    """`_fit_score` for (K, 3, 3) homographies at once: (K,)."""
+                     pitch_mm: float, min_size: np.ndarray | None = None) -> np.ndarray:
+    """`_fit_score` for (K, 3, 3) homographies at once: (K,). Without its `unknown` (the
+    first round's ranking does not look at glare spots: every field counts)."""
     out = np.full(len(Hs), -1.0)
     lo, hi = fields.min(axis=0) - 0.3 * pitch_mm, fields.max(axis=0) + 0.3 * pitch_mm
     dets = np.linalg.det(Hs)
@@ -1014,6 +1015,10 @@ def _fit_scores_many(det: np.ndarray, fields: np.ndarray, Hs: np.ndarray,
         mutual = np.take_along_axis(back, j, axis=1) == np.arange(len(fields))[None]
         matched = (dj < 0.3 * pitch_px) & mutual
         near = d.min(axis=1) < 0.3 * pitch_px.mean(axis=1, keepdims=True)  # (K, N)
+        if min_size is not None:  # `_fit_score`'s local area scale at each blob's field
+            side = _apply_many(H, fields + np.array([0.0, pitch_mm]))
+            local = np.sqrt(pitch_px * _dist(side, proj))  # (K, F)
+            near |= min_size[None] * pitch_mm < np.take_along_axis(local, back, axis=1)
         mm = _apply_many(np.linalg.inv(H), det)  # (K, N, 2)
         inside = np.all((mm > lo) & (mm < hi), axis=2)
         scores.append(matched.mean(axis=1) - 0.5 * (inside & ~near).sum(axis=1) / len(fields))

@@ -261,6 +261,22 @@ def test_fit_score_counts_field_sized_blobs_under_a_tilt_along_y():
     assert mauer._fit_score(blobs[:, :2], fields, row, pitch, small) < 0.0
 
 
+def test_fit_scores_many_is_fit_score_with_small_blobs():
+    """The first round's ranking (`_fit_scores_many`) leaves small blobs out as `_fit_score`
+    does (a tilted lattice, bits of the track's line between the fields)."""
+    fields, pitch = mauer._field_array(BOARD)
+    H = np.array([[2.0, 0.1, 100.0], [0.05, 1.6, 80.0], [1e-4, 2e-4, 1.0]])
+    on = _field_blobs_under(H)
+    mid = mauer.apply_h(H, fields[:-1] + [pitch / 2, 0.0])
+    blobs = np.concatenate([on, np.column_stack([mid, np.full(len(mid), 0.2 * on[:, 2].mean())])])
+    small = mauer._min_size(blobs, BOARD, mauer.MauerSettings())
+    Hs = np.stack([H @ np.array([[1.0, 0.0, dx], [0.0, 1.0, dy], [0.0, 0.0, 1.0]])
+                   for dx in (0.0, pitch / 2, -pitch) for dy in (0.0, -pitch)])
+    want = [mauer._fit_score(blobs[:, :2], fields, h, pitch, small) for h in Hs]
+    assert mauer._fit_scores_many(blobs[:, :2], fields, Hs, pitch, small) == pytest.approx(want)
+    assert want[0] == pytest.approx(1.0)
+
+
 def test_fit_score_leaves_fields_under_glare_out():
     _, H = _camera(20.0, 30.0)
     fields, pitch = mauer._field_array(BOARD)
