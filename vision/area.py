@@ -278,6 +278,18 @@ def glare_spots(small_bgr: np.ndarray, settings: AreaSettings) -> list:
     return spots
 
 
+def glare_distance(x, y, spot) -> np.ndarray:
+    """The elliptical distance of points (x, y: arrays or floats, px) from a glare spot
+    (`glare_spots`' ((cx, cy), (axis, axis), degrees)): 1 on its core's ellipse (half axes
+    of at least 1 px)."""
+    (cx, cy), (ax, bx), ang = spot
+    t = np.radians(ang)
+    dx, dy = x - cx, y - cy
+    u = (dx * np.cos(t) + dy * np.sin(t)) / max(ax / 2, 1.0)
+    v = (-dx * np.sin(t) + dy * np.cos(t)) / max(bx / 2, 1.0)
+    return np.sqrt(u * u + v * v)
+
+
 def remove_glare(small_bgr: np.ndarray, settings: AreaSettings, spots: list) -> np.ndarray:
     """The photo with each glare spot's (`glare_spots`) light taken off. A lamp's
     reflection adds about the same light to every channel, in linear light; at each
@@ -290,7 +302,8 @@ def remove_glare(small_bgr: np.ndarray, settings: AreaSettings, spots: list) -> 
     out = small_bgr.copy()
     h, w = out.shape[:2]
     reach = settings.glare_reach
-    for (cx, cy), (ax, bx), ang in spots:
+    for spot in spots:
+        (cx, cy), (ax, bx), ang = spot
         big = (reach + 0.5) * max(ax, bx) / 2
         x0, x1 = max(0, int(cx - big)), min(w, int(np.ceil(cx + big)) + 1)
         y0, y1 = max(0, int(cy - big)), min(h, int(np.ceil(cy + big)) + 1)
@@ -300,11 +313,7 @@ def remove_glare(small_bgr: np.ndarray, settings: AreaSettings, spots: list) -> 
         part = srgb_to_linear(out[y0:y1, x0:x1].astype(np.float32) / 255.0, 2.2)
         low = part.min(axis=2)
         yy, xx = np.mgrid[y0:y1, x0:x1].astype(np.float32)
-        t = np.radians(ang)
-        dx, dy = xx - cx, yy - cy
-        u = (dx * np.cos(t) + dy * np.sin(t)) / max(ax / 2, 1.0)
-        v = (-dx * np.sin(t) + dy * np.cos(t)) / max(bx / 2, 1.0)
-        d = np.sqrt(u * u + v * v)  # 1 on the core's ellipse
+        d = glare_distance(xx, yy, spot)  # 1 on the core's ellipse
         beyond = low[(d > reach) & (d <= reach + 0.5)]
         if not len(beyond):
             continue

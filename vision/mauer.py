@@ -42,7 +42,7 @@ import numpy as np
 
 from scoring.labels import PAWN_COLOURS, PAWNS_PER_COLOUR
 from scoring.mauerhuepfer import GOAL_SLOTS, START, Board, board_for
-from vision.area import AreaSettings, glare_spots
+from vision.area import AreaSettings, glare_distance, glare_spots
 from vision.dice import median  # np.median bit for bit, less overhead (called often here)
 from vision.mauer_dice import BoardDiceSettings, pick_dice, read_board_dice
 
@@ -85,10 +85,6 @@ class MauerSettings:
     # unlike the classifiers' crops (half): these checks compare four start colours with
     # each other to choose the board's turn, no model trained on unbalanced crops reads them
     colour_balance: float = 1.0
-    white_field_step: int = 4  # the start areas' hues are read against every 4th track
-    # field's colour (the board's own white under the fit), not the photo's grey: a harsh
-    # orange light left the green ring yellow after the photo's balance and a turned or
-    # wrong board won (session 11)
     blob_max_chroma: float = 18.0  # Lab chroma at a blob's centre, off the median blob's
     blob_step: int = 4  # threshold step of the blob detector (on lightness / local light)
     blob_thresholds: tuple[int, int] = (100, 250)  # its first and last threshold (128: the
@@ -128,11 +124,12 @@ class MauerSettings:
     glare_grow: float = 1.5  # track fields within this x a spot's core ellipse are unknown to
     # a fit (neither with nor without their blob; 0: off): the true board lost to one
     # stretched over the seen part of the board (session 11)
-    small_blobs_count: bool = False  # a blob smaller than a field's blob can be (the field
-    # diameter there / `size_ratio`'s largest) counts against a fit as a field no field
-    # explains; off: it does not (a harsh light made bits of the track's line between the
-    # fields into blobs of 0.2-0.25 field diameters, field blobs 0.55-0.86, and the true
-    # board's fit fell to 0.45 while a board shifted by half a field won; session 11)
+    small_blob_frac: float = 0.45  # a blob under this x a field's diameter there (the
+    # fit's local scale, both board axes) is no field's: it does not count against a fit as
+    # a blob no field explains (0: every blob counts). A harsh light made bits of the track's
+    # line between the fields into blobs of 0.2-0.25 field diameters, field blobs 0.55-0.86,
+    # and the true board's fit fell to 0.45 while a board shifted by half a field won
+    # (session 11)
     sep_ratio: tuple[float, float] = (0.5, 1.4)  # image / board distance of two paired runs,
     # in units of their spacing (perspective shortens it)
     alt_iters: int = 4  # ICP steps for the turned / shifted alternatives of the best fit
@@ -788,7 +785,7 @@ def _run_hypotheses(det: np.ndarray, board: Board, s: MauerSettings,
             break
     top = np.array(top)
     ce = colour(Hs[top]) if colour is not None else np.zeros(len(top))
-    fs = _fit_scores_many(xy, fields, Hs[top], pitch)
+    fs = _fit_scores_many(xy, fields, Hs[top], pitch, _min_size(det, board, s))
     hyps = sorted(zip((fs + s.colour_weight * ce).tolist(), top.tolist(), strict=True),
                   reverse=True)
     return [Hs[i] for _, i in hyps[: s.refine_best]]
@@ -943,11 +940,14 @@ def _fit_score(det: np.ndarray, fields: np.ndarray, H: np.ndarray, pitch_mm: flo
                min_size: np.ndarray | None = None, unknown: np.ndarray | None = None) -> float:
     """Share of fields with their own blob on them (mutual nearest), less half the share of
     blobs among the fields that no field explains (a lattice shifted by a row or a field
-    leaves such blobs over). `min_size`: (N,) blob diameter over the field diameter in mm
-    (`_min_size`): a blob under a field's diameter at its place / `size_ratio`'s largest
-    (a bit of the track's line between two fields, light under a lamp) is no field's and
-    not counted as unexplained. `unknown`: (F,) fields under a glare spot (`_glared`), left
-    out of the share of fields with a blob."""
+    leaves such blobs over). `min_size`: (N,) blob diameter over `small_blob_frac` x the
+    field diameter in mm (`_min_size`): a blob under `small_blob_frac` x a field's diameter
+    at its place (the fit's local scale: the geometric mean of its px per mm along both
+    board axes at its nearest field, so a tilt along either axis is seen; a bit of the
+    track's line between two fields, light under a lamp) is no field's and not counted as
+    unexplained. `unknown`: (F,) fields under a glare spot (`_glared`), left out of the
+    share of fields with a blob while at least half the fields are seen (else every field
+    counts, as without glare: one or two seen fields would decide the share)."""
     proj = apply_h(H, fields)
     ahead = apply_h(H, fields + np.array([pitch_mm, 0.0]))
     pitch_px = _dist(ahead, proj)
@@ -956,46 +956,46 @@ def _fit_score(det: np.ndarray, fields: np.ndarray, H: np.ndarray, pitch_mm: flo
     back = np.argmin(d, axis=0)
     matched = (d[np.arange(len(fields)), j] < 0.3 * pitch_px) & (back[j] == np.arange(len(fields)))
     near = d.min(axis=0) < 0.3 * float(pitch_px.mean())
-    if min_size is not None:  # blob px per field mm there (its nearest field's scale)
-        near |= min_size * pitch_mm < pitch_px[back]
+    if min_size is not None:  # blob px per field mm there (its nearest field's area scale)
+        side = apply_h(H, fields + np.array([0.0, pitch_mm]))
+        near |= min_size * pitch_mm < np.sqrt(pitch_px * _dist(side, proj))[back]
     try:
         mm = apply_h(np.linalg.inv(H), det)
     except np.linalg.LinAlgError:
         return -1.0
     lo, hi = fields.min(axis=0) - 0.3 * pitch_mm, fields.max(axis=0) + 0.3 * pitch_mm
     inside = np.all((mm > lo) & (mm < hi), axis=1)
-    seen = matched if unknown is None or unknown.all() else matched[~unknown]
+    seen = matched
+    if unknown is not None and 2 * int((~unknown).sum()) >= len(fields):
+        seen = matched[~unknown]
     return float(seen.mean() - 0.5 * (inside & ~near).sum() / len(fields))
 
 
 def _glared(H: np.ndarray, fields: np.ndarray, glares, grow: float) -> np.ndarray | None:
     """(F,) bool: the fields (mm) under H (mm -> the spots' px) within `grow` x a glare
-    spot's core ellipse (`glare_spots`' ((x, y), (axis, axis), degrees)); None without
-    spots."""
+    spot's core ellipse (`vision.area.glare_distance` of `glare_spots`' spots, as
+    `remove_glare` measures it); None without spots."""
     if not glares:
         return None
     p = apply_h(H, fields)
     out = np.zeros(len(fields), bool)
-    for (cx, cy), (ax, bx), ang in glares:
-        c, s_ = math.cos(math.radians(ang)), math.sin(math.radians(ang))
-        dx, dy = p[:, 0] - cx, p[:, 1] - cy
-        u, v = dx * c + dy * s_, -dx * s_ + dy * c
-        out |= (u / (grow * ax / 2)) ** 2 + (v / (grow * bx / 2)) ** 2 <= 1.0
+    for spot in glares:
+        out |= glare_distance(p[:, 0], p[:, 1], spot) <= grow
     return out
 
 
 def _min_size(blobs: np.ndarray, board: Board, s: MauerSettings) -> np.ndarray | None:
     """`_fit_score`'s `min_size` of (N, 3) blobs (x, y, diameter): each blob's diameter
-    times `size_ratio`'s largest over the field diameter in mm (a field's blob is at least
-    the field's diameter / that ratio); None with `small_blobs_count`."""
-    if s.small_blobs_count:
+    over `small_blob_frac` x the field diameter in mm; None with `small_blob_frac` 0."""
+    if s.small_blob_frac <= 0:
         return None
-    return blobs[:, 2] * s.size_ratio[1] / (2.0 * board.field_radius_mm)
+    return blobs[:, 2] / (s.small_blob_frac * 2.0 * board.field_radius_mm)
 
 
 def _fit_scores_many(det: np.ndarray, fields: np.ndarray, Hs: np.ndarray,
-                     pitch_mm: float) -> np.ndarray:
-    """`_fit_score` for (K, 3, 3) homographies at once: (K,)."""
+                     pitch_mm: float, min_size: np.ndarray | None = None) -> np.ndarray:
+    """`_fit_score` for (K, 3, 3) homographies at once: (K,). Without its `unknown` (the
+    first round's ranking does not look at glare spots: every field counts)."""
     out = np.full(len(Hs), -1.0)
     lo, hi = fields.min(axis=0) - 0.3 * pitch_mm, fields.max(axis=0) + 0.3 * pitch_mm
     dets = np.linalg.det(Hs)
@@ -1015,6 +1015,10 @@ def _fit_scores_many(det: np.ndarray, fields: np.ndarray, Hs: np.ndarray,
         mutual = np.take_along_axis(back, j, axis=1) == np.arange(len(fields))[None]
         matched = (dj < 0.3 * pitch_px) & mutual
         near = d.min(axis=1) < 0.3 * pitch_px.mean(axis=1, keepdims=True)  # (K, N)
+        if min_size is not None:  # `_fit_score`'s local area scale at each blob's field
+            side = _apply_many(H, fields + np.array([0.0, pitch_mm]))
+            local = np.sqrt(pitch_px * _dist(side, proj))  # (K, F)
+            near |= min_size[None] * pitch_mm < np.take_along_axis(local, back, axis=1)
         mm = _apply_many(np.linalg.inv(H), det)  # (K, N, 2)
         inside = np.all((mm > lo) & (mm < hi), axis=2)
         scores.append(matched.mean(axis=1) - 0.5 * (inside & ~near).sum(axis=1) / len(fields))
@@ -1092,6 +1096,11 @@ def _bilinear(img: np.ndarray, pts: np.ndarray) -> np.ndarray:
 
 # expected colour of each start area's ring: direction in Lab (a*, b*)
 _START_HUE = {"red": (1.0, 0.45), "yellow": (0.0, 1.0), "green": (-1.0, 0.5)}
+# the start areas' hues are read against every 4th track field's colour (the board's own
+# white under the fit), not the photo's grey: a harsh orange light left the green ring yellow
+# after the photo's balance and a turned or wrong board won (session 11). A module constant,
+# not a `MauerSettings` field: `_white_fields` is cached per board and never sees settings
+_WHITE_FIELD_STEP = 4
 
 
 def _colour_evidence_many(lab: np.ndarray, Hs: np.ndarray, board: Board) -> np.ndarray:
@@ -1130,12 +1139,12 @@ def _shows_hue(a, b, colour: str):
 
 @lru_cache(maxsize=4)
 def _white_fields(board: Board) -> np.ndarray:
-    """Centres (mm) of every `white_field_step`-th track field: the board's own white, the
+    """Centres (mm) of every `_WHITE_FIELD_STEP`-th track field: the board's own white, the
     neutral the start areas' hues are read against (a lamp's cast that the photo's grey
     world balance leaves, e.g. an orange light on a brown table, moves the rings and the
     fields alike)."""
     fields, _ = _field_array(board)
-    return fields[::SETTINGS.white_field_step].copy()
+    return fields[::_WHITE_FIELD_STEP].copy()
 
 
 @lru_cache(maxsize=4)

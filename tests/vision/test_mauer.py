@@ -236,12 +236,45 @@ def test_fit_score_and_small_blobs_between_fields(between, counted, score):
     mid = mauer.apply_h(H, fields[:-1] + [pitch / 2, 0.0])  # halfway to the next field
     extra = np.column_stack([mid, np.full(len(mid), between * on[:, 2].mean())])
     blobs = np.concatenate([on, extra])
-    s = mauer.MauerSettings(small_blobs_count=counted)
+    s = mauer.MauerSettings(small_blob_frac=0.0 if counted else 0.45)
     got = mauer._fit_score(blobs[:, :2], fields, H, pitch, mauer._min_size(blobs, BOARD, s))
     if score is None:
         assert got < 0.8
     else:
         assert got == pytest.approx(score)
+
+
+def test_fit_score_counts_field_sized_blobs_under_a_tilt_along_y():
+    """The small-blob cut-off reads the fit's local area scale: a tilt foreshortening the
+    board's y axis to 0.8 leaves field blobs of 0.55 field diameters (by area) field-sized,
+    and a fit shifted by one row still pays for the blobs no field explains (with the scale
+    along x alone they were cut off: +0.015)."""
+    fields, pitch = mauer._field_array(BOARD)
+    H = np.array([[2.0, 0.0, 100.0], [0.0, 1.6, 80.0], [0.0, 0.0, 1.0]])
+    size = 0.55 * 2 * BOARD.field_radius_mm * 2.0 * math.sqrt(0.8)
+    blobs = np.column_stack([mauer.apply_h(H, fields), np.full(len(fields), size)])
+    small = mauer._min_size(blobs, BOARD, mauer.MauerSettings())
+    assert mauer._fit_score(blobs[:, :2], fields, H, pitch, small) == pytest.approx(1.0)
+    row = H @ np.array([[1.0, 0.0, 0.0], [0.0, 1.0, -pitch], [0.0, 0.0, 1.0]])
+    assert mauer._fit_score(blobs[:, :2], fields, row, pitch, small) == pytest.approx(
+        mauer._fit_score(blobs[:, :2], fields, row, pitch))  # every blob counted
+    assert mauer._fit_score(blobs[:, :2], fields, row, pitch, small) < 0.0
+
+
+def test_fit_scores_many_is_fit_score_with_small_blobs():
+    """The first round's ranking (`_fit_scores_many`) leaves small blobs out as `_fit_score`
+    does (a tilted lattice, bits of the track's line between the fields)."""
+    fields, pitch = mauer._field_array(BOARD)
+    H = np.array([[2.0, 0.1, 100.0], [0.05, 1.6, 80.0], [1e-4, 2e-4, 1.0]])
+    on = _field_blobs_under(H)
+    mid = mauer.apply_h(H, fields[:-1] + [pitch / 2, 0.0])
+    blobs = np.concatenate([on, np.column_stack([mid, np.full(len(mid), 0.2 * on[:, 2].mean())])])
+    small = mauer._min_size(blobs, BOARD, mauer.MauerSettings())
+    Hs = np.stack([H @ np.array([[1.0, 0.0, dx], [0.0, 1.0, dy], [0.0, 0.0, 1.0]])
+                   for dx in (0.0, pitch / 2, -pitch) for dy in (0.0, -pitch)])
+    want = [mauer._fit_score(blobs[:, :2], fields, h, pitch, small) for h in Hs]
+    assert mauer._fit_scores_many(blobs[:, :2], fields, Hs, pitch, small) == pytest.approx(want)
+    assert want[0] == pytest.approx(1.0)
 
 
 def test_fit_score_leaves_fields_under_glare_out():
@@ -258,6 +291,22 @@ def test_fit_score_leaves_fields_under_glare_out():
     assert mauer._glared(H, fields, [], 1.0) is None
 
 
+def test_fit_score_counts_every_field_when_glare_covers_most():
+    """A glare spot over most fields: the one or two seen fields do not decide the share of
+    fields with a blob (all count, as without glare); with half the fields seen they do."""
+    _, H = _camera(20.0, 30.0)
+    fields, pitch = mauer._field_array(BOARD)
+    blobs = _field_blobs_under(H)
+    unknown = np.ones(len(fields), bool)
+    unknown[:2] = False  # two fields seen, both with their blob
+    got = mauer._fit_score(blobs[:2, :2], fields, H, pitch, None, unknown)
+    assert got == pytest.approx(2 / len(fields))
+    half = len(fields) // 2
+    unknown[:half + len(fields) % 2] = False  # half the fields seen, all with their blob
+    got = mauer._fit_score(blobs[~unknown, :2], fields, H, pitch, None, unknown)
+    assert got == pytest.approx(1.0)
+
+
 @pytest.mark.parametrize("point,angle,grow,inside", [
     ((35.0, 0.0), 0.0, 1.0, False),  # beyond the short half axis (20) along x
     ((0.0, 35.0), 0.0, 1.0, True),  # within the long half axis (40) along y
@@ -268,6 +317,18 @@ def test_glared_ellipse(point, angle, grow, inside):
     glares = [((100.0, 100.0), (40.0, 80.0), angle)]
     pt = np.array([[100.0 + point[0], 100.0 + point[1]]])
     assert bool(mauer._glared(np.eye(3), pt, glares, grow)[0]) is inside
+
+
+def test_glared_thin_spot_as_remove_glare_measures_it():
+    """`vision.area.glare_distance` (shared with `remove_glare`): half axes of at least 1 px,
+    no division by a zero axis."""
+    from vision.area import glare_distance
+    spot = ((100.0, 100.0), (0.0, 40.0), 0.0)
+    pts = np.array([[100.5, 100.0], [102.0, 100.0], [100.0, 119.0]])
+    with np.errstate(all="raise"):
+        got = mauer._glared(np.eye(3), pts, [spot], 1.0)
+    assert got.tolist() == [True, False, True]
+    assert float(glare_distance(100.0, 120.0, spot)) == pytest.approx(1.0)
 
 
 # --- spots, slots and the pawn model -------------------------------------------------------
