@@ -177,9 +177,10 @@ class DiceSettings:
     tilt_axis_aniso: float = 1.25  # ... or along another direction, both at least this much
     above_chroma: float = 0.035  # die colour (normalised BGR) right above a side face ...
     above_share: float = 0.7  # ... on this share of samples there
-    # ... or, for a saturated die (this saturation at least, both), its hue within this
-    # many degrees
-    die_hue: tuple[float, float] | None = (0.3, 10.0)
+    # ... or, for a saturated die, its hue within this many degrees: (the die colour's
+    # saturation at least, the sample's at least, degrees); a white die under tungsten light
+    # (BGR 150, 190, 230: saturation 0.35) has the hue of a wooden table
+    die_hue: tuple[float, float, float] | None = (0.5, 0.3, 10.0)
     beside_share: float = 0.4  # ... while left and right of it less of the table matches
     # A side face's top lies up and aside (the die turned): die colour that way, the table
     # right below it (a top face in a slanted photo has its own side faces below it).
@@ -1596,8 +1597,7 @@ def _die_share(f: Face, bgr: np.ndarray, pts: np.ndarray, s: DiceSettings) -> fl
     v = _sample(bgr, pts).astype(np.float32)
     ch = np.abs(_chroma(v) - _chroma(colour)).max(axis=1)
     lum = (v.sum(axis=1) + 3) / (colour.sum() + 3)
-    ok = ((ch < s.above_chroma) | _same_hue(v, colour, s)) & (lum > 0.35) & (lum < 2.8) & (
-        inside)
+    ok = ((ch < s.above_chroma) | _same_hue(v, colour, s)) & (lum > 0.35) & (lum < 2.8) & inside
     return float(ok.mean())
 
 
@@ -1611,15 +1611,16 @@ def _hue_sat(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _same_hue(v: np.ndarray, colour: np.ndarray, s: DiceSettings) -> np.ndarray:
-    """Per row of `v`: of the hue of a saturated face colour (`die_hue`): a coloured die's
-    faces lit apart (a top face in the light, a side in shade) keep their hue while their
+    """Per row of `v`: of the hue of a saturated face colour (`die_hue`: the face colour and
+    the sample each saturated at least their floor, the hue within its degrees): a coloured
+    die's faces lit apart (a top face in the light, a side in shade) keep their hue while their
     normalised BGR drifts (a saturated colour brightened moves towards its own primary)."""
     if s.die_hue is None:
         return np.zeros(len(v), bool)
     hv, sv = _hue_sat(v)
     hc, sc = _hue_sat(colour)
     dh = np.abs((hv - hc[0] + np.pi) % (2 * np.pi) - np.pi)
-    return (sc[0] >= s.die_hue[0]) & (sv >= s.die_hue[0]) & (dh <= math.radians(s.die_hue[1]))
+    return (sc[0] >= s.die_hue[0]) & (sv >= s.die_hue[1]) & (dh <= math.radians(s.die_hue[2]))
 
 
 # --------------------------------------------------------------------------- entry point
