@@ -39,6 +39,8 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from vision.shields import _hue_diff
+
 
 @dataclass(frozen=True)
 class DiceSettings:
@@ -1624,8 +1626,8 @@ def _same_hue(v: np.ndarray, colour: np.ndarray, s: DiceSettings) -> np.ndarray:
         return np.zeros(len(v), bool)
     hv, sv = _hue_sat(v)
     hc, sc = _hue_sat(colour)
-    dh = np.abs((hv - hc[0] + np.pi) % (2 * np.pi) - np.pi)
-    return (sc[0] >= s.die_hue[0]) & (sv >= s.die_hue[1]) & (dh <= math.radians(s.die_hue[2]))
+    dh = np.abs(_hue_diff(np.degrees(hv), math.degrees(hc[0])))
+    return (sc[0] >= s.die_hue[0]) & (sv >= s.die_hue[1]) & (dh <= s.die_hue[2])
 
 
 # --------------------------------------------------------------------------- entry point
