@@ -100,13 +100,13 @@ class DiceSettings:
     kin_one_light: tuple[float, float] = (0.6, 1.6)  # its face's brightness / the kin's
     kin_one_rays: float = 0.7  # share of border rays meeting the known square
     kin_one_apart: float = 1.8  # a touching die's top face lies 2 half sides off a face
-    # A 2 or 3 whose diagonal runs on, a like pip half a step beyond an end pip or half-way
-    # between two (within this x the step, half of it there) or, for a 3 only, one step
-    # beyond an end pip, is a row of dots (text, a dotted line), not a die: one step beyond
-    # a 3's corner pip (0.35 side) is the face's rounded corner, and a die touching it puts
-    # its nearest pip farther out; a 2's step is its pip spacing (0.71 side), and one step
-    # beyond its corner pip a touching die of the set has a pip (corner to corner, or edge
-    # to edge shifted half a side).
+    # A 2 or 3 whose diagonal runs on, a like pip one or half a step beyond an end pip or
+    # half-way between two (within this x the step, half of it for the half steps), is a
+    # row of dots (text, a dotted line), not a die: one step beyond a 3's corner pip (0.35
+    # side) is the face's rounded corner, and a die touching it puts its nearest pip
+    # farther out; a 2's step is its pip spacing (0.71 side), and one step beyond its
+    # corner pip a touching die of the set has a pip (corner to corner, or edge to edge
+    # shifted half a side), so there a pip of a read face of 3+ pips does not count.
     row_values: tuple[int, ...] = (2, 3)
     row_pip_tol: float | None = 0.25
     row_contrast: float = 1.4  # the dot's contrast within this ratio of the face's pips'
@@ -1282,14 +1282,17 @@ def _like_pip_near(p: Pips, i: int, d, half: float, s: DiceSettings) -> bool:
     return bool(like.any())
 
 
-def _row_runs_on(f: Face, p: Pips, s: DiceSettings) -> bool:
+def _row_runs_on(f: Face, p: Pips, s: DiceSettings, on_dice: frozenset | None = None
+                 ) -> bool:
     """Whether face `f` (a 2 or 3 of `row_values`) is part of a row of dots: a pip
     candidate like its pips (their polarity, within `max_size_ratio` of their diameter,
     `row_contrast` of their contrast, `row_colour_diff` of their ring colour) lies on the
-    row's line half a step beyond an end pip, half-way between two of its pips, or (a 3
-    only) one step beyond an end pip (within `row_pip_tol` of the step, half of it for the
-    half steps). A 2's step is its pip spacing, and one step beyond its corner pip lies a
-    pip of a die touching it corner to corner (or edge to edge shifted half a side)."""
+    row's line half a step beyond an end pip, half-way between two of its pips, or (a 3;
+    a 2 only with `on_dice` given) one step beyond an end pip (within `row_pip_tol` of the
+    step, half of it for the half steps). A 2's step is its pip spacing, and one step
+    beyond its corner pip lies a pip of a die touching it corner to corner (or edge to edge
+    shifted half a side): there a dot of `on_dice` (the pips of the read faces of 3+ pips)
+    does not run the row on."""
     if s.row_pip_tol is None or f.value not in s.row_values:
         return False
     idx = np.asarray(f.pips)
@@ -1306,16 +1309,18 @@ def _row_runs_on(f: Face, p: Pips, s: DiceSettings) -> bool:
         p.contrast * s.row_contrast > con) & (np.abs(
             p.colour - np.median(p.colour[idx], axis=0)).mean(axis=1) <= s.row_colour_diff)
     like[idx] = False
-    # half a step beyond the ends, half-way between the pips (the face took every other
-    # dot) and, for a 3, one step beyond the ends: the row runs on at the face's spacing or
-    # at half of it (not a 2's full step: a touching die's pip lies there)
-    full = [[xy[a] - step, xy[b] + step]] if f.value == 3 else []
+    # one step beyond the ends (a 2's: not onto a read die's pip, a touching die's), half
+    # a step beyond, half-way between the pips (the face took every other dot): the row
+    # runs on at the face's spacing or at half of it
+    full = [[xy[a] - step, xy[b] + step]] if f.value == 3 or on_dice is not None else []
     at = np.concatenate(full + [[xy[a] - 0.5 * step, xy[b] + 0.5 * step],
                                 xy[a] + (np.arange(len(idx) - 1)[:, None] + 0.5) * step])
     tol = s.row_pip_tol * float(np.linalg.norm(step)) * np.array(
         [1] * (2 * len(full)) + [0.5] * (len(at) - 2 * len(full)))
-    return bool((like[None] & (np.linalg.norm(p.xy[None] - at[:, None], axis=2)
-                               < tol[:, None])).any())
+    hit = like[None] & (np.linalg.norm(p.xy[None] - at[:, None], axis=2) < tol[:, None])
+    if f.value == 2 and on_dice:
+        hit[:2, list(on_dice)] = False
+    return bool(hit.any())
 
 
 def _on_a_face(xy: np.ndarray, faces: list[Face]) -> bool:
@@ -1672,8 +1677,10 @@ def read_dice(img: np.ndarray, s: DiceSettings = SETTINGS) -> tuple[list[Die], l
     # Small groups first: they are the likely dice; clutter groups get what budget is left.
     for comp in sorted(_components(adj, np.arange(len(pips))), key=len):
         faces += _solve(comp, pips, chans, s, budget)
+    on_dice = frozenset(i for fc in faces if len(fc.pips) >= 3 and fc.confidence >= (
+        s.min_confidence) for i in fc.pips)
     faces = [fc for fc in faces if fc.confidence >= s.min_confidence
-             and not _row_runs_on(fc, pips, s)]
+             and not _row_runs_on(fc, pips, s, on_dice)]
     faces += _ones_above(faces, pips, chans, s)  # (only faces that are reported vouch)
     t3 = time.perf_counter()
     tops, warnings = _top_faces(faces, work.shape[:2], s, chans[2])

@@ -45,7 +45,12 @@ def test_a_row_of_dots_is_no_die(extra, contrast, colour, row):
     assert not _row_runs_on(_three(), p, replace(SETTINGS, row_pip_tol=None))
 
 
-def test_a_two_touching_a_die_corner_to_corner_is_a_die():
+@pytest.mark.parametrize("on_dice,row", [
+    (frozenset(range(2, 7)), False),  # the 5 read: its corner pip is a touching die's
+    (frozenset(), True),  # no die read there: the row runs on (text)
+    (None, False),  # not told: a 2 is not looked at one step out
+])
+def test_a_two_touching_a_die_corner_to_corner_is_a_die(on_dice, row):
     """A 60 px 2 (pips at (85, 85), (115, 115)) touching a 5 centred at (160, 160): one
     step beyond the 2's corner pip (the 2's pip spacing) lies the 5's corner pip, which is
     no row of dots."""
@@ -54,6 +59,6 @@ def test_a_two_touching_a_die_corner_to_corner_is_a_die():
     two = Face(value=2, center=np.array([100.0, 100.0]), pips=[0, 1], confidence=0.9,
                extent=np.zeros(SETTINGS.rays), area=3600.0, lin=np.eye(2) * 30,
                colour=np.array([230.0] * 3))
-    assert not _row_runs_on(two, p, SETTINGS)
-    # the same dot half a step out runs the row on
+    assert _row_runs_on(two, p, SETTINGS, on_dice) == row
+    # a like dot half a step out runs the row on
     assert _row_runs_on(two, _pips([(85, 85), (115, 115), (130, 130)]), SETTINGS)
