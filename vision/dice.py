@@ -1570,9 +1570,7 @@ def _top_aside(f: Face, bgr: np.ndarray, up: np.ndarray, s: DiceSettings,
     others = [g for g in others if max(a_f / _aniso(g.lin), _aniso(g.lin) / a_f) < (
         s.side_shape_ratio)]
     below = _beyond(f, np.array([-up[1], up[0]]), -up, 1, 0.0)
-    # (the top's own side below it is lit apart from the top: its normalised BGR 0.05-0.09
-    # off, so the looser `alike_chroma`)
-    if _die_share(f, bgr, below, s, s.alike_chroma) >= s.beside_share:
+    if _die_share(f, bgr, below, s) >= s.beside_share:
         return False
     for deg in s.aside_turns_deg:
         a = math.radians(deg)
@@ -1597,10 +1595,8 @@ def _beyond(f: Face, across: np.ndarray, along: np.ndarray, sign: int, more: flo
                        + off[None, :, None] * e_ac * across)
 
 
-def _die_share(f: Face, bgr: np.ndarray, pts: np.ndarray, s: DiceSettings,
-               chroma: float | None = None) -> float:
-    """The share of `pts` of the face's die colour (its chroma within `chroma`, default
-    `above_chroma`, or its hue (`die_hue`); about its brightness)."""
+def _die_share(f: Face, bgr: np.ndarray, pts: np.ndarray, s: DiceSettings) -> float:
+    """The share of `pts` of the face's die colour (its chroma, about its brightness)."""
     colour = f.colour
     h, w = bgr.shape[:2]
     pts = pts.reshape(-1, 2)
@@ -1608,8 +1604,7 @@ def _die_share(f: Face, bgr: np.ndarray, pts: np.ndarray, s: DiceSettings,
     v = _sample(bgr, pts).astype(np.float32)
     ch = np.abs(_chroma(v) - _chroma(colour)).max(axis=1)
     lum = (v.sum(axis=1) + 3) / (colour.sum() + 3)
-    lim = s.above_chroma if chroma is None else chroma
-    ok = ((ch < lim) | _same_hue(v, colour, s)) & (lum > 0.35) & (lum < 2.8) & inside
+    ok = ((ch < s.above_chroma) | _same_hue(v, colour, s)) & (lum > 0.35) & (lum < 2.8) & inside
     return float(ok.mean())
 
 

@@ -17,7 +17,6 @@ from vision.dice import (
     _die_share,
     _face_above,
     _nadir,
-    _top_aside,
     _top_faces,
 )
 
@@ -220,19 +219,6 @@ def test_side_face_of_a_turned_die_has_its_top_up_and_aside(below, turns, kept):
     assert not _face_above(four, img, np.array([0.0, -1.0]), s)  # straight up: no die
     out, _ = _top_faces([four], SHAPE, s, img)
     assert (four in out) == kept
-
-
-@pytest.mark.parametrize("below,aside", [
-    ((200, 200, 200), False),  # its own side below, grey: a top face
-    ((210, 180, 150), False),  # its own side below, lit apart (normalised BGR 0.056 off
-    # the top's: past `above_chroma`, within `alike_chroma`): still a top face
-    ((40, 40, 40), True),  # the table below: a side face of a turned die
-])
-def test_a_top_face_with_its_side_below_lit_apart_is_no_side(below, aside):
-    four = _face(4, (400, 400), _squashed(30, 1.6))
-    img = _photo_with_top_aside((400, 400), 30, 1.6, True)
-    img[419:456, 370:430] = below
-    assert _top_aside(four, img, np.array([0.0, -1.0]), SETTINGS) == aside
 
 
 @pytest.mark.parametrize("aside_other,kept", [
