@@ -39,6 +39,8 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from vision.shields import _hue_diff
+
 
 @dataclass(frozen=True)
 class DiceSettings:
@@ -98,10 +100,13 @@ class DiceSettings:
     kin_one_light: tuple[float, float] = (0.6, 1.6)  # its face's brightness / the kin's
     kin_one_rays: float = 0.7  # share of border rays meeting the known square
     kin_one_apart: float = 1.8  # a touching die's top face lies 2 half sides off a face
-    # A 2 or 3 whose diagonal runs on, a like pip one step beyond an end pip (within this x
-    # the step), is a row of dots (text, a dotted line), not a die: beyond a 3's corner pip
-    # by one step is the face's rounded corner; a die touching it diagonally puts its
-    # nearest pip farther out.
+    # A 2 or 3 whose diagonal runs on, a like pip one or half a step beyond an end pip or
+    # half-way between two (within this x the step, half of it for the half steps), is a
+    # row of dots (text, a dotted line), not a die: one step beyond a 3's corner pip (0.35
+    # side) is the face's rounded corner, and a die touching it puts its nearest pip
+    # farther out; a 2's step is its pip spacing (0.71 side), and one step beyond its
+    # corner pip a touching die of the set has a pip (corner to corner, or edge to edge
+    # shifted half a side), so there a pip of a read face of 3+ pips does not count.
     row_values: tuple[int, ...] = (2, 3)
     row_pip_tol: float | None = 0.25
     row_contrast: float = 1.4  # the dot's contrast within this ratio of the face's pips'
@@ -174,9 +179,10 @@ class DiceSettings:
     tilt_axis_aniso: float = 1.25  # ... or along another direction, both at least this much
     above_chroma: float = 0.035  # die colour (normalised BGR) right above a side face ...
     above_share: float = 0.7  # ... on this share of samples there
-    # ... or, for a saturated die (this saturation at least, both), its hue within this
-    # many degrees
-    die_hue: tuple[float, float] | None = (0.3, 10.0)
+    # ... or, for a saturated die, its hue within this many degrees: (the die colour's
+    # saturation at least, the sample's at least, degrees); a white die under tungsten light
+    # (BGR 150, 190, 230: saturation 0.35) has the hue of a wooden table
+    die_hue: tuple[float, float, float] | None = (0.5, 0.3, 10.0)
     beside_share: float = 0.4  # ... while left and right of it less of the table matches
     # A side face's top lies up and aside (the die turned): die colour that way, the table
     # right below it (a top face in a slanted photo has its own side faces below it).
@@ -1276,12 +1282,17 @@ def _like_pip_near(p: Pips, i: int, d, half: float, s: DiceSettings) -> bool:
     return bool(like.any())
 
 
-def _row_runs_on(f: Face, p: Pips, s: DiceSettings) -> bool:
+def _row_runs_on(f: Face, p: Pips, s: DiceSettings, on_dice: frozenset | None = None
+                 ) -> bool:
     """Whether face `f` (a 2 or 3 of `row_values`) is part of a row of dots: a pip
     candidate like its pips (their polarity, within `max_size_ratio` of their diameter,
     `row_contrast` of their contrast, `row_colour_diff` of their ring colour) lies on the
-    row's line one or half a step beyond an end pip, or half-way between two of its pips
-    (within `row_pip_tol` of the step, half of it for the half steps)."""
+    row's line half a step beyond an end pip, half-way between two of its pips, or (a 3;
+    a 2 only with `on_dice` given) one step beyond an end pip (within `row_pip_tol` of the
+    step, half of it for the half steps). A 2's step is its pip spacing, and one step
+    beyond its corner pip lies a pip of a die touching it corner to corner (or edge to edge
+    shifted half a side): there a dot of `on_dice` (the pips of the read faces of 3+ pips)
+    does not run the row on."""
     if s.row_pip_tol is None or f.value not in s.row_values:
         return False
     idx = np.asarray(f.pips)
@@ -1298,14 +1309,18 @@ def _row_runs_on(f: Face, p: Pips, s: DiceSettings) -> bool:
         p.contrast * s.row_contrast > con) & (np.abs(
             p.colour - np.median(p.colour[idx], axis=0)).mean(axis=1) <= s.row_colour_diff)
     like[idx] = False
-    # one step and half a step beyond the ends, half-way between the pips: the row runs on
-    # at the face's spacing or at half of it (the face took every other dot)
-    at = np.concatenate([[xy[a] - step, xy[b] + step], [xy[a] - 0.5 * step, xy[b] + 0.5 * step],
-                         xy[a] + (np.arange(len(idx) - 1)[:, None] + 0.5) * step])
+    # one step beyond the ends (a 2's: not onto a read die's pip, a touching die's), half
+    # a step beyond, half-way between the pips (the face took every other dot): the row
+    # runs on at the face's spacing or at half of it
+    full = [[xy[a] - step, xy[b] + step]] if f.value == 3 or on_dice is not None else []
+    at = np.concatenate(full + [[xy[a] - 0.5 * step, xy[b] + 0.5 * step],
+                                xy[a] + (np.arange(len(idx) - 1)[:, None] + 0.5) * step])
     tol = s.row_pip_tol * float(np.linalg.norm(step)) * np.array(
-        [1, 1] + [0.5] * (len(at) - 2))
-    return bool((like[None] & (np.linalg.norm(p.xy[None] - at[:, None], axis=2)
-                               < tol[:, None])).any())
+        [1] * (2 * len(full)) + [0.5] * (len(at) - 2 * len(full)))
+    hit = like[None] & (np.linalg.norm(p.xy[None] - at[:, None], axis=2) < tol[:, None])
+    if f.value == 2 and on_dice:
+        hit[:2, list(on_dice)] = False
+    return bool(hit.any())
 
 
 def _on_a_face(xy: np.ndarray, faces: list[Face]) -> bool:
@@ -1589,8 +1604,7 @@ def _die_share(f: Face, bgr: np.ndarray, pts: np.ndarray, s: DiceSettings) -> fl
     v = _sample(bgr, pts).astype(np.float32)
     ch = np.abs(_chroma(v) - _chroma(colour)).max(axis=1)
     lum = (v.sum(axis=1) + 3) / (colour.sum() + 3)
-    ok = ((ch < s.above_chroma) | _same_hue(v, colour, s)) & (lum > 0.35) & (lum < 2.8) & (
-        inside)
+    ok = ((ch < s.above_chroma) | _same_hue(v, colour, s)) & (lum > 0.35) & (lum < 2.8) & inside
     return float(ok.mean())
 
 
@@ -1604,15 +1618,16 @@ def _hue_sat(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _same_hue(v: np.ndarray, colour: np.ndarray, s: DiceSettings) -> np.ndarray:
-    """Per row of `v`: of the hue of a saturated face colour (`die_hue`): a coloured die's
-    faces lit apart (a top face in the light, a side in shade) keep their hue while their
+    """Per row of `v`: of the hue of a saturated face colour (`die_hue`: the face colour and
+    the sample each saturated at least their floor, the hue within its degrees): a coloured
+    die's faces lit apart (a top face in the light, a side in shade) keep their hue while their
     normalised BGR drifts (a saturated colour brightened moves towards its own primary)."""
     if s.die_hue is None:
         return np.zeros(len(v), bool)
     hv, sv = _hue_sat(v)
     hc, sc = _hue_sat(colour)
-    dh = np.abs((hv - hc[0] + np.pi) % (2 * np.pi) - np.pi)
-    return (sc[0] >= s.die_hue[0]) & (sv >= s.die_hue[0]) & (dh <= math.radians(s.die_hue[1]))
+    dh = np.abs(_hue_diff(np.degrees(hv), math.degrees(hc[0])))
+    return (sc[0] >= s.die_hue[0]) & (sv >= s.die_hue[1]) & (dh <= s.die_hue[2])
 
 
 # --------------------------------------------------------------------------- entry point
@@ -1657,8 +1672,10 @@ def read_dice(img: np.ndarray, s: DiceSettings = SETTINGS) -> tuple[list[Die], l
     # Small groups first: they are the likely dice; clutter groups get what budget is left.
     for comp in sorted(_components(adj, np.arange(len(pips))), key=len):
         faces += _solve(comp, pips, chans, s, budget)
+    on_dice = frozenset(i for fc in faces if len(fc.pips) >= 3 and fc.confidence >= (
+        s.min_confidence) for i in fc.pips)
     faces = [fc for fc in faces if fc.confidence >= s.min_confidence
-             and not _row_runs_on(fc, pips, s)]
+             and not _row_runs_on(fc, pips, s, on_dice)]
     faces += _ones_above(faces, pips, chans, s)  # (only faces that are reported vouch)
     t3 = time.perf_counter()
     tops, warnings = _top_faces(faces, work.shape[:2], s, chans[2])

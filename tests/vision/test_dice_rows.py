@@ -33,7 +33,8 @@ DIAG = [(80, 80), (100, 100), (120, 120)]
 @pytest.mark.parametrize("extra,contrast,colour,row", [
     ((140, 140), 200, 230, True),  # the row runs on one step beyond a corner pip
     ((90, 90), 200, 230, True),  # a dot half-way between two pips (every other dot taken)
-    ((150, 150), 200, 230, False),  # 1.5 steps out: a touching die's pip, not the row
+    ((150, 150), 200, 230, False),  # 1.5 steps out: off the row (on a real 3, pips a
+    # quarter side apart, a die touching it corner to corner has its nearest pip 2 steps out)
     ((140, 100), 200, 230, False),  # off the line: another face's pip
     ((140, 140), 120, 150, False),  # on the line, but in shade: a side face's pip
 ])
@@ -42,3 +43,22 @@ def test_a_row_of_dots_is_no_die(extra, contrast, colour, row):
               colour=[[230.0] * 3] * 3 + [[colour] * 3])
     assert _row_runs_on(_three(), p, SETTINGS) == row
     assert not _row_runs_on(_three(), p, replace(SETTINGS, row_pip_tol=None))
+
+
+@pytest.mark.parametrize("on_dice,row", [
+    (frozenset(range(2, 7)), False),  # the 5 read: its corner pip is a touching die's
+    (frozenset(), True),  # no die read there: the row runs on (text)
+    (None, False),  # not told: a 2 is not looked at one step out
+])
+def test_a_two_touching_a_die_corner_to_corner_is_a_die(on_dice, row):
+    """A 60 px 2 (pips at (85, 85), (115, 115)) touching a 5 centred at (160, 160): one
+    step beyond the 2's corner pip (the 2's pip spacing) lies the 5's corner pip, which is
+    no row of dots."""
+    five = [(145, 145), (175, 145), (160, 160), (145, 175), (175, 175)]
+    p = _pips([(85, 85), (115, 115)] + five)
+    two = Face(value=2, center=np.array([100.0, 100.0]), pips=[0, 1], confidence=0.9,
+               extent=np.zeros(SETTINGS.rays), area=3600.0, lin=np.eye(2) * 30,
+               colour=np.array([230.0] * 3))
+    assert _row_runs_on(two, p, SETTINGS, on_dice) == row
+    # a like dot half a step out runs the row on
+    assert _row_runs_on(two, _pips([(85, 85), (115, 115), (130, 130)]), SETTINGS)

@@ -10,7 +10,15 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from vision.dice import SETTINGS, Face, _aniso, _die_share, _face_above, _nadir, _top_faces
+from vision.dice import (
+    SETTINGS,
+    Face,
+    _aniso,
+    _die_share,
+    _face_above,
+    _nadir,
+    _top_faces,
+)
 
 SHAPE = (600, 800)  # (h, w) of the photo
 
@@ -226,16 +234,32 @@ def test_the_top_of_a_touching_die_aside_is_not_this_faces_top(aside_other, kept
     assert (four in out) == kept
 
 
-@pytest.mark.parametrize("sample,hue_on,hue_off", [
-    ((166, 88, 48), True, False),  # a blue die's top in the light above its shaded side
-    ((60, 90, 140), False, False),  # wood: another hue
-    ((128, 128, 128), False, False),  # grey: no hue
-    ((50, 34, 28), True, True),  # the side's own colour: by its chroma
+BLUE = (56.0, 33.0, 24.0)  # a blue die's shaded side (saturation 0.57)
+PALE_BLUE = (52.0, 33.0, 28.0)  # saturation 0.46: under the die's floor of `die_hue`
+TUNGSTEN_WHITE = (150.0, 190.0, 230.0)  # a white die under tungsten light (saturation 0.35)
+
+
+@pytest.mark.parametrize("die,sample,hue_on,hue_off,one_floor", [
+    (BLUE, (166, 88, 48), True, False, True),  # a blue die's top in the light above its
+    # shaded side
+    (BLUE, (60, 90, 140), False, False, False),  # wood: another hue
+    (BLUE, (128, 128, 128), False, False, False),  # grey: no hue
+    (BLUE, (55, 34, 25), True, True, True),  # the side's own colour: by its chroma
+    (PALE_BLUE, (166, 88, 48), False, False, True),  # a die too pale to go by its hue
+    (PALE_BLUE, (50, 34, 28), True, True, True),  # its own colour: by its chroma
+    # a white die under tungsten light and wooden tables of its hue: no match (one floor
+    # of 0.3 for both, die and sample, matched them)
+    (TUNGSTEN_WHITE, (60, 110, 170), False, False, True),
+    (TUNGSTEN_WHITE, (40, 90, 150), False, False, True),
+    (TUNGSTEN_WHITE, (90, 140, 190), False, False, True),
 ])
-def test_a_coloured_die_lit_apart_keeps_its_hue(sample, hue_on, hue_off):
-    side = _face(4, (10, 10), _squashed(6, 1.0), colour=(52.0, 33.0, 28.0))
+def test_a_coloured_die_lit_apart_keeps_its_hue(die, sample, hue_on, hue_off, one_floor):
+    side = _face(4, (10, 10), _squashed(6, 1.0), colour=die)
     img = np.zeros((20, 20, 3), np.uint8)
     img[:] = sample
     pts = np.array([[10.0, 10.0]])
     assert (_die_share(side, img, pts, SETTINGS) == 1) == hue_on
     assert (_die_share(side, img, pts, replace(SETTINGS, die_hue=None)) == 1) == hue_off
+    floor = SETTINGS.die_hue[1]
+    assert (_die_share(side, img, pts, replace(SETTINGS, die_hue=(floor,) + SETTINGS.die_hue[1:])
+                       ) == 1) == one_floor
