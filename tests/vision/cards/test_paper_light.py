@@ -1,0 +1,84 @@
+"""`vision.cards.light.paper_gains` and `stage.paper_balanced`: the light's colour from the
+face-up cards' white paper, the photo balanced and read again only where the cast is strong
+(tiny synthetic photos, a stand-in reader, no models)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.cards.geometry import SPECS
+from vision.cards.light import PaperLightSettings, paper_gains
+from vision.cards.pieces import CardPiece
+from vision.cards.read import card_frame
+from vision.cards.stage import paper_balanced
+
+ASPECT = SPECS["troetofanten"].aspect
+S = PaperLightSettings(cast=1.3)
+
+
+def card(label, centre, conf=0.95, width=40.0) -> CardPiece:
+    frame = card_frame(np.asarray(centre, float), 0.0, width, ASPECT)
+    return CardPiece(label, conf, frame[0].copy(), frame, 0.0, width)
+
+
+def photo(light) -> np.ndarray:
+    """A dark green table with two white cards (a red figure on each) under `light` (B, G, R
+    gains on the uint8 values), seeded noise."""
+    rng = np.random.default_rng(3)
+    img = np.empty((200, 300, 3), np.float32)
+    img[:] = (40, 90, 50)
+    for cx in (80, 200):
+        img[60:140, cx - 25:cx + 25] = (235, 235, 235)  # the paper
+        img[85:115, cx - 10:cx + 10] = (30, 30, 200)  # the figure
+    img += rng.normal(0, 3, img.shape)
+    return np.clip(img * np.asarray(light, np.float32), 0, 255).astype(np.uint8)
+
+
+CARDS = [card("elephant-3", (80, 100)), card("tamer", (200, 100))]
+
+
+@pytest.mark.parametrize("light, least, most", [
+    ((1.0, 1.0, 1.0), 1.0, 1.05),  # white light: no cast
+    ((0.55, 0.8, 1.0), 1.7, 1.9),  # a warm lamp: blue needs ~1 / 0.55
+    ((1.0, 0.9, 0.75), 1.25, 1.4),  # cool daylight: red needs ~1 / 0.75
+])
+def test_paper_gains_follow_the_light(light, least, most):
+    g = paper_gains(photo(light), CARDS, S)
+    assert least <= g.max() <= most
+
+
+@pytest.mark.parametrize("pieces", [
+    [card("elephant-3", (80, 100))],  # one card: too few
+    [card("back", (80, 100)), card("back", (200, 100))],  # backs are no paper
+    [card("elephant-3", (80, 100), 0.5), card("tamer", (200, 100), 0.5)],  # unsure readings
+])
+def test_no_estimate_without_sure_face_up_cards(pieces):
+    assert np.array_equal(paper_gains(photo((0.55, 0.8, 1.0)), pieces, S), np.ones(3))
+
+
+class Reader:
+    """Reads CARDS again, noting the image it was given."""
+
+    def __init__(self):
+        self.seen = []
+
+    def read_pieces(self, image, game, area=None):
+        self.seen.append(image)
+        return list(CARDS), ["again"]
+
+
+@pytest.mark.parametrize("light, again", [
+    ((1.0, 1.0, 1.0), False),  # no cast: the first look is kept, nothing read again
+    ((0.55, 0.8, 1.0), True),  # a warm lamp: balanced and read again
+])
+def test_read_again_only_under_a_strong_cast(light, again):
+    r, img = Reader(), photo(light)
+    out, pieces, warnings = paper_balanced(r, img, "troetofanten", CARDS, ["first"], S)
+    assert (len(r.seen) == 1) == again
+    assert warnings == (["again"] if again else ["first"])
+    if again:  # the paper comes out grey
+        paper = out[65:80, 60:70].reshape(-1, 3).mean(axis=0)
+        assert paper.max() - paper.min() < 12
+    else:
+        assert out is img
