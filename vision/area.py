@@ -141,6 +141,27 @@ class AreaSettings:
     glare_ellipse_fill: float = 0.85
     glare_ring_max: float = 135.0
     glare_reach: float = 3.0
+    # A hard shadow across the area (a phone or a person over the table) is lit up before
+    # any look (`shadow_edge`, `relight_shadow`): the network's mask and the cues stopped at
+    # its edge. A shadow's edge is a long straight line (Hough, the `shadow_lines` strongest
+    # distinct ones, at least `shadow_min_len` of the photo's short side inside it) across
+    # which every material (cloth, table, cards) darkens by the same ratio with nearly the
+    # same chromaticity: sampled every `shadow_step` px, `shadow_offset` px either side, the
+    # lightness ratio (linear light) is `shadow_ratio` (lo, hi), its per-channel ratios
+    # apart by at most `shadow_chroma` (brightest / darkest), it agrees (log ratio within
+    # `shadow_tol`, each channel's within `shadow_tol_chroma` of the median) on at least
+    # `shadow_share` of the line and is missing on no run longer than `shadow_gap` of it (a
+    # stripe of the table ends under the cloth; a shadow crosses it). `shadow_share` 0: off.
+    shadow_share: float = 0.0
+    shadow_lines: int = 16
+    shadow_min_len: float = 0.6
+    shadow_step: float = 4.0
+    shadow_offset: float = 4.0
+    shadow_ratio: tuple[float, float] = (1.8, 8.0)
+    shadow_chroma: float = 1.5
+    shadow_tol: float = 0.25
+    shadow_tol_chroma: float = 0.2
+    shadow_gap: float = 0.15
 
     @property
     def px_per_mm(self) -> float:
@@ -151,7 +172,7 @@ AREA_SETTINGS = {
     "simsala-hopp": AreaSettings(kind="red", size_mm=240.0, plane_px=480, weak_share=0.7,
                                  weak_strip=(0.25, 0.6), enclosed_rival=True, colour_rival=True),
     "hop-la-bille": AreaSettings(kind="cloth", size_mm=600.0, plane_px=900, edge_check=True,
-                                 enclosed=True, balance_cast=1.45),
+                                 enclosed=True, balance_cast=1.45, shadow_share=0.6),
 }
 
 
@@ -319,6 +340,103 @@ def remove_glare(small_bgr: np.ndarray, settings: AreaSettings, spots: list) -> 
         prof = np.maximum.accumulate(prof[::-1])[::-1]  # falls off outwards
         g = np.interp(d, (edges[:-1] + edges[1:]) / 2, prof, right=0.0).astype(np.float32)
         out[y0:y1, x0:x1] = np.round(255.0 * linear_to_srgb(part - g[..., None], 2.2))
+    return out
+
+
+_LINEAR = srgb_to_linear(np.arange(256, dtype=np.float32) / 255.0).astype(np.float32)
+_LOG_LINEAR = np.log(_LINEAR + 0.004)  # (the offset: the sensor's dark floor)
+
+
+def shadow_edge(small_bgr: np.ndarray, settings: AreaSettings):
+    """The straight edge of a hard shadow across a working-size photo
+    (`AreaSettings.shadow_*`), or None: (point on the line (x, y), unit normal pointing into
+    the shadow, per-channel gains lit / shade (3,) in linear light, (offsets, weights): the
+    shade's share of the step at those signed distances from the line)."""
+    if settings.shadow_share <= 0:
+        return None
+    h, w = small_bgr.shape[:2]
+    mean3 = cv2.blur(small_bgr, (3, 3))  # (sRGB levels; made linear where sampled)
+    # candidate lines at half the working size (a shadow's edge is long; 4 x cheaper)
+    half = cv2.pyrDown(small_bgr)
+    edges = cv2.Canny(cv2.cvtColor(half, cv2.COLOR_BGR2GRAY), 20, 60)
+    min_len = settings.shadow_min_len * min(h, w)
+    lines = cv2.HoughLines(edges, 1, np.pi / 90, int(0.1 * min(h, w)))
+    if lines is None:
+        return None
+    k, step = settings.shadow_offset, settings.shadow_step
+    lo, hi = np.log(settings.shadow_ratio[0]), np.log(settings.shadow_ratio[1])
+    s = np.arange(-(h + w), h + w, step)
+    tried: list = []
+    best = None
+    for rho, th in lines[:300, 0]:  # (the strongest first)
+        if any(abs(rho - r) < 8 and abs(th - t) < 0.06 for r, t in tried):
+            continue  # (near duplicates of a line tried)
+        tried.append((rho, th))
+        if len(tried) > settings.shadow_lines:
+            break
+        rho = 2 * rho + 0.5 * (np.cos(th) + np.sin(th))  # at the working size
+        n = np.array([np.cos(th), np.sin(th)])
+        pts = n * rho + s[:, None] * np.array([-n[1], n[0]])
+        pa, pb = np.round(pts + k * n).astype(int), np.round(pts - k * n).astype(int)
+        ok = ((np.minimum(pa, pb) >= 0).all(1) & (np.maximum(pa[:, 0], pb[:, 0]) < w)
+              & (np.maximum(pa[:, 1], pb[:, 1]) < h))
+        if ok.sum() * step < min_len:
+            continue
+        pa, pb = pa[ok], pb[ok]
+        r = _LOG_LINEAR[mean3[pa[:, 1], pa[:, 0]]] - _LOG_LINEAR[mean3[pb[:, 1], pb[:, 0]]]
+        rl = r.mean(1)
+        med = float(np.median(rl))
+        if not lo <= abs(med) <= hi:
+            continue
+        rc = r - rl[:, None]
+        med_c = np.median(rc, axis=0)
+        if med_c.max() - med_c.min() > np.log(settings.shadow_chroma):
+            continue
+        agree = (np.abs(rl - med) < settings.shadow_tol) & \
+            (np.abs(rc - med_c).max(1) < settings.shadow_tol_chroma)
+        share = float(agree.mean())
+        if share < settings.shadow_share or (best is not None and share <= best[0]):
+            continue
+        runs = np.diff(np.flatnonzero(np.concatenate(([True], agree, [True])))) - 1
+        if runs.max() > settings.shadow_gap * len(agree):
+            continue  # a long stretch without the step: a stripe of the table, not a shadow
+        sign = -1.0 if med > 0 else 1.0  # the normal into the darker side
+        ok_pts = pts[ok][agree]
+        gains = np.exp(np.median(r[agree], axis=0) * -sign)  # lit / shade
+        best = (share, ok_pts, n * sign, gains)
+    if best is None:
+        return None
+    share, ok_pts, n, gains = best
+    # the edge's own profile: the shade's share of the step at each distance from the line
+    offs = np.arange(-3 * k, 3 * k + 1)
+    q = np.round(ok_pts[None, :, :] + offs[:, None, None] * n).astype(int)
+    q[..., 0] = np.clip(q[..., 0], 0, w - 1)
+    q[..., 1] = np.clip(q[..., 1], 0, h - 1)
+    prof = np.median(_LOG_LINEAR[mean3[q[..., 1], q[..., 0]]].mean(2), axis=1)
+    wgt = np.clip((prof[0] - prof) / max(prof[0] - prof[-1], 1e-6), 0.0, 1.0)
+    wgt = np.maximum.accumulate(wgt)
+    wgt[-1] = 1.0
+    return ok_pts[0], n, gains, (offs.astype(np.float32), wgt.astype(np.float32))
+
+
+def relight_shadow(small_bgr: np.ndarray, edge) -> np.ndarray:
+    """The photo with the shade beyond a `shadow_edge` lit up by its gains (linear light),
+    following the edge's own profile; the photo itself if `edge` is None."""
+    if edge is None:
+        return small_bgr
+    p, n, gains, (offs, wgt) = edge
+    h, w = small_bgr.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    d = (xx - p[0]) * n[0] + (yy - p[1]) * n[1]
+    shade = d >= offs[-1]
+    out = small_bgr.copy()
+    for c in range(3):  # the full shade by a table per channel, the edge's band in full
+        lut = np.round(255.0 * linear_to_srgb(_LINEAR * gains[c])).astype(np.uint8)
+        out[..., c][shade] = lut[small_bgr[..., c][shade]]
+    band = (d > offs[0]) & ~shade
+    share = np.interp(d[band], offs, wgt).astype(np.float32)[:, None]
+    gain = 1.0 + share * (np.asarray(gains, np.float32) - 1.0)
+    out[band] = np.round(255.0 * linear_to_srgb(_LINEAR[small_bgr[band]] * gain))
     return out
 
 
@@ -1052,6 +1170,7 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
         src = cv2.pyrDown(src)
     small = cv2.resize(src, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
     small = remove_glare(small, settings, glare_spots(small, settings))
+    small = relight_shadow(small, shadow_edge(small, settings))
     if settings.balance_cast > 0:
         small = cast_balanced(small, settings.balance_cast)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)  # made once, read by every cue below
