@@ -162,6 +162,10 @@ class AreaSettings:
     shadow_tol: float = 0.25
     shadow_tol_chroma: float = 0.2
     shadow_gap: float = 0.15
+    # ... and it is lit up only where it runs through or along the network's mask
+    # (`shadow_cuts_mask`)
+    shadow_near_px: float = 8.0
+    shadow_near_share: float = 0.02
 
     @property
     def px_per_mm(self) -> float:
@@ -347,11 +351,14 @@ _LINEAR = srgb_to_linear(np.arange(256, dtype=np.float32) / 255.0).astype(np.flo
 _LOG_LINEAR = np.log(_LINEAR + 0.004)  # (the offset: the sensor's dark floor)
 
 
-def shadow_edge(small_bgr: np.ndarray, settings: AreaSettings):
-    """The straight edge of a hard shadow across a working-size photo
-    (`AreaSettings.shadow_*`), or None: (point on the line (x, y), unit normal pointing into
-    the shadow, per-channel gains lit / shade (3,) in linear light, (offsets, weights): the
-    shade's share of the step at those signed distances from the line)."""
+def shadow_edge(small_bgr: np.ndarray, settings: AreaSettings, prob: np.ndarray | None = None):
+    """The straight edge(s) of a hard shadow across a working-size photo
+    (`AreaSettings.shadow_*`), or None: (per-channel gains lit / shade (3,) in linear light,
+    [(point on the line (x, y), unit normal pointing into the shade, (offsets, weights):
+    the shade's share of the step at those signed distances from the line)], one line for
+    a half-plane's shade, two for a band's (an arm's or a pole's shadow: a second edge,
+    parallel, stepping back up on the shade's side). With the network's probability map
+    `prob`, only a shade that holds or borders its mask (`shadow_cuts_mask`)."""
     if settings.shadow_share <= 0:
         return None
     h, w = small_bgr.shape[:2]
@@ -367,7 +374,7 @@ def shadow_edge(small_bgr: np.ndarray, settings: AreaSettings):
     lo, hi = np.log(settings.shadow_ratio[0]), np.log(settings.shadow_ratio[1])
     s = np.arange(-(h + w), h + w, step)
     tried: list = []
-    best = None
+    found: list = []  # (share, points on the step, normal into the shade, gains)
     for rho, th in lines[:300, 0]:  # (the strongest first)
         if any(abs(rho - r) < 8 and abs(th - t) < 0.06 for r, t in tried):
             continue  # (near duplicates of a line tried)
@@ -395,47 +402,83 @@ def shadow_edge(small_bgr: np.ndarray, settings: AreaSettings):
         agree = (np.abs(rl - med) < settings.shadow_tol) & \
             (np.abs(rc - med_c).max(1) < settings.shadow_tol_chroma)
         share = float(agree.mean())
-        if share < settings.shadow_share or (best is not None and share <= best[0]):
+        if share < settings.shadow_share:
             continue
         runs = np.diff(np.flatnonzero(np.concatenate(([True], agree, [True])))) - 1
         if runs.max() > settings.shadow_gap * len(agree):
             continue  # a long stretch without the step: a stripe of the table, not a shadow
         sign = -1.0 if med > 0 else 1.0  # the normal into the darker side
-        ok_pts = pts[ok][agree]
         gains = np.exp(np.median(r[agree], axis=0) * -sign)  # lit / shade
-        best = (share, ok_pts, n * sign, gains)
-    if best is None:
-        return None
-    share, ok_pts, n, gains = best
-    # the edge's own profile: the shade's share of the step at each distance from the line
-    offs = np.arange(-3 * k, 3 * k + 1)
-    q = np.round(ok_pts[None, :, :] + offs[:, None, None] * n).astype(int)
-    q[..., 0] = np.clip(q[..., 0], 0, w - 1)
-    q[..., 1] = np.clip(q[..., 1], 0, h - 1)
-    prof = np.median(_LOG_LINEAR[mean3[q[..., 1], q[..., 0]]].mean(2), axis=1)
-    wgt = np.clip((prof[0] - prof) / max(prof[0] - prof[-1], 1e-6), 0.0, 1.0)
-    wgt = np.maximum.accumulate(wgt)
-    wgt[-1] = 1.0
-    return ok_pts[0], n, gains, (offs.astype(np.float32), wgt.astype(np.float32))
+        found.append((share, pts[ok][agree], n * sign, gains))
+    found.sort(key=lambda c: -c[0])
+    for _, pts, n, gains in found:
+        sides = [(pts, n)]
+        for _, pts2, n2, gains2 in found:  # the band's other edge?
+            if float(n @ n2) < -0.99 and float((pts2[0] - pts[0]) @ n) > 2 * k and \
+                    np.abs(np.log(gains2 / gains)).max() < np.log(1.5):
+                sides.append((pts2, n2))
+                gains = np.sqrt(gains * gains2)
+                break
+        if prob is not None and not shadow_cuts_mask(prob, [(p[0], m) for p, m in sides],
+                                                     settings):
+            continue
+        out = []
+        for p, m in sides:  # each edge's own profile: the shade's share of the step
+            offs = np.arange(-3 * k, 3 * k + 1)
+            q = np.round(p[None, :, :] + offs[:, None, None] * m).astype(int)
+            q[..., 0] = np.clip(q[..., 0], 0, w - 1)
+            q[..., 1] = np.clip(q[..., 1], 0, h - 1)
+            prof = np.median(_LOG_LINEAR[mean3[q[..., 1], q[..., 0]]].mean(2), axis=1)
+            wgt = np.clip((prof[0] - prof) / max(prof[0] - prof[-1], 1e-6), 0.0, 1.0)
+            wgt = np.maximum.accumulate(wgt)
+            wgt[-1] = 1.0
+            out.append((p[0], m, (offs.astype(np.float32), wgt.astype(np.float32))))
+        return gains, out
+    return None
+
+
+def _line_distance(shape, p, n) -> np.ndarray:
+    """Signed distance of every pixel of an image of `shape` from the line through `p`
+    with unit normal `n` (float32, positive on the normal's side)."""
+    h, w = shape[:2]
+    return (np.arange(w, dtype=np.float32)[None, :] - np.float32(p[0])) * np.float32(n[0]) + \
+        (np.arange(h, dtype=np.float32)[:, None] - np.float32(p[1])) * np.float32(n[1])
+
+
+def shadow_cuts_mask(prob: np.ndarray, sides, settings: AreaSettings) -> bool:
+    """Whether a shade's edge (`sides`, [(point, normal into the shade)]) runs through or
+    along the network's area mask (`prob` above 0.5): at least `shadow_near_share` of the
+    mask within `shadow_near_px` of a line. A stripe of the table or a shadow away from
+    the area is left alone (lighting it moved a cloth found right; so did lighting a
+    "shade" that held the whole mask: a darker plank of the table). No mask: True (the
+    shadow may hide the area)."""
+    mask = prob > 0.5
+    total = int(np.count_nonzero(mask))
+    if total == 0:
+        return True
+    ds = [_line_distance(prob.shape, p, n) for p, n in sides]
+    near = np.logical_or.reduce([np.abs(d) <= settings.shadow_near_px for d in ds])
+    return np.count_nonzero(mask & near) >= settings.shadow_near_share * total
 
 
 def relight_shadow(small_bgr: np.ndarray, edge) -> np.ndarray:
-    """The photo with the shade beyond a `shadow_edge` lit up by its gains (linear light),
-    following the edge's own profile; the photo itself if `edge` is None."""
+    """The photo with the shade beyond a `shadow_edge`'s line(s) lit up by its gains (linear
+    light), following each edge's own profile; the photo itself if `edge` is None."""
     if edge is None:
         return small_bgr
-    p, n, gains, (offs, wgt) = edge
-    h, w = small_bgr.shape[:2]
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    d = (xx - p[0]) * n[0] + (yy - p[1]) * n[1]
-    shade = d >= offs[-1]
+    gains, sides = edge
+    share = None
+    for p, n, (offs, wgt) in sides:
+        d = _line_distance(small_bgr.shape[:2], p, n)
+        one = np.interp(d, offs, wgt, left=0.0, right=1.0).astype(np.float32)
+        share = one if share is None else np.minimum(share, one)
+    shade = share >= 1.0
     out = small_bgr.copy()
     for c in range(3):  # the full shade by a table per channel, the edge's band in full
         lut = np.round(255.0 * linear_to_srgb(_LINEAR * gains[c])).astype(np.uint8)
         out[..., c][shade] = lut[small_bgr[..., c][shade]]
-    band = (d > offs[0]) & ~shade
-    share = np.interp(d[band], offs, wgt).astype(np.float32)[:, None]
-    gain = 1.0 + share * (np.asarray(gains, np.float32) - 1.0)
+    band = (share > 0) & ~shade
+    gain = 1.0 + share[band][:, None] * (np.asarray(gains, np.float32) - 1.0)
     out[band] = np.round(255.0 * linear_to_srgb(_LINEAR[small_bgr[band]] * gain))
     return out
 
@@ -1170,24 +1213,29 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
         src = cv2.pyrDown(src)
     small = cv2.resize(src, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
     small = remove_glare(small, settings, glare_spots(small, settings))
-    small = relight_shadow(small, shadow_edge(small, settings))
     if settings.balance_cast > 0:
         small = cast_balanced(small, settings.balance_cast)
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)  # made once, read by every cue below
-    measure = area_measure(lab, settings)  # likewise its colour measure
-    why = "nothing of its colour"
-    best = None
     model = None
     prob = None
-    cue = None  # the cue map, made once when first needed
-    edges = dist = None  # the edge maps likewise
-    from_model = False
     if use_model and game is not None:
         from vision.area_model import get_area_model
 
         model = get_area_model()
     if model is not None and game in model.games:
         prob = model.probability(small, game, (small.shape[1], small.shape[0]))
+    edge = shadow_edge(small, settings, prob)
+    if edge is not None:
+        small = relight_shadow(small, edge)
+        if prob is not None:
+            prob = model.probability(small, game, (small.shape[1], small.shape[0]))
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)  # made once, read by every cue below
+    measure = area_measure(lab, settings)  # likewise its colour measure
+    why = "nothing of its colour"
+    best = None
+    cue = None  # the cue map, made once when first needed
+    edges = dist = None  # the edge maps likewise
+    from_model = False
+    if prob is not None:
         for th in settings.model_thresholds:  # a tighter mask when the first one leaks
             mask = (prob > th).astype(np.uint8)
             best, why = _best_candidate(small, mask, settings, why, grow=False)

@@ -365,14 +365,18 @@ def cloth_table(stripe=False):
     return np.clip(img + rng.normal(0, 2, img.shape), 0, 255).astype(np.uint8)
 
 
-def shadowed(img, dark=0.3, tint=(1.1, 1.0, 0.9)):
+def shadowed(img, dark=0.3, tint=(1.1, 1.0, 0.9), band=None):
     """`img` with the part below a slanted line across the photo in a hard shadow
-    (`dark` of the light, `tint` x that per channel, in linear light)."""
+    (`dark` of the light, `tint` x that per channel, in linear light); `band` (px): only
+    a band that wide below the line (an arm's shadow)."""
     from vision.light_eval import in_linear
 
     h, w = img.shape[:2]
     yy, xx = np.mgrid[0:h, 0:w]
     inside = np.clip(0.5 + (yy - 140 - 0.3 * xx) / 3.0, 0, 1)[..., None]
+    if band is not None:
+        far = np.clip(0.5 - (yy - 140 - band - 0.3 * xx) / 3.0, 0, 1)[..., None]
+        inside = np.minimum(inside, far)
     return in_linear(img, 1.0 - inside * (1.0 - dark * np.asarray(tint)))
 
 
@@ -393,8 +397,9 @@ def test_shadow_edge(scene, found):
     edge = shadow_edge(img, CLOTH)
     assert (edge is not None) == found
     if found:
-        assert edge[1][1] > 0.9  # the normal points down, into the shade
-        assert 2.5 < float(np.mean(edge[2])) < 4.0  # lit / shade ~ 1 / 0.3
+        gains, sides = edge
+        assert len(sides) == 1 and sides[0][1][1] > 0.9  # the normal points down, into the shade
+        assert 2.5 < float(np.mean(gains)) < 4.0  # lit / shade ~ 1 / 0.3
     assert shadow_edge(img, replace(CLOTH, shadow_share=0.0)) is None  # off
 
 
@@ -411,3 +416,20 @@ def test_relight_shadow_gives_the_cloth_back():
     after = np.abs(out.astype(int) - clean)[shade].mean()
     assert before > 60 and after < 8
     assert relight_shadow(clean, None) is clean
+
+
+def test_relight_shadow_lights_a_band_only():
+    """An arm's shadow (a band between two parallel edges) across the cloth: the band is
+    lit up, the table beyond its far edge is left as it was."""
+    from vision.area import relight_shadow, shadow_edge
+
+    clean = cloth_table()
+    dark = shadowed(clean, band=60)
+    edge = shadow_edge(dark, CLOTH)
+    assert edge is not None and len(edge[1]) == 2
+    out = relight_shadow(dark, edge)
+    yy, xx = np.mgrid[0:360, 0:480]
+    rel = yy - 140 - 0.3 * xx
+    inside, beyond = (rel > 8) & (rel < 52), rel > 68
+    assert np.abs(out.astype(int) - clean)[inside].mean() < 8
+    assert np.abs(out.astype(int) - clean)[beyond].mean() < 2
