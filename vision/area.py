@@ -363,9 +363,11 @@ def shadow_edge(small_bgr: np.ndarray, settings: AreaSettings, prob: np.ndarray 
         return None
     h, w = small_bgr.shape[:2]
     mean3 = cv2.blur(small_bgr, (3, 3))  # (sRGB levels; made linear where sampled)
-    # candidate lines at half the working size (a shadow's edge is long; 4 x cheaper)
-    half = cv2.pyrDown(small_bgr)
-    edges = cv2.Canny(cv2.cvtColor(half, cv2.COLOR_BGR2GRAY), 20, 60)
+    # candidate lines at half the working size (a shadow's edge is long; 4 x cheaper), its
+    # fine texture (a wood's grain: many strong parallel lines) blurred away first
+    half = cv2.GaussianBlur(cv2.cvtColor(cv2.pyrDown(small_bgr), cv2.COLOR_BGR2GRAY),
+                            (0, 0), 1.5)
+    edges = cv2.Canny(half, 20, 60)
     min_len = settings.shadow_min_len * min(h, w)
     lines = cv2.HoughLines(edges, 1, np.pi / 90, int(0.1 * min(h, w)))
     if lines is None:
