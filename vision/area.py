@@ -141,6 +141,31 @@ class AreaSettings:
     glare_ellipse_fill: float = 0.85
     glare_ring_max: float = 135.0
     glare_reach: float = 3.0
+    # A hard shadow across the area (a phone or a person over the table) is lit up before
+    # any look (`shadow_edge`, `relight_shadow`): the network's mask and the cues stopped at
+    # its edge. A shadow's edge is a long straight line (Hough, the `shadow_lines` strongest
+    # distinct ones, at least `shadow_min_len` of the photo's short side inside it) across
+    # which every material (cloth, table, cards) darkens by the same ratio with nearly the
+    # same chromaticity: sampled every `shadow_step` px, `shadow_offset` px either side, the
+    # lightness ratio (linear light) is `shadow_ratio` (lo, hi), its per-channel ratios
+    # apart by at most `shadow_chroma` (brightest / darkest), it agrees (log ratio within
+    # `shadow_tol`, each channel's within `shadow_tol_chroma` of the median) on at least
+    # `shadow_share` of the line and is missing on no run longer than `shadow_gap` of it (a
+    # stripe of the table ends under the cloth; a shadow crosses it). `shadow_share` 0: off.
+    shadow_share: float = 0.0
+    shadow_lines: int = 16
+    shadow_min_len: float = 0.6
+    shadow_step: float = 4.0
+    shadow_offset: float = 4.0
+    shadow_ratio: tuple[float, float] = (1.8, 8.0)
+    shadow_chroma: float = 1.5
+    shadow_tol: float = 0.25
+    shadow_tol_chroma: float = 0.2
+    shadow_gap: float = 0.15
+    # ... and it is lit up only where it runs through or along the network's mask
+    # (`shadow_cuts_mask`)
+    shadow_near_px: float = 8.0
+    shadow_near_share: float = 0.02
 
     @property
     def px_per_mm(self) -> float:
@@ -151,7 +176,7 @@ AREA_SETTINGS = {
     "simsala-hopp": AreaSettings(kind="red", size_mm=240.0, plane_px=480, weak_share=0.7,
                                  weak_strip=(0.25, 0.6), enclosed_rival=True, colour_rival=True),
     "hop-la-bille": AreaSettings(kind="cloth", size_mm=600.0, plane_px=900, edge_check=True,
-                                 enclosed=True, balance_cast=1.45),
+                                 enclosed=True, balance_cast=1.45, shadow_share=0.6),
 }
 
 
@@ -328,6 +353,144 @@ def remove_glare(small_bgr: np.ndarray, settings: AreaSettings, spots: list) -> 
         prof = np.maximum.accumulate(prof[::-1])[::-1]  # falls off outwards
         g = np.interp(d, (edges[:-1] + edges[1:]) / 2, prof, right=0.0).astype(np.float32)
         out[y0:y1, x0:x1] = np.round(255.0 * linear_to_srgb(part - g[..., None], 2.2))
+    return out
+
+
+_LINEAR = srgb_to_linear(np.arange(256, dtype=np.float32) / 255.0).astype(np.float32)
+_LOG_LINEAR = np.log(_LINEAR + 0.004)  # (the offset: the sensor's dark floor)
+
+
+def shadow_edge(small_bgr: np.ndarray, settings: AreaSettings, prob: np.ndarray | None = None):
+    """The straight edge(s) of a hard shadow across a working-size photo
+    (`AreaSettings.shadow_*`), or None: (per-channel gains lit / shade (3,) in linear light,
+    [(point on the line (x, y), unit normal pointing into the shade, (offsets, weights):
+    the shade's share of the step at those signed distances from the line)], one line for
+    a half-plane's shade, two for a band's (an arm's or a pole's shadow: a second edge,
+    parallel, stepping back up on the shade's side). With the network's probability map
+    `prob`, only a shade that holds or borders its mask (`shadow_cuts_mask`)."""
+    if settings.shadow_share <= 0:
+        return None
+    h, w = small_bgr.shape[:2]
+    mean3 = cv2.blur(small_bgr, (3, 3))  # (sRGB levels; made linear where sampled)
+    # candidate lines at half the working size (a shadow's edge is long; 4 x cheaper), its
+    # fine texture (a wood's grain: many strong parallel lines) blurred away first
+    half = cv2.GaussianBlur(cv2.cvtColor(cv2.pyrDown(small_bgr), cv2.COLOR_BGR2GRAY),
+                            (0, 0), 1.5)
+    edges = cv2.Canny(half, 20, 60)
+    min_len = settings.shadow_min_len * min(h, w)
+    lines = cv2.HoughLines(edges, 1, np.pi / 90, int(0.1 * min(h, w)))
+    if lines is None:
+        return None
+    k, step = settings.shadow_offset, settings.shadow_step
+    lo, hi = np.log(settings.shadow_ratio[0]), np.log(settings.shadow_ratio[1])
+    s = np.arange(-(h + w), h + w, step)
+    tried: list = []
+    found: list = []  # (share, points on the step, normal into the shade, gains)
+    for rho, th in lines[:300, 0]:  # (the strongest first)
+        if any(abs(rho - r) < 8 and abs(th - t) < 0.06 for r, t in tried):
+            continue  # (near duplicates of a line tried)
+        tried.append((rho, th))
+        if len(tried) > settings.shadow_lines:
+            break
+        rho = 2 * rho + 0.5 * (np.cos(th) + np.sin(th))  # at the working size
+        n = np.array([np.cos(th), np.sin(th)])
+        pts = n * rho + s[:, None] * np.array([-n[1], n[0]])
+        pa, pb = np.round(pts + k * n).astype(int), np.round(pts - k * n).astype(int)
+        ok = ((np.minimum(pa, pb) >= 0).all(1) & (np.maximum(pa[:, 0], pb[:, 0]) < w)
+              & (np.maximum(pa[:, 1], pb[:, 1]) < h))
+        if ok.sum() * step < min_len:
+            continue
+        pa, pb = pa[ok], pb[ok]
+        r = _LOG_LINEAR[mean3[pa[:, 1], pa[:, 0]]] - _LOG_LINEAR[mean3[pb[:, 1], pb[:, 0]]]
+        rl = r.mean(1)
+        med = float(np.median(rl))
+        if not lo <= abs(med) <= hi:
+            continue
+        rc = r - rl[:, None]
+        med_c = np.median(rc, axis=0)
+        if med_c.max() - med_c.min() > np.log(settings.shadow_chroma):
+            continue
+        agree = (np.abs(rl - med) < settings.shadow_tol) & \
+            (np.abs(rc - med_c).max(1) < settings.shadow_tol_chroma)
+        share = float(agree.mean())
+        if share < settings.shadow_share:
+            continue
+        runs = np.diff(np.flatnonzero(np.concatenate(([True], agree, [True])))) - 1
+        if runs.max() > settings.shadow_gap * len(agree):
+            continue  # a long stretch without the step: a stripe of the table, not a shadow
+        sign = -1.0 if med > 0 else 1.0  # the normal into the darker side
+        gains = np.exp(np.median(r[agree], axis=0) * -sign)  # lit / shade
+        found.append((share, pts[ok][agree], n * sign, gains))
+    found.sort(key=lambda c: -c[0])
+    for _, pts, n, gains in found:
+        sides = [(pts, n)]
+        for _, pts2, n2, gains2 in found:  # the band's other edge?
+            if float(n @ n2) < -0.99 and float((pts2[0] - pts[0]) @ n) > 2 * k and \
+                    np.abs(np.log(gains2 / gains)).max() < np.log(1.5):
+                sides.append((pts2, n2))
+                gains = np.sqrt(gains * gains2)
+                break
+        if prob is not None and not shadow_cuts_mask(prob, [(p[0], m) for p, m in sides],
+                                                     settings):
+            continue
+        out = []
+        for p, m in sides:  # each edge's own profile: the shade's share of the step
+            offs = np.arange(-3 * k, 3 * k + 1)
+            q = np.round(p[None, :, :] + offs[:, None, None] * m).astype(int)
+            q[..., 0] = np.clip(q[..., 0], 0, w - 1)
+            q[..., 1] = np.clip(q[..., 1], 0, h - 1)
+            prof = np.median(_LOG_LINEAR[mean3[q[..., 1], q[..., 0]]].mean(2), axis=1)
+            wgt = np.clip((prof[0] - prof) / max(prof[0] - prof[-1], 1e-6), 0.0, 1.0)
+            wgt = np.maximum.accumulate(wgt)
+            wgt[-1] = 1.0
+            out.append((p[0], m, (offs.astype(np.float32), wgt.astype(np.float32))))
+        return gains, out
+    return None
+
+
+def _line_distance(shape, p, n) -> np.ndarray:
+    """Signed distance of every pixel of an image of `shape` from the line through `p`
+    with unit normal `n` (float32, positive on the normal's side)."""
+    h, w = shape[:2]
+    return (np.arange(w, dtype=np.float32)[None, :] - np.float32(p[0])) * np.float32(n[0]) + \
+        (np.arange(h, dtype=np.float32)[:, None] - np.float32(p[1])) * np.float32(n[1])
+
+
+def shadow_cuts_mask(prob: np.ndarray, sides, settings: AreaSettings) -> bool:
+    """Whether a shade's edge (`sides`, [(point, normal into the shade)]) runs through or
+    along the network's area mask (`prob` above 0.5): at least `shadow_near_share` of the
+    mask within `shadow_near_px` of a line. A stripe of the table or a shadow away from
+    the area is left alone (lighting it moved a cloth found right; so did lighting a
+    "shade" that held the whole mask: a darker plank of the table). No mask: True (the
+    shadow may hide the area)."""
+    mask = prob > 0.5
+    total = int(np.count_nonzero(mask))
+    if total == 0:
+        return True
+    ds = [_line_distance(prob.shape, p, n) for p, n in sides]
+    near = np.logical_or.reduce([np.abs(d) <= settings.shadow_near_px for d in ds])
+    return np.count_nonzero(mask & near) >= settings.shadow_near_share * total
+
+
+def relight_shadow(small_bgr: np.ndarray, edge) -> np.ndarray:
+    """The photo with the shade beyond a `shadow_edge`'s line(s) lit up by its gains (linear
+    light), following each edge's own profile; the photo itself if `edge` is None."""
+    if edge is None:
+        return small_bgr
+    gains, sides = edge
+    share = None
+    for p, n, (offs, wgt) in sides:
+        d = _line_distance(small_bgr.shape[:2], p, n)
+        one = np.interp(d, offs, wgt, left=0.0, right=1.0).astype(np.float32)
+        share = one if share is None else np.minimum(share, one)
+    shade = share >= 1.0
+    out = small_bgr.copy()
+    for c in range(3):  # the full shade by a table per channel, the edge's band in full
+        lut = np.round(255.0 * linear_to_srgb(_LINEAR * gains[c])).astype(np.uint8)
+        out[..., c][shade] = lut[small_bgr[..., c][shade]]
+    band = (share > 0) & ~shade
+    gain = 1.0 + share[band][:, None] * (np.asarray(gains, np.float32) - 1.0)
+    out[band] = np.round(255.0 * linear_to_srgb(_LINEAR[small_bgr[band]] * gain))
     return out
 
 
@@ -1066,21 +1229,27 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
     if settings.balance_cast > 0:
         cast = cast_balanced(small, settings.balance_cast)
         balanced_first, small = cast is not small, cast
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)  # made once, read by every cue below
-    measure = area_measure(lab, settings)  # likewise its colour measure
-    why = "nothing of its colour"
-    best = None
     model = None
     prob = None
-    cue = None  # the cue map, made once when first needed
-    edges = dist = None  # the edge maps likewise
-    from_model = False
     if use_model and game is not None:
         from vision.area_model import get_area_model
 
         model = get_area_model()
     if model is not None and game in model.games:
         prob = model.probability(small, game, (small.shape[1], small.shape[0]))
+    edge = shadow_edge(small, settings, prob)
+    if edge is not None:
+        small = relight_shadow(small, edge)
+        if prob is not None:
+            prob = model.probability(small, game, (small.shape[1], small.shape[0]))
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)  # made once, read by every cue below
+    measure = area_measure(lab, settings)  # likewise its colour measure
+    why = "nothing of its colour"
+    best = None
+    cue = None  # the cue map, made once when first needed
+    edges = dist = None  # the edge maps likewise
+    from_model = False
+    if prob is not None:
         for th in settings.model_thresholds:  # a tighter mask when the first one leaks
             mask = (prob > th).astype(np.uint8)
             best, why = _best_candidate(small, mask, settings, why, grow=False)

@@ -349,3 +349,90 @@ def test_cast_balanced_only_under_a_strong_cast(light, balanced):
         assert cloth.max() - cloth.min() <= 3
     else:
         assert np.array_equal(out, lit)
+
+
+CLOTH = AREA_SETTINGS["hop-la-bille"]
+
+
+def cloth_table(stripe=False):
+    """A light grey cloth (a white card on it) on a wood-brown table, 360 x 480 (the
+    working size); `stripe`: the table darker beyond a straight line that runs under the
+    cloth's corner (a table's pattern, not a shadow: the step stops under the cloth)."""
+    img = np.full((360, 480, 3), (60, 100, 140), np.uint8)
+    if stripe:
+        yy, xx = np.mgrid[0:360, 0:480]
+        img[yy > xx + 120] = (25, 40, 60)
+    cv2.rectangle(img, (140, 60), (380, 300), (200, 205, 205), -1)
+    cv2.rectangle(img, (250, 150), (290, 210), (250, 250, 250), -1)
+    rng = np.random.default_rng(11)
+    return np.clip(img + rng.normal(0, 2, img.shape), 0, 255).astype(np.uint8)
+
+
+def shadowed(img, dark=0.3, tint=(1.1, 1.0, 0.9), band=None):
+    """`img` with the part below a slanted line across the photo in a hard shadow
+    (`dark` of the light, `tint` x that per channel, in linear light); `band` (px): only
+    a band that wide below the line (an arm's shadow)."""
+    from vision.light_eval import in_linear
+
+    h, w = img.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w]
+    inside = np.clip(0.5 + (yy - 140 - 0.3 * xx) / 3.0, 0, 1)[..., None]
+    if band is not None:
+        far = np.clip(0.5 - (yy - 140 - band - 0.3 * xx) / 3.0, 0, 1)[..., None]
+        inside = np.minimum(inside, far)
+    return in_linear(img, 1.0 - inside * (1.0 - dark * np.asarray(tint)))
+
+
+@pytest.mark.parametrize("scene, found", [
+    ("shadow", True),  # a hard shadow across the cloth and the table: found
+    ("shadow_neutral", True),  # the same in light of the same colour
+    ("plain", False),  # no shadow
+    ("stripe", False),  # a darker stripe of the table ending under the cloth: no shadow
+    ("faint", False),  # a step of 1.4 x only (a table's light and dark wood): not taken
+])
+def test_shadow_edge(scene, found):
+    from vision.area import shadow_edge
+
+    img = {"shadow": lambda: shadowed(cloth_table()),
+           "shadow_neutral": lambda: shadowed(cloth_table(), tint=(1.0, 1.0, 1.0)),
+           "plain": cloth_table, "stripe": lambda: cloth_table(stripe=True),
+           "faint": lambda: shadowed(cloth_table(), dark=0.7)}[scene]()
+    edge = shadow_edge(img, CLOTH)
+    assert (edge is not None) == found
+    if found:
+        gains, sides = edge
+        assert len(sides) == 1 and sides[0][1][1] > 0.9  # the normal points down, into the shade
+        assert 2.5 < float(np.mean(gains)) < 4.0  # lit / shade ~ 1 / 0.3
+    assert shadow_edge(img, replace(CLOTH, shadow_share=0.0)) is None  # off
+
+
+def test_relight_shadow_gives_the_cloth_back():
+    from vision.area import relight_shadow, shadow_edge
+
+    clean = cloth_table()
+    dark = shadowed(clean)
+    out = relight_shadow(dark, shadow_edge(dark, CLOTH))
+    cloth = np.zeros(clean.shape[:2], bool)
+    cloth[70:290, 150:370] = True
+    shade = cloth & (np.mgrid[0:360, 0:480][0] > 160 + 0.3 * np.mgrid[0:360, 0:480][1])
+    before = np.abs(dark.astype(int) - clean)[shade].mean()
+    after = np.abs(out.astype(int) - clean)[shade].mean()
+    assert before > 60 and after < 8
+    assert relight_shadow(clean, None) is clean
+
+
+def test_relight_shadow_lights_a_band_only():
+    """An arm's shadow (a band between two parallel edges) across the cloth: the band is
+    lit up, the table beyond its far edge is left as it was."""
+    from vision.area import relight_shadow, shadow_edge
+
+    clean = cloth_table()
+    dark = shadowed(clean, band=60)
+    edge = shadow_edge(dark, CLOTH)
+    assert edge is not None and len(edge[1]) == 2
+    out = relight_shadow(dark, edge)
+    yy, xx = np.mgrid[0:360, 0:480]
+    rel = yy - 140 - 0.3 * xx
+    inside, beyond = (rel > 8) & (rel < 52), rel > 68
+    assert np.abs(out.astype(int) - clean)[inside].mean() < 8
+    assert np.abs(out.astype(int) - clean)[beyond].mean() < 2
