@@ -4,6 +4,7 @@ playing a committed synthetic scene, and find the right score on the page; then 
 through the Lazy Spells to the bats. A second test types the tiles in by hand."""
 
 import json
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -110,15 +111,23 @@ AFTER_USE = {
 }
 
 
-@pytest.mark.parametrize("game", sorted(AFTER_USE))
-def test_every_game_from_the_form_to_its_panel(tmp_path, game):
+@contextmanager
+def started_game(tmp_path, game: str):
+    """A phone page on a fresh server whose new `game` is started and typed in by hand:
+    yields (page, errors: the page's script errors)."""
     with live_server(tmp_path / "data") as url, phone_browser(tmp_path / "p") as page:
-        errors = []
+        errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(f"{url}/#/new/{game}")
         page.click("#start-game")
         page.wait_for_selector("#type-in")
         page.click("#type-in")
+        yield page, errors
+
+
+@pytest.mark.parametrize("game", sorted(AFTER_USE))
+def test_every_game_from_the_form_to_its_panel(tmp_path, game):
+    with started_game(tmp_path, game) as (page, errors):
         page.click("#score-facts")
         page.wait_for_selector("#score")
         assert page.inner_text("#referee").strip()
@@ -148,12 +157,7 @@ def test_every_game_from_the_form_to_its_panel(tmp_path, game):
 def test_facts_json_the_form_cannot_show_keeps_the_page(tmp_path, game, bad):
     # Before: "Apply the JSON" stored such facts as the draft and the form threw, so the page
     # showed only an error, on every later visit too, until the phone's storage was cleared.
-    with live_server(tmp_path / "data") as url, phone_browser(tmp_path / "p") as page:
-        errors = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(f"{url}/#/new/{game}")
-        page.click("#start-game")
-        page.click("#type-in")
+    with started_game(tmp_path, game) as (page, errors):
         page.wait_for_selector("#editor")
         sid = page.evaluate("location.hash").split("/")[2]
         page.click("details:has(#facts-json) summary")
