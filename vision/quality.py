@@ -45,8 +45,12 @@ class QualitySettings:
     dark_bright: float = 95.0
     # ... or its noise (the mean |second difference| along every `blur_step`-th row at
     # full size, where the row is flat) over this share of that lightness: a dim photo the
-    # camera amplified (the committed scenes 0.003-0.018, the dim copies 0.008-0.09)
+    # camera amplified (the committed scenes 0.003-0.018, the dim copies 0.008-0.09), where
+    # that lightness is under `noise_bright` (a dim photo's white is grey: the dim copies
+    # 63-172; a well-lit area shrunk in a far photo packs its texture into noise-like
+    # pixel steps, 0.01-0.034 on the boards of far copies whose white is 180-250)
     noise_ratio: float = 0.02
+    noise_bright: float = 180.0
     bright_quantile: float = 0.98
     noise_flat: int = 24  # ... of its flat parts: a row range under this within 2 px
     # blur: rows / columns sampled, the reach (px) of an edge's contrast, the contrast an
@@ -167,8 +171,8 @@ def photo_quality(settings: QualitySettings, image: np.ndarray, area,
     m = measures(settings, image, area)
     out = [f"glare from a lamp at ({x * scale:.0f}, {y * scale:.0f}) washes out part of the "
            f"play area: tilt the phone or move the lamp" for x, y in m["glare"]]
-    if m["bright"] < settings.dark_bright or \
-            m["noise"] > settings.noise_ratio * max(m["bright"], 1.0):
+    if m["bright"] < settings.dark_bright or (m["bright"] < settings.noise_bright and
+                                              m["noise"] > settings.noise_ratio * m["bright"]):
         out.append("the photo is dark and noisy: more light or hold still")
     if m["sharpness"] < settings.blur_min:
         out.append("the photo is blurred (moved or out of focus): hold still and let "
