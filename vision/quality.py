@@ -43,6 +43,7 @@ class QualitySettings:
     # `light_eval`'s dim copies, 0.4 of the light: 63-172; a dark table is not a dark
     # photo, so not the median) ...
     dark_bright: float = 95.0
+    bright_quantile: float = 0.98
     # ... or its noise (the mean |second difference| along every `blur_step`-th row at
     # full size, where the row is flat) over this share of that lightness: a dim photo the
     # camera amplified (the committed scenes 0.003-0.018, the dim copies 0.008-0.09), where
@@ -51,8 +52,7 @@ class QualitySettings:
     # pixel steps, 0.01-0.034 on the boards of far copies whose white is 180-250)
     noise_ratio: float = 0.02
     noise_bright: float = 180.0
-    bright_quantile: float = 0.98
-    noise_flat: int = 24  # ... of its flat parts: a row range under this within 2 px
+    noise_flat: int = 24  # a row is flat where its range within 2 px is under this
     # blur: rows / columns sampled, the reach (px) of an edge's contrast, the contrast an
     # edge needs, the quantile of the strong edges' sharpness taken, and the least sharpness
     # (a step's largest one-pixel difference / its contrast) of a sharp photo
@@ -67,7 +67,7 @@ class QualitySettings:
 
 
 # per game: the area's share of the photo under which it is too far (`far_share`; the
-# committed scenes' smallest shares: arena 0.09, cloth 0.09, board 0.07, the hull of a Magic
+# smallest shares in the first 12 committed scenes: arena 0.09, cloth 0.09, board 0.07, the hull of a Magic
 # Rabbit line 0.05, of Troetofanten cards 0.07)
 QUALITY_SETTINGS = {
     "simsala-hopp": QualitySettings(far_share=0.07),
