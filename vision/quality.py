@@ -67,8 +67,8 @@ class QualitySettings:
 
 
 # per game: the area's share of the photo under which it is too far (`far_share`; the
-# smallest shares in the first 12 committed scenes: arena 0.09, cloth 0.09, board 0.07, the hull of a Magic
-# Rabbit line 0.05, of Troetofanten cards 0.07)
+# smallest shares in the first 12 committed scenes: arena 0.09, cloth 0.09, board 0.07,
+# the hull of a Magic Rabbit line 0.05, of Troetofanten cards 0.07)
 QUALITY_SETTINGS = {
     "simsala-hopp": QualitySettings(far_share=0.07),
     "hop-la-bille": QualitySettings(far_share=0.07),
