@@ -170,9 +170,12 @@ def read_bytes(source: str | Path | bytes, settings: ImageSettings = ImageSettin
     return data
 
 
-def load_photo(source: str | Path | bytes, settings: ImageSettings = ImageSettings()) -> Photo:
+def load_photo(source: str | Path | bytes | Photo,
+               settings: ImageSettings = ImageSettings()) -> Photo:
     """Decode a JPEG/PNG photo (path or bytes) to a working-size BGR image; raise `BadImage`
-    for anything that is not a sane photo."""
+    for anything that is not a sane photo. A `Photo` is returned as it is (decoded once)."""
+    if isinstance(source, Photo):
+        return source
     data = read_bytes(source, settings)
     kind, w, h = probe(data)
     fmt = "png" if kind == "png" else "jpeg"

@@ -29,7 +29,7 @@ from scoring.labels import (
     SIMSALA_TILES,
     TROETO_LABELS,
 )
-from tablescore.errors import BadInput, FactsError, UnknownGame
+from tablescore.errors import BadInput, FactsError, NotFound, UnknownGame
 from vision.area import AREA_SETTINGS, PlayArea, find_area
 from vision.classify.model import PieceClassifier, Prediction
 from vision.classify.settings import BACKGROUND, MODEL_PATH
@@ -737,18 +737,55 @@ def get_pipeline(model_path: str | Path = MODEL_PATH) -> Pipeline:
     return _PIPELINES[key]
 
 
+def quality_outline(result: dict, scale: float):
+    """The play area `vision.quality.photo_quality` looks at, in working pixels, from a
+    score's JSON: its area, else (card games) the hull of its pieces' outlines, else None
+    (the whole photo)."""
+    if result.get("area"):
+        return np.asarray(result["area"], np.float64) / scale
+    pts = [p["polygon"] or [p["center"]] for p in result.get("pieces", ())]
+    if not pts:
+        return None
+    hull = cv2.convexHull(np.concatenate([np.asarray(p, np.float32) for p in pts]))
+    return hull.reshape(-1, 2).astype(np.float64) / scale
+
+
 def score_photo(source: str | Path | bytes, game: str, options: dict[str, str], teach=None,
                 annotate: str | None = None) -> dict:
-    """The contract's JSON object for one photo (see ../shared/contract.md)."""
-    if game == "mauerhuepfer":  # board, pawns and dice: vision/mauer.py (no crop classifier)
-        from vision.mauer import score_mauer_photo
+    """The contract's JSON object for one photo (see ../shared/contract.md), with the
+    photo's quality warnings (`vision.quality`: glare, dark, blur, too far, cut off)."""
+    from vision.quality import QUALITY_SETTINGS, photo_quality
 
-        if teach is not None:  # teach mode: this copy's pawn colours (vision.teach_pawns)
-            from vision.teach import resolve_profile
-            from vision.teach_pawns import using
+    if game != "mauerhuepfer":
+        game_vision(game)  # fail before loading the model or decoding
+    started = time.perf_counter()
+    photo = load_photo(source, ImageSettings())  # decoded once, here
+    decoded = time.perf_counter()
+    try:
+        if game == "mauerhuepfer":  # board, pawns and dice: vision/mauer.py (no classifier)
+            from vision.mauer import score_mauer_photo
 
-            with using(resolve_profile(teach, game, None)):
-                return score_mauer_photo(source, options, annotate=annotate)
-        return score_mauer_photo(source, options, annotate=annotate)
-    game_vision(game)  # fail before loading the model
-    return get_pipeline().score(source, game, options, teach=teach, annotate=annotate)
+            if teach is not None:  # teach mode: this copy's pawn colours (vision.teach_pawns)
+                from vision.teach import resolve_profile
+                from vision.teach_pawns import using
+
+                with using(resolve_profile(teach, game, None)):
+                    result = score_mauer_photo(photo, options, annotate=annotate)
+            else:
+                result = score_mauer_photo(photo, options, annotate=annotate)
+        else:
+            result = get_pipeline().score(photo, game, options, teach=teach,
+                                          annotate=annotate)
+    except NotFound as exc:  # nothing found: what is wrong with the whole photo may say why
+        hints = photo_quality(QUALITY_SETTINGS[game], photo.image, None, photo.scale)
+        if not hints:
+            raise
+        raise type(exc)(f"{exc.message}; {'; '.join(hints)}") from None
+    t = time.perf_counter()
+    result["warnings"] += photo_quality(QUALITY_SETTINGS[game], photo.image,
+                                        quality_outline(result, photo.scale), photo.scale)
+    timings = result["timings_ms"]
+    timings["decode"] = round((decoded - started) * 1000, 3)
+    timings["quality"] = round((time.perf_counter() - t) * 1000, 3)
+    timings["total"] = round(timings["total"] + timings["decode"] + timings["quality"], 3)
+    return result

@@ -1,0 +1,109 @@
+"""`vision.quality.photo_quality`: each check fires on a tiny synthetic photo that has the
+fault and stays quiet on one that has not; one committed scene with a lamp's glare drawn on
+it gets the warning through `tablescore score --json`."""
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.light_eval import add_spot
+from vision.quality import QUALITY_SETTINGS, QualitySettings, photo_quality
+
+S = QualitySettings(far_share=0.07)
+FULL = np.array([[20, 20], [619, 20], [619, 459], [20, 459]], float)  # most of a 640 x 480
+
+
+def blocks(seed: int = 0) -> np.ndarray:
+    """A sharp 640 x 480 photo: 150 random flat rectangles of mid-range greys and colours."""
+    rng = np.random.default_rng(seed)
+    img = np.full((480, 640, 3), 110, np.uint8)
+    for _ in range(150):
+        x, y = rng.integers(0, 600), rng.integers(0, 440)
+        w, h = rng.integers(10, 60, 2)
+        cv2.rectangle(img, (int(x), int(y)), (int(x + w), int(y + h)),
+                      tuple(int(c) for c in rng.integers(40, 200, 3)), -1)
+    return img
+
+
+def motion(img: np.ndarray, n: int) -> np.ndarray:
+    k = np.zeros((n, n), np.float32)
+    k[n // 2] = 1.0 / n
+    return cv2.filter2D(img, -1, k)
+
+
+def dim(img: np.ndarray, seed: int = 0) -> np.ndarray:
+    """A fifth of the light, amplified noise (sigma 6 grey levels)."""
+    rng = np.random.default_rng(seed)
+    out = img.astype(np.float32) / 3.0 + rng.normal(0, 6, img.shape)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def kinds(warnings: list[str]) -> set[str]:
+    words = {"glare": "glare from a lamp", "dark": "photo is dark", "blur": "photo is blurred",
+             "far": "come closer", "cut": "cut off"}
+    return {k for k, w in words.items() if any(w in s for s in warnings)}
+
+
+@pytest.mark.parametrize("make, area, expected", [
+    (lambda: blocks(), FULL, set()),  # sharp, lit, filling the photo: nothing to say
+    (lambda: blocks(1), None, set()),  # no area (card games before any card): the photo
+    (lambda: cv2.GaussianBlur(blocks(), (0, 0), 3.0), FULL, {"blur"}),  # out of focus
+    (lambda: motion(blocks(), 15), FULL, {"blur"}),  # moved sideways
+    (lambda: cv2.GaussianBlur(blocks(), (0, 0), 0.7), FULL, set()),  # a little soft: fine
+    (lambda: cv2.resize(cv2.resize(blocks(), (1280, 960)), (640, 480),
+                        interpolation=cv2.INTER_AREA), FULL, set()),  # scaled, still sharp
+    (lambda: dim(blocks()), FULL, {"dark"}),  # dim, noisy
+    (lambda: (blocks() // 5).astype(np.uint8), FULL, {"dark"}),  # very dark, no noise
+    (lambda: blocks(), FULL * 0.2 + [250, 180], {"far"}),  # the area 4 % of the photo
+    (lambda: blocks(), FULL + [200, 0], {"cut"}),  # two corners beyond the right edge
+])
+def test_each_check(make, area, expected):
+    assert kinds(photo_quality(S, make(), area)) == expected
+
+
+def test_glare_on_the_area_is_named_where_it_is():
+    img = add_spot(blocks(), (400, 200), 70)
+    warnings = photo_quality(S, img, FULL, scale=2.0)
+    assert kinds(warnings) == {"glare"}
+    x, y = map(float, warnings[0].split("at (")[1].split(")")[0].split(", "))
+    assert abs(x - 800) < 20 and abs(y - 400) < 20  # photo pixels: 2 x the working image's
+    assert "tilt the phone or move the lamp" in warnings[0]
+
+
+def test_glare_away_from_the_area_is_not_warned():
+    img = add_spot(blocks(), (560, 400), 50)
+    area = np.array([[20, 20], [300, 20], [300, 200], [20, 200]], float)
+    assert "glare" not in kinds(photo_quality(S, img, area))
+
+
+def test_every_game_has_settings():
+    from vision.pipeline import PHOTO_GAMES
+
+    assert set(QUALITY_SETTINGS) == PHOTO_GAMES
+
+
+@pytest.mark.slow
+def test_glare_reaches_the_score_json(run_cli, tmp_path):
+    from pathlib import Path
+
+    scene = Path(__file__).parents[1] / "data" / "simsala-hopp-scene.jpg"
+    img = cv2.imread(str(scene))
+    photo = tmp_path / "glare.jpg"
+    cv2.imwrite(str(photo), add_spot(img, (640, 480), 110))
+    code, out = run_cli("score", photo, "--game", "simsala-hopp", "--magician", "blue",
+                        "--json")
+    assert code == 0
+    assert any("glare from a lamp at (" in w for w in out["warnings"]), out["warnings"]
+    code, out = run_cli("score", scene, "--game", "simsala-hopp", "--magician", "blue",
+                        "--json")
+    assert code == 0 and not kinds(out["warnings"])
+
+
+def test_nothing_found_says_what_is_wrong_with_the_photo(run_cli, tmp_path):
+    rng = np.random.default_rng(3)  # a dark, noisy empty table: no cloth, and why perhaps
+    table = np.clip(rng.normal(25, 6, (960, 1280, 3)), 0, 255).astype(np.uint8)
+    photo = tmp_path / "dark.jpg"
+    cv2.imwrite(str(photo), table)
+    code, out = run_cli("score", photo, "--game", "hop-la-bille", "--json")
+    assert code == 3 and "cloth" in out["error"]["message"]
+    assert "photo is dark" in out["error"]["message"]

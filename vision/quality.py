@@ -1,0 +1,185 @@
+"""Photo quality: what is wrong with a photo that its taker can fix in a second, said in the
+score's `warnings` (issue 6: say what is doubted rather than guess silently).
+
+`photo_quality(settings, image, area)` measures the play area's part of the working image:
+
+- glare: a lamp's reflection (`vision.area.glare_spots`, the spots the area stage takes off)
+  on or beside the area -> "tilt the phone or move the lamp";
+- dark: the lightness of the area's brightest parts low, or its noise (the second
+  difference along rows where they are flat) high for that lightness -> "more light or
+  hold still";
+- blur: the area's own edges are too soft. Along every `blur_step`-th row (and column) of
+  the full working image, each pixel's difference to its neighbour is compared with the
+  range of the row within `blur_reach` px (the edge's contrast): a sharp edge steps most of
+  its contrast within one pixel, one blurred by sigma s only ~1 / (2.5 s) of it. The
+  sharpest edges (`blur_quantile` of the strong ones) are what counts, in each direction
+  alone (a motion blur softens one); the softer direction decides. Measured in pixels of
+  the photo, so a photo scaled down from a sharp one stays sharp;
+- far: the area covers under `far_share` of the photo -> "come closer";
+- cut off: a corner of the area lies outside the photo -> "step back".
+
+Every threshold lives in `QualitySettings`; `area` is the play area's outline (working
+pixels, any polygon) or None for the whole photo.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.area import AREA_SETTINGS, glare_spots
+
+
+@dataclass(frozen=True)
+class QualitySettings:
+    small_side: int = 320  # the glare and lightness look at about this long side
+    # glare: spots (`glare_spots`, the area stage's own settings) whose core comes within
+    # this share of the area's size of its outline
+    glare_near: float = 0.05
+    # dark: the lightness (0-255 luma, at `small_side`) of the area's brightest parts (its
+    # `bright_quantile`) under this: even its white is grey (the committed scenes: 98-255,
+    # `light_eval`'s dim copies, 0.4 of the light: 63-172; a dark table is not a dark
+    # photo, so not the median) ...
+    dark_bright: float = 95.0
+    bright_quantile: float = 0.98
+    # ... or its noise (the mean |second difference| along every `blur_step`-th row at
+    # full size, where the row is flat) over this share of that lightness: a dim photo the
+    # camera amplified (the committed scenes 0.003-0.018, the dim copies 0.008-0.09), where
+    # that lightness is under `noise_bright` (a dim photo's white is grey: the dim copies
+    # 63-172; a well-lit area shrunk in a far photo packs its texture into noise-like
+    # pixel steps, 0.01-0.034 on the boards of far copies whose white is 180-250)
+    noise_ratio: float = 0.02
+    noise_bright: float = 180.0
+    noise_flat: int = 24  # a row is flat where its range within 2 px is under this
+    # blur: rows / columns sampled, the reach (px) of an edge's contrast, the contrast an
+    # edge needs, the quantile of the strong edges' sharpness taken, and the least sharpness
+    # (a step's largest one-pixel difference / its contrast) of a sharp photo
+    blur_step: int = 8
+    blur_reach: int = 6
+    blur_contrast: float = 40.0
+    blur_quantile: float = 0.9
+    blur_min: float = 0.22
+    blur_min_edges: int = 60  # fewer strong edges: no blur verdict
+    far_share: float = 0.08  # the area's share of the photo under this: too far
+    cut_margin: float = 0.0  # px beyond the photo's edge a corner may lie
+
+
+# per game: the area's share of the photo under which it is too far (`far_share`; the
+# smallest shares in the first 12 committed scenes: arena 0.09, cloth 0.09, board 0.07,
+# the hull of a Magic Rabbit line 0.05, of Troetofanten cards 0.07)
+QUALITY_SETTINGS = {
+    "simsala-hopp": QualitySettings(far_share=0.07),
+    "hop-la-bille": QualitySettings(far_share=0.07),
+    "mauerhuepfer": QualitySettings(far_share=0.05),
+    "magic-rabbit": QualitySettings(far_share=0.03),
+    "troetofanten": QualitySettings(far_share=0.05),
+}
+
+
+def area_mask(shape: tuple[int, int], area, f: float = 1.0) -> np.ndarray:
+    """uint8 {0, 1} mask of `area` (working px, scaled by `f`) at `shape`; all ones for
+    None."""
+    if area is None:
+        return np.ones(shape, np.uint8)
+    m = np.zeros(shape, np.uint8)
+    cv2.fillPoly(m, [np.round(np.asarray(area, np.float64) * f).astype(np.int32)], 1)
+    return m
+
+
+def _lines(settings: QualitySettings, image: np.ndarray, mask: np.ndarray):
+    """Every `blur_step`-th row and column of the BGR `image`'s green channel (close to its
+    lightness; columns turned into rows), each with its `mask` line."""
+    s = settings.blur_step
+    return ((np.ascontiguousarray(image[::s, :, 1]), mask[::s]),
+            (cv2.transpose(np.ascontiguousarray(image[:, ::s, 1])),
+             cv2.transpose(np.ascontiguousarray(mask[:, ::s]))))
+
+
+def sharpness(settings: QualitySettings, lines) -> tuple[float, int]:
+    """(the softer direction's sharpness of the strong edges of `lines` (`_lines`), the
+    fewer strong edges of the two directions); sharpness 1.0 when too few edges."""
+    r = settings.blur_reach
+    k = np.ones((1, 2 * r + 1), np.uint8)
+    out = []
+    for img, m in lines:
+        rng = cv2.subtract(cv2.dilate(img, k), cv2.erode(img, k))[:, 1:]
+        step = cv2.absdiff(img[:, 1:], img[:, :-1])
+        # each edge once: its largest step (a one-pixel peak along the line) ...
+        peak = (step >= cv2.dilate(step, k)) & (rng >= settings.blur_contrast) & (m[:, 1:] > 0)
+        ratio = step[peak].astype(np.float32) / rng[peak]
+        out.append((float(np.quantile(ratio, settings.blur_quantile)) if len(ratio)
+                    >= settings.blur_min_edges else 1.0, int(len(ratio))))
+    return min(o[0] for o in out), min(o[1] for o in out)
+
+
+def measures(settings: QualitySettings, image: np.ndarray, area) -> dict:
+    """The numbers the warnings are decided on (see the module's docstring)."""
+    h, w = image.shape[:2]
+    k = max(1, int(np.ceil(max(h, w) / settings.small_side)))  # an integer shrink
+    small = cv2.resize(image, (w // k, h // k), interpolation=cv2.INTER_LINEAR)
+    f = small.shape[1] / w
+    m_small = area_mask(small.shape[:2], area, f)
+    gray_small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    hist = cv2.calcHist([gray_small], [0], m_small, [256], [0, 256]).ravel()
+    n = hist.sum()
+    cum = np.cumsum(hist)
+    bright = float(np.searchsorted(cum, settings.bright_quantile * n)) if n else 255.0
+    x0, y0, x1, y1 = 0, 0, w, h  # the full-size looks only in the area's box
+    if area is not None:
+        lo = np.clip(np.floor(np.min(area, axis=0)).astype(int), 0, [w, h])
+        hi = np.clip(np.ceil(np.max(area, axis=0)).astype(int) + 1, 0, [w, h])
+        (x0, y0), (x1, y1) = lo, hi
+        if x1 - x0 < 16 or y1 - y0 < 16:  # (an area off the photo: the whole photo)
+            x0, y0, x1, y1 = 0, 0, w, h
+    box = image[y0:y1, x0:x1]
+    mask = area_mask(box.shape[:2], None if area is None else np.asarray(area) - [x0, y0])
+    lines = _lines(settings, box, mask)
+    rows, m_rows = lines[0]
+    # noise: the second difference (flat for any straight ramp) where the row is flat
+    d2 = np.abs(rows[:, 1:-1].astype(np.int16) * 2 - rows[:, :-2] - rows[:, 2:])
+    rng = cv2.subtract(cv2.dilate(rows, np.ones((1, 5), np.uint8)),
+                       cv2.erode(rows, np.ones((1, 5), np.uint8)))[:, 1:-1]
+    flat = (rng < settings.noise_flat) & (m_rows[:, 1:-1] > 0)
+    noise = float(d2[flat].mean()) if flat.any() else 0.0
+    sharp, edges = sharpness(settings, lines)
+    share = float(m_small.mean())
+    size = np.sqrt(max(float(m_small.sum()), 1.0))
+    outline = None if area is None else \
+        (np.asarray(area, np.float32) * f).reshape(-1, 1, 2)
+    spots = []
+    for (cx, cy), axes, _ in glare_spots(small, AREA_SETTINGS["simsala-hopp"]):
+        reach = max(axes) / 2 + settings.glare_near * size
+        if outline is None or cv2.pointPolygonTest(outline, (cx, cy), True) >= -reach:
+            spots.append((cx / f, cy / f))
+    corners = None if area is None else np.asarray(area, np.float64)
+    return {
+        "bright": bright, "noise": noise, "sharpness": sharp, "edges": edges,
+        "share": share, "glare": spots,
+        "cut": corners is not None and bool(np.any(
+            (corners < -settings.cut_margin)
+            | (corners > np.array([w - 1, h - 1]) + settings.cut_margin))),
+    }
+
+
+def photo_quality(settings: QualitySettings, image: np.ndarray, area,
+                  scale: float = 1.0) -> list[str]:
+    """Warnings about `image` (working-size BGR) in the play area `area` ((N, 2) working
+    px, or None: the whole photo); positions said in photo pixels (`scale`: photo px per
+    working px)."""
+    m = measures(settings, image, area)
+    out = [f"glare from a lamp at ({x * scale:.0f}, {y * scale:.0f}) washes out part of the "
+           f"play area: tilt the phone or move the lamp" for x, y in m["glare"]]
+    if m["bright"] < settings.dark_bright or (m["bright"] < settings.noise_bright and
+                                              m["noise"] > settings.noise_ratio * m["bright"]):
+        out.append("the photo is dark and noisy: more light or hold still")
+    if m["sharpness"] < settings.blur_min:
+        out.append("the photo is blurred (moved or out of focus): hold still and let "
+                   "the camera focus")
+    if area is not None and m["share"] < settings.far_share:
+        out.append(f"the play area fills only {100 * m['share']:.0f} % of the photo: come "
+                   f"closer")
+    if m["cut"]:
+        out.append("the play area is cut off at the photo's edge: step back or centre it")
+    return out
