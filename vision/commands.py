@@ -12,7 +12,8 @@ import numpy as np
 from tablescore.errors import BadInput, OptionError
 
 STAGES = ("decode", "area", "segment", "classify", "missing", "facts", "cards", "scoring",
-          "total")  # ("missing": the last look for tiles, only where a tile is missing)
+          "quality", "total")  # ("missing": the last look for tiles, only where a tile is
+#   missing; "quality": the photo-quality warnings, `vision.quality`)
 
 
 def register(sub) -> None:
@@ -80,7 +81,7 @@ def _percentiles(values: list[float]) -> dict:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     from tablescore.cli import emit, game_options
-    from vision.pipeline import get_pipeline
+    from vision.pipeline import score_photo
 
     if args.repeat < 1:
         raise OptionError("--repeat must be at least 1")
@@ -94,24 +95,21 @@ def cmd_bench(args: argparse.Namespace) -> int:
     options = game_options(args)
     if args.game == "simsala-hopp" and not options.get("magician"):
         options["magician"] = "yellow"  # any colour: the timing does not depend on it
-    pipeline = get_pipeline()
     data = []
     for p in args.photos:
         try:
             data.append(Path(p).read_bytes())
         except OSError as exc:
             raise BadInput(f"cannot read photo {p}: {exc.strerror or exc}") from None
+    stages = STAGES
     if args.game == "mauerhuepfer":  # read by vision/mauer.py: its own stages
-        from vision.mauer import STAGES as stages
-        from vision.mauer import score_mauer_photo
+        from vision.mauer import STAGES as mauer_stages
 
-        def run(blob):
-            return score_mauer_photo(blob, options)
-    else:
-        stages = STAGES
+        stages = (*mauer_stages[:-1], "quality", "total")
 
-        def run(blob):
-            return pipeline.score(blob, args.game, options)
+    def run(blob):  # what `tablescore score` runs (decode, the game's stages, quality)
+        return score_photo(blob, args.game, options)
+
     run(data[0])  # warm-up (model, caches)
     times: dict[str, list[float]] = {s: [] for s in stages}
     started = time.perf_counter()
