@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.cards.light import PaperLightSettings, paper_gains
+from vision.cards.light import PAPER_LIGHT, PaperLightSettings, paper_gains
 from vision.cards.read import (
     AT_POSITION,
     CardReader,
@@ -28,8 +28,6 @@ from vision.preprocess import apply_gains
 
 CARD_GAMES = ("magic-rabbit", "troetofanten")  # read by the card stage alone
 PAPER_LIGHT_GAMES = ("troetofanten",)  # faces on white paper: balanced by it (`paper_balanced`)
-CARD_LIGHT = PaperLightSettings(cast=1.3)  # normal light: paper gains 1.00-1.20 (committed,
-#   edition 2), a warm lamp 1.56-1.98, the harsh light 1.25-2.35
 
 
 @dataclass(frozen=True)
@@ -51,13 +49,13 @@ def photo_px_warnings(warnings: list[str], scale: float) -> list[str]:
 
 
 def paper_balanced(reader: CardReader, image: np.ndarray, game: str, pieces: list,
-                   warnings: list[str], s: PaperLightSettings = CARD_LIGHT):
+                   warnings: list[str], s: PaperLightSettings = PAPER_LIGHT):
     """(image, pieces, warnings): where the face-up cards' paper read first shows a strong
     cast (`vision.cards.light.paper_gains`, a gain of `s.cast` or more), the photo balanced
     by it and read again; the first look's otherwise."""
     if s.cast <= 0:
         return image, pieces, warnings
-    gains = paper_gains(image, pieces, s)
+    gains = paper_gains(image, pieces, reader.settings, s)
     if gains.max() < s.cast:
         return image, pieces, warnings
     image = apply_gains(image, gains)

@@ -10,7 +10,7 @@ import pytest
 from vision.cards.geometry import SPECS
 from vision.cards.light import PaperLightSettings, paper_gains
 from vision.cards.pieces import CardPiece
-from vision.cards.read import card_frame
+from vision.cards.read import READ, card_frame
 from vision.cards.stage import paper_balanced
 
 ASPECT = SPECS["troetofanten"].aspect
@@ -44,7 +44,7 @@ CARDS = [card("elephant-3", (80, 100)), card("tamer", (200, 100))]
     ((1.0, 0.9, 0.75), 1.25, 1.4),  # cool daylight: red needs ~1 / 0.75
 ])
 def test_paper_gains_follow_the_light(light, least, most):
-    g = paper_gains(photo(light), CARDS, S)
+    g = paper_gains(photo(light), CARDS, s=S)
     assert least <= g.max() <= most
 
 
@@ -54,11 +54,13 @@ def test_paper_gains_follow_the_light(light, least, most):
     [card("elephant-3", (80, 100), 0.5), card("tamer", (200, 100), 0.5)],  # unsure readings
 ])
 def test_no_estimate_without_sure_face_up_cards(pieces):
-    assert np.array_equal(paper_gains(photo((0.55, 0.8, 1.0)), pieces, S), np.ones(3))
+    assert np.array_equal(paper_gains(photo((0.55, 0.8, 1.0)), pieces, s=S), np.ones(3))
 
 
 class Reader:
     """Reads CARDS again, noting the image it was given."""
+
+    settings = READ
 
     def __init__(self):
         self.seen = []
@@ -82,3 +84,8 @@ def test_read_again_only_under_a_strong_cast(light, again):
         assert paper.max() - paper.min() < 12
     else:
         assert out is img
+
+
+def test_min_cards_at_least_one():
+    with pytest.raises(ValueError):
+        PaperLightSettings(min_cards=0)  # (no card: a NaN median would black out the photo)
