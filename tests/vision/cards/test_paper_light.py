@@ -22,14 +22,14 @@ def card(label, centre, conf=0.95, width=40.0) -> CardPiece:
     return CardPiece(label, conf, frame[0].copy(), frame, 0.0, width)
 
 
-def photo(light) -> np.ndarray:
-    """A dark green table with two white cards (a red figure on each) under `light` (B, G, R
-    gains on the uint8 values), seeded noise."""
+def photo(light, papers=((235, 235, 235),) * 2) -> np.ndarray:
+    """A dark green table with two cards (a red figure on each) on `papers` (BGR) under
+    `light` (B, G, R gains on the uint8 values), seeded noise."""
     rng = np.random.default_rng(3)
     img = np.empty((200, 300, 3), np.float32)
     img[:] = (40, 90, 50)
-    for cx in (80, 200):
-        img[60:140, cx - 25:cx + 25] = (235, 235, 235)  # the paper
+    for cx, paper in zip((80, 200), papers, strict=True):
+        img[60:140, cx - 25:cx + 25] = paper  # the paper
         img[85:115, cx - 10:cx + 10] = (30, 30, 200)  # the figure
     img += rng.normal(0, 3, img.shape)
     return np.clip(img * np.asarray(light, np.float32), 0, 255).astype(np.uint8)
@@ -89,3 +89,13 @@ def test_read_again_only_under_a_strong_cast(light, again):
 def test_min_cards_at_least_one():
     with pytest.raises(ValueError):
         PaperLightSettings(min_cards=0)  # (no card: a NaN median would black out the photo)
+
+
+def test_one_cream_card_is_no_cast():
+    """White light, a white card and one with cream artwork (which alone needs a blue gain
+    of 2): the median of two is their mean (a gain of ~1.34, over the cast), yet only one
+    card needs it: not balanced, not read again."""
+    r, img = Reader(), photo((1.0, 1.0, 1.0), ((235, 235, 235), (120, 210, 240)))
+    assert np.array_equal(paper_gains(img, CARDS, s=S), np.ones(3))
+    out, _, warnings = paper_balanced(r, img, "troetofanten", CARDS, ["first"], S)
+    assert out is img and not r.seen and warnings == ["first"]
