@@ -49,17 +49,17 @@ def photo_px_warnings(warnings: list[str], scale: float) -> list[str]:
 
 
 def paper_balanced(reader: CardReader, image: np.ndarray, game: str, pieces: list,
-                   warnings: list[str], s: PaperLightSettings = PAPER_LIGHT):
+                   warnings: list[str], s: PaperLightSettings = PAPER_LIGHT, area=None):
     """(image, pieces, warnings): where the face-up cards' paper read first shows a strong
     cast (`vision.cards.light.paper_gains`, a gain of `s.cast` or more), the photo balanced
-    by it and read again; the first look's otherwise."""
+    by it and read again (with the first look's `area`); the first look's otherwise."""
     if s.cast <= 0:
         return image, pieces, warnings
     gains = paper_gains(image, pieces, reader.settings, s)
     if gains.max() < s.cast:
         return image, pieces, warnings
     image = apply_gains(image, gains)
-    pieces, warnings = reader.read_pieces(image, game)
+    pieces, warnings = reader.read_pieces(image, game, area)
     return image, pieces, warnings
 
 
@@ -67,7 +67,8 @@ def read_cards(reader: CardReader, image: np.ndarray, scale: float, game: str,
                area=None) -> CardResult:
     pieces, warnings = reader.read_pieces(image, game, area)
     if game in PAPER_LIGHT_GAMES:
-        image, pieces, warnings = paper_balanced(reader, image, game, pieces, warnings)
+        image, pieces, warnings = paper_balanced(reader, image, game, pieces, warnings,
+                                                   area=area)
     if game == "magic-rabbit":
         from vision.cards.lineup import settle_numbers
 

@@ -63,10 +63,11 @@ class Reader:
     settings = READ
 
     def __init__(self):
-        self.seen = []
+        self.seen, self.areas = [], []
 
     def read_pieces(self, image, game, area=None):
         self.seen.append(image)
+        self.areas.append(area)
         return list(CARDS), ["again"]
 
 
@@ -76,8 +77,10 @@ class Reader:
 ])
 def test_read_again_only_under_a_strong_cast(light, again):
     r, img = Reader(), photo(light)
-    out, pieces, warnings = paper_balanced(r, img, "troetofanten", CARDS, ["first"], S)
+    out, pieces, warnings = paper_balanced(r, img, "troetofanten", CARDS, ["first"], S,
+                                           area="the cloth")
     assert (len(r.seen) == 1) == again
+    assert r.areas == (["the cloth"] if again else [])  # the second read keeps the area
     assert warnings == (["again"] if again else ["first"])
     if again:  # the paper comes out grey
         paper = out[65:80, 60:70].reshape(-1, 3).mean(axis=0)
