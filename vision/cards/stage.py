@@ -52,15 +52,22 @@ def paper_balanced(reader: CardReader, image: np.ndarray, game: str, pieces: lis
                    warnings: list[str], s: PaperLightSettings = PAPER_LIGHT, area=None):
     """(image, pieces, warnings): where the face-up cards' paper read first shows a strong
     cast (`vision.cards.light.paper_gains`, a gain of `s.cast` or more), the photo balanced
-    by it and read again (with the first look's `area`); the first look's otherwise."""
+    by it and read again (with the first look's `area`), and the first look's cards the
+    second has nothing within half a card's width of added back (a card a mixed light hid
+    from the balanced look); the first look's otherwise, or where the second reads nothing."""
     if s.cast <= 0:
         return image, pieces, warnings
     gains = paper_gains(image, pieces, reader.settings, s)
     if gains.max() < s.cast:
         return image, pieces, warnings
-    image = apply_gains(image, gains)
-    pieces, warnings = reader.read_pieces(image, game, area)
-    return image, pieces, warnings
+    balanced = apply_gains(image, gains)
+    again, warnings2 = reader.read_pieces(balanced, game, area)
+    if not again:
+        return image, pieces, warnings
+    centres = np.array([p.center for p in again])
+    lost = [p for p in pieces
+            if np.linalg.norm(centres - p.center, axis=1).min() >= 0.5 * p.width]
+    return balanced, again + lost, warnings2
 
 
 def read_cards(reader: CardReader, image: np.ndarray, scale: float, game: str,
