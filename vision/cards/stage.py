@@ -52,9 +52,10 @@ def paper_balanced(reader: CardReader, image: np.ndarray, game: str, pieces: lis
                    warnings: list[str], s: PaperLightSettings = PAPER_LIGHT, area=None):
     """(image, pieces, warnings): where the face-up cards' paper read first shows a strong
     cast (`vision.cards.light.paper_gains`, a gain of `s.cast` or more), the photo balanced
-    by it and read again (with the first look's `area`), and the first look's cards the
-    second has nothing within half a card's width of added back (a card a mixed light hid
-    from the balanced look); the first look's otherwise, or where the second reads nothing."""
+    by it and read again (with the first look's `area`), the second reading kept; the first
+    look's otherwise, or where the second reads nothing (not a card left for scoring).
+    (Tried, not kept: adding back the first look's cards the second has nothing within half
+    a width of: light_eval worse on balance, docs/cards.md.)"""
     if s.cast <= 0:
         return image, pieces, warnings
     gains = paper_gains(image, pieces, reader.settings, s)
@@ -64,10 +65,7 @@ def paper_balanced(reader: CardReader, image: np.ndarray, game: str, pieces: lis
     again, warnings2 = reader.read_pieces(balanced, game, area)
     if not again:
         return image, pieces, warnings
-    centres = np.array([p.center for p in again])
-    lost = [p for p in pieces
-            if np.linalg.norm(centres - p.center, axis=1).min() >= 0.5 * p.width]
-    return balanced, again + lost, warnings2
+    return balanced, again, warnings2
 
 
 def read_cards(reader: CardReader, image: np.ndarray, scale: float, game: str,

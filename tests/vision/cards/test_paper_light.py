@@ -104,13 +104,11 @@ def test_one_cream_card_is_no_cast():
     assert out is img and not r.seen and warnings == ["first"]
 
 
-@pytest.mark.parametrize("second, kept", [
-    ([], 2),  # the balanced look reads nothing: the first look's, whole
-    ([CARDS[0]], 2),  # it lost the tamer: added back from the first look
-    ([card("elephant-3", (85, 100)), card("tamer", (203, 98))], 2),  # both: no doubles
-    ([card("elephant-3", (80, 100)), card("tamer", (200, 100)), card("back", (140, 30))], 3),
+@pytest.mark.parametrize("second", [
+    [],  # the balanced look reads nothing: the first look's, whole
+    [CARDS[0]],  # it reads something: its reading
 ])
-def test_second_look_keeps_what_the_first_found(second, kept):
+def test_an_empty_second_look_keeps_the_first(second):
     class Second(Reader):
         def read_pieces(self, image, game, area=None):
             self.seen.append(image)
@@ -118,10 +116,8 @@ def test_second_look_keeps_what_the_first_found(second, kept):
 
     r, img = Second(), photo((0.55, 0.8, 1.0))
     out, pieces, warnings = paper_balanced(r, img, "troetofanten", CARDS, ["first"], S)
-    assert len(r.seen) == 1 and len(pieces) == kept
+    assert len(r.seen) == 1
     if not second:
         assert out is img and pieces == CARDS and warnings == ["first"]
     else:
-        assert out is not img and warnings == ["again"]
-        assert pieces[:len(second)] == second
-        assert {p.label for p in pieces} >= {"elephant-3", "tamer"}
+        assert out is not img and pieces == second and warnings == ["again"]
