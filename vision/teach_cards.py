@@ -904,8 +904,9 @@ def near_width(pieces: list[CardPiece], at, default: float) -> float:
 
 def _reader_examples(reader, image, game, area, label, taps, scale, name, tg, settings):
     """[(piece, label, source)] from the reader's own pieces (a whole `read_pieces` pass:
-    their crops are exactly the ones scoring sees); a tap on a piece the reader drops names
-    the nearest key point (`_every_key_point`)."""
+    their crops are exactly the ones scoring sees, unbalanced: scoring balances a strong
+    cast, `vision.cards.stage.paper_balanced`); a tap on a piece the reader drops names the
+    nearest key point (`_every_key_point`)."""
     found, _ = reader.read_pieces(image, game, area)
     found = [p for p in found if p.label in tg.card_labels and p.frame is not None]
     if taps is None:

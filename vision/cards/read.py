@@ -1145,6 +1145,12 @@ def unseen_cards(pieces: list[CardPiece],
 PAPER_BINS = [12, 8, 8]
 
 
+def sure_faces(pieces: list[CardPiece], settings: ReadSettings = READ) -> list[CardPiece]:
+    """The face-up cards read with `paper_min_conf` or more: their paper is the cards' look
+    (`paper_regions`) and shows the light's colour (`vision.cards.light.paper_gains`)."""
+    return [p for p in pieces if p.label != "back" and p.confidence >= settings.paper_min_conf]
+
+
 def paper_regions(image: np.ndarray, pieces: list[CardPiece], settings: ReadSettings = READ
                   ) -> list[tuple[np.ndarray, float, float, float]]:
     """Card-shaped regions that look like the face-up cards read but
@@ -1157,7 +1163,7 @@ def paper_regions(image: np.ndarray, pieces: list[CardPiece], settings: ReadSett
     nothing where fewer than 2 cards were read surely. Returns `card_shaped`'s (centre,
     angle of the short side, short side px, long / short side) per region."""
     s = settings
-    sure = [p for p in pieces if p.label != "back" and p.confidence >= s.paper_min_conf]
+    sure = sure_faces(pieces, s)
     if len(sure) < 2:
         return []
     f, small = 1.0, image

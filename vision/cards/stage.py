@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.cards.light import PaperLightSettings, paper_gains
+from vision.cards.light import PAPER_LIGHT, PaperLightSettings, paper_gains
 from vision.cards.read import (
     AT_POSITION,
     CardReader,
@@ -28,8 +28,6 @@ from vision.preprocess import apply_gains
 
 CARD_GAMES = ("magic-rabbit", "troetofanten")  # read by the card stage alone
 PAPER_LIGHT_GAMES = ("troetofanten",)  # faces on white paper: balanced by it (`paper_balanced`)
-CARD_LIGHT = PaperLightSettings(cast=1.3)  # normal light: paper gains 1.00-1.20 (committed,
-#   edition 2), a warm lamp 1.56-1.98, the harsh light 1.25-2.35
 
 
 @dataclass(frozen=True)
@@ -51,25 +49,31 @@ def photo_px_warnings(warnings: list[str], scale: float) -> list[str]:
 
 
 def paper_balanced(reader: CardReader, image: np.ndarray, game: str, pieces: list,
-                   warnings: list[str], s: PaperLightSettings = CARD_LIGHT):
+                   warnings: list[str], s: PaperLightSettings = PAPER_LIGHT, area=None):
     """(image, pieces, warnings): where the face-up cards' paper read first shows a strong
     cast (`vision.cards.light.paper_gains`, a gain of `s.cast` or more), the photo balanced
-    by it and read again; the first look's otherwise."""
+    by it and read again (with the first look's `area`), the second reading kept; the first
+    look's otherwise, or where the second reads nothing (not a card left for scoring).
+    (Tried, not kept: adding back the first look's cards the second has nothing within half
+    a width of: light_eval worse on balance, docs/cards.md.)"""
     if s.cast <= 0:
         return image, pieces, warnings
-    gains = paper_gains(image, pieces, s)
+    gains = paper_gains(image, pieces, reader.settings, s)
     if gains.max() < s.cast:
         return image, pieces, warnings
-    image = apply_gains(image, gains)
-    pieces, warnings = reader.read_pieces(image, game)
-    return image, pieces, warnings
+    balanced = apply_gains(image, gains)
+    again, warnings2 = reader.read_pieces(balanced, game, area)
+    if not again:
+        return image, pieces, warnings
+    return balanced, again, warnings2
 
 
 def read_cards(reader: CardReader, image: np.ndarray, scale: float, game: str,
                area=None) -> CardResult:
     pieces, warnings = reader.read_pieces(image, game, area)
     if game in PAPER_LIGHT_GAMES:
-        image, pieces, warnings = paper_balanced(reader, image, game, pieces, warnings)
+        image, pieces, warnings = paper_balanced(reader, image, game, pieces, warnings,
+                                                   area=area)
     if game == "magic-rabbit":
         from vision.cards.lineup import settle_numbers
 
