@@ -421,6 +421,8 @@ def shadow_edge(small_bgr: np.ndarray, settings: AreaSettings, prob: np.ndarray 
                 sides.append((pts2, n2))
                 gains = np.sqrt(gains * gains2)
                 break
+        if len(sides) == 1 and not _shade_holds(mean3, pts, n, k):
+            continue  # a narrow band whose far edge Hough missed: not a half-plane's shade
         if prob is not None and not shadow_cuts_mask(prob, [(p[0], m) for p, m in sides],
                                                      settings):
             continue
@@ -437,6 +439,24 @@ def shadow_edge(small_bgr: np.ndarray, settings: AreaSettings, prob: np.ndarray 
             out.append((p[0], m, (offs.astype(np.float32), wgt.astype(np.float32))))
         return gains, out
     return None
+
+
+def _shade_holds(mean3: np.ndarray, pts: np.ndarray, n: np.ndarray, k: float) -> bool:
+    """Whether a lone edge's shade (beyond the points `pts` on its step, along the normal
+    `n`) still holds 6 `k` farther in: the median linear lightness there nearer the
+    shade's (`k` inside) than the lit side's (`k` outside). A narrow band's shadow (an arm,
+    a pole, a cable seen from afar) whose far edge Hough missed is lit again by then; lit
+    as a half-plane, the cloth beyond it would be washed out. Too few points inside the
+    photo that far in (the edge along its border): True."""
+    h, w = mean3.shape[:2]
+    at = [np.round(pts + d * k * n).astype(int) for d in (-1.0, 1.0, 6.0)]
+    ok = np.logical_and.reduce([(q[:, 0] >= 0) & (q[:, 0] < w) & (q[:, 1] >= 0)
+                                & (q[:, 1] < h) for q in at])
+    if ok.sum() < max(3, 0.25 * len(pts)):
+        return True
+    lit, shade, deep = (float(np.median(_LOG_LINEAR[mean3[q[ok, 1], q[ok, 0]]].mean(1)))
+                        for q in at)
+    return abs(deep - shade) < abs(deep - lit)
 
 
 def _line_distance(shape, p, n) -> np.ndarray:

@@ -433,3 +433,20 @@ def test_relight_shadow_lights_a_band_only():
     inside, beyond = (rel > 8) & (rel < 52), rel > 68
     assert np.abs(out.astype(int) - clean)[inside].mean() < 8
     assert np.abs(out.astype(int) - clean)[beyond].mean() < 2
+
+
+@pytest.mark.parametrize("band", [16, 20])
+def test_shadow_edge_takes_a_narrow_band_for_no_half_plane(band):
+    """An arm's or a cable's shadow seen from afar (a band 16-20 px wide, its far edge
+    too close for Hough to tell apart): not lit as a half-plane (the lit cloth beyond the
+    band washed out), but either left alone or lit as a band between two edges."""
+    from vision.area import relight_shadow, shadow_edge
+
+    clean = cloth_table()
+    dark = shadowed(clean, band=band)
+    edge = shadow_edge(dark, CLOTH)
+    assert edge is None or len(edge[1]) == 2
+    out = relight_shadow(dark, edge)
+    yy, xx = np.mgrid[0:360, 0:480]
+    beyond = yy - 140 - 0.3 * xx > band + 8
+    assert np.abs(out.astype(int) - clean)[beyond].mean() < 2
