@@ -378,8 +378,10 @@ def shadow_edge(small_bgr: np.ndarray, settings: AreaSettings, prob: np.ndarray 
     tried: list = []
     found: list = []  # (share, points on the step, normal into the shade, gains)
     for rho, th in lines[:300, 0]:  # (the strongest first)
-        if any(abs(rho - r) < 8 and abs(th - t) < 0.06 for r, t in tried):
-            continue  # (near duplicates of a line tried)
+        if any((abs(rho - r) < 4 and abs(th - t) < 0.06)
+               or (abs(rho + r) < 4 and abs(abs(th - t) - np.pi) < 0.06) for r, t in tried):
+            continue  # (near duplicates of a line tried: within 4 half-size px = 2 k at the
+            # working size, a band's second edge farther; Hough's (rho, ~0) is (-rho, ~pi))
         tried.append((rho, th))
         if len(tried) > settings.shadow_lines:
             break
