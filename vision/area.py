@@ -429,8 +429,11 @@ def shadow_edge(small_bgr: np.ndarray, settings: AreaSettings, prob: np.ndarray 
                                                      settings):
             continue
         out = []
+        reach = 3 * k
+        if len(sides) == 2:  # a band: each edge's profile stops halfway to the other edge
+            reach = min(reach, np.floor(float((sides[1][0][0] - sides[0][0][0]) @ n) / 2))
         for p, m in sides:  # each edge's own profile: the shade's share of the step
-            offs = np.arange(-3 * k, 3 * k + 1)
+            offs = np.arange(-reach, reach + 1)
             q = np.round(p[None, :, :] + offs[:, None, None] * m).astype(int)
             q[..., 0] = np.clip(q[..., 0], 0, w - 1)
             q[..., 1] = np.clip(q[..., 1], 0, h - 1)

@@ -450,3 +450,22 @@ def test_shadow_edge_takes_a_narrow_band_for_no_half_plane(band):
     yy, xx = np.mgrid[0:360, 0:480]
     beyond = yy - 140 - 0.3 * xx > band + 8
     assert np.abs(out.astype(int) - clean)[beyond].mean() < 2
+
+
+def test_shadow_edge_band_profiles_stop_halfway():
+    """A band narrower than 6 `shadow_offset` (24 px): each edge's profile reaches no
+    farther than halfway to the other edge (not across it), the band lit, beyond it not."""
+    from vision.area import relight_shadow, shadow_edge
+
+    clean = cloth_table()
+    dark = shadowed(clean, band=24)
+    edge = shadow_edge(dark, CLOTH)
+    assert edge is not None and len(edge[1]) == 2
+    (p1, n1, (offs1, _)), (p2, _, (offs2, _)) = edge[1]
+    half = float((p2 - p1) @ n1) / 2
+    assert max(np.abs(offs1).max(), np.abs(offs2).max()) <= half
+    out = relight_shadow(dark, edge)
+    yy, xx = np.mgrid[0:360, 0:480]
+    rel = yy - 140 - 0.3 * xx
+    assert np.abs(out.astype(int) - clean)[(rel > 4) & (rel < 20)].mean() < 8
+    assert np.abs(out.astype(int) - clean)[(rel < -4) | (rel > 32)].mean() < 2
