@@ -435,6 +435,31 @@ def test_relight_shadow_lights_a_band_only():
     assert np.abs(out.astype(int) - clean)[beyond].mean() < 2
 
 
+@pytest.mark.parametrize("mask, found", [
+    ("cloth", True),  # the network's mask is the cloth, the shadow's edge runs through it
+    ("far", False),  # a mask in the lit corner far from the edge: a table's step, left alone
+    ("zero", True),  # an empty mask: as with no mask (the shadow may hide the area)
+])
+def test_shadow_edge_only_where_it_cuts_the_mask(mask, found):
+    from vision.area import shadow_cuts_mask, shadow_edge
+
+    dark = shadowed(cloth_table())
+    prob = np.zeros(dark.shape[:2], np.float32)
+    if mask == "cloth":
+        prob[60:300, 140:380] = 1.0
+    elif mask == "far":
+        prob[5:40, 5:100] = 1.0
+    edge = shadow_edge(dark, CLOTH, prob)
+    assert (edge is not None) == found
+    alone = shadow_edge(dark, CLOTH)
+    sides = [(p, n) for p, n, _ in alone[1]]
+    assert shadow_cuts_mask(prob, sides, CLOTH) == found
+    if found:  # the same edge as without the mask
+        assert np.allclose(edge[0], alone[0])
+        assert all(np.allclose(a[0], b[0]) and np.allclose(a[1], b[1])
+                   for a, b in zip(edge[1], alone[1], strict=True))
+
+
 @pytest.mark.parametrize("band", [16, 20])
 def test_shadow_edge_takes_a_narrow_band_for_no_half_plane(band):
     """An arm's or a cable's shadow seen from afar (a band 16-20 px wide, its far edge
