@@ -141,7 +141,7 @@ class AreaSettings:
     glare_ellipse_fill: float = 0.85
     glare_ring_max: float = 135.0
     glare_reach: float = 3.0
-    # A hard shadow across the area (a phone or a person over the table) is lit up before
+    # A hard shadow across the area (a person or a lamp's arm over the table) is lit up before
     # any look (`shadow_edge`, `relight_shadow`): the network's mask and the cues stopped at
     # its edge. A shadow's edge is a long straight line (Hough, the `shadow_lines` strongest
     # distinct ones, at least `shadow_min_len` of the photo's short side inside it) across
@@ -151,7 +151,11 @@ class AreaSettings:
     # apart by at most `shadow_chroma` (brightest / darkest), it agrees (log ratio within
     # `shadow_tol`, each channel's within `shadow_tol_chroma` of the median) on at least
     # `shadow_share` of the line and is missing on no run longer than `shadow_gap` of it (a
-    # stripe of the table ends under the cloth; a shadow crosses it). `shadow_share` 0: off.
+    # stripe of the table ends under the cloth; a shadow crosses it), both counted along the
+    # whole line inside the photo: only an edge straight across the photo is taken (a
+    # person's or a lamp arm's shadow; not a phone's, nor any edge that ends on the table).
+    # A lone edge's shade must still hold 6 `shadow_offset` farther in (`_shade_holds`: a
+    # narrow band whose far edge Hough missed is no half-plane). `shadow_share` 0: off.
     shadow_share: float = 0.0
     shadow_lines: int = 16
     shadow_min_len: float = 0.6
