@@ -141,7 +141,7 @@ class AreaSettings:
     glare_ellipse_fill: float = 0.85
     glare_ring_max: float = 135.0
     glare_reach: float = 3.0
-    # A hard shadow across the area (a phone or a person over the table) is lit up before
+    # A hard shadow across the area (a person or a lamp's arm over the table) is lit up before
     # any look (`shadow_edge`, `relight_shadow`): the network's mask and the cues stopped at
     # its edge. A shadow's edge is a long straight line (Hough, the `shadow_lines` strongest
     # distinct ones, at least `shadow_min_len` of the photo's short side inside it) across
@@ -151,7 +151,11 @@ class AreaSettings:
     # apart by at most `shadow_chroma` (brightest / darkest), it agrees (log ratio within
     # `shadow_tol`, each channel's within `shadow_tol_chroma` of the median) on at least
     # `shadow_share` of the line and is missing on no run longer than `shadow_gap` of it (a
-    # stripe of the table ends under the cloth; a shadow crosses it). `shadow_share` 0: off.
+    # stripe of the table ends under the cloth; a shadow crosses it), both counted along the
+    # whole line inside the photo: only an edge straight across the photo is taken (a
+    # person's or a lamp arm's shadow; not a phone's, nor any edge that ends on the table).
+    # A lone edge's shade must still hold 6 `shadow_offset` farther in (`_shade_holds`: a
+    # narrow band whose far edge Hough missed is no half-plane). `shadow_share` 0: off.
     shadow_share: float = 0.0
     shadow_lines: int = 16
     shadow_min_len: float = 0.6
@@ -387,8 +391,10 @@ def shadow_edge(small_bgr: np.ndarray, settings: AreaSettings, prob: np.ndarray 
     tried: list = []
     found: list = []  # (share, points on the step, normal into the shade, gains)
     for rho, th in lines[:300, 0]:  # (the strongest first)
-        if any(abs(rho - r) < 8 and abs(th - t) < 0.06 for r, t in tried):
-            continue  # (near duplicates of a line tried)
+        if any((abs(rho - r) < 4 and abs(th - t) < 0.06)
+               or (abs(rho + r) < 4 and abs(abs(th - t) - np.pi) < 0.06) for r, t in tried):
+            continue  # (near duplicates of a line tried: within 4 half-size px = 2 k at the
+            # working size, a band's second edge farther; Hough's (rho, ~0) is (-rho, ~pi))
         tried.append((rho, th))
         if len(tried) > settings.shadow_lines:
             break
@@ -430,12 +436,17 @@ def shadow_edge(small_bgr: np.ndarray, settings: AreaSettings, prob: np.ndarray 
                 sides.append((pts2, n2))
                 gains = np.sqrt(gains * gains2)
                 break
+        if len(sides) == 1 and not _shade_holds(mean3, pts, n, k):
+            continue  # a narrow band whose far edge Hough missed: not a half-plane's shade
         if prob is not None and not shadow_cuts_mask(prob, [(p[0], m) for p, m in sides],
                                                      settings):
             continue
         out = []
+        reach = 3 * k
+        if len(sides) == 2:  # a band: each edge's profile stops halfway to the other edge
+            reach = min(reach, np.floor(float((sides[1][0][0] - sides[0][0][0]) @ n) / 2))
         for p, m in sides:  # each edge's own profile: the shade's share of the step
-            offs = np.arange(-3 * k, 3 * k + 1)
+            offs = np.arange(-reach, reach + 1)
             q = np.round(p[None, :, :] + offs[:, None, None] * m).astype(int)
             q[..., 0] = np.clip(q[..., 0], 0, w - 1)
             q[..., 1] = np.clip(q[..., 1], 0, h - 1)
@@ -446,6 +457,24 @@ def shadow_edge(small_bgr: np.ndarray, settings: AreaSettings, prob: np.ndarray 
             out.append((p[0], m, (offs.astype(np.float32), wgt.astype(np.float32))))
         return gains, out
     return None
+
+
+def _shade_holds(mean3: np.ndarray, pts: np.ndarray, n: np.ndarray, k: float) -> bool:
+    """Whether a lone edge's shade (beyond the points `pts` on its step, along the normal
+    `n`) still holds 6 `k` farther in: the median linear lightness there nearer the
+    shade's (`k` inside) than the lit side's (`k` outside). A narrow band's shadow (an arm,
+    a pole, a cable seen from afar) whose far edge Hough missed is lit again by then; lit
+    as a half-plane, the cloth beyond it would be washed out. Too few points inside the
+    photo that far in (the edge along its border): True."""
+    h, w = mean3.shape[:2]
+    at = [np.round(pts + d * k * n).astype(int) for d in (-1.0, 1.0, 6.0)]
+    ok = np.logical_and.reduce([(q[:, 0] >= 0) & (q[:, 0] < w) & (q[:, 1] >= 0)
+                                & (q[:, 1] < h) for q in at])
+    if ok.sum() < max(3, 0.25 * len(pts)):
+        return True
+    lit, shade, deep = (float(np.median(_LOG_LINEAR[mean3[q[ok, 1], q[ok, 0]]].mean(1)))
+                        for q in at)
+    return abs(deep - shade) < abs(deep - lit)
 
 
 def _line_distance(shape, p, n) -> np.ndarray:

@@ -436,3 +436,64 @@ def test_relight_shadow_lights_a_band_only():
     inside, beyond = (rel > 8) & (rel < 52), rel > 68
     assert np.abs(out.astype(int) - clean)[inside].mean() < 8
     assert np.abs(out.astype(int) - clean)[beyond].mean() < 2
+
+
+@pytest.mark.parametrize("mask, found", [
+    ("cloth", True),  # the network's mask is the cloth, the shadow's edge runs through it
+    ("far", False),  # a mask in the lit corner far from the edge: a table's step, left alone
+    ("zero", True),  # an empty mask: as with no mask (the shadow may hide the area)
+])
+def test_shadow_edge_only_where_it_cuts_the_mask(mask, found):
+    from vision.area import shadow_cuts_mask, shadow_edge
+
+    dark = shadowed(cloth_table())
+    prob = np.zeros(dark.shape[:2], np.float32)
+    if mask == "cloth":
+        prob[60:300, 140:380] = 1.0
+    elif mask == "far":
+        prob[5:40, 5:100] = 1.0
+    edge = shadow_edge(dark, CLOTH, prob)
+    assert (edge is not None) == found
+    alone = shadow_edge(dark, CLOTH)
+    sides = [(p, n) for p, n, _ in alone[1]]
+    assert shadow_cuts_mask(prob, sides, CLOTH) == found
+    if found:  # the same edge as without the mask
+        assert np.allclose(edge[0], alone[0])
+        assert all(np.allclose(a[0], b[0]) and np.allclose(a[1], b[1])
+                   for a, b in zip(edge[1], alone[1], strict=True))
+
+
+@pytest.mark.parametrize("band", [16, 20])
+def test_shadow_edge_takes_a_narrow_band_for_no_half_plane(band):
+    """An arm's or a cable's shadow seen from afar (a band 16-20 px wide, its far edge
+    too close for Hough to tell apart): not lit as a half-plane (the lit cloth beyond the
+    band washed out), but either left alone or lit as a band between two edges."""
+    from vision.area import relight_shadow, shadow_edge
+
+    clean = cloth_table()
+    dark = shadowed(clean, band=band)
+    edge = shadow_edge(dark, CLOTH)
+    assert edge is None or len(edge[1]) == 2
+    out = relight_shadow(dark, edge)
+    yy, xx = np.mgrid[0:360, 0:480]
+    beyond = yy - 140 - 0.3 * xx > band + 8
+    assert np.abs(out.astype(int) - clean)[beyond].mean() < 2
+
+
+def test_shadow_edge_band_profiles_stop_halfway():
+    """A band narrower than 6 `shadow_offset` (24 px): each edge's profile reaches no
+    farther than halfway to the other edge (not across it), the band lit, beyond it not."""
+    from vision.area import relight_shadow, shadow_edge
+
+    clean = cloth_table()
+    dark = shadowed(clean, band=24)
+    edge = shadow_edge(dark, CLOTH)
+    assert edge is not None and len(edge[1]) == 2
+    (p1, n1, (offs1, _)), (p2, _, (offs2, _)) = edge[1]
+    half = float((p2 - p1) @ n1) / 2
+    assert max(np.abs(offs1).max(), np.abs(offs2).max()) <= half
+    out = relight_shadow(dark, edge)
+    yy, xx = np.mgrid[0:360, 0:480]
+    rel = yy - 140 - 0.3 * xx
+    assert np.abs(out.astype(int) - clean)[(rel > 4) & (rel < 20)].mean() < 8
+    assert np.abs(out.astype(int) - clean)[(rel < -4) | (rel > 32)].mean() < 2
