@@ -750,6 +750,15 @@ def quality_outline(result: dict, scale: float):
     return hull.reshape(-1, 2).astype(np.float64) / scale
 
 
+def card_width(result: dict, scale: float) -> float | None:
+    """The median width (each polygon's shortest side) of a score's pieces, in working
+    pixels; None without polygons."""
+    ws = [min(np.linalg.norm(np.roll(q, -1, 0) - q, axis=1))
+          for q in (np.asarray(p["polygon"], np.float64) for p in result.get("pieces", ())
+                    if p.get("polygon"))]
+    return float(np.median(ws)) / scale if ws else None
+
+
 def score_photo(source: str | Path | bytes, game: str, options: dict[str, str], teach=None,
                 annotate: str | None = None) -> dict:
     """The contract's JSON object for one photo (see ../shared/contract.md), with the
@@ -783,7 +792,8 @@ def score_photo(source: str | Path | bytes, game: str, options: dict[str, str], 
         raise type(exc)(f"{exc.message}; {'; '.join(hints)}") from None
     t = time.perf_counter()
     result["warnings"] += photo_quality(QUALITY_SETTINGS[game], photo.image,
-                                        quality_outline(result, photo.scale), photo.scale)
+                                        quality_outline(result, photo.scale), photo.scale,
+                                        card_width(result, photo.scale))
     timings = result["timings_ms"]
     timings["decode"] = round((decoded - started) * 1000, 3)
     timings["quality"] = round((time.perf_counter() - t) * 1000, 3)

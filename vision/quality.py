@@ -5,9 +5,9 @@ score's `warnings` (issue 6: say what is doubted rather than guess silently).
 
 - glare: a lamp's reflection (`vision.area.glare_spots`, the spots the area stage takes off)
   on or beside the area -> "tilt the phone or move the lamp";
-- dark: the lightness of the area's brightest parts low, or its noise (the second
-  difference along rows where they are flat) high for that lightness -> "more light or
-  hold still";
+- dark: the lightness of the area's brightest parts low, or that lightness grey and the
+  noise (the second difference along rows where they are flat) high for it -> "put more
+  light on the table";
 - blur: the area's own edges are too soft. Along every `blur_step`-th row (and column) of
   the full working image, each pixel's difference to its neighbour is compared with the
   range of the row within `blur_reach` px (the edge's contrast): a sharp edge steps most of
@@ -15,8 +15,11 @@ score's `warnings` (issue 6: say what is doubted rather than guess silently).
   sharpest edges (`blur_quantile` of the strong ones) are what counts, in each direction
   alone (a motion blur softens one); the softer direction decides. Measured in pixels of
   the photo, so a photo scaled down from a sharp one stays sharp;
-- far: the area covers under `far_share` of the photo -> "come closer";
-- cut off: a corner of the area lies outside the photo -> "step back".
+- far: the area covers under `far_share` of the photo, or (card games, no area: the hull
+  of a few cards says nothing of the distance) the cards read are narrower than
+  `far_card` working px (median) -> "come closer";
+- cut off: a corner of the area lies more than `cut_margin` of the photo's long side
+  beyond its edge -> "step back".
 
 Every threshold lives in `QualitySettings`; `area` is the play area's outline (working
 pixels, any polygon) or None for the whole photo.
@@ -29,14 +32,16 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.area import AREA_SETTINGS, glare_spots
+from vision.area import AreaSettings, glare_spots
 
 
 @dataclass(frozen=True)
 class QualitySettings:
     small_side: int = 320  # the glare and lightness look at about this long side
-    # glare: spots (`glare_spots`, the area stage's own settings) whose core comes within
-    # this share of the area's size of its outline
+    # glare: spots (`glare_spots` with `glare`, of which only the glare_* thresholds count:
+    # the area stage's defaults) whose core comes within this share of the area's size of
+    # its outline
+    glare: AreaSettings = AreaSettings("red", 0.0, 0)
     glare_near: float = 0.05
     # dark: the lightness (0-255 luma, at `small_side`) of the area's brightest parts (its
     # `bright_quantile`) under this: even its white is grey (the committed scenes: 98-255,
@@ -45,13 +50,13 @@ class QualitySettings:
     dark_bright: float = 95.0
     bright_quantile: float = 0.98
     # ... or its noise (the mean |second difference| along every `blur_step`-th row at
-    # full size, where the row is flat) over this share of that lightness: a dim photo the
-    # camera amplified (the committed scenes 0.003-0.018, the dim copies 0.008-0.09), where
-    # that lightness is under `noise_bright` (a dim photo's white is grey: the dim copies
-    # 63-172; a well-lit area shrunk in a far photo packs its texture into noise-like
-    # pixel steps, 0.01-0.034 on the boards of far copies whose white is 180-250)
-    noise_ratio: float = 0.02
-    noise_bright: float = 180.0
+    # full size, where the row is flat) over this share of that lightness where that
+    # lightness is under `noise_bright`: a dim photo the camera amplified (the committed
+    # scenes 0.003-0.018, the dim copies 0.008-0.14, their white 50-172). Kept tight: a
+    # lit photo's sensor noise of sigma 2 alone is ~4 (0.02 of a white at 175, as much as
+    # most dim copies'), and felt or wood grain adds to it
+    noise_ratio: float = 0.04
+    noise_bright: float = 130.0
     noise_flat: int = 24  # a row is flat where its range within 2 px is under this
     # blur: rows / columns sampled, the reach (px) of an edge's contrast, the contrast an
     # edge needs, the quantile of the strong edges' sharpness taken, and the least sharpness
@@ -63,18 +68,24 @@ class QualitySettings:
     blur_min: float = 0.22
     blur_min_edges: int = 60  # fewer strong edges: no blur verdict
     far_share: float = 0.08  # the area's share of the photo under this: too far
-    cut_margin: float = 0.0  # px beyond the photo's edge a corner may lie
+    far_card: float = 0.0  # card games: the cards' median width (working px) under this:
+    #   too far (0: the game has an area, `far_share` decides)
+    # a corner may lie this share of the photo's long side beyond its edge (the outline's
+    # fit jitters by a pixel or so)
+    cut_margin: float = 0.01
 
 
 # per game: the area's share of the photo under which it is too far (`far_share`; the
-# smallest shares in the first 12 committed scenes: arena 0.09, cloth 0.09, board 0.07,
-# the hull of a Magic Rabbit line 0.05, of Troetofanten cards 0.07)
+# smallest shares in the first 12 committed scenes: arena 0.09, cloth 0.09, board 0.07);
+# the card games: the cards' median width (`far_card`, working px) a little under the
+# narrowest of the committed and fresh scenes' (Magic Rabbit 40.9, Troetofanten 32.2: a
+# fresh spread the reader already reads again enlarged, its own `far_card` being 40)
 QUALITY_SETTINGS = {
     "simsala-hopp": QualitySettings(far_share=0.07),
     "hop-la-bille": QualitySettings(far_share=0.07),
     "mauerhuepfer": QualitySettings(far_share=0.05),
-    "magic-rabbit": QualitySettings(far_share=0.03),
-    "troetofanten": QualitySettings(far_share=0.05),
+    "magic-rabbit": QualitySettings(far_card=38.0),
+    "troetofanten": QualitySettings(far_card=30.0),
 }
 
 
@@ -149,35 +160,51 @@ def measures(settings: QualitySettings, image: np.ndarray, area) -> dict:
     outline = None if area is None else \
         (np.asarray(area, np.float32) * f).reshape(-1, 1, 2)
     spots = []
-    for (cx, cy), axes, _ in glare_spots(small, AREA_SETTINGS["simsala-hopp"]):
+    for (cx, cy), axes, _ in glare_spots(small, settings.glare):
         reach = max(axes) / 2 + settings.glare_near * size
         if outline is None or cv2.pointPolygonTest(outline, (cx, cy), True) >= -reach:
             spots.append((cx / f, cy / f))
     corners = None if area is None else np.asarray(area, np.float64)
+    # the photo's edge: its pixels' centres at 0 .. w - 1, their outer sides at -0.5, w - 0.5
+    margin = settings.cut_margin * max(h, w)
     return {
         "bright": bright, "noise": noise, "sharpness": sharp, "edges": edges,
         "share": share, "glare": spots,
         "cut": corners is not None and bool(np.any(
-            (corners < -settings.cut_margin)
-            | (corners > np.array([w - 1, h - 1]) + settings.cut_margin))),
+            (corners < -0.5 - margin) | (corners > np.array([w - 0.5, h - 0.5]) + margin))),
     }
 
 
+def where(x: float, y: float, w: int, h: int) -> str:
+    """Where (x, y) lies in a w x h photo, in words (its thirds): "top left", "centre",
+    "bottom" ..."""
+    row = ("top", "", "bottom")[min(2, max(0, int(3 * y / h)))]
+    col = ("left", "", "right")[min(2, max(0, int(3 * x / w)))]
+    return " ".join(t for t in (row, col) if t) or "centre"
+
+
 def photo_quality(settings: QualitySettings, image: np.ndarray, area,
-                  scale: float = 1.0) -> list[str]:
+                  scale: float = 1.0, card_width: float | None = None) -> list[str]:
     """Warnings about `image` (working-size BGR) in the play area `area` ((N, 2) working
-    px, or None: the whole photo); positions said in photo pixels (`scale`: photo px per
-    working px)."""
+    px, or None: the whole photo); positions said in words and in photo pixels (`scale`:
+    photo px per working px). `card_width`: the card games' median card width (working
+    px), judged against `far_card` instead of the area's share (said in photo px)."""
     m = measures(settings, image, area)
-    out = [f"glare from a lamp at ({x * scale:.0f}, {y * scale:.0f}) washes out part of the "
-           f"play area: tilt the phone or move the lamp" for x, y in m["glare"]]
+    h, w = image.shape[:2]
+    out = [f"glare from a lamp at the {where(x, y, w, h)} of the photo (at ({x * scale:.0f}, "
+           f"{y * scale:.0f})) washes out part of the play area: tilt the phone or move the "
+           f"lamp" for x, y in m["glare"]]
     if m["bright"] < settings.dark_bright or (m["bright"] < settings.noise_bright and
                                               m["noise"] > settings.noise_ratio * m["bright"]):
-        out.append("the photo is dark and noisy: more light or hold still")
+        out.append("the photo is too dark: put more light on the table")
     if m["sharpness"] < settings.blur_min:
         out.append("the photo is blurred (moved or out of focus): hold still and let "
                    "the camera focus")
-    if area is not None and m["share"] < settings.far_share:
+    if settings.far_card > 0:
+        if card_width is not None and card_width < settings.far_card:
+            out.append(f"the cards are only {card_width * scale:.0f} px wide in the photo: "
+                       f"come closer")
+    elif area is not None and m["share"] < settings.far_share:
         out.append(f"the play area fills only {100 * m['share']:.0f} % of the photo: come "
                    f"closer")
     if m["cut"]:

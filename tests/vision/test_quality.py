@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision.light_eval import add_spot
-from vision.quality import QUALITY_SETTINGS, QualitySettings, photo_quality
+from vision.quality import QUALITY_SETTINGS, QualitySettings, photo_quality, where
 
 S = QualitySettings(far_share=0.07)
 FULL = np.array([[20, 20], [619, 20], [619, 459], [20, 459]], float)  # most of a 640 x 480
@@ -38,8 +38,15 @@ def dim(img: np.ndarray, seed: int = 0) -> np.ndarray:
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
+def noisy(img: np.ndarray, sigma: float, gain: float = 1.0, seed: int = 0) -> np.ndarray:
+    """`img` x `gain` plus sensor noise normal(0, `sigma`)."""
+    rng = np.random.default_rng(seed)
+    out = img.astype(np.float32) * gain + rng.normal(0, sigma, img.shape)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
 def kinds(warnings: list[str]) -> set[str]:
-    words = {"glare": "glare from a lamp", "dark": "photo is dark", "blur": "photo is blurred",
+    words = {"glare": "glare from a lamp", "dark": "photo is too dark", "blur": "photo is blurred",
              "far": "come closer", "cut": "cut off"}
     return {k for k, w in words.items() if any(w in s for s in warnings)}
 
@@ -53,9 +60,16 @@ def kinds(warnings: list[str]) -> set[str]:
     (lambda: cv2.resize(cv2.resize(blocks(), (1280, 960)), (640, 480),
                         interpolation=cv2.INTER_AREA), FULL, set()),  # scaled, still sharp
     (lambda: dim(blocks()), FULL, {"dark"}),  # dim, noisy
+    (lambda: noisy(blocks(), 2.0), FULL, set()),  # lit, a phone's sensor noise: fine
+    (lambda: noisy(blocks(), 2.0, 0.9), FULL, set()),  # the same, its white at ~160
+    (lambda: noisy(blocks(), 4.0, 0.6), FULL, {"dark"}),  # grey white (~106), amplified
+    (lambda: noisy(blocks(), 1.0, 0.6), FULL, set()),  # grey white, clean: a dark table
     (lambda: (blocks() // 5).astype(np.uint8), FULL, {"dark"}),  # very dark, no noise
     (lambda: blocks(), FULL * 0.2 + [250, 180], {"far"}),  # the area 4 % of the photo
     (lambda: blocks(), FULL + [200, 0], {"cut"}),  # two corners beyond the right edge
+    (lambda: blocks(), np.array([[0, 0], [639.4, 0], [639.4, 479.4], [0, 479.4]]),
+     set()),  # corners on the last pixels (and a fit's pixel of jitter): not cut off
+    (lambda: blocks(), np.array([[-20, 0], [639, 0], [639, 479], [-20, 479]]), {"cut"}),
 ])
 def test_each_check(make, area, expected):
     assert kinds(photo_quality(S, make(), area)) == expected
@@ -67,7 +81,23 @@ def test_glare_on_the_area_is_named_where_it_is():
     assert kinds(warnings) == {"glare"}
     x, y = map(float, warnings[0].split("at (")[1].split(")")[0].split(", "))
     assert abs(x - 800) < 20 and abs(y - 400) < 20  # photo pixels: 2 x the working image's
+    assert "at the centre of the photo" in warnings[0]  # and in words: its thirds
     assert "tilt the phone or move the lamp" in warnings[0]
+
+
+def test_where_in_words():
+    assert [where(x, y, 640, 480) for x, y in ((10, 10), (320, 10), (630, 470), (320, 240),
+                                               (10, 240))] == \
+        ["top left", "top", "bottom right", "centre", "left"]
+
+
+def test_far_cards_by_their_width_not_their_spread():
+    s = QUALITY_SETTINGS["troetofanten"]
+    small = FULL * 0.2 + [250, 180]  # a few cards' hull: a small share of the photo
+    assert "far" not in kinds(photo_quality(s, blocks(), small, card_width=60.0))
+    warnings = photo_quality(s, blocks(), FULL, card_width=25.0)
+    assert kinds(warnings) == {"far"}
+    assert "the cards are only 25 px wide in the photo: come closer" in warnings
 
 
 def test_glare_away_from_the_area_is_not_warned():
@@ -93,7 +123,8 @@ def test_glare_reaches_the_score_json(run_cli, tmp_path):
     code, out = run_cli("score", photo, "--game", "simsala-hopp", "--magician", "blue",
                         "--json")
     assert code == 0
-    assert any("glare from a lamp at (" in w for w in out["warnings"]), out["warnings"]
+    assert any("glare from a lamp at the centre of the photo (at (" in w
+               for w in out["warnings"]), out["warnings"]
     code, out = run_cli("score", scene, "--game", "simsala-hopp", "--magician", "blue",
                         "--json")
     assert code == 0 and not kinds(out["warnings"])
@@ -106,4 +137,4 @@ def test_nothing_found_says_what_is_wrong_with_the_photo(run_cli, tmp_path):
     cv2.imwrite(str(photo), table)
     code, out = run_cli("score", photo, "--game", "hop-la-bille", "--json")
     assert code == 3 and "cloth" in out["error"]["message"]
-    assert "photo is dark" in out["error"]["message"]
+    assert "photo is too dark" in out["error"]["message"]
