@@ -58,7 +58,7 @@ class PawnTeachSettings:
     model_weight: float = 2.0  # a: exponent of the classifier's probabilities
     colour_weight: float = 1.0  # w: weight of the prototype distance terms
     sigma: float = 0.15  # s: distance scale in the feature units (L / 255, a / 64, b / 64)
-    gate: float = 0.5  # g: the terms fade as exp(-d^2 / (2 g^2)), d the distance to the
+    gate: float = 0.7  # g: the terms fade as exp(-d^2 / (2 g^2)), d the distance to the
     #                    nearest taught colour (a spot like no taught pawn: the model's split;
     #                    0: off)
     pawn_prob: float = 0.5  # a photo without taps: a spot is a pawn when P(empty) < 1 - this

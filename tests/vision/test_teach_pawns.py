@@ -61,7 +61,7 @@ def test_one_taught_colour_alone_keeps_the_model_colour():
 
 
 @pytest.mark.parametrize("gate, want", [
-    (0.5, 2),  # like no taught pawn: the model's yellow stands (the box rules judge it)
+    (0.7, 2),  # like no taught pawn: the model's yellow stands (the box rules judge it)
     (0.0, 4),  # gate off: the nearest of the far prototypes (black) took it
 ])
 def test_a_spot_far_from_every_taught_colour_keeps_the_model_colour(gate, want):
@@ -70,6 +70,7 @@ def test_a_spot_far_from_every_taught_colour_keeps_the_model_colour(gate, want):
     (black) took the pawn mass; four such fields made 4 black pawns the box rules kept."""
     pr = np.array([[0.1, 0.007, 0.874, 0.015, 0.004]], np.float32)
     s = tp.PawnTeachSettings(gate=gate)
+    assert tp.PAWN_TEACH.gate > 0
     out = tp.taught_proba(profile(vec=HARSH), pr, features((0.6, 0.05, 0.25)), s)
     assert out[0].argmax() == want and out[0, 0] == pytest.approx(0.1)
 
