@@ -17,7 +17,10 @@ its own colour); whether a spot holds a pawn stays its P(empty); which colour is
 
 softmax over the colours, times the pawn mass 1 - P(empty); untaught colours get the mean of
 the taught colours' terms (neutral: teaching one colour alone never changes which colour
-is read). `a`, `w`, `s`: `PawnTeachSettings`.
+is read). The terms fade as exp(-d^2 / (2 g^2)), d the distance to the nearest taught
+colour: a spot like no taught pawn (a bare field that a harsh light turned yellowish, read as
+an unsure pawn) keeps the model's colour split instead of going to the least far colour.
+`a`, `w`, `s`, `g`: `PawnTeachSettings`.
 
 Tried and removed: the board's *empty look* per group of spots learnt from the teach photos'
 other spots, a term for P(empty) as well (docs/teach.md: the pawn step's box rules already
@@ -55,6 +58,9 @@ class PawnTeachSettings:
     model_weight: float = 2.0  # a: exponent of the classifier's probabilities
     colour_weight: float = 1.0  # w: weight of the prototype distance terms
     sigma: float = 0.15  # s: distance scale in the feature units (L / 255, a / 64, b / 64)
+    gate: float = 0.7  # g: the terms fade as exp(-d^2 / (2 g^2)), d the distance to the
+    #                    nearest taught colour (a spot like no taught pawn: the model's split;
+    #                    0: off)
     pawn_prob: float = 0.5  # a photo without taps: a spot is a pawn when P(empty) < 1 - this
     tap_empty: float = 0.95  # a tapped spot whose P(empty) is at least this holds no pawn
     tap_radius: float = 1.5  # a tap names the spot whose pawn (base to head) lies within
@@ -228,6 +234,8 @@ def taught_proba(profile: teach.Profile, probs: np.ndarray, feats: np.ndarray,
     f = feats[:, COLOUR_COLUMNS]
     d2 = ((f[:, None, :] - protos[None]) ** 2).sum(axis=2)
     term_t = -s.colour_weight * d2 / (2 * s.sigma ** 2)  # (N, taught colours)
+    if s.gate > 0:  # far from every taught pawn (an empty field under a harsh light):
+        term_t *= np.exp(-d2.min(axis=1, keepdims=True) / (2 * s.gate ** 2))  # no say
     neutral = term_t.mean(axis=1) if taught else np.zeros(len(f))  # untaught colours'
     term = np.stack([term_t[:, taught.index(lab)] if lab in taught else neutral
                      for lab in pawn_labels()], axis=1)

@@ -20,8 +20,13 @@ VEC = {"pawn-red": (0.3, 0.7, 0.5), "pawn-yellow": (0.55, -0.1, 0.85),
        "pawn-green": (0.45, -0.65, 0.5), "pawn-black": (0.1, 0.0, 0.0)}
 
 
-def profile(labels=COLOURS) -> Profile:
-    protos = np.array([VEC[lab] * 3 for lab in labels], np.float32)
+# the pawns taught under teach_eval's harsh warm light (the board white balances less)
+HARSH = {"pawn-red": (0.4, 0.9, 0.75), "pawn-yellow": (0.64, 0.08, 1.0),
+         "pawn-green": (0.44, -0.38, 0.59), "pawn-black": (0.09, 0.19, 0.17)}
+
+
+def profile(labels=COLOURS, vec=VEC) -> Profile:
+    protos = np.array([vec[lab] * 3 for lab in labels], np.float32)
     return Profile(game="mauerhuepfer", labels=tuple(labels), prototypes=protos,
                    colours=np.zeros((len(labels), 3), np.float32),
                    counts=np.ones(len(labels), np.int64), classes=CLASSES, model=tp.MODEL)
@@ -53,6 +58,21 @@ def test_one_taught_colour_alone_keeps_the_model_colour():
     pr = np.array([[0.2, 0.1, 0.5, 0.1, 0.1]], np.float32)
     out = tp.taught_proba(profile(("pawn-red",)), pr, features(VEC["pawn-red"]))
     assert out[0].argmax() == 2 and out[0, 0] == pytest.approx(0.2)
+
+
+@pytest.mark.parametrize("gate, want", [
+    (0.7, 2),  # like no taught pawn: the model's yellow stands (the box rules judge it)
+    (0.0, 4),  # gate off: the nearest of the far prototypes (black) took it
+])
+def test_a_spot_far_from_every_taught_colour_keeps_the_model_colour(gate, want):
+    """A bare track field under a harsh warm light (L 0.6, a 0.05, b 0.25), which the model
+    reads as a yellow pawn: every prototype is far, and without the gate the least far one
+    (black) took the pawn mass; four such fields made 4 black pawns the box rules kept."""
+    pr = np.array([[0.1, 0.007, 0.874, 0.015, 0.004]], np.float32)
+    s = tp.PawnTeachSettings(gate=gate)
+    assert tp.PAWN_TEACH.gate > 0
+    out = tp.taught_proba(profile(vec=HARSH), pr, features((0.6, 0.05, 0.25)), s)
+    assert out[0].argmax() == want and out[0, 0] == pytest.approx(0.1)
 
 
 def test_the_hook_reads_with_the_profile_only_inside_using():
