@@ -786,7 +786,7 @@ def build_profile(folder: str | Path, game: str, pipeline=None,
     pipeline = pipeline or get_pipeline()
     folder = Path(folder)
     if not folder.is_dir():
-        raise TeachError(f"teach folder not found: {folder}")
+        raise TeachError(_not_a_folder(folder))
     subdirs = sorted(p for p in folder.iterdir() if p.is_dir())
     if not subdirs:
         raise TeachError(f"{folder}: no label folders (expected {folder}/<label>/*.jpg, labels "
@@ -922,6 +922,15 @@ def profile_from_examples(game: str, examples: list[Example], pipeline,
     return replace(piece, cards=cards)
 
 
+def _not_a_folder(folder: Path) -> str:
+    """The error for a teach path that is no folder: a file given where the folder (DIR with
+    DIR/<label>/*.jpg, or a saved profile's folder) belongs says so."""
+    if folder.exists():
+        return (f"{folder} is a file, not a teach folder (give the folder: DIR/<label>/*.jpg, "
+                "or a saved profile's folder)")
+    return f"teach folder not found: {folder}"
+
+
 _CACHE: dict[tuple, Profile] = {}
 
 
@@ -934,7 +943,7 @@ def resolve_profile(teach, game: str, pipeline) -> Profile:
     else:
         folder = Path(teach)
         if not folder.is_dir():
-            raise TeachError(f"teach folder not found: {folder}")
+            raise TeachError(_not_a_folder(folder))
         saved = (folder / PROFILE_JSON).is_file()
         stamp = max((p.stat().st_mtime_ns for p in folder.rglob("*")), default=0)
         key = (str(folder.resolve()), stamp, game)

@@ -643,3 +643,18 @@ def test_hop_marbles_gate_spares_the_models_sure_pieces():
 
     assert game_settings("hop-la-bille").gate_keep <= 0.8  # (harsh light: marbles kept)
     assert game_settings("simsala-hopp").gate_keep > 1.0
+
+
+@pytest.mark.parametrize("make,message", [
+    (lambda p: p, "teach folder not found"),  # nothing there
+    (lambda p: (p.write_bytes(b"x"), p)[1], "is a file, not a teach folder"),  # a photo given
+    #   where the folder belongs (`--teach photo.jpg`)
+])
+def test_a_teach_path_that_is_no_folder_says_what_it_is(tmp_path, make, message):
+    from vision.teach import resolve_profile
+
+    path = make(tmp_path / "photo.jpg")
+    with pytest.raises(TeachError, match=message):
+        resolve_profile(path, "hop-la-bille", None)
+    with pytest.raises(TeachError, match=message):
+        build_profile(path, "hop-la-bille", pipeline=object())
