@@ -1563,10 +1563,10 @@ def _top_aside(f: Face, bgr: np.ndarray, up: np.ndarray, s: DiceSettings,
     own side faces below it, of its colour). Not towards another read face of `others`
     foreshortened alike (the top face of a die touching it there: the tops of dice on one
     table look alike)."""
-    if s.aside_turns_deg is None or not f.shape_measured or _aniso(f.lin) < s.side_check_aniso:
+    a_f = _aniso(f.lin) if f.shape_measured else 0.0
+    if s.aside_turns_deg is None or not f.shape_measured or a_f < s.side_check_aniso:
         return False
     up = np.asarray(up, float)
-    a_f = _aniso(f.lin)
     others = [g for g in others if max(a_f / _aniso(g.lin), _aniso(g.lin) / a_f) < (
         s.side_shape_ratio)]
     below = _beyond(f, np.array([-up[1], up[0]]), -up, 1, 0.0)
@@ -1596,7 +1596,8 @@ def _beyond(f: Face, across: np.ndarray, along: np.ndarray, sign: int, more: flo
 
 
 def _die_share(f: Face, bgr: np.ndarray, pts: np.ndarray, s: DiceSettings) -> float:
-    """The share of `pts` of the face's die colour (its chroma, about its brightness)."""
+    """The share of `pts` of the face's die colour (its chroma, or for a saturated die its
+    hue (`die_hue`), about its brightness)."""
     colour = f.colour
     h, w = bgr.shape[:2]
     pts = pts.reshape(-1, 2)
