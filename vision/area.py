@@ -371,7 +371,7 @@ def shadow_edge(small_bgr: np.ndarray, settings: AreaSettings, prob: np.ndarray 
     the shade's share of the step at those signed distances from the line)], one line for
     a half-plane's shade, two for a band's (an arm's or a pole's shadow: a second edge,
     parallel, stepping back up on the shade's side). With the network's probability map
-    `prob`, only a shade that holds or borders its mask (`shadow_cuts_mask`)."""
+    `prob`, only a shade whose edge runs through or along its mask (`shadow_cuts_mask`)."""
     if settings.shadow_share <= 0:
         return None
     h, w = small_bgr.shape[:2]
@@ -1244,9 +1244,12 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
               game: str | None = None, use_model: bool = True) -> PlayArea:
     """Locate the play area in a working-size BGR photo; raise `AreaNotFound` if absent.
 
-    Masks tried in turn: the play-area network's (when `models/area.onnx` exists and `game`
-    is given), then the colour masks at each level. In each, the largest blobs are fitted
-    with a quadrilateral; the first plausible one is snapped to the border's edges."""
+    First, on the reduced photo: glare spots taken off (`remove_glare`), a strong colour
+    cast balanced away (`balance_cast`), and a hard shadow's shade lit up (`relight_shadow`,
+    the network's map made again). Masks tried in turn: the play-area network's (when
+    `models/area.onnx` exists and `game` is given), then the colour masks at each level. In
+    each, the largest blobs are fitted with a quadrilateral; the first plausible one is
+    snapped to the border's edges."""
     h, w = image_bgr.shape[:2]
     f = min(1.0, settings.mask_long_side / max(h, w))
     src = image_bgr

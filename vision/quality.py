@@ -108,9 +108,9 @@ def _lines(settings: QualitySettings, image: np.ndarray, mask: np.ndarray):
              cv2.transpose(np.ascontiguousarray(mask[:, ::s]))))
 
 
-def sharpness(settings: QualitySettings, lines) -> tuple[float, int]:
-    """(the softer direction's sharpness of the strong edges of `lines` (`_lines`), the
-    fewer strong edges of the two directions); sharpness 1.0 when too few edges."""
+def sharpness(settings: QualitySettings, lines) -> float:
+    """The softer direction's sharpness of the strong edges of `lines` (`_lines`); 1.0 where
+    too few edges."""
     r = settings.blur_reach
     k = np.ones((1, 2 * r + 1), np.uint8)
     out = []
@@ -120,9 +120,9 @@ def sharpness(settings: QualitySettings, lines) -> tuple[float, int]:
         # each edge once: its largest step (a one-pixel peak along the line) ...
         peak = (step >= cv2.dilate(step, k)) & (rng >= settings.blur_contrast) & (m[:, 1:] > 0)
         ratio = step[peak].astype(np.float32) / rng[peak]
-        out.append((float(np.quantile(ratio, settings.blur_quantile)) if len(ratio)
-                    >= settings.blur_min_edges else 1.0, int(len(ratio))))
-    return min(o[0] for o in out), min(o[1] for o in out)
+        out.append(float(np.quantile(ratio, settings.blur_quantile)) if len(ratio)
+                   >= settings.blur_min_edges else 1.0)
+    return min(out)
 
 
 def measures(settings: QualitySettings, image: np.ndarray, area) -> dict:
@@ -154,7 +154,7 @@ def measures(settings: QualitySettings, image: np.ndarray, area) -> dict:
                        cv2.erode(rows, np.ones((1, 5), np.uint8)))[:, 1:-1]
     flat = (rng < settings.noise_flat) & (m_rows[:, 1:-1] > 0)
     noise = float(d2[flat].mean()) if flat.any() else 0.0
-    sharp, edges = sharpness(settings, lines)
+    sharp = sharpness(settings, lines)
     share = float(m_small.mean())
     size = np.sqrt(max(float(m_small.sum()), 1.0))
     outline = None if area is None else \
@@ -168,7 +168,7 @@ def measures(settings: QualitySettings, image: np.ndarray, area) -> dict:
     # the photo's edge: its pixels' centres at 0 .. w - 1, their outer sides at -0.5, w - 0.5
     margin = settings.cut_margin * max(h, w)
     return {
-        "bright": bright, "noise": noise, "sharpness": sharp, "edges": edges,
+        "bright": bright, "noise": noise, "sharpness": sharp,
         "share": share, "glare": spots,
         "cut": corners is not None and bool(np.any(
             (corners < -0.5 - margin) | (corners > np.array([w - 0.5, h - 0.5]) + margin))),
