@@ -623,9 +623,8 @@ def unlike_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
         elif s.own_mix > 0 and n >= s.own_mix_whole * whole:  # (shown whole: a strip
             #   of a back, or a back partly hidden, may show its border's colour alone)
             mix = look_mix(colours[0], look) if mix is None else mix
-            if mix_match(hsv[sub], (m > 0) & (hit[sub] > 0), mix, s) \
-                    < s.own_mix * float(mix.max()):
-                drop.add(k)  # one minor colour of the back's (a score pad of its ring's)
+            if unlike_mix(hsv[sub], (m > 0) & (hit[sub] > 0), mix, s):
+                drop.add(k)
     return [p for k, p in enumerate(pieces) if k not in drop]
 
 
@@ -645,6 +644,14 @@ def mix_match(hsv: np.ndarray, mask: np.ndarray, mix: np.ndarray,
     colour of the back alone: that colour's share of the mix)."""
     own = _coarse(_look_hist(hsv, mask.astype(np.uint8), settings.bins))
     return float(np.minimum(own, mix).sum())
+
+
+def unlike_mix(hsv: np.ndarray, mask: np.ndarray, mix: np.ndarray,
+               settings: BackLookSettings = BACK_LOOK) -> bool:
+    """Whether the pixels under `mask` match the taught back's `mix` (`mix_match`) less than
+    `own_mix` x its main colour's share: one minor colour of the back's alone (a score pad
+    of its ring's colour), no back."""
+    return mix_match(hsv, mask, mix, settings) < settings.own_mix * float(mix.max())
 
 
 def whole_back(short: float, long_: float, fill: float, cards: float, width: float,
@@ -815,9 +822,8 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
             continue
         if on_top and s.own_mix > 0:
             mix = look_mix(pixels[2], look) if mix is None else mix
-            if mix_match(sub, (blob > 0) & (pixels[1][y0:y0 + bh, x0:x0 + bw] > 0), mix, s) \
-                    < s.own_mix * float(mix.max()):
-                continue  # one minor colour of the back's (a score pad of its ring's)
+            if unlike_mix(sub, (blob > 0) & (pixels[1][y0:y0 + bh, x0:x0 + bw] > 0), mix, s):
+                continue
         for c, ang, wid in found:
             c, wid = (np.asarray(c, float) + 0.5) / f - 0.5, wid / f
             if any(p.label == "back" and np.hypot(*(pc - c)) < s.same_back * p.width

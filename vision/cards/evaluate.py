@@ -27,7 +27,7 @@ GAMES = ("magic-rabbit", "troetofanten", "hop-la-bille")
 def read_scene(reader, game: str, source) -> tuple[list[dict], dict, list[str]]:
     """(pieces as contract dicts in photo pixels, facts, warnings) of one photo."""
     from vision.cards.read import hop_card_facts, magic_facts, troeto_facts
-    from vision.cards.stage import PAPER_LIGHT_GAMES, paper_balanced
+    from vision.cards.stage import read_balanced
 
     photo = load_photo(source)
     img = photo.image
@@ -36,9 +36,7 @@ def read_scene(reader, game: str, source) -> tuple[list[dict], dict, list[str]]:
         from vision.area import AREA_SETTINGS, find_area
 
         area = find_area(img, AREA_SETTINGS[game], "Hop la bille cloth", game=game)
-    pieces, warnings = reader.read_pieces(img, game, area)
-    if game in PAPER_LIGHT_GAMES:  # as scoring reads (`vision.cards.stage.read_cards`)
-        img, pieces, warnings = paper_balanced(reader, img, game, pieces, warnings, area=area)
+    img, pieces, warnings = read_balanced(reader, img, game, area)  # as scoring reads
     if game == "magic-rabbit":
         from vision.cards.lineup import distinct_kinds
 

@@ -309,8 +309,8 @@ def face_up_colour(card_bgr: np.ndarray, s: FaceSettings = FACE, light=None) -> 
 
 
 def settle_faces(image: np.ndarray, pieces: list, s: FaceSettings = FACE) -> list:
-    """Hop la bille card pieces with each colour or back the classifier (or the row search
-    for backs) gave replaced where the card's own face says otherwise clearly
+    """Hop la bille card pieces with each colour or back the classifier gave replaced where
+    the card's own face says otherwise clearly
     (`face_up_colour`): a card-green under a warm lamp read as a back, a blue frame read
     as green. Pieces are `CardPiece`s; those without a frame are left as they are."""
     out = []

@@ -2383,12 +2383,13 @@ class CardReader:
                 far = self.far_look(image, pieces)
                 if far is not None:  # (read again larger: its own pieces and warnings)
                     return far
+        judged = len(pieces)  # (the row search judges its own cards' faces: face_up_colour)
         if game == "hop-la-bille" and area is not None and s.hop_row_backs:
             pieces = hop_row_backs(image, area, pieces, s)
         if game == "hop-la-bille" and s.hop_faces:
             from vision.cards.hopcards import settle_faces
 
-            pieces = settle_faces(image, pieces)
+            pieces = settle_faces(image, pieces[:judged]) + pieces[judged:]
         if game == "magic-rabbit":  # doves lie on hats: the strongest one per hat
             hats = [p for p in pieces if p.label.startswith("hat-")]
             best: dict[int, int] = {}

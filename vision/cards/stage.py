@@ -68,12 +68,18 @@ def paper_balanced(reader: CardReader, image: np.ndarray, game: str, pieces: lis
     return balanced, again, warnings2
 
 
-def read_cards(reader: CardReader, image: np.ndarray, scale: float, game: str,
-               area=None) -> CardResult:
+def read_balanced(reader: CardReader, image: np.ndarray, game: str, area=None):
+    """(image, pieces, warnings) as scoring reads a photo: `read_pieces`, then
+    `paper_balanced` for the `PAPER_LIGHT_GAMES`."""
     pieces, warnings = reader.read_pieces(image, game, area)
     if game in PAPER_LIGHT_GAMES:
-        image, pieces, warnings = paper_balanced(reader, image, game, pieces, warnings,
-                                                   area=area)
+        return paper_balanced(reader, image, game, pieces, warnings, area=area)
+    return image, pieces, warnings
+
+
+def read_cards(reader: CardReader, image: np.ndarray, scale: float, game: str,
+               area=None) -> CardResult:
+    image, pieces, warnings = read_balanced(reader, image, game, area)
     if game == "magic-rabbit":
         from vision.cards.lineup import settle_numbers
 
