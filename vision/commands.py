@@ -45,6 +45,13 @@ def register(sub) -> None:
     p.set_defaults(func=cmd_train)
 
 
+def blur_lines(report: dict) -> str:
+    """An evaluation report's split by the photos' blur (`by_photo_blur`), a line each."""
+    return "".join(f"\n  photos {name:16s} {v['scenes']:3d} scenes, {v['facts_exact_count']} "
+                   f"exact, per-piece error {100 * (v['piece_error'] or 0):.2f} %"
+                   for name, v in report.get("by_photo_blur", {}).items())
+
+
 def cmd_evaluate(args: argparse.Namespace) -> int:
     from tablescore.cli import emit
     from vision.evaluate import confusion_png, evaluate_folder
@@ -68,7 +75,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         f"{report['pieces_true']} right, {report['extra_pieces']} extra)\n"
         + "\n".join(f"  {lab:18s} precision {v['precision']}  recall {v['recall']}"
                     for lab, v in report["per_class"].items())
-        + f"\nconfusion matrix: {png}"
+        + blur_lines(report) + f"\nconfusion matrix: {png}"
     )
     emit(report, args.json, human)
     return 0

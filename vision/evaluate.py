@@ -21,6 +21,39 @@ from tablescore.errors import BadInput, TablescoreError
 from vision.pipeline import Pipeline, game_vision
 
 NONE = "(none)"
+BLUR_CLASSES = ("sharp", "defocus <= 1 px", "defocus > 1 px", "motion")
+
+
+def photo_blur(truth: dict) -> str | None:
+    """The blur a rendered scene's photo was given (`truth["photo"]`, written by
+    `vision.synth.camera.finish_photo`): one of BLUR_CLASSES, None for a truth without it."""
+    ph = truth.get("photo")
+    if not isinstance(ph, dict):
+        return None
+    if ph.get("motion_px", 0):
+        return "motion"
+    sigma = float(ph.get("defocus_sigma", 0.0))
+    return "sharp" if sigma <= 0 else BLUR_CLASSES[1] if sigma <= 1.0 else BLUR_CLASSES[2]
+
+
+@dataclass
+class BlurTable:
+    """Scenes, exact scenes, true pieces and wrong pieces (missed, misread or extra) by the
+    blur the photos were rendered with (`photo_blur`)."""
+
+    rows: dict = field(default_factory=dict)  # class -> [scenes, exact, true, wrong]
+
+    def add(self, blur: str | None, exact: bool, n_true: int, wrong: int) -> None:
+        if blur is not None:
+            row = self.rows.setdefault(blur, [0, 0, 0, 0])
+            for k, v in enumerate((1, int(exact), n_true, wrong)):
+                row[k] += v
+
+    def to_json(self) -> dict:
+        return {name: {"scenes": n, "facts_exact_count": exact, "pieces_true": true,
+                       "piece_error": round(wrong / true, 5) if true else None}
+                for name in BLUR_CLASSES if name in self.rows
+                for n, exact, true, wrong in [self.rows[name]]}
 
 
 def _clean_counts(m: dict) -> dict:
@@ -98,8 +131,11 @@ class Report:
     wrong_scenes: list[str] = field(default_factory=list)
     confusion: dict = field(default_factory=dict)  # (true or NONE, pred or NONE) -> count
     times_ms: list[float] = field(default_factory=list)
+    by_blur: BlurTable = field(default_factory=BlurTable)
 
-    def add(self, name: str, pred: list[dict], truth: list[dict], facts_ok: bool) -> None:
+    def add(self, name: str, pred: list[dict], truth: list[dict], facts_ok: bool,
+            blur: str | None = None) -> None:
+        wrong_before = self.n_true - self.right + self.extra
         self.scenes += 1
         self.facts_right += int(facts_ok)
         if not facts_ok:
@@ -117,6 +153,8 @@ class Report:
                     self.zone_wrong += 1
             elif j is None:
                 self.extra += 1
+        self.by_blur.add(blur, facts_ok, len(truth),
+                         self.n_true - self.right + self.extra - wrong_before)
 
     def per_class(self) -> dict:
         out = {}
@@ -154,6 +192,7 @@ class Report:
             "failed_scenes": self.failed,
             "wrong_facts_scenes": self.wrong_scenes,
             "median_ms": round(float(np.median(times)), 1),
+            **({"by_photo_blur": self.by_blur.to_json()} if self.by_blur.rows else {}),
         }
 
 
@@ -226,7 +265,8 @@ def evaluate_scenes(game: str, files: list[tuple[Path, Path]], labels: tuple[str
             report.failed.append(f"{img.name}: {exc.message}")
             pred, facts = [], {}
         report.times_ms.append((time.perf_counter() - t0) * 1000)
-        report.add(img.name, pred, true_pieces, comparable(facts) == comparable(truth["facts"]))
+        report.add(img.name, pred, true_pieces, comparable(facts) == comparable(truth["facts"]),
+                   photo_blur(truth))
         if progress:
             print(f"\r{k + 1}/{len(files)} scenes", end="", file=sys.stderr, flush=True)
     if progress:

@@ -22,7 +22,7 @@ import numpy as np
 
 from scoring.mauerhuepfer import load_board
 from tablescore.errors import BadInput, TablescoreError
-from vision.evaluate import one_to_one
+from vision.evaluate import BlurTable, one_to_one, photo_blur
 from vision.mauer import read_mauer
 
 
@@ -68,6 +68,7 @@ def evaluate(folder: str | Path, with_dice: bool = True, progress: bool = False)
         raise BadInput(f"no scenes (photo + .json truth) in {folder}")
     n_true = right = extra = exact = 0
     failed, wrong, times = [], [], []
+    by_blur = BlurTable()
     for k, img_path in enumerate(files):
         truth = json.loads(img_path.with_suffix(".json").read_text())
         if truth.get("game") != "mauerhuepfer":
@@ -85,6 +86,7 @@ def evaluate(folder: str | Path, with_dice: bool = True, progress: bool = False)
         n_true, right, extra = n_true + nt, right + rt, extra + ex
         ok = norm_facts(facts, with_dice) == norm_facts(truth["facts"], with_dice)
         exact += int(ok)
+        by_blur.add(photo_blur(truth), ok, nt, nt - rt + ex)
         if not ok:
             wrong.append(img_path.name)
         if progress:
@@ -96,16 +98,19 @@ def evaluate(folder: str | Path, with_dice: bool = True, progress: bool = False)
             "piece_error": round((n_true - right + extra) / max(n_true, 1), 5),
             "facts_exact": round(exact / max(len(files), 1), 4), "facts_exact_count": exact,
             "failed_scenes": failed, "wrong_facts_scenes": wrong,
-            "median_ms": round(float(np.median(times)), 1) if times else None}
+            "median_ms": round(float(np.median(times)), 1) if times else None,
+            **({"by_photo_blur": by_blur.to_json()} if by_blur.rows else {})}
 
 
 def human_report(report: dict) -> str:
+    from vision.commands import blur_lines
+
     what = "pawns and dice" if report["dice"] else "pawns"
     return (f"mauerhuepfer ({what}): {report['scenes']} scenes, facts exact "
             f"{100 * report['facts_exact']:.1f} %, per-piece error "
             f"{100 * report['piece_error']:.2f} % ({report['pieces_right']}/"
             f"{report['pieces_true']} right, {report['extra_pieces']} extra), "
-            f"{len(report['failed_scenes'])} without a board")
+            f"{len(report['failed_scenes'])} without a board" + blur_lines(report))
 
 
 def main(argv=None) -> int:

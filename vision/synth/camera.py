@@ -211,9 +211,13 @@ def _noise_tiles() -> tuple[np.ndarray, np.ndarray]:
     return _NOISE
 
 
-def finish_photo(rng: np.random.Generator, img: np.ndarray, p: PhotoSettings = PHOTO):
+def finish_photo(rng: np.random.Generator, img: np.ndarray, p: PhotoSettings = PHOTO,
+                 record: dict | None = None):
     """Apply light, glare, blur, noise and a JPEG round trip to a rendered (H, W, 3) uint8 BGR
-    image; returns a new uint8 BGR image of the same size."""
+    image; returns a new uint8 BGR image of the same size. `record`, where given, receives
+    the faults drawn (`defocus_sigma` px and `motion_px`, 0 for none; `glare`, `noise_sigma`,
+    `jpeg_quality`) without changing what is drawn."""
+    faults = {"defocus_sigma": 0.0, "motion_px": 0, "glare": False}
     h, w = img.shape[:2]
     gain = np.clip(illumination(rng, (w, h), p) * 128, 0, 255).astype(np.uint8)
     gain = cv2.resize(gain, (w, h), interpolation=cv2.INTER_LINEAR)
@@ -228,11 +232,14 @@ def finish_photo(rng: np.random.Generator, img: np.ndarray, p: PhotoSettings = P
         g = cv2.resize(np.clip(g, 0, 255).astype(np.uint8), (w, h),
                        interpolation=cv2.INTER_LINEAR)
         img = cv2.add(img, cv2.merge([g, g, g]))
+        faults["glare"] = True
     r = rng.random()
     if r < p.defocus_p:
-        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(*p.defocus_sigma))
+        faults["defocus_sigma"] = float(rng.uniform(*p.defocus_sigma))
+        img = cv2.GaussianBlur(img, (0, 0), faults["defocus_sigma"])
     elif r < p.defocus_p + p.motion_p:
         n = int(rng.integers(p.motion_len[0], p.motion_len[1] + 1))
+        faults["motion_px"] = n
         k = np.zeros((n, n), np.float32)
         k[n // 2, :] = 1.0 / n
         k = cv2.warpAffine(k, cv2.getRotationMatrix2D((n / 2 - 0.5, n / 2 - 0.5),
@@ -247,5 +254,8 @@ def finish_photo(rng: np.random.Generator, img: np.ndarray, p: PhotoSettings = P
     neg = cv2.convertScaleAbs(neg_tile[y0:y0 + h, x0:x0 + w], alpha=k)
     img = cv2.subtract(cv2.add(img, pos), neg)
     q = int(rng.integers(p.jpeg_quality[0], p.jpeg_quality[1] + 1))
+    if record is not None:
+        record.update(faults, defocus_sigma=round(faults["defocus_sigma"], 2),
+                      noise_sigma=round(float(sigma), 2), jpeg_quality=q)
     ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])
     return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else img

@@ -378,12 +378,14 @@ def render_scene(game: str, seed: int, edition: int = 1) -> tuple[np.ndarray, di
     for p in pieces:
         if p.zone.startswith("side:"):
             p.zone = names[int(p.zone[5:])]
-    img = finish_photo(rng, img)
+    faults: dict = {}
+    img = finish_photo(rng, img, record=faults)
     truth = make_truth(game, cam, layout, pieces, names)
     truth["seed"] = int(seed)
     truth["edition"] = edition
     truth["camera"] = {"tilt_deg": round(float(cam.tilt), 2),
                        "yaw_deg": round(float(cam.yaw) % 360, 2)}
+    truth["photo"] = faults  # the blur, glare, noise and JPEG quality the photo was given
     return img, truth
 
 
