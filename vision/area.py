@@ -141,6 +141,8 @@ class AreaSettings:
     glare_ellipse_fill: float = 0.85
     glare_ring_max: float = 135.0
     glare_reach: float = 3.0
+    glare_rim: float = 0.5  # the soft rim's lowest channel at least this share of the way
+    #   from the ring's to the core's (the "half way" above)
     # A hard shadow across the area (a person or a lamp's arm over the table) is lit up before
     # any look (`shadow_edge`, `relight_shadow`): the network's mask and the cues stopped at
     # its edge. A shadow's edge is a long straight line (Hough, the `shadow_lines` strongest
@@ -301,7 +303,9 @@ def glare_spots(small_bgr: np.ndarray, settings: AreaSettings) -> list:
         ring = low[y0:y1, x0:x1][(dist > 1.5 * radius) & (dist <= 2.0 * radius)]
         if not len(ring) or not len(near) or np.median(ring) >= settings.glare_ring_max:
             continue  # as bright around it: a white surface, not a spot
-        if np.percentile(near, 20) < (settings.glare_core + np.median(ring)) / 2:
+        ring_low = float(np.median(ring))
+        if np.percentile(near, 20) < ring_low + settings.glare_rim * (settings.glare_core -
+                                                                       ring_low):
             continue  # a sharp rim: a white object (a cloth, a tile, paper), not a spot
         spots.append(((centre[0] + x, centre[1] + y), axes, angle))
     return spots

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from vision.area import PlayArea, area_measure
+from vision.area import PlayArea, area_measure, glare_distance, glare_spots, remove_glare
 
 
 @dataclass(frozen=True)
@@ -57,6 +57,23 @@ class TileSettings:
     size_mm: float = 40.0  # tile side
     piece_px: float = 32.0  # tile side in the segmentation view
     margin: float = 0.75  # view reaches this share of the arena side beyond each edge
+    # A lamp's glare spot in the view (`vision.area.glare_spots` with the arena's settings,
+    # but up to this share of the view: it is the arena's close-up) has its light taken off
+    # the view (`remove_glare`) before anything is compared, and its saturated core (every
+    # channel at least `glare_core` within 1 + `glare_core_grow` of its ellipse, grown by
+    # `glare_core_grow` tile sides) is left out: its
+    # washed-out halo had joined the tiles around it into one blob too big to be a tile
+    # (0: off)
+    view_glare_max_frac: float = 0.3
+    view_glare_rim: float = 0.35  # and a softer rim (`AreaSettings.glare_rim`) and a
+    view_glare_ring_max: float = 190.0  # lighter ring (`glare_ring_max`) than the area
+    #   stage allows: the spot's own halo and white tiles light the ring 1.5-2 radii out
+    # within a spot's reach (`glare_reach`), a pixel of the bare arena's hue (within
+    # `washed_hue` degrees of its median a*b*, chroma at least `washed_chroma`) lighter than
+    # its median is bare arena too, washed out (the light taken off is an estimate)
+    washed_hue: float = 15.0
+    washed_chroma: float = 6.0
+    glare_core_grow: float = 0.15
     bg_diff: float = 30.0  # Lab distance from the local background that counts as foreground
     red_inset: float = 0.01  # inside the arena (inset by this share) the arena colour model
     arena_diff: float = 22.0  # Lab distance from the arena's fitted colour that is a tile
@@ -206,6 +223,52 @@ def rectified_view(image_bgr, area: PlayArea, px_per_mm: float, margin: float):
     else:
         valid[:] = 1
     return view, valid.astype(bool), T
+
+
+def without_glare(view: np.ndarray, valid: np.ndarray, area: PlayArea,
+                  settings: TileSettings, arena: tuple[int, int] | None = None
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """The rectified `view` (BGR uint8) with a lamp's glare spots' light taken off, `valid`
+    (bool) without their saturated cores (`TileSettings.view_glare_max_frac`), and the
+    spots' reach (bool, None without a spot); the first two unchanged without a spot.
+    `arena`: (first, end) view px of the arena's square on both axes: only spots centred on
+    it count (the looser tests are for the red arena; a spot on the table beside it, even
+    one the area stage's own tests take, had its light taken off the arena's edge too
+    deeply: a phantom tile under light_eval's shadow); None: the whole view."""
+    if settings.view_glare_max_frac <= 0:
+        return view, valid, None
+    glare = replace(area.settings, glare_max_frac=settings.view_glare_max_frac,
+                    glare_rim=settings.view_glare_rim,
+                    glare_ring_max=settings.view_glare_ring_max)
+    spots = glare_spots(view, glare)
+    if arena is not None:
+        spots = [sp for sp in spots if all(arena[0] <= c < arena[1] for c in sp[0])]
+    if not spots:
+        return view, valid, None
+    yy, xx = np.mgrid[0:view.shape[0], 0:view.shape[1]].astype(np.float32)
+    near = np.zeros(view.shape[:2], bool)
+    reach = np.zeros(view.shape[:2], bool)
+    for spot in spots:  # (a white tile elsewhere is as bright as a spot's core)
+        d = glare_distance(xx, yy, spot)
+        near |= d <= 1.0 + settings.glare_core_grow
+        reach |= d <= glare.glare_reach
+    core = ((view.min(axis=2) >= glare.glare_core) & near).astype(np.uint8)
+    r = max(1, int(round(settings.glare_core_grow * settings.piece_px)))
+    core = cv2.dilate(core, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+    return remove_glare(view, glare, spots), valid & (core == 0), reach
+
+
+def washed_arena(lab: np.ndarray, surface: np.ndarray, zone: np.ndarray,
+                 settings: TileSettings) -> np.ndarray:
+    """bool mask: the pixels of `zone` (a glare spot's reach) that are bare arena washed out
+    by it: of the `surface`'s (the bare arena's) median hue within `washed_hue` degrees, at
+    least `washed_chroma` of chroma, and lighter than its median. `lab`: float32 Lab."""
+    if not surface.any() or not zone.any():
+        return np.zeros(surface.shape, bool)
+    med = np.median(lab[surface], axis=0)
+    chroma = np.hypot(lab[..., 1] - 128.0, lab[..., 2] - 128.0)
+    return zone & (hue_diff(lab, med, 0.0) <= settings.washed_hue) & \
+        (chroma >= settings.washed_chroma) & (lab[..., 0] >= med[0])
 
 
 def background_lab(view: np.ndarray, piece_px: float) -> tuple[np.ndarray, np.ndarray]:
@@ -794,6 +857,11 @@ def find_tiles(image_bgr: np.ndarray, area: PlayArea, settings: TileSettings) ->
     px_per_mm = settings.piece_px / settings.size_mm
     view, valid, T = rectified_view(image_bgr, area, px_per_mm, settings.margin)
     t = settings.piece_px
+    s_view = area.settings.plane_px * T[0, 0]  # the arena's square in the view
+    o = T[0, 2]
+    ins = settings.red_inset * s_view
+    a0, a1 = int(round(o + ins)), int(round(o + s_view - ins))
+    view, valid, glare_zone = without_glare(view, valid, area, settings, (a0, a1))
     parts = background_lab(view, t)
     if settings.two_tone_sep > 0:
         # (the first look on the tones as first averaged; the fainter looks again without
@@ -806,13 +874,11 @@ def find_tiles(image_bgr: np.ndarray, area: PlayArea, settings: TileSettings) ->
         low_diff_map = diff
     fg = diff > settings.bg_diff
     # Inside the arena: far from the arena's own colour (a smooth fit over the arena).
-    s_view = area.settings.plane_px * T[0, 0]
-    o = T[0, 2]
-    ins = settings.red_inset * s_view
-    a0, a1 = int(round(o + ins)), int(round(o + s_view - ins))
     inner = view[a0:a1, a0:a1]
     inner_lab = parts[0][a0:a1, a0:a1]  # (the view's Lab, made once)
     surface = arena_surface(inner, area, settings, inner_lab)
+    if glare_zone is not None:
+        surface |= washed_arena(inner_lab, surface, glare_zone[a0:a1, a0:a1], settings)
     local = surface_colour(inner_lab, surface, 1.5 * t)
     sd = surface_diff(inner_lab, local, settings.arena_l_weight, settings.arena_b_weight)
     fg[a0:a1, a0:a1] = (sd > settings.arena_diff) | \
