@@ -916,7 +916,7 @@ def _quick_scores(Hs: np.ndarray, xy: np.ndarray, fields: np.ndarray, pitch_mm: 
         # the inf border), clipped before the integer cast (no overflow)
         qx = np.round(np.clip(np.nan_to_num(px * scale, nan=-1.0), -1, ws)).astype(np.int64) + 1
         qy = np.round(np.clip(np.nan_to_num(py * scale, nan=-1.0), -1, hs)).astype(np.int64) + 1
-        d = padded[qy, qx]
+        d = np.take(padded, qy * (ws + 2) + qx)  # padded[qy, qx], a flat gather (faster)
         out[lo:lo + 2000] = (d < 0.3 * pitch_px).mean(axis=1)
     return out
 
@@ -1087,10 +1087,12 @@ def _bilinear(img: np.ndarray, pts: np.ndarray) -> np.ndarray:
     y = np.clip(pts[:, 1], 0, h - 1.001)
     x0, y0 = np.floor(x).astype(int), np.floor(y).astype(int)
     fx, fy = (x - x0)[:, None], (y - y0)[:, None]
-    flat = img.reshape(h * w, -1)  # one flat gather per corner (faster than 2-d indexing)
-    i = y0 * w + x0
-    a = flat[i] * (1 - fx) + flat[i + 1] * fx
-    b = flat[i + w] * (1 - fx) + flat[i + w + 1] * fx
+    gx = 1 - fx
+    flat = img.reshape(h * w, -1)  # one flat gather per corner (faster than 2-d indexing;
+    i = y0 * w + x0  # np.take's rows 3-4 times faster than flat[i], the same values)
+    a = np.take(flat, i, axis=0) * gx + np.take(flat, i + 1, axis=0) * fx
+    i += w
+    b = np.take(flat, i, axis=0) * gx + np.take(flat, i + 1, axis=0) * fx
     return a * (1 - fy) + b * fy
 
 
