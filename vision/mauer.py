@@ -906,16 +906,46 @@ def _quick_scores(Hs: np.ndarray, xy: np.ndarray, fields: np.ndarray, pitch_mm: 
         a0, a1, a2 = (Hc[:, 0, i][:, None] for i in range(3))
         b0, b1, b2 = (Hc[:, 1, i][:, None] for i in range(3))
         c0, c1, c2 = (Hc[:, 2, i][:, None] for i in range(3))
-        # `_apply_many` of the fields and of the points a pitch ahead, x and y apart
-        w0 = c0 * x + c1 * y + c2
-        px, py = (a0 * x + a1 * y + a2) / w0, (b0 * x + b1 * y + b2) / w0
-        wa = c0 * xa + c1 * y + c2
-        dx, dy = (a0 * xa + a1 * y + a2) / wa - px, (b0 * xa + b1 * y + b2) / wa - py
-        pitch_px = np.sqrt(dx * dx + dy * dy)
+        # `_apply_many` of the fields and of the points a pitch ahead, x and y apart, in
+        # place and with the products of y made once (the same operations, the same numbers)
+        ay, by, cy = a1 * y, b1 * y, c1 * y
+        w0 = c0 * x
+        w0 += cy
+        w0 += c2
+        px = a0 * x
+        px += ay
+        px += a2
+        px /= w0
+        py = b0 * x
+        py += by
+        py += b2
+        py /= w0
+        wa = c0 * xa
+        wa += cy
+        wa += c2
+        dx = a0 * xa
+        dx += ay
+        dx += a2
+        dx /= wa
+        dx -= px
+        dy = b0 * xa
+        dy += by
+        dy += b2
+        dy /= wa
+        dy -= py
+        dx *= dx
+        dy *= dy
+        dx += dy
+        pitch_px = np.sqrt(dx, out=dx)
         # a field at infinity too: NaN and -inf go to -1, +inf to the far side (both
-        # the inf border), clipped before the integer cast (no overflow)
-        qx = np.round(np.clip(np.nan_to_num(px * scale, nan=-1.0), -1, ws)).astype(np.int64) + 1
-        qy = np.round(np.clip(np.nan_to_num(py * scale, nan=-1.0), -1, hs)).astype(np.int64) + 1
+        # the inf border; fmax drops NaN, as the former np.nan_to_num(nan=-1) then np.clip),
+        # clipped before the integer cast (no overflow)
+        for v, hi in ((px, ws), (py, hs)):
+            v *= scale
+            np.fmax(v, -1.0, out=v)
+            np.minimum(v, hi, out=v)
+            np.rint(v, out=v)
+        qx, qy = px.astype(np.int64) + 1, py.astype(np.int64) + 1
         d = np.take(padded, qy * (ws + 2) + qx)  # padded[qy, qx], a flat gather (faster)
         out[lo:lo + 2000] = (d < 0.3 * pitch_px).mean(axis=1)
     return out
