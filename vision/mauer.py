@@ -1070,16 +1070,19 @@ def _icp(det: np.ndarray, fields: np.ndarray, H: np.ndarray, pitch_mm: float,
     ahead_mm = fields + np.array([pitch_mm, 0.0])
     idx = np.arange(len(fields))
     last = None  # the matches the last fit was made from
+    near = None  # (pitch_px, j, dj, mutual) of the current H: kept while H stays
     for it in range(iters):
-        proj = apply_h(H, fields)
-        ahead = apply_h(H, ahead_mm)
-        pitch_px = _dist(ahead, proj)
-        d = _dist(proj[:, None], det[None])
-        j = np.argmin(d, axis=1)
-        dj = d[idx, j]
-        back = np.argmin(d, axis=0)  # mutual nearest neighbours only
+        if near is None:
+            proj = apply_h(H, fields)
+            ahead = apply_h(H, ahead_mm)
+            pitch_px = _dist(ahead, proj)
+            d = _dist(proj[:, None], det[None])
+            j = np.argmin(d, axis=1)
+            back = np.argmin(d, axis=0)  # mutual nearest neighbours only
+            near = (pitch_px, j, d[idx, j], back[j] == idx)
+        pitch_px, j, dj, mutual = near
         frac = np.interp(it, [0, max(iters - 1, 1)], list(s.icp_tol))
-        ok = (dj < frac * pitch_px) & (back[j] == idx)
+        ok = (dj < frac * pitch_px) & mutual
         n = int(ok.sum())
         if n < 6:
             return None, n, 1.0
@@ -1100,6 +1103,7 @@ def _icp(det: np.ndarray, fields: np.ndarray, H: np.ndarray, pitch_mm: float,
             if Hn is None:
                 return None, n, 1.0
             H = Hn
+        near = None  # a new H: its distances made again
     return H, n, rms
 
 
