@@ -894,11 +894,11 @@ def _quick_scores(Hs: np.ndarray, xy: np.ndarray, fields: np.ndarray, pitch_mm: 
     p = np.round(xy * scale).astype(int)
     inside = (p[:, 0] >= 0) & (p[:, 0] < ws) & (p[:, 1] >= 0) & (p[:, 1] < hs)
     seeds[p[inside, 1], p[inside, 0]] = 0
-    dist = cv2.distanceTransform(seeds, cv2.DIST_L2, 3) / scale
+    dist = cv2.distanceTransform(seeds, cv2.DIST_L2, 3)
+    dist *= np.float32(1 / scale)  # (/ 0.5: a power of two, the same numbers in place)
     # the map with a border of inf all round: an index clipped to it lands on inf when off
     # the map, as the former test of each index did
-    padded = np.full((hs + 2, ws + 2), np.inf, dist.dtype)
-    padded[1:-1, 1:-1] = dist
+    padded = cv2.copyMakeBorder(dist, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=float("inf"))
     out = np.zeros(len(Hs))
     fields = fields[:: max(1, len(fields) // 24)]  # a spread subset is enough to rank
     x, y = fields[:, 0][None], fields[:, 1][None]
@@ -1046,7 +1046,8 @@ def _fit_scores_many(det: np.ndarray, fields: np.ndarray, Hs: np.ndarray,
         dj = np.take_along_axis(d, j[..., None], axis=2)[..., 0]
         mutual = np.take_along_axis(back, j, axis=1) == np.arange(len(fields))[None]
         matched = (dj < 0.3 * pitch_px) & mutual
-        near = d.min(axis=1) < 0.3 * pitch_px.mean(axis=1, keepdims=True)  # (K, N)
+        near = np.take_along_axis(d, back[:, None], axis=1)[:, 0] < 0.3 * pitch_px.mean(
+            axis=1, keepdims=True)  # (K, N): d.min(axis=1), the value at its argmin
         if min_size is not None:  # `_fit_score`'s local area scale at each blob's field
             side = _apply_many(H, fields + np.array([0.0, pitch_mm]))
             local = np.sqrt(pitch_px * _dist(side, proj))  # (K, F)
