@@ -1198,10 +1198,14 @@ def _colour_evidence(lab: np.ndarray, H: np.ndarray, board: Board) -> float:
     hue for red, yellow, green against the board's own white fields under H; black darker
     than the others)."""
     cols = {}
-    ref = median(_bilinear(lab, apply_h(H, _white_fields(board)))[:, 1:], axis=0)
-    for a, ring_mm in zip(board.colours, _start_rings(board), strict=True):
-        ring = _bilinear(lab, apply_h(H, ring_mm))
-        cols[a.colour] = median(ring, axis=0)
+    white, rings = _white_fields(board), _start_rings(board)
+    # one sampling of the white fields and every ring (each projected on its own, as before)
+    px = _bilinear(lab, np.concatenate([apply_h(H, white)] + [apply_h(H, r) for r in rings]))
+    ref = median(px[:len(white), 1:], axis=0)
+    o = len(white)
+    for a, ring_mm in zip(board.colours, rings, strict=True):
+        cols[a.colour] = median(px[o:o + len(ring_mm)], axis=0)
+        o += len(ring_mm)
     if len(cols) < 2:
         return 0.0
     ev = 0.0
