@@ -895,7 +895,7 @@ def _quick_scores(Hs: np.ndarray, xy: np.ndarray, fields: np.ndarray, pitch_mm: 
     inside = (p[:, 0] >= 0) & (p[:, 0] < ws) & (p[:, 1] >= 0) & (p[:, 1] < hs)
     seeds[p[inside, 1], p[inside, 0]] = 0
     dist = cv2.distanceTransform(seeds, cv2.DIST_L2, 3)
-    dist *= np.float32(1 / scale)  # (/ 0.5: a power of two, the same numbers in place)
+    dist /= scale  # (in place: the same float32 numbers as `dist / scale`)
     # the map with a border of inf all round: an index clipped to it lands on inf when off
     # the map, as the former test of each index did
     padded = cv2.copyMakeBorder(dist, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=float("inf"))
@@ -1071,17 +1071,17 @@ def _icp(det: np.ndarray, fields: np.ndarray, H: np.ndarray, pitch_mm: float,
     ahead_mm = fields + np.array([pitch_mm, 0.0])
     idx = np.arange(len(fields))
     last = None  # the matches the last fit was made from
-    near = None  # (pitch_px, j, dj, mutual) of the current H: kept while H stays
+    matches = None  # (pitch_px, j, dj, mutual) of the current H: kept while H stays
     for it in range(iters):
-        if near is None:
+        if matches is None:
             proj = apply_h(H, fields)
             ahead = apply_h(H, ahead_mm)
             pitch_px = _dist(ahead, proj)
             d = _dist(proj[:, None], det[None])
             j = np.argmin(d, axis=1)
             back = np.argmin(d, axis=0)  # mutual nearest neighbours only
-            near = (pitch_px, j, d[idx, j], back[j] == idx)
-        pitch_px, j, dj, mutual = near
+            matches = (pitch_px, j, d[idx, j], back[j] == idx)
+        pitch_px, j, dj, mutual = matches
         frac = np.interp(it, [0, max(iters - 1, 1)], list(s.icp_tol))
         ok = (dj < frac * pitch_px) & mutual
         n = int(ok.sum())
@@ -1104,7 +1104,7 @@ def _icp(det: np.ndarray, fields: np.ndarray, H: np.ndarray, pitch_mm: float,
             if Hn is None:
                 return None, n, 1.0
             H = Hn
-        near = None  # a new H: its distances made again
+        matches = None  # a new H: its distances made again
     return H, n, rms
 
 

@@ -458,7 +458,7 @@ def _spot_read_at(Lf: np.ndarray, centre, a: np.ndarray, s: BoardDiceSettings
         ok = ((x >= 0) & (y >= 0) & (x <= w - 1) & (y <= h - 1)) if inside else None
         qx = np.clip(np.round(x), 0, w - 1).astype(np.intp)
         qy = np.clip(np.round(y), 0, h - 1).astype(np.intp)
-        return np.take(flat, qy * w + qx), ok
+        return flat[qy * w + qx], ok
 
     v, ok = sample(spots, inside=True)
     f, _ = sample(faces)
