@@ -271,6 +271,11 @@ class ReadSettings:
     #   in session 11: 0.74; a box's cards are one size)
     back_within: float = 0.8  # or this share of its frame inside that back's (a real card
     #   across a back: 0.65, its ends stick out)
+    repose: bool = True  # Troetofanten: a strong key point whose refined pose reads as
+    #   background is read again at its own poses (`repose_strong`: the shared width field
+    #   or the table's direction can miss a card lying alone by 15 % or a few degrees)
+    repose_confidence: float = 0.4  # such a card is kept when read this surely, as a face-up
+    #   card, and neither its key point nor its centre lies on a card read
 
 
 READ = ReadSettings()
@@ -1972,6 +1977,45 @@ class CardReader:
                   for r, i in enumerate(idx)]
         return kp, idx, frames
 
+    def repose_strong(self, image: np.ndarray, raw: Keypoints, kp: Keypoints,
+                      idx: np.ndarray, searched: np.ndarray, frames: list,
+                      is_piece: np.ndarray) -> tuple[np.ndarray, list]:
+        """Troetofanten strong key points (`idx`, posed as `kp`, their `frames`) whose
+        crop is no piece (`is_piece` False) read at the poses the key point had before
+        `refine_poses` evened it out: the detector's own angle and width (`raw`), and its
+        `searched` width at the posed and the detector's angle. Returns (the ranks in `idx`
+        whose best such crop reads less like background than the posed one did, and those
+        crops' frames); `kp`'s angles and widths are set to them."""
+        spec = SPECS["troetofanten"]
+        ask = np.flatnonzero(~is_piece[:len(idx)])
+        if not len(ask):
+            return ask, []
+        poses = []
+        for r in ask:
+            i = idx[r]
+            a0, w0 = float(kp.angle[i]), float(kp.width[i])
+            cand = [(a0, w0)]
+            for a, w in ((a0, searched[r]), (raw.angle[i], raw.width[i]),
+                         (raw.angle[i], searched[r])):
+                if all(abs((a - b + 180.0) % 360.0 - 180.0) > 3.0 or abs(w - v) > 0.05 * v
+                       for b, v in cand):
+                    cand.append((float(a), float(w)))
+            poses.append(cand)
+        flat = [frame_from_pose(kp.xy[idx[r]], a, w, spec)
+                for r, cand in zip(ask, poses, strict=True) for a, w in cand]
+        bg = self.classifier.predict(crop_cards(image, flat, spec, self.crop_settings)
+                                     ).probs[:, self.classifier.index(BACKGROUND)]
+        out, new, k = [], [], 0
+        for r, cand in zip(ask, poses, strict=True):
+            b = int(np.argmin(bg[k:k + len(cand)]))
+            if b > 0 and bg[k + b] < self.settings.min_piece_prob:
+                i = idx[r]
+                kp.angle[i], kp.width[i] = cand[b]
+                out.append(r)
+                new.append(flat[k + b])
+            k += len(cand)
+        return np.asarray(out, int), new
+
     def pose_back_candidates(self, image: np.ndarray, kp: Keypoints, idx: np.ndarray
                              ) -> tuple[np.ndarray, list[np.ndarray]]:
         """Troetofanten key points between `back_key_threshold` and `troeto_key_threshold`
@@ -2302,6 +2346,7 @@ class CardReader:
         pieces: list[CardPiece] = []
         thr = s.troeto_key_threshold if game == "troetofanten" else s.key_threshold
         searched: list[float] = []
+        raw = kp
         kp, idx, frames = self.pose_key_points(image, game, kp, thr, area, searched)
         n_strong = len(idx)
         if game == "troetofanten" and s.back_key_threshold < thr:
@@ -2315,6 +2360,20 @@ class CardReader:
             at = [frame_from_pose(kp.xy[i], a, kp.width[i], spec)
                   for i, a in zip(idx[:n_strong], turned, strict=True)] + frames[n_strong:]
         game_probs, bgs, is_piece, confs = self.read_crops(image, frames, game, at)
+        n_main, posed_widths = len(idx), kp.width[idx[:n_strong]].copy()  # (`second_look`'s)
+        if game == "troetofanten" and s.repose:  # (a card alone off the shared pose: read
+            #   again after every other key point, as a weak one is, `repose_strong`)
+            again, new = self.repose_strong(image, raw, kp, idx[:n_strong],
+                                            np.asarray(searched), frames, is_piece)
+            if len(again):
+                ii = idx[again]
+                turned = edge_angles(image, kp.xy[ii], kp.angle[ii], kp.width[ii], s)
+                re = self.read_crops(image, new, game, [
+                    frame_from_pose(kp.xy[i], a, kp.width[i], spec)
+                    for i, a in zip(ii, turned, strict=True)])
+                game_probs, bgs, is_piece, confs = (np.concatenate([v, w]) for v, w in zip(
+                    (game_probs, bgs, is_piece, confs), re, strict=True))
+                idx, frames = np.concatenate([idx, ii]), frames + new
         under: list[tuple[str, np.ndarray, np.ndarray]] = []  # (label, key, frame): weak
         #   key points read surely as face-up cards on a card read
         doubted: list[tuple[str, np.ndarray, np.ndarray, dict]] = []  # (kind, key, frame,
@@ -2345,7 +2404,11 @@ class CardReader:
                 label, keep = magic_tile_label(probs, bg)  # between colours: kept by kind)
             if keep < s.min_confidence:
                 continue
-            if r >= n_strong and (pg[b] < s.back_min_prob if label == "back" else (
+            if r >= n_main and (label == "back" or conf < s.repose_confidence or on_a_card(
+                    kp.xy[i], frames[r], [q for q in pieces if not in_its_row(
+                        kp.xy[i], float(kp.angle[i]), q, s)])):
+                continue  # (a strong key point read again: a face-up card on no card read)
+            if n_strong <= r < n_main and (pg[b] < s.back_min_prob if label == "back" else (
                     conf < s.weak_up_confidence or on_a_card(kp.xy[i], frames[r], [
                         q for q in pieces if not in_its_row(kp.xy[i], float(kp.angle[i]), q,
                                                             s)]))):
@@ -2369,7 +2432,7 @@ class CardReader:
             if within is None:  # (`kp` as posed; `idx` only extended since)
                 strong = idx[:n_strong]  # (their widths after `refine_poses`)
                 sure = int(np.count_nonzero((kp.kind == KIND_PIECE) & (kp.score >= s.close_heat)))
-                pieces = self.second_look(image, pieces, np.asarray(searched), kp.width[strong],
+                pieces = self.second_look(image, pieces, np.asarray(searched), posed_widths,
                                           kp.xy[strong], sure)
                 unread: list[np.ndarray] = []
                 if (s.paper_warnings or s.paper_read) and pieces:

@@ -1,0 +1,60 @@
+"""`CardReader.repose_strong`: a Troetofanten strong key point whose refined pose (the shared
+width field, the table's direction) reads as background is read again at the detector's
+own pose and its searched width (a tiny synthetic photo, the stand-in classifier of
+test_cards_backs: P(background) is the share of the crop that disagrees with a card's
+top-left part)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.vision.test_cards_backs import CardOrNot, draw_face, reader_with, table
+from vision.cards.detect import KIND_PIECE, Keypoints
+from vision.cards.geometry import SPECS, pose_from_frame
+
+SPEC = SPECS["troetofanten"]
+PAPER = (235, 240, 242)
+
+
+def keys(xy, angle, width) -> Keypoints:
+    return Keypoints(np.asarray(xy, float)[None], np.array([KIND_PIECE]),
+                     np.array([0.9], np.float32), np.array([float(angle)]),
+                     np.array([float(width)]))
+
+
+@pytest.mark.parametrize("posed,raw,searched,want", [
+    ((0.0, 42.0), (0.0, 60.0), 72.0, (0.0, 60.0)),  # the width field 30 % narrow: own width
+    ((0.0, 42.0), (0.0, 42.0), 60.0, (0.0, 60.0)),  # the searched width
+    ((20.0, 60.0), (0.0, 60.0), 60.0, (0.0, 60.0)),  # snapped 20 degrees off: own angle
+    ((0.0, 60.0), (0.0, 42.0), 42.0, None),  # the posed crop reads best: nothing again
+])
+def test_repose_strong_reads_the_key_points_own_pose(posed, raw, searched, want):
+    img = table(11)
+    frame = draw_face(img, (240, 180), 0.0, 60.0)
+    key, _, _ = pose_from_frame(frame, SPEC)
+    r = reader_with(CardOrNot(PAPER))
+    kp = keys(key, *posed)
+    again, new = r.repose_strong(img, keys(key, *raw), kp, np.array([0]), np.array([searched]),
+                                 [None], np.array([False]))
+    if want is None:
+        assert len(again) == 0 and new == []
+        assert (kp.angle[0], kp.width[0]) == posed  # (left as posed)
+    else:
+        assert again.tolist() == [0] and len(new) == 1
+        assert (kp.angle[0], kp.width[0]) == pytest.approx(want)
+        assert np.abs(new[0] - frame).max() < 3.0  # the card's own outline
+
+
+def test_repose_strong_leaves_pieces_and_bare_table_alone():
+    img = table(12)  # no card at all: no pose reads as one
+    fake = CardOrNot(PAPER)
+    r = reader_with(fake)
+    kp = keys((240.0, 180.0), 0.0, 42.0)
+    again, _ = r.repose_strong(img, keys((240.0, 180.0), 30.0, 60.0), kp, np.array([0]),
+                               np.array([72.0]), [None], np.array([False]))
+    assert len(again) == 0
+    calls = fake.calls
+    again, _ = r.repose_strong(img, kp, kp, np.array([0]), np.array([72.0]), [None],
+                               np.array([True]))  # read as a piece already: not asked
+    assert len(again) == 0 and fake.calls == calls
