@@ -274,6 +274,7 @@ class ReadSettings:
     repose: bool = True  # Troetofanten: a strong key point whose refined pose reads as
     #   background is read again at its own poses (`repose_strong`: the shared width field
     #   or the table's direction can miss a card lying alone by 15 % or a few degrees)
+    repose_scales: tuple[float, ...] = (0.9, 1.1)  # x the posed width, tried as well
     repose_confidence: float = 0.4  # such a card is kept when read this surely, as a face-up
     #   card, and neither its key point nor its centre lies on a card read
 
@@ -1982,10 +1983,12 @@ class CardReader:
                       is_piece: np.ndarray) -> tuple[np.ndarray, list]:
         """Troetofanten strong key points (`idx`, posed as `kp`, their `frames`) whose
         crop is no piece (`is_piece` False) read at the poses the key point had before
-        `refine_poses` evened it out: the detector's own angle and width (`raw`), and its
-        `searched` width at the posed and the detector's angle. Returns (the ranks in `idx`
-        whose best such crop reads less like background than the posed one did, and those
-        crops' frames); `kp`'s angles and widths are set to them."""
+        `refine_poses` evened it out: the posed and the detector's own angle (`raw`), each
+        at the posed width, the detector's, the `searched` one and `repose_scales` x the
+        posed. Returns (the ranks in `idx` whose most confident such crop, by the classifier
+        alone, reads as a piece more surely than the posed one, and those crops' frames);
+        `kp`'s angles and widths are set to them. (The crop least like background was often
+        a wrong width's, read as a piece under `min_confidence`.)"""
         spec = SPECS["troetofanten"]
         ask = np.flatnonzero(~is_piece[:len(idx)])
         if not len(ask):
@@ -1995,20 +1998,20 @@ class CardReader:
             i = idx[r]
             a0, w0 = float(kp.angle[i]), float(kp.width[i])
             cand = [(a0, w0)]
-            for a, w in ((a0, searched[r]), (raw.angle[i], raw.width[i]),
-                         (raw.angle[i], searched[r])):
-                if all(abs((a - b + 180.0) % 360.0 - 180.0) > 3.0 or abs(w - v) > 0.05 * v
-                       for b, v in cand):
-                    cand.append((float(a), float(w)))
+            for a in (a0, float(raw.angle[i])):
+                for w in (w0, float(raw.width[i]), float(searched[r])) + tuple(
+                        w0 * f for f in self.settings.repose_scales):
+                    if all(abs((a - b + 180.0) % 360.0 - 180.0) > 1.0 or abs(w - v) > 1.0
+                           for b, v in cand):
+                        cand.append((a, w))
             poses.append(cand)
         flat = [frame_from_pose(kp.xy[idx[r]], a, w, spec)
                 for r, cand in zip(ask, poses, strict=True) for a, w in cand]
-        bg = self.classifier.predict(crop_cards(image, flat, spec, self.crop_settings)
-                                     ).probs[:, self.classifier.index(BACKGROUND)]
+        conf = self.read_crops(image, flat, "troetofanten", numbers=False)[3]
         out, new, k = [], [], 0
         for r, cand in zip(ask, poses, strict=True):
-            b = int(np.argmin(bg[k:k + len(cand)]))
-            if b > 0 and bg[k + b] < self.settings.min_piece_prob:
+            b = int(np.argmax(conf[k:k + len(cand)]))
+            if b > 0 and conf[k + b] > 0:
                 i = idx[r]
                 kp.angle[i], kp.width[i] = cand[b]
                 out.append(r)
