@@ -275,6 +275,7 @@ class ReadSettings:
     #   background is read again at its own poses (`repose_strong`: the shared width field
     #   or the table's direction can miss a card lying alone by 15 % or a few degrees)
     repose_scales: tuple[float, ...] = (0.9, 1.1)  # x the posed width, tried as well
+    repose_doubted: bool = True  # and one read under `min_confidence` (its number split)
     repose_confidence: float = 0.4  # such a card is kept when read this surely, as a face-up
     #   card, and neither its key point nor its centre lies on a card read
 
@@ -1980,17 +1981,21 @@ class CardReader:
 
     def repose_strong(self, image: np.ndarray, raw: Keypoints, kp: Keypoints,
                       idx: np.ndarray, searched: np.ndarray, frames: list,
-                      is_piece: np.ndarray) -> tuple[np.ndarray, list]:
+                      is_piece: np.ndarray, confs: np.ndarray) -> tuple[np.ndarray, list]:
         """Troetofanten strong key points (`idx`, posed as `kp`, their `frames`) whose
-        crop is no piece (`is_piece` False) read at the poses the key point had before
-        `refine_poses` evened it out: the posed and the detector's own angle (`raw`), each
-        at the posed width, the detector's, the `searched` one and `repose_scales` x the
-        posed. Returns (the ranks in `idx` whose most confident such crop, by the classifier
-        alone, reads as a piece more surely than the posed one, and those crops' frames);
-        `kp`'s angles and widths are set to them. (The crop least like background was often
-        a wrong width's, read as a piece under `min_confidence`.)"""
+        crop is no piece (`is_piece` False) or, with `repose_doubted`, whose confidence
+        (`confs`) is under `min_confidence` (a number split), read at the poses the key
+        point had before `refine_poses` evened it out: the posed and the detector's own
+        angle (`raw`), each at the posed width, the detector's, the `searched` one and
+        `repose_scales` x the posed. Returns (the ranks in `idx` whose most confident such
+        crop reads as a piece more surely than the posed one, of the posed kind where that
+        was a piece, and those crops' frames); `kp`'s angles and widths are set to them.
+        (The crop least like background was often a wrong width's, read as a piece under
+        `min_confidence`; a number split on a blank cloth read again turned into a mouse.)"""
         spec = SPECS["troetofanten"]
-        ask = np.flatnonzero(~is_piece[:len(idx)])
+        s = self.settings
+        ask = np.flatnonzero(~is_piece[:len(idx)] | (confs[:len(idx)] < s.min_confidence
+                                                      if s.repose_doubted else False))
         if not len(ask):
             return ask, []
         poses = []
@@ -2000,18 +2005,24 @@ class CardReader:
             cand = [(a0, w0)]
             for a in (a0, float(raw.angle[i])):
                 for w in (w0, float(raw.width[i]), float(searched[r])) + tuple(
-                        w0 * f for f in self.settings.repose_scales):
+                        w0 * f for f in s.repose_scales):
                     if all(abs((a - b + 180.0) % 360.0 - 180.0) > 1.0 or abs(w - v) > 1.0
                            for b, v in cand):
                         cand.append((a, w))
             poses.append(cand)
         flat = [frame_from_pose(kp.xy[idx[r]], a, w, spec)
                 for r, cand in zip(ask, poses, strict=True) for a, w in cand]
-        conf = self.read_crops(image, flat, "troetofanten", numbers=False)[3]
+        probs, _, _, conf = self.read_crops(image, flat, "troetofanten",
+                                            numbers=s.repose_doubted)
+        labels = GAME_LABELS["troetofanten"]
+        kind = np.array([labels[j].rsplit("-", 1)[0] for j in np.argmax(probs, axis=1)])
         out, new, k = [], [], 0
         for r, cand in zip(ask, poses, strict=True):
-            b = int(np.argmax(conf[k:k + len(cand)]))
-            if b > 0 and conf[k + b] > 0:
+            c = conf[k:k + len(cand)]
+            if is_piece[r]:  # (its kind was sure, its number split: that kind, read surer)
+                c = np.where(kind[k:k + len(cand)] == kind[k], c, 0.0)
+            b = int(np.argmax(c))
+            if b > 0 and c[b] > 0:
                 i = idx[r]
                 kp.angle[i], kp.width[i] = cand[b]
                 out.append(r)
@@ -2367,7 +2378,7 @@ class CardReader:
         if game == "troetofanten" and s.repose:  # (a card alone off the shared pose: read
             #   again after every other key point, as a weak one is, `repose_strong`)
             again, new = self.repose_strong(image, raw, kp, idx[:n_strong],
-                                            np.asarray(searched), frames, is_piece)
+                                            np.asarray(searched), frames, is_piece, confs)
             if len(again):
                 ii = idx[again]
                 turned = edge_angles(image, kp.xy[ii], kp.angle[ii], kp.width[ii], s)

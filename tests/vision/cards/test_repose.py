@@ -9,12 +9,37 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.vision.test_cards_backs import CardOrNot, draw_face, reader_with, table
+from tests.vision.test_cards_backs import CardOrNot, draw_face, table
+from tests.vision.test_cards_backs import reader_with as _reader_with
 from vision.cards.detect import KIND_PIECE, Keypoints
 from vision.cards.geometry import SPECS, pose_from_frame
+from vision.classify.model import Prediction
 
 SPEC = SPECS["troetofanten"]
 PAPER = (235, 240, 242)
+
+
+def reader_with(classifier):
+    r = _reader_with(classifier)
+    r.index = None  # (no number model: the classifier's own labels)
+    return r
+
+
+class KindByFit(CardOrNot):
+    """The stand-in, but its piece share goes to `label` where the crop fits the card
+    (under `cut` background) and to `other` where it does not."""
+
+    def __init__(self, card, label, other, cut=0.1):
+        super().__init__(card, label)
+        self.other, self.cut = other, cut
+
+    def predict(self, crops):
+        p = super().predict(crops).probs
+        bg = p[:, self.index("background")]
+        off = bg >= self.cut
+        p[off, self.index(self.other)] = p[off, self.index(self.label)]
+        p[off, self.index(self.label)] = 0.0
+        return Prediction(p, np.zeros((len(crops), 8), np.float32))
 
 
 def keys(xy, angle, width) -> Keypoints:
@@ -36,7 +61,7 @@ def test_repose_strong_reads_the_key_points_own_pose(posed, raw, searched, want)
     r = reader_with(CardOrNot(PAPER))
     kp = keys(key, *posed)
     again, new = r.repose_strong(img, keys(key, *raw), kp, np.array([0]), np.array([searched]),
-                                 [None], np.array([False]))
+                                 [None], np.array([False]), np.array([0.0]))
     if want is None:
         assert len(again) == 0 and new == []
         assert (kp.angle[0], kp.width[0]) == posed  # (left as posed)
@@ -52,9 +77,25 @@ def test_repose_strong_leaves_pieces_and_bare_table_alone():
     r = reader_with(fake)
     kp = keys((240.0, 180.0), 0.0, 42.0)
     again, _ = r.repose_strong(img, keys((240.0, 180.0), 30.0, 60.0), kp, np.array([0]),
-                               np.array([72.0]), [None], np.array([False]))
+                               np.array([72.0]), [None], np.array([False]), np.array([0.0]))
     assert len(again) == 0
     calls = fake.calls
     again, _ = r.repose_strong(img, kp, kp, np.array([0]), np.array([72.0]), [None],
-                               np.array([True]))  # read as a piece already: not asked
+                               np.array([True]), np.array([0.9]))  # read surely: not asked
     assert len(again) == 0 and fake.calls == calls
+
+
+@pytest.mark.parametrize("label,other,found", [
+    ("elephant-1", "elephant-2", True),  # a number split (under min_confidence): read surer
+    ("elephant-1", "mouse", False),  # a mouse at the posed width: not an elephant now
+])
+def test_repose_strong_reads_a_doubted_number_again_as_its_kind(label, other, found):
+    img = table(13)
+    frame = draw_face(img, (240, 180), 0.0, 60.0)
+    key, _, _ = pose_from_frame(frame, SPEC)
+    r = reader_with(KindByFit(PAPER, label, other))
+    kp = keys(key, 0.0, 42.0)  # posed 30 % narrow: a piece, but under min_confidence
+    again, _ = r.repose_strong(img, keys(key, 0.0, 60.0), kp, np.array([0]),
+                               np.array([60.0]), [None], np.array([True]), np.array([0.2]))
+    assert (kp.width[0] == pytest.approx(60.0)) == found  # (the card's own width)
+    assert again.tolist() == [0] or not found
