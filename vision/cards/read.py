@@ -1981,21 +1981,31 @@ class CardReader:
 
     def repose_strong(self, image: np.ndarray, raw: Keypoints, kp: Keypoints,
                       idx: np.ndarray, searched: np.ndarray, frames: list,
-                      is_piece: np.ndarray, confs: np.ndarray) -> tuple[np.ndarray, list]:
+                      is_piece: np.ndarray, confs: np.ndarray, sure: list[CardPiece] = ()
+                      ) -> tuple[np.ndarray, list]:
         """Troetofanten strong key points (`idx`, posed as `kp`, their `frames`) whose
         crop is no piece (`is_piece` False) or, with `repose_doubted`, whose confidence
         (`confs`) is under `min_confidence` (a number split), read at the poses the key
-        point had before `refine_poses` evened it out: the posed and the detector's own
-        angle (`raw`), each at the posed width, the detector's, the `searched` one and
-        `repose_scales` x the posed. Returns (the ranks in `idx` whose most confident such
-        crop reads as a piece more surely than the posed one, of the posed kind where that
-        was a piece, and those crops' frames); `kp`'s angles and widths are set to them.
-        (The crop least like background was often a wrong width's, read as a piece under
-        `min_confidence`; a number split on a blank cloth read again turned into a mouse.)"""
+        point had before `refine_poses` evened it out: the posed angle at the detector's
+        width (`raw`), the `searched` one and `repose_scales` x the posed one, the
+        detector's own angle at the posed, its own and the searched width; not one whose
+        key point lies on a card of `sure` (the strong readings of at least
+        `min_confidence`) outside that card's row (read again, `read_pieces` would drop
+        it). Returns (the ranks in `idx` whose most confident such crop reads as a piece
+        more surely than the posed one, of the posed kind where that was a piece, and
+        those crops' frames); `kp`'s angles and widths are set to them.
+        Confidence: the classifier's alone, with the number model (unjittered) only where
+        the number split. (The crop least like background was often a wrong width's, read
+        as a piece under `min_confidence`; a number split on a blank cloth read again
+        turned into a mouse.)"""
         spec = SPECS["troetofanten"]
         s = self.settings
         ask = np.flatnonzero(~is_piece[:len(idx)] | (confs[:len(idx)] < s.min_confidence
                                                       if s.repose_doubted else False))
+        ask = np.array([r for r in ask if not on_a_card(kp.xy[idx[r]], frames[r], [
+            q for q in sure if not in_its_row(kp.xy[idx[r]], float(kp.angle[idx[r]]), q, s)])],
+            int)  # (read again there, it would go: `read_pieces` keeps such a card only
+        #   where neither its key point nor its centre lies on a card read)
         if not len(ask):
             return ask, []
         poses = []
@@ -2003,18 +2013,28 @@ class CardReader:
             i = idx[r]
             a0, w0 = float(kp.angle[i]), float(kp.width[i])
             cand = [(a0, w0)]
-            for a in (a0, float(raw.angle[i])):
-                for w in (w0, float(raw.width[i]), float(searched[r])) + tuple(
-                        w0 * f for f in s.repose_scales):
-                    if all(abs((a - b + 180.0) % 360.0 - 180.0) > 1.0 or abs(w - v) > 1.0
-                           for b, v in cand):
-                        cand.append((a, w))
+            w1, w2 = float(raw.width[i]), float(searched[r])
+            a1 = float(raw.angle[i])
+            for a, w in [(a0, w1), (a0, w2)] + [(a0, w0 * f) for f in s.repose_scales] + [
+                    (a1, w0), (a1, w1), (a1, w2)]:
+                if all(abs((a - b + 180.0) % 360.0 - 180.0) > 1.0 or abs(w - v) > 1.0
+                       for b, v in cand):
+                    cand.append((a, w))
             poses.append(cand)
         flat = [frame_from_pose(kp.xy[idx[r]], a, w, spec)
                 for r, cand in zip(ask, poses, strict=True) for a, w in cand]
-        probs, _, _, conf = self.read_crops(image, flat, "troetofanten",
-                                            numbers=s.repose_doubted)
+        split = np.concatenate([np.full(len(c), bool(is_piece[r]))
+                                for r, c in zip(ask, poses, strict=True)])
         labels = GAME_LABELS["troetofanten"]
+        probs, conf = np.zeros((len(flat), len(labels))), np.zeros(len(flat))
+        look = copy.copy(self)  # (a split number read once per crop, no jitter: the chosen
+        look.settings = replace(s, number_jitter=0.0)  # crop is read again jittered)
+        for numbers in (False, True):  # (the number model only where the number split)
+            at = np.flatnonzero(split == numbers)
+            if len(at):
+                p, _, _, c = look.read_crops(image, [flat[j] for j in at], "troetofanten",
+                                             numbers=numbers)
+                probs[at], conf[at] = p, c
         kind = np.array([labels[j].rsplit("-", 1)[0] for j in np.argmax(probs, axis=1)])
         out, new, k = [], [], 0
         for r, cand in zip(ask, poses, strict=True):
@@ -2377,8 +2397,13 @@ class CardReader:
         n_main, posed_widths = len(idx), kp.width[idx[:n_strong]].copy()  # (`second_look`'s)
         if game == "troetofanten" and s.repose:  # (a card alone off the shared pose: read
             #   again after every other key point, as a weak one is, `repose_strong`)
+            sure = [CardPiece(labels[int(np.argmax(game_probs[r]))], float(confs[r]),
+                              kp.xy[idx[r]], frames[r], float(kp.angle[idx[r]]),
+                              float(kp.width[idx[r]]))
+                    for r in np.flatnonzero(confs[:n_strong] >= s.min_confidence)]
             again, new = self.repose_strong(image, raw, kp, idx[:n_strong],
-                                            np.asarray(searched), frames, is_piece, confs)
+                                            np.asarray(searched), frames, is_piece, confs,
+                                            sure)
             if len(again):
                 ii = idx[again]
                 turned = edge_angles(image, kp.xy[ii], kp.angle[ii], kp.width[ii], s)

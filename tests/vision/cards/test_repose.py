@@ -12,7 +12,8 @@ import pytest
 from tests.vision.test_cards_backs import CardOrNot, draw_face, table
 from tests.vision.test_cards_backs import reader_with as _reader_with
 from vision.cards.detect import KIND_PIECE, Keypoints
-from vision.cards.geometry import SPECS, pose_from_frame
+from vision.cards.geometry import SPECS, frame_from_pose, pose_from_frame
+from vision.cards.pieces import CardPiece
 from vision.classify.model import Prediction
 
 SPEC = SPECS["troetofanten"]
@@ -42,6 +43,11 @@ class KindByFit(CardOrNot):
         return Prediction(p, np.zeros((len(crops), 8), np.float32))
 
 
+def posed_frames(kp: Keypoints) -> list:
+    """The key point's frame as posed (the reader's `frames`)."""
+    return [frame_from_pose(kp.xy[0], kp.angle[0], kp.width[0], SPEC)]
+
+
 def keys(xy, angle, width) -> Keypoints:
     return Keypoints(np.asarray(xy, float)[None], np.array([KIND_PIECE]),
                      np.array([0.9], np.float32), np.array([float(angle)]),
@@ -61,7 +67,7 @@ def test_repose_strong_reads_the_key_points_own_pose(posed, raw, searched, want)
     r = reader_with(CardOrNot(PAPER))
     kp = keys(key, *posed)
     again, new = r.repose_strong(img, keys(key, *raw), kp, np.array([0]), np.array([searched]),
-                                 [None], np.array([False]), np.array([0.0]))
+                                 posed_frames(kp), np.array([False]), np.array([0.0]))
     if want is None:
         assert len(again) == 0 and new == []
         assert (kp.angle[0], kp.width[0]) == posed  # (left as posed)
@@ -77,10 +83,11 @@ def test_repose_strong_leaves_pieces_and_bare_table_alone():
     r = reader_with(fake)
     kp = keys((240.0, 180.0), 0.0, 42.0)
     again, _ = r.repose_strong(img, keys((240.0, 180.0), 30.0, 60.0), kp, np.array([0]),
-                               np.array([72.0]), [None], np.array([False]), np.array([0.0]))
+                               np.array([72.0]), posed_frames(kp), np.array([False]),
+                               np.array([0.0]))
     assert len(again) == 0
     calls = fake.calls
-    again, _ = r.repose_strong(img, kp, kp, np.array([0]), np.array([72.0]), [None],
+    again, _ = r.repose_strong(img, kp, kp, np.array([0]), np.array([72.0]), posed_frames(kp),
                                np.array([True]), np.array([0.9]))  # read surely: not asked
     assert len(again) == 0 and fake.calls == calls
 
@@ -96,6 +103,23 @@ def test_repose_strong_reads_a_doubted_number_again_as_its_kind(label, other, fo
     r = reader_with(KindByFit(PAPER, label, other))
     kp = keys(key, 0.0, 42.0)  # posed 30 % narrow: a piece, but under min_confidence
     again, _ = r.repose_strong(img, keys(key, 0.0, 60.0), kp, np.array([0]),
-                               np.array([60.0]), [None], np.array([True]), np.array([0.2]))
+                               np.array([60.0]), posed_frames(kp), np.array([True]),
+                               np.array([0.2]))
     assert (kp.width[0] == pytest.approx(60.0)) == found  # (the card's own width)
     assert again.tolist() == [0] or not found
+
+
+def test_repose_strong_skips_a_key_point_on_a_card_read_surely():
+    img = table(14)
+    frame = draw_face(img, (240, 180), 0.0, 60.0)
+    key, _, _ = pose_from_frame(frame, SPEC)
+    fake = CardOrNot(PAPER)
+    r = reader_with(fake)
+    inside = key + np.array([20.0, 40.0])  # (the card's drawing: its centre lies on it)
+    kp = keys(inside, 0.0, 42.0)
+    on = CardPiece("elephant-2", 0.9, key, frame, 0.0, 60.0)
+    args = (img, keys(inside, 0.0, 60.0), kp, np.array([0]), np.array([60.0]), posed_frames(kp),
+            np.array([False]), np.array([0.0]))
+    assert len(r.repose_strong(*args, [on])[0]) == 0 and fake.calls == 0
+    r.repose_strong(*args, [])
+    assert fake.calls == 1  # (with no card read there, its poses are read)
