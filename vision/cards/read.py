@@ -275,6 +275,9 @@ class ReadSettings:
     #   background is read again at its own poses (`repose_strong`: the shared width field
     #   or the table's direction can miss a card lying alone by 15 % or a few degrees)
     repose_scales: tuple[float, ...] = (0.9, 1.1)  # x the posed width, tried as well
+    repose_width: float = 2.0  # its widths within this ratio of the posed one (the width
+    #   field's: a dot on a checked cloth read at 3 x the cards' width made an elephant that
+    #   unseated every row, e2-1403 0012; at 1.5 e2-1413 lost 3 cards right again)
     repose_doubted: bool = True  # and one read under `min_confidence` (its number split)
     repose_confidence: float = 0.4  # such a card is kept when read this surely, as a face-up
     #   card, and neither its key point nor its centre lies on a card read
@@ -2017,8 +2020,9 @@ class CardReader:
             a1 = float(raw.angle[i])
             for a, w in [(a0, w1), (a0, w2)] + [(a0, w0 * f) for f in s.repose_scales] + [
                     (a1, w0), (a1, w1), (a1, w2)]:
-                if all(abs((a - b + 180.0) % 360.0 - 180.0) > 1.0 or abs(w - v) > 1.0
-                       for b, v in cand):
+                if w0 / s.repose_width <= w <= w0 * s.repose_width and all(
+                        abs((a - b + 180.0) % 360.0 - 180.0) > 1.0 or abs(w - v) > 1.0
+                        for b, v in cand):
                     cand.append((a, w))
             poses.append(cand)
         flat = [frame_from_pose(kp.xy[idx[r]], a, w, spec)

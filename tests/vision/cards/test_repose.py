@@ -123,3 +123,19 @@ def test_repose_strong_skips_a_key_point_on_a_card_read_surely():
     assert len(r.repose_strong(*args, [on])[0]) == 0 and fake.calls == 0
     r.repose_strong(*args, [])
     assert fake.calls == 1  # (with no card read there, its poses are read)
+
+
+@pytest.mark.parametrize("searched,found", [
+    (60.0, True),  # 1.43 x the posed width: read
+    (90.0, False),  # 2.1 x: no card the width field allows (a dot read as a large card)
+])
+def test_repose_strong_keeps_to_widths_near_the_posed_one(searched, found):
+    img = table(15)
+    frame = draw_face(img, (240, 180), 0.0, searched)
+    key, _, _ = pose_from_frame(frame, SPEC)
+    r = reader_with(CardOrNot(PAPER))
+    kp = keys(key, 0.0, 42.0)
+    again, _ = r.repose_strong(img, keys(key, 0.0, 42.0), kp, np.array([0]),
+                               np.array([searched]), posed_frames(kp), np.array([False]),
+                               np.array([0.0]))
+    assert (kp.width[0] == pytest.approx(searched)) == found
