@@ -107,6 +107,9 @@ class ReadSettings:
     #   (the bar a weak key point's P(back) and the look's teachers need too)
     back_doubt: float = 0.6  # a key point read as a back with this much but under
     #   `back_min_confidence` is warned about ("possibly a face-down card ..."), not counted
+    twin_same_place: float = 0.15  # two face-up cards of one label whose centres lie closer
+    #   than this x width, turned any way: one card read twice (t1-1401 0006: an elephant-1
+    #   read from key points 0.24 widths apart at angles 18 degrees apart, centres 0.08 apart)
     twin_reach: float = 0.3  # two face-up cards of one label turned half round to each other
     #   whose centres lie closer than this x width: one card read from both of its corners
     #   (a tamer's or a mouse's two corners look alike)
@@ -1549,7 +1552,8 @@ def twin_labels(a: str, b: str) -> bool:
 
 
 def drop_turned_twins(pieces: list[CardPiece], reach: float, turn_tol: float = 30.0,
-                      quarter_min: float = 45.0) -> tuple[list[CardPiece], list[str]]:
+                      quarter_min: float = 45.0, same_place: float = 0.0
+                      ) -> tuple[list[CardPiece], list[str]]:
     """Troetofanten pieces without the less sure of two of one label (`twin_labels`: or two
     animals of one kind) read from two corners
     of one card: their angles differ by half a turn (within `turn_tol` degrees) and their
@@ -1568,8 +1572,9 @@ def drop_turned_twins(pieces: list[CardPiece], reach: float, turn_tol: float = 3
                 continue
             turn = abs((p.angle - q.angle) % 360.0 - 180.0)
             sure, other = (p, q) if p.confidence >= q.confidence else (q, p)
-            near = np.hypot(*(p.center - q.center)) < reach * max(p.width, q.width)
-            if (turn <= turn_tol and near) or (
+            gap = np.hypot(*(p.center - q.center)) / max(p.width, q.width, 1.0)
+            near = gap < reach
+            if (turn <= turn_tol and near) or (p.label == q.label and gap < same_place) or (
                     (turn <= turn_tol or 180.0 - turn >= quarter_min)
                     and opposite_corners(sure, other)):
                 drop.add(j if q.confidence <= p.confidence else i)
@@ -2469,7 +2474,8 @@ class CardReader:
             #   (unrounded: shares under 5e-5 stay apart in `lineup.distinct_numbers`)
         relabelled: list[CardPiece] = []  # (by `box_limits`: its warning names the number)
         if game == "troetofanten":
-            pieces, twins = drop_turned_twins(pieces, s.twin_reach)
+            pieces, twins = drop_turned_twins(pieces, s.twin_reach,
+                                              same_place=s.twin_same_place)
             warnings += twins
             pieces = self.settle_backs(image, pieces)
             if within is None:  # (`kp` as posed; `idx` only extended since)
