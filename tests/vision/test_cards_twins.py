@@ -44,3 +44,18 @@ def test_drop_turned_twins_of_one_kind(second, want, warned):
     assert bool(warnings) is warned
     if warned:  # the kept number first, the other corner's second
         assert "read 3 and 4; counted once as 3" in warnings[0]
+
+
+@pytest.mark.parametrize("second,turn,shift,want", [
+    ("elephant-1", 18.0, 0.08, [0.97]),  # one card read twice, 18 degrees apart (t1-1401 0006)
+    ("elephant-1", 0.0, 0.3, [0.73, 0.97]),  # a pile's next card 0.3 widths along: two
+    ("elephant-2", 18.0, 0.08, [0.73, 0.97]),  # another number there: left to the reader
+])
+def test_drop_turned_twins_one_card_read_twice_in_one_place(second, turn, shift, want):
+    frame = card_frame(np.array([100.0, 100.0]), -161.0, W, ASPECT)
+    first = CardPiece("elephant-1", 0.97, *pose_from_frame(frame, SPEC)[:1], frame, -161.0, W)
+    again = card_frame(np.array([100.0 + shift * W, 100.0]), -161.0 - turn, W, ASPECT)
+    key, ang, _ = pose_from_frame(again, SPEC)
+    other = CardPiece(second, 0.73, key, again, ang, W)
+    got, _ = drop_turned_twins([first, other], reach=0.3, same_place=0.15)
+    assert sorted(p.confidence for p in got) == want

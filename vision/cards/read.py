@@ -107,6 +107,9 @@ class ReadSettings:
     #   (the bar a weak key point's P(back) and the look's teachers need too)
     back_doubt: float = 0.6  # a key point read as a back with this much but under
     #   `back_min_confidence` is warned about ("possibly a face-down card ..."), not counted
+    twin_same_place: float = 0.15  # two face-up cards of one label whose centres lie closer
+    #   than this x width, turned any way: one card read twice (t1-1401 0006: an elephant-1
+    #   read from key points 0.24 widths apart at angles 18 degrees apart, centres 0.08 apart)
     twin_reach: float = 0.3  # two face-up cards of one label turned half round to each other
     #   whose centres lie closer than this x width: one card read from both of its corners
     #   (a tamer's or a mouse's two corners look alike)
@@ -271,6 +274,16 @@ class ReadSettings:
     #   in session 11: 0.74; a box's cards are one size)
     back_within: float = 0.8  # or this share of its frame inside that back's (a real card
     #   across a back: 0.65, its ends stick out)
+    repose: bool = True  # Troetofanten: a strong key point whose refined pose reads as
+    #   background is read again at its own poses (`repose_strong`: the shared width field
+    #   or the table's direction can miss a card lying alone by 15 % or a few degrees)
+    repose_scales: tuple[float, ...] = (0.9, 1.1)  # x the posed width, tried as well
+    repose_width: float = 2.0  # its widths within this ratio of the posed one (the width
+    #   field's: a dot on a checked cloth read at 3 x the cards' width made an elephant that
+    #   unseated every row, e2-1403 0012; at 1.5 e2-1413 lost 3 cards right again)
+    repose_doubted: bool = True  # and one read under `min_confidence` (its number split)
+    repose_confidence: float = 0.4  # such a card is kept when read this surely, as a face-up
+    #   card, and neither its key point nor its centre lies on a card read
 
 
 READ = ReadSettings()
@@ -1539,7 +1552,8 @@ def twin_labels(a: str, b: str) -> bool:
 
 
 def drop_turned_twins(pieces: list[CardPiece], reach: float, turn_tol: float = 30.0,
-                      quarter_min: float = 45.0) -> tuple[list[CardPiece], list[str]]:
+                      quarter_min: float = 45.0, same_place: float = 0.0
+                      ) -> tuple[list[CardPiece], list[str]]:
     """Troetofanten pieces without the less sure of two of one label (`twin_labels`: or two
     animals of one kind) read from two corners
     of one card: their angles differ by half a turn (within `turn_tol` degrees) and their
@@ -1558,8 +1572,9 @@ def drop_turned_twins(pieces: list[CardPiece], reach: float, turn_tol: float = 3
                 continue
             turn = abs((p.angle - q.angle) % 360.0 - 180.0)
             sure, other = (p, q) if p.confidence >= q.confidence else (q, p)
-            near = np.hypot(*(p.center - q.center)) < reach * max(p.width, q.width)
-            if (turn <= turn_tol and near) or (
+            gap = np.hypot(*(p.center - q.center)) / max(p.width, q.width, 1.0)
+            near = gap < reach
+            if (turn <= turn_tol and near) or (p.label == q.label and gap < same_place) or (
                     (turn <= turn_tol or 180.0 - turn >= quarter_min)
                     and opposite_corners(sure, other)):
                 drop.add(j if q.confidence <= p.confidence else i)
@@ -1972,6 +1987,78 @@ class CardReader:
                   for r, i in enumerate(idx)]
         return kp, idx, frames
 
+    def repose_strong(self, image: np.ndarray, raw: Keypoints, kp: Keypoints,
+                      idx: np.ndarray, searched: np.ndarray, frames: list,
+                      is_piece: np.ndarray, confs: np.ndarray, sure: list[CardPiece] = ()
+                      ) -> tuple[np.ndarray, list]:
+        """Troetofanten strong key points (`idx`, posed as `kp`, their `frames`) whose
+        crop is no piece (`is_piece` False) or, with `repose_doubted`, whose confidence
+        (`confs`) is under `min_confidence` (a number split), read at the poses the key
+        point had before `refine_poses` evened it out: the posed angle at the detector's
+        width (`raw`), the `searched` one and `repose_scales` x the posed one, the
+        detector's own angle at the posed, its own and the searched width; not one whose
+        key point lies on a card of `sure` (the strong readings of at least
+        `min_confidence`) outside that card's row (read again, `read_pieces` would drop
+        it). Returns (the ranks in `idx` whose most confident such crop reads as a piece
+        more surely than the posed one, of the posed kind where that was a piece, and
+        those crops' frames); `kp`'s angles and widths are set to them.
+        Confidence: the classifier's alone, with the number model (unjittered) only where
+        the number split. (The crop least like background was often a wrong width's, read
+        as a piece under `min_confidence`; a number split on a blank cloth read again
+        turned into a mouse.)"""
+        spec = SPECS["troetofanten"]
+        s = self.settings
+        ask = np.flatnonzero(~is_piece[:len(idx)] | (confs[:len(idx)] < s.min_confidence
+                                                      if s.repose_doubted else False))
+        ask = np.array([r for r in ask if not on_a_card(kp.xy[idx[r]], frames[r], [
+            q for q in sure if not in_its_row(kp.xy[idx[r]], float(kp.angle[idx[r]]), q, s)])],
+            int)  # (read again there, it would go: `read_pieces` keeps such a card only
+        #   where neither its key point nor its centre lies on a card read)
+        if not len(ask):
+            return ask, []
+        poses = []
+        for r in ask:
+            i = idx[r]
+            a0, w0 = float(kp.angle[i]), float(kp.width[i])
+            cand = [(a0, w0)]
+            w1, w2 = float(raw.width[i]), float(searched[r])
+            a1 = float(raw.angle[i])
+            for a, w in [(a0, w1), (a0, w2)] + [(a0, w0 * f) for f in s.repose_scales] + [
+                    (a1, w0), (a1, w1), (a1, w2)]:
+                if w0 / s.repose_width <= w <= w0 * s.repose_width and all(
+                        abs((a - b + 180.0) % 360.0 - 180.0) > 1.0 or abs(w - v) > 1.0
+                        for b, v in cand):
+                    cand.append((a, w))
+            poses.append(cand)
+        flat = [frame_from_pose(kp.xy[idx[r]], a, w, spec)
+                for r, cand in zip(ask, poses, strict=True) for a, w in cand]
+        split = np.concatenate([np.full(len(c), bool(is_piece[r]))
+                                for r, c in zip(ask, poses, strict=True)])
+        labels = GAME_LABELS["troetofanten"]
+        probs, conf = np.zeros((len(flat), len(labels))), np.zeros(len(flat))
+        look = copy.copy(self)  # (a split number read once per crop, no jitter: the chosen
+        look.settings = replace(s, number_jitter=0.0)  # crop is read again jittered)
+        for numbers in (False, True):  # (the number model only where the number split)
+            at = np.flatnonzero(split == numbers)
+            if len(at):
+                p, _, _, c = look.read_crops(image, [flat[j] for j in at], "troetofanten",
+                                             numbers=numbers)
+                probs[at], conf[at] = p, c
+        kind = np.array([labels[j].rsplit("-", 1)[0] for j in np.argmax(probs, axis=1)])
+        out, new, k = [], [], 0
+        for r, cand in zip(ask, poses, strict=True):
+            c = conf[k:k + len(cand)]
+            if is_piece[r]:  # (its kind was sure, its number split: that kind, read surer)
+                c = np.where(kind[k:k + len(cand)] == kind[k], c, 0.0)
+            b = int(np.argmax(c))
+            if b > 0 and c[b] > 0:
+                i = idx[r]
+                kp.angle[i], kp.width[i] = cand[b]
+                out.append(r)
+                new.append(flat[k + b])
+            k += len(cand)
+        return np.asarray(out, int), new
+
     def pose_back_candidates(self, image: np.ndarray, kp: Keypoints, idx: np.ndarray
                              ) -> tuple[np.ndarray, list[np.ndarray]]:
         """Troetofanten key points between `back_key_threshold` and `troeto_key_threshold`
@@ -2302,6 +2389,7 @@ class CardReader:
         pieces: list[CardPiece] = []
         thr = s.troeto_key_threshold if game == "troetofanten" else s.key_threshold
         searched: list[float] = []
+        raw = kp
         kp, idx, frames = self.pose_key_points(image, game, kp, thr, area, searched)
         n_strong = len(idx)
         if game == "troetofanten" and s.back_key_threshold < thr:
@@ -2315,6 +2403,25 @@ class CardReader:
             at = [frame_from_pose(kp.xy[i], a, kp.width[i], spec)
                   for i, a in zip(idx[:n_strong], turned, strict=True)] + frames[n_strong:]
         game_probs, bgs, is_piece, confs = self.read_crops(image, frames, game, at)
+        n_main, posed_widths = len(idx), kp.width[idx[:n_strong]].copy()  # (`second_look`'s)
+        if game == "troetofanten" and s.repose:  # (a card alone off the shared pose: read
+            #   again after every other key point, as a weak one is, `repose_strong`)
+            sure = [CardPiece(labels[int(np.argmax(game_probs[r]))], float(confs[r]),
+                              kp.xy[idx[r]], frames[r], float(kp.angle[idx[r]]),
+                              float(kp.width[idx[r]]))
+                    for r in np.flatnonzero(confs[:n_strong] >= s.min_confidence)]
+            again, new = self.repose_strong(image, raw, kp, idx[:n_strong],
+                                            np.asarray(searched), frames, is_piece, confs,
+                                            sure)
+            if len(again):
+                ii = idx[again]
+                turned = edge_angles(image, kp.xy[ii], kp.angle[ii], kp.width[ii], s)
+                re = self.read_crops(image, new, game, [
+                    frame_from_pose(kp.xy[i], a, kp.width[i], spec)
+                    for i, a in zip(ii, turned, strict=True)])
+                game_probs, bgs, is_piece, confs = (np.concatenate([v, w]) for v, w in zip(
+                    (game_probs, bgs, is_piece, confs), re, strict=True))
+                idx, frames = np.concatenate([idx, ii]), frames + new
         under: list[tuple[str, np.ndarray, np.ndarray]] = []  # (label, key, frame): weak
         #   key points read surely as face-up cards on a card read
         doubted: list[tuple[str, np.ndarray, np.ndarray, dict]] = []  # (kind, key, frame,
@@ -2345,7 +2452,11 @@ class CardReader:
                 label, keep = magic_tile_label(probs, bg)  # between colours: kept by kind)
             if keep < s.min_confidence:
                 continue
-            if r >= n_strong and (pg[b] < s.back_min_prob if label == "back" else (
+            if r >= n_main and (label == "back" or conf < s.repose_confidence or on_a_card(
+                    kp.xy[i], frames[r], [q for q in pieces if not in_its_row(
+                        kp.xy[i], float(kp.angle[i]), q, s)])):
+                continue  # (a strong key point read again: a face-up card on no card read)
+            if n_strong <= r < n_main and (pg[b] < s.back_min_prob if label == "back" else (
                     conf < s.weak_up_confidence or on_a_card(kp.xy[i], frames[r], [
                         q for q in pieces if not in_its_row(kp.xy[i], float(kp.angle[i]), q,
                                                             s)]))):
@@ -2363,13 +2474,14 @@ class CardReader:
             #   (unrounded: shares under 5e-5 stay apart in `lineup.distinct_numbers`)
         relabelled: list[CardPiece] = []  # (by `box_limits`: its warning names the number)
         if game == "troetofanten":
-            pieces, twins = drop_turned_twins(pieces, s.twin_reach)
+            pieces, twins = drop_turned_twins(pieces, s.twin_reach,
+                                              same_place=s.twin_same_place)
             warnings += twins
             pieces = self.settle_backs(image, pieces)
             if within is None:  # (`kp` as posed; `idx` only extended since)
                 strong = idx[:n_strong]  # (their widths after `refine_poses`)
                 sure = int(np.count_nonzero((kp.kind == KIND_PIECE) & (kp.score >= s.close_heat)))
-                pieces = self.second_look(image, pieces, np.asarray(searched), kp.width[strong],
+                pieces = self.second_look(image, pieces, np.asarray(searched), posed_widths,
                                           kp.xy[strong], sure)
                 unread: list[np.ndarray] = []
                 if (s.paper_warnings or s.paper_read) and pieces:
