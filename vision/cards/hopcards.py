@@ -12,6 +12,7 @@ Images are uint8 BGR.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 import cv2
@@ -52,14 +53,49 @@ def _lab(bgr) -> np.ndarray:
 
 
 _REF_LAB = {k: _lab(v) for k, v in MARBLE_REF_BGR.items()}
+_REF_NAMES = list(_REF_LAB)
+_REF_ROWS = np.stack([_REF_LAB[k] for k in _REF_NAMES])
 
 
 def nearest_marble(bgr) -> tuple[str, float]:
     """(marble label, Lab distance) of the printed colour nearest to `bgr`."""
     lab = _lab(np.clip(np.asarray(bgr, float), 0, 255).astype(np.uint8))
-    d = {k: float(np.linalg.norm(lab - v)) for k, v in _REF_LAB.items()}
-    best = min(d, key=d.get)
-    return best, d[best]
+    # (whole-number float32 Lab: every sum of squares is exact, as np.linalg.norm's was)
+    d = np.sqrt(((lab - _REF_ROWS) ** 2).sum(axis=1))
+    i = int(np.argmin(d))  # (the first of equals, as min over the dict was)
+    return _REF_NAMES[i], float(d[i])
+
+
+def _ranked_u8(values: np.ndarray, ranks) -> np.ndarray:
+    """The values at sorted positions `ranks` (0 = smallest) of each column of (N, C) uint8
+    `values`: (len(ranks), C) uint8, from per-column counts (no sorting)."""
+    c = values.shape[1]
+    flat = values + np.arange(0, 256 * c, 256, dtype=np.intp)
+    cum = np.bincount(flat.ravel(), minlength=256 * c).reshape(c, 256).cumsum(axis=1)
+    return np.array([(cum <= k).sum(axis=1) for k in ranks], np.uint8)
+
+
+def median_u8(values: np.ndarray, dtype=np.float64) -> np.ndarray:
+    """`np.median(values.astype(dtype), axis=0)` of (N, C) uint8 values, the same numbers
+    (the two middle values' mean is a whole number or a half: exact in either float)."""
+    n = len(values)
+    lo, hi = _ranked_u8(values, ((n - 1) // 2, n // 2))
+    return ((lo.astype(np.float64) + hi) / 2).astype(dtype)
+
+
+def percentile_u8(values: np.ndarray, q: float, dtype=np.uint8) -> np.ndarray:
+    """`np.percentile(values.astype(dtype), q, axis=0)` of (N, C) uint8 values (numpy's
+    linear method, its interpolation step for step, so the same floats: float64 for
+    uint8, float32 for float32)."""
+    n = len(values)
+    at = (n - 1) * (q / 100)
+    k = min(math.floor(at), n - 1)
+    t = at - math.floor(at)  # (a Python float: float32 stays float32, as in numpy)
+    a, b = _ranked_u8(values, (k, min(k + 1, n - 1))).astype(dtype)
+    diff = b - a
+    out = np.add(a, diff * t)
+    np.subtract(b, diff * (1 - t), out=out, where=t >= 0.5, casting="unsafe", dtype=out.dtype)
+    return out
 
 
 def card_saturation(img: np.ndarray, inner: np.ndarray) -> np.ndarray:
@@ -67,7 +103,7 @@ def card_saturation(img: np.ndarray, inner: np.ndarray) -> np.ndarray:
     first balanced by the median colour inside it (`inner`, (H, W) bool), which is its paper
     (the discs cover at most a quarter of it), so a warm lamp's or a blue sky's cast does
     not make the white paper look saturated (nor a grey disc pale)."""
-    med = np.maximum(np.median(img[inner], axis=0).astype(np.float32), 1.0)
+    med = np.maximum(median_u8(img[inner]).astype(np.float32), 1.0)
     bal = np.clip(img.astype(np.float32) * (med.max() / med), 0, 255).astype(np.uint8)
     return cv2.cvtColor(bal, cv2.COLOR_BGR2HSV)[..., 1]
 
@@ -79,8 +115,7 @@ def paper_light(img: np.ndarray, inner: np.ndarray,
     `inner` where under 21 pixels are pale)) of a card `img` (uint8 BGR)."""
     sat = card_saturation(img, inner)
     pale = inner & (sat < sat_min)
-    paper = np.median(img[pale], axis=0) if pale.sum() > 20 else \
-        np.percentile(img[inner], 90, axis=0)
+    paper = median_u8(img[pale]) if pale.sum() > 20 else percentile_u8(img[inner], 90)
     return sat, pale, paper
 
 
@@ -93,14 +128,19 @@ def disc_peaks(card_bgr: np.ndarray, n: int, s: DiscSettings = DISCS):
     w = s.card_px
     h = int(round(w * h0 / max(w0, 1)))
     img = cv2.resize(card_bgr, (w, h), interpolation=cv2.INTER_AREA)
-    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab8 = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
+    lab = lab8.astype(np.float32)
     bu, bv = int(round(s.border[0] * w)), int(round(s.border[1] * h))
     inner = np.zeros((h, w), bool)
     inner[bv: h - bv, bu: w - bu] = True
     _, pale, paper = paper_light(img, inner, s.sat_min)
-    ref = np.percentile(lab[pale], 75, axis=0) if pale.sum() > 20 else \
-        np.percentile(lab[inner], 90, axis=0)
-    dist = np.linalg.norm(lab - ref, axis=2)
+    ref = percentile_u8(lab8[pale], 75, np.float32) if pale.sum() > 20 else \
+        percentile_u8(lab8[inner], 90, np.float32)
+    d = lab - ref  # (np.linalg.norm over the last axis, in its order of sums: far faster)
+    dist = d[..., 0] * d[..., 0]
+    dist += d[..., 1] * d[..., 1]
+    dist += d[..., 2] * d[..., 2]
+    dist = np.sqrt(dist, out=dist)
     r = max(2, int(round(s.disc_diam * w / 2)))
     kernel = np.zeros((2 * r + 1, 2 * r + 1), np.float32)
     cv2.circle(kernel, (r, r), r, 1.0, -1)
@@ -149,9 +189,9 @@ def read_discs(card_bgr: np.ndarray, expected: int, s: DiscSettings = DISCS
         cv2.circle(m, (x, y), r, 1, -1)
         m = m.astype(bool)
         sat = hsv[..., 1][m]
-        px = img[m].astype(np.float32)
-        keep = sat >= np.percentile(sat, 50)  # the disc's colourful half (not rim or glint)
-        colour = np.median(px[keep], axis=0) * gain
+        keep = sat >= percentile_u8(sat[:, None], 50)[0]  # the disc's colourful half (not
+        #                                                  rim or glint)
+        colour = np.median(img[m][keep].astype(np.float32), axis=0) * gain
         out.append(nearest_marble(colour)[0])
     weakest = min(strengths) / max(max(strengths), 1e-6)
     return sorted(out, key=MARBLE_LABELS.index), float(weakest)
