@@ -200,6 +200,17 @@ def read_discs(card_bgr: np.ndarray, expected: int, s: DiscSettings = DISCS
 CARD_REF_BGR = {"green": (60, 160, 40), "blue": (190, 100, 30), "red": (45, 40, 200)}
 
 
+def _hue_near(bgr, within: int = 14) -> np.ndarray:
+    """(256,) uint8 table: 1 for the OpenCV hues (0-179) within `within` of `bgr`'s, around
+    the circle (the difference from 180 - |dh| as well)."""
+    ref = int(cv2.cvtColor(np.uint8([[bgr]]), cv2.COLOR_BGR2HSV)[0, 0, 0])
+    dh = np.abs(np.arange(256) - ref)
+    return (np.minimum(dh, 180 - dh) <= within).astype(np.uint8)
+
+
+_CARD_HUE_NEAR = {k: _hue_near(v) for k, v in CARD_REF_BGR.items()}
+
+
 def refine_outline(image_bgr: np.ndarray, frame, colour: str, grow: float = 1.35,
                    px: int = 80) -> np.ndarray | None:
     """A face-up card's outline from its coloured frame: the card region around `frame`
@@ -215,11 +226,9 @@ def refine_outline(image_bgr: np.ndarray, frame, colour: str, grow: float = 1.35
     M = cv2.getPerspectiveTransform(np.float32(big), dst)
     crop = cv2.warpPerspective(image_bgr, M, (w, h), flags=cv2.INTER_LINEAR,
                                borderMode=cv2.BORDER_REPLICATE)
-    hsv = cv2.cvtColor(crop, cv2.COLOR_BGR2HSV).astype(np.int32)
-    ref = cv2.cvtColor(np.uint8([[CARD_REF_BGR[colour]]]), cv2.COLOR_BGR2HSV)[0, 0]
-    dh = np.abs(hsv[..., 0] - int(ref[0]))
-    dh = np.minimum(dh, 180 - dh)
-    mask = ((dh <= 14) & (hsv[..., 1] >= 70) & (hsv[..., 2] >= 50)).astype(np.uint8)
+    hue, sat, val = cv2.split(cv2.cvtColor(crop, cv2.COLOR_BGR2HSV))
+    # the card colour's hue (within 14 around the hue circle, by a table), saturated, not dark
+    mask = (cv2.LUT(hue, _CARD_HUE_NEAR[colour]) & (sat >= 70) & (val >= 50)).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     if cv2.countNonZero(mask) < 0.04 * w * h:
         return None

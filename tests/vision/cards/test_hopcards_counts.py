@@ -8,7 +8,14 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.cards.hopcards import _REF_LAB, median_u8, nearest_marble, percentile_u8
+from vision.cards.hopcards import (
+    _CARD_HUE_NEAR,
+    _REF_LAB,
+    CARD_REF_BGR,
+    median_u8,
+    nearest_marble,
+    percentile_u8,
+)
 
 
 def columns(n: int, c: int, top: int, seed: int) -> np.ndarray:
@@ -49,3 +56,13 @@ def test_nearest_marble_distance_is_the_lab_norm(bgr):
     want = {k: float(np.linalg.norm(lab - v)) for k, v in _REF_LAB.items()}
     assert label == min(want, key=want.get) and d == want[label]
 
+
+
+@pytest.mark.parametrize("colour", ["green", "blue", "red"])  # red wraps around 0 / 180
+def test_card_hue_table_is_the_circular_difference(colour):
+    ref = int(cv2.cvtColor(np.uint8([[CARD_REF_BGR[colour]]]), cv2.COLOR_BGR2HSV)[0, 0, 0])
+    hue = np.arange(180, dtype=np.uint8)[None]
+    dh = np.abs(hue.astype(np.int32) - ref)
+    want = (np.minimum(dh, 180 - dh) <= 14).astype(np.uint8)
+    assert np.array_equal(cv2.LUT(hue, _CARD_HUE_NEAR[colour]), want)
+    assert want.sum() == 29  # 14 either side
