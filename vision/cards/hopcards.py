@@ -66,6 +66,14 @@ def nearest_marble(bgr) -> tuple[str, float]:
     return _REF_NAMES[i], float(d[i])
 
 
+def nearest_marbles(colours) -> list[str]:
+    """`nearest_marble`'s label of each BGR colour (one Lab conversion for all of them)."""
+    px = np.clip(np.asarray(colours, float).reshape(1, -1, 3), 0, 255).astype(np.uint8)
+    lab = cv2.cvtColor(px, cv2.COLOR_BGR2LAB)[0].astype(np.float32)
+    d = np.sqrt(((lab[:, None] - _REF_ROWS[None]) ** 2).sum(axis=2))
+    return [_REF_NAMES[i] for i in np.argmin(d, axis=1)]
+
+
 def _ranked_u8(values: np.ndarray, ranks) -> np.ndarray:
     """The values at sorted positions `ranks` (0 = smallest) of each column of (N, C) uint8
     `values`: (len(ranks), C) uint8, from per-column counts (no sorting)."""
@@ -183,16 +191,20 @@ def read_discs(card_bgr: np.ndarray, expected: int, s: DiscSettings = DISCS
     gain = 240.0 / np.maximum(np.asarray(paper, np.float32), 1.0)
     hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
     r = max(2, int(round(s.disc_diam * img.shape[1] / 2 * 0.6)))
-    out = []
-    for x, y in peaks:
-        m = np.zeros(img.shape[:2], np.uint8)
-        cv2.circle(m, (x, y), r, 1, -1)
+    h, w = img.shape[:2]
+    colours = []
+    for x, y in peaks:  # (each disc's pixels in a box around it, in the same order)
+        x0, y0 = max(0, x - r - 1), max(0, y - r - 1)
+        x1, y1 = min(w, x + r + 2), min(h, y + r + 2)
+        m = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.circle(m, (x - x0, y - y0), r, 1, -1)
         m = m.astype(bool)
-        sat = hsv[..., 1][m]
+        sat = hsv[y0:y1, x0:x1, 1][m]
         keep = sat >= percentile_u8(sat[:, None], 50)[0]  # the disc's colourful half (not
         #                                                  rim or glint)
-        colour = np.median(img[m][keep].astype(np.float32), axis=0) * gain
-        out.append(nearest_marble(colour)[0])
+        colours.append(np.median(img[y0:y1, x0:x1][m][keep].astype(np.float32), axis=0)
+                       * gain)
+    out = nearest_marbles(colours)
     weakest = min(strengths) / max(max(strengths), 1e-6)
     return sorted(out, key=MARBLE_LABELS.index), float(weakest)
 

@@ -14,6 +14,7 @@ from vision.cards.hopcards import (
     CARD_REF_BGR,
     median_u8,
     nearest_marble,
+    nearest_marbles,
     percentile_u8,
 )
 
@@ -66,3 +67,9 @@ def test_card_hue_table_is_the_circular_difference(colour):
     want = (np.minimum(dh, 180 - dh) <= 14).astype(np.uint8)
     assert np.array_equal(cv2.LUT(hue, _CARD_HUE_NEAR[colour]), want)
     assert want.sum() == 29  # 14 either side
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_nearest_marbles_is_nearest_marble_of_each(seed):
+    colours = np.random.default_rng(seed).uniform(-20, 280, (40, 3)).astype(np.float32)
+    assert nearest_marbles(colours) == [nearest_marble(c)[0] for c in colours]
