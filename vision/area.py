@@ -1090,10 +1090,11 @@ def edge_quad(prob: np.ndarray, edges: np.ndarray, dist: np.ndarray,
         if any(x is None for x in cs):
             continue
         q = np.array(cs)
-        if not cv2.isContourConvex(q.astype(np.float32)) or \
-                _corner_angles(q).min() < settings.min_corner_angle:
+        q32 = q.astype(np.float32)
+        # (the three tests, the cheap ones first: a quad must pass all of them)
+        if not cv2.isContourConvex(q32) or not 0.5 * area < cv2.contourArea(q32) < 2.5 * area:
             continue
-        if not 0.5 * area < cv2.contourArea(q.astype(np.float32)) < 2.5 * area:
+        if _corner_angles(q).min() < settings.min_corner_angle:
             continue
         quads.append(q)
     if not quads:
