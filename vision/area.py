@@ -690,7 +690,8 @@ def cue_map(small_bgr: np.ndarray, settings: AreaSettings,
         m = area_measure(lab, settings) if measure is None else measure  # (the arena
         #   masks' own redness)
     else:
-        L, a, b = cv2.split(lab.astype(np.float32))
+        L, a, b = (p.astype(np.float32) for p in cv2.split(lab))  # (uint8 planes split:
+        #                                                           cheaper than float32)
         a, b = a - 128, b - 128
         m = L - 2.0 * np.sqrt(a * a + b * b)
     return cv2.GaussianBlur(m, (0, 0), 1.0)
@@ -737,7 +738,7 @@ def snap_sides(quad: np.ndarray, cue: np.ndarray, settings: AreaSettings,
                 score = (drop > settings.contrast_drop).mean(axis=2) + 1e-3 * np.median(
                     drop, axis=2)  # ties: the larger median drop
             else:
-                score = np.median(vin - vout, axis=2)  # (A, O)
+                score = _median_last(vin - vout)  # (A, O)
             ai, oi = np.unravel_index(int(np.argmax(score)), score.shape)
             best = (mid0 + offs[oi] * nrm[ai], float(angs[ai]))
         (mx, my), ang = best
@@ -750,6 +751,16 @@ def snap_sides(quad: np.ndarray, cue: np.ndarray, settings: AreaSettings,
         lines.append((float(np.cos(ang)), float(np.sin(ang)), float(mx), float(my)))
     out = _corners_from_lines(lines)
     return quad if out is None else out
+
+
+def _median_last(x: np.ndarray) -> np.ndarray:
+    """`np.median(x, axis=-1)` of a float32 array without NaNs, the same numbers: the middle
+    one or two values (a partition), their float32 mean (without np.median's checks)."""
+    n = x.shape[-1]
+    if n % 2:
+        return np.partition(x, n // 2, axis=-1)[..., n // 2]
+    part = np.partition(x, [n // 2 - 1, n // 2], axis=-1)
+    return np.mean(part[..., n // 2 - 1: n // 2 + 1], axis=-1)
 
 
 def _sample(img: np.ndarray, pts: np.ndarray) -> np.ndarray:
@@ -1094,10 +1105,11 @@ def edge_quad(prob: np.ndarray, edges: np.ndarray, dist: np.ndarray,
         if any(x is None for x in cs):
             continue
         q = np.array(cs)
-        if not cv2.isContourConvex(q.astype(np.float32)) or \
-                _corner_angles(q).min() < settings.min_corner_angle:
+        q32 = q.astype(np.float32)
+        # (the three tests, the cheap ones first: a quad must pass all of them)
+        if not cv2.isContourConvex(q32) or not 0.5 * area < cv2.contourArea(q32) < 2.5 * area:
             continue
-        if not 0.5 * area < cv2.contourArea(q.astype(np.float32)) < 2.5 * area:
+        if _corner_angles(q).min() < settings.min_corner_angle:
             continue
         quads.append(q)
     if not quads:

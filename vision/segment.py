@@ -271,9 +271,9 @@ def washed_arena(lab: np.ndarray, surface: np.ndarray, zone: np.ndarray,
         (chroma >= settings.washed_chroma) & (lab[..., 0] >= med[0])
 
 
-def background_lab(view: np.ndarray, piece_px: float) -> tuple[np.ndarray, np.ndarray]:
-    """(Lab of the view, its local background: the median over ~3 pieces), both float32
-    (V, V, 3) (OpenCV's 8-bit Lab scale)."""
+def background_lab8(view: np.ndarray, piece_px: float) -> tuple[np.ndarray, np.ndarray]:
+    """(Lab of the view, its local background: the median over ~3 pieces), both uint8
+    (V, V, 3) (OpenCV's 8-bit Lab)."""
     lab = cv2.cvtColor(view, cv2.COLOR_BGR2LAB)
     f = 4
     small = cv2.resize(lab, (view.shape[1] // f, view.shape[0] // f),
@@ -281,7 +281,21 @@ def background_lab(view: np.ndarray, piece_px: float) -> tuple[np.ndarray, np.nd
     k = max(3, int(3 * piece_px / f) | 1)
     bg = cv2.medianBlur(small, min(k, 255))
     bg = cv2.resize(bg, (view.shape[1], view.shape[0]), interpolation=cv2.INTER_LINEAR)
+    return lab, bg
+
+
+def background_lab(view: np.ndarray, piece_px: float) -> tuple[np.ndarray, np.ndarray]:
+    """`background_lab8` as float32 (V, V, 3) (OpenCV's 8-bit Lab scale)."""
+    lab, bg = background_lab8(view, piece_px)
     return lab.astype(np.float32), bg.astype(np.float32)
+
+
+def lab_diff_planes(lab8: np.ndarray, bg8: np.ndarray) -> list[np.ndarray]:
+    """`background_lab`'s lab - bg as three contiguous float32 planes (L, a, b): the same
+    whole numbers, without the two float32 copies (uint8 planes split, then subtracted:
+    splitting a float32 image costs several times more)."""
+    return [cv2.subtract(x, y, dtype=cv2.CV_32F)
+            for x, y in zip(cv2.split(lab8), cv2.split(bg8), strict=True)]
 
 
 def _lab_dist(d: np.ndarray, l_weight: float) -> np.ndarray:
@@ -992,15 +1006,20 @@ def find_marbles(image_bgr: np.ndarray, area: PlayArea, settings: MarbleSettings
     px_per_mm = settings.piece_px / settings.size_mm
     view, valid, T = rectified_view(image_bgr, area, px_per_mm, 0.0)
     d = settings.piece_px
-    parts = background_lab(view, d)
-    diff = background_diff(view, d, parts)
+    lab8, bg8 = background_lab8(view, d)
+    dl, da, db = lab_diff_planes(lab8, bg8)  # (background_diff's, once for every look)
+    diff = _planes_dist(dl, da, db, 0.6)
     mask = ((diff > settings.bg_diff) & valid).astype(np.uint8)
     shadow = dab = None
     if settings.shadow_ab > 0 or settings.low_ab > 0:
-        lab, bg = parts
-        dab = np.hypot(lab[..., 1] - bg[..., 1], lab[..., 2] - bg[..., 2])
+        # (np.hypot's numbers: whole-number differences, every sum of squares exact and
+        #  its square root rounded once; tested over all of them)
+        dab = da * da
+        dab += db * db
+        dab = np.sqrt(dab, out=dab)
     if settings.shadow_ab > 0:
-        shadow = (lab[..., 0] < bg[..., 0] - settings.shadow_l) & (dab < settings.shadow_ab)
+        # (lab < bg - shadow_l: whole numbers, so exactly lab - bg < -shadow_l)
+        shadow = (dl < -settings.shadow_l) & (dab < settings.shadow_ab)
         mask[shadow] = 0
     inset = int(round(settings.inset * view.shape[0]))
     if inset:
@@ -1027,7 +1046,7 @@ def find_marbles(image_bgr: np.ndarray, area: PlayArea, settings: MarbleSettings
     # white highlight).
     chroma = None
     if not settings.plain_centre:
-        lab = parts[0]  # the view's Lab, float32 (made by background_lab)
+        lab = lab8.astype(np.float32)  # the view's Lab, float32
         chroma = np.hypot(lab[..., 1] - 128, lab[..., 2] - 128)
     centers = []
     for g in groups:

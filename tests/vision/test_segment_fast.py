@@ -1,13 +1,22 @@
 """The segment stage's shortcuts give the same numbers as the plain computations they replace:
 `components`' 16-bit labels only where they cannot overflow, `fill_holes` on its bound,
 `convex_blobs` leaving the specks that are their own hull, `two_tone_diffs` plane by
-plane."""
+plane, the marbles' difference planes and a*b* distance from the uint8 Lab."""
 
 import cv2
 import numpy as np
 import pytest
 
-from vision.segment import background_lab, components, convex_blobs, fill_holes, two_tone_diffs
+from vision.segment import (
+    _lab_dist,
+    background_lab,
+    background_lab8,
+    components,
+    convex_blobs,
+    fill_holes,
+    lab_diff_planes,
+    two_tone_diffs,
+)
 
 
 def checkerboard(n: int) -> np.ndarray:
@@ -135,3 +144,26 @@ def test_two_tone_diffs_are_the_plain_ones(view, refine):
     assert len(got) == len(want)
     for g, x in zip(got, want, strict=True):
         assert g.dtype == np.float32 and np.array_equal(g, x)
+
+
+@pytest.mark.parametrize("view", [
+    striped_view(),  # a striped table with two tiles
+    striped_view(stripe=(124, 120, 118)),  # a plain one
+    np.random.default_rng(9).integers(0, 256, (64, 64, 3)).astype(np.uint8),  # noise only
+])
+def test_marble_diff_planes_are_the_float_ones(view):
+    lab, bg = background_lab(view, 16)
+    dl, da, db = lab_diff_planes(*background_lab8(view, 16))
+    d = lab - bg
+    for got, ch in ((dl, 0), (da, 1), (db, 2)):
+        assert got.dtype == np.float32 and np.array_equal(got, d[..., ch])
+    assert np.array_equal(_lab_dist(d, 0.6), _lab_dist(np.dstack([dl, da, db]), 0.6))
+
+
+def test_sqrt_of_squares_is_hypot_for_every_whole_difference():
+    # find_marbles' a*b* distance: every pair of uint8 differences, as np.hypot gives it
+    v = np.arange(-255, 256, dtype=np.float32)
+    a, b = np.meshgrid(v, v)
+    s = a * a
+    s += b * b
+    assert np.array_equal(np.sqrt(s), np.hypot(a, b))

@@ -12,6 +12,7 @@ Images are uint8 BGR.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 import cv2
@@ -52,14 +53,57 @@ def _lab(bgr) -> np.ndarray:
 
 
 _REF_LAB = {k: _lab(v) for k, v in MARBLE_REF_BGR.items()}
+_REF_NAMES = list(_REF_LAB)
+_REF_ROWS = np.stack([_REF_LAB[k] for k in _REF_NAMES])
 
 
 def nearest_marble(bgr) -> tuple[str, float]:
     """(marble label, Lab distance) of the printed colour nearest to `bgr`."""
     lab = _lab(np.clip(np.asarray(bgr, float), 0, 255).astype(np.uint8))
-    d = {k: float(np.linalg.norm(lab - v)) for k, v in _REF_LAB.items()}
-    best = min(d, key=d.get)
-    return best, d[best]
+    # (whole-number float32 Lab: every sum of squares is exact, as np.linalg.norm's was)
+    d = np.sqrt(((lab - _REF_ROWS) ** 2).sum(axis=1))
+    i = int(np.argmin(d))  # (the first of equals, as min over the dict was)
+    return _REF_NAMES[i], float(d[i])
+
+
+def nearest_marbles(colours) -> list[str]:
+    """`nearest_marble`'s label of each BGR colour (one Lab conversion for all of them)."""
+    px = np.clip(np.asarray(colours, float).reshape(1, -1, 3), 0, 255).astype(np.uint8)
+    lab = cv2.cvtColor(px, cv2.COLOR_BGR2LAB)[0].astype(np.float32)
+    d = np.sqrt(((lab[:, None] - _REF_ROWS[None]) ** 2).sum(axis=2))
+    return [_REF_NAMES[i] for i in np.argmin(d, axis=1)]
+
+
+def _ranked_u8(values: np.ndarray, ranks) -> np.ndarray:
+    """The values at sorted positions `ranks` (0 = smallest) of each column of (N, C) uint8
+    `values`: (len(ranks), C) uint8, from per-column counts (no sorting)."""
+    c = values.shape[1]
+    flat = values + np.arange(0, 256 * c, 256, dtype=np.intp)
+    cum = np.bincount(flat.ravel(), minlength=256 * c).reshape(c, 256).cumsum(axis=1)
+    return np.array([(cum <= k).sum(axis=1) for k in ranks], np.uint8)
+
+
+def median_u8(values: np.ndarray, dtype=np.float64) -> np.ndarray:
+    """`np.median(values.astype(dtype), axis=0)` of (N, C) uint8 values, the same numbers
+    (the two middle values' mean is a whole number or a half: exact in either float)."""
+    n = len(values)
+    lo, hi = _ranked_u8(values, ((n - 1) // 2, n // 2))
+    return ((lo.astype(np.float64) + hi) / 2).astype(dtype)
+
+
+def percentile_u8(values: np.ndarray, q: float, dtype=np.uint8) -> np.ndarray:
+    """`np.percentile(values.astype(dtype), q, axis=0)` of (N, C) uint8 values (numpy's
+    linear method, its interpolation step for step, so the same floats: float64 for
+    uint8, float32 for float32)."""
+    n = len(values)
+    at = (n - 1) * (q / 100)
+    k = min(math.floor(at), n - 1)
+    t = at - math.floor(at)  # (a Python float: float32 stays float32, as in numpy)
+    a, b = _ranked_u8(values, (k, min(k + 1, n - 1))).astype(dtype)
+    diff = b - a
+    out = np.add(a, diff * t)
+    np.subtract(b, diff * (1 - t), out=out, where=t >= 0.5, casting="unsafe", dtype=out.dtype)
+    return out
 
 
 def card_saturation(img: np.ndarray, inner: np.ndarray) -> np.ndarray:
@@ -67,7 +111,7 @@ def card_saturation(img: np.ndarray, inner: np.ndarray) -> np.ndarray:
     first balanced by the median colour inside it (`inner`, (H, W) bool), which is its paper
     (the discs cover at most a quarter of it), so a warm lamp's or a blue sky's cast does
     not make the white paper look saturated (nor a grey disc pale)."""
-    med = np.maximum(np.median(img[inner], axis=0).astype(np.float32), 1.0)
+    med = np.maximum(median_u8(img[inner]).astype(np.float32), 1.0)
     bal = np.clip(img.astype(np.float32) * (med.max() / med), 0, 255).astype(np.uint8)
     return cv2.cvtColor(bal, cv2.COLOR_BGR2HSV)[..., 1]
 
@@ -79,8 +123,7 @@ def paper_light(img: np.ndarray, inner: np.ndarray,
     `inner` where under 21 pixels are pale)) of a card `img` (uint8 BGR)."""
     sat = card_saturation(img, inner)
     pale = inner & (sat < sat_min)
-    paper = np.median(img[pale], axis=0) if pale.sum() > 20 else \
-        np.percentile(img[inner], 90, axis=0)
+    paper = median_u8(img[pale]) if pale.sum() > 20 else percentile_u8(img[inner], 90)
     return sat, pale, paper
 
 
@@ -93,14 +136,19 @@ def disc_peaks(card_bgr: np.ndarray, n: int, s: DiscSettings = DISCS):
     w = s.card_px
     h = int(round(w * h0 / max(w0, 1)))
     img = cv2.resize(card_bgr, (w, h), interpolation=cv2.INTER_AREA)
-    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab8 = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
+    lab = lab8.astype(np.float32)
     bu, bv = int(round(s.border[0] * w)), int(round(s.border[1] * h))
     inner = np.zeros((h, w), bool)
     inner[bv: h - bv, bu: w - bu] = True
     _, pale, paper = paper_light(img, inner, s.sat_min)
-    ref = np.percentile(lab[pale], 75, axis=0) if pale.sum() > 20 else \
-        np.percentile(lab[inner], 90, axis=0)
-    dist = np.linalg.norm(lab - ref, axis=2)
+    ref = percentile_u8(lab8[pale], 75, np.float32) if pale.sum() > 20 else \
+        percentile_u8(lab8[inner], 90, np.float32)
+    d = lab - ref  # (np.linalg.norm over the last axis, in its order of sums: far faster)
+    dist = d[..., 0] * d[..., 0]
+    dist += d[..., 1] * d[..., 1]
+    dist += d[..., 2] * d[..., 2]
+    dist = np.sqrt(dist, out=dist)
     r = max(2, int(round(s.disc_diam * w / 2)))
     kernel = np.zeros((2 * r + 1, 2 * r + 1), np.float32)
     cv2.circle(kernel, (r, r), r, 1.0, -1)
@@ -143,21 +191,36 @@ def read_discs(card_bgr: np.ndarray, expected: int, s: DiscSettings = DISCS
     gain = 240.0 / np.maximum(np.asarray(paper, np.float32), 1.0)
     hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
     r = max(2, int(round(s.disc_diam * img.shape[1] / 2 * 0.6)))
-    out = []
-    for x, y in peaks:
-        m = np.zeros(img.shape[:2], np.uint8)
-        cv2.circle(m, (x, y), r, 1, -1)
+    h, w = img.shape[:2]
+    colours = []
+    for x, y in peaks:  # (each disc's pixels in a box around it, in the same order)
+        x0, y0 = max(0, x - r - 1), max(0, y - r - 1)
+        x1, y1 = min(w, x + r + 2), min(h, y + r + 2)
+        m = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.circle(m, (x - x0, y - y0), r, 1, -1)
         m = m.astype(bool)
-        sat = hsv[..., 1][m]
-        px = img[m].astype(np.float32)
-        keep = sat >= np.percentile(sat, 50)  # the disc's colourful half (not rim or glint)
-        colour = np.median(px[keep], axis=0) * gain
-        out.append(nearest_marble(colour)[0])
+        sat = hsv[y0:y1, x0:x1, 1][m]
+        keep = sat >= percentile_u8(sat[:, None], 50)[0]  # the disc's colourful half (not
+        #                                                  rim or glint)
+        colours.append(np.median(img[y0:y1, x0:x1][m][keep].astype(np.float32), axis=0)
+                       * gain)
+    out = nearest_marbles(colours)
     weakest = min(strengths) / max(max(strengths), 1e-6)
     return sorted(out, key=MARBLE_LABELS.index), float(weakest)
 
 
 CARD_REF_BGR = {"green": (60, 160, 40), "blue": (190, 100, 30), "red": (45, 40, 200)}
+
+
+def _hue_near(bgr, within: int = 14) -> np.ndarray:
+    """(256,) uint8 table: 1 for the OpenCV hues (0-179) within `within` of `bgr`'s, around
+    the circle (the difference from 180 - |dh| as well)."""
+    ref = int(cv2.cvtColor(np.uint8([[bgr]]), cv2.COLOR_BGR2HSV)[0, 0, 0])
+    dh = np.abs(np.arange(256) - ref)
+    return (np.minimum(dh, 180 - dh) <= within).astype(np.uint8)
+
+
+_CARD_HUE_NEAR = {k: _hue_near(v) for k, v in CARD_REF_BGR.items()}
 
 
 def refine_outline(image_bgr: np.ndarray, frame, colour: str, grow: float = 1.35,
@@ -175,11 +238,9 @@ def refine_outline(image_bgr: np.ndarray, frame, colour: str, grow: float = 1.35
     M = cv2.getPerspectiveTransform(np.float32(big), dst)
     crop = cv2.warpPerspective(image_bgr, M, (w, h), flags=cv2.INTER_LINEAR,
                                borderMode=cv2.BORDER_REPLICATE)
-    hsv = cv2.cvtColor(crop, cv2.COLOR_BGR2HSV).astype(np.int32)
-    ref = cv2.cvtColor(np.uint8([[CARD_REF_BGR[colour]]]), cv2.COLOR_BGR2HSV)[0, 0]
-    dh = np.abs(hsv[..., 0] - int(ref[0]))
-    dh = np.minimum(dh, 180 - dh)
-    mask = ((dh <= 14) & (hsv[..., 1] >= 70) & (hsv[..., 2] >= 50)).astype(np.uint8)
+    hue, sat, val = cv2.split(cv2.cvtColor(crop, cv2.COLOR_BGR2HSV))
+    # the card colour's hue (within 14 around the hue circle, by a table), saturated, not dark
+    mask = (cv2.LUT(hue, _CARD_HUE_NEAR[colour]) & (sat >= 70) & (val >= 50)).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     if cv2.countNonZero(mask) < 0.04 * w * h:
         return None

@@ -10,6 +10,7 @@ BGR, long side at most 1280), coordinates its pixels.
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import re
 import threading
@@ -498,15 +499,24 @@ def cloth_depth_mm(area, xy: np.ndarray) -> np.ndarray:
 
 
 def _median_u8(values: np.ndarray) -> np.ndarray:
-    """`np.median(values, axis=0)` of (N, C) uint8 values, from per-column counts."""
-    out = np.empty(values.shape[1])
-    n = len(values)
-    for ch in range(values.shape[1]):
-        cum = np.cumsum(np.bincount(values[:, ch], minlength=256))
-        lo = int(np.searchsorted(cum, (n - 1) // 2 + 1))  # the middle order statistics
-        hi = int(np.searchsorted(cum, n // 2 + 1))
-        out[ch] = (lo + hi) / 2
-    return out
+    """`np.median(values, axis=0)` of (N, C) uint8 values, from per-column counts (one
+    count of all columns at once)."""
+    n, c = values.shape
+    flat = values + np.arange(0, 256 * c, 256, dtype=np.intp)
+    cum = np.bincount(flat.ravel(), minlength=256 * c).reshape(c, 256).cumsum(axis=1)
+    lo = (cum <= (n - 1) // 2).sum(axis=1)  # the middle order statistics
+    hi = (cum <= n // 2).sum(axis=1)
+    return (lo + hi) / 2
+
+
+@functools.lru_cache(maxsize=8)
+def _ring_index(n: int, r: int) -> np.ndarray:
+    """Flat indices, row by row, of an n x n window's border ring `r` px wide (read-only)."""
+    edge = np.ones((n, n), bool)
+    edge[r:-r, r:-r] = False
+    at = np.flatnonzero(edge)
+    at.flags.writeable = False
+    return at
 
 
 def snap_card(image: np.ndarray, area, p: np.ndarray, size_mm=(60.0, 90.0),
@@ -531,27 +541,31 @@ def snap_card(image: np.ndarray, area, p: np.ndarray, size_mm=(60.0, 90.0),
     cols = (g + off[0] > -m) & (g + off[0] < s_px + m)
     if rows.all() and cols.all():  # the window lies on the cloth: no card there
         return None
+    # (`g` grows: the cloth's rows and columns are each one run, or none)
+    r0, r1 = (int(i[0]), int(i[-1]) + 1) if (i := np.flatnonzero(rows)).size else (0, 0)
+    c0, c1 = (int(i[0]), int(i[-1]) + 1) if (i := np.flatnonzero(cols)).size else (0, 0)
     T = np.array([[1 / f, 0, off[0]], [0, 1 / f, off[1]], [0, 0, 1]], float)
     M = area.H_plane_to_img @ T
     win = cv2.warpPerspective(image, M, (n, n), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                               borderMode=cv2.BORDER_REPLICATE)
     lab = cv2.cvtColor(cv2.GaussianBlur(win, (0, 0), 0.67 * ppm), cv2.COLOR_BGR2LAB)
     r = max(1, int(round(2.7 * ppm)))  # the window's border ring: about 2.7 mm
-    known = np.zeros((n, n), np.uint8)
+    known = None
     if clear:  # cards known already ((4, 2) image corners each): not this one, nor a bridge
         #        to it, nor the table's colour
+        known = np.zeros((n, n), np.uint8)
         Minv = np.linalg.inv(M)
         for q in clear:
             w = np.column_stack([np.asarray(q, float), np.ones(len(q))]) @ Minv.T
             w = w[:, :2] / w[:, 2:3]
             cv2.fillConvexPoly(known, np.round(w.mean(axis=0) + (w - w.mean(axis=0)) * 1.08
                                                ).astype(np.int32), 1)
-    edge = np.ones((n, n), bool)
-    edge[r:-r, r:-r] = False
-    ring = lab[edge & (known == 0)]
+    flat, at = lab.reshape(-1, 3), _ring_index(n, r)  # (the ring's pixels, row by row)
+    ring = flat[at] if known is None else flat[at[known.ravel()[at] == 0]]
     if len(ring) < r * n:  # the ring mostly on known cards: all of it
-        ring = lab[edge]
-    labf = lab.astype(np.float32)  # (the distances below: float32, as before)
+        ring = flat[at]
+    planes = [lab[..., ch].astype(np.float32) for ch in range(3)]  # (the distances below:
+    #                                         float32, as before; contiguous planes, faster)
     for tc in table_colours:  # (the table's colours: the next count when none is found)
         if tc > 1:  # a patterned table (squares): its colours that cover a fifth of the
             #          ring or more, each pixel's distance from the nearest
@@ -564,16 +578,19 @@ def snap_card(image: np.ndarray, area, p: np.ndarray, size_mm=(60.0, 90.0),
             refs = _median_u8(ring)[None]
         # Lab distance above min_diff, compared squared: the differences are multiples of 0.5,
         # so this is exactly the square-root test
-        d2 = np.full((n, n), np.inf, np.float32)
+        d2 = None  # (the nearest colour's; one colour: its own)
         for ref in refs:
             e2 = np.zeros((n, n), np.float32)
             for ch in range(3):
-                d = labf[..., ch] - np.float32(ref[ch])
+                d = planes[ch] - np.float32(ref[ch])
                 e2 += d * d
-            d2 = np.minimum(d2, e2)
+            d2 = e2 if d2 is None else np.minimum(d2, e2)
+        if d2 is None:
+            d2 = np.full((n, n), np.inf, np.float32)
         mask = (d2 > min_diff * min_diff).astype(np.uint8)
-        mask[np.ix_(rows, cols)] = 0
-        mask[known > 0] = 0
+        mask[r0:r1, c0:c1] = 0  # (the cloth: `rows` x `cols`)
+        if known is not None:
+            mask[known > 0] = 0
         # fill the card's inside (drawings match the table's colour sometimes), then cut thin
         # bridges to its neighbours and the cloth
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
