@@ -337,7 +337,9 @@ class BackLookSettings:
     strip: tuple[float, float] = (0.2, 0.7)  # a back under another card: a strip this x the
     #                                         width across,
     strip_long: tuple[float, float] = (0.8, 2.2)  # this x the width along,
-    strip_fill: float = 0.6  # filling this share of its rectangle, beside a card read
+    strip_fill: float = 0.5  # filling this share of its rectangle, beside a card read (a
+    #   card lying turned across the back leaves a wedge: a triangle fills half its
+    #   rectangle; strips of backs missed at 0.6 filled 0.54-0.55 on fresh photos)
     min_match: float = 0.1  # and the region's own colours match the taught back's this
     #   much (histogram intersection): a back's whole design, not one of its colours
     min_second: float = 0.2  # ... and, shown whole, this share of the taught back's other

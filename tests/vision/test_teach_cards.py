@@ -296,7 +296,7 @@ def _face_up(image, centres):
     out = []
     for c in centres:
         fr = _card(image, c, (235, 235, 235))
-        out.append(CardPiece("elephant-3", 0.9, fr[0], fr, 0.0, float(CARD_W)))
+        out.append(CardPiece("elephant-3", 0.9, fr[0], fr, 35.0, float(CARD_W)))
     return out
 
 
@@ -404,6 +404,36 @@ def test_look_backs_takes_a_long_strip_beside_cards_read_narrow(strip_long, foun
         assert np.hypot(*(out[0].center - (400, 300))) < 0.3 * CARD_W
 
 
+@pytest.mark.parametrize("strip_fill, found", [
+    (None, True),  # the strip left by a card lying turned across the back: a wedge
+    (0.6, False),  # the former bound: a wedge (0.59 here) fills too little of it
+])
+def test_look_backs_takes_a_wedge_strip_beside_a_turned_card(strip_fill, found):
+    """A back under a face-up card turned against it shows a wedge of its look (a triangle
+    fills half its rectangle, a trapezoid more): it is a back under that card."""
+    from vision.cards.pieces import CardPiece
+    from vision.teach_cards import BACK_LOOK, look_backs
+
+    w = 2 * CARD_W  # (a close-up: the wedge's outline not rounded off at half size)
+    image = np.full((600, 800, 3), (120, 140, 150), np.uint8)
+    _card(image, (400, 300), BACK_NAVY, BACK_RING, w)  # the back: corners x 340-460
+    t = np.deg2rad(30.0)  # the card on it turned, its top edge from the back's top left
+    u, v = np.array([np.cos(t), np.sin(t)]), np.array([-np.sin(t), np.cos(t)])  # corner
+    top = np.array([336.0, 207.0])  # down to its right side: the rest of the back under it
+    h = w * 91 / 59
+    fr = np.array([top, top + w * 1.6 * u, top + w * 1.6 * u + h * 1.2 * v, top + h * 1.2 * v])
+    cv2.fillConvexPoly(image, np.round(fr).astype(np.int32), (235, 235, 235))
+    pieces = [CardPiece("elephant-3", 0.9, fr[0], fr, 30.0, float(w))]
+    for c in ((120, 120), (680, 500)):
+        fr = _card(image, c, (235, 235, 235), w=w)
+        pieces.append(CardPiece("elephant-3", 0.9, fr[0], fr, 0.0, float(w)))
+    s = BACK_LOOK if strip_fill is None else replace(BACK_LOOK, strip_fill=strip_fill)
+    out = look_backs(image, pieces, _taught_look(), s)
+    assert len(out) == int(found)
+    if found:
+        assert np.hypot(*(out[0].center - (400, 300))) < 0.35 * w
+
+
 @pytest.mark.parametrize("key_inside, found", [
     (0.9, False),  # it would cover the corner index the reader read there: not a back
     (1.0, True),  # not checked: a back
@@ -504,7 +534,7 @@ def test_unlike_backs_drops_backs_of_one_minor_colour_of_the_look(colour, ring, 
     _card(image, (400, 300), colour, ring)
     if shown < 1:  # a face-up card over all of it but its left `shown`
         fr = _card(image, (400 + shown * CARD_W, 300), (235, 235, 235))
-        pieces.append(CardPiece("elephant-3", 0.9, fr[0], fr, 0.0, float(CARD_W)))
+        pieces.append(CardPiece("elephant-3", 0.9, fr[0], fr, 35.0, float(CARD_W)))
     back = back_piece((400.0, 300.0), 0.0, float(CARD_W), 0.6)
     out = unlike_backs(image, pieces + [back], _taught_look(),
                        replace(BACK_LOOK, own_mix=own_mix))
@@ -538,7 +568,7 @@ def test_unlike_backs_keeps_a_bordered_backs_strip(shown, kept):
     _bordered(image, (400, 300), 10)
     if shown < 1:
         fr = _card(image, (400 + shown * CARD_W, 300), (235, 235, 235))
-        pieces.append(CardPiece("elephant-3", 0.9, fr[0], fr, 0.0, float(CARD_W)))
+        pieces.append(CardPiece("elephant-3", 0.9, fr[0], fr, 35.0, float(CARD_W)))
     back = back_piece((400.0, 300.0), 0.0, float(CARD_W), 0.6)
     out = unlike_backs(image, pieces + [back], look)
     assert out[:len(pieces)] == pieces and len(out) == len(pieces) + kept
