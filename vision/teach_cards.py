@@ -371,6 +371,9 @@ class BackLookSettings:
     same_back: float = 0.5  # a back found within this x a back read's width of its centre
     #                         is that back (not added again)
     confidence: float = 0.7  # the confidence a back found so gets
+    under: float = 0.5  # a back found by a strip lies under cards: at least this share of
+    #   its frame off the strip lies under the cards read or shows the look (put on bare
+    #   table, it would show whole): else the strip is the back itself, seen flat
     key_inside: float = 0.9  # a back found whole (or split from a merged region) must not
     #   cover the key point (the corner index, which shows) of a face-up card read: none
     #   inside its frame shrunk to this (1: not checked)
@@ -718,6 +721,24 @@ def held_backs(outline: np.ndarray, pieces: list[CardPiece], scale: float,
                if p.label == BACK_LABEL["troetofanten"])
 
 
+def hidden_share(found, f: float, cover: np.ndarray, hit: np.ndarray, q: np.ndarray) -> float:
+    """The share of a back's frame (`found`: centre, angle of its u axis in degrees, width,
+    at scale `f`) off its strip (the outline `q`) that lies under the cards read (`cover`,
+    uint8 at scale `f`) or shows the look (`hit`): about 1 for a back under a card, about 0
+    for one put on bare table (0 where nothing of it lies off the strip)."""
+    from vision.cards.geometry import SPECS
+    from vision.cards.read import _frames_mask, card_frame
+
+    c, ang, w = found
+    frame = card_frame((np.asarray(c, float) + 0.5) / f - 0.5, ang, w / f,
+                       SPECS["troetofanten"].aspect)
+    strip = np.zeros(hit.shape, np.uint8)
+    cv2.drawContours(strip, [q], -1, 1, -1)
+    off = (_frames_mask([frame], f, hit.shape, 1.0) > 0) & (strip == 0)
+    n = int(np.count_nonzero(off))
+    return float(np.count_nonzero(off & ((cover > 0) | (hit > 0)))) / n if n else 1.0
+
+
 def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
                settings: BackLookSettings | None = None, pixels=None) -> list[CardPiece]:
     """Face-down cards found by the taught back's look, where the reader found no card:
@@ -735,7 +756,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     backs read as it would add (`held`). `pixels`: `look_pixels` of this photo, where the
     caller has it."""
     from vision.cards.geometry import SPECS
-    from vision.cards.read import back_piece, inside_frame, nearest, rect_sides
+    from vision.cards.read import _frames_mask, back_piece, inside_frame, nearest, rect_sides
 
     s = settings or BACK_LOOK  # (read at call time)
     if not pieces or look is None:
@@ -749,6 +770,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     if hit is None:
         return []
     mix = None  # (`look_mix`, once a region needs it)
+    cover_mask = None  # (the cards read, once a strip needs them: `under`)
     at = [p.center for p in pieces]  # (photo px; then `out`'s, as they come)
     centres = np.array(at) * f
     widths = np.array([p.width for p in pieces]) * f
@@ -811,9 +833,16 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
                     nrm = -nrm
             along_w = long_ < 0.5 * (1 + spec.aspect) * w  # the strip is the card's width
             across = spec.aspect * w if along_w else w
-            c = c + nrm * (across - short) / 2
-            found = [(c, np.degrees(np.arctan2(el[1], el[0])) if along_w else
-                      np.degrees(np.arctan2(nrm[1], nrm[0])), w)]
+            ang = np.degrees(np.arctan2(el[1], el[0])) if along_w else \
+                np.degrees(np.arctan2(nrm[1], nrm[0]))
+            found = [(c + nrm * (across - short) / 2, ang, w)]
+            if s.under > 0:
+                if cover_mask is None:
+                    cover_mask = _frames_mask([p.frame for p in pieces if p.frame is not None],
+                                              f, hit.shape, 1.0)
+                if hidden_share(found[0], f, cover_mask, hit, q) < s.under:
+                    found = [(c, ang, w)]  # nothing there to hide it: the strip is the
+                    #   card itself, seen flat (a low camera squashes a back lying whole)
         if not found or (s.held and held_backs(q, pieces + out, f, at) >= len(found)):
             continue
         sub = hsv[y0:y0 + bh, x0:x0 + bw]

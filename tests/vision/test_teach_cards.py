@@ -434,6 +434,28 @@ def test_look_backs_takes_a_wedge_strip_beside_a_turned_card(strip_fill, found):
         assert np.hypot(*(out[0].center - (400, 300))) < 0.35 * w
 
 
+@pytest.mark.parametrize("under, at_strip", [
+    (None, True),  # nothing beside the strip would hide the rest of a card: the strip is
+    #                the back itself, seen flat
+    (0.0, False),  # not asked: put under the nearest card, half of it on bare table
+])
+def test_look_backs_keeps_a_strip_with_nothing_to_hide_it_in_place(under, at_strip):
+    from vision.cards.pieces import CardPiece
+    from vision.teach_cards import BACK_LOOK, look_backs
+
+    image = np.full((600, 800, 3), (120, 140, 150), np.uint8)
+    cv2.rectangle(image, (370, 286), (430, 314), BACK_NAVY, -1)  # a back seen flat
+    cv2.ellipse(image, (400, 300), (18, 8), 0, 0, 360, BACK_RING, 3)
+    pieces = []
+    for c in ((440, 380), (150, 150), (650, 480)):  # a card below it, to one side
+        fr = _card(image, c, (235, 235, 235))
+        pieces.append(CardPiece("elephant-3", 0.9, fr[0], fr, 0.0, float(CARD_W)))
+    s = BACK_LOOK if under is None else replace(BACK_LOOK, under=under)
+    out = look_backs(image, pieces, _taught_look(), s)
+    assert len(out) == 1
+    assert (np.hypot(*(out[0].center - (400, 300))) < 0.15 * CARD_W) == at_strip
+
+
 @pytest.mark.parametrize("key_inside, found", [
     (0.9, False),  # it would cover the corner index the reader read there: not a back
     (1.0, True),  # not checked: a back
