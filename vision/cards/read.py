@@ -271,6 +271,14 @@ class ReadSettings:
     #   in session 11: 0.74; a box's cards are one size)
     back_within: float = 0.8  # or this share of its frame inside that back's (a real card
     #   across a back: 0.65, its ends stick out)
+    twice_reach: float = 0.75  # x the width: two backs turned alike (modulo a half turn,
+    #   `twice_turn` degrees) whose centres lie nearer than this are one card read twice
+    #   when the look covers too little of what each shows off the other (`shown_off`:
+    #   the two shares sum to about 1 for one card read at two places, 2 for a pile)
+    twice_turn: float = 20.0
+    twice_shown: float = 1.4  # the sum under which they are one card
+    twice_seen: float = 0.3  # decided only where this share of what each shows off the other
+    #   lies off the face-up cards read (under a face-up card the look cannot show)
 
 
 READ = ReadSettings()
@@ -941,6 +949,29 @@ def one_design(designs: list[tuple[list, list, int, list]], masks: list | None, 
         if ends is not None:
             ends += my_ends
     return out
+
+
+def shown_off(mask: np.ndarray, a: np.ndarray, b: np.ndarray, faces: np.ndarray, f: float,
+              seen: float = 0.3) -> tuple[float, float] | None:
+    """Two backs' frames `a`, `b` ((4, 2) photo px): the share of each one's part off the
+    other that the backs' look covers (`mask`, at scale `f`), leaving out what lies under the
+    face-up cards read (`faces`, uint8 at scale `f`): a card read at two places is one
+    stretch of look (its parts off each other's frame share it, summing to about 1), a
+    pile of two shows both cards' look there (about 2). None where less than `seen` of
+    either part lies off the face-up cards."""
+    fa = _frames_mask([a], f, mask.shape, 1.0) > 0
+    fb = _frames_mask([b], f, mask.shape, 1.0) > 0
+    free = faces == 0
+    out = []
+    for one, other in ((fa, fb), (fb, fa)):
+        off = one & ~other
+        n = int(np.count_nonzero(off))
+        shown = off & free
+        m = int(np.count_nonzero(shown))
+        if not n or m < seen * n:
+            return None
+        out.append(float(np.count_nonzero(mask[shown])) / m)
+    return out[0], out[1]
 
 
 def one_card_region(short: float, ratio: float, widths, aspect: float, size: float) -> bool:
@@ -2039,10 +2070,41 @@ class CardReader:
                 self._add_back(kept, up, c, a, w)
         else:
             kept = self._look_backs(image, up, kept, sure, centres, widths, masks, ends)
+        kept = self._one_read_twice(up, kept, masks)
         for c, a, w in end_backs(ends, [p.frame for p in up + kept], centres, widths,
                                  spec.aspect, s):
             self._add_back(kept, up, c, a, w)
         return self._add_strips(up, kept, masks)
+
+    def _one_read_twice(self, up: list[CardPiece], kept: list[CardPiece], masks: list
+                        ) -> list[CardPiece]:
+        """`kept` less the backs that are another back read again at a second place: turned
+        alike (`twice_turn`, modulo a half turn), their centres within `twice_reach` widths,
+        and the backs' look (`masks`) covering too little of what each shows off the other
+        (`shown_off` summing under `twice_shown`). The surer one is kept."""
+        s = self.settings
+        if not masks or len(kept) < 2:
+            return kept
+        mask = np.maximum.reduce(masks)
+        faces = None
+        drop: set[int] = set()
+        order = sorted(range(len(kept)), key=lambda k: -kept[k].confidence)
+        for i, k in enumerate(order):
+            if k in drop:
+                continue
+            p = kept[k]
+            for j in order[i + 1:]:
+                q = kept[j]
+                if j in drop or np.hypot(*(p.center - q.center)) >= s.twice_reach * min(
+                        p.width, q.width) or abs((p.angle - q.angle + 90) % 180 - 90) > \
+                        s.twice_turn:
+                    continue
+                if faces is None:
+                    faces = _frames_mask([u.frame for u in up], s.look_scale, mask.shape, 1.0)
+                shares = shown_off(mask, p.frame, q.frame, faces, s.look_scale, s.twice_seen)
+                if shares is not None and sum(shares) < s.twice_shown:
+                    drop.add(j)
+        return [p for k, p in enumerate(kept) if k not in drop]
 
     def _look_backs(self, image: np.ndarray, up: list[CardPiece], kept: list[CardPiece],
                     sure: list[CardPiece], centres: np.ndarray, widths: np.ndarray,
