@@ -1147,3 +1147,25 @@ def test_shown_off(shift, under, faces, want):
         assert got is None
     else:
         assert want[0] <= sum(got) <= want[1], got
+
+
+@pytest.mark.parametrize("squash,found", [
+    (1.0, True),  # seen from above
+    (0.7, True),  # a low camera foreshortens its width: its rectangle 2.2 x as long
+    (0.6, False),  # 2.57: no card's shape
+])
+def test_design_regions_a_back_seen_from_a_low_camera(squash, found):
+    """A back lying across a low camera's view: its width foreshortened, its rectangle
+    longer than `look_shape` allows, a card by `flat_shape`."""
+    img = table(11)
+    colour, stripe = DESIGNS[1]
+    faces = [draw_face(img, (60 + 55 * k, 300), 0.0, W) for k in range(3)]
+    w = 2 * W  # (a close-up: its outline not rounded off at half size)
+    frame = card_frame(np.array([300.0, 120.0]), 90.0, w, ASPECT)  # long side across the view
+    c = frame.mean(axis=0)
+    frame = c + (frame - c) * (1.0, squash)  # (its width along y)
+    cv2.fillPoly(img, [np.round(frame).astype(np.int32)], colour)
+    got = design_regions(img, np.array([fr.mean(axis=0) for fr in faces]),  # (their widths
+                         np.full(3, 0.9 * w))  # read foreshortened too)
+    assert any(np.hypot(*(g[0] - c)) < 0.15 * W for g in got) == found, \
+        [np.round(g[0]) for g in got]

@@ -126,6 +126,10 @@ class ReadSettings:
     #   close up, the width search reads large cards too small)
     look_shape: tuple[float, float] = (1.25, 2.1)  # and its long side this x its short one
     #   (91 / 59 = 1.54 seen from straight above; a tilted camera stretches it)
+    flat_shape: tuple[float, float] = (2.3, 0.8)  # or up to this x its short one where the
+    #   short side is at most this x the cards' width: a back lying across a low camera's
+    #   view, its width foreshortened (2.23 x, 0.77 x on edition 2's committed 0002); a
+    #   pile shifted half a card along makes such a rectangle a card wide
     look_fill: float = 0.65  # and it fills this share of its rectangle (a medallion whose
     #   colours the table shares bites into it; where no back was read the classifier
     #   checks it)
@@ -730,13 +734,15 @@ def look_alike_regions(image: np.ndarray, frames: list[np.ndarray], centres: np.
     look = look.astype(np.float32)
     hit = cv2.calcBackProject([hsv], [0, 1], look, ranges, 255)
     return card_shaped(hit, centres, widths, s.look_size, s.look_fill, s.look_shape,
-                       s.look_scale, s, masks=masks, ends=ends, split=s.split_touching)
+                       s.look_scale, s, masks=masks, ends=ends, split=s.split_touching,
+                       flat=s.flat_shape)
 
 
 def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
                 size: tuple[float, float], fill: float, shape: tuple[float, float],
                 scale: float, settings: ReadSettings = READ, piles: bool = False,
-                masks: list | None = None, ends: list | None = None, split: bool = False
+                masks: list | None = None, ends: list | None = None, split: bool = False,
+                flat: tuple[float, float] | None = None
                 ) -> list[tuple[np.ndarray, float, float, float]]:
     """The card-shaped regions of the mask `hit` (the photo at `scale`, non-zero where a
     back's colours are), closed over the design's other parts: a region's minimum-area
@@ -750,7 +756,9 @@ def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
     degrees modulo 180, its short side photo px, long side / short side) per card.
     `ends`: the caller's list, given (centre (2,) photo px, ((unit vector, length photo px)
     of each of the rectangle's two sides)) of every other region that fills `fill` of its
-    rectangle (a card partly under another, for `end_backs`)."""
+    rectangle (a card partly under another, for `end_backs`). `flat`: (longest ratio, most
+    short side x the width): a longer rectangle is a card too where its short side is
+    foreshortened (`flat_shape`)."""
     s = settings
     f = scale
     width = float(np.min(widths))
@@ -776,8 +784,10 @@ def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
         ang = float(np.degrees(np.arctan2(eu[1], eu[0])) % 180.0)
         centre = np.array(rect[0], float)
         filled = a >= fill * short * long_
-        if filled and lo * near <= short <= hi * near and \
-                shape[0] <= long_ / max(short, 1.0) <= shape[1]:
+        ratio = long_ / max(short, 1.0)
+        if filled and lo * near <= short <= hi * near and shape[0] <= ratio and (
+                ratio <= shape[1] or flat is not None and ratio <= flat[0]
+                and short <= flat[1] * near):
             out.append(((centre + 0.5) / f - 0.5, ang, short / f, long_ / short))
         elif filled and piles and s.pile_width[0] * near <= short <= s.pile_width[1] * near \
                 and shape[0] <= long_ / near <= shape[1] and \
@@ -921,7 +931,8 @@ def design_regions(image: np.ndarray, centres: np.ndarray, widths: np.ndarray,
         mine: list = []
         my_ends: list | None = [] if ends is not None else None
         found = card_shaped(hit, centres, widths, s.design_size, s.design_fill, s.look_shape,
-                            s.look_scale, s, True, mine, my_ends, s.split_touching)
+                            s.look_scale, s, True, mine, my_ends, s.split_touching,
+                            s.flat_shape)
         regions = sum(not any(np.hypot(*(r[0] - o[0])) < s.pile_apart * r[2]
                               for o in found[:k]) for k, r in enumerate(found))  # (a pile
         designs.append((found, mine if found else [], regions, my_ends or []))  # of two:
