@@ -371,6 +371,9 @@ class BackLookSettings:
     same_back: float = 0.5  # a back found within this x a back read's width of its centre
     #                         is that back (not added again)
     confidence: float = 0.7  # the confidence a back found so gets
+    part_close: float = 0.1  # a region that is no back, no backs side by side and no strip
+    #   is looked at again closed over this x the width only (a whole back and the strip of
+    #   the next one under a card, joined across a gap narrower than `close`)
     under: float = 0.5  # a back found by a strip lies under cards: at least this share of
     #   its frame off the strip lies under the cards read or shows the look (put on bare
     #   table, it would show whole): else the strip is the back itself, seen flat
@@ -778,7 +781,9 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     coarse0 = _coarse(look0)  # the taught back's, for `min_match`
     main0 = int(np.argmax(coarse0))  # its main colour (`min_second`)
     out: list[CardPiece] = []
-    for q in outlines:
+    queue = [(q, True) for q in outlines]  # (outline, whether it may be parted again)
+    while queue:
+        q, whole = queue.pop(0)
         x0, y0, bw, bh = cv2.boundingRect(q)
         near = nearest(centres, (x0 + bw / 2, y0 + bh / 2))
         w = float(np.median(widths[near]))
@@ -813,6 +818,15 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
             found = [(k, np.degrees(np.arctan2(u[1], u[0])), w) for k in ctr]
         elif not (s.strip[0] * w <= short <= s.strip[1] * w and fill >= s.strip_fill
                   and s.strip_long[0] * w <= long_ <= s.strip_long[1] * w):
+            if whole and s.part_close > 0 and pixels[1] is not None:  # cards the closing
+                #   joined across a gap narrower than it: closed less, its parts again
+                k = max(3, int(round(s.part_close * w)) | 1)
+                raw = pixels[1][y0:y0 + bh, x0:x0 + bw] & (blob * 255)
+                raw = cv2.morphologyEx(raw, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+                parts, _ = cv2.findContours(raw, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE,
+                                            offset=(x0, y0))
+                if len(parts) > 1:
+                    queue += [(p, False) for p in parts]
             continue
         else:  # a strip: the card lies under its neighbour, across the strip towards it
             on_top = False
