@@ -337,7 +337,9 @@ class BackLookSettings:
     strip: tuple[float, float] = (0.2, 0.7)  # a back under another card: a strip this x the
     #                                         width across,
     strip_long: tuple[float, float] = (0.8, 2.2)  # this x the width along,
-    strip_fill: float = 0.6  # filling this share of its rectangle, beside a card read
+    strip_fill: float = 0.5  # filling this share of its rectangle, beside a card read (a
+    #   card lying turned across the back leaves a wedge: a triangle fills half its
+    #   rectangle; strips of backs missed at 0.6 filled 0.54-0.55 on fresh photos)
     min_match: float = 0.1  # and the region's own colours match the taught back's this
     #   much (histogram intersection): a back's whole design, not one of its colours
     min_second: float = 0.2  # ... and, shown whole, this share of the taught back's other
@@ -369,6 +371,12 @@ class BackLookSettings:
     same_back: float = 0.5  # a back found within this x a back read's width of its centre
     #                         is that back (not added again)
     confidence: float = 0.7  # the confidence a back found so gets
+    part_close: float = 0.1  # a region that is no back, no backs side by side and no strip
+    #   is looked at again closed over this x the width only (a whole back and the strip of
+    #   the next one under a card, joined across a gap narrower than `close`)
+    under: float = 0.5  # a back found by a strip lies under cards: at least this share of
+    #   its frame off the strip lies under the cards read or shows the look (put on bare
+    #   table, it would show whole): else the strip is the back itself, seen flat
     key_inside: float = 0.9  # a back found whole (or split from a merged region) must not
     #   cover the key point (the corner index, which shows) of a face-up card read: none
     #   inside its frame shrunk to this (1: not checked)
@@ -716,6 +724,24 @@ def held_backs(outline: np.ndarray, pieces: list[CardPiece], scale: float,
                if p.label == BACK_LABEL["troetofanten"])
 
 
+def hidden_share(found, f: float, cover: np.ndarray, hit: np.ndarray, q: np.ndarray) -> float:
+    """The share of a back's frame (`found`: centre, angle of its u axis in degrees, width,
+    at scale `f`) off its strip (the outline `q`) that lies under the cards read (`cover`,
+    uint8 at scale `f`) or shows the look (`hit`): about 1 for a back under a card, about 0
+    for one put on bare table (0 where nothing of it lies off the strip)."""
+    from vision.cards.geometry import SPECS
+    from vision.cards.read import _frames_mask, card_frame
+
+    c, ang, w = found
+    frame = card_frame((np.asarray(c, float) + 0.5) / f - 0.5, ang, w / f,
+                       SPECS["troetofanten"].aspect)
+    strip = np.zeros(hit.shape, np.uint8)
+    cv2.drawContours(strip, [q], -1, 1, -1)
+    off = (_frames_mask([frame], f, hit.shape, 1.0) > 0) & (strip == 0)
+    n = int(np.count_nonzero(off))
+    return float(np.count_nonzero(off & ((cover > 0) | (hit > 0)))) / n if n else 1.0
+
+
 def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
                settings: BackLookSettings | None = None, pixels=None) -> list[CardPiece]:
     """Face-down cards found by the taught back's look, where the reader found no card:
@@ -733,7 +759,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     backs read as it would add (`held`). `pixels`: `look_pixels` of this photo, where the
     caller has it."""
     from vision.cards.geometry import SPECS
-    from vision.cards.read import back_piece, inside_frame, nearest, rect_sides
+    from vision.cards.read import _frames_mask, back_piece, inside_frame, nearest, rect_sides
 
     s = settings or BACK_LOOK  # (read at call time)
     if not pieces or look is None:
@@ -747,6 +773,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     if hit is None:
         return []
     mix = None  # (`look_mix`, once a region needs it)
+    cover_mask = None  # (the cards read, once a strip needs them: `under`)
     at = [p.center for p in pieces]  # (photo px; then `out`'s, as they come)
     centres = np.array(at) * f
     widths = np.array([p.width for p in pieces]) * f
@@ -754,7 +781,9 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     coarse0 = _coarse(look0)  # the taught back's, for `min_match`
     main0 = int(np.argmax(coarse0))  # its main colour (`min_second`)
     out: list[CardPiece] = []
-    for q in outlines:
+    queue = [(q, True) for q in outlines]  # (outline, whether it may be parted again)
+    while queue:
+        q, whole = queue.pop(0)
         x0, y0, bw, bh = cv2.boundingRect(q)
         near = nearest(centres, (x0 + bw / 2, y0 + bh / 2))
         w = float(np.median(widths[near]))
@@ -789,6 +818,15 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
             found = [(k, np.degrees(np.arctan2(u[1], u[0])), w) for k in ctr]
         elif not (s.strip[0] * w <= short <= s.strip[1] * w and fill >= s.strip_fill
                   and s.strip_long[0] * w <= long_ <= s.strip_long[1] * w):
+            if whole and s.part_close > 0 and pixels[1] is not None:  # cards the closing
+                #   joined across a gap narrower than it: closed less, its parts again
+                k = max(3, int(round(s.part_close * w)) | 1)
+                raw = pixels[1][y0:y0 + bh, x0:x0 + bw] & (blob * 255)
+                raw = cv2.morphologyEx(raw, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+                parts, _ = cv2.findContours(raw, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE,
+                                            offset=(x0, y0))
+                if len(parts) > 1:
+                    queue += [(p, False) for p in parts]
             continue
         else:  # a strip: the card lies under its neighbour, across the strip towards it
             on_top = False
@@ -809,9 +847,16 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
                     nrm = -nrm
             along_w = long_ < 0.5 * (1 + spec.aspect) * w  # the strip is the card's width
             across = spec.aspect * w if along_w else w
-            c = c + nrm * (across - short) / 2
-            found = [(c, np.degrees(np.arctan2(el[1], el[0])) if along_w else
-                      np.degrees(np.arctan2(nrm[1], nrm[0])), w)]
+            ang = np.degrees(np.arctan2(el[1], el[0])) if along_w else \
+                np.degrees(np.arctan2(nrm[1], nrm[0]))
+            found = [(c + nrm * (across - short) / 2, ang, w)]
+            if s.under > 0:
+                if cover_mask is None:
+                    cover_mask = _frames_mask([p.frame for p in pieces if p.frame is not None],
+                                              f, hit.shape, 1.0)
+                if hidden_share(found[0], f, cover_mask, hit, q) < s.under:
+                    found = [(c, ang, w)]  # nothing there to hide it: the strip is the
+                    #   card itself, seen flat (a low camera squashes a back lying whole)
         if not found or (s.held and held_backs(q, pieces + out, f, at) >= len(found)):
             continue
         sub = hsv[y0:y0 + bh, x0:x0 + bw]

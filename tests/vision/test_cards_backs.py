@@ -1097,3 +1097,75 @@ def test_off_region_look(shift, under, want):
         cv2.fillConvexPoly(mask, np.round((frame + 0.5) * f - 0.5).astype(np.int32), 255)
     got = off_region_look(mask, frame, region, f)
     assert want[0] <= got <= want[1], got
+
+
+@pytest.mark.parametrize("pile,reach,want", [
+    (False, READ.twice_reach, 1),  # one back read at its place and 0.6 widths off it
+    (False, 0.0, 2),  # not asked: the second reading stays a second back
+    (True, READ.twice_reach, 2),  # a pile of two, 0.6 widths apart: the look shows both
+])
+def test_settle_backs_one_back_read_at_two_places(pile, reach, want):
+    img = table(7)
+    colour, stripe = DESIGNS[1]
+    if pile:
+        draw_back(img, (240 + 0.6 * W, 180), 0.0, W, colour, stripe)
+    draw_back(img, (240, 180), 0.0, W, colour, stripe)
+    faces = [CardPiece("elephant-2", 0.9, np.array([x, 300.0]), None, 0.0, W)
+             for x in (100.0, 160.0, 220.0)]
+    faces = [CardPiece(p.label, p.confidence, p.key, frame_from_pose(p.key, 0.0, W, SPEC),
+                       0.0, W) for p in faces]
+    backs = [back_piece((240, 180), 0.0, W, 0.95), back_piece((240 + 0.6 * W, 180), 0.0, W, 0.9)]
+    r = reader_with(CardOrNot([colour, stripe]))
+    r.settings = replace(READ, twice_reach=reach)
+    got = [p for p in r.settle_backs(img, faces + backs) if p.label == "back"]
+    assert len(got) == want, [np.round(p.center) for p in got]
+    assert min(np.hypot(*(p.center - (240, 180))) for p in got) < 0.2 * W
+
+
+@pytest.mark.parametrize("shift,under,faces,want", [
+    (0.5, False, False, (0.9, 1.1)),  # one card between two readings: the shares sum to 1
+    (0.5, True, False, (1.8, 2.0)),  # a second card under the second reading: 2
+    (0.5, False, True, None),  # what lies off each other under face-up cards: undecided
+])
+def test_shown_off(shift, under, faces, want):
+    from vision.cards.read import shown_off
+
+    f = 0.5
+    mask = np.zeros((180, 240), np.uint8)
+    a = card_frame(np.array([200.0, 180.0]), 0.0, W, ASPECT)
+    b = card_frame(np.array([200.0 + shift * W, 180.0]), 0.0, W, ASPECT)
+    card = card_frame(np.array([200.0 + shift * W / 2, 180.0]), 0.0, W, ASPECT)  # between
+    for q in [a, b] if under else [card]:
+        cv2.fillConvexPoly(mask, np.round((q + 0.5) * f - 0.5).astype(np.int32), 255)
+    cover = np.zeros_like(mask)
+    if faces:  # face-up cards over both ends
+        for x in (200.0 - W / 2, 200.0 + (shift + 0.5) * W):
+            q = card_frame(np.array([x, 180.0]), 0.0, W, ASPECT)
+            cv2.fillConvexPoly(cover, np.round((q + 0.5) * f - 0.5).astype(np.int32), 1)
+    got = shown_off(mask, a, b, cover, f, READ.twice_seen)
+    if want is None:
+        assert got is None
+    else:
+        assert want[0] <= sum(got) <= want[1], got
+
+
+@pytest.mark.parametrize("squash,found", [
+    (1.0, True),  # seen from above
+    (0.7, True),  # a low camera foreshortens its width: its rectangle 2.2 x as long
+    (0.6, False),  # 2.57: no card's shape
+])
+def test_design_regions_a_back_seen_from_a_low_camera(squash, found):
+    """A back lying across a low camera's view: its width foreshortened, its rectangle
+    longer than `look_shape` allows, a card by `flat_shape`."""
+    img = table(11)
+    colour, stripe = DESIGNS[1]
+    faces = [draw_face(img, (60 + 55 * k, 300), 0.0, W) for k in range(3)]
+    w = 2 * W  # (a close-up: its outline not rounded off at half size)
+    frame = card_frame(np.array([300.0, 120.0]), 90.0, w, ASPECT)  # long side across the view
+    c = frame.mean(axis=0)
+    frame = c + (frame - c) * (1.0, squash)  # (its width along y)
+    cv2.fillPoly(img, [np.round(frame).astype(np.int32)], colour)
+    got = design_regions(img, np.array([fr.mean(axis=0) for fr in faces]),  # (their widths
+                         np.full(3, 0.9 * w))  # read foreshortened too)
+    assert any(np.hypot(*(g[0] - c)) < 0.15 * W for g in got) == found, \
+        [np.round(g[0]) for g in got]

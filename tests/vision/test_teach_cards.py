@@ -296,7 +296,7 @@ def _face_up(image, centres):
     out = []
     for c in centres:
         fr = _card(image, c, (235, 235, 235))
-        out.append(CardPiece("elephant-3", 0.9, fr[0], fr, 0.0, float(CARD_W)))
+        out.append(CardPiece("elephant-3", 0.9, fr[0], fr, 35.0, float(CARD_W)))
     return out
 
 
@@ -404,6 +404,92 @@ def test_look_backs_takes_a_long_strip_beside_cards_read_narrow(strip_long, foun
         assert np.hypot(*(out[0].center - (400, 300))) < 0.3 * CARD_W
 
 
+@pytest.mark.parametrize("strip_fill, found", [
+    (None, True),  # the strip left by a card lying turned across the back: a wedge
+    (0.6, False),  # the former bound: a wedge (0.59 here) fills too little of it
+])
+def test_look_backs_takes_a_wedge_strip_beside_a_turned_card(strip_fill, found):
+    """A back under a face-up card turned against it shows a wedge of its look (a triangle
+    fills half its rectangle, a trapezoid more): it is a back under that card."""
+    from vision.cards.pieces import CardPiece
+    from vision.teach_cards import BACK_LOOK, look_backs
+
+    w = 2 * CARD_W  # (a close-up: the wedge's outline not rounded off at half size)
+    image = np.full((600, 800, 3), (120, 140, 150), np.uint8)
+    _card(image, (400, 300), BACK_NAVY, BACK_RING, w)  # the back: corners x 340-460
+    t = np.deg2rad(30.0)  # the card on it turned, its top edge from the back's top left
+    u, v = np.array([np.cos(t), np.sin(t)]), np.array([-np.sin(t), np.cos(t)])  # corner
+    top = np.array([336.0, 207.0])  # down to its right side: the rest of the back under it
+    h = w * 91 / 59
+    fr = np.array([top, top + w * 1.6 * u, top + w * 1.6 * u + h * 1.2 * v, top + h * 1.2 * v])
+    cv2.fillConvexPoly(image, np.round(fr).astype(np.int32), (235, 235, 235))
+    pieces = [CardPiece("elephant-3", 0.9, fr[0], fr, 30.0, float(w))]
+    for c in ((120, 120), (680, 500)):
+        fr = _card(image, c, (235, 235, 235), w=w)
+        pieces.append(CardPiece("elephant-3", 0.9, fr[0], fr, 0.0, float(w)))
+    s = BACK_LOOK if strip_fill is None else replace(BACK_LOOK, strip_fill=strip_fill)
+    out = look_backs(image, pieces, _taught_look(), s)
+    assert len(out) == int(found)
+    if found:
+        assert np.hypot(*(out[0].center - (400, 300))) < 0.35 * w
+
+
+@pytest.mark.parametrize("under, at_strip", [
+    (None, True),  # nothing beside the strip would hide the rest of a card: the strip is
+    #                the back itself, seen flat
+    (0.0, False),  # not asked: put under the nearest card, half of it on bare table
+])
+def test_look_backs_keeps_a_strip_with_nothing_to_hide_it_in_place(under, at_strip):
+    from vision.cards.pieces import CardPiece
+    from vision.teach_cards import BACK_LOOK, look_backs
+
+    image = np.full((600, 800, 3), (120, 140, 150), np.uint8)
+    cv2.rectangle(image, (370, 286), (430, 314), BACK_NAVY, -1)  # a back seen flat
+    cv2.ellipse(image, (400, 300), (18, 8), 0, 0, 360, BACK_RING, 3)
+    pieces = []
+    for c in ((440, 380), (150, 150), (650, 480)):  # a card below it, to one side
+        fr = _card(image, c, (235, 235, 235))
+        pieces.append(CardPiece("elephant-3", 0.9, fr[0], fr, 0.0, float(CARD_W)))
+    s = BACK_LOOK if under is None else replace(BACK_LOOK, under=under)
+    out = look_backs(image, pieces, _taught_look(), s)
+    assert len(out) == 1
+    assert (np.hypot(*(out[0].center - (400, 300))) < 0.15 * CARD_W) == at_strip
+
+
+@pytest.mark.parametrize("part_close, found", [
+    (None, 2),  # closed less, the region parts: the whole back, and the back under the card
+    (0.0, 0),  # not parted: one square region, no back, no two and no strip
+])
+def test_look_backs_parts_a_back_and_a_strip_the_closing_joined(part_close, found):
+    """A whole back lies 10 px above the strip of another back under a face-up card (all
+    three lying across: long side along x): the look's closing (0.3 widths) joins the back
+    and the strip into one square region."""
+    from vision.cards.pieces import CardPiece
+    from vision.teach_cards import BACK_LOOK, look_backs
+
+    image = np.full((600, 800, 3), (120, 140, 150), np.uint8)
+    h = CARD_W * 91 / 59
+
+    def across(cy, colour, ring=None):
+        frame = np.array([[400 - h / 2, cy - CARD_W / 2], [400 + h / 2, cy - CARD_W / 2],
+                          [400 + h / 2, cy + CARD_W / 2], [400 - h / 2, cy + CARD_W / 2]])
+        cv2.fillConvexPoly(image, np.round(frame).astype(np.int32), colour)
+        if ring is not None:
+            cv2.circle(image, (400, int(cy)), int(CARD_W * 0.3), ring, 3)
+        return frame
+
+    across(200, BACK_NAVY, BACK_RING)  # the whole back, down to y 230
+    across(270, BACK_NAVY, BACK_RING)  # the next back, from y 240 ...
+    fr = across(288, (235, 235, 235))  # ... under a face-up card from y 258
+    pieces = [CardPiece("elephant-3", 0.9, fr[1], fr, 90.0, float(CARD_W))]
+    pieces += _face_up(image, [(150, 150), (650, 480)])
+    s = BACK_LOOK if part_close is None else replace(BACK_LOOK, part_close=part_close)
+    out = look_backs(image, pieces, _taught_look(), s)
+    assert len(out) == found, [np.round(p.center) for p in out]
+    for want in [(400, 200), (400, 270)][:found]:
+        assert min(np.hypot(*(p.center - want)) for p in out) < 0.25 * CARD_W
+
+
 @pytest.mark.parametrize("key_inside, found", [
     (0.9, False),  # it would cover the corner index the reader read there: not a back
     (1.0, True),  # not checked: a back
@@ -504,7 +590,7 @@ def test_unlike_backs_drops_backs_of_one_minor_colour_of_the_look(colour, ring, 
     _card(image, (400, 300), colour, ring)
     if shown < 1:  # a face-up card over all of it but its left `shown`
         fr = _card(image, (400 + shown * CARD_W, 300), (235, 235, 235))
-        pieces.append(CardPiece("elephant-3", 0.9, fr[0], fr, 0.0, float(CARD_W)))
+        pieces.append(CardPiece("elephant-3", 0.9, fr[0], fr, 35.0, float(CARD_W)))
     back = back_piece((400.0, 300.0), 0.0, float(CARD_W), 0.6)
     out = unlike_backs(image, pieces + [back], _taught_look(),
                        replace(BACK_LOOK, own_mix=own_mix))
@@ -538,7 +624,7 @@ def test_unlike_backs_keeps_a_bordered_backs_strip(shown, kept):
     _bordered(image, (400, 300), 10)
     if shown < 1:
         fr = _card(image, (400 + shown * CARD_W, 300), (235, 235, 235))
-        pieces.append(CardPiece("elephant-3", 0.9, fr[0], fr, 0.0, float(CARD_W)))
+        pieces.append(CardPiece("elephant-3", 0.9, fr[0], fr, 35.0, float(CARD_W)))
     back = back_piece((400.0, 300.0), 0.0, float(CARD_W), 0.6)
     out = unlike_backs(image, pieces + [back], look)
     assert out[:len(pieces)] == pieces and len(out) == len(pieces) + kept
@@ -798,7 +884,8 @@ def test_look_backs_counts_merged_backs_by_the_taught_look_area(measured, found)
     _bordered_back(image, (400, 326))  # on its border, end to end: one region
     s = replace(BACK_LOOK, look_area=look_area(teach, (200, 200), CARD_W, look)) \
         if measured else BACK_LOOK
-    out = look_backs(image, pieces, look, s)
+    out = look_backs(image, pieces, look, replace(s, part_close=0.0))  # (the region counted
+    #   as it is: not parted closed less, which finds the two by their borders)
     assert len(out) == found
     got = sorted(float(p.center[1]) for p in out)
     for g, want in zip(got, (250, 326)[:found], strict=True):
@@ -839,10 +926,15 @@ def test_taught_reader_searches_the_look_only_when_it_singles_out_the_back(share
     (None, 0),  # not measured (a profile from before): whole cards too
     (3.4, 0),  # over bleed: the look is not searched for
 ])
-def test_taught_reader_counts_merged_backs_by_the_profile_look_area(share, found):
+def test_taught_reader_counts_merged_backs_by_the_profile_look_area(share, found,
+                                                                     monkeypatch):
     """From teaching to scoring: the share teaching measures on the teach photo, saved in
-    the profile, is the unit the taught reader counts a merged region's backs in."""
+    the profile, is the unit the taught reader counts a merged region's backs in (the
+    region counted as it is: `part_close` off)."""
+    import vision.teach_cards as tc
     from vision.teach_cards import back_look, look_area, taught_reader
+
+    monkeypatch.setattr(tc, "BACK_LOOK", replace(tc.BACK_LOOK, part_close=0.0))
 
     class Reader:  # the reader's part taught_reader wraps
         classifier = FakeCards(None, None)

@@ -130,6 +130,10 @@ class ReadSettings:
     #   close up, the width search reads large cards too small)
     look_shape: tuple[float, float] = (1.25, 2.1)  # and its long side this x its short one
     #   (91 / 59 = 1.54 seen from straight above; a tilted camera stretches it)
+    flat_shape: tuple[float, float] = (2.3, 0.8)  # or up to this x its short one where the
+    #   short side is at most this x the cards' width: a back lying across a low camera's
+    #   view, its width foreshortened (2.23 x, 0.77 x on edition 2's committed 0002); a
+    #   pile shifted half a card along makes such a rectangle a card wide
     look_fill: float = 0.65  # and it fills this share of its rectangle (a medallion whose
     #   colours the table shares bites into it; where no back was read the classifier
     #   checks it)
@@ -285,6 +289,14 @@ class ReadSettings:
     repose_doubted: bool = True  # and one read under `min_confidence` (its number split)
     repose_confidence: float = 0.4  # such a card is kept when read this surely, as a face-up
     #   card, and neither its key point nor its centre lies on a card read
+    twice_reach: float = 0.75  # x the width: two backs turned alike (modulo a half turn,
+    #   `twice_turn` degrees) whose centres lie nearer than this are one card read twice
+    #   when the look covers too little of what each shows off the other (`shown_off`:
+    #   the two shares sum to about 1 for one card read at two places, 2 for a pile)
+    twice_turn: float = 20.0
+    twice_shown: float = 1.4  # the sum under which they are one card
+    twice_seen: float = 0.3  # decided only where this share of what each shows off the other
+    #   lies off the face-up cards read (under a face-up card the look cannot show)
 
 
 READ = ReadSettings()
@@ -752,13 +764,15 @@ def look_alike_regions(image: np.ndarray, frames: list[np.ndarray], centres: np.
     look = look.astype(np.float32)
     hit = cv2.calcBackProject([hsv], [0, 1], look, ranges, 255)
     return card_shaped(hit, centres, widths, s.look_size, s.look_fill, s.look_shape,
-                       s.look_scale, s, masks=masks, ends=ends, split=s.split_touching)
+                       s.look_scale, s, masks=masks, ends=ends, split=s.split_touching,
+                       flat=s.flat_shape)
 
 
 def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
                 size: tuple[float, float], fill: float, shape: tuple[float, float],
                 scale: float, settings: ReadSettings = READ, piles: bool = False,
-                masks: list | None = None, ends: list | None = None, split: bool = False
+                masks: list | None = None, ends: list | None = None, split: bool = False,
+                flat: tuple[float, float] | None = None
                 ) -> list[tuple[np.ndarray, float, float, float]]:
     """The card-shaped regions of the mask `hit` (the photo at `scale`, non-zero where a
     back's colours are), closed over the design's other parts: a region's minimum-area
@@ -772,7 +786,9 @@ def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
     degrees modulo 180, its short side photo px, long side / short side) per card.
     `ends`: the caller's list, given (centre (2,) photo px, ((unit vector, length photo px)
     of each of the rectangle's two sides)) of every other region that fills `fill` of its
-    rectangle (a card partly under another, for `end_backs`)."""
+    rectangle (a card partly under another, for `end_backs`). `flat`: (longest ratio, most
+    short side x the width): a longer rectangle is a card too where its short side is
+    foreshortened (`flat_shape`)."""
     s = settings
     f = scale
     width = float(np.min(widths))
@@ -798,8 +814,10 @@ def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
         ang = float(np.degrees(np.arctan2(eu[1], eu[0])) % 180.0)
         centre = np.array(rect[0], float)
         filled = a >= fill * short * long_
-        if filled and lo * near <= short <= hi * near and \
-                shape[0] <= long_ / max(short, 1.0) <= shape[1]:
+        ratio = long_ / max(short, 1.0)
+        if filled and lo * near <= short <= hi * near and shape[0] <= ratio and (
+                ratio <= shape[1] or flat is not None and ratio <= flat[0]
+                and short <= flat[1] * near):
             out.append(((centre + 0.5) / f - 0.5, ang, short / f, long_ / short))
         elif filled and piles and s.pile_width[0] * near <= short <= s.pile_width[1] * near \
                 and shape[0] <= long_ / near <= shape[1] and \
@@ -943,7 +961,8 @@ def design_regions(image: np.ndarray, centres: np.ndarray, widths: np.ndarray,
         mine: list = []
         my_ends: list | None = [] if ends is not None else None
         found = card_shaped(hit, centres, widths, s.design_size, s.design_fill, s.look_shape,
-                            s.look_scale, s, True, mine, my_ends, s.split_touching)
+                            s.look_scale, s, True, mine, my_ends, s.split_touching,
+                            s.flat_shape)
         regions = sum(not any(np.hypot(*(r[0] - o[0])) < s.pile_apart * r[2]
                               for o in found[:k]) for k, r in enumerate(found))  # (a pile
         designs.append((found, mine if found else [], regions, my_ends or []))  # of two:
@@ -971,6 +990,29 @@ def one_design(designs: list[tuple[list, list, int, list]], masks: list | None, 
         if ends is not None:
             ends += my_ends
     return out
+
+
+def shown_off(mask: np.ndarray, a: np.ndarray, b: np.ndarray, faces: np.ndarray, f: float,
+              seen: float = 0.3) -> tuple[float, float] | None:
+    """Two backs' frames `a`, `b` ((4, 2) photo px): the share of each one's part off the
+    other that the backs' look covers (`mask`, at scale `f`), leaving out what lies under the
+    face-up cards read (`faces`, uint8 at scale `f`): a card read at two places is one
+    stretch of look (its parts off each other's frame share it, summing to about 1), a
+    pile of two shows both cards' look there (about 2). None where less than `seen` of
+    either part lies off the face-up cards."""
+    fa = _frames_mask([a], f, mask.shape, 1.0) > 0
+    fb = _frames_mask([b], f, mask.shape, 1.0) > 0
+    free = faces == 0
+    out = []
+    for one, other in ((fa, fb), (fb, fa)):
+        off = one & ~other
+        n = int(np.count_nonzero(off))
+        shown = off & free
+        m = int(np.count_nonzero(shown))
+        if not n or m < seen * n:
+            return None
+        out.append(float(np.count_nonzero(mask[shown])) / m)
+    return out[0], out[1]
 
 
 def one_card_region(short: float, ratio: float, widths, aspect: float, size: float) -> bool:
@@ -2143,10 +2185,41 @@ class CardReader:
                 self._add_back(kept, up, c, a, w)
         else:
             kept = self._look_backs(image, up, kept, sure, centres, widths, masks, ends)
+        kept = self._one_read_twice(up, kept, masks)
         for c, a, w in end_backs(ends, [p.frame for p in up + kept], centres, widths,
                                  spec.aspect, s):
             self._add_back(kept, up, c, a, w)
         return self._add_strips(up, kept, masks)
+
+    def _one_read_twice(self, up: list[CardPiece], kept: list[CardPiece], masks: list
+                        ) -> list[CardPiece]:
+        """`kept` less the backs that are another back read again at a second place: turned
+        alike (`twice_turn`, modulo a half turn), their centres within `twice_reach` widths,
+        and the backs' look (`masks`) covering too little of what each shows off the other
+        (`shown_off` summing under `twice_shown`). The surer one is kept."""
+        s = self.settings
+        if not masks or len(kept) < 2:
+            return kept
+        mask = np.maximum.reduce(masks)
+        faces = None
+        drop: set[int] = set()
+        order = sorted(range(len(kept)), key=lambda k: -kept[k].confidence)
+        for i, k in enumerate(order):
+            if k in drop:
+                continue
+            p = kept[k]
+            for j in order[i + 1:]:
+                q = kept[j]
+                if j in drop or np.hypot(*(p.center - q.center)) >= s.twice_reach * min(
+                        p.width, q.width) or abs((p.angle - q.angle + 90) % 180 - 90) > \
+                        s.twice_turn:
+                    continue
+                if faces is None:
+                    faces = _frames_mask([u.frame for u in up], s.look_scale, mask.shape, 1.0)
+                shares = shown_off(mask, p.frame, q.frame, faces, s.look_scale, s.twice_seen)
+                if shares is not None and sum(shares) < s.twice_shown:
+                    drop.add(j)
+        return [p for k, p in enumerate(kept) if k not in drop]
 
     def _look_backs(self, image: np.ndarray, up: list[CardPiece], kept: list[CardPiece],
                     sure: list[CardPiece], centres: np.ndarray, widths: np.ndarray,
