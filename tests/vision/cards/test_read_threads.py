@@ -1,0 +1,56 @@
+"""`read.in_halves`: a batch of crops read in two halves side by side (a helper thread) or
+in one go, the same rows either way; and the models it relies on read each crop alone."""
+
+import threading
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from vision.cards.read import INDEX_PATH, READ, in_halves
+
+ALWAYS = 1e9  # `threads_below_load`: a helper thread whatever the machine's load
+
+
+def reader(calls):
+    def read(lo, hi):
+        calls.append((lo, hi, threading.current_thread().name.startswith("cards-leaf")))
+        return np.arange(lo, hi).repeat(3).reshape(-1, 3)  # 3 rows per item
+    return read
+
+
+@pytest.mark.parametrize("threads, below, n, least, split", [
+    (True, ALWAYS, 10, 24, [(0, 5, True), (5, 10, False)]),  # 30 rows: halves
+    (True, ALWAYS, 7, 24, [(0, 7, False)]),  # 21 rows: under `threads_least`, one go
+    (True, ALWAYS, 1, 1, [(0, 1, False)]),  # one item: nothing to halve
+    (True, 0.0, 10, 24, [(0, 10, False)]),  # no core to spare
+    (False, ALWAYS, 10, 24, [(0, 10, False)]),  # threads off
+])
+def test_in_halves_splits_only_where_asked_the_rows_the_same(threads, below, n, least, split):
+    calls = []
+    s = replace(READ, threads=threads, threads_below_load=below, threads_least=least)
+    got = in_halves(s, reader(calls), n, per=3)
+    assert sorted(calls) == split
+    assert np.array_equal(got, np.arange(n).repeat(3).reshape(-1, 3))
+
+
+def test_in_halves_raises_what_a_half_raised():
+    def read(lo, hi):
+        if lo == 0:
+            raise ValueError("first half")
+        return np.zeros((hi - lo, 1))
+    with pytest.raises(ValueError, match="first half"):
+        in_halves(replace(READ, threads_below_load=ALWAYS, threads_least=1), read, 4)
+
+
+@pytest.mark.parametrize("path", ["cards.onnx", "cards-index.onnx"])
+def test_the_card_models_read_each_crop_alone(path):
+    from vision.classify.model import PieceClassifier
+
+    m = PieceClassifier(INDEX_PATH.with_name(path), threads=1)
+    s = m.crop.size
+    crops = np.random.default_rng(5).integers(0, 256, (9, s, s, 3), dtype=np.uint8)
+    whole = m.predict(crops)
+    parts = [m.predict(crops[a:b]) for a, b in ((0, 4), (4, 5), (5, 9))]
+    assert np.array_equal(np.concatenate([p.probs for p in parts]), whole.probs)
+    assert np.array_equal(np.concatenate([p.embedding for p in parts]), whole.embedding)
