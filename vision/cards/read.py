@@ -34,7 +34,7 @@ from vision.cards.geometry import (
 )
 from vision.cards.magic import DOVE_CHECK, bare_hat_doves, off_line_tiles, warnings_kept
 from vision.cards.pieces import CardPiece
-from vision.classify.model import PieceClassifier
+from vision.classify.model import PieceClassifier, keep_rows
 
 CLASSIFIER_PATH = Path(__file__).resolve().parents[2] / "models" / "cards.onnx"
 INDEX_PATH = CLASSIFIER_PATH.with_name("cards-index.onnx")
@@ -1844,7 +1844,8 @@ class CardReader:
     def __init__(self, detector_path=DETECTOR_PATH, classifier_path=CLASSIFIER_PATH,
                  threads: int = 2, settings: ReadSettings = READ, index_path=INDEX_PATH):
         self.detector = KeyDetector(detector_path, threads)
-        self.classifier = PieceClassifier(classifier_path, threads)
+        self.classifier = PieceClassifier(classifier_path, threads, memo=True)  # (a crop
+        #   read again in one photo's reading takes its first rows: `keep_rows`)
         self.index = PieceClassifier(index_path, threads) if Path(index_path).is_file() \
             else None
         self.index_spec = index_spec(self.index)
@@ -2327,6 +2328,7 @@ class CardReader:
         min(`key_threshold`, `dove_threshold`) where the caller has them already."""
         s = self.settings
         spec = SPECS[game]
+        keep_rows()  # (this image's crops: one read again takes its rows)
         kp = keys if keys is not None else \
             self.detector.detect(image, min(s.key_threshold, s.dove_threshold))
         if within is not None:
