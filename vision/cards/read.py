@@ -96,10 +96,11 @@ class ReadSettings:
     no_overlap: float = 1.0  # a piece centred inside this share of a kept one: a duplicate
     width_scales: tuple[float, ...] = (0.55, 0.68, 0.83, 1.0, 1.2, 1.45, 1.75)  # tried
     #                                   around the detector's width (`search_widths`)
-    threads: bool = True  # the width search's crops, and the crops `read_crops` and the
+    threads: bool = True  # where a core is spare (Troetofanten and Magic Rabbit are read on
+    #   one thread): the width search's crops, and the crops `read_crops` and the
     #   corner-index model read, in two halves side by side, one on a helper thread
-    #   (`in_halves`, `vision.mauer`'s pools), where a core is spare (Troetofanten and Magic
-    #   Rabbit are read on one thread); the same readings either way ...
+    #   (`in_halves`, `vision.mauer`'s pools), and the photo's key points on two of the
+    #   detector's threads (`read_pieces`); the same readings either way ...
     threads_below_load: float = 1.25  # ... while the 1-minute load average per core is under
     #   this (as `MauerSettings`': on loaded shared cores the halves only wait for each other)
     threads_least: int = 24  # crops: fewer are read in one go (a hand-over costs ~0.1 ms)
@@ -284,6 +285,14 @@ class ReadSettings:
 READ = ReadSettings()
 
 
+def spare_core(s: ReadSettings) -> bool:
+    """Whether `s` asks for a helper thread now: `threads`, and the 1-minute load average
+    per core under `threads_below_load` (`vision.mauer`'s gate)."""
+    from vision.mauer import _spare_core
+
+    return s.threads and _spare_core(s.threads_below_load)
+
+
 def in_halves(s: ReadSettings, read, n: int, per: int = 1) -> np.ndarray:
     """`read(lo, hi)` (an array of `per` rows for each of the items lo..hi-1) over `n`
     items: in two halves side by side, the first on a helper thread (`vision.mauer`'s pools,
@@ -291,10 +300,9 @@ def in_halves(s: ReadSettings, read, n: int, per: int = 1) -> np.ndarray:
     a core is spare (`threads_below_load`), else in one go; the rows concatenated. The
     models read each crop of a batch alone (the same numbers in any batch), so the rows are
     the same either way."""
-    from vision.mauer import _run_on, _spare_core
+    from vision.mauer import _run_on
 
-    if not (s.threads and n >= 2 and n * per >= s.threads_least
-            and _spare_core(s.threads_below_load)):
+    if not (n >= 2 and n * per >= s.threads_least and spare_core(s)):
         return read(0, n)
     cut = n // 2
     first = _run_on("cards-leaf", s, read, 0, cut)  # (a job that waits for no other)
@@ -2330,7 +2338,8 @@ class CardReader:
         spec = SPECS[game]
         keep_rows()  # (this image's crops: one read again takes its rows)
         kp = keys if keys is not None else \
-            self.detector.detect(image, min(s.key_threshold, s.dove_threshold))
+            self.detector.detect(image, min(s.key_threshold, s.dove_threshold),
+                                 2 if game != "hop-la-bille" and spare_core(s) else None)
         if within is not None:
             c, rad = within
             kp = kp.select((np.hypot(*(kp.xy[:, None] - c[None]).transpose(2, 0, 1))

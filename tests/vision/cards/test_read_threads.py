@@ -7,7 +7,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from vision.cards.read import INDEX_PATH, READ, in_halves
+from vision.cards.read import INDEX_PATH, READ, in_halves, spare_core
 
 ALWAYS = 1e9  # `threads_below_load`: a helper thread whatever the machine's load
 
@@ -32,6 +32,15 @@ def test_in_halves_splits_only_where_asked_the_rows_the_same(threads, below, n, 
     got = in_halves(s, reader(calls), n, per=3)
     assert sorted(calls) == split
     assert np.array_equal(got, np.arange(n).repeat(3).reshape(-1, 3))
+
+
+@pytest.mark.parametrize("threads, below, spare", [
+    (True, ALWAYS, True),
+    (True, 0.0, False),  # the load is never under 0 per core
+    (False, ALWAYS, False),  # threads off
+])
+def test_spare_core_asks_for_threads_and_a_light_load(threads, below, spare):
+    assert spare_core(replace(READ, threads=threads, threads_below_load=below)) is spare
 
 
 def test_in_halves_raises_what_a_half_raised():
