@@ -35,7 +35,7 @@ def test_committed_classifier_metadata_and_outputs():
 @pytest.mark.parametrize("memo, keep, run", [
     (True, True, [6, 3]),  # the second batch: only its 3 crops not read before run; the
     #                        third: none
-    (True, False, [6, 5, 1]),  # no `keep_rows` in this context: every crop runs
+    (True, False, [6, 5, 1]),  # `keep_rows(False)` in this context: every crop runs
     (False, True, [6, 5, 1]),  # a classifier made without `memo` keeps nothing
 ])
 def test_crops_read_again_take_their_kept_rows(memo, keep, run):
@@ -48,8 +48,7 @@ def test_crops_read_again_take_their_kept_rows(memo, keep, run):
     want = PieceClassifier(MODEL_PATH, threads=1).predict(crops)
 
     def read():
-        if keep:
-            keep_rows()
+        keep_rows(keep)  # (False: none kept, whatever this context kept before)
         clf.predict(crops[:6])
         again = clf.predict(crops[[8, 0, 6, 7, 5]])  # 0 and 5 read before
         assert np.array_equal(again.probs, want.probs[[8, 0, 6, 7, 5]])

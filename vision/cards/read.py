@@ -295,17 +295,17 @@ def spare_core(s: ReadSettings) -> bool:
 
 def in_halves(s: ReadSettings, read, n: int, per: int = 1) -> np.ndarray:
     """`read(lo, hi)` (an array of `per` rows for each of the items lo..hi-1) over `n`
-    items: in two halves side by side, the first on a helper thread (`vision.mauer`'s pools,
-    in a copy of the caller's context), where `s.threads`, at least `threads_least` rows and
+    items: in two halves side by side, the first on a helper thread (`vision.mauer.run_leaf`'s
+    pool, in a copy of the caller's context), where `s.threads`, at least `threads_least` rows and
     a core is spare (`threads_below_load`), else in one go; the rows concatenated. The
     models read each crop of a batch alone (the same numbers in any batch), so the rows are
     the same either way."""
-    from vision.mauer import _run_on
+    from vision.mauer import run_leaf
 
     if not (n >= 2 and n * per >= s.threads_least and spare_core(s)):
         return read(0, n)
     cut = n // 2
-    first = _run_on("cards-leaf", s, read, 0, cut)  # (a job that waits for no other)
+    first = run_leaf(s, read, 0, cut)  # (a job that waits for no other: the leaf pool)
     rest = read(cut, n)
     return np.concatenate([first.result(), rest])
 

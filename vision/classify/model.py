@@ -30,14 +30,15 @@ _KEPT: ContextVar[dict | None] = ContextVar("kept_rows", default=None)
 _KEPT_LOCK = threading.Lock()  # (a context's helper threads share its rows)
 
 
-def keep_rows() -> None:
+def keep_rows(keep: bool = True) -> None:
     """From here on in this context (thread; the helper threads started in a copy of it
     share it), each `PieceClassifier` made with `memo` keeps the rows of the crops it reads,
     and a crop read again (the same pixels) takes its kept rows instead of a second run,
     until the next `keep_rows` call here (the card reader calls it for each photo it reads:
     its angle search reads about 14 crops a Troetofanten photo that `read_crops` then reads
-    again). The same numbers: the network reads each crop of a batch alone."""
-    _KEPT.set({})
+    again). The same numbers: the network reads each crop of a batch alone. `keep` False:
+    none kept from here on."""
+    _KEPT.set({} if keep else None)
 
 
 class PieceClassifier:

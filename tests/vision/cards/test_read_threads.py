@@ -14,7 +14,7 @@ ALWAYS = 1e9  # `threads_below_load`: a helper thread whatever the machine's loa
 
 def reader(calls):
     def read(lo, hi):
-        calls.append((lo, hi, threading.current_thread().name.startswith("cards-leaf")))
+        calls.append((lo, hi, threading.current_thread().name.startswith("mauer-leaf")))
         return np.arange(lo, hi).repeat(3).reshape(-1, 3)  # 3 rows per item
     return read
 
