@@ -99,11 +99,12 @@ class ReadSettings:
     threads: bool = True  # where a core is spare (Troetofanten and Magic Rabbit are read on
     #   one thread): the width search's crops, and the crops `read_crops` and the
     #   corner-index model read, in two halves side by side, one on a helper thread
-    #   (`in_halves`, `vision.mauer`'s pools), and the photo's key points on two of the
+    #   (`in_halves`, `vision.mauer.run_leaf`), and the photo's key points on two of the
     #   detector's threads (`read_pieces`); the same readings either way ...
     threads_below_load: float = 1.25  # ... while the 1-minute load average per core is under
     #   this (as `MauerSettings`': on loaded shared cores the halves only wait for each other)
-    threads_least: int = 24  # crops: fewer are read in one go (a hand-over costs ~0.1 ms)
+    threads_least: int = 24  # crops: fewer are read in one go (about 5 ms of reading: little
+    #   to gain; a hand-over to the helper costs ~0.02 ms, measured at load 7)
     troeto_neighbours: float = 2.5  # card widths: the cards whose angles steady a card's angle
     back_key_threshold: float = 0.15  # Troetofanten: a weaker key point than
     #   `troeto_key_threshold` down to this is kept only when it reads as a face-down card
