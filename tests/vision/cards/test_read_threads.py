@@ -63,3 +63,25 @@ def test_the_card_models_read_each_crop_alone(path):
     parts = [m.predict(crops[a:b]) for a, b in ((0, 4), (4, 5), (5, 9))]
     assert np.array_equal(np.concatenate([p.probs for p in parts]), whole.probs)
     assert np.array_equal(np.concatenate([p.embedding for p in parts]), whole.embedding)
+
+
+@pytest.mark.slow
+def test_two_photos_read_at_once_with_threads_read_as_one_at_a_time_without():
+    from concurrent.futures import ThreadPoolExecutor
+    from pathlib import Path
+
+    from vision.cards.read import CardReader
+    from vision.image_io import load_photo
+
+    folder = Path(__file__).resolve().parents[3] / "datasets" / "scenes" / "troetofanten"
+    images = [load_photo(folder / f"troetofanten-e1-s1-000{k}.jpg").image for k in (0, 1)]
+    reader = CardReader(threads=1, settings=replace(READ, threads=False))
+    want = [reader.read_pieces(im, "troetofanten") for im in images]
+    both = CardReader(threads=1, settings=replace(READ, threads_below_load=ALWAYS))
+    with ThreadPoolExecutor(2) as ex:  # (the web app reads photos side by side)
+        got = list(ex.map(lambda im: both.read_pieces(im, "troetofanten"), images))
+    for (wp, ww), (gp, gw) in zip(want, got, strict=True):
+        assert ww == gw and len(wp) == len(gp) > 5
+        for p, q in zip(wp, gp, strict=True):
+            assert (p.label, p.confidence, p.probs) == (q.label, q.confidence, q.probs)
+            assert np.array_equal(p.key, q.key) and np.array_equal(p.frame, q.frame)
