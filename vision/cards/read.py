@@ -101,8 +101,10 @@ class ReadSettings:
     #   corner-index model read, in two halves side by side, one on a helper thread
     #   (`in_halves`, `vision.mauer.run_leaf`), and the photo's key points on two of the
     #   detector's threads (`read_pieces`); the same readings either way ...
-    threads_below_load: float = 1.25  # ... while the 1-minute load average per core is under
-    #   this (as `MauerSettings`': on loaded shared cores the halves only wait for each other)
+    threads_below_load: float = 0.75  # ... while the 1-minute load average per core is under
+    #   this: a core idle at least half the time (on loaded shared cores the halves wait for
+    #   each other: in one process at load 4-6, forced on, wall +3.5 ms a photo against
+    #   -17.3 ms without them; Mauerhuepfer's 1.25 let them on at load 2.45 with no gain)
     threads_least: int = 24  # crops: fewer are read in one go (about 5 ms of reading: little
     #   to gain; a hand-over to the helper costs ~0.02 ms, measured at load 7)
     troeto_neighbours: float = 2.5  # card widths: the cards whose angles steady a card's angle
