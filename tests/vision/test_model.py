@@ -1,5 +1,6 @@
 """The committed ONNX models and a seconds-long smoke training run."""
 
+import contextvars
 import json
 
 import numpy as np
@@ -7,7 +8,7 @@ import pytest
 
 from scoring.labels import MARBLE_LABELS, SIMSALA_LABELS
 from vision.area_model import AREA_MODEL_PATH, AreaModel
-from vision.classify.model import PieceClassifier
+from vision.classify.model import PieceClassifier, keep_rows
 from vision.classify.settings import BACKGROUND, MODEL_PATH, all_classes
 from vision.errors import ModelMissing
 from vision.preprocess import CropSettings
@@ -29,6 +30,34 @@ def test_committed_classifier_metadata_and_outputs():
     single = np.concatenate([clf.predict(crops[i : i + 1]).probs for i in range(7)])
     assert np.allclose(single, pred.probs, atol=1e-5)
     assert clf.predict(crops[:0]).probs.shape == (0, len(clf.classes))
+
+
+@pytest.mark.parametrize("memo, keep, run", [
+    (True, True, [6, 3]),  # the second batch: only its 3 crops not read before run; the
+    #                        third: none
+    (True, False, [6, 5, 1]),  # `keep_rows(False)` in this context: every crop runs
+    (False, True, [6, 5, 1]),  # a classifier made without `memo` keeps nothing
+])
+def test_crops_read_again_take_their_kept_rows(memo, keep, run):
+    clf = PieceClassifier(MODEL_PATH, threads=1, memo=memo)
+    ran = []
+    first_run = clf._run
+    clf._run = lambda crops: ran.append(len(crops)) or first_run(crops)
+    s = clf.crop.size
+    crops = np.random.default_rng(3).integers(0, 255, (9, s, s, 3), dtype=np.uint8)
+    want = PieceClassifier(MODEL_PATH, threads=1).predict(crops)
+
+    def read():
+        keep_rows(keep)  # (False: none kept, whatever this context kept before)
+        clf.predict(crops[:6])
+        again = clf.predict(crops[[8, 0, 6, 7, 5]])  # 0 and 5 read before
+        assert np.array_equal(again.probs, want.probs[[8, 0, 6, 7, 5]])
+        assert np.array_equal(again.embedding, want.embedding[[8, 0, 6, 7, 5]])
+        again.probs[:] = 0  # (the caller's own copy: the kept rows stay)
+        assert np.array_equal(clf.predict(crops[:1]).probs, want.probs[:1])
+
+    contextvars.copy_context().run(read)
+    assert ran == run
 
 
 def test_committed_area_model_runs():

@@ -9,6 +9,7 @@ cell. Coordinates: full working-image pixels (x right, y down).
 from __future__ import annotations
 
 import json
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -122,12 +123,28 @@ class KeyDetector:
         self.settings = DetectSettings(**{k: tuple(v) if isinstance(v, list) else v
                                           for k, v in d.items()
                                           if k in DetectSettings.__dataclass_fields__})
+        self._path = path
+        self._sessions = {threads: self.session}  # by intra-op threads (`detect`'s `threads`)
+        self._lock = threading.Lock()
 
-    def detect(self, image_bgr: np.ndarray, threshold: float | None = None) -> Keypoints:
+    def detect(self, image_bgr: np.ndarray, threshold: float | None = None,
+               threads: int | None = None) -> Keypoints:
+        """`threads`: run on a session of that many intra-op threads (made when first asked,
+        then kept; None: the reader's own). The same numbers with any count: onnxruntime
+        splits each layer's outputs between its threads, not the sums that make one."""
         s = self.settings
         if threshold is not None:
             from dataclasses import replace
 
             s = replace(s, threshold=threshold)
-        (maps,) = self.session.run(None, {"input": to_input(image_bgr, s)})
+        (maps,) = self._session(threads).run(None, {"input": to_input(image_bgr, s)})
         return decode(maps[0], s, image_bgr.shape)
+
+    def _session(self, threads: int | None):
+        if threads is None:
+            return self.session
+        with self._lock:
+            if threads not in self._sessions:
+                self._sessions[threads], _ = open_session(
+                    self._path, "detector", "python -m vision.cards.train", threads)
+            return self._sessions[threads]

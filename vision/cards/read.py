@@ -35,6 +35,7 @@ from vision.cards.geometry import (
 )
 from vision.cards.magic import DOVE_CHECK, bare_hat_doves, off_line_tiles, warnings_kept
 from vision.cards.pieces import CardPiece
+from vision.classify.model import PieceClassifier, keep_rows
 
 CLASSIFIER_PATH = Path(__file__).resolve().parents[2] / "models" / "cards.onnx"
 INDEX_PATH = CLASSIFIER_PATH.with_name("cards-index.onnx")
@@ -96,6 +97,17 @@ class ReadSettings:
     no_overlap: float = 1.0  # a piece centred inside this share of a kept one: a duplicate
     width_scales: tuple[float, ...] = (0.55, 0.68, 0.83, 1.0, 1.2, 1.45, 1.75)  # tried
     #                                   around the detector's width (`search_widths`)
+    threads: bool = True  # where a core is spare (Troetofanten and Magic Rabbit are read on
+    #   one thread): the width search's crops, and the crops `read_crops` and the
+    #   corner-index model read, in two halves side by side, one on a helper thread
+    #   (`in_halves`, `vision.mauer.run_leaf`), and the photo's key points on two of the
+    #   detector's threads (`read_pieces`); the same readings either way ...
+    threads_below_load: float = 0.75  # ... while the 1-minute load average per core is under
+    #   this: a core idle at least half the time (on loaded shared cores the halves wait for
+    #   each other: in one process at load 4-6, forced on, wall +3.5 ms a photo against
+    #   -17.3 ms without them; Mauerhuepfer's 1.25 let them on at load 2.45 with no gain)
+    threads_least: int = 24  # crops: fewer are read in one go (about 5 ms of reading: little
+    #   to gain; a hand-over to the helper costs ~0.02 ms, measured at load 7)
     troeto_neighbours: float = 2.5  # card widths: the cards whose angles steady a card's angle
     back_key_threshold: float = 0.15  # Troetofanten: a weaker key point than
     #   `troeto_key_threshold` down to this is kept only when it reads as a face-down card
@@ -300,6 +312,31 @@ class ReadSettings:
 
 
 READ = ReadSettings()
+
+
+def spare_core(s: ReadSettings) -> bool:
+    """Whether `s` asks for a helper thread now: `threads`, and the 1-minute load average
+    per core under `threads_below_load` (`vision.mauer`'s gate)."""
+    from vision.mauer import _spare_core
+
+    return s.threads and _spare_core(s.threads_below_load)
+
+
+def in_halves(s: ReadSettings, read, n: int, per: int = 1) -> np.ndarray:
+    """`read(lo, hi)` (an array of `per` rows for each of the items lo..hi-1) over `n`
+    items: in two halves side by side, the first on a helper thread (`vision.mauer.run_leaf`'s
+    pool, in a copy of the caller's context), where `s.threads`, at least `threads_least` rows and
+    a core is spare (`threads_below_load`), else in one go; the rows concatenated. The
+    models read each crop of a batch alone (the same numbers in any batch), so the rows are
+    the same either way."""
+    from vision.mauer import run_leaf
+
+    if not (n >= 2 and n * per >= s.threads_least and spare_core(s)):
+        return read(0, n)
+    cut = n // 2
+    first = run_leaf(s, read, 0, cut)  # (a job that waits for no other: the leaf pool)
+    rest = read(cut, n)
+    return np.concatenate([first.result(), rest])
 
 
 def inside_frame(point, frame, shrink: float) -> bool:
@@ -1891,10 +1928,9 @@ def model_crop_settings(model) -> CardCropSettings:
 class CardReader:
     def __init__(self, detector_path=DETECTOR_PATH, classifier_path=CLASSIFIER_PATH,
                  threads: int = 2, settings: ReadSettings = READ, index_path=INDEX_PATH):
-        from vision.classify.model import PieceClassifier
-
         self.detector = KeyDetector(detector_path, threads)
-        self.classifier = PieceClassifier(classifier_path, threads)
+        self.classifier = PieceClassifier(classifier_path, threads, memo=True)  # (a crop
+        #   read again in one photo's reading takes its first rows: `keep_rows`)
         self.index = PieceClassifier(index_path, threads) if Path(index_path).is_file() \
             else None
         self.index_spec = index_spec(self.index)
@@ -1909,9 +1945,9 @@ class CardReader:
         if self.index is None or not len(frames):
             return probs
         cs = model_crop_settings(self.index)
-        crops = crop_cards(image, frames, self.index_spec, cs)
-        pidx = self.index.predict(crops).probs
         st = self.settings
+        pidx = in_halves(st, lambda lo, hi: self.index.predict(
+            crop_cards(image, frames[lo:hi], self.index_spec, cs)).probs, len(frames))
         if st.number_jitter > 0:  # an unsure number read again at 4 poses shifted a little
             #   (P(index) averaged over the 5 crops)
             top = pidx.max(axis=1) / np.maximum(pidx.sum(axis=1), 1e-9)
@@ -1965,8 +2001,14 @@ class CardReader:
         `numbers=False`: the classifier's own Troetofanten probabilities, no number model."""
         s, spec, labels = self.settings, SPECS[game], GAME_LABELS[game]
         cs = self.crop_settings
-        crops = crop_cards(image, frames, spec, cs)
-        probs = self.classifier.predict(crops).probs
+
+        def read(lo: int, hi: int) -> np.ndarray:
+            return self.classifier.predict(crop_cards(image, frames[lo:hi], spec, cs)).probs
+
+        #   (in one go: Hop la bille's cards, read beside its marbles on a thread of their
+        #   own; a taught classifier, which re-decides its batch as a whole)
+        probs = in_halves(s, read, len(frames)) if game != "hop-la-bille" and \
+            isinstance(self.classifier, PieceClassifier) else read(0, len(frames))
         game_probs = probs[:, [self.classifier.index(lab) for lab in labels]]
         if game == "troetofanten" and numbers:
             game_probs = self.troeto_numbers(
@@ -1986,10 +2028,15 @@ class CardReader:
         scales = np.asarray(self.settings.width_scales, float)
         if not len(xy):
             return widths
-        crops = crop_cards(image, [frame_from_pose(p, a, w * f, spec)
-                                   for p, a, w in zip(xy, angles, widths, strict=True)
-                                   for f in scales], spec, self.crop_settings)
-        bg = self.classifier.predict(crops).probs[:, self.classifier.index(BACKGROUND)]
+        cs, j = self.crop_settings, self.classifier.index(BACKGROUND)
+
+        def read(lo: int, hi: int) -> np.ndarray:  # P(background) of key points lo..hi-1
+            crops = crop_cards(image, [frame_from_pose(p, a, w * f, spec) for p, a, w in
+                                       zip(xy[lo:hi], angles[lo:hi], widths[lo:hi], strict=True)
+                                       for f in scales], spec, cs)
+            return self.classifier.predict(crops).probs[:, j]
+
+        bg = in_halves(self.settings, read, len(xy), len(scales))
         best = np.argmin(bg.reshape(len(xy), len(scales)), axis=1)
         return widths * scales[best]
 
@@ -2469,8 +2516,10 @@ class CardReader:
         min(`key_threshold`, `dove_threshold`) where the caller has them already."""
         s = self.settings
         spec = SPECS[game]
+        keep_rows()  # (this image's crops: one read again takes its rows)
         kp = keys if keys is not None else \
-            self.detector.detect(image, min(s.key_threshold, s.dove_threshold))
+            self.detector.detect(image, min(s.key_threshold, s.dove_threshold),
+                                 2 if game != "hop-la-bille" and spare_core(s) else None)
         if within is not None:
             c, rad = within
             kp = kp.select((np.hypot(*(kp.xy[:, None] - c[None]).transpose(2, 0, 1))
