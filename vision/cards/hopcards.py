@@ -57,21 +57,25 @@ _REF_NAMES = list(_REF_LAB)
 _REF_ROWS = np.stack([_REF_LAB[k] for k in _REF_NAMES])
 
 
+def _marble_dists(colours) -> np.ndarray:
+    """(N, K) float32: the Lab distance of each BGR colour (N, 3), clipped to 0-255, from
+    each printed marble colour (`_REF_NAMES`' order), in one Lab conversion."""
+    px = np.clip(np.asarray(colours, float).reshape(1, -1, 3), 0, 255).astype(np.uint8)
+    lab = cv2.cvtColor(px, cv2.COLOR_BGR2LAB)[0].astype(np.float32)
+    # (whole-number float32 Lab: every sum of squares is exact, as np.linalg.norm's was)
+    return np.sqrt(((lab[:, None] - _REF_ROWS[None]) ** 2).sum(axis=2))
+
+
 def nearest_marble(bgr) -> tuple[str, float]:
     """(marble label, Lab distance) of the printed colour nearest to `bgr`."""
-    lab = _lab(np.clip(np.asarray(bgr, float), 0, 255).astype(np.uint8))
-    # (whole-number float32 Lab: every sum of squares is exact, as np.linalg.norm's was)
-    d = np.sqrt(((lab - _REF_ROWS) ** 2).sum(axis=1))
+    d = _marble_dists(bgr)[0]
     i = int(np.argmin(d))  # (the first of equals, as min over the dict was)
     return _REF_NAMES[i], float(d[i])
 
 
 def nearest_marbles(colours) -> list[str]:
     """`nearest_marble`'s label of each BGR colour (one Lab conversion for all of them)."""
-    px = np.clip(np.asarray(colours, float).reshape(1, -1, 3), 0, 255).astype(np.uint8)
-    lab = cv2.cvtColor(px, cv2.COLOR_BGR2LAB)[0].astype(np.float32)
-    d = np.sqrt(((lab[:, None] - _REF_ROWS[None]) ** 2).sum(axis=2))
-    return [_REF_NAMES[i] for i in np.argmin(d, axis=1)]
+    return [_REF_NAMES[i] for i in np.argmin(_marble_dists(colours), axis=1)]
 
 
 def _ranked_u8(values: np.ndarray, ranks) -> np.ndarray:
