@@ -206,8 +206,8 @@ def read_discs(card_bgr: np.ndarray, expected: int, s: DiscSettings = DISCS
         sat = hsv[y0:y1, x0:x1, 1][m]
         keep = sat >= percentile_u8(sat[:, None], 50)[0]  # the disc's colourful half (not
         #                                                  rim or glint)
-        colours.append(np.median(img[y0:y1, x0:x1][m][keep].astype(np.float32), axis=0)
-                       * gain)
+        # (np.median of the pixels as float32, from counts)
+        colours.append(median_u8(img[y0:y1, x0:x1][m][keep], np.float32) * gain)
     out = nearest_marbles(colours)
     weakest = min(strengths) / max(max(strengths), 1e-6)
     return sorted(out, key=MARBLE_LABELS.index), float(weakest)
