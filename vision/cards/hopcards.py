@@ -88,17 +88,20 @@ def _ranked_u8(values: np.ndarray, ranks) -> np.ndarray:
 
 
 def median_u8(values: np.ndarray, dtype=np.float64) -> np.ndarray:
-    """`np.median(values.astype(dtype), axis=0)` of (N, C) uint8 values, the same numbers
-    (the two middle values' mean is a whole number or a half: exact in either float)."""
+    """numpy's median (axis 0) of (N, C) uint8 values as `dtype` (the output's type: float64,
+    `np.median(values)`'s; float32, `np.median(values.astype(np.float32))`'s), the same
+    numbers (the two middle values' mean is a whole number or a half: exact in either)."""
     n = len(values)
     lo, hi = _ranked_u8(values, ((n - 1) // 2, n // 2))
     return ((lo.astype(np.float64) + hi) / 2).astype(dtype)
 
 
-def percentile_u8(values: np.ndarray, q: float, dtype=np.uint8) -> np.ndarray:
-    """`np.percentile(values.astype(dtype), q, axis=0)` of (N, C) uint8 values (numpy's
-    linear method, its interpolation step for step, so the same floats: float64 for
-    uint8, float32 for float32)."""
+def percentile_u8(values: np.ndarray, q: float, dtype=np.float64) -> np.ndarray:
+    """numpy's `q`th percentile (axis 0) of (N, C) uint8 values as `dtype` (the output's
+    type, as `median_u8`'s: float64, `np.percentile(values, q)`'s; float32, that of
+    `values.astype(np.float32)`): numpy's linear method, its interpolation step for step,
+    so the same floats (the two values around and their difference are whole numbers,
+    exact in either float)."""
     n = len(values)
     at = (n - 1) * (q / 100)
     k = min(math.floor(at), n - 1)
