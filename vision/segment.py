@@ -298,6 +298,10 @@ def lab_diff_planes(lab8: np.ndarray, bg8: np.ndarray) -> list[np.ndarray]:
             for x, y in zip(cv2.split(lab8), cv2.split(bg8), strict=True)]
 
 
+BG_L_WEIGHT = 0.6  # the background difference's lightness weight: shading and folds count
+#                    less than colour (`background_diff`, `find_marbles`, `two_tone_diffs`)
+
+
 def _lab_dist(d: np.ndarray, l_weight: float) -> np.ndarray:
     """Length of Lab differences (..., 3) float32, lightness weighted by `l_weight`."""
     return _planes_dist(d[..., 0], d[..., 1], d[..., 2], l_weight)
@@ -318,11 +322,10 @@ def background_diff(view: np.ndarray, piece_px: float, parts=None) -> np.ndarray
     """Lab distance of each pixel from a local background estimate (median over ~3 pieces),
     float32 (V, V). `parts`: `background_lab`'s result, if already computed."""
     lab, bg = parts if parts is not None else background_lab(view, piece_px)
-    # lightness changes (shading, folds) count less than colour
-    return _lab_dist(lab - bg, 0.6)
+    return _lab_dist(lab - bg, BG_L_WEIGHT)  # (lightness changes count less than colour)
 
 
-def two_tone_diffs(parts, piece_px: float, min_sep: float, l_weight: float = 0.6,
+def two_tone_diffs(parts, piece_px: float, min_sep: float, l_weight: float = BG_L_WEIGHT,
                    refine: float = 0.0) -> tuple[np.ndarray, ...]:
     """Lab distance of each pixel from its table, float32 (V, V), on a table of one or two
     tones. The two tones: the local colour of the pixels darker than the local median
@@ -1008,7 +1011,7 @@ def find_marbles(image_bgr: np.ndarray, area: PlayArea, settings: MarbleSettings
     d = settings.piece_px
     lab8, bg8 = background_lab8(view, d)
     dl, da, db = lab_diff_planes(lab8, bg8)  # (background_diff's, once for every look)
-    diff = _planes_dist(dl, da, db, 0.6)
+    diff = _planes_dist(dl, da, db, BG_L_WEIGHT)
     mask = ((diff > settings.bg_diff) & valid).astype(np.uint8)
     shadow = dab = None
     if settings.shadow_ab > 0 or settings.low_ab > 0:

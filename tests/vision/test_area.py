@@ -6,14 +6,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.area import (
-    AREA_SETTINGS,
-    _median_last,
-    cue_map,
-    order_corners,
-    refit_weak_sides,
-    side_contrast,
-)
+from vision.area import AREA_SETTINGS, cue_map, order_corners, refit_weak_sides, side_contrast
+from vision.dice import median
 from vision.light_eval import add_spot
 
 RED = AREA_SETTINGS["simsala-hopp"]
@@ -507,8 +501,8 @@ def test_shadow_edge_band_profiles_stop_halfway():
 
 
 @pytest.mark.parametrize("shape", [(13, 41, 36), (3, 5, 35), (7, 1), (4, 2)])  # even, odd
-def test_median_last_is_numpys(shape):
-    # snap_sides' median drop (seeded float32 samples, some equal)
+def test_snap_sides_median_is_numpys(shape):
+    # snap_sides' medians (`vision.dice.median`) of seeded float32 samples, some equal
     x = np.round(np.random.default_rng(len(shape)).normal(0, 20, shape), 1).astype(np.float32)
-    got, want = _median_last(x), np.median(x, axis=-1)
+    got, want = median(x, axis=-1), np.median(x, axis=-1)
     assert got.dtype == want.dtype and np.array_equal(got, want)

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from vision.segment import (
+    BG_L_WEIGHT,
     _lab_dist,
     background_lab,
     background_lab8,
@@ -157,7 +158,8 @@ def test_marble_diff_planes_are_the_float_ones(view):
     d = lab - bg
     for got, ch in ((dl, 0), (da, 1), (db, 2)):
         assert got.dtype == np.float32 and np.array_equal(got, d[..., ch])
-    assert np.array_equal(_lab_dist(d, 0.6), _lab_dist(np.dstack([dl, da, db]), 0.6))
+    assert np.array_equal(_lab_dist(d, BG_L_WEIGHT),
+                          _lab_dist(np.dstack([dl, da, db]), BG_L_WEIGHT))
 
 
 def test_sqrt_of_squares_is_hypot_for_every_whole_difference():

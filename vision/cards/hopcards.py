@@ -57,21 +57,25 @@ _REF_NAMES = list(_REF_LAB)
 _REF_ROWS = np.stack([_REF_LAB[k] for k in _REF_NAMES])
 
 
+def _marble_dists(colours) -> np.ndarray:
+    """(N, K) float32: the Lab distance of each BGR colour (N, 3), clipped to 0-255, from
+    each printed marble colour (`_REF_NAMES`' order), in one Lab conversion."""
+    px = np.clip(np.asarray(colours, float).reshape(1, -1, 3), 0, 255).astype(np.uint8)
+    lab = cv2.cvtColor(px, cv2.COLOR_BGR2LAB)[0].astype(np.float32)
+    # (whole-number float32 Lab: every sum of squares is exact, as np.linalg.norm's was)
+    return np.sqrt(((lab[:, None] - _REF_ROWS[None]) ** 2).sum(axis=2))
+
+
 def nearest_marble(bgr) -> tuple[str, float]:
     """(marble label, Lab distance) of the printed colour nearest to `bgr`."""
-    lab = _lab(np.clip(np.asarray(bgr, float), 0, 255).astype(np.uint8))
-    # (whole-number float32 Lab: every sum of squares is exact, as np.linalg.norm's was)
-    d = np.sqrt(((lab - _REF_ROWS) ** 2).sum(axis=1))
+    d = _marble_dists(bgr)[0]
     i = int(np.argmin(d))  # (the first of equals, as min over the dict was)
     return _REF_NAMES[i], float(d[i])
 
 
 def nearest_marbles(colours) -> list[str]:
     """`nearest_marble`'s label of each BGR colour (one Lab conversion for all of them)."""
-    px = np.clip(np.asarray(colours, float).reshape(1, -1, 3), 0, 255).astype(np.uint8)
-    lab = cv2.cvtColor(px, cv2.COLOR_BGR2LAB)[0].astype(np.float32)
-    d = np.sqrt(((lab[:, None] - _REF_ROWS[None]) ** 2).sum(axis=2))
-    return [_REF_NAMES[i] for i in np.argmin(d, axis=1)]
+    return [_REF_NAMES[i] for i in np.argmin(_marble_dists(colours), axis=1)]
 
 
 def _ranked_u8(values: np.ndarray, ranks) -> np.ndarray:
@@ -84,17 +88,20 @@ def _ranked_u8(values: np.ndarray, ranks) -> np.ndarray:
 
 
 def median_u8(values: np.ndarray, dtype=np.float64) -> np.ndarray:
-    """`np.median(values.astype(dtype), axis=0)` of (N, C) uint8 values, the same numbers
-    (the two middle values' mean is a whole number or a half: exact in either float)."""
+    """numpy's median (axis 0) of (N, C) uint8 values as `dtype` (the output's type: float64,
+    `np.median(values)`'s; float32, `np.median(values.astype(np.float32))`'s), the same
+    numbers (the two middle values' mean is a whole number or a half: exact in either)."""
     n = len(values)
     lo, hi = _ranked_u8(values, ((n - 1) // 2, n // 2))
     return ((lo.astype(np.float64) + hi) / 2).astype(dtype)
 
 
-def percentile_u8(values: np.ndarray, q: float, dtype=np.uint8) -> np.ndarray:
-    """`np.percentile(values.astype(dtype), q, axis=0)` of (N, C) uint8 values (numpy's
-    linear method, its interpolation step for step, so the same floats: float64 for
-    uint8, float32 for float32)."""
+def percentile_u8(values: np.ndarray, q: float, dtype=np.float64) -> np.ndarray:
+    """numpy's `q`th percentile (axis 0) of (N, C) uint8 values as `dtype` (the output's
+    type, as `median_u8`'s: float64, `np.percentile(values, q)`'s; float32, that of
+    `values.astype(np.float32)`): numpy's linear method, its interpolation step for step,
+    so the same floats (the two values around and their difference are whole numbers,
+    exact in either float)."""
     n = len(values)
     at = (n - 1) * (q / 100)
     k = min(math.floor(at), n - 1)
@@ -202,8 +209,8 @@ def read_discs(card_bgr: np.ndarray, expected: int, s: DiscSettings = DISCS
         sat = hsv[y0:y1, x0:x1, 1][m]
         keep = sat >= percentile_u8(sat[:, None], 50)[0]  # the disc's colourful half (not
         #                                                  rim or glint)
-        colours.append(np.median(img[y0:y1, x0:x1][m][keep].astype(np.float32), axis=0)
-                       * gain)
+        # (np.median of the pixels as float32, from counts)
+        colours.append(median_u8(img[y0:y1, x0:x1][m][keep], np.float32) * gain)
     out = nearest_marbles(colours)
     weakest = min(strengths) / max(max(strengths), 1e-6)
     return sorted(out, key=MARBLE_LABELS.index), float(weakest)

@@ -33,6 +33,7 @@ from vision.cards.geometry import (
     pose_from_frame,
     rectify,
 )
+from vision.cards.hopcards import median_u8
 from vision.cards.magic import DOVE_CHECK, bare_hat_doves, off_line_tiles, warnings_kept
 from vision.cards.pieces import CardPiece
 from vision.classify.model import PieceClassifier, keep_rows
@@ -547,17 +548,6 @@ def cloth_depth_mm(area, xy: np.ndarray) -> np.ndarray:
     return depth / area.settings.px_per_mm
 
 
-def _median_u8(values: np.ndarray) -> np.ndarray:
-    """`np.median(values, axis=0)` of (N, C) uint8 values, from per-column counts (one
-    count of all columns at once)."""
-    n, c = values.shape
-    flat = values + np.arange(0, 256 * c, 256, dtype=np.intp)
-    cum = np.bincount(flat.ravel(), minlength=256 * c).reshape(c, 256).cumsum(axis=1)
-    lo = (cum <= (n - 1) // 2).sum(axis=1)  # the middle order statistics
-    hi = (cum <= n // 2).sum(axis=1)
-    return (lo + hi) / 2
-
-
 @functools.lru_cache(maxsize=8)
 def _ring_index(n: int, r: int) -> np.ndarray:
     """Flat indices, row by row, of an n x n window's border ring `r` px wide (read-only)."""
@@ -624,7 +614,7 @@ def snap_card(image: np.ndarray, area, p: np.ndarray, size_mm=(60.0, 90.0),
             share = np.bincount(lbl.ravel(), minlength=tc) / len(lbl)
             refs = cen[share >= 0.2]
         else:
-            refs = _median_u8(ring)[None]
+            refs = median_u8(ring)[None]
         # Lab distance above min_diff, compared squared: the differences are multiples of 0.5,
         # so this is exactly the square-root test
         d2 = None  # (the nearest colour's; one colour: its own)
