@@ -35,7 +35,7 @@ from vision.cards.geometry import (
 )
 from vision.cards.magic import DOVE_CHECK, bare_hat_doves, off_line_tiles, warnings_kept
 from vision.cards.pieces import CardPiece
-from vision.classify.model import PieceClassifier, keep_rows
+from vision.classify.model import PieceClassifier, keeping_rows
 
 CLASSIFIER_PATH = Path(__file__).resolve().parents[2] / "models" / "cards.onnx"
 INDEX_PATH = CLASSIFIER_PATH.with_name("cards-index.onnx")
@@ -1930,7 +1930,7 @@ class CardReader:
                  threads: int = 2, settings: ReadSettings = READ, index_path=INDEX_PATH):
         self.detector = KeyDetector(detector_path, threads)
         self.classifier = PieceClassifier(classifier_path, threads, memo=True)  # (a crop
-        #   read again in one photo's reading takes its first rows: `keep_rows`)
+        #   read again in one photo's reading takes its first rows: `keeping_rows`)
         self.index = PieceClassifier(index_path, threads) if Path(index_path).is_file() \
             else None
         self.index_spec = index_spec(self.index)
@@ -2508,6 +2508,14 @@ class CardReader:
     def read_pieces(self, image: np.ndarray, game: str, area=None,
                     within: tuple[np.ndarray, np.ndarray] | None = None,
                     keys: Keypoints | None = None) -> tuple[list[CardPiece], list[str]]:
+        """`_read_pieces` within `keeping_rows` (a crop of this image read again takes its
+        rows; nothing kept after it, and `second_look`'s reading inside keeps its own)."""
+        with keeping_rows():
+            return self._read_pieces(image, game, area, within, keys)
+
+    def _read_pieces(self, image: np.ndarray, game: str, area=None,
+                     within: tuple[np.ndarray, np.ndarray] | None = None,
+                     keys: Keypoints | None = None) -> tuple[list[CardPiece], list[str]]:
         """Pieces (label, confidence, pose) of `game` in the image, and warnings. `area`:
         the Hop la bille cloth (cards then take their frame from its plane). `within`:
         (centres (M, 2), radii (M,)) px: only the key points inside these discs are read
@@ -2516,7 +2524,6 @@ class CardReader:
         min(`key_threshold`, `dove_threshold`) where the caller has them already."""
         s = self.settings
         spec = SPECS[game]
-        keep_rows()  # (this image's crops: one read again takes its rows)
         kp = keys if keys is not None else \
             self.detector.detect(image, min(s.key_threshold, s.dove_threshold),
                                  2 if game != "hop-la-bille" and spare_core(s) else None)
