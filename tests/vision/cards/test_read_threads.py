@@ -49,7 +49,8 @@ def test_in_halves_raises_what_a_half_raised():
             raise ValueError("first half")
         return np.zeros((hi - lo, 1))
     with pytest.raises(ValueError, match="first half"):
-        in_halves(replace(READ, threads_below_load=ALWAYS, threads_least=1), read, 4)
+        in_halves(replace(READ, threads=True, threads_below_load=ALWAYS, threads_least=1),
+                  read, 4)
 
 
 @pytest.mark.parametrize("path", ["cards.onnx", "cards-index.onnx"])
@@ -77,7 +78,8 @@ def test_two_photos_read_at_once_with_threads_read_as_one_at_a_time_without():
     images = [load_photo(folder / f"troetofanten-e1-s1-000{k}.jpg").image for k in (0, 1)]
     reader = CardReader(threads=1, settings=replace(READ, threads=False))
     want = [reader.read_pieces(im, "troetofanten") for im in images]
-    both = CardReader(threads=1, settings=replace(READ, threads_below_load=ALWAYS))
+    both = CardReader(threads=1, settings=replace(READ, threads=True,
+                                                     threads_below_load=ALWAYS))
     with ThreadPoolExecutor(2) as ex:  # (the web app reads photos side by side)
         got = list(ex.map(lambda im: both.read_pieces(im, "troetofanten"), images))
     for (wp, ww), (gp, gw) in zip(want, got, strict=True):
