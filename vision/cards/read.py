@@ -317,11 +317,14 @@ READ = ReadSettings()
 
 
 def spare_core(s: ReadSettings) -> bool:
-    """Whether `s` asks for a helper thread now: `threads`, and the 1-minute load average
-    per core under `threads_below_load` (`vision.mauer`'s gate)."""
+    """Whether `s` asks for a helper thread now: `threads`, not already on a helper thread
+    (the pipeline's `cards` thread, which reads Hop la bille's cards beside its marbles, or
+    `vision.mauer`'s pools), and the 1-minute load average per core under
+    `threads_below_load` (`vision.mauer`'s gate)."""
     from vision.mauer import _spare_core
 
-    return s.threads and _spare_core(s.threads_below_load)
+    return s.threads and not threading.current_thread().name.startswith(("cards", "mauer")) \
+        and _spare_core(s.threads_below_load)
 
 
 def in_halves(s: ReadSettings, read, n: int, per: int = 1) -> np.ndarray:
@@ -2007,9 +2010,9 @@ class CardReader:
         def read(lo: int, hi: int) -> np.ndarray:
             return self.classifier.predict(crop_cards(image, frames[lo:hi], spec, cs)).probs
 
-        #   (in one go: Hop la bille's cards, read beside its marbles on a thread of their
-        #   own; a taught classifier, which re-decides its batch as a whole)
-        probs = in_halves(s, read, len(frames)) if game != "hop-la-bille" and \
+        #   (in one go: a taught classifier, which re-decides its batch as a whole; on a
+        #   helper thread already, Hop la bille's cards beside its marbles: `spare_core`)
+        probs = in_halves(s, read, len(frames)) if \
             isinstance(self.classifier, PieceClassifier) else read(0, len(frames))
         game_probs = probs[:, [self.classifier.index(lab) for lab in labels]]
         if game == "troetofanten" and numbers:
@@ -2528,7 +2531,7 @@ class CardReader:
         spec = SPECS[game]
         kp = keys if keys is not None else \
             self.detector.detect(image, min(s.key_threshold, s.dove_threshold),
-                                 2 if game != "hop-la-bille" and spare_core(s) else None)
+                                 2 if spare_core(s) else None)
         if within is not None:
             c, rad = within
             kp = kp.select((np.hypot(*(kp.xy[:, None] - c[None]).transpose(2, 0, 1))

@@ -43,6 +43,21 @@ def test_spare_core_asks_for_threads_and_a_light_load(threads, below, spare):
     assert spare_core(replace(READ, threads=threads, threads_below_load=below)) is spare
 
 
+@pytest.mark.parametrize("name, spare", [
+    ("cards_0", False),  # the pipeline's card thread (Hop la bille beside its marbles)
+    ("mauer-leaf_0", False),  # a helper thread already
+    ("mauer_1", False),
+    ("ThreadPoolExecutor-0_0", True),  # e.g. a web app worker
+])
+def test_spare_core_not_on_a_helper_thread(name, spare):
+    s = replace(READ, threads=True, threads_below_load=ALWAYS)
+    got = []
+    t = threading.Thread(target=lambda: got.append(spare_core(s)), name=name)
+    t.start()
+    t.join()
+    assert got == [spare]
+
+
 def test_in_halves_raises_what_a_half_raised():
     def read(lo, hi):  # (raises only on the helper thread: split, or it would not raise)
         if threading.current_thread().name.startswith("mauer-leaf"):  # (run_leaf's pool)
