@@ -2510,6 +2510,13 @@ class CardReader:
             self._add_back(kept, up, c, a, w)
         return up + kept
 
+    def _key_threads(self) -> int | None:
+        """`KeyDetector.detect`'s `threads`: where a core is spare (`spare_core`), at least 2
+        (the reader's own count where more; 0, onnxruntime's own count, is every core
+        already), else None (the reader's own session)."""
+        own = self.detector.threads
+        return max(2, own) if own and spare_core(self.settings) else None
+
     def read_pieces(self, image: np.ndarray, game: str, area=None,
                     within: tuple[np.ndarray, np.ndarray] | None = None,
                     keys: Keypoints | None = None) -> tuple[list[CardPiece], list[str]]:
@@ -2531,7 +2538,7 @@ class CardReader:
         spec = SPECS[game]
         kp = keys if keys is not None else \
             self.detector.detect(image, min(s.key_threshold, s.dove_threshold),
-                                 2 if spare_core(s) else None)
+                                 self._key_threads())
         if within is not None:
             c, rad = within
             kp = kp.select((np.hypot(*(kp.xy[:, None] - c[None]).transpose(2, 0, 1))

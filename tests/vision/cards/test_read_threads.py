@@ -102,3 +102,19 @@ def test_two_photos_read_at_once_with_threads_read_as_one_at_a_time_without():
         for p, q in zip(wp, gp, strict=True):
             assert (p.label, p.confidence, p.probs) == (q.label, q.confidence, q.probs)
             assert np.array_equal(p.key, q.key) and np.array_equal(p.frame, q.frame)
+
+
+@pytest.mark.parametrize("own, threads, want", [
+    (1, True, 2),  # a spare core: two of the detector's threads
+    (3, True, 3),  # the reader's own count where more
+    (0, True, None),  # onnxruntime's own count: every core already
+    (1, False, None),  # threads off: the reader's own session
+])
+def test_the_detector_on_at_least_two_threads_where_a_core_is_spare(own, threads, want):
+    from types import SimpleNamespace
+
+    from vision.cards.read import CardReader
+
+    r = SimpleNamespace(detector=SimpleNamespace(threads=own),
+                        settings=replace(READ, threads=threads, threads_below_load=ALWAYS))
+    assert CardReader._key_threads(r) == want
