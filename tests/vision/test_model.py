@@ -1,6 +1,5 @@
 """The committed ONNX models and a seconds-long smoke training run."""
 
-import contextvars
 import json
 
 import numpy as np
@@ -8,7 +7,7 @@ import pytest
 
 from scoring.labels import MARBLE_LABELS, SIMSALA_LABELS
 from vision.area_model import AREA_MODEL_PATH, AreaModel
-from vision.classify.model import PieceClassifier, keep_rows
+from vision.classify.model import _KEPT, PieceClassifier, keeping_rows
 from vision.classify.settings import BACKGROUND, MODEL_PATH, all_classes
 from vision.errors import ModelMissing
 from vision.preprocess import CropSettings
@@ -35,7 +34,7 @@ def test_committed_classifier_metadata_and_outputs():
 @pytest.mark.parametrize("memo, keep, run", [
     (True, True, [6, 3]),  # the second batch: only its 3 crops not read before run; the
     #                        third: none
-    (True, False, [6, 5, 1]),  # `keep_rows(False)` in this context: every crop runs
+    (True, False, [6, 5, 1]),  # outside `keeping_rows`: every crop runs
     (False, True, [6, 5, 1]),  # a classifier made without `memo` keeps nothing
 ])
 def test_crops_read_again_take_their_kept_rows(memo, keep, run):
@@ -48,7 +47,6 @@ def test_crops_read_again_take_their_kept_rows(memo, keep, run):
     want = PieceClassifier(MODEL_PATH, threads=1).predict(crops)
 
     def read():
-        keep_rows(keep)  # (False: none kept, whatever this context kept before)
         clf.predict(crops[:6])
         again = clf.predict(crops[[8, 0, 6, 7, 5]])  # 0 and 5 read before
         assert np.array_equal(again.probs, want.probs[[8, 0, 6, 7, 5]])
@@ -56,8 +54,30 @@ def test_crops_read_again_take_their_kept_rows(memo, keep, run):
         again.probs[:] = 0  # (the caller's own copy: the kept rows stay)
         assert np.array_equal(clf.predict(crops[:1]).probs, want.probs[:1])
 
-    contextvars.copy_context().run(read)
+    if keep:
+        with keeping_rows():
+            read()
+    else:
+        read()
     assert ran == run
+    assert _KEPT.get() is None  # (nothing kept after it)
+
+
+def test_keeping_rows_nested_keeps_its_own_and_gives_the_outer_back():
+    clf = PieceClassifier(MODEL_PATH, threads=1, memo=True)
+    ran = []
+    first_run = clf._run
+    clf._run = lambda crops: ran.append(len(crops)) or first_run(crops)
+    s = clf.crop.size
+    crops = np.random.default_rng(4).integers(0, 255, (4, s, s, 3), dtype=np.uint8)
+    with keeping_rows():
+        clf.predict(crops[:2])
+        with keeping_rows():  # (`second_look`'s reading inside a photo's)
+            clf.predict(crops[:1])  # not the outer one's rows: runs
+            clf.predict(crops[2:])
+        clf.predict(crops)  # the outer one's rows back; the inner one's gone
+    assert ran == [2, 1, 2, 2]
+    assert _KEPT.get() is None
 
 
 def test_committed_area_model_runs():

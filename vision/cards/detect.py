@@ -124,6 +124,8 @@ class KeyDetector:
                                           for k, v in d.items()
                                           if k in DetectSettings.__dataclass_fields__})
         self._path = path
+        self.threads = threads  # the reader's own session's intra-op threads (0: onnxruntime's
+        #   count)
         self._sessions = {threads: self.session}  # by intra-op threads (`detect`'s `threads`)
         self._lock = threading.Lock()
 

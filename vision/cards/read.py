@@ -36,7 +36,7 @@ from vision.cards.geometry import (
 from vision.cards.hopcards import median_u8
 from vision.cards.magic import DOVE_CHECK, bare_hat_doves, off_line_tiles, warnings_kept
 from vision.cards.pieces import CardPiece
-from vision.classify.model import PieceClassifier, keep_rows
+from vision.classify.model import PieceClassifier, keeping_rows
 
 CLASSIFIER_PATH = Path(__file__).resolve().parents[2] / "models" / "cards.onnx"
 INDEX_PATH = CLASSIFIER_PATH.with_name("cards-index.onnx")
@@ -98,7 +98,9 @@ class ReadSettings:
     no_overlap: float = 1.0  # a piece centred inside this share of a kept one: a duplicate
     width_scales: tuple[float, ...] = (0.55, 0.68, 0.83, 1.0, 1.2, 1.45, 1.75)  # tried
     #                                   around the detector's width (`search_widths`)
-    threads: bool = True  # where a core is spare (Troetofanten and Magic Rabbit are read on
+    threads: bool = False  # off by default until a quiet-machine A/B shows a gain (every
+    #   figure so far, at loads 2.45-7.6 on 2 shared cores, showed none or a loss). On:
+    #   where a core is spare (Troetofanten and Magic Rabbit are read on
     #   one thread): the width search's crops, and the crops `read_crops` and the
     #   corner-index model read, in two halves side by side, one on a helper thread
     #   (`in_halves`, `vision.mauer.run_leaf`), and the photo's key points on two of the
@@ -316,11 +318,14 @@ READ = ReadSettings()
 
 
 def spare_core(s: ReadSettings) -> bool:
-    """Whether `s` asks for a helper thread now: `threads`, and the 1-minute load average
-    per core under `threads_below_load` (`vision.mauer`'s gate)."""
+    """Whether `s` asks for a helper thread now: `threads`, not already on a helper thread
+    (the pipeline's `cards` thread, which reads Hop la bille's cards beside its marbles, or
+    `vision.mauer`'s pools), and the 1-minute load average per core under
+    `threads_below_load` (`vision.mauer`'s gate)."""
     from vision.mauer import _spare_core
 
-    return s.threads and _spare_core(s.threads_below_load)
+    return s.threads and not threading.current_thread().name.startswith(("cards", "mauer")) \
+        and _spare_core(s.threads_below_load)
 
 
 def in_halves(s: ReadSettings, read, n: int, per: int = 1) -> np.ndarray:
@@ -1920,7 +1925,7 @@ class CardReader:
                  threads: int = 2, settings: ReadSettings = READ, index_path=INDEX_PATH):
         self.detector = KeyDetector(detector_path, threads)
         self.classifier = PieceClassifier(classifier_path, threads, memo=True)  # (a crop
-        #   read again in one photo's reading takes its first rows: `keep_rows`)
+        #   read again in one photo's reading takes its first rows: `keeping_rows`)
         self.index = PieceClassifier(index_path, threads) if Path(index_path).is_file() \
             else None
         self.index_spec = index_spec(self.index)
@@ -1995,9 +2000,9 @@ class CardReader:
         def read(lo: int, hi: int) -> np.ndarray:
             return self.classifier.predict(crop_cards(image, frames[lo:hi], spec, cs)).probs
 
-        #   (in one go: Hop la bille's cards, read beside its marbles on a thread of their
-        #   own; a taught classifier, which re-decides its batch as a whole)
-        probs = in_halves(s, read, len(frames)) if game != "hop-la-bille" and \
+        #   (in one go: a taught classifier, which re-decides its batch as a whole; on a
+        #   helper thread already, Hop la bille's cards beside its marbles: `spare_core`)
+        probs = in_halves(s, read, len(frames)) if \
             isinstance(self.classifier, PieceClassifier) else read(0, len(frames))
         game_probs = probs[:, [self.classifier.index(lab) for lab in labels]]
         if game == "troetofanten" and numbers:
@@ -2495,9 +2500,24 @@ class CardReader:
             self._add_back(kept, up, c, a, w)
         return up + kept
 
+    def _key_threads(self) -> int | None:
+        """`KeyDetector.detect`'s `threads`: where a core is spare (`spare_core`), at least 2
+        (the reader's own count where more; 0, onnxruntime's own count, is every core
+        already), else None (the reader's own session)."""
+        own = self.detector.threads
+        return max(2, own) if own and spare_core(self.settings) else None
+
     def read_pieces(self, image: np.ndarray, game: str, area=None,
                     within: tuple[np.ndarray, np.ndarray] | None = None,
                     keys: Keypoints | None = None) -> tuple[list[CardPiece], list[str]]:
+        """`_read_pieces` within `keeping_rows` (a crop of this image read again takes its
+        rows; nothing kept after it, and `second_look`'s reading inside keeps its own)."""
+        with keeping_rows():
+            return self._read_pieces(image, game, area, within, keys)
+
+    def _read_pieces(self, image: np.ndarray, game: str, area=None,
+                     within: tuple[np.ndarray, np.ndarray] | None = None,
+                     keys: Keypoints | None = None) -> tuple[list[CardPiece], list[str]]:
         """Pieces (label, confidence, pose) of `game` in the image, and warnings. `area`:
         the Hop la bille cloth (cards then take their frame from its plane). `within`:
         (centres (M, 2), radii (M,)) px: only the key points inside these discs are read
@@ -2506,10 +2526,9 @@ class CardReader:
         min(`key_threshold`, `dove_threshold`) where the caller has them already."""
         s = self.settings
         spec = SPECS[game]
-        keep_rows()  # (this image's crops: one read again takes its rows)
         kp = keys if keys is not None else \
             self.detector.detect(image, min(s.key_threshold, s.dove_threshold),
-                                 2 if game != "hop-la-bille" and spare_core(s) else None)
+                                 self._key_threads())
         if within is not None:
             c, rad = within
             kp = kp.select((np.hypot(*(kp.xy[:, None] - c[None]).transpose(2, 0, 1))

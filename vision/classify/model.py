@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import threading
+from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,15 +31,21 @@ _KEPT: ContextVar[dict | None] = ContextVar("kept_rows", default=None)
 _KEPT_LOCK = threading.Lock()  # (a context's helper threads share its rows)
 
 
-def keep_rows(keep: bool = True) -> None:
-    """From here on in this context (thread; the helper threads started in a copy of it
-    share it), each `PieceClassifier` made with `memo` keeps the rows of the crops it reads,
-    and a crop read again (the same pixels) takes its kept rows instead of a second run,
-    until the next `keep_rows` call here (the card reader calls it for each photo it reads:
-    its angle search reads about 14 crops a Troetofanten photo that `read_crops` then reads
-    again). The same numbers: the network reads each crop of a batch alone. `keep` False:
-    none kept from here on."""
-    _KEPT.set({} if keep else None)
+@contextmanager
+def keeping_rows():
+    """Within this (this context: the thread, and the helper threads started in a copy of
+    it share it), each `PieceClassifier` made with `memo` keeps the rows of the crops it
+    reads, and a crop read again (the same pixels) takes its kept rows instead of a second
+    run (the card reader reads each photo within one: its angle search reads about 14 crops
+    a Troetofanten photo that `read_crops` then reads again). The same numbers: the network
+    reads each crop of a batch alone. Nothing is kept outside it; nested, the inner one
+    keeps its own rows (another image: `second_look`'s) and the outer one's are back in
+    force after it."""
+    token = _KEPT.set({})
+    try:
+        yield
+    finally:
+        _KEPT.reset(token)
 
 
 class PieceClassifier:
@@ -50,7 +57,7 @@ class PieceClassifier:
         self.crop = CropSettings.from_metadata(json.loads(meta["crop"]))
         self.metadata = dict(meta)
         self._index = {c: i for i, c in enumerate(self.classes)}
-        self.memo = memo  # (`keep_rows`)
+        self.memo = memo  # (`keeping_rows`)
 
     def index(self, label: str) -> int:
         return self._index[label]
@@ -65,7 +72,7 @@ class PieceClassifier:
             return self._run(crops_bgr)
         keys = [c.tobytes() for c in crops_bgr]
         with _KEPT_LOCK:
-            mine = kept.setdefault(id(self), {})  # crop -> (probs, embedding) rows
+            mine = kept.setdefault(self, {})  # crop -> (probs, embedding) rows
             rows = [mine.get(k) for k in keys]
         ask = [i for i, row in enumerate(rows) if row is None]
         if len(ask) == len(keys):

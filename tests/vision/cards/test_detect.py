@@ -13,6 +13,7 @@ PHOTO = Path(__file__).resolve().parents[3] / "datasets" / "scenes" / "troetofan
 
 def test_the_detector_on_two_threads_finds_the_same_key_points():
     det = KeyDetector(threads=1)
+    assert det.threads == 1
     img = load_photo(PHOTO).image
     one = det.detect(img, 0.15)
     two = det.detect(img, 0.15, threads=2)

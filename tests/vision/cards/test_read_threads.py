@@ -43,13 +43,29 @@ def test_spare_core_asks_for_threads_and_a_light_load(threads, below, spare):
     assert spare_core(replace(READ, threads=threads, threads_below_load=below)) is spare
 
 
+@pytest.mark.parametrize("name, spare", [
+    ("cards_0", False),  # the pipeline's card thread (Hop la bille beside its marbles)
+    ("mauer-leaf_0", False),  # a helper thread already
+    ("mauer_1", False),
+    ("ThreadPoolExecutor-0_0", True),  # e.g. a web app worker
+])
+def test_spare_core_not_on_a_helper_thread(name, spare):
+    s = replace(READ, threads=True, threads_below_load=ALWAYS)
+    got = []
+    t = threading.Thread(target=lambda: got.append(spare_core(s)), name=name)
+    t.start()
+    t.join()
+    assert got == [spare]
+
+
 def test_in_halves_raises_what_a_half_raised():
-    def read(lo, hi):
-        if lo == 0:
+    def read(lo, hi):  # (raises only on the helper thread: split, or it would not raise)
+        if threading.current_thread().name.startswith("mauer-leaf"):  # (run_leaf's pool)
             raise ValueError("first half")
         return np.zeros((hi - lo, 1))
     with pytest.raises(ValueError, match="first half"):
-        in_halves(replace(READ, threads_below_load=ALWAYS, threads_least=1), read, 4)
+        in_halves(replace(READ, threads=True, threads_below_load=ALWAYS, threads_least=1),
+                  read, 4)
 
 
 @pytest.mark.parametrize("path", ["cards.onnx", "cards-index.onnx"])
@@ -77,7 +93,8 @@ def test_two_photos_read_at_once_with_threads_read_as_one_at_a_time_without():
     images = [load_photo(folder / f"troetofanten-e1-s1-000{k}.jpg").image for k in (0, 1)]
     reader = CardReader(threads=1, settings=replace(READ, threads=False))
     want = [reader.read_pieces(im, "troetofanten") for im in images]
-    both = CardReader(threads=1, settings=replace(READ, threads_below_load=ALWAYS))
+    both = CardReader(threads=1, settings=replace(READ, threads=True,
+                                                     threads_below_load=ALWAYS))
     with ThreadPoolExecutor(2) as ex:  # (the web app reads photos side by side)
         got = list(ex.map(lambda im: both.read_pieces(im, "troetofanten"), images))
     for (wp, ww), (gp, gw) in zip(want, got, strict=True):
@@ -85,3 +102,19 @@ def test_two_photos_read_at_once_with_threads_read_as_one_at_a_time_without():
         for p, q in zip(wp, gp, strict=True):
             assert (p.label, p.confidence, p.probs) == (q.label, q.confidence, q.probs)
             assert np.array_equal(p.key, q.key) and np.array_equal(p.frame, q.frame)
+
+
+@pytest.mark.parametrize("own, threads, want", [
+    (1, True, 2),  # a spare core: two of the detector's threads
+    (3, True, 3),  # the reader's own count where more
+    (0, True, None),  # onnxruntime's own count: every core already
+    (1, False, None),  # threads off: the reader's own session
+])
+def test_the_detector_on_at_least_two_threads_where_a_core_is_spare(own, threads, want):
+    from types import SimpleNamespace
+
+    from vision.cards.read import CardReader
+
+    r = SimpleNamespace(detector=SimpleNamespace(threads=own),
+                        settings=replace(READ, threads=threads, threads_below_load=ALWAYS))
+    assert CardReader._key_threads(r) == want
