@@ -2088,9 +2088,12 @@ class CardReader:
                         abs((a - b + 180.0) % 360.0 - 180.0) > 1.0 or abs(w - v) > 1.0
                         for b, v in cand):
                     cand.append((a, w))
-            poses.append(cand)
+            poses.append(cand if is_piece[r] else cand[1:])  # (the posed crop of no
+            #   piece reads as none again: its confidence is 0, it is not read)
         flat = [frame_from_pose(kp.xy[idx[r]], a, w, spec)
                 for r, cand in zip(ask, poses, strict=True) for a, w in cand]
+        if not flat:
+            return ask[:0], []
         split = np.concatenate([np.full(len(c), bool(is_piece[r]))
                                 for r, c in zip(ask, poses, strict=True)])
         labels = GAME_LABELS["troetofanten"]
@@ -2106,11 +2109,14 @@ class CardReader:
         kind = np.array([labels[j].rsplit("-", 1)[0] for j in np.argmax(probs, axis=1)])
         out, new, k = [], [], 0
         for r, cand in zip(ask, poses, strict=True):
+            if not cand:
+                continue
             c = conf[k:k + len(cand)]
-            if is_piece[r]:  # (its kind was sure, its number split: that kind, read surer)
+            if is_piece[r]:  # (its kind was sure, its number split: that kind, read surer
+                #              than at the posed crop, the first)
                 c = np.where(kind[k:k + len(cand)] == kind[k], c, 0.0)
             b = int(np.argmax(c))
-            if b > 0 and c[b] > 0:
+            if (b > 0 or not is_piece[r]) and c[b] > 0:
                 i = idx[r]
                 kp.angle[i], kp.width[i] = cand[b]
                 out.append(r)
