@@ -1545,6 +1545,14 @@ def on_a_card(key: np.ndarray, frame: np.ndarray, pieces: list[CardPiece]) -> bo
                for q in pieces)
 
 
+def on_a_card_off_row(key: np.ndarray, angle: float, frame: np.ndarray,
+                      pieces: list[CardPiece], settings: ReadSettings = READ) -> bool:
+    """`on_a_card` for a reading (key point, angle, `frame`) on the `pieces` it does not lie
+    in the row of (`in_its_row`: the next card of a fan or a pile there is kept)."""
+    return on_a_card(key, frame, [q for q in pieces
+                                  if not in_its_row(key, angle, q, settings)])
+
+
 def in_its_row(key: np.ndarray, angle: float, card: CardPiece,
                settings: ReadSettings = READ) -> bool:
     """Whether a reading (key point, angle) lies where the next card of a fan or a spread
@@ -2048,15 +2056,15 @@ class CardReader:
 
     def repose_strong(self, image: np.ndarray, raw: Keypoints, kp: Keypoints,
                       idx: np.ndarray, searched: np.ndarray, frames: list,
-                      is_piece: np.ndarray, confs: np.ndarray, sure: list[CardPiece] = ()
-                      ) -> tuple[np.ndarray, list]:
+                      is_piece: np.ndarray, confs: np.ndarray,
+                      read_surely: list[CardPiece] = ()) -> tuple[np.ndarray, list]:
         """Troetofanten strong key points (`idx`, posed as `kp`, their `frames`) whose
         crop is no piece (`is_piece` False) or, with `repose_doubted`, whose confidence
         (`confs`) is under `min_confidence` (a number split), read at the poses the key
         point had before `refine_poses` evened it out: the posed angle at the detector's
         width (`raw`), the `searched` one and `repose_scales` x the posed one, the
         detector's own angle at the posed, its own and the searched width; not one whose
-        key point lies on a card of `sure` (the strong readings of at least
+        key point lies on a card of `read_surely` (the strong readings of at least
         `min_confidence`) outside that card's row (read again, `read_pieces` would drop
         it). Returns (the ranks in `idx` whose most confident such crop reads as a piece
         more surely than the posed one, of the posed kind where that was a piece, and
@@ -2069,8 +2077,8 @@ class CardReader:
         s = self.settings
         ask = np.flatnonzero(~is_piece[:len(idx)] | (confs[:len(idx)] < s.min_confidence
                                                       if s.repose_doubted else False))
-        ask = np.array([r for r in ask if not on_a_card(kp.xy[idx[r]], frames[r], [
-            q for q in sure if not in_its_row(kp.xy[idx[r]], float(kp.angle[idx[r]]), q, s)])],
+        ask = np.array([r for r in ask if not on_a_card_off_row(
+            kp.xy[idx[r]], float(kp.angle[idx[r]]), frames[r], read_surely, s)],
             int)  # (read again there, it would go: `read_pieces` keeps such a card only
         #   where neither its key point nor its centre lies on a card read)
         if not len(ask):
@@ -2502,13 +2510,13 @@ class CardReader:
         n_main, posed_widths = len(idx), kp.width[idx[:n_strong]].copy()  # (`second_look`'s)
         if game == "troetofanten" and s.repose:  # (a card alone off the shared pose: read
             #   again after every other key point, as a weak one is, `repose_strong`)
-            sure = [CardPiece(labels[int(np.argmax(game_probs[r]))], float(confs[r]),
+            read_surely = [CardPiece(labels[int(np.argmax(game_probs[r]))], float(confs[r]),
                               kp.xy[idx[r]], frames[r], float(kp.angle[idx[r]]),
                               float(kp.width[idx[r]]))
                     for r in np.flatnonzero(confs[:n_strong] >= s.min_confidence)]
             again, new = self.repose_strong(image, raw, kp, idx[:n_strong],
                                             np.asarray(searched), frames, is_piece, confs,
-                                            sure)
+                                            read_surely)
             if len(again):
                 ii = idx[again]
                 turned = edge_angles(image, kp.xy[ii], kp.angle[ii], kp.width[ii], s)
@@ -2548,14 +2556,13 @@ class CardReader:
                 label, keep = magic_tile_label(probs, bg)  # between colours: kept by kind)
             if keep < s.min_confidence:
                 continue
-            if r >= n_main and (label == "back" or conf < s.repose_confidence or on_a_card(
-                    kp.xy[i], frames[r], [q for q in pieces if not in_its_row(
-                        kp.xy[i], float(kp.angle[i]), q, s)])):
+            if r >= n_main and (label == "back" or conf < s.repose_confidence
+                                or on_a_card_off_row(kp.xy[i], float(kp.angle[i]), frames[r],
+                                                     pieces, s)):
                 continue  # (a strong key point read again: a face-up card on no card read)
             if n_strong <= r < n_main and (pg[b] < s.back_min_prob if label == "back" else (
-                    conf < s.weak_up_confidence or on_a_card(kp.xy[i], frames[r], [
-                        q for q in pieces if not in_its_row(kp.xy[i], float(kp.angle[i]), q,
-                                                            s)]))):
+                    conf < s.weak_up_confidence or on_a_card_off_row(
+                        kp.xy[i], float(kp.angle[i]), frames[r], pieces, s))):
                 if game == "troetofanten" and label != "back" and \
                         conf >= s.weak_up_confidence and within is None:
                     under.append((label, kp.xy[i].copy(), frames[r]))
