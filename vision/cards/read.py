@@ -1627,9 +1627,12 @@ def drop_turned_twins(pieces: list[CardPiece], reach: float, turn_tol: float = 3
     centres lie within `reach` x width or their key points at opposite corner indices
     (`opposite_corners`); or their angles differ by at least `quarter_min` degrees but not
     half a turn (a corner read with its pose a quarter turn off) and the less sure one's key
-    point lies at the surer one's bottom-right index. Cards of a pile or a fan face the same
-    way, so they are never taken for such twins. Also returns a warning for each card whose
-    two corners read two numbers (the surer reading is kept)."""
+    point lies at the surer one's bottom-right index; or, of one label, their centres lie
+    within `same_place` x width, turned any way (one card read twice in one place from key
+    points just past `duplicate`; a pile's next card lies 0.2-0.3 widths along). Cards of a
+    pile or a fan face the same way, so they are never taken for the turned twins. Also
+    returns a warning for each card whose two corners read two numbers (the surer reading
+    is kept)."""
     drop: set[int] = set()
     warnings: list[str] = []
     for i, p in enumerate(pieces):
