@@ -286,7 +286,9 @@ class ReadSettings:
     repose_width: float = 2.0  # its widths within this ratio of the posed one (the width
     #   field's: a dot on a checked cloth read at 3 x the cards' width made an elephant that
     #   unseated every row, e2-1403 0012; at 1.5 e2-1413 lost 3 cards right again)
-    repose_doubted: bool = True  # and one read under `min_confidence` (its number split)
+    repose_doubted: bool = True  # and one read under `min_confidence`, any kind (its number
+    #   split, or its kind is unsure: mouse, tamer, lasso; read again as its posed kind.
+    #   Only the split numbers, `read_pieces`' doubted rule, lost 6 cards right, 1 gained)
     repose_confidence: float = 0.4  # such a card is kept when read this surely, as a face-up
     #   card, and neither its key point nor its centre lies on a card read
     twice_reach: float = 0.75  # x the width: two backs turned alike (modulo a half turn,
@@ -2063,10 +2065,11 @@ class CardReader:
                       read_surely: list[CardPiece] = ()) -> tuple[np.ndarray, list]:
         """Troetofanten strong key points (`idx`, posed as `kp`, their `frames`) whose
         crop is no piece (`is_piece` False) or, with `repose_doubted`, whose confidence
-        (`confs`) is under `min_confidence` (a number split), read at the poses the key
-        point had before `refine_poses` evened it out: the posed angle at the detector's
-        width (`raw`), the `searched` one and `repose_scales` x the posed one, the
-        detector's own angle at the posed, its own and the searched width; not one whose
+        (`confs`) is under `min_confidence` (any kind: a number split, or a kind read
+        weakly), read at the poses the key point had before `refine_poses` evened it out:
+        the posed angle at the detector's width (`raw`), the `searched` one and
+        `repose_scales` x the posed one, the detector's own angle at the posed, its own and
+        the searched width; not one whose
         key point lies on a card of `read_surely` (the strong readings of at least
         `min_confidence`) outside that card's row (read again, `read_pieces` would drop
         it). Returns (the ranks in `idx` whose most confident such crop reads as a piece
