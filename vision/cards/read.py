@@ -2069,12 +2069,13 @@ class CardReader:
         weakly), read at the poses the key point had before `refine_poses` evened it out:
         the posed angle at the detector's width (`raw`), the `searched` one and
         `repose_scales` x the posed one, the detector's own angle at the posed, its own and
-        the searched width; not one whose
-        key point lies on a card of `read_surely` (the strong readings of at least
-        `min_confidence`) outside that card's row (read again, `read_pieces` would drop
-        it). Returns (the ranks in `idx` whose most confident such crop reads as a piece
-        more surely than the posed one, of the posed kind where that was a piece, and
-        those crops' frames); `kp`'s angles and widths are set to them.
+        the searched width; not one whose key point or posed frame's centre (`on_a_card`)
+        lies on a card of `read_surely` (the strong readings of at least `min_confidence`)
+        outside that card's row (read again, `read_pieces` would mostly drop it; the key
+        point alone let an extra mouse through, e2-1417 0014). Returns (the ranks in `idx`
+        whose most confident such crop reads as a piece more surely than the posed one, of
+        the posed kind where that was a piece, and those crops' frames); `kp`'s angles and
+        widths are set to them.
         Confidence: the classifier's alone, with the number model (unjittered) only where
         the number split. (The crop least like background was often a wrong width's, read
         as a piece under `min_confidence`; a number split on a blank cloth read again
@@ -2085,8 +2086,8 @@ class CardReader:
                                                       if s.repose_doubted else False))
         ask = np.array([r for r in ask if not on_a_card_off_row(
             kp.xy[idx[r]], float(kp.angle[idx[r]]), frames[r], read_surely, s)],
-            int)  # (read again there, it would go: `read_pieces` keeps such a card only
-        #   where neither its key point nor its centre lies on a card read)
+            int)  # (read again there, it would mostly go: `read_pieces` keeps such a card
+        #   only where neither its key point nor its new frame's centre lies on a card read)
         if not len(ask):
             return ask, []
         poses = []
