@@ -2127,8 +2127,8 @@ class CardReader:
             if not cand:
                 continue
             c = conf[k:k + len(cand)]
-            if is_piece[r]:  # (its kind was sure, its number split: that kind, read surer
-                #              than at the posed crop, the first)
+            if is_piece[r]:  # (a piece read under min_confidence: its posed kind, read
+                #              surer than at the posed crop, the first)
                 c = np.where(kind[k:k + len(cand)] == kind[k], c, 0.0)
             b = int(np.argmax(c))
             if (b > 0 or not is_piece[r]) and c[b] > 0:
@@ -2518,9 +2518,9 @@ class CardReader:
         if game == "troetofanten" and s.repose:  # (a card alone off the shared pose: read
             #   again after every other key point, as a weak one is, `repose_strong`)
             read_surely = [CardPiece(labels[int(np.argmax(game_probs[r]))], float(confs[r]),
-                              kp.xy[idx[r]], frames[r], float(kp.angle[idx[r]]),
-                              float(kp.width[idx[r]]))
-                    for r in np.flatnonzero(confs[:n_strong] >= s.min_confidence)]
+                                     kp.xy[idx[r]], frames[r], float(kp.angle[idx[r]]),
+                                     float(kp.width[idx[r]]))
+                           for r in np.flatnonzero(confs[:n_strong] >= s.min_confidence)]
             again, new = self.repose_strong(image, raw, kp, idx[:n_strong],
                                             np.asarray(searched), frames, is_piece, confs,
                                             read_surely)
