@@ -49,6 +49,8 @@ def test_drop_turned_twins_of_one_kind(second, want, warned):
 @pytest.mark.parametrize("second,turn,shift,want", [
     ("elephant-1", 18.0, 0.08, [0.97]),  # one card read twice, 18 degrees apart (t1-1401 0006)
     ("elephant-1", 0.0, 0.3, [0.73, 0.97]),  # a pile's next card 0.3 widths along: two
+    ("elephant-1", 0.0, 0.2, [0.73, 0.97]),  # 0.2 widths along (the nearest a pile's next
+    #   card lies), just past `same_place`'s 0.15: still two
     ("elephant-2", 18.0, 0.08, [0.73, 0.97]),  # another number there: left to the reader
 ])
 def test_drop_turned_twins_one_card_read_twice_in_one_place(second, turn, shift, want):

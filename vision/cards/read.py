@@ -301,7 +301,9 @@ class ReadSettings:
     repose_width: float = 2.0  # its widths within this ratio of the posed one (the width
     #   field's: a dot on a checked cloth read at 3 x the cards' width made an elephant that
     #   unseated every row, e2-1403 0012; at 1.5 e2-1413 lost 3 cards right again)
-    repose_doubted: bool = True  # and one read under `min_confidence` (its number split)
+    repose_doubted: bool = True  # and one read under `min_confidence`, any kind (its number
+    #   split, or its kind is unsure: mouse, tamer, lasso; read again as its posed kind.
+    #   Only the split numbers, `read_pieces`' doubted rule, lost 6 cards right, 1 gained)
     repose_confidence: float = 0.4  # such a card is kept when read this surely, as a face-up
     #   card, and neither its key point nor its centre lies on a card read
     twice_reach: float = 0.75  # x the width: two backs turned alike (modulo a half turn,
@@ -1577,6 +1579,14 @@ def on_a_card(key: np.ndarray, frame: np.ndarray, pieces: list[CardPiece]) -> bo
                for q in pieces)
 
 
+def on_a_card_off_row(key: np.ndarray, angle: float, frame: np.ndarray,
+                      pieces: list[CardPiece], settings: ReadSettings = READ) -> bool:
+    """`on_a_card` for a reading (key point, angle, `frame`) on the `pieces` it does not lie
+    in the row of (`in_its_row`: the next card of a fan or a pile there is kept)."""
+    return on_a_card(key, frame, [q for q in pieces
+                                  if not in_its_row(key, angle, q, settings)])
+
+
 def in_its_row(key: np.ndarray, angle: float, card: CardPiece,
                settings: ReadSettings = READ) -> bool:
     """Whether a reading (key point, angle) lies where the next card of a fan or a spread
@@ -1651,9 +1661,12 @@ def drop_turned_twins(pieces: list[CardPiece], reach: float, turn_tol: float = 3
     centres lie within `reach` x width or their key points at opposite corner indices
     (`opposite_corners`); or their angles differ by at least `quarter_min` degrees but not
     half a turn (a corner read with its pose a quarter turn off) and the less sure one's key
-    point lies at the surer one's bottom-right index. Cards of a pile or a fan face the same
-    way, so they are never taken for such twins. Also returns a warning for each card whose
-    two corners read two numbers (the surer reading is kept)."""
+    point lies at the surer one's bottom-right index; or, of one label, their centres lie
+    within `same_place` x width, turned any way (one card read twice in one place from key
+    points just past `duplicate`; a pile's next card lies 0.2-0.3 widths along). Cards of a
+    pile or a fan face the same way, so they are never taken for the turned twins. Also
+    returns a warning for each card whose two corners read two numbers (the surer reading
+    is kept)."""
     drop: set[int] = set()
     warnings: list[str] = []
     for i, p in enumerate(pieces):
@@ -2090,19 +2103,21 @@ class CardReader:
 
     def repose_strong(self, image: np.ndarray, raw: Keypoints, kp: Keypoints,
                       idx: np.ndarray, searched: np.ndarray, frames: list,
-                      is_piece: np.ndarray, confs: np.ndarray, sure: list[CardPiece] = ()
-                      ) -> tuple[np.ndarray, list]:
+                      is_piece: np.ndarray, confs: np.ndarray,
+                      read_surely: list[CardPiece] = ()) -> tuple[np.ndarray, list]:
         """Troetofanten strong key points (`idx`, posed as `kp`, their `frames`) whose
         crop is no piece (`is_piece` False) or, with `repose_doubted`, whose confidence
-        (`confs`) is under `min_confidence` (a number split), read at the poses the key
-        point had before `refine_poses` evened it out: the posed angle at the detector's
-        width (`raw`), the `searched` one and `repose_scales` x the posed one, the
-        detector's own angle at the posed, its own and the searched width; not one whose
-        key point lies on a card of `sure` (the strong readings of at least
-        `min_confidence`) outside that card's row (read again, `read_pieces` would drop
-        it). Returns (the ranks in `idx` whose most confident such crop reads as a piece
-        more surely than the posed one, of the posed kind where that was a piece, and
-        those crops' frames); `kp`'s angles and widths are set to them.
+        (`confs`) is under `min_confidence` (any kind: a number split, or a kind read
+        weakly), read at the poses the key point had before `refine_poses` evened it out:
+        the posed angle at the detector's width (`raw`), the `searched` one and
+        `repose_scales` x the posed one, the detector's own angle at the posed, its own and
+        the searched width; not one whose key point or posed frame's centre (`on_a_card`)
+        lies on a card of `read_surely` (the strong readings of at least `min_confidence`)
+        outside that card's row (read again, `read_pieces` would mostly drop it; the key
+        point alone let an extra mouse through, e2-1417 0014). Returns (the ranks in `idx`
+        whose most confident such crop reads as a piece more surely than the posed one, of
+        the posed kind where that was a piece, and those crops' frames); `kp`'s angles and
+        widths are set to them.
         Confidence: the classifier's alone, with the number model (unjittered) only where
         the number split. (The crop least like background was often a wrong width's, read
         as a piece under `min_confidence`; a number split on a blank cloth read again
@@ -2111,10 +2126,10 @@ class CardReader:
         s = self.settings
         ask = np.flatnonzero(~is_piece[:len(idx)] | (confs[:len(idx)] < s.min_confidence
                                                       if s.repose_doubted else False))
-        ask = np.array([r for r in ask if not on_a_card(kp.xy[idx[r]], frames[r], [
-            q for q in sure if not in_its_row(kp.xy[idx[r]], float(kp.angle[idx[r]]), q, s)])],
-            int)  # (read again there, it would go: `read_pieces` keeps such a card only
-        #   where neither its key point nor its centre lies on a card read)
+        ask = np.array([r for r in ask if not on_a_card_off_row(
+            kp.xy[idx[r]], float(kp.angle[idx[r]]), frames[r], read_surely, s)],
+            int)  # (read again there, it would mostly go: `read_pieces` keeps such a card
+        #   only where neither its key point nor its new frame's centre lies on a card read)
         if not len(ask):
             return ask, []
         poses = []
@@ -2130,9 +2145,12 @@ class CardReader:
                         abs((a - b + 180.0) % 360.0 - 180.0) > 1.0 or abs(w - v) > 1.0
                         for b, v in cand):
                     cand.append((a, w))
-            poses.append(cand)
+            poses.append(cand if is_piece[r] else cand[1:])  # (the posed crop of no
+            #   piece reads as none again: its confidence is 0, it is not read)
         flat = [frame_from_pose(kp.xy[idx[r]], a, w, spec)
                 for r, cand in zip(ask, poses, strict=True) for a, w in cand]
+        if not flat:
+            return ask[:0], []
         split = np.concatenate([np.full(len(c), bool(is_piece[r]))
                                 for r, c in zip(ask, poses, strict=True)])
         labels = GAME_LABELS["troetofanten"]
@@ -2148,11 +2166,14 @@ class CardReader:
         kind = np.array([labels[j].rsplit("-", 1)[0] for j in np.argmax(probs, axis=1)])
         out, new, k = [], [], 0
         for r, cand in zip(ask, poses, strict=True):
+            if not cand:
+                continue
             c = conf[k:k + len(cand)]
-            if is_piece[r]:  # (its kind was sure, its number split: that kind, read surer)
+            if is_piece[r]:  # (a piece read under min_confidence: its posed kind, read
+                #              surer than at the posed crop, the first)
                 c = np.where(kind[k:k + len(cand)] == kind[k], c, 0.0)
             b = int(np.argmax(c))
-            if b > 0 and c[b] > 0:
+            if (b > 0 or not is_piece[r]) and c[b] > 0:
                 i = idx[r]
                 kp.angle[i], kp.width[i] = cand[b]
                 out.append(r)
@@ -2554,13 +2575,13 @@ class CardReader:
         n_main, posed_widths = len(idx), kp.width[idx[:n_strong]].copy()  # (`second_look`'s)
         if game == "troetofanten" and s.repose:  # (a card alone off the shared pose: read
             #   again after every other key point, as a weak one is, `repose_strong`)
-            sure = [CardPiece(labels[int(np.argmax(game_probs[r]))], float(confs[r]),
-                              kp.xy[idx[r]], frames[r], float(kp.angle[idx[r]]),
-                              float(kp.width[idx[r]]))
-                    for r in np.flatnonzero(confs[:n_strong] >= s.min_confidence)]
+            read_surely = [CardPiece(labels[int(np.argmax(game_probs[r]))], float(confs[r]),
+                                     kp.xy[idx[r]], frames[r], float(kp.angle[idx[r]]),
+                                     float(kp.width[idx[r]]))
+                           for r in np.flatnonzero(confs[:n_strong] >= s.min_confidence)]
             again, new = self.repose_strong(image, raw, kp, idx[:n_strong],
                                             np.asarray(searched), frames, is_piece, confs,
-                                            sure)
+                                            read_surely)
             if len(again):
                 ii = idx[again]
                 turned = edge_angles(image, kp.xy[ii], kp.angle[ii], kp.width[ii], s)
@@ -2600,14 +2621,13 @@ class CardReader:
                 label, keep = magic_tile_label(probs, bg)  # between colours: kept by kind)
             if keep < s.min_confidence:
                 continue
-            if r >= n_main and (label == "back" or conf < s.repose_confidence or on_a_card(
-                    kp.xy[i], frames[r], [q for q in pieces if not in_its_row(
-                        kp.xy[i], float(kp.angle[i]), q, s)])):
+            if r >= n_main and (label == "back" or conf < s.repose_confidence
+                                or on_a_card_off_row(kp.xy[i], float(kp.angle[i]), frames[r],
+                                                     pieces, s)):
                 continue  # (a strong key point read again: a face-up card on no card read)
             if n_strong <= r < n_main and (pg[b] < s.back_min_prob if label == "back" else (
-                    conf < s.weak_up_confidence or on_a_card(kp.xy[i], frames[r], [
-                        q for q in pieces if not in_its_row(kp.xy[i], float(kp.angle[i]), q,
-                                                            s)]))):
+                    conf < s.weak_up_confidence or on_a_card_off_row(
+                        kp.xy[i], float(kp.angle[i]), frames[r], pieces, s))):
                 if game == "troetofanten" and label != "back" and \
                         conf >= s.weak_up_confidence and within is None:
                     under.append((label, kp.xy[i].copy(), frames[r]))
