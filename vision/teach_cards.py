@@ -728,7 +728,8 @@ def hidden_share(found, f: float, cover: np.ndarray, hit: np.ndarray, q: np.ndar
     """The share of a back's frame (`found`: centre, angle of its u axis in degrees, width,
     at scale `f`) off its strip (the outline `q`) that lies under the cards read (`cover`,
     uint8 at scale `f`) or shows the look (`hit`): about 1 for a back under a card, about 0
-    for one put on bare table (0 where nothing of it lies off the strip)."""
+    for one put on bare table (1 where nothing of it lies off the strip: nothing says it
+    lies on top)."""
     from vision.cards.geometry import SPECS
     from vision.cards.read import _frames_mask, card_frame
 
@@ -818,8 +819,8 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
             found = [(k, np.degrees(np.arctan2(u[1], u[0])), w) for k in ctr]
         elif not (s.strip[0] * w <= short <= s.strip[1] * w and fill >= s.strip_fill
                   and s.strip_long[0] * w <= long_ <= s.strip_long[1] * w):
-            if whole and s.part_close > 0 and pixels[1] is not None:  # cards the closing
-                #   joined across a gap narrower than it: closed less, its parts again
+            if whole and s.part_close > 0:  # cards the closing joined across a gap
+                #   narrower than it: closed less, its parts again
                 k = max(3, int(round(s.part_close * w)) | 1)
                 raw = pixels[1][y0:y0 + bh, x0:x0 + bw] & (blob * 255)
                 raw = cv2.morphologyEx(raw, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
