@@ -376,7 +376,9 @@ class BackLookSettings:
     #   the next one under a card, joined across a gap narrower than `close`)
     under: float = 0.5  # a back found by a strip lies under cards: at least this share of
     #   its frame off the strip lies under the cards read or shows the look (put on bare
-    #   table, it would show whole): else the strip is the back itself, seen flat
+    #   table, it would show whole): else the strip is the back itself, seen flat, and
+    #   must show the back's whole design as one shown whole does (`min_second`, `own_mix`:
+    #   a one-coloured pen or box edge beside a card is none)
     key_inside: float = 0.9  # a back found whole (or split from a merged region) must not
     #   cover the key point (the corner index, which shows) of a face-up card read: none
     #   inside its frame shrunk to this (1: not checked)
@@ -753,12 +755,12 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     back under it: its centre is then put a card's size from the strip's outer edge); a
     region of 1.6-4.5 backs' looks (`look_area`) is split, when it is no longer than its
     backs end to end (`merged_long`). The region's own colours must match the taught
-    back's (`min_match`) and, shown whole or split from a merged region, hold its colours
-    other than the main one (`min_second`), and its pixels of the back's colours match the
-    taught back's mix of them (`own_mix`, `look_mix`); a back shown whole over a face-up
-    card's key point read (`key_inside`) is left out, and so is a region holding as many
-    backs read as it would add (`held`). `pixels`: `look_pixels` of this photo, where the
-    caller has it."""
+    back's (`min_match`) and, shown whole, split from a merged region or a strip seen flat
+    (`under`), hold its colours other than the main one (`min_second`), and its pixels of
+    the back's colours match the taught back's mix of them (`own_mix`, `look_mix`); a back
+    shown whole over a face-up card's key point read (`key_inside`) is left out, and so is
+    a region holding as many backs read as it would add (`held`). `pixels`: `look_pixels`
+    of this photo, where the caller has it."""
     from vision.cards.geometry import SPECS
     from vision.cards.read import _frames_mask, back_piece, inside_frame, nearest, rect_sides
 
@@ -802,6 +804,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
         cards = a / (s.look_area * spec.aspect * w * w)  # (in backs' looks)
         found = []  # (centre, angle, width) at scale f
         on_top = True  # the backs found show whole (not a strip under another card)
+        whole_look = False  # a strip that is the back itself, seen flat
         if whole_back(short, long_, fill, cards, w, s):
             found = [(c, np.degrees(np.arctan2(es[1], es[0])), short)]
         elif s.merged[0] <= cards <= s.merged[1] and fill >= s.merged_fill \
@@ -857,16 +860,18 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
                                               f, hit.shape, 1.0)
                 if hidden_share(found[0], f, cover_mask, hit, q) < s.under:
                     found = [(c, ang, w)]  # nothing there to hide it: the strip is the
-                    #   card itself, seen flat (a low camera squashes a back lying whole)
+                    #   card itself, seen flat (a low camera squashes a back lying whole):
+                    whole_look = True  # its whole design shows (`min_second`, `own_mix`)
         if not found or (s.held and held_backs(q, pieces + out, f, at) >= len(found)):
             continue
         sub = hsv[y0:y0 + bh, x0:x0 + bw]
         common = np.minimum(_coarse(_look_hist(sub, blob, s.bins)), coarse0)
+        design = on_top or whole_look  # (its whole design shows)
         if float(common.sum()) < s.min_match or (
-                on_top and s.min_second > 0 and float(common.sum() - common.flat[main0])
+                design and s.min_second > 0 and float(common.sum() - common.flat[main0])
                 < s.min_second * (1.0 - float(coarse0.flat[main0]))):
             continue
-        if on_top and s.own_mix > 0:
+        if design and s.own_mix > 0:
             mix = look_mix(pixels[2], look) if mix is None else mix
             if unlike_mix(sub, (blob > 0) & (pixels[1][y0:y0 + bh, x0:x0 + bw] > 0), mix, s):
                 continue

@@ -456,6 +456,31 @@ def test_look_backs_keeps_a_strip_with_nothing_to_hide_it_in_place(under, at_str
     assert (np.hypot(*(out[0].center - (400, 300))) < 0.15 * CARD_W) == at_strip
 
 
+@pytest.mark.parametrize("ring, checked, found", [
+    (True, True, 1),  # a back seen flat: its design's ring shows, it is a back
+    (False, True, 0),  # a pen or a box edge of the back's main colour alone beside a card:
+    #                    no back's design (`min_second`), as one shown whole is asked
+    (False, False, 1),  # not asked (`min_second`, `own_mix` 0): it was a back
+])
+def test_look_backs_asks_a_strip_seen_flat_for_the_whole_design(ring, checked, found):
+    from vision.cards.pieces import CardPiece
+    from vision.teach_cards import BACK_LOOK, look_backs
+
+    image = np.full((600, 800, 3), (120, 140, 150), np.uint8)
+    cv2.rectangle(image, (370, 286), (430, 314), BACK_NAVY, -1)  # a strip, nothing to hide
+    if ring:  # the rest of a card: the back itself, seen flat
+        cv2.ellipse(image, (400, 300), (18, 8), 0, 0, 360, BACK_RING, 3)
+    pieces = []
+    for c in ((440, 380), (150, 150), (650, 480)):  # a card below it, to one side
+        fr = _card(image, c, (235, 235, 235))
+        pieces.append(CardPiece("elephant-3", 0.9, fr[0], fr, 0.0, float(CARD_W)))
+    s = BACK_LOOK if checked else replace(BACK_LOOK, min_second=0.0, own_mix=0.0)
+    out = look_backs(image, pieces, _taught_look(), s)
+    assert len(out) == found
+    if found:
+        assert np.hypot(*(out[0].center - (400, 300))) < 0.15 * CARD_W
+
+
 @pytest.mark.parametrize("part_close, found", [
     (None, 2),  # closed less, the region parts: the whole back, and the back under the card
     (0.0, 0),  # not parted: one square region, no back, no two and no strip
