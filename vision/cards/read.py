@@ -133,7 +133,9 @@ class ReadSettings:
     flat_shape: tuple[float, float] = (2.3, 0.8)  # or up to this x its short one where the
     #   short side is at most this x the cards' width: a back lying across a low camera's
     #   view, its width foreshortened (2.23 x, 0.77 x on edition 2's committed 0002); a
-    #   pile shifted half a card along makes such a rectangle a card wide
+    #   pile shifted half a card along makes such a rectangle a card wide. Its short side
+    #   must be wider than `strip_across[1]`: a back under a card showing 0.67-0.7 of its
+    #   width is a strip (`look_strips`), not a card 0.15 widths off
     look_fill: float = 0.65  # and it fills this share of its rectangle (a medallion whose
     #   colours the table shares bites into it; where no back was read the classifier
     #   checks it)
@@ -788,7 +790,8 @@ def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
     of each of the rectangle's two sides)) of every other region that fills `fill` of its
     rectangle (a card partly under another, for `end_backs`). `flat`: (longest ratio, most
     short side x the width): a longer rectangle is a card too where its short side is
-    foreshortened (`flat_shape`)."""
+    foreshortened (`flat_shape`), though wider than a strip of a card under another
+    (`strip_across`)."""
     s = settings
     f = scale
     width = float(np.min(widths))
@@ -817,7 +820,7 @@ def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
         ratio = long_ / max(short, 1.0)
         if filled and lo * near <= short <= hi * near and shape[0] <= ratio and (
                 ratio <= shape[1] or flat is not None and ratio <= flat[0]
-                and short <= flat[1] * near):
+                and s.strip_across[1] * near < short <= flat[1] * near):
             out.append(((centre + 0.5) / f - 0.5, ang, short / f, long_ / short))
         elif filled and piles and s.pile_width[0] * near <= short <= s.pile_width[1] * near \
                 and shape[0] <= long_ / near <= shape[1] and \
