@@ -1002,19 +1002,13 @@ def shown_off(mask: np.ndarray, a: np.ndarray, b: np.ndarray, faces: np.ndarray,
     face-up cards read (`faces`, uint8 at scale `f`): a card read at two places is one
     stretch of look (its parts off each other's frame share it, summing to about 1), a
     pile of two shows both cards' look there (about 2). None where less than `seen` of
-    either part lies off the face-up cards."""
-    fa = _frames_mask([a], f, mask.shape, 1.0) > 0
-    fb = _frames_mask([b], f, mask.shape, 1.0) > 0
+    either part lies off the face-up cards (`off_region_look` both ways)."""
     free = faces == 0
     out = []
-    for one, other in ((fa, fb), (fb, fa)):
-        off = one & ~other
-        n = int(np.count_nonzero(off))
-        shown = off & free
-        m = int(np.count_nonzero(shown))
-        if not n or m < seen * n:
+    for one, other in ((a, b), (b, a)):
+        if off_region_look(free, one, other, f, grow=1.0) < seen:
             return None
-        out.append(float(np.count_nonzero(mask[shown])) / m)
+        out.append(off_region_look(mask, one, other, f, free, 1.0))
     return out[0], out[1]
 
 
@@ -1048,13 +1042,18 @@ def shift_positions(text: str, scale: float, offset: np.ndarray) -> str:
     return AT_POSITION.sub(one, text)
 
 
-def off_region_look(mask: np.ndarray, frame: np.ndarray, region: np.ndarray, f: float) -> float:
+def off_region_look(mask: np.ndarray, frame: np.ndarray, region: np.ndarray, f: float,
+                    free: np.ndarray | None = None, grow: float = 1.05) -> float:
     """The share of the card `frame` ((4, 2) photo corners) lying off the card-shaped
-    `region` (its frame, grown by 5 %) that the backs' look covers (`mask`, at scale `f`):
-    about 0 for a card's second reading shifted off it onto the table, most of it where a
-    card under it shows (0 where nothing of `frame` lies off `region`)."""
+    `region` (its frame, grown `grow` x: by 5 %) that the backs' look covers (`mask`, at
+    scale `f`): about 0 for a card's second reading shifted off it onto the table, most of
+    it where a card under it shows (0 where nothing of `frame` lies off `region`). `free`
+    (bool at scale `f`): only what lies where it is set counts (`shown_off`: off the
+    face-up cards read)."""
     off = (_frames_mask([frame], f, mask.shape, 1.0) > 0) & \
-        (_frames_mask([region], f, mask.shape, 1.05) == 0)
+        (_frames_mask([region], f, mask.shape, grow) == 0)
+    if free is not None:
+        off &= free
     n = int(np.count_nonzero(off))
     return float(np.count_nonzero(mask[off])) / n if n else 0.0
 
@@ -2199,7 +2198,8 @@ class CardReader:
         """`kept` less the backs that are another back read again at a second place: turned
         alike (`twice_turn`, modulo a half turn), their centres within `twice_reach` widths,
         and the backs' look (`masks`) covering too little of what each shows off the other
-        (`shown_off` summing under `twice_shown`). The surer one is kept."""
+        (`shown_off` summing under `twice_shown`). The surer one is kept. (Two readings
+        inside one card-shaped region are `_read_twice`'s.)"""
         s = self.settings
         if not masks or len(kept) < 2:
             return kept
@@ -2277,7 +2277,9 @@ class CardReader:
         look (its frame `region`, short side `w` px, long side `ratio` x that), are one
         card read twice: the region is no larger than one card of their width
         (`one_card_region`) and none of them reaches off it onto more of the look
-        (`off_region_look` on `masks[-1]`, the look's closed mask: a card under it would)."""
+        (`off_region_look` on `masks[-1]`, the look's closed mask: a card under it would).
+        A card read twice at two places apart, each reading in its own region, is
+        `_one_read_twice`'s."""
         s = self.settings
         return bool(masks) and one_card_region(
             w, ratio, [kept[k].width for k in here], SPECS["troetofanten"].aspect,
