@@ -324,9 +324,10 @@ class BackLookSettings:
     merged_depth: float = 0.25  # ... into as many as its outline's notches this x the
     #   width deep say (`notched_cards`: cards larger than those near it, as backs nearer
     #   the camera, are too many by area), by area where it has none (0: by area alone)
-    look_area: float = 1.0  # the share of a card's area a back's look covers, for counting
-    #   the backs of a merged region (the profile's `look_area`, measured on the teach photo,
-    #   replaces it),
+    look_area: float | None = None  # the share of a card's area a back's look covers, for
+    #   counting the backs of a merged region (the profile's `look_area`, measured on the
+    #   teach photo, replaces it; None: not measured, counted in whole cards and no region
+    #   parted by `part_close`),
     area_range: tuple[float, float] = (0.4, 1.2)  # ... used only within these (beyond:
     #   the region touches another back in the teach photo)
     bleed: float = 2.5  # a taught look covering over this many cards around the taught back
@@ -373,7 +374,8 @@ class BackLookSettings:
     confidence: float = 0.7  # the confidence a back found so gets
     part_close: float = 0.1  # a region that is no back, no backs side by side and no strip
     #   is looked at again closed over this x the width only (a whole back and the strip of
-    #   the next one under a card, joined across a gap narrower than `close`)
+    #   the next one under a card, joined across a gap narrower than `close`), only with
+    #   `look_area` measured (0: off)
     under: float = 0.5  # a back found by a strip lies under cards: at least this share of
     #   its frame off the strip lies under the cards read or shows the look (put on bare
     #   table, it would show whole): else the strip is the back itself, seen flat, and
@@ -754,13 +756,15 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     shape and it fills it, or when it is a strip along a card's side beside a card read (a
     back under it: its centre is then put a card's size from the strip's outer edge); a
     region of 1.6-4.5 backs' looks (`look_area`) is split, when it is no longer than its
-    backs end to end (`merged_long`). The region's own colours must match the taught
-    back's (`min_match`) and, shown whole, split from a merged region or a strip seen flat
-    (`under`), hold its colours other than the main one (`min_second`), and its pixels of
-    the back's colours match the taught back's mix of them (`own_mix`, `look_mix`); a back
-    shown whole over a face-up card's key point read (`key_inside`) is left out, and so is
-    a region holding as many backs read as it would add (`held`). `pixels`: `look_pixels`
-    of this photo, where the caller has it."""
+    backs end to end (`merged_long`); any other region but one longer than that is looked
+    at again closed less (`part_close`, with `look_area` measured).
+    The region's own colours must match the taught back's (`min_match`) and, shown whole,
+    split from a merged region or a strip seen flat (`under`), hold its colours other than
+    the main one (`min_second`), and its pixels of the back's colours match the taught
+    back's mix of them (`own_mix`, `look_mix`); a back shown whole over a face-up card's
+    key point read (`key_inside`) is left out, and so is a region holding as many backs
+    read as it would add (`held`). `pixels`: `look_pixels` of this photo, where the
+    caller has it."""
     from vision.cards.geometry import SPECS
     from vision.cards.read import _frames_mask, back_piece, inside_frame, nearest, rect_sides
 
@@ -801,7 +805,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
         short, es, long_, el = rect_sides(rect)
         fill = a / max(short * long_, 1.0)
         c = np.array([cx, cy])
-        cards = a / (s.look_area * spec.aspect * w * w)  # (in backs' looks)
+        cards = a / ((s.look_area or 1.0) * spec.aspect * w * w)  # (in backs' looks)
         found = []  # (centre, angle, width) at scale f
         on_top = True  # the backs found show whole (not a strip under another card)
         whole_look = False  # a strip that is the back itself, seen flat
@@ -822,8 +826,9 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
             found = [(k, np.degrees(np.arctan2(u[1], u[0])), w) for k in ctr]
         elif not (s.strip[0] * w <= short <= s.strip[1] * w and fill >= s.strip_fill
                   and s.strip_long[0] * w <= long_ <= s.strip_long[1] * w):
-            if whole and s.part_close > 0:  # cards the closing joined across a gap
-                #   narrower than it: closed less, its parts again
+            if whole and s.part_close > 0 and s.look_area is not None:  # cards the
+                #   closing joined across a gap narrower than it: closed less, its parts
+                #   again
                 k = max(3, int(round(s.part_close * w)) | 1)
                 raw = pixels[1][y0:y0 + bh, x0:x0 + bw] & (blob * 255)
                 raw = cv2.morphologyEx(raw, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
