@@ -296,7 +296,7 @@ def _face_up(image, centres):
     out = []
     for c in centres:
         fr = _card(image, c, (235, 235, 235))
-        out.append(CardPiece("elephant-3", 0.9, fr[0], fr, 35.0, float(CARD_W)))
+        out.append(CardPiece("elephant-3", 0.9, fr[0], fr, 0.0, float(CARD_W)))
     return out
 
 
@@ -640,7 +640,7 @@ def test_unlike_backs_drops_backs_of_one_minor_colour_of_the_look(colour, ring, 
     _card(image, (400, 300), colour, ring)
     if shown < 1:  # a face-up card over all of it but its left `shown`
         fr = _card(image, (400 + shown * CARD_W, 300), (235, 235, 235))
-        pieces.append(CardPiece("elephant-3", 0.9, fr[0], fr, 35.0, float(CARD_W)))
+        pieces.append(CardPiece("elephant-3", 0.9, fr[0], fr, 0.0, float(CARD_W)))
     back = back_piece((400.0, 300.0), 0.0, float(CARD_W), 0.6)
     out = unlike_backs(image, pieces + [back], _taught_look(),
                        replace(BACK_LOOK, own_mix=own_mix))
@@ -674,7 +674,7 @@ def test_unlike_backs_keeps_a_bordered_backs_strip(shown, kept):
     _bordered(image, (400, 300), 10)
     if shown < 1:
         fr = _card(image, (400 + shown * CARD_W, 300), (235, 235, 235))
-        pieces.append(CardPiece("elephant-3", 0.9, fr[0], fr, 35.0, float(CARD_W)))
+        pieces.append(CardPiece("elephant-3", 0.9, fr[0], fr, 0.0, float(CARD_W)))
     back = back_piece((400.0, 300.0), 0.0, float(CARD_W), 0.6)
     out = unlike_backs(image, pieces + [back], look)
     assert out[:len(pieces)] == pieces and len(out) == len(pieces) + kept
