@@ -324,9 +324,10 @@ class BackLookSettings:
     merged_depth: float = 0.25  # ... into as many as its outline's notches this x the
     #   width deep say (`notched_cards`: cards larger than those near it, as backs nearer
     #   the camera, are too many by area), by area where it has none (0: by area alone)
-    look_area: float = 1.0  # the share of a card's area a back's look covers, for counting
-    #   the backs of a merged region (the profile's `look_area`, measured on the teach photo,
-    #   replaces it),
+    look_area: float | None = None  # the share of a card's area a back's look covers, for
+    #   counting the backs of a merged region (the profile's `look_area`, measured on the
+    #   teach photo, replaces it; None: not measured, counted in whole cards and no region
+    #   parted by `part_close`),
     area_range: tuple[float, float] = (0.4, 1.2)  # ... used only within these (beyond:
     #   the region touches another back in the teach photo)
     bleed: float = 2.5  # a taught look covering over this many cards around the taught back
@@ -373,10 +374,13 @@ class BackLookSettings:
     confidence: float = 0.7  # the confidence a back found so gets
     part_close: float = 0.1  # a region that is no back, no backs side by side and no strip
     #   is looked at again closed over this x the width only (a whole back and the strip of
-    #   the next one under a card, joined across a gap narrower than `close`)
+    #   the next one under a card, joined across a gap narrower than `close`), only with
+    #   `look_area` measured (0: off)
     under: float = 0.5  # a back found by a strip lies under cards: at least this share of
     #   its frame off the strip lies under the cards read or shows the look (put on bare
-    #   table, it would show whole): else the strip is the back itself, seen flat
+    #   table, it would show whole): else the strip is the back itself, seen flat, and
+    #   must show the back's whole design as one shown whole does (`min_second`, `own_mix`:
+    #   a one-coloured pen or box edge beside a card is none)
     key_inside: float = 0.9  # a back found whole (or split from a merged region) must not
     #   cover the key point (the corner index, which shows) of a face-up card read: none
     #   inside its frame shrunk to this (1: not checked)
@@ -728,7 +732,8 @@ def hidden_share(found, f: float, cover: np.ndarray, hit: np.ndarray, q: np.ndar
     """The share of a back's frame (`found`: centre, angle of its u axis in degrees, width,
     at scale `f`) off its strip (the outline `q`) that lies under the cards read (`cover`,
     uint8 at scale `f`) or shows the look (`hit`): about 1 for a back under a card, about 0
-    for one put on bare table (0 where nothing of it lies off the strip)."""
+    for one put on bare table (1 where nothing of it lies off the strip: nothing says it
+    lies on top)."""
     from vision.cards.geometry import SPECS
     from vision.cards.read import _frames_mask, card_frame
 
@@ -751,12 +756,14 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     shape and it fills it, or when it is a strip along a card's side beside a card read (a
     back under it: its centre is then put a card's size from the strip's outer edge); a
     region of 1.6-4.5 backs' looks (`look_area`) is split, when it is no longer than its
-    backs end to end (`merged_long`). The region's own colours must match the taught
-    back's (`min_match`) and, shown whole or split from a merged region, hold its colours
-    other than the main one (`min_second`), and its pixels of the back's colours match the
-    taught back's mix of them (`own_mix`, `look_mix`); a back shown whole over a face-up
-    card's key point read (`key_inside`) is left out, and so is a region holding as many
-    backs read as it would add (`held`). `pixels`: `look_pixels` of this photo, where the
+    backs end to end (`merged_long`); any other region but one longer than that is looked
+    at again closed less (`part_close`, with `look_area` measured).
+    The region's own colours must match the taught back's (`min_match`) and, shown whole,
+    split from a merged region or a strip seen flat (`under`), hold its colours other than
+    the main one (`min_second`), and its pixels of the back's colours match the taught
+    back's mix of them (`own_mix`, `look_mix`); a back shown whole over a face-up card's
+    key point read (`key_inside`) is left out, and so is a region holding as many backs
+    read as it would add (`held`). `pixels`: `look_pixels` of this photo, where the
     caller has it."""
     from vision.cards.geometry import SPECS
     from vision.cards.read import _frames_mask, back_piece, inside_frame, nearest, rect_sides
@@ -798,9 +805,10 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
         short, es, long_, el = rect_sides(rect)
         fill = a / max(short * long_, 1.0)
         c = np.array([cx, cy])
-        cards = a / (s.look_area * spec.aspect * w * w)  # (in backs' looks)
+        cards = a / ((s.look_area or 1.0) * spec.aspect * w * w)  # (in backs' looks)
         found = []  # (centre, angle, width) at scale f
         on_top = True  # the backs found show whole (not a strip under another card)
+        whole_look = False  # a strip that is the back itself, seen flat
         if whole_back(short, long_, fill, cards, w, s):
             found = [(c, np.degrees(np.arctan2(es[1], es[0])), short)]
         elif s.merged[0] <= cards <= s.merged[1] and fill >= s.merged_fill \
@@ -818,8 +826,9 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
             found = [(k, np.degrees(np.arctan2(u[1], u[0])), w) for k in ctr]
         elif not (s.strip[0] * w <= short <= s.strip[1] * w and fill >= s.strip_fill
                   and s.strip_long[0] * w <= long_ <= s.strip_long[1] * w):
-            if whole and s.part_close > 0 and pixels[1] is not None:  # cards the closing
-                #   joined across a gap narrower than it: closed less, its parts again
+            if whole and s.part_close > 0 and s.look_area is not None:  # cards the
+                #   closing joined across a gap narrower than it: closed less, its parts
+                #   again
                 k = max(3, int(round(s.part_close * w)) | 1)
                 raw = pixels[1][y0:y0 + bh, x0:x0 + bw] & (blob * 255)
                 raw = cv2.morphologyEx(raw, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
@@ -856,16 +865,18 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
                                               f, hit.shape, 1.0)
                 if hidden_share(found[0], f, cover_mask, hit, q) < s.under:
                     found = [(c, ang, w)]  # nothing there to hide it: the strip is the
-                    #   card itself, seen flat (a low camera squashes a back lying whole)
+                    #   card itself, seen flat (a low camera squashes a back lying whole):
+                    whole_look = True  # its whole design shows (`min_second`, `own_mix`)
         if not found or (s.held and held_backs(q, pieces + out, f, at) >= len(found)):
             continue
         sub = hsv[y0:y0 + bh, x0:x0 + bw]
         common = np.minimum(_coarse(_look_hist(sub, blob, s.bins)), coarse0)
+        design = on_top or whole_look  # (its whole design shows)
         if float(common.sum()) < s.min_match or (
-                on_top and s.min_second > 0 and float(common.sum() - common.flat[main0])
+                design and s.min_second > 0 and float(common.sum() - common.flat[main0])
                 < s.min_second * (1.0 - float(coarse0.flat[main0]))):
             continue
-        if on_top and s.own_mix > 0:
+        if design and s.own_mix > 0:
             mix = look_mix(pixels[2], look) if mix is None else mix
             if unlike_mix(sub, (blob > 0) & (pixels[1][y0:y0 + bh, x0:x0 + bw] > 0), mix, s):
                 continue

@@ -1169,3 +1169,31 @@ def test_design_regions_a_back_seen_from_a_low_camera(squash, found):
                          np.full(3, 0.9 * w))  # read foreshortened too)
     assert any(np.hypot(*(g[0] - c)) < 0.15 * W for g in got) == found, \
         [np.round(g[0]) for g in got]
+
+
+@pytest.mark.parametrize("shown,flat_strip,card", [
+    (0.7, True, False),  # 0.7 of its width beside the card on it (its region 0.68 x the
+    #                      width across, 2.26 x as long): a strip of a back under a card,
+    #                      no card there
+    (0.7, False, True),  # the strip's bound not asked (flat_shape's window alone): a card,
+    #                      0.16 widths off the back
+    (1.0, True, True),  # the whole back: a card
+])
+def test_look_alike_regions_a_strip_beside_a_card_is_no_flat_back(shown, flat_strip, card):
+    """`flat_shape` takes a rectangle up to 2.3 x as long as wide for a back seen from a low
+    camera, but only where its short side is wider than a strip (`strip_across[1]`)."""
+    img = table(11)
+    colour, stripe = DESIGNS[1]
+    w = 2 * W  # (a close-up: its outline not rounded off at half size)
+    known = draw_back(img, (80.0, 110.0), 0.0, w, colour, stripe)  # a back read
+    draw_back(img, (300.0, 130.0), 0.0, w, colour, stripe)
+    faces = [draw_face(img, (80.0 + 90 * k, 290.0), 0.0, w) for k in range(3)]
+    if shown < 1.0:  # a face-up card over its right part
+        faces.append(draw_face(img, (300.0 + shown * w, 130.0), 0.0, w))
+    c = np.array([300.0 - (1.0 - shown) * w / 2, 130.0])  # the shown part's centre
+    s = READ if flat_strip else replace(READ, strip_across=(READ.strip_across[0], 0.0))
+    centres = np.array([[80.0, 110.0]] + [fr.mean(axis=0) for fr in faces])
+    got = look_alike_regions(img, [known], centres, np.full(len(centres), float(w)), s,
+                             faces=faces)
+    assert any(np.hypot(*(g[0] - c)) < 0.15 * W for g in got) == card, \
+        [np.round(g[0]) for g in got]

@@ -296,7 +296,7 @@ def _face_up(image, centres):
     out = []
     for c in centres:
         fr = _card(image, c, (235, 235, 235))
-        out.append(CardPiece("elephant-3", 0.9, fr[0], fr, 35.0, float(CARD_W)))
+        out.append(CardPiece("elephant-3", 0.9, fr[0], fr, 0.0, float(CARD_W)))
     return out
 
 
@@ -456,6 +456,31 @@ def test_look_backs_keeps_a_strip_with_nothing_to_hide_it_in_place(under, at_str
     assert (np.hypot(*(out[0].center - (400, 300))) < 0.15 * CARD_W) == at_strip
 
 
+@pytest.mark.parametrize("ring, checked, found", [
+    (True, True, 1),  # a back seen flat: its design's ring shows, it is a back
+    (False, True, 0),  # a pen or a box edge of the back's main colour alone beside a card:
+    #                    no back's design (`min_second`), as one shown whole is asked
+    (False, False, 1),  # not asked (`min_second`, `own_mix` 0): it was a back
+])
+def test_look_backs_asks_a_strip_seen_flat_for_the_whole_design(ring, checked, found):
+    from vision.cards.pieces import CardPiece
+    from vision.teach_cards import BACK_LOOK, look_backs
+
+    image = np.full((600, 800, 3), (120, 140, 150), np.uint8)
+    cv2.rectangle(image, (370, 286), (430, 314), BACK_NAVY, -1)  # a strip, nothing to hide
+    if ring:  # the rest of a card: the back itself, seen flat
+        cv2.ellipse(image, (400, 300), (18, 8), 0, 0, 360, BACK_RING, 3)
+    pieces = []
+    for c in ((440, 380), (150, 150), (650, 480)):  # a card below it, to one side
+        fr = _card(image, c, (235, 235, 235))
+        pieces.append(CardPiece("elephant-3", 0.9, fr[0], fr, 0.0, float(CARD_W)))
+    s = BACK_LOOK if checked else replace(BACK_LOOK, min_second=0.0, own_mix=0.0)
+    out = look_backs(image, pieces, _taught_look(), s)
+    assert len(out) == found
+    if found:
+        assert np.hypot(*(out[0].center - (400, 300))) < 0.15 * CARD_W
+
+
 @pytest.mark.parametrize("part_close, found", [
     (None, 2),  # closed less, the region parts: the whole back, and the back under the card
     (0.0, 0),  # not parted: one square region, no back, no two and no strip
@@ -483,11 +508,36 @@ def test_look_backs_parts_a_back_and_a_strip_the_closing_joined(part_close, foun
     fr = across(288, (235, 235, 235))  # ... under a face-up card from y 258
     pieces = [CardPiece("elephant-3", 0.9, fr[1], fr, 90.0, float(CARD_W))]
     pieces += _face_up(image, [(150, 150), (650, 480)])
-    s = BACK_LOOK if part_close is None else replace(BACK_LOOK, part_close=part_close)
+    s = replace(BACK_LOOK, look_area=1.0)  # (as if measured: parted only then)
+    s = s if part_close is None else replace(s, part_close=part_close)
     out = look_backs(image, pieces, _taught_look(), s)
     assert len(out) == found, [np.round(p.center) for p in out]
     for want in [(400, 200), (400, 270)][:found]:
         assert min(np.hypot(*(p.center - want)) for p in out) < 0.25 * CARD_W
+
+
+@pytest.mark.parametrize("square, found", [
+    (False, 1),  # a whole back alone
+    (True, 1),  # a square of the back's blue 10 px below it: the closing joins them into no
+    #             back; parted, one part is a back and it is kept (asking two parts to be
+    #             backs, else none, lost a true back each on e2-1421, e2-1422 and the
+    #             held-out e2-1427 and gained none: not done)
+])
+def test_look_backs_keeps_a_back_parted_from_a_square(square, found):
+    from vision.teach_cards import BACK_LOOK, look_backs
+
+    image = np.full((600, 800, 3), (120, 140, 150), np.uint8)
+    h = CARD_W * 91 / 59
+    frame = np.array([[400 - h / 2, 170], [400 + h / 2, 170], [400 + h / 2, 230],
+                      [400 - h / 2, 230]])  # a whole back lying across, down to y 230
+    cv2.fillConvexPoly(image, np.round(frame).astype(np.int32), BACK_NAVY)
+    cv2.circle(image, (400, 200), int(CARD_W * 0.3), BACK_RING, 3)
+    if square:
+        cv2.rectangle(image, (385, 240), (415, 270), BACK_NAVY, -1)
+    pieces = _face_up(image, [(150, 150), (650, 480), (150, 480)])
+    out = look_backs(image, pieces, _taught_look(), replace(BACK_LOOK, look_area=1.0))
+    assert len(out) == found, [np.round(p.center) for p in out]
+
 
 
 @pytest.mark.parametrize("key_inside, found", [
@@ -590,7 +640,7 @@ def test_unlike_backs_drops_backs_of_one_minor_colour_of_the_look(colour, ring, 
     _card(image, (400, 300), colour, ring)
     if shown < 1:  # a face-up card over all of it but its left `shown`
         fr = _card(image, (400 + shown * CARD_W, 300), (235, 235, 235))
-        pieces.append(CardPiece("elephant-3", 0.9, fr[0], fr, 35.0, float(CARD_W)))
+        pieces.append(CardPiece("elephant-3", 0.9, fr[0], fr, 0.0, float(CARD_W)))
     back = back_piece((400.0, 300.0), 0.0, float(CARD_W), 0.6)
     out = unlike_backs(image, pieces + [back], _taught_look(),
                        replace(BACK_LOOK, own_mix=own_mix))
@@ -624,7 +674,7 @@ def test_unlike_backs_keeps_a_bordered_backs_strip(shown, kept):
     _bordered(image, (400, 300), 10)
     if shown < 1:
         fr = _card(image, (400 + shown * CARD_W, 300), (235, 235, 235))
-        pieces.append(CardPiece("elephant-3", 0.9, fr[0], fr, 35.0, float(CARD_W)))
+        pieces.append(CardPiece("elephant-3", 0.9, fr[0], fr, 0.0, float(CARD_W)))
     back = back_piece((400.0, 300.0), 0.0, float(CARD_W), 0.6)
     out = unlike_backs(image, pieces + [back], look)
     assert out[:len(pieces)] == pieces and len(out) == len(pieces) + kept
@@ -866,11 +916,13 @@ def test_look_area_measures_a_back_tapped_on_a_hole_of_its_look():
     assert len(found) == 1 and np.hypot(*(found[0].center - frame.mean(axis=0))) < 0.25 * CARD_W
 
 
-@pytest.mark.parametrize("measured, found", [
-    (True, 2),  # two bordered backs side by side: 2 x 0.64 of a card's look, two backs
-    (False, 0),  # counted in whole cards (1.28: no whole back, not two): none
+@pytest.mark.parametrize("measured, part, found", [
+    (True, 0.0, 2),  # two bordered backs side by side: 2 x 0.64 of a card's look, two backs
+    (False, 0.0, 0),  # counted in whole cards (1.28: no whole back, not two): none
+    (True, None, 2),  # as shipped: counted so, the region is two backs (not parted)
+    (False, None, 0),  # as shipped, not measured: not parted closed less either: none
 ])
-def test_look_backs_counts_merged_backs_by_the_taught_look_area(measured, found):
+def test_look_backs_counts_merged_backs_by_the_taught_look_area(measured, part, found):
     from dataclasses import replace
 
     from vision.teach_cards import BACK_LOOK, back_look, look_area, look_backs
@@ -884,8 +936,9 @@ def test_look_backs_counts_merged_backs_by_the_taught_look_area(measured, found)
     _bordered_back(image, (400, 326))  # on its border, end to end: one region
     s = replace(BACK_LOOK, look_area=look_area(teach, (200, 200), CARD_W, look)) \
         if measured else BACK_LOOK
-    out = look_backs(image, pieces, look, replace(s, part_close=0.0))  # (the region counted
-    #   as it is: not parted closed less, which finds the two by their borders)
+    if part is not None:  # (the region counted as it is: not parted closed less)
+        s = replace(s, part_close=part)
+    out = look_backs(image, pieces, look, s)
     assert len(out) == found
     got = sorted(float(p.center[1]) for p in out)
     for g, want in zip(got, (250, 326)[:found], strict=True):
@@ -918,6 +971,7 @@ def test_taught_reader_searches_the_look_only_when_it_singles_out_the_back(share
     assert out[:2] == pieces and len(out) == 2 + looks
 
 
+@pytest.mark.parametrize("part", [0.0, None])  # `part_close` off; as shipped
 @pytest.mark.parametrize("share, found", [
     ("taught", 2),  # the bordered back's share measured on its teach photo (0.64): two
     #                 touching bordered backs count as two
@@ -926,15 +980,17 @@ def test_taught_reader_searches_the_look_only_when_it_singles_out_the_back(share
     (None, 0),  # not measured (a profile from before): whole cards too
     (3.4, 0),  # over bleed: the look is not searched for
 ])
-def test_taught_reader_counts_merged_backs_by_the_profile_look_area(share, found,
+def test_taught_reader_counts_merged_backs_by_the_profile_look_area(share, found, part,
                                                                      monkeypatch):
     """From teaching to scoring: the share teaching measures on the teach photo, saved in
-    the profile, is the unit the taught reader counts a merged region's backs in (the
-    region counted as it is: `part_close` off)."""
+    the profile, is the unit the taught reader counts a merged region's backs in; as
+    shipped, a region counted in whole cards (the share not measured or out of range) is
+    not parted closed less (`part_close`) either."""
     import vision.teach_cards as tc
     from vision.teach_cards import back_look, look_area, taught_reader
 
-    monkeypatch.setattr(tc, "BACK_LOOK", replace(tc.BACK_LOOK, part_close=0.0))
+    if part is not None:  # (the region counted as it is)
+        monkeypatch.setattr(tc, "BACK_LOOK", replace(tc.BACK_LOOK, part_close=part))
 
     class Reader:  # the reader's part taught_reader wraps
         classifier = FakeCards(None, None)

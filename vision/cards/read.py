@@ -148,7 +148,9 @@ class ReadSettings:
     flat_shape: tuple[float, float] = (2.3, 0.8)  # or up to this x its short one where the
     #   short side is at most this x the cards' width: a back lying across a low camera's
     #   view, its width foreshortened (2.23 x, 0.77 x on edition 2's committed 0002); a
-    #   pile shifted half a card along makes such a rectangle a card wide
+    #   pile shifted half a card along makes such a rectangle a card wide. Its short side
+    #   must be wider than `strip_across[1]`: a back under a card showing 0.67-0.7 of its
+    #   width is a strip (`look_strips`), not a card 0.15 widths off
     look_fill: float = 0.65  # and it fills this share of its rectangle (a medallion whose
     #   colours the table shares bites into it; where no back was read the classifier
     #   checks it)
@@ -822,7 +824,8 @@ def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
     of each of the rectangle's two sides)) of every other region that fills `fill` of its
     rectangle (a card partly under another, for `end_backs`). `flat`: (longest ratio, most
     short side x the width): a longer rectangle is a card too where its short side is
-    foreshortened (`flat_shape`)."""
+    foreshortened (`flat_shape`), though wider than a strip of a card under another
+    (`strip_across`)."""
     s = settings
     f = scale
     width = float(np.min(widths))
@@ -851,7 +854,7 @@ def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
         ratio = long_ / max(short, 1.0)
         if filled and lo * near <= short <= hi * near and shape[0] <= ratio and (
                 ratio <= shape[1] or flat is not None and ratio <= flat[0]
-                and short <= flat[1] * near):
+                and s.strip_across[1] * near < short <= flat[1] * near):
             out.append(((centre + 0.5) / f - 0.5, ang, short / f, long_ / short))
         elif filled and piles and s.pile_width[0] * near <= short <= s.pile_width[1] * near \
                 and shape[0] <= long_ / near <= shape[1] and \
@@ -1033,19 +1036,13 @@ def shown_off(mask: np.ndarray, a: np.ndarray, b: np.ndarray, faces: np.ndarray,
     face-up cards read (`faces`, uint8 at scale `f`): a card read at two places is one
     stretch of look (its parts off each other's frame share it, summing to about 1), a
     pile of two shows both cards' look there (about 2). None where less than `seen` of
-    either part lies off the face-up cards."""
-    fa = _frames_mask([a], f, mask.shape, 1.0) > 0
-    fb = _frames_mask([b], f, mask.shape, 1.0) > 0
+    either part lies off the face-up cards (`off_region_look` both ways)."""
     free = faces == 0
     out = []
-    for one, other in ((fa, fb), (fb, fa)):
-        off = one & ~other
-        n = int(np.count_nonzero(off))
-        shown = off & free
-        m = int(np.count_nonzero(shown))
-        if not n or m < seen * n:
+    for one, other in ((a, b), (b, a)):
+        if off_region_look(free, one, other, f, grow=1.0) < seen:
             return None
-        out.append(float(np.count_nonzero(mask[shown])) / m)
+        out.append(off_region_look(mask, one, other, f, free, 1.0))
     return out[0], out[1]
 
 
@@ -1079,13 +1076,18 @@ def shift_positions(text: str, scale: float, offset: np.ndarray) -> str:
     return AT_POSITION.sub(one, text)
 
 
-def off_region_look(mask: np.ndarray, frame: np.ndarray, region: np.ndarray, f: float) -> float:
+def off_region_look(mask: np.ndarray, frame: np.ndarray, region: np.ndarray, f: float,
+                    free: np.ndarray | None = None, grow: float = 1.05) -> float:
     """The share of the card `frame` ((4, 2) photo corners) lying off the card-shaped
-    `region` (its frame, grown by 5 %) that the backs' look covers (`mask`, at scale `f`):
-    about 0 for a card's second reading shifted off it onto the table, most of it where a
-    card under it shows (0 where nothing of `frame` lies off `region`)."""
+    `region` (its frame, grown `grow` x: by 5 %) that the backs' look covers (`mask`, at
+    scale `f`): about 0 for a card's second reading shifted off it onto the table, most of
+    it where a card under it shows (0 where nothing of `frame` lies off `region`). `free`
+    (bool at scale `f`): only what lies where it is set counts (`shown_off`: off the
+    face-up cards read)."""
     off = (_frames_mask([frame], f, mask.shape, 1.0) > 0) & \
-        (_frames_mask([region], f, mask.shape, 1.05) == 0)
+        (_frames_mask([region], f, mask.shape, grow) == 0)
+    if free is not None:
+        off &= free
     n = int(np.count_nonzero(off))
     return float(np.count_nonzero(mask[off])) / n if n else 0.0
 
@@ -2259,7 +2261,8 @@ class CardReader:
         """`kept` less the backs that are another back read again at a second place: turned
         alike (`twice_turn`, modulo a half turn), their centres within `twice_reach` widths,
         and the backs' look (`masks`) covering too little of what each shows off the other
-        (`shown_off` summing under `twice_shown`). The surer one is kept."""
+        (`shown_off` summing under `twice_shown`). The surer one is kept. (Two readings
+        inside one card-shaped region are `_read_twice`'s.)"""
         s = self.settings
         if not masks or len(kept) < 2:
             return kept
@@ -2337,7 +2340,9 @@ class CardReader:
         look (its frame `region`, short side `w` px, long side `ratio` x that), are one
         card read twice: the region is no larger than one card of their width
         (`one_card_region`) and none of them reaches off it onto more of the look
-        (`off_region_look` on `masks[-1]`, the look's closed mask: a card under it would)."""
+        (`off_region_look` on `masks[-1]`, the look's closed mask: a card under it would).
+        A card read twice at two places apart, each reading in its own region, is
+        `_one_read_twice`'s."""
         s = self.settings
         return bool(masks) and one_card_region(
             w, ratio, [kept[k].width for k in here], SPECS["troetofanten"].aspect,
