@@ -127,6 +127,9 @@ class MauerSettings:
     # over at least `glare_min_seen` unsaturated rings (0: off), those farther than
     # `glare_trim` robust deviations left out of the second fit; the board's white from its
     # unsaturated fields with that light taken off too (session 12)
+    glare_retry: bool = True  # no board found with a glare spot in the photo: the whole
+    # search once more on the photo with the spot's light taken off (`without_glare`; its
+    # halo had washed the fields out of the blob map)
     glare_widths: tuple[float, ...] = tuple(np.round(np.arange(0.3, 3.01, 0.1), 2))
     glare_min_seen: int = 12
     glare_trim: float = 3.0
@@ -1324,14 +1327,38 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
         for job in jobs:
             job.cancel()  # a pass not yet started and not needed
     if not views:
+        if glares and s.glare_retry:  # the whole search once more, the spots' light off
+            view = find_board(without_glare(image_bgr, small, glares, s), board,
+                              replace(s, glare_retry=False))
+            return None if view is None else replace(view, glares=_full_size(glares, f))
         return None
     # passes saw different blobs: judge their boards on the photo itself
     best = views[0] if len(views) == 1 else max(
         views, key=lambda v: field_contrast(lab, S @ v.H, board)
         + s.colour_weight * _colour_evidence(lab, S @ v.H, board))
     return replace(best, P=camera_from_homography(best.H, (w, h)),  # for the chosen one only
-                   glares=tuple(((cx / f, cy / f), (ax / f, bx / f), ang)
-                                for (cx, cy), (ax, bx), ang in glares))
+                   glares=_full_size(glares, f))
+
+
+def _full_size(glares, f: float) -> tuple:
+    """`glare_spots`' spots found on a copy reduced by `f`, in the photo's px."""
+    return tuple(((cx / f, cy / f), (ax / f, bx / f), ang) for (cx, cy), (ax, bx), ang in glares)
+
+
+def without_glare(image_bgr: np.ndarray, small: np.ndarray, glares, s: MauerSettings
+                  ) -> np.ndarray:
+    """The photo with its glare spots' light (`vision.area.remove_glare` on the reduced copy
+    `small`, in which `glares` were found) taken off: the light it took off each pixel of
+    the copy (its largest channel's, linear), enlarged and taken off every channel."""
+    from vision.area import remove_glare
+    from vision.preprocess import linear_to_srgb, srgb_to_linear
+
+    clean = remove_glare(small, s.glare_area, glares)
+    g = (srgb_to_linear(small.astype(np.float32) / 255.0, 2.2)
+         - srgb_to_linear(clean.astype(np.float32) / 255.0, 2.2)).max(axis=2)
+    g = cv2.resize(g, image_bgr.shape[1::-1], interpolation=cv2.INTER_LINEAR)
+    lin = srgb_to_linear(image_bgr.astype(np.float32) / 255.0, 2.2) - g[..., None]
+    return np.round(255.0 * linear_to_srgb(lin, 2.2)).astype(np.uint8)
 
 
 def board_blobs(view: BoardView, board: Board, s: MauerSettings, maps: BlobMap) -> np.ndarray:

@@ -119,3 +119,65 @@ def test_pawns_under_a_lamps_glare():
 
     assert lost(mauer.SETTINGS) <= 3
     assert lost(dataclasses.replace(mauer.SETTINGS, glare_min_seen=0)) >= 5
+
+
+@pytest.mark.parametrize("level,radius", [
+    (120, 60.0),  # a mid-grey table, a spot of 60 px
+    (60, 45.0),  # a dark table, a smaller spot (`remove_glare` leaves 20-25 levels of its
+    #              steep halo on a dark surface)
+])
+def test_without_glare_takes_the_spot_off(level, radius):
+    """A lamp's spot (`vision.light_eval.add_spot`) on a flat, lightly textured photo: found
+    on the reduced copy, most of its light taken off the full size photo in its halo; the
+    photo far from it unchanged."""
+    from vision.area import glare_spots
+    from vision.light_eval import add_spot
+
+    rng = np.random.default_rng(5)
+    flat = np.clip(level + rng.normal(0, 3, (480, 640, 1)), 0, 255).repeat(3, axis=2)
+    flat = flat.astype(np.uint8)
+    lit = add_spot(flat, (320, 240), radius)
+    small = cv2.resize(lit, (320, 240), interpolation=cv2.INTER_AREA)
+    spots = glare_spots(small, mauer.SETTINGS.glare_area)
+    assert len(spots) == 1
+    out = mauer.without_glare(lit, small, spots, mauer.SETTINGS)
+    yy, xx = np.mgrid[0:480, 0:640]
+    d = mauer.GlareLight.distance(mauer._full_size(spots, 0.5),
+                                  np.column_stack([xx.ravel(), yy.ravel()])).reshape(480, 640)
+    halo = (d > 1.3) & (d < 2.5)
+    added = np.median(lit[halo].astype(int) - flat[halo])
+    assert added >= 15  # (there was light to take)
+    assert np.median(np.abs(out[halo].astype(int) - flat[halo])) <= 0.4 * added
+    far = d > 4.0
+    assert np.abs(out[far].astype(int) - lit[far]).max() <= 1
+
+
+def test_no_board_retried_without_glare_only_with_a_spot(monkeypatch):
+    """The search once more on the photo with the spot's light off only where a glare spot
+    was found and no board: an empty table without glare is searched once."""
+    calls = []
+    real = mauer.without_glare
+    monkeypatch.setattr(mauer, "without_glare", lambda *a: calls.append(1) or real(*a))
+    table = np.full((480, 640, 3), 90, np.uint8)
+    assert mauer.find_board(table, BOARD, dataclasses.replace(mauer.SETTINGS, threads=False)) \
+        is None
+    assert calls == []
+
+
+@pytest.mark.slow
+def test_board_under_a_spot_found_once_its_light_is_off():
+    """Committed 0016 under `vision.light_eval`'s glare (the spot over the board's middle
+    washes its fields out of the blob map): no board without the retry, the true one
+    (within 8 px) with it."""
+    from vision.light_eval import glare, photo_rng
+
+    photo = ROOT / "datasets" / "scenes" / "mauerhuepfer" / "mauerhuepfer-e1-s1-0016.jpg"
+    truth = json.loads(photo.with_suffix(".json").read_text())
+    lit = glare(cv2.imread(str(photo)), photo_rng(photo.name, "glare"))
+    lit = cv2.imdecode(cv2.imencode(".jpg", lit, [cv2.IMWRITE_JPEG_QUALITY, 90])[1],
+                       cv2.IMREAD_COLOR)
+    s = dataclasses.replace(mauer.SETTINGS, threads=False)
+    assert mauer.find_board(lit, BOARD, dataclasses.replace(s, glare_retry=False)) is None
+    view = mauer.find_board(lit, BOARD, s)
+    assert view is not None and view.glares
+    assert np.abs(view.corners - np.array(truth["area"])).max() < 8.0
