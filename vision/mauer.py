@@ -1615,26 +1615,26 @@ class GlareLight:
         n_edge = max(1, round(s.glare_edge_weight * seen.sum()))
         y = np.append(srgb_to_linear(np.clip(low[seen], 0, 255) / 255.0), np.full(n_edge, edge))
         dd = np.append(d[seen] ** 2, np.ones(n_edge))
+        widths = np.asarray(s.glare_widths, np.float64)
+        E = np.exp(-dd[None] / (2 * widths[:, None] ** 2))  # (T, N): the lobe of each width
         keep = np.ones(len(y), bool)
-        best = None
-        for _ in range(2):
-            best = None
-            for t in s.glare_widths:
-                e = np.exp(-dd / (2 * t * t))
-                X = np.column_stack([np.ones(len(y)), e])
-                coef, *_ = np.linalg.lstsq(X[keep], y[keep], rcond=None)
-                if coef[1] <= 0:
-                    continue
-                res = y - X @ coef
-                err = float(np.sum(res[keep] ** 2))
-                if best is None or err < best[0]:
-                    best = (err, t, coef, res)
-            if best is None:
+        for _ in range(2):  # y = a + b E per width, least squares over the kept rings
+            k = keep.astype(np.float64)
+            n, sy = k.sum(), k @ y
+            se, see, sey = E @ k, (E * E) @ k, E @ (k * y)
+            det = n * see - se * se
+            b = np.where(det > 1e-12, (n * sey - se * sy) / np.where(det > 1e-12, det, 1.0),
+                         0.0)
+            a = (sy - b * se) / n
+            res = y[None] - a[:, None] - b[:, None] * E
+            err = np.where(b > 0, (res * res) @ k, np.inf)
+            i = int(np.argmin(err))
+            if not np.isfinite(err[i]):
                 return None
-            res = best[3]
-            mad = float(np.median(np.abs(res[keep] - np.median(res[keep])))) + 1e-6
-            keep = np.abs(res) <= s.glare_trim * 1.4826 * mad
-        _, t, (_, amp), _ = best
+            r = res[i]
+            mad = float(np.median(np.abs(r[keep] - np.median(r[keep])))) + 1e-6
+            keep = np.abs(r) <= s.glare_trim * 1.4826 * mad
+        t, amp = float(widths[i]), float(b[i])
         grid = np.linspace(0.0, 4.0 * t, 41)
         return cls(tuple(spots), grid, amp * np.exp(-grid ** 2 / (2 * t * t)))
 
