@@ -121,6 +121,19 @@ class MauerSettings:
     glare_area: AreaSettings = AreaSettings("cloth", 0.0, 0)  # only its glare_* thresholds
     # are read: a lamp's round reflection (`vision.area.glare_spots` on the 640 px copy;
     # none on the 60 committed and fresh photos in ordinary light, 38 of 50 under our glare)
+    # A glare spot's light is taken off the pawns' colour samples (`GlareLight`): the light
+    # it adds to the board's surface around the track fields, fitted as a smooth lobe
+    # A exp(-d^2 / 2 t^2) of the elliptical distance d from the spot (t from `glare_widths`)
+    # over at least `glare_min_seen` unsaturated rings (0: off), those farther than
+    # `glare_trim` robust deviations left out of the second fit; the board's white from its
+    # unsaturated fields with that light taken off too (session 12)
+    glare_retry: bool = True  # no board found with a glare spot in the photo: the whole
+    # search once more on the photo with the spot's light taken off (`without_glare`; its
+    # halo had washed the fields out of the blob map)
+    glare_widths: tuple[float, ...] = tuple(np.round(np.arange(0.3, 3.01, 0.1), 2))
+    glare_min_seen: int = 12
+    glare_trim: float = 3.0
+    glare_edge_weight: float = 0.25  # the core's edge counts as this share of the rings
     glare_grow: float = 1.5  # track fields within this x a spot's core ellipse are unknown to
     # a fit (neither with nor without their blob; 0: off): the true board lost to one
     # stretched over the seen part of the board (session 11)
@@ -360,12 +373,14 @@ def camera_from_homography(H: np.ndarray, size: tuple[int, int]) -> np.ndarray:
 class BoardView:
     """A located board. corners: (4, 2) image px in the board file's order (0, 0), (w, 0),
     (w, h), (0, h); H: 3x3 mm -> image px; P: 3x4 (x, y, z mm, z down) -> image px;
-    score: board evidence 0-1."""
+    score: board evidence 0-1; glares: a lamp's glare spots in the photo (`glare_spots`'
+    ((cx, cy), (axis, axis), degrees), full size px), read off the pawns' colours."""
 
     corners: np.ndarray
     H: np.ndarray
     P: np.ndarray
     score: float
+    glares: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -1312,12 +1327,38 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
         for job in jobs:
             job.cancel()  # a pass not yet started and not needed
     if not views:
+        if glares and s.glare_retry:  # the whole search once more, the spots' light off
+            view = find_board(without_glare(image_bgr, small, glares, s), board,
+                              replace(s, glare_retry=False))
+            return None if view is None else replace(view, glares=_full_size(glares, f))
         return None
     # passes saw different blobs: judge their boards on the photo itself
     best = views[0] if len(views) == 1 else max(
         views, key=lambda v: field_contrast(lab, S @ v.H, board)
         + s.colour_weight * _colour_evidence(lab, S @ v.H, board))
-    return replace(best, P=camera_from_homography(best.H, (w, h)))  # for the chosen one only
+    return replace(best, P=camera_from_homography(best.H, (w, h)),  # for the chosen one only
+                   glares=_full_size(glares, f))
+
+
+def _full_size(glares, f: float) -> tuple:
+    """`glare_spots`' spots found on a copy reduced by `f`, in the photo's px."""
+    return tuple(((cx / f, cy / f), (ax / f, bx / f), ang) for (cx, cy), (ax, bx), ang in glares)
+
+
+def without_glare(image_bgr: np.ndarray, small: np.ndarray, glares, s: MauerSettings
+                  ) -> np.ndarray:
+    """The photo with its glare spots' light (`vision.area.remove_glare` on the reduced copy
+    `small`, in which `glares` were found) taken off: the light it took off each pixel of
+    the copy (its largest channel's, linear), enlarged and taken off every channel."""
+    from vision.area import remove_glare
+    from vision.preprocess import linear_to_srgb, srgb_to_linear
+
+    clean = remove_glare(small, s.glare_area, glares)
+    g = (srgb_to_linear(small.astype(np.float32) / 255.0, 2.2)
+         - srgb_to_linear(clean.astype(np.float32) / 255.0, 2.2)).max(axis=2)
+    g = cv2.resize(g, image_bgr.shape[1::-1], interpolation=cv2.INTER_LINEAR)
+    lin = srgb_to_linear(image_bgr.astype(np.float32) / 255.0, 2.2) - g[..., None]
+    return np.round(255.0 * linear_to_srgb(lin, 2.2)).astype(np.uint8)
 
 
 def board_blobs(view: BoardView, board: Board, s: MauerSettings, maps: BlobMap) -> np.ndarray:
@@ -1508,16 +1549,108 @@ _DISC = _disc()
 N_FEATURES = 3 * 9 + 3 + len(KINDS) + len(PAWN_COLOURS)
 
 
-def white_reference(image_bgr: np.ndarray, view: BoardView, board: Board) -> np.ndarray:
-    """BGR of the empty track fields (median over fields of each field's bright half): the
-    board's own white, used to balance colours."""
+def white_reference(image_bgr: np.ndarray, view: BoardView, board: Board,
+                    s: MauerSettings = SETTINGS) -> tuple[np.ndarray, GlareLight | None]:
+    """(BGR of the empty track fields (median over fields of each field's bright half): the
+    board's own white, used to balance colours; the view's glare spots' light
+    (`GlareLight.from_fields`) or None). Under a glare spot the white is that of the
+    fields with its light taken off."""
     fields, _ = _field_array(board)
     r = 0.6 * board.field_radius_mm
     pts = (fields[:, None, :] + r * _DISC[None]).reshape(-1, 2)
     px = _bilinear(image_bgr, apply_h(view.H, pts)).reshape(
         len(fields), len(_DISC), 3)
     per_field = np.percentile(px, 70, axis=1)
-    return np.maximum(np.median(per_field, axis=0), 1.0)
+    light = None
+    if view.glares and s.glare_min_seen > 0:
+        ring = _ring((0.0, 0.0), 1.3 * board.field_radius_mm, 1.5 * board.field_radius_mm, 12)
+        around = _bilinear(image_bgr, apply_h(view.H, (fields[:, None, :] + ring[None])
+                                              .reshape(-1, 2))).reshape(len(fields), len(ring), 3)
+        light = GlareLight.from_board(view.glares, median(around.min(axis=2), axis=1),
+                                      apply_h(view.H, fields), s)
+    if light is not None:  # (a saturated field under the light: its white is unknown)
+        xy = apply_h(view.H, fields)
+        known = (per_field.max(axis=1) < 250) | (light.at(xy) <= 0)
+        per_field = light.off(per_field, xy)[known] if known.any() else per_field
+    return np.maximum(np.median(per_field, axis=0), 1.0), light
+
+
+@dataclass(frozen=True)
+class GlareLight:
+    """A lamp's glare spots' light over the board: `light(d)` (linear light, 0-1 of white)
+    at the elliptical distance d from the nearest spot (`glare_distance`: 1 on its core),
+    interpolated over `d` (ring centres) -> `g`, 0 beyond."""
+
+    spots: tuple
+    d: np.ndarray
+    g: np.ndarray
+
+    @staticmethod
+    def distance(spots, xy: np.ndarray) -> np.ndarray:
+        return np.min([glare_distance(xy[:, 0], xy[:, 1], sp) for sp in spots], axis=0)
+
+    @classmethod
+    def from_board(cls, spots, low: np.ndarray, xy: np.ndarray, s: MauerSettings
+                   ) -> GlareLight | None:
+        """From the board's surface around the track fields (`low` (F,): the median lowest
+        channel, levels, of a ring just outside each field at `xy` (F, 2) px; the fields'
+        own white is often saturated without any glare). A spot adds about the same light
+        to every channel, falling off smoothly from its centre (a specular lobe): the
+        rings' lowest channel (linear) is fitted as the surface's own level plus
+        A exp(-d^2 / 2 t^2) of the distance d (least squares over a ladder of t, the rings
+        farther than `glare_trim` robust deviations from the first fit left out once); the
+        saturated rings are left out (their light is unknown). The spot often covers most
+        of the board, so no ring can be taken as unlit. None with too few rings seen or no
+        light found."""
+        from vision.preprocess import srgb_to_linear
+
+        d = cls.distance(spots, xy)
+        seen = low < 250
+        if seen.sum() < s.glare_min_seen:
+            return None
+        # (and the core's own edge: there the lowest channel is `glare_core` by definition,
+        # weighed as `glare_edge_weight` rings; the rings near the core are often saturated
+        # and the lobe's tail alone leaves its height and the surface's level unsure)
+        edge = float(srgb_to_linear(np.float64(s.glare_area.glare_core) / 255.0))
+        n_edge = max(1, round(s.glare_edge_weight * seen.sum()))
+        y = np.append(srgb_to_linear(np.clip(low[seen], 0, 255) / 255.0), np.full(n_edge, edge))
+        dd = np.append(d[seen] ** 2, np.ones(n_edge))
+        widths = np.asarray(s.glare_widths, np.float64)
+        E = np.exp(-dd[None] / (2 * widths[:, None] ** 2))  # (T, N): the lobe of each width
+        keep = np.ones(len(y), bool)
+        for _ in range(2):  # y = a + b E per width, least squares over the kept rings
+            k = keep.astype(np.float64)
+            n, sy = k.sum(), k @ y
+            se, see, sey = E @ k, (E * E) @ k, E @ (k * y)
+            det = n * see - se * se
+            b = np.where(det > 1e-12, (n * sey - se * sy) / np.where(det > 1e-12, det, 1.0),
+                         0.0)
+            a = (sy - b * se) / n
+            res = y[None] - a[:, None] - b[:, None] * E
+            err = np.where(b > 0, (res * res) @ k, np.inf)
+            i = int(np.argmin(err))
+            if not np.isfinite(err[i]):
+                return None
+            r = res[i]
+            mad = float(np.median(np.abs(r[keep] - np.median(r[keep])))) + 1e-6
+            keep = np.abs(r) <= s.glare_trim * 1.4826 * mad
+        t, amp = float(widths[i]), float(b[i])
+        grid = np.linspace(0.0, 4.0 * t, 41)
+        return cls(tuple(spots), grid, amp * np.exp(-grid ** 2 / (2 * t * t)))
+
+    def at(self, xy: np.ndarray) -> np.ndarray:
+        """(N,) the spots' light (linear, 0-1) at `xy` (N, 2) px."""
+        return np.interp(self.distance(self.spots, xy), self.d, self.g, right=0.0)
+
+    def off(self, bgr: np.ndarray, xy: np.ndarray) -> np.ndarray:
+        """BGR levels (N, 3) sampled at `xy` (N, 2) px with the spots' light taken off
+        (saturated samples as they are)."""
+        from vision.preprocess import linear_to_srgb, srgb_to_linear
+
+        lin = srgb_to_linear(np.clip(bgr, 0, 255) / 255.0) - self.at(xy)[:, None]
+        # (a saturated sample's light is unknown: left white, as an empty field reads,
+        # rather than made a grey that reads as a pawn)
+        return np.where(bgr.min(axis=1, keepdims=True) >= 250, bgr, 255.0 * linear_to_srgb(lin))
 
 
 def spot_features(image_bgr: np.ndarray, view: BoardView, board: Board,
@@ -1527,7 +1660,7 @@ def spot_features(image_bgr: np.ndarray, view: BoardView, board: Board,
     median L*, a*, b* of a ring on the board just outside the field (the local light); then
     the spot kind and the area colour one-hot."""
     sp = spots(board)
-    white = white_reference(image_bgr, view, board)
+    white, light = white_reference(image_bgr, view, board, s)
     img = image_bgr  # uint8: `_bilinear` gives the same float64 as from a float32 copy
     feats = np.zeros((len(sp), N_FEATURES), np.float32)
     centres = np.array([[q.x, q.y] for q in sp])
@@ -1535,7 +1668,11 @@ def spot_features(image_bgr: np.ndarray, view: BoardView, board: Board,
     for k, (z, r) in enumerate(zip(s.heights_mm, radii, strict=True)):
         pts = (centres[:, None, :] + r * _DISC[None]).reshape(-1, 2)
         pts3 = np.column_stack([pts, np.full(len(pts), -z)])
-        px = _bilinear(img, project(view.P, pts3)) / white * 200.0
+        xy = project(view.P, pts3)
+        px = _bilinear(img, xy)
+        if light is not None:
+            px = light.off(px, xy)
+        px = px / white * 200.0
         px = np.clip(px, 0, 255).astype(np.uint8).reshape(len(sp), len(_DISC), 3)
         lab = cv2.cvtColor(px, cv2.COLOR_BGR2LAB).astype(np.float32)
         L, a, b = lab[..., 0] / 255.0, (lab[..., 1] - 128) / 64.0, (lab[..., 2] - 128) / 64.0
@@ -1555,8 +1692,11 @@ def spot_features(image_bgr: np.ndarray, view: BoardView, board: Board,
     # the light around the spot (a shadow band darkens a field, not only a black pawn)
     ring = _ring((0.0, 0.0), 1.3 * board.field_radius_mm, 1.5 * board.field_radius_mm, 12)
     pts = (centres[:, None, :] + ring[None]).reshape(-1, 2)
-    px = _bilinear(img, apply_h(view.H, pts)) / white * 200.0
-    px = np.clip(px, 0, 255).astype(np.uint8).reshape(len(sp), len(ring), 3)
+    xy = apply_h(view.H, pts)
+    px = _bilinear(img, xy)
+    if light is not None:
+        px = light.off(px, xy)
+    px = np.clip(px / white * 200.0, 0, 255).astype(np.uint8).reshape(len(sp), len(ring), 3)
     lab = cv2.cvtColor(px, cv2.COLOR_BGR2LAB).astype(np.float32)
     feats[:, 27] = median(lab[..., 0], axis=1) / 255.0
     feats[:, 28] = median(lab[..., 1] - 128, axis=1) / 64.0
