@@ -1612,8 +1612,9 @@ class GlareLight:
         # weighed as `glare_edge_weight` rings; the rings near the core are often saturated
         # and the lobe's tail alone leaves its height and the surface's level unsure)
         edge = float(srgb_to_linear(np.float64(s.glare_area.glare_core) / 255.0))
-        n_edge = max(1, round(s.glare_edge_weight * seen.sum()))
-        y = np.append(srgb_to_linear(np.clip(low[seen], 0, 255) / 255.0), np.full(n_edge, edge))
+        n_edge = round(s.glare_edge_weight * seen.sum())  # (weight 0: off)
+        rings = srgb_to_linear(np.clip(low[seen], 0, 255) / 255.0)
+        y = np.append(rings, np.full(n_edge, edge))
         dd = np.append(d[seen] ** 2, np.ones(n_edge))
         widths = np.asarray(s.glare_widths, np.float64)
         E = np.exp(-dd[None] / (2 * widths[:, None] ** 2))  # (T, N): the lobe of each width
@@ -1634,7 +1635,11 @@ class GlareLight:
             r = res[i]
             mad = float(np.median(np.abs(r[keep] - np.median(r[keep])))) + 1e-6
             keep = np.abs(r) <= s.glare_trim * 1.4826 * mad
+            keep[len(rings):] = True  # (the core's edge stays: trimmed with the rings, a
+            # lobe pinned by nothing could rise far above white near the spot)
         t, amp = float(widths[i]), float(b[i])
+        if (amp * np.exp(-d[seen] ** 2 / (2 * t * t)) > rings + 0.1).any():
+            return None  # brighter on some ring than that ring is: no such light
         grid = np.linspace(0.0, 4.0 * t, 41)
         return cls(tuple(spots), grid, amp * np.exp(-grid ** 2 / (2 * t * t)))
 
