@@ -1244,7 +1244,7 @@ def _field_array(board: Board) -> tuple[np.ndarray, float]:
 
 def find_board(image_bgr: np.ndarray, board: Board | None = None,
                s: MauerSettings = SETTINGS, maps: BlobMap | Future | Later | None = None,
-               ) -> BoardView | None:
+               _glares=None) -> BoardView | None:
     """Locate the board in a BGR photo by its track fields (light discs) and its coloured
     start areas: a `BoardView`, or None when nothing looks like the board. First a search
     on a reduced copy (`search_long_side`), its fit refined and scored on the full size
@@ -1254,7 +1254,9 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
     convincing) with
     looser shape limits (fields merged with the track's connecting lines, glare); the
     better fit wins. `maps`: `blob_map(image_bgr, s)` when the caller already
-    made it (or a `Future` of it: `run_beside`)."""
+    made it (or a `Future` of it: `run_beside`). `_glares`: the glare spots already found
+    on the same photo's reduced copy (the retry's: its copy, their light taken off, shows
+    none, yet the fields under them stay unknown)."""
 
     board = board or board_for()
     h, w = image_bgr.shape[:2]
@@ -1268,7 +1270,10 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
         balanced = apply_gains(small, light_gains(small, s.colour_balance))
         lab[..., 1:] = cv2.cvtColor(balanced, cv2.COLOR_BGR2LAB)[..., 1:]
     S = np.diag([f, f, 1.0])
-    glares = glare_spots(small, s.glare_area) if s.glare_grow > 0 else []
+    if _glares is not None:
+        glares = _glares
+    else:
+        glares = glare_spots(small, s.glare_area) if s.glare_grow > 0 else []
     views = []
     if 0 < s.search_long_side < min(s.blob_long_side, max(h, w)):
         # the reduced search's fit, refined at full size: kept when convincing
@@ -1329,7 +1334,7 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
     if not views:
         if glares and s.glare_retry:  # the whole search once more, the spots' light off
             view = find_board(without_glare(image_bgr, small, glares, s), board,
-                              replace(s, glare_retry=False))
+                              replace(s, glare_retry=False), _glares=glares)
             return None if view is None else replace(view, glares=_full_size(glares, f))
         return None
     # passes saw different blobs: judge their boards on the photo itself
