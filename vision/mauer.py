@@ -135,7 +135,8 @@ class MauerSettings:
     glare_trim: float = 3.0
     glare_edge_weight: float = 0.25  # the core's edge counts as this share of the rings
     glare_grow: float = 1.5  # track fields within this x a spot's core ellipse are unknown to
-    # a fit (neither with nor without their blob; 0: off): the true board lost to one
+    # a fit (neither with nor without their blob; 0: off, the spots still found for the
+    # colours' correction and the retry): the true board lost to one
     # stretched over the seen part of the board (session 11)
     small_blob_frac: float = 0.45  # a blob under this x a field's diameter there (the
     # fit's local scale, both board axes) is no field's: it does not count against a fit as
@@ -1021,8 +1022,8 @@ def _fit_score(det: np.ndarray, fields: np.ndarray, H: np.ndarray, pitch_mm: flo
 def _glared(H: np.ndarray, fields: np.ndarray, glares, grow: float) -> np.ndarray | None:
     """(F,) bool: the fields (mm) under H (mm -> the spots' px) within `grow` x a glare
     spot's core ellipse (`vision.area.glare_distance` of `glare_spots`' spots, as
-    `remove_glare` measures it); None without spots."""
-    if not glares:
+    `remove_glare` measures it); None without spots or with `grow` 0 (off)."""
+    if not glares or grow <= 0:
         return None
     p = apply_h(H, fields)
     out = np.zeros(len(fields), bool)
@@ -1270,10 +1271,8 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
         balanced = apply_gains(small, light_gains(small, s.colour_balance))
         lab[..., 1:] = cv2.cvtColor(balanced, cv2.COLOR_BGR2LAB)[..., 1:]
     S = np.diag([f, f, 1.0])
-    if _glares is not None:
-        glares = _glares
-    else:
-        glares = glare_spots(small, s.glare_area) if s.glare_grow > 0 else []
+    # (found with `glare_grow` 0 too: the colours' correction and the retry read them)
+    glares = glare_spots(small, s.glare_area) if _glares is None else _glares
     views = []
     if 0 < s.search_long_side < min(s.blob_long_side, max(h, w)):
         # the reduced search's fit, refined at full size: kept when convincing

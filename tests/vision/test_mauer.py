@@ -289,6 +289,7 @@ def test_fit_score_leaves_fields_under_glare_out():
     assert mauer._fit_score(seen[:, :2], fields, H, pitch) == pytest.approx(1 - unknown.mean())
     assert mauer._fit_score(seen[:, :2], fields, H, pitch, None, unknown) == pytest.approx(1.0)
     assert mauer._glared(H, fields, [], 1.0) is None
+    assert mauer._glared(H, fields, glares, 0.0) is None  # glare_grow 0: off
 
 
 def test_fit_score_counts_every_field_when_glare_covers_most():
