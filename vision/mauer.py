@@ -130,6 +130,10 @@ class MauerSettings:
     glare_retry: bool = True  # no board found with a glare spot in the photo: the whole
     # search once more on the photo with the spot's light taken off (`without_glare`; its
     # halo had washed the fields out of the blob map)
+    glare_off_heights: tuple[float, ...] = (0.0,)  # the sample planes (of `heights_mm`)
+    # the glare light is taken off: the footprint only. A lamp's reflection lies on the
+    # glossy board, not on the matte pawns' body and head (light_eval's synthetic glare
+    # lights the whole photo, pawns too: it would reward all three)
     glare_widths: tuple[float, ...] = tuple(np.round(np.arange(0.3, 3.01, 0.1), 2))
     glare_min_seen: int = 12
     glare_trim: float = 3.0
@@ -1679,7 +1683,7 @@ def spot_features(image_bgr: np.ndarray, view: BoardView, board: Board,
         pts3 = np.column_stack([pts, np.full(len(pts), -z)])
         xy = project(view.P, pts3)
         px = _bilinear(img, xy)
-        if light is not None:
+        if light is not None and z in s.glare_off_heights:
             px = light.off(px, xy)
         px = px / white * 200.0
         px = np.clip(px, 0, 255).astype(np.uint8).reshape(len(sp), len(_DISC), 3)

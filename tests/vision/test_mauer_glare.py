@@ -99,9 +99,10 @@ def test_glare_light_off(bgr, d, kept):
 @pytest.mark.slow
 def test_pawns_under_a_lamps_glare():
     """A committed photo under `vision.light_eval`'s glare (its spot over the middle of the
-    board): with the spot's light taken off the pawns' colours, 3 of its 16 pawns are lost;
-    without (`glare_min_seen` 0), 6 were (the halo's pawns read
-    as empty or as another colour)."""
+    board): with the spot's light taken off the pawns' footprint samples, 4 of its 16 pawns
+    are lost (3 with it taken off their body and head too: `glare_off_heights`, which this
+    synthetic glare, lighting the pawns as well, rewards); without (`glare_min_seen` 0), 6
+    were (the halo's pawns read as empty or as another colour)."""
     from vision.light_eval import glare, photo_rng
 
     photo = ROOT / "datasets" / "scenes" / "mauerhuepfer" / "mauerhuepfer-e1-s1-0013.jpg"
@@ -116,7 +117,7 @@ def test_pawns_under_a_lamps_glare():
         r = mauer.read_mauer(lit, BOARD, s=s, with_dice=False)
         return sum((want - Counter((p["label"], p["position"]) for p in r.pieces)).values())
 
-    assert lost(mauer.SETTINGS) <= 3
+    assert lost(mauer.SETTINGS) <= 4
     assert lost(dataclasses.replace(mauer.SETTINGS, glare_min_seen=0)) >= 5
 
 
