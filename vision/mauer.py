@@ -1554,15 +1554,20 @@ def _disc(n_rings: int = 3, per: int = 10) -> np.ndarray:
 
 
 _DISC = _disc()
+# the board's surface just outside a field, x its radius: the local light of a spot
+# (`spot_features`) and the glare's light around the track fields (`white_reference`)
+_FIELD_RING = _ring((0.0, 0.0), 1.3, 1.5, 12)
 N_FEATURES = 3 * 9 + 3 + len(KINDS) + len(PAWN_COLOURS)
 
 
 def white_reference(image_bgr: np.ndarray, view: BoardView, board: Board,
-                    s: MauerSettings = SETTINGS) -> tuple[np.ndarray, GlareLight | None]:
+                    s: MauerSettings = SETTINGS, around: np.ndarray | None = None
+                    ) -> tuple[np.ndarray, GlareLight | None]:
     """(BGR of the empty track fields (median over fields of each field's bright half): the
     board's own white, used to balance colours; the view's glare spots' light
-    (`GlareLight.from_fields`) or None). Under a glare spot the white is that of the
-    fields with its light taken off."""
+    (`GlareLight.from_board`) or None). Under a glare spot the white is that of the
+    fields with its light taken off. `around`: (F, len(_FIELD_RING), 3) the photo's BGR on
+    each track field's ring when the caller sampled it already (`spot_features`)."""
     fields, _ = _field_array(board)
     r = 0.6 * board.field_radius_mm
     pts = (fields[:, None, :] + r * _DISC[None]).reshape(-1, 2)
@@ -1571,13 +1576,14 @@ def white_reference(image_bgr: np.ndarray, view: BoardView, board: Board,
     per_field = np.percentile(px, 70, axis=1)
     light = None
     if view.glares and s.glare_min_seen > 0:
-        ring = _ring((0.0, 0.0), 1.3 * board.field_radius_mm, 1.5 * board.field_radius_mm, 12)
-        around = _bilinear(image_bgr, apply_h(view.H, (fields[:, None, :] + ring[None])
-                                              .reshape(-1, 2))).reshape(len(fields), len(ring), 3)
-        light = GlareLight.from_board(view.glares, median(around.min(axis=2), axis=1),
-                                      apply_h(view.H, fields), s)
-    if light is not None:  # (a saturated field under the light: its white is unknown)
         xy = apply_h(view.H, fields)
+        if around is None:
+            ring = board.field_radius_mm * _FIELD_RING
+            around = _bilinear(image_bgr, apply_h(view.H, (fields[:, None, :] + ring[None])
+                                                  .reshape(-1, 2))).reshape(len(fields),
+                                                                            len(ring), 3)
+        light = GlareLight.from_board(view.glares, median(around.min(axis=2), axis=1), xy, s)
+    if light is not None:  # (a saturated field under the light: its white is unknown)
         known = (per_field.max(axis=1) < 250) | (light.at(xy) <= 0)
         per_field = light.off(per_field, xy)[known] if known.any() else per_field
     return np.maximum(np.median(per_field, axis=0), 1.0), light
@@ -1585,7 +1591,7 @@ def white_reference(image_bgr: np.ndarray, view: BoardView, board: Board,
 
 @dataclass(frozen=True)
 class GlareLight:
-    """A lamp's glare spots' light over the board: `light(d)` (linear light, 0-1 of white)
+    """A lamp's glare spots' light over the board: `at(xy)` (linear light, 0-1 of white)
     at the elliptical distance d from the nearest spot (`glare_distance`: 1 on its core),
     interpolated over `d` (ring centres) -> `g`, 0 beyond."""
 
@@ -1673,10 +1679,16 @@ def spot_features(image_bgr: np.ndarray, view: BoardView, board: Board,
     median L*, a*, b* of a ring on the board just outside the field (the local light); then
     the spot kind and the area colour one-hot."""
     sp = spots(board)
-    white, light = white_reference(image_bgr, view, board, s)
     img = image_bgr  # uint8: `_bilinear` gives the same float64 as from a float32 copy
-    feats = np.zeros((len(sp), N_FEATURES), np.float32)
     centres = np.array([[q.x, q.y] for q in sp])
+    # the light around the spot (a shadow band darkens a field, not only a black pawn); the
+    # track fields' rings (the first spots) read by `white_reference` too
+    ring = board.field_radius_mm * _FIELD_RING
+    ring_xy = apply_h(view.H, (centres[:, None, :] + ring[None]).reshape(-1, 2))
+    ring_px = _bilinear(img, ring_xy)
+    white, light = white_reference(image_bgr, view, board, s,
+                                   ring_px.reshape(len(sp), len(ring), 3)[:len(board.fields)])
+    feats = np.zeros((len(sp), N_FEATURES), np.float32)
     radii = (s.foot_r_mm, 0.85 * s.pawn_radius_mm * 0.7, s.head_r_mm)
     for k, (z, r) in enumerate(zip(s.heights_mm, radii, strict=True)):
         pts = (centres[:, None, :] + r * _DISC[None]).reshape(-1, 2)
@@ -1702,13 +1714,9 @@ def spot_features(image_bgr: np.ndarray, view: BoardView, board: Board,
         feats[:, o + 6] = (sat & (np.abs(hue - 1.45) < 0.4)).mean(axis=1)  # yellow
         feats[:, o + 7] = (sat & (np.abs(hue - 2.5) < 0.6)).mean(axis=1)  # green
         feats[:, o + 8] = chroma.mean(axis=1)
-    # the light around the spot (a shadow band darkens a field, not only a black pawn)
-    ring = _ring((0.0, 0.0), 1.3 * board.field_radius_mm, 1.5 * board.field_radius_mm, 12)
-    pts = (centres[:, None, :] + ring[None]).reshape(-1, 2)
-    xy = apply_h(view.H, pts)
-    px = _bilinear(img, xy)
+    px = ring_px
     if light is not None:
-        px = light.off(px, xy)
+        px = light.off(px, ring_xy)
     px = np.clip(px / white * 200.0, 0, 255).astype(np.uint8).reshape(len(sp), len(ring), 3)
     lab = cv2.cvtColor(px, cv2.COLOR_BGR2LAB).astype(np.float32)
     feats[:, 27] = median(lab[..., 0], axis=1) / 255.0
