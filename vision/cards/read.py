@@ -98,9 +98,10 @@ class ReadSettings:
     no_overlap: float = 1.0  # a piece centred inside this share of a kept one: a duplicate
     width_scales: tuple[float, ...] = (0.55, 0.68, 0.83, 1.0, 1.2, 1.45, 1.75)  # tried
     #                                   around the detector's width (`search_widths`)
-    threads: bool = False  # off by default until a quiet-machine A/B shows a gain (every
-    #   figure so far, at loads 2.45-7.6 on 2 shared cores, showed none or a loss). On:
-    #   where a core is spare (Troetofanten and Magic Rabbit are read on
+    threads: bool = True  # on since the quiet-machine A/B (session 12, load 1.0: wall
+    #   median Troetofanten 130.1 -> 101.1 ms, Magic Rabbit 77.6 -> 62.8, CPU +-10 ms; at
+    #   loads 2.45-7.6 the gate keeps them off, where they showed none or a loss): where a
+    #   core is spare (Troetofanten and Magic Rabbit are read on
     #   one thread): the width search's crops, and the crops `read_crops` and the
     #   corner-index model read, in two halves side by side, one on a helper thread
     #   (`in_halves`, `vision.mauer.run_leaf`), and the photo's key points on two of the
