@@ -903,6 +903,25 @@ def _plausible_many(Hs: np.ndarray, corners_mm: np.ndarray) -> np.ndarray:
     return ok
 
 
+def _projected(xs: np.ndarray, rows) -> tuple[np.ndarray, np.ndarray]:
+    """(x, y) of points (xs, y) under many H, whose rows `rows` hold (h0, h1 * y, h2) each
+    (the products of y made once for two sets of xs): in place, the same operations as
+    `_apply_many`."""
+    (a0, ay, a2), (b0, by, b2), (c0, cy, c2) = rows
+    w = c0 * xs
+    w += cy
+    w += c2
+    u = a0 * xs
+    u += ay
+    u += a2
+    u /= w
+    v = b0 * xs
+    v += by
+    v += b2
+    v /= w
+    return u, v
+
+
 def _quick_scores(Hs: np.ndarray, xy: np.ndarray, fields: np.ndarray, pitch_mm: float,
                   shape: tuple[int, int]) -> np.ndarray:
     """Share of fields landing within 0.3 pitch of some blob, for many H at once (a distance
@@ -930,30 +949,10 @@ def _quick_scores(Hs: np.ndarray, xy: np.ndarray, fields: np.ndarray, pitch_mm: 
         c0, c1, c2 = (Hc[:, 2, i][:, None] for i in range(3))
         # `_apply_many` of the fields and of the points a pitch ahead, x and y apart, in
         # place and with the products of y made once (the same operations, the same numbers)
-        ay, by, cy = a1 * y, b1 * y, c1 * y
-        w0 = c0 * x
-        w0 += cy
-        w0 += c2
-        px = a0 * x
-        px += ay
-        px += a2
-        px /= w0
-        py = b0 * x
-        py += by
-        py += b2
-        py /= w0
-        wa = c0 * xa
-        wa += cy
-        wa += c2
-        dx = a0 * xa
-        dx += ay
-        dx += a2
-        dx /= wa
+        rows = ((a0, a1 * y, a2), (b0, b1 * y, b2), (c0, c1 * y, c2))
+        px, py = _projected(x, rows)
+        dx, dy = _projected(xa, rows)
         dx -= px
-        dy = b0 * xa
-        dy += by
-        dy += b2
-        dy /= wa
         dy -= py
         dx *= dx
         dy *= dy

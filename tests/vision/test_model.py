@@ -31,6 +31,16 @@ def test_committed_classifier_metadata_and_outputs():
     assert clf.predict(crops[:0]).probs.shape == (0, len(clf.classes))
 
 
+def _counting(memo: bool, seed: int, n: int):
+    """A classifier whose model runs are counted (crops per run), and n random crops."""
+    clf = PieceClassifier(MODEL_PATH, threads=1, memo=memo)
+    ran: list[int] = []
+    first_run = clf._run
+    clf._run = lambda crops: ran.append(len(crops)) or first_run(crops)
+    s = clf.crop.size
+    return clf, ran, np.random.default_rng(seed).integers(0, 255, (n, s, s, 3), dtype=np.uint8)
+
+
 @pytest.mark.parametrize("memo, keep, run", [
     (True, True, [6, 3]),  # the second batch: only its 3 crops not read before run; the
     #                        third: none
@@ -38,12 +48,7 @@ def test_committed_classifier_metadata_and_outputs():
     (False, True, [6, 5, 1]),  # a classifier made without `memo` keeps nothing
 ])
 def test_crops_read_again_take_their_kept_rows(memo, keep, run):
-    clf = PieceClassifier(MODEL_PATH, threads=1, memo=memo)
-    ran = []
-    first_run = clf._run
-    clf._run = lambda crops: ran.append(len(crops)) or first_run(crops)
-    s = clf.crop.size
-    crops = np.random.default_rng(3).integers(0, 255, (9, s, s, 3), dtype=np.uint8)
+    clf, ran, crops = _counting(memo, 3, 9)
     want = PieceClassifier(MODEL_PATH, threads=1).predict(crops)
 
     def read():
@@ -64,12 +69,7 @@ def test_crops_read_again_take_their_kept_rows(memo, keep, run):
 
 
 def test_keeping_rows_nested_keeps_its_own_and_gives_the_outer_back():
-    clf = PieceClassifier(MODEL_PATH, threads=1, memo=True)
-    ran = []
-    first_run = clf._run
-    clf._run = lambda crops: ran.append(len(crops)) or first_run(crops)
-    s = clf.crop.size
-    crops = np.random.default_rng(4).integers(0, 255, (4, s, s, 3), dtype=np.uint8)
+    clf, ran, crops = _counting(True, 4, 4)
     with keeping_rows():
         clf.predict(crops[:2])
         with keeping_rows():  # (`second_look`'s reading inside a photo's)
