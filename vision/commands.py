@@ -45,16 +45,9 @@ def register(sub) -> None:
     p.set_defaults(func=cmd_train)
 
 
-def blur_lines(report: dict) -> str:
-    """An evaluation report's split by the photos' blur (`by_photo_blur`), a line each."""
-    return "".join(f"\n  photos {name:16s} {v['scenes']:3d} scenes, {v['facts_exact_count']} "
-                   f"exact, per-piece error {100 * (v['piece_error'] or 0):.2f} %"
-                   for name, v in report.get("by_photo_blur", {}).items())
-
-
 def cmd_evaluate(args: argparse.Namespace) -> int:
     from tablescore.cli import emit
-    from vision.evaluate import confusion_png, evaluate_folder
+    from vision.evaluate import blur_lines, confusion_png, evaluate_folder
     from vision.pipeline import Pipeline, get_pipeline
 
     if args.game == "mauerhuepfer":  # pawns by position and dice: vision/mauer_eval.py

@@ -36,6 +36,16 @@ def photo_blur(truth: dict) -> str | None:
     return "sharp" if sigma <= 0 else BLUR_CLASSES[1] if sigma <= 1.0 else BLUR_CLASSES[2]
 
 
+def blur_lines(report: dict) -> str:
+    """An evaluation report's split by the photos' blur (`by_photo_blur`), a line each."""
+    def error(v: dict) -> str:
+        return "n/a" if v["piece_error"] is None else f"{100 * v['piece_error']:.2f} %"
+
+    return "".join(f"\n  photos {name:16s} {v['scenes']:3d} scenes, {v['facts_exact_count']} "
+                   f"exact, per-piece error {error(v)}"
+                   for name, v in report.get("by_photo_blur", {}).items())
+
+
 @dataclass
 class BlurTable:
     """Scenes, exact scenes, true pieces and wrong pieces (missed, misread or extra) by the

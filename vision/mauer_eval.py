@@ -22,7 +22,7 @@ import numpy as np
 
 from scoring.mauerhuepfer import load_board
 from tablescore.errors import BadInput, TablescoreError
-from vision.evaluate import BlurTable, one_to_one, photo_blur
+from vision.evaluate import BlurTable, blur_lines, one_to_one, photo_blur
 from vision.mauer import read_mauer
 
 
@@ -103,8 +103,6 @@ def evaluate(folder: str | Path, with_dice: bool = True, progress: bool = False)
 
 
 def human_report(report: dict) -> str:
-    from vision.commands import blur_lines
-
     what = "pawns and dice" if report["dice"] else "pawns"
     return (f"mauerhuepfer ({what}): {report['scenes']} scenes, facts exact "
             f"{100 * report['facts_exact']:.1f} %, per-piece error "

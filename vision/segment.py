@@ -61,7 +61,7 @@ class TileSettings:
     # but up to this share of the view: it is the arena's close-up) has its light taken off
     # the view (`remove_glare`) before anything is compared, and its saturated core (every
     # channel at least `glare_core` within 1 + `glare_core_grow` of its ellipse, grown by
-    # `glare_core_grow` tile sides) is left out: its
+    # `glare_core_dilate` tile sides) is left out: its
     # washed-out halo had joined the tiles around it into one blob too big to be a tile
     # (0: off)
     view_glare_max_frac: float = 0.3
@@ -73,7 +73,8 @@ class TileSettings:
     # its median is bare arena too, washed out (the light taken off is an estimate)
     washed_hue: float = 15.0
     washed_chroma: float = 6.0
-    glare_core_grow: float = 0.15
+    glare_core_grow: float = 0.15  # (the ellipse's margin, in its own radii)
+    glare_core_dilate: float = 0.15  # (the core's growth, in tile sides; 0: none)
     bg_diff: float = 30.0  # Lab distance from the local background that counts as foreground
     red_inset: float = 0.01  # inside the arena (inset by this share) the arena colour model
     arena_diff: float = 22.0  # Lab distance from the arena's fitted colour that is a tile
@@ -253,8 +254,10 @@ def without_glare(view: np.ndarray, valid: np.ndarray, area: PlayArea,
         near |= d <= 1.0 + settings.glare_core_grow
         reach |= d <= glare.glare_reach
     core = ((view.min(axis=2) >= glare.glare_core) & near).astype(np.uint8)
-    r = max(1, int(round(settings.glare_core_grow * settings.piece_px)))
-    core = cv2.dilate(core, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+    r = int(round(settings.glare_core_dilate * settings.piece_px))
+    if r:
+        core = cv2.dilate(core, cv2.getStructuringElement(cv2.MORPH_ELLIPSE,
+                                                          (2 * r + 1, 2 * r + 1)))
     return remove_glare(view, glare, spots), valid & (core == 0), reach
 
 

@@ -40,7 +40,7 @@ def test_washed_arena_is_the_arenas_hue_lighter(pixel, in_zone, washed):
     zone = np.zeros((8, 4), bool)
     zone[4:] = in_zone
     got = washed_arena(lab, surface, zone, TILE_SETTINGS)
-    assert got[:4].sum() == 0 or in_zone  # (the surface rows lie outside the zone)
+    assert not got[:4].any()  # nothing outside the zone (the surface rows)
     assert bool(got[4:].all()) == washed and bool(got[4:].any()) == washed
 
 
@@ -71,6 +71,8 @@ def test_a_spot_is_taken_off_and_its_core_left_out():
     for y, x, want in ((148, 148, (60, 180, 60)), (120, 150, RED)):
         assert np.abs(out[y, x].astype(int) - want).sum() < \
             np.abs(lit[y, x].astype(int) - want).sum()
+    _, ok_out, none_out = without_glare(lit, valid, area, TILE_SETTINGS, (0, 100))
+    assert none_out is None and ok_out is valid  # a spot centred off the arena: left alone
     off = replace(TILE_SETTINGS, view_glare_max_frac=0.0)
     same, ok_off, none = without_glare(lit, valid, area, off)
     assert same is lit and ok_off is valid and none is None  # switched off

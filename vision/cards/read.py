@@ -99,7 +99,8 @@ class ReadSettings:
     width_scales: tuple[float, ...] = (0.55, 0.68, 0.83, 1.0, 1.2, 1.45, 1.75)  # tried
     #                                   around the detector's width (`search_widths`)
     threads: bool = True  # on since the quiet-machine A/B (session 12, load 1.0: wall
-    #   median Troetofanten 130.1 -> 101.1 ms, Magic Rabbit 77.6 -> 62.8, CPU +-10 ms; at
+    #   median Troetofanten 130.1 -> 101.1 ms, Magic Rabbit 77.6 -> 62.8; CPU about +10 ms
+    #   in two of three runs, 131.4 -> 141.7 and 77.6 -> 88.3; at
     #   loads 2.45-7.6 the gate keeps them off, where they showed none or a loss): where a
     #   core is spare (Troetofanten and Magic Rabbit are read on
     #   one thread): the width search's crops, and the crops `read_crops` and the
