@@ -466,11 +466,11 @@ def shadow_edge(small_bgr: np.ndarray, settings: AreaSettings, prob: np.ndarray 
 
 def _shade_holds(mean3: np.ndarray, pts: np.ndarray, n: np.ndarray, k: float) -> bool:
     """Whether a lone edge's shade (beyond the points `pts` on its step, along the normal
-    `n`) still holds 6 `k` farther in: the median linear lightness there nearer the
-    shade's (`k` inside) than the lit side's (`k` outside). A narrow band's shadow (an arm,
-    a pole, a cable seen from afar) whose far edge Hough missed is lit again by then; lit
-    as a half-plane, the cloth beyond it would be washed out. Too few points inside the
-    photo that far in (the edge along its border): True."""
+    `n`) still holds 6 `k` farther in: the median log linear lightness (`_LOG_LINEAR`)
+    there nearer the shade's (`k` inside) than the lit side's (`k` outside). A narrow
+    band's shadow (an arm, a pole, a cable seen from afar) whose far edge Hough missed is
+    lit again by then; lit as a half-plane, the cloth beyond it would be washed out. Too
+    few points inside the photo that far in (the edge along its border): True."""
     h, w = mean3.shape[:2]
     at = [np.round(pts + d * k * n).astype(int) for d in (-1.0, 1.0, 6.0)]
     ok = np.logical_and.reduce([(q[:, 0] >= 0) & (q[:, 0] < w) & (q[:, 1] >= 0)
@@ -1238,13 +1238,12 @@ def _rival_colour(best, share, small, lab, cue, settings: AreaSettings, measure=
     return (quad, rival) if rival > share + settings.weak_gain else (best, share)
 
 
-def cast_balanced(small_bgr: np.ndarray, cast: float, strength: float = 1.0) -> np.ndarray:
-    """uint8 BGR `small_bgr` white balanced by its own light (`vision.preprocess.light_gains`,
-    raised to `strength`: 1 in full) where the largest full gain is at least `cast`; itself
+def cast_balanced(small_bgr: np.ndarray, cast: float) -> np.ndarray:
+    """uint8 BGR `small_bgr` white balanced in full by its own light
+    (`vision.preprocess.light_gains`) where the largest gain is at least `cast`; itself
     otherwise."""
     gains = light_gains(small_bgr, 1.0)
-    return apply_gains(small_bgr, gains ** np.float32(strength)) if gains.max() >= cast \
-        else small_bgr
+    return apply_gains(small_bgr, gains) if gains.max() >= cast else small_bgr
 
 
 def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play area",
@@ -1352,7 +1351,7 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
         if settings.retry_balanced > 0 and not balanced_first:
             from dataclasses import replace
 
-            balanced = cast_balanced(image_bgr, 0.0, settings.retry_balanced)
+            balanced = apply_gains(image_bgr, light_gains(image_bgr, settings.retry_balanced))
             try:
                 return find_area(balanced, replace(settings, retry_balanced=0.0,
                                                    enclosed=False), what, game, use_model)

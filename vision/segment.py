@@ -69,8 +69,8 @@ class TileSettings:
     view_glare_ring_max: float = 190.0  # lighter ring (`glare_ring_max`) than the area
     #   stage allows: the spot's own halo and white tiles light the ring 1.5-2 radii out
     # within a spot's reach (`glare_reach`), a pixel of the bare arena's hue (within
-    # `washed_hue` degrees of its median a*b*, chroma at least `washed_chroma`) lighter than
-    # its median is bare arena too, washed out (the light taken off is an estimate)
+    # `washed_hue` degrees of its median a*b*, chroma at least `washed_chroma`) at least as
+    # light as its median is bare arena too, washed out (the light taken off is an estimate)
     washed_hue: float = 15.0
     washed_chroma: float = 6.0
     glare_core_grow: float = 0.15  # (the ellipse's margin, in its own radii)
@@ -265,7 +265,7 @@ def washed_arena(lab: np.ndarray, surface: np.ndarray, zone: np.ndarray,
                  settings: TileSettings) -> np.ndarray:
     """bool mask: the pixels of `zone` (a glare spot's reach) that are bare arena washed out
     by it: of the `surface`'s (the bare arena's) median hue within `washed_hue` degrees, at
-    least `washed_chroma` of chroma, and lighter than its median. `lab`: float32 Lab."""
+    least `washed_chroma` of chroma, and at least as light as its median. `lab`: float32 Lab."""
     if not surface.any() or not zone.any():
         return np.zeros(surface.shape, bool)
     med = np.median(lab[surface], axis=0)
