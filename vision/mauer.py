@@ -1028,11 +1028,7 @@ def _glared(H: np.ndarray, fields: np.ndarray, glares, grow: float) -> np.ndarra
     `remove_glare` measures it); None without spots or with `grow` 0 (off)."""
     if not glares or grow <= 0:
         return None
-    p = apply_h(H, fields)
-    out = np.zeros(len(fields), bool)
-    for spot in glares:
-        out |= glare_distance(p[:, 0], p[:, 1], spot) <= grow
-    return out
+    return GlareLight.distance(glares, apply_h(H, fields)) <= grow
 
 
 def _min_size(blobs: np.ndarray, board: Board, s: MauerSettings) -> np.ndarray | None:
@@ -1335,9 +1331,8 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
             job.cancel()  # a pass not yet started and not needed
     if not views:
         if glares and s.glare_retry:  # the whole search once more, the spots' light off
-            view = find_board(without_glare(image_bgr, small, glares, s), board,
+            return find_board(without_glare(image_bgr, small, glares, s), board,
                               replace(s, glare_retry=False), _glares=glares)
-            return None if view is None else replace(view, glares=_full_size(glares, f))
         return None
     # passes saw different blobs: judge their boards on the photo itself
     best = views[0] if len(views) == 1 else max(
@@ -1560,13 +1555,13 @@ N_FEATURES = 3 * 9 + 3 + len(KINDS) + len(PAWN_COLOURS)
 
 
 def white_reference(image_bgr: np.ndarray, view: BoardView, board: Board,
-                    s: MauerSettings = SETTINGS, around: np.ndarray | None = None
+                    s: MauerSettings, around: np.ndarray
                     ) -> tuple[np.ndarray, GlareLight | None]:
     """(BGR of the empty track fields (median over fields of each field's bright half): the
     board's own white, used to balance colours; the view's glare spots' light
     (`GlareLight.from_board`) or None). Under a glare spot the white is that of the
     fields with its light taken off. `around`: (F, len(_FIELD_RING), 3) the photo's BGR on
-    each track field's ring when the caller sampled it already (`spot_features`)."""
+    each track field's ring (`spot_features` samples it)."""
     fields, _ = _field_array(board)
     r = 0.6 * board.field_radius_mm
     pts = (fields[:, None, :] + r * _DISC[None]).reshape(-1, 2)
@@ -1576,11 +1571,6 @@ def white_reference(image_bgr: np.ndarray, view: BoardView, board: Board,
     light = None
     if view.glares and s.glare_min_seen > 0:
         xy = apply_h(view.H, fields)
-        if around is None:
-            ring = board.field_radius_mm * _FIELD_RING
-            around = _bilinear(image_bgr, apply_h(view.H, (fields[:, None, :] + ring[None])
-                                                  .reshape(-1, 2))).reshape(len(fields),
-                                                                            len(ring), 3)
         light = GlareLight.from_board(view.glares, median(around.min(axis=2), axis=1), xy, s)
     if light is not None:  # (a saturated field under the light: its white is unknown)
         known = (per_field.max(axis=1) < 250) | (light.at(xy) <= 0)
@@ -1622,8 +1612,8 @@ class GlareLight:
         if seen.sum() < s.glare_min_seen:
             return None
         # (and the core's own edge: there the lowest channel is `glare_core` by definition,
-        # weighed as `glare_edge_weight` rings; the rings near the core are often saturated
-        # and the lobe's tail alone leaves its height and the surface's level unsure)
+        # weighed as `glare_edge_weight` x the seen rings; the rings near the core are often
+        # saturated and the lobe's tail alone leaves its height and the surface's level unsure)
         edge = float(srgb_to_linear(np.float64(s.glare_area.glare_core) / 255.0))
         n_edge = round(s.glare_edge_weight * seen.sum())  # (weight 0: off)
         rings = srgb_to_linear(np.clip(low[seen], 0, 255) / 255.0)
