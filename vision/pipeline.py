@@ -791,9 +791,11 @@ def score_photo(source: str | Path | bytes, game: str, options: dict[str, str], 
             raise
         raise type(exc)(f"{exc.message}; {'; '.join(hints)}") from None
     t = time.perf_counter()
-    result["warnings"] += photo_quality(QUALITY_SETTINGS[game], photo.image,
-                                        quality_outline(result, photo.scale), photo.scale,
-                                        card_width(result, photo.scale))
+    qs = QUALITY_SETTINGS[game]  # (the cards' width counts only where `far_card` is set)
+    result["warnings"] += photo_quality(qs, photo.image, quality_outline(result, photo.scale),
+                                        photo.scale,
+                                        card_width(result, photo.scale) if qs.far_card > 0
+                                        else None)
     timings = result["timings_ms"]
     timings["decode"] = round((decoded - started) * 1000, 3)
     timings["quality"] = round((time.perf_counter() - t) * 1000, 3)

@@ -704,7 +704,8 @@ def piece_examples(pipeline, game: str, photo, area, label: str,
     found none, a crop centred on the tap (median piece size, angle 0) that the model must
     not call background."""
     tg = teachable(game)
-    if tg.area_name and "cloth" in tg.area_name:
+    marbles = bool(tg.area_name and "cloth" in tg.area_name)
+    if marbles:
         cand = find_marbles(photo.image, area, MARBLE_SETTINGS)
     else:
         cand = find_tiles(photo.image, area, TILE_SETTINGS)
@@ -758,11 +759,11 @@ def piece_examples(pipeline, game: str, photo, area, label: str,
     # (`pipeline.untaught_crops`: light balanced, marbles also by the cloth's own light):
     # does it know this copy under this light? (`known_p`). With the balance and no cloth,
     # the taught crops are the untaught path's.
-    from vision.pipeline import VISION_GAMES, untaught_crops
+    from vision.pipeline import untaught_crops
 
     rows = [i for i, _, _ in chosen]
-    kind = VISION_GAMES[game].kind if game in VISION_GAMES else ""
-    untaught = pred.probs[rows] if settings.light_balance and kind != "marbles" else \
+    kind = "marbles" if marbles else "tiles"
+    untaught = pred.probs[rows] if settings.light_balance and not marbles else \
         clf.predict(untaught_crops(kind, photo.image, area, centers_pl[rows], sides[rows],
                                    angles[rows], clf.crop)).probs
     return [Example(lab, src, pred.embedding[i].astype(np.float32), colours[i],

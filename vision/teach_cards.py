@@ -735,16 +735,21 @@ def hidden_share(found, f: float, cover: np.ndarray, hit: np.ndarray, q: np.ndar
     for one put on bare table (1 where nothing of it lies off the strip: nothing says it
     lies on top)."""
     from vision.cards.geometry import SPECS
-    from vision.cards.read import _frames_mask, card_frame
+    from vision.cards.read import card_frame, frame_box_mask
 
     c, ang, w = found
     frame = card_frame((np.asarray(c, float) + 0.5) / f - 0.5, ang, w / f,
                        SPECS["troetofanten"].aspect)
-    strip = np.zeros(hit.shape, np.uint8)
-    cv2.drawContours(strip, [q], -1, 1, -1)
-    off = (_frames_mask([frame], f, hit.shape, 1.0) > 0) & (strip == 0)
+    m, (x0, y0) = frame_box_mask(frame, f, hit.shape)  # (its box alone)
+    if not m.size:  # the frame lies off the photo
+        return 1.0
+    box = np.s_[y0:y0 + m.shape[0], x0:x0 + m.shape[1]]
+    strip = np.zeros(m.shape, np.uint8)
+    cv2.drawContours(strip, [q], -1, 1, -1, offset=(-x0, -y0))
+    off = (m > 0) & (strip == 0)
     n = int(np.count_nonzero(off))
-    return float(np.count_nonzero(off & ((cover > 0) | (hit > 0)))) / n if n else 1.0
+    return float(np.count_nonzero(off & ((cover[box] > 0) | (hit[box] > 0)))) / n if n \
+        else 1.0
 
 
 def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
