@@ -140,11 +140,7 @@ def crop_card(image_bgr: np.ndarray, frame, spec: KeySpec,
     """The classifier's (size, size, 3) uint8 BGR crop of `spec`'s box on the piece `frame`
     ((4, 2) corners TL, TR, BR, BL in image pixels), resampled top-down: the box (`crop_box`)
     warped at `oversample` x the size, then area-resized."""
-    n = settings.size * settings.oversample
-    M = cv2.getPerspectiveTransform(_square(n), crop_box(frame, spec)[0])
-    big = cv2.warpPerspective(image_bgr, M, (n, n), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                              borderMode=cv2.BORDER_REPLICATE)
-    return cv2.resize(big, (settings.size, settings.size), interpolation=cv2.INTER_AREA)
+    return crop_cards(image_bgr, [frame], spec, settings)[0]
 
 
 def crop_cards(image_bgr: np.ndarray, frames, spec: KeySpec,

@@ -105,8 +105,8 @@ class ReadSettings:
     #   core is spare (Troetofanten and Magic Rabbit are read on
     #   one thread): the width search's crops, and the crops `read_crops` and the
     #   corner-index model read, in two halves side by side, one on a helper thread
-    #   (`in_halves`, `vision.mauer.run_leaf`), and the photo's key points on two of the
-    #   detector's threads (`read_pieces`); the same readings either way ...
+    #   (`in_halves`, `vision.mauer.run_leaf`), and the photo's key points on at least two
+    #   of the detector's threads (`_key_threads`); the same readings either way ...
     threads_below_load: float = 0.75  # ... while the 1-minute load average per core is under
     #   this: a core idle at least half the time (on loaded shared cores the halves wait for
     #   each other: in one process at load 4-6, forced on, wall +3.5 ms a photo against
@@ -2653,8 +2653,8 @@ class CardReader:
                                               same_place=s.twin_same_place)
             warnings += twins
             pieces = self.settle_backs(image, pieces)
-            if within is None:  # (`kp` as posed; `idx` only extended since)
-                strong = idx[:n_strong]  # (their widths after `refine_poses`)
+            if within is None:  # (`idx` only extended since; `kp.xy` as posed)
+                strong = idx[:n_strong]  # (their key points; widths: `posed_widths`)
                 sure = int(np.count_nonzero((kp.kind == KIND_PIECE) & (kp.score >= s.close_heat)))
                 pieces = self.second_look(image, pieces, np.asarray(searched), posed_widths,
                                           kp.xy[strong], sure)
