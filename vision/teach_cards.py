@@ -89,6 +89,8 @@ class FaceFoldSettings:
     cos: float = 0.45  # cosine to the nearest taught face prototype (not the back's)
     bg: float = 0.56  # P(background) under this (the model undecided: a piece or not)
     bar: float = 0.5  # the reader's `ReadSettings.min_piece_prob` (`face_fold` sets it)
+    rare: int = 3  # no fold onto a kind of which a box holds this many cards or fewer
+    #   (`scoring.labels.TROETO_COUNTS`: 3 mice, 1 mousetrap; `ReadSettings.rare_count`)
 
 
 FACE_FOLD = {"troetofanten": FaceFoldSettings()}
@@ -157,6 +159,12 @@ def fold_faces(part: teach.Profile, classifier, game: str, groups: dict[str, tup
     cos = embedding[ask] @ part.prototypes[faces].T
     near = np.array([part.labels[k] for k in faces])[cos.argmax(axis=1)]
     hit = (total[ask] > rival) & (near == top) & (cos.max(axis=1) >= settings.cos)
+    if settings.rare > 0 and game == "troetofanten":
+        from scoring.labels import TROETO_COUNTS
+
+        rare = {u for u in units if sum(TROETO_COUNTS.get(lab, 0) for lab in groups[u])
+                <= settings.rare}
+        hit &= ~np.isin(top, list(rare))
     if not hit.any():
         return probs
     out = probs.copy()
