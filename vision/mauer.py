@@ -27,9 +27,11 @@ from __future__ import annotations
 import bisect
 import contextlib
 import contextvars
+import ctypes
 import functools
 import math
 import os
+import sys
 import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -179,6 +181,11 @@ class MauerSettings:
     opencv_threads: int = 1  # OpenCV's own worker threads while a photo is read (0: as they
     # are): on the shared 2 cores (load 6) its 2 threads made the reading slower, CPU per
     # photo median 199 -> 167 ms, wall 487 -> 362 ms with 1; the same readings
+    heap_keep_mb: int = 32  # glibc's allocator keeps freed blocks up to this size (and this
+    # much freed memory at its heap's top) for reuse instead of giving them back to the
+    # system (0: as it is): a photo's images (0.3-15 MB) were fresh pages each time, their
+    # page faults about 5 ms of system CPU per photo (2300-2900 faults; 80 so); the process'
+    # whole setting, made once (`keep_heap`), the readings the same (session 13)
     parallel_passes: bool = False  # with `threads`, also the full size search's blob passes
     # side by side: faster on an idle machine, but on the shared 2 cores (load 5-6) the
     # passes' Python parts wait for each other: p90 770 -> 986, 587 -> 698 ms (bench)
@@ -248,6 +255,23 @@ def opencv_threads(n: int):
             _cv_readers -= 1
             if _cv_readers == 0:
                 cv2.setNumThreads(_cv_before)
+
+
+@lru_cache(maxsize=1)
+def keep_heap(mb: int) -> bool:
+    """Ask glibc's malloc (where there is one) to serve blocks under `mb` MB from its heap and
+    to keep up to twice that freed at the heap's top (`mallopt` M_MMAP_THRESHOLD and
+    M_TRIM_THRESHOLD) rather than map fresh pages for every large array and give them back
+    when it is freed: the page faults of each photo's images cost about 5 ms of system CPU.
+    Once per process (the setting is the whole process'); True when it was taken, False
+    with `mb` 0 or no glibc."""
+    if mb <= 0 or not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        return bool(libc.mallopt(-3, mb << 20)) and bool(libc.mallopt(-1, 2 * mb << 20))
+    except (OSError, AttributeError):  # not glibc
+        return False
 
 
 def _spare_core(below: float) -> bool:
@@ -1074,6 +1098,16 @@ def _fit_scores_many(det: np.ndarray, fields: np.ndarray, Hs: np.ndarray,
     return out
 
 
+@lru_cache(maxsize=16)
+def _icp_tolerances(iters: int, tol: tuple[float, float]) -> np.ndarray:
+    """`_icp`'s matching radius per step (share of the pitch), `tol[0]` shrinking to `tol[1]`:
+    (iters,) float64, `np.interp` of the step over the steps made once (one call per step
+    was a tenth of ICP's time)."""
+    out = np.interp(np.arange(iters), [0, max(iters - 1, 1)], list(tol))
+    out.flags.writeable = False
+    return out
+
+
 def _icp(det: np.ndarray, fields: np.ndarray, H: np.ndarray, pitch_mm: float,
          s: MauerSettings, iters: int, affine: int | None = None,
          ) -> tuple[np.ndarray | None, int, float]:
@@ -1085,6 +1119,7 @@ def _icp(det: np.ndarray, fields: np.ndarray, H: np.ndarray, pitch_mm: float,
     affine = iters if affine is None else affine
     ahead_mm = fields + np.array([pitch_mm, 0.0])
     idx = np.arange(len(fields))
+    fracs = _icp_tolerances(iters, s.icp_tol)
     last = None  # the matches the last fit was made from
     matches = None  # (pitch_px, j, dj, mutual) of the current H: kept while H stays
     for it in range(iters):
@@ -1097,12 +1132,12 @@ def _icp(det: np.ndarray, fields: np.ndarray, H: np.ndarray, pitch_mm: float,
             back = np.argmin(d, axis=0)  # mutual nearest neighbours only
             matches = (pitch_px, j, d[idx, j], back[j] == idx)
         pitch_px, j, dj, mutual = matches
-        frac = np.interp(it, [0, max(iters - 1, 1)], list(s.icp_tol))
-        ok = (dj < frac * pitch_px) & mutual
+        ok = (dj < fracs[it] * pitch_px) & mutual
         n = int(ok.sum())
         if n < 6:
             return None, n, 1.0
-        rms = float(np.sqrt(np.mean((dj[ok] / pitch_px[ok]) ** 2)))
+        if it == iters - 1:  # (what it returns: the last step's; the earlier ones unread)
+            rms = float(np.sqrt(np.mean((dj[ok] / pitch_px[ok]) ** 2)))
         key = (it < affine, ok.tobytes(), j[ok].tobytes())
         if key == last:  # converged: the fit of these matches is H already (a refit
             continue  # differs only through the RANSAC threshold's tiny change with H)
@@ -1927,6 +1962,7 @@ def read_mauer(image_bgr: np.ndarray, board: Board | None = None,
                with_dice: bool = True) -> MauerReading:
     """Read a Mauerhuepfer photo ((H, W, 3) uint8 BGR). Raises `vision.errors.AreaNotFound`
     when no board is found and `vision.errors.ModelMissing` without a pawn model."""
+    keep_heap(s.heap_keep_mb)
     with opencv_threads(s.opencv_threads):
         return _read_mauer(image_bgr, board, model, s, with_dice)
 

@@ -2,6 +2,8 @@
 
 import json
 import math
+import platform
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -647,3 +649,37 @@ def test_a_sure_fit_tries_no_alternatives(sure, alternatives, monkeypatch):
     view = M.find_board(img, board, s)
     assert sum(alt) == alternatives
     assert np.abs(view.corners - truth.corners).max() < 4.0
+
+
+@pytest.mark.parametrize("iters", [1, 2, 4, 8])  # alt_iters 4, icp_iters 8, and the edges
+def test_icp_tolerances_are_the_per_step_interp(iters):
+    tol = M.SETTINGS.icp_tol
+    want = [np.interp(it, [0, max(iters - 1, 1)], list(tol)) for it in range(iters)]
+    got = M._icp_tolerances(iters, tol)
+    assert [float(v) for v in got] == [float(v) for v in want]
+    with pytest.raises(ValueError):  # shared between calls: nobody may change it
+        got[0] = 0.0
+
+
+def test_icp_returns_the_last_steps_rms():
+    """`_icp` measures the residual only at its last step: the same as measuring each."""
+    rng = np.random.default_rng(11)
+    fields, pitch = M._field_array(M.board_for())
+    H = np.array([[2.0, 0.1, 30.0], [-0.05, 1.9, 40.0], [1e-5, 2e-5, 1.0]])
+    det = M.apply_h(H, fields) + rng.normal(0, 1.5, (len(fields), 2))
+    H1, n, rms = M._icp(det, fields, H, pitch, M.SETTINGS, 4, affine=0)
+    proj, ahead = M.apply_h(H1, fields), M.apply_h(H1, fields + [pitch, 0.0])
+    d = M._dist(proj[:, None], det[None])
+    j = d.argmin(axis=1)
+    ok = (d[np.arange(len(fields)), j] < 0.3 * M._dist(ahead, proj)) \
+        & (d.argmin(axis=0)[j] == np.arange(len(fields)))
+    assert n == int(ok.sum()) and n > 40
+    assert 0.0 < rms < 0.05
+
+
+def test_keep_heap_is_off_at_0_and_made_once():
+    assert M.keep_heap(0) is False
+    first = M.keep_heap(M.SETTINGS.heap_keep_mb)
+    assert M.keep_heap(M.SETTINGS.heap_keep_mb) is first  # (cached: the call is cheap)
+    if sys.platform.startswith("linux") and "glibc" in " ".join(platform.libc_ver()):
+        assert first is True
