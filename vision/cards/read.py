@@ -210,10 +210,12 @@ class ReadSettings:
     hop_faces: bool = True  # a card's face (paper, frame colour) judged under its own light
     #                         overrules the classifier's colour or back where it is clear
     design_apart: float = 0.25  # widths between its centre and any card read's
-    weak_up_confidence: float = 0.9  # a weak key point read as a face-up card this surely
+    weak_up_confidence: float = 0.8  # a weak key point read as a face-up card this surely
     #   is one, unless its key point or its card's centre lies on a card read already (a
     #   large card's heat stays low, as a back's does; a card's other corner index or its
-    #   drawing reads as a face-up card, and is on it)
+    #   drawing reads as a face-up card, and is on it). 0.9 until session 13: on fresh
+    #   e1-1510..1514 (150 photos) 0.8 took 189 -> 183 pieces wrong, extra readings 17 ->
+    #   17; 0.65 and 0.5 201 and 202 (an extra card unseats a row: zone errors 8 -> 19)
     number_doubt: float = 0.8  # a Troetofanten animal whose number takes less than this
     #   share of its kind's probability gets a warning naming the two likeliest numbers
     #   (0.75 until session 8's surer index model: its warnings named 61 % of the wrong
@@ -250,9 +252,13 @@ class ReadSettings:
     #   says so, sure number or not. Session 11, committed + fresh 1211 + 1213 at the true
     #   outline: 38 of 193 tootophants under 0.18 held 12 of the 17 misread (the rest 5 of
     #   155); every crop under 0.175 looked at was a blob (docs/cards.md)
-    far_card: float = 40.0  # px: Troetofanten, where the face-up cards read are narrower
+    far_card: float = 50.0  # px: Troetofanten, where the face-up cards read are narrower
     #   than this (median), the photo around them is read once more at `far_scale` x
-    #   (`far_look`: the detector, which works at half size, loses cards of 30-36 px)
+    #   (`far_look`: the detector, which works at half size, loses cards of 30-36 px; 40
+    #   until session 13: sharp, whole cards 36-45 px wide got heat 0.17-0.27 on fresh
+    #   sets, under `troeto_key_threshold`. 40 -> 50 on e1-1510..1514: 180 -> 174 pieces
+    #   wrong of 2507, 10 photos better, 1 worse; committed 16 -> 14; 60: the same for
+    #   more CPU, 80: 183 with 8 extra readings more)
     far_scale: float | None = 2.0  # (None: no far look)
     far_margin: float = 3.0  # x the cards' width around the pieces read: the part read
     second_width_scales: tuple[float, ...] = (0.83, 1.0, 1.2)  # its width search: the
@@ -284,6 +290,13 @@ class ReadSettings:
     doubt_kind: float = 0.5  # Troetofanten: a strong key point dropped because its number
     #   splits (confidence under `min_confidence`) whose kind (elephant, tootophant) takes
     #   at least this share of its reading, on no card read, is warned about, not counted
+    count_doubted: float = 0.8  # ... but counted, as its likeliest number (warned about as
+    #   an unclear number), where its kind takes this share x (1 - P(background)) and it
+    #   lies on no card read after every other key point (every open animal scores +1,
+    #   whatever its number: a card left out is always wrong, one counted is right at
+    #   least in its points). Session 13, fresh e1-1510..1514 (150 photos): 30 fully
+    #   visible cards missed -> 25, 2 pieces wrong fewer in all; 0.5: extra readings
+    #   unseated rows (4 zone errors more); 1.1: none counted
     rare_count: int = 3  # Troetofanten: a card of which a box holds this many or fewer (3 mice,
     #   1 mousetrap: pieces.md; 4 of 98 cards, so a reading of one is rarely right by chance)
     rare_confidence: float = 0.55  # is counted only when read with this confidence; under it
@@ -1608,6 +1621,21 @@ def in_its_row(key: np.ndarray, angle: float, card: CardPiece,
     return bool(s.row_along[0] <= abs(du) <= s.row_along[1] and abs(dv) <= s.row_across)
 
 
+def counted_doubts(doubts: list[CardPiece], pieces: list[CardPiece], duplicate: float
+                   ) -> list[CardPiece]:
+    """`pieces` (the readings kept) and after them each of `doubts` (Troetofanten animals
+    whose kind is sure but whose number splits, `ReadSettings.count_doubted`) that lies on
+    no card kept (`on_a_card`: its key point or centre inside one's frame; a fan's drawing
+    or a card's other corner read) and is no kept reading once more (`seen_before`, within
+    `duplicate` x width), in their order (a doubt counted takes the place of later ones)."""
+    out = list(pieces)
+    for q in doubts:
+        if not on_a_card(q.key, q.frame, out) and not seen_before(q.key, q.label, out,
+                                                                  duplicate):
+            out.append(q)
+    return out
+
+
 def seen_before(xy: np.ndarray, label: str, kept: list[CardPiece], duplicate: float,
                 fan_step: float | None = None) -> bool:
     """Whether a key point at `xy` read as `label` is a kept piece once more: it lies within
@@ -2604,6 +2632,7 @@ class CardReader:
         #   probs) of strong key points dropped because their number splits
         unsure_backs: list[tuple[np.ndarray, float, float]] = []  # (centre, width,
         #   confidence) of backs read under `back_min_confidence`
+        countable: list[CardPiece] = []  # doubted readings sure of their kind (`count_doubted`)
         for r, i in enumerate(idx):
             if not is_piece[r]:
                 continue
@@ -2613,9 +2642,13 @@ class CardReader:
             if game == "troetofanten" and conf < s.min_confidence and r < n_strong \
                     and within is None:  # (`second_look`'s own readings are not warned about)
                 kind = labels[b].rsplit("-", 1)[0]
-                if kind in TROETO_NUMBERED and \
-                        label_kind_share(labels[b], probs) * (1 - bg) >= s.doubt_kind:
+                kconf = label_kind_share(labels[b], probs) * (1 - bg)
+                if kind in TROETO_NUMBERED and kconf >= s.doubt_kind:
                     doubted.append((kind, kp.xy[i].copy(), frames[r], probs))
+                    if kconf >= s.count_doubted:
+                        countable.append(CardPiece(labels[b], conf, kp.xy[i].copy(),
+                                                   frames[r], float(kp.angle[i]),
+                                                   float(kp.width[i]), probs))
             fan = game == "troetofanten" and conf >= s.fan_confidence
             if seen_before(kp.xy[i], labels[b], pieces, s.duplicate,
                            s.fan_step if fan else None):
@@ -2648,6 +2681,7 @@ class CardReader:
                                     float(kp.width[i]), probs))
             #   (unrounded: shares under 5e-5 stay apart in `lineup.distinct_numbers`)
         relabelled: list[CardPiece] = []  # (by `box_limits`: its warning names the number)
+        pieces = counted_doubts(countable, pieces, s.duplicate)
         if game == "troetofanten":
             pieces, twins = drop_turned_twins(pieces, s.twin_reach,
                                               same_place=s.twin_same_place)
