@@ -207,7 +207,7 @@ class MarbleSettings:
     # same white (`washed_crops`), when
     # - at least `washed_room` of the range is left: a stretch beyond ~3x made a faint
     #   tint of a light cloth (darkest 0.79) a yellow marble on a fresh set's shadow copy
-    #   (the glare's washed marbles measured darkest 0.31-0.62 but one at 0.78), and
+    #   (the glare's washed marbles measured darkest 0.32-0.62 but one at 0.78), and
     # - the cloth around it (the crop's ring beyond 0.47 of its side: the median of the
     #   lowest channel) is at least `washed_contrast` lighter than that darkest: a marble
     #   under the glare keeps its dark rim's step; a bright plain patch of the cloth taken
