@@ -48,6 +48,7 @@ from vision.segment import (
     outline_squares,
     square,
     table_likeness,
+    washed_crops,
 )
 
 
@@ -197,7 +198,8 @@ def untaught_crops(kind: str, image_bgr: np.ndarray, area: PlayArea, centers: np
     # (applied after it, not as one product: the same crops as the cloth balance measured
     # in docs/hop-la-bille.md; the product measured harsh 9.74 -> 9.88 %)
     cloth = cloth_gains(MARBLE_SETTINGS, image_bgr, area, gains)
-    return crops if np.all(cloth == 1.0) else apply_gains(crops, cloth)
+    crops = crops if np.all(cloth == 1.0) else apply_gains(crops, cloth)
+    return washed_crops(crops, MARBLE_SETTINGS)  # (a lamp's glare taken off washed ones)
 
 
 def facts_from(game: str, det: Detections) -> dict:

@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from vision.area import PlayArea, area_measure, glare_distance, glare_spots, remove_glare
+from vision.preprocess import linear_to_srgb, srgb_to_linear
 
 
 @dataclass(frozen=True)
@@ -196,6 +197,27 @@ class MarbleSettings:
     # cloth samples with a channel at this level or above are clipped (a harsh lamp's light
     # beyond the sensor's range hides its cast) and left out, while a tenth of them are not
     cloth_clip: int = 250
+    # A lamp's reflection (glare) adds about the same light to every channel, in linear
+    # light; over a marble's crop (a spot is many marbles wide) it is nearly even, and the
+    # classifier read the washed-out marbles of a spot's halo as background. A crop whose
+    # central disc's darkest pixels (the lowest channel's `washed_pct` percentile, linear
+    # light) are still at least `washed_dark` (ordinary marbles measured at most 0.27 on the
+    # committed and edition-2 photos: every glass marble has a dark rim or shade) has that
+    # light less `washed_floor` (their usual dark) taken off and is stretched back to the
+    # same white (`washed_crops`), when
+    # - at least `washed_room` of the range is left: a stretch beyond ~3x made a faint
+    #   tint of a light cloth (darkest 0.79) a yellow marble on a fresh set's shadow copy
+    #   (the glare's washed marbles measured darkest 0.32-0.62 but one at 0.78), and
+    # - the cloth around it (the crop's ring beyond 0.47 of its side: the median of the
+    #   lowest channel) is at least `washed_contrast` lighter than that darkest: a marble
+    #   under the glare keeps its dark rim's step; a bright plain patch of the cloth taken
+    #   for a candidate has none (under the harsh light, stretched, three read light blue).
+    # washed_dark 0: off
+    washed_dark: float = 0.32
+    washed_pct: float = 5.0
+    washed_floor: float = 0.02
+    washed_room: float = 0.3
+    washed_contrast: float = 0.1
 
 
 TILE_SETTINGS = TileSettings()
@@ -1005,6 +1027,39 @@ def cloth_gains(settings: MarbleSettings, image_bgr: np.ndarray, area: PlayArea,
     lo, hi = settings.cloth_cast
     part = float(np.clip((cloth.max() / cloth.min() - lo) / (hi - lo), 0.0, 1.0))
     return ((cloth.mean() / cloth) ** part).astype(np.float32)
+
+
+_LINEAR8 = srgb_to_linear(np.arange(256, dtype=np.float32) / 255.0).astype(np.float32)
+
+
+def washed_crops(crops: np.ndarray, settings: MarbleSettings) -> np.ndarray:
+    """(N, S, S, 3) uint8 BGR marble crops with a lamp's even added light taken off where
+    their central disc (the piece: 1 / `CropSettings.margin` of the side, taken as 1 / 1.3)
+    is washed out and darker than the cloth around it (`MarbleSettings.washed_*`): in
+    linear light, x -> (x - g) / (1 - g), g = the disc's darkest level less
+    `washed_floor`. The same array where no crop is."""
+    if settings.washed_dark <= 0 or not len(crops):
+        return crops
+    n = crops.shape[1]
+    yy, xx = np.mgrid[0:n, 0:n]
+    r = np.hypot(xx - (n - 1) / 2, yy - (n - 1) / 2)
+    low = np.minimum(np.minimum(crops[..., 0], crops[..., 1]), crops[..., 2])  # (min(axis=3)
+    low = low.reshape(len(crops), -1)  # is slower) (N, S * S) the lowest channel, uint8
+    disc = low[:, (r <= n / 2.6).ravel()]
+    ring = low[:, (r >= 0.47 * n).ravel()]
+    k = int(settings.washed_pct / 100.0 * (disc.shape[1] - 1))  # (the order statistics:
+    dark = _LINEAR8[np.partition(disc, k, axis=1)[:, k]]  # a sort is the slow part)
+    ring = _LINEAR8[np.partition(ring, ring.shape[1] // 2, axis=1)[:, ring.shape[1] // 2]]
+    g = dark - settings.washed_floor
+    todo = np.flatnonzero((dark >= settings.washed_dark) & (1.0 - g >= settings.washed_room)
+                          & (ring - dark >= settings.washed_contrast))
+    if not len(todo):
+        return crops
+    out = crops.copy()
+    for i in todo:
+        lin = _LINEAR8[crops[i]]
+        out[i] = np.round(255.0 * linear_to_srgb((lin - g[i]) / (1.0 - g[i])))
+    return out
 
 
 def find_marbles(image_bgr: np.ndarray, area: PlayArea, settings: MarbleSettings) -> Candidates:

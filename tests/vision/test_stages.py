@@ -928,3 +928,58 @@ def test_cloth_gains_leave_out_clipped_cloth():
     assert np.allclose(gains, c.mean() / c, atol=0.02)
     mixed = cloth_gains(replace(MARBLE_SETTINGS, cloth_clip=256), img, area, ones)
     assert not np.allclose(mixed, gains, atol=0.02)
+
+
+def _marble_crop(glass_bgr, cloth_bgr=(225, 230, 232), n=32):
+    """A 32 x 32 uint8 crop: a marble (its glass colour, a dark rim) on a plain cloth."""
+    crop = np.full((n, n, 3), cloth_bgr, np.uint8)
+    cv2.circle(crop, (n // 2, n // 2), 12, (20, 20, 20), -1)  # the rim / shade
+    cv2.circle(crop, (n // 2, n // 2), 10, glass_bgr, -1)
+    return crop
+
+
+@pytest.mark.parametrize(
+    "glare, changed",
+    [
+        (0.0, False),  # an ordinary crop (a dark rim): as it was
+        (0.15, False),  # a little added light: its darkest still under washed_dark
+        (0.6, True),  # a spot's halo: taken off
+        (0.95, False),  # a spot's saturated core: too little range left to read
+    ],
+)
+def test_washed_crops_take_an_even_glare_off(glare, changed):
+    """A lamp's even light added in linear light over a marble crop is taken off when the
+    marble's darkest pixels are washed out (`washed_crops`): the glass's colour comes back
+    near its own; off (`washed_dark` 0) or unwashed, the crops stay as they were."""
+    from dataclasses import replace
+
+    from vision.preprocess import linear_to_srgb, srgb_to_linear
+    from vision.segment import washed_crops
+
+    clean = np.stack([_marble_crop((40, 170, 60)), _marble_crop((170, 60, 30))])
+    lin = srgb_to_linear(clean.astype(np.float32) / 255.0) + glare
+    lit = np.round(255.0 * linear_to_srgb(lin)).astype(np.uint8)
+    out = washed_crops(lit, MARBLE_SETTINGS)
+    if not changed:
+        assert np.array_equal(out, lit)
+        return
+    assert not np.array_equal(out, lit)
+    glass = np.s_[:, 12:20, 12:20]
+    before = np.abs(lit[glass].astype(int) - clean[glass]).mean()
+    after = np.abs(out[glass].astype(int) - clean[glass]).mean()
+    assert before > 40 and after < before / 2
+    # each marble's hue back: its largest channel the clean one's
+    assert np.array_equal(out[glass].mean(axis=(1, 2)).argmax(axis=1),
+                          clean[glass].mean(axis=(1, 2)).argmax(axis=1))
+    assert washed_crops(lit, replace(MARBLE_SETTINGS, washed_dark=0.0)) is lit
+
+
+def test_washed_crops_leave_a_plain_patch():
+    """A plain light patch of the cloth taken for a candidate (no darker rim: its darkest is
+    the cloth's own level) is left as it is, however light; so is a crop whose ring is not
+    lighter than its disc by `washed_contrast`."""
+    from vision.segment import washed_crops
+
+    patch = np.full((1, 32, 32, 3), (205, 212, 215), np.uint8)
+    cv2.circle(patch[0], (16, 16), 10, (196, 203, 214), -1)  # a faint tint, no rim
+    assert np.array_equal(washed_crops(patch, MARBLE_SETTINGS), patch)
