@@ -35,6 +35,11 @@ class BoardDiceSettings:
     # dots are read too (a 1 on a table of the die's colour makes neither light blob nor
     # pair of pips)
     max_lone_candidates: int = 6
+    lone_big: float | None = 1.6  # after those, while dice are still missing, lone dots too
+    # large for a pip of a die of the board's mean scale but not of one this many times
+    # larger: perspective makes a die near the camera look up to 1.56 x the mean (committed
+    # 0023's white 1 on a white table: its pip 8 x 12 px, a die of 38 px, the mean 26 px);
+    # the crop read then sizes the pip against the die's local side. None: not looked for
     light_thresholds: tuple[int, int, int] = (60, 250, 10)  # the light blob detector's first
     # and last threshold and its step (lightness, uint8)
     pip_thresholds: tuple[int, int, int] = (20, 200, 15)  # ... and the pip detector's
@@ -223,14 +228,18 @@ def light_die_blobs(L: np.ndarray, die_px: float, s: BoardDiceSettings) -> list[
     return [np.array(k.pt) for k in cv2.SimpleBlobDetector_create(p).detect(L)]
 
 
-def pip_dots(L: np.ndarray, die_px: float, s: BoardDiceSettings) -> np.ndarray:
+def pip_dots(L: np.ndarray, die_px: float, s: BoardDiceSettings, scale: float = 1.0
+             ) -> np.ndarray:
     """Centres (N, 2) of the pip-sized dark dots of a uint8 lightness image, `die_px` a
-    die's side (OpenCV's blob detector over `pip_thresholds`)."""
+    die's side (OpenCV's blob detector over `pip_thresholds`). `scale` > 1: instead the dots
+    too large for a pip of that die but not for one of a die `scale` times larger."""
     q = cv2.SimpleBlobDetector_Params()
     q.filterByColor, q.blobColor = True, 0
     q.minThreshold, q.maxThreshold, q.thresholdStep = s.pip_thresholds
     q.minArea = max(2.0, 0.01 * die_px * die_px)
     q.maxArea = max(6.0, 0.08 * die_px * die_px)
+    if scale > 1.0:
+        q.minArea, q.maxArea = q.maxArea, q.maxArea * scale * scale
     q.filterByCircularity, q.minCircularity = True, 0.6
     q.filterByInertia, q.minInertiaRatio = True, 0.4
     q.filterByConvexity = False
@@ -302,7 +311,8 @@ def pair_candidates(L: np.ndarray, die_px: float, anchors, s: BoardDiceSettings
 def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
                     s: BoardDiceSettings, lightness: np.ndarray | None = None,
                     lone: list | None = None, beside=None,
-                    pairs: list | None = None) -> list[tuple[np.ndarray, float]]:
+                    pairs: list | None = None, big: list | None = None
+                    ) -> list[tuple[np.ndarray, float]]:
     """Light compact blobs of a die's size on the table around the board (the board itself
     masked out): [(centre px, expected die side px)], nearest the board first. `lone`: a
     list that gets the lone pip-sized dark dots (a 1 on a table of the die's colour),
@@ -311,7 +321,10 @@ def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
     blob search (OpenCV, which lets go of Python's lock) is then made there while the pip
     dots are looked for here; the same candidates either way. `pairs`: a list that gets a
     function of a list of (x, y) px giving the candidates of dice touching another around
-    them (`pair_candidates`) as (centre, die side px), made only when called."""
+    them (`pair_candidates`) as (centre, die side px), made only when called. `big`: a list
+    that gets a function () giving the lone dots too large for a pip at the board's mean
+    scale (`lone_big`), nearest the board first, as (centre, die side px), made only when
+    called."""
     h, w = image_bgr.shape[:2]
     wm, hm = board.size_mm
     m = s.dice_search_mm
@@ -361,6 +374,13 @@ def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
         elif lone is not None and len(pips) == 1:
             lone.append((pips[0] + off, die_px))
     cands.sort(key=lambda c: float(np.linalg.norm(c - centre)))
+    if big is not None and s.lone_big is not None:
+        def big_dots():
+            got = pip_dots(L, die_px, s, s.lone_big) + off
+            alone = [c for c in got if all(np.hypot(*(c - e)) > 0.8 * die_px for e in cands)]
+            alone.sort(key=lambda c: float(np.linalg.norm(c - centre)))
+            return [(c, die_px) for c in alone[: s.max_lone_candidates]]
+        big.append(big_dots)
     if pairs is not None:
         pairs.append(lambda at: [(c + off, die_px) for c in pair_candidates(
             L, die_px, [np.asarray(a, float) - off for a in at], s)])
@@ -664,15 +684,21 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
     h, w = image_bgr.shape[:2]
     lone: list = []
     pairs: list = []
+    big: list = []
     cands = die_candidates(image_bgr, view, board, s, lightness,
                            lone if s.lone_pips else None, beside,
-                           pairs if s.pair_split else None)
+                           pairs if s.pair_split else None, big if s.lone_pips else None)
 
     def more():  # the candidates, then lone dots and dice touching another while dice are
         # missing (each list begun only then; once begun, read to its end)
         yield from ((c, p, "blob") for c, p in cands)
         if len(found) < s.dice_wanted:
             yield from ((c, p, "lone") for c, p in lone)
+        if big and len(found) < s.dice_wanted:  # (after the lone dots; the pair search
+            # below neither avoids nor looks round them: its candidates stay the same)
+            for c, p in big[0]():
+                if all(np.hypot(c[0] - e[0], c[1] - e[1]) > 0.5 * p for e, _ in lone):
+                    yield c, p, "lone"
         if pairs and len(found) < s.dice_wanted:
             tried = [c for c, _ in cands + lone]
             for c, p in pairs[0](tried + [d.center for d in found]):

@@ -275,6 +275,28 @@ def test_a_one_on_a_white_table_is_a_lone_pip_candidate(pips, lone_there):
     assert any(np.hypot(*(c - at)) < 0.5 * side for c, _ in lone) is lone_there
 
 
+@pytest.mark.parametrize("pip_r,big_there", [
+    (0.11, False),  # a pip of the board's mean scale: an ordinary lone dot
+    (0.19, True),  # a pip of a die 1.5 x that (near the camera): only a big lone dot
+])
+def test_a_big_one_near_the_camera_is_a_big_lone_candidate(pip_r, big_there):
+    """Perspective makes a die near the camera up to 1.56 x the board's mean scale: its 1's
+    pip is too large for a pip dot of the mean scale and is offered by `big` instead (after
+    the lone dots, while dice are missing); a pip dot of the mean scale is not offered
+    twice. Without `lone_big` nothing is offered there."""
+    img, board, view, at, side = _scene_with_die((246, 246, 246), 20.0, ((2, 2),), pip_r,
+                                                 mean_scale=True)
+    lone: list = []
+    big: list = []
+    D.die_candidates(img, view, board, D.SETTINGS, lone=lone, big=big)
+    near = [c for c, _ in big[0]() if np.hypot(*(c - at)) < 0.5 * side]
+    assert bool(near) is big_there
+    assert any(np.hypot(*(c - at)) < 0.5 * side for c, _ in lone) is not big_there
+    big = []
+    D.die_candidates(img, view, board, replace(D.SETTINGS, lone_big=None), big=big)
+    assert big == []
+
+
 def _spots_face(value, angle=0.0, smear=0, merge=False, side=90, n=360, pip=0.09):
     """Lightness of an enlarged die face (side px) on a darker table, its pips (value) drawn
     at a quarter of the side from the centre, turned by `angle` degrees; `merge`: the pips of
@@ -430,10 +452,12 @@ def test_layout_values_name_each_face_in_every_turn():
 
 
 @pytest.mark.parametrize("gives,visits", [
-    ((), "b1 b2 l1 l2 p1 p2"),  # nothing read: the blobs, then the lone dots, then pairs
+    ((), "b1 b2 l1 l2 g1 g2 p1 p2"),  # nothing read: the blobs, then the lone dots, the
+    # big lone dots, then pairs
     (("b1", "b2"), "b1 b2"),  # both dice from the blobs: no lone dots, no pairs
     (("b1", "l1"), "b1 b2 l1 l2"),  # the lone dots, once begun, to their end; no pairs
-    (("b1", "p1"), "b1 b2 l1 l2 p1 p2"),  # the pairs, once begun, to their end
+    (("b1", "g1"), "b1 b2 l1 l2 g1 g2"),  # the big ones too
+    (("b1", "p1"), "b1 b2 l1 l2 g1 g2 p1 p2"),  # the pairs, once begun, to their end
 ])
 def test_read_board_dice_reads_blobs_then_lone_dots_then_pairs(monkeypatch, gives, visits):
     """`read_board_dice`'s order of reads: the light blobs, then (only while dice are
@@ -442,10 +466,11 @@ def test_read_board_dice_reads_blobs_then_lone_dots_then_pairs(monkeypatch, give
     img, board, view, at, side = _smeared_die_scene()
     at = np.asarray(at, float)
     names = {f"{k}{i}": at + (3 * side * i, 3 * side * j)
-             for j, k in enumerate("blp") for i in (1, 2)}
+             for j, k in enumerate("blgp") for i in (1, 2)}
 
-    def candidates(image_bgr, view, board, s, lightness, lone, beside, pairs):
+    def candidates(image_bgr, view, board, s, lightness, lone, beside, pairs, big):
         lone += [(names["l1"], side), (names["l2"], side)]
+        big.append(lambda: [(names["g1"], side), (names["g2"], side)])
         pairs.append(lambda anchors: [(names["p1"], side), (names["p2"], side)])
         return [(names["b1"], side), (names["b2"], side)]
 
