@@ -87,6 +87,11 @@ class BoardDiceSettings:
     dot_max_residual: float = 0.12  # face units, each minimum from its grid spot at most
     dot_max_light: float = 0.35  # the grid's other spots at most this dark (x the darkest
     # pip's depth): a 6 whose middle pips are faded is not read as a 4
+    lone_dot_read: float | None = 0.6  # a lone dot read as nothing while dice are missing:
+    # `dot_read` again centred this far (face units) from it in 8 directions (a pip of a
+    # 2-6 lies 0.5-0.71 from its face's centre; from the dot itself the reach leaves the far
+    # pips out), kept where the face there is lighter than the table round it by
+    # `seen_light_step` (a die's body, not marks on the table). None: not
     pair_split: bool = True  # while dice are missing, a light blob of two touching dice
     # (1.5-3.2 die areas, elongated: the blob detector's inertia bar rejects it) gives a
     # candidate at each die: its centre +- the half distance its second moments give
@@ -521,8 +526,8 @@ def _spot_read_at(Lf: np.ndarray, centre, a: np.ndarray, s: BoardDiceSettings
     return int(value[b]), float(gap[b])
 
 
-def dot_read(Lf: np.ndarray, centre, a: np.ndarray, s: BoardDiceSettings = SETTINGS
-             ) -> tuple[int, float] | None:
+def dot_read(Lf: np.ndarray, centre, a: np.ndarray, s: BoardDiceSettings = SETTINGS,
+             where: list | None = None) -> tuple[int, float] | None:
     """A die's value from the local darkness minima of `spot_blur`'s float32 lightness `Lf`
     on the face (the flat square of known shape `a`, face units -> px) near `centre`: the
     minima within `dot_reach` at least `dot_rel_depth` as deep as the deepest (depth: the
@@ -533,7 +538,8 @@ def dot_read(Lf: np.ndarray, centre, a: np.ndarray, s: BoardDiceSettings = SETTI
     lighter than the lightest pip): a 4 whose middle spots are dark is a 6, not a 4. Geometry that
     holds for any die: pip count and layout in a face of the measured size, the pips'
     darkness against the face's own. Smooth shading and glare give no minima, so this reads
-    faces the spot read's rim and stray guards refuse. (value, gap) or None."""
+    faces the spot read's rim and stray guards refuse. (value, gap) or None; `where`, when
+    given, gets the read face's centre (px: the pips' grid's centre)."""
     h, w = Lf.shape
     hs = float(np.sqrt(abs(np.linalg.det(a))))
     c0 = np.asarray(centre, float)
@@ -598,7 +604,30 @@ def dot_read(Lf: np.ndarray, centre, a: np.ndarray, s: BoardDiceSettings = SETTI
     gap = float(t[dark].min() - t[~dark].max())
     if gap < s.spot_min_gap or t[~dark].max() > s.dot_max_light:
         return None
+    if where is not None:
+        where.append(c0 + a @ mid)
     return int(_LAYOUT_VALUE[code]), gap
+
+
+def face_lighter(L: np.ndarray, centre, side: float, s: BoardDiceSettings = SETTINGS
+                 ) -> bool:
+    """Whether a uint8 lightness image's disc of `seen_face_r` die sides (`side` px) round
+    `centre` (its 85th percentile: the face between the pips) is lighter than the table
+    ring round it (`seen_table_r`, median) by `seen_light_step`: a die's body there."""
+    h, w = L.shape
+    reach = s.seen_table_r[1] * max(side, 1.0) + 2
+    x0, y0 = max(0, int(centre[0] - reach)), max(0, int(centre[1] - reach))
+    x1 = max(x0, min(w, int(centre[0] + reach) + 2))
+    y1 = max(y0, min(h, int(centre[1] + reach) + 2))
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    r = np.hypot(xx - centre[0], yy - centre[1]) / max(side, 1.0)
+    disc = r <= s.seen_face_r
+    ring = (r >= s.seen_table_r[0]) & (r <= s.seen_table_r[1])
+    if disc.sum() < 20 or ring.sum() < 20:
+        return False
+    win = L[y0:y1, x0:x1]
+    return float(np.percentile(win[disc], 85)) - float(np.median(win[ring])) >= \
+        s.seen_light_step
 
 
 def die_seen(L: np.ndarray, centre, side: float, s: BoardDiceSettings = SETTINGS) -> bool:
@@ -634,6 +663,29 @@ def die_seen(L: np.ndarray, centre, side: float, s: BoardDiceSettings = SETTINGS
         return False
     table = float(np.median(L[ring]))
     return face - table >= s.seen_light_step or len(marks) >= 2
+
+
+def _lone_dot_read(crop: np.ndarray, at, a: np.ndarray, side: float, s: BoardDiceSettings
+                   ) -> tuple[int, float, np.ndarray] | None:
+    """A lone dot at `at` (crop px) of an unread die: `dot_read` centred `lone_dot_read` face
+    units from it in 8 directions (`a`: the flat face's map, face units -> crop px; `side`
+    the die's side in crop px); the reads whose face is lighter than the table round it
+    (`face_lighter`) must agree on one value. (value, widest gap, the face's centre in crop
+    px) or None."""
+    L = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)[..., 0]
+    Lf = spot_blur(L, a)
+    reads = []
+    for k in range(8):
+        phi = k * np.pi / 4
+        cen = np.asarray(at, float) + a @ (s.lone_dot_read * np.cos(phi),
+                                           s.lone_dot_read * np.sin(phi))
+        where: list = []
+        got = dot_read(Lf, cen, a, s, where)
+        if got is not None and face_lighter(L, where[0], side, s):
+            reads.append((got[0], got[1], where[0]))
+    if not reads or len({v for v, _, _ in reads}) > 1:
+        return None
+    return max(reads, key=lambda r: r[1])
 
 
 def _read_crop(image_bgr: np.ndarray, view: BoardView, c, die_px: float,
@@ -746,6 +798,15 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
             if got is not None:
                 found.append(Die(got[0], round(min(0.9, got[1]), 3),
                                  (round(float(c[0]), 1), round(float(c[1]), 1))))
+        if is_lone and short and len(found) == n_found and s.lone_dot_read is not None:
+            got = _lone_dot_read(crop, (c - (x0, y0)) * f, a, die_px * f, s)
+            if got is not None:
+                v, gap, at = got
+                at = np.asarray(at) / f + (x0, y0)
+                if all(np.hypot(at[0] - e.center[0], at[1] - e.center[1]) >= 0.8 * die_px
+                       for e in found):
+                    found.append(Die(v, round(min(0.9, gap), 3),
+                                     (round(float(at[0]), 1), round(float(at[1]), 1))))
         if s.warn_unread and unread_here and kind == "blob" and len(found) == n_found and \
                 die_seen(crop_L, (c - (x0, y0)) * f, die_px * f, s):
             unread.append((c, die_px))

@@ -604,3 +604,41 @@ def test_pair_die_blobs_puts_a_candidate_on_each_of_two_touching_dice(angle, apa
 def test_pair_die_blobs_takes_no_single_die():
     L, _ = _two_dice(0, 0.0, seed=3)  # one die (both drawn on the same place)
     assert D.pair_die_blobs(D.close_pips(L, 12.0, D.SETTINGS), 12.0, D.SETTINGS) == []
+
+
+_PIPS = {2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
+         4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+         5: [(-1, -1), (1, -1), (-1, 1), (1, 1), (0, 0)],
+         6: [(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)]}
+
+
+@pytest.mark.parametrize("value", range(2, 7))
+@pytest.mark.parametrize("angle", [0.0, 25.0])
+def test_lone_dot_read_reads_the_die_from_any_of_its_pips(value, angle):
+    """A die of which one pip alone was found (a lone dot): from that pip the face's centre
+    is 0.5-0.71 face units off in an unknown direction, and `_lone_dot_read` reads the die
+    from there, its centre at the face's; never another value."""
+    L, c, a = _spots_face(value, angle)
+    crop = cv2.merge([L, L, L])
+    for u, v in _PIPS[value]:
+        at = np.array(c) + a @ (0.5 * u, 0.5 * v)
+        got = D._lone_dot_read(crop, at, a, 90.0, D.SETTINGS)
+        assert got is None or got[0] == value
+        if (u, v) == _PIPS[value][0]:  # (a corner pip)
+            assert got is not None and got[0] == value
+            assert np.hypot(*(got[2] - c)) < 0.15 * 90
+    assert D.dot_read(D.spot_blur(L, a), np.array(c) + a @ (0.5, 0.5), a) is None or \
+        value < 4  # (from a corner pip itself the reach misses the far pips of a 4-6)
+
+
+@pytest.mark.parametrize("table", [110, 235])
+def test_lone_dot_read_needs_a_face_lighter_than_the_table(table):
+    """Two dark dots on a bare table lie like a 2's pips: no die's body round them (the face
+    no lighter than the table), no read; the same dots on a light face are a 2."""
+    L, c, a = _spots_face(2, 10.0)
+    if table == 235:  # the face's colour all round: no die body
+        L = cv2.GaussianBlur(np.where(L > 150, 235, np.where(L > 80, 235, L)).astype(
+            np.uint8), (0, 0), 1.0)
+    at = np.array(c) + a @ (-0.5, -0.5)
+    got = D._lone_dot_read(cv2.merge([L, L, L]), at, a, 90.0, D.SETTINGS)
+    assert (got is not None and got[0] == 2) is (table == 110)
