@@ -53,8 +53,12 @@ class BoardDiceSettings:
     # (pips, or pips smeared into streaks) on it. Sizes are shares of the die's side.
     seen_face_r: float = 0.42  # the face disc around the candidate
     seen_table_r: tuple[float, float] = (0.85, 1.25)  # the table ring around it
-    seen_min_contrast: float = 40.0  # face level - darkest marks (L*, 0..255)
-    seen_dark_share: tuple[float, float] = (0.03, 0.45)  # of the face disc, marks
+    seen_min_contrast: float = 20.0  # face level - darkest marks (L*, 0..255): 40 left the
+    # faint pips of small defocused dice (21-29: committed 0003, 0011) unwarned; at 20 no
+    # warning where no die is on committed, edition 2 or fresh 1550-1555 (session 13)
+    seen_dark_share: tuple[float, float] = (0.03, 0.55)  # of the face disc, marks (0.45
+    # left dice whose blob centre lies below the top face, the disc on its shaded sides:
+    # 0.46-0.51, fresh 1550/1551)
     seen_light_step: float = 10.0  # face lighter than the table by this, or two marks or more
     seen_max_extra: int = 1  # more die-like unread candidates than the missing dice + this:
     # clutter, no warning

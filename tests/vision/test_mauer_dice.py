@@ -149,15 +149,16 @@ def test_local_die_px_is_the_die_squares_size_at_its_place(H, at_mm):
     assert got == pytest.approx(want, rel=0.01)
 
 
-def _face_L(table, face, marks, side=40, n=160):
+def _face_L(table, face, marks, side=40, n=160, mark=30):
     """A lightness image: a face of level `face` and side `side` on a `table` level, with
-    dark marks ((dx, dy, w, h) in face px from its centre, level 30), slightly blurred."""
+    dark marks ((dx, dy, w, h) in face px from its centre, level `mark`), slightly
+    blurred."""
     L = np.full((n, n), table, np.uint8)
     c = n // 2
     if face is not None:
         cv2.rectangle(L, (c - side // 2, c - side // 2), (c + side // 2, c + side // 2), face, -1)
     for dx, dy, w, h in marks:
-        cv2.ellipse(L, (c + dx, c + dy), (w // 2, h // 2), 0, 0, 360, 30, -1)
+        cv2.ellipse(L, (c + dx, c + dy), (w // 2, h // 2), 0, 0, 360, mark, -1)
     return cv2.GaussianBlur(L, (0, 0), 1.5), (c, c), side
 
 
@@ -173,6 +174,21 @@ def _face_L(table, face, marks, side=40, n=160):
 ])
 def test_die_seen(table, face, marks, want):
     L, centre, side = _face_L(table, face, marks)
+    assert D.die_seen(L, centre, side) is want
+
+
+@pytest.mark.parametrize("mark,want", [
+    (205, True),  # 30 below the face: the faint pips of a small defocused die
+    (223, False),  # 12 below: no marks (noise, JPEG)
+])
+@pytest.mark.parametrize("marks", [
+    [(-10, -10, 7, 7), (10, 10, 7, 7)],  # a 2
+    [(0, 0, 8, 8)],  # a 1
+])
+def test_die_seen_takes_faint_marks_on_a_light_face(mark, want, marks):
+    """A die-sized light face on a darker table whose pips defocus left faint (contrast
+    20-30 L*, committed 0003, 0011) is a die seen; marks no deeper than noise are not."""
+    L, centre, side = _face_L(120, 235, marks, mark=mark)
     assert D.die_seen(L, centre, side) is want
 
 
