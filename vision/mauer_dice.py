@@ -96,6 +96,10 @@ class BoardDiceSettings:
     # 2-6 lies 0.5-0.71 from its face's centre; from the dot itself the reach leaves the far
     # pips out), kept where the face there is lighter than the table round it by
     # `seen_light_step` (a die's body, not marks on the table). None: not
+    lone_read_max_blobs: int = 4  # ... and only where the light blob search found at most
+    # this many die-sized blobs (twice the game's dice): more are clutter, the printed
+    # fields of a board that was mislocated (fresh 1554's 0017: 14 blobs, its white fields'
+    # numerals read as two 2s); where it read dice 0-1 blobs were found
     pair_split: bool = True  # while dice are missing, a light blob of two touching dice
     # (1.5-3.2 die areas, elongated: the blob detector's inertia bar rejects it) gives a
     # candidate at each die: its centre +- the half distance its second moments give
@@ -802,7 +806,8 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
             if got is not None:
                 found.append(Die(got[0], round(min(0.9, got[1]), 3),
                                  (round(float(c[0]), 1), round(float(c[1]), 1))))
-        if is_lone and short and len(found) == n_found and s.lone_dot_read is not None:
+        if is_lone and short and len(found) == n_found and s.lone_dot_read is not None \
+                and len(cands) <= s.lone_read_max_blobs:
             got = _lone_dot_read(crop, (c - (x0, y0)) * f, a, die_px * f, s)
             if got is not None:
                 v, gap, at = got

@@ -658,3 +658,34 @@ def test_lone_dot_read_needs_a_face_lighter_than_the_table(table):
     at = np.array(c) + a @ (-0.5, -0.5)
     got = D._lone_dot_read(cv2.merge([L, L, L]), at, a, 90.0, D.SETTINGS)
     assert (got is not None and got[0] == 2) is (table == 110)
+
+
+@pytest.mark.parametrize("n_blobs,read", [
+    (1, True),  # a die's blob beside it: the lone dot is read by `_lone_dot_read`
+    (4, True),  # twice the game's dice
+    (5, False),  # more die-sized blobs than that: clutter (a mislocated board's fields)
+])
+def test_lone_dots_are_read_only_off_clutter(monkeypatch, n_blobs, read):
+    img, board, view, at, side = _smeared_die_scene()
+    at = np.asarray(at, float)
+    blobs = [(at + (3 * side * (i + 1), 0.0), side) for i in range(n_blobs)]
+    dot = at + (0.0, 3 * side)
+
+    def candidates(image_bgr, view, board, s, lightness, lone, beside, pairs, big):
+        lone.append((dot, side))
+        return blobs
+
+    def read_crop(image_bgr, view, c, die_px, s, jac, read=True):
+        return float(c[0]), float(c[1]), 1.0, np.eye(2), np.zeros((8, 8, 3), np.uint8), []
+
+    calls = []
+    monkeypatch.setattr(D, "die_candidates", candidates)
+    monkeypatch.setattr(D, "_read_crop", read_crop)
+    monkeypatch.setattr(D, "spot_blur", lambda L, a: L.astype(np.float32))
+    monkeypatch.setattr(D, "_spot_read_at", lambda *a: None)
+    monkeypatch.setattr(D, "dot_read", lambda *a, **k: None)
+    monkeypatch.setattr(D, "_lone_dot_read", lambda *a: calls.append(1) or (3, 0.8, (0, 0)))
+    dice, _ = D.read_board_dice(img, view, board, replace(D.SETTINGS, warn_unread=False,
+                                                           pair_split=False))
+    assert bool(calls) is read
+    assert [d.value for d in dice] == ([3] if read else [])
