@@ -212,6 +212,14 @@ class DiceSettings:
     known_shape_tol: float = 0.3  # |normalised lin lin^T - A A^T| (Frobenius, x 2) at most
     known_interior: float = 0.4  # the face's interior may depart this much x pip contrast
     # (the blurred pips of an enlarged small die darken the face between them)
+    known_one_side_cone: float | None = 0.5  # a lone pip of a die of known size and known
+    # vertical (`up_dir`) whose rays meet nothing on a table of its own colour: the rays
+    # within this cos of down (towards the die's own side faces, which shade it off the
+    # table) must all meet the border in range, every other ray in range or open (no border
+    # early or late anywhere), and `known_one_side_met` of all rays in range. None: off
+    # (committed 0023's white 1 on a glare-washed white table: 8 of 16 rays in range, all on
+    # the side faces' half, the other 8 open; 0.75 < `min_face_rays_one` by the half weight)
+    known_one_side_met: float = 0.5
     light_pips: bool = True  # look for light pips (white on a dark die) too; off where the
     # die sought is known to be a light face with dark pips (the Mauerhuepfer candidates)
 
@@ -850,6 +858,31 @@ def _near_one(p: Pips, idx, centre, d: float, max_r: float) -> np.ndarray:
     return near
 
 
+def _side_rays_one(ext: np.ndarray, dirs: np.ndarray, a: np.ndarray, s: DiceSettings
+                   ) -> np.ndarray | None:
+    """The face square (2x2, half sides -> px: `a` at some turn and face scale) of a lone pip
+    of a die of known size on a table of its own colour, from the border rays `ext` (R,)
+    along `dirs` (R, 2) (nan: no border met): the rays towards the die's side faces (within
+    `known_one_side_cone` of down, `-up_dir`) all meet the border in range, every other ray
+    meets it in range or meets nothing, and `known_one_side_met` of all rays are in range.
+    A dark dot on a bare table meets no border; one near a table's or board's edge meets it
+    out of range on some rays. None where no turn fits."""
+    down = -np.asarray(s.up_dir, float)
+    side = dirs @ down >= s.known_one_side_cone
+    open_ = np.isnan(ext)
+    if open_[side].any() or np.count_nonzero(~open_) < s.known_one_side_met * len(ext):
+        return None
+    for rot in _TURN_ROTS:
+        lin = a @ rot
+        exp = _expected_extent(lin, dirs)
+        for k in s.face_scales:
+            ratio = ext / (exp * k)
+            inr = (ratio >= s.ray_range[0]) & (ratio <= s.ray_range[1])
+            if inr[side].all() and (inr | open_).all():
+                return lin * k
+    return None
+
+
 def _known_one(idx, p: Pips, chans, s: DiceSettings, centre, d, contrast, colour, dirs
                ) -> Face | None:
     """A lone pip on a die of known size and foreshortening (`die_side_px`, `face_affine`):
@@ -869,7 +902,13 @@ def _known_one(idx, p: Pips, chans, s: DiceSettings, centre, d, contrast, colour
         if best is None or good - early > best[0] - best[1]:
             best = (good, early, lin)
     good, early, lin = best
-    if good < s.min_face_rays_one or early > s.max_early_rays:
+    side_met = None  # the square met on the side faces' rays only (a table of its colour)
+    if good < s.min_face_rays_one and s.known_one_side_cone is not None and \
+            s.up_dir is not None:
+        side_met = _side_rays_one(ext, dirs, a, s)
+    if side_met is not None:
+        lin, early = side_met, 0.0
+    elif good < s.min_face_rays_one or early > s.max_early_rays:
         return _reject(18, locals())
     bad = _interior_dev(chans[2], centre, lin, centre[None], p.d[idx], colour, contrast, s)
     if bad > s.max_interior_dev:

@@ -35,6 +35,11 @@ class BoardDiceSettings:
     # dots are read too (a 1 on a table of the die's colour makes neither light blob nor
     # pair of pips)
     max_lone_candidates: int = 6
+    lone_big: float | None = 1.6  # after those, while dice are still missing, lone dots too
+    # large for a pip of a die of the board's mean scale but not of one this many times
+    # larger: perspective makes a die near the camera look up to 1.56 x the mean (committed
+    # 0023's white 1 on a white table: its pip 8 x 12 px, a die of 38 px, the mean 26 px);
+    # the crop read then sizes the pip against the die's local side. None: not looked for
     light_thresholds: tuple[int, int, int] = (60, 250, 10)  # the light blob detector's first
     # and last threshold and its step (lightness, uint8)
     pip_thresholds: tuple[int, int, int] = (20, 200, 15)  # ... and the pip detector's
@@ -48,8 +53,12 @@ class BoardDiceSettings:
     # (pips, or pips smeared into streaks) on it. Sizes are shares of the die's side.
     seen_face_r: float = 0.42  # the face disc around the candidate
     seen_table_r: tuple[float, float] = (0.85, 1.25)  # the table ring around it
-    seen_min_contrast: float = 40.0  # face level - darkest marks (L*, 0..255)
-    seen_dark_share: tuple[float, float] = (0.03, 0.45)  # of the face disc, marks
+    seen_min_contrast: float = 20.0  # face level - darkest marks (L*, 0..255): 40 left the
+    # faint pips of small defocused dice (21-29: committed 0003, 0011) unwarned; at 20 no
+    # warning where no die is on committed, edition 2 or fresh 1550-1555 (session 13)
+    seen_dark_share: tuple[float, float] = (0.03, 0.55)  # of the face disc, marks (0.45
+    # left dice whose blob centre lies below the top face, the disc on its shaded sides:
+    # 0.46-0.51, fresh 1550/1551)
     seen_light_step: float = 10.0  # face lighter than the table by this, or two marks or more
     seen_max_extra: int = 1  # more die-like unread candidates than the missing dice + this:
     # clutter, no warning
@@ -82,6 +91,15 @@ class BoardDiceSettings:
     dot_max_residual: float = 0.12  # face units, each minimum from its grid spot at most
     dot_max_light: float = 0.35  # the grid's other spots at most this dark (x the darkest
     # pip's depth): a 6 whose middle pips are faded is not read as a 4
+    lone_dot_read: float | None = 0.6  # a lone dot read as nothing while dice are missing:
+    # `dot_read` again centred this far (face units) from it in 8 directions (a pip of a
+    # 2-6 lies 0.5-0.71 from its face's centre; from the dot itself the reach leaves the far
+    # pips out), kept where the face there is lighter than the table round it by
+    # `seen_light_step` (a die's body, not marks on the table). None: not
+    lone_read_max_blobs: int = 4  # ... and only where the light blob search found at most
+    # this many die-sized blobs (twice the game's dice): more are clutter, the printed
+    # fields of a board that was mislocated (fresh 1554's 0017: 14 blobs, its white fields'
+    # numerals read as two 2s); where it read dice 0-1 blobs were found
     pair_split: bool = True  # while dice are missing, a light blob of two touching dice
     # (1.5-3.2 die areas, elongated: the blob detector's inertia bar rejects it) gives a
     # candidate at each die: its centre +- the half distance its second moments give
@@ -223,14 +241,18 @@ def light_die_blobs(L: np.ndarray, die_px: float, s: BoardDiceSettings) -> list[
     return [np.array(k.pt) for k in cv2.SimpleBlobDetector_create(p).detect(L)]
 
 
-def pip_dots(L: np.ndarray, die_px: float, s: BoardDiceSettings) -> np.ndarray:
+def pip_dots(L: np.ndarray, die_px: float, s: BoardDiceSettings, scale: float = 1.0
+             ) -> np.ndarray:
     """Centres (N, 2) of the pip-sized dark dots of a uint8 lightness image, `die_px` a
-    die's side (OpenCV's blob detector over `pip_thresholds`)."""
+    die's side (OpenCV's blob detector over `pip_thresholds`). `scale` > 1: instead the dots
+    too large for a pip of that die but not for one of a die `scale` times larger."""
     q = cv2.SimpleBlobDetector_Params()
     q.filterByColor, q.blobColor = True, 0
     q.minThreshold, q.maxThreshold, q.thresholdStep = s.pip_thresholds
     q.minArea = max(2.0, 0.01 * die_px * die_px)
     q.maxArea = max(6.0, 0.08 * die_px * die_px)
+    if scale > 1.0:
+        q.minArea, q.maxArea = q.maxArea, q.maxArea * scale * scale
     q.filterByCircularity, q.minCircularity = True, 0.6
     q.filterByInertia, q.minInertiaRatio = True, 0.4
     q.filterByConvexity = False
@@ -302,7 +324,8 @@ def pair_candidates(L: np.ndarray, die_px: float, anchors, s: BoardDiceSettings
 def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
                     s: BoardDiceSettings, lightness: np.ndarray | None = None,
                     lone: list | None = None, beside=None,
-                    pairs: list | None = None) -> list[tuple[np.ndarray, float]]:
+                    pairs: list | None = None, big: list | None = None
+                    ) -> list[tuple[np.ndarray, float]]:
     """Light compact blobs of a die's size on the table around the board (the board itself
     masked out): [(centre px, expected die side px)], nearest the board first. `lone`: a
     list that gets the lone pip-sized dark dots (a 1 on a table of the die's colour),
@@ -311,7 +334,10 @@ def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
     blob search (OpenCV, which lets go of Python's lock) is then made there while the pip
     dots are looked for here; the same candidates either way. `pairs`: a list that gets a
     function of a list of (x, y) px giving the candidates of dice touching another around
-    them (`pair_candidates`) as (centre, die side px), made only when called."""
+    them (`pair_candidates`) as (centre, die side px), made only when called. `big`: a list
+    that gets a function () giving the lone dots too large for a pip at the board's mean
+    scale (`lone_big`), nearest the board first, as (centre, die side px), made only when
+    called."""
     h, w = image_bgr.shape[:2]
     wm, hm = board.size_mm
     m = s.dice_search_mm
@@ -361,6 +387,13 @@ def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
         elif lone is not None and len(pips) == 1:
             lone.append((pips[0] + off, die_px))
     cands.sort(key=lambda c: float(np.linalg.norm(c - centre)))
+    if big is not None and s.lone_big is not None:
+        def big_dots():
+            got = pip_dots(L, die_px, s, s.lone_big) + off
+            alone = [c for c in got if all(np.hypot(*(c - e)) > 0.8 * die_px for e in cands)]
+            alone.sort(key=lambda c: float(np.linalg.norm(c - centre)))
+            return [(c, die_px) for c in alone[: s.max_lone_candidates]]
+        big.append(big_dots)
     if pairs is not None:
         pairs.append(lambda at: [(c + off, die_px) for c in pair_candidates(
             L, die_px, [np.asarray(a, float) - off for a in at], s)])
@@ -501,8 +534,8 @@ def _spot_read_at(Lf: np.ndarray, centre, a: np.ndarray, s: BoardDiceSettings
     return int(value[b]), float(gap[b])
 
 
-def dot_read(Lf: np.ndarray, centre, a: np.ndarray, s: BoardDiceSettings = SETTINGS
-             ) -> tuple[int, float] | None:
+def dot_read(Lf: np.ndarray, centre, a: np.ndarray, s: BoardDiceSettings = SETTINGS,
+             where: list | None = None) -> tuple[int, float] | None:
     """A die's value from the local darkness minima of `spot_blur`'s float32 lightness `Lf`
     on the face (the flat square of known shape `a`, face units -> px) near `centre`: the
     minima within `dot_reach` at least `dot_rel_depth` as deep as the deepest (depth: the
@@ -513,7 +546,8 @@ def dot_read(Lf: np.ndarray, centre, a: np.ndarray, s: BoardDiceSettings = SETTI
     lighter than the lightest pip): a 4 whose middle spots are dark is a 6, not a 4. Geometry that
     holds for any die: pip count and layout in a face of the measured size, the pips'
     darkness against the face's own. Smooth shading and glare give no minima, so this reads
-    faces the spot read's rim and stray guards refuse. (value, gap) or None."""
+    faces the spot read's rim and stray guards refuse. (value, gap) or None; `where`, when
+    given, gets the read face's centre (px: the pips' grid's centre)."""
     h, w = Lf.shape
     hs = float(np.sqrt(abs(np.linalg.det(a))))
     c0 = np.asarray(centre, float)
@@ -578,7 +612,30 @@ def dot_read(Lf: np.ndarray, centre, a: np.ndarray, s: BoardDiceSettings = SETTI
     gap = float(t[dark].min() - t[~dark].max())
     if gap < s.spot_min_gap or t[~dark].max() > s.dot_max_light:
         return None
+    if where is not None:
+        where.append(c0 + a @ mid)
     return int(_LAYOUT_VALUE[code]), gap
+
+
+def face_lighter(L: np.ndarray, centre, side: float, s: BoardDiceSettings = SETTINGS
+                 ) -> bool:
+    """Whether a uint8 lightness image's disc of `seen_face_r` die sides (`side` px) round
+    `centre` (its 85th percentile: the face between the pips) is lighter than the table
+    ring round it (`seen_table_r`, median) by `seen_light_step`: a die's body there."""
+    h, w = L.shape
+    reach = s.seen_table_r[1] * max(side, 1.0) + 2
+    x0, y0 = max(0, int(centre[0] - reach)), max(0, int(centre[1] - reach))
+    x1 = max(x0, min(w, int(centre[0] + reach) + 2))
+    y1 = max(y0, min(h, int(centre[1] + reach) + 2))
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    r = np.hypot(xx - centre[0], yy - centre[1]) / max(side, 1.0)
+    disc = r <= s.seen_face_r
+    ring = (r >= s.seen_table_r[0]) & (r <= s.seen_table_r[1])
+    if disc.sum() < 20 or ring.sum() < 20:
+        return False
+    win = L[y0:y1, x0:x1]
+    return float(np.percentile(win[disc], 85)) - float(np.median(win[ring])) >= \
+        s.seen_light_step
 
 
 def die_seen(L: np.ndarray, centre, side: float, s: BoardDiceSettings = SETTINGS) -> bool:
@@ -614,6 +671,29 @@ def die_seen(L: np.ndarray, centre, side: float, s: BoardDiceSettings = SETTINGS
         return False
     table = float(np.median(L[ring]))
     return face - table >= s.seen_light_step or len(marks) >= 2
+
+
+def _lone_dot_read(crop: np.ndarray, at, a: np.ndarray, side: float, s: BoardDiceSettings
+                   ) -> tuple[int, float, np.ndarray] | None:
+    """A lone dot at `at` (crop px) of an unread die: `dot_read` centred `lone_dot_read` face
+    units from it in 8 directions (`a`: the flat face's map, face units -> crop px; `side`
+    the die's side in crop px); the reads whose face is lighter than the table round it
+    (`face_lighter`) must agree on one value. (value, widest gap, the face's centre in crop
+    px) or None."""
+    L = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)[..., 0]
+    Lf = spot_blur(L, a)
+    reads = []
+    for k in range(8):
+        phi = k * np.pi / 4
+        cen = np.asarray(at, float) + a @ (s.lone_dot_read * np.cos(phi),
+                                           s.lone_dot_read * np.sin(phi))
+        where: list = []
+        got = dot_read(Lf, cen, a, s, where)
+        if got is not None and face_lighter(L, where[0], side, s):
+            reads.append((got[0], got[1], where[0]))
+    if not reads or len({v for v, _, _ in reads}) > 1:
+        return None
+    return max(reads, key=lambda r: r[1])
 
 
 def _read_crop(image_bgr: np.ndarray, view: BoardView, c, die_px: float,
@@ -664,15 +744,21 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
     h, w = image_bgr.shape[:2]
     lone: list = []
     pairs: list = []
+    big: list = []
     cands = die_candidates(image_bgr, view, board, s, lightness,
                            lone if s.lone_pips else None, beside,
-                           pairs if s.pair_split else None)
+                           pairs if s.pair_split else None, big if s.lone_pips else None)
 
     def more():  # the candidates, then lone dots and dice touching another while dice are
         # missing (each list begun only then; once begun, read to its end)
         yield from ((c, p, "blob") for c, p in cands)
         if len(found) < s.dice_wanted:
             yield from ((c, p, "lone") for c, p in lone)
+        if big and len(found) < s.dice_wanted:  # (after the lone dots; the pair search
+            # below neither avoids nor looks round them: its candidates stay the same)
+            for c, p in big[0]():
+                if all(np.hypot(c[0] - e[0], c[1] - e[1]) > 0.5 * p for e, _ in lone):
+                    yield c, p, "lone"
         if pairs and len(found) < s.dice_wanted:
             tried = [c for c, _ in cands + lone]
             for c, p in pairs[0](tried + [d.center for d in found]):
@@ -720,6 +806,16 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
             if got is not None:
                 found.append(Die(got[0], round(min(0.9, got[1]), 3),
                                  (round(float(c[0]), 1), round(float(c[1]), 1))))
+        if is_lone and short and len(found) == n_found and s.lone_dot_read is not None \
+                and len(cands) <= s.lone_read_max_blobs:
+            got = _lone_dot_read(crop, (c - (x0, y0)) * f, a, die_px * f, s)
+            if got is not None:
+                v, gap, at = got
+                at = np.asarray(at) / f + (x0, y0)
+                if all(np.hypot(at[0] - e.center[0], at[1] - e.center[1]) >= 0.8 * die_px
+                       for e in found):
+                    found.append(Die(v, round(min(0.9, gap), 3),
+                                     (round(float(at[0]), 1), round(float(at[1]), 1))))
         if s.warn_unread and unread_here and kind == "blob" and len(found) == n_found and \
                 die_seen(crop_L, (c - (x0, y0)) * f, die_px * f, s):
             unread.append((c, die_px))

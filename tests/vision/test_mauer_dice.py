@@ -149,15 +149,16 @@ def test_local_die_px_is_the_die_squares_size_at_its_place(H, at_mm):
     assert got == pytest.approx(want, rel=0.01)
 
 
-def _face_L(table, face, marks, side=40, n=160):
+def _face_L(table, face, marks, side=40, n=160, mark=30):
     """A lightness image: a face of level `face` and side `side` on a `table` level, with
-    dark marks ((dx, dy, w, h) in face px from its centre, level 30), slightly blurred."""
+    dark marks ((dx, dy, w, h) in face px from its centre, level `mark`), slightly
+    blurred."""
     L = np.full((n, n), table, np.uint8)
     c = n // 2
     if face is not None:
         cv2.rectangle(L, (c - side // 2, c - side // 2), (c + side // 2, c + side // 2), face, -1)
     for dx, dy, w, h in marks:
-        cv2.ellipse(L, (c + dx, c + dy), (w // 2, h // 2), 0, 0, 360, 30, -1)
+        cv2.ellipse(L, (c + dx, c + dy), (w // 2, h // 2), 0, 0, 360, mark, -1)
     return cv2.GaussianBlur(L, (0, 0), 1.5), (c, c), side
 
 
@@ -173,6 +174,21 @@ def _face_L(table, face, marks, side=40, n=160):
 ])
 def test_die_seen(table, face, marks, want):
     L, centre, side = _face_L(table, face, marks)
+    assert D.die_seen(L, centre, side) is want
+
+
+@pytest.mark.parametrize("mark,want", [
+    (205, True),  # 30 below the face: the faint pips of a small defocused die
+    (223, False),  # 12 below: no marks (noise, JPEG)
+])
+@pytest.mark.parametrize("marks", [
+    [(-10, -10, 7, 7), (10, 10, 7, 7)],  # a 2
+    [(0, 0, 8, 8)],  # a 1
+])
+def test_die_seen_takes_faint_marks_on_a_light_face(mark, want, marks):
+    """A die-sized light face on a darker table whose pips defocus left faint (contrast
+    20-30 L*, committed 0003, 0011) is a die seen; marks no deeper than noise are not."""
+    L, centre, side = _face_L(120, 235, marks, mark=mark)
     assert D.die_seen(L, centre, side) is want
 
 
@@ -273,6 +289,28 @@ def test_a_one_on_a_white_table_is_a_lone_pip_candidate(pips, lone_there):
     lone: list = []
     D.die_candidates(img, view, board, D.SETTINGS, lone=lone)
     assert any(np.hypot(*(c - at)) < 0.5 * side for c, _ in lone) is lone_there
+
+
+@pytest.mark.parametrize("pip_r,big_there", [
+    (0.11, False),  # a pip of the board's mean scale: an ordinary lone dot
+    (0.19, True),  # a pip of a die 1.5 x that (near the camera): only a big lone dot
+])
+def test_a_big_one_near_the_camera_is_a_big_lone_candidate(pip_r, big_there):
+    """Perspective makes a die near the camera up to 1.56 x the board's mean scale: its 1's
+    pip is too large for a pip dot of the mean scale and is offered by `big` instead (after
+    the lone dots, while dice are missing); a pip dot of the mean scale is not offered
+    twice. Without `lone_big` nothing is offered there."""
+    img, board, view, at, side = _scene_with_die((246, 246, 246), 20.0, ((2, 2),), pip_r,
+                                                 mean_scale=True)
+    lone: list = []
+    big: list = []
+    D.die_candidates(img, view, board, D.SETTINGS, lone=lone, big=big)
+    near = [c for c, _ in big[0]() if np.hypot(*(c - at)) < 0.5 * side]
+    assert bool(near) is big_there
+    assert any(np.hypot(*(c - at)) < 0.5 * side for c, _ in lone) is not big_there
+    big = []
+    D.die_candidates(img, view, board, replace(D.SETTINGS, lone_big=None), big=big)
+    assert big == []
 
 
 def _spots_face(value, angle=0.0, smear=0, merge=False, side=90, n=360, pip=0.09):
@@ -430,10 +468,12 @@ def test_layout_values_name_each_face_in_every_turn():
 
 
 @pytest.mark.parametrize("gives,visits", [
-    ((), "b1 b2 l1 l2 p1 p2"),  # nothing read: the blobs, then the lone dots, then pairs
+    ((), "b1 b2 l1 l2 g1 g2 p1 p2"),  # nothing read: the blobs, then the lone dots, the
+    # big lone dots, then pairs
     (("b1", "b2"), "b1 b2"),  # both dice from the blobs: no lone dots, no pairs
     (("b1", "l1"), "b1 b2 l1 l2"),  # the lone dots, once begun, to their end; no pairs
-    (("b1", "p1"), "b1 b2 l1 l2 p1 p2"),  # the pairs, once begun, to their end
+    (("b1", "g1"), "b1 b2 l1 l2 g1 g2"),  # the big ones too
+    (("b1", "p1"), "b1 b2 l1 l2 g1 g2 p1 p2"),  # the pairs, once begun, to their end
 ])
 def test_read_board_dice_reads_blobs_then_lone_dots_then_pairs(monkeypatch, gives, visits):
     """`read_board_dice`'s order of reads: the light blobs, then (only while dice are
@@ -442,10 +482,11 @@ def test_read_board_dice_reads_blobs_then_lone_dots_then_pairs(monkeypatch, give
     img, board, view, at, side = _smeared_die_scene()
     at = np.asarray(at, float)
     names = {f"{k}{i}": at + (3 * side * i, 3 * side * j)
-             for j, k in enumerate("blp") for i in (1, 2)}
+             for j, k in enumerate("blgp") for i in (1, 2)}
 
-    def candidates(image_bgr, view, board, s, lightness, lone, beside, pairs):
+    def candidates(image_bgr, view, board, s, lightness, lone, beside, pairs, big):
         lone += [(names["l1"], side), (names["l2"], side)]
+        big.append(lambda: [(names["g1"], side), (names["g2"], side)])
         pairs.append(lambda anchors: [(names["p1"], side), (names["p2"], side)])
         return [(names["b1"], side), (names["b2"], side)]
 
@@ -579,3 +620,72 @@ def test_pair_die_blobs_puts_a_candidate_on_each_of_two_touching_dice(angle, apa
 def test_pair_die_blobs_takes_no_single_die():
     L, _ = _two_dice(0, 0.0, seed=3)  # one die (both drawn on the same place)
     assert D.pair_die_blobs(D.close_pips(L, 12.0, D.SETTINGS), 12.0, D.SETTINGS) == []
+
+
+_PIPS = {2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
+         4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+         5: [(-1, -1), (1, -1), (-1, 1), (1, 1), (0, 0)],
+         6: [(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)]}
+
+
+@pytest.mark.parametrize("value", range(2, 7))
+@pytest.mark.parametrize("angle", [0.0, 25.0])
+def test_lone_dot_read_reads_the_die_from_any_of_its_pips(value, angle):
+    """A die of which one pip alone was found (a lone dot): from that pip the face's centre
+    is 0.5-0.71 face units off in an unknown direction, and `_lone_dot_read` reads the die
+    from there, its centre at the face's; never another value."""
+    L, c, a = _spots_face(value, angle)
+    crop = cv2.merge([L, L, L])
+    for u, v in _PIPS[value]:
+        at = np.array(c) + a @ (0.5 * u, 0.5 * v)
+        got = D._lone_dot_read(crop, at, a, 90.0, D.SETTINGS)
+        assert got is None or got[0] == value
+        if (u, v) == _PIPS[value][0]:  # (a corner pip)
+            assert got is not None and got[0] == value
+            assert np.hypot(*(got[2] - c)) < 0.15 * 90
+    assert D.dot_read(D.spot_blur(L, a), np.array(c) + a @ (0.5, 0.5), a) is None or \
+        value < 4  # (from a corner pip itself the reach misses the far pips of a 4-6)
+
+
+@pytest.mark.parametrize("table", [110, 235])
+def test_lone_dot_read_needs_a_face_lighter_than_the_table(table):
+    """Two dark dots on a bare table lie like a 2's pips: no die's body round them (the face
+    no lighter than the table), no read; the same dots on a light face are a 2."""
+    L, c, a = _spots_face(2, 10.0)
+    if table == 235:  # the face's colour all round: no die body
+        L = cv2.GaussianBlur(np.where(L > 150, 235, np.where(L > 80, 235, L)).astype(
+            np.uint8), (0, 0), 1.0)
+    at = np.array(c) + a @ (-0.5, -0.5)
+    got = D._lone_dot_read(cv2.merge([L, L, L]), at, a, 90.0, D.SETTINGS)
+    assert (got is not None and got[0] == 2) is (table == 110)
+
+
+@pytest.mark.parametrize("n_blobs,read", [
+    (1, True),  # a die's blob beside it: the lone dot is read by `_lone_dot_read`
+    (4, True),  # twice the game's dice
+    (5, False),  # more die-sized blobs than that: clutter (a mislocated board's fields)
+])
+def test_lone_dots_are_read_only_off_clutter(monkeypatch, n_blobs, read):
+    img, board, view, at, side = _smeared_die_scene()
+    at = np.asarray(at, float)
+    blobs = [(at + (3 * side * (i + 1), 0.0), side) for i in range(n_blobs)]
+    dot = at + (0.0, 3 * side)
+
+    def candidates(image_bgr, view, board, s, lightness, lone, beside, pairs, big):
+        lone.append((dot, side))
+        return blobs
+
+    def read_crop(image_bgr, view, c, die_px, s, jac, read=True):
+        return float(c[0]), float(c[1]), 1.0, np.eye(2), np.zeros((8, 8, 3), np.uint8), []
+
+    calls = []
+    monkeypatch.setattr(D, "die_candidates", candidates)
+    monkeypatch.setattr(D, "_read_crop", read_crop)
+    monkeypatch.setattr(D, "spot_blur", lambda L, a: L.astype(np.float32))
+    monkeypatch.setattr(D, "_spot_read_at", lambda *a: None)
+    monkeypatch.setattr(D, "dot_read", lambda *a, **k: None)
+    monkeypatch.setattr(D, "_lone_dot_read", lambda *a: calls.append(1) or (3, 0.8, (0, 0)))
+    dice, _ = D.read_board_dice(img, view, board, replace(D.SETTINGS, warn_unread=False,
+                                                           pair_split=False))
+    assert bool(calls) is read
+    assert [d.value for d in dice] == ([3] if read else [])
