@@ -319,42 +319,56 @@ def piece_colour(crops_bgr: np.ndarray, settings: TeachSettings = TEACH_SETTINGS
     if settings.colour_white > 0:
         gain = white_gain(crops, settings)
         inner = np.clip(inner * gain[:, None, :], 0, 255).astype(np.uint8)
-    # OpenCV's 8-bit Lab to L 0-100, a and b less 128 (float32; one table lookup)
-    lab = cv2.LUT(cv2.cvtColor(np.ascontiguousarray(inner), cv2.COLOR_BGR2Lab), _LAB_TABLE)
-    chroma = np.hypot(lab[..., 1], lab[..., 2])  # (N, P)
+    # OpenCV's 8-bit Lab to L 0-100, a and b less 128 (float32) and the chroma hypot(a, b),
+    # by table (the same float32 values as converting and np.hypot)
+    lab8 = cv2.cvtColor(np.ascontiguousarray(inner), cv2.COLOR_BGR2Lab)  # (N, P, 3) uint8
+    lab = cv2.LUT(lab8, _LAB_TABLE)
+    chroma = _CHROMA.take((lab8[..., 1].astype(np.uint16) << 8) | lab8[..., 2])  # (N, P)
     if settings.colour_border > 0:  # not the surroundings' colour (a white rabbit on red)
         around = _border_ab(crops)  # (N, 2)
         near = np.hypot(lab[..., 1] - around[:, :1], lab[..., 2] - around[:, 1:]) \
             < settings.colour_border
         chroma = np.where(near, chroma - 1000.0, chroma)
-    p = chroma.shape[1]
-    m = max(1, int(round(p * settings.colour_top)))
-    idx = np.argpartition(-chroma, m - 1, axis=1)[:, :m]
-    top = lab.reshape(-1, 3)[idx + (np.arange(n) * p)[:, None]]  # (N, m, 3)
-    return top.mean(axis=1).astype(np.float32)
+    return _top_mean(lab, -chroma, settings.colour_top)
 
 
+def _top_mean(values: np.ndarray, key: np.ndarray, share: float) -> np.ndarray:
+    """(N, P, 3) float32 values, (N, P) key -> (N, 3) float32: per row the mean of the
+    values at the `share` of its pixels with the lowest key (`np.argpartition`'s pick), summed
+    in pixel order (as `np.take_along_axis(...).mean(axis=1)`, laid out (m, N, 3) so that the
+    sum runs over whole rows)."""
+    n, p = key.shape
+    m = max(1, int(round(p * share)))
+    idx = np.argpartition(key, m - 1, axis=1)[:, :m]  # (N, m)
+    top = values.reshape(-1, 3)[idx.T + np.arange(n) * p]  # (m, N, 3)
+    return top.mean(axis=0).astype(np.float32)
+
+
+_AB_VALUES = np.arange(256, dtype=np.float32) - np.float32(128.0)
 # cv2.COLOR_BGR2Lab's uint8 L, a, b -> float32 L 0-100, a and b -128..127 (256, 1, 3)
 _LAB_TABLE = np.stack([np.arange(256, dtype=np.float32) * np.float32(100.0 / 255.0),
-                       np.arange(256, dtype=np.float32) - np.float32(128.0),
-                       np.arange(256, dtype=np.float32) - np.float32(128.0)],
-                      axis=1).reshape(256, 1, 3)
+                       _AB_VALUES, _AB_VALUES], axis=1).reshape(256, 1, 3)
+# np.hypot(a, b) of every uint8 (a, b) pair (less 128), at a * 256 + b (float32)
+_CHROMA = np.hypot(_AB_VALUES[:, None], _AB_VALUES[None, :]).ravel()
 
 
 def _border_ab(crops: np.ndarray) -> np.ndarray:
     """(N, S, S, 3) uint8 BGR crops -> (N, 2) float32: the median Lab a and b (less 128) of
     each crop's 2-pixel border (the median of an even count: the mean of the middle two)."""
     n, s = len(crops), crops.shape[1]
-    ring = np.ones((s, s), bool)
-    ring[2:s - 2, 2:s - 2] = False
-    edge = cv2.cvtColor(np.ascontiguousarray(crops.reshape(n, s * s, 3)[:, ring.ravel()]),
-                        cv2.COLOR_BGR2Lab)  # (N, R, 3) uint8
-    ab = np.ascontiguousarray(edge[..., 1:].transpose(0, 2, 1))  # (N, 2, R)
+    if s < 4:  # (all of it)
+        edge = np.ascontiguousarray(crops).reshape(n, -1, 3)
+    else:  # (N, R, 3): top, sides, bottom
+        edge = np.concatenate([crops[:, :2].reshape(n, -1, 3),
+                               crops[:, 2:s - 2, :2].reshape(n, -1, 3),
+                               crops[:, 2:s - 2, s - 2:].reshape(n, -1, 3),
+                               crops[:, s - 2:].reshape(n, -1, 3)], axis=1)
+    edge = cv2.cvtColor(edge, cv2.COLOR_BGR2Lab)
+    ab = np.sort(edge[..., 1:].transpose(0, 2, 1), axis=2, kind="stable")  # (N, 2, R) uint8
     r = ab.shape[2]
     lo, hi = (r - 1) // 2, r // 2
-    part = np.partition(ab, sorted({lo, hi}), axis=2)
     # (integers and their halves: exact in float32, as np.median of the float values)
-    return (part[..., lo].astype(np.float32) + part[..., hi]) / np.float32(2) - np.float32(128)
+    return (ab[..., lo].astype(np.float32) + ab[..., hi]) / np.float32(2) - np.float32(128)
 
 
 def _bright_mean(crops_bgr: np.ndarray, lo: int, hi: int, share: float) -> np.ndarray:
@@ -365,9 +379,7 @@ def _bright_mean(crops_bgr: np.ndarray, lo: int, hi: int, share: float) -> np.nd
     if n == 0:
         return np.zeros((0, 3), np.float32)
     mid = crops_bgr[:, lo:hi, lo:hi].reshape(n, -1, 3).astype(np.float32)
-    m = max(1, int(round(mid.shape[1] * share)))
-    idx = np.argpartition(-mid.sum(axis=2), m - 1, axis=1)[:, :m]
-    return np.take_along_axis(mid, idx[..., None], axis=1).mean(axis=1)
+    return _top_mean(mid, -mid.sum(axis=2), share)
 
 
 def white_gain(crops_bgr: np.ndarray, settings: TeachSettings) -> np.ndarray:
@@ -671,12 +683,16 @@ class Profile:
         fr = self._once("colour_features", lambda: colour_features(self.colours, s))
         lab_idx = np.flatnonzero(cols >= 0)
         taught_cols = cols[lab_idx]
+        was = np.zeros((n, len(lab_idx)), bool)  # the sure pieces the colours came from
         for step in range(1 + s.recalibrate):
             q = self._combine(model_term, cos_t, fx, fr, cols, kind)
             if step == s.recalibrate:
                 break
             # colour calibration from this photo's sure pieces (same light): blend them in
             sure = (q[:, lab_idx] >= s.recalibrate_q) & (cos[:, taught_cols] >= s.min_cos)
+            if np.array_equal(sure, was):  # the same colours again: the same q (none sure
+                break  #                       after the first pass: the taught colours)
+            was = sure
             ref = self.colours.copy()
             for k in np.flatnonzero(sure.any(axis=0)):
                 c, m = taught_cols[k], sure[:, k]
@@ -1145,20 +1161,22 @@ def teach_probs(profile: Profile, classifier, labels: tuple[str, ...], probs: np
     q, cos_l = profile.adjust(units, pu, embedding, piece_colour(crops_bgr, s))
     bg = probs[:, ib].copy()
     with np.errstate(invalid="ignore"):
-        filled = np.nan_to_num(cos_l, nan=-1.0)
+        filled = (cos_l if np.isfinite(cos_l).all()  # (no NaN: the same values)
+                  else np.nan_to_num(cos_l, nan=-1.0))
         best = filled.max(axis=1)
         taught = ~np.isnan(cos_l[np.arange(len(q)), q.argmax(axis=1)])
         gate = taught & (best < s.min_cos)  # like no taught piece at all: background
         neg = background_cos(profile, embedding)
         rescue = (best >= s.rescue_cos) & (bg < s.rescue_bg)
-        if neg is None:  # ... and clear of the second-nearest prototype
+        if neg is None and rescue.any():  # ... and clear of the second-nearest prototype
             second = (np.sort(filled, axis=1)[:, -2] if filled.shape[1] > 1
                       else np.full(len(q), -1))
             rescue &= best - second >= s.rescue_margin
-        else:  # ... and nearer the teach photos' background than any piece
+        elif neg is not None:  # ... and nearer the teach photos' background than any piece
             gate &= neg >= best + s.neg_margin
             rescue &= (best - neg >= s.rescue_neg_margin) & ~gate
-        gate &= ~surely_pieces(pu, s.gate_keep)
+        if gate.any():
+            gate &= ~surely_pieces(pu, s.gate_keep)
         bg[rescue] = np.minimum(bg[rescue], 1 - s.rescue_cos)
         bg[gate] = 1.0
     choice = q.argmax(axis=1)  # (the rule's label, before relabel_only keeps the spread)
