@@ -364,7 +364,8 @@ def _border_ab(crops: np.ndarray) -> np.ndarray:
                                crops[:, 2:s - 2, s - 2:].reshape(n, -1, 3),
                                crops[:, s - 2:].reshape(n, -1, 3)], axis=1)
     edge = cv2.cvtColor(edge, cv2.COLOR_BGR2Lab)
-    ab = np.sort(edge[..., 1:].transpose(0, 2, 1), axis=2, kind="stable")  # (N, 2, R) uint8
+    ab = np.sort(np.ascontiguousarray(edge[..., 1:].transpose(0, 2, 1)), axis=2,
+                 kind="stable")  # (N, 2, R) uint8 (a radix sort)
     r = ab.shape[2]
     lo, hi = (r - 1) // 2, r // 2
     # (integers and their halves: exact in float32, as np.median of the float values)
@@ -638,22 +639,19 @@ class Profile:
         kp /= np.maximum(np.linalg.norm(kp, axis=1, keepdims=True), 1e-9)
         return names, kp
 
-    def label_columns(self, labels: tuple[str, ...]) -> np.ndarray:
-        """(L,) intp: each of `labels`' row in the profile (`self.labels`), -1 where not
-        taught."""
-        def make():
-            where = {lab: i for i, lab in enumerate(self.labels)}
-            return np.array([where.get(lab, -1) for lab in labels], np.intp)
-        return self._once(("cols", labels), make)
+    def label_columns(self, labels: tuple[str, ...]) -> _LabelColumns:
+        """Where each of `labels` is in the profile (`_LabelColumns`)."""
+        return self._once(("cols", labels), lambda: _LabelColumns.of(self.labels, labels))
 
-    def _combine(self, model_term, cos_t, fx, fr, cols, kind=None) -> np.ndarray:
+    def _combine(self, model_term, cos_t, fx, fr, cols: _LabelColumns,
+                 kind=None) -> np.ndarray:
         """One pass of the rule: (N, L) q from the model's term (a log p), the prototype
         term (cos / T, (N, L_taught)), the crops' and reference colours' features (`fx`
         (N, 3), `fr` (L_taught, 3)), `cols` (`label_columns`) and the kind term."""
         s = self.settings
         d2 = ((fx[:, None, :] - fr[None]) ** 2).sum(axis=2) / (2 * s.colour_sigma ** 2)
         term_t = cos_t - s.colour_weight * d2
-        logit = model_term + _columns(term_t, cols)  # (untaught labels: the mean term)
+        logit = model_term + cols.pick(term_t)  # (untaught labels: the mean term)
         if kind is not None:
             logit = logit + kind
         logit -= logit.max(axis=1, keepdims=True)
@@ -681,28 +679,79 @@ class Profile:
         cos_t = cos / s.temperature
         fx = colour_features(colours, s)
         fr = self._once("colour_features", lambda: colour_features(self.colours, s))
-        lab_idx = np.flatnonzero(cols >= 0)
-        taught_cols = cols[lab_idx]
-        was = np.zeros((n, len(lab_idx)), bool)  # the sure pieces the colours came from
+        near = None  # (N, L_taught') each taught label's prototype near enough to calibrate
+        was = None  # the sure pieces the colours came from
         for step in range(1 + s.recalibrate):
             q = self._combine(model_term, cos_t, fx, fr, cols, kind)
             if step == s.recalibrate:
                 break
             # colour calibration from this photo's sure pieces (same light): blend them in
-            sure = (q[:, lab_idx] >= s.recalibrate_q) & (cos[:, taught_cols] >= s.min_cos)
-            if np.array_equal(sure, was):  # the same colours again: the same q (none sure
-                break  #                       after the first pass: the taught colours)
+            if near is None:
+                near = cos[:, cols.taught_rows] >= s.min_cos
+            sure = (q[:, cols.taught] >= s.recalibrate_q) & near
+            if not sure.any() if was is None else np.array_equal(sure, was):  # the same
+                break  # colours again: the same q (none sure after the first pass: the taught)
             was = sure
-            ref = self.colours.copy()
-            for k in np.flatnonzero(sure.any(axis=0)):
-                c, m = taught_cols[k], sure[:, k]
-                ref[c] = (self.colours[c] + colours[m].sum(axis=0)) / (1 + m.sum())
-            fr = colour_features(ref, s)
-        if (cols >= 0).all():
-            cos_l = cos[:, cols]
-        else:  # (float64, NaN for the labels the profile does not hold)
-            cos_l = np.concatenate([cos, np.full((n, 1), np.nan)], axis=1)[:, cols]
-        return q.astype(np.float32), cos_l
+            fr = colour_features(self._recalibrated(cols.taught_rows, sure, colours), s)
+        return q.astype(np.float32), cols.cosines(cos)
+
+    def _recalibrated(self, rows: np.ndarray, sure: np.ndarray, colours: np.ndarray
+                      ) -> np.ndarray:
+        """(L_taught, 3) the taught colours, those of `rows` each the mean of itself and
+        the colours of the candidates sure of it (`sure`, (N, len(rows)) bool; `colours`
+        (N, 3) float32): per label (colour + the sure ones' sum in candidate order) / (1 +
+        their count), the sum in float32, the division as numpy does it for an int64 count
+        (float64, stored float32)."""
+        ref = self.colours.copy()
+        at, k = np.nonzero(sure)  # (candidate order within each label)
+        if not len(at):
+            return ref
+        count = np.bincount(k, minlength=sure.shape[1])
+        total = np.zeros((sure.shape[1], 3), np.float32)
+        np.add.at(total, k, colours[at])
+        has = np.flatnonzero(count)
+        ref[rows[has]] = (self.colours[rows[has]] + total[has]) \
+            / (1 + count[has].astype(np.int64))[:, None]
+        return ref
+
+
+@dataclass(frozen=True)
+class _LabelColumns:
+    """Where a game's L labels are in a profile's taught labels (`Profile.label_columns`):
+    `cols` (L,) intp each one's row there, -1 where not taught; `taught` the positions in
+    `labels` of the taught ones and `taught_rows` their rows; `all_taught`, and `identity`
+    (`cols` is 0..L-1: the profile holds the labels in the game's order)."""
+
+    cols: np.ndarray
+    taught: np.ndarray
+    taught_rows: np.ndarray
+    all_taught: bool
+    identity: bool
+
+    @classmethod
+    def of(cls, profile_labels: tuple[str, ...], labels: tuple[str, ...]) -> _LabelColumns:
+        where = {lab: i for i, lab in enumerate(profile_labels)}
+        cols = np.array([where.get(lab, -1) for lab in labels], np.intp)
+        taught = np.flatnonzero(cols >= 0)
+        every = bool((cols >= 0).all())
+        return cls(cols=cols, taught=taught, taught_rows=cols[taught], all_taught=every,
+                   identity=every and len(cols) == len(profile_labels)
+                   and bool((cols == np.arange(len(cols))).all()))
+
+    def pick(self, values: np.ndarray) -> np.ndarray:
+        """(N, L_taught) values -> (N, L): each label's column, or the row mean where the
+        label is not taught (neutral)."""
+        if self.identity:
+            return values
+        return _columns(values, self.cols)
+
+    def cosines(self, cos: np.ndarray) -> np.ndarray:
+        """(N, L_taught) -> (N, L) cosines per label; NaN (float64) where not taught."""
+        if self.identity:
+            return cos
+        if self.all_taught:
+            return cos[:, self.cols]
+        return np.concatenate([cos, np.full((len(cos), 1), np.nan)], axis=1)[:, self.cols]
 
 
 def _columns(values: np.ndarray, cols: np.ndarray) -> np.ndarray:
@@ -1085,12 +1134,18 @@ def shield_calibrated(profile: Profile, hues: dict[str, float] | None) -> Profil
     """The profile with each coloured rabbit's taught colour turned in (a, b) hue by
     `shield_shift` x (this photo's coat of arms of that colour - the teach photos'): the
     castle's coats of arms show each player colour under the photo's light (a warm light
-    turns yellow towards orange). Unchanged without coats of arms on either side."""
+    turns yellow towards orange). Unchanged without coats of arms on either side. (The
+    last photo's is kept on the profile: a photo's batches share it, and its worked-out
+    columns and colours.)"""
     from vision.shields import COLOURS, _hue_diff
 
     shift = profile.settings.shield_shift
     if shift <= 0 or not hues or profile.shields is None:
         return profile
+    key = tuple(sorted((c, float(h)) for c, h in hues.items()))
+    last = profile._memo.get("shield_calibrated")
+    if last is not None and last[0] == key:
+        return last[1]
     colours = profile.colours.copy()
     for c, taught in zip(COLOURS, profile.shields, strict=True):
         label = f"rabbit-{c}"
@@ -1100,7 +1155,9 @@ def shield_calibrated(profile: Profile, hues: dict[str, float] | None) -> Profil
         d = np.radians(shift * _hue_diff(hues[c], float(taught)))
         a, b = colours[i, 1], colours[i, 2]
         colours[i, 1], colours[i, 2] = a * np.cos(d) - b * np.sin(d), a * np.sin(d) + b * np.cos(d)
-    return replace(profile, colours=colours)
+    out = replace(profile, colours=colours)
+    profile._memo["shield_calibrated"] = (key, out)
+    return out
 
 
 def taught_crop(crop, settings: TeachSettings | None = None):
@@ -1160,12 +1217,14 @@ def teach_probs(profile: Profile, classifier, labels: tuple[str, ...], probs: np
             s))
     q, cos_l = profile.adjust(units, pu, embedding, piece_colour(crops_bgr, s))
     bg = probs[:, ib].copy()
+    choice = q.argmax(axis=1)  # (the rule's label, before relabel_only keeps the spread)
     with np.errstate(invalid="ignore"):
-        filled = (cos_l if np.isfinite(cos_l).all()  # (no NaN: the same values)
-                  else np.nan_to_num(cos_l, nan=-1.0))
+        finite = np.isfinite(cos_l).all()  # (every label taught: no NaN)
+        filled = cos_l if finite else np.nan_to_num(cos_l, nan=-1.0)
         best = filled.max(axis=1)
-        taught = ~np.isnan(cos_l[np.arange(len(q)), q.argmax(axis=1)])
-        gate = taught & (best < s.min_cos)  # like no taught piece at all: background
+        gate = best < s.min_cos  # like no taught piece at all: background
+        if not finite:  # (... where the rule's label is taught)
+            gate &= ~np.isnan(cos_l[np.arange(len(q)), choice])
         neg = background_cos(profile, embedding)
         rescue = (best >= s.rescue_cos) & (bg < s.rescue_bg)
         if neg is None and rescue.any():  # ... and clear of the second-nearest prototype
@@ -1177,12 +1236,14 @@ def teach_probs(profile: Profile, classifier, labels: tuple[str, ...], probs: np
             rescue &= (best - neg >= s.rescue_neg_margin) & ~gate
         if gate.any():
             gate &= ~surely_pieces(pu, s.gate_keep)
-        bg[rescue] = np.minimum(bg[rescue], 1 - s.rescue_cos)
-        bg[gate] = 1.0
-    choice = q.argmax(axis=1)  # (the rule's label, before relabel_only keeps the spread)
+        if rescue.any():
+            bg[rescue] = np.minimum(bg[rescue], 1 - s.rescue_cos)
+        if gate.any():
+            bg[gate] = 1.0
+    top = pu.argmax(axis=1)  # the model's own label
     if s.relabel_only:  # the model's own spread, its top share moved to q's choice
         n = np.arange(len(q))
-        i, j = pu.argmax(axis=1), choice
+        i, j = top, choice
         shares = pu / np.maximum(pu.sum(axis=1, keepdims=True), 1e-12)
         q = shares.copy()
         q[n, i], q[n, j] = shares[n, j], shares[n, i]
@@ -1190,8 +1251,9 @@ def teach_probs(profile: Profile, classifier, labels: tuple[str, ...], probs: np
         out = probs.copy()
         mass = pu.sum(axis=1)
         gone = (bg >= 1.0) | rescue  # rescued: all that is not background is this game's
-        out[gone] = 0.0
-        mass[gone] = 1 - bg[gone]
+        if gone.any():
+            out[gone] = 0.0
+            mass[gone] = 1 - bg[gone]
     else:
         out = np.zeros_like(probs)
         mass = 1 - bg
@@ -1207,7 +1269,6 @@ def teach_probs(profile: Profile, classifier, labels: tuple[str, ...], probs: np
         p_unit = profile._once(("p_unit", units), lambda: np.array(
             [profile.model_p[profile.labels.index(lab)] if lab in profile.labels else np.nan
              for lab in units], np.float32))
-        top = pu.argmax(axis=1)
         modelled = pu.max(axis=1) > probs[:, ib]  # its top reading a label, not background
         #                                           (whose leftover favours one)
         if profile.read_share >= s.trust_share:  # the model knows most of this copy: its
