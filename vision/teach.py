@@ -448,6 +448,8 @@ def colour_features(lab: np.ndarray, settings: TeachSettings) -> np.ndarray:
     `colour_l_weight`, and a, b (with `colour_norm`: a / L and b / L times `colour_norm`, L at
     least `colour_l_floor`: shading scales L and the chroma together)."""
     lab = np.asarray(lab, np.float32)
+    if settings.colour_norm <= 0 and settings.colour_l_weight == 1.0:
+        return lab.copy()  # (L times 1: the same numbers)
     light = lab[..., :1] * np.float32(settings.colour_l_weight)
     if settings.colour_norm <= 0:
         return np.concatenate([light, lab[..., 1:]], axis=-1)
@@ -706,12 +708,12 @@ class Profile:
         at, k = np.nonzero(sure)  # (candidate order within each label)
         if not len(at):
             return ref
-        count = np.bincount(k, minlength=sure.shape[1])
+        count = np.bincount(k, minlength=sure.shape[1]).astype(np.int64, copy=False)
         total = np.zeros((sure.shape[1], 3), np.float32)
         np.add.at(total, k, colours[at])
-        has = np.flatnonzero(count)
-        ref[rows[has]] = (self.colours[rows[has]] + total[has]) \
-            / (1 + count[has].astype(np.int64))[:, None]
+        has = count > 0
+        r = rows[has]
+        ref[r] = (self.colours[r] + total[has]) / (1 + count[has])[:, None]
         return ref
 
 

@@ -409,3 +409,16 @@ def test_shield_calibrated_keeps_the_photo_s_profile():
     fresh = shield_calibrated(replace(prof), hues | {"yellow": 40.0})
     assert np.array_equal(other.colours, fresh.colours)
     assert not np.array_equal(other.colours, one.colours)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 7, 20])  # (look_backs asks 3; 20: numpy's own)
+def test_look_backs_median_is_numpy_s(dtype, n):
+    from vision.teach_cards import _median
+
+    rng = np.random.default_rng(n)
+    for _ in range(50):
+        v = (rng.random(n) * 100).astype(dtype)
+        if rng.random() < 0.3:  # (ties)
+            v = np.round(v)
+        assert _median(v) == float(np.median(v))
