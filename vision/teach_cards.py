@@ -485,8 +485,25 @@ def look_regions(image: np.ndarray, look: np.ndarray, width: float,
     if hit is None:
         return hsv, None
     k = max(3, int(round(s.close * width * s.scale)) | 1)
-    hit = cv2.morphologyEx(hit, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
-    return hsv, cv2.morphologyEx(hit, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    return hsv, closed_opened(hit, k)
+
+
+def closed_opened(hit: np.ndarray, k: int) -> np.ndarray:
+    """(H, W) uint8 0/255 `hit` closed over a k x k square (k odd), then opened over 3 x 3
+    (`cv2.morphologyEx`, its default border), worked out over the box of `hit`'s pixels
+    grown by k + 2 alone (the same pixels: the closing reaches k // 2 beyond them and the
+    erosions see true zeros there; the rest stays 0)."""
+    x, y, w, h = cv2.boundingRect(hit)
+    out = np.zeros_like(hit)
+    if w == 0:
+        return out
+    g = k + 2
+    x0, y0 = max(x - g, 0), max(y - g, 0)
+    x1, y1 = min(x + w + g, hit.shape[1]), min(y + h + g, hit.shape[0])
+    roi = cv2.morphologyEx(np.ascontiguousarray(hit[y0:y1, x0:x1]), cv2.MORPH_CLOSE,
+                           np.ones((k, k), np.uint8))
+    out[y0:y1, x0:x1] = cv2.morphologyEx(roi, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    return out
 
 
 def look_area(image: np.ndarray, centre, width: float, look: np.ndarray,

@@ -422,3 +422,26 @@ def test_look_backs_median_is_numpy_s(dtype, n):
         if rng.random() < 0.3:  # (ties)
             v = np.round(v)
         assert _median(v) == float(np.median(v))
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("k", [3, 9, 21])  # (`look_regions`' closing: 0.3 x a card's width)
+def test_look_regions_closing_over_its_box_is_the_whole_photo_s(seed, k):
+    """`closed_opened` works over the box of the look's pixels (grown by k + 2) alone: the
+    same pixels as closing and opening the whole mask, where the pixels touch the photo's
+    edge too, and for an empty mask."""
+    from vision.teach_cards import closed_opened
+
+    rng = np.random.default_rng(seed)
+    h, w = (int(v) for v in rng.integers(20, 160, 2))
+    hit = np.zeros((h, w), np.uint8)
+    hit[rng.random((h, w)) < [0.0, 0.002, 0.02, 0.2, 0.001, 0.01][seed]] = 255
+    for _ in range(seed % 3 + 1):  # (backs, some over the edge)
+        x, y = int(rng.integers(-10, w)), int(rng.integers(-10, h))
+        cv2.rectangle(hit, (x, y), (x + int(rng.integers(2, 40)), y + int(rng.integers(2, 40))),
+                      255, -1)
+    if seed == 0:
+        hit[:] = 0
+    want = cv2.morphologyEx(cv2.morphologyEx(hit, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8)),
+                            cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    assert np.array_equal(closed_opened(hit, k), want)
