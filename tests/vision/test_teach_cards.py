@@ -1512,3 +1512,65 @@ def test_magic_any_copy_keeps_the_lone_tile_check_with_the_dove_check_off(monkey
     image[:120, :160] = _hat_photo(dove=False)
     pieces, _ = rd.magic_any_copy(image, [*hats, dove, lone], [])
     assert [p.label for p in pieces] == ["hat-3", "hat-4", "hat-5", "dove"]
+
+
+@pytest.mark.parametrize("game, own, want", [
+    ("troetofanten", 0.9, 0.75),  # the untaught bar: the taught copy takes its own
+    ("troetofanten", 0.5, 0.5),  # a reader already lower keeps its bar (the lower one)
+    ("magic-rabbit", 0.9, 0.9),  # other games: the reader's settings as they are
+    ("hop-la-bille", 0.9, 0.9),
+])
+def test_taught_reader_sets_the_weak_face_up_bar_on_its_copy(game, own, want):
+    """`TAUGHT_READ`: the taught copy reads weak key points and paper regions as face-up
+    cards from `TaughtReadSettings.weak_up_confidence`; the shared reader's settings stay."""
+    from dataclasses import replace
+
+    from vision.cards.read import READ
+    from vision.teach_cards import TAUGHT_READ, taught_reader
+
+    fake = FakeCards(None, None)
+    reader = FakeReader(fake)
+    reader.settings = replace(READ, weak_up_confidence=own)
+    out = taught_reader(reader, _card_part(game, fake), game)
+    assert out is not reader
+    assert out.settings.weak_up_confidence == want
+    assert reader.settings.weak_up_confidence == own  # (the shared reader untouched)
+    if game in TAUGHT_READ:
+        assert TAUGHT_READ[game].weak_up_confidence == 0.75
+    else:
+        assert out.settings is reader.settings
+
+
+@pytest.mark.parametrize("kind, rare, folded", [
+    ("mouse", 3, False),  # a box holds 3 mice: a fold onto them is left to the model
+    ("mousetrap", 3, False),  # and 1 mousetrap
+    ("lasso", 3, True),  # 6 lassos: folded as before
+    ("mouse", 0, True),  # the rule off: every kind folds
+])
+def test_fold_faces_leaves_the_rare_kinds_alone(kind, rare, folded):
+    """`FaceFoldSettings.rare`: the fold (a reading the model did not make: this game's
+    labels under background) never makes a mouse or the mousetrap, the kinds a card's
+    drawing or a blob is most often read as (committed edition 2's 0008: half an elephant
+    folded into a mouse)."""
+    from vision.teach import teachable
+    from vision.teach_cards import FaceFoldSettings, fold_faces
+
+    fake = FakeCards(None, None)
+    probs = np.zeros((1, len(fake.classes)), np.float32)
+    probs[0, fake.index("background")] = 0.45
+    probs[0, fake.index("hat-3")] = 0.15  # (another game's share: the model spreads it)
+    probs[0, fake.index("card-green")] = 0.1
+    probs[0, fake.index(kind)] = 0.3
+    labels = ("elephant", kind, "back")
+    emb = np.zeros((1, 8), np.float32)
+    emb[0, 1], emb[0, 7] = 0.7, np.sqrt(1 - 0.49)  # nearest the taught `kind`
+    part = Profile(game="troetofanten", labels=labels, prototypes=np.eye(3, 8, dtype=np.float32),
+                   colours=np.zeros((3, 3)), counts=np.ones(3, np.int64), classes=fake.classes,
+                   model="cards")
+    tg = teachable("troetofanten")
+    out = fold_faces(part, fake, "troetofanten", tg.units(tg.card_labels), probs, emb,
+                     FaceFoldSettings(cos=0.45, bg=0.56, bar=0.5, rare=rare))[0]
+    if folded:
+        assert out[fake.index(kind)] == pytest.approx(0.55) and out[fake.index("hat-3")] == 0.0
+    else:
+        assert np.array_equal(out, probs[0])
