@@ -41,6 +41,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import asdict, dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 
 import cv2
@@ -318,23 +319,57 @@ def piece_colour(crops_bgr: np.ndarray, settings: TeachSettings = TEACH_SETTINGS
     if settings.colour_white > 0:
         gain = white_gain(crops, settings)
         inner = np.clip(inner * gain[:, None, :], 0, 255).astype(np.uint8)
-    lab = cv2.cvtColor(np.ascontiguousarray(inner), cv2.COLOR_BGR2Lab).astype(np.float32)
-    lab[..., 0] *= 100.0 / 255.0
-    lab[..., 1:] -= 128.0
-    chroma = np.hypot(lab[..., 1], lab[..., 2])  # (N, P)
+    # OpenCV's 8-bit Lab to L 0-100, a and b less 128 (float32) and the chroma hypot(a, b),
+    # by table (the same float32 values as converting and np.hypot)
+    lab8 = cv2.cvtColor(np.ascontiguousarray(inner), cv2.COLOR_BGR2Lab)  # (N, P, 3) uint8
+    lab = cv2.LUT(lab8, _LAB_TABLE)
+    chroma = _CHROMA.take((lab8[..., 1].astype(np.uint16) << 8) | lab8[..., 2])  # (N, P)
     if settings.colour_border > 0:  # not the surroundings' colour (a white rabbit on red)
-        ring = np.ones((s, s), bool)
-        ring[2:s - 2, 2:s - 2] = False
-        edge = cv2.cvtColor(np.ascontiguousarray(crops[:, ring]),
-                            cv2.COLOR_BGR2Lab).astype(np.float32) - 128.0  # (N, R, 3)
-        around = np.median(edge[..., 1:], axis=1)  # (N, 2)
-        near = np.hypot(*(lab[..., 1:] - around[:, None]).transpose(2, 0, 1)) \
+        around = _border_ab(crops)  # (N, 2)
+        near = np.hypot(lab[..., 1] - around[:, :1], lab[..., 2] - around[:, 1:]) \
             < settings.colour_border
         chroma = np.where(near, chroma - 1000.0, chroma)
-    m = max(1, int(round(chroma.shape[1] * settings.colour_top)))
-    idx = np.argpartition(-chroma, m - 1, axis=1)[:, :m]
-    top = np.take_along_axis(lab, idx[..., None], axis=1)
-    return top.mean(axis=1).astype(np.float32)
+    return _top_mean(lab, -chroma, settings.colour_top)
+
+
+def _top_mean(values: np.ndarray, key: np.ndarray, share: float) -> np.ndarray:
+    """(N, P, 3) float32 values, (N, P) key -> (N, 3) float32: per row the mean of the
+    values at the `share` of its pixels with the lowest key (`np.argpartition`'s pick), summed
+    in pixel order (as `np.take_along_axis(...).mean(axis=1)`, laid out (m, N, 3) so that the
+    sum runs over whole rows)."""
+    n, p = key.shape
+    m = max(1, int(round(p * share)))
+    idx = np.argpartition(key, m - 1, axis=1)[:, :m]  # (N, m)
+    top = values.reshape(-1, 3)[idx.T + np.arange(n) * p]  # (m, N, 3)
+    return top.mean(axis=0).astype(np.float32)
+
+
+_AB_VALUES = np.arange(256, dtype=np.float32) - np.float32(128.0)
+# cv2.COLOR_BGR2Lab's uint8 L, a, b -> float32 L 0-100, a and b -128..127 (256, 1, 3)
+_LAB_TABLE = np.stack([np.arange(256, dtype=np.float32) * np.float32(100.0 / 255.0),
+                       _AB_VALUES, _AB_VALUES], axis=1).reshape(256, 1, 3)
+# np.hypot(a, b) of every uint8 (a, b) pair (less 128), at a * 256 + b (float32)
+_CHROMA = np.hypot(_AB_VALUES[:, None], _AB_VALUES[None, :]).ravel()
+
+
+def _border_ab(crops: np.ndarray) -> np.ndarray:
+    """(N, S, S, 3) uint8 BGR crops -> (N, 2) float32: the median Lab a and b (less 128) of
+    each crop's 2-pixel border (the median of an even count: the mean of the middle two)."""
+    n, s = len(crops), crops.shape[1]
+    if s < 4:  # (all of it)
+        edge = np.ascontiguousarray(crops).reshape(n, -1, 3)
+    else:  # (N, R, 3): top, sides, bottom
+        edge = np.concatenate([crops[:, :2].reshape(n, -1, 3),
+                               crops[:, 2:s - 2, :2].reshape(n, -1, 3),
+                               crops[:, 2:s - 2, s - 2:].reshape(n, -1, 3),
+                               crops[:, s - 2:].reshape(n, -1, 3)], axis=1)
+    edge = cv2.cvtColor(edge, cv2.COLOR_BGR2Lab)
+    ab = np.sort(np.ascontiguousarray(edge[..., 1:].transpose(0, 2, 1)), axis=2,
+                 kind="stable")  # (N, 2, R) uint8 (a radix sort)
+    r = ab.shape[2]
+    lo, hi = (r - 1) // 2, r // 2
+    # (integers and their halves: exact in float32, as np.median of the float values)
+    return (ab[..., lo].astype(np.float32) + ab[..., hi]) / np.float32(2) - np.float32(128)
 
 
 def _bright_mean(crops_bgr: np.ndarray, lo: int, hi: int, share: float) -> np.ndarray:
@@ -345,9 +380,7 @@ def _bright_mean(crops_bgr: np.ndarray, lo: int, hi: int, share: float) -> np.nd
     if n == 0:
         return np.zeros((0, 3), np.float32)
     mid = crops_bgr[:, lo:hi, lo:hi].reshape(n, -1, 3).astype(np.float32)
-    m = max(1, int(round(mid.shape[1] * share)))
-    idx = np.argpartition(-mid.sum(axis=2), m - 1, axis=1)[:, :m]
-    return np.take_along_axis(mid, idx[..., None], axis=1).mean(axis=1)
+    return _top_mean(mid, -mid.sum(axis=2), share)
 
 
 def white_gain(crops_bgr: np.ndarray, settings: TeachSettings) -> np.ndarray:
@@ -375,12 +408,8 @@ def photo_white_gain(embedding: np.ndarray, whites: np.ndarray, prototypes: np.n
     with fewer than `white_min` of them (or no such label taught), or when a gain would lie
     beyond `white_max_gain`. A white piece shows the photo's light: a warm or greenish cast
     moves every colour as it moves the white."""
-    if not settings.white_label or settings.white_label not in labels or len(embedding) == 0:
-        return None
-    iw = labels.index(settings.white_label)
-    cos = embedding @ prototypes.T
-    white = (cos.argmax(axis=1) == iw) & (cos[:, iw] >= settings.white_cos)
-    if white.sum() < max(1, settings.white_min):
+    white = white_candidates(embedding, prototypes, labels, settings)
+    if white is None or white.sum() < max(1, settings.white_min):
         return None
     wp = np.median(whites[white], axis=0)
     gain = wp.mean() / np.maximum(wp, 1.0)
@@ -389,11 +418,29 @@ def photo_white_gain(embedding: np.ndarray, whites: np.ndarray, prototypes: np.n
     return gain.astype(np.float32)
 
 
+def white_candidates(embedding: np.ndarray, prototypes: np.ndarray, labels: tuple[str, ...],
+                     settings: TeachSettings) -> np.ndarray | None:
+    """(N,) bool: the candidates whose nearest prototype is `white_label`'s, at cosine >=
+    `white_cos` (the pieces `photo_white_gain` takes the photo's white from), or None
+    (no `white_label`, not taught, or no candidate)."""
+    if not settings.white_label or settings.white_label not in labels or len(embedding) == 0:
+        return None
+    iw = labels.index(settings.white_label)
+    cos = embedding @ prototypes.T
+    return (cos.argmax(axis=1) == iw) & (cos[:, iw] >= settings.white_cos)
+
+
 def balanced(crops_bgr: np.ndarray, gain: np.ndarray | None) -> np.ndarray:
-    """The crops times per-channel `gain` (None: unchanged)."""
+    """The crops times per-channel `gain` (None: unchanged), clipped to 0-255 and truncated
+    to uint8. uint8 BGR crops ((..., 3)) go through a per-channel table of the same
+    products (`cv2.LUT`: the same values, without a float copy of every pixel)."""
     if gain is None:
         return crops_bgr
-    return np.clip(crops_bgr.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+    if crops_bgr.dtype != np.uint8 or crops_bgr.ndim < 3 or crops_bgr.size == 0:
+        return np.clip(crops_bgr.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+    table = np.clip(np.arange(256, dtype=np.float32)[:, None] * gain, 0, 255).astype(np.uint8)
+    flat = np.ascontiguousarray(crops_bgr).reshape(-1, 1, 3)
+    return cv2.LUT(flat, table.reshape(256, 1, 3)).reshape(crops_bgr.shape)
 
 
 def colour_features(lab: np.ndarray, settings: TeachSettings) -> np.ndarray:
@@ -401,6 +448,8 @@ def colour_features(lab: np.ndarray, settings: TeachSettings) -> np.ndarray:
     `colour_l_weight`, and a, b (with `colour_norm`: a / L and b / L times `colour_norm`, L at
     least `colour_l_floor`: shading scales L and the chroma together)."""
     lab = np.asarray(lab, np.float32)
+    if settings.colour_norm <= 0 and settings.colour_l_weight == 1.0:
+        return lab.copy()  # (L times 1: the same numbers)
     light = lab[..., :1] * np.float32(settings.colour_l_weight)
     if settings.colour_norm <= 0:
         return np.concatenate([light, lab[..., 1:]], axis=-1)
@@ -447,15 +496,17 @@ class Profile:
     model_p: np.ndarray | None = None  # (L,) the model's own mean probability of each label
     # on its examples, as the untaught reading sees them (None: not measured; see `known_p`)
 
-    @property
+    @cached_property
     def read_share(self) -> float:
         """The share of the taught labels whose examples the model reads right (`known_p`;
-        0 when not measured)."""
+        0 when not measured). (Cached, as `known` and the other `cached_property`s: a
+        profile is frozen and its arrays are never changed in place; `replace` makes a new
+        one.)"""
         if self.model_p is None or len(self.model_p) == 0:
             return 0.0
         return float(np.mean(np.asarray(self.model_p) >= self.settings.known_p))
 
-    @property
+    @cached_property
     def known(self) -> bool:
         """The model reads (at least `known_share` of) the taught labels' examples right
         already (`known_p`), or gives them a median probability of at least `known_median`:
@@ -464,6 +515,18 @@ class Profile:
             return False
         return bool(self.read_share >= self.settings.known_share
                     or np.median(self.model_p) >= self.settings.known_median)
+
+    @cached_property
+    def _memo(self) -> dict:
+        """Per-profile values `adjust`, `kind_term` and `teach_probs` work out once (label
+        columns, the taught colours' features, kind prototypes), by key."""
+        return {}
+
+    def _once(self, key, make):
+        memo = self._memo
+        if key not in memo:
+            memo[key] = make()
+        return memo[key]
 
     def _meta(self) -> dict:
         return {"game": self.game, "model": self.model, "model_id": self.model_id,
@@ -562,23 +625,35 @@ class Profile:
         t = self.settings.kind_temperature
         if t <= 0 or not self.labels:
             return None
+        names, kp = self._once("kinds", self._kind_prototypes)
+        kcos = embedding @ kp.T / t  # (N, K)
+        # each label's kind column; -1 (a kind the profile lacks): the mean over the kinds
+        cols = self._once(("kind_cols", labels), lambda: np.array(
+            [names.index(label_kind(lab)) if label_kind(lab) in names else -1
+             for lab in labels], np.intp))
+        return _columns(kcos, cols)
+
+    def _kind_prototypes(self) -> tuple[list[str], np.ndarray]:
+        """The taught kinds (sorted) and their (K, D) unit prototypes (`kind_term`)."""
         kinds = [label_kind(lab) for lab in self.labels]
         names = sorted(set(kinds))
         kp = np.stack([self.prototypes[[k == nm for k in kinds]].mean(axis=0) for nm in names])
         kp /= np.maximum(np.linalg.norm(kp, axis=1, keepdims=True), 1e-9)
-        kcos = embedding @ kp.T / t  # (N, K)
-        neutral = kcos.mean(axis=1)
-        return np.stack([kcos[:, names.index(label_kind(lab))] if label_kind(lab) in names
-                         else neutral for lab in labels], axis=1)
+        return names, kp
 
-    def _combine(self, pl, cos, colours, ref, cols, kind=None) -> np.ndarray:
+    def label_columns(self, labels: tuple[str, ...]) -> _LabelColumns:
+        """Where each of `labels` is in the profile (`_LabelColumns`)."""
+        return self._once(("cols", labels), lambda: _LabelColumns.of(self.labels, labels))
+
+    def _combine(self, model_term, cos_t, fx, fr, cols: _LabelColumns,
+                 kind=None) -> np.ndarray:
+        """One pass of the rule: (N, L) q from the model's term (a log p), the prototype
+        term (cos / T, (N, L_taught)), the crops' and reference colours' features (`fx`
+        (N, 3), `fr` (L_taught, 3)), `cols` (`label_columns`) and the kind term."""
         s = self.settings
-        fx, fr = colour_features(colours, s), colour_features(ref, s)
         d2 = ((fx[:, None, :] - fr[None]) ** 2).sum(axis=2) / (2 * s.colour_sigma ** 2)
-        term_t = cos / s.temperature - s.colour_weight * d2
-        neutral = term_t.mean(axis=1)
-        term = np.stack([term_t[:, c] if c >= 0 else neutral for c in cols], axis=1)
-        logit = s.model_weight * np.log(np.maximum(pl, 1e-6)) + term
+        term_t = cos_t - s.colour_weight * d2
+        logit = model_term + cols.pick(term_t)  # (untaught labels: the mean term)
         if kind is not None:
             logit = logit + kind
         logit -= logit.max(axis=1, keepdims=True)
@@ -599,25 +674,94 @@ class Profile:
             return np.zeros((0, len(labels)), np.float32), np.zeros((0, len(labels)))
         pl = p_labels / np.maximum(p_labels.sum(axis=1, keepdims=True), 1e-9)
         cos = embedding @ self.prototypes.T  # (N, L_taught)
-        where = {lab: i for i, lab in enumerate(self.labels)}
-        cols = [where.get(lab, -1) for lab in labels]
-        ref = self.colours
+        cols = self.label_columns(labels)
         kind = self.kind_term(labels, embedding)
-        for _ in range(1 + s.recalibrate):
-            q = self._combine(pl, cos, colours, ref, cols, kind)
+        # what no pass changes: the model's and the prototypes' terms, the crops' colours
+        model_term = s.model_weight * np.log(np.maximum(pl, 1e-6))
+        cos_t = cos / s.temperature
+        fx = colour_features(colours, s)
+        fr = self._once("colour_features", lambda: colour_features(self.colours, s))
+        near = None  # (N, L_taught') each taught label's prototype near enough to calibrate
+        was = None  # the sure pieces the colours came from
+        for step in range(1 + s.recalibrate):
+            q = self._combine(model_term, cos_t, fx, fr, cols, kind)
+            if step == s.recalibrate:
+                break
             # colour calibration from this photo's sure pieces (same light): blend them in
-            lab_idx = [j for j, c in enumerate(cols) if c >= 0]
-            taught_cols = [cols[j] for j in lab_idx]
-            qt = q[:, lab_idx]
-            sure = (qt >= s.recalibrate_q) & (cos[:, taught_cols] >= s.min_cos)
-            ref = self.colours.copy()
-            for k, c in enumerate(taught_cols):
-                m = sure[:, k]
-                if m.any():
-                    ref[c] = (self.colours[c] + colours[m].sum(axis=0)) / (1 + m.sum())
-        nan = np.full(n, np.nan)
-        cos_l = np.stack([cos[:, where[lab]] if lab in where else nan for lab in labels], axis=1)
-        return q.astype(np.float32), cos_l
+            if near is None:
+                near = cos[:, cols.taught_rows] >= s.min_cos
+            sure = (q[:, cols.taught] >= s.recalibrate_q) & near
+            if not sure.any() if was is None else np.array_equal(sure, was):  # the same
+                break  # colours again: the same q (none sure after the first pass: the taught)
+            was = sure
+            fr = colour_features(self._recalibrated(cols.taught_rows, sure, colours), s)
+        return q.astype(np.float32), cols.cosines(cos)
+
+    def _recalibrated(self, rows: np.ndarray, sure: np.ndarray, colours: np.ndarray
+                      ) -> np.ndarray:
+        """(L_taught, 3) the taught colours, those of `rows` each the mean of itself and
+        the colours of the candidates sure of it (`sure`, (N, len(rows)) bool; `colours`
+        (N, 3) float32): per label (colour + the sure ones' sum in candidate order) / (1 +
+        their count), the sum in float32, the division as numpy does it for an int64 count
+        (float64, stored float32)."""
+        ref = self.colours.copy()
+        at, k = np.nonzero(sure)  # (candidate order within each label)
+        if not len(at):
+            return ref
+        count = np.bincount(k, minlength=sure.shape[1]).astype(np.int64, copy=False)
+        total = np.zeros((sure.shape[1], 3), np.float32)
+        np.add.at(total, k, colours[at])
+        has = count > 0
+        r = rows[has]
+        ref[r] = (self.colours[r] + total[has]) / (1 + count[has])[:, None]
+        return ref
+
+
+@dataclass(frozen=True)
+class _LabelColumns:
+    """Where a game's L labels are in a profile's taught labels (`Profile.label_columns`):
+    `cols` (L,) intp each one's row there, -1 where not taught; `taught` the positions in
+    `labels` of the taught ones and `taught_rows` their rows; `all_taught`, and `identity`
+    (`cols` is 0..L-1: the profile holds the labels in the game's order)."""
+
+    cols: np.ndarray
+    taught: np.ndarray
+    taught_rows: np.ndarray
+    all_taught: bool
+    identity: bool
+
+    @classmethod
+    def of(cls, profile_labels: tuple[str, ...], labels: tuple[str, ...]) -> _LabelColumns:
+        where = {lab: i for i, lab in enumerate(profile_labels)}
+        cols = np.array([where.get(lab, -1) for lab in labels], np.intp)
+        taught = np.flatnonzero(cols >= 0)
+        every = bool((cols >= 0).all())
+        return cls(cols=cols, taught=taught, taught_rows=cols[taught], all_taught=every,
+                   identity=every and len(cols) == len(profile_labels)
+                   and bool((cols == np.arange(len(cols))).all()))
+
+    def pick(self, values: np.ndarray) -> np.ndarray:
+        """(N, L_taught) values -> (N, L): each label's column, or the row mean where the
+        label is not taught (neutral)."""
+        if self.identity:
+            return values
+        return _columns(values, self.cols)
+
+    def cosines(self, cos: np.ndarray) -> np.ndarray:
+        """(N, L_taught) -> (N, L) cosines per label; NaN (float64) where not taught."""
+        if self.identity:
+            return cos
+        if self.all_taught:
+            return cos[:, self.cols]
+        return np.concatenate([cos, np.full((len(cos), 1), np.nan)], axis=1)[:, self.cols]
+
+
+def _columns(values: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """(N, K) values -> (N, len(cols)): column `cols[j]` of `values`, or where `cols[j]` is
+    -1 the row mean of `values` (neutral)."""
+    if (cols >= 0).all():
+        return values[:, cols]
+    return np.concatenate([values, values.mean(axis=1, keepdims=True)], axis=1)[:, cols]
 
 
 # ----------------------------------------------------------------------------- building
@@ -992,12 +1136,18 @@ def shield_calibrated(profile: Profile, hues: dict[str, float] | None) -> Profil
     """The profile with each coloured rabbit's taught colour turned in (a, b) hue by
     `shield_shift` x (this photo's coat of arms of that colour - the teach photos'): the
     castle's coats of arms show each player colour under the photo's light (a warm light
-    turns yellow towards orange). Unchanged without coats of arms on either side."""
+    turns yellow towards orange). Unchanged without coats of arms on either side. (The
+    last photo's is kept on the profile: a photo's batches share it, and its worked-out
+    columns and colours.)"""
     from vision.shields import COLOURS, _hue_diff
 
     shift = profile.settings.shield_shift
     if shift <= 0 or not hues or profile.shields is None:
         return profile
+    key = tuple(sorted((c, float(h)) for c, h in hues.items()))
+    last = profile._memo.get("shield_calibrated")
+    if last is not None and last[0] == key:
+        return last[1]
     colours = profile.colours.copy()
     for c, taught in zip(COLOURS, profile.shields, strict=True):
         label = f"rabbit-{c}"
@@ -1007,7 +1157,9 @@ def shield_calibrated(profile: Profile, hues: dict[str, float] | None) -> Profil
         d = np.radians(shift * _hue_diff(hues[c], float(taught)))
         a, b = colours[i, 1], colours[i, 2]
         colours[i, 1], colours[i, 2] = a * np.cos(d) - b * np.sin(d), a * np.sin(d) + b * np.cos(d)
-    return replace(profile, colours=colours)
+    out = replace(profile, colours=colours)
+    profile._memo["shield_calibrated"] = (key, out)
+    return out
 
 
 def taught_crop(crop, settings: TeachSettings | None = None):
@@ -1055,40 +1207,45 @@ def teach_probs(profile: Profile, classifier, labels: tuple[str, ...], probs: np
     groups = groups or {lab: (lab,) for lab in labels}
     units = tuple(groups)
     ib = classifier.index(BACKGROUND)
-    idx = [[classifier.index(lab) for lab in groups[u]] for u in units]
-    pu = np.stack([probs[:, cols].sum(axis=1) for cols in idx], axis=1)
+    cols = profile._once(  # (the model's columns of each unit's labels)
+        ("unit_columns", tuple(classifier.classes), tuple((u, tuple(groups[u])) for u in units)),
+        lambda: _UnitColumns.of([[classifier.index(lab) for lab in groups[u]] for u in units]))
+    pu = cols.sums(probs)  # (N, U) each unit's probability
     s = profile.settings
     keep_mass = keep_mass and s.keep_mass
     if s.white_label:  # this photo white balanced by its white pieces (as the teach photos)
-        emb_w, whites = embedding, white_point(crops_bgr, s)  # (per crop: no stacked copy)
-        if also is not None and len(also[0]):
-            emb_w = np.concatenate([embedding, also[0]])
-            whites = np.concatenate([whites, white_point(also[1], s)])
         crops_bgr = balanced(crops_bgr, photo_white_gain(
-            emb_w, whites, profile.prototypes, profile.labels, s))
+            *_whites(profile, embedding, crops_bgr, also), profile.prototypes, profile.labels,
+            s))
     q, cos_l = profile.adjust(units, pu, embedding, piece_colour(crops_bgr, s))
     bg = probs[:, ib].copy()
+    choice = q.argmax(axis=1)  # (the rule's label, before relabel_only keeps the spread)
     with np.errstate(invalid="ignore"):
-        filled = np.nan_to_num(cos_l, nan=-1.0)
+        finite = np.isfinite(cos_l).all()  # (every label taught: no NaN)
+        filled = cos_l if finite else np.nan_to_num(cos_l, nan=-1.0)
         best = filled.max(axis=1)
-        taught = ~np.isnan(cos_l[np.arange(len(q)), q.argmax(axis=1)])
-        gate = taught & (best < s.min_cos)  # like no taught piece at all: background
+        gate = best < s.min_cos  # like no taught piece at all: background
+        if not finite:  # (... where the rule's label is taught)
+            gate &= ~np.isnan(cos_l[np.arange(len(q)), choice])
         neg = background_cos(profile, embedding)
         rescue = (best >= s.rescue_cos) & (bg < s.rescue_bg)
-        if neg is None:  # ... and clear of the second-nearest prototype
+        if neg is None and rescue.any():  # ... and clear of the second-nearest prototype
             second = (np.sort(filled, axis=1)[:, -2] if filled.shape[1] > 1
                       else np.full(len(q), -1))
             rescue &= best - second >= s.rescue_margin
-        else:  # ... and nearer the teach photos' background than any piece
+        elif neg is not None:  # ... and nearer the teach photos' background than any piece
             gate &= neg >= best + s.neg_margin
             rescue &= (best - neg >= s.rescue_neg_margin) & ~gate
-        gate &= ~surely_pieces(pu, s.gate_keep)
-        bg[rescue] = np.minimum(bg[rescue], 1 - s.rescue_cos)
-        bg[gate] = 1.0
-    choice = q.argmax(axis=1)  # (the rule's label, before relabel_only keeps the spread)
+        if gate.any():
+            gate &= ~surely_pieces(pu, s.gate_keep)
+        if rescue.any():
+            bg[rescue] = np.minimum(bg[rescue], 1 - s.rescue_cos)
+        if gate.any():
+            bg[gate] = 1.0
+    top = pu.argmax(axis=1)  # the model's own label
     if s.relabel_only:  # the model's own spread, its top share moved to q's choice
         n = np.arange(len(q))
-        i, j = pu.argmax(axis=1), choice
+        i, j = top, choice
         shares = pu / np.maximum(pu.sum(axis=1, keepdims=True), 1e-12)
         q = shares.copy()
         q[n, i], q[n, j] = shares[n, j], shares[n, i]
@@ -1096,21 +1253,24 @@ def teach_probs(profile: Profile, classifier, labels: tuple[str, ...], probs: np
         out = probs.copy()
         mass = pu.sum(axis=1)
         gone = (bg >= 1.0) | rescue  # rescued: all that is not background is this game's
-        out[gone] = 0.0
-        mass[gone] = 1 - bg[gone]
+        if gone.any():
+            out[gone] = 0.0
+            mass[gone] = 1 - bg[gone]
     else:
         out = np.zeros_like(probs)
         mass = 1 - bg
     out[:, ib] = bg
-    for k, cols in enumerate(idx):
-        within = probs[:, cols] / np.maximum(pu[:, k:k + 1], 1e-12)
-        within = np.where(pu[:, k:k + 1] > 1e-12, within, 1.0 / len(cols))
-        out[:, cols] = (q[:, k] * mass)[:, None] * within
+    # each unit's share split over its labels as the model splits it (evenly where it gave
+    # the unit nothing)
+    pk = pu[:, cols.unit_of]
+    within = probs[:, cols.flat] / np.maximum(pk, 1e-12)
+    within = np.where(pk > 1e-12, within, cols.even)
+    out[:, cols.flat] = (q[:, cols.unit_of] * mass[:, None]) * within
     if profile.model_p is not None:  # the model's own probability of each unit on its
         # examples (NaN: not taught, neither known nor unread)
-        p_unit = np.array([profile.model_p[profile.labels.index(lab)]
-                           if lab in profile.labels else np.nan for lab in units], np.float32)
-        top = pu.argmax(axis=1)
+        p_unit = profile._once(("p_unit", units), lambda: np.array(
+            [profile.model_p[profile.labels.index(lab)] if lab in profile.labels else np.nan
+             for lab in units], np.float32))
         modelled = pu.max(axis=1) > probs[:, ib]  # its top reading a label, not background
         #                                           (whose leftover favours one)
         if profile.read_share >= s.trust_share:  # the model knows most of this copy: its
@@ -1125,6 +1285,62 @@ def teach_probs(profile: Profile, classifier, labels: tuple[str, ...], probs: np
             kept = (unread[top] | unread[choice]) & modelled
             out[kept] = probs[kept]
     return out
+
+
+@dataclass(frozen=True)
+class _UnitColumns:
+    """The model's class columns of each unit (a profile label, Troetofanten: a kind and its
+    numbers), laid out for `teach_probs`: `flat` (K,) every unit's columns in unit order
+    (`units` of them), `unit_of` (K,) each one's unit, `even` (K,) float32 1 / its unit's
+    size, `by_size` per unit size k: (the units' positions, their (G, k) columns)."""
+
+    units: int
+    flat: np.ndarray
+    unit_of: np.ndarray
+    even: np.ndarray
+    by_size: tuple[tuple[np.ndarray, np.ndarray], ...]
+
+    @classmethod
+    def of(cls, idx: list[list[int]]) -> _UnitColumns:
+        sizes = sorted({len(c) for c in idx})
+        return cls(units=len(idx), flat=np.array([c for cols in idx for c in cols], np.intp),
+                   unit_of=np.array([k for k, cols in enumerate(idx) for _ in cols], np.intp),
+                   even=np.array([np.float32(1.0 / len(cols)) for cols in idx for _ in cols],
+                                 np.float32),
+                   by_size=tuple((np.array([k for k, c in enumerate(idx) if len(c) == m],
+                                           np.intp),
+                                  np.array([c for c in idx if len(c) == m], np.intp))
+                                 for m in sizes))
+
+    def sums(self, probs: np.ndarray) -> np.ndarray:
+        """(N, C) probabilities -> (N, U) each unit's sum over its columns (per unit the same
+        sum as `probs[:, cols].sum(axis=1)`)."""
+        out = np.empty((len(probs), self.units), probs.dtype)
+        for units, cols in self.by_size:
+            out[:, units] = probs[:, cols].sum(axis=2)
+        return out
+
+
+def _whites(profile: Profile, embedding: np.ndarray, crops_bgr: np.ndarray,
+            also: tuple[np.ndarray, np.ndarray] | None) -> tuple[np.ndarray, np.ndarray]:
+    """`photo_white_gain`'s (embedding, whites) for a batch and the photo's other
+    candidates (`also`): (M, D) and (M, 3) float32, the `white_point` measured only on the
+    candidates `white_candidates` picks (the others' rows are 0: never read)."""
+    emb_w, crops = embedding, [crops_bgr]
+    if also is not None and len(also[0]):
+        emb_w = np.concatenate([embedding, also[0]])
+        crops.append(also[1])
+    whites = np.zeros((len(emb_w), 3), np.float32)
+    near = white_candidates(emb_w, profile.prototypes, profile.labels, profile.settings)
+    if near is None or near.sum() < max(1, profile.settings.white_min):
+        return emb_w, whites  # (too few: no balance, whatever the whites)
+    start = 0
+    for batch in crops:
+        here = np.flatnonzero(near[start:start + len(batch)])
+        if len(here):
+            whites[start + here] = white_point(batch[here], profile.settings)
+        start += len(batch)
+    return emb_w, whites
 
 
 def background_cos(profile: Profile, embedding: np.ndarray) -> np.ndarray | None:

@@ -516,8 +516,25 @@ def look_regions(image: np.ndarray, look: np.ndarray, width: float,
     if hit is None:
         return hsv, None
     k = max(3, int(round(s.close * width * s.scale)) | 1)
-    hit = cv2.morphologyEx(hit, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
-    return hsv, cv2.morphologyEx(hit, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    return hsv, closed_opened(hit, k)
+
+
+def closed_opened(hit: np.ndarray, k: int) -> np.ndarray:
+    """(H, W) uint8 0/255 `hit` closed over a k x k square (k odd), then opened over 3 x 3
+    (`cv2.morphologyEx`, its default border), worked out over the box of `hit`'s pixels
+    grown by k + 2 alone (the same pixels: the closing reaches k // 2 beyond them and the
+    erosions see true zeros there; the rest stays 0)."""
+    x, y, w, h = cv2.boundingRect(hit)
+    out = np.zeros_like(hit)
+    if w == 0:
+        return out
+    g = k + 2
+    x0, y0 = max(x - g, 0), max(y - g, 0)
+    x1, y1 = min(x + w + g, hit.shape[1]), min(y + h + g, hit.shape[0])
+    roi = cv2.morphologyEx(np.ascontiguousarray(hit[y0:y1, x0:x1]), cv2.MORPH_CLOSE,
+                           np.ones((k, k), np.uint8))
+    out[y0:y1, x0:x1] = cv2.morphologyEx(roi, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    return out
 
 
 def look_area(image: np.ndarray, centre, width: float, look: np.ndarray,
@@ -783,6 +800,17 @@ def hidden_share(found, f: float, cover: np.ndarray, hit: np.ndarray, q: np.ndar
         else 1.0
 
 
+def _median(values: np.ndarray) -> float:
+    """`float(np.median(values))` of a few values (1-D, no NaN) without its overhead: the
+    middle one, or the mean of the middle two in the values' own dtype (as numpy takes
+    it). (`look_backs` sizes each region by the 3 nearest cards' widths.)"""
+    n = len(values)
+    if n == 0 or n > 16:
+        return float(np.median(values))
+    v = np.sort(values)
+    return float(v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2)
+
+
 def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
                settings: BackLookSettings | None = None, pixels=None) -> list[CardPiece]:
     """Face-down cards found by the taught back's look, where the reader found no card:
@@ -829,7 +857,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
         q, whole = queue.pop(0)
         x0, y0, bw, bh = cv2.boundingRect(q)
         near = nearest(centres, (x0 + bw / 2, y0 + bh / 2))
-        w = float(np.median(widths[near]))
+        w = _median(widths[near])
         least = s.strip[0] * s.strip_long[0] * w * w  # a strip's area, the least a back shows
         if bw * bh < least:
             continue
