@@ -96,25 +96,6 @@ class FaceFoldSettings:
 FACE_FOLD = {"troetofanten": FaceFoldSettings()}
 
 
-@dataclass(frozen=True)
-class TaughtReadSettings:
-    """The card reader's own bars that the taught reader sets otherwise (Troetofanten): a
-    weak key point (detector heat 0.15-0.3: edition 2's cards in a dim light, a fan's
-    covered neighbours) or a region of the cards' paper read as a face-up card is one when
-    read this surely (`ReadSettings.weak_up_confidence`, 0.9 untaught: the untaught model
-    reads look-alike spots as cards; taught, each face-up crop is re-decided by the
-    family's own cards and such readings come from the taught copy's kinds). Measured
-    (session 13, `teach_eval`'s seed-80 teach photos, errors by `/tmp/s13/w2/errs.py`) on
-    fresh edition-2 sets 1520-1522 (20 scenes each): 0.4, 0.6 and 0.75 each 117 -> 111
-    errors, 0.75 with the fewest extra cards (0.6 and 0.4 added a mouse at 0.63 on a
-    bare table and moved three cards' zones); committed edition 2 unchanged."""
-
-    weak_up_confidence: float = 0.75
-
-
-TAUGHT_READ = {"troetofanten": TaughtReadSettings()}
-
-
 def face_fold(reader, game: str) -> FaceFoldSettings | None:
     """`FACE_FOLD`'s settings for `game` with `reader`'s own confidence bar (None: the game
     folds no faces)."""
@@ -221,10 +202,6 @@ def taught_reader(reader, profile: teach.Profile | None, game: str):
         return reader
     out = with_classifier(reader, TaughtCardClassifier(reader.classifier, part, game,
                                                        face_fold(reader, game)))
-    tr = TAUGHT_READ.get(game)
-    if tr is not None and hasattr(reader, "settings"):  # (the copy's own settings)
-        out.settings = replace(reader.settings, weak_up_confidence=min(
-            reader.settings.weak_up_confidence, tr.weak_up_confidence))
     for search in ("search_widths", "search_angles"):  # the poses stay the untaught
         if hasattr(reader, search):  # reader's (the same crops as teaching saw; and faster)
             setattr(out, search, getattr(reader, search))

@@ -1514,33 +1514,6 @@ def test_magic_any_copy_keeps_the_lone_tile_check_with_the_dove_check_off(monkey
     assert [p.label for p in pieces] == ["hat-3", "hat-4", "hat-5", "dove"]
 
 
-@pytest.mark.parametrize("game, own, want", [
-    ("troetofanten", 0.9, 0.75),  # the untaught bar: the taught copy takes its own
-    ("troetofanten", 0.5, 0.5),  # a reader already lower keeps its bar (the lower one)
-    ("magic-rabbit", 0.9, 0.9),  # other games: the reader's settings as they are
-    ("hop-la-bille", 0.9, 0.9),
-])
-def test_taught_reader_sets_the_weak_face_up_bar_on_its_copy(game, own, want):
-    """`TAUGHT_READ`: the taught copy reads weak key points and paper regions as face-up
-    cards from `TaughtReadSettings.weak_up_confidence`; the shared reader's settings stay."""
-    from dataclasses import replace
-
-    from vision.cards.read import READ
-    from vision.teach_cards import TAUGHT_READ, taught_reader
-
-    fake = FakeCards(None, None)
-    reader = FakeReader(fake)
-    reader.settings = replace(READ, weak_up_confidence=own)
-    out = taught_reader(reader, _card_part(game, fake), game)
-    assert out is not reader
-    assert out.settings.weak_up_confidence == want
-    assert reader.settings.weak_up_confidence == own  # (the shared reader untouched)
-    if game in TAUGHT_READ:
-        assert TAUGHT_READ[game].weak_up_confidence == 0.75
-    else:
-        assert out.settings is reader.settings
-
-
 @pytest.mark.parametrize("kind, rare, folded", [
     ("mouse", 3, False),  # a box holds 3 mice: a fold onto them is left to the model
     ("mousetrap", 3, False),  # and 1 mousetrap
