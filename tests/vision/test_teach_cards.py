@@ -1097,17 +1097,29 @@ def test_fold_faces_gives_a_taught_face_the_other_games_share(cos, proto, hats, 
         assert np.array_equal(out, probs[0])
 
 
-@pytest.mark.parametrize("game, bar", [
-    ("troetofanten", 0.4),  # the fold's bar is the reader's own confidence bar
-    ("magic-rabbit", None),  # a game that folds no faces
+@pytest.mark.parametrize("game, bar, rare", [
+    ("troetofanten", 0.4, 2),  # the fold's bar and rare count are the reader's own
+    ("magic-rabbit", None, None),  # a game that folds no faces
 ])
-def test_fold_faces_bar_follows_the_reader(game, bar):
+def test_fold_faces_bar_follows_the_reader(game, bar, rare):
     from vision.teach_cards import face_fold
 
     reader = type("R", (), {})()
-    reader.settings = type("S", (), {"min_piece_prob": 0.4})()
+    reader.settings = type("S", (), {"min_piece_prob": 0.4, "rare_count": 2})()
     fold = face_fold(reader, game)
-    assert (fold is None) if bar is None else fold.bar == bar
+    assert (fold is None) if bar is None else (fold.bar, fold.rare) == (bar, rare)
+
+
+@pytest.mark.parametrize("labels, want", [
+    (("elephant-1", "elephant-2", "mouse"), {"elephant": 28, "mouse": 3}),  # a kind's sum
+    (("mouse", "back"), {"mouse": 3}),  # the back (any card) has no count: left out, not rare
+    (("tamer",), {}),  # a label the counts lack: left out
+])
+def test_box_kinds_counts_each_taught_kind(labels, want):
+    from vision.teach_cards import box_kinds
+
+    counts = {"elephant-1": 16, "elephant-2": 12, "mouse": 3}
+    assert box_kinds("troetofanten", labels, counts) == want
 
 
 def test_look_share_counts_the_back_colours_in_the_crop_middle():
