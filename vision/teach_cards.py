@@ -28,6 +28,7 @@ import cv2
 import numpy as np
 
 import vision.teach as teach
+from scoring.labels import TROETO_COUNTS, TROETO_LABELS
 from tablescore.errors import TablescoreError
 from vision.cards.detect import Keypoints
 from vision.cards.pieces import CardPiece
@@ -89,30 +90,21 @@ class FaceFoldSettings:
     cos: float = 0.45  # cosine to the nearest taught face prototype (not the back's)
     bg: float = 0.56  # P(background) under this (the model undecided: a piece or not)
     bar: float = 0.5  # the reader's `ReadSettings.min_piece_prob` (`face_fold` sets it)
-    rare: int = 3  # no fold onto a kind of which a box holds this many cards or fewer
-    #   (`scoring.labels.TROETO_COUNTS`: 3 mice, 1 mousetrap; `ReadSettings.rare_count`)
+    rare: int = 0  # no fold onto a kind of which a box holds this many cards or fewer
+    #   (`BOX_KINDS`): the reader's `ReadSettings.rare_count` (`face_fold` sets it; 0: all fold)
+
+
+def box_kinds(game: str, labels: tuple[str, ...], counts: dict[str, int]) -> dict[str, int]:
+    """{taught kind (`TeachGame.units`): cards of it in one box} from `counts` per label; a
+    kind with a label `counts` lacks (Troetofanten's back: any card) is left out."""
+    units = teach.TeachGame(game, (), labels, None).units(labels)
+    return {u: sum(counts[lab] for lab in labs) for u, labs in units.items()
+            if all(lab in counts for lab in labs)}
 
 
 FACE_FOLD = {"troetofanten": FaceFoldSettings()}
-
-
-@dataclass(frozen=True)
-class TaughtReadSettings:
-    """The card reader's own bars that the taught reader sets otherwise (Troetofanten): a
-    weak key point (detector heat 0.15-0.3: edition 2's cards in a dim light, a fan's
-    covered neighbours) or a region of the cards' paper read as a face-up card is one when
-    read this surely (`ReadSettings.weak_up_confidence`, 0.9 untaught: the untaught model
-    reads look-alike spots as cards; taught, each face-up crop is re-decided by the
-    family's own cards and such readings come from the taught copy's kinds). Measured
-    (session 13, `teach_eval`'s seed-80 teach photos, errors by `/tmp/s13/w2/errs.py`) on
-    fresh edition-2 sets 1520-1522 (20 scenes each): 0.4, 0.6 and 0.75 each 117 -> 111
-    errors, 0.75 with the fewest extra cards (0.6 and 0.4 added a mouse at 0.63 on a
-    bare table and moved three cards' zones); committed edition 2 unchanged."""
-
-    weak_up_confidence: float = 0.75
-
-
-TAUGHT_READ = {"troetofanten": TaughtReadSettings()}
+# Cards of each kind in one box, per game that folds faces (`fold_faces`' rare kinds)
+BOX_KINDS = {"troetofanten": box_kinds("troetofanten", TROETO_LABELS, TROETO_COUNTS)}
 
 
 def face_fold(reader, game: str) -> FaceFoldSettings | None:
@@ -121,7 +113,7 @@ def face_fold(reader, game: str) -> FaceFoldSettings | None:
     s = FACE_FOLD.get(game)
     if s is None or not hasattr(reader, "settings"):
         return s
-    return replace(s, bar=reader.settings.min_piece_prob)
+    return replace(s, bar=reader.settings.min_piece_prob, rare=reader.settings.rare_count)
 
 
 def fold_faces(part: teach.Profile, classifier, game: str, groups: dict[str, tuple[str, ...]],
@@ -159,12 +151,9 @@ def fold_faces(part: teach.Profile, classifier, game: str, groups: dict[str, tup
     cos = embedding[ask] @ part.prototypes[faces].T
     near = np.array([part.labels[k] for k in faces])[cos.argmax(axis=1)]
     hit = (total[ask] > rival) & (near == top) & (cos.max(axis=1) >= settings.cos)
-    if settings.rare > 0 and game == "troetofanten":
-        from scoring.labels import TROETO_COUNTS
-
-        rare = {u for u in units if sum(TROETO_COUNTS.get(lab, 0) for lab in groups[u])
-                <= settings.rare}
-        hit &= ~np.isin(top, list(rare))
+    rare = [u for u, n in BOX_KINDS.get(game, {}).items() if n <= settings.rare]
+    if rare:  # (a kind not in `BOX_KINDS` is not rare, as in the reader's `unsure_rare`)
+        hit &= ~np.isin(top, rare)
     if not hit.any():
         return probs
     out = probs.copy()
@@ -221,10 +210,6 @@ def taught_reader(reader, profile: teach.Profile | None, game: str):
         return reader
     out = with_classifier(reader, TaughtCardClassifier(reader.classifier, part, game,
                                                        face_fold(reader, game)))
-    tr = TAUGHT_READ.get(game)
-    if tr is not None and hasattr(reader, "settings"):  # (the copy's own settings)
-        out.settings = replace(reader.settings, weak_up_confidence=min(
-            reader.settings.weak_up_confidence, tr.weak_up_confidence))
     for search in ("search_widths", "search_angles"):  # the poses stay the untaught
         if hasattr(reader, search):  # reader's (the same crops as teaching saw; and faster)
             setattr(out, search, getattr(reader, search))

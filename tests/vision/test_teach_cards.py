@@ -1097,17 +1097,29 @@ def test_fold_faces_gives_a_taught_face_the_other_games_share(cos, proto, hats, 
         assert np.array_equal(out, probs[0])
 
 
-@pytest.mark.parametrize("game, bar", [
-    ("troetofanten", 0.4),  # the fold's bar is the reader's own confidence bar
-    ("magic-rabbit", None),  # a game that folds no faces
+@pytest.mark.parametrize("game, bar, rare", [
+    ("troetofanten", 0.4, 2),  # the fold's bar and rare count are the reader's own
+    ("magic-rabbit", None, None),  # a game that folds no faces
 ])
-def test_fold_faces_bar_follows_the_reader(game, bar):
+def test_fold_faces_bar_follows_the_reader(game, bar, rare):
     from vision.teach_cards import face_fold
 
     reader = type("R", (), {})()
-    reader.settings = type("S", (), {"min_piece_prob": 0.4})()
+    reader.settings = type("S", (), {"min_piece_prob": 0.4, "rare_count": 2})()
     fold = face_fold(reader, game)
-    assert (fold is None) if bar is None else fold.bar == bar
+    assert (fold is None) if bar is None else (fold.bar, fold.rare) == (bar, rare)
+
+
+@pytest.mark.parametrize("labels, want", [
+    (("elephant-1", "elephant-2", "mouse"), {"elephant": 28, "mouse": 3}),  # a kind's sum
+    (("mouse", "back"), {"mouse": 3}),  # the back (any card) has no count: left out, not rare
+    (("tamer",), {}),  # a label the counts lack: left out
+])
+def test_box_kinds_counts_each_taught_kind(labels, want):
+    from vision.teach_cards import box_kinds
+
+    counts = {"elephant-1": 16, "elephant-2": 12, "mouse": 3}
+    assert box_kinds("troetofanten", labels, counts) == want
 
 
 def test_look_share_counts_the_back_colours_in_the_crop_middle():
@@ -1512,33 +1524,6 @@ def test_magic_any_copy_keeps_the_lone_tile_check_with_the_dove_check_off(monkey
     image[:120, :160] = _hat_photo(dove=False)
     pieces, _ = rd.magic_any_copy(image, [*hats, dove, lone], [])
     assert [p.label for p in pieces] == ["hat-3", "hat-4", "hat-5", "dove"]
-
-
-@pytest.mark.parametrize("game, own, want", [
-    ("troetofanten", 0.9, 0.75),  # the untaught bar: the taught copy takes its own
-    ("troetofanten", 0.5, 0.5),  # a reader already lower keeps its bar (the lower one)
-    ("magic-rabbit", 0.9, 0.9),  # other games: the reader's settings as they are
-    ("hop-la-bille", 0.9, 0.9),
-])
-def test_taught_reader_sets_the_weak_face_up_bar_on_its_copy(game, own, want):
-    """`TAUGHT_READ`: the taught copy reads weak key points and paper regions as face-up
-    cards from `TaughtReadSettings.weak_up_confidence`; the shared reader's settings stay."""
-    from dataclasses import replace
-
-    from vision.cards.read import READ
-    from vision.teach_cards import TAUGHT_READ, taught_reader
-
-    fake = FakeCards(None, None)
-    reader = FakeReader(fake)
-    reader.settings = replace(READ, weak_up_confidence=own)
-    out = taught_reader(reader, _card_part(game, fake), game)
-    assert out is not reader
-    assert out.settings.weak_up_confidence == want
-    assert reader.settings.weak_up_confidence == own  # (the shared reader untouched)
-    if game in TAUGHT_READ:
-        assert TAUGHT_READ[game].weak_up_confidence == 0.75
-    else:
-        assert out.settings is reader.settings
 
 
 @pytest.mark.parametrize("kind, rare, folded", [
