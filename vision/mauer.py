@@ -186,6 +186,22 @@ class MauerSettings:
     # system (0: as it is): a photo's images (0.3-15 MB) were fresh pages each time, their
     # page faults about 5 ms of system CPU per photo (2300-2900 faults; 80 so); the process'
     # whole setting, made once (`keep_heap`), the readings the same (session 13)
+    white_fields_chroma: float = 2.0  # no board in any pass: the full size passes once more
+    # on a map of whiteness, L* (8-bit) less this x the chroma (a*, b* of the photo white
+    # balanced by its own light; 0: off). The fields are white: on a pale coloured board
+    # (committed 0020, white fields on light green) they stand out from it by their chroma,
+    # hardly by their lightness (light map: fields 142, the board around them 139), and
+    # the plain map gave 21-34 field blobs, too few for a fit; this one 56-67 (0.69-0.76).
+    # At 3.0 an ordinary board's coloured parts spoiled the map (0003: no board), hence
+    # only where the plain map found none (session 13). The chroma is taken off the colour
+    # of the photo's lightest pixels (this percentile of L*), not off grey nor after
+    # `light_gains`' balance: a pale board filling the photo pulled that balance (daylight
+    # 0020: still no board with it, 0.74 so)
+    white_top_percentile: float = 98.0
+    white_fields_passes: int = 1  # that search's passes: the first this many of
+    # `blob_shape_passes` (the strict one found 0020 in normal, daylight and dim light at
+    # 0.72-0.73; on 120 photos of the other games, without a board, find_board CPU mean
+    # 239 -> 318 ms with 1, -> 532 with all 3)
     parallel_passes: bool = False  # with `threads`, also the full size search's blob passes
     # side by side: faster on an idle machine, but on the shared 2 cores (load 5-6) the
     # passes' Python parts wait for each other: p90 770 -> 986, 587 -> 698 ms (bench)
@@ -488,13 +504,33 @@ def blob_map(image_bgr: np.ndarray, s: MauerSettings = None,
     # L* as its own contiguous plane (not a view into Lab: its float copy here, the
     # light's division and the dice's crops of it run faster on it)
     L8 = cv2.extractChannel(cv2.cvtColor(img, cv2.COLOR_BGR2LAB) if lab8 is None else lab8, 0)
-    # divide out the light (shadows, gradients): lightness relative to a wide neighbourhood
+    return BlobMap(img, f, L8, _local_light(L8, s.blob_light_sigma * f))
+
+
+def _local_light(L8: np.ndarray, sigma: float) -> np.ndarray:
+    """The local light of a uint8 lightness map (float32, its size): blurred wide (Gaussian,
+    `sigma` px) on an eighth size copy, to divide out shadows and gradients."""
     small = cv2.resize(L8.astype(np.float32), (max(8, L8.shape[1] // 8),
                                                max(8, L8.shape[0] // 8)),
                        interpolation=cv2.INTER_AREA)
-    bg = cv2.resize(cv2.GaussianBlur(small, (0, 0), s.blob_light_sigma * f / 8),
-                    (L8.shape[1], L8.shape[0]), interpolation=cv2.INTER_LINEAR)
-    return BlobMap(img, f, L8, bg)
+    return cv2.resize(cv2.GaussianBlur(small, (0, 0), sigma / 8),
+                      (L8.shape[1], L8.shape[0]), interpolation=cv2.INTER_LINEAR)
+
+
+def whiteness_map(maps: BlobMap, s: MauerSettings) -> BlobMap:
+    """`maps` with its lightness replaced by whiteness: L* (uint8, OpenCV's scale) less
+    `s.white_fields_chroma` x the chroma (hypot of a*, b*) of `maps.img` (BGR uint8) off the
+    colour of its lightest pixels (`white_top_percentile` of L*: the light's white),
+    clipped to uint8, and its local light made anew from it. White fields on a pale
+    coloured board differ from it in chroma more than in lightness."""
+    lab = cv2.cvtColor(maps.img, cv2.COLOR_BGR2LAB)
+    L = lab[..., 0]
+    ab = lab[..., 1:].astype(np.float32)
+    top = L >= np.percentile(L[::4, ::4], s.white_top_percentile)
+    ab -= np.median(ab[top], axis=0)  # the light's white: the lightest pixels' colour
+    chroma = np.hypot(ab[..., 0], ab[..., 1])
+    white = np.clip(L - s.white_fields_chroma * chroma, 0, 255).astype(np.uint8)
+    return BlobMap(maps.img, maps.f, white, _local_light(white, s.blob_light_sigma * maps.f))
 
 
 def _blurred_lab_at(img: np.ndarray, xy: np.ndarray) -> np.ndarray:
@@ -1347,23 +1383,13 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
                 views.append(other)
     if not views:
         maps = _now(maps) or blob_map(image_bgr, s)  # the passes differ in blob shapes
-        maps, full = _calmed(maps, s)  # (made once, before the passes share it)
-        jobs: list = []  # (side by side with `parallel_passes`) a later pass's fit is used
-        # only while the earlier ones' do not convince, as when they ran one after the other
-        side = replace(s, threads=s.threads and s.parallel_passes)
-        for convexity, inertia in s.blob_shape_passes:
-            jobs.append(run_beside(side, _find_board_once, image_bgr, board,
-                                   replace(full, blob_min_convexity=convexity,
-                                           blob_min_inertia=inertia), maps, lab, f,
-                                   None, glares))
-        for job in jobs:
-            view = job.result()
-            if view is not None and view.score >= s.min_board_score:
-                views.append(view)
-                if view.score >= s.good_board_score:
-                    break
-        for job in jobs:
-            job.cancel()  # a pass not yet started and not needed
+        calm, full = _calmed(maps, s)  # (made once, before the passes share it)
+        views = _full_size_passes(image_bgr, board, full, calm, lab, f, glares)
+        if not views and s.white_fields_chroma > 0:  # pale board: its white fields' chroma
+            calm, full = _calmed(whiteness_map(maps, s), s)
+            views = _full_size_passes(image_bgr, board, replace(
+                full, blob_shape_passes=s.blob_shape_passes[:s.white_fields_passes]),
+                calm, lab, f, glares)
     if not views:
         if glares and s.glare_retry:  # the whole search once more, the spots' light off
             return find_board(without_glare(image_bgr, small, glares, s), board,
@@ -1375,6 +1401,31 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
         + s.colour_weight * _colour_evidence(lab, S @ v.H, board))
     return replace(best, P=camera_from_homography(best.H, (w, h)),  # for the chosen one only
                    glares=_full_size(glares, f))
+
+
+def _full_size_passes(image_bgr: np.ndarray, board: Board, s: MauerSettings, maps: BlobMap,
+                      lab: np.ndarray, f: float, glares) -> list[BoardView]:
+    """The full size search: a `_find_board_once` pass on `maps` per blob shape limits of
+    `s.blob_shape_passes`, strict first; the views scoring `min_board_score`, until one
+    scores `good_board_score`."""
+    views = []
+    jobs: list = []  # (side by side with `parallel_passes`) a later pass's fit is used
+    # only while the earlier ones' do not convince, as when they ran one after the other
+    side = replace(s, threads=s.threads and s.parallel_passes)
+    for convexity, inertia in s.blob_shape_passes:
+        jobs.append(run_beside(side, _find_board_once, image_bgr, board,
+                               replace(s, blob_min_convexity=convexity,
+                                       blob_min_inertia=inertia), maps, lab, f,
+                               None, glares))
+    for job in jobs:
+        view = job.result()
+        if view is not None and view.score >= s.min_board_score:
+            views.append(view)
+            if view.score >= s.good_board_score:
+                break
+    for job in jobs:
+        job.cancel()  # a pass not yet started and not needed
+    return views
 
 
 def _full_size(glares, f: float) -> tuple:

@@ -1,0 +1,91 @@
+"""A pale coloured board: its white fields found by their chroma when their lightness hardly
+stands out (vision/mauer.py `whiteness_map`, the full size search's last try)."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from scoring.mauerhuepfer import load_board
+from vision import mauer
+
+BOARD = load_board()
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _pale_plate(cast, seed=0):
+    """(BGR uint8 image 300 x 400, (n, 2) disc centres): a light green plate with 4 x 6 white
+    discs (radius 9 px) only 2-4 levels lighter than the plate on the plain light map, a
+    white strip at the top (the light's white), noise, under a light of per-channel gains
+    `cast` (B, G, R). (No printed digit at the discs' centres: even a faint 1 px dot there
+    fails the blob detector's colour test on either map.)"""
+    rng = np.random.default_rng(seed)
+    img = np.zeros((300, 400, 3), np.float32)
+    img[:] = (200, 236, 206)  # pale green (BGR)
+    img[:20] = (250, 250, 250)
+    centres = np.array([(60 + 55 * i, 70 + 55 * j) for j in range(4) for i in range(6)],
+                       np.float64)
+    for x, y in centres:
+        cv2.circle(img, (int(x), int(y)), 9, (238, 238, 238), -1, cv2.LINE_AA)
+    img = img * np.asarray(cast, np.float32) + rng.normal(0, 1.5, img.shape)
+    return np.clip(img, 0, 255).astype(np.uint8), centres
+
+
+def _found(blobs, centres):
+    """How many of `centres` have a blob within 3 px."""
+    if not len(blobs):
+        return 0
+    d = np.linalg.norm(blobs[None, :, :2] - centres[:, None], axis=2)
+    return int((d.min(axis=1) < 3.0).sum())
+
+
+@pytest.mark.parametrize("cast", [
+    (1.0, 1.0, 1.0),  # neutral light
+    (0.80, 0.93, 1.0),  # warm lamp: every white is orange, the fields' chroma off its colour
+    (1.0, 0.97, 0.88),  # bluish daylight
+])
+def test_whiteness_finds_the_pale_boards_fields(cast):
+    img, centres = _pale_plate(cast)
+    s = mauer.SETTINGS
+    plain = mauer.blob_map(img, s)
+    white = mauer.whiteness_map(plain, s)
+    assert white.lightness.shape == plain.lightness.shape and white.lightness.dtype == np.uint8
+    n_plain = _found(mauer.field_blobs(img, s, plain), centres)
+    n_white = _found(mauer.field_blobs(img, s, white), centres)
+    assert n_white >= 20, (n_plain, n_white)  # of 24
+    assert n_white > n_plain + 5
+
+
+def test_whiteness_off_is_plain_lightness():
+    # chroma weight 0: the map is the photo's L* (the search is then the plain one again)
+    img, _ = _pale_plate((1.0, 1.0, 1.0))
+    s = dataclasses.replace(mauer.SETTINGS, white_fields_chroma=0.0)
+    plain = mauer.blob_map(img, s)
+    assert np.array_equal(mauer.whiteness_map(plain, s).lightness, plain.lightness)
+    assert np.allclose(mauer.whiteness_map(plain, s).bg, plain.bg)
+
+
+@pytest.mark.parametrize("chroma,found", [
+    (2.0, True),  # the shipped setting: the board by its white fields' chroma
+    (0.0, False),  # off: the re-encoded pale board is not found (session 11-12)
+])
+def test_pale_board_reencoded_is_found(chroma, found):
+    # committed 0020 (white fields on a light green board, a striped light table),
+    # re-encoded at JPEG 90 as light_eval's `normal` light does: the plain light map gave
+    # too few field blobs for a fit
+    photo = cv2.imread(str(ROOT / "datasets/scenes/mauerhuepfer/mauerhuepfer-e1-s1-0020.jpg"))
+    ok, buf = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    import json
+    truth = json.loads((ROOT / "datasets/scenes/mauerhuepfer/mauerhuepfer-e1-s1-0020.json")
+                       .read_text())
+    s = dataclasses.replace(mauer.SETTINGS, white_fields_chroma=chroma, threads=False)
+    view = mauer.find_board(img, BOARD, s)
+    assert (view is not None) == found
+    if found:
+        err = np.abs(np.asarray(view.corners) - np.asarray(truth["area"])).max()
+        assert err < 8.0
