@@ -210,12 +210,15 @@ class ReadSettings:
     hop_faces: bool = True  # a card's face (paper, frame colour) judged under its own light
     #                         overrules the classifier's colour or back where it is clear
     design_apart: float = 0.25  # widths between its centre and any card read's
-    weak_up_confidence: float = 0.8  # a weak key point read as a face-up card this surely
+    weak_up_confidence: float = 0.9  # a weak key point read as a face-up card this surely
     #   is one, unless its key point or its card's centre lies on a card read already (a
     #   large card's heat stays low, as a back's does; a card's other corner index or its
-    #   drawing reads as a face-up card, and is on it). 0.9 until session 13: on fresh
-    #   e1-1510..1514 (150 photos) 0.8 took 189 -> 183 pieces wrong, extra readings 17 ->
-    #   17; 0.65 and 0.5 201 and 202 (an extra card unseats a row: zone errors 8 -> 19)
+    #   drawing reads as a face-up card, and is on it). Also `read_paper`'s bar (white
+    #   clutter on a real table). Session 13 tried 0.8, not kept: fresh e1-1510..1514
+    #   (150 photos, pieces wrong of 2507) 189 -> 183 on c69a491, 181 -> 174 with
+    #   `far_card` 50 and `count_doubted`, but held-out 1516-1519 (126 of 2123),
+    #   committed and edition 2 read the same; 0.65 and 0.5 (on c69a491) 201 and 202
+    #   (an extra card unseats a row: zone errors 8 -> 19)
     number_doubt: float = 0.8  # a Troetofanten animal whose number takes less than this
     #   share of its kind's probability gets a warning naming the two likeliest numbers
     #   (0.75 until session 8's surer index model: its warnings named 61 % of the wrong
@@ -256,9 +259,15 @@ class ReadSettings:
     #   than this (median), the photo around them is read once more at `far_scale` x
     #   (`far_look`: the detector, which works at half size, loses cards of 30-36 px; 40
     #   until session 13: sharp, whole cards 36-45 px wide got heat 0.17-0.27 on fresh
-    #   sets, under `troeto_key_threshold`. 40 -> 50 on e1-1510..1514: 180 -> 174 pieces
-    #   wrong of 2507, 10 photos better, 1 worse; committed 16 -> 14; 60: the same for
-    #   more CPU, 80: 183 with 8 extra readings more)
+    #   sets, under `troeto_key_threshold`. 40 -> 50 on e1-1510..1514: 187 -> 181 pieces
+    #   wrong of 2507 (with `count_doubted`), held-out 1516-1519 129 -> 126 of 2123;
+    #   committed 16 -> 14. Measured with the `weak_up_confidence` 0.8 tried: 180 -> 174,
+    #   10 photos better, 1 worse; 60: the same for more CPU, 80: 183 with 8 extra
+    #   readings more; a set card width (70 or 85 px wide enlarged, at most 2 x):
+    #   170-171, noise, not kept. Cards just under 50 px come out about 100 px wide in
+    #   the enlarged look, about the largest the detector still reads (its heat fades on
+    #   cards over 70 px): do not raise this far. Cost: a photo read again takes about
+    #   twice the CPU, committed + e1-1510 +16 % mean per photo)
     far_scale: float | None = 2.0  # (None: no far look)
     far_margin: float = 3.0  # x the cards' width around the pieces read: the part read
     second_width_scales: tuple[float, ...] = (0.83, 1.0, 1.2)  # its width search: the
