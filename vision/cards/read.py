@@ -303,8 +303,11 @@ class ReadSettings:
     #   an unclear number), where its kind takes this share x (1 - P(background)) and it
     #   lies on no card read after every other key point (every open animal scores +1,
     #   whatever its number: a card left out is always wrong, one counted is right at
-    #   least in its points). Session 13, fresh e1-1510..1514 (150 photos): 30 fully
-    #   visible cards missed -> 25, 2 pieces wrong fewer in all; 0.5: extra readings
+    #   least in its points); not where `repose_strong`'s crop of it, read again, was
+    #   background or a back. Session 13, fresh e1-1510..1514 (150 photos), pieces wrong
+    #   of 2507: on c69a491 (`far_card` 40) 189 -> 187; as kept (`far_card` 50) 183 ->
+    #   181, held-out 1516-1519 128 -> 126 of 2123; with the `weak_up_confidence` 0.8
+    #   tried 183 -> 180 (fully visible cards missed 30 -> 25). 0.5: extra readings
     #   unseated rows (4 zone errors more); 1.1: none counted
     rare_count: int = 3  # Troetofanten: a card of which a box holds this many or fewer (3 mice,
     #   1 mousetrap: pieces.md; 4 of 98 cards, so a reading of one is rarely right by chance)
@@ -2641,8 +2644,14 @@ class CardReader:
         #   probs) of strong key points dropped because their number splits
         unsure_backs: list[tuple[np.ndarray, float, float]] = []  # (centre, width,
         #   confidence) of backs read under `back_min_confidence`
-        countable: list[CardPiece] = []  # doubted readings sure of their kind (`count_doubted`)
+        countable: list[tuple[int, CardPiece]] = []  # (key point, reading): doubted
+        #   readings sure of their kind (`count_doubted`)
+        refuted: set[int] = set()  # key points whose `repose_strong` crop, read again, was
+        #   background or a back: a doubt there is not counted
         for r, i in enumerate(idx):
+            if r >= n_main and (not is_piece[r] or
+                                labels[int(np.argmax(game_probs[r]))] == "back"):
+                refuted.add(int(i))
             if not is_piece[r]:
                 continue
             pg, bg, conf = game_probs[r], float(bgs[r]), float(confs[r])
@@ -2655,9 +2664,9 @@ class CardReader:
                 if kind in TROETO_NUMBERED and kconf >= s.doubt_kind:
                     doubted.append((kind, kp.xy[i].copy(), frames[r], probs))
                     if kconf >= s.count_doubted:
-                        countable.append(CardPiece(labels[b], conf, kp.xy[i].copy(),
-                                                   frames[r], float(kp.angle[i]),
-                                                   float(kp.width[i]), probs))
+                        countable.append((int(i), CardPiece(
+                            labels[b], conf, kp.xy[i].copy(), frames[r],
+                            float(kp.angle[i]), float(kp.width[i]), probs)))
             fan = game == "troetofanten" and conf >= s.fan_confidence
             if seen_before(kp.xy[i], labels[b], pieces, s.duplicate,
                            s.fan_step if fan else None):
@@ -2689,8 +2698,9 @@ class CardReader:
             pieces.append(CardPiece(label, conf, kp.xy[i].copy(), frames[r], float(kp.angle[i]),
                                     float(kp.width[i]), probs))
             #   (unrounded: shares under 5e-5 stay apart in `lineup.distinct_numbers`)
+        pieces = counted_doubts([q for i, q in countable if i not in refuted], pieces,
+                                s.duplicate)
         relabelled: list[CardPiece] = []  # (by `box_limits`: its warning names the number)
-        pieces = counted_doubts(countable, pieces, s.duplicate)
         if game == "troetofanten":
             pieces, twins = drop_turned_twins(pieces, s.twin_reach,
                                               same_place=s.twin_same_place)
