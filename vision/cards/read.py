@@ -217,8 +217,9 @@ class ReadSettings:
     #   clutter on a real table). Session 13 tried 0.8, not kept: fresh e1-1510..1514
     #   (150 photos, pieces wrong of 2507) 189 -> 183 on c69a491, 181 -> 174 with
     #   `far_card` 50 and `count_doubted`, but held-out 1516-1519 (126 of 2123),
-    #   committed and edition 2 read the same; 0.65 and 0.5 (on c69a491) 201 and 202
-    #   (an extra card unseats a row: zone errors 8 -> 19)
+    #   committed and edition 2 read the same (`light_eval`'s other lights: 2 pieces
+    #   better, 4 worse); 0.65 and 0.5 (on c69a491) 201 and 202 (an extra card unseats a
+    #   row: zone errors 8 -> 19)
     number_doubt: float = 0.8  # a Troetofanten animal whose number takes less than this
     #   share of its kind's probability gets a warning naming the two likeliest numbers
     #   (0.75 until session 8's surer index model: its warnings named 61 % of the wrong
