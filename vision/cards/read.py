@@ -210,12 +210,16 @@ class ReadSettings:
     hop_faces: bool = True  # a card's face (paper, frame colour) judged under its own light
     #                         overrules the classifier's colour or back where it is clear
     design_apart: float = 0.25  # widths between its centre and any card read's
-    weak_up_confidence: float = 0.8  # a weak key point read as a face-up card this surely
+    weak_up_confidence: float = 0.9  # a weak key point read as a face-up card this surely
     #   is one, unless its key point or its card's centre lies on a card read already (a
     #   large card's heat stays low, as a back's does; a card's other corner index or its
-    #   drawing reads as a face-up card, and is on it). 0.9 until session 13: on fresh
-    #   e1-1510..1514 (150 photos) 0.8 took 189 -> 183 pieces wrong, extra readings 17 ->
-    #   17; 0.65 and 0.5 201 and 202 (an extra card unseats a row: zone errors 8 -> 19)
+    #   drawing reads as a face-up card, and is on it). Also `read_paper`'s bar (white
+    #   clutter on a real table). Session 13 tried 0.8, not kept: fresh e1-1510..1514
+    #   (150 photos, pieces wrong of 2507) 189 -> 183 on c69a491, 181 -> 174 with
+    #   `far_card` 50 and `count_doubted`, but held-out 1516-1519 (126 of 2123),
+    #   committed and edition 2 read the same (`light_eval`'s other lights: 2 pieces
+    #   better, 4 worse); 0.65 and 0.5 (on c69a491) 201 and 202 (an extra card unseats a
+    #   row: zone errors 8 -> 19)
     number_doubt: float = 0.8  # a Troetofanten animal whose number takes less than this
     #   share of its kind's probability gets a warning naming the two likeliest numbers
     #   (0.75 until session 8's surer index model: its warnings named 61 % of the wrong
@@ -256,9 +260,15 @@ class ReadSettings:
     #   than this (median), the photo around them is read once more at `far_scale` x
     #   (`far_look`: the detector, which works at half size, loses cards of 30-36 px; 40
     #   until session 13: sharp, whole cards 36-45 px wide got heat 0.17-0.27 on fresh
-    #   sets, under `troeto_key_threshold`. 40 -> 50 on e1-1510..1514: 180 -> 174 pieces
-    #   wrong of 2507, 10 photos better, 1 worse; committed 16 -> 14; 60: the same for
-    #   more CPU, 80: 183 with 8 extra readings more)
+    #   sets, under `troeto_key_threshold`. 40 -> 50 on e1-1510..1514: 187 -> 181 pieces
+    #   wrong of 2507 (with `count_doubted`), held-out 1516-1519 129 -> 126 of 2123;
+    #   committed 16 -> 14. Measured with the `weak_up_confidence` 0.8 tried: 180 -> 174,
+    #   10 photos better, 1 worse; 60: the same for more CPU, 80: 183 with 8 extra
+    #   readings more; a set card width (70 or 85 px wide enlarged, at most 2 x):
+    #   170-171, noise, not kept. Cards just under 50 px come out about 100 px wide in
+    #   the enlarged look, about the largest the detector still reads (its heat fades on
+    #   cards over 70 px): do not raise this far. Cost: a photo read again takes about
+    #   twice the CPU, committed + e1-1510 +16 % mean per photo)
     far_scale: float | None = 2.0  # (None: no far look)
     far_margin: float = 3.0  # x the cards' width around the pieces read: the part read
     second_width_scales: tuple[float, ...] = (0.83, 1.0, 1.2)  # its width search: the
@@ -294,8 +304,11 @@ class ReadSettings:
     #   an unclear number), where its kind takes this share x (1 - P(background)) and it
     #   lies on no card read after every other key point (every open animal scores +1,
     #   whatever its number: a card left out is always wrong, one counted is right at
-    #   least in its points). Session 13, fresh e1-1510..1514 (150 photos): 30 fully
-    #   visible cards missed -> 25, 2 pieces wrong fewer in all; 0.5: extra readings
+    #   least in its points); not where `repose_strong`'s crop of it, read again, was
+    #   background or a back. Session 13, fresh e1-1510..1514 (150 photos), pieces wrong
+    #   of 2507: on c69a491 (`far_card` 40) 189 -> 187; as kept (`far_card` 50) 183 ->
+    #   181, held-out 1516-1519 128 -> 126 of 2123; with the `weak_up_confidence` 0.8
+    #   tried 183 -> 180 (fully visible cards missed 30 -> 25). 0.5: extra readings
     #   unseated rows (4 zone errors more); 1.1: none counted
     rare_count: int = 3  # Troetofanten: a card of which a box holds this many or fewer (3 mice,
     #   1 mousetrap: pieces.md; 4 of 98 cards, so a reading of one is rarely right by chance)
@@ -2632,8 +2645,14 @@ class CardReader:
         #   probs) of strong key points dropped because their number splits
         unsure_backs: list[tuple[np.ndarray, float, float]] = []  # (centre, width,
         #   confidence) of backs read under `back_min_confidence`
-        countable: list[CardPiece] = []  # doubted readings sure of their kind (`count_doubted`)
+        countable: list[tuple[int, CardPiece]] = []  # (key point, reading): doubted
+        #   readings sure of their kind (`count_doubted`)
+        refuted: set[int] = set()  # key points whose `repose_strong` crop, read again, was
+        #   background or a back: a doubt there is not counted
         for r, i in enumerate(idx):
+            if r >= n_main and (not is_piece[r] or
+                                labels[int(np.argmax(game_probs[r]))] == "back"):
+                refuted.add(int(i))
             if not is_piece[r]:
                 continue
             pg, bg, conf = game_probs[r], float(bgs[r]), float(confs[r])
@@ -2646,9 +2665,9 @@ class CardReader:
                 if kind in TROETO_NUMBERED and kconf >= s.doubt_kind:
                     doubted.append((kind, kp.xy[i].copy(), frames[r], probs))
                     if kconf >= s.count_doubted:
-                        countable.append(CardPiece(labels[b], conf, kp.xy[i].copy(),
-                                                   frames[r], float(kp.angle[i]),
-                                                   float(kp.width[i]), probs))
+                        countable.append((int(i), CardPiece(
+                            labels[b], conf, kp.xy[i].copy(), frames[r],
+                            float(kp.angle[i]), float(kp.width[i]), probs)))
             fan = game == "troetofanten" and conf >= s.fan_confidence
             if seen_before(kp.xy[i], labels[b], pieces, s.duplicate,
                            s.fan_step if fan else None):
@@ -2680,8 +2699,9 @@ class CardReader:
             pieces.append(CardPiece(label, conf, kp.xy[i].copy(), frames[r], float(kp.angle[i]),
                                     float(kp.width[i]), probs))
             #   (unrounded: shares under 5e-5 stay apart in `lineup.distinct_numbers`)
+        pieces = counted_doubts([q for i, q in countable if i not in refuted], pieces,
+                                s.duplicate)
         relabelled: list[CardPiece] = []  # (by `box_limits`: its warning names the number)
-        pieces = counted_doubts(countable, pieces, s.duplicate)
         if game == "troetofanten":
             pieces, twins = drop_turned_twins(pieces, s.twin_reach,
                                               same_place=s.twin_same_place)
