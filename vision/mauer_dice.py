@@ -96,10 +96,13 @@ class BoardDiceSettings:
     # 2-6 lies 0.5-0.71 from its face's centre; from the dot itself the reach leaves the far
     # pips out), kept where the face there is lighter than the table round it by
     # `seen_light_step` (a die's body, not marks on the table). None: not
-    lone_read_max_blobs: int = 4  # ... and only where the light blob search found at most
-    # this many die-sized blobs (twice the game's dice): more are clutter, the printed
-    # fields of a board that was mislocated (fresh 1554's 0017: 14 blobs, its white fields'
-    # numerals read as two 2s); where it read dice 0-1 blobs were found
+    lone_read_blobs_per_die: int = 2  # ... and only where the light blob search found at
+    # most this many die-sized blobs per die of the game (`dice_wanted`): more are clutter,
+    # the printed fields of a board that was mislocated (fresh 1554's 0017: 14 blobs, its
+    # white fields' numerals read as two 2s). Blobs per photo (`die_candidates`, session 13):
+    # committed 0-4 (0: 3, 1: 2, 2: 22, 3: 2, 4: 1 photo, 0006), edition 2 1-2, fresh
+    # 1550-1559 0-4 on 279 of 297 photos with a board found, 5 on 1, 6 on 3, 9-14 on 14
+    # (14: `max_die_candidates`); where a lone dot read a die 0-1
     pair_split: bool = True  # while dice are missing, a light blob of two touching dice
     # (1.5-3.2 die areas, elongated: the blob detector's inertia bar rejects it) gives a
     # candidate at each die: its centre +- the half distance its second moments give
@@ -617,13 +620,14 @@ def dot_read(Lf: np.ndarray, centre, a: np.ndarray, s: BoardDiceSettings = SETTI
     return int(_LAYOUT_VALUE[code]), gap
 
 
-def face_lighter(L: np.ndarray, centre, side: float, s: BoardDiceSettings = SETTINGS
-                 ) -> bool:
-    """Whether a uint8 lightness image's disc of `seen_face_r` die sides (`side` px) round
-    `centre` (its 85th percentile: the face between the pips) is lighter than the table
-    ring round it (`seen_table_r`, median) by `seen_light_step`: a die's body there."""
+def _disc_and_ring(L: np.ndarray, centre, side: float, s: BoardDiceSettings
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The window of a uint8 lightness image round `centre` (px) holding a die's face disc
+    (`seen_face_r` die sides of `side` px) and the table ring round it (`seen_table_r`):
+    (window (h, w) uint8, disc and ring (h, w) bool masks on it), or None where either
+    holds under 20 pixels (the photo's edge)."""
     h, w = L.shape
-    reach = s.seen_table_r[1] * max(side, 1.0) + 2
+    reach = s.seen_table_r[1] * max(side, 1.0) + 2  # (only the part the disc and ring lie in)
     x0, y0 = max(0, int(centre[0] - reach)), max(0, int(centre[1] - reach))
     x1 = max(x0, min(w, int(centre[0] + reach) + 2))
     y1 = max(y0, min(h, int(centre[1] + reach) + 2))
@@ -632,8 +636,19 @@ def face_lighter(L: np.ndarray, centre, side: float, s: BoardDiceSettings = SETT
     disc = r <= s.seen_face_r
     ring = (r >= s.seen_table_r[0]) & (r <= s.seen_table_r[1])
     if disc.sum() < 20 or ring.sum() < 20:
+        return None
+    return L[y0:y1, x0:x1], disc, ring
+
+
+def face_lighter(L: np.ndarray, centre, side: float, s: BoardDiceSettings = SETTINGS
+                 ) -> bool:
+    """Whether a uint8 lightness image's disc of `seen_face_r` die sides (`side` px) round
+    `centre` (its 85th percentile: the face between the pips) is lighter than the table
+    ring round it (`seen_table_r`, median) by `seen_light_step`: a die's body there."""
+    got = _disc_and_ring(L, centre, side, s)
+    if got is None:
         return False
-    win = L[y0:y1, x0:x1]
+    win, disc, ring = got
     return float(np.percentile(win[disc], 85)) - float(np.median(win[ring])) >= \
         s.seen_light_step
 
@@ -643,18 +658,10 @@ def die_seen(L: np.ndarray, centre, side: float, s: BoardDiceSettings = SETTINGS
     a light face disc with dark marks on it (pips, or pips smeared into streaks by motion
     or defocus), the face lighter than the table around it or bearing two or more marks.
     For dice that were seen but not read."""
-    h, w = L.shape
-    reach = s.seen_table_r[1] * max(side, 1.0) + 2  # (only the part the disc and ring lie in)
-    x0, y0 = max(0, int(centre[0] - reach)), max(0, int(centre[1] - reach))
-    x1 = max(x0, min(w, int(centre[0] + reach) + 2))
-    y1 = max(y0, min(h, int(centre[1] + reach) + 2))
-    L = L[y0:y1, x0:x1]
-    yy, xx = np.mgrid[y0:y1, x0:x1]
-    r = np.hypot(xx - centre[0], yy - centre[1]) / max(side, 1.0)
-    disc = r <= s.seen_face_r
-    ring = (r >= s.seen_table_r[0]) & (r <= s.seen_table_r[1])
-    if disc.sum() < 20 or ring.sum() < 20:
+    got = _disc_and_ring(L, centre, side, s)
+    if got is None:
         return False
+    L, disc, ring = got
     inner = L[disc].astype(np.float32)
     face = float(np.percentile(inner, 85))
     contrast = face - float(np.percentile(inner, 3))
@@ -673,15 +680,13 @@ def die_seen(L: np.ndarray, centre, side: float, s: BoardDiceSettings = SETTINGS
     return face - table >= s.seen_light_step or len(marks) >= 2
 
 
-def _lone_dot_read(crop: np.ndarray, at, a: np.ndarray, side: float, s: BoardDiceSettings
-                   ) -> tuple[int, float, np.ndarray] | None:
+def _lone_dot_read(L: np.ndarray, Lf: np.ndarray, at, a: np.ndarray, side: float,
+                   s: BoardDiceSettings) -> tuple[int, float, np.ndarray] | None:
     """A lone dot at `at` (crop px) of an unread die: `dot_read` centred `lone_dot_read` face
-    units from it in 8 directions (`a`: the flat face's map, face units -> crop px; `side`
-    the die's side in crop px); the reads whose face is lighter than the table round it
-    (`face_lighter`) must agree on one value. (value, widest gap, the face's centre in crop
-    px) or None."""
-    L = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)[..., 0]
-    Lf = spot_blur(L, a)
+    units from it in 8 directions (`L`: the crop's uint8 L*, `Lf` its `spot_blur`; `a`: the
+    flat face's map, face units -> crop px; `side` the die's side in crop px); the reads
+    whose face is lighter than the table round it (`face_lighter`) must agree on one value.
+    (value, widest gap, the face's centre in crop px) or None."""
     reads = []
     for k in range(8):
         phi = k * np.pi / 4
@@ -787,10 +792,13 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
             found.append(Die(d.value, d.confidence, (round(cx, 1), round(cy, 1))))
         short = len(found) < s.dice_wanted  # (the rest only while dice are missing)
         unread_here = not is_lone and len(found) == n_found and short
-        crop_L = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)[..., 0] if unread_here and (
-            s.spot_read or s.warn_unread) else None
+        lone_here = is_lone and short and len(found) == n_found and \
+            s.lone_dot_read is not None and len(cands) <= s.lone_read_blobs_per_die * s.dice_wanted
+        crop_L = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)[..., 0] if lone_here or (
+            unread_here and (s.spot_read or s.warn_unread)) else None
+        crop_Lf = spot_blur(crop_L, a) if lone_here or (unread_here and s.spot_read) \
+            else None  # (once for every read below)
         if s.spot_read and unread_here:
-            crop_Lf = spot_blur(crop_L, a)  # (once for both reads)
             got = _spot_read_at(crop_Lf, (c - (x0, y0)) * f, a, s)
             v = die_height(view, c, s) if got is None and s.spot_lift > 0 else None
             # the light blob holds the top face and the side faces seen below it: the top
@@ -806,9 +814,8 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
             if got is not None:
                 found.append(Die(got[0], round(min(0.9, got[1]), 3),
                                  (round(float(c[0]), 1), round(float(c[1]), 1))))
-        if is_lone and short and len(found) == n_found and s.lone_dot_read is not None \
-                and len(cands) <= s.lone_read_max_blobs:
-            got = _lone_dot_read(crop, (c - (x0, y0)) * f, a, die_px * f, s)
+        if lone_here:
+            got = _lone_dot_read(crop_L, crop_Lf, (c - (x0, y0)) * f, a, die_px * f, s)
             if got is not None:
                 v, gap, at = got
                 at = np.asarray(at) / f + (x0, y0)
