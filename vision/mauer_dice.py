@@ -35,11 +35,13 @@ class BoardDiceSettings:
     # dots are read too (a 1 on a table of the die's colour makes neither light blob nor
     # pair of pips)
     max_lone_candidates: int = 6
-    lone_big: float | None = 1.6  # after those, while dice are still missing, lone dots too
-    # large for a pip of a die of the board's mean scale but not of one this many times
-    # larger: perspective makes a die near the camera look up to 1.56 x the mean (committed
-    # 0023's white 1 on a white table: its pip 8 x 12 px, a die of 38 px, the mean 26 px);
-    # the crop read then sizes the pip against the die's local side. None: not looked for
+    lone_big: bool = True  # after those, while dice are still missing, lone dots too large
+    # for a pip of a die of the board's mean scale but not of the largest die the camera
+    # model puts in the search area (its local scale at the farthest-reaching corner of the
+    # search ring within the photo / the mean: perspective makes a die near the camera up to
+    # 1.5 x the mean and more; committed 0023's white 1 on a white table: its pip 8 x 12 px,
+    # a die of 38 px, the mean 26 px); the crop read then sizes the pip against the die's
+    # local side. False: not looked for
     light_thresholds: tuple[int, int, int] = (60, 250, 10)  # the light blob detector's first
     # and last threshold and its step (lightness, uint8)
     pip_thresholds: tuple[int, int, int] = (20, 200, 15)  # ... and the pip detector's
@@ -154,6 +156,19 @@ def local_die_px(H: np.ndarray, xy, die_mm: float) -> float:
 def _die_px(jac: np.ndarray, die_mm: float) -> float:
     """`local_die_px` from the homography's Jacobian `jac` there (`local_affine`)."""
     return die_mm * float(np.sqrt(abs(np.linalg.det(jac))))
+
+
+def _largest_die_px(H: np.ndarray, ring: np.ndarray, w: int, h: int, die_mm: float
+                    ) -> float:
+    """The largest `local_die_px` over the part of the convex polygon `ring` (K, 2) int32
+    image px inside a w x h photo: at a vertex of that part (a homography's local scale is
+    a power of a denominator linear in the image position, so monotone along any line);
+    0.0 where they do not meet."""
+    box = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
+    area, part = cv2.intersectConvexConvex(ring.astype(np.float32), box)
+    if part is None or area <= 0:
+        return 0.0
+    return max(local_die_px(H, p, die_mm) for p in part.reshape(-1, 2).astype(np.float64))
 
 
 def up_at(view: BoardView, xy, s: BoardDiceSettings = SETTINGS,
@@ -339,8 +354,8 @@ def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
     function of a list of (x, y) px giving the candidates of dice touching another around
     them (`pair_candidates`) as (centre, die side px), made only when called. `big`: a list
     that gets a function () giving the lone dots too large for a pip at the board's mean
-    scale (`lone_big`), nearest the board first, as (centre, die side px), made only when
-    called."""
+    scale but not for one of the largest die there (`lone_big`, `_largest_die_px`), nearest
+    the board first, as (centre, die side px), made only when called."""
     h, w = image_bgr.shape[:2]
     wm, hm = board.size_mm
     m = s.dice_search_mm
@@ -390,9 +405,12 @@ def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
         elif lone is not None and len(pips) == 1:
             lone.append((pips[0] + off, die_px))
     cands.sort(key=lambda c: float(np.linalg.norm(c - centre)))
-    if big is not None and s.lone_big is not None:
+    if big is not None and s.lone_big:
         def big_dots():
-            got = pip_dots(L, die_px, s, s.lone_big) + off
+            scale = _largest_die_px(view.H, ring, w, h, s.die_mm) / die_px
+            if scale <= 1.0:  # (no die in the search area is larger than the mean)
+                return []
+            got = pip_dots(L, die_px, s, scale) + off
             alone = [c for c in got if all(np.hypot(*(c - e)) > 0.8 * die_px for e in cands)]
             alone.sort(key=lambda c: float(np.linalg.norm(c - centre)))
             return [(c, die_px) for c in alone[: s.max_lone_candidates]]

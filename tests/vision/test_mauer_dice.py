@@ -312,8 +312,28 @@ def test_a_big_one_near_the_camera_is_a_big_lone_candidate(pip_r, big_there):
     assert bool(near) is big_there
     assert any(np.hypot(*(c - at)) < 0.5 * side for c, _ in lone) is not big_there
     big = []
-    D.die_candidates(img, view, board, replace(D.SETTINGS, lone_big=None), big=big)
+    D.die_candidates(img, view, board, replace(D.SETTINGS, lone_big=False), big=big)
     assert big == []
+
+
+@pytest.mark.parametrize("tilt", [0.0, 4e-4, -7e-4])
+def test_largest_die_px_is_the_largest_over_the_search_area_in_the_photo(tilt):
+    """`lone_big`'s scale: the largest local die side over the search ring within the
+    photo is at a vertex of that part: no point of a dense grid inside it is larger; a ring
+    reaching past the photo's edge counts only the part inside."""
+    H = np.array([[2.0, 0.3, 100.0], [0.1, 1.8, 80.0], [0.0, tilt, 1.0]])
+    w, h = 640, 480
+    ring = np.array([[-50, 40], [600, -30], [700, 520], [30, 400]], np.int32)
+    got = D._largest_die_px(H, ring, w, h, 16.0)
+    xs, ys = np.meshgrid(np.linspace(0, w - 1, 41), np.linspace(0, h - 1, 31))
+    pts = [(x, y) for x, y in zip(xs.ravel(), ys.ravel(), strict=True)
+           if cv2.pointPolygonTest(ring.astype(np.float32), (float(x), float(y)), False) >= 0]
+    best = max(D.local_die_px(H, p, 16.0) for p in pts)
+    assert best <= got * (1 + 1e-6)
+    assert got <= best * 1.05  # (the grid comes near the vertex)
+    if tilt == 0.0:  # an affine map: one scale everywhere
+        assert got == pytest.approx(16.0 * np.sqrt(2.0 * 1.8 - 0.3 * 0.1))
+    assert D._largest_die_px(H, ring + 2000, w, h, 16.0) == 0.0  # off the photo
 
 
 def _spots_face(value, angle=0.0, smear=0, merge=False, side=90, n=360, pip=0.09):
