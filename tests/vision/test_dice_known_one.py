@@ -57,8 +57,6 @@ def _white_one(side_face: int | None, up=(1.0, 0.0), yaw=30.0, table=246, seed=0
     ((1.0, 0.0), 30.0),  # two side faces seen, unlike
     ((0.0, -1.0), 10.0),  # one wide side face and a sliver
     ((-0.6, -0.8), 45.0),  # the vertical askew in the image
-    ((1.0, 0.0), 0.0),  # one side face only: 3 rays leave through its edge, 2 by corners
-    ((0.0, -1.0), 0.0),
     ((0.0, -1.0), 45.0),  # a corner down: the sideways rays leave by the side corners
     ((1.0, 0.0), 45.0),
 ])
@@ -69,6 +67,16 @@ def test_a_white_one_with_its_shaded_side_faces_is_read(up, yaw):
     assert [d.value for d in read_dice(bgr, s)[0]] == [1]
     off = dataclasses.replace(s, known_one_side_cone=None)
     assert read_dice(bgr, off)[0] == []
+
+
+@pytest.mark.parametrize("up", [(1.0, 0.0), (0.0, -1.0)])
+def test_a_white_one_square_on_stays_unread(up):
+    """Turned 0 degrees a die shows one side face: 3 rays leave through its edge and 2 by
+    its corners, 5 of 14 met, what a 2's corner pip gives whose partner sits at its top
+    face's border on a table of the face's colour (fresh 1559's 0014: 6, read as 1 when
+    only the side faces' rays were counted): not read (a warning, never a wrong value)."""
+    bgr, s = _white_one(150, up, 0.0)
+    assert read_dice(bgr, s)[0] == []
 
 
 @pytest.mark.parametrize("yaw", [0.0, 30.0, 45.0])
