@@ -215,11 +215,31 @@ class DiceSettings:
     known_one_side_cone: float | None = 0.5  # a lone pip of a die of known size and known
     # vertical (`up_dir`) whose rays meet nothing on a table of its own colour: the rays
     # within this cos of down (towards the die's own side faces, which shade it off the
-    # table) must all meet the border in range, every other ray in range or open (no border
-    # early or late anywhere), and `known_one_side_met` of all rays in range. None: off
-    # (committed 0023's white 1 on a glare-washed white table: 8 of 16 rays in range, all on
-    # the side faces' half, the other 8 open; 0.75 < `min_face_rays_one` by the half weight)
-    known_one_side_met: float = 0.5
+    # table) that leave the square through a seen side face's edge must all meet the border
+    # in range, every other ray in range or open (no border early or late anywhere). None:
+    # off (committed 0023's white 1 on a glare-washed white table: 8 of 16 rays in range,
+    # all on the side faces' half, the other 8 open)
+    known_one_side_edge: float = 0.25  # a square's edge is a seen side face's where its
+    # outward normal has this cos with down at least (a side face's seen height is its
+    # die height x this cos: under it a sliver a ray may or may not meet). A ray leaving
+    # within `known_one_side_corner` face units of a corner where a seen and an unseen edge
+    # meet may pass beside the side face: it is neither asked nor counted
+    known_one_side_corner: float = 0.2
+    known_one_side_met: float = 0.5  # ... and this share of all rays in range, the rays
+    # beside such a corner not counted. Over all 16 (session 13's first rule) a die turned
+    # 45 degrees was refused: 7 of 16 met, its sideways rays leave by the side corners (7 of
+    # 14 now). A die turned 0 degrees shows one side face: 3 rays through it (+2 by its
+    # corners), stays unread: a 2's corner pip whose partner sits at its top face's border,
+    # on a table of the face's colour, met 6 (fresh 1559's 0014 and 1556's 0020 were read
+    # as 1 with the side faces' rays alone counted). 0023: 8 of 16
+    known_one_side_rays: int = 3  # ... and at least this many such rays in the cone
+    known_one_side_ends: tuple[float, float, float] = (-0.2, 0.35, 0.6)  # the seen side
+    # faces end with the square's edges (`_border_runs_on`): 0.2 face units inside each end
+    # of their edges a border lies below (the side face), and 0.35 and 0.6 past them not at
+    # both ends (a straight border running through, a board's or table's edge). A die's own
+    # cast shadow runs on past one end only (committed 0023: its shadow, 84-101 off the face
+    # colour, past the left end); a dot 0.5 off the middle of a die turned 45 degrees fits a
+    # larger square (`face_scales`) whose end lies past its side face's (`test_dice_known_one`)
     light_pips: bool = True  # look for light pips (white on a dark die) too; off where the
     # die sought is known to be a light face with dark pips (the Mauerhuepfer candidates)
 
@@ -858,29 +878,104 @@ def _near_one(p: Pips, idx, centre, d: float, max_r: float) -> np.ndarray:
     return near
 
 
-def _side_rays_one(ext: np.ndarray, dirs: np.ndarray, a: np.ndarray, s: DiceSettings
-                   ) -> np.ndarray | None:
+def _side_rays_one(ext: np.ndarray, dirs: np.ndarray, a: np.ndarray, s: DiceSettings,
+                   runs_on=None) -> np.ndarray | None:
     """The face square (2x2, half sides -> px: `a` at some turn and face scale) of a lone pip
     of a die of known size on a table of its own colour, from the border rays `ext` (R,)
-    along `dirs` (R, 2) (nan: no border met): the rays towards the die's side faces (within
-    `known_one_side_cone` of down, `-up_dir`) all meet the border in range, every other ray
-    meets it in range or meets nothing, and `known_one_side_met` of all rays are in range.
+    along `dirs` (R, 2) (nan: no border met). Per turn, the square's edges whose outward
+    normal faces down (`-up_dir`, `known_one_side_edge`) bound the die's seen side faces:
+    the rays leaving through them (not beside a corner where such an edge ends,
+    `known_one_side_corner`) within `known_one_side_cone` of down must all meet the border
+    in range (`known_one_side_rays` of them at least), `known_one_side_met` of all rays but
+    those beside such a corner in range, every ray in range or open, at a face scale
+    `face_scales`. `runs_on(lin, ends)` (optional): True where a border runs on
+    past the ends `ends` (K, 2, 2: face-unit corner, outward tangent) of those edges (a
+    straight edge, no die). None where no turn fits.
     A dark dot on a bare table meets no border; one near a table's or board's edge meets it
-    out of range on some rays. None where no turn fits."""
+    out of range on some rays."""
     down = -np.asarray(s.up_dir, float)
-    side = dirs @ down >= s.known_one_side_cone
+    cone = dirs @ down >= s.known_one_side_cone
     open_ = np.isnan(ext)
-    if open_[side].any() or np.count_nonzero(~open_) < s.known_one_side_met * len(ext):
+    if open_[cone].all():
         return None
+    normals = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0], [0.0, -1.0]])
     for rot in _TURN_ROTS:
         lin = a @ rot
+        inv = np.linalg.inv(lin)
+        nimg = normals @ inv  # (4, 2) image normals of the edges x=1, y=1, x=-1, y=-1
+        seen = (nimg @ down) / np.linalg.norm(nimg, axis=1) >= s.known_one_side_edge
+        if not seen.any():
+            continue
+        q = dirs @ inv.T
+        q = q / np.abs(q).max(axis=1, keepdims=True)  # exit points on the square (R, 2)
+        ax = np.abs(q).argmax(axis=1)  # 0: leaves by x = +-1, 1: by y = +-1
+        edge = np.where(ax == 0, np.where(q[:, 0] > 0, 0, 2), np.where(q[:, 1] > 0, 1, 3))
+        # The corner a ray leaves beside and the other edge meeting there.
+        other_ax = 1 - ax
+        other_val = q[np.arange(len(q)), other_ax]
+        near_corner = np.abs(other_val) > 1 - s.known_one_side_corner
+        other_edge = np.where(other_ax == 0, np.where(other_val > 0, 0, 2),
+                              np.where(other_val > 0, 1, 3))
+        mixed = near_corner & (seen[edge] != seen[other_edge])
+        can = seen[edge] & ~mixed
+        must = can & cone
+        if np.count_nonzero(must) < s.known_one_side_rays:
+            continue
+        ends = []  # the corners where a seen edge meets an unseen one, and past them
+        for e in np.flatnonzero(seen):
+            m = normals[e]
+            tan = np.array([-m[1], m[0]])
+            for sgn in (1.0, -1.0):
+                nb = int(np.flatnonzero((normals == sgn * tan).all(axis=1))[0])
+                if not seen[nb]:
+                    ends.append((m + sgn * tan, sgn * tan))
         exp = _expected_extent(lin, dirs)
         for k in s.face_scales:
             ratio = ext / (exp * k)
             inr = (ratio >= s.ray_range[0]) & (ratio <= s.ray_range[1])
-            if inr[side].all() and (inr | open_).all():
-                return lin * k
+            if not (inr[must].all() and (inr | open_).all()):
+                continue
+            if np.count_nonzero(inr) < s.known_one_side_met * np.count_nonzero(~mixed):
+                continue
+            if runs_on is not None and ends and runs_on(lin * k, np.array(ends)):
+                continue
+            return lin * k
     return None
+
+
+def _border_runs_on(bgr, centre, colour, contrast, s: DiceSettings):
+    """`_side_rays_one`'s `runs_on` test on a BGR image: does a border (a ray's: two
+    samples in a row off the face colour (3,) by `ray_edge`, or a sharp step, `ray_step`)
+    lie across short lines down (along -up) near each end (face-unit corner c and outward
+    tangent t) of the seen side faces' edges? True (no 1) where it does past every end
+    (`known_one_side_ends[1:]` out along t, from 0.3 above to 0.6 below the corner: a
+    straight border running through) or where it does not inside some end
+    (`known_one_side_ends[0]`, from 0.1 above to 0.5 below: the side face ends short of the
+    square's corner, the dot off its middle)."""
+    thr = float(np.clip(s.ray_edge * contrast, *s.ray_edge_px))
+    step_thr = float(np.clip(s.ray_step * contrast, *s.ray_step_px))
+    down = -np.asarray(s.up_dir, float)
+    along = np.asarray(s.known_one_side_ends, float)
+
+    def met(p0, n):
+        pts = p0[:, None] + np.arange(n)[None, :, None] * down  # (K, n, 2)
+        vals = _sample(bgr, pts).astype(np.float32)
+        dev = np.abs(vals - colour).max(axis=2) > thr
+        dev[:, 1:-1] |= np.abs(vals[:, 2:] - vals[:, :-2]).max(axis=2) > step_thr
+        return (dev[:, :-1] & dev[:, 1:]).any(axis=1)  # (K,)
+
+    def runs_on(lin, ends):
+        half = float(np.sqrt(abs(np.linalg.det(lin))))  # px per face unit
+        past = 0
+        for c, t in ends:
+            f = c[None] + along[:, None] * t[None]  # (3, 2) face points along the edge
+            px = centre + f @ lin.T
+            if not met(px[:1] - 0.1 * half * down, int(0.6 * half) + 2)[0]:
+                return True
+            past += bool(met(px[1:] - 0.3 * half * down, int(0.9 * half) + 2).all())
+        return past == len(ends)
+
+    return runs_on
 
 
 def _known_one(idx, p: Pips, chans, s: DiceSettings, centre, d, contrast, colour, dirs
@@ -905,7 +1000,8 @@ def _known_one(idx, p: Pips, chans, s: DiceSettings, centre, d, contrast, colour
     side_met = None  # the square met on the side faces' rays only (a table of its colour)
     if good < s.min_face_rays_one and s.known_one_side_cone is not None and \
             s.up_dir is not None:
-        side_met = _side_rays_one(ext, dirs, a, s)
+        side_met = _side_rays_one(ext, dirs, a, s,
+                                  _border_runs_on(chans[2], centre, colour, contrast, s))
     if side_met is not None:
         lin, early = side_met, 0.0
     elif good < s.min_face_rays_one or early > s.max_early_rays:

@@ -35,11 +35,13 @@ class BoardDiceSettings:
     # dots are read too (a 1 on a table of the die's colour makes neither light blob nor
     # pair of pips)
     max_lone_candidates: int = 6
-    lone_big: float | None = 1.6  # after those, while dice are still missing, lone dots too
-    # large for a pip of a die of the board's mean scale but not of one this many times
-    # larger: perspective makes a die near the camera look up to 1.56 x the mean (committed
-    # 0023's white 1 on a white table: its pip 8 x 12 px, a die of 38 px, the mean 26 px);
-    # the crop read then sizes the pip against the die's local side. None: not looked for
+    lone_big: bool = True  # after those, while dice are still missing, lone dots too large
+    # for a pip of a die of the board's mean scale but not of the largest die the camera
+    # model puts in the search area (its local scale at the farthest-reaching corner of the
+    # search ring within the photo / the mean: perspective makes a die near the camera up to
+    # 1.5 x the mean and more; committed 0023's white 1 on a white table: its pip 8 x 12 px,
+    # a die of 38 px, the mean 26 px); the crop read then sizes the pip against the die's
+    # local side. False: not looked for
     light_thresholds: tuple[int, int, int] = (60, 250, 10)  # the light blob detector's first
     # and last threshold and its step (lightness, uint8)
     pip_thresholds: tuple[int, int, int] = (20, 200, 15)  # ... and the pip detector's
@@ -96,10 +98,13 @@ class BoardDiceSettings:
     # 2-6 lies 0.5-0.71 from its face's centre; from the dot itself the reach leaves the far
     # pips out), kept where the face there is lighter than the table round it by
     # `seen_light_step` (a die's body, not marks on the table). None: not
-    lone_read_max_blobs: int = 4  # ... and only where the light blob search found at most
-    # this many die-sized blobs (twice the game's dice): more are clutter, the printed
-    # fields of a board that was mislocated (fresh 1554's 0017: 14 blobs, its white fields'
-    # numerals read as two 2s); where it read dice 0-1 blobs were found
+    lone_read_blobs_per_die: int = 2  # ... and only where the light blob search found at
+    # most this many die-sized blobs per die of the game (`dice_wanted`): more are clutter,
+    # the printed fields of a board that was mislocated (fresh 1554's 0017: 14 blobs, its
+    # white fields' numerals read as two 2s). Blobs per photo (`die_candidates`, session 13):
+    # committed 0-4 (0: 3, 1: 2, 2: 22, 3: 2, 4: 1 photo, 0006), edition 2 1-2, fresh
+    # 1550-1559 0-4 on 279 of 297 photos with a board found, 5 on 1, 6 on 3, 9-14 on 14
+    # (14: `max_die_candidates`); where a lone dot read a die 0-1
     pair_split: bool = True  # while dice are missing, a light blob of two touching dice
     # (1.5-3.2 die areas, elongated: the blob detector's inertia bar rejects it) gives a
     # candidate at each die: its centre +- the half distance its second moments give
@@ -151,6 +156,19 @@ def local_die_px(H: np.ndarray, xy, die_mm: float) -> float:
 def _die_px(jac: np.ndarray, die_mm: float) -> float:
     """`local_die_px` from the homography's Jacobian `jac` there (`local_affine`)."""
     return die_mm * float(np.sqrt(abs(np.linalg.det(jac))))
+
+
+def _largest_die_px(H: np.ndarray, ring: np.ndarray, w: int, h: int, die_mm: float
+                    ) -> float:
+    """The largest `local_die_px` over the part of the convex polygon `ring` (K, 2) int32
+    image px inside a w x h photo: at a vertex of that part (a homography's local scale is
+    a power of a denominator linear in the image position, so monotone along any line);
+    0.0 where they do not meet."""
+    box = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
+    area, part = cv2.intersectConvexConvex(ring.astype(np.float32), box)
+    if part is None or area <= 0:
+        return 0.0
+    return max(local_die_px(H, p, die_mm) for p in part.reshape(-1, 2).astype(np.float64))
 
 
 def up_at(view: BoardView, xy, s: BoardDiceSettings = SETTINGS,
@@ -336,8 +354,8 @@ def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
     function of a list of (x, y) px giving the candidates of dice touching another around
     them (`pair_candidates`) as (centre, die side px), made only when called. `big`: a list
     that gets a function () giving the lone dots too large for a pip at the board's mean
-    scale (`lone_big`), nearest the board first, as (centre, die side px), made only when
-    called."""
+    scale but not for one of the largest die there (`lone_big`, `_largest_die_px`), nearest
+    the board first, as (centre, die side px), made only when called."""
     h, w = image_bgr.shape[:2]
     wm, hm = board.size_mm
     m = s.dice_search_mm
@@ -387,9 +405,12 @@ def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
         elif lone is not None and len(pips) == 1:
             lone.append((pips[0] + off, die_px))
     cands.sort(key=lambda c: float(np.linalg.norm(c - centre)))
-    if big is not None and s.lone_big is not None:
+    if big is not None and s.lone_big:
         def big_dots():
-            got = pip_dots(L, die_px, s, s.lone_big) + off
+            scale = _largest_die_px(view.H, ring, w, h, s.die_mm) / die_px
+            if scale <= 1.0:  # (no die in the search area is larger than the mean)
+                return []
+            got = pip_dots(L, die_px, s, scale) + off
             alone = [c for c in got if all(np.hypot(*(c - e)) > 0.8 * die_px for e in cands)]
             alone.sort(key=lambda c: float(np.linalg.norm(c - centre)))
             return [(c, die_px) for c in alone[: s.max_lone_candidates]]
@@ -617,13 +638,14 @@ def dot_read(Lf: np.ndarray, centre, a: np.ndarray, s: BoardDiceSettings = SETTI
     return int(_LAYOUT_VALUE[code]), gap
 
 
-def face_lighter(L: np.ndarray, centre, side: float, s: BoardDiceSettings = SETTINGS
-                 ) -> bool:
-    """Whether a uint8 lightness image's disc of `seen_face_r` die sides (`side` px) round
-    `centre` (its 85th percentile: the face between the pips) is lighter than the table
-    ring round it (`seen_table_r`, median) by `seen_light_step`: a die's body there."""
+def _disc_and_ring(L: np.ndarray, centre, side: float, s: BoardDiceSettings
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The window of a uint8 lightness image round `centre` (px) holding a die's face disc
+    (`seen_face_r` die sides of `side` px) and the table ring round it (`seen_table_r`):
+    (window (h, w) uint8, disc and ring (h, w) bool masks on it), or None where either
+    holds under 20 pixels (the photo's edge)."""
     h, w = L.shape
-    reach = s.seen_table_r[1] * max(side, 1.0) + 2
+    reach = s.seen_table_r[1] * max(side, 1.0) + 2  # (only the part the disc and ring lie in)
     x0, y0 = max(0, int(centre[0] - reach)), max(0, int(centre[1] - reach))
     x1 = max(x0, min(w, int(centre[0] + reach) + 2))
     y1 = max(y0, min(h, int(centre[1] + reach) + 2))
@@ -632,8 +654,19 @@ def face_lighter(L: np.ndarray, centre, side: float, s: BoardDiceSettings = SETT
     disc = r <= s.seen_face_r
     ring = (r >= s.seen_table_r[0]) & (r <= s.seen_table_r[1])
     if disc.sum() < 20 or ring.sum() < 20:
+        return None
+    return L[y0:y1, x0:x1], disc, ring
+
+
+def face_lighter(L: np.ndarray, centre, side: float, s: BoardDiceSettings = SETTINGS
+                 ) -> bool:
+    """Whether a uint8 lightness image's disc of `seen_face_r` die sides (`side` px) round
+    `centre` (its 85th percentile: the face between the pips) is lighter than the table
+    ring round it (`seen_table_r`, median) by `seen_light_step`: a die's body there."""
+    got = _disc_and_ring(L, centre, side, s)
+    if got is None:
         return False
-    win = L[y0:y1, x0:x1]
+    win, disc, ring = got
     return float(np.percentile(win[disc], 85)) - float(np.median(win[ring])) >= \
         s.seen_light_step
 
@@ -643,18 +676,10 @@ def die_seen(L: np.ndarray, centre, side: float, s: BoardDiceSettings = SETTINGS
     a light face disc with dark marks on it (pips, or pips smeared into streaks by motion
     or defocus), the face lighter than the table around it or bearing two or more marks.
     For dice that were seen but not read."""
-    h, w = L.shape
-    reach = s.seen_table_r[1] * max(side, 1.0) + 2  # (only the part the disc and ring lie in)
-    x0, y0 = max(0, int(centre[0] - reach)), max(0, int(centre[1] - reach))
-    x1 = max(x0, min(w, int(centre[0] + reach) + 2))
-    y1 = max(y0, min(h, int(centre[1] + reach) + 2))
-    L = L[y0:y1, x0:x1]
-    yy, xx = np.mgrid[y0:y1, x0:x1]
-    r = np.hypot(xx - centre[0], yy - centre[1]) / max(side, 1.0)
-    disc = r <= s.seen_face_r
-    ring = (r >= s.seen_table_r[0]) & (r <= s.seen_table_r[1])
-    if disc.sum() < 20 or ring.sum() < 20:
+    got = _disc_and_ring(L, centre, side, s)
+    if got is None:
         return False
+    L, disc, ring = got
     inner = L[disc].astype(np.float32)
     face = float(np.percentile(inner, 85))
     contrast = face - float(np.percentile(inner, 3))
@@ -673,15 +698,13 @@ def die_seen(L: np.ndarray, centre, side: float, s: BoardDiceSettings = SETTINGS
     return face - table >= s.seen_light_step or len(marks) >= 2
 
 
-def _lone_dot_read(crop: np.ndarray, at, a: np.ndarray, side: float, s: BoardDiceSettings
-                   ) -> tuple[int, float, np.ndarray] | None:
+def _lone_dot_read(L: np.ndarray, Lf: np.ndarray, at, a: np.ndarray, side: float,
+                   s: BoardDiceSettings) -> tuple[int, float, np.ndarray] | None:
     """A lone dot at `at` (crop px) of an unread die: `dot_read` centred `lone_dot_read` face
-    units from it in 8 directions (`a`: the flat face's map, face units -> crop px; `side`
-    the die's side in crop px); the reads whose face is lighter than the table round it
-    (`face_lighter`) must agree on one value. (value, widest gap, the face's centre in crop
-    px) or None."""
-    L = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)[..., 0]
-    Lf = spot_blur(L, a)
+    units from it in 8 directions (`L`: the crop's uint8 L*, `Lf` its `spot_blur`; `a`: the
+    flat face's map, face units -> crop px; `side` the die's side in crop px); the reads
+    whose face is lighter than the table round it (`face_lighter`) must agree on one value.
+    (value, widest gap, the face's centre in crop px) or None."""
     reads = []
     for k in range(8):
         phi = k * np.pi / 4
@@ -787,10 +810,13 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
             found.append(Die(d.value, d.confidence, (round(cx, 1), round(cy, 1))))
         short = len(found) < s.dice_wanted  # (the rest only while dice are missing)
         unread_here = not is_lone and len(found) == n_found and short
-        crop_L = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)[..., 0] if unread_here and (
-            s.spot_read or s.warn_unread) else None
+        lone_here = is_lone and short and len(found) == n_found and \
+            s.lone_dot_read is not None and len(cands) <= s.lone_read_blobs_per_die * s.dice_wanted
+        crop_L = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)[..., 0] if lone_here or (
+            unread_here and (s.spot_read or s.warn_unread)) else None
+        crop_Lf = spot_blur(crop_L, a) if lone_here or (unread_here and s.spot_read) \
+            else None  # (once for every read below)
         if s.spot_read and unread_here:
-            crop_Lf = spot_blur(crop_L, a)  # (once for both reads)
             got = _spot_read_at(crop_Lf, (c - (x0, y0)) * f, a, s)
             v = die_height(view, c, s) if got is None and s.spot_lift > 0 else None
             # the light blob holds the top face and the side faces seen below it: the top
@@ -806,9 +832,8 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
             if got is not None:
                 found.append(Die(got[0], round(min(0.9, got[1]), 3),
                                  (round(float(c[0]), 1), round(float(c[1]), 1))))
-        if is_lone and short and len(found) == n_found and s.lone_dot_read is not None \
-                and len(cands) <= s.lone_read_max_blobs:
-            got = _lone_dot_read(crop, (c - (x0, y0)) * f, a, die_px * f, s)
+        if lone_here:
+            got = _lone_dot_read(crop_L, crop_Lf, (c - (x0, y0)) * f, a, die_px * f, s)
             if got is not None:
                 v, gap, at = got
                 at = np.asarray(at) / f + (x0, y0)

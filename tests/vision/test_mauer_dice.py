@@ -184,10 +184,13 @@ def test_die_seen(table, face, marks, want):
 @pytest.mark.parametrize("marks", [
     [(-10, -10, 7, 7), (10, 10, 7, 7)],  # a 2
     [(0, 0, 8, 8)],  # a 1
+    [(0, 12, 44, 24), (0, -8, 7, 7)],  # the disc's lower half on the shaded side faces
+    # (the blob's centre below the top face: dark share 0.51, over the former 0.45) and a pip
 ])
 def test_die_seen_takes_faint_marks_on_a_light_face(mark, want, marks):
     """A die-sized light face on a darker table whose pips defocus left faint (contrast
-    20-30 L*, committed 0003, 0011) is a die seen; marks no deeper than noise are not."""
+    20-30 L*, committed 0003, 0011) is a die seen, also where half the face disc lies on
+    its side faces (`seen_dark_share` up to 0.55); marks no deeper than noise are not."""
     L, centre, side = _face_L(120, 235, marks, mark=mark)
     assert D.die_seen(L, centre, side) is want
 
@@ -309,8 +312,28 @@ def test_a_big_one_near_the_camera_is_a_big_lone_candidate(pip_r, big_there):
     assert bool(near) is big_there
     assert any(np.hypot(*(c - at)) < 0.5 * side for c, _ in lone) is not big_there
     big = []
-    D.die_candidates(img, view, board, replace(D.SETTINGS, lone_big=None), big=big)
+    D.die_candidates(img, view, board, replace(D.SETTINGS, lone_big=False), big=big)
     assert big == []
+
+
+@pytest.mark.parametrize("tilt", [0.0, 4e-4, -7e-4])
+def test_largest_die_px_is_the_largest_over_the_search_area_in_the_photo(tilt):
+    """`lone_big`'s scale: the largest local die side over the search ring within the
+    photo is at a vertex of that part: no point of a dense grid inside it is larger; a ring
+    reaching past the photo's edge counts only the part inside."""
+    H = np.array([[2.0, 0.3, 100.0], [0.1, 1.8, 80.0], [0.0, tilt, 1.0]])
+    w, h = 640, 480
+    ring = np.array([[-50, 40], [600, -30], [700, 520], [30, 400]], np.int32)
+    got = D._largest_die_px(H, ring, w, h, 16.0)
+    xs, ys = np.meshgrid(np.linspace(0, w - 1, 41), np.linspace(0, h - 1, 31))
+    pts = [(x, y) for x, y in zip(xs.ravel(), ys.ravel(), strict=True)
+           if cv2.pointPolygonTest(ring.astype(np.float32), (float(x), float(y)), False) >= 0]
+    best = max(D.local_die_px(H, p, 16.0) for p in pts)
+    assert best <= got * (1 + 1e-6)
+    assert got <= best * 1.05  # (the grid comes near the vertex)
+    if tilt == 0.0:  # an affine map: one scale everywhere
+        assert got == pytest.approx(16.0 * np.sqrt(2.0 * 1.8 - 0.3 * 0.1))
+    assert D._largest_die_px(H, ring + 2000, w, h, 16.0) == 0.0  # off the photo
 
 
 def _spots_face(value, angle=0.0, smear=0, merge=False, side=90, n=360, pip=0.09):
@@ -635,10 +658,10 @@ def test_lone_dot_read_reads_the_die_from_any_of_its_pips(value, angle):
     is 0.5-0.71 face units off in an unknown direction, and `_lone_dot_read` reads the die
     from there, its centre at the face's; never another value."""
     L, c, a = _spots_face(value, angle)
-    crop = cv2.merge([L, L, L])
+    crop_L = cv2.cvtColor(cv2.merge([L, L, L]), cv2.COLOR_BGR2LAB)[..., 0]  # (as read)
     for u, v in _PIPS[value]:
         at = np.array(c) + a @ (0.5 * u, 0.5 * v)
-        got = D._lone_dot_read(crop, at, a, 90.0, D.SETTINGS)
+        got = D._lone_dot_read(crop_L, D.spot_blur(crop_L, a), at, a, 90.0, D.SETTINGS)
         assert got is None or got[0] == value
         if (u, v) == _PIPS[value][0]:  # (a corner pip)
             assert got is not None and got[0] == value
@@ -656,7 +679,8 @@ def test_lone_dot_read_needs_a_face_lighter_than_the_table(table):
         L = cv2.GaussianBlur(np.where(L > 150, 235, np.where(L > 80, 235, L)).astype(
             np.uint8), (0, 0), 1.0)
     at = np.array(c) + a @ (-0.5, -0.5)
-    got = D._lone_dot_read(cv2.merge([L, L, L]), at, a, 90.0, D.SETTINGS)
+    crop_L = cv2.cvtColor(cv2.merge([L, L, L]), cv2.COLOR_BGR2LAB)[..., 0]
+    got = D._lone_dot_read(crop_L, D.spot_blur(crop_L, a), at, a, 90.0, D.SETTINGS)
     assert (got is not None and got[0] == 2) is (table == 110)
 
 
