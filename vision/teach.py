@@ -401,14 +401,17 @@ def white_point(crops_bgr: np.ndarray, settings: TeachSettings) -> np.ndarray:
 
 
 def photo_white_gain(embedding: np.ndarray, whites: np.ndarray, prototypes: np.ndarray,
-                     labels: tuple[str, ...], settings: TeachSettings) -> np.ndarray | None:
+                     labels: tuple[str, ...], settings: TeachSettings,
+                     white: np.ndarray | None = None) -> np.ndarray | None:
     """(3,) float32 per-channel gains that make one photo's white neutral (its brightness
     kept), or None: the photo's white is the median `white_point` (`whites`, (N, 3)) of its
     candidates whose nearest prototype is `white_label`'s, at cosine >= `white_cos`; None
     with fewer than `white_min` of them (or no such label taught), or when a gain would lie
     beyond `white_max_gain`. A white piece shows the photo's light: a warm or greenish cast
-    moves every colour as it moves the white."""
-    white = white_candidates(embedding, prototypes, labels, settings)
+    moves every colour as it moves the white. `white`: those candidates ((N,) bool) when
+    the caller has them already (`white_candidates` of the same arguments)."""
+    if white is None:
+        white = white_candidates(embedding, prototypes, labels, settings)
     if white is None or white.sum() < max(1, settings.white_min):
         return None
     wp = np.median(whites[white], axis=0)
@@ -433,10 +436,13 @@ def white_candidates(embedding: np.ndarray, prototypes: np.ndarray, labels: tupl
 def balanced(crops_bgr: np.ndarray, gain: np.ndarray | None) -> np.ndarray:
     """The crops times per-channel `gain` (None: unchanged), clipped to 0-255 and truncated
     to uint8. uint8 BGR crops ((..., 3)) go through a per-channel table of the same
-    products (`cv2.LUT`: the same values, without a float copy of every pixel)."""
+    products (`cv2.LUT`: the same values, without a float copy of every pixel) when `gain`
+    is one (3,) gain for every crop; any other gain (per crop, a scalar) or array: the
+    product."""
     if gain is None:
         return crops_bgr
-    if crops_bgr.dtype != np.uint8 or crops_bgr.ndim < 3 or crops_bgr.size == 0:
+    if (crops_bgr.dtype != np.uint8 or crops_bgr.ndim < 3 or crops_bgr.size == 0
+            or np.shape(gain) != (3,) or crops_bgr.shape[-1] != 3):
         return np.clip(crops_bgr.astype(np.float32) * gain, 0, 255).astype(np.uint8)
     table = np.clip(np.arange(256, dtype=np.float32)[:, None] * gain, 0, 255).astype(np.uint8)
     flat = np.ascontiguousarray(crops_bgr).reshape(-1, 1, 3)
@@ -496,6 +502,16 @@ class Profile:
     model_p: np.ndarray | None = None  # (L,) the model's own mean probability of each label
     # on its examples, as the untaught reading sees them (None: not measured; see `known_p`)
 
+    def __post_init__(self) -> None:
+        # the arrays read only: what `_memo` and the `cached_property`s keep was worked out
+        # from them, so a change in place would leave those stale (`replace` makes a new
+        # profile with fresh ones)
+        for name in ("prototypes", "colours", "counts", "negatives", "shields", "look",
+                     "model_p"):
+            value = getattr(self, name)
+            if isinstance(value, np.ndarray):
+                value.setflags(write=False)
+
     @cached_property
     def read_share(self) -> float:
         """The share of the taught labels whose examples the model reads right (`known_p`;
@@ -519,7 +535,8 @@ class Profile:
     @cached_property
     def _memo(self) -> dict:
         """Per-profile values `adjust`, `kind_term` and `teach_probs` work out once (label
-        columns, the taught colours' features, kind prototypes), by key."""
+        columns, the taught colours' features, kind prototypes), by key; and the last
+        photo's `shield_calibrated` profile ("shield_calibrated": (its hues, the profile))."""
         return {}
 
     def _once(self, key, make):
@@ -691,7 +708,7 @@ class Profile:
             if near is None:
                 near = cos[:, cols.taught_rows] >= s.min_cos
             sure = (q[:, cols.taught] >= s.recalibrate_q) & near
-            if not sure.any() if was is None else np.array_equal(sure, was):  # the same
+            if (not sure.any()) if was is None else np.array_equal(sure, was):  # the same
                 break  # colours again: the same q (none sure after the first pass: the taught)
             was = sure
             fr = colour_features(self._recalibrated(cols.taught_rows, sure, colours), s)
@@ -1214,9 +1231,9 @@ def teach_probs(profile: Profile, classifier, labels: tuple[str, ...], probs: np
     s = profile.settings
     keep_mass = keep_mass and s.keep_mass
     if s.white_label:  # this photo white balanced by its white pieces (as the teach photos)
+        emb_w, whites, near = _whites(profile, embedding, crops_bgr, also)
         crops_bgr = balanced(crops_bgr, photo_white_gain(
-            *_whites(profile, embedding, crops_bgr, also), profile.prototypes, profile.labels,
-            s))
+            emb_w, whites, profile.prototypes, profile.labels, s, white=near))
     q, cos_l = profile.adjust(units, pu, embedding, piece_colour(crops_bgr, s))
     bg = probs[:, ib].copy()
     choice = q.argmax(axis=1)  # (the rule's label, before relabel_only keeps the spread)
@@ -1322,10 +1339,12 @@ class _UnitColumns:
 
 
 def _whites(profile: Profile, embedding: np.ndarray, crops_bgr: np.ndarray,
-            also: tuple[np.ndarray, np.ndarray] | None) -> tuple[np.ndarray, np.ndarray]:
-    """`photo_white_gain`'s (embedding, whites) for a batch and the photo's other
+            also: tuple[np.ndarray, np.ndarray] | None
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """`photo_white_gain`'s (embedding, whites, white) for a batch and the photo's other
     candidates (`also`): (M, D) and (M, 3) float32, the `white_point` measured only on the
-    candidates `white_candidates` picks (the others' rows are 0: never read)."""
+    candidates `white_candidates` picks (the others' rows are 0: never read), and that
+    (M,) bool pick (None: no white label taught, or no candidate)."""
     emb_w, crops = embedding, [crops_bgr]
     if also is not None and len(also[0]):
         emb_w = np.concatenate([embedding, also[0]])
@@ -1333,14 +1352,14 @@ def _whites(profile: Profile, embedding: np.ndarray, crops_bgr: np.ndarray,
     whites = np.zeros((len(emb_w), 3), np.float32)
     near = white_candidates(emb_w, profile.prototypes, profile.labels, profile.settings)
     if near is None or near.sum() < max(1, profile.settings.white_min):
-        return emb_w, whites  # (too few: no balance, whatever the whites)
+        return emb_w, whites, near  # (too few: no balance, whatever the whites)
     start = 0
     for batch in crops:
         here = np.flatnonzero(near[start:start + len(batch)])
         if len(here):
             whites[start + here] = white_point(batch[here], profile.settings)
         start += len(batch)
-    return emb_w, whites
+    return emb_w, whites, near
 
 
 def background_cos(profile: Profile, embedding: np.ndarray) -> np.ndarray | None:

@@ -32,6 +32,7 @@ from scoring.labels import TROETO_COUNTS, TROETO_LABELS
 from tablescore.errors import TablescoreError
 from vision.cards.detect import Keypoints
 from vision.cards.pieces import CardPiece
+from vision.cards.read import READ
 from vision.classify.model import Prediction
 
 # The label given to a tap's candidates (any label of the game would do)
@@ -89,15 +90,18 @@ class FaceFoldSettings:
 
     cos: float = 0.45  # cosine to the nearest taught face prototype (not the back's)
     bg: float = 0.56  # P(background) under this (the model undecided: a piece or not)
-    bar: float = 0.5  # the reader's `ReadSettings.min_piece_prob` (`face_fold` sets it)
-    rare: int = 0  # no fold onto a kind of which a box holds this many cards or fewer
-    #   (`BOX_KINDS`): the reader's `ReadSettings.rare_count` (`face_fold` sets it; 0: all fold)
+    bar: float = READ.min_piece_prob  # the reader's `ReadSettings.min_piece_prob` (its
+    #   default; `face_fold` sets the reader's own)
+    rare: int = READ.rare_count  # no fold onto a kind of which a box holds this many cards
+    #   or fewer (`BOX_KINDS`): the reader's `ReadSettings.rare_count` (its default, so that
+    #   a fold built without the reader's settings leaves the mice alone too; `face_fold`
+    #   sets the reader's own; 0: all fold)
 
 
 def box_kinds(game: str, labels: tuple[str, ...], counts: dict[str, int]) -> dict[str, int]:
     """{taught kind (`TeachGame.units`): cards of it in one box} from `counts` per label; a
     kind with a label `counts` lacks (Troetofanten's back: any card) is left out."""
-    units = teach.TeachGame(game, (), labels, None).units(labels)
+    units = teach.teachable(game).units(labels)
     return {u: sum(counts[lab] for lab in labs) for u, labs in units.items()
             if all(lab in counts for lab in labs)}
 

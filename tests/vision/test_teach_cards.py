@@ -1531,6 +1531,8 @@ def test_magic_any_copy_keeps_the_lone_tile_check_with_the_dove_check_off(monkey
     ("mousetrap", 3, False),  # and 1 mousetrap
     ("lasso", 3, True),  # 6 lassos: folded as before
     ("mouse", 0, True),  # the rule off: every kind folds
+    ("mouse", None, False),  # settings built without the reader's: its rare_count still
+    ("lasso", None, True),
 ])
 def test_fold_faces_leaves_the_rare_kinds_alone(kind, rare, folded):
     """`FaceFoldSettings.rare`: the fold (a reading the model did not make: this game's
@@ -1553,8 +1555,10 @@ def test_fold_faces_leaves_the_rare_kinds_alone(kind, rare, folded):
                    colours=np.zeros((3, 3)), counts=np.ones(3, np.int64), classes=fake.classes,
                    model="cards")
     tg = teachable("troetofanten")
+    settings = (FaceFoldSettings(cos=0.45, bg=0.56, bar=0.5) if rare is None
+                else FaceFoldSettings(cos=0.45, bg=0.56, bar=0.5, rare=rare))
     out = fold_faces(part, fake, "troetofanten", tg.units(tg.card_labels), probs, emb,
-                     FaceFoldSettings(cos=0.45, bg=0.56, bar=0.5, rare=rare))[0]
+                     settings)[0]
     if folded:
         assert out[fake.index(kind)] == pytest.approx(0.55) and out[fake.index("hat-3")] == 0.0
     else:
