@@ -199,7 +199,7 @@ def untaught_crops(kind: str, image_bgr: np.ndarray, area: PlayArea, centers: np
     # in docs/hop-la-bille.md; the product measured harsh 9.74 -> 9.88 %)
     cloth = cloth_gains(MARBLE_SETTINGS, image_bgr, area, gains)
     crops = crops if np.all(cloth == 1.0) else apply_gains(crops, cloth)
-    return washed_crops(crops, MARBLE_SETTINGS)  # (a lamp's glare taken off washed ones)
+    return washed_crops(crops, MARBLE_SETTINGS, crop.margin)  # (a lamp's glare off washed ones)
 
 
 def facts_from(game: str, det: Detections) -> dict:

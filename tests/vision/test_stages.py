@@ -983,3 +983,58 @@ def test_washed_crops_leave_a_plain_patch():
     patch = np.full((1, 32, 32, 3), (205, 212, 215), np.uint8)
     cv2.circle(patch[0], (16, 16), 10, (196, 203, 214), -1)  # a faint tint, no rim
     assert np.array_equal(washed_crops(patch, MARBLE_SETTINGS), patch)
+
+
+@pytest.mark.parametrize(
+    "x0, x1, changed",
+    [
+        (22, 28, False),  # a grey-green stripe off the centre: a cloth or card edge
+        (18, 26, False),  # a wider one nearer the middle
+        (13, 19, True),  # a narrow one straight through the middle (a tenth of the corner
+        #                 ring or less): still stretched, the rule's known gap
+        (None, None, True),  # no stripe: the washed marble of the glare test, stretched
+    ],
+)
+def test_washed_crops_leave_a_stripe_across_a_pale_crop(x0, x1, changed):
+    """A pale crop crossed by a darker stripe (a cloth or card edge: its dark runs on into
+    the ring, `washed_ring_step`) is left as it is, while a washed marble (its dark rim
+    inside a lighter ring) is still stretched; with `washed_ring_step` 0 the stripe's crop is
+    stretched as before the rule (it passes every other test)."""
+    from dataclasses import replace
+
+    from vision.preprocess import linear_to_srgb, srgb_to_linear
+    from vision.segment import washed_crops
+
+    if x0 is None:
+        clean = _marble_crop((40, 170, 60))
+    else:
+        clean = np.full((32, 32, 3), (225, 230, 232), np.uint8)
+        clean[:, x0:x1] = (60, 80, 70)  # a grey-green stripe, top to bottom
+    lin = srgb_to_linear(clean[None].astype(np.float32) / 255.0) + 0.6
+    lit = np.round(255.0 * linear_to_srgb(lin)).astype(np.uint8)
+    out = washed_crops(lit, MARBLE_SETTINGS)
+    assert (out is not lit) == changed
+    assert washed_crops(lit, replace(MARBLE_SETTINGS, washed_ring_step=0.0)) is not lit
+
+
+@pytest.mark.parametrize(
+    "n, margin, changed",
+    [
+        (32, 1.3, True),  # the usual crop: the disc holds the marble's dark rim: stretched
+        (32, 3.0, False),  # a wider margin: the disc (5 px) is the pale glass alone, too
+        #                   washed out to stretch (less than washed_room left)
+        (6, 1.3, False),  # too small for a disc and a ring: returned as it is
+    ],
+)
+def test_washed_crops_disc_from_the_crop_margin(n, margin, changed):
+    """The disc `washed_crops` looks at is 1 / margin of the crop (`CropSettings.margin`,
+    passed by `untaught_crops`), the ring from `washed_ring`; a crop too small for both is
+    returned as it is, not an error."""
+    from vision.preprocess import linear_to_srgb, srgb_to_linear
+    from vision.segment import washed_crops
+
+    clean = _marble_crop((200, 200, 200)) if n == 32 else np.full((n, n, 3), 200, np.uint8)
+    lin = srgb_to_linear(clean[None].astype(np.float32) / 255.0) + 0.6
+    lit = np.round(255.0 * linear_to_srgb(lin)).astype(np.uint8)
+    out = washed_crops(lit, MARBLE_SETTINGS, margin)
+    assert (out is not lit) == changed

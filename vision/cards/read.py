@@ -2648,10 +2648,10 @@ class CardReader:
         countable: list[tuple[int, CardPiece]] = []  # (key point, reading): doubted
         #   readings sure of their kind (`count_doubted`)
         refuted: set[int] = set()  # key points whose `repose_strong` crop, read again, was
-        #   background or a back: a doubt there is not counted
+        #   a back: a doubt there is not counted. (Background cannot refute one: a doubt is
+        #   a piece, and its re-read is the same frame and classifier, so still a piece.)
         for r, i in enumerate(idx):
-            if r >= n_main and (not is_piece[r] or
-                                labels[int(np.argmax(game_probs[r]))] == "back"):
+            if is_piece[r] and r >= n_main and labels[int(np.argmax(game_probs[r]))] == "back":
                 refuted.add(int(i))
             if not is_piece[r]:
                 continue

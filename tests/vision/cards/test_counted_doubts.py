@@ -132,12 +132,13 @@ def test_read_pieces_counts_a_doubt_sure_of_its_kind(kconf, counted):
 
 
 @pytest.mark.parametrize("second,counted", [
-    ({}, False),  # `repose_strong`'s crop read again as background: no card there
-    ({"back": 0.9}, False),  # ... as a back: no open animal there
+    ({"back": 0.9}, False),  # `repose_strong`'s crop read again as a back: no open animal
+    #   there (background is no case: the re-read's frame and classifier are the first
+    #   read's, and a doubt was read as a piece)
     ({"elephant-3": 0.2, "elephant-4": 0.2, "elephant-2": 0.2}, True),  # an elephant too
     #   unsure to keep (under `repose_confidence`): the doubt stands, counted
 ])
-def test_read_pieces_a_doubt_read_again_as_no_animal_is_not_counted(second, counted):
+def test_read_pieces_a_doubt_read_again_as_a_back_is_not_counted(second, counted):
     pieces, warnings = read_one([doubt(0.95), second], again=True)
     assert [p.label for p in pieces] == (["elephant-3"] if counted else [])
     assert any("its corner number is unclear" in w for w in warnings) == counted

@@ -54,9 +54,9 @@ ROW = [(100 + 40 * k, 200) for k in range(4)]
 @pytest.mark.parametrize("width,n_far,looks,n_out", [
     (30, 6, True, 6),  # small cards: read again enlarged, which finds more
     (30, 3, True, None),  # read again, finding fewer: the first look stands
-    (45, 6, True, 6),  # 45 px: read again too (session 13: sharp whole cards of 36-45 px
-    #   got heat under the detector's bar; `far_card` 50)
-    (55, 6, False, None),  # cards this large are the detector's: no far look
+    (READ.far_card - 5, 6, True, 6),  # just under `far_card`: read again too (session 13:
+    #   sharp whole cards of 36-45 px got heat under the detector's bar)
+    (READ.far_card + 5, 6, False, None),  # just over: cards the detector's, no far look
 ])
 def test_far_look(width, n_far, looks, n_out):
     first = [card("elephant-1", c, width) for c in ROW[:3]] + [card("back", ROW[3], width)]
