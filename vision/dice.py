@@ -100,6 +100,7 @@ class DiceSettings:
     kin_one_light: tuple[float, float] = (0.6, 1.6)  # its face's brightness / the kin's
     kin_one_rays: float = 0.7  # share of border rays meeting the known square
     kin_one_apart: float = 1.8  # a touching die's top face lies 2 half sides off a face
+    kin_one_any_fit: bool = True  # the nearest kin face whose foreshortening fits the pip
     # A 2 or 3 whose diagonal runs on, a like pip one or half a step beyond an end pip or
     # half-way between two (within this x the step, half of it for the half steps), is a
     # row of dots (text, a dotted line), not a die: one step beyond a 3's corner pip (0.35
@@ -1257,14 +1258,22 @@ def _ones_by_kin(tops: list[Face], faces: list[Face], p: Pips, chans, s: DiceSet
     known_by: dict[int, DiceSettings] = {}
     for i in np.nonzero(ok.any(axis=1))[0].tolist():
         xy, d = p.xy[i], float(p.d[i])
-        k = int(np.argmin(np.where(ok[i], dist[i], np.inf)))  # the nearest kin face
-        f, f_side = refs[k], float(side[k])
         if _on_a_face(xy, faces + out):
             continue
         # A pip is round on its face: its ellipse has the face's foreshortening (a pip of a
-        # side face is squashed along another direction than the top faces).
-        if d >= 6 and _tensor_off(f.lin @ f.lin.T, p.cov[i]) > s.max_ellipse_mismatch:
-            continue
+        # side face is squashed along another direction than the top faces). The nearest
+        # kin face whose foreshortening fits (the nearest may be a die turned or read
+        # otherwise; `kin_one_any_fit`), else only the nearest.
+        order = [k for k in np.argsort(dist[i]).tolist() if ok[i, k]]
+        if d >= 6:
+            fit = [k for k in order if _tensor_off(
+                refs[k].lin @ refs[k].lin.T, p.cov[i]) <= s.max_ellipse_mismatch]
+            if not fit or (fit[0] != order[0] and not s.kin_one_any_fit):
+                continue
+            k = fit[0]
+        else:
+            k = order[0]
+        f, f_side = refs[k], float(side[k])
         # Not on a read face's die: its side faces lie round its top face (within
         # `kin_one_apart` half sides in that face's frame) and below it (up to a side more).
         if any(_on_die_of(xy, h, s) for h in faces):
