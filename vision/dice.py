@@ -100,6 +100,10 @@ class DiceSettings:
     kin_one_light: tuple[float, float] = (0.6, 1.6)  # its face's brightness / the kin's
     kin_one_rays: float = 0.7  # share of border rays meeting the known square
     kin_one_apart: float = 1.8  # a touching die's top face lies 2 half sides off a face
+    kin_one_any_fit: bool = True  # the nearest kin face whose foreshortening fits the pip
+    side_below_side: bool = True  # a face below a side face (surface above it) with table
+    # between them is not its side
+    table_gap_px: float = 3.0  # at least this gap between the two faces' borders
     # A 2 or 3 whose diagonal runs on, a like pip one or half a step beyond an end pip or
     # half-way between two (within this x the step, half of it for the half steps), is a
     # row of dots (text, a dotted line), not a die: one step beyond a 3's corner pip (0.35
@@ -1353,14 +1357,22 @@ def _ones_by_kin(tops: list[Face], faces: list[Face], p: Pips, chans, s: DiceSet
     known_by: dict[int, DiceSettings] = {}
     for i in np.nonzero(ok.any(axis=1))[0].tolist():
         xy, d = p.xy[i], float(p.d[i])
-        k = int(np.argmin(np.where(ok[i], dist[i], np.inf)))  # the nearest kin face
-        f, f_side = refs[k], float(side[k])
         if _on_a_face(xy, faces + out):
             continue
         # A pip is round on its face: its ellipse has the face's foreshortening (a pip of a
-        # side face is squashed along another direction than the top faces).
-        if d >= 6 and _tensor_off(f.lin @ f.lin.T, p.cov[i]) > s.max_ellipse_mismatch:
-            continue
+        # side face is squashed along another direction than the top faces). The nearest
+        # kin face whose foreshortening fits (the nearest may be a die turned or read
+        # otherwise; `kin_one_any_fit`), else only the nearest.
+        order = [k for k in np.argsort(dist[i]).tolist() if ok[i, k]]
+        if d >= 6:
+            fit = [k for k in order if _tensor_off(
+                refs[k].lin @ refs[k].lin.T, p.cov[i]) <= s.max_ellipse_mismatch]
+            if not fit or (fit[0] != order[0] and not s.kin_one_any_fit):
+                continue
+            k = fit[0]
+        else:
+            k = order[0]
+        f, f_side = refs[k], float(side[k])
         # Not on a read face's die: its side faces lie round its top face (within
         # `kin_one_apart` half sides in that face's frame) and below it (up to a side more).
         if any(_on_die_of(xy, h, s) for h in faces):
@@ -1589,6 +1601,14 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
     # A die's side faces lie below its top face, not below one another: a face lying below
     # only side faces is another die's top (in front of them), and its own lower
     # neighbours are its sides. Resolved from the faces with none above them down.
+    # A face with its die's surface right above it is a side face itself (`_surface_side`):
+    # a face below it lies below no top, it is the top of a die in front
+    # (`side_below_side`).
+    surf = [False] * len(faces) if bgr is None else [
+        _surface_side(f, faces, bgr, nadir, shape, s, slanted, from_above) for f in faces]
+    if s.side_below_side and bgr is not None:
+        below = [(i, j) for i, j in below if not (
+            surf[i] and _table_between(faces[i], faces[j], bgr, s))]
     uppers: dict[int, set[int]] = {}  # lower face -> the faces it lies below
     for i, j in below:
         uppers.setdefault(j, set()).add(i)
@@ -1605,18 +1625,38 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
     for k, f in enumerate(faces):
         if side[k] or bgr is None:
             continue
-        # (from above, away from the image centre; else straight up: the face maps of
-        # 2-3 pip faces are guesses, too unsure for the vertical's perspective slant)
-        up = _up_at(f.center, nadir, shape, s) if from_above or s.up_dir is not None \
-            else np.array([0.0, -1.0])
-        if up is not None and ((slanted or _squashed_upright(f, up, s)) and _face_above(
-                f, bgr, up, s) or slanted and _top_aside(
-                f, bgr, up, s, [g for g in faces if g is not f])):
+        if surf[k]:
             side[k] = True
             warnings.append(
                 f"die at ({f.center[0]:.0f}, {f.center[1]:.0f}): only a side face ({f.value}) "
                 "was readable, not its top face; photo it from higher up")
     return [f for k, f in enumerate(faces) if not side[k]], warnings
+
+
+def _surface_side(f: Face, faces: list[Face], bgr: np.ndarray, nadir, shape: tuple[int, int],
+                  s: DiceSettings, slanted: bool, from_above: bool) -> bool:
+    """Whether face `f` has die surface right above it along the vertical (`_face_above`)
+    or its top lies up and aside (`_top_aside`): a side face whose top went unread."""
+    # (from above, away from the image centre; else straight up: the face maps of
+    # 2-3 pip faces are guesses, too unsure for the vertical's perspective slant)
+    up = _up_at(f.center, nadir, shape, s) if from_above or s.up_dir is not None \
+        else np.array([0.0, -1.0])
+    return bool(up is not None and ((slanted or _squashed_upright(f, up, s)) and _face_above(
+        f, bgr, up, s) or slanted and _top_aside(f, bgr, up, s, [g for g in faces if g is not f])))
+
+
+def _table_between(f: Face, g: Face, bgr: np.ndarray, s: DiceSettings) -> bool:
+    """Whether table (like neither face's die) lies between faces `f` and `g` on the line
+    of their centres, beyond both borders: two dice apart, not one die's faces."""
+    v = g.center - f.center
+    dist = float(np.linalg.norm(v))
+    u = v / max(dist, 1e-9)
+    a = float(_expected_extent(f.lin, u[None])[0])
+    b = dist - float(_expected_extent(g.lin, -u[None])[0])
+    if b - a < s.table_gap_px:
+        return False
+    pts = f.center + u * np.linspace(a, b, 7)[1:-1, None]
+    return _die_share(f, bgr, pts, s) < 0.5 and _die_share(g, bgr, pts, s) < 0.5
 
 
 def _lit_apart(f: Face, g: Face, s: DiceSettings) -> bool:

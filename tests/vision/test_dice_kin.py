@@ -130,3 +130,26 @@ def test_touching_dice_side_by_side_lit_apart_are_both_kept(colour):
     right = _face(4, (400 + 60 + 2, 300), [[30.0, 0.0], [0.0, 30 / 1.4]], colour)
     out, _ = _top_faces([left, right], (600, 800), SETTINGS)
     assert sorted(f.value for f in out) == [4, 5]
+
+
+@pytest.mark.parametrize("any_fit,found", [
+    (True, True),  # the nearest kin face is squashed otherwise: the farther 4 that fits sizes it
+    (False, False),  # only the nearest kin face asked (its foreshortening does not fit)
+])
+def test_a_lone_pip_takes_the_nearest_kin_face_that_fits(any_fit, found):
+    # session 13: a read face nearer the lone pip whose foreshortening does not fit the
+    # pip's ellipse (a die turned otherwise) no longer hides a farther kin face that fits
+    s = dataclasses.replace(SETTINGS, kin_one_any_fit=any_fit)
+    img = _photo([((180, 120), FOUR), ((300, 120), [(0, 0)])])
+    p, chans = find_pips(img, s)
+    four = [f for c in _components_of(p, chans, s) for f in _solve(c, p, chans, s, [999])
+            if len(f.pips) == 4]
+    assert len(four) == 1
+    # a hand-made kin face 80 px above the pip, squashed 2 x along y (a round pip does not
+    # fit it), nearer than the 4 (120 px)
+    near = dataclasses.replace(four[0], center=np.array([300.0, 40.0]),
+                               lin=four[0].lin @ np.diag([1.0, 0.5]),
+                               area=four[0].area / 2)
+    got = _ones_by_kin([near, four[0]], [near, four[0]], p, chans, s)
+    at = [tuple(np.round(g.center).astype(int)) for g in got]
+    assert any(abs(x - 300) < 3 and abs(y - 120) < 3 for x, y in at) == found

@@ -4,6 +4,7 @@ is a side face only where die-coloured surface lies on its far side from the ima
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import replace
 
@@ -17,6 +18,7 @@ from vision.dice import (
     _die_share,
     _face_above,
     _nadir,
+    _table_between,
     _top_faces,
 )
 
@@ -263,3 +265,33 @@ def test_a_coloured_die_lit_apart_keeps_its_hue(die, sample, hue_on, hue_off, on
     floor = SETTINGS.die_hue[1]
     assert (_die_share(side, img, pts, replace(SETTINGS, die_hue=(floor,) + SETTINGS.die_hue[1:])
                        ) == 1) == one_floor
+
+
+@pytest.mark.parametrize("rule,kept", [
+    (True, [4]),  # the 5 has die surface above it (a side face whose top went unread):
+    # the face below it lies below no top face, it is the top of a die in front
+    (False, []),  # without the rule the 4 was taken for the 5's side face (dice-005's 3)
+])
+def test_a_face_below_a_side_face_is_a_top(rule, kept):
+    s = dataclasses.replace(SETTINGS, side_below_side=rule)
+    upper = _face(5, (400, 300), _squashed(30, 1.4))
+    # (a strip of table between the two: a die in front, not touching the 5)
+    lower = _face(4, (400, 350), _side_face(30, 20), GREY)
+    img = _photo_with_side_face_above((400, 300), 30, 1.4)
+    out, warnings = _top_faces([upper, lower], SHAPE, s, img)
+    assert [f.value for f in out] == kept
+    assert any("only a side face (5)" in w for w in warnings)
+
+
+@pytest.mark.parametrize("fill,gap,between", [
+    (40, 30, True),  # dark table in a 30 px gap between two white faces: two dice apart
+    (235, 30, False),  # white in the gap: die surface (one die's faces), no table
+    (40, 1, False),  # the faces' borders (nearly) meet: no gap to look at
+])
+def test_table_between_two_faces(fill, gap, between):
+    img = np.full((SHAPE[0], SHAPE[1], 3), fill, np.uint8)
+    img[270:301, 370:431] = 240  # the upper face's square, bottom edge at y 300
+    img[301 + gap:361 + gap, 370:431] = 240
+    upper = _face(5, (400, 285), [[30.0, 0.0], [0.0, 15.0]])
+    lower = _face(4, (400, 331 + gap), [[30.0, 0.0], [0.0, 30.0]])
+    assert _table_between(upper, lower, img, SETTINGS) == between
