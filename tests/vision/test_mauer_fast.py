@@ -677,6 +677,39 @@ def test_icp_returns_the_last_steps_rms():
     assert 0.0 < rms < 0.05
 
 
+class _FakeLibc:
+    """ctypes.CDLL("libc.so.6") stand-in that records its mallopt calls."""
+
+    def __init__(self, calls):
+        self.calls = calls
+
+        def mallopt(param, value):
+            calls.append((param, value))
+            return 1
+
+        self.mallopt = mallopt
+
+
+def test_keep_heap_calls_mallopt_once_per_value_and_clips(monkeypatch):
+    calls: list = []
+    monkeypatch.setattr(M.sys, "platform", "linux")
+    monkeypatch.setattr(M.ctypes, "CDLL", lambda name: _FakeLibc(calls))
+    M._keep_heap.cache_clear()
+    try:
+        assert M.keep_heap(8) is True
+        assert calls == [(-3, 8 << 20), (-1, 16 << 20)]
+        assert M.keep_heap(8) is True and len(calls) == 2  # (the second call: cached)
+        calls.clear()
+        # over glibc's limit (and 2 x 1024 MB would wrap a C int): clipped to 32 MB
+        for mb in (33, 1024, 4096):
+            assert M.keep_heap(mb) is True
+        assert calls == [(-3, 32 << 20), (-1, 64 << 20)]
+        assert M.keep_heap(0) is False and M.keep_heap(-5) is False
+        assert len(calls) == 2
+    finally:
+        M._keep_heap.cache_clear()  # (the next real call sets the real value again)
+
+
 def test_keep_heap_is_off_at_0_and_made_once():
     assert M.keep_heap(0) is False
     first = M.keep_heap(M.SETTINGS.heap_keep_mb)
