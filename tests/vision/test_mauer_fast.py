@@ -661,7 +661,7 @@ def test_icp_tolerances_are_the_per_step_interp(iters):
         got[0] = 0.0
 
 
-def _icp_every_step(det, fields, H, pitch_mm, s, iters, affine=None):
+def _icp_rms_every_step(det, fields, H, pitch_mm, s, iters, affine=None):
     """`_icp` as it was before session 13 (69c2f6b^): the rms measured at every step, the
     last step's returned."""
     n, rms = 0, 1.0
@@ -716,7 +716,7 @@ def test_icp_returns_the_last_steps_rms(iters, affine, noise):
     det = M.apply_h(H, fields) + rng.normal(0, noise, (len(fields), 2))
     H0 = H + np.array([[0.02, 0, 3.0], [0, -0.02, -2.0], [0, 0, 0]])  # a start off the truth
     H1, n, rms = M._icp(det, fields, H0, pitch, M.SETTINGS, iters, affine=affine)
-    H2, n2, rms2 = _icp_every_step(det, fields, H0, pitch, M.SETTINGS, iters, affine=affine)
+    H2, n2, rms2 = _icp_rms_every_step(det, fields, H0, pitch, M.SETTINGS, iters, affine=affine)
     assert H1 is not None and n == n2 > 40
     assert np.array_equal(H1, H2) and rms == rms2
     assert 0.0 < rms < 0.2
