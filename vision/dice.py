@@ -236,6 +236,10 @@ class DiceSettings:
     # corners), stays unread: a 2's corner pip whose partner sits at its top face's border,
     # on a table of the face's colour, met 6 (fresh 1559's 0014 and 1556's 0020 were read
     # as 1 with the side faces' rays alone counted). 0023: 8 of 16
+    known_one_side_spans: tuple[tuple[float, float], tuple[float, float]] = (
+        (0.1, 0.6), (0.3, 0.9))  # `_border_runs_on`'s short lines down (face units: from
+    # this far above the edge's end, this long): inside the end (0.1 above to 0.5 below: the
+    # side face's own border) and past it (0.3 above to 0.6 below: a border running on)
     known_one_side_rays: int = 3  # ... and at least this many such rays in the cone
     known_one_side_ends: tuple[float, float, float] = (-0.2, 0.35, 0.6)  # the seen side
     # faces end with the square's edges (`_border_runs_on`): 0.2 face units inside each end
@@ -939,7 +943,7 @@ def _side_rays_one(ext: np.ndarray, dirs: np.ndarray, a: np.ndarray, s: DiceSett
             inr = (ratio >= s.ray_range[0]) & (ratio <= s.ray_range[1])
             if not (inr[must].all() and (inr | open_).all()):
                 continue
-            if np.count_nonzero(inr) < s.known_one_side_met * np.count_nonzero(~mixed):
+            if np.count_nonzero(inr & ~mixed) < s.known_one_side_met * np.count_nonzero(~mixed):
                 continue
             if runs_on is not None and ends and runs_on(lin * k, np.array(ends)):
                 continue
@@ -960,6 +964,7 @@ def _border_runs_on(bgr, centre, colour, contrast, s: DiceSettings):
     step_thr = float(np.clip(s.ray_step * contrast, *s.ray_step_px))
     down = -np.asarray(s.up_dir, float)
     along = np.asarray(s.known_one_side_ends, float)
+    (in_up, in_len), (past_up, past_len) = s.known_one_side_spans
 
     def met(p0, n):
         pts = p0[:, None] + np.arange(n)[None, :, None] * down  # (K, n, 2)
@@ -974,9 +979,9 @@ def _border_runs_on(bgr, centre, colour, contrast, s: DiceSettings):
         for c, t in ends:
             f = c[None] + along[:, None] * t[None]  # (3, 2) face points along the edge
             px = centre + f @ lin.T
-            if not met(px[:1] - 0.1 * half * down, int(0.6 * half) + 2)[0]:
+            if not met(px[:1] - in_up * half * down, int(in_len * half) + 2)[0]:
                 return True
-            past += bool(met(px[1:] - 0.3 * half * down, int(0.9 * half) + 2).all())
+            past += bool(met(px[1:] - past_up * half * down, int(past_len * half) + 2).all())
         return past == len(ends)
 
     return runs_on
@@ -1006,8 +1011,12 @@ def _known_one(idx, p: Pips, chans, s: DiceSettings, centre, d, contrast, colour
             s.up_dir is not None:
         side_met = _side_rays_one(ext, dirs, a, s,
                                   _border_runs_on(chans[2], centre, colour, contrast, s))
-    if side_met is not None:
+    if side_met is not None:  # its score from its own square (every ray in range or open)
         lin, early = side_met, 0.0
+        ratio = ext / _expected_extent(lin, dirs)  # (as `_border_score`: open rays count
+        # `open_ray_weight`)
+        good = (np.count_nonzero((ratio >= s.ray_range[0]) & (ratio <= s.ray_range[1]))
+                + s.open_ray_weight * np.count_nonzero(np.isnan(ext))) / len(ext)
     elif good < s.min_face_rays_one or early > s.max_early_rays:
         return _reject(18, locals())
     bad = _interior_dev(chans[2], centre, lin, centre[None], p.d[idx], colour, contrast, s)

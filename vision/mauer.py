@@ -181,11 +181,12 @@ class MauerSettings:
     opencv_threads: int = 1  # OpenCV's own worker threads while a photo is read (0: as they
     # are): on the shared 2 cores (load 6) its 2 threads made the reading slower, CPU per
     # photo median 199 -> 167 ms, wall 487 -> 362 ms with 1; the same readings
-    heap_keep_mb: int = 32  # glibc's allocator keeps freed blocks up to this size (and this
-    # much freed memory at its heap's top) for reuse instead of giving them back to the
-    # system (0: as it is): a photo's images (0.3-15 MB) were fresh pages each time, their
-    # page faults about 5 ms of system CPU per photo (2300-2900 faults; 80 so); the process'
-    # whole setting, made once (`keep_heap`), the readings the same (session 13)
+    heap_keep_mb: int = 32  # glibc's allocator keeps freed blocks up to this size (and twice
+    # this much freed memory at its heap's top; 1-32, larger is clipped) for reuse instead
+    # of giving them back to the system (0: as it is): a photo's images (0.3-15 MB) were
+    # fresh pages each time, their page faults about 5 ms of system CPU per photo
+    # (2300-2900 faults; 80 so); the process' whole setting, made once per value
+    # (`keep_heap`), the readings the same (session 13)
     white_fields_chroma: float = 2.0  # no board in any pass: the full size passes once more
     # on a map of whiteness, L* (8-bit) less this x the chroma (a*, b* of the photo white
     # balanced by its own light; 0: off). The fields are white: on a pale coloured board
@@ -273,19 +274,30 @@ def opencv_threads(n: int):
                 cv2.setNumThreads(_cv_before)
 
 
-@lru_cache(maxsize=1)
+HEAP_KEEP_MAX_MB = 32  # glibc's largest M_MMAP_THRESHOLD on 64 bits (a larger one is refused)
+
+
 def keep_heap(mb: int) -> bool:
     """Ask glibc's malloc (where there is one) to serve blocks under `mb` MB from its heap and
     to keep up to twice that freed at the heap's top (`mallopt` M_MMAP_THRESHOLD and
     M_TRIM_THRESHOLD) rather than map fresh pages for every large array and give them back
     when it is freed: the page faults of each photo's images cost about 5 ms of system CPU.
-    Once per process (the setting is the whole process'); True when it was taken, False
-    with `mb` 0 or no glibc."""
+    `mb` is clipped to 1..`HEAP_KEEP_MAX_MB` (0 or less: off). The setting is the whole
+    process'; the last value's result is cached, so repeating it costs nothing (another
+    value sets it again). True when it was taken, False with `mb` 0 or no glibc."""
     if mb <= 0 or not sys.platform.startswith("linux"):
         return False
+    return _keep_heap(min(int(mb), HEAP_KEEP_MAX_MB))
+
+
+@lru_cache(maxsize=1)
+def _keep_heap(mb: int) -> bool:
+    """`keep_heap` of a clipped `mb` (1..`HEAP_KEEP_MAX_MB`: 2 x mb MB fits a C int)."""
     try:
         libc = ctypes.CDLL("libc.so.6")
-        return bool(libc.mallopt(-3, mb << 20)) and bool(libc.mallopt(-1, 2 * mb << 20))
+        mallopt = libc.mallopt
+        mallopt.argtypes, mallopt.restype = (ctypes.c_int, ctypes.c_int), ctypes.c_int
+        return bool(mallopt(-3, mb << 20)) and bool(mallopt(-1, 2 * mb << 20))
     except (OSError, AttributeError):  # not glibc
         return False
 

@@ -39,9 +39,14 @@ class BoardDiceSettings:
     # for a pip of a die of the board's mean scale but not of the largest die the camera
     # model puts in the search area (its local scale at the farthest-reaching corner of the
     # search ring within the photo / the mean: perspective makes a die near the camera up to
-    # 1.5 x the mean and more; committed 0023's white 1 on a white table: its pip 8 x 12 px,
-    # a die of 38 px, the mean 26 px); the crop read then sizes the pip against the die's
-    # local side. False: not looked for
+    # 1.86 x the mean on committed photos; committed 0023's white 1 on a white table: its
+    # pip 8 x 12 px, a die of 38 px, the mean 26 px); the crop read then sizes the pip
+    # against the die's local side. False: not looked for
+    same_die: float = 0.8  # die sides: a big lone dot or a lone dot's read face this near a
+    # candidate or a die read is that die (a die's own pips lie within 0.71 of its centre)
+    big_lone_apart: float = 0.5  # die sides: a big lone dot this near a lone dot is that dot
+    lone_big_max_scale: float = 2.0  # ... that scale at most (a search ring reaching towards
+    # the horizon makes it unbounded; committed photos measured up to 1.86)
     light_thresholds: tuple[int, int, int] = (60, 250, 10)  # the light blob detector's first
     # and last threshold and its step (lightness, uint8)
     pip_thresholds: tuple[int, int, int] = (20, 200, 15)  # ... and the pip detector's
@@ -98,6 +103,10 @@ class BoardDiceSettings:
     # 2-6 lies 0.5-0.71 from its face's centre; from the dot itself the reach leaves the far
     # pips out), kept where the face there is lighter than the table round it by
     # `seen_light_step` (a die's body, not marks on the table). None: not
+    lone_dot_on_spot: bool = True  # ... and only where the dot lies on a dark spot of the
+    # face read (its offset from the face's centre within `dot_max_residual` of a pip of the
+    # layout: the dot is one of the die's pips, not a mark beside a face read round it)
+    lone_dot_agree: int = 2  # ... or this many reads (of the 8) agree
     lone_read_blobs_per_die: int = 2  # ... and only where the light blob search found at
     # most this many die-sized blobs per die of the game (`dice_wanted`): more are clutter,
     # the printed fields of a board that was mislocated (fresh 1554's 0017: 14 blobs, its
@@ -149,7 +158,8 @@ def local_affine(H: np.ndarray, xy) -> np.ndarray:
 def local_die_px(H: np.ndarray, xy, die_mm: float) -> float:
     """A die's side in image px at image point `xy` on the table: `die_mm` times the
     homography's local scale there (sqrt of its Jacobian's determinant). Perspective makes a
-    die near the camera look up to 1.5 times the board's mean scale, one far off 0.75."""
+    die near the camera look larger than at the board's mean scale (up to 1.86 times that
+    measured at the search ring's corners on committed photos), one far off smaller."""
     return _die_px(local_affine(H, xy), die_mm)
 
 
@@ -410,8 +420,10 @@ def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
             scale = _largest_die_px(view.H, ring, w, h, s.die_mm) / die_px
             if scale <= 1.0:  # (no die in the search area is larger than the mean)
                 return []
+            scale = min(scale, s.lone_big_max_scale)  # (a ring reaching to the horizon)
             got = pip_dots(L, die_px, s, scale) + off
-            alone = [c for c in got if all(np.hypot(*(c - e)) > 0.8 * die_px for e in cands)]
+            alone = [c for c in got
+                     if all(np.hypot(*(c - e)) > s.same_die * die_px for e in cands)]
             alone.sort(key=lambda c: float(np.linalg.norm(c - centre)))
             return [(c, die_px) for c in alone[: s.max_lone_candidates]]
         big.append(big_dots)
@@ -568,7 +580,8 @@ def dot_read(Lf: np.ndarray, centre, a: np.ndarray, s: BoardDiceSettings = SETTI
     holds for any die: pip count and layout in a face of the measured size, the pips'
     darkness against the face's own. Smooth shading and glare give no minima, so this reads
     faces the spot read's rim and stray guards refuse. (value, gap) or None; `where`, when
-    given, gets the read face's centre (px: the pips' grid's centre)."""
+    given, gets the read face's centre (px: the pips' grid's centre) and its dark spots
+    ((k, 2) face units from that centre)."""
     h, w = Lf.shape
     hs = float(np.sqrt(abs(np.linalg.det(a))))
     c0 = np.asarray(centre, float)
@@ -635,6 +648,8 @@ def dot_read(Lf: np.ndarray, centre, a: np.ndarray, s: BoardDiceSettings = SETTI
         return None
     if where is not None:
         where.append(c0 + a @ mid)
+        where.append(grid[dark] @ np.array([[cs, sn], [-sn, cs]]))  # the pips' spots (face
+        # units from that centre)
     return int(_LAYOUT_VALUE[code]), gap
 
 
@@ -703,9 +718,13 @@ def _lone_dot_read(L: np.ndarray, Lf: np.ndarray, at, a: np.ndarray, side: float
     """A lone dot at `at` (crop px) of an unread die: `dot_read` centred `lone_dot_read` face
     units from it in 8 directions (`L`: the crop's uint8 L*, `Lf` its `spot_blur`; `a`: the
     flat face's map, face units -> crop px; `side` the die's side in crop px); the reads
-    whose face is lighter than the table round it (`face_lighter`) must agree on one value.
-    (value, widest gap, the face's centre in crop px) or None."""
+    whose face is lighter than the table round it (`face_lighter`) must agree on one value,
+    and (`lone_dot_on_spot`) the dot must lie on a dark spot of a read's layout (within
+    `dot_max_residual`) or `lone_dot_agree` reads must agree. (value, widest gap, the
+    face's centre in crop px) or None."""
     reads = []
+    on_spot = not s.lone_dot_on_spot
+    ai = np.linalg.inv(a)
     for k in range(8):
         phi = k * np.pi / 4
         cen = np.asarray(at, float) + a @ (s.lone_dot_read * np.cos(phi),
@@ -714,7 +733,11 @@ def _lone_dot_read(L: np.ndarray, Lf: np.ndarray, at, a: np.ndarray, side: float
         got = dot_read(Lf, cen, a, s, where)
         if got is not None and face_lighter(L, where[0], side, s):
             reads.append((got[0], got[1], where[0]))
-    if not reads or len({v for v, _, _ in reads}) > 1:
+            u = ai @ (np.asarray(at, float) - where[0])  # the dot, face units from the centre
+            on_spot = on_spot or bool(
+                np.hypot(*(where[1] - u).T).min() <= s.dot_max_residual)
+    if not reads or len({v for v, _, _ in reads}) > 1 or not (
+            on_spot or len(reads) >= s.lone_dot_agree):
         return None
     return max(reads, key=lambda r: r[1])
 
@@ -780,7 +803,8 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
         if big and len(found) < s.dice_wanted:  # (after the lone dots; the pair search
             # below neither avoids nor looks round them: its candidates stay the same)
             for c, p in big[0]():
-                if all(np.hypot(c[0] - e[0], c[1] - e[1]) > 0.5 * p for e, _ in lone):
+                if all(np.hypot(c[0] - e[0], c[1] - e[1]) > s.big_lone_apart * p
+                       for e, _ in lone):
                     yield c, p, "lone"
         if pairs and len(found) < s.dice_wanted:
             tried = [c for c, _ in cands + lone]
@@ -833,11 +857,12 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
                 found.append(Die(got[0], round(min(0.9, got[1]), 3),
                                  (round(float(c[0]), 1), round(float(c[1]), 1))))
         if lone_here:
-            got = _lone_dot_read(crop_L, crop_Lf, (c - (x0, y0)) * f, a, die_px * f, s)
+            side = 2 * float(np.sqrt(abs(np.linalg.det(a))))  # the die's local side, crop px
+            got = _lone_dot_read(crop_L, crop_Lf, (c - (x0, y0)) * f, a, side, s)
             if got is not None:
                 v, gap, at = got
                 at = np.asarray(at) / f + (x0, y0)
-                if all(np.hypot(at[0] - e.center[0], at[1] - e.center[1]) >= 0.8 * die_px
+                if all(np.hypot(at[0] - e.center[0], at[1] - e.center[1]) >= s.same_die * side / f
                        for e in found):
                     found.append(Die(v, round(min(0.9, gap), 3),
                                      (round(float(at[0]), 1), round(float(at[1]), 1))))

@@ -316,6 +316,29 @@ def test_a_big_one_near_the_camera_is_a_big_lone_candidate(pip_r, big_there):
     assert big == []
 
 
+@pytest.mark.parametrize("largest,want", [
+    (1.5, 1.5),  # a die near the camera 1.5 x the mean: that scale
+    (40.0, 2.0),  # a search ring reaching towards the horizon: capped (`lone_big_max_scale`)
+])
+def test_big_lone_dots_scale_is_capped(monkeypatch, largest, want):
+    img, board, view, at, side = _scene_with_die((246, 246, 246), 20.0, ((2, 2),), 0.11,
+                                                 mean_scale=True)
+    calls: list = []  # (die_px, scale) of each pip dot search
+    pip_dots = D.pip_dots
+
+    def spy(L, die_px, s, scale=1.0):
+        calls.append((die_px, scale))
+        return pip_dots(L, die_px, s, scale)
+
+    monkeypatch.setattr(D, "pip_dots", spy)
+    monkeypatch.setattr(D, "_largest_die_px", lambda *a: largest * calls[0][0])
+    big: list = []
+    D.die_candidates(img, view, board, D.SETTINGS, lone=[], big=big)
+    assert calls and all(sc == 1.0 for _, sc in calls)  # (the mean scale's search)
+    big[0]()
+    assert calls[-1][1] == pytest.approx(want)
+
+
 @pytest.mark.parametrize("tilt", [0.0, 4e-4, -7e-4])
 def test_largest_die_px_is_the_largest_over_the_search_area_in_the_photo(tilt):
     """`lone_big`'s scale: the largest local die side over the search ring within the
@@ -666,8 +689,24 @@ def test_lone_dot_read_reads_the_die_from_any_of_its_pips(value, angle):
         if (u, v) == _PIPS[value][0]:  # (a corner pip)
             assert got is not None and got[0] == value
             assert np.hypot(*(got[2] - c)) < 0.15 * 90
-    assert D.dot_read(D.spot_blur(L, a), np.array(c) + a @ (0.5, 0.5), a) is None or \
-        value < 4  # (from a corner pip itself the reach misses the far pips of a 4-6)
+
+
+@pytest.mark.parametrize("on_spot", [True, False])
+@pytest.mark.parametrize("off", [(0.0, 0.5), (0.5, 0.0), (-0.5, 0.0)])  # empty spots of a 2
+def test_lone_dot_read_needs_the_dot_on_a_pip_of_the_face(on_spot, off):
+    """A dot that is no pip of the face read round it (an empty spot of a 2: a mark beside
+    the face's pips) reads nothing with `lone_dot_on_spot` unless `lone_dot_agree` reads
+    agree (here never: 99); without the rule some read round it is taken."""
+    L, c, a = _spots_face(2, 10.0)
+    crop_L = cv2.cvtColor(cv2.merge([L, L, L]), cv2.COLOR_BGR2LAB)[..., 0]
+    at = np.array(c) + a @ off
+    s = replace(D.SETTINGS, lone_dot_on_spot=on_spot, lone_dot_agree=99)
+    got = D._lone_dot_read(crop_L, D.spot_blur(crop_L, a), at, a, 90.0, s)
+    assert (got is None) is on_spot
+    # the die's own pip still reads it under the rule
+    pip = np.array(c) + a @ (-0.5, -0.5)
+    got = D._lone_dot_read(crop_L, D.spot_blur(crop_L, a), pip, a, 90.0, s)
+    assert got is not None and got[0] == 2
 
 
 @pytest.mark.parametrize("table", [110, 235])
@@ -684,10 +723,14 @@ def test_lone_dot_read_needs_a_face_lighter_than_the_table(table):
     assert (got is not None and got[0] == 2) is (table == 110)
 
 
+_BLOB_LIMIT = D.SETTINGS.lone_read_blobs_per_die * D.SETTINGS.dice_wanted
+
+
 @pytest.mark.parametrize("n_blobs,read", [
     (1, True),  # a die's blob beside it: the lone dot is read by `_lone_dot_read`
-    (4, True),  # twice the game's dice
-    (5, False),  # more die-sized blobs than that: clutter (a mislocated board's fields)
+    (_BLOB_LIMIT, True),  # `lone_read_blobs_per_die` per die of the game
+    (_BLOB_LIMIT + 1, False),  # more die-sized blobs than that: clutter (a mislocated
+    # board's fields)
 ])
 def test_lone_dots_are_read_only_off_clutter(monkeypatch, n_blobs, read):
     img, board, view, at, side = _smeared_die_scene()

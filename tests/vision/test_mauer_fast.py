@@ -661,20 +661,98 @@ def test_icp_tolerances_are_the_per_step_interp(iters):
         got[0] = 0.0
 
 
-def test_icp_returns_the_last_steps_rms():
-    """`_icp` measures the residual only at its last step: the same as measuring each."""
+def _icp_rms_every_step(det, fields, H, pitch_mm, s, iters, affine=None):
+    """`_icp` as it was before session 13 (69c2f6b^): the rms measured at every step, the
+    last step's returned."""
+    n, rms = 0, 1.0
+    affine = iters if affine is None else affine
+    ahead_mm = fields + np.array([pitch_mm, 0.0])
+    idx = np.arange(len(fields))
+    last = matches = None
+    for it in range(iters):
+        if matches is None:
+            proj, ahead = M.apply_h(H, fields), M.apply_h(H, ahead_mm)
+            pitch_px = M._dist(ahead, proj)
+            d = M._dist(proj[:, None], det[None])
+            j = np.argmin(d, axis=1)
+            matches = (pitch_px, j, d[idx, j], np.argmin(d, axis=0)[j] == idx)
+        pitch_px, j, dj, mutual = matches
+        ok = (dj < np.interp(it, [0, max(iters - 1, 1)], list(s.icp_tol)) * pitch_px) & mutual
+        n = int(ok.sum())
+        if n < 6:
+            return None, n, 1.0
+        rms = float(np.sqrt(np.mean((dj[ok] / pitch_px[ok]) ** 2)))
+        key = (it < affine, ok.tobytes(), j[ok].tobytes())
+        if key == last:
+            continue
+        last = key
+        src, dst = fields[ok].astype(np.float32), det[j[ok]].astype(np.float32)
+        if it < affine:
+            A, _ = cv2.estimateAffine2D(src, dst, ransacReprojThreshold=float(
+                0.3 * np.median(pitch_px)))
+            if A is None:
+                return None, n, 1.0
+            H = np.vstack([A, [0, 0, 1]])
+        else:
+            H, _ = cv2.findHomography(src, dst, cv2.RANSAC, float(0.25 * np.median(pitch_px)))
+            if H is None:
+                return None, n, 1.0
+        matches = None
+    return H, n, rms
+
+
+@pytest.mark.parametrize("iters,affine,noise", [
+    (4, 0, 1.5),  # homographies only (alt_iters), a few px of noise
+    (8, 4, 1.5),  # affine steps then homographies (icp_iters)
+    (1, None, 0.5),  # a single step: its rms is the only one
+    (4, None, 4.0),  # noisy: matches change between steps
+])
+def test_icp_returns_the_last_steps_rms(iters, affine, noise):
+    """`_icp` measures the residual only at its last step: the same H, matches and rms as the
+    old loop that measured it at every step and kept the last."""
     rng = np.random.default_rng(11)
     fields, pitch = M._field_array(M.board_for())
     H = np.array([[2.0, 0.1, 30.0], [-0.05, 1.9, 40.0], [1e-5, 2e-5, 1.0]])
-    det = M.apply_h(H, fields) + rng.normal(0, 1.5, (len(fields), 2))
-    H1, n, rms = M._icp(det, fields, H, pitch, M.SETTINGS, 4, affine=0)
-    proj, ahead = M.apply_h(H1, fields), M.apply_h(H1, fields + [pitch, 0.0])
-    d = M._dist(proj[:, None], det[None])
-    j = d.argmin(axis=1)
-    ok = (d[np.arange(len(fields)), j] < 0.3 * M._dist(ahead, proj)) \
-        & (d.argmin(axis=0)[j] == np.arange(len(fields)))
-    assert n == int(ok.sum()) and n > 40
-    assert 0.0 < rms < 0.05
+    det = M.apply_h(H, fields) + rng.normal(0, noise, (len(fields), 2))
+    H0 = H + np.array([[0.02, 0, 3.0], [0, -0.02, -2.0], [0, 0, 0]])  # a start off the truth
+    H1, n, rms = M._icp(det, fields, H0, pitch, M.SETTINGS, iters, affine=affine)
+    H2, n2, rms2 = _icp_rms_every_step(det, fields, H0, pitch, M.SETTINGS, iters, affine=affine)
+    assert H1 is not None and n == n2 > 40
+    assert np.array_equal(H1, H2) and rms == rms2
+    assert 0.0 < rms < 0.2
+
+
+class _FakeLibc:
+    """ctypes.CDLL("libc.so.6") stand-in that records its mallopt calls."""
+
+    def __init__(self, calls):
+        self.calls = calls
+
+        def mallopt(param, value):
+            calls.append((param, value))
+            return 1
+
+        self.mallopt = mallopt
+
+
+def test_keep_heap_calls_mallopt_once_per_value_and_clips(monkeypatch):
+    calls: list = []
+    monkeypatch.setattr(M.sys, "platform", "linux")
+    monkeypatch.setattr(M.ctypes, "CDLL", lambda name: _FakeLibc(calls))
+    M._keep_heap.cache_clear()
+    try:
+        assert M.keep_heap(8) is True
+        assert calls == [(-3, 8 << 20), (-1, 16 << 20)]
+        assert M.keep_heap(8) is True and len(calls) == 2  # (the second call: cached)
+        calls.clear()
+        # over glibc's limit (and 2 x 1024 MB would wrap a C int): clipped to 32 MB
+        for mb in (33, 1024, 4096):
+            assert M.keep_heap(mb) is True
+        assert calls == [(-3, 32 << 20), (-1, 64 << 20)]
+        assert M.keep_heap(0) is False and M.keep_heap(-5) is False
+        assert len(calls) == 2
+    finally:
+        M._keep_heap.cache_clear()  # (the next real call sets the real value again)
 
 
 def test_keep_heap_is_off_at_0_and_made_once():

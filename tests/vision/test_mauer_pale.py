@@ -69,23 +69,20 @@ def test_whiteness_off_is_plain_lightness():
     assert np.allclose(mauer.whiteness_map(plain, s).bg, plain.bg)
 
 
-@pytest.mark.parametrize("chroma,found", [
-    (2.0, True),  # the shipped setting: the board by its white fields' chroma
-    (0.0, False),  # off: the re-encoded pale board is not found (session 11-12)
-])
-def test_pale_board_reencoded_is_found(chroma, found):
+def test_pale_board_reencoded_is_found():
     # committed 0020 (white fields on a light green board, a striped light table),
-    # re-encoded at JPEG 90 as light_eval's `normal` light does: the plain light map gave
-    # too few field blobs for a fit
+    # re-encoded at JPEG 90 as light_eval's `normal` light does, is found and fitted with
+    # the shipped whiteness map (in sessions 11-12 the plain light map gave too few field
+    # blobs for a fit; whether it still does is no behaviour to pin)
     photo = cv2.imread(str(ROOT / "datasets/scenes/mauerhuepfer/mauerhuepfer-e1-s1-0020.jpg"))
     ok, buf = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 90])
     img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     import json
     truth = json.loads((ROOT / "datasets/scenes/mauerhuepfer/mauerhuepfer-e1-s1-0020.json")
                        .read_text())
-    s = dataclasses.replace(mauer.SETTINGS, white_fields_chroma=chroma, threads=False)
+    s = dataclasses.replace(mauer.SETTINGS, threads=False)
+    assert s.white_fields_chroma > 0  # (the pass this test is about is on)
     view = mauer.find_board(img, BOARD, s)
-    assert (view is not None) == found
-    if found:
-        err = np.abs(np.asarray(view.corners) - np.asarray(truth["area"])).max()
-        assert err < 8.0
+    assert view is not None
+    err = np.abs(np.asarray(view.corners) - np.asarray(truth["area"])).max()
+    assert err < 8.0
