@@ -2319,8 +2319,7 @@ class CardReader:
         s = self.settings
         if not masks or len(kept) < 2:
             return kept
-        mask = np.maximum.reduce(masks)
-        faces = None
+        mask = faces = None  # (the look's and the face-up cards' masks: where a pair asks)
         drop: set[int] = set()
         order = sorted(range(len(kept)), key=lambda k: -kept[k].confidence)
         for i, k in enumerate(order):
@@ -2334,6 +2333,7 @@ class CardReader:
                         s.twice_turn:
                     continue
                 if faces is None:
+                    mask = np.maximum.reduce(masks)
                     faces = _frames_mask([u.frame for u in up], s.look_scale, mask.shape, 1.0)
                 shares = shown_off(mask, p.frame, q.frame, faces, s.look_scale, s.twice_seen)
                 if shares is not None and sum(shares) < s.twice_shown:
