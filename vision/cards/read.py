@@ -1064,13 +1064,14 @@ def shown_off(mask: np.ndarray, a: np.ndarray, b: np.ndarray, faces: np.ndarray,
     face-up cards read (`faces`, uint8 at scale `f`): a card read at two places is one
     stretch of look (its parts off each other's frame share it, summing to about 1), a
     pile of two shows both cards' look there (about 2). None where less than `seen` of
-    either part lies off the face-up cards (`off_region_look` both ways)."""
+    either part lies off the face-up cards (`_off_part` both ways)."""
     free = faces == 0
     out = []
     for one, other in ((a, b), (b, a)):
-        if off_region_look(free, one, other, f, grow=1.0) < seen:
+        off = _off_part(one, other, f, mask.shape, 1.0)  # (drawn once for both shares)
+        if _share(free, off) < seen:
             return None
-        out.append(off_region_look(mask, one, other, f, free, 1.0))
+        out.append(_share(mask, off & free))
     return out[0], out[1]
 
 
@@ -1104,20 +1105,29 @@ def shift_positions(text: str, scale: float, offset: np.ndarray) -> str:
     return AT_POSITION.sub(one, text)
 
 
-def off_region_look(mask: np.ndarray, frame: np.ndarray, region: np.ndarray, f: float,
-                    free: np.ndarray | None = None, grow: float = 1.05) -> float:
+def _off_part(frame: np.ndarray, region: np.ndarray, f: float, shape: tuple[int, int],
+              grow: float) -> np.ndarray:
+    """(H, W) bool of `shape` (the photo at scale `f`): the part of the card `frame` ((4, 2)
+    photo corners) lying off `region` (a frame, grown `grow` x)."""
+    return (_frames_mask([frame], f, shape, 1.0) > 0) & \
+        (_frames_mask([region], f, shape, grow) == 0)
+
+
+def _share(mask: np.ndarray, part: np.ndarray) -> float:
+    """The share of the (H, W) bool `part` that `mask` (same shape) covers; 0 where `part`
+    is empty."""
+    n = int(np.count_nonzero(part))
+    return float(np.count_nonzero(mask[part])) / n if n else 0.0
+
+
+def off_region_look(mask: np.ndarray, frame: np.ndarray, region: np.ndarray, f: float
+                    ) -> float:
     """The share of the card `frame` ((4, 2) photo corners) lying off the card-shaped
-    `region` (its frame, grown `grow` x: by 5 %) that the backs' look covers (`mask`, at
-    scale `f`): about 0 for a card's second reading shifted off it onto the table, most of
-    it where a card under it shows (0 where nothing of `frame` lies off `region`). `free`
-    (bool at scale `f`): only what lies where it is set counts (`shown_off`: off the
-    face-up cards read)."""
-    off = (_frames_mask([frame], f, mask.shape, 1.0) > 0) & \
-        (_frames_mask([region], f, mask.shape, grow) == 0)
-    if free is not None:
-        off &= free
-    n = int(np.count_nonzero(off))
-    return float(np.count_nonzero(mask[off])) / n if n else 0.0
+    `region` (its frame, grown by 5 %) that the backs' look covers (`mask`, at scale `f`):
+    about 0 for a card's second reading shifted off it onto the table, most of it where a
+    card under it shows (0 where nothing of `frame` lies off `region`). (`shown_off` asks
+    the same of two backs, off the face-up cards read.)"""
+    return _share(mask, _off_part(frame, region, f, mask.shape, 1.05))
 
 
 def look_strips(mask: np.ndarray, frames: list[np.ndarray], centres: np.ndarray,
@@ -2309,8 +2319,7 @@ class CardReader:
         s = self.settings
         if not masks or len(kept) < 2:
             return kept
-        mask = np.maximum.reduce(masks)
-        faces = None
+        mask = faces = None  # (the look's and the face-up cards' masks: where a pair asks)
         drop: set[int] = set()
         order = sorted(range(len(kept)), key=lambda k: -kept[k].confidence)
         for i, k in enumerate(order):
@@ -2324,6 +2333,7 @@ class CardReader:
                         s.twice_turn:
                     continue
                 if faces is None:
+                    mask = np.maximum.reduce(masks)
                     faces = _frames_mask([u.frame for u in up], s.look_scale, mask.shape, 1.0)
                 shares = shown_off(mask, p.frame, q.frame, faces, s.look_scale, s.twice_seen)
                 if shares is not None and sum(shares) < s.twice_shown:
