@@ -109,8 +109,6 @@ class MauerSettings:
     search_prescore_keep: int = 40  # the reduced search's `prescore_keep` (the same boards)
     blob_light_sigma: float = 40.0  # px at full size: scale of the light normalisation
     icp_iters: int = 8
-    icp_affine_iters: int = 3  # quick affine steps from every rough start
-    init_shrink: tuple[float, ...] = (1.0, 0.85)
     refine_best: int = 4  # best run hypotheses refined with homographies
     min_run: int = 5  # evenly spaced collinear blobs that may be a row of fields
     max_runs: int = 80  # longest runs looked at

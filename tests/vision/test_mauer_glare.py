@@ -40,6 +40,16 @@ def _core_edge(base, amp, width):
             -1 / (2 * width ** 2)))))))))
 
 
+def _under_glare(photo: Path) -> np.ndarray:
+    """A committed photo under `vision.light_eval`'s glare (its seeded spot), re-encoded at
+    JPEG 90 as light_eval's photos are (BGR uint8)."""
+    from vision.light_eval import glare, photo_rng
+
+    lit = glare(cv2.imread(str(photo)), photo_rng(photo.name, "glare"))
+    return cv2.imdecode(cv2.imencode(".jpg", lit, [cv2.IMWRITE_JPEG_QUALITY, 90])[1],
+                        cv2.IMREAD_COLOR)
+
+
 @pytest.mark.parametrize("base,amp,width", [
     (0.35, 0.9, 1.0),  # a light board, a strong spot whose middle is saturated
     (0.15, 0.6, 1.4),  # a darker board, a wider, weaker spot
@@ -103,13 +113,9 @@ def test_pawns_under_a_lamps_glare():
     are lost (3 with it taken off their body and head too: `glare_off_heights`, which this
     synthetic glare, lighting the pawns as well, rewards); without (`glare_min_seen` 0), 6
     were (the halo's pawns read as empty or as another colour)."""
-    from vision.light_eval import glare, photo_rng
-
     photo = ROOT / "datasets" / "scenes" / "mauerhuepfer" / "mauerhuepfer-e1-s1-0013.jpg"
     truth = json.loads(photo.with_suffix(".json").read_text())
-    lit = glare(cv2.imread(str(photo)), photo_rng(photo.name, "glare"))
-    lit = cv2.imdecode(cv2.imencode(".jpg", lit, [cv2.IMWRITE_JPEG_QUALITY, 90])[1],
-                       cv2.IMREAD_COLOR)
+    lit = _under_glare(photo)
     want = Counter((p["label"], p["position"]) for p in truth["pieces"]
                    if p["label"].startswith("pawn-"))
 
@@ -170,13 +176,9 @@ def test_board_under_a_spot_found_once_its_light_is_off():
     washes its fields out of the blob map): no board without the retry, the true one
     (within 8 px) with it (the whiteness search, session 13, switched off for the first:
     it finds this board too)."""
-    from vision.light_eval import glare, photo_rng
-
     photo = ROOT / "datasets" / "scenes" / "mauerhuepfer" / "mauerhuepfer-e1-s1-0016.jpg"
     truth = json.loads(photo.with_suffix(".json").read_text())
-    lit = glare(cv2.imread(str(photo)), photo_rng(photo.name, "glare"))
-    lit = cv2.imdecode(cv2.imencode(".jpg", lit, [cv2.IMWRITE_JPEG_QUALITY, 90])[1],
-                       cv2.IMREAD_COLOR)
+    lit = _under_glare(photo)
     s = dataclasses.replace(mauer.SETTINGS, threads=False)
     plain = dataclasses.replace(s, white_fields_chroma=0.0)
     assert mauer.find_board(lit, BOARD, dataclasses.replace(plain, glare_retry=False)) is None

@@ -4,6 +4,7 @@ stands out (vision/mauer.py `whiteness_map`, the full size search's last try).""
 from __future__ import annotations
 
 import dataclasses
+import json
 from pathlib import Path
 
 import cv2
@@ -77,7 +78,6 @@ def test_pale_board_reencoded_is_found():
     photo = cv2.imread(str(ROOT / "datasets/scenes/mauerhuepfer/mauerhuepfer-e1-s1-0020.jpg"))
     ok, buf = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 90])
     img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-    import json
     truth = json.loads((ROOT / "datasets/scenes/mauerhuepfer/mauerhuepfer-e1-s1-0020.json")
                        .read_text())
     s = dataclasses.replace(mauer.SETTINGS, threads=False)
