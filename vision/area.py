@@ -365,8 +365,9 @@ def remove_glare(small_bgr: np.ndarray, settings: AreaSettings, spots: list) -> 
     return out
 
 
-_LINEAR = srgb_to_linear(np.arange(256, dtype=np.float32) / 255.0).astype(np.float32)
-_LOG_LINEAR = np.log(_LINEAR + 0.004)  # (the offset: the sensor's dark floor)
+LINEAR8 = srgb_to_linear(np.arange(256, dtype=np.float32) / 255.0).astype(np.float32)  # (256,)
+#   float32: each uint8 sRGB level in linear light (also `segment.washed_crops`)
+_LOG_LINEAR = np.log(LINEAR8 + 0.004)  # (the offset: the sensor's dark floor)
 
 
 def shadow_edge(small_bgr: np.ndarray, settings: AreaSettings, prob: np.ndarray | None = None):
@@ -520,11 +521,11 @@ def relight_shadow(small_bgr: np.ndarray, edge) -> np.ndarray:
     shade = share >= 1.0
     out = small_bgr.copy()
     for c in range(3):  # the full shade by a table per channel, the edge's band in full
-        lut = np.round(255.0 * linear_to_srgb(_LINEAR * gains[c])).astype(np.uint8)
+        lut = np.round(255.0 * linear_to_srgb(LINEAR8 * gains[c])).astype(np.uint8)
         out[..., c][shade] = lut[small_bgr[..., c][shade]]
     band = (share > 0) & ~shade
     gain = 1.0 + share[band][:, None] * (np.asarray(gains, np.float32) - 1.0)
-    out[band] = np.round(255.0 * linear_to_srgb(_LINEAR[small_bgr[band]] * gain))
+    out[band] = np.round(255.0 * linear_to_srgb(LINEAR8[small_bgr[band]] * gain))
     return out
 
 

@@ -1613,11 +1613,18 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
     # A face with its die's surface right above it is a side face itself (`_surface_side`):
     # a face below it lies below no top, it is the top of a die in front
     # (`side_below_side`).
-    surf = [False] * len(faces) if bgr is None else [
-        _surface_side(f, faces, bgr, nadir, shape, s, slanted, from_above) for f in faces]
+    surf_of: dict[int, bool] = {}
+
+    def surf(k: int) -> bool:  # (`_surface_side` once a face, and only for the faces asked:
+        # the upper faces of `below` and the faces left as tops; `bgr` given)
+        if k not in surf_of:
+            surf_of[k] = _surface_side(faces[k], faces, bgr, nadir, shape, s, slanted,
+                                       from_above)
+        return surf_of[k]
+
     if s.side_below_side and bgr is not None:
         below = [(i, j) for i, j in below if not (
-            surf[i] and _table_between(faces[i], faces[j], bgr, s))]
+            surf(i) and _table_between(faces[i], faces[j], bgr, s))]
     uppers: dict[int, set[int]] = {}  # lower face -> the faces it lies below
     for i, j in below:
         uppers.setdefault(j, set()).add(i)
@@ -1634,7 +1641,7 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
     for k, f in enumerate(faces):
         if side[k] or bgr is None:
             continue
-        if surf[k]:
+        if surf(k):
             side[k] = True
             warnings.append(
                 f"die at ({f.center[0]:.0f}, {f.center[1]:.0f}): only a side face ({f.value}) "

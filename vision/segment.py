@@ -19,8 +19,15 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from vision.area import PlayArea, area_measure, glare_distance, glare_spots, remove_glare
-from vision.preprocess import linear_to_srgb, srgb_to_linear
+from vision.area import (
+    LINEAR8,
+    PlayArea,
+    area_measure,
+    glare_distance,
+    glare_spots,
+    remove_glare,
+)
+from vision.preprocess import linear_to_srgb
 
 
 @dataclass(frozen=True)
@@ -1047,9 +1054,6 @@ def cloth_gains(settings: MarbleSettings, image_bgr: np.ndarray, area: PlayArea,
     return ((cloth.mean() / cloth) ** part).astype(np.float32)
 
 
-_LINEAR8 = srgb_to_linear(np.arange(256, dtype=np.float32) / 255.0).astype(np.float32)
-
-
 def washed_crops(crops: np.ndarray, settings: MarbleSettings, margin: float = 1.3) -> np.ndarray:
     """(N, S, S, 3) uint8 BGR marble crops with a lamp's even added light taken off where
     their central disc (the piece: 1 / `margin` of the side, `CropSettings.margin`) is
@@ -1070,21 +1074,21 @@ def washed_crops(crops: np.ndarray, settings: MarbleSettings, margin: float = 1.
     if not disc.shape[1] or not ring_low.shape[1]:
         return crops
     k = int(settings.washed_pct / 100.0 * (disc.shape[1] - 1))  # (the order statistics:
-    dark = _LINEAR8[np.partition(disc, k, axis=1)[:, k]]  # a sort is the slow part)
+    dark = LINEAR8[np.partition(disc, k, axis=1)[:, k]]  # a sort is the slow part)
     mid = ring_low.shape[1] // 2
-    ring = _LINEAR8[np.partition(ring_low, mid, axis=1)[:, mid]]
+    ring = LINEAR8[np.partition(ring_low, mid, axis=1)[:, mid]]
     g = dark - settings.washed_floor
     todo = np.flatnonzero((dark >= settings.washed_dark) & (1.0 - g >= settings.washed_room)
                           & (ring - dark >= settings.washed_contrast))
     if len(todo) and settings.washed_ring_step > 0:  # (no stripe running on into the ring)
         q = int(settings.washed_ring_pct / 100.0 * (ring_low.shape[1] - 1))
-        ring_dark = _LINEAR8[np.partition(ring_low[todo], q, axis=1)[:, q]]
+        ring_dark = LINEAR8[np.partition(ring_low[todo], q, axis=1)[:, q]]
         todo = todo[ring_dark - dark[todo] >= settings.washed_ring_step]
     if not len(todo):
         return crops
     out = crops.copy()
     for i in todo:
-        lin = _LINEAR8[crops[i]]
+        lin = LINEAR8[crops[i]]
         out[i] = np.round(255.0 * linear_to_srgb((lin - g[i]) / (1.0 - g[i])))
     return out
 
