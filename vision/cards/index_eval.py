@@ -6,9 +6,11 @@ the detector's pose.
     python -m vision.cards.index_eval datasets/scenes/troetofanten /tmp/dev95/troetofanten \
         --model models/cards-index.onnx --model /tmp/old.onnx [--sheet /tmp/wrong.png]
 
-Prints per model and folder: wrong / animals, per true number, and the confusions, and how
+Prints per model and folder: wrong / animals, per true number, and the confusions, how
 many animals' digits are blurred past reading (`read.index_sharpness` under
-`legible_sharpness`: no person reads them either) and how many of those the model misreads.
+`legible_sharpness`: no person reads them either) and how many of those the model misreads,
+and wrong / animals by the blur the renderer gave each photo (`vision.evaluate.photo_blur`:
+sharp, defocus <= 1 px, defocus > 1 px, motion; `unknown` for a truth without it).
 
     python -m vision.cards.index_eval datasets/scenes/troetofanten --poses
 
@@ -34,7 +36,7 @@ from tablescore.errors import TablescoreError
 from vision.cards.dataset import index_label
 from vision.cards.geometry import SPECS, CardCropSettings, KeySpec, crop_card, pose_from_frame
 from vision.cards.read import READ, index_sharpness, index_spec, model_crop_settings
-from vision.evaluate import one_to_one, scene_files
+from vision.evaluate import one_to_one, photo_blur, scene_files
 from vision.image_io import load_photo
 
 
@@ -183,13 +185,16 @@ def run(args) -> int:
     nets = [PieceClassifier(m, 2) for m in models]
     crops_of = [(index_spec(net), model_crop_settings(net)) for net in nets]
     result = {m: {} for m in models}
+    blur_totals = {m: (Counter(), Counter()) for m in models}  # animals, wrong by photo blur
     wrong_items = []
     for folder in args.folders:
         stats = {m: {"animals": 0, "wrong": 0, "per_number": Counter(), "wrong_number": Counter(),
-                     "confusions": Counter(), "blurred": 0, "blurred_wrong": 0}
+                     "confusions": Counter(), "blurred": 0, "blurred_wrong": 0,
+                     "by_blur": Counter(), "by_blur_wrong": Counter()}
                  for m in models}
         for jpg, polys, labels in animals(Path(folder), args.min_visible):
             img = load_photo(jpg).image
+            blur = photo_blur(json.loads(jpg.with_suffix(".json").read_text())) or "unknown"
             nums = [index_label(lab) for lab in labels]
             for m, net, (spec, cs) in zip(models, nets, crops_of, strict=True):
                 probs, crops = read_numbers(net, spec, cs, img, polys)
@@ -198,6 +203,9 @@ def run(args) -> int:
                     got = net.classes[int(np.argmax(p))]
                     s["animals"] += 1
                     s["per_number"][n] += 1
+                    for c, w in ((s["by_blur"], s["by_blur_wrong"]), blur_totals[m]):
+                        c[blur] += 1
+                        w[blur] += got != n
                     blurred = index_sharpness(crops[k], labels[k].rpartition("-")[0]) \
                         < READ.legible_sharpness  # (a digit no person reads either)
                     s["blurred"] += blurred
@@ -216,15 +224,20 @@ def run(args) -> int:
                                  "blurred": s["blurred"], "blurred_wrong": s["blurred_wrong"],
                                  "wrong_per_number": {n: f"{s['wrong_number'][n]}/{c}"
                                                       for n, c in sorted(s["per_number"].items())},
+                                 "wrong_by_photo_blur": {b: f"{s['by_blur_wrong'][b]}/{c}"
+                                                         for b, c in sorted(s["by_blur"].items())},
                                  "confusions": dict(s["confusions"].most_common())}
     for m in models:
         tot = sum(r["animals"] for r in result[m].values())
         wr = sum(r["wrong"] for r in result[m].values())
         bl = sum(r["blurred"] for r in result[m].values())
         bw = sum(r["blurred_wrong"] for r in result[m].values())
+        n_by, w_by = blur_totals[m]
         result[m]["all"] = {"animals": tot, "wrong": wr,
                             "accuracy": round(1 - wr / max(tot, 1), 4),
-                            "blurred": bl, "blurred_wrong": bw}
+                            "blurred": bl, "blurred_wrong": bw,
+                            "wrong_by_photo_blur": {b: f"{w_by[b]}/{c}"
+                                                    for b, c in sorted(n_by.items())}}
     if args.sheet and wrong_items:
         sheet(wrong_items, args.sheet)
     if args.json:
@@ -234,7 +247,8 @@ def run(args) -> int:
             print(m)
             for f, r in result[m].items():
                 print(f"  {f}: {r['wrong']} wrong of {r['animals']} ({r['accuracy']:.4f}); "
-                      f"digit blurred {r['blurred']}, {r['blurred_wrong']} of them wrong"
+                      f"digit blurred {r['blurred']}, {r['blurred_wrong']} of them wrong; "
+                      f"by photo blur {r['wrong_by_photo_blur']}"
                       + (f" per number {r['wrong_per_number']} {r['confusions']}"
                          if "confusions" in r else ""))
     return 0

@@ -139,6 +139,32 @@ def test_index_eval_counts_every_animal_at_its_true_outline(tmp_path, capsys):
     assert 0 <= got["all"]["blurred_wrong"] <= got["all"]["blurred"] <= 2
 
 
+@pytest.mark.parametrize("photo, blur", [
+    (None, "unknown"),  # a truth without the renderer's photo faults
+    ({"defocus_sigma": 0.0, "motion_px": 0}, "sharp"),
+    ({"defocus_sigma": 0.8, "motion_px": 0}, "defocus <= 1 px"),
+    ({"defocus_sigma": 1.4, "motion_px": 0}, "defocus > 1 px"),
+    ({"defocus_sigma": 0.0, "motion_px": 5}, "motion"),
+])
+def test_index_eval_splits_the_animals_by_photo_blur(tmp_path, capsys, photo, blur):
+    import cv2
+
+    from vision.cards.index_eval import main
+
+    img, truth, poly = _scene()
+    truth["pieces"] += [{"label": "elephant-2", "polygon": (poly + [70, 0]).tolist()}]
+    if photo is not None:
+        truth["photo"] = photo
+    cv2.imwrite(str(tmp_path / "a.jpg"), img)
+    (tmp_path / "a.json").write_text(json.dumps(truth))
+    assert main([str(tmp_path), "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)["models/cards-index.onnx"]
+    for part in (got[str(tmp_path)], got["all"]):
+        (key, value), = part["wrong_by_photo_blur"].items()
+        wrong, animals = (int(v) for v in value.split("/"))
+        assert key == blur and animals == 2 and wrong == got["all"]["wrong"]
+
+
 @pytest.mark.slow
 def test_train_index_writes_a_model_the_reader_crops_for(tmp_path):
     from vision.cards.read import index_spec
