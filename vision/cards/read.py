@@ -210,16 +210,20 @@ class ReadSettings:
     hop_faces: bool = True  # a card's face (paper, frame colour) judged under its own light
     #                         overrules the classifier's colour or back where it is clear
     design_apart: float = 0.25  # widths between its centre and any card read's
-    weak_up_confidence: float = 0.9  # a weak key point read as a face-up card this surely
-    #   is one, unless its key point or its card's centre lies on a card read already (a
-    #   large card's heat stays low, as a back's does; a card's other corner index or its
-    #   drawing reads as a face-up card, and is on it). Also `read_paper`'s bar (white
-    #   clutter on a real table). Session 13 tried 0.8, not kept: fresh e1-1510..1514
-    #   (150 photos, pieces wrong of 2507) 189 -> 183 on c69a491, 181 -> 174 with
-    #   `far_card` 50 and `count_doubted`, but held-out 1516-1519 (126 of 2123),
-    #   committed and edition 2 read the same (`light_eval`'s other lights: 2 pieces
-    #   better, 4 worse); 0.65 and 0.5 (on c69a491) 201 and 202 (an extra card unseats a
-    #   row: zone errors 8 -> 19)
+    weak_up_confidence: float = 0.9  # a weak key point read as a face-up card this surely is one,
+    #   unless its key point or its card's centre lies on a card read already (a face-up one,
+    #   `up_on_backs`; a large card's heat stays low, as a back's does; a card's other corner index
+    #   or its drawing reads as a face-up card, and is on it). Also `read_paper`'s bar (white
+    #   clutter on a real table). Session 13 tried 0.8, not kept: fresh e1-1510..1514 (150 photos,
+    #   pieces wrong of 2507) 189 -> 183 on c69a491, 181 -> 174 with `far_card` 50 and
+    #   `count_doubted`, but held-out 1516-1519 (126 of 2123), committed and edition 2 read the same
+    #   (`light_eval`'s other lights: 2 pieces better, 4 worse); 0.65 and 0.5 (on c69a491) 201 and
+    #   202 (an extra card unseats a row: zone errors 8 -> 19)
+    up_on_backs: bool = True  # a back read is no card read for that rule: a face-up card
+    #   lies on a face-down one (a pile, a player's row), and no corner or drawing of a back
+    #   reads as a face-up card. Session 14: committed 14 -> 13 pieces wrong (0023's
+    #   elephant-1 on a back), fresh e1-1720..1723 144 -> 140 (120 photos; no new error),
+    #   e1-1510..1514 + e1-1725 and e2-1724 unchanged
     number_doubt: float = 0.8  # a Troetofanten animal whose number takes less than this
     #   share of its kind's probability gets a warning naming the two likeliest numbers
     #   (0.75 until session 8's surer index model: its warnings named 61 % of the wrong
@@ -2696,7 +2700,9 @@ class CardReader:
                 continue  # (a strong key point read again: a face-up card on no card read)
             if n_strong <= r < n_main and (pg[b] < s.back_min_prob if label == "back" else (
                     conf < s.weak_up_confidence or on_a_card_off_row(
-                        kp.xy[i], float(kp.angle[i]), frames[r], pieces, s))):
+                        kp.xy[i], float(kp.angle[i]), frames[r], [
+                            q for q in pieces if q.label != "back" or not s.up_on_backs],
+                        s))):
                 if game == "troetofanten" and label != "back" and \
                         conf >= s.weak_up_confidence and within is None:
                     under.append((label, kp.xy[i].copy(), frames[r]))
