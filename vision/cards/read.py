@@ -224,6 +224,22 @@ class ReadSettings:
     #   reads as a face-up card. Session 14: committed 14 -> 13 pieces wrong (0023's
     #   elephant-1 on a back), fresh e1-1720..1723 144 -> 140 (120 photos; no new error),
     #   e1-1510..1514 + e1-1725 and e2-1724 unchanged
+    table_share: float = 0.9  # a Troetofanten reading whose frame shows the bare table
+    #   there where no other card read lies (that share of those pixels, `on_bare_table`) is
+    #   no card: a key point on a cloth's pattern, a pose reaching off a pile onto the table.
+    #   Session 14, offline on the final readings of committed, edition 2 and fresh
+    #   e1-1720..1723, e1-1510..1514, e1-1725, e2-1724 (5933 readings), those at least
+    #   `table_exposed` off the others: 4275 right ones at most 0.82, 181 wrong-label ones at
+    #   most 0.58, 5 of 19 extra ones 0.98-1.0 (the rest 0.0-0.66); 0.9: the gap's middle
+    table_exposed: float = 0.3  # judged where at least this share of its frame lies on no
+    #   other card read (the part off the others must be its own card). 0.1 took 2 extras
+    #   more and, at 0.9, a right card (e1-1721 0020's tootophant-2, a frame 0.19 off its
+    #   pile's others read a little wide: its sliver off them was table, 0.92)
+    table_sure: float = 0.8  # the cards' colours: the frames read this surely
+    table_pixel: float = 0.8  # a pixel is the table's where its colour's density off the
+    #   cards (the photo away from every frame read, `table_margin` widths beyond) is this
+    #   share of its density off plus on the sure cards
+    table_margin: float = 0.15  # x the median width read
     number_doubt: float = 0.8  # a Troetofanten animal whose number takes less than this
     #   share of its kind's probability gets a warning naming the two likeliest numbers
     #   (0.75 until session 8's surer index model: its warnings named 61 % of the wrong
@@ -1289,6 +1305,83 @@ def unseen_cards(pieces: list[CardPiece],
         out.append(f"possibly a face-down card at ({c[0]:.0f}, {c[1]:.0f}), not counted: "
                    f"read as a back with only {conf:.2f}; check the table there")
     return out
+
+
+# the table's and the cards' colours (`on_bare_table`): hue x saturation x value bins (hue
+# bins of 10 of OpenCV's 180, saturation and value ones of 32: `code` in it assumes these)
+TABLE_BINS = [18, 8, 8]
+
+
+def on_bare_table(image: np.ndarray, pieces: list[CardPiece], settings: ReadSettings = READ
+                  ) -> tuple[list[CardPiece], list[str]]:
+    """The Troetofanten `pieces` (framed; BGR uint8 `image`) less those whose frame shows
+    the bare table where it lies on no other card read, and a warning for each of those.
+    Colours learnt from the photo (HSV at `look_scale`, `TABLE_BINS`): the table's are the
+    pixels `table_margin` widths or more off every frame read, the cards' those inside the
+    frames read with `table_sure` (less the judged one's own); a pixel is the table's where
+    its colour's table density is `table_pixel` of the two densities' sum. A reading is
+    dropped where its frame's part off every other frame is at least `table_exposed` of it
+    and `table_share` of that part's pixels are the table's. Where the two looks cannot be
+    told apart (white cards on a white cloth) no pixel is the table's: nothing is dropped."""
+    s = settings
+    framed = [i for i, p in enumerate(pieces) if p.frame is not None]
+    sure = [i for i in framed if pieces[i].confidence >= s.table_sure]
+    if len(framed) < 2 or not sure:
+        return pieces, []
+    f = s.look_scale
+    hsv = small_hsv(image, f)
+    shape = hsv.shape[:2]
+    width = float(np.median([pieces[i].width for i in framed])) * f
+    count = np.zeros(shape, np.uint8)  # how many frames cover each pixel
+    boxes = {}
+    for i in framed:
+        m, (x0, y0) = boxes[i] = frame_box_mask(pieces[i].frame, f, shape)
+        count[y0:y0 + m.shape[0], x0:x0 + m.shape[1]] += m
+    k = max(3, int(2 * s.table_margin * width) | 1)
+    table = cv2.dilate((count > 0).astype(np.uint8),
+                       cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) == 0
+    if np.count_nonzero(table) < 4 * width * width:  # (too little table to learn it from)
+        return pieces, []
+    nb = TABLE_BINS  # (18 hues of 10, 8 saturations and 8 values of 32 each)
+    code = (hsv[..., 0] // (180 // nb[0])).astype(np.uint16) * (nb[1] * nb[2]) \
+        + (hsv[..., 1] >> 5).astype(np.uint16) * nb[2] + (hsv[..., 2] >> 5)  # its bin
+    n_bins = nb[0] * nb[1] * nb[2]
+    h_table = cv2.calcHist([hsv], [0, 1, 2], table.astype(np.uint8), nb,
+                           [0, 180, 0, 256, 0, 256]).ravel().astype(np.float64)
+    h_table /= max(float(h_table.sum()), 1.0)
+    own = {}
+    for i in sure:  # (each sure frame's colours, shrunk off its outline)
+        m, (x0, y0) = boxes[i]
+        m = cv2.erode(m, np.ones((3, 3), np.uint8))
+        own[i] = np.bincount(code[y0:y0 + m.shape[0], x0:x0 + m.shape[1]][m > 0],
+                             minlength=n_bins).astype(np.float64)
+    h_sure = sum(own.values())
+    kept, warnings = [], []
+    for i, p in enumerate(pieces):
+        if p.frame is None:
+            kept.append(p)
+            continue
+        m, (x0, y0) = boxes[i]
+        box = np.s_[y0:y0 + m.shape[0], x0:x0 + m.shape[1]]
+        off = (m > 0) & (count[box] == 1)
+        n_off = int(np.count_nonzero(off))
+        if not m.size or n_off < s.table_exposed * max(int(np.count_nonzero(m)), 1) \
+                or n_off < 4:
+            kept.append(p)
+            continue
+        h_card = h_sure - own.get(i, 0)
+        h_card = h_card / max(float(h_card.sum()), 1.0)
+        eps = 1e-4
+        px = code[box][off]
+        t = h_table[px] + eps
+        c = h_card[px] + eps
+        if float(np.mean(t / (t + c) >= s.table_pixel)) >= s.table_share:
+            warnings.append(f"possibly {_article(p.label)} {p.label} at ({p.center[0]:.0f}, "
+                            f"{p.center[1]:.0f}), not counted: read there ({p.confidence:.2f}) "
+                            f"where the photo shows the bare table; check the table there")
+            continue
+        kept.append(p)
+    return kept, warnings
 
 
 # the face-up cards' paper: bins of hue x saturation x value (grey and white pixels too)
@@ -2595,7 +2688,7 @@ class CardReader:
                     keys: Keypoints | None = None) -> tuple[list[CardPiece], list[str]]:
         """`_read_pieces` within `keeping_rows` (a crop of this image read again takes its
         rows; nothing kept after it, and `second_look`'s reading inside keeps its own)."""
-        with keeping_rows():
+        with keeping_rows(), keeping_small_hsv(image):  # (the look's HSV photo, once)
             return self._read_pieces(image, game, area, within, keys)
 
     def _read_pieces(self, image: np.ndarray, game: str, area=None,
@@ -2731,6 +2824,9 @@ class CardReader:
                 unread: list[np.ndarray] = []
                 if (s.paper_warnings or s.paper_read) and pieces:
                     pieces, unread = self.read_paper(image, pieces)
+                if s.table_share <= 1.0:
+                    pieces, bare = on_bare_table(image, pieces, s)
+                    warnings += bare
                 warnings += unseen_cards(pieces, doubted, under, s,
                                          unread if s.paper_warnings else (), unsure_backs)
                 pieces, rare = unsure_rare(pieces, s)
