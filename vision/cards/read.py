@@ -362,6 +362,10 @@ class ReadSettings:
     #   the two shares sum to about 1 for one card read at two places, 2 for a pile)
     twice_turn: float = 20.0
     twice_shown: float = 1.4  # the sum under which they are one card
+    twice_none: float = 0.1  # and, turned any way, one of them is no card where the look
+    #   covers under this share of its part off the other (0: off). Session 14: fresh e1-1720
+    #   0029's back read again 40 degrees off (0.02 of its part off the back), the one change
+    #   over the committed, edition 2, e1-1720..1723, e1-1510..1514, e1-1725 and e2-1724 sets
     twice_seen: float = 0.3  # decided only where this share of what each shows off the other
     #   lies off the face-up cards read (under a face-up card the look cannot show)
 
@@ -2411,8 +2415,9 @@ class CardReader:
         """`kept` less the backs that are another back read again at a second place: turned
         alike (`twice_turn`, modulo a half turn), their centres within `twice_reach` widths,
         and the backs' look (`masks`) covering too little of what each shows off the other
-        (`shown_off` summing under `twice_shown`). The surer one is kept. (Two readings
-        inside one card-shaped region are `_read_twice`'s.)"""
+        (`shown_off` summing under `twice_shown`). The surer one is kept. Turned any way,
+        one whose part off the other the look covers under `twice_none` is no card there
+        (dropped). (Two readings inside one card-shaped region are `_read_twice`'s.)"""
         s = self.settings
         if not masks or len(kept) < 2:
             return kept
@@ -2426,14 +2431,22 @@ class CardReader:
             for j in order[i + 1:]:
                 q = kept[j]
                 if j in drop or np.hypot(*(p.center - q.center)) >= s.twice_reach * min(
-                        p.width, q.width) or abs((p.angle - q.angle + 90) % 180 - 90) > \
-                        s.twice_turn:
+                        p.width, q.width):
+                    continue
+                alike = abs((p.angle - q.angle + 90) % 180 - 90) <= s.twice_turn
+                if not alike and s.twice_none <= 0.0:
                     continue
                 if faces is None:
                     mask = np.maximum.reduce(masks)
                     faces = _frames_mask([u.frame for u in up], s.look_scale, mask.shape, 1.0)
                 shares = shown_off(mask, p.frame, q.frame, faces, s.look_scale, s.twice_seen)
-                if shares is not None and sum(shares) < s.twice_shown:
+                if shares is None:
+                    continue
+                if min(shares) < s.twice_none:  # one shows no back off the other: no card
+                    drop.add(j if shares[1] <= shares[0] else k)  # there, turned any way
+                    if k in drop:
+                        break
+                elif alike and sum(shares) < s.twice_shown:
                     drop.add(j)
         return [p for k, p in enumerate(kept) if k not in drop]
 
