@@ -673,3 +673,39 @@ def test_settle_faces_turns_a_back_showing_its_face_and_keeps_the_rest():
               CardPiece("marble-red", 0.9, np.zeros(2), None, 0.0, 16.0)]
     got = [p.label for p in settle_faces(image, pieces)]
     assert got == ["card-green", "card-back", "marble-red"]
+
+
+_TWO_LONE_SIDES = [("elephant-1", -40, 0, 180), ("elephant-2", 0, 0, 180),
+                   ("elephant-3", 40, 0, 180),
+                   ("elephant-4", 60, -40, 270), ("elephant-5", 60, 0, 270),
+                   ("lasso", 60, 40, 270)]
+
+
+def test_troeto_zones_two_lone_sides_the_nearer_the_middle_unseated():
+    """North's and east's cards each lie at the middle of the other's (neither has a player
+    opposite): only one is the ring, the one nearer the middle (north, 0 card heights out,
+    against east's 0.78), and which one must not depend on a set's order."""
+    zones, _ = assign_zones(_table(_TWO_LONE_SIDES))
+    assert zones == ["middle"] * 3 + ["east"] * 3
+
+
+def test_troeto_zones_the_same_whatever_the_hash_seed():
+    """`assign_zones` once unseated the lone sides in a set's order, which Python's string
+    hashing changes from run to run (fresh e1-1721 0003 read two zones differently from run
+    to run): the zones of `_TWO_LONE_SIDES` under several hash seeds."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.path.insert(0, 'tests/vision'); "
+            "from test_cards import _table, _TWO_LONE_SIDES; "
+            "from vision.cards.zones import assign_zones; "
+            "print(assign_zones(_table(_TWO_LONE_SIDES))[0])")
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    seen = set()
+    for seed in range(6):
+        env = dict(os.environ, PYTHONHASHSEED=str(seed),
+                   PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        seen.add(subprocess.run([sys.executable, "-c", code], cwd=root, env=env, check=True,
+                                capture_output=True, text=True).stdout.strip())
+    assert len(seen) == 1

@@ -210,16 +210,36 @@ class ReadSettings:
     hop_faces: bool = True  # a card's face (paper, frame colour) judged under its own light
     #                         overrules the classifier's colour or back where it is clear
     design_apart: float = 0.25  # widths between its centre and any card read's
-    weak_up_confidence: float = 0.9  # a weak key point read as a face-up card this surely
-    #   is one, unless its key point or its card's centre lies on a card read already (a
-    #   large card's heat stays low, as a back's does; a card's other corner index or its
-    #   drawing reads as a face-up card, and is on it). Also `read_paper`'s bar (white
-    #   clutter on a real table). Session 13 tried 0.8, not kept: fresh e1-1510..1514
-    #   (150 photos, pieces wrong of 2507) 189 -> 183 on c69a491, 181 -> 174 with
-    #   `far_card` 50 and `count_doubted`, but held-out 1516-1519 (126 of 2123),
-    #   committed and edition 2 read the same (`light_eval`'s other lights: 2 pieces
-    #   better, 4 worse); 0.65 and 0.5 (on c69a491) 201 and 202 (an extra card unseats a
-    #   row: zone errors 8 -> 19)
+    weak_up_confidence: float = 0.9  # a weak key point read as a face-up card this surely is one,
+    #   unless its key point or its card's centre lies on a card read already (a face-up one,
+    #   `up_on_backs`; a large card's heat stays low, as a back's does; a card's other corner index
+    #   or its drawing reads as a face-up card, and is on it). Also `read_paper`'s bar (white
+    #   clutter on a real table). Session 13 tried 0.8, not kept: fresh e1-1510..1514 (150 photos,
+    #   pieces wrong of 2507) 189 -> 183 on c69a491, 181 -> 174 with `far_card` 50 and
+    #   `count_doubted`, but held-out 1516-1519 (126 of 2123), committed and edition 2 read the same
+    #   (`light_eval`'s other lights: 2 pieces better, 4 worse); 0.65 and 0.5 (on c69a491) 201 and
+    #   202 (an extra card unseats a row: zone errors 8 -> 19)
+    up_on_backs: bool = True  # a back read is no card read for that rule: a face-up card
+    #   lies on a face-down one (a pile, a player's row), and no corner or drawing of a back
+    #   reads as a face-up card. Session 14: committed 14 -> 13 pieces wrong (0023's
+    #   elephant-1 on a back), fresh e1-1720..1723 144 -> 140 (120 photos; no new error),
+    #   e1-1510..1514 + e1-1725 and e2-1724 unchanged
+    table_share: float = 0.9  # a Troetofanten reading whose frame shows the bare table
+    #   there where no other card read lies (that share of those pixels, `on_bare_table`) is
+    #   no card: a key point on a cloth's pattern, a pose reaching off a pile onto the table.
+    #   Session 14, offline on the final readings of committed, edition 2 and fresh
+    #   e1-1720..1723, e1-1510..1514, e1-1725, e2-1724 (5933 readings), those at least
+    #   `table_exposed` off the others: 4275 right ones at most 0.82, 181 wrong-label ones at
+    #   most 0.58, 5 of 19 extra ones 0.98-1.0 (the rest 0.0-0.66); 0.9: the gap's middle
+    table_exposed: float = 0.3  # judged where at least this share of its frame lies on no
+    #   other card read (the part off the others must be its own card). 0.1 took 2 extras
+    #   more and, at 0.9, a right card (e1-1721 0020's tootophant-2, a frame 0.19 off its
+    #   pile's others read a little wide: its sliver off them was table, 0.92)
+    table_sure: float = 0.8  # the cards' colours: the frames read this surely
+    table_pixel: float = 0.8  # a pixel is the table's where its colour's density off the
+    #   cards (the photo away from every frame read, `table_margin` widths beyond) is this
+    #   share of its density off plus on the sure cards
+    table_margin: float = 0.15  # x the median width read
     number_doubt: float = 0.8  # a Troetofanten animal whose number takes less than this
     #   share of its kind's probability gets a warning naming the two likeliest numbers
     #   (0.75 until session 8's surer index model: its warnings named 61 % of the wrong
@@ -342,6 +362,10 @@ class ReadSettings:
     #   the two shares sum to about 1 for one card read at two places, 2 for a pile)
     twice_turn: float = 20.0
     twice_shown: float = 1.4  # the sum under which they are one card
+    twice_none: float = 0.1  # and, turned any way, one of them is no card where the look
+    #   covers under this share of its part off the other (0: off). Session 14: fresh e1-1720
+    #   0029's back read again 40 degrees off (0.02 of its part off the back), the one change
+    #   over the committed, edition 2, e1-1720..1723, e1-1510..1514, e1-1725 and e2-1724 sets
     twice_seen: float = 0.3  # decided only where this share of what each shows off the other
     #   lies off the face-up cards read (under a face-up card the look cannot show)
 
@@ -1285,6 +1309,83 @@ def unseen_cards(pieces: list[CardPiece],
         out.append(f"possibly a face-down card at ({c[0]:.0f}, {c[1]:.0f}), not counted: "
                    f"read as a back with only {conf:.2f}; check the table there")
     return out
+
+
+# the table's and the cards' colours (`on_bare_table`): hue x saturation x value bins (hue
+# bins of 10 of OpenCV's 180, saturation and value ones of 32: `code` in it assumes these)
+TABLE_BINS = [18, 8, 8]
+
+
+def on_bare_table(image: np.ndarray, pieces: list[CardPiece], settings: ReadSettings = READ
+                  ) -> tuple[list[CardPiece], list[str]]:
+    """The Troetofanten `pieces` (framed; BGR uint8 `image`) less those whose frame shows
+    the bare table where it lies on no other card read, and a warning for each of those.
+    Colours learnt from the photo (HSV at `look_scale`, `TABLE_BINS`): the table's are the
+    pixels `table_margin` widths or more off every frame read, the cards' those inside the
+    frames read with `table_sure` (less the judged one's own); a pixel is the table's where
+    its colour's table density is `table_pixel` of the two densities' sum. A reading is
+    dropped where its frame's part off every other frame is at least `table_exposed` of it
+    and `table_share` of that part's pixels are the table's. Where the two looks cannot be
+    told apart (white cards on a white cloth) no pixel is the table's: nothing is dropped."""
+    s = settings
+    framed = [i for i, p in enumerate(pieces) if p.frame is not None]
+    sure = [i for i in framed if pieces[i].confidence >= s.table_sure]
+    if len(framed) < 2 or not sure:
+        return pieces, []
+    f = s.look_scale
+    hsv = small_hsv(image, f)
+    shape = hsv.shape[:2]
+    width = float(np.median([pieces[i].width for i in framed])) * f
+    count = np.zeros(shape, np.uint8)  # how many frames cover each pixel
+    boxes = {}
+    for i in framed:
+        m, (x0, y0) = boxes[i] = frame_box_mask(pieces[i].frame, f, shape)
+        count[y0:y0 + m.shape[0], x0:x0 + m.shape[1]] += m
+    k = max(3, int(2 * s.table_margin * width) | 1)
+    table = cv2.dilate((count > 0).astype(np.uint8),
+                       cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) == 0
+    if np.count_nonzero(table) < 4 * width * width:  # (too little table to learn it from)
+        return pieces, []
+    nb = TABLE_BINS  # (18 hues of 10, 8 saturations and 8 values of 32 each)
+    code = (hsv[..., 0] // (180 // nb[0])).astype(np.uint16) * (nb[1] * nb[2]) \
+        + (hsv[..., 1] >> 5).astype(np.uint16) * nb[2] + (hsv[..., 2] >> 5)  # its bin
+    n_bins = nb[0] * nb[1] * nb[2]
+    h_table = cv2.calcHist([hsv], [0, 1, 2], table.astype(np.uint8), nb,
+                           [0, 180, 0, 256, 0, 256]).ravel().astype(np.float64)
+    h_table /= max(float(h_table.sum()), 1.0)
+    own = {}
+    for i in sure:  # (each sure frame's colours, shrunk off its outline)
+        m, (x0, y0) = boxes[i]
+        m = cv2.erode(m, np.ones((3, 3), np.uint8))
+        own[i] = np.bincount(code[y0:y0 + m.shape[0], x0:x0 + m.shape[1]][m > 0],
+                             minlength=n_bins).astype(np.float64)
+    h_sure = sum(own.values())
+    kept, warnings = [], []
+    for i, p in enumerate(pieces):
+        if p.frame is None:
+            kept.append(p)
+            continue
+        m, (x0, y0) = boxes[i]
+        box = np.s_[y0:y0 + m.shape[0], x0:x0 + m.shape[1]]
+        off = (m > 0) & (count[box] == 1)
+        n_off = int(np.count_nonzero(off))
+        if not m.size or n_off < s.table_exposed * max(int(np.count_nonzero(m)), 1) \
+                or n_off < 4:
+            kept.append(p)
+            continue
+        h_card = h_sure - own.get(i, 0)
+        h_card = h_card / max(float(h_card.sum()), 1.0)
+        eps = 1e-4
+        px = code[box][off]
+        t = h_table[px] + eps
+        c = h_card[px] + eps
+        if float(np.mean(t / (t + c) >= s.table_pixel)) >= s.table_share:
+            warnings.append(f"possibly {_article(p.label)} {p.label} at ({p.center[0]:.0f}, "
+                            f"{p.center[1]:.0f}), not counted: read there ({p.confidence:.2f}) "
+                            f"where the photo shows the bare table; check the table there")
+            continue
+        kept.append(p)
+    return kept, warnings
 
 
 # the face-up cards' paper: bins of hue x saturation x value (grey and white pixels too)
@@ -2314,8 +2415,9 @@ class CardReader:
         """`kept` less the backs that are another back read again at a second place: turned
         alike (`twice_turn`, modulo a half turn), their centres within `twice_reach` widths,
         and the backs' look (`masks`) covering too little of what each shows off the other
-        (`shown_off` summing under `twice_shown`). The surer one is kept. (Two readings
-        inside one card-shaped region are `_read_twice`'s.)"""
+        (`shown_off` summing under `twice_shown`). The surer one is kept. Turned any way,
+        one whose part off the other the look covers under `twice_none` is no card there
+        (dropped). (Two readings inside one card-shaped region are `_read_twice`'s.)"""
         s = self.settings
         if not masks or len(kept) < 2:
             return kept
@@ -2329,14 +2431,22 @@ class CardReader:
             for j in order[i + 1:]:
                 q = kept[j]
                 if j in drop or np.hypot(*(p.center - q.center)) >= s.twice_reach * min(
-                        p.width, q.width) or abs((p.angle - q.angle + 90) % 180 - 90) > \
-                        s.twice_turn:
+                        p.width, q.width):
+                    continue
+                alike = abs((p.angle - q.angle + 90) % 180 - 90) <= s.twice_turn
+                if not alike and s.twice_none <= 0.0:
                     continue
                 if faces is None:
                     mask = np.maximum.reduce(masks)
                     faces = _frames_mask([u.frame for u in up], s.look_scale, mask.shape, 1.0)
                 shares = shown_off(mask, p.frame, q.frame, faces, s.look_scale, s.twice_seen)
-                if shares is not None and sum(shares) < s.twice_shown:
+                if shares is None:
+                    continue
+                if min(shares) < s.twice_none:  # one shows no back off the other: no card
+                    drop.add(j if shares[1] <= shares[0] else k)  # there, turned any way
+                    if k in drop:
+                        break
+                elif alike and sum(shares) < s.twice_shown:
                     drop.add(j)
         return [p for k, p in enumerate(kept) if k not in drop]
 
@@ -2591,7 +2701,7 @@ class CardReader:
                     keys: Keypoints | None = None) -> tuple[list[CardPiece], list[str]]:
         """`_read_pieces` within `keeping_rows` (a crop of this image read again takes its
         rows; nothing kept after it, and `second_look`'s reading inside keeps its own)."""
-        with keeping_rows():
+        with keeping_rows(), keeping_small_hsv(image):  # (the look's HSV photo, once)
             return self._read_pieces(image, game, area, within, keys)
 
     def _read_pieces(self, image: np.ndarray, game: str, area=None,
@@ -2696,7 +2806,9 @@ class CardReader:
                 continue  # (a strong key point read again: a face-up card on no card read)
             if n_strong <= r < n_main and (pg[b] < s.back_min_prob if label == "back" else (
                     conf < s.weak_up_confidence or on_a_card_off_row(
-                        kp.xy[i], float(kp.angle[i]), frames[r], pieces, s))):
+                        kp.xy[i], float(kp.angle[i]), frames[r], [
+                            q for q in pieces if q.label != "back" or not s.up_on_backs],
+                        s))):
                 if game == "troetofanten" and label != "back" and \
                         conf >= s.weak_up_confidence and within is None:
                     under.append((label, kp.xy[i].copy(), frames[r]))
@@ -2725,6 +2837,9 @@ class CardReader:
                 unread: list[np.ndarray] = []
                 if (s.paper_warnings or s.paper_read) and pieces:
                     pieces, unread = self.read_paper(image, pieces)
+                if s.table_share <= 1.0:
+                    pieces, bare = on_bare_table(image, pieces, s)
+                    warnings += bare
                 warnings += unseen_cards(pieces, doubted, under, s,
                                          unread if s.paper_warnings else (), unsure_backs)
                 pieces, rare = unsure_rare(pieces, s)

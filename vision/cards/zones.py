@@ -151,17 +151,27 @@ def assign_zones(pieces: list[CardPiece], s: ZoneSettings = ZONES) -> tuple[list
                 outer[name] = float(depth[name][j])
                 seated.add(name)
     ring = set()  # sides whose cards lie in the middle of the sides across them: the ring's
-    for name in list(seated):  # a lone side at the middle of the sides across it: no player
-        if OPPOSITE[name] in seated:
-            continue
-        across = [n for n in seated if n not in (name, OPPOSITE[name])]
-        if not across:
-            continue
+
+    def out_from_middle(name: str) -> float:
+        """How far (card heights) a lone side's outermost card lies out from the middle of
+        the seated sides across it (inf: it has its opposite seated, or none across)."""
+        across = [n for n in SIDES if n in seated and n not in (name, OPPOSITE[name])]
+        if OPPOSITE[name] in seated or not across:
+            return float("inf")
         mids = [float(np.mean([depth[name][i] for i in own_of[n]])) for n in across]
         h = float(np.median(heights[own_of[name]]))
-        if (outer[name] - float(np.mean(mids))) / h < s.centre_gap:
-            seated.discard(name)
-            ring.add(name)
+        return (outer[name] - float(np.mean(mids))) / h
+
+    while seated:  # a lone side at the middle of the sides across it: no player; the one
+        #   nearest the middle first, each time (a side unseated changes the others'
+        #   middles: the order once came from a set's hash order, so a photo's zones
+        #   changed from run to run)
+        gaps = {name: out_from_middle(name) for name in SIDES if name in seated}
+        name = min(gaps, key=lambda n: (gaps[n], SIDES.index(n)))
+        if not gaps[name] < s.centre_gap:
+            break
+        seated.discard(name)
+        ring.add(name)
 
     def gap(i: int, name: str) -> float:
         return (outer[name] - float(depth[name][i])) / heights[i]
