@@ -204,33 +204,6 @@ def with_classifier(reader, classifier):
     return out
 
 
-POSE_SEARCHES = ("search_widths", "search_angles")  # the reader's pose searches
-_UNTAUGHT_POSES: dict[type, type] = {}  # reader class -> its `untaught_poses` subclass
-
-
-def untaught_poses(cls: type) -> type:
-    """A subclass of the reader class `cls` whose pose searches (`POSE_SEARCHES`, where
-    `cls` has them) classify with the untaught model (the taught classifier's `base`)
-    under the calling reader's own settings: a reader copy the reader makes for a look of
-    its own (`far_look`, `second_look`: `ReadSettings.second_width_scales`) searches as
-    the untaught reader's copy does. (Before session 14 the taught copy held the shared
-    reader's bound searches, which searched the first look's width scales there too.)"""
-    sub = _UNTAUGHT_POSES.get(cls)
-    if sub is None:
-        def searching(name):
-            def search(self, *args, **kwargs):
-                clf = self.classifier
-                base = with_classifier(self, getattr(clf, "base", clf))
-                return getattr(super(sub, base), name)(*args, **kwargs)
-            search.__name__ = name
-            return search
-
-        sub = type(f"Taught{cls.__name__}", (cls,),
-                   {n: searching(n) for n in POSE_SEARCHES if hasattr(cls, n)})
-        _UNTAUGHT_POSES[cls] = sub
-    return sub
-
-
 def taught_reader(reader, profile: teach.Profile | None, game: str):
     """The reader whose final classification is re-decided with the profile's card part
     (the width and angle searches, which pick each piece's pose by the model's background
@@ -241,8 +214,9 @@ def taught_reader(reader, profile: teach.Profile | None, game: str):
         return reader
     out = with_classifier(reader, TaughtCardClassifier(reader.classifier, part, game,
                                                        face_fold(reader, game)))
-    out.__class__ = untaught_poses(type(reader))  # the poses stay the untaught reader's
-    #   (the same crops as teaching saw; and faster)
+    for search in ("search_widths", "search_angles"):  # the poses stay the untaught
+        if hasattr(reader, search):  # reader's (the same crops as teaching saw; and faster)
+            setattr(out, search, getattr(reader, search))
     if game == "hop-la-bille" and hasattr(out, "read_pieces"):
         read = out.read_pieces  # (bound to the copy)
         clf = out.classifier

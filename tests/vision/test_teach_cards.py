@@ -1241,37 +1241,6 @@ def test_taught_reader_poses_with_the_untaught_reader(game, search):
 
 
 @pytest.mark.parametrize("game", CARD_GAMES)
-@pytest.mark.parametrize("search", ["search_widths", "search_angles"])
-def test_taught_reader_copies_pose_with_their_own_settings(game, search):
-    """A copy the reader makes of itself for a look of its own (`far_look`,
-    `second_look`: other width scales) searches the poses with the untaught classifier
-    under the copy's settings, as the untaught reader's copy does (the taught copy held
-    the shared reader's bound searches before: its settings, the first look's scales)."""
-    import copy
-
-    from vision.cards.read import READ
-    from vision.teach_cards import taught_reader
-
-    class SettingsReader(FakeReader):
-        settings = READ
-
-        def search_widths(self, *a):
-            return self.classifier, self.settings.width_scales
-
-        def search_angles(self, *a):
-            return self.classifier, self.settings.width_scales
-
-    fake = FakeCards(None, None)
-    reader = SettingsReader(fake)
-    out = taught_reader(reader, _card_part(game, fake), game)
-    look = copy.copy(out)
-    look.settings = replace(READ, width_scales=READ.second_width_scales)
-    assert getattr(look, search)() == (fake, READ.second_width_scales)
-    assert getattr(out, search)() == (fake, READ.width_scales)
-    assert isinstance(out, SettingsReader) and isinstance(look.classifier, TaughtCardClassifier)
-
-
-@pytest.mark.parametrize("game", CARD_GAMES)
 @pytest.mark.parametrize("model_p, taught", [
     (None, True),  # not measured (an older profile): the taught reader
     ((0.2,), True),  # the model misread the taught piece: the taught reader
