@@ -809,6 +809,19 @@ def hidden_share(found, f: float, cover: np.ndarray, hit: np.ndarray, q: np.ndar
         else 1.0
 
 
+def looks_like(sub: np.ndarray, blob: np.ndarray, coarse0: np.ndarray, main0: int,
+               settings: BackLookSettings | None = None, design: bool = True) -> bool:
+    """Whether a region's own colours (`sub`: its box of the photo in HSV at the search
+    scale, `blob` its 0/1 pixels there) match the taught back's (`coarse0`: `_coarse` of
+    the look, `main0` its main bin) at least `min_match`, and, where its whole `design`
+    shows, hold `min_second` of the back's colours other than the main one."""
+    s = settings or BACK_LOOK
+    common = np.minimum(_coarse(_look_hist(sub, blob, s.bins)), coarse0)
+    return not (float(common.sum()) < s.min_match or (
+        design and s.min_second > 0 and float(common.sum() - common.flat[main0])
+        < s.min_second * (1.0 - float(coarse0.flat[main0]))))
+
+
 def covered_back(q: np.ndarray, blob: np.ndarray, origin, w: float, angles, f: float,
                  cover: np.ndarray, hit: np.ndarray, settings: BackLookSettings | None = None
                  ) -> tuple[np.ndarray, float, float] | None:
@@ -831,15 +844,21 @@ def covered_back(q: np.ndarray, blob: np.ndarray, origin, w: float, angles, f: f
     pts = np.column_stack([xs + x0, ys + y0]).astype(np.float64)
     size = np.array([w, aspect * w])
     best, best_share = None, s.covered[1]
+    tried: list[float] = []
     for ang in angles:
+        if any(abs((ang - a + 90.0) % 180.0 - 90.0) < 2.0 for a in tried):
+            continue  # (a turn tried already, or half a turn off it: the same frames)
+        tried.append(ang)
         t = np.deg2rad(ang)
         axes = np.array([[np.cos(t), np.sin(t)], [-np.sin(t), np.cos(t)]])  # u, v
         proj = pts @ axes.T
         lo, hi = proj.min(axis=0), proj.max(axis=0)
         if np.any(hi - lo > s.covered_fit * size):
             continue
-        for cu in (lo[0] + size[0] / 2, hi[0] - size[0] / 2):
-            for cv in (lo[1] + size[1] / 2, hi[1] - size[1] / 2):
+        ends = [[a, b] if abs(b - a) >= 1.0 else [a] for a, b in  # (one where the
+                zip(lo + size / 2, hi - size / 2, strict=True)]  # region spans the card)
+        for cu in ends[0]:
+            for cv in ends[1]:
                 c = cu * axes[0] + cv * axes[1]
                 share = hidden_share((c, ang, w), f, cover, hit, q)
                 if share > best_share:
@@ -953,7 +972,8 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
             if whole_back(short, long_, fill, cards, w, s):
                 found = [(c, np.degrees(np.arctan2(es[1], es[0])), short)]  # nearly square
                 #   and whole (it does not part): one back seen at a slant along its length
-            elif s.covered[0] > 0 and cards >= s.covered[0] and cards < s.merged[0]:
+            elif s.covered[0] > 0 and s.covered[0] <= cards < s.merged[0] and looks_like(
+                    hsv[y0:y0 + bh, x0:x0 + bw], blob, coarse0, main0, s):
                 if cover_mask is None:
                     cover_mask = _frames_mask([p.frame for p in pieces if p.frame is not None],
                                               f, hit.shape, 1.0)
@@ -1001,13 +1021,9 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
         if not found or (s.held and held_backs(q, pieces + out, f, at) >= len(found)):
             continue
         sub = hsv[y0:y0 + bh, x0:x0 + bw]
-        common = np.minimum(_coarse(_look_hist(sub, blob, s.bins)), coarse0)
-        design = on_top or whole_look  # (its whole design shows)
-        if float(common.sum()) < s.min_match or (
-                design and s.min_second > 0 and float(common.sum() - common.flat[main0])
-                < s.min_second * (1.0 - float(coarse0.flat[main0]))):
+        if not looks_like(sub, blob, coarse0, main0, s, on_top or whole_look):
             continue
-        if design and s.own_mix > 0:
+        if (on_top or whole_look) and s.own_mix > 0:  # (its whole design shows)
             mix = look_mix(pixels[2], look) if mix is None else mix
             if unlike_mix(sub, (blob > 0) & (pixels[1][y0:y0 + bh, x0:x0 + bw] > 0), mix, s):
                 continue
