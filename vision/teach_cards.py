@@ -331,6 +331,11 @@ class BackLookSettings:
     #   camera foreshortens the card across: the committed edition-2 scene 0002's back over
     #   a card is 2.17 x as long as wide), its long side up to this x its short side when
     #   it fills this share of its rectangle and holds at most this many backs' looks
+    squat: tuple[float, float] = (1.0, 0.9)  # or, seen at a slant along its length (the
+    #   long side foreshortened: a back nearer a low camera than the cards read beside it
+    #   looks square, fresh e2-1730..1737: long side 1.04-1.14 x the short one, filling
+    #   0.94-0.97, 0.9-1.6 backs' looks), its long side down to this x its short side when
+    #   it fills this share of its rectangle and holds under `merged[0]` backs' looks
     whole_fill: float = 0.75  # a region of a card's shape but of `merged[0]` backs' looks
     #   or more is one back only when it fills this share of its rectangle (else merged:
     #   two backs side by side, turned a little to each other, make a card's shape too)
@@ -401,6 +406,17 @@ class BackLookSettings:
     #   table, it would show whole): else the strip is the back itself, seen flat, and
     #   must show the back's whole design as one shown whole does (`min_second`, `own_mix`:
     #   a one-coloured pen or box edge beside a card is none)
+    covered: tuple[float, float] = (0.2, 0.8)  # a region that is no back shown whole, no
+    #   backs side by side and no strip (a back partly under face-up cards shows a corner,
+    #   an L or a wedge of its look: fresh e2-1730..1737 had 22 such backs missed), of at
+    #   least this many backs' looks (and under `merged[0]`), is a back when a card's frame
+    #   holds it (`covered_back`: its extent at most `covered_fit` x a card's on both axes,
+    #   the frame placed flush with it at either end of each axis, turned as its rectangle
+    #   or as the nearest card read) whose part off the region lies under the cards read
+    #   (or shows the look: `hidden_share`) at least this much; its visible part must show
+    #   the back's design (`min_second`, `own_mix`: without them, the grey drawings of
+    #   face-up cards on four photos of e2-1731..1737 made backs; 0: off)
+    covered_fit: float = 1.05  # (see `covered`)
     key_inside: float = 0.9  # a back found whole (or split from a merged region) must not
     #   cover the key point (the corner index, which shows) of a face-up card read: none
     #   inside its frame shrunk to this (1: not checked)
@@ -704,19 +720,23 @@ def unlike_mix(hsv: np.ndarray, mask: np.ndarray, mix: np.ndarray,
 
 
 def whole_back(short: float, long_: float, fill: float, cards: float, width: float,
-               settings: BackLookSettings | None = None) -> bool:
+               settings: BackLookSettings | None = None, squat: bool = True) -> bool:
     """Whether a region of the taught back's look is one back shown whole: its minimum-area
     rectangle (`short`, `long_` px) has a card's `size` (x the `width` of the cards near
     it) and `shape` (or, filled and about one back's look, the longer `stretched` shape of
-    a back seen at a slant), the region fills `fill` of it, and unless it holds under `merged[0]`
+    a back seen at a slant; or, with `squat`, the `squat` shape, nearly square, filled and
+    under `merged[0]` backs' looks: seen at a slant along its length), the region fills
+    `fill` of it, and unless it holds under `merged[0]`
     backs' looks (`cards`), it fills `whole_fill` of it (two backs lying end to end, turned
     a little or shifted across, make a card-shaped rectangle that they fill poorly)."""
     s = settings or BACK_LOOK
     ratio = long_ / max(short, 1.0)
     longest, filled, most = s.stretched
+    least, squat_fill = s.squat
     return (s.size[0] * width <= short <= s.size[1] * width and fill >= s.fill
-            and s.shape[0] <= ratio and (ratio <= s.shape[1] or (
-                ratio <= longest and fill >= filled and cards <= most))
+            and (s.shape[0] <= ratio or (squat and least <= ratio and fill >= squat_fill
+                                          and cards < s.merged[0]))
+            and (ratio <= s.shape[1] or (ratio <= longest and fill >= filled and cards <= most))
             and (cards < s.merged[0] or fill >= s.whole_fill))
 
 
@@ -787,6 +807,63 @@ def hidden_share(found, f: float, cover: np.ndarray, hit: np.ndarray, q: np.ndar
     n = int(np.count_nonzero(off))
     return float(np.count_nonzero(off & ((cover[box] > 0) | (hit[box] > 0)))) / n if n \
         else 1.0
+
+
+def looks_like(sub: np.ndarray, blob: np.ndarray, coarse0: np.ndarray, main0: int,
+               settings: BackLookSettings | None = None, design: bool = True) -> bool:
+    """Whether a region's own colours (`sub`: its box of the photo in HSV at the search
+    scale, `blob` its 0/1 pixels there) match the taught back's (`coarse0`: `_coarse` of
+    the look, `main0` its main bin) at least `min_match`, and, where its whole `design`
+    shows, hold `min_second` of the back's colours other than the main one."""
+    s = settings or BACK_LOOK
+    common = np.minimum(_coarse(_look_hist(sub, blob, s.bins)), coarse0)
+    return not (float(common.sum()) < s.min_match or (
+        design and s.min_second > 0 and float(common.sum() - common.flat[main0])
+        < s.min_second * (1.0 - float(coarse0.flat[main0]))))
+
+
+def covered_back(q: np.ndarray, blob: np.ndarray, origin, w: float, angles, f: float,
+                 cover: np.ndarray, hit: np.ndarray, settings: BackLookSettings | None = None
+                 ) -> tuple[np.ndarray, float, float] | None:
+    """A back partly under face-up cards, from the region of its look that shows (`q`: its
+    outline at scale `f`; `blob`: its uint8 0/1 pixels over its bounding box from
+    `origin` (x0, y0)): (centre at scale `f`, angle of its u axis in degrees, width `w`)
+    of the card frame that holds the region (extent at most `covered_fit` x the card's
+    width and height, turned by one of `angles`, flush with the region at either end of
+    each axis) and whose part off the region lies under the cards read (`cover`, uint8 at
+    scale `f`) or shows the look (`hit`) the most, at least `covered[1]`; None when no
+    frame holds it so. (A region on a card read may be a back on it: not asked.)"""
+    from vision.cards.geometry import SPECS
+
+    s = settings or BACK_LOOK
+    aspect = SPECS["troetofanten"].aspect
+    ys, xs = np.nonzero(blob)
+    if not len(xs):
+        return None
+    x0, y0 = origin
+    pts = np.column_stack([xs + x0, ys + y0]).astype(np.float64)
+    size = np.array([w, aspect * w])
+    best, best_share = None, s.covered[1]
+    tried: list[float] = []
+    for ang in angles:
+        if any(abs((ang - a + 90.0) % 180.0 - 90.0) < 2.0 for a in tried):
+            continue  # (a turn tried already, or half a turn off it: the same frames)
+        tried.append(ang)
+        t = np.deg2rad(ang)
+        axes = np.array([[np.cos(t), np.sin(t)], [-np.sin(t), np.cos(t)]])  # u, v
+        proj = pts @ axes.T
+        lo, hi = proj.min(axis=0), proj.max(axis=0)
+        if np.any(hi - lo > s.covered_fit * size):
+            continue
+        ends = [[a, b] if abs(b - a) >= 1.0 else [a] for a, b in  # (one where the
+                zip(lo + size / 2, hi - size / 2, strict=True)]  # region spans the card)
+        for cu in ends[0]:
+            for cv in ends[1]:
+                c = cu * axes[0] + cv * axes[1]
+                share = hidden_share((c, ang, w), f, cover, hit, q)
+                if share > best_share:
+                    best, best_share = (c, float(ang), w), share
+    return best
 
 
 def _median(values: np.ndarray) -> float:
@@ -862,7 +939,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
         found = []  # (centre, angle, width) at scale f
         on_top = True  # the backs found show whole (not a strip under another card)
         whole_look = False  # a strip that is the back itself, seen flat
-        if whole_back(short, long_, fill, cards, w, s):
+        if whole_back(short, long_, fill, cards, w, s, squat=False):
             found = [(c, np.degrees(np.arctan2(es[1], es[0])), short)]
         elif s.merged[0] <= cards <= s.merged[1] and fill >= s.merged_fill \
                 and short >= s.size[0] * w:
@@ -879,17 +956,38 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
             found = [(k, np.degrees(np.arctan2(u[1], u[0])), w) for k in ctr]
         elif not (s.strip[0] * w <= short <= s.strip[1] * w and fill >= s.strip_fill
                   and s.strip_long[0] * w <= long_ <= s.strip_long[1] * w):
-            if whole and s.part_close > 0 and s.look_area is not None:  # cards the
-                #   closing joined across a gap narrower than it: closed less, its parts
-                #   again
+            parts = []  # (closed less: a whole back and the strip of the next one under a
+            #              card, joined across a gap narrower than `close`)
+            if whole and s.part_close > 0 and s.look_area is not None:
                 k = max(3, int(round(s.part_close * w)) | 1)
                 raw = pixels[1][y0:y0 + bh, x0:x0 + bw] & (blob * 255)
                 raw = cv2.morphologyEx(raw, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
                 parts, _ = cv2.findContours(raw, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE,
                                             offset=(x0, y0))
-                if len(parts) > 1:
+            if sum(cv2.contourArea(p) >= least for p in parts) > 1:  # its parts again
+                #   (two of them at least as large as a strip: crumbs of one back's look
+                #   part off too, 0.05 of a width squared and under on e2-1730..1737)
+                queue += [(p, False) for p in parts]
+                continue
+            if whole_back(short, long_, fill, cards, w, s):
+                found = [(c, np.degrees(np.arctan2(es[1], es[0])), short)]  # nearly square
+                #   and whole (it does not part): one back seen at a slant along its length
+            elif s.covered[0] > 0 and s.covered[0] <= cards < s.merged[0] and looks_like(
+                    hsv[y0:y0 + bh, x0:x0 + bw], blob, coarse0, main0, s):
+                if cover_mask is None:
+                    cover_mask = _frames_mask([p.frame for p in pieces if p.frame is not None],
+                                              f, hit.shape, 1.0)
+                turns = [np.degrees(np.arctan2(es[1], es[0]))]
+                turns += [turns[0] + 90.0, pieces[int(near[0])].angle,
+                          pieces[int(near[0])].angle + 90.0]
+                back = covered_back(q, blob, (x0, y0), w, turns, f, cover_mask, hit, s)
+                if back is not None:  # (its visible part must show the back's design:
+                    #                       `min_second`, `own_mix`)
+                    found, on_top, whole_look = [back], False, True
+            if not found:
+                if len(parts) > 1:  # (its parts again, as before: one may be a strip)
                     queue += [(p, False) for p in parts]
-            continue
+                continue
         else:  # a strip: the card lies under its neighbour, across the strip towards it
             on_top = False
             nrm = np.array([-el[1], el[0]]) / max(long_, 1e-9)
@@ -923,13 +1021,9 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
         if not found or (s.held and held_backs(q, pieces + out, f, at) >= len(found)):
             continue
         sub = hsv[y0:y0 + bh, x0:x0 + bw]
-        common = np.minimum(_coarse(_look_hist(sub, blob, s.bins)), coarse0)
-        design = on_top or whole_look  # (its whole design shows)
-        if float(common.sum()) < s.min_match or (
-                design and s.min_second > 0 and float(common.sum() - common.flat[main0])
-                < s.min_second * (1.0 - float(coarse0.flat[main0]))):
+        if not looks_like(sub, blob, coarse0, main0, s, on_top or whole_look):
             continue
-        if design and s.own_mix > 0:
+        if (on_top or whole_look) and s.own_mix > 0:  # (its whole design shows)
             mix = look_mix(pixels[2], look) if mix is None else mix
             if unlike_mix(sub, (blob > 0) & (pixels[1][y0:y0 + bh, x0:x0 + bw] > 0), mix, s):
                 continue

@@ -481,11 +481,14 @@ def test_look_backs_asks_a_strip_seen_flat_for_the_whole_design(ring, checked, f
         assert np.hypot(*(out[0].center - (400, 300))) < 0.15 * CARD_W
 
 
-@pytest.mark.parametrize("part_close, found", [
-    (None, 2),  # closed less, the region parts: the whole back, and the back under the card
-    (0.0, 0),  # not parted: one square region, no back, no two and no strip
+@pytest.mark.parametrize("part_close, squat, found", [
+    (None, True, 2),  # closed less, the region parts: the whole back, and the back under
+    #                   the card (before the nearly square region is asked to be one back)
+    (0.0, False, 0),  # not parted: one square region, no back, no two and no strip
+    (0.0, True, 1),  # not parted, nearly square and filled: one back seen at a slant
+    #                  along its length (`squat`): why a region parts first
 ])
-def test_look_backs_parts_a_back_and_a_strip_the_closing_joined(part_close, found):
+def test_look_backs_parts_a_back_and_a_strip_the_closing_joined(part_close, squat, found):
     """A whole back lies 10 px above the strip of another back under a face-up card (all
     three lying across: long side along x): the look's closing (0.3 widths) joins the back
     and the strip into one square region."""
@@ -510,9 +513,10 @@ def test_look_backs_parts_a_back_and_a_strip_the_closing_joined(part_close, foun
     pieces += _face_up(image, [(150, 150), (650, 480)])
     s = replace(BACK_LOOK, look_area=1.0)  # (as if measured: parted only then)
     s = s if part_close is None else replace(s, part_close=part_close)
+    s = s if squat else replace(s, squat=(s.shape[0], 1.0))
     out = look_backs(image, pieces, _taught_look(), s)
     assert len(out) == found, [np.round(p.center) for p in out]
-    for want in [(400, 200), (400, 270)][:found]:
+    for want in [(400, 200), (400, 270)][:found if part_close is None else 0]:
         assert min(np.hypot(*(p.center - want)) for p in out) < 0.25 * CARD_W
 
 
@@ -870,12 +874,58 @@ def test_merged_axis_turns_the_backs_of_a_row(short, long_, n, width, along_long
     (52, 113, 0.7, 1.07, False),  # as long, filled poorly: no card's shape
     (52, 113, 0.87, 1.4, False),  # as long, more than a back's look
     (45, 113, 0.95, 1.0, False),  # 2.5 x: beyond a slant
+    (62, 66, 0.95, 1.0, True),  # nearly square, filled, one back's look: seen at a slant
+    #   along its length (`squat`; fresh e2-1730 scene 0003: 1.14 x, filling 0.94)
+    (62, 66, 0.85, 1.0, False),  # as square, filled less: no card's shape
+    (62, 66, 0.95, 1.7, False),  # as square and filled, over one back's look: merged
+    (62, 60, 0.95, 1.0, True),  # a square: the same as its sides swapped
 ])
 def test_whole_back_asks_a_large_region_to_fill_its_rectangle(short, long_, fill, cards,
                                                               whole):
     from vision.teach_cards import whole_back
 
+    short, long_ = min(short, long_), max(short, long_)  # (as `rect_sides` gives them)
     assert whole_back(short, long_, fill, cards, float(CARD_W)) == whole
+    if long_ < 1.15 * short:  # nearly square: a back only with `squat`
+        assert not whole_back(short, long_, fill, cards, float(CARD_W), squat=False)
+
+
+@pytest.mark.parametrize("covered, found", [
+    ((0.2, 0.8), True),  # its top-left quarter shows, the rest lies under two cards read
+    ((0.0, 0.8), False),  # not looked for: a corner of the look is no back, no strip
+    ((0.2, 1.01), False),  # no frame hides more than all of it: none
+])
+def test_look_backs_finds_a_back_under_cards_by_its_corner(covered, found):
+    """A back (upright at (400, 300)) under two face-up cards read, one over its right half
+    and one over its bottom half: only its top-left quarter shows (half a width across, as
+    long as 0.77 widths: no card's shape and no strip). A card's frame holds it, and the
+    rest of the frame lies under the cards read: the back is there."""
+    from vision.teach_cards import BACK_LOOK, look_backs
+
+    image = np.full((600, 800, 3), (120, 140, 150), np.uint8)
+    h = CARD_W * 91 / 59
+    _card(image, (400, 300), BACK_NAVY, BACK_RING)
+    pieces = _face_up(image, [(400 + CARD_W / 2, 300 - 1), (400 - 1, 300 + h / 2),
+                              (150, 480), (650, 480)])
+    out = look_backs(image, pieces, _taught_look(), replace(BACK_LOOK, covered=covered))
+    assert [p.label for p in out] == (["back"] if found else [])
+    if found:
+        assert np.hypot(*(out[0].center - (400, 300))) < 0.15 * CARD_W
+
+
+def test_look_backs_finds_no_covered_back_on_bare_table():
+    """The same quarter of the back's look alone on the table (nothing covers the rest of
+    a card's frame there): no back (a square patch of the back's colours)."""
+    from vision.teach_cards import look_backs
+
+    image = np.full((600, 800, 3), (120, 140, 150), np.uint8)
+    _card(image, (400, 300), BACK_NAVY, BACK_RING)
+    h = CARD_W * 91 / 59
+    image[300:, :] = (120, 140, 150)  # the bottom half and the right half: bare table
+    image[:, 400:] = (120, 140, 150)
+    del h
+    pieces = _face_up(image, [(150, 480), (650, 480), (150, 150)])
+    assert look_backs(image, pieces, _taught_look()) == []
 
 
 def _bordered_back(image, centre, w=CARD_W):
