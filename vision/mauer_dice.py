@@ -126,6 +126,30 @@ class BoardDiceSettings:
     pair_reach: float = 2.5  # looked for this far (die sides) around the candidates and the
     # dice read only (a die touching another lies beside it)
     warn_unread: bool = True  # warn about candidates that look like dice but were not read
+    # A die seen (`die_seen`) but read by none of the above: the 1-6 layouts blurred by the
+    # photo's blur, measured on the board (`board_blur`), matched to the photo (`blur_read`).
+    blur_read: bool = True
+    blur_motion_ratio: float = 0.3  # the board's gradient tensor, weakest / strongest axis,
+    # below this: motion blur along the weakest axis (committed + fresh 1710/1711 + edition
+    # 2, 100 photos: motion 7-9 px 0.15-0.42, motion 3-5 px 0.55-0.74, sharp and defocused
+    # 0.41-0.95; so only long streaks are told, by angle within 8 degrees of the truth)
+    blur_round_ratio: float = 0.5  # ... at least this: no streak (sharp, defocus, short
+    # motion), Gaussians tried; between the two the board cannot say (motion 7-9 px 0.36-0.42
+    # and defocus 0.41-0.46 there) and no die is read under it
+    blur_strong_share: float = 0.2  # the tensor sums the strongest gradients only (noise out)
+    blur_sigmas: tuple[float, ...] = (0.8, 1.2, 1.6, 2.0)  # Gaussian blurs tried without motion
+    blur_lengths: tuple[int, ...] = (3, 4, 5, 6, 7, 8, 9, 10)  # streak px tried with motion
+    blur_yaw_step: int = 10  # degrees; turns 0-170 (a 2, 3 or 6 is not a quarter turn alike)
+    blur_reach: float = 0.5  # die sides: the face's centre looked for this far from the blob's
+    blur_pip_r: float = 0.2  # pip radius, half sides (pieces: 0.1 of the side)
+    blur_pip_at: float = 0.5  # pip offsets from the centre, half sides
+    blur_min_ncc: float = 0.45  # masked correlation of the best layout at least
+    blur_min_margin: float = 0.1  # ... and this far above every other value's best (with the
+    # TRUE blur on 70 blurred dice of committed / 1710 / 1711 / edition 2 the wrong reads
+    # reached 0.61 but then with margins under 0.04, or margins to 0.30 under 0.42)
+    blur_confusable: float = 0.85  # refused where the winner's blurred template correlates
+    # this well with another value's at the same turn (a streak along a 6's columns makes it
+    # a 4's)
     known_shape: bool = True  # a face's foreshortening must be the table's at the die
     known_up: bool = True  # side faces told by the vertical's direction at the die (from the
     # board's camera model) instead of by the crop's own centre
@@ -713,6 +737,213 @@ def die_seen(L: np.ndarray, centre, side: float, s: BoardDiceSettings = SETTINGS
     return face - table >= s.seen_light_step or len(marks) >= 2
 
 
+@dataclass(frozen=True)
+class BoardBlur:
+    """The photo's blur as the located board shows it (`board_blur`): `ratio` = weakest /
+    strongest axis of the tensor of the board's strongest gradients (0-1; a streak along one
+    direction weakens the gradients along it); `angle` = that weakest axis (degrees, image x
+    right, y down, 0-180)."""
+
+    ratio: float
+    angle: float
+
+    def motion(self, s: BoardDiceSettings = SETTINGS) -> bool:
+        """Whether the board shows a streak (motion blur) along `angle`."""
+        return self.ratio < s.blur_motion_ratio
+
+    def known(self, s: BoardDiceSettings = SETTINGS) -> bool:
+        """Whether the board tells streak from round blur (not in the band between)."""
+        return self.motion(s) or self.ratio >= s.blur_round_ratio
+
+
+def board_blur(L: np.ndarray, corners: np.ndarray, s: BoardDiceSettings = SETTINGS
+               ) -> BoardBlur | None:
+    """The blur the board shows: the 2x2 tensor sum of g g^T over the `blur_strong_share`
+    strongest Sobel gradients g inside the board's outline (`corners`, (4, 2) image px,
+    shrunk by 7 px: the board's own edge against the table left out) in `L` (uint8 or
+    float32 (H, W) lightness of the whole photo). The board's printed fields, lines and
+    walls run every way, so a sharp or defocused photo gives a round tensor and a streak a
+    flat one. None where the board leaves fewer than 200 px inside the photo."""
+    h, w = L.shape[:2]
+    x0, y0 = (max(0, int(np.floor(v))) for v in corners.min(axis=0))
+    x1, y1 = min(w, int(np.ceil(corners[:, 0].max())) + 1), min(h, int(np.ceil(
+        corners[:, 1].max())) + 1)
+    if x1 - x0 < 16 or y1 - y0 < 16:
+        return None
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(corners - (x0, y0)).astype(np.int32), 1)
+    mask = cv2.erode(mask, np.ones((15, 15), np.uint8))
+    inside = mask > 0
+    if inside.sum() < 200:
+        return None
+    win = np.asarray(L[y0:y1, x0:x1], np.float32)
+    gx = cv2.Sobel(win, cv2.CV_32F, 1, 0, ksize=3)[inside]
+    gy = cv2.Sobel(win, cv2.CV_32F, 0, 1, ksize=3)[inside]
+    mag = gx * gx + gy * gy
+    strong = mag >= np.quantile(mag, 1.0 - s.blur_strong_share)
+    gx, gy = gx[strong].astype(np.float64), gy[strong].astype(np.float64)
+    t = np.array([[gx @ gx, gx @ gy], [gx @ gy, gy @ gy]])
+    ev, vec = np.linalg.eigh(t)
+    if ev[1] <= 0:
+        return None
+    return BoardBlur(float(max(ev[0], 0.0) / ev[1]),
+                     float(np.degrees(np.arctan2(vec[1, 0], vec[0, 0])) % 180.0))
+
+
+def blur_kernels(blur: BoardBlur, s: BoardDiceSettings = SETTINGS) -> list[np.ndarray]:
+    """The point spread functions a die may have been blurred by (float32 2-D kernels, each
+    summing to 1): a streak of each of `blur_lengths` px along the board's `angle` where the
+    board shows motion, else Gaussians of `blur_sigmas` (never a streak: a streak fitted to a
+    defocused die reads its pips as other layouts); none where the board cannot tell."""
+    if not blur.known(s):
+        return []
+    if not blur.motion(s):
+        out = []
+        for sg in s.blur_sigmas:
+            g = cv2.getGaussianKernel(2 * int(np.ceil(3 * sg)) + 1, sg, cv2.CV_32F)
+            out.append(g @ g.T)
+        return out
+    out = []
+    for n in s.blur_lengths:
+        k = np.zeros((n, n), np.float32)
+        k[n // 2, :] = 1.0
+        # (getRotationMatrix2D turns counter-clockwise on screen: the image angle negated)
+        k = cv2.warpAffine(k, cv2.getRotationMatrix2D((n / 2 - 0.5, n / 2 - 0.5),
+                                                      -blur.angle, 1.0), (n, n))
+        out.append(k / max(float(k.sum()), 1e-6))
+    return out
+
+
+def _blur_layouts() -> dict[int, list[int]]:
+    """Per die value, its pips' indices in the 3 x 3 spot grid (row * 3 + column)."""
+    from vision.dice import LAYOUTS  # pips (x, y) at -0.5, 0, 0.5 of the half side
+
+    return {v: [(int(round(y * 2)) + 1) * 3 + int(round(x * 2)) + 1 for x, y in pips]
+            for v, pips in LAYOUTS.items()}
+
+
+_BLUR_LAYOUTS = _blur_layouts()
+
+
+def _pip_spots(m: np.ndarray, half: int, s: BoardDiceSettings) -> np.ndarray:
+    """(9, T, T) float32, T = 2 half + 1: a unit dark pip at each 3 x 3 spot of a face whose
+    map (half sides -> px) is `m`, centred, drawn 4 x finer and averaged down."""
+    ss = 4
+    t = 2 * half + 1
+    ring = np.c_[np.cos(np.linspace(0, 2 * np.pi, 32, endpoint=False)),
+                 np.sin(np.linspace(0, 2 * np.pi, 32, endpoint=False))] * s.blur_pip_r
+    edge = ring @ m.T
+    out = np.zeros((9, t, t), np.float32)
+    for r in range(3):
+        for c in range(3):
+            big = np.zeros((t * ss, t * ss), np.float32)
+            at = half + 0.5 + m @ ((c - 1) * s.blur_pip_at, (r - 1) * s.blur_pip_at)
+            poly = np.round((at + edge) * ss * 16).astype(np.int32)
+            cv2.fillPoly(big, [poly], 1.0, cv2.LINE_AA, 4)
+            out[r * 3 + c] = cv2.resize(big, (t, t), interpolation=cv2.INTER_AREA)
+    return out
+
+
+def _masked_corr(a: np.ndarray, b: np.ndarray, mask: np.ndarray) -> float:
+    """Pearson correlation of two equal float32 images over mask > 0."""
+    x, y = a[mask > 0].astype(np.float64), b[mask > 0].astype(np.float64)
+    x, y = x - x.mean(), y - y.mean()
+    d = float(np.sqrt((x @ x) * (y @ y)))
+    return float(x @ y) / d if d > 0 else 1.0
+
+
+def _turned(a: np.ndarray, yaw: float) -> np.ndarray:
+    """The face map `a` (half sides -> px) of a face turned by `yaw` degrees on it."""
+    th = np.radians(yaw)
+    return a @ np.array([[np.cos(th), -np.sin(th)], [np.sin(th), np.cos(th)]])
+
+
+_SQUARE = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float)
+
+
+def _square(m: np.ndarray, half: int, grow: float, fine: int = 1) -> np.ndarray:
+    """(T, T) float32, T = 2 half + 1: 1 inside the face square of map `m` grown `grow`
+    times, centred; drawn `fine` x finer and averaged down (edges partly covered)."""
+    t = 2 * half + 1
+    big = np.zeros((t * fine, t * fine), np.float32)
+    pts = np.round((half + 0.5 + grow * _SQUARE @ m.T) * fine * 16).astype(np.int32)
+    cv2.fillConvexPoly(big, pts, 1.0, cv2.LINE_AA if fine > 1 else 8, 4)
+    return cv2.resize(big, (t, t), interpolation=cv2.INTER_AREA) if fine > 1 else big
+
+
+def blur_read(L: np.ndarray, centre, a: np.ndarray, kernels: list[np.ndarray],
+              s: BoardDiceSettings = SETTINGS) -> tuple[int, float, tuple[float, float]] | None:
+    """A blurred die's value read under the blur the board shows (`kernels`, `blur_kernels`),
+    in `L` ((H, W) uint8 or float32 lightness, photo px), the face being the square of
+    known shape `a` (2x2, half sides -> px: the table's foreshortening at the die). First the
+    face: a light square turned 0-80 degrees, blurred by each kernel, matched by masked
+    normalised correlation within `blur_reach` die sides of `centre` (the square's outline
+    fixes where the face lies and how it is turned, so the pips below cannot slide onto the
+    face's shaded edges); then the 1-6 pip layouts at that face (a pixel round its centre,
+    its turn or a quarter turn on, 10 degrees either side), each blurred by each kernel, by
+    masked correlation over the face. Kept where the best layout's correlation is at least
+    `blur_min_ncc`, at least `blur_min_margin` above every other value's best, and its
+    blurred template not `blur_confusable` with another value's under the same turn and
+    blur. (value, correlation, face centre (x, y) px) or None."""
+    side = 2.0 * float(np.sqrt(abs(np.linalg.det(a))))
+    half = int(np.ceil(1.5 * np.abs(a).sum(axis=1).max())) + 4
+    reach = s.blur_reach * side
+    h, w = L.shape[:2]
+    x0, y0 = int(centre[0] - reach - half), int(centre[1] - reach - half)
+    x1, y1 = int(centre[0] + reach + half + 1), int(centre[1] + reach + half + 1)
+    if x0 < 0 or y0 < 0 or x1 > w or y1 > h or side < 4:
+        return None
+    win = np.ascontiguousarray(L[y0:y1, x0:x1], np.float32)
+    face = None  # (ncc, (col, row) in the match map, yaw)
+    for yaw in range(0, 90, s.blur_yaw_step):
+        m = _turned(a, yaw)
+        sq = _square(m, half, 1.0, 4)
+        mask = (_square(m, half, 1.5) > 0).astype(np.uint8)
+        for k in kernels:
+            r = cv2.matchTemplate(win, cv2.filter2D(sq, -1, k, borderType=cv2.BORDER_CONSTANT),
+                                  cv2.TM_CCOEFF_NORMED, mask=mask)
+            r = np.nan_to_num(r, nan=-1.0, posinf=-1.0, neginf=-1.0)
+            j = np.unravel_index(int(np.argmax(r)), r.shape)
+            if face is None or r[j] > face[0]:
+                face = (float(r[j]), (int(j[1]), int(j[0])), yaw)
+    if face is None:
+        return None
+    _, (fc, fr), fyaw = face
+    sub = win[max(0, fr - 1):fr + 2 + 2 * half, max(0, fc - 1):fc + 2 + 2 * half]
+    best: dict[int, tuple] = {}  # value -> (ncc, (x, y), yaw, kernel index)
+    for yaw in sorted({(fyaw + q + d) % 180 for q in (0, 90) for d in (-10, 0, 10)}):
+        m = _turned(a, yaw)
+        spots = _pip_spots(m, half, s)
+        mask = (_square(m, half, 1.0) > 0).astype(np.uint8)
+        for ki, k in enumerate(kernels):
+            blurred = np.array([cv2.filter2D(sp, -1, k, borderType=cv2.BORDER_CONSTANT)
+                                for sp in spots])
+            for v, idx in _BLUR_LAYOUTS.items():
+                r = cv2.matchTemplate(sub, -blurred[idx].sum(axis=0), cv2.TM_CCOEFF_NORMED,
+                                      mask=mask)
+                r = np.nan_to_num(r, nan=-1.0, posinf=-1.0, neginf=-1.0)
+                j = np.unravel_index(int(np.argmax(r)), r.shape)
+                if v not in best or r[j] > best[v][0]:
+                    at = (x0 + max(0, fc - 1) + j[1] + half, y0 + max(0, fr - 1) + j[0] + half)
+                    best[v] = (float(r[j]), at, yaw, ki)
+    if len(best) < 2:
+        return None
+    v = max(best, key=lambda u: best[u][0])
+    ncc, at, yaw, ki = best[v]
+    if ncc < s.blur_min_ncc or ncc - max(b[0] for u, b in best.items() if u != v) < \
+            s.blur_min_margin:
+        return None
+    m = _turned(a, yaw)
+    spots = np.array([cv2.filter2D(sp, -1, kernels[ki], borderType=cv2.BORDER_CONSTANT)
+                      for sp in _pip_spots(m, half, s)])
+    mask = _square(m, half, 1.0)
+    mine = spots[_BLUR_LAYOUTS[v]].sum(axis=0)
+    if any(_masked_corr(mine, spots[idx].sum(axis=0), mask) >= s.blur_confusable
+           for u, idx in _BLUR_LAYOUTS.items() if u != v):
+        return None
+    return v, ncc, (float(at[0]), float(at[1]))
+
+
 def _lone_dot_read(L: np.ndarray, Lf: np.ndarray, at, a: np.ndarray, side: float,
                    s: BoardDiceSettings) -> tuple[int, float, np.ndarray] | None:
     """A lone dot at `at` (crop px) of an unread die: `dot_read` centred `lone_dot_read` face
@@ -812,6 +1043,23 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
                 if all(np.hypot(c[0] - e[0], c[1] - e[1]) > 0.5 * p for e in tried):
                     yield c, p, "pair"
 
+    made: dict = {}  # the photo's lightness and the board's blur, made once when first asked
+
+    def blurred(c, jac, die_px):  # a die seen but not read: its layout under the board's blur
+        if "kernels" not in made:
+            made["L"] = lightness if lightness is not None else cv2.cvtColor(
+                image_bgr, cv2.COLOR_BGR2LAB)[..., 0]
+            blur = board_blur(made["L"], view.corners, s)
+            made["kernels"] = blur_kernels(blur, s) if blur is not None else []
+        if not made["kernels"]:
+            return None
+        got = blur_read(made["L"], c, jac * (s.die_mm / 2), made["kernels"], s)
+        if got is None or any(np.hypot(got[2][0] - e.center[0], got[2][1] - e.center[1])
+                              < 0.8 * die_px for e in found):
+            return None
+        return Die(got[0], round(min(0.9, got[1]), 3),
+                   (round(got[2][0], 1), round(got[2][1], 1)))
+
     for c, die_px, kind in more():
         is_lone = kind == "lone"
         jac = local_affine(view.H, c)  # (once per candidate)
@@ -866,9 +1114,15 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
                        for e in found):
                     found.append(Die(v, round(min(0.9, gap), 3),
                                      (round(float(at[0]), 1), round(float(at[1]), 1))))
-        if s.warn_unread and unread_here and kind == "blob" and len(found) == n_found and \
-                die_seen(crop_L, (c - (x0, y0)) * f, die_px * f, s):
-            unread.append((c, die_px))
+        if (s.warn_unread or s.blur_read) and unread_here and kind == "blob" and \
+                len(found) == n_found and die_seen(crop_L, (c - (x0, y0)) * f, die_px * f, s):
+            got = blurred(c, jac, die_px) if s.blur_read else None
+            if got is not None:
+                found.append(got)
+                warnings.append(f"the die at ({got.center[0]:.0f}, {got.center[1]:.0f}) was "
+                                f"read as {got.value} from its blurred pips: check it")
+            elif s.warn_unread:
+                unread.append((c, die_px))
     poly = view.corners.astype(np.float32).reshape(-1, 1, 2)
     seen = []
     for c, die_px in unread:
