@@ -137,7 +137,8 @@ class BoardDiceSettings:
     # motion), Gaussians tried; between the two the board cannot say (motion 7-9 px 0.36-0.42
     # and defocus 0.41-0.46 there) and no die is read under it
     blur_strong_share: float = 0.2  # the tensor sums the strongest gradients only (noise out)
-    blur_sigmas: tuple[float, ...] = (0.8, 1.2, 1.6, 2.0)  # Gaussian blurs tried without motion
+    blur_reblur: float = 2.0  # px: the board blurred again by this Gaussian; how much its
+    # strongest gradients drop says how blurred it was (`BoardBlur.sigma`)
     blur_lengths: tuple[int, ...] = (3, 4, 5, 6, 7, 8, 9, 10)  # streak px tried with motion
     blur_yaw_step: int = 10  # degrees; turns 0-170 (a 2, 3 or 6 is not a quarter turn alike)
     blur_reach: float = 0.5  # die sides: the face's centre looked for this far from the blob's
@@ -742,10 +743,13 @@ class BoardBlur:
     """The photo's blur as the located board shows it (`board_blur`): `ratio` = weakest /
     strongest axis of the tensor of the board's strongest gradients (0-1; a streak along one
     direction weakens the gradients along it); `angle` = that weakest axis (degrees, image x
-    right, y down, 0-180)."""
+    right, y down, 0-180); `sigma` = the Gaussian blur (px) the board's edges show, the
+    geometric mean of the two axes' (the render's and camera's own softness included, as a
+    die's pips have it too)."""
 
     ratio: float
     angle: float
+    sigma: float
 
     def motion(self, s: BoardDiceSettings = SETTINGS) -> bool:
         """Whether the board shows a streak (motion blur) along `angle`."""
@@ -763,7 +767,12 @@ def board_blur(L: np.ndarray, corners: np.ndarray, s: BoardDiceSettings = SETTIN
     shrunk by 7 px: the board's own edge against the table left out) in `L` (uint8 or
     float32 (H, W) lightness of the whole photo). The board's printed fields, lines and
     walls run every way, so a sharp or defocused photo gives a round tensor and a streak a
-    flat one. None where the board leaves fewer than 200 px inside the photo."""
+    flat one. `sigma`: the board blurred again by a Gaussian of r = `blur_reblur` px, the
+    same gradients' tensor along each axis drops by R = sqrt(after / before); an edge
+    blurred by sigma drops by sigma / sqrt(sigma^2 + r^2), so sigma = r R / sqrt(1 - R^2)
+    (committed + fresh 1710/1711 + edition 2: sharp photos 0.53-0.89 px, defocus 0.5-0.8 px
+    0.6-1.2, defocus 1.2-1.6 px 1.1-1.8). None where the board leaves fewer than 200 px
+    inside the photo."""
     h, w = L.shape[:2]
     x0, y0 = (max(0, int(np.floor(v))) for v in corners.min(axis=0))
     x1, y1 = min(w, int(np.ceil(corners[:, 0].max())) + 1), min(h, int(np.ceil(
@@ -777,32 +786,43 @@ def board_blur(L: np.ndarray, corners: np.ndarray, s: BoardDiceSettings = SETTIN
     if inside.sum() < 200:
         return None
     win = np.asarray(L[y0:y1, x0:x1], np.float32)
-    gx = cv2.Sobel(win, cv2.CV_32F, 1, 0, ksize=3)[inside]
-    gy = cv2.Sobel(win, cv2.CV_32F, 0, 1, ksize=3)[inside]
-    mag = gx * gx + gy * gy
-    strong = mag >= np.quantile(mag, 1.0 - s.blur_strong_share)
-    gx, gy = gx[strong].astype(np.float64), gy[strong].astype(np.float64)
-    t = np.array([[gx @ gx, gx @ gy], [gx @ gy, gy @ gy]])
+
+    def tensor(img, strong=None):
+        gx = cv2.Sobel(img, cv2.CV_32F, 1, 0, ksize=3)[inside]
+        gy = cv2.Sobel(img, cv2.CV_32F, 0, 1, ksize=3)[inside]
+        if strong is None:
+            mag = gx * gx + gy * gy
+            strong = mag >= np.quantile(mag, 1.0 - s.blur_strong_share)
+        gx, gy = gx[strong].astype(np.float64), gy[strong].astype(np.float64)
+        return np.array([[gx @ gx, gx @ gy], [gx @ gy, gy @ gy]]), strong
+
+    t, strong = tensor(win)
     ev, vec = np.linalg.eigh(t)
-    if ev[1] <= 0:
+    if ev[1] <= 0 or ev[0] <= 0:
         return None
-    return BoardBlur(float(max(ev[0], 0.0) / ev[1]),
-                     float(np.degrees(np.arctan2(vec[1, 0], vec[0, 0])) % 180.0))
+    t2, _ = tensor(cv2.GaussianBlur(win, (0, 0), s.blur_reblur), strong)
+    r = s.blur_reblur
+    sig = []
+    for k in (0, 1):
+        e = vec[:, k]
+        drop = min(float(np.sqrt(max(e @ t2 @ e, 0.0) / ev[k])), 0.99)
+        sig.append(r * drop / np.sqrt(1.0 - drop * drop))
+    return BoardBlur(float(ev[0] / ev[1]),
+                     float(np.degrees(np.arctan2(vec[1, 0], vec[0, 0])) % 180.0),
+                     float(np.sqrt(sig[0] * sig[1])))
 
 
 def blur_kernels(blur: BoardBlur, s: BoardDiceSettings = SETTINGS) -> list[np.ndarray]:
     """The point spread functions a die may have been blurred by (float32 2-D kernels, each
     summing to 1): a streak of each of `blur_lengths` px along the board's `angle` where the
-    board shows motion, else Gaussians of `blur_sigmas` (never a streak: a streak fitted to a
-    defocused die reads its pips as other layouts); none where the board cannot tell."""
+    board shows motion (the board gives the streak's direction, not its length), else the
+    one Gaussian of the board's `sigma` (never a streak: a streak fitted to a defocused die
+    reads its pips as other layouts); none where the board cannot tell."""
     if not blur.known(s):
         return []
     if not blur.motion(s):
-        out = []
-        for sg in s.blur_sigmas:
-            g = cv2.getGaussianKernel(2 * int(np.ceil(3 * sg)) + 1, sg, cv2.CV_32F)
-            out.append(g @ g.T)
-        return out
+        g = cv2.getGaussianKernel(2 * int(np.ceil(3 * blur.sigma)) + 1, blur.sigma, cv2.CV_32F)
+        return [g @ g.T]
     out = []
     for n in s.blur_lengths:
         k = np.zeros((n, n), np.float32)

@@ -216,8 +216,8 @@ def finish_photo(rng: np.random.Generator, img: np.ndarray, p: PhotoSettings = P
     """Apply light, glare, blur, noise and a JPEG round trip to a rendered (H, W, 3) uint8 BGR
     image; returns a new uint8 BGR image of the same size. `record`, where given, receives
     the faults drawn (`defocus_sigma` px and `motion_px`, 0 for none, with `motion_deg` the
-    streak's angle, counter-clockwise from the image x axis, where there is motion; `glare`, `noise_sigma`,
-    `jpeg_quality`) without changing what is drawn."""
+    streak's angle, counter-clockwise on screen from the image x axis, where there is motion;
+    `glare`, `noise_sigma`, `jpeg_quality`) without changing what is drawn."""
     faults = {"defocus_sigma": 0.0, "motion_px": 0, "glare": False}
     h, w = img.shape[:2]
     gain = np.clip(illumination(rng, (w, h), p) * 128, 0, 255).astype(np.uint8)
