@@ -129,17 +129,21 @@ class BoardDiceSettings:
     # A die seen (`die_seen`) but read by none of the above: the 1-6 layouts blurred by the
     # photo's blur, measured on the board (`board_blur`), matched to the photo (`blur_read`).
     blur_read: bool = True
-    blur_motion_ratio: float = 0.3  # the board's gradient tensor, weakest / strongest axis,
-    # below this: motion blur along the weakest axis (committed + fresh 1710/1711 + edition
-    # 2, 100 photos: motion 7-9 px 0.15-0.42, motion 3-5 px 0.55-0.74, sharp and defocused
-    # 0.41-0.95; so only long streaks are told, by angle within 8 degrees of the truth)
-    blur_round_ratio: float = 0.5  # ... at least this: no streak (sharp, defocus, short
-    # motion), Gaussians tried; between the two the board cannot say (motion 7-9 px 0.36-0.42
-    # and defocus 0.41-0.46 there) and no die is read under it
+    blur_motion_stretch: float = 1.15  # the board shows a streak (motion blur) where the blur
+    # measured along its weakest gradient axis is this many times that across it ...
+    blur_motion_ratio: float = 0.55  # ... and that axis' gradients are this share of the other
+    # axis' at most (`BoardBlur`; committed, edition 2, fresh 1710-1713, 190 photos: motion
+    # 6-9 px stretch 1.18-1.94 at ratio 0.14-0.58, all told but one at 0.58; sharp and
+    # defocused 0.64-1.18, the one above 1.15 at 0.58; angle within 12 degrees of the truth)
+    blur_round_stretch: float = 1.15  # below it, round blur (defocus > 1 px at most 0.99);
+    # above it but no streak by the ratio the board cannot tell, and no die is read under it
     blur_strong_share: float = 0.2  # the tensor sums the strongest gradients only (noise out)
     blur_reblur: float = 2.0  # px: the board blurred again by this Gaussian; how much its
     # strongest gradients drop says how blurred it was (`BoardBlur.sigma`)
     blur_lengths: tuple[int, ...] = (3, 4, 5, 6, 7, 8, 9, 10)  # streak px tried with motion
+    blur_face_kernels: int = 1  # the layouts are tried under the kernels this near (in
+    # `blur_kernels`' order) to the one the face's square fits best (a streak's length told
+    # by the face's outline, larger than its pips)
     blur_yaw_step: int = 10  # degrees; turns 0-170 (a 2, 3 or 6 is not a quarter turn alike)
     blur_reach: float = 0.5  # die sides: the face's centre looked for this far from the blob's
     blur_pip_r: float = 0.2  # pip radius, half sides (pieces: 0.1 of the side)
@@ -149,8 +153,9 @@ class BoardDiceSettings:
     # TRUE blur on 70 blurred dice of committed / 1710 / 1711 / edition 2 the wrong reads
     # reached 0.61 but then with margins under 0.04, or margins to 0.30 under 0.42)
     blur_confusable: float = 0.85  # refused where the winner's blurred template correlates
-    # this well with another value's at the same turn (a streak along a 6's columns makes it
-    # a 4's)
+    # this well with another value's at the same turn under any of the kernels (a streak
+    # along a 6's columns makes it a 4's; a 1 under a long streak along a 3's diagonal is
+    # that 3 under a short one)
     known_shape: bool = True  # a face's foreshortening must be the table's at the die
     known_up: bool = True  # side faces told by the vertical's direction at the die (from the
     # board's camera model) instead of by the crop's own centre
@@ -750,14 +755,19 @@ class BoardBlur:
     ratio: float
     angle: float
     sigma: float
+    along: float = 0.0  # the Gaussian blur (px) measured along `angle`
+    across: float = 0.0  # ... and across it
 
     def motion(self, s: BoardDiceSettings = SETTINGS) -> bool:
-        """Whether the board shows a streak (motion blur) along `angle`."""
-        return self.ratio < s.blur_motion_ratio
+        """Whether the board shows a streak (motion blur) along `angle`: more blur along the
+        axis of weakest gradients than across it (where the board merely has fewer edges one
+        way, that axis' blur is the smaller)."""
+        return self.along >= s.blur_motion_stretch * self.across and \
+            self.ratio <= s.blur_motion_ratio
 
     def known(self, s: BoardDiceSettings = SETTINGS) -> bool:
         """Whether the board tells streak from round blur (not in the band between)."""
-        return self.motion(s) or self.ratio >= s.blur_round_ratio
+        return self.motion(s) or self.along < s.blur_round_stretch * self.across
 
 
 def board_blur(L: np.ndarray, corners: np.ndarray, s: BoardDiceSettings = SETTINGS
@@ -809,7 +819,7 @@ def board_blur(L: np.ndarray, corners: np.ndarray, s: BoardDiceSettings = SETTIN
         sig.append(r * drop / np.sqrt(1.0 - drop * drop))
     return BoardBlur(float(ev[0] / ev[1]),
                      float(np.degrees(np.arctan2(vec[1, 0], vec[0, 0])) % 180.0),
-                     float(np.sqrt(sig[0] * sig[1])))
+                     float(np.sqrt(sig[0] * sig[1])), float(sig[0]), float(sig[1]))
 
 
 def blur_kernels(blur: BoardBlur, s: BoardDiceSettings = SETTINGS) -> list[np.ndarray]:
@@ -903,8 +913,8 @@ def blur_read(L: np.ndarray, centre, a: np.ndarray, kernels: list[np.ndarray],
     its turn or a quarter turn on, 10 degrees either side), each blurred by each kernel, by
     masked correlation over the face. Kept where the best layout's correlation is at least
     `blur_min_ncc`, at least `blur_min_margin` above every other value's best, and its
-    blurred template not `blur_confusable` with another value's under the same turn and
-    blur. (value, correlation, face centre (x, y) px) or None."""
+    blurred template not `blur_confusable` with another value's under the same turn and any
+    of the kernels. (value, correlation, face centre (x, y) px) or None."""
     side = 2.0 * float(np.sqrt(abs(np.linalg.det(a))))
     half = int(np.ceil(1.5 * np.abs(a).sum(axis=1).max())) + 4
     reach = s.blur_reach * side
@@ -919,23 +929,24 @@ def blur_read(L: np.ndarray, centre, a: np.ndarray, kernels: list[np.ndarray],
         m = _turned(a, yaw)
         sq = _square(m, half, 1.0, 4)
         mask = (_square(m, half, 1.5) > 0).astype(np.uint8)
-        for k in kernels:
+        for fk, k in enumerate(kernels):
             r = cv2.matchTemplate(win, cv2.filter2D(sq, -1, k, borderType=cv2.BORDER_CONSTANT),
                                   cv2.TM_CCOEFF_NORMED, mask=mask)
             r = np.nan_to_num(r, nan=-1.0, posinf=-1.0, neginf=-1.0)
             j = np.unravel_index(int(np.argmax(r)), r.shape)
             if face is None or r[j] > face[0]:
-                face = (float(r[j]), (int(j[1]), int(j[0])), yaw)
+                face = (float(r[j]), (int(j[1]), int(j[0])), yaw, fk)
     if face is None:
         return None
-    _, (fc, fr), fyaw = face
+    _, (fc, fr), fyaw, fk = face
+    near = [k for i, k in enumerate(kernels) if abs(i - fk) <= s.blur_face_kernels]
     sub = win[max(0, fr - 1):fr + 2 + 2 * half, max(0, fc - 1):fc + 2 + 2 * half]
     best: dict[int, tuple] = {}  # value -> (ncc, (x, y), yaw, kernel index)
     for yaw in sorted({(fyaw + q + d) % 180 for q in (0, 90) for d in (-10, 0, 10)}):
         m = _turned(a, yaw)
         spots = _pip_spots(m, half, s)
         mask = (_square(m, half, 1.0) > 0).astype(np.uint8)
-        for ki, k in enumerate(kernels):
+        for ki, k in enumerate(near):
             blurred = np.array([cv2.filter2D(sp, -1, k, borderType=cv2.BORDER_CONSTANT)
                                 for sp in spots])
             for v, idx in _BLUR_LAYOUTS.items():
@@ -954,12 +965,18 @@ def blur_read(L: np.ndarray, centre, a: np.ndarray, kernels: list[np.ndarray],
             s.blur_min_margin:
         return None
     m = _turned(a, yaw)
-    spots = np.array([cv2.filter2D(sp, -1, kernels[ki], borderType=cv2.BORDER_CONSTANT)
-                      for sp in _pip_spots(m, half, s)])
+    raw = _pip_spots(m, half, s)
     mask = _square(m, half, 1.0)
-    mine = spots[_BLUR_LAYOUTS[v]].sum(axis=0)
-    if any(_masked_corr(mine, spots[idx].sum(axis=0), mask) >= s.blur_confusable
-           for u, idx in _BLUR_LAYOUTS.items() if u != v):
+    mine = None
+    others = []
+    for kj, k in enumerate(near):  # (a streak's length is not known: a 1 under a long
+        # streak along a 3's diagonal is that 3 under a short one)
+        spots = np.array([cv2.filter2D(sp, -1, k, borderType=cv2.BORDER_CONSTANT)
+                          for sp in raw])
+        if kj == ki:
+            mine = spots[_BLUR_LAYOUTS[v]].sum(axis=0)
+        others += [spots[idx].sum(axis=0) for u, idx in _BLUR_LAYOUTS.items() if u != v]
+    if any(_masked_corr(mine, o, mask) >= s.blur_confusable for o in others):
         return None
     return v, ncc, (float(at[0]), float(at[1]))
 
