@@ -141,21 +141,31 @@ class BoardDiceSettings:
     blur_reblur: float = 2.0  # px: the board blurred again by this Gaussian; how much its
     # strongest gradients drop says how blurred it was (`BoardBlur.sigma`)
     blur_lengths: tuple[int, ...] = (3, 4, 5, 6, 7, 8, 9, 10)  # streak px tried with motion
-    blur_face_kernels: int = 1  # the layouts are tried under the kernels this near (in
-    # `blur_kernels`' order) to the one the face's square fits best (a streak's length told
-    # by the face's outline, larger than its pips)
+    blur_face_kernels: int = 0  # the layouts are tried under the kernels this near (in
+    # `blur_kernels`' order) to the one the face's square fits best: a streak's length told
+    # by the face's outline, larger than its pips (1, its neighbours too: fresh 1712-0003's
+    # 3 under a 9 px streak read as a 1 under 10 px)
     blur_yaw_step: int = 10  # degrees; turns 0-170 (a 2, 3 or 6 is not a quarter turn alike)
     blur_reach: float = 0.5  # die sides: the face's centre looked for this far from the blob's
     blur_pip_r: float = 0.2  # pip radius, half sides (pieces: 0.1 of the side)
     blur_pip_at: float = 0.5  # pip offsets from the centre, half sides
-    blur_min_ncc: float = 0.45  # masked correlation of the best layout at least
+    blur_inner: float = 0.85  # half sides: the layouts are matched inside this square (the
+    # face's own blurred edge left out: with it a drawn die's layouts correlated 0.1-0.3)
+    blur_min_ncc: float = 0.55  # masked correlation of the best layout at least (dev sets:
+    # committed, edition 2, fresh 1710-1716: reads of no die reached 0.49-0.55, wrong ones
+    # of lone dice 0.52 at margin >= 0.1)
     blur_min_margin: float = 0.1  # ... and this far above every other value's best (with the
-    # TRUE blur on 70 blurred dice of committed / 1710 / 1711 / edition 2 the wrong reads
-    # reached 0.61 but then with margins under 0.04, or margins to 0.30 under 0.42)
-    blur_confusable: float = 0.85  # refused where the winner's blurred template correlates
-    # this well with another value's at the same turn under any of the kernels (a streak
-    # along a 6's columns makes it a 4's; a 1 under a long streak along a 3's diagonal is
-    # that 3 under a short one)
+    # TRUE blur on 70 blurred dice of committed / 1710 / 1711 / edition 2, full face mask,
+    # the wrong reads reached 0.61 but then with margins under 0.04)
+    blur_apart: float = 1.2  # die sides: no blurred die read this near a die read (a die
+    # touching another: its square and pips are its neighbour's too)
+    blur_min_face: float = 0.5  # the face's light square matched at least this well (a die's
+    # 0.52-0.95 on the dev sets where a layout was read right; clutter 0.0-0.68)
+    blur_confusable: float = 0.8  # refused where the winner's blurred template correlates
+    # this well with another value's under any turn and kernel tried (a streak along a 6's
+    # columns makes it a 4's; a 1 under a long streak along a 3's diagonal is that 3 under a
+    # short one). Dev sets: 0.85 let fresh 1715-0000's 10 px 5 under a 7 px streak read as a
+    # 3 (0.81 alike); 0.8 refuses it and 4 right reads (0.805-0.84)
     known_shape: bool = True  # a face's foreshortening must be the table's at the die
     known_up: bool = True  # side faces told by the vertical's direction at the die (from the
     # board's camera model) instead of by the crop's own centre
@@ -902,7 +912,8 @@ def _square(m: np.ndarray, half: int, grow: float, fine: int = 1) -> np.ndarray:
 
 
 def blur_read(L: np.ndarray, centre, a: np.ndarray, kernels: list[np.ndarray],
-              s: BoardDiceSettings = SETTINGS) -> tuple[int, float, tuple[float, float]] | None:
+              s: BoardDiceSettings = SETTINGS, why: list | None = None
+              ) -> tuple[int, float, tuple[float, float]] | None:
     """A blurred die's value read under the blur the board shows (`kernels`, `blur_kernels`),
     in `L` ((H, W) uint8 or float32 lightness, photo px), the face being the square of
     known shape `a` (2x2, half sides -> px: the table's foreshortening at the die). First the
@@ -914,7 +925,9 @@ def blur_read(L: np.ndarray, centre, a: np.ndarray, kernels: list[np.ndarray],
     masked correlation over the face. Kept where the best layout's correlation is at least
     `blur_min_ncc`, at least `blur_min_margin` above every other value's best, and its
     blurred template not `blur_confusable` with another value's under the same turn and any
-    of the kernels. (value, correlation, face centre (x, y) px) or None."""
+    of the kernels. (value, correlation, face centre (x, y) px) or None. `why`: a list that
+    gets (best value, its correlation, margin, the most alike other template's correlation,
+    the face square's correlation) where a layout was matched."""
     side = 2.0 * float(np.sqrt(abs(np.linalg.det(a))))
     half = int(np.ceil(1.5 * np.abs(a).sum(axis=1).max())) + 4
     reach = s.blur_reach * side
@@ -924,7 +937,7 @@ def blur_read(L: np.ndarray, centre, a: np.ndarray, kernels: list[np.ndarray],
     if x0 < 0 or y0 < 0 or x1 > w or y1 > h or side < 4:
         return None
     win = np.ascontiguousarray(L[y0:y1, x0:x1], np.float32)
-    face = None  # (ncc, (col, row) in the match map, yaw)
+    face = None  # (ncc, (col, row) in the match map, yaw, kernel index)
     for yaw in range(0, 90, s.blur_yaw_step):
         m = _turned(a, yaw)
         sq = _square(m, half, 1.0, 4)
@@ -942,13 +955,15 @@ def blur_read(L: np.ndarray, centre, a: np.ndarray, kernels: list[np.ndarray],
     near = [k for i, k in enumerate(kernels) if abs(i - fk) <= s.blur_face_kernels]
     sub = win[max(0, fr - 1):fr + 2 + 2 * half, max(0, fc - 1):fc + 2 + 2 * half]
     best: dict[int, tuple] = {}  # value -> (ncc, (x, y), yaw, kernel index)
+    made: dict[tuple, np.ndarray] = {}  # (yaw, kernel index) -> (9, T, T) blurred pip spots
+    masks: dict[int, np.ndarray] = {}  # yaw -> the inner face square (uint8)
     for yaw in sorted({(fyaw + q + d) % 180 for q in (0, 90) for d in (-10, 0, 10)}):
         m = _turned(a, yaw)
         spots = _pip_spots(m, half, s)
-        mask = (_square(m, half, 1.0) > 0).astype(np.uint8)
+        mask = masks[yaw] = (_square(m, half, s.blur_inner) > 0).astype(np.uint8)
         for ki, k in enumerate(near):
-            blurred = np.array([cv2.filter2D(sp, -1, k, borderType=cv2.BORDER_CONSTANT)
-                                for sp in spots])
+            blurred = made[yaw, ki] = np.array([
+                cv2.filter2D(sp, -1, k, borderType=cv2.BORDER_CONSTANT) for sp in spots])
             for v, idx in _BLUR_LAYOUTS.items():
                 r = cv2.matchTemplate(sub, -blurred[idx].sum(axis=0), cv2.TM_CCOEFF_NORMED,
                                       mask=mask)
@@ -961,22 +976,21 @@ def blur_read(L: np.ndarray, centre, a: np.ndarray, kernels: list[np.ndarray],
         return None
     v = max(best, key=lambda u: best[u][0])
     ncc, at, yaw, ki = best[v]
-    if ncc < s.blur_min_ncc or ncc - max(b[0] for u, b in best.items() if u != v) < \
-            s.blur_min_margin:
+    margin = ncc - max(b[0] for u, b in best.items() if u != v)
+    if why is None and (ncc < s.blur_min_ncc or margin < s.blur_min_margin or
+                        face[0] < s.blur_min_face):
         return None
-    m = _turned(a, yaw)
-    raw = _pip_spots(m, half, s)
-    mask = _square(m, half, 1.0)
-    mine = None
-    others = []
-    for kj, k in enumerate(near):  # (a streak's length is not known: a 1 under a long
-        # streak along a 3's diagonal is that 3 under a short one)
-        spots = np.array([cv2.filter2D(sp, -1, k, borderType=cv2.BORDER_CONSTANT)
-                          for sp in raw])
-        if kj == ki:
-            mine = spots[_BLUR_LAYOUTS[v]].sum(axis=0)
-        others += [spots[idx].sum(axis=0) for u, idx in _BLUR_LAYOUTS.items() if u != v]
-    if any(_masked_corr(mine, o, mask) >= s.blur_confusable for o in others):
+    # another value under any turn and kernel tried that looks the same on this face (a 1
+    # under a long streak along a 3's diagonal is that 3 under a short one)
+    mine = made[yaw, ki][_BLUR_LAYOUTS[v]].sum(axis=0)
+    others = [sp[idx].sum(axis=0) for sp in made.values()
+              for u, idx in _BLUR_LAYOUTS.items() if u != v]
+    mask = masks[yaw]
+    alike = max(_masked_corr(mine, o, mask) for o in others)
+    if why is not None:
+        why.append((v, ncc, margin, alike, face[0]))
+    if ncc < s.blur_min_ncc or margin < s.blur_min_margin or face[0] < s.blur_min_face or \
+            alike >= s.blur_confusable:
         return None
     return v, ncc, (float(at[0]), float(at[1]))
 
@@ -1092,7 +1106,7 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
             return None
         got = blur_read(made["L"], c, jac * (s.die_mm / 2), made["kernels"], s)
         if got is None or any(np.hypot(got[2][0] - e.center[0], got[2][1] - e.center[1])
-                              < 0.8 * die_px for e in found):
+                              < s.blur_apart * die_px for e in found):
             return None
         return Die(got[0], round(min(0.9, got[1]), 3),
                    (round(got[2][0], 1), round(got[2][1], 1)))
