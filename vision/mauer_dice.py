@@ -157,6 +157,8 @@ class BoardDiceSettings:
     blur_min_margin: float = 0.1  # ... and this far above every other value's best (with the
     # TRUE blur on 70 blurred dice of committed / 1710 / 1711 / edition 2, full face mask,
     # the wrong reads reached 0.61 but then with margins under 0.04)
+    blur_max_reads: int = 4  # candidates read so per photo at most (CPU: 20-50 ms each; fresh
+    # 1713-0012's printed marks gave 13)
     blur_apart: float = 1.2  # die sides: no blurred die read this near a die read (a die
     # touching another: its square and pips are its neighbour's too)
     blur_min_face: float = 0.5  # the face's light square matched at least this well (a die's
@@ -813,8 +815,9 @@ def board_blur(L: np.ndarray, corners: np.ndarray, s: BoardDiceSettings = SETTIN
         if strong is None:
             mag = gx * gx + gy * gy
             strong = mag >= np.quantile(mag, 1.0 - s.blur_strong_share)
-        gx, gy = gx[strong].astype(np.float64), gy[strong].astype(np.float64)
-        return np.array([[gx @ gx, gx @ gy], [gx @ gy, gy @ gy]]), strong
+        gx, gy = gx[strong], gy[strong]
+        xx, xy, yy = ((u * v).sum(dtype=np.float64) for u, v in ((gx, gx), (gx, gy), (gy, gy)))
+        return np.array([[xx, xy], [xy, yy]]), strong  # (sums, not BLAS: no spinning threads)
 
     t, strong = tensor(win)
     ev, vec = np.linalg.eigh(t)
@@ -1097,6 +1100,9 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
     made: dict = {}  # the photo's lightness and the board's blur, made once when first asked
 
     def blurred(c, jac, die_px):  # a die seen but not read: its layout under the board's blur
+        made["tries"] = made.get("tries", 0) + 1
+        if made["tries"] > s.blur_max_reads:  # (clutter: dozens of die-like marks)
+            return None
         if "kernels" not in made:
             made["L"] = lightness if lightness is not None else cv2.cvtColor(
                 image_bgr, cv2.COLOR_BGR2LAB)[..., 0]
