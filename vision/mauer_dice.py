@@ -126,6 +126,48 @@ class BoardDiceSettings:
     pair_reach: float = 2.5  # looked for this far (die sides) around the candidates and the
     # dice read only (a die touching another lies beside it)
     warn_unread: bool = True  # warn about candidates that look like dice but were not read
+    # A die seen (`die_seen`) but read by none of the above: the 1-6 layouts blurred by the
+    # photo's blur, measured on the board (`board_blur`), matched to the photo (`blur_read`).
+    blur_read: bool = True
+    blur_motion_stretch: float = 1.15  # the board shows a streak (motion blur) where the blur
+    # measured along its weakest gradient axis is this many times that across it ...
+    blur_motion_ratio: float = 0.55  # ... and that axis' gradients are this share of the other
+    # axis' at most (`BoardBlur`; committed, edition 2, fresh 1710-1713, 190 photos: motion
+    # 6-9 px stretch 1.18-1.94 at ratio 0.14-0.58, all told but one at 0.58; sharp and
+    # defocused 0.64-1.18, the one above 1.15 at 0.58; angle within 12 degrees of the truth)
+    blur_round_stretch: float = 1.15  # below it, round blur (defocus > 1 px at most 0.99);
+    # above it but no streak by the ratio the board cannot tell, and no die is read under it
+    blur_strong_share: float = 0.2  # the tensor sums the strongest gradients only (noise out)
+    blur_reblur: float = 2.0  # px: the board blurred again by this Gaussian; how much its
+    # strongest gradients drop says how blurred it was (`BoardBlur.sigma`)
+    blur_lengths: tuple[int, ...] = (3, 4, 5, 6, 7, 8, 9, 10)  # streak px tried with motion
+    blur_face_kernels: int = 0  # the layouts are tried under the kernels this near (in
+    # `blur_kernels`' order) to the one the face's square fits best: a streak's length told
+    # by the face's outline, larger than its pips (1, its neighbours too: fresh 1712-0003's
+    # 3 under a 9 px streak read as a 1 under 10 px)
+    blur_yaw_step: int = 10  # degrees; turns 0-170 (a 2, 3 or 6 is not a quarter turn alike)
+    blur_reach: float = 0.5  # die sides: the face's centre looked for this far from the blob's
+    blur_pip_r: float = 0.2  # pip radius, half sides (pieces: 0.1 of the side)
+    blur_pip_at: float = 0.5  # pip offsets from the centre, half sides
+    blur_inner: float = 0.85  # half sides: the layouts are matched inside this square (the
+    # face's own blurred edge left out: with it a drawn die's layouts correlated 0.1-0.3)
+    blur_min_ncc: float = 0.55  # masked correlation of the best layout at least (dev sets:
+    # committed, edition 2, fresh 1710-1716: reads of no die reached 0.49-0.55, wrong ones
+    # of lone dice 0.52 at margin >= 0.1)
+    blur_min_margin: float = 0.1  # ... and this far above every other value's best (with the
+    # TRUE blur on 70 blurred dice of committed / 1710 / 1711 / edition 2, full face mask,
+    # the wrong reads reached 0.61 but then with margins under 0.04)
+    blur_max_reads: int = 4  # candidates read so per photo at most (CPU: 20-50 ms each; fresh
+    # 1713-0012's printed marks gave 13)
+    blur_apart: float = 1.2  # die sides: no blurred die read this near a die read (a die
+    # touching another: its square and pips are its neighbour's too)
+    blur_min_face: float = 0.5  # the face's light square matched at least this well (a die's
+    # 0.52-0.95 on the dev sets where a layout was read right; clutter 0.0-0.68)
+    blur_confusable: float = 0.8  # refused where the winner's blurred template correlates
+    # this well with another value's under any turn and kernel tried (a streak along a 6's
+    # columns makes it a 4's; a 1 under a long streak along a 3's diagonal is that 3 under a
+    # short one). Dev sets: 0.85 let fresh 1715-0000's 10 px 5 under a 7 px streak read as a
+    # 3 (0.81 alike); 0.8 refuses it and 4 right reads (0.805-0.84)
     known_shape: bool = True  # a face's foreshortening must be the table's at the die
     known_up: bool = True  # side faces told by the vertical's direction at the die (from the
     # board's camera model) instead of by the crop's own centre
@@ -713,6 +755,249 @@ def die_seen(L: np.ndarray, centre, side: float, s: BoardDiceSettings = SETTINGS
     return face - table >= s.seen_light_step or len(marks) >= 2
 
 
+@dataclass(frozen=True)
+class BoardBlur:
+    """The photo's blur as the located board shows it (`board_blur`): `ratio` = weakest /
+    strongest axis of the tensor of the board's strongest gradients (0-1; a streak along one
+    direction weakens the gradients along it); `angle` = that weakest axis (degrees, image x
+    right, y down, 0-180); `sigma` = the Gaussian blur (px) the board's edges show, the
+    geometric mean of the two axes' (the render's and camera's own softness included, as a
+    die's pips have it too)."""
+
+    ratio: float
+    angle: float
+    sigma: float
+    along: float = 0.0  # the Gaussian blur (px) measured along `angle`
+    across: float = 0.0  # ... and across it
+
+    def motion(self, s: BoardDiceSettings = SETTINGS) -> bool:
+        """Whether the board shows a streak (motion blur) along `angle`: more blur along the
+        axis of weakest gradients than across it (where the board merely has fewer edges one
+        way, that axis' blur is the smaller)."""
+        return self.along >= s.blur_motion_stretch * self.across and \
+            self.ratio <= s.blur_motion_ratio
+
+    def known(self, s: BoardDiceSettings = SETTINGS) -> bool:
+        """Whether the board tells streak from round blur (not in the band between)."""
+        return self.motion(s) or self.along < s.blur_round_stretch * self.across
+
+
+def board_blur(L: np.ndarray, corners: np.ndarray, s: BoardDiceSettings = SETTINGS
+               ) -> BoardBlur | None:
+    """The blur the board shows: the 2x2 tensor sum of g g^T over the `blur_strong_share`
+    strongest Sobel gradients g inside the board's outline (`corners`, (4, 2) image px,
+    shrunk by 7 px: the board's own edge against the table left out) in `L` (uint8 or
+    float32 (H, W) lightness of the whole photo). The board's printed fields, lines and
+    walls run every way, so a sharp or defocused photo gives a round tensor and a streak a
+    flat one. `sigma`: the board blurred again by a Gaussian of r = `blur_reblur` px, the
+    same gradients' tensor along each axis drops by R = sqrt(after / before); an edge
+    blurred by sigma drops by sigma / sqrt(sigma^2 + r^2), so sigma = r R / sqrt(1 - R^2)
+    (committed + fresh 1710/1711 + edition 2: sharp photos 0.53-0.89 px, defocus 0.5-0.8 px
+    0.6-1.2, defocus 1.2-1.6 px 1.1-1.8). None where the board leaves fewer than 200 px
+    inside the photo."""
+    h, w = L.shape[:2]
+    x0, y0 = (max(0, int(np.floor(v))) for v in corners.min(axis=0))
+    x1, y1 = min(w, int(np.ceil(corners[:, 0].max())) + 1), min(h, int(np.ceil(
+        corners[:, 1].max())) + 1)
+    if x1 - x0 < 16 or y1 - y0 < 16:
+        return None
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(corners - (x0, y0)).astype(np.int32), 1)
+    mask = cv2.erode(mask, np.ones((15, 15), np.uint8))
+    inside = mask > 0
+    if inside.sum() < 200:
+        return None
+    win = np.asarray(L[y0:y1, x0:x1], np.float32)
+
+    def tensor(img, strong=None):
+        gx = cv2.Sobel(img, cv2.CV_32F, 1, 0, ksize=3)[inside]
+        gy = cv2.Sobel(img, cv2.CV_32F, 0, 1, ksize=3)[inside]
+        if strong is None:
+            mag = gx * gx + gy * gy
+            strong = mag >= np.quantile(mag, 1.0 - s.blur_strong_share)
+        gx, gy = gx[strong], gy[strong]
+        xx, xy, yy = ((u * v).sum(dtype=np.float64) for u, v in ((gx, gx), (gx, gy), (gy, gy)))
+        return np.array([[xx, xy], [xy, yy]]), strong  # (sums, not BLAS: no spinning threads)
+
+    t, strong = tensor(win)
+    ev, vec = np.linalg.eigh(t)
+    if ev[1] <= 0 or ev[0] <= 0:
+        return None
+    t2, _ = tensor(cv2.GaussianBlur(win, (0, 0), s.blur_reblur), strong)
+    r = s.blur_reblur
+    sig = []
+    for k in (0, 1):
+        e = vec[:, k]
+        drop = min(float(np.sqrt(max(e @ t2 @ e, 0.0) / ev[k])), 0.99)
+        sig.append(r * drop / np.sqrt(1.0 - drop * drop))
+    return BoardBlur(float(ev[0] / ev[1]),
+                     float(np.degrees(np.arctan2(vec[1, 0], vec[0, 0])) % 180.0),
+                     float(np.sqrt(sig[0] * sig[1])), float(sig[0]), float(sig[1]))
+
+
+def blur_kernels(blur: BoardBlur, s: BoardDiceSettings = SETTINGS) -> list[np.ndarray]:
+    """The point spread functions a die may have been blurred by (float32 2-D kernels, each
+    summing to 1): a streak of each of `blur_lengths` px along the board's `angle` where the
+    board shows motion (the board gives the streak's direction, not its length), else the
+    one Gaussian of the board's `sigma` (never a streak: a streak fitted to a defocused die
+    reads its pips as other layouts); none where the board cannot tell."""
+    if not blur.known(s):
+        return []
+    if not blur.motion(s):
+        g = cv2.getGaussianKernel(2 * int(np.ceil(3 * blur.sigma)) + 1, blur.sigma, cv2.CV_32F)
+        return [g @ g.T]
+    out = []
+    for n in s.blur_lengths:
+        k = np.zeros((n, n), np.float32)
+        k[n // 2, :] = 1.0
+        # (getRotationMatrix2D turns counter-clockwise on screen: the image angle negated)
+        k = cv2.warpAffine(k, cv2.getRotationMatrix2D((n / 2 - 0.5, n / 2 - 0.5),
+                                                      -blur.angle, 1.0), (n, n))
+        out.append(k / max(float(k.sum()), 1e-6))
+    return out
+
+
+def _blur_layouts() -> dict[int, list[int]]:
+    """Per die value, its pips' indices in the 3 x 3 spot grid (row * 3 + column)."""
+    from vision.dice import LAYOUTS  # pips (x, y) at -0.5, 0, 0.5 of the half side
+
+    return {v: [(int(round(y * 2)) + 1) * 3 + int(round(x * 2)) + 1 for x, y in pips]
+            for v, pips in LAYOUTS.items()}
+
+
+_BLUR_LAYOUTS = _blur_layouts()
+
+
+def _pip_spots(m: np.ndarray, half: int, s: BoardDiceSettings) -> np.ndarray:
+    """(9, T, T) float32, T = 2 half + 1: a unit dark pip at each 3 x 3 spot of a face whose
+    map (half sides -> px) is `m`, centred, drawn 4 x finer and averaged down."""
+    ss = 4
+    t = 2 * half + 1
+    ring = np.c_[np.cos(np.linspace(0, 2 * np.pi, 32, endpoint=False)),
+                 np.sin(np.linspace(0, 2 * np.pi, 32, endpoint=False))] * s.blur_pip_r
+    edge = ring @ m.T
+    out = np.zeros((9, t, t), np.float32)
+    for r in range(3):
+        for c in range(3):
+            big = np.zeros((t * ss, t * ss), np.float32)
+            at = half + 0.5 + m @ ((c - 1) * s.blur_pip_at, (r - 1) * s.blur_pip_at)
+            poly = np.round((at + edge) * ss * 16).astype(np.int32)
+            cv2.fillPoly(big, [poly], 1.0, cv2.LINE_AA, 4)
+            out[r * 3 + c] = cv2.resize(big, (t, t), interpolation=cv2.INTER_AREA)
+    return out
+
+
+def _masked_corr(a: np.ndarray, b: np.ndarray, mask: np.ndarray) -> float:
+    """Pearson correlation of two equal float32 images over mask > 0."""
+    x, y = a[mask > 0].astype(np.float64), b[mask > 0].astype(np.float64)
+    x, y = x - x.mean(), y - y.mean()
+    d = float(np.sqrt((x @ x) * (y @ y)))
+    return float(x @ y) / d if d > 0 else 1.0
+
+
+def _turned(a: np.ndarray, yaw: float) -> np.ndarray:
+    """The face map `a` (half sides -> px) of a face turned by `yaw` degrees on it."""
+    th = np.radians(yaw)
+    return a @ np.array([[np.cos(th), -np.sin(th)], [np.sin(th), np.cos(th)]])
+
+
+_SQUARE = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float)
+
+
+def _square(m: np.ndarray, half: int, grow: float, fine: int = 1) -> np.ndarray:
+    """(T, T) float32, T = 2 half + 1: 1 inside the face square of map `m` grown `grow`
+    times, centred; drawn `fine` x finer and averaged down (edges partly covered)."""
+    t = 2 * half + 1
+    big = np.zeros((t * fine, t * fine), np.float32)
+    pts = np.round((half + 0.5 + grow * _SQUARE @ m.T) * fine * 16).astype(np.int32)
+    cv2.fillConvexPoly(big, pts, 1.0, cv2.LINE_AA if fine > 1 else 8, 4)
+    return cv2.resize(big, (t, t), interpolation=cv2.INTER_AREA) if fine > 1 else big
+
+
+def blur_read(L: np.ndarray, centre, a: np.ndarray, kernels: list[np.ndarray],
+              s: BoardDiceSettings = SETTINGS, why: list | None = None
+              ) -> tuple[int, float, tuple[float, float]] | None:
+    """A blurred die's value read under the blur the board shows (`kernels`, `blur_kernels`),
+    in `L` ((H, W) uint8 or float32 lightness, photo px), the face being the square of
+    known shape `a` (2x2, half sides -> px: the table's foreshortening at the die). First the
+    face: a light square turned 0-80 degrees, blurred by each kernel, matched by masked
+    normalised correlation within `blur_reach` die sides of `centre` (the square's outline
+    fixes where the face lies and how it is turned, so the pips below cannot slide onto the
+    face's shaded edges); then the 1-6 pip layouts at that face (a pixel round its centre,
+    its turn or a quarter turn on, 10 degrees either side), each blurred by each kernel, by
+    masked correlation over the face. Kept where the best layout's correlation is at least
+    `blur_min_ncc`, at least `blur_min_margin` above every other value's best, and its
+    blurred template not `blur_confusable` with another value's under the same turn and any
+    of the kernels. (value, correlation, face centre (x, y) px) or None. `why`: a list that
+    gets (best value, its correlation, margin, the most alike other template's correlation,
+    the face square's correlation) where a layout was matched."""
+    side = 2.0 * float(np.sqrt(abs(np.linalg.det(a))))
+    half = int(np.ceil(1.5 * np.abs(a).sum(axis=1).max())) + 4
+    reach = s.blur_reach * side
+    h, w = L.shape[:2]
+    x0, y0 = int(centre[0] - reach - half), int(centre[1] - reach - half)
+    x1, y1 = int(centre[0] + reach + half + 1), int(centre[1] + reach + half + 1)
+    if x0 < 0 or y0 < 0 or x1 > w or y1 > h or side < 4:
+        return None
+    win = np.ascontiguousarray(L[y0:y1, x0:x1], np.float32)
+    face = None  # (ncc, (col, row) in the match map, yaw, kernel index)
+    for yaw in range(0, 90, s.blur_yaw_step):
+        m = _turned(a, yaw)
+        sq = _square(m, half, 1.0, 4)
+        mask = (_square(m, half, 1.5) > 0).astype(np.uint8)
+        for fk, k in enumerate(kernels):
+            r = cv2.matchTemplate(win, cv2.filter2D(sq, -1, k, borderType=cv2.BORDER_CONSTANT),
+                                  cv2.TM_CCOEFF_NORMED, mask=mask)
+            r = np.nan_to_num(r, nan=-1.0, posinf=-1.0, neginf=-1.0)
+            j = np.unravel_index(int(np.argmax(r)), r.shape)
+            if face is None or r[j] > face[0]:
+                face = (float(r[j]), (int(j[1]), int(j[0])), yaw, fk)
+    if face is None:
+        return None
+    _, (fc, fr), fyaw, fk = face
+    near = [k for i, k in enumerate(kernels) if abs(i - fk) <= s.blur_face_kernels]
+    sub = win[max(0, fr - 1):fr + 2 + 2 * half, max(0, fc - 1):fc + 2 + 2 * half]
+    best: dict[int, tuple] = {}  # value -> (ncc, (x, y), yaw, kernel index)
+    made: dict[tuple, np.ndarray] = {}  # (yaw, kernel index) -> (9, T, T) blurred pip spots
+    masks: dict[int, np.ndarray] = {}  # yaw -> the inner face square (uint8)
+    for yaw in sorted({(fyaw + q + d) % 180 for q in (0, 90) for d in (-10, 0, 10)}):
+        m = _turned(a, yaw)
+        spots = _pip_spots(m, half, s)
+        mask = masks[yaw] = (_square(m, half, s.blur_inner) > 0).astype(np.uint8)
+        for ki, k in enumerate(near):
+            blurred = made[yaw, ki] = np.array([
+                cv2.filter2D(sp, -1, k, borderType=cv2.BORDER_CONSTANT) for sp in spots])
+            for v, idx in _BLUR_LAYOUTS.items():
+                r = cv2.matchTemplate(sub, -blurred[idx].sum(axis=0), cv2.TM_CCOEFF_NORMED,
+                                      mask=mask)
+                r = np.nan_to_num(r, nan=-1.0, posinf=-1.0, neginf=-1.0)
+                j = np.unravel_index(int(np.argmax(r)), r.shape)
+                if v not in best or r[j] > best[v][0]:
+                    at = (x0 + max(0, fc - 1) + j[1] + half, y0 + max(0, fr - 1) + j[0] + half)
+                    best[v] = (float(r[j]), at, yaw, ki)
+    if len(best) < 2:
+        return None
+    v = max(best, key=lambda u: best[u][0])
+    ncc, at, yaw, ki = best[v]
+    margin = ncc - max(b[0] for u, b in best.items() if u != v)
+    if why is None and (ncc < s.blur_min_ncc or margin < s.blur_min_margin or
+                        face[0] < s.blur_min_face):
+        return None
+    # another value under any turn and kernel tried that looks the same on this face (a 1
+    # under a long streak along a 3's diagonal is that 3 under a short one)
+    mine = made[yaw, ki][_BLUR_LAYOUTS[v]].sum(axis=0)
+    others = [sp[idx].sum(axis=0) for sp in made.values()
+              for u, idx in _BLUR_LAYOUTS.items() if u != v]
+    mask = masks[yaw]
+    alike = max(_masked_corr(mine, o, mask) for o in others)
+    if why is not None:
+        why.append((v, ncc, margin, alike, face[0]))
+    if ncc < s.blur_min_ncc or margin < s.blur_min_margin or face[0] < s.blur_min_face or \
+            alike >= s.blur_confusable:
+        return None
+    return v, ncc, (float(at[0]), float(at[1]))
+
+
 def _lone_dot_read(L: np.ndarray, Lf: np.ndarray, at, a: np.ndarray, side: float,
                    s: BoardDiceSettings) -> tuple[int, float, np.ndarray] | None:
     """A lone dot at `at` (crop px) of an unread die: `dot_read` centred `lone_dot_read` face
@@ -812,6 +1097,26 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
                 if all(np.hypot(c[0] - e[0], c[1] - e[1]) > 0.5 * p for e in tried):
                     yield c, p, "pair"
 
+    made: dict = {}  # the photo's lightness and the board's blur, made once when first asked
+
+    def blurred(c, jac, die_px):  # a die seen but not read: its layout under the board's blur
+        made["tries"] = made.get("tries", 0) + 1
+        if made["tries"] > s.blur_max_reads:  # (clutter: dozens of die-like marks)
+            return None
+        if "kernels" not in made:
+            made["L"] = lightness if lightness is not None else cv2.cvtColor(
+                image_bgr, cv2.COLOR_BGR2LAB)[..., 0]
+            blur = board_blur(made["L"], view.corners, s)
+            made["kernels"] = blur_kernels(blur, s) if blur is not None else []
+        if not made["kernels"]:
+            return None
+        got = blur_read(made["L"], c, jac * (s.die_mm / 2), made["kernels"], s)
+        if got is None or any(np.hypot(got[2][0] - e.center[0], got[2][1] - e.center[1])
+                              < s.blur_apart * die_px for e in found):
+            return None
+        return Die(got[0], round(min(0.9, got[1]), 3),
+                   (round(got[2][0], 1), round(got[2][1], 1)))
+
     for c, die_px, kind in more():
         is_lone = kind == "lone"
         jac = local_affine(view.H, c)  # (once per candidate)
@@ -866,9 +1171,15 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
                        for e in found):
                     found.append(Die(v, round(min(0.9, gap), 3),
                                      (round(float(at[0]), 1), round(float(at[1]), 1))))
-        if s.warn_unread and unread_here and kind == "blob" and len(found) == n_found and \
-                die_seen(crop_L, (c - (x0, y0)) * f, die_px * f, s):
-            unread.append((c, die_px))
+        if (s.warn_unread or s.blur_read) and unread_here and kind == "blob" and \
+                len(found) == n_found and die_seen(crop_L, (c - (x0, y0)) * f, die_px * f, s):
+            got = blurred(c, jac, die_px) if s.blur_read else None
+            if got is not None:
+                found.append(got)
+                warnings.append(f"the die at ({got.center[0]:.0f}, {got.center[1]:.0f}) was "
+                                f"read as {got.value} from its blurred pips: check it")
+            elif s.warn_unread:
+                unread.append((c, die_px))
     poly = view.corners.astype(np.float32).reshape(-1, 1, 2)
     seen = []
     for c, die_px in unread:

@@ -29,8 +29,9 @@ def test_record_says_what_was_drawn_and_changes_nothing(settings, blur):
         kept = finish_photo(np.random.default_rng(seed), _photo(), settings, record=record)
         assert np.array_equal(plain, kept)  # recording draws nothing more
         assert photo_blur({"photo": record}) in blur
-        assert set(record) == {"defocus_sigma", "motion_px", "glare", "noise_sigma",
-                               "jpeg_quality"}
+        assert set(record) - {"motion_deg"} == {"defocus_sigma", "motion_px", "glare",
+                                                "noise_sigma", "jpeg_quality"}
+        assert ("motion_deg" in record) == (record["motion_px"] > 0)  # the streak's angle
 
 
 @pytest.mark.parametrize("truth, expected", [

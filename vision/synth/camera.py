@@ -215,8 +215,9 @@ def finish_photo(rng: np.random.Generator, img: np.ndarray, p: PhotoSettings = P
                  record: dict | None = None):
     """Apply light, glare, blur, noise and a JPEG round trip to a rendered (H, W, 3) uint8 BGR
     image; returns a new uint8 BGR image of the same size. `record`, where given, receives
-    the faults drawn (`defocus_sigma` px and `motion_px`, 0 for none; `glare`, `noise_sigma`,
-    `jpeg_quality`) without changing what is drawn."""
+    the faults drawn (`defocus_sigma` px and `motion_px`, 0 for none, with `motion_deg` the
+    streak's angle, counter-clockwise on screen from the image x axis, where there is motion;
+    `glare`, `noise_sigma`, `jpeg_quality`) without changing what is drawn."""
     faults = {"defocus_sigma": 0.0, "motion_px": 0, "glare": False}
     h, w = img.shape[:2]
     gain = np.clip(illumination(rng, (w, h), p) * 128, 0, 255).astype(np.uint8)
@@ -242,8 +243,10 @@ def finish_photo(rng: np.random.Generator, img: np.ndarray, p: PhotoSettings = P
         faults["motion_px"] = n
         k = np.zeros((n, n), np.float32)
         k[n // 2, :] = 1.0 / n
-        k = cv2.warpAffine(k, cv2.getRotationMatrix2D((n / 2 - 0.5, n / 2 - 0.5),
-                                                      rng.uniform(0, 180), 1.0), (n, n))
+        deg = float(rng.uniform(0, 180))
+        faults["motion_deg"] = round(deg, 1)
+        k = cv2.warpAffine(k, cv2.getRotationMatrix2D((n / 2 - 0.5, n / 2 - 0.5), deg, 1.0),
+                           (n, n))
         img = cv2.filter2D(img, -1, k / max(k.sum(), 1e-6))
     sigma = rng.uniform(*p.noise_sigma)
     pos_tile, neg_tile = _noise_tiles()
