@@ -1236,6 +1236,15 @@ _START_HUE = {"red": (1.0, 0.45), "yellow": (0.0, 1.0), "green": (-1.0, 0.5)}
 # after the photo's balance and a turned or wrong board won (session 11). A module constant,
 # not a `MauerSettings` field: `_white_fields` is cached per board and never sees settings
 _WHITE_FIELD_STEP = 4
+# A start area whose ring reads this light (median L*, OpenCV's 0-255 scale) and does not
+# show its colour is washed out (a lamp's glare): its colour is unknown and counts half,
+# neither for nor against a fit (pure yellow reads 248, white 255; a washed-out ring that
+# still shows its hue counts as seen). Under the glare light the true board's black area
+# read 254-255 and lost to wrong boards whose rings landed on the board's own tint (session
+# 14). Half, not left out: an area left out made a wrong fit's evidence whole (1.0) and
+# `sure_fit` skipped the shifted alternatives that held the true board. A module constant
+# for the reason above.
+_CLIPPED_L = 250.0
 
 
 def _colour_evidence_many(lab: np.ndarray, Hs: np.ndarray, board: Board) -> np.ndarray:
@@ -1257,9 +1266,10 @@ def _colour_evidence_many(lab: np.ndarray, Hs: np.ndarray, board: Board) -> np.n
         v = med[:, ci]
         if colour == "black":
             others = np.min(np.delete(med[:, :, 0], ci, axis=1), axis=1)
-            ev += (v[:, 0] < others - 5).astype(float)
+            hit = v[:, 0] < others - 5
         else:
-            ev += _shows_hue(v[:, 1] - ref[:, 0], v[:, 2] - ref[:, 1], colour)
+            hit = _shows_hue(v[:, 1] - ref[:, 0], v[:, 2] - ref[:, 1], colour)
+        ev += np.where(~hit & (v[:, 0] >= _CLIPPED_L), 0.5, hit.astype(float))
     return ev / len(names)
 
 
@@ -1308,9 +1318,10 @@ def _colour_evidence(lab: np.ndarray, H: np.ndarray, board: Board) -> float:
     for colour, v in cols.items():
         if colour == "black":
             others = [cols[c][0] for c in cols if c != "black"]
-            ev += float(v[0] < min(others) - 5)
+            hit = bool(v[0] < min(others) - 5)
         else:
-            ev += float(_shows_hue(v[1] - ref[0], v[2] - ref[1], colour))
+            hit = bool(_shows_hue(v[1] - ref[0], v[2] - ref[1], colour))
+        ev += 0.5 if not hit and v[0] >= _CLIPPED_L else float(hit)  # washed out: unknown
     return ev / len(cols)
 
 
