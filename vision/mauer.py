@@ -157,6 +157,16 @@ class MauerSettings:
     # an alternative won only after a fit with start colours 0.25-0.75)
     icp_tol: tuple[float, float] = (0.6, 0.3)  # matching radius, share of the pitch
     min_matched: int = 16  # fields matched to accept a board
+    # A board found reaching beyond the photo (a corner outside it: never so in the 112
+    # committed and fresh truths) may be a pattern of the table (a checked cloth's light
+    # squares fit the field lattice: committed 0019 under dim, harsh and glare light, 54
+    # pawns): the board search once more on the blobs of another size only (not within
+    # this factor of the found fit's field blobs' median diameter), its board kept when it
+    # scores higher or lies within the photo (0: off). The cloth's squares were 60-75 px,
+    # the fields 12-21.
+    other_size_ratio: float = 1.6
+    blob_skip: tuple[float, float] = (0.0, 0.0)  # (set by that search) blobs of a
+    # diameter (full size px) within this range are left out
     # pawns
     pawn_height_mm: float = 24.0
     pawn_radius_mm: float = 10.0
@@ -589,7 +599,11 @@ def field_blobs(image_bgr: np.ndarray, s: MauerSettings = None,
         grey = np.hypot(ab[:, 0], ab[:, 1]) < s.blob_max_chroma
         kp = [k for k, g in zip(kp, grey, strict=True) if g]
     blobs = np.array([(k.pt[0], k.pt[1], k.size) for k in kp], np.float64).reshape(-1, 3)
-    return blobs[one_per_field(blobs)] / f
+    blobs = blobs[one_per_field(blobs)] / f
+    lo, hi = s.blob_skip
+    if hi > 0:
+        blobs = blobs[(blobs[:, 2] < lo) | (blobs[:, 2] > hi)]
+    return blobs
 
 
 def one_per_field(blobs: np.ndarray) -> np.ndarray:
@@ -1236,6 +1250,15 @@ _START_HUE = {"red": (1.0, 0.45), "yellow": (0.0, 1.0), "green": (-1.0, 0.5)}
 # after the photo's balance and a turned or wrong board won (session 11). A module constant,
 # not a `MauerSettings` field: `_white_fields` is cached per board and never sees settings
 _WHITE_FIELD_STEP = 4
+# A start area whose ring reads this light (median L*, OpenCV's 0-255 scale) and does not
+# show its colour is washed out (a lamp's glare): its colour is unknown and counts half,
+# neither for nor against a fit (pure yellow reads 248, white 255; a washed-out ring that
+# still shows its hue counts as seen). Under the glare light the true board's black area
+# read 254-255 and lost to wrong boards whose rings landed on the board's own tint (session
+# 14). Half, not left out: an area left out made a wrong fit's evidence whole (1.0) and
+# `sure_fit` skipped the shifted alternatives that held the true board. A module constant
+# for the reason above.
+_CLIPPED_L = 250.0
 
 
 def _colour_evidence_many(lab: np.ndarray, Hs: np.ndarray, board: Board) -> np.ndarray:
@@ -1257,9 +1280,10 @@ def _colour_evidence_many(lab: np.ndarray, Hs: np.ndarray, board: Board) -> np.n
         v = med[:, ci]
         if colour == "black":
             others = np.min(np.delete(med[:, :, 0], ci, axis=1), axis=1)
-            ev += (v[:, 0] < others - 5).astype(float)
+            hit = v[:, 0] < others - 5
         else:
-            ev += _shows_hue(v[:, 1] - ref[:, 0], v[:, 2] - ref[:, 1], colour)
+            hit = _shows_hue(v[:, 1] - ref[:, 0], v[:, 2] - ref[:, 1], colour)
+        ev += np.where(~hit & (v[:, 0] >= _CLIPPED_L), 0.5, hit.astype(float))
     return ev / len(names)
 
 
@@ -1308,9 +1332,10 @@ def _colour_evidence(lab: np.ndarray, H: np.ndarray, board: Board) -> float:
     for colour, v in cols.items():
         if colour == "black":
             others = [cols[c][0] for c in cols if c != "black"]
-            ev += float(v[0] < min(others) - 5)
+            hit = bool(v[0] < min(others) - 5)
         else:
-            ev += float(_shows_hue(v[1] - ref[0], v[2] - ref[1], colour))
+            hit = bool(_shows_hue(v[1] - ref[0], v[2] - ref[1], colour))
+        ev += 0.5 if not hit and v[0] >= _CLIPPED_L else float(hit)  # washed out: unknown
     return ev / len(cols)
 
 
@@ -1409,8 +1434,43 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
     best = views[0] if len(views) == 1 else max(
         views, key=lambda v: field_contrast(lab, S @ v.H, board)
         + s.colour_weight * _colour_evidence(lab, S @ v.H, board))
+    if s.other_size_ratio > 0 and _beyond_photo(best.corners, (w, h)):
+        maps = _now(maps) or blob_map(image_bgr, s)
+        other = _other_size_view(image_bgr, board, s, maps, glares, best)
+        if other is not None and (other.score > best.score
+                                  or not _beyond_photo(other.corners, (w, h))):
+            best = other  # (the whole board is in the photo: one inside it wins)
     return replace(best, P=camera_from_homography(best.H, (w, h)),  # for the chosen one only
                    glares=_full_size(glares, f))
+
+
+def _beyond_photo(corners: np.ndarray, size: tuple[int, int]) -> bool:
+    """Whether any of the board's (4, 2) corners (px) lies outside the photo (w, h)."""
+    c = np.asarray(corners, np.float64)
+    return bool(((c < 0) | (c > np.array(size, np.float64))).any())
+
+
+def _other_size_view(image_bgr: np.ndarray, board: Board, s: MauerSettings, maps: BlobMap,
+                     glares, view: BoardView) -> BoardView | None:
+    """The board search (`find_board`, every pass) once more on the blobs whose diameter
+    differs from the median diameter of `view`'s field blobs (the full size blobs nearest
+    its fields, within 0.3 of a pitch) by more than `other_size_ratio` either way: another
+    board among blobs of another size (`view` fitted a table's pattern). None when it
+    finds none."""
+    fields, pitch = _field_array(board)
+    blobs = board_blobs(view, board, s, maps)
+    if not len(blobs):
+        return None
+    proj = apply_h(view.H, fields)
+    step = _dist(apply_h(view.H, fields + np.array([pitch, 0.0])), proj)
+    d = _dist(proj[:, None], blobs[None, :, :2])
+    near = d.min(axis=1) < 0.3 * step
+    if near.sum() < s.min_matched:
+        return None
+    size = float(np.median(blobs[d.argmin(axis=1)[near], 2]))
+    r = s.other_size_ratio
+    return find_board(image_bgr, board, replace(s, blob_skip=(size / r, size * r),
+                                                other_size_ratio=0.0), maps, glares)
 
 
 def _full_size_passes(image_bgr: np.ndarray, board: Board, s: MauerSettings, maps: BlobMap,
@@ -2052,6 +2112,9 @@ def _read_mauer(image_bgr: np.ndarray, board: Board | None, model: PawnModel | N
     warnings: list[str] = []
     if view.score < s.min_board_confidence:
         warnings.append(f"the board was located with low confidence {view.score:.2f}")
+    if _beyond_photo(view.corners, image_bgr.shape[1::-1]):
+        warnings.append("the board found reaches beyond the photo: it may be wrong (a "
+                        "pattern of the table?); photograph the whole board")
     pr = classify_spots(image_bgr, view, board, model, s)
     cls, conf = pr.argmax(axis=1), pr.max(axis=1)
     t2 = time.perf_counter()

@@ -1,0 +1,116 @@
+"""The board search against look-alikes under harsh lights (session 14): washed-out start
+areas count half, and a board reaching beyond the photo is searched for once more among
+blobs of another size (vision/mauer.py)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import pytest
+
+from scoring.mauerhuepfer import load_board
+from vision import mauer
+
+BOARD = load_board()
+
+
+def _flat_lab(s: float = 2.0) -> np.ndarray:
+    """The default board drawn flat in Lab (8-bit scale, float32) at `s` px per mm, start
+    areas with the weak colours of a rendered photo (as tests/vision/test_mauer.py's)."""
+    w, h = (int(v * s) for v in BOARD.size_mm)
+    lab = np.zeros((h, w, 3), np.float32) + (200, 118, 143)
+    start = {"red": (108, 33, 20), "yellow": (147, 6, 39), "green": (84, -12, 18),
+             "black": (66, 2, 7)}
+    for a in BOARD.colours:
+        L, A, B = start[a.colour]
+        cv2.circle(lab, tuple(int(v * s) for v in a.start_center), int(a.start_radius * s),
+                   (L, A + 128, B + 128), -1)
+    for f in BOARD.fields:
+        cv2.circle(lab, (int(f.x * s), int(f.y * s)), int(BOARD.field_radius_mm * s),
+                   (240, 128, 128), -1)
+    return lab
+
+
+def _paint(lab: np.ndarray, colour: str, lab_value, s: float = 2.0) -> None:
+    a = next(a for a in BOARD.colours if a.colour == colour)
+    cv2.circle(lab, tuple(int(v * s) for v in a.start_center), int(a.start_radius * s),
+               lab_value, -1)
+
+
+@pytest.mark.parametrize("colour,value,evidence", [
+    ("black", (255, 128, 128), 0.875),  # black area washed out by a lamp: unknown, half
+    ("green", (254, 128, 130), 0.875),  # green washed out, no hue left: half
+    ("yellow", (251, 118, 166), 1.0),  # a bright yellow ring still showing its hue: seen
+    ("green", (200, 128, 128), 0.75),  # a grey ring, not washed out: against the fit
+    ("black", (240, 128, 128), 0.75),  # black lighter than the others but not clipped
+])
+def test_washed_out_start_area_counts_half(colour, value, evidence):
+    lab = _flat_lab()
+    _paint(lab, colour, value)
+    H = np.diag([2.0, 2.0, 1.0])
+    assert mauer._colour_evidence(lab, H, BOARD) == pytest.approx(evidence)
+    np.testing.assert_allclose(mauer._colour_evidence_many(lab, H[None], BOARD), [evidence])
+
+
+@pytest.mark.parametrize("dx,beyond", [
+    (0.0, False),  # inside the photo
+    (-15.0, True),  # one corner just left of it
+    (2000.0, True),  # far off
+])
+def test_beyond_photo(dx, beyond):
+    c = np.array([[10.0, 10.0], [300.0, 10.0], [300.0, 200.0], [10.0, 200.0]])
+    c[0, 0] += dx if dx < 0 else 0.0
+    c[1, 0] += dx if dx > 0 else 0.0
+    assert mauer._beyond_photo(c, (640, 480)) is beyond
+
+
+def _two_boards(big: float = 2.2, shift=(-150.0, -60.0), small: float = 0.55):
+    """A photo (960 x 1280 BGR) with a plainly drawn board `big` px per mm reaching beyond
+    the photo and one `small` px per mm wholly in it: (photo, (H big, H small) mm -> px)."""
+    s = 2
+    w, h = (int(v * s) for v in BOARD.size_mm)
+    flat = np.full((h, w, 3), (150, 200, 215), np.uint8)
+    ring = {"red": (40, 40, 210), "yellow": (30, 200, 235), "green": (60, 150, 50),
+            "black": (40, 40, 40)}
+    for a in BOARD.colours:
+        cv2.circle(flat, tuple(int(v * s) for v in a.start_center), int(a.start_radius * s),
+                   ring[a.colour], 5, cv2.LINE_AA)
+    for f in BOARD.fields:
+        c = (int(f.x * s), int(f.y * s))
+        cv2.circle(flat, c, int(BOARD.field_radius_mm * s), (245, 245, 245), -1, cv2.LINE_AA)
+        cv2.circle(flat, c, int(BOARD.field_radius_mm * s), (120, 120, 120), 2, cv2.LINE_AA)
+    photo = np.full((960, 1280, 3), (70, 90, 110), np.uint8)
+    Hs = []
+    for k, (dx, dy) in ((big, shift), (small, (900.0, 560.0))):
+        H = np.array([[k, 0, dx], [0, k, dy], [0, 0, 1.0]])
+        S = np.diag([1 / s, 1 / s, 1.0])
+        warped = cv2.warpPerspective(flat, H @ S, (1280, 960))
+        mask = cv2.warpPerspective(np.full((h, w), 255, np.uint8), H @ S, (1280, 960))
+        photo[mask > 128] = warped[mask > 128]
+        Hs.append(H)
+    rng = np.random.default_rng(0)
+    return np.clip(photo + rng.normal(0, 2, photo.shape), 0, 255).astype(np.uint8), Hs
+
+
+def test_field_blobs_leave_the_skipped_sizes_out():
+    photo, _ = _two_boards()
+    s = mauer.SETTINGS
+    blobs = mauer.field_blobs(photo, s)
+    big = blobs[:, 2] > 20.0  # the big board's fields (about 25 px), the small's about 6
+    assert big.sum() >= 16 and (~big).sum() >= 16
+    kept = mauer.field_blobs(photo, replace(s, blob_skip=(20.0, 1000.0)))
+    np.testing.assert_array_equal(kept, blobs[~big])
+
+
+def test_other_size_view_finds_the_board_of_another_size():
+    """Given the small board as the view found, the search among the other blobs finds the
+    big one (without the skip it would find the small one again)."""
+    photo, (Hb, Hs) = _two_boards()
+    corners = mauer.board_corners_mm(BOARD)
+    small = mauer.BoardView(mauer.apply_h(Hs, corners), Hs, None, 0.9)
+    s = replace(mauer.SETTINGS, threads=0)
+    view = mauer._other_size_view(photo, BOARD, s, mauer.blob_map(photo, s), (), small)
+    assert view is not None
+    assert np.abs(view.corners - mauer.apply_h(Hb, corners)).max() < 6.0
