@@ -336,6 +336,7 @@ class BackLookSettings:
     #   looks square, fresh e2-1730..1737: long side 1.04-1.14 x the short one, filling
     #   0.94-0.97, 0.9-1.6 backs' looks), its long side down to this x its short side when
     #   it fills this share of its rectangle and holds under `merged[0]` backs' looks
+    #   (1.0: any; its width is along the side `squat_axis` picks, not always the short one)
     whole_fill: float = 0.75  # a region of a card's shape but of `merged[0]` backs' looks
     #   or more is one back only when it fills this share of its rectangle (else merged:
     #   two backs side by side, turned a little to each other, make a card's shape too)
