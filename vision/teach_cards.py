@@ -336,6 +336,7 @@ class BackLookSettings:
     #   looks square, fresh e2-1730..1737: long side 1.04-1.14 x the short one, filling
     #   0.94-0.97, 0.9-1.6 backs' looks), its long side down to this x its short side when
     #   it fills this share of its rectangle and holds under `merged[0]` backs' looks
+    #   (1.0: any; its width is along the side `squat_axis` picks, not always the short one)
     whole_fill: float = 0.75  # a region of a card's shape but of `merged[0]` backs' looks
     #   or more is one back only when it fills this share of its rectangle (else merged:
     #   two backs side by side, turned a little to each other, make a card's shape too)
@@ -417,6 +418,9 @@ class BackLookSettings:
     #   the back's design (`min_second`, `own_mix`: without them, the grey drawings of
     #   face-up cards on four photos of e2-1731..1737 made backs; 0: off)
     covered_fit: float = 1.05  # (see `covered`)
+    covered_turn: float = 2.0  # `covered_back`'s turns (degrees) this close to one tried
+    #   already, or to half a turn off it, are not tried again (the same frames, to a pixel
+    #   or two at a card's width)
     key_inside: float = 0.9  # a back found whole (or split from a merged region) must not
     #   cover the key point (the corner index, which shows) of a face-up card read: none
     #   inside its frame shrunk to this (1: not checked)
@@ -740,6 +744,19 @@ def whole_back(short: float, long_: float, fill: float, cards: float, width: flo
             and (cards < s.merged[0] or fill >= s.whole_fill))
 
 
+def squat_axis(es: np.ndarray, el: np.ndarray, near_angle: float) -> float:
+    """The u axis (degrees) of a back seen nearly square (`whole_back`'s `squat`): of its
+    rectangle's short side `es` and long side `el` ((2,) each), the one nearer the angle of
+    the nearest card read (`near_angle`, degrees; modulo a half turn), as `covered_back`'s
+    turns. Its length foreshortened by a low camera, the back's long side may be either:
+    fresh e2-1730..1737, 9 such backs, the short side was the width for 6 (their rectangles
+    1.03-1.14 x as long as wide) and the long side for 3 (1.02-1.06 x); the nearest card's
+    angle picked the width right for 8 (the one left lay crosswise to its neighbour)."""
+    a_s, a_l = (float(np.degrees(np.arctan2(v[1], v[0]))) for v in (es, el))
+    return a_s if abs((a_s - near_angle + 90.0) % 180.0 - 90.0) <= \
+        abs((a_l - near_angle + 90.0) % 180.0 - 90.0) else a_l
+
+
 def notched_cards(outline: np.ndarray, depth: float) -> int:
     """How many cards a region of several cards' look holds, from its outline's notches:
     cards lying against each other (a spread pile, turned to each other) make a notch at
@@ -846,7 +863,7 @@ def covered_back(q: np.ndarray, blob: np.ndarray, origin, w: float, angles, f: f
     best, best_share = None, s.covered[1]
     tried: list[float] = []
     for ang in angles:
-        if any(abs((ang - a + 90.0) % 180.0 - 90.0) < 2.0 for a in tried):
+        if any(abs((ang - a + 90.0) % 180.0 - 90.0) < s.covered_turn for a in tried):
             continue  # (a turn tried already, or half a turn off it: the same frames)
         tried.append(ang)
         t = np.deg2rad(ang)
@@ -887,7 +904,11 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     back under it: its centre is then put a card's size from the strip's outer edge); a
     region of 1.6-4.5 backs' looks (`look_area`) is split, when it is no longer than its
     backs end to end (`merged_long`); any other region but one longer than that is looked
-    at again closed less (`part_close`, with `look_area` measured).
+    at again closed less (`part_close`, with `look_area` measured). A region that does not
+    part is one back seen at a slant along its length where it is nearly square and whole
+    (`whole_back`'s `squat`), or a back partly under the face-up cards read where a card's
+    frame holds it and the rest of that frame lies under them (`covered`, `covered_back`:
+    the back's centre is the frame's; it must show the back's design as a whole one does).
     The region's own colours must match the taught back's (`min_match`) and, shown whole,
     split from a merged region or a strip seen flat (`under`), hold its colours other than
     the main one (`min_second`), and its pixels of the back's colours match the taught
@@ -939,6 +960,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
         found = []  # (centre, angle, width) at scale f
         on_top = True  # the backs found show whole (not a strip under another card)
         whole_look = False  # a strip that is the back itself, seen flat
+        liked = False  # `looks_like` asked already (with the whole design) and passed
         if whole_back(short, long_, fill, cards, w, s, squat=False):
             found = [(c, np.degrees(np.arctan2(es[1], es[0])), short)]
         elif s.merged[0] <= cards <= s.merged[1] and fill >= s.merged_fill \
@@ -969,9 +991,11 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
                 #   part off too, 0.05 of a width squared and under on e2-1730..1737)
                 queue += [(p, False) for p in parts]
                 continue
-            if whole_back(short, long_, fill, cards, w, s):
-                found = [(c, np.degrees(np.arctan2(es[1], es[0])), short)]  # nearly square
-                #   and whole (it does not part): one back seen at a slant along its length
+            if whole_back(short, long_, fill, cards, w, s):  # nearly square and whole (it
+                #   does not part): one back seen at a slant along its length, its width
+                #   across the rectangle's side nearer the nearest card read's (a back's
+                #   length foreshortened under its width makes that its long side)
+                found = [(c, squat_axis(es, el, pieces[int(near[0])].angle), short)]
             elif s.covered[0] > 0 and s.covered[0] <= cards < s.merged[0] and looks_like(
                     hsv[y0:y0 + bh, x0:x0 + bw], blob, coarse0, main0, s):
                 if cover_mask is None:
@@ -982,8 +1006,8 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
                           pieces[int(near[0])].angle + 90.0]
                 back = covered_back(q, blob, (x0, y0), w, turns, f, cover_mask, hit, s)
                 if back is not None:  # (its visible part must show the back's design:
-                    #                       `min_second`, `own_mix`)
-                    found, on_top, whole_look = [back], False, True
+                    #                       `min_second`, `own_mix`; `looks_like` asked)
+                    found, on_top, whole_look, liked = [back], False, True, True
             if not found:
                 if len(parts) > 1:  # (its parts again, as before: one may be a strip)
                     queue += [(p, False) for p in parts]
@@ -1021,7 +1045,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
         if not found or (s.held and held_backs(q, pieces + out, f, at) >= len(found)):
             continue
         sub = hsv[y0:y0 + bh, x0:x0 + bw]
-        if not looks_like(sub, blob, coarse0, main0, s, on_top or whole_look):
+        if not liked and not looks_like(sub, blob, coarse0, main0, s, on_top or whole_look):
             continue
         if (on_top or whole_look) and s.own_mix > 0:  # (its whole design shows)
             mix = look_mix(pixels[2], look) if mix is None else mix

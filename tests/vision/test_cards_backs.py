@@ -1199,15 +1199,18 @@ def test_look_alike_regions_a_strip_beside_a_card_is_no_flat_back(shown, flat_st
         [np.round(g[0]) for g in got]
 
 
-@pytest.mark.parametrize("pile,none,want", [
-    (False, READ.twice_none, 1),  # one back, read again 0.56 widths off and turned 40
+@pytest.mark.parametrize("pile,none,want,again", [
+    (False, READ.twice_none, 1, 0.9),  # one back, read again 0.56 widths off and turned 40
     #   degrees: that frame's part off the back shows none of the look, no card there
-    (False, 0.0, 2),  # not asked: turned otherwise than a twin, it stays
-    (True, READ.twice_none, 2),  # a second back lies so: the look shows it, a pile
+    (False, READ.twice_none, 1, 0.97),  # the same read again more surely than the back:
+    #   the surer reading is the one dropped (and no other pair asked about it)
+    (False, 0.0, 2, 0.9),  # not asked: turned otherwise than a twin, it stays
+    (True, READ.twice_none, 2, 0.9),  # a second back lies so: the look shows it, a pile
 ])
-def test_settle_backs_a_back_read_again_turned_onto_the_table(pile, none, want):
+def test_settle_backs_a_back_read_again_turned_onto_the_table(pile, none, want, again):
     """Session 14 (fresh e1-1720 0029): a back read a second time at a pose turned off its
-    own, 40 degrees, whose part off the back lies on the bare table."""
+    own, 40 degrees, whose part off the back lies on the bare table (`again`: the second
+    reading's confidence, the back's 0.95)."""
     img = table(7)
     colour, stripe = DESIGNS[1]
     second = (240 + 0.5 * W, 180 + 0.25 * W)  # (0.56 widths: off the region's reach)
@@ -1218,7 +1221,7 @@ def test_settle_backs_a_back_read_again_turned_onto_the_table(pile, none, want):
              for x in (100.0, 160.0, 220.0)]
     faces = [CardPiece(p.label, p.confidence, p.key, frame_from_pose(p.key, 0.0, W, SPEC),
                        0.0, W) for p in faces]
-    backs = [back_piece((240, 180), 0.0, W, 0.95), back_piece(second, 40.0, W, 0.9)]
+    backs = [back_piece((240, 180), 0.0, W, 0.95), back_piece(second, 40.0, W, again)]
     r = reader_with(CardOrNot([colour, stripe]))
     r.settings = replace(READ, twice_none=none)
     got = [p for p in r.settle_backs(img, faces + backs) if p.label == "back"]

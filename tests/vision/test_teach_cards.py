@@ -920,10 +920,8 @@ def test_look_backs_finds_no_covered_back_on_bare_table():
 
     image = np.full((600, 800, 3), (120, 140, 150), np.uint8)
     _card(image, (400, 300), BACK_NAVY, BACK_RING)
-    h = CARD_W * 91 / 59
     image[300:, :] = (120, 140, 150)  # the bottom half and the right half: bare table
     image[:, 400:] = (120, 140, 150)
-    del h
     pieces = _face_up(image, [(150, 480), (650, 480), (150, 150)])
     assert look_backs(image, pieces, _taught_look()) == []
 
@@ -1613,3 +1611,60 @@ def test_fold_faces_leaves_the_rare_kinds_alone(kind, rare, folded):
         assert out[fake.index(kind)] == pytest.approx(0.55) and out[fake.index("hat-3")] == 0.0
     else:
         assert np.array_equal(out, probs[0])
+
+
+@pytest.mark.parametrize("by_value", [False, True])  # the value bins alike, or not
+def test_back_project_bins_as_hsv_bins(by_value):
+    """`_back_project`'s lookups (kept for speed: 0.5-1.1 ms against 1.8-2.1 ms for a
+    640 x 480 photo) bin a pixel as `vision.cards.read.hsv_bins` does (`cv2.calcHist`'s
+    bins): the pixels it sets are those whose bin is set in the table."""
+    from vision.cards.read import hsv_bins
+    from vision.teach_cards import BACK_LOOK, _back_project
+
+    rng = np.random.default_rng(4)
+    bins = BACK_LOOK.bins
+    hsv = np.stack([rng.integers(0, 180, (48, 256)), rng.integers(0, 256, (48, 256)),
+                    rng.integers(0, 256, (48, 256))], axis=-1).astype(np.uint8)
+    hsv[0, :180, 0] = np.arange(180)  # (every hue and every saturation and value once)
+    hsv[1, :, 1] = hsv[2, :, 2] = np.arange(256)
+    table = (rng.random(bins) < 0.3).astype(np.float32)
+    if not by_value:
+        table[:] = table[..., :1]
+    want = np.where(table.ravel()[hsv_bins(hsv, bins)] > 0, 255, 0)
+    assert np.array_equal(_back_project(hsv, table, bins), want)
+
+
+@pytest.mark.parametrize("es, el, near, want", [
+    ((0.0, 62.0), (66.0, 0.0), 85.0, 90.0),  # the nearest card upright-ish: width along es
+    ((0.0, 62.0), (66.0, 0.0), 175.0, 0.0),  # it lies across: the back's width along el
+    #   (its length foreshortened under its width: fresh e2-1736 scene 0002)
+    ((0.0, 62.0), (66.0, 0.0), -5.0, 0.0),  # the same a half turn off
+])
+def test_squat_axis_takes_the_side_nearer_the_nearest_card(es, el, near, want):
+    from vision.teach_cards import squat_axis
+
+    got = squat_axis(np.array(es), np.array(el), near)
+    assert abs((got - want + 90.0) % 180.0 - 90.0) < 1e-6
+
+
+@pytest.mark.parametrize("length, want", [
+    (56.0, 0.0),  # its length foreshortened under its width (64 px): the rectangle's long
+    #   side is the width, as the upright cards read beside it say
+    (72.0, 0.0),  # foreshortened less: the short side is the width
+])
+def test_look_backs_turns_a_squat_back_as_the_cards_beside_it(length, want):
+    """A back seen at a slant along its length (`squat`), upright like the face-up cards
+    read beside it: its frame's u axis (the zones read its side from it) lies along x
+    whichever of its rectangle's sides is the shorter (before: always the short side, a
+    quarter turn off for the first case)."""
+    from vision.teach_cards import look_backs
+
+    image = np.full((600, 800, 3), (120, 140, 150), np.uint8)
+    x, y, w = 400, 300, 64.0
+    cv2.rectangle(image, (int(x - w / 2), int(y - length / 2)),
+                  (int(x + w / 2), int(y + length / 2)), BACK_NAVY, -1)
+    cv2.circle(image, (x, y), int(0.3 * CARD_W), BACK_RING, 3)
+    pieces = _face_up(image, [(250, 300), (550, 300), (400, 480)])
+    out = look_backs(image, pieces, _taught_look())
+    assert len(out) == 1 and np.hypot(*(out[0].center - (x, y))) < 0.15 * CARD_W
+    assert abs((out[0].angle - want + 90.0) % 180.0 - 90.0) < 10.0, out[0].angle

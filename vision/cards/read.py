@@ -240,6 +240,17 @@ class ReadSettings:
     #   cards (the photo away from every frame read, `table_margin` widths beyond) is this
     #   share of its density off plus on the sure cards
     table_margin: float = 0.15  # x the median width read
+    table_least: float = 4.0  # the table's colours are learnt only from at least this many
+    #   widths squared of it (the pixels `table_margin` off every frame read)
+    table_cards_least: float = 0.5  # a reading is judged only where the other frames read
+    #   with `table_sure` give at least this many cards' areas of colours (its own excluded:
+    #   the only sure card has none to be told from the table by, and on a white cloth its
+    #   white would be the table's; one card shown whole, shrunk off its outline, gives 0.9)
+    table_floor: float = 1.0  # a colour with no pixel in the table's or the cards' pixels
+    #   counts as this many there (the densities' floor, as `common_colours`' one pixel;
+    #   before: a fixed density 1e-4, which an empty cards' histogram made the table's)
+    table_least_off: int = 4  # and where its part off every other frame has this many
+    #   pixels at `look_scale` at least
     number_doubt: float = 0.8  # a Troetofanten animal whose number takes less than this
     #   share of its kind's probability gets a warning naming the two likeliest numbers
     #   (0.75 until session 8's surer index model: its warnings named 61 % of the wrong
@@ -1311,8 +1322,34 @@ def unseen_cards(pieces: list[CardPiece],
     return out
 
 
+def hsv_bins(hsv: np.ndarray, bins) -> np.ndarray:
+    """(H, W) uint16: each pixel's bin (flat index, hue slowest) in a hue x saturation x
+    value histogram of `bins` ((3,) ints, 65536 bins at most): bins of equal width over
+    OpenCV's hue 0-180 and saturation and value 0-256, as `cv2.calcHist(..., bins, [0, 180,
+    0, 256, 0, 256])` bins them (`bin_counts` of these is that histogram, flattened).
+    `hsv`: (H, W, 3) uint8 HSV."""
+    hb, sb, vb = (int(b) for b in bins)
+    if hb * sb * vb > 65536:
+        raise ValueError(f"{hb} x {sb} x {vb} bins do not fit 16 bits")
+    ramp = np.arange(256)
+    lut = np.stack([np.minimum(ramp * hb // 180, hb - 1), ramp * sb // 256, ramp * vb // 256],
+                   axis=-1).astype(np.uint8).reshape(1, 256, 3)  # (hue 180-255: not HSV)
+    b = cv2.LUT(hsv, lut)  # (each channel's own bin)
+    return b[..., 0].astype(np.uint16) * (sb * vb) + b[..., 1].astype(np.uint16) * vb \
+        + b[..., 2]
+
+
+def bin_counts(codes: np.ndarray, bins, mask: np.ndarray | None = None) -> np.ndarray:
+    """(prod(bins),) float64: how many of `codes` (`hsv_bins`' bins, (H, W) uint16) fall in
+    each bin, where `mask` ((H, W), nonzero) is set if given."""
+    n = int(np.prod(bins))
+    if mask is not None:
+        mask = mask.astype(np.uint8)
+    return cv2.calcHist([codes], [0], mask, [n], [0, n]).ravel().astype(np.float64)
+
+
 # the table's and the cards' colours (`on_bare_table`): hue x saturation x value bins (hue
-# bins of 10 of OpenCV's 180, saturation and value ones of 32: `code` in it assumes these)
+# bins of 10 of OpenCV's 180, saturation and value ones of 32)
 TABLE_BINS = [18, 8, 8]
 
 
@@ -1322,11 +1359,13 @@ def on_bare_table(image: np.ndarray, pieces: list[CardPiece], settings: ReadSett
     the bare table where it lies on no other card read, and a warning for each of those.
     Colours learnt from the photo (HSV at `look_scale`, `TABLE_BINS`): the table's are the
     pixels `table_margin` widths or more off every frame read, the cards' those inside the
-    frames read with `table_sure` (less the judged one's own); a pixel is the table's where
-    its colour's table density is `table_pixel` of the two densities' sum. A reading is
-    dropped where its frame's part off every other frame is at least `table_exposed` of it
-    and `table_share` of that part's pixels are the table's. Where the two looks cannot be
-    told apart (white cards on a white cloth) no pixel is the table's: nothing is dropped."""
+    frames read with `table_sure` (less the judged one's own: a reading is not judged where
+    those are under `table_cards_least` cards' areas); a pixel is the table's where its
+    colour's table density is `table_pixel` of the two densities' sum (a colour absent from
+    either counts `table_floor` pixels there). A reading is dropped where its frame's part
+    off every other frame is at least `table_exposed` of it and `table_share` of that
+    part's pixels are the table's. Where the two looks cannot be told apart (white cards
+    on a white cloth) no pixel is the table's: nothing is dropped."""
     s = settings
     framed = [i for i, p in enumerate(pieces) if p.frame is not None]
     sure = [i for i in framed if pieces[i].confidence >= s.table_sure]
@@ -1344,22 +1383,18 @@ def on_bare_table(image: np.ndarray, pieces: list[CardPiece], settings: ReadSett
     k = max(3, int(2 * s.table_margin * width) | 1)
     table = cv2.dilate((count > 0).astype(np.uint8),
                        cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) == 0
-    if np.count_nonzero(table) < 4 * width * width:  # (too little table to learn it from)
+    if np.count_nonzero(table) < s.table_least * width * width:  # (too little table)
         return pieces, []
-    nb = TABLE_BINS  # (18 hues of 10, 8 saturations and 8 values of 32 each)
-    code = (hsv[..., 0] // (180 // nb[0])).astype(np.uint16) * (nb[1] * nb[2]) \
-        + (hsv[..., 1] >> 5).astype(np.uint16) * nb[2] + (hsv[..., 2] >> 5)  # its bin
-    n_bins = nb[0] * nb[1] * nb[2]
-    h_table = cv2.calcHist([hsv], [0, 1, 2], table.astype(np.uint8), nb,
-                           [0, 180, 0, 256, 0, 256]).ravel().astype(np.float64)
-    h_table /= max(float(h_table.sum()), 1.0)
+    code = hsv_bins(hsv, TABLE_BINS)
+    h_table = bin_counts(code, TABLE_BINS, table)
+    n_table = max(float(h_table.sum()), 1.0)
     own = {}
     for i in sure:  # (each sure frame's colours, shrunk off its outline)
         m, (x0, y0) = boxes[i]
         m = cv2.erode(m, np.ones((3, 3), np.uint8))
-        own[i] = np.bincount(code[y0:y0 + m.shape[0], x0:x0 + m.shape[1]][m > 0],
-                             minlength=n_bins).astype(np.float64)
+        own[i] = bin_counts(code[y0:y0 + m.shape[0], x0:x0 + m.shape[1]], TABLE_BINS, m)
     h_sure = sum(own.values())
+    card_area = SPECS["troetofanten"].aspect * width * width
     kept, warnings = [], []
     for i, p in enumerate(pieces):
         if p.frame is None:
@@ -1370,15 +1405,17 @@ def on_bare_table(image: np.ndarray, pieces: list[CardPiece], settings: ReadSett
         off = (m > 0) & (count[box] == 1)
         n_off = int(np.count_nonzero(off))
         if not m.size or n_off < s.table_exposed * max(int(np.count_nonzero(m)), 1) \
-                or n_off < 4:
+                or n_off < s.table_least_off:
             kept.append(p)
             continue
         h_card = h_sure - own.get(i, 0)
-        h_card = h_card / max(float(h_card.sum()), 1.0)
-        eps = 1e-4
+        n_card = float(h_card.sum())
+        if n_card < s.table_cards_least * card_area:  # (too few other cards to judge by)
+            kept.append(p)
+            continue
         px = code[box][off]
-        t = h_table[px] + eps
-        c = h_card[px] + eps
+        t = (h_table[px] + s.table_floor) / n_table
+        c = (h_card[px] + s.table_floor) / max(n_card, 1.0)
         if float(np.mean(t / (t + c) >= s.table_pixel)) >= s.table_share:
             warnings.append(f"possibly {_article(p.label)} {p.label} at ({p.center[0]:.0f}, "
                             f"{p.center[1]:.0f}), not counted: read there ({p.confidence:.2f}) "
@@ -1417,16 +1454,14 @@ def paper_regions(image: np.ndarray, pieces: list[CardPiece], settings: ReadSett
     while f > s.paper_scale:  # (halving twice is 4 x faster than a quarter at once)
         f, small = f / 2, cv2.resize(small, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-    ranges = [0, 180, 0, 256, 0, 256]
     on = _frames_mask([p.frame for p in sure], f, hsv.shape[:2], 0.85)
-    h_on = cv2.calcHist([hsv], [0, 1, 2], on, PAPER_BINS, ranges)
-    h_all = cv2.calcHist([hsv], [0, 1, 2], None, PAPER_BINS, ranges)
+    code = hsv_bins(hsv, PAPER_BINS)  # (float32 as `cv2.calcHist`'s were)
+    h_on = bin_counts(code, PAPER_BINS, on).astype(np.float32)
+    h_all = bin_counts(code, PAPER_BINS).astype(np.float32)
     look, _ = common_colours(h_on, h_all, on, s.paper_ratio,
                              0.01 * max(float(np.count_nonzero(on)), 1.0))
-    bins = [(hsv[..., c].astype(np.int32) * n) // top for c, (n, top) in
-            enumerate(zip(PAPER_BINS, (180, 256, 256), strict=True))]
-    hit = look[bins[0], bins[1], bins[2]].astype(np.uint8) * 255  # (OpenCV's back
-    #   projection reads a 3-d numpy histogram as a 2-d one of 8 channels)
+    hit = look[code].astype(np.uint8) * 255  # (OpenCV's back projection reads a 3-d
+    #   numpy histogram as a 2-d one of 8 channels)
     hit[_frames_mask([p.frame for p in pieces], f, hit.shape, 1.0) > 0] = 0
     return card_shaped(
         hit, np.array([p.center for p in pieces]) * f, np.array([p.width for p in pieces]) * f,

@@ -5,13 +5,23 @@ nothing is dropped."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
 
 from vision.cards.geometry import SPECS
 from vision.cards.pieces import CardPiece
-from vision.cards.read import READ, card_frame, on_bare_table
+from vision.cards.read import (
+    PAPER_BINS,
+    READ,
+    TABLE_BINS,
+    bin_counts,
+    card_frame,
+    hsv_bins,
+    on_bare_table,
+)
 
 ASPECT = SPECS["troetofanten"].aspect
 W = 40.0  # card width, px
@@ -74,3 +84,48 @@ def test_too_few_readings_or_no_sure_one():
     assert on_bare_table(img, one, READ) == (one, [])
     unsure = [piece("elephant-1", (80, 90), 0.5), piece("mouse", (380, 250), 0.5)]
     assert on_bare_table(img, unsure, READ) == (unsure, [])
+
+
+@pytest.mark.parametrize("cloth", [
+    (236, 238, 240),  # the cards' own white
+    (225, 228, 232),  # a light grey: the cards' white is the table's colour too
+])
+def test_the_only_sure_card_on_a_white_cloth_is_kept(cloth):
+    """Review of session 14: a reading is judged against the colours of the OTHER sure
+    cards; the only sure one has none (before, every colour then fell to a fixed density
+    floor and the card's white, common on the cloth, read as the table's: dropped). Under
+    `table_cards_least` cards' areas of them it is not judged."""
+    img = photo(cloth, [((80, 90), 0.0), ((300, 200), 0.0)])
+    pieces = [piece("elephant-1", (80, 90), 0.95), piece("mouse", (300, 200), 0.5)]
+    got, warnings = on_bare_table(img, pieces, READ)
+    assert got == pieces and warnings == []
+
+
+def test_a_sure_card_judged_by_one_other_sure_card():
+    """One other sure card shown whole (0.9 of a card's area) is enough to judge by: a
+    reading on a dark cloth beside two sure cards, each judged by the other, is dropped;
+    asked for more than that card gives, it is not judged."""
+    cards = [((80, 90), 0.0), ((160, 90), 0.0)]
+    img = photo((60, 90, 140), cards)
+    pieces = [piece("elephant-1", c) for c, _ in cards] + [piece("mouse", (380, 250), 0.74)]
+    got, warnings = on_bare_table(img, pieces, READ)
+    assert got == pieces[:2] and len(warnings) == 1
+    got, warnings = on_bare_table(img, pieces, replace(READ, table_cards_least=2.5))
+    assert got == pieces and warnings == []
+
+
+@pytest.mark.parametrize("bins", [TABLE_BINS, PAPER_BINS, [30, 8, 2], [7, 5, 3]])
+def test_hsv_bins_bin_as_calc_hist(bins):
+    """`hsv_bins` + `bin_counts` are `cv2.calcHist`'s histogram over [0, 180, 0, 256, 0,
+    256], flattened (every hue, saturation and value, so each bin edge is met)."""
+    rng = np.random.default_rng(3)
+    hsv = np.stack([rng.integers(0, 180, (64, 1024)), rng.integers(0, 256, (64, 1024)),
+                    rng.integers(0, 256, (64, 1024))], axis=-1).astype(np.uint8)
+    hsv[0, :180, 0] = np.arange(180)
+    hsv[1, :256, 1] = hsv[2, :256, 2] = np.arange(256)
+    want = cv2.calcHist([hsv], [0, 1, 2], None, list(bins), [0, 180, 0, 256, 0, 256])
+    got = bin_counts(hsv_bins(hsv, bins), bins)
+    assert np.array_equal(got, want.ravel())
+    mask = (rng.random(hsv.shape[:2]) < 0.3).astype(np.uint8)  # (and under a mask)
+    want = cv2.calcHist([hsv], [0, 1, 2], mask, list(bins), [0, 180, 0, 256, 0, 256])
+    assert np.array_equal(bin_counts(hsv_bins(hsv, bins), bins, mask > 0), want.ravel())
