@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
+from vision.psf import streak_kernel
+
 if TYPE_CHECKING:
     from scoring.mauerhuepfer import Board
     from vision.mauer import BoardView
@@ -140,12 +142,26 @@ class BoardDiceSettings:
     blur_strong_share: float = 0.2  # the tensor sums the strongest gradients only (noise out)
     blur_reblur: float = 2.0  # px: the board blurred again by this Gaussian; how much its
     # strongest gradients drop says how blurred it was (`BoardBlur.sigma`)
+    blur_inset: int = 7  # px: the board's outline shrunk by this before its gradients are
+    # summed (its own edge against the table left out; a 15 x 15 erosion)
+    blur_min_box: int = 16  # px: no blur measured where the board's box in the photo is
+    # narrower or lower than this ...
+    blur_min_inside: int = 200  # ... or leaves fewer px inside the shrunk outline
+    blur_max_drop: float = 0.99  # the re-blur drop capped below 1 (a saturated drop would
+    # give an infinite sigma: sigma = r R / sqrt(1 - R^2))
     blur_lengths: tuple[int, ...] = (3, 4, 5, 6, 7, 8, 9, 10)  # streak px tried with motion
     blur_face_kernels: int = 0  # the layouts are tried under the kernels this near (in
     # `blur_kernels`' order) to the one the face's square fits best: a streak's length told
     # by the face's outline, larger than its pips (1, its neighbours too: fresh 1712-0003's
     # 3 under a 9 px streak read as a 1 under 10 px)
-    blur_yaw_step: int = 10  # degrees; turns 0-170 (a 2, 3 or 6 is not a quarter turn alike)
+    blur_yaw_step: int = 10  # degrees; the face's square tried turned 0-80 by this step
+    blur_face_grow: float = 1.5  # the face's square matched over itself grown this much (its
+    # blurred rim and the table round it: where the face lies)
+    blur_turns: tuple[int, ...] = (0, 90)  # degrees: the layouts tried at the face's turn and
+    # a quarter turn on (a 2, 3 or 6 is not a quarter turn alike) ...
+    blur_refine: tuple[int, ...] = (-10, 0, 10)  # ... and these degrees either side
+    blur_supersample: int = 4  # the face's square and the pips drawn this much finer and
+    # averaged down (their edges partly covered, as a camera's pixels)
     blur_reach: float = 0.5  # die sides: the face's centre looked for this far from the blob's
     blur_pip_r: float = 0.2  # pip radius, half sides (pieces: 0.1 of the side)
     blur_pip_at: float = 0.5  # pip offsets from the centre, half sides
@@ -786,26 +802,29 @@ def board_blur(L: np.ndarray, corners: np.ndarray, s: BoardDiceSettings = SETTIN
                ) -> BoardBlur | None:
     """The blur the board shows: the 2x2 tensor sum of g g^T over the `blur_strong_share`
     strongest Sobel gradients g inside the board's outline (`corners`, (4, 2) image px,
-    shrunk by 7 px: the board's own edge against the table left out) in `L` (uint8 or
+    shrunk by `blur_inset` px: the board's own edge against the table left out) in `L` (uint8 or
     float32 (H, W) lightness of the whole photo). The board's printed fields, lines and
     walls run every way, so a sharp or defocused photo gives a round tensor and a streak a
     flat one. `sigma`: the board blurred again by a Gaussian of r = `blur_reblur` px, the
     same gradients' tensor along each axis drops by R = sqrt(after / before); an edge
     blurred by sigma drops by sigma / sqrt(sigma^2 + r^2), so sigma = r R / sqrt(1 - R^2)
     (committed + fresh 1710/1711 + edition 2: sharp photos 0.53-0.89 px, defocus 0.5-0.8 px
-    0.6-1.2, defocus 1.2-1.6 px 1.1-1.8). None where the board leaves fewer than 200 px
-    inside the photo."""
+    0.6-1.2, defocus 1.2-1.6 px 1.1-1.8). None ("unknown blur") where the board leaves
+    fewer than `blur_min_inside` px inside the photo or its corners are not finite."""
+    corners = np.asarray(corners, np.float64)
+    if corners.shape != (4, 2) or not np.all(np.isfinite(corners)):
+        return None
     h, w = L.shape[:2]
     x0, y0 = (max(0, int(np.floor(v))) for v in corners.min(axis=0))
     x1, y1 = min(w, int(np.ceil(corners[:, 0].max())) + 1), min(h, int(np.ceil(
         corners[:, 1].max())) + 1)
-    if x1 - x0 < 16 or y1 - y0 < 16:
+    if x1 - x0 < s.blur_min_box or y1 - y0 < s.blur_min_box:
         return None
     mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.fillConvexPoly(mask, np.round(corners - (x0, y0)).astype(np.int32), 1)
-    mask = cv2.erode(mask, np.ones((15, 15), np.uint8))
+    mask = cv2.erode(mask, np.ones((2 * s.blur_inset + 1, 2 * s.blur_inset + 1), np.uint8))
     inside = mask > 0
-    if inside.sum() < 200:
+    if inside.sum() < s.blur_min_inside:
         return None
     win = np.asarray(L[y0:y1, x0:x1], np.float32)
 
@@ -828,7 +847,7 @@ def board_blur(L: np.ndarray, corners: np.ndarray, s: BoardDiceSettings = SETTIN
     sig = []
     for k in (0, 1):
         e = vec[:, k]
-        drop = min(float(np.sqrt(max(e @ t2 @ e, 0.0) / ev[k])), 0.99)
+        drop = min(float(np.sqrt(max(e @ t2 @ e, 0.0) / ev[k])), s.blur_max_drop)
         sig.append(r * drop / np.sqrt(1.0 - drop * drop))
     return BoardBlur(float(ev[0] / ev[1]),
                      float(np.degrees(np.arctan2(vec[1, 0], vec[0, 0])) % 180.0),
@@ -846,15 +865,8 @@ def blur_kernels(blur: BoardBlur, s: BoardDiceSettings = SETTINGS) -> list[np.nd
     if not blur.motion(s):
         g = cv2.getGaussianKernel(2 * int(np.ceil(3 * blur.sigma)) + 1, blur.sigma, cv2.CV_32F)
         return [g @ g.T]
-    out = []
-    for n in s.blur_lengths:
-        k = np.zeros((n, n), np.float32)
-        k[n // 2, :] = 1.0
-        # (getRotationMatrix2D turns counter-clockwise on screen: the image angle negated)
-        k = cv2.warpAffine(k, cv2.getRotationMatrix2D((n / 2 - 0.5, n / 2 - 0.5),
-                                                      -blur.angle, 1.0), (n, n))
-        out.append(k / max(float(k.sum()), 1e-6))
-    return out
+    # (`streak_kernel` turns counter-clockwise on screen: the image angle negated)
+    return [streak_kernel(n, -blur.angle) for n in s.blur_lengths]
 
 
 def _blur_layouts() -> dict[int, list[int]]:
@@ -870,8 +882,9 @@ _BLUR_LAYOUTS = _blur_layouts()
 
 def _pip_spots(m: np.ndarray, half: int, s: BoardDiceSettings) -> np.ndarray:
     """(9, T, T) float32, T = 2 half + 1: a unit dark pip at each 3 x 3 spot of a face whose
-    map (half sides -> px) is `m`, centred, drawn 4 x finer and averaged down."""
-    ss = 4
+    map (half sides -> px) is `m`, centred, drawn `blur_supersample` x finer and averaged
+    down."""
+    ss = s.blur_supersample
     t = 2 * half + 1
     ring = np.c_[np.cos(np.linspace(0, 2 * np.pi, 32, endpoint=False)),
                  np.sin(np.linspace(0, 2 * np.pi, 32, endpoint=False))] * s.blur_pip_r
@@ -931,8 +944,11 @@ def blur_read(L: np.ndarray, centre, a: np.ndarray, kernels: list[np.ndarray],
     of the kernels. (value, correlation, face centre (x, y) px) or None. `why`: a list that
     gets (best value, its correlation, margin, the most alike other template's correlation,
     the face square's correlation) where a layout was matched."""
+    a = np.asarray(a, np.float64)
+    if a.shape != (2, 2) or not (np.all(np.isfinite(a)) and np.all(np.isfinite(centre))):
+        return None
     side = 2.0 * float(np.sqrt(abs(np.linalg.det(a))))
-    half = int(np.ceil(1.5 * np.abs(a).sum(axis=1).max())) + 4
+    half = int(np.ceil(s.blur_face_grow * np.abs(a).sum(axis=1).max())) + 4
     reach = s.blur_reach * side
     h, w = L.shape[:2]
     x0, y0 = int(centre[0] - reach - half), int(centre[1] - reach - half)
@@ -943,8 +959,8 @@ def blur_read(L: np.ndarray, centre, a: np.ndarray, kernels: list[np.ndarray],
     face = None  # (ncc, (col, row) in the match map, yaw, kernel index)
     for yaw in range(0, 90, s.blur_yaw_step):
         m = _turned(a, yaw)
-        sq = _square(m, half, 1.0, 4)
-        mask = (_square(m, half, 1.5) > 0).astype(np.uint8)
+        sq = _square(m, half, 1.0, s.blur_supersample)
+        mask = (_square(m, half, s.blur_face_grow) > 0).astype(np.uint8)
         for fk, k in enumerate(kernels):
             r = cv2.matchTemplate(win, cv2.filter2D(sq, -1, k, borderType=cv2.BORDER_CONSTANT),
                                   cv2.TM_CCOEFF_NORMED, mask=mask)
@@ -960,7 +976,7 @@ def blur_read(L: np.ndarray, centre, a: np.ndarray, kernels: list[np.ndarray],
     best: dict[int, tuple] = {}  # value -> (ncc, (x, y), yaw, kernel index)
     made: dict[tuple, np.ndarray] = {}  # (yaw, kernel index) -> (9, T, T) blurred pip spots
     masks: dict[int, np.ndarray] = {}  # yaw -> the inner face square (uint8)
-    for yaw in sorted({(fyaw + q + d) % 180 for q in (0, 90) for d in (-10, 0, 10)}):
+    for yaw in sorted({(fyaw + q + d) % 180 for q in s.blur_turns for d in s.blur_refine}):
         m = _turned(a, yaw)
         spots = _pip_spots(m, half, s)
         mask = masks[yaw] = (_square(m, half, s.blur_inner) > 0).astype(np.uint8)
@@ -1142,7 +1158,7 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
         lone_here = is_lone and short and len(found) == n_found and \
             s.lone_dot_read is not None and len(cands) <= s.lone_read_blobs_per_die * s.dice_wanted
         crop_L = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)[..., 0] if lone_here or (
-            unread_here and (s.spot_read or s.warn_unread)) else None
+            unread_here and (s.spot_read or s.warn_unread or s.blur_read)) else None
         crop_Lf = spot_blur(crop_L, a) if lone_here or (unread_here and s.spot_read) \
             else None  # (once for every read below)
         if s.spot_read and unread_here:
