@@ -180,10 +180,11 @@ class BoardDiceSettings:
     blur_min_face: float = 0.5  # the face's light square matched at least this well (a die's
     # 0.52-0.95 on the dev sets where a layout was read right; clutter 0.0-0.68)
     blur_confusable: float = 0.8  # refused where the winner's blurred template correlates
-    # this well with another value's under any turn and kernel tried (a streak along a 6's
-    # columns makes it a 4's; a 1 under a long streak along a 3's diagonal is that 3 under a
-    # short one). Dev sets: 0.85 let fresh 1715-0000's 10 px 5 under a 7 px streak read as a
-    # 3 (0.81 alike); 0.8 refuses it and 4 right reads (0.805-0.84)
+    # this well with another value's under any layout turn tried and the kernels the layouts
+    # were matched under (`blur_face_kernels`; a streak along a 6's columns makes it a 4's;
+    # all the board's kernels refused right reads and no wrong one). Dev sets: 0.85 let
+    # fresh 1715-0000's 10 px 5 under a 7 px streak read as a 3 (0.81 alike); 0.8 refuses
+    # it and 4 right reads (0.805-0.84)
     known_shape: bool = True  # a face's foreshortening must be the table's at the die
     known_up: bool = True  # side faces told by the vertical's direction at the die (from the
     # board's camera model) instead of by the crop's own centre
@@ -933,22 +934,29 @@ def blur_read(L: np.ndarray, centre, a: np.ndarray, kernels: list[np.ndarray],
     """A blurred die's value read under the blur the board shows (`kernels`, `blur_kernels`),
     in `L` ((H, W) uint8 or float32 lightness, photo px), the face being the square of
     known shape `a` (2x2, half sides -> px: the table's foreshortening at the die). First the
-    face: a light square turned 0-80 degrees, blurred by each kernel, matched by masked
-    normalised correlation within `blur_reach` die sides of `centre` (the square's outline
-    fixes where the face lies and how it is turned, so the pips below cannot slide onto the
-    face's shaded edges); then the 1-6 pip layouts at that face (a pixel round its centre,
-    its turn or a quarter turn on, 10 degrees either side), each blurred by each kernel, by
-    masked correlation over the face. Kept where the best layout's correlation is at least
-    `blur_min_ncc`, at least `blur_min_margin` above every other value's best, and its
-    blurred template not `blur_confusable` with another value's under the same turn and any
-    of the kernels. (value, correlation, face centre (x, y) px) or None. `why`: a list that
-    gets (best value, its correlation, margin, the most alike other template's correlation,
-    the face square's correlation) where a layout was matched."""
+    face: a light square turned 0-80 degrees (`blur_yaw_step`), blurred by each kernel,
+    matched by masked normalised correlation over itself grown `blur_face_grow` x within
+    `blur_reach` die sides of `centre` (the square's outline fixes where the face lies and
+    how it is turned, so the pips below cannot slide onto the face's shaded edges); then the
+    1-6 pip layouts at that face (a pixel round its centre, its turn and `blur_turns` on,
+    `blur_refine` degrees either side), each blurred by the kernels `blur_face_kernels` near
+    the face's, by masked correlation over the face. Kept where the best layout's
+    correlation is at least `blur_min_ncc`, at least `blur_min_margin` above every other
+    value's best, and its blurred template not `blur_confusable` with another value's under
+    any of the layout turns tried and those same kernels (by default the one the face's
+    square fitted best). The template (2 half + 1 px square) holds the grown face under
+    every turn. (value, correlation, face centre (x, y) px) or None (also where `centre` or
+    `a` is not finite or the window leaves the photo). `why`: a list that gets (best value,
+    its correlation, margin, the most alike other template's correlation, the face square's
+    correlation) where a layout was matched."""
     a = np.asarray(a, np.float64)
     if a.shape != (2, 2) or not (np.all(np.isfinite(a)) and np.all(np.isfinite(centre))):
         return None
     side = 2.0 * float(np.sqrt(abs(np.linalg.det(a))))
-    half = int(np.ceil(s.blur_face_grow * np.abs(a).sum(axis=1).max())) + 4
+    # the template holds the face square grown `blur_face_grow` x under any turn: a map's
+    # row turned keeps its length, so the square's corners (+-1, +-1) reach at most
+    # sqrt(2) x the longest row (a die 40 px wide turned 40 degrees is not clipped)
+    half = int(np.ceil(s.blur_face_grow * np.sqrt(2.0) * np.hypot(*a.T).max())) + 4
     reach = s.blur_reach * side
     h, w = L.shape[:2]
     x0, y0 = int(centre[0] - reach - half), int(centre[1] - reach - half)
@@ -999,8 +1007,10 @@ def blur_read(L: np.ndarray, centre, a: np.ndarray, kernels: list[np.ndarray],
     if why is None and (ncc < s.blur_min_ncc or margin < s.blur_min_margin or
                         face[0] < s.blur_min_face):
         return None
-    # another value under any turn and kernel tried that looks the same on this face (a 1
-    # under a long streak along a 3's diagonal is that 3 under a short one)
+    # another value under any turn tried and the kernels matched (`near`) that looks the same
+    # on this face (a 6 under a streak along its columns is a 4 under it). Every one of the
+    # board's kernels was tried too (session 14): it refused 16 of 250 right reads of
+    # synthetic streaked dice and no wrong one, and changed nothing on the dev sets
     mine = made[yaw, ki][_BLUR_LAYOUTS[v]].sum(axis=0)
     others = [sp[idx].sum(axis=0) for sp in made.values()
               for u, idx in _BLUR_LAYOUTS.items() if u != v]

@@ -176,6 +176,32 @@ def test_blur_read_of_no_finite_die_reads_nothing(centre, a):
     assert D.blur_read(L, centre, a, [_gauss(1.4)]) is None
 
 
+@pytest.mark.parametrize("side,slant", [
+    (12.0, 1.0),  # a small die seen square
+    (40.0, 1.0),  # a big one (before, turned 40 degrees it kept 3419 of its 3721 px)
+    (30.0, 0.6),  # foreshortened along y
+])
+def test_blur_read_templates_hold_the_grown_face_under_every_turn(monkeypatch, side, slant):
+    """The face's square grown `blur_face_grow` x, under every turn tried (0-80 degrees),
+    lies inside the template with a pixel to spare."""
+    sizes = []
+    real = D._square
+
+    def square(m, half, grow, fine=1):
+        out = real(m, half, grow, fine)
+        if grow == D.SETTINGS.blur_face_grow:
+            sizes.append(out)
+        return out
+
+    monkeypatch.setattr(D, "_square", square)
+    a = np.diag([1.0, slant]) * side / 2
+    L = np.full((400, 400), 90, np.uint8)
+    D.blur_read(L, (200.0, 200.0), a, [_gauss(1.0)])
+    assert sizes
+    for mask in sizes:
+        assert not (mask[0].any() or mask[-1].any() or mask[:, 0].any() or mask[:, -1].any())
+
+
 def _wired(monkeypatch, reads, s, found=()):
     """`read_board_dice` on the smeared-die scene with its stages replaced: the light blobs
     at 3 die sides apart right of the smeared die, none read by the crop's read (except
