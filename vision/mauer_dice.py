@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
+from vision.psf import streak_kernel
+
 if TYPE_CHECKING:
     from scoring.mauerhuepfer import Board
     from vision.mauer import BoardView
@@ -140,12 +142,26 @@ class BoardDiceSettings:
     blur_strong_share: float = 0.2  # the tensor sums the strongest gradients only (noise out)
     blur_reblur: float = 2.0  # px: the board blurred again by this Gaussian; how much its
     # strongest gradients drop says how blurred it was (`BoardBlur.sigma`)
+    blur_inset: int = 7  # px: the board's outline shrunk by this before its gradients are
+    # summed (its own edge against the table left out; a 15 x 15 erosion)
+    blur_min_box: int = 16  # px: no blur measured where the board's box in the photo is
+    # narrower or lower than this ...
+    blur_min_inside: int = 200  # ... or leaves fewer px inside the shrunk outline
+    blur_max_drop: float = 0.99  # the re-blur drop capped below 1 (a saturated drop would
+    # give an infinite sigma: sigma = r R / sqrt(1 - R^2))
     blur_lengths: tuple[int, ...] = (3, 4, 5, 6, 7, 8, 9, 10)  # streak px tried with motion
     blur_face_kernels: int = 0  # the layouts are tried under the kernels this near (in
     # `blur_kernels`' order) to the one the face's square fits best: a streak's length told
     # by the face's outline, larger than its pips (1, its neighbours too: fresh 1712-0003's
     # 3 under a 9 px streak read as a 1 under 10 px)
-    blur_yaw_step: int = 10  # degrees; turns 0-170 (a 2, 3 or 6 is not a quarter turn alike)
+    blur_yaw_step: int = 10  # degrees; the face's square tried turned 0-80 by this step
+    blur_face_grow: float = 1.5  # the face's square matched over itself grown this much (its
+    # blurred rim and the table round it: where the face lies)
+    blur_turns: tuple[int, ...] = (0, 90)  # degrees: the layouts tried at the face's turn and
+    # a quarter turn on (a 2, 3 or 6 is not a quarter turn alike) ...
+    blur_refine: tuple[int, ...] = (-10, 0, 10)  # ... and these degrees either side
+    blur_supersample: int = 4  # the face's square and the pips drawn this much finer and
+    # averaged down (their edges partly covered, as a camera's pixels)
     blur_reach: float = 0.5  # die sides: the face's centre looked for this far from the blob's
     blur_pip_r: float = 0.2  # pip radius, half sides (pieces: 0.1 of the side)
     blur_pip_at: float = 0.5  # pip offsets from the centre, half sides
@@ -164,10 +180,11 @@ class BoardDiceSettings:
     blur_min_face: float = 0.5  # the face's light square matched at least this well (a die's
     # 0.52-0.95 on the dev sets where a layout was read right; clutter 0.0-0.68)
     blur_confusable: float = 0.8  # refused where the winner's blurred template correlates
-    # this well with another value's under any turn and kernel tried (a streak along a 6's
-    # columns makes it a 4's; a 1 under a long streak along a 3's diagonal is that 3 under a
-    # short one). Dev sets: 0.85 let fresh 1715-0000's 10 px 5 under a 7 px streak read as a
-    # 3 (0.81 alike); 0.8 refuses it and 4 right reads (0.805-0.84)
+    # this well with another value's under any layout turn tried and the kernels the layouts
+    # were matched under (`blur_face_kernels`; a streak along a 6's columns makes it a 4's;
+    # all the board's kernels refused right reads and no wrong one). Dev sets: 0.85 let
+    # fresh 1715-0000's 10 px 5 under a 7 px streak read as a 3 (0.81 alike); 0.8 refuses
+    # it and 4 right reads (0.805-0.84)
     known_shape: bool = True  # a face's foreshortening must be the table's at the die
     known_up: bool = True  # side faces told by the vertical's direction at the die (from the
     # board's camera model) instead of by the crop's own centre
@@ -786,26 +803,29 @@ def board_blur(L: np.ndarray, corners: np.ndarray, s: BoardDiceSettings = SETTIN
                ) -> BoardBlur | None:
     """The blur the board shows: the 2x2 tensor sum of g g^T over the `blur_strong_share`
     strongest Sobel gradients g inside the board's outline (`corners`, (4, 2) image px,
-    shrunk by 7 px: the board's own edge against the table left out) in `L` (uint8 or
+    shrunk by `blur_inset` px: the board's own edge against the table left out) in `L` (uint8 or
     float32 (H, W) lightness of the whole photo). The board's printed fields, lines and
     walls run every way, so a sharp or defocused photo gives a round tensor and a streak a
     flat one. `sigma`: the board blurred again by a Gaussian of r = `blur_reblur` px, the
     same gradients' tensor along each axis drops by R = sqrt(after / before); an edge
     blurred by sigma drops by sigma / sqrt(sigma^2 + r^2), so sigma = r R / sqrt(1 - R^2)
     (committed + fresh 1710/1711 + edition 2: sharp photos 0.53-0.89 px, defocus 0.5-0.8 px
-    0.6-1.2, defocus 1.2-1.6 px 1.1-1.8). None where the board leaves fewer than 200 px
-    inside the photo."""
+    0.6-1.2, defocus 1.2-1.6 px 1.1-1.8). None ("unknown blur") where the board leaves
+    fewer than `blur_min_inside` px inside the photo or its corners are not finite."""
+    corners = np.asarray(corners, np.float64)
+    if corners.shape != (4, 2) or not np.all(np.isfinite(corners)):
+        return None
     h, w = L.shape[:2]
     x0, y0 = (max(0, int(np.floor(v))) for v in corners.min(axis=0))
     x1, y1 = min(w, int(np.ceil(corners[:, 0].max())) + 1), min(h, int(np.ceil(
         corners[:, 1].max())) + 1)
-    if x1 - x0 < 16 or y1 - y0 < 16:
+    if x1 - x0 < s.blur_min_box or y1 - y0 < s.blur_min_box:
         return None
     mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.fillConvexPoly(mask, np.round(corners - (x0, y0)).astype(np.int32), 1)
-    mask = cv2.erode(mask, np.ones((15, 15), np.uint8))
+    mask = cv2.erode(mask, np.ones((2 * s.blur_inset + 1, 2 * s.blur_inset + 1), np.uint8))
     inside = mask > 0
-    if inside.sum() < 200:
+    if inside.sum() < s.blur_min_inside:
         return None
     win = np.asarray(L[y0:y1, x0:x1], np.float32)
 
@@ -828,7 +848,7 @@ def board_blur(L: np.ndarray, corners: np.ndarray, s: BoardDiceSettings = SETTIN
     sig = []
     for k in (0, 1):
         e = vec[:, k]
-        drop = min(float(np.sqrt(max(e @ t2 @ e, 0.0) / ev[k])), 0.99)
+        drop = min(float(np.sqrt(max(e @ t2 @ e, 0.0) / ev[k])), s.blur_max_drop)
         sig.append(r * drop / np.sqrt(1.0 - drop * drop))
     return BoardBlur(float(ev[0] / ev[1]),
                      float(np.degrees(np.arctan2(vec[1, 0], vec[0, 0])) % 180.0),
@@ -846,15 +866,8 @@ def blur_kernels(blur: BoardBlur, s: BoardDiceSettings = SETTINGS) -> list[np.nd
     if not blur.motion(s):
         g = cv2.getGaussianKernel(2 * int(np.ceil(3 * blur.sigma)) + 1, blur.sigma, cv2.CV_32F)
         return [g @ g.T]
-    out = []
-    for n in s.blur_lengths:
-        k = np.zeros((n, n), np.float32)
-        k[n // 2, :] = 1.0
-        # (getRotationMatrix2D turns counter-clockwise on screen: the image angle negated)
-        k = cv2.warpAffine(k, cv2.getRotationMatrix2D((n / 2 - 0.5, n / 2 - 0.5),
-                                                      -blur.angle, 1.0), (n, n))
-        out.append(k / max(float(k.sum()), 1e-6))
-    return out
+    # (`streak_kernel` turns counter-clockwise on screen: the image angle negated)
+    return [streak_kernel(n, -blur.angle) for n in s.blur_lengths]
 
 
 def _blur_layouts() -> dict[int, list[int]]:
@@ -870,8 +883,9 @@ _BLUR_LAYOUTS = _blur_layouts()
 
 def _pip_spots(m: np.ndarray, half: int, s: BoardDiceSettings) -> np.ndarray:
     """(9, T, T) float32, T = 2 half + 1: a unit dark pip at each 3 x 3 spot of a face whose
-    map (half sides -> px) is `m`, centred, drawn 4 x finer and averaged down."""
-    ss = 4
+    map (half sides -> px) is `m`, centred, drawn `blur_supersample` x finer and averaged
+    down."""
+    ss = s.blur_supersample
     t = 2 * half + 1
     ring = np.c_[np.cos(np.linspace(0, 2 * np.pi, 32, endpoint=False)),
                  np.sin(np.linspace(0, 2 * np.pi, 32, endpoint=False))] * s.blur_pip_r
@@ -920,19 +934,29 @@ def blur_read(L: np.ndarray, centre, a: np.ndarray, kernels: list[np.ndarray],
     """A blurred die's value read under the blur the board shows (`kernels`, `blur_kernels`),
     in `L` ((H, W) uint8 or float32 lightness, photo px), the face being the square of
     known shape `a` (2x2, half sides -> px: the table's foreshortening at the die). First the
-    face: a light square turned 0-80 degrees, blurred by each kernel, matched by masked
-    normalised correlation within `blur_reach` die sides of `centre` (the square's outline
-    fixes where the face lies and how it is turned, so the pips below cannot slide onto the
-    face's shaded edges); then the 1-6 pip layouts at that face (a pixel round its centre,
-    its turn or a quarter turn on, 10 degrees either side), each blurred by each kernel, by
-    masked correlation over the face. Kept where the best layout's correlation is at least
-    `blur_min_ncc`, at least `blur_min_margin` above every other value's best, and its
-    blurred template not `blur_confusable` with another value's under the same turn and any
-    of the kernels. (value, correlation, face centre (x, y) px) or None. `why`: a list that
-    gets (best value, its correlation, margin, the most alike other template's correlation,
-    the face square's correlation) where a layout was matched."""
+    face: a light square turned 0-80 degrees (`blur_yaw_step`), blurred by each kernel,
+    matched by masked normalised correlation over itself grown `blur_face_grow` x within
+    `blur_reach` die sides of `centre` (the square's outline fixes where the face lies and
+    how it is turned, so the pips below cannot slide onto the face's shaded edges); then the
+    1-6 pip layouts at that face (a pixel round its centre, its turn and `blur_turns` on,
+    `blur_refine` degrees either side), each blurred by the kernels `blur_face_kernels` near
+    the face's, by masked correlation over the face. Kept where the best layout's
+    correlation is at least `blur_min_ncc`, at least `blur_min_margin` above every other
+    value's best, and its blurred template not `blur_confusable` with another value's under
+    any of the layout turns tried and those same kernels (by default the one the face's
+    square fitted best). The template (2 half + 1 px square) holds the grown face under
+    every turn. (value, correlation, face centre (x, y) px) or None (also where `centre` or
+    `a` is not finite or the window leaves the photo). `why`: a list that gets (best value,
+    its correlation, margin, the most alike other template's correlation, the face square's
+    correlation) where a layout was matched."""
+    a = np.asarray(a, np.float64)
+    if a.shape != (2, 2) or not (np.all(np.isfinite(a)) and np.all(np.isfinite(centre))):
+        return None
     side = 2.0 * float(np.sqrt(abs(np.linalg.det(a))))
-    half = int(np.ceil(1.5 * np.abs(a).sum(axis=1).max())) + 4
+    # the template holds the face square grown `blur_face_grow` x under any turn: a map's
+    # row turned keeps its length, so the square's corners (+-1, +-1) reach at most
+    # sqrt(2) x the longest row (a die 40 px wide turned 40 degrees is not clipped)
+    half = int(np.ceil(s.blur_face_grow * np.sqrt(2.0) * np.hypot(*a.T).max())) + 4
     reach = s.blur_reach * side
     h, w = L.shape[:2]
     x0, y0 = int(centre[0] - reach - half), int(centre[1] - reach - half)
@@ -943,8 +967,8 @@ def blur_read(L: np.ndarray, centre, a: np.ndarray, kernels: list[np.ndarray],
     face = None  # (ncc, (col, row) in the match map, yaw, kernel index)
     for yaw in range(0, 90, s.blur_yaw_step):
         m = _turned(a, yaw)
-        sq = _square(m, half, 1.0, 4)
-        mask = (_square(m, half, 1.5) > 0).astype(np.uint8)
+        sq = _square(m, half, 1.0, s.blur_supersample)
+        mask = (_square(m, half, s.blur_face_grow) > 0).astype(np.uint8)
         for fk, k in enumerate(kernels):
             r = cv2.matchTemplate(win, cv2.filter2D(sq, -1, k, borderType=cv2.BORDER_CONSTANT),
                                   cv2.TM_CCOEFF_NORMED, mask=mask)
@@ -960,7 +984,7 @@ def blur_read(L: np.ndarray, centre, a: np.ndarray, kernels: list[np.ndarray],
     best: dict[int, tuple] = {}  # value -> (ncc, (x, y), yaw, kernel index)
     made: dict[tuple, np.ndarray] = {}  # (yaw, kernel index) -> (9, T, T) blurred pip spots
     masks: dict[int, np.ndarray] = {}  # yaw -> the inner face square (uint8)
-    for yaw in sorted({(fyaw + q + d) % 180 for q in (0, 90) for d in (-10, 0, 10)}):
+    for yaw in sorted({(fyaw + q + d) % 180 for q in s.blur_turns for d in s.blur_refine}):
         m = _turned(a, yaw)
         spots = _pip_spots(m, half, s)
         mask = masks[yaw] = (_square(m, half, s.blur_inner) > 0).astype(np.uint8)
@@ -983,8 +1007,10 @@ def blur_read(L: np.ndarray, centre, a: np.ndarray, kernels: list[np.ndarray],
     if why is None and (ncc < s.blur_min_ncc or margin < s.blur_min_margin or
                         face[0] < s.blur_min_face):
         return None
-    # another value under any turn and kernel tried that looks the same on this face (a 1
-    # under a long streak along a 3's diagonal is that 3 under a short one)
+    # another value under any turn tried and the kernels matched (`near`) that looks the same
+    # on this face (a 6 under a streak along its columns is a 4 under it). Every one of the
+    # board's kernels was tried too (session 14): it refused 16 of 250 right reads of
+    # synthetic streaked dice and no wrong one, and changed nothing on the dev sets
     mine = made[yaw, ki][_BLUR_LAYOUTS[v]].sum(axis=0)
     others = [sp[idx].sum(axis=0) for sp in made.values()
               for u, idx in _BLUR_LAYOUTS.items() if u != v]
@@ -1142,7 +1168,7 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
         lone_here = is_lone and short and len(found) == n_found and \
             s.lone_dot_read is not None and len(cands) <= s.lone_read_blobs_per_die * s.dice_wanted
         crop_L = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)[..., 0] if lone_here or (
-            unread_here and (s.spot_read or s.warn_unread)) else None
+            unread_here and (s.spot_read or s.warn_unread or s.blur_read)) else None
         crop_Lf = spot_blur(crop_L, a) if lone_here or (unread_here and s.spot_read) \
             else None  # (once for every read below)
         if s.spot_read and unread_here:

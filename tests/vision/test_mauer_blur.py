@@ -1,6 +1,7 @@
 """The photo's blur measured on the Mauerhuepfer board (`board_blur`) and blurred dice read
 under it (`blur_kernels`, `blur_read`), on small synthetic arrays."""
 
+import re
 from dataclasses import replace
 
 import cv2
@@ -8,6 +9,7 @@ import numpy as np
 import pytest
 
 from vision import mauer_dice as D
+from vision.psf import streak_kernel
 
 N = 400  # the synthetic board's side (px)
 CORNERS = np.array([[20, 20], [N - 20, 20], [N - 20, N - 20], [20, N - 20]], float)
@@ -30,10 +32,7 @@ def _board(seed=0):
 def _streak(img, n, deg):
     """`img` smeared by an n px streak turned `deg` counter-clockwise on screen from the x
     axis (the synthetic camera's motion blur)."""
-    k = np.zeros((n, n), np.float32)
-    k[n // 2, :] = 1.0 / n
-    k = cv2.warpAffine(k, cv2.getRotationMatrix2D((n / 2 - 0.5, n / 2 - 0.5), deg, 1.0), (n, n))
-    return cv2.filter2D(img, -1, k / k.sum())
+    return cv2.filter2D(img, -1, streak_kernel(n, deg))
 
 
 def test_a_sharp_board_shows_no_streak_and_little_blur():
@@ -148,3 +147,179 @@ def test_blur_read_reads_no_blank_face_and_nothing_off_the_photo():
     assert D.blur_read(L, c, a, [_gauss(1.4)]) is None
     L, c, a = _die(5, 0.0, blur=_gauss(1.4))
     assert D.blur_read(L, (3.0, 3.0), a, [_gauss(1.4)]) is None  # the window leaves the photo
+
+
+def test_blur_kernels_streaks_are_the_synthetic_cameras():
+    """The board's streaks are the renderer's own (`vision.psf.streak_kernel`), the image
+    angle negated (y down)."""
+    streak = D.BoardBlur(ratio=0.2, angle=30.0, sigma=1.4, along=1.7, across=1.1)
+    for n, k in zip(D.SETTINGS.blur_lengths, D.blur_kernels(streak), strict=True):
+        assert k.dtype == np.float32 and np.array_equal(k, streak_kernel(n, -30.0))
+
+
+@pytest.mark.parametrize("bad", [
+    np.nan,  # a corner not located
+    np.inf,  # a corner at infinity (a degenerate homography)
+])
+def test_board_blur_of_a_board_with_no_finite_corners_is_unknown(bad):
+    corners = CORNERS.copy()
+    corners[2, 0] = bad
+    assert D.board_blur(_board(), corners) is None
+
+
+@pytest.mark.parametrize("centre,a", [
+    ((np.nan, 60.0), np.eye(2) * 8),  # the die's centre not finite
+    ((60.0, 60.0), np.array([[8.0, np.nan], [0.0, 8.0]])),  # nor its face's map
+])
+def test_blur_read_of_no_finite_die_reads_nothing(centre, a):
+    L, _, _ = _die(5, 0.0, blur=_gauss(1.4))
+    assert D.blur_read(L, centre, a, [_gauss(1.4)]) is None
+
+
+@pytest.mark.parametrize("side,slant", [
+    (12.0, 1.0),  # a small die seen square
+    (40.0, 1.0),  # a big one (before, turned 40 degrees it kept 3419 of its 3721 px)
+    (30.0, 0.6),  # foreshortened along y
+])
+def test_blur_read_templates_hold_the_grown_face_under_every_turn(monkeypatch, side, slant):
+    """The face's square grown `blur_face_grow` x, under every turn tried (0-80 degrees),
+    lies inside the template with a pixel to spare."""
+    sizes = []
+    real = D._square
+
+    def square(m, half, grow, fine=1):
+        out = real(m, half, grow, fine)
+        if grow == D.SETTINGS.blur_face_grow:
+            sizes.append(out)
+        return out
+
+    monkeypatch.setattr(D, "_square", square)
+    a = np.diag([1.0, slant]) * side / 2
+    L = np.full((400, 400), 90, np.uint8)
+    D.blur_read(L, (200.0, 200.0), a, [_gauss(1.0)])
+    assert sizes
+    for mask in sizes:
+        assert not (mask[0].any() or mask[-1].any() or mask[:, 0].any() or mask[:, -1].any())
+
+
+def _wired(monkeypatch, reads, s, found=()):
+    """`read_board_dice` on the smeared-die scene with its stages replaced: the light blobs
+    at 3 die sides apart right of the smeared die, none read by the crop's read (except
+    `found`: blob index -> Die value, read where the blob is), each seen as a die, the board
+    streaked, and `blur_read` giving `reads[i]` ((value, ncc, centre) or None) at the i-th
+    call (one blob per entry of `reads`). (dice, warnings, blobs, calls to `blur_read`)."""
+    from tests.vision.test_mauer_dice import _smeared_die_scene
+    from vision.dice import Die
+
+    img, board, view, at, side = _smeared_die_scene()
+    blobs = [np.asarray(at, float) - (3 * side * (i + 1), 0.0) for i in range(len(reads))]
+    calls = []
+
+    def read_crop(image_bgr, view, c, die_px, s, jac, read=True):
+        i = next(i for i, b in enumerate(blobs) if np.hypot(*(b - c)) < 1e-6)
+        dice = [Die(found[i], 0.9, (0.0, 0.0))] if i in found else []
+        return float(c[0]), float(c[1]), 1.0, np.eye(2), np.full((8, 8, 3), 200, np.uint8), \
+            dice
+
+    def blur_read(L, c, a, kernels, s=D.SETTINGS, why=None):
+        calls.append(np.asarray(c, float))
+        return reads[len(calls) - 1]
+
+    monkeypatch.setattr(D, "die_candidates", lambda *a, **k: [(b, side) for b in blobs])
+    monkeypatch.setattr(D, "_read_crop", read_crop)
+    monkeypatch.setattr(D, "die_seen", lambda *a, **k: True)
+    monkeypatch.setattr(D, "board_blur", lambda *a, **k: D.BoardBlur(0.2, 0.0, 1.4, 1.8, 1.1))
+    monkeypatch.setattr(D, "blur_read", blur_read)
+    s = replace(s, spot_read=False, lone_pips=False, pair_split=False)
+    dice, warnings = D.read_board_dice(img, view, board, s)
+    return dice, warnings, blobs, calls
+
+
+READ_AS = re.compile(r"the die at \((\d+), (\d+)\) was read as (\d) from its blurred pips: "
+                     r"check it")
+UNREAD = re.compile(r"a die at \((\d+), (\d+)\) could not be read")
+
+
+@pytest.mark.parametrize("most,n", [
+    (2, 5),  # five blurred dice seen, two read so: the rest are not tried (clutter's time)
+    (4, 3),  # fewer than the most: all read
+])
+def test_read_board_dice_reads_at_most_blur_max_reads_blurred_dice(monkeypatch, most, n):
+    from tests.vision.test_mauer_dice import _smeared_die_scene
+
+    img, board, view, at, side = _smeared_die_scene()
+    blobs = [np.asarray(at, float) - (3 * side * (i + 1), 0.0) for i in range(n)]
+    reads = [(1 + i % 6, 0.7, tuple(b)) for i, b in enumerate(blobs)]  # each at its blob
+    s = replace(D.SETTINGS, dice_wanted=9, blur_max_reads=most, warn_unread=False)
+    dice, warnings, _, calls = _wired(monkeypatch, reads, s)
+    assert len(calls) == min(n, most)
+    assert sorted(d.value for d in dice) == sorted(r[0] for r in reads[:min(n, most)])
+    assert len([w for w in warnings if READ_AS.match(w)]) == min(n, most)
+
+
+def test_a_blurred_read_needs_neither_the_spot_read_nor_the_warning():
+    """The blurred read alone (no spot read, no warning) looks at the crop's lightness too
+    (before, it was made only for those two: AttributeError on None)."""
+    from tests.vision.test_mauer_dice import _smeared_die_scene
+
+    img, board, view, at, side = _smeared_die_scene()
+    s = replace(D.SETTINGS, dice_wanted=3, spot_read=False, warn_unread=False, blur_read=True)
+    dice, warnings = D.read_board_dice(img, view, board, s)
+    assert sorted(d.value for d in dice) == [2, 5]  # the scene's two sharp dice
+    assert not any(np.hypot(d.center[0] - at[0], d.center[1] - at[1]) < side for d in dice)
+
+
+@pytest.mark.parametrize("off,kept", [
+    (1.0, False),  # the blurred face a die side from a die read: that die's, dropped
+    (1.5, True),  # past `blur_apart` (1.2 sides): a die of its own
+])
+def test_a_blurred_read_beside_a_die_read_is_dropped(monkeypatch, off, kept):
+    """The first blob is read by the crop's read (a 5); the second's blurred read lands
+    `off` die sides from it."""
+    from tests.vision.test_mauer_dice import _smeared_die_scene
+
+    img, board, view, at, side = _smeared_die_scene()
+    first = np.asarray(at, float) - (3 * side, 0.0)
+    die_px = D._die_px(D.local_affine(view.H, first), D.SETTINGS.die_mm)
+    face = (float(first[0]), float(first[1] + off * die_px))
+    s = replace(D.SETTINGS, dice_wanted=3, warn_unread=False)
+    dice, warnings, _, calls = _wired(monkeypatch, [(3, 0.7, face), None], s, found={0: 5})
+    assert len(calls) == 1  # (the first blob was read: no blurred read there)
+    assert sorted(d.value for d in dice) == ([3, 5] if kept else [5])
+    assert len([w for w in warnings if READ_AS.match(w)]) == int(kept)
+
+
+def test_a_die_read_from_blur_is_warned_as_read_not_as_unread(monkeypatch):
+    """A blurred die read so gets the warning that names its value at its face's centre and
+    not also 'could not be read'; a blurred die not read gets the latter."""
+    from tests.vision.test_mauer_dice import _smeared_die_scene
+
+    img, board, view, at, side = _smeared_die_scene()
+    blobs = [np.asarray(at, float) - (3 * side * (i + 1), 0.0) for i in range(2)]
+    face = (float(blobs[0][0]) + 1.4, float(blobs[0][1]) - 2.2)
+    s = replace(D.SETTINGS, dice_wanted=3, warn_unread=True)
+    dice, warnings, _, _ = _wired(monkeypatch, [(4, 0.72, face), None], s)
+    assert [(d.value, d.center) for d in dice] == [(4, (round(face[0], 1), round(face[1], 1)))]
+    said = [m.groups() for w in warnings if (m := READ_AS.match(w))]
+    assert said == [(f"{face[0]:.0f}", f"{face[1]:.0f}", "4")]
+    unread = [np.array(m.groups(), float) for w in warnings if (m := UNREAD.match(w))]
+    assert len(unread) == 1 and np.hypot(*(unread[0] - blobs[1])) < 1.0  # the second only
+    assert len(warnings) == 2
+
+
+@pytest.mark.parametrize("value,angle,n,deg", [
+    (6, 0.0, 5, 90.0),  # a 6 under a short streak along its columns (a 4 under a longer one)
+    (3, 45.0, 5, 90.0),  # a 3 turned 45 degrees under a short vertical streak
+])
+def test_the_confusable_check_holds_only_the_matched_kernel_against_a_read(value, angle, n,
+                                                                          deg):
+    """The face's square fixes the streak's length; other values are compared under that
+    kernel (every turn tried), not under all the board's: with all of them these dice,
+    read right, were refused (alike 0.90-0.95; 16 of 250 right synthetic reads, no wrong
+    one, session 14)."""
+    blur = D.BoardBlur(ratio=0.2, angle=(-deg) % 180, sigma=1.4, along=1.8, across=1.1)
+    L, c, a = _die(value, angle, side=14.0)
+    why = []
+    got = D.blur_read(_streak(L, n, deg), c, a, D.blur_kernels(blur), D.SETTINGS, why)
+    assert got is not None and got[0] == value
+    assert why[0][3] < D.SETTINGS.blur_confusable

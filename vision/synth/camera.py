@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.psf import streak_kernel
 from vision.synth.geometry import apply_h
 
 
@@ -241,13 +242,9 @@ def finish_photo(rng: np.random.Generator, img: np.ndarray, p: PhotoSettings = P
     elif r < p.defocus_p + p.motion_p:
         n = int(rng.integers(p.motion_len[0], p.motion_len[1] + 1))
         faults["motion_px"] = n
-        k = np.zeros((n, n), np.float32)
-        k[n // 2, :] = 1.0 / n
         deg = float(rng.uniform(0, 180))
         faults["motion_deg"] = round(deg, 1)
-        k = cv2.warpAffine(k, cv2.getRotationMatrix2D((n / 2 - 0.5, n / 2 - 0.5), deg, 1.0),
-                           (n, n))
-        img = cv2.filter2D(img, -1, k / max(k.sum(), 1e-6))
+        img = cv2.filter2D(img, -1, streak_kernel(n, deg))
     sigma = rng.uniform(*p.noise_sigma)
     pos_tile, neg_tile = _noise_tiles()
     y0 = int(rng.integers(0, pos_tile.shape[0] - h + 1))
