@@ -506,3 +506,36 @@ def test_snap_sides_median_is_numpys(shape):
     x = np.round(np.random.default_rng(len(shape)).normal(0, 20, shape), 1).astype(np.float32)
     got, want = median(x, axis=-1), np.median(x, axis=-1)
     assert got.dtype == want.dtype and np.array_equal(got, want)
+
+
+@pytest.mark.parametrize(
+    "light, lifted",
+    [
+        (0.3, True),  # a dim room: a third of the light, brought up
+        (0.12, True),  # darker than `expose_max` can fully mend: brought up by that gain
+        (1.0, False),  # a well-exposed photo: untouched
+    ],
+)
+def test_exposed_brings_a_dim_photo_up(light, lifted):
+    """An underexposed photo of a light cloth is brought up in linear light until its
+    brightest channel's 99th percentile reaches `expose_to` (the cloth light again, its
+    colour kept), at most by `expose_max`; a well-exposed one is returned as it is."""
+    from vision.area import exposed
+    from vision.preprocess import linear_to_srgb, srgb_to_linear
+
+    clean = cloth_table()
+    lin = srgb_to_linear(clean.astype(np.float32) / 255.0) * light
+    dim = np.round(255.0 * linear_to_srgb(lin)).astype(np.uint8)
+    out = exposed(dim, CLOTH.expose_to, CLOTH.expose_pct, CLOTH.expose_max)
+    if not lifted:
+        assert out is dim
+        return
+    top = srgb_to_linear(np.percentile(out.max(axis=2), 99) / 255.0)
+    want = min(CLOTH.expose_to, srgb_to_linear(np.percentile(dim.max(axis=2), 99) / 255.0)
+               * CLOTH.expose_max)
+    assert abs(top - want) < 0.03
+    cloth, table = out[120, 200].astype(float), out[20, 20].astype(float)
+    assert cloth.min() > dim[120, 200].max() + 20  # the cloth is light again
+    assert cloth.max() - cloth.min() <= 6  # and still grey
+    assert table[2] > table[1] > table[0]  # the table still brown
+    assert exposed(dim, 0.0) is dim  # off
