@@ -334,7 +334,14 @@ class ReadSettings:
     #   `weak_up_confidence` (its number split) but whose kind takes this share x
     #   (1 - P(background)) is counted as its likeliest number (warned about as an unclear
     #   number) where it lies on no card read (`on_a_card_off_row`, as `weak_up_confidence`'s
-    #   test) after every other key point and `count_doubted`'s; over 1: never
+    #   test) after every other key point and `count_doubted`'s; over 1: never. Session 14
+    #   (true pieces right / missed / wrong / extra): fresh e1-1770..1772 + e2-1773..1777
+    #   (240 photos) untaught 3566 / 261 / 131 / 26 -> 3572 / 258 / 128 / 27, taught
+    #   e2-1773..1777 2311 / 100 / 93 / 34 -> 2315 / 99 / 90 / 35, taught e2-1730..1733
+    #   1899 / 84 / 80 / 22 -> 1902 / 79 / 82 / 22; held out e1-1778/1779 + e2-1778/1779
+    #   (120) 1729 / 134 / 50 / 18 -> 1731 / 130 / 52 / 19, taught e2 889 / 54 / 23 / 14 ->
+    #   890 / 53 / 23 / 15; committed and edition 2 the same. 0.85: one extra more taught
+    #   (e2-1776); 0.8: an extra on committed and on edition 2
     rare_count: int = 3  # Troetofanten: a card of which a box holds this many or fewer (3 mice,
     #   1 mousetrap: pieces.md; 4 of 98 cards, so a reading of one is rarely right by chance)
     rare_confidence: float = 0.55  # is counted only when read with this confidence; under it
@@ -2620,9 +2627,10 @@ class CardReader:
         `far_scale` x, the whole way (`read_pieces`; no far look nor close-up look there,
         the shorter width search `second_width_scales`: the enlarged cards are of the
         detector's size). Its pieces and warnings (positions in the photo's pixels) are
-        returned when it reads more pieces than the first look, with the first look's
-        pieces that no piece of it lies near (within half their width: a card the far look
-        lost); else None."""
+        returned when it reads more pieces than the first look (neither look's `faint`
+        readings counted, nor the first look's taken for the part: as before `weak_kind`),
+        with the first look's pieces that no piece of it lies near (within half their width:
+        a card the far look lost); else None."""
         s = self.settings
         first = [p for p in pieces if not p.faint]  # (the look's choice as without them)
         up = [p for p in first if p.label != "back"]
