@@ -12,7 +12,8 @@ class CardPiece:
     """label: the contract's label; confidence 0-1; key: (2,) key point (image px); frame:
     (4, 2) corners TL, TR, BR, BL of the whole piece (image px) or None for round pieces;
     angle: degrees of the piece's u axis in the image; width: px (TL -> TR, or diameter);
-    probs: the classifier's probabilities over the game's labels (label -> p), may be empty."""
+    probs: the classifier's probabilities over the game's labels (label -> p), may be empty;
+    faint: counted from a weak key point by its kind alone (Troetofanten, `counted_weak`)."""
 
     label: str
     confidence: float
@@ -21,6 +22,7 @@ class CardPiece:
     angle: float
     width: float
     probs: dict | None = None
+    faint: bool = False
 
     @property
     def center(self) -> np.ndarray:
