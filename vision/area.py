@@ -97,9 +97,11 @@ class AreaSettings:
     # channel, in linear light, is under `expose_to`, the photo is brought up by a gain in
     # linear light (at most `expose_max`) before any look, so that percentile reaches
     # `expose_to` (the network and the colour masks were made on well-exposed photos; a
-    # dim one's light cloth is grey). Measured (as `exposure_gain` samples: every 2nd pixel
-    # of every 2nd row, 99th percentile): committed Hop la bille photos 0.24-1.0 (median
-    # 0.99), light_eval's dim copies 0.10-0.87 (median 0.39); 0 off
+    # dim one's light cloth is grey). Measured on the working photos as `exposure_gain`
+    # samples (every 2nd pixel of every 2nd row, 99th percentile): committed Hop la bille
+    # photos 0.24-1.0 (median 0.99), edition 2 0.72-1.0 (0.86); light_eval's dim copies
+    # 0.10-0.43 (0.39), edition 2 0.29-0.41 (0.35). The marbles use the same three
+    # (`vision.segment.marble_image`); 0 off
     expose_to: float = 0.0
     expose_pct: float = 99.0
     expose_max: float = 4.0
