@@ -213,10 +213,6 @@ class PlayArea:
     # The network's probability map (float32, at `prob_scale` x the working image), if used.
     prob: np.ndarray | None = None
     prob_scale: float = 1.0
-    # The gain in linear light `find_area` brought the photo up by (`exposure_gain`, on
-    # its reduced copy), carried to the marbles (`vision.segment.marble_image`); None: an
-    # area not found by `find_area` (the marbles then measure it on their own image).
-    exposure: float | None = None
 
     def area_probability(self, pts_img) -> np.ndarray | None:
         """The network's play-area probability at working-image points, or None."""
@@ -1321,8 +1317,7 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
     if settings.balance_cast > 0:
         cast = cast_balanced(small, settings.balance_cast)
         balanced_first, small = cast is not small, cast
-    gain = exposure_gain(small, settings.expose_to, settings.expose_pct, settings.expose_max)
-    small = small if gain == 1.0 else cv2.LUT(small, linear_gain_lut(gain))
+    small = exposed(small, settings.expose_to, settings.expose_pct, settings.expose_max)
     model = None
     prob = None
     if use_model and game is not None:
@@ -1422,9 +1417,9 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
     if best is None:
         raise AreaNotFound(f"no {what} found in the photo ({why})")
     best = best / f
-    from dataclasses import replace
-
-    area = replace(area_from_corners(best, settings), exposure=gain)
+    area = area_from_corners(best, settings)
     if prob is not None and from_model:
+        from dataclasses import replace
+
         area = replace(area, prob=prob, prob_scale=f)
     return area

@@ -26,7 +26,6 @@ from vision.area import (
     exposed,
     glare_distance,
     glare_spots,
-    linear_gain_lut,
     remove_glare,
 )
 from vision.preprocess import linear_to_srgb
@@ -1098,21 +1097,15 @@ def washed_crops(crops: np.ndarray, settings: MarbleSettings, margin: float = 1.
 def marble_image(image_bgr: np.ndarray, area: PlayArea) -> np.ndarray:
     """The image the marbles are read on (looked for, cropped, coloured), from the working
     uint8 BGR photo (H, W, 3): an underexposed one (a dim room) brought up by one gain in
-    linear light, the photo itself otherwise. The gain is the one `find_area` found for
-    the cloth and carried on the area (`PlayArea.exposure`: one gain for cloth and
-    marbles); an area not found by `find_area` (a training scene's true corners) has none,
-    and the gain is measured here on the photo (`vision.area.exposed` with the area's own
-    `expose_to`, `expose_pct`, `expose_max`; on light_eval's dim copies within 5 % of
-    `find_area`'s). The one function for scoring (`Pipeline._pieces`), teach mode
-    (`piece_examples`) and the classifier's training crops (`create_dataset.scene_crops`).
-    Why: in a dim room the pale marbles' Lab contrast fell under the looks' thresholds and
-    the crops were darker than any the classifier learnt from (light_eval dim committed
-    2.18 -> 0.44 % per piece once the area was found)."""
+    linear light (`vision.area.exposed` with the area's own `expose_to`, `expose_pct`,
+    `expose_max`: one setting for the cloth and the marbles), the photo itself otherwise.
+    The one function for scoring (`Pipeline._pieces`), teach mode (`piece_examples`) and
+    the classifier's training crops (`create_dataset.scene_crops`), so that each sees what
+    the others see. The dim room: its pale marbles' Lab contrast had fallen under the
+    looks' thresholds and its crops were darker than any the classifier learnt from;
+    light_eval's dim committed copies 2.18 -> 0.44 % per piece once the area was found."""
     s = area.settings
-    if area.exposure is None:
-        return exposed(image_bgr, s.expose_to, s.expose_pct, s.expose_max)
-    return image_bgr if area.exposure == 1.0 else cv2.LUT(image_bgr,
-                                                          linear_gain_lut(area.exposure))
+    return exposed(image_bgr, s.expose_to, s.expose_pct, s.expose_max)
 
 
 def find_marbles(image_bgr: np.ndarray, area: PlayArea, settings: MarbleSettings) -> Candidates:

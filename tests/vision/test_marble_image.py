@@ -95,19 +95,3 @@ def test_training_crops_read_on_the_scored_image(monkeypatch):
     area = area_from_corners(CORNERS / photo.scale, CLOTH)
     assert np.array_equal(seen[0], marble_image(photo.image, area))
     assert seen[0].mean() > photo.image.mean() + 20
-
-
-def test_the_cloths_gain_is_carried_to_the_marbles():
-    """`find_area` records the gain it brought the cloth up by (`PlayArea.exposure`) and
-    `marble_image` applies that same gain (not one of its own): one gain for both."""
-    from vision.area import find_area, linear_gain_lut
-
-    img = dim_photo()
-    area = find_area(img, CLOTH, "cloth", game=None, use_model=False)
-    assert area.exposure is not None and area.exposure > 1.5  # brought up
-    assert np.array_equal(marble_image(img, area), cv2.LUT(img, linear_gain_lut(area.exposure)))
-    other = replace(area, exposure=1.3)  # a carried gain wins over the photo's own level
-    assert np.array_equal(marble_image(img, other), cv2.LUT(img, linear_gain_lut(1.3)))
-    assert marble_image(img, replace(area, exposure=1.0)) is img
-    lit = find_area(dim_photo(1.0), CLOTH, "cloth", game=None, use_model=False)
-    assert lit.exposure == 1.0  # a well-exposed photo: no gain
