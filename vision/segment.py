@@ -1101,7 +1101,10 @@ def marble_image(image_bgr: np.ndarray, area: PlayArea) -> np.ndarray:
     `expose_max`: one setting for the cloth and the marbles), the photo itself otherwise.
     The one function for scoring (`Pipeline._pieces`), teach mode (`piece_examples`) and
     the classifier's training crops (`create_dataset.scene_crops`), so that each sees what
-    the others see. The dim room: its pale marbles' Lab contrast had fallen under the
+    the others see. (`find_area` measures its own gain on its reduced, glare-removed copy:
+    on light_eval's dim copies the marbles' gain is 0.96-1.0 x the cloth's, median 0.99;
+    carrying the cloth's gain here was tried, session 14: held-out 2 pieces worse.)
+    The dim room: its pale marbles' Lab contrast had fallen under the
     looks' thresholds and its crops were darker than any the classifier learnt from;
     light_eval's dim committed copies 2.18 -> 0.44 % per piece once the area was found."""
     s = area.settings
