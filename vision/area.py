@@ -97,9 +97,11 @@ class AreaSettings:
     # channel, in linear light, is under `expose_to`, the photo is brought up by a gain in
     # linear light (at most `expose_max`) before any look, so that percentile reaches
     # `expose_to` (the network and the colour masks were made on well-exposed photos; a
-    # dim one's light cloth is grey). Measured (every 4th pixel, 99th percentile): committed
-    # Hop la bille photos 0.24-1.0 (median 0.99), light_eval's dim copies 0.10-0.87 (median
-    # 0.39); 0 off
+    # dim one's light cloth is grey). Measured on the working photos as `exposure_gain`
+    # samples (every 2nd pixel of every 2nd row, 99th percentile): committed Hop la bille
+    # photos 0.24-1.0 (median 0.99), edition 2 0.72-1.0 (0.86); light_eval's dim copies
+    # 0.10-0.43 (0.39), edition 2 0.29-0.41 (0.35). The marbles use the same three
+    # (`vision.segment.marble_image`); 0 off
     expose_to: float = 0.0
     expose_pct: float = 99.0
     expose_max: float = 4.0
@@ -378,6 +380,14 @@ def remove_glare(small_bgr: np.ndarray, settings: AreaSettings, spots: list) -> 
 
 LINEAR8 = srgb_to_linear(np.arange(256, dtype=np.float32) / 255.0).astype(np.float32)  # (256,)
 #   float32: each uint8 sRGB level in linear light (also `segment.washed_crops`)
+
+
+def linear_gain_lut(gain: float) -> np.ndarray:
+    """(256,) uint8 table: each sRGB level times `gain` in linear light, back to sRGB
+    (clipped at white); for `cv2.LUT` or indexing. Shared by `exposed`, `relight_shadow`
+    and `vision.light_eval`'s lights."""
+    return np.round(255.0 * linear_to_srgb(LINEAR8 * gain)).astype(np.uint8)
+
 _LOG_LINEAR = np.log(LINEAR8 + 0.004)  # (the offset: the sensor's dark floor)
 
 
@@ -532,7 +542,7 @@ def relight_shadow(small_bgr: np.ndarray, edge) -> np.ndarray:
     shade = share >= 1.0
     out = small_bgr.copy()
     for c in range(3):  # the full shade by a table per channel, the edge's band in full
-        lut = np.round(255.0 * linear_to_srgb(LINEAR8 * gains[c])).astype(np.uint8)
+        lut = linear_gain_lut(gains[c])
         out[..., c][shade] = lut[small_bgr[..., c][shade]]
     band = (share > 0) & ~shade
     gain = 1.0 + share[band][:, None] * (np.asarray(gains, np.float32) - 1.0)
@@ -1258,27 +1268,32 @@ def cast_balanced(small_bgr: np.ndarray, cast: float) -> np.ndarray:
     return apply_gains(small_bgr, gains) if gains.max() >= cast else small_bgr
 
 
-def exposed(small_bgr: np.ndarray, to: float, pct: float = 99.0,
-            most: float = 4.0) -> np.ndarray:
-    """uint8 BGR `small_bgr` brought up by one gain in linear light (at most `most`) where
-    the `pct` percentile of its brightest channel (linear; every 2nd pixel of every 2nd
-    row, the level at or under which `pct` % of them lie) is under `to`,
-    so that it reaches `to` (an underexposed photo as a well-exposed one); itself otherwise
-    (and for `to` <= 0)."""
+def exposure_gain(small_bgr: np.ndarray, to: float, pct: float = 99.0,
+                  most: float = 4.0) -> float:
+    """The gain in linear light (1.0 to `most`) that `exposed` applies to uint8 BGR
+    `small_bgr` (H, W, 3): where the `pct` percentile of its brightest channel (linear;
+    every 2nd pixel of every 2nd row, the lowest level with `pct` % of them at or under it)
+    is under `to`, the gain that brings it to `to`; 1.0 where it is not, for `to` <= 0 and
+    for an empty image. Raises ValueError for an image that is not (H, W, 3)."""
+    if small_bgr.ndim != 3 or small_bgr.shape[2] != 3:
+        raise ValueError(f"exposure_gain: a BGR image (H, W, 3) wanted, got {small_bgr.shape}")
     if to <= 0 or small_bgr.size == 0:
-        return small_bgr
+        return 1.0
     sample = small_bgr[::2, ::2]
     top = cv2.max(cv2.max(sample[..., 0], sample[..., 1]), sample[..., 2])
     counts = np.cumsum(np.bincount(top.ravel(), minlength=256))
-    # (the lowest level with `pct` % of the samples at or under it)
-    level8 = int(np.searchsorted(counts, pct / 100.0 * counts[-1]))
-    level = float(srgb_to_linear(np.float32(level8) / 255.0))
-    if level >= to:
-        return small_bgr
-    gain = min(most, to / max(level, 1e-4))
-    lut = np.round(255.0 * linear_to_srgb(np.clip(
-        srgb_to_linear(np.arange(256, dtype=np.float32) / 255.0) * gain, 0.0, 1.0)))
-    return cv2.LUT(small_bgr, lut.astype(np.uint8))
+    level = float(LINEAR8[int(np.searchsorted(counts, pct / 100.0 * counts[-1]))])
+    return 1.0 if level >= to else min(most, to / max(level, 1e-4))
+
+
+def exposed(small_bgr: np.ndarray, to: float, pct: float = 99.0,
+            most: float = 4.0) -> np.ndarray:
+    """uint8 BGR `small_bgr` (H, W, 3) brought up by one gain in linear light
+    (`exposure_gain`: at most `most`, so that the `pct` percentile of its brightest channel
+    reaches `to`; an underexposed photo as a well-exposed one); itself where that gain is 1
+    (a well-exposed photo, `to` <= 0, an empty image)."""
+    gain = exposure_gain(small_bgr, to, pct, most)
+    return small_bgr if gain == 1.0 else cv2.LUT(small_bgr, linear_gain_lut(gain))
 
 
 def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play area",

@@ -29,6 +29,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.area import LINEAR8, linear_gain_lut
 from vision.preprocess import linear_to_srgb, srgb_to_linear
 from vision.teach_eval import harsh_light
 
@@ -38,8 +39,10 @@ GAMES = ("simsala-hopp", "magic-rabbit", "hop-la-bille", "mauerhuepfer", "troeto
 def in_linear(image: np.ndarray, gain: np.ndarray) -> np.ndarray:
     """uint8 BGR `image` times `gain` (per channel (3,), or per pixel (H, W, 1 or 3)) in
     linear light (as a lamp or a shadow acts on the scene), back to uint8 sRGB."""
-    x = srgb_to_linear(image.astype(np.float32) / 255.0) * np.asarray(gain, np.float32)
-    return np.round(255.0 * linear_to_srgb(x)).astype(np.uint8)
+    gain = np.asarray(gain, np.float32)
+    if gain.shape == (3,):  # one table per channel (`vision.area.linear_gain_lut`)
+        return np.dstack([linear_gain_lut(g)[image[..., c]] for c, g in enumerate(gain)])
+    return np.round(255.0 * linear_to_srgb(LINEAR8[image] * gain)).astype(np.uint8)
 
 
 # per-channel gains (B, G, R) in linear light, the brightest channel 1

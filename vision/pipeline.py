@@ -30,7 +30,7 @@ from scoring.labels import (
     TROETO_LABELS,
 )
 from tablescore.errors import BadInput, FactsError, NotFound, UnknownGame
-from vision.area import AREA_SETTINGS, PlayArea, exposed, find_area
+from vision.area import AREA_SETTINGS, PlayArea, find_area
 from vision.classify.model import PieceClassifier, Prediction
 from vision.classify.settings import BACKGROUND, MODEL_PATH
 from vision.detections import Detections
@@ -45,6 +45,7 @@ from vision.segment import (
     edge_tiles,
     find_marbles,
     find_tiles,
+    marble_image,
     outline_squares,
     square,
     table_likeness,
@@ -400,9 +401,7 @@ class Pipeline:
         if gv.kind == "tiles":
             cand = find_tiles(photo.image, area, TILE_SETTINGS)
         else:  # (an underexposed photo brought up first, for the looks and the crops)
-            photo = replace(photo, image=exposed(photo.image, MARBLE_SETTINGS.expose_to,
-                                                 MARBLE_SETTINGS.expose_pct,
-                                                 MARBLE_SETTINGS.expose_max))
+            photo = replace(photo, image=marble_image(photo.image, area))
             cand = find_marbles(photo.image, area, MARBLE_SETTINGS)
             on_cloth = cloth_probability(area, cand) if len(cand) else None
             if on_cloth is not None:  # not on a card lying beside a cloth found too big

@@ -23,6 +23,7 @@ from vision.area import (
     LINEAR8,
     PlayArea,
     area_measure,
+    exposed,
     glare_distance,
     glare_spots,
     remove_glare,
@@ -243,16 +244,6 @@ class MarbleSettings:
     #   washed_ring_step 0: off
     washed_ring_pct: float = 10.0
     washed_ring_step: float = 0.03
-    # An underexposed photo (a dim room) is brought up in linear light before the marbles
-    # are looked for and cropped (`vision.area.exposed`, as the area's `expose_to`): its
-    # pale marbles' Lab contrast had fallen under the looks' thresholds and its crops were
-    # darker than any the classifier learnt from. Where the 99th percentile of the working
-    # photo's brightest channel is under `expose_to` (linear), a gain (at most
-    # `expose_max`) brings it there. light_eval's dim committed copies (0.10-0.87, median
-    # 0.39): 2.18 -> 0.44 % per piece once the area was found; 0: off
-    expose_to: float = 0.6
-    expose_pct: float = 99.0
-    expose_max: float = 4.0
 
 
 TILE_SETTINGS = TileSettings()
@@ -1101,6 +1092,23 @@ def washed_crops(crops: np.ndarray, settings: MarbleSettings, margin: float = 1.
         lin = LINEAR8[crops[i]]
         out[i] = np.round(255.0 * linear_to_srgb((lin - g[i]) / (1.0 - g[i])))
     return out
+
+
+def marble_image(image_bgr: np.ndarray, area: PlayArea) -> np.ndarray:
+    """The image the marbles are read on (looked for, cropped, coloured), from the working
+    uint8 BGR photo (H, W, 3): an underexposed one (a dim room) brought up by one gain in
+    linear light (`vision.area.exposed` with the area's own `expose_to`, `expose_pct`,
+    `expose_max`: one setting for the cloth and the marbles), the photo itself otherwise.
+    The one function for scoring (`Pipeline._pieces`), teach mode (`piece_examples`) and
+    the classifier's training crops (`create_dataset.scene_crops`), so that each sees what
+    the others see. (`find_area` measures its own gain on its reduced, glare-removed copy:
+    on light_eval's dim copies the marbles' gain is 0.96-1.0 x the cloth's, median 0.99;
+    carrying the cloth's gain here was tried, session 14: held-out 2 pieces worse.)
+    The dim room: its pale marbles' Lab contrast had fallen under the
+    looks' thresholds and its crops were darker than any the classifier learnt from;
+    light_eval's dim committed copies 2.18 -> 0.44 % per piece once the area was found."""
+    s = area.settings
+    return exposed(image_bgr, s.expose_to, s.expose_pct, s.expose_max)
 
 
 def find_marbles(image_bgr: np.ndarray, area: PlayArea, settings: MarbleSettings) -> Candidates:

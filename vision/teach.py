@@ -52,7 +52,13 @@ from vision.area import AREA_SETTINGS, find_area
 from vision.classify.settings import BACKGROUND
 from vision.image_io import load_photo
 from vision.preprocess import extract_crops
-from vision.segment import MARBLE_SETTINGS, TILE_SETTINGS, find_marbles, find_tiles
+from vision.segment import (
+    MARBLE_SETTINGS,
+    TILE_SETTINGS,
+    find_marbles,
+    find_tiles,
+    marble_image,
+)
 
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png")
 PROFILE_JSON = "profile.json"
@@ -866,7 +872,8 @@ def piece_examples(pipeline, game: str, photo, area, label: str,
     not call background."""
     tg = teachable(game)
     marbles = bool(tg.area_name and "cloth" in tg.area_name)
-    if marbles:
+    if marbles:  # (read on the image scoring reads them on: a dim photo brought up)
+        photo = replace(photo, image=marble_image(photo.image, area))
         cand = find_marbles(photo.image, area, MARBLE_SETTINGS)
     else:
         cand = find_tiles(photo.image, area, TILE_SETTINGS)

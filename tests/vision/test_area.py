@@ -539,3 +539,50 @@ def test_exposed_brings_a_dim_photo_up(light, lifted):
     assert cloth.max() - cloth.min() <= 6  # and still grey
     assert table[2] > table[1] > table[0]  # the table still brown
     assert exposed(dim, 0.0) is dim  # off
+
+
+@pytest.mark.parametrize(
+    "image",
+    [
+        np.zeros((0, 0, 3), np.uint8),  # empty: nothing to measure, returned as it is
+        np.zeros((0, 7, 3), np.uint8),  # no rows
+        np.full((1, 1, 3), 10, np.uint8),  # one dark pixel: brought up by `expose_max`
+    ],
+)
+def test_exposed_small_and_empty_images(image):
+    from vision.area import exposed, exposure_gain
+
+    out = exposed(image, CLOTH.expose_to, CLOTH.expose_pct, CLOTH.expose_max)
+    if image.size == 0:
+        assert out is image and exposure_gain(image, CLOTH.expose_to) == 1.0
+    else:
+        assert out.shape == image.shape and out.dtype == np.uint8 and out.min() > image.max()
+        assert exposure_gain(image, CLOTH.expose_to, 99.0, CLOTH.expose_max) \
+            == CLOTH.expose_max
+
+
+@pytest.mark.parametrize("shape", [(40, 60), (40, 60, 1), (40, 60, 4)])  # grey, 1 or 4 ch
+def test_exposed_wants_bgr(shape):
+    """A grey or 4-channel image is a clear ValueError, never a wrong gain or a crash."""
+    from vision.area import exposed
+
+    with pytest.raises(ValueError, match="BGR"):
+        exposed(np.full(shape, 20, np.uint8), CLOTH.expose_to)
+
+
+@pytest.mark.parametrize("gain", [1.0, 0.3, 2.5, np.float32(1.7), np.float64(0.62)])
+def test_linear_gain_lut_is_the_float_path(gain):
+    """`linear_gain_lut(g)[v]` is each level v times g in linear light rounded back to sRGB
+    (the float path `relight_shadow`, `exposed` and light_eval used); gain 1 is the
+    identity, and levels stay in order."""
+    from vision.area import LINEAR8, linear_gain_lut
+    from vision.preprocess import linear_to_srgb, srgb_to_linear
+
+    lut = linear_gain_lut(gain)
+    levels = np.arange(256, dtype=np.float32) / 255.0
+    want = np.round(255.0 * linear_to_srgb(srgb_to_linear(levels) * gain)).astype(np.uint8)
+    assert lut.dtype == np.uint8 and lut.shape == (256,) and np.array_equal(lut, want)
+    assert np.all(np.diff(lut.astype(int)) >= 0)
+    if gain == 1.0:
+        assert np.array_equal(lut, np.arange(256))
+    assert LINEAR8[255] == 1.0 and LINEAR8[0] == 0.0

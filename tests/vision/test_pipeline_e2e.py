@@ -281,6 +281,5 @@ def test_a_dim_photo_brought_up_for_cloth_and_marbles(monkeypatch):
     assert off < 25 and right == len(marbles)
     monkeypatch.setitem(vp.AREA_SETTINGS, "hop-la-bille",
                         replace(vp.AREA_SETTINGS["hop-la-bille"], expose_to=0.0))
-    monkeypatch.setattr(vp, "MARBLE_SETTINGS", replace(vp.MARBLE_SETTINGS, expose_to=0.0))
     off, right = read()
     assert off > 100

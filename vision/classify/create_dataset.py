@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -28,7 +29,13 @@ from vision.evaluate import match
 from vision.image_io import load_photo
 from vision.pipeline import VISION_GAMES
 from vision.preprocess import CropSettings, extract_crops
-from vision.segment import MARBLE_SETTINGS, TILE_SETTINGS, find_marbles, find_tiles
+from vision.segment import (
+    MARBLE_SETTINGS,
+    TILE_SETTINGS,
+    find_marbles,
+    find_tiles,
+    marble_image,
+)
 
 SEED_BASE = 1_000_000  # far from the seeds of the committed scenes
 
@@ -56,7 +63,8 @@ def scene_crops(game: str, image_bgr: np.ndarray, truth: dict, crop: CropSetting
     if gv.kind == "tiles":
         cand = find_tiles(photo.image, area, TILE_SETTINGS)
         size = TILE_SETTINGS.size_mm * area.settings.px_per_mm
-    else:
+    else:  # (the image scoring reads marbles on: a dim photo brought up)
+        photo = replace(photo, image=marble_image(photo.image, area))
         cand = find_marbles(photo.image, area, MARBLE_SETTINGS)
         size = MARBLE_SETTINGS.size_mm * area.settings.px_per_mm
     truth_pieces = [p for p in truth["pieces"] if p["label"] in gv.labels]
