@@ -47,6 +47,7 @@ from scoring.mauerhuepfer import GOAL_SLOTS, START, Board, board_for
 from vision.area import AreaSettings, glare_distance, glare_spots
 from vision.dice import median  # np.median bit for bit, less overhead (called often here)
 from vision.mauer_dice import BoardDiceSettings, pick_dice, read_board_dice
+from vision.quality import QUALITY_SETTINGS
 
 MODEL_PATH = Path(__file__).resolve().parent.parent / "models" / "mauer-pawns.npz"
 CLASSES = ("empty",) + tuple(PAWN_COLOURS)  # classifier outputs, in this order
@@ -165,6 +166,14 @@ class MauerSettings:
     # scores higher or lies within the photo (0: off). The cloth's squares were 60-75 px,
     # the fields 12-21.
     other_size_ratio: float = 1.6
+    # ... only for a found board reaching more than this share of the photo's long side
+    # beyond it (quality.py's `cut_margin`: real photos often clip the board a little, as
+    # quality's "cut off" warning allows) and scoring under `good_board_score` (a sure board
+    # at the edge, 0.947 on a committed photo cropped to clip it, is not searched again:
+    # ~0.4 s CPU; the cloth's fit scored 0.67); the other board replaces it where it scores
+    # higher, or lies within the photo and scores `min_board_confidence` (the cloth case's
+    # true board 0.625)
+    beyond_margin: float = QUALITY_SETTINGS["mauerhuepfer"].cut_margin
     blob_skip: tuple[float, float] = (0.0, 0.0)  # (set by that search) blobs of a
     # diameter (full size px) within this range are left out
     # pawns
@@ -446,6 +455,9 @@ class BoardView:
     P: np.ndarray
     score: float
     glares: tuple = ()
+    other_search: str = ""  # `find_board`'s search among blobs of another size, run for
+    # a board reaching beyond the photo: "" not run, "replaced" its board won, "kept" it
+    # found none surer
 
 
 @dataclass(frozen=True)
@@ -1006,6 +1018,12 @@ def _projected(xs: np.ndarray, rows) -> tuple[np.ndarray, np.ndarray]:
     return u, v
 
 
+# A blob within this share of the field pitch from a field's centre lies on that field (the
+# fit scores and `_other_size_view`). A module constant: the fit scores are called per
+# candidate without settings
+_NEAR_FIELD = 0.3
+
+
 def _quick_scores(Hs: np.ndarray, xy: np.ndarray, fields: np.ndarray, pitch_mm: float,
                   shape: tuple[int, int]) -> np.ndarray:
     """Share of fields landing within 0.3 pitch of some blob, for many H at once (a distance
@@ -1052,7 +1070,7 @@ def _quick_scores(Hs: np.ndarray, xy: np.ndarray, fields: np.ndarray, pitch_mm: 
             np.rint(v, out=v)
         qx, qy = px.astype(np.int64) + 1, py.astype(np.int64) + 1
         d = np.take(padded, qy * (ws + 2) + qx)  # padded[qy, qx], a flat gather (faster)
-        out[lo:lo + 2000] = (d < 0.3 * pitch_px).mean(axis=1)
+        out[lo:lo + 2000] = (d < _NEAR_FIELD * pitch_px).mean(axis=1)
     return out
 
 
@@ -1089,8 +1107,9 @@ def _fit_score(det: np.ndarray, fields: np.ndarray, H: np.ndarray, pitch_mm: flo
     d = _dist(proj[:, None], det[None])
     j = np.argmin(d, axis=1)
     back = np.argmin(d, axis=0)
-    matched = (d[np.arange(len(fields)), j] < 0.3 * pitch_px) & (back[j] == np.arange(len(fields)))
-    near = d.min(axis=0) < 0.3 * float(pitch_px.mean())
+    matched = (d[np.arange(len(fields)), j] < _NEAR_FIELD * pitch_px) \
+        & (back[j] == np.arange(len(fields)))
+    near = d.min(axis=0) < _NEAR_FIELD * float(pitch_px.mean())
     if min_size is not None:  # blob px per field mm there (its nearest field's area scale)
         side = apply_h(H, fields + np.array([0.0, pitch_mm]))
         near |= min_size * pitch_mm < np.sqrt(pitch_px * _dist(side, proj))[back]
@@ -1144,9 +1163,10 @@ def _fit_scores_many(det: np.ndarray, fields: np.ndarray, Hs: np.ndarray,
         back = d.argmin(axis=1)  # (K, N)
         dj = np.take_along_axis(d, j[..., None], axis=2)[..., 0]
         mutual = np.take_along_axis(back, j, axis=1) == np.arange(len(fields))[None]
-        matched = (dj < 0.3 * pitch_px) & mutual
-        near = np.take_along_axis(d, back[:, None], axis=1)[:, 0] < 0.3 * pitch_px.mean(
-            axis=1, keepdims=True)  # (K, N): d.min(axis=1), the value at its argmin
+        matched = (dj < _NEAR_FIELD * pitch_px) & mutual
+        # (K, N): d.min(axis=1), the value at its argmin
+        near = np.take_along_axis(d, back[:, None], axis=1)[:, 0] \
+            < _NEAR_FIELD * pitch_px.mean(axis=1, keepdims=True)
         if min_size is not None:  # `_fit_score`'s local area scale at each blob's field
             side = _apply_many(H, fields + np.array([0.0, pitch_mm]))
             local = np.sqrt(pitch_px * _dist(side, proj))  # (K, F)
@@ -1259,6 +1279,15 @@ _WHITE_FIELD_STEP = 4
 # `sure_fit` skipped the shifted alternatives that held the true board. A module constant
 # for the reason above.
 _CLIPPED_L = 250.0
+_WASHED_CREDIT = 0.5  # a washed-out area's share of the evidence (unknown: half)
+
+
+def _area_credit(hit, lightness):
+    """A start area's colour evidence (floats or arrays): 1 where its ring shows its
+    colour (`hit`), `_WASHED_CREDIT` where it does not but its median L* (`lightness`)
+    reads washed out (`_CLIPPED_L`), else 0."""
+    return np.where(~np.asarray(hit) & (np.asarray(lightness) >= _CLIPPED_L), _WASHED_CREDIT,
+                    np.asarray(hit, float))
 
 
 def _colour_evidence_many(lab: np.ndarray, Hs: np.ndarray, board: Board) -> np.ndarray:
@@ -1283,7 +1312,7 @@ def _colour_evidence_many(lab: np.ndarray, Hs: np.ndarray, board: Board) -> np.n
             hit = v[:, 0] < others - 5
         else:
             hit = _shows_hue(v[:, 1] - ref[:, 0], v[:, 2] - ref[:, 1], colour)
-        ev += np.where(~hit & (v[:, 0] >= _CLIPPED_L), 0.5, hit.astype(float))
+        ev += _area_credit(hit, v[:, 0])
     return ev / len(names)
 
 
@@ -1335,7 +1364,7 @@ def _colour_evidence(lab: np.ndarray, H: np.ndarray, board: Board) -> float:
             hit = bool(v[0] < min(others) - 5)
         else:
             hit = bool(_shows_hue(v[1] - ref[0], v[2] - ref[1], colour))
-        ev += 0.5 if not hit and v[0] >= _CLIPPED_L else float(hit)  # washed out: unknown
+        ev += float(_area_credit(hit, v[0]))
     return ev / len(cols)
 
 
@@ -1434,27 +1463,34 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
     best = views[0] if len(views) == 1 else max(
         views, key=lambda v: field_contrast(lab, S @ v.H, board)
         + s.colour_weight * _colour_evidence(lab, S @ v.H, board))
-    if s.other_size_ratio > 0 and _beyond_photo(best.corners, (w, h)):
+    margin = s.beyond_margin * max(w, h)
+    if s.other_size_ratio > 0 and best.score < s.good_board_score \
+            and _beyond_photo(best.corners, (w, h), margin):
         maps = _now(maps) or blob_map(image_bgr, s)
         other = _other_size_view(image_bgr, board, s, maps, glares, best)
-        if other is not None and (other.score > best.score
-                                  or not _beyond_photo(other.corners, (w, h))):
-            best = other  # (the whole board is in the photo: one inside it wins)
+        if other is not None and (other.score > best.score or (
+                other.score >= s.min_board_confidence
+                and not _beyond_photo(other.corners, (w, h), margin))):
+            best = replace(other, other_search="replaced")  # (the whole board in the photo)
+        else:
+            best = replace(best, other_search="kept")
     return replace(best, P=camera_from_homography(best.H, (w, h)),  # for the chosen one only
                    glares=_full_size(glares, f))
 
 
-def _beyond_photo(corners: np.ndarray, size: tuple[int, int]) -> bool:
-    """Whether any of the board's (4, 2) corners (px) lies outside the photo (w, h)."""
+def _beyond_photo(corners: np.ndarray, size: tuple[int, int], margin: float = 0.0) -> bool:
+    """Whether any of the board's (4, 2) corners (px) lies more than `margin` px outside
+    the photo (w, h) (its pixels' outer sides at -0.5 and w - 0.5, as `vision.quality`)."""
     c = np.asarray(corners, np.float64)
-    return bool(((c < 0) | (c > np.array(size, np.float64))).any())
+    hi = np.array(size, np.float64) - 0.5 + margin
+    return bool(((c < -0.5 - margin) | (c > hi)).any())
 
 
 def _other_size_view(image_bgr: np.ndarray, board: Board, s: MauerSettings, maps: BlobMap,
                      glares, view: BoardView) -> BoardView | None:
     """The board search (`find_board`, every pass) once more on the blobs whose diameter
     differs from the median diameter of `view`'s field blobs (the full size blobs nearest
-    its fields, within 0.3 of a pitch) by more than `other_size_ratio` either way: another
+    its fields, within `_NEAR_FIELD` of a pitch) by more than `other_size_ratio` either way: another
     board among blobs of another size (`view` fitted a table's pattern). None when it
     finds none."""
     fields, pitch = _field_array(board)
@@ -1464,7 +1500,7 @@ def _other_size_view(image_bgr: np.ndarray, board: Board, s: MauerSettings, maps
     proj = apply_h(view.H, fields)
     step = _dist(apply_h(view.H, fields + np.array([pitch, 0.0])), proj)
     d = _dist(proj[:, None], blobs[None, :, :2])
-    near = d.min(axis=1) < 0.3 * step
+    near = d.min(axis=1) < _NEAR_FIELD * step
     if near.sum() < s.min_matched:
         return None
     size = float(np.median(blobs[d.argmin(axis=1)[near], 2]))
@@ -2088,6 +2124,13 @@ def read_mauer(image_bgr: np.ndarray, board: Board | None = None,
         return _read_mauer(image_bgr, board, model, s, with_dice)
 
 
+_OTHER_SEARCH_WARNINGS = {  # `BoardView.other_search`
+    "replaced": "a board-like pattern reaching beyond the photo was set aside for a board "
+                "found among blobs of another size: check the board's outline",
+    "kept": "the board found reaches beyond the photo and is unsure: it may be a pattern of "
+            "the table; photograph the whole board"}
+
+
 def _read_mauer(image_bgr: np.ndarray, board: Board | None, model: PawnModel | None,
                 s: MauerSettings, with_dice: bool) -> MauerReading:
     from vision.errors import AreaNotFound, ModelMissing
@@ -2112,9 +2155,8 @@ def _read_mauer(image_bgr: np.ndarray, board: Board | None, model: PawnModel | N
     warnings: list[str] = []
     if view.score < s.min_board_confidence:
         warnings.append(f"the board was located with low confidence {view.score:.2f}")
-    if _beyond_photo(view.corners, image_bgr.shape[1::-1]):
-        warnings.append("the board found reaches beyond the photo: it may be wrong (a "
-                        "pattern of the table?); photograph the whole board")
+    if view.other_search:  # (a board beyond the photo: quality.py says "cut off")
+        warnings.append(_OTHER_SEARCH_WARNINGS[view.other_search])
     pr = classify_spots(image_bgr, view, board, model, s)
     cls, conf = pr.argmax(axis=1), pr.max(axis=1)
     t2 = time.perf_counter()
