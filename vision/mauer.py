@@ -167,12 +167,13 @@ class MauerSettings:
     # the fields 12-21.
     other_size_ratio: float = 1.6
     # ... only for a found board reaching more than this share of the photo's long side
-    # beyond it (quality.py's `cut_margin`: real photos often clip the board a little, as
-    # quality's "cut off" warning allows) and scoring under `good_board_score` (a sure board
-    # at the edge, 0.947 on a committed photo cropped to clip it, is not searched again:
-    # ~0.4 s CPU; the cloth's fit scored 0.67); the other board replaces it where it scores
-    # higher, or lies within the photo and scores `min_board_confidence` (the cloth case's
-    # true board 0.625)
+    # beyond it (quality.py's `cut_margin`: real photos often clip the board a little, and
+    # quality warns "cut off" beyond it), whatever its score (not only under
+    # `good_board_score`: the cloth's fit on committed 0019 under the harsh light at full
+    # size scored 0.803, the true board found by this search 0.852; the search costs ~0.4 s
+    # CPU on photos already warned "cut off"); the other board replaces it where it scores
+    # higher, or lies within the photo and scores `min_board_confidence` (the true board
+    # under the glare light: 0.625)
     beyond_margin: float = QUALITY_SETTINGS["mauerhuepfer"].cut_margin
     blob_skip: tuple[float, float] = (0.0, 0.0)  # (set by that search) blobs of a
     # diameter (full size px) within this range are left out
@@ -1464,8 +1465,7 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
         views, key=lambda v: field_contrast(lab, S @ v.H, board)
         + s.colour_weight * _colour_evidence(lab, S @ v.H, board))
     margin = s.beyond_margin * max(w, h)
-    if s.other_size_ratio > 0 and best.score < s.good_board_score \
-            and _beyond_photo(best.corners, (w, h), margin):
+    if s.other_size_ratio > 0 and _beyond_photo(best.corners, (w, h), margin):
         maps = _now(maps) or blob_map(image_bgr, s)
         other = _other_size_view(image_bgr, board, s, maps, glares, best)
         if other is not None and (other.score > best.score or (
@@ -2127,8 +2127,8 @@ def read_mauer(image_bgr: np.ndarray, board: Board | None = None,
 _OTHER_SEARCH_WARNINGS = {  # `BoardView.other_search`
     "replaced": "a board-like pattern reaching beyond the photo was set aside for a board "
                 "found among blobs of another size: check the board's outline",
-    "kept": "the board found reaches beyond the photo and is unsure: it may be a pattern of "
-            "the table; photograph the whole board"}
+    "kept": "the board found is unsure and may be a pattern of the table: check its "
+            "outline"}
 
 
 def _read_mauer(image_bgr: np.ndarray, board: Board | None, model: PawnModel | None,
@@ -2155,8 +2155,10 @@ def _read_mauer(image_bgr: np.ndarray, board: Board | None, model: PawnModel | N
     warnings: list[str] = []
     if view.score < s.min_board_confidence:
         warnings.append(f"the board was located with low confidence {view.score:.2f}")
-    if view.other_search:  # (a board beyond the photo: quality.py says "cut off")
-        warnings.append(_OTHER_SEARCH_WARNINGS[view.other_search])
+    if view.other_search == "replaced" or (view.other_search == "kept"
+                                           and view.score < s.good_board_score):
+        warnings.append(_OTHER_SEARCH_WARNINGS[view.other_search])  # (not "cut off" again:
+        # quality.py says so of a board beyond the photo)
     pr = classify_spots(image_bgr, view, board, model, s)
     cls, conf = pr.argmax(axis=1), pr.max(axis=1)
     t2 = time.perf_counter()
