@@ -612,11 +612,10 @@ def field_blobs(image_bgr: np.ndarray, s: MauerSettings = None,
         grey = np.hypot(ab[:, 0], ab[:, 1]) < s.blob_max_chroma
         kp = [k for k, g in zip(kp, grey, strict=True) if g]
     blobs = np.array([(k.pt[0], k.pt[1], k.size) for k in kp], np.float64).reshape(-1, 3)
-    blobs = blobs[one_per_field(blobs)] / f
     lo, hi = s.blob_skip
-    if hi > 0:
-        blobs = blobs[(blobs[:, 2] < lo) | (blobs[:, 2] > hi)]
-    return blobs
+    if hi > 0:  # (before `one_per_field`: a skipped big blob hides no field blob near it)
+        blobs = blobs[(blobs[:, 2] < lo * f) | (blobs[:, 2] > hi * f)]
+    return blobs[one_per_field(blobs)] / f
 
 
 def one_per_field(blobs: np.ndarray) -> np.ndarray:
