@@ -66,6 +66,19 @@ def test_beyond_photo(dx, beyond):
     assert mauer._beyond_photo(c, (640, 480)) is beyond
 
 
+@pytest.mark.parametrize("x,margin,beyond", [
+    (-0.5, 0.0, False),  # on the first pixel's outer side: inside
+    (-6.0, 12.8, False),  # 6 px out, within a 1 % margin of 1280 px: a clipped board
+    (-14.0, 12.8, True),  # beyond the margin
+    (639.5 + 12.0, 12.8, False),  # right edge, within the margin
+    (639.5 + 13.0, 12.8, True),
+])
+def test_beyond_photo_margin(x, margin, beyond):
+    c = np.array([[100.0, 10.0], [300.0, 10.0], [300.0, 200.0], [100.0, 200.0]])
+    c[0 if x < 0 else 1, 0] = x
+    assert mauer._beyond_photo(c, (640, 480), margin) is beyond
+
+
 def _two_boards(big: float = 2.2, shift=(-150.0, -60.0), small: float = 0.55):
     """A photo (960 x 1280 BGR) with a plainly drawn board `big` px per mm reaching beyond
     the photo and one `small` px per mm wholly in it: (photo, (H big, H small) mm -> px)."""
@@ -114,3 +127,48 @@ def test_other_size_view_finds_the_board_of_another_size():
     view = mauer._other_size_view(photo, BOARD, s, mauer.blob_map(photo, s), (), small)
     assert view is not None
     assert np.abs(view.corners - mauer.apply_h(Hb, corners)).max() < 6.0
+
+
+def test_other_size_view_none_without_blobs():
+    """No field blobs under the view (a bare photo): None."""
+    photo = np.full((480, 640, 3), 90, np.uint8)
+    H = np.diag([0.8, 0.8, 1.0])
+    view = mauer.BoardView(mauer.apply_h(H, mauer.board_corners_mm(BOARD)), H, None, 0.6)
+    s = replace(mauer.SETTINGS, threads=0)
+    assert mauer._other_size_view(photo, BOARD, s, mauer.blob_map(photo, s), (), view) is None
+
+
+def test_other_size_view_none_with_too_few_fields_on_blobs():
+    """A view whose lattice lies half a pitch off the drawn board's fields: blobs, but
+    under `min_matched` of them on its fields: None (no blob size to leave out)."""
+    photo, (_, Hs) = _two_boards()
+    _, pitch = mauer._field_array(BOARD)
+    H = Hs @ np.array([[1, 0, pitch / 2], [0, 1, pitch / 2], [0, 0, 1.0]])
+    view = mauer.BoardView(mauer.apply_h(H, mauer.board_corners_mm(BOARD)), H, None, 0.6)
+    s = replace(mauer.SETTINGS, threads=0)
+    maps = mauer.blob_map(photo, s)
+    assert len(mauer.board_blobs(view, BOARD, s, maps)) > 0
+    assert mauer._other_size_view(photo, BOARD, s, maps, (), view) is None
+
+
+def test_find_board_replaces_a_board_beyond_the_photo():
+    """The whole search: the big board (reaching beyond the photo) is found first; the
+    search among the other blobs finds the small one, wholly inside and as sure, which
+    replaces it, and the reading says so. Without that search, or with the small board
+    under `min_board_confidence`, the big one stays."""
+    photo, (Hb, Hs) = _two_boards(1.6, (-30.0, -20.0), 0.55)
+    corners = mauer.board_corners_mm(BOARD)
+    s = replace(mauer.SETTINGS, threads=0)
+    first = mauer.find_board(photo, BOARD, replace(s, other_size_ratio=0.0))
+    assert np.abs(first.corners - mauer.apply_h(Hb, corners)).max() < 6.0
+    assert first.other_search == ""
+    view = mauer.find_board(photo, BOARD, s)
+    assert np.abs(view.corners - mauer.apply_h(Hs, corners)).max() < 6.0
+    assert view.other_search == "replaced"
+    strict = mauer.find_board(photo, BOARD, replace(s, min_board_confidence=view.score + 0.01))
+    assert strict.other_search == "kept"
+    assert np.abs(strict.corners - first.corners).max() < 1.0
+    warnings = mauer.read_mauer(photo, BOARD, s=s, with_dice=False).warnings
+    assert mauer._OTHER_SEARCH_WARNINGS["replaced"] in warnings
+    assert warnings.count(mauer._OTHER_SEARCH_WARNINGS["replaced"]) == 1
+    assert mauer._OTHER_SEARCH_WARNINGS["kept"] not in warnings
