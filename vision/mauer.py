@@ -1270,16 +1270,20 @@ _START_HUE = {"red": (1.0, 0.45), "yellow": (0.0, 1.0), "green": (-1.0, 0.5)}
 # after the photo's balance and a turned or wrong board won (session 11). A module constant,
 # not a `MauerSettings` field: `_white_fields` is cached per board and never sees settings
 _WHITE_FIELD_STEP = 4
-# A start area whose ring reads this light (median L*, OpenCV's 0-255 scale) and does not
-# show its colour is washed out (a lamp's glare): its colour is unknown and counts half,
-# neither for nor against a fit (pure yellow reads 248, white 255; a washed-out ring that
-# still shows its hue counts as seen). Under the glare light the true board's black area
-# read 254-255 and lost to wrong boards whose rings landed on the board's own tint (session
-# 14). Half, not left out: an area left out made a wrong fit's evidence whole (1.0) and
-# `sure_fit` skipped the shifted alternatives that held the true board. A module constant
-# for the reason above.
-_CLIPPED_L = 250.0
-_WASHED_CREDIT = 0.5  # a washed-out area's share of the evidence (unknown: half)
+# A start area whose ring reads this light (median L*, OpenCV's 0-255 scale: more than half
+# its samples clipped, about all channels >= 254) and does not show its colour is washed out
+# (a lamp's glare): its colour is unknown and counts half, neither for nor against a fit
+# (pure yellow reads 248; a washed-out ring that still shows its hue counts as seen). Under
+# the glare light the true board's black area read 254-255 and lost to wrong boards whose
+# rings landed on the board's own tint (session 14). 254, not 250: white paper in a
+# well-exposed photo reads 245-255, and a wrong fit's ring on a white field is no unknown
+# (250 and 254 gave the same light_eval figures on the committed and fresh sets). A module
+# constant for the reason above.
+_CLIPPED_L = 254.0
+# A washed-out area's share of the evidence: half (unknown), not left out: an area left out
+# made a wrong fit's evidence whole (1.0) and `sure_fit` skipped the shifted alternatives
+# that held the true board (session 14)
+_WASHED_CREDIT = 0.5
 
 
 def _area_credit(hit, lightness):

@@ -45,6 +45,8 @@ def _paint(lab: np.ndarray, colour: str, lab_value, s: float = 2.0) -> None:
     ("yellow", (251, 118, 166), 1.0),  # a bright yellow ring still showing its hue: seen
     ("green", (200, 128, 128), 0.75),  # a grey ring, not washed out: against the fit
     ("black", (240, 128, 128), 0.75),  # black lighter than the others but not clipped
+    ("black", (250, 128, 128), 0.75),  # white paper in a well-exposed photo: not clipped
+    ("red", (253, 128, 128), 0.75),  # nearly, but not, clipped: against the fit
 ])
 def test_washed_out_start_area_counts_half(colour, value, evidence):
     lab = _flat_lab()
