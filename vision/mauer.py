@@ -1275,26 +1275,44 @@ _WHITE_FIELD_STEP = 4
 # (a lamp's glare): its colour is unknown and counts half, neither for nor against a fit
 # (pure yellow reads 248; a washed-out ring that still shows its hue counts as seen). Under
 # the glare light the true board's black area read 254-255 and lost to wrong boards whose
-# rings landed on the board's own tint (session 14). 254, not 250: white paper in a
-# well-exposed photo reads 245-255, and a wrong fit's ring on a white field is no unknown
-# (250 and 254 gave the same light_eval figures on the committed and fresh sets). A module
-# constant for the reason above.
+# rings landed on the board's own tint (session 14). 254, not 250 everywhere: white paper
+# in a well-exposed photo reads 245-255, and a wrong fit's ring on a white field is no
+# unknown. A module constant for the reason above.
 _CLIPPED_L = 254.0
+# ... or this light where the ring lies in one of the photo's glare spots (`glare_spots`,
+# the ring's median elliptical distance within `_GLARE_REACH` x its core's ellipse, as
+# `glare_grow`): 254 alone lost fresh 1740 0004 under the glare light (the wrong board
+# again, 272.7 px off); with this, the same light_eval figures as 250 on the committed and
+# fresh sets (session 14)
+_GLARE_CLIPPED_L = 250.0
+_GLARE_REACH = 1.5
 # A washed-out area's share of the evidence: half (unknown), not left out: an area left out
 # made a wrong fit's evidence whole (1.0) and `sure_fit` skipped the shifted alternatives
 # that held the true board (session 14)
 _WASHED_CREDIT = 0.5
 
 
-def _area_credit(hit, lightness):
+def _area_credit(hit, lightness, glared=False):
     """A start area's colour evidence (floats or arrays): 1 where its ring shows its
     colour (`hit`), `_WASHED_CREDIT` where it does not but its median L* (`lightness`)
-    reads washed out (`_CLIPPED_L`), else 0."""
-    return np.where(~np.asarray(hit) & (np.asarray(lightness) >= _CLIPPED_L), _WASHED_CREDIT,
-                    np.asarray(hit, float))
+    reads washed out (`_CLIPPED_L`, or `_GLARE_CLIPPED_L` where `glared`: in a glare
+    spot), else 0."""
+    L = np.asarray(lightness)
+    washed = (L >= _CLIPPED_L) | (np.asarray(glared) & (L >= _GLARE_CLIPPED_L))
+    return np.where(~np.asarray(hit) & washed, _WASHED_CREDIT, np.asarray(hit, float))
 
 
-def _colour_evidence_many(lab: np.ndarray, Hs: np.ndarray, board: Board) -> np.ndarray:
+def _rings_glared(glares, proj: np.ndarray) -> np.ndarray | bool:
+    """(..., c) bool: whether each ring's (..., c, n, 2) px sample points lie in a glare
+    spot (their median elliptical distance within `_GLARE_REACH`); False without spots."""
+    if not glares:
+        return False
+    d = GlareLight.distance(glares, proj.reshape(-1, 2)).reshape(proj.shape[:-1])
+    return median(d, axis=-1) <= _GLARE_REACH
+
+
+def _colour_evidence_many(lab: np.ndarray, Hs: np.ndarray, board: Board,
+                          glares=()) -> np.ndarray:
     """`_colour_evidence` for (K, 3, 3) homographies at once: (K,) floats."""
     rings = _start_rings(board)
     if len(rings) < 2:
@@ -1307,6 +1325,8 @@ def _colour_evidence_many(lab: np.ndarray, Hs: np.ndarray, board: Board) -> np.n
     n = len(rings) * len(rings[0])
     med = median(px[:, :n].reshape(len(Hs), len(rings), len(rings[0]), 3), axis=2)  # (K, c, 3)
     ref = median(px[:, n:, 1:], axis=1)  # (K, 2): the board's white fields' a*, b*
+    glared = _rings_glared(glares, proj.reshape(len(Hs), -1, 2)[:, :n].reshape(
+        len(Hs), len(rings), len(rings[0]), 2))
     ev = np.zeros(len(Hs))
     names = [a.colour for a in board.colours]
     for ci, colour in enumerate(names):
@@ -1316,7 +1336,7 @@ def _colour_evidence_many(lab: np.ndarray, Hs: np.ndarray, board: Board) -> np.n
             hit = v[:, 0] < others - 5
         else:
             hit = _shows_hue(v[:, 1] - ref[:, 0], v[:, 2] - ref[:, 1], colour)
-        ev += _area_credit(hit, v[:, 0])
+        ev += _area_credit(hit, v[:, 0], glared if glared is False else glared[:, ci])
     return ev / len(names)
 
 
@@ -1346,7 +1366,7 @@ def _start_rings(board: Board) -> tuple[np.ndarray, ...]:
                  for a in board.colours)
 
 
-def _colour_evidence(lab: np.ndarray, H: np.ndarray, board: Board) -> float:
+def _colour_evidence(lab: np.ndarray, H: np.ndarray, board: Board, glares=()) -> float:
     """0-1: how well the start areas B under H (mm -> `lab` px) show their colours (the ring's
     hue for red, yellow, green against the board's own white fields under H; black darker
     than the others)."""
@@ -1361,14 +1381,15 @@ def _colour_evidence(lab: np.ndarray, H: np.ndarray, board: Board) -> float:
         o += len(ring_mm)
     if len(cols) < 2:
         return 0.0
+    glared = _rings_glared(glares, np.stack([apply_h(H, r) for r in rings]))
     ev = 0.0
-    for colour, v in cols.items():
+    for ci, (colour, v) in enumerate(cols.items()):
         if colour == "black":
             others = [cols[c][0] for c in cols if c != "black"]
             hit = bool(v[0] < min(others) - 5)
         else:
             hit = bool(_shows_hue(v[1] - ref[0], v[2] - ref[1], colour))
-        ev += float(_area_credit(hit, v[0]))
+        ev += float(_area_credit(hit, v[0], glared if glared is False else glared[ci]))
     return ev / len(cols)
 
 
@@ -1466,7 +1487,7 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
     # passes saw different blobs: judge their boards on the photo itself
     best = views[0] if len(views) == 1 else max(
         views, key=lambda v: field_contrast(lab, S @ v.H, board)
-        + s.colour_weight * _colour_evidence(lab, S @ v.H, board))
+        + s.colour_weight * _colour_evidence(lab, S @ v.H, board, glares))
     margin = s.beyond_margin * max(w, h)
     if s.other_size_ratio > 0 and _beyond_photo(best.corners, (w, h), margin):
         maps = _now(maps) or blob_map(image_bgr, s)
@@ -1607,7 +1628,7 @@ def refine_view(view: BoardView, board: Board, s: MauerSettings, maps: BlobMap,
         return None
     H = H / H[2, 2]
     Hs = np.diag([f, f, 1.0]) @ H
-    ce = _colour_evidence(lab, Hs, board)
+    ce = _colour_evidence(lab, Hs, board, glares)
     fs = _fit_score(det, fields, H, pitch, small, _glared(Hs, fields, glares, s.glare_grow))
     return BoardView(corners=apply_h(H, board_corners_mm(board)), H=H, P=None,
                      score=round(float(fs + ce) / 2, 3))
@@ -1642,7 +1663,7 @@ def _find_board_once(image_bgr: np.ndarray, board: Board, s: MauerSettings, maps
         return None
     S = np.diag([f, f, 1.0])
     starts = _run_hypotheses(blobs, board, s,
-                             lambda Hs: _colour_evidence_many(lab, S[None] @ Hs, board))
+                             lambda Hs: _colour_evidence_many(lab, S[None] @ Hs, board, glares))
     best = None
     seen: list[np.ndarray] = []
     for H0 in starts:
@@ -1653,7 +1674,7 @@ def _find_board_once(image_bgr: np.ndarray, board: Board, s: MauerSettings, maps
         if any(np.abs(c - o).max() < 2.0 for o in seen) or not _plausible(H, board):
             continue
         seen.append(c)
-        ce = _colour_evidence(lab, S @ H, board)
+        ce = _colour_evidence(lab, S @ H, board, glares)
         fs = _fit_score(det, fields, H, pitch, small,
                         _glared(S @ H, fields, glares, s.glare_grow))
         total = fs + s.colour_weight * ce - rms
@@ -1679,7 +1700,7 @@ def _find_board_once(image_bgr: np.ndarray, board: Board, s: MauerSettings, maps
                 H, n, rms = _icp(det, fields, best[1] @ G @ T, pitch, s, s.alt_iters, affine=0)
                 if H is None or n < s.min_matched or not _plausible(H, board):
                     continue
-                ce = _colour_evidence(lab, S @ H, board)
+                ce = _colour_evidence(lab, S @ H, board, glares)
                 fs = _fit_score(det, fields, H, pitch, small,
                                 _glared(S @ H, fields, glares, s.glare_grow))
                 total = fs + s.colour_weight * ce - rms

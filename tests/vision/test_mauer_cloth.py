@@ -56,6 +56,26 @@ def test_washed_out_start_area_counts_half(colour, value, evidence):
     np.testing.assert_allclose(mauer._colour_evidence_many(lab, H[None], BOARD), [evidence])
 
 
+@pytest.mark.parametrize("offset,evidence", [
+    (None, 0.75),  # no glare spot: L* 251 reads like white paper, against the fit
+    ((0, 0), 0.875),  # a glare spot over the black area: washed out there, half
+    ((300, 300), 0.75),  # a spot elsewhere on the board: against the fit
+])
+def test_washed_out_in_a_glare_spot(offset, evidence):
+    """Under `_CLIPPED_L` (254), a light ring that does not show its colour counts half only
+    within a glare spot (`glare_spots`' ((cx, cy), (axis, axis), degrees), `lab`'s px)."""
+    lab = _flat_lab()
+    _paint(lab, "black", (251, 128, 128))
+    black = next(a for a in BOARD.colours if a.colour == "black")
+    cx, cy = (2.0 * v for v in black.start_center)
+    axis = 4.0 * black.start_radius  # the spot's core: the area's diameter, 2 px per mm
+    glares = [] if offset is None else [((cx + offset[0], cy + offset[1]), (axis, axis), 0.0)]
+    H = np.diag([2.0, 2.0, 1.0])
+    assert mauer._colour_evidence(lab, H, BOARD, glares) == pytest.approx(evidence)
+    np.testing.assert_allclose(mauer._colour_evidence_many(lab, H[None], BOARD, glares),
+                               [evidence])
+
+
 @pytest.mark.parametrize("dx,beyond", [
     (0.0, False),  # inside the photo
     (-15.0, True),  # one corner just left of it
