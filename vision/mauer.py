@@ -47,6 +47,7 @@ from scoring.mauerhuepfer import GOAL_SLOTS, START, Board, board_for
 from vision.area import AreaSettings, glare_distance, glare_spots
 from vision.dice import median  # np.median bit for bit, less overhead (called often here)
 from vision.mauer_dice import BoardDiceSettings, pick_dice, read_board_dice
+from vision.quality import QUALITY_SETTINGS
 
 MODEL_PATH = Path(__file__).resolve().parent.parent / "models" / "mauer-pawns.npz"
 CLASSES = ("empty",) + tuple(PAWN_COLOURS)  # classifier outputs, in this order
@@ -165,6 +166,15 @@ class MauerSettings:
     # scores higher or lies within the photo (0: off). The cloth's squares were 60-75 px,
     # the fields 12-21.
     other_size_ratio: float = 1.6
+    # ... only for a found board reaching more than this share of the photo's long side
+    # beyond it (quality.py's `cut_margin`: real photos often clip the board a little, and
+    # quality warns "cut off" beyond it), whatever its score (not only under
+    # `good_board_score`: the cloth's fit on committed 0019 under the harsh light at full
+    # size scored 0.803, the true board found by this search 0.852; the search costs ~0.4 s
+    # CPU on photos already warned "cut off"); the other board replaces it where it scores
+    # higher, or lies within the photo and scores `min_board_confidence` (the true board
+    # under the glare light: 0.625)
+    beyond_margin: float = QUALITY_SETTINGS["mauerhuepfer"].cut_margin
     blob_skip: tuple[float, float] = (0.0, 0.0)  # (set by that search) blobs of a
     # diameter (full size px) within this range are left out
     # pawns
@@ -446,6 +456,9 @@ class BoardView:
     P: np.ndarray
     score: float
     glares: tuple = ()
+    other_search: str = ""  # `find_board`'s search among blobs of another size, run for
+    # a board reaching beyond the photo: "" not run, "replaced" its board won, "kept" it
+    # found none surer
 
 
 @dataclass(frozen=True)
@@ -599,11 +612,10 @@ def field_blobs(image_bgr: np.ndarray, s: MauerSettings = None,
         grey = np.hypot(ab[:, 0], ab[:, 1]) < s.blob_max_chroma
         kp = [k for k, g in zip(kp, grey, strict=True) if g]
     blobs = np.array([(k.pt[0], k.pt[1], k.size) for k in kp], np.float64).reshape(-1, 3)
-    blobs = blobs[one_per_field(blobs)] / f
     lo, hi = s.blob_skip
-    if hi > 0:
-        blobs = blobs[(blobs[:, 2] < lo) | (blobs[:, 2] > hi)]
-    return blobs
+    if hi > 0:  # (before `one_per_field`: a skipped big blob hides no field blob near it)
+        blobs = blobs[(blobs[:, 2] < lo * f) | (blobs[:, 2] > hi * f)]
+    return blobs[one_per_field(blobs)] / f
 
 
 def one_per_field(blobs: np.ndarray) -> np.ndarray:
@@ -1006,6 +1018,12 @@ def _projected(xs: np.ndarray, rows) -> tuple[np.ndarray, np.ndarray]:
     return u, v
 
 
+# A blob within this share of the field pitch from a field's centre lies on that field (the
+# fit scores and `_other_size_view`). A module constant: the fit scores are called per
+# candidate without settings
+_NEAR_FIELD = 0.3
+
+
 def _quick_scores(Hs: np.ndarray, xy: np.ndarray, fields: np.ndarray, pitch_mm: float,
                   shape: tuple[int, int]) -> np.ndarray:
     """Share of fields landing within 0.3 pitch of some blob, for many H at once (a distance
@@ -1052,7 +1070,7 @@ def _quick_scores(Hs: np.ndarray, xy: np.ndarray, fields: np.ndarray, pitch_mm: 
             np.rint(v, out=v)
         qx, qy = px.astype(np.int64) + 1, py.astype(np.int64) + 1
         d = np.take(padded, qy * (ws + 2) + qx)  # padded[qy, qx], a flat gather (faster)
-        out[lo:lo + 2000] = (d < 0.3 * pitch_px).mean(axis=1)
+        out[lo:lo + 2000] = (d < _NEAR_FIELD * pitch_px).mean(axis=1)
     return out
 
 
@@ -1089,8 +1107,9 @@ def _fit_score(det: np.ndarray, fields: np.ndarray, H: np.ndarray, pitch_mm: flo
     d = _dist(proj[:, None], det[None])
     j = np.argmin(d, axis=1)
     back = np.argmin(d, axis=0)
-    matched = (d[np.arange(len(fields)), j] < 0.3 * pitch_px) & (back[j] == np.arange(len(fields)))
-    near = d.min(axis=0) < 0.3 * float(pitch_px.mean())
+    matched = (d[np.arange(len(fields)), j] < _NEAR_FIELD * pitch_px) \
+        & (back[j] == np.arange(len(fields)))
+    near = d.min(axis=0) < _NEAR_FIELD * float(pitch_px.mean())
     if min_size is not None:  # blob px per field mm there (its nearest field's area scale)
         side = apply_h(H, fields + np.array([0.0, pitch_mm]))
         near |= min_size * pitch_mm < np.sqrt(pitch_px * _dist(side, proj))[back]
@@ -1144,9 +1163,10 @@ def _fit_scores_many(det: np.ndarray, fields: np.ndarray, Hs: np.ndarray,
         back = d.argmin(axis=1)  # (K, N)
         dj = np.take_along_axis(d, j[..., None], axis=2)[..., 0]
         mutual = np.take_along_axis(back, j, axis=1) == np.arange(len(fields))[None]
-        matched = (dj < 0.3 * pitch_px) & mutual
-        near = np.take_along_axis(d, back[:, None], axis=1)[:, 0] < 0.3 * pitch_px.mean(
-            axis=1, keepdims=True)  # (K, N): d.min(axis=1), the value at its argmin
+        matched = (dj < _NEAR_FIELD * pitch_px) & mutual
+        # (K, N): d.min(axis=1), the value at its argmin
+        near = np.take_along_axis(d, back[:, None], axis=1)[:, 0] \
+            < _NEAR_FIELD * pitch_px.mean(axis=1, keepdims=True)
         if min_size is not None:  # `_fit_score`'s local area scale at each blob's field
             side = _apply_many(H, fields + np.array([0.0, pitch_mm]))
             local = np.sqrt(pitch_px * _dist(side, proj))  # (K, F)
@@ -1250,18 +1270,49 @@ _START_HUE = {"red": (1.0, 0.45), "yellow": (0.0, 1.0), "green": (-1.0, 0.5)}
 # after the photo's balance and a turned or wrong board won (session 11). A module constant,
 # not a `MauerSettings` field: `_white_fields` is cached per board and never sees settings
 _WHITE_FIELD_STEP = 4
-# A start area whose ring reads this light (median L*, OpenCV's 0-255 scale) and does not
-# show its colour is washed out (a lamp's glare): its colour is unknown and counts half,
-# neither for nor against a fit (pure yellow reads 248, white 255; a washed-out ring that
-# still shows its hue counts as seen). Under the glare light the true board's black area
-# read 254-255 and lost to wrong boards whose rings landed on the board's own tint (session
-# 14). Half, not left out: an area left out made a wrong fit's evidence whole (1.0) and
-# `sure_fit` skipped the shifted alternatives that held the true board. A module constant
-# for the reason above.
-_CLIPPED_L = 250.0
+# A start area whose ring reads this light (median L*, OpenCV's 0-255 scale: more than half
+# its samples clipped, about all channels >= 254) and does not show its colour is washed out
+# (a lamp's glare): its colour is unknown and counts half, neither for nor against a fit
+# (pure yellow reads 248; a washed-out ring that still shows its hue counts as seen). Under
+# the glare light the true board's black area read 254-255 and lost to wrong boards whose
+# rings landed on the board's own tint (session 14). 254, not 250 everywhere: white paper
+# in a well-exposed photo reads 245-255, and a wrong fit's ring on a white field is no
+# unknown. A module constant for the reason above.
+_CLIPPED_L = 254.0
+# ... or this light where the ring lies in one of the photo's glare spots (`glare_spots`,
+# the ring's median elliptical distance within `_GLARE_REACH` x its core's ellipse, as
+# `glare_grow`): 254 alone lost fresh 1740 0004 under the glare light (the wrong board
+# again, 272.7 px off); with this, the same light_eval figures as 250 on the committed and
+# fresh sets (session 14)
+_GLARE_CLIPPED_L = 250.0
+_GLARE_REACH = 1.5
+# A washed-out area's share of the evidence: half (unknown), not left out: an area left out
+# made a wrong fit's evidence whole (1.0) and `sure_fit` skipped the shifted alternatives
+# that held the true board (session 14)
+_WASHED_CREDIT = 0.5
 
 
-def _colour_evidence_many(lab: np.ndarray, Hs: np.ndarray, board: Board) -> np.ndarray:
+def _area_credit(hit, lightness, glared=False):
+    """A start area's colour evidence (floats or arrays): 1 where its ring shows its
+    colour (`hit`), `_WASHED_CREDIT` where it does not but its median L* (`lightness`)
+    reads washed out (`_CLIPPED_L`, or `_GLARE_CLIPPED_L` where `glared`: in a glare
+    spot), else 0."""
+    L = np.asarray(lightness)
+    washed = (L >= _CLIPPED_L) | (np.asarray(glared) & (L >= _GLARE_CLIPPED_L))
+    return np.where(~np.asarray(hit) & washed, _WASHED_CREDIT, np.asarray(hit, float))
+
+
+def _rings_glared(glares, proj: np.ndarray) -> np.ndarray | bool:
+    """(..., c) bool: whether each ring's (..., c, n, 2) px sample points lie in a glare
+    spot (their median elliptical distance within `_GLARE_REACH`); False without spots."""
+    if not glares:
+        return False
+    d = GlareLight.distance(glares, proj.reshape(-1, 2)).reshape(proj.shape[:-1])
+    return median(d, axis=-1) <= _GLARE_REACH
+
+
+def _colour_evidence_many(lab: np.ndarray, Hs: np.ndarray, board: Board,
+                          glares=()) -> np.ndarray:
     """`_colour_evidence` for (K, 3, 3) homographies at once: (K,) floats."""
     rings = _start_rings(board)
     if len(rings) < 2:
@@ -1274,6 +1325,8 @@ def _colour_evidence_many(lab: np.ndarray, Hs: np.ndarray, board: Board) -> np.n
     n = len(rings) * len(rings[0])
     med = median(px[:, :n].reshape(len(Hs), len(rings), len(rings[0]), 3), axis=2)  # (K, c, 3)
     ref = median(px[:, n:, 1:], axis=1)  # (K, 2): the board's white fields' a*, b*
+    glared = _rings_glared(glares, proj.reshape(len(Hs), -1, 2)[:, :n].reshape(
+        len(Hs), len(rings), len(rings[0]), 2))
     ev = np.zeros(len(Hs))
     names = [a.colour for a in board.colours]
     for ci, colour in enumerate(names):
@@ -1283,7 +1336,7 @@ def _colour_evidence_many(lab: np.ndarray, Hs: np.ndarray, board: Board) -> np.n
             hit = v[:, 0] < others - 5
         else:
             hit = _shows_hue(v[:, 1] - ref[:, 0], v[:, 2] - ref[:, 1], colour)
-        ev += np.where(~hit & (v[:, 0] >= _CLIPPED_L), 0.5, hit.astype(float))
+        ev += _area_credit(hit, v[:, 0], glared if glared is False else glared[:, ci])
     return ev / len(names)
 
 
@@ -1313,7 +1366,7 @@ def _start_rings(board: Board) -> tuple[np.ndarray, ...]:
                  for a in board.colours)
 
 
-def _colour_evidence(lab: np.ndarray, H: np.ndarray, board: Board) -> float:
+def _colour_evidence(lab: np.ndarray, H: np.ndarray, board: Board, glares=()) -> float:
     """0-1: how well the start areas B under H (mm -> `lab` px) show their colours (the ring's
     hue for red, yellow, green against the board's own white fields under H; black darker
     than the others)."""
@@ -1328,14 +1381,15 @@ def _colour_evidence(lab: np.ndarray, H: np.ndarray, board: Board) -> float:
         o += len(ring_mm)
     if len(cols) < 2:
         return 0.0
+    glared = _rings_glared(glares, np.stack([apply_h(H, r) for r in rings]))
     ev = 0.0
-    for colour, v in cols.items():
+    for ci, (colour, v) in enumerate(cols.items()):
         if colour == "black":
             others = [cols[c][0] for c in cols if c != "black"]
             hit = bool(v[0] < min(others) - 5)
         else:
             hit = bool(_shows_hue(v[1] - ref[0], v[2] - ref[1], colour))
-        ev += 0.5 if not hit and v[0] >= _CLIPPED_L else float(hit)  # washed out: unknown
+        ev += float(_area_credit(hit, v[0], glared if glared is False else glared[ci]))
     return ev / len(cols)
 
 
@@ -1433,28 +1487,34 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
     # passes saw different blobs: judge their boards on the photo itself
     best = views[0] if len(views) == 1 else max(
         views, key=lambda v: field_contrast(lab, S @ v.H, board)
-        + s.colour_weight * _colour_evidence(lab, S @ v.H, board))
-    if s.other_size_ratio > 0 and _beyond_photo(best.corners, (w, h)):
+        + s.colour_weight * _colour_evidence(lab, S @ v.H, board, glares))
+    margin = s.beyond_margin * max(w, h)
+    if s.other_size_ratio > 0 and _beyond_photo(best.corners, (w, h), margin):
         maps = _now(maps) or blob_map(image_bgr, s)
         other = _other_size_view(image_bgr, board, s, maps, glares, best)
-        if other is not None and (other.score > best.score
-                                  or not _beyond_photo(other.corners, (w, h))):
-            best = other  # (the whole board is in the photo: one inside it wins)
+        if other is not None and (other.score > best.score or (
+                other.score >= s.min_board_confidence
+                and not _beyond_photo(other.corners, (w, h), margin))):
+            best = replace(other, other_search="replaced")  # (the whole board in the photo)
+        else:
+            best = replace(best, other_search="kept")
     return replace(best, P=camera_from_homography(best.H, (w, h)),  # for the chosen one only
                    glares=_full_size(glares, f))
 
 
-def _beyond_photo(corners: np.ndarray, size: tuple[int, int]) -> bool:
-    """Whether any of the board's (4, 2) corners (px) lies outside the photo (w, h)."""
+def _beyond_photo(corners: np.ndarray, size: tuple[int, int], margin: float = 0.0) -> bool:
+    """Whether any of the board's (4, 2) corners (px) lies more than `margin` px outside
+    the photo (w, h) (its pixels' outer sides at -0.5 and w - 0.5, as `vision.quality`)."""
     c = np.asarray(corners, np.float64)
-    return bool(((c < 0) | (c > np.array(size, np.float64))).any())
+    hi = np.array(size, np.float64) - 0.5 + margin
+    return bool(((c < -0.5 - margin) | (c > hi)).any())
 
 
 def _other_size_view(image_bgr: np.ndarray, board: Board, s: MauerSettings, maps: BlobMap,
                      glares, view: BoardView) -> BoardView | None:
     """The board search (`find_board`, every pass) once more on the blobs whose diameter
     differs from the median diameter of `view`'s field blobs (the full size blobs nearest
-    its fields, within 0.3 of a pitch) by more than `other_size_ratio` either way: another
+    its fields, within `_NEAR_FIELD` of a pitch) by more than `other_size_ratio` either way: another
     board among blobs of another size (`view` fitted a table's pattern). None when it
     finds none."""
     fields, pitch = _field_array(board)
@@ -1464,7 +1524,7 @@ def _other_size_view(image_bgr: np.ndarray, board: Board, s: MauerSettings, maps
     proj = apply_h(view.H, fields)
     step = _dist(apply_h(view.H, fields + np.array([pitch, 0.0])), proj)
     d = _dist(proj[:, None], blobs[None, :, :2])
-    near = d.min(axis=1) < 0.3 * step
+    near = d.min(axis=1) < _NEAR_FIELD * step
     if near.sum() < s.min_matched:
         return None
     size = float(np.median(blobs[d.argmin(axis=1)[near], 2]))
@@ -1568,7 +1628,7 @@ def refine_view(view: BoardView, board: Board, s: MauerSettings, maps: BlobMap,
         return None
     H = H / H[2, 2]
     Hs = np.diag([f, f, 1.0]) @ H
-    ce = _colour_evidence(lab, Hs, board)
+    ce = _colour_evidence(lab, Hs, board, glares)
     fs = _fit_score(det, fields, H, pitch, small, _glared(Hs, fields, glares, s.glare_grow))
     return BoardView(corners=apply_h(H, board_corners_mm(board)), H=H, P=None,
                      score=round(float(fs + ce) / 2, 3))
@@ -1603,7 +1663,7 @@ def _find_board_once(image_bgr: np.ndarray, board: Board, s: MauerSettings, maps
         return None
     S = np.diag([f, f, 1.0])
     starts = _run_hypotheses(blobs, board, s,
-                             lambda Hs: _colour_evidence_many(lab, S[None] @ Hs, board))
+                             lambda Hs: _colour_evidence_many(lab, S[None] @ Hs, board, glares))
     best = None
     seen: list[np.ndarray] = []
     for H0 in starts:
@@ -1614,7 +1674,7 @@ def _find_board_once(image_bgr: np.ndarray, board: Board, s: MauerSettings, maps
         if any(np.abs(c - o).max() < 2.0 for o in seen) or not _plausible(H, board):
             continue
         seen.append(c)
-        ce = _colour_evidence(lab, S @ H, board)
+        ce = _colour_evidence(lab, S @ H, board, glares)
         fs = _fit_score(det, fields, H, pitch, small,
                         _glared(S @ H, fields, glares, s.glare_grow))
         total = fs + s.colour_weight * ce - rms
@@ -1640,7 +1700,7 @@ def _find_board_once(image_bgr: np.ndarray, board: Board, s: MauerSettings, maps
                 H, n, rms = _icp(det, fields, best[1] @ G @ T, pitch, s, s.alt_iters, affine=0)
                 if H is None or n < s.min_matched or not _plausible(H, board):
                     continue
-                ce = _colour_evidence(lab, S @ H, board)
+                ce = _colour_evidence(lab, S @ H, board, glares)
                 fs = _fit_score(det, fields, H, pitch, small,
                                 _glared(S @ H, fields, glares, s.glare_grow))
                 total = fs + s.colour_weight * ce - rms
@@ -2088,6 +2148,13 @@ def read_mauer(image_bgr: np.ndarray, board: Board | None = None,
         return _read_mauer(image_bgr, board, model, s, with_dice)
 
 
+_OTHER_SEARCH_WARNINGS = {  # `BoardView.other_search`
+    "replaced": "a board-like pattern reaching beyond the photo was set aside for a board "
+                "found among blobs of another size: check the board's outline",
+    "kept": "the board found is unsure and may be a pattern of the table: check its "
+            "outline"}
+
+
 def _read_mauer(image_bgr: np.ndarray, board: Board | None, model: PawnModel | None,
                 s: MauerSettings, with_dice: bool) -> MauerReading:
     from vision.errors import AreaNotFound, ModelMissing
@@ -2112,9 +2179,10 @@ def _read_mauer(image_bgr: np.ndarray, board: Board | None, model: PawnModel | N
     warnings: list[str] = []
     if view.score < s.min_board_confidence:
         warnings.append(f"the board was located with low confidence {view.score:.2f}")
-    if _beyond_photo(view.corners, image_bgr.shape[1::-1]):
-        warnings.append("the board found reaches beyond the photo: it may be wrong (a "
-                        "pattern of the table?); photograph the whole board")
+    if view.other_search == "replaced" or (view.other_search == "kept"
+                                           and view.score < s.good_board_score):
+        warnings.append(_OTHER_SEARCH_WARNINGS[view.other_search])  # (not "cut off" again:
+        # quality.py says so of a board beyond the photo)
     pr = classify_spots(image_bgr, view, board, model, s)
     cls, conf = pr.argmax(axis=1), pr.max(axis=1)
     t2 = time.perf_counter()
