@@ -11,26 +11,10 @@ import numpy as np
 import pytest
 
 from scoring.mauerhuepfer import load_board
+from tests.vision.test_mauer import _flat_lab
 from vision import mauer
 
 BOARD = load_board()
-
-
-def _flat_lab(s: float = 2.0) -> np.ndarray:
-    """The default board drawn flat in Lab (8-bit scale, float32) at `s` px per mm, start
-    areas with the weak colours of a rendered photo (as tests/vision/test_mauer.py's)."""
-    w, h = (int(v * s) for v in BOARD.size_mm)
-    lab = np.zeros((h, w, 3), np.float32) + (200, 118, 143)
-    start = {"red": (108, 33, 20), "yellow": (147, 6, 39), "green": (84, -12, 18),
-             "black": (66, 2, 7)}
-    for a in BOARD.colours:
-        L, A, B = start[a.colour]
-        cv2.circle(lab, tuple(int(v * s) for v in a.start_center), int(a.start_radius * s),
-                   (L, A + 128, B + 128), -1)
-    for f in BOARD.fields:
-        cv2.circle(lab, (int(f.x * s), int(f.y * s)), int(BOARD.field_radius_mm * s),
-                   (240, 128, 128), -1)
-    return lab
 
 
 def _paint(lab: np.ndarray, colour: str, lab_value, s: float = 2.0) -> None:

@@ -10,20 +10,9 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from tests.vision.cards.test_up_on_backs import PerCrop
-from vision.cards.detect import KIND_PIECE, Keypoints
-from vision.cards.geometry import SPECS
-from vision.cards.pieces import CardPiece
-from vision.cards.read import READ, card_frame, counted_weak
-
-ASPECT = SPECS["troetofanten"].aspect
-W = 50.0  # card width, px
-
-
-def card(label: str, centre, conf: float = 0.95, angle: float = 0.0) -> CardPiece:
-    frame = card_frame(np.asarray(centre, float), angle, W, ASPECT)
-    return CardPiece(label, conf, frame[0].copy(), frame, angle, W)
-
+from tests.vision.cards.test_counted_doubts import ASPECT, W, card
+from tests.vision.cards.test_up_on_backs import stub_reader
+from vision.cards.read import READ, counted_weak
 
 KEPT = [card("elephant-3", (100.0, 100.0)), card("back", (200.0, 100.0))]
 
@@ -76,29 +65,7 @@ def read_weak(weak: dict[str, float], settings=BARE):
     """`read_pieces` of a strong key point read as a tamer (0.95) and a weak one off its
     card read as `weak` (their poses, the backs' look, the second, paper and far looks
     stubbed)."""
-    from tests.vision.test_cards_backs import reader_with, table
-
-    r = reader_with(PerCrop([{"tamer": 0.95}, weak]))
-    r.settings = settings
-    r.index = None  # (no number model: the classifier's own labels)
-    kp = Keypoints(np.stack([STRONG, WEAK]), np.array([KIND_PIECE] * 2),
-                   np.array([0.9, 0.2], np.float32), np.zeros(2), np.full(2, W))
-
-    def frame(key):
-        return card_frame(key + np.array([0.45, 0.6 * ASPECT]) * W, 0.0, W, ASPECT)
-
-    def pose(image, game, k, threshold, area=None, searched=None):
-        searched.append(W)
-        return k, np.array([0]), [frame(STRONG)]
-
-    r.pose_key_points = pose
-    r.pose_back_candidates = lambda image, k, idx: (np.array([1]), [frame(WEAK)])
-    r.repose_strong = lambda image, raw, k, idx, *a: (np.zeros(0, int), [])
-    r.settle_backs = lambda image, pieces: pieces
-    r.second_look = lambda image, pieces, *a: pieces
-    r.read_paper = lambda image, pieces: (pieces, [])
-    r.far_look = lambda image, pieces: None
-    return r.read_pieces(table(25), "troetofanten", keys=kp)
+    return stub_reader([{"tamer": 0.95}, weak], settings, STRONG, WEAK, sides=25)
 
 
 @pytest.mark.parametrize("weak,settings,want", [

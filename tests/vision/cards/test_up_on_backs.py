@@ -41,16 +41,17 @@ class PerCrop(Readings):
         return Prediction(out, np.zeros((len(crops), 8), np.float32))
 
 
-def read_two(first: str, weak: str, up_on_backs: bool):
-    """`read_pieces` of a strong key point read as `first` and a weak one on its card read
-    as `weak` (both 0.95; their poses, the backs' look, the second, paper and far looks
-    stubbed)."""
+def stub_reader(rows: list[dict[str, float]], settings, first: np.ndarray, weak: np.ndarray,
+                sides: int = 23):
+    """(`read_pieces`' result) of a strong key point at `first` and a weak one at `weak`,
+    read as `rows` by `PerCrop` under `settings` (their poses, the backs' look, the second,
+    paper and far looks stubbed; a table of `sides`)."""
     from tests.vision.test_cards_backs import reader_with, table
 
-    r = reader_with(PerCrop([{first: 0.95}, {weak: 0.95}]))
-    r.settings = replace(READ, up_on_backs=up_on_backs)
+    r = reader_with(PerCrop(rows))
+    r.settings = settings
     r.index = None  # (no number model: the classifier's own labels)
-    kp = Keypoints(np.stack([FIRST, WEAK]), np.array([KIND_PIECE] * 2),
+    kp = Keypoints(np.stack([first, weak]), np.array([KIND_PIECE] * 2),
                    np.array([0.9, 0.2], np.float32), np.zeros(2), np.full(2, W))
 
     def frame(key):
@@ -58,16 +59,23 @@ def read_two(first: str, weak: str, up_on_backs: bool):
 
     def pose(image, game, k, threshold, area=None, searched=None):
         searched.append(W)
-        return k, np.array([0]), [frame(FIRST)]
+        return k, np.array([0]), [frame(first)]
 
     r.pose_key_points = pose
-    r.pose_back_candidates = lambda image, k, idx: (np.array([1]), [frame(WEAK)])
+    r.pose_back_candidates = lambda image, k, idx: (np.array([1]), [frame(weak)])
     r.repose_strong = lambda image, raw, k, idx, *a: (np.zeros(0, int), [])
     r.settle_backs = lambda image, pieces: pieces
     r.second_look = lambda image, pieces, *a: pieces
     r.read_paper = lambda image, pieces: (pieces, [])
     r.far_look = lambda image, pieces: None
-    return r.read_pieces(table(23), "troetofanten", keys=kp)[0]
+    return r.read_pieces(table(sides), "troetofanten", keys=kp)
+
+
+def read_two(first: str, weak: str, up_on_backs: bool):
+    """`read_pieces` of a strong key point read as `first` and a weak one on its card read
+    as `weak` (both 0.95)."""
+    return stub_reader([{first: 0.95}, {weak: 0.95}], replace(READ, up_on_backs=up_on_backs),
+                       FIRST, WEAK)[0]
 
 
 @pytest.mark.parametrize("first,up_on_backs,want", [
