@@ -2847,12 +2847,12 @@ class CardReader:
         #   a back: a doubt there is not counted. (Background cannot refute one: a doubt is
         #   a piece, and its re-read is the same frame and classifier, so still a piece.)
         for r, i in enumerate(idx):
-            if is_piece[r] and r >= n_main and labels[int(np.argmax(game_probs[r]))] == "back":
-                refuted.add(int(i))
             if not is_piece[r]:
                 continue
             pg, bg, conf = game_probs[r], float(bgs[r]), float(confs[r])
             b = int(np.argmax(pg))
+            if r >= n_main and labels[b] == "back":
+                refuted.add(int(i))
             probs = {lab: float(v) for lab, v in zip(labels, pg, strict=True)}
             if game == "troetofanten" and conf < s.min_confidence and r < n_strong \
                     and within is None:  # (`second_look`'s own readings are not warned about)
