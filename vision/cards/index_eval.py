@@ -186,6 +186,7 @@ def run(args) -> int:
     crops_of = [(index_spec(net), model_crop_settings(net)) for net in nets]
     result = {m: {} for m in models}
     blur_totals = {m: (Counter(), Counter()) for m in models}  # animals, wrong by photo blur
+    #   over every folder (each folder's `by_blur`, `by_blur_wrong` added)
     wrong_items = []
     for folder in args.folders:
         stats = {m: {"animals": 0, "wrong": 0, "per_number": Counter(), "wrong_number": Counter(),
@@ -203,9 +204,8 @@ def run(args) -> int:
                     got = net.classes[int(np.argmax(p))]
                     s["animals"] += 1
                     s["per_number"][n] += 1
-                    for c, w in ((s["by_blur"], s["by_blur_wrong"]), blur_totals[m]):
-                        c[blur] += 1
-                        w[blur] += got != n
+                    s["by_blur"][blur] += 1
+                    s["by_blur_wrong"][blur] += got != n
                     blurred = index_sharpness(crops[k], labels[k].rpartition("-")[0]) \
                         < READ.legible_sharpness  # (a digit no person reads either)
                     s["blurred"] += blurred
@@ -219,6 +219,8 @@ def run(args) -> int:
                                                 f"{jpg.stem[-4:]}"))
         for m in models:
             s = stats[m]
+            blur_totals[m][0].update(s["by_blur"])
+            blur_totals[m][1].update(s["by_blur_wrong"])
             result[m][folder] = {"animals": s["animals"], "wrong": s["wrong"],
                                  "accuracy": round(1 - s["wrong"] / max(s["animals"], 1), 4),
                                  "blurred": s["blurred"], "blurred_wrong": s["blurred_wrong"],

@@ -1792,6 +1792,13 @@ def in_its_row(key: np.ndarray, angle: float, card: CardPiece,
     return bool(s.row_along[0] <= abs(du) <= s.row_along[1] and abs(dv) <= s.row_across)
 
 
+def weak_test_cards(pieces: list[CardPiece], settings: ReadSettings = READ
+                    ) -> list[CardPiece]:
+    """The `pieces` a weak key point's face-up reading is tested against
+    (`on_a_card_off_row`): all of them, or the face-up ones alone where `up_on_backs`."""
+    return [p for p in pieces if p.label != "back" or not settings.up_on_backs]
+
+
 def counted_doubts(doubts: list[CardPiece], pieces: list[CardPiece], duplicate: float
                    ) -> list[CardPiece]:
     """`pieces` (the readings kept) and after them each of `doubts` (Troetofanten animals
@@ -1812,13 +1819,12 @@ def counted_weak(weak: list[CardPiece], pieces: list[CardPiece],
     """`pieces` (the readings kept) and after them each of `weak` (Troetofanten animals read
     at a weak key point whose kind is sure but whose number splits, `ReadSettings.weak_kind`)
     that lies on no face-up card kept (`on_a_card_off_row`: the next card of a fan or a pile
-    is kept; backs do not count where `up_on_backs`, as for a weak key point read surely) and
+    is kept; `weak_test_cards`: as for a weak key point read surely) and
     is no kept reading once more (`seen_before`), in their order."""
     s = settings
     out = list(pieces)
     for q in weak:
-        if not on_a_card_off_row(q.key, q.angle, q.frame, [
-                p for p in out if p.label != "back" or not s.up_on_backs], s) and \
+        if not on_a_card_off_row(q.key, q.angle, q.frame, weak_test_cards(out, s), s) and \
                 not seen_before(q.key, q.label, out, s.duplicate):
             out.append(replace(q, faint=True))
     return out
@@ -2841,12 +2847,12 @@ class CardReader:
         #   a back: a doubt there is not counted. (Background cannot refute one: a doubt is
         #   a piece, and its re-read is the same frame and classifier, so still a piece.)
         for r, i in enumerate(idx):
-            if is_piece[r] and r >= n_main and labels[int(np.argmax(game_probs[r]))] == "back":
-                refuted.add(int(i))
             if not is_piece[r]:
                 continue
             pg, bg, conf = game_probs[r], float(bgs[r]), float(confs[r])
             b = int(np.argmax(pg))
+            if r >= n_main and labels[b] == "back":
+                refuted.add(int(i))
             probs = {lab: float(v) for lab, v in zip(labels, pg, strict=True)}
             if game == "troetofanten" and conf < s.min_confidence and r < n_strong \
                     and within is None:  # (`second_look`'s own readings are not warned about)
@@ -2882,8 +2888,7 @@ class CardReader:
                 continue  # (a strong key point read again: a face-up card on no card read)
             if n_strong <= r < n_main and (pg[b] < s.back_min_prob if label == "back" else (
                     conf < s.weak_up_confidence or on_a_card_off_row(
-                        kp.xy[i], float(kp.angle[i]), frames[r], [
-                            q for q in pieces if q.label != "back" or not s.up_on_backs],
+                        kp.xy[i], float(kp.angle[i]), frames[r], weak_test_cards(pieces, s),
                         s))):
                 if game == "troetofanten" and label != "back" and \
                         conf >= s.weak_up_confidence and within is None:
