@@ -1302,11 +1302,11 @@ def _area_credit(hit, lightness, glared=False):
     return np.where(~np.asarray(hit) & washed, _WASHED_CREDIT, np.asarray(hit, float))
 
 
-def _rings_glared(glares, proj: np.ndarray) -> np.ndarray | bool:
+def _rings_glared(glares, proj: np.ndarray) -> np.ndarray:
     """(..., c) bool: whether each ring's (..., c, n, 2) px sample points lie in a glare
-    spot (their median elliptical distance within `_GLARE_REACH`); False without spots."""
+    spot (their median elliptical distance within `_GLARE_REACH`); all False without spots."""
     if not glares:
-        return False
+        return np.zeros(proj.shape[:-2], bool)
     d = GlareLight.distance(glares, proj.reshape(-1, 2)).reshape(proj.shape[:-1])
     return median(d, axis=-1) <= _GLARE_REACH
 
@@ -1336,7 +1336,7 @@ def _colour_evidence_many(lab: np.ndarray, Hs: np.ndarray, board: Board,
             hit = v[:, 0] < others - 5
         else:
             hit = _shows_hue(v[:, 1] - ref[:, 0], v[:, 2] - ref[:, 1], colour)
-        ev += _area_credit(hit, v[:, 0], glared if glared is False else glared[:, ci])
+        ev += _area_credit(hit, v[:, 0], glared[:, ci])
     return ev / len(names)
 
 
@@ -1372,8 +1372,10 @@ def _colour_evidence(lab: np.ndarray, H: np.ndarray, board: Board, glares=()) ->
     than the others)."""
     cols = {}
     white, rings = _white_fields(board), _start_rings(board)
-    # one sampling of the white fields and every ring (each projected on its own, as before)
-    px = _bilinear(lab, np.concatenate([apply_h(H, white)] + [apply_h(H, r) for r in rings]))
+    # one sampling of the white fields and every ring (each projected on its own, as before;
+    # the rings' points also tell where they lie in glare)
+    ring_px = [apply_h(H, r) for r in rings]
+    px = _bilinear(lab, np.concatenate([apply_h(H, white)] + ring_px))
     ref = median(px[:len(white), 1:], axis=0)
     o = len(white)
     for a, ring_mm in zip(board.colours, rings, strict=True):
@@ -1381,7 +1383,7 @@ def _colour_evidence(lab: np.ndarray, H: np.ndarray, board: Board, glares=()) ->
         o += len(ring_mm)
     if len(cols) < 2:
         return 0.0
-    glared = _rings_glared(glares, np.stack([apply_h(H, r) for r in rings]))
+    glared = _rings_glared(glares, np.stack(ring_px))
     ev = 0.0
     for ci, (colour, v) in enumerate(cols.items()):
         if colour == "black":
@@ -1389,7 +1391,7 @@ def _colour_evidence(lab: np.ndarray, H: np.ndarray, board: Board, glares=()) ->
             hit = bool(v[0] < min(others) - 5)
         else:
             hit = bool(_shows_hue(v[1] - ref[0], v[2] - ref[1], colour))
-        ev += float(_area_credit(hit, v[0], glared if glared is False else glared[ci]))
+        ev += float(_area_credit(hit, v[0], glared[ci]))
     return ev / len(cols)
 
 

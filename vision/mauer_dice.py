@@ -909,6 +909,17 @@ def _masked_corr(a: np.ndarray, b: np.ndarray, mask: np.ndarray) -> float:
     return float(x @ y) / d if d > 0 else 1.0
 
 
+def _masked_match(win: np.ndarray, tmpl: np.ndarray, mask: np.ndarray
+                  ) -> tuple[float, tuple[int, int]]:
+    """The best masked normalised correlation (`cv2.TM_CCOEFF_NORMED`) of float32 template
+    `tmpl` over float32 image `win` (mask: uint8, the template's size), an undefined one
+    (a flat patch) counted -1: (correlation, its (row, col) in the match map)."""
+    r = cv2.matchTemplate(win, tmpl, cv2.TM_CCOEFF_NORMED, mask=mask)
+    r = np.nan_to_num(r, nan=-1.0, posinf=-1.0, neginf=-1.0)
+    j = np.unravel_index(int(np.argmax(r)), r.shape)
+    return float(r[j]), (int(j[0]), int(j[1]))
+
+
 def _turned(a: np.ndarray, yaw: float) -> np.ndarray:
     """The face map `a` (half sides -> px) of a face turned by `yaw` degrees on it."""
     th = np.radians(yaw)
@@ -970,12 +981,10 @@ def blur_read(L: np.ndarray, centre, a: np.ndarray, kernels: list[np.ndarray],
         sq = _square(m, half, 1.0, s.blur_supersample)
         mask = (_square(m, half, s.blur_face_grow) > 0).astype(np.uint8)
         for fk, k in enumerate(kernels):
-            r = cv2.matchTemplate(win, cv2.filter2D(sq, -1, k, borderType=cv2.BORDER_CONSTANT),
-                                  cv2.TM_CCOEFF_NORMED, mask=mask)
-            r = np.nan_to_num(r, nan=-1.0, posinf=-1.0, neginf=-1.0)
-            j = np.unravel_index(int(np.argmax(r)), r.shape)
-            if face is None or r[j] > face[0]:
-                face = (float(r[j]), (int(j[1]), int(j[0])), yaw, fk)
+            ncc, j = _masked_match(win, cv2.filter2D(sq, -1, k, borderType=cv2.BORDER_CONSTANT),
+                                   mask)
+            if face is None or ncc > face[0]:
+                face = (ncc, (int(j[1]), int(j[0])), yaw, fk)
     if face is None:
         return None
     _, (fc, fr), fyaw, fk = face
@@ -992,13 +1001,10 @@ def blur_read(L: np.ndarray, centre, a: np.ndarray, kernels: list[np.ndarray],
             blurred = made[yaw, ki] = np.array([
                 cv2.filter2D(sp, -1, k, borderType=cv2.BORDER_CONSTANT) for sp in spots])
             for v, idx in _BLUR_LAYOUTS.items():
-                r = cv2.matchTemplate(sub, -blurred[idx].sum(axis=0), cv2.TM_CCOEFF_NORMED,
-                                      mask=mask)
-                r = np.nan_to_num(r, nan=-1.0, posinf=-1.0, neginf=-1.0)
-                j = np.unravel_index(int(np.argmax(r)), r.shape)
-                if v not in best or r[j] > best[v][0]:
+                ncc, j = _masked_match(sub, -blurred[idx].sum(axis=0), mask)
+                if v not in best or ncc > best[v][0]:
                     at = (x0 + max(0, fc - 1) + j[1] + half, y0 + max(0, fr - 1) + j[0] + half)
-                    best[v] = (float(r[j]), at, yaw, ki)
+                    best[v] = (ncc, at, yaw, ki)
     if len(best) < 2:
         return None
     v = max(best, key=lambda u: best[u][0])
