@@ -388,6 +388,7 @@ def linear_gain_lut(gain: float) -> np.ndarray:
     and `vision.light_eval`'s lights."""
     return np.round(255.0 * linear_to_srgb(LINEAR8 * gain)).astype(np.uint8)
 
+
 _LOG_LINEAR = np.log(LINEAR8 + 0.004)  # (the offset: the sensor's dark floor)
 
 

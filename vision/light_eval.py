@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 
 from vision.area import LINEAR8, linear_gain_lut
-from vision.preprocess import linear_to_srgb, srgb_to_linear
+from vision.preprocess import linear_to_srgb
 from vision.teach_eval import harsh_light
 
 GAMES = ("simsala-hopp", "magic-rabbit", "hop-la-bille", "mauerhuepfer", "troetofanten")
@@ -64,7 +64,7 @@ def dim_noisy(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """An underexposed phone photo: a fifth of the light, the sensor's shot and read noise
     (gain noise: larger on brighter pixels), then the camera's gain up by 2 (so still dark:
     0.4 of the light) and a JPEG at quality 60."""
-    lin = srgb_to_linear(image.astype(np.float32) / 255.0) / 5.0
+    lin = LINEAR8[image] / 5.0  # (each level's linear light, as `in_linear`)
     sigma = np.sqrt(lin * 0.0006 + 0.004 ** 2)  # photon noise ~ sqrt(signal), read noise
     lin = lin + rng.standard_normal(lin.shape).astype(np.float32) * sigma
     out = np.round(255.0 * linear_to_srgb(2.0 * lin)).astype(np.uint8)
@@ -99,8 +99,7 @@ def add_spot(image: np.ndarray, centre, radius: float, amount: float = 1.2,
     h, w = image.shape[:2]
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     spot = np.exp(-(((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) / (2 * (radius / 1.6) ** 2)))
-    lin = srgb_to_linear(image.astype(np.float32) / 255.0)
-    lin = lin + amount * spot[..., None] * np.asarray(colour, np.float32)
+    lin = LINEAR8[image] + amount * spot[..., None] * np.asarray(colour, np.float32)
     return np.round(255.0 * linear_to_srgb(lin)).astype(np.uint8)
 
 

@@ -187,7 +187,8 @@ def untaught_crops(kind: str, image_bgr: np.ndarray, area: PlayArea, centers: np
                    sides: np.ndarray, angles: np.ndarray, crop: CropSettings) -> np.ndarray:
     """The crops the untaught path classifies (`extract_crops`' with `crop`), a game of
     `kind` "marbles"'s balanced again by the cloth's own light where a strong cast is left on
-    it (`vision.segment.cloth_gains`; the photo's light estimated once for both); shared with
+    it (`vision.segment.cloth_gains`; the photo's light estimated once for both), then a
+    lamp's even glare taken off washed-out ones (`vision.segment.washed_crops`); shared with
     teach mode's reading of the untaught model (`Example.model_p`)."""
     if kind != "marbles" or not len(centers):
         return extract_crops(image_bgr, area.H_plane_to_img, centers, sides, angles, crop)
