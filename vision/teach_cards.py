@@ -33,6 +33,7 @@ from tablescore.errors import TablescoreError
 from vision.cards.detect import Keypoints
 from vision.cards.pieces import CardPiece
 from vision.cards.read import READ
+from vision.cards.zones import _angle_to_side
 from vision.classify.model import Prediction
 
 # The label given to a tap's candidates (any label of the game would do)
@@ -753,8 +754,8 @@ def squat_axis(es: np.ndarray, el: np.ndarray, near_angle: float) -> float:
     1.03-1.14 x as long as wide) and the long side for 3 (1.02-1.06 x); the nearest card's
     angle picked the width right for 8 (the one left lay crosswise to its neighbour)."""
     a_s, a_l = (float(np.degrees(np.arctan2(v[1], v[0]))) for v in (es, el))
-    return a_s if abs((a_s - near_angle + 90.0) % 180.0 - 90.0) <= \
-        abs((a_l - near_angle + 90.0) % 180.0 - 90.0) else a_l
+    return a_s if _angle_to_side(a_s, near_angle, True) <= \
+        _angle_to_side(a_l, near_angle, True) else a_l
 
 
 def notched_cards(outline: np.ndarray, depth: float) -> int:
@@ -863,7 +864,7 @@ def covered_back(q: np.ndarray, blob: np.ndarray, origin, w: float, angles, f: f
     best, best_share = None, s.covered[1]
     tried: list[float] = []
     for ang in angles:
-        if any(abs((ang - a + 90.0) % 180.0 - 90.0) < s.covered_turn for a in tried):
+        if any(_angle_to_side(ang, a, True) < s.covered_turn for a in tried):
             continue  # (a turn tried already, or half a turn off it: the same frames)
         tried.append(ang)
         t = np.deg2rad(ang)
