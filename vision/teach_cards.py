@@ -961,7 +961,6 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
         found = []  # (centre, angle, width) at scale f
         on_top = True  # the backs found show whole (not a strip under another card)
         whole_look = False  # a strip that is the back itself, seen flat
-        liked = False  # `looks_like` asked already (with the whole design) and passed
         if whole_back(short, long_, fill, cards, w, s, squat=False):
             found = [(c, np.degrees(np.arctan2(es[1], es[0])), short)]
         elif s.merged[0] <= cards <= s.merged[1] and fill >= s.merged_fill \
@@ -1007,8 +1006,8 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
                           pieces[int(near[0])].angle + 90.0]
                 back = covered_back(q, blob, (x0, y0), w, turns, f, cover_mask, hit, s)
                 if back is not None:  # (its visible part must show the back's design:
-                    #                       `min_second`, `own_mix`; `looks_like` asked)
-                    found, on_top, whole_look, liked = [back], False, True, True
+                    #                       `min_second`, `own_mix`)
+                    found, on_top, whole_look = [back], False, True
             if not found:
                 if len(parts) > 1:  # (its parts again, as before: one may be a strip)
                     queue += [(p, False) for p in parts]
@@ -1046,7 +1045,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
         if not found or (s.held and held_backs(q, pieces + out, f, at) >= len(found)):
             continue
         sub = hsv[y0:y0 + bh, x0:x0 + bw]
-        if not liked and not looks_like(sub, blob, coarse0, main0, s, on_top or whole_look):
+        if not looks_like(sub, blob, coarse0, main0, s, on_top or whole_look):
             continue
         if (on_top or whole_look) and s.own_mix > 0:  # (its whole design shows)
             mix = look_mix(pixels[2], look) if mix is None else mix
