@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, replace
+from functools import cache
 from pathlib import Path
 
 import cv2
@@ -932,7 +933,8 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     if hit is None:
         return []
     mix = None  # (`look_mix`, once a region needs it)
-    cover_mask = None  # (the cards read, once a strip needs them: `under`)
+    cards_read = cache(lambda: _frames_mask(  # (once a strip or a covered back needs it)
+        [p.frame for p in pieces if p.frame is not None], f, hit.shape, 1.0))
     at = [p.center for p in pieces]  # (photo px; then `out`'s, as they come)
     centres = np.array(at) * f
     widths = np.array([p.width for p in pieces]) * f
@@ -998,13 +1000,10 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
                 found = [(c, squat_axis(es, el, pieces[int(near[0])].angle), short)]
             elif s.covered[0] > 0 and s.covered[0] <= cards < s.merged[0] and looks_like(
                     hsv[y0:y0 + bh, x0:x0 + bw], blob, coarse0, main0, s):
-                if cover_mask is None:
-                    cover_mask = _frames_mask([p.frame for p in pieces if p.frame is not None],
-                                              f, hit.shape, 1.0)
                 turns = [np.degrees(np.arctan2(es[1], es[0]))]
                 turns += [turns[0] + 90.0, pieces[int(near[0])].angle,
                           pieces[int(near[0])].angle + 90.0]
-                back = covered_back(q, blob, (x0, y0), w, turns, f, cover_mask, hit, s)
+                back = covered_back(q, blob, (x0, y0), w, turns, f, cards_read(), hit, s)
                 if back is not None:  # (its visible part must show the back's design:
                     #                       `min_second`, `own_mix`)
                     found, on_top, whole_look = [back], False, True
@@ -1035,10 +1034,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
                 np.degrees(np.arctan2(nrm[1], nrm[0]))
             found = [(c + nrm * (across - short) / 2, ang, w)]
             if s.under > 0:
-                if cover_mask is None:
-                    cover_mask = _frames_mask([p.frame for p in pieces if p.frame is not None],
-                                              f, hit.shape, 1.0)
-                if hidden_share(found[0], f, cover_mask, hit, q) < s.under:
+                if hidden_share(found[0], f, cards_read(), hit, q) < s.under:
                     found = [(c, ang, w)]  # nothing there to hide it: the strip is the
                     #   card itself, seen flat (a low camera squashes a back lying whole):
                     whole_look = True  # its whole design shows (`min_second`, `own_mix`)
