@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, replace
+from functools import cache
 from pathlib import Path
 
 import cv2
@@ -33,6 +34,7 @@ from tablescore.errors import TablescoreError
 from vision.cards.detect import Keypoints
 from vision.cards.pieces import CardPiece
 from vision.cards.read import READ
+from vision.cards.zones import _angle_to_side
 from vision.classify.model import Prediction
 
 # The label given to a tap's candidates (any label of the game would do)
@@ -753,8 +755,8 @@ def squat_axis(es: np.ndarray, el: np.ndarray, near_angle: float) -> float:
     1.03-1.14 x as long as wide) and the long side for 3 (1.02-1.06 x); the nearest card's
     angle picked the width right for 8 (the one left lay crosswise to its neighbour)."""
     a_s, a_l = (float(np.degrees(np.arctan2(v[1], v[0]))) for v in (es, el))
-    return a_s if abs((a_s - near_angle + 90.0) % 180.0 - 90.0) <= \
-        abs((a_l - near_angle + 90.0) % 180.0 - 90.0) else a_l
+    return a_s if _angle_to_side(a_s, near_angle, True) <= \
+        _angle_to_side(a_l, near_angle, True) else a_l
 
 
 def notched_cards(outline: np.ndarray, depth: float) -> int:
@@ -863,7 +865,7 @@ def covered_back(q: np.ndarray, blob: np.ndarray, origin, w: float, angles, f: f
     best, best_share = None, s.covered[1]
     tried: list[float] = []
     for ang in angles:
-        if any(abs((ang - a + 90.0) % 180.0 - 90.0) < s.covered_turn for a in tried):
+        if any(_angle_to_side(ang, a, True) < s.covered_turn for a in tried):
             continue  # (a turn tried already, or half a turn off it: the same frames)
         tried.append(ang)
         t = np.deg2rad(ang)
@@ -931,7 +933,8 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     if hit is None:
         return []
     mix = None  # (`look_mix`, once a region needs it)
-    cover_mask = None  # (the cards read, once a strip needs them: `under`)
+    cards_read = cache(lambda: _frames_mask(  # (once a strip or a covered back needs it)
+        [p.frame for p in pieces if p.frame is not None], f, hit.shape, 1.0))
     at = [p.center for p in pieces]  # (photo px; then `out`'s, as they come)
     centres = np.array(at) * f
     widths = np.array([p.width for p in pieces]) * f
@@ -960,7 +963,6 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
         found = []  # (centre, angle, width) at scale f
         on_top = True  # the backs found show whole (not a strip under another card)
         whole_look = False  # a strip that is the back itself, seen flat
-        liked = False  # `looks_like` asked already (with the whole design) and passed
         if whole_back(short, long_, fill, cards, w, s, squat=False):
             found = [(c, np.degrees(np.arctan2(es[1], es[0])), short)]
         elif s.merged[0] <= cards <= s.merged[1] and fill >= s.merged_fill \
@@ -998,16 +1000,13 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
                 found = [(c, squat_axis(es, el, pieces[int(near[0])].angle), short)]
             elif s.covered[0] > 0 and s.covered[0] <= cards < s.merged[0] and looks_like(
                     hsv[y0:y0 + bh, x0:x0 + bw], blob, coarse0, main0, s):
-                if cover_mask is None:
-                    cover_mask = _frames_mask([p.frame for p in pieces if p.frame is not None],
-                                              f, hit.shape, 1.0)
                 turns = [np.degrees(np.arctan2(es[1], es[0]))]
                 turns += [turns[0] + 90.0, pieces[int(near[0])].angle,
                           pieces[int(near[0])].angle + 90.0]
-                back = covered_back(q, blob, (x0, y0), w, turns, f, cover_mask, hit, s)
+                back = covered_back(q, blob, (x0, y0), w, turns, f, cards_read(), hit, s)
                 if back is not None:  # (its visible part must show the back's design:
-                    #                       `min_second`, `own_mix`; `looks_like` asked)
-                    found, on_top, whole_look, liked = [back], False, True, True
+                    #                       `min_second`, `own_mix`)
+                    found, on_top, whole_look = [back], False, True
             if not found:
                 if len(parts) > 1:  # (its parts again, as before: one may be a strip)
                     queue += [(p, False) for p in parts]
@@ -1035,17 +1034,14 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
                 np.degrees(np.arctan2(nrm[1], nrm[0]))
             found = [(c + nrm * (across - short) / 2, ang, w)]
             if s.under > 0:
-                if cover_mask is None:
-                    cover_mask = _frames_mask([p.frame for p in pieces if p.frame is not None],
-                                              f, hit.shape, 1.0)
-                if hidden_share(found[0], f, cover_mask, hit, q) < s.under:
+                if hidden_share(found[0], f, cards_read(), hit, q) < s.under:
                     found = [(c, ang, w)]  # nothing there to hide it: the strip is the
                     #   card itself, seen flat (a low camera squashes a back lying whole):
                     whole_look = True  # its whole design shows (`min_second`, `own_mix`)
         if not found or (s.held and held_backs(q, pieces + out, f, at) >= len(found)):
             continue
         sub = hsv[y0:y0 + bh, x0:x0 + bw]
-        if not liked and not looks_like(sub, blob, coarse0, main0, s, on_top or whole_look):
+        if not looks_like(sub, blob, coarse0, main0, s, on_top or whole_look):
             continue
         if (on_top or whole_look) and s.own_mix > 0:  # (its whole design shows)
             mix = look_mix(pixels[2], look) if mix is None else mix
