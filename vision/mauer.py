@@ -47,7 +47,7 @@ from scoring.mauerhuepfer import GOAL_SLOTS, START, Board, board_for
 from vision.area import AreaSettings, glare_distance, glare_spots
 from vision.dice import median  # np.median bit for bit, less overhead (called often here)
 from vision.mauer_dice import BoardDiceSettings, pick_dice, read_board_dice
-from vision.quality import QUALITY_SETTINGS
+from vision.quality import QUALITY_SETTINGS, cut_off
 
 MODEL_PATH = Path(__file__).resolve().parent.parent / "models" / "mauer-pawns.npz"
 CLASSES = ("empty",) + tuple(PAWN_COLOURS)  # classifier outputs, in this order
@@ -1491,25 +1491,17 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
         views, key=lambda v: field_contrast(lab, S @ v.H, board)
         + s.colour_weight * _colour_evidence(lab, S @ v.H, board, glares))
     margin = s.beyond_margin * max(w, h)
-    if s.other_size_ratio > 0 and _beyond_photo(best.corners, (w, h), margin):
+    if s.other_size_ratio > 0 and cut_off(best.corners, (w, h), margin):
         maps = _now(maps) or blob_map(image_bgr, s)
         other = _other_size_view(image_bgr, board, s, maps, glares, best)
         if other is not None and (other.score > best.score or (
                 other.score >= s.min_board_confidence
-                and not _beyond_photo(other.corners, (w, h), margin))):
+                and not cut_off(other.corners, (w, h), margin))):
             best = replace(other, other_search="replaced")  # (the whole board in the photo)
         else:
             best = replace(best, other_search="kept")
     return replace(best, P=camera_from_homography(best.H, (w, h)),  # for the chosen one only
                    glares=_full_size(glares, f))
-
-
-def _beyond_photo(corners: np.ndarray, size: tuple[int, int], margin: float = 0.0) -> bool:
-    """Whether any of the board's (4, 2) corners (px) lies more than `margin` px outside
-    the photo (w, h) (its pixels' outer sides at -0.5 and w - 0.5, as `vision.quality`)."""
-    c = np.asarray(corners, np.float64)
-    hi = np.array(size, np.float64) - 0.5 + margin
-    return bool(((c < -0.5 - margin) | (c > hi)).any())
 
 
 def _other_size_view(image_bgr: np.ndarray, board: Board, s: MauerSettings, maps: BlobMap,
