@@ -511,12 +511,17 @@ class Profile:
     def __post_init__(self) -> None:
         # the arrays read only: what `_memo` and the `cached_property`s keep was worked out
         # from them, so a change in place would leave those stale (`replace` makes a new
-        # profile with fresh ones)
+        # profile with fresh ones). The caller's own arrays are copied, not frozen in place
+        # (they stay theirs to change); a read-only one owning its data (another profile's,
+        # through `replace`) is shared.
         for name in ("prototypes", "colours", "counts", "negatives", "shields", "look",
                      "model_p"):
             value = getattr(self, name)
-            if isinstance(value, np.ndarray):
+            if isinstance(value, np.ndarray) and (value.flags.writeable
+                                                  or not value.flags.owndata):
+                value = value.copy()
                 value.setflags(write=False)
+                object.__setattr__(self, name, value)
 
     @cached_property
     def read_share(self) -> float:
