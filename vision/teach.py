@@ -55,9 +55,8 @@ from vision.preprocess import extract_crops
 from vision.segment import (
     MARBLE_SETTINGS,
     TILE_SETTINGS,
-    find_marbles,
     find_tiles,
-    marble_image,
+    marble_candidates,
 )
 
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png")
@@ -878,8 +877,7 @@ def piece_examples(pipeline, game: str, photo, area, label: str,
     tg = teachable(game)
     marbles = bool(tg.area_name and "cloth" in tg.area_name)
     if marbles:  # (read on the image scoring reads them on: a dim photo brought up)
-        photo = replace(photo, image=marble_image(photo.image, area))
-        cand = find_marbles(photo.image, area, MARBLE_SETTINGS)
+        photo, cand = marble_candidates(photo, area, MARBLE_SETTINGS)
     else:
         cand = find_tiles(photo.image, area, TILE_SETTINGS)
     if len(cand) == 0:
