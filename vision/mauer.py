@@ -478,6 +478,11 @@ class BlobMap:
     def light(self) -> np.ndarray:
         return self.light_in(0, self.lightness.shape[0], 0, self.lightness.shape[1])
 
+    @cached_property
+    def lab(self) -> np.ndarray:
+        """`img`'s Lab (uint8, OpenCV's scale; `blob_map` keeps the one it made)."""
+        return cv2.cvtColor(self.img, cv2.COLOR_BGR2LAB)
+
     def light_in(self, y0: int, y1: int, x0: int, x1: int) -> np.ndarray:
         """`light[y0:y1, x0:x1]`, made for that part only (the same numbers)."""
         return self._divide(self.lightness[y0:y1, x0:x1], self.bg[y0:y1, x0:x1])
@@ -536,8 +541,11 @@ def blob_map(image_bgr: np.ndarray, s: MauerSettings = None,
         img = cv2.resize(image_bgr, size, interpolation=cv2.INTER_AREA)
     # L* as its own contiguous plane (not a view into Lab: its float copy here, the
     # light's division and the dice's crops of it run faster on it)
-    L8 = cv2.extractChannel(cv2.cvtColor(img, cv2.COLOR_BGR2LAB) if lab8 is None else lab8, 0)
-    return BlobMap(img, f, L8, _local_light(L8, s.blob_light_sigma * f))
+    lab8 = cv2.cvtColor(img, cv2.COLOR_BGR2LAB) if lab8 is None else lab8
+    L8 = cv2.extractChannel(lab8, 0)
+    maps = BlobMap(img, f, L8, _local_light(L8, s.blob_light_sigma * f))
+    maps.__dict__["lab"] = lab8  # the cached property (`whiteness_map` reads it)
+    return maps
 
 
 def _local_light(L8: np.ndarray, sigma: float) -> np.ndarray:
@@ -556,7 +564,7 @@ def whiteness_map(maps: BlobMap, s: MauerSettings) -> BlobMap:
     colour of its lightest pixels (`white_top_percentile` of L*: the light's white),
     clipped to uint8, and its local light made anew from it. White fields on a pale
     coloured board differ from it in chroma more than in lightness."""
-    lab = cv2.cvtColor(maps.img, cv2.COLOR_BGR2LAB)
+    lab = maps.lab
     L = lab[..., 0]
     ab = lab[..., 1:].astype(np.float32)
     top = L >= np.percentile(L[::4, ::4], s.white_top_percentile)
