@@ -1014,7 +1014,8 @@ def _known_one(idx, p: Pips, chans, s: DiceSettings, centre, d, contrast, colour
     if side_met is not None:  # its score from its own square (every ray in range or open)
         lin, early = side_met, 0.0
         ratio = ext / _expected_extent(lin, dirs)  # (as `_border_score`: open rays count
-        # `open_ray_weight`)
+        # `open_ray_weight`; not `_border_score` itself, which takes the best of its
+        # `face_scales`, where this is the square met, and sums the shares in another order)
         good = (np.count_nonzero((ratio >= s.ray_range[0]) & (ratio <= s.ray_range[1]))
                 + s.open_ray_weight * np.count_nonzero(np.isnan(ext))) / len(ext)
     elif good < s.min_face_rays_one or early > s.max_early_rays:

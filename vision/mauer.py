@@ -47,7 +47,7 @@ from scoring.mauerhuepfer import GOAL_SLOTS, START, Board, board_for
 from vision.area import AreaSettings, glare_distance, glare_spots
 from vision.dice import median  # np.median bit for bit, less overhead (called often here)
 from vision.mauer_dice import BoardDiceSettings, pick_dice, read_board_dice
-from vision.quality import QUALITY_SETTINGS
+from vision.quality import QUALITY_SETTINGS, cut_off
 
 MODEL_PATH = Path(__file__).resolve().parent.parent / "models" / "mauer-pawns.npz"
 CLASSES = ("empty",) + tuple(PAWN_COLOURS)  # classifier outputs, in this order
@@ -478,6 +478,11 @@ class BlobMap:
     def light(self) -> np.ndarray:
         return self.light_in(0, self.lightness.shape[0], 0, self.lightness.shape[1])
 
+    @cached_property
+    def lab(self) -> np.ndarray:
+        """`img`'s Lab (uint8, OpenCV's scale; `blob_map` keeps the one it made)."""
+        return cv2.cvtColor(self.img, cv2.COLOR_BGR2LAB)
+
     def light_in(self, y0: int, y1: int, x0: int, x1: int) -> np.ndarray:
         """`light[y0:y1, x0:x1]`, made for that part only (the same numbers)."""
         return self._divide(self.lightness[y0:y1, x0:x1], self.bg[y0:y1, x0:x1])
@@ -536,8 +541,11 @@ def blob_map(image_bgr: np.ndarray, s: MauerSettings = None,
         img = cv2.resize(image_bgr, size, interpolation=cv2.INTER_AREA)
     # L* as its own contiguous plane (not a view into Lab: its float copy here, the
     # light's division and the dice's crops of it run faster on it)
-    L8 = cv2.extractChannel(cv2.cvtColor(img, cv2.COLOR_BGR2LAB) if lab8 is None else lab8, 0)
-    return BlobMap(img, f, L8, _local_light(L8, s.blob_light_sigma * f))
+    lab8 = cv2.cvtColor(img, cv2.COLOR_BGR2LAB) if lab8 is None else lab8
+    L8 = cv2.extractChannel(lab8, 0)
+    maps = BlobMap(img, f, L8, _local_light(L8, s.blob_light_sigma * f))
+    maps.__dict__["lab"] = lab8  # the cached property (`whiteness_map` reads it)
+    return maps
 
 
 def _local_light(L8: np.ndarray, sigma: float) -> np.ndarray:
@@ -556,7 +564,7 @@ def whiteness_map(maps: BlobMap, s: MauerSettings) -> BlobMap:
     colour of its lightest pixels (`white_top_percentile` of L*: the light's white),
     clipped to uint8, and its local light made anew from it. White fields on a pale
     coloured board differ from it in chroma more than in lightness."""
-    lab = cv2.cvtColor(maps.img, cv2.COLOR_BGR2LAB)
+    lab = maps.lab
     L = lab[..., 0]
     ab = lab[..., 1:].astype(np.float32)
     top = L >= np.percentile(L[::4, ::4], s.white_top_percentile)
@@ -1491,25 +1499,17 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
         views, key=lambda v: field_contrast(lab, S @ v.H, board)
         + s.colour_weight * _colour_evidence(lab, S @ v.H, board, glares))
     margin = s.beyond_margin * max(w, h)
-    if s.other_size_ratio > 0 and _beyond_photo(best.corners, (w, h), margin):
+    if s.other_size_ratio > 0 and cut_off(best.corners, (w, h), margin):
         maps = _now(maps) or blob_map(image_bgr, s)
         other = _other_size_view(image_bgr, board, s, maps, glares, best)
         if other is not None and (other.score > best.score or (
                 other.score >= s.min_board_confidence
-                and not _beyond_photo(other.corners, (w, h), margin))):
+                and not cut_off(other.corners, (w, h), margin))):
             best = replace(other, other_search="replaced")  # (the whole board in the photo)
         else:
             best = replace(best, other_search="kept")
     return replace(best, P=camera_from_homography(best.H, (w, h)),  # for the chosen one only
                    glares=_full_size(glares, f))
-
-
-def _beyond_photo(corners: np.ndarray, size: tuple[int, int], margin: float = 0.0) -> bool:
-    """Whether any of the board's (4, 2) corners (px) lies more than `margin` px outside
-    the photo (w, h) (its pixels' outer sides at -0.5 and w - 0.5, as `vision.quality`)."""
-    c = np.asarray(corners, np.float64)
-    hi = np.array(size, np.float64) - 0.5 + margin
-    return bool(((c < -0.5 - margin) | (c > hi)).any())
 
 
 def _other_size_view(image_bgr: np.ndarray, board: Board, s: MauerSettings, maps: BlobMap,

@@ -43,9 +43,8 @@ from vision.segment import (
     Candidates,
     cloth_gains,
     edge_tiles,
-    find_marbles,
     find_tiles,
-    marble_image,
+    marble_candidates,
     outline_squares,
     square,
     table_likeness,
@@ -402,8 +401,7 @@ class Pipeline:
         if gv.kind == "tiles":
             cand = find_tiles(photo.image, area, TILE_SETTINGS)
         else:  # (an underexposed photo brought up first, for the looks and the crops)
-            photo = replace(photo, image=marble_image(photo.image, area))
-            cand = find_marbles(photo.image, area, MARBLE_SETTINGS)
+            photo, cand = marble_candidates(photo, area, MARBLE_SETTINGS)
             on_cloth = cloth_probability(area, cand) if len(cand) else None
             if on_cloth is not None:  # not on a card lying beside a cloth found too big
                 cand = cand.take(on_cloth >= self.decide.min_area_prob)

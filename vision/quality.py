@@ -164,15 +164,18 @@ def measures(settings: QualitySettings, image: np.ndarray, area) -> dict:
         reach = max(axes) / 2 + settings.glare_near * size
         if outline is None or cv2.pointPolygonTest(outline, (cx, cy), True) >= -reach:
             spots.append((cx / f, cy / f))
-    corners = None if area is None else np.asarray(area, np.float64)
-    # the photo's edge: its pixels' centres at 0 .. w - 1, their outer sides at -0.5, w - 0.5
-    margin = settings.cut_margin * max(h, w)
     return {
         "bright": bright, "noise": noise, "sharpness": sharp,
         "share": share, "glare": spots,
-        "cut": corners is not None and bool(np.any(
-            (corners < -0.5 - margin) | (corners > np.array([w - 0.5, h - 0.5]) + margin))),
+        "cut": area is not None and cut_off(area, (w, h), settings.cut_margin * max(h, w)),
     }
+
+
+def cut_off(corners, size: tuple[int, int], margin: float = 0.0) -> bool:
+    """Whether any of an area's (N, 2) corners (px) lies more than `margin` px outside the
+    photo (w, h): its pixels' centres at 0 .. w - 1, their outer sides at -0.5, w - 0.5."""
+    c = np.asarray(corners, np.float64)
+    return bool(np.any((c < -0.5 - margin) | (c > np.array(size, np.float64) - 0.5 + margin)))
 
 
 def where(x: float, y: float, w: int, h: int) -> str:

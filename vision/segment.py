@@ -28,6 +28,7 @@ from vision.area import (
     glare_spots,
     remove_glare,
 )
+from vision.image_io import Photo
 from vision.preprocess import linear_to_srgb
 
 
@@ -1109,6 +1110,15 @@ def marble_image(image_bgr: np.ndarray, area: PlayArea) -> np.ndarray:
     light_eval's dim committed copies 2.18 -> 0.44 % per piece once the area was found."""
     s = area.settings
     return exposed(image_bgr, s.expose_to, s.expose_pct, s.expose_max)
+
+
+def marble_candidates(photo: Photo, area: PlayArea, settings: MarbleSettings
+                      ) -> tuple[Photo, Candidates]:
+    """(`photo` with its image the one the marbles are read on, `marble_image`; the marble
+    candidates found on that image, `find_marbles`): the one step for scoring, teach mode
+    and the training crops, which crop the marbles from the photo it gives."""
+    photo = replace(photo, image=marble_image(photo.image, area))
+    return photo, find_marbles(photo.image, area, settings)
 
 
 def find_marbles(image_bgr: np.ndarray, area: PlayArea, settings: MarbleSettings) -> Candidates:

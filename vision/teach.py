@@ -55,9 +55,8 @@ from vision.preprocess import extract_crops
 from vision.segment import (
     MARBLE_SETTINGS,
     TILE_SETTINGS,
-    find_marbles,
     find_tiles,
-    marble_image,
+    marble_candidates,
 )
 
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png")
@@ -511,12 +510,17 @@ class Profile:
     def __post_init__(self) -> None:
         # the arrays read only: what `_memo` and the `cached_property`s keep was worked out
         # from them, so a change in place would leave those stale (`replace` makes a new
-        # profile with fresh ones)
+        # profile with fresh ones). The caller's own arrays are copied, not frozen in place
+        # (they stay theirs to change); a read-only one owning its data (another profile's,
+        # through `replace`) is shared.
         for name in ("prototypes", "colours", "counts", "negatives", "shields", "look",
                      "model_p"):
             value = getattr(self, name)
-            if isinstance(value, np.ndarray):
+            if isinstance(value, np.ndarray) and (value.flags.writeable
+                                                  or not value.flags.owndata):
+                value = value.copy()
                 value.setflags(write=False)
+                object.__setattr__(self, name, value)
 
     @cached_property
     def read_share(self) -> float:
@@ -873,8 +877,7 @@ def piece_examples(pipeline, game: str, photo, area, label: str,
     tg = teachable(game)
     marbles = bool(tg.area_name and "cloth" in tg.area_name)
     if marbles:  # (read on the image scoring reads them on: a dim photo brought up)
-        photo = replace(photo, image=marble_image(photo.image, area))
-        cand = find_marbles(photo.image, area, MARBLE_SETTINGS)
+        photo, cand = marble_candidates(photo, area, MARBLE_SETTINGS)
     else:
         cand = find_tiles(photo.image, area, TILE_SETTINGS)
     if len(cand) == 0:

@@ -32,6 +32,7 @@ import vision.teach as teach
 from scoring.labels import TROETO_COUNTS, TROETO_LABELS
 from tablescore.errors import TablescoreError
 from vision.cards.detect import Keypoints
+from vision.cards.geometry import KeySpec
 from vision.cards.pieces import CardPiece
 from vision.cards.read import READ
 from vision.cards.zones import _angle_to_side
@@ -804,18 +805,17 @@ def held_backs(outline: np.ndarray, pieces: list[CardPiece], scale: float,
                if p.label == BACK_LABEL["troetofanten"])
 
 
-def hidden_share(found, f: float, cover: np.ndarray, hit: np.ndarray, q: np.ndarray) -> float:
+def hidden_share(found, f: float, cover: np.ndarray, hit: np.ndarray, q: np.ndarray,
+                 spec: KeySpec) -> float:
     """The share of a back's frame (`found`: centre, angle of its u axis in degrees, width,
     at scale `f`) off its strip (the outline `q`) that lies under the cards read (`cover`,
     uint8 at scale `f`) or shows the look (`hit`): about 1 for a back under a card, about 0
     for one put on bare table (1 where nothing of it lies off the strip: nothing says it
-    lies on top)."""
-    from vision.cards.geometry import SPECS
+    lies on top). The frame's shape: `spec`'s (`look_backs`')."""
     from vision.cards.read import card_frame, frame_box_mask
 
     c, ang, w = found
-    frame = card_frame((np.asarray(c, float) + 0.5) / f - 0.5, ang, w / f,
-                       SPECS["troetofanten"].aspect)
+    frame = card_frame((np.asarray(c, float) + 0.5) / f - 0.5, ang, w / f, spec.aspect)
     m, (x0, y0) = frame_box_mask(frame, f, hit.shape)  # (its box alone)
     if not m.size:  # the frame lies off the photo
         return 1.0
@@ -842,7 +842,8 @@ def looks_like(sub: np.ndarray, blob: np.ndarray, coarse0: np.ndarray, main0: in
 
 
 def covered_back(q: np.ndarray, blob: np.ndarray, origin, w: float, angles, f: float,
-                 cover: np.ndarray, hit: np.ndarray, settings: BackLookSettings | None = None
+                 cover: np.ndarray, hit: np.ndarray, spec: KeySpec,
+                 settings: BackLookSettings | None = None
                  ) -> tuple[np.ndarray, float, float] | None:
     """A back partly under face-up cards, from the region of its look that shows (`q`: its
     outline at scale `f`; `blob`: its uint8 0/1 pixels over its bounding box from
@@ -851,11 +852,10 @@ def covered_back(q: np.ndarray, blob: np.ndarray, origin, w: float, angles, f: f
     width and height, turned by one of `angles`, flush with the region at either end of
     each axis) and whose part off the region lies under the cards read (`cover`, uint8 at
     scale `f`) or shows the look (`hit`) the most, at least `covered[1]`; None when no
-    frame holds it so. (A region on a card read may be a back on it: not asked.)"""
-    from vision.cards.geometry import SPECS
-
+    frame holds it so; the card's shape `spec`'s, as `look_backs`'. (A region on a card read
+    may be a back on it: not asked.)"""
     s = settings or BACK_LOOK
-    aspect = SPECS["troetofanten"].aspect
+    aspect = spec.aspect
     ys, xs = np.nonzero(blob)
     if not len(xs):
         return None
@@ -879,7 +879,7 @@ def covered_back(q: np.ndarray, blob: np.ndarray, origin, w: float, angles, f: f
         for cu in ends[0]:
             for cv in ends[1]:
                 c = cu * axes[0] + cv * axes[1]
-                share = hidden_share((c, ang, w), f, cover, hit, q)
+                share = hidden_share((c, ang, w), f, cover, hit, q, spec)
                 if share > best_share:
                     best, best_share = (c, float(ang), w), share
     return best
@@ -1003,7 +1003,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
                 turns = [np.degrees(np.arctan2(es[1], es[0]))]
                 turns += [turns[0] + 90.0, pieces[int(near[0])].angle,
                           pieces[int(near[0])].angle + 90.0]
-                back = covered_back(q, blob, (x0, y0), w, turns, f, cards_read(), hit, s)
+                back = covered_back(q, blob, (x0, y0), w, turns, f, cards_read(), hit, spec, s)
                 if back is not None:  # (its visible part must show the back's design:
                     #                       `min_second`, `own_mix`)
                     found, on_top, whole_look = [back], False, True
@@ -1034,7 +1034,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
                 np.degrees(np.arctan2(nrm[1], nrm[0]))
             found = [(c + nrm * (across - short) / 2, ang, w)]
             if s.under > 0:
-                if hidden_share(found[0], f, cards_read(), hit, q) < s.under:
+                if hidden_share(found[0], f, cards_read(), hit, q, spec) < s.under:
                     found = [(c, ang, w)]  # nothing there to hide it: the strip is the
                     #   card itself, seen flat (a low camera squashes a back lying whole):
                     whole_look = True  # its whole design shows (`min_second`, `own_mix`)

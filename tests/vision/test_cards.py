@@ -19,7 +19,7 @@ from vision.cards.geometry import (
     pose_from_frame,
     rectify,
 )
-from vision.cards.hopcards import card_zone, nearest_marble, order_cards, read_discs
+from vision.cards.hopcards import card_zone, nearest_marbles, order_cards, read_discs
 from vision.cards.lineup import read_line
 from vision.cards.pieces import CardPiece
 from vision.cards.read import (
@@ -331,7 +331,7 @@ def test_read_discs_says_when_a_disc_is_missing():
                                        ((120, 40, 25), "marble-darkblue"),
                                        ((225, 190, 110), "marble-lightblue")])
 def test_nearest_marble(bgr, label):
-    assert nearest_marble(bgr)[0] == label
+    assert nearest_marbles([bgr]) == [label]
 
 
 @pytest.mark.parametrize("pt,zone", [((450, -60), "north"), ((960, 300), "east"),

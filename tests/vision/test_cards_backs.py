@@ -1006,6 +1006,20 @@ def test_number_doubt_threshold_of_the_reader(kind, share, warned):
     assert bool(got) == warned, got
 
 
+@pytest.mark.parametrize("faint,warned", [
+    (True, True),  # counted by its kind alone (`counted_weak`): warned, its number sure or not
+    (False, False),  # read surely: not
+])
+def test_number_doubt_always_for_a_faint_piece(faint, warned):
+    from vision.cards.read import piece_warnings
+
+    probs = {"elephant-2": 0.95, "elephant-3": 0.0, "mouse": 0.05}  # its number: all its kind
+    p = replace(_piece("elephant-2", (100.0, 100.0), 0.0, 0.95), probs=probs, faint=faint)
+    got = [w for w in piece_warnings([p], "troetofanten", READ)
+           if "corner number is unclear" in w]
+    assert bool(got) == warned, got
+
+
 def draw_rimmed_back(img, centre, angle, width, colour, stripe) -> np.ndarray:
     """A face-down card with a white rim (6 % of its width) around its design."""
     frame = draw_face(img, centre, angle, width)

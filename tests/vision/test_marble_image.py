@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision import segment
 from vision.area import AREA_SETTINGS, area_from_corners, exposure_gain
 from vision.image_io import Photo
 from vision.preprocess import linear_to_srgb, srgb_to_linear
@@ -65,7 +66,7 @@ def test_teach_reads_marbles_on_the_scored_image(monkeypatch):
         seen.append(image)
         raise Read
 
-    monkeypatch.setattr(vt, "find_marbles", find)
+    monkeypatch.setattr(segment, "find_marbles", find)  # (`marble_candidates`')
     photo = Photo(image=img, width=480, height=360, scale=1.0, format="jpeg")
     with pytest.raises(Read):
         vt.piece_examples(None, "hop-la-bille", photo, area, "marble-red", None, "x.jpg")
@@ -85,7 +86,7 @@ def test_training_crops_read_on_the_scored_image(monkeypatch):
         seen.append(image)
         raise Read
 
-    monkeypatch.setattr(cd, "find_marbles", find)
+    monkeypatch.setattr(segment, "find_marbles", find)
     truth = {"area": CORNERS.tolist(), "pieces": []}
     with pytest.raises(Read):
         cd.scene_crops("hop-la-bille", img, truth, cd.CropSettings(),

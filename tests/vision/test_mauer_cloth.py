@@ -13,6 +13,7 @@ import pytest
 from scoring.mauerhuepfer import load_board
 from tests.vision.test_mauer import _flat_lab
 from vision import mauer
+from vision.quality import cut_off
 
 BOARD = load_board()
 
@@ -65,11 +66,11 @@ def test_washed_out_in_a_glare_spot(offset, evidence):
     (-15.0, True),  # one corner just left of it
     (2000.0, True),  # far off
 ])
-def test_beyond_photo(dx, beyond):
+def test_cut_off(dx, beyond):
     c = np.array([[10.0, 10.0], [300.0, 10.0], [300.0, 200.0], [10.0, 200.0]])
     c[0, 0] += dx if dx < 0 else 0.0
     c[1, 0] += dx if dx > 0 else 0.0
-    assert mauer._beyond_photo(c, (640, 480)) is beyond
+    assert cut_off(c, (640, 480)) is beyond
 
 
 @pytest.mark.parametrize("x,margin,beyond", [
@@ -79,10 +80,10 @@ def test_beyond_photo(dx, beyond):
     (639.5 + 12.0, 12.8, False),  # right edge, within the margin
     (639.5 + 13.0, 12.8, True),
 ])
-def test_beyond_photo_margin(x, margin, beyond):
+def test_cut_off_margin(x, margin, beyond):
     c = np.array([[100.0, 10.0], [300.0, 10.0], [300.0, 200.0], [100.0, 200.0]])
     c[0 if x < 0 else 1, 0] = x
-    assert mauer._beyond_photo(c, (640, 480), margin) is beyond
+    assert cut_off(c, (640, 480), margin) is beyond
 
 
 def _two_boards(big: float = 2.2, shift=(-150.0, -60.0), small: float = 0.55):

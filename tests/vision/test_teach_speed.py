@@ -251,6 +251,21 @@ def test_a_profile_s_worked_out_values_are_a_fresh_one_s(name, settings):
         prof.colours[0, 0] = 0.0
 
 
+def test_profile_copies_the_caller_s_arrays():
+    """A profile's arrays are read only, the caller's stay writable and apart from it;
+    `replace` shares the profile's own (read only) ones."""
+    prototypes = np.eye(2, 4, dtype=np.float32)
+    colours = np.float32([[50, 0, 0], [60, 10, 10]])
+    prof = Profile(game="magic-rabbit", labels=("a", "b"), prototypes=prototypes,
+                   colours=colours, counts=np.ones(2), classes=("a", "b"))
+    colours[0, 0] = 0.0  # the caller's array: still theirs to change
+    assert prof.colours[0, 0] == 50.0
+    with pytest.raises(ValueError):
+        prof.prototypes[0, 0] = 0.0
+    assert prototypes.flags.writeable
+    assert replace(prof, counts=np.zeros(2)).prototypes is prof.prototypes
+
+
 def test_shield_calibrated_keeps_the_photo_s_profile():
     """The same photo's hues give the same calibrated profile (its worked-out values kept);
     another photo's a new one, as computed afresh."""

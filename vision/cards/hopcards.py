@@ -66,15 +66,9 @@ def _marble_dists(colours) -> np.ndarray:
     return np.sqrt(((lab[:, None] - _REF_ROWS[None]) ** 2).sum(axis=2))
 
 
-def nearest_marble(bgr) -> tuple[str, float]:
-    """(marble label, Lab distance) of the printed colour nearest to `bgr`."""
-    d = _marble_dists(bgr)[0]
-    i = int(np.argmin(d))  # (the first of equals, as min over the dict was)
-    return _REF_NAMES[i], float(d[i])
-
-
 def nearest_marbles(colours) -> list[str]:
-    """`nearest_marble`'s label of each BGR colour (one Lab conversion for all of them)."""
+    """The marble label of the printed colour nearest (`_marble_dists`; the first of equals)
+    to each BGR colour (N, 3), in one Lab conversion for all of them."""
     return [_REF_NAMES[i] for i in np.argmin(_marble_dists(colours), axis=1)]
 
 

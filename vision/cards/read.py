@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import functools
 import json
+import math
 import re
 import threading
 from contextlib import contextmanager
@@ -1806,12 +1807,7 @@ def counted_doubts(doubts: list[CardPiece], pieces: list[CardPiece], duplicate: 
     no card kept (`on_a_card`: its key point or centre inside one's frame; a fan's drawing
     or a card's other corner read) and is no kept reading once more (`seen_before`, within
     `duplicate` x width), in their order (a doubt counted takes the place of later ones)."""
-    out = list(pieces)
-    for q in doubts:
-        if not on_a_card(q.key, q.frame, out) and not seen_before(q.key, q.label, out,
-                                                                  duplicate):
-            out.append(q)
-    return out
+    return _counted(doubts, pieces, lambda q, out: on_a_card(q.key, q.frame, out), duplicate)
 
 
 def counted_weak(weak: list[CardPiece], pieces: list[CardPiece],
@@ -1820,13 +1816,21 @@ def counted_weak(weak: list[CardPiece], pieces: list[CardPiece],
     at a weak key point whose kind is sure but whose number splits, `ReadSettings.weak_kind`)
     that lies on no face-up card kept (`on_a_card_off_row`: the next card of a fan or a pile
     is kept; `weak_test_cards`: as for a weak key point read surely) and
-    is no kept reading once more (`seen_before`), in their order."""
+    is no kept reading once more (`seen_before`), marked `faint`, in their order."""
     s = settings
+    return _counted(weak, pieces, lambda q, out: on_a_card_off_row(
+        q.key, q.angle, q.frame, weak_test_cards(out, s), s), s.duplicate, faint=True)
+
+
+def _counted(extra: list[CardPiece], pieces: list[CardPiece], on_card, duplicate: float,
+             faint: bool = False) -> list[CardPiece]:
+    """`pieces` and after them each of `extra` for which `on_card(piece, kept so far)` is
+    false and that is no kept reading once more (`seen_before`), in their order (one counted
+    takes the place of later ones); those marked `faint` with `faint`."""
     out = list(pieces)
-    for q in weak:
-        if not on_a_card_off_row(q.key, q.angle, q.frame, weak_test_cards(out, s), s) and \
-                not seen_before(q.key, q.label, out, s.duplicate):
-            out.append(replace(q, faint=True))
+    for q in extra:
+        if not on_card(q, out) and not seen_before(q.key, q.label, out, duplicate):
+            out.append(replace(q, faint=True) if faint else q)
     return out
 
 
@@ -2131,9 +2135,13 @@ def piece_warnings(pieces: list[CardPiece], game: str, s: ReadSettings,
     skip = {id(p) for p in relabelled}
     warnings: list[str] = []
     for p in pieces:
-        doubt = number_doubt(p, 1.01 if p.faint else s.tootophant_doubt  # (a faint one: always)
-                             if p.label.startswith("tootophant-")
-                             else s.number_doubt) if game == "troetofanten" else None
+        if game != "troetofanten":
+            doubt = None
+        elif p.faint:  # counted by its kind alone (`counted_weak`): always, whatever its share
+            doubt = number_doubt(p, math.inf)
+        else:
+            doubt = number_doubt(p, s.tootophant_doubt if p.label.startswith("tootophant-")
+                                 else s.number_doubt)
         if id(p) in blurred and p.probs:
             doubt = blurred_number(p)
         if doubt and id(p) not in skip:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -32,9 +31,8 @@ from vision.preprocess import CropSettings, extract_crops
 from vision.segment import (
     MARBLE_SETTINGS,
     TILE_SETTINGS,
-    find_marbles,
     find_tiles,
-    marble_image,
+    marble_candidates,
 )
 
 SEED_BASE = 1_000_000  # far from the seeds of the committed scenes
@@ -64,8 +62,7 @@ def scene_crops(game: str, image_bgr: np.ndarray, truth: dict, crop: CropSetting
         cand = find_tiles(photo.image, area, TILE_SETTINGS)
         size = TILE_SETTINGS.size_mm * area.settings.px_per_mm
     else:  # (the image scoring reads marbles on: a dim photo brought up)
-        photo = replace(photo, image=marble_image(photo.image, area))
-        cand = find_marbles(photo.image, area, MARBLE_SETTINGS)
+        photo, cand = marble_candidates(photo, area, MARBLE_SETTINGS)
         size = MARBLE_SETTINGS.size_mm * area.settings.px_per_mm
     truth_pieces = [p for p in truth["pieces"] if p["label"] in gv.labels]
     pred = [{"center": list(c * photo.scale)} for c in area.to_image(cand.centers)] \

@@ -11,8 +11,8 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.cards.helpers import card
 from vision.cards.geometry import SPECS
-from vision.cards.pieces import CardPiece
 from vision.cards.read import (
     PAPER_BINS,
     READ,
@@ -41,11 +41,6 @@ def photo(table_bgr, cards, seed: int = 5) -> np.ndarray:
     return img
 
 
-def piece(label, c, conf=0.95, a=0.0) -> CardPiece:
-    fr = card_frame(np.asarray(c, float), a, W, ASPECT)
-    return CardPiece(label, conf, fr[0].copy(), fr, a, W)
-
-
 CARDS = [((80, 90), 0.0), ((160, 90), 0.0), ((240, 95), 0.0), ((120, 250), 0.0)]
 
 
@@ -59,8 +54,8 @@ CARDS = [((80, 90), 0.0), ((160, 90), 0.0), ((240, 95), 0.0), ((120, 250), 0.0)]
 def test_a_reading_on_the_bare_table_is_dropped(where, label, conf, kept):
     cards = CARDS + ([(where, 0.0)] if where == (258, 95) else [])
     img = photo((60, 90, 140), cards)
-    pieces = [piece(f"elephant-{k + 1}", c) for k, (c, a) in enumerate(CARDS)]
-    judged = piece(label, where, conf)
+    pieces = [card(f"elephant-{k + 1}", c) for k, (c, a) in enumerate(CARDS)]
+    judged = card(label, where, conf)
     got, warnings = on_bare_table(img, pieces + [judged], READ)
     assert got[:len(pieces)] == pieces  # the cards on cards stay, in order
     assert (judged in got) == kept
@@ -73,16 +68,16 @@ def test_white_cards_on_a_white_cloth_are_all_kept():
     """The cloth is the cards' white: its colours are the sure cards' too, no pixel is the
     table's, nothing is dropped (a reading there cannot be told from a card by colour)."""
     img = photo((236, 238, 240), CARDS)
-    pieces = [piece(f"elephant-{k + 1}", c) for k, (c, a) in enumerate(CARDS)]
-    got, warnings = on_bare_table(img, pieces + [piece("mouse", (380, 250), 0.74)], READ)
+    pieces = [card(f"elephant-{k + 1}", c) for k, (c, a) in enumerate(CARDS)]
+    got, warnings = on_bare_table(img, pieces + [card("mouse", (380, 250), 0.74)], READ)
     assert len(got) == 5 and warnings == []
 
 
 def test_too_few_readings_or_no_sure_one():
     img = photo((60, 90, 140), CARDS)
-    one = [piece("mouse", (380, 250))]
+    one = [card("mouse", (380, 250))]
     assert on_bare_table(img, one, READ) == (one, [])
-    unsure = [piece("elephant-1", (80, 90), 0.5), piece("mouse", (380, 250), 0.5)]
+    unsure = [card("elephant-1", (80, 90), 0.5), card("mouse", (380, 250), 0.5)]
     assert on_bare_table(img, unsure, READ) == (unsure, [])
 
 
@@ -96,7 +91,7 @@ def test_the_only_sure_card_on_a_white_cloth_is_kept(cloth):
     floor and the card's white, common on the cloth, read as the table's: dropped). Under
     `table_cards_least` cards' areas of them it is not judged."""
     img = photo(cloth, [((80, 90), 0.0), ((300, 200), 0.0)])
-    pieces = [piece("elephant-1", (80, 90), 0.95), piece("mouse", (300, 200), 0.5)]
+    pieces = [card("elephant-1", (80, 90), 0.95), card("mouse", (300, 200), 0.5)]
     got, warnings = on_bare_table(img, pieces, READ)
     assert got == pieces and warnings == []
 
@@ -107,7 +102,7 @@ def test_a_sure_card_judged_by_one_other_sure_card():
     asked for more than that card gives, it is not judged."""
     cards = [((80, 90), 0.0), ((160, 90), 0.0)]
     img = photo((60, 90, 140), cards)
-    pieces = [piece("elephant-1", c) for c, _ in cards] + [piece("mouse", (380, 250), 0.74)]
+    pieces = [card("elephant-1", c) for c, _ in cards] + [card("mouse", (380, 250), 0.74)]
     got, warnings = on_bare_table(img, pieces, READ)
     assert got == pieces[:2] and len(warnings) == 1
     got, warnings = on_bare_table(img, pieces, replace(READ, table_cards_least=2.5))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.vision.cards import helpers
 from vision.cards.geometry import SPECS
 from vision.cards.pieces import CardPiece
 from vision.cards.read import READ, card_frame, counted_doubts
@@ -15,9 +16,8 @@ ASPECT = SPECS["troetofanten"].aspect
 W = 50.0  # card width, px
 
 
-def card(label: str, centre, conf: float = 0.95, angle: float = 0.0) -> CardPiece:
-    frame = card_frame(np.asarray(centre, float), angle, W, ASPECT)
-    return CardPiece(label, conf, frame[0].copy(), frame, angle, W)
+def card(label: str, centre, conf: float = 0.95) -> CardPiece:
+    return helpers.card(label, centre, conf, width=W)
 
 
 KEPT = [card("elephant-3", (100.0, 100.0)), card("tootophant-2", (200.0, 100.0))]

@@ -95,8 +95,8 @@ def test_read_pieces_a_weak_key_point_read_surely_is_not_faint():
 def test_far_look_chooses_as_without_the_faint_readings():
     """The far look is taken when it reads more pieces than the first look; a faint
     reading of either look does not count (the choice stays as before `weak_kind`)."""
+    from tests.vision.cards.helpers import card as small
     from tests.vision.cards.test_far_look import Reader
-    from tests.vision.cards.test_far_look import card as small
 
     class Keeping(Reader):  # (the stand-in's far look keeping its readings' `faint`)
         def read(self, image, game, within=None, keys=None):
@@ -105,9 +105,9 @@ def test_far_look_chooses_as_without_the_faint_readings():
                     ], warnings
 
     row = [(100 + 40 * k, 200) for k in range(5)]
-    first = [small("elephant-1", c, 30) for c in row[:3]]
-    far = [small("elephant-2", c, 30) for c in row[:4]]
+    first = [small("elephant-1", c, width=30) for c in row[:3]]
+    far = [small("elephant-2", c, width=30) for c in row[:4]]
     assert Keeping(far).look(first) is not None  # 4 > 3: the far look's
-    faint = replace(small("elephant-5", row[4], 30), faint=True)
+    faint = replace(small("elephant-5", row[4], width=30), faint=True)
     assert Keeping(far).look(first + [faint]) is not None  # still 4 > 3
     assert Keeping(far[:3] + [replace(far[3], faint=True)]).look(first) is None  # 3 <= 3

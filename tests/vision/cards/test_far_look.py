@@ -7,17 +7,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.vision.cards.helpers import card
 from vision.cards.geometry import SPECS
 from vision.cards.pieces import CardPiece
-from vision.cards.read import READ, CardReader, card_frame, shift_positions
+from vision.cards.read import READ, CardReader, shift_positions
 
 ASPECT = SPECS["troetofanten"].aspect
 SHAPE = (480, 640, 3)  # the photo
-
-
-def card(label, centre, width, conf=0.95) -> CardPiece:
-    frame = card_frame(np.asarray(centre, float), 0.0, width, ASPECT)
-    return CardPiece(label, conf, frame[0].copy(), frame, 0.0, float(width))
 
 
 class Reader:
@@ -59,8 +55,9 @@ ROW = [(100 + 40 * k, 200) for k in range(4)]
     (READ.far_card + 5, 6, False, None),  # just over: cards the detector's, no far look
 ])
 def test_far_look(width, n_far, looks, n_out):
-    first = [card("elephant-1", c, width) for c in ROW[:3]] + [card("back", ROW[3], width)]
-    far = [card("elephant-2", (100 + 40 * k, 200), width) for k in range(n_far)]
+    first = [card("elephant-1", c, width=width) for c in ROW[:3]] + [
+        card("back", ROW[3], width=width)]
+    far = [card("elephant-2", (100 + 40 * k, 200), width=width) for k in range(n_far)]
     r = Reader(far)
     got = r.look(first)
     assert bool(r.calls) == looks
@@ -79,10 +76,10 @@ def test_far_look(width, n_far, looks, n_out):
 def test_far_look_keeps_a_card_it_lost():
     """A card the first look read where the far look reads none stays (its reading, and
     its own warning: here an unsure mouse)."""
-    first = [card("elephant-1", c, 30) for c in ROW[:3]] + [card("mouse", (400, 300), 30,
-                                                                 conf=0.3)]
-    far = [card("elephant-1", c, 30) for c in ROW[:3]] + [card("elephant-2", (250, 260), 30),
-                                                          card("back", (300, 260), 30)]
+    first = [card("elephant-1", c, width=30) for c in ROW[:3]] + [
+        card("mouse", (400, 300), 0.3, width=30)]
+    far = [card("elephant-1", c, width=30) for c in ROW[:3]] + [
+        card("elephant-2", (250, 260), width=30), card("back", (300, 260), width=30)]
     pieces, warnings = Reader(far).look(first)
     assert sorted(p.label for p in pieces) == ["back", "elephant-1", "elephant-1",
                                                "elephant-1", "elephant-2", "mouse"]

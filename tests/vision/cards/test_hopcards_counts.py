@@ -11,9 +11,10 @@ import pytest
 from vision.cards.hopcards import (
     _CARD_HUE_NEAR,
     _REF_LAB,
+    _REF_NAMES,
     CARD_REF_BGR,
+    _marble_dists,
     median_u8,
-    nearest_marble,
     nearest_marbles,
     percentile_u8,
 )
@@ -52,10 +53,18 @@ def test_median_u8_is_numpys(n, c, top, dtype):
 
 @pytest.mark.parametrize("bgr", [(30, 205, 245), (0, 0, 0), (255, 255, 255), (90, 120, 60)])
 def test_nearest_marble_distance_is_the_lab_norm(bgr):
-    label, d = nearest_marble(bgr)
-    lab = cv2.cvtColor(np.uint8([[bgr]]), cv2.COLOR_BGR2LAB)[0, 0].astype(np.float32)
-    want = {k: float(np.linalg.norm(lab - v)) for k, v in _REF_LAB.items()}
+    [label] = nearest_marbles([bgr])
+    d = float(_marble_dists([bgr])[0, _REF_NAMES.index(label)])
+    want = lab_norms(bgr)
     assert label == min(want, key=want.get) and d == want[label]
+
+
+def lab_norms(bgr) -> dict[str, float]:
+    """The Lab distance of one BGR colour (clipped to 0-255, then uint8) from each printed
+    marble colour, by np.linalg.norm: marble label -> distance."""
+    px = np.uint8([[np.clip(np.asarray(bgr, float), 0, 255)]])
+    lab = cv2.cvtColor(px, cv2.COLOR_BGR2LAB)[0, 0].astype(np.float32)
+    return {k: float(np.linalg.norm(lab - v)) for k, v in _REF_LAB.items()}
 
 
 
@@ -70,6 +79,7 @@ def test_card_hue_table_is_the_circular_difference(colour):
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_nearest_marbles_is_nearest_marble_of_each(seed):
+def test_nearest_marbles_is_the_least_lab_norm_of_each(seed):
     colours = np.random.default_rng(seed).uniform(-20, 280, (40, 3)).astype(np.float32)
-    assert nearest_marbles(colours) == [nearest_marble(c)[0] for c in colours]
+    want = [lab_norms(c) for c in colours]
+    assert nearest_marbles(colours) == [min(w, key=w.get) for w in want]

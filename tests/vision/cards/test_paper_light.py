@@ -7,19 +7,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.vision.cards.helpers import card
 from vision.cards.geometry import SPECS
 from vision.cards.light import PaperLightSettings, paper_gains
-from vision.cards.pieces import CardPiece
-from vision.cards.read import READ, card_frame
+from vision.cards.read import READ
 from vision.cards.stage import paper_balanced
 
 ASPECT = SPECS["troetofanten"].aspect
 S = PaperLightSettings(cast=1.3)
-
-
-def card(label, centre, conf=0.95, width=40.0) -> CardPiece:
-    frame = card_frame(np.asarray(centre, float), 0.0, width, ASPECT)
-    return CardPiece(label, conf, frame[0].copy(), frame, 0.0, width)
 
 
 def photo(light, papers=((235, 235, 235),) * 2) -> np.ndarray:

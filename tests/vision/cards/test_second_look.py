@@ -6,18 +6,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.vision.cards.helpers import card
 from vision.cards.detect import KIND_PIECE, Keypoints
 from vision.cards.geometry import SPECS
 from vision.cards.pieces import CardPiece
-from vision.cards.read import READ, CardReader, card_frame
+from vision.cards.read import READ, CardReader
 
 ASPECT = SPECS["troetofanten"].aspect
 SHAPE = (480, 640, 3)  # the photo
-
-
-def card(label, centre, width, conf=0.95) -> CardPiece:
-    frame = card_frame(np.asarray(centre, float), 0.0, width, ASPECT)
-    return CardPiece(label, conf, frame[0].copy(), frame, 0.0, float(width))
 
 
 def half(p: CardPiece) -> CardPiece:
@@ -64,9 +60,9 @@ class Reader:
                                   np.asarray(xy, float).reshape(-1, 2), sure)
 
 
-FAR = [card("elephant-1", (100, 80), 50), card("elephant-3", (170, 80), 50),
-       card("elephant-2", (240, 80), 50)]  # a far row, read right
-NEAR = card("elephant-4", (400, 330), 120)  # a near card, missed by the first look
+FAR = [card("elephant-1", (100, 80), width=50), card("elephant-3", (170, 80), width=50),
+       card("elephant-2", (240, 80), width=50)]  # a far row, read right
+NEAR = card("elephant-4", (400, 330), width=120)  # a near card, missed by the first look
 BIG = ([100, 110], [45, 48])  # the search's widths of two key points (near NEAR: `look`)
 #                               and their posed widths
 
@@ -101,15 +97,15 @@ def test_second_look_adds_a_large_card_in_photo_px():
 
 
 @pytest.mark.parametrize("second,added", [
-    (card("elephant-4", (400, 330), 70), False),  # not `big_ratio` x the cards near it
-    (card("elephant-4", (400, 330), 120, conf=0.5), False),  # unsure
-    (card("elephant-4", (660, 330), 120), False),  # centred off the photo
-    (card("elephant-5", (250, 335), 120), False),  # a card read about as wide lies there
-    (card("back", (420, 300), 110), True),
-    (card("back", (600, 120), 110), True),  # 1.4 of the asking key points' widths away
+    (card("elephant-4", (400, 330), width=70), False),  # not `big_ratio` x the cards near it
+    (card("elephant-4", (400, 330), width=120, conf=0.5), False),  # unsure
+    (card("elephant-4", (660, 330), width=120), False),  # centred off the photo
+    (card("elephant-5", (250, 335), width=120), False),  # a card read about as wide lies there
+    (card("back", (420, 300), width=110), True),
+    (card("back", (600, 120), width=110), True),  # 1.4 of the asking key points' widths away
 ])
 def test_second_look_what_it_adds(second, added):
-    first = FAR + [card("elephant-5", (240, 330), 110)]
+    first = FAR + [card("elephant-5", (240, 330), width=110)]
     out = Reader([second]).look(first, *BIG)
     assert (len(out) == len(first) + 1) == added
 
@@ -120,8 +116,8 @@ def test_second_look_what_it_adds(second, added):
     (["back", "elephant-2"], False),  # two labels: two cards there (a pile), first look kept
 ])
 def test_second_look_replaces_the_same_card_read_too_narrow(inside, replaced):
-    narrow = [card(lab, (380 + 30 * k, 320), 50) for k, lab in enumerate(inside)]
-    out = Reader([card("back", (400, 330), 115)]).look(FAR + narrow, *BIG)
+    narrow = [card(lab, (380 + 30 * k, 320), width=50) for k, lab in enumerate(inside)]
+    out = Reader([card("back", (400, 330), width=115)]).look(FAR + narrow, *BIG)
     if replaced:
         assert out == FAR + [out[-1]] and out[-1].width == pytest.approx(115)
     else:
@@ -134,7 +130,7 @@ def test_second_look_replaces_the_same_card_read_too_narrow(inside, replaced):
     ((380 - 4.5 * 100, 300), False),  # far from every key point that asked for the look
 ])
 def test_second_look_adds_cards_only_near_the_key_points_that_asked(at, added):
-    out = Reader([card("mousetrap", (400, 330), 120)]).look(FAR, [100, 100], [45, 45],
+    out = Reader([card("mousetrap", (400, 330), width=120)]).look(FAR, [100, 100], [45, 45],
                                                            [at, at])
     assert (len(out) == 4) == added
 
@@ -146,7 +142,7 @@ def test_second_look_adds_cards_only_near_the_key_points_that_asked(at, added):
     (10, 3, False),  # the usual photo: the small one's key points are fewer
 ])
 def test_second_look_a_close_up_read_whole_at_half_size(sure, half_keys, looks):
-    rd = Reader([NEAR, card("elephant-2", (150, 150), 100)], half_keys)
+    rd = Reader([NEAR, card("elephant-2", (150, 150), width=100)], half_keys)
     out = rd.look([], [], [], sure=sure)
     assert bool(rd.calls) == looks
     if looks:
