@@ -228,6 +228,13 @@ class MauerSettings:
     # `light_gains`' balance: a pale board filling the photo pulled that balance (daylight
     # 0020: still no board with it, 0.74 so)
     white_top_percentile: float = 98.0
+    white_fields_lowest: bool = True  # that map's whiteness: the photo's lowest channel
+    # over the light's white (the lightest pixels' median BGR), not L* less the chroma. A
+    # white field has every channel as high as the light's white; any coloured board has
+    # one channel low, however little its lightness or chroma differ. Under the harsh
+    # orange light the pale 0020 board's fields (BGR 196, 238, 255) and its surface (151,
+    # 232, 235) differed by 10 in L* and 2 x 13 in chroma: the strict pass's blobs hit 11
+    # of 66 fields, on the lowest channel 36 (in ordinary light 46 either way; session 15)
     white_fields_passes: int = 1  # that search's passes: the first this many of
     # `blob_shape_passes` (the strict one found 0020 in normal, daylight and dim light at
     # 0.72-0.73; on 120 photos of the other games, without a board, find_board CPU mean
@@ -569,8 +576,14 @@ def whiteness_map(maps: BlobMap, s: MauerSettings) -> BlobMap:
     coloured board differ from it in chroma more than in lightness."""
     lab = cv2.cvtColor(maps.img, cv2.COLOR_BGR2LAB)
     L = lab[..., 0]
-    ab = lab[..., 1:].astype(np.float32)
     top = L >= np.percentile(L[::4, ::4], s.white_top_percentile)
+    if s.white_fields_lowest:  # each channel over the light's white, the lowest
+        ref = np.maximum(np.median(maps.img[top], axis=0), 1.0).astype(np.float32)
+        white = np.clip((maps.img.astype(np.float32) * (255.0 / ref)).min(axis=2),
+                        0, 255).astype(np.uint8)
+        return BlobMap(maps.img, maps.f, white,
+                       _local_light(white, s.blob_light_sigma * maps.f))
+    ab = lab[..., 1:].astype(np.float32)
     ab -= np.median(ab[top], axis=0)  # the light's white: the lightest pixels' colour
     chroma = np.hypot(ab[..., 0], ab[..., 1])
     white = np.clip(L - s.white_fields_chroma * chroma, 0, 255).astype(np.uint8)
