@@ -578,9 +578,10 @@ def whiteness_map(maps: BlobMap, s: MauerSettings) -> BlobMap:
     L = lab[..., 0]
     top = L >= np.percentile(L[::4, ::4], s.white_top_percentile)
     if s.white_fields_lowest:  # each channel over the light's white, the lowest
-        ref = np.maximum(np.median(maps.img[top], axis=0), 1.0).astype(np.float32)
-        white = np.clip((maps.img.astype(np.float32) * (255.0 / ref)).min(axis=2),
-                        0, 255).astype(np.uint8)
+        ref = np.maximum(np.median(maps.img[top], axis=0), 1.0)
+        lut = np.clip(np.arange(256.0)[:, None] * (255.0 / ref), 0, 255).astype(np.uint8)
+        b, g, r = cv2.split(cv2.LUT(maps.img, lut[:, None, :]))  # (a table per channel)
+        white = cv2.min(cv2.min(b, g), r)
         return BlobMap(maps.img, maps.f, white,
                        _local_light(white, s.blob_light_sigma * maps.f))
     ab = lab[..., 1:].astype(np.float32)
