@@ -234,7 +234,9 @@ class MauerSettings:
     # one channel low, however little its lightness or chroma differ. Under the harsh
     # orange light the pale 0020 board's fields (BGR 196, 238, 255) and its surface (151,
     # 232, 235) differed by 10 in L* and 2 x 13 in chroma: the strict pass's blobs hit 11
-    # of 66 fields, on the lowest channel 36 (in ordinary light 46 either way; session 15)
+    # of 66 fields, on the lowest channel 36 (in ordinary light 46 either way; session 15).
+    # Under glare it sees fewer: committed 0016 is then found by the glare retry, not by
+    # this pass (30 of 66 fields against 36). `white_fields_chroma` 0 still turns it off
     white_fields_passes: int = 1  # that search's passes: the first this many of
     # `blob_shape_passes` (the strict one found 0020 in normal, daylight and dim light at
     # 0.72-0.73; on 120 photos of the other games, without a board, find_board CPU mean
