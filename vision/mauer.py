@@ -135,6 +135,17 @@ class MauerSettings:
     # the glare light is taken off: the footprint only. A lamp's reflection lies on the
     # glossy board, not on the matte pawns' body and head (light_eval's synthetic glare
     # lights the whole photo, pawns too: it would reward all three)
+    glare_dark_quantile: float = 10.0  # the other planes (body, head): the glare light taken
+    # off a spot's disc at most as far as its darkest channel's this percentile (linear)
+    # goes (a dark channel bound: a matte pawn under a real lamp keeps a dark channel and is
+    # left as it is; a pawn washed by light over it, as the synthetic glare does, is mended;
+    # an empty white field keeps its white); None: those planes left as they are
+    glare_white_light: float = 0.05  # the board's white under a glare spot: a saturated
+    # field counts where the spot's fitted light is at most this (linear, of white: its own
+    # white then at least 249 of 255, within the saturation test's 250), not only where it
+    # is none (the lobe's tail reaches the whole board; a light board's saturated fields
+    # were all left out and the median of the rest was a pawn's colour: fresh 1842 0011
+    # white (57, 111, 81) for (247, 253, 253); 0.02 mended it, 0.05 more photos)
     glare_widths: tuple[float, ...] = tuple(np.round(np.arange(0.3, 3.01, 0.1), 2))
     glare_min_seen: int = 12
     glare_trim: float = 3.0
@@ -217,6 +228,15 @@ class MauerSettings:
     # `light_gains`' balance: a pale board filling the photo pulled that balance (daylight
     # 0020: still no board with it, 0.74 so)
     white_top_percentile: float = 98.0
+    white_fields_lowest: bool = True  # that map's whiteness: the photo's lowest channel
+    # over the light's white (the lightest pixels' median BGR), not L* less the chroma. A
+    # white field has every channel as high as the light's white; any coloured board has
+    # one channel low, however little its lightness or chroma differ. Under the harsh
+    # orange light the pale 0020 board's fields (BGR 196, 238, 255) and its surface (151,
+    # 232, 235) differed by 10 in L* and 2 x 13 in chroma: the strict pass's blobs hit 11
+    # of 66 fields, on the lowest channel 36 (in ordinary light 46 either way; session 15).
+    # Under glare it sees fewer: committed 0016 is then found by the glare retry, not by
+    # this pass (30 of 66 fields against 36). `white_fields_chroma` 0 still turns it off
     white_fields_passes: int = 1  # that search's passes: the first this many of
     # `blob_shape_passes` (the strict one found 0020 in normal, daylight and dim light at
     # 0.72-0.73; on 120 photos of the other games, without a board, find_board CPU mean
@@ -566,8 +586,15 @@ def whiteness_map(maps: BlobMap, s: MauerSettings) -> BlobMap:
     coloured board differ from it in chroma more than in lightness."""
     lab = maps.lab
     L = lab[..., 0]
-    ab = lab[..., 1:].astype(np.float32)
     top = L >= np.percentile(L[::4, ::4], s.white_top_percentile)
+    if s.white_fields_lowest:  # each channel over the light's white, the lowest
+        ref = np.maximum(np.median(maps.img[top], axis=0), 1.0)
+        lut = np.clip(np.arange(256.0)[:, None] * (255.0 / ref), 0, 255).astype(np.uint8)
+        b, g, r = cv2.split(cv2.LUT(maps.img, lut[:, None, :]))  # (a table per channel)
+        white = cv2.min(cv2.min(b, g), r)
+        return BlobMap(maps.img, maps.f, white,
+                       _local_light(white, s.blob_light_sigma * maps.f))
+    ab = lab[..., 1:].astype(np.float32)
     ab -= np.median(ab[top], axis=0)  # the light's white: the lightest pixels' colour
     chroma = np.hypot(ab[..., 0], ab[..., 1])
     white = np.clip(L - s.white_fields_chroma * chroma, 0, 255).astype(np.uint8)
@@ -1791,7 +1818,7 @@ def white_reference(image_bgr: np.ndarray, view: BoardView, board: Board,
         xy = apply_h(view.H, fields)
         light = GlareLight.from_board(view.glares, median(around.min(axis=2), axis=1), xy, s)
     if light is not None:  # (a saturated field under the light: its white is unknown)
-        known = (per_field.max(axis=1) < 250) | (light.at(xy) <= 0)
+        known = (per_field.max(axis=1) < 250) | (light.at(xy) <= s.glare_white_light)
         per_field = light.off(per_field, xy)[known] if known.any() else per_field
     return np.maximum(np.median(per_field, axis=0), 1.0), light
 
@@ -1878,6 +1905,20 @@ class GlareLight:
         # rather than made a grey that reads as a pawn)
         return np.where(bgr.min(axis=1, keepdims=True) >= 250, bgr, 255.0 * linear_to_srgb(lin))
 
+    def off_dark(self, bgr: np.ndarray, xy: np.ndarray, q: float) -> np.ndarray:
+        """`off` for (S, M, 3) BGR levels sampled at `xy` (S * M, 2) px, S discs of M
+        samples, the light taken off each disc at most as far as its darkest channel's
+        `q`th percentile over the disc (linear) goes: light added over a pawn leaves none of
+        its channels dark, a matte pawn that the lamp's reflection misses keeps a dark
+        channel and so loses no light (saturated samples as they are)."""
+        from vision.preprocess import linear_to_srgb, srgb_to_linear
+
+        lin = srgb_to_linear(np.clip(bgr, 0, 255) / 255.0)
+        bound = np.percentile(lin.min(axis=2), q, axis=1)  # (S,)
+        g = np.minimum(self.at(xy).reshape(bgr.shape[:2]), bound[:, None])
+        out = 255.0 * linear_to_srgb(np.maximum(lin - g[..., None], 0.0))
+        return np.where(bgr.min(axis=2, keepdims=True) >= 250, bgr, out)
+
 
 def spot_features(image_bgr: np.ndarray, view: BoardView, board: Board,
                   s: MauerSettings = SETTINGS) -> np.ndarray:
@@ -1904,6 +1945,9 @@ def spot_features(image_bgr: np.ndarray, view: BoardView, board: Board,
         px = _bilinear(img, xy)
         if light is not None and z in s.glare_off_heights:
             px = light.off(px, xy)
+        elif light is not None and s.glare_dark_quantile is not None:
+            px = light.off_dark(px.reshape(len(sp), len(_DISC), 3), xy,
+                                s.glare_dark_quantile).reshape(-1, 3)
         px = px / white * 200.0
         px = np.clip(px, 0, 255).astype(np.uint8).reshape(len(sp), len(_DISC), 3)
         lab = cv2.cvtColor(px, cv2.COLOR_BGR2LAB).astype(np.float32)

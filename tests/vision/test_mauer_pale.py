@@ -61,10 +61,52 @@ def test_whiteness_finds_the_pale_boards_fields(cast):
     assert n_white > n_plain + 5
 
 
+def _harsh_plate(noise, seed=0):
+    """(BGR uint8 image 300 x 400, (24, 2) disc centres): committed 0020's colours under the
+    harsh orange light (the board's surface BGR 151, 232, 235, its white fields 196, 238,
+    255, as measured on that photo; a strip of the fields' white at the top), 4 x 6 discs
+    of radius 9 px, Gaussian noise of `noise` levels per channel."""
+    rng = np.random.default_rng(seed)
+    img = np.zeros((300, 400, 3), np.float32)
+    img[:] = (151, 232, 235)
+    img[:20] = (196, 238, 255)
+    centres = np.array([(60 + 55 * i, 70 + 55 * j) for j in range(4) for i in range(6)],
+                       np.float64)
+    for x, y in centres:
+        cv2.circle(img, (int(x), int(y)), 9, (196, 238, 255), -1, cv2.LINE_AA)
+    img += rng.normal(0, noise, img.shape)
+    return np.clip(img, 0, 255).astype(np.uint8), centres
+
+
+def test_whiteness_as_the_lowest_channel_under_an_orange_light():
+    # the fields and the board both orange under the harsh light: they differ by 45 levels
+    # in their blue channel, little in L* and chroma; with noise the chroma map loses
+    # fields, the lowest channel over the light's white keeps them (session 15)
+    img, centres = _harsh_plate(8.0)
+    found = {}
+    for lowest in (True, False):
+        s = dataclasses.replace(mauer.SETTINGS, white_fields_lowest=lowest)
+        plain = mauer.blob_map(img, s)
+        found[lowest] = _found(mauer.field_blobs(img, s, mauer.whiteness_map(plain, s)),
+                               centres)
+    assert found[True] >= 22, found  # of 24 (24 measured)
+    assert found[False] <= 18, found  # (13 measured)
+
+
+def test_whiteness_lowest_channel_of_white_is_white():
+    # the light's white itself (the lightest pixels) maps to 255 in every channel's ratio
+    img, _ = _harsh_plate(0.0)
+    plain = mauer.blob_map(img, mauer.SETTINGS)
+    white = mauer.whiteness_map(plain, mauer.SETTINGS).lightness
+    assert white[5, 5] >= 254 and white.dtype == np.uint8
+    assert abs(int(white[150, 5]) - round(255 * 151 / 196)) <= 1  # the board: its blue
+
+
 def test_whiteness_off_is_plain_lightness():
-    # chroma weight 0: the map is the photo's L* (the search is then the plain one again)
+    # chroma weight 0 and not the lowest channel: the map is the photo's L* (the search is
+    # then the plain one again)
     img, _ = _pale_plate((1.0, 1.0, 1.0))
-    s = dataclasses.replace(mauer.SETTINGS, white_fields_chroma=0.0)
+    s = dataclasses.replace(mauer.SETTINGS, white_fields_chroma=0.0, white_fields_lowest=False)
     plain = mauer.blob_map(img, s)
     assert np.array_equal(mauer.whiteness_map(plain, s).lightness, plain.lightness)
     assert np.allclose(mauer.whiteness_map(plain, s).bg, plain.bg)
