@@ -579,11 +579,12 @@ def _local_light(L8: np.ndarray, sigma: float) -> np.ndarray:
 
 
 def whiteness_map(maps: BlobMap, s: MauerSettings) -> BlobMap:
-    """`maps` with its lightness replaced by whiteness: L* (uint8, OpenCV's scale) less
-    `s.white_fields_chroma` x the chroma (hypot of a*, b*) of `maps.img` (BGR uint8) off the
-    colour of its lightest pixels (`white_top_percentile` of L*: the light's white),
-    clipped to uint8, and its local light made anew from it. White fields on a pale
-    coloured board differ from it in chroma more than in lightness."""
+    """`maps` with its lightness replaced by whiteness, and its local light made anew from
+    it. The light's white is the median BGR of `maps.img`'s lightest pixels
+    (`white_top_percentile` of L*). With `s.white_fields_lowest`: the lowest of the three
+    channels over that white (uint8); else L* (OpenCV's scale) less `s.white_fields_chroma`
+    x the chroma off the white's, clipped to uint8. White fields on a pale coloured board
+    differ from it in one channel or in chroma more than in lightness."""
     lab = maps.lab
     L = lab[..., 0]
     top = L >= np.percentile(L[::4, ::4], s.white_top_percentile)
