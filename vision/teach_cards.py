@@ -113,6 +113,14 @@ FACE_FOLD = {"troetofanten": FaceFoldSettings()}
 BOX_KINDS = {"troetofanten": box_kinds("troetofanten", TROETO_LABELS, TROETO_COUNTS)}
 
 
+# Troetofanten, taught: a strong key point read weakly is read again with its pose turned
+# a quarter either way as well (`ReadSettings.repose_turns`: the detector's angle of a card
+# turned half round was 65 degrees off and the table's directions snapped it a quarter turn
+# off, committed edition-2 scene 0008's elephant-1). Off in the untaught reader (there it
+# turned edition-1 scene 0028's face and a back read 3 times became 4).
+TAUGHT_TURNS = {"troetofanten": (90.0, -90.0)}
+
+
 def face_fold(reader, game: str) -> FaceFoldSettings | None:
     """`FACE_FOLD`'s settings for `game` with `reader`'s own confidence bar (None: the game
     folds no faces)."""
@@ -216,6 +224,8 @@ def taught_reader(reader, profile: teach.Profile | None, game: str):
         return reader
     out = with_classifier(reader, TaughtCardClassifier(reader.classifier, part, game,
                                                        face_fold(reader, game)))
+    if game in TAUGHT_TURNS and hasattr(reader, "settings"):
+        out.settings = replace(reader.settings, repose_turns=TAUGHT_TURNS[game])
     for search in ("search_widths", "search_angles"):  # the poses stay the untaught
         if hasattr(reader, search):  # reader's (the same crops as teaching saw; and faster)
             setattr(out, search, getattr(reader, search))

@@ -374,6 +374,14 @@ class ReadSettings:
     repose_width: float = 2.0  # its widths within this ratio of the posed one (the width
     #   field's: a dot on a checked cloth read at 3 x the cards' width made an elephant that
     #   unseated every row, e2-1403 0012; at 1.5 e2-1413 lost 3 cards right again)
+    repose_turns: tuple[float, ...] = ()  # degrees: the posed angle turned by
+    #   these is tried as well (the detector's angle of a card turned half round can be
+    #   45-70 degrees off, and the table's directions then snap it a quarter turn off:
+    #   committed edition-2 scene 0008's elephant-1, -99 read for -164, posed -82); only
+    #   for a key point whose posed crop is a piece (then read again as its posed kind:
+    #   turned, bare-table key points read as mice, e.g. 0.77 in that scene). Off here:
+    #   untaught, (90, -90) turned a face's second key point in edition-1 scene 0028 and a
+    #   big back read 3 times there became 4; the taught reader sets it (`teach_cards`)
     repose_doubted: bool = True  # and one read under `min_confidence`, any kind (its number
     #   split, or its kind is unsure: mouse, tamer, lasso; read again as its posed kind.
     #   Only the split numbers, `read_pieces`' doubted rule, lost 6 cards right, 1 gained)
@@ -2339,8 +2347,9 @@ class CardReader:
         weakly), read at the poses the key point had before `refine_poses` evened it out:
         the posed angle at the detector's width (`raw`), the `searched` one and
         `repose_scales` x the posed one, the detector's own angle at the posed, its own and
-        the searched width; not one whose key point or posed frame's centre (`on_a_card`)
-        lies on a card of `read_surely` (the strong readings of at least `min_confidence`)
+        the searched width, and (a posed crop that is a piece) the posed angle turned by
+        `repose_turns` at the posed width; not one whose key point or posed frame's centre
+        (`on_a_card`) lies on a card of `read_surely` (the strong readings of at least `min_confidence`)
         outside that card's row (read again, `read_pieces` would mostly drop it; the key
         point alone let an extra mouse through, e2-1417 0014). Returns (the ranks in `idx`
         whose most confident such crop reads as a piece more surely than the posed one, of
@@ -2373,6 +2382,8 @@ class CardReader:
                         abs((a - b + 180.0) % 360.0 - 180.0) > 1.0 or abs(w - v) > 1.0
                         for b, v in cand):
                     cand.append((a, w))
+            if is_piece[r]:
+                cand += [(a0 + t, w0) for t in s.repose_turns]
             poses.append(cand if is_piece[r] else cand[1:])  # (the posed crop of no
             #   piece reads as none again: its confidence is 0, it is not read)
         flat = [frame_from_pose(kp.xy[idx[r]], a, w, spec)
