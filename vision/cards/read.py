@@ -2351,10 +2351,10 @@ class CardReader:
         `repose_turns` at the posed width; not one whose key point or posed frame's centre
         (`on_a_card`) lies on a card of `read_surely` (the strong readings of at least
         `min_confidence`) outside that card's row (read again, `read_pieces` would mostly
-        drop it; the key point alone let an extra mouse through, e2-1417 0014). Returns (the ranks in `idx`
-        whose most confident such crop reads as a piece more surely than the posed one, of
-        the posed kind where that was a piece, and those crops' frames); `kp`'s angles and
-        widths are set to them.
+        drop it; the key point alone let an extra mouse through, e2-1417 0014). Returns
+        (the ranks in `idx` whose most confident such crop reads as a piece more surely
+        than the posed one, of the posed kind where that was a piece, and those crops'
+        frames); `kp`'s angles and widths are set to them.
         Confidence: the classifier's alone, with the number model (unjittered) only where
         the number split. (The crop least like background was often a wrong width's, read
         as a piece under `min_confidence`; a number split on a blank cloth read again
