@@ -119,6 +119,11 @@ BOX_KINDS = {"troetofanten": box_kinds("troetofanten", TROETO_LABELS, TROETO_COU
 # off, committed edition-2 scene 0008's elephant-1). Off in the untaught reader (there it
 # turned edition-1 scene 0028's face and a back read 3 times became 4).
 TAUGHT_TURNS = {"troetofanten": (90.0, -90.0)}
+TAUGHT_SWITCH = 0.8  # (`ReadSettings.repose_switch`) and read again as another kind this
+#   surely, it is that kind (a lasso posed 25 % narrow read as a mousetrap at 0.34, at its
+#   own width as a lasso at 0.85: fresh e2-1815 0005). e2-1810..1817: 0.8 found that lasso
+#   and changed nothing else; 0.6 put an extra mouse (0.66) and lost an elephant on 1811
+#   0021, and committed edition 2 went 7 -> 9 errors
 
 
 def face_fold(reader, game: str) -> FaceFoldSettings | None:
@@ -225,7 +230,8 @@ def taught_reader(reader, profile: teach.Profile | None, game: str):
     out = with_classifier(reader, TaughtCardClassifier(reader.classifier, part, game,
                                                        face_fold(reader, game)))
     if game in TAUGHT_TURNS and hasattr(reader, "settings"):
-        out.settings = replace(reader.settings, repose_turns=TAUGHT_TURNS[game])
+        out.settings = replace(reader.settings, repose_turns=TAUGHT_TURNS[game],
+                               repose_switch=TAUGHT_SWITCH)
     for search in ("search_widths", "search_angles"):  # the poses stay the untaught
         if hasattr(reader, search):  # reader's (the same crops as teaching saw; and faster)
             setattr(out, search, getattr(reader, search))

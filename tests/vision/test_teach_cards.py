@@ -1674,7 +1674,7 @@ def test_taught_reader_turns_weak_poses_a_quarter_for_troetofanten_only():
     """The taught reader tries a weakly read key point's pose turned a quarter
     (`TAUGHT_TURNS`, `ReadSettings.repose_turns`); the shared reader's settings stay."""
     from vision.cards.read import READ
-    from vision.teach_cards import TAUGHT_TURNS, taught_reader
+    from vision.teach_cards import TAUGHT_SWITCH, TAUGHT_TURNS, taught_reader
 
     class Reader:  # the reader's part taught_reader wraps
         classifier = FakeCards(None, None)
@@ -1686,6 +1686,7 @@ def test_taught_reader_turns_weak_poses_a_quarter_for_troetofanten_only():
     reader = Reader()
     out = taught_reader(reader, part, "troetofanten")
     assert out.settings.repose_turns == TAUGHT_TURNS["troetofanten"] == (90.0, -90.0)
+    assert out.settings.repose_switch == TAUGHT_SWITCH < 1.0 < READ.repose_switch
     assert reader.settings.repose_turns == () and READ.repose_turns == ()
     hop = replace(part, game="hop-la-bille", labels=("card-back",))
-    assert taught_reader(reader, hop, "hop-la-bille").settings.repose_turns == ()
+    assert taught_reader(reader, hop, "hop-la-bille").settings == READ

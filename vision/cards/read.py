@@ -382,6 +382,9 @@ class ReadSettings:
     #   turned, bare-table key points read as mice, e.g. 0.77 in that scene). Off here:
     #   untaught, (90, -90) turned a face's second key point in edition-1 scene 0028 and a
     #   big back read 3 times there became 4; the taught reader sets it (`teach_cards`)
+    repose_switch: float = 1.01  # a doubted piece read again as another kind is taken when
+    #   read at least this surely (over 1: never, as before; the taught reader sets 0.8,
+    #   `teach_cards.TAUGHT_SWITCH`: a crop posed at a wrong width can read as the wrong kind)
     repose_doubted: bool = True  # and one read under `min_confidence`, any kind (its number
     #   split, or its kind is unsure: mouse, tamer, lasso; read again as its posed kind.
     #   Only the split numbers, `read_pieces`' doubted rule, lost 6 cards right, 1 gained)
@@ -2353,8 +2356,8 @@ class CardReader:
         `min_confidence`) outside that card's row (read again, `read_pieces` would mostly
         drop it; the key point alone let an extra mouse through, e2-1417 0014). Returns
         (the ranks in `idx` whose most confident such crop reads as a piece more surely
-        than the posed one, of the posed kind where that was a piece, and those crops'
-        frames); `kp`'s angles and widths are set to them.
+        than the posed one, of the posed kind where that was a piece (or of another kind
+        read at least `repose_switch` surely), and those crops' frames); `kp`'s angles and widths are set to them.
         Confidence: the classifier's alone, with the number model (unjittered) only where
         the number split. (The crop least like background was often a wrong width's, read
         as a piece under `min_confidence`; a number split on a blank cloth read again
@@ -2410,7 +2413,8 @@ class CardReader:
             c = conf[k:k + len(cand)]
             if is_piece[r]:  # (a piece read under min_confidence: its posed kind, read
                 #              surer than at the posed crop, the first)
-                c = np.where(kind[k:k + len(cand)] == kind[k], c, 0.0)
+                c = np.where((kind[k:k + len(cand)] == kind[k]) | (c >= s.repose_switch), c,
+                             0.0)
             b = int(np.argmax(c))
             if (b > 0 or not is_piece[r]) and c[b] > 0:
                 i = idx[r]
