@@ -2357,7 +2357,8 @@ class CardReader:
         drop it; the key point alone let an extra mouse through, e2-1417 0014). Returns
         (the ranks in `idx` whose most confident such crop reads as a piece more surely
         than the posed one, of the posed kind where that was a piece (or of another kind
-        read at least `repose_switch` surely), and those crops' frames); `kp`'s angles and widths are set to them.
+        read at least `repose_switch` surely), and those crops' frames); `kp`'s angles
+        and widths are set to them.
         Confidence: the classifier's alone, with the number model (unjittered) only where
         the number split. (The crop least like background was often a wrong width's, read
         as a piece under `min_confidence`; a number split on a blank cloth read again
