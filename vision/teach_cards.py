@@ -126,6 +126,12 @@ TAUGHT_SWITCH = 0.8  # (`ReadSettings.repose_switch`) and read again as another 
 #   0021, and committed edition 2 went 7 -> 9 errors
 
 
+TAUGHT_ATOP = 0.8  # (`ReadSettings.weak_atop`) a weak key point read this surely as a
+#   face-up card lying only on cards read of other kinds is a card on top of them: fresh
+#   e2-1810..1817 402 -> 395 errors (7 whole or partly covered cards found, one extra mouse
+#   0.62 on 1812 0011), committed edition 2 the same 7
+
+
 def face_fold(reader, game: str) -> FaceFoldSettings | None:
     """`FACE_FOLD`'s settings for `game` with `reader`'s own confidence bar (None: the game
     folds no faces)."""
@@ -231,7 +237,7 @@ def taught_reader(reader, profile: teach.Profile | None, game: str):
                                                        face_fold(reader, game)))
     if game in TAUGHT_TURNS and hasattr(reader, "settings"):
         out.settings = replace(reader.settings, repose_turns=TAUGHT_TURNS[game],
-                               repose_switch=TAUGHT_SWITCH)
+                               repose_switch=TAUGHT_SWITCH, weak_atop=TAUGHT_ATOP)
     for search in ("search_widths", "search_angles"):  # the poses stay the untaught
         if hasattr(reader, search):  # reader's (the same crops as teaching saw; and faster)
             setattr(out, search, getattr(reader, search))

@@ -1670,11 +1670,13 @@ def test_look_backs_turns_a_squat_back_as_the_cards_beside_it(length, want):
     assert abs((out[0].angle - want + 90.0) % 180.0 - 90.0) < 10.0, out[0].angle
 
 
-def test_taught_reader_turns_weak_poses_a_quarter_for_troetofanten_only():
+def test_taught_reader_sets_its_own_card_rules_for_troetofanten_only():
     """The taught reader tries a weakly read key point's pose turned a quarter
-    (`TAUGHT_TURNS`, `ReadSettings.repose_turns`); the shared reader's settings stay."""
+    (`TAUGHT_TURNS`, `ReadSettings.repose_turns`), takes another kind read again surely
+    (`TAUGHT_SWITCH`) and a weak card of another kind on a card read (`TAUGHT_ATOP`); the
+    shared reader's settings stay."""
     from vision.cards.read import READ
-    from vision.teach_cards import TAUGHT_SWITCH, TAUGHT_TURNS, taught_reader
+    from vision.teach_cards import TAUGHT_ATOP, TAUGHT_SWITCH, TAUGHT_TURNS, taught_reader
 
     class Reader:  # the reader's part taught_reader wraps
         classifier = FakeCards(None, None)
@@ -1687,6 +1689,7 @@ def test_taught_reader_turns_weak_poses_a_quarter_for_troetofanten_only():
     out = taught_reader(reader, part, "troetofanten")
     assert out.settings.repose_turns == TAUGHT_TURNS["troetofanten"] == (90.0, -90.0)
     assert out.settings.repose_switch == TAUGHT_SWITCH < 1.0 < READ.repose_switch
+    assert out.settings.weak_atop == TAUGHT_ATOP < 1.0 < READ.weak_atop
     assert reader.settings.repose_turns == () and READ.repose_turns == ()
     hop = replace(part, game="hop-la-bille", labels=("card-back",))
     assert taught_reader(reader, hop, "hop-la-bille").settings == READ
