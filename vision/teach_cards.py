@@ -113,12 +113,7 @@ FACE_FOLD = {"troetofanten": FaceFoldSettings()}
 BOX_KINDS = {"troetofanten": box_kinds("troetofanten", TROETO_LABELS, TROETO_COUNTS)}
 
 
-# Troetofanten, taught: a strong key point read weakly is read again with its pose turned
-# a quarter either way as well (`ReadSettings.repose_turns`: the detector's angle of a card
-# turned half round was 65 degrees off and the table's directions snapped it a quarter turn
-# off, committed edition-2 scene 0008's elephant-1). Off in the untaught reader (there it
-# turned edition-1 scene 0028's face and a back read 3 times became 4).
-TAUGHT_TURNS = {"troetofanten": (90.0, -90.0)}
+# Troetofanten, taught (`taught_reader` sets these `ReadSettings`; the untaught reader's stay off):
 TAUGHT_SWITCH = 0.8  # (`ReadSettings.repose_switch`) and read again as another kind this
 #   surely, it is that kind (a lasso posed 25 % narrow read as a mousetrap at 0.34, at its
 #   own width as a lasso at 0.85: fresh e2-1815 0005). e2-1810..1817: 0.8 found that lasso
@@ -235,9 +230,9 @@ def taught_reader(reader, profile: teach.Profile | None, game: str):
         return reader
     out = with_classifier(reader, TaughtCardClassifier(reader.classifier, part, game,
                                                        face_fold(reader, game)))
-    if game in TAUGHT_TURNS and hasattr(reader, "settings"):
-        out.settings = replace(reader.settings, repose_turns=TAUGHT_TURNS[game],
-                               repose_switch=TAUGHT_SWITCH, weak_atop=TAUGHT_ATOP)
+    if game == "troetofanten" and hasattr(reader, "settings"):
+        out.settings = replace(reader.settings, repose_switch=TAUGHT_SWITCH,
+                               weak_atop=TAUGHT_ATOP)
     for search in ("search_widths", "search_angles"):  # the poses stay the untaught
         if hasattr(reader, search):  # reader's (the same crops as teaching saw; and faster)
             setattr(out, search, getattr(reader, search))

@@ -1671,12 +1671,11 @@ def test_look_backs_turns_a_squat_back_as_the_cards_beside_it(length, want):
 
 
 def test_taught_reader_sets_its_own_card_rules_for_troetofanten_only():
-    """The taught reader tries a weakly read key point's pose turned a quarter
-    (`TAUGHT_TURNS`, `ReadSettings.repose_turns`), takes another kind read again surely
-    (`TAUGHT_SWITCH`) and a weak card of another kind on a card read (`TAUGHT_ATOP`); the
-    shared reader's settings stay."""
+    """The taught reader takes another kind read again surely (`TAUGHT_SWITCH`,
+    `ReadSettings.repose_switch`) and a weak card of another kind on a card read
+    (`TAUGHT_ATOP`, `weak_atop`); the shared reader's settings stay."""
     from vision.cards.read import READ
-    from vision.teach_cards import TAUGHT_ATOP, TAUGHT_SWITCH, TAUGHT_TURNS, taught_reader
+    from vision.teach_cards import TAUGHT_ATOP, TAUGHT_SWITCH, taught_reader
 
     class Reader:  # the reader's part taught_reader wraps
         classifier = FakeCards(None, None)
@@ -1687,9 +1686,8 @@ def test_taught_reader_sets_its_own_card_rules_for_troetofanten_only():
                    classes=Reader.classifier.classes, model="cards")
     reader = Reader()
     out = taught_reader(reader, part, "troetofanten")
-    assert out.settings.repose_turns == TAUGHT_TURNS["troetofanten"] == (90.0, -90.0)
     assert out.settings.repose_switch == TAUGHT_SWITCH < 1.0 < READ.repose_switch
     assert out.settings.weak_atop == TAUGHT_ATOP < 1.0 < READ.weak_atop
-    assert reader.settings.repose_turns == () and READ.repose_turns == ()
+    assert reader.settings is READ
     hop = replace(part, game="hop-la-bille", labels=("card-back",))
     assert taught_reader(reader, hop, "hop-la-bille").settings == READ

@@ -379,14 +379,6 @@ class ReadSettings:
     repose_width: float = 2.0  # its widths within this ratio of the posed one (the width
     #   field's: a dot on a checked cloth read at 3 x the cards' width made an elephant that
     #   unseated every row, e2-1403 0012; at 1.5 e2-1413 lost 3 cards right again)
-    repose_turns: tuple[float, ...] = ()  # degrees: the posed angle turned by
-    #   these is tried as well (the detector's angle of a card turned half round can be
-    #   45-70 degrees off, and the table's directions then snap it a quarter turn off:
-    #   committed edition-2 scene 0008's elephant-1, -99 read for -164, posed -82); only
-    #   for a key point whose posed crop is a piece (then read again as its posed kind:
-    #   turned, bare-table key points read as mice, e.g. 0.77 in that scene). Off here:
-    #   untaught, (90, -90) turned a face's second key point in edition-1 scene 0028 and a
-    #   big back read 3 times there became 4; the taught reader sets it (`teach_cards`)
     repose_switch: float = 1.01  # a doubted piece read again as another kind is taken when
     #   read at least this surely (over 1: never, as before; the taught reader sets 0.8,
     #   `teach_cards.TAUGHT_SWITCH`: a crop posed at a wrong width can read as the wrong kind)
@@ -2366,15 +2358,14 @@ class CardReader:
         weakly), read at the poses the key point had before `refine_poses` evened it out:
         the posed angle at the detector's width (`raw`), the `searched` one and
         `repose_scales` x the posed one, the detector's own angle at the posed, its own and
-        the searched width, and (a posed crop that is a piece) the posed angle turned by
-        `repose_turns` at the posed width; not one whose key point or posed frame's centre
-        (`on_a_card`) lies on a card of `read_surely` (the strong readings of at least
-        `min_confidence`) outside that card's row (read again, `read_pieces` would mostly
-        drop it; the key point alone let an extra mouse through, e2-1417 0014). Returns
-        (the ranks in `idx` whose most confident such crop reads as a piece more surely
-        than the posed one, of the posed kind where that was a piece (or of another kind
-        read at least `repose_switch` surely), and those crops' frames); `kp`'s angles
-        and widths are set to them.
+        the searched width; not one whose key point or posed frame's centre (`on_a_card`)
+        lies on a card of `read_surely` (the strong readings of at least `min_confidence`)
+        outside that card's row (read again, `read_pieces` would mostly drop it; the key
+        point alone let an extra mouse through, e2-1417 0014). Returns (the ranks in `idx`
+        whose most confident such crop reads as a piece more surely than the posed one, of
+        the posed kind where that was a piece (or of another kind read at least
+        `repose_switch` surely), and those crops' frames); `kp`'s angles and widths are
+        set to them.
         Confidence: the classifier's alone, with the number model (unjittered) only where
         the number split. (The crop least like background was often a wrong width's, read
         as a piece under `min_confidence`; a number split on a blank cloth read again
@@ -2402,8 +2393,6 @@ class CardReader:
                         abs((a - b + 180.0) % 360.0 - 180.0) > 1.0 or abs(w - v) > 1.0
                         for b, v in cand):
                     cand.append((a, w))
-            if is_piece[r]:
-                cand += [(a0 + t, w0) for t in s.repose_turns]
             poses.append(cand if is_piece[r] else cand[1:])  # (the posed crop of no
             #   piece reads as none again: its confidence is 0, it is not read)
         flat = [frame_from_pose(kp.xy[idx[r]], a, w, spec)

@@ -148,30 +148,6 @@ def test_repose_strong_keeps_to_widths_near_the_posed_one(searched, found):
     assert (kp.width[0] == pytest.approx(searched)) == found
 
 
-@pytest.mark.parametrize("turns,piece,want", [
-    ((90.0, -90.0), True, 90.0),  # posed a quarter turn off, read weakly: its own turn
-    ((), True, None),  # no turns tried (the untaught reader): left as posed
-    ((90.0, -90.0), False, None),  # a posed crop of no piece is not turned (bare-table key
-    #                                points turned read as mice)
-])
-def test_repose_strong_tries_a_quarter_turn_where_asked(turns, piece, want):
-    img = table(16)
-    frame = draw_face(img, (240, 180), 90.0, 60.0)  # a card turned a quarter
-    key, ang, _ = pose_from_frame(frame, SPEC)
-    assert ang == pytest.approx(90.0)
-    r = reader_with(CardOrNot(PAPER, "elephant-1"))
-    r.settings = replace(r.settings, repose_turns=turns, repose_scales=())  # (no other pose)
-    kp = keys(key, 0.0, 60.0)  # the detector's angle and the table's direction: 0
-    again, new = r.repose_strong(img, keys(key, 0.0, 60.0), kp, np.array([0]),
-                                 np.array([60.0]), posed_frames(kp), np.array([piece]),
-                                 np.array([0.2 if piece else 0.0]))
-    if want is None:
-        assert len(again) == 0 and kp.angle[0] == 0.0
-    else:
-        assert again.tolist() == [0] and kp.angle[0] == pytest.approx(want)
-        assert np.abs(new[0] - frame).max() < 3.0  # the card's own outline
-
-
 @pytest.mark.parametrize("switch,found", [
     (0.8, True),  # read surely as another kind at its own width: that kind (taught reader)
     (1.01, False),  # never (the untaught reader): only its posed kind is read again
