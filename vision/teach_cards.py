@@ -113,14 +113,12 @@ FACE_FOLD = {"troetofanten": FaceFoldSettings()}
 BOX_KINDS = {"troetofanten": box_kinds("troetofanten", TROETO_LABELS, TROETO_COUNTS)}
 
 
-# Troetofanten, taught (`taught_reader` sets these `ReadSettings`; the untaught reader's stay off):
-TAUGHT_SWITCH = 0.8  # (`ReadSettings.repose_switch`) and read again as another kind this
-#   surely, it is that kind (a lasso posed 25 % narrow read as a mousetrap at 0.34, at its
-#   own width as a lasso at 0.85: fresh e2-1815 0005). e2-1810..1817: 0.8 found that lasso
-#   and changed nothing else; 0.6 put an extra mouse (0.66) and lost an elephant on 1811
-#   0021, and committed edition 2 went 7 -> 9 errors
-
-
+# Troetofanten, taught (`taught_reader` sets these `ReadSettings`; off in the untaught reader)
+TAUGHT_SWITCH = 0.8  # (`ReadSettings.repose_switch`) a doubted strong key point read again
+#   (`repose_strong`) as another kind this surely is that kind (a lasso posed 25 % narrow read
+#   as a mousetrap at 0.34, at its own width as a lasso at 0.85: fresh e2-1815 0005).
+#   e2-1810..1817: 0.8 found that lasso and changed nothing else; 0.6 put an extra mouse
+#   (0.66) and lost an elephant on 1811 0021, and committed edition 2 went 7 -> 9 errors
 TAUGHT_ATOP = 0.8  # (`ReadSettings.weak_atop`) a weak key point read this surely as a
 #   face-up card lying only on cards read of other kinds is a card on top of them: fresh
 #   e2-1810..1817 402 -> 395 errors (7 whole or partly covered cards found, one extra mouse
