@@ -121,8 +121,9 @@ TAUGHT_SWITCH = 0.8  # (`ReadSettings.repose_switch`) a doubted strong key point
 #   (0.66) and lost an elephant on 1811 0021, and committed edition 2 went 7 -> 9 errors
 TAUGHT_ATOP = 0.8  # (`ReadSettings.weak_atop`) a weak key point read this surely as a
 #   face-up card lying only on cards read of other kinds is a card on top of them: fresh
-#   e2-1810..1817 402 -> 395 errors (7 whole or partly covered cards found, one extra mouse
-#   0.62 on 1812 0011), committed edition 2 the same 7
+#   e2-1810..1817 with `TAUGHT_SWITCH` 404 -> 397 errors (one extra mouse, 0.62, on 1812
+#   0011), held-out e2-1818 54 -> 53, e2-1819 62, committed edition 2 the same; 0.7 the
+#   same total (1810 -1, 1812 +1)
 
 
 def face_fold(reader, game: str) -> FaceFoldSettings | None:
