@@ -1668,3 +1668,26 @@ def test_look_backs_turns_a_squat_back_as_the_cards_beside_it(length, want):
     out = look_backs(image, pieces, _taught_look())
     assert len(out) == 1 and np.hypot(*(out[0].center - (x, y))) < 0.15 * CARD_W
     assert abs((out[0].angle - want + 90.0) % 180.0 - 90.0) < 10.0, out[0].angle
+
+
+def test_taught_reader_sets_its_own_card_rules_for_troetofanten_only():
+    """The taught reader takes another kind read again surely (`TAUGHT_SWITCH`,
+    `ReadSettings.repose_switch`) and a weak card of another kind on a card read
+    (`TAUGHT_ATOP`, `weak_atop`); the shared reader's settings stay."""
+    from vision.cards.read import READ
+    from vision.teach_cards import TAUGHT_ATOP, TAUGHT_SWITCH, taught_reader
+
+    class Reader:  # the reader's part taught_reader wraps
+        classifier = FakeCards(None, None)
+        settings = READ
+
+    part = Profile(game="troetofanten", labels=("back",), prototypes=unit(np.ones((1, 64))),
+                   colours=np.ones((1, 3), np.float32), counts=np.ones(1, np.int64),
+                   classes=Reader.classifier.classes, model="cards")
+    reader = Reader()
+    out = taught_reader(reader, part, "troetofanten")
+    assert out.settings.repose_switch == TAUGHT_SWITCH < 1.0 < READ.repose_switch
+    assert out.settings.weak_atop == TAUGHT_ATOP < 1.0 < READ.weak_atop
+    assert reader.settings is READ
+    hop = replace(part, game="hop-la-bille", labels=("card-back",))
+    assert taught_reader(reader, hop, "hop-la-bille").settings == READ

@@ -220,6 +220,11 @@ class ReadSettings:
     #   `count_doubted`, but held-out 1516-1519 (126 of 2123), committed and edition 2 read the same
     #   (`light_eval`'s other lights: 2 pieces better, 4 worse); 0.65 and 0.5 (on c69a491) 201 and
     #   202 (an extra card unseats a row: zone errors 8 -> 19)
+    weak_atop: float = 1.01  # a weak key point read as a face-up card this surely on
+    #   face-up cards read of other kinds only (`on_other_kinds`) is a card lying on top of
+    #   them (a card's own other corner or drawing reads as its own kind; fresh e2-1811
+    #   0006: an elephant-2 whole, read 0.84, on a tamer read 0.62 whose frame covers it).
+    #   Over 1: off, as before; the taught reader sets 0.8 (`teach_cards.TAUGHT_ATOP`)
     up_on_backs: bool = True  # a back read is no card read for that rule: a face-up card
     #   lies on a face-down one (a pile, a player's row), and no corner or drawing of a back
     #   reads as a face-up card. Session 14: committed 14 -> 13 pieces wrong (0023's
@@ -375,6 +380,9 @@ class ReadSettings:
     repose_width: float = 2.0  # its widths within this ratio of the posed one (the width
     #   field's: a dot on a checked cloth read at 3 x the cards' width made an elephant that
     #   unseated every row, e2-1403 0012; at 1.5 e2-1413 lost 3 cards right again)
+    repose_switch: float = 1.01  # a doubted piece read again as another kind is taken when
+    #   read at least this surely (over 1: never, as before; the taught reader sets 0.8,
+    #   `teach_cards.TAUGHT_SWITCH`: a crop posed at a wrong width can read as the wrong kind)
     repose_doubted: bool = True  # and one read under `min_confidence`, any kind (its number
     #   split, or its kind is unsure: mouse, tamer, lasso; read again as its posed kind.
     #   Only the split numbers, `read_pieces`' doubted rule, lost 6 cards right, 1 gained)
@@ -1793,6 +1801,17 @@ def in_its_row(key: np.ndarray, angle: float, card: CardPiece,
     return bool(s.row_along[0] <= abs(du) <= s.row_along[1] and abs(dv) <= s.row_across)
 
 
+def on_other_kinds(key: np.ndarray, angle: float, frame: np.ndarray, label: str,
+                   pieces: list[CardPiece], settings: ReadSettings = READ) -> bool:
+    """Whether a face-up reading as `label` (key point (2,), angle, `frame` (4, 2)) lies on
+    cards of `pieces` (`on_a_card`) and, off their rows (`on_a_card_off_row`), only on cards
+    of other kinds than its own: a card's own other corner index or drawing reads as its
+    own kind, so such a reading is a card lying on top of them (`weak_atop`)."""
+    kind = label.rsplit("-", 1)[0]
+    return on_a_card(key, frame, pieces) and not on_a_card_off_row(
+        key, angle, frame, [q for q in pieces if q.label.rsplit("-", 1)[0] == kind], settings)
+
+
 def weak_test_cards(pieces: list[CardPiece], settings: ReadSettings = READ
                     ) -> list[CardPiece]:
     """The `pieces` a weak key point's face-up reading is tested against
@@ -2352,8 +2371,9 @@ class CardReader:
         outside that card's row (read again, `read_pieces` would mostly drop it; the key
         point alone let an extra mouse through, e2-1417 0014). Returns (the ranks in `idx`
         whose most confident such crop reads as a piece more surely than the posed one, of
-        the posed kind where that was a piece, and those crops' frames); `kp`'s angles and
-        widths are set to them.
+        the posed kind where that was a piece (or of another kind read at least
+        `repose_switch` surely), and those crops' frames); `kp`'s angles and widths are
+        set to them.
         Confidence: the classifier's alone, with the number model (unjittered) only where
         the number split. (The crop least like background was often a wrong width's, read
         as a piece under `min_confidence`; a number split on a blank cloth read again
@@ -2407,7 +2427,8 @@ class CardReader:
             c = conf[k:k + len(cand)]
             if is_piece[r]:  # (a piece read under min_confidence: its posed kind, read
                 #              surer than at the posed crop, the first)
-                c = np.where(kind[k:k + len(cand)] == kind[k], c, 0.0)
+                c = np.where((kind[k:k + len(cand)] == kind[k]) | (c >= s.repose_switch), c,
+                             0.0)
             b = int(np.argmax(c))
             if (b > 0 or not is_piece[r]) and c[b] > 0:
                 i = idx[r]
@@ -2880,7 +2901,11 @@ class CardReader:
                     inside_frame(frames[r].mean(axis=0), q.frame, s.no_overlap) for q in pieces):
                 continue
             label, keep = labels[b], conf
+            atop = n_strong <= r < n_main and label != "back" and conf >= s.weak_atop and \
+                on_other_kinds(kp.xy[i], float(kp.angle[i]), frames[r], label,
+                               weak_test_cards(pieces, s), s)
             if game == "troetofanten" and n_strong <= r < n_main and within is None and \
+                    not atop and \
                     conf < s.weak_up_confidence and label.rsplit("-", 1)[0] in TROETO_NUMBERED \
                     and label_kind_share(label, probs) * (1 - bg) >= s.weak_kind:
                 weak_sure.append(CardPiece(label, conf, kp.xy[i].copy(), frames[r],
@@ -2894,7 +2919,8 @@ class CardReader:
                                 or on_a_card_off_row(kp.xy[i], float(kp.angle[i]), frames[r],
                                                      pieces, s)):
                 continue  # (a strong key point read again: a face-up card on no card read)
-            if n_strong <= r < n_main and (pg[b] < s.back_min_prob if label == "back" else (
+            if n_strong <= r < n_main and not atop and (
+                    pg[b] < s.back_min_prob if label == "back" else (
                     conf < s.weak_up_confidence or on_a_card_off_row(
                         kp.xy[i], float(kp.angle[i]), frames[r], weak_test_cards(pieces, s),
                         s))):

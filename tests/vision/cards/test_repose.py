@@ -146,3 +146,22 @@ def test_repose_strong_keeps_to_widths_near_the_posed_one(searched, found):
                                np.array([searched]), posed_frames(kp), np.array([False]),
                                np.array([0.0]))
     assert (kp.width[0] == pytest.approx(searched)) == found
+
+
+@pytest.mark.parametrize("switch,found", [
+    (0.8, True),  # read surely as another kind at its own width: that kind (taught reader)
+    (1.01, False),  # never (the untaught reader): only its posed kind is read again
+])
+def test_repose_strong_takes_another_kind_read_surely_where_asked(switch, found):
+    img = table(17)
+    frame = draw_face(img, (240, 180), 0.0, 60.0)
+    key, _, _ = pose_from_frame(frame, SPEC)
+    r = reader_with(KindByFit(PAPER, "lasso", "mousetrap"))  # the posed crop (30 % narrow)
+    #   reads as a mousetrap, the card's own width as a lasso
+    r.settings = replace(r.settings, repose_scales=(), repose_switch=switch)
+    kp = keys(key, 0.0, 42.0)
+    again, _ = r.repose_strong(img, keys(key, 0.0, 60.0), kp, np.array([0]),
+                               np.array([60.0]), posed_frames(kp), np.array([True]),
+                               np.array([0.2]))
+    assert again.tolist() == ([0] if found else [])
+    assert (kp.width[0] == pytest.approx(60.0)) == found
