@@ -57,6 +57,11 @@ class IndexTrain(ClassifierTrain):
     widths: tuple[int, int, int] = (16, 32, 64)
     time_limit_s: float = 1800.0
     threads: int = 1
+    init: str = ""  # an index model (.onnx) whose weights start the net ("": from scratch);
+    #   its batch norms are folded into the convolutions, so they stay frozen as identities
+    #   with the folded biases (`load_folded`) and the fine-tune moves the weights alone
+    data_seed: int = 0  # which block of rendered scenes (`build_index`): a fine-tune from
+    #   `init` on scenes that model never saw takes another seed
 
 
 @dataclass(frozen=True)
@@ -171,6 +176,45 @@ def timed_lr(opt, peak: float, started: float, budget_s: float) -> float:
 
 
 # ------------------------------------------------------------------ classifier
+def load_folded(net, path) -> None:
+    """`net`'s (`PieceNet`) weights from an exported ONNX copy of the same widths, whose
+    export folded each batch norm into the convolution before it (a weight and a bias per
+    convolution, in layer order): the convolutions take the folded weights, the batch norms
+    become identities (gain 1, mean 0, variance 1 - eps) carrying the folded biases. Train
+    such a net with its batch norms in eval mode (`frozen_norms`): batch statistics would
+    undo the folding."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    init = {t.name: numpy_helper.to_array(t) for t in onnx.load(str(path)).graph.initializer}
+    folded = sorted((k for k in init if k.startswith("onnx::Conv_")),
+                    key=lambda k: int(k.rsplit("_", 1)[1]))
+    convs = [m for m in net.features.modules() if isinstance(m, torch.nn.Conv2d)]
+    norms = [m for m in net.features.modules() if isinstance(m, torch.nn.BatchNorm2d)]
+    if len(folded) != 2 * len(convs) or len(norms) != len(convs):
+        raise ValueError(f"{path}: {len(folded)} folded tensors for {len(convs)} convolutions")
+    with torch.no_grad():
+        for conv, bn, wk, bk in zip(convs, norms, folded[0::2], folded[1::2], strict=True):
+            conv.weight.copy_(torch.from_numpy(np.array(init[wk])))
+            bn.weight.fill_(1.0)
+            bn.bias.copy_(torch.from_numpy(np.array(init[bk])))
+            bn.running_mean.zero_()
+            bn.running_var.fill_(1.0 - bn.eps)
+        params = dict(net.named_parameters())
+        for name in ("embed.weight", "embed.bias", "head.2.weight", "head.2.bias"):
+            params[name].copy_(torch.from_numpy(np.array(init["net." + name])))
+
+
+def frozen_norms(net) -> None:
+    """`net`'s batch norms in eval mode (their running statistics kept), the rest training."""
+    import torch
+
+    for m in net.modules():
+        if isinstance(m, torch.nn.BatchNorm2d):
+            m.eval()
+
+
 def train_classifier(crops, labels, scenes, cfg: ClassifierTrain, crop: CardCropSettings,
                      show=True, augment=photometric):
     import torch
@@ -194,6 +238,9 @@ def train_classifier(crops, labels, scenes, cfg: ClassifierTrain, crop: CardCrop
     w = 1.0 / np.sqrt(np.maximum(freq, 1))
     w = w / (w * freq).sum() * freq.sum()
     net = PieceNet(len(cfg.classes), cfg.widths, cfg.embedding_dim)
+    init = getattr(cfg, "init", "")
+    if init:
+        load_folded(net, init)
     opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
     steps = cfg.epochs * int(np.ceil(len(tr) / cfg.batch_size))
     loss_fn = torch.nn.CrossEntropyLoss(weight=torch.tensor(w, dtype=torch.float32),
@@ -203,6 +250,8 @@ def train_classifier(crops, labels, scenes, cfg: ClassifierTrain, crop: CardCrop
     frac = 0.0
     for epoch in range(cfg.epochs):
         net.train()
+        if init:
+            frozen_norms(net)
         order = rng.permutation(tr)
         total = 0.0
         seen = 0
@@ -451,7 +500,7 @@ def train_index(n_scenes: int, workers: int, cfg: IndexTrain = IndexTrain(),
     out = Path(out)
     load0 = os.getloadavg()[0]
     t0 = time.perf_counter()
-    crops, labels, scenes = build_index(n_scenes, 0, INDEX_CROP, workers)
+    crops, labels, scenes = build_index(n_scenes, cfg.data_seed, INDEX_CROP, workers)
     data_s = time.perf_counter() - t0
     print(f"index data: {len(crops)} crops from {n_scenes} scenes in {data_s:.0f} s",
           file=sys.stderr)
@@ -478,8 +527,12 @@ def train_index(n_scenes: int, workers: int, cfg: IndexTrain = IndexTrain(),
         "The card classifier (`cards.onnx`) decides the kind of card; this model its number.",
         "",
         "    python -m vision.cards.train --index --scenes "
-        f"{n_scenes} --cls-time {cfg.time_limit_s:.0f} --threads {cfg.threads}",
+        f"{n_scenes} --cls-time {cfg.time_limit_s:.0f} --threads {cfg.threads}"
+        + (f" --init {cfg.init} --data-seed {cfg.data_seed} --lr {cfg.lr}" if cfg.init else ""),
         "",
+        *([f"Fine-tuned from `{cfg.init}` (its weights, batch norms frozen as folded: "
+           f"`load_folded`) on scenes of block {cfg.data_seed}, peak lr {cfg.lr}.", ""]
+          if cfg.init else []),
         f"Data: {n_scenes} freshly rendered edition-1 Troetofanten scenes (seeds from "
         f"{SEED_BASE + 500_000}; no committed scene, no edition 2), "
         f"{s.index_tight_crops + 1} crops per card ({s.index_tootophant_crops + 1} per "
@@ -539,12 +592,19 @@ def main(argv=None) -> int:
                     help="train only the Troetofanten corner-index classifier")
     ap.add_argument("--out", default="",
                     help="--index: write the model (and its .md card) here instead of models/")
+    ap.add_argument("--init", default="",
+                    help="--index: start from this index model (.onnx) instead of from scratch")
+    ap.add_argument("--data-seed", type=int, default=None,
+                    help="--index: the block of scenes rendered (default 0)")
+    ap.add_argument("--lr", type=float, default=None, help="--index: peak learning rate")
     args = ap.parse_args(argv)
     crop, dset = CardCropSettings(), DetectSettings()
     # the classifiers' command-line overrides (the card classifier's and --index's)
     cls_over = {k: v for k, v in (("time_limit_s", args.cls_time), ("threads", args.threads),
                                   ("epochs", args.epochs)) if v}
     if args.index:
+        cls_over.update({k: v for k, v in (("init", args.init), ("data_seed", args.data_seed),
+                                           ("lr", args.lr)) if v})
         return train_index(args.scenes or 2000, args.workers, replace(IndexTrain(), **cls_over),
                            Path(args.out or INDEX_PATH))
     ccfg, dcfg = replace(ClassifierTrain(), **cls_over), DetectorTrain()

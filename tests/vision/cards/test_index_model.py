@@ -217,3 +217,55 @@ def test_index_eval_on_an_empty_folder_says_so(tmp_path, poses):
 
     with pytest.raises(SystemExit, match="no scenes"):
         main([str(tmp_path)] + (["--poses"] if poses else []))
+
+
+def _tiny_net(seed: int, widths=(4, 8, 8)):
+    """A small `PieceNet` with random weights and batch-norm statistics (as a trained one's)."""
+    import torch
+
+    from vision.classify.net import PieceNet
+
+    torch.manual_seed(seed)
+    net = PieceNet(6, widths, 8)
+    with torch.no_grad():
+        for m in net.modules():
+            if isinstance(m, torch.nn.BatchNorm2d):
+                m.weight.uniform_(0.5, 1.5)
+                m.bias.uniform_(-0.3, 0.3)
+                m.running_mean.uniform_(-0.2, 0.2)
+                m.running_var.uniform_(0.5, 2.0)
+    return net.eval()
+
+
+def test_load_folded_starts_a_net_where_an_exported_model_stands(tmp_path):
+    import torch
+
+    from vision.cards.train import frozen_norms, load_folded
+    from vision.classify.net import export_onnx
+
+    path = tmp_path / "idx.onnx"
+    export_onnx(_tiny_net(1), path, 32, {})  # (the export folds each batch norm away)
+    net = _tiny_net(2)  # other weights: all of them replaced
+    load_folded(net, path)
+    x = torch.from_numpy(np.random.default_rng(0).normal(0, 1, (5, 3, 32, 32)).astype(np.float32))
+    with torch.no_grad():
+        want = _tiny_net(1).infer(x)[0]
+        assert torch.allclose(net.eval().infer(x)[0], want, atol=1e-5)
+        net.train()
+        frozen_norms(net)  # a training step's forward keeps the folded statistics
+        net(x)
+        assert torch.allclose(net.eval().infer(x)[0], want, atol=1e-5)
+        bn = net.features[0][1]
+        net.train()  # batch statistics would move the folded ones (`frozen_norms`' reason)
+        net(x)
+        assert (bn.running_var - (1 - bn.eps)).abs().max() > 1e-3
+
+
+def test_load_folded_refuses_a_model_of_other_widths(tmp_path):
+    from vision.cards.train import load_folded
+    from vision.classify.net import export_onnx
+
+    path = tmp_path / "idx.onnx"
+    export_onnx(_tiny_net(1, (4, 8, 8)), path, 32, {})
+    with pytest.raises((ValueError, RuntimeError)):
+        load_folded(_tiny_net(2, (8, 8, 8)), path)
