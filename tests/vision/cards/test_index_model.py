@@ -10,8 +10,10 @@ from vision.cards.dataset import SampleSettings, index_jitter, index_label, inde
 from vision.cards.geometry import INDEX_SPEC, SPECS, crop_card, pose_from_frame
 from vision.cards.train import (
     INDEX_CROP,
+    CameraNoise,
     LightJitter,
     ResolutionJitter,
+    camera_noise,
     index_augment,
     light_jitter,
     resolution_jitter,
@@ -269,3 +271,59 @@ def test_load_folded_refuses_a_model_of_other_widths(tmp_path):
     export_onnx(_tiny_net(1, (4, 8, 8)), path, 32, {})
     with pytest.raises((ValueError, RuntimeError)):
         load_folded(_tiny_net(2, (8, 8, 8)), path)
+
+
+# a camera with neither noise nor blur nor JPEG: the crops come back as they went in
+_QUIET = CameraNoise(share=1.0, exposure=(1.0, 1.0), shot=(1e-9, 1e-9), read=(1e-7, 1e-7),
+                     denoise_share=0.0, jpeg_share=0.0)
+
+
+def test_camera_noise_off_draws_nothing_and_changes_nothing():
+    x = np.random.default_rng(3).integers(0, 256, (6, 16, 16, 3), dtype=np.uint8)
+    rng = np.random.default_rng(4)
+    y = camera_noise(x, rng, CameraNoise())  # the default: off
+    assert np.array_equal(x, y) and rng.random() == np.random.default_rng(4).random()
+
+
+@pytest.mark.parametrize("s, want", [
+    (_QUIET, "same"),  # the linear round trip alone keeps every level
+    (replace(_QUIET, jpeg_share=1.0, jpeg=(40, 40)), "jpeg"),  # exactly a quality-40 JPEG
+    (replace(_QUIET, exposure=(0.5, 0.5)), "darker"),  # half the light
+])
+def test_camera_noise_parts(s, want):
+    import cv2
+
+    x = np.random.default_rng(3).integers(0, 256, (3, 16, 16, 3), dtype=np.uint8)
+    y = camera_noise(x, np.random.default_rng(4), s)
+    assert y.shape == x.shape and y.dtype == np.uint8
+    if want == "same":
+        assert np.array_equal(x, y)
+    elif want == "jpeg":
+        for a, b in zip(x, y, strict=True):
+            ok, buf = cv2.imencode(".jpg", a, [cv2.IMWRITE_JPEG_QUALITY, 40])
+            assert np.array_equal(b, cv2.imdecode(buf, cv2.IMREAD_COLOR))
+            assert not np.array_equal(a, b)
+    else:
+        assert (y.astype(int) <= x).all() and y.mean() < 0.85 * x.mean()
+
+
+def test_camera_noise_grows_with_the_signal():
+    """Shot noise: the linear noise's s.d. grows as the square root of the signal."""
+    from vision.area import LINEAR8
+
+    s = replace(_QUIET, shot=(1e-3, 1e-3), grain=(1.0, 1.0))
+    levels = (60, 200)  # dark and bright grey crops (sRGB levels)
+    x = np.stack([np.full((32, 32, 3), v, np.uint8) for v in levels for _ in range(8)])
+    y = LINEAR8[camera_noise(x, np.random.default_rng(4), s)]
+    dark, bright = y[:8].std(), y[8:].std()
+    ratio = np.sqrt(LINEAR8[levels[1]] / LINEAR8[levels[0]])  # about 3.6
+    assert 0.7 * ratio < bright / dark < 1.3 * ratio
+
+
+def test_camera_noise_is_seeded_and_touches_its_share():
+    x = np.random.default_rng(5).integers(0, 256, (40, 16, 16, 3), dtype=np.uint8)
+    s = CameraNoise(share=0.5)
+    a = camera_noise(x, np.random.default_rng(9), s)
+    assert np.array_equal(a, camera_noise(x, np.random.default_rng(9), s))
+    changed = sum(not np.array_equal(p, q) for p, q in zip(x, a, strict=True))
+    assert 10 <= changed <= 30
