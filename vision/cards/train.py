@@ -20,6 +20,7 @@ import pickle
 import sys
 import time
 from dataclasses import asdict, dataclass, field, replace
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -45,6 +46,12 @@ class ClassifierTrain(NetTraining):
     classes: tuple[str, ...] = CLASSES
     epochs: int = 30  # at most; the time limit usually ends it
     time_limit_s: float = 600.0  # the learning rate follows the elapsed share of this
+    camera: float = 0.0  # share of the crops given a phone's noise and JPEG (`CameraNoise`)
+    init: str = ""  # a model (.onnx) of the same widths whose weights start the net ("": from
+    #   scratch); its batch norms are folded into the convolutions, so they stay frozen as
+    #   identities with the folded biases (`load_folded`) and the fine-tune moves the weights
+    data_seed: int = 0  # which block of rendered scenes (`build_index`, `build`): a fine-tune
+    #   from `init` on scenes that model never saw takes another seed
 
 
 @dataclass(frozen=True)
@@ -136,10 +143,80 @@ def resolution_jitter(x: np.ndarray, rng: np.random.Generator,
     return out
 
 
-def index_augment(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """The corner-index crops' augmentation after `geometric`: resolution, light, then
-    `photometric`."""
-    return photometric(light_jitter(resolution_jitter(x, rng), rng), rng)
+@dataclass(frozen=True)
+class CameraNoise:
+    """A phone camera in poor light, beyond `CARD_JITTER`'s flat noise: the exposure (the
+    output's brightness after the camera's gain), signal-dependent noise in linear light
+    (shot noise, variance `shot` x signal, and read noise), part of it per channel (chroma
+    noise), drawn coarser than the crop for some (the photo's noise resampled by
+    `crop_card`), sometimes the phone's denoise blur, then a JPEG. Every parameter is drawn
+    per crop from a wide range (a general camera, not one light's numbers). `share` 0 (off)
+    unless a training asks for it (`--camera-noise`)."""
+
+    share: float = 0.0  # of the crops given the camera's noise
+    exposure: tuple[float, float] = (0.3, 1.15)  # linear gain of the output, log-uniform
+    shot: tuple[float, float] = (2e-5, 4e-3)  # noise variance per unit of linear signal
+    read: tuple[float, float] = (1e-3, 2e-2)  # read-noise s.d., linear; both log-uniform
+    chroma: tuple[float, float] = (0.3, 1.0)  # share of the noise variance per channel
+    grain: tuple[float, float] = (0.5, 1.0)  # noise drawn at this share of the side
+    denoise_share: float = 0.3  # a phone's denoise: a Gaussian blur of s.d. `denoise_sd`
+    denoise_sd: tuple[float, float] = (0.4, 0.9)
+    jpeg_share: float = 0.85
+    jpeg: tuple[int, int] = (40, 95)  # quality, uniform
+
+
+def camera_noise(x: np.ndarray, rng: np.random.Generator, s: CameraNoise) -> np.ndarray:
+    """(N, S, S, 3) uint8 BGR crops, a random `s.share` of them as a phone in poor light
+    would give them (`CameraNoise`); the others unchanged."""
+    from vision.area import LINEAR8
+    from vision.preprocess import linear_to_srgb
+
+    out = x.copy()
+    side = x.shape[1]
+
+    def logu(r, n):
+        return np.exp(rng.uniform(np.log(r[0]), np.log(r[1]), n)).astype(np.float32)
+
+    if s.share <= 0:  # off: no draw either (a training without it runs as before)
+        return out
+    pick = np.flatnonzero(rng.random(len(x)) < s.share)
+    n = len(pick)
+    if not n:
+        return out
+    expo, shot, read = logu(s.exposure, n), logu(s.shot, n), logu(s.read, n)
+    chroma = rng.uniform(*s.chroma, n).astype(np.float32)
+    for j, i in enumerate(pick):
+        lin = LINEAR8[x[i]] * expo[j]  # (S, S, 3) linear light as the camera gives it
+        g = max(4, int(round(side * rng.uniform(*s.grain))))
+        z = (np.sqrt(chroma[j]) * rng.standard_normal((g, g, 3))
+             + np.sqrt(1 - chroma[j]) * rng.standard_normal((g, g, 1))).astype(np.float32)
+        if g != side:
+            z = cv2.resize(z, (side, side), interpolation=cv2.INTER_LINEAR)
+        lin = lin + z * np.sqrt(shot[j] * np.maximum(lin, 0) + read[j] ** 2)
+        y = np.round(255.0 * linear_to_srgb(lin)).astype(np.uint8)
+        if rng.random() < s.denoise_share:
+            y = cv2.GaussianBlur(y, (0, 0), float(rng.uniform(*s.denoise_sd)))
+        if rng.random() < s.jpeg_share:
+            q = int(rng.integers(s.jpeg[0], s.jpeg[1] + 1))
+            y = cv2.imdecode(cv2.imencode(".jpg", y, [cv2.IMWRITE_JPEG_QUALITY, q])[1],
+                             cv2.IMREAD_COLOR)
+        out[i] = y
+    return out
+
+
+def index_augment(x: np.ndarray, rng: np.random.Generator,
+                  camera: CameraNoise = CameraNoise()) -> np.ndarray:
+    """The corner-index crops' augmentation after `geometric`: resolution, light,
+    `photometric`, then the camera's noise and JPEG (`camera_noise`, off by default)."""
+    return camera_noise(photometric(light_jitter(resolution_jitter(x, rng), rng), rng), rng,
+                        camera)
+
+
+def card_augment(x: np.ndarray, rng: np.random.Generator,
+                 camera: CameraNoise = CameraNoise()) -> np.ndarray:
+    """The card classifier's augmentation after `geometric`: `photometric`, then
+    `camera_noise` (off by default: `photometric` alone, as before)."""
+    return camera_noise(photometric(x, rng), rng, camera)
 
 
 def geometric(crops: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -171,6 +248,45 @@ def timed_lr(opt, peak: float, started: float, budget_s: float) -> float:
 
 
 # ------------------------------------------------------------------ classifier
+def load_folded(net, path) -> None:
+    """`net`'s (`PieceNet`) weights from an exported ONNX copy of the same widths, whose
+    export folded each batch norm into the convolution before it (a weight and a bias per
+    convolution, in layer order): the convolutions take the folded weights, the batch norms
+    become identities (gain 1, mean 0, variance 1 - eps) carrying the folded biases. Train
+    such a net with its batch norms in eval mode (`frozen_norms`): batch statistics would
+    undo the folding."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    init = {t.name: numpy_helper.to_array(t) for t in onnx.load(str(path)).graph.initializer}
+    folded = sorted((k for k in init if k.startswith("onnx::Conv_")),
+                    key=lambda k: int(k.rsplit("_", 1)[1]))
+    convs = [m for m in net.features.modules() if isinstance(m, torch.nn.Conv2d)]
+    norms = [m for m in net.features.modules() if isinstance(m, torch.nn.BatchNorm2d)]
+    if len(folded) != 2 * len(convs) or len(norms) != len(convs):
+        raise ValueError(f"{path}: {len(folded)} folded tensors for {len(convs)} convolutions")
+    with torch.no_grad():
+        for conv, bn, wk, bk in zip(convs, norms, folded[0::2], folded[1::2], strict=True):
+            conv.weight.copy_(torch.from_numpy(np.array(init[wk])))
+            bn.weight.fill_(1.0)
+            bn.bias.copy_(torch.from_numpy(np.array(init[bk])))
+            bn.running_mean.zero_()
+            bn.running_var.fill_(1.0 - bn.eps)
+        params = dict(net.named_parameters())
+        for name in ("embed.weight", "embed.bias", "head.2.weight", "head.2.bias"):
+            params[name].copy_(torch.from_numpy(np.array(init["net." + name])))
+
+
+def frozen_norms(net) -> None:
+    """`net`'s batch norms in eval mode (their running statistics kept), the rest training."""
+    import torch
+
+    for m in net.modules():
+        if isinstance(m, torch.nn.BatchNorm2d):
+            m.eval()
+
+
 def train_classifier(crops, labels, scenes, cfg: ClassifierTrain, crop: CardCropSettings,
                      show=True, augment=photometric):
     import torch
@@ -194,6 +310,9 @@ def train_classifier(crops, labels, scenes, cfg: ClassifierTrain, crop: CardCrop
     w = 1.0 / np.sqrt(np.maximum(freq, 1))
     w = w / (w * freq).sum() * freq.sum()
     net = PieceNet(len(cfg.classes), cfg.widths, cfg.embedding_dim)
+    init = getattr(cfg, "init", "")
+    if init:
+        load_folded(net, init)
     opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
     steps = cfg.epochs * int(np.ceil(len(tr) / cfg.batch_size))
     loss_fn = torch.nn.CrossEntropyLoss(weight=torch.tensor(w, dtype=torch.float32),
@@ -203,6 +322,8 @@ def train_classifier(crops, labels, scenes, cfg: ClassifierTrain, crop: CardCrop
     frac = 0.0
     for epoch in range(cfg.epochs):
         net.train()
+        if init:
+            frozen_norms(net)
         order = rng.permutation(tr)
         total = 0.0
         seen = 0
@@ -451,11 +572,12 @@ def train_index(n_scenes: int, workers: int, cfg: IndexTrain = IndexTrain(),
     out = Path(out)
     load0 = os.getloadavg()[0]
     t0 = time.perf_counter()
-    crops, labels, scenes = build_index(n_scenes, 0, INDEX_CROP, workers)
+    crops, labels, scenes = build_index(n_scenes, cfg.data_seed, INDEX_CROP, workers)
     data_s = time.perf_counter() - t0
     print(f"index data: {len(crops)} crops from {n_scenes} scenes in {data_s:.0f} s",
           file=sys.stderr)
-    net, info = train_classifier(crops, labels, scenes, cfg, INDEX_CROP, augment=index_augment)
+    net, info = train_classifier(crops, labels, scenes, cfg, INDEX_CROP, augment=partial(
+        index_augment, camera=replace(CameraNoise(), share=cfg.camera)))
     total_s = time.perf_counter() - t0
     load1 = os.getloadavg()[0]
     meta = {"classes": json.dumps(list(cfg.classes)),
@@ -478,8 +600,13 @@ def train_index(n_scenes: int, workers: int, cfg: IndexTrain = IndexTrain(),
         "The card classifier (`cards.onnx`) decides the kind of card; this model its number.",
         "",
         "    python -m vision.cards.train --index --scenes "
-        f"{n_scenes} --cls-time {cfg.time_limit_s:.0f} --threads {cfg.threads}",
+        f"{n_scenes} --cls-time {cfg.time_limit_s:.0f} --threads {cfg.threads}"
+        + (f" --init {cfg.init} --data-seed {cfg.data_seed} --lr {cfg.lr}" if cfg.init else "")
+        + (f" --camera-noise {cfg.camera}" if cfg.camera else ""),
         "",
+        *([f"Fine-tuned from `{cfg.init}` (its weights, batch norms frozen as folded: "
+           f"`load_folded`) on scenes of block {cfg.data_seed}, peak lr {cfg.lr}.", ""]
+          if cfg.init else []),
         f"Data: {n_scenes} freshly rendered edition-1 Troetofanten scenes (seeds from "
         f"{SEED_BASE + 500_000}; no committed scene, no edition 2), "
         f"{s.index_tight_crops + 1} crops per card ({s.index_tootophant_crops + 1} per "
@@ -494,7 +621,9 @@ def train_index(n_scenes: int, workers: int, cfg: IndexTrain = IndexTrain(),
         f"{INDEX_RESOLUTION.share:.0%} of the crops down-sampled to "
         f"{INDEX_RESOLUTION.scale[0]}-{INDEX_RESOLUTION.scale[1]} of their side and back (a "
         f"farther camera), a coloured/contrasty light on {INDEX_LIGHT.share:.0%} (per-channel "
-        "gamma and gain), then the card models' colour jitter and noise.",
+        "gamma and gain), then the card models' colour jitter and noise"
+        + (f"; then on {cfg.camera:.0%} a phone camera's noise and JPEG (`CameraNoise`: "
+           f"{asdict(CameraNoise())})" if cfg.camera else "") + ".",
         f"Training {info['train_s']:.0f} s ({len(info['history'])} epochs, time-budgeted "
         f"{cfg.time_limit_s:.0f} s, {cfg.threads} torch thread(s), batch {cfg.batch_size}, "
         f"AdamW peak lr {cfg.lr}); data + training {total_s / 60:.1f} minutes wall on this "
@@ -538,12 +667,26 @@ def main(argv=None) -> int:
     ap.add_argument("--index", action="store_true",
                     help="train only the Troetofanten corner-index classifier")
     ap.add_argument("--out", default="",
-                    help="--index: write the model (and its .md card) here instead of models/")
+                    help="--index (and --only classifier): write the model here instead of "
+                    "models/ (--index: its .md card beside it)")
+    ap.add_argument("--init", default="",
+                    help="start the classifier (or --index model) from this exported model "
+                    "(.onnx, the same widths) instead of from scratch")
+    ap.add_argument("--data-seed", type=int, default=None,
+                    help="the block of scenes rendered (default 0)")
+    ap.add_argument("--lr", type=float, default=None,
+                    help="the classifier's (or --index's) peak learning rate")
+    ap.add_argument("--camera-noise", type=float, default=None,
+                    help="share of the classifier's (or --index's) crops given a phone's "
+                    "noise and JPEG (`CameraNoise`; default 0: off)")
     args = ap.parse_args(argv)
     crop, dset = CardCropSettings(), DetectSettings()
     # the classifiers' command-line overrides (the card classifier's and --index's)
     cls_over = {k: v for k, v in (("time_limit_s", args.cls_time), ("threads", args.threads),
-                                  ("epochs", args.epochs)) if v}
+                                  ("epochs", args.epochs), ("camera", args.camera_noise))
+                if v}
+    cls_over.update({k: v for k, v in (("init", args.init), ("data_seed", args.data_seed),
+                                       ("lr", args.lr)) if v})
     if args.index:
         return train_index(args.scenes or 2000, args.workers, replace(IndexTrain(), **cls_over),
                            Path(args.out or INDEX_PATH))
@@ -565,7 +708,8 @@ def main(argv=None) -> int:
         with cache.open("rb") as f:
             smalls, keys, games, crops, labels, scenes = pickle.load(f)
     else:
-        smalls, keys, games, crops, labels, scenes = build(args.scenes, 0, crop, args.workers)
+        smalls, keys, games, crops, labels, scenes = build(args.scenes, ccfg.data_seed, crop,
+                                                           args.workers)
         cache.parent.mkdir(parents=True, exist_ok=True)
         with cache.open("wb") as f:
             pickle.dump((smalls, keys, games, crops, labels, scenes), f, protocol=4)
@@ -578,14 +722,17 @@ def main(argv=None) -> int:
     if args.only in ("both", "classifier"):
         from vision.classify.net import export_onnx as export_cls
 
-        net, cls_info = train_classifier(crops, labels, scenes, ccfg, crop)
+        net, cls_info = train_classifier(crops, labels, scenes, ccfg, crop, augment=partial(
+            card_augment, camera=replace(CameraNoise(), share=ccfg.camera)))
         meta = {"classes": json.dumps(list(ccfg.classes)),
                 "crop": json.dumps(crop.to_metadata()), "specs": specs_metadata(),
                 "train": json.dumps({"history": cls_info["history"],
                                      "scenes_per_game": args.scenes})}
-        export_cls(net, CLASSIFIER_PATH, crop.size, meta)
-        cls_info["bytes"] = CLASSIFIER_PATH.stat().st_size
-        print(f"wrote {CLASSIFIER_PATH}", file=sys.stderr)
+        cls_path = Path(args.out) if args.out and args.only == "classifier" \
+            else CLASSIFIER_PATH
+        export_cls(net, cls_path, crop.size, meta)
+        cls_info["bytes"] = cls_path.stat().st_size
+        print(f"wrote {cls_path}", file=sys.stderr)
     if args.only in ("both", "detector"):
         from vision.cards.keynet import export_onnx as export_det
 

@@ -10,8 +10,10 @@ from vision.cards.dataset import SampleSettings, index_jitter, index_label, inde
 from vision.cards.geometry import INDEX_SPEC, SPECS, crop_card, pose_from_frame
 from vision.cards.train import (
     INDEX_CROP,
+    CameraNoise,
     LightJitter,
     ResolutionJitter,
+    camera_noise,
     index_augment,
     light_jitter,
     resolution_jitter,
@@ -217,3 +219,111 @@ def test_index_eval_on_an_empty_folder_says_so(tmp_path, poses):
 
     with pytest.raises(SystemExit, match="no scenes"):
         main([str(tmp_path)] + (["--poses"] if poses else []))
+
+
+def _tiny_net(seed: int, widths=(4, 8, 8)):
+    """A small `PieceNet` with random weights and batch-norm statistics (as a trained one's)."""
+    import torch
+
+    from vision.classify.net import PieceNet
+
+    torch.manual_seed(seed)
+    net = PieceNet(6, widths, 8)
+    with torch.no_grad():
+        for m in net.modules():
+            if isinstance(m, torch.nn.BatchNorm2d):
+                m.weight.uniform_(0.5, 1.5)
+                m.bias.uniform_(-0.3, 0.3)
+                m.running_mean.uniform_(-0.2, 0.2)
+                m.running_var.uniform_(0.5, 2.0)
+    return net.eval()
+
+
+def test_load_folded_starts_a_net_where_an_exported_model_stands(tmp_path):
+    import torch
+
+    from vision.cards.train import frozen_norms, load_folded
+    from vision.classify.net import export_onnx
+
+    path = tmp_path / "idx.onnx"
+    export_onnx(_tiny_net(1), path, 32, {})  # (the export folds each batch norm away)
+    net = _tiny_net(2)  # other weights: all of them replaced
+    load_folded(net, path)
+    x = torch.from_numpy(np.random.default_rng(0).normal(0, 1, (5, 3, 32, 32)).astype(np.float32))
+    with torch.no_grad():
+        want = _tiny_net(1).infer(x)[0]
+        assert torch.allclose(net.eval().infer(x)[0], want, atol=1e-5)
+        net.train()
+        frozen_norms(net)  # a training step's forward keeps the folded statistics
+        net(x)
+        assert torch.allclose(net.eval().infer(x)[0], want, atol=1e-5)
+        bn = net.features[0][1]
+        net.train()  # batch statistics would move the folded ones (`frozen_norms`' reason)
+        net(x)
+        assert (bn.running_var - (1 - bn.eps)).abs().max() > 1e-3
+
+
+def test_load_folded_refuses_a_model_of_other_widths(tmp_path):
+    from vision.cards.train import load_folded
+    from vision.classify.net import export_onnx
+
+    path = tmp_path / "idx.onnx"
+    export_onnx(_tiny_net(1, (4, 8, 8)), path, 32, {})
+    with pytest.raises((ValueError, RuntimeError)):
+        load_folded(_tiny_net(2, (8, 8, 8)), path)
+
+
+# a camera with neither noise nor blur nor JPEG: the crops come back as they went in
+_QUIET = CameraNoise(share=1.0, exposure=(1.0, 1.0), shot=(1e-9, 1e-9), read=(1e-7, 1e-7),
+                     denoise_share=0.0, jpeg_share=0.0)
+
+
+def test_camera_noise_off_draws_nothing_and_changes_nothing():
+    x = np.random.default_rng(3).integers(0, 256, (6, 16, 16, 3), dtype=np.uint8)
+    rng = np.random.default_rng(4)
+    y = camera_noise(x, rng, CameraNoise())  # the default: off
+    assert np.array_equal(x, y) and rng.random() == np.random.default_rng(4).random()
+
+
+@pytest.mark.parametrize("s, want", [
+    (_QUIET, "same"),  # the linear round trip alone keeps every level
+    (replace(_QUIET, jpeg_share=1.0, jpeg=(40, 40)), "jpeg"),  # exactly a quality-40 JPEG
+    (replace(_QUIET, exposure=(0.5, 0.5)), "darker"),  # half the light
+])
+def test_camera_noise_parts(s, want):
+    import cv2
+
+    x = np.random.default_rng(3).integers(0, 256, (3, 16, 16, 3), dtype=np.uint8)
+    y = camera_noise(x, np.random.default_rng(4), s)
+    assert y.shape == x.shape and y.dtype == np.uint8
+    if want == "same":
+        assert np.array_equal(x, y)
+    elif want == "jpeg":
+        for a, b in zip(x, y, strict=True):
+            ok, buf = cv2.imencode(".jpg", a, [cv2.IMWRITE_JPEG_QUALITY, 40])
+            assert np.array_equal(b, cv2.imdecode(buf, cv2.IMREAD_COLOR))
+            assert not np.array_equal(a, b)
+    else:
+        assert (y.astype(int) <= x).all() and y.mean() < 0.85 * x.mean()
+
+
+def test_camera_noise_grows_with_the_signal():
+    """Shot noise: the linear noise's s.d. grows as the square root of the signal."""
+    from vision.area import LINEAR8
+
+    s = replace(_QUIET, shot=(1e-3, 1e-3), grain=(1.0, 1.0))
+    levels = (60, 200)  # dark and bright grey crops (sRGB levels)
+    x = np.stack([np.full((32, 32, 3), v, np.uint8) for v in levels for _ in range(8)])
+    y = LINEAR8[camera_noise(x, np.random.default_rng(4), s)]
+    dark, bright = y[:8].std(), y[8:].std()
+    ratio = np.sqrt(LINEAR8[levels[1]] / LINEAR8[levels[0]])  # about 3.6
+    assert 0.7 * ratio < bright / dark < 1.3 * ratio
+
+
+def test_camera_noise_is_seeded_and_touches_its_share():
+    x = np.random.default_rng(5).integers(0, 256, (40, 16, 16, 3), dtype=np.uint8)
+    s = CameraNoise(share=0.5)
+    a = camera_noise(x, np.random.default_rng(9), s)
+    assert np.array_equal(a, camera_noise(x, np.random.default_rng(9), s))
+    changed = sum(not np.array_equal(p, q) for p, q in zip(x, a, strict=True))
+    assert 10 <= changed <= 30
