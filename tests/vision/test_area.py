@@ -586,3 +586,80 @@ def test_linear_gain_lut_is_the_float_path(gain):
     if gain == 1.0:
         assert np.array_equal(lut, np.arange(256))
     assert LINEAR8[255] == 1.0 and LINEAR8[0] == 0.0
+
+
+def pinhole_square(tilt_deg, yaw_deg, focal, shape=(960, 1280), side=1.0, dist=2.5):
+    """The image (4, 2) of a unit square on the table seen by a pinhole camera tilted
+    `tilt_deg` from straight down, turned `yaw_deg`, focal length `focal` x the long side,
+    its principal point at the centre of an image of `shape` (h, w)."""
+    t, y = np.radians(tilt_deg), np.radians(yaw_deg)
+    rz = np.array([[np.cos(y), -np.sin(y), 0], [np.sin(y), np.cos(y), 0], [0, 0, 1]])
+    rx = np.array([[1, 0, 0], [0, np.cos(t), np.sin(t)], [0, -np.sin(t), np.cos(t)]])
+    r = rx @ rz
+    f = focal * max(shape)
+    sq = side * (np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0]]) - [0.5, 0.5, 0])
+    cam = (r @ sq.T).T + [0, 0, dist]
+    return f * cam[:, :2] / cam[:, 2:] + [shape[1] / 2, shape[0] / 2]
+
+
+@pytest.mark.parametrize("quad, small", [
+    # a square seen straight down, tilted 35 degrees and turned, tilted 40 at a long lens
+    (pinhole_square(0, 0, 0.8), True),
+    (pinhole_square(35, 20, 0.8), True),
+    (pinhole_square(40, 65, 1.2), True),
+    # a 2:1 rectangle seen straight down: no square at any focal length
+    (np.array([[340, 380], [940, 380], [940, 680], [340, 680.0]]), False),
+    # a trapezoid whose narrow side is the near one (a shadow's slanted cut)
+    (np.array([[300, 300], [1000, 300], [800, 800], [500, 800.0]]), False),
+])
+def test_square_misfit(quad, small):
+    from vision.area import square_misfit
+
+    miss = float(square_misfit(quad, (960, 1280)))
+    assert (miss < 0.02) if small else (miss > 0.3)
+    # the same in any starting corner and either direction round it
+    for q in (np.roll(quad, 1, axis=0), quad[::-1]):
+        assert float(square_misfit(q, (960, 1280))) == pytest.approx(miss, abs=1e-9)
+
+
+def test_square_misfit_many_at_once_and_degenerate():
+    from vision.area import square_misfit
+
+    quads = np.array([pinhole_square(30, 10, 0.8), pinhole_square(10, 80, 0.6),
+                      np.array([[340, 380], [940, 380], [940, 680], [340, 680.0]])])
+    many = square_misfit(quads, (960, 1280))
+    assert many.shape == (3,)
+    assert np.allclose(many, [square_misfit(q, (960, 1280)) for q in quads])
+    flat = np.array([[0, 0], [10, 0], [20, 0], [30, 0.0]])  # all on one line
+    assert not float(square_misfit(flat, (960, 1280))) < 1.0
+
+
+@pytest.mark.parametrize("square_max, kept", [
+    (0.0, True),  # the test off: a 2:1 blob is fitted as before
+    (0.3, False),  # on: no camera sees the square cloth as this
+])
+def test_check_candidate_wants_a_square_outline(square_max, kept):
+    from vision.area import _check_candidate
+
+    st = replace(AREA_SETTINGS["hop-la-bille"], square_max=square_max)
+    m = np.zeros((240, 320), np.uint8)
+    cv2.rectangle(m, (40, 80), (280, 200), 1, -1)  # 2:1 seen straight down
+    cs, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    quad, why = _check_candidate(cs[0], m.shape, st)
+    assert (quad is not None) == kept
+    if not kept:
+        assert "square" in why
+
+
+def test_find_area_falls_back_to_any_shape():
+    """A light 2:1 patch on a dark table, no square anywhere: still found (the shape test
+    only chooses among quads; it never loses the only one)."""
+    from vision.area import find_area
+
+    img = np.full((480, 640, 3), (60, 80, 100), np.uint8)
+    cv2.rectangle(img, (120, 160), (520, 360), (225, 225, 228), -1)
+    st = AREA_SETTINGS["hop-la-bille"]
+    assert st.square_max > 0
+    area = find_area(img, st, "cloth", game=None, use_model=False)
+    c = order_corners(np.array(area.corners))
+    assert np.abs(c - [[120, 160], [520, 160], [520, 360], [120, 360]]).max() < 6
