@@ -235,6 +235,9 @@ class PlayArea:
     # The network's probability map (float32, at `prob_scale` x the working image), if used.
     prob: np.ndarray | None = None
     prob_scale: float = 1.0
+    # The glare spots taken off before the area was looked for (`glare_spots`' tuples, in
+    # working-image pixels), for the later stages; () without one.
+    glare: tuple = ()
 
     def area_probability(self, pts_img) -> np.ndarray | None:
         """The network's play-area probability at working-image points, or None."""
@@ -1532,8 +1535,11 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
         raise AreaNotFound(f"no {what} found in the photo ({why})")
     best = best / f
     area = area_from_corners(best, settings)
-    if prob is not None and from_model:
-        from dataclasses import replace
+    from dataclasses import replace
 
+    if prob is not None and from_model:
         area = replace(area, prob=prob, prob_scale=f)
+    if spots:
+        area = replace(area, glare=tuple(((c[0] / f, c[1] / f), (a[0] / f, a[1] / f), ang)
+                                         for c, a, ang in spots))
     return area

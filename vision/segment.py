@@ -84,6 +84,16 @@ class TileSettings:
     washed_chroma: float = 6.0
     glare_core_grow: float = 0.15  # (the ellipse's margin, in its own radii)
     glare_core_dilate: float = 0.15  # (the core's growth, in tile sides; 0: none)
+    # A tile's crop centred within `crop_glare_reach` x a glare spot's core (the area
+    # stage's, `PlayArea.glare`) has the lamp's white taken off (`glare_washed_tiles`): in
+    # linear light x -> x - g, g = the `crop_glare_pct` percentile of its
+    # lowest channel less `crop_glare_floor` (a tile's dark drawing and the arena's red
+    # have a lowest channel near 0: committed photos' crops median 0.016, 99th percentile
+    # 0.09 in linear light), where g is at least `crop_glare_min` (0: off)
+    crop_glare_reach: float = 3.0
+    crop_glare_pct: float = 2.0
+    crop_glare_floor: float = 0.02
+    crop_glare_min: float = 0.03
     bg_diff: float = 30.0  # Lab distance from the local background that counts as foreground
     red_inset: float = 0.01  # inside the arena (inset by this share) the arena colour model
     arena_diff: float = 22.0  # Lab distance from the arena's fitted colour that is a tile
@@ -1091,6 +1101,34 @@ def washed_crops(crops: np.ndarray, settings: MarbleSettings, margin: float = 1.
     for i in todo:
         lin = LINEAR8[crops[i]]
         out[i] = np.round(255.0 * linear_to_srgb((lin - g[i]) / (1.0 - g[i])))
+    return out
+
+
+def glare_washed_tiles(crops: np.ndarray, centres_img: np.ndarray, spots,
+                       settings: TileSettings) -> np.ndarray:
+    """(N, S, S, 3) uint8 BGR tile crops with a lamp's white taken off those centred
+    (`centres_img`, (N, 2) working-image px) within `crop_glare_reach` of a glare spot
+    (`spots`: `vision.area.glare_spots`' tuples in working-image px): a lamp adds about the
+    same light to every channel (linear light), and a tile's dark drawing or the arena's
+    red beside it would have a lowest channel near 0 without it. The same array where no
+    crop is changed."""
+    if settings.crop_glare_reach <= 0 or not len(crops) or not spots:
+        return crops
+    c = np.asarray(centres_img, np.float64).reshape(-1, 2)
+    near = np.zeros(len(crops), bool)
+    for spot in spots:
+        near |= glare_distance(c[:, 0], c[:, 1], spot) <= settings.crop_glare_reach
+    out = crops
+    for i in np.flatnonzero(near):
+        low = crops[i].min(axis=2)
+        g = float(LINEAR8[int(np.percentile(low, settings.crop_glare_pct))]) - \
+            settings.crop_glare_floor
+        if g < settings.crop_glare_min:
+            continue
+        if out is crops:
+            out = crops.copy()
+        out[i] = np.round(255.0 * linear_to_srgb(np.clip(LINEAR8[crops[i]] - g,
+                                                          0.0, 1.0)))
     return out
 
 

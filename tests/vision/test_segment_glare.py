@@ -108,3 +108,51 @@ def test_tiles_beside_a_glare_spot_are_found():
 
     assert missing(TILE_SETTINGS) == 0
     assert missing(replace(TILE_SETTINGS, view_glare_max_frac=0.0)) >= 3
+
+
+def _tile_crop(white: float) -> np.ndarray:
+    """A 32 px crop: the red arena around a green tile with a dark drawing, `white` of
+    white light added in linear light everywhere (a lamp's reflection seen close up)."""
+    crop = np.full((32, 32, 3), RED, np.uint8)
+    crop[6:26, 6:26] = (60, 180, 60)
+    crop[12:20, 14:18] = (20, 30, 20)
+    return add_spot(crop, (16, 16), 1e6, amount=white, colour=(1.0, 1.0, 1.0))
+
+
+@pytest.mark.parametrize("white, centre, changed", [
+    (0.4, (100.0, 100.0), True),  # washed out, by a spot: the lamp's white taken off
+    (0.4, (400.0, 400.0), False),  # washed out, but no spot reaches it: as it was
+    (0.0, (100.0, 100.0), False),  # by a spot, but not washed (its drawing dark): as it was
+])
+def test_glare_washed_tiles_takes_the_white_off_near_a_spot(white, centre, changed):
+    from vision.segment import glare_washed_tiles
+
+    clean, lit = _tile_crop(0.0), _tile_crop(white)
+    spot = ((100.0, 100.0), (40.0, 40.0), 0.0)  # core radius 20 px: reach 60 px
+    crops = np.stack([lit, lit])
+    out = glare_washed_tiles(crops, np.array([centre, (900.0, 900.0)]), [spot],
+                             TILE_SETTINGS)
+    assert np.array_equal(out[1], lit)  # far from it: never changed
+    if not changed:
+        assert out is crops
+        return
+    before = np.abs(lit.astype(int) - clean).mean()
+    after = np.abs(out[0].astype(int) - clean).mean()
+    assert before > 40 and after < 12  # (the floor assumed: 0.02 in linear light)
+    off = replace(TILE_SETTINGS, crop_glare_reach=0.0)
+    assert glare_washed_tiles(crops, np.array([centre, centre]), [spot], off) is crops
+
+
+def test_find_area_hands_its_glare_spots_on():
+    from vision.area import find_area
+
+    st = AREA_SETTINGS["simsala-hopp"]
+    img = np.full((480, 640, 3), (60, 90, 110), np.uint8)
+    cv2.rectangle(img, (170, 90), (470, 390), (170, 200, 220), -1)
+    cv2.rectangle(img, (200, 120), (440, 360), RED, -1)
+    area = find_area(img, st, "arena", use_model=False)
+    assert area.glare == ()  # no lamp: none
+    lit = add_spot(img, (300, 240), 60, colour=(1.0, 1.0, 1.0))
+    area = find_area(lit, st, "arena", use_model=False)
+    assert len(area.glare) == 1
+    assert np.hypot(*(np.array(area.glare[0][0]) - (300, 240))) < 5  # working-image px
