@@ -94,6 +94,20 @@ class TileSettings:
     crop_glare_pct: float = 2.0
     crop_glare_floor: float = 0.02
     crop_glare_min: float = 0.03
+    # A hard shadow over the arena: where the bare arena's lightness splits in two (Otsu)
+    # whose linear light lies `shade_ratio` or more apart (light_eval's shadow 3-4 x) and
+    # the smaller part holds `shade_min_share` of it, the local arena colour is averaged
+    # over each part alone (`shade_split_colour`): one average over both had lit the shade
+    # beside the shadow's edge, so bands of bare arena there passed for tiles and joined
+    # the tiles into blobs too big for one (0: off)
+    shade_ratio: float = 2.0
+    shade_min_share: float = 0.1
+    # ... and each part broad: at least `shade_coherent` of it left after an opening by a
+    # disc of `shade_disc` tile sides (under the harsh light's gamma the split took the
+    # tiles' shadows and the arena's print apart: scattered bits, 0-0.36 left; a shadow's
+    # half 0.6-0.8)
+    shade_coherent: float = 0.5
+    shade_disc: float = 0.25
     bg_diff: float = 30.0  # Lab distance from the local background that counts as foreground
     red_inset: float = 0.01  # inside the arena (inset by this share) the arena colour model
     arena_diff: float = 22.0  # Lab distance from the arena's fitted colour that is a tile
@@ -465,6 +479,56 @@ def surface_colour(lab: np.ndarray, surface: np.ndarray, sigma: float) -> np.nda
     num = cv2.GaussianBlur(ls, (0, 0), k)
     den = cv2.GaussianBlur(ms, (0, 0), k)[..., None]
     return cv2.resize(num / np.maximum(den, 1e-3), (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def _lab_luminance(l8: np.ndarray) -> np.ndarray:
+    """Relative luminance Y (linear light, 0-1) of OpenCV 8-bit-scale Lab lightness."""
+    return ((np.asarray(l8, np.float32) * (100.0 / 255.0) + 16.0) / 116.0) ** 3
+
+
+def shade_split_colour(lab: np.ndarray, surface: np.ndarray, sigma: float,
+                       settings: TileSettings) -> np.ndarray | None:
+    """`surface_colour`, but where the bare arena (`surface`, bool) is split by a hard
+    shadow (`TileSettings.shade_ratio`): its lit and its shaded part averaged each alone,
+    and every pixel given its own part's average (a pixel off the surface, a tile: the
+    part more of whose surface lies near it). float32 (H, W, 3) 8-bit-scale Lab, or None."""
+    if settings.shade_ratio <= 0 or np.count_nonzero(surface) < 20:
+        return surface_colour(lab, surface, sigma)
+    light = np.clip(lab[..., 0][surface], 0, 255).astype(np.uint8).reshape(-1, 1)
+    t, _ = cv2.threshold(light, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    lit = surface & (lab[..., 0] > t)
+    shade = surface & ~lit
+    small = min(np.count_nonzero(lit), np.count_nonzero(shade))
+    if small < settings.shade_min_share * np.count_nonzero(surface):
+        return surface_colour(lab, surface, sigma)
+    ratio = float(np.median(_lab_luminance(lab[..., 0][lit]))) / \
+        max(float(np.median(_lab_luminance(lab[..., 0][shade]))), 1e-4)
+    if ratio < settings.shade_ratio:
+        return surface_colour(lab, surface, sigma)
+    r = max(1, int(round(settings.shade_disc * sigma / 1.5)))  # (sigma: 1.5 tile sides)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    for part in (lit, shade):  # each part a broad region, not scattered dark bits
+        m = part.astype(np.uint8)
+        if np.count_nonzero(cv2.morphologyEx(m, cv2.MORPH_OPEN, disc)) < \
+                settings.shade_coherent * np.count_nonzero(m):
+            return surface_colour(lab, surface, sigma)
+    parts = []
+    for part in (lit, shade):
+        m = part.astype(np.float32)
+        f = 4
+        h, w = part.shape
+        sw, sh = max(1, w // f), max(1, h // f)
+        k = max(1.0, sigma / f)
+        num = cv2.GaussianBlur(cv2.resize(lab * m[..., None], (sw, sh),
+                                          interpolation=cv2.INTER_AREA), (0, 0), k)
+        den = cv2.GaussianBlur(cv2.resize(m, (sw, sh), interpolation=cv2.INTER_AREA),
+                               (0, 0), k)
+        parts.append((cv2.resize(num / np.maximum(den[..., None], 1e-3), (w, h),
+                                 interpolation=cv2.INTER_LINEAR),
+                      cv2.resize(den, (w, h), interpolation=cv2.INTER_LINEAR)))
+    (lit_col, lit_den), (shade_col, shade_den) = parts
+    use_lit = np.where(surface, lit, lit_den >= shade_den)
+    return np.where(use_lit[..., None], lit_col, shade_col).astype(np.float32)
 
 
 def surface_diff(lab: np.ndarray, local: np.ndarray | None, l_weight: float = 0.5,
@@ -957,7 +1021,7 @@ def find_tiles(image_bgr: np.ndarray, area: PlayArea, settings: TileSettings) ->
     surface = arena_surface(inner, area, settings, inner_lab)
     if glare_zone is not None:
         surface |= washed_arena(inner_lab, surface, glare_zone[a0:a1, a0:a1], settings)
-    local = surface_colour(inner_lab, surface, 1.5 * t)
+    local = shade_split_colour(inner_lab, surface, 1.5 * t, settings)
     sd = surface_diff(inner_lab, local, settings.arena_l_weight, settings.arena_b_weight)
     fg[a0:a1, a0:a1] = (sd > settings.arena_diff) | \
         (~surface & (sd > settings.arena_off_surface * settings.arena_diff))

@@ -8,9 +8,10 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.area import PlayArea
+from vision.area import LINEAR8, PlayArea
 from vision.light_eval import LIGHTS, add_spot, photo_rng
 from vision.pipeline import AREA_SETTINGS, TILE_SETTINGS, get_pipeline
+from vision.preprocess import linear_to_srgb
 from vision.segment import find_tiles, washed_arena, without_glare
 
 SCENES = Path(__file__).resolve().parents[2] / "datasets" / "scenes" / "simsala-hopp"
@@ -156,3 +157,41 @@ def test_find_area_hands_its_glare_spots_on():
     area = find_area(lit, st, "arena", use_model=False)
     assert len(area.glare) == 1
     assert np.hypot(*(np.array(area.glare[0][0]) - (300, 240))) < 5  # working-image px
+
+
+def _shaded_arena(kind: str) -> tuple[np.ndarray, np.ndarray]:
+    """(Lab float32 8-bit scale, bare-arena mask) of a 160 px red arena view: "shadow": a
+    hard shadow (a third of the light, bluer) over its right part from x = 90; "plain":
+    evenly lit; "specks": dark 6 px specks on it (a tile's shadow, the arena's print)."""
+    view = np.full((160, 160, 3), RED, np.uint8)
+    if kind == "shadow":
+        lin = LINEAR8[view]
+        lin[:, 90:] *= np.float32([0.36, 0.32, 0.28])
+        view = np.round(255.0 * linear_to_srgb(lin)).astype(np.uint8)
+    if kind == "specks":
+        for y in range(5, 160, 16):
+            for x in range(5, 160, 16):
+                view[y:y + 6, x:x + 6] = (10, 10, 60)
+    lab = cv2.cvtColor(view, cv2.COLOR_BGR2LAB).astype(np.float32)
+    return lab, np.ones((160, 160), bool)
+
+
+@pytest.mark.parametrize("kind, split", [
+    ("shadow", True),  # a hard shadow: each side its own colour up to the edge
+    ("plain", False),  # no shadow: the plain local colour
+    ("specks", False),  # scattered dark bits: no broad shade, the plain local colour
+])
+def test_shade_split_colour_keeps_a_shadows_edge(kind, split):
+    from vision.segment import shade_split_colour, surface_colour
+
+    lab, surface = _shaded_arena(kind)
+    got = shade_split_colour(lab, surface, 48.0, TILE_SETTINGS)
+    plain = surface_colour(lab, surface, 48.0)
+    if not split:
+        assert np.array_equal(got, plain)
+        return
+    for x in (84, 96):  # 6 px either side of the edge: its own side's colour
+        assert np.abs(got[80, x] - lab[80, x]).max() < 3
+        assert np.abs(plain[80, x] - lab[80, x]).max() > 10  # (one average over both)
+    off = replace(TILE_SETTINGS, shade_ratio=0.0)
+    assert np.array_equal(shade_split_colour(lab, surface, 48.0, off), plain)
