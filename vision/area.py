@@ -194,6 +194,27 @@ class AreaSettings:
     # (`shadow_cuts_mask`)
     shadow_near_px: float = 8.0
     shadow_near_share: float = 0.02
+    # Arena under a glare spot: the network's mask gets a bite where the spot washes the
+    # red out (`remove_glare`'s ring average leaves the halo), and the sides snapped to it.
+    # A lamp adds about the same light to every channel, so a pixel's linear-light chroma
+    # (each channel less its lowest, `white_free_chroma`) stays as it was wherever no
+    # channel clips. Within `glare_like_reach` x a spot's core, the unclipped pixels (every
+    # channel under `glare_clip`) whose chroma lies within `glare_like_tol` x the arena's
+    # own of it and within `glare_like_cos` of its direction (a beige wall's is as long
+    # but more yellow) are added to the network's mask (`glare_arena_mask`; the arena's
+    # chroma: its median where the network is sure, away from the spots, redness above
+    # `glare_ref_level`: no tiles). That mask's quad is tried after the network's masks
+    # give none, and is a rival (`_rival_glare`) where the quad's weakest side stays
+    # under `weak_share`, kept if its weakest side is `weak_gain` stronger; both judged on
+    # the redness cue of the photo with all white taken off (`white_free_view`). Measured
+    # on light_eval's glare copies (session 15: committed arenas 15 px or more off 6 -> 3
+    # of 30, fresh seed 1830 6 -> 3; tol 0.35 gave committed 6 -> 6).
+    glare_rival: bool = False
+    glare_like_tol: float = 0.5
+    glare_like_cos: float = 0.95
+    glare_like_reach: float = 3.0
+    glare_clip: int = 250
+    glare_ref_level: float = 20.0  # (the second colour level: a red a little washed out)
 
     @property
     def px_per_mm(self) -> float:
@@ -202,7 +223,8 @@ class AreaSettings:
 
 AREA_SETTINGS = {
     "simsala-hopp": AreaSettings(kind="red", size_mm=240.0, plane_px=480, weak_share=0.7,
-                                 weak_strip=(0.25, 0.6), enclosed_rival=True, colour_rival=True),
+                                 weak_strip=(0.25, 0.6), enclosed_rival=True, colour_rival=True,
+                                 glare_rival=True),
     "hop-la-bille": AreaSettings(kind="cloth", size_mm=600.0, plane_px=900, edge_check=True,
                                  enclosed=True, balance_cast=1.45, shadow_share=0.6,
                                  expose_to=0.6, square_max=0.3),
@@ -222,6 +244,9 @@ class PlayArea:
     # The network's probability map (float32, at `prob_scale` x the working image), if used.
     prob: np.ndarray | None = None
     prob_scale: float = 1.0
+    # The glare spots taken off before the area was looked for (`glare_spots`' tuples, in
+    # working-image pixels), for the later stages; () without one.
+    glare: tuple = ()
 
     def area_probability(self, pts_img) -> np.ndarray | None:
         """The network's play-area probability at working-image points, or None."""
@@ -389,6 +414,59 @@ def remove_glare(small_bgr: np.ndarray, settings: AreaSettings, spots: list) -> 
 
 LINEAR8 = srgb_to_linear(np.arange(256, dtype=np.float32) / 255.0).astype(np.float32)  # (256,)
 #   float32: each uint8 sRGB level in linear light (also `segment.washed_crops`)
+
+
+def white_free_chroma(bgr: np.ndarray) -> np.ndarray:
+    """float32 (..., 3): a uint8 BGR image's linear-light channels less their lowest. Light
+    added equally to every channel (a lamp's white reflection) leaves it unchanged, as
+    long as no channel clips."""
+    lin = LINEAR8[bgr]
+    return lin - lin.min(axis=-1, keepdims=True)
+
+
+def glare_zone(shape, spots: list, reach: float) -> np.ndarray:
+    """bool (H, W) of `shape`: within `reach` x each glare spot's core (`glare_distance`)."""
+    h, w = shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    zone = np.zeros((h, w), bool)
+    for spot in spots:
+        zone |= glare_distance(xx, yy, spot) <= reach
+    return zone
+
+
+def glare_arena_mask(raw_bgr: np.ndarray, prob: np.ndarray, zone: np.ndarray,
+                     measure: np.ndarray, settings: AreaSettings) -> np.ndarray | None:
+    """uint8 {0, 1} mask: the network's (`prob` > 0.5, float32 (H, W)) plus, within the
+    glare spots' `zone` (bool (H, W), `glare_zone`) of the uint8 BGR working image
+    `raw_bgr` (before `remove_glare`), the unclipped pixels whose `white_free_chroma` lies
+    within `glare_like_tol` x the arena's own of it (the arena's: its median where the
+    network is sure, `prob` > 0.8, outside the zone, and red: `measure` (`area_measure`,
+    float32 (H, W)) above `glare_ref_level`, the tiles left out); closed by 5 px. None with
+    too little sure arena (50 px) to take its chroma from."""
+    chroma = white_free_chroma(raw_bgr)
+    sure = (prob > 0.8) & ~zone & (measure > settings.glare_ref_level)
+    if np.count_nonzero(sure) < 50:
+        return None
+    ref = np.median(chroma[sure], axis=0)
+    tol = settings.glare_like_tol * float(np.linalg.norm(ref))
+    clipped = raw_bgr.max(axis=2) >= settings.glare_clip
+    norm = np.linalg.norm(chroma, axis=2)
+    cos = (chroma @ ref) / np.maximum(norm * float(np.linalg.norm(ref)), 1e-6)
+    like = zone & ~clipped & (np.linalg.norm(chroma - ref, axis=2) < tol) & \
+        (cos >= settings.glare_like_cos)
+    mask = ((prob > 0.5) | like).astype(np.uint8)
+    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+
+
+def white_free_view(small_bgr: np.ndarray, raw_bgr: np.ndarray, zone: np.ndarray
+                    ) -> np.ndarray:
+    """`small_bgr` (uint8 BGR, glare taken off) with the `zone`'s pixels (bool) replaced by
+    `raw_bgr`'s `white_free_chroma` back in sRGB: all of the lamp's white taken off, pixel
+    by pixel (the arena keeps its red, a grey wall or a washed-out halo goes dark), so
+    the arena's redness cue drops across its side under the spot too."""
+    out = small_bgr.copy()
+    out[zone] = np.round(255.0 * linear_to_srgb(white_free_chroma(raw_bgr[zone])))
+    return out
 
 
 def linear_gain_lut(gain: float) -> np.ndarray:
@@ -1312,6 +1390,31 @@ def _rival_colour(best, share, small, lab, cue, settings: AreaSettings, measure=
     return (quad, rival) if rival > share + settings.weak_gain else (best, share)
 
 
+def _rival_glare(best, raw, spots, small, prob, measure, settings: AreaSettings):
+    """The arena's quad so far (`best`, clockwise), or the quad of the network's mask
+    repaired under the glare spots (`glare_arena_mask`), snapped, where the
+    former's weakest side is weak and the rival's is clearly stronger; both snapped and
+    judged on the cue of `white_free_view` (the redness cue washes out under the spot)."""
+    zone = glare_zone(small.shape, spots, settings.glare_like_reach)
+    cue = cue_map(white_free_view(small, raw, np.ones(zone.shape, bool)), settings)
+    share = float(side_contrast(order_corners(best), cue, settings,
+                                depth=settings.weak_depth).min())
+    if share >= settings.weak_share:
+        return best
+    mask = glare_arena_mask(raw, prob, zone, measure, settings)
+    if mask is None:
+        return best
+    quad, _ = _best_candidate(small, mask, settings, "", grow=False)
+    if quad is None:
+        return best
+    quad = order_corners(snap_sides(order_corners(quad), cue, settings,
+                                    settings.snap_passes_model))
+    # (not refitted: on the white-free cue, `refit_weak_sides` moved a right side in to a
+    # row of tiles, committed glare 0013 9 -> 38 px)
+    rival = float(side_contrast(quad, cue, settings, depth=settings.weak_depth).min())
+    return quad if rival > share + settings.weak_gain else best
+
+
 def cast_balanced(small_bgr: np.ndarray, cast: float) -> np.ndarray:
     """uint8 BGR `small_bgr` white balanced in full by its own light
     (`vision.preprocess.light_gains`) where the largest gain is at least `cast`; itself
@@ -1364,7 +1467,8 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
     while max(src.shape[:2]) >= 2 * settings.mask_long_side:  # halve fast, then area-resize
         src = cv2.pyrDown(src)
     small = cv2.resize(src, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
-    small = remove_glare(small, settings, glare_spots(small, settings))
+    raw, spots = small, glare_spots(small, settings)
+    small = remove_glare(small, settings, spots)
     balanced_first = False
     if settings.balance_cast > 0:
         cast = cast_balanced(small, settings.balance_cast)
@@ -1391,8 +1495,18 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
     edges = dist = None  # the edge maps likewise
     from_model = False
     if prob is not None:
-        for th in settings.model_thresholds:  # a tighter mask when the first one leaks
-            mask = (prob > th).astype(np.uint8)
+        # a tighter mask when the first one leaks; last, under a glare spot, the mask
+        # repaired where the spot washed the arena out (its bite: no four sides)
+        glare_last = (None,) if settings.glare_rival and spots else ()
+        for th in settings.model_thresholds + glare_last:
+            if th is None:
+                mask = glare_arena_mask(raw, prob, glare_zone(small.shape, spots,
+                                                              settings.glare_like_reach),
+                                        measure, settings)
+                if mask is None:
+                    break
+            else:
+                mask = (prob > th).astype(np.uint8)
             best, why = _best_candidate(small, mask, settings, why, grow=False)
             if best is not None and \
                     colour_share(small, best, settings, lab, measure) < \
@@ -1417,6 +1531,8 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
                                                       measure)
                     if settings.enclosed_rival:
                         best = _rival_enclosed(best, weakest, small, lab, prob, cue, settings)
+                    if settings.glare_rival and spots:
+                        best = _rival_glare(best, raw, spots, small, prob, measure, settings)
         if settings.edge_check:  # does the quad lie on the cloth's edges? else rebuild it
             edges, dist = edge_maps(small, settings, lab)
             cover = -1.0 if best is None else float(edge_cover(best[None], dist,
@@ -1480,8 +1596,11 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
         raise AreaNotFound(f"no {what} found in the photo ({why})")
     best = best / f
     area = area_from_corners(best, settings)
-    if prob is not None and from_model:
-        from dataclasses import replace
+    from dataclasses import replace
 
+    if prob is not None and from_model:
         area = replace(area, prob=prob, prob_scale=f)
+    if spots:
+        area = replace(area, glare=tuple(((c[0] / f, c[1] / f), (a[0] / f, a[1] / f), ang)
+                                         for c, a, ang in spots))
     return area

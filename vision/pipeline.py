@@ -187,10 +187,25 @@ def untaught_crops(kind: str, image_bgr: np.ndarray, area: PlayArea, centers: np
     """The crops the untaught path classifies (`extract_crops`' with `crop`), a game of
     `kind` "marbles"'s balanced again by the cloth's own light where a strong cast is left on
     it (`vision.segment.cloth_gains`; the photo's light estimated once for both), then a
-    lamp's even glare taken off washed-out ones (`vision.segment.washed_crops`); shared with
-    teach mode's reading of the untaught model (`Example.model_p`)."""
+    lamp's even glare taken off washed-out ones (`vision.segment.washed_crops`); a game of
+    kind "tiles"'s crops are cut, where the area stage took a glare spot off
+    (`PlayArea.glare`), from the photo with that spot's light taken off likewise
+    (`vision.area.remove_glare`, at the working size), and those near it have what is
+    left of the lamp's white taken off each (`vision.segment.glare_washed_tiles`); shared
+    with teach mode's reading of the untaught model (`Example.model_p`)."""
     if kind != "marbles" or not len(centers):
-        return extract_crops(image_bgr, area.H_plane_to_img, centers, sides, angles, crop)
+        glare = kind == "tiles" and bool(area.glare) and len(centers) > 0
+        if glare:  # the lamp's light off the photo as the area stage took it off its own
+            from vision.area import remove_glare
+
+            image_bgr = remove_glare(image_bgr, area.settings, list(area.glare))
+        crops = extract_crops(image_bgr, area.H_plane_to_img, centers, sides, angles, crop)
+        if glare:  # and what that ring average left on each crop near a spot
+            from vision.segment import glare_washed_tiles
+
+            crops = glare_washed_tiles(crops, area.to_image(centers), area.glare,
+                                       TILE_SETTINGS)
+        return crops
     gains = light_gains(image_bgr, crop.light_balance)
     crops = extract_crops(image_bgr, area.H_plane_to_img, centers, sides, angles,
                           replace(crop, light_balance=0.0))

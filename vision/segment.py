@@ -85,6 +85,32 @@ class TileSettings:
     washed_chroma: float = 6.0
     glare_core_grow: float = 0.15  # (the ellipse's margin, in its own radii)
     glare_core_dilate: float = 0.15  # (the core's growth, in tile sides; 0: none)
+    # A tile's crop centred within `crop_glare_reach` x a glare spot's core (the area
+    # stage's, `PlayArea.glare`) has the lamp's white taken off (`glare_washed_tiles`): in
+    # linear light x -> x - g, g = the `crop_glare_pct` percentile of its
+    # lowest channel less `crop_glare_floor` (a tile's dark drawing and the arena's red
+    # have a lowest channel near 0: committed photos' crops median 0.016, 99th percentile
+    # 0.09 in linear light), where g is at least `crop_glare_min` (0: off)
+    crop_glare_reach: float = 3.0
+    crop_glare_pct: float = 2.0
+    crop_glare_floor: float = 0.02
+    crop_glare_min: float = 0.03
+    # A hard shadow over the arena: where the bare arena's lightness splits in two (Otsu)
+    # whose linear light lies `shade_ratio` or more apart (light_eval's shadow 3-4 x) and
+    # the smaller part holds `shade_min_share` of it, the local arena colour is averaged
+    # over each part alone (`shade_split_colour`): one average over both had lit the shade
+    # beside the shadow's edge, so bands of bare arena there passed for tiles and joined
+    # the tiles into blobs too big for one (0: off)
+    shade_ratio: float = 2.0
+    shade_min_share: float = 0.1
+    # ... and each part broad: at least `shade_coherent` of it left after an opening by a
+    # disc of `shade_disc` tile sides (under the harsh light's gamma the split took the
+    # tiles' shadows and the arena's print apart: scattered bits, 0-0.36 left, a few
+    # 0.58-0.69; light_eval's shadow halves mostly 0.6-0.8, committed photos' own
+    # rendered shadows 0.6-0.7. At 0.5: committed harsh 5.11 -> 5.56 % and teach_eval
+    # taught 0.67 -> 1.33 %; 0.6 gives both back, a thin margin)
+    shade_coherent: float = 0.6
+    shade_disc: float = 0.25
     bg_diff: float = 30.0  # Lab distance from the local background that counts as foreground
     red_inset: float = 0.01  # inside the arena (inset by this share) the arena colour model
     arena_diff: float = 22.0  # Lab distance from the arena's fitted colour that is a tile
@@ -456,6 +482,56 @@ def surface_colour(lab: np.ndarray, surface: np.ndarray, sigma: float) -> np.nda
     num = cv2.GaussianBlur(ls, (0, 0), k)
     den = cv2.GaussianBlur(ms, (0, 0), k)[..., None]
     return cv2.resize(num / np.maximum(den, 1e-3), (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def _lab_luminance(l8: np.ndarray) -> np.ndarray:
+    """Relative luminance Y (linear light, 0-1) of OpenCV 8-bit-scale Lab lightness."""
+    return ((np.asarray(l8, np.float32) * (100.0 / 255.0) + 16.0) / 116.0) ** 3
+
+
+def shade_split_colour(lab: np.ndarray, surface: np.ndarray, sigma: float,
+                       settings: TileSettings) -> np.ndarray | None:
+    """`surface_colour`, but where the bare arena (`surface`, bool) is split by a hard
+    shadow (`TileSettings.shade_ratio`): its lit and its shaded part averaged each alone,
+    and every pixel given its own part's average (a pixel off the surface, a tile: the
+    part more of whose surface lies near it). float32 (H, W, 3) 8-bit-scale Lab, or None."""
+    if settings.shade_ratio <= 0 or np.count_nonzero(surface) < 20:
+        return surface_colour(lab, surface, sigma)
+    light = np.clip(lab[..., 0][surface], 0, 255).astype(np.uint8).reshape(-1, 1)
+    t, _ = cv2.threshold(light, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    lit = surface & (lab[..., 0] > t)
+    shade = surface & ~lit
+    small = min(np.count_nonzero(lit), np.count_nonzero(shade))
+    if small < settings.shade_min_share * np.count_nonzero(surface):
+        return surface_colour(lab, surface, sigma)
+    ratio = float(np.median(_lab_luminance(lab[..., 0][lit]))) / \
+        max(float(np.median(_lab_luminance(lab[..., 0][shade]))), 1e-4)
+    if ratio < settings.shade_ratio:
+        return surface_colour(lab, surface, sigma)
+    r = max(1, int(round(settings.shade_disc * sigma / 1.5)))  # (sigma: 1.5 tile sides)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    for part in (lit, shade):  # each part a broad region, not scattered dark bits
+        m = part.astype(np.uint8)
+        if np.count_nonzero(cv2.morphologyEx(m, cv2.MORPH_OPEN, disc)) < \
+                settings.shade_coherent * np.count_nonzero(m):
+            return surface_colour(lab, surface, sigma)
+    parts = []
+    for part in (lit, shade):
+        m = part.astype(np.float32)
+        f = 4
+        h, w = part.shape
+        sw, sh = max(1, w // f), max(1, h // f)
+        k = max(1.0, sigma / f)
+        num = cv2.GaussianBlur(cv2.resize(lab * m[..., None], (sw, sh),
+                                          interpolation=cv2.INTER_AREA), (0, 0), k)
+        den = cv2.GaussianBlur(cv2.resize(m, (sw, sh), interpolation=cv2.INTER_AREA),
+                               (0, 0), k)
+        parts.append((cv2.resize(num / np.maximum(den[..., None], 1e-3), (w, h),
+                                 interpolation=cv2.INTER_LINEAR),
+                      cv2.resize(den, (w, h), interpolation=cv2.INTER_LINEAR)))
+    (lit_col, lit_den), (shade_col, shade_den) = parts
+    use_lit = np.where(surface, lit, lit_den >= shade_den)
+    return np.where(use_lit[..., None], lit_col, shade_col).astype(np.float32)
 
 
 def surface_diff(lab: np.ndarray, local: np.ndarray | None, l_weight: float = 0.5,
@@ -948,7 +1024,7 @@ def find_tiles(image_bgr: np.ndarray, area: PlayArea, settings: TileSettings) ->
     surface = arena_surface(inner, area, settings, inner_lab)
     if glare_zone is not None:
         surface |= washed_arena(inner_lab, surface, glare_zone[a0:a1, a0:a1], settings)
-    local = surface_colour(inner_lab, surface, 1.5 * t)
+    local = shade_split_colour(inner_lab, surface, 1.5 * t, settings)
     sd = surface_diff(inner_lab, local, settings.arena_l_weight, settings.arena_b_weight)
     fg[a0:a1, a0:a1] = (sd > settings.arena_diff) | \
         (~surface & (sd > settings.arena_off_surface * settings.arena_diff))
@@ -1092,6 +1168,34 @@ def washed_crops(crops: np.ndarray, settings: MarbleSettings, margin: float = 1.
     for i in todo:
         lin = LINEAR8[crops[i]]
         out[i] = np.round(255.0 * linear_to_srgb((lin - g[i]) / (1.0 - g[i])))
+    return out
+
+
+def glare_washed_tiles(crops: np.ndarray, centres_img: np.ndarray, spots,
+                       settings: TileSettings) -> np.ndarray:
+    """(N, S, S, 3) uint8 BGR tile crops with a lamp's white taken off those centred
+    (`centres_img`, (N, 2) working-image px) within `crop_glare_reach` of a glare spot
+    (`spots`: `vision.area.glare_spots`' tuples in working-image px): a lamp adds about the
+    same light to every channel (linear light), and a tile's dark drawing or the arena's
+    red beside it would have a lowest channel near 0 without it. The same array where no
+    crop is changed."""
+    if settings.crop_glare_reach <= 0 or not len(crops) or not spots:
+        return crops
+    c = np.asarray(centres_img, np.float64).reshape(-1, 2)
+    near = np.zeros(len(crops), bool)
+    for spot in spots:
+        near |= glare_distance(c[:, 0], c[:, 1], spot) <= settings.crop_glare_reach
+    out = crops
+    for i in np.flatnonzero(near):
+        low = crops[i].min(axis=2)
+        g = float(LINEAR8[int(np.percentile(low, settings.crop_glare_pct))]) - \
+            settings.crop_glare_floor
+        if g < settings.crop_glare_min:
+            continue
+        if out is crops:
+            out = crops.copy()
+        out[i] = np.round(255.0 * linear_to_srgb(np.clip(LINEAR8[crops[i]] - g,
+                                                          0.0, 1.0)))
     return out
 
 

@@ -663,3 +663,66 @@ def test_find_area_falls_back_to_any_shape():
     area = find_area(img, st, "cloth", game=None, use_model=False)
     c = order_corners(np.array(area.corners))
     assert np.abs(c - [[120, 160], [520, 160], [520, 360], [120, 360]]).max() < 6
+
+
+@pytest.mark.parametrize("amount", [0.0, 0.2, 0.5])  # no lamp, a faint one, a strong one
+def test_white_free_chroma_ignores_a_lamps_white(amount):
+    from vision.area import white_free_chroma
+
+    clean = castle((170, 200, 220), (60, 90, 110))
+    lit = add_spot(clean, (400, 200), 200, amount=amount, colour=(1.0, 1.0, 1.0))
+    unclipped = lit.max(axis=2) < 250
+    diff = np.abs(white_free_chroma(lit) - white_free_chroma(clean))[unclipped]
+    assert unclipped.mean() > 0.85
+    assert np.percentile(diff, 99) < 0.03  # (8-bit sRGB steps in linear light)
+    if amount:  # while the photo itself changed a lot
+        assert np.abs(lit.astype(int) - clean)[unclipped].max() > 40
+
+
+def spotted_castle(table):
+    """A castle with a lamp's spot over its south-east corner, its spots, and a network's
+    mask (float32 probability) of the arena with a bite of radius 90 px where the spot
+    washed the red out (as the network's mask of light_eval's glare photos)."""
+    from vision.area import glare_spots
+
+    lit = lamp_spot(castle((170, 200, 220), table), (430, 340), 70)
+    spots = glare_spots(lit, RED)
+    assert len(spots) == 1
+    prob = np.zeros(lit.shape[:2], np.float32)
+    prob[120:360, 200:440] = 1.0
+    cv2.circle(prob, (430, 340), 90, 0.0, -1)
+    return lit, spots, prob
+
+
+@pytest.mark.parametrize("table, leak", [
+    ((60, 90, 110), 0.02),  # a brown table: the arena comes back, nothing beyond it
+    ((170, 110, 60), 0.02),  # a blue table likewise
+])
+def test_glare_arena_mask_fills_the_bite(table, leak):
+    from vision.area import area_measure, glare_arena_mask, glare_zone
+
+    lit, spots, prob = spotted_castle(table)
+    zone = glare_zone(lit.shape, spots, RED.glare_like_reach)
+    measure = area_measure(cv2.cvtColor(lit, cv2.COLOR_BGR2LAB), RED)
+    mask = glare_arena_mask(lit, prob, zone, measure, RED)
+    arena = np.zeros(prob.shape, bool)
+    arena[120:360, 200:440] = True
+    unclipped = lit.max(axis=2) < RED.glare_clip
+    bite = arena & (prob < 0.5) & unclipped
+    assert bite.sum() > 1000  # the network's mask has lost a part of the arena
+    assert mask[bite].mean() > 0.9  # given back
+    assert mask[~arena].mean() < leak  # not the wall or the table
+    assert glare_arena_mask(lit, np.zeros_like(prob), zone, measure, RED) is None  # no arena
+
+
+def test_glare_rival_replaces_a_side_the_spot_pulled_in():
+    from vision.area import _rival_glare, area_measure
+
+    lit, spots, prob = spotted_castle((60, 90, 110))
+    measure = area_measure(cv2.cvtColor(lit, cv2.COLOR_BGR2LAB), RED)
+    bitten = ARENA.copy()
+    bitten[1:3, 0] = 330  # the east side stopped at the spot's halo
+    q = _rival_glare(bitten, lit, spots, lit, prob, measure, RED)
+    assert np.abs(order_corners(q) - ARENA).max() < 4
+    # a quad with no weak side is kept as it is
+    assert _rival_glare(ARENA, lit, spots, lit, prob, measure, RED) is ARENA

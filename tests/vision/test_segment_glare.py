@@ -8,9 +8,10 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.area import PlayArea
+from vision.area import LINEAR8, PlayArea
 from vision.light_eval import LIGHTS, add_spot, photo_rng
 from vision.pipeline import AREA_SETTINGS, TILE_SETTINGS, get_pipeline
+from vision.preprocess import linear_to_srgb
 from vision.segment import find_tiles, washed_arena, without_glare
 
 SCENES = Path(__file__).resolve().parents[2] / "datasets" / "scenes" / "simsala-hopp"
@@ -108,3 +109,89 @@ def test_tiles_beside_a_glare_spot_are_found():
 
     assert missing(TILE_SETTINGS) == 0
     assert missing(replace(TILE_SETTINGS, view_glare_max_frac=0.0)) >= 3
+
+
+def _tile_crop(white: float) -> np.ndarray:
+    """A 32 px crop: the red arena around a green tile with a dark drawing, `white` of
+    white light added in linear light everywhere (a lamp's reflection seen close up)."""
+    crop = np.full((32, 32, 3), RED, np.uint8)
+    crop[6:26, 6:26] = (60, 180, 60)
+    crop[12:20, 14:18] = (20, 30, 20)
+    return add_spot(crop, (16, 16), 1e6, amount=white, colour=(1.0, 1.0, 1.0))
+
+
+@pytest.mark.parametrize("white, centre, changed", [
+    (0.4, (100.0, 100.0), True),  # washed out, by a spot: the lamp's white taken off
+    (0.4, (400.0, 400.0), False),  # washed out, but no spot reaches it: as it was
+    (0.0, (100.0, 100.0), False),  # by a spot, but not washed (its drawing dark): as it was
+])
+def test_glare_washed_tiles_takes_the_white_off_near_a_spot(white, centre, changed):
+    from vision.segment import glare_washed_tiles
+
+    clean, lit = _tile_crop(0.0), _tile_crop(white)
+    spot = ((100.0, 100.0), (40.0, 40.0), 0.0)  # core radius 20 px: reach 60 px
+    crops = np.stack([lit, lit])
+    out = glare_washed_tiles(crops, np.array([centre, (900.0, 900.0)]), [spot],
+                             TILE_SETTINGS)
+    assert np.array_equal(out[1], lit)  # far from it: never changed
+    if not changed:
+        assert out is crops
+        return
+    before = np.abs(lit.astype(int) - clean).mean()
+    after = np.abs(out[0].astype(int) - clean).mean()
+    assert before > 40 and after < 12  # (the floor assumed: 0.02 in linear light)
+    off = replace(TILE_SETTINGS, crop_glare_reach=0.0)
+    assert glare_washed_tiles(crops, np.array([centre, centre]), [spot], off) is crops
+
+
+def test_find_area_hands_its_glare_spots_on():
+    from vision.area import find_area
+
+    st = AREA_SETTINGS["simsala-hopp"]
+    img = np.full((480, 640, 3), (60, 90, 110), np.uint8)
+    cv2.rectangle(img, (170, 90), (470, 390), (170, 200, 220), -1)
+    cv2.rectangle(img, (200, 120), (440, 360), RED, -1)
+    area = find_area(img, st, "arena", use_model=False)
+    assert area.glare == ()  # no lamp: none
+    lit = add_spot(img, (300, 240), 60, colour=(1.0, 1.0, 1.0))
+    area = find_area(lit, st, "arena", use_model=False)
+    assert len(area.glare) == 1
+    assert np.hypot(*(np.array(area.glare[0][0]) - (300, 240))) < 5  # working-image px
+
+
+def _shaded_arena(kind: str) -> tuple[np.ndarray, np.ndarray]:
+    """(Lab float32 8-bit scale, bare-arena mask) of a 160 px red arena view: "shadow": a
+    hard shadow (a third of the light, bluer) over its right part from x = 90; "plain":
+    evenly lit; "specks": dark 6 px specks on it (a tile's shadow, the arena's print)."""
+    view = np.full((160, 160, 3), RED, np.uint8)
+    if kind == "shadow":
+        lin = LINEAR8[view]
+        lin[:, 90:] *= np.float32([0.36, 0.32, 0.28])
+        view = np.round(255.0 * linear_to_srgb(lin)).astype(np.uint8)
+    if kind == "specks":
+        for y in range(5, 160, 16):
+            for x in range(5, 160, 16):
+                view[y:y + 6, x:x + 6] = (10, 10, 60)
+    lab = cv2.cvtColor(view, cv2.COLOR_BGR2LAB).astype(np.float32)
+    return lab, np.ones((160, 160), bool)
+
+
+@pytest.mark.parametrize("kind, split", [
+    ("shadow", True),  # a hard shadow: each side its own colour up to the edge
+    ("plain", False),  # no shadow: the plain local colour
+    ("specks", False),  # scattered dark bits: no broad shade, the plain local colour
+])
+def test_shade_split_colour_keeps_a_shadows_edge(kind, split):
+    from vision.segment import shade_split_colour, surface_colour
+
+    lab, surface = _shaded_arena(kind)
+    got = shade_split_colour(lab, surface, 48.0, TILE_SETTINGS)
+    plain = surface_colour(lab, surface, 48.0)
+    if not split:
+        assert np.array_equal(got, plain)
+        return
+    for x in (84, 96):  # 6 px either side of the edge: its own side's colour
+        assert np.abs(got[80, x] - lab[80, x]).max() < 3
+        assert np.abs(plain[80, x] - lab[80, x]).max() > 10  # (one average over both)
+    off = replace(TILE_SETTINGS, shade_ratio=0.0)
+    assert np.array_equal(shade_split_colour(lab, surface, 48.0, off), plain)
