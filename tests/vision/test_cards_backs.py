@@ -36,10 +36,11 @@ def table(seed: int, shape=(360, 480)) -> np.ndarray:
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
-def draw_back(img, centre, angle, width, colour, stripe) -> np.ndarray:
-    """A face-down card of one design: a coloured card with stripes along its long side;
-    returns its frame (TL, TR, BR, BL)."""
-    frame = card_frame(np.asarray(centre, float), angle, width, ASPECT)
+def draw_back(img, centre, angle, width, colour, stripe, aspect=ASPECT) -> np.ndarray:
+    """A face-down card of one design: a coloured card with stripes along its long side
+    (`aspect` x its width: more where a tilted camera foreshortens its width); returns its
+    frame (TL, TR, BR, BL)."""
+    frame = card_frame(np.asarray(centre, float), angle, width, aspect)
     cv2.fillPoly(img, [np.round(frame).astype(np.int32)], colour)
     for t in (0.2, 0.45, 0.7):  # stripes between points on the top and bottom edges
         a = frame[0] + t * (frame[1] - frame[0])
@@ -1227,3 +1228,46 @@ def test_settle_backs_a_back_read_again_turned_onto_the_table(pile, none, want, 
     got = [p for p in r.settle_backs(img, faces + backs) if p.label == "back"]
     assert len(got) == want, [np.round(p.center) for p in got]
     assert min(np.hypot(*(p.center - (240, 180))) for p in got) < 0.2 * W
+
+
+def _keyed(key, angle, width, conf) -> CardPiece:
+    """A back read at key point `key` and `angle`, posed at `width`."""
+    key = np.asarray(key, float)
+    return CardPiece("back", conf, key, frame_from_pose(key, angle, width, SPEC), angle, width)
+
+
+def test_settle_backs_again_among_the_close_up_cards():
+    """Committed 0028 in small (session 15): a near back, its width foreshortened (1.4 W
+    across, 3.08 W along: 2.2 x), read at three key points (twice at its top-left corner,
+    once at its bottom-right one) takes the width W of the far cards read by the first
+    look: its region is too long for a card that wide and its readings stay apart; settled
+    again among the near cards the second look added (2 W, `second_look`,
+    `resettle_backs`) they are one card at the near width. A back of the second look
+    (`sized`) keeps its own width."""
+    img = table(7)
+    colour, stripe = DESIGNS[1]
+    true = draw_back(img, (240, 250), 0.0, 1.4 * W, colour, stripe, 3.08 / 1.4)
+    far = [CardPiece("elephant-2", 0.9, np.array([x, 40.0]),
+                     frame_from_pose(np.array([x, 40.0]), 0.0, W, SPEC), 0.0, W)
+           for x in (100.0, 160.0, 220.0)]
+    near = []
+    for x in (90.0, 390.0):
+        fr = draw_face(img, (x, 270), 0.0, 2 * W)
+        key, _, _ = pose_from_frame(fr, SPEC)
+        near.append(CardPiece("elephant-3", 0.9, key, fr, 0.0, 2 * W))
+    for p in far:
+        draw_face(img, p.center, 0.0, W)
+    tl, _, _ = pose_from_frame(true, SPEC)
+    br, _, _ = pose_from_frame(true[[2, 3, 0, 1]], SPEC)
+    reads = [_keyed(tl, 0.0, W, 0.95), _keyed(tl + (5.0, 7.0), 0.0, W, 0.6),
+             _keyed(br, 180.0, W, 0.9)]
+    r = reader_with(CardOrNot([colour, stripe]))
+    first = [p for p in r.settle_backs(img, far + reads) if p.label == "back"]
+    assert len(first) > 1  # (the first look's trouble: the far cards' width)
+    again = [p for p in r.settle_backs(img, far + near + first) if p.label == "back"]
+    assert len(again) == 1, [np.round(p.center) for p in again]
+    assert np.hypot(*(again[0].center - (240, 250))) < 0.15 * 2 * W
+    assert again[0].width >= 1.3 * W  # (not the far cards' W)
+    own = _keyed(tl, 0.0, 1.5 * W, 0.95)  # (the second look's, kept at its own width)
+    kept = [p for p in r.settle_backs(img, far + [own], [own]) if p.label == "back"]
+    assert kept[0].width != pytest.approx(W, rel=0.05)

@@ -251,6 +251,15 @@ class ReadSettings:
     #   before: a fixed density 1e-4, which an empty cards' histogram made the table's)
     table_least_off: int = 4  # and where its part off every other frame has this many
     #   pixels at `look_scale` at least
+    table_corner: tuple[float, float] | None = (0.5, 0.12)  # the same test on a face-up
+    #   card's strip along its top edge from its top-left corner (this share of its width
+    #   along, of its height down; `corner_strip`): a corner index shows the paper beside
+    #   and above it, whatever covers the rest (a key point whose frame reaches off its
+    #   card: committed 0018's second reading of a tootophant, 0.29 widths above it, its
+    #   frame 0.17 off the others). Session 15, offline over the final readings of
+    #   committed, edition 2 and fresh e1-1800..1807 (3545 right ones matched, 16 extra):
+    #   strips at least `table_exposed` off the other frames, table share right at most
+    #   0.79, extra 0.83 and 1.0; at `table_share` (0.9) 1 extra, no right one
     number_doubt: float = 0.8  # a Troetofanten animal whose number takes less than this
     #   share of its kind's probability gets a warning naming the two likeliest numbers
     #   (0.75 until session 8's surer index model: its warnings named 61 % of the wrong
@@ -307,6 +316,10 @@ class ReadSettings:
     big_ratio: float = 1.35  # a card of the second look is new when it is at least this x
     #   as wide as the first look's cards nearest to it (the first look read it too small,
     #   or not at all)
+    resettle_backs: bool = True  # where the second look adds cards, the backs are settled
+    #   again (`settle_backs`) among them: the first look's backs took the width of the far
+    #   cards read then (committed 0028: a near back read 3 times at 54 px of its 80; the
+    #   near cards' 94-98 px join them in one, its region's outline). Session 15
     edge_turns: tuple[float, ...] = tuple(np.arange(-9.0, 9.01, 1.5))  # Troetofanten: the
     #   angles (degrees) tried around each face-up card's angle, the one whose top and left
     #   edges near the corner index are the sharpest kept (`edge_angles`; () none)
@@ -1407,17 +1420,23 @@ def on_bare_table(image: np.ndarray, pieces: list[CardPiece], settings: ReadSett
         own[i] = bin_counts(code[y0:y0 + m.shape[0], x0:x0 + m.shape[1]], TABLE_BINS, m)
     h_sure = sum(own.values())
     card_area = SPECS["troetofanten"].aspect * width * width
-    kept, warnings = [], []
-    for i, p in enumerate(pieces):
-        if p.frame is None:
-            kept.append(p)
-            continue
-        m, (x0, y0) = boxes[i]
+
+    def shows_table(m: np.ndarray, x0: int, y0: int, h_card: np.ndarray, n_card: float
+                    ) -> bool:  # (its part off every other frame is the bare table)
         box = np.s_[y0:y0 + m.shape[0], x0:x0 + m.shape[1]]
         off = (m > 0) & (count[box] == 1)
         n_off = int(np.count_nonzero(off))
         if not m.size or n_off < s.table_exposed * max(int(np.count_nonzero(m)), 1) \
                 or n_off < s.table_least_off:
+            return False
+        px = code[box][off]
+        t = (h_table[px] + s.table_floor) / n_table
+        c = (h_card[px] + s.table_floor) / max(n_card, 1.0)
+        return float(np.mean(t / (t + c) >= s.table_pixel)) >= s.table_share
+
+    kept, warnings = [], []
+    for i, p in enumerate(pieces):
+        if p.frame is None:
             kept.append(p)
             continue
         h_card = h_sure - own.get(i, 0)
@@ -1425,16 +1444,33 @@ def on_bare_table(image: np.ndarray, pieces: list[CardPiece], settings: ReadSett
         if n_card < s.table_cards_least * card_area:  # (too few other cards to judge by)
             kept.append(p)
             continue
-        px = code[box][off]
-        t = (h_table[px] + s.table_floor) / n_table
-        c = (h_card[px] + s.table_floor) / max(n_card, 1.0)
-        if float(np.mean(t / (t + c) >= s.table_pixel)) >= s.table_share:
-            warnings.append(f"possibly {_article(p.label)} {p.label} at ({p.center[0]:.0f}, "
-                            f"{p.center[1]:.0f}), not counted: read there ({p.confidence:.2f}) "
-                            f"where the photo shows the bare table; check the table there")
+        m, (x0, y0) = boxes[i]
+        if shows_table(m, x0, y0, h_card, n_card):
+            where = "where the photo shows the bare table"
+        elif p.label != "back" and s.table_corner is not None and shows_table(
+                *corner_strip(p.frame, s.table_corner, f, shape), h_card, n_card):
+            where = "where the photo shows the bare table along its top edge"
+        else:
+            kept.append(p)
             continue
-        kept.append(p)
+        warnings.append(f"possibly {_article(p.label)} {p.label} at ({p.center[0]:.0f}, "
+                        f"{p.center[1]:.0f}), not counted: read there ({p.confidence:.2f}) "
+                        f"{where}; check the table there")
     return kept, warnings
+
+
+def corner_strip(frame: np.ndarray, strip: tuple[float, float], f: float,
+                 shape: tuple[int, int]) -> tuple[np.ndarray, int, int]:
+    """The strip of a card's `frame` ((4, 2) corners TL, TR, BR, BL, photo px) along its top
+    edge from its top-left corner, `strip` (share of the width along, share of the height
+    down), as `frame_box_mask` gives it at scale `f` on a photo of `shape`: (the uint8 mask
+    of its box, the box's x0, y0). A Troetofanten card's corner index lies at 0.17 of the
+    width, 0.11 of the height: the strip is the paper beside and above it."""
+    q = np.asarray(frame, float)
+    ex, ey = strip[0] * (q[1] - q[0]), strip[1] * (q[3] - q[0])
+    m, (x0, y0) = frame_box_mask(np.array([q[0], q[0] + ex, q[0] + ex + ey, q[0] + ey]), f,
+                                 shape)
+    return m, x0, y0
 
 
 # the face-up cards' paper: bins of hue x saturation x value (grey and white pixels too)
@@ -2438,7 +2474,8 @@ class CardReader:
                                                                             strict=True)]
         return weak, frames
 
-    def settle_backs(self, image: np.ndarray, pieces: list[CardPiece]) -> list[CardPiece]:
+    def settle_backs(self, image: np.ndarray, pieces: list[CardPiece],
+                     sized: list[CardPiece] = ()) -> list[CardPiece]:
         """Troetofanten face-down cards made whole: a back's pattern looks alike at any
         scale and at both of its corners, so the width search and the detector's corner
         are weak evidence for it. Each back takes the width of the face-up cards nearest
@@ -2448,7 +2485,8 @@ class CardReader:
         back was read one is added when the card classifier reads it as a back in either
         orientation. Where no back was read surely, card-shaped regions of one colour are
         backs (`design_regions`). Last, a strip of the look beside a card read is a back
-        under it (`look_strips`)."""
+        under it (`look_strips`). `sized`: backs of `pieces` that keep their own width (the
+        close-up look's, `second_look`: read at their own size)."""
         s = self.settings
         spec = SPECS["troetofanten"]
         up = [p for p in pieces if p.label != "back"]
@@ -2459,6 +2497,8 @@ class CardReader:
             up_xy = np.array([p.key for p in up])
             up_w = np.array([p.width for p in up])
             for k, p in enumerate(backs):
+                if any(p is q for q in sized):
+                    continue
                 w = near_width(up_xy, up_w, p.key)
                 backs[k] = replace(p, frame=frame_from_pose(p.key, p.angle, w, spec), width=w)
         kept: list[CardPiece] = []
@@ -2658,7 +2698,12 @@ class CardReader:
                 continue
             big.append(q)
             drop.update(inside)
-        return [p for k, p in enumerate(pieces) if k not in drop] + big
+        out = [p for k, p in enumerate(pieces) if k not in drop] + big
+        if big and s.resettle_backs:  # (the first look's backs took the width of the
+            #   far cards read then, about half a near back's: read again at the near
+            #   cards' width, so that one back's readings come together)
+            out = self.settle_backs(image, out, big)
+        return out
 
     def far_look(self, image: np.ndarray, pieces: list[CardPiece]
                  ) -> tuple[list[CardPiece], list[str]] | None:
