@@ -1271,3 +1271,54 @@ def test_settle_backs_again_among_the_close_up_cards():
     own = _keyed(tl, 0.0, 1.5 * W, 0.95)  # (the second look's, kept at its own width)
     kept = [p for p in r.settle_backs(img, far + [own], [own]) if p.label == "back"]
     assert kept[0].width != pytest.approx(W, rel=0.05)
+
+
+@pytest.mark.parametrize("offset,turn,want", [
+    ((0.0, 0.0), 0.0, True),  # at the region's top-left corner index
+    ((0.1, 0.1), 0.0, True),  # beside it (the detector's key points split)
+    ((0.0, 0.0), 180.0, False),  # there but turned half round: no corner index of it
+    ((0.4, 0.0), 0.0, False),  # 0.4 widths off: the next card of a pile
+    ((0.0, 0.0), 90.0, False),  # turned across
+])
+def test_at_corners(offset, turn, want):
+    """`at_corners` (session 15): a back read at either of a card-shaped region's corner
+    indices, turned that corner's way, is that card; the other corner is the region's
+    outline turned half round."""
+    from vision.cards.read import at_corners
+
+    w = 2 * W
+    frames = [card_frame(np.array([240.0, 180.0]), 30.0 + t, w, ASPECT) for t in (0.0, 180.0)]
+    for k, fr in enumerate(frames):  # (each corner: the same answers)
+        key, ang, _ = pose_from_frame(fr, SPEC)
+        t = np.deg2rad(ang)
+        u, v = np.array([np.cos(t), np.sin(t)]), np.array([-np.sin(t), np.cos(t)])
+        p = _keyed(key + w * (offset[0] * u + offset[1] * v), ang + turn, W, 0.9)
+        assert (at_corners([p], frames, w) == [0]) == want, k
+
+
+@pytest.mark.parametrize("corner_backs", [True, False])
+def test_settle_backs_one_back_read_twice_at_one_corner(corner_backs):
+    """Fresh e1-1803 0023 in small (session 15): a back lying across a tilted camera's view
+    (1.6 W across, 3.1 W along: 1.94 x) among face-up cards W wide, read twice at its
+    top-left corner index: posed at their W its readings make a region too large for one
+    card, so before `at_corners` both were kept; read at the region's corner index, they
+    are one card, its outline."""
+    img = table(8)
+    colour, stripe = DESIGNS[2]
+    true = draw_back(img, (250, 200), 20.0, 1.6 * W, colour, stripe, 3.1 / 1.6)
+    faces = []
+    for x in (60.0, 120.0, 420.0):
+        fr = draw_face(img, (x, 60), 0.0, W)
+        key, _, _ = pose_from_frame(fr, SPEC)
+        faces.append(CardPiece("elephant-2", 0.9, key, fr, 0.0, W))
+    tl, ang, _ = pose_from_frame(true, SPEC)
+    reads = [_keyed(tl, ang, W, 0.95), _keyed(tl + (12.0, 8.0), ang, W, 0.9)]  # (0.36 W apart)
+    r = reader_with(CardOrNot([colour, stripe]))
+    r.settings = replace(READ, corner_backs=corner_backs)
+    got = [p for p in r.settle_backs(img, faces + reads) if p.label == "back"]
+    if not corner_backs:  # (the rule off: two)
+        assert len(got) == 2
+        return
+    assert len(got) == 1, [np.round(p.center) for p in got]
+    assert np.hypot(*(got[0].center - (250, 200))) < 0.3 * W
+    assert got[0].width == pytest.approx(1.6 * W, rel=0.15)

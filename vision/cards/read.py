@@ -316,6 +316,15 @@ class ReadSettings:
     big_ratio: float = 1.35  # a card of the second look is new when it is at least this x
     #   as wide as the first look's cards nearest to it (the first look read it too small,
     #   or not at all)
+    corner_backs: bool = True  # the backs read at the corner indices of a card-shaped
+    #   region of the backs' look at least `aspect` long (a pile shifted across its width
+    #   makes a squarer one) are that one card, its outline (`at_corners`), whatever width
+    #   the face-up cards near them gave them (a near back among far cards, a back lying
+    #   across a tilted camera's view). Session 15, fresh e1-1800..1807 (240 photos): 5
+    #   extra backs fewer (e1-1803 0023, e1-1804 0000), nothing worse; without the
+    #   `aspect` bar 3 backs of piles shifted across were lost (committed 0003, e1-1800
+    #   0004, e1-1803 0009: regions 1.27-1.46 x, the lower card's index 0.24-0.26 widths
+    #   from the corner)
     resettle_backs: bool = True  # where the second look adds cards, the backs are settled
     #   again (`settle_backs`) among them: the first look's backs took the width of the far
     #   cards read then (committed 0028: a near back read 3 times at 54 px of its 80; the
@@ -2181,6 +2190,23 @@ def piece_warnings(pieces: list[CardPiece], game: str, s: ReadSettings,
     return warnings
 
 
+def at_corners(backs: list[CardPiece], frames: list[np.ndarray], width: float,
+               settings: ReadSettings = READ) -> list[int]:
+    """The indices (in order) of the `backs` read at one of a card-shaped region's two
+    corner indices: their key point within `back_duplicate` x the region's `width` of the
+    key point of one of its two `frames` (the region's outline turned either way; a back's
+    corners look alike) and turned within `twice_turn` degrees of that frame. All such
+    readings are that one card (read at each corner, or twice at one, from key points the
+    detector split): the region's own outline, whatever width the cards near it gave them.
+    The next card of a pile shows its corner index at least 0.3 widths from it."""
+    s = settings
+    keys = [pose_from_frame(fr, SPECS["troetofanten"]) for fr in frames]
+    return [k for k, p in enumerate(backs)
+            if any(np.hypot(*(p.key - key)) < s.back_duplicate * width
+                   and abs((p.angle - ang + 180.0) % 360.0 - 180.0) <= s.twice_turn
+                   for key, ang, _ in keys)]
+
+
 def index_spec(model) -> KeySpec:
     """The corner-index box the index model was trained on (its metadata), else the code's."""
     from vision.cards.geometry import INDEX_SPEC
@@ -2577,7 +2603,11 @@ class CardReader:
         for c, a, w, ratio in regions:  # the region's short side: the card's width
             here = [k for k, p in enumerate(kept) if np.hypot(*(p.center - c)) < 0.5 * w]
             frames = [card_frame(c, a + turn, w, spec.aspect) for turn in (0.0, 180.0)]
-            if len(here) > 1 and not (  # more cards than one: leave them, unless it is
+            corner = at_corners(kept, frames, w, s) if s.corner_backs and \
+                ratio >= spec.aspect else []  # (a pile shifted across is squarer)
+            if corner and set(here) <= set(corner):  # every back read here is read at
+                here = corner  # one of the region's two corner indices: one card
+            elif len(here) > 1 and not (  # more cards than one: leave them, unless it is
                     (len(here) == 2 and abs((kept[here[0]].angle - kept[here[1]].angle)
                                             % 360 - 180) < 30)  # one read from both corners,
                     or self._read_twice(kept, here, masks, frames[0], w, ratio)):  # or twice
