@@ -437,6 +437,23 @@ def test_seen_before(xy, label, fan_step, want):
     assert got == want
 
 
+@pytest.mark.parametrize("xy,want", [
+    ((60.0, 50.0), False),  # 0.25 widths along the kept card's top edge: the fan's next card
+    ((60.0, 53.0), False),  # and 0.075 across: still beside it
+    ((58.0, 56.0), True),  # 0.15 across, below its top edge (its drawing): once more
+    ((58.0, 44.0), True),  # 0.15 across, above it (off the card)
+])
+def test_seen_before_a_fans_next_card_lies_along_the_top_edge(xy, want):
+    """Session 15 (`fan_across`): the next card of a tight fan has its corner index beside
+    the kept card's, along its top edge; another label read 0.15 widths across it is the
+    kept card once more (fresh e1-1802 0007's elephant-1, 0.18 across)."""
+    from vision.cards.read import seen_before
+
+    kept = [CardPiece("elephant-3", 0.9, np.array([50.0, 50.0]), None, 0.0, W)]
+    assert seen_before(np.array(xy), "elephant-1", kept, 0.4, 0.08, 0.12) == want
+    assert not seen_before(np.array(xy), "elephant-1", kept, 0.4, 0.08)  # (no bar)
+
+
 # ------------------------------------------------------------------ one card, opposite corners
 def _read_at(label, frame, width, conf, corner="tl"):
     """A card read from one corner index as if it were the top-left one, with `width`."""

@@ -75,6 +75,11 @@ class ReadSettings:
     #   detector's peaks of two corner indices 0.1-0.3 widths apart run together; its
     #   output cells are 4 photo px apart, a card 40-100 px wide)
     fan_confidence: float = 0.6  # and reads so with at least this confidence
+    fan_across: float | None = 0.12  # and lies within this x the width across the kept
+    #   card's top edge (`row_across`'s value: a fan's next corner index lies along it).
+    #   Session 15, the fan's next cards so kept on committed, edition 2 and fresh
+    #   e1-1800..1807: right ones 0.00-0.07 across (36), extras 0.11 (committed 0023, on a
+    #   tamer's drawing: left) and 0.18 (e1-1802 0007, gone: 1 extra fewer, nothing worse)
     colour_weight: float = 1.0  # Magic Rabbit: the frame colour's log likelihood per number
     #   (`colour_logp`) added with this weight to the classifier's (`magic_colour_numbers`)
     colour_spread: tuple[float, float, float] = (40.0, 10.0, 10.0)  # its spread in L, a, b
@@ -1876,17 +1881,26 @@ def counted_weak(weak: list[CardPiece], pieces: list[CardPiece],
 
 
 def seen_before(xy: np.ndarray, label: str, kept: list[CardPiece], duplicate: float,
-                fan_step: float | None = None) -> bool:
+                fan_step: float | None = None, across: float | None = None) -> bool:
     """Whether a key point at `xy` read as `label` is a kept piece once more: it lies within
     `duplicate` x the width of a kept one (their `key`, `width`, `label`). With
     `fan_step` (Troetofanten), not when it lies at least `fan_step` x width from each such
     one and reads as another label than each: the next card of a tight fan, whose corner
-    index lies 0.1-0.3 widths from its neighbour's."""
+    index lies 0.1-0.3 widths from its neighbour's, along its top edge (with `across`:
+    within that x the width across the kept one's top edge, its v axis)."""
     near = [q for q in kept if np.hypot(*(np.asarray(xy) - q.key)) < duplicate * q.width]
     if not near or fan_step is None:
         return bool(near)
+
+    def beside(q: CardPiece) -> bool:  # (along the kept card's top edge)
+        if across is None:
+            return True
+        t = np.deg2rad(q.angle)
+        d = np.asarray(xy, float) - q.key
+        return abs(-d[0] * np.sin(t) + d[1] * np.cos(t)) <= across * q.width
+
     return not all(np.hypot(*(np.asarray(xy) - q.key)) >= fan_step * q.width
-                   and q.label != label for q in near)
+                   and q.label != label and beside(q) for q in near)
 
 
 # opposite_corners: how far off the card's diagonal (degrees) and how far along it (x the
@@ -2941,7 +2955,7 @@ class CardReader:
                             float(kp.angle[i]), float(kp.width[i]), probs)))
             fan = game == "troetofanten" and conf >= s.fan_confidence
             if seen_before(kp.xy[i], labels[b], pieces, s.duplicate,
-                           s.fan_step if fan else None):
+                           s.fan_step if fan else None, s.fan_across):
                 continue
             if game != "troetofanten" and any(  # tiles and these cards never overlap
                     inside_frame(frames[r].mean(axis=0), q.frame, s.no_overlap) for q in pieces):
