@@ -1339,3 +1339,21 @@ def test_settle_backs_one_back_read_twice_at_one_corner(corner_backs):
     assert len(got) == 1, [np.round(p.center) for p in got]
     assert np.hypot(*(got[0].center - (250, 200))) < 0.3 * W
     assert got[0].width == pytest.approx(1.6 * W, rel=0.15)
+
+
+def test_settle_again_with_a_taught_readers_settle_backs():
+    """`second_look` settles the backs again through `settle_again`: the reader's own
+    `settle_backs` is given the close-up look's backs to keep at their width; a taught
+    reader's (`vision.teach_cards` replaces it on its copy with one of the image and the
+    pieces alone) is called without them (it raised a TypeError before)."""
+    img = table(9)
+    r = reader_with(CardOrNot((0, 0, 0)))
+    own = back_piece((200, 150), 0.0, 2 * W)
+    far = [CardPiece("elephant-2", 0.9, np.array([x, 40.0]),
+                     frame_from_pose(np.array([x, 40.0]), 0.0, W, SPEC), 0.0, W)
+           for x in (100.0, 160.0, 220.0)]
+    kept = [p for p in r.settle_again(img, far + [own], [own]) if p.label == "back"]
+    assert kept and kept[0].width == pytest.approx(2 * W)
+    calls = []
+    r.settle_backs = lambda image, pieces: calls.append(len(pieces)) or pieces
+    assert r.settle_again(img, far + [own], [own]) == far + [own] and calls == [4]
