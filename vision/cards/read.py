@@ -2752,14 +2752,15 @@ class CardReader:
     def settle_again(self, image: np.ndarray, pieces: list[CardPiece],
                      sized: list[CardPiece]) -> list[CardPiece]:
         """`settle_backs` once more (`second_look`'s, on its merged pieces), the backs of
-        `sized` keeping their width. A taught reader's `settle_backs` (`vision.teach_cards`:
-        its own look added, called with the image and the pieces alone) re-sizes them all:
-        on close-ups 1 card in about 600 differs (a back of the close-up look posed at its
-        neighbours' width)."""
+        `sized` keeping their width. Not for a taught reader, whose `settle_backs`
+        (`vision.teach_cards`: called with the image and the pieces alone) adds the taught
+        look's backs: run twice it added 2 backs that are not there on an edition-2
+        close-up (committed e2 0001's centre enlarged 2 x); its pieces are returned as
+        they are."""
         settle = self.settle_backs
-        if getattr(settle, "__func__", None) is CardReader.settle_backs:
-            return settle(image, pieces, sized)
-        return settle(image, pieces)
+        if getattr(settle, "__func__", None) is not CardReader.settle_backs:
+            return pieces
+        return settle(image, pieces, sized)
 
     def far_look(self, image: np.ndarray, pieces: list[CardPiece]
                  ) -> tuple[list[CardPiece], list[str]] | None:
