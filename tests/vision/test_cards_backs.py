@@ -36,10 +36,11 @@ def table(seed: int, shape=(360, 480)) -> np.ndarray:
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
-def draw_back(img, centre, angle, width, colour, stripe) -> np.ndarray:
-    """A face-down card of one design: a coloured card with stripes along its long side;
-    returns its frame (TL, TR, BR, BL)."""
-    frame = card_frame(np.asarray(centre, float), angle, width, ASPECT)
+def draw_back(img, centre, angle, width, colour, stripe, aspect=ASPECT) -> np.ndarray:
+    """A face-down card of one design: a coloured card with stripes along its long side
+    (`aspect` x its width: more where a tilted camera foreshortens its width); returns its
+    frame (TL, TR, BR, BL)."""
+    frame = card_frame(np.asarray(centre, float), angle, width, aspect)
     cv2.fillPoly(img, [np.round(frame).astype(np.int32)], colour)
     for t in (0.2, 0.45, 0.7):  # stripes between points on the top and bottom edges
         a = frame[0] + t * (frame[1] - frame[0])
@@ -434,6 +435,23 @@ def test_seen_before(xy, label, fan_step, want):
             for lab, k in (("elephant-3", [50.0, 50.0]), ("tamer", [50.0, 60.0]))]
     got = seen_before(np.array(xy), label, kept, 0.18, fan_step)
     assert got == want
+
+
+@pytest.mark.parametrize("xy,want", [
+    ((60.0, 50.0), False),  # 0.25 widths along the kept card's top edge: the fan's next card
+    ((60.0, 53.0), False),  # and 0.075 across: still beside it
+    ((58.0, 56.0), True),  # 0.15 across, below its top edge (its drawing): once more
+    ((58.0, 44.0), True),  # 0.15 across, above it (off the card)
+])
+def test_seen_before_a_fans_next_card_lies_along_the_top_edge(xy, want):
+    """Session 15 (`fan_across`): the next card of a tight fan has its corner index beside
+    the kept card's, along its top edge; another label read 0.15 widths across it is the
+    kept card once more (fresh e1-1802 0007's elephant-1, 0.18 across)."""
+    from vision.cards.read import seen_before
+
+    kept = [CardPiece("elephant-3", 0.9, np.array([50.0, 50.0]), None, 0.0, W)]
+    assert seen_before(np.array(xy), "elephant-1", kept, 0.4, 0.08, 0.12) == want
+    assert not seen_before(np.array(xy), "elephant-1", kept, 0.4, 0.08)  # (no bar)
 
 
 # ------------------------------------------------------------------ one card, opposite corners
@@ -1241,3 +1259,115 @@ def test_settle_backs_a_back_read_again_turned_onto_the_table(pile, none, want, 
     got = [p for p in r.settle_backs(img, faces + backs) if p.label == "back"]
     assert len(got) == want, [np.round(p.center) for p in got]
     assert min(np.hypot(*(p.center - (240, 180))) for p in got) < 0.2 * W
+
+
+def _keyed(key, angle, width, conf) -> CardPiece:
+    """A back read at key point `key` and `angle`, posed at `width`."""
+    key = np.asarray(key, float)
+    return CardPiece("back", conf, key, frame_from_pose(key, angle, width, SPEC), angle, width)
+
+
+def test_settle_backs_again_among_the_close_up_cards():
+    """Committed 0028 in small (session 15): a near back, its width foreshortened (1.4 W
+    across, 3.08 W along: 2.2 x), read at three key points (twice at its top-left corner,
+    once at its bottom-right one) takes the width W of the far cards read by the first
+    look: its region is too long for a card that wide and its readings stay apart; settled
+    again among the near cards the second look added (2 W, `second_look`,
+    `resettle_backs`) they are one card at the near width. A back of the second look
+    (`sized`) keeps its own width."""
+    img = table(7)
+    colour, stripe = DESIGNS[1]
+    true = draw_back(img, (240, 250), 0.0, 1.4 * W, colour, stripe, 3.08 / 1.4)
+    far = [CardPiece("elephant-2", 0.9, np.array([x, 40.0]),
+                     frame_from_pose(np.array([x, 40.0]), 0.0, W, SPEC), 0.0, W)
+           for x in (100.0, 160.0, 220.0)]
+    near = []
+    for x in (90.0, 390.0):
+        fr = draw_face(img, (x, 270), 0.0, 2 * W)
+        key, _, _ = pose_from_frame(fr, SPEC)
+        near.append(CardPiece("elephant-3", 0.9, key, fr, 0.0, 2 * W))
+    for p in far:
+        draw_face(img, p.center, 0.0, W)
+    tl, _, _ = pose_from_frame(true, SPEC)
+    br, _, _ = pose_from_frame(true[[2, 3, 0, 1]], SPEC)
+    reads = [_keyed(tl, 0.0, W, 0.95), _keyed(tl + (5.0, 7.0), 0.0, W, 0.6),
+             _keyed(br, 180.0, W, 0.9)]
+    r = reader_with(CardOrNot([colour, stripe]))
+    first = [p for p in r.settle_backs(img, far + reads) if p.label == "back"]
+    assert len(first) > 1  # (the first look's trouble: the far cards' width)
+    again = [p for p in r.settle_backs(img, far + near + first) if p.label == "back"]
+    assert len(again) == 1, [np.round(p.center) for p in again]
+    assert np.hypot(*(again[0].center - (240, 250))) < 0.15 * 2 * W
+    assert again[0].width >= 1.3 * W  # (not the far cards' W)
+    own = _keyed(tl, 0.0, 1.5 * W, 0.95)  # (the second look's, kept at its own width)
+    kept = [p for p in r.settle_backs(img, far + [own], [own]) if p.label == "back"]
+    assert kept[0].width != pytest.approx(W, rel=0.05)
+
+
+@pytest.mark.parametrize("offset,turn,want", [
+    ((0.0, 0.0), 0.0, True),  # at the region's top-left corner index
+    ((0.1, 0.1), 0.0, True),  # beside it (the detector's key points split)
+    ((0.0, 0.0), 180.0, False),  # there but turned half round: no corner index of it
+    ((0.4, 0.0), 0.0, False),  # 0.4 widths off: the next card of a pile
+    ((0.0, 0.0), 90.0, False),  # turned across
+])
+def test_at_corners(offset, turn, want):
+    """`at_corners` (session 15): a back read at either of a card-shaped region's corner
+    indices, turned that corner's way, is that card; the other corner is the region's
+    outline turned half round."""
+    from vision.cards.read import at_corners
+
+    w = 2 * W
+    frames = [card_frame(np.array([240.0, 180.0]), 30.0 + t, w, ASPECT) for t in (0.0, 180.0)]
+    for k, fr in enumerate(frames):  # (each corner: the same answers)
+        key, ang, _ = pose_from_frame(fr, SPEC)
+        t = np.deg2rad(ang)
+        u, v = np.array([np.cos(t), np.sin(t)]), np.array([-np.sin(t), np.cos(t)])
+        p = _keyed(key + w * (offset[0] * u + offset[1] * v), ang + turn, W, 0.9)
+        assert (at_corners([p], frames, w) == [0]) == want, k
+
+
+@pytest.mark.parametrize("corner_backs", [True, False])
+def test_settle_backs_one_back_read_twice_at_one_corner(corner_backs):
+    """Fresh e1-1803 0023 in small (session 15): a back lying across a tilted camera's view
+    (1.6 W across, 3.1 W along: 1.94 x) among face-up cards W wide, read twice at its
+    top-left corner index: posed at their W its readings make a region too large for one
+    card, so before `at_corners` both were kept; read at the region's corner index, they
+    are one card, its outline."""
+    img = table(8)
+    colour, stripe = DESIGNS[2]
+    true = draw_back(img, (250, 200), 20.0, 1.6 * W, colour, stripe, 3.1 / 1.6)
+    faces = []
+    for x in (60.0, 120.0, 420.0):
+        fr = draw_face(img, (x, 60), 0.0, W)
+        key, _, _ = pose_from_frame(fr, SPEC)
+        faces.append(CardPiece("elephant-2", 0.9, key, fr, 0.0, W))
+    tl, ang, _ = pose_from_frame(true, SPEC)
+    reads = [_keyed(tl, ang, W, 0.95), _keyed(tl + (12.0, 8.0), ang, W, 0.9)]  # (0.36 W apart)
+    r = reader_with(CardOrNot([colour, stripe]))
+    r.settings = replace(READ, corner_backs=corner_backs)
+    got = [p for p in r.settle_backs(img, faces + reads) if p.label == "back"]
+    if not corner_backs:  # (the rule off: two)
+        assert len(got) == 2
+        return
+    assert len(got) == 1, [np.round(p.center) for p in got]
+    assert np.hypot(*(got[0].center - (250, 200))) < 0.3 * W
+    assert got[0].width == pytest.approx(1.6 * W, rel=0.15)
+
+
+def test_settle_again_with_a_taught_readers_settle_backs():
+    """`second_look` settles the backs again through `settle_again`: the reader's own
+    `settle_backs` is given the close-up look's backs to keep at their width; a taught
+    reader's (`vision.teach_cards` replaces it on its copy with one of the image and the
+    pieces alone, which adds the taught look's backs) is not run again: the pieces stay."""
+    img = table(9)
+    r = reader_with(CardOrNot((0, 0, 0)))
+    own = back_piece((200, 150), 0.0, 2 * W)
+    far = [CardPiece("elephant-2", 0.9, np.array([x, 40.0]),
+                     frame_from_pose(np.array([x, 40.0]), 0.0, W, SPEC), 0.0, W)
+           for x in (100.0, 160.0, 220.0)]
+    kept = [p for p in r.settle_again(img, far + [own], [own]) if p.label == "back"]
+    assert kept and kept[0].width == pytest.approx(2 * W)
+    calls = []
+    r.settle_backs = lambda image, pieces: calls.append(len(pieces)) or pieces[:1]
+    assert r.settle_again(img, far + [own], [own]) == far + [own] and calls == []

@@ -76,6 +76,11 @@ class ReadSettings:
     #   detector's peaks of two corner indices 0.1-0.3 widths apart run together; its
     #   output cells are 4 photo px apart, a card 40-100 px wide)
     fan_confidence: float = 0.6  # and reads so with at least this confidence
+    fan_across: float | None = 0.12  # and lies within this x the width across the kept
+    #   card's top edge (`row_across`'s value: a fan's next corner index lies along it).
+    #   Session 15, the fan's next cards so kept on committed, edition 2 and fresh
+    #   e1-1800..1807: right ones 0.00-0.07 across (36), extras 0.11 (committed 0023, on a
+    #   tamer's drawing: left) and 0.18 (e1-1802 0007, gone: 1 extra fewer, nothing worse)
     colour_weight: float = 1.0  # Magic Rabbit: the frame colour's log likelihood per number
     #   (`colour_logp`) added with this weight to the classifier's (`magic_colour_numbers`)
     colour_spread: tuple[float, float, float] = (40.0, 10.0, 10.0)  # its spread in L, a, b
@@ -257,6 +262,15 @@ class ReadSettings:
     #   before: a fixed density 1e-4, which an empty cards' histogram made the table's)
     table_least_off: int = 4  # and where its part off every other frame has this many
     #   pixels at `look_scale` at least
+    table_corner: tuple[float, float] | None = (0.5, 0.12)  # the same test on a face-up
+    #   card's strip along its top edge from its top-left corner (this share of its width
+    #   along, of its height down; `corner_strip`): a corner index shows the paper beside
+    #   and above it, whatever covers the rest (a key point whose frame reaches off its
+    #   card: committed 0018's second reading of a tootophant, 0.29 widths above it, its
+    #   frame 0.17 off the others). Session 15, offline over the final readings of
+    #   committed, edition 2 and fresh e1-1800..1807 (3545 right ones matched, 16 extra):
+    #   strips at least `table_exposed` off the other frames, table share right at most
+    #   0.79, extra 0.83 and 1.0; at `table_share` (0.9) 1 extra, no right one
     number_doubt: float = 0.8  # a Troetofanten animal whose number takes less than this
     #   share of its kind's probability gets a warning naming the two likeliest numbers
     #   (0.75 until session 8's surer index model: its warnings named 61 % of the wrong
@@ -313,6 +327,19 @@ class ReadSettings:
     big_ratio: float = 1.35  # a card of the second look is new when it is at least this x
     #   as wide as the first look's cards nearest to it (the first look read it too small,
     #   or not at all)
+    corner_backs: bool = True  # the backs read at the corner indices of a card-shaped
+    #   region of the backs' look at least `aspect` long (a pile shifted across its width
+    #   makes a squarer one) are that one card, its outline (`at_corners`), whatever width
+    #   the face-up cards near them gave them (a near back among far cards, a back lying
+    #   across a tilted camera's view). Session 15, fresh e1-1800..1807 (240 photos): 5
+    #   extra backs fewer (e1-1803 0023, e1-1804 0000), nothing worse; without the
+    #   `aspect` bar 3 backs of piles shifted across were lost (committed 0003, e1-1800
+    #   0004, e1-1803 0009: regions 1.27-1.46 x, the lower card's index 0.24-0.26 widths
+    #   from the corner)
+    resettle_backs: bool = True  # where the second look adds cards, the backs are settled
+    #   again (`settle_backs`) among them: the first look's backs took the width of the far
+    #   cards read then (committed 0028: a near back read 3 times at 54 px of its 80; the
+    #   near cards' 94-98 px join them in one, its region's outline). Session 15
     edge_turns: tuple[float, ...] = tuple(np.arange(-9.0, 9.01, 1.5))  # Troetofanten: the
     #   angles (degrees) tried around each face-up card's angle, the one whose top and left
     #   edges near the corner index are the sharpest kept (`edge_angles`; () none)
@@ -1416,17 +1443,23 @@ def on_bare_table(image: np.ndarray, pieces: list[CardPiece], settings: ReadSett
         own[i] = bin_counts(code[y0:y0 + m.shape[0], x0:x0 + m.shape[1]], TABLE_BINS, m)
     h_sure = sum(own.values())
     card_area = SPECS["troetofanten"].aspect * width * width
-    kept, warnings = [], []
-    for i, p in enumerate(pieces):
-        if p.frame is None:
-            kept.append(p)
-            continue
-        m, (x0, y0) = boxes[i]
+
+    def shows_table(m: np.ndarray, x0: int, y0: int, h_card: np.ndarray, n_card: float
+                    ) -> bool:  # (its part off every other frame is the bare table)
         box = np.s_[y0:y0 + m.shape[0], x0:x0 + m.shape[1]]
         off = (m > 0) & (count[box] == 1)
         n_off = int(np.count_nonzero(off))
         if not m.size or n_off < s.table_exposed * max(int(np.count_nonzero(m)), 1) \
                 or n_off < s.table_least_off:
+            return False
+        px = code[box][off]
+        t = (h_table[px] + s.table_floor) / n_table
+        c = (h_card[px] + s.table_floor) / max(n_card, 1.0)
+        return float(np.mean(t / (t + c) >= s.table_pixel)) >= s.table_share
+
+    kept, warnings = [], []
+    for i, p in enumerate(pieces):
+        if p.frame is None:
             kept.append(p)
             continue
         h_card = h_sure - own.get(i, 0)
@@ -1434,16 +1467,33 @@ def on_bare_table(image: np.ndarray, pieces: list[CardPiece], settings: ReadSett
         if n_card < s.table_cards_least * card_area:  # (too few other cards to judge by)
             kept.append(p)
             continue
-        px = code[box][off]
-        t = (h_table[px] + s.table_floor) / n_table
-        c = (h_card[px] + s.table_floor) / max(n_card, 1.0)
-        if float(np.mean(t / (t + c) >= s.table_pixel)) >= s.table_share:
-            warnings.append(f"possibly {_article(p.label)} {p.label} at ({p.center[0]:.0f}, "
-                            f"{p.center[1]:.0f}), not counted: read there ({p.confidence:.2f}) "
-                            f"where the photo shows the bare table; check the table there")
+        m, (x0, y0) = boxes[i]
+        if shows_table(m, x0, y0, h_card, n_card):
+            where = "where the photo shows the bare table"
+        elif p.label != "back" and s.table_corner is not None and shows_table(
+                *corner_strip(p.frame, s.table_corner, f, shape), h_card, n_card):
+            where = "where the photo shows the bare table along its top edge"
+        else:
+            kept.append(p)
             continue
-        kept.append(p)
+        warnings.append(f"possibly {_article(p.label)} {p.label} at ({p.center[0]:.0f}, "
+                        f"{p.center[1]:.0f}), not counted: read there ({p.confidence:.2f}) "
+                        f"{where}; check the table there")
     return kept, warnings
+
+
+def corner_strip(frame: np.ndarray, strip: tuple[float, float], f: float,
+                 shape: tuple[int, int]) -> tuple[np.ndarray, int, int]:
+    """The strip of a card's `frame` ((4, 2) corners TL, TR, BR, BL, photo px) along its top
+    edge from its top-left corner, `strip` (share of the width along, share of the height
+    down), as `frame_box_mask` gives it at scale `f` on a photo of `shape`: (the uint8 mask
+    of its box, the box's x0, y0). A Troetofanten card's corner index lies at 0.17 of the
+    width, 0.11 of the height: the strip is the paper beside and above it."""
+    q = np.asarray(frame, float)
+    ex, ey = strip[0] * (q[1] - q[0]), strip[1] * (q[3] - q[0])
+    m, (x0, y0) = frame_box_mask(np.array([q[0], q[0] + ex, q[0] + ex + ey, q[0] + ey]), f,
+                                 shape)
+    return m, x0, y0
 
 
 # the face-up cards' paper: bins of hue x saturation x value (grey and white pixels too)
@@ -1854,17 +1904,26 @@ def _counted(extra: list[CardPiece], pieces: list[CardPiece], on_card, duplicate
 
 
 def seen_before(xy: np.ndarray, label: str, kept: list[CardPiece], duplicate: float,
-                fan_step: float | None = None) -> bool:
+                fan_step: float | None = None, across: float | None = None) -> bool:
     """Whether a key point at `xy` read as `label` is a kept piece once more: it lies within
     `duplicate` x the width of a kept one (their `key`, `width`, `label`). With
     `fan_step` (Troetofanten), not when it lies at least `fan_step` x width from each such
     one and reads as another label than each: the next card of a tight fan, whose corner
-    index lies 0.1-0.3 widths from its neighbour's."""
+    index lies 0.1-0.3 widths from its neighbour's, along its top edge (with `across`:
+    within that x the width across the kept one's top edge, its v axis)."""
     near = [q for q in kept if np.hypot(*(np.asarray(xy) - q.key)) < duplicate * q.width]
     if not near or fan_step is None:
         return bool(near)
+
+    def beside(q: CardPiece) -> bool:  # (along the kept card's top edge)
+        if across is None:
+            return True
+        t = np.deg2rad(q.angle)
+        d = np.asarray(xy, float) - q.key
+        return abs(-d[0] * np.sin(t) + d[1] * np.cos(t)) <= across * q.width
+
     return not all(np.hypot(*(np.asarray(xy) - q.key)) >= fan_step * q.width
-                   and q.label != label for q in near)
+                   and q.label != label and beside(q) for q in near)
 
 
 # opposite_corners: how far off the card's diagonal (degrees) and how far along it (x the
@@ -2172,6 +2231,23 @@ def piece_warnings(pieces: list[CardPiece], game: str, s: ReadSettings,
     return warnings
 
 
+def at_corners(backs: list[CardPiece], frames: list[np.ndarray], width: float,
+               settings: ReadSettings = READ) -> list[int]:
+    """The indices (in order) of the `backs` read at one of a card-shaped region's two
+    corner indices: their key point within `back_duplicate` x the region's `width` of the
+    key point of one of its two `frames` (the region's outline turned either way; a back's
+    corners look alike) and turned within `twice_turn` degrees of that frame. All such
+    readings are that one card (read at each corner, or twice at one, from key points the
+    detector split): the region's own outline, whatever width the cards near it gave them.
+    The next card of a pile shows its corner index at least 0.3 widths from it."""
+    s = settings
+    keys = [pose_from_frame(fr, SPECS["troetofanten"]) for fr in frames]
+    return [k for k, p in enumerate(backs)
+            if any(np.hypot(*(p.key - key)) < s.back_duplicate * width
+                   and abs((p.angle - ang + 180.0) % 360.0 - 180.0) <= s.twice_turn
+                   for key, ang, _ in keys)]
+
+
 def index_spec(model) -> KeySpec:
     """The corner-index box the index model was trained on (its metadata), else the code's."""
     from vision.cards.geometry import INDEX_SPEC
@@ -2467,7 +2543,8 @@ class CardReader:
                                                                             strict=True)]
         return weak, frames
 
-    def settle_backs(self, image: np.ndarray, pieces: list[CardPiece]) -> list[CardPiece]:
+    def settle_backs(self, image: np.ndarray, pieces: list[CardPiece],
+                     sized: list[CardPiece] = ()) -> list[CardPiece]:
         """Troetofanten face-down cards made whole: a back's pattern looks alike at any
         scale and at both of its corners, so the width search and the detector's corner
         are weak evidence for it. Each back takes the width of the face-up cards nearest
@@ -2477,7 +2554,8 @@ class CardReader:
         back was read one is added when the card classifier reads it as a back in either
         orientation. Where no back was read surely, card-shaped regions of one colour are
         backs (`design_regions`). Last, a strip of the look beside a card read is a back
-        under it (`look_strips`)."""
+        under it (`look_strips`). `sized`: backs of `pieces` that keep their own width (the
+        close-up look's, `second_look`: read at their own size)."""
         s = self.settings
         spec = SPECS["troetofanten"]
         up = [p for p in pieces if p.label != "back"]
@@ -2488,6 +2566,8 @@ class CardReader:
             up_xy = np.array([p.key for p in up])
             up_w = np.array([p.width for p in up])
             for k, p in enumerate(backs):
+                if any(p is q for q in sized):
+                    continue
                 w = near_width(up_xy, up_w, p.key)
                 backs[k] = replace(p, frame=frame_from_pose(p.key, p.angle, w, spec), width=w)
         kept: list[CardPiece] = []
@@ -2566,7 +2646,11 @@ class CardReader:
         for c, a, w, ratio in regions:  # the region's short side: the card's width
             here = [k for k, p in enumerate(kept) if np.hypot(*(p.center - c)) < 0.5 * w]
             frames = [card_frame(c, a + turn, w, spec.aspect) for turn in (0.0, 180.0)]
-            if len(here) > 1 and not (  # more cards than one: leave them, unless it is
+            corner = at_corners(kept, frames, w, s) if s.corner_backs and \
+                ratio >= spec.aspect else []  # (a pile shifted across is squarer)
+            if corner and set(here) <= set(corner):  # every back read here is read at
+                here = corner  # one of the region's two corner indices: one card
+            elif len(here) > 1 and not (  # more cards than one: leave them, unless it is
                     (len(here) == 2 and abs((kept[here[0]].angle - kept[here[1]].angle)
                                             % 360 - 180) < 30)  # one read from both corners,
                     or self._read_twice(kept, here, masks, frames[0], w, ratio)):  # or twice
@@ -2687,7 +2771,25 @@ class CardReader:
                 continue
             big.append(q)
             drop.update(inside)
-        return [p for k, p in enumerate(pieces) if k not in drop] + big
+        out = [p for k, p in enumerate(pieces) if k not in drop] + big
+        if big and s.resettle_backs:  # (the first look's backs took the width of the
+            #   far cards read then, about half a near back's: read again at the near
+            #   cards' width, so that one back's readings come together)
+            out = self.settle_again(image, out, big)
+        return out
+
+    def settle_again(self, image: np.ndarray, pieces: list[CardPiece],
+                     sized: list[CardPiece]) -> list[CardPiece]:
+        """`settle_backs` once more (`second_look`'s, on its merged pieces), the backs of
+        `sized` keeping their width. Not for a taught reader, whose `settle_backs`
+        (`vision.teach_cards`: called with the image and the pieces alone) adds the taught
+        look's backs: run twice it added 2 backs that are not there on an edition-2
+        close-up (committed e2 0001's centre enlarged 2 x); its pieces are returned as
+        they are."""
+        settle = self.settle_backs
+        if getattr(settle, "__func__", None) is not CardReader.settle_backs:
+            return pieces
+        return settle(image, pieces, sized)
 
     def far_look(self, image: np.ndarray, pieces: list[CardPiece]
                  ) -> tuple[list[CardPiece], list[str]] | None:
@@ -2895,7 +2997,7 @@ class CardReader:
                             float(kp.angle[i]), float(kp.width[i]), probs)))
             fan = game == "troetofanten" and conf >= s.fan_confidence
             if seen_before(kp.xy[i], labels[b], pieces, s.duplicate,
-                           s.fan_step if fan else None):
+                           s.fan_step if fan else None, s.fan_across):
                 continue
             if game != "troetofanten" and any(  # tiles and these cards never overlap
                     inside_frame(frames[r].mean(axis=0), q.frame, s.no_overlap) for q in pieces):

@@ -19,6 +19,7 @@ from vision.cards.read import (
     TABLE_BINS,
     bin_counts,
     card_frame,
+    corner_strip,
     hsv_bins,
     on_bare_table,
 )
@@ -62,6 +63,40 @@ def test_a_reading_on_the_bare_table_is_dropped(where, label, conf, kept):
     assert len(warnings) == (0 if kept else 1)
     if not kept:
         assert f"possibly a {label}" in warnings[0] and "bare table" in warnings[0]
+
+
+@pytest.mark.parametrize("shift,corner,kept", [
+    ((0.0, -0.25), (0.5, 0.12), False),  # committed 0018: a card read again 0.25 widths
+    #   above itself: its frame lies 0.16 off the card, its top edge on the cloth
+    ((0.0, -0.25), None, True),  # (the corner test off: the frame's part is too small)
+    ((0.25, 0.0), (0.5, 0.12), True),  # a fan's next card beside it (drawn): its top edge
+    #   beside the corner index is its own paper
+    ((0.0, 0.25), (0.5, 0.12), True),  # a card read a little low: its top edge on the card
+])
+def test_a_reading_whose_top_edge_lies_on_the_bare_table_is_dropped(shift, corner, kept):
+    """Session 15 (`table_corner`, `corner_strip`): a face-up reading whose strip along its
+    top edge from its top-left corner shows the bare table where no other card lies is no
+    card, though its frame's part off the others is under `table_exposed`."""
+    c = np.array(CARDS[1][0], float) + np.array(shift) * W
+    cards = CARDS + ([(tuple(c), 0.0)] if shift == (0.25, 0.0) else [])
+    img = photo((60, 90, 140), cards)
+    pieces = [piece(f"elephant-{k + 1}", c0) for k, (c0, a) in enumerate(CARDS)]
+    judged = piece("tootophant-4", c, 0.36)
+    got, warnings = on_bare_table(img, pieces + [judged], replace(READ, table_corner=corner))
+    assert (judged in got) == kept
+    assert got[:len(pieces)] == pieces
+    if not kept:
+        assert "bare table along its top edge" in warnings[0]
+
+
+def test_corner_strip_is_the_top_edge_beside_the_corner():
+    """The strip's mask at scale 1: the frame's top 0.12 of its height over its left half."""
+    fr = card_frame(np.array([100.0, 100.0]), 0.0, W, ASPECT)
+    m, x0, y0 = corner_strip(fr, (0.5, 0.12), 1.0, (200, 200))
+    assert (x0, y0) == (int(fr[0][0]), int(fr[0][1]))
+    assert m.shape[1] == pytest.approx(0.5 * W, abs=2) and \
+        m.shape[0] == pytest.approx(0.12 * ASPECT * W, abs=2)
+    assert m.mean() > 0.9
 
 
 def test_white_cards_on_a_white_cloth_are_all_kept():
