@@ -80,8 +80,8 @@ def test_a_reading_whose_top_edge_lies_on_the_bare_table_is_dropped(shift, corne
     c = np.array(CARDS[1][0], float) + np.array(shift) * W
     cards = CARDS + ([(tuple(c), 0.0)] if shift == (0.25, 0.0) else [])
     img = photo((60, 90, 140), cards)
-    pieces = [piece(f"elephant-{k + 1}", c0) for k, (c0, a) in enumerate(CARDS)]
-    judged = piece("tootophant-4", c, 0.36)
+    pieces = [card(f"elephant-{k + 1}", c0) for k, (c0, a) in enumerate(CARDS)]
+    judged = card("tootophant-4", c, 0.36)
     got, warnings = on_bare_table(img, pieces + [judged], replace(READ, table_corner=corner))
     assert (judged in got) == kept
     assert got[:len(pieces)] == pieces
