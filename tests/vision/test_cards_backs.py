@@ -1371,3 +1371,45 @@ def test_settle_again_with_a_taught_readers_settle_backs():
     calls = []
     r.settle_backs = lambda image, pieces: calls.append(len(pieces)) or pieces[:1]
     assert r.settle_again(img, far + [own], [own]) == far + [own] and calls == []
+def test_snap_card_does_not_depend_on_what_was_drawn_before():
+    """The patterned table's colours (k-means on the window's ring) start from a seeded
+    draw: the same window gives the same card whatever OpenCV's generator of this thread
+    drew before (session 15: unseeded, the same photo read twice in one process gave
+    different card backs). A noisy table of two squares: three colours split the noise, and
+    where they split it depends on k-means' start (unseeded: 4 outlines over 12 states)."""
+    from types import SimpleNamespace
+
+    from vision.cards.read import snap_card
+
+    img = _back_on_squares(True).astype(np.float64)
+    img += np.random.default_rng(3).normal(0.0, 12.0, img.shape)  # sensor noise
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    area = SimpleNamespace(settings=SimpleNamespace(px_per_mm=1.5, plane_px=100),
+                           H_plane_to_img=np.eye(3))
+    got = []
+    for state in range(6):  # the thread's generator moved on by other draws before
+        cv2.setRNGSeed(state)
+        cv2.randu(np.zeros(state + 1, np.float32), 0, 1)
+        c = snap_card(img, area, np.array([301.0, 309.0]), table_colours=(3,))
+        assert c is not None
+        got.append((*c[0], c[1]))
+    assert len(set(got)) == 1, got
+
+
+def test_kmeans_seeded_is_a_fresh_threads_kmeans():
+    """`kmeans_seeded` gives what `cv2.kmeans` gives first on a new thread (OpenCV's
+    generator in its starting state), after any draws of this thread."""
+    import threading
+
+    from vision.cards.read import kmeans_seeded
+
+    x = (np.random.default_rng(5).random((300, 3)) * 100).astype(np.float32)
+    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 10, 1.0)
+    fresh = {}
+    t = threading.Thread(target=lambda: fresh.setdefault(
+        "c", cv2.kmeans(x, 3, None, crit, 1, cv2.KMEANS_PP_CENTERS)[2]))
+    t.start()
+    t.join()
+    for _ in range(3):
+        cv2.kmeans(x, 3, None, crit, 1, cv2.KMEANS_PP_CENTERS)  # (moves the generator on)
+        assert np.array_equal(kmeans_seeded(x, 3, crit, 1)[2], fresh["c"])

@@ -678,6 +678,19 @@ def _ring_index(n: int, r: int) -> np.ndarray:
     return at
 
 
+def kmeans_seeded(data: np.ndarray, k: int, crit: tuple, attempts: int = 1, seed: int = 0):
+    """`cv2.kmeans(data, k, None, crit, attempts, KMEANS_PP_CENTERS)` ((N, D) float32
+    `data`: (compactness, (N, 1) int32 labels, (k, D) float32 centres)) with its random
+    start drawn from `seed`: OpenCV's k-means draws from the calling thread's own generator
+    (`cv::theRNG`), which every earlier draw on that thread moves on, so unseeded the same
+    photo's result depended on what the process had read before (session 15: a Hop la bille
+    photo read twice in a row gave 16 then 14 pieces). Seed 0 is the state a fresh thread
+    starts in (OpenCV's `RNG(0)` is its default state), so a photo read first in a new
+    process reads the same."""
+    cv2.setRNGSeed(seed)
+    return cv2.kmeans(data, k, None, crit, attempts, cv2.KMEANS_PP_CENTERS)
+
+
 def snap_card(image: np.ndarray, area, p: np.ndarray, size_mm=(60.0, 90.0),
               window_mm: float = 150.0, min_diff: float = 22.0, px_per_mm: float = 1.0,
               table_colours: tuple[int, ...] = (1,), clear: list | None = None):
@@ -729,8 +742,7 @@ def snap_card(image: np.ndarray, area, p: np.ndarray, size_mm=(60.0, 90.0),
         if tc > 1:  # a patterned table (squares): its colours that cover a fifth of the
             #          ring or more, each pixel's distance from the nearest
             crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 10, 1.0)
-            _, lbl, cen = cv2.kmeans(ring.astype(np.float32), tc, None, crit, 1,
-                                     cv2.KMEANS_PP_CENTERS)
+            _, lbl, cen = kmeans_seeded(ring.astype(np.float32), tc, crit, 1)
             share = np.bincount(lbl.ravel(), minlength=tc) / len(lbl)
             refs = cen[share >= 0.2]
         else:
