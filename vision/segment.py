@@ -288,6 +288,9 @@ class MarbleSettings:
     glare_max_frac: float = 0.3  # (`TileSettings.view_glare_max_frac`, `view_glare_rim`,
     glare_rim: float = 0.35  # `view_glare_ring_max`: a spot's core may be a large share of
     glare_ring_max: float = 190.0  # the photo and lie on a white cloth)
+    glare_scale: float = 0.5  # the photo looked at this size for the spots (a spot is many
+    # marbles wide): `near_glare` on fresh 1870's glare photos 12.4 -> 4.0 ms median (CPU),
+    # the same readings; 0.6 ms on ordinary photos either way (no core that large)
 
 
 TILE_SETTINGS = TileSettings()
@@ -1159,10 +1162,14 @@ def near_glare(image_bgr: np.ndarray, area: PlayArea, centers: np.ndarray,
         return None
     g = replace(area.settings, glare_max_frac=settings.glare_max_frac,
                 glare_rim=settings.glare_rim, glare_ring_max=settings.glare_ring_max)
-    spots = glare_spots(image_bgr, g)
+    f = settings.glare_scale
+    small = image_bgr if f >= 1.0 else cv2.resize(image_bgr, None, fx=f, fy=f,
+                                                  interpolation=cv2.INTER_AREA)
+    spots = glare_spots(small, g)
     if not spots:
         return None
-    c = area.to_image(np.asarray(centers, np.float64).reshape(-1, 2))
+    c = area.to_image(np.asarray(centers, np.float64).reshape(-1, 2)) * (small.shape[1]
+                                                                         / image_bgr.shape[1])
     near = np.zeros(len(c), bool)
     for spot in spots:
         near |= glare_distance(c[:, 0], c[:, 1], spot) <= settings.near_reach
