@@ -45,6 +45,7 @@ from vision.segment import (
     edge_tiles,
     find_tiles,
     marble_candidates,
+    near_glare,
     outline_squares,
     square,
     table_likeness,
@@ -215,7 +216,8 @@ def untaught_crops(kind: str, image_bgr: np.ndarray, area: PlayArea, centers: np
     # in docs/hop-la-bille.md; the product measured harsh 9.74 -> 9.88 %)
     cloth = cloth_gains(MARBLE_SETTINGS, image_bgr, area, gains)
     crops = crops if np.all(cloth == 1.0) else apply_gains(crops, cloth)
-    return washed_crops(crops, MARBLE_SETTINGS, crop.margin)  # (a lamp's glare off washed ones)
+    near = near_glare(image_bgr, area, centers, MARBLE_SETTINGS)  # (crops by a spot)
+    return washed_crops(crops, MARBLE_SETTINGS, crop.margin, near)  # (a lamp's glare off)
 
 
 def facts_from(game: str, det: Detections) -> dict:

@@ -1038,3 +1038,50 @@ def test_washed_crops_disc_from_the_crop_margin(n, margin, changed):
     lit = np.round(255.0 * linear_to_srgb(lin)).astype(np.uint8)
     out = washed_crops(lit, MARBLE_SETTINGS, margin)
     assert (out is not lit) == changed
+
+
+@pytest.mark.parametrize(
+    "glare, near, changed",
+    [
+        (0.15, False, False),  # a little added light away from any spot: as it was
+        (0.15, True, True),  # the same by a glare spot (its halo): taken off
+        (0.0, True, False),  # an ordinary crop by a spot (its rim still dark): as it was
+        (0.95, True, False),  # a spot's saturated core: too little range left even there
+    ],
+)
+def test_washed_crops_looser_by_a_glare_spot(glare, near, changed):
+    """A crop by a glare spot (`near`, `near_glare`) is stretched from a darker darkest
+    (`near_washed_dark`) on than one elsewhere (`washed_dark`); `near_washed_dark` 0 takes
+    the looser thresholds off."""
+    from dataclasses import replace
+
+    from vision.preprocess import linear_to_srgb, srgb_to_linear
+    from vision.segment import washed_crops
+
+    clean = _marble_crop((40, 170, 60))[None]
+    lin = srgb_to_linear(clean.astype(np.float32) / 255.0) + glare
+    lit = np.round(255.0 * linear_to_srgb(lin)).astype(np.uint8)
+    mask = np.array([near])
+    assert (washed_crops(lit, MARBLE_SETTINGS, near=mask) is not lit) == changed
+    off = replace(MARBLE_SETTINGS, near_washed_dark=0.0)
+    assert washed_crops(lit, off, near=mask) is lit or glare > 0.3
+
+
+def test_near_glare_marks_the_crops_by_a_spot():
+    """`near_glare`: a lamp's spot added to a cloth photo marks the candidates within
+    `near_reach` x its core and not those far off; no spot (the plain photo), or the rule
+    off: None. (The cloth a mid grey, as a light one under a dim room's light: on a near
+    white one the spot's core merges with the cloth and `glare_spots` takes none.)"""
+    from dataclasses import replace
+
+    from vision.light_eval import add_spot
+    from vision.segment import near_glare
+
+    img, area = cloth_scene([])
+    img[80:880, 240:1040] = (150, 160, 165)
+    lit = add_spot(img, (500, 400), 110)
+    centers = area.to_plane(np.array([[560.0, 420.0], [1000.0, 850.0]]))
+    assert near_glare(img, area, centers, MARBLE_SETTINGS) is None
+    near = near_glare(lit, area, centers, MARBLE_SETTINGS)
+    assert near is not None and near.tolist() == [True, False]
+    assert near_glare(lit, area, centers, replace(MARBLE_SETTINGS, near_washed_dark=0.0)) is None
