@@ -18,7 +18,9 @@ a likelihood of each label:
 `model_weight`) times `floor + (1 - floor) * likelihood`, the classifier's piece mass shared
 among the kinds again (whether a candidate is a piece at all stays the classifier's call) and
 each kind's among its labels as before (which player colour stays `vision.shields.recolour`'s
-call). Only with the coats of arms read. `on_castle`: candidates standing on
+call). Only with the coats of arms read. Where they could be read only on the photo white
+balanced by its own light (`CueFrame`), a dark tile's chroma along the light's hue is the
+cast the balance leaves (`without_cast`), not its colour. `on_castle`: candidates standing on
 the castle round the arena (its walls and towers) are no tiles. Images are uint8 BGR; hues are
 degrees of atan2(b*, a*).
 """
