@@ -424,17 +424,16 @@ class Pipeline:
                 cand = cand.take(on_cloth >= self.decide.min_area_prob)
         t = timer.lap("segment", t)
         hues = None  # Simsala Hopp's coats of arms, read once for the photo
+        cue = None  # ... and how the tiles' colours are measured against them
         if gv.coats_of_arms:
-            from vision.shields import shield_hues  # (looked up per call: teach_eval times it)
-
-            hues = shield_hues(photo.image, area)
-        pred, probs, crops = self._classify(gv, photo, area, cand, hues, profile)
+            hues, cue = self._shields(photo, area, profile)
+        pred, probs, crops = self._classify(gv, photo, area, cand, hues, profile, cue=cue)
         keep, labels, conf, moves = self._decide(gv, probs)
         t = timer.lap("classify", t)
         first = len(cand)  # (candidates from here on: the last look's)
         if gv.kind == "tiles" and gv.total and keep.sum() < gv.total:
             cand, pred, probs = self._missing_tiles(gv, photo, area, cand, keep, labels, pred,
-                                                    probs, hues, profile, crops)
+                                                    probs, hues, profile, crops, cue)
             keep, labels, conf, moves = self._decide(gv, probs)
             t = timer.lap("missing", t)
         idx = np.flatnonzero(keep)
@@ -468,14 +467,36 @@ class Pipeline:
         timer.lap("facts", t)
         return det, cand, pred, idx, facts, warnings
 
+    def _shields(self, photo: Photo, area: PlayArea, profile=None):
+        """Simsala Hopp: the coats of arms' hues (`vision.shields`), or None, and a
+        `vision.tile_cues.CueFrame` (or None: the crops as they are, no cast): the gains that
+        bring the untaught crops (balanced by `CropSettings.light_balance`) to the balance
+        the hues were read in, and the light's hue when a cast had to be balanced away.
+        Untaught, a photo whose coats of arms name none as it is is read again white
+        balanced by its own light (`balanced_shield_hues`); a teach profile keeps its own
+        calibration (as it is)."""
+        from vision import shields  # (looked up per call: teach_eval times shield_hues)
+        from vision.tile_cues import CueFrame, light_hue
+
+        if _taught(profile):
+            return shields.shield_hues(photo.image, area), None
+        hues, strength = shields.balanced_shield_hues(photo.image, area)
+        if hues is None or strength <= 0:
+            return hues, None
+        extra = strength - self.classifier.crop.light_balance
+        return hues, CueFrame(light_gains(photo.image, extra) if extra > 0 else None,
+                              light_hue(photo.image))
+
     def _classify(self, gv: GameVision, photo: Photo, area: PlayArea, cand: Candidates,
-                  hues: dict[str, float] | None = None, profile=None, also=None):
+                  hues: dict[str, float] | None = None, profile=None, also=None,
+                  cue=None):
         """The classifier's output for `cand`, its class probabilities (N, C) re-decided
         by the coats of arms (`hues`, `vision.shields.shield_hues`' for the photo, or None)
         and the tiles' colour and the castle (`_tile_cues`), or by a teach profile, and the
         crops classified. also: (embedding, crops) of the photo's other candidates: for the
         teach profile's white balance (`teach_probs`) and, untaught, the photo's light
-        (`vision.tile_cues.photo_light`)."""
+        (`vision.tile_cues.photo_light`). cue: `_shields`' `CueFrame` (its gains applied to
+        the crops, and `also`'s, before their colour is compared with `hues`), or None."""
         taught = _taught(profile)
         crop = self.classifier.crop
         if taught:  # teach mode: its own colour calibration, no light balance (but see
@@ -492,9 +513,13 @@ class Pipeline:
         pred = self.classifier.predict(crops)
         probs = pred.probs
         if gv.coats_of_arms and not taught and len(crops):
-            probs = self._coats_of_arms(crops, probs, hues)
-            probs = self._tile_cues(gv, area, cand, crops, probs, hues,
-                                    crops if also is None else also[1])
+            gains = None if cue is None else cue.gains
+            seen = crops if gains is None else apply_gains(crops, gains)
+            others = seen if also is None else (
+                also[1] if gains is None else apply_gains(also[1], gains))
+            probs = self._coats_of_arms(seen, probs, hues)
+            probs = self._tile_cues(gv, area, cand, seen, probs, hues, others,
+                                    None if cue is None else cue.cast_hue)
         if taught:  # teach mode
             from vision.teach import shield_calibrated, teach_probs  # (model + prototypes +
             # colours; the coloured rabbits' colours turned by this photo's coats of arms)
@@ -523,15 +548,16 @@ class Pipeline:
 
     def _missing_tiles(self, gv: GameVision, photo: Photo, area: PlayArea, cand: Candidates,
                        keep: np.ndarray, labels: np.ndarray, pred, probs: np.ndarray,
-                       hues: dict[str, float] | None, profile, crops: np.ndarray):
+                       hues: dict[str, float] | None, profile, crops: np.ndarray,
+                       cue=None):
         """Fewer tiles kept than the game has: the candidates of `edge_tiles` and
         `outline_squares` away from the kept ones join `cand`, each read as background
         unless the classifier is very sure of it and it looks unlike the table beside it
         (`DecideSettings.missing_*`; table checks of a tile's size look like tiles), and no
         more of them than tiles are missing, the surest first, none of a label the kept ones
         (read as `labels`) already have all of (`crops`: those of `cand`, for
-        a teach profile's white balance). Returns the joined (candidates, classifier output,
-        probabilities)."""
+        a teach profile's white balance; `cue`: `_shields`'). Returns the joined
+        (candidates, classifier output, probabilities)."""
         edge = edge_tiles(photo.image, area, TILE_SETTINGS)
         squares = outline_squares(photo.image, area, TILE_SETTINGS)
         more = edge + squares
@@ -542,7 +568,8 @@ class Pipeline:
         if not len(more):
             return cand, pred, probs
         first = (pred.embedding, crops)
-        more_pred, more_probs, _ = self._classify(gv, photo, area, more, hues, profile, first)
+        more_pred, more_probs, _ = self._classify(gv, photo, area, more, hues, profile, first,
+                                                  cue)
         cols = [self.classifier.index(lab) for lab in gv.labels]
         again = outlined & (more_probs[:, cols].max(axis=1) >= self.decide.missing_again_prob)
         if again.any():  # an outline square's side is the game's, not measured: the likely
@@ -553,7 +580,7 @@ class Pipeline:
                                           zip(sub.centers, sub.sides, sub.angles, strict=True)))
                          for k in self.decide.missing_square_sides), Candidates.empty())
             other_pred, other_probs, _ = self._classify(gv, photo, area, other, hues, profile,
-                                                        first)
+                                                        first, cue)
             more = more + other
             more_pred = _joined(more_pred, other_pred)
             more_probs = np.concatenate([more_probs, other_probs])
@@ -595,12 +622,13 @@ class Pipeline:
 
     def _tile_cues(self, gv: GameVision, area: PlayArea, cand: Candidates, crops: np.ndarray,
                    probs: np.ndarray, hues: dict[str, float] | None,
-                   first: np.ndarray) -> np.ndarray:
+                   first: np.ndarray, cast_hue: float | None = None) -> np.ndarray:
         """Simsala Hopp on any copy's artwork (`vision.tile_cues`): the labels re-decided by
         each tile's colour (green frog, white rabbit, dark cat for this photo's light, a
         coloured rabbit by its coats of arms), and a candidate on the castle (a tower, a coat
         of arms) read as background. `first`: the crops of the photo's first candidates, its
-        light (`photo_light`)."""
+        light (`photo_light`). `cast_hue`: the light's hue where a cast had to be balanced
+        away (`vision.tile_cues.without_cast`), or None."""
         from vision.tile_cues import (
             colour_likelihood,
             middle_lightness,
@@ -614,7 +642,8 @@ class Pipeline:
             #                      harsh warm lamp turns cats orange and white rabbits yellow)
             lab, lightness = tile_colour(crops)
             light = photo_light(lightness if first is crops else middle_lightness(first))
-            like = colour_likelihood(lab, lightness, gv.labels, hues, light)
+            like = colour_likelihood(lab, lightness, gv.labels, hues, light,
+                                     cast_hue=cast_hue)
             probs = reweigh(probs, [self.classifier.index(label) for label in gv.labels],
                             gv.labels, like)
         castle = on_castle(cand.centers, float(area.settings.plane_px))

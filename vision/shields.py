@@ -9,6 +9,8 @@ re-decided by which coat of arms its colour is nearer in hue.
   of each arena side, in the rectified plane; a nearer strip when that names none) give a
   Lab hue; the four are named by the cyclic order (either direction, any start) that fits
   the colours' usual hues best, or None when a wall shows no clear colour or no order fits.
+  `balanced_shield_hues`: the same, else on the photo white balanced by its own light (a
+  strong cast), with the strength used.
 - `recolour(probs, ...)`: the four coloured-rabbit probabilities times a hue likelihood
   (Gaussian in the hue difference to each coat of arms), keeping their sum.
 Images are uint8 BGR; hues are degrees of atan2(b*, a*).
@@ -39,6 +41,12 @@ class ShieldSettings:
     # ... and each wall's at most this (a frog lying against a wall in shadow read as the
     # yellow coat of arms at 48 degrees off; walls read right: at most 37)
     max_wall_error: float = 45.0
+    # no naming on the photo as it is: once more on the photo white balanced by its own light
+    # (`vision.preprocess.light_gains`) at each of these strengths in turn. A harsh warm lamp
+    # dulls the blue and violet coats of arms until the walls' and table's warm colours are
+    # the strips' most chromatic pixels (edition 2 under `light_eval`'s harsh light: 0 of 10
+    # named as it is, 6 with the ladder); a photo named as it is stays as it was
+    balance_ladder: tuple[float, ...] = (0.5, 1.0)
     sigma: float = 20.0  # hue difference scale of the likelihood, degrees
     weight: float = 1.0  # exponent of the likelihood
 
@@ -59,6 +67,25 @@ def shield_hues(image_bgr: np.ndarray, area, s: ShieldSettings = SHIELDS
     if hues is None and 0 < s.near_depth < s.depth[1]:
         return _hues_at(image_bgr, area, (s.depth[0], s.near_depth), s)
     return hues
+
+
+def balanced_shield_hues(image_bgr: np.ndarray, area, s: ShieldSettings = SHIELDS
+                         ) -> tuple[dict[str, float] | None, float]:
+    """`shield_hues` on the photo as it is, else on the photo white balanced by its own light
+    at each of `s.balance_ladder`'s strengths in turn (a cast that hides a coat of arms):
+    (the hues or None, the strength they were read at, 0 for the photo as it is). The tiles'
+    colours compared with them must be measured in the same balance."""
+    from vision.preprocess import apply_gains, light_gains
+
+    hues = shield_hues(image_bgr, area, s)
+    if hues is not None:
+        return hues, 0.0
+    for strength in s.balance_ladder:
+        if strength > 0:
+            hues = shield_hues(apply_gains(image_bgr, light_gains(image_bgr, strength)), area, s)
+            if hues is not None:
+                return hues, float(strength)
+    return None, 0.0
 
 
 def _hues_at(image_bgr: np.ndarray, area, depth: tuple[float, float], s: ShieldSettings

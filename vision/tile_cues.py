@@ -18,7 +18,9 @@ a likelihood of each label:
 `model_weight`) times `floor + (1 - floor) * likelihood`, the classifier's piece mass shared
 among the kinds again (whether a candidate is a piece at all stays the classifier's call) and
 each kind's among its labels as before (which player colour stays `vision.shields.recolour`'s
-call). Only with the coats of arms read. `on_castle`: candidates standing on
+call). Only with the coats of arms read. Where they could be read only on the photo white
+balanced by its own light (`CueFrame`), a dark tile's chroma along the light's hue is the
+cast the balance leaves (`without_cast`), not its colour. `on_castle`: candidates standing on
 the castle round the arena (its walls and towers) are no tiles. Images are uint8 BGR; hues are
 degrees of atan2(b*, a*).
 """
@@ -72,9 +74,57 @@ class CueSettings:
     # there fired 32 times on 10 edition-2 photos, at the towers)
     castle_from: float = 0.025
     castle_to: float = 0.12  # (about the walls' depth, `ShieldSettings.depth` 0.11)
+    # a cast the white balance leaves: where the coats of arms could be named only on the
+    # photo balanced by its own light (`vision.shields.balanced_shield_hues`), a dark tile's
+    # chroma along the light's own hue is that cast, not the tile's colour (a harsh warm
+    # lamp's per-channel gamma turns a grey cat orange, which no gain undoes). Up to this
+    # much of it is taken off, in proportion to how dark the tile is for this photo's light
+    # (`cat_share`), for tiles within `cast_hue_width` degrees of the light's hue (measured,
+    # 5-95 %: cats under `light_eval`'s harsh light C 15-31 at hue 50-76 in the balanced
+    # crops; dark blue and violet rabbits lie 100 degrees and more away). 0: off
+    cast_chroma: float = 30.0
+    cast_hue_width: float = 45.0
 
 
 CUES = CueSettings()
+
+
+@dataclass(frozen=True)
+class CueFrame:
+    """How a photo's tiles' colours are to be measured against its coats of arms: `gains`
+    (3,) float32 for the untaught crops (None: as they are) and `cast_hue` (degrees, the
+    photo's light, for a cast the balance leaves; None: no such cast)."""
+
+    gains: np.ndarray | None = None
+    cast_hue: float | None = None
+
+
+def light_hue(image_bgr: np.ndarray) -> float:
+    """The hue (degrees of atan2(b*, a*)) of a uint8 BGR photo's light, its own white
+    balance's estimate (`vision.preprocess.light_gains`)."""
+    from vision.preprocess import light_gains
+
+    light = 1.0 / light_gains(image_bgr, 1.0)
+    bgr = np.clip(np.round(light / light.max() * 230.0), 0, 255).astype(np.uint8)
+    lab = cv2.cvtColor(bgr.reshape(1, 1, 3), cv2.COLOR_BGR2Lab)[0, 0].astype(float) - 128.0
+    return float(np.degrees(np.arctan2(lab[2], lab[1])))
+
+
+def without_cast(lab: np.ndarray, lightness: np.ndarray, light: float | None,
+                 cast_hue: float | None, s: CueSettings = CUES) -> np.ndarray:
+    """`lab` (N, 3) with a dark tile's chroma along the light's hue `cast_hue` taken off (up
+    to `s.cast_chroma`, times the tile's darkness for this photo's `light`, only within
+    `s.cast_hue_width` of that hue); unchanged without a cast hue, a light or the setting."""
+    if cast_hue is None or light is None or s.cast_chroma <= 0 or not len(lab):
+        return lab
+    dark = 1.0 / (1.0 + np.exp(-(s.cat_share - lightness / light) / s.cat_share_width))
+    u = np.array([np.cos(np.radians(cast_hue)), np.sin(np.radians(cast_hue))])
+    ab = lab[:, 1:3].astype(float)
+    hue = np.degrees(np.arctan2(ab[:, 1], ab[:, 0]))
+    weight = dark * (np.abs(_hue_diff(hue, cast_hue)) < s.cast_hue_width)
+    out = np.array(lab, dtype=float)
+    out[:, 1:3] = ab - (weight * np.clip(ab @ u, 0.0, s.cast_chroma))[:, None] * u
+    return out
 
 
 def tile_colour(crops_bgr: np.ndarray, s: CueSettings = CUES) -> tuple[np.ndarray, np.ndarray]:
@@ -120,10 +170,12 @@ def photo_light(lightness: np.ndarray, s: CueSettings = CUES) -> float | None:
 
 def colour_likelihood(lab: np.ndarray, lightness: np.ndarray, labels: tuple[str, ...],
                       hues: dict[str, float] | None, light: float | None = None,
-                      s: CueSettings = CUES) -> np.ndarray:
+                      s: CueSettings = CUES, cast_hue: float | None = None) -> np.ndarray:
     """(N, len(labels)) likelihood in [0, 1] of each label from each tile's colour (`lab`,
     `lightness` of `tile_colour`; `light`: `photo_light`, None: the absolute
-    `cat_lightness`); labels without a colour cue get 1."""
+    `cat_lightness`; `cast_hue`: a cast the balance leaves, `without_cast`); labels
+    without a colour cue get 1."""
+    lab = without_cast(lab, lightness, light, cast_hue, s)
     chroma = np.hypot(lab[:, 1], lab[:, 2])
     hue = np.degrees(np.arctan2(lab[:, 2], lab[:, 1]))
     chromatic = 1.0 / (1.0 + np.exp(-(chroma - s.white_chroma) / s.chroma_width))

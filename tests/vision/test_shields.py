@@ -7,9 +7,10 @@ import pytest
 
 from vision.area import AREA_SETTINGS, find_area
 from vision.image_io import load_photo
-from vision.shields import COLOURS, NOMINAL_HUE, recolour, shield_hues
+from vision.shields import COLOURS, NOMINAL_HUE, balanced_shield_hues, recolour, shield_hues
 
 SCENES = Path(__file__).resolve().parents[2] / "datasets" / "scenes" / "simsala-hopp"
+EDITION2 = SCENES.parents[1] / "scenes-edition2" / "simsala-hopp"
 
 
 @pytest.mark.parametrize("name", ["simsala-hopp-e1-s1-0000.jpg", "simsala-hopp-e1-s1-0009.jpg"])
@@ -73,3 +74,48 @@ def test_no_reference_when_one_wall_shows_a_colour_no_coat_of_arms_has():
     teal = cv2.cvtColor(np.uint8([[[150, 128 - 40, 128 - 5]]]), cv2.COLOR_Lab2BGR)[0, 0]
     cv2.fillPoly(img, [np.round(strip).astype(np.int32)], [int(v) for v in teal])
     assert shield_hues(img, area) is None
+
+
+def _walls_grey(img, area):
+    import cv2
+
+    img = img.copy()
+    s = float(area.settings.plane_px)
+    ring = area.to_image(np.array([[-0.2, -0.2], [1.2, -0.2], [1.2, 1.2], [-0.2, 1.2]]) * s)
+    inner = area.to_image(np.array([[0, 0], [1, 0], [1, 1], [0, 1]], float) * s)
+    mask = np.zeros(img.shape[:2], np.uint8)
+    cv2.fillPoly(mask, [np.round(ring).astype(np.int32)], 1)
+    cv2.fillPoly(mask, [np.round(inner).astype(np.int32)], 0)
+    img[mask > 0] = (128, 128, 128)
+    return img
+
+
+def test_balanced_reading_keeps_a_photo_named_as_it_is():
+    """A photo whose coats of arms are named as it is: the same hues, strength 0."""
+    photo = load_photo(SCENES / "simsala-hopp-e1-s1-0000.jpg")
+    area = find_area(photo.image, AREA_SETTINGS["simsala-hopp"], "arena", game="simsala-hopp")
+    hues, strength = balanced_shield_hues(photo.image, area)
+    assert strength == 0.0 and hues == shield_hues(photo.image, area)
+
+
+def test_balanced_reading_names_the_coats_of_arms_under_a_harsh_warm_lamp():
+    """Edition 2 under the harsh warm light: the blue and violet coats of arms too dull to
+    name as the photo is; white balanced by the photo's own light they are named, each
+    near its usual hue."""
+    from vision.teach_eval import harsh_light
+
+    photo = load_photo(EDITION2 / "simsala-hopp-e2-s2-0000.jpg")
+    area = find_area(photo.image, AREA_SETTINGS["simsala-hopp"], "arena", game="simsala-hopp")
+    img = harsh_light(photo.image)
+    assert shield_hues(img, area) is None
+    hues, strength = balanced_shield_hues(img, area)
+    assert hues is not None and strength > 0 and set(hues) == set(COLOURS)
+    for c, h in hues.items():
+        assert abs((h - NOMINAL_HUE[c] + 180) % 360 - 180) < 45, (c, h)
+
+
+def test_balanced_reading_invents_no_reference():
+    """Grey walls stay no reference at every strength of the balance."""
+    photo = load_photo(SCENES / "simsala-hopp-e1-s1-0000.jpg")
+    area = find_area(photo.image, AREA_SETTINGS["simsala-hopp"], "arena", game="simsala-hopp")
+    assert balanced_shield_hues(_walls_grey(photo.image, area), area) == (None, 0.0)

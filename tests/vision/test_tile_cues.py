@@ -12,11 +12,13 @@ from vision.tile_cues import (
     colour_likelihood,
     disagreements,
     kind,
+    light_hue,
     on_castle,
     photo_light,
     reference_hues,
     reweigh,
     tile_colour,
+    without_cast,
 )
 
 ARENA = (60, 40, 200)  # BGR red-pink around the tile
@@ -173,3 +175,43 @@ def test_cue_warnings_name_only_what_the_colour_decided(model, cue, counted, war
                      centers=np.array([[10.0, 20.0]], np.float32))
     out = pipe._cue_warnings(game_vision("simsala-hopp"), model_probs, probs, det)
     assert len(out) == int(warned)
+
+
+def _ab(hue_deg, chroma):
+    t = np.radians(hue_deg)
+    return [chroma * np.cos(t), chroma * np.sin(t)]
+
+
+@pytest.mark.parametrize("L, hue, chroma, cast, left", [
+    (25.0, 58.0, 25.0, 60.0, (0.0, 3.0)),  # a dark grey cat turned orange by the lamp: grey
+    (25.0, 58.0, 25.0, None, (24.9, 25.1)),  # no cast balanced away: as it was
+    (85.0, 60.0, 55.0, 60.0, (54.9, 55.1)),  # a light orange rabbit: not dark, as it was
+    (25.0, -75.0, 40.0, 60.0, (39.9, 40.1)),  # a dark blue rabbit: far from the light's hue
+    (25.0, 60.0, 50.0, 60.0, (19.0, 21.0)),  # very orange and dark: only cast_chroma taken
+])
+def test_without_cast_takes_off_only_a_dark_tiles_cast(L, hue, chroma, cast, left):
+    lab = np.array([[L, *_ab(hue, chroma)]])
+    out = without_cast(lab, np.array([L]), 90.0, cast)
+    c = float(np.hypot(out[0, 1], out[0, 2]))
+    assert left[0] <= c <= left[1], c
+    assert out[0, 0] == L
+
+
+def test_a_cast_cat_is_a_cat_again():
+    """A dark tile at the light's hue, chromatic enough to pass for a coloured rabbit, is a
+    cat once the cast is taken off."""
+    labels = tuple(SIMSALA_LABELS)
+    lab = np.array([[25.0, *_ab(58.0, 26.0)]])
+    before = colour_likelihood(lab, np.array([25.0]), labels, HUES, 90.0)
+    after = colour_likelihood(lab, np.array([25.0]), labels, HUES, 90.0, cast_hue=60.0)
+    cat = labels.index("cat")
+    assert before[0].argmax() != cat and after[0].argmax() == cat
+
+
+@pytest.mark.parametrize("bgr, lo, hi", [
+    ((120, 180, 250), 30.0, 90.0),  # a warm lamp: its light is orange
+    ((250, 200, 160), -150.0, -60.0),  # daylight's blue
+])
+def test_light_hue(bgr, lo, hi):
+    img = np.full((40, 40, 3), bgr, np.uint8)
+    assert lo <= light_hue(img) <= hi
