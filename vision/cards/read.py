@@ -2053,8 +2053,11 @@ def _kind_numbers(kind: str, probs: dict[str, float]) -> dict[str, float]:
 
 def _two_numbers(kind: str, probs: dict[str, float]) -> list[tuple[str, float]]:
     """The two likeliest numbers of `kind` in `probs`: (number, probability), likeliest
-    first (`number_doubt`'s and `unseen_cards`' "a or b")."""
-    return sorted(_kind_numbers(kind, probs).items(), key=lambda kv: -kv[1])[:2]
+    first (`number_doubt`'s and `unseen_cards`' "a or b"); always two, a number `probs`
+    does not hold given as ("?", 0.0) (the classifier's probabilities hold every label, a
+    hand-made or partial dict may not)."""
+    two = sorted(_kind_numbers(kind, probs).items(), key=lambda kv: -kv[1])[:2]
+    return two + [("?", 0.0)] * (2 - len(two))
 
 
 def box_limits(pieces: list[CardPiece]

@@ -94,3 +94,30 @@ def test_percentiles_as_numpy(shape, qs):
 
     x = np.random.default_rng(3).random(shape).astype(np.float32) * 255
     assert np.allclose(_percentiles(x, qs), np.percentile(x, qs), rtol=1e-5)
+
+
+@pytest.mark.parametrize("probs,numbers", [
+    ({"tootophant-3": 0.6, "tootophant-5": 0.4}, "3 or 5 (0.60 / 0.40)"),
+    ({"tootophant-3": 1.0}, "3 or ? (1.00 / 0.00)"),  # one number of its kind
+    ({"tootophant-3": 0.7, "mouse": 0.3}, "3 or ? (1.00 / 0.00)"),  # (other kinds: none)
+    ({}, "? or ? (0.00 / 0.00)"),  # no probabilities at all
+])
+def test_number_warnings_with_fewer_than_two_numbers(probs, numbers):
+    """A hand-made or partial `probs` holding fewer than two numbers of the card's kind: the
+    warnings name "?" for the missing one (`_two_numbers` unpacked two and raised
+    ValueError before). A faint piece (`counted_weak`) is always warned about."""
+    from dataclasses import replace
+
+    from vision.cards.read import number_doubt, unseen_cards
+
+    p = _piece("tootophant-3", probs)
+    assert numbers in blurred_number(p)
+    if probs:
+        got = number_doubt(p, 2.0)  # (over 1: always a warning)
+        assert got is not None and numbers in got
+        warned = piece_warnings([replace(p, faint=True)], "troetofanten", READ)
+        assert any(numbers in w for w in warned), warned
+    a, b = numbers.split(" (")[0].split(" or ")
+    got = unseen_cards([], [("tootophant", p.key, p.frame, probs)], ())
+    assert got == [f"possibly a tootophant at (20, 31), not counted: its corner number is "
+                   f"unreadable ({a} or {b}); check the card"]
