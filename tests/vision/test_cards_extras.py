@@ -8,17 +8,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.cards.geometry import SPECS, pose_from_frame
-from vision.cards.pieces import CardPiece
-from vision.cards.read import READ, card_frame, crosswise_on_back, one_design, unsure_rare
+from tests.vision.cards.helpers import card
+from vision.cards.read import READ, crosswise_on_back, one_design, unsure_rare
 
-SPEC = SPECS["troetofanten"]
 W = 40.0  # card width, px
-
-
-def card(label: str, conf: float, centre=(100.0, 100.0), angle: float = 0.0) -> CardPiece:
-    frame = card_frame(np.asarray(centre, float), angle, W, SPEC.aspect)
-    return CardPiece(label, conf, pose_from_frame(frame, SPEC)[0], frame, angle, W)
+C = (100.0, 100.0)  # the card's centre (`helpers.card`: `W` px wide)
 
 
 @pytest.mark.parametrize("label,conf,kept", [
@@ -30,7 +24,7 @@ def card(label: str, conf: float, centre=(100.0, 100.0), angle: float = 0.0) -> 
     ("elephant-3", 0.4, True),  # an unclear number splits an elephant's confidence
 ])
 def test_unsure_rare(label, conf, kept):
-    got, warnings = unsure_rare([card(label, conf)], READ)
+    got, warnings = unsure_rare([card(label, C, conf, width=W)], READ)
     assert (len(got) == 1) is kept
     assert (len(warnings) == 0) is kept
     if not kept:
@@ -49,7 +43,7 @@ def test_unsure_rare(label, conf, kept):
     #   of this box (its pattern read across)
 ])
 def test_crosswise_on_back(offset, angle, width, sure, want):
-    back = card("back", sure)
+    back = card("back", C, sure, width=W)
     c = np.array([100.0, 100.0]) + offset
     assert crosswise_on_back(c, angle, width, [back], READ) is want
 
