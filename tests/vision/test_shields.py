@@ -24,13 +24,12 @@ def test_coats_of_arms_are_found_and_named(name):
         assert abs((h - NOMINAL_HUE[c] + 180) % 360 - 180) < 45, (c, h)
 
 
-def test_no_reference_without_coloured_walls():
-    """The arena's walls painted grey: no coat of arms, no reference."""
+def _walls_grey(img, area):
+    """`img` (uint8 BGR) with the ring round `area`'s arena (0.2 of its side: the castle's
+    walls and their coats of arms) painted grey."""
     import cv2
 
-    photo = load_photo(SCENES / "simsala-hopp-e1-s1-0000.jpg")
-    area = find_area(photo.image, AREA_SETTINGS["simsala-hopp"], "arena", game="simsala-hopp")
-    img = photo.image.copy()
+    img = img.copy()
     s = float(area.settings.plane_px)
     ring = area.to_image(np.array([[-0.2, -0.2], [1.2, -0.2], [1.2, 1.2], [-0.2, 1.2]]) * s)
     inner = area.to_image(np.array([[0, 0], [1, 0], [1, 1], [0, 1]], float) * s)
@@ -38,7 +37,14 @@ def test_no_reference_without_coloured_walls():
     cv2.fillPoly(mask, [np.round(ring).astype(np.int32)], 1)
     cv2.fillPoly(mask, [np.round(inner).astype(np.int32)], 0)
     img[mask > 0] = (128, 128, 128)
-    assert shield_hues(img, area) is None
+    return img
+
+
+def test_no_reference_without_coloured_walls():
+    """The arena's walls painted grey: no coat of arms, no reference."""
+    photo = load_photo(SCENES / "simsala-hopp-e1-s1-0000.jpg")
+    area = find_area(photo.image, AREA_SETTINGS["simsala-hopp"], "arena", game="simsala-hopp")
+    assert shield_hues(_walls_grey(photo.image, area), area) is None
 
 
 def _lab(hue_deg, chroma=40.0):
@@ -74,20 +80,6 @@ def test_no_reference_when_one_wall_shows_a_colour_no_coat_of_arms_has():
     teal = cv2.cvtColor(np.uint8([[[150, 128 - 40, 128 - 5]]]), cv2.COLOR_Lab2BGR)[0, 0]
     cv2.fillPoly(img, [np.round(strip).astype(np.int32)], [int(v) for v in teal])
     assert shield_hues(img, area) is None
-
-
-def _walls_grey(img, area):
-    import cv2
-
-    img = img.copy()
-    s = float(area.settings.plane_px)
-    ring = area.to_image(np.array([[-0.2, -0.2], [1.2, -0.2], [1.2, 1.2], [-0.2, 1.2]]) * s)
-    inner = area.to_image(np.array([[0, 0], [1, 0], [1, 1], [0, 1]], float) * s)
-    mask = np.zeros(img.shape[:2], np.uint8)
-    cv2.fillPoly(mask, [np.round(ring).astype(np.int32)], 1)
-    cv2.fillPoly(mask, [np.round(inner).astype(np.int32)], 0)
-    img[mask > 0] = (128, 128, 128)
-    return img
 
 
 def test_balanced_reading_keeps_a_photo_named_as_it_is():
