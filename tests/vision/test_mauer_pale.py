@@ -18,22 +18,29 @@ BOARD = load_board()
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _pale_plate(cast, seed=0):
-    """(BGR uint8 image 300 x 400, (n, 2) disc centres): a light green plate with 4 x 6 white
-    discs (radius 9 px) only 2-4 levels lighter than the plate on the plain light map, a
-    white strip at the top (the light's white), noise, under a light of per-channel gains
-    `cast` (B, G, R). (No printed digit at the discs' centres: even a faint 1 px dot there
-    fails the blob detector's colour test on either map.)"""
+def _plate(surface, top, disc, cast=(1.0, 1.0, 1.0), noise=1.5, seed=0):
+    """(BGR uint8 image 300 x 400, (24, 2) disc centres): a board of colour `surface` (BGR)
+    with 4 x 6 discs of colour `disc` (radius 9 px) and a strip of `top` at the top (the
+    light's white), under a light of per-channel gains `cast` (B, G, R), then Gaussian noise
+    of `noise` levels per channel."""
     rng = np.random.default_rng(seed)
     img = np.zeros((300, 400, 3), np.float32)
-    img[:] = (200, 236, 206)  # pale green (BGR)
-    img[:20] = (250, 250, 250)
+    img[:] = surface
+    img[:20] = top
     centres = np.array([(60 + 55 * i, 70 + 55 * j) for j in range(4) for i in range(6)],
                        np.float64)
     for x, y in centres:
-        cv2.circle(img, (int(x), int(y)), 9, (238, 238, 238), -1, cv2.LINE_AA)
-    img = img * np.asarray(cast, np.float32) + rng.normal(0, 1.5, img.shape)
+        cv2.circle(img, (int(x), int(y)), 9, disc, -1, cv2.LINE_AA)
+    img = img * np.asarray(cast, np.float32) + rng.normal(0, noise, img.shape)
     return np.clip(img, 0, 255).astype(np.uint8), centres
+
+
+def _pale_plate(cast, seed=0):
+    """A light green plate (BGR 200, 236, 206) whose white discs (238) are only 2-4 levels
+    lighter than it on the plain light map, a white strip (250) at the top, noise 1.5, under
+    the light `cast` (`_plate`). (No printed digit at the discs' centres: even a faint 1 px
+    dot there fails the blob detector's colour test on either map.)"""
+    return _plate((200, 236, 206), (250, 250, 250), (238, 238, 238), cast, 1.5, seed)
 
 
 def _found(blobs, centres):
@@ -62,20 +69,10 @@ def test_whiteness_finds_the_pale_boards_fields(cast):
 
 
 def _harsh_plate(noise, seed=0):
-    """(BGR uint8 image 300 x 400, (24, 2) disc centres): committed 0020's colours under the
-    harsh orange light (the board's surface BGR 151, 232, 235, its white fields 196, 238,
-    255, as measured on that photo; a strip of the fields' white at the top), 4 x 6 discs
-    of radius 9 px, Gaussian noise of `noise` levels per channel."""
-    rng = np.random.default_rng(seed)
-    img = np.zeros((300, 400, 3), np.float32)
-    img[:] = (151, 232, 235)
-    img[:20] = (196, 238, 255)
-    centres = np.array([(60 + 55 * i, 70 + 55 * j) for j in range(4) for i in range(6)],
-                       np.float64)
-    for x, y in centres:
-        cv2.circle(img, (int(x), int(y)), 9, (196, 238, 255), -1, cv2.LINE_AA)
-    img += rng.normal(0, noise, img.shape)
-    return np.clip(img, 0, 255).astype(np.uint8), centres
+    """Committed 0020's colours under the harsh orange light (the board's surface BGR 151,
+    232, 235, its white fields 196, 238, 255, as measured on that photo; a strip of the
+    fields' white at the top), Gaussian noise of `noise` levels per channel (`_plate`)."""
+    return _plate((151, 232, 235), (196, 238, 255), (196, 238, 255), noise=noise, seed=seed)
 
 
 def test_whiteness_as_the_lowest_channel_under_an_orange_light():
