@@ -99,12 +99,16 @@ class CueFrame:
     cast_hue: float | None = None
 
 
-def light_hue(image_bgr: np.ndarray) -> float:
+def light_hue(image_bgr: np.ndarray) -> float | None:
     """The hue (degrees of atan2(b*, a*)) of a uint8 BGR photo's light, its own white
-    balance's estimate (`vision.preprocess.light_gains`)."""
+    balance's estimate (`vision.preprocess.light_gains`); None for a black photo (no light
+    to estimate: its gains are 0)."""
     from vision.preprocess import light_gains
 
-    light = 1.0 / light_gains(image_bgr, 1.0)
+    gains = light_gains(image_bgr, 1.0)
+    if not np.all(gains > 0):
+        return None
+    light = 1.0 / gains
     bgr = np.clip(np.round(light / light.max() * 230.0), 0, 255).astype(np.uint8)
     lab = cv2.cvtColor(bgr.reshape(1, 1, 3), cv2.COLOR_BGR2Lab)[0, 0].astype(float) - 128.0
     return float(np.degrees(np.arctan2(lab[2], lab[1])))

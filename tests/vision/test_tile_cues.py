@@ -215,3 +215,13 @@ def test_a_cast_cat_is_a_cat_again():
 def test_light_hue(bgr, lo, hi):
     img = np.full((40, 40, 3), bgr, np.uint8)
     assert lo <= light_hue(img) <= hi
+
+
+def test_light_hue_of_a_black_photo_is_none():
+    """A black photo has no light: no hue (its gains are 0, and 1 / 0 made the light inf
+    and its hue a NaN cast to uint8, a number that meant nothing), and no warning."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert light_hue(np.zeros((40, 40, 3), np.uint8)) is None
