@@ -215,6 +215,10 @@ class AreaSettings:
     glare_like_reach: float = 3.0
     glare_clip: int = 250
     glare_ref_level: float = 20.0  # (the second colour level: a red a little washed out)
+    glare_sure_prob: float = 0.8  # the arena's own chroma: where the network's probability
+    #   is above this (its tighter mask's, `model_thresholds`' second)
+    glare_least_sure: int = 50  # ... over at least this many working pixels, else no mask
+    glare_close_px: int = 5  # the repaired mask closed by a square of this side (px)
 
     @property
     def px_per_mm(self) -> float:
@@ -440,12 +444,13 @@ def glare_arena_mask(raw_bgr: np.ndarray, prob: np.ndarray, zone: np.ndarray,
     glare spots' `zone` (bool (H, W), `glare_zone`) of the uint8 BGR working image
     `raw_bgr` (before `remove_glare`), the unclipped pixels whose `white_free_chroma` lies
     within `glare_like_tol` x the arena's own of it (the arena's: its median where the
-    network is sure, `prob` > 0.8, outside the zone, and red: `measure` (`area_measure`,
-    float32 (H, W)) above `glare_ref_level`, the tiles left out); closed by 5 px. None with
-    too little sure arena (50 px) to take its chroma from."""
+    network is sure, `prob` > `glare_sure_prob`, outside the zone, and red: `measure`
+    (`area_measure`, float32 (H, W)) above `glare_ref_level`, the tiles left out); closed
+    by `glare_close_px`. None with too little sure arena (`glare_least_sure` px) to take
+    its chroma from."""
     chroma = white_free_chroma(raw_bgr)
-    sure = (prob > 0.8) & ~zone & (measure > settings.glare_ref_level)
-    if np.count_nonzero(sure) < 50:
+    sure = (prob > settings.glare_sure_prob) & ~zone & (measure > settings.glare_ref_level)
+    if np.count_nonzero(sure) < settings.glare_least_sure:
         return None
     ref = np.median(chroma[sure], axis=0)
     tol = settings.glare_like_tol * float(np.linalg.norm(ref))
@@ -455,7 +460,8 @@ def glare_arena_mask(raw_bgr: np.ndarray, prob: np.ndarray, zone: np.ndarray,
     like = zone & ~clipped & (np.linalg.norm(chroma - ref, axis=2) < tol) & \
         (cos >= settings.glare_like_cos)
     mask = ((prob > 0.5) | like).astype(np.uint8)
-    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    k = settings.glare_close_px
+    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
 
 
 def white_free_view(small_bgr: np.ndarray, raw_bgr: np.ndarray, zone: np.ndarray

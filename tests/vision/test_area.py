@@ -715,6 +715,29 @@ def test_glare_arena_mask_fills_the_bite(table, leak):
     assert glare_arena_mask(lit, np.zeros_like(prob), zone, measure, RED) is None  # no arena
 
 
+@pytest.mark.parametrize("change, none", [
+    ({}, False),
+    ({"glare_least_sure": 10**6}, True),  # more sure arena asked for than the photo has
+    ({"glare_sure_prob": 1.0}, True),  # no pixel surer than certain: no arena's chroma
+    ({"glare_close_px": 1}, False),  # no closing: the same mask less what closing joins
+])
+def test_glare_arena_mask_settings(change, none):
+    """`glare_arena_mask`'s sure-arena bar, its least size and its closing are settings."""
+    from dataclasses import replace
+
+    from vision.area import area_measure, glare_arena_mask, glare_zone
+
+    lit, spots, prob = spotted_castle((60, 90, 110))
+    zone = glare_zone(lit.shape, spots, RED.glare_like_reach)
+    measure = area_measure(cv2.cvtColor(lit, cv2.COLOR_BGR2LAB), RED)
+    base = glare_arena_mask(lit, prob, zone, measure, RED)
+    got = glare_arena_mask(lit, prob, zone, measure, replace(RED, **change))
+    assert (got is None) is none
+    if got is not None:
+        assert np.all(got <= base)
+        assert bool(got.sum() < base.sum()) == bool(change)
+
+
 def test_glare_rival_replaces_a_side_the_spot_pulled_in():
     from vision.area import _rival_glare, area_measure
 
