@@ -55,6 +55,7 @@ class LightJitter:
     gain_hi: float = 1.0  # brightest channel then scaled to 1
     gamma_log: float = 0.45  # per-channel tone curve x ** g, |ln g| up to this (0.45: g 0.64-1.57)
     p_gamma: float = 0.6  # share of lights with a tone curve
+    tone_gain: tuple[float, float] = (0.8, 1.1)  # ... and with it a per-channel gain (uniform)
     p_shadow: float = 0.35  # share with a hard shadow over part of the photo
     p_dim: float = 0.15  # share underexposed and noisy
 
@@ -71,7 +72,7 @@ def random_light(image: np.ndarray, rng: np.random.Generator,
     out = in_linear(image, gain / gain.max())
     if rng.random() < j.p_gamma:
         g = np.exp(rng.uniform(-j.gamma_log, j.gamma_log, 3)).astype(np.float32)
-        k = rng.uniform(0.8, 1.1, 3).astype(np.float32)
+        k = rng.uniform(*j.tone_gain, 3).astype(np.float32)
         out = np.clip(255.0 * k * (out.astype(np.float32) / 255.0) ** g, 0, 255).astype(np.uint8)
     if rng.random() < j.p_shadow:
         out = hard_shadow(out, rng)

@@ -56,6 +56,17 @@ def test_random_light_gains_only_keep_the_brightest_channel():
         assert out.max() == 255 and out.min() < 255
 
 
+def test_random_light_tone_gain_is_the_setting():
+    """A tone curve of gamma 1 with `tone_gain` 0.5: the gains-only light, halved (the
+    curve's gain range is `LightJitter.tone_gain`, not a literal)."""
+    j0 = dataclasses.replace(JITTER, p_gamma=0.0, p_shadow=0.0, p_dim=0.0)
+    j1 = dataclasses.replace(j0, p_gamma=1.0, gamma_log=0.0, tone_gain=(0.5, 0.5))
+    for s in range(3):
+        a = random_light(_photo(s), np.random.default_rng(s), j0).astype(float)
+        b = random_light(_photo(s), np.random.default_rng(s), j1).astype(float)
+        assert np.abs(b - 0.5 * a).max() <= 1.0
+
+
 @pytest.mark.parametrize("seed, index", [
     (1865, 4),  # 13 empty spots read as pawns by the model before the light jitter, 0 after
     (1865, 12),  # 12 before, 0 after
