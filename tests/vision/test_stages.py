@@ -1063,8 +1063,9 @@ def test_washed_crops_looser_by_a_glare_spot(glare, near, changed):
     lit = np.round(255.0 * linear_to_srgb(lin)).astype(np.uint8)
     mask = np.array([near])
     assert (washed_crops(lit, MARBLE_SETTINGS, near=mask) is not lit) == changed
-    off = replace(MARBLE_SETTINGS, near_washed_dark=0.0)
-    assert washed_crops(lit, off, near=mask) is lit or glare > 0.3
+    off = replace(MARBLE_SETTINGS, near_washed_dark=0.0)  # (the ordinary thresholds, which
+    #   none of these crops passes)
+    assert washed_crops(lit, off, near=mask) is lit
 
 
 def test_near_glare_marks_the_crops_by_a_spot():
