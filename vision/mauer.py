@@ -1110,7 +1110,7 @@ def _quick_scores(Hs: np.ndarray, xy: np.ndarray, fields: np.ndarray, pitch_mm: 
     return out
 
 
-def _plausible(H: np.ndarray, board: Board, size: tuple[int, int] | None = None) -> bool:
+def _plausible(H: np.ndarray, board: Board) -> bool:
     """The board quad under H is convex, not mirrored, with corner angles 30-150 degrees."""
     c = apply_h(H, board_corners_mm(board))
     for i in range(4):
