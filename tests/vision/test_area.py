@@ -630,8 +630,26 @@ def test_square_misfit_many_at_once_and_degenerate():
     many = square_misfit(quads, (960, 1280))
     assert many.shape == (3,)
     assert np.allclose(many, [square_misfit(q, (960, 1280)) for q in quads])
-    flat = np.array([[0, 0], [10, 0], [20, 0], [30, 0.0]])  # all on one line
-    assert not float(square_misfit(flat, (960, 1280))) < 1.0
+
+
+@pytest.mark.parametrize("quad", [
+    [[0, 0], [10, 0], [20, 0], [30, 0]],  # all on one line
+    [[5, 5], [5, 5], [5, 5], [5, 5]],  # one point
+    [[0, 0], [100, 0], [100, 0], [0, 100]],  # two corners at one place: a triangle
+    [[0, 0], [100, 0], [np.nan, 100], [0, 100]],  # a NaN corner
+])
+def test_square_misfit_of_a_degenerate_quad_is_inf(quad):
+    """As its docstring says: inf (not NaN, which `not miss < 1` let pass), quietly."""
+    import warnings
+
+    from vision.area import square_misfit
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        miss = square_misfit(np.array(quad, float), (960, 1280))
+        assert float(miss) == np.inf
+        both = square_misfit(np.array([quad, quad], float), (960, 1280))
+        assert both.tolist() == [np.inf, np.inf]
 
 
 @pytest.mark.parametrize("square_max, kept", [
