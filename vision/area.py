@@ -1463,10 +1463,15 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
 
     First, on the reduced photo: glare spots taken off (`remove_glare`), a strong colour
     cast balanced away (`balance_cast`), and a hard shadow's shade lit up (`relight_shadow`,
-    the network's map made again). Masks tried in turn: the play-area network's (when
-    `models/area.onnx` exists and `game` is given), then the colour masks at each level. In
-    each, the largest blobs are fitted with a quadrilateral; the first plausible one is
-    snapped to the border's edges."""
+    the network's map made again). Masks tried in turn: the play-area network's at each of
+    `model_thresholds` (when `models/area.onnx` exists and `game` is given), under a glare
+    spot then its mask repaired there (`glare_rival`: `glare_arena_mask`, and
+    `_rival_glare` against the quad found), then the colour masks at each level. In each,
+    the largest blobs are fitted with a quadrilateral; the first plausible one is snapped
+    to the border's edges. With `square_max`, a quad must be a square's image under a
+    phone's camera (`square_misfit`); where none is, the search runs once more without
+    that test. The area returned carries the glare spots taken off (`PlayArea.glare`, in
+    `image_bgr`'s pixels)."""
     h, w = image_bgr.shape[:2]
     f = min(1.0, settings.mask_long_side / max(h, w))
     src = image_bgr
