@@ -2733,7 +2733,9 @@ class CardReader:
         whose cards all are too large (the first look finds few and poses them narrow):
         where the detector finds `close_more` more key points of `close_heat` on the small
         photo than the first look's `sure` ones, the whole small photo is read so, at
-        `second_scale` or its square (the cards larger still), whichever shows more."""
+        `second_scale` or its square (the cards larger still), whichever shows more. Where
+        it adds cards, the backs are settled again among them (`resettle_backs`,
+        `settle_again`: the added backs keep their own width)."""
         s = self.settings
         f = s.second_scale
         if f is None:
