@@ -12,7 +12,7 @@ Images are uint8 BGR; points are (x, y) pixels of the working image unless said 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -1583,8 +1583,6 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
     if best is None:
         # under a strong colour cast: once more, balanced (unless it was already, above)
         if settings.retry_balanced > 0 and not balanced_first:
-            from dataclasses import replace
-
             balanced = apply_gains(image_bgr, light_gains(image_bgr, settings.retry_balanced))
             try:
                 return find_area(balanced, replace(settings, retry_balanced=0.0,
@@ -1600,15 +1598,11 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
     if best is None and settings.square_max > 0 and settings.retry_balanced > 0:
         # no square's outline anywhere: the best quad of any shape, as before the test (the
         # nested balanced retry, retry_balanced 0, leaves this to its caller)
-        from dataclasses import replace
-
         return find_area(image_bgr, replace(settings, square_max=0.0), what, game, use_model)
     if best is None:
         raise AreaNotFound(f"no {what} found in the photo ({why})")
     best = best / f
     area = area_from_corners(best, settings)
-    from dataclasses import replace
-
     if prob is not None and from_model:
         area = replace(area, prob=prob, prob_scale=f)
     if spots:
