@@ -493,15 +493,23 @@ def surface_colour(lab: np.ndarray, surface: np.ndarray, sigma: float) -> np.nda
     m = surface.astype(np.float32)
     if m.sum() < 10:
         return None
-    f = 4  # average at 1/4 size (it is smooth anyway)
-    h, w = surface.shape
+    return _weighted_blur(lab, m, sigma)[0]
+
+
+def _weighted_blur(lab: np.ndarray, m: np.ndarray, sigma: float
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """`lab` (H, W, 3) averaged over the weights `m` (float32 (H, W), 0-1) by a normalised
+    Gaussian of `sigma` px, worked out at 1/4 size (it is smooth anyway): (that average at
+    full size, float32 (H, W, 3); the blurred weights at 1/4 size, float32)."""
+    f = 4
+    h, w = m.shape
     sw, sh = max(1, w // f), max(1, h // f)
-    ms = cv2.resize(m, (sw, sh), interpolation=cv2.INTER_AREA)
-    ls = cv2.resize(lab * m[..., None], (sw, sh), interpolation=cv2.INTER_AREA)
     k = max(1.0, sigma / f)
-    num = cv2.GaussianBlur(ls, (0, 0), k)
-    den = cv2.GaussianBlur(ms, (0, 0), k)[..., None]
-    return cv2.resize(num / np.maximum(den, 1e-3), (w, h), interpolation=cv2.INTER_LINEAR)
+    num = cv2.GaussianBlur(cv2.resize(lab * m[..., None], (sw, sh),
+                                      interpolation=cv2.INTER_AREA), (0, 0), k)
+    den = cv2.GaussianBlur(cv2.resize(m, (sw, sh), interpolation=cv2.INTER_AREA), (0, 0), k)
+    return cv2.resize(num / np.maximum(den[..., None], 1e-3), (w, h),
+                      interpolation=cv2.INTER_LINEAR), den
 
 
 def _lab_luminance(l8: np.ndarray) -> np.ndarray:
@@ -535,20 +543,11 @@ def shade_split_colour(lab: np.ndarray, surface: np.ndarray, sigma: float,
         if np.count_nonzero(cv2.morphologyEx(m, cv2.MORPH_OPEN, disc)) < \
                 settings.shade_coherent * np.count_nonzero(m):
             return surface_colour(lab, surface, sigma)
+    h, w = surface.shape
     parts = []
-    for part in (lit, shade):
-        m = part.astype(np.float32)
-        f = 4
-        h, w = part.shape
-        sw, sh = max(1, w // f), max(1, h // f)
-        k = max(1.0, sigma / f)
-        num = cv2.GaussianBlur(cv2.resize(lab * m[..., None], (sw, sh),
-                                          interpolation=cv2.INTER_AREA), (0, 0), k)
-        den = cv2.GaussianBlur(cv2.resize(m, (sw, sh), interpolation=cv2.INTER_AREA),
-                               (0, 0), k)
-        parts.append((cv2.resize(num / np.maximum(den[..., None], 1e-3), (w, h),
-                                 interpolation=cv2.INTER_LINEAR),
-                      cv2.resize(den, (w, h), interpolation=cv2.INTER_LINEAR)))
+    for part in (lit, shade):  # (each part's colour, and how much of it lies near)
+        colour, den = _weighted_blur(lab, part.astype(np.float32), sigma)
+        parts.append((colour, cv2.resize(den, (w, h), interpolation=cv2.INTER_LINEAR)))
     (lit_col, lit_den), (shade_col, shade_den) = parts
     use_lit = np.where(surface, lit, lit_den >= shade_den)
     return np.where(use_lit[..., None], lit_col, shade_col).astype(np.float32)
