@@ -193,6 +193,13 @@ class DiceSettings:
     aside_turns_deg: tuple[float, ...] | None = (-50.0, -25.0, 25.0, 50.0)
     aside_other: float | None = 0.75  # ... not within this x its side of another read face
     # foreshortened alike (within `side_shape_ratio`: the top of a die touching it there)
+    # Two faces alike, one right below the other in a slanted photo, are a die's top and
+    # its side face where the table lies right below the lower one (`_on_table`): a top
+    # face seen slanted has its own side face below it (session 16; the alike test cannot
+    # tell a 2 or 3's guessed square, nor a shaded side face's chroma).
+    side_on_table: float | None = 0.7  # (cos of the angle between the centres' line and
+    # the vertical at least: two dice side by side, one edge of a low side face showing
+    # below one, are not asked; dice-015)
     # Reporting.
     warn_confidence: float = 0.6
     min_confidence: float = 0.4  # weaker faces are not reported
@@ -1593,11 +1600,18 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
             lit_side = chroma_off <= s.alike_chroma and up is not None and abs(
                 toward) >= s.side_toward and _same_width(fi, fj, up, s) and _lit_apart(
                 fi, fj, s)
+            coplanar = few.shape_measured and _tensor_off(
+                fi.lin @ fi.lin.T, fj.lin @ fj.lin.T) < s.alike_tensor_off
+            # Alike but for a guessed square or the colour only, one right below the other
+            # in a slanted photo: the lower standing on the table is the upper's side face.
+            stands = not coplanar and s.side_on_table is not None and slanted and (
+                up is not None and bgr is not None and abs(toward) >= s.side_on_table
+                and _same_width(fi, fj, up, s)
+                and _on_table(fj if toward > 0 else fi, bgr, up, s))
             if max(shape_ratio, 1 / shape_ratio) < s.side_shape_ratio and (
                     fi.area < s.touching_area_ratio * fj.area) and (
-                    not few.shape_measured or _tensor_off(
-                    fi.lin @ fi.lin.T, fj.lin @ fj.lin.T) < s.alike_tensor_off or (
-                    chroma_off > s.alike_chroma)) and not lit_side:
+                    not few.shape_measured or coplanar or (
+                    chroma_off > s.alike_chroma)) and not lit_side and not stands:
                 continue
             if toward >= s.side_toward:
                 below.append((i, j))
@@ -1660,6 +1674,15 @@ def _surface_side(f: Face, faces: list[Face], bgr: np.ndarray, nadir, shape: tup
         else np.array([0.0, -1.0])
     return bool(up is not None and ((slanted or _squashed_upright(f, up, s)) and _face_above(
         f, bgr, up, s) or slanted and _top_aside(f, bgr, up, s, [g for g in faces if g is not f])))
+
+
+def _on_table(f: Face, bgr: np.ndarray, up: np.ndarray, s: DiceSettings) -> bool:
+    """Whether the table (not the face's die colour) lies right below face `f` along the
+    vertical's image direction `up`: a side face stands on the table, while a top face
+    seen slanted has its own side face below it."""
+    up = np.asarray(up, float)
+    below = _beyond(f, np.array([-up[1], up[0]]), -up, 1, 0.0)
+    return _die_share(f, bgr, below, s) < s.beside_share
 
 
 def _table_between(f: Face, g: Face, bgr: np.ndarray, s: DiceSettings) -> bool:
