@@ -147,6 +147,9 @@ class DiceSettings:
     one_max_ray_ratio: float = 2.4  # longest / shortest border ray of a one-pip face
     one_max_square_res: float = 0.07  # rms residual of the one-pip border's square fit
     one_square_vs_circle: float = 0.75  # ... which must beat a circle fit by this factor
+    one_ring_radii: tuple[float, ...] = (0.9, 1.2)  # x pip diameter: the rings round a
+    # lone pip where the face colour is asked (any one passing): a glare spot hugging the
+    # pip or a pip measured small fails the nearer ring only (session 16)
     one_drop_rays: int = 2  # border rays left out of the square fit (side face, seam)
     one_max_asym: float = 0.15  # median |log(ray / opposite ray)|: the pip sits in the middle
     die_pip_holds: int = 2  # a "pip" with this many smaller candidates of the other
@@ -1429,11 +1432,15 @@ def _on_die_of(xy: np.ndarray, h: Face, s: DiceSettings) -> bool:
 
 def _face_round_pip(chans, xy: np.ndarray, d: float, colour: np.ndarray, contrast: float,
                     s: DiceSettings) -> bool:
-    """Whether a lone pip has face colour all around it at 0.9 pip diameters (all but one
-    of 16 samples within `ray_edge` of its ring colour): the cheap test of a 1."""
-    ring = _sample(chans[2], xy + 0.9 * d * _RING16).astype(np.float32)
-    return bool((np.abs(ring - colour).max(axis=1) > max(
-        s.ray_edge_px[0], s.ray_edge * contrast)).sum() <= 1)
+    """Whether a lone pip has face colour all around it at 0.9 pip diameters, or at any
+    of `one_ring_radii` (all but one of 16 samples within `ray_edge` of its ring colour):
+    the cheap test of a 1."""
+    for r in s.one_ring_radii:
+        ring = _sample(chans[2], xy + r * d * _RING16).astype(np.float32)
+        if (np.abs(ring - colour).max(axis=1) > max(
+                s.ray_edge_px[0], s.ray_edge * contrast)).sum() <= 1:
+            return True
+    return False
 
 
 def _like_pip_near(p: Pips, i: int, d, half: float, s: DiceSettings) -> bool:
