@@ -71,6 +71,11 @@ class DiceSettings:
     max_size_ratio: float = 1.45  # diameter ratio of two pips of one face
     max_link: float = 6.5  # centre distance / mean pip diameter
     max_colour_diff: float = 40.0  # mean |BGR| difference of the rings of two pips
+    pip_hue: tuple[float, float, float] | None = (0.35, 45.0, 80.0)  # two pips both
+    # saturated at least this (at their centres, their brightest channel at least the
+    # third: a black pip's hue is noise) whose hues differ by more degrees are not linked
+    # (session 16: Hop la bille's cards of coloured dots read as dice; a die's pips are
+    # one paint)
     los_dev: float = 0.25  # a line sample this far (x contrast, clipped) from the face blocks
     los_max_px: float = 1.5  # blocked when more pixels than this deviate
     max_shape_diff: float = 0.5  # normalised ellipse-shape difference of two pips of a face
@@ -566,6 +571,13 @@ def _links(p: Pips, chans, s: DiceSettings, strict: float = 1.0) -> np.ndarray:
     cand = (p.dark[:, None] == p.dark[None]) & (dist <= s.max_link * dmean) & (
         ratio <= 1 + (s.max_size_ratio - 1) * strict)
     cand &= np.abs(p.colour[:, None] - p.colour[None]).mean(axis=2) <= s.max_colour_diff
+    if s.pip_hue is not None:  # pips of one die are one paint: coloured dots of two hues
+        # (a game card's dots in a die's layout) are no pips of one face
+        col = _sample(chans[2], p.xy)
+        hue, sat = _hue_sat(col)
+        vivid = (sat >= s.pip_hue[0]) & (col.max(axis=1) >= s.pip_hue[2])
+        dh = np.abs(_hue_diff(np.degrees(hue)[:, None], np.degrees(hue)[None]))
+        cand &= ~(vivid[:, None] & vivid[None] & (dh > s.pip_hue[1]))
     cr = p.contrast[:, None] / p.contrast[None]
     cand &= (cr <= s.max_contrast_ratio) & (cr >= 1 / s.max_contrast_ratio)
     tr = np.trace(p.cov, axis1=1, axis2=2)[:, None, None]
