@@ -71,6 +71,11 @@ class DiceSettings:
     max_size_ratio: float = 1.45  # diameter ratio of two pips of one face
     max_link: float = 6.5  # centre distance / mean pip diameter
     max_colour_diff: float = 40.0  # mean |BGR| difference of the rings of two pips
+    pip_hue: tuple[float, float, float] | None = (0.35, 45.0, 80.0)  # two pips both
+    # saturated at least this (at their centres, their brightest channel at least the
+    # third: a black pip's hue is noise) whose hues differ by more degrees are not linked
+    # (session 16: Hop la bille's cards of coloured dots read as dice; a die's pips are
+    # one paint)
     los_dev: float = 0.25  # a line sample this far (x contrast, clipped) from the face blocks
     los_max_px: float = 1.5  # blocked when more pixels than this deviate
     max_shape_diff: float = 0.5  # normalised ellipse-shape difference of two pips of a face
@@ -147,6 +152,9 @@ class DiceSettings:
     one_max_ray_ratio: float = 2.4  # longest / shortest border ray of a one-pip face
     one_max_square_res: float = 0.07  # rms residual of the one-pip border's square fit
     one_square_vs_circle: float = 0.75  # ... which must beat a circle fit by this factor
+    one_ring_radii: tuple[float, ...] = (0.9, 1.2)  # x pip diameter: the rings round a
+    # lone pip where the face colour is asked (any one passing): a glare spot hugging the
+    # pip or a pip measured small fails the nearer ring only (session 16)
     one_drop_rays: int = 2  # border rays left out of the square fit (side face, seam)
     one_max_asym: float = 0.15  # median |log(ray / opposite ray)|: the pip sits in the middle
     die_pip_holds: int = 2  # a "pip" with this many smaller candidates of the other
@@ -193,6 +201,13 @@ class DiceSettings:
     aside_turns_deg: tuple[float, ...] | None = (-50.0, -25.0, 25.0, 50.0)
     aside_other: float | None = 0.75  # ... not within this x its side of another read face
     # foreshortened alike (within `side_shape_ratio`: the top of a die touching it there)
+    # Two faces alike, one right below the other in a slanted photo, are a die's top and
+    # its side face where the table lies right below the lower one (`_on_table`): a top
+    # face seen slanted has its own side face below it (session 16; the alike test cannot
+    # tell a 2 or 3's guessed square, nor a shaded side face's chroma).
+    side_on_table: float | None = 0.7  # (cos of the angle between the centres' line and
+    # the vertical at least: two dice side by side, one edge of a low side face showing
+    # below one, are not asked; dice-015)
     # Reporting.
     warn_confidence: float = 0.6
     min_confidence: float = 0.4  # weaker faces are not reported
@@ -556,6 +571,13 @@ def _links(p: Pips, chans, s: DiceSettings, strict: float = 1.0) -> np.ndarray:
     cand = (p.dark[:, None] == p.dark[None]) & (dist <= s.max_link * dmean) & (
         ratio <= 1 + (s.max_size_ratio - 1) * strict)
     cand &= np.abs(p.colour[:, None] - p.colour[None]).mean(axis=2) <= s.max_colour_diff
+    if s.pip_hue is not None:  # pips of one die are one paint: coloured dots of two hues
+        # (a game card's dots in a die's layout) are no pips of one face
+        col = _sample(chans[2], p.xy)
+        hue, sat = _hue_sat(col)
+        vivid = (sat >= s.pip_hue[0]) & (col.max(axis=1) >= s.pip_hue[2])
+        dh = np.abs(_hue_diff(np.degrees(hue)[:, None], np.degrees(hue)[None]))
+        cand &= ~(vivid[:, None] & vivid[None] & (dh > s.pip_hue[1]))
     cr = p.contrast[:, None] / p.contrast[None]
     cand &= (cr <= s.max_contrast_ratio) & (cr >= 1 / s.max_contrast_ratio)
     tr = np.trace(p.cov, axis1=1, axis2=2)[:, None, None]
@@ -1422,11 +1444,15 @@ def _on_die_of(xy: np.ndarray, h: Face, s: DiceSettings) -> bool:
 
 def _face_round_pip(chans, xy: np.ndarray, d: float, colour: np.ndarray, contrast: float,
                     s: DiceSettings) -> bool:
-    """Whether a lone pip has face colour all around it at 0.9 pip diameters (all but one
-    of 16 samples within `ray_edge` of its ring colour): the cheap test of a 1."""
-    ring = _sample(chans[2], xy + 0.9 * d * _RING16).astype(np.float32)
-    return bool((np.abs(ring - colour).max(axis=1) > max(
-        s.ray_edge_px[0], s.ray_edge * contrast)).sum() <= 1)
+    """Whether a lone pip has face colour all around it at 0.9 pip diameters, or at any
+    of `one_ring_radii` (all but one of 16 samples within `ray_edge` of its ring colour):
+    the cheap test of a 1."""
+    for r in s.one_ring_radii:
+        ring = _sample(chans[2], xy + r * d * _RING16).astype(np.float32)
+        if (np.abs(ring - colour).max(axis=1) > max(
+                s.ray_edge_px[0], s.ray_edge * contrast)).sum() <= 1:
+            return True
+    return False
 
 
 def _like_pip_near(p: Pips, i: int, d, half: float, s: DiceSettings) -> bool:
@@ -1593,11 +1619,18 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
             lit_side = chroma_off <= s.alike_chroma and up is not None and abs(
                 toward) >= s.side_toward and _same_width(fi, fj, up, s) and _lit_apart(
                 fi, fj, s)
+            coplanar = few.shape_measured and _tensor_off(
+                fi.lin @ fi.lin.T, fj.lin @ fj.lin.T) < s.alike_tensor_off
+            # Alike but for a guessed square or the colour only, one right below the other
+            # in a slanted photo: the lower standing on the table is the upper's side face.
+            stands = not coplanar and s.side_on_table is not None and slanted and (
+                up is not None and bgr is not None and abs(toward) >= s.side_on_table
+                and _same_width(fi, fj, up, s)
+                and _on_table(fj if toward > 0 else fi, bgr, up, s))
             if max(shape_ratio, 1 / shape_ratio) < s.side_shape_ratio and (
                     fi.area < s.touching_area_ratio * fj.area) and (
-                    not few.shape_measured or _tensor_off(
-                    fi.lin @ fi.lin.T, fj.lin @ fj.lin.T) < s.alike_tensor_off or (
-                    chroma_off > s.alike_chroma)) and not lit_side:
+                    not few.shape_measured or coplanar or (
+                    chroma_off > s.alike_chroma)) and not lit_side and not stands:
                 continue
             if toward >= s.side_toward:
                 below.append((i, j))
@@ -1660,6 +1693,15 @@ def _surface_side(f: Face, faces: list[Face], bgr: np.ndarray, nadir, shape: tup
         else np.array([0.0, -1.0])
     return bool(up is not None and ((slanted or _squashed_upright(f, up, s)) and _face_above(
         f, bgr, up, s) or slanted and _top_aside(f, bgr, up, s, [g for g in faces if g is not f])))
+
+
+def _on_table(f: Face, bgr: np.ndarray, up: np.ndarray, s: DiceSettings) -> bool:
+    """Whether the table (not the face's die colour) lies right below face `f` along the
+    vertical's image direction `up`: a side face stands on the table, while a top face
+    seen slanted has its own side face below it."""
+    up = np.asarray(up, float)
+    below = _beyond(f, np.array([-up[1], up[0]]), -up, 1, 0.0)
+    return _die_share(f, bgr, below, s) < s.beside_share
 
 
 def _table_between(f: Face, g: Face, bgr: np.ndarray, s: DiceSettings) -> bool:

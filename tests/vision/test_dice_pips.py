@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.dice import SETTINGS, find_pips, read_dice
+from vision.dice import SETTINGS, _face_round_pip, find_pips, read_dice
 
 
 def _face(value_rows: int, pip_d: float, gap: float, blur: float, seed: int = 0
@@ -343,3 +343,72 @@ def test_a_one_above_its_side_face_is_read(side_grey, top_h):
     assert [d.value for d in read_dice(img)[0]] == [1]
     off = dataclasses.replace(SETTINGS, above_one=None)
     assert 1 not in [d.value for d in read_dice(img, off)[0]]
+
+
+def _lone_pip_photo(kind: str, pip: float = 20.0) -> np.ndarray:
+    """A green face with a white pip of diameter `pip` at (100, 100): plain; with a lamp's
+    sheen hugging it on one side (a crescent 0.9 pip diameters out, fresh 1955's green 1);
+    or on a dark line (a dot in a drawing, no 1)."""
+    img = np.full((200, 200, 3), (200, 215, 225), np.float32)
+    cv2.rectangle(img, (40, 40), (160, 160), (60, 160, 70), -1)
+    if kind == "line":
+        cv2.line(img, (0, 100), (199, 100), (20, 20, 20), 3)
+    cv2.circle(img, (100, 100), int(pip / 2), (235, 235, 235), -1, cv2.LINE_AA)
+    if kind == "sheen":
+        yy, xx = np.mgrid[:200, :200].astype(np.float32)
+        img += 90 * np.exp(-(xx - 100 - 0.9 * pip) ** 2 / (2 * (0.12 * pip) ** 2)
+                           - (yy - 100) ** 2 / (2 * (0.5 * pip) ** 2))[..., None]
+    return cv2.GaussianBlur(np.clip(img, 0, 255).astype(np.uint8), (0, 0), 1.0)
+
+
+@pytest.mark.parametrize("kind,radii,face_round", [
+    ("plain", (0.9, 1.2), True),
+    ("plain", (0.9,), True),
+    ("sheen", (0.9, 1.2), True),  # the face colour all round it a little farther out
+    ("sheen", (0.9,), False),  # (the former single ring: the 1 was lost)
+    ("line", (0.9, 1.2), False),  # a dot on a line is on no face at either ring
+    ("line", (0.9,), False),
+])
+def test_a_lone_pip_with_a_sheen_beside_it_is_on_a_face(kind, radii, face_round):
+    """`_face_round_pip` (the cheap test of a 1) asks the face colour round a lone pip at
+    each ring of `one_ring_radii` (session 16): one passing ring is enough."""
+    s = dataclasses.replace(SETTINGS, one_ring_radii=radii)
+    chans = [None, None, _lone_pip_photo(kind)]
+    assert _face_round_pip(chans, np.array([100.0, 100.0]), 20.0,
+                           np.array([60.0, 160.0, 70.0]), 170.0, s) == face_round
+
+
+_BLUE, _LIGHT_BLUE, _GREEN = (160, 40, 20), (220, 190, 90), (60, 170, 40)
+_RED, _YELLOW, _BLACK, _WHITE = (40, 40, 210), (30, 200, 230), (25, 25, 25), (240, 240, 240)
+_CARD = (245, 245, 245)
+
+
+def _dots_face(colours, face) -> np.ndarray:
+    """A 120 px square of colour `face` on a wooden table with 4 or 5 dots (one per
+    colour of `colours`) in a die's layout, blurred, seeded noise."""
+    rng = np.random.default_rng(0)
+    img = np.full((300, 300, 3), (60, 110, 170), np.float32)
+    cv2.rectangle(img, (90, 90), (210, 210), face, -1)
+    spots = [(-1, -1), (1, -1), (-1, 1), (1, 1)] if len(colours) == 4 else [
+        (-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)]
+    for (u, v), c in zip(spots, colours, strict=True):
+        cv2.circle(img, (150 + 32 * u, 150 + 32 * v), 12, c, -1, cv2.LINE_AA)
+    img = cv2.GaussianBlur(img, (0, 0), 1.0) + rng.normal(0, 2, img.shape)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("colours,face,with_hue,without", [
+    # a game card's dots of several colours (Hop la bille): no die (read without the test)
+    ((_BLUE, _LIGHT_BLUE, _GREEN, _LIGHT_BLUE), _CARD, [], [4]),
+    ((_BLUE, _GREEN, _RED, _RED, _YELLOW), _CARD, [], [5]),
+    # dice: pips of one paint, coloured, black (a black pip's hue is noise) or white
+    ((_RED,) * 4, _CARD, [4], [4]),
+    ((_BLACK,) * 5, (40, 210, 235), [5], [5]),
+    ((_WHITE,) * 4, (170, 80, 30), [4], [4]),
+])
+def test_pips_of_one_face_are_one_paint(colours, face, with_hue, without):
+    """`pip_hue` (session 16): two saturated pips of hues far apart are not linked."""
+    img = _dots_face(colours, face)
+    assert [d.value for d in read_dice(img)[0]] == with_hue
+    s = dataclasses.replace(SETTINGS, pip_hue=None)
+    assert [d.value for d in read_dice(img, s)[0]] == without

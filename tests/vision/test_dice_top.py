@@ -295,3 +295,45 @@ def test_table_between_two_faces(fill, gap, between):
     upper = _face(5, (400, 285), [[30.0, 0.0], [0.0, 15.0]])
     lower = _face(4, (400, 331 + gap), [[30.0, 0.0], [0.0, 30.0]])
     assert _table_between(upper, lower, img, SETTINGS) == between
+
+
+LIT_BLUE = (174.0, 96.0, 48.0)  # a blue die's top face in the light (dice-018)
+
+
+def _photo_top_and_lower(top: Face, lower: Face, below: str) -> np.ndarray:
+    """A dark table with the two faces painted in their colours and, under the lower face,
+    `below`: "table", or "side" (a shaded strip of its colour: a top face seen slanted shows
+    its own side face below it)."""
+    img = np.full((SHAPE[0], SHAPE[1], 3), (30, 60, 90), np.uint8)  # a brown table
+    for f in (top, lower):
+        hx, hy = np.abs(f.lin).sum(axis=1)
+        x, y = f.center
+        img[int(y - hy):int(y + hy), int(x - hx):int(x + hx)] = f.colour
+    if below == "side":
+        hx, hy = np.abs(lower.lin).sum(axis=1)
+        x, y = lower.center
+        img[int(y + hy):int(y + hy + 40), int(x - hx):int(x + hx)] = 0.75 * lower.colour
+    return img
+
+
+@pytest.mark.parametrize("dx,below,on_table,kept", [
+    (0, "table", 0.7, [5]),  # the table right below the 3: it stands on it, a side face
+    (0, "side", 0.7, [5, 3]),  # die colour below it: the top face of a die in front
+    (0, "table", None, [5, 3]),  # (without the test: two dice, as before)
+    (30, "table", 0.7, [5]),  # a little aside (cos 0.81 to the vertical): asked
+    (60, "table", 0.7, [5, 3]),  # well aside (cos 0.56): not asked (dice side by side)
+])
+def test_a_face_standing_on_the_table_below_a_top_is_its_side(dx, below, on_table, kept):
+    """A slanted photo (the 5 squashed 1.4): a 3 of the 5's colour right below it, alike
+    in foreshortening and size (a 3's square is a guess) and shaded unlike it (a blue die's
+    top in the light, its side in shade: the chroma differs, too pale for its hue), is the
+    5's side face where the table lies right below the 3 (`side_on_table`, session 16:
+    fresh 1952's and dice-018's false dice); with die colour below it, it is the top of
+    a touching die in front, kept."""
+    s = replace(SETTINGS, side_on_table=on_table)
+    half, h_top, h_side = 30, 30 / 1.4, 30 * math.cos(math.radians(50))
+    top = _face(5, (400, 250), _squashed(half, 1.4), LIT_BLUE)
+    lower = _face(3, (400 + dx, 250 + h_top + h_side), _squashed(half, 1.4), PALE_BLUE)
+    img = _photo_top_and_lower(top, lower, below)
+    out, _ = _top_faces([top, lower], SHAPE, s, img)
+    assert [f.value for f in out] == kept
