@@ -6,6 +6,7 @@ import json
 from types import SimpleNamespace
 
 import numpy as np
+import pytest
 
 POLY = [[50.0, 30.0], [110.0, 30.0], [110.0, 122.5], [50.0, 122.5]]
 
@@ -50,3 +51,25 @@ def test_hop_corners_is_a_60_by_90_mm_card_turned_along_u():
     assert np.allclose(c.mean(axis=0), p)
     assert np.isclose(np.hypot(*(c[1] - c[0])), 120.0)
     assert np.isclose(np.hypot(*(c[2] - c[1])), 180.0)
+
+
+@pytest.mark.parametrize("width, want", [
+    (0.0, "under 45 px"), (44.9, "under 45 px"), (45.0, "45-60 px"), (59.99, "45-60 px"),
+    (60.0, "60-80 px"), (79.9, "60-80 px"), (80.0, "80 px and over"), (300.0, "80 px and over"),
+    (float("nan"), "under 45 px"),
+])
+def test_width_class_bins_a_cards_width(width, want):
+    from vision.cards.index_eval import width_class
+
+    assert width_class(width) == want
+
+
+def test_by_width_lists_the_classes_narrowest_first_and_leaves_out_empty_ones():
+    from collections import Counter
+
+    from vision.cards.index_eval import by_width
+
+    animals = Counter({"80 px and over": 4, "under 45 px": 3, "60-80 px": 2})
+    wrong = Counter({"under 45 px": 2})
+    assert list(by_width(animals, wrong).items()) == [
+        ("under 45 px", "2/3"), ("60-80 px", "0/2"), ("80 px and over", "0/4")]

@@ -10,7 +10,8 @@ Prints per model and folder: wrong / animals, per true number, and the confusion
 many animals' digits are blurred past reading (`read.index_sharpness` under
 `legible_sharpness`: no person reads them either) and how many of those the model misreads,
 and wrong / animals by the blur the renderer gave each photo (`vision.evaluate.photo_blur`:
-sharp, defocus <= 1 px, defocus > 1 px, motion; `unknown` for a truth without it).
+sharp, defocus <= 1 px, defocus > 1 px, motion; `unknown` for a truth without it) and by
+the card's width in the photo (`width_class`).
 
     python -m vision.cards.index_eval datasets/scenes/troetofanten --poses
 
@@ -50,6 +51,29 @@ def animals(folder: Path, min_visible: float = 0.0):
         if cards:
             yield (jpg, np.array([q["polygon"] for q in cards], float),
                    [q["label"] for q in cards])
+
+
+WIDTH_CLASSES = (45.0, 60.0, 80.0)  # px: the card widths `width_class` splits at (session
+#   16: at the true outline, cards under 60 px wide held 119 of the 140 misreads of eight
+#   fresh sets, 2834 animals; docs/cards.md)
+
+
+def width_class(width_px: float, edges: tuple[float, ...] = WIDTH_CLASSES) -> str:
+    """The card-width bin (a card's TL -> TR length in the photo, px) an animal falls in,
+    e.g. "45-60 px"; "under 45 px" and "80 px and over" at the ends."""
+    w = float(width_px)
+    if not np.isfinite(w) or w < edges[0]:
+        return f"under {edges[0]:g} px"
+    for lo, hi in zip(edges[:-1], edges[1:], strict=True):
+        if w < hi:
+            return f"{lo:g}-{hi:g} px"
+    return f"{edges[-1]:g} px and over"
+
+
+def by_width(animals: Counter, wrong: Counter) -> dict[str, str]:
+    """{width class: "wrong/animals"} in the classes' order (narrowest first)."""
+    order = [width_class(e - 0.5) for e in WIDTH_CLASSES] + [width_class(WIDTH_CLASSES[-1])]
+    return {b: f"{wrong[b]}/{animals[b]}" for b in order if animals[b]}
 
 
 def read_numbers(model, spec: KeySpec, cs: CardCropSettings, image: np.ndarray,
@@ -187,16 +211,19 @@ def run(args) -> int:
     result = {m: {} for m in models}
     blur_totals = {m: (Counter(), Counter()) for m in models}  # animals, wrong by photo blur
     #   over every folder (each folder's `by_blur`, `by_blur_wrong` added)
+    width_totals = {m: (Counter(), Counter()) for m in models}  # ... by card width
     wrong_items = []
     for folder in args.folders:
         stats = {m: {"animals": 0, "wrong": 0, "per_number": Counter(), "wrong_number": Counter(),
                      "confusions": Counter(), "blurred": 0, "blurred_wrong": 0,
-                     "by_blur": Counter(), "by_blur_wrong": Counter()}
+                     "by_blur": Counter(), "by_blur_wrong": Counter(),
+                     "by_width": Counter(), "by_width_wrong": Counter()}
                  for m in models}
         for jpg, polys, labels in animals(Path(folder), args.min_visible):
             img = load_photo(jpg).image
             blur = photo_blur(json.loads(jpg.with_suffix(".json").read_text())) or "unknown"
             nums = [index_label(lab) for lab in labels]
+            widths = [width_class(w) for w in np.hypot(*(polys[:, 1] - polys[:, 0]).T)]
             for m, net, (spec, cs) in zip(models, nets, crops_of, strict=True):
                 probs, crops = read_numbers(net, spec, cs, img, polys)
                 s = stats[m]
@@ -206,6 +233,8 @@ def run(args) -> int:
                     s["per_number"][n] += 1
                     s["by_blur"][blur] += 1
                     s["by_blur_wrong"][blur] += got != n
+                    s["by_width"][widths[k]] += 1
+                    s["by_width_wrong"][widths[k]] += got != n
                     blurred = index_sharpness(crops[k], labels[k].rpartition("-")[0]) \
                         < READ.legible_sharpness  # (a digit no person reads either)
                     s["blurred"] += blurred
@@ -221,6 +250,8 @@ def run(args) -> int:
             s = stats[m]
             blur_totals[m][0].update(s["by_blur"])
             blur_totals[m][1].update(s["by_blur_wrong"])
+            width_totals[m][0].update(s["by_width"])
+            width_totals[m][1].update(s["by_width_wrong"])
             result[m][folder] = {"animals": s["animals"], "wrong": s["wrong"],
                                  "accuracy": round(1 - s["wrong"] / max(s["animals"], 1), 4),
                                  "blurred": s["blurred"], "blurred_wrong": s["blurred_wrong"],
@@ -228,6 +259,8 @@ def run(args) -> int:
                                                       for n, c in sorted(s["per_number"].items())},
                                  "wrong_by_photo_blur": {b: f"{s['by_blur_wrong'][b]}/{c}"
                                                          for b, c in sorted(s["by_blur"].items())},
+                                 "wrong_by_card_width": by_width(s["by_width"],
+                                                                 s["by_width_wrong"]),
                                  "confusions": dict(s["confusions"].most_common())}
     for m in models:
         tot = sum(r["animals"] for r in result[m].values())
@@ -239,7 +272,8 @@ def run(args) -> int:
                             "accuracy": round(1 - wr / max(tot, 1), 4),
                             "blurred": bl, "blurred_wrong": bw,
                             "wrong_by_photo_blur": {b: f"{w_by[b]}/{c}"
-                                                    for b, c in sorted(n_by.items())}}
+                                                    for b, c in sorted(n_by.items())},
+                            "wrong_by_card_width": by_width(*width_totals[m])}
     if args.sheet and wrong_items:
         sheet(wrong_items, args.sheet)
     if args.json:
@@ -250,7 +284,8 @@ def run(args) -> int:
             for f, r in result[m].items():
                 print(f"  {f}: {r['wrong']} wrong of {r['animals']} ({r['accuracy']:.4f}); "
                       f"digit blurred {r['blurred']}, {r['blurred_wrong']} of them wrong; "
-                      f"by photo blur {r['wrong_by_photo_blur']}"
+                      f"by photo blur {r['wrong_by_photo_blur']}; "
+                      f"by card width {r['wrong_by_card_width']}"
                       + (f" per number {r['wrong_per_number']} {r['confusions']}"
                          if "confusions" in r else ""))
     return 0
