@@ -126,17 +126,6 @@ TAUGHT_ATOP = 0.8  # (`ReadSettings.weak_atop`) a weak key point read this surel
 #   0011), held-out e2-1818 54 -> 53, e2-1819 62, committed edition 2 the same; 0.7 the
 #   same total (1810 -1, 1812 +1)
 
-TAUGHT_WEAK_WIDTHS = (1.2, 1.45)  # (`ReadSettings.weak_widths`) x the neighbours' width,
-#   a weak key point's widths tried beside theirs (`CardReader.wider_weak`: whole cards
-#   87-101 px wide posed 57-67 px at weak key points read 0.7-0.8 at their own width, e2-1913
-#   0006). Fresh e2-1910..1915 (120 photos, 1955 pieces) taught 183 -> 173 errors with
-#   `TAUGHT_WIDE_UP`; tried while the search ran at posing (every weak key point, the same
-#   readings for these): (1.2,): 175, (1.4,): 177, (1.25, 1.55): 178, (1.2, 1.45, 1.75): 173
-TAUGHT_WIDE_UP = 0.75  # (`ReadSettings.weak_wide_confidence`) the face-up bar of a weak key
-#   point read wider than its neighbours (0.9 for the others, `weak_up_confidence`); the
-#   widths alone (then without `read.read_twice`): 183 -> 181; 0.65: 174, 0.85: 180
-#   (e2-1910..1915)
-
 
 def face_fold(reader, game: str) -> FaceFoldSettings | None:
     """`FACE_FOLD`'s settings for `game` with `reader`'s own confidence bar (None: the game
@@ -243,8 +232,7 @@ def taught_reader(reader, profile: teach.Profile | None, game: str):
                                                        face_fold(reader, game)))
     if game == "troetofanten" and hasattr(reader, "settings"):
         out.settings = replace(reader.settings, repose_switch=TAUGHT_SWITCH,
-                               weak_atop=TAUGHT_ATOP, weak_widths=TAUGHT_WEAK_WIDTHS,
-                               weak_wide_confidence=TAUGHT_WIDE_UP)
+                               weak_atop=TAUGHT_ATOP)
     for search in ("search_widths", "search_angles"):  # the poses stay the untaught
         if hasattr(reader, search):  # reader's (the same crops as teaching saw; and faster)
             setattr(out, search, getattr(reader, search))

@@ -1672,17 +1672,10 @@ def test_look_backs_turns_a_squat_back_as_the_cards_beside_it(length, want):
 
 def test_taught_reader_sets_its_own_card_rules_for_troetofanten_only():
     """The taught reader takes another kind read again surely (`TAUGHT_SWITCH`,
-    `ReadSettings.repose_switch`), a weak card of another kind on a card read
-    (`TAUGHT_ATOP`, `weak_atop`) and reads weak key points wider (`TAUGHT_WEAK_WIDTHS`,
-    `TAUGHT_WIDE_UP`); the shared reader's settings stay."""
+    `ReadSettings.repose_switch`) and a weak card of another kind on a card read
+    (`TAUGHT_ATOP`, `weak_atop`); the shared reader's settings stay."""
     from vision.cards.read import READ
-    from vision.teach_cards import (
-        TAUGHT_ATOP,
-        TAUGHT_SWITCH,
-        TAUGHT_WEAK_WIDTHS,
-        TAUGHT_WIDE_UP,
-        taught_reader,
-    )
+    from vision.teach_cards import TAUGHT_ATOP, TAUGHT_SWITCH, taught_reader
 
     class Reader:  # the reader's part taught_reader wraps
         classifier = FakeCards(None, None)
@@ -1695,8 +1688,6 @@ def test_taught_reader_sets_its_own_card_rules_for_troetofanten_only():
     out = taught_reader(reader, part, "troetofanten")
     assert out.settings.repose_switch == TAUGHT_SWITCH < 1.0 < READ.repose_switch
     assert out.settings.weak_atop == TAUGHT_ATOP < 1.0 < READ.weak_atop
-    assert out.settings.weak_widths == TAUGHT_WEAK_WIDTHS != READ.weak_widths == ()
-    assert out.settings.weak_wide_confidence == TAUGHT_WIDE_UP < READ.weak_up_confidence
     assert reader.settings is READ
     hop = replace(part, game="hop-la-bille", labels=("card-back",))
     assert taught_reader(reader, hop, "hop-la-bille").settings == READ

@@ -403,17 +403,6 @@ class ReadSettings:
     repose: bool = True  # Troetofanten: a strong key point whose refined pose reads as
     #   background is read again at its own poses (`repose_strong`: the shared width field
     #   or the table's direction can miss a card lying alone by 15 % or a few degrees)
-    weak_wide_confidence: float = 0.9  # the `weak_up_confidence` of a weak key point whose
-    #   width search (`weak_widths`) read it wider than its neighbours (a larger card than
-    #   they: its heat stays weak); the taught reader sets `teach_cards.TAUGHT_WIDE_UP`
-    weak_widths: tuple[float, ...] = ()  # Troetofanten: x the neighbours' width, the widths
-    #   a weak key point is read at beside theirs (`wider_weak`: the least
-    #   background face-up crop; none: the neighbours' width alone, as before). The taught
-    #   reader sets `teach_cards.TAUGHT_WEAK_WIDTHS`
-    weak_wide_bg: float = 0.55  # only where the crop at the neighbours' width reads
-    #   P(background) under this (and not a back) (the wider crops cost: of 277 weak key
-    #   points asked at 0.8 on e2-1910 + 1913, 188 read 0.55-0.8 there and 2 of them were
-    #   read wider; e2-1910..1915 the same readings at 0.8 and 0.55, 2 errors more at 0.4)
     repose_scales: tuple[float, ...] = (0.9, 1.1)  # x the posed width, tried as well
     repose_width: float = 2.0  # its widths within this ratio of the posed one (the width
     #   field's: a dot on a checked cloth read at 3 x the cards' width made an elephant that
@@ -1885,23 +1874,6 @@ def on_other_kinds(key: np.ndarray, angle: float, frame: np.ndarray, label: str,
         key, angle, frame, [q for q in pieces if q.label.rsplit("-", 1)[0] == kind], settings)
 
 
-def pose_scaled(frame: np.ndarray, scale: float, spec) -> tuple[np.ndarray, float, float]:
-    """(key point, angle, width x `scale`) of a card's `frame` ((4, 2) corners): the same
-    card's pose, wider about its key point."""
-    key, angle, width = pose_from_frame(frame, spec)
-    return key, float(angle), float(width) * float(scale)
-
-
-def read_twice(frame: np.ndarray, pieces: list[CardPiece], reach: float) -> bool:
-    """Whether the card of `frame` ((4, 2) corners) lies where a face-up card of `pieces`
-    does: their centres within `reach` x that card's width (a card read once more, from
-    another key point of it, at another width)."""
-    c = frame.mean(axis=0)
-    return any(p.label != "back" and p.frame is not None and
-               np.hypot(*(c - p.frame.mean(axis=0))) < reach * max(p.width, 1.0)
-               for p in pieces)
-
-
 def weak_test_cards(pieces: list[CardPiece], settings: ReadSettings = READ
                     ) -> list[CardPiece]:
     """The `pieces` a weak key point's face-up reading is tested against
@@ -2583,41 +2555,6 @@ class CardReader:
                                                                             strict=True)]
         return weak, frames
 
-    def wider_weak(self, image: np.ndarray, frames: list, probs: np.ndarray, bg: np.ndarray
-                   ) -> np.ndarray:
-        """Troetofanten weak key points posed at their neighbours' width (`frames`, (4, 2)
-        corners each) and read there (`probs` (N, L) the game's labels, `bg` (N,)
-        P(background)): the scale (N,) of `ReadSettings.weak_widths` (1.0: the neighbours'
-        width kept) whose crop the classifier finds least like background, where that crop's
-        likeliest class is a face-up card of the game and reads less like background than
-        the crop at the neighbours' width. Only crops read under `weak_wide_bg`
-        P(background), and not likeliest a back, are read wider (the others are mostly
-        clutter, another card's corner or a back: fewer crops). A whole card whose heat
-        stays weak is mostly a larger one (nearer the camera) than its neighbours, and reads
-        as background or a doubtful card at their width."""
-        s = self.settings
-        out = np.ones(len(frames))
-        labels = GAME_LABELS["troetofanten"]
-        ask = np.flatnonzero((bg < s.weak_wide_bg) & (probs.argmax(axis=1)
-                                                      != labels.index("back")))
-        if not s.weak_widths or not len(ask):
-            return out
-        spec = SPECS["troetofanten"]
-        ib = self.classifier.index(BACKGROUND)
-        classes = np.array(self.classifier.classes)
-        scales = np.asarray(s.weak_widths, float)
-        poses = [pose_from_frame(frames[r], spec) for r in ask]
-        wider = self.classifier.predict(crop_cards(image, [
-            frame_from_pose(key, float(a), float(w) * f, spec) for key, a, w in poses
-            for f in scales], spec, self.crop_settings)).probs.reshape(len(ask), len(scales), -1)
-        wbg = wider[..., ib]
-        up = np.isin(classes[wider.argmax(axis=2)], [lab for lab in labels if lab != "back"])
-        best = np.argmin(np.where(up, wbg, np.inf), axis=1)
-        k = np.arange(len(ask))
-        hit = up[k, best] & (wbg[k, best] < bg[ask])
-        out[ask[hit]] = scales[best[hit]]
-        return out
-
     def settle_backs(self, image: np.ndarray, pieces: list[CardPiece],
                      sized: list[CardPiece] = ()) -> list[CardPiece]:
         """Troetofanten face-down cards made whole: a back's pattern looks alike at any
@@ -2819,7 +2756,7 @@ class CardReader:
             f, small = pick, found
             xy, reach = np.zeros((1, 2)), np.array([np.inf])  # the whole photo
         look = copy.copy(self)  # (the same models; the detector's widths are good here)
-        look.settings = replace(s, width_scales=s.second_width_scales, weak_widths=())
+        look.settings = replace(s, width_scales=s.second_width_scales)
         more, _ = look.read_pieces(small, "troetofanten",  # (near the key points that asked)
                                    within=((xy + 0.5) * f - 0.5, reach * f), keys=keys)
         at = np.array([p.center for p in pieces]).reshape(-1, 2)
@@ -2895,10 +2832,7 @@ class CardReader:
         big = cv2.resize(image[y0:y1, x0:x1], None, fx=g, fy=g, interpolation=cv2.INTER_LINEAR)
         look = copy.copy(self)
         look.settings = replace(s, far_scale=None, second_scale=None,
-                                width_scales=s.second_width_scales, weak_widths=())
-        #   (`weak_widths` off: the enlarged far cards are of one size, and a wider frame
-        #   of a card's lower part read as a card there unseated committed edition-1 0008's
-        #   south row, taught with edition-1 photos)
+                                width_scales=s.second_width_scales)
         more, warnings = look.read_pieces(big, "troetofanten")
         if sum(not q.faint for q in more) <= len(first):
             return None
@@ -3023,20 +2957,6 @@ class CardReader:
             at = [frame_from_pose(kp.xy[i], a, kp.width[i], spec)
                   for i, a in zip(idx[:n_strong], turned, strict=True)] + frames[n_strong:]
         game_probs, bgs, is_piece, confs = self.read_crops(image, frames, game, at)
-        wide = np.zeros(len(idx), bool)  # (weak key points read wider than their neighbours)
-        if game == "troetofanten" and s.weak_widths and len(idx) > n_strong:
-            f = self.wider_weak(image, frames[n_strong:], game_probs[n_strong:],
-                                bgs[n_strong:])
-            rows = n_strong + np.flatnonzero(f > 1.0)
-            if len(rows):
-                new = [frame_from_pose(*pose_scaled(frames[r], f[r - n_strong], spec), spec)
-                       for r in rows]
-                re = self.read_crops(image, new, game)
-                for arr, v in zip((game_probs, bgs, is_piece, confs), re, strict=True):
-                    arr[rows] = v
-                for k, r in enumerate(rows):
-                    frames[r] = new[k]
-                wide[rows] = True
         n_main, posed_widths = len(idx), kp.width[idx[:n_strong]].copy()  # (`second_look`'s)
         if game == "troetofanten" and s.repose:  # (a card alone off the shared pose: read
             #   again after every other key point, as a weak one is, `repose_strong`)
@@ -3095,16 +3015,12 @@ class CardReader:
                     inside_frame(frames[r].mean(axis=0), q.frame, s.no_overlap) for q in pieces):
                 continue
             label, keep = labels[b], conf
-            widened = r < len(wide) and wide[r]
-            if widened and label != "back" and read_twice(frames[r], pieces, s.twin_reach):
-                continue  # (a wider frame of a card's other corner or drawing lands on it)
-            up_bar = s.weak_wide_confidence if widened else s.weak_up_confidence
             atop = n_strong <= r < n_main and label != "back" and conf >= s.weak_atop and \
                 on_other_kinds(kp.xy[i], float(kp.angle[i]), frames[r], label,
                                weak_test_cards(pieces, s), s)
             if game == "troetofanten" and n_strong <= r < n_main and within is None and \
                     not atop and \
-                    conf < up_bar and label.rsplit("-", 1)[0] in TROETO_NUMBERED \
+                    conf < s.weak_up_confidence and label.rsplit("-", 1)[0] in TROETO_NUMBERED \
                     and label_kind_share(label, probs) * (1 - bg) >= s.weak_kind:
                 weak_sure.append(CardPiece(label, conf, kp.xy[i].copy(), frames[r],
                                            float(kp.angle[i]), float(kp.width[i]), probs))
@@ -3119,11 +3035,11 @@ class CardReader:
                 continue  # (a strong key point read again: a face-up card on no card read)
             if n_strong <= r < n_main and not atop and (
                     pg[b] < s.back_min_prob if label == "back" else (
-                    conf < up_bar or on_a_card_off_row(
+                    conf < s.weak_up_confidence or on_a_card_off_row(
                         kp.xy[i], float(kp.angle[i]), frames[r], weak_test_cards(pieces, s),
                         s))):
                 if game == "troetofanten" and label != "back" and \
-                        conf >= up_bar and within is None:
+                        conf >= s.weak_up_confidence and within is None:
                     under.append((label, kp.xy[i].copy(), frames[r]))
                 continue  # a weak key point: a face-down card, or a face-up one read surely
                 #           on no card read already
