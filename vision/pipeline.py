@@ -41,7 +41,9 @@ from vision.segment import (
     MARBLE_SETTINGS,
     TILE_SETTINGS,
     Candidates,
+    apply_tone,
     cloth_gains,
+    cloth_tone,
     edge_tiles,
     find_tiles,
     marble_candidates,
@@ -210,6 +212,8 @@ def untaught_crops(kind: str, image_bgr: np.ndarray, area: PlayArea, centers: np
     gains = light_gains(image_bgr, crop.light_balance)
     crops = extract_crops(image_bgr, area.H_plane_to_img, centers, sides, angles,
                           replace(crop, light_balance=0.0))
+    exps, pivots = cloth_tone(MARBLE_SETTINGS, image_bgr, area)  # (a lamp's tone curve off)
+    crops = apply_tone(crops, exps, pivots)
     if crop.light_balance > 0:  # extract_crops' own balance, the same numbers
         crops = apply_gains(crops, gains)
     # (applied after it, not as one product: the same crops as the cloth balance measured
