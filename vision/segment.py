@@ -241,10 +241,13 @@ class MarbleSettings:
     # between its 5th and 95th percentile; a grid of `tone_grid` x `tone_grid`, clipped or
     # black points left out) are taken off the crops by a power per channel about the
     # cloth's median. Measured (committed, edition 2, light_eval's lights): light_eval's
-    # harsh lamp B 1.35, G 0.99, R 0.67 (it is gamma 1.5 / 1.1 / 0.75); ordinary photos'
-    # median 1.0. A cloth whose brightness spans under `tone_span` (log) tells nothing; a
-    # largest |slope - 1| up to tone_dev[0] is left alone, from tone_dev[1] taken off in
-    # full, in part between (0: off)
+    # harsh lamp B 1.35, G 0.99, R 0.67 (it is gamma 1.5 / 1.1 / 0.75) on both halves of
+    # the range; ordinary photos' median 1.0, their leans (a spot's white, a shade's colour,
+    # up to 0.6) on one half only, so each half's slope is read and the one nearer 1 kept.
+    # A cloth whose brightness spans under `tone_span` (log) tells nothing; a largest
+    # |slope - 1| up to tone_dev[0] is left alone, from tone_dev[1] taken off in full, in
+    # part between (0: off). Bends 21 of the 30 committed harsh copies, none of the 40
+    # committed photos nor their other lights' copies (docs/hop-la-bille.md)
     tone_grid: int = 48
     tone_bins: int = 8
     tone_span: float = 0.15
