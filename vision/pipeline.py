@@ -41,7 +41,9 @@ from vision.segment import (
     MARBLE_SETTINGS,
     TILE_SETTINGS,
     Candidates,
+    apply_tone,
     cloth_gains,
+    cloth_tone,
     edge_tiles,
     find_tiles,
     marble_candidates,
@@ -186,7 +188,9 @@ def cloth_probability(area: PlayArea, cand: Candidates) -> np.ndarray | None:
 def untaught_crops(kind: str, image_bgr: np.ndarray, area: PlayArea, centers: np.ndarray,
                    sides: np.ndarray, angles: np.ndarray, crop: CropSettings) -> np.ndarray:
     """The crops the untaught path classifies (`extract_crops`' with `crop`), a game of
-    `kind` "marbles"'s balanced again by the cloth's own light where a strong cast is left on
+    `kind` "marbles"'s first freed of a lamp's per-channel tone curve that the cloth's own
+    shading shows (`vision.segment.cloth_tone`, `apply_tone`; ordinary photos show none),
+    balanced again by the cloth's own light where a strong cast is left on
     it (`vision.segment.cloth_gains`; the photo's light estimated once for both), then a
     lamp's even glare taken off washed-out ones (`vision.segment.washed_crops`); a game of
     kind "tiles"'s crops are cut, where the area stage took a glare spot off
@@ -210,6 +214,8 @@ def untaught_crops(kind: str, image_bgr: np.ndarray, area: PlayArea, centers: np
     gains = light_gains(image_bgr, crop.light_balance)
     crops = extract_crops(image_bgr, area.H_plane_to_img, centers, sides, angles,
                           replace(crop, light_balance=0.0))
+    exps, pivots = cloth_tone(MARBLE_SETTINGS, image_bgr, area)  # (a lamp's tone curve off)
+    crops = apply_tone(crops, exps, pivots)
     if crop.light_balance > 0:  # extract_crops' own balance, the same numbers
         crops = apply_gains(crops, gains)
     # (applied after it, not as one product: the same crops as the cloth balance measured
