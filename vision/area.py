@@ -1211,24 +1211,66 @@ def _refit_sides(q: np.ndarray, share: np.ndarray, cue: np.ndarray, settings: Ar
     return out
 
 
-def _arena_likeness(lab: np.ndarray, cue: np.ndarray, inner: np.ndarray, level: float,
-                    settings: AreaSettings, zone: np.ndarray | None = None,
-                    floor: float | None = None):
-    """(float32 (H, W): 1 where the 8-bit Lab image `lab`'s `chromaticity` (at `floor`,
-    default `red_l_floor`) lies within `weak_like_tol` of the arena's (its median over the
-    pixels inside the quad `inner` where `cue` is above `level`: no tiles; outside `zone`),
-    0 where it does not, -1 in `zone` (bool (H, W), the glare's reach: not known); the
-    chromaticity (H, W, 2); the arena's (2,)), or None where no arena pixel is left to
-    take the median of."""
-    chroma = chromaticity(lab, settings.red_l_floor if floor is None else floor)
+def _arena_ref(lab: np.ndarray, cue: np.ndarray, inner: np.ndarray, level: float,
+               floor: float, zone: np.ndarray | None = None, step: int = 1):
+    """(2,) float32: the arena's `chromaticity` (at `floor`): its median over the pixels
+    of the 8-bit Lab image `lab` inside the quad `inner` where `cue` is above `level` (no
+    tiles) and outside `zone` (bool (H, W) or None), every `step`-th row and column; None
+    where there are none."""
     m = np.zeros(cue.shape[:2], np.uint8)
     cv2.fillPoly(m, [np.round(inner).astype(np.int32)], 1)
     sure = (m > 0) & (cue > level)
     if zone is not None:
         sure &= ~zone
+    if step > 1:
+        sure = sure[::step, ::step]
+        lab = lab[::step, ::step]
     if not sure.any():
         return None
-    ref = median(chroma[sure], axis=0)
+    return median(chromaticity(lab[sure][None], floor)[0], axis=0)
+
+
+def _quick_like_shares(q: np.ndarray, lab: np.ndarray, ref: np.ndarray,
+                       settings: AreaSettings, floor: float,
+                       zone: np.ndarray | None = None) -> np.ndarray:
+    """(4,) float: `side_contrast` of the quad `q` (4, 2, clockwise) at `weak_depth` on
+    `likeness_cue`, taken at its points' nearest pixels only (no map made: most photos'
+    sides are all strong on it)."""
+    h, w = lab.shape[:2]
+    t = np.linspace(0.05, 0.95, 40)[None, :, None]
+    p, r = q, np.roll(q, -1, axis=0)
+    length = np.hypot(*(r - p).T)[:, None, None]
+    c = q.mean(axis=0)
+    nrm = np.array([_outward_normal(p[i], r[i], c) for i in range(4)])[:, None, :]
+    pts = p[:, None, :] + t * (r - p)[:, None, :]  # (4, 40, 2)
+    off = settings.weak_depth * length * nrm
+    both = np.concatenate([pts - off, pts + off]).reshape(-1, 2)  # inside, then outside
+    x = np.clip(np.round(both[:, 0]).astype(int), 0, w - 1)
+    y = np.clip(np.round(both[:, 1]).astype(int), 0, h - 1)
+    d = np.linalg.norm(chromaticity(lab[y, x][None], floor)[0] - ref, axis=1)
+    v = np.where(d < settings.weak_like_tol, 100.0, 0.0)
+    if zone is not None:
+        v[zone[y, x]] = 50.0
+    v = v.reshape(2, 4, -1)
+    drop = (v[0] - v[1] > settings.contrast_drop).mean(axis=1)
+    return np.where(length[:, 0, 0] < 1e-6, 0.0, drop)
+
+
+def _arena_likeness(lab: np.ndarray, cue: np.ndarray, inner: np.ndarray, level: float,
+                    settings: AreaSettings, zone: np.ndarray | None = None,
+                    floor: float | None = None, ref: np.ndarray | None = None):
+    """(float32 (H, W): 1 where the 8-bit Lab image `lab`'s `chromaticity` (at `floor`,
+    default `red_l_floor`) lies within `weak_like_tol` of the arena's (its median over the
+    pixels inside the quad `inner` where `cue` is above `level`: no tiles; outside `zone`),
+    0 where it does not, -1 in `zone` (bool (H, W), the glare's reach: not known); the
+    chromaticity (H, W, 2); the arena's (2,)), or None where no arena pixel is left to
+    take the median of. `ref`: the arena's chromaticity when already known."""
+    floor = settings.red_l_floor if floor is None else floor
+    if ref is None:
+        ref = _arena_ref(lab, cue, inner, level, floor, zone)
+        if ref is None:
+            return None
+    chroma = chromaticity(lab, floor)
     like = (np.linalg.norm(chroma - ref, axis=2) < settings.weak_like_tol).astype(np.float32)
     if zone is not None:
         like[zone] = -1.0
@@ -1499,10 +1541,12 @@ def _refit_on_likeness(best, lab, cue, settings: AreaSettings, zone=None):
     q = order_corners(np.asarray(best, np.float64))
     inner = _shrink(q, settings.weak_level_inset)
     level = float(np.median(_quad_values(cue, inner)))
-    found = _arena_likeness(lab, cue, inner, settings.weak_arena_level * level, settings,
-                            zone, settings.like_l_floor)
-    if found is None:
+    floor = settings.like_l_floor
+    ref = _arena_ref(lab, cue, inner, settings.weak_arena_level * level, floor, zone, step=3)
+    if ref is None or _quick_like_shares(q, lab, ref, settings, floor, zone).min() >= \
+            settings.weak_share:
         return best
+    found = _arena_likeness(lab, cue, inner, 0.0, settings, zone, floor, ref)
     like, chroma, ref = found
     lcue = likeness_cue(like)
     # redness as `area_measure`'s, of the chromaticity at the lower floor
