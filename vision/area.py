@@ -152,7 +152,7 @@ class AreaSettings:
     # under L 60) under `like_red_max` x the arena's (a shaded arena keeps its redness), at
     # most `like_band_max` of it the arena's colour, no wider than `like_band_width` x the
     # side. Measured (session 16, the lit committed, edition-2 and fresh 1960-1965 copies,
-    # each move with the truth): mending moves crossed bands 0.36-0.72 as red, 0.01-0.12
+    # each move with the truth): mending moves crossed bands at most 0.72 as red, 0.01-0.12
     # like the arena, 0.065-0.166 wide; harmful ones a shaded arena 1.1-2.0 as red (at the
     # floor 60 also 0.5-0.8) or a glare halo 0.18-0.19 wide. Arenas 15 px or more off
     # 76 -> 53 of 1040; never out: a red table is as like the arena as the arena is.
