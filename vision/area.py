@@ -130,6 +130,37 @@ class AreaSettings:
     weak_strip: tuple[float, float] | None = None
     weak_level_inset: float = 0.7
     weak_arena_level: float = 0.5
+    # ... and a band it moved out across must also have the arena's own colour on at least
+    # `weak_strip[0]` of it: a pixel whose chromaticity (`chromaticity`: Lab a*, b* over
+    # the lightness, so a shadow keeps it) lies within `weak_like_tol` of the arena's
+    # median (the same pixels `weak_arena_level` takes inside the quad shrunk to
+    # `weak_level_inset`). A wall as red as half the arena (edition 2's dull pink under a
+    # harsh lamp) passed the redness test, but its colour is not the arena's. Measured on
+    # light_eval's lit committed and edition-2 copies (session 16, every move
+    # `refit_weak_sides` would make before the band tests): bands of the wall 0.00-0.11
+    # within 10, of the arena 0.34-0.71; at 12 the wall's reached 0.35. 0: off. Not tested:
+    # a band narrower than `weak_like_width` x the side on average (mostly the border's own
+    # blur: the wall's bands were 0.067-0.11, a thin one along the true border 0.035 with
+    # 0.08 of it arena-like), and the pixels within a glare spot's reach (`glare_like_reach`:
+    # a washed-out arena has the wall's paler colour; a band half in it is not tested).
+    weak_like_tol: float = 0.0
+    weak_like_width: float = 0.05
+    # Last, a side weak on the arena's own colour (`_refit_on_likeness`: a network quad
+    # leaking over a wall about half as red as the arena, its side on the wall's outer
+    # edge) is moved in to where that colour ends, across a band of a wall's kind only:
+    # median redness (of the chromaticity at `like_l_floor`: the renderer's shadows fall
+    # under L 60) under `like_red_max` x the arena's (a shaded arena keeps its redness), at
+    # most `like_band_max` of it the arena's colour, no wider than `like_band_width` x the
+    # side. Measured (session 16, the lit committed, edition-2 and fresh 1960-1965 copies,
+    # each move with the truth): mending moves crossed bands at most 0.72 as red, 0.01-0.12
+    # like the arena, 0.065-0.166 wide; harmful ones a shaded arena 1.1-2.0 as red (at the
+    # floor 60 also 0.5-0.8) or a glare halo 0.18-0.19 wide. Arenas 15 px or more off
+    # 76 -> 53 of 1040; never out: a red table is as like the arena as the arena is.
+    like_refit: bool = False
+    like_red_max: float = 0.8
+    like_band_max: float = 0.2
+    like_l_floor: float = 20.0
+    like_band_width: float = 0.175
     # Nothing found by the network or the colours (a cloth barely unlike the table, or in
     # deep shadow, with the network's mask covering only part of it): the pixels enclosed
     # by the same edges as that mask (`enclosed_region`) are fitted with 4 straight edges
@@ -227,8 +258,8 @@ class AreaSettings:
 
 AREA_SETTINGS = {
     "simsala-hopp": AreaSettings(kind="red", size_mm=240.0, plane_px=480, weak_share=0.7,
-                                 weak_strip=(0.25, 0.6), enclosed_rival=True, colour_rival=True,
-                                 glare_rival=True),
+                                 weak_strip=(0.25, 0.6), weak_like_tol=10.0, like_refit=True,
+                                 enclosed_rival=True, colour_rival=True, glare_rival=True),
     "hop-la-bille": AreaSettings(kind="cloth", size_mm=600.0, plane_px=900, edge_check=True,
                                  enclosed=True, balance_cast=1.45, shadow_share=0.6,
                                  expose_to=0.6, square_max=0.3),
@@ -1094,17 +1125,31 @@ def side_contrast(quad: np.ndarray, cue: np.ndarray, settings: AreaSettings, n: 
     return out
 
 
-def refit_weak_sides(quad: np.ndarray, cue: np.ndarray, settings: AreaSettings
+def chromaticity(lab: np.ndarray, floor: float) -> np.ndarray:
+    """float32 (H, W, 2): an 8-bit Lab image's a*, b* over its lightness (x 100 / max(L,
+    `floor`), as `area_measure`'s redness with `red_l_floor`): about the same in a
+    surface's light and shade (down to the floor's lightness)."""
+    L = np.maximum(lab[..., 0].astype(np.float32), floor) / 100.0
+    ab = lab[..., 1:].astype(np.float32) - 128.0
+    return ab / L[..., None]
+
+
+def refit_weak_sides(quad: np.ndarray, cue: np.ndarray, settings: AreaSettings,
+                     lab: np.ndarray | None = None, zone: np.ndarray | None = None
                      ) -> tuple[np.ndarray, float]:
     """A side of a snapped quad (clockwise) along which the cue drops from inside to outside
     on under `weak_share` of its length (`side_contrast` at `weak_depth`: it snapped to a
     shadow or the wall's outer edge) is looked for again in a wide band around it
     (`weak_passes`) and replaced where the cue drops along clearly more of the new line
     (`_refit`). (the quad, the weakest side share at `weak_depth` of its corners as
-    `order_corners` puts them, for `_rival_colour` and `_rival_enclosed`)."""
+    `order_corners` puts them, for `_rival_colour` and `_rival_enclosed`). `lab`: the
+    8-bit Lab image `cue` was made from, for the band's colour test (`weak_like_tol`; without
+    it, only the redness test); `zone`: bool (H, W), the glare spots' reach (`glare_zone`),
+    left out of that test, or None."""
     q = np.asarray(quad, np.float64)
     share = side_contrast(q, cue, settings, depth=settings.weak_depth)
-    out = _refit(q, share, cue, settings) if share.min() < settings.weak_share else None
+    out = _refit(q, share, cue, settings, lab, zone) \
+        if share.min() < settings.weak_share else None
     if out is not None:
         return out, float(side_contrast(order_corners(out), cue, settings,
                                         depth=settings.weak_depth).min())
@@ -1116,20 +1161,18 @@ def refit_weak_sides(quad: np.ndarray, cue: np.ndarray, settings: AreaSettings
     return q, float(side_contrast(ordered, cue, settings, depth=settings.weak_depth).min())
 
 
-def _refit(q: np.ndarray, share: np.ndarray, cue: np.ndarray, settings: AreaSettings
+def _refit(q: np.ndarray, share: np.ndarray, cue: np.ndarray, settings: AreaSettings,
+           lab: np.ndarray | None = None, zone: np.ndarray | None = None
            ) -> np.ndarray | None:
     """`refit_weak_sides`' new quad for `q` (float64, clockwise; `share`: its sides' shares
     at `weak_depth`), or None where no side is replaced or the result is no plausible quad."""
-    wide = snap_sides(q, cue, settings, settings.weak_passes, share_depth=settings.weak_depth)
-    if settings.weak_fine:
-        wide = snap_sides(wide, cue, settings, settings.weak_fine)
-    new = side_contrast(wide, cue, settings, depth=settings.weak_depth)
-    take = (share < settings.weak_share) & (new > share + settings.weak_gain)
-    if not take.any():
-        return None
-    if settings.weak_strip is not None:  # the band between the old and the new side
-        level = float(np.median(_quad_values(cue, _shrink(q, settings.weak_level_inset))))
+    def keep(take, wide):
+        if settings.weak_strip is None:
+            return take
+        inner = _shrink(q, settings.weak_level_inset)  # the band between old and new side
+        level = float(np.median(_quad_values(cue, inner)))
         c = q.mean(axis=0)
+        like = None  # (the arena's chromaticity, made once when a side moves out)
         for i in np.flatnonzero(take):
             band = np.array([q[i], q[(i + 1) % 4], wide[(i + 1) % 4], wide[i]])
             vals = _quad_values(cue, band)
@@ -1138,10 +1181,40 @@ def _refit(q: np.ndarray, share: np.ndarray, cue: np.ndarray, settings: AreaSett
             moved_out = _signed_dist((wide[i] + wide[(i + 1) % 4]) / 2, q, i, c) > 0
             arena = float((vals > settings.weak_arena_level * level).mean())
             lo, hi = settings.weak_strip
+            length = float(np.hypot(*(q[(i + 1) % 4] - q[i])))
+            if moved_out and arena >= lo and settings.weak_like_tol > 0 and lab is not None \
+                    and len(vals) >= settings.weak_like_width * length * length:
+                if like is None:
+                    like = _arena_likeness(lab, cue, inner, settings.weak_arena_level * level,
+                                           settings, zone) or (None,)
+                tested = _quad_values(like[0], band) if like[0] is not None else vals[:0]
+                tested = tested[tested >= 0]  # (outside the glare's reach)
+                if len(tested) >= 0.5 * len(vals):
+                    arena = min(arena, float(tested.mean()))
             if (arena < lo) if moved_out else (arena > hi):
                 take[i] = False
-        if not take.any():
-            return None
+        return take
+
+    return _refit_sides(q, share, cue, settings, keep)
+
+
+def _refit_sides(q: np.ndarray, share: np.ndarray, cue: np.ndarray, settings: AreaSettings,
+                 keep) -> np.ndarray | None:
+    """`q` (float64, clockwise; `share`: its sides' shares at `weak_depth` on `cue`) with
+    each weak side replaced by the line along which `cue` drops on the largest share of it
+    within `weak_passes` (then `weak_fine`), where that share is `weak_gain` higher and
+    `keep(take, wide)` (bool (4,) of the sides to replace, the searched quad -> bool (4,))
+    leaves it; None where no side is replaced or the result is no plausible quad."""
+    wide = snap_sides(q, cue, settings, settings.weak_passes, share_depth=settings.weak_depth)
+    if settings.weak_fine:
+        wide = snap_sides(wide, cue, settings, settings.weak_fine)
+    new = side_contrast(wide, cue, settings, depth=settings.weak_depth)
+    take = (share < settings.weak_share) & (new > share + settings.weak_gain)
+    if not take.any():
+        return None
+    take = keep(take, wide)
+    if not take.any():
+        return None
     lines = []
     for i in range(4):
         src = wide if take[i] else q
@@ -1153,6 +1226,72 @@ def _refit(q: np.ndarray, share: np.ndarray, cue: np.ndarray, settings: AreaSett
             _corner_angles(out).min() < settings.min_corner_angle:
         return None
     return out
+
+
+def _arena_ref(lab: np.ndarray, cue: np.ndarray, inner: np.ndarray, level: float,
+               floor: float, zone: np.ndarray | None = None, step: int = 1):
+    """(2,) float32: the arena's `chromaticity` (at `floor`): its median over the pixels
+    of the 8-bit Lab image `lab` inside the quad `inner` where `cue` is above `level` (no
+    tiles) and outside `zone` (bool (H, W) or None), every `step`-th row and column; None
+    where there are none."""
+    m = np.zeros(cue.shape[:2], np.uint8)
+    cv2.fillPoly(m, [np.round(inner).astype(np.int32)], 1)
+    sure = (m > 0) & (cue > level)
+    if zone is not None:
+        sure &= ~zone
+    if step > 1:
+        sure = sure[::step, ::step]
+        lab = lab[::step, ::step]
+    if not sure.any():
+        return None
+    return median(chromaticity(lab[sure][None], floor)[0], axis=0)
+
+
+def _quick_like_shares(q: np.ndarray, lab: np.ndarray, ref: np.ndarray,
+                       settings: AreaSettings, floor: float,
+                       zone: np.ndarray | None = None) -> np.ndarray:
+    """(4,) float: `side_contrast` of the quad `q` (4, 2, clockwise) at `weak_depth` on
+    `likeness_cue`, taken at its points' nearest pixels only (no map made: most photos'
+    sides are all strong on it)."""
+    h, w = lab.shape[:2]
+    t = np.linspace(0.05, 0.95, 40)[None, :, None]
+    p, r = q, np.roll(q, -1, axis=0)
+    length = np.hypot(*(r - p).T)[:, None, None]
+    c = q.mean(axis=0)
+    nrm = np.array([_outward_normal(p[i], r[i], c) for i in range(4)])[:, None, :]
+    pts = p[:, None, :] + t * (r - p)[:, None, :]  # (4, 40, 2)
+    off = settings.weak_depth * length * nrm
+    both = np.concatenate([pts - off, pts + off]).reshape(-1, 2)  # inside, then outside
+    x = np.clip(np.round(both[:, 0]).astype(int), 0, w - 1)
+    y = np.clip(np.round(both[:, 1]).astype(int), 0, h - 1)
+    d = np.linalg.norm(chromaticity(lab[y, x][None], floor)[0] - ref, axis=1)
+    v = np.where(d < settings.weak_like_tol, 100.0, 0.0)
+    if zone is not None:
+        v[zone[y, x]] = 50.0
+    v = v.reshape(2, 4, -1)
+    drop = (v[0] - v[1] > settings.contrast_drop).mean(axis=1)
+    return np.where(length[:, 0, 0] < 1e-6, 0.0, drop)
+
+
+def _arena_likeness(lab: np.ndarray, cue: np.ndarray, inner: np.ndarray, level: float,
+                    settings: AreaSettings, zone: np.ndarray | None = None,
+                    floor: float | None = None, ref: np.ndarray | None = None):
+    """(float32 (H, W): 1 where the 8-bit Lab image `lab`'s `chromaticity` (at `floor`,
+    default `red_l_floor`) lies within `weak_like_tol` of the arena's (its median over the
+    pixels inside the quad `inner` where `cue` is above `level`: no tiles; outside `zone`),
+    0 where it does not, -1 in `zone` (bool (H, W), the glare's reach: not known); the
+    chromaticity (H, W, 2); the arena's (2,)), or None where no arena pixel is left to
+    take the median of. `ref`: the arena's chromaticity when already known."""
+    floor = settings.red_l_floor if floor is None else floor
+    if ref is None:
+        ref = _arena_ref(lab, cue, inner, level, floor, zone)
+        if ref is None:
+            return None
+    chroma = chromaticity(lab, floor)
+    like = (np.linalg.norm(chroma - ref, axis=2) < settings.weak_like_tol).astype(np.float32)
+    if zone is not None:
+        like[zone] = -1.0
+    return like, chroma, ref
 
 
 def _shrink(q: np.ndarray, k: float) -> np.ndarray:
@@ -1380,20 +1519,77 @@ def colour_quad(small, lab, cue, settings: AreaSettings, why: str = "", measure=
     return None, why
 
 
-def _rival_colour(best, share, small, lab, cue, settings: AreaSettings, measure=None):
+def _rival_colour(best, share, small, lab, cue, settings: AreaSettings, measure=None,
+                  zone=None):
     """The network's quad, or the strongest of the colour levels' quads (`colour_quads`,
     weak sides refitted: the first level's can be a worse fit than a later one's) where
     the network's weakest side is weak (`share` < `weak_share`) and that quad's is clearly
     stronger."""
     if share >= settings.weak_share:
         return best, share
-    rivals = [refit_weak_sides(quad, cue, settings)
+    rivals = [refit_weak_sides(quad, cue, settings, lab, zone)
               for quad, _ in colour_quads(small, lab, cue, settings, measure)
               if quad is not None]
     if not rivals:
         return best, share
     quad, rival = max(rivals, key=lambda r: r[1])
     return (quad, rival) if rival > share + settings.weak_gain else (best, share)
+
+
+def likeness_cue(like: np.ndarray) -> np.ndarray:
+    """float32 (H, W): `_arena_likeness`' map (1 arena-like, 0 not, -1 not known) as a cue
+    for `side_contrast` and `refit_weak_sides`: 100 / 0, a pixel not known 50 (a side
+    drops by at most half there), smoothed as `cue_map`."""
+    m = np.where(like < 0, 50.0, 100.0 * like).astype(np.float32)
+    return cv2.GaussianBlur(m, (0, 0), 1.0)
+
+
+def _refit_on_likeness(best, lab, cue, settings: AreaSettings, zone=None):
+    """The arena's quad so far (`best`), or, where a side is weak on the arena's own colour
+    (`likeness_cue`, `side_contrast` at `weak_depth` under `weak_share`), that side moved
+    in to the line along which that cue drops on clearly more of it (`_refit_sides`),
+    where the band it crosses is a wall's: not of the arena's colour (at most
+    `like_band_max` of its pixels outside the glare's `zone` like the arena) and not as
+    red as the arena (its median redness `cue` under `like_red_max` x the arena's: a
+    shaded arena keeps its redness, while under a harsh lamp its colour moves). A side
+    that snapped to a wall's outer edge (a wall about half as red as the arena on a table
+    that is not) drops in redness there, but not in likeness to the arena. Sides are only
+    moved in: beyond the arena, a red table is as like the arena as the arena is."""
+    q = order_corners(np.asarray(best, np.float64))
+    inner = _shrink(q, settings.weak_level_inset)
+    level = float(np.median(_quad_values(cue, inner)))
+    floor = settings.like_l_floor
+    ref = _arena_ref(lab, cue, inner, settings.weak_arena_level * level, floor, zone, step=3)
+    if ref is None or _quick_like_shares(q, lab, ref, settings, floor, zone).min() >= \
+            settings.weak_share:
+        return best
+    found = _arena_likeness(lab, cue, inner, 0.0, settings, zone, floor, ref)
+    like, chroma, ref = found
+    lcue = likeness_cue(like)
+    # redness as `area_measure`'s, of the chromaticity at the lower floor
+    red = chroma[..., 0] - settings.red_b_weight * np.abs(chroma[..., 1])
+    arena_red = float(ref[0] - settings.red_b_weight * abs(ref[1]))
+    share = side_contrast(q, lcue, settings, depth=settings.weak_depth)
+    if share.min() >= settings.weak_share:
+        return best
+    c = q.mean(axis=0)
+
+    def keep(take, wide):
+        for i in np.flatnonzero(take):
+            band = np.array([q[i], q[(i + 1) % 4], wide[(i + 1) % 4], wide[i]])
+            vals = _quad_values(red, band)
+            known = _quad_values(like, band)
+            known = known[known >= 0]
+            length = float(np.hypot(*(q[(i + 1) % 4] - q[i])))
+            take[i] = len(vals) > 0 and len(known) > 0 and \
+                len(vals) <= settings.like_band_width * length * length and \
+                _signed_dist((wide[i] + wide[(i + 1) % 4]) / 2, q, i, c) < 0 and \
+                float(median(vals)) < settings.like_red_max * arena_red and \
+                float(known.mean()) <= settings.like_band_max
+        return take
+
+    out = _refit_sides(q, share, lcue, settings, keep)
+    return best if out is None else out
 
 
 def _rival_glare(best, raw, spots, small, prob, measure, settings: AreaSettings):
@@ -1536,14 +1732,18 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
                 cue = cue_map(small, settings, lab, measure)
                 best = snap_sides(order_corners(best), cue, settings, settings.snap_passes_model)
                 if settings.weak_share > 0:
-                    best, weakest = refit_weak_sides(best, cue, settings)
+                    zone = glare_zone(small.shape, spots, settings.glare_like_reach) \
+                        if spots and settings.weak_like_tol > 0 else None
+                    best, weakest = refit_weak_sides(best, cue, settings, lab, zone)
                     if settings.colour_rival:
                         best, weakest = _rival_colour(best, weakest, small, lab, cue, settings,
-                                                      measure)
+                                                      measure, zone)
                     if settings.enclosed_rival:
                         best = _rival_enclosed(best, weakest, small, lab, prob, cue, settings)
                     if settings.glare_rival and spots:
                         best = _rival_glare(best, raw, spots, small, prob, measure, settings)
+                    if settings.like_refit:
+                        best = _refit_on_likeness(best, lab, cue, settings, zone)
         if settings.edge_check:  # does the quad lie on the cloth's edges? else rebuild it
             edges, dist = edge_maps(small, settings, lab)
             cover = -1.0 if best is None else float(edge_cover(best[None], dist,

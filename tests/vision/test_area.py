@@ -767,3 +767,59 @@ def test_glare_rival_replaces_a_side_the_spot_pulled_in():
     assert np.abs(order_corners(q) - ARENA).max() < 4
     # a quad with no weak side is kept as it is
     assert _rival_glare(ARENA, lit, spots, lit, prob, measure, RED) is ARENA
+
+
+DULL_RED = (90, 85, 160)  # a wall half as red as the arena (redness 24 of 43), not its colour
+BLUE = (170, 110, 60)
+
+
+@pytest.mark.parametrize("with_lab, want_y", [
+    # tiles hide the border; the wall passes the redness test (over half the arena's), but
+    # its colour is not the arena's: the side stays on the border
+    (True, 360),
+    # the redness test alone: the side jumps out across the wall to its outer edge
+    (False, 360 + WALL),
+])
+def test_refit_weak_sides_does_not_move_out_across_a_wall_of_another_colour(with_lab, want_y):
+    img = castle(DULL_RED, BLUE, tiles_south=4)
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB) if with_lab else None
+    q, _ = refit_weak_sides(south_at(360), cue_map(img, RED), RED, lab)
+    assert np.abs(q[2:, 1] - want_y).max() < 3
+    assert np.abs(q[:2] - ARENA[:2]).max() < 3
+
+
+@pytest.mark.parametrize("wall, start_y, settings, want_y", [
+    # on the wall's outer edge (the larger drop in redness): moved in to the border
+    (DULL_RED, 360 + WALL, {}, 360),
+    # the band is as red as the arena (a shaded arena, not a wall): left
+    ((20, 20, 100), 360 + WALL, {}, 360 + WALL),
+    # a band wider than a wall (like_band_width): left
+    (DULL_RED, 360 + WALL, {"like_band_width": 0.1}, 360 + WALL),
+    # the band is not the arena's colour, but not a wall either (like_red_max 0.5): left
+    (DULL_RED, 360 + WALL, {"like_red_max": 0.5}, 360 + WALL),
+    # a side on the border stays
+    (DULL_RED, 360, {}, 360),
+])
+def test_refit_on_likeness_moves_a_side_in_from_the_walls_outer_edge(wall, start_y, settings,
+                                                                      want_y):
+    from vision.area import _refit_on_likeness
+
+    st = replace(RED, **settings)
+    img = castle(wall, BLUE)
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
+    q = _refit_on_likeness(south_at(start_y), lab, cue_map(img, st), st)
+    q = order_corners(np.asarray(q, np.float64))
+    assert np.abs(np.sort(q[:, 1])[2:] - want_y).max() < 3
+    assert np.abs(np.sort(q[:, 1])[:2] - 120).max() < 3
+
+
+def test_refit_on_likeness_never_moves_a_side_out():
+    # the side cuts across the arena 30 px inside the border: the border's drop is within
+    # reach, but only moves in are made (beyond the arena, a red table is as like it)
+    from vision.area import _refit_on_likeness
+
+    img = castle(DULL_RED, BLUE)
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
+    q = order_corners(np.asarray(_refit_on_likeness(south_at(330), lab, cue_map(img, RED), RED),
+                                 np.float64))
+    assert np.abs(np.sort(q[:, 1])[2:] - 330).max() < 3
