@@ -23,7 +23,14 @@ import cv2
 import numpy as np
 
 from scoring.labels import CARD_LABELS_HOP, MAGIC_RABBIT_LABELS, TROETO_COUNTS, TROETO_LABELS
-from vision.cards.detect import DETECTOR_PATH, KIND_DOVE, KIND_PIECE, KeyDetector, Keypoints
+from vision.cards.detect import (
+    DETECTOR_PATH,
+    KIND_DOVE,
+    KIND_PIECE,
+    KeyDetector,
+    Keypoints,
+    merge_keys,
+)
 from vision.cards.geometry import (
     SPECS,
     CardCropSettings,
@@ -38,6 +45,7 @@ from vision.cards.hopcards import median_u8
 from vision.cards.magic import DOVE_CHECK, bare_hat_doves, off_line_tiles, warnings_kept
 from vision.cards.pieces import CardPiece
 from vision.classify.model import PieceClassifier, keeping_rows
+from vision.preprocess import apply_gains, light_gains
 
 CLASSIFIER_PATH = Path(__file__).resolve().parents[2] / "models" / "cards.onnx"
 INDEX_PATH = CLASSIFIER_PATH.with_name("cards-index.onnx")
@@ -66,6 +74,15 @@ class ReadSettings:
     low_confidence: float = 0.6  # pieces below this get a warning
     dove_reach: float = 0.75  # a dove within this many hat widths of a hat's centre
     dove_threshold: float = 0.3  # dove heat needed (between doves and bare hats)
+    balanced_keys: float = 0.5  # Magic Rabbit: the detector runs once more on the photo
+    #   white balanced by this power of its own light (`vision.preprocess.light_gains`; 0
+    #   off), and the key points it finds that the photo's own lack are added
+    #   (`detect.merge_keys`): under a warm lamp a white dove is orange and the detector
+    #   missed it (light_eval's committed tungsten copies: 13 doves with no key point,
+    #   1 on the balanced photo; harsh 9 -> 2 doves, 12 -> 8 tiles). No gate on the cast:
+    #   ordinary photos' own light (gain 1.02-1.88) overlaps a warm lamp's (1.15-4.0)
+    balanced_reach: float = 0.5  # x the width: a key point of the balanced photo this near
+    #   one of the photo's own, of its kind, is that one
     duplicate: float = 0.25  # two key points closer than this x width: one piece (0.18
     #   before session 8, when the surer corner-number model lifted more of a card's second
     #   key points over `min_confidence`; 0.25 on 16 Troetofanten sets: 669 -> 640 pieces
@@ -2913,6 +2930,19 @@ class CardReader:
         own = self.detector.threads
         return max(2, own) if own and spare_core(self.settings) else None
 
+    def detect_keys(self, image: np.ndarray, game: str) -> Keypoints:
+        """The detector's key points on uint8 BGR `image` down to min(`key_threshold`,
+        `dove_threshold`) heat; Magic Rabbit's with those it finds on the photo balanced by
+        its own light (`balanced_keys`) added (`detect.merge_keys`)."""
+        s = self.settings
+        low = min(s.key_threshold, s.dove_threshold)
+        kp = self.detector.detect(image, low, self._key_threads())
+        if game != "magic-rabbit" or s.balanced_keys <= 0:
+            return kp
+        balanced = apply_gains(image, light_gains(image, s.balanced_keys))
+        more = self.detector.detect(balanced, low, self._key_threads())
+        return merge_keys(kp, more, (s.key_threshold, s.dove_threshold), s.balanced_reach)
+
     def read_pieces(self, image: np.ndarray, game: str, area=None,
                     within: tuple[np.ndarray, np.ndarray] | None = None,
                     keys: Keypoints | None = None) -> tuple[list[CardPiece], list[str]]:
@@ -2932,9 +2962,7 @@ class CardReader:
         min(`key_threshold`, `dove_threshold`) where the caller has them already."""
         s = self.settings
         spec = SPECS[game]
-        kp = keys if keys is not None else \
-            self.detector.detect(image, min(s.key_threshold, s.dove_threshold),
-                                 self._key_threads())
+        kp = keys if keys is not None else self.detect_keys(image, game)
         if within is not None:
             c, rad = within
             kp = kp.select((np.hypot(*(kp.xy[:, None] - c[None]).transpose(2, 0, 1))

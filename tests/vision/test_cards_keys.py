@@ -1,0 +1,83 @@
+"""The card reader's key points: Magic Rabbit's second look on the photo balanced by its
+own light (`vision.cards.detect.merge_keys`, `CardReader.detect_keys`)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from vision.cards.detect import KIND_DOVE, KIND_PIECE, Keypoints, merge_keys
+from vision.cards.read import READ, CardReader
+
+
+def _keys(*points) -> Keypoints:
+    """Key points from (x, y, kind, score, width) tuples (angle 0)."""
+    a = np.array(points, np.float64).reshape(-1, 5)
+    return Keypoints(a[:, :2].copy(), a[:, 2].astype(int), a[:, 3].astype(np.float32),
+                     np.zeros(len(a)), a[:, 4].copy())
+
+
+P, D = KIND_PIECE, KIND_DOVE
+THR = (0.15, 0.3)  # (piece, dove) heat
+
+
+@pytest.mark.parametrize("own, more, added", [
+    # a dove only the balanced view finds is added
+    ([(100, 100, P, 0.9, 60)], [(100, 100, P, 0.8, 60), (300, 100, D, 0.6, 30)], [1]),
+    # the same piece a little off (under reach x width): not added twice
+    ([(100, 100, P, 0.9, 60)], [(125, 100, P, 0.9, 60)], []),
+    # beyond reach x width: another piece
+    ([(100, 100, P, 0.9, 60)], [(135, 100, P, 0.9, 60)], [0]),
+    # a piece's key point does not stand for a dove there (kinds apart)
+    ([(100, 100, P, 0.9, 60)], [(100, 100, D, 0.5, 30)], [0]),
+    # the photo's own dove too weak to count (under 0.3): the balanced one is added
+    ([(100, 100, D, 0.2, 30)], [(102, 100, D, 0.5, 30)], [0]),
+    # the balanced view's own weak key points are never added
+    ([], [(100, 100, D, 0.2, 30), (300, 100, P, 0.1, 60)], []),
+    ([], [], []),
+])
+def test_merge_keys(own, more, added):
+    kp, mk = _keys(*own), _keys(*more)
+    out = merge_keys(kp, mk, THR, 0.5)
+    assert len(out) == len(kp) + len(added)
+    np.testing.assert_array_equal(out.xy[:len(kp)], kp.xy)  # the photo's own first, as they were
+    np.testing.assert_array_equal(out.xy[len(kp):], mk.xy[added])
+    np.testing.assert_array_equal(out.kind[len(kp):], mk.kind[added])
+
+
+class _WarmBlindDetector:
+    """Finds a dove at (50, 50) only where the photo's blue is 0.6 of its red or more (a white
+    dove under a white light, or balanced), a tile at (20, 20) always."""
+
+    threads = 1
+
+    def detect(self, image, threshold=None, threads=None):
+        b, r = image[50, 50, 0], image[50, 50, 2]
+        pts = [(20, 20, P, 0.9, 30)] + ([(50, 50, D, 0.7, 20)] if b >= 0.6 * r else [])
+        return _keys(*pts)
+
+
+def _reader(strength: float) -> CardReader:
+    reader = object.__new__(CardReader)  # (no models: only the detector is asked)
+    reader.detector = _WarmBlindDetector()
+    reader.settings = replace(READ, balanced_keys=strength, threads=False)
+    return reader
+
+
+@pytest.mark.parametrize("cast, strength, game, doves", [
+    ((1.0, 1.0, 1.0), 0.5, "magic-rabbit", 1),  # white light: found as it is
+    ((0.45, 0.7, 1.0), 0.5, "magic-rabbit", 1),  # a warm lamp: found on the balanced photo
+    ((0.45, 0.7, 1.0), 0.0, "magic-rabbit", 0),  # (off)
+    ((0.45, 0.7, 1.0), 0.5, "troetofanten", 0),  # other games: the photo as it is
+])
+def test_detect_keys_looks_again_on_the_balanced_photo(cast, strength, game, doves):
+    rng = np.random.default_rng(3)
+    img = rng.integers(60, 200, (100, 100, 3)).astype(np.float32)
+    img[40:60, 40:60] = 230  # the white dove
+    img = np.clip(img * np.asarray(cast, np.float32), 0, 255).astype(np.uint8)
+    kp = _reader(strength).detect_keys(img, game)
+    assert int((kp.kind == KIND_DOVE).sum()) == doves
+    assert int((kp.kind == KIND_PIECE).sum()) == 1  # the tile once
+
