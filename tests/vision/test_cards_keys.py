@@ -81,3 +81,52 @@ def test_detect_keys_looks_again_on_the_balanced_photo(cast, strength, game, dov
     assert int((kp.kind == KIND_DOVE).sum()) == doves
     assert int((kp.kind == KIND_PIECE).sum()) == 1  # the tile once
 
+
+@pytest.mark.parametrize("spot, side, changed", [
+    ((640, 480), 640, True),  # a lamp's spot on a grey table: its light taken off
+    (None, 640, False),  # no spot: the photo itself
+    ((640, 480), 0, False),  # (off)
+])
+def test_glare_off_takes_a_lamps_spot_off_the_photo(spot, side, changed):
+    from vision.cards.stage import glare_off
+    from vision.light_eval import add_spot
+
+    rng = np.random.default_rng(7)
+    flat = np.clip(110 + rng.normal(0, 3, (960, 1280, 1)), 0, 255).repeat(3, axis=2)
+    flat = flat.astype(np.uint8)
+    lit = flat if spot is None else add_spot(flat, spot, 130)
+    out = glare_off(lit, side)
+    assert (out is not lit) is changed
+    if changed:
+        yy, xx = np.mgrid[0:960, 0:1280]
+        d = np.hypot(xx - spot[0], yy - spot[1])
+        halo = (d > 120) & (d < 220)  # beyond the clipped core, within the light's reach
+        before = np.median(lit[halo].astype(int) - flat[halo])
+        after = np.median(np.abs(out[halo].astype(int) - flat[halo]))
+        assert before >= 20 and after <= 0.4 * before
+        assert np.abs(out[d > 600].astype(int) - lit[d > 600]).max() <= 1  # far off: as it was
+
+
+class _ImageReader:
+    """Records the photo `read_pieces` was given."""
+
+    settings = READ
+
+    def __init__(self):
+        self.seen = None
+
+    def read_pieces(self, image, game, area=None):
+        self.seen = image
+        return [], []
+
+
+@pytest.mark.parametrize("game, off", [("magic-rabbit", True), ("troetofanten", False)])
+def test_read_balanced_reads_magic_rabbit_without_the_glare(game, off):
+    from vision.cards.stage import read_balanced
+    from vision.light_eval import add_spot
+
+    flat = np.full((960, 1280, 3), 70, np.uint8)
+    lit = add_spot(flat, (640, 480), 130)
+    reader = _ImageReader()
+    image, _, _ = read_balanced(reader, lit, game)
+    assert (reader.seen is not lit) is off and image is reader.seen

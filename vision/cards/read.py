@@ -81,6 +81,10 @@ class ReadSettings:
     #   missed it (light_eval's committed tungsten copies: 13 doves with no key point,
     #   1 on the balanced photo; harsh 9 -> 2 doves, 12 -> 8 tiles). No gate on the cast:
     #   ordinary photos' own light (gain 1.02-1.88) overlaps a warm lamp's (1.15-4.0)
+    glare_side: int = 640  # Magic Rabbit: a lamp's glare spot is looked for on the photo
+    #   reduced to this long side (`vision.area.glare_spots`, Mauerhuepfer's thresholds:
+    #   `vision.cards.stage.GLARE_AREA`) and the photo is read with its light taken off
+    #   (`vision.area.remove_glare_scaled`; `stage.glare_off`); 0 off
     balanced_reach: float = 0.5  # x the width: a key point of the balanced photo this near
     #   one of the photo's own, of its kind, is that one
     duplicate: float = 0.25  # two key points closer than this x width: one piece (0.18
