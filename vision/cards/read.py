@@ -80,7 +80,7 @@ class ReadSettings:
     #   (`detect.merge_keys`): under a warm lamp a white dove is orange and the detector
     #   missed it (light_eval's committed tungsten copies: 13 doves with no key point,
     #   1 on the balanced photo; harsh 9 -> 2 doves, 12 -> 8 tiles). No gate on the cast:
-    #   ordinary photos' own light (gain 1.02-1.88) overlaps a warm lamp's (1.15-4.0).
+    #   ordinary photos' own light (gain 1.01-1.88) overlaps a warm lamp's (1.15-4.0).
     #   The photo's own key points are posed among themselves as before (`pose_key_points`'
     #   `own`), so the balanced view's weak false ones on the table (0.15-0.3 heat, which
     #   the classifier then drops) do not move their neighbours' widths
@@ -2999,7 +2999,9 @@ class CardReader:
         thr = s.troeto_key_threshold if game == "troetofanten" else s.key_threshold
         searched: list[float] = []
         raw = kp
-        kp, idx, frames = self.pose_key_points(image, game, kp, thr, area, searched, own)
+        kp, idx, frames = self.pose_key_points(image, game, kp, thr, area, searched) \
+            if own == len(kp) else \
+            self.pose_key_points(image, game, kp, thr, area, searched, own)
         n_strong = len(idx)
         if game == "troetofanten" and s.back_key_threshold < thr:
             weak, weak_frames = self.pose_back_candidates(image, kp, idx)
