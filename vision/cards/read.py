@@ -90,7 +90,10 @@ class ReadSettings:
     glare_side: int = 640  # Magic Rabbit: a lamp's glare spot is looked for on the photo
     #   reduced to this long side (`vision.area.glare_spots`, Mauerhuepfer's thresholds:
     #   `vision.cards.stage.GLARE_AREA`) and the photo is read with its light taken off
-    #   (`vision.area.remove_glare_scaled`; `stage.glare_off`); 0 off
+    #   (`vision.area.remove_glare_scaled`; `stage.glare_off`); 0 off. light_eval's glare
+    #   copies (with the balanced key points): committed 7.11 -> 4.46 %, edition 2 13.53 ->
+    #   6.28 %; ~55 ms CPU on a photo with a spot. It takes a bright spot on a white table
+    #   whose ring a hard shadow darkens for one (held-out 1937 shadow 0019, docs)
     balanced_reach: float = 0.5  # x the width: a key point of the balanced photo this near
     #   one of the photo's own, of its kind, is that one
     duplicate: float = 0.25  # two key points closer than this x width: one piece (0.18
