@@ -1597,16 +1597,11 @@ def without_glare(image_bgr: np.ndarray, small: np.ndarray, glares, s: MauerSett
                   ) -> np.ndarray:
     """The photo with its glare spots' light (`vision.area.remove_glare` on the reduced copy
     `small`, in which `glares` were found) taken off: the light it took off each pixel of
-    the copy (its largest channel's, linear), enlarged and taken off every channel."""
-    from vision.area import remove_glare
-    from vision.preprocess import linear_to_srgb, srgb_to_linear
+    the copy (its largest channel's, linear), enlarged and taken off every channel
+    (`vision.area.remove_glare_scaled`)."""
+    from vision.area import remove_glare_scaled
 
-    clean = remove_glare(small, s.glare_area, glares)
-    g = (srgb_to_linear(small.astype(np.float32) / 255.0, 2.2)
-         - srgb_to_linear(clean.astype(np.float32) / 255.0, 2.2)).max(axis=2)
-    g = cv2.resize(g, image_bgr.shape[1::-1], interpolation=cv2.INTER_LINEAR)
-    lin = srgb_to_linear(image_bgr.astype(np.float32) / 255.0, 2.2) - g[..., None]
-    return np.round(255.0 * linear_to_srgb(lin, 2.2)).astype(np.uint8)
+    return remove_glare_scaled(image_bgr, small, s.glare_area, list(glares))
 
 
 def board_blobs(view: BoardView, board: Board, s: MauerSettings, maps: BlobMap) -> np.ndarray:

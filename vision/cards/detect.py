@@ -150,3 +150,30 @@ class KeyDetector:
                 self._sessions[threads], _ = open_session(
                     self._path, "detector", "python -m vision.cards.train", threads)
             return self._sessions[threads]
+
+
+def merge_keys(kp: Keypoints, more: Keypoints, thresholds: tuple[float, float],
+               reach: float, added: tuple[float, float] | None = None) -> Keypoints:
+    """`kp` and the key points of `more` (the detector on another view of the same photo)
+    that `kp` lacks: each of `more`'s of at least its kind's heat in `added` ((piece, dove);
+    default `thresholds`) with no key point of its kind of at least that kind's
+    `thresholds` heat in `kp` within `reach` x the larger of the two widths. `kp`'s own
+    key points stay as they are, first and in their order (the added ones follow), so a
+    photo whose key points the other view only repeats reads as before."""
+    if not len(more):
+        return kp
+    thr = np.asarray(thresholds, np.float64)
+    bar = thr if added is None else np.asarray(added, np.float64)
+    strong_kp = kp.score >= thr[kp.kind]
+    add = np.zeros(len(more), bool)
+    for j in np.flatnonzero(more.score >= bar[more.kind]):
+        same = strong_kp & (kp.kind == more.kind[j])
+        d = np.hypot(*(kp.xy[same] - more.xy[j]).T)
+        add[j] = not (d <= reach * np.maximum(kp.width[same], more.width[j])).any()
+    if not add.any():
+        return kp
+    extra = more.select(add)
+    return Keypoints(np.concatenate([kp.xy, extra.xy]), np.concatenate([kp.kind, extra.kind]),
+                     np.concatenate([kp.score, extra.score]),
+                     np.concatenate([kp.angle, extra.angle]),
+                     np.concatenate([kp.width, extra.width]))

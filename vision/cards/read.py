@@ -23,7 +23,14 @@ import cv2
 import numpy as np
 
 from scoring.labels import CARD_LABELS_HOP, MAGIC_RABBIT_LABELS, TROETO_COUNTS, TROETO_LABELS
-from vision.cards.detect import DETECTOR_PATH, KIND_DOVE, KIND_PIECE, KeyDetector, Keypoints
+from vision.cards.detect import (
+    DETECTOR_PATH,
+    KIND_DOVE,
+    KIND_PIECE,
+    KeyDetector,
+    Keypoints,
+    merge_keys,
+)
 from vision.cards.geometry import (
     SPECS,
     CardCropSettings,
@@ -38,6 +45,7 @@ from vision.cards.hopcards import median_u8
 from vision.cards.magic import DOVE_CHECK, bare_hat_doves, off_line_tiles, warnings_kept
 from vision.cards.pieces import CardPiece
 from vision.classify.model import PieceClassifier, keeping_rows
+from vision.preprocess import apply_gains, light_gains
 
 CLASSIFIER_PATH = Path(__file__).resolve().parents[2] / "models" / "cards.onnx"
 INDEX_PATH = CLASSIFIER_PATH.with_name("cards-index.onnx")
@@ -66,6 +74,28 @@ class ReadSettings:
     low_confidence: float = 0.6  # pieces below this get a warning
     dove_reach: float = 0.75  # a dove within this many hat widths of a hat's centre
     dove_threshold: float = 0.3  # dove heat needed (between doves and bare hats)
+    balanced_keys: float = 0.5  # Magic Rabbit: the detector runs once more on the photo
+    #   white balanced by this power of its own light (`vision.preprocess.light_gains`; 0
+    #   off), and the key points it finds that the photo's own lack are added
+    #   (`detect.merge_keys`): under a warm lamp a white dove is orange and the detector
+    #   missed it (light_eval's committed tungsten copies: 13 doves with no key point,
+    #   1 on the balanced photo; harsh 9 -> 2 doves, 12 -> 8 tiles). No gate on the cast:
+    #   ordinary photos' own light (gain 1.01-1.88) overlaps a warm lamp's (1.15-4.0).
+    #   The photo's own key points are posed among themselves as before (`pose_key_points`'
+    #   `own`), so the balanced view's weak false ones on the table (0.15-0.3 heat, which
+    #   the classifier then drops) do not move their neighbours' widths
+    balanced_dove: float = 0.4  # a dove the balanced view alone finds needs this heat (its
+    #   false ones on a white edition-2 rabbit or the table, committed and edition-2 lit
+    #   copies: 0.31-0.39; its true ones under a warm lamp mostly 0.4-0.9)
+    glare_side: int = 640  # Magic Rabbit: a lamp's glare spot is looked for on the photo
+    #   reduced to this long side (`vision.area.glare_spots`, Mauerhuepfer's thresholds:
+    #   `vision.cards.stage.GLARE_AREA`) and the photo is read with its light taken off
+    #   (`vision.area.remove_glare_scaled`; `stage.glare_off`); 0 off. light_eval's glare
+    #   copies (with the balanced key points): committed 7.11 -> 4.46 %, edition 2 13.53 ->
+    #   6.28 %; ~55 ms CPU on a photo with a spot. It takes a bright spot on a white table
+    #   whose ring a hard shadow darkens for one (held-out 1937 shadow 0019, docs)
+    balanced_reach: float = 0.5  # x the width: a key point of the balanced photo this near
+    #   one of the photo's own, of its kind, is that one
     duplicate: float = 0.25  # two key points closer than this x width: one piece (0.18
     #   before session 8, when the surer corner-number model lifted more of a card's second
     #   key points over `min_confidence`; 0.25 on 16 Troetofanten sets: 669 -> 640 pieces
@@ -2416,13 +2446,28 @@ class CardReader:
         return out
 
     def pose_key_points(self, image: np.ndarray, game: str, kp: Keypoints, threshold: float,
-                        area=None, searched: list | None = None
+                        area=None, searched: list | None = None, own: int | None = None
                         ) -> tuple[Keypoints, np.ndarray, list[np.ndarray]]:
         """The pieces' poses at the detector's key points of at least `threshold` heat:
         (key points with refined angles and widths, their indices, strongest first, and each
         one's frame ((4, 2) corners)). Width search (`search_widths`), then `refine_poses`;
         Hop la bille cards deep inside the cloth are left out. `searched`: the caller's list,
-        given the widths the search found (before `refine_poses` evens them out)."""
+        given the widths the search found (before `refine_poses` evens them out). `own`:
+        the key points from this index on were added from another view (`detect_keys`):
+        the first `own` are posed among themselves alone, as they are without the others,
+        the added ones among all."""
+        if own is not None and own < len(kp):
+            first = Keypoints(kp.xy[:own], kp.kind[:own], kp.score[:own], kp.angle[:own],
+                              kp.width[:own])
+            kp1, idx1, frames1 = self.pose_key_points(image, game, first, threshold, area,
+                                                      searched)
+            kp, idx, frames = self.pose_key_points(image, game, kp, threshold, area)
+            at1 = {int(i): r for r, i in enumerate(idx1)}
+            for r, i in enumerate(idx):
+                if int(i) in at1:
+                    kp.angle[i], kp.width[i] = kp1.angle[i], kp1.width[i]
+                    frames[r] = frames1[at1[int(i)]]
+            return kp, idx, frames
         s = self.settings
         spec = SPECS[game]
         idx = np.flatnonzero((kp.kind == KIND_PIECE) & (kp.score >= threshold))
@@ -2918,6 +2963,21 @@ class CardReader:
         own = self.detector.threads
         return max(2, own) if own and spare_core(self.settings) else None
 
+    def detect_keys(self, image: np.ndarray, game: str) -> tuple[Keypoints, int]:
+        """(key points, how many are the photo's own): the detector's key points on uint8
+        BGR `image` down to min(`key_threshold`, `dove_threshold`) heat; Magic Rabbit's
+        followed by those it finds on the photo balanced by its own light
+        (`balanced_keys`) that the photo's own lack (`detect.merge_keys`)."""
+        s = self.settings
+        low = min(s.key_threshold, s.dove_threshold)
+        kp = self.detector.detect(image, low, self._key_threads())
+        if game != "magic-rabbit" or s.balanced_keys <= 0:
+            return kp, len(kp)
+        balanced = apply_gains(image, light_gains(image, s.balanced_keys))
+        more = self.detector.detect(balanced, low, self._key_threads())
+        return merge_keys(kp, more, (s.key_threshold, s.dove_threshold), s.balanced_reach,
+                          (s.key_threshold, s.balanced_dove)), len(kp)
+
     def read_pieces(self, image: np.ndarray, game: str, area=None,
                     within: tuple[np.ndarray, np.ndarray] | None = None,
                     keys: Keypoints | None = None) -> tuple[list[CardPiece], list[str]]:
@@ -2937,9 +2997,7 @@ class CardReader:
         min(`key_threshold`, `dove_threshold`) where the caller has them already."""
         s = self.settings
         spec = SPECS[game]
-        kp = keys if keys is not None else \
-            self.detector.detect(image, min(s.key_threshold, s.dove_threshold),
-                                 self._key_threads())
+        kp, own = (keys, len(keys)) if keys is not None else self.detect_keys(image, game)
         if within is not None:
             c, rad = within
             kp = kp.select((np.hypot(*(kp.xy[:, None] - c[None]).transpose(2, 0, 1))
@@ -2949,7 +3007,9 @@ class CardReader:
         thr = s.troeto_key_threshold if game == "troetofanten" else s.key_threshold
         searched: list[float] = []
         raw = kp
-        kp, idx, frames = self.pose_key_points(image, game, kp, thr, area, searched)
+        kp, idx, frames = self.pose_key_points(image, game, kp, thr, area, searched) \
+            if own == len(kp) else \
+            self.pose_key_points(image, game, kp, thr, area, searched, own)
         n_strong = len(idx)
         if game == "troetofanten" and s.back_key_threshold < thr:
             weak, weak_frames = self.pose_back_candidates(image, kp, idx)

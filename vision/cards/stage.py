@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
+from vision.area import AreaSettings
 from vision.cards.light import PAPER_LIGHT, PaperLightSettings, paper_gains
 from vision.cards.read import (
     AT_POSITION,
@@ -27,6 +29,8 @@ from vision.detections import Detections
 from vision.preprocess import apply_gains
 
 CARD_GAMES = ("magic-rabbit", "troetofanten")  # read by the card stage alone
+GLARE_AREA = AreaSettings("cloth", 0.0, 0)  # only its glare_* thresholds count (as
+#   `vision.mauer.MauerSettings.glare_area`: no spot on the committed photos in ordinary light)
 PAPER_LIGHT_GAMES = ("troetofanten",)  # faces on white paper: balanced by it (`paper_balanced`)
 
 
@@ -68,9 +72,28 @@ def paper_balanced(reader: CardReader, image: np.ndarray, game: str, pieces: lis
     return balanced, again, warnings2
 
 
+def glare_off(image: np.ndarray, side: int) -> np.ndarray:
+    """uint8 BGR `image` with its lamp's glare spots' light taken off: the spots
+    (`vision.area.glare_spots`, `GLARE_AREA`'s thresholds) looked for on a copy reduced to
+    `side` px on its long side (not enlarged), their light taken off the photo
+    (`vision.area.remove_glare_scaled`). The photo itself where none is found or `side` is
+    0."""
+    if side <= 0:
+        return image
+    from vision.area import glare_spots, remove_glare_scaled
+
+    f = min(1.0, side / max(image.shape[:2]))
+    small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 \
+        else image
+    return remove_glare_scaled(image, small, GLARE_AREA, glare_spots(small, GLARE_AREA))
+
+
 def read_balanced(reader: CardReader, image: np.ndarray, game: str, area=None):
-    """(image, pieces, warnings) as scoring reads a photo: `read_pieces`, then
-    `paper_balanced` for the `PAPER_LIGHT_GAMES`."""
+    """(image, pieces, warnings) as scoring reads a photo: Magic Rabbit's with a lamp's
+    glare taken off first (`glare_off`), `read_pieces`, then `paper_balanced` for the
+    `PAPER_LIGHT_GAMES`. The image returned is the one read."""
+    if game == "magic-rabbit":
+        image = glare_off(image, reader.settings.glare_side)
     pieces, warnings = reader.read_pieces(image, game, area)
     if game in PAPER_LIGHT_GAMES:
         return paper_balanced(reader, image, game, pieces, warnings, area=area)
