@@ -146,6 +146,16 @@ class MauerSettings:
     # is none (the lobe's tail reaches the whole board; a light board's saturated fields
     # were all left out and the median of the rest was a pawn's colour: fresh 1842 0011
     # white (57, 111, 81) for (247, 253, 253); 0.02 mended it, 0.05 more photos)
+    board_glare_rings: int = 3  # a glare spot on the board itself (`board_glare_spots`), where
+    # `glare_spots` found none: its ring test's absolute ceiling leaves a spot on a light board
+    # alone (the board's own surface around the core reads 150-215, over `glare_ring_max`),
+    # so on committed, edition 2 and fresh glare photos 14 of some 50 spots on the board were
+    # not found and nothing of their light was taken off. Where at least this many track
+    # fields' surrounding rings are saturated (median lowest channel >= 250; none in
+    # ordinary light, measured: session 16, H8), the saturated core on the board around them
+    # is the spot (0: off)
+    board_glare_max_share: float = 0.6  # ... unless that core covers this share of the board
+    # or more: an overexposed light board, not a lamp's reflection (no falloff to fit)
     glare_widths: tuple[float, ...] = tuple(np.round(np.arange(0.3, 3.01, 0.1), 2))
     glare_min_seen: int = 12
     glare_trim: float = 3.0
@@ -1810,13 +1820,58 @@ def white_reference(image_bgr: np.ndarray, view: BoardView, board: Board,
         len(fields), len(_DISC), 3)
     per_field = np.percentile(px, 70, axis=1)
     light = None
-    if view.glares and s.glare_min_seen > 0:
+    if s.glare_min_seen > 0:
         xy = apply_h(view.H, fields)
-        light = GlareLight.from_board(view.glares, median(around.min(axis=2), axis=1), xy, s)
+        low = median(around.min(axis=2), axis=1)
+        glares = view.glares or board_glare_spots(image_bgr, view, low, xy, s)
+        if glares:
+            light = GlareLight.from_board(glares, low, xy, s)
     if light is not None:  # (a saturated field under the light: its white is unknown)
         known = (per_field.max(axis=1) < 250) | (light.at(xy) <= s.glare_white_light)
         per_field = light.off(per_field, xy)[known] if known.any() else per_field
     return np.maximum(np.median(per_field, axis=0), 1.0), light
+
+
+def board_glare_spots(image_bgr: np.ndarray, view: BoardView, low: np.ndarray, xy: np.ndarray,
+                      s: MauerSettings) -> tuple:
+    """A lamp's glare spot on the board itself (`glare_spots`' tuple form, photo px), for a
+    photo where `glare_spots` found none: on a light board the surface around the spot's
+    core is as light as `glare_spots` takes for a white table. `low` (F,): the median lowest
+    channel of the ring around each track field at `xy` (F, 2) px. With at least
+    `board_glare_rings` saturated rings (>= 250), the spot is the component of the photo's
+    saturated core (every channel >= `glare_area.glare_core`) within the board's outline
+    that holds most of them, as an ellipse; () when there is none, or when it covers
+    `board_glare_max_share` of the board or more. The light's profile is then fitted and
+    checked by `GlareLight.from_board` as for any spot."""
+    hot = low >= 250
+    if s.board_glare_rings <= 0 or hot.sum() < s.board_glare_rings:
+        return ()
+    h, w = image_bgr.shape[:2]
+    quad = np.asarray(view.corners, np.float64)
+    x0, y0 = np.clip(np.floor(quad.min(axis=0)).astype(int), 0, [w - 1, h - 1])
+    x1, y1 = np.clip(np.ceil(quad.max(axis=0)).astype(int) + 1, 1, [w, h])
+    part = image_bgr[y0:y1, x0:x1]
+    inside = np.zeros(part.shape[:2], np.uint8)
+    cv2.fillConvexPoly(inside, np.round(quad - [x0, y0]).astype(np.int32), 1)
+    core = cv2.min(cv2.min(part[..., 0], part[..., 1]), part[..., 2]) >= s.glare_area.glare_core
+    core = (core & inside.astype(bool)).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
+    pts = np.round(xy[hot] - [x0, y0]).astype(int)
+    ok = ((pts >= 0) & (pts < [core.shape[1], core.shape[0]])).all(axis=1)
+    hits = labels[pts[ok, 1], pts[ok, 0]]
+    hits = hits[hits > 0]
+    if n < 2 or not len(hits):
+        return ()
+    i = int(np.bincount(hits).argmax())
+    if stats[i, cv2.CC_STAT_AREA] >= s.board_glare_max_share * max(int(inside.sum()), 1):
+        return ()
+    cs, _ = cv2.findContours((labels == i).astype(np.uint8), cv2.RETR_EXTERNAL,
+                             cv2.CHAIN_APPROX_NONE)
+    outline = max(cs, key=cv2.contourArea)
+    if len(outline) < 5:
+        return ()
+    (cx, cy), axes, angle = cv2.fitEllipse(outline)
+    return (((cx + x0, cy + y0), axes, angle),)
 
 
 @dataclass(frozen=True)

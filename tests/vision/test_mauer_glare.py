@@ -112,8 +112,10 @@ def test_pawns_under_a_lamps_glare():
     board): with the spot's light taken off the pawns' footprint samples, off their body and
     head samples as far as their darkest channel goes, and the board's white from its
     saturated fields where the light is faint, none of its 16 pawns is lost (session 15: 0;
-    4 with neither of the last two, as before); without any correction (`glare_min_seen`
-    0), 6 were (the halo's pawns read as empty or as another colour)."""
+    with the session 15 model 3 with neither of the last two and 6 without any correction,
+    `glare_min_seen` 0: the halo's pawns read as empty or as another colour). The session 16
+    model, trained with glare spots, loses 2 and 0 there: the corrections' own effect is
+    pinned by the unit tests above, not by this photo."""
     photo = ROOT / "datasets" / "scenes" / "mauerhuepfer" / "mauerhuepfer-e1-s1-0013.jpg"
     truth = json.loads(photo.with_suffix(".json").read_text())
     lit = _under_glare(photo)
@@ -125,9 +127,6 @@ def test_pawns_under_a_lamps_glare():
         return sum((want - Counter((p["label"], p["position"]) for p in r.pieces)).values())
 
     assert lost(mauer.SETTINGS) <= 1
-    assert lost(dataclasses.replace(mauer.SETTINGS, glare_dark_quantile=None,
-                                    glare_white_light=0.0)) >= 3
-    assert lost(dataclasses.replace(mauer.SETTINGS, glare_min_seen=0)) >= 5
 
 
 @pytest.mark.parametrize("bgr,g,want", [
@@ -262,3 +261,65 @@ def test_board_under_a_spot_found_once_its_light_is_off():
     assert view is not None and np.abs(view.corners - np.array(truth["area"])).max() < 8.0
     view = mauer.find_board(lit, BOARD, s)
     assert view is not None and np.abs(view.corners - np.array(truth["area"])).max() < 8.0
+
+
+def _truth_view(photo: Path) -> mauer.BoardView:
+    from vision.mauer_train import view_from_truth
+
+    return view_from_truth(json.loads(photo.with_suffix(".json").read_text()), BOARD)
+
+
+def _board_rings(image: np.ndarray, view: mauer.BoardView) -> tuple[np.ndarray, np.ndarray]:
+    """(low (F,), xy (F, 2)) as `white_reference` reads them: the median lowest channel of
+    each track field's surrounding ring, and the fields in photo px."""
+    fields, _ = mauer._field_array(BOARD)
+    ring = BOARD.field_radius_mm * mauer._FIELD_RING
+    px = mauer._bilinear(image, mauer.apply_h(view.H, (fields[:, None] + ring[None]).reshape(
+        -1, 2))).reshape(len(fields), len(ring), 3)
+    return np.median(px.min(axis=2), axis=1), mauer.apply_h(view.H, fields)
+
+
+@pytest.mark.parametrize("name", ["0010", "0020", "0026"])
+def test_a_spot_on_a_light_board_is_found_on_the_board(name):
+    """light_eval's glare on committed light boards: `glare_spots` takes the board around the
+    core for a white table and finds nothing; the board's own saturated rings find it."""
+    from vision.light_eval import photo_rng
+
+    photo = ROOT / f"datasets/scenes/mauerhuepfer/mauerhuepfer-e1-s1-{name}.jpg"
+    view = _truth_view(photo)
+    lit = _under_glare(photo)
+    h, w = lit.shape[:2]
+    rng = photo_rng(photo.name, "glare")
+    centre = np.array([w, h]) * rng.uniform(0.25, 0.75, 2)
+    sigma = w * rng.uniform(0.08, 0.14) / 1.6
+    f = mauer.SETTINGS.work_long_side / max(h, w)
+    small = cv2.resize(lit, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
+    assert mauer.glare_spots(small, mauer.SETTINGS.glare_area) == []
+    low, xy = _board_rings(lit, view)
+    spots = mauer.board_glare_spots(lit, view, low, xy, mauer.SETTINGS)
+    assert len(spots) == 1
+    assert np.hypot(*(np.asarray(spots[0][0]) - centre)) < 0.5 * sigma
+    light = mauer.GlareLight.from_board(spots, low, xy, mauer.SETTINGS)
+    assert light is not None and light.at(centre[None])[0] > 0.3
+    # the same photo without the spot: nothing
+    plain = cv2.imread(str(photo))
+    assert mauer.board_glare_spots(plain, view, *_board_rings(plain, view),
+                                   mauer.SETTINGS) == ()
+
+
+@pytest.mark.parametrize("radius,rings,want", [
+    (0.12, 3, 1),  # light_eval's size: found
+    (0.12, 0, 0),  # off
+    (0.12, 80, 0),  # fewer saturated rings than asked for
+    (2.0, 3, 0),  # the whole board washed out: an overexposed board, no spot to fit
+])
+def test_board_glare_spot_limits(radius, rings, want):
+    from vision.light_eval import add_spot
+
+    photo = ROOT / "datasets/scenes/mauerhuepfer/mauerhuepfer-e1-s1-0020.jpg"
+    view = _truth_view(photo)
+    img = cv2.imread(str(photo))
+    w = img.shape[1]
+    lit = add_spot(img, np.asarray(view.corners).mean(axis=0), radius * w, 1.5)
+    s = dataclasses.replace(mauer.SETTINGS, board_glare_rings=rings)
+    assert len(mauer.board_glare_spots(lit, view, *_board_rings(lit, view), s)) == want
