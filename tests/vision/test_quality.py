@@ -100,6 +100,15 @@ def test_far_cards_by_their_width_not_their_spread():
     assert "the cards are only 25 px wide in the photo: come closer" in warnings
 
 
+@pytest.mark.parametrize("width, far", [
+    (38.0, True),  # most cards under 40 px: their corner numbers are misread often (session 16)
+    (42.0, False),
+])
+def test_troetofanten_cards_too_small_for_their_numbers(width, far):
+    s = QUALITY_SETTINGS["troetofanten"]
+    assert ("far" in kinds(photo_quality(s, blocks(), FULL, card_width=width))) == far
+
+
 def test_glare_away_from_the_area_is_not_warned():
     img = add_spot(blocks(), (560, 400), 50)
     area = np.array([[20, 20], [300, 20], [300, 200], [20, 200]], float)

@@ -331,6 +331,15 @@ class ReadSettings:
     #   with the crop's placement (0: no second reading)
     number_recheck: float = 0.8  # (both kinds: re-reading tootophants up to their
     #   warning's 0.95, `tootophant_doubt`, gave the same figures for twice the crops)
+    small_card: float = 45.0  # px (working image, the card's TL -> TR width): a
+    #   Troetofanten animal narrower than this is judged against `small_number_doubt`
+    #   instead of `number_doubt` (`small_card_doubts`). Session 16 (H1), the index model
+    #   at the true outline, 3310 animals: cards under 45 px misread 15 % (96 / 641),
+    #   45-60 px 3 %, 60-80 px 2 %, 80 px and over 0.7 %
+    small_number_doubt: float = 0.9  # an animal under `small_card` whose number takes less
+    #   than this share of its kind's probability gets `number_doubt`'s warning (session
+    #   16, H11, fresh e1-2020..2022, e2-2023: 3 of the 46 wrong numbers had no warning,
+    #   all on cards of 30-44 px read at 0.82-0.86; docs/cards.md)
     legible_sharpness: float = 0.18  # Troetofanten: an animal whose corner index crop is
     #   less sharp than this (`index_sharpness`: the digit's ink channel's steepest steps
     #   over its contrast) has a digit no person could read either (a blob): its warning
@@ -2242,6 +2251,33 @@ def blurred_number(piece: CardPiece) -> str:
             f"this photo, {a} or {b} ({pa / total:.2f} / {pb / total:.2f}); the points do not "
             f"change but the facts cannot be exact: check the number (a closer, sharper photo "
             f"reads it)")
+
+
+def small_card_doubts(pieces: list[CardPiece], warnings: list[str], s: ReadSettings
+                      ) -> list[str]:
+    """`number_doubt`'s warning for each Troetofanten animal narrower than `small_card`
+    (its `width`, working px) whose number's share is under `small_number_doubt` and that
+    no warning in `warnings` names yet (`the <kind or label> at (x, y)` within 2 px of
+    its centre): a small card's digit has about 10 px, so a share a large card's reading
+    would be trusted with is not trusted there. Pieces and facts stay as read."""
+    named = [(m.group(1).rpartition("-")[0] if m.group(1)[-1:].isdigit() else m.group(1),
+              float(m.group(2)), float(m.group(3)))
+             for w in warnings for m in _NAMED.finditer(w)]
+    out = []
+    for p in pieces:
+        kind, _, n = p.label.rpartition("-")
+        if p.faint or not n.isdigit() or p.width >= s.small_card:
+            continue
+        x, y = p.center
+        if any(k == kind and abs(a - x) <= 2 and abs(b - y) <= 2 for k, a, b in named):
+            continue
+        doubt = number_doubt(p, s.small_number_doubt)
+        if doubt:
+            out.append(doubt)
+    return out
+
+
+_NAMED = re.compile(r"the ([a-z0-9-]+) at \((-?\d+), (-?\d+)\)")
 
 
 def piece_warnings(pieces: list[CardPiece], game: str, s: ReadSettings,

@@ -23,6 +23,7 @@ from vision.cards.read import (
     colour_doubts,
     hop_card_facts,
     magic_facts,
+    small_card_doubts,
     troeto_facts,
 )
 from vision.detections import Detections
@@ -96,7 +97,10 @@ def read_balanced(reader: CardReader, image: np.ndarray, game: str, area=None):
         image = glare_off(image, reader.settings.glare_side)
     pieces, warnings = reader.read_pieces(image, game, area)
     if game in PAPER_LIGHT_GAMES:
-        return paper_balanced(reader, image, game, pieces, warnings, area=area)
+        image, pieces, warnings = paper_balanced(reader, image, game, pieces, warnings,
+                                                 area=area)
+    if game == "troetofanten":  # (the final pieces, in this image's pixels)
+        warnings = warnings + small_card_doubts(pieces, warnings, reader.settings)
     return image, pieces, warnings
 
 
