@@ -146,6 +146,17 @@ class MauerSettings:
     # is none (the lobe's tail reaches the whole board; a light board's saturated fields
     # were all left out and the median of the rest was a pawn's colour: fresh 1842 0011
     # white (57, 111, 81) for (247, 253, 253); 0.02 mended it, 0.05 more photos)
+    glare_white_bright: float = 0.7  # the board's white under a glare spot: of the fields
+    # counted (above), only those whose lowest channel (light taken off) is at least this x
+    # their 90th percentile of it: a spot over most of a board leaves few fields unsaturated,
+    # many of them under pawns or printed in a colour, and their median was no white
+    # (edition 2 0005 under light_eval's glare: 13 of 66 fields, 7 a pawn or a colour, white
+    # (103, 199, 227) for (183, 224, 229) in ordinary light); 0: every counted field
+    glare_white_few: float = 0.5  # ... and only where fewer than this share of the track
+    # fields are counted: with more, pawns and printed colours are a minority and the median
+    # is the white; the brightest of many fields are those the fitted light left too light
+    # (the filter on every glare photo: edition 2 glare 5.88 -> 2.94 % but fresh 2010-2013
+    # glare each 1-5 pieces worse, all on photos with 37-66 of 66 fields counted)
     board_glare_rings: int = 3  # a glare spot on the board itself (`board_glare_spots`), where
     # `glare_spots` found none: its ring test's absolute ceiling leaves a spot on a light board
     # alone (the board's own surface around the core reads 150-215, over `glare_ring_max`),
@@ -1811,8 +1822,11 @@ def white_reference(image_bgr: np.ndarray, view: BoardView, board: Board,
     """(BGR of the empty track fields (median over fields of each field's bright half): the
     board's own white, used to balance colours; the view's glare spots' light
     (`GlareLight.from_board`) or None). Under a glare spot the white is that of the
-    fields with its light taken off. `around`: (F, len(_FIELD_RING), 3) the photo's BGR on
-    each track field's ring (`spot_features` samples it)."""
+    fields with its light taken off; the brightest of them only where they are few
+    (`glare_white_bright`, `glare_white_few`: a spot over most of the board leaves few,
+    often pawns or printed colours). `around`:
+    (F, len(_FIELD_RING), 3) the photo's BGR on each track field's ring (`spot_features`
+    samples it)."""
     fields, _ = _field_array(board)
     r = 0.6 * board.field_radius_mm
     pts = (fields[:, None, :] + r * _DISC[None]).reshape(-1, 2)
@@ -1829,6 +1843,10 @@ def white_reference(image_bgr: np.ndarray, view: BoardView, board: Board,
     if light is not None:  # (a saturated field under the light: its white is unknown)
         known = (per_field.max(axis=1) < 250) | (light.at(xy) <= s.glare_white_light)
         per_field = light.off(per_field, xy)[known] if known.any() else per_field
+        if s.glare_white_bright > 0 and known.sum() < s.glare_white_few * len(known):
+            # (few fields left: a pawn or a printed colour, with its dark channel, may be most)
+            lowest = per_field.min(axis=1)
+            per_field = per_field[lowest >= s.glare_white_bright * np.percentile(lowest, 90)]
     return np.maximum(np.median(per_field, axis=0), 1.0), light
 
 

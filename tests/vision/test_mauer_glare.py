@@ -190,9 +190,13 @@ def test_white_reference_from_a_light_boards_saturated_fields():
     white, light = mauer.white_reference(lit, view, BOARD, s, around)
     assert light is not None and light.g.max() > 0.5  # the spot's light was fitted
     assert white.min() > 240
+    white, _ = mauer.white_reference(lit, view, BOARD, dataclasses.replace(
+        s, glare_white_light=0.0, glare_white_bright=0.0), around)
+    assert white[2] - white[0] > 100  # the pawns' red
+    # (the brightest of those few fields alone (`glare_white_bright`) find the white too)
     white, _ = mauer.white_reference(lit, view, BOARD,
                                      dataclasses.replace(s, glare_white_light=0.0), around)
-    assert white[2] - white[0] > 100  # the pawns' red
+    assert white.min() > 240
 
 
 @pytest.mark.parametrize("level,radius", [
@@ -323,3 +327,82 @@ def test_board_glare_spot_limits(radius, rings, want):
     lit = add_spot(img, np.asarray(view.corners).mean(axis=0), radius * w, 1.5)
     s = dataclasses.replace(mauer.SETTINGS, board_glare_rings=rings)
     assert len(mauer.board_glare_spots(lit, view, *_board_rings(lit, view), s)) == want
+
+
+def _cream_board_under_a_large_spot(radius: float, n_pawns: int, seed: int = 0):
+    """(lit BGR uint8, view, around) for a cream-fielded board (fields (150, 190, 200) BGR on
+    a green surface, 2 px per mm) under `add_spot` of `radius` px at the fields' centre,
+    black, yellow or red pawns (seeded) on the `n_pawns` fields farthest from it (those the
+    spot leaves unsaturated)."""
+    from vision.light_eval import add_spot
+
+    s = mauer.SETTINGS
+    fields, _ = mauer._field_array(BOARD)
+    H = np.diag([2.0, 2.0, 1.0])
+    xy = mauer.apply_h(H, fields)
+    img = np.zeros((900, 900, 3), np.uint8)
+    img[:] = (110, 150, 110)
+    centre = xy.mean(axis=0)
+    pawns = set(np.argsort(-np.hypot(*(xy - centre).T))[:n_pawns].tolist())
+    colours = [(40, 40, 40), (40, 200, 230), (40, 40, 200)]
+    rng = np.random.default_rng(seed)
+    for i, (x, y) in enumerate(np.round(xy).astype(int)):
+        cv2.circle(img, (int(x), int(y)), 26, (150, 190, 200), -1)
+        if i in pawns:
+            cv2.circle(img, (int(x), int(y)), 20, colours[int(rng.integers(3))], -1)
+    lit = add_spot(img, centre, radius)
+    base = float(srgb_to_linear(np.float64(110 / 255)))
+    edge = float(srgb_to_linear(np.float64(s.glare_area.glare_core / 255)))
+    rc = radius / 1.6 * np.sqrt(2 * np.log(1.2 * 0.92 / (edge - base)))
+    view = mauer.BoardView(np.zeros((4, 2)), H, np.zeros((3, 4)), 1.0,
+                           glares=((tuple(centre), (2 * rc, 2 * rc), 0.0),))
+    ring = BOARD.field_radius_mm * mauer._FIELD_RING
+    around = mauer._bilinear(lit, mauer.apply_h(H, (fields[:, None, :] + ring[None]).reshape(
+        -1, 2))).reshape(len(fields), len(ring), 3)
+    return lit, view, around
+
+
+@pytest.mark.parametrize("radius,n_pawns,mended", [
+    (250, 0, False),  # a spot over part of the board: most fields unsaturated, as before
+    (250, 14, False),  # the same with pawns on the far fields: the median was white already
+    (350, 0, False),  # most fields saturated, no pawns: the few left are white
+    (350, 14, True),  # most fields saturated, most of the rest pawns: the median a pawn's
+    (450, 0, False),  # nearly every field saturated, no pawns
+])
+def test_white_reference_under_a_spot_over_most_of_the_board(radius, n_pawns, mended):
+    """Under a spot over most of a board the few fields left unsaturated are often pawns
+    (edition 2 0005 under light_eval's glare: 13 of 66, white (103, 199, 227) for
+    (183, 224, 229)): the white is the median of the brightest of them only
+    (`glare_white_bright`); without it the median of all of them was a pawn's colour."""
+    lit, view, around = _cream_board_under_a_large_spot(radius, n_pawns)
+    s = mauer.SETTINGS
+    white, light = mauer.white_reference(lit, view, BOARD, s, around)
+    assert light is not None
+    np.testing.assert_allclose(white, (150, 190, 200), atol=10)
+    old, _ = mauer.white_reference(lit, view, BOARD,
+                                   dataclasses.replace(s, glare_white_bright=0.0), around)
+    assert (np.abs(old - white).max() > 30) == mended
+
+
+@pytest.mark.parametrize("name,off", [("0005", True), ("0003", False)])
+def test_white_reference_of_a_glared_edition2_board(name, off):
+    """Committed edition 2 photos under light_eval's glare, with their true board: the white
+    stays within 12 levels of the same photo's in ordinary light (0005: a spot over most of
+    the board, 55 of 66 fields saturated; 0003: no spot found, the white as it was)."""
+    photo = ROOT / f"datasets/scenes-edition2/mauerhuepfer/mauerhuepfer-e2-s2-{name}.jpg"
+    view = _truth_view(photo)
+    fields, _ = mauer._field_array(BOARD)
+    ring = BOARD.field_radius_mm * mauer._FIELD_RING
+
+    def white(img, s=mauer.SETTINGS):
+        around = mauer._bilinear(img, mauer.apply_h(view.H, (
+            fields[:, None, :] + ring[None]).reshape(-1, 2))).reshape(len(fields), len(ring), 3)
+        return mauer.white_reference(img, view, BOARD, s, around)
+
+    plain, _ = white(cv2.imread(str(photo)))
+    lit = _under_glare(photo)
+    got, light = white(lit)
+    assert (light is not None) == off
+    np.testing.assert_allclose(got, plain, atol=12)
+    old, _ = white(lit, dataclasses.replace(mauer.SETTINGS, glare_white_bright=0.0))
+    assert (np.abs(old - plain).max() > 50) == off
