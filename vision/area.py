@@ -145,6 +145,17 @@ class AreaSettings:
     # a washed-out arena has the wall's paler colour; a band half in it is not tested).
     weak_like_tol: float = 0.0
     weak_like_width: float = 0.05
+    # ... a pixel also counted as the arena's colour where its chromaticity is the arena's
+    # hue (within `weak_like_deg` degrees of the arena's a*, b* direction) and at least as
+    # saturated: a shaded arena under a contrasty lamp (its per-channel gamma saturates the
+    # shade: fresh 1967 harsh 0005's top band, 21 from the arena's chromaticity and 5 deg
+    # off its hue, 0.07 -> 0.48 of it counted, the side mended 87 -> 8 px). A wall paler
+    # than the arena (or of another hue) stays unlike it. Measured (session 16, H12: every
+    # move out `refit_weak_sides` would make on the lit committed, edition-2 and fresh
+    # 1960-1965 copies, bands over `weak_like_width` passing the redness test): wall bands
+    # 0.00-0.17 of them counted at 6, 10 or 15 deg as at none (13), mending ones 0.00-0.62
+    # (28, one more over 0.25 at 10 deg). Not for a wall of the arena's hue but deeper. 0: off.
+    weak_like_deg: float = 0.0
     # Last, a side weak on the arena's own colour (`_refit_on_likeness`: a network quad
     # leaking over a wall about half as red as the arena, its side on the wall's outer
     # edge) is moved in to where that colour ends, across a band of a wall's kind only:
@@ -161,6 +172,18 @@ class AreaSettings:
     like_band_max: float = 0.2
     like_l_floor: float = 20.0
     like_band_width: float = 0.175
+    # ... and judged on the photo with a hard shadow's shade lit up first (`shadow_edge`
+    # looked for with `shadow_share` at `like_shadow_share`, no mask filter;
+    # `relight_shadow`), where one crosses the photo: a shadow's edge over the arena parts
+    # it into two colours (the shade's light is bluer), and the lit part, unlike the shaded
+    # one, passed for a wall (fresh 1967 shadow 0019: a band of lit arena 0.18 of the side
+    # wide, 4.9 -> 133 px; with the shade lit up, left at 4.9). Looked for only where a side
+    # is weak on the arena's colour. Of the 1680 lit committed, edition-2 and fresh photos
+    # of session 16, 4 arenas moved by it, 0.5-1.2 px further off (an edge of the
+    # renderer's own shade found under daylight, dim, harsh light: the relit photo's move
+    # a little other), none 15 px off. Not found: a shade bluer than `shadow_chroma` or
+    # too dark for `shadow_ratio` (the sensor's floor shrinks the step). 0: off.
+    like_shadow_share: float = 0.0
     # Nothing found by the network or the colours (a cloth barely unlike the table, or in
     # deep shadow, with the network's mask covering only part of it): the pixels enclosed
     # by the same edges as that mask (`enclosed_region`) are fitted with 4 straight edges
@@ -258,7 +281,8 @@ class AreaSettings:
 
 AREA_SETTINGS = {
     "simsala-hopp": AreaSettings(kind="red", size_mm=240.0, plane_px=480, weak_share=0.7,
-                                 weak_strip=(0.25, 0.6), weak_like_tol=10.0, like_refit=True,
+                                 weak_strip=(0.25, 0.6), weak_like_tol=10.0, weak_like_deg=10.0,
+                                 like_refit=True, like_shadow_share=0.6,
                                  enclosed_rival=True, colour_rival=True, glare_rival=True),
     "hop-la-bille": AreaSettings(kind="cloth", size_mm=600.0, plane_px=900, edge_check=True,
                                  enclosed=True, balance_cast=1.45, shadow_share=0.6,
@@ -1205,6 +1229,9 @@ def _refit(q: np.ndarray, share: np.ndarray, cue: np.ndarray, settings: AreaSett
                     like = _arena_likeness(lab, cue, inner, settings.weak_arena_level * level,
                                            settings, zone) or (None,)
                 tested = _quad_values(like[0], band) if like[0] is not None else vals[:0]
+                if settings.weak_like_deg > 0 and like[0] is not None:
+                    tested = np.where(tested == 0, _deeper(_quad_values(like[1], band),
+                                                           like[2], settings), tested)
                 tested = tested[tested >= 0]  # (outside the glare's reach)
                 if len(tested) >= 0.5 * len(vals):
                     arena = min(arena, float(tested.mean()))
@@ -1213,6 +1240,15 @@ def _refit(q: np.ndarray, share: np.ndarray, cue: np.ndarray, settings: AreaSett
         return take
 
     return _refit_sides(q, share, cue, settings, keep)
+
+
+def _deeper(chroma: np.ndarray, ref: np.ndarray, settings: AreaSettings) -> np.ndarray:
+    """float32 (N,): 1 where a `chromaticity` (N, 2) is the arena's hue (`ref` (2,): within
+    `weak_like_deg` degrees of its direction) and at least as saturated, else 0."""
+    rn = float(np.hypot(*ref))
+    mag = np.hypot(chroma[:, 0], chroma[:, 1])
+    cos = (chroma @ np.asarray(ref, np.float32)) / np.maximum(mag * rn, 1e-6)
+    return ((cos >= np.cos(np.radians(settings.weak_like_deg))) & (mag >= rn)).astype(np.float32)
 
 
 def _refit_sides(q: np.ndarray, share: np.ndarray, cue: np.ndarray, settings: AreaSettings,
@@ -1561,7 +1597,7 @@ def likeness_cue(like: np.ndarray) -> np.ndarray:
     return cv2.GaussianBlur(m, (0, 0), 1.0)
 
 
-def _refit_on_likeness(best, lab, cue, settings: AreaSettings, zone=None):
+def _refit_on_likeness(best, lab, cue, settings: AreaSettings, zone=None, small=None):
     """The arena's quad so far (`best`), or, where a side is weak on the arena's own colour
     (`likeness_cue`, `side_contrast` at `weak_depth` under `weak_share`), that side moved
     in to the line along which that cue drops on clearly more of it (`_refit_sides`),
@@ -1571,7 +1607,9 @@ def _refit_on_likeness(best, lab, cue, settings: AreaSettings, zone=None):
     shaded arena keeps its redness, while under a harsh lamp its colour moves). A side
     that snapped to a wall's outer edge (a wall about half as red as the arena on a table
     that is not) drops in redness there, but not in likeness to the arena. Sides are only
-    moved in: beyond the arena, a red table is as like the arena as the arena is."""
+    moved in: beyond the arena, a red table is as like the arena as the arena is. `small`:
+    the uint8 BGR working-size photo `lab` was made from, to look for a hard shadow's edge
+    in (`like_shadow_share`; None: not looked for)."""
     q = order_corners(np.asarray(best, np.float64))
     inner = _shrink(q, settings.weak_level_inset)
     level = float(np.median(_quad_values(cue, inner)))
@@ -1580,6 +1618,11 @@ def _refit_on_likeness(best, lab, cue, settings: AreaSettings, zone=None):
     if ref is None or _quick_like_shares(q, lab, ref, settings, floor, zone).min() >= \
             settings.weak_share:
         return best
+    if small is not None and settings.like_shadow_share > 0:
+        edge = shadow_edge(small, replace(settings, shadow_share=settings.like_shadow_share))
+        if edge is not None:  # judged again on the photo with the shade lit up
+            lit = cv2.cvtColor(relight_shadow(small, edge), cv2.COLOR_BGR2LAB)
+            return _refit_on_likeness(best, lit, cue, settings, zone)
     found = _arena_likeness(lab, cue, inner, 0.0, settings, zone, floor, ref)
     like, chroma, ref = found
     lcue = likeness_cue(like)
@@ -1760,7 +1803,7 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
                     if settings.glare_rival and spots:
                         best = _rival_glare(best, raw, spots, small, prob, measure, settings)
                     if settings.like_refit:
-                        best = _refit_on_likeness(best, lab, cue, settings, zone)
+                        best = _refit_on_likeness(best, lab, cue, settings, zone, small)
         if settings.edge_check:  # does the quad lie on the cloth's edges? else rebuild it
             edges, dist = edge_maps(small, settings, lab)
             cover = -1.0 if best is None else float(edge_cover(best[None], dist,

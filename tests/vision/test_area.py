@@ -823,3 +823,80 @@ def test_refit_on_likeness_never_moves_a_side_out():
     q = order_corners(np.asarray(_refit_on_likeness(south_at(330), lab, cue_map(img, RED), RED),
                                  np.float64))
     assert np.abs(np.sort(q[:, 1])[2:] - 330).max() < 3
+
+
+def shaded_castle(edge_y, gain=0.7):
+    """`castle` (a dull pink wall, a grey table) at `gain` of the light, with a hard shadow
+    (light_eval's: a third of the light, bluer) over all below the line y = `edge_y`."""
+    from vision.light_eval import in_linear
+
+    img = in_linear(castle(DULL_RED, (120, 140, 150)), np.full(3, gain, np.float32))
+    yy = np.arange(img.shape[0], dtype=np.float32)[:, None, None]
+    inside = np.clip(0.5 + (yy - edge_y) / 8.0, 0.0, 1.0)
+    return in_linear(img, 1.0 - inside * (1.0 - np.array([0.34, 0.30, 0.26], np.float32)))
+
+
+@pytest.mark.parametrize("edge_y, start_y, with_photo, want", [
+    # a shadow's edge across the arena: its lit part is not the shaded arena's colour and
+    # passes for a wall; judged on the photo with the shade lit up, the side stays
+    (155, 360 + WALL, True, (120, 360)),
+    (165, 360, True, (120, 360)),
+    # judged on the shadowed colours alone, the north side is moved in to the shadow's edge
+    (155, 360 + WALL, False, (156, 360)),
+    # the wall's outer edge is still left for the border with the shade lit up
+    (250, 360 + WALL, True, (120, 360)),
+])
+def test_refit_on_likeness_under_a_hard_shadow(edge_y, start_y, with_photo, want):
+    from vision.area import _refit_on_likeness
+
+    img = shaded_castle(edge_y)
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
+    q = _refit_on_likeness(south_at(start_y), lab, cue_map(img, RED), RED, None,
+                           img if with_photo else None)
+    y = np.sort(order_corners(np.asarray(q, np.float64))[:, 1])
+    assert np.abs(y[:2] - want[0]).max() < 3
+    assert np.abs(y[2:] - want[1]).max() < 3
+
+
+def test_refit_on_likeness_shadow_look_is_a_setting():
+    # like_shadow_share 0: no shadow looked for, the lit band passes for a wall
+    from vision.area import _refit_on_likeness
+
+    img = shaded_castle(155)
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
+    st = replace(RED, like_shadow_share=0.0)
+    q = _refit_on_likeness(south_at(360), lab, cue_map(img, st), st, None, img)
+    assert np.abs(np.sort(order_corners(np.asarray(q, np.float64))[:, 1])[:2] - 156).max() < 3
+
+
+@pytest.mark.parametrize("chroma, want", [
+    ((52.6, 38.8), 1),  # the arena's own
+    ((71.0, 51.6), 1),  # its hue, more saturated (its shade under a contrasty lamp)
+    ((40.0, 29.5), 0),  # its hue, paler (a pale wall of its hue)
+    ((71.0, 70.0), 0),  # more saturated, 8 deg off its hue (over 5)
+    ((27.8, 9.6), 0),  # a dull pink wall
+    ((-30.0, -20.0), 0),  # the opposite hue
+])
+def test_deeper_counts_the_arenas_hue_at_least_as_saturated(chroma, want):
+    from vision.area import _deeper
+
+    st = replace(RED, weak_like_deg=5.0)
+    got = _deeper(np.array([chroma], np.float32), np.array([52.6, 38.8], np.float32), st)
+    assert got.dtype == np.float32 and got.shape == (1,)
+    assert got[0] == want
+
+
+@pytest.mark.parametrize("band_bgr, deg, want_y", [
+    # a deeper red band along the arena's south border: arena, the side moves out to it
+    ((10, 10, 120), 10.0, 360),
+    # ... not counted as the arena's colour without `weak_like_deg`: the side stays
+    ((10, 10, 120), 0.0, 320),
+])
+def test_refit_weak_sides_out_across_a_deeper_band_of_the_arena(band_bgr, deg, want_y):
+    img = castle(DULL_RED, (120, 140, 150))
+    cv2.rectangle(img, (200, 320), (440, 360), band_bgr, -1)
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
+    st = replace(RED, weak_like_deg=deg)
+    q, _ = refit_weak_sides(south_at(320), cue_map(img, st), st, lab)
+    assert np.abs(np.sort(q[:, 1])[2:] - want_y).max() < 3
+    assert np.abs(np.sort(q[:, 1])[:2] - 120).max() < 3
