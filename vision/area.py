@@ -394,6 +394,42 @@ def glare_spots(small_bgr: np.ndarray, settings: AreaSettings) -> list:
     return spots
 
 
+def spots_past_shadow(small_bgr: np.ndarray, settings: AreaSettings, spots: list) -> list:
+    """`glare_spots`' `spots` of the uint8 BGR working-size photo `small_bgr` less those a
+    hard shadow made: where a shadow's straight edge (`shadow_edge` with `settings`, no
+    mask) runs through a spot's ring (the ring `glare_spots` compares the core with, taken
+    as 2.5-3 x the core's half axes from its centre, `glare_distance`), the ring is looked
+    at again with the shade lit up (`relight_shadow`): as bright as a white surface there
+    (median lowest channel `glare_ring_max` or more), the spot is a bright patch of a light
+    table whose ring the shade darkened on one side, and is dropped. A lamp's reflection
+    on a darker table keeps its darker ring. No edge through any spot's ring: `spots` as
+    they are (the edge is only looked for on a photo with a spot)."""
+    if not spots or settings.shadow_share <= 0:
+        return spots
+    edge = shadow_edge(small_bgr, settings)
+    if edge is None:
+        return spots
+    h, w = small_bgr.shape[:2]
+    lit = None
+    keep = []
+    for spot in spots:
+        (cx, cy), axes, _ = spot
+        reach = 1.5 * max(axes)  # (the ring's outer edge: 3 half axes)
+        if all(abs((cx - p[0]) * n[0] + (cy - p[1]) * n[1]) > reach for p, n, _ in edge[1]):
+            keep.append(spot)
+            continue
+        if lit is None:
+            lit = relight_shadow(small_bgr, edge).min(axis=2)
+        x0, x1 = max(0, int(cx - reach)), min(w, int(np.ceil(cx + reach)) + 1)
+        y0, y1 = max(0, int(cy - reach)), min(h, int(np.ceil(cy + reach)) + 1)
+        yy, xx = np.mgrid[y0:y1, x0:x1].astype(np.float32)
+        d = glare_distance(xx, yy, spot)
+        ring = lit[y0:y1, x0:x1][(d > 2.5) & (d <= 3.0)]
+        if not len(ring) or np.median(ring) < settings.glare_ring_max:
+            keep.append(spot)
+    return keep
+
+
 def glare_distance(x, y, spot) -> np.ndarray:
     """The elliptical distance of points (x, y: arrays or floats, px) from a glare spot
     (`glare_spots`' ((cx, cy), (axis, axis), degrees)): 1 on its core's ellipse (half axes
