@@ -97,37 +97,6 @@ def test_detect_keys_looks_again_on_the_balanced_photo(cast, strength, game, dov
     assert int((kp.kind == KIND_PIECE).sum()) == 1  # the tile once
 
 
-
-class _CountingDetector:
-    """Counts the detector runs (one key point each)."""
-
-    threads = 1
-
-    def __init__(self):
-        self.runs = 0
-
-    def detect(self, image, threshold=None, threads=None):
-        self.runs += 1
-        return _keys((20, 20, P, 0.9, 30))
-
-
-@pytest.mark.parametrize("cast, least, runs", [
-    ((1.0, 1.0, 1.0), 1.05, 1),  # white light: the balanced photo is the photo, not run
-    ((0.97, 1.0, 1.0), 1.05, 1),  # 3 % off in blue (gain 1.015 at 0.5): not run
-    ((0.85, 0.95, 1.0), 1.05, 2),  # a warmish light (1.075 at 0.5): run
-    ((0.45, 0.7, 1.0), 1.05, 2),  # a warm lamp: run
-    ((1.0, 1.0, 1.0), 1.0, 2),  # (no least gain: always run)
-])
-def test_detect_keys_skips_a_balance_that_changes_nothing(cast, least, runs):
-    rng = np.random.default_rng(5)
-    img = rng.integers(60, 200, (100, 100, 3)).astype(np.float32)
-    img = np.clip(img * np.asarray(cast, np.float32), 0, 255).astype(np.uint8)
-    reader = object.__new__(CardReader)
-    reader.detector = _CountingDetector()
-    reader.settings = replace(READ, balanced_least=least, threads=False)
-    kp, own = reader.detect_keys(img, "magic-rabbit")
-    assert reader.detector.runs == runs and own == 1
-
 @pytest.mark.parametrize("spot, side, changed", [
     ((640, 480), 640, True),  # a lamp's spot on a grey table: its light taken off
     (None, 640, False),  # no spot: the photo itself

@@ -84,11 +84,6 @@ class ReadSettings:
     #   The photo's own key points are posed among themselves as before (`pose_key_points`'
     #   `own`), so the balanced view's weak false ones on the table (0.15-0.3 heat, which
     #   the classifier then drops) do not move their neighbours' widths
-    balanced_least: float = 1.05  # ... but not where its gains (at `balanced_keys`) are all
-    #   under this: the balanced photo within 5 % of the photo in every channel, nothing
-    #   for the detector to find anew (light_gains' largest full gain under 1.10: 9 of the
-    #   30 committed photos, 2 of 10 edition 2, 8 and 2 of 20 on fresh 2000 and 2001; no
-    #   tungsten or harsh copy: 1.15-4.0); the ~27 ms of the second detector run saved
     balanced_dove: float = 0.4  # a dove the balanced view alone finds needs this heat (its
     #   false ones on a white edition-2 rabbit or the table, committed and edition-2 lit
     #   copies: 0.31-0.39; its true ones under a warm lamp mostly 0.4-0.9)
@@ -2973,17 +2968,13 @@ class CardReader:
         """(key points, how many are the photo's own): the detector's key points on uint8
         BGR `image` down to min(`key_threshold`, `dove_threshold`) heat; Magic Rabbit's
         followed by those it finds on the photo balanced by its own light
-        (`balanced_keys`) that the photo's own lack (`detect.merge_keys`), where that light
-        is far enough from white (`balanced_least`)."""
+        (`balanced_keys`) that the photo's own lack (`detect.merge_keys`)."""
         s = self.settings
         low = min(s.key_threshold, s.dove_threshold)
         kp = self.detector.detect(image, low, self._key_threads())
         if game != "magic-rabbit" or s.balanced_keys <= 0:
             return kp, len(kp)
-        gains = light_gains(image, s.balanced_keys)
-        if float(gains.max()) < s.balanced_least:
-            return kp, len(kp)
-        balanced = apply_gains(image, gains)
+        balanced = apply_gains(image, light_gains(image, s.balanced_keys))
         more = self.detector.detect(balanced, low, self._key_threads())
         return merge_keys(kp, more, (s.key_threshold, s.dove_threshold), s.balanced_reach,
                           (s.key_threshold, s.balanced_dove)), len(kp)
