@@ -418,6 +418,48 @@ def glare_spots(small_bgr: np.ndarray, settings: AreaSettings) -> list:
     return spots
 
 
+def spots_past_shadow(small_bgr: np.ndarray, settings: AreaSettings, spots: list,
+                      least: float = 0.25) -> list:
+    """`glare_spots`' `spots` of the uint8 BGR working-size photo `small_bgr` less those a
+    hard shadow made: where a shadow's straight edge (`shadow_edge` with `settings`, no
+    mask) runs through a spot's ring (the ring `glare_spots` compares the core with, taken
+    as 2.5-3 x the core's half axes from its centre, `glare_distance`), the ring is looked
+    at again on the edge's lit side alone (beyond the edge's soft band; at least `least`
+    of the ring there): as bright as a white surface (median lowest channel
+    `glare_ring_max` or more), the spot is a bright patch of a light table whose ring the
+    shade darkened, and is dropped. A lamp's reflection on a darker table keeps a darker
+    ring on the lit side too (and one inside a shadow's band is judged by the ring beyond
+    the band, not by the shade lit up: that would scale the lamp's light up with it). No
+    edge through any spot's ring: `spots` as they are (the edge is only looked for on a
+    photo with a spot)."""
+    if not spots or settings.shadow_share <= 0:
+        return spots
+    edge = shadow_edge(small_bgr, settings)
+    if edge is None:
+        return spots
+    h, w = small_bgr.shape[:2]
+    keep = []
+    for spot in spots:
+        (cx, cy), axes, _ = spot
+        reach = 1.5 * max(axes)  # (the ring's outer edge: 3 half axes)
+        if all(abs((cx - p[0]) * n[0] + (cy - p[1]) * n[1]) > reach for p, n, _ in edge[1]):
+            keep.append(spot)
+            continue
+        x0, x1 = max(0, int(cx - reach)), min(w, int(np.ceil(cx + reach)) + 1)
+        y0, y1 = max(0, int(cy - reach)), min(h, int(np.ceil(cy + reach)) + 1)
+        yy, xx = np.mgrid[y0:y1, x0:x1].astype(np.float32)
+        d = glare_distance(xx, yy, spot)
+        ring = (d > 2.5) & (d <= 3.0)
+        lit = np.ones_like(ring)
+        for p, n, (offs, _) in edge[1]:  # beyond the edge's band on its lit side
+            lit &= (xx - p[0]) * n[0] + (yy - p[1]) * n[1] < float(offs[0])
+        low = small_bgr[y0:y1, x0:x1].min(axis=2)[ring & lit]
+        if len(low) < least * np.count_nonzero(ring) or \
+                np.median(low) < settings.glare_ring_max:
+            keep.append(spot)
+    return keep
+
+
 def glare_distance(x, y, spot) -> np.ndarray:
     """The elliptical distance of points (x, y: arrays or floats, px) from a glare spot
     (`glare_spots`' ((cx, cy), (axis, axis), degrees)): 1 on its core's ellipse (half axes

@@ -122,6 +122,75 @@ def test_glare_off_takes_a_lamps_spot_off_the_photo(spot, side, changed):
         assert np.abs(out[d > 600].astype(int) - lit[d > 600]).max() <= 1  # far off: as it was
 
 
+def _table_with_spot(level: int, amount: float, shade_off: float | None,
+                     band: float | None = None) -> np.ndarray:
+    """uint8 BGR 480 x 640: a grey table of `level` with a soft bright spot (radius 95 px,
+    `amount` of white at its centre, `vision.light_eval.add_spot`) at (400, 120), and
+    below the line y = 0.3 x + `shade_off` a hard shadow (0.3 of the light, a little blue,
+    4 px soft edge; `light_eval.hard_shadow`'s kind); None: no shadow. `band` (px): the
+    shadow only that far below the line (a pole's or an arm's), the spot's light added
+    after it (a lamp's reflection inside the shadow of something else)."""
+    from vision.light_eval import add_spot, in_linear
+
+    rng = np.random.default_rng(3)
+    img = np.clip(level + rng.normal(0, 3, (480, 640, 1)), 0, 255).repeat(3, axis=2)
+    img = img.astype(np.uint8)
+    if band is None:
+        img = add_spot(img, (400, 120), 95, amount)
+    if shade_off is not None:
+        yy, xx = np.mgrid[0:480, 0:640]
+        inside = np.clip(0.5 + (yy - shade_off - 0.3 * xx) / 4.0, 0, 1)[..., None]
+        if band is not None:
+            far = np.clip(0.5 - (yy - shade_off - band - 0.3 * xx) / 4.0, 0, 1)[..., None]
+            inside = np.minimum(inside, far)
+        img = in_linear(img, 1.0 - inside * (1.0 - 0.3 * np.array([1.1, 1.0, 0.9])))
+    return img if band is None else add_spot(img, (400, 120), 95, amount)
+
+
+@pytest.mark.parametrize("level, amount, shade_off, kept", [
+    # a bright patch of a light table (no spot in full light: its ring is as bright), whose
+    # ring a hard shadow darkens on one side: taken for a spot, dropped
+    (160, 1.0, 60, False),  # the edge through the spot's rim
+    (160, 1.0, 80, False),
+    (170, 1.2, 80, False),
+    (170, 1.2, 100, False),  # the edge through the ring below it
+    # a lamp's reflection on a darker table, the same shadows: kept
+    (110, 1.2, 60, True),
+    (110, 1.2, 100, True),
+    (70, 1.2, 80, True),
+    (110, 1.2, None, True),  # no shadow
+    (70, 1.2, 300, True),  # a shadow far off (through the cards, not the spot's ring)
+    # a lamp's spot inside a shadow band on a darker wood (fresh 2001 glare 0002): kept
+    # (the shade lit up would scale the lamp's light with it and make its ring white)
+    ((110, 240), 1.2, -120, True),
+    ((90, 180), 1.2, -90, True),
+])
+def test_spots_past_shadow_drops_a_shadowed_white_table(level, amount, shade_off, kept):
+    from vision.area import glare_spots, spots_past_shadow
+    from vision.cards.stage import GLARE_AREA
+
+    level, band = level if isinstance(level, tuple) else (level, None)
+    img = _table_with_spot(level, amount, shade_off, band)
+    spots = glare_spots(img, GLARE_AREA)
+    assert len(spots) == 1  # what the spot test alone takes for a lamp's spot
+    assert len(spots_past_shadow(img, GLARE_AREA, spots)) == int(kept)
+    off = replace(GLARE_AREA, shadow_share=0.0)  # no shadow looked for: as before
+    assert spots_past_shadow(img, off, spots) == spots
+    assert not glare_spots(_table_with_spot(level, amount, None, band), GLARE_AREA) or kept
+
+
+@pytest.mark.parametrize("level, shade_off, changed", [
+    (160, 80, False),  # the shadowed white table read as it is
+    (110, 80, True),  # a lamp's spot next to a shadow's edge: its light taken off
+])
+def test_glare_off_leaves_a_shadowed_white_table(level, shade_off, changed):
+    from vision.cards.stage import glare_off
+
+    img = _table_with_spot(level, 1.0 if level > 150 else 1.2, shade_off)
+    out = glare_off(img, 640)
+    assert (out is not img) is changed
+
+
 class _ImageReader:
     """Records the photo `read_pieces` was given."""
 

@@ -92,8 +92,9 @@ class ReadSettings:
     #   `vision.cards.stage.GLARE_AREA`) and the photo is read with its light taken off
     #   (`vision.area.remove_glare_scaled`; `stage.glare_off`); 0 off. light_eval's glare
     #   copies (with the balanced key points): committed 7.11 -> 4.46 %, edition 2 13.53 ->
-    #   6.28 %; ~55 ms CPU on a photo with a spot. It takes a bright spot on a white table
-    #   whose ring a hard shadow darkens for one (held-out 1937 shadow 0019, docs)
+    #   6.28 %; ~55 ms CPU on a photo with a spot. A bright patch of a white table whose
+    #   ring a hard shadow darkens is not taken for one (`vision.area.spots_past_shadow`;
+    #   held-out 1937 shadow 0019, docs)
     balanced_reach: float = 0.5  # x the width: a key point of the balanced photo this near
     #   one of the photo's own, of its kind, is that one
     duplicate: float = 0.25  # two key points closer than this x width: one piece (0.18
