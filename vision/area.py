@@ -19,7 +19,14 @@ import numpy as np
 
 from vision.dice import median  # np.median bit for bit, less overhead (sorts, no checks)
 from vision.errors import AreaNotFound
-from vision.preprocess import apply_gains, light_gains, linear_to_srgb, srgb_to_linear
+from vision.preprocess import (
+    apply_gains,
+    apply_tone,
+    light_gains,
+    linear_to_srgb,
+    srgb_to_linear,
+    tone_of_pixels,
+)
 
 
 @dataclass(frozen=True)
@@ -114,6 +121,28 @@ class AreaSettings:
     expose_to: float = 0.0
     expose_pct: float = 99.0
     expose_max: float = 4.0
+    # A lamp's tone curve (a gamma per channel: light_eval's harsh lamp), which no gain
+    # takes off: the network's map followed its light and shade, not the cloth. Read off
+    # the part of the photo the network is sure of (probability over `tone_prob`, every
+    # `tone_step`-th pixel of every `tone_step`-th row, clipped (a channel at
+    # `tone_clip` or more) and black points left out) as the marbles read it off the found
+    # cloth (`vision.preprocess.tone_of_pixels`, the same bins, span and deviations as
+    # `vision.segment.MarbleSettings.tone_*`); where it bends, it is taken off the
+    # working photo (`apply_tone`) and the network run again. tone_dev[1] 0: off.
+    # The network's sure part may hold a shade or the table as well as the cloth, so both
+    # halves' slopes must agree within `tone_agree` on every channel. Measured (session 16,
+    # H13; light_eval's lit committed, edition-2 and fresh 2040-2043 copies): the harsh
+    # lamp's halves differ by 0.08 median, 0.25 at most but for 4 of 95 (0.87-1.42: a shade
+    # or the table in the sure part); copies under other lights that would be bent without
+    # it 0.31-0.64 (committed shadow 0013, its cloth then 72 px off; fresh 2042 0014
+    # tungsten, daylight, dim; 2042 daylight 0008) and 0.08-0.17.
+    tone_dev: tuple[float, float] = (0.0, 0.0)
+    tone_agree: float = 0.3
+    tone_prob: float = 0.8
+    tone_step: int = 4
+    tone_clip: int = 250
+    tone_bins: int = 8
+    tone_span: float = 0.15
     # A side of the network's snapped quad along which the cue drops by `contrast_drop`
     # (sampled `weak_depth` x the side either way) on under `weak_share` of it is looked for
     # again in a wide band (`refit_weak_sides`); 0 off
@@ -262,7 +291,7 @@ AREA_SETTINGS = {
                                  enclosed_rival=True, colour_rival=True, glare_rival=True),
     "hop-la-bille": AreaSettings(kind="cloth", size_mm=600.0, plane_px=900, edge_check=True,
                                  enclosed=True, balance_cast=1.45, shadow_share=0.6,
-                                 expose_to=0.6, square_max=0.3),
+                                 expose_to=0.6, square_max=0.3, tone_dev=(0.2, 0.3)),
 }
 
 
@@ -1670,6 +1699,22 @@ def exposed(small_bgr: np.ndarray, to: float, pct: float = 99.0,
     return small_bgr if gain == 1.0 else cv2.LUT(small_bgr, linear_gain_lut(gain))
 
 
+def area_tone(small_bgr: np.ndarray, prob: np.ndarray, settings: AreaSettings
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """(exponents, pivots), each (3,) float32 (BGR), for `apply_tone`: a lamp's tone curve
+    read off the uint8 BGR working photo `small_bgr` (H, W, 3) where the network's
+    probability map `prob` (float32 (H, W)) is over `tone_prob` (`AreaSettings.tone_*`,
+    `vision.preprocess.tone_of_pixels`); ones where it cannot tell one or is off."""
+    if settings.tone_dev[1] <= 0:
+        return np.ones(3, np.float32), np.full(3, 128, np.float32)
+    k = max(1, settings.tone_step)
+    sure = prob[::k, ::k] > settings.tone_prob
+    px = small_bgr[::k, ::k][sure].astype(np.float32)
+    px = px[(px.max(axis=1) < settings.tone_clip) & (px.min(axis=1) > 3)]
+    return tone_of_pixels(px, settings.tone_bins, settings.tone_span, settings.tone_dev,
+                          settings.tone_agree)
+
+
 def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play area",
               game: str | None = None, use_model: bool = True) -> PlayArea:
     """Locate the play area in a working-size BGR photo; raise `AreaNotFound` if absent.
@@ -1692,12 +1737,17 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
         src = cv2.pyrDown(src)
     small = cv2.resize(src, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
     raw, spots = small, glare_spots(small, settings)
-    small = remove_glare(small, settings, spots)
-    balanced_first = False
-    if settings.balance_cast > 0:
-        cast = cast_balanced(small, settings.balance_cast)
-        balanced_first, small = cast is not small, cast
-    small = exposed(small, settings.expose_to, settings.expose_pct, settings.expose_max)
+    deglared = remove_glare(small, settings, spots)
+
+    def prepared(img):  # a strong cast balanced away, an underexposed photo brought up
+        balanced = False
+        if settings.balance_cast > 0:
+            cast = cast_balanced(img, settings.balance_cast)
+            balanced, img = cast is not img, cast
+        return exposed(img, settings.expose_to, settings.expose_pct,
+                       settings.expose_max), balanced
+
+    small, balanced_first = prepared(deglared)
     model = None
     prob = None
     if use_model and game is not None:
@@ -1706,6 +1756,12 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
         model = get_area_model()
     if model is not None and game in model.games:
         prob = model.probability(small, game, (small.shape[1], small.shape[0]))
+    if prob is not None and settings.tone_dev[1] > 0:
+        # a lamp's tone curve, read where the network is sure, taken off before the cast
+        exps, pivots = area_tone(deglared, prob, settings)
+        if not np.all(exps == 1.0):
+            small, balanced_first = prepared(apply_tone(deglared, exps, pivots))
+            prob = model.probability(small, game, (small.shape[1], small.shape[0]))
     edge = shadow_edge(small, settings, prob)
     if edge is not None:
         small = relight_shadow(small, edge)
