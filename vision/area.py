@@ -127,15 +127,17 @@ class AreaSettings:
     # `tone_step`-th pixel of every `tone_step`-th row, clipped (a channel at
     # `tone_clip` or more) and black points left out) as the marbles read it off the found
     # cloth (`vision.preprocess.tone_of_pixels`, the same bins, span and deviations as
-    # `vision.segment.MarbleSettings.tone_*`); where it bends, it is taken off the
-    # working photo (`apply_tone`) and the network run again. tone_dev[1] 0: off.
+    # `vision.segment.MarbleSettings.tone_*`); where it bends, the cloth is looked for on
+    # the photo with the curve taken off too (`apply_tone`, `_toned_or_plain`). The
+    # network's map (models/area.onnx, trained on the renderer's lights) then sees a
+    # cloth it was made for. tone_dev[1] 0: off.
     # The network's sure part may hold a shade or the table as well as the cloth, so both
     # halves' slopes must agree within `tone_agree` on every channel. Measured (session 16,
     # H13; light_eval's lit committed, edition-2 and fresh 2040-2043 copies): the harsh
-    # lamp's halves differ by 0.08 median, 0.25 at most but for 4 of 95 (0.87-1.42: a shade
-    # or the table in the sure part); copies under other lights that would be bent without
-    # it 0.31-0.64 (committed shadow 0013, its cloth then 72 px off; fresh 2042 0014
-    # tungsten, daylight, dim; 2042 daylight 0008) and 0.08-0.17.
+    # lamp's halves differ by 0.08 median, 0.17 at most but for 6 of 95 (0.21, 0.25, and
+    # 0.87-1.42: a shade or the table in the sure part); the other lights' copies bent at
+    # 0.3 read 0.31-0.64 (fresh 2042 0014 tungsten, daylight, dim; 2042 daylight 0008) and
+    # committed shadow 0013 0.29-0.32 (with the curve its cloth was 72 px off, not 2).
     tone_dev: tuple[float, float] = (0.0, 0.0)
     tone_agree: float = 0.2
     # The cloth is looked for both ways (`_toned_or_plain`) and the curve's taken only
@@ -1770,7 +1772,9 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
     the largest blobs are fitted with a quadrilateral; the first plausible one is snapped
     to the border's edges. With `square_max`, a quad must be a square's image under a
     phone's camera (`square_misfit`); where none is, the search runs once more without
-    that test. The area returned carries the glare spots taken off (`PlayArea.glare`, in
+    that test. With `tone_dev`, a lamp's per-channel tone curve read where the network is
+    sure (`area_tone`) sends the photo to `_toned_or_plain` (looked for with and without
+    the curve). The area returned carries the glare spots taken off (`PlayArea.glare`, in
     `image_bgr`'s pixels)."""
     h, w = image_bgr.shape[:2]
     f = min(1.0, settings.mask_long_side / max(h, w))

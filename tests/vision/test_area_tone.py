@@ -98,3 +98,43 @@ def test_tone_of_pixels_wants_both_halves_to_agree(low, high, agree, bent):
 def test_tone_of_pixels_too_few_samples():
     exps, pivots = tone_of_pixels(np.full((20, 3), 100, np.float32), 8, 0.15, (0.2, 0.3), 0.3)
     assert np.all(exps == 1.0) and np.all(pivots == 128)
+
+
+SQUARE = np.array([[300, 200], [900, 200], [900, 800], [300, 800]], np.float64)
+
+
+@pytest.mark.parametrize(
+    "plain, toned, want",
+    [
+        (0.0, 5.0, "plain"),  # they agree (5 px): the plain one (the cards beside it)
+        (0.0, 31.0, "plain"),  # under tone_apart x 1280 = 32 px
+        (0.0, 40.0, "toned"),  # far apart: the curve's
+        (None, 40.0, "toned"),  # the plain one not found
+        (0.0, None, "plain"),  # the curve's not found
+        (None, None, "none"),
+    ],
+)
+def test_toned_or_plain_keeps_the_curves_cloth_only_far_apart(monkeypatch, plain, toned, want):
+    """`_toned_or_plain`'s choice between the cloth found on the photo as it is and with
+    the lamp's curve taken off (a stand-in search: it tells the two photos apart by a
+    level the curve moves)."""
+    import vision.area as area_mod
+
+    photo = np.full((960, 1280, 3), 100, np.uint8)
+    exps, pivots = np.array([0.5, 1.0, 1.0], np.float32), np.full(3, 200, np.float32)
+
+    def search(img, settings, what, game, use_model):
+        assert settings.tone_dev[1] == 0  # neither looks again for a curve
+        shift = plain if img[0, 0, 0] == 100 else toned
+        if shift is None:
+            raise area_mod.AreaNotFound("none")
+        return area_mod.area_from_corners(SQUARE + [shift, 0.0], settings)
+
+    monkeypatch.setattr(area_mod, "find_area", search)
+    if want == "none":
+        with pytest.raises(area_mod.AreaNotFound):
+            area_mod._toned_or_plain(photo, exps, pivots, CLOTH, "cloth", "hop-la-bille", True)
+        return
+    got = area_mod._toned_or_plain(photo, exps, pivots, CLOTH, "cloth", "hop-la-bille", True)
+    shift = plain if want == "plain" else toned
+    assert np.allclose(got.corners, SQUARE + [shift, 0.0])
