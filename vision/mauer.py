@@ -1928,8 +1928,8 @@ def edge_glare_spots(image_bgr: np.ndarray, view: BoardView, s: MauerSettings) -
         return ()
     diag = float(np.hypot(*(quad.max(axis=0) - quad.min(axis=0))))
     poly = quad.astype(np.float32).reshape(-1, 1, 2)
-    qx0, qy0 = quad.min(axis=0)
-    qx1, qy1 = quad.max(axis=0)
+    qx0, qy0 = quad.min(axis=0) - s.edge_glare_reach * diag
+    qx1, qy1 = quad.max(axis=0) + s.edge_glare_reach * diag
     n, labels, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
     best, best_a = None, 0
     for i in range(1, n):
@@ -1938,7 +1938,7 @@ def edge_glare_spots(image_bgr: np.ndarray, view: BoardView, s: MauerSettings) -
             continue
         x, y, bw, bh = stats[i, :4]
         if x > qx1 or y > qy1 or x + bw < qx0 or y + bh < qy0:
-            continue  # (apart from the board's box)
+            continue  # (out of reach of the board's box)
         blob = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8)
         cs, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         outline = max(cs, key=cv2.contourArea)
