@@ -167,6 +167,15 @@ class MauerSettings:
     # is the spot (0: off)
     board_glare_max_share: float = 0.6  # ... unless that core covers this share of the board
     # or more: an overexposed light board, not a lamp's reflection (no falloff to fit)
+    edge_glare: bool = True  # a spot at the board's edge (`edge_glare_spots`), where neither
+    # of the above found one: half on the table, no track ring saturated, and `glare_spots`'
+    # ring test refuses it on a light table (committed glare 0018, 0027; session 16, H17)
+    edge_glare_reach: float = 0.05  # ... a round core blob (`glare_area`'s size and ellipse
+    # fill) within this share of the board's diagonal of its outline
+    edge_glare_min_in: float = 0.1  # ... with at least this share of it inside the board
+    edge_glare_fill: float = 0.7  # ... filling this share of its fitted ellipse (below
+    # `glare_area`'s 0.85: the board's dark rim and the pawns cut into an edge spot's core;
+    # committed glare 0018's fills 0.78)
     glare_widths: tuple[float, ...] = tuple(np.round(np.arange(0.3, 3.01, 0.1), 2))
     glare_min_seen: int = 12
     glare_trim: float = 3.0
@@ -1837,7 +1846,8 @@ def white_reference(image_bgr: np.ndarray, view: BoardView, board: Board,
     if s.glare_min_seen > 0:
         xy = apply_h(view.H, fields)
         low = median(around.min(axis=2), axis=1)
-        glares = view.glares or board_glare_spots(image_bgr, view, low, xy, s)
+        glares = (view.glares or board_glare_spots(image_bgr, view, low, xy, s)
+                  or edge_glare_spots(image_bgr, view, s))
         if glares:
             light = GlareLight.from_board(glares, low, xy, s)
     if light is not None:  # (a saturated field under the light: its white is unknown)
@@ -1890,6 +1900,64 @@ def board_glare_spots(image_bgr: np.ndarray, view: BoardView, low: np.ndarray, x
         return ()
     (cx, cy), axes, angle = cv2.fitEllipse(outline)
     return (((cx + x0, cy + y0), axes, angle),)
+
+
+def edge_glare_spots(image_bgr: np.ndarray, view: BoardView, s: MauerSettings) -> tuple:
+    """A lamp's glare spot at the board's edge (`glare_spots`' tuple form, photo px), for a
+    photo where neither `glare_spots` nor `board_glare_spots` found one: part of its core
+    lies on the table (no track ring saturated) and the table's own light fails
+    `glare_spots`' ring test. `image_bgr`: uint8 BGR photo. The spot is the largest blob of
+    the saturated core (every channel >= `glare_area.glare_core`) of `glare_area`'s size
+    (`glare_min_frac`-`glare_max_frac` of the photo) filling `edge_glare_fill` of its
+    fitted ellipse, at least
+    `edge_glare_min_in` of it inside the board's outline and within `edge_glare_reach` x
+    the board's diagonal of that outline; () when there is none."""
+    if not s.edge_glare:
+        return ()
+    a_s = s.glare_area
+    f = 2  # (every 2nd pixel: a quarter of the work, about 1-4 ms on a light table without
+    # a spot; every 4th lost committed glare 0027's spot)
+    half = cv2.resize(image_bgr, (image_bgr.shape[1] // f, image_bgr.shape[0] // f),
+                      interpolation=cv2.INTER_NEAREST)
+    h, w = half.shape[:2]
+    quad = np.asarray(view.corners, np.float64) / f
+    low = cv2.min(cv2.min(half[..., 0], half[..., 1]), half[..., 2])
+    core = (low >= a_s.glare_core).astype(np.uint8)
+    total = h * w
+    if cv2.countNonZero(core) < a_s.glare_min_frac * total:
+        return ()
+    diag = float(np.hypot(*(quad.max(axis=0) - quad.min(axis=0))))
+    poly = quad.astype(np.float32).reshape(-1, 1, 2)
+    qx0, qy0 = quad.min(axis=0) - s.edge_glare_reach * diag
+    qx1, qy1 = quad.max(axis=0) + s.edge_glare_reach * diag
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
+    best, best_a = None, 0
+    for i in range(1, n):
+        a = int(stats[i, cv2.CC_STAT_AREA])
+        if not a_s.glare_min_frac * total <= a <= a_s.glare_max_frac * total or a <= best_a:
+            continue
+        x, y, bw, bh = stats[i, :4]
+        if x > qx1 or y > qy1 or x + bw < qx0 or y + bh < qy0:
+            continue  # (out of reach of the board's box)
+        blob = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8)
+        cs, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        outline = max(cs, key=cv2.contourArea)
+        if len(outline) < 5:
+            continue
+        # (within reach of the board's outline: its own outline's nearest point)
+        gap = [abs(cv2.pointPolygonTest(poly, (float(px + x), float(py + y)), True))
+               for px, py in outline[::4, 0]]
+        if min(gap) > s.edge_glare_reach * diag:
+            continue
+        inside = np.zeros_like(blob)
+        cv2.fillConvexPoly(inside, np.round(quad - [x, y]).astype(np.int32), 1)
+        if int((blob & inside).sum()) < s.edge_glare_min_in * a:
+            continue
+        (cx, cy), axes, angle = cv2.fitEllipse(outline)
+        if a < s.edge_glare_fill * np.pi * axes[0] * axes[1] / 4:
+            continue  # ragged: a light patch of the board or table, not a lamp's reflection
+        best, best_a = ((f * (cx + x), f * (cy + y)), (f * axes[0], f * axes[1]), angle), a
+    return () if best is None else (best,)
 
 
 @dataclass(frozen=True)

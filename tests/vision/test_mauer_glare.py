@@ -388,7 +388,8 @@ def test_white_reference_under_a_spot_over_most_of_the_board(radius, n_pawns, me
 def test_white_reference_of_a_glared_edition2_board(name, off):
     """Committed edition 2 photos under light_eval's glare, with their true board: the white
     stays within 12 levels of the same photo's in ordinary light (0005: a spot over most of
-    the board, 55 of 66 fields saturated; 0003: no spot found, the white as it was)."""
+    the board, 55 of 66 fields saturated; 0003: a spot at the board's edge, found by
+    `edge_glare_spots` since session 16 H17, many fields counted: the white as it was)."""
     photo = ROOT / f"datasets/scenes-edition2/mauerhuepfer/mauerhuepfer-e2-s2-{name}.jpg"
     view = _truth_view(photo)
     fields, _ = mauer._field_array(BOARD)
@@ -402,7 +403,55 @@ def test_white_reference_of_a_glared_edition2_board(name, off):
     plain, _ = white(cv2.imread(str(photo)))
     lit = _under_glare(photo)
     got, light = white(lit)
-    assert (light is not None) == off
+    assert light is not None
+    _, light = white(lit, dataclasses.replace(mauer.SETTINGS, edge_glare=False))
+    assert (light is not None) == off  # (0003's spot at the edge: not found before H17)
     np.testing.assert_allclose(got, plain, atol=12)
     old, _ = white(lit, dataclasses.replace(mauer.SETTINGS, glare_white_bright=0.0))
     assert (np.abs(old - plain).max() > 50) == off
+
+
+@pytest.mark.parametrize("name", ["0018", "0027"])
+def test_a_spot_at_the_boards_edge_is_found(name):
+    """light_eval's glare at the board's edge (committed 0018: half on the table): no track
+    ring saturated, so `board_glare_spots` finds nothing; `edge_glare_spots` finds it near
+    its true centre, and nothing on the same photo without the spot."""
+    from vision.light_eval import photo_rng
+
+    photo = ROOT / f"datasets/scenes/mauerhuepfer/mauerhuepfer-e1-s1-{name}.jpg"
+    view = _truth_view(photo)
+    lit = _under_glare(photo)
+    h, w = lit.shape[:2]
+    rng = photo_rng(photo.name, "glare")
+    centre = np.array([w, h]) * rng.uniform(0.25, 0.75, 2)
+    sigma = w * rng.uniform(0.08, 0.14) / 1.6
+    assert mauer.board_glare_spots(lit, view, *_board_rings(lit, view), mauer.SETTINGS) == ()
+    spots = mauer.edge_glare_spots(lit, view, mauer.SETTINGS)
+    assert len(spots) == 1
+    assert np.hypot(*(np.asarray(spots[0][0]) - centre)) < 0.5 * sigma
+    assert mauer.edge_glare_spots(cv2.imread(str(photo)), view, mauer.SETTINGS) == ()
+
+
+@pytest.mark.parametrize("where,min_in,want", [
+    ("corner", 0.1, 1),  # on the board's corner, most of it on the table: found
+    ("corner", None, 0),  # off
+    ("table", 0.1, 0),  # on the table, clear of the board: a white table's patch
+    ("table", 0.0, 1),  # ... found only when nothing of it need lie on the board
+    ("none", 0.1, 0),  # no spot
+])
+def test_edge_glare_spot_limits(where, min_in, want):
+    from vision.light_eval import add_spot
+
+    photo = ROOT / "datasets/scenes/mauerhuepfer/mauerhuepfer-e1-s1-0020.jpg"
+    view = _truth_view(photo)  # corners (286, 174), (853, 291), (765, 923), (90, 754)
+    img = cv2.imread(str(photo))
+    w = img.shape[1]
+    at = {"corner": np.asarray(view.corners[0], np.float64), "table": np.array([1130.0, 600.0])}
+    lit = img if where == "none" else add_spot(img, at[where], 0.08 * w, 1.5)
+    s = dataclasses.replace(mauer.SETTINGS, edge_glare=min_in is not None,
+                            edge_glare_min_in=min_in or 0.0, edge_glare_reach=(
+                                0.05 if min_in else 10.0))
+    spots = mauer.edge_glare_spots(lit, view, s)
+    assert len(spots) == want
+    if want:
+        assert np.hypot(*(np.asarray(spots[0][0]) - at[where])) < 0.05 * w
