@@ -148,6 +148,18 @@ class AreaSettings:
     # curve's was not in 1; of the 15-30 px pairs the plain one was nearer in 4 of 5, and
     # a few px moved lose a card back beside the cloth (committed harsh 0003: 5 px).
     tone_apart: float = 0.025
+    # ... and there only where the plain one is not as good by its own checks: it is kept
+    # where it is at least as square (`square_misfit` no higher) and its weakest side at
+    # least as strong (`side_contrast` on the photo's cue map) as the curve's. Measured
+    # (session 16, H15) on the harsh copies' 8 pairs 32 px or more apart with both found:
+    # the curve's nearer the truth in 5 (74 -> 15, 464 -> 14, 144 -> 4, 135 -> 14 (a
+    # shadow copy), 29 -> 20 px), each better by one check or both; the plain one nearer
+    # in 1 (held-out fresh 2044 0014: 14 against 42 px), better by both (misfit 0.045
+    # against 0.160, weakest side 0.23 against 0.17); both wrong in 1. False: the curve's
+    # whenever they lie apart (H13). Misfits within `tone_square_tie` count as equal (two
+    # squares' images both read near 0; the measured pairs differ by 0.02 or more).
+    tone_judge: bool = True
+    tone_square_tie: float = 0.01
     tone_prob: float = 0.8
     tone_step: int = 4
     tone_clip: int = 250
@@ -1823,9 +1835,11 @@ def _toned_or_plain(image_bgr: np.ndarray, exps: np.ndarray, pivots: np.ndarray,
     """`find_area` on a photo whose lamp bends its channels (`area_tone`'s `exps`,
     `pivots`): the cloth looked for on the photo as it is and with the curve taken off
     (`apply_tone`, full size), both with `tone_dev` off. The second is kept where the first
-    is not found or lies `tone_apart` x the photo's long side or more from it; the first
-    where the second is not found or they agree (a few px either way move the cards
-    beside the cloth: `vision.cards.read`); `AreaNotFound` where neither is found."""
+    is not found, or lies `tone_apart` x the photo's long side or more from it and is
+    more square or has a stronger weakest side (`tone_judge`, `_quad_checks`); the first
+    where the second is not found, they agree or the first is as good by both checks (a
+    few px either way move the cards beside the cloth: `vision.cards.read`);
+    `AreaNotFound` where neither is found."""
     plain = replace(settings, tone_dev=(0.0, 0.0))
     found = []
     for img in (image_bgr, apply_tone(image_bgr, exps, pivots)):
@@ -1841,7 +1855,24 @@ def _toned_or_plain(image_bgr: np.ndarray, exps: np.ndarray, pivots: np.ndarray,
     if isinstance(second, AreaNotFound):
         return first
     gate = settings.tone_apart * max(image_bgr.shape[:2])
-    return second if _corners_apart(first.corners, second.corners) >= gate else first
+    if _corners_apart(first.corners, second.corners) < gate:
+        return first
+    if not settings.tone_judge:
+        return second
+    cue = cue_map(image_bgr, settings)
+    (miss1, side1), (miss2, side2) = (
+        _quad_checks(a.corners, image_bgr.shape[:2], cue, settings) for a in (first, second))
+    as_square = miss1 <= miss2 + settings.tone_square_tie
+    return first if as_square and side1 >= side2 else second
+
+
+def _quad_checks(quad: np.ndarray, shape: tuple[int, int], cue: np.ndarray,
+                 settings: AreaSettings) -> tuple[float, float]:
+    """(`square_misfit`, weakest side's `side_contrast` share) of a quad (4, 2) in an image
+    of `shape` (h, w) whose cue map (`cue_map`, float32 (h, w)) is `cue`."""
+    q = order_corners(np.asarray(quad, np.float64))
+    return (float(square_misfit(q, shape, settings.square_focal)),
+            float(side_contrast(q, cue, settings).min()))
 
 
 def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play area",

@@ -4,6 +4,7 @@ stage (drawn here: a shaded cloth, a map standing in for the network's; no model
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
@@ -131,10 +132,57 @@ def test_toned_or_plain_keeps_the_curves_cloth_only_far_apart(monkeypatch, plain
         return area_mod.area_from_corners(SQUARE + [shift, 0.0], settings)
 
     monkeypatch.setattr(area_mod, "find_area", search)
+    settings = replace(CLOTH, tone_judge=False)  # the distance alone (H13's rule)
     if want == "none":
         with pytest.raises(area_mod.AreaNotFound):
-            area_mod._toned_or_plain(photo, exps, pivots, CLOTH, "cloth", "hop-la-bille", True)
+            area_mod._toned_or_plain(photo, exps, pivots, settings, "cloth", "hop-la-bille",
+                                     True)
         return
-    got = area_mod._toned_or_plain(photo, exps, pivots, CLOTH, "cloth", "hop-la-bille", True)
+    got = area_mod._toned_or_plain(photo, exps, pivots, settings, "cloth", "hop-la-bille", True)
     shift = plain if want == "plain" else toned
     assert np.allclose(got.corners, SQUARE + [shift, 0.0])
+
+
+# quads as offsets of SQUARE's corners (px): a square moved, a corner pulled in (not a
+# square's image)
+MOVED = np.array([[45.0, 0.0]] * 4)
+PULLED = np.array([[0.0, 0.0], [-80.0, 70.0], [0.0, 0.0], [0.0, 0.0]])
+TRUE = np.zeros((4, 2))
+
+
+@pytest.mark.parametrize(
+    "cloth_at, plain, toned, judge, want",
+    [
+        (TRUE, TRUE, MOVED, True, "plain"),  # the plain one on the cloth: as good by both
+        (TRUE, TRUE, PULLED, True, "plain"),  # the curve's not square, a side off the edge
+        (MOVED, TRUE, MOVED, True, "toned"),  # the plain one's sides off the cloth's edge
+        (TRUE, PULLED, TRUE, True, "toned"),  # the plain one not square
+        (TRUE, TRUE, MOVED, False, "toned"),  # without the checks: the distance alone
+        (MOVED, MOVED, TRUE, True, "plain"),
+        # a lit part cut off by a shade: the plain one follows it (strong sides), not square
+        (PULLED, PULLED, TRUE, True, "toned"),
+    ],
+)
+def test_toned_or_plain_keeps_the_plain_cloth_where_it_looks_as_good(
+        monkeypatch, cloth_at, plain, toned, judge, want):
+    """Far apart, the curve's cloth is taken only where the plain one is less square or
+    has a weaker side on the photo's cue (a light seeded cloth drawn on a dark table)."""
+    import vision.area as area_mod
+
+    rng = np.random.default_rng(7)
+    photo = rng.normal(60, 4, (960, 1280, 3)).clip(0, 255).astype(np.uint8)
+    cloth = np.round(SQUARE + cloth_at).astype(np.int32)
+    cv2.fillConvexPoly(photo, cloth, (210, 215, 212))
+    photo[0, 0] = 100
+    exps, pivots = np.array([0.5, 1.0, 1.0], np.float32), np.full(3, 200, np.float32)
+
+    def search(img, settings, what, game, use_model):
+        quad = plain if img[0, 0, 0] == 100 else toned
+        return area_mod.area_from_corners(SQUARE + quad, settings)
+
+    monkeypatch.setattr(area_mod, "find_area", search)
+    settings = replace(CLOTH, tone_judge=judge)
+    got = area_mod._toned_or_plain(photo, exps, pivots, settings, "cloth", "hop-la-bille", True)
+    quad = plain if want == "plain" else toned
+    assert np.allclose(area_mod.order_corners(got.corners),
+                       area_mod.order_corners(SQUARE + quad))
