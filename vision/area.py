@@ -19,7 +19,14 @@ import numpy as np
 
 from vision.dice import median  # np.median bit for bit, less overhead (sorts, no checks)
 from vision.errors import AreaNotFound
-from vision.preprocess import apply_gains, light_gains, linear_to_srgb, srgb_to_linear
+from vision.preprocess import (
+    apply_gains,
+    apply_tone,
+    light_gains,
+    linear_to_srgb,
+    srgb_to_linear,
+    tone_of_pixels,
+)
 
 
 @dataclass(frozen=True)
@@ -114,6 +121,50 @@ class AreaSettings:
     expose_to: float = 0.0
     expose_pct: float = 99.0
     expose_max: float = 4.0
+    # A lamp's tone curve (a gamma per channel: light_eval's harsh lamp), which no gain
+    # takes off: the network's map followed its light and shade, not the cloth. Read off
+    # the part of the photo the network is sure of (probability over `tone_prob`, every
+    # `tone_step`-th pixel of every `tone_step`-th row, clipped (a channel at
+    # `tone_clip` or more) and black points left out) as the marbles read it off the found
+    # cloth (`vision.preprocess.tone_of_pixels`, the same bins, span and deviations as
+    # `vision.segment.MarbleSettings.tone_*`); where it bends, the cloth is looked for on
+    # the photo with the curve taken off too (`apply_tone`, `_toned_or_plain`). The
+    # network's map (models/area.onnx, trained on the renderer's lights) then sees a
+    # cloth it was made for. tone_dev[1] 0: off.
+    # The network's sure part may hold a shade or the table as well as the cloth, so both
+    # halves' slopes must agree within `tone_agree` on every channel. Measured (session 16,
+    # H13; light_eval's lit committed, edition-2 and fresh 2040-2043 copies): the harsh
+    # lamp's halves differ by 0.08 median, 0.17 at most but for 6 of 95 (0.21, 0.25, and
+    # 0.87-1.42: a shade or the table in the sure part); the other lights' copies bent at
+    # 0.3 read 0.31-0.64 (fresh 2042 0014 tungsten, daylight, dim; 2042 daylight 0008) and
+    # committed shadow 0013 0.29-0.32 (with the curve its cloth was 72 px off, not 2).
+    tone_dev: tuple[float, float] = (0.0, 0.0)
+    tone_agree: float = 0.2
+    # The cloth is looked for both ways (`_toned_or_plain`) and the curve's taken only
+    # where the two lie `tone_apart` x the photo's long side (1280 px: 32 px) or more
+    # apart: measured on the harsh copies (session 16, H13), of 8 pairs 30 px or more
+    # apart the curve's was nearer the truth in 6 (74 -> 15, 225 -> 10, 464 -> 13, 144 ->
+    # 2, 29 -> 20 px, one not found -> 14), both wrong in 1, the plain one found where the
+    # curve's was not in 1; of the 15-30 px pairs the plain one was nearer in 4 of 5, and
+    # a few px moved lose a card back beside the cloth (committed harsh 0003: 5 px).
+    tone_apart: float = 0.025
+    # ... and there only where the plain one is not as good by its own checks: it is kept
+    # where it is at least as square (`square_misfit` no higher) and its weakest side at
+    # least as strong (`side_contrast` on the photo's cue map) as the curve's. Measured
+    # (session 16, H15) on the harsh copies' 8 pairs 32 px or more apart with both found:
+    # the curve's nearer the truth in 5 (74 -> 15, 464 -> 14, 144 -> 4, 135 -> 14 (a
+    # shadow copy), 29 -> 20 px), each better by one check or both; the plain one nearer
+    # in 1 (held-out fresh 2044 0014: 14 against 42 px), better by both (misfit 0.045
+    # against 0.160, weakest side 0.23 against 0.17); both wrong in 1. False: the curve's
+    # whenever they lie apart (H13). Misfits within `tone_square_tie` count as equal (two
+    # squares' images both read near 0; the measured pairs differ by 0.02 or more).
+    tone_judge: bool = True
+    tone_square_tie: float = 0.01
+    tone_prob: float = 0.8
+    tone_step: int = 4
+    tone_clip: int = 250
+    tone_bins: int = 8
+    tone_span: float = 0.15
     # A side of the network's snapped quad along which the cue drops by `contrast_drop`
     # (sampled `weak_depth` x the side either way) on under `weak_share` of it is looked for
     # again in a wide band (`refit_weak_sides`); 0 off
@@ -286,7 +337,7 @@ AREA_SETTINGS = {
                                  enclosed_rival=True, colour_rival=True, glare_rival=True),
     "hop-la-bille": AreaSettings(kind="cloth", size_mm=600.0, plane_px=900, edge_check=True,
                                  enclosed=True, balance_cast=1.45, shadow_share=0.6,
-                                 expose_to=0.6, square_max=0.3),
+                                 expose_to=0.6, square_max=0.3, tone_dev=(0.2, 0.3)),
 }
 
 
@@ -1755,6 +1806,75 @@ def exposed(small_bgr: np.ndarray, to: float, pct: float = 99.0,
     return small_bgr if gain == 1.0 else cv2.LUT(small_bgr, linear_gain_lut(gain))
 
 
+def area_tone(small_bgr: np.ndarray, prob: np.ndarray, settings: AreaSettings
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """(exponents, pivots), each (3,) float32 (BGR), for `apply_tone`: a lamp's tone curve
+    read off the uint8 BGR working photo `small_bgr` (H, W, 3) where the network's
+    probability map `prob` (float32 (H, W)) is over `tone_prob` (`AreaSettings.tone_*`,
+    `vision.preprocess.tone_of_pixels`); ones where it cannot tell one or is off."""
+    if settings.tone_dev[1] <= 0:
+        return np.ones(3, np.float32), np.full(3, 128, np.float32)
+    k = max(1, settings.tone_step)
+    sure = prob[::k, ::k] > settings.tone_prob
+    px = small_bgr[::k, ::k][sure].astype(np.float32)
+    px = px[(px.max(axis=1) < settings.tone_clip) & (px.min(axis=1) > 3)]
+    return tone_of_pixels(px, settings.tone_bins, settings.tone_span, settings.tone_dev,
+                          settings.tone_agree)
+
+
+def _corners_apart(a: np.ndarray, b: np.ndarray) -> float:
+    """The worst corner's distance (px) between two quads (4, 2), in their best
+    correspondence (both in `order_corners`' order, any rotation)."""
+    p, q = order_corners(np.asarray(a, np.float64)), order_corners(np.asarray(b, np.float64))
+    return float(min(np.hypot(*(np.roll(p, k, axis=0) - q).T).max() for k in range(4)))
+
+
+def _toned_or_plain(image_bgr: np.ndarray, exps: np.ndarray, pivots: np.ndarray,
+                    settings: AreaSettings, what: str, game: str | None,
+                    use_model: bool) -> PlayArea:
+    """`find_area` on a photo whose lamp bends its channels (`area_tone`'s `exps`,
+    `pivots`): the cloth looked for on the photo as it is and with the curve taken off
+    (`apply_tone`, full size), both with `tone_dev` off. The second is kept where the first
+    is not found, or lies `tone_apart` x the photo's long side or more from it and is
+    more square or has a stronger weakest side (`tone_judge`, `_quad_checks`); the first
+    where the second is not found, they agree or the first is as good by both checks (a
+    few px either way move the cards beside the cloth: `vision.cards.read`);
+    `AreaNotFound` where neither is found."""
+    plain = replace(settings, tone_dev=(0.0, 0.0))
+    found = []
+    for img in (image_bgr, apply_tone(image_bgr, exps, pivots)):
+        try:
+            found.append(find_area(img, plain, what, game, use_model))
+        except AreaNotFound as exc:
+            found.append(exc)
+    first, second = found
+    if isinstance(first, AreaNotFound):
+        if isinstance(second, AreaNotFound):
+            raise first
+        return second
+    if isinstance(second, AreaNotFound):
+        return first
+    gate = settings.tone_apart * max(image_bgr.shape[:2])
+    if _corners_apart(first.corners, second.corners) < gate:
+        return first
+    if not settings.tone_judge:
+        return second
+    cue = cue_map(image_bgr, settings)
+    (miss1, side1), (miss2, side2) = (
+        _quad_checks(a.corners, image_bgr.shape[:2], cue, settings) for a in (first, second))
+    as_square = miss1 <= miss2 + settings.tone_square_tie
+    return first if as_square and side1 >= side2 else second
+
+
+def _quad_checks(quad: np.ndarray, shape: tuple[int, int], cue: np.ndarray,
+                 settings: AreaSettings) -> tuple[float, float]:
+    """(`square_misfit`, weakest side's `side_contrast` share) of a quad (4, 2) in an image
+    of `shape` (h, w) whose cue map (`cue_map`, float32 (h, w)) is `cue`."""
+    q = order_corners(np.asarray(quad, np.float64))
+    return (float(square_misfit(q, shape, settings.square_focal)),
+            float(side_contrast(q, cue, settings).min()))
+
+
 def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play area",
               game: str | None = None, use_model: bool = True) -> PlayArea:
     """Locate the play area in a working-size BGR photo; raise `AreaNotFound` if absent.
@@ -1768,7 +1888,9 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
     the largest blobs are fitted with a quadrilateral; the first plausible one is snapped
     to the border's edges. With `square_max`, a quad must be a square's image under a
     phone's camera (`square_misfit`); where none is, the search runs once more without
-    that test. The area returned carries the glare spots taken off (`PlayArea.glare`, in
+    that test. With `tone_dev`, a lamp's per-channel tone curve read where the network is
+    sure (`area_tone`) sends the photo to `_toned_or_plain` (looked for with and without
+    the curve). The area returned carries the glare spots taken off (`PlayArea.glare`, in
     `image_bgr`'s pixels)."""
     h, w = image_bgr.shape[:2]
     f = min(1.0, settings.mask_long_side / max(h, w))
@@ -1778,6 +1900,7 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
     small = cv2.resize(src, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
     raw, spots = small, glare_spots(small, settings)
     small = remove_glare(small, settings, spots)
+    deglared = small
     balanced_first = False
     if settings.balance_cast > 0:
         cast = cast_balanced(small, settings.balance_cast)
@@ -1791,6 +1914,12 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
         model = get_area_model()
     if model is not None and game in model.games:
         prob = model.probability(small, game, (small.shape[1], small.shape[0]))
+    if prob is not None and settings.tone_dev[1] > 0:
+        # a lamp's tone curve, read where the network is sure (on the photo before its
+        # cast is balanced): the cloth looked for with and without it
+        exps, pivots = area_tone(deglared, prob, settings)
+        if not np.all(exps == 1.0):
+            return _toned_or_plain(image_bgr, exps, pivots, settings, what, game, use_model)
     edge = shadow_edge(small, settings, prob)
     if edge is not None:
         small = relight_shadow(small, edge)

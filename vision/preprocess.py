@@ -186,3 +186,71 @@ def linear_to_srgb(x: np.ndarray, gamma: float | None = None) -> np.ndarray:
     if gamma is not None:
         return x ** (1 / gamma)
     return np.where(x <= 0.0031308, 12.92 * x, 1.055 * x ** (1 / 2.4) - 0.055)
+
+
+def tone_of_pixels(px: np.ndarray, bins: int, span: float, dev: tuple[float, float],
+                   agree: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """(exponents, pivots), each (3,) float32 (BGR): the power per channel about the
+    samples' median level (pivot, 0-255) that takes a lamp's per-channel tone curve off,
+    read off float32 (N, 3) BGR samples (0-255, clipped and black ones already left out)
+    of one material across its own shading (a cloth: `vision.segment.cloth_tone`, the
+    play-area stage's `AreaSettings.tone_dev`). Under a light that only scales the
+    channels each channel's log level rises with the log brightness at a slope of 1: the
+    slopes of `bins` brightness bins (median colours, between the 5th and 95th percentile)
+    over the darker and the lighter half, per channel the one nearer 1 where both lean the
+    same way, else 1, clipped to 0.5-2; a largest |slope - 1| up to dev[0] is left alone,
+    from dev[1] taken off in full, in part between. Ones (pivots 128) for fewer than 10 x
+    `bins` samples or dev[1] <= 0; ones where the brightness spans under `span` (log) or
+    fewer than 4 bins hold 10 samples, and, with `agree` > 0, where the two halves'
+    slopes differ by more than `agree` on any channel (a lamp's curve bends both alike)."""
+    ones = np.ones(3, np.float32)
+    lo_dev, hi_dev = dev
+    if hi_dev <= 0 or len(px) < 10 * bins:
+        return ones, ones * 128
+    pivot = np.median(px, axis=0)
+    lg = np.log(px / 255.0)
+    ref = lg.mean(axis=1)
+    lo, hi = np.percentile(ref, [5, 95])
+    if hi - lo < span:
+        return ones, pivot
+    edges = np.linspace(lo, hi, bins + 1)
+    xs, ys = [], []
+    for a, b in zip(edges[:-1], edges[1:], strict=True):
+        m = (ref >= a) & (ref <= b)
+        if m.sum() >= 10:
+            xs.append(np.median(ref[m]))
+            ys.append(np.median(lg[m], axis=0))
+    if len(xs) < 4:
+        return ones, pivot
+    xs, ys = np.array(xs), np.array(ys)
+
+    def fit(x, y):  # (3,) least-squares slopes of y (n, 3) on x (n,)
+        xc = x - x.mean()
+        return (xc @ (y - y.mean(axis=0))) / max(float(xc @ xc), 1e-9)
+
+    # a tone curve bends the whole range: the slopes of the darker and the lighter half
+    # (bins overlapping by one), per channel the one nearer 1 where both lean the same
+    # way, else 1 (a highlight's white or a shade's colour shows in one half only)
+    k = len(xs) // 2
+    low, high = fit(xs[:k + 1], ys[:k + 1]), fit(xs[k - 1:], ys[k - 1:])
+    if agree > 0 and float(np.abs(low - high).max()) > agree:
+        return ones, pivot.astype(np.float32)
+    same = np.sign(low - 1.0) == np.sign(high - 1.0)
+    slope = np.where(same, np.where(np.abs(low - 1) < np.abs(high - 1), low, high), 1.0)
+    slope = np.clip(slope, 0.5, 2.0)
+    deviation = float(np.abs(slope - 1.0).max())
+    part = float(np.clip((deviation - lo_dev) / max(hi_dev - lo_dev, 1e-6), 0.0, 1.0))
+    return (1.0 / slope ** part).astype(np.float32), pivot.astype(np.float32)
+
+
+def apply_tone(crops: np.ndarray, exps: np.ndarray, pivots: np.ndarray) -> np.ndarray:
+    """uint8 BGR `crops` (..., 3) with each channel c taken to pivots[c] * (x / pivots[c])
+    ** exps[c] (a table per channel); themselves where every exponent is 1."""
+    if np.all(exps == 1.0):
+        return crops
+    x = np.arange(256, dtype=np.float32)
+    out = np.empty_like(crops)
+    for c in range(3):
+        lut = np.clip(pivots[c] * (x / max(float(pivots[c]), 1.0)) ** exps[c], 0, 255)
+        out[..., c] = np.round(lut).astype(np.uint8)[crops[..., c]]
+    return out

@@ -29,7 +29,7 @@ from vision.area import (
     remove_glare,
 )
 from vision.image_io import Photo
-from vision.preprocess import linear_to_srgb
+from vision.preprocess import apply_tone, linear_to_srgb, tone_of_pixels  # noqa: F401 (re-exported)
 
 
 @dataclass(frozen=True)
@@ -1177,10 +1177,8 @@ def cloth_tone(settings: MarbleSettings, image_bgr: np.ndarray, area: PlayArea
     cloth's median level (pivot, 0-255) that takes a lamp's per-channel tone curve off the
     uint8 BGR working photo `image_bgr`, as `MarbleSettings.tone_*` say (ones where the
     cloth's own shading cannot tell one, or the setting is off): `apply_tone`."""
-    ones = np.ones(3, np.float32)
-    lo_dev, hi_dev = settings.tone_dev
-    if hi_dev <= 0:
-        return ones, ones * 128
+    if settings.tone_dev[1] <= 0:
+        return np.ones(3, np.float32), np.full(3, 128, np.float32)
     s = area.settings.plane_px
     g = np.linspace(0.08, 0.92, settings.tone_grid) * s
     pts = np.stack(np.meshgrid(g, g), axis=-1).reshape(-1, 2)
@@ -1189,53 +1187,7 @@ def cloth_tone(settings: MarbleSettings, image_bgr: np.ndarray, area: PlayArea
     ok = (ip[:, 0] >= 0) & (ip[:, 0] < w) & (ip[:, 1] >= 0) & (ip[:, 1] < h)
     px = image_bgr[ip[ok, 1], ip[ok, 0]].astype(np.float32)
     px = px[(px.max(axis=1) < settings.cloth_clip) & (px.min(axis=1) > 3)]
-    if len(px) < 10 * settings.tone_bins:
-        return ones, ones * 128
-    pivot = np.median(px, axis=0)
-    lg = np.log(px / 255.0)
-    ref = lg.mean(axis=1)
-    lo, hi = np.percentile(ref, [5, 95])
-    if hi - lo < settings.tone_span:
-        return ones, pivot
-    edges = np.linspace(lo, hi, settings.tone_bins + 1)
-    xs, ys = [], []
-    for a, b in zip(edges[:-1], edges[1:], strict=True):
-        m = (ref >= a) & (ref <= b)
-        if m.sum() >= 10:
-            xs.append(np.median(ref[m]))
-            ys.append(np.median(lg[m], axis=0))
-    if len(xs) < 4:
-        return ones, pivot
-    xs, ys = np.array(xs), np.array(ys)
-
-    def fit(x, y):  # (3,) least-squares slopes of y (n, 3) on x (n,)
-        xc = x - x.mean()
-        return (xc @ (y - y.mean(axis=0))) / max(float(xc @ xc), 1e-9)
-
-    # a tone curve bends the whole range: the slopes of the darker and the lighter half
-    # (bins overlapping by one), per channel the one nearer 1 where both lean the same
-    # way, else 1 (a highlight's white or a shade's colour shows in one half only)
-    k = len(xs) // 2
-    low, high = fit(xs[:k + 1], ys[:k + 1]), fit(xs[k - 1:], ys[k - 1:])
-    same = np.sign(low - 1.0) == np.sign(high - 1.0)
-    slope = np.where(same, np.where(np.abs(low - 1) < np.abs(high - 1), low, high), 1.0)
-    slope = np.clip(slope, 0.5, 2.0)
-    dev = float(np.abs(slope - 1.0).max())
-    part = float(np.clip((dev - lo_dev) / max(hi_dev - lo_dev, 1e-6), 0.0, 1.0))
-    return (1.0 / slope ** part).astype(np.float32), pivot.astype(np.float32)
-
-
-def apply_tone(crops: np.ndarray, exps: np.ndarray, pivots: np.ndarray) -> np.ndarray:
-    """uint8 BGR `crops` (..., 3) with each channel c taken to pivots[c] * (x / pivots[c])
-    ** exps[c] (a table per channel); themselves where every exponent is 1."""
-    if np.all(exps == 1.0):
-        return crops
-    x = np.arange(256, dtype=np.float32)
-    out = np.empty_like(crops)
-    for c in range(3):
-        lut = np.clip(pivots[c] * (x / max(float(pivots[c]), 1.0)) ** exps[c], 0, 255)
-        out[..., c] = np.round(lut).astype(np.uint8)[crops[..., c]]
-    return out
+    return tone_of_pixels(px, settings.tone_bins, settings.tone_span, settings.tone_dev)
 
 
 def near_glare(image_bgr: np.ndarray, area: PlayArea, centers: np.ndarray,
