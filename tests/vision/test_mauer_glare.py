@@ -283,19 +283,26 @@ def _board_rings(image: np.ndarray, view: mauer.BoardView) -> tuple[np.ndarray, 
     return np.median(px.min(axis=2), axis=1), mauer.apply_h(view.H, fields)
 
 
-@pytest.mark.parametrize("name", ["0010", "0020", "0026"])
-def test_a_spot_on_a_light_board_is_found_on_the_board(name):
-    """light_eval's glare on committed light boards: `glare_spots` takes the board around the
-    core for a white table and finds nothing; the board's own saturated rings find it."""
+def _lit_with_true_spot(photo):
+    """(the truth's board view, the photo under light_eval's glare, the spot's true centre
+    (2,) px and its Gaussian sigma px), the spot drawn from light_eval's seeded draw."""
     from vision.light_eval import photo_rng
 
-    photo = ROOT / f"datasets/scenes/mauerhuepfer/mauerhuepfer-e1-s1-{name}.jpg"
     view = _truth_view(photo)
     lit = _under_glare(photo)
     h, w = lit.shape[:2]
     rng = photo_rng(photo.name, "glare")
     centre = np.array([w, h]) * rng.uniform(0.25, 0.75, 2)
-    sigma = w * rng.uniform(0.08, 0.14) / 1.6
+    return view, lit, centre, w * rng.uniform(0.08, 0.14) / 1.6
+
+
+@pytest.mark.parametrize("name", ["0010", "0020", "0026"])
+def test_a_spot_on_a_light_board_is_found_on_the_board(name):
+    """light_eval's glare on committed light boards: `glare_spots` takes the board around the
+    core for a white table and finds nothing; the board's own saturated rings find it."""
+    photo = ROOT / f"datasets/scenes/mauerhuepfer/mauerhuepfer-e1-s1-{name}.jpg"
+    view, lit, centre, sigma = _lit_with_true_spot(photo)
+    h, w = lit.shape[:2]
     f = mauer.SETTINGS.work_long_side / max(h, w)
     small = cv2.resize(lit, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
     assert mauer.glare_spots(small, mauer.SETTINGS.glare_area) == []
@@ -416,15 +423,9 @@ def test_a_spot_at_the_boards_edge_is_found(name):
     """light_eval's glare at the board's edge (committed 0018: half on the table): no track
     ring saturated, so `board_glare_spots` finds nothing; `edge_glare_spots` finds it near
     its true centre, and nothing on the same photo without the spot."""
-    from vision.light_eval import photo_rng
-
     photo = ROOT / f"datasets/scenes/mauerhuepfer/mauerhuepfer-e1-s1-{name}.jpg"
-    view = _truth_view(photo)
-    lit = _under_glare(photo)
+    view, lit, centre, sigma = _lit_with_true_spot(photo)
     h, w = lit.shape[:2]
-    rng = photo_rng(photo.name, "glare")
-    centre = np.array([w, h]) * rng.uniform(0.25, 0.75, 2)
-    sigma = w * rng.uniform(0.08, 0.14) / 1.6
     assert mauer.board_glare_spots(lit, view, *_board_rings(lit, view), mauer.SETTINGS) == ()
     spots = mauer.edge_glare_spots(lit, view, mauer.SETTINGS)
     assert len(spots) == 1
