@@ -36,12 +36,17 @@ from vision.classify.settings import BACKGROUND, MODEL_PATH
 from vision.detections import Detections
 from vision.errors import NoPieces
 from vision.image_io import ImageSettings, Photo, load_photo
-from vision.preprocess import CropSettings, apply_gains, extract_crops, light_gains
+from vision.preprocess import (
+    CropSettings,
+    apply_gains,
+    apply_tone,
+    extract_crops,
+    light_gains,
+)
 from vision.segment import (
     MARBLE_SETTINGS,
     TILE_SETTINGS,
     Candidates,
-    apply_tone,
     cloth_gains,
     cloth_tone,
     edge_tiles,

@@ -29,7 +29,7 @@ from vision.area import (
     remove_glare,
 )
 from vision.image_io import Photo
-from vision.preprocess import apply_tone, linear_to_srgb, tone_of_pixels  # noqa: F401 (re-exported)
+from vision.preprocess import linear_to_srgb, tone_of_pixels
 
 
 @dataclass(frozen=True)

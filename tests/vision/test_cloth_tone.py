@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from vision.area import AREA_SETTINGS, area_from_corners
-from vision.preprocess import linear_to_srgb, srgb_to_linear
-from vision.segment import MARBLE_SETTINGS, apply_tone, cloth_tone
+from vision.preprocess import apply_tone, linear_to_srgb, srgb_to_linear
+from vision.segment import MARBLE_SETTINGS, cloth_tone
 
 CLOTH = AREA_SETTINGS["hop-la-bille"]
 AREA = area_from_corners([[240, 80], [1040, 80], [1040, 880], [240, 880]], CLOTH)
