@@ -593,14 +593,20 @@ def white_free_chroma(bgr: np.ndarray) -> np.ndarray:
     return lin - lin.min(axis=-1, keepdims=True)
 
 
+def near_glare_spots(x, y, spots, reach: float) -> np.ndarray:
+    """bool, shaped as the point coordinates `x`, `y` (px): within `reach` x any glare
+    spot's core (`glare_distance`; `spots`: `glare_spots`' tuples)."""
+    near = np.zeros(np.shape(x), bool)
+    for spot in spots:
+        near |= glare_distance(x, y, spot) <= reach
+    return near
+
+
 def glare_zone(shape, spots: list, reach: float) -> np.ndarray:
     """bool (H, W) of `shape`: within `reach` x each glare spot's core (`glare_distance`)."""
     h, w = shape[:2]
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    zone = np.zeros((h, w), bool)
-    for spot in spots:
-        zone |= glare_distance(xx, yy, spot) <= reach
-    return zone
+    return near_glare_spots(xx, yy, spots, reach)
 
 
 def glare_arena_mask(raw_bgr: np.ndarray, prob: np.ndarray, zone: np.ndarray,

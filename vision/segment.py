@@ -26,6 +26,7 @@ from vision.area import (
     exposed,
     glare_distance,
     glare_spots,
+    near_glare_spots,
     remove_glare,
 )
 from vision.image_io import Photo
@@ -1208,10 +1209,7 @@ def near_glare(image_bgr: np.ndarray, area: PlayArea, centers: np.ndarray,
         return None
     c = area.to_image(np.asarray(centers, np.float64).reshape(-1, 2)) * (small.shape[1]
                                                                          / image_bgr.shape[1])
-    near = np.zeros(len(c), bool)
-    for spot in spots:
-        near |= glare_distance(c[:, 0], c[:, 1], spot) <= settings.near_reach
-    return near
+    return near_glare_spots(c[:, 0], c[:, 1], spots, settings.near_reach)
 
 
 def washed_crops(crops: np.ndarray, settings: MarbleSettings, margin: float = 1.3,
@@ -1271,9 +1269,7 @@ def glare_washed_tiles(crops: np.ndarray, centres_img: np.ndarray, spots,
     if settings.crop_glare_reach <= 0 or not len(crops) or not spots:
         return crops
     c = np.asarray(centres_img, np.float64).reshape(-1, 2)
-    near = np.zeros(len(crops), bool)
-    for spot in spots:
-        near |= glare_distance(c[:, 0], c[:, 1], spot) <= settings.crop_glare_reach
+    near = near_glare_spots(c[:, 0], c[:, 1], spots, settings.crop_glare_reach)
     out = crops
     for i in np.flatnonzero(near):
         low = crops[i].min(axis=2)
