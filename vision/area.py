@@ -1241,12 +1241,14 @@ def edge_cover(quads: np.ndarray, dist: np.ndarray, tol: float, n: int = 48) -> 
 
 
 def side_contrast(quad: np.ndarray, cue: np.ndarray, settings: AreaSettings, n: int = 40,
-                  depth: float | None = None) -> np.ndarray:
+                  depth: float | None = None, sample=None) -> np.ndarray:
     """For each side of `quad` (4, 2), the share of `n` points along it where the cue map
     (`cue_map`, float32) is at least `contrast_drop` higher inside than outside
     (`depth`, default `contrast_depth`, x the side's length either way). (4,) float.
     The quad's corners must be in cyclic order (clockwise, as `order_corners` puts them);
-    side i runs from corner i to corner i + 1, as given."""
+    side i runs from corner i to corner i + 1, as given. `sample(cue, pts)`: the cue's
+    values at (n, 2) points (default `_sample`, bilinear)."""
+    sample = _sample if sample is None else sample
     depth = settings.contrast_depth if depth is None else depth
     q = np.asarray(quad, np.float64)
     c = q.mean(axis=0)
@@ -1260,7 +1262,7 @@ def side_contrast(quad: np.ndarray, cue: np.ndarray, settings: AreaSettings, n: 
         nrm = _outward_normal(p, r, c)
         pts = p + t * (r - p)
         off = depth * length * nrm
-        out[i] = float((_sample(cue, pts - off) - _sample(cue, pts + off)
+        out[i] = float((sample(cue, pts - off) - sample(cue, pts + off)
                         > settings.contrast_drop).mean())
     return out
 
@@ -1406,23 +1408,17 @@ def _quick_like_shares(q: np.ndarray, lab: np.ndarray, ref: np.ndarray,
     `likeness_cue`, taken at its points' nearest pixels only (no map made: most photos'
     sides are all strong on it)."""
     h, w = lab.shape[:2]
-    t = np.linspace(0.05, 0.95, 40)[None, :, None]
-    p, r = q, np.roll(q, -1, axis=0)
-    length = np.hypot(*(r - p).T)[:, None, None]
-    c = q.mean(axis=0)
-    nrm = np.array([_outward_normal(p[i], r[i], c) for i in range(4)])[:, None, :]
-    pts = p[:, None, :] + t * (r - p)[:, None, :]  # (4, 40, 2)
-    off = settings.weak_depth * length * nrm
-    both = np.concatenate([pts - off, pts + off]).reshape(-1, 2)  # inside, then outside
-    x = np.clip(np.round(both[:, 0]).astype(int), 0, w - 1)
-    y = np.clip(np.round(both[:, 1]).astype(int), 0, h - 1)
-    d = np.linalg.norm(chromaticity(lab[y, x][None], floor)[0] - ref, axis=1)
-    v = np.where(d < settings.weak_like_tol, 100.0, 0.0)
-    if zone is not None:
-        v[zone[y, x]] = 50.0
-    v = v.reshape(2, 4, -1)
-    drop = (v[0] - v[1] > settings.contrast_drop).mean(axis=1)
-    return np.where(length[:, 0, 0] < 1e-6, 0.0, drop)
+
+    def likeness(_, pts):  # (`likeness_cue`'s values: 100 like the arena, 50 in the glare)
+        x = np.clip(np.round(pts[:, 0]).astype(int), 0, w - 1)
+        y = np.clip(np.round(pts[:, 1]).astype(int), 0, h - 1)
+        d = np.linalg.norm(chromaticity(lab[y, x][None], floor)[0] - ref, axis=1)
+        v = np.where(d < settings.weak_like_tol, 100.0, 0.0)
+        if zone is not None:
+            v[zone[y, x]] = 50.0
+        return v
+
+    return side_contrast(q, lab, settings, depth=settings.weak_depth, sample=likeness)
 
 
 def _arena_likeness(lab: np.ndarray, cue: np.ndarray, inner: np.ndarray, level: float,
