@@ -114,6 +114,13 @@ def light_hue(image_bgr: np.ndarray) -> float | None:
     return float(np.degrees(np.arctan2(lab[2], lab[1])))
 
 
+def darkness_for_light(lightness: np.ndarray, light: float, s: CueSettings = CUES
+                       ) -> np.ndarray:
+    """(N,) 0-1: how dark (a cat's share, `cat_share`) each tile's median lightness is for
+    the photo's `light` (`photo_light`)."""
+    return 1.0 / (1.0 + np.exp(-(s.cat_share - lightness / light) / s.cat_share_width))
+
+
 def without_cast(lab: np.ndarray, lightness: np.ndarray, light: float | None,
                  cast_hue: float | None, s: CueSettings = CUES) -> np.ndarray:
     """`lab` (N, 3) with a dark tile's chroma along the light's hue `cast_hue` taken off (up
@@ -121,7 +128,7 @@ def without_cast(lab: np.ndarray, lightness: np.ndarray, light: float | None,
     `s.cast_hue_width` of that hue); unchanged without a cast hue, a light or the setting."""
     if cast_hue is None or light is None or s.cast_chroma <= 0 or not len(lab):
         return lab
-    dark = 1.0 / (1.0 + np.exp(-(s.cat_share - lightness / light) / s.cat_share_width))
+    dark = darkness_for_light(lightness, light, s)
     u = np.array([np.cos(np.radians(cast_hue)), np.sin(np.radians(cast_hue))])
     ab = lab[:, 1:3].astype(float)
     hue = np.degrees(np.arctan2(ab[:, 1], ab[:, 0]))
@@ -184,7 +191,7 @@ def colour_likelihood(lab: np.ndarray, lightness: np.ndarray, labels: tuple[str,
     hue = np.degrees(np.arctan2(lab[:, 2], lab[:, 1]))
     chromatic = 1.0 / (1.0 + np.exp(-(chroma - s.white_chroma) / s.chroma_width))
     if light is not None:
-        dark = 1.0 / (1.0 + np.exp(-(s.cat_share - lightness / light) / s.cat_share_width))
+        dark = darkness_for_light(lightness, light, s)
     else:
         dark = 1.0 / (1.0 + np.exp(-(s.cat_lightness - lightness) / s.lightness_width))
     ref = reference_hues(hues, s)
