@@ -195,3 +195,25 @@ def test_shade_split_colour_keeps_a_shadows_edge(kind, split):
         assert np.abs(plain[80, x] - lab[80, x]).max() > 10  # (one average over both)
     off = replace(TILE_SETTINGS, shade_ratio=0.0)
     assert np.array_equal(shade_split_colour(lab, surface, 48.0, off), plain)
+
+
+def test_glare_free_photo_is_worked_out_once_per_photo(monkeypatch):
+    """`pipeline._glare_free`: the tile crops' glare-free photo is made once for a photo and
+    its spots (the crops are cut up to three times), again for another photo or spots."""
+    import vision.area as va
+    from vision import pipeline as vp
+
+    calls = []
+    real = va.remove_glare
+    monkeypatch.setattr(va, "remove_glare", lambda *a: calls.append(1) or real(*a))
+    rng = np.random.default_rng(5)
+    photo = rng.integers(0, 200, (120, 160, 3), dtype=np.uint8)
+    other = photo.copy()
+    area = replace(_area(120), glare=(((80.0, 60.0), (20.0, 20.0), 0.0),))
+    first = vp._glare_free(photo, area)
+    assert vp._glare_free(photo, area) is first and len(calls) == 1
+    assert np.array_equal(first, real(photo, area.settings, list(area.glare)))
+    vp._glare_free(other, area)  # (an equal but other photo)
+    moved = replace(area, glare=(((40.0, 60.0), (20.0, 20.0), 0.0),))
+    vp._glare_free(other, moved)
+    assert len(calls) == 3
