@@ -418,3 +418,83 @@ def test_cli_synth_writes_scenes_and_rejects_bad_input(run_cli, tmp_path):
     code, out = run_cli("synth", "--game", "magic-rabbit", "--count", "1", "--crops",
                         "--out", tmp_path / "c")
     assert code == 0 and sum(out["crops"].values()) >= 10
+
+
+# ------------------------------------------------------------ larger photos (session 17)
+@pytest.mark.parametrize("k", [1.5, 2.0])
+@pytest.mark.parametrize("pixel_blur", [False, True])
+def test_scaled_render_is_the_same_scene_at_more_pixels(k, pixel_blur):
+    img1, t1 = render_scene("troetofanten", 2100, 1)
+    img, t = render_scene("troetofanten", 2100, 1, k, pixel_blur)
+    w, h = t1["image"]["width"], t1["image"]["height"]
+    assert (t["image"]["width"], t["image"]["height"]) == (round(w * k), round(h * k))
+    assert img.shape == (round(h * k), round(w * k), 3) and img.dtype == np.uint8
+    assert t["facts"] == t1["facts"]
+    assert [p["label"] for p in t["pieces"]] == [p["label"] for p in t1["pieces"]]
+    for p, q in zip(t["pieces"], t1["pieces"], strict=True):  # pixel centres mapped
+        assert np.allclose(p["center"], (np.array(q["center"]) + 0.5) * k - 0.5, atol=0.2)
+    assert t["photo"]["scale"] == k and t["photo"]["pixel_blur"] is pixel_blur
+    assert t["photo"]["jpeg_quality"] == t1["photo"]["jpeg_quality"]
+    drawn = t1["photo"]["defocus_sigma"] * (1 if pixel_blur else k)
+    assert t["photo"]["defocus_sigma"] == pytest.approx(drawn, abs=0.02)
+    small = cv2.resize(img, (w, h), interpolation=cv2.INTER_AREA)  # the same picture
+    assert np.abs(small.astype(int) - img1.astype(int)).mean() < 8
+
+
+@pytest.mark.parametrize("bad", [0.5, 0, -1, 4.5, float("nan"), float("inf"), "two", None])
+def test_scaled_render_rejects_bad_scales(bad):
+    from tablescore.errors import BadInput
+
+    with pytest.raises(BadInput, match="scale"):
+        render_scene("magic-rabbit", 1, 1, bad)
+
+
+@pytest.mark.parametrize("kind,settings", [
+    ("defocus_sigma", dict(defocus_p=1.0, motion_p=0.0)),
+    ("motion_px", dict(defocus_p=0.0, motion_p=1.0)),
+])
+@pytest.mark.parametrize("k", [1.0, 2.0, 3.0])
+def test_finish_photo_blur_follows_the_scale(kind, settings, k):
+    from vision.synth.camera import PhotoSettings, finish_photo
+
+    p = PhotoSettings(**settings)
+    img = np.full((int(96 * k), int(128 * k), 3), 128, np.uint8)
+    base, scaled, own = {}, {}, {}
+    finish_photo(np.random.default_rng(7), img[:96, :128], p, base)
+    out = finish_photo(np.random.default_rng(7), img, p, scaled, scale=k)
+    finish_photo(np.random.default_rng(7), img, p, own, scale=k, blur_scale=1.0)
+    assert out.shape == img.shape
+    assert scaled[kind] == pytest.approx(base[kind] * k, abs=0.51)  # (a streak: whole px)
+    assert own[kind] == base[kind]
+    assert scaled["noise_sigma"] == base["noise_sigma"]
+
+
+def test_finish_photo_noise_on_a_photo_larger_than_the_tile():
+    from vision.synth.camera import NOISE_TILE, PhotoSettings, finish_photo
+
+    img = np.full((NOISE_TILE + 200, NOISE_TILE + 600, 3), 128, np.uint8)
+    rec = {}
+    out = finish_photo(np.random.default_rng(3), img, PhotoSettings(noise_sigma=(3.0, 3.0),
+                       glare_p=0.0, defocus_p=0.0, motion_p=0.0, shadow_p=0.0,
+                       hard_shadow_p=0.0, jpeg_quality=(95, 95), gradient=0.0, harsh_p=0.0,
+                       wb=0.0, exposure=(1.0, 1.0)), rec, scale=2.0)
+    assert out.shape == img.shape
+    for part in (out[:400, :400], out[-400:, -400:]):  # per-pixel noise everywhere
+        assert 1.5 < float(part[..., 1].astype(float).std()) < 6.0
+
+
+def test_cli_synth_scale(run_cli, tmp_path):
+    code, out = run_cli("synth", "--game", "magic-rabbit", "--count", "1", "--seed", "3",
+                        "--scale", "1.5", "--out", tmp_path / "s")
+    assert code == 0 and out["scale"] == 1.5
+    truth = json.loads(next((tmp_path / "s").glob("*.json")).read_text())
+    img = cv2.imread(str(next((tmp_path / "s").glob("*.jpg"))))
+    assert img.shape[1::-1] == (truth["image"]["width"], truth["image"]["height"])
+    assert max(img.shape[:2]) == 1920
+    for bad in ("0.9", "5", "nan"):
+        code, out = run_cli("synth", "--game", "magic-rabbit", "--scale", bad,
+                            "--out", tmp_path / "b")
+        assert code == 2 and "scale" in out["error"]["message"]
+    code, out = run_cli("synth", "--game", "magic-rabbit", "--scale", "2", "--crops",
+                        "--out", tmp_path / "c")
+    assert code == 2 and "--crops" in out["error"]["message"]

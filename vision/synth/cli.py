@@ -16,6 +16,12 @@ def register(subparsers) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", required=True, help="output folder")
     p.add_argument("--edition", type=int, default=1, help="1 or 2 (the second artwork)")
+    p.add_argument("--scale", type=float, default=1.0,
+                   help="photos this many times larger per side (1 to 4; 2: 2560 x 1920): "
+                   "the same scenes at more pixels, as a phone's full-size photo")
+    p.add_argument("--pixel-blur", action="store_true",
+                   help="with --scale: the blur drawn in the output's pixels (a photo sharper "
+                   "in the scene's terms) instead of --scale x as many")
     p.add_argument("--crops", action="store_true",
                    help="write labelled piece crops OUT/<label>/<n>.png instead of scenes")
     p.add_argument("--json", action="store_true", help="print a JSON summary (default)")
@@ -25,13 +31,16 @@ def register(subparsers) -> None:
 def cmd_synth(args: argparse.Namespace) -> int:
     from tablescore.cli import emit
     from vision.synth.dataset import ProgressBar, export_crops, write_scenes
-    from vision.synth.render import EDITIONS, game_layout_module
+    from vision.synth.render import EDITIONS, check_scale, game_layout_module
 
     game_layout_module(args.game)  # UnknownGame lists the games
     if args.count < 0:
         raise BadInput(f"--count must be 0 or more, got {args.count}")
     if args.edition not in EDITIONS:
         raise BadInput(f"--edition must be one of {EDITIONS}, got {args.edition}")
+    if (args.scale != 1.0 or args.pixel_blur) and args.crops:
+        raise BadInput("--scale and --pixel-blur are for scenes, not --crops")
+    check_scale(args.scale)
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise BadInput(f"--out {out} exists and is not a folder")
@@ -41,9 +50,15 @@ def cmd_synth(args: argparse.Namespace) -> int:
             emit({"game": args.game, "out": str(out), "crops": counts}, True)
             return 0
         paths = write_scenes(args.game, args.count, args.seed, out, args.edition,
-                             progress=ProgressBar(f"synth {args.game}"))
+                             progress=ProgressBar(f"synth {args.game}"), scale=args.scale,
+                             pixel_blur=args.pixel_blur)
     except OSError as exc:
         raise BadInput(f"cannot write to {out}: {exc}") from None
-    emit({"game": args.game, "edition": args.edition, "out": str(out), "scenes": len(paths)},
-         True)
+    summary = {"game": args.game, "edition": args.edition, "out": str(out),
+               "scenes": len(paths)}
+    if args.scale != 1.0:
+        summary["scale"] = args.scale
+    if args.pixel_blur:
+        summary["pixel_blur"] = True
+    emit(summary, True)
     return 0

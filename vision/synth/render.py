@@ -3,6 +3,9 @@
 `render_scene(game, seed, edition)` -> (image, truth): image (H, W, 3) uint8 BGR, 1280 x 960
 or 960 x 1280; truth as documented in docs/synth.md. Deterministic for (game, seed, edition):
 every random draw comes from one numpy Generator seeded from those three values.
+`render_scene(..., size_scale=k)`: the same scene (the same draws) photographed at k x the pixels
+per side (a phone's 2560 x 1920 at k = 2), the photo's faults applied at that size
+(`camera.finish_photo`); k = 1 is the default render, byte for byte.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import numpy as np
 
 from tablescore.errors import BadInput, UnknownGame
 from vision.synth.art import Style
-from vision.synth.camera import CAMERA, Camera, finish_photo, sample_camera
+from vision.synth.camera import CAMERA, Camera, finish_photo, sample_camera, scaled_camera
 from vision.synth.geometry import apply_h, local_scale, rot, scale, translate
 from vision.synth.scene import Layout, Piece
 from vision.synth.tables import distractor, table_texture
@@ -312,12 +315,33 @@ def _side_names(cam: Camera, layout: Layout) -> dict[int, str]:
     return {k: SIDE_NAMES[(k - south + 2) % 4] for k in range(4)}
 
 
-def render_scene(game: str, seed: int, edition: int = 1) -> tuple[np.ndarray, dict]:
-    """Render one photo of `game` and its ground truth (see the module docstring)."""
+MAX_SCALE = 4.0  # a 5120 x 3840 photo at most (render memory and time grow with its square)
+
+
+def check_scale(scale) -> float:
+    """`scale` as a float in [1, MAX_SCALE]; `BadInput` otherwise."""
+    try:
+        k = float(scale)
+    except (TypeError, ValueError):
+        raise BadInput(f"scale must be a number from 1 to {MAX_SCALE:g}, got {scale!r}") from None
+    if not (1.0 <= k <= MAX_SCALE):
+        raise BadInput(f"scale must be a number from 1 to {MAX_SCALE:g}, got {scale!r}")
+    return k
+
+
+def render_scene(game: str, seed: int, edition: int = 1, size_scale: float = 1.0,
+                 pixel_blur: bool = False) -> tuple[np.ndarray, dict]:
+    """Render one photo of `game` and its ground truth (see the module docstring). `size_scale`
+    (1 to `MAX_SCALE`): the photo's pixels per side x this, the scene and every draw the
+    same (sprites drawn at as many more pixels; blur, noise and JPEG at the output size; the
+    blur k x as many pixels, the same optics, or with `pixel_blur` as drawn, in the
+    output's pixels: a photo k x sharper in the scene's terms)."""
     module = game_layout_module(game)
     if edition not in EDITIONS:
         raise BadInput(f"edition must be one of {EDITIONS}, got {edition!r}")
-    s = RENDER
+    k = check_scale(size_scale)
+    s = RENDER if k == 1.0 else replace(RENDER, sprite_max_px=round(RENDER.sprite_max_px * k),
+                                        area_max_px=round(RENDER.area_max_px * k))
     rng = scene_rng(game, seed, edition)
     style = Style.sample(rng, edition)
     layout: Layout = module.layout(rng, style)
@@ -331,6 +355,8 @@ def render_scene(game: str, seed: int, edition: int = 1) -> tuple[np.ndarray, di
     cam_settings = CAMERA if layout.fill is None else replace(CAMERA, fill=layout.fill)
     cam = sample_camera(rng, fill_ref, content, layout.side_zones, layout.yaw_range,
                         cam_settings)
+    if k != 1.0:
+        cam = scaled_camera(cam, k)
     w, h = cam.size
     img = _draw_table(rng, cam, layout, s)
     if layout.area_art is not None:
@@ -379,13 +405,17 @@ def render_scene(game: str, seed: int, edition: int = 1) -> tuple[np.ndarray, di
         if p.zone.startswith("side:"):
             p.zone = names[int(p.zone[5:])]
     faults: dict = {}
-    img = finish_photo(rng, img, record=faults)
+    img = finish_photo(rng, img, record=faults, scale=k, blur_scale=1.0 if pixel_blur else None)
     truth = make_truth(game, cam, layout, pieces, names)
     truth["seed"] = int(seed)
     truth["edition"] = edition
     truth["camera"] = {"tilt_deg": round(float(cam.tilt), 2),
                        "yaw_deg": round(float(cam.yaw) % 360, 2)}
     truth["photo"] = faults  # the blur, glare, noise and JPEG quality the photo was given
+    if k != 1.0:
+        truth["photo"]["scale"] = k  # (its blur in the output's pixels: k x the drawn one,
+        #   or as drawn with `pixel_blur`)
+        truth["photo"]["pixel_blur"] = bool(pixel_blur)
     return img, truth
 
 
