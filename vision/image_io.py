@@ -31,11 +31,6 @@ class ImageSettings:
     max_baseline_jpeg_pixels: int = 200_000_000
     min_side: int = 64  # smaller photos cannot show a play area with pieces
     work_long_side: int = 1280  # the pipeline works at most at this size
-    # A game that reads small print (Troetofanten's corner numbers) also keeps the photo
-    # decoded at up to this long side (`Photo.detail`; 0: none): a JPEG at the DCT scale
-    # (1, 1/2, 1/4, 1/8) whose long side is at most this (and at least `work_long_side`),
-    # a PNG area-resized to it. Set per game by `vision.pipeline.image_settings_for`.
-    detail_long_side: int = 0
 
 
 @dataclass(frozen=True)
@@ -43,10 +38,7 @@ class Photo:
     """A decoded photo.
 
     image: (H, W, 3) uint8 BGR at working size; width/height: the original photo's size
-    (after EXIF orientation); scale: original pixels per working pixel (>= 1). detail:
-    (Hd, Wd, 3) uint8 BGR, the same photo at more pixels than `image` (decoded at up to
-    `ImageSettings.detail_long_side`), or None (not asked for, or the photo no larger than
-    the working image); `detail_factor` its pixels per working pixel.
+    (after EXIF orientation); scale: original pixels per working pixel (>= 1).
     """
 
     image: np.ndarray
@@ -54,14 +46,6 @@ class Photo:
     height: int
     scale: float
     format: str
-    detail: np.ndarray | None = None
-
-    @property
-    def detail_factor(self) -> float:
-        """Detail pixels per working pixel (1.0 without a detail image)."""
-        if self.detail is None:
-            return 1.0
-        return self.detail.shape[1] / self.image.shape[1]
 
 
 def _png_size(data: bytes) -> tuple[int, int]:
@@ -208,8 +192,6 @@ def load_photo(source: str | Path | bytes | Photo,
             f"{settings.min_side} pixels on each side"
         )
     flags = cv2.IMREAD_COLOR
-    detail_side = settings.detail_long_side if settings.detail_long_side > \
-        settings.work_long_side else 0
     if fmt == "jpeg":
         # Let libjpeg decode at 1/2, 1/4 or 1/8 size when the photo is much larger than needed.
         reduced = ((8, cv2.IMREAD_REDUCED_COLOR_8), (4, cv2.IMREAD_REDUCED_COLOR_4),
@@ -218,12 +200,6 @@ def load_photo(source: str | Path | bytes | Photo,
             if max(w, h) / factor >= settings.work_long_side:
                 flags = flag
                 break
-        if detail_side:  # the least reduction (down to the work size's) whose long side is
-            #   at most the detail's
-            for factor, flag in ((1, cv2.IMREAD_COLOR),) + reduced[::-1]:
-                if flag == flags or max(w, h) / factor <= detail_side:
-                    flags = flag
-                    break
     buf = np.frombuffer(data, dtype=np.uint8)
     try:
         img = cv2.imdecode(buf, flags)
@@ -235,17 +211,9 @@ def load_photo(source: str | Path | bytes | Photo,
     ih, iw = img.shape[:2]
     orig_w, orig_h = (w, h) if (iw >= ih) == (w >= h) else (h, w)
     long_side = max(iw, ih)
-    detail = None
-    if detail_side and long_side > settings.work_long_side:
-        detail = img
-        if long_side > detail_side:  # (a PNG, or a JPEG the DCT scales cannot bring down)
-            f = detail_side / long_side
-            detail = cv2.resize(img, (round(iw * f), round(ih * f)),
-                                interpolation=cv2.INTER_AREA)
-        detail = np.ascontiguousarray(detail)
     if long_side > settings.work_long_side:
         f = settings.work_long_side / long_side
         img = cv2.resize(img, (round(iw * f), round(ih * f)), interpolation=cv2.INTER_AREA)
     scale = orig_w / img.shape[1]
     return Photo(image=np.ascontiguousarray(img), width=orig_w, height=orig_h, scale=scale,
-                 format=fmt, detail=detail)
+                 format=fmt)

@@ -417,7 +417,7 @@ class Pipeline:
         from vision.cards.stage import read_cards
 
         res = read_cards(self._card_reader(gv.game, profile), photo.image, photo.scale,
-                         gv.game, detail=photo.detail)
+                         gv.game)
         if len(res.detections) == 0:
             raise NoPieces(f"no {gv.area_name} found in the photo")
         timer.lap("cards", t)
@@ -694,7 +694,7 @@ class Pipeline:
         gv = game_vision(game)
         timer = Timer()
         t = time.perf_counter()
-        photo = load_photo(source, image_settings_for(game, self.image_settings))
+        photo = load_photo(source, self.image_settings)
         t = timer.lap("decode", t)
         if gv.kind == "cards":
             return self._recognise_cards(gv, photo, timer, t, profile)
@@ -838,21 +838,6 @@ def card_width(result: dict, scale: float) -> float | None:
     return float(np.median(ws)) / scale if ws else None
 
 
-# Games that read small print keep the photo at more pixels than the work image
-# (`ImageSettings.detail_long_side`, `Photo.detail`): Troetofanten's corner numbers are cut
-# from it (`vision.cards.detail`). 2560: a 2560 x 1920 photo whole, a 4032 x 3024 one at
-# the DCT's 1/2 (2016 px); see docs/cards.md "Corner numbers from the photo's full pixels
-# (session 17, H1)" for the figures. 0 (or absent): the work image alone.
-DETAIL_LONG_SIDE: dict[str, int] = {"troetofanten": 2560}
-
-
-def image_settings_for(game: str, base: ImageSettings | None = None) -> ImageSettings:
-    """`base` (default `ImageSettings()`) with the game's `DETAIL_LONG_SIDE`."""
-    base = base or ImageSettings()
-    side = DETAIL_LONG_SIDE.get(game, 0)
-    return base if side == base.detail_long_side else replace(base, detail_long_side=side)
-
-
 def score_photo(source: str | Path | bytes, game: str, options: dict[str, str], teach=None,
                 annotate: str | None = None) -> dict:
     """The contract's JSON object for one photo (see ../shared/contract.md), with the
@@ -862,7 +847,7 @@ def score_photo(source: str | Path | bytes, game: str, options: dict[str, str], 
     if game != "mauerhuepfer":
         game_vision(game)  # fail before loading the model or decoding
     started = time.perf_counter()
-    photo = load_photo(source, image_settings_for(game))  # decoded once, here
+    photo = load_photo(source, ImageSettings())  # decoded once, here
     decoded = time.perf_counter()
     try:
         if game == "mauerhuepfer":  # board, pawns and dice: vision/mauer.py (no classifier)

@@ -23,7 +23,6 @@ import cv2
 import numpy as np
 
 from scoring.labels import CARD_LABELS_HOP, MAGIC_RABBIT_LABELS, TROETO_COUNTS, TROETO_LABELS
-from vision.cards.detail import index_crops, keeping_detail, part_detail
 from vision.cards.detect import (
     DETECTOR_PATH,
     KIND_DOVE,
@@ -327,11 +326,6 @@ class ReadSettings:
     #   more key points of this heat on the photo at `second_scale` than on the photo
     close_more: int = 2
     second_scale: float | None = 0.5  # the second look's scale (None: no second look)
-    detail_box: float = 64.0  # Troetofanten: an index box whose longest side is under this
-    #   (px, in the image a look reads) is cut from the photo's detail image where there is
-    #   one (`vision.cards.detail.index_crops`; 64: the index model's warp, 32 px x its
-    #   oversample 2, so a box with fewer pixels than the warp takes them from the larger
-    #   photo; 0: never; docs/cards.md, session 17 H1)
     number_jitter: float = 0.04  # Troetofanten: an animal's number whose likeliest share is
     #   under `number_recheck` is read again at 4 poses shifted this x the card's sides
     #   (along and across) and the 5 readings averaged: a blurred digit's reading swings
@@ -2373,8 +2367,8 @@ class CardReader:
             return probs
         cs = model_crop_settings(self.index)
         st = self.settings
-        pidx = in_halves(st, lambda lo, hi: self.index.predict(index_crops(
-            image, frames[lo:hi], self.index_spec, cs, st.detail_box)).probs, len(frames))
+        pidx = in_halves(st, lambda lo, hi: self.index.predict(
+            crop_cards(image, frames[lo:hi], self.index_spec, cs)).probs, len(frames))
         if st.number_jitter > 0:  # an unsure number read again at 4 poses shifted a little
             #   (P(index) averaged over the 5 crops)
             top = pidx.max(axis=1) / np.maximum(pidx.sum(axis=1), 1e-9)
@@ -2388,8 +2382,7 @@ class CardReader:
                     f = np.asarray(frames[r], float)
                     u, v = f[1] - f[0], f[3] - f[0]
                     shifted += [f + st.number_jitter * d for d in (u, -u, v, -v)]
-                pm = self.index.predict(index_crops(image, shifted, self.index_spec, cs,
-                                                    st.detail_box)).probs
+                pm = self.index.predict(crop_cards(image, shifted, self.index_spec, cs)).probs
                 pidx = pidx.copy()
                 for k, r in enumerate(again):
                     pidx[r] = (pidx[r] + pm[4 * k: 4 * k + 4].sum(axis=0)) / 5.0
@@ -2412,8 +2405,7 @@ class CardReader:
         cs = model_crop_settings(self.index)
         ask = [(p, p.label.rpartition("-")[0]) for p in pieces if p.frame is not None]
         ask = [(p, kind) for p, kind in ask if kind in TROETO_NUMBERED]
-        crops = index_crops(image, [p.frame for p, _ in ask], self.index_spec, cs,
-                            s.detail_box)
+        crops = crop_cards(image, [p.frame for p, _ in ask], self.index_spec, cs)
         return {id(p) for (p, kind), c in zip(ask, crops, strict=True)
                 if index_sharpness(c, kind) < s.legible_sharpness}
 
@@ -2852,10 +2844,8 @@ class CardReader:
             xy, reach = np.zeros((1, 2)), np.array([np.inf])  # the whole photo
         look = copy.copy(self)  # (the same models; the detector's widths are good here)
         look.settings = replace(s, width_scales=s.second_width_scales)
-        with keeping_detail(small, part_detail(image, f)):  # (its numbers from the detail)
-            more, _ = look.read_pieces(small, "troetofanten",  # (near the key points that
-                                       within=((xy + 0.5) * f - 0.5, reach * f),  # asked)
-                                       keys=keys)
+        more, _ = look.read_pieces(small, "troetofanten",  # (near the key points that asked)
+                                   within=((xy + 0.5) * f - 0.5, reach * f), keys=keys)
         at = np.array([p.center for p in pieces]).reshape(-1, 2)
         wid = np.array([p.width for p in pieces])
         drop: set[int] = set()
@@ -2930,8 +2920,7 @@ class CardReader:
         look = copy.copy(self)
         look.settings = replace(s, far_scale=None, second_scale=None,
                                 width_scales=s.second_width_scales)
-        with keeping_detail(big, part_detail(image, g, (x0, y0))):  # (numbers: the detail)
-            more, warnings = look.read_pieces(big, "troetofanten")
+        more, warnings = look.read_pieces(big, "troetofanten")
         if sum(not q.faint for q in more) <= len(first):
             return None
         off = np.array([x0, y0], float)

@@ -1,6 +1,6 @@
 """The card stage as the pipeline calls it: one photo -> `Detections` + facts + warnings.
 
-`read_cards(reader, image, scale, game, area=None, detail=None)`:
+`read_cards(reader, image, scale, game, area=None)`:
 - Magic Rabbit: every piece in zone `line`; facts `{"line", "won"}`.
 - Troetofanten: zones from the cards themselves; facts `{"zones"}`.
 - Hop la bille: the cards only (the marbles are the pipeline's own stage); `area` (the
@@ -16,7 +16,6 @@ import cv2
 import numpy as np
 
 from vision.area import AreaSettings
-from vision.cards.detail import Detail, detail_of, keeping_detail
 from vision.cards.light import PAPER_LIGHT, PaperLightSettings, paper_gains
 from vision.cards.read import (
     AT_POSITION,
@@ -77,9 +76,7 @@ def paper_balanced(reader: CardReader, image: np.ndarray, game: str, pieces: lis
     if gains.max() < s.cast:
         return image, pieces, warnings
     balanced = apply_gains(image, gains)
-    d = detail_of(image)
-    with keeping_detail(balanced, None if d is None else d.balanced(gains)):
-        again, warnings2 = reader.read_pieces(balanced, game, area)
+    again, warnings2 = reader.read_pieces(balanced, game, area)
     if not again:
         return image, pieces, warnings
     return balanced, again, warnings2
@@ -118,20 +115,9 @@ def read_balanced(reader: CardReader, image: np.ndarray, game: str, area=None):
     return image, pieces, warnings
 
 
-def photo_detail(image: np.ndarray, detail: np.ndarray | None, game: str) -> Detail | None:
-    """The `Detail` of the work `image` for `game`'s reading: the photo's `detail` image
-    (`vision.image_io.Photo.detail`: the same photo at more pixels) for Troetofanten's
-    corner numbers; None otherwise."""
-    if detail is None or game != "troetofanten":
-        return None
-    return Detail(detail, detail.shape[1] / image.shape[1])
-
-
 def read_cards(reader: CardReader, image: np.ndarray, scale: float, game: str,
-               area=None, detail: np.ndarray | None = None) -> CardResult:
-    """`detail`: the photo at more pixels than `image` (`Photo.detail`), or None."""
-    with keeping_detail(image, photo_detail(image, detail, game)):
-        image, pieces, warnings = read_balanced(reader, image, game, area)
+               area=None) -> CardResult:
+    image, pieces, warnings = read_balanced(reader, image, game, area)
     if game == "magic-rabbit":
         from vision.cards.lineup import settle_numbers
 
