@@ -152,11 +152,11 @@ class BoardDiceSettings:
     blur_lengths: tuple[int, ...] = (3, 4, 5, 6, 7, 8, 9, 10)  # streak px tried with motion
     blur_length_lags: tuple[int, int] = (2, 14)  # px: the streak's length measured on the
     # board (`board_streak`): the autocorrelation of the board's derivative along the streak
-    # at these lags; its deepest dip lies at the length or 1 px past it (committed 5 and
-    # fresh 2110-2115 15 streaked photos: dip - truth 0 on 7, +1 on 11, and 2 with no dip:
-    # still falling at the last lag, 8 px streaks measured as 11-12+)
-    blur_length_rise: float = 0.03  # the dip must rise this much after it (else no length:
-    # a board's own spacing, a slope with no dip; those two rose 0.01 / 0)
+    # at these lags; its deepest dip lies at the length or 1 px past it (the 20 photos of
+    # committed and fresh 2110-2115 told motion: dip - truth 0 on 7, +1 on 11, 2 no length)
+    blur_length_rise: float = 0.03  # the dip must rise this much after it, else no length
+    # (those 2, a 7 and an 8 px streak: the autocorrelation flat or still falling past 11
+    # px, rising 0.01 / 0 after its minimum: the board's own spacing, no streak's dip)
     blur_length_below: int = 1  # the lengths tried are the dip's and this many px below it
     blur_face_kernels: int = 0  # the layouts are tried under the kernels this near (in
     # `blur_kernels`' order) to the one the face's square fits best: a streak's length told
@@ -201,7 +201,8 @@ class BoardDiceSettings:
     # 0.9 read a 5 as 2 (alike 0.90)
     blur_confusable_across: float = 0.9  # under a streak, a pair whose differing pips do
     # not lie along the streak from the other's (`_along_streak`: no smear turns one into
-    # the other) is refused only at this alike (the same synthetic reads: none above 0.85)
+    # the other) is refused only at this alike (the same synthetic reads: 0.8 -> 0.9 kept
+    # 872 -> 906 right, 2 -> 2 wrong; no die of the dev sets changed by it)
     blur_along_tol: float = 0.35  # half sides: a pip lies "along the streak" from another
     # where its offset across the streak is at most this and along it at most the streak's
     # length (+ this); a pip within this of one of the other value's is the same pip
@@ -831,7 +832,8 @@ def board_blur(L: np.ndarray, corners: np.ndarray, s: BoardDiceSettings = SETTIN
     same gradients' tensor along each axis drops by R = sqrt(after / before); an edge
     blurred by sigma drops by sigma / sqrt(sigma^2 + r^2), so sigma = r R / sqrt(1 - R^2)
     (committed + fresh 1710/1711 + edition 2: sharp photos 0.53-0.89 px, defocus 0.5-0.8 px
-    0.6-1.2, defocus 1.2-1.6 px 1.1-1.8). None ("unknown blur") where the board leaves
+    0.6-1.2, defocus 1.2-1.6 px 1.1-1.8). Where it shows a streak, its `length` from the
+    board too (`board_streak`). None ("unknown blur") where the board leaves
     fewer than `blur_min_inside` px inside the photo or its corners are not finite."""
     corners = np.asarray(corners, np.float64)
     if corners.shape != (4, 2) or not np.all(np.isfinite(corners)):
@@ -909,8 +911,9 @@ def board_streak(win: np.ndarray, inside: np.ndarray, angle: float,
 
 def blur_kernels(blur: BoardBlur, s: BoardDiceSettings = SETTINGS) -> list[np.ndarray]:
     """The point spread functions a die may have been blurred by (float32 2-D kernels, each
-    summing to 1): a streak of each of `blur_lengths` px along the board's `angle` where the
-    board shows motion (the board gives the streak's direction, not its length), else the
+    summing to 1): where the board shows motion, a streak along the board's `angle` of its
+    measured `length` and `blur_length_below` px less (the measure dips at the length or
+    1 px past it), of each of `blur_lengths` px where no length was measured; else the
     one Gaussian of the board's `sigma` (never a streak: a streak fitted to a defocused die
     reads its pips as other layouts); none where the board cannot tell."""
     if not blur.known(s):
