@@ -150,6 +150,14 @@ class BoardDiceSettings:
     blur_max_drop: float = 0.99  # the re-blur drop capped below 1 (a saturated drop would
     # give an infinite sigma: sigma = r R / sqrt(1 - R^2))
     blur_lengths: tuple[int, ...] = (3, 4, 5, 6, 7, 8, 9, 10)  # streak px tried with motion
+    blur_length_lags: tuple[int, int] = (2, 14)  # px: the streak's length measured on the
+    # board (`board_streak`): the autocorrelation of the board's derivative along the streak
+    # at these lags; its deepest dip lies at the length or 1 px past it (the 20 photos of
+    # committed and fresh 2110-2115 told motion: dip - truth 0 on 7, +1 on 11, 2 no length)
+    blur_length_rise: float = 0.03  # the dip must rise this much after it, else no length
+    # (those 2, a 7 and an 8 px streak: the autocorrelation flat or still falling past 11
+    # px, rising 0.01 / 0 after its minimum: the board's own spacing, no streak's dip)
+    blur_length_below: int = 1  # the lengths tried are the dip's and this many px below it
     blur_face_kernels: int = 0  # the layouts are tried under the kernels this near (in
     # `blur_kernels`' order) to the one the face's square fits best: a streak's length told
     # by the face's outline, larger than its pips (1, its neighbours too: fresh 1712-0003's
@@ -185,6 +193,19 @@ class BoardDiceSettings:
     # all the board's kernels refused right reads and no wrong one). Dev sets: 0.85 let
     # fresh 1715-0000's 10 px 5 under a 7 px streak read as a 3 (0.81 alike); 0.8 refuses
     # it and 4 right reads (0.805-0.84)
+    blur_confusable_measured: float = 0.85  # ... this where the board measured the streak's
+    # length (`board_streak`: the kernels that length and 1 px less, so no 10 px streak
+    # fitted to a 7 px one). Synthetic streaked dice (values 1-6, turned 0/20/45, 12-18 px,
+    # 5/7/9 px streaks at 0/45/90/135 degrees, noise and JPEG, 1728 reads): 0.8 -> 0.85
+    # read 647 -> 872 right, 2 -> 2 wrong (a 3 read as 2 with no pair alike, as before);
+    # 0.9 read a 5 as 2 (alike 0.90)
+    blur_confusable_across: float = 0.9  # under a streak, a pair whose differing pips do
+    # not lie along the streak from the other's (`_along_streak`: no smear turns one into
+    # the other) is refused only at this alike (the same synthetic reads: 0.8 -> 0.9 kept
+    # 872 -> 906 right, 2 -> 2 wrong; no die of the dev sets changed by it)
+    blur_along_tol: float = 0.35  # half sides: a pip lies "along the streak" from another
+    # where its offset across the streak is at most this and along it at most the streak's
+    # length (+ this); a pip within this of one of the other value's is the same pip
     known_shape: bool = True  # a face's foreshortening must be the table's at the die
     known_up: bool = True  # side faces told by the vertical's direction at the die (from the
     # board's camera model) instead of by the crop's own centre
@@ -786,6 +807,7 @@ class BoardBlur:
     sigma: float
     along: float = 0.0  # the Gaussian blur (px) measured along `angle`
     across: float = 0.0  # ... and across it
+    length: int = 0  # px: the streak's length the board shows (`board_streak`), 0 unknown
 
     def motion(self, s: BoardDiceSettings = SETTINGS) -> bool:
         """Whether the board shows a streak (motion blur) along `angle`: more blur along the
@@ -810,7 +832,8 @@ def board_blur(L: np.ndarray, corners: np.ndarray, s: BoardDiceSettings = SETTIN
     same gradients' tensor along each axis drops by R = sqrt(after / before); an edge
     blurred by sigma drops by sigma / sqrt(sigma^2 + r^2), so sigma = r R / sqrt(1 - R^2)
     (committed + fresh 1710/1711 + edition 2: sharp photos 0.53-0.89 px, defocus 0.5-0.8 px
-    0.6-1.2, defocus 1.2-1.6 px 1.1-1.8). None ("unknown blur") where the board leaves
+    0.6-1.2, defocus 1.2-1.6 px 1.1-1.8). Where it shows a streak, its `length` from the
+    board too (`board_streak`). None ("unknown blur") where the board leaves
     fewer than `blur_min_inside` px inside the photo or its corners are not finite."""
     corners = np.asarray(corners, np.float64)
     if corners.shape != (4, 2) or not np.all(np.isfinite(corners)):
@@ -850,15 +873,47 @@ def board_blur(L: np.ndarray, corners: np.ndarray, s: BoardDiceSettings = SETTIN
         e = vec[:, k]
         drop = min(float(np.sqrt(max(e @ t2 @ e, 0.0) / ev[k])), s.blur_max_drop)
         sig.append(r * drop / np.sqrt(1.0 - drop * drop))
-    return BoardBlur(float(ev[0] / ev[1]),
+    blur = BoardBlur(float(ev[0] / ev[1]),
                      float(np.degrees(np.arctan2(vec[1, 0], vec[0, 0])) % 180.0),
                      float(np.sqrt(sig[0] * sig[1])), float(sig[0]), float(sig[1]))
+    if not blur.motion(s):
+        return blur
+    return replace(blur, length=board_streak(win, inside, blur.angle, s))
+
+
+def board_streak(win: np.ndarray, inside: np.ndarray, angle: float,
+                 s: BoardDiceSettings = SETTINGS) -> int:
+    """The streak's length (px) the board shows along `angle` (degrees, image x right, y
+    down): `win` float32 (H, W) lightness round the board, `inside` bool (H, W) its shrunk
+    outline. A streak of n px turns each edge's derivative along it into a pair of opposite
+    ones n px apart, so the derivative's autocorrelation along the streak, over the whole
+    board (its printed edges of every direction), dips at lag n (the board's own spacing
+    makes dips too, but further out and shallower). The deepest dip over
+    `blur_length_lags`, kept where it is not the last lag and the autocorrelation rises by
+    `blur_length_rise` after it; 0 (unknown) else."""
+    t = np.radians(angle)
+    c, sn = float(np.cos(t)), float(np.sin(t))
+    d = cv2.Sobel(win, cv2.CV_32F, 1, 0, ksize=3) * c + \
+        cv2.Sobel(win, cv2.CV_32F, 0, 1, ksize=3) * sn
+    d = np.where(inside, d, 0.0).astype(np.float32)
+    e = float((d * d).sum(dtype=np.float64))
+    if e <= 0:
+        return 0
+    lags = np.arange(s.blur_length_lags[0], s.blur_length_lags[1] + 1)
+    ac = np.array([float((d * cv2.warpAffine(d, np.float32([[1, 0, k * c], [0, 1, k * sn]]),
+                                             (d.shape[1], d.shape[0]))).sum(dtype=np.float64)) / e
+                   for k in lags])
+    i = int(np.argmin(ac))
+    if i == len(lags) - 1 or ac[i:].max() - ac[i] < s.blur_length_rise:
+        return 0
+    return int(lags[i])
 
 
 def blur_kernels(blur: BoardBlur, s: BoardDiceSettings = SETTINGS) -> list[np.ndarray]:
     """The point spread functions a die may have been blurred by (float32 2-D kernels, each
-    summing to 1): a streak of each of `blur_lengths` px along the board's `angle` where the
-    board shows motion (the board gives the streak's direction, not its length), else the
+    summing to 1): where the board shows motion, a streak along the board's `angle` of its
+    measured `length` and `blur_length_below` px less (the measure dips at the length or
+    1 px past it), of each of `blur_lengths` px where no length was measured; else the
     one Gaussian of the board's `sigma` (never a streak: a streak fitted to a defocused die
     reads its pips as other layouts); none where the board cannot tell."""
     if not blur.known(s):
@@ -867,7 +922,10 @@ def blur_kernels(blur: BoardBlur, s: BoardDiceSettings = SETTINGS) -> list[np.nd
         g = cv2.getGaussianKernel(2 * int(np.ceil(3 * blur.sigma)) + 1, blur.sigma, cv2.CV_32F)
         return [g @ g.T]
     # (`streak_kernel` turns counter-clockwise on screen: the image angle negated)
-    return [streak_kernel(n, -blur.angle) for n in s.blur_lengths]
+    lengths = s.blur_lengths
+    if blur.length > 0:  # measured on the board: that length or 1 px shorter
+        lengths = [n for n in lengths if blur.length - s.blur_length_below <= n <= blur.length]
+    return [streak_kernel(n, -blur.angle) for n in lengths]
 
 
 def _blur_layouts() -> dict[int, list[int]]:
@@ -939,9 +997,52 @@ def _square(m: np.ndarray, half: int, grow: float, fine: int = 1) -> np.ndarray:
     return cv2.resize(big, (t, t), interpolation=cv2.INTER_AREA) if fine > 1 else big
 
 
+def _streak_of(k: np.ndarray) -> tuple[np.ndarray, float] | None:
+    """A kernel's streak: (unit direction (x, y) in image px, length px) from its second
+    moments (a box of n px has variance n^2 / 12 along it), None for a round kernel (its
+    axes' variances within 2 x: a Gaussian)."""
+    ys, xs = np.mgrid[:k.shape[0], :k.shape[1]]
+    w = k.astype(np.float64) / max(float(k.sum()), 1e-12)
+    mx, my = float((w * xs).sum()), float((w * ys).sum())
+    dx, dy = xs - mx, ys - my
+    cov = np.array([[(w * dx * dx).sum(), (w * dx * dy).sum()],
+                    [(w * dx * dy).sum(), (w * dy * dy).sum()]])
+    ev, vec = np.linalg.eigh(cov)
+    if ev[1] < 2.0 * max(ev[0], 1e-12):
+        return None
+    return vec[:, 1], float(np.sqrt(12.0 * max(ev[1] - ev[0], 0.0)))
+
+
+def _along_streak(m1: np.ndarray, v: int, m2: np.ndarray, u: int, kernel: np.ndarray,
+                  s: BoardDiceSettings = SETTINGS) -> bool:
+    """Whether value `v`'s pips on a face of map `m1` and value `u`'s on `m2` (half sides
+    -> px) may be smeared into each other by `kernel`: every pip of either not within
+    `blur_along_tol` of a pip of the other lies along the kernel's streak from one of the
+    other's (across it within the tolerance, along it within the streak's length + the
+    tolerance). True for every pair under a round kernel (no direction to tell by)."""
+    st = _streak_of(kernel)
+    if st is None:
+        return True
+    d, n = st
+    tol = s.blur_along_tol * float(np.sqrt(abs(np.linalg.det(m1))))
+    grid = np.array([((i % 3) - 1, (i // 3) - 1) for i in range(9)], float) * s.blur_pip_at
+    p = grid[_BLUR_LAYOUTS[v]] @ m1.T
+    q = grid[_BLUR_LAYOUTS[u]] @ m2.T
+    for a_, b_ in ((p, q), (q, p)):
+        for x in a_:
+            off = b_ - x
+            if np.hypot(off[:, 0], off[:, 1]).min() <= tol:
+                continue  # the same pip in both
+            al = np.abs(off @ d)
+            ac = np.abs(off[:, 0] * d[1] - off[:, 1] * d[0])
+            if not np.any((ac <= tol) & (al <= n + tol)):
+                return False
+    return True
+
+
 def blur_read(L: np.ndarray, centre, a: np.ndarray, kernels: list[np.ndarray],
-              s: BoardDiceSettings = SETTINGS, why: list | None = None
-              ) -> tuple[int, float, tuple[float, float]] | None:
+              s: BoardDiceSettings = SETTINGS, why: list | None = None,
+              measured: bool = False) -> tuple[int, float, tuple[float, float]] | None:
     """A blurred die's value read under the blur the board shows (`kernels`, `blur_kernels`),
     in `L` ((H, W) uint8 or float32 lightness, photo px), the face being the square of
     known shape `a` (2x2, half sides -> px: the table's foreshortening at the die). First the
@@ -953,13 +1054,18 @@ def blur_read(L: np.ndarray, centre, a: np.ndarray, kernels: list[np.ndarray],
     `blur_refine` degrees either side), each blurred by the kernels `blur_face_kernels` near
     the face's, by masked correlation over the face. Kept where the best layout's
     correlation is at least `blur_min_ncc`, at least `blur_min_margin` above every other
-    value's best, and its blurred template not `blur_confusable` with another value's under
-    any of the layout turns tried and those same kernels (by default the one the face's
-    square fitted best). The template (2 half + 1 px square) holds the grown face under
-    every turn. (value, correlation, face centre (x, y) px) or None (also where `centre` or
-    `a` is not finite or the window leaves the photo). `why`: a list that gets (best value,
-    its correlation, margin, the most alike other template's correlation, the face square's
-    correlation) where a layout was matched."""
+    value's best, and its blurred template not confusable with another value's under any of
+    the layout turns tried and those same kernels (by default the one the face's square
+    fitted best): for a pair that the kernel may smear into each other (`_along_streak`;
+    every pair under a round kernel) an alike of `blur_confusable`, or
+    `blur_confusable_measured` where `measured` (the kernels' streak length measured on the
+    board, `board_streak`), for any other pair `blur_confusable_across`. The template
+    (2 half + 1 px square) holds the grown face under every turn. (value, correlation, face
+    centre (x, y) px) or None (also where `centre` or `a` is not finite or the window
+    leaves the photo). `why`: a list that gets (best value, its correlation, margin, the
+    most alike other template's correlation, the face square's correlation, the most alike
+    along the streak, the most alike not along it (-1 where none)) where a layout was
+    matched."""
     a = np.asarray(a, np.float64)
     if a.shape != (2, 2) or not (np.all(np.isfinite(a)) and np.all(np.isfinite(centre))):
         return None
@@ -1018,14 +1124,23 @@ def blur_read(L: np.ndarray, centre, a: np.ndarray, kernels: list[np.ndarray],
     # board's kernels was tried too (session 14): it refused 16 of 250 right reads of
     # synthetic streaked dice and no wrong one, and changed nothing on the dev sets
     mine = made[yaw, ki][_BLUR_LAYOUTS[v]].sum(axis=0)
-    others = [sp[idx].sum(axis=0) for sp in made.values()
-              for u, idx in _BLUR_LAYOUTS.items() if u != v]
     mask = masks[yaw]
-    alike = max(_masked_corr(mine, o, mask) for o in others)
+    along, across = -1.0, -1.0  # the most alike other value along the streak / not
+    for (yaw2, ki2), sp in made.items():
+        for u, idx in _BLUR_LAYOUTS.items():
+            if u == v:
+                continue
+            r = _masked_corr(mine, sp[idx].sum(axis=0), mask)
+            if _along_streak(_turned(a, yaw), v, _turned(a, yaw2), u, near[ki2], s):
+                along = max(along, r)
+            else:
+                across = max(across, r)
+    alike = max(along, across)
     if why is not None:
-        why.append((v, ncc, margin, alike, face[0]))
+        why.append((v, ncc, margin, alike, face[0], along, across))
     if ncc < s.blur_min_ncc or margin < s.blur_min_margin or face[0] < s.blur_min_face or \
-            alike >= s.blur_confusable:
+            along >= (s.blur_confusable_measured if measured else s.blur_confusable) or \
+            across >= s.blur_confusable_across:
         return None
     return v, ncc, (float(at[0]), float(at[1]))
 
@@ -1140,9 +1255,11 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
                 image_bgr, cv2.COLOR_BGR2LAB)[..., 0]
             blur = board_blur(made["L"], view.corners, s)
             made["kernels"] = blur_kernels(blur, s) if blur is not None else []
+            made["measured"] = blur is not None and blur.length > 0
         if not made["kernels"]:
             return None
-        got = blur_read(made["L"], c, jac * (s.die_mm / 2), made["kernels"], s)
+        got = blur_read(made["L"], c, jac * (s.die_mm / 2), made["kernels"], s,
+                        measured=made["measured"])
         if got is None or any(np.hypot(got[2][0] - e.center[0], got[2][1] - e.center[1])
                               < s.blur_apart * die_px for e in found):
             return None

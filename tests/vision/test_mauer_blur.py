@@ -221,7 +221,7 @@ def _wired(monkeypatch, reads, s, found=()):
         return float(c[0]), float(c[1]), 1.0, np.eye(2), np.full((8, 8, 3), 200, np.uint8), \
             dice
 
-    def blur_read(L, c, a, kernels, s=D.SETTINGS, why=None):
+    def blur_read(L, c, a, kernels, s=D.SETTINGS, why=None, measured=False):
         calls.append(np.asarray(c, float))
         return reads[len(calls) - 1]
 
@@ -323,3 +323,81 @@ def test_the_confusable_check_holds_only_the_matched_kernel_against_a_read(value
     got = D.blur_read(_streak(L, n, deg), c, a, D.blur_kernels(blur), D.SETTINGS, why)
     assert got is not None and got[0] == value
     assert why[0][3] < D.SETTINGS.blur_confusable
+
+
+@pytest.mark.parametrize("n", [5, 7, 9])
+@pytest.mark.parametrize("deg", [0.0, 35.0, 120.0])
+def test_the_board_shows_the_streaks_length(n, deg):
+    """The board's derivative autocorrelation along the streak dips at its length or 1 px
+    past it (`board_streak`; this drawn board: 1 px past); the kernels tried are that
+    length and 1 px shorter, so the true one among them."""
+    b = D.board_blur(_streak(_board(3), n, deg), CORNERS)
+    assert b.motion() and b.length in (n, n + 1)
+    ks = D.blur_kernels(b)
+    assert 1 <= len(ks) <= 2 and {k.shape[0] for k in ks} <= {b.length - 1, b.length}
+    assert any(k.shape[0] == n for k in ks)
+
+
+@pytest.mark.parametrize("sigma", [0.0, 1.0, 1.6])
+def test_no_streak_length_without_a_streak(sigma):
+    img = _board(4) if sigma == 0 else cv2.GaussianBlur(_board(4), (0, 0), sigma)
+    assert D.board_blur(img, CORNERS).length == 0
+
+
+def test_a_streak_past_the_lags_measured_gives_no_length_and_every_kernel():
+    """A 20 px streak dips past the last lag (14 px): no length, so every length of
+    `blur_lengths` is tried (as before the length was measured)."""
+    b = D.board_blur(_streak(_board(5), 20, 30.0), CORNERS)
+    assert b.motion() and b.length == 0
+    assert len(D.blur_kernels(b)) == len(D.SETTINGS.blur_lengths)
+
+
+def test_board_streak_on_a_flat_window_is_unknown():
+    win = np.full((60, 60), 128, np.float32)
+    assert D.board_streak(win, np.ones((60, 60), bool), 30.0) == 0
+
+
+@pytest.mark.parametrize("v,u,kernel,along", [
+    (4, 6, ("streak", 9, 90.0), True),  # a 6's columns (image y) smeared: its middle pips
+    (4, 6, ("streak", 9, 0.0), False),  # ... but a streak across them smears no pip onto them
+    (5, 4, ("streak", 9, -45.0), True),  # a 5's centre on the streak through two corners
+    (5, 4, ("streak", 9, 0.0), False),
+    (1, 3, ("streak", 7, -45.0), True),  # a 3's diagonal (image down-right) is the streak
+    (1, 3, ("streak", 7, 45.0), False),
+    (2, 3, ("streak", 5, -45.0), True),
+    (2, 4, ("streak", 9, -45.0), False),  # a 4's other corners lie across a 2's diagonal
+    (4, 6, ("round", 1.4, 0.0), True),  # a round blur: no direction, every pair counted
+])
+def test_along_streak_pairs(v, u, kernel, along):
+    """Which value pairs a kernel may smear into each other (a 14 px die, unturned)."""
+    kind, n, deg = kernel
+    k = streak_kernel(n, deg) if kind == "streak" else _gauss(n)
+    m = np.eye(2) * 7.0
+    assert D._along_streak(m, v, m, u, k) is along
+    assert D._along_streak(m, u, m, v, k) is along  # (either way round)
+
+
+@pytest.mark.parametrize("n", [5, 7, 9])
+@pytest.mark.parametrize("deg", [0.0, 30.0, 90.0])
+def test_streak_of_a_kernel(n, deg):
+    d, length = D._streak_of(streak_kernel(n, deg))
+    want = np.radians(-deg)  # image angle (y down)
+    assert abs(abs(d[0] * np.cos(want) + d[1] * np.sin(want)) - 1.0) < 0.02
+    assert abs(length - n) < 1.0
+    assert D._streak_of(_gauss(1.4)) is None
+
+
+@pytest.mark.parametrize("measured,read", [(False, False), (True, True)])
+def test_a_pair_along_the_streak_is_read_only_where_the_board_measured_its_length(measured,
+                                                                                 read):
+    """A read whose most alike other value along the streak (a 4's 6 under a streak along
+    its columns, alike 0.94 here) lies between `blur_confusable` and
+    `blur_confusable_measured` (here 0.5 and 0.99): refused under kernels of a guessed
+    length, kept under the board's measured length."""
+    s = replace(D.SETTINGS, blur_confusable=0.5, blur_confusable_measured=0.99)
+    L, c, a = _die(4, 0.0, side=14.0)
+    L = _streak(L, 7, 90.0)
+    why = []
+    got = D.blur_read(L, c, a, [streak_kernel(7, 90.0)], s, why, measured=measured)
+    assert why and 0.5 <= why[0][5] < 0.99  # the pair (a 6) along the streak
+    assert (got is not None and got[0] == 4) is read
