@@ -416,6 +416,14 @@ class BackLookSettings:
     #   the camera than the cards beside it; a pile), split or moved, made a second back
     same_back: float = 0.5  # a back found within this x a back read's width of its centre
     #                         is that back (not added again)
+    same_back_whole: float = 0.7  # ... and a back found shown whole (a region of one
+    #   back's look, or split from a merged one) within this x the width of a back the
+    #   reader read (not one found here) is that back too: the reader poses its backs at
+    #   its neighbours' width, so its centre may lie 0.5-0.7 widths off the look's whole
+    #   card (session 17, H3: fresh e2-2120..2124 extra backs 9 -> 6, 137 -> 134 errors,
+    #   e2-2050..2053 + 1910..1915 290 -> 288, no set worse; 0.6: 135, 0.85: 140; strips
+    #   and covered backs keep `same_back`: all at 0.7, a back under others, 0.32 shown,
+    #   was lost)
     confidence: float = 0.7  # the confidence a back found so gets
     part_close: float = 0.1  # a region that is no back, no backs side by side and no strip
     #   is looked at again closed over this x the width only (a whole back and the strip of
@@ -1065,8 +1073,9 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
                 continue
         for c, ang, wid in found:
             c, wid = (np.asarray(c, float) + 0.5) / f - 0.5, wid / f
-            if any(p.label == "back" and np.hypot(*(pc - c)) < s.same_back * p.width
-                   for p, pc in zip(pieces + out, at, strict=True)):
+            if any(p.label == "back" and np.hypot(*(pc - c)) < p.width * (
+                    s.same_back_whole if on_top and k < len(pieces) else s.same_back)
+                   for k, (p, pc) in enumerate(zip(pieces + out, at, strict=True))):
                 continue  # a back read already
             back = back_piece(c, ang, wid, s.confidence)
             if on_top and s.key_inside < 1 and any(

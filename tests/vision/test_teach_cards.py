@@ -596,8 +596,34 @@ def test_look_backs_leaves_a_region_holding_a_back_read(held, found):
     pieces = _face_up(image, [(200, 300), (600, 450)])
     _card(image, (400, 300), BACK_NAVY, BACK_RING)
     read = back_piece((400.0, 300.0 + 0.6 * CARD_W), 0.0, float(CARD_W), 0.6)
-    out = look_backs(image, pieces + [read], _taught_look(), replace(BACK_LOOK, held=held))
+    out = look_backs(image, pieces + [read], _taught_look(),
+                     replace(BACK_LOOK, held=held, same_back_whole=BACK_LOOK.same_back))
     assert len(out) == found
+
+
+@pytest.mark.parametrize("off, same_back_whole, found", [
+    (0.6, 0.7, 0),  # a back read 0.6 widths off the whole back the look shows: that back
+    (0.6, 0.5, 1),  # ... under `same_back` alone: a second back
+    (0.8, 0.7, 1),  # 0.8 widths off: another back
+    (0.3, 0.5, 0),  # within `same_back`: that back either way
+])
+def test_look_backs_takes_a_back_read_near_a_whole_one_for_it(off, same_back_whole, found):
+    """The reader poses a back at its neighbours' width, so its centre may lie 0.5-0.7
+    widths off the whole back the look shows (fresh e2-2120..2124: extra backs beside the
+    back read); a back found shown whole that near a back read is that back
+    (`same_back_whole`), further off another one."""
+    from dataclasses import replace
+
+    from vision.cards.read import back_piece
+    from vision.teach_cards import BACK_LOOK, look_backs
+
+    image = np.full((600, 800, 3), (120, 140, 150), np.uint8)
+    pieces = _face_up(image, [(200, 300), (600, 450)])
+    _card(image, (400, 300), BACK_NAVY, BACK_RING)
+    read = back_piece((400.0 + off * CARD_W, 300.0), 0.0, float(CARD_W), 0.6)
+    out = look_backs(image, pieces + [read], _taught_look(),
+                     replace(BACK_LOOK, held=False, same_back_whole=same_back_whole))
+    assert len(out) == found, [np.round(p.center) for p in out]
 
 
 @pytest.mark.parametrize("colour, probs, own_look, kept", [
