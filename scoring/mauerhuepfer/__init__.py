@@ -49,6 +49,12 @@ __all__ = [
 OPTIONS = {"board": "a board description JSON file (default: the shipped board)"}
 
 
+def check_settings(options: dict[str, str]) -> None:
+    """`BadInput` for a --board file that is missing or no board (``scoring.check_settings``;
+    the board is cached, so the photo reader's and the scorer's loads are not repeated)."""
+    board_for(options.get("board"))
+
+
 def race_standing(board: Board, position: Position) -> list[dict]:
     """Per colour with pawns: home / start / track counts and `fields_to_go`, the sum over its
     pawns not yet home of the track distance to the nearest goal field (walls ignored; a pawn
