@@ -27,12 +27,26 @@ def read_json_file(
     return loads(text, f"{what} file {p}", invalid)
 
 
+class _NotJsonNumber(ValueError):
+    pass
+
+
+def _refuse_constant(name: str):
+    # Python's json takes NaN, Infinity and -Infinity, which JSON has not; echoed back in an
+    # answer's `facts` they made stdout / the HTTP body invalid JSON for every other reader.
+    raise _NotJsonNumber(name)
+
+
 def loads(text: str, what: str, invalid: Callable[[str], TablescoreError] = BadInput) -> object:
     """`json.loads` whose failures are ``invalid(message)`` naming ``what``: text that is not
-    JSON, or nested about 1000 levels deep or more (json's parser recurses per level, up to
-    Python's recursion limit: a RecursionError, not a JSONDecodeError)."""
+    JSON (also NaN, Infinity and -Infinity, which Python's json would take), or nested about
+    1000 levels deep or more (json's parser recurses per level, up to Python's recursion
+    limit: a RecursionError, not a JSONDecodeError)."""
     try:
-        return json.loads(text)
+        return json.loads(text, parse_constant=_refuse_constant)
+    except _NotJsonNumber as exc:
+        raise invalid(f"{what} is not valid JSON: {exc} is not a JSON number (write a number "
+                      "or null)") from None
     except json.JSONDecodeError as exc:
         raise invalid(f"{what} is not valid JSON: {exc}") from None
     except RecursionError:  # [[[[...]]]] ~1000 deep
