@@ -15,6 +15,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from tablescore.photo_format import unsupported_message
 from vision.errors import BadImage
 
 
@@ -144,7 +145,7 @@ def probe(data: bytes) -> tuple[str, int, int]:
         return ("jpeg" if baseline else "jpeg-buffered", w, h)
     if not data:
         raise BadImage("the file is empty")
-    raise BadImage("not a JPEG or PNG image")
+    raise BadImage(unsupported_message(data))  # (names HEIC, WebP, GIF ... with what to do)
 
 
 def read_bytes(source: str | Path | bytes, settings: ImageSettings = ImageSettings()) -> bytes:

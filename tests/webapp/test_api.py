@@ -107,9 +107,10 @@ def test_score_photo_in_a_session_keeps_the_photo(client, fake_pipeline, new_ses
     "data, fields, status, code",
     [
         (None, {}, 400, "bad_input"),  # no photo part at all
-        (b"", {}, 400, "bad_input"),  # empty file
-        (b"hello, this is text", {}, 400, "bad_input"),  # not an image
-        (b"GIF89a" + b"\0" * 64, {}, 400, "bad_input"),  # an image, but not JPEG/PNG
+        # (the CLI's code for the same file since session 17: bad_image, was bad_input)
+        (b"", {}, 400, "bad_image"),  # empty file
+        (b"hello, this is text", {}, 400, "bad_image"),  # not an image
+        (b"GIF89a" + b"\0" * 64, {}, 400, "bad_image"),  # an image, but not JPEG/PNG
         (jpeg(), {"game": "chess"}, 400, "unknown_game"),
         (jpeg(), {"game": ""}, 400, "unknown_game"),
         (jpeg(), {"session": "nope"}, 404, "no_such_session"),
