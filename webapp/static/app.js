@@ -226,7 +226,7 @@ function newGamePage(game) {
       [1, 2, 3, 4].map((k) => h('option', { value: k, selected: (draft.count || 2) === k }, `${k} player${k > 1 ? 's' : ''}`)));
     form.append(h('label', { class: 'field' }, 'How many players?', n));
     rows.push(() => Array.from({ length: Number(n.value) }, (_, i) => ({ name: `Player ${i + 1}`, colour: '' })));
-    n.onchange = () => store('local', draftKey, { count: Number(n.value) });
+    form.addEventListener('input', () => store('local', draftKey, { count: Number(n.value), options: chosen() }));
   } else {
     const what = g.colours.includes('north') ? 'Where does each player sit?' : 'Who plays which colour?';
     form.append(h('p', { class: 'muted', text: `${what} Tick ${g.min_players} to ${g.max_players} players.` }));
@@ -239,11 +239,16 @@ function newGamePage(game) {
       return { c, box, name };
     });
     rows.push(() => picks.filter((p) => p.box.checked).map((p) => ({ name: p.name.value.trim(), colour: p.c })));
-    form.addEventListener('input', () => store('local', draftKey, { players: rows[0]() }));
+    form.addEventListener('input', () => store('local', draftKey, { players: rows[0](), options: chosen() }));
   }
+  // The settings (level, variant) are kept with the players: a reload or a failed start
+  // used to put them back to the defaults.
   const settings = {};
+  const chosen = () => Object.fromEntries(Object.entries(settings).map(([k, s]) => [k, s.value]));
+  const kept = draft.options || {};
   for (const [name, spec] of Object.entries(g.settings)) {
-    const sel = h('select', { name }, spec.choices.map((c) => h('option', { value: c, selected: c === spec.default }, c)));
+    const want = spec.choices.map(String).includes(String(kept[name])) ? String(kept[name]) : String(spec.default);
+    const sel = h('select', { name }, spec.choices.map((c) => h('option', { value: c, selected: String(c) === want }, c)));
     settings[name] = sel;
     form.append(h('label', { class: 'field' }, spec.label, sel));
   }
@@ -252,8 +257,7 @@ function newGamePage(game) {
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();
     busyButton(start, async () => {
-      const options = Object.fromEntries(Object.entries(settings).map(([k, s]) => [k, s.value]));
-      const s = await api('POST', '/api/sessions', { game, players: rows[0](), options });
+      const s = await api('POST', '/api/sessions', { game, players: rows[0](), options: chosen() });
       store('local', draftKey, null);
       location.hash = `#/s/${s.id}`;
     })();
