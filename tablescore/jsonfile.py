@@ -4,6 +4,7 @@ may use it)."""
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable
 from pathlib import Path
 
@@ -34,19 +35,38 @@ class _NotJsonNumber(ValueError):
 def _refuse_constant(name: str):
     # Python's json takes NaN, Infinity and -Infinity, which JSON has not; echoed back in an
     # answer's `facts` they made stdout / the HTTP body invalid JSON for every other reader.
-    raise _NotJsonNumber(name)
+    raise _NotJsonNumber(f"{name} is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # 1e400: JSON, but Python's float is inf (printed Infinity)
+        raise _NotJsonNumber(f"{text} is too large a number")
+    return value
+
+
+MAX_INT_DIGITS = 1000  # Python refuses to convert more than 4300 (a ValueError: a traceback)
+
+
+def _bounded_int(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_INT_DIGITS:
+        raise _NotJsonNumber(f"a number of {digits} digits is too large")
+    return int(text)
 
 
 def loads(text: str, what: str, invalid: Callable[[str], TablescoreError] = BadInput) -> object:
     """`json.loads` whose failures are ``invalid(message)`` naming ``what``: text that is not
-    JSON (also NaN, Infinity and -Infinity, which Python's json would take), or nested about
+    JSON (also NaN, Infinity, -Infinity and numbers too large for a float, as 1e400, which
+    Python's json would take and print back as NaN / Infinity; integers of more than
+    `MAX_INT_DIGITS` digits, which Python refuses past 4300 with a ValueError), or nested about
     1000 levels deep or more (json's parser recurses per level, up to Python's recursion
     limit: a RecursionError, not a JSONDecodeError)."""
     try:
-        return json.loads(text, parse_constant=_refuse_constant)
+        return json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float,
+                          parse_int=_bounded_int)
     except _NotJsonNumber as exc:
-        raise invalid(f"{what} is not valid JSON: {exc} is not a JSON number (write a number "
-                      "or null)") from None
+        raise invalid(f"{what}: {exc}") from None
     except json.JSONDecodeError as exc:
         raise invalid(f"{what} is not valid JSON: {exc}") from None
     except RecursionError:  # [[[[...]]]] ~1000 deep

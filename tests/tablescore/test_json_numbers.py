@@ -19,28 +19,40 @@ def client(tmp_path):
 
 # -- NaN and Infinity are not JSON ---------------------------------------------------------
 
-@pytest.mark.parametrize("text, constant", [
-    ('{"zones": {"north": {}}, "note": NaN}', "NaN"),  # an ignored key was echoed as NaN
-    ('{"zones": {"north": {"elephant-3": Infinity}}}', "Infinity"),
-    ('{"zones": {"north": {}}, "x": [-Infinity]}', "-Infinity"),
-])
-def test_facts_file_with_nan_is_refused(run_cli, write_json, text, constant):
+NOT_JSON_NUMBERS = [
+    ('{"zones": {"north": {}}, "note": NaN}', "NaN is not a JSON number"),  # echoed as NaN
+    ('{"zones": {"north": {"elephant-3": Infinity}}}', "Infinity is not a JSON number"),
+    ('{"zones": {"north": {}}, "x": [-Infinity]}', "-Infinity is not a JSON number"),
+    ('{"zones": {"north": {}}, "x": 1e400}', "1e400 is too large"),  # float inf: "Infinity"
+    ('{"zones": {"north": {}}, "x": -2.5e999}', "-2.5e999 is too large"),
+    ('{"zones": {}, "x": ' + "9" * 5000 + "}", "5000 digits"),  # ValueError: a traceback
+]
+IDS = ["nan", "inf", "-inf", "1e400", "-2.5e999", "5000-digits"]
+
+
+@pytest.mark.parametrize("text, words", NOT_JSON_NUMBERS, ids=IDS)
+def test_facts_file_with_nan_is_refused(run_cli, write_json, text, words):
     # Python's json took them and `facts` echoed them: stdout was no JSON for other readers.
     code, out = run_cli("score", "--game", "troetofanten", "--facts", write_json(text),
                         "--json")
     assert code == 2 and isinstance(out, dict), out
-    assert f"{constant} is not a JSON number" in out["error"]["message"]
+    assert words in out["error"]["message"]
 
 
-def test_facts_body_with_nan_is_400(client):
+@pytest.mark.parametrize("text, words", NOT_JSON_NUMBERS, ids=IDS)
+def test_facts_body_with_nan_is_400(client, text, words):
     res = client.post("/api/score/facts", content_type="application/json",
-                      data='{"game": "troetofanten", "facts": {"zones": {}, "x": NaN}}')
+                      data='{"game": "troetofanten", "facts": ' + text + "}")
     assert res.status_code == 400
-    json.loads(res.data)  # (strict: the body is JSON)
-    assert "NaN is not a JSON number" in res.get_json()["error"]["message"]
+    json.loads(res.data, parse_constant=lambda c: pytest.fail(c))  # (strict: the body is JSON)
+    assert words in res.get_json()["error"]["message"]
 
 
-def test_good_facts_still_parse_floats(run_cli, write_json):
-    path = write_json('{"zones": {"north": {"elephant-3": 1}}, "x": 1.5e3}')
+def test_good_facts_still_parse_numbers(run_cli, write_json):
+    big = "9" * 300  # long, but well within what Python converts
+    path = write_json('{"zones": {"north": {"elephant-3": 1}}, "x": [1.5e3, -0.0, 1e308, '
+                      + big + "]}")
     code, out = run_cli("score", "--game", "troetofanten", "--facts", path, "--json")
-    assert code == 0 and math.isclose(out["facts"]["x"], 1500.0)
+    assert code == 0
+    x = out["facts"]["x"]
+    assert math.isclose(x[0], 1500.0) and x[1] == 0 and x[2] == 1e308 and x[3] == int(big)
