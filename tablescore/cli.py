@@ -19,11 +19,12 @@ COMMAND_MODULES: list[str] = ["tablescore.cmd_moves", "vision.synth.cli", "visio
 
 # Per-game settings the CLI accepts (the game's scorer rejects those it does not take).
 GAME_OPTIONS = {
-    "magician": "Simsala Hopp: the magician's colour this turn",
+    "magician": "Simsala Hopp: the magician's colour this turn, yellow, orange, blue or violet "
+    "(score needs it)",
     "players": "Simsala Hopp: player colours in seating order, comma-separated; "
     "Magic Rabbit: the number of players",
-    "level": "Simsala Hopp expert level 0, 1 or 2",
-    "variant": "Hop la bille: normal|not-time|suite|no-card|pile|pile-short",
+    "level": "Simsala Hopp expert level 0, 1 or 2 (default 0)",
+    "variant": "Hop la bille: normal|not-time|suite|no-card|pile|pile-short (default normal)",
     "board": "Mauerhuepfer: a board description JSON file (default: the shipped board)",
 }
 
@@ -173,14 +174,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--game", required=True, help=f"one of: {', '.join(GAMES)}")
     p.add_argument("--facts", help="score these facts (JSON) instead of a photo")
     p.add_argument("--json", action="store_true", help="print the contract's JSON")
-    p.add_argument("--teach", help="folder of example photos of this copy's pieces")
+    p.add_argument("--teach", help="folder of example photos of this copy's pieces "
+                   "(DIR/<label>/*.jpg), or a profile `tablescore teach` saved (DATA/teach/NAME)")
     p.add_argument("--annotate", help="write the photo with detections drawn to this file")
     add_game_options(p)
     p.set_defaults(func=cmd_score)
 
     p = sub.add_parser("serve", help="start the web page and JSON API")
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1: this machine only; "
+                   "0.0.0.0: phones on the same network too, as `make serve` does)")
+    p.add_argument("--port", type=int, default=8000,
+                   help="port (default 8000; 0: any free port)")
     p.add_argument("--data", default="data", help="folder for the database and profiles")
     p.add_argument("--https", action="store_true", help="serve with a self-signed certificate")
     p.set_defaults(func=cmd_serve)

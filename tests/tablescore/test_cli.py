@@ -199,3 +199,19 @@ def test_output_on_a_stdout_that_cannot_hold_the_text(tmp_path, args, code):
         assert str(tmp_path) in out["error"]["message"]  # the path, read back from \u escapes
     else:
         assert out["score"]["points"]
+
+
+def test_every_option_of_every_command_says_what_it_is():
+    # `serve --host` (whose default, 127.0.0.1, no phone can reach), `--port`, `teach --game`,
+    # `synth --game / --seed`, `evaluate --game`, `bench --json` and `train --epochs` had no
+    # help line (acceptance pass, session 17 H5).
+    import argparse
+
+    from tablescore.cli import build_parser
+
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    bare = [f"{name} {a.option_strings or a.dest}" for name, p in sub.choices.items()
+            for a in p._actions if not a.help and not isinstance(a, argparse._HelpAction)]
+    assert bare == []
+    serve = sub.choices["serve"].format_help()
+    assert "0.0.0.0" in serve and "default 127.0.0.1" in serve
