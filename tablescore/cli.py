@@ -74,7 +74,8 @@ def game_options(args: argparse.Namespace) -> dict[str, str]:
 def check_annotate(path: str | None) -> None:
     """`OptionError` before any work for an --annotate file OpenCV has no writer for (it
     raised cv2.error after the photo was read: a traceback, exit 1). OpenCV itself is asked
-    (`cv2.haveImageWriter`): .jpg, .png, .webp, .bmp, .tif ... as this build can write."""
+    (`cv2.haveImageWriter`): .jpg, .png, .webp, .bmp, .tif ... as this build can write. A
+    folder that does not exist or cannot be written to is named before the work too."""
     if not path:
         return
     try:
@@ -88,6 +89,14 @@ def check_annotate(path: str | None) -> None:
     if not ok:
         raise OptionError(f"--annotate: name an image file OpenCV can write (.jpg, .png, ...), "
                           f"got {path!r}")
+    import os
+    from pathlib import Path
+
+    folder = Path(path).parent
+    if not folder.is_dir():  # (was found only after the photo was read: "cannot write")
+        raise OptionError(f"--annotate: there is no folder {str(folder)!r} to write {path!r} in")
+    if not os.access(folder, os.W_OK):
+        raise OptionError(f"--annotate: the folder {str(folder)!r} cannot be written to")
 
 
 def cmd_score(args: argparse.Namespace) -> int:

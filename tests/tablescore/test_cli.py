@@ -215,3 +215,19 @@ def test_every_option_of_every_command_says_what_it_is():
     assert bare == []
     serve = sub.choices["serve"].format_help()
     assert "0.0.0.0" in serve and "default 127.0.0.1" in serve
+
+
+@pytest.mark.parametrize("command", ["score", "dice"])
+def test_annotate_into_a_missing_folder_is_named_before_the_work(run_cli, tmp_path, monkeypatch,
+                                                                 command):
+    # Was "cannot write the annotated photo to ..." after the whole reading (session 17, H5);
+    # the photo is never read now: a missing photo file is not what is reported.
+    import vision.image_io
+
+    monkeypatch.setattr(vision.image_io, "load_photo", lambda *a, **k: pytest.fail("read"))
+    out_path = tmp_path / "no-such-folder" / "seen.jpg"
+    game = ["--game", "troetofanten"] if command == "score" else []
+    code, out = run_cli(command, tmp_path / "photo.jpg", *game, "--annotate", out_path,
+                        "--json")
+    assert code == 2 and out["error"]["code"] == "bad_option"
+    assert "no folder" in out["error"]["message"] and "no-such-folder" in out["error"]["message"]
