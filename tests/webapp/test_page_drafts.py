@@ -46,3 +46,43 @@ def test_magic_rabbit_player_count_still_kept(tmp_path):
         page.reload()
         page.wait_for_selector("#player-count")
         assert page.input_value("#player-count") == "4"
+
+
+def test_a_correction_the_server_did_not_score_is_kept_and_not_used(tmp_path):
+    """Relabel a piece while /api/score/facts fails: the old score must not be usable (it
+    recorded the turn without the correction), and the correction survives a reload; once
+    scored, the turn takes it."""
+    from pathlib import Path
+
+    scene = Path(__file__).parents[1] / "data" / "simsala-hopp-scene.jpg"
+    with live_server(tmp_path / "data") as url, phone_browser(tmp_path / "p") as page:
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(url + "/")
+        page.click("[data-game=simsala-hopp]")
+        page.click("#start-game")
+        page.wait_for_selector("#magician")
+        page.click("#take-photo")
+        page.set_input_files("#photo-file", str(scene))
+        page.wait_for_selector("#use-result:not([disabled])", timeout=60000)
+        first = page.get_attribute("g.pc[data-i='0']", "data-label")
+        label = "cat" if first != "cat" else "frog"
+        page.route("**/api/score/facts", lambda route: route.abort())
+        page.click("g.pc[data-i='0'] text", force=True)
+        page.click(f"#sheet [data-label={label}]")
+        page.wait_for_selector("#unscored")
+        assert page.is_disabled("#use-result")
+        assert page.get_attribute("g.pc[data-i='0']", "data-label") == label
+        page.reload()
+        page.wait_for_selector("#unscored")
+        assert page.is_disabled("#use-result")
+        assert page.get_attribute("g.pc[data-i='0']", "data-label") == label
+        page.unroute("**/api/score/facts")
+        page.click("#rescore")
+        page.wait_for_selector("#use-result:not([disabled])")
+        assert not page.query_selector("#unscored")
+        counted = page.evaluate("JSON.parse(sessionStorage.getItem(Object.keys(sessionStorage)"
+                                ".find((k) => k.startsWith('saw:')))).result.facts")
+        zone = counted["arena"] if label in counted["arena"] else counted["outside"]
+        assert zone.get(label, 0) >= 1
+        assert not errors

@@ -643,6 +643,7 @@ async function sawPage(sid) {
     const kept = store('session', `saw:${sid}`);
     if (!kept) { location.hash = `#/s/${sid}`; return; }
     saw = { sid, ...kept, photoUrl: kept.result.scan_id ? `/api/scans/${kept.result.scan_id}/photo` : null };
+    if (saw.unscored) saw.unscored = 'failed';  // (reloaded before the score came: ask again)
     current.saw = saw;
   }
   renderSaw(s, saw);
@@ -652,7 +653,7 @@ function renderSaw(s, saw) {
   const r = saw.result;
   const figure = drawPieces(s, saw);
   const next = actionFor(s);
-  const use = h('button', { type: 'button', class: 'primary', id: 'use-result', disabled: !next }, next ? next.label : 'The game waits for another step');
+  const use = h('button', { type: 'button', class: 'primary', id: 'use-result', disabled: !next || !!saw.unscored }, next ? next.label : 'The game waits for another step');
   use.onclick = busyButton(use, async () => {
     await act({ type: next.type, facts: r.facts });
     store('session', `saw:${s.id}`, null);
@@ -662,6 +663,8 @@ function renderSaw(s, saw) {
   });
   show($app, 
     figure,
+    saw.unscored === 'failed' ? h('p', { class: 'error', id: 'unscored' }, 'Your change is kept but not scored yet. ',
+      h('button', { type: 'button', class: 'small', id: 'rescore', onclick: () => rescore(s, saw, r.pieces) }, 'Score it again')) : null,
     r.pieces.length ? h('p', { class: 'muted' }, 'Tap a piece to change or remove it; tap empty space to add one.') : null,
     r.warnings.length ? h('ul', { class: 'warnings', id: 'warnings' }, r.warnings.map((w) => h('li', { text: `${w}` }))) : null,
     h('div', { class: 'card', id: 'score' }, scoreBlock(s, r)),
@@ -881,8 +884,19 @@ function pieceSheet(s, saw, index, point) {
 
 let rescoreBusy = false;
 let rescorePending = null;
+/** Keep "what I saw" (with edits not scored yet) for a reload of the page. */
+function keepSaw(sid, saw) {
+  store('session', `saw:${sid}`, { result: saw.result, baseFacts: saw.baseFacts, unscored: saw.unscored || null });
+}
+
 async function rescore(s, saw, pieces) {
+  // Until the server has scored the edited pieces, the score and facts on the screen are the
+  // old ones: the edit is kept (also over a reload) and the result cannot be used. A failed
+  // request used to leave the old facts usable: "use these tiles" recorded the turn without
+  // the correction, and a reload lost it.
   saw.result = { ...saw.result, pieces };
+  saw.unscored = 'pending';
+  keepSaw(s.id, saw);
   renderSaw(s, saw);                    // show the edit at once, the score follows
   if (rescoreBusy) { rescorePending = pieces; return; }
   rescoreBusy = true;
@@ -890,9 +904,13 @@ async function rescore(s, saw, pieces) {
     const r = saw.result;
     const res = await api('POST', '/api/score/facts', { game: s.game, session: s.id, pieces, facts: saw.baseFacts, image: r.image, area: r.area });
     saw.result = { ...res, scan_id: r.scan_id };
-    store('session', `saw:${s.id}`, { result: saw.result, baseFacts: saw.baseFacts });
+    saw.unscored = null;
+    keepSaw(s.id, saw);
     renderSaw(s, saw);
   } catch (e) {
+    saw.unscored = 'failed';
+    keepSaw(s.id, saw);
+    renderSaw(s, saw);
     toast(e.message, true);
   } finally {
     rescoreBusy = false;
