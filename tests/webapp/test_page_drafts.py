@@ -86,3 +86,34 @@ def test_a_correction_the_server_did_not_score_is_kept_and_not_used(tmp_path):
         zone = counted["arena"] if label in counted["arena"] else counted["outside"]
         assert zone.get(label, 0) >= 1
         assert not errors
+
+
+def test_typed_round_points_survive_the_page_being_drawn_again(tmp_path):
+    """Troetofanten points typed but not recorded went back to 0 when another phone changed
+    the game (the page polls and draws itself again) or on a reload."""
+    with live_server(tmp_path / "data") as url, phone_browser(tmp_path / "p") as page:
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{url}/#/new/troetofanten")
+        page.wait_for_selector("#start-game")
+        page.click("#start-game")
+        page.wait_for_selector("button:has-text('Record the round')", state="attached")
+        sid = page.evaluate("location.hash").split("/")[2]
+        page.click("summary:has-text('Enter points by hand')")
+        page.fill("input[data-side=north]", "12")
+        page.fill("input[data-side=east]", "7")
+        # another phone records a round: this page draws itself again (as its poll does)
+        page.evaluate(f"fetch('/api/sessions/{sid}/actions', {{method: 'POST', headers: "
+                      "{'Content-Type': 'application/json'}, body: JSON.stringify({type: "
+                      "'round', points: {north: 1, east: 2}})}).then(() => route())")
+        page.wait_for_function("document.querySelectorAll('#standings th').length === 3")
+        assert page.input_value("input[data-side=north]") == "12"
+        page.reload()
+        page.wait_for_selector("button:has-text('Record the round')", state="attached")
+        assert page.input_value("input[data-side=north]") == "12"
+        assert page.input_value("input[data-side=east]") == "7"
+        page.click("button:has-text('Record the round')")
+        page.wait_for_function("document.querySelectorAll('#standings th').length === 4")
+        assert page.input_value("input[data-side=north]") == "0"  # recorded: the draft is gone
+        assert "13" in page.inner_text("#standings")  # 1 + 12
+        assert not errors

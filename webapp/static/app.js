@@ -474,12 +474,17 @@ const PANELS = {
     out.push(h('p', { class: 'muted' }, `Play rounds until someone reaches ${v.target} points.`
       + (s.players.length > 4 ? ' With more than 4 players, enter the points by hand (a photo reads the 4 sides of the table).' : '')));
     out.push(photoButtons(s.id, 'Photo of everyone\'s cards'));
-    const inputs = s.players.map((p) => h('input', { type: 'number', inputmode: 'numeric', value: 0, 'data-side': p.colour }));
-    out.push(h('details', { class: 'card' }, h('summary', {}, 'Enter points by hand'),
+    // Typed points are kept on the phone until recorded: the page is drawn again when another
+    // phone changes the game (and on a reload), which set them back to 0.
+    const draftKey = `points:${s.id}`;
+    const typed = store('local', draftKey) || {};
+    const inputs = s.players.map((p) => h('input', { type: 'number', inputmode: 'numeric', value: typed[p.colour] ?? 0, 'data-side': p.colour,
+      oninput: () => store('local', draftKey, Object.fromEntries(inputs.map((x) => [x.dataset.side, x.value]))) }));
+    out.push(h('details', { class: 'card', open: Object.keys(typed).length > 0 }, h('summary', {}, 'Enter points by hand'),
       s.players.map((p, i) => h('label', { class: 'field' }, p.name, inputs[i])),
-      h('button', { type: 'button', class: 'primary', onclick: (ev) => busyButton(ev.currentTarget, async () => {
+      h('button', { type: 'button', class: 'primary', id: 'record-round', onclick: (ev) => busyButton(ev.currentTarget, async () => {
         const points = Object.fromEntries(inputs.map((x) => [x.dataset.side, Math.round(Number(x.value) || 0)]));
-        await act({ type: 'round', points }); route();
+        await act({ type: 'round', points }); store('local', draftKey, null); route();
       })(ev) }, 'Record the round')));
     return out;
   },
@@ -505,8 +510,11 @@ function movesBlock(s, last) {
   const box = h('div', { id: 'moves' });
   const verdict = h('div', { id: 'move-verdict' });
   const colour = h('select', { id: 'move-colour' }, s.players.map((p) => h('option', { value: p.colour }, `${p.name} (${p.colour})`)));
-  const from = h('input', { type: 'text', placeholder: 'from: B or a field', id: 'move-from', autocapitalize: 'characters' });
-  const to = h('input', { type: 'text', placeholder: 'to: a field or goal', id: 'move-to' });
+  const moveKey = `move:${s.id}`;  // (kept when the page is drawn again, as typed points)
+  const kept = store('local', moveKey) || {};
+  const keep = () => store('local', moveKey, { from: from.value, to: to.value });
+  const from = h('input', { type: 'text', placeholder: 'from: B or a field', id: 'move-from', autocapitalize: 'characters', value: kept.from || '', oninput: keep });
+  const to = h('input', { type: 'text', placeholder: 'to: a field or goal', id: 'move-to', value: kept.to || '', oninput: keep });
   const load = async () => {
     show(box, h('p', { class: 'muted', text: 'Working out the legal moves…' }));
     try {
