@@ -117,3 +117,25 @@ def test_typed_round_points_survive_the_page_being_drawn_again(tmp_path):
         assert page.input_value("input[data-side=north]") == "0"  # recorded: the draft is gone
         assert "13" in page.inner_text("#standings")  # 1 + 12
         assert not errors
+
+
+def test_the_move_to_check_survives_the_page_being_drawn_again(tmp_path):
+    facts = {"dice": [2, 5], "pawns": {"pawn-red": 4},
+             "positions": {"pawn-red": ["B", "B", "B", "12"]}}
+    with live_server(tmp_path / "data") as url, phone_browser(tmp_path / "p") as page:
+        page.goto(f"{url}/#/new/mauerhuepfer")
+        page.wait_for_selector("#start-game")
+        page.click("#start-game")
+        page.wait_for_function("/^#\\/s\\/[^/]+$/.test(location.hash)")
+        sid = page.evaluate("location.hash").split("/")[2]
+        page.evaluate(f"fetch('/api/sessions/{sid}/actions', {{method: 'POST', headers: "
+                      "{'Content-Type': 'application/json'}, body: JSON.stringify({type: "
+                      f"'check', facts: {facts!r}}})}}).then(() => route())".replace("'", '"'))
+        page.wait_for_selector("#move-from")
+        page.fill("#move-from", "12")
+        page.fill("#move-to", "17")
+        page.evaluate("route()")
+        page.wait_for_selector("#move-from")
+        page.reload()
+        page.wait_for_selector("#move-from")
+        assert (page.input_value("#move-from"), page.input_value("#move-to")) == ("12", "17")
