@@ -139,3 +139,24 @@ def test_the_move_to_check_survives_the_page_being_drawn_again(tmp_path):
         page.reload()
         page.wait_for_selector("#move-from")
         assert (page.input_value("#move-from"), page.input_value("#move-to")) == ("12", "17")
+
+
+def test_a_photo_the_server_did_not_get_can_be_sent_again(tmp_path):
+    """A photo whose upload failed (no connection) was gone: the shutter's moment (a Simsala
+    Stopp) cannot be taken again. It is kept to send again."""
+    from pathlib import Path
+
+    scene = Path(__file__).parents[1] / "data" / "simsala-hopp-scene.jpg"
+    with live_server(tmp_path / "data") as url, phone_browser(tmp_path / "p") as page:
+        page.goto(url + "/")
+        page.click("[data-game=simsala-hopp]")
+        page.click("#start-game")
+        page.wait_for_selector("#magician")
+        page.click("#take-photo")
+        page.route("**/api/score", lambda route: route.abort())
+        page.set_input_files("#photo-file", str(scene))
+        page.wait_for_selector("#camera-status .error")
+        page.unroute("**/api/score")
+        page.click("#resend")
+        page.wait_for_function("location.hash.endsWith('/saw')", timeout=60000)
+        page.wait_for_selector("#use-result:not([disabled])")

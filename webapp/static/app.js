@@ -577,7 +577,11 @@ async function cameraPage(sid) {
       store('session', `saw:${sid}`, { result, baseFacts: result.facts });
       location.hash = `#/s/${sid}/saw`;
     } catch (e) {
-      show(status, h('span', { class: 'error' }, e.message), ' ',
+      // The photo is kept to send again: the moment it shows (a Simsala Stopp) may be gone.
+      const again = e.status === 0 || e.status >= 500
+        ? h('button', { type: 'button', class: 'small', id: 'resend', onclick: () => send(blob) }, 'Send the same photo again')
+        : null;
+      show(status, h('span', { class: 'error' }, e.message), ' ', again, ' ',
         h('a', { href: `#/s/${sid}/hand` }, 'Type it in instead'));
       toast(e.message, true);
     } finally {
