@@ -48,7 +48,9 @@ def multipart_form(what: str) -> None:
     was answered "unknown game ''", though the JSON named one)."""
     if request.mimetype != "multipart/form-data":
         raise BadInput(f"{what} takes a multipart form (the photo as the file field 'photo', "
-                       f"'game' and the settings as fields), not {request.mimetype or 'no body'}")
+                       "'game' and the settings as fields), "
+                       + (f"not {request.mimetype}" if request.mimetype else
+                          "but the request has no body"))
 
 
 def image_type(data: bytes) -> str:
