@@ -10,6 +10,9 @@ from pathlib import Path
 
 from tablescore.errors import BadInput, TablescoreError
 
+MAX_FILE_BYTES = 16 * 1024 * 1024  # a game's facts, position or board: a few kB
+
+
 
 def read_json_file(
     path: str | Path, what: str, invalid: Callable[[str], TablescoreError] = BadInput
@@ -17,10 +20,15 @@ def read_json_file(
     """Load a JSON file (UTF-8, with or without a byte-order mark). A missing or unreadable
     file raises `BadInput`; text that is not JSON, or nested about 1000 levels deep or more
     (json's parser recurses per level, up to Python's recursion limit), raises
-    ``invalid(message)`` (`BadInput` unless the caller names another error)."""
+    ``invalid(message)`` (`BadInput` unless the caller names another error). At most
+    `MAX_FILE_BYTES` are read: a pipe or device (/dev/zero) has no size to check first."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8-sig")  # (a byte-order mark, as Windows editors write)
+        with p.open("rb") as f:
+            raw = f.read(MAX_FILE_BYTES + 1)
+        if len(raw) > MAX_FILE_BYTES:
+            raise BadInput(f"{what} file {p} is too large (over {MAX_FILE_BYTES} bytes)")
+        text = raw.decode("utf-8-sig")  # (a byte-order mark, as Windows editors write)
     except FileNotFoundError:
         raise BadInput(f"{what} file not found: {p}") from None
     except (OSError, UnicodeDecodeError) as exc:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import pytest
 
@@ -56,3 +57,28 @@ def test_good_facts_still_parse_numbers(run_cli, write_json):
     assert code == 0
     x = out["facts"]["x"]
     assert math.isclose(x[0], 1500.0) and x[1] == 0 and x[2] == 1e308 and x[3] == int(big)
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+def test_facts_from_an_endless_device_are_refused(run_cli, monkeypatch):
+    # /dev/zero has no size: it was read until memory ran out (session 17, H5).
+    import tablescore.jsonfile
+
+    monkeypatch.setattr(tablescore.jsonfile, "MAX_FILE_BYTES", 100_000)
+    code, out = run_cli("score", "--game", "troetofanten", "--facts", "/dev/zero", "--json")
+    assert code == 2 and "too large" in out["error"]["message"]
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="needs named pipes")
+def test_facts_with_a_byte_order_mark_and_from_a_pipe(run_cli, tmp_path):
+    import os
+    import threading
+
+    text = '\ufeff{"zones": {"north": {"elephant-3": 1}}}'
+    fifo = tmp_path / "facts.fifo"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: fifo.write_text(text, encoding="utf-8"))
+    writer.start()
+    code, out = run_cli("score", "--game", "troetofanten", "--facts", fifo, "--json")
+    writer.join(timeout=10)
+    assert code == 0 and out["facts"]["zones"]["north"] == {"elephant-3": 1}
