@@ -31,7 +31,14 @@ def read_json_file(
         text = raw.decode("utf-8-sig")  # (a byte-order mark, as Windows editors write)
     except FileNotFoundError:
         raise BadInput(f"{what} file not found: {p}") from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError as exc:  # (a photo given as --facts, a UTF-16 file)
+        why = (" (it is a photo, not a JSON file)" if raw[:3] in (b"\xff\xd8\xff", b"\x89PN")
+               else " (it is UTF-16 text: save it as UTF-8)" if raw[:2] in (b"\xff\xfe",
+                                                                          b"\xfe\xff")
+               else "")
+        raise BadInput(f"{what} file {p} is not JSON text: byte {exc.start} is not UTF-8"
+                       f"{why}") from None
+    except OSError as exc:
         raise BadInput(f"cannot read {what} file {p}: {exc}") from None
     return loads(text, f"{what} file {p}", invalid)
 

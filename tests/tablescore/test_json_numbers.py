@@ -82,3 +82,17 @@ def test_facts_with_a_byte_order_mark_and_from_a_pipe(run_cli, tmp_path):
     code, out = run_cli("score", "--game", "troetofanten", "--facts", fifo, "--json")
     writer.join(timeout=10)
     assert code == 0 and out["facts"]["zones"]["north"] == {"elephant-3": 1}
+
+
+@pytest.mark.parametrize("data, words", [
+    (b"\xff\xd8\xff\xe0" + b"\0" * 64, "it is a photo, not a JSON file"),  # was the codec's
+    (b"\x89PNG\r\n\x1a\n" + b"\0" * 64, "it is a photo, not a JSON file"),  # own words
+    ('{"zones": {}}'.encode("utf-16"), "it is UTF-16 text: save it as UTF-8"),
+    (b'{"zones": {"north": "\xe9"}}', "byte 21 is not UTF-8"),  # Latin-1
+])
+def test_facts_file_that_is_no_utf8_text_says_what_it_is(run_cli, tmp_path, data, words):
+    path = tmp_path / "facts.json"
+    path.write_bytes(data)
+    code, out = run_cli("score", "--game", "troetofanten", "--facts", path, "--json")
+    assert code == 2 and "is not JSON text" in out["error"]["message"]
+    assert words in out["error"]["message"]
