@@ -22,6 +22,9 @@ from webapp import edit, engines, games, referee
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 TEACH_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+# The CLI's options that name a file on the machine they run on: over HTTP a client would
+# make the server open any path it names (telling which exist; a device such as /dev/zero).
+SERVER_PATH_OPTIONS = ("board",)
 
 
 class Unavailable(TablescoreError):
@@ -81,6 +84,9 @@ def resolve_options(game: str, given: dict, session: dict | None) -> dict[str, s
         opts.update(engines.score_options(session["state"]))
     for name in GAME_OPTIONS:
         v = given.get(name)
+        if v not in (None, "") and name in SERVER_PATH_OPTIONS:
+            raise BadInput(f"{name}: the web API takes no file on the server (only the "
+                           f"command line's --{name} does); leave it out for the shipped one")
         if v not in (None, ""):
             if not isinstance(v, str):
                 raise BadInput(f"{name}: expected text")

@@ -340,3 +340,15 @@ def test_mauerhuepfer_moves_bad_input(client, body):
     res = client.post("/api/mauerhuepfer/moves", json=body)
     assert res.status_code == 400
     error_code(res)
+
+
+@pytest.mark.parametrize("board", ["/etc/hostname", "/nonexistent/board.json", "/dev/zero"])
+def test_board_file_cannot_be_named_over_http(client, fake_pipeline, board):
+    # The server opened whatever path a client named (telling which files exist; reading a
+    # device) (acceptance pass, session 17 H5); the page never sends it.
+    res = client.post("/api/score/facts", json={
+        "game": "mauerhuepfer", "facts": {"dice": [1, 2]}, "options": {"board": board}})
+    assert res.status_code == 400 and "no file on the server" in res.get_json()["error"]["message"]
+    res = upload(client, jpeg(), game="mauerhuepfer", board=board)
+    assert res.status_code == 400 and "no file on the server" in res.get_json()["error"]["message"]
+    assert fake_pipeline == []  # refused before any reading
