@@ -985,8 +985,11 @@ def build_profile(folder: str | Path, game: str, pipeline=None,
             raise TeachError(f"{sub}: unknown label {sub.name!r} for {game}; labels: "
                              f"{', '.join(tg.labels)}")
         photos = photo_files(sub)
-        if not photos:
-            raise TeachError(f"{sub}: empty label folder (no .jpg or .png photo)")
+        if not photos:  # (an iPhone's IMG_0001.HEIC: say so, not "empty")
+            others = sorted(p.name for p in sub.iterdir() if p.is_file())[:3]
+            held = (f"; it holds {', '.join(others)}: tablescore reads JPEG and PNG photos"
+                    if others else "")
+            raise TeachError(f"{sub}: empty label folder (no .jpg or .png photo){held}")
         for ph in photos:
             taps = read_taps(ph, sub.name)
             for _, _, lab in taps or ():

@@ -75,3 +75,12 @@ def test_page_taps_with_no_number_are_400(tmp_path, x, words):
     assert res.status_code == 400, res.get_json()
     assert words in res.get_json()["error"]["message"]
     assert not (tmp_path / "d" / "teach" / "kitchen").exists()
+
+
+def test_label_folder_of_heic_photos_names_them(tmp_path, run_cli):
+    # Was "empty label folder (no .jpg or .png photo)" for a folder of iPhone photos.
+    (tmp_path / "t" / "frog").mkdir(parents=True)
+    (tmp_path / "t" / "frog" / "IMG_0001.HEIC").write_bytes(b"\0\0\0\x18ftypheic")
+    code, out = run_cli("teach", "--game", "simsala-hopp", tmp_path / "t", "--data",
+                        tmp_path / "d")
+    assert code == 2 and "it holds IMG_0001.HEIC" in out["error"]["message"]
