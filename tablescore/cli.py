@@ -109,6 +109,9 @@ def cmd_score(args: argparse.Namespace) -> int:
     if args.facts and args.photo:
         raise OptionError("give either a photo or --facts, not both")
     if args.facts:
+        for name in ("annotate", "teach"):  # (they were ignored without a word)
+            if getattr(args, name):
+                raise OptionError(f"--{name} needs a photo; --facts scores facts without one")
         started = time.perf_counter()
         facts = read_json_file(args.facts, "facts")
         score, warnings = score_facts(args.game, facts, game_options(args))

@@ -231,3 +231,12 @@ def test_annotate_into_a_missing_folder_is_named_before_the_work(run_cli, tmp_pa
                         "--json")
     assert code == 2 and out["error"]["code"] == "bad_option"
     assert "no folder" in out["error"]["message"] and "no-such-folder" in out["error"]["message"]
+
+
+@pytest.mark.parametrize("option", ["--annotate", "--teach"])
+def test_photo_options_with_facts_are_refused(run_cli, write_json, tmp_path, option):
+    # They were ignored without a word: no annotated file was written (session 17, H5).
+    code, out = run_cli("score", "--game", "troetofanten", "--facts", write_json({"zones": {}}),
+                        option, tmp_path / "x.jpg", "--json")
+    assert code == 2 and out["error"]["code"] == "bad_option"
+    assert f"{option} needs a photo" in out["error"]["message"]
