@@ -6,6 +6,9 @@ Every game module offers the same facts adapter, used by the CLI and the web API
 - ``score_facts(facts: dict, options: dict[str, str]) -> tuple[dict, list[str]]``: validates
   the contract's ``facts`` object (raising ``FactsError`` naming the bad entry) and returns the
   contract's ``score`` object plus human-readable warnings.
+- optionally ``check_settings(options: dict[str, str]) -> None``: raises ``OptionError`` for a
+  setting value the game refuses, without facts (`check_settings` below, before a photo is
+  read).
 """
 
 from __future__ import annotations
@@ -30,6 +33,22 @@ def game_module(game: str) -> ModuleType:
     if game not in GAMES:
         raise UnknownGame(f"unknown game {game!r}; choose one of: {', '.join(GAMES)}")
     return importlib.import_module(f"{__name__}.{GAMES[game]}")
+
+
+def check_settings(game: str, options: dict[str, str] | None = None) -> dict[str, str]:
+    """The game's settings checked without any facts: `OptionError` for a setting the game
+    does not take or a value it refuses (an unknown variant, no magician, level 5). Photo
+    readers call it before reading: a bad option found only by the scorer, after the photo,
+    was answered exit 3 / HTTP 422 ("no cloth found") on a photo the reader could not read,
+    where the contract says exit 2 / 400 for a bad option. Returns the set options."""
+    from scoring.facts import check_options
+
+    module = game_module(game)
+    opts = check_options(options or {}, module.OPTIONS, game)
+    check = getattr(module, "check_settings", None)
+    if check is not None:
+        check(opts)
+    return opts
 
 
 def score_facts(game: str, facts: object, options: dict[str, str] | None = None):

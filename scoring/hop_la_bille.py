@@ -918,6 +918,11 @@ def outcome_to_score(outcome: Outcome, table: Table, pile_left: int) -> dict:
     return score
 
 
+def check_settings(options: dict[str, str]) -> None:
+    """`OptionError` for an unknown variant (``scoring.check_settings``)."""
+    _check_variant(options.get("variant") or "normal")
+
+
 def score_facts(facts: dict, options: dict[str, str]) -> tuple[dict, list[str]]:
     """Contract adapter: validate Hop la bille facts, apply the variant (``options["variant"]``,
     default normal) and return ``(score, warnings)``. ``score["completed"]`` lists, per zone,

@@ -322,6 +322,12 @@ def parse_players(value: str) -> int:
     return int(text)
 
 
+def check_settings(options: Mapping[str, str]) -> None:
+    """`OptionError` for a --players that is no count 1-4 (``scoring.check_settings``)."""
+    if "players" in options:
+        parse_players(options["players"])
+
+
 def line_from_facts(obj: object, path: str = "facts.line") -> Line:
     """Parse and validate the contract's ``line`` list into piles (`FactsError` naming the
     entry, e.g. ``facts.line[3].hat``)."""

@@ -478,6 +478,11 @@ def explain(turn: TurnScore) -> list[str]:
     return lines
 
 
+def check_settings(options: Mapping[str, object]) -> None:
+    """`OptionError` for options `parse_options` refuses (``scoring.check_settings``)."""
+    parse_options(options)
+
+
 def score_facts(facts: dict, options: dict[str, str]) -> tuple[dict, list[str]]:
     """The facts adapter (see ``scoring/__init__.py``): ``(score, warnings)``.
 

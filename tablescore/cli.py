@@ -19,11 +19,12 @@ COMMAND_MODULES: list[str] = ["tablescore.cmd_moves", "vision.synth.cli", "visio
 
 # Per-game settings the CLI accepts (the game's scorer rejects those it does not take).
 GAME_OPTIONS = {
-    "magician": "Simsala Hopp: the magician's colour this turn",
+    "magician": "Simsala Hopp: the magician's colour this turn, yellow, orange, blue or violet "
+    "(score needs it)",
     "players": "Simsala Hopp: player colours in seating order, comma-separated; "
     "Magic Rabbit: the number of players",
-    "level": "Simsala Hopp expert level 0, 1 or 2",
-    "variant": "Hop la bille: normal|not-time|suite|no-card|pile|pile-short",
+    "level": "Simsala Hopp expert level 0, 1 or 2 (default 0)",
+    "variant": "Hop la bille: normal|not-time|suite|no-card|pile|pile-short (default normal)",
     "board": "Mauerhuepfer: a board description JSON file (default: the shipped board)",
 }
 
@@ -73,7 +74,8 @@ def game_options(args: argparse.Namespace) -> dict[str, str]:
 def check_annotate(path: str | None) -> None:
     """`OptionError` before any work for an --annotate file OpenCV has no writer for (it
     raised cv2.error after the photo was read: a traceback, exit 1). OpenCV itself is asked
-    (`cv2.haveImageWriter`): .jpg, .png, .webp, .bmp, .tif ... as this build can write."""
+    (`cv2.haveImageWriter`): .jpg, .png, .webp, .bmp, .tif ... as this build can write. A
+    folder that does not exist or cannot be written to is named before the work too."""
     if not path:
         return
     try:
@@ -87,6 +89,14 @@ def check_annotate(path: str | None) -> None:
     if not ok:
         raise OptionError(f"--annotate: name an image file OpenCV can write (.jpg, .png, ...), "
                           f"got {path!r}")
+    import os
+    from pathlib import Path
+
+    folder = Path(path).parent
+    if not folder.is_dir():  # (was found only after the photo was read: "cannot write")
+        raise OptionError(f"--annotate: there is no folder {str(folder)!r} to write {path!r} in")
+    if not os.access(folder, os.W_OK):
+        raise OptionError(f"--annotate: the folder {str(folder)!r} cannot be written to")
 
 
 def cmd_score(args: argparse.Namespace) -> int:
@@ -99,6 +109,9 @@ def cmd_score(args: argparse.Namespace) -> int:
     if args.facts and args.photo:
         raise OptionError("give either a photo or --facts, not both")
     if args.facts:
+        for name in ("annotate", "teach"):  # (they were ignored without a word)
+            if getattr(args, name):
+                raise OptionError(f"--{name} needs a photo; --facts scores facts without one")
         started = time.perf_counter()
         facts = read_json_file(args.facts, "facts")
         score, warnings = score_facts(args.game, facts, game_options(args))
@@ -173,14 +186,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--game", required=True, help=f"one of: {', '.join(GAMES)}")
     p.add_argument("--facts", help="score these facts (JSON) instead of a photo")
     p.add_argument("--json", action="store_true", help="print the contract's JSON")
-    p.add_argument("--teach", help="folder of example photos of this copy's pieces")
+    p.add_argument("--teach", help="folder of example photos of this copy's pieces "
+                   "(DIR/<label>/*.jpg), or a profile `tablescore teach` saved (DATA/teach/NAME)")
     p.add_argument("--annotate", help="write the photo with detections drawn to this file")
     add_game_options(p)
     p.set_defaults(func=cmd_score)
 
     p = sub.add_parser("serve", help="start the web page and JSON API")
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1: this machine only; "
+                   "0.0.0.0: phones on the same network too, as `make serve` does)")
+    p.add_argument("--port", type=int, default=8000,
+                   help="port (default 8000; 0: any free port)")
     p.add_argument("--data", default="data", help="folder for the database and profiles")
     p.add_argument("--https", action="store_true", help="serve with a self-signed certificate")
     p.set_defaults(func=cmd_serve)

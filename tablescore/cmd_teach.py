@@ -35,11 +35,17 @@ def refuse_other_games_profile(root: Path, name: str, game: str) -> None:
                            "another name")
 
 
+def games_help() -> str:
+    from scoring import GAMES
+
+    return f"one of: {', '.join(GAMES)}"
+
+
 def register(subparsers) -> None:
     p = subparsers.add_parser("teach", help="learn this copy's pieces from example photos")
     p.add_argument("folder", help="DIR/<label>/*.jpg example photos (optional "
                    "<photo>.taps.json naming several pieces in one photo)")
-    p.add_argument("--game", required=True)
+    p.add_argument("--game", required=True, help=games_help())
     p.add_argument("--name", default=None, help="profile name (default: DIR's name)")
     p.add_argument("--data", default="data", help="data folder (profiles in DATA/teach/NAME)")
     p.add_argument("--json", action="store_true", help="print the JSON summary")

@@ -21,7 +21,9 @@ def register(sub) -> None:
 
     p = sub.add_parser("evaluate", help="measure the pipeline on scenes with ground truth")
     p.add_argument("folder", help="folder of scenes: NAME.jpg + NAME.json (ground truth)")
-    p.add_argument("--game", required=True)
+    from tablescore.cmd_teach import games_help
+
+    p.add_argument("--game", required=True, help=games_help())
     p.add_argument("--json", action="store_true", help="print the JSON report")
     p.add_argument("--confusion-png", default=None,
                    help="write the confusion matrix here (default: FOLDER-confusion.png in "
@@ -34,13 +36,15 @@ def register(sub) -> None:
     p.add_argument("--game", default=None,
                    help="the photos' game (default: the `game` of the first photo's .json)")
     p.add_argument("--repeat", type=int, default=5, help="runs per photo (after one warm-up)")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the JSON report")
     add_game_options(p)
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("train", help="train the crop classifier (needs the train extra: torch)")
     p.add_argument("--scenes", type=int, default=None, help="synthetic scenes per game")
-    p.add_argument("--epochs", type=int, default=None)
+    p.add_argument("--epochs", type=int, default=None,
+                   help="training epochs (default: TrainSettings.epochs in "
+                   "vision/classify/settings.py)")
     p.add_argument("--out", default=None, help="ONNX file to write (default models/pieces.onnx)")
     p.set_defaults(func=cmd_train)
 

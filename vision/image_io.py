@@ -15,6 +15,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from tablescore.photo_format import unsupported_message
 from vision.errors import BadImage
 
 
@@ -144,7 +145,7 @@ def probe(data: bytes) -> tuple[str, int, int]:
         return ("jpeg" if baseline else "jpeg-buffered", w, h)
     if not data:
         raise BadImage("the file is empty")
-    raise BadImage("not a JPEG or PNG image")
+    raise BadImage(unsupported_message(data))  # (names HEIC, WebP, GIF ... with what to do)
 
 
 def read_bytes(source: str | Path | bytes, settings: ImageSettings = ImageSettings()) -> bytes:
@@ -158,15 +159,20 @@ def read_bytes(source: str | Path | bytes, settings: ImageSettings = ImageSettin
                     f"photo file is too large ({p.stat().st_size} bytes; "
                     f"limit {settings.max_file_bytes})"
                 )
-            data = p.read_bytes()
+            # At most one byte over the limit: a pipe or device (/dev/stdin works; /dev/zero,
+            # /dev/urandom) has no size, and was read until memory ran out.
+            with p.open("rb") as f:
+                data = f.read(settings.max_file_bytes + 1)
         except FileNotFoundError:
             raise BadImage(f"photo file not found: {p}") from None
         except IsADirectoryError:
             raise BadImage(f"photo path is a folder, not a file: {p}") from None
+        except PermissionError:
+            raise BadImage(f"no permission to read the photo file {p}") from None
         except OSError as exc:
             raise BadImage(f"cannot read photo file {p}: {exc.strerror or exc}") from None
-    if len(data) > settings.max_file_bytes:
-        raise BadImage(f"photo is too large ({len(data)} bytes; limit {settings.max_file_bytes})")
+    if len(data) > settings.max_file_bytes:  # (read one byte over, at most: "over the limit")
+        raise BadImage(f"photo is too large (over the limit of {settings.max_file_bytes} bytes)")
     return data
 
 

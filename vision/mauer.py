@@ -2434,25 +2434,11 @@ def _timed(fn, *args) -> tuple[object, float]:
 
 
 def moves_for(board: Board, facts: dict, colour: str | None = None) -> dict:
-    """Legal moves for the roll in `facts`, per colour in play (or only `colour`):
-    {colour: [Move.to_dict() with "text"]}; {} without two dice or when the position is not
-    possible under the rules (the warnings say why)."""
-    from scoring.mauerhuepfer import legal_moves, parse_position
+    """`scoring.mauerhuepfer.moves_for` (the scorer's `moves` since session 17: facts typed
+    in get them too)."""
+    from scoring.mauerhuepfer import moves_for as scorer_moves
 
-    dice = facts.get("dice") or []
-    if len(dice) != 2:
-        return {}
-    try:
-        position, _ = parse_position({"positions": facts.get("positions", {})}, board,
-                                     where="facts", strict=True)
-    except Exception:  # a misread photo may give an impossible position: no moves then
-        return {}
-    colours = [colour] if colour else [lab[len("pawn-"):] for lab in facts.get("positions", {})]
-    out = {}
-    for c in colours:
-        moves = legal_moves(board, position, c, tuple(dice))
-        out[c] = [{**m.to_dict(), "text": m.text()} for m in moves]
-    return out
+    return scorer_moves(board, facts, colour)
 
 
 def annotate_image(image_bgr: np.ndarray, reading: MauerReading) -> np.ndarray:
@@ -2485,8 +2471,8 @@ def score_mauer_photo(source, options: dict[str, str | None], annotate: str | No
                       colour: str | None = None) -> dict:
     """The contract's JSON object for one Mauerhuepfer photo (path, bytes): area (board
     corners, the board file's (0, 0) first), pieces (pawns with their `position`, dice),
-    facts, score (`scoring.mauerhuepfer.score_facts` plus `moves`: the legal moves for the
-    roll per colour in play, or for `colour` only), warnings, timings_ms."""
+    facts, score (`scoring.mauerhuepfer.score_facts`, with its `moves`: the legal moves for
+    the roll per colour in play; for `colour` only where given), warnings, timings_ms."""
     from scoring import score_facts
     from vision.image_io import load_photo
 
@@ -2497,7 +2483,8 @@ def score_mauer_photo(source, options: dict[str, str | None], annotate: str | No
     reading = read_mauer(photo.image, board)
     t = time.perf_counter()
     score, warnings = score_facts("mauerhuepfer", reading.facts, options)
-    score["moves"] = moves_for(board, reading.facts, colour)
+    if colour:  # (the scorer's `moves` are every colour's in play)
+        score["moves"] = moves_for(board, reading.facts, colour)
     timings = {"decode": round((decoded - started) * 1000, 3), **reading.timings_ms}
     timings["scoring"] = round((time.perf_counter() - t) * 1000, 3)
     if annotate:

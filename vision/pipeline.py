@@ -842,6 +842,7 @@ def score_photo(source: str | Path | bytes, game: str, options: dict[str, str], 
                 annotate: str | None = None) -> dict:
     """The contract's JSON object for one photo (see ../shared/contract.md), with the
     photo's quality warnings (`vision.quality`: glare, dark, blur, too far, cut off)."""
+    from scoring import check_settings
     from vision.quality import QUALITY_SETTINGS, photo_quality
 
     if game != "mauerhuepfer":
@@ -849,6 +850,10 @@ def score_photo(source: str | Path | bytes, game: str, options: dict[str, str], 
     started = time.perf_counter()
     photo = load_photo(source, ImageSettings())  # decoded once, here
     decoded = time.perf_counter()
+    # A bad option is exit 2 / HTTP 400 whatever the photo shows (the scorer found it only
+    # after the area: "no cloth found", exit 3, on a photo it could not read). After the
+    # decoding, so a missing or unreadable file is still named first.
+    check_settings(game, options)
     try:
         if game == "mauerhuepfer":  # board, pawns and dice: vision/mauer.py (no classifier)
             from vision.mauer import score_mauer_photo

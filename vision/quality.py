@@ -19,7 +19,11 @@ score's `warnings` (issue 6: say what is doubted rather than guess silently).
   of a few cards says nothing of the distance) the cards read are narrower than
   `far_card` working px (median) -> "come closer";
 - cut off: a corner of the area lies more than `cut_margin` of the photo's long side
-  beyond its edge -> "step back".
+  beyond its edge -> "step back";
+- no colour: a black-and-white photo (a grey JPEG or PNG, a camera's mono filter): its
+  colour spread (max - min of B, G, R per pixel, the whole photo at `small_side`, the
+  `grey_quantile`) at most `grey_spread` -> "take a colour photo" (every game's pieces are
+  told apart by colour: such a photo was answered only "no arena found", exit 3).
 
 Every threshold lives in `QualitySettings`; `area` is the play area's outline (working
 pixels, any polygon) or None for the whole photo.
@@ -73,6 +77,13 @@ class QualitySettings:
     # a corner may lie this share of the photo's long side beyond its edge (the outline's
     # fit jitters by a pixel or so)
     cut_margin: float = 0.01
+    # no colour: the `grey_quantile` of the whole photo's colour spread at `small_side` at
+    # most this. A grey JPEG or PNG is 0 (the decoder copies the grey), a grey photo saved
+    # as a colour JPEG (quality 80) 0 too; the 200 committed photos 15-197 (median 94), the
+    # least colourful (troetofanten e1-s1-0013, 15) at 0.4 of its light 6, at 0.25 of it 4
+    # (session 17, H5)
+    grey_spread: float = 2.0
+    grey_quantile: float = 0.99
 
 
 # per game: the area's share of the photo under which it is too far (`far_share`; the
@@ -137,6 +148,8 @@ def measures(settings: QualitySettings, image: np.ndarray, area) -> dict:
     f = small.shape[1] / w
     m_small = area_mask(small.shape[:2], area, f)
     gray_small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    spread = cv2.subtract(small.max(axis=2), small.min(axis=2))
+    colour = float(np.quantile(spread, settings.grey_quantile))
     hist = cv2.calcHist([gray_small], [0], m_small, [256], [0, 256]).ravel()
     n = hist.sum()
     cum = np.cumsum(hist)
@@ -170,7 +183,7 @@ def measures(settings: QualitySettings, image: np.ndarray, area) -> dict:
             spots.append((cx / f, cy / f))
     return {
         "bright": bright, "noise": noise, "sharpness": sharp,
-        "share": share, "glare": spots,
+        "share": share, "glare": spots, "colour": colour,
         "cut": area is not None and cut_off(area, (w, h), settings.cut_margin * max(h, w)),
     }
 
@@ -198,7 +211,11 @@ def photo_quality(settings: QualitySettings, image: np.ndarray, area,
     px), judged against `far_card` instead of the area's share (said in photo px)."""
     m = measures(settings, image, area)
     h, w = image.shape[:2]
-    out = [f"glare from a lamp at the {where(x, y, w, h)} of the photo (at ({x * scale:.0f}, "
+    out = []
+    if m["colour"] <= settings.grey_spread:  # (first: it may explain the rest)
+        out.append("the photo has no colour (black and white): the pieces are told apart by "
+                   "their colours, take a colour photo (no mono filter)")
+    out += [f"glare from a lamp at the {where(x, y, w, h)} of the photo (at ({x * scale:.0f}, "
            f"{y * scale:.0f})) washes out part of the play area: tilt the phone or move the "
            f"lamp" for x, y in m["glare"]]
     if m["bright"] < settings.dark_bright or (m["bright"] < settings.noise_bright and

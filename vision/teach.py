@@ -811,17 +811,33 @@ class Example:
     # its kind, summed) on this candidate as the untaught reading crops it (`known_p`)
 
 
+def tap_coordinate(value: object, where: str) -> float:
+    """A tap's x or y: a finite number (photo pixels). NaN, infinity, text ("nan" too) and
+    true/false raise `TeachError` naming ``where``: float() took them all, and a NaN tap
+    chose the photo's first piece, taught under the tap's label without a word."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not np.isfinite(value):
+        raise TeachError(f"{where}: expected a number of photo pixels, got {value!r}")
+    return float(value)
+
+
 def read_taps(photo: Path, default_label: str) -> list[tuple[float, float, str]] | None:
     """The photo's `<stem>.taps.json` as [(x, y, label)], or None when there is none."""
+    from tablescore.jsonfile import read_json_file
+
     path = photo.with_name(photo.stem + ".taps.json")
     if not path.is_file():
         return None
-    try:
-        raw = json.loads(path.read_text())
-        taps = [(float(t["x"]), float(t["y"]), str(t.get("label", default_label))) for t in raw]
-    except (OSError, ValueError, TypeError, KeyError) as exc:
-        raise TeachError(f"{path}: not a list of taps {{\"x\", \"y\", \"label\"}}: {exc}") \
-            from None
+    what = f"{path}: not a list of taps {{\"x\", \"y\", \"label\"}}"
+    raw = read_json_file(path, "taps", TeachError)  # (NaN and Infinity are no JSON)
+    if not isinstance(raw, list) or not all(isinstance(t, dict) for t in raw):
+        raise TeachError(what)
+    taps = []
+    for k, t in enumerate(raw):
+        if "x" not in t or "y" not in t:
+            raise TeachError(f"{what}: tap {k} has no x or y")
+        taps.append((tap_coordinate(t["x"], f"{path}: tap {k}: x"),
+                     tap_coordinate(t["y"], f"{path}: tap {k}: y"),
+                     str(t.get("label", default_label))))
     if not taps:
         raise TeachError(f"{path}: no taps")
     return taps
@@ -969,8 +985,11 @@ def build_profile(folder: str | Path, game: str, pipeline=None,
             raise TeachError(f"{sub}: unknown label {sub.name!r} for {game}; labels: "
                              f"{', '.join(tg.labels)}")
         photos = photo_files(sub)
-        if not photos:
-            raise TeachError(f"{sub}: empty label folder (no .jpg or .png photo)")
+        if not photos:  # (an iPhone's IMG_0001.HEIC: say so, not "empty")
+            others = sorted(p.name for p in sub.iterdir() if p.is_file())[:3]
+            held = (f"; it holds {', '.join(others)}: tablescore reads JPEG and PNG photos"
+                    if others else "")
+            raise TeachError(f"{sub}: empty label folder (no .jpg or .png photo){held}")
         for ph in photos:
             taps = read_taps(ph, sub.name)
             for _, _, lab in taps or ():
@@ -1398,10 +1417,11 @@ def profile_from_taps(game: str, photos: list[tuple[str, bytes]], taps: list[dic
     by_photo: dict[int, list[tuple[float, float, str]]] = {}
     for k, t in enumerate(taps):
         try:
-            i, x, y, lab = int(t["photo"]), float(t["x"]), float(t["y"]), str(t["label"])
+            i, x, y, lab = int(t["photo"]), t["x"], t["y"], str(t["label"])
         except (KeyError, TypeError, ValueError):
             raise TeachError(f"tap {k}: expected {{\"photo\", \"x\", \"y\", \"label\"}}") \
                 from None
+        x, y = tap_coordinate(x, f"tap {k}: x"), tap_coordinate(y, f"tap {k}: y")
         if not 0 <= i < len(photos):
             raise TeachError(f"tap {k}: no photo {i}")
         if lab not in tg.labels:

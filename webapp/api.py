@@ -16,12 +16,15 @@ import scoring
 from tablescore.cli import GAME_OPTIONS
 from tablescore.errors import BadInput, TablescoreError
 from tablescore.jsonfile import loads
+from tablescore.photo_format import MIME, readable_kind, unsupported_message
 from webapp import edit, engines, games, referee
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
-IMAGE_SIGNATURES = {b"\xff\xd8\xff": "image/jpeg", b"\x89PNG\r\n\x1a\n": "image/png"}
 TEACH_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+# The CLI's options that name a file on the machine they run on: over HTTP a client would
+# make the server open any path it names (telling which exist; a device such as /dev/zero).
+SERVER_PATH_OPTIONS = ("board",)
 
 
 class Unavailable(TablescoreError):
@@ -48,15 +51,22 @@ def multipart_form(what: str) -> None:
     was answered "unknown game ''", though the JSON named one)."""
     if request.mimetype != "multipart/form-data":
         raise BadInput(f"{what} takes a multipart form (the photo as the file field 'photo', "
-                       f"'game' and the settings as fields), not {request.mimetype or 'no body'}")
+                       "'game' and the settings as fields), "
+                       + (f"not {request.mimetype}" if request.mimetype else
+                          "but the request has no body"))
 
 
 def image_type(data: bytes) -> str:
-    """The MIME type of a JPEG or PNG photo; `BadInput` for anything else."""
-    for sig, mime in IMAGE_SIGNATURES.items():
-        if data.startswith(sig):
-            return mime
-    raise BadInput("the upload is not a JPEG or PNG photo")
+    """The MIME type of a JPEG or PNG photo; `BadImage` for anything else, with the CLI's
+    words and code for the same file (a HEIC, WebP, GIF ... file is named, with what to do)."""
+    from vision.errors import BadImage  # (tablescore.errors only: no OpenCV)
+
+    if not data:
+        raise BadImage("the file is empty")
+    kind = readable_kind(data)
+    if kind is None:
+        raise BadImage(unsupported_message(data))
+    return MIME[kind]
 
 
 def names_of(session: dict | None) -> dict[str, str]:
@@ -74,6 +84,9 @@ def resolve_options(game: str, given: dict, session: dict | None) -> dict[str, s
         opts.update(engines.score_options(session["state"]))
     for name in GAME_OPTIONS:
         v = given.get(name)
+        if v not in (None, "") and name in SERVER_PATH_OPTIONS:
+            raise BadInput(f"{name}: the web API takes no file on the server (only the "
+                           f"command line's --{name} does); leave it out for the shipped one")
         if v not in (None, ""):
             if not isinstance(v, str):
                 raise BadInput(f"{name}: expected text")
@@ -116,10 +129,11 @@ def score_photo():
     games.info(game)
     upload = request.files.get("photo")
     if upload is None:
-        raise BadInput("send the photo as the multipart file field 'photo'")
+        sent = ", ".join(repr(k) for k in request.files)  # (a script's 'file' or 'image')
+        raise BadInput("send the photo as the multipart file field 'photo'"
+                       + (f"; this form's file fields: {sent}" if sent else
+                          "; this form has no file in it"))
     data = upload.read()
-    if not data:
-        raise BadInput("the photo is empty")
     mime = image_type(data)
     sid = request.form.get("session") or None
     session = store().get_session(sid) if sid else None

@@ -58,9 +58,10 @@ def create_teach():
     for k, f in enumerate(request.files.getlist("photo")):
         data = f.read()
         label = f.filename or f"photo {k}"
-        if not data:
-            raise BadInput(f"{label}: the photo is empty")
-        image_type(data)
+        try:
+            image_type(data)
+        except BadInput as exc:  # (the photo's name, as the CLI's teach names its file)
+            raise type(exc)(f"{label}: {exc.message}") from None
         photos.append((label, data))
     taps = loads(request.form.get("taps", "[]"), "taps")
     if not isinstance(taps, list):

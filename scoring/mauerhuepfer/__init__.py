@@ -49,6 +49,12 @@ __all__ = [
 OPTIONS = {"board": "a board description JSON file (default: the shipped board)"}
 
 
+def check_settings(options: dict[str, str]) -> None:
+    """`BadInput` for a --board file that is missing or no board (``scoring.check_settings``;
+    the board is cached, so the photo reader's and the scorer's loads are not repeated)."""
+    board_for(options.get("board"))
+
+
 def race_standing(board: Board, position: Position) -> list[dict]:
     """Per colour with pawns: home / start / track counts and `fields_to_go`, the sum over its
     pawns not yet home of the track distance to the nearest goal field (walls ignored; a pawn
@@ -79,10 +85,32 @@ def race_standing(board: Board, position: Position) -> list[dict]:
     return rows
 
 
+def moves_for(board: Board, facts: dict, colour: str | None = None) -> dict:
+    """Legal moves for the roll in `facts`, per colour in play (or only `colour`):
+    {colour: [Move.to_dict() with "text"]}; {} without two dice or when the position is not
+    possible under the rules (the warnings say why)."""
+    dice = facts.get("dice") or []
+    if len(dice) != 2:
+        return {}
+    try:
+        position, _ = parse_position({"positions": facts.get("positions", {})}, board,
+                                     where="facts", strict=True)
+    except Exception:  # a misread photo may give an impossible position: no moves then
+        return {}
+    colours = [colour] if colour else [lab[len("pawn-"):] for lab in facts.get("positions", {})]
+    out = {}
+    for c in colours:
+        moves = legal_moves(board, position, c, tuple(dice))
+        out[c] = [{**m.to_dict(), "text": m.text()} for m in moves]
+    return out
+
+
 def score_facts(facts: dict, options: dict[str, str]) -> tuple[dict, list[str]]:
     """facts ``{"dice": [a, b], "pawns": {label: n}, "positions": {label: [ids]}}`` ->
     score ``{"home": {colour: n}, "winner": colour or None, "standing": [...],
-    "game_over": bool}`` plus warnings."""
+    "game_over": bool, "moves": {colour: [move]}}`` plus warnings. ``moves`` (`moves_for`):
+    the legal moves for the roll per colour in play, as a photo's score has had them; facts
+    typed in or corrected by hand had none (the contract: the same scorer)."""
     board = board_for(options.get("board"))
     for key in facts:
         if key not in ("dice", "pawns", "positions", "turn"):
@@ -122,6 +150,7 @@ def score_facts(facts: dict, options: dict[str, str]) -> tuple[dict, list[str]]:
         "winner": done[0] if len(done) == 1 else None,
         "game_over": bool(done),
         "standing": race_standing(board, position),
+        "moves": moves_for(board, facts),
     }
     return score, warnings
 

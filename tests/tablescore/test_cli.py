@@ -199,3 +199,44 @@ def test_output_on_a_stdout_that_cannot_hold_the_text(tmp_path, args, code):
         assert str(tmp_path) in out["error"]["message"]  # the path, read back from \u escapes
     else:
         assert out["score"]["points"]
+
+
+def test_every_option_of_every_command_says_what_it_is():
+    # `serve --host` (whose default, 127.0.0.1, no phone can reach), `--port`, `teach --game`,
+    # `synth --game / --seed`, `evaluate --game`, `bench --json` and `train --epochs` had no
+    # help line (acceptance pass, session 17 H5).
+    import argparse
+
+    from tablescore.cli import build_parser
+
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    bare = [f"{name} {a.option_strings or a.dest}" for name, p in sub.choices.items()
+            for a in p._actions if not a.help and not isinstance(a, argparse._HelpAction)]
+    assert bare == []
+    serve = sub.choices["serve"].format_help()
+    assert "0.0.0.0" in serve and "default 127.0.0.1" in serve
+
+
+@pytest.mark.parametrize("command", ["score", "dice"])
+def test_annotate_into_a_missing_folder_is_named_before_the_work(run_cli, tmp_path, monkeypatch,
+                                                                 command):
+    # Was "cannot write the annotated photo to ..." after the whole reading (session 17, H5);
+    # the photo is never read now: a missing photo file is not what is reported.
+    import vision.image_io
+
+    monkeypatch.setattr(vision.image_io, "load_photo", lambda *a, **k: pytest.fail("read"))
+    out_path = tmp_path / "no-such-folder" / "seen.jpg"
+    game = ["--game", "troetofanten"] if command == "score" else []
+    code, out = run_cli(command, tmp_path / "photo.jpg", *game, "--annotate", out_path,
+                        "--json")
+    assert code == 2 and out["error"]["code"] == "bad_option"
+    assert "no folder" in out["error"]["message"] and "no-such-folder" in out["error"]["message"]
+
+
+@pytest.mark.parametrize("option", ["--annotate", "--teach"])
+def test_photo_options_with_facts_are_refused(run_cli, write_json, tmp_path, option):
+    # They were ignored without a word: no annotated file was written (session 17, H5).
+    code, out = run_cli("score", "--game", "troetofanten", "--facts", write_json({"zones": {}}),
+                        option, tmp_path / "x.jpg", "--json")
+    assert code == 2 and out["error"]["code"] == "bad_option"
+    assert f"{option} needs a photo" in out["error"]["message"]

@@ -1,7 +1,10 @@
 """Safe photo reading: header checks before decoding, bad inputs named clearly."""
 
+import os
 import struct
+import threading
 import zlib
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -133,3 +136,24 @@ def test_missing_file_and_folder(tmp_path):
         load_photo(tmp_path / "nope.jpg")
     with pytest.raises(BadImage, match="folder"):
         load_photo(tmp_path)
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+def test_endless_device_is_refused_not_read_to_the_end():
+    # A device or pipe has no size (st_size 0): /dev/zero was read until memory ran out.
+    with pytest.raises(BadImage, match="too large"):
+        load_photo("/dev/zero", ImageSettings(max_file_bytes=100_000))
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_photo_from_a_pipe_is_read(tmp_path):
+    fifo = tmp_path / "photo.fifo"
+    os.mkfifo(fifo)
+    blob = jpeg()
+    writer = threading.Thread(target=lambda: fifo.write_bytes(blob))
+    writer.start()
+    try:
+        photo = load_photo(fifo)
+    finally:
+        writer.join(timeout=10)
+    assert (photo.width, photo.height) == (320, 240)

@@ -47,8 +47,31 @@ def noisy(img: np.ndarray, sigma: float, gain: float = 1.0, seed: int = 0) -> np
 
 def kinds(warnings: list[str]) -> set[str]:
     words = {"glare": "glare from a lamp", "dark": "photo is too dark", "blur": "photo is blurred",
-             "far": "come closer", "cut": "cut off"}
+             "far": "come closer", "cut": "cut off", "grey": "photo has no colour"}
     return {k for k, w in words.items() if any(w in s for s in warnings)}
+
+
+def grey(img: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+
+
+def jpeg(img: np.ndarray, quality: int = 80) -> np.ndarray:
+    return cv2.imdecode(cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], 1)
+
+
+@pytest.mark.parametrize("make, expected", [
+    (lambda: grey(blocks()), {"grey"}),  # a black-and-white photo
+    (lambda: jpeg(grey(blocks())), {"grey"}),  # ... saved as a colour JPEG
+    (lambda: grey(blocks()) // 5, {"grey", "dark"}),  # ... and dark: both said
+    (lambda: jpeg(blocks() // 4), {"dark"}),  # a quarter of the light: dark, not grey
+    (lambda: noisy(grey(blocks()), 2.0), set()),  # grey pieces, a sensor's colour noise
+    (lambda: cv2.transform(blocks(), np.array([[0.13, 0.53, 0.27], [0.17, 0.69, 0.35],
+                                               [0.19, 0.77, 0.39]])), set()),  # sepia
+])
+def test_no_colour(make, expected):
+    # A grey photo was answered only "no arena found" (exit 3): every game's pieces are told
+    # apart by colour (session 17, H5).
+    assert kinds(photo_quality(S, make(), FULL)) == expected
 
 
 @pytest.mark.parametrize("make, area, expected", [
@@ -147,3 +170,14 @@ def test_nothing_found_says_what_is_wrong_with_the_photo(run_cli, tmp_path):
     code, out = run_cli("score", photo, "--game", "hop-la-bille", "--json")
     assert code == 3 and "cloth" in out["error"]["message"]
     assert "photo is too dark" in out["error"]["message"]
+
+
+def test_grey_photo_not_found_says_it_has_no_colour(run_cli, tmp_path):
+    from pathlib import Path
+
+    scene = Path(__file__).parents[2] / "datasets/scenes/simsala-hopp/simsala-hopp-e1-s1-0000.jpg"
+    photo = tmp_path / "grey.jpg"
+    cv2.imwrite(str(photo), cv2.imread(str(scene), cv2.IMREAD_GRAYSCALE))  # a 1-channel JPEG
+    code, out = run_cli("score", photo, "--game", "simsala-hopp", "--magician", "blue",
+                        "--json")
+    assert code == 3 and "photo has no colour" in out["error"]["message"]

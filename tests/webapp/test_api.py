@@ -107,9 +107,10 @@ def test_score_photo_in_a_session_keeps_the_photo(client, fake_pipeline, new_ses
     "data, fields, status, code",
     [
         (None, {}, 400, "bad_input"),  # no photo part at all
-        (b"", {}, 400, "bad_input"),  # empty file
-        (b"hello, this is text", {}, 400, "bad_input"),  # not an image
-        (b"GIF89a" + b"\0" * 64, {}, 400, "bad_input"),  # an image, but not JPEG/PNG
+        # (the CLI's code for the same file since session 17: bad_image, was bad_input)
+        (b"", {}, 400, "bad_image"),  # empty file
+        (b"hello, this is text", {}, 400, "bad_image"),  # not an image
+        (b"GIF89a" + b"\0" * 64, {}, 400, "bad_image"),  # an image, but not JPEG/PNG
         (jpeg(), {"game": "chess"}, 400, "unknown_game"),
         (jpeg(), {"game": ""}, 400, "unknown_game"),
         (jpeg(), {"session": "nope"}, 404, "no_such_session"),
@@ -133,7 +134,7 @@ def test_score_photo_bad_uploads(client, fake_pipeline, data, fields, status, co
         ({"json": {"game": "troetofanten"}}, "not application/json"),  # was "unknown game ''"
         ({"data": "game=troetofanten", "content_type": "application/x-www-form-urlencoded"},
          "multipart form"),
-        ({}, "no body"),
+        ({}, "but the request has no body"),  # (was "..., not no body")
     ],
 )
 def test_photo_routes_want_a_multipart_form(client, fake_pipeline, url, kwargs, words):
@@ -339,3 +340,15 @@ def test_mauerhuepfer_moves_bad_input(client, body):
     res = client.post("/api/mauerhuepfer/moves", json=body)
     assert res.status_code == 400
     error_code(res)
+
+
+@pytest.mark.parametrize("board", ["/etc/hostname", "/nonexistent/board.json", "/dev/zero"])
+def test_board_file_cannot_be_named_over_http(client, fake_pipeline, board):
+    # The server opened whatever path a client named (telling which files exist; reading a
+    # device) (acceptance pass, session 17 H5); the page never sends it.
+    res = client.post("/api/score/facts", json={
+        "game": "mauerhuepfer", "facts": {"dice": [1, 2]}, "options": {"board": board}})
+    assert res.status_code == 400 and "no file on the server" in res.get_json()["error"]["message"]
+    res = upload(client, jpeg(), game="mauerhuepfer", board=board)
+    assert res.status_code == 400 and "no file on the server" in res.get_json()["error"]["message"]
+    assert fake_pipeline == []  # refused before any reading

@@ -11,9 +11,11 @@ from tablescore.errors import BadInput
 
 def register(subparsers) -> None:
     p = subparsers.add_parser("synth", help="render synthetic table photos with ground truth")
-    p.add_argument("--game", required=True)
+    from tablescore.cmd_teach import games_help
+
+    p.add_argument("--game", required=True, help=games_help())
     p.add_argument("--count", type=int, default=10, help="number of scenes")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     p.add_argument("--out", required=True, help="output folder")
     p.add_argument("--edition", type=int, default=1, help="1 or 2 (the second artwork)")
     p.add_argument("--scale", type=float, default=1.0,

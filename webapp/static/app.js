@@ -226,7 +226,7 @@ function newGamePage(game) {
       [1, 2, 3, 4].map((k) => h('option', { value: k, selected: (draft.count || 2) === k }, `${k} player${k > 1 ? 's' : ''}`)));
     form.append(h('label', { class: 'field' }, 'How many players?', n));
     rows.push(() => Array.from({ length: Number(n.value) }, (_, i) => ({ name: `Player ${i + 1}`, colour: '' })));
-    n.onchange = () => store('local', draftKey, { count: Number(n.value) });
+    form.addEventListener('input', () => store('local', draftKey, { count: Number(n.value), options: chosen() }));
   } else {
     const what = g.colours.includes('north') ? 'Where does each player sit?' : 'Who plays which colour?';
     form.append(h('p', { class: 'muted', text: `${what} Tick ${g.min_players} to ${g.max_players} players.` }));
@@ -239,11 +239,16 @@ function newGamePage(game) {
       return { c, box, name };
     });
     rows.push(() => picks.filter((p) => p.box.checked).map((p) => ({ name: p.name.value.trim(), colour: p.c })));
-    form.addEventListener('input', () => store('local', draftKey, { players: rows[0]() }));
+    form.addEventListener('input', () => store('local', draftKey, { players: rows[0](), options: chosen() }));
   }
+  // The settings (level, variant) are kept with the players: a reload or a failed start
+  // used to put them back to the defaults.
   const settings = {};
+  const chosen = () => Object.fromEntries(Object.entries(settings).map(([k, s]) => [k, s.value]));
+  const kept = draft.options || {};
   for (const [name, spec] of Object.entries(g.settings)) {
-    const sel = h('select', { name }, spec.choices.map((c) => h('option', { value: c, selected: c === spec.default }, c)));
+    const want = spec.choices.map(String).includes(String(kept[name])) ? String(kept[name]) : String(spec.default);
+    const sel = h('select', { name }, spec.choices.map((c) => h('option', { value: c, selected: String(c) === want }, c)));
     settings[name] = sel;
     form.append(h('label', { class: 'field' }, spec.label, sel));
   }
@@ -252,8 +257,7 @@ function newGamePage(game) {
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();
     busyButton(start, async () => {
-      const options = Object.fromEntries(Object.entries(settings).map(([k, s]) => [k, s.value]));
-      const s = await api('POST', '/api/sessions', { game, players: rows[0](), options });
+      const s = await api('POST', '/api/sessions', { game, players: rows[0](), options: chosen() });
       store('local', draftKey, null);
       location.hash = `#/s/${s.id}`;
     })();
@@ -470,12 +474,17 @@ const PANELS = {
     out.push(h('p', { class: 'muted' }, `Play rounds until someone reaches ${v.target} points.`
       + (s.players.length > 4 ? ' With more than 4 players, enter the points by hand (a photo reads the 4 sides of the table).' : '')));
     out.push(photoButtons(s.id, 'Photo of everyone\'s cards'));
-    const inputs = s.players.map((p) => h('input', { type: 'number', inputmode: 'numeric', value: 0, 'data-side': p.colour }));
-    out.push(h('details', { class: 'card' }, h('summary', {}, 'Enter points by hand'),
+    // Typed points are kept on the phone until recorded: the page is drawn again when another
+    // phone changes the game (and on a reload), which set them back to 0.
+    const draftKey = `points:${s.id}`;
+    const typed = store('local', draftKey) || {};
+    const inputs = s.players.map((p) => h('input', { type: 'number', inputmode: 'numeric', value: typed[p.colour] ?? 0, 'data-side': p.colour,
+      oninput: () => store('local', draftKey, Object.fromEntries(inputs.map((x) => [x.dataset.side, x.value]))) }));
+    out.push(h('details', { class: 'card', open: Object.keys(typed).length > 0 }, h('summary', {}, 'Enter points by hand'),
       s.players.map((p, i) => h('label', { class: 'field' }, p.name, inputs[i])),
-      h('button', { type: 'button', class: 'primary', onclick: (ev) => busyButton(ev.currentTarget, async () => {
+      h('button', { type: 'button', class: 'primary', id: 'record-round', onclick: (ev) => busyButton(ev.currentTarget, async () => {
         const points = Object.fromEntries(inputs.map((x) => [x.dataset.side, Math.round(Number(x.value) || 0)]));
-        await act({ type: 'round', points }); route();
+        await act({ type: 'round', points }); store('local', draftKey, null); route();
       })(ev) }, 'Record the round')));
     return out;
   },
@@ -501,8 +510,11 @@ function movesBlock(s, last) {
   const box = h('div', { id: 'moves' });
   const verdict = h('div', { id: 'move-verdict' });
   const colour = h('select', { id: 'move-colour' }, s.players.map((p) => h('option', { value: p.colour }, `${p.name} (${p.colour})`)));
-  const from = h('input', { type: 'text', placeholder: 'from: B or a field', id: 'move-from', autocapitalize: 'characters' });
-  const to = h('input', { type: 'text', placeholder: 'to: a field or goal', id: 'move-to' });
+  const moveKey = `move:${s.id}`;  // (kept when the page is drawn again, as typed points)
+  const kept = store('local', moveKey) || {};
+  const keep = () => store('local', moveKey, { from: from.value, to: to.value });
+  const from = h('input', { type: 'text', placeholder: 'from: B or a field', id: 'move-from', autocapitalize: 'characters', value: kept.from || '', oninput: keep });
+  const to = h('input', { type: 'text', placeholder: 'to: a field or goal', id: 'move-to', value: kept.to || '', oninput: keep });
   const load = async () => {
     show(box, h('p', { class: 'muted', text: 'Working out the legal moves…' }));
     try {
@@ -565,7 +577,11 @@ async function cameraPage(sid) {
       store('session', `saw:${sid}`, { result, baseFacts: result.facts });
       location.hash = `#/s/${sid}/saw`;
     } catch (e) {
-      show(status, h('span', { class: 'error' }, e.message), ' ',
+      // The photo is kept to send again: the moment it shows (a Simsala Stopp) may be gone.
+      const again = e.status === 0 || e.status >= 500
+        ? h('button', { type: 'button', class: 'small', id: 'resend', onclick: () => send(blob) }, 'Send the same photo again')
+        : null;
+      show(status, h('span', { class: 'error' }, e.message), ' ', again, ' ',
         h('a', { href: `#/s/${sid}/hand` }, 'Type it in instead'));
       toast(e.message, true);
     } finally {
@@ -639,6 +655,7 @@ async function sawPage(sid) {
     const kept = store('session', `saw:${sid}`);
     if (!kept) { location.hash = `#/s/${sid}`; return; }
     saw = { sid, ...kept, photoUrl: kept.result.scan_id ? `/api/scans/${kept.result.scan_id}/photo` : null };
+    if (saw.unscored) saw.unscored = 'failed';  // (reloaded before the score came: ask again)
     current.saw = saw;
   }
   renderSaw(s, saw);
@@ -648,7 +665,7 @@ function renderSaw(s, saw) {
   const r = saw.result;
   const figure = drawPieces(s, saw);
   const next = actionFor(s);
-  const use = h('button', { type: 'button', class: 'primary', id: 'use-result', disabled: !next }, next ? next.label : 'The game waits for another step');
+  const use = h('button', { type: 'button', class: 'primary', id: 'use-result', disabled: !next || !!saw.unscored }, next ? next.label : 'The game waits for another step');
   use.onclick = busyButton(use, async () => {
     await act({ type: next.type, facts: r.facts });
     store('session', `saw:${s.id}`, null);
@@ -658,6 +675,8 @@ function renderSaw(s, saw) {
   });
   show($app, 
     figure,
+    saw.unscored === 'failed' ? h('p', { class: 'error', id: 'unscored' }, 'Your change is kept but not scored yet. ',
+      h('button', { type: 'button', class: 'small', id: 'rescore', onclick: () => rescore(s, saw, r.pieces) }, 'Score it again')) : null,
     r.pieces.length ? h('p', { class: 'muted' }, 'Tap a piece to change or remove it; tap empty space to add one.') : null,
     r.warnings.length ? h('ul', { class: 'warnings', id: 'warnings' }, r.warnings.map((w) => h('li', { text: `${w}` }))) : null,
     h('div', { class: 'card', id: 'score' }, scoreBlock(s, r)),
@@ -877,8 +896,19 @@ function pieceSheet(s, saw, index, point) {
 
 let rescoreBusy = false;
 let rescorePending = null;
+/** Keep "what I saw" (with edits not scored yet) for a reload of the page. */
+function keepSaw(sid, saw) {
+  store('session', `saw:${sid}`, { result: saw.result, baseFacts: saw.baseFacts, unscored: saw.unscored || null });
+}
+
 async function rescore(s, saw, pieces) {
+  // Until the server has scored the edited pieces, the score and facts on the screen are the
+  // old ones: the edit is kept (also over a reload) and the result cannot be used. A failed
+  // request used to leave the old facts usable: "use these tiles" recorded the turn without
+  // the correction, and a reload lost it.
   saw.result = { ...saw.result, pieces };
+  saw.unscored = 'pending';
+  keepSaw(s.id, saw);
   renderSaw(s, saw);                    // show the edit at once, the score follows
   if (rescoreBusy) { rescorePending = pieces; return; }
   rescoreBusy = true;
@@ -886,9 +916,13 @@ async function rescore(s, saw, pieces) {
     const r = saw.result;
     const res = await api('POST', '/api/score/facts', { game: s.game, session: s.id, pieces, facts: saw.baseFacts, image: r.image, area: r.area });
     saw.result = { ...res, scan_id: r.scan_id };
-    store('session', `saw:${s.id}`, { result: saw.result, baseFacts: saw.baseFacts });
+    saw.unscored = null;
+    keepSaw(s.id, saw);
     renderSaw(s, saw);
   } catch (e) {
+    saw.unscored = 'failed';
+    keepSaw(s.id, saw);
+    renderSaw(s, saw);
     toast(e.message, true);
   } finally {
     rescoreBusy = false;
