@@ -263,6 +263,9 @@ class DiceSettings:
     # cast shadow runs on past one end only (committed 0023: its shadow, 84-101 off the face
     # colour, past the left end); a dot 0.5 off the middle of a die turned 45 degrees fits a
     # larger square (`face_scales`) whose end lies past its side face's (`test_dice_known_one`)
+    red_one_mid: float | None = 0.5  # the big dark pips of min(B,G,R) (a red one-pip) are
+    # dark in the middle channel too by this x their contrast (a red pip on white about 1;
+    # yellow and light blue balls of game cards 0.1-0.3; session 17, H6)
     light_pips: bool = True  # look for light pips (white on a dark die) too; off where the
     # die sought is known to be a light face with dark pips (the Mauerhuepfer candidates)
 
@@ -509,6 +512,21 @@ def _blob_candidates(n, labels, stats, cents, chans, ci, dark, factor, s: DiceSe
                 chan=np.full(good.sum(), ci))
 
 
+def _one_channel_dark(p: Pips, bgr: np.ndarray, s: DiceSettings) -> np.ndarray:
+    """(N,) bool: the big dark pips of min(B, G, R) (the red one-pip pass: dark, `chan` 1)
+    not dark in the middle channel of B, G, R by `red_one_mid` x their contrast. A red pip
+    absorbs two of the three channels (so do green, blue and black ones); a yellow or light
+    blue disc (a marble, a game card's coloured dot) is dark in one only."""
+    cand = p.dark & (p.chan == 1)
+    if s.red_one_mid is None or not cand.any():
+        return np.zeros(len(p), bool)
+    centre = np.sort(_sample(bgr, p.xy[cand]).astype(np.float32), axis=1)[:, 1]
+    face = np.sort(p.colour[cand], axis=1)[:, 1]
+    out = np.zeros(len(p), bool)
+    out[cand] = face - centre < s.red_one_mid * p.contrast[cand]
+    return out
+
+
 def find_pips(img: np.ndarray, s: DiceSettings = SETTINGS) -> tuple[Pips, list[np.ndarray]]:
     """Pip candidates of a working-size BGR image, duplicates across passes merged."""
     chans = _channels(img, s)
@@ -554,6 +572,10 @@ def find_pips(img: np.ndarray, s: DiceSettings = SETTINGS) -> tuple[Pips, list[n
     inside = (out.dark[:, None] != out.dark[None]) & (dist < 0.5 * out.d[:, None]) & (
         out.d[None] < s.die_pip_size * out.d[:, None])
     out.holds = np.count_nonzero(inside, axis=1) >= s.die_pip_holds
+    # (dropped last: the merging above and the order of the rest are as without it)
+    one = _one_channel_dark(out, chans[2], s)
+    if one.any():
+        out = out.take(np.nonzero(~one)[0])
     return out, chans
 
 

@@ -407,8 +407,42 @@ def _dots_face(colours, face) -> np.ndarray:
     ((_WHITE,) * 4, (170, 80, 30), [4], [4]),
 ])
 def test_pips_of_one_face_are_one_paint(colours, face, with_hue, without):
-    """`pip_hue` (session 16): two saturated pips of hues far apart are not linked."""
+    """`pip_hue` (session 16): two saturated pips of hues far apart are not linked. (Without
+    `red_one_mid` too, session 17: it drops the light blue dots before any link.)"""
     img = _dots_face(colours, face)
     assert [d.value for d in read_dice(img)[0]] == with_hue
-    s = dataclasses.replace(SETTINGS, pip_hue=None)
+    s = dataclasses.replace(SETTINGS, red_one_mid=None)
+    assert [d.value for d in read_dice(img, s)[0]] == with_hue
+    s = dataclasses.replace(SETTINGS, pip_hue=None, red_one_mid=None)
+    assert [d.value for d in read_dice(img, s)[0]] == without
+
+
+def _big_dot_face(colour, seed: int) -> np.ndarray:
+    """A white 90 px square face on a wooden table with one big dot (26 px) of `colour` in
+    its middle (a white die's one-pip, or a game card's coloured ball), blurred, seeded
+    noise."""
+    rng = np.random.default_rng(seed)
+    img = np.full((240, 240, 3), (60, 110, 170), np.float32)
+    cv2.rectangle(img, (75, 75), (165, 165), _CARD, -1)
+    cv2.circle(img, (120, 120), 13, colour, -1, cv2.LINE_AA)
+    img = cv2.GaussianBlur(img, (0, 0), 1.0) + rng.normal(0, 2, img.shape)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("colour,with_mid,without", [
+    # a red one-pip absorbs G and B: dark in the middle channel too
+    (_RED, [1], [1]),
+    ((30, 30, 150), [1], [1]),  # dark red
+    (_BLACK, [1], [1]),
+    # a yellow or light blue ball is dark in one channel only: no 1 (read without the test)
+    (_YELLOW, [], [1]),
+    (_LIGHT_BLUE, [], [1]),
+])
+@pytest.mark.parametrize("seed", [0, 1])  # noise
+def test_a_one_pip_dark_in_one_channel_only_is_no_pip(colour, with_mid, without, seed):
+    """`red_one_mid` (session 17): the big dark pips of min(B, G, R) must be dark in the
+    middle channel of B, G, R too."""
+    img = _big_dot_face(colour, seed)
+    assert [d.value for d in read_dice(img)[0]] == with_mid
+    s = dataclasses.replace(SETTINGS, red_one_mid=None)
     assert [d.value for d in read_dice(img, s)[0]] == without
