@@ -4,7 +4,9 @@ Prints the contract's object
 ``{"dice": [{"value": 1-6, "confidence": 0.97, "center": [x, y]}], "warnings": [],
 "timings_ms": {...}}`` (centres in the photo's own pixels, after EXIF orientation; dice listed
 top to bottom), or the contract's error JSON with exit 2 for a file that is not a readable
-JPEG/PNG photo. No die in the photo is not an error: the list is empty.
+JPEG/PNG photo. No die in the photo is not an error: the list is empty. A photo of a
+Mauerhuepfer board (found surely) also has the small dice beside it read the board's way
+(`vision.mauer.dice_beside_board`), with that reader's warnings.
 """
 
 from __future__ import annotations
@@ -24,14 +26,21 @@ def register(subparsers) -> None:
 
 def read_dice_photo(source) -> dict:
     """The contract's dice object for a photo path or bytes (raises BadImage subclasses of
-    BadInput for anything that is not a readable photo)."""
+    BadInput for anything that is not a readable photo): `read_dice` on the whole photo,
+    merged with the dice beside a Mauerhuepfer board where one is found surely. The CLI and
+    `vision.dice_eval --dir D --command` read dice through it (the web API has no dice
+    route)."""
     from vision.dice import read_dice, rescale_positions
     from vision.image_io import load_photo
+    from vision.mauer import dice_beside_board
 
     t0 = time.perf_counter()
     photo = load_photo(source)
     t1 = time.perf_counter()
     dice, warnings, timings = read_dice(photo.image)
+    dice, board_warnings, board_times, _ = dice_beside_board(photo.image, dice)
+    warnings = warnings + board_warnings
+    timings = {**timings, **board_times}
     out = []
     for d in dice:
         out.append({"value": d.value, "confidence": d.confidence,

@@ -2,7 +2,7 @@
 
     python -m vision.dice_eval --count 200 --seed 0
     python -m vision.dice_eval --dir datasets/dice
-    python -m vision.dice_eval --dir datasets/scenes/mauerhuepfer [--mauer-board]
+    python -m vision.dice_eval --dir datasets/scenes/mauerhuepfer [--mauer-board | --command]
     python -m vision.dice_eval --count 60 --seed 7000 --baseline /tmp/dice_old.py
     python -m vision.dice_eval --dir datasets/dice --baseline /tmp/dice_old.py --changes
     python -m vision.dice_eval --sheet datasets/scenes/mauerhuepfer /tmp/sheet.png
@@ -17,7 +17,10 @@ dice photo (`vision.dice_synth.write_folder`: `"dice": [{"value", "center", "sid
 "style", "touching"}]`, `"table"`, `"elevation"`) or a game scene whose `"pieces"` hold
 `die-N` pieces with a `"polygon"` (the Mauerhuepfer scenes). Game scenes are read as a
 whole photo by `read_dice` (dice anywhere), or with `--mauer-board` the way the Mauerhuepfer
-pipeline reads them (board located, enlarged crops around die-sized blobs beside it).
+pipeline reads them (board located, enlarged crops around die-sized blobs beside it), or with
+`--command` the way `tablescore dice` reads them (`tablescore.cmd_dice.read_dice_photo`: the
+photo decoded as the command does, the whole-photo reader merged with the board's dice where
+a Mauerhuepfer board is found surely).
 
 Folders with labels in `datasets/dice-legibility.json` (which dice a person can count, made
 blind from `--sheet` crops) also get "right among legible dice": the share of the dice a
@@ -386,27 +389,52 @@ def _print(r: dict, title: str = "") -> None:
           f"{r['cpu_ms_per_photo_median']} ms")
 
 
+def _command_reader():
+    """read(photo) -> dice (`vision.dice.Die`, the photo's own px) as `tablescore dice` reports
+    them; `photo`: a `vision.image_io.Photo` (`load_photo`); `read.unread`: the positions of
+    its "could not be read" warnings."""
+    from tablescore.cmd_dice import read_dice_photo
+    from vision.dice import Die
+
+    def read(photo):
+        r = read_dice_photo(photo)
+        read.unread = unread_warnings(r["warnings"])
+        return [Die(d["value"], d["confidence"], tuple(d["center"])) for d in r["dice"]]
+
+    read.unread = []
+    return read
+
+
 def evaluate_folder(folder, verbose: bool = False, mauer_board: bool = False,
-                    dice_readers=None, board_dice=None, tallies: list | None = None
-                    ) -> dict | list[dict]:
+                    dice_readers=None, board_dice=None, tallies: list | None = None,
+                    command: bool = False) -> dict | list[dict]:
     """Per-die figures on a folder of photos with truth JSON (see the module docstring).
     `dice_readers`: several `read_dice`-like functions measured on the same photos in turns
     (a list of reports); `board_dice`: per reader, a vision/mauer_dice.py module or None
-    (the current one) for `mauer_board`."""
+    (the current one) for `mauer_board`. `command`: the dice command's reading instead
+    (`_command_reader`; the current code only)."""
+    if command and (mauer_board or dice_readers):
+        raise ValueError("command reads with the current code alone, not the board way")
     files = sorted(p for p in Path(folder).iterdir() if p.suffix.lower() in (".jpg", ".png")
                    and p.with_suffix(".json").is_file())
     if not files:
         raise SystemExit(f"no photos with a truth .json in {folder}")
     fns = dice_readers or [read_dice]
     mods = board_dice or [None] * len(fns)
-    readers = [(_mauer_reader(fn, mod) if mauer_board else (lambda img, fn=fn: fn(img)[0]),
-                _Tally()) for fn, mod in zip(fns, mods, strict=True)]
+    readers = [(_command_reader() if command else _mauer_reader(fn, mod) if mauer_board
+                else (lambda img, fn=fn: fn(img)[0]), _Tally())
+               for fn, mod in zip(fns, mods, strict=True)]
     if tallies is not None:
         tallies += [tally for _, tally in readers]
     labels = load_legibility()
     for k, f in enumerate(files):
         truth = json.loads(f.with_suffix(".json").read_text())
-        img = cv2.imread(str(f), cv2.IMREAD_COLOR)
+        if command:
+            from vision.image_io import load_photo
+
+            img = load_photo(str(f))  # (decoded as the command does; the reader's input)
+        else:
+            img = cv2.imread(str(f), cv2.IMREAD_COLOR)
         elev = truth.get("elevation")
         if elev is None and "camera" in truth:  # game scenes: tilt from the vertical
             elev = 90.0 - float(truth["camera"].get("tilt_deg", 0.0))
@@ -415,13 +443,14 @@ def evaluate_folder(folder, verbose: bool = False, mauer_board: bool = False,
         for dice, (read, tally) in zip(_each(readers, k, img), readers, strict=True):
             matched = tally.add(f.name, dice, tdice, truth.get("table", ""), elev, verbose,
                                 legible)
-            if mauer_board:
+            if mauer_board or command:
                 tally.add_unread(dice, tdice, read.unread, matched)
     out = []
     for _, tally in readers:
         r = tally.report(len(files))
         r["folder"] = str(folder)
-        r["reader"] = "mauer board crops" if mauer_board else "read_dice on the whole photo"
+        r["reader"] = "tablescore dice" if command else "mauer board crops" if mauer_board \
+            else "read_dice on the whole photo"
         out.append(r)
     return out if dice_readers else out[0]
 
@@ -450,6 +479,9 @@ def main(argv=None) -> int:
                                                      "generated ones")
     ap.add_argument("--mauer-board", action="store_true",
                     help="with --dir: read dice the Mauerhuepfer pipeline's way")
+    ap.add_argument("--command", action="store_true",
+                    help="with --dir: read dice the way `tablescore dice` does (the whole "
+                         "photo, and beside a Mauerhuepfer board the board's way)")
     ap.add_argument("--baseline", metavar="DICE_PY",
                     help="another vision/dice.py measured on the same photos in turns "
                          "(before -> after under the same load)")
@@ -464,6 +496,9 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if args.changes and not (args.baseline or args.baseline_mauer):
         ap.error("--changes needs --baseline (or --baseline-mauer)")
+    if args.command and (not args.dir or args.mauer_board or args.baseline
+                         or args.baseline_mauer):
+        ap.error("--command needs --dir and goes with neither --mauer-board nor a baseline")
     if args.sheet:
         print(contact_sheet(*args.sheet), "dice")
         return 0
@@ -492,7 +527,7 @@ def main(argv=None) -> int:
                   f"{w['accuracy']:.3f} {w['wrong']:.3f}")
         return 0
     if args.dir:
-        r = evaluate_folder(args.dir, args.verbose, args.mauer_board)
+        r = evaluate_folder(args.dir, args.verbose, args.mauer_board, command=args.command)
     else:
         r = evaluate(args.count, args.seed, args.verbose)
     if args.json:

@@ -1,6 +1,7 @@
 """`vision.dice_eval`: the legibility labels and the "right among legible dice" figure."""
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -111,3 +112,31 @@ def test_die_changes_lists_each_die_that_changed(before, after, want):
         t.add("p", [Die(v, 0.9, c) for v, c in read], truth, "", None)
         tallies.append(t)
     assert E.die_changes(*tallies) == want
+
+
+@pytest.mark.parametrize("name,want_right", [
+    ("mauerhuepfer-e1-s1-0000.jpg", 2),  # both beside the board: read the board's way
+    ("mauerhuepfer-e1-s1-0003.jpg", 0),  # small defocused dice: neither reader reads them
+])
+def test_command_reader_reads_as_the_dice_command(tmp_path, name, want_right):
+    import shutil
+
+    from vision.dice_eval import evaluate_folder
+
+    src = Path(__file__).resolve().parents[2] / "datasets" / "scenes" / "mauerhuepfer" / name
+    for suffix in (".jpg", ".json"):
+        shutil.copy(src.with_suffix(suffix), tmp_path / src.with_suffix(suffix).name)
+    r = evaluate_folder(tmp_path, command=True)
+    assert r["reader"] == "tablescore dice"
+    assert r["dice"] == 2 and round(r["accuracy"] * 2) == want_right
+    assert r["wrong_value_rate"] == 0
+
+
+@pytest.mark.parametrize("argv", [["--command"], ["--command", "--dir", "x", "--mauer-board"],
+                                  ["--command", "--dir", "x", "--baseline", "y.py"]])
+def test_command_option_needs_a_folder_alone(argv):
+    from vision.dice_eval import main
+
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    assert e.value.code == 2
