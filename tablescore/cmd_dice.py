@@ -12,7 +12,31 @@ Mauerhuepfer board (found surely) also has the small dice beside it read the boa
 from __future__ import annotations
 
 import argparse
+import threading
 import time
+
+# OpenCV's first 8-bit BGR -> Lab conversion in a process builds its tables (~95 ms alone,
+# ~200-250 ms on the shared 2-core box; session 17, H10); only the board gate
+# (`vision.mauer.find_board_quick`) converts to Lab here. One helper thread per process
+# builds them while the photo is decoded and read (cv2 releases the GIL); joined before the
+# gate, so no two threads build them at once. Same tables, so the same readings.
+_lab_tables: threading.Thread | None = None
+_lab_lock = threading.Lock()
+
+
+def _lab_tables_ahead() -> threading.Thread:
+    """The (started) thread making OpenCV's 8-bit Lab tables: one per process."""
+    global _lab_tables
+    with _lab_lock:
+        if _lab_tables is None:
+            import cv2
+            import numpy as np
+
+            pixel = np.zeros((1, 1, 3), np.uint8)  # (any size builds the whole tables)
+            _lab_tables = threading.Thread(target=cv2.cvtColor, name="lab-tables",
+                                           args=(pixel, cv2.COLOR_BGR2LAB), daemon=True)
+            _lab_tables.start()
+        return _lab_tables
 
 
 def register(subparsers) -> None:
@@ -31,6 +55,8 @@ def read_dice_photo(source) -> dict:
     `vision.dice_eval --dir D --command` read dice through it (the web API has no dice
     route)."""
     from vision.dice import read_dice, rescale_positions
+
+    lab_tables = _lab_tables_ahead()  # (meanwhile: the imports, decoding, `read_dice`)
     from vision.image_io import load_photo
     from vision.mauer import dice_beside_board
 
@@ -38,6 +64,7 @@ def read_dice_photo(source) -> dict:
     photo = load_photo(source)
     t1 = time.perf_counter()
     dice, warnings, timings = read_dice(photo.image)
+    lab_tables.join()
     dice, board_warnings, board_times, _ = dice_beside_board(photo.image, dice)
     warnings = warnings + board_warnings
     timings = {**timings, **board_times}
