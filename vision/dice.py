@@ -1641,7 +1641,10 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
             lit_side = chroma_off <= s.alike_chroma and up is not None and abs(
                 toward) >= s.side_toward and _same_width(fi, fj, up, s) and _lit_apart(
                 fi, fj, s)
-            coplanar = few.shape_measured and _tensor_off(
+            # (in a photo not from above, a guessed square vouches for no plane: a 1 over
+            # its side 3 in a slanted photo looked coplanar by the 3's guess; session 17)
+            coplanar = few.shape_measured and (from_above or (
+                fi.shape_measured and fj.shape_measured)) and _tensor_off(
                 fi.lin @ fi.lin.T, fj.lin @ fj.lin.T) < s.alike_tensor_off
             # Alike but for a guessed square or the colour only, one right below the other
             # in a slanted photo: the lower standing on the table is the upper's side face.

@@ -337,3 +337,24 @@ def test_a_face_standing_on_the_table_below_a_top_is_its_side(dx, below, on_tabl
     img = _photo_top_and_lower(top, lower, below)
     out, _ = _top_faces([top, lower], SHAPE, s, img)
     assert [f.value for f in out] == kept
+
+
+@pytest.mark.parametrize("far_aniso,kept", [
+    (1.4, [1, 5]),  # slanted: the guessed 3 standing on the table below the 1: its side
+    (1.0, [1, 3, 5]),  # from above: the 1's measured square vouches for one plane
+])
+def test_a_guessed_square_vouches_for_no_plane_in_a_slanted_photo(far_aniso, kept):
+    """A measured 1 and a 3 right below it, alike in foreshortening and size: in a slanted
+    photo the 3's square is a guess, so the two are not called coplanar (two touching
+    dice) for it, and the table right below the 3 makes it the 1's side face (fresh
+    2153's red 1 above its side 3, session 17 H8); from above, where a side face is a
+    sliver, the 1's measured square still says two dice (two touching white dice seen
+    from above, fresh 2151 and 2153)."""
+    half, h_top, h_side = 30, 30 / 1.4, 30 * math.cos(math.radians(50))
+    far = _face(5, (100, 100), _squashed(25, far_aniso), LIT_BLUE)
+    top = _face(1, (400, 250), _squashed(half, 1.4), LIT_BLUE)
+    lower = _face(3, (400, 250 + h_top + h_side), _squashed(half, 1.4), PALE_BLUE)
+    img = _photo_top_and_lower(top, lower, "table")
+    out, _ = _top_faces([far, top, lower], SHAPE, SETTINGS, img)
+    assert sorted(f.value for f in out) == kept
+
