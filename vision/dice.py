@@ -208,6 +208,17 @@ class DiceSettings:
     side_on_table: float | None = 0.7  # (cos of the angle between the centres' line and
     # the vertical at least: two dice side by side, one edge of a low side face showing
     # below one, are not asked; dice-015)
+    # The table's plane (session 17, H8): the pips of every top face are circles on the
+    # table, so they all look squashed alike (one foreshortening along one direction); a
+    # face whose pips are squashed unlike that is not flat on the table: a side face whose
+    # top went unread (or a cocked die). The plane: the trace-normalised mean pip
+    # covariance (`_tensor_off`) shared, within `plane_alike`, by most of the measured 4-6
+    # pip faces (at least 2); a reported face whose pips lie over `off_plane` from it is
+    # dropped with a warning. Fresh dice sets 2150-2153 (`dice_eval`): 0.6 took 12 wrong or
+    # false dice and 2 right ones; 0.6 is about a circle squashed 1.55 x more than the
+    # table's (a surface turned some 50 degrees from it; a die's side is turned 90).
+    plane_alike: float = 0.3
+    off_plane: float | None = 0.6
     # Reporting.
     warn_confidence: float = 0.6
     min_confidence: float = 0.4  # weaker faces are not reported
@@ -1641,7 +1652,10 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
             lit_side = chroma_off <= s.alike_chroma and up is not None and abs(
                 toward) >= s.side_toward and _same_width(fi, fj, up, s) and _lit_apart(
                 fi, fj, s)
-            coplanar = few.shape_measured and _tensor_off(
+            # (in a photo not from above, a guessed square vouches for no plane: a 1 over
+            # its side 3 in a slanted photo looked coplanar by the 3's guess; session 17)
+            coplanar = few.shape_measured and (from_above or (
+                fi.shape_measured and fj.shape_measured)) and _tensor_off(
                 fi.lin @ fi.lin.T, fj.lin @ fj.lin.T) < s.alike_tensor_off
             # Alike but for a guessed square or the colour only, one right below the other
             # in a slanted photo: the lower standing on the table is the upper's side face.
@@ -1767,6 +1781,43 @@ def _squashed_upright(f: Face, up: np.ndarray, s: DiceSettings) -> bool:
     if sv[1] < 1e-6 or sv[0] / sv[1] < s.side_check_aniso:
         return False
     return abs(float(u[:, 1] @ up)) >= math.cos(math.radians(s.side_check_tilt_deg))
+
+
+def _pip_shape(f: Face, p: Pips) -> np.ndarray:
+    """A face's pips' mean second moments (2, 2), trace-normalised: the ellipse a circle on
+    the face looks like (its foreshortening and direction, size aside)."""
+    m = p.cov[np.asarray(f.pips, int)].mean(axis=0)
+    return m / max(float(np.trace(m)), 1e-9)
+
+
+def _off_plane(faces: list[Face], p: Pips, s: DiceSettings) -> tuple[list[Face], list[str]]:
+    """Drop the faces not flat on the table (`off_plane`): where at least two measured 4-6
+    pip faces share one pip shape (`_pip_shape` within `plane_alike`: the table's plane;
+    the shape most of them share), a face whose pips are squashed unlike it is a side face
+    (or a cocked die), its value not the die's. Returns (the faces kept, warnings in
+    working px). Not with a known face shape (`face_affine`: the board's dice)."""
+    if s.off_plane is None or s.face_affine is not None:
+        return faces, []
+    shapes = [_pip_shape(f, p) for f in faces]
+    meas = [k for k, f in enumerate(faces) if f.shape_measured and len(f.pips) >= 4]
+    if len(meas) < 2:
+        return faces, []
+    support = [[j for j in meas if 2 * float(np.linalg.norm(shapes[k] - shapes[j])) < (
+        s.plane_alike)] for k in meas]
+    best = max(support, key=len)
+    if len(best) < 2:
+        return faces, []
+    plane = np.mean([shapes[j] for j in best], axis=0)
+    kept, warnings = [], []
+    for f, m in zip(faces, shapes, strict=True):
+        if 2 * float(np.linalg.norm(m - plane)) > s.off_plane:
+            warnings.append(
+                f"die at ({f.center[0]:.0f}, {f.center[1]:.0f}): a face ({f.value}) tilted "
+                "from the table (its pips look squashed unlike the other dice's): a side face "
+                "whose top was not readable, or a die on its edge? not read; check it")
+        else:
+            kept.append(f)
+    return kept, warnings
 
 
 def _note_tilted(faces: list[Face], s: DiceSettings) -> None:
@@ -1939,7 +1990,8 @@ def read_dice(img: np.ndarray, s: DiceSettings = SETTINGS) -> tuple[list[Die], l
     kin = _ones_by_kin(tops, faces, pips, chans, s)
     if kin:  # the new 1s among the others: which are tops
         tops, warnings = _top_faces(faces + kin, work.shape[:2], s, chans[2])
-    faces = tops
+    faces, off = _off_plane(tops, pips, s)
+    warnings += off
     _note_tilted(faces, s)
     warnings = [rescale_positions(w_, 1 / f) for w_ in warnings]
     dice = []

@@ -14,10 +14,12 @@ import pytest
 from vision.dice import (
     SETTINGS,
     Face,
+    Pips,
     _aniso,
     _die_share,
     _face_above,
     _nadir,
+    _off_plane,
     _table_between,
     _top_faces,
 )
@@ -337,3 +339,65 @@ def test_a_face_standing_on_the_table_below_a_top_is_its_side(dx, below, on_tabl
     img = _photo_top_and_lower(top, lower, below)
     out, _ = _top_faces([top, lower], SHAPE, s, img)
     assert [f.value for f in out] == kept
+
+
+@pytest.mark.parametrize("far_aniso,kept", [
+    (1.4, [1, 5]),  # slanted: the guessed 3 standing on the table below the 1: its side
+    (1.0, [1, 3, 5]),  # from above: the 1's measured square vouches for one plane
+])
+def test_a_guessed_square_vouches_for_no_plane_in_a_slanted_photo(far_aniso, kept):
+    """A measured 1 and a 3 right below it, alike in foreshortening and size: in a slanted
+    photo the 3's square is a guess, so the two are not called coplanar (two touching
+    dice) for it, and the table right below the 3 makes it the 1's side face (fresh
+    2153's red 1 above its side 3, session 17 H8); from above, where a side face is a
+    sliver, the 1's measured square still says two dice (two touching white dice seen
+    from above, fresh 2151 and 2153)."""
+    half, h_top, h_side = 30, 30 / 1.4, 30 * math.cos(math.radians(50))
+    far = _face(5, (100, 100), _squashed(25, far_aniso), LIT_BLUE)
+    top = _face(1, (400, 250), _squashed(half, 1.4), LIT_BLUE)
+    lower = _face(3, (400, 250 + h_top + h_side), _squashed(half, 1.4), PALE_BLUE)
+    img = _photo_top_and_lower(top, lower, "table")
+    out, _ = _top_faces([far, top, lower], SHAPE, SETTINGS, img)
+    assert sorted(f.value for f in out) == kept
+
+
+def _pips_with_shapes(shapes) -> Pips:
+    """Pip candidates whose second moments are circles squashed by (aniso, direction in
+    degrees) each: a (4 px)^2 circle's moments under that squash."""
+    covs = []
+    for aniso, deg in shapes:
+        a = math.radians(deg)
+        r = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+        covs.append(r @ np.diag([16.0, 16.0 / aniso**2]) @ r.T)
+    n = len(covs)
+    z = np.zeros(n)
+    return Pips(xy=np.zeros((n, 2)), d=np.full(n, 8.0), cov=np.array(covs),
+                dark=np.ones(n, bool), level=z, face=z, contrast=z,
+                colour=np.zeros((n, 3)), chan=np.zeros(n, int))
+
+
+@pytest.mark.parametrize("odd_value,odd_shape,tops,kept", [
+    (3, (1.4, 0.0), 3, False),  # squashed across the table's squash: a side face, dropped
+    (3, (1.0, 0.0), 3, True),  # a round-pipped 3: within `off_plane`, kept
+    (2, (1.4, 90.0), 3, True),  # pips squashed like the table's: a top, kept
+    (4, (1.4, 0.0), 3, False),  # a measured 4 squashed across: dropped
+    (3, (1.4, 0.0), 1, True),  # one measured face only: no plane, nothing dropped
+])
+def test_a_face_off_the_tables_plane_is_dropped(odd_value, odd_shape, tops, kept):
+    """The top faces' pips are circles on one table, squashed alike (here 1.4 along the
+    image's vertical, direction 90 degrees); a face whose pips are squashed unlike them is
+    not flat on the table (`_off_plane`, session 17 H8): dropped with a warning."""
+    shapes, faces = [], []
+    for k, value in enumerate([5, 4, 6][:tops] + [odd_value]):
+        odd = k == tops
+        idx = list(range(len(shapes), len(shapes) + value))
+        shapes += [odd_shape if odd else (1.4, 90.0)] * value
+        f = _face(value, (100 + 150 * k, 300), _squashed(25, 1.4))
+        f.pips = idx
+        faces.append(f)
+    p = _pips_with_shapes(shapes)
+    out, warnings = _off_plane(faces, p, SETTINGS)
+    assert any(f is faces[-1] for f in out) == kept
+    assert len(out) == len(faces) - (not kept) and len(warnings) == (not kept)
+    assert _off_plane(faces, p, replace(SETTINGS, off_plane=None))[0] == faces
+    assert _off_plane(faces, p, replace(SETTINGS, face_affine=(1.0, 0.0, 0.0, 1.0)))[0] == faces
