@@ -256,11 +256,15 @@ class ReadSettings:
     #   `count_doubted`, but held-out 1516-1519 (126 of 2123), committed and edition 2 read the same
     #   (`light_eval`'s other lights: 2 pieces better, 4 worse); 0.65 and 0.5 (on c69a491) 201 and
     #   202 (an extra card unseats a row: zone errors 8 -> 19)
-    weak_atop: float = 1.01  # a weak key point read as a face-up card this surely on
+    weak_atop: float = 0.8  # a weak key point read as a face-up card this surely on
     #   face-up cards read of other kinds only (`on_other_kinds`) is a card lying on top of
     #   them (a card's own other corner or drawing reads as its own kind; fresh e2-1811
     #   0006: an elephant-2 whole, read 0.84, on a tamer read 0.62 whose frame covers it).
-    #   Over 1: off, as before; the taught reader sets 0.8 (`teach_cards.TAUGHT_ATOP`)
+    #   Over 1: off. The taught reader's since session 15 (`teach_cards.TAUGHT_ATOP`); the
+    #   untaught one's since session 17 (H9): fresh e1-2160..2163 + e2-2164..2165 (120
+    #   photos, 2066 pieces) 177 -> 175 pieces wrong (two whole or index-shown cards found
+    #   read 0.98, none lost, no extra), committed and edition 2 the same readings; 0.7
+    #   found 2 more there but put an extra mouse (0.75) on committed 0021
     up_on_backs: bool = True  # a back read is no card read for that rule: a face-up card
     #   lies on a face-down one (a pile, a player's row), and no corner or drawing of a back
     #   reads as a face-up card. Session 14: committed 14 -> 13 pieces wrong (0023's

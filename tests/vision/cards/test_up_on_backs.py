@@ -71,10 +71,11 @@ def stub_reader(rows: list[dict[str, float]], settings, first: np.ndarray, weak:
     return r.read_pieces(table(sides), "troetofanten", keys=kp)
 
 
-def read_two(first: str, weak: str, up_on_backs: bool):
+def read_two(first: str, weak: str, up_on_backs: bool, weak_atop: float = 1.01):
     """`read_pieces` of a strong key point read as `first` and a weak one on its card read
-    as `weak` (both 0.95)."""
-    return stub_reader([{first: 0.95}, {weak: 0.95}], replace(READ, up_on_backs=up_on_backs),
+    as `weak` (both 0.95); `weak_atop` off by default (this rule alone)."""
+    return stub_reader([{first: 0.95}, {weak: 0.95}],
+                       replace(READ, up_on_backs=up_on_backs, weak_atop=weak_atop),
                        FIRST, WEAK)[0]
 
 
