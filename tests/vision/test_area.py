@@ -900,3 +900,70 @@ def test_refit_weak_sides_out_across_a_deeper_band_of_the_arena(band_bgr, deg, w
     q, _ = refit_weak_sides(south_at(320), cue_map(img, st), st, lab)
     assert np.abs(np.sort(q[:, 1])[2:] - want_y).max() < 3
     assert np.abs(np.sort(q[:, 1])[:2] - 120).max() < 3
+
+
+@pytest.mark.parametrize("table, spot, strict, loose", [
+    ((170, 180, 190), (440, 240), 0, 1),  # on the east wall by a pale table: the looser ceiling
+    ((150, 160, 170), (120, 400), 0, 1),  # on a light grey table
+    ((60, 90, 110), (330, 240), 1, 1),  # on the arena by a dark table: found either way
+    ((235, 235, 235), (440, 240), 0, 0),  # by a white table: as bright around, left
+    ((210, 210, 210), (120, 400), 0, 0),  # on a near-white table: left
+])
+def test_glare_spots_loose_ceiling(table, spot, strict, loose):
+    from vision.area import glare_spots
+
+    img = lamp_spot(castle((170, 200, 220), table), spot, 60)
+    assert len(glare_spots(img, RED)) == strict
+    found = glare_spots(img, RED, loose=True)
+    assert len(found) == loose
+    if loose:  # (the core leans to the lighter wall's side: within a quarter radius)
+        assert np.hypot(*(np.array(found[0][0]) - spot)) < 15
+    assert glare_spots(img, replace(RED, glare_ring_on_area=0.0), loose=True) == \
+        glare_spots(img, RED)  # off: the plain ceiling
+
+
+LOPSIDED = np.array([[200.0, 120.0], [470.0, 130.0], [440.0, 400.0], [200.0, 360.0]])
+
+
+@pytest.mark.parametrize("with_loose, plain, want", [
+    (ARENA, LOPSIDED, "loose"),  # the spot taken off gives the squarer quad: kept
+    (LOPSIDED, ARENA, "plain"),  # it ran a corner out: the area as before
+    (ARENA + 8, ARENA, "plain"),  # they agree: as before
+    (ARENA, None, "loose"),  # none found without it
+    (None, ARENA, "plain"),  # none found with it
+])
+def test_find_area_judges_the_looser_spot(monkeypatch, with_loose, plain, want):
+    import vision.area as va
+
+    img = lamp_spot(castle((170, 200, 220), (170, 180, 190)), (440, 240), 60)
+    calls = []
+
+    def fake(image_bgr, settings, what, game, use_model, loose=False):
+        calls.append(loose)
+        quad = with_loose if loose else plain
+        if quad is None:
+            raise va.AreaNotFound("none")
+        return replace(va.area_from_corners(quad, settings), glare=("loose",) if loose else ())
+
+    monkeypatch.setattr(va, "_find_area", fake)
+    area = va.find_area(img, RED, "arena", "simsala-hopp")
+    assert (area.glare == ("loose",)) == (want == "loose")
+    assert calls[0] is True  # the looser look first
+
+
+def test_find_area_looks_once_without_a_looser_spot(monkeypatch):
+    import vision.area as va
+
+    calls = []
+
+    def fake(image_bgr, settings, what, game, use_model, loose=False):
+        calls.append(loose)
+        raise va.AreaNotFound("none")
+
+    monkeypatch.setattr(va, "_find_area", fake)
+    for table, want in (((60, 90, 110), [False]), ((170, 180, 190), [True, False])):
+        calls.clear()
+        with pytest.raises(va.AreaNotFound):  # neither look finds it: not found
+            va.find_area(lamp_spot(castle((170, 200, 220), table), (440, 240), 60), RED,
+                         "arena", "simsala-hopp")
+        assert calls == want
