@@ -86,6 +86,38 @@ def test_glare_light_none_on_an_evenly_lit_board():
     assert light is None or light.at(np.array([SPOT[0]]))[0] < 0.05
 
 
+@pytest.mark.parametrize("base,amp,width,dark,seed,found", [
+    # a dark board under light_eval's spot, a few rings 0.15 darker than the light on them
+    # (a pawn's or print's shadow): the best lobe is over them, a near width is not
+    (0.05, 1.2, 1.2, 0.15, 0, True),
+    # 0.3 darker: only a needle-narrow lobe far above white inside the core keeps under
+    # them, far worse a fit (and 0.2: none under the core's level at its edge): no light
+    (0.05, 1.2, 1.2, 0.3, 3, False),
+    (0.05, 1.2, 1.2, 0.2, 1, False),
+    (0.3, 0.9, 1.0, 0.15, 2, True),  # a lighter board: the best lobe already fits
+])
+def test_glare_light_bounded_by_the_darkest_rings(base, amp, width, dark, seed, found):
+    """(session 17, H13: fresh glare 2192 0003's light was refused, 14 pawns missed)"""
+    low, xy = _rings(base, amp, width, seed=seed)
+    d = mauer.GlareLight.distance([SPOT], xy)
+    lin = srgb_to_linear(low / 255.0)
+    idx = np.where((d > 1.0) & (d < 2.2) & (low < 250))[0][::3][:8]
+    lin[idx] -= dark
+    low = np.round(255 * linear_to_srgb(np.clip(lin, 0.0, 1.0)))
+    s = _core_edge(base, amp, width)
+    light = mauer.GlareLight.from_board([SPOT], low, xy, s)
+    assert (light is not None) is found
+    if found:
+        pts = np.array([[SPOT[0][0] + 30.0 * k, SPOT[0][1]] for k in (0.5, 1.0, 1.5, 2.0)])
+        want = amp * np.exp(-np.array([0.5, 1.0, 1.5, 2.0]) ** 2 / (2 * width ** 2))
+        assert light.at(pts) == pytest.approx(want, abs=0.06)
+        seen = low < 250
+        assert (light.at(xy[seen]) <= srgb_to_linear(low[seen] / 255.0) + 0.1).all()
+    if dark >= 0.15 and base < 0.1:  # refused before (no light at all)
+        off = dataclasses.replace(s, glare_fit_bounded=0.0)
+        assert mauer.GlareLight.from_board([SPOT], low, xy, off) is None
+
+
 @pytest.mark.parametrize("bgr,d,kept", [
     ((255, 255, 255), 0.5, True),  # saturated: its light is unknown, it stays white
     ((40, 60, 200), 0.5, False),  # a red pawn under the spot: the light taken off
