@@ -74,16 +74,23 @@ def test_jpeg_and_png_are_readable(data, kind):
     assert readable_kind(data) == kind and other_format(data) is None
 
 
-@pytest.mark.parametrize("data, name", KNOWN, ids=IDS)
-def test_cli_and_api_give_the_same_error_for_a_file(run_cli, client, tmp_path, data, name):
-    # The API said "the upload is not a JPEG or PNG photo" (bad_input), the CLI "not a JPEG or
-    # PNG image" (bad_image): the contract's HTTP answer is the CLI's body.
+def cli_and_api(run_cli, client, tmp_path, data: bytes):
+    """The same file scored through the CLI and POST /api/score: (exit code, CLI JSON,
+    HTTP response)."""
     photo = tmp_path / "photo.jpg"
     photo.write_bytes(data)
     code, out = run_cli("score", photo, "--game", "troetofanten", "--json")
     res = client.post("/api/score", data={"game": "troetofanten",
                                           "photo": (io.BytesIO(data), "photo.jpg")},
                       content_type="multipart/form-data")
+    return code, out, res
+
+
+@pytest.mark.parametrize("data, name", KNOWN, ids=IDS)
+def test_cli_and_api_give_the_same_error_for_a_file(run_cli, client, tmp_path, data, name):
+    # The API said "the upload is not a JPEG or PNG photo" (bad_input), the CLI "not a JPEG or
+    # PNG image" (bad_image): the contract's HTTP answer is the CLI's body.
+    code, out, res = cli_and_api(run_cli, client, tmp_path, data)
     assert code == 2 and res.status_code == 400
     assert res.get_json() == out
     assert out["error"]["code"] == "bad_image"
@@ -100,12 +107,7 @@ def test_dice_names_the_format_too(run_cli, tmp_path):
 
 @pytest.mark.parametrize("data", [b"", b"   "])
 def test_empty_or_blank_upload_same_as_cli(run_cli, client, tmp_path, data):
-    photo = tmp_path / "p.jpg"
-    photo.write_bytes(data)
-    code, out = run_cli("score", photo, "--game", "troetofanten", "--json")
-    res = client.post("/api/score", data={"game": "troetofanten",
-                                          "photo": (io.BytesIO(data), "p.jpg")},
-                      content_type="multipart/form-data")
+    code, out, res = cli_and_api(run_cli, client, tmp_path, data)
     assert (code, res.status_code) == (2, 400) and res.get_json() == out
 
 

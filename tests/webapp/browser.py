@@ -98,3 +98,16 @@ def write_y4m(photo: Path, out: Path, frames: int = 3, fps: int = 10) -> Path:
             f.write(b"FRAME\n")
             f.write(yuv.tobytes())
     return out
+
+
+def start_simsala(page, url) -> list[str]:
+    """Open the page, start a Simsala Hopp game with the new-game form's default players
+    (yellow the magician); returns the list the page's script errors are collected in."""
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url + "/")
+    page.click("[data-game=simsala-hopp]")
+    page.click("#start-game")
+    page.wait_for_selector("#magician")
+    assert "Yellow is the magician" in page.inner_text("#magician")
+    return errors

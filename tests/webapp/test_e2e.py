@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import scoring
-from tests.webapp.browser import live_server, phone_browser, write_y4m
+from tests.webapp.browser import live_server, phone_browser, start_simsala, write_y4m
 
 DATA = Path(__file__).parents[1] / "data"
 SCENE = DATA / "simsala-hopp-scene.jpg"
@@ -18,17 +18,6 @@ TRUTH = json.loads((DATA / "simsala-hopp-scene.json").read_text())
 PLAYERS = "yellow,orange,blue"  # the new-game form's default: three players, yellow first
 
 pytestmark = pytest.mark.slow
-
-
-def start_simsala(page, url):
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(url + "/")
-    page.click("[data-game=simsala-hopp]")
-    page.click("#start-game")
-    page.wait_for_selector("#magician")
-    assert "Yellow is the magician" in page.inner_text("#magician")
-    return errors
 
 
 def finish_turn(page, points):

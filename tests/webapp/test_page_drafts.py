@@ -4,7 +4,7 @@ pass, session 17 H5). Real headless Chromium at phone size (slow)."""
 
 import pytest
 
-from tests.webapp.browser import live_server, phone_browser
+from tests.webapp.browser import live_server, phone_browser, start_simsala
 
 pytestmark = pytest.mark.slow
 
@@ -56,12 +56,7 @@ def test_a_correction_the_server_did_not_score_is_kept_and_not_used(tmp_path):
 
     scene = Path(__file__).parents[1] / "data" / "simsala-hopp-scene.jpg"
     with live_server(tmp_path / "data") as url, phone_browser(tmp_path / "p") as page:
-        errors = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(url + "/")
-        page.click("[data-game=simsala-hopp]")
-        page.click("#start-game")
-        page.wait_for_selector("#magician")
+        errors = start_simsala(page, url)
         page.click("#take-photo")
         page.set_input_files("#photo-file", str(scene))
         page.wait_for_selector("#use-result:not([disabled])", timeout=60000)
@@ -148,10 +143,7 @@ def test_a_photo_the_server_did_not_get_can_be_sent_again(tmp_path):
 
     scene = Path(__file__).parents[1] / "data" / "simsala-hopp-scene.jpg"
     with live_server(tmp_path / "data") as url, phone_browser(tmp_path / "p") as page:
-        page.goto(url + "/")
-        page.click("[data-game=simsala-hopp]")
-        page.click("#start-game")
-        page.wait_for_selector("#magician")
+        start_simsala(page, url)
         page.click("#take-photo")
         page.route("**/api/score", lambda route: route.abort())
         page.set_input_files("#photo-file", str(scene))
