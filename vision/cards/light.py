@@ -21,9 +21,12 @@ from vision.cards.read import READ, ReadSettings, sure_faces
 
 @dataclass(frozen=True)
 class PaperLightSettings:
-    cast: float = 1.3  # re-read balanced where the paper needs a gain of this on one channel
+    cast: float = 1.2  # re-read balanced where the paper needs a gain of this on one channel
     #   (0: never); normal light: paper gains 1.00-1.20 (committed, edition 2), a warm lamp
-    #   1.56-1.98, the harsh light 1.25-2.35
+    #   1.56-1.98, the harsh light 1.25-2.35; cool daylight (`light_eval` daylight) about
+    #   1.2-1.35, so 1.3 (sessions 11-17) left most daylight photos unbalanced: 1.2 reads
+    #   them again (session 17 H14: daylight committed 3.63 -> 3.44 %, fresh 2200-2203
+    #   better, docs/cards.md "Coloured light and shadow")
     min_cards: int = 2  # fewer face-up cards read surely (`read.sure_faces`) that need the
     #   cast themselves: no balance (gains 1); and more than half of the sure ones must
     patch: tuple[int, int] = (24, 36)  # px: each card's frame warped to this (w, h)

@@ -116,3 +116,18 @@ def test_an_empty_second_look_keeps_the_first(second):
         assert out is img and pieces == CARDS and warnings == ["first"]
     else:
         assert out is not img and pieces == second and warnings == ["again"]
+
+
+@pytest.mark.parametrize("light, again", [
+    ((1.0, 1.0, 1.0), False),  # white light
+    ((1.0, 1.0, 0.92), False),  # a slight tint (~1.09), as ordinary photos show (<= 1.2)
+    ((1.0, 0.9, 0.8), True),  # cool daylight, red needs ~1.25 (under the old 1.3 bar)
+    ((0.8, 0.9, 1.0), True),  # a mild warm cast, blue ~1.25
+    ((0.55, 0.8, 1.0), True),  # a warm lamp
+])
+def test_default_cast_reads_daylight_again(light, again):
+    """The default bar (`PAPER_LIGHT.cast` 1.2, session 17 H14) balances a cool daylight's
+    cast of ~1.25, which 1.3 left unbalanced, and not ordinary light's slight tint."""
+    r = Reader()
+    paper_balanced(r, photo(light), "troetofanten", CARDS, ["first"], PaperLightSettings())
+    assert (len(r.seen) == 1) == again
