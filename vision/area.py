@@ -165,6 +165,14 @@ class AreaSettings:
     tone_clip: int = 250
     tone_bins: int = 8
     tone_span: float = 0.15
+    # The level the curve is taken off about (`apply_tone`'s pivot on every channel): 255,
+    # white stays white; 0: the sure part's median level, as the marbles take it (session
+    # 16). About the median a channel steepened past it (R under a warm lamp) clips the lit
+    # table and the cloth's lit part to 255 and the map follows the clip; measured (session
+    # 17, H15, light_eval's harsh copies, per piece): edition 2 17.35 -> 3.57 % (0001's cloth
+    # 253 px off -> right), fresh 2211 7.69 -> 6.88 %, committed and fresh 2210, 2212, 2213
+    # the same
+    tone_white: float = 255.0
     # A side of the network's snapped quad along which the cue drops by `contrast_drop`
     # (sampled `weak_depth` x the side either way) on under `weak_share` of it is looked for
     # again in a wide band (`refit_weak_sides`); 0 off
@@ -1852,7 +1860,8 @@ def _toned_or_plain(image_bgr: np.ndarray, exps: np.ndarray, pivots: np.ndarray,
                     use_model: bool) -> PlayArea:
     """`find_area` on a photo whose lamp bends its channels (`area_tone`'s `exps`,
     `pivots`): the cloth looked for on the photo as it is and with the curve taken off
-    (`apply_tone`, full size), both with `tone_dev` off. The second is kept where the first
+    (`apply_tone`, full size; about `tone_white` on every channel where that is over 0,
+    else about `pivots`), both with `tone_dev` off. The second is kept where the first
     is not found, or lies `tone_apart` x the photo's long side or more from it and is
     more square or has a stronger weakest side (`tone_judge`, `_quad_checks`); the first
     where the second is not found, they agree or the first is as good by both checks (a
@@ -1860,6 +1869,8 @@ def _toned_or_plain(image_bgr: np.ndarray, exps: np.ndarray, pivots: np.ndarray,
     `AreaNotFound` where neither is found."""
     plain = replace(settings, tone_dev=(0.0, 0.0))
     found = []
+    if settings.tone_white > 0:  # (about white: see `AreaSettings.tone_white`)
+        pivots = np.full(3, settings.tone_white, np.float32)
     for img in (image_bgr, apply_tone(image_bgr, exps, pivots)):
         try:
             found.append(find_area(img, plain, what, game, use_model))

@@ -186,3 +186,41 @@ def test_toned_or_plain_keeps_the_plain_cloth_where_it_looks_as_good(
     quad = plain if want == "plain" else toned
     assert np.allclose(area_mod.order_corners(got.corners),
                        area_mod.order_corners(SQUARE + quad))
+
+
+@pytest.mark.parametrize(
+    "white, exps, clips",
+    [
+        (255.0, (0.67, 0.91, 1.33), False),  # harsh lamp's curve off about white: no clip
+        (0.0, (0.67, 0.91, 1.33), True),  # about the sure part's median: R clips
+        (255.0, (1.33, 1.0, 0.67), False),  # a cold lamp's, about white
+    ],
+)
+def test_toned_or_plain_takes_the_curve_off_about_white(monkeypatch, white, exps, clips):
+    """The second look's photo is `apply_tone`'s about `tone_white` on every channel (the
+    median pivots where 0): about white a light table's levels (190-250) stay below 255 and
+    apart on a steepened channel; about a median of 120 it clips them together."""
+    import vision.area as area_mod
+    from vision.preprocess import apply_tone
+
+    rng = np.random.default_rng(11)
+    photo = rng.integers(190, 251, (96, 128, 3)).astype(np.uint8)
+    seen = []
+
+    def search(img, settings, what, game, use_model):
+        seen.append(img)
+        return area_mod.area_from_corners(SQUARE, settings)
+
+    monkeypatch.setattr(area_mod, "find_area", search)
+    exps = np.asarray(exps, np.float32)
+    pivots = np.full(3, 120, np.float32)
+    settings = replace(CLOTH, tone_white=white)
+    area_mod._toned_or_plain(photo, exps, pivots, settings, "cloth", "hop-la-bille", True)
+    assert seen[0] is photo
+    want = apply_tone(photo, exps, np.full(3, white, np.float32) if white else pivots)
+    assert np.array_equal(seen[1], want)
+    clipped = (seen[1][..., int(np.argmax(exps))] == 255).mean()  # the steepened channel
+    assert (clipped > 0.3) if clips else (clipped == 0), clipped
+    if not clips:  # a steepened channel's levels all still apart: none merged
+        for c in np.flatnonzero(exps > 1):
+            assert len(np.unique(seen[1][..., c])) == len(np.unique(photo[..., c]))
