@@ -140,6 +140,21 @@ def sharpness(settings: QualitySettings, lines) -> float:
     return min(out)
 
 
+def colour_spread_quantile(image: np.ndarray, q: float) -> float:
+    """The q-quantile (numpy's linear interpolation) of a (H, W, 3) uint8 BGR image's colour
+    spread, max - min of B, G, R per pixel: from its 256-bin histogram, exactly
+    `np.quantile(spread, q)` at a fraction of the time (numpy's reduction over the channel
+    axis and its sort took ~4 ms of every photo's quality step)."""
+    b, g, r = cv2.split(image)
+    spread = cv2.subtract(cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r))
+    cum = np.cumsum(cv2.calcHist([spread], [0], None, [256], [0, 256]).ravel())
+    pos = q * (spread.size - 1)
+    lo = int(np.floor(pos))
+    v_lo = int(np.searchsorted(cum, lo, side="right"))
+    v_hi = int(np.searchsorted(cum, min(lo + 1, spread.size - 1), side="right"))
+    return v_lo + (v_hi - v_lo) * (pos - lo)
+
+
 def measures(settings: QualitySettings, image: np.ndarray, area) -> dict:
     """The numbers the warnings are decided on (see the module's docstring)."""
     h, w = image.shape[:2]
@@ -148,8 +163,7 @@ def measures(settings: QualitySettings, image: np.ndarray, area) -> dict:
     f = small.shape[1] / w
     m_small = area_mask(small.shape[:2], area, f)
     gray_small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    spread = cv2.subtract(small.max(axis=2), small.min(axis=2))
-    colour = float(np.quantile(spread, settings.grey_quantile))
+    colour = colour_spread_quantile(small, settings.grey_quantile)
     hist = cv2.calcHist([gray_small], [0], m_small, [256], [0, 256]).ravel()
     n = hist.sum()
     cum = np.cumsum(hist)

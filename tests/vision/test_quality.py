@@ -181,3 +181,18 @@ def test_grey_photo_not_found_says_it_has_no_colour(run_cli, tmp_path):
     code, out = run_cli("score", photo, "--game", "simsala-hopp", "--magician", "blue",
                         "--json")
     assert code == 3 and "photo has no colour" in out["error"]["message"]
+
+
+@pytest.mark.parametrize("shape, q", [
+    ((48, 64, 3), 0.99),  # random colours, the quantile the grey test uses
+    ((48, 64, 3), 0.5),   # the median
+    ((48, 64, 3), 0.0),   # the least spread
+    ((48, 64, 3), 1.0),   # the largest (the last order statistic)
+    ((1, 1, 3), 0.99),    # a single pixel
+])
+def test_colour_spread_quantile_is_numpys(shape, q):
+    from vision.quality import colour_spread_quantile
+
+    img = np.random.default_rng(7).integers(0, 256, shape, dtype=np.uint8)
+    spread = img.max(axis=2).astype(np.int16) - img.min(axis=2)
+    assert colour_spread_quantile(img, q) == pytest.approx(float(np.quantile(spread, q)))
