@@ -1924,18 +1924,19 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
     square's image (`square_misfit`: a pale table's own spot taken off made the arena's
     corner run onto it, a lopsided quad); the second otherwise (and where the first is not
     found). `AreaNotFound` where neither is found."""
-    if settings.glare_ring_on_area <= 0:
-        return _find_area(image_bgr, settings, what, game, use_model)
-    small, f = _working_size(image_bgr, settings)
+    small, f = _working_size(image_bgr, settings)  # (once for both looks)
     strict = glare_spots(small, settings)
-    if len(glare_spots(small, settings, loose=True)) == len(strict):
-        return _find_area(image_bgr, settings, what, game, use_model)
+    spots = glare_spots(small, settings, loose=True) if settings.glare_ring_on_area > 0 \
+        else strict
+    looks = (small, f, strict, spots)
+    if len(spots) == len(strict):
+        return _find_area(image_bgr, settings, what, game, use_model, looks=looks)
     try:
-        loose = _find_area(image_bgr, settings, what, game, use_model, loose=True)
+        loose = _find_area(image_bgr, settings, what, game, use_model, loose=True, looks=looks)
     except AreaNotFound:
-        return _find_area(image_bgr, settings, what, game, use_model)
+        return _find_area(image_bgr, settings, what, game, use_model, looks=looks)
     try:
-        plain = _find_area(image_bgr, settings, what, game, use_model)
+        plain = _find_area(image_bgr, settings, what, game, use_model, looks=looks)
     except AreaNotFound:
         return loose
     if _corners_apart(loose.corners, plain.corners) < \
@@ -1947,9 +1948,8 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
     return loose if mis[0] < mis[1] else plain
 
 
-def _find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play area",
-               game: str | None = None, use_model: bool = True,
-               loose: bool = False) -> PlayArea:
+def _find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str, game: str | None,
+               use_model: bool, loose: bool = False, *, looks: tuple) -> PlayArea:
     """Locate the play area in a working-size BGR photo; raise `AreaNotFound` if absent.
 
     First, on the reduced photo: glare spots taken off (`remove_glare`), a strong colour
@@ -1964,9 +1964,10 @@ def _find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play 
     that test. With `tone_dev`, a lamp's per-channel tone curve read where the network is
     sure (`area_tone`) sends the photo to `_toned_or_plain` (looked for with and without
     the curve). The area returned carries the glare spots taken off (`PlayArea.glare`, in
-    `image_bgr`'s pixels). `loose`: `glare_spots`' looser ring ceiling."""
-    small, f = _working_size(image_bgr, settings)
-    raw, spots = small, glare_spots(small, settings, loose)
+    `image_bgr`'s pixels). `looks`: `find_area`'s (working copy, its scale, its glare
+    spots, those under `glare_spots`' looser ring ceiling), the latter taken where `loose`."""
+    small, f = looks[:2]
+    raw, spots = small, looks[3] if loose else looks[2]
     small = remove_glare(small, settings, spots)
     deglared = small
     balanced_first = False

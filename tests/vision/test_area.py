@@ -938,7 +938,7 @@ def test_find_area_judges_the_looser_spot(monkeypatch, with_loose, plain, want):
     img = lamp_spot(castle((170, 200, 220), (170, 180, 190)), (440, 240), 60)
     calls = []
 
-    def fake(image_bgr, settings, what, game, use_model, loose=False):
+    def fake(image_bgr, settings, what, game, use_model, loose=False, looks=None):
         calls.append(loose)
         quad = with_loose if loose else plain
         if quad is None:
@@ -956,7 +956,7 @@ def test_find_area_looks_once_without_a_looser_spot(monkeypatch):
 
     calls = []
 
-    def fake(image_bgr, settings, what, game, use_model, loose=False):
+    def fake(image_bgr, settings, what, game, use_model, loose=False, looks=None):
         calls.append(loose)
         raise va.AreaNotFound("none")
 
