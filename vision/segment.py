@@ -1144,6 +1144,18 @@ def tinted_marbles(dab: np.ndarray, valid: np.ndarray, inset: int, seen: np.ndar
                       settings.low_fill)
 
 
+def _cloth_grid_pixels(image_bgr: np.ndarray, area: PlayArea, n: int) -> np.ndarray:
+    """(M, 3) uint8 BGR: `image_bgr` at a grid of `n` x `n` points over the cloth's inner
+    part (0.08-0.92 of the plane), those that fall in the photo (`cloth_gains`,
+    `cloth_tone`)."""
+    g = np.linspace(0.08, 0.92, n) * area.settings.plane_px
+    pts = np.stack(np.meshgrid(g, g), axis=-1).reshape(-1, 2)
+    ip = np.round(area.to_image(pts)).astype(int)
+    h, w = image_bgr.shape[:2]
+    ok = (ip[:, 0] >= 0) & (ip[:, 0] < w) & (ip[:, 1] >= 0) & (ip[:, 1] < h)
+    return image_bgr[ip[ok, 1], ip[ok, 0]]
+
+
 def cloth_gains(settings: MarbleSettings, image_bgr: np.ndarray, area: PlayArea,
                 gains: np.ndarray) -> np.ndarray:
     """(3,) float32 per-channel gains that take the cloth's remaining cast off crops already
@@ -1153,15 +1165,9 @@ def cloth_gains(settings: MarbleSettings, image_bgr: np.ndarray, area: PlayArea,
     brought to its own grey level by a power of the full correction that grows from 0 at a
     cast (brightest / darkest channel) of `cloth_cast[0]` to 1 at `cloth_cast[1]`. Ones
     where no point falls in the photo."""
-    s = area.settings.plane_px
-    g = np.linspace(0.08, 0.92, settings.cloth_grid) * s
-    pts = np.stack(np.meshgrid(g, g), axis=-1).reshape(-1, 2)
-    ip = np.round(area.to_image(pts)).astype(int)
-    h, w = image_bgr.shape[:2]
-    ok = (ip[:, 0] >= 0) & (ip[:, 0] < w) & (ip[:, 1] >= 0) & (ip[:, 1] < h)
-    if not ok.any():
+    px = _cloth_grid_pixels(image_bgr, area, settings.cloth_grid)
+    if not len(px):
         return np.ones(3, np.float32)
-    px = image_bgr[ip[ok, 1], ip[ok, 0]]
     unclipped = px.max(axis=1) < settings.cloth_clip
     if unclipped.sum() >= 0.1 * len(px):
         px = px[unclipped]
@@ -1180,13 +1186,7 @@ def cloth_tone(settings: MarbleSettings, image_bgr: np.ndarray, area: PlayArea
     cloth's own shading cannot tell one, or the setting is off): `apply_tone`."""
     if settings.tone_dev[1] <= 0:
         return np.ones(3, np.float32), np.full(3, 128, np.float32)
-    s = area.settings.plane_px
-    g = np.linspace(0.08, 0.92, settings.tone_grid) * s
-    pts = np.stack(np.meshgrid(g, g), axis=-1).reshape(-1, 2)
-    ip = np.round(area.to_image(pts)).astype(int)
-    h, w = image_bgr.shape[:2]
-    ok = (ip[:, 0] >= 0) & (ip[:, 0] < w) & (ip[:, 1] >= 0) & (ip[:, 1] < h)
-    px = image_bgr[ip[ok, 1], ip[ok, 0]].astype(np.float32)
+    px = _cloth_grid_pixels(image_bgr, area, settings.tone_grid).astype(np.float32)
     px = px[(px.max(axis=1) < settings.cloth_clip) & (px.min(axis=1) > 3)]
     return tone_of_pixels(px, settings.tone_bins, settings.tone_span, settings.tone_dev)
 
