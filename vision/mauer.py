@@ -1476,6 +1476,67 @@ def _field_array(board: Board) -> tuple[np.ndarray, float]:
     return fields, float(np.median(d.min(axis=1)))
 
 
+def _reduced(image_bgr: np.ndarray, s: MauerSettings
+             ) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
+    """(f, the photo reduced by f to `work_long_side`, its 8-bit Lab, that Lab as float32
+    with a* b* of the colour-balanced copy (`colour_balance`; L* as it was: the field
+    contrast reads it)): what the board search reads."""
+    h, w = image_bgr.shape[:2]
+    f = min(1.0, s.work_long_side / max(h, w))
+    small = cv2.resize(image_bgr, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
+    lab8 = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)  # (the reduced search's map reads it too)
+    lab = lab8.astype(np.float32)
+    if s.colour_balance > 0:
+        from vision.preprocess import apply_gains, light_gains
+
+        balanced = apply_gains(small, light_gains(small, s.colour_balance))
+        lab[..., 1:] = cv2.cvtColor(balanced, cv2.COLOR_BGR2LAB)[..., 1:]
+    return f, small, lab8, lab
+
+
+def _reduced_search(image_bgr: np.ndarray, board: Board, s: MauerSettings, small, lab8, lab,
+                    f: float, glares, maps: BlobMap | Future | Later | None
+                    ) -> tuple[BoardView | None, BlobMap | Future | Later | None]:
+    """`find_board`'s search on the reduced copy (`search_long_side`), its fit refined at
+    full size (`refine_view`): the view when it scores `quick_accept_score`, else None;
+    first the strict blob shapes, then (with no fit or one below `loose_search_below`) the
+    loosest ones. Returns (view, `maps`: the full size blob map where one was made)."""
+    quick = replace(s, blob_long_side=s.search_long_side, blob_thresholds=s.search_thresholds,
+                    prescore_keep=s.search_prescore_keep)
+    early = None  # (H, its board_blobs on the helper thread): `ahead` runs once at most
+
+    def ahead(H):  # the refine's full size blobs of the likely view, made meanwhile
+        nonlocal early
+        early = (H, run_beside(s, _blobs_for, H, board, s, maps))
+
+    qmaps = blob_map(image_bgr, quick, small, lab8)
+    view = _find_board_once(image_bgr, board, quick, qmaps, lab, f,
+                            ahead if isinstance(maps, Future) else None, glares)
+    blobs = None
+    if early is not None:
+        H, job = early
+        if view is not None and np.array_equal(H, view.H) and not job.cancel():
+            blobs = job.result()  # (not started there: made by refine_view here)
+        else:
+            job.cancel()
+    if view is not None:
+        maps = _now(maps) or blob_map(image_bgr, s)
+        view = refine_view(view, board, s, maps, lab, f, blobs, glares)
+    if view is not None and view.score >= s.quick_accept_score:
+        return view, maps
+    if (view is None or view.score < s.loose_search_below) and s.blob_shape_passes \
+            and s.blob_shape_passes[-1] != (quick.blob_min_convexity, quick.blob_min_inertia):
+        convexity, inertia = s.blob_shape_passes[-1]
+        loose = replace(quick, blob_min_convexity=convexity, blob_min_inertia=inertia)
+        other = _find_board_once(image_bgr, board, loose, qmaps, lab, f, None, glares)
+        if other is not None:
+            maps = _now(maps) or blob_map(image_bgr, s)
+            other = refine_view(other, board, s, maps, lab, f, None, glares)
+        if other is not None and other.score >= s.quick_accept_score:
+            return other, maps
+    return None, maps
+
+
 def find_board(image_bgr: np.ndarray, board: Board | None = None,
                s: MauerSettings = SETTINGS, maps: BlobMap | Future | Later | None = None,
                _glares=None) -> BoardView | None:
@@ -1494,56 +1555,15 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
 
     board = board or board_for()
     h, w = image_bgr.shape[:2]
-    f = min(1.0, s.work_long_side / max(h, w))
-    small = cv2.resize(image_bgr, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
-    lab8 = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)  # (the reduced search's map reads it too)
-    lab = lab8.astype(np.float32)
-    if s.colour_balance > 0:  # (L* as it was: the field contrast reads it)
-        from vision.preprocess import apply_gains, light_gains
-
-        balanced = apply_gains(small, light_gains(small, s.colour_balance))
-        lab[..., 1:] = cv2.cvtColor(balanced, cv2.COLOR_BGR2LAB)[..., 1:]
+    f, small, lab8, lab = _reduced(image_bgr, s)
     S = np.diag([f, f, 1.0])
     # (found with `glare_grow` 0 too: the colours' correction and the retry read them)
     glares = glare_spots(small, s.glare_area) if _glares is None else _glares
     views = []
     if 0 < s.search_long_side < min(s.blob_long_side, max(h, w)):
-        # the reduced search's fit, refined at full size: kept when convincing
-        quick = replace(s, blob_long_side=s.search_long_side,
-                        blob_thresholds=s.search_thresholds,
-                        prescore_keep=s.search_prescore_keep)
-        early = None  # (H, its board_blobs on the helper thread): `ahead` runs once at most
-
-        def ahead(H):  # the refine's full size blobs of the likely view, made meanwhile
-            nonlocal early
-            early = (H, run_beside(s, _blobs_for, H, board, s, maps))
-
-        qmaps = blob_map(image_bgr, quick, small, lab8)
-        view = _find_board_once(image_bgr, board, quick, qmaps, lab, f,
-                                ahead if isinstance(maps, Future) else None, glares)
-        blobs = None
-        if early is not None:
-            H, job = early
-            if view is not None and np.array_equal(H, view.H) and not job.cancel():
-                blobs = job.result()  # (not started there: made by refine_view here)
-            else:
-                job.cancel()
+        view, maps = _reduced_search(image_bgr, board, s, small, lab8, lab, f, glares, maps)
         if view is not None:
-            maps = _now(maps) or blob_map(image_bgr, s)
-            view = refine_view(view, board, s, maps, lab, f, blobs, glares)
-        if view is not None and view.score >= s.quick_accept_score:
             views.append(view)
-        elif (view is None or view.score < s.loose_search_below) and s.blob_shape_passes \
-                and s.blob_shape_passes[-1] != (quick.blob_min_convexity,
-                                                quick.blob_min_inertia):
-            convexity, inertia = s.blob_shape_passes[-1]
-            loose = replace(quick, blob_min_convexity=convexity, blob_min_inertia=inertia)
-            other = _find_board_once(image_bgr, board, loose, qmaps, lab, f, None, glares)
-            if other is not None:
-                maps = _now(maps) or blob_map(image_bgr, s)
-                other = refine_view(other, board, s, maps, lab, f, None, glares)
-            if other is not None and other.score >= s.quick_accept_score:
-                views.append(other)
     if not views:
         maps = _now(maps) or blob_map(image_bgr, s)  # the passes differ in blob shapes
         calm, full = _calmed(maps, s)  # (made once, before the passes share it)
@@ -1589,38 +1609,12 @@ def find_board_quick(image_bgr: np.ndarray, board: Board | None = None,
     h, w = image_bgr.shape[:2]
     if not 0 < s.search_long_side < min(s.blob_long_side, max(h, w)):
         return None
-    f = min(1.0, s.work_long_side / max(h, w))
-    small = cv2.resize(image_bgr, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
-    lab8 = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
-    lab = lab8.astype(np.float32)
-    if s.colour_balance > 0:
-        from vision.preprocess import apply_gains, light_gains
-
-        balanced = apply_gains(small, light_gains(small, s.colour_balance))
-        lab[..., 1:] = cv2.cvtColor(balanced, cv2.COLOR_BGR2LAB)[..., 1:]
+    f, small, lab8, lab = _reduced(image_bgr, s)
     glares = glare_spots(small, s.glare_area)
-    quick = replace(s, blob_long_side=s.search_long_side, blob_thresholds=s.search_thresholds,
-                    prescore_keep=s.search_prescore_keep)
-    qmaps = blob_map(image_bgr, quick, small, lab8)
-    maps = None
-    passes = [quick]
-    if s.blob_shape_passes and s.blob_shape_passes[-1] != (quick.blob_min_convexity,
-                                                           quick.blob_min_inertia):
-        convexity, inertia = s.blob_shape_passes[-1]
-        passes.append(replace(quick, blob_min_convexity=convexity, blob_min_inertia=inertia))
-    for k, qs in enumerate(passes):
-        view = _find_board_once(image_bgr, board, qs, qmaps, lab, f, None, glares)
-        if view is not None:
-            maps = maps or blob_map(image_bgr, s)
-            view = refine_view(view, board, s, maps, lab, f, None, glares)
-        if view is not None and view.score >= s.quick_accept_score:
-            if cut_off(view.corners, (w, h), s.beyond_margin * max(w, h)):
-                return None  # (maybe a pattern of the table: `find_board` looks further)
-            return replace(view, P=camera_from_homography(view.H, (w, h)),
-                           glares=_full_size(glares, f))
-        if k == 0 and view is not None and view.score >= s.loose_search_below:
-            return None  # (`find_board` tries the loose pass only below this)
-    return None
+    view, _ = _reduced_search(image_bgr, board, s, small, lab8, lab, f, glares, None)
+    if view is None or cut_off(view.corners, (w, h), s.beyond_margin * max(w, h)):
+        return None  # (cut off: maybe a pattern of the table; `find_board` looks further)
+    return replace(view, P=camera_from_homography(view.H, (w, h)), glares=_full_size(glares, f))
 
 
 def dice_beside_board(image_bgr: np.ndarray, dice: list, s: MauerSettings = SETTINGS

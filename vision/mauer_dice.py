@@ -1013,17 +1013,18 @@ def _streak_of(k: np.ndarray) -> tuple[np.ndarray, float] | None:
     return vec[:, 1], float(np.sqrt(12.0 * max(ev[1] - ev[0], 0.0)))
 
 
-def _along_streak(m1: np.ndarray, v: int, m2: np.ndarray, u: int, kernel: np.ndarray,
-                  s: BoardDiceSettings = SETTINGS) -> bool:
+def _along_streak(m1: np.ndarray, v: int, m2: np.ndarray, u: int,
+                  streak: tuple[np.ndarray, float] | None, s: BoardDiceSettings = SETTINGS
+                  ) -> bool:
     """Whether value `v`'s pips on a face of map `m1` and value `u`'s on `m2` (half sides
-    -> px) may be smeared into each other by `kernel`: every pip of either not within
-    `blur_along_tol` of a pip of the other lies along the kernel's streak from one of the
-    other's (across it within the tolerance, along it within the streak's length + the
-    tolerance). True for every pair under a round kernel (no direction to tell by)."""
-    st = _streak_of(kernel)
-    if st is None:
+    -> px) may be smeared into each other by a kernel of `streak` (`_streak_of`: made once
+    per kernel by the caller): every pip of either not within `blur_along_tol` of a pip of
+    the other lies along the streak from one of the other's (across it within the
+    tolerance, along it within the streak's length + the tolerance). True for every pair
+    under a round kernel (None: no direction to tell by)."""
+    if streak is None:
         return True
-    d, n = st
+    d, n = streak
     tol = s.blur_along_tol * float(np.sqrt(abs(np.linalg.det(m1))))
     grid = np.array([((i % 3) - 1, (i // 3) - 1) for i in range(9)], float) * s.blur_pip_at
     p = grid[_BLUR_LAYOUTS[v]] @ m1.T
@@ -1126,12 +1127,15 @@ def blur_read(L: np.ndarray, centre, a: np.ndarray, kernels: list[np.ndarray],
     mine = made[yaw, ki][_BLUR_LAYOUTS[v]].sum(axis=0)
     mask = masks[yaw]
     along, across = -1.0, -1.0  # the most alike other value along the streak / not
+    streaks = [_streak_of(k) for k in near]  # (once per kernel, not per pair)
+    m1 = _turned(a, yaw)
     for (yaw2, ki2), sp in made.items():
+        m2 = _turned(a, yaw2)
         for u, idx in _BLUR_LAYOUTS.items():
             if u == v:
                 continue
             r = _masked_corr(mine, sp[idx].sum(axis=0), mask)
-            if _along_streak(_turned(a, yaw), v, _turned(a, yaw2), u, near[ki2], s):
+            if _along_streak(m1, v, m2, u, streaks[ki2], s):
                 along = max(along, r)
             else:
                 across = max(across, r)

@@ -373,8 +373,8 @@ def test_along_streak_pairs(v, u, kernel, along):
     kind, n, deg = kernel
     k = streak_kernel(n, deg) if kind == "streak" else _gauss(n)
     m = np.eye(2) * 7.0
-    assert D._along_streak(m, v, m, u, k) is along
-    assert D._along_streak(m, u, m, v, k) is along  # (either way round)
+    assert D._along_streak(m, v, m, u, D._streak_of(k)) is along
+    assert D._along_streak(m, u, m, v, D._streak_of(k)) is along  # (either way round)
 
 
 @pytest.mark.parametrize("n", [5, 7, 9])
