@@ -35,12 +35,12 @@ def game_module(game: str) -> ModuleType:
     return importlib.import_module(f"{__name__}.{GAMES[game]}")
 
 
-def check_settings(game: str, options: dict[str, str] | None = None) -> dict[str, str]:
+def check_settings(game: str, options: dict[str, str] | None = None) -> None:
     """The game's settings checked without any facts: `OptionError` for a setting the game
     does not take or a value it refuses (an unknown variant, no magician, level 5). Photo
     readers call it before reading: a bad option found only by the scorer, after the photo,
     was answered exit 3 / HTTP 422 ("no cloth found") on a photo the reader could not read,
-    where the contract says exit 2 / 400 for a bad option. Returns the set options."""
+    where the contract says exit 2 / 400 for a bad option."""
     from scoring.facts import check_options
 
     module = game_module(game)
@@ -48,7 +48,6 @@ def check_settings(game: str, options: dict[str, str] | None = None) -> dict[str
     check = getattr(module, "check_settings", None)
     if check is not None:
         check(opts)
-    return opts
 
 
 def score_facts(game: str, facts: object, options: dict[str, str] | None = None):

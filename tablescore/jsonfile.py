@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tablescore.errors import BadInput, TablescoreError
+from tablescore.photo_format import readable_kind
 
 MAX_FILE_BYTES = 16 * 1024 * 1024  # a game's facts, position or board: a few kB
 
@@ -32,7 +33,7 @@ def read_json_file(
     except FileNotFoundError:
         raise BadInput(f"{what} file not found: {p}") from None
     except UnicodeDecodeError as exc:  # (a photo given as --facts, a UTF-16 file)
-        why = (" (it is a photo, not a JSON file)" if raw[:3] in (b"\xff\xd8\xff", b"\x89PN")
+        why = (" (it is a photo, not a JSON file)" if readable_kind(raw)
                else " (it is UTF-16 text: save it as UTF-8)" if raw[:2] in (b"\xff\xfe",
                                                                           b"\xfe\xff")
                else "")

@@ -89,13 +89,20 @@ def moves_for(board: Board, facts: dict, colour: str | None = None) -> dict:
     """Legal moves for the roll in `facts`, per colour in play (or only `colour`):
     {colour: [Move.to_dict() with "text"]}; {} without two dice or when the position is not
     possible under the rules (the warnings say why)."""
-    dice = facts.get("dice") or []
-    if len(dice) != 2:
+    if len(facts.get("dice") or []) != 2:
         return {}
     try:
         position, _ = parse_position({"positions": facts.get("positions", {})}, board,
                                      where="facts", strict=True)
     except Exception:  # a misread photo may give an impossible position: no moves then
+        return {}
+    return _moves(board, position, facts, colour)
+
+
+def _moves(board: Board, position: Position, facts: dict, colour: str | None = None) -> dict:
+    """`moves_for` on a position already parsed from `facts` and possible under the rules."""
+    dice = facts.get("dice") or []
+    if len(dice) != 2:
         return {}
     colours = [colour] if colour else [lab[len("pawn-"):] for lab in facts.get("positions", {})]
     out = {}
@@ -150,7 +157,9 @@ def score_facts(facts: dict, options: dict[str, str]) -> tuple[dict, list[str]]:
         "winner": done[0] if len(done) == 1 else None,
         "game_over": bool(done),
         "standing": race_standing(board, position),
-        "moves": moves_for(board, facts),
+        # (the position parsed above: with no doubts it is the one `moves_for` would parse
+        # strictly again; with doubts it is impossible under the rules, and has no moves)
+        "moves": {} if doubts else _moves(board, position, facts),
     }
     return score, warnings
 
