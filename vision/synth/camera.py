@@ -233,18 +233,17 @@ def _noise_field(side: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def finish_photo(rng: np.random.Generator, img: np.ndarray, p: PhotoSettings = PHOTO,
-                 record: dict | None = None, scale: float = 1.0, blur_scale: float | None = None):
+                 record: dict | None = None, blur_scale: float = 1.0):
     """Apply light, glare, blur, noise and a JPEG round trip to a rendered (H, W, 3) uint8 BGR
     image; returns a new uint8 BGR image of the same size. `record`, where given, receives
     the faults drawn (`defocus_sigma` px and `motion_px`, 0 for none, with `motion_deg` the
     streak's angle, counter-clockwise on screen from the image x axis, where there is motion;
-    `glare`, `noise_sigma`, `jpeg_quality`) without changing what is drawn. `scale`: the
-    image is a 1280-px scene rendered k x larger per side: the same draws, the blur's sigma
-    and streak k x as many pixels (the same optics), the noise per pixel and the JPEG at
-    the output size, as a phone's sensor and encoder leave them. `blur_scale`: the blur's
-    factor instead of `scale` (1: the blur drawn in the output's pixels, a photo sharper by
-    `scale` in the scene's terms)."""
-    blur_k = scale if blur_scale is None else blur_scale
+    `glare`, `noise_sigma`, `jpeg_quality`) without changing what is drawn. `blur_scale`:
+    the blur's sigma and streak this many times as many pixels (a 1280-px scene rendered k x
+    larger per side: k for the same optics, 1 for the blur drawn in the output's pixels, a
+    photo k x sharper in the scene's terms); the draws are the same, the noise per pixel and
+    the JPEG at the output size whatever the image's size, as a phone's sensor and encoder
+    leave them."""
     faults = {"defocus_sigma": 0.0, "motion_px": 0, "glare": False}
     h, w = img.shape[:2]
     gain = np.clip(illumination(rng, (w, h), p) * 128, 0, 255).astype(np.uint8)
@@ -263,12 +262,12 @@ def finish_photo(rng: np.random.Generator, img: np.ndarray, p: PhotoSettings = P
         faults["glare"] = True
     r = rng.random()
     if r < p.defocus_p:
-        faults["defocus_sigma"] = float(rng.uniform(*p.defocus_sigma)) * blur_k
+        faults["defocus_sigma"] = float(rng.uniform(*p.defocus_sigma)) * blur_scale
         img = cv2.GaussianBlur(img, (0, 0), faults["defocus_sigma"])
     elif r < p.defocus_p + p.motion_p:
         n = int(rng.integers(p.motion_len[0], p.motion_len[1] + 1))
-        if blur_k != 1.0:
-            n = max(1, round(n * blur_k))
+        if blur_scale != 1.0:
+            n = max(1, round(n * blur_scale))
         faults["motion_px"] = n
         deg = float(rng.uniform(0, 180))
         faults["motion_deg"] = round(deg, 1)
