@@ -7,6 +7,7 @@ Images are (H, W, 3) uint8 BGR throughout.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -198,30 +199,16 @@ def illumination(rng: np.random.Generator, size: tuple[int, int], p: PhotoSettin
 NOISE_TILE = 1408  # px; holds a 1280 x 1280 window at any offset
 NOISE_TILE_SIGMA = 16.0
 NOISE_CHROMA = 0.3
-_NOISE: tuple[np.ndarray, np.ndarray] | None = None
-_NOISE_LARGE: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # side -> tiles (larger photos)
 
 
-def _noise_tiles(side: int = NOISE_TILE) -> tuple[np.ndarray, np.ndarray]:
+@functools.lru_cache(maxsize=2)  # (the 1408-px field and one larger: a 2816-px one is 24 MB)
+def _noise_tiles(side: int) -> tuple[np.ndarray, np.ndarray]:
     """Positive and negative parts (uint8, side^2 x 3) of one fixed sensor-noise field:
     Gaussian (luminance plus NOISE_CHROMA per-channel) at half resolution, upsampled
-    (demosaicing correlates neighbours), sigma NOISE_TILE_SIGMA. Built once from a fixed seed,
-    so it never breaks determinism; each photo takes a random window of it and scales it to its
-    own sigma. `side` above NOISE_TILE: a field as large (the same per-pixel noise) for a
-    photo rendered larger (`render_scene(size_scale=)`), kept per side."""
-    global _NOISE
-    if side != NOISE_TILE:
-        if side not in _NOISE_LARGE:
-            _NOISE_LARGE.clear()  # (one size at a time: a 2816-px field is 24 MB)
-            _NOISE_LARGE[side] = _noise_field(side)
-        return _NOISE_LARGE[side]
-    if _NOISE is None:
-        _NOISE = _noise_field(NOISE_TILE)
-    return _NOISE
-
-
-def _noise_field(side: int) -> tuple[np.ndarray, np.ndarray]:
-    """`_noise_tiles`' field of `side` x `side` px (uint8 positive and negative parts)."""
+    (demosaicing correlates neighbours), sigma NOISE_TILE_SIGMA. Built once per side from a
+    fixed seed, so it never breaks determinism; each photo takes a random window of it and
+    scales it to its own sigma. `side`: NOISE_TILE, or above it a field as large (the same
+    per-pixel noise) for a photo rendered larger (`render_scene(size_scale=)`)."""
     g = np.random.default_rng(20261129)
     n = side // 2
     # Mostly luminance noise with some chroma noise, as a phone's processing leaves it.
@@ -273,8 +260,8 @@ def finish_photo(rng: np.random.Generator, img: np.ndarray, p: PhotoSettings = P
         faults["motion_deg"] = round(deg, 1)
         img = cv2.filter2D(img, -1, streak_kernel(n, deg))
     sigma = rng.uniform(*p.noise_sigma)
-    pos_tile, neg_tile = _noise_tiles() if max(h, w) <= NOISE_TILE else \
-        _noise_tiles(int(np.ceil(max(h, w) / 128)) * 128 + 128)
+    pos_tile, neg_tile = _noise_tiles(NOISE_TILE if max(h, w) <= NOISE_TILE else
+                                      int(np.ceil(max(h, w) / 128)) * 128 + 128)
     y0 = int(rng.integers(0, pos_tile.shape[0] - h + 1))
     x0 = int(rng.integers(0, pos_tile.shape[1] - w + 1))
     k = sigma / NOISE_TILE_SIGMA
