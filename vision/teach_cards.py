@@ -114,17 +114,12 @@ FACE_FOLD = {"troetofanten": FaceFoldSettings()}
 BOX_KINDS = {"troetofanten": box_kinds("troetofanten", TROETO_LABELS, TROETO_COUNTS)}
 
 
-# Troetofanten, taught (`taught_reader` sets these `ReadSettings`; off in the untaught reader)
+# Troetofanten, taught (`taught_reader` sets this `ReadSettings`; off in the untaught reader)
 TAUGHT_SWITCH = 0.8  # (`ReadSettings.repose_switch`) a doubted strong key point read again
 #   (`repose_strong`) as another kind this surely is that kind (a lasso posed 25 % narrow read
 #   as a mousetrap at 0.34, at its own width as a lasso at 0.85: fresh e2-1815 0005).
 #   e2-1810..1817: 0.8 found that lasso and changed nothing else; 0.6 put an extra mouse
 #   (0.66) and lost an elephant on 1811 0021, and committed edition 2 went 7 -> 9 errors
-TAUGHT_ATOP = 0.8  # (`ReadSettings.weak_atop`) a weak key point read this surely as a
-#   face-up card lying only on cards read of other kinds is a card on top of them: fresh
-#   e2-1810..1817 with `TAUGHT_SWITCH` 404 -> 397 errors (one extra mouse, 0.62, on 1812
-#   0011), held-out e2-1818 54 -> 53, e2-1819 62, committed edition 2 the same; 0.7 the
-#   same total (1810 -1, 1812 +1)
 
 
 def face_fold(reader, game: str) -> FaceFoldSettings | None:
@@ -231,8 +226,7 @@ def taught_reader(reader, profile: teach.Profile | None, game: str):
     out = with_classifier(reader, TaughtCardClassifier(reader.classifier, part, game,
                                                        face_fold(reader, game)))
     if game == "troetofanten" and hasattr(reader, "settings"):
-        out.settings = replace(reader.settings, repose_switch=TAUGHT_SWITCH,
-                               weak_atop=TAUGHT_ATOP)
+        out.settings = replace(reader.settings, repose_switch=TAUGHT_SWITCH)
     for search in ("search_widths", "search_angles"):  # the poses stay the untaught
         if hasattr(reader, search):  # reader's (the same crops as teaching saw; and faster)
             setattr(out, search, getattr(reader, search))

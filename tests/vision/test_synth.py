@@ -461,8 +461,8 @@ def test_finish_photo_blur_follows_the_scale(kind, settings, k):
     img = np.full((int(96 * k), int(128 * k), 3), 128, np.uint8)
     base, scaled, own = {}, {}, {}
     finish_photo(np.random.default_rng(7), img[:96, :128], p, base)
-    out = finish_photo(np.random.default_rng(7), img, p, scaled, scale=k)
-    finish_photo(np.random.default_rng(7), img, p, own, scale=k, blur_scale=1.0)
+    out = finish_photo(np.random.default_rng(7), img, p, scaled, blur_scale=k)
+    finish_photo(np.random.default_rng(7), img, p, own, blur_scale=1.0)
     assert out.shape == img.shape
     assert scaled[kind] == pytest.approx(base[kind] * k, abs=0.51)  # (a streak: whole px)
     assert own[kind] == base[kind]
@@ -477,7 +477,7 @@ def test_finish_photo_noise_on_a_photo_larger_than_the_tile():
     out = finish_photo(np.random.default_rng(3), img, PhotoSettings(noise_sigma=(3.0, 3.0),
                        glare_p=0.0, defocus_p=0.0, motion_p=0.0, shadow_p=0.0,
                        hard_shadow_p=0.0, jpeg_quality=(95, 95), gradient=0.0, harsh_p=0.0,
-                       wb=0.0, exposure=(1.0, 1.0)), rec, scale=2.0)
+                       wb=0.0, exposure=(1.0, 1.0)), rec, blur_scale=2.0)
     assert out.shape == img.shape
     for part in (out[:400, :400], out[-400:, -400:]):  # per-pixel noise everywhere
         assert 1.5 < float(part[..., 1].astype(float).std()) < 6.0

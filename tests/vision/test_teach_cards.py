@@ -1699,10 +1699,10 @@ def test_look_backs_turns_a_squat_back_as_the_cards_beside_it(length, want):
 def test_taught_reader_sets_its_own_card_rules_for_troetofanten_only():
     """The taught reader takes another kind read again surely (`TAUGHT_SWITCH`,
     `ReadSettings.repose_switch`) and a weak card of another kind on a card read
-    (`TAUGHT_ATOP`, `weak_atop`: since session 17 the untaught reader's too); the shared
+    (`weak_atop`: since session 17 the untaught reader's too, so taken from it); the shared
     reader's settings stay."""
     from vision.cards.read import READ
-    from vision.teach_cards import TAUGHT_ATOP, TAUGHT_SWITCH, taught_reader
+    from vision.teach_cards import TAUGHT_SWITCH, taught_reader
 
     class Reader:  # the reader's part taught_reader wraps
         classifier = FakeCards(None, None)
@@ -1714,7 +1714,7 @@ def test_taught_reader_sets_its_own_card_rules_for_troetofanten_only():
     reader = Reader()
     out = taught_reader(reader, part, "troetofanten")
     assert out.settings.repose_switch == TAUGHT_SWITCH < 1.0 < READ.repose_switch
-    assert out.settings.weak_atop == TAUGHT_ATOP < 1.0  # (the untaught one's too: H9)
+    assert out.settings.weak_atop == READ.weak_atop < 1.0  # (the untaught one's: H9)
     assert reader.settings is READ
     hop = replace(part, game="hop-la-bille", labels=("card-back",))
     assert taught_reader(reader, hop, "hop-la-bille").settings == READ

@@ -260,8 +260,10 @@ class ReadSettings:
     #   face-up cards read of other kinds only (`on_other_kinds`) is a card lying on top of
     #   them (a card's own other corner or drawing reads as its own kind; fresh e2-1811
     #   0006: an elephant-2 whole, read 0.84, on a tamer read 0.62 whose frame covers it).
-    #   Over 1: off. The taught reader's since session 15 (`teach_cards.TAUGHT_ATOP`); the
-    #   untaught one's since session 17 (H9): fresh e1-2160..2163 + e2-2164..2165 (120
+    #   Over 1: off. The taught Troetofanten reader's since session 15 (fresh e2-1810..1817
+    #   with `teach_cards.TAUGHT_SWITCH` 404 -> 397 errors, one extra mouse, 0.62, on 1812
+    #   0011; held-out e2-1818 54 -> 53; 0.7 the same total); the untaught one's, and so
+    #   every reader's, since session 17 (H9): fresh e1-2160..2163 + e2-2164..2165 (120
     #   photos, 2066 pieces) 177 -> 175 pieces wrong (two whole or index-shown cards found
     #   read 0.98, none lost, no extra), committed and edition 2 the same readings; 0.7
     #   found 2 more there but put an extra mouse (0.75) on committed 0021

@@ -119,10 +119,13 @@ def glare_off(image: np.ndarray, side: int) -> np.ndarray:
 
 def read_balanced(reader: CardReader, image: np.ndarray, game: str, area=None):
     """(image, pieces, warnings) as scoring reads a photo: Magic Rabbit's with a lamp's
-    glare taken off first (`glare_off`), `read_pieces`, then `paper_balanced` for the
+    glare taken off first (`glare_off`), Hop la bille's (with its cloth, `area`) with a
+    lamp's tone curve (`lamp_tone_off`), `read_pieces`, then `paper_balanced` for the
     `PAPER_LIGHT_GAMES`. The image returned is the one read."""
     if game == "magic-rabbit":
         image = glare_off(image, reader.settings.glare_side)
+    elif game == "hop-la-bille" and area is not None:
+        image = lamp_tone_off(image, area)
     pieces, warnings = reader.read_pieces(image, game, area)
     if game in PAPER_LIGHT_GAMES:
         image, pieces, warnings = paper_balanced(reader, image, game, pieces, warnings,
@@ -153,8 +156,6 @@ def lamp_tone_off(image: np.ndarray, area, s: LampToneSettings = LAMP_TONE) -> n
 
 def read_cards(reader: CardReader, image: np.ndarray, scale: float, game: str,
                area=None) -> CardResult:
-    if game == "hop-la-bille" and area is not None:  # (a lamp's tone curve off)
-        image = lamp_tone_off(image, area)
     image, pieces, warnings = read_balanced(reader, image, game, area)
     if game == "magic-rabbit":
         from vision.cards.lineup import settle_numbers

@@ -7,6 +7,7 @@ Images are (H, W, 3) uint8 BGR throughout.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -198,30 +199,16 @@ def illumination(rng: np.random.Generator, size: tuple[int, int], p: PhotoSettin
 NOISE_TILE = 1408  # px; holds a 1280 x 1280 window at any offset
 NOISE_TILE_SIGMA = 16.0
 NOISE_CHROMA = 0.3
-_NOISE: tuple[np.ndarray, np.ndarray] | None = None
-_NOISE_LARGE: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # side -> tiles (larger photos)
 
 
-def _noise_tiles(side: int = NOISE_TILE) -> tuple[np.ndarray, np.ndarray]:
+@functools.lru_cache(maxsize=2)  # (the 1408-px field and one larger: a 2816-px one is 24 MB)
+def _noise_tiles(side: int) -> tuple[np.ndarray, np.ndarray]:
     """Positive and negative parts (uint8, side^2 x 3) of one fixed sensor-noise field:
     Gaussian (luminance plus NOISE_CHROMA per-channel) at half resolution, upsampled
-    (demosaicing correlates neighbours), sigma NOISE_TILE_SIGMA. Built once from a fixed seed,
-    so it never breaks determinism; each photo takes a random window of it and scales it to its
-    own sigma. `side` above NOISE_TILE: a field as large (the same per-pixel noise) for a
-    photo rendered larger (`render_scene(size_scale=)`), kept per side."""
-    global _NOISE
-    if side != NOISE_TILE:
-        if side not in _NOISE_LARGE:
-            _NOISE_LARGE.clear()  # (one size at a time: a 2816-px field is 24 MB)
-            _NOISE_LARGE[side] = _noise_field(side)
-        return _NOISE_LARGE[side]
-    if _NOISE is None:
-        _NOISE = _noise_field(NOISE_TILE)
-    return _NOISE
-
-
-def _noise_field(side: int) -> tuple[np.ndarray, np.ndarray]:
-    """`_noise_tiles`' field of `side` x `side` px (uint8 positive and negative parts)."""
+    (demosaicing correlates neighbours), sigma NOISE_TILE_SIGMA. Built once per side from a
+    fixed seed, so it never breaks determinism; each photo takes a random window of it and
+    scales it to its own sigma. `side`: NOISE_TILE, or above it a field as large (the same
+    per-pixel noise) for a photo rendered larger (`render_scene(size_scale=)`)."""
     g = np.random.default_rng(20261129)
     n = side // 2
     # Mostly luminance noise with some chroma noise, as a phone's processing leaves it.
@@ -233,18 +220,17 @@ def _noise_field(side: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def finish_photo(rng: np.random.Generator, img: np.ndarray, p: PhotoSettings = PHOTO,
-                 record: dict | None = None, scale: float = 1.0, blur_scale: float | None = None):
+                 record: dict | None = None, blur_scale: float = 1.0):
     """Apply light, glare, blur, noise and a JPEG round trip to a rendered (H, W, 3) uint8 BGR
     image; returns a new uint8 BGR image of the same size. `record`, where given, receives
     the faults drawn (`defocus_sigma` px and `motion_px`, 0 for none, with `motion_deg` the
     streak's angle, counter-clockwise on screen from the image x axis, where there is motion;
-    `glare`, `noise_sigma`, `jpeg_quality`) without changing what is drawn. `scale`: the
-    image is a 1280-px scene rendered k x larger per side: the same draws, the blur's sigma
-    and streak k x as many pixels (the same optics), the noise per pixel and the JPEG at
-    the output size, as a phone's sensor and encoder leave them. `blur_scale`: the blur's
-    factor instead of `scale` (1: the blur drawn in the output's pixels, a photo sharper by
-    `scale` in the scene's terms)."""
-    blur_k = scale if blur_scale is None else blur_scale
+    `glare`, `noise_sigma`, `jpeg_quality`) without changing what is drawn. `blur_scale`:
+    the blur's sigma and streak this many times as many pixels (a 1280-px scene rendered k x
+    larger per side: k for the same optics, 1 for the blur drawn in the output's pixels, a
+    photo k x sharper in the scene's terms); the draws are the same, the noise per pixel and
+    the JPEG at the output size whatever the image's size, as a phone's sensor and encoder
+    leave them."""
     faults = {"defocus_sigma": 0.0, "motion_px": 0, "glare": False}
     h, w = img.shape[:2]
     gain = np.clip(illumination(rng, (w, h), p) * 128, 0, 255).astype(np.uint8)
@@ -263,19 +249,19 @@ def finish_photo(rng: np.random.Generator, img: np.ndarray, p: PhotoSettings = P
         faults["glare"] = True
     r = rng.random()
     if r < p.defocus_p:
-        faults["defocus_sigma"] = float(rng.uniform(*p.defocus_sigma)) * blur_k
+        faults["defocus_sigma"] = float(rng.uniform(*p.defocus_sigma)) * blur_scale
         img = cv2.GaussianBlur(img, (0, 0), faults["defocus_sigma"])
     elif r < p.defocus_p + p.motion_p:
         n = int(rng.integers(p.motion_len[0], p.motion_len[1] + 1))
-        if blur_k != 1.0:
-            n = max(1, round(n * blur_k))
+        if blur_scale != 1.0:
+            n = max(1, round(n * blur_scale))
         faults["motion_px"] = n
         deg = float(rng.uniform(0, 180))
         faults["motion_deg"] = round(deg, 1)
         img = cv2.filter2D(img, -1, streak_kernel(n, deg))
     sigma = rng.uniform(*p.noise_sigma)
-    pos_tile, neg_tile = _noise_tiles() if max(h, w) <= NOISE_TILE else \
-        _noise_tiles(int(np.ceil(max(h, w) / 128)) * 128 + 128)
+    pos_tile, neg_tile = _noise_tiles(NOISE_TILE if max(h, w) <= NOISE_TILE else
+                                      int(np.ceil(max(h, w) / 128)) * 128 + 128)
     y0 = int(rng.integers(0, pos_tile.shape[0] - h + 1))
     x0 = int(rng.integers(0, pos_tile.shape[1] - w + 1))
     k = sigma / NOISE_TILE_SIGMA

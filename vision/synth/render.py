@@ -405,7 +405,7 @@ def render_scene(game: str, seed: int, edition: int = 1, size_scale: float = 1.0
         if p.zone.startswith("side:"):
             p.zone = names[int(p.zone[5:])]
     faults: dict = {}
-    img = finish_photo(rng, img, record=faults, scale=k, blur_scale=1.0 if pixel_blur else None)
+    img = finish_photo(rng, img, record=faults, blur_scale=1.0 if pixel_blur else k)
     truth = make_truth(game, cam, layout, pieces, names)
     truth["seed"] = int(seed)
     truth["edition"] = edition
