@@ -15,7 +15,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from tablescore.photo_format import unsupported_message
+from tablescore.photo_format import readable_kind, unsupported_message
 from vision.errors import BadImage
 
 
@@ -138,9 +138,10 @@ def probe(data: bytes) -> tuple[str, int, int]:
     decoding pixels. 'jpeg' is a baseline JPEG, decoded a row of blocks at a time;
     'jpeg-buffered' any other JPEG (progressive, one scan per component, lossless,
     arithmetic-coded), whose decoder may hold every coefficient of the photo in memory."""
-    if data[:8] == b"\x89PNG\r\n\x1a\n":
+    kind = readable_kind(data)
+    if kind == "png":
         return ("png", *_png_size(data))
-    if data[:3] == b"\xff\xd8\xff":
+    if kind == "jpeg":
         w, h, baseline = _jpeg_size(data)
         return ("jpeg" if baseline else "jpeg-buffered", w, h)
     if not data:
