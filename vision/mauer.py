@@ -2517,14 +2517,6 @@ def _timed(fn, *args) -> tuple[object, float]:
 # --------------------------------------------------------------------------- contract JSON
 
 
-def moves_for(board: Board, facts: dict, colour: str | None = None) -> dict:
-    """`scoring.mauerhuepfer.moves_for` (the scorer's `moves` since session 17: facts typed
-    in get them too)."""
-    from scoring.mauerhuepfer import moves_for as scorer_moves
-
-    return scorer_moves(board, facts, colour)
-
-
 def annotate_image(image_bgr: np.ndarray, reading: MauerReading) -> np.ndarray:
     """A copy of the photo with the board outline, each pawn (label, position) and the dice
     drawn on it; (H, W, 3) uint8 BGR."""
@@ -2568,6 +2560,8 @@ def score_mauer_photo(source, options: dict[str, str | None], annotate: str | No
     t = time.perf_counter()
     score, warnings = score_facts("mauerhuepfer", reading.facts, options)
     if colour:  # (the scorer's `moves` are every colour's in play)
+        from scoring.mauerhuepfer import moves_for
+
         score["moves"] = moves_for(board, reading.facts, colour)
     timings = {"decode": round((decoded - started) * 1000, 3), **reading.timings_ms}
     timings["scoring"] = round((time.perf_counter() - t) * 1000, 3)

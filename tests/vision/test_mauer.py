@@ -364,16 +364,18 @@ def test_pawn_model_learns_separable_classes(tmp_path):
 
 
 def test_moves_for_the_roll_per_colour():
+    from scoring.mauerhuepfer import moves_for
+
     facts = {"dice": [2, 5], "pawns": {"pawn-red": 1, "pawn-black": 1},
              "positions": {"pawn-red": ["3"], "pawn-black": ["B"]}}
-    moves = mauer.moves_for(BOARD, facts)
+    moves = moves_for(BOARD, facts)
     assert set(moves) == {"red", "black"}
     assert moves["red"] and all(m["pawn"] == "pawn-red" for m in moves["red"])
     assert all(m["from"] == "B" for m in moves["black"])
-    assert mauer.moves_for(BOARD, {**facts, "dice": [4]}) == {}
+    assert moves_for(BOARD, {**facts, "dice": [4]}) == {}
     # a misread, impossible position (two pawns on one field) gives no moves, no crash
     bad = {**facts, "positions": {"pawn-red": ["3"], "pawn-black": ["3"]}}
-    assert mauer.moves_for(BOARD, bad) == {}
+    assert moves_for(BOARD, bad) == {}
 
 
 def test_place_key_orders_like_the_truth():
