@@ -1605,16 +1605,25 @@ def find_board_quick(image_bgr: np.ndarray, board: Board | None = None,
     one (`dice_beside_board`): on photos without a board it costs the reduced blob map and
     its fits (median 21 ms), not `find_board`'s full size passes (median 0.26 s CPU, up to
     1.8 s, on 150 committed photos without a board; session 17)."""
+    return board_quick_and_map(image_bgr, board, s)[0]
+
+
+def board_quick_and_map(image_bgr: np.ndarray, board: Board | None = None,
+                        s: MauerSettings = SETTINGS) -> tuple[BoardView | None, BlobMap | None]:
+    """(`find_board_quick`'s view, the full size `BlobMap` its refine made, or None where
+    none was made): the map's `lightness` is the photo's L* when its `f` is 1, which the
+    board's dice reader would otherwise convert once more (`dice_beside_board`)."""
     board = board or board_for()
     h, w = image_bgr.shape[:2]
     if not 0 < s.search_long_side < min(s.blob_long_side, max(h, w)):
-        return None
+        return None, None
     f, small, lab8, lab = _reduced(image_bgr, s)
     glares = glare_spots(small, s.glare_area)
-    view, _ = _reduced_search(image_bgr, board, s, small, lab8, lab, f, glares, None)
+    view, maps = _reduced_search(image_bgr, board, s, small, lab8, lab, f, glares, None)
     if view is None or cut_off(view.corners, (w, h), s.beyond_margin * max(w, h)):
-        return None  # (cut off: maybe a pattern of the table; `find_board` looks further)
-    return replace(view, P=camera_from_homography(view.H, (w, h)), glares=_full_size(glares, f))
+        return None, maps  # (cut off: maybe a pattern of the table; `find_board` looks further)
+    return replace(view, P=camera_from_homography(view.H, (w, h)),
+                   glares=_full_size(glares, f)), maps
 
 
 def dice_beside_board(image_bgr: np.ndarray, dice: list, s: MauerSettings = SETTINGS
@@ -1630,12 +1639,16 @@ def dice_beside_board(image_bgr: np.ndarray, dice: list, s: MauerSettings = SETT
     board = board_for()
     t0 = time.perf_counter()
     with opencv_threads(s.opencv_threads):
-        view = find_board_quick(image_bgr, board, s)
+        view, maps = board_quick_and_map(image_bgr, board, s)
         t1 = time.perf_counter()
         times = {"board": round((t1 - t0) * 1000, 2)}
         if view is None:
             return list(dice), [], times, False
-        found, warnings = read_board_dice(image_bgr, view, board, s.dice)
+        # the photo's L* where the refine made it (as `_read_mauer` passes it): the same
+        # numbers as the dice reader's own conversion, made once
+        found, warnings = read_board_dice(image_bgr, view, board, s.dice,
+                                          maps.lightness if maps is not None
+                                          and maps.f == 1.0 else None)
     used, more = pick_dice(found, view.corners, s.dice.dice_wanted)
     sides = [local_die_px(view.H, d.center, s.dice.die_mm) for d in used]
     kept = [g for g in dice if all(

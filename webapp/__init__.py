@@ -8,6 +8,7 @@ Blueprints: ``pages`` (the HTML shell and static files), ``api`` (scoring photos
 from __future__ import annotations
 
 import logging
+import re
 from pathlib import Path
 
 from flask import Flask, jsonify, request
@@ -40,6 +41,17 @@ def create_app(test_config: dict | None = None) -> Flask:
     return app
 
 
+def is_api_path(path: str) -> bool:
+    """`/api` and below (not `/apiary`: a page path, answered as the pages are)."""
+    return path == "/api" or path.startswith("/api/")
+
+
+def api_paths(app: Flask) -> list[str]:
+    """The API's routes (`/api/sessions/<sid>` ...), sorted: named in an unknown path's error."""
+    return sorted({re.sub(r"<(?:\w+:)?(\w+)>", r"<\1>", r.rule)  # (<int:n>: <n>)
+                   for r in app.url_map.iter_rules() if is_api_path(r.rule)})
+
+
 def _error(code: str, message: str, status: int):
     return jsonify({"error": {"code": code, "message": message}}), status
 
@@ -56,8 +68,12 @@ def register_errors(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
-        if not request.path.startswith("/api"):
+        if not is_api_path(request.path):
             return exc
+        if exc.code == 404:  # Werkzeug's code would be "not_found": the contract's NotFound
+            #   (a photo read, nothing found on it; exit 3 / 422). A path no route takes:
+            return _error("no_such_endpoint", f"the API has no path {request.path}; its paths: "
+                          f"{', '.join(api_paths(app))}", 404)
         return _error(exc.name.lower().replace(" ", "_"), exc.description or exc.name, exc.code)
 
     @app.errorhandler(Exception)

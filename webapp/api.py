@@ -18,6 +18,7 @@ from tablescore.errors import BadInput, TablescoreError
 from tablescore.jsonfile import loads
 from tablescore.photo_format import MIME, readable_kind, unsupported_message
 from webapp import edit, engines, games, referee
+from webapp.store import ScanNotFound
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -188,15 +189,23 @@ def score_facts():
     return with_explanation(result, game, options, session)
 
 
-@bp.get("/scans/<int:scan_id>")
-def get_scan(scan_id: int):
-    scan = store().get_scan(scan_id)
+def kept_scan(scan_id: str) -> dict:
+    """The kept photo `scan_id` names; `ScanNotFound` (404 `no_such_scan`) for any id that
+    names none, "abc" and "-1" too (an `<int:>` route answered those as an unknown API path)."""
+    if not re.fullmatch(r"[0-9]{1,30}", scan_id):
+        raise ScanNotFound(f"no photo {scan_id!r}")
+    return store().get_scan(int(scan_id))
+
+
+@bp.get("/scans/<scan_id>")
+def get_scan(scan_id: str):
+    scan = kept_scan(scan_id)
     return {"id": scan["id"], "session_id": scan["session_id"], "result": scan["result"]}
 
 
-@bp.get("/scans/<int:scan_id>/photo")
-def get_scan_photo(scan_id: int):
-    scan = store().get_scan(scan_id)
+@bp.get("/scans/<scan_id>/photo")
+def get_scan_photo(scan_id: str):
+    scan = kept_scan(scan_id)
     headers = {"Cache-Control": "max-age=86400"}
     return Response(scan["photo"], mimetype=scan["mime"], headers=headers)
 

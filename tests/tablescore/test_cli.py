@@ -240,3 +240,28 @@ def test_photo_options_with_facts_are_refused(run_cli, write_json, tmp_path, opt
                         option, tmp_path / "x.jpg", "--json")
     assert code == 2 and out["error"]["code"] == "bad_option"
     assert f"{option} needs a photo" in out["error"]["message"]
+
+
+HEAVY_MODULES = ("numpy", "cv2", "onnxruntime", "flask")
+
+
+@pytest.mark.parametrize("args", [
+    ["--help"],
+    ["score", "--help"],
+    ["frobnicate"],  # a bad subcommand: the error JSON
+    ["score", "--game", "troetofanten", "--facts", "{facts}", "--json"],
+])
+def test_cheap_commands_do_not_import_the_vision_stack(tmp_path, args):
+    # `vision.commands` imported numpy at module level, so every command, `--help` and
+    # scoring a facts file too, paid ~150 ms for it (session 18, H7). A fresh interpreter:
+    # this test process has them all loaded already.
+    facts = tmp_path / "facts.json"
+    facts.write_text('{"zones": {"north": {"elephant-3": 1}}}')
+    args = [a.replace("{facts}", str(facts)) for a in args]
+    code = (f"import sys\nfrom tablescore.cli import main\n"
+            f"try:\n    main({args!r})\nexcept SystemExit:\n    pass\n"
+            f"print(sorted(m for m in {HEAVY_MODULES!r} if m in sys.modules))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert run.returncode == 0, run.stderr[-400:]
+    assert run.stdout.strip().splitlines()[-1] == "[]"

@@ -96,11 +96,36 @@ class _View:
     ([(6, (600, 10))], [], [(6, (600, 10))]),  # a board, no die beside it
 ])
 def test_a_die_read_by_both_readers_is_one_entry(monkeypatch, general, board, want):
-    monkeypatch.setattr(M, "find_board_quick", lambda img, b, s: _View())
-    monkeypatch.setattr(M, "read_board_dice", lambda img, view, b, s: (
+    monkeypatch.setattr(M, "board_quick_and_map", lambda img, b, s: (_View(), None))
+    monkeypatch.setattr(M, "read_board_dice", lambda img, view, b, s, lightness: (
         [Die(v, 0.8, c) for v, c in board], ["a die at (1, 2) could not be read"]))
     got, warnings, times, found = M.dice_beside_board(
         np.zeros((400, 700, 3), np.uint8), [Die(v, 0.9, c) for v, c in general])
     assert found and set(times) == {"board", "board_dice"}
     assert [(d.value, tuple(d.center)) for d in got] == want
     assert warnings[0] == "a die at (1, 2) could not be read"
+
+
+@pytest.mark.parametrize("scale, given", [(1.0, True), (1.5, False)])
+def test_board_dice_read_on_the_lightness_the_refine_made(monkeypatch, scale, given):
+    # The dice command converted the whole photo to Lab for the board's dice once more
+    # (`read_board_dice` without `lightness`), after the board gate's refine had made its
+    # L* (session 18, H7). A photo over `blob_long_side` (the refine's map at f < 1) still
+    # has the dice reader convert its own.
+    img = load_photo(str(ROOT / "scenes/mauerhuepfer/mauerhuepfer-e1-s1-0000.jpg")).image
+    if scale != 1.0:
+        img = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+    got = []
+    real = M.read_board_dice
+
+    def spy(image, view, board, s, lightness=None):
+        got.append(lightness)
+        return real(image, view, board, s, lightness)
+
+    monkeypatch.setattr(M, "read_board_dice", spy)
+    dice, _, _, found = M.dice_beside_board(img, [])
+    assert found and len(got) == 1 and len(dice) == 2
+    if given:
+        assert np.array_equal(got[0], cv2.cvtColor(img, cv2.COLOR_BGR2LAB)[..., 0])
+    else:
+        assert got[0] is None

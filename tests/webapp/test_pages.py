@@ -53,10 +53,33 @@ def test_camera_markup_is_phone_safe():
         assert needle in js
 
 
-def test_unknown_api_path_is_json(client):
-    res = client.get("/api/nothing-here")
+@pytest.mark.parametrize("method, path, code", [
+    ("get", "/api/nothing-here", "no_such_endpoint"),
+    ("post", "/api/score/nothing", "no_such_endpoint"),
+    ("get", "/api", "no_such_endpoint"),
+    ("get", "/api/", "no_such_endpoint"),
+    ("get", "/api/sessions/abc", "no_such_session"),  # a path the API has, an id it has not
+    ("get", "/api/scans/12345", "no_such_scan"),
+    ("get", "/api/scans/abc", "no_such_scan"),  # (an <int:> route: were unknown paths)
+    ("get", "/api/scans/-1/photo", "no_such_scan"),
+])
+def test_unknown_api_path_is_json(client, method, path, code):
+    # An unknown path answered Werkzeug's "not_found", the contract's code for "the photo was
+    # read but nothing was found on it" (NotFound, exit 3 / 422; session 18, H7).
+    res = getattr(client, method)(path)
     assert res.status_code == 404
-    assert res.get_json()["error"]["code"] == "not_found"
+    err = res.get_json()["error"]
+    assert err["code"] == code
+    if code == "no_such_endpoint":  # names the path asked for and the API's paths
+        assert path in err["message"] and "/api/score/facts" in err["message"]
+        assert "/api/sessions/<sid>" in err["message"]
+    else:
+        assert path.split("/")[3] in err["message"]
+
+
+def test_a_page_path_beginning_with_api_is_a_page_404(client):
+    res = client.get("/apiary")  # not under /api/: the pages' 404, not the API's JSON
+    assert res.status_code == 404 and not res.is_json
 
 
 def test_wrong_method_is_json(client):
