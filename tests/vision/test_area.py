@@ -324,6 +324,60 @@ def test_remove_glare_gives_the_colours_back():
         (cue_map(lit, RED)[halo] > RED.red_levels[0]).mean()  # the arena's red comes back
     assert remove_glare(clean, RED, glare_spots(clean, RED)) is clean  # no spot: as it was
 
+def cloth_on_table(cloth_bgr, table_bgr=(50, 60, 70), seed=3):
+    """A pale cloth (x 300-600, y 80-420) on a darker table, a little noise."""
+    img = np.full((480, 640, 3), table_bgr, np.uint8)
+    cv2.rectangle(img, (300, 80), (600, 420), cloth_bgr, -1)
+    rng = np.random.default_rng(seed)
+    return np.clip(img + rng.normal(0, 3, img.shape), 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("cloth, cx, old_off", [
+    ((200, 205, 210), 360, True),  # the spot on the cloth, its edge 2 core radii away:
+    # the inner rings all cloth, taken against the table's level before (a dark hole)
+    ((170, 175, 180), 370, True),  # a paler grey cloth, likewise
+    ((200, 205, 210), 340, True),  # the edge at 1.4 core radii
+    ((200, 205, 210), 300, False),  # the spot on the cloth's edge: every ring holds table
+    ((200, 205, 210), 400, False),  # the reach on the cloth alone: one surface, as before
+    ((200, 205, 210), 240, False),  # the reach on the table alone
+])
+def test_remove_glare_keeps_a_white_cloth_by_a_dark_table(cloth, cx, old_off):
+    from vision.area import remove_glare
+
+    clean = cloth_on_table(cloth)
+    lit = add_spot(clean, (cx, 250), 50, colour=(1.0, 1.0, 1.0))
+    spots = [((float(cx), 250.0), (57.0, 57.0), 0.0)]  # (its core: every channel 235 or more)
+    yy, xx = np.mgrid[0:480, 0:640]
+    reach = (np.hypot(xx - cx, yy - 250) < 85) & (lit.min(axis=2) < 250)  # (unclipped)
+    on = reach & (xx > 303) & (xx < 597) & (yy > 83) & (yy < 417)
+    err = {}
+    for gap in (0.0, CLOTH.glare_surface_gap):
+        out = remove_glare(lit, replace(CLOTH, glare_surface_gap=gap), spots)
+        err[gap] = np.abs(out.astype(int) - clean)[on].mean()
+    assert err[CLOTH.glare_surface_gap] < 5  # the cloth keeps its white
+    assert (err[0.0] > 10) == old_off
+
+
+@pytest.mark.parametrize("band, two", [
+    (np.r_[np.full(60, 0.05), np.full(40, 0.6)], True),  # a white cloth by a dark table
+    (np.r_[np.full(95, 0.05), np.full(5, 0.6)], False),  # a card's corner: too few
+    (np.r_[np.full(60, 0.05), np.full(40, 0.15)], False),  # two darkish surfaces: too close
+    (np.full(100, 0.3), False),  # one surface
+    (np.full(5, 0.3), False),  # (a band at the photo's edge: too few to split)
+])
+def test_surface_levels(band, two):
+    from vision.area import surface_levels
+
+    rng = np.random.default_rng(0)
+    band = (band + rng.normal(0, 0.005, band.shape)).astype(np.float32)
+    levels = surface_levels(band, CLOTH)
+    assert len(levels) == (2 if two else 1)
+    if two:
+        assert abs(levels[0] - 0.05) < 0.02 and abs(levels[1] - 0.6) < 0.02
+    assert surface_levels(band, replace(CLOTH, glare_surface_gap=0.0)) == \
+        (float(np.percentile(band, 20)),)
+
+
 
 @pytest.mark.parametrize(
     "light, balanced",
