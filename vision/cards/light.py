@@ -101,7 +101,8 @@ class CardShadowSettings:
     agree: float = 1.0  # ... and this share of them on their own side of the two medians'
     #   geometric mean: all. A rendered shade that ends short of the photo's edge, cards lit
     #   again beyond it (fresh 2301 0005, ordinary light: 14 of 15 agree) was lit as a
-    #   half-plane and read worse (2 -> 6 pieces wrong); shadow copies 0.90-1.00
+    #   half-plane and read worse (2 -> 6 pieces wrong); shadow copies over `paper_step`
+    #   all 1.0 but one (fresh 2300 0005, 0.94: 1 piece better read again, left)
     mode: str = "replace"  # "replace": the lit-up reading kept whole (as `paper_balanced`);
     #   "add": the first look's plus the second's cards with no first-look card within half
     #   a width. Committed shadow 5.74 -> 4.59 % (replace) / 5.16 % (add), fresh 2301
