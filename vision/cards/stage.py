@@ -130,7 +130,8 @@ def shadow_relit(reader: CardReader, image: np.ndarray, game: str, pieces: list,
     """(image, pieces, warnings): where a hard shadow's straight edge crosses the photo
     (`shadow_edge_scaled`) and the sure face-up cards' paper in its shade is at least
     `s.paper_step` x darker than on its lit side (`paper_shade_step`, at least
-    `s.least_each_side` cards wholly on each), the shade lit up by the edge's gains
+    `s.least_each_side` cards wholly on each, `s.agree` of them on their own side's
+    level), the shade lit up by the edge's gains
     (`vision.area.relight_shadow`) and read again (with the first look's `area`). `s.mode`
     "add": the first look's reading and image, plus the second's cards with no first-look
     card within half a width (and the second's warnings about them); "replace": the second
@@ -189,8 +190,8 @@ def glare_off(image: np.ndarray, side: int) -> np.ndarray:
 def read_balanced(reader: CardReader, image: np.ndarray, game: str, area=None):
     """(image, pieces, warnings) as scoring reads a photo: Magic Rabbit's with a lamp's
     glare taken off first (`glare_off`), Hop la bille's (with its cloth, `area`) with a
-    lamp's tone curve (`lamp_tone_off`), `read_pieces`, then `paper_balanced` for the
-    `PAPER_LIGHT_GAMES`. The image returned is the one read."""
+    lamp's tone curve (`lamp_tone_off`), `read_pieces`, then `paper_balanced` and
+    `shadow_relit` for the `PAPER_LIGHT_GAMES`. The image returned is the one read."""
     if game == "magic-rabbit":
         image = glare_off(image, reader.settings.glare_side)
     elif game == "hop-la-bille" and area is not None:
