@@ -73,3 +73,88 @@ def paper_gains(image: np.ndarray, pieces: list[CardPiece], settings: ReadSettin
         return np.ones(3, np.float32)
     c = np.maximum(c, 1.0)
     return np.minimum(c.max() / c, s.most_gain).astype(np.float32)
+
+
+@dataclass(frozen=True)
+class CardShadowSettings:
+    """A hard shadow's shade lit up and the photo read again (`vision.cards.stage.shadow_relit`;
+    session 18, H1, docs/cards.md "Hard shadow (session 18, H1)"). Measured on `light_eval`'s
+    normal and shadow copies of the committed, edition-2 and fresh 2300-2303 sets (per photo,
+    the reading with and without the second look, `/tmp/s18/h1/exp2.py`)."""
+
+    side: int = 640  # px: the edge looked for on a copy this long (`vision.area.shadow_edge`,
+    #   as H14's prototype; 0: never)
+    share: float = 0.6  # the edge's step agreeing on this share of its line (Hop la bille's
+    #   area, `AREA_SETTINGS`; the other `shadow_*` thresholds as `AreaSettings`' defaults).
+    #   An edge alone is no shadow: on 6 of the 30 committed ordinary photos one is found (the
+    #   renderer's soft shadows, the wood's grain); read again on every edge, committed normal
+    #   1.91 -> 2.29 %, fresh 2301 3.17 -> 4.13 %
+    paper_step: float = 1.8  # the sure face-up cards' paper (linear, medians) at least this
+    #   many times darker in the shade than on the lit side: as much as the edge itself must
+    #   step (`AreaSettings.shadow_ratio`); a table's own stripe or shading leaves the paper
+    #   on it alike. Shadow copies with cards on both sides: steps 2.1-10.3, 5 lower (0.5-1.7;
+    #   read again anyway, 2 of them 1 piece better, 3 the same)
+    least_each_side: int = 1  # sure face-up cards wholly on each side, at least: 49 of the 80
+    #   photos (of 240) with an edge have none on one side and are not read again (reading
+    #   them again, "replace": shadow copies 7 pieces better (net); ordinary photos committed 0008
+    #   and 0020 one piece worse each, fresh 2300 0012 5 better)
+    agree: float = 1.0  # ... and this share of them on their own side of the two medians'
+    #   geometric mean: all. A rendered shade that ends short of the photo's edge, cards lit
+    #   again beyond it (fresh 2301 0005, ordinary light: 14 of 15 agree) was lit as a
+    #   half-plane and read worse (2 -> 6 pieces wrong); shadow copies over `paper_step`
+    #   all 1.0 but one (fresh 2300 0005, 0.94: 1 piece better read again, left)
+    mode: str = "replace"  # "replace": the lit-up reading kept whole (as `paper_balanced`);
+    #   "add": the first look's plus the second's cards with no first-look card within half
+    #   a width. Committed shadow 5.74 -> 4.59 % (replace) / 5.16 % (add), fresh 2301
+    #   6.67 -> 5.71 / 6.67, 2302 5.94 -> 5.61 / 5.61, 2303 14.12 -> 13.82 / 14.12
+
+    def __post_init__(self):
+        if self.mode not in ("add", "replace"):
+            raise ValueError(f"mode must be 'add' or 'replace', not {self.mode!r}")
+        if self.least_each_side < 1:
+            raise ValueError(f"least_each_side must be at least 1, not {self.least_each_side}")
+
+
+CARD_SHADOW = CardShadowSettings()
+
+
+def shade_share(sides, points: np.ndarray) -> np.ndarray:
+    """(n,) float: the shade's share of a `vision.area.shadow_edge`'s step at `points`
+    ((n, 2) x, y px, the edge's pixels): 0 on the lit side, 1 wholly in the shade (the least
+    over a band's two edges, as `relight_shadow` lights it)."""
+    points = np.asarray(points, np.float64).reshape(-1, 2)
+    share = np.ones(len(points))
+    for p, n, (offs, wgt) in sides:
+        d = (points - np.asarray(p, np.float64)) @ np.asarray(n, np.float64)
+        share = np.minimum(share, np.interp(d, offs, wgt, left=0.0, right=1.0))
+    return share
+
+
+def paper_shade_step(image: np.ndarray, pieces: list[CardPiece], sides,
+                     settings: ReadSettings = READ, s: PaperLightSettings = PAPER_LIGHT
+                     ) -> tuple[float, int, int, float]:
+    """(step, lit cards, shaded cards, agreeing share) of the sure face-up cards' paper
+    (`paper_colour`, linear lightness) across a shadow's edge (`sides`, as `shadow_edge`
+    gives them, in `image`'s pixels): the cards wholly on the lit side (all four corners
+    of the frame) and wholly in the shade counted; step: the lit ones' median over the
+    shaded ones' (0 where either side has none); agreeing share: of those cards, the
+    share on their own side of the two medians' geometric mean (a lit card brighter, a
+    shaded one darker). A shadow darkens white paper as much as the table, all over its
+    shade; a table's own shading or stripe leaves the paper on it alike, and a shade
+    that ends short of the photo's edge (lit again farther in) leaves cards beyond it
+    lit."""
+    from vision.area import LINEAR8
+
+    faces = [p for p in sure_faces(pieces, settings) if p.frame is not None]
+    if not faces:
+        return 0.0, 0, 0, 0.0
+    share = np.array([shade_share(sides, p.frame) for p in faces])  # (n, 4)
+    lit, dark = share.max(axis=1) <= 0.0, share.min(axis=1) >= 1.0
+    if not lit.any() or not dark.any():
+        return 0.0, int(lit.sum()), int(dark.sum()), 0.0
+    _, cols = paper_colour(image, [p.frame for p in faces], s)
+    light = LINEAR8[np.clip(np.round(cols), 0, 255).astype(int)].mean(axis=1)
+    a, b = float(np.median(light[lit])), max(float(np.median(light[dark])), 1e-4)
+    mid = np.sqrt(max(a, 1e-4) * b)
+    agree = float(np.concatenate([light[lit] > mid, light[dark] < mid]).mean())
+    return a / b, int(lit.sum()), int(dark.sum()), agree

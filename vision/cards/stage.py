@@ -16,7 +16,14 @@ import cv2
 import numpy as np
 
 from vision.area import AreaSettings
-from vision.cards.light import PAPER_LIGHT, PaperLightSettings, paper_gains
+from vision.cards.light import (
+    CARD_SHADOW,
+    PAPER_LIGHT,
+    CardShadowSettings,
+    PaperLightSettings,
+    paper_gains,
+    paper_shade_step,
+)
 from vision.cards.read import (
     AT_POSITION,
     CardReader,
@@ -99,6 +106,69 @@ def paper_balanced(reader: CardReader, image: np.ndarray, game: str, pieces: lis
     return balanced, again, warnings2
 
 
+def shadow_edge_scaled(image: np.ndarray, s: CardShadowSettings):
+    """`vision.area.shadow_edge` of uint8 BGR `image` (H, W, 3), looked for on a copy
+    reduced to `s.side` px on its long side (not enlarged), with its lines in `image`'s
+    pixels; None where none is found or `s.side` is 0."""
+    if s.side <= 0:
+        return None
+    from vision.area import shadow_edge
+
+    f = min(1.0, s.side / max(image.shape[:2]))
+    small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 \
+        else image
+    edge = shadow_edge(small, AreaSettings("cloth", 0.0, 0, shadow_share=s.share))
+    if edge is None:
+        return None
+    gains, sides = edge
+    return gains, [(np.asarray(p) / f, n, (np.asarray(offs) / f, wgt))
+                   for p, n, (offs, wgt) in sides]
+
+
+def shadow_relit(reader: CardReader, image: np.ndarray, game: str, pieces: list,
+                 warnings: list[str], s: CardShadowSettings = CARD_SHADOW, area=None):
+    """(image, pieces, warnings): where a hard shadow's straight edge crosses the photo
+    (`shadow_edge_scaled`) and the sure face-up cards' paper in its shade is at least
+    `s.paper_step` x darker than on its lit side (`paper_shade_step`, at least
+    `s.least_each_side` cards wholly on each, `s.agree` of them on their own side's
+    level), the shade lit up by the edge's gains
+    (`vision.area.relight_shadow`) and read again (with the first look's `area`). `s.mode`
+    "add": the first look's reading and image, plus the second's cards with no first-look
+    card within half a width (and the second's warnings about them); "replace": the second
+    reading and the lit-up image (the first look's where it reads nothing). The first
+    look's, unchanged, otherwise."""
+    edge = shadow_edge_scaled(image, s)
+    if edge is None:
+        return image, pieces, warnings
+    step, n_lit, n_dark, agree = paper_shade_step(image, pieces, edge[1], reader.settings)
+    if min(n_lit, n_dark) < s.least_each_side or step < s.paper_step or agree < s.agree:
+        return image, pieces, warnings
+    from vision.area import relight_shadow
+
+    lit = relight_shadow(image, edge)
+    again, warnings2 = reader.read_pieces(lit, game, area)
+    if s.mode == "replace":
+        return (lit, again, warnings2) if again else (image, pieces, warnings)
+    new = [q for q in again
+           if not any(np.hypot(*(np.asarray(q.center) - p.center)) < 0.5 * p.width
+                      for p in pieces)]
+    return image, pieces + new, warnings + warnings_about(warnings2, new)
+
+
+def warnings_about(warnings: list[str], pieces: list) -> list[str]:
+    """The `warnings` whose "at (x, y)" (`AT_POSITION`, the first) lies within half a width
+    of one of `pieces`' centres; those without a position are left out."""
+    out = []
+    for w in warnings:
+        m = AT_POSITION.search(w)
+        if m is None:
+            continue
+        xy = np.array([float(m.group(1)), float(m.group(2))])
+        if any(np.hypot(*(xy - p.center)) < 0.5 * p.width for p in pieces):
+            out.append(w)
+    return out
+
+
 def glare_off(image: np.ndarray, side: int) -> np.ndarray:
     """uint8 BGR `image` with its lamp's glare spots' light taken off: the spots
     (`vision.area.glare_spots`, `GLARE_AREA`'s thresholds; less those whose ring a hard
@@ -120,8 +190,8 @@ def glare_off(image: np.ndarray, side: int) -> np.ndarray:
 def read_balanced(reader: CardReader, image: np.ndarray, game: str, area=None):
     """(image, pieces, warnings) as scoring reads a photo: Magic Rabbit's with a lamp's
     glare taken off first (`glare_off`), Hop la bille's (with its cloth, `area`) with a
-    lamp's tone curve (`lamp_tone_off`), `read_pieces`, then `paper_balanced` for the
-    `PAPER_LIGHT_GAMES`. The image returned is the one read."""
+    lamp's tone curve (`lamp_tone_off`), `read_pieces`, then `paper_balanced` and
+    `shadow_relit` for the `PAPER_LIGHT_GAMES`. The image returned is the one read."""
     if game == "magic-rabbit":
         image = glare_off(image, reader.settings.glare_side)
     elif game == "hop-la-bille" and area is not None:
@@ -130,6 +200,8 @@ def read_balanced(reader: CardReader, image: np.ndarray, game: str, area=None):
     if game in PAPER_LIGHT_GAMES:
         image, pieces, warnings = paper_balanced(reader, image, game, pieces, warnings,
                                                  area=area)
+        image, pieces, warnings = shadow_relit(reader, image, game, pieces, warnings,
+                                               area=area)
     if game == "troetofanten":  # (the final pieces, in this image's pixels)
         warnings = warnings + small_card_doubts(pieces, warnings, reader.settings)
     return image, pieces, warnings
