@@ -157,6 +157,24 @@ class DiceSettings:
     # pip or a pip measured small fails the nearer ring only (session 16)
     one_drop_rays: int = 2  # border rays left out of the square fit (side face, seam)
     one_max_asym: float = 0.15  # median |log(ray / opposite ray)|: the pip sits in the middle
+    # A lone pip whose 16 border rays fit a square no better than a circle (a die 26-44 px
+    # wide: the rays' whole pixels make its corners as noisy as a circle's) gets a second
+    # look at the face as a region (`_region_square`; session 18): the pixels of face colour
+    # joined to the pip, holes filled, closed (not running out of `one_side_per_pip`'s
+    # reach), whitened by their own second moments (a foreshortened square is a square
+    # again, an ellipse a circle), their whole contour fitted by a (rounded) square and a
+    # circle. None: no second look.
+    one_region: tuple[float, float] | None = (0.07, 0.75)  # square residual at most, and at
+    # most this x the circle's
+    one_region_solid: float = 0.9  # region area / its convex hull's (a die's face is convex)
+    one_region_off: float = 0.3  # the pip's offset from the region's centroid, whitened
+    # (the square's half side is sqrt(3) there): the pip sits in the middle
+    one_region_side: tuple[float, float] = (1.8, 6.0)  # sqrt(region area) / pip diameter
+    one_region_hole: float = 0.2  # a hole of the pip's polarity this x its area: a pip
+    one_region_pip_shape: float = 0.45  # `_tensor_off` of the region's and the pip's
+    # shapes at most (a pip is a circle on the face, squashed as the face is): the 1s
+    # read this way on datasets/dice and fresh 2350-2353 measured 0.03-0.44, the round
+    # emblem on the oblong back of a Hop la bille card 0.47-0.74 (but one, 0.06)
     die_pip_holds: int = 2  # a "pip" with this many smaller candidates of the other
     die_pip_size: float = 0.6  # polarity (at most this x its diameter) inside is no pip
     # Top face versus side faces.
@@ -882,6 +900,105 @@ def _square_fit(ext: np.ndarray, dirs: np.ndarray, unwarp: np.ndarray, drop: int
     return best, circ, model
 
 
+def _region_square(bgr: np.ndarray, centre: np.ndarray, d: float, pip_cov: np.ndarray,
+                   colour: np.ndarray, contrast: float, max_r: float, s: DiceSettings
+                   ) -> tuple[float, float, np.ndarray] | None:
+    """A lone pip's face as a region of the (H, W, 3) uint8 BGR image: the pixels within
+    the rays' colour threshold of the face colour `colour` (3,) and on no sharp faint step,
+    joined (4-connected) to the pip disc at `centre` (x, y) of diameter `d`, holes filled.
+    (square residual, circle residual, lin (2x2, half sides -> px)) where it is closed
+    within `max_r` px and its whitened contour fits a (rounded) square (`one_region`), it is
+    convex (`one_region_solid`), the pip lies in its middle (`one_region_off`) and it is of a
+    one-face's size for the pip (`one_region_side`), and squashed as the pip is (its
+    covariance `pip_cov` (2, 2), where the pip is 6+ px: `one_region_pip_shape`); else
+    None."""
+    if s.one_region is None:
+        return None
+    # (no farther than a face of `one_region_side`'s largest side reaches: its half diagonal
+    # is 0.71 of it; the crop's pixels are most of the cost)
+    r_ = int(min(max_r, 0.75 * s.one_region_side[1] * d)) + 3
+    cx, cy = int(round(float(centre[0]))), int(round(float(centre[1])))
+    h, w = bgr.shape[:2]
+    x0, y0 = cx - r_, cy - r_
+    crop = np.zeros((2 * r_ + 1, 2 * r_ + 1, 3), np.float32)
+    inside = np.zeros(crop.shape[:2], bool)
+    sx0, sy0, sx1, sy1 = max(x0, 0), max(y0, 0), min(x0 + 2 * r_ + 1, w), min(y0 + 2 * r_ + 1, h)
+    if sx0 >= sx1 or sy0 >= sy1:
+        return None
+    crop[sy0 - y0:sy1 - y0, sx0 - x0:sx1 - x0] = bgr[sy0:sy1, sx0:sx1]
+    inside[sy0 - y0:sy1 - y0, sx0 - x0:sx1 - x0] = True
+    thr = float(np.clip(s.ray_edge * contrast, *s.ray_edge_px))
+    m = (np.abs(crop - colour).max(axis=2) <= thr) & inside
+    step = float(np.clip(s.ray_step * contrast, *s.ray_step_px))
+    gx = np.zeros(m.shape, np.float32)
+    gy = np.zeros(m.shape, np.float32)
+    gx[:, 1:-1] = np.abs(crop[:, 2:] - crop[:, :-2]).max(axis=2)
+    gy[1:-1] = np.abs(crop[2:] - crop[:-2]).max(axis=2)
+    m &= (gx <= step) & (gy <= step)
+    m = m.astype(np.uint8)
+    cv2.circle(m, (r_, r_), int(round(0.75 * d + 1.5)), 1, -1)
+    _, lab = cv2.connectedComponents(m, connectivity=4)
+    reg = (lab == lab[r_, r_]).astype(np.uint8)
+    if reg[0].any() or reg[-1].any() or reg[:, 0].any() or reg[:, -1].any():
+        return None  # runs on: no closed face round the pip
+    cs, _ = cv2.findContours(reg, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    c = max(cs, key=cv2.contourArea)
+    filled = np.zeros_like(reg)
+    cv2.drawContours(filled, [c], -1, 1, -1)
+    # A hole like the pip (of its polarity, `one_region_hole` of its area or more) is
+    # another pip: a 3's or 5's middle pip whose other pips went unfound is no 1. So is a
+    # dark hole half that size where the "pip" is light (glare on a 2 between its pips);
+    # a light hole where it is dark may be glare on the 1's face.
+    holes = (filled > 0) & (reg == 0)
+    if holes.any():
+        pip_dir = np.sign((crop[r_, r_] - colour).sum())
+        nh, hl, hst, _ = cv2.connectedComponentsWithStats(holes.astype(np.uint8), connectivity=8)
+        pip_area = math.pi * d * d / 4
+        for k in range(1, nh):
+            hole_dir = np.sign((crop[hl == k] - colour).sum())
+            need = s.one_region_hole * (1.0 if hole_dir == pip_dir else 0.5)
+            if hst[k, cv2.CC_STAT_AREA] >= need * pip_area and (
+                    hole_dir == pip_dir or hole_dir < 0):
+                return None
+    ys, xs = np.nonzero(filled)
+    area = len(xs)
+    if area < 20 or not (s.one_region_side[0] <= math.sqrt(area) / d <= s.one_region_side[1]):
+        return None
+    if area / max(cv2.contourArea(cv2.convexHull(c)), 1.0) < s.one_region_solid:
+        return None
+    pts = np.stack([xs, ys], axis=1).astype(np.float64)
+    mu = pts.mean(axis=0)
+    ev, evec = np.linalg.eigh(np.cov((pts - mu).T))
+    if ev[0] <= 1e-6:
+        return None
+    if d >= 6 and _tensor_off(evec @ np.diag(ev) @ evec.T, pip_cov) > s.one_region_pip_shape:
+        return None  # whitening makes any rectangle a square: a face and its pip look alike
+    wh = evec @ np.diag(1 / np.sqrt(ev)) @ evec.T  # whitening: a square of half side sqrt(3)
+    if np.linalg.norm(wh @ (np.array([r_, r_], float) - mu)) > s.one_region_off:
+        return None
+    q = (c[:, 0].astype(np.float64) - mu) @ wh.T
+    r = np.linalg.norm(q, axis=1)
+    th = np.arctan2(q[:, 1], q[:, 0])
+    circ = float(r.std() / max(r.mean(), 1e-9))
+    best, phi = np.inf, 0.0
+    a = th[None, :] - _REG_PHI[:, None]
+    mm = 1 / np.maximum(np.abs(np.cos(a)), np.abs(np.sin(a)))
+    for cut in _SQ_CUT:
+        mc = np.minimum(mm, cut)
+        scale = (mc * r).sum(axis=1) / (mc * mc).sum(axis=1)
+        res = np.sqrt(((r - scale[:, None] * mc) ** 2).mean(axis=1)) / scale
+        k = int(res.argmin())
+        if res[k] < best:
+            best, phi = float(res[k]), float(_REG_PHI[k])
+    if best > s.one_region[0] or best > s.one_region[1] * circ:
+        return None
+    rot = np.array([[math.cos(phi), -math.sin(phi)], [math.sin(phi), math.cos(phi)]])
+    return best, circ, np.linalg.inv(wh) @ rot * math.sqrt(3)
+
+
+_REG_PHI = np.radians(np.arange(0, 90, 3.0))
+
+
 # Set to a list to collect why groups were rejected (diagnostics; see dice_eval --why).
 DEBUG: list | None = None
 
@@ -1145,12 +1262,16 @@ def read_group(idx: np.ndarray, p: Pips, chans, s: DiceSettings) -> Face | None:
             unwarp = np.eye(2)
         sq, circ, (phi, half_side) = _square_fit(ext, dirs, unwarp, s.one_drop_rays)
         if sq > s.one_max_square_res or sq > s.one_square_vs_circle * circ:
-            return _reject(7, locals())
+            reg = _region_square(chans[2], centre, d, cov, colour, contrast, max_r, s)
+            if reg is None:
+                return _reject(7, locals())
+            sq, circ, lin = reg
+        else:
+            rot = np.array([[math.cos(phi), -math.sin(phi)], [math.sin(phi), math.cos(phi)]])
+            lin = np.linalg.inv(unwarp) @ rot * half_side
         h4 = 1 - sq / max(circ, 1e-6)
         face_score = float(found.mean())
         layout_score = min(1.0, 0.7 + 3 * h4)
-        rot = np.array([[math.cos(phi), -math.sin(phi)], [math.sin(phi), math.cos(phi)]])
-        lin = np.linalg.inv(unwarp) @ rot * half_side
         area = float(abs(np.linalg.det(lin)) * 4)
         fe = ext
     else:
@@ -1284,10 +1405,12 @@ def _subset_faces(members: np.ndarray, p: Pips, chans, s: DiceSettings,
 
 @lru_cache(maxsize=4)
 def _whole_only(s: DiceSettings) -> DiceSettings:
-    """`s` without the rays-down rule, for the parts of a linked group (`_solve`): made once
-    per settings (`replace` costs about 70 us, and `_solve` splits groups of 2+ pips many
-    times a photo)."""
-    return replace(s, open_below_weight=None)
+    """`s` without the rays-down rule, for the parts of a linked group (`_solve`), and
+    without the lone pip's second look as a region (`one_region`: a pip linked to others
+    is one of them, a 1 is a pip alone; the balls of a Hop la bille card, session 18):
+    made once per settings (`replace` costs about 70 us, and `_solve` splits groups of 2+
+    pips many times a photo)."""
+    return replace(s, open_below_weight=None, one_region=None)
 
 
 def _solve(members: np.ndarray, p: Pips, chans, s: DiceSettings, budget: list[int],
@@ -1298,7 +1421,8 @@ def _solve(members: np.ndarray, p: Pips, chans, s: DiceSettings, budget: list[in
         f = read_group(members, p, chans, s)
         if f is not None:
             return [f]
-    if depth == 0 and len(members) > 1 and s.open_below_weight is not None:
+    if depth == 0 and len(members) > 1 and (s.open_below_weight is not None
+                                            or s.one_region is not None):
         # (only a whole linked group: rays down from a part of a bigger face, a pair of a
         # 4's pips, run over the rest of that face and meet nothing; a lone pip ends below)
         s = _whole_only(s)
