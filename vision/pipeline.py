@@ -503,11 +503,12 @@ class Pipeline:
         bring the untaught crops (balanced by `CropSettings.light_balance`) to the balance
         the hues were read in, and the light's hue when a cast had to be balanced away.
         Untaught, a photo whose coats of arms name none as it is is read again white
-        balanced by its own light (`balanced_shield_hues`), first freed of a lamp's
-        per-channel tone curve where the table beyond the castle shows one
-        (`vision.shields.table_tone`, `apply_tone` about white: the CueFrame's `image`, which
-        the untaught crops are then cut from); a teach profile keeps its own calibration (as
-        it is)."""
+        balanced by its own light (`balanced_shield_hues`), and where the table beyond the
+        castle shows a lamp's per-channel tone curve (`vision.shields.table_tone`) read once
+        more with it taken off (`apply_tone` about white), that reading kept where the plain
+        one names none or lies further from the usual hues (`shields.naming_error`): its
+        photo is then the CueFrame's `image`, the untaught crops cut from it; a teach
+        profile keeps its own calibration (as it is)."""
         from vision import shields  # (looked up per call: teach_eval times shield_hues)
         from vision.tile_cues import CueFrame, light_hue
 
