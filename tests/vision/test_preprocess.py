@@ -95,3 +95,23 @@ def test_apply_gains_looks_up_the_same_numbers(shape, gains):
     view = img[:, ::2] if img.ndim == 3 else img[:, :, ::2]  # not contiguous
     assert np.array_equal(apply_gains(view, gains),
                           np.clip(view.astype(np.float32) * gains, 0, 255).astype(np.uint8))
+
+
+@pytest.mark.parametrize("shape", [(48, 64, 3), (5, 12, 12, 3), (7, 3)])
+@pytest.mark.parametrize("exps", [(0.74, 1.01, 1.45), (1.3, 1.0, 0.8)])
+def test_apply_tone_the_same_levels_for_a_photo_and_for_crops(shape, exps):
+    """A photo (H, W, 3) goes through cv2's look-up, crops (N, S, S, 3) through numpy's: the
+    same levels per channel for the same pixels, whatever the shape."""
+    from vision.preprocess import apply_tone
+
+    rng = np.random.default_rng(5)
+    img = rng.integers(0, 256, shape, dtype=np.uint8)
+    exps = np.asarray(exps, np.float32)
+    pivots = np.asarray((255.0, 200.0, 128.0), np.float32)
+    out = apply_tone(img, exps, pivots)
+    x = img.astype(np.float64)
+    want = np.round(np.clip(pivots * (x / pivots) ** exps, 0, 255))
+    assert out.shape == img.shape and out.dtype == np.uint8
+    assert np.abs(out.astype(int) - want).max() <= 1
+    flat = apply_tone(img.reshape(-1, 3)[None], exps, pivots).reshape(shape)
+    assert np.array_equal(out, flat)

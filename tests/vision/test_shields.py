@@ -111,3 +111,98 @@ def test_balanced_reading_invents_no_reference():
     photo = load_photo(SCENES / "simsala-hopp-e1-s1-0000.jpg")
     area = find_area(photo.image, AREA_SETTINGS["simsala-hopp"], "arena", game="simsala-hopp")
     assert balanced_shield_hues(_walls_grey(photo.image, area), area) == (None, 0.0)
+
+
+class _SquareArea:
+    """A stand-in for `vision.area.PlayArea`: the arena the photo's square [100, 300]^2."""
+
+    settings = type("S", (), {"plane_px": 200})()
+
+    @staticmethod
+    def to_image(pts):
+        return np.asarray(pts, float) + 100.0
+
+
+def _lit_table(gamma, gains=(1.0, 1.0, 1.0), seed=0):
+    """(400, 400, 3) uint8 BGR: a table of random pale blocks (each its own grey or tint)
+    under a light falling off across the photo (from 1 to 0.35), a red arena square in the
+    middle, then a lamp: per channel x -> gains * x ** gamma (0-1 levels, BGR)."""
+    rng = np.random.default_rng(seed)
+    albedo = rng.uniform(0.55, 0.9, (50, 50, 1)) * rng.uniform(0.85, 1.0, (50, 50, 3))
+    img = np.kron(albedo, np.ones((8, 8, 1))) * np.linspace(1.0, 0.35, 400)[None, :, None]
+    img[100:300, 100:300] = (0.15, 0.15, 0.6)
+    img = np.asarray(gains) * img ** np.asarray(gamma)
+    return np.clip(np.round(255 * img), 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("gamma, gains, bends", [
+    ((1.0, 1.0, 1.0), (1.0, 1.0, 1.0), False),  # an ordinary photo
+    ((1.0, 1.0, 1.0), (0.8, 0.95, 1.1), False),  # a warm lamp that only scales: a gain's job
+    ((1.5, 1.1, 0.75), (0.8, 0.95, 1.1), True),  # light_eval's harsh lamp
+    ((0.7, 1.0, 1.4), (1.0, 1.0, 1.0), True),  # a cold lamp's curve the other way round
+])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_table_tone_reads_a_lamps_curve_off_the_table(gamma, gains, bends, seed):
+    """The table's own light and shade tell a per-channel gamma from a gain: the exponents
+    that take it off bring every channel to the channels' mean gamma (mean(g) / g each)."""
+    from vision.shields import table_tone
+
+    exps = table_tone(_lit_table(gamma, gains, seed), _SquareArea())
+    assert (exps is not None) == bends
+    if bends:
+        want = np.mean(gamma) / np.asarray(gamma)
+        assert np.allclose(exps, want, atol=0.08), (exps, want)
+
+
+def test_table_tone_none_without_light_and_shade_or_table():
+    """A plain table evenly lit (one level: no curve to read) and a photo the castle fills
+    (no table beyond it): no curve, whatever the lamp."""
+    from vision.shields import table_tone
+
+    harsh = ((1.5, 1.1, 0.75), (0.8, 0.95, 1.1))
+    rng = np.random.default_rng(3)
+    plain = np.clip(np.full((400, 400, 3), (150.0, 170.0, 190.0))
+                    + rng.normal(0, 2, (400, 400, 3)), 0, 255) / 255.0
+    plain[100:300, 100:300] = (0.15, 0.15, 0.6)
+    plain = np.round(255 * np.asarray(harsh[1]) * plain ** np.asarray(harsh[0]))
+    assert table_tone(plain.astype(np.uint8), _SquareArea()) is None
+    crop = np.ascontiguousarray(_lit_table(*harsh)[90:310, 90:310])  # (the arena and a rim)
+
+    class Tight(_SquareArea):
+        @staticmethod
+        def to_image(pts):
+            return np.asarray(pts, float) + 10.0
+
+    assert table_tone(crop, Tight()) is None
+
+
+@pytest.mark.slow
+def test_a_harsh_lamps_curve_is_taken_off_before_the_tiles_are_read(tmp_path):
+    """Edition 2 under the harsh warm lamp (0008: ten frogs, the classifier took them all
+    for yellow rabbits on the photo as it was): the table shows the lamp's curve, the crops
+    are cut with it taken off, and the frogs read as frogs; a committed photo under its own
+    light keeps the photo as it is (coats of arms named as it is)."""
+    import json
+
+    import cv2
+
+    from vision.pipeline import get_pipeline
+    from vision.teach_eval import harsh_light
+
+    pipe = get_pipeline()
+    name = EDITION2 / "simsala-hopp-e2-s2-0008.jpg"
+    lit = tmp_path / name.name
+    cv2.imwrite(str(lit), harsh_light(cv2.imread(str(name))), [cv2.IMWRITE_JPEG_QUALITY, 90])
+    photo = load_photo(lit, pipe.image_settings)
+    area = find_area(photo.image, AREA_SETTINGS["simsala-hopp"], "arena", game="simsala-hopp")
+    hues, cue = pipe._shields(photo, area)
+    assert hues is not None and cue is not None and cue.image is not None
+    assert cue.image.shape == photo.image.shape
+    truth = json.loads(name.with_suffix(".json").read_text())
+    frogs = sum(p["label"] == "frog" for p in truth["pieces"])
+    rec = pipe.recognise(lit, "simsala-hopp")
+    assert frogs >= 8 and sum(lab == "frog" for lab in rec.detections.labels) >= frogs - 1
+
+    photo = load_photo(SCENES / "simsala-hopp-e1-s1-0000.jpg", pipe.image_settings)
+    area = find_area(photo.image, AREA_SETTINGS["simsala-hopp"], "arena", game="simsala-hopp")
+    assert pipe._shields(photo, area)[1] is None
