@@ -16,9 +16,9 @@ FRAMES = ((255, 80, 40), (40, 40, 220), (60, 200, 60), (200, 60, 200))  # BGR fr
 SIDE = 120  # px: a tile's side
 
 
-def tiles_photo(n: int = 4, seed: int = 0, table=(70, 110, 150)):
+def tiles_photo(n: int = 4, seed: int = 0, table=(70, 110, 150), paper=(250, 250, 250)):
     """(960 x 1280 uint8 BGR photo, [(4, 2) corners]): `n` hat tiles on a plain table, each
-    white paper (250) in a coloured frame with a black top hat (brim and crown, 20), blurred
+    `paper` (BGR; white 250) in a coloured frame with a black top hat (brim and crown, 20), blurred
     as a photo is, the light falling off across the photo (0.55-1.0 in linear light); a
     little noise (seeded)."""
     rng = np.random.default_rng(seed)
@@ -28,7 +28,7 @@ def tiles_photo(n: int = 4, seed: int = 0, table=(70, 110, 150)):
     for k in range(n):
         x0, y0 = 150 + 260 * (k % 4), 200 + 300 * (k // 4)
         img[y0:y0 + SIDE, x0:x0 + SIDE] = FRAMES[k % len(FRAMES)]
-        img[y0 + 10:y0 + SIDE - 10, x0 + 10:x0 + SIDE - 10] = 250
+        img[y0 + 10:y0 + SIDE - 10, x0 + 10:x0 + SIDE - 10] = paper
         img[y0 + 30:y0 + 70, x0 + 40:x0 + 80] = 20  # crown
         img[y0 + 68:y0 + 78, x0 + 28:x0 + 92] = 20  # brim
         frames.append(np.float32([[x0, y0], [x0 + SIDE, y0], [x0 + SIDE, y0 + SIDE],
@@ -148,3 +148,43 @@ def test_hat_toned_reads_again_only_under_a_curve():
     never = StubReader(second)
     image, pieces, warnings = hat_toned(never, plain, first, ["first"])
     assert never.seen == [] and image is plain and pieces == first and warnings == ["first"]
+
+
+# papers (BGR) another copy's hat tiles may be printed on, with their print's black (20)
+CREAM, PALE_BLUE, PINK = (215, 240, 250), (250, 225, 200), (225, 215, 250)
+YELLOW, ORANGE = (40, 220, 250), (60, 160, 250)
+
+
+@pytest.mark.parametrize("paper", [YELLOW, ORANGE, (30, 230, 120)])  # and a green
+def test_hat_tone_reads_no_curve_off_a_saturated_paper(paper):
+    """A saturated paper under ordinary light: its weak channel runs from the print's black
+    to little more, which leans it as a lamp's curve would (read without the neutral-paper
+    guard); with it, no curve is read and the photo is not bent."""
+    photo, frames = tiles_photo(seed=8, paper=paper)
+    unguarded = hat_tone(photo, hats(frames), replace(HAT_TONE, max_chroma=1e9))
+    assert np.abs(unguarded - 1).max() > 0.15, unguarded
+    assert np.all(hat_tone(photo, hats(frames)) == 1.0)
+
+
+@pytest.mark.parametrize("paper", [CREAM, PALE_BLUE, PINK])
+def test_hat_tone_on_a_pale_paper_as_on_white(paper):
+    """A pale paper bends nothing in ordinary light, and a harsh lamp's curve is still read
+    off it and taken off (the greys' lean less than half of what the lamp left)."""
+    photo, frames = tiles_photo(seed=9, paper=paper)
+    assert np.all(hat_tone(photo, hats(frames)) == 1.0)
+    lit = lamp(photo, (1.5, 1.1, 0.75), (0.8, 0.95, 1.1))
+    exps = hat_tone(lit, hats(frames))
+    assert np.abs(exps - 1).max() > 0.15, exps
+    assert grey_lean(power_about(lit, exps, HAT_TONE.white), frames) < \
+        0.5 * grey_lean(lit, frames)
+
+
+def test_hat_toned_keeps_the_first_reading_on_a_saturated_paper():
+    """Under the harsh lamp a saturated yellow paper's curve cannot be told from its print:
+    no second reading, the first kept (as before the curve was read at all)."""
+    photo, frames = tiles_photo(seed=10, paper=YELLOW)
+    lit = lamp(photo, (1.5, 1.1, 0.75), (0.8, 0.95, 1.1))
+    first = hats(frames)
+    never = StubReader(hats(frames, "hat-5"))
+    image, pieces, warnings = hat_toned(never, lit, first, ["first"])
+    assert never.seen == [] and image is lit and pieces == first and warnings == ["first"]

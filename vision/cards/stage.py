@@ -84,6 +84,15 @@ class HatToneSettings:
     #   harsh 0.14-0.44 (28 of 30 at 0.2 or more); edition 2 (10) every other light
     #   0.00-0.15, harsh 0.29-0.44 (its curve B 1.34, G 0.99, R 0.67 about the mean)
     white: float = 255.0  # taken off about white, as `LampToneSettings.white`
+    max_chroma: float = 50.0  # the hats' paper must be near neutral (session 18, H4b): the
+    #   Lab chroma (OpenCV 8-bit a/b, less 128) of the median of the interiors' brightest
+    #   tenth (by L) over this: no curve read. A copy whose hat tiles are printed on a
+    #   saturated paper bends its weak channel by the print's own black (not a lamp's
+    #   curve): committed photos with the paper recoloured yellow / orange (R, G, B 250,
+    #   220, 40 / 250, 160, 60) read a curve on 11 / 8 of 30 photos in ordinary light,
+    #   paper chroma 57-82 / 39-66, the re-read losing 11 / 5 right labels; cream, pale
+    #   blue, pale pink read none. light_eval's harsh copies of white paper: 17-44 (every
+    #   set H4 measured), so its gains stay; above it the first reading is kept, as before
 
 
 HAT_TONE = HatToneSettings()
@@ -196,7 +205,9 @@ def hat_tone(image: np.ndarray, pieces: list, s: HatToneSettings = HAT_TONE) -> 
     BGR `image` (`power_about`), read off the interiors of the pieces read as hats
     (`pieces`: `CardPiece`s with a frame; each warped to `s.size` px, from `s.inner` px in;
     clipped and black pixels left out) by `vision.preprocess.tone_of_pixels`; ones where
-    fewer than `s.min_hats` hats were read, their greys tell nothing, or `s.on` is off."""
+    fewer than `s.min_hats` hats were read, their greys tell nothing, their paper is not
+    near neutral (the brightest tenth's Lab chroma over `s.max_chroma`: a coloured paper's
+    print leans its weak channel as a curve would), or `s.on` is off."""
     from vision.preprocess import tone_of_pixels
 
     frames = [p.frame for p in pieces if p.label.startswith("hat-") and p.frame is not None]
@@ -208,7 +219,12 @@ def hat_tone(image: np.ndarray, pieces: list, s: HatToneSettings = HAT_TONE) -> 
     inner = np.minimum(np.minimum(xx, yy), np.minimum(n - 1 - xx, n - 1 - yy)) >= s.inner
     px = np.concatenate([cv2.warpPerspective(
         image, cv2.getPerspectiveTransform(np.float32(f), dst), (n, n),
-        flags=cv2.INTER_AREA)[inner] for f in frames]).astype(np.float32)
+        flags=cv2.INTER_AREA)[inner] for f in frames])
+    lab = cv2.cvtColor(px[None], cv2.COLOR_BGR2LAB)[0].astype(np.float32)
+    top = lab[lab[:, 0] >= np.percentile(lab[:, 0], 90)]
+    if float(np.hypot(np.median(top[:, 1]) - 128, np.median(top[:, 2]) - 128)) > s.max_chroma:
+        return np.ones(3, np.float32)
+    px = px.astype(np.float32)
     px = px[(px.max(axis=1) < s.clip) & (px.min(axis=1) > 3)]
     exps, _ = tone_of_pixels(px, s.bins, s.span, s.dev)
     return exps
