@@ -10,7 +10,7 @@ import pytest
 
 from tests.vision.test_cloth_tone import lamp
 from vision.cards.pieces import CardPiece
-from vision.cards.stage import HAT_TONE, hat_tone, hat_toned, power_about
+from vision.cards.stage import HAT_TONE, as_sure, hat_reading, hat_tone, hat_toned, power_about
 
 FRAMES = ((255, 80, 40), (40, 40, 220), (60, 200, 60), (200, 60, 200))  # BGR frame colours
 SIDE = 120  # px: a tile's side
@@ -179,12 +179,57 @@ def test_hat_tone_on_a_pale_paper_as_on_white(paper):
         0.5 * grey_lean(lit, frames)
 
 
-def test_hat_toned_keeps_the_first_reading_on_a_saturated_paper():
-    """Under the harsh lamp a saturated yellow paper's curve cannot be told from its print:
-    no second reading, the first kept (as before the curve was read at all)."""
+def sure_hats(frames, confs, label="hat-5"):
+    return [CardPiece(label, c, f.mean(axis=0), f, 0.0, float(SIDE))
+            for f, c in zip(frames, confs, strict=False)]
+
+
+@pytest.mark.parametrize(
+    "second_confs, kept",
+    [
+        ((0.9, 0.9, 0.9, 0.9), True),  # as many pieces, as many sure: the second kept
+        ((0.95, 0.95, 0.9, 0.9, 0.9), True),  # one more, all sure
+        ((0.9, 0.9, 0.9, 0.5), False),  # one sure piece fewer
+        ((0.9, 0.9, 0.9), False),  # one piece fewer
+    ],
+)
+def test_hat_toned_on_a_saturated_paper_keeps_only_as_sure_a_second_reading(second_confs, kept):
+    """Under the harsh lamp a saturated yellow paper's curve cannot be told from its print
+    (chroma over `max_chroma`): the photo is read again, but the second reading is kept only
+    where it has as many pieces and as many sure ones as the first (4 hats read at 0.9)."""
     photo, frames = tiles_photo(seed=10, paper=YELLOW)
     lit = lamp(photo, (1.5, 1.1, 0.75), (0.8, 0.95, 1.1))
+    exps, chroma = hat_reading(lit, hats(frames))
+    assert chroma > HAT_TONE.max_chroma and np.abs(exps - 1).max() > 0.15
     first = hats(frames)
-    never = StubReader(hats(frames, "hat-5"))
-    image, pieces, warnings = hat_toned(never, lit, first, ["first"])
-    assert never.seen == [] and image is lit and pieces == first and warnings == ["first"]
+    frames5 = list(frames) + [frames[0] + 300]
+    reader = StubReader(sure_hats(frames5, second_confs))
+    image, pieces, warnings = hat_toned(reader, lit, first, ["first"])
+    assert len(reader.seen) == 1
+    if kept:
+        assert image is not lit and pieces == reader.again and warnings == ["second look"]
+    else:
+        assert image is lit and pieces == first and warnings == ["first"]
+
+
+def test_hat_toned_on_white_paper_keeps_even_a_less_sure_second_reading():
+    """Near-neutral paper (white): the lamp's curve is trusted, the second reading kept even
+    where it reads fewer pieces surely (H4's rule, which its gains rest on)."""
+    photo, frames = tiles_photo(seed=11)
+    lit = lamp(photo, (1.5, 1.1, 0.75), (0.8, 0.95, 1.1))
+    assert hat_reading(lit, hats(frames))[1] <= HAT_TONE.max_chroma
+    reader = StubReader(sure_hats(frames, (0.9, 0.5, 0.5)))
+    image, pieces, _ = hat_toned(reader, lit, hats(frames), ["first"])
+    assert image is not lit and pieces == reader.again
+
+
+@pytest.mark.parametrize(
+    "first, again, expected",
+    [((0.9, 0.5), (0.9, 0.5), True), ((0.9, 0.5), (0.5, 0.5, 0.5), False),
+     ((0.9, 0.5), (0.8, 0.2, 0.1), True), ((), (), True), ((0.9,), (), False)],
+)
+def test_as_sure(first, again, expected):
+    f = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
+    def ps(cs):
+        return [CardPiece("hat-1", c, f.mean(axis=0), f, 0.0, 1.0) for c in cs]
+    assert as_sure(ps(again), ps(first), 0.8) is expected
