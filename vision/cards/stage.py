@@ -69,6 +69,44 @@ LAMP_TONE = LampToneSettings()
 
 
 @dataclass(frozen=True)
+class HatToneSettings:
+    """A lamp's per-channel tone curve read off Magic Rabbit's hat tiles (`hat_tone`; session
+    18, H4, docs/magic-rabbit.md "The second edition under a harsh lamp"): every copy's hat
+    tile is a black top hat on white paper, neutral from black through the blur's greys to
+    white, so under a light that only scales the channels each channel's log level rises
+    with the log brightness at a slope of 1 there (`vision.preprocess.tone_of_pixels`)."""
+
+    on: bool = True
+    inner: int = 9  # px of the tile warped to `size`: its interior from this far in (past
+    #   the coloured frame, `read.RING_EDGES` 2-6)
+    size: int = 40
+    min_hats: int = 2  # fewer tiles read as hats: nothing read off
+    clip: int = 250  # pixels with a channel this high (clipped) or one at 3 or under left out
+    bins: int = 8
+    span: float = 0.15
+    dev: tuple[float, float] = (0.2, 0.3)  # a largest |slope - 1| up to dev[0] left alone,
+    #   from dev[1] taken off in full (as the marbles', `MarbleSettings.tone_dev`). Measured
+    #   on light_eval's copies (largest |slope - 1| per photo, hats of the first reading):
+    #   committed 30 photos normal / tungsten / daylight / dim / shadow / glare 0.00-0.17,
+    #   harsh 0.14-0.44 (28 of 30 at 0.2 or more); edition 2 (10) every other light
+    #   0.00-0.15, harsh 0.29-0.44 (its curve B 1.34, G 0.99, R 0.67 about the mean)
+    white: float = 255.0  # taken off about white, as `LampToneSettings.white`
+    max_chroma: float = 50.0  # the hats' paper near neutral (session 18, H4b): the Lab
+    #   chroma (OpenCV 8-bit a/b, less 128) of the median of the interiors' brightest tenth
+    #   (by L). A copy whose hat tiles are printed on a saturated paper leans its weak
+    #   channel by the print's own black, not a lamp's curve: committed photos with the
+    #   paper recoloured yellow / orange (R, G, B 250, 220, 40 / 250, 160, 60) read a curve
+    #   on 11 / 8 of 30 photos in ordinary light, paper chroma 57-82 / 39-66, H4's re-read
+    #   losing 11 / 5 right labels; cream, pale blue, pale pink read none. light_eval's
+    #   harsh copies of white paper: 17-44 (every set H4 measured). Over it, the second
+    #   reading is kept only where it is as sure (`sure`) as the first
+    sure: float = 0.8  # confidence of a piece read surely (as `ReadSettings.colour_sure`):
+    #   over `max_chroma` the second reading must have as many pieces and as many sure ones
+
+HAT_TONE = HatToneSettings()
+
+
+@dataclass(frozen=True)
 class CardResult:
     detections: Detections
     facts: dict
@@ -190,13 +228,16 @@ def glare_off(image: np.ndarray, side: int) -> np.ndarray:
 def read_balanced(reader: CardReader, image: np.ndarray, game: str, area=None):
     """(image, pieces, warnings) as scoring reads a photo: Magic Rabbit's with a lamp's
     glare taken off first (`glare_off`), Hop la bille's (with its cloth, `area`) with a
-    lamp's tone curve (`lamp_tone_off`), `read_pieces`, then `paper_balanced` and
+    lamp's tone curve (`lamp_tone_off`), `read_pieces`, then Magic Rabbit's read again with
+    a lamp's tone curve its hats show taken off (`hat_toned`), `paper_balanced` and
     `shadow_relit` for the `PAPER_LIGHT_GAMES`. The image returned is the one read."""
     if game == "magic-rabbit":
         image = glare_off(image, reader.settings.glare_side)
     elif game == "hop-la-bille" and area is not None:
         image = lamp_tone_off(image, area)
     pieces, warnings = reader.read_pieces(image, game, area)
+    if game == "magic-rabbit":
+        image, pieces, warnings = hat_toned(reader, image, pieces, warnings)
     if game in PAPER_LIGHT_GAMES:
         image, pieces, warnings = paper_balanced(reader, image, game, pieces, warnings,
                                                  area=area)
@@ -219,11 +260,79 @@ def lamp_tone_off(image: np.ndarray, area, s: LampToneSettings = LAMP_TONE) -> n
     from vision.segment import MARBLE_SETTINGS, cloth_tone
 
     exps, _ = cloth_tone(MARBLE_SETTINGS, image, area)
+    return power_about(image, exps, s.white)
+
+
+def power_about(image: np.ndarray, exps: np.ndarray, white: float) -> np.ndarray:
+    """uint8 BGR `image` with each channel c taken to white * (x / white) ** exps[c] (a
+    table per channel, clipped to 0-255); the image itself where every exponent is 1."""
     if np.all(exps == 1.0):
         return image
-    x = np.arange(256, dtype=np.float32)[:, None] / np.float32(s.white)
-    lut = np.clip(np.float32(s.white) * x ** exps.astype(np.float32), 0, 255)
+    x = np.arange(256, dtype=np.float32)[:, None] / np.float32(white)
+    lut = np.clip(np.float32(white) * x ** np.asarray(exps, np.float32), 0, 255)
     return cv2.LUT(image, np.round(lut).astype(np.uint8).reshape(256, 1, 3))
+
+
+def hat_reading(image: np.ndarray, pieces: list, s: HatToneSettings = HAT_TONE):
+    """((3,) float32 BGR exponents, paper chroma): the exponents that take a lamp's
+    per-channel tone curve off the uint8 BGR `image` (`power_about`), read off the
+    interiors of the pieces read as hats (`pieces`: `CardPiece`s with a frame; each warped
+    to `s.size` px, from `s.inner` px in; clipped and black pixels left out) by
+    `vision.preprocess.tone_of_pixels`, and the Lab chroma of those interiors' brightest
+    tenth (their paper; 0-181). Ones (chroma 0) where fewer than `s.min_hats` hats were
+    read or `s.on` is off; ones where their greys tell nothing."""
+    from vision.preprocess import tone_of_pixels
+
+    frames = [p.frame for p in pieces if p.label.startswith("hat-") and p.frame is not None]
+    if not s.on or len(frames) < s.min_hats:
+        return np.ones(3, np.float32), 0.0
+    n = s.size
+    dst = np.float32([[0, 0], [n, 0], [n, n], [0, n]])
+    yy, xx = np.mgrid[:n, :n]
+    inner = np.minimum(np.minimum(xx, yy), np.minimum(n - 1 - xx, n - 1 - yy)) >= s.inner
+    px = np.concatenate([cv2.warpPerspective(
+        image, cv2.getPerspectiveTransform(np.float32(f), dst), (n, n),
+        flags=cv2.INTER_AREA)[inner] for f in frames])
+    lab = cv2.cvtColor(px[None], cv2.COLOR_BGR2LAB)[0].astype(np.float32)
+    top = lab[lab[:, 0] >= np.percentile(lab[:, 0], 90)]
+    chroma = float(np.hypot(np.median(top[:, 1]) - 128, np.median(top[:, 2]) - 128))
+    px = px.astype(np.float32)
+    px = px[(px.max(axis=1) < s.clip) & (px.min(axis=1) > 3)]
+    exps, _ = tone_of_pixels(px, s.bins, s.span, s.dev)
+    return exps, chroma
+
+
+def hat_tone(image: np.ndarray, pieces: list, s: HatToneSettings = HAT_TONE) -> np.ndarray:
+    """(3,) float32 BGR exponents of `hat_reading` where the hats' paper is near neutral
+    (chroma up to `s.max_chroma`), else ones: a coloured paper's print leans its weak
+    channel as a curve would."""
+    exps, chroma = hat_reading(image, pieces, s)
+    return exps if chroma <= s.max_chroma else np.ones(3, np.float32)
+
+
+def as_sure(again: list, first: list, sure: float) -> bool:
+    """Whether the reading `again` has as many pieces as `first`, and as many read with
+    confidence `sure` or more."""
+    def count(ps):
+        return sum(p.confidence >= sure for p in ps)
+    return len(again) >= len(first) and count(again) >= count(first)
+
+
+def hat_toned(reader: CardReader, image: np.ndarray, pieces: list, warnings: list[str],
+              s: HatToneSettings = HAT_TONE):
+    """(image, pieces, warnings): Magic Rabbit's photo with a lamp's tone curve taken off
+    (`hat_reading` of the first reading's hats, `power_about` `s.white`) and read again, the
+    second reading kept; the first where the hats show no curve or the second reads
+    nothing, and where the hats' paper is coloured (chroma over `s.max_chroma`, the curve
+    perhaps the print's) unless the second is as sure (`as_sure`)."""
+    exps, chroma = hat_reading(image, pieces, s)
+    if np.all(exps == 1.0):
+        return image, pieces, warnings
+    toned = power_about(image, exps, s.white)
+    again, warnings2 = reader.read_pieces(toned, "magic-rabbit")
+    if not again or (chroma > s.max_chroma and not as_sure(again, pieces, s.sure)):
+        return image, pieces, warnings
+    return toned, again, warnings2
 
 
 def read_cards(reader: CardReader, image: np.ndarray, scale: float, game: str,
