@@ -290,7 +290,9 @@ class AreaSettings:
     # `merged_drop_max` (a lamp's light falls off steeply there: 200-222 on the glare copies
     # of session 17's sets; a rendered cloth's own soft highlight 208-234). Measured on
     # light_eval's glare copies (session 17, H12: committed 11.19 -> 10.90 % per piece,
-    # fresh 2133 12.29 -> 11.67, 2181 25.21 -> 21.37; ordinary photos unchanged). 0: off.
+    # fresh 2133 12.29 -> 11.67, 2181 25.21 -> 21.37; ordinary photos unchanged; session 18,
+    # H9, with the cloth-side `glare_profile`: glare copies' piece errors 609 -> 570 on ten
+    # sets, held out 2384/2385 105 -> 77, 2182 24 -> 27; ordinary photos unchanged). 0: off.
     merged_arc: float = 0.0
     merged_soft_grad: float = 8.0
     merged_tol: float = 2.0
