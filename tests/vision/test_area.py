@@ -1021,3 +1021,57 @@ def test_find_area_looks_once_without_a_looser_spot(monkeypatch):
             va.find_area(lamp_spot(castle((170, 200, 220), table), (440, 240), 60), RED,
                          "arena", "simsala-hopp")
         assert calls == want
+
+
+HOP = AREA_SETTINGS["hop-la-bille"]
+
+
+def white_cloth(table=(110, 120, 130), cloth=(242, 244, 245)) -> np.ndarray:
+    """uint8 BGR 480 x 360: a white cloth (a square, sharp edges) on a plain table."""
+    img = np.full((360, 480, 3), table, np.uint8)
+    cv2.rectangle(img, (150, 90), (330, 270), cloth, -1)
+    return img
+
+
+@pytest.mark.parametrize("spot, amount, table, found", [
+    ((150, 180), 1.2, (110, 120, 130), 1),  # over the cloth's left edge: core merged, found
+    ((330, 90), 1.2, (110, 120, 130), 1),  # over its corner
+    ((240, 180), 1.2, (110, 120, 130), 0),  # wholly on the white cloth: no soft arc, none
+    (None, 0.0, (110, 120, 130), 0),  # no lamp: the cloth's sharp rim is no spot
+    (None, 0.0, (200, 205, 210), 0),  # ... nor on a pale table
+    ((150, 180), 0.15, (110, 120, 130), 0),  # a faint light: its centre not burnt out
+    ((150, 180), 1.2, (225, 228, 230), 0),  # a white table: no steep fall-off beyond it
+])
+def test_merged_glare_spots(spot, amount, table, found):
+    """A lamp's spot whose core merged with a white cloth: missed by `glare_spots`, found
+    by its soft circular arc off the cloth (`merged_glare_spots`)."""
+    from vision.area import glare_spots, merged_glare_spots
+
+    img = white_cloth(table)
+    if spot is not None:
+        img = add_spot(img, spot, 45, amount=amount, colour=(1.0, 1.0, 1.0))
+    if spot is not None and found:
+        assert glare_spots(img, HOP) == []  # (the merged blob fails the round-core tests)
+    spots = merged_glare_spots(img, HOP)
+    assert len(spots) == found
+    if found:
+        assert np.hypot(*(np.array(spots[0][0]) - spot)) < 6
+    assert merged_glare_spots(img, replace(HOP, merged_arc=0.0)) == []
+
+
+@pytest.mark.parametrize("amount, change, found", [
+    (1.2, {}, 1),  # a lamp's burnt-out spot on a grey cloth: found
+    (0.8, {}, 0),  # a fainter light: no steep fall-off 1.25 radii out
+    (0.8, {"merged_drop_max": 255.0}, 1),  # ... found without that test
+    (0.65, {"merged_drop_max": 255.0}, 0),  # fainter still: its centre not burnt out
+    (0.65, {"merged_drop_max": 255.0, "merged_clip_share": 0.0}, 1),  # ... found without it
+])
+def test_merged_glare_spots_fall_off_and_burnt_centre(amount, change, found):
+    """`merged_glare_spots`' fall-off ceiling and burnt-out centre are settings that drop
+    a soft highlight (the spot wholly on a grey cloth, 140, on a table of 110)."""
+    from vision.area import merged_glare_spots
+
+    img = np.full((360, 480, 3), 110, np.uint8)
+    cv2.rectangle(img, (150, 90), (330, 270), (140, 140, 140), -1)
+    img = add_spot(img, (240, 180), 45, amount=amount, colour=(1.0, 1.0, 1.0))
+    assert len(merged_glare_spots(img, replace(HOP, **change))) == found
