@@ -230,6 +230,30 @@ def taught_reader(reader, profile: teach.Profile | None, game: str):
     for search in ("search_widths", "search_angles"):  # the poses stay the untaught
         if hasattr(reader, search):  # reader's (the same crops as teaching saw; and faster)
             setattr(out, search, getattr(reader, search))
+    if game == "magic-rabbit" and hasattr(reader, "_read_pieces"):  # the lamp's tone curve
+        #   read off the hats the untaught model reads (`vision.cards.stage.read_balanced`),
+        #   labelled within the reading (the model's rows of its crops kept: `keeping_rows`)
+        from vision.cards.read import keeping_small_hsv
+        from vision.classify.model import keeping_rows
+
+        kept: dict = {}  # (this copy is one photo's reading)
+
+        def read_pieces(image, game, area=None, within=None, keys=None):
+            with keeping_rows(), keeping_small_hsv(image):
+                pieces, warnings = out._read_pieces(image, game, area, within, keys)
+                if game == "magic-rabbit" and within is None and keys is None \
+                        and "toned" not in kept:  # (not again for the toned photo's reading)
+                    kept["last"] = (image, pieces, untaught_labels(reader, image, pieces))
+            return pieces, warnings
+
+        def tone_pieces(image, pieces):
+            last = kept.get("last")
+            kept["toned"] = True
+            if last is not None and last[0] is image and last[1] is pieces:
+                return last[2]
+            return untaught_labels(reader, image, pieces)
+
+        out.read_pieces, out.tone_pieces = read_pieces, tone_pieces
     if game == "hop-la-bille" and hasattr(out, "read_pieces"):
         read = out.read_pieces  # (bound to the copy)
         clf = out.classifier
@@ -1100,6 +1124,10 @@ def card_examples(pipeline, game: str, photo, area, label: str,
     tg = teach.teachable(game)
     reader = pipeline.cards
     image = photo.image
+    if game == "magic-rabbit":  # a lamp's glare taken off first, as scoring reads the photo
+        from vision.cards.stage import glare_off
+
+        image = glare_off(image, reader.settings.glare_side)
     posed: list[CardPiece] = []  # the pieces posed around the taps
     try:
         if taps is not None and settings.tap_neighbours > 0:
@@ -1109,11 +1137,13 @@ def card_examples(pipeline, game: str, photo, area, label: str,
                       for p, (x, y, lab) in zip(pieces, taps, strict=True)]
         else:
             chosen = _reader_examples(reader, image, game, area, label, taps, photo.scale,
-                                      name, tg, settings)
+                                      name, tg, settings, posed)
     except TablescoreError as exc:
         if isinstance(exc, teach.TeachError):
             raise
         raise teach.TeachError(f"{name}: {exc.message}") from None
+    if game == "magic-rabbit":  # the crops as scoring reads them: a lamp's tone curve off
+        image = hat_tone_off(reader, image, posed, [p for p, _, _ in chosen])
     crops = _card_crops(reader, image, game, [p for p, _, _ in chosen])
     pred = reader.classifier.predict(crops)
     colours = teach.piece_colour(crops, settings)
@@ -1150,12 +1180,58 @@ def near_width(pieces: list[CardPiece], at, default: float) -> float:
                  np.asarray(at, float))
 
 
-def _reader_examples(reader, image, game, area, label, taps, scale, name, tg, settings):
+def hat_tone_off(reader, image: np.ndarray, pieces: list[CardPiece],
+                 chosen: list[CardPiece]) -> np.ndarray:
+    """Magic Rabbit's uint8 BGR teach photo `image` with a lamp's per-channel tone curve
+    taken off as scoring takes it off its photos (`vision.cards.stage.hat_tone` of the
+    tiles the untaught model reads as hats, `power_about`; session 18, H8): `pieces` (the
+    pieces posed around the taps, or the reader's own pieces) and the `chosen` ones, each
+    labelled by the model's likeliest class; the photo itself where fewer than
+    `HAT_TONE.min_hats` read as hats or their greys show no curve. (Without it, the teach
+    crops under a harsh lamp kept the curve that scoring takes off its photos: taught worse
+    than untaught, docs/teach.md.)"""
+    from vision.cards.stage import HAT_TONE, hat_tone, power_about
+
+    if not HAT_TONE.on:
+        return image
+    hats = [p for p in untaught_labels(reader, image, [*pieces, *chosen])
+            if p.label.startswith("hat-")]
+    if len(hats) < HAT_TONE.min_hats:  # too few hats among them: the reader's whole read
+        hats, _ = reader.read_pieces(image, "magic-rabbit")
+    exps = hat_tone(image, hats)
+    return power_about(image, exps, HAT_TONE.white)
+
+
+def untaught_labels(reader, image: np.ndarray, pieces: list[CardPiece]) -> list[CardPiece]:
+    """Magic Rabbit's `pieces` (those with a frame) labelled by the untaught model's
+    likeliest class on their crops of the uint8 BGR `image` (`reader`: the untaught reader;
+    one model run over the crops, a few ms a photo: teach_eval times it). A
+    taught reader reads a lamp's tone curve off these hats (session 18, H8): the taught
+    prototypes are learnt from teach photos with the curve taken off, so on the photo with
+    the curve still on the taught reader's hats are not the untaught reader's, and the
+    curve read off them was weaker or none (harsh edition 2 scene 0006: a magician among
+    seven hats, no curve read); taught worse than untaught."""
+    framed = [p for p in pieces if p.frame is not None]
+    if not framed:
+        return []
+    from vision.cards.geometry import SPECS, crop_cards
+
+    clf = reader.classifier
+    crops = crop_cards(image, [p.frame for p in framed], SPECS["magic-rabbit"],
+                       reader.crop_settings)
+    top = clf.predict(crops).probs.argmax(1)
+    return [replace(p, label=clf.classes[int(k)]) for p, k in zip(framed, top, strict=True)]
+
+
+def _reader_examples(reader, image, game, area, label, taps, scale, name, tg, settings,
+                     found_out: list | None = None):
     """[(piece, label, source)] from the reader's own pieces (a whole `read_pieces` pass:
     their crops are exactly the ones scoring sees, unbalanced: scoring balances a strong
     cast, `vision.cards.stage.paper_balanced`); a tap on a piece the reader drops names the
-    nearest key point (`_every_key_point`)."""
+    nearest key point (`_every_key_point`). `found_out` gets the reader's pieces."""
     found, _ = reader.read_pieces(image, game, area)
+    if found_out is not None:
+        found_out.extend(found)
     found = [p for p in found if p.label in tg.card_labels and p.frame is not None]
     if taps is None:
         if not found:  # the model calls it background: the detector's key points

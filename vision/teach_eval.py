@@ -111,7 +111,8 @@ class TaughtPipeline:
     the teach steps per photo (`teach_probs`; the taught backs' look: Troetofanten's search,
     `teach_cards.look_pixels`, `unlike_backs` and `look_backs`, and Hop la bille's colours,
     `photo_colours`, rescue and row check, `off_row_backs`; Simsala Hopp's coats of arms,
-    `shield_hues`, and `teach.shield_calibrated`)."""
+    `shield_hues`, and `teach.shield_calibrated`; Magic Rabbit's hats for the lamp's tone
+    curve, `untaught_labels`)."""
 
     def __init__(self, pipeline: Pipeline, profile: teach.Profile):
         self.pipeline, self.profile = pipeline, profile
@@ -127,7 +128,8 @@ class TaughtPipeline:
         # Simsala Hopp's coats of arms (read only for the calibration when taught)
         steps = [(teach, "teach_probs"), (teach, "shield_calibrated"), (sh, "shield_hues")] + [
             (tc, n) for n in ("look_pixels", "unlike_backs", "look_backs", "photo_colours",
-                              "look_colours", "look_share", "look_rescue", "off_row_backs")]
+                              "look_colours", "look_share", "look_rescue", "off_row_backs",
+                              "untaught_labels")]
         real = [getattr(m, n) for m, n in steps]
         spent = [0.0, 0.0]
         lock = threading.Lock()  # Hop la bille reads its cards on a second thread

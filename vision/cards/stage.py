@@ -229,15 +229,24 @@ def read_balanced(reader: CardReader, image: np.ndarray, game: str, area=None):
     """(image, pieces, warnings) as scoring reads a photo: Magic Rabbit's with a lamp's
     glare taken off first (`glare_off`), Hop la bille's (with its cloth, `area`) with a
     lamp's tone curve (`lamp_tone_off`), `read_pieces`, then Magic Rabbit's read again with
-    a lamp's tone curve its hats show taken off (`hat_toned`), `paper_balanced` and
-    `shadow_relit` for the `PAPER_LIGHT_GAMES`. The image returned is the one read."""
+    a lamp's tone curve its hats show taken off (`hat_toned`; a taught reader's hats are the
+    ones its `tone_pieces` names), `paper_balanced` and `shadow_relit` for the
+    `PAPER_LIGHT_GAMES`. The image returned is the one read."""
     if game == "magic-rabbit":
         image = glare_off(image, reader.settings.glare_side)
     elif game == "hop-la-bille" and area is not None:
         image = lamp_tone_off(image, area)
     pieces, warnings = reader.read_pieces(image, game, area)
     if game == "magic-rabbit":
-        image, pieces, warnings = hat_toned(reader, image, pieces, warnings)
+        tone_pieces = getattr(reader, "tone_pieces", None)  # (a taught reader: the hats
+        #   the untaught model reads, `vision.teach_cards.untaught_labels`)
+        if tone_pieces is None:
+            image, pieces, warnings = hat_toned(reader, image, pieces, warnings)
+        else:
+            toned, again, warnings2 = hat_toned(reader, image, tone_pieces(image, pieces),
+                                                warnings)
+            if toned is not image:  # (else the first reading, the taught one, is kept)
+                image, pieces, warnings = toned, again, warnings2
     if game in PAPER_LIGHT_GAMES:
         image, pieces, warnings = paper_balanced(reader, image, game, pieces, warnings,
                                                  area=area)
