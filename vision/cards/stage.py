@@ -52,6 +52,24 @@ PAPER_LIGHT_GAMES = ("troetofanten",)  # faces on white paper: balanced by it (`
 
 
 @dataclass(frozen=True)
+class CardGlareSettings:
+    """A lamp's glare spot on a Troetofanten table: the photo read again with the spot's
+    light taken off, its cards near the spot added (`glare_added`; session 18, H10,
+    docs/cards.md "Glare (session 18, H10)")."""
+
+    side: int = 640  # px: spots looked for on a copy this long (as Magic Rabbit's
+    #   `ReadSettings.glare_side`; 0: never)
+    reach: float = 3.0  # x the spot's core half axes: the second look's cards added only
+    #   within this of a spot's centre (the light `remove_glare` takes off reaches as far,
+    #   `AreaSettings.glare_reach`); elsewhere the photo is as it was
+    keep_core: tuple[int, int] = (230, 250)  # the photo's lowest channel: from the first
+    #   the light taken off fades out, at the second the photo is left as it is
+
+
+CARD_GLARE = CardGlareSettings()
+
+
+@dataclass(frozen=True)
 class LampToneSettings:
     """A lamp's per-channel tone curve taken off the photo Hop la bille's cards are read on
     (`lamp_tone_off`; session 17, H15, docs/hop-la-bille.md "Harsh lamp")."""
@@ -225,6 +243,54 @@ def glare_off(image: np.ndarray, side: int) -> np.ndarray:
     return remove_glare_scaled(image, small, GLARE_AREA, spots)
 
 
+def glare_spots_scaled(image: np.ndarray, side: int, settings: AreaSettings = GLARE_AREA):
+    """(reduced copy, its scale f, spots): `vision.area.glare_spots` (less
+    `spots_past_shadow`'s) of uint8 BGR `image` looked for on a copy `side` px on its long
+    side (not enlarged); spots in the copy's pixels. None where `side` is 0."""
+    if side <= 0:
+        return None
+    from vision.area import glare_spots, spots_past_shadow
+
+    f = min(1.0, side / max(image.shape[:2]))
+    small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 \
+        else image
+    return small, f, spots_past_shadow(small, settings, glare_spots(small, settings))
+
+
+def glare_added(reader: CardReader, image: np.ndarray, game: str, pieces: list,
+                warnings: list[str], s: CardGlareSettings = CARD_GLARE, area=None):
+    """(image, pieces, warnings): where a lamp's glare spot is found (`glare_spots_scaled`),
+    the photo with its light taken off (`vision.area.remove_glare_scaled`) read again (with
+    `area`) and its cards that lie within `s.reach` x a spot's core half axes of its centre
+    and with no first-look card within half a width added to the first look's (with the
+    second's warnings about them); the first look's image and reading, unchanged, otherwise."""
+    found = glare_spots_scaled(image, s.side)
+    if found is None or not found[2]:
+        return image, pieces, warnings
+    small, f, spots = found
+    from vision.area import glare_distance, remove_glare_scaled
+
+    clean = remove_glare_scaled(image, small, GLARE_AREA, spots)
+    if s.keep_core[1] > s.keep_core[0]:
+        lo, hi = s.keep_core
+        keep = np.clip((image.min(axis=2).astype(np.float32) - lo) / (hi - lo), 0, 1)[..., None]
+        clean = np.round(clean * (1 - keep) + image * keep).astype(np.uint8)
+    again, warnings2 = reader.read_pieces(clean, game, area)
+
+    def near(q, sp) -> bool:
+        x, y = np.asarray(q.center, np.float64) * f
+        return float(glare_distance(x, y, sp)) <= s.reach
+
+    new = [q for q in again if any(near(q, sp) for sp in spots)
+           and not any(np.hypot(*(np.asarray(q.center) - p.center)) < 0.5 * p.width
+                       for p in pieces)]
+    pieces = pieces + new
+    doubts = [f"a lamp's glare spot at ({sp[0][0] / f:.0f}, {sp[0][1] / f:.0f}) washes the "
+              "photo out: a card under it may be missed or misread; check the table there"
+              for sp in spots if any(near(q, sp) for q in pieces)]
+    return image, pieces, warnings + warnings_about(warnings2, new) + doubts
+
+
 def read_balanced(reader: CardReader, image: np.ndarray, game: str, area=None):
     """(image, pieces, warnings) as scoring reads a photo: Magic Rabbit's with a lamp's
     glare taken off first (`glare_off`), Hop la bille's (with its cloth, `area`) with a
@@ -252,6 +318,8 @@ def read_balanced(reader: CardReader, image: np.ndarray, game: str, area=None):
                                                  area=area)
         image, pieces, warnings = shadow_relit(reader, image, game, pieces, warnings,
                                                area=area)
+        image, pieces, warnings = glare_added(reader, image, game, pieces, warnings,
+                                              area=area)
     if game == "troetofanten":  # (the final pieces, in this image's pixels)
         warnings = warnings + small_card_doubts(pieces, warnings, reader.settings)
     return image, pieces, warnings

@@ -1,0 +1,78 @@
+"""Troetofanten under a lamp's glare (`vision.cards.stage.glare_added`, session 18 H10):
+synthetic grey tables with and without a lamp's spot, a stand-in reader."""
+
+import numpy as np
+import pytest
+
+from vision.cards.pieces import CardPiece
+from vision.cards.stage import CardGlareSettings, glare_added
+
+
+def _card(label: str, cx: float, cy: float, w: float = 60.0) -> CardPiece:
+    h = 1.5 * w
+    frame = np.array([[cx - w / 2, cy - h / 2], [cx + w / 2, cy - h / 2],
+                      [cx + w / 2, cy + h / 2], [cx - w / 2, cy + h / 2]], np.float64)
+    return CardPiece(label, 0.95, frame[0].copy(), frame, 0.0, w)
+
+
+class _Reader:
+    """Reads `cards` off any photo it is given and keeps the photo."""
+
+    def __init__(self, cards):
+        self.cards, self.seen = cards, []
+
+    def read_pieces(self, image, game, area=None):
+        self.seen.append(image)
+        return list(self.cards), [f"the card at ({c.center[0]:.0f}, {c.center[1]:.0f}): x"
+                                  for c in self.cards]
+
+
+def _table(spot, seed: int = 3) -> np.ndarray:
+    from vision.light_eval import add_spot
+
+    rng = np.random.default_rng(seed)
+    flat = np.clip(100 + rng.normal(0, 3, (960, 1280, 1)), 0, 255).repeat(3, axis=2)
+    flat = flat.astype(np.uint8)
+    return flat if spot is None else add_spot(flat, spot, 130)
+
+
+FIRST = [_card("elephant-2", 1100, 800)]  # the first look's: far from the spot
+SECOND = [_card("elephant-2", 1102, 801),  # the same card again (not added twice)
+          _card("tamer", 700, 480),  # beside the spot's core: added
+          _card("mouse", 150, 120)]  # far off: the first look stands there
+
+
+@pytest.mark.parametrize("spot, side, added, warned", [
+    ((640, 480), 640, ["tamer"], True),  # a spot: the second look's card beside it added
+    (None, 640, [], False),  # no spot: not read again
+    ((640, 480), 0, [], False),  # (off)
+])
+def test_glare_added_reads_the_cards_beside_a_lamps_spot(spot, side, added, warned):
+    img = _table(spot)
+    reader = _Reader(SECOND)
+    out, pieces, warnings = glare_added(reader, img, "troetofanten", list(FIRST), ["w0"],
+                                        CardGlareSettings(side=side))
+    assert out is img
+    assert [p.label for p in pieces] == ["elephant-2"] + added
+    assert len(reader.seen) == (1 if spot is not None and side else 0)
+    assert warnings[0] == "w0"
+    glare = [w for w in warnings if "glare" in w]
+    assert bool(glare) is warned
+    assert any("(700, 480)" in w for w in warnings) is bool(added)  # its reading's warning
+    if warned:
+        x, y = map(float, glare[0].split("(")[1].split(")")[0].split(","))
+        assert np.hypot(x - spot[0], y - spot[1]) < 10
+
+
+@pytest.mark.parametrize("keep_core, core_kept", [((230, 250), True), ((0, 0), False)])
+def test_glare_added_leaves_the_clipped_core_white(keep_core, core_kept):
+    img = _table((640, 480))
+    reader = _Reader([])
+    glare_added(reader, img, "troetofanten", [], [], CardGlareSettings(keep_core=keep_core))
+    (read,) = reader.seen
+    clipped = img.min(axis=2) >= 250
+    assert clipped.sum() > 1000
+    assert bool(np.abs(read[clipped].astype(int) - img[clipped]).max() <= 1) is core_kept
+    yy, xx = np.mgrid[0:960, 0:1280]
+    halo = (np.hypot(xx - 640, yy - 480) > 150) & (np.hypot(xx - 640, yy - 480) < 220)
+    assert np.median(img[halo].astype(int) - read[halo]) >= 10  # the halo's light taken off
