@@ -887,17 +887,26 @@ def _square_fit(ext: np.ndarray, dirs: np.ndarray, unwarp: np.ndarray, drop: int
     keep = np.argsort(np.abs(r - np.median(r)))[: max(len(r) - drop, 4)]
     r, th = r[keep], th[keep]
     circ = float(r.std() / max(r.mean(), 1e-9))
-    a = th[None, :] - _SQ_PHI[:, None]
-    m = 1 / np.maximum(np.abs(np.cos(a)), np.abs(np.sin(a)))  # (phi, rays)
-    best, model = np.inf, (0.0, float(r.mean()))
+    best, phi, half = _rounded_square(r, th, _SQ_PHI)
+    return best, circ, (phi, half if np.isfinite(best) else float(r.mean()))
+
+
+def _rounded_square(r: np.ndarray, th: np.ndarray, phis: np.ndarray
+                    ) -> tuple[float, float, float]:
+    """The rotated rounded square (corner cuts `_SQ_CUT`, turns `phis`, radians) that fits
+    the outline points at radii `r` and angles `th` (float (N,)) best: (its relative rms
+    residual, its turn, its half side); (inf, 0, 0) where none fits."""
+    a = th[None, :] - phis[:, None]
+    m = 1 / np.maximum(np.abs(np.cos(a)), np.abs(np.sin(a)))  # (phi, points)
+    best, phi, half = np.inf, 0.0, 0.0
     for cut in _SQ_CUT:
         mc = np.minimum(m, cut)
         scale = (mc * r).sum(axis=1) / (mc * mc).sum(axis=1)
         res = np.sqrt(((r - scale[:, None] * mc) ** 2).mean(axis=1)) / scale
         k = int(res.argmin())
         if res[k] < best:
-            best, model = float(res[k]), (float(_SQ_PHI[k]), float(scale[k]))
-    return best, circ, model
+            best, phi, half = float(res[k]), float(phis[k]), float(scale[k])
+    return best, phi, half
 
 
 def _region_square(bgr: np.ndarray, centre: np.ndarray, d: float, pip_cov: np.ndarray,
@@ -980,16 +989,7 @@ def _region_square(bgr: np.ndarray, centre: np.ndarray, d: float, pip_cov: np.nd
     r = np.linalg.norm(q, axis=1)
     th = np.arctan2(q[:, 1], q[:, 0])
     circ = float(r.std() / max(r.mean(), 1e-9))
-    best, phi = np.inf, 0.0
-    a = th[None, :] - _REG_PHI[:, None]
-    mm = 1 / np.maximum(np.abs(np.cos(a)), np.abs(np.sin(a)))
-    for cut in _SQ_CUT:
-        mc = np.minimum(mm, cut)
-        scale = (mc * r).sum(axis=1) / (mc * mc).sum(axis=1)
-        res = np.sqrt(((r - scale[:, None] * mc) ** 2).mean(axis=1)) / scale
-        k = int(res.argmin())
-        if res[k] < best:
-            best, phi = float(res[k]), float(_REG_PHI[k])
+    best, phi, _ = _rounded_square(r, th, _REG_PHI)
     if best > s.one_region[0] or best > s.one_region[1] * circ:
         return None
     rot = np.array([[math.cos(phi), -math.sin(phi)], [math.sin(phi), math.cos(phi)]])
