@@ -34,7 +34,7 @@ from vision.cards.read import (
     troeto_facts,
 )
 from vision.detections import Detections
-from vision.preprocess import apply_gains
+from vision.preprocess import apply_gains, apply_tone
 
 CARD_GAMES = ("magic-rabbit", "troetofanten")  # read by the card stage alone
 GLARE_AREA = AreaSettings("cloth", 0.0, 0, shadow_share=0.3, shadow_gap=0.5)  # only its
@@ -341,13 +341,11 @@ def lamp_tone_off(image: np.ndarray, area, s: LampToneSettings = LAMP_TONE) -> n
 
 
 def power_about(image: np.ndarray, exps: np.ndarray, white: float) -> np.ndarray:
-    """uint8 BGR `image` with each channel c taken to white * (x / white) ** exps[c] (a
-    table per channel, clipped to 0-255); the image itself where every exponent is 1."""
-    if np.all(exps == 1.0):
-        return image
-    x = np.arange(256, dtype=np.float32)[:, None] / np.float32(white)
-    lut = np.clip(np.float32(white) * x ** np.asarray(exps, np.float32), 0, 255)
-    return cv2.LUT(image, np.round(lut).astype(np.uint8).reshape(256, 1, 3))
+    """uint8 BGR `image` (H, W, 3) with each channel c taken to white * (x / white) **
+    exps[c] (`vision.preprocess.apply_tone` with every pivot at `white`: a table per
+    channel, clipped to 0-255, float32 exponents); the image itself where every exponent
+    is 1."""
+    return apply_tone(image, np.asarray(exps, np.float32), np.full(3, white, np.float32))
 
 
 def hat_reading(image: np.ndarray, pieces: list, s: HatToneSettings = HAT_TONE):
