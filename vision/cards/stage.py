@@ -170,9 +170,7 @@ def shadow_edge_scaled(image: np.ndarray, s: CardShadowSettings):
         return None
     from vision.area import shadow_edge
 
-    f = min(1.0, s.side / max(image.shape[:2]))
-    small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 \
-        else image
+    small, f = reduced_copy(image, s.side)
     edge = shadow_edge(small, AreaSettings("cloth", 0.0, 0, shadow_share=s.share))
     if edge is None:
         return None
@@ -232,14 +230,12 @@ def glare_off(image: np.ndarray, side: int) -> np.ndarray:
     `side` px on its long side (not enlarged), their light taken off the photo
     (`vision.area.remove_glare_scaled`). The photo itself where none is found or `side` is
     0."""
-    if side <= 0:
+    found = glare_spots_scaled(image, side)
+    if found is None:
         return image
-    from vision.area import glare_spots, remove_glare_scaled, spots_past_shadow
+    from vision.area import remove_glare_scaled
 
-    f = min(1.0, side / max(image.shape[:2]))
-    small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 \
-        else image
-    spots = spots_past_shadow(small, GLARE_AREA, glare_spots(small, GLARE_AREA))
+    small, _, spots = found
     return remove_glare_scaled(image, small, GLARE_AREA, spots)
 
 
@@ -251,10 +247,17 @@ def glare_spots_scaled(image: np.ndarray, side: int, settings: AreaSettings = GL
         return None
     from vision.area import glare_spots, spots_past_shadow
 
+    small, f = reduced_copy(image, side)
+    return small, f, spots_past_shadow(small, settings, glare_spots(small, settings))
+
+
+def reduced_copy(image: np.ndarray, side: int) -> tuple[np.ndarray, float]:
+    """(copy, f): uint8 BGR `image` (H, W, 3) reduced (INTER_AREA) by f to `side` (> 0) px on
+    its long side; the image itself, f 1, where it is no longer (never enlarged)."""
     f = min(1.0, side / max(image.shape[:2]))
     small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 \
         else image
-    return small, f, spots_past_shadow(small, settings, glare_spots(small, settings))
+    return small, f
 
 
 def glare_added(reader: CardReader, image: np.ndarray, game: str, pieces: list,
