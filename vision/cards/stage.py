@@ -299,8 +299,10 @@ def read_balanced(reader: CardReader, image: np.ndarray, game: str, area=None):
     glare taken off first (`glare_off`), Hop la bille's (with its cloth, `area`) with a
     lamp's tone curve (`lamp_tone_off`), `read_pieces`, then Magic Rabbit's read again with
     a lamp's tone curve its hats show taken off (`hat_toned`; a taught reader's hats are the
-    ones its `tone_pieces` names), `paper_balanced` and `shadow_relit` for the
-    `PAPER_LIGHT_GAMES`. The image returned is the one read."""
+    ones its `tone_pieces` names), `paper_balanced`, `shadow_relit` and `glare_added` for
+    the `PAPER_LIGHT_GAMES`. The image returned is the one the kept reading was read on
+    (`shadow_relit`'s "add" and `glare_added` add cards read on a copy and return the
+    first look's image)."""
     if game == "magic-rabbit":
         image = glare_off(image, reader.settings.glare_side)
     elif game == "hop-la-bille" and area is not None:
