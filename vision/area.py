@@ -282,11 +282,12 @@ class AreaSettings:
     # one blob fails the tests above (not round, the cloth's sharp rim, a bright ring): where
     # `glare_spots` finds none, such a spot is looked for by its shape (`merged_glare_spots`):
     # on each core blob's outline, the points where the lowest channel falls off softly
-    # (gradient under `merged_soft_grad` levels per px, blurred by 1.5 px; a cloth's or a
-    # stripe's edge is sharp) are fitted with a circle (seeded RANSAC, `merged_tol` px) of a
+    # (gradient under `merged_soft_grad` levels per px, blurred by `merged_blur` px; a
+    # cloth's or a stripe's edge is sharp) are fitted with a circle (seeded RANSAC, the best
+    # of `merged_fits` circles through three soft points, `merged_tol` px) of a
     # spot's size (`glare_min_frac`-`glare_max_frac` of the photo); kept when the soft points
     # on it cover `merged_arc` of its circumference, the disc is `merged_fill` core, and
-    # 1.25 x its radius out along the arc the lowest channel's median is at most
+    # `merged_drop_at` x its radius out along the arc the lowest channel's median is at most
     # `merged_drop_max` (a lamp's light falls off steeply there: 200-222 on the glare copies
     # of session 17's sets; a rendered cloth's own soft highlight 208-234). Measured on
     # light_eval's glare copies (session 17, H12: committed 11.19 -> 10.90 % per piece,
@@ -295,9 +296,12 @@ class AreaSettings:
     # sets, held out 2384/2385 105 -> 77, 2182 24 -> 27; ordinary photos unchanged). 0: off.
     merged_arc: float = 0.0
     merged_soft_grad: float = 8.0
+    merged_blur: float = 1.5  # px (Gaussian sigma)
     merged_tol: float = 2.0
+    merged_fits: int = 300
     merged_fill: float = 0.9
     merged_drop_max: float = 218.0
+    merged_drop_at: float = 1.25
     # ... and its centre burnt out: within half its radius, `merged_clip_share` of the
     # pixels have every channel at least `merged_clip` (the lamp spots found on the glare
     # copies 0.95-1.00; the two soft highlights of rendered cloths found on ordinary photos,
@@ -554,7 +558,7 @@ def merged_glare_spots(small_bgr: np.ndarray, settings: AreaSettings) -> list:
         return spots
     r_min = np.sqrt(settings.glare_min_frac * total / np.pi)
     r_max = np.sqrt(settings.glare_max_frac * total / np.pi)
-    blur = cv2.GaussianBlur(low.astype(np.float32), (0, 0), 1.5)
+    blur = cv2.GaussianBlur(low.astype(np.float32), (0, 0), settings.merged_blur)
     grad = np.hypot(cv2.Sobel(blur, cv2.CV_32F, 1, 0, ksize=3),
                     cv2.Sobel(blur, cv2.CV_32F, 0, 1, ksize=3)) / 8.0  # levels per px
     hh, ww = low.shape
@@ -572,9 +576,11 @@ def merged_glare_spots(small_bgr: np.ndarray, settings: AreaSettings) -> list:
         soft = soft.astype(np.float64)
         if len(soft) < settings.merged_arc * 2 * np.pi * r_min:
             continue
-        # 300 circles through 3 soft points each (all at once), the one most points lie on
-        trio = soft[np.array([rng.choice(len(soft), 3, replace=False) for _ in range(300)])]
-        (x1, x2, x3), (y1, y2, y3) = trio[..., 0].T, trio[..., 1].T  # (300,) each
+        # `merged_fits` circles through 3 soft points each (all at once), the one most
+        # points lie on
+        trio = soft[np.array([rng.choice(len(soft), 3, replace=False)
+                              for _ in range(settings.merged_fits)])]
+        (x1, x2, x3), (y1, y2, y3) = trio[..., 0].T, trio[..., 1].T  # (fits,) each
         d = 2 * (x1 * (y2 - y3) + x2 * (y3 - y1) + x3 * (y1 - y2))
         ok = np.abs(d) >= 1e-6
         d = np.where(ok, d, 1.0)
@@ -600,8 +606,9 @@ def merged_glare_spots(small_bgr: np.ndarray, settings: AreaSettings) -> list:
         if np.mean(low[centre] >= settings.merged_clip) < settings.merged_clip_share:
             continue  # a centre not burnt out: a white surface's soft highlight, no lamp's
         ang = np.arctan2(soft[on, 1] - uy, soft[on, 0] - ux)
-        px = np.clip(np.round(ux + 1.25 * r * np.cos(ang)).astype(int), 0, ww - 1)
-        py = np.clip(np.round(uy + 1.25 * r * np.sin(ang)).astype(int), 0, hh - 1)
+        out = settings.merged_drop_at * r
+        px = np.clip(np.round(ux + out * np.cos(ang)).astype(int), 0, ww - 1)
+        py = np.clip(np.round(uy + out * np.sin(ang)).astype(int), 0, hh - 1)
         if np.median(low[py, px]) > settings.merged_drop_max:
             continue  # no steep fall-off beyond it: a white surface's own soft highlight
         spots.append(((float(ux), float(uy)), (2 * r, 2 * r), 0.0))

@@ -171,10 +171,15 @@ class DiceSettings:
     # (the square's half side is sqrt(3) there): the pip sits in the middle
     one_region_side: tuple[float, float] = (1.8, 6.0)  # sqrt(region area) / pip diameter
     one_region_hole: float = 0.2  # a hole of the pip's polarity this x its area: a pip
+    one_region_dark_hole: float = 0.5  # ... a dark hole where the pip is light: this x that
+    #   (glare on a 2 between its pips)
+    one_region_least_px: int = 20  # a region of fewer pixels: none (too few for its shape)
     one_region_pip_shape: float = 0.45  # `_tensor_off` of the region's and the pip's
     # shapes at most (a pip is a circle on the face, squashed as the face is): the 1s
     # read this way on datasets/dice and fresh 2350-2353 measured 0.03-0.44, the round
     # emblem on the oblong back of a Hop la bille card 0.47-0.74 (but one, 0.06)
+    one_region_pip_shape_px: float = 6.0  # ... for pips this wide or more (a smaller pip's
+    #   pixels tell no shape)
     die_pip_holds: int = 2  # a "pip" with this many smaller candidates of the other
     die_pip_size: float = 0.6  # polarity (at most this x its diameter) inside is no pip
     # Top face versus side faces.
@@ -919,8 +924,8 @@ def _region_square(bgr: np.ndarray, centre: np.ndarray, d: float, pip_cov: np.nd
     within `max_r` px and its whitened contour fits a (rounded) square (`one_region`), it is
     convex (`one_region_solid`), the pip lies in its middle (`one_region_off`) and it is of a
     one-face's size for the pip (`one_region_side`), and squashed as the pip is (its
-    covariance `pip_cov` (2, 2), where the pip is 6+ px: `one_region_pip_shape`); else
-    None."""
+    covariance `pip_cov` (2, 2), where the pip is `one_region_pip_shape_px`+ px:
+    `one_region_pip_shape`); else None."""
     if s.one_region is None:
         return None
     # (no farther than a face of `one_region_side`'s largest side reaches: its half diagonal
@@ -956,8 +961,8 @@ def _region_square(bgr: np.ndarray, centre: np.ndarray, d: float, pip_cov: np.nd
     cv2.drawContours(filled, [c], -1, 1, -1)
     # A hole like the pip (of its polarity, `one_region_hole` of its area or more) is
     # another pip: a 3's or 5's middle pip whose other pips went unfound is no 1. So is a
-    # dark hole half that size where the "pip" is light (glare on a 2 between its pips);
-    # a light hole where it is dark may be glare on the 1's face.
+    # dark hole `one_region_dark_hole` that size where the "pip" is light (glare on a 2
+    # between its pips); a light hole where it is dark may be glare on the 1's face.
     holes = (filled > 0) & (reg == 0)
     if holes.any():
         pip_dir = np.sign((crop[r_, r_] - colour).sum())
@@ -965,13 +970,15 @@ def _region_square(bgr: np.ndarray, centre: np.ndarray, d: float, pip_cov: np.nd
         pip_area = math.pi * d * d / 4
         for k in range(1, nh):
             hole_dir = np.sign((crop[hl == k] - colour).sum())
-            need = s.one_region_hole * (1.0 if hole_dir == pip_dir else 0.5)
+            need = s.one_region_hole * (1.0 if hole_dir == pip_dir
+                                        else s.one_region_dark_hole)
             if hst[k, cv2.CC_STAT_AREA] >= need * pip_area and (
                     hole_dir == pip_dir or hole_dir < 0):
                 return None
     ys, xs = np.nonzero(filled)
     area = len(xs)
-    if area < 20 or not (s.one_region_side[0] <= math.sqrt(area) / d <= s.one_region_side[1]):
+    if area < s.one_region_least_px or not (
+            s.one_region_side[0] <= math.sqrt(area) / d <= s.one_region_side[1]):
         return None
     if area / max(cv2.contourArea(cv2.convexHull(c)), 1.0) < s.one_region_solid:
         return None
@@ -980,7 +987,8 @@ def _region_square(bgr: np.ndarray, centre: np.ndarray, d: float, pip_cov: np.nd
     ev, evec = np.linalg.eigh(np.cov((pts - mu).T))
     if ev[0] <= 1e-6:
         return None
-    if d >= 6 and _tensor_off(evec @ np.diag(ev) @ evec.T, pip_cov) > s.one_region_pip_shape:
+    if d >= s.one_region_pip_shape_px and \
+            _tensor_off(evec @ np.diag(ev) @ evec.T, pip_cov) > s.one_region_pip_shape:
         return None  # whitening makes any rectangle a square: a face and its pip look alike
     wh = evec @ np.diag(1 / np.sqrt(ev)) @ evec.T  # whitening: a square of half side sqrt(3)
     if np.linalg.norm(wh @ (np.array([r_, r_], float) - mu)) > s.one_region_off:

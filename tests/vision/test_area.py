@@ -1065,6 +1065,9 @@ def test_merged_glare_spots(spot, amount, table, found):
     (0.8, {"merged_drop_max": 255.0}, 1),  # ... found without that test
     (0.65, {"merged_drop_max": 255.0}, 0),  # fainter still: its centre not burnt out
     (0.65, {"merged_drop_max": 255.0, "merged_clip_share": 0.0}, 1),  # ... found without it
+    (1.2, {"merged_drop_at": 0.9}, 0),  # the fall-off read inside the spot: no steep one
+    (1.2, {"merged_soft_grad": 0.5}, 0),  # no outline point soft enough
+    (1.2, {"merged_fits": 1}, 1),  # (one circle through three points of the arc is enough)
 ])
 def test_merged_glare_spots_fall_off_and_burnt_centre(amount, change, found):
     """`merged_glare_spots`' fall-off ceiling and burnt-out centre are settings that drop

@@ -76,3 +76,32 @@ def test_glare_added_leaves_the_clipped_core_white(keep_core, core_kept):
     yy, xx = np.mgrid[0:960, 0:1280]
     halo = (np.hypot(xx - 640, yy - 480) > 150) & (np.hypot(xx - 640, yy - 480) < 220)
     assert np.median(img[halo].astype(int) - read[halo]) >= 10  # the halo's light taken off
+
+
+@pytest.mark.parametrize("shape, side, want", [
+    ((960, 1280, 3), 640, (480, 640)),  # reduced to `side` on its long side
+    ((1280, 960, 3), 640, (640, 480)),  # (portrait)
+    ((300, 400, 3), 640, (300, 400)),  # never enlarged: the image itself
+    ((480, 640, 3), 640, (480, 640)),
+])
+def test_reduced_copy(shape, side, want):
+    from vision.cards.stage import reduced_copy
+
+    img = np.zeros(shape, np.uint8)
+    small, f = reduced_copy(img, side)
+    assert small.shape[:2] == want and np.isclose(f, want[1] / shape[1])
+    assert (small is img) is (f == 1.0)
+
+
+@pytest.mark.parametrize("spot, side, changed", [
+    ((640, 480), 640, True), (None, 640, False), ((640, 480), 0, False)])
+def test_glare_off_takes_the_spot_found_on_the_reduced_copy_off(spot, side, changed):
+    from vision.cards.stage import glare_off
+
+    img = _table(spot)
+    out = glare_off(img, side)
+    assert (out is not img) is changed
+    if changed:  # (the halo 150-220 px out: the spot's light taken off the full-size photo)
+        yy, xx = np.mgrid[0:960, 0:1280]
+        halo = (np.hypot(xx - 640, yy - 480) > 150) & (np.hypot(xx - 640, yy - 480) < 220)
+        assert np.median(img[halo].astype(int) - out[halo]) >= 10

@@ -110,6 +110,23 @@ def test_region_off_finds_nothing():
     assert _region(_draw(), s=s) is None
 
 
+@pytest.mark.parametrize("change, found", [
+    ({}, True),
+    ({"one_region_least_px": 10**6}, False),  # a region under the least size: none
+])
+def test_region_least_pixels(change, found):
+    assert (_region(_draw(), s=dataclasses.replace(SETTINGS, **change)) is not None) is found
+
+
+@pytest.mark.parametrize("shape_px, found", [(6.0, False), (100.0, True)])
+def test_oblong_card_dropped_only_where_its_pip_is_wide_enough_to_judge(shape_px, found):
+    # the round emblem on an oblong card (whitened, a square) is dropped by the pip's shape,
+    # judged for pips `one_region_pip_shape_px` wide or more (this one is 10 px)
+    img = _draw(half=20.0, squash=1.5, turn=0.0)
+    s = dataclasses.replace(SETTINGS, one_region_pip_shape_px=shape_px)
+    assert (_region(img, s=s) is not None) is found
+
+
 def _lone_pip(img: np.ndarray) -> int:
     pips, chans = find_pips(img)
     i = int(np.argmin(np.linalg.norm(pips.xy - [80.0, 80.0], axis=1)))

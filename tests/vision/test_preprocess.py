@@ -115,3 +115,23 @@ def test_apply_tone_the_same_levels_for_a_photo_and_for_crops(shape, exps):
     assert np.abs(out.astype(int) - want).max() <= 1
     flat = apply_tone(img.reshape(-1, 3)[None], exps, pivots).reshape(shape)
     assert np.array_equal(out, flat)
+
+
+@pytest.mark.parametrize("white", [255.0, 240.0])
+@pytest.mark.parametrize("seed", range(6))
+def test_power_about_is_apply_tone_about_white(seed, white):
+    """`vision.cards.stage.power_about` (Magic Rabbit's hats, Hop la bille's cloth) built its
+    own table per channel; it is `apply_tone` with every pivot at `white` now: the same
+    levels as that table, for float64 exponents too, and the photo itself for ones."""
+    import cv2
+
+    from vision.cards.stage import power_about
+
+    rng = np.random.default_rng(seed)
+    img = rng.integers(0, 256, (40, 56, 3), dtype=np.uint8)
+    exps = rng.uniform(0.5, 2.0, 3)  # (float64)
+    x = np.arange(256, dtype=np.float32)[:, None] / np.float32(white)  # (the former table)
+    lut = np.clip(np.float32(white) * x ** exps.astype(np.float32), 0, 255)
+    want = cv2.LUT(img, np.round(lut).astype(np.uint8).reshape(256, 1, 3))
+    assert np.array_equal(power_about(img, exps, white), want)
+    assert power_about(img, np.ones(3), white) is img

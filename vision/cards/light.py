@@ -80,7 +80,7 @@ class CardShadowSettings:
     """A hard shadow's shade lit up and the photo read again (`vision.cards.stage.shadow_relit`;
     session 18, H1, docs/cards.md "Hard shadow (session 18, H1)"). Measured on `light_eval`'s
     normal and shadow copies of the committed, edition-2 and fresh 2300-2303 sets (per photo,
-    the reading with and without the second look, `/tmp/s18/h1/exp2.py`)."""
+    the reading with and without the second look)."""
 
     side: int = 640  # px: the edge looked for on a copy this long (`vision.area.shadow_edge`,
     #   as H14's prototype; 0: never)

@@ -34,7 +34,7 @@ from vision.cards.read import (
     troeto_facts,
 )
 from vision.detections import Detections
-from vision.preprocess import apply_gains
+from vision.preprocess import apply_gains, apply_tone
 
 CARD_GAMES = ("magic-rabbit", "troetofanten")  # read by the card stage alone
 GLARE_AREA = AreaSettings("cloth", 0.0, 0, shadow_share=0.3, shadow_gap=0.5)  # only its
@@ -170,9 +170,7 @@ def shadow_edge_scaled(image: np.ndarray, s: CardShadowSettings):
         return None
     from vision.area import shadow_edge
 
-    f = min(1.0, s.side / max(image.shape[:2]))
-    small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 \
-        else image
+    small, f = reduced_copy(image, s.side)
     edge = shadow_edge(small, AreaSettings("cloth", 0.0, 0, shadow_share=s.share))
     if edge is None:
         return None
@@ -232,14 +230,12 @@ def glare_off(image: np.ndarray, side: int) -> np.ndarray:
     `side` px on its long side (not enlarged), their light taken off the photo
     (`vision.area.remove_glare_scaled`). The photo itself where none is found or `side` is
     0."""
-    if side <= 0:
+    found = glare_spots_scaled(image, side)
+    if found is None:
         return image
-    from vision.area import glare_spots, remove_glare_scaled, spots_past_shadow
+    from vision.area import remove_glare_scaled
 
-    f = min(1.0, side / max(image.shape[:2]))
-    small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 \
-        else image
-    spots = spots_past_shadow(small, GLARE_AREA, glare_spots(small, GLARE_AREA))
+    small, _, spots = found
     return remove_glare_scaled(image, small, GLARE_AREA, spots)
 
 
@@ -251,10 +247,17 @@ def glare_spots_scaled(image: np.ndarray, side: int, settings: AreaSettings = GL
         return None
     from vision.area import glare_spots, spots_past_shadow
 
+    small, f = reduced_copy(image, side)
+    return small, f, spots_past_shadow(small, settings, glare_spots(small, settings))
+
+
+def reduced_copy(image: np.ndarray, side: int) -> tuple[np.ndarray, float]:
+    """(copy, f): uint8 BGR `image` (H, W, 3) reduced (INTER_AREA) by f to `side` (> 0) px on
+    its long side; the image itself, f 1, where it is no longer (never enlarged)."""
     f = min(1.0, side / max(image.shape[:2]))
     small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 \
         else image
-    return small, f, spots_past_shadow(small, settings, glare_spots(small, settings))
+    return small, f
 
 
 def glare_added(reader: CardReader, image: np.ndarray, game: str, pieces: list,
@@ -296,8 +299,10 @@ def read_balanced(reader: CardReader, image: np.ndarray, game: str, area=None):
     glare taken off first (`glare_off`), Hop la bille's (with its cloth, `area`) with a
     lamp's tone curve (`lamp_tone_off`), `read_pieces`, then Magic Rabbit's read again with
     a lamp's tone curve its hats show taken off (`hat_toned`; a taught reader's hats are the
-    ones its `tone_pieces` names), `paper_balanced` and `shadow_relit` for the
-    `PAPER_LIGHT_GAMES`. The image returned is the one read."""
+    ones its `tone_pieces` names), `paper_balanced`, `shadow_relit` and `glare_added` for
+    the `PAPER_LIGHT_GAMES`. The image returned is the one the kept reading was read on
+    (`shadow_relit`'s "add" and `glare_added` add cards read on a copy and return the
+    first look's image)."""
     if game == "magic-rabbit":
         image = glare_off(image, reader.settings.glare_side)
     elif game == "hop-la-bille" and area is not None:
@@ -341,13 +346,11 @@ def lamp_tone_off(image: np.ndarray, area, s: LampToneSettings = LAMP_TONE) -> n
 
 
 def power_about(image: np.ndarray, exps: np.ndarray, white: float) -> np.ndarray:
-    """uint8 BGR `image` with each channel c taken to white * (x / white) ** exps[c] (a
-    table per channel, clipped to 0-255); the image itself where every exponent is 1."""
-    if np.all(exps == 1.0):
-        return image
-    x = np.arange(256, dtype=np.float32)[:, None] / np.float32(white)
-    lut = np.clip(np.float32(white) * x ** np.asarray(exps, np.float32), 0, 255)
-    return cv2.LUT(image, np.round(lut).astype(np.uint8).reshape(256, 1, 3))
+    """uint8 BGR `image` (H, W, 3) with each channel c taken to white * (x / white) **
+    exps[c] (`vision.preprocess.apply_tone` with every pivot at `white`: a table per
+    channel, clipped to 0-255, float32 exponents); the image itself where every exponent
+    is 1."""
+    return apply_tone(image, np.asarray(exps, np.float32), np.full(3, white, np.float32))
 
 
 def hat_reading(image: np.ndarray, pieces: list, s: HatToneSettings = HAT_TONE):
