@@ -600,11 +600,13 @@ def merged_glare_spots(small_bgr: np.ndarray, settings: AreaSettings) -> list:
             continue  # no circle's arc: a cloth's or a stripe's soft shading
         yy, xx = np.ogrid[0:hh, 0:ww]
         disc = (xx - ux) ** 2 + (yy - uy) ** 2 <= r * r
-        if core[disc].mean() < settings.merged_fill:
-            continue
+        if not disc.any() or core[disc].mean() < settings.merged_fill:
+            continue  # (no pixel: a circle off the photo; its mean would be NaN and pass)
         centre = (xx - ux) ** 2 + (yy - uy) ** 2 <= 0.25 * r * r  # (half its radius)
-        if np.mean(low[centre] >= settings.merged_clip) < settings.merged_clip_share:
-            continue  # a centre not burnt out: a white surface's soft highlight, no lamp's
+        if not centre.any() or \
+                np.mean(low[centre] >= settings.merged_clip) < settings.merged_clip_share:
+            continue  # a centre not burnt out (or off the photo): a white surface's soft
+            #   highlight, no lamp's
         ang = np.arctan2(soft[on, 1] - uy, soft[on, 0] - ux)
         out = settings.merged_drop_at * r
         px = np.clip(np.round(ux + out * np.cos(ang)).astype(int), 0, ww - 1)
