@@ -112,8 +112,8 @@ class CardShadowSettings:
     #   best-agreeing line first), the first the paper confirms lit up. On shadow copies
     #   the best line is often the renderer's own shade with every sure card on one side
     #   (committed 0008, 0020: the same line in the ordinary copy); the shadow's own edge
-    #   comes later. 1 -> 4 (session 18, H14): committed shadow 4.59 -> 4.02 %, normal
-    #   sets the same, no ordinary photo read again; 16 read the same as 4
+    #   comes later. 1 -> 4 (session 18, H14): committed shadow 4.59 -> 4.01 %; edition 2, fresh
+    #   2430-2433 and held-out 2434/2435 the same, no ordinary photo read again; 16 as 4
 
     def __post_init__(self):
         if self.edges < 1:
