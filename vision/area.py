@@ -860,15 +860,26 @@ _LOG_LINEAR = np.log(LINEAR8 + 0.004)  # (the offset: the sensor's dark floor)
 
 
 def shadow_edge(small_bgr: np.ndarray, settings: AreaSettings, prob: np.ndarray | None = None):
-    """The straight edge(s) of a hard shadow across a working-size photo
-    (`AreaSettings.shadow_*`), or None: (per-channel gains lit / shade (3,) in linear light,
+    """The first of `shadow_edges` (the edge whose step agrees on the largest share of its
+    line), or None."""
+    edges = shadow_edges(small_bgr, settings, prob, limit=1)
+    return edges[0] if edges else None
+
+
+def shadow_edges(small_bgr: np.ndarray, settings: AreaSettings, prob: np.ndarray | None = None,
+                 limit: int = 1) -> list:
+    """Up to `limit` candidate shadow edges, as `shadow_edge` gives one, the edge whose
+    step agrees on the largest share of its line first ([] where none holds).
+
+    The straight edge(s) of a hard shadow across a working-size photo
+    (`AreaSettings.shadow_*`), each: (per-channel gains lit / shade (3,) in linear light,
     [(point on the line (x, y), unit normal pointing into the shade, (offsets, weights):
     the shade's share of the step at those signed distances from the line)], one line for
     a half-plane's shade, two for a band's (an arm's or a pole's shadow: a second edge,
     parallel, stepping back up on the shade's side). With the network's probability map
     `prob`, only a shade whose edge runs through or along its mask (`shadow_cuts_mask`)."""
-    if settings.shadow_share <= 0:
-        return None
+    if settings.shadow_share <= 0 or limit < 1:
+        return []
     h, w = small_bgr.shape[:2]
     mean3 = cv2.blur(small_bgr, (3, 3))  # (sRGB levels; made linear where sampled)
     # candidate lines at half the working size (a shadow's edge is long; 4 x cheaper), its
@@ -879,7 +890,7 @@ def shadow_edge(small_bgr: np.ndarray, settings: AreaSettings, prob: np.ndarray 
     min_len = settings.shadow_min_len * min(h, w)
     lines = cv2.HoughLines(edges, 1, np.pi / 90, int(0.1 * min(h, w)))
     if lines is None:
-        return None
+        return []
     k, step = settings.shadow_offset, settings.shadow_step
     lo, hi = np.log(settings.shadow_ratio[0]), np.log(settings.shadow_ratio[1])
     s = np.arange(-(h + w), h + w, step)
@@ -923,6 +934,7 @@ def shadow_edge(small_bgr: np.ndarray, settings: AreaSettings, prob: np.ndarray 
         gains = np.exp(np.median(r[agree], axis=0) * -sign)  # lit / shade
         found.append((share, pts[ok][agree], n * sign, gains))
     found.sort(key=lambda c: -c[0])
+    result: list = []
     for _, pts, n, gains in found:
         sides = [(pts, n)]
         for _, pts2, n2, gains2 in found:  # the band's other edge?
@@ -950,8 +962,10 @@ def shadow_edge(small_bgr: np.ndarray, settings: AreaSettings, prob: np.ndarray 
             wgt = np.maximum.accumulate(wgt)
             wgt[-1] = 1.0
             out.append((p[0], m, (offs.astype(np.float32), wgt.astype(np.float32))))
-        return gains, out
-    return None
+        result.append((gains, out))
+        if len(result) >= limit:
+            break
+    return result
 
 
 def _shade_holds(mean3: np.ndarray, pts: np.ndarray, n: np.ndarray, k: float) -> bool:

@@ -108,7 +108,16 @@ class CardShadowSettings:
     #   a width. Committed shadow 5.74 -> 4.59 % (replace) / 5.16 % (add), fresh 2301
     #   6.67 -> 5.71 / 6.67, 2302 5.94 -> 5.61 / 5.61, 2303 14.12 -> 13.82 / 14.12
 
+    edges: int = 4  # candidate edges tried in turn (`vision.area.shadow_edges`, the
+    #   best-agreeing line first), the first the paper confirms lit up. On shadow copies
+    #   the best line is often the renderer's own shade with every sure card on one side
+    #   (committed 0008, 0020: the same line in the ordinary copy); the shadow's own edge
+    #   comes later. 1 -> 4 (session 18, H14): committed shadow 4.59 -> 4.01 %; edition 2, fresh
+    #   2430-2433 and held-out 2434/2435 the same, no ordinary photo read again; 16 as 4
+
     def __post_init__(self):
+        if self.edges < 1:
+            raise ValueError(f"edges must be at least 1, not {self.edges}")
         if self.mode not in ("add", "replace"):
             raise ValueError(f"mode must be 'add' or 'replace', not {self.mode!r}")
         if self.least_each_side < 1:

@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -163,39 +163,44 @@ def paper_balanced(reader: CardReader, image: np.ndarray, game: str, pieces: lis
 
 
 def shadow_edge_scaled(image: np.ndarray, s: CardShadowSettings):
-    """`vision.area.shadow_edge` of uint8 BGR `image` (H, W, 3), looked for on a copy
-    reduced to `s.side` px on its long side (not enlarged), with its lines in `image`'s
-    pixels; None where none is found or `s.side` is 0."""
+    """The first of `shadow_edges_scaled`, or None."""
+    edges = shadow_edges_scaled(image, replace(s, edges=1))
+    return edges[0] if edges else None
+
+
+def shadow_edges_scaled(image: np.ndarray, s: CardShadowSettings) -> list:
+    """`vision.area.shadow_edges` (up to `s.edges`) of uint8 BGR `image` (H, W, 3), looked
+    for on a copy reduced to `s.side` px on its long side (not enlarged), with their lines
+    in `image`'s pixels; [] where none is found or `s.side` is 0."""
     if s.side <= 0:
-        return None
-    from vision.area import shadow_edge
+        return []
+    from vision.area import shadow_edges
 
     small, f = reduced_copy(image, s.side)
-    edge = shadow_edge(small, AreaSettings("cloth", 0.0, 0, shadow_share=s.share))
-    if edge is None:
-        return None
-    gains, sides = edge
-    return gains, [(np.asarray(p) / f, n, (np.asarray(offs) / f, wgt))
-                   for p, n, (offs, wgt) in sides]
+    edges = shadow_edges(small, AreaSettings("cloth", 0.0, 0, shadow_share=s.share),
+                         limit=s.edges)
+    return [(gains, [(np.asarray(p) / f, n, (np.asarray(offs) / f, wgt))
+                     for p, n, (offs, wgt) in sides]) for gains, sides in edges]
 
 
 def shadow_relit(reader: CardReader, image: np.ndarray, game: str, pieces: list,
                  warnings: list[str], s: CardShadowSettings = CARD_SHADOW, area=None):
     """(image, pieces, warnings): where a hard shadow's straight edge crosses the photo
-    (`shadow_edge_scaled`) and the sure face-up cards' paper in its shade is at least
-    `s.paper_step` x darker than on its lit side (`paper_shade_step`, at least
-    `s.least_each_side` cards wholly on each, `s.agree` of them on their own side's
-    level), the shade lit up by the edge's gains
-    (`vision.area.relight_shadow`) and read again (with the first look's `area`). `s.mode`
+    (`shadow_edges_scaled`, the first of up to `s.edges` candidates the paper confirms)
+    and the sure face-up cards' paper in its shade is at least `s.paper_step` x darker
+    than on its lit side (`paper_shade_step`, at least `s.least_each_side` cards wholly on
+    each, `s.agree` of them on their own side's level), the shade lit up by the edge's
+    gains (`vision.area.relight_shadow`) and read again (with the first look's `area`). `s.mode`
     "add": the first look's reading and image, plus the second's cards with no first-look
     card within half a width (and the second's warnings about them); "replace": the second
     reading and the lit-up image (the first look's where it reads nothing). The first
     look's, unchanged, otherwise."""
-    edge = shadow_edge_scaled(image, s)
-    if edge is None:
-        return image, pieces, warnings
-    step, n_lit, n_dark, agree = paper_shade_step(image, pieces, edge[1], reader.settings)
-    if min(n_lit, n_dark) < s.least_each_side or step < s.paper_step or agree < s.agree:
+    for edge in shadow_edges_scaled(image, s):  # the first the paper confirms
+        step, n_lit, n_dark, agree = paper_shade_step(image, pieces, edge[1], reader.settings)
+        if min(n_lit, n_dark) >= s.least_each_side and step >= s.paper_step and \
+                agree >= s.agree:
+            break
+    else:
         return image, pieces, warnings
     from vision.area import relight_shadow
 

@@ -12,7 +12,12 @@ import pytest
 from tests.vision.cards.helpers import card
 from vision.cards.light import CARD_SHADOW, CardShadowSettings, paper_shade_step, shade_share
 from vision.cards.read import READ
-from vision.cards.stage import shadow_edge_scaled, shadow_relit, warnings_about
+from vision.cards.stage import (
+    shadow_edge_scaled,
+    shadow_edges_scaled,
+    shadow_relit,
+    warnings_about,
+)
 
 LIT = [(90, 70), (330, 60)]  # card centres above the edge (y = 150 + 0.2 x)
 SHADE = [(120, 260), (360, 290)]  # ... and below it
@@ -201,3 +206,37 @@ def test_shade_share_and_warnings_about():
     assert np.allclose(got, [0.0, 0.5, 1.0])
     assert warnings_about(["x at (10, 10)", "y at (99, 99)", "z"], [card("tamer", (12, 9))]) \
         == ["x at (10, 10)"]
+
+
+def left_stripe(img: np.ndarray) -> np.ndarray:
+    """`img` with the table (not the cards) left of x = 40 darker (0.6 of its sRGB level):
+    a table's own straight step with every card on one side of it, which `shadow_edges`
+    takes before a real shadow's edge."""
+    out = img.copy()
+    xx = np.mgrid[0:360, 0:480][1]
+    tab = (img.astype(int).sum(axis=2) < 600) & (xx < 40)
+    out[tab] = (img[tab] * 0.6).astype(np.uint8)
+    return out
+
+
+@pytest.mark.parametrize("edges, read_again", [(1, False), (4, True)])
+def test_a_later_edge_the_paper_confirms_is_taken(edges, read_again):
+    """The best-agreeing edge is the stripe (all four cards on its lit side: unconfirmed);
+    the shadow's edge, the next candidate, has two sure cards a side and is taken when
+    more than one candidate is tried (the default)."""
+    img = shadowed(left_stripe(table(ALL)))
+    cands = shadow_edges_scaled(img, replace(CARD_SHADOW, edges=4))
+    assert len(cands) == 2
+    assert paper_shade_step(img, faces(ALL), cands[0][1], READ)[1:3] == (4, 0)
+    assert paper_shade_step(img, faces(ALL), cands[1][1], READ)[1:3] == (2, 2)
+    r = Reader(faces(SHADE))
+    out, _, _ = shadow_relit(r, img, "troetofanten", faces(ALL), ["first"],
+                             replace(CARD_SHADOW, edges=edges))
+    assert (len(r.seen) == 1) == read_again
+    if read_again:  # lit up below the shadow's line, not beyond the stripe
+        paper = table(ALL)[200:340, 20:460].sum(axis=2) > 600
+        assert out[200:340, 20:460][paper].mean() > 200
+        assert np.abs(out[:100, :30].astype(int) - img[:100, :30]).max() == 0
+    assert CARD_SHADOW.edges == 4
+    with pytest.raises(ValueError):
+        CardShadowSettings(edges=0)
