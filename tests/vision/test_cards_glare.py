@@ -105,3 +105,21 @@ def test_glare_off_takes_the_spot_found_on_the_reduced_copy_off(spot, side, chan
         yy, xx = np.mgrid[0:960, 0:1280]
         halo = (np.hypot(xx - 640, yy - 480) > 150) & (np.hypot(xx - 640, yy - 480) < 220)
         assert np.median(img[halo].astype(int) - out[halo]) >= 10
+
+
+@pytest.mark.parametrize("at, core_doubt, doubted", [
+    ((645, 482), 1.0, True),  # its centre under the spot's clipped core: its own warning
+    ((740, 480), 1.0, False),  # beside the core (1.3 x its half axis): the spot's alone
+    ((645, 482), 0.0, False),  # (off)
+])
+def test_glare_added_doubts_a_card_read_under_the_clipped_core(at, core_doubt, doubted):
+    img = _table((640, 480))
+    reader = _Reader([_card("elephant-2", *at)])
+    _, pieces, warnings = glare_added(reader, img, "troetofanten", [], [],
+                                      CardGlareSettings(core_doubt=core_doubt))
+    assert [p.label for p in pieces] == ["elephant-2"]  # added all the same
+    own = [w for w in warnings if "washed-out middle" in w]
+    assert len(own) == int(doubted)
+    if doubted:
+        assert own[0].startswith(f"the elephant-2 at ({at[0]}, {at[1]})")
+    assert any("washes the photo out" in w for w in warnings)  # the spot's warning stays

@@ -64,6 +64,13 @@ class CardGlareSettings:
     #   `AreaSettings.glare_reach`); elsewhere the photo is as it was
     keep_core: tuple[int, int] = (230, 250)  # the photo's lowest channel: from the first
     #   the light taken off fades out, at the second the photo is left as it is
+    core_doubt: float = 1.0  # x the spot's core half axes: a card the second look adds with
+    #   its centre within this of a spot's centre (under its clipped core) gets its own
+    #   warning; kept all the same. Measured (session 18, H11) on light_eval's glare copies
+    #   of the committed, edition-2 and fresh 2400-2403 photos: of the 13 cards added there
+    #   6 right, 5 with a wrong number, 2 not there (beyond: 16 of 19 right, none false),
+    #   and no surer than the right ones (confidence 0.40-0.89 / 0.40-0.88); not adding
+    #   any within 1.0: errors 275 -> 277 (0.5: 275). 0: no such warning
 
 
 CARD_GLARE = CardGlareSettings()
@@ -271,7 +278,9 @@ def glare_added(reader: CardReader, image: np.ndarray, game: str, pieces: list,
     the photo with its light taken off (`vision.area.remove_glare_scaled`) read again (with
     `area`) and its cards that lie within `s.reach` x a spot's core half axes of its centre
     and with no first-look card within half a width added to the first look's (with the
-    second's warnings about them); the first look's image and reading, unchanged, otherwise."""
+    second's warnings about them, a warning at each spot, and one for each card added with
+    its centre within `s.core_doubt` x the core's half axes, under its clipped middle); the
+    first look's image and reading, unchanged, otherwise."""
     found = glare_spots_scaled(image, s.side)
     if found is None or not found[2]:
         return image, pieces, warnings
@@ -296,6 +305,11 @@ def glare_added(reader: CardReader, image: np.ndarray, game: str, pieces: list,
     doubts = [f"a lamp's glare spot at ({sp[0][0] / f:.0f}, {sp[0][1] / f:.0f}) washes the "
               "photo out: a card under it may be missed or misread; check the table there"
               for sp in spots if any(near(q, sp) for q in pieces)]
+    doubts += [f"the {q.label} at ({q.center[0]:.0f}, {q.center[1]:.0f}) was read under the "
+               "washed-out middle of a lamp's glare spot: it may be misread or not there at "
+               "all; check it" for q in new
+               if any(float(glare_distance(*(np.asarray(q.center, np.float64) * f), sp))
+                      < s.core_doubt for sp in spots)]
     return image, pieces, warnings + warnings_about(warnings2, new) + doubts
 
 
