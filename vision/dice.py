@@ -87,11 +87,6 @@ class DiceSettings:
     max_subsets: int = 120  # per group, face tests of subsets
     max_subsets_per_photo: int = 200  # and per photo (clutter must not cost seconds)
     leftover_pips: int = 3  # a group's pips no face took, at most this many, read as a face
-    # A linked group split along weak links: its pips no part's face took (up to
-    # `max_subset_group`) are searched for faces of their own as a group that does not
-    # split is (a die's pips cut apart by the split; session 18, H13). None: off.
-    split_rest: tuple[int, int, float] | None = (3, 3, 1.0)  # pips (fewest, most), and
-    # no read face's centre within this many of its sides
     # A lone pip above a read face (`_ones_above`) is read as a 1 with these settings (no
     # square and ray-ratio test, a looser centring); None: not looked for.
     above_one: tuple[tuple[str, float], ...] | None = (
@@ -373,8 +368,6 @@ class Face:
     notes: list[str] = field(default_factory=list)
     shape_measured: bool = True  # lin's shape is measured, not guessed (a 2 or 3: from the
     # border round a diagonal; a 1 with a pip under 6 px: an unsquashed square)
-    vouches: bool = True  # may vouch for a 1 above it or size a 1 beside it (`_ones_above`,
-    # `_ones_by_kin`); not a face searched among a split group's rest (`_split_rest`)
 
 
 # --------------------------------------------------------------------------- pip candidates
@@ -1352,7 +1345,7 @@ def read_group(idx: np.ndarray, p: Pips, chans, s: DiceSettings) -> Face | None:
         # of a 6 reads as a 3) whose other pips were not all found. Doubted, not dropped.
         if _extra_pip_inside(p, idx, centre, lins[0] if n <= 3 else lins[k], d, contrast, s):
             notes.append(f"a pip like its own lies on its face beside the {n} read; "
-                         f"{_BIGGER} check it")
+                         "part of a bigger face? check it")
         lin = lins[k]
         area = float(abs(np.linalg.det(lin)) * 4)
         fe = ext
@@ -1364,11 +1357,10 @@ def read_group(idx: np.ndarray, p: Pips, chans, s: DiceSettings) -> Face | None:
 
 
 def _subset_faces(members: np.ndarray, p: Pips, chans, s: DiceSettings,
-                  budget: list[int], sizes: tuple[int, int] = (1, 6)) -> list[Face]:
+                  budget: list[int]) -> list[Face]:
     """Faces hidden in a group that does not fit as a whole (a top face linked with the pips
     of its side faces or of a touching die): try compact subsets of up to 6 pips around each
-    pip (`sizes`: the fewest and most pips of a subset), keep those that pass as faces, then
-    choose non-overlapping ones, bigger first."""
+    pip, keep those that pass as faces, then choose non-overlapping ones, bigger first."""
     xy = p.xy[members]
     m = len(members)
     dist = np.linalg.norm(xy[:, None] - xy[None], axis=2)
@@ -1379,7 +1371,7 @@ def _subset_faces(members: np.ndarray, p: Pips, chans, s: DiceSettings,
     for i in range(m):
         nbr = [int(j) for j in np.argsort(dist[i]) if j != i and dist[i, j] <= reach]
         nbr = nbr[: s.subset_neighbours]
-        for k in range(min(sizes[1] - 1, len(nbr)), sizes[0] - 2, -1):
+        for k in range(min(5, len(nbr)), -1, -1):
             for comb in itertools.combinations(nbr, k):
                 key = frozenset((i, *comb))
                 if key in seen:
@@ -1422,10 +1414,9 @@ def _whole_only(s: DiceSettings) -> DiceSettings:
 
 
 def _solve(members: np.ndarray, p: Pips, chans, s: DiceSettings, budget: list[int],
-           depth: int = 0, split: list | None = None) -> list[Face]:
+           depth: int = 0) -> list[Face]:
     """Faces from one linked group, splitting it along weak links or searching its subsets
-    when it does not fit as one face. A whole group that was split is appended to `split`
-    (when given) with its faces, for `_split_rest` once every group is solved."""
+    when it does not fit as one face."""
     if len(members) <= 6:
         f = read_group(members, p, chans, s)
         if f is not None:
@@ -1443,39 +1434,11 @@ def _solve(members: np.ndarray, p: Pips, chans, s: DiceSettings, budget: list[in
         if len(comps) > 1:
             for c in comps:
                 out += _solve(members[c], p, chans, s, budget, depth + 1)
-            out += _leftover_face(members, out, p, chans, s, depth)
-            if split is not None and depth == 0:
-                split.append((members, list(out), s))
-            return out
+            return out + _leftover_face(members, out, p, chans, s, depth)
     if 2 <= len(members) <= s.max_subset_group:
         out = _subset_faces(members, p, chans, s, budget)
         return out + _leftover_face(members, out, p, chans, s, depth)
     return []
-
-
-_BIGGER = "part of a bigger face?"  # (the doubt `read_group` notes; `_split_rest` drops it)
-
-
-def _split_rest(members: np.ndarray, faces: list[Face], read: list[Face], p: Pips, chans,
-                s: DiceSettings, budget: list[int]) -> list[Face]:
-    """Faces among the pips of a whole linked group (`members`, indices into `p`) that the
-    split left: the split along weak links may cut one die's pips apart (a link across its
-    face weakened by glare or a seam passing near), and its parts then read as nothing.
-    The pips no face took are searched for compact subsets as a group that does not split
-    is (`_subset_faces`, with the photo's `budget` the groups left: run after them), for
-    faces of `split_rest` pips; one near a face read in the photo (`read`; its centre within
-    `split_rest[2]` of that face's side) or doubted as part of a bigger face is dropped."""
-    if not s.split_rest:
-        return []
-    used = {i for f in faces for i in f.pips}
-    rest = np.array([i for i in members.tolist() if i not in used], dtype=members.dtype)
-    if not 2 <= len(rest) <= s.max_subset_group:
-        return []
-    least, most, apart = s.split_rest
-    return [replace(f, vouches=False) for f in _subset_faces(rest, p, chans, s, budget,
-                                                             (least, most))
-            if not any(np.linalg.norm(f.center - h.center) < apart * math.sqrt(h.area)
-                       for h in read) and not any(_BIGGER in n for n in f.notes)]
 
 
 def _leftover_face(members: np.ndarray, faces: list[Face], p: Pips, chans, s: DiceSettings,
@@ -1517,7 +1480,7 @@ def _ones_above(faces: list[Face], p: Pips, chans, s: DiceSettings) -> list[Face
     tried: set[int] = set()
     pip_chroma = _chroma(p.colour)
     for f in faces:
-        if len(f.pips) < 2 or not f.vouches:
+        if len(f.pips) < 2:
             continue
         e_up = float(_expected_extent(f.lin, up[None])[0])
         e_rt = float(_expected_extent(f.lin, right[None])[0])
@@ -1559,7 +1522,7 @@ def _ones_by_kin(tops: list[Face], faces: list[Face], p: Pips, chans, s: DiceSet
     (`_on_die_of`), and pips whose ellipse has another foreshortening than the kin face."""
     if s.kin_one_reach is None or s.die_side_px:
         return []
-    refs = [f for f in tops if len(f.pips) >= 2 and f.vouches]
+    refs = [f for f in tops if len(f.pips) >= 2]
     if not refs:
         return []
     used = np.zeros(len(p.xy), bool)
@@ -2139,12 +2102,8 @@ def read_dice(img: np.ndarray, s: DiceSettings = SETTINGS) -> tuple[list[Die], l
     faces: list[Face] = []
     budget = [s.max_subsets_per_photo]
     # Small groups first: they are the likely dice; clutter groups get what budget is left.
-    split: list = []
     for comp in sorted(_components(adj, np.arange(len(pips))), key=len):
-        faces += _solve(comp, pips, chans, s, budget, split=split)
-    read = list(faces)
-    for members, group_faces, sg in split:  # (`_whole_only` settings, as in the split)
-        faces += _split_rest(members, group_faces, read, pips, chans, sg, budget)
+        faces += _solve(comp, pips, chans, s, budget)
     on_dice = frozenset(i for fc in faces if len(fc.pips) >= 3 and fc.confidence >= (
         s.min_confidence) for i in fc.pips)
     faces = [fc for fc in faces if fc.confidence >= s.min_confidence
