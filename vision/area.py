@@ -173,14 +173,6 @@ class AreaSettings:
     # 253 px off -> right), fresh 2211 7.69 -> 6.88 %, committed and fresh 2210, 2212, 2213
     # the same
     tone_white: float = 255.0
-    # A lamp's tone curve read off the table beyond the area found (`vision.shields.
-    # table_tone`, the coats of arms' reading, session 18 H3): where it bends, the area is
-    # looked for again on the photo with that curve taken off (about white); the second is
-    # kept where it lies `tone_apart` x the long side or more away and is as good by both
-    # `_quad_checks` (`tone_square_tie`): `_table_toned`.
-    # For a red arena whose redness the lamp's per-channel gamma bends (B 1.5, G 1.1, R
-    # 0.75: the wall's and table's pinks pass for it). Off: False.
-    table_tone: bool = False
     # A side of the network's snapped quad along which the cue drops by `contrast_drop`
     # (sampled `weak_depth` x the side either way) on under `weak_share` of it is looked for
     # again in a wide band (`refit_weak_sides`); 0 off
@@ -405,7 +397,7 @@ AREA_SETTINGS = {
                                  weak_strip=(0.25, 0.6), weak_like_tol=10.0, weak_like_deg=10.0,
                                  like_refit=True, like_shadow_share=0.6,
                                  enclosed_rival=True, colour_rival=True, glare_rival=True,
-                                 glare_ring_on_area=180.0, table_tone=True),
+                                 glare_ring_on_area=180.0),
     "hop-la-bille": AreaSettings(kind="cloth", size_mm=600.0, plane_px=900, edge_check=True,
                                  enclosed=True, balance_cast=1.45, shadow_share=0.6,
                                  expose_to=0.6, square_max=0.3, tone_dev=(0.2, 0.3),
@@ -2095,48 +2087,6 @@ def _working_size(image_bgr: np.ndarray, settings: AreaSettings) -> tuple[np.nda
 
 def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play area",
               game: str | None = None, use_model: bool = True) -> PlayArea:
-    """The play area in the uint8 BGR photo `image_bgr` (`_looked_for`); with
-    `table_tone`, looked for again where the table beyond it shows a lamp's tone curve
-    (`_table_toned`). `AreaNotFound` where none is found."""
-    area = _looked_for(image_bgr, settings, what, game, use_model)
-    if settings.table_tone:
-        area = _table_toned(image_bgr, area, settings, what, game, use_model)
-    return area
-
-
-def _table_toned(image_bgr: np.ndarray, area: PlayArea, settings: AreaSettings, what: str,
-                 game: str | None, use_model: bool) -> PlayArea:
-    """`area` (found on the uint8 BGR `image_bgr` as it is), or the area found on the photo
-    with the tone curve of the table beyond it (`vision.shields.table_tone`) taken off
-    about white, where the table bends and the second is found, lies `tone_apart` x the
-    photo's long side or more from the first and is as good by both its own checks (as
-    square within `tone_square_tie` and its weakest side as strong: `_quad_checks` on the
-    plain photo's cue). Unlike `_toned_or_plain` (the curve's cloth unless the plain one is
-    as good by both), the plain area is the default: a glare copy's table bent by the
-    spot's spread light gave a lopsided quad with a stronger weakest side (committed glare
-    0013: misfit 0.62 against 0.02, 9 -> 206 px off)."""
-    from vision.shields import table_tone  # (shields reads `near_glare_spots` from here)
-
-    exps = table_tone(image_bgr, area)
-    if exps is None:
-        return area
-    toned = apply_tone(image_bgr, exps, np.full(3, 255.0, np.float32))
-    try:
-        second = _looked_for(toned, replace(settings, table_tone=False), what, game, use_model)
-    except AreaNotFound:
-        return area
-    if _corners_apart(area.corners, second.corners) < \
-            settings.tone_apart * max(image_bgr.shape[:2]):
-        return area
-    cue = cue_map(image_bgr, settings)
-    (miss1, side1), (miss2, side2) = (
-        _quad_checks(a.corners, image_bgr.shape[:2], cue, settings) for a in (area, second))
-    as_square = miss2 <= miss1 + settings.tone_square_tie
-    return second if as_square and side2 >= side1 else area
-
-
-def _looked_for(image_bgr: np.ndarray, settings: AreaSettings, what: str,
-                game: str | None, use_model: bool) -> PlayArea:
     """`_find_area` (below). With `glare_ring_on_area`, where a glare spot's ring passes
     only that looser ceiling, the area is looked for both with such spots taken off and as
     before; the first is kept where the second is not found, or where the two lie
@@ -2305,8 +2255,8 @@ def _find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str, game: s
         if settings.retry_balanced > 0 and not balanced_first:
             balanced = apply_gains(image_bgr, light_gains(image_bgr, settings.retry_balanced))
             try:
-                return _looked_for(balanced, replace(settings, retry_balanced=0.0,
-                                                    enclosed=False), what, game, use_model)
+                return find_area(balanced, replace(settings, retry_balanced=0.0,
+                                                   enclosed=False), what, game, use_model)
             except AreaNotFound:
                 pass
         if settings.enclosed and prob is not None:  # the edges around a partial mask
@@ -2318,7 +2268,7 @@ def _find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str, game: s
     if best is None and settings.square_max > 0 and settings.retry_balanced > 0:
         # no square's outline anywhere: the best quad of any shape, as before the test (the
         # nested balanced retry, retry_balanced 0, leaves this to its caller)
-        return _looked_for(image_bgr, replace(settings, square_max=0.0), what, game, use_model)
+        return find_area(image_bgr, replace(settings, square_max=0.0), what, game, use_model)
     if best is None:
         raise AreaNotFound(f"no {what} found in the photo ({why})")
     best = best / f

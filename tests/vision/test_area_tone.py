@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from vision.area import AREA_SETTINGS, area_tone
-from vision.preprocess import apply_tone, linear_to_srgb, srgb_to_linear, tone_of_pixels
+from vision.preprocess import linear_to_srgb, srgb_to_linear, tone_of_pixels
 
 CLOTH = AREA_SETTINGS["hop-la-bille"]
 
@@ -224,70 +224,3 @@ def test_toned_or_plain_takes_the_curve_off_about_white(monkeypatch, white, exps
     if not clips:  # a steepened channel's levels all still apart: none merged
         for c in np.flatnonzero(exps > 1):
             assert len(np.unique(seen[1][..., c])) == len(np.unique(photo[..., c]))
-
-
-ARENA = AREA_SETTINGS["simsala-hopp"]
-
-
-@pytest.mark.parametrize(
-    "arena_at, plain, toned, want",
-    [
-        (TRUE, TRUE, None, "plain"),  # the table shows no curve: no second look
-        (TRUE, TRUE, "missing", "plain"),  # the curve's look finds none
-        (TRUE, TRUE, np.array([[20.0, 0.0]] * 4), "plain"),  # 20 px apart: under 32
-        (MOVED, TRUE, MOVED, "toned"),  # the plain one's sides off the arena's edge
-        (TRUE, PULLED, TRUE, "toned"),  # the plain one not square
-        (TRUE, TRUE, MOVED, "plain"),  # the curve's sides off the edge
-        # the curve's lopsided, its weakest side stronger (committed glare 0013): plain
-        (PULLED, TRUE, PULLED, "plain"),
-        (MOVED, MOVED, TRUE, "plain"),  # the curve's weaker (its sides off the edge)
-    ],
-)
-def test_table_toned_takes_the_curves_arena_only_where_as_good_by_both(
-        monkeypatch, arena_at, plain, toned, want):
-    """`_table_toned`: where the table beyond the arena bends (a stand-in for
-    `shields.table_tone`), the arena found with that curve taken off is kept only far
-    apart from the plain one and as square, with as strong a weakest side, on the photo's
-    redness cue (a red arena drawn on a grey seeded table)."""
-    import vision.area as area_mod
-    import vision.shields as shields_mod
-
-    rng = np.random.default_rng(5)
-    photo = rng.normal(150, 4, (960, 1280, 3)).clip(0, 255).astype(np.uint8)
-    cv2.fillConvexPoly(photo, np.round(SQUARE + arena_at).astype(np.int32), (40, 40, 190))
-    photo[0, 0] = 100
-    exps = None if toned is None else np.array([0.75, 1.0, 1.4], np.float32)
-    monkeypatch.setattr(shields_mod, "table_tone", lambda img, area: exps)
-    looks = []
-
-    def search(img, settings, what, game, use_model):
-        looks.append(settings.table_tone)
-        if img[0, 0, 0] == 100:
-            return area_mod.area_from_corners(SQUARE + plain, settings)
-        assert np.array_equal(img, apply_tone(photo, exps, np.full(3, 255.0, np.float32)))
-        if isinstance(toned, str):
-            raise area_mod.AreaNotFound("none")
-        return area_mod.area_from_corners(SQUARE + toned, settings)
-
-    monkeypatch.setattr(area_mod, "_looked_for", search)
-    got = area_mod.find_area(photo, ARENA, "arena", "simsala-hopp")
-    assert looks == ([True] if toned is None else [True, False])  # no third look
-    quad = plain if want == "plain" else toned
-    assert np.allclose(area_mod.order_corners(got.corners),
-                       area_mod.order_corners(SQUARE + quad))
-
-
-def test_table_toned_off_looks_once(monkeypatch):
-    """Without `table_tone` (Hop la bille's settings) the table is not read."""
-    import vision.area as area_mod
-    import vision.shields as shields_mod
-
-    def no_tone(img, area):
-        raise AssertionError("table read")
-
-    monkeypatch.setattr(shields_mod, "table_tone", no_tone)
-    monkeypatch.setattr(area_mod, "_looked_for",
-                        lambda img, s, *a: area_mod.area_from_corners(SQUARE, s))
-    assert not AREA_SETTINGS["hop-la-bille"].table_tone
-    got = area_mod.find_area(np.zeros((96, 128, 3), np.uint8), AREA_SETTINGS["hop-la-bille"])
-    assert np.allclose(got.corners, SQUARE)
