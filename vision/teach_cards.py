@@ -1188,7 +1188,8 @@ class TeachHatToneSettings:
     min_hats: int = 2  # distinct tiles the untaught model names hats among the posed and
     #   chosen pieces; fewer: the reader's whole read's hats. (Before H15 a chosen piece
     #   counted twice, being among the posed ones too, so one taught hat met scoring's
-    #   `HAT_TONE.min_hats` 2 alone; as scoring's 2 now, measured in docs/teach.md H15)
+    #   `HAT_TONE.min_hats` 2 alone). 2 as scoring's: 1 measured worse (teach_eval
+    #   --harsh, taught: edition 2 0.97 -> 1.93 %, fresh 2441 2.50 -> 3.00 %; docs/teach.md H15)
 
 
 TEACH_HAT_TONE = TeachHatToneSettings()
