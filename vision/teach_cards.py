@@ -1180,25 +1180,47 @@ def near_width(pieces: list[CardPiece], at, default: float) -> float:
                  np.asarray(at, float))
 
 
+@dataclass(frozen=True)
+class TeachHatToneSettings:
+    """How many hats a teach photo's tone curve is read off (`hat_tone_off`; session 18,
+    H15)."""
+
+    min_hats: int = 2  # distinct tiles the untaught model names hats among the posed and
+    #   chosen pieces; fewer: the reader's whole read's hats. (Before H15 a chosen piece
+    #   counted twice, being among the posed ones too, so one taught hat met scoring's
+    #   `HAT_TONE.min_hats` 2 alone). 2 as scoring's: 1 measured worse (teach_eval
+    #   --harsh, taught: edition 2 0.97 -> 1.93 %, fresh 2441 2.50 -> 3.00 %; docs/teach.md H15)
+
+
+TEACH_HAT_TONE = TeachHatToneSettings()
+
+
 def hat_tone_off(reader, image: np.ndarray, pieces: list[CardPiece],
-                 chosen: list[CardPiece]) -> np.ndarray:
+                 chosen: list[CardPiece],
+                 s: TeachHatToneSettings = TEACH_HAT_TONE) -> np.ndarray:
     """Magic Rabbit's uint8 BGR teach photo `image` with a lamp's per-channel tone curve
     taken off as scoring takes it off its photos (`vision.cards.stage.hat_tone` of the
     tiles the untaught model reads as hats, `power_about`; session 18, H8): `pieces` (the
-    pieces posed around the taps, or the reader's own pieces) and the `chosen` ones, each
-    labelled by the model's likeliest class; the photo itself where fewer than
-    `HAT_TONE.min_hats` read as hats or their greys show no curve. (Without it, the teach
-    crops under a harsh lamp kept the curve that scoring takes off its photos: taught worse
-    than untaught, docs/teach.md.)"""
+    pieces posed around the taps, or the reader's own pieces) and the `chosen` ones (most
+    of them the same objects as posed ones: each piece counted once, by identity), each
+    labelled by the model's likeliest class; the reader's whole read's hats where fewer than
+    `s.min_hats` read as hats; the photo itself where those are fewer than `s.min_hats` or
+    their greys show no curve. (Without it, the teach crops under a harsh lamp kept the
+    curve that scoring takes off its photos: taught worse than untaught, docs/teach.md.)"""
     from vision.cards.stage import HAT_TONE, hat_tone, power_about
 
     if not HAT_TONE.on:
         return image
-    hats = [p for p in untaught_labels(reader, image, [*pieces, *chosen])
-            if p.label.startswith("hat-")]
-    if len(hats) < HAT_TONE.min_hats:  # too few hats among them: the reader's whole read
+    seen: set[int] = set()
+    distinct = []
+    for p in [*pieces, *chosen]:
+        if id(p) not in seen:
+            seen.add(id(p))
+            distinct.append(p)
+    hats = [p for p in untaught_labels(reader, image, distinct) if p.label.startswith("hat-")]
+    if len(hats) < s.min_hats:  # too few hats among them: the reader's whole read
         hats, _ = reader.read_pieces(image, "magic-rabbit")
-    exps = hat_tone(image, hats)
+    exps = hat_tone(image, hats, replace(HAT_TONE, min_hats=s.min_hats))
     return power_about(image, exps, HAT_TONE.white)
 
 

@@ -4,7 +4,7 @@ taught reader reads the curve off the hats the untaught model reads (`tone_piece
 `vision.cards.stage.read_balanced`). Drawn tiles (tests/vision/test_cards_hat_tone.py),
 stub readers and classifiers, seeded; no renderer, no model."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pytest
@@ -14,7 +14,7 @@ from tests.vision.test_cloth_tone import lamp
 from vision.cards.geometry import CARD_CROP
 from vision.cards.stage import HAT_TONE, hat_tone, power_about, read_balanced
 from vision.classify.model import Prediction
-from vision.teach_cards import hat_tone_off, untaught_labels
+from vision.teach_cards import TeachHatToneSettings, hat_tone_off, untaught_labels
 
 HARSH = ((1.5, 1.1, 0.75), (0.8, 0.95, 1.1))  # teach_eval's harsh_light
 GAIN_ONLY = ((1.0, 1.0, 1.0), (0.8, 0.95, 1.1))
@@ -96,6 +96,28 @@ def test_teach_photo_has_the_curve_taken_off_as_scoring_does(light, label, posed
     assert out is not lit
     used = hats(frames) if whole else hats(frames[:posed])
     assert np.array_equal(out, power_about(lit, hat_tone(lit, used), HAT_TONE.white))
+
+
+@pytest.mark.parametrize("posed, min_hats, whole", [
+    (1, 2, True),  # the chosen hat is among the posed ones: one hat, not two -> whole read
+    (2, 2, False),
+    (3, 2, False),  # its pixels once, not twice
+    (1, 1, False),  # a teach setting of one hat: read off it alone
+])
+def test_teach_photo_counts_a_chosen_posed_piece_once(posed, min_hats, whole):
+    """Session 18, H15: the chosen pieces are the same objects as posed ones (`tapped_pieces`
+    poses them, `card_examples` passes both); a taught hat must count once."""
+    photo, frames = tiles_photo(seed=14)
+    lit = lamp(photo, *HARSH)
+    pieces = hats(frames[:posed], "magician")
+    reader = StubReader(hats(frames), [], label="hat-3")
+    s = TeachHatToneSettings(min_hats=min_hats)
+    out = hat_tone_off(reader, lit, pieces, pieces[:1], s)
+    assert (len(reader.seen) == 1) == whole
+    used = hats(frames) if whole else hats(frames[:posed])
+    expect = power_about(lit, hat_tone(lit, used, replace(HAT_TONE, min_hats=min_hats)),
+                         HAT_TONE.white)
+    assert out is not lit and np.array_equal(out, expect)
 
 
 def test_untaught_labels_names_each_framed_piece_by_the_model():
