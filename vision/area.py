@@ -173,6 +173,26 @@ class AreaSettings:
     # 253 px off -> right), fresh 2211 7.69 -> 6.88 %, committed and fresh 2210, 2212, 2213
     # the same
     tone_white: float = 255.0
+    # A lamp's tone curve read off the table beyond the area found (`vision.shields.
+    # table_tone`, the coats of arms' reading, session 18 H3): where it bends, the area is
+    # looked for again on the photo with that curve taken off (about white); the second is
+    # kept where it lies `tone_apart` x the long side or more away and is as good by both
+    # `_quad_checks` (`tone_square_tie`): `_table_toned`.
+    # For a red arena whose redness the lamp's per-channel gamma bends (B 1.5, G 1.1, R
+    # 0.75: the wall's and table's pinks pass for it). Off: False.
+    table_tone: bool = False
+    # `_table_toned`'s judge (session 18, H16): the second area is kept only where the band
+    # it drops is of a wall's kind (median redness cue under `tone_band_red` x the arena's,
+    # on the photo with the curve off, glare's reach left out) and the band it adds, if
+    # any, is redder; not by the quads, which cannot tell a wall's outer edge from the
+    # arena's border (H12: held-out 2414 harsh 0007, a wall's width out, as square and as
+    # strong; its added band 0.94 x the arena's redness). H12's far-apart pairs: dropped
+    # bands of a wall 0.45 (2410 0002, 2412 0015), of arena 0.70-0.92.
+    tone_band_red: float = 0.6
+    # ... and the two differ by at most this share of the first's pixels (a band, not half
+    # the arena: committed glare 0013's second covered half of it, 0.52, 9 -> 206 px off;
+    # H12's right pairs differ by 0.11-0.21, edition-2 glare 0009 by 0.40)
+    tone_band_most: float = 0.4
     # A side of the network's snapped quad along which the cue drops by `contrast_drop`
     # (sampled `weak_depth` x the side either way) on under `weak_share` of it is looked for
     # again in a wide band (`refit_weak_sides`); 0 off
@@ -401,7 +421,7 @@ AREA_SETTINGS = {
                                  weak_strip=(0.25, 0.6), weak_like_tol=10.0, weak_like_deg=10.0,
                                  like_refit=True, like_shadow_share=0.6,
                                  enclosed_rival=True, colour_rival=True, glare_rival=True,
-                                 glare_ring_on_area=180.0),
+                                 glare_ring_on_area=180.0, table_tone=True),
     "hop-la-bille": AreaSettings(kind="cloth", size_mm=600.0, plane_px=900, edge_check=True,
                                  enclosed=True, balance_cast=1.45, shadow_share=0.6,
                                  expose_to=0.6, square_max=0.3, tone_dev=(0.2, 0.3),
@@ -2110,6 +2130,90 @@ def _working_size(image_bgr: np.ndarray, settings: AreaSettings) -> tuple[np.nda
 
 def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play area",
               game: str | None = None, use_model: bool = True) -> PlayArea:
+    """The play area in the uint8 BGR photo `image_bgr` (`_looked_for`); with
+    `table_tone`, looked for again where the table beyond it shows a lamp's tone curve
+    (`_table_toned`). `AreaNotFound` where none is found."""
+    area = _looked_for(image_bgr, settings, what, game, use_model)
+    if settings.table_tone:
+        area = _table_toned(image_bgr, area, settings, what, game, use_model)
+    return area
+
+
+def _table_toned(image_bgr: np.ndarray, area: PlayArea, settings: AreaSettings, what: str,
+                 game: str | None, use_model: bool) -> PlayArea:
+    """`area` (found on the uint8 BGR `image_bgr` as it is), or the area found on the photo
+    with the tone curve of the table beyond it (`vision.shields.table_tone`) taken off
+    about white, where the table bends and the second is found, lies `tone_apart` x the
+    photo's long side or more from the first and is as good by both its own checks (as
+    square within `tone_square_tie` and its weakest side as strong: `_quad_checks` on the
+    plain photo's cue). Unlike `_toned_or_plain` (the curve's cloth unless the plain one is
+    as good by both), the plain area is the default: a glare copy's table bent by the
+    spot's spread light gave a lopsided quad with a stronger weakest side (committed glare
+    0013: misfit 0.62 against 0.02, 9 -> 206 px off)."""
+    from vision.shields import table_tone  # (shields reads `near_glare_spots` from here)
+
+    exps = table_tone(image_bgr, area)
+    if exps is None:
+        return area
+    toned = apply_tone(image_bgr, exps, np.full(3, 255.0, np.float32))
+    try:
+        second = _looked_for(toned, replace(settings, table_tone=False), what, game, use_model)
+    except AreaNotFound:
+        return area
+    if _corners_apart(area.corners, second.corners) < \
+            settings.tone_apart * max(image_bgr.shape[:2]):
+        return area
+    return second if _band_judge(toned, area.corners, second.corners, settings,
+                                 area.glare) else area
+
+
+def _band_judge(image_bgr: np.ndarray, first: np.ndarray, second: np.ndarray,
+                settings: AreaSettings, spots: tuple = ()) -> bool:
+    """Whether the area `second` ((4, 2) corners in the uint8 BGR `image_bgr`'s pixels) is
+    taken over `first`, by the bands between them: the band only `first` covers must be of
+    a wall's kind (its median redness cue under `tone_band_red` x the arena's, the median
+    where both areas, shrunk to `weak_level_inset`, agree) and the band only `second`
+    covers, if any, redder than it. Pixels within `glare_like_reach` of a glare spot
+    (`spots`, in working-image pixels) are left out (washed out: no colour)."""
+    step = 2
+    small = np.ascontiguousarray(image_bgr[::step, ::step])
+    cue = cue_map(small, settings)
+    qs = [order_corners(np.asarray(q, np.float64)) / step for q in (first, second)]
+
+    def filled(q):
+        m = np.zeros(small.shape[:2], np.uint8)
+        cv2.fillPoly(m, [np.round(q).astype(np.int32)], 1)
+        return m > 0
+
+    seen = np.ones(small.shape[:2], bool)
+    if spots:
+        f = min(1.0, settings.mask_long_side / max(image_bgr.shape[:2])) * step
+        yy, xx = np.mgrid[0:small.shape[0], 0:small.shape[1]].astype(np.float32)
+        seen = ~near_glare_spots(xx * f, yy * f, spots, settings.glare_like_reach)
+    m1, m2 = (filled(q) for q in qs)
+    inner = filled(_shrink(qs[0], settings.weak_level_inset)) & \
+        filled(_shrink(qs[1], settings.weak_level_inset)) & seen
+    least = 0.002 * m1.sum()  # a band thinner than this is the borders' own wobble
+    if inner.sum() < least:
+        return False
+    level = float(np.median(cue[inner]))
+    if level <= 0:
+        return False
+
+    def redness(band):
+        band &= seen
+        return float(np.median(cue[band])) / level if band.sum() >= least else None
+
+    if np.count_nonzero(m1 != m2) > settings.tone_band_most * m1.sum():
+        return False  # not a band: the two differ by more than a wall's width
+    added, dropped = redness(m2 & ~m1), redness(m1 & ~m2)
+    if dropped is None or dropped >= settings.tone_band_red:
+        return False
+    return added is None or added > dropped
+
+
+def _looked_for(image_bgr: np.ndarray, settings: AreaSettings, what: str,
+                game: str | None, use_model: bool) -> PlayArea:
     """`_find_area` (below). With `glare_ring_on_area`, where a glare spot's ring passes
     only that looser ceiling, the area is looked for both with such spots taken off and as
     before; the first is kept where the second is not found, or where the two lie
@@ -2278,8 +2382,8 @@ def _find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str, game: s
         if settings.retry_balanced > 0 and not balanced_first:
             balanced = apply_gains(image_bgr, light_gains(image_bgr, settings.retry_balanced))
             try:
-                return find_area(balanced, replace(settings, retry_balanced=0.0,
-                                                   enclosed=False), what, game, use_model)
+                return _looked_for(balanced, replace(settings, retry_balanced=0.0,
+                                                    enclosed=False), what, game, use_model)
             except AreaNotFound:
                 pass
         if settings.enclosed and prob is not None:  # the edges around a partial mask
@@ -2291,7 +2395,7 @@ def _find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str, game: s
     if best is None and settings.square_max > 0 and settings.retry_balanced > 0:
         # no square's outline anywhere: the best quad of any shape, as before the test (the
         # nested balanced retry, retry_balanced 0, leaves this to its caller)
-        return find_area(image_bgr, replace(settings, square_max=0.0), what, game, use_model)
+        return _looked_for(image_bgr, replace(settings, square_max=0.0), what, game, use_model)
     if best is None:
         raise AreaNotFound(f"no {what} found in the photo ({why})")
     best = best / f

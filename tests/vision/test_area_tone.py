@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from vision.area import AREA_SETTINGS, area_tone
-from vision.preprocess import linear_to_srgb, srgb_to_linear, tone_of_pixels
+from vision.preprocess import apply_tone, linear_to_srgb, srgb_to_linear, tone_of_pixels
 
 CLOTH = AREA_SETTINGS["hop-la-bille"]
 
@@ -224,3 +224,76 @@ def test_toned_or_plain_takes_the_curve_off_about_white(monkeypatch, white, exps
     if not clips:  # a steepened channel's levels all still apart: none merged
         for c in np.flatnonzero(exps > 1):
             assert len(np.unique(seen[1][..., c])) == len(np.unique(photo[..., c]))
+
+
+ARENA = AREA_SETTINGS["simsala-hopp"]
+
+
+GROWN = np.array([[-60.0, -60.0], [60.0, -60.0], [60.0, 60.0], [-60.0, 60.0]])  # a wall out
+SHRUNK = -GROWN  # a wall's width in
+HALF = np.array([[0.0, 0.0], [-300.0, 0.0], [-300.0, 0.0], [0.0, 0.0]])  # half the arena
+
+
+@pytest.mark.parametrize(
+    "plain, toned, want",
+    [
+        (TRUE, None, "plain"),  # the table shows no curve: no second look
+        (TRUE, "missing", "plain"),  # the curve's look finds none
+        (TRUE, np.array([[20.0, 0.0]] * 4), "plain"),  # 20 px apart: under 32
+        (TRUE, GROWN, "plain"),  # the curve's on the wall's outer edge, none dropped
+        (GROWN, TRUE, "toned"),  # the plain one's on it: the band dropped is the wall
+        (TRUE, SHRUNK, "plain"),  # the band the curve's drops is the arena's red
+        (TRUE, HALF, "plain"),  # not a band: half the arena
+        (GROWN + MOVED, TRUE, "toned"),  # off across the wall, less red than arena added
+        (TRUE, GROWN + MOVED, "plain"),  # the band dropped the arena's, added a wall's
+    ],
+)
+def test_table_toned_judges_by_the_band_between(monkeypatch, plain, toned, want):
+    """`_table_toned`: where the table beyond the arena bends (a stand-in for
+    `shields.table_tone`), the arena found with that curve taken off is kept only far
+    apart from the plain one and where the band it drops is of a wall's kind (a pink
+    wall half as red as the arena, 60 px wide, on a grey seeded table) and the band it
+    adds, if any, redder."""
+    import vision.area as area_mod
+    import vision.shields as shields_mod
+
+    rng = np.random.default_rng(5)
+    photo = rng.normal(150, 4, (960, 1280, 3)).clip(0, 255).astype(np.uint8)
+    cv2.fillConvexPoly(photo, np.round(SQUARE + GROWN).astype(np.int32), (130, 120, 170))
+    cv2.fillConvexPoly(photo, np.round(SQUARE).astype(np.int32), (40, 40, 190))
+    photo[0, 0] = 100
+    exps = None if toned is None else np.array([0.95, 1.0, 1.05], np.float32)
+    monkeypatch.setattr(shields_mod, "table_tone", lambda img, area: exps)
+    looks = []
+
+    def search(img, settings, what, game, use_model):
+        looks.append(settings.table_tone)
+        if img[0, 0, 0] == 100:
+            return area_mod.area_from_corners(SQUARE + plain, settings)
+        assert np.array_equal(img, apply_tone(photo, exps, np.full(3, 255.0, np.float32)))
+        if isinstance(toned, str):
+            raise area_mod.AreaNotFound("none")
+        return area_mod.area_from_corners(SQUARE + toned, settings)
+
+    monkeypatch.setattr(area_mod, "_looked_for", search)
+    got = area_mod.find_area(photo, ARENA, "arena", "simsala-hopp")
+    assert looks == ([True] if toned is None else [True, False])  # no third look
+    quad = plain if want == "plain" else toned
+    assert np.allclose(area_mod.order_corners(got.corners),
+                       area_mod.order_corners(SQUARE + quad))
+
+
+def test_table_toned_off_looks_once(monkeypatch):
+    """Without `table_tone` (Hop la bille's settings) the table is not read."""
+    import vision.area as area_mod
+    import vision.shields as shields_mod
+
+    def no_tone(img, area):
+        raise AssertionError("table read")
+
+    monkeypatch.setattr(shields_mod, "table_tone", no_tone)
+    monkeypatch.setattr(area_mod, "_looked_for",
+                        lambda img, s, *a: area_mod.area_from_corners(SQUARE, s))
+    assert not AREA_SETTINGS["hop-la-bille"].table_tone
+    got = area_mod.find_area(np.zeros((96, 128, 3), np.uint8), AREA_SETTINGS["hop-la-bille"])
+    assert np.allclose(got.corners, SQUARE)
