@@ -529,8 +529,13 @@ class Pipeline:
                 hues, strength, image, toned = hues1, strength1, curved, curved
         if hues is None or (strength <= 0 and toned is None):
             return hues, None
-        if strength <= 0:
-            return hues, CueFrame(image=toned)
+        if strength <= 0:  # the curve off, its coats of arms named as it is: the crops'
+            # own balance (`CropSettings.light_balance`) undone, so the tiles are measured in
+            # the balance the hues were read in (kept, it left the lamp's warmth on the coats
+            # of arms only and turned the tiles 20-30 degrees past them toward green: yellow
+            # rabbits read as frogs, docs/simsala-hopp.md H18)
+            base = light_gains(toned, self.classifier.crop.light_balance)
+            return hues, CueFrame(1.0 / base if np.all(base > 0) else None, image=toned)
         extra = strength - self.classifier.crop.light_balance
         return hues, CueFrame(light_gains(image, extra) if extra > 0 else None,
                               light_hue(image), toned)

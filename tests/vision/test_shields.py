@@ -206,3 +206,44 @@ def test_a_harsh_lamps_curve_is_taken_off_before_the_tiles_are_read(tmp_path):
     photo = load_photo(SCENES / "simsala-hopp-e1-s1-0000.jpg", pipe.image_settings)
     area = find_area(photo.image, AREA_SETTINGS["simsala-hopp"], "arena", game="simsala-hopp")
     assert pipe._shields(photo, area)[1] is None
+
+
+@pytest.mark.parametrize("curved_strength, undone", [(0.0, True), (0.5, False), (1.0, False)])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_curve_off_crops_measured_in_the_coats_of_arms_balance(monkeypatch, curved_strength,
+                                                                undone, seed):
+    """With the lamp's curve off and the coats of arms named on that photo as it is
+    (strength 0), the crops' own balance (`light_balance`) is undone by the CueFrame's gains,
+    so the tiles are measured in the balance the hues were read in (H18: left on, a warm
+    lamp's tiles turned 20-30 degrees past the yellow coat of arms and yellow rabbits read
+    as frogs); named at a ladder strength, the gains bring the crops up to that strength."""
+    from types import SimpleNamespace
+
+    from vision import shields as shields_mod
+    from vision.pipeline import Pipeline
+    from vision.preprocess import apply_gains, light_gains
+
+    rng = np.random.default_rng(seed)
+    image = rng.integers(0, 256, (64, 64, 3)).astype(np.float32)
+    image *= np.array([0.55, 0.8, 1.0], np.float32)  # (a warm cast, BGR)
+    image = image.astype(np.uint8)
+    hues = {"yellow": 80.0, "orange": 60.0, "blue": -80.0, "violet": -35.0}
+    calls = []
+
+    def balanced(img, area):
+        calls.append(img)
+        return (None, 0.0) if len(calls) == 1 else (hues, curved_strength)
+
+    monkeypatch.setattr(shields_mod, "balanced_shield_hues", balanced)
+    monkeypatch.setattr(shields_mod, "table_tone",
+                        lambda img, area: np.array([0.75, 1.0, 1.45], np.float32))
+    fake = SimpleNamespace(classifier=SimpleNamespace(crop=SimpleNamespace(light_balance=0.5)))
+    got, cue = Pipeline._shields(fake, SimpleNamespace(image=image), object())
+    assert got == hues and cue is not None and cue.image is not None
+    crops = cue.image[None, :8, :8].copy()
+    seen = apply_gains(apply_gains(crops, light_gains(cue.image, 0.5)), cue.gains) \
+        if cue.gains is not None else apply_gains(crops, light_gains(cue.image, 0.5))
+    want = apply_gains(crops, light_gains(cue.image, curved_strength))
+    if undone:
+        assert cue.gains is not None and np.all(cue.gains <= 1.0)
+    assert np.abs(seen.astype(int) - want.astype(int)).max() <= 2
