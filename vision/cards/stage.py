@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -167,12 +167,6 @@ def paper_balanced(reader: CardReader, image: np.ndarray, game: str, pieces: lis
     if not again:
         return image, pieces, warnings
     return balanced, again, warnings2
-
-
-def shadow_edge_scaled(image: np.ndarray, s: CardShadowSettings):
-    """The first of `shadow_edges_scaled`, or None."""
-    edges = shadow_edges_scaled(image, replace(s, edges=1))
-    return edges[0] if edges else None
 
 
 def shadow_edges_scaled(image: np.ndarray, s: CardShadowSettings) -> list:
