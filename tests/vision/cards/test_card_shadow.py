@@ -172,7 +172,6 @@ def test_replace_keeps_the_second_reading_and_the_lit_image():
     second = faces(SHADE)
     r = Reader(second)
     s = CARD_SHADOW
-    assert s.mode == "replace"  # (the default)
     out, pieces, warnings = shadow_relit(r, img, "troetofanten", faces(ALL), ["first"], s)
     assert out is r.seen[0] and out is not img
     assert pieces == second and warnings == ["again"]
@@ -181,26 +180,12 @@ def test_replace_keeps_the_second_reading_and_the_lit_image():
     assert out is img and len(pieces) == 4 and warnings == ["first"]
 
 
-def test_add_takes_only_new_cards_and_their_warnings():
-    img = shadowed(table(ALL))
-    new = card("tamer", (240, 300), width=WIDTH)
-    second = faces(ALL, "elephant-4") + [new]  # the same cards read otherwise, and one more
-    r = Reader(second, ["the elephant-4 at (90, 70) may be a 1", "the tamer at (241, 301) is "
-                        "small", "no position"])
-    _, pieces, warnings = shadow_relit(r, img, "troetofanten", faces(ALL), ["first"],
-                                       replace(CARD_SHADOW, mode="add"))
-    assert [p.label for p in pieces] == ["elephant-3"] * 4 + ["tamer"]
-    assert warnings == ["first", "the tamer at (241, 301) is small"]
-
-
 def test_off_and_bad_settings():
     img = shadowed(table(ALL))
     r = Reader(faces(SHADE))
     shadow_relit(r, img, "troetofanten", faces(ALL), [], replace(CARD_SHADOW, side=0))
     shadow_relit(r, img, "troetofanten", faces(ALL), [], replace(CARD_SHADOW, paper_step=9))
     assert not r.seen
-    with pytest.raises(ValueError):
-        CardShadowSettings(mode="merge")
     with pytest.raises(ValueError):
         CardShadowSettings(least_each_side=0)
 
