@@ -103,9 +103,10 @@ class CardShadowSettings:
     #   again beyond it (fresh 2301 0005, ordinary light: 14 of 15 agree) was lit as a
     #   half-plane and read worse (2 -> 6 pieces wrong); shadow copies over `paper_step`
     #   all 1.0 but one (fresh 2300 0005, 0.94: 1 piece better read again, left)
-    mode: str = "replace"  # "replace": the lit-up reading kept whole (as `paper_balanced`);
-    #   "add": the first look's plus the second's cards with no first-look card within half
-    #   a width. Committed shadow 5.74 -> 4.59 % (replace) / 5.16 % (add), fresh 2301
+    #   The lit-up reading is kept whole (as `paper_balanced`). Tried, not kept (session 18,
+    #   H1, a "mode" setting nothing selected, dropped in the read-through): "add", the first
+    #   look's plus the second's cards with no first-look card within half a width.
+    #   Committed shadow 5.74 -> 4.59 % (replace) / 5.16 % (add), fresh 2301
     #   6.67 -> 5.71 / 6.67, 2302 5.94 -> 5.61 / 5.61, 2303 14.12 -> 13.82 / 14.12
 
     edges: int = 4  # candidate edges tried in turn (`vision.area.shadow_edges`, the
@@ -118,8 +119,6 @@ class CardShadowSettings:
     def __post_init__(self):
         if self.edges < 1:
             raise ValueError(f"edges must be at least 1, not {self.edges}")
-        if self.mode not in ("add", "replace"):
-            raise ValueError(f"mode must be 'add' or 'replace', not {self.mode!r}")
         if self.least_each_side < 1:
             raise ValueError(f"least_each_side must be at least 1, not {self.least_each_side}")
 

@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -169,12 +169,6 @@ def paper_balanced(reader: CardReader, image: np.ndarray, game: str, pieces: lis
     return balanced, again, warnings2
 
 
-def shadow_edge_scaled(image: np.ndarray, s: CardShadowSettings):
-    """The first of `shadow_edges_scaled`, or None."""
-    edges = shadow_edges_scaled(image, replace(s, edges=1))
-    return edges[0] if edges else None
-
-
 def shadow_edges_scaled(image: np.ndarray, s: CardShadowSettings) -> list:
     """`vision.area.shadow_edges` (up to `s.edges`) of uint8 BGR `image` (H, W, 3), looked
     for on a copy reduced to `s.side` px on its long side (not enlarged), with their lines
@@ -197,11 +191,9 @@ def shadow_relit(reader: CardReader, image: np.ndarray, game: str, pieces: list,
     and the sure face-up cards' paper in its shade is at least `s.paper_step` x darker
     than on its lit side (`paper_shade_step`, at least `s.least_each_side` cards wholly on
     each, `s.agree` of them on their own side's level), the shade lit up by the edge's
-    gains (`vision.area.relight_shadow`) and read again (with the first look's `area`). `s.mode`
-    "add": the first look's reading and image, plus the second's cards with no first-look
-    card within half a width (and the second's warnings about them); "replace": the second
-    reading and the lit-up image (the first look's where it reads nothing). The first
-    look's, unchanged, otherwise."""
+    gains (`vision.area.relight_shadow`) and read again (with the first look's `area`): the
+    second reading and the lit-up image (the first look's where it reads nothing). The
+    first look's, unchanged, otherwise."""
     for edge in shadow_edges_scaled(image, s):  # the first the paper confirms
         step, n_lit, n_dark, agree = paper_shade_step(image, pieces, edge[1], reader.settings)
         if min(n_lit, n_dark) >= s.least_each_side and step >= s.paper_step and \
@@ -213,12 +205,7 @@ def shadow_relit(reader: CardReader, image: np.ndarray, game: str, pieces: list,
 
     lit = relight_shadow(image, edge)
     again, warnings2 = reader.read_pieces(lit, game, area)
-    if s.mode == "replace":
-        return (lit, again, warnings2) if again else (image, pieces, warnings)
-    new = [q for q in again
-           if not any(np.hypot(*(np.asarray(q.center) - p.center)) < 0.5 * p.width
-                      for p in pieces)]
-    return image, pieces + new, warnings + warnings_about(warnings2, new)
+    return (lit, again, warnings2) if again else (image, pieces, warnings)
 
 
 def warnings_about(warnings: list[str], pieces: list) -> list[str]:
@@ -320,8 +307,7 @@ def read_balanced(reader: CardReader, image: np.ndarray, game: str, area=None):
     a lamp's tone curve its hats show taken off (`hat_toned`; a taught reader's hats are the
     ones its `tone_pieces` names), `paper_balanced`, `shadow_relit` and `glare_added` for
     the `PAPER_LIGHT_GAMES`. The image returned is the one the kept reading was read on
-    (`shadow_relit`'s "add" and `glare_added` add cards read on a copy and return the
-    first look's image)."""
+    (`glare_added` adds cards read on a copy and returns the first look's image)."""
     if game == "magic-rabbit":
         image = glare_off(image, reader.settings.glare_side)
     elif game == "hop-la-bille" and area is not None:

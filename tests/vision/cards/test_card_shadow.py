@@ -13,7 +13,6 @@ from tests.vision.cards.helpers import card
 from vision.cards.light import CARD_SHADOW, CardShadowSettings, paper_shade_step, shade_share
 from vision.cards.read import READ
 from vision.cards.stage import (
-    shadow_edge_scaled,
     shadow_edges_scaled,
     shadow_relit,
     warnings_about,
@@ -22,6 +21,12 @@ from vision.cards.stage import (
 LIT = [(90, 70), (330, 60)]  # card centres above the edge (y = 150 + 0.2 x)
 SHADE = [(120, 260), (360, 290)]  # ... and below it
 WIDTH = 50.0
+
+
+def first_edge(img: np.ndarray):
+    """The first of `shadow_edges_scaled`'s candidates, or None."""
+    edges = shadow_edges_scaled(img, replace(CARD_SHADOW, edges=1))
+    return edges[0] if edges else None
 
 
 def table(cards, stripe: bool = False, seed: int = 5) -> np.ndarray:
@@ -120,7 +125,7 @@ def test_read_again_only_across_a_shadow(scene, read_again):
 
 def test_short_shade_is_found_and_stopped_by_the_lit_card():
     img = short_shade(table(ALL + [FAR]))
-    edge = shadow_edge_scaled(img, CARD_SHADOW)
+    edge = first_edge(img)
     assert edge is not None
     step, n_lit, n_dark, agree = paper_shade_step(img, faces(ALL + [FAR]), edge[1], READ)
     assert (n_lit, n_dark) == (2, 3) and step > CARD_SHADOW.paper_step
@@ -134,7 +139,7 @@ def test_a_table_stripe_is_stopped_by_the_paper():
     of one colour); the cards lying on it are not darkened, so their paper's step (~1)
     stops it."""
     img = table(ALL, stripe=True)
-    edge = shadow_edge_scaled(img, CARD_SHADOW)
+    edge = first_edge(img)
     assert edge is not None
     step, n_lit, n_dark, _ = paper_shade_step(img, faces(ALL), edge[1], READ)
     assert n_lit == n_dark == 2 and step < 1.2
@@ -143,7 +148,7 @@ def test_a_table_stripe_is_stopped_by_the_paper():
 @pytest.mark.parametrize("dark, least, most", [(0.3, 2.6, 3.6), (0.5, 1.7, 2.2)])
 def test_paper_step_follows_the_shadow(dark, least, most):
     img = shadowed(table(ALL), dark)
-    edge = shadow_edge_scaled(img, CARD_SHADOW)
+    edge = first_edge(img)
     assert edge is not None
     step, n_lit, n_dark, agree = paper_shade_step(img, faces(ALL), edge[1], READ)
     assert (n_lit, n_dark, agree) == (2, 2, 1.0)
@@ -157,7 +162,7 @@ def test_paper_step_follows_the_shadow(dark, least, most):
 ])
 def test_paper_step_counts_sure_faces_wholly_on_a_side(pieces, n):
     img = shadowed(table(ALL))
-    edge = shadow_edge_scaled(img, CARD_SHADOW)
+    edge = first_edge(img)
     _, n_lit, n_dark, _ = paper_shade_step(img, pieces, edge[1], READ)
     assert n_lit == n_dark == n
 
@@ -167,7 +172,6 @@ def test_replace_keeps_the_second_reading_and_the_lit_image():
     second = faces(SHADE)
     r = Reader(second)
     s = CARD_SHADOW
-    assert s.mode == "replace"  # (the default)
     out, pieces, warnings = shadow_relit(r, img, "troetofanten", faces(ALL), ["first"], s)
     assert out is r.seen[0] and out is not img
     assert pieces == second and warnings == ["again"]
@@ -176,26 +180,12 @@ def test_replace_keeps_the_second_reading_and_the_lit_image():
     assert out is img and len(pieces) == 4 and warnings == ["first"]
 
 
-def test_add_takes_only_new_cards_and_their_warnings():
-    img = shadowed(table(ALL))
-    new = card("tamer", (240, 300), width=WIDTH)
-    second = faces(ALL, "elephant-4") + [new]  # the same cards read otherwise, and one more
-    r = Reader(second, ["the elephant-4 at (90, 70) may be a 1", "the tamer at (241, 301) is "
-                        "small", "no position"])
-    _, pieces, warnings = shadow_relit(r, img, "troetofanten", faces(ALL), ["first"],
-                                       replace(CARD_SHADOW, mode="add"))
-    assert [p.label for p in pieces] == ["elephant-3"] * 4 + ["tamer"]
-    assert warnings == ["first", "the tamer at (241, 301) is small"]
-
-
 def test_off_and_bad_settings():
     img = shadowed(table(ALL))
     r = Reader(faces(SHADE))
     shadow_relit(r, img, "troetofanten", faces(ALL), [], replace(CARD_SHADOW, side=0))
     shadow_relit(r, img, "troetofanten", faces(ALL), [], replace(CARD_SHADOW, paper_step=9))
     assert not r.seen
-    with pytest.raises(ValueError):
-        CardShadowSettings(mode="merge")
     with pytest.raises(ValueError):
         CardShadowSettings(least_each_side=0)
 
