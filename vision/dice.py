@@ -1934,15 +1934,15 @@ def _off_plane(faces: list[Face], p: Pips, s: DiceSettings) -> tuple[list[Face],
     meas = [k for k, f in enumerate(faces) if f.shape_measured and len(f.pips) >= 4]
     if len(meas) < 2:
         return faces, []
-    support = [[j for j in meas if 2 * float(np.linalg.norm(shapes[k] - shapes[j])) < (
-        s.plane_alike)] for k in meas]
+    support = [[j for j in meas if _tensor_off(shapes[k], shapes[j]) < s.plane_alike]
+               for k in meas]
     best = max(support, key=len)
     if len(best) < 2:
         return faces, []
     plane = np.mean([shapes[j] for j in best], axis=0)
     kept, warnings = [], []
     for f, m in zip(faces, shapes, strict=True):
-        if 2 * float(np.linalg.norm(m - plane)) > s.off_plane:
+        if _tensor_off(m, plane) > s.off_plane:
             warnings.append(
                 f"die at ({f.center[0]:.0f}, {f.center[1]:.0f}): a face ({f.value}) tilted "
                 "from the table (its pips look squashed unlike the other dice's): a side face "

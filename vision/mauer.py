@@ -1597,22 +1597,16 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
 
 
 def find_board_quick(image_bgr: np.ndarray, board: Board | None = None,
-                     s: MauerSettings = SETTINGS) -> BoardView | None:
+                     s: MauerSettings = SETTINGS) -> tuple[BoardView | None, BlobMap | None]:
     """`find_board`'s reduced search only (its strict pass, then its loose one), the fit
-    refined at full size: the view when it scores `quick_accept_score` and lies within the
-    photo (to `beyond_margin`), else None; no full size search, no glare retry, no search
-    among other blob sizes. A cheap, sure test for a board in a photo that need not show
-    one (`dice_beside_board`): on photos without a board it costs the reduced blob map and
-    its fits (median 21 ms), not `find_board`'s full size passes (median 0.26 s CPU, up to
-    1.8 s, on 150 committed photos without a board; session 17)."""
-    return board_quick_and_map(image_bgr, board, s)[0]
-
-
-def board_quick_and_map(image_bgr: np.ndarray, board: Board | None = None,
-                        s: MauerSettings = SETTINGS) -> tuple[BoardView | None, BlobMap | None]:
-    """(`find_board_quick`'s view, the full size `BlobMap` its refine made, or None where
-    none was made): the map's `lightness` is the photo's L* when its `f` is 1, which the
-    board's dice reader would otherwise convert once more (`dice_beside_board`)."""
+    refined at full size: (the view when it scores `quick_accept_score` and lies within the
+    photo (to `beyond_margin`), else None; the full size `BlobMap` its refine made, or None
+    where none was made: the map's `lightness` is the photo's L* when its `f` is 1, which
+    the board's dice reader would otherwise convert once more, `dice_beside_board`). No full
+    size search, no glare retry, no search among other blob sizes. A cheap, sure test for a
+    board in a photo that need not show one: on photos without a board it costs the reduced
+    blob map and its fits (median 21 ms), not `find_board`'s full size passes (median 0.26 s
+    CPU, up to 1.8 s, on 150 committed photos without a board; session 17)."""
     board = board or board_for()
     h, w = image_bgr.shape[:2]
     if not 0 < s.search_long_side < min(s.blob_long_side, max(h, w)):
@@ -1639,7 +1633,7 @@ def dice_beside_board(image_bgr: np.ndarray, dice: list, s: MauerSettings = SETT
     board = board_for()
     t0 = time.perf_counter()
     with opencv_threads(s.opencv_threads):
-        view, maps = board_quick_and_map(image_bgr, board, s)
+        view, maps = find_board_quick(image_bgr, board, s)
         t1 = time.perf_counter()
         times = {"board": round((t1 - t0) * 1000, 2)}
         if view is None:

@@ -75,7 +75,7 @@ def test_no_board_is_found_in_plain_pictures(kind):
         for y in range(100, 900, 40):
             for x in range(100, 1200, 40):
                 cv2.circle(img, (x, y), 10, (245, 245, 245), -1)
-    assert M.find_board_quick(img) is None
+    assert M.find_board_quick(img)[0] is None
     dice = [Die(3, 0.9, (10.0, 20.0))]
     got, warnings, times, found = M.dice_beside_board(img, dice)
     assert (got, warnings, found) == (dice, [], False)
@@ -96,7 +96,7 @@ class _View:
     ([(6, (600, 10))], [], [(6, (600, 10))]),  # a board, no die beside it
 ])
 def test_a_die_read_by_both_readers_is_one_entry(monkeypatch, general, board, want):
-    monkeypatch.setattr(M, "board_quick_and_map", lambda img, b, s: (_View(), None))
+    monkeypatch.setattr(M, "find_board_quick", lambda img, b, s: (_View(), None))
     monkeypatch.setattr(M, "read_board_dice", lambda img, view, b, s, lightness: (
         [Die(v, 0.8, c) for v, c in board], ["a die at (1, 2) could not be read"]))
     got, warnings, times, found = M.dice_beside_board(
