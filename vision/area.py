@@ -2155,13 +2155,14 @@ def _table_toned(image_bgr: np.ndarray, area: PlayArea, settings: AreaSettings, 
     spot's spread light gave a lopsided quad with a stronger weakest side (committed glare
     0013: misfit 0.62 against 0.02, 9 -> 206 px off). The first carries the table's
     reading (`PlayArea.table_curve`), read on it, for the coats of arms' stage."""
-    from vision.shields import table_tone  # (shields reads `near_glare_spots` from here)
+    # (imported here: shields reads `near_glare_spots` from this module)
+    from vision.shields import SHIELDS, table_tone
 
     exps = table_tone(image_bgr, area)
     read = replace(area, table_curve=(exps,))  # (the reading kept for the coats of arms' stage)
     if exps is None:
         return read
-    toned = apply_tone(image_bgr, exps, np.full(3, 255.0, np.float32))
+    toned = apply_tone(image_bgr, exps, np.full(3, SHIELDS.tone_white, np.float32))
     try:
         second = _looked_for(toned, replace(settings, table_tone=False), what, game, use_model)
     except AreaNotFound:
