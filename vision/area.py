@@ -445,6 +445,10 @@ class PlayArea:
     # The glare spots taken off before the area was looked for (`glare_spots`' tuples, in
     # working-image pixels), for the later stages; () without one.
     glare: tuple = ()
+    # The table's tone curve beyond this area as `vision.shields.table_tone` read it on the
+    # photo the area was found in (`_table_toned`), so that the coats of arms' stage does not
+    # read it again: (exponents (3,) float32 or None,); () where it was not read.
+    table_curve: tuple = ()
 
     def area_probability(self, pts_img) -> np.ndarray | None:
         """The network's play-area probability at working-image points, or None."""
@@ -2149,22 +2153,25 @@ def _table_toned(image_bgr: np.ndarray, area: PlayArea, settings: AreaSettings, 
     plain photo's cue). Unlike `_toned_or_plain` (the curve's cloth unless the plain one is
     as good by both), the plain area is the default: a glare copy's table bent by the
     spot's spread light gave a lopsided quad with a stronger weakest side (committed glare
-    0013: misfit 0.62 against 0.02, 9 -> 206 px off)."""
-    from vision.shields import table_tone  # (shields reads `near_glare_spots` from here)
+    0013: misfit 0.62 against 0.02, 9 -> 206 px off). The first carries the table's
+    reading (`PlayArea.table_curve`), read on it, for the coats of arms' stage."""
+    # (imported here: shields reads `near_glare_spots` from this module)
+    from vision.shields import SHIELDS, table_tone
 
     exps = table_tone(image_bgr, area)
+    read = replace(area, table_curve=(exps,))  # (the reading kept for the coats of arms' stage)
     if exps is None:
-        return area
-    toned = apply_tone(image_bgr, exps, np.full(3, 255.0, np.float32))
+        return read
+    toned = apply_tone(image_bgr, exps, np.full(3, SHIELDS.tone_white, np.float32))
     try:
         second = _looked_for(toned, replace(settings, table_tone=False), what, game, use_model)
     except AreaNotFound:
-        return area
+        return read
     if _corners_apart(area.corners, second.corners) < \
             settings.tone_apart * max(image_bgr.shape[:2]):
-        return area
+        return read
     return second if _band_judge(toned, area.corners, second.corners, settings,
-                                 area.glare) else area
+                                 area.glare) else read
 
 
 def _band_judge(image_bgr: np.ndarray, first: np.ndarray, second: np.ndarray,

@@ -516,8 +516,9 @@ class Pipeline:
             return shields.shield_hues(photo.image, area), None
         hues, strength = shields.balanced_shield_hues(photo.image, area)
         image, toned = photo.image, None
+        read = getattr(area, "table_curve", ())  # (`find_area`'s reading, where it made one)
         exps = None if hues is not None and strength <= 0 else \
-            shields.table_tone(photo.image, area)
+            read[0] if read else shields.table_tone(photo.image, area)
         if exps is not None:  # a lamp's tone curve: its coats of arms read with it taken
             # off too, that reading (and the crops cut from it) kept where they lie nearer
             # their usual hues (`vision.shields.naming_error`)
