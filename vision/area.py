@@ -24,6 +24,7 @@ from vision.preprocess import (
     apply_tone,
     light_gains,
     linear_to_srgb,
+    power_about,
     srgb_to_linear,
     tone_of_pixels,
 )
@@ -2162,7 +2163,7 @@ def _table_toned(image_bgr: np.ndarray, area: PlayArea, settings: AreaSettings, 
     read = replace(area, table_curve=(exps,))  # (the reading kept for the coats of arms' stage)
     if exps is None:
         return read
-    toned = apply_tone(image_bgr, exps, np.full(3, SHIELDS.tone_white, np.float32))
+    toned = power_about(image_bgr, exps, SHIELDS.tone_white)
     try:
         second = _looked_for(toned, replace(settings, table_tone=False), what, game, use_model)
     except AreaNotFound:

@@ -43,6 +43,7 @@ from vision.preprocess import (
     apply_tone,
     extract_crops,
     light_gains,
+    power_about,
 )
 from vision.segment import (
     MARBLE_SETTINGS,
@@ -522,8 +523,7 @@ class Pipeline:
         if exps is not None:  # a lamp's tone curve: its coats of arms read with it taken
             # off too, that reading (and the crops cut from it) kept where they lie nearer
             # their usual hues (`vision.shields.naming_error`)
-            curved = apply_tone(photo.image, exps,
-                                np.full(3, shields.SHIELDS.tone_white, np.float32))
+            curved = power_about(photo.image, exps, shields.SHIELDS.tone_white)
             hues1, strength1 = shields.balanced_shield_hues(curved, area)
             if hues1 is not None and (hues is None or shields.naming_error(hues1)
                                       < shields.naming_error(hues)):

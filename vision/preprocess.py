@@ -258,3 +258,10 @@ def apply_tone(crops: np.ndarray, exps: np.ndarray, pivots: np.ndarray) -> np.nd
     for c in range(3):
         out[..., c] = luts[:, c][crops[..., c]]
     return out
+
+
+def power_about(image: np.ndarray, exps: np.ndarray, white: float) -> np.ndarray:
+    """uint8 BGR `image` (H, W, 3) with each channel c taken to white * (x / white) **
+    exps[c] (`apply_tone` with every pivot at `white`: a lamp's tone curve taken off about
+    white, so white stays white); the image itself where every exponent is 1."""
+    return apply_tone(image, np.asarray(exps, np.float32), np.full(3, white, np.float32))

@@ -120,12 +120,12 @@ def test_apply_tone_the_same_levels_for_a_photo_and_for_crops(shape, exps):
 @pytest.mark.parametrize("white", [255.0, 240.0])
 @pytest.mark.parametrize("seed", range(6))
 def test_power_about_is_apply_tone_about_white(seed, white):
-    """`vision.cards.stage.power_about` (Magic Rabbit's hats, Hop la bille's cloth) built its
-    own table per channel; it is `apply_tone` with every pivot at `white` now: the same
+    """`power_about` (Magic Rabbit's hats, Hop la bille's cloth, Simsala Hopp's table curve)
+    built its own table per channel; it is `apply_tone` with every pivot at `white` now: the same
     levels as that table, for float64 exponents too, and the photo itself for ones."""
     import cv2
 
-    from vision.cards.stage import power_about
+    from vision.preprocess import power_about
 
     rng = np.random.default_rng(seed)
     img = rng.integers(0, 256, (40, 56, 3), dtype=np.uint8)

@@ -34,7 +34,7 @@ from vision.cards.read import (
     troeto_facts,
 )
 from vision.detections import Detections
-from vision.preprocess import apply_gains, apply_tone
+from vision.preprocess import apply_gains, power_about
 
 CARD_GAMES = ("magic-rabbit", "troetofanten")  # read by the card stage alone
 GLARE_AREA = AreaSettings("cloth", 0.0, 0, shadow_share=0.3, shadow_gap=0.5)  # only its
@@ -348,14 +348,6 @@ def lamp_tone_off(image: np.ndarray, area, s: LampToneSettings = LAMP_TONE) -> n
 
     exps, _ = cloth_tone(MARBLE_SETTINGS, image, area)
     return power_about(image, exps, s.white)
-
-
-def power_about(image: np.ndarray, exps: np.ndarray, white: float) -> np.ndarray:
-    """uint8 BGR `image` (H, W, 3) with each channel c taken to white * (x / white) **
-    exps[c] (`vision.preprocess.apply_tone` with every pivot at `white`: a table per
-    channel, clipped to 0-255, float32 exponents); the image itself where every exponent
-    is 1."""
-    return apply_tone(image, np.asarray(exps, np.float32), np.full(3, white, np.float32))
 
 
 def hat_reading(image: np.ndarray, pieces: list, s: HatToneSettings = HAT_TONE):
