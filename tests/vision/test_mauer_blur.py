@@ -448,8 +448,10 @@ def test_a_six_along_its_columns_is_never_read_as_a_four_by_the_other_dies_pips(
     why = []
     got = D.blur_read(L, c, a, ks, D.SETTINGS, why, measured=True, ref=fit[1])
     assert got is None or got[0] == 6
+    if n == 9 and side < 18:  # (here a 4 wins the correlation: the look-alike)
+        assert why[0][0] == 4 and why[0][7] is not None
     if why[0][0] == 4 and why[0][7] is not None:
-        assert why[0][7][0] > why[0][7][1]
+        assert why[0][7][0] > why[0][7][1]  # the 4's residual above the 6's
 
 
 @pytest.mark.parametrize("k,want", [
