@@ -203,6 +203,22 @@ class BoardDiceSettings:
     # not lie along the streak from the other's (`_along_streak`: no smear turns one into
     # the other) is refused only at this alike (the same synthetic reads: 0.8 -> 0.9 kept
     # 872 -> 906 right, 2 -> 2 wrong; no die of the dev sets changed by it)
+    blur_ink_tol: float = 0.7  # a blurred read refused only by a value alike along the
+    # streak (`blur_confusable*`) is kept where, its pips as dark as the photo's other die's
+    # (the game's two dice are one pair: one paint, one pip size; `_pip_contrast`), its
+    # layout leaves at most this share of the face's variance unexplained
+    # (`_fixed_residual`) ...
+    blur_ink_margin: float = 0.15  # ... and every other value's layout this much more (a 4
+    # smeared along its columns is a 6's look-alike, but a 6 of the other die's darkness is
+    # 1.5 x too dark there). Synthetic pairs of dice under one streak or defocus
+    # (/tmp/s19/h4/grid_risk.py, seeds 3-6: values 1-6 beside a 2, 4 or 5, turned 0/25,
+    # 12/15/18 px, 5/7/9 px streaks at 0/45/90/135 degrees or 1.2-1.8 px defocus, pips
+    # 0.08-0.12 of the side and the pair's within 10 %, faces 150-240, noise, JPEG 60):
+    # of 173 reads refused only as alike with a reference, the true value's residual was
+    # the least of all six values in every one (0.18-0.81; the next value 0.0-0.8 more,
+    # 0.13 and more but for one 5 at 0.0); these settings kept 169 right, 0 wrong
+    blur_ink_ref_ncc: float = 0.7  # the other die's own layout (its value known) fits this
+    # well at least under the board's kernels (committed 0021's 5: 0.78, 0024's 4: 0.83)
     blur_along_tol: float = 0.35  # half sides: a pip lies "along the streak" from another
     # where its offset across the streak is at most this and along it at most the streak's
     # length (+ this); a pip within this of one of the other value's is the same pip
@@ -1043,7 +1059,8 @@ def _along_streak(m1: np.ndarray, v: int, m2: np.ndarray, u: int,
 
 def blur_read(L: np.ndarray, centre, a: np.ndarray, kernels: list[np.ndarray],
               s: BoardDiceSettings = SETTINGS, why: list | None = None,
-              measured: bool = False) -> tuple[int, float, tuple[float, float]] | None:
+              measured: bool = False, ref: float | None = None, value: int | None = None
+              ) -> tuple | None:
     """A blurred die's value read under the blur the board shows (`kernels`, `blur_kernels`),
     in `L` ((H, W) uint8 or float32 lightness, photo px), the face being the square of
     known shape `a` (2x2, half sides -> px: the table's foreshortening at the die). First the
@@ -1060,13 +1077,19 @@ def blur_read(L: np.ndarray, centre, a: np.ndarray, kernels: list[np.ndarray],
     fitted best): for a pair that the kernel may smear into each other (`_along_streak`;
     every pair under a round kernel) an alike of `blur_confusable`, or
     `blur_confusable_measured` where `measured` (the kernels' streak length measured on the
-    board, `board_streak`), for any other pair `blur_confusable_across`. The template
-    (2 half + 1 px square) holds the grown face under every turn. (value, correlation, face
-    centre (x, y) px) or None (also where `centre` or `a` is not finite or the window
-    leaves the photo). `why`: a list that gets (best value, its correlation, margin, the
-    most alike other template's correlation, the face square's correlation, the most alike
-    along the streak, the most alike not along it (-1 where none)) where a layout was
-    matched."""
+    board, `board_streak`), for any other pair `blur_confusable_across`. A read refused
+    only by the pair along the streak is kept where `ref` (the pips' darkness of the
+    photo's other die, `blur_contrast`: the game's two dice are one pair) tells it from
+    the values alike (`_ink_tells`: a 4 smeared along its columns looks like a 6 but has
+    two thirds of its pips). The template (2 half + 1 px square) holds the grown face under
+    every turn. (value, correlation, face centre (x, y) px) or None (also where `centre` or
+    `a` is not finite or the window leaves the photo). `why`: a list that gets (best
+    value, its correlation, margin, the most alike other template's correlation, the face
+    square's correlation, the most alike along the streak, the most alike not along it (-1
+    where none), (the read's `_fixed_residual` under `ref`, the least other value's) or
+    None) where a layout was matched. `value`: instead of a read, that value's
+    (correlation, `_pip_contrast`, face correlation, `_fixed_residual` under `ref` or None)
+    at its best placement (`blur_contrast`)."""
     a = np.asarray(a, np.float64)
     if a.shape != (2, 2) or not (np.all(np.isfinite(a)) and np.all(np.isfinite(centre))):
         return None
@@ -1111,11 +1134,27 @@ def blur_read(L: np.ndarray, centre, a: np.ndarray, kernels: list[np.ndarray],
                 ncc, j = _masked_match(sub, -blurred[idx].sum(axis=0), mask)
                 if v not in best or ncc > best[v][0]:
                     at = (x0 + max(0, fc - 1) + j[1] + half, y0 + max(0, fr - 1) + j[0] + half)
-                    best[v] = (ncc, at, yaw, ki)
+                    best[v] = (ncc, at, yaw, ki, j)
     if len(best) < 2:
         return None
+
+    def contrast(u):  # value u's pip darkness at its best placement (`_pip_contrast`)
+        _, _, yaw_u, ki_u, (r0, c0) = best[u]
+        t = 2 * half + 1
+        return _pip_contrast(sub[r0:r0 + t, c0:c0 + t], made[yaw_u, ki_u][_BLUR_LAYOUTS[u]]
+                             .sum(axis=0), masks[yaw_u])
+
+    def residual(u, k):  # value u at its best placement, its pips k dark (`_fixed_residual`)
+        _, _, yaw_u, ki_u, (r0, c0) = best[u]
+        t = 2 * half + 1
+        return _fixed_residual(sub[r0:r0 + t, c0:c0 + t], made[yaw_u, ki_u][_BLUR_LAYOUTS[u]]
+                               .sum(axis=0), masks[yaw_u], k)
+
+    if value is not None:  # (`blur_contrast`: the one value's fit)
+        return (best[value][0], contrast(value), face[0],
+                residual(value, ref) if ref else None) if value in best else None
     v = max(best, key=lambda u: best[u][0])
-    ncc, at, yaw, ki = best[v]
+    ncc, at, yaw, ki, _ = best[v]
     margin = ncc - max(b[0] for u, b in best.items() if u != v)
     if why is None and (ncc < s.blur_min_ncc or margin < s.blur_min_margin or
                         face[0] < s.blur_min_face):
@@ -1140,13 +1179,79 @@ def blur_read(L: np.ndarray, centre, a: np.ndarray, kernels: list[np.ndarray],
             else:
                 across = max(across, r)
     alike = max(along, across)
+    gate = s.blur_confusable_measured if measured else s.blur_confusable
+    inked = None  # (the read's residual under the other die's darkness, the least of the
+    # other values' (every value, not only those alike along the streak: a 2's pips are
+    # half of a 4's, as dark each)) or None
+    if ref is not None and along >= gate and ref > 0:
+        inked = (residual(v, ref), min(residual(u, ref) for u in best if u != v))
     if why is not None:
-        why.append((v, ncc, margin, alike, face[0], along, across))
+        why.append((v, ncc, margin, alike, face[0], along, across, inked))
     if ncc < s.blur_min_ncc or margin < s.blur_min_margin or face[0] < s.blur_min_face or \
-            along >= (s.blur_confusable_measured if measured else s.blur_confusable) or \
             across >= s.blur_confusable_across:
         return None
+    if along >= gate and not (inked is not None and _ink_tells(*inked, s)):
+        return None
     return v, ncc, (float(at[0]), float(at[1]))
+
+
+def _pip_contrast(patch: np.ndarray, tmpl: np.ndarray, mask: np.ndarray) -> float:
+    """How dark a face's pips are: `patch` (T, T) float32 lightness fitted over `mask` > 0
+    by least squares as face - b x `tmpl` ((T, T) float32, the value's blurred unit-dark
+    pips); b / face (the pips' darkness as a share of the face's lightness, so that a die in
+    shade and one in the light compare), 0 where the fit has no lit face."""
+    x = tmpl[mask > 0].astype(np.float64)
+    y = patch[mask > 0].astype(np.float64)
+    if x.size < 3 or y.shape != x.shape:
+        return 0.0
+    coef = np.linalg.lstsq(np.c_[np.ones_like(x), -x], y, rcond=None)[0]
+    return float(coef[1] / coef[0]) if coef[0] > 1e-6 else 0.0
+
+
+def _fixed_residual(patch: np.ndarray, tmpl: np.ndarray, mask: np.ndarray, k: float
+                    ) -> float:
+    """How badly a value's blurred pips of a known darkness explain a face: `patch` (T, T)
+    float32 lightness fitted over `mask` > 0 as face x (1 - k x `tmpl`) (`tmpl` (T, T)
+    float32, the value's blurred unit-dark pips; `k` the pips' darkness as a share of the
+    face's lightness, `_pip_contrast` of the photo's other die), the face's lightness the
+    one free number: the residual sum of squares over the patch's own about its mean (0 a
+    perfect fit, 1 no better than a flat face; 1 where the patch is flat)."""
+    x = 1.0 - k * tmpl[mask > 0].astype(np.float64)
+    y = patch[mask > 0].astype(np.float64)
+    if x.size < 3 or y.shape != x.shape:
+        return 1.0
+    sst = float(((y - y.mean()) ** 2).sum())
+    xx = float(x @ x)
+    if sst <= 0 or xx <= 0:
+        return 1.0
+    face = float(x @ y) / xx
+    return float(((y - face * x) ** 2).sum()) / sst
+
+
+def _ink_tells(own: float, other: float, s: BoardDiceSettings = SETTINGS) -> bool:
+    """Whether the pips' darkness tells a read from the values its blur makes it alike:
+    with the other die's pip darkness, the read's layout leaves at most `blur_ink_tol` of
+    the face unexplained (`_fixed_residual`) and every alike value `blur_ink_margin` more."""
+    return own <= s.blur_ink_tol and other - own >= s.blur_ink_margin
+
+
+def blur_contrast(L: np.ndarray, centre, a: np.ndarray, kernels: list[np.ndarray], value: int,
+                  s: BoardDiceSettings = SETTINGS) -> tuple[float, float, float] | None:
+    """A die of known `value` at `centre` (a die read on the photo) fitted as `blur_read`
+    fits an unread one (the same face search, layouts and kernels; `L`, `a` as there):
+    (the value's layout correlation, its pips' darkness `_pip_contrast`, the face square's
+    correlation), None where `blur_read` would read nothing there."""
+    got = blur_read(L, centre, a, kernels, s, value=value)
+    return None if got is None else got[:3]
+
+
+def _only_along(why: tuple, measured: bool, s: BoardDiceSettings = SETTINGS) -> bool:
+    """Whether `blur_read`'s `why` entry is a read refused only as alike along the streak
+    to another value (every other gate passed)."""
+    v, ncc, margin, _, face, along, across = why[:7]
+    gate = s.blur_confusable_measured if measured else s.blur_confusable
+    return ncc >= s.blur_min_ncc and margin >= s.blur_min_margin and \
+        face >= s.blur_min_face and across < s.blur_confusable_across and along >= gate
 
 
 def _lone_dot_read(L: np.ndarray, Lf: np.ndarray, at, a: np.ndarray, side: float,
@@ -1262,13 +1367,27 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
             made["measured"] = blur is not None and blur.length > 0
         if not made["kernels"]:
             return None
-        got = blur_read(made["L"], c, jac * (s.die_mm / 2), made["kernels"], s,
+        why: list = []
+        got = blur_read(made["L"], c, jac * (s.die_mm / 2), made["kernels"], s, why,
                         measured=made["measured"])
+        if got is None and why and _only_along(why[0], made["measured"], s):
+            pending.append((c, jac, die_px))  # (its pips' darkness against the other die's)
+        return placed(got, die_px)
+
+    def placed(got, die_px):  # a blurred read as a die, unless a die read lies there
         if got is None or any(np.hypot(got[2][0] - e.center[0], got[2][1] - e.center[1])
                               < s.blur_apart * die_px for e in found):
             return None
         return Die(got[0], round(min(0.9, got[1]), 3),
                    (round(got[2][0], 1), round(got[2][1], 1)))
+
+    def add_blurred(got):
+        found.append(got)
+        warnings.append(f"the die at ({got.center[0]:.0f}, {got.center[1]:.0f}) was "
+                        f"read as {got.value} from its blurred pips: check it")
+
+    pending: list = []  # (centre, face map, die px) of blurred reads refused only as alike
+    # along the streak to another value: judged again by their pips' darkness at the end
 
     for c, die_px, kind in more():
         is_lone = kind == "lone"
@@ -1328,11 +1447,25 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
                 len(found) == n_found and die_seen(crop_L, (c - (x0, y0)) * f, die_px * f, s):
             got = blurred(c, jac, die_px) if s.blur_read else None
             if got is not None:
-                found.append(got)
-                warnings.append(f"the die at ({got.center[0]:.0f}, {got.center[1]:.0f}) was "
-                                f"read as {got.value} from its blurred pips: check it")
+                add_blurred(got)
             elif s.warn_unread:
                 unread.append((c, die_px))
+    if pending and found and len(found) < s.dice_wanted and s.blur_ink_tol > 0:
+        # the game's two dice are one pair: a die read gives the pips' darkness a read
+        # refused as alike along the streak must have (a 4 smeared along its columns is a
+        # 6's look-alike but has two thirds of its pips)
+        d = found[0]
+        fit = blur_contrast(made["L"], d.center, local_affine(view.H, d.center) *
+                            (s.die_mm / 2), made["kernels"], d.value, s)
+        if fit is not None and fit[0] >= s.blur_ink_ref_ncc and fit[1] > 0:
+            ref = fit[1]
+            for c, jac, die_px in pending:
+                if len(found) >= s.dice_wanted:
+                    break
+                got = placed(blur_read(made["L"], c, jac * (s.die_mm / 2), made["kernels"], s,
+                                       measured=made["measured"], ref=ref), die_px)
+                if got is not None:
+                    add_blurred(got)
     poly = view.corners.astype(np.float32).reshape(-1, 1, 2)
     seen = []
     for c, die_px in unread:

@@ -202,12 +202,13 @@ def test_blur_read_templates_hold_the_grown_face_under_every_turn(monkeypatch, s
         assert not (mask[0].any() or mask[-1].any() or mask[:, 0].any() or mask[:, -1].any())
 
 
-def _wired(monkeypatch, reads, s, found=()):
+def _wired(monkeypatch, reads, s, found=(), fake=None):
     """`read_board_dice` on the smeared-die scene with its stages replaced: the light blobs
     at 3 die sides apart right of the smeared die, none read by the crop's read (except
     `found`: blob index -> Die value, read where the blob is), each seen as a die, the board
     streaked, and `blur_read` giving `reads[i]` ((value, ncc, centre) or None) at the i-th
-    call (one blob per entry of `reads`). (dice, warnings, blobs, calls to `blur_read`)."""
+    call (one blob per entry of `reads`; `fake(calls)`: another `blur_read` instead).
+    (dice, warnings, blobs, calls to `blur_read`)."""
     from tests.vision.test_mauer_dice import _smeared_die_scene
     from vision.dice import Die
 
@@ -229,7 +230,7 @@ def _wired(monkeypatch, reads, s, found=()):
     monkeypatch.setattr(D, "_read_crop", read_crop)
     monkeypatch.setattr(D, "die_seen", lambda *a, **k: True)
     monkeypatch.setattr(D, "board_blur", lambda *a, **k: D.BoardBlur(0.2, 0.0, 1.4, 1.8, 1.1))
-    monkeypatch.setattr(D, "blur_read", blur_read)
+    monkeypatch.setattr(D, "blur_read", fake(calls) if fake is not None else blur_read)
     s = replace(s, spot_read=False, lone_pips=False, pair_split=False)
     dice, warnings = D.read_board_dice(img, view, board, s)
     return dice, warnings, blobs, calls
@@ -401,3 +402,120 @@ def test_a_pair_along_the_streak_is_read_only_where_the_board_measured_its_lengt
     got = D.blur_read(L, c, a, [streak_kernel(7, 90.0)], s, why, measured=measured)
     assert why and 0.5 <= why[0][5] < 0.99  # the pair (a 6) along the streak
     assert (got is not None and got[0] == 4) is read
+
+
+# -- a read refused as alike along the streak, told by the other die's pips (session 19) --
+
+def _pair(value, other, side, n, deg=90.0, other_angle=20.0):
+    """A die of `value` (turned 0) beside one of `other` (turned `other_angle`), drawn alike
+    (`_die`: one pair of dice), both under one `n` px streak at `deg`: (L, the first's
+    centre, its map, the second's centre, its map, the board's kernels: that length and
+    1 px less)."""
+    L1, c1, a = _die(value, 0.0, side=side)
+    L2, c2, _ = _die(other, other_angle, side=side)
+    L = _streak(np.hstack([L1, L2]), n, deg)
+    return L, c1, a, (c2[0] + L1.shape[1], c2[1]), D._turned(a, other_angle), \
+        [streak_kernel(n, deg), streak_kernel(n - 1, deg)]
+
+
+@pytest.mark.parametrize("other,angle", [(3, 45.0), (2, 0.0)])
+def test_a_four_along_its_columns_is_read_by_the_other_dies_pips(other, angle):
+    """A 16 px 4 under a 9 px streak along its columns is a 6's look-alike and refused;
+    beside a die of the same pips (a 3 or a 2, turned `angle`) it is read: a 6 as dark as
+    that die's pips is too dark there."""
+    L, c, a, c2, a2, ks = _pair(4, other, 16.0, 9, other_angle=angle)
+    why = []
+    assert D.blur_read(L, c, a, ks, D.SETTINGS, why, measured=True) is None
+    assert D._only_along(why[0], True)  # (refused as alike along the streak alone)
+    fit = D.blur_contrast(L, c2, a2, ks, other)
+    assert fit is not None and fit[0] >= D.SETTINGS.blur_ink_ref_ncc
+    got = D.blur_read(L, c, a, ks, D.SETTINGS, measured=True, ref=fit[1])
+    assert got is not None and got[0] == 4
+    # the other die's pips half as dark: not one pair, the 4 not told from a 6
+    assert D.blur_read(L, c, a, ks, D.SETTINGS, measured=True, ref=0.5 * fit[1]) is None
+
+
+@pytest.mark.parametrize("other", [1, 3, 5])
+@pytest.mark.parametrize("n,side", [(7, 14.0), (7, 16.0), (9, 14.0), (9, 16.0), (9, 18.0)])
+def test_a_six_along_its_columns_is_never_read_as_a_four_by_the_other_dies_pips(other, n,
+                                                                               side):
+    """A 6 under a streak along its columns, the other die's pips known: read as 6 or not
+    at all; where a 4 matched it best, the 6's layout explains the face better under the
+    other die's darkness."""
+    L, c, a, c2, a2, ks = _pair(6, other, side, n)
+    fit = D.blur_contrast(L, c2, a2, ks, other)
+    assert fit is not None and fit[1] > 0
+    why = []
+    got = D.blur_read(L, c, a, ks, D.SETTINGS, why, measured=True, ref=fit[1])
+    assert got is None or got[0] == 6
+    if n == 9 and side < 18:  # (here a 4 wins the correlation: the look-alike)
+        assert why[0][0] == 4 and why[0][7] is not None
+    if why[0][0] == 4 and why[0][7] is not None:
+        assert why[0][7][0] > why[0][7][1]  # the 4's residual above the 6's
+
+
+@pytest.mark.parametrize("k,want", [
+    (0.5, 0.0),  # the pips exactly as dark as the patch's: all explained
+    (0.0, 1.0),  # no pips: a flat face explains nothing of the pips
+])
+def test_fixed_residual(k, want):
+    rng = np.random.default_rng(0)
+    t = rng.uniform(0, 1, (9, 9)).astype(np.float32)
+    patch = (200.0 * (1.0 - 0.5 * t)).astype(np.float32)
+    mask = np.ones((9, 9), np.uint8)
+    assert D._fixed_residual(patch, t, mask, k) == pytest.approx(want, abs=1e-6)
+    assert D._fixed_residual(patch, t, mask, 0.3) > 0.01  # (the darkness wrong)
+    assert D._fixed_residual(np.full((9, 9), 80, np.float32), t, mask, 0.5) == 1.0  # flat
+    assert D._pip_contrast(patch, t, mask) == pytest.approx(0.5, abs=1e-6)
+
+
+def _refusing(ref_read, ncc=0.9):
+    """A `blur_read` for `_wired`: every read refused as alike along the streak alone (its
+    `why` so), read as `ref_read` ((value, ncc, centre)) once given a reference darkness;
+    `blur_contrast`'s fit (value given) of correlation `ncc` and darkness 0.6."""
+    def make(calls):
+        def blur_read(L, c, a, kernels, s=D.SETTINGS, why=None, measured=False, ref=None,
+                      value=None):
+            calls.append((np.asarray(c, float), ref, value))
+            if value is not None:
+                return ncc, 0.6, 0.9, None
+            if why is not None:
+                why.append((4, 0.8, 0.2, 0.95, 0.9, 0.95, 0.5, None))
+            return ref_read if ref is not None else None
+        return blur_read
+    return make
+
+
+@pytest.mark.parametrize("ncc,read", [
+    (0.9, True),  # the read die's own layout fits well: its darkness tells the 4
+    (0.5, False),  # ... it fits poorly (under `blur_ink_ref_ncc`): no darkness, no read
+])
+def test_a_read_refused_as_alike_is_judged_again_beside_a_die_read(monkeypatch, ncc, read):
+    """The first blob's blurred read is refused as alike along the streak; the second blob
+    is read by the crop's read (a 5) after it: at the end the first is read again with the
+    5's pips' darkness, and named as read from its blurred pips (not 'could not be read')."""
+    from tests.vision.test_mauer_dice import _smeared_die_scene
+
+    img, board, view, at, side = _smeared_die_scene()
+    first = np.asarray(at, float) - (3 * side, 0.0)
+    face = (float(first[0]) + 1.0, float(first[1]) - 1.0)
+    s = replace(D.SETTINGS, warn_unread=True)
+    dice, warnings, blobs, calls = _wired(monkeypatch, [None, None], s, found={1: 5},
+                                          fake=_refusing((4, 0.8, face), ncc))
+    assert [c[2] for c in calls] == [None, 5] + ([None] if ncc >= 0.7 else [])
+    if read:
+        assert calls[2][1] == 0.6  # (the 5's darkness)
+    assert sorted(d.value for d in dice) == ([4, 5] if read else [5])
+    assert len([w for w in warnings if READ_AS.match(w)]) == int(read)
+    assert len([w for w in warnings if UNREAD.match(w)]) == int(not read)
+
+
+def test_no_read_refused_as_alike_is_judged_again_without_a_die_read(monkeypatch):
+    """Both blobs refused as alike, no die read: nothing gives the pips' darkness, both stay
+    unread."""
+    s = replace(D.SETTINGS, warn_unread=True)
+    dice, warnings, _, calls = _wired(monkeypatch, [None, None], s,
+                                      fake=_refusing((4, 0.8, (0.0, 0.0))))
+    assert dice == [] and len(calls) == 2 and all(c[1] is None and c[2] is None
+                                                  for c in calls)
+    assert len([w for w in warnings if UNREAD.match(w)]) == 2
