@@ -155,7 +155,9 @@ async function route() {
   closeSheet();
   clearInterval(route.timer);
   clearInterval(route.poll);
-  const parts = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean);
+  // (the query after '?' is the screen's own: #/teach/<game>?back=<sid>; split with the path
+  // it named no game, and the camera screen's teach link led to the start page)
+  const parts = location.hash.split('?')[0].replace(/^#\/?/, '').split('/').filter(Boolean);
   window.scrollTo(0, 0);
   try {
     if (!parts.length) return await homePage();
