@@ -1,6 +1,8 @@
 """A new user's walk through the page (session 19, H5), in real headless Chromium at phone size
 (slow): what broke on the way from the camera screen to the teach screen and back."""
 
+from pathlib import Path
+
 import pytest
 
 from tests.webapp.browser import live_server, phone_browser
@@ -28,4 +30,58 @@ def test_the_camera_screens_teach_link_opens_the_teach_screen(tmp_path, game):
         page.click("#back")  # the title bar's back arrow returns to this game's camera
         page.wait_for_selector("#teach-line")
         assert page.evaluate("location.hash") == f"#/s/{sid}/camera"
+        assert not errors
+
+
+REPO = Path(__file__).parents[2]
+RABBIT = REPO / "datasets" / "scenes" / "magic-rabbit" / "magic-rabbit-e1-s1-0000.jpg"
+HEIC = b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + b"\x00" * 200  # an iPhone's photo
+
+
+def toast_shown(page) -> bool:
+    return page.evaluate("!document.querySelector('#toast').hidden")
+
+
+def test_an_error_stays_with_its_screen_and_a_half_done_swap_says_why(tmp_path):
+    # Before: (1) the red toast of a photo the server refused ("not a JPEG or PNG image")
+    # stayed for 7 s over the next screen, also over the next photo's result; (2) swapping
+    # two hats on the photo goes through "two hats 2": the server refuses that, and the page
+    # said only "Your change is kept but not scored yet" with "Score it again", which gets
+    # the same refusal (the reason flashed by in the toast).
+    heic = tmp_path / "IMG_0001.HEIC"
+    heic.write_bytes(HEIC)
+    with live_server(tmp_path / "data") as url, phone_browser(tmp_path / "p") as page:
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{url}/#/new/magic-rabbit")
+        page.click("#start-game")
+        page.wait_for_function("/^#\\/s\\/[^/]+$/.test(location.hash)")
+        sid = page.evaluate("location.hash").split("/")[2]
+        for leave in ("back", "next photo"):
+            page.goto(f"{url}/#/s/{sid}/camera")
+            page.set_input_files("#photo-file", str(heic))
+            page.wait_for_selector("#camera-status .error")
+            assert toast_shown(page) and "HEIC" in page.inner_text("#toast")
+            if leave == "back":
+                page.click("#back")
+                page.wait_for_selector("#take-photo")
+                assert not toast_shown(page)
+        page.set_input_files("#photo-file", str(RABBIT))
+        page.wait_for_selector("#use-result:not([disabled])", timeout=90_000)
+        assert not toast_shown(page)
+        # Swap hats 1 and 2 by hand: the first half is refused, with the reason on the page.
+        page.dispatch_event("g.pc[data-label=hat-1]", "click")
+        page.click("#sheet [data-label=hat-2]")
+        page.wait_for_selector("#unscored")
+        unscored = page.inner_text("#unscored")
+        assert "appears twice" in unscored and "Correct the pieces further" in unscored
+        assert page.locator("#rescore").count() == 0 and page.is_disabled("#use-result")
+        page.reload()  # the reason is kept with the change
+        page.wait_for_selector("#unscored")
+        assert "appears twice" in page.inner_text("#unscored")
+        first = page.get_attribute("g.pc[data-label=hat-2]", "data-i")  # (the two: in order)
+        page.dispatch_event(f"g.pc[data-label=hat-2]:not([data-i='{first}'])", "click")
+        page.click("#sheet [data-label=hat-1]")
+        page.wait_for_selector("#use-result:not([disabled])")
+        assert page.locator("#unscored").count() == 0
         assert not errors

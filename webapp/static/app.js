@@ -80,6 +80,14 @@ async function api(method, url, body) {
 }
 
 let toastTimer = null;
+/** An error toast belongs to the screen it was shown on: the next screen (or the next photo
+ *  sent) hides it; a failed photo's "no arena found" stayed over the next photo's result. */
+function hideErrorToast() {
+  const t = document.getElementById('toast');
+  if (!t.classList.contains('err')) return;
+  t.hidden = true;
+  clearTimeout(toastTimer);
+}
 function toast(message, isError) {
   const t = document.getElementById('toast');
   t.textContent = message;
@@ -151,6 +159,7 @@ function stopCamera() {
 }
 
 async function route() {
+  hideErrorToast();
   stopCamera();
   closeSheet();
   clearInterval(route.timer);
@@ -564,6 +573,7 @@ async function cameraPage(sid) {
   async function send(blob) {
     if (inFlight) return;            // only one frame in flight at a time
     inFlight = true;
+    hideErrorToast();
     shutter.disabled = true;
     const busy = h('div', { class: 'busy' }, 'Reading the photo…');
     view.append(busy);
@@ -677,8 +687,12 @@ function renderSaw(s, saw) {
   });
   show($app, 
     figure,
-    saw.unscored === 'failed' ? h('p', { class: 'error', id: 'unscored' }, 'Your change is kept but not scored yet. ',
-      h('button', { type: 'button', class: 'small', id: 'rescore', onclick: () => rescore(s, saw, r.pieces) }, 'Score it again')) : null,
+    saw.unscored === 'failed' ? (saw.refused
+      // The server refused the pieces as they are (two hats 2 while a swap is half done):
+      // scoring them again gives the same answer, the next correction may mend them.
+      ? h('p', { class: 'error', id: 'unscored' }, `Your change is kept but cannot be scored as it is: ${saw.refused} Correct the pieces further (or change this one back); the score follows.`)
+      : h('p', { class: 'error', id: 'unscored' }, 'Your change is kept but not scored yet. ',
+        h('button', { type: 'button', class: 'small', id: 'rescore', onclick: () => rescore(s, saw, r.pieces) }, 'Score it again'))) : null,
     r.pieces.length ? h('p', { class: 'muted' }, 'Tap a piece to change or remove it; tap empty space to add one.') : null,
     r.warnings.length ? h('ul', { class: 'warnings', id: 'warnings' }, r.warnings.map((w) => h('li', { text: `${w}` }))) : null,
     h('div', { class: 'card', id: 'score' }, scoreBlock(s, r)),
@@ -900,7 +914,7 @@ let rescoreBusy = false;
 let rescorePending = null;
 /** Keep "what I saw" (with edits not scored yet) for a reload of the page. */
 function keepSaw(sid, saw) {
-  store('session', `saw:${sid}`, { result: saw.result, baseFacts: saw.baseFacts, unscored: saw.unscored || null });
+  store('session', `saw:${sid}`, { result: saw.result, baseFacts: saw.baseFacts, unscored: saw.unscored || null, refused: saw.refused || null });
 }
 
 async function rescore(s, saw, pieces) {
@@ -910,6 +924,7 @@ async function rescore(s, saw, pieces) {
   // the correction, and a reload lost it.
   saw.result = { ...saw.result, pieces };
   saw.unscored = 'pending';
+  saw.refused = null;
   keepSaw(s.id, saw);
   renderSaw(s, saw);                    // show the edit at once, the score follows
   if (rescoreBusy) { rescorePending = pieces; return; }
@@ -919,10 +934,12 @@ async function rescore(s, saw, pieces) {
     const res = await api('POST', '/api/score/facts', { game: s.game, session: s.id, pieces, facts: saw.baseFacts, image: r.image, area: r.area });
     saw.result = { ...res, scan_id: r.scan_id };
     saw.unscored = null;
+    saw.refused = null;
     keepSaw(s.id, saw);
     renderSaw(s, saw);
   } catch (e) {
     saw.unscored = 'failed';
+    saw.refused = e.status >= 400 && e.status < 500 ? e.message : null;  // (not a network or server failure)
     keepSaw(s.id, saw);
     renderSaw(s, saw);
     toast(e.message, true);
