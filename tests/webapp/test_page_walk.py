@@ -85,3 +85,48 @@ def test_an_error_stays_with_its_screen_and_a_half_done_swap_says_why(tmp_path):
         page.wait_for_selector("#use-result:not([disabled])")
         assert page.locator("#unscored").count() == 0
         assert not errors
+
+
+def tile(cx: float, cy: float, label: str, half: float = 30.0) -> dict:
+    return {"label": label, "zone": "line", "confidence": 0.9, "center": [cx, cy],
+            "polygon": [[cx - half, cy - half], [cx + half, cy - half],
+                        [cx + half, cy + half], [cx - half, cy + half]]}
+
+
+def dove(cx: float, cy: float) -> dict:
+    return {"label": "dove", "zone": "line", "confidence": 0.9, "center": [cx, cy],
+            "polygon": None}
+
+
+def test_tapping_a_pieces_centre_opens_that_piece(tmp_path):
+    # Before: the topmost outline took the tap, and a round piece's tap circle (2.2 times its
+    # drawn radius, ~51 px on a 1280 px photo) drawn after a tile covered the tile's centre:
+    # tapping a hat opened the dove on it (11 of 62 Magic Rabbit pieces of committed photos,
+    # 13 of 42 Hop la bille marbles opened a neighbour). Now the nearest centre wins.
+    pieces = [tile(200 + 80 * k, 400, f"hat-{k + 1}") for k in range(4)]
+    pieces += [dove(200 + 80 * k + 22, 400 - 24) for k in range(4)]  # on each hat's corner
+    pieces += [dove(700, 400), dove(730, 400)]  # two doves 30 px apart
+    result = {"game": "magic-rabbit", "image": {"width": 1280, "height": 960}, "area": None,
+              "pieces": pieces, "facts": {"line": [], "won": False},
+              "score": {"won": False, "wrong_positions": []}, "warnings": [],
+              "explanation": [], "timings_ms": {"total": 1.0}}
+    with live_server(tmp_path / "data") as url, phone_browser(tmp_path / "p") as page:
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{url}/#/new/magic-rabbit")
+        page.click("#start-game")
+        page.wait_for_function("/^#\\/s\\/[^/]+$/.test(location.hash)")
+        sid = page.evaluate("location.hash").split("/")[2]
+        page.evaluate("([k, v]) => sessionStorage.setItem(k, JSON.stringify(v))",
+                      [f"saw:{sid}", {"result": result, "baseFacts": result["facts"]}])
+        page.goto(f"{url}/#/s/{sid}/saw")
+        page.wait_for_selector("#overlay")
+        opened = []
+        for p in pieces:
+            box = page.locator("#overlay").bounding_box()
+            page.mouse.click(box["x"] + p["center"][0] / 1280 * box["width"],
+                             box["y"] + p["center"][1] / 960 * box["height"])
+            opened.append(page.inner_text("#sheet h3").removeprefix("This is: "))
+            page.click("#sheet button:has-text('Close')")
+        assert opened == [f"hat {k}" for k in range(1, 5)] + ["dove"] * 6
+        assert not errors
