@@ -130,3 +130,32 @@ def test_tapping_a_pieces_centre_opens_that_piece(tmp_path):
             page.click("#sheet button:has-text('Close')")
         assert opened == [f"hat {k}" for k in range(1, 5)] + ["dove"] * 6
         assert not errors
+
+
+def test_a_second_tab_sees_the_other_tabs_round_before_sending_its_own(tmp_path):
+    # Before: the second tab's "Record the round" got 409, the message said "the page
+    # reloaded it, please check", but the standings on the screen stayed without the first
+    # tab's round, so nothing could be checked and a second tap recorded the round twice.
+    with live_server(tmp_path / "data") as url, phone_browser(tmp_path / "p") as first:
+        errors: list[str] = []
+        first.on("pageerror", lambda e: errors.append(str(e)))
+        first.goto(f"{url}/#/new/troetofanten")
+        first.click("#start-game")
+        first.wait_for_function("/^#\\/s\\/[^/]+$/.test(location.hash)")
+        sid = first.evaluate("location.hash").split("/")[2]
+        second = first.context.new_page()
+        second.on("pageerror", lambda e: errors.append(str(e)))
+        second.goto(f"{url}/#/s/{sid}")
+        record = "button:has-text('Record the round')"
+        second.wait_for_selector(record, state="attached")
+        for page, points in ((first, "5"), (second, "9")):
+            page.click("summary:has-text('Enter points by hand')")
+            page.fill("input[data-side=north]", points)
+        first.click(record)
+        first.wait_for_function("document.querySelectorAll('#standings th').length === 3")
+        second.click(record)
+        second.wait_for_selector("#toast.err:has-text('changed on another device')")
+        second.wait_for_function("document.querySelectorAll('#standings th').length === 3")
+        assert "5" in second.inner_text("#standings tr:has-text('North')")
+        assert second.input_value("input[data-side=north]") == "9"  # what was typed stays
+        assert not errors

@@ -286,7 +286,14 @@ async function act(action) {
     current.session = await api('POST', `/api/sessions/${s.id}/actions`, { ...action, version: s.version });
     return current.session;
   } catch (e) {
-    if (e.status === 409) await loadSession(s.id);
+    if (e.status === 409) {
+      // Another phone changed the game: draw it again, so that what it recorded shows before
+      // this one is sent again (the screen stayed as it was while the message said "the page
+      // reloaded it", and a second tap recorded the same round twice). What was typed here
+      // is kept (drafts); the message is shown after the redraw began (route hides errors).
+      await loadSession(s.id);
+      route();
+    }
     throw e;
   }
 }
@@ -495,6 +502,9 @@ const PANELS = {
       s.players.map((p, i) => h('label', { class: 'field' }, p.name, inputs[i])),
       h('button', { type: 'button', class: 'primary', id: 'record-round', onclick: (ev) => busyButton(ev.currentTarget, async () => {
         const points = Object.fromEntries(inputs.map((x) => [x.dataset.side, Math.round(Number(x.value) || 0)]));
+        // kept first: a 409 draws the page again from the draft, which a second tab of this
+        // browser cleared when it recorded its own round
+        store('local', draftKey, Object.fromEntries(inputs.map((x) => [x.dataset.side, x.value])));
         await act({ type: 'round', points }); store('local', draftKey, null); route();
       })(ev) }, 'Record the round')));
     return out;
