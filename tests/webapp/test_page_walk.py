@@ -159,3 +159,24 @@ def test_a_second_tab_sees_the_other_tabs_round_before_sending_its_own(tmp_path)
         assert "5" in second.inner_text("#standings tr:has-text('North')")
         assert second.input_value("input[data-side=north]") == "9"  # what was typed stays
         assert not errors
+
+
+def test_the_teach_screen_asks_for_kinds_not_numbers(tmp_path):
+    # Troetofanten is taught per kind (the number comes from the corner-index model). Before:
+    # with an elephant and a tootophant named, "Not yet:" still listed elephant 1, 3, 4, 5 and
+    # tootophant 3, 4, 5 next to the kinds not named.
+    scene = REPO / "datasets" / "scenes-edition2" / "troetofanten" / "troetofanten-e2-s2-0000.jpg"
+    with live_server(tmp_path / "data") as url, phone_browser(tmp_path / "p") as page:
+        page.goto(url + "/#/teach/troetofanten")
+        page.wait_for_selector("#teach-file", state="attached")
+        page.set_input_files("#teach-file", str(scene))
+        page.wait_for_selector("#teach-photos svg")
+        for k, label in enumerate(("elephant-2", "tootophant-3")):
+            box = page.locator("#teach-photos svg").bounding_box()
+            page.mouse.click(box["x"] + 50 + 100 * k, box["y"] + 50)
+            page.click(f"#sheet [data-label={label}]")
+        status = page.inner_text("#teach-status")
+        assert "2 piece(s) named" in status
+        missing = status.split("Not yet:")[1]
+        assert "elephant" not in missing and "tootophant" not in missing
+        assert "mouse" in missing and "back" in missing

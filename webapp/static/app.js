@@ -1147,8 +1147,10 @@ async function teachPage(game) {
     }));
     const n = photos.reduce((a, ph) => a + ph.taps.length, 0);
     save.disabled = !n;
-    const named = new Set(photos.flatMap((ph) => ph.taps.map((t) => t.label)));
-    const missing = info.labels.filter((l) => !named.has(l));
+    // per kind as the profile keeps it (Troetofanten: one elephant teaches every elephant)
+    const unit = (l) => (info.units && info.units[l]) || l;
+    const named = new Set(photos.flatMap((ph) => ph.taps.map((t) => unit(t.label))));
+    const missing = [...new Set(info.labels.map(unit))].filter((u) => !named.has(u));
     if (photos.length) show(status, `${n} piece(s) named.`, missing.length ? ` Not yet: ${missing.map(labelText).join(', ')}.` : ' Every kind is named.');
   }
 
