@@ -180,3 +180,39 @@ def test_the_teach_screen_asks_for_kinds_not_numbers(tmp_path):
         missing = status.split("Not yet:")[1]
         assert "elephant" not in missing and "tootophant" not in missing
         assert "mouse" in missing and "back" in missing
+
+
+def show_saw(page, url, game, result) -> None:
+    """Start `game` with the form's default players and open "what I saw" on `result`."""
+    page.goto(f"{url}/#/new/{game}")
+    page.click("#start-game")
+    page.wait_for_function("/^#\\/s\\/[^/]+$/.test(location.hash)")
+    sid = page.evaluate("location.hash").split("/")[2]
+    page.evaluate("([k, v]) => sessionStorage.setItem(k, JSON.stringify(v))",
+                  [f"saw:{sid}", {"result": result, "baseFacts": result["facts"]}])
+    page.goto(f"{url}/#/s/{sid}/saw")
+    page.wait_for_selector("#score")
+
+
+def typed(game, facts, score) -> dict:
+    return {"game": game, "image": None, "area": None, "pieces": [], "facts": facts,
+            "score": score, "warnings": [], "explanation": [], "timings_ms": {"total": 1.0}}
+
+
+def test_the_score_lists_the_players_and_what_was_read(tmp_path):
+    # Before: Hop la bille's score listed every zone the scorer answers, "South –", "West –",
+    # "Middle –", as if they played, for two players (north, east); Mauerhuepfer with no die
+    # read said "Dice: " and nothing.
+    hop = typed("hop-la-bille",
+                {"zones": {}, "cards": {"east": [{"colour": "green", "marbles": []}],
+                                        "west": [{"colour": "red", "marbles": []}]}},
+                {"completed": {"north": [], "east": [0], "south": [], "west": [],
+                               "middle": []}})
+    mauer = typed("mauerhuepfer", {"dice": [], "pawns": {}, "positions": {}},
+                  {"home": {"red": 0, "yellow": 0}, "winner": None})
+    with live_server(tmp_path / "data") as url, phone_browser(tmp_path / "p") as page:
+        show_saw(page, url, "hop-la-bille", hop)
+        zones = page.eval_on_selector_all("#score .score-line", "ls => ls.map(l => l.dataset.zone)")
+        assert zones == ["north", "east", "west"]  # the players, and west where cards lie
+        show_saw(page, url, "mauerhuepfer", mauer)
+        assert "Dice: none seen" in page.inner_text("#score")

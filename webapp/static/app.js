@@ -472,7 +472,7 @@ const PANELS = {
     if (v.last) {
       const sc = v.last.score;
       out.push(h('div', { class: 'card', id: 'board-read' },
-        h('p', { class: 'big' }, `Dice: ${(v.last.facts.dice || []).join(' and ')}`),
+        h('p', { class: 'big' }, (v.last.facts.dice || []).length ? `Dice: ${v.last.facts.dice.join(' and ')}` : 'Dice: none seen'),
         sc.winner ? h('div', { class: 'banner', id: 'winner' }, `★ ${playerName(s, sc.winner)} has won!`) : null,
         h('table', {}, Object.entries(sc.home || {}).filter(([c]) => s.players.some((p) => p.colour === c)).map(([c, n]) => h('tr', {}, h('td', {}, dot(c), ' ', playerName(s, c)), h('td', { class: 'num' }, `${n} of 4 home`)))),
         movesBlock(s, v.last)));
@@ -726,10 +726,13 @@ function scoreBlock(s, r) {
       return [h('p', { class: 'big ' + (sc.won ? 'good' : 'bad') }, sc.won ? 'Won!' : 'Not won'),
         sc.wrong_positions.length ? h('p', {}, `Wrong positions (from the magician, 1 = first): ${sc.wrong_positions.map((i) => i + 1).join(', ')}`) : null];
     case 'hop-la-bille':
-      return [h('h3', {}, 'Complete cards'), Object.entries(sc.completed).map(([z, idx]) => h('div', { class: 'score-line' },
+      // the players' zones, and any other zone only where cards were read (the scorer answers
+      // every zone: "South –", "Middle –" read as players of a two-player game)
+      return [h('h3', {}, 'Complete cards'), Object.entries(sc.completed).filter(([z]) => s.players.some((p) => p.colour === z)
+        || ((r.facts.cards || {})[z] || []).length).map(([z, idx]) => h('div', { class: 'score-line', 'data-zone': z },
         h('span', {}, dot(z), ` ${name(z)}`), h('b', {}, idx.length ? idx.map((i) => (r.facts.cards[z][i] || {}).colour).join(', ') : '–')))];
     case 'mauerhuepfer':
-      return [h('p', { class: 'big' }, `Dice: ${(r.facts.dice || []).join(' and ')}`),
+      return [h('p', { class: 'big' }, (r.facts.dice || []).length ? `Dice: ${r.facts.dice.join(' and ')}` : 'Dice: none seen'),
         Object.entries(sc.home || {}).filter(([c]) => s.players.some((p) => p.colour === c)).map(([c, n]) => h('div', { class: 'score-line' }, h('span', {}, dot(c), ` ${name(c)}`), h('b', {}, `${n} home`))),
         sc.winner ? h('p', { class: 'good big' }, `${name(sc.winner)} wins`) : null];
     case 'troetofanten':
