@@ -216,3 +216,25 @@ def test_the_score_lists_the_players_and_what_was_read(tmp_path):
         assert zones == ["north", "east", "west"]  # the players, and west where cards lie
         show_saw(page, url, "mauerhuepfer", mauer)
         assert "Dice: none seen" in page.inner_text("#score")
+
+
+LONG_NAMES = ["Wolfeschlegelsteinhausen", "Ångström-Łukasiewiczowa", "M" * 24]  # (24: the most)
+
+
+@pytest.mark.parametrize("game, colours", [("simsala-hopp", ["yellow", "orange", "blue"]),
+                                           ("troetofanten", ["north", "east", "south"])])
+def test_long_names_fit_the_phone(tmp_path, game, colours):
+    # Before: a 24-letter name without a space made the game 505 px wide on a 390 px phone
+    # (the whole page scrolled sideways). The table's headings must not break ("Tot|al").
+    players = [{"name": n, "colour": c} for n, c in zip(LONG_NAMES, colours, strict=True)]
+    with live_server(tmp_path / "data") as url, phone_browser(tmp_path / "p") as page:
+        page.goto(url + "/")
+        session = page.evaluate(
+            "(b) => fetch('/api/sessions', {method: 'POST', headers: {'Content-Type': "
+            "'application/json'}, body: JSON.stringify(b)}).then((r) => r.json())",
+            {"game": game, "players": players})
+        page.goto(f"{url}/#/s/{session['id']}")
+        page.wait_for_selector("#standings")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        heights = page.eval_on_selector_all("#standings th", "ts => ts.map(t => t.clientHeight)")
+        assert len(set(heights)) == 1, heights  # every heading on one line
