@@ -238,3 +238,30 @@ def test_long_names_fit_the_phone(tmp_path, game, colours):
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         heights = page.eval_on_selector_all("#standings th", "ts => ts.map(t => t.clientHeight)")
         assert len(set(heights)) == 1, heights  # every heading on one line
+
+
+def test_a_doubt_about_a_piece_shows_where_it_is(tmp_path):
+    # Before: "the card-blue at (870, 518): ..." named the piece by photo pixels only; now the
+    # doubt's number is drawn there on the photo and tapping the doubt opens that piece.
+    pieces = [tile(300, 300, "hat-1"), tile(700, 400, "hat-2"), dove(722, 376)]
+    result = typed("magic-rabbit", {"line": [], "won": False},
+                   {"won": False, "wrong_positions": []})
+    result.update(image={"width": 1280, "height": 960}, pieces=pieces, warnings=[
+        "the magician tile was not found: the line is read from the end its numbers ascend",
+        "the hat-2 at (700, 400) is read as hat-2: check it",
+        "unsure about the dove at (722.4, 376.0) (confidence 0.39)"])
+    with live_server(tmp_path / "data") as url, phone_browser(tmp_path / "p") as page:
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        show_saw(page, url, "magic-rabbit", result)
+        spots = page.eval_on_selector_all(
+            "#overlay g.warn-spot", "gs => gs.map(g => [g.dataset.k, "
+            "Number(g.querySelector('circle').getAttribute('cx'))])")
+        assert spots == [["2", 700], ["3", 722.4]]  # the first doubt names no place
+        assert page.inner_text("#warnings li >> nth=1").startswith("2 the hat-2")
+        page.click("#warnings li >> nth=1")
+        assert page.inner_text("#sheet h3") == "This is: hat 2"
+        page.click("#sheet button:has-text('Close')")
+        page.click("#warnings li >> nth=2")
+        assert page.inner_text("#sheet h3") == "This is: dove"
+        assert not errors

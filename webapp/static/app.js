@@ -704,7 +704,18 @@ function renderSaw(s, saw) {
       : h('p', { class: 'error', id: 'unscored' }, 'Your change is kept but not scored yet. ',
         h('button', { type: 'button', class: 'small', id: 'rescore', onclick: () => rescore(s, saw, r.pieces) }, 'Score it again'))) : null,
     r.pieces.length ? h('p', { class: 'muted' }, 'Tap a piece to change or remove it; tap empty space to add one.') : null,
-    r.warnings.length ? h('ul', { class: 'warnings', id: 'warnings' }, r.warnings.map((w) => h('li', { text: `${w}` }))) : null,
+    r.warnings.length ? h('ul', { class: 'warnings', id: 'warnings' }, r.warnings.map((w, k) => {
+      // A doubt about one piece names it by photo pixels, "the card-blue at (870, 518)", which
+      // nobody at the table can find: its number is drawn there on the photo, and a tap on
+      // the doubt opens that piece.
+      const spot = warningSpot(w);
+      if (!spot) return h('li', { text: `${w}` });
+      return h('li', { class: 'spotted', 'data-k': k + 1, onclick: () => {
+        const at = pieceAt(r.pieces, spot, Math.max(r.image.width, r.image.height) * 0.04);
+        document.getElementById('saw').scrollIntoView({ block: 'nearest' });
+        if (at !== null) pieceSheet(s, saw, at);
+      } }, h('span', { class: 'spot-no' }, String(k + 1)), ` ${w}`);
+    })) : null,
     h('div', { class: 'card', id: 'score' }, scoreBlock(s, r)),
     h('details', { class: 'card', open: true, id: 'referee' }, h('summary', {}, 'Referee: why?'),
       h('ul', { class: 'explain' }, (r.explanation || []).map((l) => h('li', { text: l })))),
@@ -833,6 +844,7 @@ function drawPieces(s, saw) {
   }
   const rad = Math.max(W, H) * 0.018;
   const font = Math.max(W, H) * 0.03;
+  const spots = (r.warnings || []).map(warningSpot);
   r.pieces.forEach((p, i) => {
     const g = svg('g', { 'data-i': i, class: 'pc', 'data-label': p.label });
     const colour = labelColour(p.label);
@@ -844,6 +856,15 @@ function drawPieces(s, saw) {
     }
     const t = svg('text', { x: p.center[0], y: p.center[1] + font * 0.35, 'text-anchor': 'middle', 'font-size': font });
     t.textContent = shortLabel(p.label) + (p.zone === 'outside' ? ' ✗' : '');
+    g.append(t);
+    layer.append(g);
+  });
+  spots.forEach((spot, k) => {  // each doubt's number where it is (see renderSaw)
+    if (!spot) return;
+    const g = svg('g', { class: 'warn-spot', 'data-k': k + 1 });
+    g.append(svg('circle', { cx: spot[0], cy: spot[1], r: rad * 2.2 }));
+    const t = svg('text', { x: spot[0] + rad * 2.2, y: spot[1] - rad * 2.2, 'text-anchor': 'middle', 'font-size': font * 1.3 });
+    t.textContent = String(k + 1);
     g.append(t);
     layer.append(g);
   });
@@ -859,6 +880,12 @@ function drawPieces(s, saw) {
   });
   wrap.append(layer);
   return wrap;
+}
+
+/** The photo point a warning names, "... at (870, 518) ..." (image pixels), or null. */
+function warningSpot(text) {
+  const m = /\bat \((\d+(?:\.\d+)?), (\d+(?:\.\d+)?)\)/.exec(text);
+  return m ? [Number(m[1]), Number(m[2])] : null;
 }
 
 /** The piece a tap at `pt` (image pixels) means: of the pieces whose outline (or, for a round
