@@ -241,15 +241,17 @@ def test_long_names_fit_the_phone(tmp_path, game, colours):
 
 
 def test_a_doubt_about_a_piece_shows_where_it_is(tmp_path):
-    # Before: "the card-blue at (870, 518): ..." named the piece by photo pixels only; now the
-    # doubt's number is drawn there on the photo and tapping the doubt opens that piece.
+    # Before: "the card-blue at (870, 518): ..." named the piece by photo pixels only, and a
+    # black and white photo's "no colour" came 27th, after 26 doubts about single pieces;
+    # now the doubt's number is drawn there on the photo, tapping the doubt opens that piece,
+    # and doubts about the whole photo come first.
     pieces = [tile(300, 300, "hat-1"), tile(700, 400, "hat-2"), dove(722, 376)]
     result = typed("magic-rabbit", {"line": [], "won": False},
                    {"won": False, "wrong_positions": []})
     result.update(image={"width": 1280, "height": 960}, pieces=pieces, warnings=[
-        "the magician tile was not found: the line is read from the end its numbers ascend",
         "the hat-2 at (700, 400) is read as hat-2: check it",
-        "unsure about the dove at (722.4, 376.0) (confidence 0.39)"])
+        "unsure about the dove at (722.4, 376.0) (confidence 0.39)",
+        "the photo has no colour (black and white): take a colour photo"])
     with live_server(tmp_path / "data") as url, phone_browser(tmp_path / "p") as page:
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
@@ -257,8 +259,10 @@ def test_a_doubt_about_a_piece_shows_where_it_is(tmp_path):
         spots = page.eval_on_selector_all(
             "#overlay g.warn-spot", "gs => gs.map(g => [g.dataset.k, "
             "Number(g.querySelector('circle').getAttribute('cx'))])")
-        assert spots == [["2", 700], ["3", 722.4]]  # the first doubt names no place
-        assert page.inner_text("#warnings li >> nth=1").startswith("2 the hat-2")
+        assert spots == [["1", 700], ["2", 722.4]]
+        # the doubt about the whole photo first (it came last, after those about pieces)
+        assert page.inner_text("#warnings li >> nth=0").startswith("the photo has no colour")
+        assert page.inner_text("#warnings li >> nth=1").startswith("1 the hat-2")
         page.click("#warnings li >> nth=1")
         assert page.inner_text("#sheet h3") == "This is: hat 2"
         page.click("#sheet button:has-text('Close')")

@@ -704,17 +704,17 @@ function renderSaw(s, saw) {
       : h('p', { class: 'error', id: 'unscored' }, 'Your change is kept but not scored yet. ',
         h('button', { type: 'button', class: 'small', id: 'rescore', onclick: () => rescore(s, saw, r.pieces) }, 'Score it again'))) : null,
     r.pieces.length ? h('p', { class: 'muted' }, 'Tap a piece to change or remove it; tap empty space to add one.') : null,
-    r.warnings.length ? h('ul', { class: 'warnings', id: 'warnings' }, r.warnings.map((w, k) => {
+    r.warnings.length ? h('ul', { class: 'warnings', id: 'warnings' }, warningMarks(r.warnings).map(({ text, spot, no }) => {
       // A doubt about one piece names it by photo pixels, "the card-blue at (870, 518)", which
       // nobody at the table can find: its number is drawn there on the photo, and a tap on
-      // the doubt opens that piece.
-      const spot = warningSpot(w);
-      if (!spot) return h('li', { text: `${w}` });
-      return h('li', { class: 'spotted', 'data-k': k + 1, onclick: () => {
+      // the doubt opens that piece. Doubts about the whole photo come first (a black and
+      // white photo's came 27th, after 26 about single pieces).
+      if (!spot) return h('li', { text });
+      return h('li', { class: 'spotted', 'data-k': no, onclick: () => {
         const at = pieceAt(r.pieces, spot, Math.max(r.image.width, r.image.height) * 0.04);
         document.getElementById('saw').scrollIntoView({ block: 'nearest' });
         if (at !== null) pieceSheet(s, saw, at);
-      } }, h('span', { class: 'spot-no' }, String(k + 1)), ` ${w}`);
+      } }, h('span', { class: 'spot-no' }, String(no)), ` ${text}`);
     })) : null,
     h('div', { class: 'card', id: 'score' }, scoreBlock(s, r)),
     h('details', { class: 'card', open: true, id: 'referee' }, h('summary', {}, 'Referee: why?'),
@@ -844,7 +844,7 @@ function drawPieces(s, saw) {
   }
   const rad = Math.max(W, H) * 0.018;
   const font = Math.max(W, H) * 0.03;
-  const spots = (r.warnings || []).map(warningSpot);
+  const marks = warningMarks(r.warnings || []);
   r.pieces.forEach((p, i) => {
     const g = svg('g', { 'data-i': i, class: 'pc', 'data-label': p.label });
     const colour = labelColour(p.label);
@@ -859,12 +859,12 @@ function drawPieces(s, saw) {
     g.append(t);
     layer.append(g);
   });
-  spots.forEach((spot, k) => {  // each doubt's number where it is (see renderSaw)
+  marks.forEach(({ spot, no }) => {  // each doubt's number where it is (see renderSaw)
     if (!spot) return;
-    const g = svg('g', { class: 'warn-spot', 'data-k': k + 1 });
+    const g = svg('g', { class: 'warn-spot', 'data-k': no });
     g.append(svg('circle', { cx: spot[0], cy: spot[1], r: rad * 2.2 }));
     const t = svg('text', { x: spot[0] + rad * 2.2, y: spot[1] - rad * 2.2, 'text-anchor': 'middle', 'font-size': font * 1.3 });
-    t.textContent = String(k + 1);
+    t.textContent = String(no);
     g.append(t);
     layer.append(g);
   });
@@ -880,6 +880,15 @@ function drawPieces(s, saw) {
   });
   wrap.append(layer);
   return wrap;
+}
+
+/** The warnings as the page shows them: those about the whole photo first, then those that
+ *  name a place ("at (x, y)"), numbered 1, 2, ... in their own order: [{text, spot, no}]. */
+function warningMarks(warnings) {
+  const all = warnings.map((text) => ({ text: String(text), spot: warningSpot(String(text)), no: null }));
+  let n = 0;
+  for (const m of all) if (m.spot) m.no = ++n;
+  return [...all.filter((m) => !m.spot), ...all.filter((m) => m.spot)];
 }
 
 /** The photo point a warning names, "... at (870, 518) ..." (image pixels), or null. */
