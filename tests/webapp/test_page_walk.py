@@ -67,6 +67,9 @@ def test_an_error_stays_with_its_screen_and_a_half_done_swap_says_why(tmp_path):
                 page.wait_for_selector("#take-photo")
                 assert not toast_shown(page)
         page.set_input_files("#photo-file", str(RABBIT))
+        # while it is read, the refused photo's error is gone from under the shutter too
+        page.wait_for_function("document.querySelector('.busy') && "
+                               "!document.querySelector('#camera-status .error')")
         page.wait_for_selector("#use-result:not([disabled])", timeout=90_000)
         assert not toast_shown(page)
         # Swap hats 1 and 2 by hand: the first half is refused, with the reason on the page.

@@ -584,6 +584,7 @@ async function cameraPage(sid) {
     if (inFlight) return;            // only one frame in flight at a time
     inFlight = true;
     hideErrorToast();
+    show(status, G[s.game].photo_hint);  // (the last photo's error stood under this one's reading)
     shutter.disabled = true;
     const busy = h('div', { class: 'busy' }, 'Reading the photo…');
     view.append(busy);
