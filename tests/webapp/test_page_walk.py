@@ -272,3 +272,39 @@ def test_a_doubt_about_a_piece_shows_where_it_is(tmp_path):
         page.click("#warnings li >> nth=2")
         assert page.inner_text("#sheet h3") == "This is: dove"
         assert not errors
+
+
+def test_a_screen_left_before_its_game_loaded_does_not_cover_the_next(tmp_path):
+    # Before: the router did not drop a screen the user had left: the game screen's request
+    # answered after the camera screen was drawn, and the game screen was drawn over it (the
+    # camera's file field went away under the finger; seen in the walk at machine speed, a
+    # slow phone network makes it likely).
+    with live_server(tmp_path / "data") as url, phone_browser(tmp_path / "p") as page:
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{url}/#/new/troetofanten")
+        page.click("#start-game")
+        page.wait_for_function("/^#\\/s\\/[^/]+$/.test(location.hash)")
+        sid = page.evaluate("location.hash").split("/")[2]
+        page.goto(f"{url}/#/s/{sid}/hand")
+        page.wait_for_selector("#score-facts")
+        held = []
+
+        def hold_first(route):
+            if not held:
+                held.append(route)  # the game screen's request: answered later
+            else:
+                route.continue_()
+
+        page.route(f"**/api/sessions/{sid}", hold_first)
+        page.evaluate(f"location.hash = '#/s/{sid}'")
+        page.wait_for_function("() => true")
+        while not held:
+            page.wait_for_timeout(50)
+        page.evaluate(f"location.hash = '#/s/{sid}/camera'")
+        page.wait_for_selector("#photo-file", state="attached")
+        held[0].continue_()
+        page.wait_for_timeout(800)
+        assert page.evaluate("location.hash") == f"#/s/{sid}/camera"
+        assert page.locator("#photo-file").count() == 1, page.inner_text("#app")[:200]
+        assert not errors

@@ -158,7 +158,13 @@ function stopCamera() {
   activeStream = null;
 }
 
+// Each route() counts up: a screen whose request answers after the user went on to another
+// (a slow phone network) is dropped, not drawn over the newer screen.
+let routeSeq = 0;
+class LeftScreen extends Error {}
+
 async function route() {
+  const seq = ++routeSeq;
   hideErrorToast();
   stopCamera();
   closeSheet();
@@ -181,6 +187,7 @@ async function route() {
     if (parts[0] === 'teach' && G[parts[1]]) return await teachPage(parts[1]);
     location.hash = '#/';
   } catch (e) {
+    if (e instanceof LeftScreen || seq !== routeSeq) return;  // (another screen is up)
     show($app, h('p', { class: 'error', text: e.message }),
       h('p', {}, h('a', { class: 'btn', href: '#/' }, 'Back to the start')));
   }
@@ -193,7 +200,9 @@ window.addEventListener('online', () => { document.getElementById('net').hidden 
 window.addEventListener('offline', () => { document.getElementById('net').hidden = false; });
 
 async function loadSession(sid) {
+  const seq = routeSeq;
   const s = await api('GET', `/api/sessions/${encodeURIComponent(sid)}`);
+  if (seq !== routeSeq) throw new LeftScreen('left');  // the screen that asked is gone
   current.sid = sid;
   current.session = s;
   store('local', 'last-session', sid);
@@ -291,8 +300,7 @@ async function act(action) {
       // this one is sent again (the screen stayed as it was while the message said "the page
       // reloaded it", and a second tap recorded the same round twice). What was typed here
       // is kept (drafts); the message is shown after the redraw began (route hides errors).
-      await loadSession(s.id);
-      route();
+      try { await loadSession(s.id); route(); } catch (x) { if (!(x instanceof LeftScreen)) throw x; }
     }
     throw e;
   }
@@ -1154,7 +1162,9 @@ const TEACH_ON_TABLE = new Set(['magic-rabbit', 'troetofanten']);  // no play ar
 async function teachPage(game) {
   const back = new URLSearchParams(location.hash.split('?')[1] || '').get('back');
   setTitle(`Teach: ${G[game].name}`, back ? `#/s/${back}/camera` : '#/');
+  const seq = routeSeq;
   const info = await api('GET', `/api/teach?game=${encodeURIComponent(game)}`);
+  if (seq !== routeSeq) return;  // (left before the answer came)
   const photos = [];  // {blob, url, w, h, taps: [{x, y, label}]}
   const chosen = store('local', `teach:${game}`);
   const list = h('div', { class: 'stack', id: 'teach-photos' });
