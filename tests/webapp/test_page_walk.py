@@ -1,6 +1,7 @@
 """A new user's walk through the page (session 19, H5), in real headless Chromium at phone size
 (slow): what broke on the way from the camera screen to the teach screen and back."""
 
+import json
 from pathlib import Path
 
 import pytest
@@ -308,3 +309,38 @@ def test_a_screen_left_before_its_game_loaded_does_not_cover_the_next(tmp_path):
         assert page.evaluate("location.hash") == f"#/s/{sid}/camera"
         assert page.locator("#photo-file").count() == 1, page.inner_text("#app")[:200]
         assert not errors
+
+
+def test_teach_photos_and_taps_survive_a_reload(tmp_path):
+    # Before: the teach screen kept its photos and taps in the page's memory only: a reload,
+    # or the phone dropping the tab while the camera app was open, lost them all.
+    scene = REPO / "datasets" / "scenes-edition2" / "simsala-hopp" / "simsala-hopp-e2-s2-0000.jpg"
+    with live_server(tmp_path / "data") as url, phone_browser(tmp_path / "p") as page:
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(url + "/#/teach/simsala-hopp")
+        page.wait_for_selector("#teach-file", state="attached")
+        page.set_input_files("#teach-file", str(scene))
+        page.wait_for_selector("#teach-photos svg")
+        truth = json.loads(scene.with_suffix(".json").read_text())
+        cat = next(p for p in truth["pieces"] if p["label"] == "cat" and p["zone"] == "arena")
+        box = page.locator("#teach-photos svg").bounding_box()
+        page.mouse.click(box["x"] + cat["center"][0] * box["width"] / truth["image"]["width"],
+                         box["y"] + cat["center"][1] * box["height"] / truth["image"]["height"])
+        page.click("#sheet [data-label=cat]")
+        page.fill("#teach-name", "grandmas-box")
+        page.wait_for_timeout(300)  # (IndexedDB writes are asynchronous)
+        page.reload()
+        page.wait_for_selector("#teach-photos svg")
+        assert "1 piece(s) named" in page.inner_text("#teach-status")
+        assert page.input_value("#teach-name") == "grandmas-box"
+        assert page.locator("#teach-photos svg text").text_content() == "cat"
+        page.click("#teach-save")  # the kept photo is what is sent
+        page.wait_for_function("localStorage.getItem('teach:simsala-hopp') === "
+                               "'\"grandmas-box\"'", timeout=60_000)
+        page.goto(url + "/#/teach/simsala-hopp")  # learnt: the screen starts empty again
+        page.wait_for_selector("#teach-file", state="attached")
+        assert page.locator("#teach-photos svg").count() == 0
+        assert not errors
+    meta = json.loads((tmp_path / "data" / "teach" / "grandmas-box" / "profile.json").read_text())
+    assert meta["counts"] == {"cat": 1}

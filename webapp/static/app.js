@@ -1159,16 +1159,44 @@ route();
 const TEACHABLE = new Set(['simsala-hopp', 'hop-la-bille', 'magic-rabbit', 'troetofanten', 'mauerhuepfer']);  // vision.teach.teachable
 const TEACH_ON_TABLE = new Set(['magic-rabbit', 'troetofanten']);  // no play area in the photo
 
+/** The teach screen's photos, taps and name, kept in the phone's IndexedDB (photos are too
+ *  big for localStorage) until they are learnt; a reload (or the phone dropping the tab
+ *  while the camera app was open) lost them. `value`: undefined reads, null deletes. */
+function teachDb() {
+  return new Promise((resolve, reject) => {
+    const req = indexedDB.open('tablescore', 1);
+    req.onupgradeneeded = () => req.result.createObjectStore('teach');
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+}
+async function teachKept(game, value) {
+  try {
+    const db = await teachDb();
+    return await new Promise((resolve, reject) => {
+      const tx = db.transaction('teach', value === undefined ? 'readonly' : 'readwrite');
+      const st = tx.objectStore('teach');
+      const req = value === undefined ? st.get(game) : value === null ? st.delete(game) : st.put(value, game);
+      tx.oncomplete = () => { db.close(); resolve(req.result); };
+      tx.onerror = () => { db.close(); reject(tx.error); };
+      tx.onabort = () => { db.close(); reject(tx.error); };
+    });
+  } catch (e) { return null; }  // (no IndexedDB, a private window: kept in memory only)
+}
+
 async function teachPage(game) {
   const back = new URLSearchParams(location.hash.split('?')[1] || '').get('back');
   setTitle(`Teach: ${G[game].name}`, back ? `#/s/${back}/camera` : '#/');
   const seq = routeSeq;
   const info = await api('GET', `/api/teach?game=${encodeURIComponent(game)}`);
+  const kept = await teachKept(game);
   if (seq !== routeSeq) return;  // (left before the answer came)
-  const photos = [];  // {blob, url, w, h, taps: [{x, y, label}]}
+  const photos = ((kept && kept.photos) || []).map((k) => ({ ...k, url: URL.createObjectURL(k.blob) }));  // {blob, url, w, h, taps: [{x, y, label}]}
   const chosen = store('local', `teach:${game}`);
   const list = h('div', { class: 'stack', id: 'teach-photos' });
-  const nameIn = h('input', { type: 'text', id: 'teach-name', value: chosen || `my-${game}`, maxlength: 64 });
+  const nameIn = h('input', { type: 'text', id: 'teach-name', value: (kept && kept.name) || chosen || `my-${game}`, maxlength: 64 });
+  const keep = () => teachKept(game, photos.length ? { photos: photos.map(({ blob, w, h: ht, taps }) => ({ blob, w, h: ht, taps })), name: nameIn.value } : null);
+  nameIn.addEventListener('input', keep);
   const status = h('p', { class: 'muted', id: 'teach-status' },
     `Photograph some pieces ${TEACH_ON_TABLE.has(game) ? 'on the table' : game === 'mauerhuepfer' ? 'on the board' : 'on the play area'}, then tap each piece and name it. One piece of each kind is enough.`);
   const file = h('input', { type: 'file', accept: 'image/*', capture: 'environment', id: 'teach-file', hidden: true, multiple: true });
@@ -1195,6 +1223,7 @@ async function teachPage(game) {
       wrap.append(layer);
       return wrap;
     }));
+    keep();
     const n = photos.reduce((a, ph) => a + ph.taps.length, 0);
     save.disabled = !n;
     // per kind as the profile keeps it (Troetofanten: one elephant teaches every elephant)
@@ -1244,6 +1273,7 @@ async function teachPage(game) {
     form.append('taps', JSON.stringify(taps));
     try {
       const r = await api('POST', '/api/teach', form);
+      await teachKept(game, null);  // learnt: nothing left to keep
       store('local', `teach:${game}`, r.name);
       toast(`Learnt ${Object.keys(r.labels).length} kinds of piece in ${Math.round(r.timings_ms.total)} ms. The next photo uses them.`);
       location.hash = back ? `#/s/${back}/camera` : '#/';
@@ -1266,4 +1296,5 @@ async function teachPage(game) {
     h('div', { class: 'row' }, h('label', { for: 'teach-name' }, 'Name: '), nameIn),
     h('div', { class: 'stack' }, save),
     use);
+  if (photos.length) redraw();  // the kept photos and taps, back after a reload
 }
