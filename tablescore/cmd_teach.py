@@ -5,7 +5,8 @@ NAME defaults to DIR's folder name). Use it with `tablescore score ... --teach
 DATA/teach/NAME` or the page's `teach` field (NAME).
 
 Prints `{"game", "name", "profile", "labels": {label: examples}, "missing": [labels not
-taught], "timings_ms": {"total"}}` (Troetofanten elephants and tootophants are counted per
+taught], "skipped": ["<label>/<file>" not read: not a .jpg or .png], "timings_ms":
+{"total"}}` (Troetofanten elephants and tootophants are counted per
 kind: `elephant`, `tootophant`; their numbers are not taught). Bad teach input (unknown
 label folder, a photo without a piece, an empty folder) gets the contract's error JSON naming
 the file, exit 2.
@@ -33,6 +34,20 @@ def refuse_other_games_profile(root: Path, name: str, game: str) -> None:
         if p["name"] == name and p["game"] != game:
             raise BadInput(f"the teach profile {name!r} is for {p['game']}; give this one "
                            "another name")
+
+
+def unread_files(folder: Path) -> list[str]:
+    """`<label>/<file>` for each file in a label folder that teaching does not read (an
+    iPhone's IMG_0002.HEIC beside JPEGs was left out without a word); taps files and hidden
+    files (.DS_Store) are not named."""
+    from vision.teach import PHOTO_SUFFIXES
+
+    if not folder.is_dir():
+        return []
+    return [f"{sub.name}/{f.name}" for sub in sorted(p for p in folder.iterdir() if p.is_dir())
+            for f in sorted(sub.iterdir())
+            if f.is_file() and f.suffix.lower() not in PHOTO_SUFFIXES
+            and not f.name.endswith(".taps.json") and not f.name.startswith(".")]
 
 
 def games_help() -> str:
@@ -71,10 +86,13 @@ def cmd_teach(args: argparse.Namespace) -> int:
     out = profile.save(Path(args.data) / "teach" / name)
     counts = profile_counts(profile)
     missing = tg.missing(counts)
+    skipped = unread_files(Path(args.folder))
     result = {"game": args.game, "name": name, "profile": str(out), "labels": counts,
-              "missing": missing,
+              "missing": missing, "skipped": skipped,
               "timings_ms": {"total": round((time.perf_counter() - started) * 1000, 1)}}
     human = (f"taught {sum(counts.values())} examples of {len(counts)} labels to profile "
-             f"{name!r} ({out})" + (f"; not taught: {', '.join(missing)}" if missing else ""))
+             f"{name!r} ({out})" + (f"; not taught: {', '.join(missing)}" if missing else "")
+             + (f"; not read (tablescore reads JPEG and PNG photos): {', '.join(skipped)}"
+                if skipped else ""))
     emit(result, args.json, human)
     return 0

@@ -27,10 +27,16 @@ def create_app(test_config: dict | None = None) -> Flask:
     if test_config:
         app.config.from_mapping(test_config)
     app.json.sort_keys = False
-    Path(app.config["DATA_DIR"]).mkdir(parents=True, exist_ok=True)
-
     from webapp import api, pages, sessions, teach
-    from webapp.store import Store
+    from webapp.store import Store, StoreUnavailable
+
+    try:
+        Path(app.config["DATA_DIR"]).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # a file of that name, no permission (`serve --data` traced back)
+        data = Path(app.config["DATA_DIR"])
+        why = "it is a file" if data.is_file() else exc.strerror or str(exc)
+        raise StoreUnavailable(f"the data folder {data} cannot be made ({why}); give another "
+                               "--data folder") from None
 
     app.extensions["tablescore.store"] = Store(app.config["DATA_DIR"])
     app.register_blueprint(pages.bp)

@@ -38,6 +38,21 @@ class Conflict(TablescoreError):
     http_status = 409
 
 
+class StoreUnavailable(TablescoreError):
+    """The SQLite file cannot be used (not a database, damaged, unreadable, the disk full):
+    HTTP 503 naming the file and what to do, not a 500 with SQLite's bare words."""
+
+    code = "store_unavailable"
+    http_status = 503
+
+
+class StoreBusy(StoreUnavailable):
+    """Another program holds the database locked longer than ``busy_timeout_ms``: nothing was
+    changed; trying again helps."""
+
+    code = "store_busy"
+
+
 @dataclass(frozen=True)
 class StoreSettings:
     filename: str = "tablescore.sqlite3"
@@ -81,15 +96,32 @@ class Store:
 
     @contextmanager
     def _connect(self):
-        con = sqlite3.connect(
-            self.path, timeout=self.settings.busy_timeout_ms / 1000, isolation_level=None
-        )
+        """A connection; SQLite's errors (in connecting or in the caller's statements) come out
+        as `StoreBusy` / `StoreUnavailable` naming the file."""
+        try:
+            con = sqlite3.connect(
+                self.path, timeout=self.settings.busy_timeout_ms / 1000, isolation_level=None
+            )
+        except sqlite3.Error as exc:
+            raise self._unusable(exc) from exc
         con.row_factory = sqlite3.Row
         try:
             con.execute(f"PRAGMA busy_timeout={int(self.settings.busy_timeout_ms)}")
             yield con
+        except sqlite3.Error as exc:
+            raise self._unusable(exc) from exc
         finally:
             con.close()
+
+    def _unusable(self, exc: sqlite3.Error) -> StoreUnavailable:
+        why = str(exc)
+        if isinstance(exc, sqlite3.OperationalError) and ("locked" in why or "busy" in why):
+            return StoreBusy(f"the game store {self.path} is in use by another program "
+                             f"({why}); nothing was changed: try again in a moment")
+        return StoreUnavailable(
+            f"the game store {self.path} cannot be used ({why}); if the file is damaged, "
+            "move it aside (the server then starts an empty one) or restore a copy, or start "
+            "the server with another --data folder")
 
     # -- sessions ---------------------------------------------------------------------------
     @staticmethod

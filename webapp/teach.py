@@ -1,7 +1,8 @@
 """Teach profiles over HTTP (the page's teach screen; `vision.teach` does the work).
 
 - `GET /api/teach?game=GAME`: `{"profiles": [{"name", "game", "labels": {label: n}}],
-  "labels": [the labels a photo of GAME can teach]}` (400 for a game photos cannot read).
+  "labels": [the labels a photo of GAME can teach], "units": {label: the profile entry naming
+  it teaches}}` (400 for a game photos cannot read).
 - `POST /api/teach` multipart: `game`, `name` (letters, digits, '.', '_', '-'), one or more
   files `photo`, and `taps`: JSON `[{"photo": index, "x", "y", "label"}]` (photo pixels, the
   index into the uploaded photos in order). Builds the profile, stores it as
@@ -37,7 +38,12 @@ def list_teach():
     out: dict = {"profiles": list_profiles(teach_root(), game)}
     if game:
         games.info(game)
-        out["labels"] = list(teachable(game).labels)  # what a photo of this game can teach
+        tg = teachable(game)
+        out["labels"] = list(tg.labels)  # what a photo of this game can teach
+        # {label: what naming it teaches}: Troetofanten's "elephant-2" teaches every elephant
+        # (the number is read by the corner-index model), so the page's "not yet" list is
+        # per kind, not the 12 numbered cards it asked for
+        out["units"] = {lab: tg.unit(lab) for lab in tg.labels}
     return out
 
 

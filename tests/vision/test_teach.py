@@ -658,3 +658,24 @@ def test_a_teach_path_that_is_no_folder_says_what_it_is(tmp_path, make, message)
         resolve_profile(path, "hop-la-bille", None)
     with pytest.raises(TeachError, match=message):
         build_profile(path, "hop-la-bille", pipeline=object())
+
+
+def test_teach_names_the_files_it_did_not_read(tmp_path, run_cli):
+    # An iPhone's IMG_0002.HEIC (or a WebP) beside a JPEG in a label folder was left out
+    # without a word: the profile had fewer examples than the family put in (session 19, H5).
+    src = SCENES2 / "simsala-hopp" / "simsala-hopp-e2-s2-0000.jpg"
+    truth = json.loads(src.with_suffix(".json").read_text())
+    frog = next(p for p in truth["pieces"] if p["label"] == "frog" and p["zone"] == "arena")
+    folder = tmp_path / "kitchen"
+    _copy_scene(src, folder / "frog" / "IMG_0001.jpg")
+    (folder / "frog" / "IMG_0001.taps.json").write_text(
+        json.dumps([{"x": frog["center"][0], "y": frog["center"][1]}]))
+    (folder / "frog" / "IMG_0002.HEIC").write_bytes(b"\x00\x00\x00\x18ftypheic" + bytes(16))
+    (folder / "frog" / "IMG_0003.webp").write_bytes(b"RIFF\x00\x00\x00\x00WEBPVP8 ")
+    (folder / "frog" / ".DS_Store").write_bytes(b"\x00")
+    code, out = run_cli("teach", "--game", "simsala-hopp", folder, "--data", tmp_path / "d",
+                        "--json")
+    assert code == 0 and out["labels"] == {"frog": 1}, out
+    assert out["skipped"] == ["frog/IMG_0002.HEIC", "frog/IMG_0003.webp"]
+    code, text = run_cli("teach", "--game", "simsala-hopp", folder, "--data", tmp_path / "d")
+    assert code == 0 and "not read" in text and "IMG_0002.HEIC" in text

@@ -115,3 +115,16 @@ def test_teach_mauerhuepfer_pawns_then_score_by_name(client):
                       content_type="multipart/form-data")
     assert res.status_code == 200, res.get_json()
     assert res.get_json()["facts"]["pawns"]
+
+
+@pytest.mark.parametrize("game, label, unit", [
+    ("troetofanten", "elephant-3", "elephant"),  # taught per kind: its number is read apart
+    ("troetofanten", "tootophant-5", "tootophant"),
+    ("troetofanten", "mouse", "mouse"),
+    ("simsala-hopp", "rabbit-blue", "rabbit-blue"),
+])
+def test_teach_labels_say_what_naming_them_teaches(client, game, label, unit):
+    # The page listed "Not yet: elephant 1, elephant 3, ..." after an elephant was named:
+    # twelve numbered cards to find where one of each kind is enough.
+    units = client.get(f"/api/teach?game={game}").get_json()["units"]
+    assert units[label] == unit

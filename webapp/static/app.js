@@ -80,6 +80,14 @@ async function api(method, url, body) {
 }
 
 let toastTimer = null;
+/** An error toast belongs to the screen it was shown on: the next screen (or the next photo
+ *  sent) hides it; a failed photo's "no arena found" stayed over the next photo's result. */
+function hideErrorToast() {
+  const t = document.getElementById('toast');
+  if (!t.classList.contains('err')) return;
+  t.hidden = true;
+  clearTimeout(toastTimer);
+}
 function toast(message, isError) {
   const t = document.getElementById('toast');
   t.textContent = message;
@@ -150,12 +158,21 @@ function stopCamera() {
   activeStream = null;
 }
 
+// Each route() counts up: a screen whose request answers after the user went on to another
+// (a slow phone network) is dropped, not drawn over the newer screen.
+let routeSeq = 0;
+class LeftScreen extends Error {}
+
 async function route() {
+  const seq = ++routeSeq;
+  hideErrorToast();
   stopCamera();
   closeSheet();
   clearInterval(route.timer);
   clearInterval(route.poll);
-  const parts = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean);
+  // (the query after '?' is the screen's own: #/teach/<game>?back=<sid>; split with the path
+  // it named no game, and the camera screen's teach link led to the start page)
+  const parts = location.hash.split('?')[0].replace(/^#\/?/, '').split('/').filter(Boolean);
   window.scrollTo(0, 0);
   try {
     if (!parts.length) return await homePage();
@@ -170,6 +187,7 @@ async function route() {
     if (parts[0] === 'teach' && G[parts[1]]) return await teachPage(parts[1]);
     location.hash = '#/';
   } catch (e) {
+    if (e instanceof LeftScreen || seq !== routeSeq) return;  // (another screen is up)
     show($app, h('p', { class: 'error', text: e.message }),
       h('p', {}, h('a', { class: 'btn', href: '#/' }, 'Back to the start')));
   }
@@ -182,7 +200,9 @@ window.addEventListener('online', () => { document.getElementById('net').hidden 
 window.addEventListener('offline', () => { document.getElementById('net').hidden = false; });
 
 async function loadSession(sid) {
+  const seq = routeSeq;
   const s = await api('GET', `/api/sessions/${encodeURIComponent(sid)}`);
+  if (seq !== routeSeq) throw new LeftScreen('left');  // the screen that asked is gone
   current.sid = sid;
   current.session = s;
   store('local', 'last-session', sid);
@@ -275,7 +295,13 @@ async function act(action) {
     current.session = await api('POST', `/api/sessions/${s.id}/actions`, { ...action, version: s.version });
     return current.session;
   } catch (e) {
-    if (e.status === 409) await loadSession(s.id);
+    if (e.status === 409) {
+      // Another phone changed the game: draw it again, so that what it recorded shows before
+      // this one is sent again (the screen stayed as it was while the message said "the page
+      // reloaded it", and a second tap recorded the same round twice). What was typed here
+      // is kept (drafts); the message is shown after the redraw began (route hides errors).
+      try { await loadSession(s.id); route(); } catch (x) { if (!(x instanceof LeftScreen)) throw x; }
+    }
     throw e;
   }
 }
@@ -454,7 +480,7 @@ const PANELS = {
     if (v.last) {
       const sc = v.last.score;
       out.push(h('div', { class: 'card', id: 'board-read' },
-        h('p', { class: 'big' }, `Dice: ${(v.last.facts.dice || []).join(' and ')}`),
+        h('p', { class: 'big' }, (v.last.facts.dice || []).length ? `Dice: ${v.last.facts.dice.join(' and ')}` : 'Dice: none seen'),
         sc.winner ? h('div', { class: 'banner', id: 'winner' }, `★ ${playerName(s, sc.winner)} has won!`) : null,
         h('table', {}, Object.entries(sc.home || {}).filter(([c]) => s.players.some((p) => p.colour === c)).map(([c, n]) => h('tr', {}, h('td', {}, dot(c), ' ', playerName(s, c)), h('td', { class: 'num' }, `${n} of 4 home`)))),
         movesBlock(s, v.last)));
@@ -484,6 +510,9 @@ const PANELS = {
       s.players.map((p, i) => h('label', { class: 'field' }, p.name, inputs[i])),
       h('button', { type: 'button', class: 'primary', id: 'record-round', onclick: (ev) => busyButton(ev.currentTarget, async () => {
         const points = Object.fromEntries(inputs.map((x) => [x.dataset.side, Math.round(Number(x.value) || 0)]));
+        // kept first: a 409 draws the page again from the draft, which a second tab of this
+        // browser cleared when it recorded its own round
+        store('local', draftKey, Object.fromEntries(inputs.map((x) => [x.dataset.side, x.value])));
         await act({ type: 'round', points }); store('local', draftKey, null); route();
       })(ev) }, 'Record the round')));
     return out;
@@ -562,6 +591,8 @@ async function cameraPage(sid) {
   async function send(blob) {
     if (inFlight) return;            // only one frame in flight at a time
     inFlight = true;
+    hideErrorToast();
+    show(status, G[s.game].photo_hint);  // (the last photo's error stood under this one's reading)
     shutter.disabled = true;
     const busy = h('div', { class: 'busy' }, 'Reading the photo…');
     view.append(busy);
@@ -675,10 +706,25 @@ function renderSaw(s, saw) {
   });
   show($app, 
     figure,
-    saw.unscored === 'failed' ? h('p', { class: 'error', id: 'unscored' }, 'Your change is kept but not scored yet. ',
-      h('button', { type: 'button', class: 'small', id: 'rescore', onclick: () => rescore(s, saw, r.pieces) }, 'Score it again')) : null,
+    saw.unscored === 'failed' ? (saw.refused
+      // The server refused the pieces as they are (two hats 2 while a swap is half done):
+      // scoring them again gives the same answer, the next correction may mend them.
+      ? h('p', { class: 'error', id: 'unscored' }, `Your change is kept but cannot be scored as it is: ${saw.refused} Correct the pieces further (or change this one back); the score follows.`)
+      : h('p', { class: 'error', id: 'unscored' }, 'Your change is kept but not scored yet. ',
+        h('button', { type: 'button', class: 'small', id: 'rescore', onclick: () => rescore(s, saw, r.pieces) }, 'Score it again'))) : null,
     r.pieces.length ? h('p', { class: 'muted' }, 'Tap a piece to change or remove it; tap empty space to add one.') : null,
-    r.warnings.length ? h('ul', { class: 'warnings', id: 'warnings' }, r.warnings.map((w) => h('li', { text: `${w}` }))) : null,
+    r.warnings.length ? h('ul', { class: 'warnings', id: 'warnings' }, warningMarks(r.warnings).map(({ text, spot, no }) => {
+      // A doubt about one piece names it by photo pixels, "the card-blue at (870, 518)", which
+      // nobody at the table can find: its number is drawn there on the photo, and a tap on
+      // the doubt opens that piece. Doubts about the whole photo come first (a black and
+      // white photo's came 27th, after 26 about single pieces).
+      if (!spot) return h('li', { text });
+      return h('li', { class: 'spotted', 'data-k': no, onclick: () => {
+        const at = pieceAt(r.pieces, spot, Math.max(r.image.width, r.image.height) * 0.04);
+        document.getElementById('saw').scrollIntoView({ block: 'nearest' });
+        if (at !== null) pieceSheet(s, saw, at);
+      } }, h('span', { class: 'spot-no' }, String(no)), ` ${text}`);
+    })) : null,
     h('div', { class: 'card', id: 'score' }, scoreBlock(s, r)),
     h('details', { class: 'card', open: true, id: 'referee' }, h('summary', {}, 'Referee: why?'),
       h('ul', { class: 'explain' }, (r.explanation || []).map((l) => h('li', { text: l })))),
@@ -700,10 +746,13 @@ function scoreBlock(s, r) {
       return [h('p', { class: 'big ' + (sc.won ? 'good' : 'bad') }, sc.won ? 'Won!' : 'Not won'),
         sc.wrong_positions.length ? h('p', {}, `Wrong positions (from the magician, 1 = first): ${sc.wrong_positions.map((i) => i + 1).join(', ')}`) : null];
     case 'hop-la-bille':
-      return [h('h3', {}, 'Complete cards'), Object.entries(sc.completed).map(([z, idx]) => h('div', { class: 'score-line' },
+      // the players' zones, and any other zone only where cards were read (the scorer answers
+      // every zone: "South –", "Middle –" read as players of a two-player game)
+      return [h('h3', {}, 'Complete cards'), Object.entries(sc.completed).filter(([z]) => s.players.some((p) => p.colour === z)
+        || ((r.facts.cards || {})[z] || []).length).map(([z, idx]) => h('div', { class: 'score-line', 'data-zone': z },
         h('span', {}, dot(z), ` ${name(z)}`), h('b', {}, idx.length ? idx.map((i) => (r.facts.cards[z][i] || {}).colour).join(', ') : '–')))];
     case 'mauerhuepfer':
-      return [h('p', { class: 'big' }, `Dice: ${(r.facts.dice || []).join(' and ')}`),
+      return [h('p', { class: 'big' }, (r.facts.dice || []).length ? `Dice: ${r.facts.dice.join(' and ')}` : 'Dice: none seen'),
         Object.entries(sc.home || {}).filter(([c]) => s.players.some((p) => p.colour === c)).map(([c, n]) => h('div', { class: 'score-line' }, h('span', {}, dot(c), ` ${name(c)}`), h('b', {}, `${n} home`))),
         sc.winner ? h('p', { class: 'good big' }, `${name(sc.winner)} wins`) : null];
     case 'troetofanten':
@@ -804,6 +853,7 @@ function drawPieces(s, saw) {
   }
   const rad = Math.max(W, H) * 0.018;
   const font = Math.max(W, H) * 0.03;
+  const marks = warningMarks(r.warnings || []);
   r.pieces.forEach((p, i) => {
     const g = svg('g', { 'data-i': i, class: 'pc', 'data-label': p.label });
     const colour = labelColour(p.label);
@@ -818,16 +868,60 @@ function drawPieces(s, saw) {
     g.append(t);
     layer.append(g);
   });
+  marks.forEach(({ spot, no }) => {  // each doubt's number where it is (see renderSaw)
+    if (!spot) return;
+    const g = svg('g', { class: 'warn-spot', 'data-k': no });
+    g.append(svg('circle', { cx: spot[0], cy: spot[1], r: rad * 2.2 }));
+    const t = svg('text', { x: spot[0] + rad * 2.2, y: spot[1] - rad * 2.2, 'text-anchor': 'middle', 'font-size': font * 1.3 });
+    t.textContent = String(no);
+    g.append(t);
+    layer.append(g);
+  });
   layer.addEventListener('click', (ev) => {
-    const g = ev.target.closest('g.pc');
-    if (g) return pieceSheet(s, saw, Number(g.dataset.i));
     const pt = layer.createSVGPoint();
     pt.x = ev.clientX; pt.y = ev.clientY;
     const loc = pt.matrixTransform(layer.getScreenCTM().inverse());
+    const at = pieceAt(r.pieces, [loc.x, loc.y], rad * 2.2);
+    if (at !== null) return pieceSheet(s, saw, at);
+    const g = ev.target.closest('g.pc');  // (a click without a position: the element's piece)
+    if (g) return pieceSheet(s, saw, Number(g.dataset.i));
     pieceSheet(s, saw, null, [Math.round(loc.x), Math.round(loc.y)]);
   });
   wrap.append(layer);
   return wrap;
+}
+
+/** The warnings as the page shows them: those about the whole photo first, then those that
+ *  name a place ("at (x, y)"), numbered 1, 2, ... in their own order: [{text, spot, no}]. */
+function warningMarks(warnings) {
+  const all = warnings.map((text) => ({ text: String(text), spot: warningSpot(String(text)), no: null }));
+  let n = 0;
+  for (const m of all) if (m.spot) m.no = ++n;
+  return [...all.filter((m) => !m.spot), ...all.filter((m) => m.spot)];
+}
+
+/** The photo point a warning names, "... at (870, 518) ..." (image pixels), or null. */
+function warningSpot(text) {
+  const m = /\bat \((\d+(?:\.\d+)?), (\d+(?:\.\d+)?)\)/.exec(text);
+  return m ? [Number(m[1]), Number(m[2])] : null;
+}
+
+/** The piece a tap at `pt` (image pixels) means: of the pieces whose outline (or, for a round
+ *  piece, the circle of `hitRadius` round its centre) holds the tap, the one whose centre is
+ *  nearest; null for none. The topmost outline was taken before: a dove's or marble's wide
+ *  tap circle, drawn later, covered the centres of the hat or marbles beside it (tapping a
+ *  piece's own centre opened another piece for 11 of 62 Magic Rabbit and 13 of 42 Hop la
+ *  bille pieces of committed photos, session 19). */
+function pieceAt(pieces, pt, hitRadius) {
+  let best = null;
+  let bestD = Infinity;
+  pieces.forEach((p, i) => {
+    if (!p.center) return;
+    const d = Math.hypot(pt[0] - p.center[0], pt[1] - p.center[1]);
+    const holds = p.polygon ? insidePolygon(pt, p.polygon) : d <= hitRadius;
+    if (holds && d < bestD) { best = i; bestD = d; }
+  });
+  return best;
 }
 
 function insidePolygon(pt, poly) {
@@ -898,7 +992,7 @@ let rescoreBusy = false;
 let rescorePending = null;
 /** Keep "what I saw" (with edits not scored yet) for a reload of the page. */
 function keepSaw(sid, saw) {
-  store('session', `saw:${sid}`, { result: saw.result, baseFacts: saw.baseFacts, unscored: saw.unscored || null });
+  store('session', `saw:${sid}`, { result: saw.result, baseFacts: saw.baseFacts, unscored: saw.unscored || null, refused: saw.refused || null });
 }
 
 async function rescore(s, saw, pieces) {
@@ -908,6 +1002,7 @@ async function rescore(s, saw, pieces) {
   // the correction, and a reload lost it.
   saw.result = { ...saw.result, pieces };
   saw.unscored = 'pending';
+  saw.refused = null;
   keepSaw(s.id, saw);
   renderSaw(s, saw);                    // show the edit at once, the score follows
   if (rescoreBusy) { rescorePending = pieces; return; }
@@ -917,10 +1012,12 @@ async function rescore(s, saw, pieces) {
     const res = await api('POST', '/api/score/facts', { game: s.game, session: s.id, pieces, facts: saw.baseFacts, image: r.image, area: r.area });
     saw.result = { ...res, scan_id: r.scan_id };
     saw.unscored = null;
+    saw.refused = null;
     keepSaw(s.id, saw);
     renderSaw(s, saw);
   } catch (e) {
     saw.unscored = 'failed';
+    saw.refused = e.status >= 400 && e.status < 500 ? e.message : null;  // (not a network or server failure)
     keepSaw(s.id, saw);
     renderSaw(s, saw);
     toast(e.message, true);
@@ -1062,14 +1159,44 @@ route();
 const TEACHABLE = new Set(['simsala-hopp', 'hop-la-bille', 'magic-rabbit', 'troetofanten', 'mauerhuepfer']);  // vision.teach.teachable
 const TEACH_ON_TABLE = new Set(['magic-rabbit', 'troetofanten']);  // no play area in the photo
 
+/** The teach screen's photos, taps and name, kept in the phone's IndexedDB (photos are too
+ *  big for localStorage) until they are learnt; a reload (or the phone dropping the tab
+ *  while the camera app was open) lost them. `value`: undefined reads, null deletes. */
+function teachDb() {
+  return new Promise((resolve, reject) => {
+    const req = indexedDB.open('tablescore', 1);
+    req.onupgradeneeded = () => req.result.createObjectStore('teach');
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+}
+async function teachKept(game, value) {
+  try {
+    const db = await teachDb();
+    return await new Promise((resolve, reject) => {
+      const tx = db.transaction('teach', value === undefined ? 'readonly' : 'readwrite');
+      const st = tx.objectStore('teach');
+      const req = value === undefined ? st.get(game) : value === null ? st.delete(game) : st.put(value, game);
+      tx.oncomplete = () => { db.close(); resolve(req.result); };
+      tx.onerror = () => { db.close(); reject(tx.error); };
+      tx.onabort = () => { db.close(); reject(tx.error); };
+    });
+  } catch (e) { return null; }  // (no IndexedDB, a private window: kept in memory only)
+}
+
 async function teachPage(game) {
   const back = new URLSearchParams(location.hash.split('?')[1] || '').get('back');
   setTitle(`Teach: ${G[game].name}`, back ? `#/s/${back}/camera` : '#/');
+  const seq = routeSeq;
   const info = await api('GET', `/api/teach?game=${encodeURIComponent(game)}`);
-  const photos = [];  // {blob, url, w, h, taps: [{x, y, label}]}
+  const kept = await teachKept(game);
+  if (seq !== routeSeq) return;  // (left before the answer came)
+  const photos = ((kept && kept.photos) || []).map((k) => ({ ...k, url: URL.createObjectURL(k.blob) }));  // {blob, url, w, h, taps: [{x, y, label}]}
   const chosen = store('local', `teach:${game}`);
   const list = h('div', { class: 'stack', id: 'teach-photos' });
-  const nameIn = h('input', { type: 'text', id: 'teach-name', value: chosen || `my-${game}`, maxlength: 64 });
+  const nameIn = h('input', { type: 'text', id: 'teach-name', value: (kept && kept.name) || chosen || `my-${game}`, maxlength: 64 });
+  const keep = () => teachKept(game, photos.length ? { photos: photos.map(({ blob, w, h: ht, taps }) => ({ blob, w, h: ht, taps })), name: nameIn.value } : null);
+  nameIn.addEventListener('input', keep);
   const status = h('p', { class: 'muted', id: 'teach-status' },
     `Photograph some pieces ${TEACH_ON_TABLE.has(game) ? 'on the table' : game === 'mauerhuepfer' ? 'on the board' : 'on the play area'}, then tap each piece and name it. One piece of each kind is enough.`);
   const file = h('input', { type: 'file', accept: 'image/*', capture: 'environment', id: 'teach-file', hidden: true, multiple: true });
@@ -1096,10 +1223,13 @@ async function teachPage(game) {
       wrap.append(layer);
       return wrap;
     }));
+    keep();
     const n = photos.reduce((a, ph) => a + ph.taps.length, 0);
     save.disabled = !n;
-    const named = new Set(photos.flatMap((ph) => ph.taps.map((t) => t.label)));
-    const missing = info.labels.filter((l) => !named.has(l));
+    // per kind as the profile keeps it (Troetofanten: one elephant teaches every elephant)
+    const unit = (l) => (info.units && info.units[l]) || l;
+    const named = new Set(photos.flatMap((ph) => ph.taps.map((t) => unit(t.label))));
+    const missing = [...new Set(info.labels.map(unit))].filter((u) => !named.has(u));
     if (photos.length) show(status, `${n} piece(s) named.`, missing.length ? ` Not yet: ${missing.map(labelText).join(', ')}.` : ' Every kind is named.');
   }
 
@@ -1143,6 +1273,7 @@ async function teachPage(game) {
     form.append('taps', JSON.stringify(taps));
     try {
       const r = await api('POST', '/api/teach', form);
+      await teachKept(game, null);  // learnt: nothing left to keep
       store('local', `teach:${game}`, r.name);
       toast(`Learnt ${Object.keys(r.labels).length} kinds of piece in ${Math.round(r.timings_ms.total)} ms. The next photo uses them.`);
       location.hash = back ? `#/s/${back}/camera` : '#/';
@@ -1165,4 +1296,5 @@ async function teachPage(game) {
     h('div', { class: 'row' }, h('label', { for: 'teach-name' }, 'Name: '), nameIn),
     h('div', { class: 'stack' }, save),
     use);
+  if (photos.length) redraw();  // the kept photos and taps, back after a reload
 }
