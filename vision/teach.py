@@ -133,6 +133,15 @@ class TeachSettings:
     # (rendered edition-2 photos under ordinary light: at most 1.15)
     colour_by_number: bool = False  # labels with the same number share one colour, the mean
     # of their examples (Magic Rabbit: a hat's and a rabbit's frame are the number's colour)
+    guessed_colour: float = 1.0  # cards: how much the colour of a teach crop cut at a
+    # guessed pose counts in its label's and number's colour (a tap on a weak key point,
+    # posed like its nearest posed neighbour: `teach_cards.guessed_poses`); where every
+    # example of a label is guessed, their plain mean. Magic Rabbit 0 (session 19, H2,
+    # docs/teach.md "Magic Rabbit taught under a harsh lamp, blue against purple"): the
+    # guessed crop lets the table into the frame's ring, whose most chromatic pixels are
+    # then the warm table, not a dark frame (teach_eval's harsh rabbit-7: Lab (39, 13, 4)
+    # against its hat-7's (28, 25, -37); an ordinary teach set's hat-1 (53, 0, 1) against
+    # its rabbit-1's red (47, 55, 22))
     tap_neighbours: int = 8  # cards: a tapped piece is posed among its this many nearest key
     # points only (0: a whole card-reader pass per teach photo; see teach_cards)
     tap_window: float = 0.4  # ... found by the detector in a window of this share of the
@@ -192,13 +201,14 @@ CARD_TEACH_SETTINGS: dict[str, TeachSettings] = {
     # (each: where the model reads at least 3/4 of the taught labels' examples right, it
     # keeps its reading of those labels, `trust_share`: under a harsh light on edition 1)
     # the number's colour is the tile's frame: measured on the ring, white balanced by the
-    # tile's white middle, one colour per number (a hat's and a rabbit's examples); no
+    # tile's white middle, one colour per number (a hat's and a rabbit's examples; a crop
+    # cut at a guessed pose left out where the number has another, `guessed_colour`); no
     # recalibration (it hurt on the tuning scenes)
     "magic-rabbit": TeachSettings(temperature=0.1, kind_temperature=0.05, colour_weight=1.5,
                                   trust_share=0.75, recalibrate=0, colour_inner=0.85,
                                   colour_hole=0.5, colour_top=0.15, colour_white=0.1, min_cos=0.6,
                                   keep_mass=True, tap_neighbours=5, colour_by_number=True,
-                                  known_median=0.75),
+                                  known_median=0.75, guessed_colour=0.0),
     # the kind of card only; the gates off and the model's confidence kept: the embedding
     # separates the kinds too little on edition 2 (crops off the corner under the detector's
     # pose errors), sharper kinds only let covered neighbours over the reader's bar
@@ -809,6 +819,8 @@ class Example:
     photo: str = ""  # the teach photo it came from (its candidates share one white balance)
     model_p: float | None = None  # the model's own probability of `label` (Troetofanten: of
     # its kind, summed) on this candidate as the untaught reading crops it (`known_p`)
+    colour_weight: float = 1.0  # how much its colour counts in its label's (and number's)
+    # colour (`TeachSettings.guessed_colour` for a crop cut at a guessed pose)
 
 
 def tap_coordinate(value: object, where: str) -> float:
@@ -1018,9 +1030,18 @@ def _part(tg: TeachGame, examples: list[Example], model: str, classifier,
     if settings.white_label:  # each teach photo white balanced by its own white pieces
         ex = white_balanced(ex, [e for e in examples if e.model == model], prototypes,
                             tuple(units), settings)
-    cols = [np.mean([e.colour for e in ex if tg.unit(e.label) == u], axis=0) for u in units]
+    cols, weights = [], []  # each unit's colour, weighed by its examples' colour_weight
+    for u in units:
+        mine = [e for e in ex if tg.unit(e.label) == u]
+        w = np.array([e.colour_weight for e in mine], np.float64)
+        weights.append(float(w.sum()))
+        if w.sum() <= 0 or np.all(w == w[0]):  # (equal weights: the plain mean, as before)
+            cols.append(np.mean([e.colour for e in mine], axis=0))
+        else:
+            cols.append((np.array([e.colour for e in mine], np.float64) * w[:, None]).sum(0)
+                        / w.sum())
     if settings.colour_by_number:
-        cols = number_colours(units, cols, counts)
+        cols = number_colours(units, cols, weights)
     negatives = None
     if settings.neg_k > 0 and bg and len(units):
         # the other candidates of the teach photos unlike every taught piece: the table, the
@@ -1072,9 +1093,10 @@ def white_balanced(ex: list[Example], every: list[Example], prototypes: np.ndarr
     return out
 
 
-def number_colours(units: list[str], colours: list, counts: list[int]) -> list:
-    """Each numbered unit's colour replaced by the example-weighted mean colour of the units
-    with its number (`hat-3` and `rabbit-3`); units without a number keep theirs."""
+def number_colours(units: list[str], colours: list, counts: list[float]) -> list:
+    """Each numbered unit's colour replaced by the mean colour of the units with its number
+    (`hat-3` and `rabbit-3`), each weighed by its `counts` (its examples' summed colour
+    weights; equally where those are all 0); units without a number keep theirs."""
     def number(u: str) -> str | None:
         tail = u.rpartition("-")[2]
         return tail if tail.isdigit() and "-" in u else None
@@ -1083,6 +1105,8 @@ def number_colours(units: list[str], colours: list, counts: list[int]) -> list:
     for n in {number(u) for u in units} - {None}:
         same = [i for i, u in enumerate(units) if number(u) == n]
         w = np.array([counts[i] for i in same], np.float32)
+        if w.sum() <= 0:
+            w = np.ones(len(same), np.float32)
         mean = (np.asarray([colours[i] for i in same]) * w[:, None]).sum(axis=0) / w.sum()
         for i in same:
             out[i] = mean

@@ -1164,9 +1164,23 @@ def card_examples(pipeline, game: str, photo, area, label: str,
     model_p = [float(sum(pred.probs[k, reader.classifier.index(m)]
                          for m in groups[tg.unit(lab)]))
                for k, (_, lab, _) in enumerate(chosen)]
+    cw = [settings.guessed_colour if g else 1.0
+          for g in guessed_poses([p for p, _, _ in chosen], posed)]
     return [teach.Example(lab, src, pred.embedding[k].astype(np.float32), colours[k], "cards",
-                          looks[k], look_area=areas[k], model_p=model_p[k])
+                          looks[k], look_area=areas[k], model_p=model_p[k],
+                          colour_weight=cw[k])
             for k, (_, lab, src) in enumerate(chosen)]
+
+
+def guessed_poses(chosen: list[CardPiece], posed: list[CardPiece]) -> list[bool]:
+    """Whether each chosen teach piece was cut at a guessed pose: a tap on a weak key point
+    (under the reader's heat bar) is posed like its nearest posed neighbour (its angle and
+    width, `tapped_pieces`, `_every_key_point`), a new piece (not one of `posed`, by
+    identity) whose confidence is its key point's heat, under 1. The pieces posed around
+    the taps and the reader's own pieces are in `posed`; `_every_key_point`'s posed ones
+    have confidence 1."""
+    ids = {id(q) for q in posed}
+    return [id(p) not in ids and p.confidence < 1.0 for p in chosen]
 
 
 def near_width(pieces: list[CardPiece], at, default: float) -> float:
