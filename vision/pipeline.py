@@ -251,6 +251,35 @@ def untaught_crops(kind: str, image_bgr: np.ndarray, area: PlayArea, centers: np
     return washed_crops(crops, MARBLE_SETTINGS, crop.margin, near)  # (a lamp's glare off)
 
 
+def lamp_reading(image_bgr: np.ndarray, area: PlayArea):
+    """Simsala Hopp's coats of arms read as the untaught reading reads them, a lamp's tone
+    curve taken off where they name none as they are: (hues or None, the balance strength
+    they were read at (`vision.shields.balanced_shield_hues`), the uint8 BGR photo with the
+    curve taken off about white or None). Where the photo's coats of arms name none as it
+    is, the table beyond the castle's curve (`PlayArea.table_curve`, `find_area`'s reading,
+    else `vision.shields.table_tone`) is taken off (`power_about`) and the coats of arms read
+    again; that reading is kept where the plain one names none or lies further from their
+    usual hues (`vision.shields.naming_error`, docs/simsala-hopp.md session 18 H3). Shared by
+    the untaught reading and teach mode's `Example.model_p` (the model's own reading of a
+    teach photo's pieces, as the untaught reading sees them; session 19 H1)."""
+    from vision import shields  # (looked up per call: teach_eval times shield_hues)
+
+    hues, strength = shields.balanced_shield_hues(image_bgr, area)
+    toned = None
+    read = getattr(area, "table_curve", ())  # (`find_area`'s reading, where it made one)
+    exps = None if hues is not None and strength <= 0 else \
+        read[0] if read else shields.table_tone(image_bgr, area)
+    if exps is not None:  # a lamp's tone curve: its coats of arms read with it taken
+        # off too, that reading (and the crops cut from it) kept where they lie nearer
+        # their usual hues (`vision.shields.naming_error`)
+        curved = power_about(image_bgr, exps, shields.SHIELDS.tone_white)
+        hues1, strength1 = shields.balanced_shield_hues(curved, area)
+        if hues1 is not None and (hues is None or shields.naming_error(hues1)
+                                  < shields.naming_error(hues)):
+            hues, strength, toned = hues1, strength1, curved
+    return hues, strength, toned
+
+
 def facts_from(game: str, det: Detections) -> dict:
     counts = det.counts()
     if game == "simsala-hopp":
@@ -506,28 +535,20 @@ class Pipeline:
         Untaught, a photo whose coats of arms name none as it is is read again white
         balanced by its own light (`balanced_shield_hues`), and where the table beyond the
         castle shows a lamp's per-channel tone curve (`vision.shields.table_tone`) read once
-        more with it taken off (`apply_tone` about white), that reading kept where the plain
-        one names none or lies further from the usual hues (`shields.naming_error`): its
-        photo is then the CueFrame's `image`, the untaught crops cut from it; a teach
-        profile keeps its own calibration (as it is)."""
-        from vision import shields  # (looked up per call: teach_eval times shield_hues)
+        more with it taken off (`lamp_reading`): its photo is then the CueFrame's `image`,
+        the untaught crops cut from it. A teach profile keeps its own calibration: the hues
+        as the photo names them (as it is, no balance), on the photo with a lamp's curve
+        taken off as its teach photos were (`vision.teach.lamp_toned`, where the profile has
+        a lamp curve, `Profile.tone`: the CueFrame's `image`, no gains), else on the photo."""
         from vision.tile_cues import CueFrame, light_hue
 
-        if _taught(profile):
-            return shields.shield_hues(photo.image, area), None
-        hues, strength = shields.balanced_shield_hues(photo.image, area)
-        image, toned = photo.image, None
-        read = getattr(area, "table_curve", ())  # (`find_area`'s reading, where it made one)
-        exps = None if hues is not None and strength <= 0 else \
-            read[0] if read else shields.table_tone(photo.image, area)
-        if exps is not None:  # a lamp's tone curve: its coats of arms read with it taken
-            # off too, that reading (and the crops cut from it) kept where they lie nearer
-            # their usual hues (`vision.shields.naming_error`)
-            curved = power_about(photo.image, exps, shields.SHIELDS.tone_white)
-            hues1, strength1 = shields.balanced_shield_hues(curved, area)
-            if hues1 is not None and (hues is None or shields.naming_error(hues1)
-                                      < shields.naming_error(hues)):
-                hues, strength, image, toned = hues1, strength1, curved, curved
+        if _taught(profile):  # (`vision.teach.lamp_toned`: as the teach photos were read)
+            from vision.teach import lamp_toned
+
+            hues, toned = lamp_toned(photo.image, area, profile.piece_part.tone)
+            return hues, None if toned is None else CueFrame(image=toned)
+        hues, strength, toned = lamp_reading(photo.image, area)
+        image = photo.image if toned is None else toned
         if hues is None or (strength <= 0 and toned is None):
             return hues, None
         if strength <= 0:  # the curve off, its coats of arms named as it is: the crops'
@@ -558,8 +579,9 @@ class Pipeline:
             from vision.teach import taught_crop
 
             crop = taught_crop(crop, profile.piece_part.settings)
-        if taught:
-            crops = extract_crops(photo.image, area.H_plane_to_img, cand.centers, cand.sides,
+        if taught:  # (Simsala Hopp: a lamp's curve off as the teach photos', `cue`)
+            image = photo.image if cue is None or cue.image is None else cue.image
+            crops = extract_crops(image, area.H_plane_to_img, cand.centers, cand.sides,
                                   cand.angles, crop)
         else:  # (marbles: the cloth's own light too; tiles: a lamp's curve off, `cue`)
             image = photo.image if cue is None or cue.image is None else cue.image

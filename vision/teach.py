@@ -146,6 +146,15 @@ class TeachSettings:
     # points only (0: a whole card-reader pass per teach photo; see teach_cards)
     tap_window: float = 0.4  # ... found by the detector in a window of this share of the
     # photo's long side around the taps (0: the whole photo)
+    tone_off: bool = False  # Simsala Hopp's tiles: teach photos under a lamp whose per-
+    # channel tone curve hides the coats of arms (at least `tone_share` of them not named as
+    # they are) give the profile that lamp's curve (`Profile.tone`: the median of the curves
+    # their tables show, `vision.shields.table_tone`); then each teach photo, and each photo
+    # read with the profile, whose coats of arms are not named as they are is read with its
+    # own table's curve taken off about white, else the profile's (`lamp_toned`): the teach
+    # crops and the scenes' crops in one light (session 19 H1; the crops kept the curve,
+    # while the untaught reading takes it off, judged per photo: taught worse than untaught)
+    tone_share: float = 0.5
     light_balance: bool = False  # tiles and marbles: the taught crops keep the model's
     # light balance (`CropSettings.light_balance`; see `taught_crop`)
     trust_share: float = 1.1  # cards: when the model reads at least this share of the
@@ -187,7 +196,7 @@ GAME_TEACH_SETTINGS = {
     "simsala-hopp": TeachSettings(model_weight=1.0, colour_l_weight=0.5, colour_norm=80.0,
                                   neg_k=3, colour_border=25.0, shield_shift=0.5,
                                   white_label="rabbit-white", known_share=0.75,
-                                  known_median=0.75),
+                                  known_median=0.75, tone_off=True),
     # the teach photos' background examples in the gates too (as Simsala Hopp's): under a
     # harsh light the taught yellow marble's prototype is near the table's highlights and
     # the other colours' marbles, and its rescue read them as yellow
@@ -516,6 +525,8 @@ class Profile:
     # look covers in its teach photo (`vision.teach_cards.look_area`; None: not measured)
     model_p: np.ndarray | None = None  # (L,) the model's own mean probability of each label
     # on its examples, as the untaught reading sees them (None: not measured; see `known_p`)
+    tone: np.ndarray | None = None  # Simsala Hopp: (3,) float32 BGR exponents of the teach
+    # photos' lamp's tone curve (`TeachSettings.tone_off`), or None: photos read as they are
 
     def __post_init__(self) -> None:
         # the arrays read only: what `_memo` and the `cached_property`s keep was worked out
@@ -524,7 +535,7 @@ class Profile:
         # (they stay theirs to change); a read-only one owning its data (another profile's,
         # through `replace`) is shared.
         for name in ("prototypes", "colours", "counts", "negatives", "shields", "look",
-                     "model_p"):
+                     "model_p", "tone"):
             value = getattr(self, name)
             if isinstance(value, np.ndarray) and (value.flags.writeable
                                                   or not value.flags.owndata):
@@ -586,6 +597,8 @@ class Profile:
             arrays["shields"] = self.shields
         if self.model_p is not None:
             arrays["model_p"] = self.model_p
+        if self.tone is not None:
+            arrays["tone"] = self.tone
         meta = self._meta()
         if self.cards is not None:
             arrays |= {"cards_prototypes": self.cards.prototypes,
@@ -620,7 +633,9 @@ class Profile:
                    shields=(arr[prefix + "shields"].astype(np.float32)
                             if prefix + "shields" in arr else None),
                    model_p=(arr[prefix + "model_p"].astype(np.float32)
-                            if prefix + "model_p" in arr else None))
+                            if prefix + "model_p" in arr else None),
+                   tone=(arr[prefix + "tone"].astype(np.float32)
+                         if prefix + "tone" in arr else None))
 
     @classmethod
     def load(cls, folder: str | Path) -> Profile:
@@ -821,6 +836,7 @@ class Example:
     # its kind, summed) on this candidate as the untaught reading crops it (`known_p`)
     colour_weight: float = 1.0  # how much its colour counts in its label's (and number's)
     # colour (`TeachSettings.guessed_colour` for a crop cut at a guessed pose)
+    tone: np.ndarray | None = None  # (3,) the teach photos' lamp curve (`Profile.tone`)
 
 
 def tap_coordinate(value: object, where: str) -> float:
@@ -855,25 +871,35 @@ def read_taps(photo: Path, default_label: str) -> list[tuple[float, float, str]]
     return taps
 
 
-def examples_from_photo(pipeline, game: str, photo_path: str | Path | bytes, label: str,
-                        taps: list[tuple[float, float, str]] | None = None,
-                        name: str | None = None, settings: TeachSettings | None = None,
-                        card_settings: TeachSettings | None = None) -> list[Example]:
-    """Examples from one teach photo (see `piece_examples` for tiles and marbles,
-    `vision.teach_cards.card_examples` for cards and numbered tiles): without taps the photo
-    shows one piece of `label`; taps name pieces by their labels. Errors name the file."""
-    from vision.teach_cards import card_examples
-
+def loaded_photo(pipeline, game: str, photo_path: str | Path | bytes, name: str):
+    """A teach photo's (`vision.image_io.Photo`, play area or None); errors name the file."""
     tg = teachable(game)
-    name = name or str(photo_path)
-    settings = settings or game_settings(game)
-    card_settings = card_settings or game_settings(game, "cards")
     try:
         photo = load_photo(photo_path, pipeline.image_settings)
         area = None if tg.area_name is None else \
             find_area(photo.image, AREA_SETTINGS[game], tg.area_name, game=game)
     except TablescoreError as exc:
         raise TeachError(f"{name}: {exc.message}") from None
+    return photo, area
+
+
+def examples_from_photo(pipeline, game: str, photo_path: str | Path | bytes, label: str,
+                        taps: list[tuple[float, float, str]] | None = None,
+                        name: str | None = None, settings: TeachSettings | None = None,
+                        card_settings: TeachSettings | None = None, loaded=None,
+                        tone: np.ndarray | None = None) -> list[Example]:
+    """Examples from one teach photo (see `piece_examples` for tiles and marbles,
+    `vision.teach_cards.card_examples` for cards and numbered tiles): without taps the photo
+    shows one piece of `label`; taps name pieces by their labels. Errors name the file.
+    `loaded`: its `loaded_photo` already; `tone`: the teach photos' lamp curve
+    (`teach_tone`), or None."""
+    from vision.teach_cards import card_examples
+
+    tg = teachable(game)
+    name = name or str(photo_path)
+    settings = settings or game_settings(game)
+    card_settings = card_settings or game_settings(game, "cards")
+    photo, area = loaded or loaded_photo(pipeline, game, photo_path, name)
     if tg.pawn_labels:
         from vision.teach_pawns import pawn_examples
 
@@ -882,12 +908,13 @@ def examples_from_photo(pipeline, game: str, photo_path: str | Path | bytes, lab
         if label in tg.card_labels:
             return card_examples(pipeline, game, photo, area, label, None, name,
                                  card_settings)
-        return piece_examples(pipeline, game, photo, area, label, None, name, settings)
+        return piece_examples(pipeline, game, photo, area, label, None, name, settings, tone)
     piece_taps = [t for t in taps if t[2] not in tg.card_labels]
     card_taps = [t for t in taps if t[2] in tg.card_labels]
     out: list[Example] = []
     if piece_taps:
-        out += piece_examples(pipeline, game, photo, area, label, piece_taps, name, settings)
+        out += piece_examples(pipeline, game, photo, area, label, piece_taps, name, settings,
+                              tone)
     if card_taps:
         out += card_examples(pipeline, game, photo, area, label, card_taps, name,
                              card_settings)
@@ -896,12 +923,14 @@ def examples_from_photo(pipeline, game: str, photo_path: str | Path | bytes, lab
 
 def piece_examples(pipeline, game: str, photo, area, label: str,
                    taps: list[tuple[float, float, str]] | None, name: str,
-                   settings: TeachSettings = TEACH_SETTINGS) -> list[Example]:
+                   settings: TeachSettings = TEACH_SETTINGS,
+                   tone: np.ndarray | None = None) -> list[Example]:
     """Tiles and marbles (`models/pieces.onnx`). Without taps the photo must show exactly one
     piece (a candidate the model does not call background); with taps (photo pixels) each
     names the nearest candidate within `tap_radius` piece sizes, or, where the segmenter
     found none, a crop centred on the tap (median piece size, angle 0) that the model must
-    not call background."""
+    not call background. `tone`: the teach photos' lamp curve (`teach_tone`; Simsala Hopp),
+    taken off as `lamp_toned` takes it off a scored photo, or None."""
     tg = teachable(game)
     marbles = bool(tg.area_name and "cloth" in tg.area_name)
     if marbles:  # (read on the image scoring reads them on: a dim photo brought up)
@@ -931,7 +960,11 @@ def piece_examples(pipeline, game: str, photo, area, label: str,
             centers_pl = np.vstack([cand.centers, np.asarray(extra)])
             sides = np.r_[cand.sides, np.full(len(extra), np.median(cand.sides))]
             angles = np.r_[cand.angles, np.zeros(len(extra))]
-    crops = extract_crops(photo.image, area.H_plane_to_img, centers_pl, sides, angles,
+    image, hues = photo.image, None  # (the photo the crops are cut from; its coats of arms)
+    if tone is not None and not marbles:  # the lamp's curve off, as a photo read with it
+        hues, toned = lamp_toned(photo.image, area, tone)
+        image = photo.image if toned is None else toned
+    crops = extract_crops(image, area.H_plane_to_img, centers_pl, sides, angles,
                           taught_crop(clf.crop, settings))
     pred = clf.predict(crops)
     colours = piece_colour(crops, settings)
@@ -953,7 +986,8 @@ def piece_examples(pipeline, game: str, photo, area, label: str,
     others = [Example(BACKGROUND, f"{name}#{i}", pred.embedding[i].astype(np.float32),
                       colours[i], white=whites[i], photo=name)
               for i in range(n_seg) if i not in named]
-    shields = photo_shields(photo, area) if settings.shield_shift > 0 else None
+    shields = None if settings.shield_shift <= 0 else shield_array(hues) \
+        if tone is not None and not marbles else photo_shields(photo, area)
     # the model's own reading of the named pieces, on the crops the untaught path reads
     # (`pipeline.untaught_crops`: light balanced, marbles also by the cloth's own light):
     # does it know this copy under this light? (`known_p`). With the balance and no cloth,
@@ -962,13 +996,19 @@ def piece_examples(pipeline, game: str, photo, area, label: str,
 
     rows = [i for i, _, _ in chosen]
     kind = "marbles" if marbles else "tiles"
+    seen = photo.image  # (Simsala Hopp: a lamp's curve off where the untaught reading
+    if settings.tone_off and not marbles:  # takes it off, `vision.pipeline.lamp_reading`)
+        from vision.pipeline import lamp_reading
+
+        toned = lamp_reading(photo.image, area)[2]
+        seen = photo.image if toned is None else toned
     untaught = pred.probs[rows] if settings.light_balance and not marbles else \
-        clf.predict(untaught_crops(kind, photo.image, area, centers_pl[rows], sides[rows],
+        clf.predict(untaught_crops(kind, seen, area, centers_pl[rows], sides[rows],
                                    angles[rows], clf.crop)).probs
     return [Example(lab, src, pred.embedding[i].astype(np.float32), colours[i],
                     shields=shields, white=whites[i],
                     crop=crops[i] if settings.white_label else None, photo=name,
-                    model_p=float(untaught[k, clf.index(lab)]))
+                    model_p=float(untaught[k, clf.index(lab)]), tone=tone)
             for k, (i, lab, src) in enumerate(chosen)] + others
 
 
@@ -991,7 +1031,7 @@ def build_profile(folder: str | Path, game: str, pipeline=None,
     if not subdirs:
         raise TeachError(f"{folder}: no label folders (expected {folder}/<label>/*.jpg, labels "
                          f"of {game}: {', '.join(tg.labels)})")
-    examples: list[Example] = []
+    todo: list[tuple[Path, str, list | None]] = []
     for sub in subdirs:
         if sub.name not in tg.labels:
             raise TeachError(f"{sub}: unknown label {sub.name!r} for {game}; labels: "
@@ -1008,9 +1048,28 @@ def build_profile(folder: str | Path, game: str, pipeline=None,
                 if lab not in tg.labels:
                     raise TeachError(f"{ph.with_name(ph.stem + '.taps.json')}: unknown label "
                                      f"{lab!r} for {game}")
-            examples += examples_from_photo(pipeline, game, ph, sub.name, taps, str(ph),
-                                            settings, card_settings)
-    return profile_from_examples(game, examples, pipeline, settings, card_settings)
+            todo.append((ph, sub.name, taps))
+    return profile_from_examples(game, taught_examples(pipeline, game, [
+        (ph, lab, taps, str(ph)) for ph, lab, taps in todo], settings, card_settings),
+        pipeline, settings, card_settings)
+
+
+def taught_examples(pipeline, game: str, photos: list, settings: TeachSettings | None = None,
+                    card_settings: TeachSettings | None = None) -> list[Example]:
+    """The examples of teach photos [(path or bytes, label, taps or None, name)]
+    (`examples_from_photo`); Simsala Hopp's tiles with the teach photos' lamp curve taken
+    off (`teach_tone`: every photo loaded first, to read it)."""
+    tg = teachable(game)
+    settings = settings or game_settings(game)
+    tone, loaded = None, [None] * len(photos)
+    if settings.tone_off and tg.piece_labels and tg.area_name and "cloth" not in tg.area_name:
+        loaded = [loaded_photo(pipeline, game, ph, name) for ph, _, _, name in photos]
+        tone = teach_tone(loaded, settings)
+    examples: list[Example] = []
+    for (ph, lab, taps, name), pa in zip(photos, loaded, strict=True):
+        examples += examples_from_photo(pipeline, game, ph, lab, taps, name, settings,
+                                        card_settings, pa, tone)
+    return examples
 
 
 def _part(tg: TeachGame, examples: list[Example], model: str, classifier,
@@ -1056,12 +1115,13 @@ def _part(tg: TeachGame, examples: list[Example], model: str, classifier,
     shields = (np.degrees(np.arctan2(np.sin(hues).mean(axis=0), np.cos(hues).mean(axis=0)))
                .astype(np.float32) if len(hues) else None)  # (the circular mean)
     model_p = mean_model_p([[e.model_p for e in ex if tg.unit(e.label) == u] for u in units])
+    tone = next((e.tone for e in ex if e.tone is not None), None)
     return Profile(game=tg.game, labels=tuple(units), prototypes=prototypes,
                    colours=np.asarray(cols, np.float32).reshape(len(units), 3),
                    counts=np.asarray(counts, np.int64), classes=tuple(classifier.classes),
                    sources=tuple(e.source for e in ex), settings=settings, model=model,
                    model_id=model_id(classifier), negatives=negatives, look=look,
-                   look_area=area, shields=shields, model_p=model_p)
+                   look_area=area, shields=shields, model_p=model_p, tone=tone)
 
 
 def white_balanced(ex: list[Example], every: list[Example], prototypes: np.ndarray,
@@ -1196,10 +1256,63 @@ def photo_shields(photo, area) -> np.ndarray | None:
     """(4,) hues (degrees) of the coats of arms around the arena (`vision.shields`, in its
     `COLOURS` order), or None (no clear coats of arms). Only for a game whose teach settings
     turn the taught colours by them (`shield_shift` > 0: Simsala Hopp's arena)."""
-    from vision.shields import COLOURS, shield_hues
+    from vision.shields import shield_hues
 
-    hues = shield_hues(photo.image, area)
+    return shield_array(shield_hues(photo.image, area))
+
+
+def shield_array(hues: dict[str, float] | None) -> np.ndarray | None:
+    """`vision.shields`' {colour: hue} as (4,) float32 degrees in its `COLOURS` order, or
+    None."""
+    from vision.shields import COLOURS
+
     return None if hues is None else np.array([hues[c] for c in COLOURS], np.float32)
+
+
+def lamp_curve(image_bgr: np.ndarray, area
+               ) -> tuple[dict[str, float] | None, np.ndarray | None]:
+    """Simsala Hopp: (the uint8 BGR photo's coats of arms' hues as it is (`shield_hues`),
+    None where they are not named; the tone curve its table beyond the castle shows
+    (`PlayArea.table_curve`, `find_area`'s reading, else `vision.shields.table_tone`: (3,)
+    BGR exponents) or None)."""
+    from vision import shields  # (looked up per call: teach_eval times shield_hues)
+
+    read = getattr(area, "table_curve", ())
+    own = read[0] if read else shields.table_tone(image_bgr, area)
+    return shields.shield_hues(image_bgr, area), own
+
+
+def teach_tone(loaded: list, settings: TeachSettings) -> np.ndarray | None:
+    """The lamp's tone curve over Simsala Hopp's teach photos (`loaded`: [(photo, area)]):
+    where at least `tone_share` of them are not named as they are (`lamp_curve`), the
+    per-channel median of the curves their tables show; None where none shows one, or
+    `tone_off` is off."""
+    if not settings.tone_off or not loaded:
+        return None
+    read = [lamp_curve(photo.image, area) for photo, area in loaded]
+    curves = [own for hues, own in read if hues is None and own is not None]
+    if not curves or np.mean([hues is None for hues, _ in read]) < settings.tone_share:
+        return None
+    return np.median(np.stack(curves), axis=0).astype(np.float32)
+
+
+def lamp_toned(image_bgr: np.ndarray, area, tone: np.ndarray | None
+               ) -> tuple[dict[str, float] | None, np.ndarray | None]:
+    """Simsala Hopp's photo as teach mode reads it with a profile's lamp curve (`tone`,
+    `Profile.tone`; a teach photo likewise): (its coats of arms' hues as `shield_hues` names
+    them, or None; the uint8 BGR photo with a lamp's curve taken off about white, or None:
+    the photo as it is). Named as it is, or without `tone`: the photo as it is; else its own
+    table's curve (`lamp_curve`) taken off, or `tone` where its table shows none."""
+    from vision import shields
+    from vision.preprocess import power_about
+
+    if tone is None:
+        return shields.shield_hues(image_bgr, area), None
+    hues, own = lamp_curve(image_bgr, area)
+    if hues is not None:
+        return hues, None
+    toned = power_about(image_bgr, tone if own is None else own, shields.SHIELDS.tone_white)
+    return shields.shield_hues(toned, area), toned
 
 
 def shield_calibrated(profile: Profile, hues: dict[str, float] | None) -> Profile:
@@ -1452,13 +1565,14 @@ def profile_from_taps(game: str, photos: list[tuple[str, bytes]], taps: list[dic
             raise TeachError(f"tap {k}: unknown label {lab!r} for {game}; labels: "
                              f"{', '.join(tg.labels)}")
         by_photo.setdefault(i, []).append((x, y, lab))
-    examples: list[Example] = []
+    todo = []
     for i, ts in sorted(by_photo.items()):
         name, data = photos[i]
         if sum(n == name for n, _ in photos) > 1:  # each photo its own white balance
             name = f"{name} (photo {i})"  # (`Example.photo`; the page names each `blob`)
-        examples += examples_from_photo(pipeline, game, data, ts[0][2], ts, name, settings)
-    return profile_from_examples(game, examples, pipeline, settings)
+        todo.append((data, ts[0][2], ts, name))
+    return profile_from_examples(game, taught_examples(pipeline, game, todo, settings),
+                                 pipeline, settings)
 
 
 def mean_model_p(per_label: list[list[float | None]]) -> np.ndarray | None:

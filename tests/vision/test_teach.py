@@ -574,6 +574,9 @@ def _photo_keys(monkeypatch) -> list[str]:
 
     monkeypatch.setattr(teach_mod, "examples_from_photo", examples)
     monkeypatch.setattr(teach_mod, "profile_from_examples", lambda *a, **k: None)
+    # (nor loaded first for the lamp's curve, `taught_examples`)
+    monkeypatch.setattr(teach_mod, "loaded_photo", lambda *a, **k: (None, None))
+    monkeypatch.setattr(teach_mod, "teach_tone", lambda *a, **k: None)
     return keys
 
 
