@@ -28,6 +28,7 @@ import argparse
 import json
 import sys
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -235,8 +236,11 @@ def run(args) -> int:
                     s["by_blur_wrong"][blur] += got != n
                     s["by_width"][widths[k]] += 1
                     s["by_width_wrong"][widths[k]] += got != n
-                    blurred = index_sharpness(crops[k], labels[k].rpartition("-")[0]) \
-                        < READ.legible_sharpness  # (a digit no person reads either)
+                    sharp = crops[k] if cs.size == READ.sharpness_size else crop_card(
+                        img, polys[k], spec, replace(cs, size=READ.sharpness_size))
+                    blurred = index_sharpness(sharp, labels[k].rpartition("-")[0]) \
+                        < READ.legible_sharpness  # (a digit no person reads either; measured
+                    #   on the reader's `sharpness_size` crop whatever the model's side)
                     s["blurred"] += blurred
                     s["blurred_wrong"] += blurred and got != n
                     if got != n:

@@ -353,6 +353,10 @@ class ReadSettings:
     #   says so, sure number or not. Session 11, committed + fresh 1211 + 1213 at the true
     #   outline: 38 of 193 tootophants under 0.18 held 12 of the 17 misread (the rest 5 of
     #   155); every crop under 0.175 looked at was a blob (docs/cards.md)
+    sharpness_size: int = 32  # px: the side of the crop (the index model's box) that
+    #   `legible_sharpness` is measured on, whatever side the index model reads (its
+    #   gradients are per pixel: a 48-px crop of the same box measures 1.5 x softer;
+    #   the threshold was set on 32-px crops, session 11)
     far_card: float = 50.0  # px: Troetofanten, where the face-up cards read are narrower
     #   than this (median), the photo around them is read once more at `far_scale` x
     #   (`far_look`: the detector, which works at half size, loses cards of 30-36 px; 40
@@ -2408,7 +2412,7 @@ class CardReader:
         s = self.settings
         if getattr(self, "index", None) is None or s.legible_sharpness <= 0:
             return set()  # (no index model: stand-in readers of the tests too)
-        cs = model_crop_settings(self.index)
+        cs = replace(model_crop_settings(self.index), size=s.sharpness_size)
         ask = [(p, p.label.rpartition("-")[0]) for p in pieces if p.frame is not None]
         ask = [(p, kind) for p, kind in ask if kind in TROETO_NUMBERED]
         crops = crop_cards(image, [p.frame for p, _ in ask], self.index_spec, cs)

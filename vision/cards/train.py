@@ -228,8 +228,9 @@ def geometric(crops: np.ndarray, rng: np.random.Generator) -> np.ndarray:
                                     float(rng.uniform(0.93, 1.07)))
         M[:, 2] += rng.normal(0, 0.03 * s, 2)
         c = cv2.warpAffine(c, M, (s, s), borderMode=cv2.BORDER_REFLECT)
-        if rng.random() < 0.3:
-            c = cv2.GaussianBlur(c, (0, 0), float(rng.uniform(0.4, 1.1)))
+        if rng.random() < 0.3:  # (s.d. in a 32-px crop's pixels: the same blur on the card
+            #   at any crop side)
+            c = cv2.GaussianBlur(c, (0, 0), float(rng.uniform(0.4, 1.1)) * (s / 32))
         out[i] = c
     return out
 
@@ -560,9 +561,10 @@ def write_cards(det_info: dict, cls_info: dict, data: dict) -> None:
 
 
 def train_index(n_scenes: int, workers: int, cfg: IndexTrain = IndexTrain(),
-                out: Path = INDEX_PATH) -> int:
+                out: Path = INDEX_PATH, crop: CardCropSettings = INDEX_CROP) -> int:
     """The corner-index classifier: `out` (default `models/cards-index.onnx`) and its model
-    card beside it (`.md`)."""
+    card beside it (`.md`); `crop`: the crop side it reads (`INDEX_SPEC`'s box resampled to
+    `crop.size` pixels; written to its metadata, which the reader follows)."""
     import os
 
     from vision.cards.dataset import SampleSettings, build_index
@@ -572,27 +574,27 @@ def train_index(n_scenes: int, workers: int, cfg: IndexTrain = IndexTrain(),
     out = Path(out)
     load0 = os.getloadavg()[0]
     t0 = time.perf_counter()
-    crops, labels, scenes = build_index(n_scenes, cfg.data_seed, INDEX_CROP, workers)
+    crops, labels, scenes = build_index(n_scenes, cfg.data_seed, crop, workers)
     data_s = time.perf_counter() - t0
     print(f"index data: {len(crops)} crops from {n_scenes} scenes in {data_s:.0f} s",
           file=sys.stderr)
-    net, info = train_classifier(crops, labels, scenes, cfg, INDEX_CROP, augment=partial(
+    net, info = train_classifier(crops, labels, scenes, cfg, crop, augment=partial(
         index_augment, camera=replace(CameraNoise(), share=cfg.camera)))
     total_s = time.perf_counter() - t0
     load1 = os.getloadavg()[0]
     meta = {"classes": json.dumps(list(cfg.classes)),
-            "crop": json.dumps(INDEX_CROP.to_metadata()),
+            "crop": json.dumps(crop.to_metadata()),
             "specs": json.dumps({"troetofanten-index": asdict(INDEX_SPEC)}),
             "train": json.dumps({"history": info["history"], "scenes": n_scenes,
                                  "config": asdict(cfg)})}
     out.parent.mkdir(parents=True, exist_ok=True)
-    export_cls(net, out, INDEX_CROP.size, meta)
+    export_cls(net, out, crop.size, meta)
     s = SampleSettings()
     lines = [
         "# Model card: `cards-index.onnx` (Troetofanten corner-index number)",
         "",
         f"Issue 5's `PieceNet` (widths {cfg.widths}, {info['params']} parameters, "
-        f"{out.stat().st_size / 1024:.0f} KB) on {INDEX_CROP.size} x {INDEX_CROP.size} "
+        f"{out.stat().st_size / 1024:.0f} KB) on {crop.size} x {crop.size} "
         "crops of a card's top-left corner index (`vision.cards.geometry.INDEX_SPEC`, "
         f"u {INDEX_SPEC.crop_u}, v {INDEX_SPEC.crop_v}, cut in the card's frame by "
         "`crop_card`; the reader takes the box and crop size from this model's metadata). "
@@ -602,7 +604,8 @@ def train_index(n_scenes: int, workers: int, cfg: IndexTrain = IndexTrain(),
         "    python -m vision.cards.train --index --scenes "
         f"{n_scenes} --cls-time {cfg.time_limit_s:.0f} --threads {cfg.threads}"
         + (f" --init {cfg.init} --data-seed {cfg.data_seed} --lr {cfg.lr}" if cfg.init else "")
-        + (f" --camera-noise {cfg.camera}" if cfg.camera else ""),
+        + (f" --camera-noise {cfg.camera}" if cfg.camera else "")
+        + (f" --index-size {crop.size}" if crop.size != INDEX_CROP.size else ""),
         "",
         *([f"Fine-tuned from `{cfg.init}` (its weights, batch norms frozen as folded: "
            f"`load_folded`) on scenes of block {cfg.data_seed}, peak lr {cfg.lr}.", ""]
@@ -679,6 +682,8 @@ def main(argv=None) -> int:
     ap.add_argument("--camera-noise", type=float, default=None,
                     help="share of the classifier's (or --index's) crops given a phone's "
                     "noise and JPEG (`CameraNoise`; default 0: off)")
+    ap.add_argument("--index-size", type=int, default=None,
+                    help="--index: the crop side in pixels (default 32, `INDEX_CROP`)")
     args = ap.parse_args(argv)
     crop, dset = CardCropSettings(), DetectSettings()
     # the classifiers' command-line overrides (the card classifier's and --index's)
@@ -689,7 +694,8 @@ def main(argv=None) -> int:
                                        ("lr", args.lr)) if v})
     if args.index:
         return train_index(args.scenes or 2000, args.workers, replace(IndexTrain(), **cls_over),
-                           Path(args.out or INDEX_PATH))
+                           Path(args.out or INDEX_PATH),
+                           replace(INDEX_CROP, size=args.index_size or INDEX_CROP.size))
     ccfg, dcfg = replace(ClassifierTrain(), **cls_over), DetectorTrain()
     if args.threads:
         dcfg = replace(dcfg, threads=args.threads)
