@@ -454,6 +454,24 @@ def test_seen_before_a_fans_next_card_lies_along_the_top_edge(xy, want):
     assert not seen_before(np.array(xy), "elephant-1", kept, 0.4, 0.08)  # (no bar)
 
 
+@pytest.mark.parametrize("xy, own, want", [
+    ((58.49, 54.9), None, True),  # 0.12 across the posed angle's top edge: the card again
+    ((58.49, 54.9), 30.0, False),  # but along the card's own top edge, turned 30 degrees
+    ((58.0, 54.4), None, False),  # 0.11 across the posed edge: a fan's next card
+    ((58.0, 54.4), -9.0, True),  # 0.14 across the card's own edge (committed 0023's extra:
+    #   the tamer's drawing beside an elephant posed 9 degrees off)
+    ((58.0, 54.4), 0.0, False),  # its own edge the posed one: as without
+])
+def test_seen_before_measures_across_the_kept_cards_own_top_edge(xy, own, want):
+    """Session 19 (`fan_edge`): `fan_across` measured across the kept card's own top edge
+    (the direction `edge_angles` finds), where given, not across its posed angle."""
+    from vision.cards.read import seen_before
+
+    kept = [CardPiece("elephant-3", 0.9, np.array([50.0, 50.0]), None, 0.0, W)]
+    angle_of = None if own is None else (lambda q: own)
+    assert seen_before(np.array(xy), "elephant-1", kept, 0.4, 0.08, 0.12, angle_of) == want
+
+
 # ------------------------------------------------------------------ one card, opposite corners
 def _read_at(label, frame, width, conf, corner="tl"):
     """A card read from one corner index as if it were the top-left one, with `width`."""
@@ -1413,3 +1431,24 @@ def test_kmeans_seeded_is_a_fresh_threads_kmeans():
     for _ in range(3):
         cv2.kmeans(x, 3, None, crit, 1, cv2.KMEANS_PP_CENTERS)  # (moves the generator on)
         assert np.array_equal(kmeans_seeded(x, 3, crit, 1)[2], fresh["c"])
+
+
+@pytest.mark.slow
+def test_fan_edge_drops_a_drawing_read_beside_a_fans_card():
+    """Committed 0023: the tamer's drawing 0.23 widths beside an elephant-2 whose pose is 9
+    degrees off its own edges read as an elephant-5 (0.79), 0.112 across the posed top edge,
+    0.142 across its own: kept as a fan's next card without `fan_edge`, not with it."""
+    from dataclasses import replace
+
+    from vision.cards.read import READ, CardReader
+    from vision.image_io import load_photo
+
+    image = load_photo("datasets/scenes/troetofanten/troetofanten-e1-s1-0023.jpg").image
+
+    def extra(settings) -> bool:
+        pieces, _ = CardReader(threads=1, settings=settings).read_pieces(image, "troetofanten")
+        return any(p.label == "elephant-5" and np.hypot(*(p.center - (274, 1073))) < 20
+                   for p in pieces)
+
+    assert extra(replace(READ, fan_edge=False))
+    assert not extra(READ)

@@ -20,6 +20,20 @@ the card's width in the photo (`width_class`).
 readings dropped later included; the second look's in the photo's pixels), paired one-to-one
 with the true animals, nearest key points first, within 0.2 card widths (the index model's
 training jitter, `vision.cards.dataset.SampleSettings`, should cover these errors).
+
+    python -m vision.cards.index_eval datasets/scenes/troetofanten --causes
+
+`--causes` sorts the numbers the reader reads (`stage.read_balanced`, as scoring reads) by
+where a wrong one comes from (`number_cause`): each animal read at the right kind, paired
+with a true animal by key point (`pair_by_key`), read by the index model once at the TRUE
+outline and once at the reader's number frame (the piece's key point and width, turned to
+the card's edges as `read_pieces` turns the number's crop, `edge_angles`; one crop, on the
+image the kept reading was read on): "model" (the true outline misreads it too: only the
+model, or a sharper photo, mends it), "frame" (right at the true outline, wrong at the
+frame: the pose), "elsewhere" (right at both: `number_jitter`'s average, another look's
+crop); and the right ones the true outline misreads ("rescued": a pose error that happened
+to help). Each wrong one is listed with its frame's `pose_error` and the number read at
+the frame with the true key point, angle or width swapped in.
 """
 
 from __future__ import annotations
@@ -36,7 +50,14 @@ import numpy as np
 
 from tablescore.errors import TablescoreError
 from vision.cards.dataset import index_label
-from vision.cards.geometry import SPECS, CardCropSettings, KeySpec, crop_card, pose_from_frame
+from vision.cards.geometry import (
+    SPECS,
+    CardCropSettings,
+    KeySpec,
+    crop_card,
+    frame_from_pose,
+    pose_from_frame,
+)
 from vision.cards.read import READ, index_sharpness, index_spec, model_crop_settings
 from vision.evaluate import one_to_one, photo_blur, scene_files
 from vision.image_io import load_photo
@@ -162,6 +183,92 @@ def pose_summary(rows: np.ndarray) -> dict:
             "width_p90": r(np.percentile(wr, 90))}
 
 
+def number_cause(final_ok: bool, true_ok: bool, frame_ok: bool) -> str:
+    """Where the number the reader read for an animal comes from: "right" (read right and
+    right at the true outline), "rescued" (read right, but the index model misreads the
+    TRUE outline), and for a wrong one "model" (the true outline misreads it too),
+    "frame" (right at the true outline, wrong at the reader's number frame: its pose) or
+    "elsewhere" (right at both: the pipeline's own steps, e.g. `number_jitter`)."""
+    if final_ok:
+        return "right" if true_ok else "rescued"
+    if not true_ok:
+        return "model"
+    return "elsewhere" if frame_ok else "frame"
+
+
+def pair_by_key(pred_keys, true_keys, true_widths, same, reach: float = 0.2
+                ) -> list[tuple[int, int]]:
+    """One-to-one (pred, true) index pairs whose key points ((N, 2), (M, 2) px) lie within
+    `reach` x the true card's width (`true_widths` (M,)), nearest first, only where
+    `same[i][j]` (the same kind). By key point, not centre: a piece posed too narrow or
+    turned has its centre off, and a fan's centres lie 0.3 widths apart (`evaluate.match`
+    then pairs a piece with its neighbour)."""
+    pk = np.asarray(pred_keys, float).reshape(-1, 2)
+    tk = np.asarray(true_keys, float).reshape(-1, 2)
+    pairs = []
+    for i in range(len(pk)):
+        d = np.hypot(*(tk - pk[i]).T)
+        pairs += [(float(d[j]), i, j) for j in range(len(tk))
+                  if same[i][j] and d[j] <= reach * float(true_widths[j])]
+    return one_to_one(sorted(pairs))
+
+
+def number_causes(folders, reach: float = 0.2, min_visible: float = 0.0) -> dict:
+    """`number_cause` counts per folder and over all, and each wrong number (scene, true ->
+    read, its frame's `pose_error`, the numbers read at the true outline, at the frame and
+    at the frame with the true key point / angle / width swapped in)."""
+    from vision.cards.read import TROETO_NUMBERED, CardReader, edge_angles
+    from vision.cards.stage import read_balanced
+
+    spec = SPECS["troetofanten"]
+    reader = CardReader()
+    net = reader.index
+    ispec, cs = index_spec(net), model_crop_settings(net)
+
+    def number(image, frame) -> str:
+        p, _ = read_numbers(net, ispec, cs, image, np.asarray(frame, float)[None])
+        return net.classes[int(np.argmax(p[0]))]
+
+    out: dict = {}
+    total: Counter = Counter()
+    wrong: list[str] = []
+    for folder in folders:
+        counts: Counter = Counter()
+        for jpg, polys, labels in animals(Path(folder), min_visible):
+            image, pieces, _ = read_balanced(reader, load_photo(jpg).image, "troetofanten")
+            read = [p for p in pieces if p.frame is not None
+                    and p.label.rpartition("-")[0] in TROETO_NUMBERED]
+            poses = [pose_from_frame(q, spec) for q in polys]
+            same = [[p.label.rpartition("-")[0] == lab.rpartition("-")[0] for lab in labels]
+                    for p in read]
+            for i, j in pair_by_key([p.key for p in read], [k for k, _, _ in poses],
+                                    [w for _, _, w in poses], same, reach):
+                p, truth, n = read[i], polys[j], index_label(labels[j])
+                turned = float(edge_angles(image, p.key[None], np.array([p.angle]),
+                                           np.array([p.width]), reader.settings)[0])
+                frame = frame_from_pose(p.key, turned, float(p.width), spec)
+                at_true, at_frame = number(image, truth), number(image, frame)
+                cause = number_cause(index_label(p.label) == n, at_true == n, at_frame == n)
+                counts[cause] += 1
+                if cause in ("right", "rescued"):
+                    continue
+                du, dv, da, wr = pose_error(truth, frame, spec)
+                tk, ta, tw = poses[j]
+                fk, fa, fw = pose_from_frame(frame, spec)
+                swaps = [number(image, frame_from_pose(k, a, w, spec))
+                         for k, a, w in ((tk, fa, fw), (fk, ta, fw), (fk, fa, tw))]
+                wrong.append(f"{Path(folder).name}/{jpg.stem} {labels[j]} -> {p.label} "
+                             f"({p.confidence:.2f}) {cause}: true outline {at_true}, frame "
+                             f"{at_frame} (du {du:+.3f} dv {dv:+.3f} angle {da:+.1f} width "
+                             f"x{wr:.2f}; true key / angle / width {'/'.join(swaps)}), "
+                             f"card {tw:.0f} px")
+        out[folder] = dict(counts)
+        total.update(counts)
+    out["all"] = dict(total)
+    out["wrong"] = wrong
+    return out
+
+
 def sheet(items, path: str, side: int = 112) -> None:
     """A contact sheet of (crop, caption) at `side` px (nearest-neighbour up-scaling)."""
     cols = 10
@@ -191,6 +298,10 @@ def main(argv=None) -> int:
     ap.add_argument("--poses", action="store_true",
                     help="the reader's pose error where it reads the number (the reader's own "
                     "models; uses --min-visible only)")
+    ap.add_argument("--causes", action="store_true",
+                    help="each number the reader reads sorted by where a wrong one comes from: "
+                    "the model (wrong at the true outline too), the reader's frame, elsewhere "
+                    "(JSON; the reader's own models; uses --min-visible only)")
     args = ap.parse_args(argv)
     try:
         return run(args)
@@ -205,6 +316,9 @@ def run(args) -> int:
     if args.poses:
         print(json.dumps(pose_summary(reader_poses(args.folders,
                                                    min_visible=args.min_visible)), indent=1))
+        return 0
+    if args.causes:
+        print(json.dumps(number_causes(args.folders, min_visible=args.min_visible), indent=1))
         return 0
     models = args.model or ["models/cards-index.onnx"]
     nets = [PieceClassifier(m, 2) for m in models]

@@ -112,6 +112,13 @@ class ReadSettings:
     #   Session 15, the fan's next cards so kept on committed, edition 2 and fresh
     #   e1-1800..1807: right ones 0.00-0.07 across (36), extras 0.11 (committed 0023, on a
     #   tamer's drawing: left) and 0.18 (e1-1802 0007, gone: 1 extra fewer, nothing worse)
+    fan_edge: bool = True  # `fan_across` measured across the kept card's own top edge (its
+    #   posed angle turned by `edge_angles`, as the number's crop is), not across its posed
+    #   angle (the table's direction or its row's median: some degrees off the card's own).
+    #   Session 19 (H7), the fan's next cards so kept on committed, edition 2 and fresh
+    #   e1-2550, 2551, e2-2552: right ones 0.00-0.09 across at the posed angle, 0.00-0.07 at
+    #   the edges' (9); committed 0023's extra elephant-5 0.112 -> 0.142 (the tamer's
+    #   drawing beside its elephant-2 read 9 degrees off the card's own)
     colour_weight: float = 1.0  # Magic Rabbit: the frame colour's log likelihood per number
     #   (`colour_logp`) added with this weight to the classifier's (`magic_colour_numbers`)
     colour_spread: tuple[float, float, float] = (40.0, 10.0, 10.0)  # its spread in L, a, b
@@ -1966,13 +1973,15 @@ def _counted(extra: list[CardPiece], pieces: list[CardPiece], on_card, duplicate
 
 
 def seen_before(xy: np.ndarray, label: str, kept: list[CardPiece], duplicate: float,
-                fan_step: float | None = None, across: float | None = None) -> bool:
+                fan_step: float | None = None, across: float | None = None,
+                angle_of=None) -> bool:
     """Whether a key point at `xy` read as `label` is a kept piece once more: it lies within
     `duplicate` x the width of a kept one (their `key`, `width`, `label`). With
     `fan_step` (Troetofanten), not when it lies at least `fan_step` x width from each such
     one and reads as another label than each: the next card of a tight fan, whose corner
     index lies 0.1-0.3 widths from its neighbour's, along its top edge (with `across`:
-    within that x the width across the kept one's top edge, its v axis)."""
+    within that x the width across the kept one's top edge, its v axis; `angle_of(piece)`,
+    where given, the direction of that edge in degrees, else the piece's `angle`)."""
     near = [q for q in kept if np.hypot(*(np.asarray(xy) - q.key)) < duplicate * q.width]
     if not near or fan_step is None:
         return bool(near)
@@ -1980,7 +1989,7 @@ def seen_before(xy: np.ndarray, label: str, kept: list[CardPiece], duplicate: fl
     def beside(q: CardPiece) -> bool:  # (along the kept card's top edge)
         if across is None:
             return True
-        t = np.deg2rad(q.angle)
+        t = np.deg2rad(q.angle if angle_of is None else angle_of(q))
         d = np.asarray(xy, float) - q.key
         return abs(-d[0] * np.sin(t) + d[1] * np.cos(t)) <= across * q.width
 
@@ -3101,6 +3110,14 @@ class CardReader:
         refuted: set[int] = set()  # key points whose `repose_strong` crop, read again, was
         #   a back: a doubt there is not counted. (Background cannot refute one: a doubt is
         #   a piece, and its re-read is the same frame and classifier, so still a piece.)
+        edge_turned: dict[int, float] = {}  # id(kept piece): its own top edge's direction
+
+        def own_edge(q: CardPiece) -> float:  # (`fan_edge`: only asked of a fan's neighbours)
+            if id(q) not in edge_turned:
+                edge_turned[id(q)] = float(edge_angles(image, q.key[None], np.array([q.angle]),
+                                                       np.array([q.width]), s)[0])
+            return edge_turned[id(q)]
+
         for r, i in enumerate(idx):
             if not is_piece[r]:
                 continue
@@ -3121,7 +3138,8 @@ class CardReader:
                             float(kp.angle[i]), float(kp.width[i]), probs)))
             fan = game == "troetofanten" and conf >= s.fan_confidence
             if seen_before(kp.xy[i], labels[b], pieces, s.duplicate,
-                           s.fan_step if fan else None, s.fan_across):
+                           s.fan_step if fan else None, s.fan_across,
+                           own_edge if fan and s.fan_edge else None):
                 continue
             if game != "troetofanten" and any(  # tiles and these cards never overlap
                     inside_frame(frames[r].mean(axis=0), q.frame, s.no_overlap) for q in pieces):
