@@ -130,6 +130,10 @@ class BoardDiceSettings:
     touch_search: bool = True  # while dice are still missing after every other candidate: dice
     # touching another anywhere in the search ring (`touching_dice`), read by the crop
     # reader, the spot read and the blurred read
+    fine_thresholds: tuple[int, int, int] | None = (65, 250, 5)  # then, while dice are still
+    # missing, the light blobs over this finer ladder too (a small blurred die's face stands
+    # out of the table by a narrow band of lightness: fresh 2530-0017's 2, 10 px, seen as a
+    # compact blob at one or two thresholds 10 apart). None: not
     touch_area: tuple[float, float] = (1.4, 3.0)  # local die areas
     touch_length: tuple[float, float] = (1.5, 2.8)  # local die sides along the long axis
     touch_width: tuple[float, float] = (0.7, 1.5)  # ... and across it
@@ -502,7 +506,8 @@ def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
                     s: BoardDiceSettings, lightness: np.ndarray | None = None,
                     lone: list | None = None, beside=None,
                     pairs: list | None = None, big: list | None = None,
-                    touch: list | None = None) -> list[tuple[np.ndarray, float]]:
+                    touch: list | None = None, fine: list | None = None
+                    ) -> list[tuple[np.ndarray, float]]:
     """Light compact blobs of a die's size on the table around the board (the board itself
     masked out): [(centre px, expected die side px)], nearest the board first. `lone`: a
     list that gets the lone pip-sized dark dots (a 1 on a table of the die's colour),
@@ -516,7 +521,9 @@ def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
     scale but not for one of the largest die there (`lone_big`, `_largest_die_px`), nearest
     the board first, as (centre, die side px), made only when called. `touch`: a list that
     gets a function () giving the dice touching another anywhere in the search ring
-    (`touching_dice`) as (centre, die side px), made only when called."""
+    (`touching_dice`) as (centre, die side px), made only when called. `fine`: a list that
+    gets a function () giving the light blobs over `fine_thresholds` not near a candidate,
+    nearest the board first, as (centre, die side px), made only when called."""
     h, w = image_bgr.shape[:2]
     wm, hm = board.size_mm
     m = s.dice_search_mm
@@ -583,6 +590,15 @@ def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
             L, die_px, [np.asarray(a, float) - off for a in at], s)])
     if touch is not None:
         touch.append(lambda: touching_dice(close_pips(L, die_px, s), view.H, off, s))
+    if fine is not None and s.fine_thresholds is not None:
+        def fine_blobs():
+            got = [c + off for c in light_die_blobs(
+                L, die_px, replace(s, light_thresholds=s.fine_thresholds))]
+            got = [c for c in got if all(np.hypot(*(c - e)) > s.same_die * die_px
+                                         for e in cands)]
+            got.sort(key=lambda c: float(np.linalg.norm(c - centre)))
+            return [(c, die_px) for c in got[: s.max_die_candidates]]
+        fine.append(fine_blobs)
     return [(c, die_px) for c in cands[: s.max_die_candidates]]
 
 
@@ -1390,10 +1406,11 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
     pairs: list = []
     big: list = []
     touch: list = []
+    fine: list = []
     cands = die_candidates(image_bgr, view, board, s, lightness,
                            lone if s.lone_pips else None, beside,
                            pairs if s.pair_split else None, big if s.lone_pips else None,
-                           touch if s.touch_search else None)
+                           touch if s.touch_search else None, fine)
 
     def more():  # the candidates, then lone dots and dice touching another while dice are
         # missing (each list begun only then; once begun, read to its end)
@@ -1416,6 +1433,11 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
         if touch and len(found) < s.dice_wanted:  # (two touching dice anywhere: each read
             # as a candidate, the blurred read too)
             for c, p in touch[0]():
+                if all(np.hypot(c[0] - e[0], c[1] - e[1]) > 0.5 * p for e in tried + paired):
+                    paired.append(c)
+                    yield c, p, "touch"
+        if fine and len(found) < s.dice_wanted:  # (light blobs over the finer ladder)
+            for c, p in fine[0]():
                 if all(np.hypot(c[0] - e[0], c[1] - e[1]) > 0.5 * p for e in tried + paired):
                     yield c, p, "touch"
 

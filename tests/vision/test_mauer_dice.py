@@ -514,31 +514,35 @@ def test_layout_values_name_each_face_in_every_turn():
 
 
 @pytest.mark.parametrize("gives,visits", [
-    ((), "b1 b2 l1 l2 g1 g2 p1 p2 t1 t2"),  # nothing read: the blobs, then the lone dots,
-    # the big lone dots, pairs round them, then touching dice anywhere
+    ((), "b1 b2 l1 l2 g1 g2 p1 p2 t1 t2 f1 f2"),  # nothing read: the blobs, then the lone
+    # dots, the big lone dots, pairs round them, touching dice anywhere, the finer ladder
     (("b1", "b2"), "b1 b2"),  # both dice from the blobs: no lone dots, no pairs
     (("b1", "l1"), "b1 b2 l1 l2"),  # the lone dots, once begun, to their end; no pairs
     (("b1", "g1"), "b1 b2 l1 l2 g1 g2"),  # the big ones too
     (("b1", "p1"), "b1 b2 l1 l2 g1 g2 p1 p2"),  # the pairs, once begun, to their end
     (("b1", "t1"), "b1 b2 l1 l2 g1 g2 p1 p2 t1 t2"),  # touching dice anywhere, to the end
+    (("b1", "f2"), "b1 b2 l1 l2 g1 g2 p1 p2 t1 t2 f1 f2"),  # the finer ladder's blobs
 ])
 def test_read_board_dice_reads_blobs_then_lone_dots_then_pairs(monkeypatch, gives, visits):
     """`read_board_dice`'s order of reads: the light blobs, then (only while dice are
     missing) the lone pip-sized dots, then (still only while missing) the blobs of two
     touching dice round them, then those anywhere (`touching_dice`), but none where a
-    pair candidate lies already."""
+    pair candidate lies already, then the light blobs of the finer ladder (none where a
+    touching die's candidate lies)."""
     img, board, view, at, side = _smeared_die_scene()
     at = np.asarray(at, float)
     names = {f"{k}{i}": at + (3 * side * i, 3 * side * j)
-             for j, k in enumerate("blgpt") for i in (1, 2)}
+             for j, k in enumerate("blgptf") for i in (1, 2)}
 
     def candidates(image_bgr, view, board, s, lightness, lone, beside, pairs, big,
-                   touch=None):
+                   touch=None, fine=None):
         lone += [(names["l1"], side), (names["l2"], side)]
         big.append(lambda: [(names["g1"], side), (names["g2"], side)])
         pairs.append(lambda anchors: [(names["p1"], side), (names["p2"], side)])
         touch.append(lambda: [(names["p2"] + 0.2 * side, side), (names["t1"], side),
                               (names["t2"], side)])  # (the first at a pair candidate)
+        fine.append(lambda: [(names["t1"] + 0.2 * side, side), (names["f1"], side),
+                             (names["f2"], side)])  # (the first at a touching one's)
         return [(names["b1"], side), (names["b2"], side)]
 
     seen = []
@@ -744,7 +748,7 @@ def test_lone_dots_are_read_only_off_clutter(monkeypatch, n_blobs, read):
     dot = at + (0.0, 3 * side)
 
     def candidates(image_bgr, view, board, s, lightness, lone, beside, pairs, big,
-                   touch=None):
+                   touch=None, fine=None):
         lone.append((dot, side))
         return blobs
 
