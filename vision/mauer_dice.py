@@ -461,10 +461,10 @@ def touching_dice(L: np.ndarray, H: np.ndarray, off, s: BoardDiceSettings = SETT
     already (`close_pips`; its pixel (0, 0) is the photo's `off` (x, y)): light blobs about
     two dice long and one wide, each die's side known at its place from the board's
     homography `H` (`local_die_px`). At each threshold of the pair ladder (`pair_step`) a
-    blob of `touch_area` die areas whose extent along its long axis (the 2nd-98th
-    percentile of its pixels, plus a pixel) is `touch_length` die sides and across it
-    `touch_width` is split into two die-sized squares at its ends: a candidate at each,
-    half a side in from either end. [(centre (x, y) photo px float64, die side px)], each
+    blob (its outline filled) of `touch_area` die areas whose extent along its long axis
+    (the 2nd-98th percentile of its pixels, plus a pixel) is `touch_length` die sides and
+    across it `touch_width` is split into two die-sized squares at its ends: a candidate
+    at each, half a side in from either end. [(centre (x, y) photo px float64, die side px)], each
     place once."""
     lo, hi, _ = s.light_thresholds
     h, w = L.shape
@@ -474,29 +474,39 @@ def touching_dice(L: np.ndarray, H: np.ndarray, off, s: BoardDiceSettings = SETT
     a1 = 4.0 * s.touch_area[1] * mean_px * mean_px
     out: list[tuple[np.ndarray, float]] = []
     for th in range(lo, hi, max(1, s.pair_step)):
-        n, lab, st, _ = cv2.connectedComponentsWithStats((L > th).view(np.uint8), 8)
-        x, y, bw, bh, area = (st[:, i] for i in range(5))
-        keep = (area >= a0) & (area <= a1) & (x > 0) & (y > 0) & (x + bw < w) & (y + bh < h)
-        for i in np.flatnonzero(keep):
-            ys, xs = np.nonzero(lab[y[i]:y[i] + bh[i], x[i]:x[i] + bw[i]] == i)
+        # (each light region's outer outline, its holes filled: faster than labelling)
+        cnts, tree = cv2.findContours((L > th).view(np.uint8), cv2.RETR_CCOMP,
+                                      cv2.CHAIN_APPROX_SIMPLE)
+        for cnt, up in zip(cnts, tree[0] if tree is not None else [], strict=True):
+            if up[3] >= 0:  # (a hole's outline)
+                continue
+            x, y, bw, bh = cv2.boundingRect(cnt)
+            if x <= 0 or y <= 0 or x + bw >= w or y + bh >= h or \
+                    bw * bh < a0 or cv2.contourArea(cnt) > a1:
+                continue
+            blob = np.zeros((bh, bw), np.uint8)
+            cv2.drawContours(blob, [cnt - (x, y)], 0, 1, -1)
+            ys, xs = np.nonzero(blob)
+            if not a0 <= len(xs) <= a1:
+                continue
             pts = np.c_[xs, ys].astype(np.float64)
             c = pts.mean(axis=0)
-            side = local_die_px(H, c + (x[i], y[i]) + off, s.die_mm)
-            if not s.touch_area[0] <= area[i] / (side * side) <= s.touch_area[1]:
+            side = local_die_px(H, c + (x, y) + off, s.die_mm)
+            if not s.touch_area[0] <= len(xs) / (side * side) <= s.touch_area[1]:
                 continue
             ev, vec = np.linalg.eigh(np.cov((pts - c).T))
             if ev[1] <= 0 or ev[0] / ev[1] > s.pair_max_inertia:
                 continue
-            t = (pts - c) @ vec[:, 1]
-            q = (pts - c) @ vec[:, 0]
-            t0, t1 = np.percentile(t, [2, 98])
-            q0, q1 = np.percentile(q, [2, 98])
+            t = np.sort((pts - c) @ vec[:, 1])
+            q = np.sort((pts - c) @ vec[:, 0])
+            k0, k1 = int(0.02 * (len(t) - 1)), int(round(0.98 * (len(t) - 1)))
+            t0, t1, q0, q1 = t[k0], t[k1], q[k0], q[k1]
             length, width = (t1 - t0 + 1) / side, (q1 - q0 + 1) / side
             if not (s.touch_length[0] <= length <= s.touch_length[1]
                     and s.touch_width[0] <= width <= s.touch_width[1]):
                 continue
             for e in (t0 + 0.5 * side, t1 - 0.5 * side):
-                p = c + e * vec[:, 1] + (x[i], y[i]) + off
+                p = c + e * vec[:, 1] + (x, y) + off
                 if all(np.hypot(*(p - o)) > 0.5 * side for o, _ in out):
                     out.append((p, side))
     return out
