@@ -818,3 +818,24 @@ def test_touching_dice_takes_no_bar_or_square_of_other_sizes(w, h):
                   (int(60 + w * side / 2), int(60 + h * side / 2)), 215, -1)
     L = cv2.GaussianBlur(L, (0, 0), 1.2)
     assert D.touching_dice(D.close_pips(L, side, D.SETTINGS), _px_per_mm_h(side), (0, 0)) == []
+
+
+@pytest.mark.parametrize("table,face", [(150, 172), (150, 180), (100, 125)])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_fine_ladder_finds_a_small_die_a_little_lighter_than_the_table(table, face, seed):
+    """A 10 px die (a 2) 22-30 levels lighter than its table, blurred: a compact light
+    blob at one threshold of the 10-step ladder only (the detector wants two), found over
+    `fine_thresholds`; a table with noise alone gives no blob over either."""
+    rng = np.random.default_rng(seed)
+    L = np.full((80, 80), table, np.uint8)
+    cv2.rectangle(L, (35, 35), (45, 45), face, -1)
+    for q in ((37, 37), (43, 43)):
+        cv2.circle(L, q, 1, 80, -1)
+    noise = rng.normal(0, 2, L.shape)
+    die = np.clip(cv2.GaussianBlur(L, (0, 0), 1.0) + noise, 0, 255).astype(np.uint8)
+    bare = np.clip(np.full(L.shape, float(table)) + noise, 0, 255).astype(np.uint8)
+    fine = replace(D.SETTINGS, light_thresholds=D.SETTINGS.fine_thresholds)
+    got = D.light_die_blobs(die, 10.0, fine)
+    assert len(got) == 1 and np.hypot(*(got[0] - 40)) < 2.0
+    assert D.light_die_blobs(die, 10.0, D.SETTINGS) == []
+    assert D.light_die_blobs(bare, 10.0, fine) == []
