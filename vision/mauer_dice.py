@@ -127,6 +127,20 @@ class BoardDiceSettings:
     # many thresholds: half the light blob ladder's steps)
     pair_reach: float = 2.5  # looked for this far (die sides) around the candidates and the
     # dice read only (a die touching another lies beside it)
+    touch_search: bool = True  # while dice are still missing after every other candidate: dice
+    # touching another anywhere in the search ring (`touching_dice`), read by the crop
+    # reader, the spot read and the blurred read
+    fine_thresholds: tuple[int, int, int] | None = (65, 250, 5)  # then, while dice are still
+    # missing, the light blobs over this finer ladder too (a small blurred die's face stands
+    # out of the table by a narrow band of lightness: fresh 2530-0017's 2, 10 px, seen as a
+    # compact blob at one or two thresholds 10 apart). Fresh 2530, 2540 +3 dice, held out
+    # 2544 +1, 0 wrong, 0 false; as the only ladder it read fresh 2540-0018's 4 as 2. None: not
+    touch_area: tuple[float, float] = (1.4, 3.0)  # local die areas
+    touch_length: tuple[float, float] = (1.5, 2.8)  # local die sides along the long axis
+    touch_width: tuple[float, float] = (0.7, 1.5)  # ... and across it. On every photo with a
+    # die missing of committed, edition 2, fresh 2530-2533, 2540, 2541: 26 candidates, 2 at
+    # the one touching pair of light dice (2531-0010, its 2 read), 24 clutter none read;
+    # 1.2-4.0 / 1.3-3.5 / 0.6-1.8 (and second moments 0.45): 71 clutter, no die more read
     warn_unread: bool = True  # warn about candidates that look like dice but were not read
     # A die seen (`die_seen`) but read by none of the above: the 1-6 layouts blurred by the
     # photo's blur, measured on the board (`board_blur`), matched to the photo (`blur_read`).
@@ -445,10 +459,68 @@ def pair_candidates(L: np.ndarray, die_px: float, anchors, s: BoardDiceSettings
     return out
 
 
+def touching_dice(L: np.ndarray, H: np.ndarray, off, s: BoardDiceSettings = SETTINGS
+                  ) -> list[tuple[np.ndarray, float]]:
+    """Dice touching another anywhere in a uint8 lightness image `L` whose pips are closed
+    already (`close_pips`; its pixel (0, 0) is the photo's `off` (x, y)): light blobs about
+    two dice long and one wide, each die's side known at its place from the board's
+    homography `H` (`local_die_px`). At each threshold of the pair ladder (`pair_step`) a
+    blob (its outline filled) of `touch_area` die areas whose extent along its long axis
+    (the 2nd-98th percentile of its pixels, plus a pixel) is `touch_length` die sides and
+    across it `touch_width` is split into two die-sized squares at its ends: a candidate
+    at each, half a side in from either end. [(centre (x, y) photo px float64, die side px)], each
+    place once."""
+    lo, hi, _ = s.light_thresholds
+    h, w = L.shape
+    off = np.asarray(off, float)
+    mean_px = local_die_px(H, off + (w / 2, h / 2), s.die_mm)
+    a0 = 0.25 * s.touch_area[0] * mean_px * mean_px  # (a wide first cut: perspective)
+    a1 = 4.0 * s.touch_area[1] * mean_px * mean_px
+    out: list[tuple[np.ndarray, float]] = []
+    for th in range(lo, hi, max(1, s.pair_step)):
+        # (each light region's outer outline, its holes filled: faster than labelling)
+        cnts, tree = cv2.findContours((L > th).view(np.uint8), cv2.RETR_CCOMP,
+                                      cv2.CHAIN_APPROX_SIMPLE)
+        for cnt, up in zip(cnts, tree[0] if tree is not None else [], strict=True):
+            if up[3] >= 0:  # (a hole's outline)
+                continue
+            x, y, bw, bh = cv2.boundingRect(cnt)
+            if x <= 0 or y <= 0 or x + bw >= w or y + bh >= h or \
+                    bw * bh < a0 or cv2.contourArea(cnt) > a1:
+                continue
+            blob = np.zeros((bh, bw), np.uint8)
+            cv2.drawContours(blob, [cnt - (x, y)], 0, 1, -1)
+            ys, xs = np.nonzero(blob)
+            if not a0 <= len(xs) <= a1:
+                continue
+            pts = np.c_[xs, ys].astype(np.float64)
+            c = pts.mean(axis=0)
+            side = local_die_px(H, c + (x, y) + off, s.die_mm)
+            if not s.touch_area[0] <= len(xs) / (side * side) <= s.touch_area[1]:
+                continue
+            ev, vec = np.linalg.eigh(np.cov((pts - c).T))
+            if ev[1] <= 0 or ev[0] / ev[1] > s.pair_max_inertia:
+                continue
+            t = np.sort((pts - c) @ vec[:, 1])
+            q = np.sort((pts - c) @ vec[:, 0])
+            k0, k1 = int(0.02 * (len(t) - 1)), int(round(0.98 * (len(t) - 1)))
+            t0, t1, q0, q1 = t[k0], t[k1], q[k0], q[k1]
+            length, width = (t1 - t0 + 1) / side, (q1 - q0 + 1) / side
+            if not (s.touch_length[0] <= length <= s.touch_length[1]
+                    and s.touch_width[0] <= width <= s.touch_width[1]):
+                continue
+            for e in (t0 + 0.5 * side, t1 - 0.5 * side):
+                p = c + e * vec[:, 1] + (x, y) + off
+                if all(np.hypot(*(p - o)) > 0.5 * side for o, _ in out):
+                    out.append((p, side))
+    return out
+
+
 def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
                     s: BoardDiceSettings, lightness: np.ndarray | None = None,
                     lone: list | None = None, beside=None,
-                    pairs: list | None = None, big: list | None = None
+                    pairs: list | None = None, big: list | None = None,
+                    touch: list | None = None, fine: list | None = None
                     ) -> list[tuple[np.ndarray, float]]:
     """Light compact blobs of a die's size on the table around the board (the board itself
     masked out): [(centre px, expected die side px)], nearest the board first. `lone`: a
@@ -461,7 +533,11 @@ def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
     them (`pair_candidates`) as (centre, die side px), made only when called. `big`: a list
     that gets a function () giving the lone dots too large for a pip at the board's mean
     scale but not for one of the largest die there (`lone_big`, `_largest_die_px`), nearest
-    the board first, as (centre, die side px), made only when called."""
+    the board first, as (centre, die side px), made only when called. `touch`: a list that
+    gets a function () giving the dice touching another anywhere in the search ring
+    (`touching_dice`) as (centre, die side px), made only when called. `fine`: a list that
+    gets a function () giving the light blobs over `fine_thresholds` not near a candidate,
+    nearest the board first, as (centre, die side px), made only when called."""
     h, w = image_bgr.shape[:2]
     wm, hm = board.size_mm
     m = s.dice_search_mm
@@ -526,6 +602,17 @@ def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
     if pairs is not None:
         pairs.append(lambda at: [(c + off, die_px) for c in pair_candidates(
             L, die_px, [np.asarray(a, float) - off for a in at], s)])
+    if touch is not None:
+        touch.append(lambda: touching_dice(close_pips(L, die_px, s), view.H, off, s))
+    if fine is not None and s.fine_thresholds is not None:
+        def fine_blobs():
+            got = [c + off for c in light_die_blobs(
+                L, die_px, replace(s, light_thresholds=s.fine_thresholds))]
+            got = [c for c in got if all(np.hypot(*(c - e)) > s.same_die * die_px
+                                         for e in cands)]
+            got.sort(key=lambda c: float(np.linalg.norm(c - centre)))
+            return [(c, die_px) for c in got[: s.max_die_candidates]]
+        fine.append(fine_blobs)
     return [(c, die_px) for c in cands[: s.max_die_candidates]]
 
 
@@ -1332,9 +1419,12 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
     lone: list = []
     pairs: list = []
     big: list = []
+    touch: list = []
+    fine: list = []
     cands = die_candidates(image_bgr, view, board, s, lightness,
                            lone if s.lone_pips else None, beside,
-                           pairs if s.pair_split else None, big if s.lone_pips else None)
+                           pairs if s.pair_split else None, big if s.lone_pips else None,
+                           touch if s.touch_search else None, fine)
 
     def more():  # the candidates, then lone dots and dice touching another while dice are
         # missing (each list begun only then; once begun, read to its end)
@@ -1347,11 +1437,23 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
                 if all(np.hypot(c[0] - e[0], c[1] - e[1]) > s.big_lone_apart * p
                        for e, _ in lone):
                     yield c, p, "lone"
+        tried = [c for c, _ in cands + lone]
+        paired: list = []
         if pairs and len(found) < s.dice_wanted:
-            tried = [c for c, _ in cands + lone]
             for c, p in pairs[0](tried + [d.center for d in found]):
                 if all(np.hypot(c[0] - e[0], c[1] - e[1]) > 0.5 * p for e in tried):
+                    paired.append(c)
                     yield c, p, "pair"
+        if touch and len(found) < s.dice_wanted:  # (two touching dice anywhere: each read
+            # as a candidate, the blurred read too)
+            for c, p in touch[0]():
+                if all(np.hypot(c[0] - e[0], c[1] - e[1]) > 0.5 * p for e in tried + paired):
+                    paired.append(c)
+                    yield c, p, "touch"
+        if fine and len(found) < s.dice_wanted:  # (light blobs over the finer ladder)
+            for c, p in fine[0]():
+                if all(np.hypot(c[0] - e[0], c[1] - e[1]) > 0.5 * p for e in tried + paired):
+                    yield c, p, "touch"
 
     made: dict = {}  # the photo's lightness and the board's blur, made once when first asked
 
@@ -1443,12 +1545,12 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
                        for e in found):
                     found.append(Die(v, round(min(0.9, gap), 3),
                                      (round(float(at[0]), 1), round(float(at[1]), 1))))
-        if (s.warn_unread or s.blur_read) and unread_here and kind == "blob" and \
+        if (s.warn_unread or s.blur_read) and unread_here and kind in ("blob", "touch") and \
                 len(found) == n_found and die_seen(crop_L, (c - (x0, y0)) * f, die_px * f, s):
             got = blurred(c, jac, die_px) if s.blur_read else None
             if got is not None:
                 add_blurred(got)
-            elif s.warn_unread:
+            elif s.warn_unread and kind == "blob":  # (no warning at a half of a blob)
                 unread.append((c, die_px))
     if pending and found and len(found) < s.dice_wanted and s.blur_ink_tol > 0:
         # the game's two dice are one pair: a die read gives the pips' darkness a read

@@ -514,26 +514,35 @@ def test_layout_values_name_each_face_in_every_turn():
 
 
 @pytest.mark.parametrize("gives,visits", [
-    ((), "b1 b2 l1 l2 g1 g2 p1 p2"),  # nothing read: the blobs, then the lone dots, the
-    # big lone dots, then pairs
+    ((), "b1 b2 l1 l2 g1 g2 p1 p2 t1 t2 f1 f2"),  # nothing read: the blobs, then the lone
+    # dots, the big lone dots, pairs round them, touching dice anywhere, the finer ladder
     (("b1", "b2"), "b1 b2"),  # both dice from the blobs: no lone dots, no pairs
     (("b1", "l1"), "b1 b2 l1 l2"),  # the lone dots, once begun, to their end; no pairs
     (("b1", "g1"), "b1 b2 l1 l2 g1 g2"),  # the big ones too
     (("b1", "p1"), "b1 b2 l1 l2 g1 g2 p1 p2"),  # the pairs, once begun, to their end
+    (("b1", "t1"), "b1 b2 l1 l2 g1 g2 p1 p2 t1 t2"),  # touching dice anywhere, to the end
+    (("b1", "f2"), "b1 b2 l1 l2 g1 g2 p1 p2 t1 t2 f1 f2"),  # the finer ladder's blobs
 ])
 def test_read_board_dice_reads_blobs_then_lone_dots_then_pairs(monkeypatch, gives, visits):
     """`read_board_dice`'s order of reads: the light blobs, then (only while dice are
     missing) the lone pip-sized dots, then (still only while missing) the blobs of two
-    touching dice."""
+    touching dice round them, then those anywhere (`touching_dice`), but none where a
+    pair candidate lies already, then the light blobs of the finer ladder (none where a
+    touching die's candidate lies)."""
     img, board, view, at, side = _smeared_die_scene()
     at = np.asarray(at, float)
     names = {f"{k}{i}": at + (3 * side * i, 3 * side * j)
-             for j, k in enumerate("blgp") for i in (1, 2)}
+             for j, k in enumerate("blgptf") for i in (1, 2)}
 
-    def candidates(image_bgr, view, board, s, lightness, lone, beside, pairs, big):
+    def candidates(image_bgr, view, board, s, lightness, lone, beside, pairs, big,
+                   touch=None, fine=None):
         lone += [(names["l1"], side), (names["l2"], side)]
         big.append(lambda: [(names["g1"], side), (names["g2"], side)])
         pairs.append(lambda anchors: [(names["p1"], side), (names["p2"], side)])
+        touch.append(lambda: [(names["p2"] + 0.2 * side, side), (names["t1"], side),
+                              (names["t2"], side)])  # (the first at a pair candidate)
+        fine.append(lambda: [(names["t1"] + 0.2 * side, side), (names["f1"], side),
+                             (names["f2"], side)])  # (the first at a touching one's)
         return [(names["b1"], side), (names["b2"], side)]
 
     seen = []
@@ -738,7 +747,8 @@ def test_lone_dots_are_read_only_off_clutter(monkeypatch, n_blobs, read):
     blobs = [(at + (3 * side * (i + 1), 0.0), side) for i in range(n_blobs)]
     dot = at + (0.0, 3 * side)
 
-    def candidates(image_bgr, view, board, s, lightness, lone, beside, pairs, big):
+    def candidates(image_bgr, view, board, s, lightness, lone, beside, pairs, big,
+                   touch=None, fine=None):
         lone.append((dot, side))
         return blobs
 
@@ -756,3 +766,76 @@ def test_lone_dots_are_read_only_off_clutter(monkeypatch, n_blobs, read):
                                                            pair_split=False))
     assert bool(calls) is read
     assert [d.value for d in dice] == ([3] if read else [])
+
+
+def _px_per_mm_h(side_px):
+    """A homography (3x3 float64) of a table seen straight down, a 16 mm die `side_px` px."""
+    k = side_px / 16.0
+    return np.array([[k, 0.0, 0.0], [0.0, k, 0.0], [0.0, 0.0, 1.0]])
+
+
+@pytest.mark.parametrize("angle,apart,turn,side,found", [
+    (0, 1.0, None, 12.0, True),  # side by side, touching
+    (45, 1.0, None, 12.0, True),  # touching along a diagonal line
+    (20, 1.15, None, 12.0, True),  # turned, a little gap blurred shut
+    (45, 1.45, 0, 12.0, True),  # corner to corner
+    (30, 1.2, 10, 12.0, True),  # offset, turned a little against their line
+    (70, 1.05, None, 9.0, True),  # small dice
+    (0, 1.0, None, 18.0, True),  # large dice
+    (0, 3.0, None, 12.0, False),  # apart: two blobs of one die each
+    (0, 0.0, None, 12.0, False),  # one die
+])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_touching_dice_puts_a_candidate_on_each_of_two_touching_dice(angle, apart, turn,
+                                                                    side, found, seed):
+    """Two light dice drawn on a dark table: a candidate within 0.3 sides of each where
+    they touch, none where they lie apart or where there is one; the die's size comes from
+    the homography, the photo offset `off` is added."""
+    L, centres = _two_dice(angle, apart, side=side, seed=seed + angle, turn=turn)
+    off = np.array([300.0, 200.0])
+    got = D.touching_dice(D.close_pips(L, side, D.SETTINGS), _px_per_mm_h(side), off)
+    assert all(abs(p - side) < 1e-6 for _, p in got)
+    near = [any(np.hypot(*(g - off - c)) < 0.3 * side for g, _ in got) for c in centres]
+    assert all(near) is found
+    if not found:
+        assert got == []
+
+
+@pytest.mark.parametrize("side,drawn", [(12.0, 24.0), (12.0, 6.0), (16.0, 8.0)])
+def test_touching_dice_sizes_the_pair_by_the_board(side, drawn):
+    """A touching pair twice or half the size the board gives a die there is no pair of
+    dice (a printed field, a pair of marks)."""
+    L, _ = _two_dice(0, 1.0, side=drawn, n=160, seed=5)
+    assert D.touching_dice(D.close_pips(L, side, D.SETTINGS), _px_per_mm_h(side), (0, 0)) == []
+
+
+@pytest.mark.parametrize("w,h", [(4.0, 1.0), (2.0, 2.0), (3.0, 0.4)])
+def test_touching_dice_takes_no_bar_or_square_of_other_sizes(w, h):
+    """A light bar four dice long, a square two dice wide, a thin strip: no pair of dice."""
+    side = 12.0
+    L = np.full((120, 120), 70, np.uint8)
+    cv2.rectangle(L, (int(60 - w * side / 2), int(60 - h * side / 2)),
+                  (int(60 + w * side / 2), int(60 + h * side / 2)), 215, -1)
+    L = cv2.GaussianBlur(L, (0, 0), 1.2)
+    assert D.touching_dice(D.close_pips(L, side, D.SETTINGS), _px_per_mm_h(side), (0, 0)) == []
+
+
+@pytest.mark.parametrize("table,face", [(150, 172), (150, 180), (100, 125)])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_fine_ladder_finds_a_small_die_a_little_lighter_than_the_table(table, face, seed):
+    """A 10 px die (a 2) 22-30 levels lighter than its table, blurred: a compact light
+    blob at one threshold of the 10-step ladder only (the detector wants two), found over
+    `fine_thresholds`; a table with noise alone gives no blob over either."""
+    rng = np.random.default_rng(seed)
+    L = np.full((80, 80), table, np.uint8)
+    cv2.rectangle(L, (35, 35), (45, 45), face, -1)
+    for q in ((37, 37), (43, 43)):
+        cv2.circle(L, q, 1, 80, -1)
+    noise = rng.normal(0, 2, L.shape)
+    die = np.clip(cv2.GaussianBlur(L, (0, 0), 1.0) + noise, 0, 255).astype(np.uint8)
+    bare = np.clip(np.full(L.shape, float(table)) + noise, 0, 255).astype(np.uint8)
+    fine = replace(D.SETTINGS, light_thresholds=D.SETTINGS.fine_thresholds)
+    got = D.light_die_blobs(die, 10.0, fine)
+    assert len(got) == 1 and np.hypot(*(got[0] - 40)) < 2.0
+    assert D.light_die_blobs(die, 10.0, D.SETTINGS) == []
+    assert D.light_die_blobs(bare, 10.0, fine) == []
