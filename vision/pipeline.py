@@ -266,9 +266,8 @@ def lamp_reading(image_bgr: np.ndarray, area: PlayArea):
 
     hues, strength = shields.balanced_shield_hues(image_bgr, area)
     toned = None
-    read = getattr(area, "table_curve", ())  # (`find_area`'s reading, where it made one)
     exps = None if hues is not None and strength <= 0 else \
-        read[0] if read else shields.table_tone(image_bgr, area)
+        shields.kept_table_tone(image_bgr, area)  # (`find_area`'s reading, where it made one)
     if exps is not None:  # a lamp's tone curve: its coats of arms read with it taken
         # off too, that reading (and the crops cut from it) kept where they lie nearer
         # their usual hues (`vision.shields.naming_error`)

@@ -1277,9 +1277,7 @@ def lamp_curve(image_bgr: np.ndarray, area
     BGR exponents) or None)."""
     from vision import shields  # (looked up per call: teach_eval times shield_hues)
 
-    read = getattr(area, "table_curve", ())
-    own = read[0] if read else shields.table_tone(image_bgr, area)
-    return shields.shield_hues(image_bgr, area), own
+    return shields.shield_hues(image_bgr, area), shields.kept_table_tone(image_bgr, area)
 
 
 def teach_tone(loaded: list, settings: TeachSettings) -> np.ndarray | None:
