@@ -573,17 +573,16 @@ class Pipeline:
         the crops, and `also`'s, before their colour is compared with `hues`), or None."""
         taught = _taught(profile)
         crop = self.classifier.crop
+        # (Simsala Hopp: a lamp's curve off, `cue`: untaught, or as the teach photos' were)
+        image = photo.image if cue is None or cue.image is None else cue.image
         if taught:  # teach mode: its own colour calibration, no light balance (but see
             #         `TeachSettings.light_balance`)
             from vision.teach import taught_crop
 
             crop = taught_crop(crop, profile.piece_part.settings)
-        if taught:  # (Simsala Hopp: a lamp's curve off as the teach photos', `cue`)
-            image = photo.image if cue is None or cue.image is None else cue.image
             crops = extract_crops(image, area.H_plane_to_img, cand.centers, cand.sides,
                                   cand.angles, crop)
-        else:  # (marbles: the cloth's own light too; tiles: a lamp's curve off, `cue`)
-            image = photo.image if cue is None or cue.image is None else cue.image
+        else:  # (marbles: the cloth's own light too)
             crops = untaught_crops(gv.kind, image, area, cand.centers, cand.sides,
                                    cand.angles, crop)
         pred = self.classifier.predict(crops)
