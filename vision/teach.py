@@ -996,15 +996,17 @@ def piece_examples(pipeline, game: str, photo, area, label: str,
 
     rows = [i for i, _, _ in chosen]
     kind = "marbles" if marbles else "tiles"
-    seen = photo.image  # (Simsala Hopp: a lamp's curve off where the untaught reading
-    if settings.tone_off and not marbles:  # takes it off, `vision.pipeline.lamp_reading`)
-        from vision.pipeline import lamp_reading
+    if settings.light_balance and not marbles:
+        untaught = pred.probs[rows]
+    else:  # (the lamp's curve read only where these crops are cut)
+        seen = photo.image  # (Simsala Hopp: a lamp's curve off where the untaught reading
+        if settings.tone_off and not marbles:  # takes it off, `pipeline.lamp_reading`)
+            from vision.pipeline import lamp_reading
 
-        toned = lamp_reading(photo.image, area)[2]
-        seen = photo.image if toned is None else toned
-    untaught = pred.probs[rows] if settings.light_balance and not marbles else \
-        clf.predict(untaught_crops(kind, seen, area, centers_pl[rows], sides[rows],
-                                   angles[rows], clf.crop)).probs
+            toned = lamp_reading(photo.image, area)[2]
+            seen = photo.image if toned is None else toned
+        untaught = clf.predict(untaught_crops(kind, seen, area, centers_pl[rows], sides[rows],
+                                              angles[rows], clf.crop)).probs
     return [Example(lab, src, pred.embedding[i].astype(np.float32), colours[i],
                     shields=shields, white=whites[i],
                     crop=crops[i] if settings.white_label else None, photo=name,
