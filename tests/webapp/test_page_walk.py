@@ -244,15 +244,17 @@ def test_long_names_fit_the_phone(tmp_path, game, colours):
         assert len(set(heights)) == 1, heights  # every heading on one line
 
 
-def test_a_doubt_about_a_piece_shows_where_it_is(tmp_path):
+@pytest.mark.parametrize("image", [{"width": 1280, "height": 960}, None])
+def test_a_doubt_about_a_piece_shows_where_it_is(tmp_path, image):
     # Before: "the card-blue at (870, 518): ..." named the piece by photo pixels only, and a
     # black and white photo's "no colour" came 27th, after 26 doubts about single pieces;
     # now the doubt's number is drawn there on the photo, tapping the doubt opens that piece,
-    # and doubts about the whole photo come first.
+    # and doubts about the whole photo come first. (A result without `image`, as typed-in
+    # facts' are, drew the pieces on a stand-in but a tap on the doubt threw a TypeError.)
     pieces = [tile(300, 300, "hat-1"), tile(700, 400, "hat-2"), dove(722, 376)]
     result = typed("magic-rabbit", {"line": [], "won": False},
                    {"won": False, "wrong_positions": []})
-    result.update(image={"width": 1280, "height": 960}, pieces=pieces, warnings=[
+    result.update(image=image, pieces=pieces, warnings=[
         "the hat-2 at (700, 400) is read as hat-2: check it",
         "unsure about the dove at (722.4, 376.0) (confidence 0.39)",
         "the photo has no colour (black and white): take a colour photo"])
