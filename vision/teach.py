@@ -257,6 +257,11 @@ class TeachGame:
         """Every label a teach folder or a tap may name."""
         return self.piece_labels + self.card_labels + self.pawn_labels
 
+    @property
+    def marbles(self) -> bool:
+        """Its crop-classifier pieces are marbles on a cloth (Hop la bille), not tiles."""
+        return bool(self.area_name and "cloth" in self.area_name)
+
     def unit(self, label: str) -> str:
         """The profile entry a label teaches: the label itself, except Troetofanten
         elephants and tootophants, taught as a kind (their number comes from the corner-index
@@ -932,7 +937,7 @@ def piece_examples(pipeline, game: str, photo, area, label: str,
     not call background. `tone`: the teach photos' lamp curve (`teach_tone`; Simsala Hopp),
     taken off as `lamp_toned` takes it off a scored photo, or None."""
     tg = teachable(game)
-    marbles = bool(tg.area_name and "cloth" in tg.area_name)
+    marbles = tg.marbles
     if marbles:  # (read on the image scoring reads them on: a dim photo brought up)
         photo, cand = marble_candidates(photo, area, MARBLE_SETTINGS)
     else:
@@ -1064,7 +1069,7 @@ def taught_examples(pipeline, game: str, photos: list, settings: TeachSettings |
     tg = teachable(game)
     settings = settings or game_settings(game)
     tone, loaded = None, [None] * len(photos)
-    if settings.tone_off and tg.piece_labels and tg.area_name and "cloth" not in tg.area_name:
+    if settings.tone_off and tg.piece_labels and tg.area_name and not tg.marbles:
         loaded = [loaded_photo(pipeline, game, ph, name) for ph, _, _, name in photos]
         tone = teach_tone(loaded, settings)
     examples: list[Example] = []
