@@ -266,9 +266,8 @@ def lamp_reading(image_bgr: np.ndarray, area: PlayArea):
 
     hues, strength = shields.balanced_shield_hues(image_bgr, area)
     toned = None
-    read = getattr(area, "table_curve", ())  # (`find_area`'s reading, where it made one)
     exps = None if hues is not None and strength <= 0 else \
-        read[0] if read else shields.table_tone(image_bgr, area)
+        shields.kept_table_tone(image_bgr, area)  # (`find_area`'s reading, where it made one)
     if exps is not None:  # a lamp's tone curve: its coats of arms read with it taken
         # off too, that reading (and the crops cut from it) kept where they lie nearer
         # their usual hues (`vision.shields.naming_error`)
@@ -574,17 +573,16 @@ class Pipeline:
         the crops, and `also`'s, before their colour is compared with `hues`), or None."""
         taught = _taught(profile)
         crop = self.classifier.crop
+        # (Simsala Hopp: a lamp's curve off, `cue`: untaught, or as the teach photos' were)
+        image = photo.image if cue is None or cue.image is None else cue.image
         if taught:  # teach mode: its own colour calibration, no light balance (but see
             #         `TeachSettings.light_balance`)
             from vision.teach import taught_crop
 
             crop = taught_crop(crop, profile.piece_part.settings)
-        if taught:  # (Simsala Hopp: a lamp's curve off as the teach photos', `cue`)
-            image = photo.image if cue is None or cue.image is None else cue.image
             crops = extract_crops(image, area.H_plane_to_img, cand.centers, cand.sides,
                                   cand.angles, crop)
-        else:  # (marbles: the cloth's own light too; tiles: a lamp's curve off, `cue`)
-            image = photo.image if cue is None or cue.image is None else cue.image
+        else:  # (marbles: the cloth's own light too)
             crops = untaught_crops(gv.kind, image, area, cand.centers, cand.sides,
                                    cand.angles, crop)
         pred = self.classifier.predict(crops)

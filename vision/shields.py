@@ -14,6 +14,7 @@ re-decided by which coat of arms its colour is nearer in hue.
 - `table_tone(image, area)`: a lamp's per-channel tone curve read off the table beyond the
   castle (`vision.preprocess.tone_of_pixels`), which no white balance takes off: under it a
   frog's green reads as yellow, to the classifier and to the colour cue alike.
+  `kept_table_tone`: the same, or the reading `find_area` kept (`PlayArea.table_curve`).
 - `recolour(probs, ...)`: the four coloured-rabbit probabilities times a hue likelihood
   (Gaussian in the hue difference to each coat of arms), keeping their sum.
 Images are uint8 BGR; hues are degrees of atan2(b*, a*).
@@ -158,6 +159,14 @@ def table_tone(image_bgr: np.ndarray, area, s: ShieldSettings = SHIELDS
     px = px[keep]
     exps, _ = tone_of_pixels(px, s.tone_bins, s.tone_span, s.tone_dev, s.tone_agree)
     return None if np.all(exps == 1.0) else exps
+
+
+def kept_table_tone(image_bgr: np.ndarray, area) -> np.ndarray | None:
+    """`table_tone` of the uint8 BGR photo round `area` as `vision.area.find_area` read it
+    where it did (`PlayArea.table_curve`: its (3,) float32 BGR exponents or None), else read
+    here (with `SHIELDS`)."""
+    read = getattr(area, "table_curve", ())
+    return read[0] if read else table_tone(image_bgr, area)
 
 
 def _hues_at(image_bgr: np.ndarray, area, depth: tuple[float, float], s: ShieldSettings

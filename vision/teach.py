@@ -257,6 +257,11 @@ class TeachGame:
         """Every label a teach folder or a tap may name."""
         return self.piece_labels + self.card_labels + self.pawn_labels
 
+    @property
+    def marbles(self) -> bool:
+        """Its crop-classifier pieces are marbles on a cloth (Hop la bille), not tiles."""
+        return bool(self.area_name and "cloth" in self.area_name)
+
     def unit(self, label: str) -> str:
         """The profile entry a label teaches: the label itself, except Troetofanten
         elephants and tootophants, taught as a kind (their number comes from the corner-index
@@ -932,7 +937,7 @@ def piece_examples(pipeline, game: str, photo, area, label: str,
     not call background. `tone`: the teach photos' lamp curve (`teach_tone`; Simsala Hopp),
     taken off as `lamp_toned` takes it off a scored photo, or None."""
     tg = teachable(game)
-    marbles = bool(tg.area_name and "cloth" in tg.area_name)
+    marbles = tg.marbles
     if marbles:  # (read on the image scoring reads them on: a dim photo brought up)
         photo, cand = marble_candidates(photo, area, MARBLE_SETTINGS)
     else:
@@ -996,15 +1001,17 @@ def piece_examples(pipeline, game: str, photo, area, label: str,
 
     rows = [i for i, _, _ in chosen]
     kind = "marbles" if marbles else "tiles"
-    seen = photo.image  # (Simsala Hopp: a lamp's curve off where the untaught reading
-    if settings.tone_off and not marbles:  # takes it off, `vision.pipeline.lamp_reading`)
-        from vision.pipeline import lamp_reading
+    if settings.light_balance and not marbles:
+        untaught = pred.probs[rows]
+    else:  # (the lamp's curve read only where these crops are cut)
+        seen = photo.image  # (Simsala Hopp: a lamp's curve off where the untaught reading
+        if settings.tone_off and not marbles:  # takes it off, `pipeline.lamp_reading`)
+            from vision.pipeline import lamp_reading
 
-        toned = lamp_reading(photo.image, area)[2]
-        seen = photo.image if toned is None else toned
-    untaught = pred.probs[rows] if settings.light_balance and not marbles else \
-        clf.predict(untaught_crops(kind, seen, area, centers_pl[rows], sides[rows],
-                                   angles[rows], clf.crop)).probs
+            toned = lamp_reading(photo.image, area)[2]
+            seen = photo.image if toned is None else toned
+        untaught = clf.predict(untaught_crops(kind, seen, area, centers_pl[rows], sides[rows],
+                                              angles[rows], clf.crop)).probs
     return [Example(lab, src, pred.embedding[i].astype(np.float32), colours[i],
                     shields=shields, white=whites[i],
                     crop=crops[i] if settings.white_label else None, photo=name,
@@ -1062,7 +1069,7 @@ def taught_examples(pipeline, game: str, photos: list, settings: TeachSettings |
     tg = teachable(game)
     settings = settings or game_settings(game)
     tone, loaded = None, [None] * len(photos)
-    if settings.tone_off and tg.piece_labels and tg.area_name and "cloth" not in tg.area_name:
+    if settings.tone_off and tg.piece_labels and tg.area_name and not tg.marbles:
         loaded = [loaded_photo(pipeline, game, ph, name) for ph, _, _, name in photos]
         tone = teach_tone(loaded, settings)
     examples: list[Example] = []
@@ -1277,9 +1284,7 @@ def lamp_curve(image_bgr: np.ndarray, area
     BGR exponents) or None)."""
     from vision import shields  # (looked up per call: teach_eval times shield_hues)
 
-    read = getattr(area, "table_curve", ())
-    own = read[0] if read else shields.table_tone(image_bgr, area)
-    return shields.shield_hues(image_bgr, area), own
+    return shields.shield_hues(image_bgr, area), shields.kept_table_tone(image_bgr, area)
 
 
 def teach_tone(loaded: list, settings: TeachSettings) -> np.ndarray | None:

@@ -405,6 +405,17 @@ def test_teach_covers_every_game():
         assert teachable(game).labels, game
 
 
+@pytest.mark.parametrize("game, marbles", [("hop-la-bille", True), ("simsala-hopp", False),
+                                           ("magic-rabbit", False), ("troetofanten", False),
+                                           ("mauerhuepfer", False)])
+def test_teach_game_knows_marbles_from_tiles(game, marbles):
+    # (cut and balanced as the cloth's marbles are, `piece_examples`; no lamp curve taken
+    # off, `taught_examples`)
+    from vision.teach import teachable
+
+    assert teachable(game).marbles is marbles
+
+
 def test_teach_for_an_unknown_game_says_so(tmp_path, run_cli):
     _blank_jpg(tmp_path / "t" / "x" / "a.jpg")
     code, out = run_cli("teach", "--game", "chess", tmp_path / "t", "--data", tmp_path / "d")

@@ -11,18 +11,29 @@ from tests.webapp.browser import live_server, phone_browser
 pytestmark = pytest.mark.slow
 
 
+def page_errors(page, errors: list[str] | None = None) -> list[str]:
+    """The list (`errors`, else a new one) that the page's script errors are collected in."""
+    errors = [] if errors is None else errors
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return errors
+
+
+def new_game(page, url, game) -> str:
+    """Start `game` on the new-game form with its default players: the session's id."""
+    page.goto(f"{url}/#/new/{game}")
+    page.click("#start-game")
+    page.wait_for_function("/^#\\/s\\/[^/]+$/.test(location.hash)")
+    return page.evaluate("location.hash").split("/")[2]
+
+
 @pytest.mark.parametrize("game", ["simsala-hopp", "troetofanten"])
 def test_the_camera_screens_teach_link_opens_the_teach_screen(tmp_path, game):
     # Before: the link is #/teach/<game>?back=<sid>; the router split the query with the path,
     # found no game "<game>?back=<sid>" and went to the start page, so the teach screen could
     # only be reached by typing its address.
     with live_server(tmp_path / "data") as url, phone_browser(tmp_path / "p") as page:
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(f"{url}/#/new/{game}")
-        page.click("#start-game")
-        page.wait_for_function("/^#\\/s\\/[^/]+$/.test(location.hash)")
-        sid = page.evaluate("location.hash").split("/")[2]
+        errors = page_errors(page)
+        sid = new_game(page, url, game)
         page.goto(f"{url}/#/s/{sid}/camera")
         page.click("#teach-line a")
         page.wait_for_selector("#teach-file", state="attached")
@@ -52,12 +63,8 @@ def test_an_error_stays_with_its_screen_and_a_half_done_swap_says_why(tmp_path):
     heic = tmp_path / "IMG_0001.HEIC"
     heic.write_bytes(HEIC)
     with live_server(tmp_path / "data") as url, phone_browser(tmp_path / "p") as page:
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(f"{url}/#/new/magic-rabbit")
-        page.click("#start-game")
-        page.wait_for_function("/^#\\/s\\/[^/]+$/.test(location.hash)")
-        sid = page.evaluate("location.hash").split("/")[2]
+        errors = page_errors(page)
+        sid = new_game(page, url, "magic-rabbit")
         for leave in ("back", "next photo"):
             page.goto(f"{url}/#/s/{sid}/camera")
             page.set_input_files("#photo-file", str(heic))
@@ -115,16 +122,8 @@ def test_tapping_a_pieces_centre_opens_that_piece(tmp_path):
               "score": {"won": False, "wrong_positions": []}, "warnings": [],
               "explanation": [], "timings_ms": {"total": 1.0}}
     with live_server(tmp_path / "data") as url, phone_browser(tmp_path / "p") as page:
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(f"{url}/#/new/magic-rabbit")
-        page.click("#start-game")
-        page.wait_for_function("/^#\\/s\\/[^/]+$/.test(location.hash)")
-        sid = page.evaluate("location.hash").split("/")[2]
-        page.evaluate("([k, v]) => sessionStorage.setItem(k, JSON.stringify(v))",
-                      [f"saw:{sid}", {"result": result, "baseFacts": result["facts"]}])
-        page.goto(f"{url}/#/s/{sid}/saw")
-        page.wait_for_selector("#overlay")
+        errors = page_errors(page)
+        show_saw(page, url, "magic-rabbit", result)
         opened = []
         for p in pieces:
             box = page.locator("#overlay").bounding_box()
@@ -141,14 +140,10 @@ def test_a_second_tab_sees_the_other_tabs_round_before_sending_its_own(tmp_path)
     # reloaded it, please check", but the standings on the screen stayed without the first
     # tab's round, so nothing could be checked and a second tap recorded the round twice.
     with live_server(tmp_path / "data") as url, phone_browser(tmp_path / "p") as first:
-        errors: list[str] = []
-        first.on("pageerror", lambda e: errors.append(str(e)))
-        first.goto(f"{url}/#/new/troetofanten")
-        first.click("#start-game")
-        first.wait_for_function("/^#\\/s\\/[^/]+$/.test(location.hash)")
-        sid = first.evaluate("location.hash").split("/")[2]
+        errors = page_errors(first)
+        sid = new_game(first, url, "troetofanten")
         second = first.context.new_page()
-        second.on("pageerror", lambda e: errors.append(str(e)))
+        page_errors(second, errors)
         second.goto(f"{url}/#/s/{sid}")
         record = "button:has-text('Record the round')"
         second.wait_for_selector(record, state="attached")
@@ -188,10 +183,7 @@ def test_the_teach_screen_asks_for_kinds_not_numbers(tmp_path):
 
 def show_saw(page, url, game, result) -> None:
     """Start `game` with the form's default players and open "what I saw" on `result`."""
-    page.goto(f"{url}/#/new/{game}")
-    page.click("#start-game")
-    page.wait_for_function("/^#\\/s\\/[^/]+$/.test(location.hash)")
-    sid = page.evaluate("location.hash").split("/")[2]
+    sid = new_game(page, url, game)
     page.evaluate("([k, v]) => sessionStorage.setItem(k, JSON.stringify(v))",
                   [f"saw:{sid}", {"result": result, "baseFacts": result["facts"]}])
     page.goto(f"{url}/#/s/{sid}/saw")
@@ -244,21 +236,22 @@ def test_long_names_fit_the_phone(tmp_path, game, colours):
         assert len(set(heights)) == 1, heights  # every heading on one line
 
 
-def test_a_doubt_about_a_piece_shows_where_it_is(tmp_path):
+@pytest.mark.parametrize("image", [{"width": 1280, "height": 960}, None])
+def test_a_doubt_about_a_piece_shows_where_it_is(tmp_path, image):
     # Before: "the card-blue at (870, 518): ..." named the piece by photo pixels only, and a
     # black and white photo's "no colour" came 27th, after 26 doubts about single pieces;
     # now the doubt's number is drawn there on the photo, tapping the doubt opens that piece,
-    # and doubts about the whole photo come first.
+    # and doubts about the whole photo come first. (A result without `image`, as typed-in
+    # facts' are, drew the pieces on a stand-in but a tap on the doubt threw a TypeError.)
     pieces = [tile(300, 300, "hat-1"), tile(700, 400, "hat-2"), dove(722, 376)]
     result = typed("magic-rabbit", {"line": [], "won": False},
                    {"won": False, "wrong_positions": []})
-    result.update(image={"width": 1280, "height": 960}, pieces=pieces, warnings=[
+    result.update(image=image, pieces=pieces, warnings=[
         "the hat-2 at (700, 400) is read as hat-2: check it",
         "unsure about the dove at (722.4, 376.0) (confidence 0.39)",
         "the photo has no colour (black and white): take a colour photo"])
     with live_server(tmp_path / "data") as url, phone_browser(tmp_path / "p") as page:
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
+        errors = page_errors(page)
         show_saw(page, url, "magic-rabbit", result)
         spots = page.eval_on_selector_all(
             "#overlay g.warn-spot", "gs => gs.map(g => [g.dataset.k, "
@@ -281,12 +274,8 @@ def test_a_screen_left_before_its_game_loaded_does_not_cover_the_next(tmp_path):
     # camera's file field went away under the finger; seen in the walk at machine speed, a
     # slow phone network makes it likely).
     with live_server(tmp_path / "data") as url, phone_browser(tmp_path / "p") as page:
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(f"{url}/#/new/troetofanten")
-        page.click("#start-game")
-        page.wait_for_function("/^#\\/s\\/[^/]+$/.test(location.hash)")
-        sid = page.evaluate("location.hash").split("/")[2]
+        errors = page_errors(page)
+        sid = new_game(page, url, "troetofanten")
         page.goto(f"{url}/#/s/{sid}/hand")
         page.wait_for_selector("#score-facts")
         held = []
@@ -316,8 +305,7 @@ def test_teach_photos_and_taps_survive_a_reload(tmp_path):
     # or the phone dropping the tab while the camera app was open, lost them all.
     scene = REPO / "datasets" / "scenes-edition2" / "simsala-hopp" / "simsala-hopp-e2-s2-0000.jpg"
     with live_server(tmp_path / "data") as url, phone_browser(tmp_path / "p") as page:
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
+        errors = page_errors(page)
         page.goto(url + "/#/teach/simsala-hopp")
         page.wait_for_selector("#teach-file", state="attached")
         page.set_input_files("#teach-file", str(scene))

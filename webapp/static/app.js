@@ -720,7 +720,7 @@ function renderSaw(s, saw) {
       // white photo's came 27th, after 26 about single pieces).
       if (!spot) return h('li', { text });
       return h('li', { class: 'spotted', 'data-k': no, onclick: () => {
-        const at = pieceAt(r.pieces, spot, Math.max(r.image.width, r.image.height) * 0.04);
+        const at = pieceAt(r.pieces, spot, pieceRadius(r) * 2.2);  // (as a tap there on the photo)
         document.getElementById('saw').scrollIntoView({ block: 'nearest' });
         if (at !== null) pieceSheet(s, saw, at);
       } }, h('span', { class: 'spot-no' }, String(no)), ` ${text}`);
@@ -835,10 +835,17 @@ function hatOrder(pieces) {
   return inversions(line.slice().reverse()) < inversions(line) ? order.reverse() : order;
 }
 
+/** The photo's [width, height] in image pixels (a stand-in where the result has no photo). */
+function photoSize(r) {
+  return [(r.image && r.image.width) || 1000, (r.image && r.image.height) || 750];
+}
+
+/** A round piece's drawn radius (image pixels); a tap within 2.2 x it of its centre names it. */
+function pieceRadius(r) { return Math.max(...photoSize(r)) * 0.018; }
+
 function drawPieces(s, saw) {
   const r = saw.result;
-  const W = (r.image && r.image.width) || 1000;
-  const H = (r.image && r.image.height) || 750;
+  const [W, H] = photoSize(r);
   const wrap = h('div', { class: 'saw', id: 'saw' });
   if (saw.photoUrl) wrap.append(h('img', { src: saw.photoUrl, alt: 'Your photo', width: W, height: H }));
   else if (!r.pieces.length) return h('p', { class: 'muted', id: 'saw' }, 'Typed in by hand (no photo).');
@@ -851,7 +858,7 @@ function drawPieces(s, saw) {
     const order = hatOrder(r.pieces);
     for (const pos of r.score.wrong_positions) if (order[pos] !== undefined) wrong.add(order[pos]);
   }
-  const rad = Math.max(W, H) * 0.018;
+  const rad = pieceRadius(r);
   const font = Math.max(W, H) * 0.03;
   const marks = warningMarks(r.warnings || []);
   r.pieces.forEach((p, i) => {
@@ -937,7 +944,7 @@ function guessZone(game, r, pt) {
   const zones = G[game].zones;
   if (!zones.length) return '';
   if (game === 'simsala-hopp') return r.area && insidePolygon(pt, r.area) ? 'arena' : 'outside';
-  const W = (r.image && r.image.width) || 1000; const H = (r.image && r.image.height) || 750;
+  const [W, H] = photoSize(r);
   const poly = r.area || [[0, 0], [W, 0], [W, H], [0, H]];
   const cx = poly.reduce((a, p) => a + p[0], 0) / poly.length;
   const cy = poly.reduce((a, p) => a + p[1], 0) / poly.length;
