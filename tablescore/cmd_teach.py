@@ -44,7 +44,8 @@ def unread_files(folder: Path) -> list[str]:
 
     if not folder.is_dir():
         return []
-    return [f"{sub.name}/{f.name}" for sub in sorted(p for p in folder.iterdir() if p.is_dir())
+    return [f"{sub.name}/{f.name}" for sub in sorted(p for p in folder.iterdir()
+                                                      if p.is_dir() and not p.name.startswith("."))
             for f in sorted(sub.iterdir())
             if f.is_file() and f.suffix.lower() not in PHOTO_SUFFIXES
             and not f.name.endswith(".taps.json") and not f.name.startswith(".")]

@@ -1020,7 +1020,10 @@ def piece_examples(pipeline, game: str, photo, area, label: str,
 
 
 def photo_files(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES)
+    """The teach photos of a label folder; hidden files left out (a Mac's copy puts an
+    `._IMG_0001.jpg` of metadata beside each photo, which failed as "not a JPEG")."""
+    return sorted(p for p in folder.iterdir()
+                  if p.suffix.lower() in PHOTO_SUFFIXES and not p.name.startswith("."))
 
 
 def build_profile(folder: str | Path, game: str, pipeline=None,
@@ -1034,7 +1037,7 @@ def build_profile(folder: str | Path, game: str, pipeline=None,
     folder = Path(folder)
     if not folder.is_dir():
         raise TeachError(_not_a_folder(folder))
-    subdirs = sorted(p for p in folder.iterdir() if p.is_dir())
+    subdirs = sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
     if not subdirs:
         raise TeachError(f"{folder}: no label folders (expected {folder}/<label>/*.jpg, labels "
                          f"of {game}: {', '.join(tg.labels)})")

@@ -687,6 +687,8 @@ def test_teach_names_the_files_it_did_not_read(tmp_path, run_cli):
     (folder / "frog" / "IMG_0002.HEIC").write_bytes(b"\x00\x00\x00\x18ftypheic" + bytes(16))
     (folder / "frog" / "IMG_0003.webp").write_bytes(b"RIFF\x00\x00\x00\x00WEBPVP8 ")
     (folder / "frog" / ".DS_Store").write_bytes(b"\x00")
+    (folder / "frog" / "._IMG_0001.jpg").write_bytes(b"\x00\x05\x16\x07")  # a Mac's metadata
+    (folder / ".thumbnails").mkdir()  # a hidden folder is no label
     code, out = run_cli("teach", "--game", "simsala-hopp", folder, "--data", tmp_path / "d",
                         "--json")
     assert code == 0 and out["labels"] == {"frog": 1}, out
