@@ -151,10 +151,11 @@ class TeachSettings:
     # the reader's heat bar) nearer the tap, names that weak key point, posed like its
     # nearest other posed piece (`teach_cards.tapped_pieces`; a guessed pose). Magic Rabbit
     # 0.3 for the magician (session 19, H9, docs/teach.md "Magic Rabbit taught: the
-    # magician"): on 171 teach photos (teach_eval seeds 80-88) the strong piece lay 0.00-0.15
-    # widths from the tap, or 0.24-0.44 with a weak key point 0.03-0.17 off; the harsh
-    # magicians of seeds 80 and 81 (0.44, 0.40) were crops mostly of table (the taught
-    # magician orange, read as a hat-7 in the scenes). 0.2 also took seed 83's (0.24):
+    # magician"): on 342 teach photos (teach_eval seeds 80-88, harsh and ordinary) the strong
+    # piece lay 0.00-0.15 widths from the tap, or (5) 0.24-0.44 with a weak key point
+    # 0.03-0.17 off; the harsh magicians of seeds 80 and 81 (0.44, 0.40) were crops mostly
+    # of table (the taught magician orange, read as a hat-7 in the scenes). 0.2 also took
+    # seed 83's (0.24):
     # worse there (fresh 2510 harsh 10.39 -> 11.32 %); every label: worse with seeds 84's
     # hat-1 and 88's rabbit-6 (2510 harsh 6.47 -> 7.39 %, 7.62 -> 8.08 %)
     tap_off_labels: str = ""  # ... (the labels, comma-separated: a profile's settings are
