@@ -1303,7 +1303,11 @@ def tapped_pieces(reader, image: np.ndarray, game: str, area,
     shared directions are local; the reader's width search over every key point of a
     crowded teach photo is most of its time). The detector runs once; a tap on no key point
     of the reader's heat bar names a weaker one (down to `TAP_KEY_THRESHOLD`), posed like
-    its nearest posed neighbour, as `_every_key_point` does."""
+    its nearest posed neighbour, as `_every_key_point` does. So does a tap on a label of
+    `settings.tap_off_labels` whose strong piece lies over `settings.tap_off` of its widths
+    from it where a weak key point lies nearer (posed like its nearest posed piece other
+    than that one, which is the same tile posed off it; session 19, H9: teach_eval's harsh
+    magician, a strong key point 0.44 widths off the tile's centre, its crop mostly table)."""
     from vision.cards.detect import KIND_PIECE
     from vision.cards.geometry import SPECS, frame_from_pose
 
@@ -1332,16 +1336,25 @@ def tapped_pieces(reader, image: np.ndarray, game: str, area,
     if posed_out is not None:  # (the cards posed around the taps, for their widths)
         posed_out.extend(kept)
     out = []
-    for (x, y, _), t in zip(taps, taps_px, strict=True):
+    for (x, y, lab), t in zip(taps, taps_px, strict=True):
         p = _at_tap(kept, x, y, scale, settings.tap_radius)
-        if p is None and len(weak) and posed:  # a weak key point: its nearest piece's pose
+        off = None  # a strong piece posed off the tap, a weak key point nearer (`tap_off`)
+        if p is not None and settings.tap_off > 0 and len(weak) and \
+                lab in settings.tap_off_labels.split(","):
+            d = float(np.hypot(*(p.center - t)))
+            if d > settings.tap_off * p.width and \
+                    float(np.hypot(*(kp.xy[weak] - t).T).min()) < d:
+                off = p
+        if (p is None or off is not None) and len(weak) and posed:  # a weak key point: its
+            #   nearest (other) piece's pose
             dw = np.hypot(*(kp.xy[weak] - t).T)
             i = weak[int(np.argmin(dw))]
-            r = int(np.argmin([np.hypot(*(q.center - kp.xy[i])) for q in posed]))
-            ang, wid = posed[r].angle, posed[r].width
+            others = [q for q in posed if q is not off] or posed
+            r = int(np.argmin([np.hypot(*(q.center - kp.xy[i])) for q in others]))
+            ang, wid = others[r].angle, others[r].width
             cand = CardPiece(NEUTRAL_LABEL[game], float(kp.score[i]), kp.xy[i].copy(),
                              frame_from_pose(kp.xy[i], ang, wid, SPECS[game]), ang, wid)
-            p = _at_tap([cand], x, y, scale, settings.tap_radius)
+            p = _at_tap([cand], x, y, scale, settings.tap_radius) or off
         if p is None:
             raise teach.TeachError(f"{name}: no piece found at the tap ({x:.0f}, {y:.0f})")
         out.append(p)
