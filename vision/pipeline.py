@@ -710,9 +710,11 @@ class Pipeline:
             colour_likelihood,
             middle_lightness,
             on_castle,
+            photo_frogs,
             photo_light,
             reweigh,
             tile_colour,
+            without_cast,
         )
 
         if hues is not None:  # (without the coats of arms the photo's light is unknown: a
@@ -721,11 +723,16 @@ class Pipeline:
             light = photo_light(lightness if first is crops else middle_lightness(first))
             like = colour_likelihood(lab, lightness, gv.labels, hues, light,
                                      cast_hue=cast_hue)
-            probs = reweigh(probs, [self.classifier.index(label) for label in gv.labels],
-                            gv.labels, like)
+            columns = [self.classifier.index(label) for label in gv.labels]
+            probs = reweigh(probs, columns, gv.labels, like)
         castle = on_castle(cand.centers, float(area.settings.plane_px))
         if castle.any():
             probs = self._as_background(probs, castle)
+        if hues is not None:  # (after the castle: a tower is no frog to read the green off)
+            limit = (gv.limits[gv.labels.index("rabbit-yellow")]
+                     if gv.limits and "rabbit-yellow" in gv.labels else 2)
+            probs = photo_frogs(probs, columns, gv.labels,
+                                without_cast(lab, lightness, light, cast_hue), hues, limit)
         return probs
 
     def _as_background(self, probs: np.ndarray, rows: np.ndarray) -> np.ndarray:

@@ -84,6 +84,22 @@ class CueSettings:
     # crops; dark blue and violet rabbits lie 100 degrees and more away). 0: off
     cast_chroma: float = 30.0
     cast_hue_width: float = 45.0
+    # the frogs' green read off this photo's own frogs (`photo_frogs`): a photo's frogs share
+    # one print under one light, so their hues lie close together (spread about the photo's
+    # median, 2-98 %: -8..+8 degrees under `light_eval`'s harsh lamp, -4..+5 normal, on
+    # edition 2 and three fresh edition-2 sets), and its yellow rabbits (two at most) lie
+    # 9.7 degrees and more short of it toward the yellow coat of arms (-12.1 normal, -24.8
+    # edition 1). A tile read as a yellow rabbit within `frog_spread` of that median (or
+    # past it) is a frog. The median is of the tiles read as frogs and of the yellow readings
+    # beyond the game's two (the greenest: the counts leave no other reading), only with
+    # `frog_anchors` of them and only where it lies `frog_min_turn` or more past the yellow
+    # coat of arms (frogs are green; a misread orange rabbit among the yellow readings once
+    # put it at -1.4). Tiles `frog_window` or more from halfway between the yellow and frog
+    # references are neither. frog_spread 0: off
+    frog_spread: float = 8.0
+    frog_anchors: int = 2
+    frog_min_turn: float = 10.0
+    frog_window: float = 45.0
 
 
 CUES = CueSettings()
@@ -210,6 +226,47 @@ def colour_likelihood(lab: np.ndarray, lightness: np.ndarray, labels: tuple[str,
             out[:, j] = (1 - chromatic) * (1 - dark)
         elif label == "cat":
             out[:, j] = (1 - chromatic) * dark
+    return out
+
+
+def photo_frogs(probs: np.ndarray, columns: list[int], labels: tuple[str, ...],
+                lab: np.ndarray, hues: dict[str, float] | None, yellow_limit: int = 2,
+                s: CueSettings = CUES) -> np.ndarray:
+    """The (N, C) probabilities (re-decided, `reweigh`) with the tiles read as yellow
+    rabbits that lie among this photo's own frogs read as frogs (their frog and yellow
+    probabilities swapped; see `CueSettings.frog_spread`). `columns`: `labels`' columns in
+    `probs`; `lab` (N, 3): the tiles' colours (`tile_colour`, any cast taken off,
+    `without_cast`); `hues`: this photo's coats of arms (None: unchanged); `yellow_limit`:
+    how many yellow rabbits the game has. A lamp's tone curve squeezes green onto yellow, and
+    the classifier, taught on other artwork, is sure of frogs as yellow rabbits there; the
+    frogs' own hue in this photo tells them apart where the usual reference does not."""
+    if (hues is None or s.frog_spread <= 0 or not len(probs) or "frog" not in labels
+            or "rabbit-yellow" not in labels):
+        return probs
+    p = probs[:, columns]
+    read = np.argmax(p, axis=1)
+    chroma = np.hypot(lab[:, 1], lab[:, 2])
+    hue = np.degrees(np.arctan2(lab[:, 2], lab[:, 1]))
+    ref = reference_hues(hues, s)
+    away = np.sign(_hue_diff(ref["yellow"], ref["orange"])) or 1.0
+    past = away * _hue_diff(hue, ref["yellow"])  # degrees past the yellow one, toward green
+    near = ((p.sum(axis=1) >= s.min_piece_mass) & (chroma >= s.white_chroma)
+            & (np.abs(past - 0.5 * s.frog_turn) < s.frog_window))
+    frog = near & (read == labels.index("frog"))
+    yellow = np.flatnonzero(near & (read == labels.index("rabbit-yellow")))
+    yellow = yellow[np.argsort(past[yellow], kind="stable")]
+    anchors = np.concatenate([past[frog], past[yellow[yellow_limit:]]])
+    if len(anchors) < s.frog_anchors:
+        return probs
+    green = float(np.median(anchors))
+    if green < s.frog_min_turn:
+        return probs
+    swap = yellow[past[yellow] >= green - s.frog_spread]
+    if not len(swap):
+        return probs
+    f, y = columns[labels.index("frog")], columns[labels.index("rabbit-yellow")]
+    out = probs.copy()
+    out[swap, f], out[swap, y] = probs[swap, y], probs[swap, f]
     return out
 
 

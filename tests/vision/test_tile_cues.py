@@ -14,6 +14,7 @@ from vision.tile_cues import (
     kind,
     light_hue,
     on_castle,
+    photo_frogs,
     photo_light,
     reference_hues,
     reweigh,
@@ -225,3 +226,54 @@ def test_light_hue_of_a_black_photo_is_none():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert light_hue(np.zeros((40, 40, 3), np.uint8)) is None
+
+
+def _photo(tiles, chroma=50.0):
+    """(probs (N, C+1) read as each tile's label, 0.9 sure; lab (N, 3)) for tiles given as
+    (label read, degrees past this photo's yellow coat of arms toward green)."""
+    labels = tuple(SIMSALA_LABELS)
+    probs = np.full((len(tiles), len(labels) + 1), 0.1 / len(labels))
+    lab = np.zeros((len(tiles), 3))
+    for i, (read, past) in enumerate(tiles):
+        probs[i, labels.index(read)] = 0.9
+        lab[i] = (70.0, *_ab(HUES["yellow"] + past, chroma))
+    return probs, lab
+
+
+@pytest.mark.parametrize("tiles, frogs", [
+    # a frog read as a yellow rabbit among the photo's frogs (the lamp's curve): a frog
+    ([("frog", 30), ("frog", 31), ("frog", 29), ("rabbit-yellow", 25)], [0, 1, 2, 3]),
+    # yellow rabbits short of the photo's frogs: left
+    ([("rabbit-yellow", 0), ("rabbit-yellow", 3), ("frog", 28), ("frog", 30)], [2, 3]),
+    # four frogs all read as yellow rabbits: the two beyond the game's two give the green
+    ([("rabbit-yellow", 20), ("rabbit-yellow", 21), ("rabbit-yellow", 22),
+      ("rabbit-yellow", 23)], [0, 1, 2, 3]),
+    # ... but where those lie short of green (`frog_min_turn`), nothing is changed
+    ([("rabbit-yellow", -3), ("rabbit-yellow", -1), ("rabbit-yellow", 2),
+      ("rabbit-yellow", 4)], []),
+    # one frog alone gives no photo's green (`frog_anchors`)
+    ([("frog", 30), ("rabbit-yellow", 25)], [0]),
+    # a tile far past the frogs' window is not judged (`frog_window`)
+    ([("frog", 30), ("frog", 31), ("rabbit-yellow", 120)], [0, 1]),
+])
+def test_photo_frogs_reads_a_yellow_reading_among_the_frogs_as_a_frog(tiles, frogs):
+    labels = tuple(SIMSALA_LABELS)
+    probs, lab = _photo(tiles)
+    columns = list(range(len(labels)))
+    out = photo_frogs(probs, columns, labels, lab, HUES)
+    read = out[:, columns].argmax(axis=1)
+    assert list(np.flatnonzero(read == labels.index("frog"))) == frogs
+    np.testing.assert_allclose(out.sum(axis=1), probs.sum(axis=1))  # only swapped
+
+
+def test_photo_frogs_needs_the_coats_of_arms_and_colour():
+    labels = tuple(SIMSALA_LABELS)
+    columns = list(range(len(labels)))
+    tiles = [("frog", 30), ("frog", 31), ("rabbit-yellow", 28)]
+    probs, lab = _photo(tiles)
+    assert photo_frogs(probs, columns, labels, lab, None) is probs  # no coats of arms read
+    pale, pale_lab = _photo(tiles, chroma=8.0)  # achromatic: white rabbits, not frogs
+    assert np.array_equal(photo_frogs(pale, columns, labels, pale_lab, HUES), pale)
+    off = replace(CUES, frog_spread=0.0)
+    assert photo_frogs(probs, columns, labels, lab, HUES, s=off) is probs
+    assert photo_frogs(probs[:0], columns, labels, lab[:0], HUES).shape == (0, len(labels) + 1)
