@@ -728,11 +728,16 @@ class Pipeline:
         castle = on_castle(cand.centers, float(area.settings.plane_px))
         if castle.any():
             probs = self._as_background(probs, castle)
-        if hues is not None:  # (after the castle: a tower is no frog to read the green off)
-            limit = (gv.limits[gv.labels.index("rabbit-yellow")]
-                     if gv.limits and "rabbit-yellow" in gv.labels else 2)
-            probs = photo_frogs(probs, columns, gv.labels,
-                                without_cast(lab, lightness, light, cast_hue), hues, limit)
+        # (after the castle: a tower is no frog to read the green off; also without the coats
+        # of arms: the frogs' own green needs no light, only which side of it yellow lies)
+        if hues is None:
+            lab, _ = tile_colour(crops)
+            columns = [self.classifier.index(label) for label in gv.labels]
+        else:
+            lab = without_cast(lab, lightness, light, cast_hue)
+        limit = (gv.limits[gv.labels.index("rabbit-yellow")]
+                 if gv.limits and "rabbit-yellow" in gv.labels else 2)
+        probs = photo_frogs(probs, columns, gv.labels, lab, hues, limit)
         return probs
 
     def _as_background(self, probs: np.ndarray, rows: np.ndarray) -> np.ndarray:

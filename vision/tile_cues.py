@@ -236,11 +236,12 @@ def photo_frogs(probs: np.ndarray, columns: list[int], labels: tuple[str, ...],
     rabbits that lie among this photo's own frogs read as frogs (their frog and yellow
     probabilities swapped; see `CueSettings.frog_spread`). `columns`: `labels`' columns in
     `probs`; `lab` (N, 3): the tiles' colours (`tile_colour`, any cast taken off,
-    `without_cast`); `hues`: this photo's coats of arms (None: unchanged); `yellow_limit`:
+    `without_cast`); `hues`: this photo's coats of arms (None: their usual hues,
+    `NOMINAL_HUE`, only to tell which side of the frogs is yellow); `yellow_limit`:
     how many yellow rabbits the game has. A lamp's tone curve squeezes green onto yellow, and
     the classifier, taught on other artwork, is sure of frogs as yellow rabbits there; the
     frogs' own hue in this photo tells them apart where the usual reference does not."""
-    if (hues is None or s.frog_spread <= 0 or not len(probs) or "frog" not in labels
+    if (s.frog_spread <= 0 or not len(probs) or "frog" not in labels
             or "rabbit-yellow" not in labels):
         return probs
     p = probs[:, columns]
