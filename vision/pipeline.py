@@ -705,13 +705,17 @@ class Pipeline:
         coloured rabbit by its coats of arms), and a candidate on the castle (a tower, a coat
         of arms) read as background. `first`: the crops of the photo's first candidates, its
         light (`photo_light`). `cast_hue`: the light's hue where a cast had to be balanced
-        away (`vision.tile_cues.without_cast`), or None."""
+        away (`vision.tile_cues.without_cast`), or None. Then each reading is compared with
+        the photo's own tiles': a yellow rabbit among its frogs' green is a frog
+        (`photo_frogs`, also without the coats of arms), a white rabbit far from its white
+        rabbits toward blue or violet that rabbit (`photo_whites`)."""
         from vision.tile_cues import (
             colour_likelihood,
             middle_lightness,
             on_castle,
             photo_frogs,
             photo_light,
+            photo_whites,
             reweigh,
             tile_colour,
             without_cast,
@@ -738,6 +742,7 @@ class Pipeline:
         limit = (gv.limits[gv.labels.index("rabbit-yellow")]
                  if gv.limits and "rabbit-yellow" in gv.labels else 2)
         probs = photo_frogs(probs, columns, gv.labels, lab, hues, limit)
+        probs = photo_whites(probs, columns, gv.labels, lab, hues)
         return probs
 
     def _as_background(self, probs: np.ndarray, rows: np.ndarray) -> np.ndarray:

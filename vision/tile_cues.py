@@ -20,7 +20,11 @@ among the kinds again (whether a candidate is a piece at all stays the classifie
 each kind's among its labels as before (which player colour stays `vision.shields.recolour`'s
 call). Only with the coats of arms read. Where they could be read only on the photo white
 balanced by its own light (`CueFrame`), a dark tile's chroma along the light's hue is the
-cast the balance leaves (`without_cast`), not its colour. `on_castle`: candidates standing on
+cast the balance leaves (`without_cast`), not its colour. Relative to the photo's own tiles
+(a photo's frogs, and its white rabbits, share one print under one light): a yellow reading
+among the photo's frogs' green is a frog (`photo_frogs`, also without the coats of arms), a
+white reading far from the photo's white rabbits toward blue or violet is that rabbit
+(`photo_whites`). `on_castle`: candidates standing on
 the castle round the arena (its walls and towers) are no tiles. Images are uint8 BGR; hues are
 degrees of atan2(b*, a*).
 """
@@ -100,6 +104,21 @@ class CueSettings:
     frog_anchors: int = 2
     frog_min_turn: float = 10.0
     frog_window: float = 45.0
+    # a photo's white rabbits share one print and one light too: their colours (a*, b*) lie
+    # within 9.8 of the photo's median white (98 %; 18.7 at most) under `light_eval`'s harsh
+    # lamp on edition 2 and three fresh edition-2 sets, its blue and violet rabbits 14.7 and
+    # more from it (2 %; a warm cast dulls a pale blue rabbit below `white_chroma`, read as
+    # white). A tile read as a white rabbit `white_apart` or more from the median of the
+    # photo's white readings (`white_anchors` of them at least) is the coloured rabbit whose
+    # coat of arms' hue lies nearest its difference's, within `white_turn` degrees
+    # (`photo_whites`; only with the coats of arms read). white_apart 0: off
+    white_apart: float = 19.0
+    white_anchors: int = 3
+    white_turn: float = 60.0
+    # ... only toward these (cold) colours: a warm lamp's falloff spreads the white rabbits'
+    # colours along its own (warm) hue (edition 2 tungsten 0006: two white rabbits 19+ from
+    # their median toward yellow), the cast the balance leaves, not a tile's colour
+    white_colours: tuple[str, ...] = ("blue", "violet")
 
 
 CUES = CueSettings()
@@ -268,6 +287,41 @@ def photo_frogs(probs: np.ndarray, columns: list[int], labels: tuple[str, ...],
     f, y = columns[labels.index("frog")], columns[labels.index("rabbit-yellow")]
     out = probs.copy()
     out[swap, f], out[swap, y] = probs[swap, y], probs[swap, f]
+    return out
+
+
+def photo_whites(probs: np.ndarray, columns: list[int], labels: tuple[str, ...],
+                 lab: np.ndarray, hues: dict[str, float] | None,
+                 s: CueSettings = CUES) -> np.ndarray:
+    """The (N, C) probabilities with the tiles read as white rabbits whose colour lies far
+    from this photo's own white rabbits' (`CueSettings.white_apart`) read as the coloured
+    rabbit their difference points to (the white and that colour's probabilities swapped).
+    `columns`: `labels`' columns in `probs`; `lab` (N, 3): the tiles' colours
+    (`tile_colour`, any cast taken off); `hues`: this photo's coats of arms (None:
+    unchanged)."""
+    white = "rabbit-white"
+    if hues is None or s.white_apart <= 0 or not len(probs) or white not in labels:
+        return probs
+    p = probs[:, columns]
+    read = np.flatnonzero((np.argmax(p, axis=1) == labels.index(white))
+                          & (p.sum(axis=1) >= s.min_piece_mass))
+    if len(read) < s.white_anchors:
+        return probs
+    diff = lab[read, 1:3] - np.median(lab[read, 1:3], axis=0)
+    far = np.hypot(diff[:, 0], diff[:, 1]) >= s.white_apart
+    if not far.any():
+        return probs
+    names = [c for c in hues if f"rabbit-{c}" in labels]  # (the nearest of all four, then
+    #   only a cold one taken)
+    out = probs.copy()
+    w = columns[labels.index(white)]
+    for i, (da, db) in zip(read[far], diff[far], strict=True):
+        turn = [abs(float(_hue_diff(np.degrees(np.arctan2(db, da)), hues[c]))) for c in names]
+        if (not names or min(turn) > s.white_turn
+                or names[int(np.argmin(turn))] not in s.white_colours):
+            continue
+        c = columns[labels.index(f"rabbit-{names[int(np.argmin(turn))]}")]
+        out[i, w], out[i, c] = probs[i, c], probs[i, w]
     return out
 
 

@@ -16,6 +16,7 @@ from vision.tile_cues import (
     on_castle,
     photo_frogs,
     photo_light,
+    photo_whites,
     reference_hues,
     reweigh,
     tile_colour,
@@ -277,3 +278,50 @@ def test_photo_frogs_needs_the_coats_of_arms_and_colour():
     off = replace(CUES, frog_spread=0.0)
     assert photo_frogs(probs, columns, labels, lab, HUES, s=off) is probs
     assert photo_frogs(probs[:0], columns, labels, lab[:0], HUES).shape == (0, len(labels) + 1)
+
+
+def _whites(tiles):
+    """(probs (N, C+1) each read as a white rabbit, 0.8 sure, 0.1 blue, 0.1 yellow; lab
+    (N, 3)) for tiles given as (a*, b*) colours."""
+    labels = tuple(SIMSALA_LABELS)
+    probs = np.zeros((len(tiles), len(labels) + 1))
+    probs[:, labels.index("rabbit-white")] = 0.8
+    probs[:, labels.index("rabbit-blue")] = 0.1
+    probs[:, labels.index("rabbit-yellow")] = 0.1
+    lab = np.array([(80.0, a, b) for a, b in tiles])
+    return probs, lab
+
+
+WARM = [(4.0, 14.0), (5.0, 15.0), (3.0, 13.0), (4.0, 16.0)]  # whites under a warm cast
+
+
+@pytest.mark.parametrize("extra, read", [
+    # a pale blue rabbit dulled by the cast (chroma 12, under `white_chroma`): toward blue
+    # of the photo's own whites by 20+: blue
+    ((*_ab(HUES["blue"], 12.0)[:1], _ab(HUES["blue"], 12.0)[1]), "rabbit-blue"),
+    # one more white, a little off: white
+    ((6.0, 20.0), "rabbit-white"),
+    # a white further along the warm light's hue (its falloff): white, not yellow
+    ((0.0, 40.0), "rabbit-white"),
+])
+def test_photo_whites_reads_a_cold_tile_among_the_whites_by_its_colour(extra, read):
+    labels = tuple(SIMSALA_LABELS)
+    columns = list(range(len(labels)))
+    probs, lab = _whites(WARM + [tuple(extra)])
+    out = photo_whites(probs, columns, labels, lab, HUES)
+    got = [labels[j] for j in out[:, columns].argmax(axis=1)]
+    assert got[:-1] == ["rabbit-white"] * len(WARM)
+    assert got[-1] == read
+    np.testing.assert_allclose(out.sum(axis=1), probs.sum(axis=1))
+
+
+def test_photo_whites_needs_the_coats_of_arms_and_three_whites():
+    labels = tuple(SIMSALA_LABELS)
+    columns = list(range(len(labels)))
+    blue = tuple(_ab(HUES["blue"], 12.0))
+    probs, lab = _whites(WARM + [blue])
+    assert photo_whites(probs, columns, labels, lab, None) is probs
+    few, few_lab = _whites(WARM[:1] + [blue])  # two white readings make no photo's white
+    assert photo_whites(few, columns, labels, few_lab, HUES) is few
+    off = replace(CUES, white_apart=0.0)
+    assert photo_whites(probs, columns, labels, lab, HUES, s=off) is probs
