@@ -98,7 +98,9 @@ class CueSettings:
     # beyond the game's two (the greenest: the counts leave no other reading), only with
     # `frog_anchors` of them and only where it lies `frog_min_turn` or more past the yellow
     # coat of arms (frogs are green; a misread orange rabbit among the yellow readings once
-    # put it at -1.4). Tiles `frog_window` or more from halfway between the yellow and frog
+    # put it at -1.4), and a yellow reading nearer the orange coat of arms is not counted
+    # (edition 2 daylight 0000: an orange rabbit read as yellow made a yellow rabbit the
+    # third, a frog). Tiles `frog_window` or more from halfway between the yellow and frog
     # references are neither. frog_spread 0: off
     frog_spread: float = 8.0
     frog_anchors: int = 2
@@ -273,7 +275,11 @@ def photo_frogs(probs: np.ndarray, columns: list[int], labels: tuple[str, ...],
     near = ((p.sum(axis=1) >= s.min_piece_mass) & (chroma >= s.white_chroma)
             & (np.abs(past - 0.5 * s.frog_turn) < s.frog_window))
     frog = near & (read == labels.index("frog"))
-    yellow = np.flatnonzero(near & (read == labels.index("rabbit-yellow")))
+    # (a yellow reading nearer the orange coat of arms is a misread orange rabbit: it takes
+    # none of the game's two yellow places, so it makes no yellow reading beyond them a frog)
+    orange = away * _hue_diff(ref["orange"], ref["yellow"])
+    yellow = np.flatnonzero(near & (read == labels.index("rabbit-yellow"))
+                            & (past > 0.5 * orange))
     yellow = yellow[np.argsort(past[yellow], kind="stable")]
     anchors = np.concatenate([past[frog], past[yellow[yellow_limit:]]])
     if len(anchors) < s.frog_anchors:

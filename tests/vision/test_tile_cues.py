@@ -252,6 +252,10 @@ def _photo(tiles, chroma=50.0):
     # ... but where those lie short of green (`frog_min_turn`), nothing is changed
     ([("rabbit-yellow", -3), ("rabbit-yellow", -1), ("rabbit-yellow", 2),
       ("rabbit-yellow", 4)], []),
+    # a misread orange rabbit among the yellow readings takes no yellow place: one frog
+    # and no yellow reading beyond the two give no green, the yellow rabbits stay
+    ([("rabbit-yellow", -24), ("rabbit-yellow", 12), ("rabbit-yellow", 15), ("frog", 30)],
+     [3]),
     # one frog alone gives no photo's green (`frog_anchors`)
     ([("frog", 30), ("rabbit-yellow", 25)], [0]),
     # a tile far past the frogs' window is not judged (`frog_window`)
