@@ -703,14 +703,20 @@ class Pipeline:
         coloured rabbit by its coats of arms), and a candidate on the castle (a tower, a coat
         of arms) read as background. `first`: the crops of the photo's first candidates, its
         light (`photo_light`). `cast_hue`: the light's hue where a cast had to be balanced
-        away (`vision.tile_cues.without_cast`), or None."""
+        away (`vision.tile_cues.without_cast`), or None. Then each reading is compared with
+        the photo's own tiles': a yellow rabbit among its frogs' green is a frog
+        (`photo_frogs`, also without the coats of arms), a white rabbit far from its white
+        rabbits toward blue or violet that rabbit (`photo_whites`)."""
         from vision.tile_cues import (
             colour_likelihood,
             middle_lightness,
             on_castle,
+            photo_frogs,
             photo_light,
+            photo_whites,
             reweigh,
             tile_colour,
+            without_cast,
         )
 
         if hues is not None:  # (without the coats of arms the photo's light is unknown: a
@@ -719,11 +725,22 @@ class Pipeline:
             light = photo_light(lightness if first is crops else middle_lightness(first))
             like = colour_likelihood(lab, lightness, gv.labels, hues, light,
                                      cast_hue=cast_hue)
-            probs = reweigh(probs, [self.classifier.index(label) for label in gv.labels],
-                            gv.labels, like)
+            columns = [self.classifier.index(label) for label in gv.labels]
+            probs = reweigh(probs, columns, gv.labels, like)
         castle = on_castle(cand.centers, float(area.settings.plane_px))
         if castle.any():
             probs = self._as_background(probs, castle)
+        # (after the castle: a tower is no frog to read the green off; also without the coats
+        # of arms: the frogs' own green needs no light, only which side of it yellow lies)
+        if hues is None:
+            lab, _ = tile_colour(crops)
+            columns = [self.classifier.index(label) for label in gv.labels]
+        else:
+            lab = without_cast(lab, lightness, light, cast_hue)
+        limit = (gv.limits[gv.labels.index("rabbit-yellow")]
+                 if gv.limits and "rabbit-yellow" in gv.labels else 2)
+        probs = photo_frogs(probs, columns, gv.labels, lab, hues, limit)
+        probs = photo_whites(probs, columns, gv.labels, lab, hues)
         return probs
 
     def _as_background(self, probs: np.ndarray, rows: np.ndarray) -> np.ndarray:

@@ -20,7 +20,11 @@ among the kinds again (whether a candidate is a piece at all stays the classifie
 each kind's among its labels as before (which player colour stays `vision.shields.recolour`'s
 call). Only with the coats of arms read. Where they could be read only on the photo white
 balanced by its own light (`CueFrame`), a dark tile's chroma along the light's hue is the
-cast the balance leaves (`without_cast`), not its colour. `on_castle`: candidates standing on
+cast the balance leaves (`without_cast`), not its colour. Relative to the photo's own tiles
+(a photo's frogs, and its white rabbits, share one print under one light): a yellow reading
+among the photo's frogs' green is a frog (`photo_frogs`, also without the coats of arms), a
+white reading far from the photo's white rabbits toward blue or violet is that rabbit
+(`photo_whites`). `on_castle`: candidates standing on
 the castle round the arena (its walls and towers) are no tiles. Images are uint8 BGR; hues are
 degrees of atan2(b*, a*).
 """
@@ -84,6 +88,39 @@ class CueSettings:
     # crops; dark blue and violet rabbits lie 100 degrees and more away). 0: off
     cast_chroma: float = 30.0
     cast_hue_width: float = 45.0
+    # the frogs' green read off this photo's own frogs (`photo_frogs`): a photo's frogs share
+    # one print under one light, so their hues lie close together (spread about the photo's
+    # median, 2-98 %: -8..+8 degrees under `light_eval`'s harsh lamp, -4..+5 normal, on
+    # edition 2 and three fresh edition-2 sets), and its yellow rabbits (two at most) lie
+    # 9.7 degrees and more short of it toward the yellow coat of arms (-12.1 normal, -24.8
+    # edition 1). A tile read as a yellow rabbit within `frog_spread` of that median (or
+    # past it) is a frog. The median is of the tiles read as frogs and of the yellow readings
+    # beyond the game's two (the greenest: the counts leave no other reading), only with
+    # `frog_anchors` of them and only where it lies `frog_min_turn` or more past the yellow
+    # coat of arms (frogs are green; a misread orange rabbit among the yellow readings once
+    # put it at -1.4), and a yellow reading nearer the orange coat of arms is not counted
+    # (edition 2 daylight 0000: an orange rabbit read as yellow made a yellow rabbit the
+    # third, a frog). Tiles `frog_window` or more from halfway between the yellow and frog
+    # references are neither. frog_spread 0: off
+    frog_spread: float = 8.0
+    frog_anchors: int = 2
+    frog_min_turn: float = 10.0
+    frog_window: float = 45.0
+    # a photo's white rabbits share one print and one light too: their colours (a*, b*) lie
+    # within 9.8 of the photo's median white (98 %; 18.7 at most) under `light_eval`'s harsh
+    # lamp on edition 2 and three fresh edition-2 sets, its blue and violet rabbits 14.7 and
+    # more from it (2 %; a warm cast dulls a pale blue rabbit below `white_chroma`, read as
+    # white). A tile read as a white rabbit `white_apart` or more from the median of the
+    # photo's white readings (`white_anchors` of them at least) is the coloured rabbit whose
+    # coat of arms' hue lies nearest its difference's, within `white_turn` degrees
+    # (`photo_whites`; only with the coats of arms read). white_apart 0: off
+    white_apart: float = 19.0
+    white_anchors: int = 3
+    white_turn: float = 60.0
+    # ... only toward these (cold) colours: a warm lamp's falloff spreads the white rabbits'
+    # colours along its own (warm) hue (edition 2 tungsten 0006: two white rabbits 19+ from
+    # their median toward yellow), the cast the balance leaves, not a tile's colour
+    white_colours: tuple[str, ...] = ("blue", "violet")
 
 
 CUES = CueSettings()
@@ -210,6 +247,87 @@ def colour_likelihood(lab: np.ndarray, lightness: np.ndarray, labels: tuple[str,
             out[:, j] = (1 - chromatic) * (1 - dark)
         elif label == "cat":
             out[:, j] = (1 - chromatic) * dark
+    return out
+
+
+def photo_frogs(probs: np.ndarray, columns: list[int], labels: tuple[str, ...],
+                lab: np.ndarray, hues: dict[str, float] | None, yellow_limit: int = 2,
+                s: CueSettings = CUES) -> np.ndarray:
+    """The (N, C) probabilities (re-decided, `reweigh`) with the tiles read as yellow
+    rabbits that lie among this photo's own frogs read as frogs (their frog and yellow
+    probabilities swapped; see `CueSettings.frog_spread`). `columns`: `labels`' columns in
+    `probs`; `lab` (N, 3): the tiles' colours (`tile_colour`, any cast taken off,
+    `without_cast`); `hues`: this photo's coats of arms (None: their usual hues,
+    `NOMINAL_HUE`, only to tell which side of the frogs is yellow); `yellow_limit`:
+    how many yellow rabbits the game has. A lamp's tone curve squeezes green onto yellow, and
+    the classifier, taught on other artwork, is sure of frogs as yellow rabbits there; the
+    frogs' own hue in this photo tells them apart where the usual reference does not."""
+    if (s.frog_spread <= 0 or not len(probs) or "frog" not in labels
+            or "rabbit-yellow" not in labels):
+        return probs
+    p = probs[:, columns]
+    read = np.argmax(p, axis=1)
+    chroma = np.hypot(lab[:, 1], lab[:, 2])
+    hue = np.degrees(np.arctan2(lab[:, 2], lab[:, 1]))
+    ref = reference_hues(hues, s)
+    away = np.sign(_hue_diff(ref["yellow"], ref["orange"])) or 1.0
+    past = away * _hue_diff(hue, ref["yellow"])  # degrees past the yellow one, toward green
+    near = ((p.sum(axis=1) >= s.min_piece_mass) & (chroma >= s.white_chroma)
+            & (np.abs(past - 0.5 * s.frog_turn) < s.frog_window))
+    frog = near & (read == labels.index("frog"))
+    # (a yellow reading nearer the orange coat of arms is a misread orange rabbit: it takes
+    # none of the game's two yellow places, so it makes no yellow reading beyond them a frog)
+    orange = away * _hue_diff(ref["orange"], ref["yellow"])
+    yellow = np.flatnonzero(near & (read == labels.index("rabbit-yellow"))
+                            & (past > 0.5 * orange))
+    yellow = yellow[np.argsort(past[yellow], kind="stable")]
+    anchors = np.concatenate([past[frog], past[yellow[yellow_limit:]]])
+    if len(anchors) < s.frog_anchors:
+        return probs
+    green = float(np.median(anchors))
+    if green < s.frog_min_turn:
+        return probs
+    swap = yellow[past[yellow] >= green - s.frog_spread]
+    if not len(swap):
+        return probs
+    f, y = columns[labels.index("frog")], columns[labels.index("rabbit-yellow")]
+    out = probs.copy()
+    out[swap, f], out[swap, y] = probs[swap, y], probs[swap, f]
+    return out
+
+
+def photo_whites(probs: np.ndarray, columns: list[int], labels: tuple[str, ...],
+                 lab: np.ndarray, hues: dict[str, float] | None,
+                 s: CueSettings = CUES) -> np.ndarray:
+    """The (N, C) probabilities with the tiles read as white rabbits whose colour lies far
+    from this photo's own white rabbits' (`CueSettings.white_apart`) read as the coloured
+    rabbit their difference points to (the white and that colour's probabilities swapped).
+    `columns`: `labels`' columns in `probs`; `lab` (N, 3): the tiles' colours
+    (`tile_colour`, any cast taken off); `hues`: this photo's coats of arms (None:
+    unchanged)."""
+    white = "rabbit-white"
+    if hues is None or s.white_apart <= 0 or not len(probs) or white not in labels:
+        return probs
+    p = probs[:, columns]
+    read = np.flatnonzero((np.argmax(p, axis=1) == labels.index(white))
+                          & (p.sum(axis=1) >= s.min_piece_mass))
+    if len(read) < s.white_anchors:
+        return probs
+    diff = lab[read, 1:3] - np.median(lab[read, 1:3], axis=0)
+    far = np.hypot(diff[:, 0], diff[:, 1]) >= s.white_apart
+    if not far.any():
+        return probs
+    names = [c for c in hues if f"rabbit-{c}" in labels]  # (the nearest of all four, then
+    #   only a cold one taken)
+    out = probs.copy()
+    w = columns[labels.index(white)]
+    for i, (da, db) in zip(read[far], diff[far], strict=True):
+        turn = [abs(float(_hue_diff(np.degrees(np.arctan2(db, da)), hues[c]))) for c in names]
+        if (not names or min(turn) > s.white_turn
+                or names[int(np.argmin(turn))] not in s.white_colours):
+            continue
+        c = columns[labels.index(f"rabbit-{names[int(np.argmin(turn))]}")]
+        out[i, w], out[i, c] = probs[i, c], probs[i, w]
     return out
 
 

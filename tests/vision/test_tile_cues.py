@@ -14,7 +14,9 @@ from vision.tile_cues import (
     kind,
     light_hue,
     on_castle,
+    photo_frogs,
     photo_light,
+    photo_whites,
     reference_hues,
     reweigh,
     tile_colour,
@@ -225,3 +227,105 @@ def test_light_hue_of_a_black_photo_is_none():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert light_hue(np.zeros((40, 40, 3), np.uint8)) is None
+
+
+def _photo(tiles, chroma=50.0):
+    """(probs (N, C+1) read as each tile's label, 0.9 sure; lab (N, 3)) for tiles given as
+    (label read, degrees past this photo's yellow coat of arms toward green)."""
+    labels = tuple(SIMSALA_LABELS)
+    probs = np.full((len(tiles), len(labels) + 1), 0.1 / len(labels))
+    lab = np.zeros((len(tiles), 3))
+    for i, (read, past) in enumerate(tiles):
+        probs[i, labels.index(read)] = 0.9
+        lab[i] = (70.0, *_ab(HUES["yellow"] + past, chroma))
+    return probs, lab
+
+
+@pytest.mark.parametrize("tiles, frogs", [
+    # a frog read as a yellow rabbit among the photo's frogs (the lamp's curve): a frog
+    ([("frog", 30), ("frog", 31), ("frog", 29), ("rabbit-yellow", 25)], [0, 1, 2, 3]),
+    # yellow rabbits short of the photo's frogs: left
+    ([("rabbit-yellow", 0), ("rabbit-yellow", 3), ("frog", 28), ("frog", 30)], [2, 3]),
+    # four frogs all read as yellow rabbits: the two beyond the game's two give the green
+    ([("rabbit-yellow", 20), ("rabbit-yellow", 21), ("rabbit-yellow", 22),
+      ("rabbit-yellow", 23)], [0, 1, 2, 3]),
+    # ... but where those lie short of green (`frog_min_turn`), nothing is changed
+    ([("rabbit-yellow", -3), ("rabbit-yellow", -1), ("rabbit-yellow", 2),
+      ("rabbit-yellow", 4)], []),
+    # a misread orange rabbit among the yellow readings takes no yellow place: one frog
+    # and no yellow reading beyond the two give no green, the yellow rabbits stay
+    ([("rabbit-yellow", -24), ("rabbit-yellow", 12), ("rabbit-yellow", 15), ("frog", 30)],
+     [3]),
+    # one frog alone gives no photo's green (`frog_anchors`)
+    ([("frog", 30), ("rabbit-yellow", 25)], [0]),
+    # a tile far past the frogs' window is not judged (`frog_window`)
+    ([("frog", 30), ("frog", 31), ("rabbit-yellow", 120)], [0, 1]),
+])
+def test_photo_frogs_reads_a_yellow_reading_among_the_frogs_as_a_frog(tiles, frogs):
+    labels = tuple(SIMSALA_LABELS)
+    probs, lab = _photo(tiles)
+    columns = list(range(len(labels)))
+    out = photo_frogs(probs, columns, labels, lab, HUES)
+    read = out[:, columns].argmax(axis=1)
+    assert list(np.flatnonzero(read == labels.index("frog"))) == frogs
+    np.testing.assert_allclose(out.sum(axis=1), probs.sum(axis=1))  # only swapped
+
+
+def test_photo_frogs_needs_the_coats_of_arms_and_colour():
+    labels = tuple(SIMSALA_LABELS)
+    columns = list(range(len(labels)))
+    tiles = [("frog", 30), ("frog", 31), ("rabbit-yellow", 28)]
+    probs, lab = _photo(tiles)
+    assert photo_frogs(probs, columns, labels, lab, None)[2].argmax() == labels.index("frog")
+    pale, pale_lab = _photo(tiles, chroma=8.0)  # achromatic: white rabbits, not frogs
+    assert np.array_equal(photo_frogs(pale, columns, labels, pale_lab, HUES), pale)
+    off = replace(CUES, frog_spread=0.0)
+    assert photo_frogs(probs, columns, labels, lab, HUES, s=off) is probs
+    assert photo_frogs(probs[:0], columns, labels, lab[:0], HUES).shape == (0, len(labels) + 1)
+
+
+def _whites(tiles):
+    """(probs (N, C+1) each read as a white rabbit, 0.8 sure, 0.1 blue, 0.1 yellow; lab
+    (N, 3)) for tiles given as (a*, b*) colours."""
+    labels = tuple(SIMSALA_LABELS)
+    probs = np.zeros((len(tiles), len(labels) + 1))
+    probs[:, labels.index("rabbit-white")] = 0.8
+    probs[:, labels.index("rabbit-blue")] = 0.1
+    probs[:, labels.index("rabbit-yellow")] = 0.1
+    lab = np.array([(80.0, a, b) for a, b in tiles])
+    return probs, lab
+
+
+WARM = [(4.0, 14.0), (5.0, 15.0), (3.0, 13.0), (4.0, 16.0)]  # whites under a warm cast
+
+
+@pytest.mark.parametrize("extra, read", [
+    # a pale blue rabbit dulled by the cast (chroma 12, under `white_chroma`): toward blue
+    # of the photo's own whites by 20+: blue
+    ((*_ab(HUES["blue"], 12.0)[:1], _ab(HUES["blue"], 12.0)[1]), "rabbit-blue"),
+    # one more white, a little off: white
+    ((6.0, 20.0), "rabbit-white"),
+    # a white further along the warm light's hue (its falloff): white, not yellow
+    ((0.0, 40.0), "rabbit-white"),
+])
+def test_photo_whites_reads_a_cold_tile_among_the_whites_by_its_colour(extra, read):
+    labels = tuple(SIMSALA_LABELS)
+    columns = list(range(len(labels)))
+    probs, lab = _whites(WARM + [tuple(extra)])
+    out = photo_whites(probs, columns, labels, lab, HUES)
+    got = [labels[j] for j in out[:, columns].argmax(axis=1)]
+    assert got[:-1] == ["rabbit-white"] * len(WARM)
+    assert got[-1] == read
+    np.testing.assert_allclose(out.sum(axis=1), probs.sum(axis=1))
+
+
+def test_photo_whites_needs_the_coats_of_arms_and_three_whites():
+    labels = tuple(SIMSALA_LABELS)
+    columns = list(range(len(labels)))
+    blue = tuple(_ab(HUES["blue"], 12.0))
+    probs, lab = _whites(WARM + [blue])
+    assert photo_whites(probs, columns, labels, lab, None) is probs
+    few, few_lab = _whites(WARM[:1] + [blue])  # two white readings make no photo's white
+    assert photo_whites(few, columns, labels, few_lab, HUES) is few
+    off = replace(CUES, white_apart=0.0)
+    assert photo_whites(probs, columns, labels, lab, HUES, s=off) is probs
