@@ -1453,7 +1453,7 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
         if fine and len(found) < s.dice_wanted:  # (light blobs over the finer ladder)
             for c, p in fine[0]():
                 if all(np.hypot(c[0] - e[0], c[1] - e[1]) > 0.5 * p for e in tried + paired):
-                    yield c, p, "touch"
+                    yield c, p, "fine"
 
     made: dict = {}  # the photo's lightness and the board's blur, made once when first asked
 
@@ -1545,12 +1545,14 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
                        for e in found):
                     found.append(Die(v, round(min(0.9, gap), 3),
                                      (round(float(at[0]), 1), round(float(at[1]), 1))))
-        if (s.warn_unread or s.blur_read) and unread_here and kind in ("blob", "touch") and \
+        if (s.warn_unread or s.blur_read) and unread_here and \
+                kind in ("blob", "touch", "fine") and \
                 len(found) == n_found and die_seen(crop_L, (c - (x0, y0)) * f, die_px * f, s):
             got = blurred(c, jac, die_px) if s.blur_read else None
             if got is not None:
                 add_blurred(got)
-            elif s.warn_unread and kind == "blob":  # (no warning at a half of a blob)
+            elif s.warn_unread and kind == "blob":  # (no warning at a half of a blob, nor
+                #   at a finer ladder's blob: read as the touching dice are, docs/dice.md)
                 unread.append((c, die_px))
     if pending and found and len(found) < s.dice_wanted and s.blur_ink_tol > 0:
         # the game's two dice are one pair: a die read gives the pips' darkness a read
