@@ -602,12 +602,20 @@ def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
     if pairs is not None:
         pairs.append(lambda at: [(c + off, die_px) for c in pair_candidates(
             L, die_px, [np.asarray(a, float) - off for a in at], s)])
+    shut: list = []  # (L with its pips closed for the touching and the fine search: once)
+
+    def closed() -> np.ndarray:
+        if not shut:
+            shut.append(close_pips(L, die_px, s))
+        return shut[0]
+
     if touch is not None:
-        touch.append(lambda: touching_dice(close_pips(L, die_px, s), view.H, off, s))
+        touch.append(lambda: touching_dice(closed(), view.H, off, s))
     if fine is not None and s.fine_thresholds is not None:
-        def fine_blobs():
+        def fine_blobs():  # (its pips closed already: `die_close` 0)
             got = [c + off for c in light_die_blobs(
-                L, die_px, replace(s, light_thresholds=s.fine_thresholds))]
+                closed(), die_px, replace(s, light_thresholds=s.fine_thresholds,
+                                          die_close=0.0))]
             got = [c for c in got if all(np.hypot(*(c - e)) > s.same_die * die_px
                                          for e in cands)]
             got.sort(key=lambda c: float(np.linalg.norm(c - centre)))
