@@ -1434,8 +1434,9 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
                            pairs if s.pair_split else None, big if s.lone_pips else None,
                            touch if s.touch_search else None, fine)
 
-    def more():  # the candidates, then lone dots and dice touching another while dice are
-        # missing (each list begun only then; once begun, read to its end)
+    def more():  # the candidates, then lone dots, dice touching another and the finer
+        # ladder's blobs while dice are missing (each list begun only then; once begun,
+        # read to its end)
         yield from ((c, p, "blob") for c, p in cands)
         if len(found) < s.dice_wanted:
             yield from ((c, p, "lone") for c, p in lone)
