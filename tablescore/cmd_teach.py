@@ -40,15 +40,12 @@ def unread_files(folder: Path) -> list[str]:
     """`<label>/<file>` for each file in a label folder that teaching does not read (an
     iPhone's IMG_0002.HEIC beside JPEGs was left out without a word); taps files and hidden
     files (.DS_Store) are not named."""
-    from vision.teach import PHOTO_SUFFIXES
+    from vision.teach import PHOTO_SUFFIXES, label_folders, shown_files
 
     if not folder.is_dir():
         return []
-    return [f"{sub.name}/{f.name}" for sub in sorted(p for p in folder.iterdir()
-                                                      if p.is_dir() and not p.name.startswith("."))
-            for f in sorted(sub.iterdir())
-            if f.is_file() and f.suffix.lower() not in PHOTO_SUFFIXES
-            and not f.name.endswith(".taps.json") and not f.name.startswith(".")]
+    return [f"{sub.name}/{f.name}" for sub in label_folders(folder) for f in shown_files(sub)
+            if f.suffix.lower() not in PHOTO_SUFFIXES and not f.name.endswith(".taps.json")]
 
 
 def games_help() -> str:

@@ -602,12 +602,20 @@ def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
     if pairs is not None:
         pairs.append(lambda at: [(c + off, die_px) for c in pair_candidates(
             L, die_px, [np.asarray(a, float) - off for a in at], s)])
+    shut: list = []  # (L with its pips closed for the touching and the fine search: once)
+
+    def closed() -> np.ndarray:
+        if not shut:
+            shut.append(close_pips(L, die_px, s))
+        return shut[0]
+
     if touch is not None:
-        touch.append(lambda: touching_dice(close_pips(L, die_px, s), view.H, off, s))
+        touch.append(lambda: touching_dice(closed(), view.H, off, s))
     if fine is not None and s.fine_thresholds is not None:
-        def fine_blobs():
+        def fine_blobs():  # (its pips closed already: `die_close` 0)
             got = [c + off for c in light_die_blobs(
-                L, die_px, replace(s, light_thresholds=s.fine_thresholds))]
+                closed(), die_px, replace(s, light_thresholds=s.fine_thresholds,
+                                          die_close=0.0))]
             got = [c for c in got if all(np.hypot(*(c - e)) > s.same_die * die_px
                                          for e in cands)]
             got.sort(key=lambda c: float(np.linalg.norm(c - centre)))
@@ -1426,8 +1434,9 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
                            pairs if s.pair_split else None, big if s.lone_pips else None,
                            touch if s.touch_search else None, fine)
 
-    def more():  # the candidates, then lone dots and dice touching another while dice are
-        # missing (each list begun only then; once begun, read to its end)
+    def more():  # the candidates, then lone dots, dice touching another and the finer
+        # ladder's blobs while dice are missing (each list begun only then; once begun,
+        # read to its end)
         yield from ((c, p, "blob") for c, p in cands)
         if len(found) < s.dice_wanted:
             yield from ((c, p, "lone") for c, p in lone)
@@ -1453,7 +1462,7 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
         if fine and len(found) < s.dice_wanted:  # (light blobs over the finer ladder)
             for c, p in fine[0]():
                 if all(np.hypot(c[0] - e[0], c[1] - e[1]) > 0.5 * p for e in tried + paired):
-                    yield c, p, "touch"
+                    yield c, p, "fine"
 
     made: dict = {}  # the photo's lightness and the board's blur, made once when first asked
 
@@ -1545,12 +1554,14 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
                        for e in found):
                     found.append(Die(v, round(min(0.9, gap), 3),
                                      (round(float(at[0]), 1), round(float(at[1]), 1))))
-        if (s.warn_unread or s.blur_read) and unread_here and kind in ("blob", "touch") and \
+        if (s.warn_unread or s.blur_read) and unread_here and \
+                kind in ("blob", "touch", "fine") and \
                 len(found) == n_found and die_seen(crop_L, (c - (x0, y0)) * f, die_px * f, s):
             got = blurred(c, jac, die_px) if s.blur_read else None
             if got is not None:
                 add_blurred(got)
-            elif s.warn_unread and kind == "blob":  # (no warning at a half of a blob)
+            elif s.warn_unread and kind == "blob":  # (no warning at a half of a blob, nor
+                #   at a finer ladder's blob: read as the touching dice are, docs/dice.md)
                 unread.append((c, die_px))
     if pending and found and len(found) < s.dice_wanted and s.blur_ink_tol > 0:
         # the game's two dice are one pair: a die read gives the pips' darkness a read

@@ -719,24 +719,19 @@ class Pipeline:
             without_cast,
         )
 
+        lab, lightness = tile_colour(crops)
+        columns = [self.classifier.index(label) for label in gv.labels]
         if hues is not None:  # (without the coats of arms the photo's light is unknown: a
             #                      harsh warm lamp turns cats orange and white rabbits yellow)
-            lab, lightness = tile_colour(crops)
             light = photo_light(lightness if first is crops else middle_lightness(first))
-            like = colour_likelihood(lab, lightness, gv.labels, hues, light,
-                                     cast_hue=cast_hue)
-            columns = [self.classifier.index(label) for label in gv.labels]
+            lab = without_cast(lab, lightness, light, cast_hue)  # (once: the photo cues too)
+            like = colour_likelihood(lab, lightness, gv.labels, hues, light)
             probs = reweigh(probs, columns, gv.labels, like)
         castle = on_castle(cand.centers, float(area.settings.plane_px))
         if castle.any():
             probs = self._as_background(probs, castle)
         # (after the castle: a tower is no frog to read the green off; also without the coats
         # of arms: the frogs' own green needs no light, only which side of it yellow lies)
-        if hues is None:
-            lab, _ = tile_colour(crops)
-            columns = [self.classifier.index(label) for label in gv.labels]
-        else:
-            lab = without_cast(lab, lightness, light, cast_hue)
         limit = (gv.limits[gv.labels.index("rabbit-yellow")]
                  if gv.limits and "rabbit-yellow" in gv.labels else 2)
         probs = photo_frogs(probs, columns, gv.labels, lab, hues, limit)

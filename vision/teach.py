@@ -1034,11 +1034,21 @@ def piece_examples(pipeline, game: str, photo, area, label: str,
             for k, (i, lab, src) in enumerate(chosen)] + others
 
 
+def label_folders(folder: Path) -> list[Path]:
+    """A teach folder's label folders, sorted; hidden ones (a `.thumbnails`) left out."""
+    return sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
+
+
+def shown_files(folder: Path) -> list[Path]:
+    """A label folder's files, sorted; hidden ones left out (a Mac's copy puts an
+    `._IMG_0001.jpg` of metadata beside each photo, a `.DS_Store` in each folder)."""
+    return sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
+
+
 def photo_files(folder: Path) -> list[Path]:
-    """The teach photos of a label folder; hidden files left out (a Mac's copy puts an
-    `._IMG_0001.jpg` of metadata beside each photo, which failed as "not a JPEG")."""
-    return sorted(p for p in folder.iterdir()
-                  if p.suffix.lower() in PHOTO_SUFFIXES and not p.name.startswith("."))
+    """The teach photos of a label folder (`shown_files`: a Mac's `._IMG_0001.jpg` failed
+    as "not a JPEG")."""
+    return [p for p in shown_files(folder) if p.suffix.lower() in PHOTO_SUFFIXES]
 
 
 def build_profile(folder: str | Path, game: str, pipeline=None,
@@ -1052,7 +1062,7 @@ def build_profile(folder: str | Path, game: str, pipeline=None,
     folder = Path(folder)
     if not folder.is_dir():
         raise TeachError(_not_a_folder(folder))
-    subdirs = sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
+    subdirs = label_folders(folder)
     if not subdirs:
         raise TeachError(f"{folder}: no label folders (expected {folder}/<label>/*.jpg, labels "
                          f"of {game}: {', '.join(tg.labels)})")
@@ -1063,7 +1073,7 @@ def build_profile(folder: str | Path, game: str, pipeline=None,
                              f"{', '.join(tg.labels)}")
         photos = photo_files(sub)
         if not photos:  # (an iPhone's IMG_0001.HEIC: say so, not "empty")
-            others = sorted(p.name for p in sub.iterdir() if p.is_file())[:3]
+            others = [p.name for p in shown_files(sub)][:3]  # (not a .DS_Store)
             held = (f"; it holds {', '.join(others)}: tablescore reads JPEG and PNG photos"
                     if others else "")
             raise TeachError(f"{sub}: empty label folder (no .jpg or .png photo){held}")

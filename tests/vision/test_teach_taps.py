@@ -77,10 +77,20 @@ def test_page_taps_with_no_number_are_400(tmp_path, x, words):
     assert not (tmp_path / "d" / "teach" / "kitchen").exists()
 
 
-def test_label_folder_of_heic_photos_names_them(tmp_path, run_cli):
+@pytest.mark.parametrize("files, held", [
     # Was "empty label folder (no .jpg or .png photo)" for a folder of iPhone photos.
+    (("IMG_0001.HEIC",), "; it holds IMG_0001.HEIC: tablescore reads"),
+    # a Mac's copy of a folder of photos not copied: its hidden files named nothing (it
+    # said "it holds ._IMG_0001.jpg: tablescore reads JPEG and PNG photos")
+    (("._IMG_0001.jpg", ".DS_Store"), ""),
+    (("._IMG_0001.jpg", "IMG_0002.HEIC"), "; it holds IMG_0002.HEIC: tablescore reads"),
+])
+def test_label_folder_without_photos_names_what_it_holds(tmp_path, run_cli, files, held):
     (tmp_path / "t" / "frog").mkdir(parents=True)
-    (tmp_path / "t" / "frog" / "IMG_0001.HEIC").write_bytes(b"\0\0\0\x18ftypheic")
+    for name in files:
+        (tmp_path / "t" / "frog" / name).write_bytes(b"\0\0\0\x18ftypheic")
     code, out = run_cli("teach", "--game", "simsala-hopp", tmp_path / "t", "--data",
                         tmp_path / "d")
-    assert code == 2 and "it holds IMG_0001.HEIC" in out["error"]["message"]
+    message = out["error"]["message"]
+    assert code == 2 and "empty label folder (no .jpg or .png photo)" in message, out
+    assert message.endswith("photo)" + held) if not held else held in message

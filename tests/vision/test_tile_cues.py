@@ -271,11 +271,12 @@ def test_photo_frogs_reads_a_yellow_reading_among_the_frogs_as_a_frog(tiles, fro
     np.testing.assert_allclose(out.sum(axis=1), probs.sum(axis=1))  # only swapped
 
 
-def test_photo_frogs_needs_the_coats_of_arms_and_colour():
+def test_photo_frogs_needs_colour_not_the_coats_of_arms():
     labels = tuple(SIMSALA_LABELS)
     columns = list(range(len(labels)))
     tiles = [("frog", 30), ("frog", 31), ("rabbit-yellow", 28)]
     probs, lab = _photo(tiles)
+    # (no coats of arms read: the usual hues only say which side of the frogs yellow lies)
     assert photo_frogs(probs, columns, labels, lab, None)[2].argmax() == labels.index("frog")
     pale, pale_lab = _photo(tiles, chroma=8.0)  # achromatic: white rabbits, not frogs
     assert np.array_equal(photo_frogs(pale, columns, labels, pale_lab, HUES), pale)

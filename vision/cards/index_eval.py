@@ -122,9 +122,9 @@ def pose_error(truth_frame, frame, spec: KeySpec) -> tuple[float, float, float, 
 def reader_poses(folders, reach: float = 0.2, min_visible: float = 0.0) -> np.ndarray:
     """(N, 4) rows (du, dv, angle error, width ratio: `pose_error`) of every true animal the
     reader read a number for (`pose_error` at the frame read nearest its key point):
-    frames and animals paired one-to-one, nearest first, within `reach` true widths (a fan
-    neighbour's key point lies ~0.3 widths away; 90 % of the reader's own within 0.032;
-    0.2 and 0.3 give the same rows on the committed scenes)."""
+    frames and animals paired one-to-one by key point (`pair_by_key`), nearest first, within
+    `reach` true widths (a fan neighbour's key point lies ~0.3 widths away; 90 % of the
+    reader's own within 0.032; 0.2 and 0.3 give the same rows on the committed scenes)."""
     from vision.cards.read import CardReader
 
     spec = SPECS["troetofanten"]
@@ -153,14 +153,10 @@ def reader_poses(folders, reach: float = 0.2, min_visible: float = 0.0) -> np.nd
             reader.read_pieces(img, "troetofanten")
             if not seen:
                 continue
-            keys = np.array([pose_from_frame(f, spec)[0] for f in seen])
-            pairs = []  # (distance, animal, frame) within `reach` true widths
-            for i, q in enumerate(polys):
-                k, _, w = pose_from_frame(q, spec)
-                d = np.hypot(*(keys - k).T)
-                pairs += [(float(d[j]), i, j) for j in np.flatnonzero(d <= reach * w)]
-            rows += [pose_error(polys[i], seen[j], spec)
-                     for i, j in one_to_one(sorted(pairs))]  # (nearest first)
+            poses = [pose_from_frame(q, spec) for q in polys]
+            rows += [pose_error(polys[i], seen[j], spec) for j, i in pair_by_key(
+                [pose_from_frame(f, spec)[0] for f in seen], [k for k, _, _ in poses],
+                [w for _, _, w in poses], reach=reach)]
     return np.array(rows, float).reshape(-1, 4)
 
 
@@ -196,11 +192,11 @@ def number_cause(final_ok: bool, true_ok: bool, frame_ok: bool) -> str:
     return "elsewhere" if frame_ok else "frame"
 
 
-def pair_by_key(pred_keys, true_keys, true_widths, same, reach: float = 0.2
+def pair_by_key(pred_keys, true_keys, true_widths, same=None, reach: float = 0.2
                 ) -> list[tuple[int, int]]:
     """One-to-one (pred, true) index pairs whose key points ((N, 2), (M, 2) px) lie within
     `reach` x the true card's width (`true_widths` (M,)), nearest first, only where
-    `same[i][j]` (the same kind). By key point, not centre: a piece posed too narrow or
+    `same[i][j]` (the same kind; None: any). By key point, not centre: a piece posed too narrow or
     turned has its centre off, and a fan's centres lie 0.3 widths apart (`evaluate.match`
     then pairs a piece with its neighbour)."""
     pk = np.asarray(pred_keys, float).reshape(-1, 2)
@@ -209,7 +205,7 @@ def pair_by_key(pred_keys, true_keys, true_widths, same, reach: float = 0.2
     for i in range(len(pk)):
         d = np.hypot(*(tk - pk[i]).T)
         pairs += [(float(d[j]), i, j) for j in range(len(tk))
-                  if same[i][j] and d[j] <= reach * float(true_widths[j])]
+                  if (same is None or same[i][j]) and d[j] <= reach * float(true_widths[j])]
     return one_to_one(sorted(pairs))
 
 

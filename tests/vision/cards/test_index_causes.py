@@ -37,6 +37,8 @@ def test_number_cause(final_ok, true_ok, frame_ok, want):
     # two pieces on one true card: the nearer takes it
     ([[100, 100], [103, 100]], [[102, 100]], [50], [[1], [1]], [(1, 0)]),
     ([], [[1, 1]], [50], [], []),
+    # no kinds given (`reader_poses`' frames): the nearer of any kind
+    ([[100, 100]], [[101, 100], [105, 100]], [50, 50], None, [(0, 0)]),
 ])
 def test_pair_by_key(pred, true, widths, same, want):
     got = pair_by_key(np.array(pred, float).reshape(-1, 2), np.array(true, float), widths,
