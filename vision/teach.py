@@ -1035,8 +1035,10 @@ def piece_examples(pipeline, game: str, photo, area, label: str,
 
 
 def label_folders(folder: Path) -> list[Path]:
-    """A teach folder's label folders, sorted; hidden ones (a `.thumbnails`) left out."""
-    return sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
+    """A teach folder's label folders, sorted; hidden ones (a `.thumbnails`) and the
+    `__MACOSX` folder a zip made on a Mac unpacks beside them left out."""
+    return sorted(p for p in folder.iterdir()
+                  if p.is_dir() and not p.name.startswith(".") and p.name != "__MACOSX")
 
 
 def shown_files(folder: Path) -> list[Path]:
@@ -1645,7 +1647,11 @@ def list_profiles(root: str | Path, game: str | None = None) -> list[dict]:
             m = json.loads(meta.read_text())
         except (OSError, ValueError):
             continue
+        if not isinstance(m, dict):  # (a damaged or hand-edited file: the list went on, a
+            continue  # list there raised AttributeError, a 500 on the page)
         if game is None or m.get("game") == game:
-            counts = dict(m.get("counts", {})) | dict((m.get("cards") or {}).get("counts", {}))
+            cards = m.get("cards") if isinstance(m.get("cards"), dict) else {}
+            counts = {k: v for c in (m.get("counts"), cards.get("counts"))
+                      if isinstance(c, dict) for k, v in c.items()}
             out.append({"name": d.name, "game": m.get("game"), "labels": counts})
     return out

@@ -689,9 +689,32 @@ def test_teach_names_the_files_it_did_not_read(tmp_path, run_cli):
     (folder / "frog" / ".DS_Store").write_bytes(b"\x00")
     (folder / "frog" / "._IMG_0001.jpg").write_bytes(b"\x00\x05\x16\x07")  # a Mac's metadata
     (folder / ".thumbnails").mkdir()  # a hidden folder is no label
+    (folder / "__MACOSX" / "frog").mkdir(parents=True)  # a zip made on a Mac, unpacked
+    (folder / "__MACOSX" / "frog" / "._IMG_0001.jpg").write_bytes(b"\x00\x05\x16\x07")
     code, out = run_cli("teach", "--game", "simsala-hopp", folder, "--data", tmp_path / "d",
                         "--json")
     assert code == 0 and out["labels"] == {"frog": 1}, out
     assert out["skipped"] == ["frog/IMG_0002.HEIC", "frog/IMG_0003.webp"]
     code, text = run_cli("teach", "--game", "simsala-hopp", folder, "--data", tmp_path / "d")
     assert code == 0 and "not read" in text and "IMG_0002.HEIC" in text
+
+
+@pytest.mark.parametrize("meta", [
+    [1, 2],  # a list at the top: AttributeError, a 500 on the page's profile list
+    {"game": "hop-la-bille", "counts": [["card-red", 1]]},  # counts not an object
+    {"game": "hop-la-bille", "cards": ["x"]},  # cards not an object
+    "profile",  # a bare string
+])
+def test_a_damaged_profile_file_is_left_out_of_the_list(tmp_path, meta):
+    from vision.teach import PROFILE_JSON, list_profiles
+
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / PROFILE_JSON).write_text(json.dumps(meta))
+    (tmp_path / "good").mkdir()
+    (tmp_path / "good" / PROFILE_JSON).write_text(json.dumps({
+        "game": "hop-la-bille", "counts": {"marble-red": 2}, "cards": {"counts": {"card-red": 1}}}))
+    listed = list_profiles(tmp_path)
+    assert {p["name"] for p in listed} >= {"good"}
+    assert next(p for p in listed if p["name"] == "good")["labels"] == {"marble-red": 2,
+                                                                        "card-red": 1}
+    assert all(isinstance(p["labels"], dict) for p in listed)
