@@ -1340,7 +1340,7 @@ def tapped_pieces(reader, image: np.ndarray, game: str, area,
         p = _at_tap(kept, x, y, scale, settings.tap_radius)
         off = None  # a strong piece posed off the tap, a weak key point nearer (`tap_off`)
         if p is not None and settings.tap_off > 0 and len(weak) and \
-                lab in settings.tap_off_labels.split(","):
+                lab in [t.strip() for t in settings.tap_off_labels.split(",")]:
             d = float(np.hypot(*(p.center - t)))
             if d > settings.tap_off * p.width and \
                     float(np.hypot(*(kp.xy[weak] - t).T).min()) < d:

@@ -82,3 +82,16 @@ def test_magic_rabbit_sets_tap_off():
     assert (MAGIC.tap_off, MAGIC.tap_off_labels) == (0.3, "magician")
     for game in ("troetofanten", "hop-la-bille"):  # (not measured there)
         assert CARD_TEACH_SETTINGS[game].tap_off == 0.0
+
+
+@pytest.mark.parametrize("labels", ["hat-7,magician", "hat-7, magician", " magician "])
+def test_tap_off_labels_read_with_spaces(monkeypatch, labels):
+    # a profile's settings written by hand "hat-7, magician": the space kept " magician" apart
+    strong_at = TAP + [0.44 * W_OFF, 0.0]
+    weak_at = TAP - [0.0, 0.11 * W_OFF]
+    reader, kp = _reader(strong_at, weak_at, 0.07)
+    monkeypatch.setattr(tc, "detect_near", lambda det, image, points, window, thr: kp)
+    p, = tc.tapped_pieces(reader, np.zeros((400, 600, 3), np.uint8), "magic-rabbit", None,
+                          [(*TAP, "magician")], 1.0, replace(MAGIC, tap_off_labels=labels),
+                          "t.jpg", [])
+    assert np.allclose(p.center, weak_at)
