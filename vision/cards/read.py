@@ -431,13 +431,6 @@ class ReadSettings:
     #   181, held-out 1516-1519 128 -> 126 of 2123; with the `weak_up_confidence` 0.8
     #   tried 183 -> 180 (fully visible cards missed 30 -> 25). 0.5: extra readings
     #   unseated rows (4 zone errors more); 1.1: none counted
-    doubt_off_row: bool = True  # `count_doubted`'s "on no card read" asks only the backs and
-    #   the cards of its own kind off their rows (`on_a_card_off_row`): a card's own other
-    #   corner index or its drawing reads as its own kind, while a whole card lying on
-    #   another kind's card, or the next card of a fan, was dropped silently (session 19,
-    #   H10: fresh e1-2580 0006, e1-2581 0007, both read surely of their kind, numbers split
-    #   0.33 / 0.28 and 0.32 / 0.30; with backs left out too, e1-2550 0002 counted an extra
-    #   elephant on a back beside an elephant's row; figures in docs/cards.md)
     weak_kind: float = 0.9  # Troetofanten: a weak key point read as a numbered animal under
     #   `weak_up_confidence` (its number split) but whose kind takes this share x
     #   (1 - P(background)) is counted as its likeliest number (warned about as an unclear
@@ -1945,23 +1938,13 @@ def weak_test_cards(pieces: list[CardPiece], settings: ReadSettings = READ
     return [p for p in pieces if p.label != "back" or not settings.up_on_backs]
 
 
-def counted_doubts(doubts: list[CardPiece], pieces: list[CardPiece], duplicate: float,
-                   settings: ReadSettings | None = None) -> list[CardPiece]:
+def counted_doubts(doubts: list[CardPiece], pieces: list[CardPiece], duplicate: float
+                   ) -> list[CardPiece]:
     """`pieces` (the readings kept) and after them each of `doubts` (Troetofanten animals
     whose kind is sure but whose number splits, `ReadSettings.count_doubted`) that lies on
     no card kept (`on_a_card`: its key point or centre inside one's frame; a fan's drawing
     or a card's other corner read) and is no kept reading once more (`seen_before`, within
-    `duplicate` x width), in their order (a doubt counted takes the place of later ones).
-    With `settings.doubt_off_row`, only the kept backs and the kept cards of its own kind
-    off their rows count (`on_a_card_off_row`: a card's other corner or drawing reads as
-    its own kind; one lying on another kind's face-up card, or a fan's next card, is
-    counted)."""
-    if settings is not None and settings.doubt_off_row:
-        def on(q: CardPiece, out: list[CardPiece]) -> bool:
-            kind = q.label.rsplit("-", 1)[0]
-            return on_a_card_off_row(q.key, q.angle, q.frame, [
-                p for p in out if p.label.rsplit("-", 1)[0] in (kind, "back")], settings)
-        return _counted(doubts, pieces, on, duplicate)
+    `duplicate` x width), in their order (a doubt counted takes the place of later ones)."""
     return _counted(doubts, pieces, lambda q, out: on_a_card(q.key, q.frame, out), duplicate)
 
 
@@ -3198,7 +3181,7 @@ class CardReader:
                                     float(kp.width[i]), probs))
             #   (unrounded: shares under 5e-5 stay apart in `lineup.distinct_numbers`)
         pieces = counted_doubts([q for i, q in countable if i not in refuted], pieces,
-                                s.duplicate, s)
+                                s.duplicate)
         pieces = counted_weak(weak_sure, pieces, s)
         relabelled: list[CardPiece] = []  # (by `box_limits`: its warning names the number)
         if game == "troetofanten":

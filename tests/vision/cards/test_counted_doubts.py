@@ -4,8 +4,6 @@ more (session 13: every open animal scores +1, whatever its number)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import pytest
 
@@ -144,40 +142,3 @@ def test_read_pieces_a_doubt_read_again_as_a_back_is_not_counted(second, counted
     pieces, warnings = read_one([doubt(0.95), second], again=True)
     assert [p.label for p in pieces] == (["elephant-3"] if counted else [])
     assert any("its corner number is unclear" in w for w in warnings) == counted
-
-
-# ------------------------------------------------- `doubt_off_row` (session 19, H10)
-OFF_ROW = replace(READ, doubt_off_row=True)
-ON_ANY = replace(READ, doubt_off_row=False)
-
-
-@pytest.mark.parametrize("centre,label,angle,off_row,on_any", [
-    ((320.0, 100.0), "elephant-4", 0.0, True, True),  # alone on the table: counted
-    ((110.0, 110.0), "elephant-4", 0.0, False, False),  # its centre on an elephant read:
-    #   that card's drawing or other corner (reads as its own kind)
-    ((210.0, 110.0), "elephant-4", 0.0, True, False),  # a whole elephant lying on a
-    #   tootophant read (e1-2580 0006's tootophant on an elephant)
-    ((100.0 + 0.3 * W, 100.0), "elephant-4", 0.0, True, False),  # the next card of the
-    #   elephant's fan: its index 0.3 widths along its top edge (e1-2581 0007)
-    ((100.0 + 0.3 * W, 100.0), "elephant-4", 40.0, False, False),  # there but turned
-    #   40 degrees: no fan's card, the elephant's own drawing
-])
-def test_counted_doubts_off_the_rows_of_their_own_kind(centre, label, angle, off_row, on_any):
-    doubt = helpers.card(label, centre, 0.3, width=W, angle=angle)
-    for s, counted in ((OFF_ROW, off_row), (ON_ANY, on_any)):
-        got = counted_doubts([doubt], KEPT, READ.duplicate, s)
-        assert got[:2] == KEPT
-        assert (len(got) == 3) == counted, s.doubt_off_row
-
-
-@pytest.mark.parametrize("label,counted", [
-    ("back", False),  # its key point on a back read: not counted (e1-2550 0002: an elephant
-    #   read on a back beside an elephant's row, an extra when backs were let through)
-    ("tootophant-2", True),  # on another kind's face-up card: counted
-])
-def test_counted_doubts_on_a_back_read(label, counted):
-    under = card(label, (300.0, 100.0))
-    doubt = helpers.card("elephant-4", (300.0 + 0.1 * W, 100.0 + 0.1 * W), 0.3, width=W,
-                         angle=50.0)
-    got = counted_doubts([doubt], [under], READ.duplicate, OFF_ROW)
-    assert len(got) == 1 + counted
