@@ -134,7 +134,7 @@ class BoardDiceSettings:
     # missing, the light blobs over this finer ladder too (a small blurred die's face stands
     # out of the table by a narrow band of lightness: fresh 2530-0017's 2, 10 px, seen as a
     # compact blob at one or two thresholds 10 apart). Fresh 2530, 2540 +3 dice, held out
-    # 2544 +1, 0 wrong, 0 false; as the only ladder it read fresh 2540-0018's 4 as 2. None: not
+    # 2544 +1, 0 wrong, 0 false; as the only ladder it read fresh 2540-0018's 4 as 2. None: off
     touch_area: tuple[float, float] = (1.4, 3.0)  # local die areas
     touch_length: tuple[float, float] = (1.5, 2.8)  # local die sides along the long axis
     touch_width: tuple[float, float] = (0.7, 1.5)  # ... and across it. On every photo with a
