@@ -405,6 +405,11 @@ class ReadSettings:
     #   face-up cards' look off every card read (`paper_regions`)
     paper_read: bool = True  # and read them (each switch works without the other): one
     #   read surely as a face-up card is one
+    paper_twin: bool = True  # and one whose key point lies within `duplicate` x the width
+    #   of a face-up card read of its kind (`twin_labels`) is that card once more: the surer
+    #   reading is kept. Session 19 (H11): e1-2580 0015's elephant-1 (0.71, posed 20 degrees
+    #   off) and a paper region beside it read elephant-4 (0.95), key points 0.05 widths
+    #   apart, were counted as two cards
     paper_ratio: float = 4.0  # the paper's colours: this many times more common on the
     #   face-up cards read than elsewhere
     paper_min_conf: float = 0.8  # the face-up cards read this surely teach the look
@@ -2070,6 +2075,17 @@ def drop_turned_twins(pieces: list[CardPiece], reach: float, turn_tol: float = 3
     return [p for k, p in enumerate(pieces) if k not in drop], warnings
 
 
+def paper_twin(piece: CardPiece, kept: list[CardPiece], duplicate: float) -> int | None:
+    """The index in `kept` of the face-up card of `piece`'s kind (`twin_labels`: its label,
+    or another number of its animal) whose key point lies within `duplicate` x its width of
+    `piece`'s (a card read by its paper that is a card read already, its pose turned off),
+    the nearest; None where there is none."""
+    near = [(float(np.hypot(*(np.asarray(piece.key, float) - q.key))), j)
+            for j, q in enumerate(kept) if twin_labels(piece.label, q.label)]
+    near = [(d, j) for d, j in near if d < duplicate * max(kept[j].width, 1.0)]
+    return min(near)[1] if near else None
+
+
 def label_kind_share(label: str, probs: dict[str, float]) -> float:
     """The share of the probabilities `probs` (label -> probability) on `label`'s own kind
     (elephant, tootophant, ...: the label without its number); 1.0 where they sum to 0."""
@@ -2980,9 +2996,14 @@ class CardReader:
                 unread.append(c)
                 continue
             key, ang, _ = pose_from_frame(frames[k], spec)
-            out.append(CardPiece(label, float(conf[k]), key, frames[k], float(ang), float(w),
-                                 {lab: float(v) for lab, v in zip(TROETO_LABELS, probs[k],
-                                                                  strict=True)}))
+            piece = CardPiece(label, float(conf[k]), key, frames[k], float(ang), float(w),
+                              {lab: float(v) for lab, v in zip(TROETO_LABELS, probs[k],
+                                                               strict=True)})
+            twin = paper_twin(piece, out, s.duplicate) if s.paper_twin else None
+            if twin is None:
+                out.append(piece)
+            elif piece.confidence > out[twin].confidence:
+                out[twin] = piece
         return out, unread
 
     def _add_back(self, kept: list[CardPiece], up: list[CardPiece], c, a: float, w: float
