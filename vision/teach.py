@@ -856,7 +856,6 @@ class Example:
     # its kind, summed) on this candidate as the untaught reading crops it (`known_p`)
     colour_weight: float = 1.0  # how much its colour counts in its label's (and number's)
     # colour (`TeachSettings.guessed_colour` for a crop cut at a guessed pose)
-    tone: np.ndarray | None = None  # (3,) the teach photos' lamp curve (`Profile.tone`)
 
 
 def tap_coordinate(value: object, where: str) -> float:
@@ -1030,7 +1029,7 @@ def piece_examples(pipeline, game: str, photo, area, label: str,
     return [Example(lab, src, pred.embedding[i].astype(np.float32), colours[i],
                     shields=shields, white=whites[i],
                     crop=crops[i] if settings.white_label else None, photo=name,
-                    model_p=float(untaught[k, clf.index(lab)]), tone=tone)
+                    model_p=float(untaught[k, clf.index(lab)]))
             for k, (i, lab, src) in enumerate(chosen)] + others
 
 
@@ -1086,16 +1085,16 @@ def build_profile(folder: str | Path, game: str, pipeline=None,
                     raise TeachError(f"{ph.with_name(ph.stem + '.taps.json')}: unknown label "
                                      f"{lab!r} for {game}")
             todo.append((ph, sub.name, taps))
-    return profile_from_examples(game, taught_examples(pipeline, game, [
-        (ph, lab, taps, str(ph)) for ph, lab, taps in todo], settings, card_settings),
-        pipeline, settings, card_settings)
+    return taught_profile(pipeline, game, [(ph, lab, taps, str(ph)) for ph, lab, taps in todo],
+                          settings, card_settings)
 
 
-def taught_examples(pipeline, game: str, photos: list, settings: TeachSettings | None = None,
-                    card_settings: TeachSettings | None = None) -> list[Example]:
-    """The examples of teach photos [(path or bytes, label, taps or None, name)]
-    (`examples_from_photo`); Simsala Hopp's tiles with the teach photos' lamp curve taken
-    off (`teach_tone`: every photo loaded first, to read it)."""
+def taught_profile(pipeline, game: str, photos: list, settings: TeachSettings | None = None,
+                   card_settings: TeachSettings | None = None) -> Profile:
+    """The profile (`profile_from_examples`) of teach photos [(path or bytes, label, taps
+    or None, name)] (`examples_from_photo`); Simsala Hopp's tiles with the teach photos'
+    lamp curve taken off and kept in the profile (`teach_tone`: every photo loaded first,
+    to read it)."""
     tg = teachable(game)
     settings = settings or game_settings(game)
     tone, loaded = None, [None] * len(photos)
@@ -1106,11 +1105,11 @@ def taught_examples(pipeline, game: str, photos: list, settings: TeachSettings |
     for (ph, lab, taps, name), pa in zip(photos, loaded, strict=True):
         examples += examples_from_photo(pipeline, game, ph, lab, taps, name, settings,
                                         card_settings, pa, tone)
-    return examples
+    return profile_from_examples(game, examples, pipeline, settings, card_settings, tone)
 
 
 def _part(tg: TeachGame, examples: list[Example], model: str, classifier,
-          settings: TeachSettings) -> Profile:
+          settings: TeachSettings, tone: np.ndarray | None = None) -> Profile:
     labels = tg.piece_labels if model == "pieces" else tg.card_labels
     bg = [e for e in examples if e.model == model and e.label == BACKGROUND]
     ex = [e for e in examples if e.model == model and e.label != BACKGROUND]
@@ -1152,7 +1151,6 @@ def _part(tg: TeachGame, examples: list[Example], model: str, classifier,
     shields = (np.degrees(np.arctan2(np.sin(hues).mean(axis=0), np.cos(hues).mean(axis=0)))
                .astype(np.float32) if len(hues) else None)  # (the circular mean)
     model_p = mean_model_p([[e.model_p for e in ex if tg.unit(e.label) == u] for u in units])
-    tone = next((e.tone for e in ex if e.tone is not None), None)
     return Profile(game=tg.game, labels=tuple(units), prototypes=prototypes,
                    colours=np.asarray(cols, np.float32).reshape(len(units), 3),
                    counts=np.asarray(counts, np.int64), classes=tuple(classifier.classes),
@@ -1212,10 +1210,11 @@ def number_colours(units: list[str], colours: list, counts: list[float]) -> list
 
 def profile_from_examples(game: str, examples: list[Example], pipeline,
                           settings: TeachSettings | None = None,
-                          card_settings: TeachSettings | None = None) -> Profile:
-    """The profile of a game from its examples: the tiles' or marbles' part (the top level),
-    the cards' part (the top level for Magic Rabbit and Troetofanten, `cards` for Hop la
-    bille)."""
+                          card_settings: TeachSettings | None = None,
+                          tone: np.ndarray | None = None) -> Profile:
+    """The profile of a game from its examples: the tiles' or marbles' part (the top level,
+    with `tone`, the teach photos' lamp curve, `teach_tone`), the cards' part (the top
+    level for Magic Rabbit and Troetofanten, `cards` for Hop la bille)."""
     tg = teachable(game)
     if not examples:
         raise TeachError("no teach examples")
@@ -1230,7 +1229,7 @@ def profile_from_examples(game: str, examples: list[Example], pipeline,
         cards = _part(tg, examples, "cards", pipeline.cards.classifier, card_settings)
     if not tg.piece_labels:
         return cards
-    piece = _part(tg, examples, "pieces", pipeline.classifier, settings)
+    piece = _part(tg, examples, "pieces", pipeline.classifier, settings, tone)
     return replace(piece, cards=cards)
 
 
@@ -1606,8 +1605,7 @@ def profile_from_taps(game: str, photos: list[tuple[str, bytes]], taps: list[dic
         if sum(n == name for n, _ in photos) > 1:  # each photo its own white balance
             name = f"{name} (photo {i})"  # (`Example.photo`; the page names each `blob`)
         todo.append((data, ts[0][2], ts, name))
-    return profile_from_examples(game, taught_examples(pipeline, game, todo, settings),
-                                 pipeline, settings)
+    return taught_profile(pipeline, game, todo, settings)
 
 
 def mean_model_p(per_label: list[list[float | None]]) -> np.ndarray | None:

@@ -410,7 +410,7 @@ def test_teach_covers_every_game():
                                            ("mauerhuepfer", False)])
 def test_teach_game_knows_marbles_from_tiles(game, marbles):
     # (cut and balanced as the cloth's marbles are, `piece_examples`; no lamp curve taken
-    # off, `taught_examples`)
+    # off, `taught_profile`)
     from vision.teach import teachable
 
     assert teachable(game).marbles is marbles
@@ -585,7 +585,7 @@ def _photo_keys(monkeypatch) -> list[str]:
 
     monkeypatch.setattr(teach_mod, "examples_from_photo", examples)
     monkeypatch.setattr(teach_mod, "profile_from_examples", lambda *a, **k: None)
-    # (nor loaded first for the lamp's curve, `taught_examples`)
+    # (nor loaded first for the lamp's curve, `taught_profile`)
     monkeypatch.setattr(teach_mod, "loaded_photo", lambda *a, **k: (None, None))
     monkeypatch.setattr(teach_mod, "teach_tone", lambda *a, **k: None)
     return keys
