@@ -1628,13 +1628,14 @@ def edge_angles(image: np.ndarray, xy: np.ndarray, angles: np.ndarray, widths: n
     and a row's median angle leave each card's own turn (a few degrees, and a tilted
     camera's skew) to this; the corner number's crop needs it (`read_pieces` turns only
     that crop: turning the card's whole pose as well changed its kind readings and zones,
-    committed scenes 3 extra cards and 2 zone errors more)."""
+    committed scenes 3 extra cards and 2 zone errors more). `image`: (H, W, 3) uint8 BGR, or
+    its (H, W) uint8 grey already (a reader asking several times converts it once)."""
     s = settings
     turns = np.asarray(s.edge_turns, float)
     if not len(xy) or not len(turns):
         return angles
     spec = SPECS["troetofanten"]
-    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     ku, kv = spec.key_uv
     offs = np.linspace(-s.edge_reach, s.edge_reach, 9)
     t = np.deg2rad(np.asarray(angles, float)[:, None] + turns[None])  # (N, T)
@@ -3093,8 +3094,9 @@ class CardReader:
             idx, frames = np.concatenate([idx, weak]), frames + weak_frames
         labels = GAME_LABELS[game]
         at = None
+        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if game == "troetofanten" else None
         if game == "troetofanten":  # (the number's crop turned to the card's own edges)
-            turned = edge_angles(image, kp.xy[idx[:n_strong]], kp.angle[idx[:n_strong]],
+            turned = edge_angles(gray, kp.xy[idx[:n_strong]], kp.angle[idx[:n_strong]],
                                  kp.width[idx[:n_strong]], s)
             at = [frame_from_pose(kp.xy[i], a, kp.width[i], spec)
                   for i, a in zip(idx[:n_strong], turned, strict=True)] + frames[n_strong:]
@@ -3111,7 +3113,7 @@ class CardReader:
                                             read_surely)
             if len(again):
                 ii = idx[again]
-                turned = edge_angles(image, kp.xy[ii], kp.angle[ii], kp.width[ii], s)
+                turned = edge_angles(gray, kp.xy[ii], kp.angle[ii], kp.width[ii], s)
                 re = self.read_crops(image, new, game, [
                     frame_from_pose(kp.xy[i], a, kp.width[i], spec)
                     for i, a in zip(ii, turned, strict=True)])
@@ -3135,7 +3137,7 @@ class CardReader:
 
         def own_edge(q: CardPiece) -> float:  # (`fan_edge`: only asked of a fan's neighbours)
             if id(q) not in edge_turned:
-                edge_turned[id(q)] = float(edge_angles(image, q.key[None], np.array([q.angle]),
+                edge_turned[id(q)] = float(edge_angles(gray, q.key[None], np.array([q.angle]),
                                                        np.array([q.width]), s)[0])
             return edge_turned[id(q)]
 
