@@ -141,6 +141,11 @@ class BoardDiceSettings:
     # die missing of committed, edition 2, fresh 2530-2533, 2540, 2541: 26 candidates, 2 at
     # the one touching pair of light dice (2531-0010, its 2 read), 24 clutter none read;
     # 1.2-4.0 / 1.3-3.5 / 0.6-1.8 (and second moments 0.45): 71 clutter, no die more read
+    touch_precut: tuple[float, float] = (0.25, 4.0)  # x `touch_area` at the search area's
+    # mean die size: the first cut on a blob's box and outline before its own place's die
+    # size is read (perspective: a die near the camera is larger than the mean)
+    touch_extent: float = 0.02  # a blob's length and width: between this and 1 - this
+    # quantile of its pixels along each axis (a stray pixel of the table's texture left out)
     warn_unread: bool = True  # warn about candidates that look like dice but were not read
     # A die seen (`die_seen`) but read by none of the above: the 1-6 layouts blurred by the
     # photo's blur, measured on the board (`board_blur`), matched to the photo (`blur_read`).
@@ -466,16 +471,16 @@ def touching_dice(L: np.ndarray, H: np.ndarray, off, s: BoardDiceSettings = SETT
     two dice long and one wide, each die's side known at its place from the board's
     homography `H` (`local_die_px`). At each threshold of the pair ladder (`pair_step`) a
     blob (its outline filled) of `touch_area` die areas whose extent along its long axis
-    (the 2nd-98th percentile of its pixels, plus a pixel) is `touch_length` die sides and
-    across it `touch_width` is split into two die-sized squares at its ends: a candidate
-    at each, half a side in from either end. [(centre (x, y) photo px float64, die side px)], each
-    place once."""
+    (its pixels' `touch_extent` to 1 - `touch_extent` quantiles, plus a pixel) is
+    `touch_length` die sides and across it `touch_width` is split into two die-sized squares
+    at its ends: a candidate at each, half a side in from either end. [(centre (x, y) photo
+    px float64, die side px)], each place once."""
     lo, hi, _ = s.light_thresholds
     h, w = L.shape
     off = np.asarray(off, float)
     mean_px = local_die_px(H, off + (w / 2, h / 2), s.die_mm)
-    a0 = 0.25 * s.touch_area[0] * mean_px * mean_px  # (a wide first cut: perspective)
-    a1 = 4.0 * s.touch_area[1] * mean_px * mean_px
+    a0 = s.touch_precut[0] * s.touch_area[0] * mean_px * mean_px  # (`touch_precut`)
+    a1 = s.touch_precut[1] * s.touch_area[1] * mean_px * mean_px
     out: list[tuple[np.ndarray, float]] = []
     for th in range(lo, hi, max(1, s.pair_step)):
         # (each light region's outer outline, its holes filled: faster than labelling)
@@ -503,7 +508,8 @@ def touching_dice(L: np.ndarray, H: np.ndarray, off, s: BoardDiceSettings = SETT
                 continue
             t = np.sort((pts - c) @ vec[:, 1])
             q = np.sort((pts - c) @ vec[:, 0])
-            k0, k1 = int(0.02 * (len(t) - 1)), int(round(0.98 * (len(t) - 1)))
+            k0 = int(s.touch_extent * (len(t) - 1))
+            k1 = int(round((1 - s.touch_extent) * (len(t) - 1)))
             t0, t1, q0, q1 = t[k0], t[k1], q[k0], q[k1]
             length, width = (t1 - t0 + 1) / side, (q1 - q0 + 1) / side
             if not (s.touch_length[0] <= length <= s.touch_length[1]
