@@ -187,7 +187,8 @@ class Store:
                 )
                 con.execute("COMMIT")
             except BaseException:
-                con.execute("ROLLBACK")
+                if con.in_transaction:  # (a failed COMMIT may have rolled back already: a
+                    con.execute("ROLLBACK")  # second ROLLBACK's error hid the first one)
                 raise
         return self.get_session(sid)
 
