@@ -48,7 +48,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from tablescore.errors import TablescoreError
+from tablescore.errors import BadInput, TablescoreError
 from vision.cards.dataset import index_label
 from vision.cards.geometry import (
     SPECS,
@@ -59,6 +59,7 @@ from vision.cards.geometry import (
     pose_from_frame,
 )
 from vision.cards.read import READ, index_sharpness, index_spec, model_crop_settings
+from vision.classify.model import Prediction
 from vision.evaluate import one_to_one, photo_blur, scene_files
 from vision.image_io import load_photo
 
@@ -284,7 +285,11 @@ def main(argv=None) -> int:
     ap.add_argument("folders", nargs="+")
     ap.add_argument("--model", action="append", default=None,
                     help="index model(s) to compare (default models/cards-index.onnx; "
-                    "not with --poses)")
+                    "not with --poses); A.onnx+B.onnx: the two read as one, P(index) "
+                    "averaged (`IndexModels`)")
+    ap.add_argument("--below", type=float, default=1.01,
+                    help="A+B models: B asked only where A's likeliest share is under this "
+                    "(default: every crop)")
     ap.add_argument("--min-visible", type=float, default=0.0,
                     help="only true animals at least this visible (--poses too)")
     ap.add_argument("--sheet", default="",
@@ -305,10 +310,60 @@ def main(argv=None) -> int:
         raise SystemExit(exc.message) from None
 
 
-def run(args) -> int:
-    """`main` after its arguments are read."""
+class IndexModels:
+    """Corner-index models read as one (a `PieceClassifier`'s `predict`, `classes`, `index`,
+    `crop`, `metadata`): the first model's P(index) (N, C) float32, averaged with the other
+    models' for the crops whose first-model likeliest share is under `below` (over 1: all).
+    The models must share the classes, the crop settings and the index box (their
+    metadata): one crop serves them all; else `BadInput`. An ensemble tried as the
+    reader's second opinion (session 20, H3: not kept, docs/cards.md "A second index
+    model"); `--model A.onnx+B.onnx` measures one."""
+
+    def __init__(self, models: list, below: float = 1.01):
+        if not models:
+            raise BadInput("IndexModels: no corner-index model")
+        first = models[0]
+        for m in models[1:]:
+            if m.classes != first.classes or m.crop != first.crop \
+                    or index_spec(m) != index_spec(first):
+                raise BadInput("corner-index models disagree on their classes, crop or index "
+                               "box (their metadata): one crop cannot serve them all")
+        self.models, self.below = list(models), float(below)
+        self.classes, self.crop, self.metadata = first.classes, first.crop, first.metadata
+
+    def index(self, label: str) -> int:
+        return self.models[0].index(label)
+
+    def predict(self, crops_bgr: np.ndarray) -> Prediction:
+        """(N, S, S, 3) uint8 BGR crops -> the first model's `Prediction` with the averaged
+        probabilities (its embedding as is)."""
+        pred = self.models[0].predict(crops_bgr)
+        if len(self.models) == 1 or not len(crops_bgr):
+            return pred
+        p = pred.probs
+        ask = np.flatnonzero(p.max(axis=1) / np.maximum(p.sum(axis=1), 1e-9) < self.below)
+        if not len(ask):
+            return pred
+        out = p.astype(np.float32, copy=True)
+        more = [m.predict(crops_bgr[ask]).probs for m in self.models[1:]]
+        out[ask] = (p[ask] + sum(more)) / len(self.models)
+        return Prediction(out, pred.embedding)
+
+
+def eval_model(name: str, below: float = 1.01):
+    """The model `--model` names: a file, or files joined by "+" read as one (`IndexModels`:
+    P(index) averaged, the later ones asked where the first's likeliest share is under
+    `below`)."""
     from vision.classify.model import PieceClassifier
 
+    parts = name.split("+")
+    if len(parts) == 1:
+        return PieceClassifier(name, 2)
+    return IndexModels([PieceClassifier(m, 2) for m in parts], below)
+
+
+def run(args) -> int:
+    """`main` after its arguments are read."""
     if args.poses:
         print(json.dumps(pose_summary(reader_poses(args.folders,
                                                    min_visible=args.min_visible)), indent=1))
@@ -317,7 +372,7 @@ def run(args) -> int:
         print(json.dumps(number_causes(args.folders, min_visible=args.min_visible), indent=1))
         return 0
     models = args.model or ["models/cards-index.onnx"]
-    nets = [PieceClassifier(m, 2) for m in models]
+    nets = [eval_model(m, args.below) for m in models]
     crops_of = [(index_spec(net), model_crop_settings(net)) for net in nets]
     result = {m: {} for m in models}
     blur_totals = {m: (Counter(), Counter()) for m in models}  # animals, wrong by photo blur

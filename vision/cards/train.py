@@ -47,6 +47,8 @@ class ClassifierTrain(NetTraining):
     epochs: int = 30  # at most; the time limit usually ends it
     time_limit_s: float = 600.0  # the learning rate follows the elapsed share of this
     camera: float = 0.0  # share of the crops given a phone's noise and JPEG (`CameraNoise`)
+    hard: float = 0.0  # --index: share of the crops defocused, and again motion-blurred, and
+    #   again partly covered (`HardDigits`; 0: off)
     init: str = ""  # a model (.onnx) of the same widths whose weights start the net ("": from
     #   scratch); its batch norms are folded into the convolutions, so they stay frozen as
     #   identities with the folded biases (`load_folded`) and the fine-tune moves the weights
@@ -204,10 +206,72 @@ def camera_noise(x: np.ndarray, rng: np.random.Generator, s: CameraNoise) -> np.
     return out
 
 
+@dataclass(frozen=True)
+class HardDigits:
+    """The corner-index crops' harder cases, beyond `geometric`'s light blur: a defocus
+    (Gaussian, s.d. in 32-px crop pixels, scaled by side / 32), a straight motion blur (a
+    line kernel of `motion_len` crop pixels at any angle), and a partly covered index (the
+    crop beyond a random line, from the right or the bottom edge, replaced by another crop
+    of the batch: a fan's next card lying over the corner; `cover_area` of the crop).
+    Session 19 H7: most wrong numbers at the true outline were blurred tootophant digits and
+    partly covered indices. All shares 0 (off, no draw) unless a training asks for it
+    (`--hard-digits`)."""
+
+    defocus_share: float = 0.0
+    defocus_sd: tuple[float, float] = (1.0, 2.5)
+    motion_share: float = 0.0
+    motion_len: tuple[float, float] = (3.0, 9.0)
+    cover_share: float = 0.0
+    cover_area: tuple[float, float] = (0.08, 0.30)
+
+
+def motion_kernel(length: float, angle_deg: float) -> np.ndarray:
+    """A normalised (K, K) float32 line kernel `length` pixels long at `angle_deg`."""
+    k = int(np.ceil(length)) | 1
+    ker = np.zeros((k, k), np.float32)
+    c = (k - 1) / 2
+    dx, dy = np.cos(np.radians(angle_deg)), np.sin(np.radians(angle_deg))
+    for t in np.linspace(-(length - 1) / 2, (length - 1) / 2, max(2, int(length * 3))):
+        ker[int(round(c + t * dy)), int(round(c + t * dx))] = 1.0
+    return ker / ker.sum()
+
+
+def hard_digits(x: np.ndarray, rng: np.random.Generator, s: HardDigits) -> np.ndarray:
+    """(N, S, S, 3) uint8 BGR crops, random shares of them defocused, motion-blurred and
+    partly covered by another crop of the batch (`HardDigits`); the others unchanged."""
+    out = x.copy()
+    if s.defocus_share <= 0 and s.motion_share <= 0 and s.cover_share <= 0:
+        return out  # off: no draw either (a training without it runs as before)
+    side = x.shape[1]
+    yy, xx = np.mgrid[0:side, 0:side].astype(np.float32) / side
+    for i in range(len(x)):
+        c = out[i]
+        if rng.random() < s.defocus_share:
+            c = cv2.GaussianBlur(c, (0, 0), float(rng.uniform(*s.defocus_sd)) * side / 32)
+        elif rng.random() < s.motion_share:
+            ker = motion_kernel(float(rng.uniform(*s.motion_len)) * side / 32,
+                                float(rng.uniform(0, 180)))
+            c = cv2.filter2D(c, -1, ker, borderType=cv2.BORDER_REFLECT)
+        if len(x) > 1 and rng.random() < s.cover_share:
+            other = x[(i + int(rng.integers(1, len(x)))) % len(x)]
+            tilt = np.radians(rng.normal(0, 15))
+            # distance past the line: the covered part is where it is > 0
+            along = (xx - 0.5) * np.cos(tilt) + (yy - 0.5) * np.sin(tilt)
+            if rng.random() < 0.5:  # from the bottom edge instead of the right
+                along = (yy - 0.5) * np.cos(tilt) - (xx - 0.5) * np.sin(tilt)
+            cut = np.quantile(along, 1 - rng.uniform(*s.cover_area))
+            c = np.where((along > cut)[..., None], other, c)
+        out[i] = c
+    return out
+
+
 def index_augment(x: np.ndarray, rng: np.random.Generator,
-                  camera: CameraNoise = CameraNoise()) -> np.ndarray:
-    """The corner-index crops' augmentation after `geometric`: resolution, light,
-    `photometric`, then the camera's noise and JPEG (`camera_noise`, off by default)."""
+                  camera: CameraNoise = CameraNoise(),
+                  hard: HardDigits = HardDigits()) -> np.ndarray:
+    """The corner-index crops' augmentation after `geometric`: the hard digits' blur and
+    cover (`hard_digits`, off by default), resolution, light, `photometric`, then the
+    camera's noise and JPEG (`camera_noise`, off by default)."""
+    x = hard_digits(x, rng, hard)
     return camera_noise(photometric(light_jitter(resolution_jitter(x, rng), rng), rng), rng,
                         camera)
 
@@ -579,7 +643,8 @@ def train_index(n_scenes: int, workers: int, cfg: IndexTrain = IndexTrain(),
     print(f"index data: {len(crops)} crops from {n_scenes} scenes in {data_s:.0f} s",
           file=sys.stderr)
     net, info = train_classifier(crops, labels, scenes, cfg, crop, augment=partial(
-        index_augment, camera=replace(CameraNoise(), share=cfg.camera)))
+        index_augment, camera=replace(CameraNoise(), share=cfg.camera),
+        hard=HardDigits(defocus_share=cfg.hard, motion_share=cfg.hard, cover_share=cfg.hard)))
     total_s = time.perf_counter() - t0
     load1 = os.getloadavg()[0]
     meta = {"classes": json.dumps(list(cfg.classes)),
@@ -605,6 +670,9 @@ def train_index(n_scenes: int, workers: int, cfg: IndexTrain = IndexTrain(),
         f"{n_scenes} --cls-time {cfg.time_limit_s:.0f} --threads {cfg.threads}"
         + (f" --init {cfg.init} --data-seed {cfg.data_seed} --lr {cfg.lr}" if cfg.init else "")
         + (f" --camera-noise {cfg.camera}" if cfg.camera else "")
+        + (f" --hard-digits {cfg.hard}" if cfg.hard else "")
+        + (f" --data-seed {cfg.data_seed}" if cfg.data_seed and not cfg.init else "")
+        + (f" --seed {cfg.seed}" if cfg.seed else "")
         + (f" --index-size {crop.size}" if crop.size != INDEX_CROP.size else ""),
         "",
         *([f"Fine-tuned from `{cfg.init}` (its weights, batch norms frozen as folded: "
@@ -626,7 +694,11 @@ def train_index(n_scenes: int, workers: int, cfg: IndexTrain = IndexTrain(),
         f"farther camera), a coloured/contrasty light on {INDEX_LIGHT.share:.0%} (per-channel "
         "gamma and gain), then the card models' colour jitter and noise"
         + (f"; then on {cfg.camera:.0%} a phone camera's noise and JPEG (`CameraNoise`: "
-           f"{asdict(CameraNoise())})" if cfg.camera else "") + ".",
+           f"{asdict(CameraNoise())})" if cfg.camera else "")
+        + (f"; the hard digits on {cfg.hard:.0%} each (`HardDigits`: a defocus s.d. "
+           f"{HardDigits.defocus_sd} crop px, else a motion blur {HardDigits.motion_len} px, "
+           f"and a cover of {HardDigits.cover_area} of the crop by another crop beyond a "
+           "line from the right or bottom edge), first" if cfg.hard else "") + ".",
         f"Training {info['train_s']:.0f} s ({len(info['history'])} epochs, time-budgeted "
         f"{cfg.time_limit_s:.0f} s, {cfg.threads} torch thread(s), batch {cfg.batch_size}, "
         f"AdamW peak lr {cfg.lr}); data + training {total_s / 60:.1f} minutes wall on this "
@@ -682,13 +754,20 @@ def main(argv=None) -> int:
     ap.add_argument("--camera-noise", type=float, default=None,
                     help="share of the classifier's (or --index's) crops given a phone's "
                     "noise and JPEG (`CameraNoise`; default 0: off)")
+    ap.add_argument("--hard-digits", type=float, default=None,
+                    help="--index: share of the crops defocused, motion-blurred, partly "
+                    "covered, each (`HardDigits`; default 0: off)")
+    ap.add_argument("--seed", type=int, default=None,
+                    help="the classifier's (or --index's) weight, order and augmentation seed "
+                    "(default 0)")
     ap.add_argument("--index-size", type=int, default=None,
                     help="--index: the crop side in pixels (default 32, `INDEX_CROP`)")
     args = ap.parse_args(argv)
     crop, dset = CardCropSettings(), DetectSettings()
     # the classifiers' command-line overrides (the card classifier's and --index's)
     cls_over = {k: v for k, v in (("time_limit_s", args.cls_time), ("threads", args.threads),
-                                  ("epochs", args.epochs), ("camera", args.camera_noise))
+                                  ("epochs", args.epochs), ("camera", args.camera_noise),
+                                  ("hard", args.hard_digits), ("seed", args.seed))
                 if v}
     cls_over.update({k: v for k, v in (("init", args.init), ("data_seed", args.data_seed),
                                        ("lr", args.lr)) if v})
