@@ -1079,3 +1079,35 @@ def test_merged_glare_spots_fall_off_and_burnt_centre(amount, change, found):
     cv2.rectangle(img, (150, 90), (330, 270), (140, 140, 140), -1)
     img = add_spot(img, (240, 180), 45, amount=amount, colour=(1.0, 1.0, 1.0))
     assert len(merged_glare_spots(img, replace(HOP, **change))) == found
+
+
+@pytest.mark.parametrize("bite, plain_found", [
+    ((440, 240, 115), False),  # a spot across the east side's middle: no four sides fit
+    ((200, 240, 115), False),  # ... the west side's
+    ((320, 360, 115), False),  # ... the south side's
+    (None, True),  # no bite: the mask's own quad, and the hull's the same
+])
+def test_hull_quad_spans_a_bite_out_of_a_side(bite, plain_found):
+    """`hull_last`'s last look: the network's mask with a spot's bite out of one side
+    (the clipped core has no colour to repair it with) fits no four sides; its convex
+    hull's quad, snapped to the redness cue, is the arena's."""
+    from vision.area import _best_candidate, _hull_quad, area_measure, glare_spots
+
+    img = castle((170, 200, 220), (60, 90, 110))
+    prob = np.zeros(img.shape[:2], np.float32)
+    prob[120:360, 200:440] = 1.0
+    if bite is not None:
+        img = lamp_spot(img, bite[:2], 60)
+        cv2.circle(prob, bite[:2], bite[2], 0.0, -1)
+    spots = glare_spots(img, RED)
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
+    measure = area_measure(lab, RED)
+    cue = cue_map(img, RED, lab, measure)
+    for th in RED.model_thresholds:
+        plain, _ = _best_candidate(img, (prob > th).astype(np.uint8), RED, "", grow=False)
+        assert (plain is not None) == plain_found
+    q = _hull_quad(img, prob, lab, cue, measure, spots, RED)
+    assert q is not None
+    assert np.abs(order_corners(q) - ARENA).max() < 6
+    # no mask at all: nothing to take the hull of
+    assert _hull_quad(img, np.zeros_like(prob), lab, cue, measure, spots, RED) is None
