@@ -420,6 +420,21 @@ class AreaSettings:
     # (light_eval's glare copies of fresh 2640 0004 and 2641 0002: not found -> 9.6 and
     # 5.1 px). False: off.
     hull_last: bool = False
+    # A quad no camera sees a square as (`square_misfit` over `square_refit`; 0 off): one
+    # side is on a spot's washed edge or a shade's (the arena's other three on its border).
+    # Each side in turn is replaced by the lines through its two corners slid along the
+    # two sides beside it (`square_slide` x their length either way, `square_steps` each)
+    # that make a square's image (misfit under `square_refit_fit`); of those, the one
+    # whose new side is the strongest on the redness cue (`side_contrast` at
+    # `weak_depth`), and of the four sides' the one with the strongest weakest side, kept
+    # where that is stronger than the quad's own. The arenas found within 15 px on the
+    # lit copies of committed, edition 2 and fresh 2640-2642 (574) have misfits 0.00-0.12
+    # (the truths' 0.00-0.11); those 15 px or more off from a spot or a shade's edge
+    # 0.17-0.44 (session 20, H5).
+    square_refit: float = 0.0
+    square_refit_fit: float = 0.03
+    square_slide: float = 0.6
+    square_steps: int = 41
 
     @property
     def px_per_mm(self) -> float:
@@ -432,7 +447,7 @@ AREA_SETTINGS = {
                                  like_refit=True, like_shadow_share=0.6,
                                  enclosed_rival=True, colour_rival=True, glare_rival=True,
                                  glare_ring_on_area=180.0, table_tone=True,
-                                 hull_last=True),
+                                 hull_last=True, square_refit=0.15),
     "hop-la-bille": AreaSettings(kind="cloth", size_mm=600.0, plane_px=900, edge_check=True,
                                  enclosed=True, balance_cast=1.45, shadow_share=0.6,
                                  expose_to=0.6, square_max=0.3, tone_dev=(0.2, 0.3),
@@ -2044,6 +2059,46 @@ def _hull_quad(small, prob, lab, cue, measure, spots, settings: AreaSettings):
     return None
 
 
+def _slid_sides(q: np.ndarray, i: int, span: float, steps: int) -> np.ndarray:
+    """(steps^2, 4, 2) float64: quad `q` ((4, 2), in order around it) with side i (corners
+    i, i + 1) replaced, corner i slid along side i - 1's line and corner i + 1 along side
+    i + 1's, each from 1 - `span` to 1 + `span` x that side's length from its far corner."""
+    a, b = i, (i + 1) % 4
+    pa, pb = q[(i - 1) % 4], q[(i + 2) % 4]
+    t = np.linspace(1.0 - span, 1.0 + span, steps)[:, None]
+    out = np.repeat(q[None], steps * steps, axis=0)
+    out[:, a] = np.repeat(pa + t * (q[a] - pa), steps, axis=0)
+    out[:, b] = np.tile(pb + t * (q[b] - pb), (steps, 1))
+    return out
+
+
+def _square_refit(best: np.ndarray, cue: np.ndarray, shape: tuple[int, int],
+                  settings: AreaSettings) -> np.ndarray:
+    """`best` ((4, 2) float64 working pixels, clockwise), or, where it is no square's image
+    under a phone's camera (`square_misfit` over `square_refit`), the quad with one side
+    replaced (`_slid_sides`, misfit under `square_refit_fit`) whose new side is the
+    strongest on `cue` (float32 (H, W), `cue_map`), over all four sides the one with the
+    strongest weakest side (`side_contrast` at `weak_depth`), where that is stronger than
+    `best`'s own. `shape`: the working image's (h, w)."""
+    q = np.asarray(best, np.float64)
+    if float(square_misfit(q, shape, settings.square_focal)) <= settings.square_refit:
+        return best
+    depth = settings.weak_depth
+    own = float(side_contrast(q, cue, settings, depth=depth).min())
+    pick, pick_min = None, own
+    for i in range(4):
+        slid = _slid_sides(q, i, settings.square_slide, settings.square_steps)
+        slid = slid[square_misfit(slid, shape, settings.square_focal) <
+                    settings.square_refit_fit]
+        if not len(slid):
+            continue
+        shares = np.array([side_contrast(x, cue, settings, depth=depth) for x in slid])
+        k = int(np.argmax(shares[:, i] + 1e-3 * shares.min(axis=1)))
+        if shares[k].min() > pick_min:
+            pick, pick_min = slid[k], float(shares[k].min())
+    return best if pick is None else pick
+
+
 def cast_balanced(small_bgr: np.ndarray, cast: float) -> np.ndarray:
     """uint8 BGR `small_bgr` white balanced in full by its own light
     (`vision.preprocess.light_gains`) where the largest gain is at least `cast`; itself
@@ -2163,12 +2218,35 @@ def _working_size(image_bgr: np.ndarray, settings: AreaSettings) -> tuple[np.nda
     return cv2.resize(src, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA), f
 
 
+def _squared(image_bgr: np.ndarray, area: PlayArea, settings: AreaSettings) -> PlayArea:
+    """`area` (found in the uint8 BGR `image_bgr`), or, where its quad is no square's image
+    (`square_refit`), the area of `_square_refit`'s quad, judged on the redness cue of the
+    working photo with the area's glare spots taken off and exposed as `_find_area` has it.
+    After the looks are chosen between (`_looked_for` judges two looks by `square_misfit`:
+    a look squared before that would win it on a side it placed, fresh 2642 glare 0009
+    4.8 -> 90 px)."""
+    small, f = _working_size(image_bgr, settings)
+    q = order_corners(np.asarray(area.corners, np.float64) * f)
+    if float(square_misfit(q, small.shape[:2], settings.square_focal)) <= settings.square_refit:
+        return area
+    spots = [((c[0] * f, c[1] * f), (a[0] * f, a[1] * f), ang) for c, a, ang in area.glare]
+    small = exposed(remove_glare(small, settings, spots), settings.expose_to,
+                    settings.expose_pct, settings.expose_max)
+    new = _square_refit(q, cue_map(small, settings), small.shape[:2], settings)
+    if new is q:
+        return area
+    return replace(area_from_corners(new / f, settings), prob=area.prob,
+                   prob_scale=area.prob_scale, glare=area.glare, table_curve=area.table_curve)
+
+
 def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play area",
               game: str | None = None, use_model: bool = True) -> PlayArea:
     """The play area in the uint8 BGR photo `image_bgr` (`_looked_for`); with
     `table_tone`, looked for again where the table beyond it shows a lamp's tone curve
     (`_table_toned`). `AreaNotFound` where none is found."""
     area = _looked_for(image_bgr, settings, what, game, use_model)
+    if settings.square_refit > 0:
+        area = _squared(image_bgr, area, settings)
     if settings.table_tone:
         area = _table_toned(image_bgr, area, settings, what, game, use_model)
     return area
