@@ -2225,10 +2225,13 @@ def _squared(image_bgr: np.ndarray, area: PlayArea, settings: AreaSettings) -> P
     After the looks are chosen between (`_looked_for` judges two looks by `square_misfit`:
     a look squared before that would win it on a side it placed, fresh 2642 glare 0009
     4.8 -> 90 px)."""
-    small, f = _working_size(image_bgr, settings)
+    h, w = image_bgr.shape[:2]
+    f = min(1.0, settings.mask_long_side / max(h, w))  # (`_working_size`'s, not made yet)
     q = order_corners(np.asarray(area.corners, np.float64) * f)
-    if float(square_misfit(q, small.shape[:2], settings.square_focal)) <= settings.square_refit:
+    if float(square_misfit(q, (round(h * f), round(w * f)), settings.square_focal)) <= \
+            settings.square_refit:
         return area
+    small, f = _working_size(image_bgr, settings)
     spots = [((c[0] * f, c[1] * f), (a[0] * f, a[1] * f), ang) for c, a, ang in area.glare]
     small = exposed(remove_glare(small, settings, spots), settings.expose_to,
                     settings.expose_pct, settings.expose_max)
