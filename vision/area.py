@@ -2244,7 +2244,8 @@ def _squared(image_bgr: np.ndarray, area: PlayArea, settings: AreaSettings) -> P
 
 def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play area",
               game: str | None = None, use_model: bool = True) -> PlayArea:
-    """The play area in the uint8 BGR photo `image_bgr` (`_looked_for`); with
+    """The play area in the uint8 BGR photo `image_bgr` (`_looked_for`; with
+    `square_refit`, a quad no camera sees a square as refitted, `_squared`); with
     `table_tone`, looked for again where the table beyond it shows a lamp's tone curve
     (`_table_toned`). `AreaNotFound` where none is found."""
     area = _looked_for(image_bgr, settings, what, game, use_model)
