@@ -411,6 +411,30 @@ class AreaSettings:
     #   is above this (its tighter mask's, `model_thresholds`' second)
     glare_least_sure: int = 50  # ... over at least this many working pixels, else no mask
     glare_close_px: int = 5  # the repaired mask closed by a square of this side (px)
+    # Last look where no area is found at all (`_hull_quad`): the convex hull of the
+    # network's mask, its largest blob, filled, at each of `model_thresholds`. A spot over
+    # the arena's middle or across a side (clipped: no colour left to repair the mask with,
+    # or not taken as a spot at all: its ring on the pale wall) leaves a hole or a bite in
+    # the mask, and no four sides fit its outline; the hull spans the bite where the
+    # arena's corners are still in the mask. Only where every other look found nothing
+    # (light_eval's glare copies of fresh 2640 0004 and 2641 0002: not found -> 9.6 and
+    # 5.1 px). False: off.
+    hull_last: bool = False
+    # A quad no camera sees a square as (`square_misfit` over `square_refit`; 0 off): one
+    # side is on a spot's washed edge or a shade's (the arena's other three on its border).
+    # Each side in turn is replaced by the lines through its two corners slid along the
+    # two sides beside it (`square_slide` x their length either way, `square_steps` each)
+    # that make a square's image (misfit under `square_refit_fit`); of those, the one
+    # whose new side is the strongest on the redness cue (`side_contrast` at
+    # `weak_depth`), and of the four sides' the one with the strongest weakest side, kept
+    # where that is stronger than the quad's own. The arenas found within 15 px on the
+    # lit copies of committed, edition 2 and fresh 2640-2642 (574) have misfits 0.00-0.12
+    # (the truths' 0.00-0.11); those 15 px or more off from a spot or a shade's edge
+    # 0.17-0.44 (session 20, H5).
+    square_refit: float = 0.0
+    square_refit_fit: float = 0.03
+    square_slide: float = 0.6
+    square_steps: int = 41
 
     @property
     def px_per_mm(self) -> float:
@@ -422,7 +446,8 @@ AREA_SETTINGS = {
                                  weak_strip=(0.25, 0.6), weak_like_tol=10.0, weak_like_deg=10.0,
                                  like_refit=True, like_shadow_share=0.6,
                                  enclosed_rival=True, colour_rival=True, glare_rival=True,
-                                 glare_ring_on_area=180.0, table_tone=True),
+                                 glare_ring_on_area=180.0, table_tone=True,
+                                 hull_last=True, square_refit=0.15),
     "hop-la-bille": AreaSettings(kind="cloth", size_mm=600.0, plane_px=900, edge_check=True,
                                  enclosed=True, balance_cast=1.45, shadow_share=0.6,
                                  expose_to=0.6, square_max=0.3, tone_dev=(0.2, 0.3),
@@ -2014,6 +2039,66 @@ def _rival_glare(best, raw, spots, small, prob, measure, settings: AreaSettings)
     return quad if rival > share + settings.weak_gain else best
 
 
+def _hull_quad(small, prob, lab, cue, measure, spots, settings: AreaSettings):
+    """The quad (4, 2) float64 of the convex hull of the network's mask (`prob` float32
+    (H, W) over each of `model_thresholds` in turn, its largest blob, `_hull_mask`) on the
+    uint8 BGR working photo `small` (`lab`, `cue`, `measure` made from it), checked as the
+    network's masks are (`_best_candidate`, `min_colour_share`), snapped to `cue` and its
+    weak sides refitted as the network's quad is; None where no threshold gives one.
+    `hull_last`'s last look."""
+    for th in settings.model_thresholds:
+        mask = _hull_mask((prob > th).astype(np.uint8))
+        best, _ = _best_candidate(small, mask, settings, "", grow=False)
+        if best is None or colour_share(small, best, settings, lab, measure) < \
+                settings.min_colour_share:
+            continue
+        best = snap_sides(order_corners(best), cue, settings, settings.snap_passes_model)
+        zone = glare_zone(small.shape, spots, settings.glare_like_reach) \
+            if spots and settings.weak_like_tol > 0 else None
+        return refit_weak_sides(best, cue, settings, lab, zone)[0]
+    return None
+
+
+def _slid_sides(q: np.ndarray, i: int, span: float, steps: int) -> np.ndarray:
+    """(steps^2, 4, 2) float64: quad `q` ((4, 2), in order around it) with side i (corners
+    i, i + 1) replaced, corner i slid along side i - 1's line and corner i + 1 along side
+    i + 1's, each from 1 - `span` to 1 + `span` x that side's length from its far corner."""
+    a, b = i, (i + 1) % 4
+    pa, pb = q[(i - 1) % 4], q[(i + 2) % 4]
+    t = np.linspace(1.0 - span, 1.0 + span, steps)[:, None]
+    out = np.repeat(q[None], steps * steps, axis=0)
+    out[:, a] = np.repeat(pa + t * (q[a] - pa), steps, axis=0)
+    out[:, b] = np.tile(pb + t * (q[b] - pb), (steps, 1))
+    return out
+
+
+def _square_refit(best: np.ndarray, cue: np.ndarray, shape: tuple[int, int],
+                  settings: AreaSettings) -> np.ndarray:
+    """`best` ((4, 2) float64 working pixels, clockwise), or, where it is no square's image
+    under a phone's camera (`square_misfit` over `square_refit`), the quad with one side
+    replaced (`_slid_sides`, misfit under `square_refit_fit`) whose new side is the
+    strongest on `cue` (float32 (H, W), `cue_map`), over all four sides the one with the
+    strongest weakest side (`side_contrast` at `weak_depth`), where that is stronger than
+    `best`'s own. `shape`: the working image's (h, w)."""
+    q = np.asarray(best, np.float64)
+    if float(square_misfit(q, shape, settings.square_focal)) <= settings.square_refit:
+        return best
+    depth = settings.weak_depth
+    own = float(side_contrast(q, cue, settings, depth=depth).min())
+    pick, pick_min = None, own
+    for i in range(4):
+        slid = _slid_sides(q, i, settings.square_slide, settings.square_steps)
+        slid = slid[square_misfit(slid, shape, settings.square_focal) <
+                    settings.square_refit_fit]
+        if not len(slid):
+            continue
+        shares = np.array([side_contrast(x, cue, settings, depth=depth) for x in slid])
+        k = int(np.argmax(shares[:, i] + 1e-3 * shares.min(axis=1)))
+        if shares[k].min() > pick_min:
+            pick, pick_min = slid[k], float(shares[k].min())
+    return best if pick is None else pick
+
+
 def cast_balanced(small_bgr: np.ndarray, cast: float) -> np.ndarray:
     """uint8 BGR `small_bgr` white balanced in full by its own light
     (`vision.preprocess.light_gains`) where the largest gain is at least `cast`; itself
@@ -2133,12 +2218,39 @@ def _working_size(image_bgr: np.ndarray, settings: AreaSettings) -> tuple[np.nda
     return cv2.resize(src, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA), f
 
 
+def _squared(image_bgr: np.ndarray, area: PlayArea, settings: AreaSettings) -> PlayArea:
+    """`area` (found in the uint8 BGR `image_bgr`), or, where its quad is no square's image
+    (`square_refit`), the area of `_square_refit`'s quad, judged on the redness cue of the
+    working photo with the area's glare spots taken off and exposed as `_find_area` has it.
+    After the looks are chosen between (`_looked_for` judges two looks by `square_misfit`:
+    a look squared before that would win it on a side it placed, fresh 2642 glare 0009
+    4.8 -> 90 px)."""
+    h, w = image_bgr.shape[:2]
+    f = min(1.0, settings.mask_long_side / max(h, w))  # (`_working_size`'s, not made yet)
+    q = order_corners(np.asarray(area.corners, np.float64) * f)
+    if float(square_misfit(q, (round(h * f), round(w * f)), settings.square_focal)) <= \
+            settings.square_refit:
+        return area
+    small, f = _working_size(image_bgr, settings)
+    spots = [((c[0] * f, c[1] * f), (a[0] * f, a[1] * f), ang) for c, a, ang in area.glare]
+    small = exposed(remove_glare(small, settings, spots), settings.expose_to,
+                    settings.expose_pct, settings.expose_max)
+    new = _square_refit(q, cue_map(small, settings), small.shape[:2], settings)
+    if new is q:
+        return area
+    return replace(area_from_corners(new / f, settings), prob=area.prob,
+                   prob_scale=area.prob_scale, glare=area.glare, table_curve=area.table_curve)
+
+
 def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play area",
               game: str | None = None, use_model: bool = True) -> PlayArea:
-    """The play area in the uint8 BGR photo `image_bgr` (`_looked_for`); with
+    """The play area in the uint8 BGR photo `image_bgr` (`_looked_for`; with
+    `square_refit`, a quad no camera sees a square as refitted, `_squared`); with
     `table_tone`, looked for again where the table beyond it shows a lamp's tone curve
     (`_table_toned`). `AreaNotFound` where none is found."""
     area = _looked_for(image_bgr, settings, what, game, use_model)
+    if settings.square_refit > 0:
+        area = _squared(image_bgr, area, settings)
     if settings.table_tone:
         area = _table_toned(image_bgr, area, settings, what, game, use_model)
     return area
@@ -2228,12 +2340,25 @@ def _looked_for(image_bgr: np.ndarray, settings: AreaSettings, what: str,
     `tone_apart` x the photo's long side or more apart and the first is the nearer to a
     square's image (`square_misfit`: a pale table's own spot taken off made the arena's
     corner run onto it, a lopsided quad); the second otherwise (and where the first is not
-    found). `AreaNotFound` where neither is found."""
+    found). `AreaNotFound` where neither is found. With `hull_last`, where neither is,
+    the last look (`_find_area`'s `hull`, on the strict spots' photo)."""
     small, f = _working_size(image_bgr, settings)  # (once for both looks)
     strict = glare_spots(small, settings) or merged_glare_spots(small, settings)
     spots = glare_spots(small, settings, loose=True) if settings.glare_ring_on_area > 0 \
         else strict
     looks = (small, f, strict, spots)
+    try:
+        return _looked_twice(image_bgr, settings, what, game, use_model, looks)
+    except AreaNotFound:
+        if not settings.hull_last or not use_model or game is None:
+            raise
+        return _find_area(image_bgr, settings, what, game, use_model, looks=looks, hull=True)
+
+
+def _looked_twice(image_bgr: np.ndarray, settings: AreaSettings, what: str,
+                  game: str | None, use_model: bool, looks: tuple) -> PlayArea:
+    """`_looked_for`'s search with `looks` (`_find_area`'s), as it judges the two looks."""
+    small, f, strict, spots = looks
     if len(spots) == len(strict):
         return _find_area(image_bgr, settings, what, game, use_model, looks=looks)
     try:
@@ -2254,7 +2379,8 @@ def _looked_for(image_bgr: np.ndarray, settings: AreaSettings, what: str,
 
 
 def _find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str, game: str | None,
-               use_model: bool, loose: bool = False, *, looks: tuple) -> PlayArea:
+               use_model: bool, loose: bool = False, *, looks: tuple,
+               hull: bool = False) -> PlayArea:
     """Locate the play area in a working-size BGR photo; raise `AreaNotFound` if absent.
 
     First, on the reduced photo: glare spots taken off (`remove_glare`), a strong colour
@@ -2270,7 +2396,9 @@ def _find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str, game: s
     sure (`area_tone`) sends the photo to `_toned_or_plain` (looked for with and without
     the curve). The area returned carries the glare spots taken off (`PlayArea.glare`, in
     `image_bgr`'s pixels). `looks`: `find_area`'s (working copy, its scale, its glare
-    spots, those under `glare_spots`' looser ring ceiling), the latter taken where `loose`."""
+    spots, those under `glare_spots`' looser ring ceiling), the latter taken where `loose`.
+    `hull`: after every look above finds nothing, the quad of the network's mask's convex
+    hull (`_hull_quad`) before giving up."""
     small, f = looks[:2]
     raw, spots = small, looks[3] if loose else looks[2]
     small = remove_glare(small, settings, spots)
@@ -2385,13 +2513,18 @@ def _find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str, game: s
         if cue is None:
             cue = cue_map(small, settings, lab, measure)
         best, why = colour_quad(small, lab, cue, settings, why, measure)
+    if best is None and hull and prob is not None:
+        best = _hull_quad(small, prob, lab, cue, measure, spots, settings)
+        from_model = best is not None
     if best is None:
         # under a strong colour cast: once more, balanced (unless it was already, above)
         if settings.retry_balanced > 0 and not balanced_first:
             balanced = apply_gains(image_bgr, light_gains(image_bgr, settings.retry_balanced))
             try:
+                # (the hull's last look comes after this retry, on the photo as it is)
                 return _looked_for(balanced, replace(settings, retry_balanced=0.0,
-                                                    enclosed=False), what, game, use_model)
+                                                    enclosed=False, hull_last=False),
+                                   what, game, use_model)
             except AreaNotFound:
                 pass
         if settings.enclosed and prob is not None:  # the edges around a partial mask

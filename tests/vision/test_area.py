@@ -1011,17 +1011,41 @@ def test_find_area_looks_once_without_a_looser_spot(monkeypatch):
 
     calls = []
 
-    def fake(image_bgr, settings, what, game, use_model, loose=False, looks=None):
+    def fake(image_bgr, settings, what, game, use_model, loose=False, looks=None,
+             hull=False):
         calls.append(loose)
+        assert not hull  # (`hull_last` off below; its last look: the next test)
         raise va.AreaNotFound("none")
 
     monkeypatch.setattr(va, "_find_area", fake)
     for table, want in (((60, 90, 110), [False]), ((170, 180, 190), [True, False])):
         calls.clear()
         with pytest.raises(va.AreaNotFound):  # neither look finds it: not found
-            va.find_area(lamp_spot(castle((170, 200, 220), table), (440, 240), 60), RED,
-                         "arena", "simsala-hopp")
+            va.find_area(lamp_spot(castle((170, 200, 220), table), (440, 240), 60),
+                         replace(RED, hull_last=False), "arena", "simsala-hopp")
         assert calls == want
+
+
+@pytest.mark.parametrize("use_model, game, want", [
+    (True, "simsala-hopp", [(False, False), (False, True)]),  # the hull's look last
+    (False, "simsala-hopp", [(False, False)]),  # no network: no mask to take the hull of
+    (True, None, [(False, False)]),
+])
+def test_find_area_looks_at_the_hull_only_where_nothing_is_found(monkeypatch, use_model,
+                                                                 game, want):
+    import vision.area as va
+
+    calls = []
+
+    def fake(image_bgr, settings, what, game, use_model, loose=False, looks=None,
+             hull=False):
+        calls.append((loose, hull))
+        raise va.AreaNotFound("none")
+
+    monkeypatch.setattr(va, "_find_area", fake)
+    with pytest.raises(va.AreaNotFound):
+        va.find_area(castle((170, 200, 220), (60, 90, 110)), RED, "arena", game, use_model)
+    assert calls == want
 
 
 HOP = AREA_SETTINGS["hop-la-bille"]
@@ -1079,3 +1103,89 @@ def test_merged_glare_spots_fall_off_and_burnt_centre(amount, change, found):
     cv2.rectangle(img, (150, 90), (330, 270), (140, 140, 140), -1)
     img = add_spot(img, (240, 180), 45, amount=amount, colour=(1.0, 1.0, 1.0))
     assert len(merged_glare_spots(img, replace(HOP, **change))) == found
+
+
+@pytest.mark.parametrize("bite, plain_found", [
+    ((440, 240, 115), False),  # a spot across the east side's middle: no four sides fit
+    ((200, 240, 115), False),  # ... the west side's
+    ((320, 360, 115), False),  # ... the south side's
+    (None, True),  # no bite: the mask's own quad, and the hull's the same
+])
+def test_hull_quad_spans_a_bite_out_of_a_side(bite, plain_found):
+    """`hull_last`'s last look: the network's mask with a spot's bite out of one side
+    (the clipped core has no colour to repair it with) fits no four sides; its convex
+    hull's quad, snapped to the redness cue, is the arena's."""
+    from vision.area import _best_candidate, _hull_quad, area_measure, glare_spots
+
+    img = castle((170, 200, 220), (60, 90, 110))
+    prob = np.zeros(img.shape[:2], np.float32)
+    prob[120:360, 200:440] = 1.0
+    if bite is not None:
+        img = lamp_spot(img, bite[:2], 60)
+        cv2.circle(prob, bite[:2], bite[2], 0.0, -1)
+    spots = glare_spots(img, RED)
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
+    measure = area_measure(lab, RED)
+    cue = cue_map(img, RED, lab, measure)
+    for th in RED.model_thresholds:
+        plain, _ = _best_candidate(img, (prob > th).astype(np.uint8), RED, "", grow=False)
+        assert (plain is not None) == plain_found
+    q = _hull_quad(img, prob, lab, cue, measure, spots, RED)
+    assert q is not None
+    assert np.abs(order_corners(q) - ARENA).max() < 6
+    # no mask at all: nothing to take the hull of
+    assert _hull_quad(img, np.zeros_like(prob), lab, cue, measure, spots, RED) is None
+
+
+@pytest.mark.parametrize("corner, moved_to", [
+    (2, (370.0, 360.0)),  # the south-east corner pulled in along the south side (a spot's edge)
+    (1, (440.0, 190.0)),  # the north-east corner pulled down along the east side
+    (3, (200.0, 290.0)),  # the south-west corner pulled up along the west side
+])
+def test_square_refit_puts_back_a_side_on_a_spots_edge(corner, moved_to):
+    """A quad with one side slanted across the arena (its corner on the spot's washed
+    edge) is no square's image; the side replaced by the squarest lines through the
+    other three sides, judged by the redness cue, is the arena's border again."""
+    from vision.area import _square_refit, square_misfit
+
+    img = castle((170, 200, 220), (60, 90, 110))
+    cue = cue_map(img, RED)
+    odd = ARENA.copy()
+    odd[corner] = moved_to
+    assert square_misfit(odd, img.shape[:2], RED.square_focal) > RED.square_refit
+    q = _square_refit(odd, cue, img.shape[:2], RED)
+    assert np.abs(order_corners(q) - ARENA).max() < 8
+    assert square_misfit(q, img.shape[:2], RED.square_focal) < RED.square_refit_fit
+
+
+def test_square_refit_keeps_a_square_and_a_quad_with_no_stronger_rival():
+    from vision.area import _square_refit
+
+    img = castle((170, 200, 220), (60, 90, 110))
+    cue = cue_map(img, RED)
+    assert _square_refit(ARENA, cue, img.shape[:2], RED) is ARENA  # a square's image
+    odd = ARENA.copy()
+    odd[2] = (330.0, 360.0)
+    flat = np.zeros_like(cue)  # no border anywhere: nothing is stronger
+    assert _square_refit(odd, flat, img.shape[:2], RED) is odd
+    off = replace(RED, square_refit=0.0)  # ... and the setting off
+    from vision.area import _squared, area_from_corners
+    area = area_from_corners(odd, off)
+    assert _squared(img, area, replace(off, square_refit=10.0)) is area  # under any misfit
+
+
+@pytest.mark.parametrize("i", [0, 1, 2, 3])
+def test_slid_sides_keep_the_other_corners_on_their_lines(i):
+    from vision.area import _slid_sides
+
+    q = ARENA + [[0, 0], [10, 5], [0, 0], [-5, 3]]
+    slid = _slid_sides(q, i, 0.5, 5)
+    assert slid.shape == (25, 4, 2)
+    a, b = i, (i + 1) % 4
+    others = [k for k in range(4) if k not in (a, b)]
+    assert np.all(slid[:, others] == q[others])
+    for c, far in ((a, (i - 1) % 4), (b, (i + 2) % 4)):  # each on its neighbour side's line
+        d = q[c] - q[far]
+        v = slid[:, c] - q[far]
+        assert np.abs(v[:, 0] * d[1] - v[:, 1] * d[0]).max() < 1e-6 * np.hypot(*d) ** 2
+    assert any(np.allclose(s, q) for s in slid)  # the quad itself among them (t = 1)
