@@ -76,6 +76,63 @@ def paper_gains(image: np.ndarray, pieces: list[CardPiece], settings: ReadSettin
 
 
 @dataclass(frozen=True)
+class DimLightSettings:
+    """A dark photo's cards looked for once more on a copy brought up by its own white paper
+    (`vision.cards.stage.dim_added`; session 20, H4, docs/cards.md "Troetofanten in a dim
+    room (session 20, H4)"). The paper's level: `paper_level`, the sure face-up cards'
+    paper in linear light (its brightest channel, the median card)."""
+
+    below: float = 0.45  # looked at again where the paper's level is under this (0: never).
+    #   Measured: `light_eval`'s dim copies (a fifth of the light, x 2 by the camera, the
+    #   sensor's noise) 0.09-0.41 (committed, edition 2, fresh 2630-2632); ordinary photos
+    #   0.08-1.0 (committed 0.21-1.0, 6 of 30 under 0.45, read the same: the second look
+    #   adds cards only where the first has none)
+    to: float = 0.8  # the copy's gain brings the paper's level to this (ordinary photos'
+    #   median paper 0.76-0.98). 0.6 / 1.0: dim copies of the five sets 186 / 185 pieces
+    #   wrong against 184 (194 as read before)
+    most_gain: float = 4.0  # the gain at most this
+    min_cards: int = 2  # fewer sure face-up cards: no level (no second look)
+    reach: float = 0.75  # x a first-look card's width: a card the second look reads with
+    #   its centre within this of one is that card read again, not added. 0.5 (as
+    #   `glare_added`): committed 0008 (ordinary light, paper 0.21) gained a back that is not
+    #   there, 0.69 widths from a back the brought-up copy split in four; dim copies of the
+    #   five sets 184 pieces wrong (0.75: 185), other dark copies 251 (251)
+
+    def __post_init__(self):
+        if self.min_cards < 1:
+            raise ValueError(f"min_cards must be at least 1, not {self.min_cards}")
+        if self.most_gain < 1.0:
+            raise ValueError(f"most_gain must be at least 1, not {self.most_gain}")
+
+
+DIM_LIGHT = DimLightSettings()
+
+
+def paper_level(image: np.ndarray, pieces: list[CardPiece], settings: ReadSettings = READ,
+                s: DimLightSettings = DIM_LIGHT, p: PaperLightSettings = PAPER_LIGHT
+                ) -> float | None:
+    """The white paper's level in uint8 BGR `image` (H, W, 3), linear light 0-1: per sure
+    face-up card (`read.sure_faces`, by `settings.paper_min_conf`) its paper
+    (`paper_colour`'s brightest `p.paper_share` pixels) at its brightest channel, the
+    median over the cards; None where fewer than `s.min_cards` cards were read surely."""
+    from vision.area import LINEAR8
+
+    frames = [q.frame for q in sure_faces(pieces, settings) if q.frame is not None]
+    if len(frames) < s.min_cards:
+        return None
+    _, cols = paper_colour(image, frames, p)
+    return float(np.median(LINEAR8[np.clip(np.round(cols), 0, 255).astype(int)].max(axis=1)))
+
+
+def dim_gain(level: float | None, s: DimLightSettings = DIM_LIGHT) -> float:
+    """The linear gain (1 to `s.most_gain`) that brings a paper `level` under `s.below` to
+    `s.to`; 1.0 where there is no level, it is not under `s.below`, or `s.below` is 0."""
+    if level is None or s.below <= 0 or level >= s.below:
+        return 1.0
+    return float(min(max(s.to / max(level, 1e-4), 1.0), s.most_gain))
+
+
+@dataclass(frozen=True)
 class CardShadowSettings:
     """A hard shadow's shade lit up and the photo read again (`vision.cards.stage.shadow_relit`;
     session 18, H1, docs/cards.md "Hard shadow (session 18, H1)"). Measured on `light_eval`'s

@@ -18,10 +18,14 @@ import numpy as np
 from vision.area import AreaSettings
 from vision.cards.light import (
     CARD_SHADOW,
+    DIM_LIGHT,
     PAPER_LIGHT,
     CardShadowSettings,
+    DimLightSettings,
     PaperLightSettings,
+    dim_gain,
     paper_gains,
+    paper_level,
     paper_shade_step,
 )
 from vision.cards.read import (
@@ -300,14 +304,37 @@ def glare_added(reader: CardReader, image: np.ndarray, game: str, pieces: list,
     return image, pieces, warnings + warnings_about(warnings2, new) + doubts
 
 
+def dim_added(reader: CardReader, image: np.ndarray, game: str, pieces: list,
+              warnings: list[str], s: DimLightSettings = DIM_LIGHT, area=None):
+    """(image, pieces, warnings): where the sure face-up cards' white paper is dark
+    (`vision.cards.light.paper_level` under `s.below`: an underexposed photo), a copy
+    brought up by one gain in linear light (`dim_gain`, the paper to `s.to`) read again
+    (with `area`), and its cards with no first-look card within `s.reach` x its width added
+    to the first look's (with the second's warnings about them). The first look's numbers stand:
+    on a noisy photo a second reading misreads as many digits as it mends (session 14).
+    The image is the first look's, unchanged."""
+    gain = dim_gain(paper_level(image, pieces, reader.settings, s), s)
+    if gain == 1.0:
+        return image, pieces, warnings
+    from vision.area import linear_gain_lut
+
+    again, warnings2 = reader.read_pieces(cv2.LUT(image, linear_gain_lut(gain)), game, area)
+    new = [q for q in again if not any(np.hypot(*(np.asarray(q.center) - p.center))
+                                       < s.reach * p.width for p in pieces)]
+    if not new:
+        return image, pieces, warnings
+    return image, pieces + new, warnings + warnings_about(warnings2, new)
+
+
 def read_balanced(reader: CardReader, image: np.ndarray, game: str, area=None):
     """(image, pieces, warnings) as scoring reads a photo: Magic Rabbit's with a lamp's
     glare taken off first (`glare_off`), Hop la bille's (with its cloth, `area`) with a
     lamp's tone curve (`lamp_tone_off`), `read_pieces`, then Magic Rabbit's read again with
     a lamp's tone curve its hats show taken off (`hat_toned`; a taught reader's hats are the
-    ones its `tone_pieces` names), `paper_balanced`, `shadow_relit` and `glare_added` for
-    the `PAPER_LIGHT_GAMES`. The image returned is the one the kept reading was read on
-    (`glare_added` adds cards read on a copy and returns the first look's image)."""
+    ones its `tone_pieces` names), `paper_balanced`, `shadow_relit`, `glare_added` and
+    `dim_added` for the `PAPER_LIGHT_GAMES`. The image returned is the one the kept reading
+    was read on (`glare_added` and `dim_added` add cards read on a copy and return the first
+    look's image)."""
     if game == "magic-rabbit":
         image = glare_off(image, reader.settings.glare_side)
     elif game == "hop-la-bille" and area is not None:
@@ -330,6 +357,8 @@ def read_balanced(reader: CardReader, image: np.ndarray, game: str, area=None):
                                                area=area)
         image, pieces, warnings = glare_added(reader, image, game, pieces, warnings,
                                               area=area)
+        image, pieces, warnings = dim_added(reader, image, game, pieces, warnings,
+                                            area=area)
     if game == "troetofanten":  # (the final pieces, in this image's pixels)
         warnings = warnings + small_card_doubts(pieces, warnings, reader.settings)
     return image, pieces, warnings
