@@ -146,6 +146,25 @@ class BoardDiceSettings:
     # size is read (perspective: a die near the camera is larger than the mean)
     touch_extent: float = 0.02  # a blob's length and width: between this and 1 - this
     # quantile of its pixels along each axis (a stray pixel of the table's texture left out)
+    mark_search: bool = True  # last, while dice are still missing: a die found by its pips
+    # rather than by a light body (a white die on a white or pale table, streaked or
+    # defocused: no light blob, and its pips are streaks or bars, not round dots). The dark
+    # marks of the black-hat (the pip-closed lightness `close_pips` - the lightness) deeper
+    # than `mark_depth`, each `mark_area` local die areas and at most `mark_extent` die
+    # sides across its box, joined where their centres lie `mark_join` die sides apart
+    # (pips of one face), a group of at most `mark_max` marks spanning at most
+    # `mark_span` die sides: its centre is a candidate, read as a light blob's is (crop
+    # reader, spot read, dot read, blurred read)
+    mark_depth: float = 20.0  # L* levels (0..255)
+    mark_area: tuple[float, float] = (0.008, 0.25)  # local die areas
+    mark_extent: float = 1.0  # die sides (a pip smeared by a streak up to a side long)
+    mark_join: float = 0.6  # die sides (a 2's diagonal is 0.76 of hers, as in `pip_candidates`)
+    mark_span: float = 1.2  # die sides: the group's box at most this across (a face + blur)
+    mark_max: int = 9  # marks per group at most (a smeared pip may part in two)
+    max_mark_candidates: int = 8  # mark groups read per photo, nearest the board first
+    mark_apart: float = 0.15  # die sides: a group this near a light candidate is left to it
+    # (the spot read looks 0.3 half sides round a candidate: a group's centre farther off,
+    # where a light blob of the die and its shadow or side faces lay, is read again)
     warn_unread: bool = True  # warn about candidates that look like dice but were not read
     # A die seen (`die_seen`) but read by none of the above: the 1-6 layouts blurred by the
     # photo's blur, measured on the board (`board_blur`), matched to the photo (`blur_read`).
@@ -522,12 +541,75 @@ def touching_dice(L: np.ndarray, H: np.ndarray, off, s: BoardDiceSettings = SETT
     return out
 
 
+def mark_groups(L: np.ndarray, closed: np.ndarray, H: np.ndarray, off,
+                s: BoardDiceSettings = SETTINGS) -> list[tuple[np.ndarray, float]]:
+    """Dice found by their pips in a uint8 lightness image `L` and the same with its pips
+    closed (`close_pips`; both (h, w), pixel (0, 0) the photo's `off` (x, y)): the dark
+    marks of `closed` - `L` deeper than `mark_depth` (round pips, streaks, bars: their shape
+    is not asked), each of `mark_area` die areas and at most `mark_extent` die sides across
+    its box (the die's side at the mark from the board's homography `H`, `local_die_px`),
+    joined where their centres lie within `mark_join` die sides; a group of 1 to `mark_max`
+    marks whose box spans at most `mark_span` die sides gives a candidate at its box's
+    centre. [(centre (x, y) photo px float64, die side px)], each place once."""
+    off = np.asarray(off, float)
+    h, w = L.shape
+    if h < 2 or w < 2:
+        return []
+    dark = (cv2.subtract(closed, L) > s.mark_depth).view(np.uint8)
+    n, _, st, cen = cv2.connectedComponentsWithStats(dark, 8)
+    if n <= 1:
+        return []
+    mean_px = local_die_px(H, off + (w / 2, h / 2), s.die_mm)
+    a0 = 0.5 * s.mark_area[0] * mean_px * mean_px  # (a first cut at the mean die size)
+    keep = [i for i in range(1, n) if st[i, 4] >= a0 and
+            max(st[i, 2], st[i, 3]) <= 2.0 * s.mark_extent * mean_px]
+    marks = []  # (centre, box x0, y0, x1, y1, side)
+    for i in keep:
+        side = local_die_px(H, cen[i] + off, s.die_mm)
+        if not (s.mark_area[0] <= st[i, 4] / (side * side) <= s.mark_area[1]
+                and max(st[i, 2], st[i, 3]) <= s.mark_extent * side):
+            continue
+        x, y, bw, bh = (int(v) for v in st[i, :4])
+        marks.append((cen[i], x, y, x + bw, y + bh, side))
+    if not marks:
+        return []
+    pts = np.array([m[0] for m in marks])
+    sides = np.array([m[5] for m in marks])
+    d = np.hypot(*(pts[:, None] - pts[None]).transpose(2, 0, 1))
+    near = d <= s.mark_join * np.minimum(sides[:, None], sides[None])
+    group = list(range(len(marks)))  # (joined marks: union-find)
+
+    def root(i):
+        while group[i] != i:
+            group[i] = group[group[i]]
+            i = group[i]
+        return i
+
+    for i, j in zip(*np.nonzero(np.triu(near, 1)), strict=True):
+        group[root(int(i))] = root(int(j))
+    out: list[tuple[np.ndarray, float]] = []
+    for r in sorted({root(i) for i in range(len(marks))}):
+        mem = [marks[i] for i in range(len(marks)) if root(i) == r]
+        if len(mem) > s.mark_max:
+            continue
+        x0, y0 = min(m[1] for m in mem), min(m[2] for m in mem)
+        x1, y1 = max(m[3] for m in mem), max(m[4] for m in mem)
+        c = np.array([(x0 + x1) / 2.0, (y0 + y1) / 2.0])
+        side = local_die_px(H, c + off, s.die_mm)
+        if max(x1 - x0, y1 - y0) > s.mark_span * side:
+            continue
+        p = c + off
+        if all(np.hypot(*(p - o)) > 0.5 * side for o, _ in out):
+            out.append((p, side))
+    return out
+
+
 def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
                     s: BoardDiceSettings, lightness: np.ndarray | None = None,
                     lone: list | None = None, beside=None,
                     pairs: list | None = None, big: list | None = None,
-                    touch: list | None = None, fine: list | None = None
-                    ) -> list[tuple[np.ndarray, float]]:
+                    touch: list | None = None, fine: list | None = None,
+                    marks: list | None = None) -> list[tuple[np.ndarray, float]]:
     """Light compact blobs of a die's size on the table around the board (the board itself
     masked out): [(centre px, expected die side px)], nearest the board first. `lone`: a
     list that gets the lone pip-sized dark dots (a 1 on a table of the die's colour),
@@ -543,7 +625,10 @@ def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
     gets a function () giving the dice touching another anywhere in the search ring
     (`touching_dice`) as (centre, die side px), made only when called. `fine`: a list that
     gets a function () giving the light blobs over `fine_thresholds` not near a candidate,
-    nearest the board first, as (centre, die side px), made only when called."""
+    nearest the board first, as (centre, die side px), made only when called. `marks`: a
+    list that gets a function () giving the dice found by their pips (`mark_groups`) not
+    near a light blob candidate, nearest the board first, as (centre, die side px), made
+    only when called."""
     h, w = image_bgr.shape[:2]
     wm, hm = board.size_mm
     m = s.dice_search_mm
@@ -627,6 +712,13 @@ def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
             got.sort(key=lambda c: float(np.linalg.norm(c - centre)))
             return [(c, die_px) for c in got[: s.max_die_candidates]]
         fine.append(fine_blobs)
+    if marks is not None and s.mark_search:
+        def mark_cands():
+            got = [(c, p) for c, p in mark_groups(L, closed(), view.H, off, s)
+                   if all(np.hypot(*(c - e)) > s.mark_apart * p for e in cands)]
+            got.sort(key=lambda cp: float(np.linalg.norm(cp[0] - centre)))
+            return [(c, die_px) for c, _ in got[: s.max_mark_candidates]]
+        marks.append(mark_cands)
     return [(c, die_px) for c in cands[: s.max_die_candidates]]
 
 
@@ -1435,10 +1527,11 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
     big: list = []
     touch: list = []
     fine: list = []
+    marks: list = []
     cands = die_candidates(image_bgr, view, board, s, lightness,
                            lone if s.lone_pips else None, beside,
                            pairs if s.pair_split else None, big if s.lone_pips else None,
-                           touch if s.touch_search else None, fine)
+                           touch if s.touch_search else None, fine, marks)
 
     def more():  # the candidates, then lone dots, dice touching another and the finer
         # ladder's blobs while dice are missing (each list begun only then; once begun,
@@ -1468,7 +1561,14 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
         if fine and len(found) < s.dice_wanted:  # (light blobs over the finer ladder)
             for c, p in fine[0]():
                 if all(np.hypot(c[0] - e[0], c[1] - e[1]) > 0.5 * p for e in tried + paired):
+                    paired.append(c)
                     yield c, p, "fine"
+        if marks and len(found) < s.dice_wanted:  # (dice found by their pips: a lone dot's
+            # candidate is not read as a face, so only light candidates are avoided)
+            for c, p in marks[0]():
+                if all(np.hypot(c[0] - e[0], c[1] - e[1]) > s.mark_apart * p
+                       for e in [q for q, _ in cands] + paired):
+                    yield c, p, "marks"
 
     made: dict = {}  # the photo's lightness and the board's blur, made once when first asked
 
@@ -1561,7 +1661,7 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
                     found.append(Die(v, round(min(0.9, gap), 3),
                                      (round(float(at[0]), 1), round(float(at[1]), 1))))
         if (s.warn_unread or s.blur_read) and unread_here and \
-                kind in ("blob", "touch", "fine") and \
+                kind in ("blob", "touch", "fine", "marks") and \
                 len(found) == n_found and die_seen(crop_L, (c - (x0, y0)) * f, die_px * f, s):
             got = blurred(c, jac, die_px) if s.blur_read else None
             if got is not None:
