@@ -152,14 +152,22 @@ class BoardDiceSettings:
     # marks of the black-hat (the pip-closed lightness `close_pips` - the lightness) deeper
     # than `mark_depth`, each `mark_area` local die areas and at most `mark_extent` die
     # sides across its box, joined where their centres lie `mark_join` die sides apart
-    # (pips of one face), a group of at most `mark_max` marks spanning at most
+    # (pips of one face), a group of up to `mark_max` marks spanning at most
     # `mark_span` die sides: its centre is a candidate, read as a light blob's is (crop
     # reader, spot read, dot read, blurred read)
     mark_depth: float = 20.0  # L* levels (0..255)
-    mark_area: tuple[float, float] = (0.008, 0.25)  # local die areas
-    mark_extent: float = 1.0  # die sides (a pip smeared by a streak up to a side long)
-    mark_join: float = 0.6  # die sides (a 2's diagonal is 0.76 of hers, as in `pip_candidates`)
-    mark_span: float = 1.2  # die sides: the group's box at most this across (a face + blur)
+    mark_area: tuple[float, float] = (0.008, 0.8)  # local die areas (a face's pips smeared
+    # into one mark: drawn 5s under a 9 px streak 0.69, 0.25 lost them)
+    mark_extent: float = 1.6  # die sides (a face's pips smeared into one mark: 1.0 lost
+    # drawn 3s-6s streaked 7-9 px, `test_mark_groups_finds_...`, 1.2 those turned 25-40)
+    mark_join: float = 0.8  # die sides (a 2's diagonal is 0.71-0.76 of hers: 0.6, as in
+    # `pip_candidates`, left a drawn 2 as two lone marks)
+    mark_span: float = 1.6  # die sides: the group's box at most this across (a face turned
+    # 45 degrees, 0.96 sides of pips, and a streak of up to 9 px on a die of 12-20: 1.2 lost
+    # drawn 4s-6s turned 40 degrees and streaked 7 px)
+    mark_lone: float = 0.45  # die sides: a lone mark is a candidate only where its box is
+    # this long (pips smeared or blurred into one mark: a 5 under a 9 px streak, a 3
+    # defocused 1.6 px); a pip-sized lone dot is the lone dots' (a 1; a letter, a dotted row)
     mark_max: int = 9  # marks per group at most (a smeared pip may part in two)
     max_mark_candidates: int = 8  # mark groups read per photo, nearest the board first
     mark_apart: float = 0.15  # die sides: a group this near a light candidate is left to it
@@ -548,9 +556,10 @@ def mark_groups(L: np.ndarray, closed: np.ndarray, H: np.ndarray, off,
     marks of `closed` - `L` deeper than `mark_depth` (round pips, streaks, bars: their shape
     is not asked), each of `mark_area` die areas and at most `mark_extent` die sides across
     its box (the die's side at the mark from the board's homography `H`, `local_die_px`),
-    joined where their centres lie within `mark_join` die sides; a group of 1 to `mark_max`
-    marks whose box spans at most `mark_span` die sides gives a candidate at its box's
-    centre. [(centre (x, y) photo px float64, die side px)], each place once."""
+    joined where their centres lie within `mark_join` die sides; a group of up to `mark_max`
+    marks (a lone one at least `mark_lone` die sides long) whose box spans at most
+    `mark_span` die sides gives a candidate at its box's centre. [(centre (x, y) photo px
+    float64, die side px)], each place once."""
     off = np.asarray(off, float)
     h, w = L.shape
     if h < 2 or w < 2:
@@ -590,7 +599,8 @@ def mark_groups(L: np.ndarray, closed: np.ndarray, H: np.ndarray, off,
     out: list[tuple[np.ndarray, float]] = []
     for r in sorted({root(i) for i in range(len(marks))}):
         mem = [marks[i] for i in range(len(marks)) if root(i) == r]
-        if len(mem) > s.mark_max:
+        if len(mem) > s.mark_max or (len(mem) == 1 and max(
+                mem[0][3] - mem[0][1], mem[0][4] - mem[0][2]) < s.mark_lone * mem[0][5]):
             continue
         x0, y0 = min(m[1] for m in mem), min(m[2] for m in mem)
         x1, y1 = max(m[3] for m in mem), max(m[4] for m in mem)
