@@ -153,8 +153,7 @@ class BoardDiceSettings:
     # than `mark_depth`, each `mark_area` local die areas and at most `mark_extent` die
     # sides across its box, joined where their centres lie `mark_join` die sides apart
     # (pips of one face), a group of up to `mark_max` marks spanning at most
-    # `mark_span` die sides: its centre is a candidate, read as a light blob's is (crop
-    # reader, spot read, dot read, blurred read)
+    # `mark_span` die sides: its centre is a candidate, read by the spot and the dot read
     mark_depth: float = 20.0  # L* levels (0..255)
     mark_area: tuple[float, float] = (0.008, 0.8)  # local die areas (a face's pips smeared
     # into one mark: drawn 5s under a 9 px streak 0.69, 0.25 lost them)
@@ -169,7 +168,12 @@ class BoardDiceSettings:
     # this long (pips smeared or blurred into one mark: a 5 under a 9 px streak, a 3
     # defocused 1.6 px); a pip-sized lone dot is the lone dots' (a 1; a letter, a dotted row)
     mark_max: int = 9  # marks per group at most (a smeared pip may part in two)
-    max_mark_candidates: int = 8  # mark groups read per photo, nearest the board first
+    max_mark_candidates: int = 8  # mark groups read per photo, nearest the board first (4
+    # read the same dice on committed and fresh 2600-2603, 10 ms a photo with a die missing
+    # less, but one die fewer each on light_eval's daylight and dim copies)
+    mark_full_read: bool = False  # True: the mark groups read by the crop reader and the
+    # blurred read too, as light blobs are: the same dice on committed, fresh 2600-2603 and
+    # light_eval's dim and daylight copies, at 2.5 x the CPU on the dim ones
     mark_apart: float = 0.15  # die sides: a group this near a light candidate is left to it
     # (the spot read looks 0.3 half sides round a candidate: a group's centre farther off,
     # where a light blob of the die and its shadow or side faces lay, is read again)
@@ -568,50 +572,55 @@ def mark_groups(L: np.ndarray, closed: np.ndarray, H: np.ndarray, off,
     n, _, st, cen = cv2.connectedComponentsWithStats(dark, 8)
     if n <= 1:
         return []
+    st, cen = st[1:], cen[1:]
+    ext, area = np.maximum(st[:, 2], st[:, 3]), st[:, 4]
     mean_px = local_die_px(H, off + (w / 2, h / 2), s.die_mm)
-    a0 = 0.5 * s.mark_area[0] * mean_px * mean_px  # (a first cut at the mean die size)
-    keep = [i for i in range(1, n) if st[i, 4] >= a0 and
-            max(st[i, 2], st[i, 3]) <= 2.0 * s.mark_extent * mean_px]
-    marks = []  # (centre, box x0, y0, x1, y1, side)
-    for i in keep:
-        side = local_die_px(H, cen[i] + off, s.die_mm)
-        if not (s.mark_area[0] <= st[i, 4] / (side * side) <= s.mark_area[1]
-                and max(st[i, 2], st[i, 3]) <= s.mark_extent * side):
-            continue
-        x, y, bw, bh = (int(v) for v in st[i, :4])
-        marks.append((cen[i], x, y, x + bw, y + bh, side))
-    if not marks:
+    # (a first cut at the mean die size: a dim or noisy photo has thousands of specks)
+    keep = np.flatnonzero((area >= 0.5 * s.mark_area[0] * mean_px * mean_px)
+                          & (ext <= 2.0 * s.mark_extent * mean_px))
+    if keep.size == 0:
         return []
-    pts = np.array([m[0] for m in marks])
-    sides = np.array([m[5] for m in marks])
-    d = np.hypot(*(pts[:, None] - pts[None]).transpose(2, 0, 1))
-    near = d <= s.mark_join * np.minimum(sides[:, None], sides[None])
-    group = list(range(len(marks)))  # (joined marks: union-find)
-
-    def root(i):
-        while group[i] != i:
-            group[i] = group[group[i]]
-            i = group[i]
-        return i
-
-    for i, j in zip(*np.nonzero(np.triu(near, 1)), strict=True):
-        group[root(int(i))] = root(int(j))
+    side = _local_die_px_many(H, cen[keep] + off, s.die_mm)
+    a = area[keep] / (side * side)
+    ok = (a >= s.mark_area[0]) & (a <= s.mark_area[1]) & (ext[keep] <= s.mark_extent * side)
+    keep, side = keep[ok], side[ok]
+    if keep.size == 0:
+        return []
+    # marks whose centres lie within `mark_join` die sides are one group: discs of half that
+    # round each centre, joined where they touch (linear in the marks, not quadratic)
+    disc = np.zeros((h, w), np.uint8)
+    for (x, y), r in zip(cen[keep], side, strict=True):
+        cv2.circle(disc, (int(round(x)), int(round(y))), max(1, int(round(s.mark_join * r / 2))),
+                   255, -1)
+    _, glab = cv2.connectedComponents(disc, connectivity=8)
+    cx = np.clip(np.round(cen[keep, 0]).astype(np.intp), 0, w - 1)
+    cy = np.clip(np.round(cen[keep, 1]).astype(np.intp), 0, h - 1)
+    group = glab[cy, cx]
     out: list[tuple[np.ndarray, float]] = []
-    for r in sorted({root(i) for i in range(len(marks))}):
-        mem = [marks[i] for i in range(len(marks)) if root(i) == r]
-        if len(mem) > s.mark_max or (len(mem) == 1 and max(
-                mem[0][3] - mem[0][1], mem[0][4] - mem[0][2]) < s.mark_lone * mem[0][5]):
+    for g in np.unique(group):
+        mem = keep[group == g]
+        if mem.size > s.mark_max:
             continue
-        x0, y0 = min(m[1] for m in mem), min(m[2] for m in mem)
-        x1, y1 = max(m[3] for m in mem), max(m[4] for m in mem)
+        x0, y0 = st[mem, 0].min(), st[mem, 1].min()
+        x1, y1 = (st[mem, 0] + st[mem, 2]).max(), (st[mem, 1] + st[mem, 3]).max()
+        if mem.size == 1 and ext[mem[0]] < s.mark_lone * side[group == g][0]:
+            continue  # (a pip-sized lone dot: the lone dots')
         c = np.array([(x0 + x1) / 2.0, (y0 + y1) / 2.0])
-        side = local_die_px(H, c + off, s.die_mm)
-        if max(x1 - x0, y1 - y0) > s.mark_span * side:
+        gside = local_die_px(H, c + off, s.die_mm)
+        if max(x1 - x0, y1 - y0) > s.mark_span * gside:
             continue
         p = c + off
-        if all(np.hypot(*(p - o)) > 0.5 * side for o, _ in out):
-            out.append((p, side))
+        if all(np.hypot(*(p - o)) > 0.5 * gside for o, _ in out):
+            out.append((p, gside))
     return out
+
+
+def _local_die_px_many(H: np.ndarray, xy: np.ndarray, die_mm: float) -> np.ndarray:
+    """`local_die_px` at each of the image points `xy` ((N, 2) px) at once: (N,) float64."""
+    m = _through(np.linalg.inv(H), xy)
+    p0, px, py = _through(H, m), _through(H, m + (1.0, 0.0)), _through(H, m + (0.0, 1.0))
+    jx, jy = px - p0, py - p0
+    return die_mm * np.sqrt(np.abs(jx[:, 0] * jy[:, 1] - jx[:, 1] * jy[:, 0]))
 
 
 def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
@@ -1624,7 +1633,8 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
         if any(np.hypot(c[0] - d.center[0], c[1] - d.center[1]) < 0.8 * die_px for d in found):
             continue
         # (a die touching another: its pips blurred past the pip search, only the spot read)
-        got = _read_crop(image_bgr, view, c, die_px, s, jac, read=kind != "pair")
+        got = _read_crop(image_bgr, view, c, die_px, s, jac, read=kind != "pair" and (
+            kind != "marks" or s.mark_full_read))
         if got is None:
             continue
         x0, y0, f, a, crop, dice = got
@@ -1671,7 +1681,7 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
                     found.append(Die(v, round(min(0.9, gap), 3),
                                      (round(float(at[0]), 1), round(float(at[1]), 1))))
         if (s.warn_unread or s.blur_read) and unread_here and \
-                kind in ("blob", "touch", "fine", "marks") and \
+                (kind in ("blob", "touch", "fine") or kind == "marks" and s.mark_full_read) and \
                 len(found) == n_found and die_seen(crop_L, (c - (x0, y0)) * f, die_px * f, s):
             got = blurred(c, jac, die_px) if s.blur_read else None
             if got is not None:
