@@ -927,3 +927,17 @@ def test_mark_groups_takes_no_row_blot_or_frame(draw, seed):
                 ).astype(np.uint8)
     got = D.mark_groups(L, D.close_pips(L, side, D.SETTINGS), _px_per_mm_h(side), (0, 0))
     assert got == []
+
+
+@pytest.mark.parametrize("H", [
+    np.diag([2.5, 2.5, 1.0]),
+    np.array([[2.0, 0.3, 50], [0.1, 1.8, 20], [0.0, 0.0, 1.0]]),
+    np.array([[2.0, 0.0, 0], [0.0, 2.0, 0], [0.0, 0.0015, 1.0]]),
+])
+def test_local_die_px_many_is_local_die_px_at_each_point(H):
+    """The die sizes of many marks at once equal `local_die_px` at each."""
+    xy = np.random.default_rng(3).uniform(0, 600, (25, 2))
+    got = D._local_die_px_many(H, xy, 16.0)
+    assert got.shape == (25,)
+    assert np.allclose(got, [D.local_die_px(H, p, 16.0) for p in xy], rtol=1e-9)
+
