@@ -146,6 +146,37 @@ class BoardDiceSettings:
     # size is read (perspective: a die near the camera is larger than the mean)
     touch_extent: float = 0.02  # a blob's length and width: between this and 1 - this
     # quantile of its pixels along each axis (a stray pixel of the table's texture left out)
+    mark_search: bool = True  # last, while dice are still missing: a die found by its pips
+    # rather than by a light body (a white die on a white or pale table, streaked or
+    # defocused: no light blob, and its pips are streaks or bars, not round dots). The dark
+    # marks of the black-hat (the pip-closed lightness `close_pips` - the lightness) deeper
+    # than `mark_depth`, each `mark_area` local die areas and at most `mark_extent` die
+    # sides across its box, joined where their centres lie `mark_join` die sides apart
+    # (pips of one face), a group of up to `mark_max` marks spanning at most
+    # `mark_span` die sides: its centre is a candidate, read by the spot and the dot read
+    mark_depth: float = 20.0  # L* levels (0..255)
+    mark_area: tuple[float, float] = (0.008, 0.8)  # local die areas (a face's pips smeared
+    # into one mark: drawn 5s under a 9 px streak 0.69, 0.25 lost them)
+    mark_extent: float = 1.6  # die sides (a face's pips smeared into one mark: 1.0 lost
+    # drawn 3s-6s streaked 7-9 px, `test_mark_groups_finds_...`, 1.2 those turned 25-40)
+    mark_join: float = 0.8  # die sides (a 2's diagonal is 0.71-0.76 of hers: 0.6, as in
+    # `pip_candidates`, left a drawn 2 as two lone marks)
+    mark_span: float = 1.6  # die sides: the group's box at most this across (a face turned
+    # 45 degrees, 0.96 sides of pips, and a streak of up to 9 px on a die of 12-20: 1.2 lost
+    # drawn 4s-6s turned 40 degrees and streaked 7 px)
+    mark_lone: float = 0.45  # die sides: a lone mark is a candidate only where its box is
+    # this long (pips smeared or blurred into one mark: a 5 under a 9 px streak, a 3
+    # defocused 1.6 px); a pip-sized lone dot is the lone dots' (a 1; a letter, a dotted row)
+    mark_max: int = 9  # marks per group at most (a smeared pip may part in two)
+    max_mark_candidates: int = 8  # mark groups read per photo, nearest the board first (4
+    # read the same dice on committed and fresh 2600-2603, 10 ms a photo with a die missing
+    # less, but one die fewer each on light_eval's daylight and dim copies)
+    mark_full_read: bool = False  # True: the mark groups read by the crop reader and the
+    # blurred read too, as light blobs are: the same dice on committed, fresh 2600-2603 and
+    # light_eval's dim and daylight copies, at 2.5 x the CPU on the dim ones
+    mark_apart: float = 0.15  # die sides: a group this near a light candidate is left to it
+    # (the spot read looks 0.3 half sides round a candidate: a group's centre farther off,
+    # where a light blob of the die and its shadow or side faces lay, is read again)
     warn_unread: bool = True  # warn about candidates that look like dice but were not read
     # A die seen (`die_seen`) but read by none of the above: the 1-6 layouts blurred by the
     # photo's blur, measured on the board (`board_blur`), matched to the photo (`blur_read`).
@@ -522,12 +553,82 @@ def touching_dice(L: np.ndarray, H: np.ndarray, off, s: BoardDiceSettings = SETT
     return out
 
 
+def mark_groups(L: np.ndarray, closed: np.ndarray, H: np.ndarray, off,
+                s: BoardDiceSettings = SETTINGS) -> list[tuple[np.ndarray, float]]:
+    """Dice found by their pips in a uint8 lightness image `L` and the same with its pips
+    closed (`close_pips`; both (h, w), pixel (0, 0) the photo's `off` (x, y)): the dark
+    marks of `closed` - `L` deeper than `mark_depth` (round pips, streaks, bars: their shape
+    is not asked), each of `mark_area` die areas and at most `mark_extent` die sides across
+    its box (the die's side at the mark from the board's homography `H`, `local_die_px`),
+    joined where their centres lie within `mark_join` die sides; a group of up to `mark_max`
+    marks (a lone one at least `mark_lone` die sides long) whose box spans at most
+    `mark_span` die sides gives a candidate at its box's centre. [(centre (x, y) photo px
+    float64, die side px)], each place once."""
+    off = np.asarray(off, float)
+    h, w = L.shape
+    if h < 2 or w < 2:
+        return []
+    dark = (cv2.subtract(closed, L) > s.mark_depth).view(np.uint8)
+    n, _, st, cen = cv2.connectedComponentsWithStats(dark, 8)
+    if n <= 1:
+        return []
+    st, cen = st[1:], cen[1:]
+    ext, area = np.maximum(st[:, 2], st[:, 3]), st[:, 4]
+    mean_px = local_die_px(H, off + (w / 2, h / 2), s.die_mm)
+    # (a first cut at the mean die size: a dim or noisy photo has thousands of specks)
+    keep = np.flatnonzero((area >= 0.5 * s.mark_area[0] * mean_px * mean_px)
+                          & (ext <= 2.0 * s.mark_extent * mean_px))
+    if keep.size == 0:
+        return []
+    side = _local_die_px_many(H, cen[keep] + off, s.die_mm)
+    a = area[keep] / (side * side)
+    ok = (a >= s.mark_area[0]) & (a <= s.mark_area[1]) & (ext[keep] <= s.mark_extent * side)
+    keep, side = keep[ok], side[ok]
+    if keep.size == 0:
+        return []
+    # marks whose centres lie within `mark_join` die sides are one group: discs of half that
+    # round each centre, joined where they touch (linear in the marks, not quadratic)
+    disc = np.zeros((h, w), np.uint8)
+    for (x, y), r in zip(cen[keep], side, strict=True):
+        cv2.circle(disc, (int(round(x)), int(round(y))), max(1, int(round(s.mark_join * r / 2))),
+                   255, -1)
+    _, glab = cv2.connectedComponents(disc, connectivity=8)
+    cx = np.clip(np.round(cen[keep, 0]).astype(np.intp), 0, w - 1)
+    cy = np.clip(np.round(cen[keep, 1]).astype(np.intp), 0, h - 1)
+    group = glab[cy, cx]
+    out: list[tuple[np.ndarray, float]] = []
+    for g in np.unique(group):
+        mem = keep[group == g]
+        if mem.size > s.mark_max:
+            continue
+        x0, y0 = st[mem, 0].min(), st[mem, 1].min()
+        x1, y1 = (st[mem, 0] + st[mem, 2]).max(), (st[mem, 1] + st[mem, 3]).max()
+        if mem.size == 1 and ext[mem[0]] < s.mark_lone * side[group == g][0]:
+            continue  # (a pip-sized lone dot: the lone dots')
+        c = np.array([(x0 + x1) / 2.0, (y0 + y1) / 2.0])
+        gside = local_die_px(H, c + off, s.die_mm)
+        if max(x1 - x0, y1 - y0) > s.mark_span * gside:
+            continue
+        p = c + off
+        if all(np.hypot(*(p - o)) > 0.5 * gside for o, _ in out):
+            out.append((p, gside))
+    return out
+
+
+def _local_die_px_many(H: np.ndarray, xy: np.ndarray, die_mm: float) -> np.ndarray:
+    """`local_die_px` at each of the image points `xy` ((N, 2) px) at once: (N,) float64."""
+    m = _through(np.linalg.inv(H), xy)
+    p0, px, py = _through(H, m), _through(H, m + (1.0, 0.0)), _through(H, m + (0.0, 1.0))
+    jx, jy = px - p0, py - p0
+    return die_mm * np.sqrt(np.abs(jx[:, 0] * jy[:, 1] - jx[:, 1] * jy[:, 0]))
+
+
 def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
                     s: BoardDiceSettings, lightness: np.ndarray | None = None,
                     lone: list | None = None, beside=None,
                     pairs: list | None = None, big: list | None = None,
-                    touch: list | None = None, fine: list | None = None
-                    ) -> list[tuple[np.ndarray, float]]:
+                    touch: list | None = None, fine: list | None = None,
+                    marks: list | None = None) -> list[tuple[np.ndarray, float]]:
     """Light compact blobs of a die's size on the table around the board (the board itself
     masked out): [(centre px, expected die side px)], nearest the board first. `lone`: a
     list that gets the lone pip-sized dark dots (a 1 on a table of the die's colour),
@@ -543,7 +644,10 @@ def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
     gets a function () giving the dice touching another anywhere in the search ring
     (`touching_dice`) as (centre, die side px), made only when called. `fine`: a list that
     gets a function () giving the light blobs over `fine_thresholds` not near a candidate,
-    nearest the board first, as (centre, die side px), made only when called."""
+    nearest the board first, as (centre, die side px), made only when called. `marks`: a
+    list that gets a function () giving the dice found by their pips (`mark_groups`) not
+    near a light blob candidate, nearest the board first, as (centre, die side px), made
+    only when called."""
     h, w = image_bgr.shape[:2]
     wm, hm = board.size_mm
     m = s.dice_search_mm
@@ -627,6 +731,13 @@ def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
             got.sort(key=lambda c: float(np.linalg.norm(c - centre)))
             return [(c, die_px) for c in got[: s.max_die_candidates]]
         fine.append(fine_blobs)
+    if marks is not None and s.mark_search:
+        def mark_cands():
+            got = [(c, p) for c, p in mark_groups(L, closed(), view.H, off, s)
+                   if all(np.hypot(*(c - e)) > s.mark_apart * p for e in cands)]
+            got.sort(key=lambda cp: float(np.linalg.norm(cp[0] - centre)))
+            return [(c, die_px) for c, _ in got[: s.max_mark_candidates]]
+        marks.append(mark_cands)
     return [(c, die_px) for c in cands[: s.max_die_candidates]]
 
 
@@ -1435,10 +1546,11 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
     big: list = []
     touch: list = []
     fine: list = []
+    marks: list = []
     cands = die_candidates(image_bgr, view, board, s, lightness,
                            lone if s.lone_pips else None, beside,
                            pairs if s.pair_split else None, big if s.lone_pips else None,
-                           touch if s.touch_search else None, fine)
+                           touch if s.touch_search else None, fine, marks)
 
     def more():  # the candidates, then lone dots, dice touching another and the finer
         # ladder's blobs while dice are missing (each list begun only then; once begun,
@@ -1468,7 +1580,14 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
         if fine and len(found) < s.dice_wanted:  # (light blobs over the finer ladder)
             for c, p in fine[0]():
                 if all(np.hypot(c[0] - e[0], c[1] - e[1]) > 0.5 * p for e in tried + paired):
+                    paired.append(c)
                     yield c, p, "fine"
+        if marks and len(found) < s.dice_wanted:  # (dice found by their pips: a lone dot's
+            # candidate is not read as a face, so only light candidates are avoided)
+            for c, p in marks[0]():
+                if all(np.hypot(c[0] - e[0], c[1] - e[1]) > s.mark_apart * p
+                       for e in [q for q, _ in cands] + paired):
+                    yield c, p, "marks"
 
     made: dict = {}  # the photo's lightness and the board's blur, made once when first asked
 
@@ -1514,7 +1633,8 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
         if any(np.hypot(c[0] - d.center[0], c[1] - d.center[1]) < 0.8 * die_px for d in found):
             continue
         # (a die touching another: its pips blurred past the pip search, only the spot read)
-        got = _read_crop(image_bgr, view, c, die_px, s, jac, read=kind != "pair")
+        got = _read_crop(image_bgr, view, c, die_px, s, jac, read=kind != "pair" and (
+            kind != "marks" or s.mark_full_read))
         if got is None:
             continue
         x0, y0, f, a, crop, dice = got
@@ -1561,7 +1681,7 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
                     found.append(Die(v, round(min(0.9, gap), 3),
                                      (round(float(at[0]), 1), round(float(at[1]), 1))))
         if (s.warn_unread or s.blur_read) and unread_here and \
-                kind in ("blob", "touch", "fine") and \
+                (kind in ("blob", "touch", "fine") or kind == "marks" and s.mark_full_read) and \
                 len(found) == n_found and die_seen(crop_L, (c - (x0, y0)) * f, die_px * f, s):
             got = blurred(c, jac, die_px) if s.blur_read else None
             if got is not None:

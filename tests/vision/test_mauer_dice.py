@@ -514,28 +514,31 @@ def test_layout_values_name_each_face_in_every_turn():
 
 
 @pytest.mark.parametrize("gives,visits", [
-    ((), "b1 b2 l1 l2 g1 g2 p1 p2 t1 t2 f1 f2"),  # nothing read: the blobs, then the lone
-    # dots, the big lone dots, pairs round them, touching dice anywhere, the finer ladder
+    ((), "b1 b2 l1 l2 g1 g2 p1 p2 t1 t2 f1 f2 m1 m2"),  # nothing read: the blobs, then the
+    # lone dots, the big lone dots, pairs round them, touching dice anywhere, the finer
+    # ladder, the dice found by their pips
     (("b1", "b2"), "b1 b2"),  # both dice from the blobs: no lone dots, no pairs
     (("b1", "l1"), "b1 b2 l1 l2"),  # the lone dots, once begun, to their end; no pairs
     (("b1", "g1"), "b1 b2 l1 l2 g1 g2"),  # the big ones too
     (("b1", "p1"), "b1 b2 l1 l2 g1 g2 p1 p2"),  # the pairs, once begun, to their end
     (("b1", "t1"), "b1 b2 l1 l2 g1 g2 p1 p2 t1 t2"),  # touching dice anywhere, to the end
     (("b1", "f2"), "b1 b2 l1 l2 g1 g2 p1 p2 t1 t2 f1 f2"),  # the finer ladder's blobs
+    (("b1", "m1"), "b1 b2 l1 l2 g1 g2 p1 p2 t1 t2 f1 f2 m1 m2"),  # dice by their pips last
 ])
 def test_read_board_dice_reads_blobs_then_lone_dots_then_pairs(monkeypatch, gives, visits):
     """`read_board_dice`'s order of reads: the light blobs, then (only while dice are
     missing) the lone pip-sized dots, then (still only while missing) the blobs of two
     touching dice round them, then those anywhere (`touching_dice`), but none where a
     pair candidate lies already, then the light blobs of the finer ladder (none where a
-    touching die's candidate lies)."""
+    touching die's candidate lies), then the dice found by their pips (`mark_groups`; none
+    at a light candidate, but one at a lone dot: a lone dot is not read as a face)."""
     img, board, view, at, side = _smeared_die_scene()
     at = np.asarray(at, float)
     names = {f"{k}{i}": at + (3 * side * i, 3 * side * j)
-             for j, k in enumerate("blgptf") for i in (1, 2)}
+             for j, k in enumerate("blgptfm") for i in (1, 2)}
 
     def candidates(image_bgr, view, board, s, lightness, lone, beside, pairs, big,
-                   touch=None, fine=None):
+                   touch=None, fine=None, marks=None):
         lone += [(names["l1"], side), (names["l2"], side)]
         big.append(lambda: [(names["g1"], side), (names["g2"], side)])
         pairs.append(lambda anchors: [(names["p1"], side), (names["p2"], side)])
@@ -543,6 +546,8 @@ def test_read_board_dice_reads_blobs_then_lone_dots_then_pairs(monkeypatch, give
                               (names["t2"], side)])  # (the first at a pair candidate)
         fine.append(lambda: [(names["t1"] + 0.2 * side, side), (names["f1"], side),
                              (names["f2"], side)])  # (the first at a touching one's)
+        marks.append(lambda: [(names["f1"] + 0.1 * side, side), (names["m1"], side),
+                              (names["m2"], side)])  # (the first at a fine one's)
         return [(names["b1"], side), (names["b2"], side)]
 
     seen = []
@@ -748,7 +753,7 @@ def test_lone_dots_are_read_only_off_clutter(monkeypatch, n_blobs, read):
     dot = at + (0.0, 3 * side)
 
     def candidates(image_bgr, view, board, s, lightness, lone, beside, pairs, big,
-                   touch=None, fine=None):
+                   touch=None, fine=None, marks=None):
         lone.append((dot, side))
         return blobs
 
@@ -839,3 +844,100 @@ def test_fine_ladder_finds_a_small_die_a_little_lighter_than_the_table(table, fa
     assert len(got) == 1 and np.hypot(*(got[0] - 40)) < 2.0
     assert D.light_die_blobs(die, 10.0, D.SETTINGS) == []
     assert D.light_die_blobs(bare, 10.0, fine) == []
+
+
+_LAYOUT = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
+           4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+           5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+           6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}
+
+
+def _marks_scene(value, side, turn, blur, seed, table=242, face=246, pip_r=0.1, at=0.27,
+                 n=120):
+    """A white die (`face`) showing `value` on a white table (`table`): (L uint8 (n, n),
+    centre). `blur`: ("motion", px, degrees) a streak, ("defocus", sigma) or None."""
+    rng = np.random.default_rng(seed)
+    L = np.full((n, n), float(table))
+    c = np.array([n / 2 + rng.uniform(-3, 3), n / 2 + rng.uniform(-3, 3)])
+    rot = np.array([[np.cos(np.radians(turn)), -np.sin(np.radians(turn))],
+                    [np.sin(np.radians(turn)), np.cos(np.radians(turn))]])
+    sq = c + (np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * side / 2) @ rot.T
+    cv2.fillConvexPoly(L, np.round(sq * 16).astype(np.int32), float(face), cv2.LINE_AA, 4)
+    for u in _LAYOUT[value]:
+        q = c + rot @ (np.array(u, float) * at * side)
+        cv2.circle(L, tuple(int(round(v * 16)) for v in q), int(round(pip_r * side * 16)),
+                   40.0, -1, cv2.LINE_AA, 4)
+    if blur and blur[0] == "motion":
+        k = np.zeros((blur[1] + 2, blur[1] + 2), np.float32)
+        h = (blur[1] + 1) / 2
+        d = np.array([np.cos(np.radians(blur[2])), np.sin(np.radians(blur[2]))]) * blur[1] / 2
+        cv2.line(k, (int(round((h - d[0]) * 16)), int(round((h - d[1]) * 16))),
+                 (int(round((h + d[0]) * 16)), int(round((h + d[1]) * 16))), 1.0, 1,
+                 cv2.LINE_AA, 4)
+        L = cv2.filter2D(L, -1, k / k.sum())
+    elif blur:
+        L = cv2.GaussianBlur(L, (0, 0), blur[1])
+    L = np.clip(L + rng.normal(0, 2.0, L.shape), 0, 255).astype(np.uint8)
+    return L, c
+
+
+@pytest.mark.parametrize("value", range(1, 7))
+@pytest.mark.parametrize("side,turn,blur", [
+    (12.0, 0, None),
+    (14.0, 25, ("motion", 7, 45)),  # pips streaked (committed 0015, 0027)
+    (16.0, 10, ("motion", 9, 0)),
+    (16.0, 0, ("defocus", 1.6)),  # a 6's columns blurred into bars (committed 0018)
+    (20.0, 40, ("motion", 7, 120)),
+])
+def test_mark_groups_finds_a_white_die_on_a_white_table_by_its_pips(value, side, turn,
+                                                                      blur):
+    """A white die on a white table (4 levels apart: no light blob), its pips round,
+    streaked or blurred into bars: a candidate within 0.3 sides of its centre, sized by
+    the board's homography, the photo offset added; not a 1 unless streaked (a lone
+    pip-sized dot, left to the lone dots)."""
+    L, c = _marks_scene(value, side, turn, blur, seed=value)
+    off = np.array([300.0, 200.0])
+    got = D.mark_groups(L, D.close_pips(L, side, D.SETTINGS), _px_per_mm_h(side), off)
+    lone_dot = value == 1 and (blur is None or blur[0] == "defocus")  # (a lone dot: the
+    # lone dots' own)
+    assert any(np.hypot(*(g - off - c)) < 0.3 * side for g, _ in got) is not lone_dot, got
+    assert all(abs(p - side) < 1e-6 for _, p in got)
+
+
+@pytest.mark.parametrize("draw", ["plain", "row", "big", "frame", "faint"])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_mark_groups_takes_no_row_blot_or_frame(draw, seed):
+    """No die where there are no pips of one face: a noisy plain table, a row of ten dots
+    (text, a dotted line: too many marks, too long), a dark blot wider than a die (a
+    pawn's foot), a printed field's frame two dice wide, marks 10 levels deep only."""
+    side = 14.0
+    rng = np.random.default_rng(seed)
+    L = np.full((120, 120), 240.0)
+    if draw == "row":
+        for i in range(10):
+            cv2.circle(L, (15 + 9 * i, 60), 2, 40.0, -1)
+    elif draw == "big":
+        cv2.circle(L, (60, 60), int(0.8 * side), 40.0, -1)
+    elif draw == "frame":
+        cv2.rectangle(L, (46, 46), (74, 74), 40.0, 2)
+    elif draw == "faint":
+        for u in _LAYOUT[5]:
+            cv2.circle(L, (int(60 + 4 * u[0]), int(60 + 4 * u[1])), 1, 230.0, -1)
+    L = np.clip(cv2.GaussianBlur(L, (0, 0), 0.8) + rng.normal(0, 2.0, L.shape), 0, 255
+                ).astype(np.uint8)
+    got = D.mark_groups(L, D.close_pips(L, side, D.SETTINGS), _px_per_mm_h(side), (0, 0))
+    assert got == []
+
+
+@pytest.mark.parametrize("H", [
+    np.diag([2.5, 2.5, 1.0]),
+    np.array([[2.0, 0.3, 50], [0.1, 1.8, 20], [0.0, 0.0, 1.0]]),
+    np.array([[2.0, 0.0, 0], [0.0, 2.0, 0], [0.0, 0.0015, 1.0]]),
+])
+def test_local_die_px_many_is_local_die_px_at_each_point(H):
+    """The die sizes of many marks at once equal `local_die_px` at each."""
+    xy = np.random.default_rng(3).uniform(0, 600, (25, 2))
+    got = D._local_die_px_many(H, xy, 16.0)
+    assert got.shape == (25,)
+    assert np.allclose(got, [D.local_die_px(H, p, 16.0) for p in xy], rtol=1e-9)
+
