@@ -1718,3 +1718,74 @@ def test_taught_reader_sets_its_own_card_rules_for_troetofanten_only():
     assert reader.settings is READ
     hop = replace(part, game="hop-la-bille", labels=("card-back",))
     assert taught_reader(reader, hop, "hop-la-bille").settings == READ
+
+
+def _hist(*bins):
+    """A (4, 1, 1) hue x saturation x value histogram with `bins` [(hue bin, share)]."""
+    h = np.zeros((4, 1, 1))
+    for b, v in bins:
+        h[b, 0, 0] += v
+    return h
+
+
+@pytest.mark.parametrize("a, b, reach, expected", [
+    (_hist((1, 1.0)), _hist((1, 0.4), (3, 0.6)), 0, 0.4),  # plain intersection
+    (_hist((1, 1.0)), _hist((2, 1.0)), 0, 0.0),  # a bin off: nothing in common
+    (_hist((1, 1.0)), _hist((2, 1.0)), 1, 1.0),  # ... within reach: all of it
+    (_hist((0, 1.0)), _hist((3, 1.0)), 1, 1.0),  # hue is circular
+    (_hist((1, 1.0)), _hist((0, 0.5), (2, 0.5)), 1, 1.0),  # either side
+    (_hist((1, 0.5), (2, 0.5)), _hist((1, 1.0)), 1, 1.0),  # the exact bin first
+    (_hist((1, 0.5), (2, 0.5)), _hist((2, 1.0)), 1, 1.0),
+    (_hist((0, 1.0)), _hist((0, 0.3), (2, 0.7)), 1, 0.3),  # one colour alone meets only
+    #                                                        the share within reach of it
+    (_hist((0, 1.0)), _hist((0, 0.3), (2, 0.7)), 2, 1.0),
+])
+def test_hue_intersection(a, b, reach, expected):
+    from vision.teach_cards import hue_intersection
+
+    assert hue_intersection(a, b, reach) == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_hue_intersection_counts_each_share_once(seed):
+    """Between the plain intersection and the smaller sum, growing with the reach."""
+    from vision.teach_cards import hue_intersection
+
+    rng = np.random.default_rng(seed)
+    a, b = rng.random((15, 4, 1)), rng.random((15, 4, 1))
+    a[rng.random(a.shape) < 0.6] = 0
+    b[rng.random(b.shape) < 0.6] = 0
+    a, b = a / a.sum(), b / b.sum()
+    got = [hue_intersection(a, b, r) for r in range(4)]
+    assert got[0] == pytest.approx(float(np.minimum(a, b).sum()))
+    assert all(x <= y + 1e-12 for x, y in zip(got[:-1], got[1:], strict=True))
+    assert got[-1] <= 1.0 + 1e-9
+
+
+def _hsv_pixels(*parts):
+    """(1, N, 3) uint8 HSV pixels: [(count, (h, s, v))]."""
+    return np.array([[c for n, c in parts for _ in range(n)]], np.uint8)
+
+
+# a taught look (`BackLookSettings.bins` 30 x 8 x 2): the back's blue in hue bin 17, a
+# little in 18, its ring's yellow in bin 4
+_BLUE, _BLUE_NEXT, _YELLOW = (104, 176, 60), (110, 176, 60), (26, 176, 200)
+
+
+@pytest.mark.parametrize("pixels, reach, unlike", [
+    (((60, _BLUE), (10, _BLUE_NEXT), (30, _YELLOW)), 0, False),  # the taught mix
+    (((10, _BLUE), (90, _BLUE_NEXT)), 0, True),  # the blue moved a bin by the light: it
+    #                                             met only the mix's little of bin 18
+    (((10, _BLUE), (90, _BLUE_NEXT)), 1, False),  # ... a bin off allowed: the back's mix
+    (((100, _YELLOW),), 0, True),  # a score pad of the ring's yellow alone
+    (((100, _YELLOW),), 1, True),  # ... still: no blue within a bin of it
+])
+def test_unlike_mix_allows_the_blue_a_hue_bin_off(pixels, reach, unlike):
+    from vision.teach_cards import BACK_LOOK, look_mix, unlike_mix
+
+    look = np.zeros(BACK_LOOK.bins, np.float32)
+    look[17, 5, 0], look[18, 5, 0], look[4, 5, 1] = 0.6, 0.1, 0.3
+    mix = look_mix((look > 0).astype(np.float32), look)
+    hsv = _hsv_pixels(*pixels)
+    mask = np.ones(hsv.shape[:2], bool)
+    assert unlike_mix(hsv, mask, mix, BACK_LOOK, reach) == unlike
