@@ -2349,10 +2349,14 @@ def _looked_for(image_bgr: np.ndarray, settings: AreaSettings, what: str,
     looks = (small, f, strict, spots)
     try:
         return _looked_twice(image_bgr, settings, what, game, use_model, looks)
-    except AreaNotFound:
+    except AreaNotFound as missed:
         if not settings.hull_last or not use_model or game is None:
             raise
-        return _find_area(image_bgr, settings, what, game, use_model, looks=looks, hull=True)
+        try:
+            return _find_area(image_bgr, settings, what, game, use_model, looks=looks,
+                              hull=True)
+        except AreaNotFound:
+            raise missed from None  # (the looks' own reason: the hull adds none)
 
 
 def _looked_twice(image_bgr: np.ndarray, settings: AreaSettings, what: str,
@@ -2398,7 +2402,8 @@ def _find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str, game: s
     `image_bgr`'s pixels). `looks`: `find_area`'s (working copy, its scale, its glare
     spots, those under `glare_spots`' looser ring ceiling), the latter taken where `loose`.
     `hull`: after every look above finds nothing, the quad of the network's mask's convex
-    hull (`_hull_quad`) before giving up."""
+    hull (`_hull_quad`), else `AreaNotFound` at once (the balanced retry and the looks
+    after it: `_looked_for`'s first search already made them on these looks)."""
     small, f = looks[:2]
     raw, spots = small, looks[3] if loose else looks[2]
     small = remove_glare(small, settings, spots)
@@ -2513,9 +2518,14 @@ def _find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str, game: s
         if cue is None:
             cue = cue_map(small, settings, lab, measure)
         best, why = colour_quad(small, lab, cue, settings, why, measure)
-    if best is None and hull and prob is not None:
-        best = _hull_quad(small, prob, lab, cue, measure, spots, settings)
-        from_model = best is not None
+    if best is None and hull:
+        # the last look; what follows below was tried, in vain, by the looks before it
+        # (`_looked_for`: the same photo, looks and settings) and is not tried again
+        if prob is not None:
+            best = _hull_quad(small, prob, lab, cue, measure, spots, settings)
+        if best is None:
+            raise AreaNotFound(f"no {what} found in the photo ({why})")
+        from_model = True
     if best is None:
         # under a strong colour cast: once more, balanced (unless it was already, above)
         if settings.retry_balanced > 0 and not balanced_first:

@@ -1048,6 +1048,42 @@ def test_find_area_looks_at_the_hull_only_where_nothing_is_found(monkeypatch, us
     assert calls == want
 
 
+def test_the_hull_look_tries_no_look_again(monkeypatch):
+    """Where nothing is found, the hull's last look (`hull_last`) is the only new work: the
+    balanced retry, made in vain by the looks before it, is not made again, and the reason
+    given is the looks' own."""
+    import vision.area as va
+    import vision.area_model as vam
+
+    class Blank:  # a network sure of no arena anywhere
+        games = ("simsala-hopp",)
+
+        def probability(self, small, game, size):
+            return np.zeros((size[1], size[0]), np.float32)
+
+    monkeypatch.setattr(vam, "get_area_model", lambda *a, **k: Blank())
+    calls = {"gains": 0, "hull": 0}
+    gains, hull_quad = va.apply_gains, va._hull_quad
+
+    def counted_gains(*a, **k):
+        calls["gains"] += 1
+        return gains(*a, **k)
+
+    def counted_hull(*a, **k):
+        calls["hull"] += 1
+        return hull_quad(*a, **k)
+
+    monkeypatch.setattr(va, "apply_gains", counted_gains)
+    monkeypatch.setattr(va, "_hull_quad", counted_hull)
+    table = np.full((480, 640, 3), (60, 90, 110), np.uint8)
+    with pytest.raises(va.AreaNotFound) as missed:
+        va.find_area(table, RED, "arena", "simsala-hopp")
+    assert calls == {"gains": 1, "hull": 1}
+    with pytest.raises(va.AreaNotFound) as plain:
+        va.find_area(table, replace(RED, hull_last=False), "arena", "simsala-hopp")
+    assert str(missed.value) == str(plain.value)
+
+
 HOP = AREA_SETTINGS["hop-la-bille"]
 
 
