@@ -1204,10 +1204,25 @@ def test_square_refit_keeps_a_square_and_a_quad_with_no_stronger_rival():
     odd[2] = (330.0, 360.0)
     flat = np.zeros_like(cue)  # no border anywhere: nothing is stronger
     assert _square_refit(odd, flat, img.shape[:2], RED) is odd
-    off = replace(RED, square_refit=0.0)  # ... and the setting off
-    from vision.area import _squared, area_from_corners
-    area = area_from_corners(odd, off)
-    assert _squared(img, area, replace(off, square_refit=10.0)) is area  # under any misfit
+
+
+def test_squared_refits_an_area_on_its_working_copy():
+    """`_squared` (`find_area`'s `square_refit`) on the working copy `_looked_for` looked
+    at (here 0.75 x the photo): a square's image kept as it is, and so any area under a
+    bar above its misfit; an odd one refitted, in the photo's pixels."""
+    from vision.area import _squared, _working_size, area_from_corners
+
+    img = castle((170, 200, 220), (60, 90, 110))
+    small, f = _working_size(img, RED)
+    assert f == 0.75
+    area = area_from_corners(ARENA, RED)
+    assert _squared(area, small, f, RED) is area
+    odd = ARENA.copy()
+    odd[2] = (370.0, 360.0)
+    area = area_from_corners(odd, RED)
+    assert _squared(area, small, f, replace(RED, square_refit=10.0)) is area
+    new = _squared(area, small, f, RED)
+    assert np.abs(order_corners(new.corners) - ARENA).max() < 8
 
 
 @pytest.mark.parametrize("i", [0, 1, 2, 3])
