@@ -2218,20 +2218,17 @@ def _working_size(image_bgr: np.ndarray, settings: AreaSettings) -> tuple[np.nda
     return cv2.resize(src, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA), f
 
 
-def _squared(image_bgr: np.ndarray, area: PlayArea, settings: AreaSettings) -> PlayArea:
-    """`area` (found in the uint8 BGR `image_bgr`), or, where its quad is no square's image
-    (`square_refit`), the area of `_square_refit`'s quad, judged on the redness cue of the
-    working photo with the area's glare spots taken off and exposed as `_find_area` has it.
-    After the looks are chosen between (`_looked_for` judges two looks by `square_misfit`:
-    a look squared before that would win it on a side it placed, fresh 2642 glare 0009
-    4.8 -> 90 px)."""
-    h, w = image_bgr.shape[:2]
-    f = min(1.0, settings.mask_long_side / max(h, w))  # (`_working_size`'s, not made yet)
+def _squared(area: PlayArea, small: np.ndarray, f: float, settings: AreaSettings) -> PlayArea:
+    """`area` (found in a photo whose working copy, uint8 BGR, is `small`, at `f` x its
+    size: `_working_size`), or, where its quad is no square's image (`square_refit`), the
+    area of `_square_refit`'s quad, judged on the redness cue of the working copy with the
+    area's glare spots taken off and exposed (as `_find_area` first makes it, before any
+    cast balance or shadow relight). After the looks are chosen between (`_looked_for`
+    judges two looks by `square_misfit`: a look squared before that would win it on a side
+    it placed, fresh 2642 glare 0009 4.8 -> 90 px)."""
     q = order_corners(np.asarray(area.corners, np.float64) * f)
-    if float(square_misfit(q, (round(h * f), round(w * f)), settings.square_focal)) <= \
-            settings.square_refit:
+    if float(square_misfit(q, small.shape[:2], settings.square_focal)) <= settings.square_refit:
         return area
-    small, f = _working_size(image_bgr, settings)
     spots = [((c[0] * f, c[1] * f), (a[0] * f, a[1] * f), ang) for c, a, ang in area.glare]
     small = exposed(remove_glare(small, settings, spots), settings.expose_to,
                     settings.expose_pct, settings.expose_max)
@@ -2248,9 +2245,10 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
     `square_refit`, a quad no camera sees a square as refitted, `_squared`); with
     `table_tone`, looked for again where the table beyond it shows a lamp's tone curve
     (`_table_toned`). `AreaNotFound` where none is found."""
-    area = _looked_for(image_bgr, settings, what, game, use_model)
+    looks = _looks(image_bgr, settings)
+    area = _looked_for(image_bgr, settings, what, game, use_model, looks)
     if settings.square_refit > 0:
-        area = _squared(image_bgr, area, settings)
+        area = _squared(area, *looks[:2], settings)  # (the same working copy)
     if settings.table_tone:
         area = _table_toned(image_bgr, area, settings, what, game, use_model)
     return area
@@ -2332,8 +2330,19 @@ def _band_judge(image_bgr: np.ndarray, first: np.ndarray, second: np.ndarray,
     return added is None or added > dropped
 
 
+def _looks(image_bgr: np.ndarray, settings: AreaSettings) -> tuple:
+    """`_find_area`'s looks at the uint8 BGR `image_bgr`: its working copy and scale
+    (`_working_size`), its glare spots (`glare_spots`, else `merged_glare_spots`) and those
+    under `glare_spots`' looser ring ceiling (with `glare_ring_on_area`; else the same)."""
+    small, f = _working_size(image_bgr, settings)  # (once for every look)
+    strict = glare_spots(small, settings) or merged_glare_spots(small, settings)
+    spots = glare_spots(small, settings, loose=True) if settings.glare_ring_on_area > 0 \
+        else strict
+    return small, f, strict, spots
+
+
 def _looked_for(image_bgr: np.ndarray, settings: AreaSettings, what: str,
-                game: str | None, use_model: bool) -> PlayArea:
+                game: str | None, use_model: bool, looks: tuple | None = None) -> PlayArea:
     """`_find_area` (below). With `glare_ring_on_area`, where a glare spot's ring passes
     only that looser ceiling, the area is looked for both with such spots taken off and as
     before; the first is kept where the second is not found, or where the two lie
@@ -2341,18 +2350,20 @@ def _looked_for(image_bgr: np.ndarray, settings: AreaSettings, what: str,
     square's image (`square_misfit`: a pale table's own spot taken off made the arena's
     corner run onto it, a lopsided quad); the second otherwise (and where the first is not
     found). `AreaNotFound` where neither is found. With `hull_last`, where neither is,
-    the last look (`_find_area`'s `hull`, on the strict spots' photo)."""
-    small, f = _working_size(image_bgr, settings)  # (once for both looks)
-    strict = glare_spots(small, settings) or merged_glare_spots(small, settings)
-    spots = glare_spots(small, settings, loose=True) if settings.glare_ring_on_area > 0 \
-        else strict
-    looks = (small, f, strict, spots)
+    the last look (`_find_area`'s `hull`, on the strict spots' photo). `looks`:
+    `_looks(image_bgr, settings)`, made here where not given."""
+    if looks is None:
+        looks = _looks(image_bgr, settings)
     try:
         return _looked_twice(image_bgr, settings, what, game, use_model, looks)
-    except AreaNotFound:
+    except AreaNotFound as missed:
         if not settings.hull_last or not use_model or game is None:
             raise
-        return _find_area(image_bgr, settings, what, game, use_model, looks=looks, hull=True)
+        try:
+            return _find_area(image_bgr, settings, what, game, use_model, looks=looks,
+                              hull=True)
+        except AreaNotFound:
+            raise missed from None  # (the looks' own reason: the hull adds none)
 
 
 def _looked_twice(image_bgr: np.ndarray, settings: AreaSettings, what: str,
@@ -2398,7 +2409,8 @@ def _find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str, game: s
     `image_bgr`'s pixels). `looks`: `find_area`'s (working copy, its scale, its glare
     spots, those under `glare_spots`' looser ring ceiling), the latter taken where `loose`.
     `hull`: after every look above finds nothing, the quad of the network's mask's convex
-    hull (`_hull_quad`) before giving up."""
+    hull (`_hull_quad`), else `AreaNotFound` at once (the balanced retry and the looks
+    after it: `_looked_for`'s first search already made them on these looks)."""
     small, f = looks[:2]
     raw, spots = small, looks[3] if loose else looks[2]
     small = remove_glare(small, settings, spots)
@@ -2513,9 +2525,14 @@ def _find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str, game: s
         if cue is None:
             cue = cue_map(small, settings, lab, measure)
         best, why = colour_quad(small, lab, cue, settings, why, measure)
-    if best is None and hull and prob is not None:
-        best = _hull_quad(small, prob, lab, cue, measure, spots, settings)
-        from_model = best is not None
+    if best is None and hull:
+        # the last look; what follows below was tried, in vain, by the looks before it
+        # (`_looked_for`: the same photo, looks and settings) and is not tried again
+        if prob is not None:
+            best = _hull_quad(small, prob, lab, cue, measure, spots, settings)
+        if best is None:
+            raise AreaNotFound(f"no {what} found in the photo ({why})")
+        from_model = True
     if best is None:
         # under a strong colour cast: once more, balanced (unless it was already, above)
         if settings.retry_balanced > 0 and not balanced_first:

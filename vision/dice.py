@@ -734,7 +734,10 @@ def _ray_extent(bgr, centre, pip_xy, pip_d, colour, contrast, max_r, s: DiceSett
                 thin: float = 0.0):
     """Distance from centre to the face border along `s.rays` directions (nan: none within
     max_r): where any BGR channel leaves the face colour (3,). Pixels inside the group's own
-    pips are skipped."""
+    pips are skipped, and so is a brighter run after which the ray is back on face colour
+    (glare, `glare_run`); with `thin` (px; 0: off), any run up to that long after which it
+    is back on face colour (a thin mark, `DiceSettings.thin_mark`). (the distances (R,)
+    float64, the unit directions (R, 2)), R = `s.rays`."""
     dirs = _ring_points(s.rays)
     steps = np.arange(1, int(max_r) + 1, dtype=np.float64)
     pts = centre[None, None] + dirs[:, None] * steps[None, :, None]  # (R, L, 2)

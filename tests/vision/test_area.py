@@ -1048,6 +1048,42 @@ def test_find_area_looks_at_the_hull_only_where_nothing_is_found(monkeypatch, us
     assert calls == want
 
 
+def test_the_hull_look_tries_no_look_again(monkeypatch):
+    """Where nothing is found, the hull's last look (`hull_last`) is the only new work: the
+    balanced retry, made in vain by the looks before it, is not made again, and the reason
+    given is the looks' own."""
+    import vision.area as va
+    import vision.area_model as vam
+
+    class Blank:  # a network sure of no arena anywhere
+        games = ("simsala-hopp",)
+
+        def probability(self, small, game, size):
+            return np.zeros((size[1], size[0]), np.float32)
+
+    monkeypatch.setattr(vam, "get_area_model", lambda *a, **k: Blank())
+    calls = {"gains": 0, "hull": 0}
+    gains, hull_quad = va.apply_gains, va._hull_quad
+
+    def counted_gains(*a, **k):
+        calls["gains"] += 1
+        return gains(*a, **k)
+
+    def counted_hull(*a, **k):
+        calls["hull"] += 1
+        return hull_quad(*a, **k)
+
+    monkeypatch.setattr(va, "apply_gains", counted_gains)
+    monkeypatch.setattr(va, "_hull_quad", counted_hull)
+    table = np.full((480, 640, 3), (60, 90, 110), np.uint8)
+    with pytest.raises(va.AreaNotFound) as missed:
+        va.find_area(table, RED, "arena", "simsala-hopp")
+    assert calls == {"gains": 1, "hull": 1}
+    with pytest.raises(va.AreaNotFound) as plain:
+        va.find_area(table, replace(RED, hull_last=False), "arena", "simsala-hopp")
+    assert str(missed.value) == str(plain.value)
+
+
 HOP = AREA_SETTINGS["hop-la-bille"]
 
 
@@ -1168,10 +1204,25 @@ def test_square_refit_keeps_a_square_and_a_quad_with_no_stronger_rival():
     odd[2] = (330.0, 360.0)
     flat = np.zeros_like(cue)  # no border anywhere: nothing is stronger
     assert _square_refit(odd, flat, img.shape[:2], RED) is odd
-    off = replace(RED, square_refit=0.0)  # ... and the setting off
-    from vision.area import _squared, area_from_corners
-    area = area_from_corners(odd, off)
-    assert _squared(img, area, replace(off, square_refit=10.0)) is area  # under any misfit
+
+
+def test_squared_refits_an_area_on_its_working_copy():
+    """`_squared` (`find_area`'s `square_refit`) on the working copy `_looked_for` looked
+    at (here 0.75 x the photo): a square's image kept as it is, and so any area under a
+    bar above its misfit; an odd one refitted, in the photo's pixels."""
+    from vision.area import _squared, _working_size, area_from_corners
+
+    img = castle((170, 200, 220), (60, 90, 110))
+    small, f = _working_size(img, RED)
+    assert f == 0.75
+    area = area_from_corners(ARENA, RED)
+    assert _squared(area, small, f, RED) is area
+    odd = ARENA.copy()
+    odd[2] = (370.0, 360.0)
+    area = area_from_corners(odd, RED)
+    assert _squared(area, small, f, replace(RED, square_refit=10.0)) is area
+    new = _squared(area, small, f, RED)
+    assert np.abs(order_corners(new.corners) - ARENA).max() < 8
 
 
 @pytest.mark.parametrize("i", [0, 1, 2, 3])

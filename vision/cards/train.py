@@ -47,8 +47,8 @@ class ClassifierTrain(NetTraining):
     epochs: int = 30  # at most; the time limit usually ends it
     time_limit_s: float = 600.0  # the learning rate follows the elapsed share of this
     camera: float = 0.0  # share of the crops given a phone's noise and JPEG (`CameraNoise`)
-    hard: float = 0.0  # --index: share of the crops defocused, and again motion-blurred, and
-    #   again partly covered (`HardDigits`; 0: off)
+    hard: float = 0.0  # --index: share of the crops defocused, of the others motion-blurred,
+    #   and of all partly covered (`HardDigits`; 0: off)
     init: str = ""  # a model (.onnx) of the same widths whose weights start the net ("": from
     #   scratch); its batch norms are folded into the convolutions, so they stay frozen as
     #   identities with the folded biases (`load_folded`) and the fine-tune moves the weights
@@ -209,10 +209,11 @@ def camera_noise(x: np.ndarray, rng: np.random.Generator, s: CameraNoise) -> np.
 @dataclass(frozen=True)
 class HardDigits:
     """The corner-index crops' harder cases, beyond `geometric`'s light blur: a defocus
-    (Gaussian, s.d. in 32-px crop pixels, scaled by side / 32), a straight motion blur (a
-    line kernel of `motion_len` crop pixels at any angle), and a partly covered index (the
-    crop beyond a random line, from the right or the bottom edge, replaced by another crop
-    of the batch: a fan's next card lying over the corner; `cover_area` of the crop).
+    (Gaussian, s.d. in 32-px crop pixels, scaled by side / 32), else a straight motion blur
+    (a line kernel of `motion_len` crop pixels at any angle), and a partly covered index
+    (the crop beyond a line tilted `cover_tilt_sd` degrees s.d., from the bottom edge on
+    `cover_bottom` of them, else the right, replaced by another crop of the batch: a fan's
+    next card lying over the corner; `cover_area` of the crop).
     Session 19 H7: most wrong numbers at the true outline were blurred tootophant digits and
     partly covered indices. All shares 0 (off, no draw) unless a training asks for it
     (`--hard-digits`)."""
@@ -223,6 +224,8 @@ class HardDigits:
     motion_len: tuple[float, float] = (3.0, 9.0)
     cover_share: float = 0.0
     cover_area: tuple[float, float] = (0.08, 0.30)
+    cover_tilt_sd: float = 15.0
+    cover_bottom: float = 0.5
 
 
 def motion_kernel(length: float, angle_deg: float) -> np.ndarray:
@@ -254,10 +257,10 @@ def hard_digits(x: np.ndarray, rng: np.random.Generator, s: HardDigits) -> np.nd
             c = cv2.filter2D(c, -1, ker, borderType=cv2.BORDER_REFLECT)
         if len(x) > 1 and rng.random() < s.cover_share:
             other = x[(i + int(rng.integers(1, len(x)))) % len(x)]
-            tilt = np.radians(rng.normal(0, 15))
+            tilt = np.radians(rng.normal(0, s.cover_tilt_sd))
             # distance past the line: the covered part is where it is > 0
             along = (xx - 0.5) * np.cos(tilt) + (yy - 0.5) * np.sin(tilt)
-            if rng.random() < 0.5:  # from the bottom edge instead of the right
+            if rng.random() < s.cover_bottom:  # from the bottom edge instead of the right
                 along = (yy - 0.5) * np.cos(tilt) - (xx - 0.5) * np.sin(tilt)
             cut = np.quantile(along, 1 - rng.uniform(*s.cover_area))
             c = np.where((along > cut)[..., None], other, c)
@@ -755,8 +758,8 @@ def main(argv=None) -> int:
                     help="share of the classifier's (or --index's) crops given a phone's "
                     "noise and JPEG (`CameraNoise`; default 0: off)")
     ap.add_argument("--hard-digits", type=float, default=None,
-                    help="--index: share of the crops defocused, motion-blurred, partly "
-                    "covered, each (`HardDigits`; default 0: off)")
+                    help="--index: share of the crops defocused, of the others motion-blurred, "
+                    "and of all partly covered (`HardDigits`; default 0: off)")
     ap.add_argument("--seed", type=int, default=None,
                     help="the classifier's (or --index's) weight, order and augmentation seed "
                     "(default 0)")
