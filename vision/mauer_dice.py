@@ -168,6 +168,10 @@ class BoardDiceSettings:
     # this long (pips smeared or blurred into one mark: a 5 under a 9 px streak, a 3
     # defocused 1.6 px); a pip-sized lone dot is the lone dots' (a 1; a letter, a dotted row)
     mark_max: int = 9  # marks per group at most (a smeared pip may part in two)
+    mark_precut: tuple[float, float] = (0.5, 2.0)  # x `mark_area`'s least and x
+    # `mark_extent` at the search area's mean die size: the first cut on a mark's area and
+    # box before its own place's die size is read (a dim or noisy photo has thousands of
+    # specks; as `touch_precut`). Lossless where the local die side is 0.71-2.0 x the mean
     max_mark_candidates: int = 8  # mark groups read per photo, nearest the board first (4
     # read the same dice on committed and fresh 2600-2603, 10 ms a photo with a die missing
     # less, but one die fewer each on light_eval's daylight and dim copies)
@@ -575,9 +579,9 @@ def mark_groups(L: np.ndarray, closed: np.ndarray, H: np.ndarray, off,
     st, cen = st[1:], cen[1:]
     ext, area = np.maximum(st[:, 2], st[:, 3]), st[:, 4]
     mean_px = local_die_px(H, off + (w / 2, h / 2), s.die_mm)
-    # (a first cut at the mean die size: a dim or noisy photo has thousands of specks)
-    keep = np.flatnonzero((area >= 0.5 * s.mark_area[0] * mean_px * mean_px)
-                          & (ext <= 2.0 * s.mark_extent * mean_px))
+    # (a first cut at the mean die size, `mark_precut`)
+    keep = np.flatnonzero((area >= s.mark_precut[0] * s.mark_area[0] * mean_px * mean_px)
+                          & (ext <= s.mark_precut[1] * s.mark_extent * mean_px))
     if keep.size == 0:
         return []
     side = _local_die_px_many(H, cen[keep] + off, s.die_mm)
