@@ -175,9 +175,6 @@ class BoardDiceSettings:
     max_mark_candidates: int = 8  # mark groups read per photo, nearest the board first (4
     # read the same dice on committed and fresh 2600-2603, 10 ms a photo with a die missing
     # less, but one die fewer each on light_eval's daylight and dim copies)
-    mark_full_read: bool = False  # True: the mark groups read by the crop reader and the
-    # blurred read too, as light blobs are: the same dice on committed, fresh 2600-2603 and
-    # light_eval's dim and daylight copies, at 2.5 x the CPU on the dim ones
     mark_apart: float = 0.15  # die sides: a group this near a light candidate is left to it
     # (the spot read looks 0.3 half sides round a candidate: a group's centre farther off,
     # where a light blob of the die and its shadow or side faces lay, is read again)
@@ -1636,9 +1633,11 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
             die_px = _die_px(jac, s.die_mm)
         if any(np.hypot(c[0] - d.center[0], c[1] - d.center[1]) < 0.8 * die_px for d in found):
             continue
-        # (a die touching another: its pips blurred past the pip search, only the spot read)
-        got = _read_crop(image_bgr, view, c, die_px, s, jac, read=kind != "pair" and (
-            kind != "marks" or s.mark_full_read))
+        # (a die touching another: its pips blurred past the pip search, only the spot read;
+        # a mark group: the spot and dot reads, as the crop reader and the blurred read gave
+        # the same dice at up to 2.5 x the CPU, docs/dice.md "Dice on a light table")
+        got = _read_crop(image_bgr, view, c, die_px, s, jac,
+                         read=kind not in ("pair", "marks"))
         if got is None:
             continue
         x0, y0, f, a, crop, dice = got
@@ -1685,7 +1684,7 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
                     found.append(Die(v, round(min(0.9, gap), 3),
                                      (round(float(at[0]), 1), round(float(at[1]), 1))))
         if (s.warn_unread or s.blur_read) and unread_here and \
-                (kind in ("blob", "touch", "fine") or kind == "marks" and s.mark_full_read) and \
+                kind in ("blob", "touch", "fine") and \
                 len(found) == n_found and die_seen(crop_L, (c - (x0, y0)) * f, die_px * f, s):
             got = blurred(c, jac, die_px) if s.blur_read else None
             if got is not None:
