@@ -168,12 +168,13 @@ class BoardDiceSettings:
     # this long (pips smeared or blurred into one mark: a 5 under a 9 px streak, a 3
     # defocused 1.6 px); a pip-sized lone dot is the lone dots' (a 1; a letter, a dotted row)
     mark_max: int = 9  # marks per group at most (a smeared pip may part in two)
+    mark_precut: tuple[float, float] = (0.5, 2.0)  # x `mark_area`'s least and x
+    # `mark_extent` at the search area's mean die size: the first cut on a mark's area and
+    # box before its own place's die size is read (a dim or noisy photo has thousands of
+    # specks; as `touch_precut`). Lossless where the local die side is 0.71-2.0 x the mean
     max_mark_candidates: int = 8  # mark groups read per photo, nearest the board first (4
     # read the same dice on committed and fresh 2600-2603, 10 ms a photo with a die missing
     # less, but one die fewer each on light_eval's daylight and dim copies)
-    mark_full_read: bool = False  # True: the mark groups read by the crop reader and the
-    # blurred read too, as light blobs are: the same dice on committed, fresh 2600-2603 and
-    # light_eval's dim and daylight copies, at 2.5 x the CPU on the dim ones
     mark_apart: float = 0.15  # die sides: a group this near a light candidate is left to it
     # (the spot read looks 0.3 half sides round a candidate: a group's centre farther off,
     # where a light blob of the die and its shadow or side faces lay, is read again)
@@ -575,9 +576,9 @@ def mark_groups(L: np.ndarray, closed: np.ndarray, H: np.ndarray, off,
     st, cen = st[1:], cen[1:]
     ext, area = np.maximum(st[:, 2], st[:, 3]), st[:, 4]
     mean_px = local_die_px(H, off + (w / 2, h / 2), s.die_mm)
-    # (a first cut at the mean die size: a dim or noisy photo has thousands of specks)
-    keep = np.flatnonzero((area >= 0.5 * s.mark_area[0] * mean_px * mean_px)
-                          & (ext <= 2.0 * s.mark_extent * mean_px))
+    # (a first cut at the mean die size, `mark_precut`)
+    keep = np.flatnonzero((area >= s.mark_precut[0] * s.mark_area[0] * mean_px * mean_px)
+                          & (ext <= s.mark_precut[1] * s.mark_extent * mean_px))
     if keep.size == 0:
         return []
     side = _local_die_px_many(H, cen[keep] + off, s.die_mm)
@@ -1632,9 +1633,11 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
             die_px = _die_px(jac, s.die_mm)
         if any(np.hypot(c[0] - d.center[0], c[1] - d.center[1]) < 0.8 * die_px for d in found):
             continue
-        # (a die touching another: its pips blurred past the pip search, only the spot read)
-        got = _read_crop(image_bgr, view, c, die_px, s, jac, read=kind != "pair" and (
-            kind != "marks" or s.mark_full_read))
+        # (a die touching another: its pips blurred past the pip search, only the spot read;
+        # a mark group: the spot and dot reads, as the crop reader and the blurred read gave
+        # the same dice at up to 2.5 x the CPU, docs/dice.md "Dice on a light table")
+        got = _read_crop(image_bgr, view, c, die_px, s, jac,
+                         read=kind not in ("pair", "marks"))
         if got is None:
             continue
         x0, y0, f, a, crop, dice = got
@@ -1681,7 +1684,7 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
                     found.append(Die(v, round(min(0.9, gap), 3),
                                      (round(float(at[0]), 1), round(float(at[1]), 1))))
         if (s.warn_unread or s.blur_read) and unread_here and \
-                (kind in ("blob", "touch", "fine") or kind == "marks" and s.mark_full_read) and \
+                kind in ("blob", "touch", "fine") and \
                 len(found) == n_found and die_seen(crop_L, (c - (x0, y0)) * f, die_px * f, s):
             got = blurred(c, jac, die_px) if s.blur_read else None
             if got is not None:

@@ -306,8 +306,9 @@ def glare_added(reader: CardReader, image: np.ndarray, game: str, pieces: list,
 
 def dim_added(reader: CardReader, image: np.ndarray, game: str, pieces: list,
               warnings: list[str], s: DimLightSettings = DIM_LIGHT, area=None):
-    """(image, pieces, warnings): where the sure face-up cards' white paper is dark
-    (`vision.cards.light.paper_level` under `s.below`: an underexposed photo), a copy
+    """(image, pieces, warnings) for the uint8 BGR photo `image` (H, W, 3) and the first
+    look's `pieces` and `warnings` (its pixels): where the sure face-up cards' white paper is
+    dark (`vision.cards.light.paper_level` under `s.below`: an underexposed photo), a copy
     brought up by one gain in linear light (`dim_gain`, the paper to `s.to`) read again
     (with `area`), and its cards with no first-look card within `s.reach` x its width added
     to the first look's (with the second's warnings about them). The first look's numbers stand:
