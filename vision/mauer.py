@@ -46,7 +46,13 @@ from scoring.labels import PAWN_COLOURS, PAWNS_PER_COLOUR
 from scoring.mauerhuepfer import GOAL_SLOTS, START, Board, board_for
 from vision.area import AreaSettings, glare_distance, glare_spots
 from vision.dice import median  # np.median bit for bit, less overhead (called often here)
-from vision.mauer_dice import BoardDiceSettings, local_die_px, pick_dice, read_board_dice
+from vision.mauer_dice import (
+    BoardDiceSettings,
+    local_die_px,
+    pick_dice,
+    read_board_dice,
+    unsure_dice,
+)
 from vision.quality import QUALITY_SETTINGS, cut_off
 
 MODEL_PATH = Path(__file__).resolve().parent.parent / "models" / "mauer-pawns.npz"
@@ -1644,6 +1650,7 @@ def dice_beside_board(image_bgr: np.ndarray, dice: list, s: MauerSettings = SETT
                                           maps.lightness if maps is not None
                                           and maps.f == 1.0 else None)
     used, more = pick_dice(found, view.corners, s.dice.dice_wanted)
+    more += unsure_dice(used, warnings, s.dice.warn_confidence)
     sides = [local_die_px(view.H, d.center, s.dice.die_mm) for d in used]
     kept = [g for g in dice if all(
         math.hypot(g.center[0] - d.center[0], g.center[1] - d.center[1]) > s.dice.same_die * p
@@ -2502,7 +2509,7 @@ def _read_mauer(image_bgr: np.ndarray, board: Board | None, model: PawnModel | N
     if with_dice:
         (dice, dwarn), timings["dice"] = dice_job.result()
         used, pwarn = pick_dice(dice, view.corners, s.dice.dice_wanted)
-        warnings += dwarn + pwarn
+        warnings += dwarn + pwarn + unsure_dice(used, dwarn, s.dice.warn_confidence)
         facts["dice"] = sorted(d.value for d in used)
         for d in used:
             pieces.append({"label": f"die-{d.value}", "zone": "table",

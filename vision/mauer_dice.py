@@ -179,6 +179,11 @@ class BoardDiceSettings:
     # (the spot read looks 0.3 half sides round a candidate: a group's centre farther off,
     # where a light blob of the die and its shadow or side faces lay, is read again)
     warn_unread: bool = True  # warn about candidates that look like dice but were not read
+    # A die used below this confidence gets "read as N with low confidence" (the general
+    # reader's `DiceSettings.warn_confidence`, the pawns' `min_confidence`; the contract's
+    # low-confidence warning): a spot, dot or mark read just over its gate (committed
+    # 0027's 5 at 0.50, edition 2 0001 / 0007 / 0013 at 0.47-0.59) was said nowhere.
+    warn_confidence: float = 0.6
     # A die seen (`die_seen`) but read by none of the above: the 1-6 layouts blurred by the
     # photo's blur, measured on the board (`board_blur`), matched to the photo (`blur_read`).
     blur_read: bool = True
@@ -376,6 +381,18 @@ def pick_dice(dice: list, corners: np.ndarray | None, wanted: int = 2) -> tuple[
     if len(dice) > wanted:
         warnings.append(f"{len(dice)} dice seen; the {wanted} read most surely are used")
     return ranked[:wanted], warnings
+
+
+def unsure_dice(used: list, said: list[str], below: float) -> list[str]:
+    """A warning for each die of `used` read under confidence `below`, in the general dice
+    reader's words, unless a warning of `said` already names its place "(x, y)" (a blurred
+    read's "check it")."""
+    out = []
+    for d in used:
+        at = f"({d.center[0]:.0f}, {d.center[1]:.0f})"
+        if d.confidence < below and not any(at in w for w in said):
+            out.append(f"die at {at} read as {d.value} with low confidence {d.confidence:.2f}")
+    return out
 
 
 def masked_median_u8(img: np.ndarray, mask: np.ndarray) -> np.uint8:
