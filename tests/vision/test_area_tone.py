@@ -124,7 +124,7 @@ def test_toned_or_plain_keeps_the_curves_cloth_only_far_apart(monkeypatch, plain
     photo = np.full((960, 1280, 3), 100, np.uint8)
     exps, pivots = np.array([0.5, 1.0, 1.0], np.float32), np.full(3, 200, np.float32)
 
-    def search(img, settings, what, game, use_model):
+    def search(img, settings, what, game, use_model, *_):
         assert settings.tone_dev[1] == 0  # neither looks again for a curve
         shift = plain if img[0, 0, 0] == 100 else toned
         if shift is None:
@@ -176,7 +176,7 @@ def test_toned_or_plain_keeps_the_plain_cloth_where_it_looks_as_good(
     photo[0, 0] = 100
     exps, pivots = np.array([0.5, 1.0, 1.0], np.float32), np.full(3, 200, np.float32)
 
-    def search(img, settings, what, game, use_model):
+    def search(img, settings, what, game, use_model, *_):
         quad = plain if img[0, 0, 0] == 100 else toned
         return area_mod.area_from_corners(SQUARE + quad, settings)
 
@@ -207,7 +207,7 @@ def test_toned_or_plain_takes_the_curve_off_about_white(monkeypatch, white, exps
     photo = rng.integers(190, 251, (96, 128, 3)).astype(np.uint8)
     seen = []
 
-    def search(img, settings, what, game, use_model):
+    def search(img, settings, what, game, use_model, *_):
         seen.append(img)
         return area_mod.area_from_corners(SQUARE, settings)
 
@@ -266,7 +266,7 @@ def test_table_toned_judges_by_the_band_between(monkeypatch, plain, toned, want)
     monkeypatch.setattr(shields_mod, "table_tone", lambda img, area: exps)
     looks = []
 
-    def search(img, settings, what, game, use_model):
+    def search(img, settings, what, game, use_model, *_):
         looks.append(settings.table_tone)
         if img[0, 0, 0] == 100:
             return area_mod.area_from_corners(SQUARE + plain, settings)
