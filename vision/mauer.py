@@ -241,6 +241,15 @@ class MauerSettings:
     lone_colour_min_conf: float = 0.95  # a colour with < 4 pawns needs one pawn this sure
     complete_min_prob: float = 0.002  # a colour's missing pawn: its likeliest spot, if at
     complete_margin: float = 3.0  # least this probable and this many times the next one
+    # a colour missing pawns: the positions a lamp's glare clips (every channel of this
+    # share of the footprint and body discs' samples at least `clipped_level`) are named
+    # in its warning, a pawn there shows nothing to read (session 20 H10: light_eval's glare
+    # on the committed photos, 13 of the 24 pawn errors had the pawn's pixels >= 240 in
+    # every channel; in ordinary light no unread spot of the 200 committed photos' boards
+    # is clipped, so nothing is added there: the contract dump is unchanged)
+    clipped_level: int = 245
+    clipped_share: float = 0.5  # (0.8 named 11 of 12 clipped misses on the committed glare
+    # copies, none of 8 on fresh 2691, 2692: JPEG noise leaves a clipped pawn 0.69-0.75)
     dice: BoardDiceSettings = BoardDiceSettings()  # the dice beside the board
     threads: bool = True  # independent steps overlap on a helper thread (OpenCV and most of
     # numpy let go of Python's lock): the full size blob map beside the reduced search, the
@@ -2396,6 +2405,45 @@ def missing_pawns(cls: np.ndarray, keep: np.ndarray) -> list[str]:
     return out
 
 
+def clipped_spots(image_bgr: np.ndarray, view: BoardView, board: Board,
+                  s: MauerSettings = SETTINGS) -> np.ndarray:
+    """(n_spots,) bool: the spots (`spots(board)` order) a lamp's glare clips in the photo
+    ((H, W, 3) uint8 BGR): at least `clipped_share` of the footprint and body discs' samples
+    (the planes z = 0 and the body's, as `spot_features` samples them) have every channel at
+    least `clipped_level`. A pawn standing there shows nothing of its colour."""
+    sp = spots(board)
+    centres = np.array([[q.x, q.y] for q in sp])
+    radii = (s.foot_r_mm, 0.85 * s.pawn_radius_mm * 0.7)
+    shares = []
+    for z, r in zip(s.heights_mm[:2], radii, strict=True):
+        pts = (centres[:, None, :] + r * _DISC[None]).reshape(-1, 2)
+        xy = project(view.P, np.column_stack([pts, np.full(len(pts), -z)]))
+        low = _bilinear(image_bgr, xy).min(axis=1).reshape(len(sp), len(_DISC))
+        shares.append((low >= s.clipped_level).mean(axis=1))
+    return np.minimum(*shares) >= s.clipped_share
+
+
+def missing_in_glare(image_bgr: np.ndarray, view: BoardView, board: Board, cls: np.ndarray,
+                     keep: np.ndarray, s: MauerSettings = SETTINGS) -> list[str]:
+    """A warning naming the positions a lamp's glare clips (`clipped_spots`, not read as
+    pawns) and where they lie in the photo, for the colours in play with fewer than 4
+    pawns read (a missing pawn may stand there unseen); none otherwise."""
+    short = [CLASSES[k] for k in range(1, len(CLASSES))
+             if 0 < int((keep & (cls == k)).sum()) < PAWNS_PER_COLOUR]
+    if not short:
+        return []
+    idx = np.flatnonzero(clipped_spots(image_bgr, view, board, s) & ~keep)
+    if not len(idx):
+        return []
+    sp = spots(board)
+    order = sorted({sp[i].place for i in idx}, key=lambda p: _place_key(board, p))
+    xy = apply_h(view.H, np.array([[sp[i].x, sp[i].y] for i in idx], float)).mean(axis=0)
+    return [f"a lamp's glare at about ({xy[0]:.0f}, {xy[1]:.0f}) in the photo washes out "
+            f"position{'s' if len(order) > 1 else ''} {', '.join(order)}: a "
+            f"{' or '.join(short)} pawn standing there cannot be seen; move the lamp or the "
+            f"camera and take the photo again"]
+
+
 def box_limits(cls: np.ndarray, conf: np.ndarray, s: MauerSettings = SETTINGS,
                ) -> tuple[np.ndarray, list[tuple[int, str]]]:
     """Which spot readings to keep as pawns, given what the box holds: at most 4 pawns of a
@@ -2476,6 +2524,7 @@ def _read_mauer(image_bgr: np.ndarray, board: Board | None, model: PawnModel | N
                         f"it is most likely at position {sp[i].place} "
                         f"(probability {conf[i]:.3f})")
     warnings += missing_pawns(cls, keep)
+    warnings += missing_in_glare(image_bgr, view, board, cls, keep, s)
     pieces = []
     positions: dict[str, list[str]] = {}
     for i in np.argsort(-conf):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -488,3 +489,52 @@ def test_edge_glare_spot_limits(where, min_in, want):
     assert len(spots) == want
     if want:
         assert np.hypot(*(np.asarray(spots[0][0]) - at[where])) < 0.05 * w
+
+
+def _painted(place: str, level: int, radius_px: float):
+    """(view, photo, spot index) of committed 0000 with a disc of `level` in every channel
+    painted over `place`'s pawn (a clipped glare core there)."""
+    photo = ROOT / "datasets/scenes/mauerhuepfer/mauerhuepfer-e1-s1-0000.jpg"
+    view = _truth_view(photo)
+    img = cv2.imread(str(photo))
+    sp = mauer.spots(BOARD)
+    i = next(k for k, q in enumerate(sp) if q.place == place)
+    foot = mauer.apply_h(view.H, np.array([[sp[i].x, sp[i].y]], float))[0]
+    top = mauer.project(view.P, np.array([[sp[i].x, sp[i].y, -24.0]]))[0]
+    for c in (foot, (foot + top) / 2, top):
+        cv2.circle(img, tuple(int(round(v)) for v in c), int(radius_px), (level,) * 3, -1)
+    return view, img, i
+
+
+@pytest.mark.parametrize("place, level, radius_px, clipped", [
+    ("30", 255, 20, True), ("30", 250, 20, True), ("30", 235, 20, False),
+    ("30", 255, 3, False), ("12", 255, 20, True), ("B", 255, 20, True)])
+def test_clipped_spots(place, level, radius_px, clipped):
+    """A spot is clipped only where its footprint and body discs are (almost) all >= 245 in
+    every channel: a pale field (235) or a small highlight (3 px) is not."""
+    view, img, i = _painted(place, level, radius_px)
+    got = mauer.clipped_spots(img, view, BOARD)
+    assert bool(got[i]) == clipped
+    assert got.any() == clipped  # the photo itself (ordinary light) clips no spot
+
+
+@pytest.mark.parametrize("n_black, spot_kept, warned", [
+    (3, False, True), (1, False, True), (4, False, False), (0, False, False),
+    (3, True, False)])
+def test_missing_in_glare_names_the_clipped_position(n_black, spot_kept, warned):
+    """A colour read with 1-3 pawns gets the clipped positions named (a pawn there shows
+    nothing); a complete or absent colour, or a clipped spot read as a pawn, gets none."""
+    view, img, i = _painted("30", 255, 20)
+    n = len(mauer.spots(BOARD))
+    cls = np.zeros(n, int)
+    black = mauer.CLASSES.index("black")
+    others = [k for k in range(n) if k != i][:n_black]
+    cls[others] = black
+    if spot_kept:
+        cls[i] = mauer.CLASSES.index("red")
+    keep = cls > 0
+    out = mauer.missing_in_glare(img, view, BOARD, cls, keep)
+    named = re.findall(r"washes out positions? ([^:]*):", out[0])[0].split(", ") if out else []
+    assert ("30" in named) == warned
+    if warned:
+        assert "black pawn" in out[0]
