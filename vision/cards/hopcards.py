@@ -42,6 +42,12 @@ class DiscSettings:
     disc_diam: float = 0.25  # expected disc diameter, share of the card width
     area_range: tuple[float, float] = (0.35, 2.2)  # blob area / expected disc area
     surround: float = 1.6  # ring around a disc (x its radius) whose colour is subtracted
+    # the strength map on the card balanced to white by its paper (`paper_white` as
+    # `read_discs`' colours): under a tungsten lamp the orange paper's Lab distance from a
+    # yellow disc is small, and the frame's bands won over it (session 20 H9: committed
+    # photos' exact facts, normal 27 -> 28, shadow 24 -> 25 of 30 with the outline's balance)
+    paper_balanced: bool = True
+    paper_white: float = 240.0
 
 
 DISCS = DiscSettings()
@@ -131,21 +137,26 @@ def paper_light(img: np.ndarray, inner: np.ndarray,
 def disc_peaks(card_bgr: np.ndarray, n: int, s: DiscSettings = DISCS):
     """The `n` strongest disc-shaped spots of colour on a rectified card ((H, W, 3) uint8
     BGR, portrait): (list of (x, y) in the resized card, their strengths, resized card,
-    paper BGR). The strength map is each pixel's Lab distance from the card's paper colour,
-    averaged over a disc of the expected size; the card's border is ignored."""
+    paper BGR). The strength map is each pixel's Lab distance from the card's paper colour
+    (on the card balanced to white by its paper: `DiscSettings.paper_balanced`), averaged
+    over a disc of the expected size; the card's border is ignored."""
     h0, w0 = card_bgr.shape[:2]
     w = s.card_px
     h = int(round(w * h0 / max(w0, 1)))
     img = cv2.resize(card_bgr, (w, h), interpolation=cv2.INTER_AREA)
-    lab8 = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
-    lab = lab8.astype(np.float32)
     bu, bv = int(round(s.border[0] * w)), int(round(s.border[1] * h))
     inner = np.zeros((h, w), bool)
     inner[bv: h - bv, bu: w - bu] = True
     _, pale, paper = paper_light(img, inner, s.sat_min)
+    seen = img
+    if s.paper_balanced:  # the distances under the paper's own light (a white card)
+        gain = s.paper_white / np.maximum(np.asarray(paper, np.float32), 1.0)
+        seen = np.clip(img * gain, 0, 255).astype(np.uint8)
+    lab8 = cv2.cvtColor(seen, cv2.COLOR_BGR2LAB)
     ref = percentile_u8(lab8[pale], 75, np.float32) if pale.sum() > 20 else \
         percentile_u8(lab8[inner], 90, np.float32)
-    d = lab - ref  # (np.linalg.norm over the last axis, in its order of sums: far faster)
+    d = lab8.astype(np.float32) - ref  # (np.linalg.norm over the last axis, in its order of
+    #                                    sums: far faster)
     dist = d[..., 0] * d[..., 0]
     dist += d[..., 1] * d[..., 1]
     dist += d[..., 2] * d[..., 2]
@@ -224,13 +235,29 @@ def _hue_near(bgr, within: int = 14) -> np.ndarray:
 _CARD_HUE_NEAR = {k: _hue_near(v) for k, v in CARD_REF_BGR.items()}
 
 
+@dataclass(frozen=True)
+class OutlineSettings:
+    # `refine_outline` balances its crop by the card's paper (the median of the card's middle
+    # `middle` of each side) before the frame's hue test: under a lamp's or a sky's cast the
+    # frame's hue left the window or the paper's entered it, no outline or one off, and the
+    # discs were read from a crop holding the frame (session 20 H9, committed photos' exact
+    # facts with the discs' balance: tungsten 22 -> 27, daylight 23 -> 25, harsh 12 -> 17)
+    paper_balanced: bool = True
+    middle: float = 0.6
+    pale_sat: int = 70  # the paper's pixels in that middle, once balanced by its median
+
+
+OUTLINE = OutlineSettings()
+
+
 def refine_outline(image_bgr: np.ndarray, frame, colour: str, grow: float = 1.35,
                    px: int = 80) -> np.ndarray | None:
     """A face-up card's outline from its coloured frame: the card region around `frame`
     ((4, 2) image corners TL, TR, BR, BL) is resampled `grow` times larger; the pixels of the
-    card's colour (its frame, and discs of that colour inside it) give the minimum-area
-    rectangle. Returns the refined (4, 2) image corners (same corner order) or None when
-    that rectangle is not card-shaped."""
+    card's colour (its frame, and discs of that colour inside it; the crop balanced by the
+    card's paper first, `OutlineSettings`) give the minimum-area rectangle. Returns the
+    refined (4, 2) image corners (same corner order) or None when that rectangle is not
+    card-shaped."""
     q = np.asarray(frame, float)
     c = q.mean(axis=0)
     big = c + (q - c) * grow
@@ -239,6 +266,17 @@ def refine_outline(image_bgr: np.ndarray, frame, colour: str, grow: float = 1.35
     M = cv2.getPerspectiveTransform(np.float32(big), dst)
     crop = cv2.warpPerspective(image_bgr, M, (w, h), flags=cv2.INTER_LINEAR,
                                borderMode=cv2.BORDER_REPLICATE)
+    if OUTLINE.paper_balanced:  # the card's own light taken off: its paper (the median of
+        # the card's middle) made grey, so a warm lamp's paper is not "red", a sky's not "blue"
+        cy, cx, m = h // 2, w // 2, OUTLINE.middle
+        mid = crop[int(cy - 0.75 * px * m): int(cy + 0.75 * px * m) + 1,
+                   int(cx - 0.5 * px * m): int(cx + 0.5 * px * m) + 1].reshape(-1, 3)
+        med = np.maximum(median_u8(mid).astype(np.float32), 1.0)
+        bal = np.clip(mid[None] * (med.max() / med), 0, 255).astype(np.uint8)
+        pale = cv2.cvtColor(bal, cv2.COLOR_BGR2HSV)[0, :, 1] < OUTLINE.pale_sat
+        if pale.sum() > 20:  # the paper: the middle's pale pixels (not the discs)
+            med = np.maximum(median_u8(mid[pale]).astype(np.float32), 1.0)
+        crop = np.clip(crop * (med.max() / med), 0, 255).astype(np.uint8)
     hue, sat, val = cv2.split(cv2.cvtColor(crop, cv2.COLOR_BGR2HSV))
     # the card colour's hue (within 14 around the hue circle, by a table), saturated, not dark
     mask = (cv2.LUT(hue, _CARD_HUE_NEAR[colour]) & (sat >= 70) & (val >= 50)).astype(np.uint8)
