@@ -245,6 +245,7 @@ class OutlineSettings:
     paper_balanced: bool = True
     middle: float = 0.6
     pale_sat: int = 70  # the paper's pixels in that middle, once balanced by its median
+    pale_min: int = 20  # ... where at least this many (else the middle's median stands)
 
 
 OUTLINE = OutlineSettings()
@@ -274,7 +275,7 @@ def refine_outline(image_bgr: np.ndarray, frame, colour: str, grow: float = 1.35
         med = np.maximum(median_u8(mid).astype(np.float32), 1.0)
         bal = np.clip(mid[None] * (med.max() / med), 0, 255).astype(np.uint8)
         pale = cv2.cvtColor(bal, cv2.COLOR_BGR2HSV)[0, :, 1] < OUTLINE.pale_sat
-        if pale.sum() > 20:  # the paper: the middle's pale pixels (not the discs)
+        if pale.sum() > OUTLINE.pale_min:  # the paper: the middle's pale pixels (not the discs)
             med = np.maximum(median_u8(mid[pale]).astype(np.float32), 1.0)
         crop = np.clip(crop * (med.max() / med), 0, 255).astype(np.uint8)
     hue, sat, val = cv2.split(cv2.cvtColor(crop, cv2.COLOR_BGR2HSV))
