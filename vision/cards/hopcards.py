@@ -20,6 +20,7 @@ import numpy as np
 
 from scoring.labels import MARBLE_LABELS
 from vision.cards.geometry import mask_min_area_rect, rectify
+from vision.preprocess import apply_gains
 
 # Typical printed marble colours (BGR) from pieces.md's names.
 MARBLE_REF_BGR = {
@@ -118,9 +119,17 @@ def card_saturation(img: np.ndarray, inner: np.ndarray) -> np.ndarray:
     first balanced by the median colour inside it (`inner`, (H, W) bool), which is its paper
     (the discs cover at most a quarter of it), so a warm lamp's or a blue sky's cast does
     not make the white paper look saturated (nor a grey disc pale)."""
-    med = np.maximum(median_u8(img[inner]).astype(np.float32), 1.0)
-    bal = np.clip(img.astype(np.float32) * (med.max() / med), 0, 255).astype(np.uint8)
+    bal = card_balanced(img, median_u8(img[inner]).astype(np.float32))
     return cv2.cvtColor(bal, cv2.COLOR_BGR2HSV)[..., 1]
+
+
+def card_balanced(img: np.ndarray, paper, white: float | None = None) -> np.ndarray:
+    """uint8 BGR `img` (any leading shape, 3 channels last) under the card's own light: times
+    per-channel gains that make its `paper` colour (3,) grey at its brightest channel (or
+    at `white`), clipped (`preprocess.apply_gains`)."""
+    paper = np.maximum(np.asarray(paper, np.float32), 1.0)
+    top = paper.max() if white is None else np.float32(white)
+    return apply_gains(img, top / paper)
 
 
 def paper_light(img: np.ndarray, inner: np.ndarray,
@@ -150,8 +159,7 @@ def disc_peaks(card_bgr: np.ndarray, n: int, s: DiscSettings = DISCS):
     _, pale, paper = paper_light(img, inner, s.sat_min)
     seen = img
     if s.paper_balanced:  # the distances under the paper's own light (a white card)
-        gain = s.paper_white / np.maximum(np.asarray(paper, np.float32), 1.0)
-        seen = np.clip(img * gain, 0, 255).astype(np.uint8)
+        seen = card_balanced(img, paper, s.paper_white)
     lab8 = cv2.cvtColor(seen, cv2.COLOR_BGR2LAB)
     ref = percentile_u8(lab8[pale], 75, np.float32) if pale.sum() > 20 else \
         percentile_u8(lab8[inner], 90, np.float32)
@@ -271,13 +279,11 @@ def refine_outline(image_bgr: np.ndarray, frame, colour: str, grow: float = 1.35
         # the card's middle) made grey, so a warm lamp's paper is not "red", a sky's not "blue"
         cy, cx, m = h // 2, w // 2, OUTLINE.middle
         mid = crop[int(cy - 0.75 * px * m): int(cy + 0.75 * px * m) + 1,
-                   int(cx - 0.5 * px * m): int(cx + 0.5 * px * m) + 1].reshape(-1, 3)
-        med = np.maximum(median_u8(mid).astype(np.float32), 1.0)
-        bal = np.clip(mid[None] * (med.max() / med), 0, 255).astype(np.uint8)
-        pale = cv2.cvtColor(bal, cv2.COLOR_BGR2HSV)[0, :, 1] < OUTLINE.pale_sat
-        if pale.sum() > OUTLINE.pale_min:  # the paper: the middle's pale pixels (not the discs)
-            med = np.maximum(median_u8(mid[pale]).astype(np.float32), 1.0)
-        crop = np.clip(crop * (med.max() / med), 0, 255).astype(np.uint8)
+                   int(cx - 0.5 * px * m): int(cx + 0.5 * px * m) + 1]
+        pale = card_saturation(mid, np.ones(mid.shape[:2], bool)) < OUTLINE.pale_sat
+        # the paper: the middle's pale pixels (not the discs), else the whole middle
+        crop = card_balanced(crop, median_u8(mid[pale] if pale.sum() > OUTLINE.pale_min
+                                             else mid.reshape(-1, 3)))
     hue, sat, val = cv2.split(cv2.cvtColor(crop, cv2.COLOR_BGR2HSV))
     # the card colour's hue (within 14 around the hue circle, by a table), saturated, not dark
     mask = (cv2.LUT(hue, _CARD_HUE_NEAR[colour]) & (sat >= 70) & (val >= 50)).astype(np.uint8)
