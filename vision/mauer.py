@@ -2164,6 +2164,17 @@ class GlareLight:
         return np.where(bgr.min(axis=2, keepdims=True) >= 250, bgr, out)
 
 
+def _plane_discs(view: BoardView, centres: np.ndarray, s: MauerSettings = SETTINGS,
+                 planes: int = 3):
+    """(z mm, image xy (n_spots x len(_DISC), 2) float64) of the disc samples round each
+    spot's pawn axis (`centres` (n_spots, 2) board mm) on the footprint (z = 0), body and
+    head planes (the first `planes` of them), through the camera `view.P`."""
+    radii = (s.foot_r_mm, 0.85 * s.pawn_radius_mm * 0.7, s.head_r_mm)
+    for z, r in list(zip(s.heights_mm, radii, strict=True))[:planes]:
+        pts = (centres[:, None, :] + r * _DISC[None]).reshape(-1, 2)
+        yield z, project(view.P, np.column_stack([pts, np.full(len(pts), -z)]))
+
+
 def spot_features(image_bgr: np.ndarray, view: BoardView, board: Board,
                   s: MauerSettings = SETTINGS) -> np.ndarray:
     """(n_spots, N_FEATURES) float32: for the footprint (z = 0), body and head planes, colour
@@ -2181,11 +2192,7 @@ def spot_features(image_bgr: np.ndarray, view: BoardView, board: Board,
     white, light = white_reference(image_bgr, view, board, s,
                                    ring_px.reshape(len(sp), len(ring), 3)[:len(board.fields)])
     feats = np.zeros((len(sp), N_FEATURES), np.float32)
-    radii = (s.foot_r_mm, 0.85 * s.pawn_radius_mm * 0.7, s.head_r_mm)
-    for k, (z, r) in enumerate(zip(s.heights_mm, radii, strict=True)):
-        pts = (centres[:, None, :] + r * _DISC[None]).reshape(-1, 2)
-        pts3 = np.column_stack([pts, np.full(len(pts), -z)])
-        xy = project(view.P, pts3)
+    for k, (z, xy) in enumerate(_plane_discs(view, centres, s)):
         px = _bilinear(img, xy)
         if light is not None and z in s.glare_off_heights:
             px = light.off(px, xy)
@@ -2413,11 +2420,8 @@ def clipped_spots(image_bgr: np.ndarray, view: BoardView, board: Board,
     least `clipped_level`. A pawn standing there shows nothing of its colour."""
     sp = spots(board)
     centres = np.array([[q.x, q.y] for q in sp])
-    radii = (s.foot_r_mm, 0.85 * s.pawn_radius_mm * 0.7)
     shares = []
-    for z, r in zip(s.heights_mm[:2], radii, strict=True):
-        pts = (centres[:, None, :] + r * _DISC[None]).reshape(-1, 2)
-        xy = project(view.P, np.column_stack([pts, np.full(len(pts), -z)]))
+    for _, xy in _plane_discs(view, centres, s, planes=2):  # (footprint, body)
         low = _bilinear(image_bgr, xy).min(axis=1).reshape(len(sp), len(_DISC))
         shares.append((low >= s.clipped_level).mean(axis=1))
     return np.minimum(*shares) >= s.clipped_share
