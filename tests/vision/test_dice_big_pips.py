@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 import vision.dice as D
-from vision.dice import SETTINGS, find_pips, read_group
+from tests.vision.dice_faces import read_with_codes, turned_face
+from vision.dice import SETTINGS, find_pips
 
 
 def _face(value: int, pip_d: float, spacing: float, extra: tuple[float, float] | None = None,
@@ -23,11 +24,7 @@ def _face(value: int, pip_d: float, spacing: float, extra: tuple[float, float] |
     pips `spacing` px apart along each edge;
     `extra`: one more pip at these face coordinates (-1..1 at the corner pips)."""
     rng = np.random.default_rng(seed)
-    img = np.full((240, 240, 3), 60, np.uint8)
-    c = np.array([120.0, 120.0])
-    rot = np.array([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]])
-    corners = (np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * spacing) @ rot.T + c
-    cv2.fillConvexPoly(img, np.round(corners).astype(np.int32), (232, 234, 236))
+    img, c, rot, _ = turned_face(60, spacing, angle)
     spots = {2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)]}[value]
     if extra is not None:
         spots = spots + [extra]
@@ -52,12 +49,7 @@ def _read(img: np.ndarray, value: int, s=SETTINGS, at=None):
     xy = p.xy[idx]
     ratio = 2 * math.sqrt(2) * np.linalg.norm(xy - xy.mean(axis=0), axis=1).max() / float(
         np.median(p.d[idx]))
-    D.DEBUG = []
-    try:
-        f = read_group(idx, p, chans, s)
-        codes = [c for c, _ in D.DEBUG]
-    finally:
-        D.DEBUG = None
+    f, codes = read_with_codes(idx, p, chans, s)
     return f, ratio, codes
 
 

@@ -11,8 +11,8 @@ import cv2
 import numpy as np
 import pytest
 
-import vision.dice as D
-from vision.dice import SETTINGS, find_pips, read_group
+from tests.vision.dice_faces import read_with_codes, turned_face
+from vision.dice import SETTINGS, find_pips
 
 SPACING = 36.0  # corner pips' spacing, px; the face side is twice this
 
@@ -24,11 +24,7 @@ def _face(value: int, mark_w: float, mark_at: float = 0.17, seed: int = 0,
     at `mark_at` x SPACING right of its centre (0: no mark; turned by `mark_turn` about the
     centre), the face turned by `angle`."""
     rng = np.random.default_rng(seed)
-    img = np.full((240, 240, 3), 90, np.uint8)
-    c = np.array([120.0, 120.0])
-    rot = np.array([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]])
-    corners = (np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * SPACING) @ rot.T + c
-    cv2.fillConvexPoly(img, np.round(corners).astype(np.int32), (232, 234, 236))
+    img, c, rot, corners = turned_face(90, SPACING, angle)
     face = np.zeros(img.shape[:2], np.uint8)
     cv2.fillConvexPoly(face, np.round(corners).astype(np.int32), 255)
     if mark_w > 0:  # the mark, inside the face only (it lies under a translucent die)
@@ -57,13 +53,7 @@ def _read(img: np.ndarray, value: int, s=SETTINGS):
     p, chans = find_pips(img, s)
     dark = np.nonzero(p.dark & (p.d > 8))[0]
     idx = dark[np.argsort(np.linalg.norm(p.xy[dark] - 120.0, axis=1))[:value]]
-    D.DEBUG = []
-    try:
-        f = read_group(idx, p, chans, s)
-        codes = [c for c, _ in D.DEBUG]
-    finally:
-        D.DEBUG = None
-    return f, codes
+    return read_with_codes(idx, p, chans, s)
 
 
 OFF = replace(SETTINGS, thin_mark=None)
