@@ -16,6 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.cards.geometry import area_scaled
 from vision.onnx_session import open_session
 from vision.preprocess import level_tables, put_lookup
 
@@ -58,7 +59,7 @@ def to_input(image_bgr: np.ndarray, s: DetectSettings) -> np.ndarray:
     replicate) to multiples of 8. The same numbers as `small_to_input` (one table lookup per
     pixel instead of five passes of float arithmetic over the image, written plane by plane
     into the network's layout)."""
-    small = cv2.resize(image_bgr, None, fx=s.scale, fy=s.scale, interpolation=cv2.INTER_AREA)
+    small = area_scaled(image_bgr, s.scale)  # (within `keeping_scaled`: shared, not written)
     h, w = small.shape[:2]
     ph, pw = (-h) % 8, (-w) % 8
     if ph or pw:

@@ -12,6 +12,8 @@ length in pixels; the height is `width * aspect`.
 from __future__ import annotations
 
 import json
+import threading
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 
@@ -185,3 +187,41 @@ def mask_min_area_rect(mask: np.ndarray, offset: tuple[int, int] = (0, 0)):
     if not contours:
         return None
     return cv2.minAreaRect(np.concatenate(contours).reshape(-1, 2).astype(np.float32))
+
+
+_SCALED = threading.local()  # per thread: {(id(image), fx, fy): (image, its copy)} while
+#                              `keeping_scaled` holds (the image kept: its id stays its own)
+
+
+@contextmanager
+def keeping_scaled():
+    """Within this (one photo's reading; nested, the outermost one's memo is shared),
+    `area_scaled` of one image at one scale is made once: the detector's input, the second
+    look's half-size photo, the look's HSV photo and the light steps' 640-px copy of a
+    1280 x 960 photo are one and the same area resize (session 21, H1). Nothing is kept
+    outside it."""
+    if getattr(_SCALED, "memo", None) is not None:
+        yield
+        return
+    _SCALED.memo = {}
+    try:
+        yield
+    finally:
+        _SCALED.memo = None
+
+
+def area_scaled(image: np.ndarray, fx: float, fy: float | None = None) -> np.ndarray:
+    """`cv2.resize(image, None, fx=fx, fy=fy, interpolation=cv2.INTER_AREA)` (`fy` default
+    `fx`) of uint8 `image` (H, W[, C]); within `keeping_scaled` made once per image and
+    scale and shared: the caller must not write into it."""
+    fy = fx if fy is None else fy
+    memo = getattr(_SCALED, "memo", None)
+    if memo is None:
+        return cv2.resize(image, None, fx=fx, fy=fy, interpolation=cv2.INTER_AREA)
+    key = (id(image), float(fx), float(fy))
+    hit = memo.get(key)
+    if hit is not None and hit[0] is image:
+        return hit[1]
+    out = cv2.resize(image, None, fx=fx, fy=fy, interpolation=cv2.INTER_AREA)
+    memo[key] = (image, out)
+    return out

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -24,6 +25,10 @@ class CardPiece:
     probs: dict | None = None
     faint: bool = False
 
-    @property
+    @cached_property
     def center(self) -> np.ndarray:
+        """(2,) the frame's mean corner (the key point for round pieces): worked out once per
+        piece (asked hundreds of times a photo; a piece's frame is never written into, a
+        changed piece is a new one, `dataclasses.replace`). The caller must not write into
+        it."""
         return self.key if self.frame is None else self.frame.mean(axis=0)

@@ -35,8 +35,10 @@ from vision.cards.geometry import (
     SPECS,
     CardCropSettings,
     KeySpec,
+    area_scaled,
     crop_cards,
     frame_from_pose,
+    keeping_scaled,
     mask_min_area_rect,
     pose_from_frame,
     rectify,
@@ -918,8 +920,7 @@ def small_hsv(image: np.ndarray, f: float) -> np.ndarray:
     memo = getattr(_SMALL_HSV, "memo", None)
     if memo is not None and memo["image"] is image and f in memo:
         return memo[f]
-    small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
-    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    hsv = cv2.cvtColor(area_scaled(image, f), cv2.COLOR_BGR2HSV)
     if memo is not None and memo["image"] is image:
         memo[f] = hsv
     return hsv
@@ -2859,7 +2860,7 @@ class CardReader:
         if f is None:
             return pieces
         asked = (searched >= s.big_card) & (searched >= s.big_field * posed)
-        small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        small = area_scaled(image, f)  # (the detector's own input, `keeping_scaled`)
         keys = None  # (the picked small photo's key points, when a close-up's count them)
         if np.count_nonzero(asked) >= s.big_count and pieces:
             xy, reach = xy[asked], s.big_reach * searched[asked]
@@ -2868,8 +2869,7 @@ class CardReader:
             thr = min(s.key_threshold, s.dove_threshold)  # (read_pieces' own: detected once;
             #   decode's peaks of heat >= close_heat are the same at any lower threshold)
             for g in (f, f * f):
-                im = small if g == f else cv2.resize(small, None, fx=f, fy=f,
-                                                     interpolation=cv2.INTER_AREA)
+                im = small if g == f else area_scaled(small, f)
                 kp = self.detector.detect(im, thr)
                 n = int(np.count_nonzero((kp.kind == KIND_PIECE) & (kp.score >= s.close_heat)))
                 if n > best:
@@ -3061,7 +3061,8 @@ class CardReader:
                     keys: Keypoints | None = None) -> tuple[list[CardPiece], list[str]]:
         """`_read_pieces` within `keeping_rows` (a crop of this image read again takes its
         rows; nothing kept after it, and `second_look`'s reading inside keeps its own)."""
-        with keeping_rows(), keeping_small_hsv(image):  # (the look's HSV photo, once)
+        with keeping_rows(), keeping_small_hsv(image), keeping_scaled():  # (the look's HSV
+            #   photo, once; the photo's area resizes, once)
             return self._read_pieces(image, game, area, within, keys)
 
     def _read_pieces(self, image: np.ndarray, game: str, area=None,
