@@ -1452,3 +1452,57 @@ def test_fan_edge_drops_a_drawing_read_beside_a_fans_card():
 
     assert extra(replace(READ, fan_edge=False))
     assert not extra(READ)
+
+
+def draw_ringed_back(img, centre, angle, width, colour, ring, outer, stroke) -> np.ndarray:
+    """A face-down card of one colour with a ring of another across most of it (outer radius
+    `outer` x the width, its stroke `stroke` x the width: edition 2's blue back with its
+    yellow ring); returns its frame."""
+    frame = card_frame(np.asarray(centre, float), angle, width, ASPECT)
+    cv2.fillPoly(img, [np.round(frame).astype(np.int32)], colour)
+    c = tuple(int(round(v)) for v in centre)
+    cv2.circle(img, c, int(round((outer - stroke / 2) * width)), ring,
+               max(1, int(round(stroke * width))))
+    return frame
+
+
+@pytest.mark.parametrize("stroke,reclose,want", [
+    (0.1, 0.0, 2),  # a thin ring: the first closing (0.2 of a width) joins over it
+    (0.1, None, 2),
+    (0.2, 0.0, 0),  # a broad ring cuts the card's colour in parts no closing of 0.2 joins
+    (0.2, None, 2),  # `design_reclose` (0.4) joins them: the card's region again
+])
+def test_design_regions_backs_with_a_ring_of_another_colour(stroke, reclose, want):
+    """Edition 2's backs (fresh e2-2750 0014, session 21): a yellow ring reaching nearly to
+    the card's sides cuts the blue of a back seen small into parts, none of a card's area;
+    `design_regions` closes its colour once more over `design_reclose` x the narrowest
+    card's width."""
+    img = table(11)
+    faces = [draw_face(img, (60 + 55 * k, 300), 0.0, W) for k in range(3)]
+    wants = [((280.0, 110.0), 20.0), ((400.0, 240.0), 90.0)]
+    for c, a in wants:
+        draw_ringed_back(img, c, a, W, (130, 40, 20), (40, 190, 230), 0.45, stroke)
+    s = READ if reclose is None else replace(READ, design_reclose=reclose)
+    got = design_regions(img, np.array([fr.mean(axis=0) for fr in faces]), np.full(3, W), s)
+    assert len(got) == want, [np.round(g[0]) for g in got]
+    for c, _ in wants[:want]:
+        assert min(np.hypot(*(g[0] - c)) for g in got) < 0.1 * W
+
+
+def test_design_regions_reclose_keeps_the_first_cards():
+    """The second closing adds cards only a card's width or more from those found before:
+    two backs of a spread pile (found apart at the first closing, joined at the second) stay
+    two cards, not three."""
+    img = table(10)
+    colour, stripe = DESIGNS[1]
+    faces = [draw_face(img, (60 + 55 * k, 300), 0.0, W) for k in range(3)]
+    t = np.deg2rad(15.0)
+    u = np.array([np.cos(t), np.sin(t)])
+    lower, upper = np.array([280.0, 130.0]), np.array([280.0, 130.0]) + 0.45 * W * u
+    for c in (lower, upper):
+        draw_back(img, c, 15.0, W, colour, stripe)
+    base = design_regions(img, np.array([fr.mean(axis=0) for fr in faces]), np.full(3, W),
+                          replace(READ, design_reclose=0.0))
+    got = design_regions(img, np.array([fr.mean(axis=0) for fr in faces]), np.full(3, W))
+    assert len(base) == 2
+    assert [np.round(g[0]).tolist() for g in got] == [np.round(g[0]).tolist() for g in base]

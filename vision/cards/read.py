@@ -217,6 +217,13 @@ class ReadSettings:
     #   its short side is this x the width of the cards read nearest to it (tighter than
     #   `look_size`: no back read vouches for the colour)
     design_fill: float = 0.8  # and it fills this share of its rectangle
+    design_reclose: float = 0.4  # then its pixels closed over this x the narrowest card's
+    #   width (`card_shaped` closes over 0.2) once more: a card found there a card's width
+    #   or more from every card found before is one too (edition 2's yellow ring reaches
+    #   nearly to the blue back's sides and cuts a back seen small into parts none of a
+    #   card's area: fresh e2-2750 0014, three whole backs). Session 21 (H6), untaught
+    #   errors on committed e2 + e2-2750, 2751 (607 pieces): see docs/cards.md "Edition
+    #   2's missed cards (session 21, H6)"; 0: off
     one_design: bool = True  # only the designs found in nearly the most regions
     #   (`one_design`: a box's cards share one back)
     one_design_margin: float = 2.0  # a design is left out when another's regions are at
@@ -994,7 +1001,7 @@ def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
                 size: tuple[float, float], fill: float, shape: tuple[float, float],
                 scale: float, settings: ReadSettings = READ, piles: bool = False,
                 masks: list | None = None, ends: list | None = None, split: bool = False,
-                flat: tuple[float, float] | None = None
+                flat: tuple[float, float] | None = None, close: float = 0.2
                 ) -> list[tuple[np.ndarray, float, float, float]]:
     """The card-shaped regions of the mask `hit` (the photo at `scale`, non-zero where a
     back's colours are), closed over the design's other parts: a region's minimum-area
@@ -1011,14 +1018,14 @@ def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
     rectangle (a card partly under another, for `end_backs`). `flat`: (longest ratio, most
     short side x the width): a longer rectangle is a card too where its short side is
     foreshortened (`flat_shape`), though wider than a strip of a card under another
-    (`strip_across`)."""
+    (`strip_across`). `close`: the closing's size, x the narrowest card's width."""
     s = settings
     f = scale
     width = float(np.min(widths))
     lo, hi = size
     least = fill * lo * lo * 1.25 * width * width  # the fewest pixels a card has
     raw = hit
-    k = max(3, int(round(0.2 * width)) | 1)
+    k = max(3, int(round(close * width)) | 1)
     hit = cv2.morphologyEx(hit, cv2.MORPH_CLOSE, cv2.getStructuringElement(
         cv2.MORPH_ELLIPSE, (k, k)))
     hit = cv2.morphologyEx(hit, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
@@ -1161,9 +1168,11 @@ def design_regions(image: np.ndarray, centres: np.ndarray, widths: np.ndarray,
     (the cards read tell its size), leaving out the table's (a bin on more than
     `design_table` cards' area, and the bins beside it); each group of touching bins is
     one design, its pixels make regions (`card_shaped`, sized by the cards read nearest:
-    `design_size`, `design_fill`). Only the designs found in nearly the most regions are
-    kept (`one_design`, `one_design_margin`; cards closer than `pile_apart` widths are one
-    region), with their masks and `ends`. Same returns as `look_alike_regions`."""
+    `design_size`, `design_fill`; closed again over `design_reclose` for the cards a motif
+    of another colour cut in parts, kept a card's width from those found before). Only
+    the designs found in nearly the most regions are kept (`one_design`,
+    `one_design_margin`; cards closer than `pile_apart` widths are one region), with their
+    masks and `ends`. Same returns as `look_alike_regions`."""
     s = settings
     if not len(widths):
         return []
@@ -1186,6 +1195,12 @@ def design_regions(image: np.ndarray, centres: np.ndarray, widths: np.ndarray,
         found = card_shaped(hit, centres, widths, s.design_size, s.design_fill, s.look_shape,
                             s.look_scale, s, True, mine, my_ends, s.split_touching,
                             s.flat_shape)
+        if s.design_reclose > 0:  # (a motif of another colour across the card cut it)
+            found += [r for r in card_shaped(
+                hit, centres, widths, s.design_size, s.design_fill, s.look_shape,
+                s.look_scale, s, True, None, None, s.split_touching, s.flat_shape,
+                s.design_reclose)
+                if not any(np.hypot(*(r[0] - o[0])) < o[2] for o in found)]
         regions = sum(not any(np.hypot(*(r[0] - o[0])) < s.pile_apart * r[2]
                               for o in found[:k]) for k, r in enumerate(found))  # (a pile
         designs.append((found, mine if found else [], regions, my_ends or []))  # of two:
