@@ -190,6 +190,11 @@ class DiceSettings:
     one_side_min: float = 1.15  # (a ray a pixel longer than its opposite is not running on)
     one_side_long: float = 3.0  # (1 + 2 cot e for a top face seen at elevation e: 45 deg)
     one_side_mid: float = 0.1  # towards the image centre only this x the long side off it
+    one_side_like: tuple[float, float] = (0.75, 1.33)  # a mirrored ray must not end on a
+    one_side_like_gap: float = 0.5  # dot of the pip's channel and about its size (this x
+    # its diameter), within this x the dot's diameter of its rim: a card's balls stop the
+    # rays, not a side face's edge (Hop la bille, hop-la-bille-e1-s1-0005 and -0024, ratios
+    # 1.2-1.3, ends 2.5 px off a ball's rim; a side face's pips lie ~1 diameter in)
     one_side_rays: int = 3  # at least this many rays mirrored, in one run (a side face
     # spans 90 degrees seen from the face's centre: 3-5 of 16 rays)
     # A lone pip whose 16 border rays fit a square no better than a circle (a die 26-44 px
@@ -1339,6 +1344,26 @@ def _side_mirrored(ext: np.ndarray, dirs: np.ndarray, centre: np.ndarray,
     return out
 
 
+def _runs_to_like_pip(ext: np.ndarray, e2: np.ndarray, dirs: np.ndarray, centre: np.ndarray,
+                      idx: np.ndarray, p: Pips, d: float, s: DiceSettings) -> bool:
+    """Whether a ray that `_side_mirrored` changed (`ext` -> `e2`, float (rays,) px along
+    `dirs`) ends on a dot like the lone pip `idx` (its channel, `one_side_like` of its
+    diameter `d`; within `one_side_like_gap` of the dot's diameter of its rim): stopped by
+    another dot on one face (a card's balls), not by a side face's far edge (a side face's
+    pips, on a plane at right angles, look smaller and lie farther in)."""
+    ch = ~np.isclose(e2, ext, equal_nan=True) & ~np.isnan(ext)
+    if not ch.any() or len(p) < 2:
+        return False
+    ends = centre + dirs[ch] * ext[ch, None]  # (k, 2)
+    lo, hi = s.one_side_like
+    like = (p.chan == p.chan[idx[0]]) & (p.d >= lo * d) & (p.d <= hi * d)
+    like[idx] = False
+    if not like.any():
+        return False
+    gap = np.linalg.norm(p.xy[like][None] - ends[:, None], axis=2) - p.d[like][None] / 2
+    return bool((gap <= s.one_side_like_gap * p.d[like][None]).any())
+
+
 def read_group(idx: np.ndarray, p: Pips, chans, s: DiceSettings) -> Face | None:
     """Verify a group of pip candidates as one die face; None if it is not one."""
     n = len(idx)
@@ -1377,6 +1402,8 @@ def read_group(idx: np.ndarray, p: Pips, chans, s: DiceSettings) -> Face | None:
             # interior must be the face colour and its other eight pip spots empty.
             ci = int(p.chan[idx[0]])
             for e2 in _side_mirrored(ext, dirs, centre, chans[2].shape, s):
+                if _runs_to_like_pip(ext, e2, dirs, centre, idx, p, d, s):
+                    continue
                 c2, f2 = _one_ray_tests(e2, dirs, cov, d, s)
                 if c2 or _interior_dev(chans[2], centre, f2[2], centre[None], p.d[idx], colour,
                                        contrast, s) > s.max_interior_dev or \
