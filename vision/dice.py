@@ -178,17 +178,17 @@ class DiceSettings:
     # pip or a pip measured small fails the nearer ring only (session 16)
     one_drop_rays: int = 2  # border rays left out of the square fit (side face, seam)
     one_max_asym: float = 0.15  # median |log(ray / opposite ray)|: the pip sits in the middle
-    # A lone pip whose rays run on into its die's own side faces (the die's colour, below
-    # the top face in a slanted photo, towards the image centre in one from above) is
-    # tested again with those rays mirrored (`_side_mirrored`; session 21): the rays within
-    # this cosine of the side faces' direction that are `one_side_min` to `one_side_long` x
-    # their opposite ray or meet no border, `one_side_rays` or more in one run, take its
-    # length; the face so found must then be of the face colour inside and its other eight
-    # pip spots empty (text round a dot passes the mirrored rays). None: not tried. Not
-    # for dice of known size (`die_side_px`: the board's, `_side_rays_one`).
+    # A lone pip whose rays run on into its die's own side faces (the die's colour,
+    # towards the image centre in a photo from above) is tested again with those rays
+    # mirrored (`_side_mirrored`; session 21): the rays within this cosine of the
+    # direction to the image centre that are `one_side_min` to `one_side_long` x their
+    # opposite ray or meet no border, `one_side_rays` or more in one run, take its length;
+    # the face so found must then be of the face colour inside and its other eight pip
+    # spots empty (text round a dot passes the mirrored rays). None: not tried. Not for
+    # dice of known size (`die_side_px`: the board's, `_side_rays_one`).
     one_side_arc: float | None = -0.2
     one_side_min: float = 1.15  # (a ray a pixel longer than its opposite is not running on)
-    one_side_long: float = 3.0  # (1 + 2 cot e for a top face seen at elevation e: 45 deg)
+    one_side_long: float = 3.0  # (from above a side face adds about 2 r / f x the half side)
     one_side_mid: float = 0.1  # towards the image centre only this x the long side off it
     one_side_like: tuple[float, float] = (0.75, 1.33)  # a mirrored ray must not end on a
     one_side_like_gap: float = 0.5  # dot of the pip's channel and about its size (this x
@@ -1308,22 +1308,23 @@ def _side_mirrored(ext: np.ndarray, dirs: np.ndarray, centre: np.ndarray,
     """A lone pip's border rays (`ext`, float (rays,) px, NaN: no border, along `dirs`)
     with those that run on into the die's own side faces mirrored: a die's top face is a
     (foreshortened) square centred on its 1, so a ray's border lies as far as its opposite
-    ray's. The side faces, of the die's colour, lie below the top face in a slanted photo
-    and towards the image centre (the nadir) in one taken from above (`shape`: the image's
-    (H, W, ...); the centre only `one_side_mid` x the long side or more off it). For each
-    of those two directions, the rays within `one_side_arc` (cosine) of it that are
-    `one_side_min` to `one_side_long` x their opposite ray, or meet no border, take the
-    opposite ray's length, where they are `one_side_rays` or more in one run round the
-    circle (one ray amiss in it at most). Rays on the other side are never changed: they
-    must meet the top face's border. Returns the changed ray sets (none where nothing
-    changed)."""
+    ray's. The side faces, of the die's colour, lie towards the camera's nadir: the image
+    centre in a photo taken from above (`shape`: the image's (H, W, ...); the pip only
+    `one_side_mid` x the long side or more off it). The rays within `one_side_arc`
+    (cosine) of that direction that are `one_side_min` to `one_side_long` x their opposite
+    ray, or meet no border, take the opposite ray's length, where they are `one_side_rays`
+    or more in one run round the circle (one ray amiss in it at most). Rays on the other
+    side are never changed: they must meet the top face's border. Returns the changed ray
+    sets (none where nothing changed). Straight down the image (a slanted photo's nadir,
+    far below) was tried too: it read no 1 more on fresh 2720-2779 and made three false
+    ones (a card's ball, a board's lettered disc; session 21)."""
     n = len(ext)
     opp = np.roll(ext, n // 2)
     h, w = shape[:2]
-    vs = [np.array([0.0, 1.0])]
     to_mid = np.array([(w - 1) / 2.0, (h - 1) / 2.0]) - np.asarray(centre, float)
-    if np.linalg.norm(to_mid) > s.one_side_mid * max(h, w):  # (at the centre: none)
-        vs.append(to_mid / np.linalg.norm(to_mid))
+    if np.linalg.norm(to_mid) <= s.one_side_mid * max(h, w):  # (at the centre: none)
+        return []
+    vs = [to_mid / np.linalg.norm(to_mid)]
     out: list[np.ndarray] = []
     for v in vs:
         arc = dirs @ v >= s.one_side_arc

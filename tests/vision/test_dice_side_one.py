@@ -1,11 +1,11 @@
 """A 1 whose border rays run on into its die's own side faces (`vision.dice._side_mirrored`,
 session 21): a die's top face is a square centred on its 1, so the rays towards the side
-faces (below the top face in a slanted photo, towards the image centre in one from above)
-take their opposite ray's length. Drawn: a black die's top face with a white 1 and a side
-face of about its colour joined to it, on a light table; read as a 1 with the rule, not
-without. A side face up and away from the image centre (no die shows one there), a dot
-below the middle of a round coin, rays that run on too far are no 1; nor a card's ball
-whose rays down end on balls like it (two committed Hop la bille photos)."""
+faces (towards the image centre, the nadir, in a photo from above) take their opposite
+ray's length. Drawn: a black die's top face with a white 1 and a side face of about its
+colour joined to it towards the image centre, on a light table; read as a 1 with the rule,
+not without. A side face away from the image centre, a dot below the middle of a round
+coin, rays that run on too far are no 1; nor a card's ball whose rays down end on balls
+like it (two committed Hop la bille photos)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ OFF = dataclasses.replace(SETTINGS, one_side_arc=None)
 DIRS = D._ring_points(16)
 
 
-def _draw(centre=(100.0, 90.0), half: float = 20.0, side=(0.0, 1.0), side_len: float = 22.0,
+def _draw(centre=(100.0, 45.0), half: float = 20.0, side=(0.0, 1.0), side_len: float = 22.0,
           face=(30, 30, 30), side_face=(42, 42, 42), table=(200, 200, 200),
           pip_d: float = 10.0, turn: float = 0.0, coin: bool = False, size: int = 200,
           dots: tuple = (), seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -71,14 +71,13 @@ def _read(img: np.ndarray, at: np.ndarray, s=SETTINGS):
 
 
 @pytest.mark.parametrize("kw", [
-    {},  # slanted: the side face below
+    {},  # above the image centre: its side face below
     {"turn": 20.0},
     {"turn": -30.0, "seed": 1},
-    {"side": (0.6, 0.8), "seed": 2},  # a turned die: its side faces down and aside
+    {"centre": (50.0, 40.0), "side": (0.6, 0.8), "seed": 2},  # up-left: side faces towards
     {"side_face": (30, 30, 30), "seed": 3},  # top and side face alike
     {"half": 26.0, "side_len": 34.0, "pip_d": 13.0, "seed": 4},  # 52 px wide
-    # from above, off the image centre: the side face towards the centre (up here)
-    {"centre": (100.0, 160.0), "side": (0.0, -1.0), "seed": 5},
+    {"centre": (100.0, 160.0), "side": (0.0, -1.0), "seed": 5},  # below the centre
 ])
 def test_one_with_its_side_face_is_read(kw):
     img, c = _draw(**kw)
@@ -91,10 +90,11 @@ def test_one_with_its_side_face_is_read(kw):
 
 
 @pytest.mark.parametrize("kw", [
-    # up and away from the image centre: no die shows its side face there
+    # away from the image centre: no die shows its side face there
     {"centre": (60.0, 60.0), "side": (0.0, -1.0)},
     {"centre": (60.0, 60.0), "side": (-0.6, -0.8), "seed": 1},
-    # a round coin with a dot, a shadow below it: round, not square
+    {"centre": (100.0, 150.0), "seed": 6},  # below (a slanted photo's; not asked)
+    # a round coin with a dot, a shadow towards the centre: round, not square
     {"coin": True, "seed": 2},
     {"coin": True, "side_face": (30, 30, 30), "seed": 3},
 ])
@@ -112,18 +112,19 @@ def _ext(short: float, long: float, towards=(0.0, 1.0), arc: float = 0.5) -> np.
 
 
 @pytest.mark.parametrize("ext,centre,changed", [
-    (_ext(20, 35), (100.0, 100.0), True),  # longer below: mirrored
-    (_ext(20, 35, (0.0, -1.0)), (100.0, 100.0), False),  # longer above, pip at the centre
-    (_ext(20, 35, (0.0, -1.0)), (100.0, 180.0), True),  # ... below it: towards the centre
+    (_ext(20, 35), (100.0, 40.0), True),  # longer below, the pip above the centre
+    (_ext(20, 35), (100.0, 160.0), False),  # ... the pip below it
+    (_ext(20, 35, (0.0, -1.0)), (100.0, 100.0), False),  # at the centre: none
+    (_ext(20, 35, (0.0, -1.0)), (100.0, 180.0), True),  # longer above, below the centre
     (_ext(20, 35, (-0.6, -0.8), 0.85), (40.0, 100.0), False),  # up, away from the centre
-    (_ext(20, 70), (100.0, 100.0), False),  # 3.5 x: farther than a side face reaches
-    (_ext(20, np.nan), (100.0, 100.0), True),  # no border below: mirrored
-    (_ext(20, 20), (100.0, 100.0), False),  # a square already
+    (_ext(20, 70), (100.0, 40.0), False),  # 3.5 x: farther than a side face reaches
+    (_ext(20, np.nan), (100.0, 40.0), True),  # no border below: mirrored
+    (_ext(20, 20), (100.0, 40.0), False),  # a square already
 ])
 def test_side_mirrored(ext, centre, changed):
     got = _side_mirrored(ext, DIRS, np.array(centre), (200, 200, 3), SETTINGS)
     assert bool(got) == changed
-    if changed:  # the top face's square, every ray (below, the first direction)
+    if changed:  # the top face's square, every ray
         assert np.allclose(got[0], np.full(16, 20.0))
 
 
