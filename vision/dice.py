@@ -178,6 +178,25 @@ class DiceSettings:
     # pip or a pip measured small fails the nearer ring only (session 16)
     one_drop_rays: int = 2  # border rays left out of the square fit (side face, seam)
     one_max_asym: float = 0.15  # median |log(ray / opposite ray)|: the pip sits in the middle
+    # A lone pip whose rays run on into its die's own side faces (the die's colour,
+    # towards the image centre in a photo from above) is tested again with those rays
+    # mirrored (`_side_mirrored`; session 21): the rays within this cosine of the
+    # direction to the image centre that are `one_side_min` to `one_side_long` x their
+    # opposite ray or meet no border, `one_side_rays` or more in one run, take its length;
+    # the face so found must then be of the face colour inside and its other eight pip
+    # spots empty (text round a dot passes the mirrored rays). None: not tried. Not for
+    # dice of known size (`die_side_px`: the board's, `_side_rays_one`).
+    one_side_arc: float | None = -0.2
+    one_side_min: float = 1.15  # (a ray a pixel longer than its opposite is not running on)
+    one_side_long: float = 3.0  # (from above a side face adds about 2 r / f x the half side)
+    one_side_mid: float = 0.1  # towards the image centre only this x the long side off it
+    one_side_like: tuple[float, float] = (0.75, 1.33)  # a mirrored ray must not end on a
+    one_side_like_gap: float = 0.5  # dot of the pip's channel and about its size (this x
+    # its diameter), within this x the dot's diameter of its rim: a card's balls stop the
+    # rays, not a side face's edge (Hop la bille, hop-la-bille-e1-s1-0005 and -0024, ratios
+    # 1.2-1.3, ends 2.5 px off a ball's rim; a side face's pips lie ~1 diameter in)
+    one_side_rays: int = 3  # at least this many rays mirrored, in one run (a side face
+    # spans 90 degrees seen from the face's centre: 3-5 of 16 rays)
     # A lone pip whose 16 border rays fit a square no better than a circle (a die 26-44 px
     # wide: the rays' whole pixels make its corners as noisy as a circle's) gets a second
     # look at the face as a region (`_region_square`; session 18): the pixels of face colour
@@ -1244,6 +1263,108 @@ def _known_one(idx, p: Pips, chans, s: DiceSettings, centre, d, contrast, colour
                 colour=colour, notes=[])
 
 
+def _one_ray_tests(ext: np.ndarray, dirs: np.ndarray, cov: np.ndarray, d: float,
+                   s: DiceSettings) -> tuple[int, tuple | None]:
+    """A lone pip's border rays `ext` (float (rays,), px, NaN: no border) along `dirs`
+    ((rays, 2) unit x, y) tested as a one-pip face's: (0, (square residual, circle
+    residual, lin (2x2, half sides -> px), found (bool (rays,)))) where they pass, else
+    (`read_group`'s reject code, None); code 7: the square fits no better than a circle."""
+    found = ~np.isnan(ext)
+    if found.mean() < s.min_face_rays_one:
+        return 3, None
+    e = ext[found]
+    half = float(np.median(e))
+    if s.die_side_px:
+        lo_h, hi_h = (k * s.die_side_px for k in s.known_half_one)
+        if d > s.known_max_pip * s.die_side_px:
+            return 4, None
+    else:
+        lo_h, hi_h = s.one_side_per_pip[0] * d / 2, s.one_side_per_pip[1] * d / 2
+    if not (lo_h <= half <= hi_h):
+        return 4, None
+    lo_e, hi_e = np.percentile(e, [15, 85])
+    if hi_e / max(lo_e, 1) > s.one_max_ray_ratio:
+        return 5, None
+    # A square face: opposite rays agree (the pip sits in the middle).
+    opp = ext[: s.rays // 2] / ext[s.rays // 2:]
+    opp = opp[~np.isnan(opp)]
+    if len(opp) < s.rays // 4 or np.median(np.abs(np.log(opp))) > s.one_max_asym:
+        return 6, None
+    # Square, not round: un-foreshorten with the pip's own ellipse, look for 4 corners.
+    ev, evec = np.linalg.eigh(cov)
+    if d >= 6:
+        unwarp = evec @ np.diag(np.sqrt(ev[1] / ev)) @ evec.T
+    else:
+        unwarp = np.eye(2)
+    sq, circ, (phi, half_side) = _square_fit(ext, dirs, unwarp, s.one_drop_rays)
+    if sq > s.one_max_square_res or sq > s.one_square_vs_circle * circ:
+        return 7, None
+    rot = np.array([[math.cos(phi), -math.sin(phi)], [math.sin(phi), math.cos(phi)]])
+    return 0, (sq, circ, np.linalg.inv(unwarp) @ rot * half_side, found)
+
+
+def _side_mirrored(ext: np.ndarray, dirs: np.ndarray, centre: np.ndarray,
+                   shape: tuple, s: DiceSettings) -> list[np.ndarray]:
+    """A lone pip's border rays (`ext`, float (rays,) px, NaN: no border, along `dirs`)
+    with those that run on into the die's own side faces mirrored: a die's top face is a
+    (foreshortened) square centred on its 1, so a ray's border lies as far as its opposite
+    ray's. The side faces, of the die's colour, lie towards the camera's nadir: the image
+    centre in a photo taken from above (`shape`: the image's (H, W, ...); the pip only
+    `one_side_mid` x the long side or more off it). The rays within `one_side_arc`
+    (cosine) of that direction that are `one_side_min` to `one_side_long` x their opposite
+    ray, or meet no border, take the opposite ray's length, where they are `one_side_rays`
+    or more in one run round the circle (one ray amiss in it at most). Rays on the other
+    side are never changed: they must meet the top face's border. Returns the changed ray
+    sets (none where nothing changed). Straight down the image (a slanted photo's nadir,
+    far below) was tried too: it read no 1 more on fresh 2720-2779 and made three false
+    ones (a card's ball, a board's lettered disc; session 21)."""
+    n = len(ext)
+    opp = np.roll(ext, n // 2)
+    h, w = shape[:2]
+    to_mid = np.array([(w - 1) / 2.0, (h - 1) / 2.0]) - np.asarray(centre, float)
+    if np.linalg.norm(to_mid) <= s.one_side_mid * max(h, w):  # (at the centre: none)
+        return []
+    vs = [to_mid / np.linalg.norm(to_mid)]
+    out: list[np.ndarray] = []
+    for v in vs:
+        arc = dirs @ v >= s.one_side_arc
+        longer = arc & ~np.isnan(opp) & (np.isnan(ext) | (ext >= s.one_side_min * opp)) & \
+            ~(ext > s.one_side_long * opp)
+        at = np.flatnonzero(longer)
+        if len(at) < s.one_side_rays:
+            continue
+        # one run of rays round the circle (a side face, or two joined at a corner), at
+        # most one ray missing in it: the largest gap between them takes the rest
+        gaps = np.diff(np.append(at, at[0] + n))
+        if n - gaps.max() + 1 > len(at) + 1:
+            continue
+        e2 = ext.copy()
+        e2[longer] = opp[longer]
+        if not any(np.array_equal(e2, o, equal_nan=True) for o in out):
+            out.append(e2)
+    return out
+
+
+def _runs_to_like_pip(ext: np.ndarray, e2: np.ndarray, dirs: np.ndarray, centre: np.ndarray,
+                      idx: np.ndarray, p: Pips, d: float, s: DiceSettings) -> bool:
+    """Whether a ray that `_side_mirrored` changed (`ext` -> `e2`, float (rays,) px along
+    `dirs`) ends on a dot like the lone pip `idx` (its channel, `one_side_like` of its
+    diameter `d`; within `one_side_like_gap` of the dot's diameter of its rim): stopped by
+    another dot on one face (a card's balls), not by a side face's far edge (a side face's
+    pips, on a plane at right angles, look smaller and lie farther in)."""
+    ch = ~np.isclose(e2, ext, equal_nan=True) & ~np.isnan(ext)
+    if not ch.any() or len(p) < 2:
+        return False
+    ends = centre + dirs[ch] * ext[ch, None]  # (k, 2)
+    lo, hi = s.one_side_like
+    like = (p.chan == p.chan[idx[0]]) & (p.d >= lo * d) & (p.d <= hi * d)
+    like[idx] = False
+    if not like.any():
+        return False
+    gap = np.linalg.norm(p.xy[like][None] - ends[:, None], axis=2) - p.d[like][None] / 2
+    return bool((gap <= s.one_side_like_gap * p.d[like][None]).any())
+
+
 def read_group(idx: np.ndarray, p: Pips, chans, s: DiceSettings) -> Face | None:
     """Verify a group of pip candidates as one die face; None if it is not one."""
     n = len(idx)
@@ -1271,42 +1392,35 @@ def read_group(idx: np.ndarray, p: Pips, chans, s: DiceSettings) -> Face | None:
         near = _near_one(p, idx, centre, d, max_r)
         ext, _ = _ray_extent(chans[2], centre, p.xy[near], p.d[near], colour, contrast,
                              max_r, s)
-        found = ~np.isnan(ext)
-        if found.mean() < s.min_face_rays_one:
-            return _reject(3, locals())
-        e = ext[found]
-        half = float(np.median(e))
-        if s.die_side_px:
-            lo_h, hi_h = (k * s.die_side_px for k in s.known_half_one)
-            if d > s.known_max_pip * s.die_side_px:
-                return _reject(4, locals())
-        else:
-            lo_h, hi_h = s.one_side_per_pip[0] * d / 2, s.one_side_per_pip[1] * d / 2
-        if not (lo_h <= half <= hi_h):
-            return _reject(4, locals())
-        lo_e, hi_e = np.percentile(e, [15, 85])
-        if hi_e / max(lo_e, 1) > s.one_max_ray_ratio:
-            return _reject(5, locals())
-        # A square face: opposite rays agree (the pip sits in the middle).
-        opp = ext[: s.rays // 2] / ext[s.rays // 2:]
-        opp = opp[~np.isnan(opp)]
-        if len(opp) < s.rays // 4 or np.median(np.abs(np.log(opp))) > s.one_max_asym:
-            return _reject(6, locals())
-        # Square, not round: un-foreshorten with the pip's own ellipse, look for 4 corners.
-        ev, evec = np.linalg.eigh(cov)
-        if d >= 6:
-            unwarp = evec @ np.diag(np.sqrt(ev[1] / ev)) @ evec.T
-        else:
-            unwarp = np.eye(2)
-        sq, circ, (phi, half_side) = _square_fit(ext, dirs, unwarp, s.one_drop_rays)
-        if sq > s.one_max_square_res or sq > s.one_square_vs_circle * circ:
+        code, fit = _one_ray_tests(ext, dirs, cov, d, s)
+        reg = None
+        if code == 7:
             reg = _region_square(chans[2], centre, d, cov, colour, contrast, max_r, s)
-            if reg is None:
-                return _reject(7, locals())
+        if code and reg is None and s.one_side_arc is not None and not s.die_side_px:
+            # Rays on into the die's own side faces (slanted, or off the centre of a photo
+            # from above): the top face mirrored across the pip (`_side_mirrored`).
+            # The mirrored half vouches for less (text round a dot passes it): the face's
+            # interior must be the face colour and its other eight pip spots empty.
+            ci = int(p.chan[idx[0]])
+            for e2 in _side_mirrored(ext, dirs, centre, chans[2].shape, s):
+                if _runs_to_like_pip(ext, e2, dirs, centre, idx, p, d, s):
+                    continue
+                c2, f2 = _one_ray_tests(e2, dirs, cov, d, s)
+                if c2 or _interior_dev(chans[2], centre, f2[2], centre[None], p.d[idx], colour,
+                                       contrast, s) > s.max_interior_dev or \
+                        _pip_at_empty_spot(chans[ci], centre, f2[2] * s.known_one_spots, 1, d,
+                                           float(p.face[idx[0]]), float(p.level[idx[0]]),
+                                           s.empty_spot_share):
+                    continue
+                code, fit, ext = 0, f2, e2
+                break
+        if not code:
+            sq, circ, lin, found = fit
+        elif reg is not None:
             sq, circ, lin = reg
+            found = ~np.isnan(ext)
         else:
-            rot = np.array([[math.cos(phi), -math.sin(phi)], [math.sin(phi), math.cos(phi)]])
-            lin = np.linalg.inv(unwarp) @ rot * half_side
+            return _reject(code, locals())
         h4 = 1 - sq / max(circ, 1e-6)
         face_score = float(found.mean())
         layout_score = min(1.0, 0.7 + 3 * h4)
@@ -1468,7 +1582,7 @@ def _whole_only(s: DiceSettings) -> DiceSettings:
     is one of them, a 1 is a pip alone; the balls of a Hop la bille card, session 18):
     made once per settings (`replace` costs about 70 us, and `_solve` splits groups of 2+
     pips many times a photo)."""
-    return replace(s, open_below_weight=None, one_region=None)
+    return replace(s, open_below_weight=None, one_region=None, one_side_arc=None)
 
 
 def _solve(members: np.ndarray, p: Pips, chans, s: DiceSettings, budget: list[int],
@@ -1533,7 +1647,7 @@ def _ones_above(faces: list[Face], p: Pips, chans, s: DiceSettings) -> list[Face
     used = {i for f in faces for i in f.pips}
     up = np.array([0.0, -1.0])
     right = np.array([1.0, 0.0])
-    loose = replace(s, **dict(s.above_one))
+    loose = replace(s, **dict(s.above_one), one_side_arc=None)  # (its rays are loose already)
     out: list[Face] = []
     tried: set[int] = set()
     pip_chroma = _chroma(p.colour)
