@@ -747,7 +747,7 @@ def train_index(n_scenes: int, workers: int, cfg: IndexTrain = IndexTrain(),
            f"`load_folded`) on scenes of block {cfg.data_seed}, peak lr {cfg.lr}.", ""]
           if cfg.init else []),
         f"Data: {n_scenes} freshly rendered edition-1 Troetofanten scenes (seeds from "
-        f"{SEED_BASE + 500_000}; no committed scene, no edition 2), "
+        f"{SEED_BASE + 500_000 + cfg.data_seed * 100_000}; no committed scene, no edition 2), "
         f"{s.index_tight_crops + 1} crops per card ({s.index_tootophant_crops + 1} per "
         "tootophant, whose yellow numbers are the misread ones): "
         f"{s.index_tight_crops} ({s.index_tootophant_crops}) at a reader-like "
@@ -755,7 +755,7 @@ def train_index(n_scenes: int, workers: int, cfg: IndexTrain = IndexTrain(),
         f"degrees or for {s.index_tail_share:.0%} of them {s.index_tail_angle} (the reader's "
         f"angle error has a long tail), width {s.index_tight_width} relative), one at a "
         f"detector-like pose ({s.index_jitter_key}, {s.index_jitter_angle}, "
-        f"{s.index_jitter_width}): {len(crops)} crops, {data_s:.0f} s. Held out for "
+        f"{s.index_jitter_width}): {n_rendered} crops, {data_s:.0f} s. Held out for "
         "validation: 12 % of the scenes. Augmentation: small shift/zoom/rotation and blur, "
         f"{INDEX_RESOLUTION.share:.0%} of the crops down-sampled to "
         f"{INDEX_RESOLUTION.scale[0]}-{INDEX_RESOLUTION.scale[1]} of their side and back (a "
