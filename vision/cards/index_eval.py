@@ -210,12 +210,37 @@ def pair_by_key(pred_keys, true_keys, true_widths, same=None, reach: float = 0.2
     return one_to_one(sorted(pairs))
 
 
+def reader_number_frames(reader, folder, reach: float = 0.2, min_visible: float = 0.0):
+    """Every animal the reader reads at the right kind (`stage.read_balanced`, as scoring
+    reads) paired with a true animal by key point (`pair_by_key`): yields (photo path, the
+    image read (H, W, 3) uint8 BGR, the read piece, the true polygon (4, 2) px, the true
+    label, the reader's number frame (4, 2) px: the piece's key point and width turned to
+    the card's edges as `read_pieces` turns the number's crop, `edge_angles`)."""
+    from vision.cards.read import TROETO_NUMBERED, edge_angles
+    from vision.cards.stage import read_balanced
+
+    spec = SPECS["troetofanten"]
+    for jpg, polys, labels in animals(Path(folder), min_visible):
+        image, pieces, _ = read_balanced(reader, load_photo(jpg).image, "troetofanten")
+        read = [p for p in pieces if p.frame is not None
+                and p.label.rpartition("-")[0] in TROETO_NUMBERED]
+        poses = [pose_from_frame(q, spec) for q in polys]
+        same = [[p.label.rpartition("-")[0] == lab.rpartition("-")[0] for lab in labels]
+                for p in read]
+        for i, j in pair_by_key([p.key for p in read], [k for k, _, _ in poses],
+                                [w for _, _, w in poses], same, reach):
+            p = read[i]
+            turned = float(edge_angles(image, p.key[None], np.array([p.angle]),
+                                       np.array([p.width]), reader.settings)[0])
+            yield jpg, image, p, polys[j], labels[j], frame_from_pose(p.key, turned,
+                                                                      float(p.width), spec)
+
+
 def number_causes(folders, reach: float = 0.2, min_visible: float = 0.0) -> dict:
     """`number_cause` counts per folder and over all, and each wrong number (scene, true ->
     read, its frame's `pose_error`, the numbers read at the true outline, at the frame and
     at the frame with the true key point / angle / width swapped in)."""
-    from vision.cards.read import TROETO_NUMBERED, CardReader, edge_angles
-    from vision.cards.stage import read_balanced
+    from vision.cards.read import CardReader
 
     spec = SPECS["troetofanten"]
     reader = CardReader()
@@ -231,39 +256,53 @@ def number_causes(folders, reach: float = 0.2, min_visible: float = 0.0) -> dict
     wrong: list[str] = []
     for folder in folders:
         counts: Counter = Counter()
-        for jpg, polys, labels in animals(Path(folder), min_visible):
-            image, pieces, _ = read_balanced(reader, load_photo(jpg).image, "troetofanten")
-            read = [p for p in pieces if p.frame is not None
-                    and p.label.rpartition("-")[0] in TROETO_NUMBERED]
-            poses = [pose_from_frame(q, spec) for q in polys]
-            same = [[p.label.rpartition("-")[0] == lab.rpartition("-")[0] for lab in labels]
-                    for p in read]
-            for i, j in pair_by_key([p.key for p in read], [k for k, _, _ in poses],
-                                    [w for _, _, w in poses], same, reach):
-                p, truth, n = read[i], polys[j], index_label(labels[j])
-                turned = float(edge_angles(image, p.key[None], np.array([p.angle]),
-                                           np.array([p.width]), reader.settings)[0])
-                frame = frame_from_pose(p.key, turned, float(p.width), spec)
-                at_true, at_frame = number(image, truth), number(image, frame)
-                cause = number_cause(index_label(p.label) == n, at_true == n, at_frame == n)
-                counts[cause] += 1
-                if cause in ("right", "rescued"):
-                    continue
-                du, dv, da, wr = pose_error(truth, frame, spec)
-                tk, ta, tw = poses[j]
-                fk, fa, fw = pose_from_frame(frame, spec)
-                swaps = [number(image, frame_from_pose(k, a, w, spec))
-                         for k, a, w in ((tk, fa, fw), (fk, ta, fw), (fk, fa, tw))]
-                wrong.append(f"{Path(folder).name}/{jpg.stem} {labels[j]} -> {p.label} "
-                             f"({p.confidence:.2f}) {cause}: true outline {at_true}, frame "
-                             f"{at_frame} (du {du:+.3f} dv {dv:+.3f} angle {da:+.1f} width "
-                             f"x{wr:.2f}; true key / angle / width {'/'.join(swaps)}), "
-                             f"card {tw:.0f} px")
+        for jpg, image, p, truth, label, frame in reader_number_frames(reader, folder, reach,
+                                                                       min_visible):
+            n = index_label(label)
+            at_true, at_frame = number(image, truth), number(image, frame)
+            cause = number_cause(index_label(p.label) == n, at_true == n, at_frame == n)
+            counts[cause] += 1
+            if cause in ("right", "rescued"):
+                continue
+            du, dv, da, wr = pose_error(truth, frame, spec)
+            tk, ta, tw = pose_from_frame(truth, spec)
+            fk, fa, fw = pose_from_frame(frame, spec)
+            swaps = [number(image, frame_from_pose(k, a, w, spec))
+                     for k, a, w in ((tk, fa, fw), (fk, ta, fw), (fk, fa, tw))]
+            wrong.append(f"{Path(folder).name}/{jpg.stem} {label} -> {p.label} "
+                         f"({p.confidence:.2f}) {cause}: true outline {at_true}, frame "
+                         f"{at_frame} (du {du:+.3f} dv {dv:+.3f} angle {da:+.1f} width "
+                         f"x{wr:.2f}; true key / angle / width {'/'.join(swaps)}), "
+                         f"card {tw:.0f} px")
         out[folder] = dict(counts)
         total.update(counts)
     out["all"] = dict(total)
     out["wrong"] = wrong
     return out
+
+
+def reader_crops(folders, crop: CardCropSettings | None = None, reach: float = 0.2,
+                 min_visible: float = 0.0):
+    """Training crops cut at the READER's own number frames (`reader_number_frames`: its
+    pose errors, its balanced image), labelled with the TRUE number: (crops (N, S, S, 3)
+    uint8 BGR, classes (N,) str, photo ids (N,) int, one per photo, for a split by scene).
+    The box is the reader's index model's (its metadata, `INDEX_SPEC` for the committed
+    one), the side `crop`'s (default: that model's, as the reader crops)."""
+    from vision.cards.read import CardReader
+
+    reader = CardReader()
+    ispec, cs = index_spec(reader.index), crop or model_crop_settings(reader.index)
+    crops, labels, photo = [], [], []
+    names: dict[str, int] = {}
+    for folder in folders:
+        for jpg, image, _p, _truth, label, frame in reader_number_frames(reader, folder, reach,
+                                                                         min_visible):
+            crops.append(crop_card(image, frame, ispec, cs))
+            labels.append(index_label(label))
+            photo.append(names.setdefault(str(jpg), len(names)))
+    side = cs.size
+    return (np.stack(crops) if crops else np.zeros((0, side, side, 3), np.uint8),
+            np.array(labels, dtype=str), np.array(photo, np.int64))
 
 
 def sheet(items, path: str, side: int = 112) -> None:
@@ -303,6 +342,10 @@ def main(argv=None) -> int:
                     help="each number the reader reads sorted by where a wrong one comes from: "
                     "the model (wrong at the true outline too), the reader's frame, elsewhere "
                     "(JSON; the reader's own models; uses --min-visible only)")
+    ap.add_argument("--reader-crops", default="",
+                    help="write the index crops cut at the reader's own number frames, with "
+                    "the true numbers, to this .npz (`reader_crops`; the trainer's "
+                    "--reader-crops) instead of measuring")
     args = ap.parse_args(argv)
     try:
         return run(args)
@@ -367,6 +410,15 @@ def run(args) -> int:
     if args.poses:
         print(json.dumps(pose_summary(reader_poses(args.folders,
                                                    min_visible=args.min_visible)), indent=1))
+        return 0
+    if args.reader_crops:
+        crops, labels, photo = reader_crops(args.folders, min_visible=args.min_visible)
+        if not len(crops):
+            raise BadInput(f"no animal read in {', '.join(args.folders)}: no reader crops")
+        np.savez_compressed(args.reader_crops, crops=crops, labels=labels, photo=photo)
+        print(json.dumps({"crops": len(crops), "photos": int(photo.max()) + 1,
+                          "per_number": dict(sorted(Counter(labels.tolist()).items())),
+                          "out": args.reader_crops}))
         return 0
     if args.causes:
         print(json.dumps(number_causes(args.folders, min_visible=args.min_visible), indent=1))

@@ -27,6 +27,7 @@ import cv2
 import numpy as np
 
 from scoring.labels import CARD_LABELS_HOP, MAGIC_RABBIT_LABELS, TROETO_LABELS
+from tablescore.errors import BadInput, TablescoreError
 from vision.cards.dataset import BACKGROUND, CARD_GAMES, SEED_BASE, build
 from vision.cards.detect import DETECTOR_PATH, MODELS_DIR, DetectSettings, small_to_input
 from vision.cards.geometry import INDEX_CLASSES, CardCropSettings, specs_metadata
@@ -54,6 +55,10 @@ class ClassifierTrain(NetTraining):
     #   identities with the folded biases (`load_folded`) and the fine-tune moves the weights
     data_seed: int = 0  # which block of rendered scenes (`build_index`, `build`): a fine-tune
     #   from `init` on scenes that model never saw takes another seed
+    reader_crops: tuple[str, ...] = ()  # --index: .npz files of crops cut at the reader's own
+    #   number frames with the true numbers (`index_eval --reader-crops`), added to the
+    #   rendered crops (none: the trainings as before)
+    reader_repeat: int = 1  # --index: each reader crop this many times (augmented anew)
 
 
 @dataclass(frozen=True)
@@ -627,6 +632,52 @@ def write_cards(det_info: dict, cls_info: dict, data: dict) -> None:
     (MODELS_DIR / "cards.md").write_text("\n".join(lines))
 
 
+def load_reader_crops(files, side: int) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """The crops of `index_eval --reader-crops` .npz files: per file (crops (N, side, side,
+    3) uint8 BGR, classes (N,) str, photo ids (N,) int). `BadInput` for a file that is not
+    one, of another crop side, or with a class the index model lacks (read before any scene
+    is rendered)."""
+    from tablescore.errors import BadInput
+
+    out = []
+    for f in files:
+        try:
+            with np.load(f) as z:
+                c, lab, ph = z["crops"], z["labels"].astype(str), z["photo"].astype(np.int64)
+        except (OSError, KeyError, ValueError) as exc:
+            raise BadInput(f"{f}: not a reader-crops file ({exc})") from None
+        if c.shape[1:] != (side, side, 3) or c.dtype != np.uint8 or not \
+                len(c) == len(lab) == len(ph):
+            raise BadInput(f"{f}: crops {c.shape} {c.dtype} with {len(lab)} labels, the "
+                           f"training's are (N, {side}, {side}, 3) uint8")
+        unknown = sorted(set(lab.tolist()) - set(INDEX_CLASSES))
+        if unknown:
+            raise BadInput(f"{f}: classes {unknown} not among {list(INDEX_CLASSES)}")
+        out.append((c, lab, ph))
+    return out
+
+
+def with_reader_crops(crops: np.ndarray, labels: np.ndarray, scenes: np.ndarray, loaded=(),
+                      repeat: int = 1):
+    """The rendered index crops ((N, S, S, 3) uint8 BGR, classes (N,), scene ids (N,)) with
+    the reader crops (`load_reader_crops`) appended `repeat` times each (augmented anew each
+    time); each file's photos get scene ids of their own after the rendered ones, so the
+    validation split holds whole photos out. Returns (crops, labels, scenes, reader crops
+    added once)."""
+    if not loaded:
+        return crops, labels, scenes, 0
+    parts_c, parts_l, parts_s, added = [crops], [labels], [scenes], 0
+    next_id = int(scenes.max()) + 1 if len(scenes) else 0
+    for c, lab, ph in loaded:
+        for _ in range(repeat):
+            parts_c.append(c)
+            parts_l.append(lab)
+            parts_s.append(ph + next_id)
+        next_id += int(ph.max()) + 1 if len(ph) else 0
+        added += len(c)
+    return np.concatenate(parts_c), np.concatenate(parts_l), np.concatenate(parts_s), added
+
+
 def train_index(n_scenes: int, workers: int, cfg: IndexTrain = IndexTrain(),
                 out: Path = INDEX_PATH, crop: CardCropSettings = INDEX_CROP) -> int:
     """The corner-index classifier: `out` (default `models/cards-index.onnx`) and its model
@@ -641,10 +692,16 @@ def train_index(n_scenes: int, workers: int, cfg: IndexTrain = IndexTrain(),
     out = Path(out)
     load0 = os.getloadavg()[0]
     t0 = time.perf_counter()
+    if cfg.reader_repeat < 1:
+        raise BadInput(f"--reader-repeat must be 1 or more, not {cfg.reader_repeat}")
+    loaded = load_reader_crops(cfg.reader_crops, crop.size)
     crops, labels, scenes = build_index(n_scenes, cfg.data_seed, crop, workers)
+    n_rendered = len(crops)
+    crops, labels, scenes, n_reader = with_reader_crops(crops, labels, scenes, loaded,
+                                                        cfg.reader_repeat)
     data_s = time.perf_counter() - t0
-    print(f"index data: {len(crops)} crops from {n_scenes} scenes in {data_s:.0f} s",
-          file=sys.stderr)
+    print(f"index data: {n_rendered} crops from {n_scenes} scenes, {n_reader} reader crops "
+          f"(x{cfg.reader_repeat}) in {data_s:.0f} s", file=sys.stderr)
     net, info = train_classifier(crops, labels, scenes, cfg, crop, augment=partial(
         index_augment, camera=replace(CameraNoise(), share=cfg.camera),
         hard=HardDigits(defocus_share=cfg.hard, motion_share=cfg.hard, cover_share=cfg.hard)))
@@ -676,13 +733,21 @@ def train_index(n_scenes: int, workers: int, cfg: IndexTrain = IndexTrain(),
         + (f" --hard-digits {cfg.hard}" if cfg.hard else "")
         + (f" --data-seed {cfg.data_seed}" if cfg.data_seed and not cfg.init else "")
         + (f" --seed {cfg.seed}" if cfg.seed else "")
-        + (f" --index-size {crop.size}" if crop.size != INDEX_CROP.size else ""),
+        + (f" --index-size {crop.size}" if crop.size != INDEX_CROP.size else "")
+        + "".join(f" --reader-crops {f}" for f in cfg.reader_crops)
+        + (f" --reader-repeat {cfg.reader_repeat}" if cfg.reader_crops else ""),
         "",
+        *([f"Reader crops: {n_reader} index crops cut at the reader's own number frames "
+           "(`python -m vision.cards.index_eval DIR... --reader-crops FILE`: every animal "
+           "the pipeline's reader reads at the right kind, paired with a true card by key "
+           "point, cropped at the frame it reads the number at, labelled with the true "
+           f"number), each {cfg.reader_repeat} x, beside the {n_rendered} rendered crops.",
+           ""] if cfg.reader_crops else []),
         *([f"Fine-tuned from `{cfg.init}` (its weights, batch norms frozen as folded: "
            f"`load_folded`) on scenes of block {cfg.data_seed}, peak lr {cfg.lr}.", ""]
           if cfg.init else []),
         f"Data: {n_scenes} freshly rendered edition-1 Troetofanten scenes (seeds from "
-        f"{SEED_BASE + 500_000}; no committed scene, no edition 2), "
+        f"{SEED_BASE + 500_000 + cfg.data_seed * 100_000}; no committed scene, no edition 2), "
         f"{s.index_tight_crops + 1} crops per card ({s.index_tootophant_crops + 1} per "
         "tootophant, whose yellow numbers are the misread ones): "
         f"{s.index_tight_crops} ({s.index_tootophant_crops}) at a reader-like "
@@ -690,7 +755,7 @@ def train_index(n_scenes: int, workers: int, cfg: IndexTrain = IndexTrain(),
         f"degrees or for {s.index_tail_share:.0%} of them {s.index_tail_angle} (the reader's "
         f"angle error has a long tail), width {s.index_tight_width} relative), one at a "
         f"detector-like pose ({s.index_jitter_key}, {s.index_jitter_angle}, "
-        f"{s.index_jitter_width}): {len(crops)} crops, {data_s:.0f} s. Held out for "
+        f"{s.index_jitter_width}): {n_rendered} crops, {data_s:.0f} s. Held out for "
         "validation: 12 % of the scenes. Augmentation: small shift/zoom/rotation and blur, "
         f"{INDEX_RESOLUTION.share:.0%} of the crops down-sampled to "
         f"{INDEX_RESOLUTION.scale[0]}-{INDEX_RESOLUTION.scale[1]} of their side and back (a "
@@ -765,6 +830,12 @@ def main(argv=None) -> int:
                     "(default 0)")
     ap.add_argument("--index-size", type=int, default=None,
                     help="--index: the crop side in pixels (default 32, `INDEX_CROP`)")
+    ap.add_argument("--reader-crops", action="append", default=None,
+                    help="--index: add the crops of this .npz (`python -m "
+                    "vision.cards.index_eval DIR... --reader-crops FILE`: cut at the reader's "
+                    "own number frames, true numbers); repeatable")
+    ap.add_argument("--reader-repeat", type=int, default=None,
+                    help="--index: each reader crop this many times (default 1)")
     args = ap.parse_args(argv)
     crop, dset = CardCropSettings(), DetectSettings()
     # the classifiers' command-line overrides (the card classifier's and --index's)
@@ -774,10 +845,17 @@ def main(argv=None) -> int:
                 if v}
     cls_over.update({k: v for k, v in (("init", args.init), ("data_seed", args.data_seed),
                                        ("lr", args.lr)) if v})
+    if args.reader_crops:
+        cls_over["reader_crops"] = tuple(args.reader_crops)
+    if args.reader_repeat is not None:
+        cls_over["reader_repeat"] = args.reader_repeat
     if args.index:
-        return train_index(args.scenes or 2000, args.workers, replace(IndexTrain(), **cls_over),
-                           Path(args.out or INDEX_PATH),
-                           replace(INDEX_CROP, size=args.index_size or INDEX_CROP.size))
+        try:
+            return train_index(args.scenes or 2000, args.workers,
+                               replace(IndexTrain(), **cls_over), Path(args.out or INDEX_PATH),
+                               replace(INDEX_CROP, size=args.index_size or INDEX_CROP.size))
+        except TablescoreError as exc:
+            raise SystemExit(exc.message) from None
     ccfg, dcfg = replace(ClassifierTrain(), **cls_over), DetectorTrain()
     if args.threads:
         dcfg = replace(dcfg, threads=args.threads)
