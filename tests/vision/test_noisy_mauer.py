@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.mauer_dice import _clear_of, _points
+from vision.mauer_dice import _clear_of, _close_pairs, _points
 
 
 @pytest.mark.parametrize("seed, n, reach", [(0, 0, 5.0), (1, 1, 5.0), (2, 30, 8.0),
@@ -25,3 +25,17 @@ def test_clear_of_at_the_reach():
     at = _points([np.array([0.0, 0.0]), np.array([10.0, 0.0])])
     assert not _clear_of(np.array([3.0, 4.0]), at, 5.0)  # exactly 5 px: not clear
     assert _clear_of(np.array([3.0, 4.1]), at, 5.0)
+
+
+@pytest.mark.parametrize("seed, n, reach, grid", [
+    (0, 0, 5.0, False), (1, 1, 5.0, False), (2, 200, 7.8, False), (3, 2000, 3.0, False),
+    (4, 300, 10.0, True),  # on a lattice: pairs exactly at the reach, points on cell edges
+])
+def test_close_pairs_as_the_matrix(seed, n, reach, grid):
+    rng = np.random.default_rng(seed)
+    pts = (rng.integers(0, 20, (n, 2)) * 5.0 if grid else rng.uniform(0, 300, (n, 2))) + 40
+    d = np.hypot(*(pts[:, None] - pts[None]).transpose(2, 0, 1))
+    want_i, want_j = np.nonzero(d < reach)
+    i, j = _close_pairs(pts, reach)
+    np.testing.assert_array_equal(i, want_i)
+    np.testing.assert_array_equal(j, want_j)
