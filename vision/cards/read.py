@@ -2537,8 +2537,9 @@ class CardReader:
     def pose_key_points(self, image: np.ndarray, game: str, kp: Keypoints, threshold: float,
                         area=None, searched: list | None = None, own: int | None = None
                         ) -> tuple[Keypoints, np.ndarray, list[np.ndarray]]:
-        """The pieces' poses at the detector's key points of at least `threshold` heat:
-        (key points with refined angles and widths, their indices, strongest first, and each
+        """The pieces' poses at the detector's key points of at least `threshold` heat (at
+        most `max_keys`, the strongest): (key points with refined angles and widths, their
+        indices, strongest first, and each
         one's frame ((4, 2) corners)). Width search (`search_widths`), then `refine_poses`;
         Hop la bille cards deep inside the cloth are left out. `searched`: the caller's list,
         given the widths the search found (before `refine_poses` evens them out). `own`:
