@@ -86,6 +86,11 @@ class DiceSettings:
     subset_neighbours: int = 7  # subsets are drawn from this many nearest pips
     max_subsets: int = 120  # per group, face tests of subsets
     max_subsets_per_photo: int = 200  # and per photo (clutter must not cost seconds)
+    max_pip_candidates: int = 1500  # the strongest pip candidates (all passes, before
+    #   duplicates merge) read at most: pure sensor noise, salt or a busy texture gives
+    #   2100-5100 (merging and linking them cost 3-8 s, growing as their square); the 230
+    #   committed and `datasets/dice` photos at most 924, their copies with noise of s.d. 20
+    #   1061 (session 21, H2, docs/vision.md "Noisy and busy photos")
     leftover_pips: int = 3  # a group's pips no face took, at most this many, read as a face
     # A lone pip above a read face (`_ones_above`) is read as a 1 with these settings (no
     # square and ray-ratio test, a looser centring); None: not looked for.
@@ -601,8 +606,11 @@ def _one_channel_dark(p: Pips, bgr: np.ndarray, s: DiceSettings) -> np.ndarray:
     return out
 
 
-def find_pips(img: np.ndarray, s: DiceSettings = SETTINGS) -> tuple[Pips, list[np.ndarray]]:
-    """Pip candidates of a working-size BGR image, duplicates across passes merged."""
+def find_pips(img: np.ndarray, s: DiceSettings = SETTINGS, capped: list | None = None
+              ) -> tuple[Pips, list[np.ndarray]]:
+    """Pip candidates of a working-size BGR image, duplicates across passes merged; at most
+    `max_pip_candidates`, the strongest (where more were found, their count is appended to
+    `capped`)."""
     chans = _channels(img, s)
     half = [cv2.resize(c, (c.shape[1] // 2, c.shape[0] // 2), interpolation=cv2.INTER_AREA)
             for c in chans[:2]]  # (the passes read max and min, not the colour image)
@@ -623,6 +631,10 @@ def find_pips(img: np.ndarray, s: DiceSettings = SETTINGS) -> tuple[Pips, list[n
     allp = Pips(**{k: np.concatenate([p[k] for p in passes]) for k in passes[0]})
     # Merge duplicates: keep the strongest of candidates of one polarity at one place.
     order = np.argsort(-allp.contrast * np.sqrt(allp.d))
+    if len(order) > s.max_pip_candidates:  # (a noisy or busy photo: `read_dice` warns)
+        order = order[:s.max_pip_candidates]
+        if capped is not None:
+            capped.append(len(allp))
     p = allp.take(order)
     dist = np.linalg.norm(p.xy[:, None] - p.xy[None], axis=2)
     same = (p.dark[:, None] == p.dark[None]) & (
@@ -2268,7 +2280,8 @@ def read_dice(img: np.ndarray, s: DiceSettings = SETTINGS) -> tuple[list[Die], l
     work = cv2.resize(img, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA) \
         if f < 1 else img
     t1 = time.perf_counter()
-    pips, chans = find_pips(work, s)
+    capped: list[int] = []
+    pips, chans = find_pips(work, s, capped)
     t2 = time.perf_counter()
     adj = _links(pips, chans, s)
     faces: list[Face] = []
@@ -2289,7 +2302,10 @@ def read_dice(img: np.ndarray, s: DiceSettings = SETTINGS) -> tuple[list[Die], l
     faces, off = _off_plane(tops, pips, s)
     warnings += off
     _note_tilted(faces, s)
-    warnings = [rescale_positions(w_, 1 / f) for w_ in warnings]
+    warnings = [rescale_positions(w_, 1 / f) for w_ in warnings] + [
+        f"the photo is very noisy or busy ({n} pip-like spots): only the "
+        f"{s.max_pip_candidates} strongest were read; light the table well and clear it of "
+        "patterns" for n in capped]
     dice = []
     for fc in sorted(faces, key=lambda q: (q.center[1], q.center[0])):
         cx, cy = fc.center / f

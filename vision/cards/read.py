@@ -142,6 +142,12 @@ class ReadSettings:
     #   after `lineup.settle_numbers`: 7 sets, wrong tiles named 0 -> 9 of 43, right tiles
     #   4 -> 4, none on normal light; -3: 11 of 43 but 18 right ones, docs/magic-rabbit.md)
     no_overlap: float = 1.0  # a piece centred inside this share of a kept one: a duplicate
+    max_keys: int = 150  # key points posed and read per look at most, the strongest first
+    #   (and as many weak Troetofanten ones, `pose_back_candidates`): a noisy or busy photo's
+    #   (sensor noise, salt, a newspaper, a patterned cloth) run to 350-1500 over the
+    #   threshold, each read at 7 widths (12 000 crops, 4-30 s); the 80 committed Magic
+    #   Rabbit and Troetofanten photos have at most 47 strong and 34 weak ones (session 21,
+    #   H2, docs/vision.md "Noisy and busy photos")
     width_scales: tuple[float, ...] = (0.55, 0.68, 0.83, 1.0, 1.2, 1.45, 1.75)  # tried
     #                                   around the detector's width (`search_widths`)
     threads: bool = True  # on since the quiet-machine A/B (session 12, load 1.0: wall
@@ -512,6 +518,16 @@ def spare_core(s: ReadSettings) -> bool:
 
     return s.threads and not threading.current_thread().name.startswith(("cards", "mauer")) \
         and _spare_core(s.threads_below_load)
+
+
+def noise_warning(kp: Keypoints, threshold: float, most: int) -> list[str]:
+    """A warning where more of the detector's piece key points reach `threshold` heat than
+    `most` (`ReadSettings.max_keys`: only that many, the strongest, are read), else none."""
+    n = int(np.count_nonzero((kp.kind == KIND_PIECE) & (kp.score >= threshold)))
+    if n <= most:
+        return []
+    return [f"the photo is very noisy or busy ({n} card-like spots): only the {most} "
+            "strongest were read; light the table well and clear it of patterns"]
 
 
 def in_halves(s: ReadSettings, read, n: int, per: int = 1) -> np.ndarray:
@@ -2537,8 +2553,9 @@ class CardReader:
     def pose_key_points(self, image: np.ndarray, game: str, kp: Keypoints, threshold: float,
                         area=None, searched: list | None = None, own: int | None = None
                         ) -> tuple[Keypoints, np.ndarray, list[np.ndarray]]:
-        """The pieces' poses at the detector's key points of at least `threshold` heat:
-        (key points with refined angles and widths, their indices, strongest first, and each
+        """The pieces' poses at the detector's key points of at least `threshold` heat (at
+        most `max_keys`, the strongest): (key points with refined angles and widths, their
+        indices, strongest first, and each
         one's frame ((4, 2) corners)). Width search (`search_widths`), then `refine_poses`;
         Hop la bille cards deep inside the cloth are left out. `searched`: the caller's list,
         given the widths the search found (before `refine_poses` evens them out). `own`:
@@ -2563,6 +2580,7 @@ class CardReader:
         idx = idx[np.argsort(-kp.score[idx])]
         if game == "hop-la-bille" and area is not None:
             idx = idx[cloth_depth_mm(area, kp.xy[idx]) <= s.hop_inside_cloth_mm]
+        idx = idx[:s.max_keys]  # (a noisy or busy photo's: `noise_warning`)
         wid = kp.width[idx]
         if game != "hop-la-bille":  # (those cards take their size from the cloth's plane)
             wid = self.search_widths(image, spec, kp.xy[idx], kp.angle[idx], wid)
@@ -2674,7 +2692,7 @@ class CardReader:
         spec = SPECS["troetofanten"]
         weak = np.flatnonzero((kp.kind == KIND_PIECE) & (kp.score >= s.back_key_threshold)
                               & (kp.score < s.troeto_key_threshold))
-        weak = weak[np.argsort(-kp.score[weak])]
+        weak = weak[np.argsort(-kp.score[weak])][:s.max_keys]
         if not len(weak) or not len(idx):
             return weak[:0], []
         from vision.cards.zones import table_rotation
@@ -3105,6 +3123,7 @@ class CardReader:
             if own == len(kp) else \
             self.pose_key_points(image, game, kp, thr, area, searched, own)
         n_strong = len(idx)
+        warnings += noise_warning(kp, thr, s.max_keys)
         if game == "troetofanten" and s.back_key_threshold < thr:
             weak, weak_frames = self.pose_back_candidates(image, kp, idx)
             idx, frames = np.concatenate([idx, weak]), frames + weak_frames
