@@ -1326,8 +1326,8 @@ def _side_mirrored(ext: np.ndarray, dirs: np.ndarray, centre: np.ndarray,
     (cosine) of that direction that are `one_side_min` to `one_side_long` x their opposite
     ray, or meet no border, take the opposite ray's length, where they are `one_side_rays`
     or more in one run round the circle (one ray amiss in it at most). Rays on the other
-    side are never changed: they must meet the top face's border. Returns the changed ray
-    sets (none where nothing changed). Straight down the image (a slanted photo's nadir,
+    side are never changed: they must meet the top face's border. Returns [the changed
+    rays] ([] where nothing changed). Straight down the image (a slanted photo's nadir,
     far below) was tried too: it read no 1 more on fresh 2720-2779 and made three false
     ones (a card's ball, a board's lettered disc; session 21)."""
     n = len(ext)
@@ -1336,25 +1336,20 @@ def _side_mirrored(ext: np.ndarray, dirs: np.ndarray, centre: np.ndarray,
     to_mid = np.array([(w - 1) / 2.0, (h - 1) / 2.0]) - np.asarray(centre, float)
     if np.linalg.norm(to_mid) <= s.one_side_mid * max(h, w):  # (at the centre: none)
         return []
-    vs = [to_mid / np.linalg.norm(to_mid)]
-    out: list[np.ndarray] = []
-    for v in vs:
-        arc = dirs @ v >= s.one_side_arc
-        longer = arc & ~np.isnan(opp) & (np.isnan(ext) | (ext >= s.one_side_min * opp)) & \
-            ~(ext > s.one_side_long * opp)
-        at = np.flatnonzero(longer)
-        if len(at) < s.one_side_rays:
-            continue
-        # one run of rays round the circle (a side face, or two joined at a corner), at
-        # most one ray missing in it: the largest gap between them takes the rest
-        gaps = np.diff(np.append(at, at[0] + n))
-        if n - gaps.max() + 1 > len(at) + 1:
-            continue
-        e2 = ext.copy()
-        e2[longer] = opp[longer]
-        if not any(np.array_equal(e2, o, equal_nan=True) for o in out):
-            out.append(e2)
-    return out
+    v = to_mid / np.linalg.norm(to_mid)
+    longer = (dirs @ v >= s.one_side_arc) & ~np.isnan(opp) & \
+        (np.isnan(ext) | (ext >= s.one_side_min * opp)) & ~(ext > s.one_side_long * opp)
+    at = np.flatnonzero(longer)
+    if len(at) < s.one_side_rays:
+        return []
+    # one run of rays round the circle (a side face, or two joined at a corner), at most
+    # one ray missing in it: the largest gap between them takes the rest
+    gaps = np.diff(np.append(at, at[0] + n))
+    if n - gaps.max() + 1 > len(at) + 1:
+        return []
+    e2 = ext.copy()
+    e2[longer] = opp[longer]
+    return [e2]
 
 
 def _runs_to_like_pip(ext: np.ndarray, e2: np.ndarray, dirs: np.ndarray, centre: np.ndarray,

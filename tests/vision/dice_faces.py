@@ -1,5 +1,5 @@
 """Drawing and reading helpers shared by the drawn-die tests (`test_dice_big_pips`,
-`test_dice_thin_mark`)."""
+`test_dice_thin_mark`, `test_dice_side_one`)."""
 
 from __future__ import annotations
 

@@ -18,7 +18,8 @@ import numpy as np
 import pytest
 
 import vision.dice as D
-from vision.dice import SETTINGS, _side_mirrored, find_pips, read_dice, read_group
+from tests.vision.dice_faces import read_with_codes
+from vision.dice import SETTINGS, _side_mirrored, find_pips, read_dice
 
 OFF = dataclasses.replace(SETTINGS, one_side_arc=None)
 DIRS = D._ring_points(16)
@@ -63,11 +64,7 @@ def _read(img: np.ndarray, at: np.ndarray, s=SETTINGS):
     p, chans = find_pips(img, s)
     i = int(np.argmin(np.linalg.norm(p.xy - at, axis=1)))
     assert np.linalg.norm(p.xy[i] - at) < 3, "the drawn pip is a candidate"
-    D.DEBUG = []
-    try:
-        return read_group(np.array([i]), p, chans, s), [c for c, _ in D.DEBUG]
-    finally:
-        D.DEBUG = None
+    return read_with_codes(np.array([i]), p, chans, s)
 
 
 @pytest.mark.parametrize("kw", [

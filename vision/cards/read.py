@@ -212,6 +212,8 @@ class ReadSettings:
     #   read than on the face-up cards read (their paper under a warm light is coloured)
     look_min_sat: int = 50  # HSV saturation of the pixels that carry the look
     look_scale: float = 0.5  # the look's regions are found on the photo at this scale
+    look_close: float = 0.2  # its pixels are closed over this x the narrowest card's width
+    #   (an ellipse, 3 px at least: `card_shaped`) before they are cut into regions
     pile_width: tuple[float, float] = (1.15, 1.5)  # a region of the backs' look this x the
     #   width of the cards near it across, a card's height along, and too square for one
     #   card, is a pile of two: the upper one shifted along the other's width by 0.15-0.5
@@ -224,10 +226,10 @@ class ReadSettings:
     #   `look_size`: no back read vouches for the colour)
     design_fill: float = 0.8  # and it fills this share of its rectangle
     design_reclose: float = 0.4  # then its pixels closed over this x the narrowest card's
-    #   width (`card_shaped` closes over 0.2) once more: a card found there a card's width
-    #   or more from every card found before is one too (edition 2's yellow ring reaches
-    #   nearly to the blue back's sides and cuts a back seen small into parts none of a
-    #   card's area: fresh e2-2750 0014, three whole backs). Session 21 (H6), untaught
+    #   width (`card_shaped` closes over `look_close`) once more: a card found there a
+    #   card's width or more from every card found before is one too (edition 2's yellow
+    #   ring reaches nearly to the blue back's sides and cuts a back seen small into parts
+    #   none of a card's area: fresh e2-2750 0014, three whole backs). Session 21 (H6), untaught
     #   errors on committed e2 + e2-2750, 2751 (607 pieces): see docs/cards.md "Edition
     #   2's missed cards (session 21, H6)"; 0: off
     one_design: bool = True  # only the designs found in nearly the most regions
@@ -1017,7 +1019,7 @@ def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
                 size: tuple[float, float], fill: float, shape: tuple[float, float],
                 scale: float, settings: ReadSettings = READ, piles: bool = False,
                 masks: list | None = None, ends: list | None = None, split: bool = False,
-                flat: tuple[float, float] | None = None, close: float = 0.2
+                flat: tuple[float, float] | None = None, close: float | None = None
                 ) -> list[tuple[np.ndarray, float, float, float]]:
     """The card-shaped regions of the mask `hit` (the photo at `scale`, non-zero where a
     back's colours are), closed over the design's other parts: a region's minimum-area
@@ -1034,14 +1036,15 @@ def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
     rectangle (a card partly under another, for `end_backs`). `flat`: (longest ratio, most
     short side x the width): a longer rectangle is a card too where its short side is
     foreshortened (`flat_shape`), though wider than a strip of a card under another
-    (`strip_across`). `close`: the closing's size, x the narrowest card's width."""
+    (`strip_across`). `close`: the closing's size, x the narrowest card's width
+    (`look_close` where None)."""
     s = settings
     f = scale
     width = float(np.min(widths))
     lo, hi = size
     least = fill * lo * lo * 1.25 * width * width  # the fewest pixels a card has
     raw = hit
-    k = max(3, int(round(close * width)) | 1)
+    k = max(3, int(round((s.look_close if close is None else close) * width)) | 1)
     hit = cv2.morphologyEx(hit, cv2.MORPH_CLOSE, cv2.getStructuringElement(
         cv2.MORPH_ELLIPSE, (k, k)))
     hit = cv2.morphologyEx(hit, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))

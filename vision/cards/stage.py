@@ -449,6 +449,11 @@ def hat_toned(reader: CardReader, image: np.ndarray, pieces: list, warnings: lis
 
 def read_cards(reader: CardReader, image: np.ndarray, scale: float, game: str,
                area=None) -> CardResult:
+    """The cards of uint8 BGR `image` (H, W, 3), the working image (`scale` maps its pixels
+    to the photo's), read for `game` (the module's docstring): the Detections in the
+    photo's pixels, the game's facts and warnings. Within `keeping_scaled` (one area
+    resize per image and scale, dropped after it); sets the process' allocator setting
+    `keep_heap(HEAP_KEEP_MB)` (made once: later calls cost nothing)."""
     from vision.mauer import keep_heap
 
     keep_heap(HEAP_KEEP_MB)
