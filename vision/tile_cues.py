@@ -309,14 +309,17 @@ def photo_frogs(probs: np.ndarray, columns: list[int], labels: tuple[str, ...],
 
 def photo_whites(probs: np.ndarray, columns: list[int], labels: tuple[str, ...],
                  lab: np.ndarray, hues: dict[str, float] | None,
-                 cast_hue: float | None = None, s: CueSettings = CUES) -> np.ndarray:
+                 cast_hue: float | None = None, spot: bool = False,
+                 s: CueSettings = CUES) -> np.ndarray:
     """The (N, C) probabilities with the tiles read as white rabbits whose colour lies far
     from this photo's own white rabbits' (`CueSettings.white_apart`) read as the coloured
     rabbit their difference points to (the white and that colour's probabilities swapped).
     `columns`: `labels`' columns in `probs`; `lab` (N, 3): the tiles' colours
     (`tile_colour`, any cast taken off); `hues`: this photo's coats of arms (None:
     unchanged); `cast_hue`: the light's hue where a cast had to be balanced away
-    (`CueFrame.cast_hue`), or None."""
+    (`CueFrame.cast_hue`), or None; `spot`: a lamp's glare spot was found on the photo
+    (`PlayArea.glare`): its warm light falls off over the tiles round it, a cast no median
+    of the whites sees, so no warm colour is taken."""
     white = "rabbit-white"
     if hues is None or s.white_apart <= 0 or not len(probs) or white not in labels:
         return probs
@@ -340,7 +343,7 @@ def photo_whites(probs: np.ndarray, columns: list[int], labels: tuple[str, ...],
             continue
         near = names[int(np.argmin(turn))]
         if near not in s.white_colours:
-            if not _no_cast_toward(median, hues[near], s) or (
+            if spot or not _no_cast_toward(median, hues[near], s) or (
                     cast_hue is not None
                     and abs(float(_hue_diff(cast_hue, hues[near]))) < s.white_cast_turn):
                 continue

@@ -370,3 +370,13 @@ def test_photo_whites_needs_the_coats_of_arms_and_three_whites():
     assert photo_whites(few, columns, labels, few_lab, HUES) is few
     off = replace(CUES, white_apart=0.0)
     assert photo_whites(probs, columns, labels, lab, HUES, s=off) is probs
+
+
+def test_photo_whites_takes_no_warm_colour_on_a_photo_with_a_lamp_spot():
+    # a lamp's spot warms the tiles round it locally: no warm swap there, cold ones still
+    labels = tuple(SIMSALA_LABELS)
+    columns = list(range(len(labels)))
+    for colour, read in (("orange", "rabbit-white"), ("blue", "rabbit-blue")):
+        probs, lab = _whites(COOL + [tuple(_ab(HUES[colour], 30.0))])
+        out = photo_whites(probs, columns, labels, lab, HUES, spot=True)
+        assert labels[int(out[-1, columns].argmax())] == read
