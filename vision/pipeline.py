@@ -706,7 +706,8 @@ class Pipeline:
         away (`vision.tile_cues.without_cast`), or None. Then each reading is compared with
         the photo's own tiles': a yellow rabbit among its frogs' green is a frog
         (`photo_frogs`, also without the coats of arms), a white rabbit far from its white
-        rabbits toward blue or violet that rabbit (`photo_whites`)."""
+        rabbits toward a colour that rabbit (`photo_whites`: blue or violet; orange or yellow
+        where no lamp's falloff runs that way)."""
         from vision.tile_cues import (
             colour_likelihood,
             middle_lightness,
@@ -735,7 +736,7 @@ class Pipeline:
         limit = (gv.limits[gv.labels.index("rabbit-yellow")]
                  if gv.limits and "rabbit-yellow" in gv.labels else 2)
         probs = photo_frogs(probs, columns, gv.labels, lab, hues, limit)
-        probs = photo_whites(probs, columns, gv.labels, lab, hues)
+        probs = photo_whites(probs, columns, gv.labels, lab, hues, cast_hue, bool(area.glare))
         return probs
 
     def _as_background(self, probs: np.ndarray, rows: np.ndarray) -> np.ndarray:

@@ -23,10 +23,10 @@ balanced by its own light (`CueFrame`), a dark tile's chroma along the light's h
 cast the balance leaves (`without_cast`), not its colour. Relative to the photo's own tiles
 (a photo's frogs, and its white rabbits, share one print under one light): a yellow reading
 among the photo's frogs' green is a frog (`photo_frogs`, also without the coats of arms), a
-white reading far from the photo's white rabbits toward blue or violet is that rabbit
-(`photo_whites`). `on_castle`: candidates standing on
-the castle round the arena (its walls and towers) are no tiles. Images are uint8 BGR; hues are
-degrees of atan2(b*, a*).
+white reading far from the photo's white rabbits toward blue or violet is that rabbit, toward
+orange or yellow too where no lamp's falloff runs that way (`photo_whites`). `on_castle`:
+candidates standing on the castle round the arena (its walls and towers) are no tiles.
+Images are uint8 BGR; hues are degrees of atan2(b*, a*).
 """
 
 from __future__ import annotations
@@ -121,6 +121,17 @@ class CueSettings:
     # colours along its own (warm) hue (edition 2 tungsten 0006: two white rabbits 19+ from
     # their median toward yellow), the cast the balance leaves, not a tile's colour
     white_colours: tuple[str, ...] = ("blue", "violet")
+    # ... and toward the other (warm) colours too where no lamp's falloff runs along that
+    # colour's hue: the white readings' median shows no cast toward it (its a*, b* along the
+    # hue at most `white_warm_cast`) and no cast had to be balanced away whose light lies
+    # within `white_cast_turn` degrees of it (as `white_turn`: a white that far along the
+    # light's hue may be its falloff; edition 2 tungsten 0006, balanced, light at 85 degrees:
+    # its whites' median grey, two whites 19+ toward yellow at 101; daylight 0006's light at
+    # 172, 77 from its orange coat of arms, is no warm lamp). A pale orange rabbit whose
+    # colour a dim, cool or shaded light dulls below `white_chroma` is read as white
+    # (edition 2 dim, daylight, shadow: 5 of 27 errors; fresh edition-2 dim 10 of 47)
+    white_warm_cast: float = 0.0
+    white_cast_turn: float = 60.0
 
 
 CUES = CueSettings()
@@ -298,13 +309,17 @@ def photo_frogs(probs: np.ndarray, columns: list[int], labels: tuple[str, ...],
 
 def photo_whites(probs: np.ndarray, columns: list[int], labels: tuple[str, ...],
                  lab: np.ndarray, hues: dict[str, float] | None,
+                 cast_hue: float | None = None, spot: bool = False,
                  s: CueSettings = CUES) -> np.ndarray:
     """The (N, C) probabilities with the tiles read as white rabbits whose colour lies far
     from this photo's own white rabbits' (`CueSettings.white_apart`) read as the coloured
     rabbit their difference points to (the white and that colour's probabilities swapped).
     `columns`: `labels`' columns in `probs`; `lab` (N, 3): the tiles' colours
     (`tile_colour`, any cast taken off); `hues`: this photo's coats of arms (None:
-    unchanged)."""
+    unchanged); `cast_hue`: the light's hue where a cast had to be balanced away
+    (`CueFrame.cast_hue`), or None; `spot`: a lamp's glare spot was found on the photo
+    (`PlayArea.glare`): its warm light falls off over the tiles round it, a cast no median
+    of the whites sees, so no warm colour is taken."""
     white = "rabbit-white"
     if hues is None or s.white_apart <= 0 or not len(probs) or white not in labels:
         return probs
@@ -313,22 +328,40 @@ def photo_whites(probs: np.ndarray, columns: list[int], labels: tuple[str, ...],
                           & (p.sum(axis=1) >= s.min_piece_mass))
     if len(read) < s.white_anchors:
         return probs
-    diff = lab[read, 1:3] - np.median(lab[read, 1:3], axis=0)
+    median = np.median(lab[read, 1:3], axis=0)
+    diff = lab[read, 1:3] - median
     far = np.hypot(diff[:, 0], diff[:, 1]) >= s.white_apart
     if not far.any():
         return probs
-    names = [c for c in hues if f"rabbit-{c}" in labels]  # (the nearest of all four, then
-    #   only a cold one taken)
+    names = [c for c in hues if f"rabbit-{c}" in labels]  # (the nearest of all four; a warm
+    #   one only where no lamp's falloff runs along it)
     out = probs.copy()
     w = columns[labels.index(white)]
     for i, (da, db) in zip(read[far], diff[far], strict=True):
         turn = [abs(float(_hue_diff(np.degrees(np.arctan2(db, da)), hues[c]))) for c in names]
-        if (not names or min(turn) > s.white_turn
-                or names[int(np.argmin(turn))] not in s.white_colours):
+        if not names or min(turn) > s.white_turn:
             continue
-        c = columns[labels.index(f"rabbit-{names[int(np.argmin(turn))]}")]
+        near = names[int(np.argmin(turn))]
+        if near not in s.white_colours:
+            if spot or not _no_cast_toward(median, hues[near], s) or (
+                    cast_hue is not None
+                    and abs(float(_hue_diff(cast_hue, hues[near]))) < s.white_cast_turn):
+                continue
+            # (which warm colour: the tile's own hue, as `recolour` tells them; the
+            # difference from a bluish white median leans toward yellow)
+            warm = [c for c in names if c not in s.white_colours]
+            own = np.degrees(np.arctan2(lab[i, 2], lab[i, 1]))
+            near = min(warm, key=lambda c: abs(float(_hue_diff(own, hues[c]))))
+        c = columns[labels.index(f"rabbit-{near}")]
         out[i, w], out[i, c] = probs[i, c], probs[i, w]
     return out
+
+
+def _no_cast_toward(white: np.ndarray, hue: float, s: CueSettings = CUES) -> bool:
+    """Whether the photo's white readings' median colour `white` (a*, b*) shows no cast
+    toward `hue` (degrees): its part along that hue at most `s.white_warm_cast`."""
+    h = np.radians(hue)
+    return float(white[0] * np.cos(h) + white[1] * np.sin(h)) <= s.white_warm_cast
 
 
 def on_castle(centers: np.ndarray, side: float, s: CueSettings = CUES) -> np.ndarray:

@@ -320,6 +320,46 @@ def test_photo_whites_reads_a_cold_tile_among_the_whites_by_its_colour(extra, re
     np.testing.assert_allclose(out.sum(axis=1), probs.sum(axis=1))
 
 
+COOL = [(-4.0, -9.0), (-5.0, -10.0), (-3.0, -8.0), (-4.0, -11.0)]  # bluish whites (no warm
+#                                                                     cast)
+DAY = [(0.0, -28.0), (-1.0, -30.0), (1.0, -29.0), (0.0, -31.0)]  # whites under a blue cast
+CLOSE = dict(HUES, yellow=90.0)  # a photo whose yellow and orange coats of arms lie 28 apart
+
+
+@pytest.mark.parametrize("whites, extra, hues, cast, read", [
+    # a pale orange rabbit dulled under `white_chroma` (chroma 16) among bluish whites:
+    # 25+ from them toward the warm colours: orange
+    (COOL, tuple(_ab(HUES["orange"], 16.0)), HUES, None, "rabbit-orange"),
+    (COOL, tuple(_ab(HUES["yellow"], 16.0)), HUES, None, "rabbit-yellow"),
+    # among whites under a blue cast the difference leans toward yellow (its hue 80, nearer
+    # yellow's 90 than orange's 62): the tile's own hue tells orange
+    (DAY, tuple(_ab(HUES["orange"], 16.0)), CLOSE, None, "rabbit-orange"),
+    # ... where a cool light had to be balanced away: still orange
+    (COOL, tuple(_ab(HUES["orange"], 16.0)), HUES, -95.0, "rabbit-orange"),
+    # a warm lamp balanced away (its light's hue 85, 23 from orange): a white along its
+    # falloff, though the balanced whites show no cast
+    (COOL, tuple(_ab(HUES["orange"], 16.0)), HUES, 85.0, "rabbit-white"),
+    # the same orange tile among whites under a warm cast toward it: a white further along
+    # the lamp's hue, white as before
+    (WARM, tuple(_ab(HUES["orange"], 24.0)), HUES, None, "rabbit-white"),
+    # near the bluish whites: white
+    (COOL, (0.0, 2.0), HUES, None, "rabbit-white"),
+])
+def test_photo_whites_reads_a_warm_tile_only_where_the_whites_show_no_warm_cast(
+        whites, extra, hues, cast, read):
+    labels = tuple(SIMSALA_LABELS)
+    columns = list(range(len(labels)))
+    probs, lab = _whites(whites + [extra])
+    out = photo_whites(probs, columns, labels, lab, hues, cast_hue=cast)
+    got = [labels[j] for j in out[:, columns].argmax(axis=1)]
+    assert got == ["rabbit-white"] * len(whites) + [read]
+    np.testing.assert_allclose(out.sum(axis=1), probs.sum(axis=1))
+    cold = replace(CUES, white_warm_cast=-1e9)  # (cold colours only, as before)
+    assert photo_whites(probs, columns, labels, lab, hues, cast_hue=cast,
+                        s=cold)[-1].argmax() == \
+        labels.index("rabbit-white")
+
+
 def test_photo_whites_needs_the_coats_of_arms_and_three_whites():
     labels = tuple(SIMSALA_LABELS)
     columns = list(range(len(labels)))
@@ -330,3 +370,13 @@ def test_photo_whites_needs_the_coats_of_arms_and_three_whites():
     assert photo_whites(few, columns, labels, few_lab, HUES) is few
     off = replace(CUES, white_apart=0.0)
     assert photo_whites(probs, columns, labels, lab, HUES, s=off) is probs
+
+
+def test_photo_whites_takes_no_warm_colour_on_a_photo_with_a_lamp_spot():
+    # a lamp's spot warms the tiles round it locally: no warm swap there, cold ones still
+    labels = tuple(SIMSALA_LABELS)
+    columns = list(range(len(labels)))
+    for colour, read in (("orange", "rabbit-white"), ("blue", "rabbit-blue")):
+        probs, lab = _whites(COOL + [tuple(_ab(HUES[colour], 30.0))])
+        out = photo_whites(probs, columns, labels, lab, HUES, spot=True)
+        assert labels[int(out[-1, columns].argmax())] == read
