@@ -18,11 +18,14 @@ import numpy as np
 from vision.area import AreaSettings
 from vision.cards.light import (
     CARD_SHADOW,
+    CARD_TONE,
     DIM_LIGHT,
     PAPER_LIGHT,
     CardShadowSettings,
+    CardToneSettings,
     DimLightSettings,
     PaperLightSettings,
+    card_tone,
     dim_gain,
     paper_gains,
     paper_level,
@@ -154,19 +157,23 @@ def photo_px_warnings(warnings: list[str], scale: float) -> list[str]:
 
 
 def paper_balanced(reader: CardReader, image: np.ndarray, game: str, pieces: list,
-                   warnings: list[str], s: PaperLightSettings = PAPER_LIGHT, area=None):
-    """(image, pieces, warnings): where the face-up cards' paper read first shows a strong
-    cast (`vision.cards.light.paper_gains`, a gain of `s.cast` or more), the photo balanced
-    by it and read again (with the first look's `area`), the second reading kept; the first
-    look's otherwise, or where the second reads nothing (not a card left for scoring).
+                   warnings: list[str], s: PaperLightSettings = PAPER_LIGHT, area=None,
+                   tone: CardToneSettings = CARD_TONE):
+    """(image, pieces, warnings): where the face-up cards read first show a lamp's tone
+    curve (`vision.cards.light.card_tone`, taken off about white by `power_about`) or their
+    paper a strong cast (`vision.cards.light.paper_gains` on the toned photo, a gain of
+    `s.cast` or more), the photo toned and balanced by them and read again (with the first
+    look's `area`), the second reading kept; the first look's otherwise, or where the
+    second reads nothing (not a card left for scoring).
     (Tried, not kept: adding back the first look's cards the second has nothing within half
     a width of: light_eval worse on balance, docs/cards.md.)"""
-    if s.cast <= 0:
+    exps = card_tone(image, pieces, reader.settings, tone)
+    toned = image if np.all(exps == 1.0) else power_about(image, exps, tone.white)
+    cast = s.cast > 0 and (gains := paper_gains(toned, pieces, reader.settings, s)).max() \
+        >= s.cast
+    if not cast and toned is image:
         return image, pieces, warnings
-    gains = paper_gains(image, pieces, reader.settings, s)
-    if gains.max() < s.cast:
-        return image, pieces, warnings
-    balanced = apply_gains(image, gains)
+    balanced = apply_gains(toned, gains) if cast else toned
     again, warnings2 = reader.read_pieces(balanced, game, area)
     if not again:
         return image, pieces, warnings
