@@ -159,21 +159,26 @@ def photo_px_warnings(warnings: list[str], scale: float) -> list[str]:
 def paper_balanced(reader: CardReader, image: np.ndarray, game: str, pieces: list,
                    warnings: list[str], s: PaperLightSettings = PAPER_LIGHT, area=None,
                    tone: CardToneSettings = CARD_TONE):
-    """(image, pieces, warnings): where the face-up cards read first show a lamp's tone
-    curve (`vision.cards.light.card_tone`, taken off about white by `power_about`) or their
-    paper a strong cast (`vision.cards.light.paper_gains` on the toned photo, a gain of
-    `s.cast` or more), the photo toned and balanced by them and read again (with the first
-    look's `area`), the second reading kept; the first look's otherwise, or where the
-    second reads nothing (not a card left for scoring).
+    """(image, pieces, warnings): where the face-up cards' paper read first shows a strong
+    cast (`vision.cards.light.paper_gains`, a gain of `s.cast` or more), the photo balanced
+    by it and read again (with the first look's `area`), the second reading kept; the first
+    look's otherwise, or where the second reads nothing (not a card left for scoring).
+    Under a cast, a lamp's tone curve the cards show (`vision.cards.light.card_tone`) is
+    taken off first (`power_about` about white) and the paper's gains read on that copy.
     (Tried, not kept: adding back the first look's cards the second has nothing within half
     a width of: light_eval worse on balance, docs/cards.md.)"""
-    exps = card_tone(image, pieces, reader.settings, tone)
-    toned = image if np.all(exps == 1.0) else power_about(image, exps, tone.white)
-    cast = s.cast > 0 and (gains := paper_gains(toned, pieces, reader.settings, s)).max() \
-        >= s.cast
-    if not cast and toned is image:
+    if s.cast <= 0:
         return image, pieces, warnings
-    balanced = apply_gains(toned, gains) if cast else toned
+    gains = paper_gains(image, pieces, reader.settings, s)
+    if gains.max() < s.cast:
+        return image, pieces, warnings
+    exps = card_tone(image, pieces, reader.settings, tone)  # (a lamp's curve looked for
+    #   under a cast only: 12 ms a photo, session 21 H5)
+    if not np.all(exps == 1.0):
+        image_t = power_about(image, exps, tone.white)
+        balanced = apply_gains(image_t, paper_gains(image_t, pieces, reader.settings, s))
+    else:
+        balanced = apply_gains(image, gains)
     again, warnings2 = reader.read_pieces(balanced, game, area)
     if not again:
         return image, pieces, warnings
