@@ -76,6 +76,80 @@ def paper_gains(image: np.ndarray, pieces: list[CardPiece], settings: ReadSettin
 
 
 @dataclass(frozen=True)
+class CardToneSettings:
+    """A lamp's per-channel tone curve read off the sure face-up cards' own faces and taken
+    off before the paper's balance (`card_tone`, `vision.cards.stage.paper_balanced`; session
+    21, H5, docs/cards.md "Troetofanten under a harsh lamp (session 21, H5)"). A face is white
+    paper with a grey drawing and dark ink: under a light that only scales the channels each
+    channel's log level rises with the face's log brightness at a slope of 1 over its light
+    half (`vision.preprocess.tone_of_pixels`, as Magic Rabbit's hats, `stage.HatToneSettings`);
+    a lamp's curve (or a camera's per-channel contrast) bends the channels apart, and after
+    the paper's gains alone the grey drawings and dark digits stay warm (elephants read as
+    tootophants of their number)."""
+
+    on: bool = True
+    size: tuple[int, int] = (40, 60)  # px (w, h): each card's frame warped to this
+    inner: int = 4  # px of it left out at the border (the table's blend along the edge)
+    clip: int = 250  # pixels with a channel this high (clipped) or one at 3 or under left out
+    bins: int = 8
+    span: float = 0.15
+    dev: tuple[float, float] = (0.18, 0.25)  # a largest |slope - 1| up to dev[0] left alone,
+    #   from dev[1] taken off in full. Measured (the slopes `tone_of_pixels` reads, `neutral`
+    #   0.5, the first look's sure faces): committed ordinary photos 0.00-0.08, edition 2's
+    #   0.00-0.17 (its drawings less grey), light_eval's tungsten copies 0.00-0.08 committed,
+    #   fresh 2740-2742 0.00-0.16 (one of 2 cards 0.38); harsh copies 0.20-0.35 committed,
+    #   0.03-0.45 fresh. (0.12, 0.2) toned 3 ordinary edition-2 photos (the dump differed);
+    #   light_eval harsh piece error there -> here: committed 4.59 = , fresh 2740 22.59 =,
+    #   2741 8.86 -> 12.24 %, e2 2742 21.92 -> 21.54 %. The hats' (0.2, 0.3) takes the harsh
+    #   curve off in part only (with (0.12, 0.2): committed harsh 6.69 % against 4.59 %)
+    white: float = 255.0  # taken off about white (white paper stays white; its gains are
+    #   `paper_gains`' to take off)
+    neutral: float = 0.5  # only the pixels near grey once the faces' paper is made grey
+    #   (each channel's log within this of their mean; paper: the brightest `paper_share`
+    #   of the pixels): a yellow digit or trumpet, or a tootophant's orange under a warm lamp,
+    #   leans the weak channel in the dark bins as a curve would. 0 (every pixel): a warm
+    #   lamp's copies read a curve on 4 + 4 of 15 fresh photos (e1 2740, 2741) with the
+    #   hats' `dev`; 0.5 none over 0.2 but one of 2 cards. Light_eval harsh piece error,
+    #   every pixel -> 0.5 (`dev` (0.2, 0.3)): committed 4.02 -> 6.69 % (the curve read
+    #   shallower), fresh 2740 20.74 -> 21.85, 2741 10.97 -> 9.71, e2 2742 24.62 -> 21.92,
+    #   tungsten 2740 13.70 -> 11.85 (base 8.03, 23.70, 16.46, 23.08, 11.85)
+    paper_share: float = 0.3
+    min_cards: int = 3  # fewer sure face-up cards: no curve read (fresh tungsten copies
+    #   2740 0014 and 2741 0009 read a curve off 2 cards, 0.06 / 0.38 from 1; of the harsh
+    #   copies one fresh photo has 2)
+
+
+CARD_TONE = CardToneSettings()
+
+
+def card_tone(image: np.ndarray, pieces: list[CardPiece], settings: ReadSettings = READ,
+              s: CardToneSettings = CARD_TONE) -> np.ndarray:
+    """(3,) float32 BGR exponents that take a lamp's per-channel tone curve off the uint8
+    BGR `image` (H, W, 3) about `s.white` (`vision.preprocess.power_about`), read by
+    `tone_of_pixels` off the interiors of the sure face-up cards (`read.sure_faces`, by
+    `settings.paper_min_conf`; each frame warped to `s.size`, from `s.inner` px in, clipped
+    and black pixels left out). Ones where `s.on` is off, fewer than `s.min_cards` cards
+    were read surely, or their faces show no curve."""
+    from vision.preprocess import tone_of_pixels
+
+    frames = [p.frame for p in sure_faces(pieces, settings) if p.frame is not None]
+    if not s.on or len(frames) < s.min_cards:
+        return np.ones(3, np.float32)
+    w, h = s.size
+    yy, xx = np.mgrid[:h, :w]
+    inner = np.minimum(np.minimum(xx, yy), np.minimum(w - 1 - xx, h - 1 - yy)) >= s.inner
+    px = np.concatenate([rectify(image, f, w, h)[inner] for f in frames]).astype(np.float32)
+    px = px[(px.max(axis=1) < s.clip) & (px.min(axis=1) > 3)]
+    if len(px) and s.neutral > 0:  # the near-grey pixels once the paper is grey
+        k = max(1, int(len(px) * s.paper_share))
+        paper = px[np.argpartition(-px.sum(axis=1), k - 1)[:k]].mean(axis=0)
+        lg = np.log(px / paper)
+        px = px[np.abs(lg - lg.mean(axis=1, keepdims=True)).max(axis=1) < s.neutral]
+    exps, _ = tone_of_pixels(px, s.bins, s.span, s.dev)
+    return exps
+
+
+@dataclass(frozen=True)
 class DimLightSettings:
     """A dark photo's cards looked for once more on a copy brought up by its own white paper
     (`vision.cards.stage.dim_added`; session 20, H4, docs/cards.md "Troetofanten in a dim
