@@ -736,7 +736,8 @@ class Pipeline:
         limit = (gv.limits[gv.labels.index("rabbit-yellow")]
                  if gv.limits and "rabbit-yellow" in gv.labels else 2)
         probs = photo_frogs(probs, columns, gv.labels, lab, hues, limit)
-        probs = photo_whites(probs, columns, gv.labels, lab, hues, cast_hue, bool(area.glare))
+        probs = photo_whites(probs, columns, gv.labels, lab, hues, cast_hue, bool(area.glare),
+                             lightness)
         return probs
 
     def _as_background(self, probs: np.ndarray, rows: np.ndarray) -> np.ndarray:

@@ -116,6 +116,22 @@ class CueSettings:
     # (`photo_whites`; only with the coats of arms read). white_apart 0: off
     white_apart: float = 19.0
     white_anchors: int = 3
+    # ... and toward blue or violet (`white_colours`) also nearer than `white_apart` where
+    # the photo's light is dim: Lab's a*, b* shrink with the exposure as L + 16 does (a fifth
+    # of the light: x 0.72), so dim blue and violet rabbits lie 10-17 from their whites
+    # (edition 2 and fresh edition-2 sets under `light_eval`'s dim light). There a white
+    # reading is far from `white_apart` times (the white readings' median middle lightness
+    # + 16) / (`white_full` + 16), white paper's L in full light, and `white_spread` times
+    # the white readings' own spread (their median distance from their median) or more:
+    # without that second test (session 21 H7's dropped attempt) a cool or shaded light's
+    # spread along blue turned white rabbits blue (2761 daylight 0010: a white 17.3 from the
+    # median of white readings that lie 18.8 from it on the median; a white reading's own
+    # distance is 2 x its photo's spread or less on 90 % of these photos). Not where a cast
+    # had to be balanced away (`CueFrame.cast_hue`): a coloured light is no grey one
+    # dimmed, and what the balance leaves spreads the whites its own way (fresh 2768
+    # tungsten 0004: a white 10 from whites 0.8 apart, toward violet). white_spread 0: off
+    white_full: float = 100.0
+    white_spread: float = 3.0
     white_turn: float = 60.0
     # ... only toward these (cold) colours: a warm lamp's falloff spreads the white rabbits'
     # colours along its own (warm) hue (edition 2 tungsten 0006: two white rabbits 19+ from
@@ -310,7 +326,7 @@ def photo_frogs(probs: np.ndarray, columns: list[int], labels: tuple[str, ...],
 def photo_whites(probs: np.ndarray, columns: list[int], labels: tuple[str, ...],
                  lab: np.ndarray, hues: dict[str, float] | None,
                  cast_hue: float | None = None, spot: bool = False,
-                 s: CueSettings = CUES) -> np.ndarray:
+                 lightness: np.ndarray | None = None, s: CueSettings = CUES) -> np.ndarray:
     """The (N, C) probabilities with the tiles read as white rabbits whose colour lies far
     from this photo's own white rabbits' (`CueSettings.white_apart`) read as the coloured
     rabbit their difference points to (the white and that colour's probabilities swapped).
@@ -319,7 +335,11 @@ def photo_whites(probs: np.ndarray, columns: list[int], labels: tuple[str, ...],
     unchanged); `cast_hue`: the light's hue where a cast had to be balanced away
     (`CueFrame.cast_hue`), or None; `spot`: a lamp's glare spot was found on the photo
     (`PlayArea.glare`): its warm light falls off over the tiles round it, a cast no median
-    of the whites sees, so no warm colour is taken."""
+    of the whites sees, so no warm colour is taken. `lightness` (N,): the tiles' middles'
+    median lightness (`tile_colour`; None: only `white_apart`): under a dim light a white
+    reading nearer than `white_apart` toward blue or violet is that rabbit too where it lies
+    far for this photo's light and its whites' own spread and no cast was balanced away
+    (`CueSettings.white_spread`)."""
     white = "rabbit-white"
     if hues is None or s.white_apart <= 0 or not len(probs) or white not in labels:
         return probs
@@ -330,19 +350,29 @@ def photo_whites(probs: np.ndarray, columns: list[int], labels: tuple[str, ...],
         return probs
     median = np.median(lab[read, 1:3], axis=0)
     diff = lab[read, 1:3] - median
-    far = np.hypot(diff[:, 0], diff[:, 1]) >= s.white_apart
+    dist = np.hypot(diff[:, 0], diff[:, 1])
+    apart = dist >= s.white_apart
+    # (nearer, toward a cold colour only: far for this photo's whites' own spread)
+    near_cold = np.zeros_like(apart)
+    if s.white_spread > 0 and lightness is not None and cast_hue is None:
+        dim = (float(np.median(lightness[read])) + 16.0) / (s.white_full + 16.0)
+        near_cold = ((dist >= s.white_apart * min(dim, 1.0))
+                     & (dist >= s.white_spread * float(np.median(dist))))
+    far = apart | near_cold
     if not far.any():
         return probs
     names = [c for c in hues if f"rabbit-{c}" in labels]  # (the nearest of all four; a warm
     #   one only where no lamp's falloff runs along it)
     out = probs.copy()
     w = columns[labels.index(white)]
-    for i, (da, db) in zip(read[far], diff[far], strict=True):
+    for i, (da, db), wide in zip(read[far], diff[far], apart[far], strict=True):
         turn = [abs(float(_hue_diff(np.degrees(np.arctan2(db, da)), hues[c]))) for c in names]
         if not names or min(turn) > s.white_turn:
             continue
         near = names[int(np.argmin(turn))]
         if near not in s.white_colours:
+            if not wide:
+                continue
             if spot or not _no_cast_toward(median, hues[near], s) or (
                     cast_hue is not None
                     and abs(float(_hue_diff(cast_hue, hues[near]))) < s.white_cast_turn):

@@ -380,3 +380,39 @@ def test_photo_whites_takes_no_warm_colour_on_a_photo_with_a_lamp_spot():
         probs, lab = _whites(COOL + [tuple(_ab(HUES[colour], 30.0))])
         out = photo_whites(probs, columns, labels, lab, HUES, spot=True)
         assert labels[int(out[-1, columns].argmax())] == read
+
+
+GREY = [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)]  # whites close together
+WIDE = [(6.0, 0.0), (-6.0, 0.0), (0.0, 6.0), (0.0, -6.0), (0.0, 0.0)]  # ... 6 apart on the median
+
+
+@pytest.mark.parametrize("whites, colour, chroma, light, read", [
+    # dim light (the whites' middles at L 40: a*, b* x 56/116, `white_apart` 9.2): a pale
+    # blue or violet rabbit 12 from close whites is that rabbit
+    (GREY, "blue", 12.0, 40.0, "rabbit-blue"),
+    (GREY, "violet", 12.0, 40.0, "rabbit-violet"),
+    # the same tile in full light (L 95: 18.2 wanted): white
+    (GREY, "blue", 12.0, 95.0, "rabbit-white"),
+    # dim, but the white readings lie 6 apart on the median (3 x 6 = 18 wanted): white
+    (WIDE, "blue", 12.0, 40.0, "rabbit-white"),
+    # dim, toward a warm colour: only from `white_apart` as before
+    (GREY, "orange", 12.0, 40.0, "rabbit-white"),
+    # dim, nearer than the light's share of `white_apart`: white
+    (GREY, "blue", 8.0, 40.0, "rabbit-white"),
+])
+def test_photo_whites_takes_a_nearer_cold_tile_under_a_dim_light_by_the_whites_spread(
+        whites, colour, chroma, light, read):
+    labels = tuple(SIMSALA_LABELS)
+    columns = list(range(len(labels)))
+    probs, lab = _whites(whites + [tuple(_ab(HUES[colour], chroma))])
+    lightness = np.full(len(lab), light)
+    out = photo_whites(probs, columns, labels, lab, HUES, lightness=lightness)
+    got = [labels[j] for j in out[:, columns].argmax(axis=1)]
+    assert got == ["rabbit-white"] * len(whites) + [read]
+    np.testing.assert_allclose(out.sum(axis=1), probs.sum(axis=1))
+    # without the tiles' lightness, with the rule off, or where a cast was balanced away:
+    # `white_apart` alone (12 < 19)
+    for kw in ({}, {"s": replace(CUES, white_spread=0.0), "lightness": lightness},
+               {"cast_hue": 65.0, "lightness": lightness}):
+        assert photo_whites(probs, columns, labels, lab, HUES, **kw)[-1].argmax() == \
+            labels.index("rabbit-white")
