@@ -240,6 +240,10 @@ class DiceSettings:
     # brightness ratio in this range (`_lit_apart`): one die's top and side face
     alike_chroma: float = 0.08  # ... or unlike in colour (`_chroma`, max over B, G, R): one
     # die's faces are one material, shaded differently but of one chroma
+    unlike_chroma: float | None = 0.15  # adjacent faces this far apart in chroma, their
+    # hues not alike (`die_hue`), are two dice whatever their foreshortening and size ratio
+    # (under `side_area_ratio` still a side): one die is one material. Fresh 2900-2959: the
+    # three right faces so dropped as side faces were 0.19-0.25 apart (session 21, H8)
     side_area_ratio: float = 0.5  # a smaller adjacent face than this is a side face ...
     small_top_above: float = 0.5  # ... unless it lies this much above it (cos, the vertical)
     square_seen_aniso: float = 1.1  # in a slanted photo where no face looks this square,
@@ -1966,6 +1970,11 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
                 up is not None and bgr is not None and abs(toward) >= s.side_on_table
                 and _same_width(fi, fj, up, s)
                 and _on_table(fj if toward > 0 else fi, bgr, up, s))
+            # Of plainly different materials (chroma far apart, hues unlike): two dice,
+            # however unlike their shapes and sizes (a 1's, 2's or 3's square is a guess).
+            if s.unlike_chroma is not None and chroma_off > s.unlike_chroma and not bool(
+                    _same_hue(fj.colour[None].astype(np.float32), fi.colour, s)[0]):
+                continue
             if max(shape_ratio, 1 / shape_ratio) < s.side_shape_ratio and (
                     fi.area < s.touching_area_ratio * fj.area) and (
                     not few.shape_measured or coplanar or (

@@ -401,3 +401,26 @@ def test_a_face_off_the_tables_plane_is_dropped(odd_value, odd_shape, tops, kept
     assert len(out) == len(faces) - (not kept) and len(warnings) == (not kept)
     assert _off_plane(faces, p, replace(SETTINGS, off_plane=None))[0] == faces
     assert _off_plane(faces, p, replace(SETTINGS, face_affine=(1.0, 0.0, 0.0, 1.0)))[0] == faces
+
+
+BLUE, LIT_RED, SHADED_RED = (200.0, 120.0, 60.0), (120.0, 110.0, 255.0), (10.0, 5.0, 150.0)
+
+
+@pytest.mark.parametrize("upper_colour,lower_colour,unlike,kept", [
+    (WHITE, GREY, 0.15, [3]),  # one material shaded darker: the lower is the top's side
+    (WHITE, BLUE, 0.15, [3, 3]),  # a white and a blue die: two dice
+    (BLUE, WHITE, 0.15, [3, 3]),
+    (LIT_RED, SHADED_RED, 0.15, [3]),  # chroma drifts 0.38 in shade, the hue stays: one die
+    (WHITE, BLUE, None, [3]),  # (without the rule: sizes apart, read as top and side)
+])
+def test_faces_of_different_materials_are_two_dice(upper_colour, lower_colour, unlike, kept):
+    """Two 3s (guessed squares), the lower right below the upper and 0.59 of its area (too
+    unlike in size for two touching dice of one colour): of plainly different materials
+    (`unlike_chroma`, hues unlike) they are two dice; of one material, or one hue shaded
+    (a coloured die's side in shade), the lower is the upper's side face (fresh 2901,
+    2916, 2957: an ivory 3 below a blue 3, a white 1 beside a red 3; session 21, H8)."""
+    s = replace(SETTINGS, unlike_chroma=unlike)
+    upper = _face(3, (400, 300), _squashed(30, 1.4), upper_colour)
+    lower = _face(3, (400, 300 + (30 + 23) / 1.4 + 2), _squashed(23, 1.4), lower_colour)
+    out, _ = _top_faces([upper, lower], SHAPE, s)
+    assert [f.value for f in out] == kept
