@@ -10,7 +10,9 @@ There is no play area, so zones come from the cards themselves:
    the outermost; a card belongs to a side when it lies within `side_gap` card heights
    of that outermost position, else to the middle. A side without a player opposite must
    lie well out from the middle of the sides across it (the training animals in the
-   middle all face one way too). Face-down cards (orientation only up to a half turn) take
+   middle all face one way too); so must a side opposite a seated one that lies near
+   its opposite row (the animals may face a side with no player opposite a player).
+   Face-down cards (orientation only up to a half turn) take
    a seated side they line up with, else the middle.
 Pure numpy on `CardPiece` records; angles in degrees, image pixels.
 """
@@ -125,7 +127,8 @@ def assign_zones(pieces: list[CardPiece], s: ZoneSettings = ZONES) -> tuple[list
     orientation matches the side (face-down: up to a half turn) and it lies within
     `side_gap` card heights of that outermost position, else it is in the middle. A side
     whose opposite side is not seated must lie `centre_gap` card heights out from the
-    centre of the sides across it: the middle's training animals all face one way too."""
+    centre of the sides across it: the middle's training animals all face one way too; a side
+    whose opposite side is seated must lie `pair_gap` out, or `pair_span` from its opposite."""
     warnings: list[str] = []
     if not pieces:
         return [], warnings
