@@ -231,6 +231,42 @@ def test_troeto_zones_the_ring_faces_an_empty_side(north):
         assert zones == want, rot
 
 
+@pytest.mark.parametrize("y,zone", [
+    (0, "middle"),  # the training animals at the table's middle
+    (60, "middle"),  # 0.78 card heights towards south (e2-2750 0011: 1.08)
+    (-60, "middle"),
+    (230, "south"),  # a south player's row, 3 card heights out
+])
+def test_troeto_zones_the_ring_faces_a_side_opposite_a_player(y, zone):
+    """North, west and east play; the training animals face south, where nobody sits. They
+    are the outermost south-facing cards and north is seated opposite them, yet they lie
+    near the middle of the west and east rows: the ring's, not a south player's (fresh
+    e2-2750 0011, e2-2751 0001). A south row lies far out: south's."""
+    layout = [("elephant-1", -230, -60, 90), ("elephant-2", -231, -20, 90),
+              ("elephant-3", -229, 40, 90),
+              ("elephant-4", 230, -40, 270), ("lasso", 229, 0, 270), ("back", 231, 50, 90),
+              ("elephant-1", -40, -230, 180), ("mouse", 10, -229, 180),
+              ("elephant-5", -70, y + 5, 0), ("tootophant-2", 0, y, 0),
+              ("tootophant-3", 72, y - 6, 0)]
+    want = ["west"] * 3 + ["east"] * 3 + ["north"] * 2 + [zone] * 3
+    for rot in (0.0, 30.0):
+        zones, _ = assign_zones(_table(layout, rot))
+        assert zones == want, rot
+
+
+def test_troeto_zones_a_far_row_beside_a_short_row_across():
+    """West's one card lies near the middle of south's short row (at west's end of it:
+    0.7 card heights out), but six card heights from east's row across the table: a
+    player's, not the ring's (fresh e1-2790 0005)."""
+    layout = [("elephant-5", -230, -180, 90), ("back", -231, -150, 90),
+              ("elephant-2", 230, -40, 270), ("mouse", 229, 0, 270), ("elephant-1", 231, 40, 270),
+              ("elephant-4", -200, 230, 0), ("elephant-2", -175, 231, 0),
+              ("elephant-2", 60, -60, 270)]  # a training animal facing east
+    for rot in (0.0, 19.0):
+        zones, _ = assign_zones(_table(layout, rot))
+        assert zones == ["west"] * 2 + ["east"] * 3 + ["south"] * 2 + ["middle"], rot
+
+
 @pytest.mark.parametrize("x,angle,zone", [
     (60, 90, "south"),  # read a quarter turn off, beside south's last card: south's
     (20, 180, "south"),  # lined up (a half turn is a back's own ambiguity)

@@ -10,7 +10,9 @@ There is no play area, so zones come from the cards themselves:
    the outermost; a card belongs to a side when it lies within `side_gap` card heights
    of that outermost position, else to the middle. A side without a player opposite must
    lie well out from the middle of the sides across it (the training animals in the
-   middle all face one way too). Face-down cards (orientation only up to a half turn) take
+   middle all face one way too); so must a side opposite a seated one that lies near
+   its opposite row (the animals may face a side with no player opposite a player).
+   Face-down cards (orientation only up to a half turn) take
    a seated side they line up with, else the middle.
 Pure numpy on `CardPiece` records; angles in degrees, image pixels.
 """
@@ -41,6 +43,14 @@ class ZoneSettings:
     centre_gap: float = 0.8  # card heights: a side whose opposite side has no player lies at
     #   least this far out from the middle of the sides across it (a player's piles lie in
     #   front of them, the training animals in the middle of the table)
+    pair_gap: float = 1.2  # card heights: the same where the opposite side is seated too:
+    #   the training animals face one way, so they seated a side of their own opposite a
+    #   player (fresh e2-2750 0011: 1.08 out, e2-2751 0001: 0.43); a player's row lies
+    #   2-3 card heights out (the generator's 225 mm), but from the middle of one short
+    #   row across it as little as 0.69 (fresh e1-2790 0005), so also:
+    pair_span: float = 4.0  # card heights: ... and the two opposite sides lie less than this
+    #   apart (the ring's side and its opposite: 2.9, 3.1; two players' rows across the
+    #   generator's table 4.9, e1-2790 0005 5.3)
     outer_back: float = 0.6  # a face-down card read this surely or less (found by its shape
     #   or colour alone, no classifier: `ReadSettings.design_confidence`) marks no side's
     #   outermost card (an object on the table beyond a row can pass for one). It follows
@@ -117,7 +127,8 @@ def assign_zones(pieces: list[CardPiece], s: ZoneSettings = ZONES) -> tuple[list
     orientation matches the side (face-down: up to a half turn) and it lies within
     `side_gap` card heights of that outermost position, else it is in the middle. A side
     whose opposite side is not seated must lie `centre_gap` card heights out from the
-    centre of the sides across it: the middle's training animals all face one way too."""
+    centre of the sides across it: the middle's training animals all face one way too; a side
+    whose opposite side is seated must lie `pair_gap` out, or `pair_span` from its opposite."""
     warnings: list[str] = []
     if not pieces:
         return [], warnings
@@ -152,26 +163,36 @@ def assign_zones(pieces: list[CardPiece], s: ZoneSettings = ZONES) -> tuple[list
                 seated.add(name)
     ring = set()  # sides whose cards lie in the middle of the sides across them: the ring's
 
-    def out_from_middle(name: str) -> float:
-        """How far (card heights) a lone side's outermost card lies out from the middle of
-        the seated sides across it (inf: it has its opposite seated, or none across)."""
+    def out_from_middle(name: str, paired: bool) -> float:
+        """How far (card heights) a side's outermost card lies out from the middle of the
+        seated sides across it; inf where none is seated across, or where its opposite side
+        is seated (`paired` False) or not (`paired` True)."""
         across = [n for n in SIDES if n in seated and n not in (name, OPPOSITE[name])]
-        if OPPOSITE[name] in seated or not across:
+        if (OPPOSITE[name] in seated) != paired or not across:
             return float("inf")
         mids = [float(np.mean([depth[name][i] for i in own_of[n]])) for n in across]
         h = float(np.median(heights[own_of[name]]))
+        if paired:  # the two opposite sides' rows lie too far apart for a ring between them
+            span = outer[name] - float(np.mean(depth[name][own_of[OPPOSITE[name]]]))
+            if span / h >= s.pair_span:
+                return float("inf")
         return (outer[name] - float(np.mean(mids))) / h
 
-    while seated:  # a lone side at the middle of the sides across it: no player; the one
-        #   nearest the middle first, each time (a side unseated changes the others'
-        #   middles: the order once came from a set's hash order, so a photo's zones
-        #   changed from run to run)
-        gaps = {name: out_from_middle(name) for name in SIDES if name in seated}
-        name = min(gaps, key=lambda n: (gaps[n], SIDES.index(n)))
-        if not gaps[name] < s.centre_gap:
-            break
-        seated.discard(name)
-        ring.add(name)
+    # A lone side at the middle of the sides across it: no player; then a side at the middle
+    # though its opposite side is seated (the training animals face one way, and a player
+    # may sit across from the way they face): nearer the middle, under `pair_gap`, and less
+    # than `pair_span` from its opposite side. The one nearest the middle first, each time
+    # (a side unseated changes the others' middles: the order once came from a set's hash
+    # order, so a photo's zones changed from run to run); the lone sides first (a lone
+    # side's stray card, unseated there, is no side across).
+    for paired, bar in ((False, s.centre_gap), (True, s.pair_gap)):
+        while seated:
+            gaps = {name: out_from_middle(name, paired) for name in SIDES if name in seated}
+            name = min(gaps, key=lambda n: (gaps[n], SIDES.index(n)))
+            if not gaps[name] < bar:
+                break
+            seated.discard(name)
+            ring.add(name)
 
     def gap(i: int, name: str) -> float:
         return (outer[name] - float(depth[name][i])) / heights[i]
