@@ -221,9 +221,9 @@ def _row(n=7, step=100.0, tilt=0.0, x0=200.0, y0=300.0):
 
 
 @pytest.mark.parametrize("case, unread, n_hats, expect", [
-    ("one step past the last hat", [(900, 300)], 7, (900, 300)),
+    ("one step before the first hat, off the row a little", [(90, 330)], 7, (90, 330)),
     ("one step before the first hat", [(100, 300)], 7, (100, 300)),
-    ("a little off the row", [(910, 330)], 7, (910, 330)),
+    ("on the line's far end (numbers ascend from the first)", [(900, 300)], 7, None),
     ("three steps on: the table", [(1100, 300)], 7, None),
     ("across the row: below", [(900, 400)], 7, None),
     ("inside the line", [(450, 300)], 7, None),
@@ -258,7 +258,7 @@ def test_magician_at_end_tilted_rows(seed):
     rng = np.random.default_rng(seed)
     tilt = float(rng.uniform(-40, 40))
     pieces = _row(9, 95.0, tilt)
-    end = np.array([200 + 9 * 95.0, 300 + 9 * tilt])
+    end = np.array([200 - 95.0, 300 - tilt])  # (before hat 1: the line's start)
     d = np.array([95.0, tilt]) / np.hypot(95.0, tilt)
     off = end + 160 * np.array([-d[1], d[0]])
     out, _ = magician_at_end(pieces, [_square("unread", *end)])
@@ -286,3 +286,22 @@ def test_magician_at_end_left_to_the_layout_where_an_end_hat_has_no_rabbit(end):
     pieces = [p for p in pieces if p.label != gone]
     out, warnings = magician_at_end(pieces, [_square("unread", 1000, 300)])
     assert out == pieces and warnings == []
+
+
+@pytest.mark.parametrize("numbers, at, found", [
+    ((1, 2, 3, 4, 5, 6, 7), (100, 300), True),   # ascending from the left: a tile there
+    ((1, 2, 3, 4, 5, 6, 7), (900, 300), False),  # past the last hat: not the line's start
+    ((7, 6, 5, 4, 3, 2, 1), (900, 300), True),
+    ((2, 1, 3, 4, 6, 7, 5), (900, 300), False),  # mostly ascending from the left
+    ((4, 3, 2, 1, 5, 6, 7), (100, 300), True),   # 6 pairs out of order against 15
+    ((4, 3, 2, 1, 5, 6, 7), (900, 300), False),
+])
+def test_magician_at_end_only_where_the_line_ascends_from(numbers, at, found):
+    from dataclasses import replace
+
+    from vision.cards.magic import magician_at_end
+
+    pieces = [replace(p, label=f"{p.label.split('-')[0]}-{numbers[k // 2]}")
+              for k, p in enumerate(_row(7))]
+    out, _ = magician_at_end(pieces, [_square("unread", *at)])
+    assert [p.label for p in out].count("magician") == int(found)

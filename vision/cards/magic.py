@@ -112,8 +112,10 @@ class EndTileSettings:
     sets 2770 / 2771): 27 of the 57 + 86 errors' magicians had a posed key point the
     classifier read as no piece (another copy's magician; P(background) 0.4 there)."""
     min_hats: int = 5  # a line of hats to extend: at least this many hats read
-    beyond: tuple[float, float] = (0.6, 1.5)  # the tile's offset past the end hat, in the
-    #   hats' median step (the magician lies one step on, as a pile would)
+    beyond: tuple[float, float] = (0.7, 1.2)  # the tile's offset past the end hat, in the
+    #   step between that hat and its neighbour (the magician lies one step on, as a pile
+    #   would; the step there, as perspective shrinks a far end's): true magicians 0.92-1.14,
+    #   a key point on a tile's edge 1.26 and 1.40 (e2 glare 0006, e1 harsh 0028)
     across: float = 0.6  # its offset across the hats' row, in tile widths (`LineSettings`'s
     #   `row_across`)
     clear: float = 0.6  # no piece read within this many tile widths of it
@@ -131,8 +133,11 @@ def magician_at_end(pieces: list[CardPiece], unread: list[CardPiece],
     `s.across`) with no piece near (`s.clear`) becomes the magician, confidence
     `s.confidence`, with a warning (the rules: the magician tile lies at one end of the line).
     Nothing where a magician is read, fewer than `s.min_hats` hats are, an end hat has no
-    tile below it (the magician read as a hat: `lineup.settle_magician` tells it) or tiles
-    lie past both ends (which end is unknown). Only positions are used: no colour or drawing."""
+    tile below it (the magician read as a hat: `lineup.settle_magician` tells it), tiles
+    lie past both ends (which end is unknown) or the hats' numbers do not ascend from its
+    end (fewer pairs out of order, `scoring.magic_rabbit.inversions`: the end the line is
+    read from without a magician, so the facts stay as they were). Only positions and the
+    hats' numbers are used: no colour or drawing."""
     if not unread or any(p.label == "magician" for p in pieces):
         return pieces, []
     hats = [p for p in pieces if p.label.startswith("hat-")]
@@ -159,7 +164,8 @@ def magician_at_end(pieces: list[CardPiece], unread: list[CardPiece],
     for q in unread:
         a, b = (np.asarray(q.center, np.float64) - mid) @ d, \
             (np.asarray(q.center, np.float64) - mid) @ normal
-        past = max(a - along[-1], along[0] - a) / step
+        past = (a - along[-1]) / max(along[-1] - along[-2], 1e-6) if a > along[-1] else \
+            (along[0] - a) / max(along[1] - along[0], 1e-6)
         if abs(b) > s.across * width or not s.beyond[0] <= past <= s.beyond[1]:
             continue
         if any(np.hypot(*(np.asarray(q.center) - p.center)) < s.clear * width
@@ -168,6 +174,14 @@ def magician_at_end(pieces: list[CardPiece], unread: list[CardPiece],
         found.append((1 if a > along[-1] else -1, q))
     if not found or len({e for e, _ in found}) > 1:
         return pieces, []
+    from scoring.magic_rabbit import inversions
+
+    order = np.argsort((hc - mid) @ d)
+    line = [{"hat": int(hats[k].label.rsplit("-", 1)[1]), "rabbit": None} for k in order]
+    up, down = inversions(line), inversions(line[::-1])
+    if (up >= down) if found[0][0] < 0 else (down >= up):
+        return pieces, []  # (the line's numbers do not ascend from that end: a tile there
+        #   is the table's, or it would turn the line round)
     q = found[0][1]
     from dataclasses import replace
 
