@@ -202,3 +202,106 @@ def test_read_cards_warns_where_the_colour_doubts_the_scored_number(frame_number
     # (in the photo's pixels: the working image's centre (60, 60) x 2)
     assert any("hat-9 at (120, 120): its number and its colour do not agree" in w
                for w in result.warnings) is warned
+
+
+def _square(label, cx, cy, w=80.0, conf=0.9):
+    h = w / 2
+    frame = np.array([[cx - h, cy - h], [cx + h, cy - h], [cx + h, cy + h], [cx - h, cy + h]],
+                     np.float64)
+    return CardPiece(label, conf, np.array([cx - h, cy - h]), frame, 0.0, w)
+
+
+def _row(n=7, step=100.0, tilt=0.0, x0=200.0, y0=300.0):
+    """n hats in a row (their rabbits below), `tilt` px down per step."""
+    out = []
+    for k in range(n):
+        out.append(_square(f"hat-{k + 1}", x0 + k * step, y0 + k * tilt))
+        out.append(_square(f"rabbit-{k + 1}", x0 + k * step, y0 + k * tilt + 110))
+    return out
+
+
+@pytest.mark.parametrize("case, unread, n_hats, expect", [
+    ("one step before the first hat, off the row a little", [(90, 330)], 7, (90, 330)),
+    ("one step before the first hat", [(100, 300)], 7, (100, 300)),
+    ("on the line's far end (numbers ascend from the first)", [(900, 300)], 7, None),
+    ("three steps on: the table", [(1100, 300)], 7, None),
+    ("across the row: below", [(900, 400)], 7, None),
+    ("inside the line", [(450, 300)], 7, None),
+    ("past both ends: which is unknown", [(900, 300), (100, 300)], 7, None),
+    ("too few hats for a line", [(500, 300)], 3, None),
+    ("nothing unread", [], 7, None),
+])
+def test_magician_at_end(case, unread, n_hats, expect):
+    from vision.cards.magic import magician_at_end
+
+    pieces = _row(n_hats)
+    before = list(pieces)
+    out, warnings = magician_at_end(pieces, [_square("unread", x, y, conf=0.0)
+                                             for x, y in unread])
+    mags = [p for p in out if p.label == "magician"]
+    assert pieces == before  # (not changed in place)
+    if expect is None:
+        assert out == pieces and warnings == []
+    else:
+        assert len(mags) == 1 and np.allclose(mags[0].center, expect)
+        assert mags[0].confidence == pytest.approx(0.35)
+        assert len(warnings) == 1 and "magician" in warnings[0]
+        assert len(out) == len(pieces) + 1
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_magician_at_end_tilted_rows(seed):
+    """A row at a random slope (perspective): the tile one step on is found, one two widths
+    off the row is not."""
+    from vision.cards.magic import magician_at_end
+
+    rng = np.random.default_rng(seed)
+    tilt = float(rng.uniform(-40, 40))
+    pieces = _row(9, 95.0, tilt)
+    end = np.array([200 - 95.0, 300 - tilt])  # (before hat 1: the line's start)
+    d = np.array([95.0, tilt]) / np.hypot(95.0, tilt)
+    off = end + 160 * np.array([-d[1], d[0]])
+    out, _ = magician_at_end(pieces, [_square("unread", *end)])
+    assert [p.label for p in out].count("magician") == 1
+    out, _ = magician_at_end(pieces, [_square("unread", *off)])
+    assert out == pieces
+
+
+def test_magician_at_end_keeps_a_read_magician():
+    from vision.cards.magic import magician_at_end
+
+    pieces = _row(7) + [_square("magician", 100, 300)]
+    out, warnings = magician_at_end(pieces, [_square("unread", 900, 300)])
+    assert out == pieces and warnings == []
+
+
+@pytest.mark.parametrize("end", ["first", "last"])
+def test_magician_at_end_left_to_the_layout_where_an_end_hat_has_no_rabbit(end):
+    """An end hat with no tile below may be the magician read as a hat
+    (`lineup.settle_magician` takes it): no magician is added past either end."""
+    from vision.cards.magic import magician_at_end
+
+    pieces = _row(8)
+    gone = "rabbit-1" if end == "first" else "rabbit-8"
+    pieces = [p for p in pieces if p.label != gone]
+    out, warnings = magician_at_end(pieces, [_square("unread", 1000, 300)])
+    assert out == pieces and warnings == []
+
+
+@pytest.mark.parametrize("numbers, at, found", [
+    ((1, 2, 3, 4, 5, 6, 7), (100, 300), True),   # ascending from the left: a tile there
+    ((1, 2, 3, 4, 5, 6, 7), (900, 300), False),  # past the last hat: not the line's start
+    ((7, 6, 5, 4, 3, 2, 1), (900, 300), True),
+    ((2, 1, 3, 4, 6, 7, 5), (900, 300), False),  # mostly ascending from the left
+    ((4, 3, 2, 1, 5, 6, 7), (100, 300), True),   # 6 pairs out of order against 15
+    ((4, 3, 2, 1, 5, 6, 7), (900, 300), False),
+])
+def test_magician_at_end_only_where_the_line_ascends_from(numbers, at, found):
+    from dataclasses import replace
+
+    from vision.cards.magic import magician_at_end
+
+    pieces = [replace(p, label=f"{p.label.split('-')[0]}-{numbers[k // 2]}")
+              for k, p in enumerate(_row(7))]
+    out, _ = magician_at_end(pieces, [_square("unread", *at)])
+    assert [p.label for p in out].count("magician") == int(found)

@@ -103,3 +103,89 @@ def off_line_tiles(pieces: list[CardPiece]) -> list[CardPiece]:
     np.fill_diagonal(d, np.inf)
     lone = {id(p) for p, near in zip(tiles, d.min(axis=1), strict=True) if near > OFF_LINE_REACH}
     return [p for p in pieces if id(p) not in lone]
+
+
+@dataclass(frozen=True)
+class EndTileSettings:
+    """Magic Rabbit's magician at an end of the line (`magician_at_end`). Measured (session
+    21, H10, `light_eval`'s seven lights of edition 2's committed scenes and fresh edition-2
+    sets 2770 / 2771): 27 of the 57 + 86 errors' magicians had a posed key point the
+    classifier read as no piece (another copy's magician; P(background) 0.4 there)."""
+    min_hats: int = 5  # a line of hats to extend: at least this many hats read
+    beyond: tuple[float, float] = (0.7, 1.2)  # the tile's offset past the end hat, in the
+    #   step between that hat and its neighbour (the magician lies one step on, as a pile
+    #   would; the step there, as perspective shrinks a far end's): true magicians 0.92-1.14,
+    #   a key point on a tile's edge 1.26 and 1.40 (e2 glare 0006, e1 harsh 0028)
+    across: float = 0.6  # its offset across the hats' row, in tile widths (`LineSettings`'s
+    #   `row_across`)
+    clear: float = 0.6  # no piece read within this many tile widths of it
+    confidence: float = 0.35  # the piece's confidence (warned about)
+
+
+END_TILE = EndTileSettings()
+
+
+def magician_at_end(pieces: list[CardPiece], unread: list[CardPiece],
+                    s: EndTileSettings = END_TILE) -> tuple[list[CardPiece], list[str]]:
+    """Magic Rabbit: (pieces, warnings) with the magician found by the layout where none is
+    read: of `unread` (posed tiles the classifier read as no piece: another copy's artwork
+    it never saw), the one lying in the hats' row one step past an end hat (`s.beyond`,
+    `s.across`) with no piece near (`s.clear`) becomes the magician, confidence
+    `s.confidence`, with a warning (the rules: the magician tile lies at one end of the line).
+    Nothing where a magician is read, fewer than `s.min_hats` hats are, an end hat has no
+    tile below it (the magician read as a hat: `lineup.settle_magician` tells it), tiles
+    lie past both ends (which end is unknown) or the hats' numbers do not ascend from its
+    end (fewer pairs out of order, `scoring.magic_rabbit.inversions`: the end the line is
+    read from without a magician, so the facts stay as they were). Only positions and the
+    hats' numbers are used: no colour or drawing."""
+    if not unread or any(p.label == "magician" for p in pieces):
+        return pieces, []
+    hats = [p for p in pieces if p.label.startswith("hat-")]
+    if len(hats) < s.min_hats:
+        return pieces, []
+    hc = np.array([h.center for h in hats], np.float64)
+    mid = hc.mean(axis=0)
+    _, _, vt = np.linalg.svd(hc - mid, full_matrices=False)
+    d = vt[0]
+    normal = np.array([-d[1], d[0]])
+    along = np.sort((hc - mid) @ d)
+    step = float(np.median(np.diff(along)))
+    width = float(np.median([h.width for h in hats]))
+    if step <= 0 or width <= 0:
+        return pieces, []
+    from vision.cards.lineup import LINE, _below
+
+    ends = [hats[int(np.argmin((hc - mid) @ d))], hats[int(np.argmax((hc - mid) @ d))]]
+    if not all(any(_below(p, e, LINE) for p in pieces if p.label.startswith(("hat-", "rabbit-"))
+                   and p is not e) for e in ends):
+        return pieces, []  # (an end hat with no tile below: perhaps the magician read as a
+        #   hat, `lineup.settle_magician`'s)
+    found: list[tuple[int, CardPiece]] = []
+    for q in unread:
+        a, b = (np.asarray(q.center, np.float64) - mid) @ d, \
+            (np.asarray(q.center, np.float64) - mid) @ normal
+        past = (a - along[-1]) / max(along[-1] - along[-2], 1e-6) if a > along[-1] else \
+            (along[0] - a) / max(along[1] - along[0], 1e-6)
+        if abs(b) > s.across * width or not s.beyond[0] <= past <= s.beyond[1]:
+            continue
+        if any(np.hypot(*(np.asarray(q.center) - p.center)) < s.clear * width
+               for p in pieces):
+            continue
+        found.append((1 if a > along[-1] else -1, q))
+    if not found or len({e for e, _ in found}) > 1:
+        return pieces, []
+    from scoring.magic_rabbit import inversions
+
+    order = np.argsort((hc - mid) @ d)
+    line = [{"hat": int(hats[k].label.rsplit("-", 1)[1]), "rabbit": None} for k in order]
+    up, down = inversions(line), inversions(line[::-1])
+    if (up >= down) if found[0][0] < 0 else (down >= up):
+        return pieces, []  # (the line's numbers do not ascend from that end: a tile there
+        #   is the table's, or it would turn the line round)
+    q = found[0][1]
+    from dataclasses import replace
+
+    x, y = q.center
+    return pieces + [replace(q, label="magician", confidence=s.confidence)], [
+        f"the tile at ({x:.0f}, {y:.0f}) is read as the magician: it lies at an end of the "
+        "line of hats, where no piece was read; check it"]

@@ -44,7 +44,13 @@ from vision.cards.geometry import (
     rectify,
 )
 from vision.cards.hopcards import median_u8
-from vision.cards.magic import DOVE_CHECK, bare_hat_doves, off_line_tiles, warnings_kept
+from vision.cards.magic import (
+    DOVE_CHECK,
+    bare_hat_doves,
+    magician_at_end,
+    off_line_tiles,
+    warnings_kept,
+)
 from vision.cards.pieces import CardPiece
 from vision.classify.model import PieceClassifier, keeping_rows
 from vision.preprocess import apply_gains, light_gains
@@ -3179,8 +3185,13 @@ class CardReader:
                                                        np.array([q.width]), s)[0])
             return edge_turned[id(q)]
 
+        no_piece: list[CardPiece] = []  # Magic Rabbit: posed tiles read as no piece, or
+        #   under `min_confidence` by kind too (`magician_at_end`)
         for r, i in enumerate(idx):
             if not is_piece[r]:
+                if game == "magic-rabbit" and r < n_main:
+                    no_piece.append(CardPiece("unread", 0.0, kp.xy[i].copy(), frames[r],
+                                              float(kp.angle[i]), float(kp.width[i])))
                 continue
             pg, bg, conf = game_probs[r], float(bgs[r]), float(confs[r])
             b = int(np.argmax(pg))
@@ -3219,6 +3230,9 @@ class CardReader:
             if game == "magic-rabbit" and conf < s.min_confidence:  # (a number split
                 label, keep = magic_tile_label(probs, bg)  # between colours: kept by kind)
             if keep < s.min_confidence:
+                if game == "magic-rabbit" and r < n_main:
+                    no_piece.append(CardPiece("unread", 0.0, kp.xy[i].copy(), frames[r],
+                                              float(kp.angle[i]), float(kp.width[i])))
                 continue
             if r >= n_main and (label == "back" or conf < s.repose_confidence
                                 or on_a_card_off_row(kp.xy[i], float(kp.angle[i]), frames[r],
@@ -3292,6 +3306,8 @@ class CardReader:
                                         kp.xy[i].copy(), None, 0.0, float(kp.width[i])))
         if game == "magic-rabbit":  # each number's colour, shared by its hat and rabbit
             pieces, warnings = magic_tiles(image, pieces, warnings, s)
+            pieces, more = magician_at_end(pieces, no_piece)
+            warnings += more
         blurred = self.blurred_numbers(image, pieces) if game == "troetofanten" else set()
         warnings += piece_warnings(pieces, game, s, relabelled, blurred)
         return pieces, warnings
