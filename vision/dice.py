@@ -1264,19 +1264,32 @@ def _known_one(idx, p: Pips, chans, s: DiceSettings, centre, d, contrast, colour
                 + s.open_ray_weight * np.count_nonzero(np.isnan(ext))) / len(ext)
     elif good < s.min_face_rays_one or early > s.max_early_rays:
         return _reject(18, locals())
-    bad = _interior_dev(chans[2], centre, lin, centre[None], p.d[idx], colour, contrast, s)
-    if bad > s.max_interior_dev:
-        return _reject(19, locals())
-    ci = int(p.chan[idx[0]])
-    if _pip_at_empty_spot(chans[ci], centre, lin * s.known_one_spots, 1, d,
-                          float(p.face[idx[0]]), float(p.level[idx[0]]), s.empty_spot_share):
-        return _reject(20, locals())
+    code, bad = _one_face_fault(chans, centre, lin, idx, p, d, colour, contrast, s)
+    if code:
+        return _reject(code, locals())
     face_score = good - early
     con_score = min(1.0, contrast / 60) * 0.3 + 0.7
     conf = float(np.clip(0.85 * (0.5 + 0.5 * face_score) * con_score, 0, 1))
     return Face(value=1, center=np.asarray(centre, float), pips=list(map(int, idx)),
                 confidence=conf, extent=ext, area=float(abs(np.linalg.det(lin)) * 4), lin=lin,
                 colour=colour, notes=[])
+
+
+def _one_face_fault(chans, centre, lin, idx, p: Pips, d: float, colour, contrast,
+                    s: DiceSettings) -> tuple[int, float]:
+    """A 1's face `lin` (2x2, half sides -> px) about its pip `idx` (diameter `d`) tested
+    where its border vouches for little (a die of known size, rays mirrored across the pip):
+    (`read_group`'s reject code, 0 where it passes; the interior's deviation). Code 19: the
+    face's interior is not of the face colour (`max_interior_dev`); 20: a pip lies at one of
+    its other eight spots (`known_one_spots`, `empty_spot_share`)."""
+    bad = _interior_dev(chans[2], centre, lin, centre[None], p.d[idx], colour, contrast, s)
+    if bad > s.max_interior_dev:
+        return 19, bad
+    ci = int(p.chan[idx[0]])
+    if _pip_at_empty_spot(chans[ci], centre, lin * s.known_one_spots, 1, d,
+                          float(p.face[idx[0]]), float(p.level[idx[0]]), s.empty_spot_share):
+        return 20, bad
+    return 0, bad
 
 
 def _one_ray_tests(ext: np.ndarray, dirs: np.ndarray, cov: np.ndarray, d: float,
@@ -1320,7 +1333,7 @@ def _one_ray_tests(ext: np.ndarray, dirs: np.ndarray, cov: np.ndarray, d: float,
 
 
 def _side_mirrored(ext: np.ndarray, dirs: np.ndarray, centre: np.ndarray,
-                   shape: tuple, s: DiceSettings) -> list[np.ndarray]:
+                   shape: tuple, s: DiceSettings) -> np.ndarray | None:
     """A lone pip's border rays (`ext`, float (rays,) px, NaN: no border, along `dirs`)
     with those that run on into the die's own side faces mirrored: a die's top face is a
     (foreshortened) square centred on its 1, so a ray's border lies as far as its opposite
@@ -1330,8 +1343,8 @@ def _side_mirrored(ext: np.ndarray, dirs: np.ndarray, centre: np.ndarray,
     (cosine) of that direction that are `one_side_min` to `one_side_long` x their opposite
     ray, or meet no border, take the opposite ray's length, where they are `one_side_rays`
     or more in one run round the circle (one ray amiss in it at most). Rays on the other
-    side are never changed: they must meet the top face's border. Returns [the changed
-    rays] ([] where nothing changed). Straight down the image (a slanted photo's nadir,
+    side are never changed: they must meet the top face's border. Returns the changed
+    rays (None where nothing changed). Straight down the image (a slanted photo's nadir,
     far below) was tried too: it read no 1 more on fresh 2720-2779 and made three false
     ones (a card's ball, a board's lettered disc; session 21)."""
     n = len(ext)
@@ -1339,21 +1352,21 @@ def _side_mirrored(ext: np.ndarray, dirs: np.ndarray, centre: np.ndarray,
     h, w = shape[:2]
     to_mid = np.array([(w - 1) / 2.0, (h - 1) / 2.0]) - np.asarray(centre, float)
     if np.linalg.norm(to_mid) <= s.one_side_mid * max(h, w):  # (at the centre: none)
-        return []
+        return None
     v = to_mid / np.linalg.norm(to_mid)
     longer = (dirs @ v >= s.one_side_arc) & ~np.isnan(opp) & \
         (np.isnan(ext) | (ext >= s.one_side_min * opp)) & ~(ext > s.one_side_long * opp)
     at = np.flatnonzero(longer)
     if len(at) < s.one_side_rays:
-        return []
+        return None
     # one run of rays round the circle (a side face, or two joined at a corner), at most
     # one ray missing in it: the largest gap between them takes the rest
     gaps = np.diff(np.append(at, at[0] + n))
     if n - gaps.max() + 1 > len(at) + 1:
-        return []
+        return None
     e2 = ext.copy()
     e2[longer] = opp[longer]
-    return [e2]
+    return e2
 
 
 def _runs_to_like_pip(ext: np.ndarray, e2: np.ndarray, dirs: np.ndarray, centre: np.ndarray,
@@ -1412,19 +1425,12 @@ def read_group(idx: np.ndarray, p: Pips, chans, s: DiceSettings) -> Face | None:
             # from above): the top face mirrored across the pip (`_side_mirrored`).
             # The mirrored half vouches for less (text round a dot passes it): the face's
             # interior must be the face colour and its other eight pip spots empty.
-            ci = int(p.chan[idx[0]])
-            for e2 in _side_mirrored(ext, dirs, centre, chans[2].shape, s):
-                if _runs_to_like_pip(ext, e2, dirs, centre, idx, p, d, s):
-                    continue
+            e2 = _side_mirrored(ext, dirs, centre, chans[2].shape, s)
+            if e2 is not None and not _runs_to_like_pip(ext, e2, dirs, centre, idx, p, d, s):
                 c2, f2 = _one_ray_tests(e2, dirs, cov, d, s)
-                if c2 or _interior_dev(chans[2], centre, f2[2], centre[None], p.d[idx], colour,
-                                       contrast, s) > s.max_interior_dev or \
-                        _pip_at_empty_spot(chans[ci], centre, f2[2] * s.known_one_spots, 1, d,
-                                           float(p.face[idx[0]]), float(p.level[idx[0]]),
-                                           s.empty_spot_share):
-                    continue
-                code, fit, ext = 0, f2, e2
-                break
+                if not c2 and not _one_face_fault(chans, centre, f2[2], idx, p, d, colour,
+                                                  contrast, s)[0]:
+                    code, fit, ext = 0, f2, e2
         if not code:
             sq, circ, lin, found = fit
         elif reg is not None:
