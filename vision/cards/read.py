@@ -3185,13 +3185,11 @@ class CardReader:
                                                        np.array([q.width]), s)[0])
             return edge_turned[id(q)]
 
-        no_piece: list[CardPiece] = []  # Magic Rabbit: posed tiles read as no piece, or
-        #   under `min_confidence` by kind too (`magician_at_end`)
+        no_piece: list[int] = []  # rows of posed tiles read as no piece, or under
+        #   `min_confidence` by kind too (Magic Rabbit's `magician_at_end`)
         for r, i in enumerate(idx):
             if not is_piece[r]:
-                if game == "magic-rabbit" and r < n_main:
-                    no_piece.append(CardPiece("unread", 0.0, kp.xy[i].copy(), frames[r],
-                                              float(kp.angle[i]), float(kp.width[i])))
+                no_piece.append(r)
                 continue
             pg, bg, conf = game_probs[r], float(bgs[r]), float(confs[r])
             b = int(np.argmax(pg))
@@ -3230,9 +3228,7 @@ class CardReader:
             if game == "magic-rabbit" and conf < s.min_confidence:  # (a number split
                 label, keep = magic_tile_label(probs, bg)  # between colours: kept by kind)
             if keep < s.min_confidence:
-                if game == "magic-rabbit" and r < n_main:
-                    no_piece.append(CardPiece("unread", 0.0, kp.xy[i].copy(), frames[r],
-                                              float(kp.angle[i]), float(kp.width[i])))
+                no_piece.append(r)
                 continue
             if r >= n_main and (label == "back" or conf < s.repose_confidence
                                 or on_a_card_off_row(kp.xy[i], float(kp.angle[i]), frames[r],
@@ -3306,7 +3302,10 @@ class CardReader:
                                         kp.xy[i].copy(), None, 0.0, float(kp.width[i])))
         if game == "magic-rabbit":  # each number's colour, shared by its hat and rabbit
             pieces, warnings = magic_tiles(image, pieces, warnings, s)
-            pieces, more = magician_at_end(pieces, no_piece)
+            pieces, more = magician_at_end(pieces, [
+                CardPiece("unread", 0.0, kp.xy[idx[r]].copy(), frames[r],
+                          float(kp.angle[idx[r]]), float(kp.width[idx[r]]))
+                for r in no_piece if r < n_main])
             warnings += more
         blurred = self.blurred_numbers(image, pieces) if game == "troetofanten" else set()
         warnings += piece_warnings(pieces, game, s, relabelled, blurred)
