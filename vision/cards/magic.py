@@ -116,8 +116,6 @@ class EndTileSettings:
     #   step between that hat and its neighbour (the magician lies one step on, as a pile
     #   would; the step there, as perspective shrinks a far end's): true magicians 0.92-1.14,
     #   a key point on a tile's edge 1.26 and 1.40 (e2 glare 0006, e1 harsh 0028)
-    across: float = 0.6  # its offset across the hats' row, in tile widths (`LineSettings`'s
-    #   `row_across`)
     clear: float = 0.6  # no piece read within this many tile widths of it
     confidence: float = 0.35  # the piece's confidence (warned about)
 
@@ -129,9 +127,10 @@ def magician_at_end(pieces: list[CardPiece], unread: list[CardPiece],
                     s: EndTileSettings = END_TILE) -> tuple[list[CardPiece], list[str]]:
     """Magic Rabbit: (pieces, warnings) with the magician found by the layout where none is
     read: of `unread` (posed tiles the classifier read as no piece: another copy's artwork
-    it never saw), the one lying in the hats' row one step past an end hat (`s.beyond`,
-    `s.across`) with no piece near (`s.clear`) becomes the magician, confidence
-    `s.confidence`, with a warning (the rules: the magician tile lies at one end of the line).
+    it never saw), the one lying in the hats' row (`lineup.LineSettings.row_across`) one
+    step past an end hat (`s.beyond`) with no piece near (`s.clear`) becomes the
+    magician, confidence `s.confidence`, with a warning (the rules: the magician tile lies
+    at one end of the line).
     Nothing where a magician is read, fewer than `s.min_hats` hats are, an end hat has no
     tile below it (the magician read as a hat: `lineup.settle_magician` tells it), tiles
     lie past both ends (which end is unknown) or the hats' numbers do not ascend from its
@@ -143,18 +142,17 @@ def magician_at_end(pieces: list[CardPiece], unread: list[CardPiece],
     hats = [p for p in pieces if p.label.startswith("hat-")]
     if len(hats) < s.min_hats:
         return pieces, []
+    from vision.cards.lineup import LINE, _below, line_direction
+
     hc = np.array([h.center for h in hats], np.float64)
     mid = hc.mean(axis=0)
-    _, _, vt = np.linalg.svd(hc - mid, full_matrices=False)
-    d = vt[0]
+    d = line_direction(hc, None)  # (either way along: the ends' tests are symmetric)
     normal = np.array([-d[1], d[0]])
     along = np.sort((hc - mid) @ d)
     step = float(np.median(np.diff(along)))
     width = float(np.median([h.width for h in hats]))
     if step <= 0 or width <= 0:
         return pieces, []
-    from vision.cards.lineup import LINE, _below
-
     ends = [hats[int(np.argmin((hc - mid) @ d))], hats[int(np.argmax((hc - mid) @ d))]]
     if not all(any(_below(p, e, LINE) for p in pieces if p.label.startswith(("hat-", "rabbit-"))
                    and p is not e) for e in ends):
@@ -166,7 +164,7 @@ def magician_at_end(pieces: list[CardPiece], unread: list[CardPiece],
             (np.asarray(q.center, np.float64) - mid) @ normal
         past = (a - along[-1]) / max(along[-1] - along[-2], 1e-6) if a > along[-1] else \
             (along[0] - a) / max(along[1] - along[0], 1e-6)
-        if abs(b) > s.across * width or not s.beyond[0] <= past <= s.beyond[1]:
+        if abs(b) > LINE.row_across * width or not s.beyond[0] <= past <= s.beyond[1]:
             continue
         if any(np.hypot(*(np.asarray(q.center) - p.center)) < s.clear * width
                for p in pieces):
