@@ -637,8 +637,6 @@ def load_reader_crops(files, side: int) -> list[tuple[np.ndarray, np.ndarray, np
     3) uint8 BGR, classes (N,) str, photo ids (N,) int). `BadInput` for a file that is not
     one, of another crop side, or with a class the index model lacks (read before any scene
     is rendered)."""
-    from tablescore.errors import BadInput
-
     out = []
     for f in files:
         try:
