@@ -39,6 +39,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from vision.errors import busy_warning
 from vision.shields import _hue_diff
 
 
@@ -2313,9 +2314,7 @@ def read_dice(img: np.ndarray, s: DiceSettings = SETTINGS) -> tuple[list[Die], l
     warnings += off
     _note_tilted(faces, s)
     warnings = [rescale_positions(w_, 1 / f) for w_ in warnings] + [
-        f"the photo is very noisy or busy ({n} pip-like spots): only the "
-        f"{s.max_pip_candidates} strongest were read; light the table well and clear it of "
-        "patterns" for n in capped]
+        busy_warning(n, s.max_pip_candidates, "pip-like spots") for n in capped]
     dice = []
     for fc in sorted(faces, key=lambda q: (q.center[1], q.center[0])):
         cx, cy = fc.center / f

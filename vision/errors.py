@@ -29,3 +29,10 @@ class ModelMissing(BadInput):
     """The classifier model file is missing or unreadable (the build is incomplete)."""
 
     code = "model_missing"
+
+
+def busy_warning(n: int, most: int, what: str) -> str:
+    """The warning for a photo with `n` `what` (e.g. "pip-like spots") where only the `most`
+    strongest are read (the dice's and the cards' caps on a very noisy or busy photo)."""
+    return (f"the photo is very noisy or busy ({n} {what}): only the {most} strongest were "
+            "read; light the table well and clear it of patterns")

@@ -53,6 +53,7 @@ from vision.cards.magic import (
 )
 from vision.cards.pieces import CardPiece
 from vision.classify.model import PieceClassifier, keeping_rows
+from vision.errors import busy_warning
 from vision.preprocess import apply_gains, light_gains
 
 CLASSIFIER_PATH = Path(__file__).resolve().parents[2] / "models" / "cards.onnx"
@@ -534,8 +535,7 @@ def noise_warning(kp: Keypoints, threshold: float, most: int) -> list[str]:
     n = int(np.count_nonzero((kp.kind == KIND_PIECE) & (kp.score >= threshold)))
     if n <= most:
         return []
-    return [f"the photo is very noisy or busy ({n} card-like spots): only the {most} "
-            "strongest were read; light the table well and clear it of patterns"]
+    return [busy_warning(n, most, "card-like spots")]
 
 
 def in_halves(s: ReadSettings, read, n: int, per: int = 1) -> np.ndarray:
