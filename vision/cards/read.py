@@ -513,6 +513,32 @@ class ReadSettings:
     #   over the committed, edition 2, e1-1720..1723, e1-1510..1514, e1-1725 and e2-1724 sets
     twice_seen: float = 0.3  # decided only where this share of what each shows off the other
     #   lies off the face-up cards read (under a face-up card the look cannot show)
+    fan_gaps: bool = True  # Troetofanten: where two face-up cards read lie turned alike
+    #   (`row_turn`) and as wide (`fan_gap_width`) with their corner indices a fan's step
+    #   apart, a card is looked for where the row's next index would lie (one step past
+    #   either end, `fan_gap_step`) and between two cards two steps apart
+    #   (`fan_gap_between`), posed as its neighbour, at a peak of the detector's heat too
+    #   weak to be read there: the heat peaks of a tight fan's indices run together, and a
+    #   card whose index shows in a fan gets little heat of its own (session 22 H1: of the
+    #   9 edition-2 face-up cards missed untaught with no key point of 0.15 on committed e2
+    #   + fresh e2-2800, 2801, 6 had a peak of 0.075-0.14 within 0.01-0.08 widths of their
+    #   index). `fan_gap_poses`, `CardReader.fan_gap_cards`; docs/cards.md "Edition 2's
+    #   fans (session 22, H1)"
+    fan_gap_step: tuple[float, float] = (0.1, 0.6)  # x the width: a fan's step (to the
+    #   nearest card turned alike and as wide)
+    fan_gap_between: tuple[float, float] = (0.3, 1.2)  # two cards this far apart: the
+    #   middle is looked at
+    fan_gap_width: float = 1.2  # the larger of the two widths at most this x the smaller
+    fan_gap_heat: float = 0.05  # the detector's peaks are decoded down to this heat (only
+    #   `fan_gap_cards` asks for those under `key_threshold`)
+    fan_gap_snap: float = 0.25  # x the width: a gap's pose needs such a peak (or a weak key
+    #   point's, under `troeto_key_threshold`) this near; the card is read there. Without a
+    #   peak (every gap read at its pose): the same cards found at 0.9 with 3 x the crops
+    #   (40 edition-2 photos: 310 against 105), at 0.8 more background to misread
+    fan_gap_confidence: float = 0.8  # and a face-up card read there this surely is kept.
+    #   e2-2800..2801 + committed e2 (40 photos), pieces right untaught / taught: 0.9 560 ->
+    #   562 / 596 -> 597, 0.8 563 / 598, 0.6 564 / 598 with an extra lasso (0.64) on
+    #   committed e2 0005 and an extra taught
 
 
 READ = ReadSettings()
@@ -2044,6 +2070,47 @@ def seen_before(xy: np.ndarray, label: str, kept: list[CardPiece], duplicate: fl
                    and q.label != label and beside(q) for q in near)
 
 
+def fan_gap_poses(pieces: list[CardPiece], settings: ReadSettings = READ
+                  ) -> list[tuple[np.ndarray, float, float]]:
+    """(key point (2,) px, angle in degrees, width px) where a fan's row of corner indices
+    read has a gap. Of the face-up `pieces` (read at least `fan_confidence`, not `faint`),
+    two are a row's neighbours when turned alike within `row_turn` degrees and the larger
+    width is at most `fan_gap_width` x the smaller: one step past a card away from its
+    nearest such neighbour (the row's next index, posed as that card) where their key
+    points lie `fan_gap_step` x its width apart, and the middle of two lying
+    `fan_gap_between` apart (posed as the surer one). Points within `duplicate` x the width
+    of any piece's key point (backs' too), or of an earlier point, are left out. Pure
+    geometry: no pixels."""
+    s = settings
+    up = [p for p in pieces if p.label != "back" and not p.faint
+          and p.confidence >= s.fan_confidence and p.width > 0]
+    out: list[tuple[np.ndarray, float, float]] = []
+
+    def add(k: np.ndarray, a: float, w: float) -> None:
+        if any(np.hypot(*(k - q.key)) < s.duplicate * q.width for q in pieces) or any(
+                np.hypot(*(k - o)) < s.duplicate * w for o, _, _ in out):
+            return
+        out.append((k, a, w))
+
+    def alike(p: CardPiece, q: CardPiece) -> bool:
+        return abs((p.angle - q.angle + 180.0) % 360.0 - 180.0) <= s.row_turn and \
+            max(p.width, q.width) <= s.fan_gap_width * min(p.width, q.width)
+
+    for i, p in enumerate(up):
+        near = [(float(np.hypot(*(p.key - q.key))), j) for j, q in enumerate(up)
+                if j != i and alike(p, q)]
+        if not near:
+            continue
+        d0, j0 = min(near)
+        if s.fan_gap_step[0] <= d0 / p.width <= s.fan_gap_step[1]:
+            add(2 * p.key - up[j0].key, p.angle, p.width)
+        for d, j in near:
+            if j > i and s.fan_gap_between[0] <= d / p.width <= s.fan_gap_between[1]:
+                r = p if p.confidence >= up[j].confidence else up[j]
+                add((p.key + up[j].key) / 2, r.angle, r.width)
+    return out
+
+
 # opposite_corners: how far off the card's diagonal (degrees) and how far along it (x the
 # width: the diagonal is 1.37 widths; the width read for a card whose two corners both pass
 # for a top-left one is often far off) the other key point may lie
@@ -3118,7 +3185,16 @@ class CardReader:
         min(`key_threshold`, `dove_threshold`) where the caller has them already."""
         s = self.settings
         spec = SPECS[game]
-        kp, own = (keys, len(keys)) if keys is not None else self.detect_keys(image, game)
+        faint = None  # (Troetofanten: the detector's peaks under the heat read, for
+        #   `fan_gap_cards`)
+        low = min(s.key_threshold, s.dove_threshold)
+        if keys is None and game == "troetofanten" and s.fan_gaps and s.fan_gap_heat < low:
+            every = self.detector.detect(image, s.fan_gap_heat, self._key_threads())
+            read = every.score >= low  # (as decoded down to `low`: the same key points)
+            kp, own = every.select(read), int(np.count_nonzero(read))
+            faint = every.select(~read & (every.kind == KIND_PIECE))
+        else:
+            kp, own = (keys, len(keys)) if keys is not None else self.detect_keys(image, game)
         if within is not None:
             c, rad = within
             kp = kp.select((np.hypot(*(kp.xy[:, None] - c[None]).transpose(2, 0, 1))
@@ -3254,6 +3330,11 @@ class CardReader:
         pieces = counted_doubts([q for i, q in countable if i not in refuted], pieces,
                                 s.duplicate)
         pieces = counted_weak(weak_sure, pieces, s)
+        if game == "troetofanten" and s.fan_gaps:  # (at the detector's peaks under `thr`)
+            peaks = kp.xy[(kp.kind == KIND_PIECE) & (kp.score < thr)]
+            if faint is not None:
+                peaks = np.concatenate([faint.xy, peaks])
+            pieces = pieces + self.fan_gap_cards(image, gray, pieces, peaks)
         relabelled: list[CardPiece] = []  # (by `box_limits`: its warning names the number)
         if game == "troetofanten":
             pieces, twins = drop_turned_twins(pieces, s.twin_reach,
@@ -3315,6 +3396,50 @@ class CardReader:
     def crop_settings(self):
         """The card classifier's crop settings (from its metadata)."""
         return model_crop_settings(self.classifier)
+
+    def fan_gap_cards(self, image: np.ndarray, gray: np.ndarray, pieces: list[CardPiece],
+                      peaks: np.ndarray) -> list[CardPiece]:
+        """Troetofanten face-up cards read where a fan's row of corner indices has a gap
+        (`fan_gap_poses` of `pieces`, the cards read; uint8 BGR `image`, its `gray`) and the
+        detector has a peak too weak to be read (`peaks` (P, 2) px: its key points under
+        `troeto_key_threshold` down to `fan_gap_heat`) within `fan_gap_snap` x the width:
+        read at the nearest such peak, posed as the row's card, as the main loop reads a key
+        point (the number's crop turned to the card's own edges), and kept when read as a
+        face-up card with `fan_gap_confidence`, no kept reading once more (`seen_before`)
+        and on no card read off its row (`on_a_card_off_row`, `weak_test_cards`). Returns
+        the cards added."""
+        s = self.settings
+        spec = SPECS["troetofanten"]
+        poses = []
+        for k, a, w in fan_gap_poses(pieces, s) if len(peaks) else ():
+            d = np.hypot(*(peaks - k).T)
+            if d.min() <= s.fan_gap_snap * w:
+                poses.append((peaks[int(np.argmin(d))].copy(), a, w))
+        if not poses:
+            return []
+        frames = [frame_from_pose(k, a, w, spec) for k, a, w in poses]
+        xy = np.array([k for k, _, _ in poses], float)
+        ang = np.array([a for _, a, _ in poses], float)
+        wid = np.array([w for _, _, w in poses], float)
+        turned = edge_angles(gray, xy, ang, wid, s)
+        at = [frame_from_pose(k, t, w, spec) for (k, _, w), t in zip(poses, turned,
+                                                                       strict=True)]
+        game_probs, _, is_piece, confs = self.read_crops(image, frames, "troetofanten", at)
+        labels = GAME_LABELS["troetofanten"]
+        added: list[CardPiece] = []
+        for r, (k, a, w) in enumerate(poses):
+            b = int(np.argmax(game_probs[r]))
+            label, conf = labels[b], float(confs[r])
+            if not is_piece[r] or label == "back" or conf < s.fan_gap_confidence:
+                continue
+            kept = pieces + added
+            if seen_before(k, label, kept, s.duplicate) or on_a_card_off_row(
+                    k, a, frames[r], weak_test_cards(kept, s), s):
+                continue
+            probs = {lab: float(v) for lab, v in zip(labels, game_probs[r], strict=True)}
+            added.append(CardPiece(label, conf, np.asarray(k, float).copy(), frames[r],
+                                   float(a), float(w), probs))
+        return added
 
 
 # ---------------------------------------------------------------- facts per game
