@@ -447,6 +447,14 @@ class BackLookSettings:
     #   e2-2805, e2-2806 (664 pieces), taught errors with teach seeds 80 / 88 / 92: 64 / 76
     #   / 92 -> 64 / 75 / 76, backs missed 11 / 24 / 31 -> 11 / 23 / 13, extra backs 0 / 0 /
     #   5 -> 0 / 0 / 6; 2: the same (session 22, H2)
+    look_mix_hue: int = 1  # `look_backs`' mix test's hue reach (`own_mix_hue`'s, in the
+    #   test of a back it finds shown whole; 0: the exact test, as before session 22):
+    #   teach seed 88's look lies mostly in hue bin 17 of 30 (coarse 8), the scenes' backs
+    #   in 18 (coarse 9), so their whole backs' regions failed it. Committed e2 + e2-2805,
+    #   e2-2806, taught errors with teach seeds 80 / 88 / 92 (with `own_mix_sat` 1): 64 / 75
+    #   / 76 -> 64 / 73 / 74, extra backs 0 / 0 / 6 the same (session 22, H2; a reach
+    #   in `looks_like` too read the same; session 20's smoothing of both mixes, instead of
+    #   a reach, added 19 extra backs with seed 92)
     held: bool = True  # a region whose outline holds as many centres of backs read (by the
     #   reader, or found here before) as the backs it would add is those backs: the look of
     #   a back read already, wider or longer than a card of the width near it (a back nearer
@@ -1164,7 +1172,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
         if (on_top or whole_look) and s.own_mix > 0:  # (its whole design shows)
             mix = look_mix(pixels[2], look) if mix is None else mix
             if unlike_mix(sub, (blob > 0) & (pixels[1][y0:y0 + bh, x0:x0 + bw] > 0), mix, s,
-                          0, s.own_mix_sat):
+                          s.look_mix_hue, s.own_mix_sat):
                 continue
         for c, ang, wid in found:
             c, wid = (np.asarray(c, float) + 0.5) / f - 0.5, wid / f

@@ -1876,3 +1876,31 @@ def test_looks_like_meets_the_look_a_saturation_bin_off(pixels, sat_reach, like)
     blob = np.ones(hsv.shape[:2], np.uint8)
     s = replace(BACK_LOOK, own_mix_sat=sat_reach)
     assert looks_like(hsv, blob, coarse0, int(np.argmax(coarse0)), s) == like
+
+
+def _hsv_bgr(h, s, v):
+    """The BGR colour (ints) of one OpenCV HSV colour."""
+    return tuple(int(c) for c in cv2.cvtColor(np.uint8([[[h, s, v]]]), cv2.COLOR_HSV2BGR)[0, 0])
+
+
+@pytest.mark.parametrize("look_mix_hue, found", [(0, False), (1, True)])
+def test_look_backs_meets_the_back_blue_a_hue_bin_off(look_mix_hue, found):
+    """The teach photo's back mostly of a blue in one coarse hue bin (hue 104: bins 16-17),
+    a band of it in the next (110: 18-19); a scene's back all of the latter (another
+    light): its pixels are the look's, but its mix meets the taught one only a bin off."""
+    from dataclasses import replace
+
+    from vision.teach_cards import BACK_LOOK, back_look, look_backs
+
+    navy, other = _hsv_bgr(104, 200, 90), _hsv_bgr(110, 200, 90)
+    teach = np.full((400, 400, 3), (120, 140, 150), np.uint8)
+    fr = _card(teach, (200, 200), navy)
+    x0 = int(round(fr[0][0]))
+    cv2.rectangle(teach, (x0, 197), (x0 + CARD_W - 1, 202), other, -1)  # a band across
+    cv2.circle(teach, (200, 200), int(CARD_W * 0.3), BACK_RING, 3)
+    look = back_look(teach, (200, 200), CARD_W)
+    image = np.full((600, 800, 3), (120, 140, 150), np.uint8)
+    pieces = _face_up(image, [(200, 300), (600, 450)])
+    _card(image, (400, 300), other, BACK_RING)
+    out = look_backs(image, pieces, look, replace(BACK_LOOK, look_mix_hue=look_mix_hue))
+    assert len(out) == int(found)
