@@ -1789,3 +1789,118 @@ def test_unlike_mix_allows_the_blue_a_hue_bin_off(pixels, reach, unlike):
     hsv = _hsv_pixels(*pixels)
     mask = np.ones(hsv.shape[:2], bool)
     assert unlike_mix(hsv, mask, mix, BACK_LOOK, reach) == unlike
+
+
+def _sat_hist(*bins, hues=1):
+    """A (hues, 4, 1) hue x saturation x value histogram with `bins` [((hue, sat), share)]."""
+    h = np.zeros((hues, 4, 1))
+    for (hb, sb), v in bins:
+        h[hb, sb, 0] += v
+    return h
+
+
+@pytest.mark.parametrize("a, b, sat_reach, expected", [
+    (_sat_hist(((0, 2), 1.0)), _sat_hist(((0, 3), 1.0)), 0, 0.0),  # a saturation bin off
+    (_sat_hist(((0, 2), 1.0)), _sat_hist(((0, 3), 1.0)), 1, 1.0),  # ... within reach
+    (_sat_hist(((0, 3), 1.0)), _sat_hist(((0, 2), 1.0)), 1, 1.0),  # either way
+    (_sat_hist(((0, 0), 1.0)), _sat_hist(((0, 3), 1.0)), 1, 0.0),  # not circular
+    (_sat_hist(((0, 0), 1.0)), _sat_hist(((0, 3), 1.0)), 3, 1.0),
+    (_sat_hist(((0, 1), 1.0)), _sat_hist(((0, 1), 0.3), ((0, 2), 0.7)), 1, 1.0),  # exact first
+    (_sat_hist(((0, 1), 0.5), ((0, 2), 0.5)), _sat_hist(((0, 2), 1.0)), 1, 1.0),
+    (_sat_hist(((0, 1), 1.0), hues=2), _sat_hist(((0, 2), 0.4), ((1, 1), 0.6), hues=2), 1,
+     0.4),
+    #   another hue's share at the same saturation: not met (hue reach 0)
+    (_sat_hist(((0, 1), 1.0), hues=2), _sat_hist(((1, 2), 1.0), hues=2), 1, 0.0),
+    #   a hue bin and a saturation bin off: neither reach alone meets it
+])
+def test_hue_intersection_sat_reach(a, b, sat_reach, expected):
+    from vision.teach_cards import hue_intersection
+
+    assert hue_intersection(a, b, 0, sat_reach) == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_hue_intersection_sat_reach_counts_each_share_once(seed):
+    """Between the plain intersection and the smaller sum, growing with either reach."""
+    from vision.teach_cards import hue_intersection
+
+    rng = np.random.default_rng(seed)
+    a, b = rng.random((15, 4, 2)), rng.random((15, 4, 2))
+    a[rng.random(a.shape) < 0.6] = 0
+    b[rng.random(b.shape) < 0.6] = 0
+    a, b = a / a.sum(), 0.7 * b / b.sum()
+    got = [hue_intersection(a, b, h, s) for h in range(2) for s in range(3)]
+    assert got[0] == pytest.approx(float(np.minimum(a, b).sum()))
+    assert got[1] <= got[2] + 1e-12 and got[3] <= got[4] + 1e-12 <= got[5] + 2e-12
+    assert max(got) <= 0.7 + 1e-9
+
+
+# the taught look's blue in saturation bin 5 of 8 (coarse 2), a scene's a bin up (6: coarse 3)
+_BLUE_SAT = (104, 212, 60)
+
+
+@pytest.mark.parametrize("pixels, sat_reach, unlike", [
+    (((70, _BLUE), (30, _YELLOW)), 0, False),  # the taught mix
+    (((70, _BLUE_SAT), (30, _YELLOW)), 0, True),  # the blue a saturation bin up (a light)
+    (((70, _BLUE_SAT), (30, _YELLOW)), 1, False),  # ... a bin off allowed: the back's mix
+    (((100, _YELLOW),), 1, True),  # a score pad of the ring's yellow alone: still none
+    (((100, (26, 212, 200)),), 1, True),  # ... more saturated too
+])
+def test_unlike_mix_allows_the_blue_a_saturation_bin_off(pixels, sat_reach, unlike):
+    from vision.teach_cards import BACK_LOOK, look_mix, unlike_mix
+
+    look = np.zeros(BACK_LOOK.bins, np.float32)
+    look[17, 5, 0], look[4, 5, 1] = 0.7, 0.3
+    mix = look_mix((look > 0).astype(np.float32), look)
+    hsv = _hsv_pixels(*pixels)
+    mask = np.ones(hsv.shape[:2], bool)
+    assert unlike_mix(hsv, mask, mix, BACK_LOOK, 0, sat_reach) == unlike
+
+
+@pytest.mark.parametrize("pixels, sat_reach, like", [
+    (((70, _BLUE), (30, _YELLOW)), 0, True),
+    (((70, _BLUE_SAT), (30, (26, 212, 200))), 0, False),  # every colour a bin up: no match
+    (((70, _BLUE_SAT), (30, (26, 212, 200))), 1, True),
+    (((100, _BLUE_SAT),), 1, False),  # the main colour alone: not the design (`min_second`)
+    (((100, (60, 212, 60)),), 1, False),  # another hue (green): nothing in common
+])
+def test_looks_like_meets_the_look_a_saturation_bin_off(pixels, sat_reach, like):
+    from dataclasses import replace
+
+    from vision.teach_cards import BACK_LOOK, _coarse, looks_like
+
+    look = np.zeros(BACK_LOOK.bins, np.float32)
+    look[17, 5, 0], look[4, 5, 1] = 0.7, 0.3
+    coarse0 = _coarse(look)
+    hsv = _hsv_pixels(*pixels)
+    blob = np.ones(hsv.shape[:2], np.uint8)
+    s = replace(BACK_LOOK, own_mix_sat=sat_reach)
+    assert looks_like(hsv, blob, coarse0, int(np.argmax(coarse0)), s) == like
+
+
+def _hsv_bgr(h, s, v):
+    """The BGR colour (ints) of one OpenCV HSV colour."""
+    return tuple(int(c) for c in cv2.cvtColor(np.uint8([[[h, s, v]]]), cv2.COLOR_HSV2BGR)[0, 0])
+
+
+@pytest.mark.parametrize("look_mix_hue, found", [(0, False), (1, True)])
+def test_look_backs_meets_the_back_blue_a_hue_bin_off(look_mix_hue, found):
+    """The teach photo's back mostly of a blue in one coarse hue bin (hue 104: bins 16-17),
+    a band of it in the next (110: 18-19); a scene's back all of the latter (another
+    light): its pixels are the look's, but its mix meets the taught one only a bin off."""
+    from dataclasses import replace
+
+    from vision.teach_cards import BACK_LOOK, back_look, look_backs
+
+    navy, other = _hsv_bgr(104, 200, 90), _hsv_bgr(110, 200, 90)
+    teach = np.full((400, 400, 3), (120, 140, 150), np.uint8)
+    fr = _card(teach, (200, 200), navy)
+    x0 = int(round(fr[0][0]))
+    cv2.rectangle(teach, (x0, 197), (x0 + CARD_W - 1, 202), other, -1)  # a band across
+    cv2.circle(teach, (200, 200), int(CARD_W * 0.3), BACK_RING, 3)
+    look = back_look(teach, (200, 200), CARD_W)
+    image = np.full((600, 800, 3), (120, 140, 150), np.uint8)
+    pieces = _face_up(image, [(200, 300), (600, 450)])
+    _card(image, (400, 300), other, BACK_RING)
+    out = look_backs(image, pieces, look, replace(BACK_LOOK, look_mix_hue=look_mix_hue))
+    assert len(out) == int(found)
