@@ -60,8 +60,10 @@ PAPER_LIGHT_GAMES = ("troetofanten",)  # faces on white paper: balanced by it (`
 # ... and besides those, the games whose cards are read again under a lamp's glare spot
 #   (`glare_added`): Hop la bille's cards by a spot were missed. light_eval's glare copies
 #   of committed, edition 2 and fresh 2830-2831 (80 photos): piece errors 236 -> 224, all
-#   cards (of the 21 missed where the cloth was found right, 10 read), none lost
-#   (docs/hop-la-bille.md "Glare again (session 22, H6)")
+#   cards (of the 21 missed where the cloth was found right, 10 read), none lost; a photo
+#   with a spot pays a second read (committed glare copies' CPU 140 -> 240 ms median, none
+#   on ordinary photos: the spot search 2.6 ms) (docs/hop-la-bille.md "Glare again (session
+#   22, H6)")
 GLARE_READ_GAMES = ("hop-la-bille",)
 HEAP_KEEP_MB = 32  # glibc keeps freed blocks up to this size for reuse while cards are read
 #   (`vision.mauer.keep_heap`, the process' setting, as Mauerhuepfer's `heap_keep_mb`): a
