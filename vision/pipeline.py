@@ -31,7 +31,7 @@ from scoring.labels import (
     TROETO_LABELS,
 )
 from tablescore.errors import BadInput, FactsError, NotFound, UnknownGame
-from vision.area import AREA_SETTINGS, PlayArea, find_area
+from vision.area import AREA_SETTINGS, PlayArea, find_area, near_glare_spots
 from vision.classify.model import PieceClassifier, Prediction
 from vision.classify.settings import BACKGROUND, MODEL_PATH
 from vision.detections import Detections
@@ -67,6 +67,13 @@ class DecideSettings:
     low_confidence: float = 0.6  # pieces below this get a warning
     min_piece_prob: float = 0.5  # a candidate is a piece when P(background) is below this
     min_area_prob: float = 0.3  # marbles where the area network sees no cloth are dropped
+    # ... except on the cloth's quad within this many times a glare spot's core of its centre
+    # (`PlayArea.glare`; 3.0: `AreaSettings.glare_reach`, as far as `remove_glare` takes the
+    # spot's light off): the network's map is made on that de-glared photo, where a white
+    # cloth is left with a dark disc and ring, and holes there. light_eval's glare copies:
+    # the 10 marbles it dropped on 80 photos (committed, edition 2, fresh 2830-1) kept, no
+    # extra (docs/hop-la-bille.md, "Glare again (session 22, H6)"). 0: off.
+    glare_map_reach: float = 3.0
     # More pieces of a label than the game has: the least sure of them move to their next
     # likeliest label that has room, if that label has at least this share of their first's
     # probability (the pair warm light confuses: an orange rabbit read as a third yellow)
@@ -178,18 +185,27 @@ def plane_zone(game: str, area: PlayArea, centers_plane: np.ndarray) -> np.ndarr
     return np.where(d.min(axis=1) < depth, zones, "middle").astype(object)
 
 
-def cloth_probability(area: PlayArea, cand: Candidates) -> np.ndarray | None:
+def cloth_probability(area: PlayArea, cand: Candidates, glare_reach: float = 0.0
+                      ) -> np.ndarray | None:
     """The area network's cloth probability for each marble candidate: the higher of its
     centre's and of the point one marble further in (the network's mask is blurred at the
-    cloth's edge, where marbles often lie). None when the area did not come from the
-    network."""
+    cloth's edge, where marbles often lie); 1.0 for a candidate on the cloth's quad within
+    `glare_reach` x a glare spot's core (`PlayArea.glare`; 0: none), where the map was made
+    on the photo with the spot's light taken off. float (N,), or None when the area did not
+    come from the network."""
     centre = np.full(2, area.settings.plane_px / 2)
     to_mid = centre - cand.centers
     step = to_mid / np.maximum(np.hypot(*to_mid.T), 1e-9)[:, None] * cand.sides[:, None]
     here = area.area_probability(area.to_image(cand.centers))
     if here is None:
         return None
-    return np.maximum(here, area.area_probability(area.to_image(cand.centers + step)))
+    prob = np.maximum(here, area.area_probability(area.to_image(cand.centers + step)))
+    if glare_reach > 0 and area.glare:
+        x, y = area.to_image(cand.centers).T
+        s = area.settings.plane_px
+        on_quad = np.all((cand.centers >= 0) & (cand.centers <= s), axis=1)
+        prob[on_quad & near_glare_spots(x, y, area.glare, glare_reach)] = 1.0
+    return prob
 
 
 _GLARE_FREE = threading.local()  # per thread: the last photo's glare-free copy
@@ -478,7 +494,8 @@ class Pipeline:
             cand = find_tiles(photo.image, area, TILE_SETTINGS)
         else:  # (an underexposed photo brought up first, for the looks and the crops)
             photo, cand = marble_candidates(photo, area, MARBLE_SETTINGS)
-            on_cloth = cloth_probability(area, cand) if len(cand) else None
+            on_cloth = cloth_probability(area, cand, self.decide.glare_map_reach) \
+                if len(cand) else None
             if on_cloth is not None:  # not on a card lying beside a cloth found too big
                 cand = cand.take(on_cloth >= self.decide.min_area_prob)
         t = timer.lap("segment", t)

@@ -123,3 +123,31 @@ def test_glare_added_doubts_a_card_read_under_the_clipped_core(at, core_doubt, d
     if doubted:
         assert own[0].startswith(f"the elephant-2 at ({at[0]}, {at[1]})")
     assert any("washes the photo out" in w for w in warnings)  # the spot's warning stays
+
+
+class _TwoLooks(_Reader):
+    """Reads `first` off the first photo it is given, `cards` off every later one."""
+
+    def __init__(self, first, cards):
+        super().__init__(cards)
+        self.first = first
+
+    def read_pieces(self, image, game, area=None):
+        if not self.seen:
+            self.seen.append(image)
+            return list(self.first), []
+        return super().read_pieces(image, game, area)
+
+
+@pytest.mark.parametrize("spot, added", [
+    ((640, 480), ["tamer"]),  # Hop la bille's cards read again by a spot (session 22, H6)
+    ((200, 200), ["mouse"]),  # ... a spot elsewhere: the card by it
+    (None, []),  # no spot: read once
+])
+def test_read_balanced_reads_hop_la_bille_again_by_a_lamps_spot(spot, added):
+    from vision.cards.stage import read_balanced
+
+    reader = _TwoLooks(FIRST, SECOND)
+    _, pieces, _ = read_balanced(reader, _table(spot), "hop-la-bille")
+    assert [p.label for p in pieces] == ["elephant-2"] + added
+    assert len(reader.seen) == (2 if spot is not None else 1)

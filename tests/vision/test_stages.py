@@ -468,6 +468,31 @@ def test_cloth_probability_looks_one_marble_in(x, kept):
     assert (cloth_probability(area, cand)[0] >= 0.3) == kept
 
 
+@pytest.mark.parametrize("x, spot_x, reach, kept", [
+    (300.0, 330.0, 3.0, True),  # in the map's hole, by a spot: the de-glared map not trusted
+    (300.0, 330.0, 0.0, False),  # ... the same with the setting off
+    (300.0, None, 3.0, False),  # a hole with no spot: the map decides
+    (300.0, 560.0, 3.0, False),  # the spot 260 px off, its core 40 px across: beyond 3 x
+    (-60.0, -10.0, 3.0, False),  # beyond the cloth (a card), 2.5 x the core from a spot
+])  # x, spot_x: image px from the cloth's left edge
+def test_cloth_probability_by_a_glare_spot(x, spot_x, reach, kept):
+    from dataclasses import replace
+
+    from vision.pipeline import cloth_probability
+    from vision.segment import Candidates
+
+    area = area_from_corners([[100, 100], [700, 100], [700, 700], [100, 700]], CLOTH)
+    prob = np.ones((800, 800), np.float32)
+    prob[:, :112] = prob[:, 688:] = prob[:112] = prob[688:] = 0.0
+    prob[300:500, 330:470] = 0.0  # a hole where the spot's removal darkened the cloth
+    prob[300:500, 40:100] = 0.0  # (the table beyond the cloth)
+    glare = () if spot_x is None else (((100.0 + spot_x, 400.0), (40.0, 40.0), 0.0),)
+    area = replace(area, prob=prob, prob_scale=1.0, glare=glare)
+    centre = area.to_plane(np.array([[100.0 + x, 400.0]]))
+    cand = Candidates(centre, np.array([24.0]), np.zeros(1), (None,))
+    assert (cloth_probability(area, cand, reach)[0] >= 0.3) == kept
+
+
 @pytest.mark.parametrize("gain, colour", [
     (0.35, (20, 120, 230)),  # an orange tile on the red arena in dim light
     (0.45, (30, 110, 225)),  # a redder orange, a little more light
