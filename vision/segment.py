@@ -79,6 +79,12 @@ class TileSettings:
     view_glare_rim: float = 0.35  # and a softer rim (`AreaSettings.glare_rim`) and a
     view_glare_ring_max: float = 190.0  # lighter ring (`glare_ring_max`) than the area
     #   stage allows: the spot's own halo and white tiles light the ring 1.5-2 radii out
+    # A spot counts where its centre lies on the arena's square grown by this many tile
+    # sides each way (on its wall, just beyond the red): a lamp's spot on the wall washes
+    # the arena's edge as one centred on it does (session 22: 7 of the 8 glare photos whose
+    # tiles beside the spot were missed without a candidate had it centred 0.2-0.8 tiles
+    # beyond the red, every test passed); 0: centred on the arena only
+    view_glare_beyond: float = 1.0
     # within a spot's reach (`glare_reach`), a pixel of the bare arena's hue (within
     # `washed_hue` degrees of its median a*b*, chroma at least `washed_chroma`) at least as
     # light as its median is bare arena too, washed out (the light taken off is an estimate)
@@ -349,9 +355,10 @@ def without_glare(view: np.ndarray, valid: np.ndarray, area: PlayArea,
     (bool) without their saturated cores (`TileSettings.view_glare_max_frac`), and the
     spots' reach (bool, None without a spot); the first two unchanged without a spot.
     `arena`: (first, end) view px of the arena's square on both axes: only spots centred on
-    it count (the looser tests are for the red arena; a spot on the table beside it, even
-    one the area stage's own tests take, had its light taken off the arena's edge too
-    deeply: a phantom tile under light_eval's shadow); None: the whole view."""
+    it, grown by `view_glare_beyond` tile sides (its wall), count (the looser tests are for
+    the red arena; a spot on the table beside it, even one the area stage's own tests take,
+    had its light taken off the arena's edge too deeply: a phantom tile under light_eval's
+    shadow); None: the whole view."""
     if settings.view_glare_max_frac <= 0:
         return view, valid, None
     glare = replace(area.settings, glare_max_frac=settings.view_glare_max_frac,
@@ -359,7 +366,9 @@ def without_glare(view: np.ndarray, valid: np.ndarray, area: PlayArea,
                     glare_ring_max=settings.view_glare_ring_max)
     spots = glare_spots(view, glare)
     if arena is not None:
-        spots = [sp for sp in spots if all(arena[0] <= c < arena[1] for c in sp[0])]
+        grow = settings.view_glare_beyond * settings.piece_px
+        spots = [sp for sp in spots
+                 if all(arena[0] - grow <= c < arena[1] + grow for c in sp[0])]
     if not spots:
         return view, valid, None
     yy, xx = np.mgrid[0:view.shape[0], 0:view.shape[1]].astype(np.float32)

@@ -72,11 +72,68 @@ def test_a_spot_is_taken_off_and_its_core_left_out():
     for y, x, want in ((148, 148, (60, 180, 60)), (120, 150, RED)):
         assert np.abs(out[y, x].astype(int) - want).sum() < \
             np.abs(lit[y, x].astype(int) - want).sum()
-    _, ok_out, none_out = without_glare(lit, valid, area, TILE_SETTINGS, (0, 100))
+    _, ok_out, none_out = without_glare(lit, valid, area, TILE_SETTINGS, (0, 60))
     assert none_out is None and ok_out is valid  # a spot centred off the arena: left alone
     off = replace(TILE_SETTINGS, view_glare_max_frac=0.0)
     same, ok_off, none = without_glare(lit, valid, area, off)
     assert same is lit and ok_off is valid and none is None  # switched off
+
+
+@pytest.mark.parametrize("end, beyond, taken", [
+    (140, 1.0, True),  # centred on the arena (120 < 140)
+    (110, 1.0, True),  # 10 px beyond its red: on the wall, within a tile side (32 px)
+    (100, 1.0, True),  # 20 px beyond
+    (100, 0.0, False),  # 20 px beyond, but only spots centred on the arena count
+    (80, 1.0, False),  # 40 px beyond: more than a tile side off, on the table
+    (60, 1.0, False),
+])
+def test_a_spot_centred_just_beyond_the_arena_counts(end, beyond, taken):
+    view = np.full((240, 240, 3), RED, np.uint8)
+    lit = add_spot(view, (120, 120), 40)
+    valid = np.ones((240, 240), bool)
+    settings = replace(TILE_SETTINGS, view_glare_beyond=beyond)
+    out, ok, reach = without_glare(lit, valid, _area(240), settings, (0, end))
+    assert (reach is not None) == taken
+    if taken:
+        assert not ok[120, 120] and reach[120, 120]
+    else:
+        assert out is lit and ok is valid
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name, least", [
+    ("simsala-hopp-e1-s1-0005.jpg", 3),  # a spot on the arena's right wall: 3 tiles beside it
+    ("simsala-hopp-e1-s1-0014.jpg", 3),  # likewise (the wall's middle): 4 tiles
+])
+def test_tiles_beside_a_spot_on_the_wall_are_found(name, least):
+    # light_eval's glare on committed scenes whose spot's centre lies on the arena's wall,
+    # just beyond the red: the view takes that spot too, and every tile outside its
+    # saturated core has a candidate; taking only spots centred on the red, `least` or
+    # more of them had none (the halo joined them into one blob too big to be a tile)
+    img = SCENES / name
+    truth = __import__("json").loads(img.with_suffix(".json").read_text())
+    photo_bgr = LIGHTS["glare"](cv2.imread(str(img)), photo_rng(img.name, "glare"))
+    from vision.area import find_area
+    from vision.image_io import load_photo
+
+    ok, buf = cv2.imencode(".png", photo_bgr)
+    photo = load_photo(buf.tobytes(), get_pipeline().image_settings)
+    area = find_area(photo.image, AREA_SETTINGS["simsala-hopp"], "arena", game="simsala-hopp")
+    low = photo.image.min(axis=2)
+
+    def missing(settings) -> int:
+        cand = find_tiles(photo.image, area, settings)
+        at = area.to_image(cand.centers) * photo.scale
+        n = 0
+        for p in truth["pieces"]:
+            x, y = (np.asarray(p["center"]) / photo.scale).astype(int)
+            if low[y, x] >= 235:  # under the saturated core: nothing to find
+                continue
+            n += int(np.hypot(*(at - p["center"]).T).min() > 20)
+        return n
+
+    assert missing(TILE_SETTINGS) == 0
+    assert missing(replace(TILE_SETTINGS, view_glare_beyond=0.0)) >= least
 
 
 @pytest.mark.slow
