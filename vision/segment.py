@@ -79,6 +79,20 @@ class TileSettings:
     view_glare_rim: float = 0.35  # and a softer rim (`AreaSettings.glare_rim`) and a
     view_glare_ring_max: float = 190.0  # lighter ring (`glare_ring_max`) than the area
     #   stage allows: the spot's own halo and white tiles light the ring 1.5-2 radii out
+    # A spot counts where its centre lies on the arena's square grown by this many tile
+    # sides each way (on its wall, just beyond the red): a lamp's spot on the wall washes
+    # the arena's edge as one centred on it does (session 22: 7 of the 8 glare photos whose
+    # tiles beside the spot were missed without a candidate had it centred 0.2-0.8 tiles
+    # beyond the red, every test passed); 0: centred on the arena only
+    view_glare_beyond: float = 1.0
+    # A spot centred farther out, up to this many tile sides beyond the red (on the table
+    # beside the arena), still has its clipped core left out and the washed bare arena within
+    # its reach counted as bare (`washed_arena`), but its light is not taken off the view:
+    # there the estimate of it ran deep over the arena's edge (committed shadow 0008, the
+    # renderer's bright disc on a pale table 1.5 tile sides out: a phantom violet rabbit and
+    # a frog lost when taken off; session 22: the glare copies' spots 1.2-1.5 tile sides out,
+    # committed glare 0012, edition 2 0000, 0001, fresh 2820 0009, read better either way)
+    view_glare_far: float = 2.0
     # within a spot's reach (`glare_reach`), a pixel of the bare arena's hue (within
     # `washed_hue` degrees of its median a*b*, chroma at least `washed_chroma`) at least as
     # light as its median is bare arena too, washed out (the light taken off is an estimate)
@@ -349,23 +363,31 @@ def without_glare(view: np.ndarray, valid: np.ndarray, area: PlayArea,
     (bool) without their saturated cores (`TileSettings.view_glare_max_frac`), and the
     spots' reach (bool, None without a spot); the first two unchanged without a spot.
     `arena`: (first, end) view px of the arena's square on both axes: only spots centred on
-    it count (the looser tests are for the red arena; a spot on the table beside it, even
-    one the area stage's own tests take, had its light taken off the arena's edge too
-    deeply: a phantom tile under light_eval's shadow); None: the whole view."""
+    it, grown by `view_glare_beyond` tile sides (its wall), count (the looser tests are for
+    the red arena; a spot on the table beside it, even one the area stage's own tests take,
+    had its light taken off the arena's edge too deeply: a phantom tile under light_eval's
+    shadow); those centred farther out, up to `view_glare_far` tile sides, have their core
+    left out and their reach given, but their light is left on; None: the whole view."""
     if settings.view_glare_max_frac <= 0:
         return view, valid, None
     glare = replace(area.settings, glare_max_frac=settings.view_glare_max_frac,
                     glare_rim=settings.view_glare_rim,
                     glare_ring_max=settings.view_glare_ring_max)
     spots = glare_spots(view, glare)
+    far = []
     if arena is not None:
-        spots = [sp for sp in spots if all(arena[0] <= c < arena[1] for c in sp[0])]
-    if not spots:
+        def within(sp, tiles):
+            grow = tiles * settings.piece_px
+            return all(arena[0] - grow <= c < arena[1] + grow for c in sp[0])
+        far = [sp for sp in spots if not within(sp, settings.view_glare_beyond)
+               and within(sp, settings.view_glare_far)]
+        spots = [sp for sp in spots if within(sp, settings.view_glare_beyond)]
+    if not spots and not far:
         return view, valid, None
     yy, xx = np.mgrid[0:view.shape[0], 0:view.shape[1]].astype(np.float32)
     near = np.zeros(view.shape[:2], bool)
     reach = np.zeros(view.shape[:2], bool)
-    for spot in spots:  # (a white tile elsewhere is as bright as a spot's core)
+    for spot in spots + far:  # (a white tile elsewhere is as bright as a spot's core)
         d = glare_distance(xx, yy, spot)
         near |= d <= 1.0 + settings.glare_core_grow
         reach |= d <= glare.glare_reach

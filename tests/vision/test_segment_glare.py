@@ -72,11 +72,81 @@ def test_a_spot_is_taken_off_and_its_core_left_out():
     for y, x, want in ((148, 148, (60, 180, 60)), (120, 150, RED)):
         assert np.abs(out[y, x].astype(int) - want).sum() < \
             np.abs(lit[y, x].astype(int) - want).sum()
-    _, ok_out, none_out = without_glare(lit, valid, area, TILE_SETTINGS, (0, 100))
+    _, ok_out, none_out = without_glare(lit, valid, area, TILE_SETTINGS, (0, 40))
     assert none_out is None and ok_out is valid  # a spot centred off the arena: left alone
     off = replace(TILE_SETTINGS, view_glare_max_frac=0.0)
     same, ok_off, none = without_glare(lit, valid, area, off)
     assert same is lit and ok_off is valid and none is None  # switched off
+
+
+@pytest.mark.parametrize("end, beyond, far, kind", [
+    (140, 1.0, 2.0, "taken"),  # centred on the arena (120 < 140)
+    (110, 1.0, 2.0, "taken"),  # 10 px beyond its red: on the wall, within a tile side (32 px)
+    (100, 1.0, 2.0, "taken"),  # 20 px beyond
+    (100, 0.0, 0.0, "none"),  # 20 px beyond, but only spots centred on the arena count
+    (100, 0.0, 2.0, "far"),  # likewise, but one on the table beside it half counts
+    (80, 1.0, 2.0, "far"),  # 40 px beyond: on the table beside the arena
+    (60, 1.0, 2.0, "far"),  # 60 px beyond (under 2 tile sides)
+    (80, 1.0, 0.0, "none"),  # (a spot on the table beside it switched off)
+    (40, 1.0, 2.0, "none"),  # 80 px beyond: 2.5 tile sides off
+])
+def test_a_spot_beside_the_arena(end, beyond, far, kind):
+    # taken: its light off the view, its core left out, its reach given; far: its core out
+    # and its reach given, its light left on (an estimate of it beside the arena ran deep
+    # over the arena's edge); none: the view as it was
+    view = np.full((240, 240, 3), RED, np.uint8)
+    lit = add_spot(view, (120, 120), 40)
+    valid = np.ones((240, 240), bool)
+    settings = replace(TILE_SETTINGS, view_glare_beyond=beyond, view_glare_far=far)
+    out, ok, reach = without_glare(lit, valid, _area(240), settings, (0, end))
+    if kind == "none":
+        assert out is lit and ok is valid and reach is None
+        return
+    assert reach is not None and reach[120, 120] and not reach[5, 5]
+    assert not ok[120, 120] and ok[5, 5]  # the core out either way
+    if kind == "far":
+        assert out is lit  # its light left on
+    else:  # the arena beside the core nearer its own red than in the lit view
+        assert np.abs(out[120, 150].astype(int) - RED).sum() < \
+            np.abs(lit[120, 150].astype(int) - RED).sum()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name, off", [
+    ("simsala-hopp-e1-s1-0005.jpg", {"view_glare_beyond": 0.0, "view_glare_far": 0.0}),
+    ("simsala-hopp-e1-s1-0014.jpg", {"view_glare_beyond": 0.0, "view_glare_far": 0.0}),
+    ("simsala-hopp-e1-s1-0012.jpg", {"view_glare_far": 0.0}),
+])
+def test_tiles_beside_a_spot_off_the_red_are_found(name, off):
+    # light_eval's glare on committed scenes whose spot's centre lies beside the red: on the
+    # arena's right wall (0005, 0014: 3 and 4 tiles beside it), on the table 1.5 tile sides
+    # beyond its left side (0012: a frog). Every tile outside the saturated core has a
+    # candidate; with the spot left alone (`off`), at least one had none (the halo joined
+    # it to the tiles beside it into one blob too big to be a tile)
+    img = SCENES / name
+    truth = __import__("json").loads(img.with_suffix(".json").read_text())
+    photo_bgr = LIGHTS["glare"](cv2.imread(str(img)), photo_rng(img.name, "glare"))
+    from vision.area import find_area
+    from vision.image_io import load_photo
+
+    ok, buf = cv2.imencode(".png", photo_bgr)
+    photo = load_photo(buf.tobytes(), get_pipeline().image_settings)
+    area = find_area(photo.image, AREA_SETTINGS["simsala-hopp"], "arena", game="simsala-hopp")
+    low = photo.image.min(axis=2)
+
+    def missing(settings) -> int:
+        cand = find_tiles(photo.image, area, settings)
+        at = area.to_image(cand.centers) * photo.scale
+        n = 0
+        for p in truth["pieces"]:
+            x, y = (np.asarray(p["center"]) / photo.scale).astype(int)
+            if low[y, x] >= 235:  # under the saturated core: nothing to find
+                continue
+            n += int(np.hypot(*(at - p["center"]).T).min() > 20)
+        return n
+
+    assert missing(TILE_SETTINGS) == 0
+    assert missing(replace(TILE_SETTINGS, **off)) >= 1
 
 
 @pytest.mark.slow
