@@ -302,7 +302,7 @@ class BoardDiceSettings:
     blur_fit_values: tuple[int, ...] = (1, 2, 3, 4, 5)  # the values the fit may read: a 6's
     # two columns of pips, blurred on a die of 9-11 px, are the darkening along two opposite
     # edges that a face softer or rounder than the model's square shows (drawn defocused
-    # dice with rounded corners and side faces below, 3 x 384, /tmp/s22/h3/grid.py: 16 of
+    # dice with rounded corners and side faces below, 3 x 576, /tmp/s22/h3/grid.py: 16 of
     # 17 wrong fits read a 6 from a pipless-looking 1, 3, 4 or 5; right 6s 131)
     known_shape: bool = True  # a face's foreshortening must be the table's at the die
     known_up: bool = True  # side faces told by the vertical's direction at the die (from the
