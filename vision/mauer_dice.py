@@ -179,6 +179,10 @@ class BoardDiceSettings:
     # (the spot read looks 0.3 half sides round a candidate: a group's centre farther off,
     # where a light blob of the die and its shadow or side faces lay, is read again)
     warn_unread: bool = True  # warn about candidates that look like dice but were not read
+    warn_kinds: tuple[str, ...] = ("blob", "fine")  # ... found as these candidates: a light
+    # blob, or one over the finer ladder (committed 0019's 4, an 11 px die defocused 1.45
+    # px, seen there only and read by none: no word but "0 dice seen" before session 22);
+    # not a half of a blob of two touching dice
     # A die used below this confidence gets "read as N with low confidence" (the general
     # reader's `DiceSettings.warn_confidence`, the pawns' `min_confidence`; the contract's
     # low-confidence warning): a spot, dot or mark read just over its gate (committed
@@ -278,6 +282,28 @@ class BoardDiceSettings:
     blur_along_tol: float = 0.35  # half sides: a pip lies "along the streak" from another
     # where its offset across the streak is at most this and along it at most the streak's
     # length (+ this); a pip within this of one of the other value's is the same pip
+    blur_fit: bool = True  # under round blur (defocus), a die `blur_read` refused is fitted
+    # again with its face's blurred square as a regressor beside the pips (`blur_fit_read`):
+    # a 9-10 px die's blurred rim, which the layouts' correlation counts against them all,
+    # explained (committed 0003's 1 and 0011's 3 and 1: `blur_read`'s 1, 2, 2 at correlation
+    # 0.26-0.52, refused; fitted right with the next value 0.18-0.35 more)
+    blur_fit_grows: tuple[float, ...] = (1.2, 1.0)  # the fit over the face square grown
+    # this much, each alone, in turn: all must read one value with the gates below (the
+    # first that fails ends the read: 44 -> 18 ms a die, with the fits of all placements
+    # of a turn in one least-squares call; committed and
+    # fresh 2810/2811 blurred dice at their true centres: 1.2 alone read fresh 2810-0015's
+    # 6 right at a gap 0.04, 1.0 alone as a 1 at 0.14)
+    blur_fit_gap: float = 0.12  # the next value's score (the residual over what the face
+    # square alone leaves) this much more (those dice, face >= 0.5, grown 1.2: wrong
+    # winners 0.0-0.10, committed 0003's 4 read as 6 at 0.10; right ones 0.0-0.62)
+    blur_fit_left: float = 0.6  # ... and the read leaves at most this share of the patch's
+    # variance (right reads of those dice 0.02-0.51; two wrong ones past the gap under the
+    # 1.0 square 0.54 and 0.65)
+    blur_fit_values: tuple[int, ...] = (1, 2, 3, 4, 5)  # the values the fit may read: a 6's
+    # two columns of pips, blurred on a die of 9-11 px, are the darkening along two opposite
+    # edges that a face softer or rounder than the model's square shows (drawn defocused
+    # dice with rounded corners and side faces below, 3 x 576, /tmp/s22/h3/grid.py: 16 of
+    # 17 wrong fits read a 6 from a pipless-looking 1, 3, 4 or 5; right 6s 131)
     known_shape: bool = True  # a face's foreshortening must be the table's at the die
     known_up: bool = True  # side faces told by the vertical's direction at the die (from the
     # board's camera model) instead of by the crop's own centre
@@ -1340,6 +1366,49 @@ def _along_streak(m1: np.ndarray, v: int, m2: np.ndarray, u: int,
     return True
 
 
+def _blur_window(L: np.ndarray, centre, a: np.ndarray, s: BoardDiceSettings
+                 ) -> tuple | None:
+    """`blur_read`'s window round `centre` in `L` ((H, W) lightness) for a face of map `a`
+    (2x2, half sides -> px): (win (h, w) float32, x0, y0, half) with the template side
+    2 half + 1, or None where `centre` or `a` is not finite, the die is under 4 px or the
+    window leaves the photo."""
+    a = np.asarray(a, np.float64)
+    if a.shape != (2, 2) or not (np.all(np.isfinite(a)) and np.all(np.isfinite(centre))):
+        return None
+    side = 2.0 * float(np.sqrt(abs(np.linalg.det(a))))
+    # the template holds the face square grown `blur_face_grow` x under any turn: a map's
+    # row turned keeps its length, so the square's corners (+-1, +-1) reach at most
+    # sqrt(2) x the longest row (a die 40 px wide turned 40 degrees is not clipped)
+    half = int(np.ceil(s.blur_face_grow * np.sqrt(2.0) * np.hypot(*a.T).max())) + 4
+    reach = s.blur_reach * side
+    h, w = L.shape[:2]
+    x0, y0 = int(centre[0] - reach - half), int(centre[1] - reach - half)
+    x1, y1 = int(centre[0] + reach + half + 1), int(centre[1] + reach + half + 1)
+    if x0 < 0 or y0 < 0 or x1 > w or y1 > h or side < 4:
+        return None
+    return np.ascontiguousarray(L[y0:y1, x0:x1], np.float32), x0, y0, half
+
+
+def _blur_face(win: np.ndarray, a: np.ndarray, half: int, kernels: list[np.ndarray],
+               s: BoardDiceSettings) -> tuple | None:
+    """Where a blurred die's face lies in `win` ((h, w) float32 lightness): a light square
+    of map `a` turned 0-80 degrees (`blur_yaw_step`), blurred by each kernel, matched by
+    masked normalised correlation over itself grown `blur_face_grow` x: (correlation,
+    (col, row) of the template's corner in the match map, yaw, kernel index) of the best,
+    None where no kernel."""
+    face = None
+    for yaw in range(0, 90, s.blur_yaw_step):
+        m = _turned(a, yaw)
+        sq = _square(m, half, 1.0, s.blur_supersample)
+        mask = (_square(m, half, s.blur_face_grow) > 0).astype(np.uint8)
+        for fk, k in enumerate(kernels):
+            ncc, j = _masked_match(win, cv2.filter2D(sq, -1, k, borderType=cv2.BORDER_CONSTANT),
+                                   mask)
+            if face is None or ncc > face[0]:
+                face = (ncc, (int(j[1]), int(j[0])), yaw, fk)
+    return face
+
+
 def blur_read(L: np.ndarray, centre, a: np.ndarray, kernels: list[np.ndarray],
               s: BoardDiceSettings = SETTINGS, why: list | None = None,
               measured: bool = False, ref: float | None = None, value: int | None = None
@@ -1373,31 +1442,12 @@ def blur_read(L: np.ndarray, centre, a: np.ndarray, kernels: list[np.ndarray],
     None) where a layout was matched. `value`: instead of a read, that value's
     (correlation, `_pip_contrast`, face correlation, `_fixed_residual` under `ref` or None)
     at its best placement (`blur_contrast`)."""
+    got = _blur_window(L, centre, a, s)
+    if got is None:
+        return None
+    win, x0, y0, half = got
     a = np.asarray(a, np.float64)
-    if a.shape != (2, 2) or not (np.all(np.isfinite(a)) and np.all(np.isfinite(centre))):
-        return None
-    side = 2.0 * float(np.sqrt(abs(np.linalg.det(a))))
-    # the template holds the face square grown `blur_face_grow` x under any turn: a map's
-    # row turned keeps its length, so the square's corners (+-1, +-1) reach at most
-    # sqrt(2) x the longest row (a die 40 px wide turned 40 degrees is not clipped)
-    half = int(np.ceil(s.blur_face_grow * np.sqrt(2.0) * np.hypot(*a.T).max())) + 4
-    reach = s.blur_reach * side
-    h, w = L.shape[:2]
-    x0, y0 = int(centre[0] - reach - half), int(centre[1] - reach - half)
-    x1, y1 = int(centre[0] + reach + half + 1), int(centre[1] + reach + half + 1)
-    if x0 < 0 or y0 < 0 or x1 > w or y1 > h or side < 4:
-        return None
-    win = np.ascontiguousarray(L[y0:y1, x0:x1], np.float32)
-    face = None  # (ncc, (col, row) in the match map, yaw, kernel index)
-    for yaw in range(0, 90, s.blur_yaw_step):
-        m = _turned(a, yaw)
-        sq = _square(m, half, 1.0, s.blur_supersample)
-        mask = (_square(m, half, s.blur_face_grow) > 0).astype(np.uint8)
-        for fk, k in enumerate(kernels):
-            ncc, j = _masked_match(win, cv2.filter2D(sq, -1, k, borderType=cv2.BORDER_CONSTANT),
-                                   mask)
-            if face is None or ncc > face[0]:
-                face = (ncc, (int(j[1]), int(j[0])), yaw, fk)
+    face = _blur_face(win, a, half, kernels, s)
     if face is None:
         return None
     _, (fc, fr), fyaw, fk = face
@@ -1476,6 +1526,92 @@ def blur_read(L: np.ndarray, centre, a: np.ndarray, kernels: list[np.ndarray],
     if along >= gate and not (inked is not None and _ink_tells(*inked, s)):
         return None
     return v, ncc, (float(at[0]), float(at[1]))
+
+
+def _fit_left(Y: np.ndarray, face: np.ndarray, pips: np.ndarray | None
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """Least squares of each column of `Y` ((pixels, k) float64: k patches' lightness) as
+    c0 + c1 face - c2 pips (`face`, `pips`: (pixels,) the blurred face square and a
+    value's blurred unit-dark pips; `pips` None: c0 + c1 face alone): (the residual sums of
+    squares (k,), whether the face is lighter and the pips darker than round them (k,)
+    bool: c1 > 0 and c2 > 0)."""
+    cols = [np.ones_like(face), face] + ([] if pips is None else [-pips])
+    X = np.stack(cols, axis=1)
+    c = np.linalg.lstsq(X, Y, rcond=None)[0]
+    rss = ((Y - X @ c) ** 2).sum(axis=0)
+    ok = (c[1] > 0) & (c[2] > 0) if pips is not None else c[1] > 0
+    return rss, ok
+
+
+def blur_fit_read(L: np.ndarray, centre, a: np.ndarray, kernel: np.ndarray,
+                  s: BoardDiceSettings = SETTINGS, why: list | None = None) -> tuple | None:
+    """A die under round blur (`kernel`: the board's one Gaussian, `blur_kernels`) read by
+    regression. The face found as `blur_read` finds it (at least `blur_min_face`); then for
+    each value, turn (the face's, `blur_turns`, `blur_refine`) and placement (a pixel round
+    the face), the patch of `L` ((H, W) lightness) over the face square grown g (each of
+    `blur_fit_grows`) fitted as c0 + c1 x the blurred face square - c2 x the value's
+    blurred pips (`_fit_left`, c1 and c2 > 0). A small die's blurred rim reaches well
+    inside its face: here the square explains it, where `blur_read`'s correlation counts it
+    against every layout. A value's score: its least residual over what the face square
+    alone leaves there. Kept where under every g one value of `blur_fit_values` wins, the
+    next value's score is `blur_fit_gap` more and the read leaves at most `blur_fit_left`
+    of the patch's variance. (value, 1 - its score, face centre (x, y) px) or None (also
+    where `centre` or `a` is not finite or the window leaves the photo; the first g that
+    fails ends the read). `why`: a list that gets, per g fitted, (winner, its score, the
+    next value's, the share of the variance left, the face correlation, ((value, score),
+    ...) best first)."""
+    got = _blur_window(L, centre, a, s)
+    if got is None:
+        return None
+    win, x0, y0, half = got
+    a = np.asarray(a, np.float64)
+    face = _blur_face(win, a, half, [kernel], s)
+    if face is None or face[0] < s.blur_min_face:
+        return None
+    _, (fc, fr), fyaw, _ = face
+    t = 2 * half + 1
+    reads = []
+    for g in s.blur_fit_grows:
+        best: dict[int, tuple] = {}  # value -> (score, share of the variance left, (x, y))
+        for yaw in sorted({(fyaw + q + d) % 180 for q in s.blur_turns for d in s.blur_refine}):
+            m = _turned(a, yaw)
+            inside = _square(m, half, g) > 0
+            sq = cv2.filter2D(_square(m, half, 1.0, s.blur_supersample), -1, kernel,
+                              borderType=cv2.BORDER_CONSTANT)[inside].astype(np.float64)
+            spots = np.array([cv2.filter2D(sp, -1, kernel, borderType=cv2.BORDER_CONSTANT)[inside]
+                              for sp in _pip_spots(m, half, s)], np.float64)
+            at, ys = [], []  # the placements a pixel round the face, their patches
+            for dr in (-1, 0, 1):
+                for dc in (-1, 0, 1):
+                    r0, c0 = fr + dr, fc + dc
+                    if r0 < 0 or c0 < 0 or r0 + t > win.shape[0] or c0 + t > win.shape[1]:
+                        continue
+                    at.append((x0 + c0 + half, y0 + r0 + half))
+                    ys.append(win[r0:r0 + t, c0:c0 + t][inside])
+            if not ys:
+                continue
+            Y = np.array(ys, np.float64).T  # (pixels, placements)
+            sst = ((Y - Y.mean(axis=0)) ** 2).sum(axis=0)
+            rss0, _ = _fit_left(Y, sq, None)
+            for v, idx in _BLUR_LAYOUTS.items():
+                rss, ok = _fit_left(Y, sq, spots[idx].sum(axis=0))
+                for i in np.flatnonzero(ok & (sst > 0) & (rss0 > 0)):
+                    if v not in best or rss[i] / rss0[i] < best[v][0]:
+                        best[v] = (float(rss[i] / rss0[i]), float(rss[i] / sst[i]), at[i])
+        if not best:
+            return None
+        order = sorted(best, key=lambda u: best[u][0])
+        v = order[0]
+        gap = (best[order[1]][0] if len(order) > 1 else 1.0) - best[v][0]
+        if why is not None:
+            why.append((v, best[v][0], best[v][0] + gap, best[v][1], face[0],
+                        tuple((u, round(best[u][0], 3)) for u in order)))
+        reads.append((v, best[v][0], gap, best[v][1], best[v][2]))
+        if v != reads[0][0] or v not in s.blur_fit_values or gap < s.blur_fit_gap or \
+                best[v][1] > s.blur_fit_left:
+            return None  # (the next square not fitted: CPU)
+    v, score, _, _, at = reads[-1]
+    return v, 1.0 - score, (float(at[0]), float(at[1]))
 
 
 def _pip_contrast(patch: np.ndarray, tmpl: np.ndarray, mask: np.ndarray) -> float:
@@ -1672,6 +1808,7 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
             blur = board_blur(made["L"], view.corners, s)
             made["kernels"] = blur_kernels(blur, s) if blur is not None else []
             made["measured"] = blur is not None and blur.length > 0
+            made["round"] = blur is not None and not blur.motion(s)
         if not made["kernels"]:
             return None
         why: list = []
@@ -1679,6 +1816,9 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
                         measured=made["measured"])
         if got is None and why and _only_along(why[0], made["measured"], s):
             pending.append((c, jac, die_px))  # (its pips' darkness against the other die's)
+        elif got is None and s.blur_fit and made["round"]:  # (the face's blurred rim
+            # explained, not counted against every layout)
+            got = blur_fit_read(made["L"], c, jac * (s.die_mm / 2), made["kernels"][0], s)
         return placed(got, die_px)
 
     def placed(got, die_px):  # a blurred read as a die, unless a die read lies there
@@ -1759,8 +1899,8 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
             got = blurred(c, jac, die_px) if s.blur_read else None
             if got is not None:
                 add_blurred(got)
-            elif s.warn_unread and kind == "blob":  # (no warning at a half of a blob, nor
-                #   at a finer ladder's blob: read as the touching dice are, docs/dice.md)
+            elif s.warn_unread and kind in s.warn_kinds:  # (`warn_kinds`: not at a half
+                #   of a blob of two touching dice)
                 unread.append((c, die_px))
     if pending and found and len(found) < s.dice_wanted and s.blur_ink_tol > 0:
         # the game's two dice are one pair: a die read gives the pips' darkness a read

@@ -202,13 +202,14 @@ def test_blur_read_templates_hold_the_grown_face_under_every_turn(monkeypatch, s
         assert not (mask[0].any() or mask[-1].any() or mask[:, 0].any() or mask[:, -1].any())
 
 
-def _wired(monkeypatch, reads, s, found=(), fake=None):
+def _wired(monkeypatch, reads, s, found=(), fake=None, blur=None):
     """`read_board_dice` on the smeared-die scene with its stages replaced: the light blobs
     at 3 die sides apart right of the smeared die, none read by the crop's read (except
     `found`: blob index -> Die value, read where the blob is), each seen as a die, the board
     streaked, and `blur_read` giving `reads[i]` ((value, ncc, centre) or None) at the i-th
-    call (one blob per entry of `reads`; `fake(calls)`: another `blur_read` instead).
-    (dice, warnings, blobs, calls to `blur_read`)."""
+    call (one blob per entry of `reads`; `fake(calls)`: another `blur_read` instead; `blur`:
+    the board's `BoardBlur` instead of the streak). (dice, warnings, blobs, calls to
+    `blur_read`)."""
     from tests.vision.test_mauer_dice import _smeared_die_scene
     from vision.dice import Die
 
@@ -229,7 +230,8 @@ def _wired(monkeypatch, reads, s, found=(), fake=None):
     monkeypatch.setattr(D, "die_candidates", lambda *a, **k: [(b, side) for b in blobs])
     monkeypatch.setattr(D, "_read_crop", read_crop)
     monkeypatch.setattr(D, "die_seen", lambda *a, **k: True)
-    monkeypatch.setattr(D, "board_blur", lambda *a, **k: D.BoardBlur(0.2, 0.0, 1.4, 1.8, 1.1))
+    monkeypatch.setattr(D, "board_blur", lambda *a, **k: blur if blur is not None else
+                        D.BoardBlur(0.2, 0.0, 1.4, 1.8, 1.1))
     monkeypatch.setattr(D, "blur_read", fake(calls) if fake is not None else blur_read)
     s = replace(s, spot_read=False, lone_pips=False, pair_split=False)
     dice, warnings = D.read_board_dice(img, view, board, s)
@@ -519,3 +521,65 @@ def test_no_read_refused_as_alike_is_judged_again_without_a_die_read(monkeypatch
     assert dice == [] and len(calls) == 2 and all(c[1] is None and c[2] is None
                                                   for c in calls)
     assert len([w for w in warnings if UNREAD.match(w)]) == 2
+
+
+# --- the regression read of a die under round blur (`blur_fit_read`, session 22 H3) ---
+
+@pytest.mark.parametrize("value", range(1, 6))
+@pytest.mark.parametrize("angle", [0.0, 30.0])
+def test_blur_fit_read_reads_a_small_defocused_die(value, angle):
+    """A 12 px die defocused by 1.5 px: the face's blurred rim explained by its square, the
+    value read (`blur_read`'s correlation refuses most of these)."""
+    L, c, a = _die(value, angle, side=12.0, blur=_gauss(1.5))
+    got = D.blur_fit_read(L, c, a, _gauss(1.5))
+    assert got is not None and got[0] == value
+    assert np.hypot(got[2][0] - 60.0, got[2][1] - 60.0) < 1.5  # the face's centre
+
+
+@pytest.mark.parametrize("value", range(1, 7))
+@pytest.mark.parametrize("side,sigma", [(9.0, 1.3), (9.0, 1.5), (10.0, 1.3), (10.0, 1.5)])
+def test_blur_fit_read_of_a_tiny_blurred_die_is_right_or_nothing(value, side, sigma):
+    for angle in (0.0, 30.0):
+        L, c, a = _die(value, angle, side=side, blur=_gauss(sigma))
+        got = D.blur_fit_read(L, c, a, _gauss(sigma))
+        assert got is None or got[0] == value
+
+
+def test_blur_fit_read_reads_no_six():
+    """A 6 fitted best is refused (`blur_fit_values`: a 6's blurred columns are what a face
+    softer than the model's square leaves along two edges), and read where allowed."""
+    L, c, a = _die(6, 30.0, side=14.0, blur=_gauss(1.3))
+    assert D.blur_fit_read(L, c, a, _gauss(1.3)) is None
+    s = replace(D.SETTINGS, blur_fit_values=(1, 2, 3, 4, 5, 6))
+    got = D.blur_fit_read(L, c, a, _gauss(1.3), s)
+    assert got is not None and got[0] == 6
+
+
+def test_blur_fit_read_reads_no_blank_face_nothing_off_the_photo_nor_unfinite():
+    L, c, a = _die(1, 0.0, side=12.0, blur=_gauss(1.5), pips=False)
+    assert D.blur_fit_read(L, c, a, _gauss(1.5)) is None
+    L, c, a = _die(5, 0.0, side=12.0, blur=_gauss(1.5))
+    assert D.blur_fit_read(L, (3.0, 3.0), a, _gauss(1.5)) is None
+    assert D.blur_fit_read(L, (np.nan, 60.0), a, _gauss(1.5)) is None
+    assert D.blur_fit_read(L, c, np.full((2, 2), np.inf), _gauss(1.5)) is None
+    assert D.blur_fit_read(np.full((120, 120), 200, np.uint8), c, a, _gauss(1.5)) is None
+
+
+@pytest.mark.parametrize("motion,called", [(False, 1), (True, 0)])
+def test_a_refused_blurred_read_is_fitted_again_under_round_blur_only(monkeypatch, motion,
+                                                                       called):
+    """`read_board_dice`: a die `blur_read` refused gets `blur_fit_read` where the board shows
+    round blur (defocus), not under a streak; the fit's die is warned as read from blur."""
+    fits = []
+
+    def fit(L, c, a, kernel, s=D.SETTINGS, why=None):
+        fits.append(np.asarray(c, float))
+        return (3, 0.7, (float(c[0]), float(c[1])))
+
+    monkeypatch.setattr(D, "blur_fit_read", fit)
+    s = replace(D.SETTINGS, dice_wanted=3, warn_unread=True)
+    blur = None if motion else D.BoardBlur(0.9, 0.0, 1.5, 1.5, 1.5)  # (None: `_wired`'s streak)
+    dice, warnings, blobs, calls = _wired(monkeypatch, [None], s, blur=blur)
+    assert len(calls) == 1 and len(fits) == called
+    assert [d.value for d in dice] == ([3] if called else [])
+    assert len([w for w in warnings if READ_AS.match(w)]) == called

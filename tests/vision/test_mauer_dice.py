@@ -970,3 +970,40 @@ def test_local_die_px_many_is_local_die_px_at_each_point(H):
     assert got.shape == (25,)
     assert np.allclose(got, [D.local_die_px(H, p, 16.0) for p in xy], rtol=1e-9)
 
+
+
+@pytest.mark.parametrize("kinds,warned", [
+    (("blob", "fine"), ["b", "f"]),  # a light blob and a finer ladder's blob seen, unread
+    (("blob",), ["b"]),  # (before session 22: the finer ladder's blob said nowhere)
+])
+def test_an_unread_die_seen_is_warned_at_a_blob_and_a_finer_blob_not_at_half_a_pair(
+        monkeypatch, kinds, warned):
+    """Three candidates, each seen as a die (`die_seen`) and read by none (no board blur):
+    "could not be read" at each kind of `warn_kinds`, never at a half of a blob of two
+    touching dice (`touching_dice`)."""
+    img, board, view, at, side = _smeared_die_scene()
+    at = np.asarray(at, float)
+    names = {k: at - (3 * side * (i + 1), 0.0) for i, k in enumerate("btf")}
+
+    def candidates(image_bgr, view, board, s, lightness, lone, beside, pairs, big,
+                   touch=None, fine=None, marks=None):
+        touch.append(lambda: [(names["t"], side)])
+        fine.append(lambda: [(names["f"], side)])
+        return [(names["b"], side)]
+
+    def read_crop(image_bgr, view, c, die_px, s, jac, read=True):
+        return float(c[0]), float(c[1]), 1.0, np.eye(2), np.full((8, 8, 3), 200, np.uint8), []
+
+    monkeypatch.setattr(D, "die_candidates", candidates)
+    monkeypatch.setattr(D, "_read_crop", read_crop)
+    monkeypatch.setattr(D, "die_seen", lambda *a, **k: True)
+    monkeypatch.setattr(D, "board_blur", lambda *a, **k: None)
+    s = replace(D.SETTINGS, dice_wanted=3, spot_read=False, lone_pips=False, pair_split=False,
+                mark_search=False, warn_kinds=kinds)
+    dice, warnings = D.read_board_dice(img, view, board, s)
+    assert dice == []
+    said = [np.array(m.groups(), float) for w in warnings
+            if (m := re.match(r"a die at \((\d+), (\d+)\) could not be read", w))]
+    assert len(said) == len(warned)
+    for k, xy in zip(warned, said, strict=True):
+        assert np.hypot(*(xy - names[k])) < 1.0
