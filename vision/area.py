@@ -831,8 +831,17 @@ def remove_glare_scaled(image_bgr: np.ndarray, small_bgr: np.ndarray, settings: 
     g = (srgb_to_linear(small_bgr.astype(np.float32) / 255.0, 2.2)
          - srgb_to_linear(clean.astype(np.float32) / 255.0, 2.2)).max(axis=2)
     g = cv2.resize(g, image_bgr.shape[1::-1], interpolation=cv2.INTER_LINEAR)
-    lin = srgb_to_linear(image_bgr.astype(np.float32) / 255.0, 2.2) - g[..., None]
-    return np.round(255.0 * linear_to_srgb(lin, 2.2)).astype(np.uint8)
+    rows, cols = np.flatnonzero(g.any(axis=1)), np.flatnonzero(g.any(axis=0))
+    if not len(rows):
+        return image_bgr
+    # only the box where light is taken off is converted (a uint8 level's round trip
+    # through linear light is exact, so the rest is the photo's own)
+    y0, y1, x0, x1 = rows[0], rows[-1] + 1, cols[0], cols[-1] + 1
+    out = image_bgr.copy()
+    lin = srgb_to_linear(image_bgr[y0:y1, x0:x1].astype(np.float32) / 255.0, 2.2) \
+        - g[y0:y1, x0:x1, None]
+    out[y0:y1, x0:x1] = np.round(255.0 * linear_to_srgb(lin, 2.2)).astype(np.uint8)
+    return out
 
 LINEAR8 = srgb_to_linear(np.arange(256, dtype=np.float32) / 255.0).astype(np.float32)  # (256,)
 #   float32: each uint8 sRGB level in linear light (also `segment.washed_crops`)

@@ -324,6 +324,37 @@ def test_remove_glare_gives_the_colours_back():
         (cue_map(lit, RED)[halo] > RED.red_levels[0]).mean()  # the arena's red comes back
     assert remove_glare(clean, RED, glare_spots(clean, RED)) is clean  # no spot: as it was
 
+
+@pytest.mark.parametrize("centre", [
+    (400, 200),  # inside the photo
+    (620, 40),  # by a corner: the box where light is taken off is clipped
+])
+def test_remove_glare_scaled_changes_only_the_spots_box(centre):
+    """The photo's own levels beyond the spot's reach (only the box round it is converted),
+    the same as converting the whole photo inside it."""
+    from vision.area import (
+        glare_spots,
+        linear_to_srgb,
+        remove_glare,
+        remove_glare_scaled,
+        srgb_to_linear,
+    )
+
+    clean = castle((170, 200, 220), (60, 90, 110))
+    big = cv2.resize(lamp_spot(clean, centre, 60), (1280, 960), interpolation=cv2.INTER_LINEAR)
+    small = cv2.resize(big, (640, 480), interpolation=cv2.INTER_AREA)
+    spots = glare_spots(small, RED)
+    assert spots
+    out = remove_glare_scaled(big, small, RED, spots)
+    g = (srgb_to_linear(small.astype(np.float32) / 255.0, 2.2) - srgb_to_linear(
+        remove_glare(small, RED, spots).astype(np.float32) / 255.0, 2.2)).max(axis=2)
+    g = cv2.resize(g, (1280, 960), interpolation=cv2.INTER_LINEAR)
+    whole = np.round(255.0 * linear_to_srgb(srgb_to_linear(
+        big.astype(np.float32) / 255.0, 2.2) - g[..., None], 2.2)).astype(np.uint8)
+    assert np.array_equal(out, whole)
+    assert np.array_equal(out[g == 0], big[g == 0]) and (g == 0).mean() > 0.3
+    assert remove_glare_scaled(big, small, RED, []) is big  # no spot: the photo itself
+
 def cloth_on_table(cloth_bgr, table_bgr=(50, 60, 70), seed=3):
     """A pale cloth (x 300-600, y 80-420) on a darker table, a little noise."""
     img = np.full((480, 640, 3), table_bgr, np.uint8)
