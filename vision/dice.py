@@ -92,6 +92,8 @@ class DiceSettings:
     #   committed and `datasets/dice` photos at most 924, their copies with noise of s.d. 20
     #   1061 (session 21, H2, docs/vision.md "Noisy and busy photos")
     leftover_pips: int = 3  # a group's pips no face took, at most this many, read as a face
+    split_subsets: bool = True  # a split group whose faces left pips unread is searched whole
+    split_subset_min: int = 4  # ... for faces of this many pips (`_split_rest`)
     # A lone pip above a read face (`_ones_above`) is read as a 1 with these settings (no
     # square and ray-ratio test, a looser centring); None: not looked for.
     above_one: tuple[tuple[str, float], ...] | None = (
@@ -1546,10 +1548,11 @@ def read_group(idx: np.ndarray, p: Pips, chans, s: DiceSettings) -> Face | None:
 
 
 def _subset_faces(members: np.ndarray, p: Pips, chans, s: DiceSettings,
-                  budget: list[int]) -> list[Face]:
+                  budget: list[int], min_pips: int = 1) -> list[Face]:
     """Faces hidden in a group that does not fit as a whole (a top face linked with the pips
-    of its side faces or of a touching die): try compact subsets of up to 6 pips around each
-    pip, keep those that pass as faces, then choose non-overlapping ones, bigger first."""
+    of its side faces or of a touching die): try compact subsets of `min_pips` to 6 pips
+    around each pip, keep those that pass as faces, then choose non-overlapping ones, bigger
+    first."""
     xy = p.xy[members]
     m = len(members)
     dist = np.linalg.norm(xy[:, None] - xy[None], axis=2)
@@ -1560,7 +1563,7 @@ def _subset_faces(members: np.ndarray, p: Pips, chans, s: DiceSettings,
     for i in range(m):
         nbr = [int(j) for j in np.argsort(dist[i]) if j != i and dist[i, j] <= reach]
         nbr = nbr[: s.subset_neighbours]
-        for k in range(min(5, len(nbr)), -1, -1):
+        for k in range(min(5, len(nbr)), min_pips - 2, -1):
             for comb in itertools.combinations(nbr, k):
                 key = frozenset((i, *comb))
                 if key in seen:
@@ -1579,7 +1582,13 @@ def _subset_faces(members: np.ndarray, p: Pips, chans, s: DiceSettings,
                 f = read_group(sub, p, chans, s)
                 if f is not None:
                     found.append(f)
-    found.sort(key=lambda f: (len(f.pips), f.confidence), reverse=True)
+    return _pick_faces(found)
+
+
+def _pick_faces(found: list[Face]) -> list[Face]:
+    """Non-overlapping faces (no pip shared, no centre on another's face), bigger and
+    surer first."""
+    found = sorted(found, key=lambda f: (len(f.pips), f.confidence), reverse=True)
     used: set[int] = set()
     out = []
     for f in found:
@@ -1603,9 +1612,10 @@ def _whole_only(s: DiceSettings) -> DiceSettings:
 
 
 def _solve(members: np.ndarray, p: Pips, chans, s: DiceSettings, budget: list[int],
-           depth: int = 0) -> list[Face]:
+           depth: int = 0, later: list | None = None) -> list[Face]:
     """Faces from one linked group, splitting it along weak links or searching its subsets
-    when it does not fit as one face."""
+    when it does not fit as one face. `later`: a list the whole groups are put on (with
+    their settings) whose split left pips unread (`_split_rest`)."""
     if len(members) <= 6:
         f = read_group(members, p, chans, s)
         if f is not None:
@@ -1623,11 +1633,36 @@ def _solve(members: np.ndarray, p: Pips, chans, s: DiceSettings, budget: list[in
         if len(comps) > 1:
             for c in comps:
                 out += _solve(members[c], p, chans, s, budget, depth + 1)
-            return out + _leftover_face(members, out, p, chans, s, depth)
+            out += _leftover_face(members, out, p, chans, s, depth)
+            if later is not None and depth == 0 and (
+                    s.split_subset_min <= len(members) <= s.max_subset_group) and (
+                    len({i for f in out for i in f.pips}) < len(members)):
+                later.append((members, s, out))  # searched whole once all groups are read
+            return out
     if 2 <= len(members) <= s.max_subset_group:
         out = _subset_faces(members, p, chans, s, budget)
         return out + _leftover_face(members, out, p, chans, s, depth)
     return []
+
+
+def _split_rest(later: list, p: Pips, chans, budget: list[int]) -> None:
+    """Faces of 4-6 pips a split cut apart. A linked group that does not read whole is
+    split along its weaker links (`_solve`), but at a slant a top face's pips are small and
+    squashed and link weakly to one another, so the split can cut one of them off (with a
+    side face's pips). Where the split's faces left pips of the group unread, the whole
+    group's compact subsets are searched too, with the photo's budget left once every group
+    is read (`later`: (members, settings, the group's face list, changed in place)); a 2 or
+    3 found so is not taken (a diagonal of a bigger face as often as a face), nor a 6 whose
+    columns run on (`_column_runs_on`). The 2-3 pips the new faces leave are read as one
+    face again (`_leftover_face`: a slanted die's top 3 beside its side face's 5)."""
+    for members, s, out in later:
+        if budget[0] <= 0:
+            return
+        sub = [f for f in _subset_faces(members, p, chans, s, budget, s.split_subset_min)
+               if not _column_runs_on(f, p, s)]
+        if sub:  # (and the group's pips none of its faces now took: `_leftover_face`)
+            picked = _pick_faces(out + sub)
+            out[:] = picked + _leftover_face(members, picked, p, chans, s, 0)
 
 
 def _leftover_face(members: np.ndarray, faces: list[Face], p: Pips, chans, s: DiceSettings,
@@ -1829,15 +1864,7 @@ def _row_runs_on(f: Face, p: Pips, s: DiceSettings, on_dice: frozenset | None = 
     dd = np.linalg.norm(xy[:, None] - xy[None], axis=2)
     a, b = np.unravel_index(int(np.argmax(dd)), dd.shape)
     step = (xy[b] - xy[a]) / (len(idx) - 1)
-    d = float(np.median(p.d[idx]))
-    con = float(np.median(p.contrast[idx]))
-    # (printed dots are alike; a side face's pips below a slanted top face lie in its
-    # shade: another ring colour, less contrast)
-    like = (p.dark == p.dark[idx[0]]) & (p.d * s.max_size_ratio > d) & (
-        p.d < s.max_size_ratio * d) & (p.contrast < s.row_contrast * con) & (
-        p.contrast * s.row_contrast > con) & (np.abs(
-            p.colour - np.median(p.colour[idx], axis=0)).mean(axis=1) <= s.row_colour_diff)
-    like[idx] = False
+    like = _like_dots(idx, p, s)
     # one step beyond the ends (a 2's: not onto a read die's pip, a touching die's), half
     # a step beyond, half-way between the pips (the face took every other dot): the row
     # runs on at the face's spacing or at half of it
@@ -1850,6 +1877,38 @@ def _row_runs_on(f: Face, p: Pips, s: DiceSettings, on_dice: frozenset | None = 
     if f.value == 2 and on_dice:
         hit[:2, list(on_dice)] = False
     return bool(hit.any())
+
+
+def _like_dots(idx: np.ndarray, p: Pips, s: DiceSettings) -> np.ndarray:
+    """(N,) bool: the pip candidates other than `idx` alike to them as printed dots are:
+    their polarity, within `max_size_ratio` of their diameter, `row_contrast` of their
+    contrast, `row_colour_diff` of their ring colour."""
+    d = float(np.median(p.d[idx]))
+    con = float(np.median(p.contrast[idx]))
+    # (printed dots are alike; a side face's pips below a slanted top face lie in its
+    # shade: another ring colour, less contrast)
+    like = (p.dark == p.dark[idx[0]]) & (p.d * s.max_size_ratio > d) & (
+        p.d < s.max_size_ratio * d) & (p.contrast < s.row_contrast * con) & (
+        p.contrast * s.row_contrast > con) & (np.abs(
+            p.colour - np.median(p.colour[idx], axis=0)).mean(axis=1) <= s.row_colour_diff)
+    like[idx] = False
+    return like
+
+
+def _column_runs_on(f: Face, p: Pips, s: DiceSettings) -> bool:
+    """Whether a 6's columns of three run on: a dot like its pips (`_like_dots`) one pip
+    step beyond a column's end (face coordinates (+-0.5, +-1), within `row_pip_tol` of
+    the step). That spot is the face's border, where no pip of its own lies and a touching
+    die's pips lie half a side farther: a grid of dots (text's colons), not a die."""
+    if f.value != 6 or s.row_pip_tol is None:
+        return False
+    like = _like_dots(np.asarray(f.pips), p, s)
+    if not like.any():
+        return False
+    ends = np.array([[-0.5, -1.0], [0.5, -1.0], [-0.5, 1.0], [0.5, 1.0]])
+    at = f.center + ends @ f.lin.T
+    tol = s.row_pip_tol * float(np.linalg.norm(f.lin @ [0.0, 0.5]))
+    return bool((np.linalg.norm(p.xy[like][None] - at[:, None], axis=2) < tol).any())
 
 
 def _on_a_face(xy: np.ndarray, faces: list[Face]) -> bool:
@@ -2297,8 +2356,11 @@ def read_dice(img: np.ndarray, s: DiceSettings = SETTINGS) -> tuple[list[Die], l
     faces: list[Face] = []
     budget = [s.max_subsets_per_photo]
     # Small groups first: they are the likely dice; clutter groups get what budget is left.
-    for comp in sorted(_components(adj, np.arange(len(pips))), key=len):
-        faces += _solve(comp, pips, chans, s, budget)
+    later: list | None = [] if s.split_subsets and not s.die_side_px else None
+    groups = [_solve(comp, pips, chans, s, budget, later=later)
+              for comp in sorted(_components(adj, np.arange(len(pips))), key=len)]
+    _split_rest(later or [], pips, chans, budget)
+    faces = [fc for g in groups for fc in g]
     on_dice = frozenset(i for fc in faces if len(fc.pips) >= 3 and fc.confidence >= (
         s.min_confidence) for i in fc.pips)
     faces = [fc for fc in faces if fc.confidence >= s.min_confidence
