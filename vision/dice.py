@@ -94,6 +94,8 @@ class DiceSettings:
     leftover_pips: int = 3  # a group's pips no face took, at most this many, read as a face
     split_subsets: bool = True  # a split group whose faces left pips unread is searched whole
     split_subset_min: int = 4  # ... for faces of this many pips (`_split_rest`)
+    split_subset_conf: float = 0.6  # ... and this confidence (a false 4 at 0.43 on a stack
+    #   of cards, troetofanten-e1-s1-0013; the slanted tops gained: 0.65-0.87)
     # A lone pip above a read face (`_ones_above`) is read as a 1 with these settings (no
     # square and ray-ratio test, a looser centring); None: not looked for.
     above_one: tuple[tuple[str, float], ...] | None = (
@@ -1652,14 +1654,15 @@ def _split_rest(later: list, p: Pips, chans, budget: list[int]) -> None:
     side face's pips). Where the split's faces left pips of the group unread, the whole
     group's compact subsets are searched too, with the photo's budget left once every group
     is read (`later`: (members, settings, the group's face list, changed in place)); a 2 or
-    3 found so is not taken (a diagonal of a bigger face as often as a face), nor a 6 whose
-    columns run on (`_column_runs_on`). The 2-3 pips the new faces leave are read as one
-    face again (`_leftover_face`: a slanted die's top 3 beside its side face's 5)."""
+    3 found so is not taken (a diagonal of a bigger face as often as a face), nor a face
+    under `split_subset_conf`, nor a 6 whose columns run on (`_column_runs_on`). The 2-3
+    pips the new faces leave are read as one face again (`_leftover_face`: a slanted die's
+    top 3 beside its side face's 5)."""
     for members, s, out in later:
         if budget[0] <= 0:
             return
         sub = [f for f in _subset_faces(members, p, chans, s, budget, s.split_subset_min)
-               if not _column_runs_on(f, p, s)]
+               if f.confidence >= s.split_subset_conf and not _column_runs_on(f, p, s)]
         if sub:  # (and the group's pips none of its faces now took: `_leftover_face`)
             picked = _pick_faces(out + sub)
             out[:] = picked + _leftover_face(members, picked, p, chans, s, 0)
