@@ -96,6 +96,9 @@ class DiceSettings:
     split_subset_min: int = 4  # ... for faces of this many pips (`_split_rest`)
     split_subset_conf: float = 0.6  # ... and this confidence (a false 4 at 0.43 on a stack
     #   of cards, troetofanten-e1-s1-0013; the slanted tops gained: 0.65-0.87)
+    grow_pip_size: float | None = 2.0  # a pip merged with glare, up to this x the others'
+    #   diameter (any shape), may complete a linked group of 3 or 5 (`_grown_faces`) into a
+    #   4 or 6: faces with no centre pip (glare alone lies mid-face: a 4 with it is a 5)
     # A lone pip above a read face (`_ones_above`) is read as a 1 with these settings (no
     # square and ray-ratio test, a looser centring); None: not looked for.
     above_one: tuple[tuple[str, float], ...] | None = (
@@ -1668,6 +1671,44 @@ def _split_rest(later: list, p: Pips, chans, budget: list[int]) -> None:
             out[:] = picked + _leftover_face(members, picked, p, chans, s, 0)
 
 
+def _grown_faces(faces: list[Face], adj: np.ndarray, p: Pips, chans, s: DiceSettings
+                 ) -> list[Face]:
+    """Linked groups of 3 or 5 pips completed by a pip merged with a glare spot: that pip
+    measures larger and of another shape than its face's other pips, so it links to none
+    of them. A candidate linked to nothing, of the group's polarity and channel, within
+    reach of its pips, up to `grow_pip_size` x their diameter, of their contrast and ring
+    colour, makes with the group a 4 or a 6 (`read_group`; no centre pip: a glare spot
+    alone lies mid-face, where it would make a 4 a 5): that face replaces the faces on the
+    group's pips."""
+    if s.grow_pip_size is None or s.die_side_px or len(p) < 3:
+        return faces
+    alone = ~adj.any(axis=1)
+    out = list(faces)
+    taken: set[int] = set()
+    for comp in _components(adj, np.arange(len(p))):
+        if len(comp) not in (3, 5):
+            continue
+        d = float(median(p.d[comp]))
+        con = float(median(p.contrast[comp]))
+        dist = np.linalg.norm(p.xy[:, None] - p.xy[comp][None], axis=2).min(axis=1)
+        ok = alone & (p.dark == p.dark[comp[0]]) & (p.chan == p.chan[comp[0]]) & (
+            dist <= s.max_link * d) & (p.d >= d / s.grow_pip_size) & (
+            p.d <= d * s.grow_pip_size) & (p.contrast <= s.max_contrast_ratio * con) & (
+            p.contrast * s.max_contrast_ratio >= con) & (np.abs(
+                p.colour - median(p.colour[comp], axis=0)).mean(axis=1) <= s.max_colour_diff)
+        for k in np.nonzero(ok)[0].tolist():
+            if k in taken:
+                continue
+            g = read_group(np.sort(np.append(comp, k)), p, chans, s)
+            if g is None or g.confidence < s.min_confidence:
+                continue
+            mine = set(comp.tolist())
+            out = [f for f in out if not mine & set(f.pips) and k not in f.pips] + [g]
+            taken.add(k)
+            break
+    return out
+
+
 def _leftover_face(members: np.ndarray, faces: list[Face], p: Pips, chans, s: DiceSettings,
                    depth: int) -> list[Face]:
     """The pips of a whole linked group that none of its faces took, read as one face (two
@@ -2364,6 +2405,7 @@ def read_dice(img: np.ndarray, s: DiceSettings = SETTINGS) -> tuple[list[Die], l
               for comp in sorted(_components(adj, np.arange(len(pips))), key=len)]
     _split_rest(later or [], pips, chans, budget)
     faces = [fc for g in groups for fc in g]
+    faces = _grown_faces(faces, adj, pips, chans, s)
     on_dice = frozenset(i for fc in faces if len(fc.pips) >= 3 and fc.confidence >= (
         s.min_confidence) for i in fc.pips)
     faces = [fc for fc in faces if fc.confidence >= s.min_confidence
