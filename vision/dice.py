@@ -1676,13 +1676,18 @@ def _grown_faces(faces: list[Face], adj: np.ndarray, p: Pips, chans, s: DiceSett
     """Linked groups of 3 or 5 pips completed by a pip merged with a glare spot: that pip
     measures larger and of another shape than its face's other pips, so it links to none
     of them. A candidate linked to nothing, of the group's polarity and channel, within
-    reach of its pips, up to `grow_pip_size` x their diameter, of their contrast and ring
-    colour, makes with the group a 4 or a 6 (`read_group`; no centre pip: a glare spot
-    alone lies mid-face, where it would make a 4 a 5): that face replaces the faces on the
-    group's pips."""
+    reach of its pips, up to `grow_pip_size` x their diameter, of their contrast, ring
+    colour and paint (`pip_hue`), makes with the group a 4 or a 6 (`read_group`; no centre
+    pip: a glare spot alone lies mid-face, where it would make a 4 a 5): that face replaces
+    the faces on the group's pips."""
     if s.grow_pip_size is None or s.die_side_px or len(p) < 3:
         return faces
     alone = ~adj.any(axis=1)
+    if s.pip_hue is not None:  # (one paint, as `_links` asks: a card's dots of two hues)
+        col = _sample(chans[2], p.xy)
+        hue, sat = _hue_sat(col)
+        hue = np.degrees(hue)
+        vivid = (sat >= s.pip_hue[0]) & (col.max(axis=1) >= s.pip_hue[2])
     out = list(faces)
     taken: set[int] = set()
     for comp in _components(adj, np.arange(len(p))):
@@ -1697,7 +1702,8 @@ def _grown_faces(faces: list[Face], adj: np.ndarray, p: Pips, chans, s: DiceSett
             p.contrast * s.max_contrast_ratio >= con) & (np.abs(
                 p.colour - median(p.colour[comp], axis=0)).mean(axis=1) <= s.max_colour_diff)
         for k in np.nonzero(ok)[0].tolist():
-            if k in taken:
+            if k in taken or s.pip_hue is not None and vivid[k] and bool(
+                    (vivid[comp] & (np.abs(_hue_diff(hue[comp], hue[k])) > s.pip_hue[1])).any()):
                 continue
             g = read_group(np.sort(np.append(comp, k)), p, chans, s)
             if g is None or g.confidence < s.min_confidence:
