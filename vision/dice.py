@@ -93,6 +93,13 @@ class DiceSettings:
     #   committed and `datasets/dice` photos at most 924, their copies with noise of s.d. 20
     #   1061 (session 21, H2, docs/vision.md "Noisy and busy photos")
     leftover_pips: int = 3  # a group's pips no face took, at most this many, read as a face
+    split_subsets: bool = True  # a split group whose faces left pips unread is searched whole
+    split_subset_min: int = 4  # ... for faces of this many pips (`_split_rest`)
+    split_subset_conf: float = 0.6  # ... and this confidence (a false 4 at 0.43 on a stack
+    #   of cards, troetofanten-e1-s1-0013; the slanted tops gained: 0.65-0.87)
+    grow_pip_size: float | None = 2.0  # a pip merged with glare, up to this x the others'
+    #   diameter (any shape), may complete a linked group of 3 or 5 (`_grown_faces`) into a
+    #   4 or 6: faces with no centre pip (glare alone lies mid-face: a 4 with it is a 5)
     # A lone pip above a read face (`_ones_above`) is read as a 1 with these settings (no
     # square and ray-ratio test, a looser centring); None: not looked for.
     above_one: tuple[tuple[str, float], ...] | None = (
@@ -1547,10 +1554,11 @@ def read_group(idx: np.ndarray, p: Pips, chans, s: DiceSettings) -> Face | None:
 
 
 def _subset_faces(members: np.ndarray, p: Pips, chans, s: DiceSettings,
-                  budget: list[int]) -> list[Face]:
+                  budget: list[int], min_pips: int = 1) -> list[Face]:
     """Faces hidden in a group that does not fit as a whole (a top face linked with the pips
-    of its side faces or of a touching die): try compact subsets of up to 6 pips around each
-    pip, keep those that pass as faces, then choose non-overlapping ones, bigger first."""
+    of its side faces or of a touching die): try compact subsets of `min_pips` to 6 pips
+    around each pip, keep those that pass as faces, then choose non-overlapping ones, bigger
+    first."""
     xy = p.xy[members]
     m = len(members)
     dist = np.linalg.norm(xy[:, None] - xy[None], axis=2)
@@ -1561,7 +1569,7 @@ def _subset_faces(members: np.ndarray, p: Pips, chans, s: DiceSettings,
     for i in range(m):
         nbr = [int(j) for j in np.argsort(dist[i]) if j != i and dist[i, j] <= reach]
         nbr = nbr[: s.subset_neighbours]
-        for k in range(min(5, len(nbr)), -1, -1):
+        for k in range(min(5, len(nbr)), min_pips - 2, -1):
             for comb in itertools.combinations(nbr, k):
                 key = frozenset((i, *comb))
                 if key in seen:
@@ -1580,7 +1588,13 @@ def _subset_faces(members: np.ndarray, p: Pips, chans, s: DiceSettings,
                 f = read_group(sub, p, chans, s)
                 if f is not None:
                     found.append(f)
-    found.sort(key=lambda f: (len(f.pips), f.confidence), reverse=True)
+    return _pick_faces(found)
+
+
+def _pick_faces(found: list[Face]) -> list[Face]:
+    """Non-overlapping faces (no pip shared, no centre on another's face), bigger and
+    surer first."""
+    found = sorted(found, key=lambda f: (len(f.pips), f.confidence), reverse=True)
     used: set[int] = set()
     out = []
     for f in found:
@@ -1604,9 +1618,10 @@ def _whole_only(s: DiceSettings) -> DiceSettings:
 
 
 def _solve(members: np.ndarray, p: Pips, chans, s: DiceSettings, budget: list[int],
-           depth: int = 0) -> list[Face]:
+           depth: int = 0, later: list | None = None) -> list[Face]:
     """Faces from one linked group, splitting it along weak links or searching its subsets
-    when it does not fit as one face."""
+    when it does not fit as one face. `later`: a list the whole groups are put on (with
+    their settings) whose split left pips unread (`_split_rest`)."""
     if len(members) <= 6:
         f = read_group(members, p, chans, s)
         if f is not None:
@@ -1624,11 +1639,81 @@ def _solve(members: np.ndarray, p: Pips, chans, s: DiceSettings, budget: list[in
         if len(comps) > 1:
             for c in comps:
                 out += _solve(members[c], p, chans, s, budget, depth + 1)
-            return out + _leftover_face(members, out, p, chans, s, depth)
+            out += _leftover_face(members, out, p, chans, s, depth)
+            if later is not None and depth == 0 and (
+                    s.split_subset_min <= len(members) <= s.max_subset_group) and (
+                    len({i for f in out for i in f.pips}) < len(members)):
+                later.append((members, s, out))  # searched whole once all groups are read
+            return out
     if 2 <= len(members) <= s.max_subset_group:
         out = _subset_faces(members, p, chans, s, budget)
         return out + _leftover_face(members, out, p, chans, s, depth)
     return []
+
+
+def _split_rest(later: list, p: Pips, chans, budget: list[int]) -> None:
+    """Faces of 4-6 pips a split cut apart. A linked group that does not read whole is
+    split along its weaker links (`_solve`), but at a slant a top face's pips are small and
+    squashed and link weakly to one another, so the split can cut one of them off (with a
+    side face's pips). Where the split's faces left pips of the group unread, the whole
+    group's compact subsets are searched too, with the photo's budget left once every group
+    is read (`later`: (members, settings, the group's face list, changed in place)); a 2 or
+    3 found so is not taken (a diagonal of a bigger face as often as a face), nor a face
+    under `split_subset_conf`, nor a 6 whose columns run on (`_column_runs_on`). The 2-3
+    pips the new faces leave are read as one face again (`_leftover_face`: a slanted die's
+    top 3 beside its side face's 5)."""
+    for members, s, out in later:
+        if budget[0] <= 0:
+            return
+        sub = [f for f in _subset_faces(members, p, chans, s, budget, s.split_subset_min)
+               if f.confidence >= s.split_subset_conf and not _column_runs_on(f, p, s)]
+        if sub:  # (and the group's pips none of its faces now took: `_leftover_face`)
+            picked = _pick_faces(out + sub)
+            out[:] = picked + _leftover_face(members, picked, p, chans, s, 0)
+
+
+def _grown_faces(faces: list[Face], adj: np.ndarray, p: Pips, chans, s: DiceSettings
+                 ) -> list[Face]:
+    """Linked groups of 3 or 5 pips completed by a pip merged with a glare spot: that pip
+    measures larger and of another shape than its face's other pips, so it links to none
+    of them. A candidate linked to nothing, of the group's polarity and channel, within
+    reach of its pips, up to `grow_pip_size` x their diameter, of their contrast, ring
+    colour and paint (`pip_hue`), makes with the group a 4 or a 6 (`read_group`; no centre
+    pip: a glare spot alone lies mid-face, where it would make a 4 a 5): that face replaces
+    the faces on the group's pips."""
+    if s.grow_pip_size is None or s.die_side_px or len(p) < 3:
+        return faces
+    alone = ~adj.any(axis=1)
+    if s.pip_hue is not None:  # (one paint, as `_links` asks: a card's dots of two hues)
+        col = _sample(chans[2], p.xy)
+        hue, sat = _hue_sat(col)
+        hue = np.degrees(hue)
+        vivid = (sat >= s.pip_hue[0]) & (col.max(axis=1) >= s.pip_hue[2])
+    out = list(faces)
+    taken: set[int] = set()
+    for comp in _components(adj, np.arange(len(p))):
+        if len(comp) not in (3, 5):
+            continue
+        d = float(median(p.d[comp]))
+        con = float(median(p.contrast[comp]))
+        dist = np.linalg.norm(p.xy[:, None] - p.xy[comp][None], axis=2).min(axis=1)
+        ok = alone & (p.dark == p.dark[comp[0]]) & (p.chan == p.chan[comp[0]]) & (
+            dist <= s.max_link * d) & (p.d >= d / s.grow_pip_size) & (
+            p.d <= d * s.grow_pip_size) & (p.contrast <= s.max_contrast_ratio * con) & (
+            p.contrast * s.max_contrast_ratio >= con) & (np.abs(
+                p.colour - median(p.colour[comp], axis=0)).mean(axis=1) <= s.max_colour_diff)
+        for k in np.nonzero(ok)[0].tolist():
+            if k in taken or s.pip_hue is not None and vivid[k] and bool(
+                    (vivid[comp] & (np.abs(_hue_diff(hue[comp], hue[k])) > s.pip_hue[1])).any()):
+                continue
+            g = read_group(np.sort(np.append(comp, k)), p, chans, s)
+            if g is None or g.confidence < s.min_confidence:
+                continue
+            mine = set(comp.tolist())
+            out = [f for f in out if not mine & set(f.pips) and k not in f.pips] + [g]
+            taken.add(k)
+            break
+    return out
 
 
 def _leftover_face(members: np.ndarray, faces: list[Face], p: Pips, chans, s: DiceSettings,
@@ -1830,15 +1915,7 @@ def _row_runs_on(f: Face, p: Pips, s: DiceSettings, on_dice: frozenset | None = 
     dd = np.linalg.norm(xy[:, None] - xy[None], axis=2)
     a, b = np.unravel_index(int(np.argmax(dd)), dd.shape)
     step = (xy[b] - xy[a]) / (len(idx) - 1)
-    d = float(np.median(p.d[idx]))
-    con = float(np.median(p.contrast[idx]))
-    # (printed dots are alike; a side face's pips below a slanted top face lie in its
-    # shade: another ring colour, less contrast)
-    like = (p.dark == p.dark[idx[0]]) & (p.d * s.max_size_ratio > d) & (
-        p.d < s.max_size_ratio * d) & (p.contrast < s.row_contrast * con) & (
-        p.contrast * s.row_contrast > con) & (np.abs(
-            p.colour - np.median(p.colour[idx], axis=0)).mean(axis=1) <= s.row_colour_diff)
-    like[idx] = False
+    like = _like_dots(idx, p, s)
     # one step beyond the ends (a 2's: not onto a read die's pip, a touching die's), half
     # a step beyond, half-way between the pips (the face took every other dot): the row
     # runs on at the face's spacing or at half of it
@@ -1851,6 +1928,38 @@ def _row_runs_on(f: Face, p: Pips, s: DiceSettings, on_dice: frozenset | None = 
     if f.value == 2 and on_dice:
         hit[:2, list(on_dice)] = False
     return bool(hit.any())
+
+
+def _like_dots(idx: np.ndarray, p: Pips, s: DiceSettings) -> np.ndarray:
+    """(N,) bool: the pip candidates other than `idx` alike to them as printed dots are:
+    their polarity, within `max_size_ratio` of their diameter, `row_contrast` of their
+    contrast, `row_colour_diff` of their ring colour."""
+    d = float(np.median(p.d[idx]))
+    con = float(np.median(p.contrast[idx]))
+    # (printed dots are alike; a side face's pips below a slanted top face lie in its
+    # shade: another ring colour, less contrast)
+    like = (p.dark == p.dark[idx[0]]) & (p.d * s.max_size_ratio > d) & (
+        p.d < s.max_size_ratio * d) & (p.contrast < s.row_contrast * con) & (
+        p.contrast * s.row_contrast > con) & (np.abs(
+            p.colour - np.median(p.colour[idx], axis=0)).mean(axis=1) <= s.row_colour_diff)
+    like[idx] = False
+    return like
+
+
+def _column_runs_on(f: Face, p: Pips, s: DiceSettings) -> bool:
+    """Whether a 6's columns of three run on: a dot like its pips (`_like_dots`) one pip
+    step beyond a column's end (face coordinates (+-0.5, +-1), within `row_pip_tol` of
+    the step). That spot is the face's border, where no pip of its own lies and a touching
+    die's pips lie half a side farther: a grid of dots (text's colons), not a die."""
+    if f.value != 6 or s.row_pip_tol is None:
+        return False
+    like = _like_dots(np.asarray(f.pips), p, s)
+    if not like.any():
+        return False
+    ends = np.array([[-0.5, -1.0], [0.5, -1.0], [-0.5, 1.0], [0.5, 1.0]])
+    at = f.center + ends @ f.lin.T
+    tol = s.row_pip_tol * float(np.linalg.norm(f.lin @ [0.0, 0.5]))
+    return bool((np.linalg.norm(p.xy[like][None] - at[:, None], axis=2) < tol).any())
 
 
 def _on_a_face(xy: np.ndarray, faces: list[Face]) -> bool:
@@ -2298,8 +2407,12 @@ def read_dice(img: np.ndarray, s: DiceSettings = SETTINGS) -> tuple[list[Die], l
     faces: list[Face] = []
     budget = [s.max_subsets_per_photo]
     # Small groups first: they are the likely dice; clutter groups get what budget is left.
-    for comp in sorted(_components(adj, np.arange(len(pips))), key=len):
-        faces += _solve(comp, pips, chans, s, budget)
+    later: list | None = [] if s.split_subsets and not s.die_side_px else None
+    groups = [_solve(comp, pips, chans, s, budget, later=later)
+              for comp in sorted(_components(adj, np.arange(len(pips))), key=len)]
+    _split_rest(later or [], pips, chans, budget)
+    faces = [fc for g in groups for fc in g]
+    faces = _grown_faces(faces, adj, pips, chans, s)
     on_dice = frozenset(i for fc in faces if len(fc.pips) >= 3 and fc.confidence >= (
         s.min_confidence) for i in fc.pips)
     faces = [fc for fc in faces if fc.confidence >= s.min_confidence
