@@ -3197,8 +3197,14 @@ class CardReader:
             kp, own = (keys, len(keys)) if keys is not None else self.detect_keys(image, game)
         if within is not None:
             c, rad = within
-            kp = kp.select((np.hypot(*(kp.xy[:, None] - c[None]).transpose(2, 0, 1))
-                            <= rad[None]).any(axis=1))
+
+            def inside(xy: np.ndarray) -> np.ndarray:
+                return (np.hypot(*(xy[:, None] - c[None]).transpose(2, 0, 1))
+                        <= rad[None]).any(axis=1)
+
+            kp = kp.select(inside(kp.xy))
+            if faint is not None:  # (the fan gaps' peaks too: only these discs are read)
+                faint = faint.select(inside(faint.xy))
         warnings: list[str] = []
         pieces: list[CardPiece] = []
         thr = s.troeto_key_threshold if game == "troetofanten" else s.key_threshold

@@ -358,7 +358,8 @@ def read_balanced(reader: CardReader, image: np.ndarray, game: str, area=None):
     lamp's tone curve (`lamp_tone_off`), `read_pieces`, then Magic Rabbit's read again with
     a lamp's tone curve its hats show taken off (`hat_toned`; a taught reader's hats are the
     ones its `tone_pieces` names), `paper_balanced`, `shadow_relit`, `glare_added` and
-    `dim_added` for the `PAPER_LIGHT_GAMES`. The image returned is the one the kept reading
+    `dim_added` for the `PAPER_LIGHT_GAMES`, `glare_added` alone for the `GLARE_READ_GAMES`
+    (Hop la bille). The image returned is the one the kept reading
     was read on (`glare_added` and `dim_added` add cards read on a copy and return the first
     look's image)."""
     if game == "magic-rabbit":

@@ -181,3 +181,50 @@ def test_decoded_lower_the_same_key_points(seed):
     for a, b in zip((got.xy, got.kind, got.score, got.angle, got.width),
                     (want.xy, want.kind, want.score, want.angle, want.width), strict=True):
         assert np.array_equal(a, b)
+
+
+class _FaintDetector:
+    """Two key points of heat 0.08 (under every threshold read, over `fan_gap_heat`)."""
+
+    threads = 1
+
+    def detect(self, image, threshold=None, threads=None):
+        from vision.cards.detect import KIND_PIECE, Keypoints
+
+        xy = np.array([[100.0, 100.0], [400.0, 300.0]])
+        keep = np.full(2, 0.08, np.float32) >= (threshold or 0.0)
+        return Keypoints(xy, np.full(2, KIND_PIECE), np.full(2, 0.08, np.float32),
+                         np.zeros(2), np.full(2, 50.0)).select(keep)
+
+
+class _Peaks(Exception):
+    """Raised by the stand-in `fan_gap_cards` with the peaks it was handed."""
+
+
+@pytest.mark.parametrize("within, want", [
+    (None, [[100.0, 100.0], [400.0, 300.0]]),  # the whole photo: both peaks
+    (([[100.0, 100.0]], [30.0]), [[100.0, 100.0]]),  # `second_look`'s discs: the one inside
+    (([[250.0, 250.0]], [30.0]), []),  # none inside
+])
+def test_fan_gap_peaks_only_within_the_discs_read(within, want):
+    """`_read_pieces` hands `fan_gap_cards` the detector's weak peaks only inside `within`'s
+    discs, as it reads only the key points there (no models: crops read as background)."""
+    reader = object.__new__(CardReader)
+    reader.detector = _FaintDetector()
+    reader.settings = replace(READ, threads=False)
+
+    def read_crops(image, frames, game, number_frames=None, numbers=True):
+        n = len(frames)
+        return (np.zeros((n, len(LABELS)), np.float32), np.ones(n, np.float32),
+                np.zeros(n, bool), np.zeros(n, np.float32))
+
+    def fan_gap_cards(image, gray, pieces, peaks):
+        raise _Peaks(np.asarray(peaks, float).reshape(-1, 2))
+
+    reader.read_crops = read_crops
+    reader.fan_gap_cards = fan_gap_cards
+    disc = None if within is None else (np.asarray(within[0], float),
+                                        np.asarray(within[1], float))
+    with pytest.raises(_Peaks) as got:
+        reader.read_pieces(np.full((480, 640, 3), 128, np.uint8), "troetofanten", within=disc)
+    assert np.array_equal(got.value.args[0], np.asarray(want, float).reshape(-1, 2))
