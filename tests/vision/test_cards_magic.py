@@ -10,7 +10,6 @@ from vision.cards.pieces import CardPiece
 from vision.cards.read import (
     NUMBER_REF_LAB,
     READ,
-    chroma_scale,
     colour_doubts,
     colour_logp,
     colour_weighted,
@@ -306,78 +305,3 @@ def test_magician_at_end_only_where_the_line_ascends_from(numbers, at, found):
               for k, p in enumerate(_row(7))]
     out, _ = magician_at_end(pieces, [_square("unread", *at)])
     assert [p.label for p in out].count("magician") == int(found)
-
-
-def _pale(number: int, k: float) -> np.ndarray:
-    """(3,) `NUMBER_REF_LAB` of `number` with its a and b times `k` (a paler or deeper print
-    or light: the hue kept)."""
-    return NUMBER_REF_LAB[number - 1] * (1.0, k, k)
-
-
-@pytest.mark.parametrize("k", [0.5, 0.7, 1.0, 1.3])
-@pytest.mark.parametrize("seed", [0, 1])
-def test_chroma_scale_reads_the_photos_saturation(k, seed):
-    """Nine tiles whose colours all pale (or deepen) alike, the classifier split between
-    each tile's number and a neighbour's: the scale found is the photo's own."""
-    rng = np.random.default_rng(seed)
-    tiles, lab = [], []
-    for n in range(1, 10):
-        m = n % 9 + 1
-        tiles.append(_piece(f"hat-{n}", 0.4, {f"hat-{n}": 0.4, f"hat-{m}": 0.35},
-                            np.zeros((4, 2))))
-        lab.append(_pale(n, k) + rng.normal(0, 2, 3))
-    assert chroma_scale(np.array(lab), tiles, READ) == pytest.approx(k, abs=0.08)
-
-
-@pytest.mark.parametrize("k, n_tiles, limits, want", [
-    (0.6, 3, READ.colour_chroma, 1.0),  # too few tiles: no scale
-    (0.6, 9, (1.0, 1.0), 1.0),  # the setting off
-    (0.2, 9, READ.colour_chroma, 0.4),  # a grey photo: clipped
-    (2.5, 9, READ.colour_chroma, 1.5),  # clipped above
-])
-def test_chroma_scale_limits(k, n_tiles, limits, want):
-    from dataclasses import replace as dc_replace
-    s = dc_replace(READ, colour_chroma=limits)
-    tiles = [_piece(f"hat-{n}", 0.9, {f"hat-{n}": 0.9}, np.zeros((4, 2)))
-             for n in range(1, n_tiles + 1)]
-    lab = np.array([_pale(n, k) for n in range(1, n_tiles + 1)])
-    assert chroma_scale(lab, tiles, s) == pytest.approx(want)
-
-
-@pytest.mark.parametrize("number, neighbour", [(3, 2), (1, 9), (9, 1), (5, 4), (7, 6)])
-def test_pale_colour_names_its_own_number_at_the_photos_saturation(number, neighbour):
-    """A pale print's colour (a and b at half): read at the photo's saturation it is its own
-    number's, not the neighbour's (absolute a/b put a pale yellow nearer orange)."""
-    lab = _pale(number, 0.5)[None]
-    lp = colour_logp(lab, READ.colour_spread, 0.5)[0]
-    assert int(np.argmax(lp)) + 1 == number and lp[neighbour - 1] < lp[number - 1]
-
-
-def _pale_bgr(bgr, k):
-    """A BGR colour pulled to its own grey: chroma times about `k`, lightness kept."""
-    lab = cv2.cvtColor(np.uint8([[bgr]]), cv2.COLOR_BGR2Lab).astype(float)
-    lab[..., 1:] = 128 + (lab[..., 1:] - 128) * k
-    return tuple(int(v) for v in cv2.cvtColor(np.uint8(np.clip(lab, 0, 255)),
-                                              cv2.COLOR_Lab2BGR)[0, 0])
-
-
-@pytest.mark.parametrize("on", [True, False])
-def test_magic_colour_numbers_on_a_pale_photo(on):
-    """Nine drawn tiles printed pale (chroma at 0.3; at 0.35-0.5 the
-    absolute reading still gets them all), each read unsure and split evenly with
-    the next number: with the photo's saturation taken into account each reads its own
-    number; without it, at least one reads a neighbour's."""
-    from dataclasses import replace as dc_replace
-    s = READ if on else dc_replace(READ, colour_chroma=(1.0, 1.0))
-    img = np.full((200, 720, 3), 90, np.uint8)
-    tiles = []
-    for n in range(1, 10):
-        x0, y0 = 10 + 78 * (n - 1), 60
-        cv2.rectangle(img, (x0, y0), (x0 + 59, y0 + 59), _pale_bgr(NUMBER_REF_BGR[n], 0.3), -1)
-        cv2.rectangle(img, (x0 + 8, y0 + 8), (x0 + 51, y0 + 51), (235, 235, 235), -1)
-        frame = np.array([[x0, y0], [x0 + 60, y0], [x0 + 60, y0 + 60], [x0, y0 + 60]], float)
-        m = n % 9 + 1
-        tiles.append(_piece(f"hat-{m}", 0.4, {f"hat-{n}": 0.4, f"hat-{m}": 0.4}, frame))
-    out, _ = magic_colour_numbers(img, tiles, s)
-    right = [p.label == f"hat-{n}" for n, p in zip(range(1, 10), out, strict=True)]
-    assert all(right) if on else not all(right)

@@ -44,7 +44,6 @@ from vision.cards.geometry import (
     rectify,
 )
 from vision.cards.hopcards import median_u8
-from vision.cards.lineup import number_probs
 from vision.cards.magic import (
     DOVE_CHECK,
     bare_hat_doves,
@@ -140,13 +139,6 @@ class ReadSettings:
     colour_sure: float = 0.8  # tiles read with this confidence show the light's colour:
     colour_sure_count: int = 3  # with this many, their median offset in a and b from their
     #   numbers' colours is taken off every tile's colour (`light_shift`)
-    colour_chroma: tuple[float, float] = (0.4, 1.5)  # the photo's own saturation
-    #   (`chroma_scale`): its tiles' chroma over their likeliest numbers' (median), within
-    #   this range, scales every number's a/b before they are compared (session 22, H9: it
-    #   ran 0.59-1.41 on the photos of committed e1 and e2 and fresh e2 2850/2851 under
-    #   every light of `vision.light_eval`, e1's own originals 0.77-1.25; the tiles' true
-    #   numbers gave the same; numbers misread on those sets 76 -> 63 offline); (1, 1): off
-    colour_chroma_tiles: int = 4  # with fewer tiles, no scale (1.0)
     colour_unsure: float = 0.9  # only tiles read with less confidence are weighed by colour
     colour_contradicts: float = -8.0  # or whose colour's log likelihood for their number is
     #   under this (below the likeliest number's): 4 spreads off, another number's colour
@@ -641,13 +633,10 @@ def ring_lab(image: np.ndarray, frames: list[np.ndarray], sat_min: int = 60) -> 
     return out - (0.0, 128.0, 128.0)
 
 
-def colour_logp(lab: np.ndarray, spread: tuple[float, float, float],
-                chroma: float = 1.0) -> np.ndarray:
+def colour_logp(lab: np.ndarray, spread: tuple[float, float, float]) -> np.ndarray:
     """(N, 9) log likelihood of each colour `lab` ((N, 3), `ring_lab`) for numbers 1..9
-    (Gaussian around `NUMBER_REF_LAB`, its a and b times `chroma` (`chroma_scale`), `spread`
-    in L, a, b), less each row's maximum."""
-    ref = NUMBER_REF_LAB * np.array([1.0, chroma, chroma])
-    z = (lab[:, None, :] - ref[None]) / np.asarray(spread, float)
+    (Gaussian around `NUMBER_REF_LAB`, `spread` in L, a, b), less each row's maximum."""
+    z = (lab[:, None, :] - NUMBER_REF_LAB[None]) / np.asarray(spread, float)
     lp = -0.5 * (z ** 2).sum(axis=2)
     return lp - lp.max(axis=1, keepdims=True)
 
@@ -681,30 +670,6 @@ def light_shift(lab: np.ndarray, tiles: list[CardPiece], s: ReadSettings) -> np.
     return np.array([0.0, shift[1], shift[2]])
 
 
-def chroma_scale(lab: np.ndarray, tiles: list[CardPiece], s: ReadSettings,
-                 iters: int = 2) -> float:
-    """The photo's own saturation against `NUMBER_REF_LAB`'s: the median over `tiles` (their
-    colours `lab` (N, 3), the light's cast off) of each tile's chroma (|a, b|) over its
-    likeliest number's (the classifier's probabilities times the colour's likelihood, as
-    `magic_colour_numbers` weighs them), twice, the second time against the scaled
-    colours; clipped to `colour_chroma`, 1.0 with fewer than `colour_chroma_tiles` tiles.
-    A dim, shadowed or washed-out light, a camera's or a print's saturation pale or deepen
-    every tile's frame alike, which the photo's white does not undo; an absolute a/b
-    reading then takes a pale yellow for orange, a pale red for pink (docs/magic-rabbit.md,
-    session 22, H9)."""
-    lo, hi = s.colour_chroma
-    if len(tiles) < s.colour_chroma_tiles or lo >= hi:
-        return 1.0
-    chroma, ref_c = np.hypot(lab[:, 1], lab[:, 2]), np.hypot(*NUMBER_REF_LAB[:, 1:].T)
-    k = 1.0
-    for _ in range(iters):
-        logp = np.maximum(colour_logp(lab, s.colour_spread, k), s.colour_floor)
-        nums = [int(np.argmax(number_probs(colour_weighted(t.probs, lp, s.colour_weight))))
-                for t, lp in zip(tiles, logp, strict=True)]
-        k = float(np.clip(np.median(chroma / ref_c[nums]), lo, hi))
-    return k
-
-
 def magic_colour_numbers(image: np.ndarray, pieces: list[CardPiece], s: ReadSettings
                          ) -> tuple[list[CardPiece], list[str]]:
     """Magic Rabbit tiles' numbers weighed by their frame colour (pieces.md: each number has
@@ -721,8 +686,7 @@ def magic_colour_numbers(image: np.ndarray, pieces: list[CardPiece], s: ReadSett
     out, warnings = list(pieces), []
     lab = ring_lab(image, [pieces[k].frame for k in tiles])
     lab = lab - light_shift(lab, [pieces[k] for k in tiles], s)
-    logp = colour_logp(lab, s.colour_spread,
-                       chroma_scale(lab, [pieces[k] for k in tiles], s))
+    logp = colour_logp(lab, s.colour_spread)
     for k, lp in zip(tiles, logp, strict=True):
         p = pieces[k]
         kind, n = p.label.split("-", 1)
