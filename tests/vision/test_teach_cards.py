@@ -1746,16 +1746,22 @@ def test_hue_intersection(a, b, reach, expected):
     assert hue_intersection(a, b, reach) == pytest.approx(expected)
 
 
+def sparse_looks(seed: int, shape: tuple[int, ...], b_sum: float = 1.0):
+    """Two seeded random looks of `shape` (hue, saturation, lightness bins), 60 % of each's
+    bins empty, the first summing to 1, the second to `b_sum`."""
+    rng = np.random.default_rng(seed)
+    a, b = rng.random(shape), rng.random(shape)
+    a[rng.random(a.shape) < 0.6] = 0
+    b[rng.random(b.shape) < 0.6] = 0
+    return a / a.sum(), b_sum * b / b.sum()
+
+
 @pytest.mark.parametrize("seed", range(5))
 def test_hue_intersection_counts_each_share_once(seed):
     """Between the plain intersection and the smaller sum, growing with the reach."""
     from vision.teach_cards import hue_intersection
 
-    rng = np.random.default_rng(seed)
-    a, b = rng.random((15, 4, 1)), rng.random((15, 4, 1))
-    a[rng.random(a.shape) < 0.6] = 0
-    b[rng.random(b.shape) < 0.6] = 0
-    a, b = a / a.sum(), b / b.sum()
+    a, b = sparse_looks(seed, (15, 4, 1))
     got = [hue_intersection(a, b, r) for r in range(4)]
     assert got[0] == pytest.approx(float(np.minimum(a, b).sum()))
     assert all(x <= y + 1e-12 for x, y in zip(got[:-1], got[1:], strict=True))
@@ -1824,11 +1830,7 @@ def test_hue_intersection_sat_reach_counts_each_share_once(seed):
     """Between the plain intersection and the smaller sum, growing with either reach."""
     from vision.teach_cards import hue_intersection
 
-    rng = np.random.default_rng(seed)
-    a, b = rng.random((15, 4, 2)), rng.random((15, 4, 2))
-    a[rng.random(a.shape) < 0.6] = 0
-    b[rng.random(b.shape) < 0.6] = 0
-    a, b = a / a.sum(), 0.7 * b / b.sum()
+    a, b = sparse_looks(seed, (15, 4, 2), 0.7)
     got = [hue_intersection(a, b, h, s) for h in range(2) for s in range(3)]
     assert got[0] == pytest.approx(float(np.minimum(a, b).sum()))
     assert got[1] <= got[2] + 1e-12 and got[3] <= got[4] + 1e-12 <= got[5] + 2e-12
