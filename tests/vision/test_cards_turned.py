@@ -201,3 +201,23 @@ def test_turns_to_try(layout, want):
     if layout == "along":
         pieces = [tile(p.label, p.center[1], p.center[0]) for p in pieces]
     assert turns_to_try(pieces) == want
+
+
+@pytest.mark.parametrize("turn,words,want", [
+    ("cw", "left to right", "bottom to top"), ("cw", "right to left", "top to bottom"),
+    ("ccw", "left to right", "top to bottom"), ("180", "left to right", "right to left"),
+    ("180", "right to left", "left to right"),
+])
+def test_turned_back_names_the_photos_sides(turn, words, want):
+    """The no-magician warning's direction, read on the turned copy, in the photo's words:
+    the turned copy's x axis is, in the photo, the direction `want` names."""
+    w = f"the line is read from the end its numbers ascend from ({words})"
+    _, out = turned_back([], [w], turn, (300, 400))
+    assert out == [f"the line is read from the end its numbers ascend from ({want})"]
+    a, b = back_points(np.array([[0.0, 150.0], [200.0, 150.0]]), turn, (300, 400))
+    if words == "right to left":
+        a, b = b, a
+    d = b - a
+    say = {(1, 0): "left to right", (-1, 0): "right to left", (0, 1): "top to bottom",
+           (0, -1): "bottom to top"}[tuple(int(v) for v in np.sign(d))]
+    assert say == want

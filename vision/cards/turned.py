@@ -17,6 +17,7 @@ line is proper, and wherever no turn reads a better one (all 40 committed photos
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 import cv2
@@ -44,6 +45,10 @@ class TurnSettings:
 TURN = TurnSettings()
 ROTATE = {"cw": cv2.ROTATE_90_CLOCKWISE, "ccw": cv2.ROTATE_90_COUNTERCLOCKWISE,
           "180": cv2.ROTATE_180}
+SIDES = re.compile(r"\((left to right|right to left)\)")  # `lineup.read_line`'s end words
+SIDE_WORDS = {"cw": {"left to right": "bottom to top", "right to left": "top to bottom"},
+              "ccw": {"left to right": "top to bottom", "right to left": "bottom to top"},
+              "180": {"left to right": "right to left", "right to left": "left to right"}}
 TURN_WORDS = {"cw": "a quarter turn clockwise", "ccw": "a quarter turn anticlockwise",
               "180": "half a turn"}
 
@@ -100,7 +105,8 @@ def turned_back(pieces: list[CardPiece], warnings: list[str], turn: str,
                 shape: tuple[int, int]) -> tuple[list[CardPiece], list[str]]:
     """Pieces and warnings read on the photo turned by `turn`, in the pixels of the photo
     of `shape` (H, W) as it is: key, frame (corners kept in the tile's own TL, TR, BR, BL
-    order), angle; the warnings' "at (x, y)" positions."""
+    order), angle; the warnings' "at (x, y)" positions and the line's "(left to right)" end
+    words (`lineup.read_line`, said of the turned copy)."""
     from vision.cards.read import AT_POSITION
 
     out = [replace(p, key=back_points(np.asarray(p.key, float), turn, shape),
@@ -112,7 +118,9 @@ def turned_back(pieces: list[CardPiece], warnings: list[str], turn: str,
         x, y = back_points(np.array([float(m.group(1)), float(m.group(2))]), turn, shape)
         return f"at ({x:.0f}, {y:.0f})"
 
-    return out, [AT_POSITION.sub(at, w) for w in warnings]
+    words = SIDE_WORDS[turn]
+    return out, [SIDES.sub(lambda m: f"({words[m.group(1)]})", AT_POSITION.sub(at, w))
+                 for w in warnings]
 
 
 def read_any_turn(read, image: np.ndarray, s: TurnSettings = TURN):
