@@ -485,19 +485,32 @@ def read_cards(reader: CardReader, image: np.ndarray, scale: float, game: str,
         return _read_cards(reader, image, scale, game, area)
 
 
+def magic_read(reader: CardReader, image: np.ndarray) -> tuple[list, dict, list[str]]:
+    """Magic Rabbit's (pieces, facts, warnings) of uint8 BGR `image` (H, W, 3) as it lies:
+    `read_balanced`, the layout's numbers (`settle_numbers`), the line and the frames'
+    colour doubts; positions in `image`'s pixels."""
+    from vision.cards.lineup import settle_numbers
+
+    image, pieces, warnings = read_balanced(reader, image, "magic-rabbit")
+    pieces, more0 = settle_numbers(pieces)
+    facts, more = magic_facts(pieces)
+    return pieces, facts, warnings + more0 + more + colour_doubts(image, pieces,
+                                                                  reader.settings)
+
+
 def _read_cards(reader: CardReader, image: np.ndarray, scale: float, game: str,
                 area=None) -> CardResult:
-    image, pieces, warnings = read_balanced(reader, image, game, area)
     if game == "magic-rabbit":
-        from vision.cards.lineup import settle_numbers
+        from vision.cards.turned import read_any_turn
 
-        pieces, more0 = settle_numbers(pieces)
-        facts, more = magic_facts(pieces)
-        more = more0 + more + colour_doubts(image, pieces, reader.settings)
+        pieces, facts, more = read_any_turn(lambda im: magic_read(reader, im), image)
+        warnings = []
         zones = ["line"] * len(pieces)
     elif game == "troetofanten":
+        image, pieces, warnings = read_balanced(reader, image, game, area)
         facts, zones, more = troeto_facts(pieces)
     elif game == "hop-la-bille":
+        image, pieces, warnings = read_balanced(reader, image, game, area)
         if area is None:
             raise ValueError("Hop la bille cards need the cloth's area")
         cards, zones, more, keep = hop_card_facts(image, pieces, area.to_plane,

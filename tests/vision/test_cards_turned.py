@@ -1,0 +1,223 @@
+"""Magic Rabbit photos turned a quarter or half a turn (`vision.cards.turned`): the map back
+to the photo's pixels, the layout's pairs, the choice of a turn, and committed photos turned
+through `tablescore score`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.cards.pieces import CardPiece
+from vision.cards.turned import (
+    ROTATE,
+    TurnSettings,
+    back_angle,
+    back_points,
+    line_pairs,
+    read_any_turn,
+    turned_back,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENES = ROOT / "datasets" / "scenes" / "magic-rabbit"
+
+
+def tile(label: str, cx: float, cy: float, w: float = 60.0, angle: float = 0.0) -> CardPiece:
+    t = np.deg2rad(angle)
+    u, v = np.array([np.cos(t), np.sin(t)]), np.array([-np.sin(t), np.cos(t)])
+    c = np.array([cx, cy])
+    frame = np.array([c - u * w / 2 - v * w / 2, c + u * w / 2 - v * w / 2,
+                      c + u * w / 2 + v * w / 2, c - u * w / 2 + v * w / 2])
+    return CardPiece(label, 0.9, frame[0], frame, angle, w)
+
+
+def line(numbers, x0=100.0, y0=200.0, step=70.0, rabbits=None, down=75.0):
+    """Hats in a row along x, the rabbit `rabbits[i]` (default: the hat's own) below each."""
+    rabbits = numbers if rabbits is None else rabbits
+    out = []
+    for i, (h, r) in enumerate(zip(numbers, rabbits, strict=True)):
+        out.append(tile(f"hat-{h}", x0 + i * step, y0))
+        if r is not None:
+            out.append(tile(f"rabbit-{r}", x0 + i * step, y0 + down))
+    return out
+
+
+@pytest.mark.parametrize("pieces,want", [
+    (line(range(1, 10)), 9),
+    (line([1, 2, 3], rabbits=[1, 3, 2]), 1),  # two rabbits under the wrong hats
+    (line([1, 2, 3], rabbits=[1, None, 3]), 2),  # one rabbit not read
+    (line([1, 2, 3], down=-75.0), 0),  # the rabbits above: the photo half turned
+    (line([1, 2, 3], down=200.0), 0),  # too far below
+    ([], 0),
+    ([tile("magician", 0, 0), tile("dove", 10, 10)], 0),
+])
+def test_line_pairs(pieces, want):
+    assert line_pairs(pieces) == want
+
+
+@pytest.mark.parametrize("turn", ["cw", "ccw", "180"])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_back_points_undo_cv2_rotate(turn, seed):
+    """A pixel marked on the photo is where `back_points` maps it from the turned copy."""
+    rng = np.random.default_rng(seed)
+    h, w = int(rng.integers(20, 60)), int(rng.integers(20, 60))
+    img = np.zeros((h, w), np.uint8)
+    y, x = int(rng.integers(0, h)), int(rng.integers(0, w))
+    img[y, x] = 255
+    ty, tx = np.argwhere(cv2.rotate(img, ROTATE[turn]) == 255)[0]
+    assert back_points(np.array([tx, ty], float), turn, (h, w)).tolist() == [x, y]
+
+
+@pytest.mark.parametrize("turn,angle,want", [
+    ("cw", 0.0, -90.0), ("ccw", 0.0, 90.0), ("180", 0.0, 180.0), ("180", 10.0, -170.0),
+    ("cw", -100.0, 170.0), ("ccw", 100.0, -170.0),
+])
+def test_back_angle(turn, angle, want):
+    assert back_angle(angle, turn) == pytest.approx(want)
+
+
+@pytest.mark.parametrize("turn", ["cw", "ccw", "180"])
+def test_turned_back_maps_frames_angles_and_warnings(turn):
+    """A tile drawn upright on a turned copy lies, mapped back, with its u axis along
+    the turned copy's x axis as seen in the photo; its warning's position follows it."""
+    h, w = 300, 400
+    th, tw = (w, h) if turn in ("cw", "ccw") else (h, w)
+    p = tile("hat-3", tw / 2 + 30, th / 2 - 20, angle=0.0)
+    out, warns = turned_back([p], [f"the hat-3 at ({p.center[0]:.0f}, {p.center[1]:.0f}): x"],
+                             turn, (h, w))
+    q = out[0]
+    u = q.frame[1] - q.frame[0]
+    assert np.rad2deg(np.arctan2(u[1], u[0])) == pytest.approx(q.angle, abs=1e-6)
+    assert warns == [f"the hat-3 at ({q.center[0]:.0f}, {q.center[1]:.0f}): x"]
+    assert 0 <= q.center[0] < w and 0 <= q.center[1] < h
+
+
+def test_turned_back_rejects_an_unknown_turn():
+    with pytest.raises(ValueError, match="unknown turn"):
+        back_points(np.zeros(2), "sideways", (10, 10))
+
+
+def _fake_read(turn_right: str | None, n_wrong: int = 1):
+    """A `read` whose line is whole (9 pairs) only on the copy turned by `turn_right` (None:
+    the photo as it is), `n_wrong` pairs on any other; the copies told apart by a pixel."""
+    def read(im):
+        right = _marked() if turn_right is None else cv2.rotate(_marked(), ROTATE[turn_right])
+        if im.shape == right.shape and np.array_equal(im, right):
+            return line(range(1, 10)), {"line": "right"}, ["at (10, 20)"]
+        return line(range(1, 10))[: 2 * n_wrong], {"line": "wrong"}, []
+    return read
+
+
+def _marked(h=8, w=6):
+    im = np.zeros((h, w, 3), np.uint8)
+    im[0, 0] = 255
+    return im
+
+
+@pytest.mark.parametrize("turn", [None, "cw", "ccw", "180"])
+def test_read_any_turn_keeps_the_turn_with_the_whole_line(turn):
+    """The turned copy read right is kept (mapped back, with a warning); a photo read right
+    as it is is read once."""
+    calls = []
+    base = _fake_read(turn)
+
+    def read(im):
+        calls.append(im.shape)
+        return base(im)
+
+    pieces, facts, warnings = read_any_turn(read, _marked())
+    assert facts == {"line": "right"}
+    assert line_pairs(pieces) == 9
+    if turn is None:
+        assert len(calls) == 1 and warnings == ["at (10, 20)"]
+    else:
+        assert "turned" in warnings[0] and len(warnings) == 2
+        want = back_points(np.array([10.0, 20.0]), turn, (8, 6))
+        assert warnings[1] == f"at ({want[0]:.0f}, {want[1]:.0f})"
+
+
+@pytest.mark.parametrize("n_wrong,proper,reads", [
+    (1, 3, 4),  # no proper line anywhere: every turn tried (2 tiles tell no axis), the
+    #   photo as it is kept
+    (3, 3, 1),  # a proper line as it is: no turn tried
+    (3, 4, 2),  # 6 tiles across the photo: only half a turn tried
+])
+def test_read_any_turn_keeps_the_photo_on_a_tie(n_wrong, proper, reads):
+    calls = []
+    base = _fake_read(None, n_wrong)
+
+    def read(im):
+        calls.append(1)
+        pieces, facts, w = base(im)
+        return pieces[: 2 * n_wrong], {"line": "wrong"}, w  # as it is: n_wrong pairs too
+
+    pieces, facts, warnings = read_any_turn(read, _marked(), TurnSettings(proper_pairs=proper))
+    assert len(calls) == reads
+    assert line_pairs(pieces) == n_wrong and not any("turned" in w for w in warnings)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("turn", ["cw", "ccw", "180"])
+def test_turned_committed_photo_reads_its_line(run_cli, tmp_path, turn):
+    """Committed e1 0001 turned: the same facts as the truth, every piece inside the
+    turned photo and near its true (turned) position."""
+    jpg = SCENES / "magic-rabbit-e1-s1-0001.jpg"
+    truth = json.loads(jpg.with_suffix(".json").read_text())
+    img = cv2.imread(str(jpg))
+    p = tmp_path / f"turned-{turn}.png"
+    cv2.imwrite(str(p), cv2.rotate(img, ROTATE[turn]))
+    code, out = run_cli("score", p, "--game", "magic-rabbit", "--json")
+    assert code == 0, out
+    assert out["facts"] == truth["facts"]
+    assert any("turned" in w for w in out["warnings"])
+    h, w = img.shape[:2]
+    th, tw = (w, h) if turn in ("cw", "ccw") else (h, w)
+    true_c = {}
+    for q in truth["pieces"]:
+        x, y = q["center"]
+        tx, ty = {"cw": (h - 1 - y, x), "ccw": (y, w - 1 - x),
+                  "180": (w - 1 - x, h - 1 - y)}[turn]
+        true_c.setdefault(q["label"], []).append((tx, ty))
+    for q in out["pieces"]:
+        x, y = q["center"]
+        assert 0 <= x < tw and 0 <= y < th
+        d = min(np.hypot(x - a, y - b) for a, b in true_c[q["label"]])
+        assert d < 20, (q["label"], q["center"])
+
+
+@pytest.mark.parametrize("layout,want", [
+    ("across", ("180",)),  # the line along x: the photo as it is or half turned
+    ("along", ("cw", "ccw")),  # along y: a quarter turn either way
+    ("few", ("cw", "ccw", "180")),  # too few tiles to tell
+])
+def test_turns_to_try(layout, want):
+    from vision.cards.turned import turns_to_try
+
+    pieces = line(range(1, 6)) if layout != "few" else line([1])
+    if layout == "along":
+        pieces = [tile(p.label, p.center[1], p.center[0]) for p in pieces]
+    assert turns_to_try(pieces) == want
+
+
+@pytest.mark.parametrize("turn,words,want", [
+    ("cw", "left to right", "bottom to top"), ("cw", "right to left", "top to bottom"),
+    ("ccw", "left to right", "top to bottom"), ("180", "left to right", "right to left"),
+    ("180", "right to left", "left to right"),
+])
+def test_turned_back_names_the_photos_sides(turn, words, want):
+    """The no-magician warning's direction, read on the turned copy, in the photo's words:
+    the turned copy's x axis is, in the photo, the direction `want` names."""
+    w = f"the line is read from the end its numbers ascend from ({words})"
+    _, out = turned_back([], [w], turn, (300, 400))
+    assert out == [f"the line is read from the end its numbers ascend from ({want})"]
+    a, b = back_points(np.array([[0.0, 150.0], [200.0, 150.0]]), turn, (300, 400))
+    if words == "right to left":
+        a, b = b, a
+    d = b - a
+    say = {(1, 0): "left to right", (-1, 0): "right to left", (0, 1): "top to bottom",
+           (0, -1): "bottom to top"}[tuple(int(v) for v in np.sign(d))]
+    assert say == want
