@@ -57,11 +57,11 @@ def read_dice_photo(source) -> dict:
     from vision.dice import read_dice, rescale_positions
 
     lab_tables = _lab_tables_ahead()  # (meanwhile: the imports, decoding, `read_dice`)
-    from vision.image_io import load_photo
+    from vision.image_io import AS_TAKEN, load_photo
     from vision.mauer import dice_beside_board
 
     t0 = time.perf_counter()
-    photo = load_photo(source)
+    photo = load_photo(source, AS_TAKEN)
     t1 = time.perf_counter()
     dice, warnings, timings = read_dice(photo.image)
     lab_tables.join()
@@ -87,9 +87,9 @@ def _annotate(path_in: str, result: dict, path_out: str) -> None:
     import cv2
 
     from tablescore.errors import BadInput
-    from vision.image_io import load_photo
+    from vision.image_io import AS_TAKEN, load_photo
 
-    photo = load_photo(path_in)
+    photo = load_photo(path_in, AS_TAKEN)
     img = photo.image.copy()
     for d in result["dice"]:
         x, y = (round(c / photo.scale) for c in d["center"])

@@ -430,9 +430,9 @@ def evaluate_folder(folder, verbose: bool = False, mauer_board: bool = False,
     for k, f in enumerate(files):
         truth = json.loads(f.with_suffix(".json").read_text())
         if command:
-            from vision.image_io import load_photo
+            from vision.image_io import AS_TAKEN, load_photo
 
-            img = load_photo(str(f))  # (decoded as the command does; the reader's input)
+            img = load_photo(str(f), AS_TAKEN)  # (decoded as the command does: its input)
         else:
             img = cv2.imread(str(f), cv2.IMREAD_COLOR)
         elev = truth.get("elevation")

@@ -32,6 +32,18 @@ class ImageSettings:
     max_baseline_jpeg_pixels: int = 200_000_000
     min_side: int = 64  # smaller photos cannot show a play area with pieces
     work_long_side: int = 1280  # the pipeline works at most at this size
+    # ... and a smaller photo (a webcam's 640 x 480) is enlarged to it (bicubic): the
+    # detectors, the models' crops and every threshold in working pixels were made at this
+    # size. Session 22: the committed photos reduced to half size and read at their own size
+    # lost most cards (Magic Rabbit, Troetofanten); enlarged, see docs/vision.md "Small
+    # photos". `Photo.scale` is then under 1; `vision.quality` judges such a photo at its own
+    # size. False: read at its own size.
+    enlarge_small: bool = True
+
+
+AS_TAKEN = ImageSettings(enlarge_small=False)  # `tablescore dice`: the dice reader sizes a
+#   photo itself (`DiceSettings.work_long_side`); `datasets/dice` (800 px) enlarged first read
+#   128 -> 122 of 165 dice (false 7 -> 4) at twice the CPU (session 22)
 
 
 @dataclass(frozen=True)
@@ -39,7 +51,8 @@ class Photo:
     """A decoded photo.
 
     image: (H, W, 3) uint8 BGR at working size; width/height: the original photo's size
-    (after EXIF orientation); scale: original pixels per working pixel (>= 1).
+    (after EXIF orientation); scale: original pixels per working pixel (under 1 for a photo
+    enlarged to the working size, `ImageSettings.enlarge_small`).
     """
 
     image: np.ndarray
@@ -221,6 +234,9 @@ def load_photo(source: str | Path | bytes | Photo,
     if long_side > settings.work_long_side:
         f = settings.work_long_side / long_side
         img = cv2.resize(img, (round(iw * f), round(ih * f)), interpolation=cv2.INTER_AREA)
+    elif long_side < settings.work_long_side and settings.enlarge_small:
+        f = settings.work_long_side / long_side
+        img = cv2.resize(img, (round(iw * f), round(ih * f)), interpolation=cv2.INTER_CUBIC)
     scale = orig_w / img.shape[1]
     return Photo(image=np.ascontiguousarray(img), width=orig_w, height=orig_h, scale=scale,
                  format=fmt)

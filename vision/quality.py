@@ -223,7 +223,15 @@ def photo_quality(settings: QualitySettings, image: np.ndarray, area,
     px, or None: the whole photo); positions said in words and in photo pixels (`scale`:
     photo px per working px). `card_width`: the card games' median card width (working
     px), judged against `far_card` instead of the area's share (said in photo px)."""
-    m = measures(settings, image, area)
+    if scale < 1:  # a small photo enlarged to the working size: judged at its own size
+        # (its edges are soft and its noise smoothed only by the enlarging)
+        own = cv2.resize(image, (max(1, round(image.shape[1] * scale)),
+                                 max(1, round(image.shape[0] * scale))),
+                         interpolation=cv2.INTER_AREA)
+        m = measures(settings, own, None if area is None else np.asarray(area, float) * scale)
+        m["glare"] = [(x / scale, y / scale) for x, y in m["glare"]]
+    else:
+        m = measures(settings, image, area)
     h, w = image.shape[:2]
     out = []
     if m["colour"] <= settings.grey_spread:  # (first: it may explain the rest)
@@ -239,7 +247,8 @@ def photo_quality(settings: QualitySettings, image: np.ndarray, area,
         out.append("the photo is blurred (moved or out of focus): hold still and let "
                    "the camera focus")
     if settings.far_card > 0:
-        if card_width is not None and card_width < settings.far_card:
+        if card_width is not None and card_width * min(scale, 1.0) < settings.far_card:
+            #   (`far_card`: pixels of a photo at most the working size, as it was taken)
             out.append(f"the cards are only {card_width * scale:.0f} px wide in the photo: "
                        f"come closer")
     elif area is not None and m["share"] < settings.far_share:

@@ -11,7 +11,7 @@ import pytest
 from tablescore.cmd_dice import read_dice_photo
 from vision import mauer as M
 from vision.dice import Die, read_dice
-from vision.image_io import load_photo
+from vision.image_io import AS_TAKEN, load_photo
 
 ROOT = Path(__file__).resolve().parents[2] / "datasets"
 
@@ -52,7 +52,7 @@ def test_dice_command_without_a_board_is_the_whole_photo_reading(name):
     photo = ROOT / name
     if not photo.exists():
         pytest.skip(f"{name} not in the committed sets")
-    p = load_photo(str(photo))
+    p = load_photo(str(photo), AS_TAKEN)  # (as the command decodes it)
     dice, warnings, _ = read_dice(p.image)
     out = read_dice_photo(str(photo))
     assert [(d["value"], d["center"]) for d in out["dice"]] == [

@@ -70,9 +70,24 @@ def jpeg_non_interleaved(w: int, h: int) -> bytes:
 
 def test_reads_jpeg_and_png_sizes():
     for blob, fmt in ((jpeg(), "jpeg"), (png(), "png")):
-        photo = load_photo(blob)
+        photo = load_photo(blob, ImageSettings(enlarge_small=False))
         assert (photo.width, photo.height, photo.format) == (320, 240, fmt)
         assert photo.image.shape == (240, 320, 3) and photo.image.dtype == np.uint8
+        assert photo.scale == 1.0
+
+
+@pytest.mark.parametrize("size,work", [
+    ((320, 240), (1280, 960)),  # a small photo: enlarged to the working size
+    ((640, 480), (1280, 960)),  # a webcam's
+    ((480, 640), (960, 1280)),  # held upright: the long side is the working size
+    ((1280, 720), (1280, 720)),  # already at the working size: as it is
+])
+def test_small_photo_is_enlarged_and_scaled_back(size, work):
+    for blob in (jpeg(*size), png(*size)):
+        photo = load_photo(blob)
+        assert (photo.width, photo.height) == size
+        assert photo.image.shape[1::-1] == work
+        assert photo.scale == pytest.approx(size[0] / work[0])  # working px -> photo px
 
 
 def test_large_photo_is_decoded_reduced_and_scaled_back():

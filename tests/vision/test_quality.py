@@ -132,6 +132,35 @@ def test_troetofanten_cards_too_small_for_their_numbers(width, far):
     assert ("far" in kinds(photo_quality(s, blocks(), FULL, card_width=width))) == far
 
 
+def enlarged(img: np.ndarray) -> np.ndarray:
+    """`img` enlarged 2 x as `vision.image_io.load_photo` enlarges a small photo."""
+    return cv2.resize(img, (2 * img.shape[1], 2 * img.shape[0]), interpolation=cv2.INTER_CUBIC)
+
+
+@pytest.mark.parametrize("make, expected", [
+    (lambda: blocks(), set()),  # a sharp small photo enlarged: soft only by the enlarging
+    (lambda: cv2.GaussianBlur(blocks(), (0, 0), 1.0), set()),  # a little soft as taken (its
+    #   sharpness 0.41): enlarged 2 x, 0.21 in working pixels, under `blur_min`
+    (lambda: cv2.GaussianBlur(blocks(), (0, 0), 3.0), {"blur"}),  # out of focus as taken
+    (lambda: dim(blocks()), {"dark"}),  # dim and noisy as taken (noise smoothed by enlarging)
+])
+def test_an_enlarged_photo_is_judged_at_its_own_size(make, expected):
+    # A photo under the working size is enlarged to it (`ImageSettings.enlarge_small`,
+    # `Photo.scale` 0.5 here): judged in its working pixels, a little soft one was blurred.
+    assert kinds(photo_quality(S, enlarged(make()), FULL * 2, scale=0.5)) == expected
+
+
+def test_an_enlarged_photos_cards_and_glare_in_its_own_pixels():
+    s = QUALITY_SETTINGS["troetofanten"]  # (far_card 40: pixels of the photo as taken)
+    assert "far" in kinds(photo_quality(s, enlarged(blocks()), FULL * 2, 0.5, card_width=64.0))
+    assert "far" not in kinds(photo_quality(s, enlarged(blocks()), FULL * 2, 0.5,
+                                            card_width=90.0))
+    warnings = photo_quality(S, enlarged(add_spot(blocks(), (400, 200), 70)), FULL * 2, 0.5)
+    x, y = map(float, warnings[0].split("at (")[1].split(")")[0].split(", "))
+    assert abs(x - 400) < 20 and abs(y - 200) < 20  # photo pixels
+    assert "at the centre of the photo" in warnings[0]
+
+
 def test_glare_away_from_the_area_is_not_warned():
     img = add_spot(blocks(), (560, 400), 50)
     area = np.array([[20, 20], [300, 20], [300, 200], [20, 200]], float)
