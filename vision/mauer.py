@@ -9,8 +9,8 @@ origin at the board's top-left corner, x right, y down, z down into the board):
    refined on the full size blobs of the fields; the full size search when it does not
    convince. The homography H (mm -> image) has corner 0 at the board file's (0, 0).
 2. Camera (`camera_from_homography`): focal length and principal point from H (orthonormal
-   board axes, level camera), so points above the board (a pawn's head, z = -24 mm) can be
-   projected: the 3x4 matrix P.
+   board axes, level camera unless the photo is held crooked), so points above the board (a
+   pawn's head, z = -24 mm) can be projected: the 3x4 matrix P.
 3. Pawns (`read_positions`): every track field, start-area slot and goal slot is one
    position. Colour statistics (white-balanced by the board's own fields) of the pawn's
    footprint on the board and of its body and head above it (through P) feed a small
@@ -292,6 +292,12 @@ class MauerSettings:
     # `blob_shape_passes` (the strict one found 0020 in normal, daylight and dim light at
     # 0.72-0.73; on 120 photos of the other games, without a board, find_board CPU mean
     # 239 -> 318 ms with 1, -> 532 with all 3)
+    level_lean_max: float = 0.04  # the camera's fit keeps its level-camera residual while
+    # the fit without it leans the board's normal sideways (its camera x component) by at
+    # most this (a phone held level); beyond it the photo is held crooked and the level
+    # residual would pull the focal length to a third and the heads off the pawns. The 40
+    # committed photos (both editions) lean 0.0006-0.0217, turned 5 degrees 0.005-0.058,
+    # turned 10-20 degrees 0.033-0.094 (committed 0000, 0003, 0004; session 22, H11)
     parallel_passes: bool = False  # with `threads`, also the full size search's blob passes
     # side by side: faster on an idle machine, but on the shared 2 cores (load 5-6) the
     # passes' Python parts wait for each other: p90 770 -> 986, 587 -> 698 ms (bench)
@@ -455,10 +461,11 @@ def _k(f: float, cx: float, cy: float) -> np.ndarray:
     return np.array([[f, 0, cx], [0, f, cy], [0, 0, 1.0]])
 
 
-def _calib_residual(params, H, size) -> list[float]:
+def _calib_residual(params, H, size, level: float = 0.5) -> list[float]:
     """The calibration's residuals for (f, cx, cy) and H (3x3 as nested lists), in plain
     floats (called ~100 times per photo): K^-1 H's first two columns m1, m2 should be
-    orthonormal up to scale."""
+    orthonormal up to scale; `level` weighs the level camera's (0: no such residual's
+    pull, a photo held crooked)."""
     f, cx, cy = (float(v) for v in params)
     w, h = size
     (a0, b0, _), (a1, b1, _), (a2, b2, _) = H  # 3x3, nested lists
@@ -472,7 +479,7 @@ def _calib_residual(params, H, size) -> list[float]:
     return [
         r1[0] * r2[0] + r1[1] * r2[1] + r1[2] * r2[2],  # board axes orthogonal
         (n1 - n2) / (n1 + n2),  # ... and equally long
-        0.5 * (r1[1] * r2[2] - r1[2] * r2[1]),  # level camera (no roll): the vertical
+        level * (r1[1] * r2[2] - r1[2] * r2[1]),  # level camera (no roll): the vertical
         # r1 x r2 has no image-x component
         0.05 * (cx - w / 2) / w,  # weak prior: principal point near the centre
         0.05 * (cy - h / 2) / h,
@@ -480,27 +487,39 @@ def _calib_residual(params, H, size) -> list[float]:
     ]
 
 
-def camera_from_homography(H: np.ndarray, size: tuple[int, int]) -> np.ndarray:
-    """3x4 projection P of board points (x, y, z) mm, z down into the board, from the 3x3
-    board-plane homography H (mm -> px) of a (W, H) photo: K [r1 r2 r1xr2 t] with the focal
-    length and principal point fitted by Gauss-Newton (orthonormal axes, level camera, weak
-    priors). P[:, [0, 1, 3]] equals H up to scale."""
+def _calib_fit(Hl, size: tuple[int, int], level: float) -> np.ndarray:
+    """(f, cx, cy) fitted by Gauss-Newton to `_calib_residual` with that `level` weight,
+    from an ordinary phone lens at the photo's centre."""
     w, h = size
     x = np.array([0.8 * max(w, h), w / 2, h / 2])
-    Hl = H.tolist()
     for _ in range(30):
-        r = np.array(_calib_residual(x, Hl, size))
+        r = np.array(_calib_residual(x, Hl, size, level))
         J = np.empty((len(r), 3))
         for i, step in enumerate((1.0, 1.0, 1.0)):
             d = np.zeros(3)
             d[i] = step
-            J[:, i] = (np.array(_calib_residual(x + d, Hl, size)) - r) / step
+            J[:, i] = (np.array(_calib_residual(x + d, Hl, size, level)) - r) / step
         dx = np.linalg.lstsq(J.T @ J + 1e-9 * np.eye(3), -J.T @ r, rcond=None)[0]
         dx[0] = np.clip(dx[0], -0.3 * x[0], 0.3 * x[0])
         x = x + dx
         x[0] = max(x[0], 0.2 * max(w, h))
         if np.abs(dx).max() < 1e-3:
             break
+    return x
+
+
+def camera_from_homography(H: np.ndarray, size: tuple[int, int],
+                           s: MauerSettings = SETTINGS) -> np.ndarray:
+    """3x4 projection P of board points (x, y, z) mm, z down into the board, from the 3x3
+    board-plane homography H (mm -> px) of a (W, H) photo: K [r1 r2 r1xr2 t] with the focal
+    length and principal point fitted by Gauss-Newton (orthonormal axes, level camera, weak
+    priors). A photo held crooked (its camera rolled) is not level: where the fit without
+    the level residual leans the board's normal sideways by more than `s.level_lean_max`,
+    that fit is kept (session 22, H11). P[:, [0, 1, 3]] equals H up to scale."""
+    Hl = H.tolist()
+    x = _calib_fit(Hl, size, 0.0)
+    if abs(_calib_residual(x, Hl, size, 1.0)[2]) <= s.level_lean_max:
+        x = _calib_fit(Hl, size, 0.5)
     K = _k(*x)
     m = np.linalg.solve(K, H)
     lam = (np.linalg.norm(m[:, 0]) + np.linalg.norm(m[:, 1])) / 2
@@ -1607,7 +1626,7 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
             best = replace(other, other_search="replaced")  # (the whole board in the photo)
         else:
             best = replace(best, other_search="kept")
-    return replace(best, P=camera_from_homography(best.H, (w, h)),  # for the chosen one only
+    return replace(best, P=camera_from_homography(best.H, (w, h), s),  # for the chosen one only
                    glares=_full_size(glares, f))
 
 
@@ -1631,7 +1650,7 @@ def find_board_quick(image_bgr: np.ndarray, board: Board | None = None,
     view, maps = _reduced_search(image_bgr, board, s, small, lab8, lab, f, glares, None)
     if view is None or cut_off(view.corners, (w, h), s.beyond_margin * max(w, h)):
         return None, maps  # (cut off: maybe a pattern of the table; `find_board` looks further)
-    return replace(view, P=camera_from_homography(view.H, (w, h)),
+    return replace(view, P=camera_from_homography(view.H, (w, h), s),
                    glares=_full_size(glares, f)), maps
 
 
