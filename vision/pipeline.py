@@ -67,13 +67,13 @@ class DecideSettings:
     low_confidence: float = 0.6  # pieces below this get a warning
     min_piece_prob: float = 0.5  # a candidate is a piece when P(background) is below this
     min_area_prob: float = 0.3  # marbles where the area network sees no cloth are dropped
-    # ... except on the cloth's quad within this many times a glare spot's core of its centre
-    # (`PlayArea.glare`; 3.0: `AreaSettings.glare_reach`, as far as `remove_glare` takes the
-    # spot's light off): the network's map is made on that de-glared photo, where a white
-    # cloth is left with a dark disc and ring, and holes there. light_eval's glare copies:
-    # the 10 marbles it dropped on 80 photos (committed, edition 2, fresh 2830-1) kept, no
-    # extra (docs/hop-la-bille.md, "Glare again (session 22, H6)"). 0: off.
-    glare_map_reach: float = 3.0
+    # ... except on the cloth's quad within a glare spot's reach (`PlayArea.glare`, the area's
+    # `AreaSettings.glare_reach` x its core: as far as `remove_glare` takes the spot's light
+    # off): the network's map is made on that de-glared photo, where a white cloth is left
+    # with a dark disc and ring, and holes there. light_eval's glare copies: the 10 marbles
+    # it dropped on 80 photos (committed, edition 2, fresh 2830-1) kept, no extra
+    # (docs/hop-la-bille.md, "Glare again (session 22, H6)"). False: the map decides there too.
+    glare_map_free: bool = True
     # More pieces of a label than the game has: the least sure of them move to their next
     # likeliest label that has room, if that label has at least this share of their first's
     # probability (the pair warm light confuses: an orange rabbit read as a third yellow)
@@ -494,8 +494,8 @@ class Pipeline:
             cand = find_tiles(photo.image, area, TILE_SETTINGS)
         else:  # (an underexposed photo brought up first, for the looks and the crops)
             photo, cand = marble_candidates(photo, area, MARBLE_SETTINGS)
-            on_cloth = cloth_probability(area, cand, self.decide.glare_map_reach) \
-                if len(cand) else None
+            reach = area.settings.glare_reach if self.decide.glare_map_free else 0.0
+            on_cloth = cloth_probability(area, cand, reach) if len(cand) else None
             if on_cloth is not None:  # not on a card lying beside a cloth found too big
                 cand = cand.take(on_cloth >= self.decide.min_area_prob)
         t = timer.lap("segment", t)
