@@ -1411,8 +1411,8 @@ def _blur_face(win: np.ndarray, a: np.ndarray, half: int, kernels: list[np.ndarr
 
 def blur_read(L: np.ndarray, centre, a: np.ndarray, kernels: list[np.ndarray],
               s: BoardDiceSettings = SETTINGS, why: list | None = None,
-              measured: bool = False, ref: float | None = None, value: int | None = None
-              ) -> tuple | None:
+              measured: bool = False, ref: float | None = None, value: int | None = None,
+              searched: list | None = None) -> tuple | None:
     """A blurred die's value read under the blur the board shows (`kernels`, `blur_kernels`),
     in `L` ((H, W) uint8 or float32 lightness, photo px), the face being the square of
     known shape `a` (2x2, half sides -> px: the table's foreshortening at the die). First the
@@ -1441,13 +1441,16 @@ def blur_read(L: np.ndarray, centre, a: np.ndarray, kernels: list[np.ndarray],
     where none), (the read's `_fixed_residual` under `ref`, the least other value's) or
     None) where a layout was matched. `value`: instead of a read, that value's
     (correlation, `_pip_contrast`, face correlation, `_fixed_residual` under `ref` or None)
-    at its best placement (`blur_contrast`)."""
+    at its best placement (`blur_contrast`). `searched`: a list that gets the face search
+    (window, x0, y0, half, face or None) for `blur_fit_read` to reuse."""
     got = _blur_window(L, centre, a, s)
     if got is None:
         return None
     win, x0, y0, half = got
     a = np.asarray(a, np.float64)
     face = _blur_face(win, a, half, kernels, s)
+    if searched is not None:
+        searched.append((win, x0, y0, half, face))
     if face is None:
         return None
     _, (fc, fr), fyaw, fk = face
@@ -1544,7 +1547,8 @@ def _fit_left(Y: np.ndarray, face: np.ndarray, pips: np.ndarray | None
 
 
 def blur_fit_read(L: np.ndarray, centre, a: np.ndarray, kernel: np.ndarray,
-                  s: BoardDiceSettings = SETTINGS, why: list | None = None) -> tuple | None:
+                  s: BoardDiceSettings = SETTINGS, why: list | None = None,
+                  searched: tuple | None = None) -> tuple | None:
     """A die under round blur (`kernel`: the board's one Gaussian, `blur_kernels`) read by
     regression. The face found as `blur_read` finds it (at least `blur_min_face`); then for
     each value, turn (the face's, `blur_turns`, `blur_refine`) and placement (a pixel round
@@ -1559,13 +1563,17 @@ def blur_fit_read(L: np.ndarray, centre, a: np.ndarray, kernel: np.ndarray,
     where `centre` or `a` is not finite or the window leaves the photo; the first g that
     fails ends the read). `why`: a list that gets, per g fitted, (winner, its score, the
     next value's, the share of the variance left, the face correlation, ((value, score),
-    ...) best first)."""
-    got = _blur_window(L, centre, a, s)
-    if got is None:
-        return None
-    win, x0, y0, half = got
+    ...) best first). `searched`: `blur_read`'s face search at this die with `[kernel]`
+    alone (its `searched`), not done again."""
+    if searched is None:
+        got = _blur_window(L, centre, a, s)
+        if got is None:
+            return None
+        win, x0, y0, half = got
+        face = _blur_face(win, np.asarray(a, np.float64), half, [kernel], s)
+    else:
+        win, x0, y0, half, face = searched
     a = np.asarray(a, np.float64)
-    face = _blur_face(win, a, half, [kernel], s)
     if face is None or face[0] < s.blur_min_face:
         return None
     _, (fc, fr), fyaw, _ = face
@@ -1812,13 +1820,16 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
         if not made["kernels"]:
             return None
         why: list = []
+        searched: list = []
         got = blur_read(made["L"], c, jac * (s.die_mm / 2), made["kernels"], s, why,
-                        measured=made["measured"])
+                        measured=made["measured"], searched=searched)
         if got is None and why and _only_along(why[0], made["measured"], s):
             pending.append((c, jac, die_px))  # (its pips' darkness against the other die's)
         elif got is None and s.blur_fit and made["round"]:  # (the face's blurred rim
-            # explained, not counted against every layout)
-            got = blur_fit_read(made["L"], c, jac * (s.die_mm / 2), made["kernels"][0], s)
+            # explained, not counted against every layout; the face found once)
+            got = blur_fit_read(made["L"], c, jac * (s.die_mm / 2), made["kernels"][0], s,
+                                searched=searched[0] if searched and len(
+                                    made["kernels"]) == 1 else None)
         return placed(got, die_px)
 
     def placed(got, die_px):  # a blurred read as a die, unless a die read lies there

@@ -223,7 +223,7 @@ def _wired(monkeypatch, reads, s, found=(), fake=None, blur=None):
         return float(c[0]), float(c[1]), 1.0, np.eye(2), np.full((8, 8, 3), 200, np.uint8), \
             dice
 
-    def blur_read(L, c, a, kernels, s=D.SETTINGS, why=None, measured=False):
+    def blur_read(L, c, a, kernels, s=D.SETTINGS, why=None, measured=False, searched=None):
         calls.append(np.asarray(c, float))
         return reads[len(calls) - 1]
 
@@ -477,7 +477,7 @@ def _refusing(ref_read, ncc=0.9):
     `blur_contrast`'s fit (value given) of correlation `ncc` and darkness 0.6."""
     def make(calls):
         def blur_read(L, c, a, kernels, s=D.SETTINGS, why=None, measured=False, ref=None,
-                      value=None):
+                      value=None, searched=None):
             calls.append((np.asarray(c, float), ref, value))
             if value is not None:
                 return ncc, 0.6, 0.9, None
@@ -572,7 +572,7 @@ def test_a_refused_blurred_read_is_fitted_again_under_round_blur_only(monkeypatc
     round blur (defocus), not under a streak; the fit's die is warned as read from blur."""
     fits = []
 
-    def fit(L, c, a, kernel, s=D.SETTINGS, why=None):
+    def fit(L, c, a, kernel, s=D.SETTINGS, why=None, searched=None):
         fits.append(np.asarray(c, float))
         return (3, 0.7, (float(c[0]), float(c[1])))
 
