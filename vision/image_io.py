@@ -231,12 +231,11 @@ def load_photo(source: str | Path | bytes | Photo,
     ih, iw = img.shape[:2]
     orig_w, orig_h = (w, h) if (iw >= ih) == (w >= h) else (h, w)
     long_side = max(iw, ih)
-    if long_side > settings.work_long_side:
+    if long_side > settings.work_long_side or (long_side < settings.work_long_side
+                                                and settings.enlarge_small):
         f = settings.work_long_side / long_side
-        img = cv2.resize(img, (round(iw * f), round(ih * f)), interpolation=cv2.INTER_AREA)
-    elif long_side < settings.work_long_side and settings.enlarge_small:
-        f = settings.work_long_side / long_side
-        img = cv2.resize(img, (round(iw * f), round(ih * f)), interpolation=cv2.INTER_CUBIC)
+        img = cv2.resize(img, (round(iw * f), round(ih * f)),
+                         interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_CUBIC)
     scale = orig_w / img.shape[1]
     return Photo(image=np.ascontiguousarray(img), width=orig_w, height=orig_h, scale=scale,
                  format=fmt)
