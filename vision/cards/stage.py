@@ -57,14 +57,14 @@ GLARE_AREA = AreaSettings("cloth", 0.0, 0, shadow_share=0.3, shadow_gap=0.5)  # 
 #   shadow 0013 and held-out 1937 shadow 0019 dropped (0.4 / 0.15: 0018 kept), none of the
 #   87 lamp spots on the committed, edition-2 and fresh 2000-2003 glare copies)
 PAPER_LIGHT_GAMES = ("troetofanten",)  # faces on white paper: balanced by it (`paper_balanced`)
-# ... and besides those, the games whose cards are read again under a lamp's glare spot
-#   (`glare_added`): Hop la bille's cards by a spot were missed. light_eval's glare copies
-#   of committed, edition 2 and fresh 2830-2831 (80 photos): piece errors 236 -> 224, all
-#   cards (of the 21 missed where the cloth was found right, 10 read), none lost; a photo
-#   with a spot pays a second read (committed glare copies' CPU 140 -> 240 ms median, none
-#   on ordinary photos: the spot search 2.6 ms) (docs/hop-la-bille.md "Glare again (session
-#   22, H6)")
-GLARE_READ_GAMES = ("hop-la-bille",)
+# the games whose cards are read again under a lamp's glare spot (`glare_added`):
+#   Troetofanten's, and (session 22, H6) Hop la bille's, whose cards by a spot were missed:
+#   light_eval's glare copies of committed, edition 2 and fresh 2830-2831 (80 photos):
+#   piece errors 236 -> 224, all cards (of the 21 missed where the cloth was found right, 10
+#   read), none lost; a photo with a spot pays a second read (committed glare copies' CPU
+#   140 -> 240 ms median, none on ordinary photos: the spot search 2.6 ms)
+#   (docs/hop-la-bille.md "Glare again (session 22, H6)")
+GLARE_READ_GAMES = ("troetofanten", "hop-la-bille")
 HEAP_KEEP_MB = 32  # glibc keeps freed blocks up to this size for reuse while cards are read
 #   (`vision.mauer.keep_heap`, the process' setting, as Mauerhuepfer's `heap_keep_mb`): a
 #   photo's images were fresh pages each time. Troetofanten, 20 committed photos in one
@@ -358,8 +358,8 @@ def read_balanced(reader: CardReader, image: np.ndarray, game: str, area=None):
     lamp's tone curve (`lamp_tone_off`), `read_pieces`, then Magic Rabbit's read again with
     a lamp's tone curve its hats show taken off (`hat_toned`; a taught reader's hats are the
     ones its `tone_pieces` names), `paper_balanced`, `shadow_relit`, `glare_added` and
-    `dim_added` for the `PAPER_LIGHT_GAMES`, `glare_added` alone for the `GLARE_READ_GAMES`
-    (Hop la bille). The image returned is the one the kept reading
+    `dim_added` for the `PAPER_LIGHT_GAMES` (`glare_added` for the `GLARE_READ_GAMES`, after
+    `shadow_relit`). The image returned is the one the kept reading
     was read on (`glare_added` and `dim_added` add cards read on a copy and return the first
     look's image)."""
     if game == "magic-rabbit":
@@ -382,13 +382,12 @@ def read_balanced(reader: CardReader, image: np.ndarray, game: str, area=None):
                                                  area=area)
         image, pieces, warnings = shadow_relit(reader, image, game, pieces, warnings,
                                                area=area)
+    if game in GLARE_READ_GAMES:
         image, pieces, warnings = glare_added(reader, image, game, pieces, warnings,
                                               area=area)
+    if game in PAPER_LIGHT_GAMES:
         image, pieces, warnings = dim_added(reader, image, game, pieces, warnings,
                                             area=area)
-    elif game in GLARE_READ_GAMES:
-        image, pieces, warnings = glare_added(reader, image, game, pieces, warnings,
-                                              area=area)
     if game == "troetofanten":  # (the final pieces, in this image's pixels)
         warnings = warnings + small_card_doubts(pieces, warnings, reader.settings)
     return image, pieces, warnings
