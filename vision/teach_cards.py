@@ -477,8 +477,8 @@ class BackLookSettings:
     #   digits): a fan of tootophants made strips of yellow alone, read as backs under
     #   cards. Committed e2 + e2-2920/2921, teach seeds 80 / 88 / 92 (session 23, H3): the
     #   62 backs kept here over a true back showed 0.51-0.97 of the main hue (reach 2); 7
-    #   kept on no back (4 on photos, 3 on the far look's enlarged parts) showed 0.00-0.01,
-    #   yellow trumpets (0: off)
+    #   showed 0.00-0.01 (yellow trumpets; dropped: 6 extra backs fewer, nothing else
+    #   changed) (0: off)
     main_hue_reach: int = 2  # (`main_hue`) fine hue bins (12 degrees each) either way: the
     #   scenes' backs lie up to two bins off the teach photo's (hue 102-114 against bin 17)
     main_hue_sat: int = 1  # (`main_hue`) colours of this saturation bin (of `bins[1]`) and
