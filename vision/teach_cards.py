@@ -470,6 +470,19 @@ class BackLookSettings:
     #   and covered backs keep `same_back`: all at 0.7, a back under others, 0.32 shown,
     #   was lost)
     confidence: float = 0.7  # the confidence a back found so gets
+    main_hue: float = 0.05  # a region of the look must show the taught back's main hue: at
+    #   least this share of its pixels within `main_hue_reach` fine hue bins of the look's
+    #   likeliest hue (`main_hue_share`). The look holds the back's minor colours too (edition
+    #   2's yellow ring), which other cards share (the tootophants' yellow trumpets and
+    #   digits): a fan of tootophants made strips of yellow alone, read as backs under
+    #   cards. Committed e2 + e2-2920/2921, teach seeds 80 / 88 / 92 (session 23, H3): the
+    #   62 backs kept here over a true back showed 0.51-0.97 of the main hue (reach 2); 7
+    #   showed 0.00-0.01 (yellow trumpets; dropped: 6 extra backs fewer, nothing else
+    #   changed) (0: off)
+    main_hue_reach: int = 2  # (`main_hue`) fine hue bins (12 degrees each) either way: the
+    #   scenes' backs lie up to two bins off the teach photo's (hue 102-114 against bin 17)
+    main_hue_sat: int = 1  # (`main_hue`) colours of this saturation bin (of `bins[1]`) and
+    #   over have a hue (white, grey and black have none)
     part_close: float = 0.1  # a region that is no back, no backs side by side and no strip
     #   is looked at again closed over this x the width only (a whole back and the strip of
     #   the next one under a card, joined across a gap narrower than `close`), only with
@@ -948,6 +961,33 @@ def hidden_share(found, f: float, cover: np.ndarray, hit: np.ndarray, q: np.ndar
         else 1.0
 
 
+def main_hue_share(sub: np.ndarray, blob: np.ndarray, look: np.ndarray,
+                   settings: BackLookSettings | None = None) -> float:
+    """The share of a region's pixels (`sub`: its box of the photo in HSV, OpenCV's hue
+    0-179; `blob` its 0/1 pixels there, (h, w) uint8) of a colour (saturation bin
+    `main_hue_sat` or over of `bins[1]`) whose hue lies within `main_hue_reach` fine hue
+    bins (`bins[0]` over the hue circle) of the look's likeliest hue among its colours (the
+    (H, S, V) histogram `look`, those saturation bins). 1.0 when under half of the look
+    has a colour (a grey back's hue says nothing); 0.0 for an empty region."""
+    s = settings or BACK_LOOK
+    n, m = s.bins[0], s.bins[1]
+    look = np.asarray(look, np.float32)
+    coloured = look[:, s.main_hue_sat:].sum(axis=(1, 2))
+    if coloured.sum() < 0.5 * look.sum():
+        return 1.0
+    main = int(np.argmax(coloured))
+    mask = np.asarray(blob) > 0
+    total = int(mask.sum())
+    if total == 0:
+        return 0.0
+    px = sub[mask]
+    hb = px[:, 0].astype(np.int32) * n // 180
+    d = np.abs(hb - main)
+    near = (np.minimum(d, n - d) <= s.main_hue_reach) & \
+        (px[:, 1].astype(np.int32) * m // 256 >= s.main_hue_sat)
+    return float(near.sum() / total)
+
+
 def looks_like(sub: np.ndarray, blob: np.ndarray, coarse0: np.ndarray, main0: int,
                settings: BackLookSettings | None = None, design: bool = True) -> bool:
     """Whether a region's own colours (`sub`: its box of the photo in HSV at the search
@@ -1169,6 +1209,8 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
         sub = hsv[y0:y0 + bh, x0:x0 + bw]
         if not looks_like(sub, blob, coarse0, main0, s, on_top or whole_look):
             continue
+        if s.main_hue > 0 and main_hue_share(sub, blob, look0, s) < s.main_hue:
+            continue  # the back's minor colours alone (a fan of yellow trumpets)
         if (on_top or whole_look) and s.own_mix > 0:  # (its whole design shows)
             mix = look_mix(pixels[2], look) if mix is None else mix
             if unlike_mix(sub, (blob > 0) & (pixels[1][y0:y0 + bh, x0:x0 + bw] > 0), mix, s,

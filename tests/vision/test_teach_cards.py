@@ -346,6 +346,57 @@ def test_look_backs_puts_a_covered_back_under_its_card():
     assert np.hypot(*(out[0].center - (400, 300))) < 0.25 * CARD_W
 
 
+@pytest.mark.parametrize("colour, main_hue, found", [
+    (BACK_NAVY, 0.05, True),  # a strip of the back's main colour beside a face-up card
+    (BACK_RING, 0.0, True),  # a strip of its ring's yellow alone (a tootophant's trumpet),
+    (BACK_RING, 0.05, False),  # ... taken for a back unless the main hue is asked
+])
+def test_look_backs_needs_the_back_main_hue(colour, main_hue, found):
+    """A region of the look's pixels made of the back's minor colour alone is no back."""
+    from vision.teach_cards import BACK_LOOK, look_backs
+
+    image = np.full((600, 800, 3), (120, 140, 150), np.uint8)
+    _card(image, (400, 300), colour)  # a card of one colour at (400, 300) ...
+    pieces = _face_up(image, [(400, 330), (150, 150)])  # ... mostly under a face-up card
+    out = look_backs(image, pieces, _taught_look(), replace(BACK_LOOK, main_hue=main_hue))
+    assert len(out) == int(found)
+    if found:
+        assert np.hypot(*(out[0].center - (400, 300))) < 0.25 * CARD_W
+
+
+@pytest.mark.parametrize("hues, sat, reach, want", [
+    ((108,), 200, 2, 1.0),  # the look's main hue (navy: OpenCV hue 111, fine bin 18)
+    ((96,), 200, 2, 1.0),  # two fine bins (12 degrees each) off: still the main hue
+    ((90,), 200, 2, 0.0),  # three off
+    ((96,), 200, 1, 0.0),  # two off with a reach of one
+    ((25,), 200, 2, 0.0),  # the ring's yellow
+    ((108,), 10, 2, 0.0),  # grey (no colour: its hue says nothing)
+    ((108, 25, 25, 25), 200, 2, 0.25),  # a quarter of the region navy
+])
+def test_main_hue_share_counts_pixels_near_the_look_main_hue(hues, sat, reach, want):
+    from vision.teach_cards import BACK_LOOK, main_hue_share
+
+    look = _taught_look()
+    sub = np.zeros((1, len(hues), 3), np.uint8)
+    sub[0, :, 0], sub[0, :, 1], sub[0, :, 2] = hues, sat, 120
+    blob = np.ones(sub.shape[:2], np.uint8)
+    got = main_hue_share(sub, blob, look, replace(BACK_LOOK, main_hue_reach=reach))
+    assert got == pytest.approx(want)
+    assert main_hue_share(sub, np.zeros_like(blob), look) == 0.0  # an empty region
+
+
+def test_main_hue_share_asks_nothing_of_a_grey_back():
+    """A back mostly grey (its look under half coloured) has no main hue to ask for."""
+    from vision.teach_cards import back_look, main_hue_share
+
+    teach = np.full((400, 400, 3), (120, 140, 150), np.uint8)
+    _card(teach, (200, 200), (128, 128, 128), BACK_RING)
+    look = back_look(teach, (200, 200), CARD_W)
+    sub = np.full((2, 2, 3), (25, 200, 200), np.uint8)  # the ring's yellow alone
+    assert main_hue_share(sub, np.ones((2, 2), np.uint8), look) == 1.0
+    assert main_hue_share(sub, np.ones((2, 2), np.uint8), _taught_look()) == 0.0
+
+
 @pytest.mark.parametrize("mirror, fan_reach, found", [
     (False, 1.0, True),  # cards shown on their right: the back's hidden part lies left
     (True, 1.0, True),  # the same fan mirrored: it lies right
@@ -710,13 +761,14 @@ def test_unlike_backs_keeps_a_bordered_backs_strip(shown, kept):
     assert out[:len(pieces)] == pieces and len(out) == len(pieces) + kept
 
 
-@pytest.mark.parametrize("colour, ring, own_mix, found", [
-    (BACK_RING, None, 0.57, False),  # card-shaped, of the ring's yellow alone: no back
-    (BACK_RING, None, 0.0, True),  # not checked (and `min_second` takes the yellow as
-    #                                the design's other colour): a back
-    (BACK_NAVY, BACK_RING, 0.57, True),  # the back's design
+@pytest.mark.parametrize("colour, ring, own_mix, main_hue, found", [
+    (BACK_RING, None, 0.57, 0.0, False),  # card-shaped, of the ring's yellow alone: no back
+    (BACK_RING, None, 0.0, 0.0, True),  # not checked (and `min_second` takes the yellow
+    #                                     as the design's other colour): a back
+    (BACK_RING, None, 0.0, 0.05, False),  # ... no main hue (`main_hue`): no back either
+    (BACK_NAVY, BACK_RING, 0.57, 0.05, True),  # the back's design
 ])
-def test_look_backs_needs_the_back_mix_of_colours(colour, ring, own_mix, found):
+def test_look_backs_needs_the_back_mix_of_colours(colour, ring, own_mix, main_hue, found):
     from dataclasses import replace
 
     from vision.teach_cards import BACK_LOOK, look_backs
@@ -724,7 +776,8 @@ def test_look_backs_needs_the_back_mix_of_colours(colour, ring, own_mix, found):
     image = np.full((600, 800, 3), (120, 140, 150), np.uint8)
     pieces = _face_up(image, [(200, 300), (600, 450)])
     _card(image, (400, 300), colour, ring)
-    out = look_backs(image, pieces, _taught_look(), replace(BACK_LOOK, own_mix=own_mix))
+    out = look_backs(image, pieces, _taught_look(),
+                     replace(BACK_LOOK, own_mix=own_mix, main_hue=main_hue))
     assert len(out) == int(found)
 
 
