@@ -178,6 +178,11 @@ class DiceSettings:
     extra_pip_inside: float = 0.85  # a like pip this far in (face coords, edge 1) is doubted
     open_ray_weight: float = 0.5  # a ray meeting no border counts this much as meeting it
     open_below_weight: float | None = 0.9  # ... and this much where it runs down the image
+    # ... also for a part of 2-3 pips of a split group with the rest of the group below it
+    # (`_part_above_rest`: its side faces' pips; session 23, H1): down the image within
+    # acos(0.5), 60 degrees, of straight down, none nearer than 0.6 x the part's span.
+    part_below_cos: float | None = 0.5
+    part_below_clear: float = 0.6
     open_below_dir: float = 0.2  # (its direction's downward component over this), where
     # the die's own side faces lie in a slanted view (dice of unknown size only)
     max_interior_dev: float = 0.08  # share of the face (outside pips) not of the face colour
@@ -1636,14 +1641,17 @@ def _whole_only(s: DiceSettings) -> DiceSettings:
 
 
 def _solve(members: np.ndarray, p: Pips, chans, s: DiceSettings, budget: list[int],
-           depth: int = 0, later: list | None = None) -> list[Face]:
+           depth: int = 0, later: list | None = None, whole_s: DiceSettings | None = None
+           ) -> list[Face]:
     """Faces from one linked group, splitting it along weak links or searching its subsets
     when it does not fit as one face. `later`: a list the whole groups are put on (with
-    their settings) whose split left pips unread (`_split_rest`)."""
+    their settings) whose split left pips unread (`_split_rest`). `whole_s`: the settings
+    of the whole group (a part above the rest of its group reads with them)."""
     if len(members) <= 6:
         f = read_group(members, p, chans, s)
         if f is not None:
             return [f]
+    whole_s = whole_s or s
     if depth == 0 and len(members) > 1 and (s.open_below_weight is not None
                                             or s.one_region is not None):
         # (only a whole linked group: rays down from a part of a bigger face, a pair of a
@@ -1656,7 +1664,11 @@ def _solve(members: np.ndarray, p: Pips, chans, s: DiceSettings, budget: list[in
         comps = _components(adj, np.arange(len(members)))
         if len(comps) > 1:
             for c in comps:
-                out += _solve(members[c], p, chans, s, budget, depth + 1)
+                f = None
+                if whole_s is not s and _part_above_rest(members, c, p, s):
+                    f = read_group(members[c], p, chans, whole_s)
+                out += [f] if f is not None else _solve(members[c], p, chans, s, budget,
+                                                        depth + 1, whole_s=whole_s)
             out += _leftover_face(members, out, p, chans, s, depth)
             if later is not None and depth == 0 and (
                     s.split_subset_min <= len(members) <= s.max_subset_group) and (
@@ -1667,6 +1679,24 @@ def _solve(members: np.ndarray, p: Pips, chans, s: DiceSettings, budget: list[in
         out = _subset_faces(members, p, chans, s, budget)
         return out + _leftover_face(members, out, p, chans, s, depth)
     return []
+
+
+def _part_above_rest(members: np.ndarray, c: np.ndarray, p: Pips, s: DiceSettings) -> bool:
+    """Whether a part `c` (indices into `members`) of a split group is a top face of 2-3
+    pips with the rest of the group below it (its side faces): every other pip lies down
+    the image from the part's centre (within `part_below_cos` of straight down) and no
+    nearer to it than `part_below_clear` x the part's span (not the rest of a face the
+    part belongs to, round or beside its pips)."""
+    if s.part_below_cos is None or not 2 <= len(c) <= 3 or len(c) == len(members):
+        return False
+    xy = p.xy[members[c]]
+    rest = np.delete(p.xy[members], c, axis=0)
+    centre = xy.mean(axis=0)
+    span = float(np.linalg.norm(xy[:, None] - xy[None], axis=2).max())
+    v = rest - centre
+    dist = np.linalg.norm(v, axis=1)
+    return bool(np.all(dist >= s.part_below_clear * span) and np.all(
+        v[:, 1] >= s.part_below_cos * dist))
 
 
 def _split_rest(later: list, p: Pips, chans, budget: list[int]) -> None:
