@@ -403,6 +403,48 @@ def test_a_face_off_the_tables_plane_is_dropped(odd_value, odd_shape, tops, kept
     assert _off_plane(faces, p, replace(SETTINGS, face_affine=(1.0, 0.0, 0.0, 1.0)))[0] == faces
 
 
+def _table_squash(y, tilt_deg, f=0.8 * 800, h=600):
+    """A circle on the table at image row y, a camera tilted by tilt_deg from straight down
+    (no roll): its short / long axis, cos(t + alpha) / cos(alpha)."""
+    alpha = math.atan((h / 2 - y) / f)
+    return math.cos(math.radians(tilt_deg) + alpha) / math.cos(alpha)
+
+
+@pytest.mark.parametrize("tilt,odd,kept_new,kept_old", [
+    (45, None, True, False),  # the far top (2.3 x) and the near ones (1.03 x): one camera
+    (60, None, True, False),  # steeper: far 4.0 x, near 1.1 x
+    (45, (1.8, 90.0), False, False),  # a side face squashed across the vertical: dropped
+    # a near face squashed 1.8 x along it: a front side face (one shape: the mid and far
+    # tops and it share one, and it is kept)
+    (45, (1.8, 0.0), False, True),
+    (0, None, True, True),  # from straight down: every top round, all kept either way
+])
+def test_a_slanted_tables_far_faces_are_on_its_plane(tilt, odd, kept_new, kept_old):
+    """Under perspective a slanted camera sees the far (upper) part of the table more
+    squashed than the near part (session 23, H1): with the photo's shape, `_off_plane` fits
+    the camera's tilt to the measured faces and keeps a far top face that one shape for the
+    whole photo drops; a face squashed unlike the camera's plane at its place is still
+    dropped. The faces: two near tops (y 540), one mid (300), one far (60), then `odd` (its
+    squash and direction, near, at y 540) or the far top last."""
+    rows = [540, 540, 300] + ([60] if odd is None else [60, 540])
+    shapes, faces = [], []
+    for k, (value, y) in enumerate(zip([5, 4, 6, 4, 4], rows, strict=False)):
+        idx = list(range(len(shapes), len(shapes) + value))
+        last = k == len(rows) - 1
+        shapes += [odd if (last and odd is not None) else
+                   (1 / _table_squash(y, tilt), 0.0)] * value
+        f = _face(value, (150 + 120 * k, y), _squashed(25, 1 / _table_squash(y, tilt)))
+        f.pips = idx
+        faces.append(f)
+    p = _pips_with_shapes(shapes)
+    out, warnings = _off_plane(faces, p, SETTINGS, SHAPE)
+    assert any(f is faces[-1] for f in out) == kept_new
+    assert len(out) == len(faces) - (not kept_new) and len(warnings) == (not kept_new)
+    old, _ = _off_plane(faces, p, SETTINGS)  # (no shape: one shape for the photo)
+    assert any(f is faces[-1] for f in old) == kept_old
+    assert _off_plane(faces, p, replace(SETTINGS, plane_tilt_max=None), SHAPE)[0] == old
+
+
 BLUE, LIT_RED, SHADED_RED = (200.0, 120.0, 60.0), (120.0, 110.0, 255.0), (10.0, 5.0, 150.0)
 
 
