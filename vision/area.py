@@ -2136,7 +2136,11 @@ def _square_refit(best: np.ndarray, cue: np.ndarray, shape: tuple[int, int],
     replaced (`_slid_sides`, misfit under `square_refit_fit`) whose new side is the
     strongest on `cue` (float32 (H, W), `cue_map`), over all four sides the one with the
     strongest weakest side (`side_contrast` at `weak_depth`), where that is stronger than
-    `best`'s own. `shape`: the working image's (h, w)."""
+    `best`'s own. `shape`: the working image's (h, w). `spots`: the glare spots taken off
+    (`glare_spots`' tuples, in `cue`'s pixels); with `square_glare_reach`, the sides are
+    judged by `_seen_contrast` (a side under a core left out of the weakest), an unseen new
+    side's candidates by their weakest then the most square, and a candidate as strong as
+    `best` wins."""
     q = np.asarray(best, np.float64)
     if float(square_misfit(q, shape, settings.square_focal)) <= settings.square_refit:
         return best
@@ -2286,7 +2290,8 @@ def _squared(area: PlayArea, small: np.ndarray, f: float, settings: AreaSettings
     size: `_working_size`), or, where its quad is no square's image (`square_refit`), the
     area of `_square_refit`'s quad, judged on the redness cue of the working copy with the
     area's glare spots taken off and exposed (as `_find_area` first makes it, before any
-    cast balance or shadow relight). After the looks are chosen between (`_looked_for`
+    cast balance or shadow relight), the spots handed on (`square_glare_reach`). After the
+    looks are chosen between (`_looked_for`
     judges two looks by `square_misfit`: a look squared before that would win it on a side
     it placed, fresh 2642 glare 0009 4.8 -> 90 px)."""
     q = order_corners(np.asarray(area.corners, np.float64) * f)
