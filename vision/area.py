@@ -432,6 +432,17 @@ class AreaSettings:
     # (the truths' 0.00-0.11); those 15 px or more off from a spot or a shade's edge
     # 0.17-0.44 (session 20, H5).
     square_refit: float = 0.0
+    # Under a glare spot (`PlayArea.glare`), `_square_refit` judges each side only on its
+    # points (the side's, and `weak_depth` in and out) beyond `square_glare_reach` x a
+    # spot's core; a side with under `square_glare_seen` of them so is unseen (no evidence
+    # either way: the washed arena has no red there) and left out of the weakest side, and
+    # a square's image as strong as the quad wins. Simsala Hopp 1.25: light_eval's glare
+    # copies of committed, edition 2 and fresh 2900-2901 (70), arenas off 11 -> 9 (0016 of
+    # committed 91 -> 4 px, 0001 of edition 2 111 -> 35, 2901 0002 233 -> 49), no arena
+    # worse; 1.0 the same, 1.5 committed 0007 27 -> 32 px and edition 2 0001 only 104
+    # (session 23, H2). 0: off (the whole side counts, as before).
+    square_glare_reach: float = 0.0
+    square_glare_seen: float = 0.25
     square_refit_fit: float = 0.03
     square_slide: float = 0.6
     square_steps: int = 41
@@ -447,7 +458,7 @@ AREA_SETTINGS = {
                                  like_refit=True, like_shadow_share=0.6,
                                  enclosed_rival=True, colour_rival=True, glare_rival=True,
                                  glare_ring_on_area=180.0, table_tone=True,
-                                 hull_last=True, square_refit=0.15),
+                                 hull_last=True, square_refit=0.15, square_glare_reach=1.25),
     "hop-la-bille": AreaSettings(kind="cloth", size_mm=600.0, plane_px=900, edge_check=True,
                                  enclosed=True, balance_cast=1.45, shadow_share=0.6,
                                  expose_to=0.6, square_max=0.3, tone_dev=(0.2, 0.3),
@@ -2081,30 +2092,77 @@ def _slid_sides(q: np.ndarray, i: int, span: float, steps: int) -> np.ndarray:
     return out
 
 
+def _seen_contrast(quad: np.ndarray, cue: np.ndarray, settings: AreaSettings,
+                   spots: list, n: int = 40) -> np.ndarray:
+    """`side_contrast` of `quad` ((4, 2), in order around it) on `cue` at `weak_depth`,
+    each side's share over only its points whose own, inner and outer sample all lie
+    beyond `square_glare_reach` x every glare spot's core (`spots`: `glare_spots`' tuples,
+    in `cue`'s pixels); NaN for a side with under `square_glare_seen` of its `n` points so
+    (unseen). (4,) float64; `side_contrast`'s shares where `spots` is empty."""
+    q = np.asarray(quad, np.float64)
+    if not spots:
+        return side_contrast(q, cue, settings, n=n, depth=settings.weak_depth)
+    c = q.mean(axis=0)
+    t = np.linspace(0.05, 0.95, n)[:, None]
+    out = np.full(4, np.nan)
+    for i in range(4):
+        p, r = q[i], q[(i + 1) % 4]
+        length = float(np.hypot(*(r - p)))
+        if length < 1e-6:
+            out[i] = 0.0
+            continue
+        pts = p + t * (r - p)
+        off = settings.weak_depth * length * _outward_normal(p, r, c)
+        inner, outer = pts - off, pts + off
+        seen = np.ones(n, bool)
+        for pp in (pts, inner, outer):
+            seen &= ~near_glare_spots(pp[:, 0], pp[:, 1], spots, settings.square_glare_reach)
+        if seen.sum() >= settings.square_glare_seen * n:
+            drop = _sample(cue, inner) - _sample(cue, outer) > settings.contrast_drop
+            out[i] = float(drop[seen].mean())
+    return out
+
+
+def _weakest_seen(shares: np.ndarray) -> float:
+    """The weakest of a quad's seen sides' shares (`_seen_contrast`); 0 where none is seen."""
+    seen = shares[np.isfinite(shares)]
+    return float(seen.min()) if len(seen) else 0.0
+
+
 def _square_refit(best: np.ndarray, cue: np.ndarray, shape: tuple[int, int],
-                  settings: AreaSettings) -> np.ndarray:
+                  settings: AreaSettings, spots: list = ()) -> np.ndarray:
     """`best` ((4, 2) float64 working pixels, clockwise), or, where it is no square's image
     under a phone's camera (`square_misfit` over `square_refit`), the quad with one side
     replaced (`_slid_sides`, misfit under `square_refit_fit`) whose new side is the
     strongest on `cue` (float32 (H, W), `cue_map`), over all four sides the one with the
     strongest weakest side (`side_contrast` at `weak_depth`), where that is stronger than
-    `best`'s own. `shape`: the working image's (h, w)."""
+    `best`'s own. `shape`: the working image's (h, w). `spots`: the glare spots taken off
+    (`glare_spots`' tuples, in `cue`'s pixels); with `square_glare_reach`, the sides are
+    judged by `_seen_contrast` (a side under a core left out of the weakest), an unseen new
+    side's candidates by their weakest then the most square, and a candidate as strong as
+    `best` wins."""
     q = np.asarray(best, np.float64)
     if float(square_misfit(q, shape, settings.square_focal)) <= settings.square_refit:
         return best
-    depth = settings.weak_depth
-    own = float(side_contrast(q, cue, settings, depth=depth).min())
-    pick, pick_min = None, own
+    if settings.square_glare_reach <= 0:
+        spots = ()
+    own = _weakest_seen(_seen_contrast(q, cue, settings, list(spots)))
+    # (under a spot, a square's image as strong as `best` wins: `best` is no square's)
+    pick, pick_min = None, own - (1e-9 if spots else 0.0)
     for i in range(4):
         slid = _slid_sides(q, i, settings.square_slide, settings.square_steps)
-        slid = slid[square_misfit(slid, shape, settings.square_focal) <
-                    settings.square_refit_fit]
+        mis = square_misfit(slid, shape, settings.square_focal)
+        keep = mis < settings.square_refit_fit
+        slid, mis = slid[keep], mis[keep]
         if not len(slid):
             continue
-        shares = np.array([side_contrast(x, cue, settings, depth=depth) for x in slid])
-        k = int(np.argmax(shares[:, i] + 1e-3 * shares.min(axis=1)))
-        if shares[k].min() > pick_min:
-            pick, pick_min = slid[k], float(shares[k].min())
+        shares = np.array([_seen_contrast(x, cue, settings, list(spots)) for x in slid])
+        weakest = np.array([_weakest_seen(s) for s in shares])
+        # the new side's share (an unseen one: -1, then the most square of them)
+        k = int(np.argmax(np.nan_to_num(shares[:, i], nan=-1.0) + 1e-3 * weakest
+                          - (1e-6 * mis if spots else 0.0)))
+        if weakest[k] > pick_min:
+            pick, pick_min = slid[k], float(weakest[k])
     return best if pick is None else pick
 
 
@@ -2232,7 +2290,8 @@ def _squared(area: PlayArea, small: np.ndarray, f: float, settings: AreaSettings
     size: `_working_size`), or, where its quad is no square's image (`square_refit`), the
     area of `_square_refit`'s quad, judged on the redness cue of the working copy with the
     area's glare spots taken off and exposed (as `_find_area` first makes it, before any
-    cast balance or shadow relight). After the looks are chosen between (`_looked_for`
+    cast balance or shadow relight), the spots handed on (`square_glare_reach`). After the
+    looks are chosen between (`_looked_for`
     judges two looks by `square_misfit`: a look squared before that would win it on a side
     it placed, fresh 2642 glare 0009 4.8 -> 90 px)."""
     q = order_corners(np.asarray(area.corners, np.float64) * f)
@@ -2241,7 +2300,7 @@ def _squared(area: PlayArea, small: np.ndarray, f: float, settings: AreaSettings
     spots = [((c[0] * f, c[1] * f), (a[0] * f, a[1] * f), ang) for c, a, ang in area.glare]
     small = exposed(remove_glare(small, settings, spots), settings.expose_to,
                     settings.expose_pct, settings.expose_max)
-    new = _square_refit(q, cue_map(small, settings), small.shape[:2], settings)
+    new = _square_refit(q, cue_map(small, settings), small.shape[:2], settings, spots)
     if new is q:
         return area
     return replace(area_from_corners(new / f, settings), prob=area.prob,

@@ -1237,6 +1237,62 @@ def test_square_refit_keeps_a_square_and_a_quad_with_no_stronger_rival():
     assert _square_refit(odd, flat, img.shape[:2], RED) is odd
 
 
+def washed_side(side, radius, inset):
+    """A redness cue (100 on the arena, 0 beyond) whose side `side` a lamp's clipped core
+    washed out (a disc of `radius` px at 0, centred `inset` px in from the side's middle),
+    the core as `glare_spots` gives it, and the quad with that side moved in to the core's
+    inner rim (where the washed arena's red ends: no square's image)."""
+    cue = np.zeros((480, 640), np.float32)
+    cv2.rectangle(cue, (200, 120), (440, 360), 100.0, -1)
+    a, b = ARENA[side], ARENA[(side + 1) % 4]
+    mid = (a + b) / 2
+    inward = (ARENA.mean(axis=0) - mid) / np.linalg.norm(ARENA.mean(axis=0) - mid)
+    c = mid + inset * inward
+    cv2.circle(cue, (int(c[0]), int(c[1])), radius, 0.0, -1)
+    cue = cv2.GaussianBlur(cue, (0, 0), 1.0)
+    spot = ((float(c[0]), float(c[1])), (2.0 * radius, 2.0 * radius), 0.0)
+    odd = ARENA.copy()
+    odd[side] = a + (radius + inset) * inward
+    odd[(side + 1) % 4] = b + (radius + inset) * inward
+    return cue, spot, odd
+
+
+@pytest.mark.parametrize("side", [0, 1, 2, 3])
+@pytest.mark.parametrize("radius, inset, before", [
+    (70, 0, True),  # the core centred on the side: refitted before too (4 px)
+    (80, 10, False),  # centred a little inside: the rim's drop beat the washed side's ends
+])
+def test_square_refit_leaves_a_glare_cores_washed_side_unseen(side, radius, inset, before):
+    """A side under a lamp's clipped core has no redness drop, and the core's inner rim
+    has one: judged on the whole side, the rim's quad beat the square's image through
+    the other three sides; with the points within `square_glare_reach` x the core left
+    out (the rim's and the washed side's alike), the square's image wins. Without a spot
+    or with the setting off, as before."""
+    from vision.area import _square_refit
+
+    cue, spot, odd = washed_side(side, radius, inset)
+    q = _square_refit(odd, cue, cue.shape, RED, [spot])
+    assert np.abs(order_corners(q) - ARENA).max() < 3
+    off = _square_refit(odd, cue, cue.shape, replace(RED, square_glare_reach=0.0), [spot])
+    assert (np.abs(order_corners(off) - ARENA).max() < 8) == before
+    plain = _square_refit(odd, cue, cue.shape, RED)
+    assert np.array_equal(plain, off)
+
+
+@pytest.mark.parametrize("inset, seen", [(0, False), (-200, True), (10, False)])
+def test_seen_contrast_leaves_out_a_side_under_a_core(inset, seen):
+    """`_seen_contrast`: the side under the core NaN (unseen), the others as
+    `side_contrast` reads them; a spot far away changes nothing; no spot: `side_contrast`."""
+    from vision.area import _seen_contrast, side_contrast
+
+    cue, spot, _ = washed_side(1, 80, inset)
+    whole = side_contrast(ARENA, cue, RED, depth=RED.weak_depth)
+    shares = _seen_contrast(ARENA, cue, RED, [spot])
+    assert np.isfinite(shares[1]) == seen
+    assert np.allclose(shares[[0, 2, 3]], whole[[0, 2, 3]], atol=0.15)
+    assert np.array_equal(_seen_contrast(ARENA, cue, RED, []), whole)
+
+
 def test_squared_refits_an_area_on_its_working_copy():
     """`_squared` (`find_area`'s `square_refit`) on the working copy `_looked_for` looked
     at (here 0.75 x the photo): a square's image kept as it is, and so any area under a
