@@ -60,6 +60,8 @@ class Photo:
     height: int
     scale: float
     format: str
+    jpeg_quality: int | None = None  # the JPEG's quality on the IJG scale, estimated from
+    #   its luminance quantization table (`jpeg_quality`); None for a PNG or no table
 
 
 def _png_size(data: bytes) -> tuple[int, int]:
@@ -162,6 +164,44 @@ def probe(data: bytes) -> tuple[str, int, int]:
     raise BadImage(unsupported_message(data))  # (names HEIC, WebP, GIF ... with what to do)
 
 
+# The IJG (libjpeg) luminance quantization table at quality 50 (any order: only its sum is
+#   compared with the photo's table).
+_IJG_LUMA = (16, 11, 10, 16, 24, 40, 51, 61, 12, 12, 14, 19, 26, 58, 60, 55, 14, 13, 16, 24,
+             40, 57, 69, 56, 14, 17, 22, 29, 51, 87, 80, 62, 18, 22, 37, 56, 68, 109, 103, 77,
+             24, 35, 55, 64, 81, 104, 113, 92, 49, 64, 78, 87, 103, 121, 120, 101, 72, 92, 95,
+             98, 112, 100, 103, 99)
+
+
+def jpeg_quality(data: bytes) -> int | None:
+    """The JPEG `data`'s quality (1-100) on the IJG scale most encoders use (libjpeg, phones,
+    chat apps), from its first (luminance) quantization table: the table's sum over the IJG
+    table's at quality 50 is the encoder's scale factor S (%), quality (200 - S) / 2 for S
+    <= 100, else 5000 / S. A table of another encoder gets the IJG quality nearest its
+    coarseness. None where no table is found before the frame (not a JPEG, truncated)."""
+    i = 2
+    while i + 4 <= len(data) and data[i] == 0xFF:
+        marker = data[i + 1]
+        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
+            i += 2
+            continue
+        (length,) = struct.unpack(">H", data[i + 2 : i + 4])
+        if marker == 0xDB and length >= 67 and i + 4 + 65 <= len(data):
+            pq = data[i + 4] >> 4  # 0: 8-bit entries, 1: 16-bit
+            if pq == 0:
+                table = data[i + 5 : i + 69]
+            elif i + 4 + 129 <= len(data):
+                table = struct.unpack(">64H", data[i + 5 : i + 133])
+            else:
+                return None
+            scale = 100.0 * sum(table) / sum(_IJG_LUMA)
+            q = (200.0 - scale) / 2.0 if scale <= 100.0 else 5000.0 / max(scale, 1e-9)
+            return int(min(100, max(1, round(q))))
+        if marker in (0xDA, 0xD9):
+            return None
+        i += 2 + length
+    return None
+
+
 def read_bytes(source: str | Path | bytes, settings: ImageSettings = ImageSettings()) -> bytes:
     if isinstance(source, bytes | bytearray | memoryview):
         data = bytes(source)
@@ -238,4 +278,4 @@ def load_photo(source: str | Path | bytes | Photo,
                          interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_CUBIC)
     scale = orig_w / img.shape[1]
     return Photo(image=np.ascontiguousarray(img), width=orig_w, height=orig_h, scale=scale,
-                 format=fmt)
+                 format=fmt, jpeg_quality=jpeg_quality(data) if fmt == "jpeg" else None)

@@ -462,7 +462,7 @@ class Pipeline:
         from vision.cards.stage import read_cards
 
         res = read_cards(self._card_reader(gv.game, profile), photo.image, photo.scale,
-                         gv.game)
+                         gv.game, jpeg_quality=photo.jpeg_quality)
         if len(res.detections) == 0:
             raise NoPieces(f"no {gv.area_name} found in the photo")
         timer.lap("cards", t)
@@ -481,7 +481,7 @@ class Pipeline:
 
         t = time.perf_counter()
         res = read_cards(self._card_reader(game, profile), photo.image, photo.scale, game,
-                         area)
+                         area, jpeg_quality=photo.jpeg_quality)
         return res, (time.perf_counter() - t) * 1000
 
     def _pieces(self, gv: GameVision, photo: Photo, area: PlayArea, timer: Timer, t: float,

@@ -539,7 +539,15 @@ class ReadSettings:
     #   e2-2800..2801 + committed e2 (40 photos), pieces right untaught / taught: 0.9 560 ->
     #   562 / 596 -> 597, 0.8 563 / 598, 0.6 564 / 598 with an extra lasso (0.64) on
     #   committed e2 0005 and an extra taught
-
+    compressed_smooth: tuple[tuple[int, float], ...] = ((50, 0.7), (75, 0.5))  # a JPEG
+    #   photo of at most the quality (`Photo.jpeg_quality`, the IJG scale) of a step has
+    #   Troetofanten's corner numbers read from a copy smoothed by a Gaussian of its s.d.
+    #   (px of the photo; `smoothing_numbers`, `compressed_sigma`), the first step it is
+    #   under: its 8 x 8 blocks and halved colour cut the small digit apart. Session 23
+    #   (H5), cards read right, committed photos (q80) re-encoded -> the same smoothed: q40
+    #   493 -> 495 of 523, q60 505 -> 511, q70 505 -> 507, q75 511 -> 512; fresh e1-2970
+    #   (263) q40 240 -> 243, q60 245 -> 245, q70 253 -> 255. 1.0 at q40 492, 0.5 at q40
+    #   493, 0.7 at q70 507 / 253 (docs/cards.md "Compressed photos (session 23, H5)")
 
 READ = ReadSettings()
 
@@ -950,6 +958,50 @@ def frame_box_mask(frame: np.ndarray, f: float, shape: tuple[int, int]
     if mask.size:
         cv2.fillConvexPoly(mask, pts - np.array([x0, y0], np.int32), 1)
     return mask, (x0, y0)
+
+
+_NUMBER_SMOOTH = threading.local()  # per thread: {"sigma": px, id(image): (image, smoothed)}
+#                                     while `smoothing_numbers` holds
+
+
+@contextmanager
+def smoothing_numbers(sigma: float):
+    """Within this (on this thread), `number_source` gives the Troetofanten corner-index
+    model a copy of the image smoothed by a Gaussian of s.d. `sigma` px (0: the image as it
+    is), made once per image; nothing is kept outside it."""
+    outer = getattr(_NUMBER_SMOOTH, "memo", None)
+    _NUMBER_SMOOTH.memo = {"sigma": float(sigma)} if sigma > 0 else None
+    try:
+        yield
+    finally:
+        _NUMBER_SMOOTH.memo = outer
+
+
+def number_source(image: np.ndarray) -> np.ndarray:
+    """The image the corner-index crops are cut from: `image` ((H, W, 3) uint8 BGR), or its
+    smoothed copy within `smoothing_numbers` (the caller must not write into it)."""
+    memo = getattr(_NUMBER_SMOOTH, "memo", None)
+    if memo is None:
+        return image
+    kept = memo.get(id(image))
+    if kept is None or kept[0] is not image:
+        kept = (image, cv2.GaussianBlur(image, (0, 0), memo["sigma"]))
+        memo[id(image)] = kept
+    return kept[1]
+
+
+def compressed_sigma(jpeg_quality: int | None, scale: float, s: ReadSettings = READ) -> float:
+    """The s.d. (working px) `smoothing_numbers` takes for a photo of `jpeg_quality` (None:
+    not a JPEG) at `scale` photo px per working px (`Photo.scale`): the first
+    `compressed_smooth` step whose quality it does not exceed, its s.d. / scale (not grown
+    for a photo enlarged to the working size); else 0 (a
+    photo shrunk 2 x or more to the working size, its blocks 4 px or less, too)."""
+    if jpeg_quality is None or scale > 2.0:
+        return 0.0
+    for quality, sigma in s.compressed_smooth:
+        if jpeg_quality <= quality:
+            return sigma / max(scale, 1.0)
+    return 0.0
 
 
 _SMALL_HSV = threading.local()  # per thread: {"image": the photo, scale: its HSV} while
@@ -2511,6 +2563,7 @@ class CardReader:
             return probs
         cs = model_crop_settings(self.index)
         st = self.settings
+        image = number_source(image)  # (a heavily compressed photo: `smoothing_numbers`)
         pidx = in_halves(st, lambda lo, hi: self.index.predict(
             crop_cards(image, frames[lo:hi], self.index_spec, cs)).probs, len(frames))
         if st.number_jitter > 0:  # an unsure number read again at 4 poses shifted a little

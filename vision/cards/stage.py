@@ -34,11 +34,14 @@ from vision.cards.light import (
 )
 from vision.cards.read import (
     AT_POSITION,
+    READ,
     CardReader,
     colour_doubts,
+    compressed_sigma,
     hop_card_facts,
     magic_facts,
     small_card_doubts,
+    smoothing_numbers,
     troeto_facts,
 )
 from vision.detections import Detections
@@ -471,16 +474,20 @@ def hat_toned(reader: CardReader, image: np.ndarray, pieces: list, warnings: lis
 
 
 def read_cards(reader: CardReader, image: np.ndarray, scale: float, game: str,
-               area=None) -> CardResult:
+               area=None, jpeg_quality: int | None = None) -> CardResult:
     """The cards of uint8 BGR `image` (H, W, 3), the working image (`scale` maps its pixels
     to the photo's), read for `game` (the module's docstring): the Detections in the
     photo's pixels, the game's facts and warnings. Within `keeping_scaled` (one area
     resize per image and scale, dropped after it); sets the process' allocator setting
-    `keep_heap(HEAP_KEEP_MB)` (made once: later calls cost nothing)."""
+    `keep_heap(HEAP_KEEP_MB)` (made once: later calls cost nothing). `jpeg_quality`: the
+    photo's (`Photo.jpeg_quality`); a heavily compressed one has its Troetofanten numbers
+    read from a smoothed copy (`compressed_sigma`, `smoothing_numbers`)."""
     from vision.mauer import keep_heap
 
     keep_heap(HEAP_KEEP_MB)
-    with keeping_scaled():  # (the photo's area resizes made once, `area_scaled`)
+    sigma = compressed_sigma(jpeg_quality, scale, getattr(reader, "settings", READ))
+    with keeping_scaled(), smoothing_numbers(sigma):  # (the photo's area resizes made once,
+        #   `area_scaled`; a heavy JPEG's numbers read smoothed)
         return _read_cards(reader, image, scale, game, area)
 
 
