@@ -15,8 +15,12 @@ from vision.cards.pieces import CardPiece
 from vision.cards.turned import (
     ROTATE,
     TurnSettings,
+    affine_back,
     back_angle,
     back_points,
+    level_copy,
+    level_read,
+    line_axis,
     line_pairs,
     read_any_turn,
     turned_back,
@@ -221,3 +225,131 @@ def test_turned_back_names_the_photos_sides(turn, words, want):
     say = {(1, 0): "left to right", (-1, 0): "right to left", (0, 1): "top to bottom",
            (0, -1): "bottom to top"}[tuple(int(v) for v in np.sign(d))]
     assert say == want
+
+
+def slanted(numbers, angle: float, x0=300.0, y0=300.0, step=70.0, down=75.0):
+    """`line(numbers)` turned by `angle` degrees (image px, y down) about (x0, y0): the
+    tiles' centres and own axes with it (a phone held crooked)."""
+    t = np.deg2rad(angle)
+    R = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+    out = []
+    for p in line(numbers, x0, y0, step, down=down):
+        c = R @ (p.center - (x0, y0)) + (x0, y0)
+        out.append(tile(p.label, *c, angle=angle))
+    return out
+
+
+@pytest.mark.parametrize("angle", [-44.0, -30.0, -10.0, 0.0, 15.0, 40.0, 70.0, 89.0])
+def test_line_axis(angle):
+    assert line_axis(slanted(range(1, 10), angle)) == pytest.approx(angle, abs=1.0)
+
+
+def test_line_axis_needs_four_tiles():
+    assert line_axis(line([1])) is None
+    assert line_axis([tile("magician", 0, 0)] * 5) is None
+
+
+@pytest.mark.parametrize("axis", [-40.0, -27.0, 26.0, 43.0])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_level_copy_holds_the_photo_and_levels_the_line(axis, seed):
+    """A pixel marked on the photo lies where the affine maps it (within a pixel); the
+    photo's corners lie inside the copy; two points along a line at `axis` degrees come
+    out level."""
+    rng = np.random.default_rng(seed)
+    h, w = int(rng.integers(60, 120)), int(rng.integers(60, 160))
+    img = np.zeros((h, w, 3), np.uint8)
+    y, x = int(rng.integers(5, h - 5)), int(rng.integers(5, w - 5))
+    img[y - 1:y + 2, x - 1:x + 2] = 255
+    copy, M = level_copy(img, axis)
+    ys, xs = np.nonzero(copy[..., 0] > 60)
+    wx, wy = M @ (x, y, 1.0)
+    assert abs(xs.mean() - wx) < 1.0 and abs(ys.mean() - wy) < 1.0
+    corners = np.array([[0, 0, 1], [w - 1, 0, 1], [w - 1, h - 1, 1], [0, h - 1, 1]], float)
+    cx, cy = (corners @ M.T).T
+    assert cx.min() >= -0.5 and cy.min() >= -0.5
+    assert cx.max() <= copy.shape[1] - 0.5 and cy.max() <= copy.shape[0] - 0.5
+    t = np.deg2rad(axis)
+    a, b = M @ (10.0, 10.0, 1.0), M @ (10.0 + 50 * np.cos(t), 10.0 + 50 * np.sin(t), 1.0)
+    assert a[1] == pytest.approx(b[1], abs=1e-6)
+
+
+@pytest.mark.parametrize("axis", [-35.0, 30.0])
+def test_affine_back_maps_frames_angles_and_warnings(axis):
+    """A tile read level on the copy lies, mapped back, at the line's slant with its frame
+    along its angle; its warning's position follows it."""
+    img = np.zeros((300, 400, 3), np.uint8)
+    copy, M = level_copy(img, axis)
+    p = tile("hat-3", copy.shape[1] // 2 + 30.0, copy.shape[0] // 2 - 20.0)
+    out, warns = affine_back([p], [f"the hat-3 at ({p.center[0]:.0f}, {p.center[1]:.0f}): x"],
+                             M, axis)
+    q = out[0]
+    u = q.frame[1] - q.frame[0]
+    assert np.rad2deg(np.arctan2(u[1], u[0])) == pytest.approx(axis, abs=1e-6)
+    assert q.angle == pytest.approx(axis)
+    assert np.allclose(M @ (*q.center, 1.0), p.center)
+    assert warns == [f"the hat-3 at ({q.center[0]:.0f}, {q.center[1]:.0f}): x"]
+
+
+def _slant_read(axis: float, n_slanted: int, calls: list):
+    """A `read` of a photo whose line lies at `axis` degrees: as it is `n_slanted` pairs; on
+    a level copy (any other shape) the whole line, level."""
+    def read(im):
+        calls.append(im.shape)
+        if im.shape == (300, 400, 3):
+            return slanted(range(1, 10), axis)[: 2 * n_slanted], {"line": "slanted"}, []
+        return line(range(1, 10)), {"line": "level"}, ["at (100, 200)"]
+    return read
+
+
+@pytest.mark.parametrize("axis,n_slanted,tie,want,reads", [
+    (35.0, 5, True, "level", 2),  # slanted past level_min: the level copy reads more pairs
+    (-35.0, 9, True, "level", 2),  # as many pairs: kept with level_tie
+    (-35.0, 9, False, "slanted", 2),  # ... not without it
+    (20.0, 3, True, "slanted", 1),  # within level_min: no level read (then no turn either:
+    #   the line lies across the photo and half a turn reads the fake's slanted line)
+])
+def test_level_read(axis, n_slanted, tie, want, reads):
+    calls = []
+    s = TurnSettings(level_tie=tie, proper_pairs=3)
+    pieces, facts, warnings = read_any_turn(_slant_read(axis, n_slanted, calls),
+                                            np.zeros((300, 400, 3), np.uint8), s)
+    assert facts == {"line": want} and len(calls) == reads
+    if want == "level":
+        assert "degrees" in warnings[0] and line_pairs(pieces) == 9
+        assert line_axis(pieces) == pytest.approx(axis, abs=1.0)
+
+
+def test_level_read_keeps_fewer_pairs_out():
+    calls = []
+    read = _slant_read(30.0, 9, calls)
+
+    def worse(im):
+        got = read(im)
+        return (got[0][:6], got[1], got[2]) if im.shape != (300, 400, 3) else got
+    img = np.zeros((300, 400, 3), np.uint8)
+    got = level_read(worse, img, worse(img))
+    assert got[1] == {"line": "slanted"} and len(calls) == 2
+
+
+@pytest.mark.slow
+def test_crooked_committed_photo_reads_its_line(run_cli, tmp_path):
+    """Committed e1 0011 turned 20 degrees anticlockwise (0.72 x, the whole photo kept):
+    its line lies at 40 degrees; read level, the truth's facts, every piece near its true
+    (turned) position."""
+    jpg = SCENES / "magic-rabbit-e1-s1-0011.jpg"
+    truth = json.loads(jpg.with_suffix(".json").read_text())
+    img = cv2.imread(str(jpg))
+    h, w = img.shape[:2]
+    M = cv2.getRotationMatrix2D((w / 2, h / 2), 20.0, 0.7165)
+    p = tmp_path / "crooked.png"
+    cv2.imwrite(str(p), cv2.warpAffine(img, M, (w, h), borderMode=cv2.BORDER_REPLICATE))
+    code, out = run_cli("score", p, "--game", "magic-rabbit", "--json")
+    assert code == 0, out
+    assert out["facts"] == truth["facts"]
+    assert any("slanted" in x for x in out["warnings"])
+    true_c = {}
+    for q in truth["pieces"]:
+        true_c.setdefault(q["label"], []).append(M @ (*q["center"], 1.0))
+    for q in out["pieces"]:
+        d = min(np.hypot(*(np.asarray(q["center"]) - c)) for c in true_c[q["label"]])
+        assert d < 15, (q["label"], q["center"])
