@@ -330,6 +330,10 @@ class DiceSettings:
     # 3400's photo 3449: a turned white die's side 4 at 56 degrees, 1.17 against the
     # plane's 1.49, read as a false 4 once the camera's plane kept it). None: not asked.
     side_rounder: float | None = 1.2
+    side_rounder_sd: float = 1.5  # ... asked only where the plane's squash leaves the pips'
+    # short axis this sd (working px) at least: smaller pips are rounded by the pixels and
+    # blur (fresh 3528: a far white 3 at 41 degrees, its pips' long sd 1.9 px, the plane's
+    # squash 2.9 there, measured 1.7: a right top, kept)
     # Reporting.
     warn_confidence: float = 0.6
     min_confidence: float = 0.4  # weaker faces are not reported
@@ -2350,7 +2354,7 @@ def _off_plane(faces: list[Face], p: Pips, s: DiceSettings, shape: tuple[int, in
     kept, warnings = [], []
     for f, m, plane in zip(faces, shapes, planes, strict=True):
         if _tensor_off(m, plane) > s.off_plane or (camera is not None and bgr is not None and (
-                _rounder_side(f, m, plane, bgr, shape, camera, s))):
+                _rounder_side(f, p, plane, bgr, shape, camera, s))):
             warnings.append(
                 f"die at ({f.center[0]:.0f}, {f.center[1]:.0f}): a face ({f.value}) tilted "
                 "from the table (its pips look squashed unlike the other dice's): a side face "
@@ -2380,13 +2384,19 @@ def _ellipse_aniso(m: np.ndarray) -> float:
     return math.sqrt(max(float(ev[1]), 0.0) / max(float(ev[0]), 1e-12))
 
 
-def _rounder_side(f: Face, m: np.ndarray, plane: np.ndarray, bgr: np.ndarray,
+def _rounder_side(f: Face, p: Pips, plane: np.ndarray, bgr: np.ndarray,
                   shape: tuple[int, int], camera: tuple[float, float], s: DiceSettings) -> bool:
-    """Whether face `f` (its pip shape `m`, the camera plane's shape `plane` at its place,
-    both (2, 2)) is a side face: its pips `side_rounder` x rounder than the table there,
-    with die-coloured surface right above it along the camera's vertical at its place
-    (`_camera_up`; its die's top face): a top face is squashed at least as the table is."""
-    if s.side_rounder is None or _ellipse_aniso(m) * s.side_rounder > _ellipse_aniso(plane):
+    """Whether face `f` (the camera plane's shape `plane` (2, 2) at its place) is a side
+    face: its pips `side_rounder` x rounder than the table there, with die-coloured surface
+    right above it along the camera's vertical at its place (`_camera_up`; its die's top
+    face): a top face is squashed at least as the table is. Not asked where the table's
+    squash would leave the pips' short axis under `side_rounder_sd` px (sd)."""
+    if s.side_rounder is None:
+        return False
+    m = p.cov[np.asarray(f.pips, int)].mean(axis=0)
+    a_plane = _ellipse_aniso(plane)
+    long_sd = math.sqrt(max(float(np.linalg.eigvalsh(m)[1]), 0.0))
+    if _ellipse_aniso(m) * s.side_rounder > a_plane or long_sd / a_plane < s.side_rounder_sd:
         return False
     up = _camera_up(f.center, shape, camera[0], camera[1], s)
     above = _beyond(f, np.array([-up[1], up[0]]), up, 1, 0.0)
