@@ -322,6 +322,18 @@ class DiceSettings:
     plane_tilt_max: float | None = 70.0
     plane_roll_max: float = 30.0
     plane_camera_min: int = 3
+    # A face rounder than the camera's plane there is no top (session 23, H6): a circle on
+    # the table at a spot is squashed as the camera's plane predicts there; a face whose
+    # pips look `side_rounder` x rounder than that (its long over short axis) and that has
+    # die-coloured surface right above it along the camera's vertical at that spot (away
+    # from the camera's nadir: the die's top face) is a die's front side face (fresh
+    # 3400's photo 3449: a turned white die's side 4 at 56 degrees, 1.17 against the
+    # plane's 1.49, read as a false 4 once the camera's plane kept it). None: not asked.
+    side_rounder: float | None = 1.2
+    side_rounder_sd: float = 1.5  # ... asked only where the plane's squash leaves the pips'
+    # short axis this sd (working px) at least: smaller pips are rounded by the pixels and
+    # blur (fresh 3528: a far white 3 at 41 degrees, its pips' long sd 1.9 px, the plane's
+    # squash 2.9 there, measured 1.7: a right top, kept)
     # Reporting.
     warn_confidence: float = 0.6
     min_confidence: float = 0.4  # weaker faces are not reported
@@ -2306,15 +2318,17 @@ def _camera_plane(shapes: list[np.ndarray], xy: np.ndarray, shape: tuple[int, in
     return int(n_fit[i, j]), float(tilts[i]), float(rolls[j])
 
 
-def _off_plane(faces: list[Face], p: Pips, s: DiceSettings, shape: tuple[int, int] | None = None
-               ) -> tuple[list[Face], list[str]]:
+def _off_plane(faces: list[Face], p: Pips, s: DiceSettings, shape: tuple[int, int] | None = None,
+               bgr: np.ndarray | None = None) -> tuple[list[Face], list[str]]:
     """Drop the faces not flat on the table (`off_plane`): where at least two measured 4-6
     pip faces share one pip shape (`_pip_shape` within `plane_alike`: the table's plane;
     the shape most of them share), a face whose pips are squashed unlike it is a side face
     (or a cocked die), its value not the die's. With the image's `shape` (h, w), the plane
     is a slanted camera's (`_camera_plane`: a far face looks more squashed than a near one)
-    where that fits more faces. Returns (the faces kept, warnings in working px). Not
-    with a known face shape (`face_affine`: the board's dice)."""
+    where that fits more faces; there, with the (H, W, 3) BGR working image `bgr`, a face
+    rounder than the camera's plane at its place with die surface above it is dropped too
+    (`_rounder_side`). Returns (the faces kept, warnings in working px). Not with a known
+    face shape (`face_affine`: the board's dice)."""
     if s.off_plane is None or s.face_affine is not None:
         return faces, []
     shapes = [_pip_shape(f, p) for f in faces]
@@ -2326,18 +2340,21 @@ def _off_plane(faces: list[Face], p: Pips, s: DiceSettings, shape: tuple[int, in
     best = max(support, key=len)
     plane = np.mean([shapes[j] for j in best], axis=0)
     planes = [plane] * len(faces)
+    camera = None
     if shape is not None and s.plane_tilt_max is not None:
         n_fit, tilt, roll = _camera_plane([shapes[j] for j in meas],
                                           np.array([faces[j].center for j in meas]), shape, s)
         if n_fit >= s.plane_camera_min and n_fit > len(best):
             best = [0, 0]
+            camera = (tilt, roll)
             planes = list(_plane_shapes(np.array([f.center for f in faces]), shape, s,
                                         np.array([tilt]), np.array([roll]))[0, 0])
     if len(best) < 2:
         return faces, []
     kept, warnings = [], []
     for f, m, plane in zip(faces, shapes, planes, strict=True):
-        if _tensor_off(m, plane) > s.off_plane:
+        if _tensor_off(m, plane) > s.off_plane or (camera is not None and bgr is not None and (
+                _rounder_side(f, p, plane, bgr, shape, camera, s))):
             warnings.append(
                 f"die at ({f.center[0]:.0f}, {f.center[1]:.0f}): a face ({f.value}) tilted "
                 "from the table (its pips look squashed unlike the other dice's): a side face "
@@ -2345,6 +2362,45 @@ def _off_plane(faces: list[Face], p: Pips, s: DiceSettings, shape: tuple[int, in
         else:
             kept.append(f)
     return kept, warnings
+
+
+def _camera_up(xy: np.ndarray, shape: tuple[int, int], tilt: float, roll: float,
+               s: DiceSettings) -> np.ndarray:
+    """Unit image direction (2,) of the vertical (up) at the point xy (2,) (working px;
+    `shape` (h, w)) for the camera of `_plane_shapes` (tilt, roll in radians): away from its
+    nadir, f tan(tilt) from the image centre along the rolled downward; straight up along
+    the rolled vertical for a camera looking straight down or right at its nadir."""
+    h, w = shape
+    down = np.array([math.sin(roll), math.cos(roll)])
+    nadir = np.array([w / 2, h / 2]) + s.focal_long * max(h, w) * math.tan(tilt) * down
+    v = np.asarray(xy, float) - nadir
+    n = float(np.linalg.norm(v))
+    return -down if tilt < 1e-6 or n < 1e-6 else v / n
+
+
+def _ellipse_aniso(m: np.ndarray) -> float:
+    """A (2, 2) second-moment matrix's long over short axis."""
+    ev = np.linalg.eigvalsh(m)
+    return math.sqrt(max(float(ev[1]), 0.0) / max(float(ev[0]), 1e-12))
+
+
+def _rounder_side(f: Face, p: Pips, plane: np.ndarray, bgr: np.ndarray,
+                  shape: tuple[int, int], camera: tuple[float, float], s: DiceSettings) -> bool:
+    """Whether face `f` (the camera plane's shape `plane` (2, 2) at its place) is a side
+    face: its pips `side_rounder` x rounder than the table there, with die-coloured surface
+    right above it along the camera's vertical at its place (`_camera_up`; its die's top
+    face): a top face is squashed at least as the table is. Not asked where the table's
+    squash would leave the pips' short axis under `side_rounder_sd` px (sd)."""
+    if s.side_rounder is None:
+        return False
+    m = p.cov[np.asarray(f.pips, int)].mean(axis=0)
+    a_plane = _ellipse_aniso(plane)
+    long_sd = math.sqrt(max(float(np.linalg.eigvalsh(m)[1]), 0.0))
+    if _ellipse_aniso(m) * s.side_rounder > a_plane or long_sd / a_plane < s.side_rounder_sd:
+        return False
+    up = _camera_up(f.center, shape, camera[0], camera[1], s)
+    above = _beyond(f, np.array([-up[1], up[0]]), up, 1, 0.0)
+    return _die_share(f, bgr, above, s) >= s.above_share
 
 
 def _note_tilted(faces: list[Face], s: DiceSettings) -> None:
@@ -2522,7 +2578,7 @@ def read_dice(img: np.ndarray, s: DiceSettings = SETTINGS) -> tuple[list[Die], l
     kin = _ones_by_kin(tops, faces, pips, chans, s)
     if kin:  # the new 1s among the others: which are tops
         tops, warnings = _top_faces(faces + kin, work.shape[:2], s, chans[2])
-    faces, off = _off_plane(tops, pips, s, work.shape[:2])
+    faces, off = _off_plane(tops, pips, s, work.shape[:2], chans[2])
     warnings += off
     _note_tilted(faces, s)
     warnings = [rescale_positions(w_, 1 / f) for w_ in warnings] + [
