@@ -225,3 +225,49 @@ def test_colour_spread_quantile_is_numpys(shape, q):
     img = np.random.default_rng(7).integers(0, 256, shape, dtype=np.uint8)
     spread = img.max(axis=2).astype(np.int16) - img.min(axis=2)
     assert colour_spread_quantile(img, q) == pytest.approx(float(np.quantile(spread, q)))
+
+
+def cloth_under_lamp(seed: int, cloth: int, table: int | None, lamp: bool) -> np.ndarray:
+    """A 640 x 480 photo: `blocks` (or a flat `table` grey) with a 200 x 200 cloth of grey
+    `cloth` (noise sigma 2) at (220-420, 140-340); with `lamp`, a clipped disc of radius 120
+    on the cloth's north side, the photo lit to 215 or more out to 1.6 radii."""
+    rng = np.random.default_rng(seed)
+    img = blocks(seed) if table is None else np.full((480, 640, 3), table, np.uint8)
+    patch = np.clip(cloth + rng.normal(0, 2, (200, 200, 3)), 0, 255)
+    img[140:340, 220:420] = np.minimum(patch, 250 if cloth < 250 else 255).astype(np.uint8)
+    if lamp:
+        cx, cy = 320 + rng.integers(-10, 11), 140 + rng.integers(-10, 11)
+        yy, xx = np.mgrid[0:480, 0:640]
+        d = np.hypot(xx - cx, yy - cy)
+        img[d <= 1.6 * 120] = np.maximum(img[d <= 1.6 * 120], 215)
+        img[d <= 120] = 255
+    return img
+
+
+CLOTH = np.array([[220, 140], [419, 140], [419, 339], [220, 339]], float)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("cloth, table, lamp, expected", [
+    (235, None, True, True),    # a lamp's clip over the cloth's edge, the table lit round it
+    (235, 225, True, True),     # likewise on a pale table
+    (235, None, False, False),  # a white cloth, not clipped, on a busy table
+    (255, 60, False, False),    # a clipped white cloth on a dark table: its edge is seen
+    (235, 225, False, False),   # a white cloth on a pale table: not clipped
+])
+def test_washed_edge_is_warned_where_clip_meets_white(seed, cloth, table, lamp, expected):
+    img = cloth_under_lamp(seed, cloth, table, lamp)
+    warned = any("edge is washed out" in w
+                 for w in photo_quality(QUALITY_SETTINGS["hop-la-bille"], img, CLOTH))
+    assert warned == expected
+    # off (every other game's settings): never warned
+    assert not any("edge is washed out" in w for w in photo_quality(S, img, CLOTH))
+
+
+@pytest.mark.parametrize("outline", [
+    np.zeros((4, 2)), np.full((4, 2), np.nan), np.array([[0, 0], [10, 10]], float)])
+def test_washed_edge_of_a_degenerate_outline_is_none(outline):
+    from vision.quality import washed_edge
+
+    img = cloth_under_lamp(0, 235, None, True)
+    assert washed_edge(img, outline, QUALITY_SETTINGS["hop-la-bille"]) == 0.0
