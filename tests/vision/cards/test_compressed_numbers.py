@@ -116,6 +116,15 @@ def test_jpeg_quality_table_past_its_segment():
     assert jpeg_quality(b"\xff\xd8" + b"".join(segs) + rest) is None
 
 
+@pytest.mark.parametrize("comments,expected", [(0, 80), (900, 80), (1000, None),
+                                               (2_000_000, None)])
+def test_jpeg_quality_reads_a_bounded_number_of_segments(comments, expected):
+    """Empty comment segments before the tables (a crafted upload): read up to
+    `ImageSettings.quality_segments` of them, then unknown (quickly, not 8 s a 40 MB file)."""
+    data = jpeg(noisy(0), 80)
+    assert jpeg_quality(data[:2] + b"\xff\xfe\x00\x02" * comments + data[2:]) == expected
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_jpeg_quality_never_raises(seed):
     """Seeded mutations of a JPEG's header bytes (and random bytes): None or 1-100."""
