@@ -2123,7 +2123,7 @@ def _seen_contrast(quad: np.ndarray, cue: np.ndarray, settings: AreaSettings,
         seen = np.ones(n, bool)
         for pp in (pts, inner, outer):
             seen &= ~near_glare_spots(pp[:, 0], pp[:, 1], spots, settings.square_glare_reach)
-        if seen.sum() >= settings.square_glare_seen * n:
+        if seen.any() and seen.sum() >= settings.square_glare_seen * n:
             drop = _sample(cue, inner) - _sample(cue, outer) > settings.contrast_drop
             out[i] = float(drop[seen].mean())
     return out
