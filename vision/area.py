@@ -1537,20 +1537,32 @@ def side_contrast(quad: np.ndarray, cue: np.ndarray, settings: AreaSettings, n: 
     values at (n, 2) points (default `_sample`, bilinear)."""
     sample = _sample if sample is None else sample
     depth = settings.contrast_depth if depth is None else depth
+    out = np.zeros(4)
+    for i, side in enumerate(_side_points(quad, n, depth)):
+        if side is not None:
+            pts, inner, outer = side
+            out[i] = float((sample(cue, inner) - sample(cue, outer)
+                            > settings.contrast_drop).mean())
+    return out
+
+
+def _side_points(quad: np.ndarray, n: int, depth: float) -> list:
+    """Per side i of `quad` (4, 2), cyclic (corner i to i + 1): its `n` points (n, 2) at
+    0.05-0.95 of its length, and the same moved `depth` x its length inside and outside
+    (away from the quad's mean), float64; None for a side under 1e-6 px long."""
     q = np.asarray(quad, np.float64)
     c = q.mean(axis=0)
     t = np.linspace(0.05, 0.95, n)[:, None]
-    out = np.zeros(4)
+    out: list = []
     for i in range(4):
         p, r = q[i], q[(i + 1) % 4]
         length = float(np.hypot(*(r - p)))
         if length < 1e-6:
+            out.append(None)
             continue
-        nrm = _outward_normal(p, r, c)
         pts = p + t * (r - p)
-        off = depth * length * nrm
-        out[i] = float((sample(cue, pts - off) - sample(cue, pts + off)
-                        > settings.contrast_drop).mean())
+        off = depth * length * _outward_normal(p, r, c)
+        out.append((pts, pts - off, pts + off))
     return out
 
 
@@ -2102,22 +2114,16 @@ def _seen_contrast(quad: np.ndarray, cue: np.ndarray, settings: AreaSettings,
     q = np.asarray(quad, np.float64)
     if not spots:
         return side_contrast(q, cue, settings, n=n, depth=settings.weak_depth)
-    c = q.mean(axis=0)
-    t = np.linspace(0.05, 0.95, n)[:, None]
     out = np.full(4, np.nan)
-    for i in range(4):
-        p, r = q[i], q[(i + 1) % 4]
-        length = float(np.hypot(*(r - p)))
-        if length < 1e-6:
+    for i, side in enumerate(_side_points(q, n, settings.weak_depth)):
+        if side is None:
             out[i] = 0.0
             continue
-        pts = p + t * (r - p)
-        off = settings.weak_depth * length * _outward_normal(p, r, c)
-        inner, outer = pts - off, pts + off
+        pts, inner, outer = side
         seen = np.ones(n, bool)
         for pp in (pts, inner, outer):
             seen &= ~near_glare_spots(pp[:, 0], pp[:, 1], spots, settings.square_glare_reach)
-        if seen.sum() >= settings.square_glare_seen * n:
+        if seen.any() and seen.sum() >= settings.square_glare_seen * n:
             drop = _sample(cue, inner) - _sample(cue, outer) > settings.contrast_drop
             out[i] = float(drop[seen].mean())
     return out

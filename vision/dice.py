@@ -2338,18 +2338,16 @@ def _off_plane(faces: list[Face], p: Pips, s: DiceSettings, shape: tuple[int, in
     support = [[j for j in meas if _tensor_off(shapes[k], shapes[j]) < s.plane_alike]
                for k in meas]
     best = max(support, key=len)
-    plane = np.mean([shapes[j] for j in best], axis=0)
-    planes = [plane] * len(faces)
-    camera = None
+    planes = [np.mean([shapes[j] for j in best], axis=0)] * len(faces)  # (one shape)
+    camera = None  # (tilt, roll) where a slanted camera's plane fits more faces
     if shape is not None and s.plane_tilt_max is not None:
         n_fit, tilt, roll = _camera_plane([shapes[j] for j in meas],
                                           np.array([faces[j].center for j in meas]), shape, s)
         if n_fit >= s.plane_camera_min and n_fit > len(best):
-            best = [0, 0]
             camera = (tilt, roll)
             planes = list(_plane_shapes(np.array([f.center for f in faces]), shape, s,
                                         np.array([tilt]), np.array([roll]))[0, 0])
-    if len(best) < 2:
+    if len(best) < 2 and camera is None:
         return faces, []
     kept, warnings = [], []
     for f, m, plane in zip(faces, shapes, planes, strict=True):

@@ -1327,3 +1327,20 @@ def test_slid_sides_keep_the_other_corners_on_their_lines(i):
         v = slid[:, c] - q[far]
         assert np.abs(v[:, 0] * d[1] - v[:, 1] * d[0]).max() < 1e-6 * np.hypot(*d) ** 2
     assert any(np.allclose(s, q) for s in slid)  # the quad itself among them (t = 1)
+
+
+@pytest.mark.parametrize("seen_share", [0.0, 0.25])
+def test_seen_contrast_of_a_quad_under_one_wide_core(seen_share):
+    """A core wider than the arena: every side unseen (NaN), with `square_glare_seen` 0 too
+    (no mean of no points: no RuntimeWarning), and its weakest seen side 0."""
+    import warnings
+
+    from vision.area import _seen_contrast, _weakest_seen
+
+    cue, _, _ = washed_side(0, 10, 0)
+    spot = ((320.0, 240.0), (900.0, 900.0), 0.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        shares = _seen_contrast(ARENA, cue, replace(RED, square_glare_seen=seen_share), [spot])
+    assert np.isnan(shares).all()
+    assert _weakest_seen(shares) == 0.0

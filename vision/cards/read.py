@@ -995,7 +995,7 @@ def compressed_sigma(jpeg_quality: int | None, scale: float, s: ReadSettings = R
     not a JPEG) at `scale` photo px per working px (`Photo.scale`): the first
     `compressed_smooth` step whose quality it does not exceed, its s.d. / scale (not grown
     for a photo enlarged to the working size); else 0 (a
-    photo shrunk 2 x or more to the working size, its blocks 4 px or less, too)."""
+    photo shrunk more than 2 x to the working size, its blocks under 4 px, too)."""
     if jpeg_quality is None or scale > 2.0:
         return 0.0
     for quality, sigma in s.compressed_smooth:

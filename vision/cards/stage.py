@@ -1,11 +1,13 @@
 """The card stage as the pipeline calls it: one photo -> `Detections` + facts + warnings.
 
-`read_cards(reader, image, scale, game, area=None)`:
+`read_cards(reader, image, scale, game, area=None, jpeg_quality=None)`:
 - Magic Rabbit: every piece in zone `line`; facts `{"line", "won"}`.
 - Troetofanten: zones from the cards themselves; facts `{"zones"}`.
 - Hop la bille: the cards only (the marbles are the pipeline's own stage); `area` (the
   cloth, a `vision.area.PlayArea`) gives each card's side; facts `{"cards"}`.
-`image` is the working image (uint8 BGR), `scale` maps its pixels to the original photo's.
+`image` is the working image (uint8 BGR), `scale` maps its pixels to the original photo's;
+`jpeg_quality` the photo's (`Photo.jpeg_quality`: a heavy JPEG's Troetofanten numbers are
+read from a smoothed copy).
 """
 
 from __future__ import annotations

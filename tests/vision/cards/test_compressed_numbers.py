@@ -65,6 +65,83 @@ def test_jpeg_quality_none(data):
     assert jpeg_quality(data) is None
 
 
+def segments(data: bytes) -> tuple[list[bytes], bytes]:
+    """A JPEG's marker segments after SOI up to SOS (each with its marker), and the rest."""
+    i, out = 2, []
+    while data[i + 1] != 0xDA:
+        n = 2 + int.from_bytes(data[i + 2 : i + 4], "big")
+        out.append(data[i : i + n])
+        i += n
+    return out, data[i:]
+
+
+def dqt(tq: int, entries, pq: int = 0) -> bytes:
+    """One table of a DQT segment: Pq Tq, then 64 entries (8- or 16-bit)."""
+    return bytes([pq << 4 | tq]) + b"".join(int(v).to_bytes(1 + pq, "big") for v in entries)
+
+
+def relaid(q: int, how: str) -> bytes:
+    """A libjpeg JPEG of quality `q` with its quantization tables laid out another legal way
+    (other encoders': chroma table first, both in one segment, 16-bit entries, fill bytes)."""
+    segs, rest = segments(jpeg(noisy(q), q))
+    tables = [x for x in segs if x[1] == 0xDB]
+    other = [x for x in segs if x[1] != 0xDB]
+    luma, chroma = (x[4:] for x in tables)  # (each: Pq Tq + 64 bytes)
+    if how == "chroma first":
+        laid = [tables[1], tables[0]]
+    elif how == "one segment, chroma first":
+        body = chroma + luma
+        laid = [b"\xff\xdb" + (2 + len(body)).to_bytes(2, "big") + body]
+    elif how == "16-bit":
+        body = dqt(0, luma[1:], pq=1) + chroma
+        laid = [b"\xff\xdb" + (2 + len(body)).to_bytes(2, "big") + body]
+    elif how == "fill bytes":
+        laid = [b"\xff\xff\xff" + x for x in tables]
+    return b"\xff\xd8" + other[0] + b"".join(laid) + b"".join(other[1:]) + rest
+
+
+@pytest.mark.parametrize("how", ["chroma first", "one segment, chroma first", "16-bit",
+                                 "fill bytes"])
+@pytest.mark.parametrize("q", [40, 80])
+def test_jpeg_quality_table_layouts(how, q):
+    data = relaid(q, how)
+    assert cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) is not None
+    assert jpeg_quality(data) == q  # (chroma first read 70 for 80 before: smoothed)
+
+
+def test_jpeg_quality_table_past_its_segment():
+    segs, rest = segments(jpeg(noisy(0), 80))
+    i = next(k for k, x in enumerate(segs) if x[1] == 0xDB)
+    segs[i] = segs[i][:4] + bytes([0x10]) + segs[i][5:]  # says 16-bit: 128 bytes, has 64
+    assert jpeg_quality(b"\xff\xd8" + b"".join(segs) + rest) is None
+
+
+@pytest.mark.parametrize("comments,expected", [(0, 80), (900, 80), (1000, None),
+                                               (2_000_000, None)])
+def test_jpeg_quality_reads_a_bounded_number_of_segments(comments, expected):
+    """Empty comment segments before the tables (a crafted upload): read up to
+    `ImageSettings.quality_segments` of them, then unknown (quickly, not 8 s a 40 MB file)."""
+    data = jpeg(noisy(0), 80)
+    assert jpeg_quality(data[:2] + b"\xff\xfe\x00\x02" * comments + data[2:]) == expected
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_jpeg_quality_never_raises(seed):
+    """Seeded mutations of a JPEG's header bytes (and random bytes): None or 1-100."""
+    rng = np.random.default_rng(seed)
+    base = jpeg(noisy(seed), 60)
+    for _ in range(300):
+        d = bytearray(base[: int(rng.choice([40, 150, 400, len(base)]))])
+        for _ in range(int(rng.integers(1, 6))):
+            j = int(rng.integers(0, min(len(d), 400)))
+            d[j : j + int(rng.integers(0, 3))] = (b"\xff\xdb", b"\x00\x00", b"\xff\xff",
+                                                  b"\x10", b"\x01")[int(rng.integers(0, 5))]
+        for data in (bytes(d), rng.integers(0, 256, int(rng.integers(0, 300)),
+                                            dtype=np.uint8).tobytes()):
+            q = jpeg_quality(data)
+            assert q is None or (isinstance(q, int) and 1 <= q <= 100)
+
+
 def test_load_photo_keeps_quality(tmp_path):
     img = cv2.resize(noisy(1), (1280, 960))
     (tmp_path / "a.jpg").write_bytes(jpeg(img, 40))
@@ -84,6 +161,7 @@ def test_load_photo_keeps_quality(tmp_path):
     (80, 1.0, 0.0),  # the committed photos' quality: as before
     (40, 1.6, 0.7 / 1.6),  # a larger photo shrunk to the working size: its px are smaller
     (40, 2.5, 0.0),  # shrunk more than 2 x: blocks of 3 px, none
+    (40, 2.0, 0.35),  # shrunk 2 x (libjpeg's 1/2 decode of a 2560-px photo): smoothed
     (40, 0.5, 0.7),  # enlarged: not grown
 ])
 def test_compressed_sigma(q, scale, sigma):
