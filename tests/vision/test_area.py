@@ -1344,3 +1344,38 @@ def test_seen_contrast_of_a_quad_under_one_wide_core(seen_share):
         shares = _seen_contrast(ARENA, cue, replace(RED, square_glare_seen=seen_share), [spot])
     assert np.isnan(shares).all()
     assert _weakest_seen(shares) == 0.0
+
+
+SMALL_ARENA = np.array([[600.0, 400.0], [760.0, 400.0], [760.0, 560.0], [600.0, 560.0]])
+
+
+def small_castle():
+    """A 1280 x 960 photo of a table with a small red arena (160 px) in a pale wall band."""
+    img = np.full((960, 1280, 3), (60, 80, 110), np.uint8)
+    (x0, y0), (x1, y1) = SMALL_ARENA[0].astype(int), SMALL_ARENA[2].astype(int)
+    cv2.rectangle(img, (x0 - 20, y0 - 20), (x1 + 20, y1 + 20), (200, 210, 215), -1)
+    cv2.rectangle(img, (x0, y0), (x1, y1), (40, 40, 200), -1)
+    rng = np.random.default_rng(7)
+    return np.clip(img + rng.normal(0, 3, img.shape), 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("first, moved", [
+    # a kite over the arena (the network's rounded blob's quad): looked at closer, the square
+    ([[560.0, 420.0], [700.0, 380.0], [800.0, 470.0], [610.0, 640.0]], True),
+    # a square's image already: left alone
+    (SMALL_ARENA.tolist(), False),
+    # a kite over bare table: nothing found closer, left alone
+    ([[60.0, 80.0], [200.0, 40.0], [300.0, 130.0], [110.0, 300.0]], False),
+])
+def test_closer_look_refits_a_quad_no_square_gives(first, moved):
+    from vision.area import _closer, area_from_corners, square_misfit
+
+    img = small_castle()
+    area = area_from_corners(np.array(first), RED)
+    misfit = float(square_misfit(order_corners(area.corners), img.shape[:2], RED.square_focal))
+    assert (misfit > RED.square_refit) == (first != SMALL_ARENA.tolist())
+    got = _closer(img, area, RED, "arena", "simsala-hopp", True)
+    if moved:
+        assert np.abs(got.corners - SMALL_ARENA).max() < 6
+    else:
+        assert got is area
