@@ -456,6 +456,10 @@ class AreaSettings:
     # (session 23, H8)": 0016 and 0026 of committed turned -20 degrees, 176 and 167 px off,
     # misfits 1.91 and 0.80 -> 4 and 2 px). 0: off.
     closer_look: float = 0.0
+    closer_max_share: float = 0.8  # ... not where the crop keeps more than this share of
+    #   the photo's pixels (no closer than the photo itself)
+    closer_min_side: int = 32  # ... nor where its shorter side is under this many px (a
+    #   quad off the photo: nothing to look at)
 
     @property
     def px_per_mm(self) -> float:
@@ -2358,7 +2362,8 @@ def _closer(image_bgr: np.ndarray, area: PlayArea, settings: AreaSettings, what:
     c = q.mean(axis=0)
     x0, y0 = int(max(0.0, c[0] - half)), int(max(0.0, c[1] - half))
     x1, y1 = int(min(float(w), c[0] + half)), int(min(float(h), c[1] + half))
-    if (x1 - x0) * (y1 - y0) > 0.8 * w * h or min(x1 - x0, y1 - y0) < 32:
+    if (x1 - x0) * (y1 - y0) > settings.closer_max_share * w * h or \
+            min(x1 - x0, y1 - y0) < settings.closer_min_side:
         return area  # no closer than the photo itself (or nothing to look at)
     crop = np.ascontiguousarray(image_bgr[y0:y1, x0:x1])
     try:

@@ -2396,9 +2396,7 @@ def _rounder_side(f: Face, p: Pips, plane: np.ndarray, bgr: np.ndarray,
     long_sd = math.sqrt(max(float(np.linalg.eigvalsh(m)[1]), 0.0))
     if _ellipse_aniso(m) * s.side_rounder > a_plane or long_sd / a_plane < s.side_rounder_sd:
         return False
-    up = _camera_up(f.center, shape, camera[0], camera[1], s)
-    above = _beyond(f, np.array([-up[1], up[0]]), up, 1, 0.0)
-    return _die_share(f, bgr, above, s) >= s.above_share
+    return _die_above(f, bgr, _camera_up(f.center, shape, camera[0], camera[1], s), s)
 
 
 def _note_tilted(faces: list[Face], s: DiceSettings) -> None:
@@ -2438,8 +2436,16 @@ def _face_above(f: Face, bgr: np.ndarray, up: np.ndarray, s: DiceSettings) -> bo
     up = np.asarray(up, float)
     right = np.array([-up[1], up[0]])
     beside = np.concatenate([_beyond(f, up, right, sg, 0.3) for sg in (-1, 1)])
-    return _die_share(f, bgr, _beyond(f, right, up, 1, 0.0), s) >= s.above_share and (
-        _die_share(f, bgr, beside, s) < s.beside_share)
+    return _die_above(f, bgr, up, s) and _die_share(f, bgr, beside, s) < s.beside_share
+
+
+def _die_above(f: Face, bgr: np.ndarray, up: np.ndarray, s: DiceSettings) -> bool:
+    """Whether die-coloured surface (`_die_share` at least `above_share`) lies right above
+    the face along the unit image direction `up` (2,) in the (H, W, 3) BGR working image
+    (`_beyond`: 1.2-1.7 x its extent there, +- 0.4 of its extent across)."""
+    up = np.asarray(up, float)
+    return _die_share(f, bgr, _beyond(f, np.array([-up[1], up[0]]), up, 1, 0.0), s) >= (
+        s.above_share)
 
 
 def _top_aside(f: Face, bgr: np.ndarray, up: np.ndarray, s: DiceSettings,

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.area import AreaSettings, glare_spots
+from vision.area import AreaSettings, _outward_normal, glare_spots
 
 
 @dataclass(frozen=True)
@@ -237,12 +237,9 @@ def washed_edge(small: np.ndarray, outline: np.ndarray, settings: QualitySetting
     pts, nrm = [], []
     for a, b in zip(q, np.roll(q, -1, axis=0), strict=True):
         e = b - a
-        n = np.hypot(*e)
-        if n < 1e-9:
+        if np.hypot(*e) < 1e-9:
             continue
-        out = np.array([e[1], -e[0]]) / n
-        if np.dot(out, (a + b) / 2 - centre) < 0:
-            out = -out
+        out = _outward_normal(a, b, centre)
         pts.append(a + ts * e)
         nrm.append(np.repeat(out[None], len(ts), axis=0))
     if not pts:

@@ -1379,3 +1379,24 @@ def test_closer_look_refits_a_quad_no_square_gives(first, moved):
         assert np.abs(got.corners - SMALL_ARENA).max() < 6
     else:
         assert got is area
+
+
+@pytest.mark.parametrize("first, change", [
+    # the kite the closer look moves (above), its crop refused as too small a look
+    ([[560.0, 420.0], [700.0, 380.0], [800.0, 470.0], [610.0, 640.0]], dict(closer_min_side=600)),
+    # ... or as keeping too much of the photo
+    ([[560.0, 420.0], [700.0, 380.0], [800.0, 470.0], [610.0, 640.0]],
+     dict(closer_max_share=0.05)),
+    # a kite wholly off the photo: its crop clipped to nothing
+    ([[-900.0, -900.0], [-700.0, -920.0], [-690.0, -700.0], [-910.0, -690.0]], {}),
+    # a kite past the photo's right edge
+    ([[5000.0, 100.0], [5200.0, 90.0], [5210.0, 300.0], [4990.0, 310.0]], {}),
+    # a kite larger than the photo: no closer than the photo itself
+    ([[-100.0, -50.0], [1400.0, -80.0], [1450.0, 1000.0], [-120.0, 1080.0]], {}),
+])
+def test_closer_look_is_not_taken_on_a_crop_too_small_or_too_large(first, change):
+    from vision.area import _closer, area_from_corners
+
+    img = small_castle()
+    area = area_from_corners(np.array(first), RED)
+    assert _closer(img, area, replace(RED, **change), "arena", "simsala-hopp", True) is area
