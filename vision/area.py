@@ -2351,7 +2351,7 @@ def _closer(image_bgr: np.ndarray, area: PlayArea, settings: AreaSettings, what:
     (`square_misfit` over `square_refit`), the area found on a crop of `image_bgr` around it
     (a square `closer_look` x the quad's extent about its centre, clipped to the photo),
     where that one's quad is a square's image in the whole photo (misfit within
-    `square_refit`) and nearer one than `area`'s. The crop's glare spots are handed on
+    `square_refit`, which `area`'s is not). The crop's glare spots are handed on
     moved to the photo's pixels; the network's map stays the whole photo's."""
     h, w = image_bgr.shape[:2]
     q = order_corners(np.asarray(area.corners, np.float64))
@@ -2372,7 +2372,7 @@ def _closer(image_bgr: np.ndarray, area: PlayArea, settings: AreaSettings, what:
         return area
     corners = np.asarray(near.corners, np.float64) + (x0, y0)
     if float(square_misfit(order_corners(corners), (h, w), settings.square_focal)) > \
-            min(misfit, settings.square_refit):
+            settings.square_refit:
         return area
     glare = tuple(((s_c[0] + x0, s_c[1] + y0), axes, ang) for s_c, axes, ang in near.glare)
     return replace(area_from_corners(corners, settings), prob=area.prob,
