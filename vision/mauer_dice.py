@@ -228,6 +228,12 @@ class BoardDiceSettings:
     blur_turns: tuple[int, ...] = (0, 90)  # degrees: the layouts tried at the face's turn and
     # a quarter turn on (a 2, 3 or 6 is not a quarter turn alike) ...
     blur_refine: tuple[int, ...] = (-10, 0, 10)  # ... and these degrees either side
+    blur_rivals_every_turn: bool = True  # a read is kept only where it also beats every other
+    # value matched at every turn (`blur_yaw_step`, 0-170) by `blur_min_margin`: the face
+    # square's turn of a small blurred die touching another may be off by 30-45 degrees, and a
+    # 5 matched there puts its corners on the edges' middles, so the 1 wins (committed 0013
+    # turned -20: a 5 read as a 1; its 5 fits 0.75 at its own turn, the 1 0.60). Only refuses:
+    # never changes a value
     blur_supersample: int = 4  # the face's square and the pips drawn this much finer and
     # averaged down (their edges partly covered, as a camera's pixels)
     blur_reach: float = 0.5  # die sides: the face's centre looked for this far from the blob's
@@ -1528,7 +1534,33 @@ def blur_read(L: np.ndarray, centre, a: np.ndarray, kernels: list[np.ndarray],
         return None
     if along >= gate and not (inked is not None and _ink_tells(*inked, s)):
         return None
+    if s.blur_rivals_every_turn and _rival_turns(sub, a, half, near, made, v, s) > \
+            ncc - s.blur_min_margin:
+        return None
     return v, ncc, (float(at[0]), float(at[1]))
+
+
+def _rival_turns(sub: np.ndarray, a: np.ndarray, half: int, near: list[np.ndarray],
+                 made: dict, v: int, s: BoardDiceSettings) -> float:
+    """The best masked correlation of any value but `v` over `sub` ((h, w) float32, the
+    window round the face found) at the turns `blur_read` did not try (every `blur_yaw_step`
+    degrees of 0-170 not in `made`, its (yaw, kernel index) keys), under the kernels `near`
+    (the face map `a`, half sides -> px; template side 2 half + 1); -1 where none."""
+    rival = -1.0
+    tried = {yaw for yaw, _ in made}
+    for yaw in range(0, 180, s.blur_yaw_step):
+        if yaw in tried:
+            continue
+        m = _turned(a, yaw)
+        spots = _pip_spots(m, half, s)
+        mask = (_square(m, half, s.blur_inner) > 0).astype(np.uint8)
+        for k in near:
+            blurred = np.array([cv2.filter2D(sp, -1, k, borderType=cv2.BORDER_CONSTANT)
+                                for sp in spots])
+            for u, idx in _BLUR_LAYOUTS.items():
+                if u != v:
+                    rival = max(rival, _masked_match(sub, -blurred[idx].sum(axis=0), mask)[0])
+    return rival
 
 
 def _fit_left(Y: np.ndarray, face: np.ndarray, pips: np.ndarray | None

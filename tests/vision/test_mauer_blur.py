@@ -77,11 +77,12 @@ def test_blur_kernels_are_one_gaussian_or_streaks_along_the_board():
     assert not unsure.known() and D.blur_kernels(unsure) == []
 
 
-def _die(value, angle=0.0, side=16.0, blur=None, n=120, pips=True):
+def _die(value, angle=0.0, side=16.0, blur=None, n=120, pips=True, pip_turn=0.0):
     """Lightness (n x n uint8) of a small die's top face (side px, turned `angle` degrees)
-    with its pips (radius 0.1 x side, 0.23 x side from the centre: the pieces' drawing) on
-    a darker table, drawn 8 x finer, then blurred by the 2-D kernel `blur`. (L, centre, a)
-    with `a` the face map (half sides -> px)."""
+    with its pips (radius 0.1 x side, 0.23 x side from the centre: the pieces' drawing;
+    turned `pip_turn` degrees more than the square) on a darker table, drawn 8 x finer,
+    then blurred by the 2-D kernel `blur`. (L, centre, a) with `a` the face map (half
+    sides -> px)."""
     f = 8
     big = np.full((n * f, n * f), 90, np.uint8)
     th = np.radians(angle)
@@ -93,8 +94,10 @@ def _die(value, angle=0.0, side=16.0, blur=None, n=120, pips=True):
              4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
              5: [(-1, -1), (1, -1), (-1, 1), (1, 1), (0, 0)],
              6: [(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)]}[value]
+    tp = np.radians(angle + pip_turn)
+    ap = np.array([[np.cos(tp), -np.sin(tp)], [np.sin(tp), np.cos(tp)]]) * side / 2
     for u, v in spots if pips else []:
-        p = (c + a @ (0.46 * u, 0.5 * v if value == 6 else 0.46 * v)) * f
+        p = (c + ap @ (0.46 * u, 0.5 * v if value == 6 else 0.46 * v)) * f
         cv2.circle(big, tuple(int(round(x)) for x in p), int(0.1 * side * f), 25, -1)
     L = cv2.resize(big, (n, n), interpolation=cv2.INTER_AREA)
     if blur is not None:
@@ -583,3 +586,54 @@ def test_a_refused_blurred_read_is_fitted_again_under_round_blur_only(monkeypatc
     assert len(calls) == 1 and len(fits) == called
     assert [d.value for d in dice] == ([3] if called else [])
     assert len([w for w in warnings if READ_AS.match(w)]) == called
+
+
+def _ncc_at(L, c, a, value, yaw, sigma):
+    """`value`'s layout turned `yaw` degrees on face map `a`, blurred by a Gaussian of
+    `sigma`, matched over the window `blur_read` takes round `c`: (best correlation, window,
+    half)."""
+    win, _, _, half = D._blur_window(np.float32(L), c, a, D.SETTINGS)
+    m = D._turned(a, yaw)
+    spots = D._pip_spots(m, half, D.SETTINGS)
+    k = _gauss(sigma)
+    tm = -np.array([cv2.filter2D(sp, -1, k, borderType=cv2.BORDER_CONSTANT)
+                    for sp in spots])[D._BLUR_LAYOUTS[value]].sum(axis=0)
+    mask = (D._square(m, half, D.SETTINGS.blur_inner) > 0).astype(np.uint8)
+    return D._masked_match(win, tm, mask)[0], win, half
+
+
+@pytest.mark.parametrize("value,turn,read,refused", [
+    (5, 45.0, 1, True),   # a 5 whose square was found 45 degrees off: its 1 is refused
+    (3, 45.0, 1, True),   # ... a 3's diagonal too
+    (1, 45.0, 1, False),  # a true 1 turned: no other value fits at another turn
+    (1, 0.0, 1, False),
+    (2, 0.0, 2, False),   # a true 2, 4, 6 at the square's own turn
+    (4, 20.0, 4, False),
+    (6, 0.0, 6, False),
+])
+def test_rivals_at_every_turn_refuse_a_read_whose_square_turn_was_off(value, turn, read,
+                                                                      refused):
+    """`_rival_turns`: the other values matched at the turns `blur_read` did not try beat
+    read `read` (matched at the square's turn, 0 +- 10 degrees) by less than
+    `blur_min_margin` exactly where the die's pips lie turned from the face's square (the
+    face search's turn off on a small blurred die touching another)."""
+    sigma = 1.2
+    L, c, a = _die(value, 0.0, side=14.0, blur=_gauss(sigma), pip_turn=turn)
+    ncc = max(_ncc_at(L, c, a, read, y, sigma)[0] for y in (170, 0, 10, 80, 90, 100))
+    _, win, half = _ncc_at(L, c, a, read, 0, sigma)
+    made = {(y, 0): None for y in (170, 0, 10, 80, 90, 100)}
+    rival = D._rival_turns(win, a, half, [_gauss(sigma)], made, read, D.SETTINGS)
+    assert (rival > ncc - D.SETTINGS.blur_min_margin) == refused, (ncc, rival)
+
+
+@pytest.mark.parametrize("rival,on,kept", [(0.0, True, True), (0.99, True, False),
+                                           (0.99, False, True)])
+def test_blur_read_keeps_a_read_only_above_its_rivals_at_every_turn(monkeypatch, rival, on,
+                                                                    kept):
+    """A clean 5 read under its blur is refused where a value at another turn fits within
+    `blur_min_margin` of it (`blur_rivals_every_turn`), kept where none does or unasked."""
+    monkeypatch.setattr(D, "_rival_turns", lambda *a, **k: rival)
+    L, c, a = _die(5, 0.0, blur=_gauss(1.4))
+    s = replace(D.SETTINGS, blur_rivals_every_turn=on)
+    got = D.blur_read(L, c, a, [_gauss(1.4)], s)
+    assert (got is not None and got[0] == 5) == kept
