@@ -46,6 +46,11 @@ class TurnSettings:
     #   degrees (truth: committed e1 -22..22, e2 -16..20, fresh 2940 -23..17), where the
     #   detector poses the tiles within about 10 degrees; the committed e1 turned 20 degrees
     #   (a 0.72 x copy) lie at up to 43 and are posed 15-38 degrees off (session 23, H4)
+    least_doves: int = 2  # the rules lay 2-5 doves on the hats: a line with `proper_pairs`
+    #   or more pairs (short of `done_pairs`) but fewer doves on its hats (the facts' line)
+    #   is read turned as well. Committed e2 turned half round: its artwork upside down reads
+    #   as the other kind (hats and rabbits swapped), 5-6 pairs and 0-1 doves on hats on two
+    #   of its three such photos; e2 as it is: 2-5 on every photo (session 23, H10)
     level_tie: bool = True  # the level copy's reading is kept where it reads as many pairs
     #   as the photo as it is (the detector's own range)
 
@@ -71,6 +76,22 @@ def line_pairs(pieces: list[CardPiece]) -> int:
             rabbits.setdefault(p.label.split("-", 1)[1], []).append(p)
     return sum(any(_below(r, h, LINE) for r in rabbits.get(h.label.split("-", 1)[1], []))
                for h in pieces if h.label.startswith("hat-"))
+
+
+def doves_on_hats(facts: dict) -> int:
+    """How many of the facts' line piles (`lineup.read_line`) have a dove on their hat."""
+    line = facts.get("line") if isinstance(facts, dict) else None
+    return sum(1 for p in line or [] if isinstance(p, dict) and p.get("dove"))
+
+
+def proper_line(got, s: TurnSettings = TURN) -> bool:
+    """Is the reading `got` = (pieces, facts, warnings) a proper line, read no other way:
+    `s.done_pairs` pairs (`line_pairs`), or `s.proper_pairs` with `s.least_doves` doves on
+    its hats (the rules' 2-5; a line read upside down, its kinds swapped, shows its pairs but
+    its doves lie on the tiles read as rabbits or are not read)."""
+    n = line_pairs(got[0])
+    return n >= s.done_pairs or (n >= s.proper_pairs
+                                 and doves_on_hats(got[1]) >= s.least_doves)
 
 
 def turns_to_try(pieces: list[CardPiece], s: TurnSettings = TURN) -> tuple[str, ...]:
@@ -201,12 +222,13 @@ def turned_back(pieces: list[CardPiece], warnings: list[str], turn: str,
 
 def read_any_turn(read, image: np.ndarray, s: TurnSettings = TURN):
     """`read(image)` -> (pieces, facts, warnings) of uint8 BGR `image` (H, W, 3) as it is,
-    or, where its line is not proper (`line_pairs` under `s.proper_pairs`), of the turn
+    or, where its line is not proper (`proper_line`: too few pairs, or short of a whole line
+    with too few doves on its hats), of the turn
     of it whose line has the most pairs (strictly more than those before it), mapped back
     to `image`'s pixels with a warning saying the turn."""
     best = level_read(read, image, read(image), s)
     n_best = line_pairs(best[0])
-    if n_best >= s.proper_pairs:
+    if proper_line(best, s):
         return best
     turn_kept = None
     for turn in turns_to_try(best[0], s):
