@@ -158,12 +158,12 @@ def test_read_any_turn_keeps_the_turn_with_the_whole_line(turn):
 def test_read_any_turn_keeps_the_photo_on_a_tie(n_wrong, proper, doves, reads):
     calls = []
     base = _fake_read(None, n_wrong)
-    piles = [{"hat": i + 1, "rabbit": i + 1, "dove": i < doves} for i in range(n_wrong)]
 
     def read(im):
         calls.append(1)
         pieces, facts, w = base(im)
-        return pieces[: 2 * n_wrong], {"line": piles}, w  # as it is: n_wrong pairs too
+        return (pieces[: 2 * n_wrong] + [dove(100 + 70 * i, 200) for i in range(doves)],
+                {"line": "wrong"}, w)  # as it is: n_wrong pairs too
 
     pieces, facts, warnings = read_any_turn(read, _marked(), TurnSettings(proper_pairs=proper))
     assert len(calls) == reads
@@ -174,18 +174,18 @@ def test_read_any_turn_keeps_the_photo_on_a_tie(n_wrong, proper, doves, reads):
     (6, 0, 9, "180"),  # upside down, the kinds swapped: 6 pairs, no dove on a "hat"
     (6, 1, 9, "180"),
     (6, 2, 9, None),  # the rules' doves on the hats: read as it is only
-    (6, 0, 6, None),  # the turn no better: the photo as it is
+    (6, 0, 6, "180"),  # as many pairs, the turn's 3 doves on its hats: the turn
+    (6, 1, 6, "180"),
     (6, 0, 5, None),
     (9, 0, 9, None),  # a whole line (no doves laid): no turn
     (4, 3, 5, "180"),  # too few pairs: turned as before, doves or not
 ])
 def test_read_any_turn_doves_on_hats(pairs, doves, turned_pairs, kept):
     """A line with its pairs but fewer than `least_doves` doves on its hats is read half
-    turned too, and the turn kept where it reads more pairs."""
-    def lay(n, d):
-        return (line(range(1, n + 1)),
-                {"line": [{"hat": i + 1, "rabbit": i + 1, "dove": i < d} for i in range(n)]},
-                [])
+    turned too, and the turn kept where it reads more pairs, or as many with more doves on
+    its hats."""
+    def lay(n, d):  # n pairs, d doves on the first hats
+        return line(range(1, n + 1)) + [dove(100 + 70 * i, 200) for i in range(d)], {}, []
 
     def read(im):
         if np.array_equal(im, cv2.rotate(_marked(), ROTATE["180"])):
@@ -197,12 +197,21 @@ def test_read_any_turn_doves_on_hats(pairs, doves, turned_pairs, kept):
     assert any("half a turn" in w for w in warnings) == (kept == "180")
 
 
-@pytest.mark.parametrize("facts,want", [
-    ({"line": [{"dove": True}, {"dove": False}, {"dove": True}]}, 2),
-    ({"line": []}, 0), ({}, 0), ({"line": None}, 0), ({"line": "bad"}, 0), (None, 0),
+def dove(cx: float, cy: float) -> CardPiece:
+    return CardPiece("dove", 0.9, np.array([cx, cy]), None, 0.0, 30.0)
+
+
+@pytest.mark.parametrize("doves,want", [
+    ([(100, 200), (170, 200)], 2),  # on the hats' centres
+    ([(125, 220)], 1),  # within the hat's own square
+    ([(135, 200)], 0),  # past its edge (between two hats)
+    ([(100, 275)], 0),  # on the rabbit below
+    ([(100, 270), (170, 275), (240, 200)], 1),
+    ([], 0),
 ])
-def test_doves_on_hats(facts, want):
-    assert doves_on_hats(facts) == want
+def test_doves_on_hats(doves, want):
+    pieces = line([1, 2, 3]) + [dove(*d) for d in doves]
+    assert doves_on_hats(pieces) == want
 
 
 @pytest.mark.slow
