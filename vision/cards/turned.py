@@ -12,9 +12,9 @@ reading with the most such pairs is kept (then the most doves on its hats; the f
 tie, the photo as it is first): a rule of the game's layout, not of the truth. Only the
 turns the tiles read suggest are tried (`turns_to_try`: a line lying across the photo is
 read half turned, one along it a quarter turned either way). The kept pieces and warnings
-are mapped back to the photo's own pixels (`turned_back`). The photo as it is reads exactly as before wherever its
-line is proper, and wherever no turn reads a better one (all 40 committed photos: the
-200 committed photos' readings are the same).
+are mapped back to the photo's own pixels (`turned_back`). The photo as it is reads exactly
+as before wherever its line is proper, and wherever no turn reads a better one (all 40
+committed photos: the 200 committed photos' readings are the same).
 """
 
 from __future__ import annotations
