@@ -18,6 +18,7 @@ from vision.cards.turned import (
     affine_back,
     back_angle,
     back_points,
+    doves_on_hats,
     level_copy,
     level_read,
     line_axis,
@@ -144,24 +145,73 @@ def test_read_any_turn_keeps_the_turn_with_the_whole_line(turn):
         assert warnings[1] == f"at ({want[0]:.0f}, {want[1]:.0f})"
 
 
-@pytest.mark.parametrize("n_wrong,proper,reads", [
-    (1, 3, 4),  # no proper line anywhere: every turn tried (2 tiles tell no axis), the
+@pytest.mark.parametrize("n_wrong,proper,doves,reads", [
+    (1, 3, 2, 4),  # no proper line anywhere: every turn tried (2 tiles tell no axis), the
     #   photo as it is kept
-    (3, 3, 1),  # a proper line as it is: no turn tried
-    (3, 4, 2),  # 6 tiles across the photo: only half a turn tried
+    (3, 3, 2, 1),  # a proper line as it is, 2 doves on its hats: no turn tried
+    (3, 3, 5, 1),
+    (3, 3, 1, 2),  # proper pairs but a dove short: half a turn read too (the kinds may be
+    #   swapped), the photo as it is kept on a tie
+    (3, 3, 0, 2),
+    (3, 4, 2, 2),  # 6 tiles across the photo: only half a turn tried
 ])
-def test_read_any_turn_keeps_the_photo_on_a_tie(n_wrong, proper, reads):
+def test_read_any_turn_keeps_the_photo_on_a_tie(n_wrong, proper, doves, reads):
     calls = []
     base = _fake_read(None, n_wrong)
 
     def read(im):
         calls.append(1)
         pieces, facts, w = base(im)
-        return pieces[: 2 * n_wrong], {"line": "wrong"}, w  # as it is: n_wrong pairs too
+        return (pieces[: 2 * n_wrong] + [dove(100 + 70 * i, 200) for i in range(doves)],
+                {"line": "wrong"}, w)  # as it is: n_wrong pairs too
 
     pieces, facts, warnings = read_any_turn(read, _marked(), TurnSettings(proper_pairs=proper))
     assert len(calls) == reads
     assert line_pairs(pieces) == n_wrong and not any("turned" in w for w in warnings)
+
+
+@pytest.mark.parametrize("pairs,doves,turned_pairs,kept", [
+    (6, 0, 9, "180"),  # upside down, the kinds swapped: 6 pairs, no dove on a "hat"
+    (6, 1, 9, "180"),
+    (6, 2, 9, None),  # the rules' doves on the hats: read as it is only
+    (6, 0, 6, "180"),  # as many pairs, the turn's 3 doves on its hats: the turn
+    (6, 1, 6, "180"),
+    (6, 0, 5, None),
+    (9, 0, 9, None),  # a whole line (no doves laid): no turn
+    (4, 3, 5, "180"),  # too few pairs: turned as before, doves or not
+])
+def test_read_any_turn_doves_on_hats(pairs, doves, turned_pairs, kept):
+    """A line with its pairs but fewer than `least_doves` doves on its hats is read half
+    turned too, and the turn kept where it reads more pairs, or as many with more doves on
+    its hats."""
+    def lay(n, d):  # n pairs, d doves on the first hats
+        return line(range(1, n + 1)) + [dove(100 + 70 * i, 200) for i in range(d)], {}, []
+
+    def read(im):
+        if np.array_equal(im, cv2.rotate(_marked(), ROTATE["180"])):
+            return lay(turned_pairs, 3)
+        return lay(pairs, doves)
+
+    pieces, facts, warnings = read_any_turn(read, _marked())
+    assert line_pairs(pieces) == (turned_pairs if kept else pairs)
+    assert any("half a turn" in w for w in warnings) == (kept == "180")
+
+
+def dove(cx: float, cy: float) -> CardPiece:
+    return CardPiece("dove", 0.9, np.array([cx, cy]), None, 0.0, 30.0)
+
+
+@pytest.mark.parametrize("doves,want", [
+    ([(100, 200), (170, 200)], 2),  # on the hats' centres
+    ([(125, 220)], 1),  # within the hat's own square
+    ([(135, 200)], 0),  # past its edge (between two hats)
+    ([(100, 275)], 0),  # on the rabbit below
+    ([(100, 270), (170, 275), (240, 200)], 1),
+    ([], 0),
+])
+def test_doves_on_hats(doves, want):
+    pieces = line([1, 2, 3]) + [dove(*d) for d in doves]
+    assert doves_on_hats(pieces) == want
 
 
 @pytest.mark.slow
@@ -310,7 +360,7 @@ def _slant_read(axis: float, n_slanted: int, calls: list):
 ])
 def test_level_read(axis, n_slanted, tie, want, reads):
     calls = []
-    s = TurnSettings(level_tie=tie, proper_pairs=3)
+    s = TurnSettings(level_tie=tie, proper_pairs=3, least_doves=0)
     pieces, facts, warnings = read_any_turn(_slant_read(axis, n_slanted, calls),
                                             np.zeros((300, 400, 3), np.uint8), s)
     assert facts == {"line": want} and len(calls) == reads

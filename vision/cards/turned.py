@@ -4,15 +4,17 @@ The key-point detector and the tile classifier learnt upright tiles: the detecto
 tile the photo's way up (`CardReader.refine_poses`: one direction for the line), so a photo
 turned a quarter reads almost no tile and one turned half round reads the hats upside down,
 with the rabbits above them. Where the photo as it is shows no proper line (too few hats with
-the rabbit of their own number below them, `line_pairs`), the photo is read turned
-(`cv2.rotate`: exact, no resampling) a quarter either way and half round, and the reading
-with the most such pairs is kept (the first on a tie, the photo as it is first): a rule of
-the game's layout, not of the truth. Only the turns the tiles read suggest are tried
-(`turns_to_try`: a line lying across the photo is read half turned, one along it a quarter
-turned either way). The kept pieces and warnings are mapped back to the
-photo's own pixels (`turned_back`). The photo as it is reads exactly as before wherever its
-line is proper, and wherever no turn reads a better one (all 40 committed photos: the
-200 committed photos' readings are the same).
+the rabbit of their own number below them, `line_pairs`; or short of a whole line with
+fewer doves on its hats than the rules lay, `proper_line`: another copy's artwork upside
+down reads as the other kind, hats and rabbits swapped, pairs and all), the photo is read
+turned (`cv2.rotate`: exact, no resampling) a quarter either way and half round, and the
+reading with the most such pairs is kept (then the most doves on its hats; the first on a
+tie, the photo as it is first): a rule of the game's layout, not of the truth. Only the
+turns the tiles read suggest are tried (`turns_to_try`: a line lying across the photo is
+read half turned, one along it a quarter turned either way). The kept pieces and warnings
+are mapped back to the photo's own pixels (`turned_back`). The photo as it is reads exactly
+as before wherever its line is proper, and wherever no turn reads a better one (all 40
+committed photos: the 200 committed photos' readings are the same).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from vision.cards.lineup import LINE, _below
+from vision.cards.lineup import LINE, _below, _offset
 from vision.cards.pieces import CardPiece
 
 
@@ -46,6 +48,15 @@ class TurnSettings:
     #   degrees (truth: committed e1 -22..22, e2 -16..20, fresh 2940 -23..17), where the
     #   detector poses the tiles within about 10 degrees; the committed e1 turned 20 degrees
     #   (a 0.72 x copy) lie at up to 43 and are posed 15-38 degrees off (session 23, H4)
+    least_doves: int = 2  # the rules lay 2-5 doves on the hats: a line with `proper_pairs`
+    #   or more pairs (short of `done_pairs`) but fewer doves on its hats (the facts' line)
+    #   is read turned as well. Committed e2 turned half round: its artwork upside down reads
+    #   as the other kind (hats and rabbits swapped), 5-6 pairs and 0 doves on hats on two
+    #   of its three such photos, fresh 2985 turned: 5-7 pairs, 0-1 doves on hats (2-3 on
+    #   "rabbits"); e2 as it is: 2-5 on every photo, e1 0 on 3 photos with 5-8 pairs (no
+    #   doves laid; they pay one more read) (session 23, H10)
+    dove_on: float = 0.5  # a dove on a hat: its centre within this many of the hat's widths
+    #   of the hat's centre along both axes (the tile's own square)
     level_tie: bool = True  # the level copy's reading is kept where it reads as many pairs
     #   as the photo as it is (the detector's own range)
 
@@ -71,6 +82,24 @@ def line_pairs(pieces: list[CardPiece]) -> int:
             rabbits.setdefault(p.label.split("-", 1)[1], []).append(p)
     return sum(any(_below(r, h, LINE) for r in rabbits.get(h.label.split("-", 1)[1], []))
                for h in pieces if h.label.startswith("hat-"))
+
+
+def doves_on_hats(pieces: list[CardPiece], s: TurnSettings = TURN) -> int:
+    """How many doves lie on a tile read as a hat: the dove's centre within `s.dove_on` of
+    the hat's widths from its centre along both of its axes (`lineup._offset`)."""
+    hats = [p for p in pieces if p.label.startswith("hat-")]
+    return sum(any(max(abs(o) for o in _offset(d, h)) <= s.dove_on for h in hats)
+               for d in pieces if d.label == "dove")
+
+
+def proper_line(got, s: TurnSettings = TURN) -> bool:
+    """Is the reading `got` = (pieces, facts, warnings) a proper line, read no other way:
+    `s.done_pairs` pairs (`line_pairs`), or `s.proper_pairs` with `s.least_doves` doves on
+    its hats (`doves_on_hats`, the rules' 2-5; a line read upside down, its kinds swapped,
+    shows its pairs but its doves lie on the tiles read as rabbits or are not read)."""
+    n = line_pairs(got[0])
+    return n >= s.done_pairs or (n >= s.proper_pairs
+                                 and doves_on_hats(got[0], s) >= s.least_doves)
 
 
 def turns_to_try(pieces: list[CardPiece], s: TurnSettings = TURN) -> tuple[str, ...]:
@@ -201,20 +230,22 @@ def turned_back(pieces: list[CardPiece], warnings: list[str], turn: str,
 
 def read_any_turn(read, image: np.ndarray, s: TurnSettings = TURN):
     """`read(image)` -> (pieces, facts, warnings) of uint8 BGR `image` (H, W, 3) as it is,
-    or, where its line is not proper (`line_pairs` under `s.proper_pairs`), of the turn
-    of it whose line has the most pairs (strictly more than those before it), mapped back
+    or, where its line is not proper (`proper_line`: too few pairs, or short of a whole line
+    with too few doves on its hats), of the turn
+    of it whose line has the most pairs, then the most doves on its hats (`doves_on_hats`;
+    strictly more than those before it), mapped back
     to `image`'s pixels with a warning saying the turn."""
     best = level_read(read, image, read(image), s)
-    n_best = line_pairs(best[0])
-    if n_best >= s.proper_pairs:
+    if proper_line(best, s):
         return best
+    n_best = (line_pairs(best[0]), doves_on_hats(best[0], s))
     turn_kept = None
     for turn in turns_to_try(best[0], s):
         got = read(cv2.rotate(image, ROTATE[turn]))
-        n = line_pairs(got[0])
+        n = (line_pairs(got[0]), doves_on_hats(got[0], s))
         if n > n_best:
             best, n_best, turn_kept = got, n, turn
-            if n >= s.done_pairs:
+            if n[0] >= s.done_pairs:
                 break
     if turn_kept is None:
         return best
