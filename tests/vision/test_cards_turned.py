@@ -381,6 +381,33 @@ def test_level_read_keeps_fewer_pairs_out():
     assert got[1] == {"line": "slanted"} and len(calls) == 2
 
 
+@pytest.mark.parametrize("axis,level_max,turn_word", [
+    (75.0, 60.0, "quarter"),  # nearer the y axis: the exact quarter turn, no level copy
+    (75.0, 90.0, "degrees"),  # level_max raised: the level copy first
+    (50.0, 60.0, "degrees"),  # a roll's slant within level_max: the level copy
+])
+def test_level_read_leaves_a_quarter_turn_to_cv2_rotate(axis, level_max, turn_word):
+    calls = []
+    s = TurnSettings(proper_pairs=5, least_doves=0, level_max=level_max)
+    _, facts, warnings = read_any_turn(_slant_read(axis, 4, calls),
+                                       np.zeros((300, 400, 3), np.uint8), s)
+    assert facts == {"line": "level"} and turn_word in warnings[0] and len(calls) == 2
+
+
+def test_level_read_keeps_no_copy_of_no_pairs():
+    """A level copy that reads no pair either is not kept (no warning of a turn that
+    gained nothing)."""
+    calls = []
+    img = np.zeros((300, 400, 3), np.uint8)
+
+    def none(im):
+        calls.append(im.shape)
+        return slanted(range(1, 10), 35.0)[:9:2], {"line": "slanted" if im.shape == img.shape
+                                                   else "level"}, []
+    got = level_read(none, img, none(img))
+    assert line_pairs(got[0]) == 0 and got[1] == {"line": "slanted"} and len(calls) == 2
+
+
 @pytest.mark.slow
 def test_crooked_committed_photo_reads_its_line(run_cli, tmp_path):
     """Committed e1 0011 turned 20 degrees anticlockwise (0.72 x, the whole photo kept):

@@ -58,7 +58,12 @@ class TurnSettings:
     dove_on: float = 0.5  # a dove on a hat: its centre within this many of the hat's widths
     #   of the hat's centre along both axes (the tile's own square)
     level_tie: bool = True  # the level copy's reading is kept where it reads as many pairs
-    #   as the photo as it is (the detector's own range)
+    #   as the photo as it is (the detector's own range), one or more
+    level_max: float = 60.0  # degrees: a line further than this from the photo's x axis
+    #   lies nearer its y axis and is left to the exact quarter turns (`cv2.rotate`): read
+    #   first on a level copy turned 70-90 degrees (interpolated, a larger canvas) it lost
+    #   pieces (committed e2 turned ccw 6.76 -> 18.84 %); a roll of 20 degrees leaves our
+    #   lines within about 45 (the full-canvas rolled e1 at -20 lost at 45) (session 23, lead)
 
 
 TURN = TurnSettings()
@@ -165,17 +170,19 @@ def affine_back(pieces: list[CardPiece], warnings: list[str], M: np.ndarray,
 
 
 def level_read(read, image: np.ndarray, got, s: TurnSettings = TURN):
-    """`got` = `read(image)`, or, where its line lies slanted past `s.level_min` degrees
-    (`line_axis`) and a copy turned level (`level_copy`) reads strictly more pairs
-    (`line_pairs`), that copy's reading in `image`'s pixels with a warning saying the turn.
+    """`got` = `read(image)`, or, where its line lies slanted `s.level_min` to
+    `s.level_max` degrees (`line_axis`) and a copy turned level (`level_copy`) reads as many
+    pairs (`line_pairs`; more where `s.level_tie` is off), at least one, that copy's
+    reading in `image`'s pixels with a warning saying the turn.
     The detector poses tiles near the photo's own way up: a line slanted this far is posed
     off by up to 40 degrees and loses tiles."""
     axis = line_axis(got[0], s)
-    if axis is None or abs(axis) <= s.level_min:
+    if axis is None or not s.level_min < abs(axis) <= s.level_max:
         return got
     copy, M = level_copy(image, axis)
     pieces, facts, warnings = read(copy)
-    if line_pairs(pieces) < line_pairs(got[0]) + (0 if s.level_tie else 1):
+    n = line_pairs(pieces)
+    if n == 0 or n < line_pairs(got[0]) + (0 if s.level_tie else 1):
         return got
     pieces, warnings = affine_back(pieces, warnings, M, axis)
     return pieces, facts, [f"the line was read with the photo turned {abs(axis):.0f} degrees "
