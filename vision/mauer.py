@@ -96,6 +96,12 @@ class MauerSettings:
     colour_balance: float = 1.0
     blob_max_chroma: float = 18.0  # Lab chroma at a blob's centre, off the median blob's
     blob_step: int = 4  # threshold step of the blob detector (on lightness / local light)
+    fine_blob_step: int = 2  # no board found at all (after the glare retry): the full size
+    # search once more with this threshold step (0: never). White fields on a light board
+    # can stand only 1-4 % above it on the light map (committed e1 0020: fields 139-140,
+    # the board around them 133-138), so a field persists over the two thresholds
+    # `blob_repeat` asks for only at a step this fine; 0020 shrunk to 0.72 x in its photo
+    # kept 33-42 of its 66 fields and no run (session 23, H11)
     blob_thresholds: tuple[int, int] = (100, 250)  # its first and last threshold (128: the
     #                                                 level of the surroundings)
     blob_repeat: int = 2  # thresholds a blob must persist over
@@ -1611,6 +1617,10 @@ def find_board(image_bgr: np.ndarray, board: Board | None = None,
         if glares and s.glare_retry:  # the whole search once more, the spots' light off
             return find_board(without_glare(image_bgr, small, glares, s), board,
                               replace(s, glare_retry=False), _glares=glares)
+        if 0 < s.fine_blob_step != s.blob_step:  # last: the full size search, finer steps
+            return find_board(image_bgr, board, replace(
+                s, blob_step=s.fine_blob_step, fine_blob_step=0, search_long_side=0,
+                glare_retry=False), _now(maps), glares)
         return None
     # passes saw different blobs: judge their boards on the photo itself
     best = views[0] if len(views) == 1 else max(
@@ -1708,7 +1718,8 @@ def _other_size_view(image_bgr: np.ndarray, board: Board, s: MauerSettings, maps
     size = float(np.median(blobs[d.argmin(axis=1)[near], 2]))
     r = s.other_size_ratio
     return find_board(image_bgr, board, replace(s, blob_skip=(size / r, size * r),
-                                                other_size_ratio=0.0), maps, glares)
+                                                other_size_ratio=0.0, fine_blob_step=0),
+                      maps, glares)
 
 
 def _full_size_passes(image_bgr: np.ndarray, board: Board, s: MauerSettings, maps: BlobMap,
