@@ -394,6 +394,27 @@ def test_level_read_leaves_a_quarter_turn_to_cv2_rotate(axis, level_max, turn_wo
     assert facts == {"line": "level"} and turn_word in warnings[0] and len(calls) == 2
 
 
+@pytest.mark.parametrize("axis,want", [
+    (30.0, "left to right"),  # a line slanted under 45 degrees: still left to right
+    (-30.0, "left to right"),
+    (55.0, "top to bottom"),  # its right end lies lower in the photo: read top to bottom
+    (-55.0, "bottom to top"),  # its right end lies higher
+])
+def test_level_copy_end_words_said_in_the_photo(axis, want):
+    img = np.zeros((300, 400, 3), np.uint8)
+    copy, M = level_copy(img, axis)
+    left, right = np.array([100.0, 150.0]), np.array([300.0, 150.0])  # in the copy
+    Minv = cv2.invertAffineTransform(M)
+    a, b = (Minv[:, :2] @ p + Minv[:, 2] for p in (left, right))
+    along_y = abs(b[1] - a[1]) > abs(b[0] - a[0])
+    assert along_y == (abs(axis) > 45)  # the copy's left-to-right, seen in the photo
+    _, warns = affine_back([], ["no magician tile (left to right) at (10, 20)",
+                                "no magician tile (right to left)"], M, axis)
+    rev = {"left to right": "right to left", "top to bottom": "bottom to top",
+           "bottom to top": "top to bottom"}[want]
+    assert f"({want})" in warns[0] and f"({rev})" in warns[1]
+
+
 def test_level_read_keeps_no_copy_of_no_pairs():
     """A level copy that reads no pair either is not kept (no warning of a turn that
     gained nothing)."""

@@ -147,7 +147,8 @@ def level_copy(image: np.ndarray, axis_deg: float) -> tuple[np.ndarray, np.ndarr
 def affine_back(pieces: list[CardPiece], warnings: list[str], M: np.ndarray,
                 axis_deg: float) -> tuple[list[CardPiece], list[str]]:
     """Pieces and warnings read on `level_copy`'s copy (affine `M` (2, 3) from the photo to
-    it) in the photo's pixels: key, frame, angle (+ `axis_deg`), the warnings' "at (x, y)"."""
+    it) in the photo's pixels: key, frame, angle (+ `axis_deg`), the warnings' "at (x, y)"
+    and the line's "(left to right)" end words (`level_side_words`)."""
     from vision.cards.read import AT_POSITION
 
     Minv = cv2.invertAffineTransform(M)
@@ -166,7 +167,24 @@ def affine_back(pieces: list[CardPiece], warnings: list[str], M: np.ndarray,
         x, y = back(np.array([float(m.group(1)), float(m.group(2))]))
         return f"at ({x:.0f}, {y:.0f})"
 
-    return out, [AT_POSITION.sub(at, w) for w in warnings]
+    words = level_side_words(Minv)
+    return out, [SIDES.sub(lambda m: f"({words[m.group(1)]})", AT_POSITION.sub(at, w))
+                 for w in warnings]
+
+
+def level_side_words(Minv: np.ndarray) -> dict[str, str]:
+    """The line's end words (`SIDES`) said of a level copy, in the photo's directions: the
+    copy's x axis mapped back by the (2, 3) affine `Minv` (copy -> photo) lies mostly along
+    the photo's x axis (the words kept, or swapped where it points left) or its y axis
+    (top / bottom: a line slanted past 45 degrees)."""
+    dx, dy = np.asarray(Minv, float)[:, 0]
+    if abs(dy) > abs(dx):
+        fwd, rev = ("top to bottom", "bottom to top") if dy > 0 else \
+            ("bottom to top", "top to bottom")
+    else:
+        fwd, rev = ("left to right", "right to left") if dx > 0 else \
+            ("right to left", "left to right")
+    return {"left to right": fwd, "right to left": rev}
 
 
 def level_read(read, image: np.ndarray, got, s: TurnSettings = TURN):
