@@ -83,6 +83,11 @@ class AreaSettings:
     # off up to 1.18, 32 of 150 over 0.25.
     square_max: float = 0.0
     square_focal: tuple[float, float] = (0.5, 1.4)
+    # The camera `square_misfit` judges under, in the image's own terms: the principal point
+    # as shares (x of the width, y of the height) and the focal lengths' unit as a multiple
+    # of the long side. The photo's own: (0.5, 0.5, 1.0); `_closer` sets the photo's camera
+    # moved into its crop (session 23, H13).
+    square_camera: tuple[float, float, float] = (0.5, 0.5, 1.0)
     # Edge check of the network's quad (cloth): the share of its sides lying on image edges
     # (Canny of the lightness); below `edge_min_cover` the quad is rebuilt from 4 straight
     # edges near the network mask's border (`edge_quad`), kept if it covers more.
@@ -460,6 +465,11 @@ class AreaSettings:
     #   the photo's pixels (no closer than the photo itself)
     closer_min_side: int = 32  # ... nor where its shorter side is under this many px (a
     #   quad off the photo: nothing to look at)
+    closer_camera: bool = True  # ... and the crop's quads judged under the photo's camera
+    #   (`square_camera`), not one centred on the crop with its long side as the focal unit.
+    #   Measured (session 23, H13): no area moved on 440 photos (rolled e1/e2/2940, 7 lights
+    #   of e1 and e2, held out 2945); in the 5 closer looks among them the crop's misfits
+    #   moved 0.06 at most and crossed no threshold
 
     @property
     def px_per_mm(self) -> float:
@@ -1367,16 +1377,19 @@ def _corner_angles(q: np.ndarray) -> np.ndarray:
 
 
 def square_misfit(quads: np.ndarray, shape: tuple[int, int],
-                  focal: tuple[float, float] = (0.5, 1.4), steps: int = 37) -> np.ndarray:
+                  focal: tuple[float, float] = (0.5, 1.4),
+                  camera: tuple[float, float, float] = (0.5, 0.5, 1.0),
+                  steps: int = 37) -> np.ndarray:
     """How far each quad ((N, 4, 2) or (4, 2), image pixels, in order around it) is from the
-    image of a square under a pinhole camera whose principal point is the centre of an image
-    of `shape` (h, w) and whose focal length is `focal` x its long side (the best of `steps`
+    image of a square under a pinhole camera whose principal point is (`camera`[0] x w,
+    `camera`[1] x h) in an image of `shape` (h, w) (its centre by default) and whose focal
+    length is `focal` x `camera`[2] x its long side (the best of `steps`
     values): the smallest, over those focal lengths, of the larger of |log| of the plane
     figure's side ratio and |cos| of its corner angle. 0 for a square's image; (N,) float64
     (a scalar's shape for one quad); a degenerate quad gives inf."""
     q = np.asarray(quads, np.float64)
     one = q.ndim == 2
-    q = q.reshape(-1, 4, 2) - [shape[1] / 2.0, shape[0] / 2.0]
+    q = q.reshape(-1, 4, 2) - [shape[1] * camera[0], shape[0] * camera[1]]
     x0, x1, x2, x3 = (q[:, i, 0] for i in range(4))
     y0, y1, y2, y3 = (q[:, i, 1] for i in range(4))
     # the unit square -> quad homography in closed form (Heckbert): columns (a, d, g), (b, e, h)
@@ -1388,7 +1401,7 @@ def square_misfit(quads: np.ndarray, shape: tuple[int, int],
         h = (dx1 * sy - sx * dy1) / den
         a, b = x1 - x0 + g * x1, x3 - x0 + h * x3
         d, e = y1 - y0 + g * y1, y3 - y0 + h * y3
-        u = 1.0 / (np.linspace(*focal, steps) * max(shape[:2])) ** 2  # 1 / f^2
+        u = 1.0 / (np.linspace(*focal, steps) * camera[2] * max(shape[:2])) ** 2  # 1 / f^2
         n1 = (a * a + d * d)[:, None] * u + (g * g)[:, None]  # |K^-1 h1|^2 per focal length
         n2 = (b * b + e * e)[:, None] * u + (h * h)[:, None]
         dot = (a * b + d * e)[:, None] * u + (g * h)[:, None]
@@ -1400,7 +1413,8 @@ def square_misfit(quads: np.ndarray, shape: tuple[int, int],
 def is_square(quad: np.ndarray, shape: tuple[int, int], settings: AreaSettings) -> bool:
     """`square_misfit` within `settings.square_max` (always True when that is 0)."""
     return settings.square_max <= 0 or \
-        float(square_misfit(quad, shape, settings.square_focal)) <= settings.square_max
+        float(square_misfit(quad, shape, settings.square_focal,
+                                  settings.square_camera)) <= settings.square_max
 
 
 def area_from_corners(corners_img, settings: AreaSettings) -> PlayArea:
@@ -1860,7 +1874,8 @@ def edge_quad(prob: np.ndarray, edges: np.ndarray, dist: np.ndarray,
             continue
         quads.append(q)
     if quads and settings.square_max > 0:  # (vectorised: every quad at once)
-        miss = square_misfit(np.array(quads), prob.shape, settings.square_focal)
+        miss = square_misfit(np.array(quads), prob.shape, settings.square_focal,
+                                  settings.square_camera)
         quads = [q for q, m in zip(quads, miss, strict=True) if m <= settings.square_max]
     if not quads:
         return None, 0.0
@@ -2163,7 +2178,8 @@ def _square_refit(best: np.ndarray, cue: np.ndarray, shape: tuple[int, int],
     side's candidates by their weakest then the most square, and a candidate as strong as
     `best` wins."""
     q = np.asarray(best, np.float64)
-    if float(square_misfit(q, shape, settings.square_focal)) <= settings.square_refit:
+    if float(square_misfit(q, shape, settings.square_focal,
+                                  settings.square_camera)) <= settings.square_refit:
         return best
     if settings.square_glare_reach <= 0:
         spots = ()
@@ -2172,7 +2188,8 @@ def _square_refit(best: np.ndarray, cue: np.ndarray, shape: tuple[int, int],
     pick, pick_min = None, own - (1e-9 if spots else 0.0)
     for i in range(4):
         slid = _slid_sides(q, i, settings.square_slide, settings.square_steps)
-        mis = square_misfit(slid, shape, settings.square_focal)
+        mis = square_misfit(slid, shape, settings.square_focal,
+                                  settings.square_camera)
         keep = mis < settings.square_refit_fit
         slid, mis = slid[keep], mis[keep]
         if not len(slid):
@@ -2291,7 +2308,8 @@ def _quad_checks(quad: np.ndarray, shape: tuple[int, int], cue: np.ndarray,
     """(`square_misfit`, weakest side's `side_contrast` share) of a quad (4, 2) in an image
     of `shape` (h, w) whose cue map (`cue_map`, float32 (h, w)) is `cue`."""
     q = order_corners(np.asarray(quad, np.float64))
-    return (float(square_misfit(q, shape, settings.square_focal)),
+    return (float(square_misfit(q, shape, settings.square_focal,
+                                  settings.square_camera)),
             float(side_contrast(q, cue, settings).min()))
 
 
@@ -2316,7 +2334,8 @@ def _squared(area: PlayArea, small: np.ndarray, f: float, settings: AreaSettings
     judges two looks by `square_misfit`: a look squared before that would win it on a side
     it placed, fresh 2642 glare 0009 4.8 -> 90 px)."""
     q = order_corners(np.asarray(area.corners, np.float64) * f)
-    if float(square_misfit(q, small.shape[:2], settings.square_focal)) <= settings.square_refit:
+    if float(square_misfit(q, small.shape[:2], settings.square_focal,
+                                  settings.square_camera)) <= settings.square_refit:
         return area
     spots = [((c[0] * f, c[1] * f), (a[0] * f, a[1] * f), ang) for c, a, ang in area.glare]
     small = exposed(remove_glare(small, settings, spots), settings.expose_to,
@@ -2355,7 +2374,8 @@ def _closer(image_bgr: np.ndarray, area: PlayArea, settings: AreaSettings, what:
     moved to the photo's pixels; the network's map stays the whole photo's."""
     h, w = image_bgr.shape[:2]
     q = order_corners(np.asarray(area.corners, np.float64))
-    misfit = float(square_misfit(q, (h, w), settings.square_focal))
+    misfit = float(square_misfit(q, (h, w), settings.square_focal,
+                                  settings.square_camera))
     if misfit <= settings.square_refit:
         return area
     half = settings.closer_look * float((q.max(axis=0) - q.min(axis=0)).max()) / 2
@@ -2366,12 +2386,19 @@ def _closer(image_bgr: np.ndarray, area: PlayArea, settings: AreaSettings, what:
             min(x1 - x0, y1 - y0) < settings.closer_min_side:
         return area  # no closer than the photo itself (or nothing to look at)
     crop = np.ascontiguousarray(image_bgr[y0:y1, x0:x1])
+    inner = replace(settings, closer_look=0.0)
+    if settings.closer_camera:  # (the photo's camera moved into the crop's pixels)
+        cx, cy, fu = settings.square_camera
+        inner = replace(inner, square_camera=(
+            (cx * w - x0) / (x1 - x0), (cy * h - y0) / (y1 - y0),
+            fu * max(h, w) / max(x1 - x0, y1 - y0)))
     try:
-        near = find_area(crop, replace(settings, closer_look=0.0), what, game, use_model)
+        near = find_area(crop, inner, what, game, use_model)
     except AreaNotFound:
         return area
     corners = np.asarray(near.corners, np.float64) + (x0, y0)
-    if float(square_misfit(order_corners(corners), (h, w), settings.square_focal)) > \
+    if float(square_misfit(order_corners(corners), (h, w), settings.square_focal,
+                                  settings.square_camera)) > \
             settings.square_refit:
         return area
     glare = tuple(((s_c[0] + x0, s_c[1] + y0), axes, ang) for s_c, axes, ang in near.glare)
@@ -2509,7 +2536,8 @@ def _looked_twice(image_bgr: np.ndarray, settings: AreaSettings, what: str,
             settings.tone_apart * max(image_bgr.shape[:2]):
         return plain
     shape = small.shape[:2]
-    mis = [float(square_misfit(order_corners(a.corners * f), shape, settings.square_focal))
+    mis = [float(square_misfit(order_corners(a.corners * f), shape, settings.square_focal,
+                                  settings.square_camera))
            for a in (loose, plain)]
     return loose if mis[0] < mis[1] else plain
 

@@ -717,6 +717,30 @@ def test_square_misfit_many_at_once_and_degenerate():
     assert np.allclose(many, [square_misfit(q, (960, 1280)) for q in quads])
 
 
+@pytest.mark.parametrize("quad, crop", [
+    # (x0, y0, x1, y1) crops of a 1280 x 960 photo about a tilted square's image (session 23,
+    # H13: `_closer` judges a crop's quads under the photo's camera moved into it)
+    (pinhole_square(40, 20, 0.8, dist=6.0), (300, 150, 1000, 850)),
+    (pinhole_square(35, 65, 0.6, dist=6.0), (500, 260, 1000, 760)),
+    (pinhole_square(45, 10, 1.2, dist=9.0), (0, 0, 900, 900)),
+])
+def test_square_misfit_under_the_photos_camera_moved_into_a_crop(quad, crop):
+    from vision.area import square_misfit
+
+    h, w = 960, 1280
+    x0, y0, x1, y1 = crop
+    whole = float(square_misfit(quad, (h, w)))
+    moved = ((w / 2 - x0) / (x1 - x0), (h / 2 - y0) / (y1 - y0),
+             max(h, w) / max(x1 - x0, y1 - y0))
+    inside = quad - [x0, y0]
+    assert whole < 0.02
+    assert float(square_misfit(inside, (y1 - y0, x1 - x0), camera=moved)) == \
+        pytest.approx(whole, abs=1e-9)
+    # (at half the working scale the same: the camera is given in the image's own terms)
+    half = float(square_misfit(inside / 2, ((y1 - y0) // 2, (x1 - x0) // 2), camera=moved))
+    assert half == pytest.approx(whole, abs=0.01)
+
+
 @pytest.mark.parametrize("quad", [
     [[0, 0], [10, 0], [20, 0], [30, 0]],  # all on one line
     [[5, 5], [5, 5], [5, 5], [5, 5]],  # one point
