@@ -1466,12 +1466,10 @@ def blur_read(L: np.ndarray, centre, a: np.ndarray, kernels: list[np.ndarray],
     made: dict[tuple, np.ndarray] = {}  # (yaw, kernel index) -> (9, T, T) blurred pip spots
     masks: dict[int, np.ndarray] = {}  # yaw -> the inner face square (uint8)
     for yaw in sorted({(fyaw + q + d) % 180 for q in s.blur_turns for d in s.blur_refine}):
-        m = _turned(a, yaw)
-        spots = _pip_spots(m, half, s)
-        mask = masks[yaw] = (_square(m, half, s.blur_inner) > 0).astype(np.uint8)
-        for ki, k in enumerate(near):
-            blurred = made[yaw, ki] = np.array([
-                cv2.filter2D(sp, -1, k, borderType=cv2.BORDER_CONSTANT) for sp in spots])
+        mask, per_kernel = _yaw_templates(a, yaw, half, near, s)
+        masks[yaw] = mask
+        for ki, blurred in enumerate(per_kernel):
+            made[yaw, ki] = blurred
             for v, idx in _BLUR_LAYOUTS.items():
                 ncc, j = _masked_match(sub, -blurred[idx].sum(axis=0), mask)
                 if v not in best or ncc > best[v][0]:
@@ -1540,6 +1538,18 @@ def blur_read(L: np.ndarray, centre, a: np.ndarray, kernels: list[np.ndarray],
     return v, ncc, (float(at[0]), float(at[1]))
 
 
+def _yaw_templates(a: np.ndarray, yaw: int, half: int, kernels: list[np.ndarray],
+                   s: BoardDiceSettings) -> tuple[np.ndarray, list[np.ndarray]]:
+    """The face map `a` turned `yaw` degrees: its inner face square (uint8 (T, T), T = 2 half
+    + 1, `blur_inner`) and, per kernel of `kernels`, its 9 pip spots blurred by it ((9, T, T)
+    float32), as `blur_read` and `_rival_turns` match the layouts."""
+    m = _turned(a, yaw)
+    spots = _pip_spots(m, half, s)
+    mask = (_square(m, half, s.blur_inner) > 0).astype(np.uint8)
+    return mask, [np.array([cv2.filter2D(sp, -1, k, borderType=cv2.BORDER_CONSTANT)
+                            for sp in spots]) for k in kernels]
+
+
 def _rival_turns(sub: np.ndarray, a: np.ndarray, half: int, near: list[np.ndarray],
                  made: dict, v: int, s: BoardDiceSettings) -> float:
     """The best masked correlation of any value but `v` over `sub` ((h, w) float32, the
@@ -1551,12 +1561,8 @@ def _rival_turns(sub: np.ndarray, a: np.ndarray, half: int, near: list[np.ndarra
     for yaw in range(0, 180, s.blur_yaw_step):
         if yaw in tried:
             continue
-        m = _turned(a, yaw)
-        spots = _pip_spots(m, half, s)
-        mask = (_square(m, half, s.blur_inner) > 0).astype(np.uint8)
-        for k in near:
-            blurred = np.array([cv2.filter2D(sp, -1, k, borderType=cv2.BORDER_CONSTANT)
-                                for sp in spots])
+        mask, per_kernel = _yaw_templates(a, yaw, half, near, s)
+        for blurred in per_kernel:
             for u, idx in _BLUR_LAYOUTS.items():
                 if u != v:
                     rival = max(rival, _masked_match(sub, -blurred[idx].sum(axis=0), mask)[0])
