@@ -112,11 +112,10 @@ def turns_to_try(pieces: list[CardPiece], s: TurnSettings = TURN) -> tuple[str, 
     `s.axis_tiles` or more hats and rabbits lie along the photo's x axis (their principal
     axis within 45 degrees of it) the line lies across the photo and only half a turn is
     tried; along its y axis the quarter turns; with fewer tiles, every turn in `s.turns`."""
-    xy = np.array([p.center for p in pieces if p.label.startswith(("hat-", "rabbit-"))])
-    if len(xy) < s.axis_tiles:
+    axis = line_axis(pieces, s)
+    if axis is None:
         return s.turns
-    _, _, vt = np.linalg.svd(xy - xy.mean(axis=0), full_matrices=False)
-    across = abs(float(vt[0][0])) >= abs(float(vt[0][1]))
+    across = abs(axis) <= 45.0
     return tuple(t for t in s.turns if (t == "180") == across)
 
 
