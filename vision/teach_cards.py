@@ -968,7 +968,8 @@ def main_hue_share(sub: np.ndarray, blob: np.ndarray, look: np.ndarray,
     `main_hue_sat` or over of `bins[1]`) whose hue lies within `main_hue_reach` fine hue
     bins (`bins[0]` over the hue circle) of the look's likeliest hue among its colours (the
     (H, S, V) histogram `look`, those saturation bins). 1.0 when under half of the look
-    has a colour (a grey back's hue says nothing); 0.0 for an empty region."""
+    has a colour (a grey back's hue says nothing, whatever the region); else 0.0 for an
+    empty region."""
     s = settings or BACK_LOOK
     n, m = s.bins[0], s.bins[1]
     look = np.asarray(look, np.float32)
