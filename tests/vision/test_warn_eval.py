@@ -1,4 +1,6 @@
-"""`vision.warn_eval`: each warning sorted into a rule note, at an error or a false alarm."""
+"""`vision.warn_eval`: each warning sorted into a rule note, at an error or a false alarm,
+and `vision.pipeline.one_doubt_a_piece` (one "unsure about" less where another warning
+names the same piece)."""
 
 from __future__ import annotations
 
@@ -6,6 +8,7 @@ import json
 
 import pytest
 
+from vision.pipeline import one_doubt_a_piece
 from vision.warn_eval import judge, kind, main, places, summary
 
 
@@ -115,3 +118,23 @@ def test_main_reads_results_and_refuses_bad_input(tmp_path, capsys):
     res.write_text("{}")
     assert main(["--game", "troetofanten", str(tmp_path), "--results", str(res)]) == 2
 
+
+U = "unsure about the hat-3 at (140, 60) (confidence 0.40)"
+
+
+@pytest.mark.parametrize("warnings,want", [
+    ([U], [U]),  # alone: kept
+    ([U, "the hat-3 at (140, 60) is read as hat-5: its colour is that number's"],
+     ["the hat-3 at (140, 60) is read as hat-5: its colour is that number's"]),
+    ([U, "the tile at (140, 60) looks like a frog to the classifier, but its colour says "
+         "rabbit-blue"], ["the tile at (140, 60) looks like a frog to the classifier, but its "
+                          "colour says rabbit-blue"]),
+    # another place (one pixel off is another piece), or another unsure one: both kept
+    ([U, "the hat-2 at (141, 60) is read as hat-5"], [U, "the hat-2 at (141, 60) is read as "
+                                                         "hat-5"]),
+    ([U, "unsure about the dove at (140, 60) (confidence 0.30)"],
+     [U, "unsure about the dove at (140, 60) (confidence 0.30)"]),
+    ([], []),
+])
+def test_one_doubt_a_piece(warnings, want):
+    assert one_doubt_a_piece(warnings) == want
