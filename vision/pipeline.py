@@ -9,6 +9,7 @@ the web API and returns exactly the contract's JSON object.
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, wait
@@ -308,6 +309,21 @@ def unsure_warnings(det: Detections, settings: DecideSettings) -> list[str]:
     return [f"unsure about the {det.labels[i]} at ({det.centers[i][0]:.0f}, "
             f"{det.centers[i][1]:.0f}) (confidence {det.confidence[i]:.2f})"
             for i in np.flatnonzero(det.confidence < settings.low_confidence)]
+
+
+_UNSURE = re.compile(r"^unsure about the [^ ]+ at (\(-?\d+, -?\d+\)) \(confidence [0-9.]+\)$")
+
+
+def one_doubt_a_piece(warnings: list[str]) -> list[str]:
+    """`warnings` less each "unsure about the <label> at (x, y) (confidence c)" whose piece
+    another warning names at the same "(x, y)" (a reading the game's rules, its colour or
+    its number changed, "is read as", "looks like", "its corner number is unclear"): that
+    one already asks the user to check the piece; two lines on one piece read as two
+    doubts. Session 24 (H4): committed edition 2, Magic Rabbit 72 of its 192 doubts,
+    Simsala Hopp 10 of 60; no doubt at an error lost (`python -m vision.warn_eval`)."""
+    others = {w for w in warnings if not _UNSURE.match(w)}
+    return [w for w in warnings
+            if not ((m := _UNSURE.match(w)) and any(f"at {m.group(1)}" in o for o in others))]
 
 
 def within_counts(p: np.ndarray, limits, min_alt_ratio: float) -> tuple[np.ndarray, list]:
@@ -830,7 +846,7 @@ class Pipeline:
             profile = resolve_profile(teach, game, self)
         rec = self.recognise(source, game, profile)
         t = time.perf_counter()
-        warnings = list(rec.warnings)
+        warnings = one_doubt_a_piece(list(rec.warnings))
         try:
             score, more = score_facts(game, rec.facts, options)
             warnings += more

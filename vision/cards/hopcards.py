@@ -49,6 +49,14 @@ class DiscSettings:
     # photos' exact facts, normal 27 -> 28, shadow 24 -> 25 of 30 with the outline's balance)
     paper_balanced: bool = True
     paper_white: float = 240.0
+    faint_disc: float = 0.3  # a face-up card whose weakest printed disc has less than this
+    #   share of its strongest one's strength (`read_discs`) gets "fewer printed marbles ...
+    #   were clearly seen" (0.35 until session 24, H4: on committed, edition 2 and fresh
+    #   e1-3032, 278 cards, the share ran 0.21-1.0, most 0.30-0.40 (a yellow disc is paler
+    #   than a dark blue one), and the 34 warnings under 0.35 fell on no card read wrong;
+    #   0.3 leaves 11. The committed photos under `light_eval`'s harsh / dim light: 22 / 30
+    #   warnings at 0.35, 8 / 10 at 0.3, photos with a side read wrong named 3 -> 3 of 5 /
+    #   2 -> 1 of 5; at 0.2 1 and 0 of 5. `python -m vision.warn_eval --game hop-la-bille`)
 
 
 DISCS = DiscSettings()
