@@ -284,6 +284,10 @@ class DiceSettings:
     # A side face's top lies up and aside (the die turned): die colour that way, the table
     # right below it (a top face in a slanted photo has its own side faces below it).
     aside_turns_deg: tuple[float, ...] | None = (-50.0, -25.0, 25.0, 50.0)
+    aside_from_above: bool = True  # ... asked in photos from above too (up: away from the
+    #   image centre, the nadir there only roughly: dice-023's translucent side 4 at 74
+    #   degrees has its top 25 degrees aside of it; no die changed on fresh 3700-3740 nor
+    #   on `datasets/dice` without `grow_corner`; session 24 H2)
     aside_other: float | None = 0.75  # ... not within this x its side of another read face
     # foreshortened alike (within `side_shape_ratio`: the top of a die touching it there)
     # Two faces alike, one right below the other in a slanted photo, are a die's top and
@@ -2216,7 +2220,8 @@ def _surface_side(f: Face, faces: list[Face], bgr: np.ndarray, nadir, shape: tup
     up = _up_at(f.center, nadir, shape, s) if from_above or s.up_dir is not None \
         else np.array([0.0, -1.0])
     return bool(up is not None and ((slanted or _squashed_upright(f, up, s)) and _face_above(
-        f, bgr, up, s) or slanted and _top_aside(f, bgr, up, s, [g for g in faces if g is not f])))
+        f, bgr, up, s) or (slanted or from_above and s.aside_from_above) and _top_aside(
+        f, bgr, up, s, [g for g in faces if g is not f])))
 
 
 def _on_table(f: Face, bgr: np.ndarray, up: np.ndarray, s: DiceSettings) -> bool:
