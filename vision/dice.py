@@ -100,6 +100,17 @@ class DiceSettings:
     grow_pip_size: float | None = 2.0  # a pip merged with glare, up to this x the others'
     #   diameter (any shape), may complete a linked group of 3 or 5 (`_grown_faces`) into a
     #   4 or 6: faces with no centre pip (glare alone lies mid-face: a 4 with it is a 5)
+    grow_corner: tuple[int, ...] = (2, 4)  # linked groups of these sizes may grow too, into
+    #   a 3 or 5, where the grown pip is a corner pip of the face read (the group holds its
+    #   centre pip, so a read 2 or 4 never grows: session 24 H2, dice-023's 5)
+    grow_corner_at: float = 0.25  # a corner pip: over this from the face's centre along
+    #   either of its axes (face units: centre pip 0, corner pips +-0.5, border +-1)
+    grow_mirror: float = 0.3  # ... where it lies opposite a group pip through another
+    #   (the centre), within this x their spacing (dice-023's 0.15, dice-028's 0.04)
+    grow_drop_one: bool = True  # a group of 3-5 none of whose pips a face took may also
+    #   grow with one of its pips left out (a show-through pip linked in: dice-023's 5)
+    grow_contrast_ratio: float = 2.0  # the grown pip's contrast / the group's median, at
+    #   most this either way (a pip in a shade or dimmed by glare; links ask 1.6)
     # A lone pip above a read face (`_ones_above`) is read as a 1 with these settings (no
     # square and ray-ratio test, a looser centring); None: not looked for.
     above_one: tuple[tuple[str, float], ...] | None = (
@@ -284,6 +295,10 @@ class DiceSettings:
     # A side face's top lies up and aside (the die turned): die colour that way, the table
     # right below it (a top face in a slanted photo has its own side faces below it).
     aside_turns_deg: tuple[float, ...] | None = (-50.0, -25.0, 25.0, 50.0)
+    aside_from_above: bool = True  # ... asked in photos from above too (up: away from the
+    #   image centre, the nadir there only roughly: dice-023's translucent side 4 at 74
+    #   degrees has its top 25 degrees aside of it; no die changed on fresh 3700-3740 nor
+    #   on `datasets/dice` without `grow_corner`; session 24 H2)
     aside_other: float | None = 0.75  # ... not within this x its side of another read face
     # foreshortened alike (within `side_shape_ratio`: the top of a die touching it there)
     # Two faces alike, one right below the other in a slanted photo, are a die's top and
@@ -1734,13 +1749,18 @@ def _split_rest(later: list, p: Pips, chans, budget: list[int]) -> None:
 
 def _grown_faces(faces: list[Face], adj: np.ndarray, p: Pips, chans, s: DiceSettings
                  ) -> list[Face]:
-    """Linked groups of 3 or 5 pips completed by a pip merged with a glare spot: that pip
-    measures larger and of another shape than its face's other pips, so it links to none
-    of them. A candidate linked to nothing, of the group's polarity and channel, within
-    reach of its pips, up to `grow_pip_size` x their diameter, of their contrast, ring
-    colour and paint (`pip_hue`), makes with the group a 4 or a 6 (`read_group`; no centre
-    pip: a glare spot alone lies mid-face, where it would make a 4 a 5): that face replaces
-    the faces on the group's pips."""
+    """Linked groups completed by a pip that links to none of its face's other pips: a pip
+    merged with a glare spot or a shadow (it measures larger and of another shape), or one
+    dimmed or shaded (contrast over `max_contrast_ratio` from theirs). A candidate linked to
+    nothing, of the group's polarity and channel, within reach of its pips, up to
+    `grow_pip_size` x their diameter, within `grow_contrast_ratio` of their contrast, of
+    their ring colour and paint (`pip_hue`), makes with a group of 3 or 5 a 4 or a 6
+    (`read_group`); with a group of `grow_corner` sizes (2, 4) a 3 or a 5 whose corner pip it
+    is, and, where no face of 2+ pips was read on a group of 3-5 (`grow_drop_one`), a face
+    with one of the group's pips left out (a show-through dot linked in). A grown 3 or 5
+    has the grown pip at a corner, opposite a pip of the group through the group's centre
+    pip (`grow_mirror`): a glare spot or stray dot lies mid-face, where it would make a 4 a
+    5 or a 2 a 3. The face replaces the faces on the group's pips."""
     if s.grow_pip_size is None or s.die_side_px or len(p) < 3:
         return faces
     alone = ~adj.any(axis=1)
@@ -1752,28 +1772,58 @@ def _grown_faces(faces: list[Face], adj: np.ndarray, p: Pips, chans, s: DiceSett
     out = list(faces)
     taken: set[int] = set()
     for comp in _components(adj, np.arange(len(p))):
-        if len(comp) not in (3, 5):
+        whole = len(comp) in (3, 5) or len(comp) in s.grow_corner  # (comp + 1 tried)
+        mine = set(comp.tolist())
+        unread = not any(mine & set(f.pips) for f in faces
+                         if len(f.pips) >= 2 and f.confidence >= s.min_confidence)
+        drop = s.grow_drop_one and unread and 3 <= len(comp) <= 5
+        if len(comp) in s.grow_corner and not unread:  # (a pip of it read as a 1 gives way)
+            whole = False
+        if not whole and not drop:
             continue
         d = float(median(p.d[comp]))
         con = float(median(p.contrast[comp]))
         dist = np.linalg.norm(p.xy[:, None] - p.xy[comp][None], axis=2).min(axis=1)
         ok = alone & (p.dark == p.dark[comp[0]]) & (p.chan == p.chan[comp[0]]) & (
             dist <= s.max_link * d) & (p.d >= d / s.grow_pip_size) & (
-            p.d <= d * s.grow_pip_size) & (p.contrast <= s.max_contrast_ratio * con) & (
-            p.contrast * s.max_contrast_ratio >= con) & (np.abs(
+            p.d <= d * s.grow_pip_size) & (p.contrast <= s.grow_contrast_ratio * con) & (
+            p.contrast * s.grow_contrast_ratio >= con) & (np.abs(
                 p.colour - median(p.colour[comp], axis=0)).mean(axis=1) <= s.max_colour_diff)
         for k in np.nonzero(ok)[0].tolist():
             if k in taken or s.pip_hue is not None and vivid[k] and bool(
                     (vivid[comp] & (np.abs(_hue_diff(hue[comp], hue[k])) > s.pip_hue[1])).any()):
                 continue
-            g = read_group(np.sort(np.append(comp, k)), p, chans, s)
-            if g is None or g.confidence < s.min_confidence:
+            tries = ([comp] if whole else []) + (
+                [np.delete(comp, j) for j in range(len(comp))] if drop else [])
+            g = None
+            for base in tries:
+                odd = len(base) % 2 == 0  # (base + k: a 3 or 5, with a centre pip)
+                new = odd and len(comp) not in (3, 5) or len(base) < len(comp)
+                if new and odd and not _mirrors(p.xy[k], p.xy[base], s.grow_mirror):
+                    continue
+                g = read_group(np.sort(np.append(base, k)), p, chans, s)
+                if g is None or g.confidence < s.min_confidence or new and g.value in (
+                        3, 5) and float(np.abs(np.linalg.solve(
+                            g.lin, p.xy[k] - g.center)).max()) <= s.grow_corner_at:
+                    g = None  # (the grown pip mid-face: glare, a stray dot)
+                    continue
+                break
+            if g is None:
                 continue
-            mine = set(comp.tolist())
             out = [f for f in out if not mine & set(f.pips) and k not in f.pips] + [g]
             taken.add(k)
             break
     return out
+
+
+def _mirrors(xy: np.ndarray, base: np.ndarray, tol: float) -> bool:
+    """Whether point `xy` (2,) lies where a face's corner pip lies opposite another pip of
+    `base` (n, 2) through a pip of it as the centre: within `tol` x their spacing of
+    2 centre - corner (an affine map, as the face's, keeps midpoints)."""
+    c, x = base[:, None], base[None]
+    gap = np.linalg.norm(c - x, axis=2)
+    off = np.linalg.norm(2 * c - x - xy, axis=2)
+    return bool(((off <= tol * gap) & (gap > 0)).any())
 
 
 def _leftover_face(members: np.ndarray, faces: list[Face], p: Pips, chans, s: DiceSettings,
@@ -2216,7 +2266,8 @@ def _surface_side(f: Face, faces: list[Face], bgr: np.ndarray, nadir, shape: tup
     up = _up_at(f.center, nadir, shape, s) if from_above or s.up_dir is not None \
         else np.array([0.0, -1.0])
     return bool(up is not None and ((slanted or _squashed_upright(f, up, s)) and _face_above(
-        f, bgr, up, s) or slanted and _top_aside(f, bgr, up, s, [g for g in faces if g is not f])))
+        f, bgr, up, s) or (slanted or from_above and s.aside_from_above) and _top_aside(
+        f, bgr, up, s, [g for g in faces if g is not f])))
 
 
 def _on_table(f: Face, bgr: np.ndarray, up: np.ndarray, s: DiceSettings) -> bool:
