@@ -176,7 +176,10 @@ def test_read_any_turn_keeps_the_photo_on_a_tie(n_wrong, proper, doves, reads):
     (6, 2, 9, None),  # the rules' doves on the hats: read as it is only
     (6, 0, 6, "180"),  # as many pairs, the turn's 3 doves on its hats: the turn
     (6, 1, 6, "180"),
-    (6, 0, 5, None),
+    (6, 0, 5, "180"),  # a pair fewer but 3 doves on its hats (session 24: pairs and doves
+    #   on hats counted together, `line_signs`; it was the photo as it is)
+    (6, 0, 2, None),  # 2 pairs and 3 doves: fewer signs than 6 pairs
+    (6, 1, 4, None),  # 7 signs each: the photo as it is on a tie
     (9, 0, 9, None),  # a whole line (no doves laid): no turn
     (4, 3, 5, "180"),  # too few pairs: turned as before, doves or not
 ])
@@ -195,6 +198,34 @@ def test_read_any_turn_doves_on_hats(pairs, doves, turned_pairs, kept):
     pieces, facts, warnings = read_any_turn(read, _marked())
     assert line_pairs(pieces) == (turned_pairs if kept else pairs)
     assert any("half a turn" in w for w in warnings) == (kept == "180")
+
+
+@pytest.mark.parametrize("cw,ccw,dove_sign,kept", [
+    ((4, 0), (3, 2), True, "ccw"),  # committed e2 0001 turned cw: upside down (cw once
+    #   more) 4 pairs and no dove, the right way up 3 pairs and 2 doves on hats
+    ((4, 0), (3, 2), False, "cw"),  # (session 23's order: pairs first)
+    ((3, 2), (4, 0), True, "cw"),  # the right way up tried first: 5 signs against 4
+    ((2, 2), (4, 0), True, "cw"),  # 4 signs each: the first tried kept
+    ((2, 2), (3, 0), True, "cw"),  # 2 doves outweigh a pair
+    ((5, 0), (5, 1), True, "ccw"),
+])
+def test_read_any_turn_counts_doves_with_pairs(cw, ccw, dove_sign, kept):
+    """A photo with no line as it is (no tile: every turn read): the turn kept is the one
+    with the most pairs and doves on its hats together (`line_signs`), strictly more than
+    those read before it."""
+    def lay(n, d):
+        return line(range(1, n + 1)) + [dove(100 + 70 * i, 200) for i in range(d)], {}, []
+
+    def read(im):
+        for turn, (n, d) in (("cw", cw), ("ccw", ccw)):
+            if np.array_equal(im, cv2.rotate(_marked(), ROTATE[turn])):
+                return lay(n, d)
+        return [], {}, []  # as it is and half round: nothing
+
+    pieces, facts, warnings = read_any_turn(read, _marked(), TurnSettings(dove_sign=dove_sign))
+    want = {"cw": "a quarter turn clockwise", "ccw": "a quarter turn anticlockwise"}[kept]
+    assert want in warnings[0]
+    assert line_pairs(pieces) == (cw if kept == "cw" else ccw)[0]
 
 
 def dove(cx: float, cy: float) -> CardPiece:
