@@ -19,10 +19,12 @@ from vision.cards.turned import (
     back_angle,
     back_points,
     doves_on_hats,
+    hats_off_row,
     level_copy,
     level_read,
     line_axis,
     line_pairs,
+    proper_line,
     read_any_turn,
     turned_back,
 )
@@ -176,7 +178,10 @@ def test_read_any_turn_keeps_the_photo_on_a_tie(n_wrong, proper, doves, reads):
     (6, 2, 9, None),  # the rules' doves on the hats: read as it is only
     (6, 0, 6, "180"),  # as many pairs, the turn's 3 doves on its hats: the turn
     (6, 1, 6, "180"),
-    (6, 0, 5, None),
+    (6, 0, 5, "180"),  # a pair fewer but 3 doves on its hats (session 24: pairs and doves
+    #   on hats counted together, `line_signs`; it was the photo as it is)
+    (6, 0, 2, None),  # 2 pairs and 3 doves: fewer signs than 6 pairs
+    (6, 1, 4, None),  # 7 signs each: the photo as it is on a tie
     (9, 0, 9, None),  # a whole line (no doves laid): no turn
     (4, 3, 5, "180"),  # too few pairs: turned as before, doves or not
 ])
@@ -195,6 +200,81 @@ def test_read_any_turn_doves_on_hats(pairs, doves, turned_pairs, kept):
     pieces, facts, warnings = read_any_turn(read, _marked())
     assert line_pairs(pieces) == (turned_pairs if kept else pairs)
     assert any("half a turn" in w for w in warnings) == (kept == "180")
+
+
+@pytest.mark.parametrize("cw,ccw,dove_sign,kept", [
+    ((4, 0), (3, 2), True, "ccw"),  # committed e2 0001 turned cw: upside down (cw once
+    #   more) 4 pairs and no dove, the right way up 3 pairs and 2 doves on hats
+    ((4, 0), (3, 2), False, "cw"),  # (session 23's order: pairs first)
+    ((3, 2), (4, 0), True, "cw"),  # the right way up tried first: 5 signs against 4
+    ((2, 2), (4, 0), True, "cw"),  # 4 signs each: the first tried kept
+    ((2, 2), (3, 0), True, "cw"),  # 2 doves outweigh a pair
+    ((5, 0), (5, 1), True, "ccw"),
+])
+def test_read_any_turn_counts_doves_with_pairs(cw, ccw, dove_sign, kept):
+    """A photo with no line as it is (no tile: every turn read): the turn kept is the one
+    with the most pairs and doves on its hats together (`line_signs`), strictly more than
+    those read before it."""
+    def lay(n, d):
+        return line(range(1, n + 1)) + [dove(100 + 70 * i, 200) for i in range(d)], {}, []
+
+    def read(im):
+        for turn, (n, d) in (("cw", cw), ("ccw", ccw)):
+            if np.array_equal(im, cv2.rotate(_marked(), ROTATE[turn])):
+                return lay(n, d)
+        return [], {}, []  # as it is and half round: nothing
+
+    pieces, facts, warnings = read_any_turn(read, _marked(), TurnSettings(dove_sign=dove_sign))
+    want = {"cw": "a quarter turn clockwise", "ccw": "a quarter turn anticlockwise"}[kept]
+    assert want in warnings[0]
+    assert line_pairs(pieces) == (cw if kept == "cw" else ccw)[0]
+
+
+@pytest.mark.parametrize("down,angle,lo,hi", [
+    (None, 0.0, 0.0, 0.01),  # 9 hats in a row, their rabbits below
+    (None, 35.0, 0.0, 0.01),  # slanted
+    (None, -80.0, 0.0, 0.01),
+    (75.0, 0.0, 1.0, 1.3),  # hats 7 and 8 in the rabbits' row, 75 px down (60 px tiles),
+    #   their rabbits unread (committed e2 0004 upside down: 0.76)
+    (75.0, -20.0, 1.0, 1.3),
+    (20.0, 0.0, 0.2, 0.4),  # a line bent a third of a tile
+])
+def test_hats_off_row(down, angle, lo, hi):
+    t = np.deg2rad(angle)
+    rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+    pieces = []
+    for i in range(9):
+        off = down is not None and i in (6, 7)
+        for kind, y in (("hat", down if off else 0.0), ("rabbit", None if off else 75.0)):
+            if y is not None:
+                xy = np.array([70.0 * i, y]) @ rot.T
+                pieces.append(tile(f"{kind}-{i + 1}", 400 + xy[0], 300 + xy[1], angle=angle))
+    assert lo <= hats_off_row(pieces) <= hi
+
+
+def test_hats_off_row_needs_four_hats():
+    assert hats_off_row(line([1, 2, 3]) + [tile("hat-4", 170, 275)]) > 1.0
+    assert hats_off_row(line([1, 2, 3])) == 0.0  # 3 hats: 0.0
+    assert hats_off_row(line([1, 2]) + [tile("hat-3", 170, 275)]) == 0.0  # 3 hats
+
+
+@pytest.mark.parametrize("pairs,hat_doves,rabbit_doves,off,settings,want", [
+    (6, 2, 0, False, {}, True),  # the rules' doves on hats, hats in a row
+    (6, 2, 0, True, {}, False),  # a hat in the rabbits' row: turned too (e2 0004 upside down)
+    (6, 2, 0, True, {"off_row": 2.0}, True),
+    (6, 3, 1, False, {}, True),  # 3 on hats less 1 on a rabbit: 2
+    (6, 3, 2, False, {}, False),  # (fresh 3040 0008 upside down: 5 on hats, 4 on rabbits)
+    (6, 3, 2, False, {"rabbit_doves": False}, True),
+    (9, 0, 3, True, {}, True),  # a whole line: no turn
+    (4, 3, 0, False, {}, False),  # too few pairs
+])
+def test_proper_line(pairs, hat_doves, rabbit_doves, off, settings, want):
+    pieces = line(range(1, pairs + 1))
+    pieces += [dove(100 + 70 * i, 200) for i in range(hat_doves)]
+    pieces += [dove(100 + 70 * i, 275) for i in range(rabbit_doves)]
+    if off:
+        pieces.append(tile("hat-9", 100 + 70 * pairs, 275))
+    assert proper_line((pieces, {}, []), TurnSettings(**settings)) == want
 
 
 def dove(cx: float, cy: float) -> CardPiece:

@@ -8,8 +8,8 @@ the rabbit of their own number below them, `line_pairs`; or short of a whole lin
 fewer doves on its hats than the rules lay, `proper_line`: another copy's artwork upside
 down reads as the other kind, hats and rabbits swapped, pairs and all), the photo is read
 turned (`cv2.rotate`: exact, no resampling) a quarter either way and half round, and the
-reading with the most such pairs is kept (then the most doves on its hats; the first on a
-tie, the photo as it is first): a rule of the game's layout, not of the truth. Only the
+reading with the most such pairs and doves on its hats together is kept (`line_signs`; the
+first on a tie, the photo as it is first): a rule of the game's layout, not of the truth. Only the
 turns the tiles read suggest are tried (`turns_to_try`: a line lying across the photo is
 read half turned, one along it a quarter turned either way). The kept pieces and warnings
 are mapped back to the photo's own pixels (`turned_back`). The photo as it is reads exactly
@@ -59,6 +59,21 @@ class TurnSettings:
     #   of the hat's centre along both axes (the tile's own square)
     level_tie: bool = True  # the level copy's reading is kept where it reads as many pairs
     #   as the photo as it is (the detector's own range), one or more
+    dove_sign: bool = True  # a turn is kept where its pairs and doves on hats together
+    #   (`line_signs`) are more than the reading before it; off: more pairs, then more doves
+    #   on hats (session 23). Committed e2 turned cw / ccw / 180: 0001 read upside down (4
+    #   pairs, no dove) over the right way up (3 pairs, 2 doves) (session 24, H5)
+    rabbit_doves: bool = True  # `proper_line` counts the doves on hats less those on tiles
+    #   read as rabbits: fresh 3040 turned half round 0008 read upside down shows 5 pairs,
+    #   9 "doves" (its white rabbit tiles upside down), 5 on hats and 4 on rabbits; every
+    #   reading the right way up of committed e2 and fresh 3040 (turned or not) 0 on
+    #   rabbits but two (an extra dove each) (session 24, H5)
+    off_row: float = 0.5  # hat widths: a line whose hats do not lie in one row (a hat
+    #   further than this off the others' row, `hats_off_row`) is read turned as well. Read
+    #   the right way up, the 40 committed photos and fresh 3040 lie within 0.12 (e1 0026);
+    #   committed e2 turned half round 0004 upside down 1.07 (its real hats 7 and 8 read as
+    #   hats, in the row below the rabbits read as hats), other readings upside down
+    #   0.00-1.24: half way to the rabbits' row (session 24, H5)
     level_max: float = 60.0  # degrees: a line further than this from the photo's x axis
     #   lies nearer its y axis and is left to the exact quarter turns (`cv2.rotate`): read
     #   first on a level copy turned 70-90 degrees (interpolated, a larger canvas) it lost
@@ -89,11 +104,13 @@ def line_pairs(pieces: list[CardPiece]) -> int:
                for h in pieces if h.label.startswith("hat-"))
 
 
-def doves_on_hats(pieces: list[CardPiece], s: TurnSettings = TURN) -> int:
-    """How many doves lie on a tile read as a hat: the dove's centre within `s.dove_on` of
-    the hat's widths from its centre along both of its axes (`lineup._offset`)."""
-    hats = [p for p in pieces if p.label.startswith("hat-")]
-    return sum(any(max(abs(o) for o in _offset(d, h)) <= s.dove_on for h in hats)
+def doves_on_hats(pieces: list[CardPiece], s: TurnSettings = TURN,
+                  kind: str = "hat-") -> int:
+    """How many doves lie on a tile read as a hat (`kind` "rabbit-": as a rabbit): the
+    dove's centre within `s.dove_on` of the tile's widths from its centre along both of its
+    axes (`lineup._offset`)."""
+    tiles = [p for p in pieces if p.label.startswith(kind)]
+    return sum(any(max(abs(o) for o in _offset(d, h)) <= s.dove_on for h in tiles)
                for d in pieces if d.label == "dove")
 
 
@@ -101,10 +118,45 @@ def proper_line(got, s: TurnSettings = TURN) -> bool:
     """Is the reading `got` = (pieces, facts, warnings) a proper line, read no other way:
     `s.done_pairs` pairs (`line_pairs`), or `s.proper_pairs` with `s.least_doves` doves on
     its hats (`doves_on_hats`, the rules' 2-5; a line read upside down, its kinds swapped,
-    shows its pairs but its doves lie on the tiles read as rabbits or are not read)."""
+    shows its pairs but its doves lie on the tiles read as rabbits or are not read), less
+    the doves on tiles read as rabbits where `s.rabbit_doves` (the rules lay none there:
+    upside down, a white rabbit tile reads as a dove as well), and its hats in one row
+    (`hats_off_row` up to `s.off_row`)."""
     n = line_pairs(got[0])
-    return n >= s.done_pairs or (n >= s.proper_pairs
-                                 and doves_on_hats(got[0], s) >= s.least_doves)
+    doves = doves_on_hats(got[0], s)
+    if s.rabbit_doves:
+        doves -= doves_on_hats(got[0], s, "rabbit-")
+    return n >= s.done_pairs or (n >= s.proper_pairs and doves >= s.least_doves
+                                 and hats_off_row(got[0], s) <= s.off_row)
+
+
+def hats_off_row(pieces: list[CardPiece], s: TurnSettings = TURN) -> float:
+    """How far the hat read furthest off the hats' row lies from it, in the hats' median
+    widths: the hats' centres (image px) across the line's axis (`line_axis`: hats and
+    rabbits), less their median (0.0 with fewer than `s.axis_tiles` hats, or no axis). The
+    rules lay the hats in one row with each rabbit below: a hat a row below the others lies
+    in the rabbits' row (a line read upside down, most kinds swapped but a few hats read
+    right)."""
+    hats = [p for p in pieces if p.label.startswith("hat-")]
+    axis = line_axis(pieces, s)
+    if len(hats) < s.axis_tiles or axis is None:
+        return 0.0
+    t = np.deg2rad(axis)
+    off = np.array([h.center for h in hats], float) @ np.array([-np.sin(t), np.cos(t)])
+    width = max(float(np.median([h.width for h in hats])), 1.0)
+    return float(np.max(np.abs(off - np.median(off)))) / width
+
+
+def line_signs(pieces: list[CardPiece], s: TurnSettings = TURN) -> tuple[int, ...]:
+    """The signs that a reading is the right way up, compared as a tuple: its pairs
+    (`line_pairs`) and its doves on hats (`doves_on_hats`), one each, summed (with
+    `s.dove_sign` off: the pairs, then the doves). The reader keeps a dove only near a
+    tile read as a hat (`CardReader.read_pieces`), so a reading upside down with the kinds
+    swapped loses the doves that lie on the real hats (read as rabbits): committed edition
+    2 0001 turned a quarter or half round reads 4 pairs and no dove upside down, 3 pairs
+    and 2 doves on hats the right way up (session 24, H5)."""
+    n, d = line_pairs(pieces), doves_on_hats(pieces, s)
+    return (n + d,) if s.dove_sign else (n, d)
 
 
 def turns_to_try(pieces: list[CardPiece], s: TurnSettings = TURN) -> tuple[str, ...]:
@@ -256,20 +308,20 @@ def read_any_turn(read, image: np.ndarray, s: TurnSettings = TURN):
     """`read(image)` -> (pieces, facts, warnings) of uint8 BGR `image` (H, W, 3) as it is,
     or, where its line is not proper (`proper_line`: too few pairs, or short of a whole line
     with too few doves on its hats), of the turn
-    of it whose line has the most pairs, then the most doves on its hats (`doves_on_hats`;
-    strictly more than those before it), mapped back
+    of it with the most pairs and doves on its hats together (`line_signs`; strictly more
+    than those before it), mapped back
     to `image`'s pixels with a warning saying the turn."""
     best = level_read(read, image, read(image), s)
     if proper_line(best, s):
         return best
-    n_best = (line_pairs(best[0]), doves_on_hats(best[0], s))
+    n_best = line_signs(best[0], s)
     turn_kept = None
     for turn in turns_to_try(best[0], s):
         got = read(cv2.rotate(image, ROTATE[turn]))
-        n = (line_pairs(got[0]), doves_on_hats(got[0], s))
+        n = line_signs(got[0], s)
         if n > n_best:
             best, n_best, turn_kept = got, n, turn
-            if n[0] >= s.done_pairs:
+            if line_pairs(got[0]) >= s.done_pairs:
                 break
     if turn_kept is None:
         return best
