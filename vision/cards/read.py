@@ -431,8 +431,8 @@ class ReadSettings:
     paper_warnings: bool = True  # Troetofanten: warn about card-shaped regions of the
     #   face-up cards' look off every card read (`paper_regions`)
     look_off_warnings: bool = True  # Troetofanten: warn where the face-down cards' look
-    #   shows off every card read (`look_off_cards`; session 24, H6: 9 of the 12 silent errors
-    #   on the committed and edition 2 photos were cards missed, 7 of them backs)
+    #   shows off every card read (`look_off_cards`; session 24, H6: 10 of the 12 silent
+    #   errors on the committed and edition 2 photos were cards missed, 8 of them backs)
     look_off_strip: tuple[float, float] = (0.06, 0.15)  # a strip of it beside a face-up card
     #   read: at least this x a card's area (width x height) and its short side this x the
     #   width (the nearest cards' read: `near_width`). Edition 2's backs missed under a card
