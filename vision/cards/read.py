@@ -430,6 +430,23 @@ class ReadSettings:
     edge_reach: float = 0.08  # x the width: how far off the pose's line an edge is looked for
     paper_warnings: bool = True  # Troetofanten: warn about card-shaped regions of the
     #   face-up cards' look off every card read (`paper_regions`)
+    look_off_warnings: bool = True  # Troetofanten: warn where the face-down cards' look
+    #   shows off every card read (`look_off_cards`; session 24, H6: 10 of the 12 silent
+    #   errors on the committed and edition 2 photos were cards missed, 8 of them backs)
+    look_off_strip: tuple[float, float] = (0.06, 0.15)  # a strip of it beside a face-up card
+    #   read: at least this x a card's area (width x height) and its short side this x the
+    #   width (the nearest cards' read: `near_width`). Edition 2's backs missed under a card
+    #   showed 0.07-0.14 cards, 0.18-0.35 wide; the one such strip at no missed card,
+    #   committed 0005, 0.057 and 0.13 wide (a fan's step is at least 0.3 widths)
+    look_off_beside: float = 0.25  # with at least this share of its rim on face-up cards read
+    #   (grown `strip_cover`: the card that covers the rest of it; 0.27-0.60 at the misses)
+    look_off_on_back: float = 0.1  # and under this share on backs read (a back read a little
+    #   too small leaves strips of its own look at its ends: committed 0008, 0028, rims
+    #   0.26-0.47 on backs, 0 on face-up cards)
+    look_off_whole: tuple[float, float] = (0.5, 0.9)  # or a patch of it on no card read, at
+    #   least this x a card's area and filling this share of its minimum-area rectangle (the
+    #   two backs missed whole on edition 2, 0.67 and 1.8 cards filling 0.96-0.97; patches of
+    #   a table's look at no card on the committed photos filled 0.44-0.86)
     paper_read: bool = True  # and read them (each switch works without the other): one
     #   read surely as a face-up card is one
     paper_twin: bool = True  # and one whose key point lies within `duplicate` x the width
@@ -1563,6 +1580,85 @@ def unseen_cards(pieces: list[CardPiece],
             continue
         out.append(f"possibly a face-down card at ({c[0]:.0f}, {c[1]:.0f}), not counted: "
                    f"read as a back with only {conf:.2f}; check the table there")
+    return out
+
+
+def look_off_cards(image: np.ndarray, pieces: list[CardPiece], settings: ReadSettings = READ
+                   ) -> list[str]:
+    """Warnings where the face-down cards' look shows off every card read (Troetofanten: a
+    back under a face-up card whose strip no reading took, or a back missed whole). The
+    look is learnt as `settle_backs` learns it: from the backs read surely
+    (`look_alike_regions`, its closed mask), or, with none, from card-shaped regions of one
+    colour (`design_regions`). What is left of it off the cards read (their frames grown by
+    `strip_cover`, opened by 3 x 3 at `look_scale`) is warned about per region: a strip of
+    at least `look_off_strip` (x a card's area, x its width across) whose rim lies at least
+    `look_off_beside` on face-up cards read and under `look_off_on_back` on backs read, or
+    a patch of at least `look_off_whole[0]` cards' area filling `look_off_whole[1]` of its
+    rectangle. Regions within a card's height of one warned about are one card. `image`:
+    (H, W, 3) uint8 BGR, the photo the `pieces` were read in; readings are not changed."""
+    s = settings
+    framed = [p for p in pieces if p.frame is not None and p.width > 0]
+    if not framed:
+        return []
+    f = s.look_scale
+    centres = np.array([p.center for p in framed], float)
+    widths = np.array([p.width for p in framed], float)
+    up = [p.frame for p in framed if p.label != "back"]
+    backs = [p.frame for p in framed if p.label == "back"]
+    sure = [p.frame for p in framed if p.label == "back" and p.confidence >= s.look_min_conf]
+    masks: list = []
+    if sure:
+        look_alike_regions(image, sure, centres, widths, s, masks, up, [])
+    else:
+        design_regions(image, centres, widths, s, masks, [])
+    if not masks:
+        return []
+    mask = np.maximum.reduce(masks) > 0
+    cover_up = _frames_mask(up, f, mask.shape, s.strip_cover) if up else \
+        np.zeros(mask.shape, np.uint8)
+    cover_back = _frames_mask(backs, f, mask.shape, s.strip_cover) if backs else \
+        np.zeros(mask.shape, np.uint8)
+    rest = (mask & (cover_up == 0) & (cover_back == 0)).astype(np.uint8)
+    rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, lab, stats, cents = cv2.connectedComponentsWithStats(rest)
+    aspect = SPECS["troetofanten"].aspect
+    found: list[tuple[float, np.ndarray, float, str]] = []  # (area, centre px, width, kind)
+    for k in range(1, n):
+        c = (cents[k] + 0.5) / f - 0.5
+        w = near_width(centres, widths, c) * f
+        area = float(stats[k, cv2.CC_STAT_AREA]) / (w * w * aspect)
+        if area < min(s.look_off_strip[0], s.look_off_whole[0]):
+            continue
+        x0, y0, bw, bh = (int(v) for v in stats[k, :4])
+        box = (lab[max(y0 - 3, 0):y0 + bh + 3, max(x0 - 3, 0):x0 + bw + 3] == k)
+        comp = box.astype(np.uint8)
+        rim = cv2.dilate(comp, np.ones((5, 5), np.uint8)) - comp
+        sl = (slice(max(y0 - 3, 0), max(y0 - 3, 0) + comp.shape[0]),
+              slice(max(x0 - 3, 0), max(x0 - 3, 0) + comp.shape[1]))
+        n_rim = max(float(rim.sum()), 1.0)
+        beside = float((rim & cover_up[sl]).sum()) / n_rim
+        on_back = float((rim & cover_back[sl]).sum()) / n_rim
+        cnts, _ = cv2.findContours(comp, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        (_, (rw, rh), _) = cv2.minAreaRect(max(cnts, key=cv2.contourArea))
+        fill = float(stats[k, cv2.CC_STAT_AREA]) / max(rw * rh, 1.0)
+        if area >= s.look_off_strip[0] and min(rw, rh) >= s.look_off_strip[1] * w and \
+                beside >= s.look_off_beside and on_back < s.look_off_on_back:
+            found.append((area, c, w / f, "strip"))
+        elif area >= s.look_off_whole[0] and fill >= s.look_off_whole[1]:
+            found.append((area, c, w / f, "whole"))
+    out: list[str] = []
+    warned: list[np.ndarray] = []
+    for _, c, w, kind in sorted(found, key=lambda t: -t[0]):
+        if any(np.hypot(*(c - o)) < aspect * w for o in warned):  # (both sides of a card)
+            continue
+        warned.append(c)
+        where = f"({c[0]:.0f}, {c[1]:.0f})"
+        out.append(f"a face-down card's pattern shows at {where} beside the cards read, but "
+                   f"no card was read there: a card under another may be missed; check the "
+                   f"table there" if kind == "strip" else
+                   f"a face-down card's pattern covers a patch the size of a card at {where}, "
+                   f"but no card was read there: a face-down card may be missed; check the "
+                   f"table there")
     return out
 
 
@@ -3416,6 +3512,8 @@ class CardReader:
                     warnings += bare
                 warnings += unseen_cards(pieces, doubted, under, s,
                                          unread if s.paper_warnings else (), unsure_backs)
+                if s.look_off_warnings:
+                    warnings += look_off_cards(image, pieces, s)
                 pieces, rare = unsure_rare(pieces, s)
                 warnings += rare
                 pieces, more, relabelled = box_limits(pieces)

@@ -1,0 +1,122 @@
+"""Troetofanten: the warning where the face-down cards' look shows off every card read
+(`vision.cards.read.look_off_cards`, session 24 H6). Tiny synthetic photos, seeded."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.cards.geometry import SPECS
+from vision.cards.pieces import CardPiece
+from vision.cards.read import READ, card_frame, look_off_cards
+
+ASPECT = SPECS["troetofanten"].aspect
+W = 40.0  # card width, px
+DESIGNS = [((150, 80, 30), (60, 30, 10)),  # blue with dark stripes
+           ((40, 40, 190), (30, 210, 230)),  # red with yellow stripes
+           ((40, 150, 60), (30, 210, 230))]  # green with yellow stripes
+
+
+def table(seed: int, shape=(360, 480)) -> np.ndarray:
+    """(H, W, 3) uint8 BGR: a grey-brown table with seeded noise."""
+    rng = np.random.default_rng(seed)
+    img = np.full((*shape, 3), (95, 110, 125), np.int16)
+    img += rng.integers(-12, 13, img.shape, dtype=np.int16)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def draw_back(img, centre, width, colour, stripe) -> np.ndarray:
+    """A face-down card (upright), stripes along its long side; returns its frame."""
+    frame = card_frame(np.asarray(centre, float), 0.0, width, ASPECT)
+    cv2.fillPoly(img, [np.round(frame).astype(np.int32)], colour)
+    for t in (0.2, 0.45, 0.7):
+        a = frame[0] + t * (frame[1] - frame[0])
+        b = frame[3] + t * (frame[2] - frame[3])
+        cv2.line(img, tuple(np.round(a).astype(int)), tuple(np.round(b).astype(int)), stripe,
+                 max(1, int(width * 0.08)))
+    return frame
+
+
+def draw_face(img, centre, width=W) -> np.ndarray:
+    frame = card_frame(np.asarray(centre, float), 0.0, width, ASPECT)
+    cv2.fillPoly(img, [np.round(frame).astype(np.int32)], (235, 240, 242))
+    cv2.circle(img, tuple(int(v) for v in frame.mean(axis=0)), int(width * 0.25),
+               (120, 120, 125), -1)  # an elephant's grey
+    return frame
+
+
+def piece(label: str, frame: np.ndarray, conf: float = 0.95) -> CardPiece:
+    return CardPiece(label, conf, frame[0].copy(), frame, 0.0, float(np.hypot(
+        *(frame[1] - frame[0]))), {})
+
+
+def scene(seed, colour, stripe, shown: float | None, whole: bool = False):
+    """A back read surely at (90, 100); a back at (250, 150) under a face-up card that
+    leaves `shown` x W of its long side showing (None: no such back); `whole`: a back at
+    (380, 260) no card was read at. Returns (image, pieces read)."""
+    img = table(seed)
+    known = draw_back(img, (90, 100), W, colour, stripe)
+    read = [piece("back", known)]
+    if shown is not None:
+        draw_back(img, (250, 150), W, colour, stripe)
+        read.append(piece("elephant-3", draw_face(img, (250 + shown * W, 150))))
+    else:
+        read.append(piece("elephant-3", draw_face(img, (250, 150))))
+    if whole:
+        draw_back(img, (380, 260), W, colour, stripe)
+    return img, read
+
+
+@pytest.mark.parametrize("colour,stripe", DESIGNS)
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_back_under_a_face_up_card_showing_a_strip_is_named(colour, stripe, seed):
+    img, read = scene(seed, colour, stripe, shown=0.35)
+    got = look_off_cards(img, read)
+    assert len(got) == 1, got
+    assert "beside the cards read" in got[0]
+    x, y = (float(v) for v in got[0].split(" at (")[1].split(")")[0].split(", "))
+    assert abs(x - (250 - 0.5 * W + 0.5 * 0.35 * W)) < 0.25 * W and abs(y - 150) < 0.25 * W
+
+
+@pytest.mark.parametrize("colour,stripe", DESIGNS)
+@pytest.mark.parametrize("shown", [None, 0.0, 0.05])
+def test_no_warning_where_no_back_shows_off_the_cards_read(colour, stripe, shown):
+    """No back under the face-up card, or one it covers (a sliver under `look_off_strip`)."""
+    img, read = scene(3, colour, stripe, shown=shown)
+    assert look_off_cards(img, read) == []
+
+
+@pytest.mark.parametrize("colour,stripe", DESIGNS)
+def test_a_back_missed_whole_is_named(colour, stripe):
+    img, read = scene(4, colour, stripe, shown=None, whole=True)
+    got = look_off_cards(img, read)
+    assert len(got) == 1 and "a patch the size of a card at (380, 26" in got[0], got
+
+
+@pytest.mark.parametrize("shrink", [0.8, 0.85])
+def test_a_back_read_too_small_is_not_a_missed_card(shrink):
+    """A back's frame read short of its ends leaves its own look there: not another card."""
+    img = table(5)
+    frame = draw_back(img, (200, 150), W, *DESIGNS[0])
+    small = card_frame(frame.mean(axis=0), 0.0, W, ASPECT * shrink)
+    face = draw_face(img, (320, 150))
+    assert look_off_cards(img, [piece("back", small), piece("elephant-1", face)]) == []
+
+
+def test_with_no_back_read_the_look_is_a_design_and_a_back_missed_whole_is_named():
+    """No back read to learn the look from: card-shaped regions of one colour are
+    (`design_regions`); the back at (90, 100) nobody read is named."""
+    img, read = scene(6, *DESIGNS[0], shown=0.35)
+    got = look_off_cards(img, [read[1]])
+    assert any("a patch the size of a card at (90, 100)" in w for w in got), got
+
+
+def test_no_pieces_and_thresholds_out_of_reach_warn_nothing():
+    from dataclasses import replace
+
+    img, read = scene(7, *DESIGNS[0], shown=0.35, whole=True)
+    assert look_off_cards(img, []) == []
+    assert len(look_off_cards(img, read)) == 2
+    off = replace(READ, look_off_strip=(5.0, 0.15), look_off_whole=(5.0, 0.9))
+    assert look_off_cards(img, read, off) == []
