@@ -3,6 +3,8 @@ pieces' shared size comes from the sure key points alone (`read.shared_widths`).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -50,3 +52,19 @@ def test_refine_poses_magic_rabbit_uses_the_sure_size():
     assert np.all(np.abs(widths[:20] - 45.0) < 0.12 * 45.0)
     _, widths0, _ = refine_poses("magic-rabbit", xy, ang, w)  # no scores: as before
     assert np.median(np.abs(widths0[:20] - 45.0)) > 0.2 * 45.0
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("line_deg, table_deg", [(18.0, 0.0), (-20.0, 90.0), (0.0, 30.0)])
+def test_busy_look_takes_the_sure_ones_direction(seed, line_deg, table_deg):
+    """The line's tiles (sure) at `line_deg`, the table's printed spots (weak, many more)
+    at `table_deg`: the tiles keep their own direction."""
+    rng = np.random.default_rng(seed)
+    xy, w, sc = _keys(rng, 20, 130, 45.0, 45.0)
+    ang = np.r_[line_deg + rng.normal(0, 2, 20), table_deg + rng.normal(0, 2, 130)]
+    got, _, _ = refine_poses("magic-rabbit", xy, ang, w, scores=sc)
+    assert np.all(np.abs(got[:20] - line_deg) < 8.0)
+    # weighed over all of them (as an ordinary look is), the table's direction wins
+    off = replace(READ, busy_keys=10**6)
+    before, _, _ = refine_poses("magic-rabbit", xy, ang, w, settings=off, scores=sc)
+    assert np.median(np.abs(before[:20] - table_deg)) < 3.0

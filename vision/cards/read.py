@@ -157,10 +157,12 @@ class ReadSettings:
     #   H2, docs/vision.md "Noisy and busy photos")
     busy_keys: int = 60  # a look posing more key points than this is of a busy table (a
     #   newspaper, a printed cloth: the text and motifs give weak key points by the hundred)
-    #   and the pieces' shared size (`shared_widths`) is fitted from its `sure_heat` ones
-    #   alone: fitted over all, the table's spots set every tile's width (fresh 3013 Magic
-    #   Rabbit on a newspaper mat, `synth --table mat`: 96.6 % piece error; reading only the
-    #   key points near the truth's pieces, 176 of 178 right). A real layout holds 24-30
+    #   and the pieces' shared size (`shared_widths`) and Magic Rabbit's line direction
+    #   (`refine_poses`) come from its `sure_heat` ones alone: taken over all, the table's
+    #   spots set every tile's width and direction (fresh 3013 Magic Rabbit on a newspaper
+    #   mat, `synth --table mat`: 96.6 % piece error, size alone 60.1 %, size and direction
+    #   14.0 %; reading only the key points near the truth's pieces, 176 of 178 right;
+    #   print 3011 47.0 -> 29.3 %). A real layout holds 24-30
     #   pieces; the 80 committed photos pose at most 47. Magic Rabbit only: Troetofanten on
     #   the mat read worse with it (right 104 -> 98 of 150; its misses there are not the
     #   width: with only the true key points it read 33) (session 24, H3)
@@ -797,6 +799,15 @@ def fit_widths(xy: np.ndarray, widths: np.ndarray, iters: int = 3) -> np.ndarray
     return np.clip(A @ coef, 0.75 * kept.min(), 1.33 * kept.max())
 
 
+def busy_sure(scores: np.ndarray | None, s: ReadSettings = READ) -> np.ndarray | None:
+    """(N,) bool: the key points of at least `s.sure_heat` of a busy look's (N,) `scores`
+    (over `s.busy_keys` of them, 4 or more sure ones), else None (an ordinary look)."""
+    if scores is None or len(scores) <= s.busy_keys:
+        return None
+    sure = np.asarray(scores) >= s.sure_heat
+    return sure if sure.sum() >= 4 else None
+
+
 def shared_widths(xy: np.ndarray, widths: np.ndarray, scores: np.ndarray | None,
                   s: ReadSettings = READ) -> np.ndarray:
     """(N,) widths of the pieces' one shared size at the (N, 2) key points `xy`
@@ -804,10 +815,8 @@ def shared_widths(xy: np.ndarray, widths: np.ndarray, scores: np.ndarray | None,
     more of them at `s.sure_heat` or more) the plane is fitted through the sure ones alone
     and read at every point, within the range of their fitted widths: the table's many weak
     spots no longer set the tiles' size."""
-    if scores is None or len(xy) <= s.busy_keys:
-        return fit_widths(xy, widths)
-    sure = np.asarray(scores) >= s.sure_heat
-    if sure.sum() < 4:
+    sure = busy_sure(scores, s)
+    if sure is None:
         return fit_widths(xy, widths)
     fit = fit_widths(xy[sure], widths[sure])
     A = np.column_stack([np.ones(int(sure.sum())), xy[sure]])
@@ -1895,6 +1904,9 @@ def refine_poses(game: str, xy: np.ndarray, angles: np.ndarray, widths: np.ndarr
             med = np.degrees(np.angle(np.median(z.real) + 1j * np.median(z.imag)))
         else:
             w = np.maximum(scores, 1e-6)
+            sure = busy_sure(scores, settings)
+            if sure is not None:  # (a busy look: the sure ones' direction, as their size)
+                w = np.where(sure, w, 0.0)
             med = np.degrees(np.angle(weighted_median(z.real, w)
                                       + 1j * weighted_median(z.imag, w)))
         off = (angles - med + 180) % 360 - 180
