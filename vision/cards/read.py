@@ -155,6 +155,19 @@ class ReadSettings:
     #   threshold, each read at 7 widths (12 000 crops, 4-30 s); the 80 committed Magic
     #   Rabbit and Troetofanten photos have at most 47 strong and 34 weak ones (session 21,
     #   H2, docs/vision.md "Noisy and busy photos")
+    busy_keys: int = 60  # a look posing more key points than this is of a busy table (a
+    #   newspaper, a printed cloth: the text and motifs give weak key points by the hundred)
+    #   and the pieces' shared size (`shared_widths`) and Magic Rabbit's line direction
+    #   (`refine_poses`) come from its `sure_heat` ones alone: taken over all, the table's
+    #   spots set every tile's width and direction (fresh 3013 Magic Rabbit on a newspaper
+    #   mat, `synth --table mat`: 96.6 % piece error, size alone 60.1 %, size and direction
+    #   14.0 %; reading only the key points near the truth's pieces, 176 of 178 right;
+    #   print 3011 47.0 -> 29.3 %). A real layout holds 24-30
+    #   pieces; the 80 committed photos pose at most 47. Magic Rabbit only: Troetofanten on
+    #   the mat read worse with it (right 104 -> 98 of 150; its misses there are not the
+    #   width: with only the true key points it read 33) (session 24, H3)
+    sure_heat: float = 0.5  # the detector's heat of a sure key point (busy looks above: the
+    #   true tiles' median 0.6-0.9, the table's spots mostly 0.15-0.5)
     width_scales: tuple[float, ...] = (0.55, 0.68, 0.83, 1.0, 1.2, 1.45, 1.75)  # tried
     #                                   around the detector's width (`search_widths`)
     threads: bool = True  # on since the quiet-machine A/B (session 12, load 1.0: wall
@@ -804,6 +817,32 @@ def fit_widths(xy: np.ndarray, widths: np.ndarray, iters: int = 3) -> np.ndarray
         keep = new_keep
     kept = widths[keep]
     return np.clip(A @ coef, 0.75 * kept.min(), 1.33 * kept.max())
+
+
+def busy_sure(scores: np.ndarray | None, s: ReadSettings = READ) -> np.ndarray | None:
+    """(N,) bool: the key points of at least `s.sure_heat` of a busy look's (N,) `scores`
+    (over `s.busy_keys` of them, 4 or more sure ones), else None (an ordinary look)."""
+    if scores is None or len(scores) <= s.busy_keys:
+        return None
+    sure = np.asarray(scores) >= s.sure_heat
+    return sure if sure.sum() >= 4 else None
+
+
+def shared_widths(xy: np.ndarray, widths: np.ndarray, scores: np.ndarray | None,
+                  s: ReadSettings = READ) -> np.ndarray:
+    """(N,) widths of the pieces' one shared size at the (N, 2) key points `xy`
+    (`fit_widths`). On a busy look (over `s.busy_keys` key points, (N,) `scores` given, 4 or
+    more of them at `s.sure_heat` or more) the plane is fitted through the sure ones alone
+    and read at every point, within the range of their fitted widths: the table's many weak
+    spots no longer set the tiles' size."""
+    sure = busy_sure(scores, s)
+    if sure is None:
+        return fit_widths(xy, widths)
+    fit = fit_widths(xy[sure], widths[sure])
+    A = np.column_stack([np.ones(int(sure.sum())), xy[sure]])
+    coef, *_ = np.linalg.lstsq(A, fit, rcond=None)
+    out = np.column_stack([np.ones(len(xy)), xy]) @ coef
+    return np.clip(out, 0.75 * fit.min(), 1.33 * fit.max())
 
 
 def cloth_depth_mm(area, xy: np.ndarray) -> np.ndarray:
@@ -1950,7 +1989,8 @@ def refine_poses(game: str, xy: np.ndarray, angles: np.ndarray, widths: np.ndarr
     from vision.cards.zones import table_rotation
 
     angles = angles.copy()
-    fit = fit_widths(xy, widths)
+    fit = shared_widths(xy, widths, scores, settings) if game == "magic-rabbit" else \
+        fit_widths(xy, widths)  # (Troetofanten's busy looks: see `busy_keys`)
     widths = np.where(np.abs(widths - fit) > 0.2 * fit, fit, widths)
     frames: list = [None] * len(xy)
     if len(xy) == 0:
@@ -1963,6 +2003,9 @@ def refine_poses(game: str, xy: np.ndarray, angles: np.ndarray, widths: np.ndarr
             med = np.degrees(np.angle(np.median(z.real) + 1j * np.median(z.imag)))
         else:
             w = np.maximum(scores, 1e-6)
+            sure = busy_sure(scores, settings)
+            if sure is not None:  # (a busy look: the sure ones' direction, as their size)
+                w = np.where(sure, w, 0.0)
             med = np.degrees(np.angle(weighted_median(z.real, w)
                                       + 1j * weighted_median(z.imag, w)))
         off = (angles - med + 180) % 360 - 180

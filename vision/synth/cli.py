@@ -24,6 +24,11 @@ def register(subparsers) -> None:
     p.add_argument("--pixel-blur", action="store_true",
                    help="with --scale: the blur drawn in the output's pixels (a photo sharper "
                    "in the scene's terms) instead of --scale x as many")
+    p.add_argument("--table", default=None, metavar="KIND",
+                   help="draw every scene on this table kind (the same scenes otherwise): "
+                   "wood, cloth, plain, laminate, check, stripes, or one the default draw "
+                   "never gives (test data only, not for --crops): marble, print, "
+                   "dark-glass, mat")
     p.add_argument("--crops", action="store_true",
                    help="write labelled piece crops OUT/<label>/<n>.png instead of scenes")
     p.add_argument("--json", action="store_true", help="print a JSON summary (default)")
@@ -33,7 +38,7 @@ def register(subparsers) -> None:
 def cmd_synth(args: argparse.Namespace) -> int:
     from tablescore.cli import emit
     from vision.synth.dataset import ProgressBar, export_crops, write_scenes
-    from vision.synth.render import EDITIONS, check_scale, game_layout_module
+    from vision.synth.render import EDITIONS, check_scale, check_table, game_layout_module
 
     game_layout_module(args.game)  # UnknownGame lists the games
     if args.count < 0:
@@ -43,6 +48,9 @@ def cmd_synth(args: argparse.Namespace) -> int:
     if (args.scale != 1.0 or args.pixel_blur) and args.crops:
         raise BadInput("--scale and --pixel-blur are for scenes, not --crops")
     check_scale(args.scale)
+    if args.table is not None and args.crops:
+        raise BadInput("--table is for scenes (test data), not --crops (training data)")
+    check_table(args.table)
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise BadInput(f"--out {out} exists and is not a folder")
@@ -53,7 +61,7 @@ def cmd_synth(args: argparse.Namespace) -> int:
             return 0
         paths = write_scenes(args.game, args.count, args.seed, out, args.edition,
                              progress=ProgressBar(f"synth {args.game}"), scale=args.scale,
-                             pixel_blur=args.pixel_blur)
+                             pixel_blur=args.pixel_blur, table=args.table)
     except OSError as exc:
         raise BadInput(f"cannot write to {out}: {exc}") from None
     summary = {"game": args.game, "edition": args.edition, "out": str(out),
@@ -62,5 +70,7 @@ def cmd_synth(args: argparse.Namespace) -> int:
         summary["scale"] = args.scale
     if args.pixel_blur:
         summary["pixel_blur"] = True
+    if args.table is not None:
+        summary["table"] = args.table
     emit(summary, True)
     return 0

@@ -18,7 +18,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.synth.render import check_scale, game_layout_module, render_scene
+from vision.synth.render import check_scale, check_table, game_layout_module, render_scene
 
 
 @dataclass(frozen=True)
@@ -43,19 +43,22 @@ def scene_name(game: str, edition: int, seed: int, index: int) -> str:
 
 def write_scenes(game: str, count: int, seed: int, out_dir, edition: int = 1,
                  progress: Callable[[int, int], None] | None = None, scale: float = 1.0,
-                 pixel_blur: bool = False) -> list[Path]:
+                 pixel_blur: bool = False, table: str | None = None) -> list[Path]:
     """Render `count` scenes of `game` into `out_dir` (created); returns the JPEG paths.
     `scale`: the photos k x as many pixels per side (`render_scene`; the same scenes),
-    `pixel_blur` their blur as drawn in the output's pixels.
+    `pixel_blur` their blur as drawn in the output's pixels, `table` the same scenes on the
+    named table kind (`render.check_table`; test data only, never training).
 
     Deterministic: the same (game, count, seed, edition, scale) writes the same files."""
     game_layout_module(game)
     check_scale(scale)
+    check_table(table)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     paths = []
     for i in range(count):
-        img, truth = render_scene(game, scene_seed(seed, i), edition, scale, pixel_blur)
+        img, truth = render_scene(game, scene_seed(seed, i), edition, scale, pixel_blur,
+                                  table)
         name = scene_name(game, edition, seed, i)
         jpg = out / f"{name}.jpg"
         if not cv2.imwrite(str(jpg), img, [cv2.IMWRITE_JPEG_QUALITY, DATASET.jpeg_quality]):

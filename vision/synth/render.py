@@ -23,7 +23,13 @@ from vision.synth.art import Style
 from vision.synth.camera import CAMERA, Camera, finish_photo, sample_camera, scaled_camera
 from vision.synth.geometry import apply_h, local_scale, rot, scale, translate
 from vision.synth.scene import Layout, Piece
-from vision.synth.tables import distractor, table_texture
+from vision.synth.tables import (
+    NOVEL_TABLE_KINDS,
+    TABLE_CHOICES,
+    distractor,
+    novel_table_texture,
+    table_texture,
+)
 
 GAME_MODULES = {
     "simsala-hopp": "vision.synth.games.simsala",
@@ -40,6 +46,9 @@ SIDE_NAMES = ("north", "east", "south", "west")  # clockwise, as in the world
 class RenderSettings:
     table_canvas_px: int = 640  # long side of the table texture canvas
     table_reach_mm: float = 2500.0  # farthest table drawn from the play area's centre
+    # A table asked for by name (`--table`, session 24 H3): its canvas, finer so that printed
+    # flowers and text (a few mm) keep their shape at the photo's ~1-2 px per mm.
+    named_table_canvas_px: int = 2048
     sprite_oversample: float = 1.25  # sprite pixels per image pixel
     sprite_max_px: int = 320
     area_max_px: int = 1600
@@ -106,7 +115,18 @@ def footprint(p: Piece) -> np.ndarray:
     return _circle(p.center[0], p.center[1], p.size[0] / 2) if p.round else p.corners()
 
 
-def _draw_table(rng, cam: Camera, layout: Layout, s: RenderSettings) -> np.ndarray:
+def check_table(table: str | None) -> str | None:
+    """`table` (None: the default draw) if it names a table kind; `BadInput` otherwise."""
+    if table is not None and table not in TABLE_CHOICES:
+        raise BadInput(f"table must be one of {', '.join(TABLE_CHOICES)}, got {table!r}")
+    return table
+
+
+def _draw_table(rng, cam: Camera, layout: Layout, s: RenderSettings,
+                named: tuple[str, np.random.Generator] | None = None) -> np.ndarray:
+    """The table under the scene, (H, W, 3) uint8 BGR. `named` (kind, its own Generator): the
+    default texture is still drawn from `rng` (so every later draw, the scene, stays the same)
+    and thrown away; the named kind is painted from the other Generator instead."""
     w, h = cam.size
     inv = np.linalg.inv(cam.h)
     world = apply_h(inv, [[0, 0], [w, 0], [w, h], [0, h]])
@@ -118,6 +138,14 @@ def _draw_table(rng, cam: Camera, layout: Layout, s: RenderSettings) -> np.ndarr
     k = s.table_canvas_px / max(x1 - x0, y1 - y0, 1.0)
     cw, ch = max(8, int((x1 - x0) * k)), max(8, int((y1 - y0) * k))
     tex = table_texture(rng, cw, ch, layout.table if layout.table != "any" else None)
+    if named is not None:
+        kind, trng = named
+        if kind in NOVEL_TABLE_KINDS:
+            k = s.named_table_canvas_px / max(x1 - x0, y1 - y0, 1.0)
+            cw, ch = max(8, int((x1 - x0) * k)), max(8, int((y1 - y0) * k))
+            tex = novel_table_texture(trng, cw, ch, kind, k)
+        else:
+            tex = table_texture(trng, cw, ch, kind)
     m = cam.h @ translate(x0, y0) @ scale(1 / k)
     return cv2.warpPerspective(tex, m, (w, h), flags=cv2.INTER_LINEAR,
                                borderMode=cv2.BORDER_REFLECT)
@@ -330,13 +358,17 @@ def check_scale(scale) -> float:
 
 
 def render_scene(game: str, seed: int, edition: int = 1, size_scale: float = 1.0,
-                 pixel_blur: bool = False) -> tuple[np.ndarray, dict]:
+                 pixel_blur: bool = False, table: str | None = None
+                 ) -> tuple[np.ndarray, dict]:
     """Render one photo of `game` and its ground truth (see the module docstring). `size_scale`
     (1 to `MAX_SCALE`): the photo's pixels per side x this, the scene and every draw the
     same (sprites drawn at as many more pixels; blur, noise and JPEG at the output size; the
     blur k x as many pixels, the same optics, or with `pixel_blur` as drawn, in the
-    output's pixels: a photo k x sharper in the scene's terms)."""
+    output's pixels: a photo k x sharper in the scene's terms). `table`: one of
+    `TABLE_CHOICES` instead of the layout's draw (the same scene on that table; truth
+    `table`), including `NOVEL_TABLE_KINDS`, which the default draw never gives."""
     module = game_layout_module(game)
+    check_table(table)
     if edition not in EDITIONS:
         raise BadInput(f"edition must be one of {EDITIONS}, got {edition!r}")
     k = check_scale(size_scale)
@@ -358,7 +390,12 @@ def render_scene(game: str, seed: int, edition: int = 1, size_scale: float = 1.0
     if k != 1.0:
         cam = scaled_camera(cam, k)
     w, h = cam.size
-    img = _draw_table(rng, cam, layout, s)
+    named = None
+    if table is not None:
+        key = [int(seed) % (1 << 63), zlib.crc32(game.encode()), edition,
+               zlib.crc32(table.encode())]
+        named = (table, np.random.default_rng(np.random.SeedSequence(key)))
+    img = _draw_table(rng, cam, layout, s, named)
     if layout.area_art is not None:
         ppm = max(local_scale(cam.h, *pt) for pt in ref)
         bgr, alpha, (x0, y0, x1, y1) = layout.area_art(ppm)
@@ -412,6 +449,8 @@ def render_scene(game: str, seed: int, edition: int = 1, size_scale: float = 1.0
     truth["camera"] = {"tilt_deg": round(float(cam.tilt), 2),
                        "yaw_deg": round(float(cam.yaw) % 360, 2)}
     truth["photo"] = faults  # the blur, glare, noise and JPEG quality the photo was given
+    if table is not None:
+        truth["table"] = table  # asked for by name (absent: the default draw)
     if k != 1.0:
         truth["photo"]["scale"] = k  # (its blur in the output's pixels: k x the drawn one,
         #   or as drawn with `pixel_blur`)

@@ -189,3 +189,135 @@ def cloth(px_per_mm: float, rng: np.random.Generator, style: Style, size: float 
     if style.edition == 2:  # printed hopscotch-like playground lines
         sp.circle(0.5, 0.5, 0.18, shade(hem, 0.9), sp.lw(0.004))
     return sp.img, sp.alpha, (0.0, 0.0, size, size)
+
+
+# ------------------------------------------------------------ tables the models never saw
+# Session 24 (H3): surfaces drawn only on request (`tablescore synth --table KIND`), never
+# in the default draw (`TABLE_KINDS`) and never in training data (`--table` refuses
+# `--crops`): a test of the assistant on tables unlike the generator's own.
+NOVEL_TABLE_KINDS = ("marble", "print", "dark-glass", "mat")
+TABLE_CHOICES = tuple(dict.fromkeys(TABLE_KINDS)) + NOVEL_TABLE_KINDS
+PRINT_BGR = [(40, 40, 220), (30, 200, 240), (200, 90, 30), (60, 170, 60), (170, 80, 220),
+             (30, 130, 250), (220, 220, 240), (130, 40, 140)]
+
+
+def _smooth_noise(rng: np.random.Generator, w: int, h: int, cells: int) -> np.ndarray:
+    """(h, w) float32 noise, about unit spread, with `cells` features along the long side."""
+    a = max(2, cells)
+    gw, gh = (a, max(2, a * h // w)) if w >= h else (max(2, a * w // h), a)
+    n = rng.standard_normal((gh, gw), dtype=np.float32)
+    return cv2.resize(n, (w, h), interpolation=cv2.INTER_CUBIC)
+
+
+def novel_table_texture(rng: np.random.Generator, w: int, h: int, kind: str,
+                        px_per_mm: float) -> np.ndarray:
+    """A (h, w, 3) uint8 BGR surface of one of `NOVEL_TABLE_KINDS`, `px_per_mm` canvas pixels
+    per table mm (pattern sizes are in mm): pale marble with grey veins, a busy printed
+    tablecloth (flowers and dots in several saturated colours), near-black glass with soft
+    reflections and a lamp's streak, a playmat / newspaper with printed shapes and text."""
+    if kind not in NOVEL_TABLE_KINDS:
+        raise ValueError(f"unknown table kind {kind!r}")
+    ppm = max(float(px_per_mm), 1e-3)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    if kind == "marble":
+        base = np.array([rng.uniform(215, 245)] * 3, np.float32)
+        base += rng.uniform(-8, 8, 3).astype(np.float32)  # a warm or cool white
+        mott = 1 + 0.035 * _smooth_noise(rng, w, h, 6) + 0.015 * _smooth_noise(rng, w, h, 40)
+        img = np.stack([mott * base[i] for i in range(3)], axis=2)
+        vein = np.zeros((h, w), np.float32)
+        for _ in range(int(rng.integers(1, 4))):  # families of veins: turbulent sine ridges
+            ang = rng.uniform(0, math.pi)
+            period = rng.uniform(150, 450) * ppm
+            turb = 1.2 * _smooth_noise(rng, w, h, 4) + 0.25 * _smooth_noise(rng, w, h, 30)
+            ph = (xx * math.cos(ang) + yy * math.sin(ang)) * (2 * math.pi / period) + turb
+            sharp = rng.uniform(6, 14)
+            vein = np.maximum(vein, np.exp(-sharp * np.abs(np.sin(ph))) * rng.uniform(0.4, 1))
+        grey = rng.uniform(90, 150)
+        img = img * (1 - 0.75 * vein[..., None]) + 0.75 * vein[..., None] * grey
+    elif kind == "print":
+        bg = PRINT_BGR[rng.integers(len(PRINT_BGR))] if rng.random() < 0.5 else \
+            PLAIN_BGR[rng.integers(len(PLAIN_BGR))]
+        img = np.empty((h, w, 3), np.float32)
+        img[:] = tint(bg, None, rng, 10)
+        cols = [PRINT_BGR[i] for i in rng.choice(len(PRINT_BGR), 4, replace=False)]
+        spacing = rng.uniform(35, 80) * ppm  # motifs every few cm, jittered
+        ny, nx = int(h / spacing) + 2, int(w / spacing) + 2
+        for j in range(ny):
+            for i in range(nx):
+                cx = (i + 0.5 * (j % 2) + rng.uniform(-0.3, 0.3)) * spacing
+                cy = (j + rng.uniform(-0.3, 0.3)) * spacing
+                c = tint(cols[rng.integers(len(cols))], None, rng, 8)
+                r = rng.uniform(0.15, 0.35) * spacing
+                if rng.random() < 0.5:  # a flower: five petals round a centre
+                    a0 = rng.uniform(0, 2 * math.pi)
+                    for k in range(5):
+                        a = a0 + k * 2 * math.pi / 5
+                        cv2.circle(img, (int(cx + r * math.cos(a)), int(cy + r * math.sin(a))),
+                                   max(1, int(0.55 * r)), c, -1, cv2.LINE_AA)
+                    cv2.circle(img, (int(cx), int(cy)), max(1, int(0.4 * r)),
+                               tint(cols[rng.integers(len(cols))], None, rng, 8), -1,
+                               cv2.LINE_AA)
+                else:  # a dot, and a leaf beside it
+                    cv2.circle(img, (int(cx), int(cy)), max(1, int(0.7 * r)), c, -1,
+                               cv2.LINE_AA)
+                    cv2.ellipse(img, (int(cx + r), int(cy - r)),
+                                (max(1, int(0.6 * r)), max(1, int(0.25 * r))),
+                                rng.uniform(0, 180), 0, 360, (50, 140, 40), -1, cv2.LINE_AA)
+        weave = 1 + 0.04 * _smooth_noise(rng, w, h, 8)
+        img *= weave[..., None]
+    elif kind == "dark-glass":
+        base = np.array([rng.uniform(12, 35)] * 3, np.float32) + rng.uniform(-5, 5, 3)
+        refl = np.clip(_smooth_noise(rng, w, h, 4), 0, None)  # the room, soft and dim
+        img = np.stack([base[i] * (1 + 0.6 * refl) for i in range(3)], axis=2)
+        ang = rng.uniform(0, math.pi)  # the lamp's streak: a long soft band
+        d = (xx - rng.uniform(0.2, 0.8) * w) * math.sin(ang) - \
+            (yy - rng.uniform(0.2, 0.8) * h) * math.cos(ang)
+        along = (xx * math.cos(ang) + yy * math.sin(ang)) / max(w, h)
+        fade = 0.6 + 0.4 * np.cos(2 * math.pi * (along + rng.uniform(0, 1)))
+        width = rng.uniform(20, 60) * ppm
+        streak = np.exp(-0.5 * (d / width) ** 2) * fade
+        core = np.exp(-0.5 * (d / (0.25 * width)) ** 2) * fade
+        lamp = np.array(tint((235, 240, 245), None, rng, 10), np.float32)
+        img += (0.45 * streak + 0.45 * core)[..., None] * lamp
+    else:  # mat: newsprint or a playmat with printed shapes and text
+        papers = [(200, 205, 208), (235, 235, 230), (200, 180, 150), (185, 215, 225)]
+        paper = papers[0] if rng.random() < 0.6 else papers[rng.integers(1, len(papers))]
+        img = np.empty((h, w, 3), np.uint8)  # uint8: cv2.putText draws on 8-bit images only
+        img[:] = tint(paper, None, rng, 8)
+        ink = (35, 35, 40)
+        col_w = rng.uniform(45, 70) * ppm
+        line_h = rng.uniform(4, 6) * ppm
+        x = 0.0
+        while x < w:
+            y = rng.uniform(0, 20) * ppm
+            while y < h:
+                r = rng.random()
+                if r < 0.025:  # a picture or a coloured shape
+                    bh = rng.uniform(25, 60) * ppm
+                    c = tint(PRINT_BGR[rng.integers(len(PRINT_BGR))], None, rng, 20)
+                    if rng.random() < 0.5:
+                        cv2.rectangle(img, (int(x), int(y)), (int(x + col_w * 0.9),
+                                      int(y + bh)), c, -1)
+                    else:
+                        cv2.circle(img, (int(x + col_w * 0.45), int(y + bh / 2)),
+                                   int(min(col_w * 0.4, bh / 2)), c, -1, cv2.LINE_AA)
+                    y += bh + line_h
+                elif r < 0.05:  # a headline
+                    txt = "".join(chr(65 + int(v)) for v in rng.integers(0, 26, 8))
+                    sc = max(0.3, 8 * ppm / 22)
+                    cv2.putText(img, txt, (int(x), int(y + 8 * ppm)), cv2.FONT_HERSHEY_DUPLEX,
+                                sc, ink, max(1, int(sc * 1.5)), cv2.LINE_AA)
+                    y += 12 * ppm
+                else:  # a line of words
+                    xe = x
+                    end = x + col_w * (0.9 if rng.random() < 0.85 else rng.uniform(0.3, 0.8))
+                    while xe < end:
+                        ww = rng.uniform(3, 12) * ppm
+                        cv2.rectangle(img, (int(xe), int(y)),
+                                      (int(min(xe + ww, end)), int(y + 0.55 * line_h)),
+                                      ink, -1)
+                        xe += ww + 1.5 * ppm
+                    y += line_h
+            x += col_w
+        img = cv2.GaussianBlur(img, (0, 0), max(0.5, 0.4 * ppm))
+    return cv2.convertScaleAbs(img)
