@@ -58,8 +58,6 @@ from vision.preprocess import apply_gains, light_gains
 
 CLASSIFIER_PATH = Path(__file__).resolve().parents[2] / "models" / "cards.onnx"
 INDEX_PATH = CLASSIFIER_PATH.with_name("cards-index.onnx")
-INDEX_INT8_PATH = CLASSIFIER_PATH.with_name("cards-index-int8.onnx")  # (`ReadSettings.int8_index`;
-#   made from INDEX_PATH by `python -m vision.cards.quantize`)
 BACKGROUND = "background"
 # the backs' look: bins of hue x saturation (coloured pixels: `look_min_sat` and up)
 LOOK_BINS = [30, 16]
@@ -174,12 +172,6 @@ class ReadSettings:
     #   -17.3 ms without them; Mauerhuepfer's 1.25 let them on at load 2.45 with no gain)
     threads_least: int = 24  # crops: fewer are read in one go (about 5 ms of reading: little
     #   to gain; a hand-over to the helper costs ~0.02 ms, measured at load 7)
-    int8_index: bool = True  # the reader's corner-index model is the int8 copy
-    #   (`models/cards-index-int8.onnx`, `vision.cards.quantize`) where it is there: its runs
-    #   replayed on the 30 committed photos, 1 thread, CPU median 14.0 -> 6.8 ms a photo;
-    #   Troetofanten's readings the same on committed, edition 2, fresh and lit sets
-    #   (docs/cards.md, session 24 H1). The card classifier stays float: its int8 copy saved
-    #   17 ms but read 5 extra pieces on the committed photos
     troeto_neighbours: float = 2.5  # card widths: the cards whose angles steady a card's angle
     back_key_threshold: float = 0.15  # Troetofanten: a weaker key point than
     #   `troeto_key_threshold` down to this is kept only when it reads as a face-down card
@@ -2552,12 +2544,7 @@ def model_crop_settings(model) -> CardCropSettings:
 
 class CardReader:
     def __init__(self, detector_path=DETECTOR_PATH, classifier_path=CLASSIFIER_PATH,
-                 threads: int = 2, settings: ReadSettings = READ, index_path=None):
-        """`index_path` None: `INDEX_INT8_PATH` where `settings.int8_index` and it is there,
-        else `INDEX_PATH` (no index model file: numbers from the card classifier alone)."""
-        if index_path is None:
-            index_path = INDEX_INT8_PATH if settings.int8_index and INDEX_INT8_PATH.is_file() \
-                else INDEX_PATH
+                 threads: int = 2, settings: ReadSettings = READ, index_path=INDEX_PATH):
         self.detector = KeyDetector(detector_path, threads)
         self.classifier = PieceClassifier(classifier_path, threads, memo=True)  # (a crop
         #   read again in one photo's reading takes its first rows: `keeping_rows`)

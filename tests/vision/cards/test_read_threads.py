@@ -68,7 +68,7 @@ def test_in_halves_raises_what_a_half_raised():
                   read, 4)
 
 
-@pytest.mark.parametrize("path", ["cards.onnx", "cards-index.onnx", "cards-index-int8.onnx"])
+@pytest.mark.parametrize("path", ["cards.onnx", "cards-index.onnx"])
 def test_the_card_models_read_each_crop_alone(path):
     from vision.classify.model import PieceClassifier
 
@@ -118,15 +118,3 @@ def test_the_detector_on_at_least_two_threads_where_a_core_is_spare(own, threads
     r = SimpleNamespace(detector=SimpleNamespace(threads=own),
                         settings=replace(READ, threads=threads, threads_below_load=ALWAYS))
     assert CardReader._key_threads(r) == want
-
-
-@pytest.mark.parametrize("int8, name", [(True, "cards-index-int8.onnx"),
-                                        (False, "cards-index.onnx")])
-def test_the_reader_takes_the_int8_index_model_where_asked(int8, name):
-    from pathlib import Path
-
-    from vision.cards.read import CardReader
-
-    reader = CardReader(threads=1, settings=replace(READ, int8_index=int8))
-    assert Path(reader.index.session._model_path).name == name
-    assert reader.index.classes == CardReader(threads=1, index_path=INDEX_PATH).index.classes
