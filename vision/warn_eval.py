@@ -40,10 +40,11 @@ from pathlib import Path
 
 import numpy as np
 
+from scoring import GAMES as SCORED_GAMES
 from tablescore.errors import BadInput, TablescoreError
 from vision.evaluate import comparable_facts, match, piece_size, scene_files
 
-GAMES = ("simsala-hopp", "magic-rabbit", "hop-la-bille", "mauerhuepfer", "troetofanten")
+GAMES = tuple(SCORED_GAMES)  # (the scorer's game ids, in its order)
 OPTIONS = {"simsala-hopp": {"magician": "yellow"}}
 
 # Warnings that say what the rules make of the table, never a doubt about the reading (also
