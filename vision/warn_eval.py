@@ -261,8 +261,10 @@ def _judge_all(args) -> tuple[dict, dict]:
         if results is not None:
             answer = results.get(str(img))
             if not isinstance(answer, dict):
-                raise BadInput(f"{img} not in {args.results}" if answer is None else
-                               f"{img} in {args.results}: not a JSON object")
+                raise BadInput(f"{img} not in {args.results}" + (
+                    f" (its keys are paths as the dump wrote them, e.g. {next(iter(results))}:"
+                    " give the folders the same way)" if results else "")
+                    if answer is None else f"{img} in {args.results}: not a JSON object")
         else:
             from vision.pipeline import score_photo
 
