@@ -319,8 +319,11 @@ def one_doubt_a_piece(warnings: list[str]) -> list[str]:
     another warning names at the same "(x, y)" (a reading the game's rules, its colour or
     its number changed, "is read as", "looks like", "its corner number is unclear"): that
     one already asks the user to check the piece; two lines on one piece read as two
-    doubts. Session 24 (H4): committed edition 2, Magic Rabbit 72 of its 192 doubts,
-    Simsala Hopp 10 of 60; no doubt at an error lost (`python -m vision.warn_eval`)."""
+    doubts. Session 24 (H4): committed edition 2, Magic Rabbit 63 of its 192 doubts,
+    Simsala Hopp 11 of 60; the 4 it drops at an error lie where another doubt names the
+    piece, so no error is left unnamed (`python -m vision.warn_eval`, docs/vision.md).
+    A text not in `unsure_warnings`' exact words (another label form, a float place) is
+    kept."""
     others = {w for w in warnings if not _UNSURE.match(w)}
     return [w for w in warnings
             if not ((m := _UNSURE.match(w)) and any(f"at {m.group(1)}" in o for o in others))]

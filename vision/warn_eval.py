@@ -40,10 +40,11 @@ from pathlib import Path
 
 import numpy as np
 
-from tablescore.errors import TablescoreError
+from scoring import GAMES as SCORED_GAMES
+from tablescore.errors import BadInput, TablescoreError
 from vision.evaluate import comparable_facts, match, piece_size, scene_files
 
-GAMES = ("simsala-hopp", "magic-rabbit", "hop-la-bille", "mauerhuepfer", "troetofanten")
+GAMES = tuple(SCORED_GAMES)  # (the scorer's game ids, in its order)
 OPTIONS = {"simsala-hopp": {"magician": "yellow"}}
 
 # Warnings that say what the rules make of the table, never a doubt about the reading (also
@@ -152,7 +153,8 @@ def judge(game: str, answer: dict, truth: dict, settings: WarnSettings = WarnSet
     notes = truth_notes(game, truth["facts"])
     judged, hit = [], set()
     any_placeless_doubt = False
-    for w in answer.get("warnings", []) + ([answer["error"]] if "error" in answer else []):
+    for w in answer.get("warnings", []) + ([_error_text(answer["error"])] if "error" in answer
+                                           else []):
         if w in notes or any(re.search(r, w) for r in RULE_NOTES):
             judged.append([w, "rule"])
             continue
@@ -173,6 +175,27 @@ def judge(game: str, answer: dict, truth: dict, settings: WarnSettings = WarnSet
             "errors": [[round(x, 1), round(y, 1), what, n]
                        for (x, y, _, what), n in zip(errs, named, strict=True)],
             "warnings": judged}
+
+
+def _error_text(error) -> str:
+    """A refused photo's error as a warning's text: the contract's error object
+    {"code", "message"} (a dump of CLI answers) or a plain message."""
+    return str(error.get("message", error)) if isinstance(error, dict) else str(error)
+
+
+def read_truth(path: Path, game: str) -> dict:
+    """The scene truth at `path`: a JSON object with "pieces" (a list) and "facts" (an
+    object) of `game`. BadInput where it cannot be read, is no such object, or is another
+    game's scene (as `tablescore evaluate` refuses it)."""
+    from tablescore.jsonfile import read_json_file
+
+    truth = read_json_file(path, "ground truth")
+    if not isinstance(truth, dict) or not isinstance(truth.get("pieces"), list) or \
+            not isinstance(truth.get("facts"), dict):
+        raise BadInput(f"{path}: not a scene truth (an object with 'pieces' and 'facts')")
+    if truth.get("game", game) != game:
+        raise BadInput(f"{path} is a {truth.get('game')} scene, not {game}")
+    return truth
 
 
 def summary(game: str, photos: dict[str, dict]) -> dict:
@@ -222,9 +245,45 @@ def human(s: dict) -> str:
     return "\n".join(lines)
 
 
-def main(argv=None) -> int:
-    from tablescore.errors import BadInput
+def _judge_all(args) -> tuple[dict, dict]:
+    """`judge` of each photo of `args.folders` ({photo path: judgement}, {photo path: answer});
+    BadInput on bad input (no scenes, an unreadable or another game's truth, a photo missing
+    from `args.results` or not a JSON object there, a photo the scorer refuses as input)."""
+    from tablescore.jsonfile import read_json_file
 
+    results = read_json_file(args.results, "results") if args.results else None
+    if results is not None and not isinstance(results, dict):
+        raise BadInput(f"{args.results}: not a JSON object of answers keyed by photo path")
+    files = [f for d in args.folders for f in scene_files(d)]
+    photos, answers = {}, {}
+    for k, (img, truth_path) in enumerate(files):
+        truth = read_truth(truth_path, args.game)
+        if results is not None:
+            answer = results.get(str(img))
+            if not isinstance(answer, dict):
+                raise BadInput(f"{img} not in {args.results}" + (
+                    f" (its keys are paths as the dump wrote them, e.g. {next(iter(results))}:"
+                    " give the folders the same way)" if results else "")
+                    if answer is None else f"{img} in {args.results}: not a JSON object")
+        else:
+            from vision.pipeline import score_photo
+
+            try:
+                answer = score_photo(img, args.game, OPTIONS.get(args.game, {}))
+                answer.pop("timings_ms", None)
+            except BadInput as exc:
+                raise BadInput(f"{img}: {exc.message}") from None
+            except TablescoreError as exc:
+                answer = {"error": str(exc)}
+            print(f"\r{k + 1}/{len(files)} photos", end="", file=sys.stderr, flush=True)
+        answers[str(img)] = answer
+        photos[str(img)] = judge(args.game, answer, truth)
+    if results is None:
+        print(file=sys.stderr)
+    return photos, answers
+
+
+def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--game", required=True, choices=GAMES)
@@ -235,40 +294,19 @@ def main(argv=None) -> int:
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     try:
-        results = json.loads(Path(args.results).read_text()) if args.results else None
-        files = [f for d in args.folders for f in scene_files(d)]
-    except (OSError, ValueError, TablescoreError) as exc:
-        msg = exc.message if isinstance(exc, TablescoreError) else str(exc)
-        print(json.dumps({"error": {"code": "bad_input", "message": msg}}))
+        photos, answers = _judge_all(args)
+    except BadInput as exc:  # (a missing folder or truth, another game's scene, a bad photo)
+        print(json.dumps(exc.to_json()))
         return 2
-    photos, answers = {}, {}
-    for k, (img, truth_path) in enumerate(files):
-        truth = json.loads(truth_path.read_text())
-        if results is not None:
-            if str(img) not in results:
-                print(json.dumps({"error": {"code": "bad_input",
-                                            "message": f"{img} not in {args.results}"}}))
-                return 2
-            answer = results[str(img)]
-        else:
-            from vision.pipeline import score_photo
-
-            try:
-                answer = score_photo(img, args.game, OPTIONS.get(args.game, {}))
-                answer.pop("timings_ms", None)
-            except BadInput:
-                raise
-            except TablescoreError as exc:
-                answer = {"error": str(exc)}
-            print(f"\r{k + 1}/{len(files)} photos", end="", file=sys.stderr, flush=True)
-        answers[str(img)] = answer
-        photos[str(img)] = judge(args.game, answer, truth)
-    if results is None:
-        print(file=sys.stderr)
     s = summary(args.game, photos)
     if args.save:
-        Path(args.save).write_text(json.dumps({"summary": s, "photos": photos,
-                                               "answers": answers}, default=str))
+        try:
+            Path(args.save).write_text(json.dumps({"summary": s, "photos": photos,
+                                                   "answers": answers}, default=str))
+        except OSError as exc:
+            print(json.dumps(BadInput(f"cannot write {args.save}: {exc.strerror or exc}")
+                             .to_json()))
+            return 2
     print(json.dumps(s, indent=1) if args.json else human(s))
     return 0
 

@@ -138,3 +138,74 @@ U = "unsure about the hat-3 at (140, 60) (confidence 0.40)"
 ])
 def test_one_doubt_a_piece(warnings, want):
     assert one_doubt_a_piece(warnings) == want
+
+
+@pytest.mark.parametrize("truth,results,message", [
+    # another game's scene: refused, as `tablescore evaluate` refuses it (it was judged)
+    ({**TRUTH, "game": "magic-rabbit"}, None, "is a magic-rabbit scene, not troetofanten"),
+    ("{not json", None, "not valid JSON"),  # (was a traceback)
+    ({"game": "troetofanten"}, None, "not a scene truth"),
+    ([1, 2], None, "not a scene truth"),
+    (TRUTH, [1], "not a JSON object of answers"),
+    (TRUTH, {"other.jpg": {}}, "not in"),
+    (TRUTH, "S", "not a JSON object"),  # the photo's answer a string
+])
+def test_main_refuses_bad_input_clearly(tmp_path, capsys, truth, results, message):
+    """Each as exit 2 and the contract's error JSON naming what is wrong, never a crash."""
+    (tmp_path / "s.jpg").write_bytes(b"")
+    (tmp_path / "s.json").write_text(truth if isinstance(truth, str) else json.dumps(truth))
+    res = tmp_path / "res.json"
+    res.write_text(json.dumps({str(tmp_path / "s.jpg"): answer(RIGHT, [])} if results is None
+                              else {str(tmp_path / "s.jpg"): results} if results == "S"
+                              else results))
+    assert main(["--game", "troetofanten", str(tmp_path), "--results", str(res)]) == 2
+    err = json.loads(capsys.readouterr().out)["error"]
+    assert err["code"] == "bad_input" and message in err["message"]
+
+
+def test_main_refuses_a_photo_it_cannot_decode(tmp_path, capsys):
+    """Scoring (no --results): a photo that is no image is named, exit 2 (was a traceback)."""
+    (tmp_path / "s.jpg").write_bytes(b"not a jpeg")
+    (tmp_path / "s.json").write_text(json.dumps(TRUTH))
+    assert main(["--game", "troetofanten", str(tmp_path), "--json"]) == 2
+    err = json.loads(capsys.readouterr().out)["error"]
+    assert str(tmp_path / "s.jpg") in err["message"]
+
+
+@pytest.mark.parametrize("error", ["no cloth found", {"code": "not_found",
+                                                      "message": "no cloth found"}])
+def test_judge_a_refused_photo(error):
+    """A refused photo's error (a message, or the contract's error object as the CLI's JSON
+    has it: was a TypeError) is a placeless doubt, at the error of the cards not read."""
+    got = judge("troetofanten", {"error": error}, TRUTH)
+    assert not got["exact"]
+    assert got["warnings"] == [["no cloth found", "at_error"]]
+    assert [e[3] for e in got["errors"]] == ["placeless"] * 3
+
+
+V = "unsure about the hat-3 at ({at}) (confidence 0.40)"
+
+
+@pytest.mark.parametrize("at,other,dropped", [
+    ("-5, -0", "the hat-3 at (-5, -0) is read as hat-5", True),  # off the photo's edge
+    ("123456, 7", "the tile at (123456, 7) looks like a frog", True),
+    ("1234, 60", "the tile at (234, 60) looks like a frog", False),  # a number's tail
+    ("1234, 60", "the tile at (1234, 600) looks like a frog", False),
+    ("5, 60", "the tile at (-5, 60) looks like a frog", False),
+    ("140, 60", "glare (at (140, 60)) washes out", True),  # any warning at the point
+])
+def test_one_doubt_a_piece_odd_places(at, other, dropped):
+    u = V.format(at=at)
+    assert one_doubt_a_piece([u, other]) == ([other] if dropped else [u, other])
+
+
+@pytest.mark.parametrize("odd", [
+    "unsure about the magician yellow at (5, 6) (confidence 0.40)",  # a label with a space
+    "unsure about the hat-3 at (5, 6) (confidence nan)",
+    "unsure about the hat-3 at (5.5, 6) (confidence 0.40)",
+    "unsure about the hat-3 at (5, 6) (confidence 0.40) and more",
+])
+def test_one_doubt_a_piece_keeps_what_it_cannot_parse(odd):
+    """A text not in `unsure_warnings`' exact words is never dropped (nor crashes)."""
+    other = "the tile at (5, 6) looks like a frog"
+    assert one_doubt_a_piece([odd, other]) == [odd, other]
