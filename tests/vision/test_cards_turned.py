@@ -24,6 +24,7 @@ from vision.cards.turned import (
     level_read,
     line_axis,
     line_pairs,
+    line_signs,
     proper_line,
     read_any_turn,
     turned_back,
@@ -228,6 +229,35 @@ def test_read_any_turn_counts_doves_with_pairs(cw, ccw, dove_sign, kept):
     want = {"cw": "a quarter turn clockwise", "ccw": "a quarter turn anticlockwise"}[kept]
     assert want in warnings[0]
     assert line_pairs(pieces) == (cw if kept == "cw" else ccw)[0]
+
+
+@pytest.mark.parametrize("proper_first,turned", [
+    (True, True),  # the half turn's proper line (7 pairs, 2 doves) kept
+    (False, False),  # by signs alone: upside down 5 pairs + 5 doves on "hats" outweigh 9
+])
+def test_read_any_turn_keeps_a_proper_turn(proper_first, turned):
+    """Upside down a line reads 5 pairs with 5 doves on tiles read as hats and 4 on tiles
+    read as rabbits (not proper: the rules lay no dove on a rabbit); half round it reads 7
+    pairs and 2 doves on hats (proper). With `proper_first` the proper turn is kept although
+    its `line_signs` are fewer (session 24, R1)."""
+    up = line(range(1, 6)) + [dove(100 + 70 * i, 200) for i in range(5)] + [
+        dove(100 + 70 * i, 275) for i in range(4)]
+    right = line(range(1, 8)) + [dove(100 + 70 * i, 200) for i in range(2)]
+    img = _marked()
+
+    def read(im):
+        if np.array_equal(im, img):
+            return up, {}, []
+        if np.array_equal(im, cv2.rotate(img, ROTATE["180"])):
+            return right, {}, []
+        return [], {}, []
+
+    s = TurnSettings(proper_first=proper_first)
+    assert not proper_line((up, {}, []), s) and proper_line((right, {}, []), s)
+    assert line_signs(up, s) > line_signs(right, s)
+    pieces, _, warnings = read_any_turn(read, img, s)
+    assert bool(warnings) == turned
+    assert line_pairs(pieces) == (7 if turned else 5)
 
 
 @pytest.mark.parametrize("down,angle,lo,hi", [

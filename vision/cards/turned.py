@@ -63,6 +63,10 @@ class TurnSettings:
     #   (`line_signs`) are more than the reading before it; off: more pairs, then more doves
     #   on hats (session 23). Committed e2 turned cw / ccw / 180: 0001 read upside down (4
     #   pairs, no dove) over the right way up (3 pairs, 2 doves) (session 24, H5)
+    proper_first: bool = True  # a turn that reads a proper line (`proper_line`) is kept
+    #   over one that does not, whatever their `line_signs` (session 24, R1: upside down 5
+    #   pairs, 5 doves on "hats" and 4 on "rabbits" outweighed the half turn's 7 pairs, 2
+    #   doves)
     rabbit_doves: bool = True  # `proper_line` counts the doves on hats less those on tiles
     #   read as rabbits: fresh 3040 turned half round 0008 read upside down shows 5 pairs,
     #   9 "doves" (its white rabbit tiles upside down), 5 on hats and 4 on rabbits; every
@@ -308,17 +312,17 @@ def read_any_turn(read, image: np.ndarray, s: TurnSettings = TURN):
     """`read(image)` -> (pieces, facts, warnings) of uint8 BGR `image` (H, W, 3) as it is,
     or, where its line is not proper (`proper_line`: too few pairs, or short of a whole line
     with too few doves on its hats), of the turn
-    of it with the most pairs and doves on its hats together (`line_signs`; strictly more
-    than those before it), mapped back
+    of it that reads a proper line (where `s.proper_first`), else with the most pairs and
+    doves on its hats together (`line_signs`; strictly more than those before it), mapped back
     to `image`'s pixels with a warning saying the turn."""
     best = level_read(read, image, read(image), s)
     if proper_line(best, s):
         return best
-    n_best = line_signs(best[0], s)
+    n_best = (False, line_signs(best[0], s))
     turn_kept = None
     for turn in turns_to_try(best[0], s):
         got = read(cv2.rotate(image, ROTATE[turn]))
-        n = line_signs(got[0], s)
+        n = (s.proper_first and proper_line(got, s), line_signs(got[0], s))
         if n > n_best:
             best, n_best, turn_kept = got, n, turn
             if line_pairs(got[0]) >= s.done_pairs:
