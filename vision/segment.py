@@ -211,7 +211,8 @@ class TileSettings:
     # half side and tilts of `drawn_tilts` degrees (the candidate's side and angle are a
     # blob's estimate). A piece is outlined when its four sides' mean share reaches
     # `drawn_min`. Measured (session 24, H10) on the outside candidates read as pieces:
-    # flowers of printed cloths (print 3011, 3064) 0.22-0.38, true tiles there 0.48-1.0;
+    # flowers of printed cloths (print 3011, 3064) 0.22-0.38, true tiles there 0.48-1.0
+    # (but two whose blob was no tile's square, 0.12-0.18: missed either way);
     # committed and edition 2 true tiles 0.4-1.0 but one, 0.1 (a white tile on a white
     # check, 0015); on the newsprint mat a printed picture draws a square (0.9-1.0) and a
     # true tile whose blob took in a red dot beside it did not (0.33): one piece lost there
