@@ -57,6 +57,7 @@ from vision.segment import (
     marble_candidates,
     near_glare,
     outline_squares,
+    outlined,
     square,
     table_likeness,
     washed_crops,
@@ -357,17 +358,22 @@ def within_counts(p: np.ndarray, limits, min_alt_ratio: float) -> tuple[np.ndarr
         best[i] = to
 
 
-def beyond_counts(det: Detections, labels: tuple[str, ...], limits, total: int
-                  ) -> tuple[np.ndarray, list[str]]:
+def beyond_counts(det: Detections, labels: tuple[str, ...], limits, total: int,
+                  drawn: np.ndarray | None = None) -> tuple[np.ndarray, list[str]]:
     """(bool mask of the pieces to count, warnings about the others): where `det` holds
     more pieces of a label than `limits` (ints per `labels`) allows, or more than `total`
     pieces in all (0: no limit), the least sure of them are not counted, those outside the
-    play area first. The game has no more: the extra ones are misreadings or things that
-    only look like pieces (a note, a coin), and impossible counts could not be scored."""
+    play area first, and of those the ones not `drawn` ((N,) bool or None: all drawn; a
+    tile's square outline, `vision.segment.outlined`) first. The game has no more: the
+    extra ones are misreadings or things that only look like pieces (a note, a coin, a
+    printed table's flower), and impossible counts could not be scored."""
     keep = np.ones(len(det), bool)
     doubts = []
-    # outside pieces first (notes and coins lie there), each side least sure first
-    for i in np.lexsort((det.confidence, det.zones != "outside")):
+    drawn = np.ones(len(det), bool) if drawn is None else np.asarray(drawn, bool)
+    # outside pieces first (notes and coins lie there), undrawn ones first, each least sure
+    # first
+    for i in np.lexsort((det.confidence, drawn | (det.zones != "outside"),
+                         det.zones != "outside")):
         lab = det.labels[i]
         n_lab = np.count_nonzero(keep & (det.labels == lab))
         limit = limits[labels.index(lab)] if lab in labels else n_lab
@@ -382,6 +388,15 @@ def beyond_counts(det: Detections, labels: tuple[str, ...], limits, total: int
         doubts.append(f"{seen}: the least sure, a {lab} at ({x:.0f}, {y:.0f}) (confidence "
                       f"{det.confidence[i]:.2f}), is not counted; check it")
     return keep, doubts
+
+
+def _over_counts(det: Detections, labels: tuple[str, ...], limits, total: int) -> bool:
+    """Whether `det` holds more pieces than `total` (0: no limit) or more of a label than
+    `limits` (ints per `labels`) allows: `beyond_counts` will drop some."""
+    if total and len(det) > total:
+        return True
+    return any(np.count_nonzero(det.labels == lab) > lim
+               for lab, lim in zip(labels, limits, strict=True))
 
 
 def sure_outside(det: Detections, min_confidence: float) -> tuple[np.ndarray, list[str]]:
@@ -544,7 +559,16 @@ class Pipeline:
         sure, doubts = sure_outside(det, self.decide.min_outside_confidence)
         det, idx = det[sure], idx[sure]
         if gv.limits:
-            sure, more = beyond_counts(det, gv.labels, gv.limits, gv.total)
+            drawn = None
+            if gv.kind == "tiles" and _over_counts(det, gv.labels, gv.limits, gv.total):
+                # (which outside pieces go first: a printed table's motifs read as tiles
+                # draw no square; only where some must go, the committed photos' time kept)
+                out = np.flatnonzero(det.zones == "outside")
+                drawn = np.ones(len(det), bool)
+                pick = np.zeros(len(cand), bool)
+                pick[idx[out]] = True  # (idx ascending: `take` keeps their order)
+                drawn[out] = outlined(photo.image, area, cand.take(pick), TILE_SETTINGS)
+            sure, more = beyond_counts(det, gv.labels, gv.limits, gv.total, drawn)
             det, idx, doubts = det[sure], idx[sure], doubts + more
         if len(det) == 0:
             raise NoPieces(f"the {gv.area_name} was found, but no piece on or around it")

@@ -201,6 +201,26 @@ class TileSettings:
     # each of its four sides at least this share drawn (a table's lines draw one or two)
     square_side_min: float = 0.25
     square_most: int = 64  # the strongest this many of those only
+    # A tile's cut edge is a straight line all round it; a printed table's motifs (flowers,
+    # dots, leaves: read as frogs and rabbits at 0.93-1.0) are not. `square_outline`
+    # measures, for each side of a candidate's square, the best share of points along its
+    # middle 80 % where the Lab gradient (strongest channel, Sobel) across the side is at
+    # least `drawn_grad` and within `drawn_angle` degrees of the side's normal (a disc of a
+    # tile's size stays within 10 degrees of a line over a sixth of its width, within 20
+    # over a third: 0.5-0.6 at 20), over shifts of the side by up to `drawn_reach` of the
+    # half side and tilts of `drawn_tilts` degrees (the candidate's side and angle are a
+    # blob's estimate). A piece is outlined when its four sides' mean share reaches
+    # `drawn_min`. Measured (session 24, H10) on the outside candidates read as pieces:
+    # flowers of printed cloths (print 3011, 3064) 0.22-0.38, true tiles there 0.48-1.0
+    # (but two whose blob was no tile's square, 0.12-0.18: missed either way);
+    # committed and edition 2 true tiles 0.4-1.0 but one, 0.1 (a white tile on a white
+    # check, 0015); on the newsprint mat a printed picture draws a square (0.9-1.0) and a
+    # true tile whose blob took in a red dot beside it did not (0.33): one piece lost there
+    drawn_grad: float = 40.0
+    drawn_angle: float = 10.0
+    drawn_reach: float = 0.25
+    drawn_tilts: tuple[float, ...] = (-6.0, -3.0, 0.0, 3.0, 6.0)
+    drawn_min: float = 0.42
 
 
 @dataclass(frozen=True)
@@ -1019,6 +1039,77 @@ def table_likeness(image_bgr: np.ndarray, area: PlayArea, cand: Candidates,
     lab = cv2.cvtColor(squares.reshape(-1, size, 3), cv2.COLOR_BGR2LAB).astype(np.float32)
     lab = lab.reshape(len(moved), n, size, size, 3)
     return np.abs(lab[1:] - lab[0]).mean(axis=(2, 3, 4)).min(axis=0).astype(np.float64)
+
+
+def square_outline(image_bgr: np.ndarray, area: PlayArea, cand: Candidates,
+                   settings: TileSettings, size: int = 64, margin: float = 1.6) -> np.ndarray:
+    """(N, 4) float: for each candidate's square (plane pixels, `cand`'s centres, sides,
+    angles) and each of its sides, the best share of points along the side's middle 80 %
+    whose Lab gradient (uint8 BGR `image_bgr`, cut to a top-down crop of `size` px holding
+    `margin` x the side) crosses the side: the strongest channel's Sobel component along
+    the side's normal at least `drawn_grad` and within `drawn_angle` degrees of the
+    gradient, over the side shifted by up to +-`drawn_reach` half sides and tilted by
+    `drawn_tilts` degrees; a point off the photo draws nothing. A tile's cut edge draws
+    its sides (0.5-1.0); a printed motif's round blob touches a straight line at a point
+    (0.1-0.4)."""
+    from vision.preprocess import CropSettings, crop_matrix, extract_crops
+
+    n = len(cand)
+    if n == 0:
+        return np.zeros((0, 4))
+    crop = CropSettings(size=size, margin=margin, oversample=1, light_balance=0.0)
+    crops = extract_crops(image_bgr, area.H_plane_to_img, cand.centers, cand.sides,
+                          cand.angles, crop)
+    h_img, w_img = image_bgr.shape[:2]
+    half = size / margin / 2  # the square's half side in crop pixels
+    c0 = (size - 1) / 2
+    along = np.linspace(-0.4, 0.4, 15) * 2 * half  # (A,)
+    offs = half + np.arange(-settings.drawn_reach * half, settings.drawn_reach * half + 1e-9)
+    base = np.radians(np.array([0.0, 180.0, 90.0, 270.0]))  # the four sides' normals
+    tilt = np.radians(np.asarray(settings.drawn_tilts, np.float64))
+    a = base[:, None] + tilt[None]  # (4, T)
+    nx, ny = np.cos(a), np.sin(a)
+    # (4, T, D, A) sample points: centre + normal * offset + tangent * along
+    px = c0 + nx[..., None, None] * offs[:, None] - ny[..., None, None] * along
+    py = c0 + ny[..., None, None] * offs[:, None] + nx[..., None, None] * along
+    xi = np.clip(np.round(px).astype(np.int32), 0, size - 1)
+    yi = np.clip(np.round(py).astype(np.int32), 0, size - 1)
+    nxb, nyb = nx[..., None, None], ny[..., None, None]
+    cos_tol = np.cos(np.radians(settings.drawn_angle))
+    uv1 = np.stack([px.ravel(), py.ravel(), np.ones(px.size)])  # (3, P) crop pixels
+    out = np.empty((n, 4))
+    for i in range(n):
+        # a point off the photo (or on its outermost 2 px) draws nothing: the crop repeats
+        # the photo's border there, and a motif cut by it draws straight streaks
+        M = np.asarray(area.H_plane_to_img, np.float64) @ crop_matrix(
+            cand.centers[i], float(cand.sides[i]), float(cand.angles[i]), crop)
+        q = M @ uv1
+        qx, qy = q[0] / q[2], q[1] / q[2]
+        inside = ((qx >= 2) & (qx <= w_img - 3) & (qy >= 2) & (qy <= h_img - 3)).reshape(
+            px.shape)
+        lab = cv2.cvtColor(crops[i], cv2.COLOR_BGR2LAB).astype(np.float32)
+        gx = np.zeros(lab.shape[:2], np.float32)
+        gy, g2 = gx.copy(), gx.copy()
+        for c in range(3):  # (the strongest channel's gradient at each pixel)
+            sx = cv2.Sobel(lab[..., c], cv2.CV_32F, 1, 0)
+            sy = cv2.Sobel(lab[..., c], cv2.CV_32F, 0, 1)
+            m2 = sx * sx + sy * sy
+            stronger = m2 > g2
+            np.copyto(gx, sx, where=stronger)
+            np.copyto(gy, sy, where=stronger)
+            np.copyto(g2, m2, where=stronger)
+        proj = np.abs(gx[yi, xi] * nxb + gy[yi, xi] * nyb)
+        ok = (proj >= settings.drawn_grad) & (proj >= cos_tol * np.sqrt(g2[yi, xi])) & inside
+        out[i] = ok.mean(axis=-1).reshape(4, -1).max(axis=1)
+    return out
+
+
+def outlined(image_bgr: np.ndarray, area: PlayArea, cand: Candidates,
+             settings: TileSettings) -> np.ndarray:
+    """(N,) bool: candidates whose square's four sides' mean share (`square_outline`)
+    reaches `settings.drawn_min`: drawn as a tile's cut edge is."""
+    shares = square_outline(image_bgr, area, cand, settings)
+    return shares.mean(axis=1) >= settings.drawn_min if len(shares) else np.zeros(0, bool)
 
 
 def _on_arena(area: PlayArea, T: np.ndarray, x, y):
