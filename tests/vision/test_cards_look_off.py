@@ -120,3 +120,36 @@ def test_no_pieces_and_thresholds_out_of_reach_warn_nothing():
     assert len(look_off_cards(img, read)) == 2
     off = replace(READ, look_off_strip=(5.0, 0.15), look_off_whole=(5.0, 0.9))
     assert look_off_cards(img, read, off) == []
+
+
+@pytest.mark.parametrize("colour,stripe", DESIGNS)
+@pytest.mark.parametrize("seed,shown,whole", [(3, 0.35, False), (4, None, True),
+                                              (5, 0.05, True)])
+def test_the_look_mask_alone_is_look_alike_regions_closed_mask(colour, stripe, seed, shown,
+                                                               whole):
+    """(session 24, H7) `look_off_cards` takes the backs' closed mask from `look_hit` and
+    `closed_look` without `look_alike_regions`' regions: the very mask it would give."""
+    from vision.cards.read import closed_look, keeping_small_hsv, look_alike_regions, look_hit
+
+    img, read = scene(seed, colour, stripe, shown, whole)
+    centres = np.array([p.center for p in read], float)
+    widths = np.array([p.width for p in read], float)
+    sure, up = [read[0].frame], [p.frame for p in read[1:]]
+    masks: list = []
+    look_alike_regions(img, sure, centres, widths, READ, masks, up, [])
+    with keeping_small_hsv(img):  # (the photo's histogram from the memo the second time)
+        for _ in range(2):
+            hit, _, small = look_hit(img, sure, centres, widths, READ, up)
+            assert len(masks) == 1 and np.array_equal(closed_look(hit, small, READ), masks[0])
+    assert np.count_nonzero(masks[0]) > 0
+
+
+@pytest.mark.parametrize("specks", [0, 3, 12])
+def test_specks_of_the_look_under_the_floor_warn_nothing(specks):
+    """(session 24, H7) a few pixels of the backs' colour off the cards (under
+    `look_off_strip`'s area however they lie) are passed over before labelling."""
+    img, read = scene(6, *DESIGNS[0], shown=None)
+    rng = np.random.default_rng(specks)
+    for x, y in rng.integers((200, 250), (460, 340), (specks, 2)):
+        cv2.rectangle(img, (int(x), int(y)), (int(x) + 3, int(y) + 3), DESIGNS[0][0], -1)
+    assert look_off_cards(img, read) == []
