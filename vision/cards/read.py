@@ -1149,12 +1149,44 @@ def closed_look(hit: np.ndarray, widths: np.ndarray, settings: ReadSettings = RE
     """`card_shaped`'s closed mask of `hit` (uint8, the photo at `look_scale`): closed by an
     ellipse of `close` (`look_close` where None) x the narrowest of `widths` (px at that
     scale), then opened by 3 x 3."""
-    s = settings
-    width = float(np.min(widths))
-    k = max(3, int(round((s.look_close if close is None else close) * width)) | 1)
+    k = _close_size(widths, settings, close)
     hit = cv2.morphologyEx(hit, cv2.MORPH_CLOSE, cv2.getStructuringElement(
         cv2.MORPH_ELLIPSE, (k, k)))
     return cv2.morphologyEx(hit, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+
+
+def _close_size(widths: np.ndarray, s: ReadSettings, close: float | None) -> int:
+    """`closed_look`'s ellipse's size, px (odd, at least 3)."""
+    width = float(np.min(widths))
+    return max(3, int(round((s.look_close if close is None else close) * width)) | 1)
+
+
+CLOSED_KEPT = 8  # `closed_regions` keeps this many per read (~1.8 MB each at 640 x 480)
+
+
+def closed_regions(hit: np.ndarray, widths: np.ndarray, settings: ReadSettings = READ,
+                   close: float | None = None) -> tuple[np.ndarray, int, np.ndarray, np.ndarray]:
+    """`closed_look` of `hit` and its 4-connected regions: (the closed uint8 mask, then
+    `cv2.connectedComponentsWithStats`' count, int32 labels and stats). Within
+    `keeping_small_hsv` the last `CLOSED_KEPT` are kept for the read, found again by
+    `hit`'s content and the closing's size (a design's look comes out alike each time
+    `design_regions` is asked in a read: `look_off_cards` found 82 of its 100 made
+    before; session 24, H7); what is returned is read-only."""
+    k = _close_size(widths, settings, close)
+    memo = getattr(_SMALL_HSV, "memo", None)
+    kept = memo.setdefault("closed", []) if memo is not None else None
+    count = int(np.count_nonzero(hit))
+    for h, kk, cc, out in kept or ():
+        if kk == k and cc == count and h.shape == hit.shape and np.array_equal(h, hit):
+            return out
+    closed = closed_look(hit, widths, settings, close)
+    n, lab, stats, _ = cv2.connectedComponentsWithStats((closed > 0).astype(np.uint8), 4)
+    if kept is not None:
+        for a in (closed, lab, stats):
+            a.flags.writeable = False
+        kept.append((hit.copy(), k, count, (closed, n, lab, stats)))
+        del kept[:-CLOSED_KEPT]
+    return closed, n, lab, stats
 
 
 def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
@@ -1186,10 +1218,9 @@ def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
     lo, hi = size
     least = fill * lo * lo * 1.25 * width * width  # the fewest pixels a card has
     raw = hit
-    hit = closed_look(hit, widths, s, close)
-    if masks is not None:  # the caller's: the closed mask
+    hit, n, lab, stats = closed_regions(hit, widths, s, close)
+    if masks is not None:  # the caller's: the closed mask (read-only)
         masks.append(hit)
-    n, lab, stats, _ = cv2.connectedComponentsWithStats((hit > 0).astype(np.uint8), 4)
     out = []
     for j in range(1, n):
         x0, y0, bw, bh, a = (int(v) for v in stats[j])
