@@ -153,3 +153,31 @@ def test_specks_of_the_look_under_the_floor_warn_nothing(specks):
     for x, y in rng.integers((200, 250), (460, 340), (specks, 2)):
         cv2.rectangle(img, (int(x), int(y)), (int(x) + 3, int(y) + 3), DESIGNS[0][0], -1)
     assert look_off_cards(img, read) == []
+
+
+@pytest.mark.parametrize("seed", [7, 8, 9])
+@pytest.mark.parametrize("close", [None, 0.4])
+def test_closed_regions_kept_for_a_read_are_the_ones_worked_out_again(seed, close):
+    """(session 24, H7) within `keeping_small_hsv`, `closed_regions` of a look alike in
+    content (another array) is the one kept, read-only; another closing or look is worked
+    out anew; outside it nothing is kept. The figures are those worked out afresh."""
+    from vision.cards.read import closed_regions, keeping_small_hsv
+
+    rng = np.random.default_rng(seed)
+    hit = (rng.random((120, 160)) < 0.3).astype(np.uint8) * 255
+    widths = np.array([30.0, 34.0])
+    fresh = closed_regions(hit, widths, READ, close)
+    assert fresh[0].flags.writeable  # (nothing kept outside a read)
+    with keeping_small_hsv(np.zeros((4, 4, 3), np.uint8)):
+        first = closed_regions(hit, widths, READ, close)
+        again = closed_regions(hit.copy(), widths, READ, close)
+        other = closed_regions(hit, widths, READ, 0.8)
+        moved = hit.copy()
+        moved[0, 0] = 255 - moved[0, 0]
+        changed = closed_regions(moved, widths, READ, close)
+    assert again is first and not first[0].flags.writeable
+    assert other is not first and changed is not first
+    for a, b in zip(first, fresh, strict=True):
+        assert np.array_equal(a, b)
+    with pytest.raises(ValueError):
+        first[0][0, 0] = 1

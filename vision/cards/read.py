@@ -1181,12 +1181,13 @@ def closed_regions(hit: np.ndarray, widths: np.ndarray, settings: ReadSettings =
             return out
     closed = closed_look(hit, widths, settings, close)
     n, lab, stats, _ = cv2.connectedComponentsWithStats((closed > 0).astype(np.uint8), 4)
+    out = (closed, n, lab, stats)
     if kept is not None:
         for a in (closed, lab, stats):
             a.flags.writeable = False
-        kept.append((hit.copy(), k, count, (closed, n, lab, stats)))
+        kept.append((hit.copy(), k, count, out))
         del kept[:-CLOSED_KEPT]
-    return closed, n, lab, stats
+    return out
 
 
 def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
