@@ -181,3 +181,21 @@ def test_closed_regions_kept_for_a_read_are_the_ones_worked_out_again(seed, clos
         assert np.array_equal(a, b)
     with pytest.raises(ValueError):
         first[0][0, 0] = 1
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("share", [0.05, 0.3, 0.6])
+def test_block_labelling_gives_the_default_labels(seed, share):
+    """(session 24, H7) `look_off_cards` labels what is left of the look with
+    `CCL_BBDT`: its labels (their order ranks regions of one area), stats and centres are
+    the default's, on seeded blotchy masks of odd sizes."""
+    rng = np.random.default_rng(seed)
+    shape = (101 + 2 * seed, 157 + 3 * seed)
+    noise = cv2.GaussianBlur(rng.random(shape).astype(np.float32), (0, 0), 1.5 + seed % 3)
+    mask = (noise < np.quantile(noise, share)).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    want = cv2.connectedComponentsWithStats(mask)
+    got = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_BBDT)
+    assert want[0] > 2
+    for a, b in zip(want, got, strict=True):
+        assert np.array_equal(a, b)

@@ -1696,7 +1696,11 @@ def look_off_cards(image: np.ndarray, pieces: list[CardPiece], settings: ReadSet
     least = float(np.min(widths)) * f
     if float(np.count_nonzero(rest)) / (least * least * aspect) < floor:
         return []  # (too little of the look left for any region)
-    n, lab, stats, cents = cv2.connectedComponentsWithStats(rest)
+    # (2 x 2 block-based labelling: the default's very labels, stats and centres, on all
+    # 48 such masks of committed, edition 2 and fresh 3054 e1 / e2; about twice as fast
+    # here, where the default labels in parallel; session 24, H7)
+    n, lab, stats, cents = cv2.connectedComponentsWithStatsWithAlgorithm(
+        rest, 8, cv2.CV_32S, cv2.CCL_BBDT)
     found: list[tuple[float, np.ndarray, float, str]] = []  # (area, centre px, width, kind)
     for k in range(1, n):
         c = (cents[k] + 0.5) / f - 0.5
