@@ -199,3 +199,24 @@ def test_block_labelling_gives_the_default_labels(seed, share):
     assert want[0] > 2
     for a, b in zip(want, got, strict=True):
         assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("f,k", [(0.5, 0.85), (0.5, 1.08), (0.25, 1.0), (1.0, 1.3)])
+def test_frames_mask_is_each_frame_filled_in_turn(seed, f, k):
+    """(session 24, H7) `_frames_mask` works the corners of all frames out at once: the
+    very mask of filling each frame's `_frame_points` in turn (frames partly off the photo,
+    float32 and float64 corners); no frames: an empty mask."""
+    from vision.cards.read import _frame_points, _frames_mask
+
+    rng = np.random.default_rng(seed)
+    frames = [card_frame(rng.uniform(-40, 500, 2), rng.uniform(0, 180), rng.uniform(15, 120),
+                         ASPECT).astype(rng.choice([np.float32, np.float64]))
+              for _ in range(1 + seed)]
+    shape = (int(360 * f), int(480 * f))
+    want = np.zeros(shape, np.uint8)
+    for q in frames:
+        cv2.fillConvexPoly(want, _frame_points(q, f, k), 1)
+    assert np.array_equal(_frames_mask(frames, f, shape, k), want)
+    assert np.array_equal(_frames_mask(iter(frames), f, shape, k), want)
+    assert not _frames_mask([], f, shape, k).any()

@@ -960,8 +960,14 @@ def _frames_mask(frames, f: float, shape: tuple[int, int], k: float) -> np.ndarr
     """A uint8 mask of `shape` (the photo at scale `f`), 1 inside each of `frames` ((4, 2)
     photo corners each) shrunk (`k` < 1) or grown (`k` > 1) around its centre."""
     mask = np.zeros(shape, np.uint8)
-    for q in frames:
-        cv2.fillConvexPoly(mask, _frame_points(q, f, k), 1)
+    frames = list(frames)
+    if not frames:
+        return mask
+    q = np.asarray(frames, float)  # (N, 4, 2): `_frame_points` of all at once, the very
+    q = (q + 0.5) * f - 0.5  # same figures (session 24, H7: a tenth of a ms a mask less)
+    c = q.mean(axis=1, keepdims=True)
+    for pts in np.round(c + (q - c) * k).astype(np.int32):
+        cv2.fillConvexPoly(mask, pts, 1)
     return mask
 
 
