@@ -220,3 +220,22 @@ def test_frames_mask_is_each_frame_filled_in_turn(seed, f, k):
     assert np.array_equal(_frames_mask(frames, f, shape, k), want)
     assert np.array_equal(_frames_mask(iter(frames), f, shape, k), want)
     assert not _frames_mask([], f, shape, k).any()
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("cards", [0, 1, 3, 9])
+def test_masked_hist_over_the_box_is_the_whole_photos(seed, cards):
+    """(session 24, H7) the backs' and faces' histograms are taken over their mask's box
+    alone: the counts of the whole photo's (no cards: an empty mask, all zero)."""
+    from vision.cards.read import LOOK_BINS, _frames_mask, _masked_hist
+
+    rng = np.random.default_rng(seed)
+    img = table(seed)
+    frames = [draw_back(img, rng.uniform((30, 30), (450, 330)), W, *DESIGNS[k % 3])
+              for k in range(cards)]
+    hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
+    mask = _frames_mask(frames, 1.0, hsv.shape[:2], 0.85)
+    ranges = [0, 180, READ.look_min_sat, 256]
+    want = cv2.calcHist([hsv], [0, 1], mask, LOOK_BINS, ranges)
+    assert np.array_equal(_masked_hist(hsv, mask, ranges), want)
+    assert (want.sum() > 0) == (cards > 0)

@@ -1122,6 +1122,15 @@ def look_alike_regions(image: np.ndarray, frames: list[np.ndarray], centres: np.
                        flat=s.flat_shape)
 
 
+def _masked_hist(hsv: np.ndarray, mask: np.ndarray, ranges: list) -> np.ndarray:
+    """`cv2.calcHist([hsv], [0, 1], mask, LOOK_BINS, ranges)` over the bounding box of the
+    uint8 `mask`'s pixels alone (the same counts; a few cards' box: a fifth of the time)."""
+    x, y, w, h = cv2.boundingRect(mask)
+    if w and h:
+        hsv, mask = hsv[y:y + h, x:x + w], mask[y:y + h, x:x + w]
+    return cv2.calcHist([hsv], [0, 1], mask, LOOK_BINS, ranges)
+
+
 def look_hit(image: np.ndarray, frames: list[np.ndarray], centres: np.ndarray,
              widths: np.ndarray, settings: ReadSettings = READ, faces: list[np.ndarray] = ()
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -1134,7 +1143,7 @@ def look_hit(image: np.ndarray, frames: list[np.ndarray], centres: np.ndarray,
     hsv, centres, widths, ranges = _look_hsv(image, centres, widths, s)
     # the cards' inside (their rim may be the faces' colour)
     mask = _frames_mask(frames, f, hsv.shape[:2], 0.85)
-    h_back = cv2.calcHist([hsv], [0, 1], mask, LOOK_BINS, ranges)
+    h_back = _masked_hist(hsv, mask, ranges)
     h_all = look_hist_all(image, hsv, f, ranges)
     # each colour's share of the backs' area over its share of the rest of the photo's area
     # (per pixel, grey ones included: where the backs are most of the coloured pixels, a
@@ -1143,7 +1152,7 @@ def look_hit(image: np.ndarray, frames: list[np.ndarray], centres: np.ndarray,
     look, n_back = common_colours(h_back, h_all, mask, s.look_ratio, 0.01 * h_back.sum())
     if len(faces):  # nor about as common on the face-up cards read (`look_faces`)
         on = _frames_mask(faces, f, hsv.shape[:2], 0.85)
-        h_on = cv2.calcHist([hsv], [0, 1], on, LOOK_BINS, ranges)
+        h_on = _masked_hist(hsv, on, ranges)
         n_on = max(float(np.count_nonzero(on)), 1.0)
         look &= h_back / n_back >= s.look_faces * h_on / n_on
     look = look.astype(np.float32)
