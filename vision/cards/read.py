@@ -1176,7 +1176,8 @@ def _close_size(widths: np.ndarray, s: ReadSettings, close: float | None) -> int
     return max(3, int(round((s.look_close if close is None else close) * width)) | 1)
 
 
-CLOSED_KEPT = 8  # `closed_regions` keeps this many per read (~1.8 MB each at 640 x 480)
+CLOSED_KEPT = 16  # `closed_regions` keeps this many per read (~1.8 MB each at 640 x 480;
+#   a read asks for up to ~10 alike: 8 kept thrashed on committed 0010's 4 designs)
 
 
 def closed_regions(hit: np.ndarray, widths: np.ndarray, settings: ReadSettings = READ,
@@ -1191,8 +1192,9 @@ def closed_regions(hit: np.ndarray, widths: np.ndarray, settings: ReadSettings =
     memo = getattr(_SMALL_HSV, "memo", None)
     kept = memo.setdefault("closed", []) if memo is not None else None
     count = int(np.count_nonzero(hit))
-    for h, kk, cc, out in kept or ():
+    for i, (h, kk, cc, out) in enumerate(kept or ()):
         if kk == k and cc == count and h.shape == hit.shape and np.array_equal(h, hit):
+            kept.append(kept.pop(i))  # (the least lately used go first)
             return out
     closed = closed_look(hit, widths, settings, close)
     n, lab, stats, _ = cv2.connectedComponentsWithStats((closed > 0).astype(np.uint8), 4)
