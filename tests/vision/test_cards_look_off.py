@@ -239,3 +239,22 @@ def test_masked_hist_over_the_box_is_the_whole_photos(seed, cards):
     want = cv2.calcHist([hsv], [0, 1], mask, LOOK_BINS, ranges)
     assert np.array_equal(_masked_hist(hsv, mask, ranges), want)
     assert (want.sum() > 0) == (cards > 0)
+
+
+@pytest.mark.parametrize("seed", [10, 11])
+def test_closed_regions_drops_the_least_lately_used(seed):
+    """(session 24, H7) past `CLOSED_KEPT` looks, the one asked for again lately is kept and
+    the one left longest is dropped (worked out anew: another object)."""
+    from vision.cards.read import CLOSED_KEPT, closed_regions, keeping_small_hsv
+
+    rng = np.random.default_rng(seed)
+    hits = [(rng.random((40, 60)) < 0.3).astype(np.uint8) * 255 for _ in range(CLOSED_KEPT + 1)]
+    widths = np.array([30.0])
+    with keeping_small_hsv(np.zeros((4, 4, 3), np.uint8)):
+        first = [closed_regions(h, widths) for h in hits[:2]]
+        for h in hits[2:CLOSED_KEPT]:
+            closed_regions(h, widths)
+        assert closed_regions(hits[0], widths) is first[0]  # (asked again: used lately)
+        closed_regions(hits[CLOSED_KEPT], widths)  # (one too many: the oldest goes)
+        assert closed_regions(hits[0], widths) is first[0]
+        assert closed_regions(hits[1], widths) is not first[1]
