@@ -120,3 +120,141 @@ def test_no_pieces_and_thresholds_out_of_reach_warn_nothing():
     assert len(look_off_cards(img, read)) == 2
     off = replace(READ, look_off_strip=(5.0, 0.15), look_off_whole=(5.0, 0.9))
     assert look_off_cards(img, read, off) == []
+
+
+@pytest.mark.parametrize("colour,stripe", DESIGNS)
+@pytest.mark.parametrize("seed,shown,whole", [(3, 0.35, False), (4, None, True),
+                                              (5, 0.05, True)])
+def test_the_look_mask_alone_is_look_alike_regions_closed_mask(colour, stripe, seed, shown,
+                                                               whole):
+    """(session 24, H7) `look_off_cards` takes the backs' closed mask from `look_hit` and
+    `closed_look` without `look_alike_regions`' regions: the very mask it would give."""
+    from vision.cards.read import closed_look, keeping_small_hsv, look_alike_regions, look_hit
+
+    img, read = scene(seed, colour, stripe, shown, whole)
+    centres = np.array([p.center for p in read], float)
+    widths = np.array([p.width for p in read], float)
+    sure, up = [read[0].frame], [p.frame for p in read[1:]]
+    masks: list = []
+    look_alike_regions(img, sure, centres, widths, READ, masks, up, [])
+    with keeping_small_hsv(img):  # (the photo's histogram from the memo the second time)
+        for _ in range(2):
+            hit, _, small = look_hit(img, sure, centres, widths, READ, up)
+            assert len(masks) == 1 and np.array_equal(closed_look(hit, small, READ), masks[0])
+    assert np.count_nonzero(masks[0]) > 0
+
+
+@pytest.mark.parametrize("specks", [0, 3, 12])
+def test_specks_of_the_look_under_the_floor_warn_nothing(specks):
+    """(session 24, H7) a few pixels of the backs' colour off the cards (under
+    `look_off_strip`'s area however they lie) are passed over before labelling."""
+    img, read = scene(6, *DESIGNS[0], shown=None)
+    rng = np.random.default_rng(specks)
+    for x, y in rng.integers((200, 250), (460, 340), (specks, 2)):
+        cv2.rectangle(img, (int(x), int(y)), (int(x) + 3, int(y) + 3), DESIGNS[0][0], -1)
+    assert look_off_cards(img, read) == []
+
+
+@pytest.mark.parametrize("seed", [7, 8, 9])
+@pytest.mark.parametrize("close", [None, 0.4])
+def test_closed_regions_kept_for_a_read_are_the_ones_worked_out_again(seed, close):
+    """(session 24, H7) within `keeping_small_hsv`, `closed_regions` of a look alike in
+    content (another array) is the one kept, read-only; another closing or look is worked
+    out anew; outside it nothing is kept. The figures are those worked out afresh."""
+    from vision.cards.read import closed_regions, keeping_small_hsv
+
+    rng = np.random.default_rng(seed)
+    hit = (rng.random((120, 160)) < 0.3).astype(np.uint8) * 255
+    widths = np.array([30.0, 34.0])
+    fresh = closed_regions(hit, widths, READ, close)
+    assert fresh[0].flags.writeable  # (nothing kept outside a read)
+    with keeping_small_hsv(np.zeros((4, 4, 3), np.uint8)):
+        first = closed_regions(hit, widths, READ, close)
+        again = closed_regions(hit.copy(), widths, READ, close)
+        other = closed_regions(hit, widths, READ, 0.8)
+        moved = hit.copy()
+        moved[0, 0] = 255 - moved[0, 0]
+        changed = closed_regions(moved, widths, READ, close)
+    assert again is first and not first[0].flags.writeable
+    assert other is not first and changed is not first
+    for a, b in zip(first, fresh, strict=True):
+        assert np.array_equal(a, b)
+    with pytest.raises(ValueError):
+        first[0][0, 0] = 1
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("share", [0.05, 0.3, 0.6])
+def test_block_labelling_gives_the_default_labels(seed, share):
+    """(session 24, H7) `look_off_cards` labels what is left of the look with
+    `CCL_BBDT`: its labels (their order ranks regions of one area), stats and centres are
+    the default's, on seeded blotchy masks of odd sizes."""
+    rng = np.random.default_rng(seed)
+    shape = (101 + 2 * seed, 157 + 3 * seed)
+    noise = cv2.GaussianBlur(rng.random(shape).astype(np.float32), (0, 0), 1.5 + seed % 3)
+    mask = (noise < np.quantile(noise, share)).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    want = cv2.connectedComponentsWithStats(mask)
+    got = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_BBDT)
+    assert want[0] > 2
+    for a, b in zip(want, got, strict=True):
+        assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("f,k", [(0.5, 0.85), (0.5, 1.08), (0.25, 1.0), (1.0, 1.3)])
+def test_frames_mask_is_each_frame_filled_in_turn(seed, f, k):
+    """(session 24, H7) `_frames_mask` works the corners of all frames out at once: the
+    very mask of filling each frame's `_frame_points` in turn (frames partly off the photo,
+    float32 and float64 corners); no frames: an empty mask."""
+    from vision.cards.read import _frame_points, _frames_mask
+
+    rng = np.random.default_rng(seed)
+    frames = [card_frame(rng.uniform(-40, 500, 2), rng.uniform(0, 180), rng.uniform(15, 120),
+                         ASPECT).astype(rng.choice([np.float32, np.float64]))
+              for _ in range(1 + seed)]
+    shape = (int(360 * f), int(480 * f))
+    want = np.zeros(shape, np.uint8)
+    for q in frames:
+        cv2.fillConvexPoly(want, _frame_points(q, f, k), 1)
+    assert np.array_equal(_frames_mask(frames, f, shape, k), want)
+    assert np.array_equal(_frames_mask(iter(frames), f, shape, k), want)
+    assert not _frames_mask([], f, shape, k).any()
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("cards", [0, 1, 3, 9])
+def test_masked_hist_over_the_box_is_the_whole_photos(seed, cards):
+    """(session 24, H7) the backs' and faces' histograms are taken over their mask's box
+    alone: the counts of the whole photo's (no cards: an empty mask, all zero)."""
+    from vision.cards.read import LOOK_BINS, _frames_mask, _masked_hist
+
+    rng = np.random.default_rng(seed)
+    img = table(seed)
+    frames = [draw_back(img, rng.uniform((30, 30), (450, 330)), W, *DESIGNS[k % 3])
+              for k in range(cards)]
+    hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
+    mask = _frames_mask(frames, 1.0, hsv.shape[:2], 0.85)
+    ranges = [0, 180, READ.look_min_sat, 256]
+    want = cv2.calcHist([hsv], [0, 1], mask, LOOK_BINS, ranges)
+    assert np.array_equal(_masked_hist(hsv, mask, ranges), want)
+    assert (want.sum() > 0) == (cards > 0)
+
+
+@pytest.mark.parametrize("seed", [10, 11])
+def test_closed_regions_drops_the_least_lately_used(seed):
+    """(session 24, H7) past `CLOSED_KEPT` looks, the one asked for again lately is kept and
+    the one left longest is dropped (worked out anew: another object)."""
+    from vision.cards.read import CLOSED_KEPT, closed_regions, keeping_small_hsv
+
+    rng = np.random.default_rng(seed)
+    hits = [(rng.random((40, 60)) < 0.3).astype(np.uint8) * 255 for _ in range(CLOSED_KEPT + 1)]
+    widths = np.array([30.0])
+    with keeping_small_hsv(np.zeros((4, 4, 3), np.uint8)):
+        first = [closed_regions(h, widths) for h in hits[:2]]
+        for h in hits[2:CLOSED_KEPT]:
+            closed_regions(h, widths)
+        assert closed_regions(hits[0], widths) is first[0]  # (asked again: used lately)
+        closed_regions(hits[CLOSED_KEPT], widths)  # (one too many: the oldest goes)
+        assert closed_regions(hits[0], widths) is first[0]
+        assert closed_regions(hits[1], widths) is not first[1]

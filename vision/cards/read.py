@@ -999,8 +999,14 @@ def _frames_mask(frames, f: float, shape: tuple[int, int], k: float) -> np.ndarr
     """A uint8 mask of `shape` (the photo at scale `f`), 1 inside each of `frames` ((4, 2)
     photo corners each) shrunk (`k` < 1) or grown (`k` > 1) around its centre."""
     mask = np.zeros(shape, np.uint8)
-    for q in frames:
-        cv2.fillConvexPoly(mask, _frame_points(q, f, k), 1)
+    frames = list(frames)
+    if not frames:
+        return mask
+    q = np.asarray(frames, float)  # (N, 4, 2): `_frame_points` of all at once, the very
+    q = (q + 0.5) * f - 0.5  # same figures (session 24, H7: a tenth of a ms a mask less)
+    c = q.mean(axis=1, keepdims=True)
+    for pts in np.round(c + (q - c) * k).astype(np.int32):
+        cv2.fillConvexPoly(mask, pts, 1)
     return mask
 
 
@@ -1094,6 +1100,20 @@ def small_hsv(image: np.ndarray, f: float) -> np.ndarray:
     return hsv
 
 
+def look_hist_all(image: np.ndarray, hsv: np.ndarray, f: float, ranges: list) -> np.ndarray:
+    """The `LOOK_BINS` histogram (float32) of `hsv` (`small_hsv(image, f)`) over `ranges`:
+    within `keeping_small_hsv` worked out once per scale and ranges (the backs' look and
+    `design_regions` ask for it several times a read; the caller must not write into it)."""
+    memo = getattr(_SMALL_HSV, "memo", None)
+    key = ("all", f, tuple(ranges))
+    if memo is not None and memo["image"] is image and key in memo:
+        return memo[key]
+    h = cv2.calcHist([hsv], [0, 1], None, LOOK_BINS, ranges)
+    if memo is not None and memo["image"] is image:
+        memo[key] = h
+    return h
+
+
 def _look_hsv(image: np.ndarray, centres: np.ndarray, widths: np.ndarray,
               s: ReadSettings) -> tuple[np.ndarray, np.ndarray, np.ndarray, list]:
     """The photo at `look_scale` in HSV (`small_hsv`), the cards' `centres` and `widths` at
@@ -1135,12 +1155,35 @@ def look_alike_regions(image: np.ndarray, frames: list[np.ndarray], centres: np.
     s = settings
     if not frames or not len(widths):
         return []
+    hit, centres, widths = look_hit(image, frames, centres, widths, s, faces)
+    return card_shaped(hit, centres, widths, s.look_size, s.look_fill, s.look_shape,
+                       s.look_scale, s, masks=masks, ends=ends, split=s.split_touching,
+                       flat=s.flat_shape)
+
+
+def _masked_hist(hsv: np.ndarray, mask: np.ndarray, ranges: list) -> np.ndarray:
+    """`cv2.calcHist([hsv], [0, 1], mask, LOOK_BINS, ranges)` over the bounding box of the
+    uint8 `mask`'s pixels alone (the same counts; a few cards' box: a fifth of the time)."""
+    x, y, w, h = cv2.boundingRect(mask)
+    if w and h:
+        hsv, mask = hsv[y:y + h, x:x + w], mask[y:y + h, x:x + w]
+    return cv2.calcHist([hsv], [0, 1], mask, LOOK_BINS, ranges)
+
+
+def look_hit(image: np.ndarray, frames: list[np.ndarray], centres: np.ndarray,
+             widths: np.ndarray, settings: ReadSettings = READ, faces: list[np.ndarray] = ()
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`look_alike_regions`' look, unclosed: (the uint8 mask of the photo at `look_scale`,
+    255 where a pixel has a colour of the backs at `frames` (and not of the face-up cards
+    at `faces`), the cards' `centres` (N, 2) and `widths` (N,) at that scale). `frames`
+    must not be empty."""
+    s = settings
     f = s.look_scale
     hsv, centres, widths, ranges = _look_hsv(image, centres, widths, s)
     # the cards' inside (their rim may be the faces' colour)
     mask = _frames_mask(frames, f, hsv.shape[:2], 0.85)
-    h_back = cv2.calcHist([hsv], [0, 1], mask, LOOK_BINS, ranges)
-    h_all = cv2.calcHist([hsv], [0, 1], None, LOOK_BINS, ranges)
+    h_back = _masked_hist(hsv, mask, ranges)
+    h_all = look_hist_all(image, hsv, f, ranges)
     # each colour's share of the backs' area over its share of the rest of the photo's area
     # (per pixel, grey ones included: where the backs are most of the coloured pixels, a
     # share of the coloured pixels alone cannot be 6 x larger on them than in the photo)
@@ -1148,14 +1191,59 @@ def look_alike_regions(image: np.ndarray, frames: list[np.ndarray], centres: np.
     look, n_back = common_colours(h_back, h_all, mask, s.look_ratio, 0.01 * h_back.sum())
     if len(faces):  # nor about as common on the face-up cards read (`look_faces`)
         on = _frames_mask(faces, f, hsv.shape[:2], 0.85)
-        h_on = cv2.calcHist([hsv], [0, 1], on, LOOK_BINS, ranges)
+        h_on = _masked_hist(hsv, on, ranges)
         n_on = max(float(np.count_nonzero(on)), 1.0)
         look &= h_back / n_back >= s.look_faces * h_on / n_on
     look = look.astype(np.float32)
-    hit = cv2.calcBackProject([hsv], [0, 1], look, ranges, 255)
-    return card_shaped(hit, centres, widths, s.look_size, s.look_fill, s.look_shape,
-                       s.look_scale, s, masks=masks, ends=ends, split=s.split_touching,
-                       flat=s.flat_shape)
+    return cv2.calcBackProject([hsv], [0, 1], look, ranges, 255), centres, widths
+
+
+def closed_look(hit: np.ndarray, widths: np.ndarray, settings: ReadSettings = READ,
+                close: float | None = None) -> np.ndarray:
+    """`card_shaped`'s closed mask of `hit` (uint8, the photo at `look_scale`): closed by an
+    ellipse of `close` (`look_close` where None) x the narrowest of `widths` (px at that
+    scale), then opened by 3 x 3."""
+    k = _close_size(widths, settings, close)
+    hit = cv2.morphologyEx(hit, cv2.MORPH_CLOSE, cv2.getStructuringElement(
+        cv2.MORPH_ELLIPSE, (k, k)))
+    return cv2.morphologyEx(hit, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+
+
+def _close_size(widths: np.ndarray, s: ReadSettings, close: float | None) -> int:
+    """`closed_look`'s ellipse's size, px (odd, at least 3)."""
+    width = float(np.min(widths))
+    return max(3, int(round((s.look_close if close is None else close) * width)) | 1)
+
+
+CLOSED_KEPT = 16  # `closed_regions` keeps this many per read (~1.8 MB each at 640 x 480;
+#   a read asks for up to ~10 alike: 8 kept thrashed on committed 0010's 4 designs)
+
+
+def closed_regions(hit: np.ndarray, widths: np.ndarray, settings: ReadSettings = READ,
+                   close: float | None = None) -> tuple[np.ndarray, int, np.ndarray, np.ndarray]:
+    """`closed_look` of `hit` and its 4-connected regions: (the closed uint8 mask, then
+    `cv2.connectedComponentsWithStats`' count, int32 labels and stats). Within
+    `keeping_small_hsv` the last `CLOSED_KEPT` are kept for the read, found again by
+    `hit`'s content and the closing's size (a design's look comes out alike each time
+    `design_regions` is asked in a read: `look_off_cards` found 82 of its 100 made
+    before; session 24, H7); what is returned is read-only."""
+    k = _close_size(widths, settings, close)
+    memo = getattr(_SMALL_HSV, "memo", None)
+    kept = memo.setdefault("closed", []) if memo is not None else None
+    count = int(np.count_nonzero(hit))
+    for i, (h, kk, cc, out) in enumerate(kept or ()):
+        if kk == k and cc == count and h.shape == hit.shape and np.array_equal(h, hit):
+            kept.append(kept.pop(i))  # (the least lately used go first)
+            return out
+    closed = closed_look(hit, widths, settings, close)
+    n, lab, stats, _ = cv2.connectedComponentsWithStats((closed > 0).astype(np.uint8), 4)
+    out = (closed, n, lab, stats)
+    if kept is not None:
+        for a in (closed, lab, stats):
+            a.flags.writeable = False
+        kept.append((hit.copy(), k, count, out))
+        del kept[:-CLOSED_KEPT]
+    return out
 
 
 def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
@@ -1187,13 +1275,9 @@ def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
     lo, hi = size
     least = fill * lo * lo * 1.25 * width * width  # the fewest pixels a card has
     raw = hit
-    k = max(3, int(round((s.look_close if close is None else close) * width)) | 1)
-    hit = cv2.morphologyEx(hit, cv2.MORPH_CLOSE, cv2.getStructuringElement(
-        cv2.MORPH_ELLIPSE, (k, k)))
-    hit = cv2.morphologyEx(hit, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    if masks is not None:  # the caller's: the closed mask
+    hit, n, lab, stats = closed_regions(hit, widths, s, close)
+    if masks is not None:  # the caller's: the closed mask (read-only)
         masks.append(hit)
-    n, lab, stats, _ = cv2.connectedComponentsWithStats((hit > 0).astype(np.uint8), 4)
     out = []
     for j in range(1, n):
         x0, y0, bw, bh, a = (int(v) for v in stats[j])
@@ -1339,7 +1423,7 @@ def design_regions(image: np.ndarray, centres: np.ndarray, widths: np.ndarray,
     if not len(widths):
         return []
     hsv, centres, widths, ranges = _look_hsv(image, centres, widths, s)
-    h = cv2.calcHist([hsv], [0, 1], None, LOOK_BINS, ranges)
+    h = look_hist_all(image, hsv, s.look_scale, ranges)
     card = SPECS["troetofanten"].aspect * float(np.median(widths)) ** 2  # a card's area, px
     table = cv2.dilate((h > s.design_table * card).astype(np.uint8), np.ones((3, 3), np.uint8))
     near = cv2.boxFilter(h, -1, (3, 3), normalize=False, borderType=cv2.BORDER_CONSTANT)
@@ -1646,27 +1730,39 @@ def look_off_cards(image: np.ndarray, pieces: list[CardPiece], settings: ReadSet
     backs = [p.frame for p in framed if p.label == "back"]
     sure = [p.frame for p in framed if p.label == "back" and p.confidence >= s.look_min_conf]
     masks: list = []
-    if sure:
-        look_alike_regions(image, sure, centres, widths, s, masks, up, [])
+    if sure:  # (the closed mask alone: `look_alike_regions`' regions are not asked for)
+        hit, _, small = look_hit(image, sure, centres, widths, s, up)
+        masks.append(closed_look(hit, small, s))
     else:
-        design_regions(image, centres, widths, s, masks, [])
+        design_regions(image, centres, widths, s, masks)
     if not masks:
         return []
-    mask = np.maximum.reduce(masks) > 0
+    mask = np.maximum.reduce(masks) > 0 if len(masks) > 1 else masks[0] > 0
     cover_up = _frames_mask(up, f, mask.shape, s.strip_cover) if up else \
         np.zeros(mask.shape, np.uint8)
     cover_back = _frames_mask(backs, f, mask.shape, s.strip_cover) if backs else \
         np.zeros(mask.shape, np.uint8)
     rest = (mask & (cover_up == 0) & (cover_back == 0)).astype(np.uint8)
     rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    n, lab, stats, cents = cv2.connectedComponentsWithStats(rest)
     aspect = SPECS["troetofanten"].aspect
+    floor = min(s.look_off_strip[0], s.look_off_whole[0])
+    # a region's area in cards is at most its pixels over the narrowest card's (it takes
+    # its nearest cards' width, never narrower): with all left under the floor that way,
+    # no region can pass (the same warnings, a labelling less; session 24, H7)
+    least = float(np.min(widths)) * f
+    if float(np.count_nonzero(rest)) / (least * least * aspect) < floor:
+        return []  # (too little of the look left for any region)
+    # (2 x 2 block-based labelling: the default's very labels, stats and centres, on all
+    # 48 such masks of committed, edition 2 and fresh 3054 e1 / e2; about twice as fast
+    # here, where the default labels in parallel; session 24, H7)
+    n, lab, stats, cents = cv2.connectedComponentsWithStatsWithAlgorithm(
+        rest, 8, cv2.CV_32S, cv2.CCL_BBDT)
     found: list[tuple[float, np.ndarray, float, str]] = []  # (area, centre px, width, kind)
     for k in range(1, n):
         c = (cents[k] + 0.5) / f - 0.5
         w = near_width(centres, widths, c) * f
         area = float(stats[k, cv2.CC_STAT_AREA]) / (w * w * aspect)
-        if area < min(s.look_off_strip[0], s.look_off_whole[0]):
+        if area < floor:
             continue
         x0, y0, bw, bh = (int(v) for v in stats[k, :4])
         box = (lab[max(y0 - 3, 0):y0 + bh + 3, max(x0 - 3, 0):x0 + bw + 3] == k)
