@@ -31,6 +31,10 @@ class BoardDiceSettings:
     dice_search_mm: float = 130.0  # dice are looked for this far around the board
     die_mm: float = 16.0  # die side (pieces.md)
     max_die_candidates: int = 14  # light die-sized blobs read, nearest the board first
+    busy_pick: bool = True  # more than that (a busy table: 32-500 on newsprint, the
+    # committed photos 0-4): the most die-like of them instead (`_busy_pick`; the mat's dice
+    # ranked 30-215th nearest the board, none read)
+    busy_uniform: float = 20.0  # L*: a face disc's share within this of its 85th percentile
     die_close: float = 0.45  # the light is closed over this share of a die's side first (the
     # dark pips would split a small die's face into parts too small or concave for a die)
     lone_pips: bool = True  # while fewer than dice_wanted dice are read, lone pip-sized dark
@@ -812,6 +816,8 @@ def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
         elif lone is not None and len(pips) == 1:
             lone.append((pips[0] + off, die_px))
     cands.sort(key=lambda c: float(np.linalg.norm(c - centre)))
+    if s.busy_pick and len(cands) > s.max_die_candidates:
+        cands = _busy_pick(L, cands, off, die_px, s)
     at = _points(cands)  # (the later searches' test against them: `_clear_of`)
     if big is not None and s.lone_big:
         def big_dots():
@@ -853,6 +859,36 @@ def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
             return [(c, die_px) for c, _ in got[: s.max_mark_candidates]]
         marks.append(mark_cands)
     return [(c, die_px) for c in cands[: s.max_die_candidates]]
+
+
+def _busy_pick(L: np.ndarray, cands: list, off, die_px: float, s: BoardDiceSettings
+               ) -> list:
+    """The `max_die_candidates` of more candidates (a busy table: newsprint's gaps between
+    its lines are light die-sized blobs, hundreds of them) most like a die's face, nearest
+    the board first among them: taken in turns from the lightest face disc (85th
+    percentile, `seen_face_r`), the face most above the table ring round it (its median,
+    `seen_table_r`) and the most uniform face (share of the disc within `busy_uniform` of
+    its 85th percentile): a die's white face with its few pips is all three, a gap in
+    print seldom. `L`: the search box's uint8 lightness, `off` its origin in the photo;
+    `cands` (x, y) photo px, nearest the board first."""
+    feats = np.full((len(cands), 3), -np.inf)
+    for i, c in enumerate(cands):
+        got = _disc_and_ring(L, c - off, die_px, s)
+        if got is None:
+            continue
+        win, disc, ring = got
+        inner = win[disc].astype(np.float32)
+        face = float(np.percentile(inner, 85))
+        feats[i] = face, face - float(np.median(win[ring])), float(
+            np.mean(inner >= face - s.busy_uniform))
+    orders = [np.argsort(-feats[:, k], kind="stable") for k in range(3)]
+    picked: list[int] = []
+    for row in zip(*orders, strict=True):
+        for i in row:
+            if len(picked) < s.max_die_candidates and i not in picked and \
+                    np.isfinite(feats[i, 0]):
+                picked.append(int(i))
+    return [cands[i] for i in sorted(picked)]
 
 
 def _layout_values() -> np.ndarray:

@@ -64,3 +64,44 @@ def test_a_true_one_stays_a_one(table, marks, angle):
 def test_a_one_as_pair_needs_a_face_in_reach():
     L, a = _face([(0.0, 0.0)], table=232)
     assert D._one_as_pair(L.astype(np.float32), (3.0, 3.0), a, D.SETTINGS) is None
+
+
+def _busy_table(die_at, n_gaps, seed, die_px=16):
+    """Lightness (uint8) of a newsprint-like table: rows of dark text strokes (seeded) on
+    grey paper (level 200), a white die face (250, a 2's pips) at `die_at`; `n_gaps` gap
+    centres between strokes, nearest first from (0, 0). (L, candidates px, the die's
+    index among them)."""
+    rng = np.random.default_rng(seed)
+    L = np.full((400, 400), 200, np.uint8)
+    for y in range(6, 400, 12):
+        x = 0
+        while x < 400:
+            w = int(rng.integers(4, 18))
+            cv2.rectangle(L, (x, y), (x + w, y + 4), int(rng.integers(30, 80)), -1)
+            x += w + int(rng.integers(3, 8))
+    cx, cy = die_at
+    h = die_px // 2
+    cv2.rectangle(L, (cx - h - 3, cy - h - 3), (cx + h + 3, cy + h + 3), 200, -1)  # its gap
+    cv2.rectangle(L, (cx - h, cy - h), (cx + h, cy + h), 250, -1)
+    for dx in (-4, 4):
+        cv2.circle(L, (cx + dx, cy + dx), 2, 30, -1)
+    gaps = [np.array([x, y], float) for y in range(12, 400, 12) for x in range(10, 400, 30)]
+    gaps = [g for g in gaps if np.hypot(*(g - die_at)) > die_px]
+    gaps.sort(key=lambda g: float(np.hypot(*g)))
+    cands = gaps[:n_gaps] + [np.array(die_at, float)]
+    cands.sort(key=lambda g: float(np.hypot(*g)))
+    i = next(k for k, g in enumerate(cands) if np.allclose(g, die_at))
+    return L, cands, i
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("die_at", [(300, 300), (350, 120), (200, 380)])
+def test_a_busy_table_keeps_the_die_among_its_candidates(die_at, seed):
+    L, cands, i = _busy_table(die_at, 200, seed)
+    s = D.SETTINGS
+    assert i >= s.max_die_candidates  # nearest the board first: the die is not read
+    got = D._busy_pick(L, cands, np.zeros(2), 16.0, s)
+    assert len(got) == s.max_die_candidates
+    assert any(np.allclose(g, die_at) for g in got)
+    d = [float(np.hypot(*g)) for g in got]
+    assert d == sorted(d)  # still nearest the board first among them
