@@ -31,6 +31,10 @@ class BoardDiceSettings:
     dice_search_mm: float = 130.0  # dice are looked for this far around the board
     die_mm: float = 16.0  # die side (pieces.md)
     max_die_candidates: int = 14  # light die-sized blobs read, nearest the board first
+    busy_pick: bool = True  # more than that (a busy table: 32-500 on newsprint, the
+    # committed photos 0-4): the most die-like of them instead (`_busy_pick`; the mat's dice
+    # ranked 30-215th nearest the board, none read)
+    busy_uniform: float = 20.0  # L*: a face disc's share within this of its 85th percentile
     die_close: float = 0.45  # the light is closed over this share of a die's side first (the
     # dark pips would split a small die's face into parts too small or concave for a die)
     lone_pips: bool = True  # while fewer than dice_wanted dice are read, lone pip-sized dark
@@ -82,6 +86,17 @@ class BoardDiceSettings:
     spot_max_stray: float = 0.03  # share of the face dark away from the dark spots at most
     spot_max_rim_dark: float = 0.15  # share of the square's rim darker than half-way to a pip
     spot_max_outside: float = 0.8  # darkness (as above) at most just outside the pip grid
+    one_as_pair: bool = True  # a 1 (spot read or crop read) with a pip-sized minimum a 2's
+    # pip spacing away where `dot_read` reads their midpoint as a face of 2+ pips is that
+    # face (`_one_as_pair`): on a marble table as light as the face a 1 placed on one pip of
+    # a 2 read clean (marble 3010: 3 of 16 dice were 2s read as 1)
+    one_pair_reach: tuple[float, float] = (1.15, 1.75)  # face units: a 2's pips lie
+    # 2 sqrt(2) x 0.45-0.55 (1.27-1.56) apart
+    one_pair_ring: float = 0.35  # face units: the partner's ring (12 points) ...
+    one_pair_ring_spread: float = 0.5  # ... its darkness (x the partner's depth) spread at
+    # most this (a round pip; marble 3010's three 2s: 0.20-0.37; the face's edge and a
+    # newspaper's print beside true 1s, edition 2 0007 and mat 3013 0005, which were read
+    # as 2s without it: 0.73 and 0.62)
     spot_layouts_only: bool = True  # the spot read chooses among die layouts only
     spot_lift: float = 0.5  # where the spot read at the candidate finds nothing, again this
     # share of the die's height (image vector from the camera model) above it (0: not): a
@@ -801,6 +816,8 @@ def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
         elif lone is not None and len(pips) == 1:
             lone.append((pips[0] + off, die_px))
     cands.sort(key=lambda c: float(np.linalg.norm(c - centre)))
+    if s.busy_pick and len(cands) > s.max_die_candidates:
+        cands = _busy_pick(L, cands, off, die_px, s)
     at = _points(cands)  # (the later searches' test against them: `_clear_of`)
     if big is not None and s.lone_big:
         def big_dots():
@@ -842,6 +859,36 @@ def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
             return [(c, die_px) for c, _ in got[: s.max_mark_candidates]]
         marks.append(mark_cands)
     return [(c, die_px) for c in cands[: s.max_die_candidates]]
+
+
+def _busy_pick(L: np.ndarray, cands: list, off, die_px: float, s: BoardDiceSettings
+               ) -> list:
+    """The `max_die_candidates` of more candidates (a busy table: newsprint's gaps between
+    its lines are light die-sized blobs, hundreds of them) most like a die's face, nearest
+    the board first among them: taken in turns from the lightest face disc (85th
+    percentile, `seen_face_r`), the face most above the table ring round it (its median,
+    `seen_table_r`) and the most uniform face (share of the disc within `busy_uniform` of
+    its 85th percentile): a die's white face with its few pips is all three, a gap in
+    print seldom. `L`: the search box's uint8 lightness, `off` its origin in the photo;
+    `cands` (x, y) photo px, nearest the board first."""
+    feats = np.full((len(cands), 3), -np.inf)
+    for i, c in enumerate(cands):
+        got = _disc_and_ring(L, c - off, die_px, s)
+        if got is None:
+            continue
+        win, disc, ring = got
+        inner = win[disc].astype(np.float32)
+        face = float(np.percentile(inner, 85))
+        feats[i] = face, face - float(np.median(win[ring])), float(
+            np.mean(inner >= face - s.busy_uniform))
+    orders = [np.argsort(-feats[:, k], kind="stable") for k in range(3)]
+    picked: list[int] = []
+    for row in zip(*orders, strict=True):
+        for i in row:
+            if len(picked) < s.max_die_candidates and i not in picked and \
+                    np.isfinite(feats[i, 0]):
+                picked.append(int(i))
+    return [cands[i] for i in sorted(picked)]
 
 
 def _layout_values() -> np.ndarray:
@@ -975,7 +1022,68 @@ def _spot_read_at(Lf: np.ndarray, centre, a: np.ndarray, s: BoardDiceSettings
         return None
     if value[b] == 0:  # (with `spot_layouts_only`, neither can be: only off)
         return None
+    if value[b] == 1 and s.one_as_pair:
+        # a 1 is its centre spot dark and the rest of the square light, which a placement
+        # centred on one pip of a 2 or 3 also gives on a table as light as the face (its
+        # other pips lie at the square's corners, past the spots and the rim sampled):
+        # the pip-sized minima round it, read as a face (`dot_read`), must not be another
+        # die's layout
+        other = _one_as_pair(Lf, c0 + m[b[0]] @ spots[b[1], b[2], 4], a, s)
+        if other is not None:
+            return other[:2]
     return int(value[b]), float(gap[b])
+
+
+def _one_as_pair(Lf: np.ndarray, one, a: np.ndarray, s: BoardDiceSettings
+                 ) -> tuple[int, float, np.ndarray] | None:
+    """The face a 1 at `one` (px of the float32 `Lf`; `a` the face's map, face
+    units -> px) belongs to where it is one pip of a 2 or 3: a pip-sized minimum of
+    `Lf` (darkest within `dot_window`) as deep as half the 1's pip, a 2's pip spacing away
+    (`one_pair_reach` face units), with whose midpoint `dot_read` reads a face of 2+ pips.
+    (value, gap, the midpoint in px) of the first such face, deepest partner first, or
+    None."""
+    h, w = Lf.shape
+    hs = float(np.sqrt(abs(np.linalg.det(a))))
+    c0 = np.asarray(one, float)
+    lo, hi = s.one_pair_reach
+    r = int(np.ceil(hi * np.abs(a).sum(axis=1).max())) + 2
+    x0, y0 = max(0, int(c0[0]) - r), max(0, int(c0[1]) - r)
+    x1, y1 = min(w, int(c0[0]) + r + 1), min(h, int(c0[1]) + r + 1)
+    if x1 - x0 < 5 or y1 - y0 < 5:
+        return None
+    win = Lf[y0:y1, x0:x1]
+    fv = c0 + _FACE_GRID @ a.T
+    if np.any(fv < 0) or np.any(fv[:, 0] > w - 1) or np.any(fv[:, 1] > h - 1):
+        return None
+    face = float(np.percentile(Lf[np.round(fv[:, 1]).astype(np.intp),
+                                  np.round(fv[:, 0]).astype(np.intp)], 85))
+    depth1 = face - float(Lf[int(round(c0[1])), int(round(c0[0]))])
+    if depth1 < s.spot_min_contrast:
+        return None
+    k = max(3, int(s.dot_window * hs) | 1)
+    er = cv2.erode(win, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    ys, xs = np.nonzero(win <= er)
+    depth = face - win[ys, xs]
+    p = np.stack([xs + x0, ys + y0], 1).astype(float)
+    d = np.linalg.norm((p - c0) @ np.linalg.inv(a).T, axis=1)
+    keep = (d >= lo) & (d <= hi) & (depth >= s.dot_rel_depth * depth1)
+    th = np.linspace(0, 2 * np.pi, 12, endpoint=False)
+    ring = s.one_pair_ring * np.stack([np.cos(th), np.sin(th)], 1) @ a.T  # (12, 2) px
+    for i in np.argsort(-depth[keep]):
+        q = p[keep][i]
+        # a pip is round: its blurred darkness falls off alike in every direction (the
+        # face's edge or a newspaper's print beside a 1 darkens one side of its ring)
+        rq = np.round(q + ring).astype(np.intp)
+        if np.any(rq < 0) or np.any(rq[:, 0] > w - 1) or np.any(rq[:, 1] > h - 1):
+            continue
+        dk = (face - Lf[rq[:, 1], rq[:, 0]]) / depth[keep][i]
+        if dk.max() - dk.min() > s.one_pair_ring_spread:
+            continue
+        mid = (c0 + q) / 2
+        got = dot_read(Lf, mid, a, s)
+        if got is not None and got[0] != 1:
+            return got[0], got[1], mid
+    return None
 
 
 def dot_read(Lf: np.ndarray, centre, a: np.ndarray, s: BoardDiceSettings = SETTINGS,
@@ -1907,6 +2015,12 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
                 continue
             if any(np.hypot(cx - e.center[0], cy - e.center[1]) < 0.8 * die_px for e in found):
                 continue
+            if d.value == 1 and s.one_as_pair:  # (one pip of a 2 whose other was not linked)
+                pair = _one_as_pair(spot_blur(cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)[..., 0],
+                                              a), d.center, a, s)
+                if pair is not None:
+                    cx, cy = x0 + pair[2][0] / f, y0 + pair[2][1] / f
+                    d = Die(pair[0], round(min(d.confidence, pair[1]), 3), d.center)
             found.append(Die(d.value, d.confidence, (round(cx, 1), round(cy, 1))))
         short = len(found) < s.dice_wanted  # (the rest only while dice are missing)
         unread_here = not is_lone and len(found) == n_found and short
