@@ -262,9 +262,9 @@ class ReadSettings:
     design_pattern: float = 0.08  # and a region of one colour is a back only where its
     #   middle shows a design: the grey levels inside 0.7 of its card frame spread by at
     #   least this x their mean (std / mean; `patterned`). A patch of flat colour is the
-    #   table's (a newspaper's pictures: fresh mat 3013, 3060 and e2-3060 mat, 440 regions
-    #   at most 0.54, 289 of them under 0.08; the true backs' 75 regions there and on
-    #   committed e2, e2-3060 default and print 0.16 and up). Session 24 (H8); 0: off
+    #   table's (a newspaper's pictures). Regions on fresh mat 3013, mat 3060, e2 mat,
+    #   default and print 3060 and committed e2: the 75 true backs' 0.164 and up; of the
+    #   440 others (437 on the mats) 289 under 0.08. Session 24 (H8), docs/area.md; 0: off
     strip_across: tuple[float, float] = (0.15, 0.7)  # a strip of the backs' look off the
     #   cards read, this x the nearest cards' width across
     strip_along: tuple[float, float] = (1.2, 2.1)  # and this along (a card's height), lying
