@@ -1216,10 +1216,73 @@ def test_design_regions_a_back_seen_from_a_low_camera(squash, found):
     c = frame.mean(axis=0)
     frame = c + (frame - c) * (1.0, squash)  # (its width along y)
     cv2.fillPoly(img, [np.round(frame).astype(np.int32)], colour)
+    for t in (0.2, 0.45, 0.7):  # its design's stripes (a flat patch is no back: `patterned`)
+        a, b = frame[0] + t * (frame[1] - frame[0]), frame[3] + t * (frame[2] - frame[3])
+        cv2.line(img, tuple(np.round(a).astype(int)), tuple(np.round(b).astype(int)), stripe,
+                 max(1, int(w * 0.08)))
     got = design_regions(img, np.array([fr.mean(axis=0) for fr in faces]),  # (their widths
                          np.full(3, 0.9 * w))  # read foreshortened too)
     assert any(np.hypot(*(g[0] - c)) < 0.15 * W for g in got) == found, \
         [np.round(g[0]) for g in got]
+
+
+def newspaper(seed: int, shape=(360, 480)) -> np.ndarray:
+    """A busy table (session 24, H8): columns of dark "text" strokes on pale paper."""
+    rng = np.random.default_rng(seed)
+    img = np.full((*shape, 3), (225, 228, 230), np.uint8)
+    for x0 in range(8, shape[1] - 40, 48):
+        for y in range(6, shape[0] - 6, 7):
+            x = x0
+            while x < x0 + 40:
+                n = int(rng.integers(3, 12))
+                cv2.line(img, (x, y), (min(x + n, x0 + 40), y), (40, 40, 40), 2)
+                x += n + int(rng.integers(2, 5))
+    return img
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("light", [1.0, 0.5, "veil"])  # as drawn, dimmed, a glare's veil
+@pytest.mark.parametrize("colour,stripe", DESIGNS)
+def test_patterned_a_back_and_a_flat_patch(seed, light, colour, stripe):
+    """A back's middle shows its design (grey levels spread at least `design_pattern` x
+    their mean); a card-sized patch of one flat colour does not, under any light."""
+    from vision.cards.read import patterned
+
+    rng = np.random.default_rng(seed)
+    img = table(seed)
+    back_c, flat_c = np.array([130.0, 120.0]), np.array([330.0, 200.0])
+    a = float(rng.uniform(0, 180))
+    draw_back(img, back_c, a, W, colour, stripe)
+    flat = card_frame(flat_c, a, W, ASPECT)
+    cv2.fillPoly(img, [np.round(flat).astype(np.int32)], colour)
+    img = np.clip(img.astype(np.int16) + rng.integers(-3, 4, img.shape), 0, 255)
+    img = (img * light if light != "veil" else 0.6 * img + 90).astype(np.uint8)
+    img = cv2.GaussianBlur(img, (3, 3), 0)
+    least = READ.design_pattern
+    assert patterned(img, back_c, a, W, least)
+    assert not patterned(img, flat_c, a, W, least)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_design_regions_leave_a_newspapers_pictures(seed):
+    """No back read, on a newspaper: its card-sized pictures of flat colour (one the backs'
+    own) are the table's, not backs; the one striped back among them is found."""
+    rng = np.random.default_rng(seed)
+    img = newspaper(seed)
+    faces = [draw_face(img, (60 + 55 * k, 300), 0.0, W) for k in range(3)]
+    colour, stripe = DESIGNS[1]
+    pictures = [(40, 40, 190), (150, 80, 30), (40, 180, 230), (160, 60, 170)]
+    for k, bgr in enumerate(pictures):  # card-sized flat pictures, upright
+        x, y = 40 + 110 * k + int(rng.integers(0, 10)), 40 + int(rng.integers(0, 20))
+        cv2.rectangle(img, (x, y), (x + int(W), y + int(ASPECT * W)), bgr, -1)
+    draw_back(img, (380, 220), 30.0, W, colour, stripe)
+    centres = np.array([fr.mean(axis=0) for fr in faces])
+    got = design_regions(img, centres, np.full(3, W))
+    assert len(got) == 1, [np.round(g[0]) for g in got]
+    assert np.hypot(*(got[0][0] - (380, 220))) < 0.15 * W
+    # without the design test, the flat pictures were backs too (what this guards against)
+    old = design_regions(img, centres, np.full(3, W), replace(READ, design_pattern=0.0))
+    assert len(old) > 1
 
 
 @pytest.mark.parametrize("shown,flat_strip,card", [

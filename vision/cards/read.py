@@ -259,6 +259,12 @@ class ReadSettings:
     pile_apart: float = 0.6  # x the width: a design's cards closer than this are one region
     #   (a spread pile of two)
     design_confidence: float = 0.6  # a face-down card found by its shape alone
+    design_pattern: float = 0.08  # and a region of one colour is a back only where its
+    #   middle shows a design: the grey levels inside 0.7 of its card frame spread by at
+    #   least this x their mean (std / mean; `patterned`). A patch of flat colour is the
+    #   table's (a newspaper's pictures). Regions on fresh mat 3013, mat 3060, e2 mat,
+    #   default and print 3060 and committed e2: the 75 true backs' 0.164 and up; of the
+    #   440 others (437 on the mats) 289 under 0.08. Session 24 (H8), docs/area.md; 0: off
     strip_across: tuple[float, float] = (0.15, 0.7)  # a strip of the backs' look off the
     #   cards read, this x the nearest cards' width across
     strip_along: tuple[float, float] = (1.2, 2.1)  # and this along (a card's height), lying
@@ -1447,11 +1453,38 @@ def design_regions(image: np.ndarray, centres: np.ndarray, widths: np.ndarray,
                 s.look_scale, s, True, None, None, s.split_touching, s.flat_shape,
                 s.design_reclose)
                 if not any(np.hypot(*(r[0] - o[0])) < o[2] for o in found)]
+        if s.design_pattern > 0:  # (a flat patch of colour is no card's back)
+            found = [r for r in found if patterned(image, r[0], r[1], r[2], s.design_pattern)]
         regions = sum(not any(np.hypot(*(r[0] - o[0])) < s.pile_apart * r[2]
                               for o in found[:k]) for k, r in enumerate(found))  # (a pile
         designs.append((found, mine if found else [], regions, my_ends or []))  # of two:
         #   one region)
     return one_design(designs, masks, s.one_design, ends, s.one_design_margin)
+
+
+def patterned(image: np.ndarray, centre, angle: float, width: float, least: float,
+              inner: float = 0.7) -> bool:
+    """Whether the Troetofanten card centred at `centre` (photo px), its u axis at `angle`
+    degrees, `width` px wide, shows a design in the middle of its frame (`inner` x it about
+    its centre) of the BGR uint8 `image`: the grey levels there spread (std) by at least
+    `least` x their mean. A card's back is a pattern (stripes, a medallion); a patch of one
+    flat colour the size of a card (a picture printed on the table) is not. True where
+    the middle holds under 4 pixels (nothing to judge)."""
+    frame = card_frame(np.asarray(centre, float), float(angle), float(width),
+                       SPECS["troetofanten"].aspect)
+    mid = (frame - frame.mean(axis=0)) * inner + frame.mean(axis=0)
+    h, w = image.shape[:2]
+    x0, y0 = np.maximum(np.floor(mid.min(axis=0)).astype(int), 0)
+    x1, y1 = np.minimum(np.ceil(mid.max(axis=0)).astype(int) + 1, [w, h])
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return True
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(mask, [np.round(mid - [x0, y0]).astype(np.int32)], 1)
+    if np.count_nonzero(mask) < 4:
+        return True
+    grey = cv2.cvtColor(np.ascontiguousarray(image[y0:y1, x0:x1]), cv2.COLOR_BGR2GRAY)
+    mean, std = cv2.meanStdDev(grey, mask=mask)
+    return float(std[0, 0]) >= least * max(float(mean[0, 0]), 1.0)
 
 
 def one_design(designs: list[tuple[list, list, int, list]], masks: list | None, most: bool,
