@@ -833,8 +833,9 @@ def shared_widths(xy: np.ndarray, widths: np.ndarray, scores: np.ndarray | None,
     """(N,) widths of the pieces' one shared size at the (N, 2) key points `xy`
     (`fit_widths`). On a busy look (over `s.busy_keys` key points, (N,) `scores` given, 4 or
     more of them at `s.sure_heat` or more) the plane is fitted through the sure ones alone
-    and read at every point, within the range of their fitted widths: the table's many weak
-    spots no longer set the tiles' size."""
+    and read at every point, clipped to 0.75 x the least and 1.33 x the most of their fitted
+    widths (as `fit_widths` clips): the table's many weak spots no longer set the tiles'
+    size."""
     sure = busy_sure(scores, s)
     if sure is None:
         return fit_widths(xy, widths)
