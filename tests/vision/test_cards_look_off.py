@@ -258,3 +258,50 @@ def test_closed_regions_drops_the_least_lately_used(seed):
         closed_regions(hits[CLOSED_KEPT], widths)  # (one too many: the oldest goes)
         assert closed_regions(hits[0], widths) is first[0]
         assert closed_regions(hits[1], widths) is not first[1]
+
+
+@pytest.mark.parametrize("seed", [12, 13])
+def test_the_read_stores_are_per_thread_and_gone_after_the_read(seed):
+    """(session 24, R2) `keeping_small_hsv`'s memo (the HSV, the look histogram, the closed
+    looks) is the entering thread's alone: another thread (a pool's worker, a web server's
+    other request) neither sees nor fills it, and nothing is kept once the read is over."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from vision.cards.read import closed_regions, keeping_small_hsv
+
+    rng = np.random.default_rng(seed)
+    hit = (rng.random((60, 80)) < 0.3).astype(np.uint8) * 255
+    widths = np.array([30.0])
+    with keeping_small_hsv(np.zeros((4, 4, 3), np.uint8)), ThreadPoolExecutor(2) as pool:
+        mine = closed_regions(hit, widths)
+        theirs = [pool.submit(closed_regions, hit, widths).result() for _ in range(2)]
+        assert closed_regions(hit, widths) is mine and not mine[0].flags.writeable
+        assert all(t is not mine and t[0].flags.writeable for t in theirs)  # (none kept)
+        assert theirs[0] is not theirs[1]
+        for t in theirs:
+            assert all(np.array_equal(a, b) for a, b in zip(t, mine, strict=True))
+    after = closed_regions(hit, widths)
+    assert after is not mine and after[0].flags.writeable
+
+
+@pytest.mark.parametrize("f", [0.5, 0.25])
+def test_look_hist_all_keeps_only_the_memos_own_hsv(f):
+    """(session 24, R2) the photo's look histogram is kept per (scale, ranges) only for the
+    memo's own `small_hsv` (read-only); an HSV array of the same photo and scale that is
+    not it (a copy written into) is counted afresh, never given the kept one."""
+    from vision.cards.read import LOOK_BINS, keeping_small_hsv, look_hist_all, small_hsv
+
+    img = table(14)
+    ranges = [0, 180, READ.look_min_sat, 256]
+    with keeping_small_hsv(img):
+        hsv = small_hsv(img, f)
+        kept = look_hist_all(img, hsv, f, ranges)
+        assert look_hist_all(img, hsv, f, ranges) is kept and not kept.flags.writeable
+        other = hsv.copy()
+        other[:, :, 0] = (other[:, :, 0].astype(int) + 60) % 180
+        other[:, :, 1] = 255
+        got = look_hist_all(img, other, f, ranges)
+        assert got is not kept
+        assert np.array_equal(got, cv2.calcHist([other], [0, 1], None, LOOK_BINS, ranges))
+        assert not np.array_equal(got, kept)
+    assert look_hist_all(img, hsv, f, ranges) is not kept

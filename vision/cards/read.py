@@ -839,8 +839,9 @@ def shared_widths(xy: np.ndarray, widths: np.ndarray, scores: np.ndarray | None,
     """(N,) widths of the pieces' one shared size at the (N, 2) key points `xy`
     (`fit_widths`). On a busy look (over `s.busy_keys` key points, (N,) `scores` given, 4 or
     more of them at `s.sure_heat` or more) the plane is fitted through the sure ones alone
-    and read at every point, within the range of their fitted widths: the table's many weak
-    spots no longer set the tiles' size."""
+    and read at every point, clipped to 0.75 x the least and 1.33 x the most of their fitted
+    widths (as `fit_widths` clips): the table's many weak spots no longer set the tiles'
+    size."""
     sure = busy_sure(scores, s)
     if sure is None:
         return fit_widths(xy, widths)
@@ -1075,16 +1076,19 @@ def compressed_sigma(jpeg_quality: int | None, scale: float, s: ReadSettings = R
     return 0.0
 
 
-_SMALL_HSV = threading.local()  # per thread: {"image": the photo, scale: its HSV} while
-#                                 `keeping_small_hsv` holds
+_SMALL_HSV = threading.local()  # per thread: {"image": the photo, scale: its HSV, ("all",
+#   scale, ranges): its look histogram (`look_hist_all`), "closed": the closed looks
+#   (`closed_regions`)} while `keeping_small_hsv` holds
 
 
 @contextmanager
 def keeping_small_hsv(image: np.ndarray):
     """Within this, `small_hsv` of `image` is worked out once per scale (teach mode's
     `look_pixels` asks for the one the reader's look made, the same photo at the same
-    scale); nothing is kept outside it. Nested, the outer one's memo is kept on (the same
-    photo: shared) and back in force after the inner one."""
+    scale), and so are `look_hist_all` and `closed_regions`; nothing is kept outside it
+    (per thread: another thread, a pool's worker, keeps its own or none). Nested, the
+    outer one's memo is kept on (the same photo: shared) and back in force after the
+    inner one."""
     outer = getattr(_SMALL_HSV, "memo", None)
     _SMALL_HSV.memo = outer if outer is not None and outer["image"] is image \
         else {"image": image}
@@ -1109,13 +1113,17 @@ def small_hsv(image: np.ndarray, f: float) -> np.ndarray:
 def look_hist_all(image: np.ndarray, hsv: np.ndarray, f: float, ranges: list) -> np.ndarray:
     """The `LOOK_BINS` histogram (float32) of `hsv` (`small_hsv(image, f)`) over `ranges`:
     within `keeping_small_hsv` worked out once per scale and ranges (the backs' look and
-    `design_regions` ask for it several times a read; the caller must not write into it)."""
+    `design_regions` ask for it several times a read; read-only there). Kept only where
+    `hsv` is the memo's own `small_hsv(image, f)` (another array of the same photo and
+    scale, say one written into, is worked out afresh: the key holds no content)."""
     memo = getattr(_SMALL_HSV, "memo", None)
     key = ("all", f, tuple(ranges))
-    if memo is not None and memo["image"] is image and key in memo:
+    own = memo is not None and memo["image"] is image and memo.get(f) is hsv
+    if own and key in memo:
         return memo[key]
     h = cv2.calcHist([hsv], [0, 1], None, LOOK_BINS, ranges)
-    if memo is not None and memo["image"] is image:
+    if own:
+        h.flags.writeable = False
         memo[key] = h
     return h
 

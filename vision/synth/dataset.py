@@ -49,7 +49,8 @@ def write_scenes(game: str, count: int, seed: int, out_dir, edition: int = 1,
     `pixel_blur` their blur as drawn in the output's pixels, `table` the same scenes on the
     named table kind (`render.check_table`; test data only, never training).
 
-    Deterministic: the same (game, count, seed, edition, scale) writes the same files."""
+    Deterministic: the same (game, count, seed, edition, scale, pixel_blur, table) writes
+    the same files."""
     game_layout_module(game)
     check_scale(scale)
     check_table(table)
