@@ -56,6 +56,28 @@ def test_noise_warning(scores, most, warned):
     assert bool(noise_warning(kp, 0.15, most)) == warned
 
 
+@pytest.mark.parametrize("n, busy, said", [
+    (40, 60, None),  # an ordinary layout (the committed photos pose at most 47)
+    (60, 60, None),  # at the bar: not yet busy
+    (61, 60, "the table looks busy (61 card-like spots"),  # a printed table
+    (150, 60, "the table looks busy (150"),  # up to max_keys: all still read
+    (151, 60, "the photo is very noisy or busy (151"),  # over max_keys: the cap's warning
+    (100, None, None),  # busy warning off
+])
+def test_busy_table_warning(n, busy, said):
+    """Over `busy_keys` key points (a newspaper, a printed cloth: session 24, lead) the
+    look says the table is busy; over `max_keys` the cap's own warning says more."""
+    kp = Keypoints(np.zeros((n, 2)), np.full(n, KIND_PIECE), np.full(n, 0.9, np.float32),
+                   np.zeros(n), np.full(n, 40.0))
+    got = noise_warning(kp, 0.15, 150, busy)
+    assert (got[0].startswith(said) if said else got == []) and len(got) <= 1
+
+
+def test_busy_keys_above_the_committed_photos():
+    # the busy warning's bar over the committed photos' most (47), under the cap
+    assert 47 < READ.busy_keys < READ.max_keys and READ.busy_warning
+
+
 def test_max_keys_above_the_committed_photos():
     # the 80 committed Magic Rabbit and Troetofanten photos: at most 47 strong key points
     assert READ.max_keys >= 3 * 47

@@ -166,6 +166,8 @@ class ReadSettings:
     #   pieces; the 80 committed photos pose at most 47. Magic Rabbit only: Troetofanten on
     #   the mat read worse with it (right 104 -> 98 of 150; its misses there are not the
     #   width: with only the true key points it read 33) (session 24, H3)
+    busy_warning: bool = True  # a look over `busy_keys` key points (and up to `max_keys`)
+    #   says the table looks busy (session 24, lead: the busy tables of H3, below)
     sure_heat: float = 0.5  # the detector's heat of a sure key point (busy looks above: the
     #   true tiles' median 0.6-0.9, the table's spots mostly 0.15-0.5)
     width_scales: tuple[float, ...] = (0.55, 0.68, 0.83, 1.0, 1.2, 1.45, 1.75)  # tried
@@ -602,13 +604,19 @@ def spare_core(s: ReadSettings) -> bool:
         and _spare_core(s.threads_below_load)
 
 
-def noise_warning(kp: Keypoints, threshold: float, most: int) -> list[str]:
+def noise_warning(kp: Keypoints, threshold: float, most: int, busy: int | None = None
+                  ) -> list[str]:
     """A warning where more of the detector's piece key points reach `threshold` heat than
-    `most` (`ReadSettings.max_keys`: only that many, the strongest, are read), else none."""
+    `most` (`ReadSettings.max_keys`: only that many, the strongest, are read), or than
+    `busy` (`ReadSettings.busy_keys`: a printed or patterned table), else none."""
     n = int(np.count_nonzero((kp.kind == KIND_PIECE) & (kp.score >= threshold)))
-    if n <= most:
-        return []
-    return [busy_warning(n, most, "card-like spots")]
+    if n > most:
+        return [busy_warning(n, most, "card-like spots")]
+    if busy is not None and n > busy:
+        return [f"the table looks busy ({n} card-like spots where a game lays about 30): its "
+                "print or pattern may be read as pieces or hide them; lay the pieces on a "
+                "plain surface"]
+    return []
 
 
 def in_halves(s: ReadSettings, read, n: int, per: int = 1) -> np.ndarray:
@@ -3546,7 +3554,7 @@ class CardReader:
             if own == len(kp) else \
             self.pose_key_points(image, game, kp, thr, area, searched, own)
         n_strong = len(idx)
-        warnings += noise_warning(kp, thr, s.max_keys)
+        warnings += noise_warning(kp, thr, s.max_keys, s.busy_keys if s.busy_warning else None)
         if game == "troetofanten" and s.back_key_threshold < thr:
             weak, weak_frames = self.pose_back_candidates(image, kp, idx)
             idx, frames = np.concatenate([idx, weak]), frames + weak_frames
