@@ -1787,10 +1787,8 @@ def look_off_cards(image: np.ndarray, pieces: list[CardPiece], settings: ReadSet
     if not masks:
         return []
     mask = np.maximum.reduce(masks) > 0 if len(masks) > 1 else masks[0] > 0
-    cover_up = _frames_mask(up, f, mask.shape, s.strip_cover) if up else \
-        np.zeros(mask.shape, np.uint8)
-    cover_back = _frames_mask(backs, f, mask.shape, s.strip_cover) if backs else \
-        np.zeros(mask.shape, np.uint8)
+    cover_up = _frames_mask(up, f, mask.shape, s.strip_cover)  # (no frames: all 0)
+    cover_back = _frames_mask(backs, f, mask.shape, s.strip_cover)
     rest = (mask & (cover_up == 0) & (cover_back == 0)).astype(np.uint8)
     rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     aspect = SPECS["troetofanten"].aspect
@@ -1814,11 +1812,9 @@ def look_off_cards(image: np.ndarray, pieces: list[CardPiece], settings: ReadSet
         if area < floor:
             continue
         x0, y0, bw, bh = (int(v) for v in stats[k, :4])
-        box = (lab[max(y0 - 3, 0):y0 + bh + 3, max(x0 - 3, 0):x0 + bw + 3] == k)
-        comp = box.astype(np.uint8)
+        sl = (slice(max(y0 - 3, 0), y0 + bh + 3), slice(max(x0 - 3, 0), x0 + bw + 3))
+        comp = (lab[sl] == k).astype(np.uint8)
         rim = cv2.dilate(comp, np.ones((5, 5), np.uint8)) - comp
-        sl = (slice(max(y0 - 3, 0), max(y0 - 3, 0) + comp.shape[0]),
-              slice(max(x0 - 3, 0), max(x0 - 3, 0) + comp.shape[1]))
         n_rim = max(float(rim.sum()), 1.0)
         beside = float((rim & cover_up[sl]).sum()) / n_rim
         on_back = float((rim & cover_back[sl]).sum()) / n_rim
@@ -3700,8 +3696,7 @@ class CardReader:
                     warnings += bare
                 warnings += unseen_cards(pieces, doubted, under, s,
                                          unread if s.paper_warnings else (), unsure_backs)
-                if s.look_off_warnings:
-                    warnings += look_off_cards(image, pieces, s)
+                off_at, off_pieces = len(warnings), list(pieces)  # (`look_off_cards`, below)
                 pieces, rare = unsure_rare(pieces, s)
                 warnings += rare
                 pieces, more, relabelled = box_limits(pieces)
@@ -3709,6 +3704,8 @@ class CardReader:
                 far = self.far_look(image, pieces)
                 if far is not None:  # (read again larger: its own pieces and warnings)
                     return far
+                if s.look_off_warnings:  # (in its place, once the far look is not taken)
+                    warnings[off_at:off_at] = look_off_cards(image, off_pieces, s)
         judged = len(pieces)  # (the row search judges its own cards' faces: face_up_colour)
         if game == "hop-la-bille" and area is not None and s.hop_row_backs:
             pieces = hop_row_backs(image, area, pieces, s)
