@@ -390,15 +390,6 @@ def beyond_counts(det: Detections, labels: tuple[str, ...], limits, total: int,
     return keep, doubts
 
 
-def _over_counts(det: Detections, labels: tuple[str, ...], limits, total: int) -> bool:
-    """Whether `det` holds more pieces than `total` (0: no limit) or more of a label than
-    `limits` (ints per `labels`) allows: `beyond_counts` will drop some."""
-    if total and len(det) > total:
-        return True
-    return any(np.count_nonzero(det.labels == lab) > lim
-               for lab, lim in zip(labels, limits, strict=True))
-
-
 def sure_outside(det: Detections, min_confidence: float) -> tuple[np.ndarray, list[str]]:
     """(bool mask of the pieces to count, warnings about the others): pieces in the zone
     `outside` read with confidence under `min_confidence` are not counted."""
@@ -560,7 +551,8 @@ class Pipeline:
         det, idx = det[sure], idx[sure]
         if gv.limits:
             drawn = None
-            if gv.kind == "tiles" and _over_counts(det, gv.labels, gv.limits, gv.total):
+            if gv.kind == "tiles" and not beyond_counts(det, gv.labels, gv.limits,
+                                                        gv.total)[0].all():
                 # (which outside pieces go first: a printed table's motifs read as tiles
                 # draw no square; only where some must go, the committed photos' time kept)
                 out = np.flatnonzero(det.zones == "outside")
