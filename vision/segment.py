@@ -939,6 +939,22 @@ def _square_kernel(side: float, angle_deg: float) -> np.ndarray:
     return k / (k.sum() / 3.0)
 
 
+def strongest_gradient(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(gx, gy, squared magnitude), float32 (H, W) each: at each pixel the Sobel gradient of
+    whichever of the (H, W, 3) image's channels (Lab, uint8 or float32) changes most there."""
+    gx = np.zeros(lab.shape[:2], np.float32)
+    gy, g2 = gx.copy(), gx.copy()
+    for c in range(3):
+        sx = cv2.Sobel(lab[..., c], cv2.CV_32F, 1, 0)
+        sy = cv2.Sobel(lab[..., c], cv2.CV_32F, 0, 1)
+        m2 = sx * sx + sy * sy
+        stronger = m2 > g2
+        np.copyto(gx, sx, where=stronger)
+        np.copyto(gy, sy, where=stronger)
+        np.copyto(g2, m2, where=stronger)
+    return gx, gy, g2
+
+
 def outline_squares(image_bgr: np.ndarray, area: PlayArea, settings: TileSettings
                     ) -> Candidates:
     """Tile candidates outside the arena, up to `edge_margin` arena sides beyond it, where
@@ -960,18 +976,10 @@ def outline_squares(image_bgr: np.ndarray, area: PlayArea, settings: TileSetting
     lab = cv2.cvtColor(view, cv2.COLOR_BGR2LAB)
     h, w = view.shape[:2]
     edges = np.zeros((h, w), bool)
-    gx = np.zeros((h, w), np.float32)
-    gy, g2 = gx.copy(), gx.copy()
     lo, hi = settings.edge_canny
-    for c in range(3):  # each edge pixel's angle from its strongest channel
-        ch = lab[..., c]
-        edges |= cv2.Canny(ch, lo, hi) > 0
-        sx, sy = cv2.Sobel(ch, cv2.CV_32F, 1, 0), cv2.Sobel(ch, cv2.CV_32F, 0, 1)
-        m2 = sx * sx + sy * sy
-        stronger = m2 > g2
-        np.copyto(gx, sx, where=stronger)
-        np.copyto(gy, sy, where=stronger)
-        np.copyto(g2, m2, where=stronger)
+    for c in range(3):
+        edges |= cv2.Canny(lab[..., c], lo, hi) > 0
+    gx, gy, _ = strongest_gradient(lab)  # (each edge pixel's angle from its strongest channel)
     edges &= valid
     nb = settings.square_bins
     step = 90.0 / nb
@@ -1088,16 +1096,7 @@ def square_outline(image_bgr: np.ndarray, area: PlayArea, cand: Candidates,
         inside = ((qx >= 2) & (qx <= w_img - 3) & (qy >= 2) & (qy <= h_img - 3)).reshape(
             px.shape)
         lab = cv2.cvtColor(crops[i], cv2.COLOR_BGR2LAB).astype(np.float32)
-        gx = np.zeros(lab.shape[:2], np.float32)
-        gy, g2 = gx.copy(), gx.copy()
-        for c in range(3):  # (the strongest channel's gradient at each pixel)
-            sx = cv2.Sobel(lab[..., c], cv2.CV_32F, 1, 0)
-            sy = cv2.Sobel(lab[..., c], cv2.CV_32F, 0, 1)
-            m2 = sx * sx + sy * sy
-            stronger = m2 > g2
-            np.copyto(gx, sx, where=stronger)
-            np.copyto(gy, sy, where=stronger)
-            np.copyto(g2, m2, where=stronger)
+        gx, gy, g2 = strongest_gradient(lab)
         proj = np.abs(gx[yi, xi] * nxb + gy[yi, xi] * nyb)
         ok = (proj >= settings.drawn_grad) & (proj >= cos_tol * np.sqrt(g2[yi, xi])) & inside
         out[i] = ok.mean(axis=-1).reshape(4, -1).max(axis=1)
