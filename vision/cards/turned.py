@@ -204,25 +204,34 @@ def affine_back(pieces: list[CardPiece], warnings: list[str], M: np.ndarray,
     """Pieces and warnings read on `level_copy`'s copy (affine `M` (2, 3) from the photo to
     it) in the photo's pixels: key, frame, angle (+ `axis_deg`), the warnings' "at (x, y)"
     and the line's "(left to right)" end words (`level_side_words`)."""
-    from vision.cards.read import AT_POSITION
-
     Minv = cv2.invertAffineTransform(M)
 
     def back(xy: np.ndarray) -> np.ndarray:
-        xy = np.asarray(xy, float)
-        return xy @ Minv[:, :2].T + Minv[:, 2]
+        return np.asarray(xy, float) @ Minv[:, :2].T + Minv[:, 2]
 
     def ang(a: float) -> float:
         return float(-((-(a + axis_deg) + 180.0) % 360.0 - 180.0))
 
-    out = [replace(p, key=back(p.key), frame=None if p.frame is None else back(p.frame),
-                   angle=ang(p.angle)) for p in pieces]
+    return mapped_back(pieces, warnings, back, ang, level_side_words(Minv))
+
+
+def mapped_back(pieces: list[CardPiece], warnings: list[str], back, angle, words: dict
+                ) -> tuple[list[CardPiece], list[str]]:
+    """Pieces and warnings read on a turned copy of the photo, in the photo's pixels:
+    `back` maps (..., 2) float points of the copy to the photo (each piece's key and frame,
+    its corners kept in the tile's own order, and the warnings' "at (x, y)"), `angle` a
+    piece's u-axis angle (degrees), `words` the line's "(left to right)" end words said of
+    the copy (`SIDES`) to the photo's."""
+    from vision.cards.read import AT_POSITION
+
+    out = [replace(p, key=back(np.asarray(p.key, float)),
+                   frame=None if p.frame is None else back(np.asarray(p.frame, float)),
+                   angle=angle(p.angle)) for p in pieces]
 
     def at(m) -> str:
         x, y = back(np.array([float(m.group(1)), float(m.group(2))]))
         return f"at ({x:.0f}, {y:.0f})"
 
-    words = level_side_words(Minv)
     return out, [SIDES.sub(lambda m: f"({words[m.group(1)]})", AT_POSITION.sub(at, w))
                  for w in warnings]
 
@@ -292,20 +301,8 @@ def turned_back(pieces: list[CardPiece], warnings: list[str], turn: str,
     of `shape` (H, W) as it is: key, frame (corners kept in the tile's own TL, TR, BR, BL
     order), angle; the warnings' "at (x, y)" positions and the line's "(left to right)" end
     words (`lineup.read_line`, said of the turned copy)."""
-    from vision.cards.read import AT_POSITION
-
-    out = [replace(p, key=back_points(np.asarray(p.key, float), turn, shape),
-                   frame=None if p.frame is None
-                   else back_points(np.asarray(p.frame, float), turn, shape),
-                   angle=back_angle(p.angle, turn)) for p in pieces]
-
-    def at(m) -> str:
-        x, y = back_points(np.array([float(m.group(1)), float(m.group(2))]), turn, shape)
-        return f"at ({x:.0f}, {y:.0f})"
-
-    words = SIDE_WORDS[turn]
-    return out, [SIDES.sub(lambda m: f"({words[m.group(1)]})", AT_POSITION.sub(at, w))
-                 for w in warnings]
+    return mapped_back(pieces, warnings, lambda xy: back_points(xy, turn, shape),
+                       lambda a: back_angle(a, turn), SIDE_WORDS[turn])
 
 
 def read_any_turn(read, image: np.ndarray, s: TurnSettings = TURN):
