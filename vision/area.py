@@ -1413,8 +1413,7 @@ def square_misfit(quads: np.ndarray, shape: tuple[int, int],
 def is_square(quad: np.ndarray, shape: tuple[int, int], settings: AreaSettings) -> bool:
     """`square_misfit` within `settings.square_max` (always True when that is 0)."""
     return settings.square_max <= 0 or \
-        float(square_misfit(quad, shape, settings.square_focal,
-                                  settings.square_camera)) <= settings.square_max
+        float(_misfit(quad, shape, settings)) <= settings.square_max
 
 
 def area_from_corners(corners_img, settings: AreaSettings) -> PlayArea:
@@ -1874,8 +1873,7 @@ def edge_quad(prob: np.ndarray, edges: np.ndarray, dist: np.ndarray,
             continue
         quads.append(q)
     if quads and settings.square_max > 0:  # (vectorised: every quad at once)
-        miss = square_misfit(np.array(quads), prob.shape, settings.square_focal,
-                                  settings.square_camera)
+        miss = _misfit(np.array(quads), prob.shape, settings)
         quads = [q for q, m in zip(quads, miss, strict=True) if m <= settings.square_max]
     if not quads:
         return None, 0.0
@@ -2178,8 +2176,7 @@ def _square_refit(best: np.ndarray, cue: np.ndarray, shape: tuple[int, int],
     side's candidates by their weakest then the most square, and a candidate as strong as
     `best` wins."""
     q = np.asarray(best, np.float64)
-    if float(square_misfit(q, shape, settings.square_focal,
-                                  settings.square_camera)) <= settings.square_refit:
+    if float(_misfit(q, shape, settings)) <= settings.square_refit:
         return best
     if settings.square_glare_reach <= 0:
         spots = ()
@@ -2188,8 +2185,7 @@ def _square_refit(best: np.ndarray, cue: np.ndarray, shape: tuple[int, int],
     pick, pick_min = None, own - (1e-9 if spots else 0.0)
     for i in range(4):
         slid = _slid_sides(q, i, settings.square_slide, settings.square_steps)
-        mis = square_misfit(slid, shape, settings.square_focal,
-                                  settings.square_camera)
+        mis = _misfit(slid, shape, settings)
         keep = mis < settings.square_refit_fit
         slid, mis = slid[keep], mis[keep]
         if not len(slid):
@@ -2308,8 +2304,7 @@ def _quad_checks(quad: np.ndarray, shape: tuple[int, int], cue: np.ndarray,
     """(`square_misfit`, weakest side's `side_contrast` share) of a quad (4, 2) in an image
     of `shape` (h, w) whose cue map (`cue_map`, float32 (h, w)) is `cue`."""
     q = order_corners(np.asarray(quad, np.float64))
-    return (float(square_misfit(q, shape, settings.square_focal,
-                                  settings.square_camera)),
+    return (float(_misfit(q, shape, settings)),
             float(side_contrast(q, cue, settings).min()))
 
 
@@ -2334,8 +2329,7 @@ def _squared(area: PlayArea, small: np.ndarray, f: float, settings: AreaSettings
     judges two looks by `square_misfit`: a look squared before that would win it on a side
     it placed, fresh 2642 glare 0009 4.8 -> 90 px)."""
     q = order_corners(np.asarray(area.corners, np.float64) * f)
-    if float(square_misfit(q, small.shape[:2], settings.square_focal,
-                                  settings.square_camera)) <= settings.square_refit:
+    if float(_misfit(q, small.shape[:2], settings)) <= settings.square_refit:
         return area
     spots = [((c[0] * f, c[1] * f), (a[0] * f, a[1] * f), ang) for c, a, ang in area.glare]
     small = exposed(remove_glare(small, settings, spots), settings.expose_to,
@@ -2364,6 +2358,12 @@ def find_area(image_bgr: np.ndarray, settings: AreaSettings, what: str = "play a
     return area
 
 
+def _misfit(quads: np.ndarray, shape: tuple[int, ...], settings: AreaSettings) -> np.ndarray:
+    """`square_misfit` of `quads` in an image of `shape` under `settings`' camera
+    (`square_focal`, `square_camera`)."""
+    return square_misfit(quads, shape, settings.square_focal, settings.square_camera)
+
+
 def _closer(image_bgr: np.ndarray, area: PlayArea, settings: AreaSettings, what: str,
             game: str | None, use_model: bool) -> PlayArea:
     """`area` (found in the uint8 BGR `image_bgr`), or, where its quad is no square's image
@@ -2374,8 +2374,7 @@ def _closer(image_bgr: np.ndarray, area: PlayArea, settings: AreaSettings, what:
     moved to the photo's pixels; the network's map stays the whole photo's."""
     h, w = image_bgr.shape[:2]
     q = order_corners(np.asarray(area.corners, np.float64))
-    misfit = float(square_misfit(q, (h, w), settings.square_focal,
-                                  settings.square_camera))
+    misfit = float(_misfit(q, (h, w), settings))
     if misfit <= settings.square_refit:
         return area
     half = settings.closer_look * float((q.max(axis=0) - q.min(axis=0)).max()) / 2
@@ -2397,9 +2396,7 @@ def _closer(image_bgr: np.ndarray, area: PlayArea, settings: AreaSettings, what:
     except AreaNotFound:
         return area
     corners = np.asarray(near.corners, np.float64) + (x0, y0)
-    if float(square_misfit(order_corners(corners), (h, w), settings.square_focal,
-                                  settings.square_camera)) > \
-            settings.square_refit:
+    if float(_misfit(order_corners(corners), (h, w), settings)) > settings.square_refit:
         return area
     glare = tuple(((s_c[0] + x0, s_c[1] + y0), axes, ang) for s_c, axes, ang in near.glare)
     return replace(area_from_corners(corners, settings), prob=area.prob,
@@ -2536,8 +2533,7 @@ def _looked_twice(image_bgr: np.ndarray, settings: AreaSettings, what: str,
             settings.tone_apart * max(image_bgr.shape[:2]):
         return plain
     shape = small.shape[:2]
-    mis = [float(square_misfit(order_corners(a.corners * f), shape, settings.square_focal,
-                                  settings.square_camera))
+    mis = [float(_misfit(order_corners(a.corners * f), shape, settings))
            for a in (loose, plain)]
     return loose if mis[0] < mis[1] else plain
 
