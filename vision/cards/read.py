@@ -45,9 +45,12 @@ from vision.cards.geometry import (
 )
 from vision.cards.hopcards import median_u8
 from vision.cards.magic import (
+    BAND,
     DOVE_CHECK,
+    band_keep,
     bare_hat_doves,
     magician_at_end,
+    off_band_tiles,
     off_line_tiles,
     warnings_kept,
 )
@@ -170,6 +173,9 @@ class ReadSettings:
     #   says the table looks busy (session 24, lead: the busy tables of H3, below)
     sure_heat: float = 0.5  # the detector's heat of a sure key point (busy looks above: the
     #   true tiles' median 0.6-0.9, the table's spots mostly 0.15-0.5)
+    busy_band: bool = True  # Magic Rabbit: a busy look's size and direction from its sure
+    #   key points in the line's band alone (`busy_line`, session 25): on the newspaper the
+    #   sure spots outnumber the tiles (fresh mat 3120: 38.6 -> 8.5 % with the tiles' band)
     width_scales: tuple[float, ...] = (0.55, 0.68, 0.83, 1.0, 1.2, 1.45, 1.75)  # tried
     #                                   around the detector's width (`search_widths`)
     threads: bool = True  # on since the quiet-machine A/B (session 12, load 1.0: wall
@@ -787,7 +793,7 @@ def magic_any_copy(image: np.ndarray, pieces: list[CardPiece], warnings: list[st
     from every other tile is not in the line (`off_line_tiles`). The warnings of the pieces
     dropped go with them."""
     kept = bare_hat_doves(image, pieces, DOVE_CHECK) if DOVE_CHECK.max_dark < 1 else pieces
-    kept = off_line_tiles(kept)
+    kept = off_band_tiles(off_line_tiles(kept))
     return kept, list(warnings_kept(warnings, pieces, kept) or [])
 
 
@@ -842,15 +848,36 @@ def busy_sure(scores: np.ndarray | None, s: ReadSettings = READ) -> np.ndarray |
     return sure if sure.sum() >= 4 else None
 
 
+def busy_line(xy: np.ndarray, widths: np.ndarray, scores: np.ndarray | None,
+              s: ReadSettings = READ) -> np.ndarray | None:
+    """(N,) bool: a busy look's sure key points (`busy_sure`) that lie in the line's band
+    (`magic.band_keep` over the sure ones at (N, 2) `xy`, weighed by their heat): Magic
+    Rabbit's tiles lie in one line, the table's sure spots anywhere (fresh newspaper mat
+    3120: more of them than tiles, their directions turned the shared one 80 degrees).
+    The sure ones as they are where no band is found (or it keeps under 4) or
+    `s.busy_band` is off, None on an ordinary look."""
+    sure = busy_sure(scores, s)
+    if sure is None or not s.busy_band:
+        return sure
+    at = np.flatnonzero(sure)
+    keep = band_keep(xy[at], np.asarray(scores, np.float64)[at], widths[at],
+                     replace(BAND, sure=s.sure_heat))
+    if keep is None or keep.sum() < 4:
+        return sure
+    out = np.zeros(len(sure), bool)
+    out[at[keep]] = True
+    return out
+
+
 def shared_widths(xy: np.ndarray, widths: np.ndarray, scores: np.ndarray | None,
-                  s: ReadSettings = READ) -> np.ndarray:
+                  s: ReadSettings = READ, sure: np.ndarray | None = None) -> np.ndarray:
     """(N,) widths of the pieces' one shared size at the (N, 2) key points `xy`
     (`fit_widths`). On a busy look (over `s.busy_keys` key points, (N,) `scores` given, 4 or
     more of them at `s.sure_heat` or more) the plane is fitted through the sure ones alone
     and read at every point, clipped to 0.75 x the least and 1.33 x the most of their fitted
     widths (as `fit_widths` clips): the table's many weak spots no longer set the tiles'
-    size."""
-    sure = busy_sure(scores, s)
+    size. `sure`: those key points where the caller has them (`busy_line`)."""
+    sure = busy_sure(scores, s) if sure is None else sure
     if sure is None:
         return fit_widths(xy, widths)
     fit = fit_widths(xy[sure], widths[sure])
@@ -2130,7 +2157,8 @@ def refine_poses(game: str, xy: np.ndarray, angles: np.ndarray, widths: np.ndarr
     from vision.cards.zones import table_rotation
 
     angles = angles.copy()
-    fit = shared_widths(xy, widths, scores, settings) if game == "magic-rabbit" else \
+    line = busy_line(xy, widths, scores, settings) if game == "magic-rabbit" else None
+    fit = shared_widths(xy, widths, scores, settings, line) if game == "magic-rabbit" else \
         fit_widths(xy, widths)  # (Troetofanten's busy looks: see `busy_keys`)
     widths = np.where(np.abs(widths - fit) > 0.2 * fit, fit, widths)
     frames: list = [None] * len(xy)
@@ -2144,9 +2172,8 @@ def refine_poses(game: str, xy: np.ndarray, angles: np.ndarray, widths: np.ndarr
             med = np.degrees(np.angle(np.median(z.real) + 1j * np.median(z.imag)))
         else:
             w = np.maximum(scores, 1e-6)
-            sure = busy_sure(scores, settings)
-            if sure is not None:  # (a busy look: the sure ones' direction, as their size)
-                w = np.where(sure, w, 0.0)
+            if line is not None:  # (a busy look: the sure ones' direction in the line's
+                w = np.where(line, w, 0.0)  # band, as their size)
             med = np.degrees(np.angle(weighted_median(z.real, w)
                                       + 1j * weighted_median(z.imag, w)))
         off = (angles - med + 180) % 360 - 180
