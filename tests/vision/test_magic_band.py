@@ -171,3 +171,74 @@ def test_busy_line_is_none_on_an_ordinary_look():
     c, _, w, _ = _line(rng)
     assert busy_line(c, w, rng.uniform(0.6, 0.95, len(c))) is None  # (under `busy_keys`)
     assert busy_line(c, w, None) is None
+
+
+def _named_line(rng, mag_conf: float = 0.95):
+    """A line of 9 piles as pieces (hats 1-9 in the top row, rabbits below), the magician
+    one step before hat 1 (confidence `mag_conf`)."""
+    c, cf, w, mag = _line(rng)
+    out, k = [], 0
+    for xy, f, wd, m in zip(c, cf, w, mag, strict=True):
+        label = "magician" if m else f"{'hat' if k % 2 == 0 else 'rabbit'}-{k // 2 + 1}"
+        k += 0 if m else 1
+        out.append(_piece(label, xy, mag_conf if m else f, wd))
+    return out
+
+
+def test_past_the_magician_drops_what_lies_beyond_it():
+    """Print read as tiles beyond a surely read magician goes (and a dove on one), as do
+    other magicians off the line's hats; nothing of the line itself."""
+    from vision.cards.magic import past_the_magician
+
+    rng = np.random.default_rng(4)
+    line = _named_line(rng)
+    mag = next(p for p in line if p.label == "magician")
+    step = line[2].center - line[0].center  # (hat 1 to hat 2)
+    beyond = [_piece("rabbit-8", mag.center - step, 0.9),
+              _piece("rabbit-9", mag.center - 1.9 * step, 0.3)]
+    dove = _piece("dove", beyond[0].center + 3, 1.0, 30.0)
+    other_mag = _piece("magician", line[-2].center + 3 * step, 0.5)
+    got = past_the_magician(line + beyond + [dove, other_mag])
+    assert [id(p) for p in got] == [id(p) for p in line]
+
+
+@pytest.mark.parametrize("mag_conf, why", [
+    (0.6, "the magician read unsure: no end is known"),
+    (0.95, "the magician misread in the middle: half the line lies beyond it"),
+])
+def test_past_the_magician_keeps_the_line_when_no_end_is_sure(mag_conf, why):
+    from vision.cards.magic import past_the_magician
+
+    rng = np.random.default_rng(6)
+    line = _named_line(rng, mag_conf)
+    if "middle" in why:  # (the magician read on hat 5's place, hat 5 not read)
+        mag = next(p for p in line if p.label == "magician")
+        hat5 = next(p for p in line if p.label == "hat-5")
+        line = [p for p in line if p is not hat5 and p is not mag] + \
+            [_piece("magician", hat5.center, mag_conf)]
+    step = line[2].center - line[0].center
+    extra = _piece("rabbit-8", line[0].center - 2.2 * step, 0.9)
+    got = past_the_magician(line + [extra])
+    assert len(got) == len(line) + 1, why
+
+
+@pytest.mark.parametrize("magician, n_extra, dropped", [
+    (True, 2, 2),  # 11 hats with a magician read: the 2 least sure go
+    (False, 2, 1),  # 11 hats, no magician: one may be the magician read as a hat
+    (True, 0, 0),  # 9 hats: nothing
+])
+def test_surplus_tiles_drops_the_least_sure_hats(magician, n_extra, dropped):
+    from vision.cards.magic import surplus_tiles
+
+    rng = np.random.default_rng(8)
+    line = [p for p in _named_line(rng) if magician or p.label != "magician"]
+    extra = [_piece("hat-5", line[0].center + (0, -200 - 80 * k), 0.2 + 0.1 * k)
+             for k in range(n_extra)]
+    dove = [_piece("dove", extra[0].center + 2, 1.0, 30.0)] if extra else []
+    got = surplus_tiles(line + extra + dove)
+    gone = [p for p in line + extra + dove if all(p is not q for q in got)]
+    assert all(p.label == "dove" or (p.label == "hat-5" and p.confidence < 0.5)
+               for p in gone)
+    assert sum(p.label == "hat-5" for p in gone) == dropped
+    assert sum(p.label == "dove" for p in gone) == (1 if dropped else 0)  # (on extra[0])
+    assert all(any(p is q for q in got) for p in line)  # (the line's own all kept)

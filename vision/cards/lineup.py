@@ -243,9 +243,13 @@ def distinct_kinds(pieces: list[CardPiece]) -> tuple[list[CardPiece], list[str]]
 
 def settle_numbers(pieces: list[CardPiece]) -> tuple[list[CardPiece], list[str]]:
     """All pieces: hats and rabbits told apart by the layout (`settle_kinds`), then each kind
-    relabelled with distinct numbers (`distinct_kinds`); between the two, a magician read
-    as a hat (`settle_magician`: its count of hats is the layout's)."""
+    relabelled with distinct numbers (`distinct_kinds`); between the two, the least sure
+    tiles past the game's count dropped (`magic.surplus_tiles`) and a magician read as a
+    hat (`settle_magician`: its count of hats is the layout's)."""
+    from vision.cards.magic import surplus_tiles
+
     pieces, w0 = settle_kinds(pieces)
+    pieces = surplus_tiles(pieces)
     pieces, wm = settle_magician(pieces)
     pieces, w1 = distinct_kinds(pieces)
     return pieces, w0 + wm + w1

@@ -222,16 +222,84 @@ def off_band_tiles(pieces: list[CardPiece], s: BandSettings = BAND) -> list[Card
                      np.array([p.width for p in tiles], np.float64), s)
     if keep is None or keep.all():
         return pieces
+    gone = {id(p) for p, k in zip(tiles, keep, strict=True) if not k}
+    return lone_doves([p for p in pieces if id(p) not in gone])
+
+
+@dataclass(frozen=True)
+class EndSettings:
+    """Magic Rabbit: the line's ends (`past_the_magician`). The rules lay one magician tile
+    at one end of the line and 9 hats and 9 rabbits (`pieces.md`); a printed cloth reads
+    as tiles beyond the magician, as more magicians, and as hats past the count."""
+
+    magician_sure: float = 0.8  # the magician that ends the line: read with this or more
+    past: float = 0.5  # a hat or rabbit over this many widths beyond it along the line is
+    #   the table's
+    share: float = 1 / 3  # ... unless more than this share of the tiles lie there (the
+    #   magician then is no end: a tile misread as one in the line)
+    hats: int = 9  # the game's hats (`surplus_tiles`), one more where no magician is read
+    #   (a magician read as a hat: `lineup.settle_magician` tells it by the layout). Not
+    #   for rabbits: on fresh mat 3120 0006 a false rabbit read at 0.92 between two true
+    #   ones outranked the true rabbit 2 (the line lost its pair; without it, `read_line`
+    #   pairs each hat with the rabbit best below it)
+
+
+ENDS = EndSettings()
+
+
+def past_the_magician(pieces: list[CardPiece], s: EndSettings = ENDS) -> list[CardPiece]:
+    """Magic Rabbit: the pieces less what cannot be a tile of the line once its magician is
+    read surely (`s.magician_sure`, the surest one): the other magicians (the game has one;
+    one lying below a hat stays, `lineup.settle_magician` makes it that hat's rabbit), the
+    hats and rabbits over `s.past` widths beyond it along the line (the line's principal
+    axis; not where over `s.share` of them lie there); and the doves left on no tile
+    (`lone_doves`). Positions, kinds and confidences only."""
+    from vision.cards.lineup import LINE, _below
+
+    tiles = [p for p in pieces if p.label.startswith(("hat-", "rabbit-"))]
+    mags = [p for p in pieces if p.label == "magician"]
+    gone: set[int] = set()
+    sure = max(mags, key=lambda p: p.confidence) if mags else None
+    if sure is not None and sure.confidence >= s.magician_sure and len(tiles) >= 3:
+        hats = [p for p in tiles if p.label.startswith("hat-")]
+        gone |= {id(m) for m in mags if m is not sure
+                 and not any(_below(m, h, LINE) for h in hats)}
+        c = np.array([p.center for p in tiles], np.float64)
+        mid = np.median(c, axis=0)
+        _, _, vt = np.linalg.svd(c - c.mean(axis=0), full_matrices=False)
+        a = (c - mid) @ vt[0]
+        am = float((np.asarray(sure.center) - mid) @ vt[0])
+        width = max(float(np.median([p.width for p in tiles])), 1.0)
+        beyond = np.sign(am) * (a - am) > s.past * width
+        if beyond.sum() <= s.share * len(tiles):
+            gone |= {id(p) for p, b in zip(tiles, beyond, strict=True) if b}
+    return lone_doves([p for p in pieces if id(p) not in gone])
+
+
+def surplus_tiles(pieces: list[CardPiece], s: EndSettings = ENDS) -> list[CardPiece]:
+    """Magic Rabbit: the pieces less the least sure hats past the game's count (`s.hats`,
+    one more where no magician is read), and the doves then on no tile (`lone_doves`). Run
+    on settled kinds (`lineup.settle_numbers`, after `settle_kinds`: another copy's rabbits
+    read as hats are rabbits by then)."""
+    most = s.hats + (0 if any(p.label == "magician" for p in pieces) else 1)
+    hats = sorted((p for p in pieces if p.label.startswith("hat-")), key=lambda p: -p.confidence)
+    gone = {id(p) for p in hats[most:]}
+    return lone_doves([p for p in pieces if id(p) not in gone]) if gone else pieces
+
+
+def lone_doves(pieces: list[CardPiece]) -> list[CardPiece]:
+    """The pieces less the doves on no hat or rabbit tile (within `lineup.LINE.dove_reach`
+    of its widths): a dove lies on a hat; the reader put each one on its nearest tile read as
+    a hat, which a check may have dropped since."""
     from vision.cards.lineup import LINE
 
-    gone = {id(p) for p, k in zip(tiles, keep, strict=True) if not k}
-    kept_tiles = [p for p, k in zip(tiles, keep, strict=True) if k and p.label != "magician"]
+    tiles = [p for p in pieces if p.label.startswith(("hat-", "rabbit-"))]
 
     def on_a_tile(d: CardPiece) -> bool:
         return any(np.hypot(*(d.center - q.center)) <= LINE.dove_reach * max(q.width, 1.0)
-                   for q in kept_tiles)
+                   for q in tiles)
 
-    return [p for p in pieces if id(p) not in gone and (p.label != "dove" or on_a_tile(p))]
+    return [p for p in pieces if p.label != "dove" or on_a_tile(p)]
 
 
 @dataclass(frozen=True)

@@ -52,6 +52,7 @@ from vision.cards.magic import (
     magician_at_end,
     off_band_tiles,
     off_line_tiles,
+    past_the_magician,
     warnings_kept,
 )
 from vision.cards.pieces import CardPiece
@@ -793,7 +794,7 @@ def magic_any_copy(image: np.ndarray, pieces: list[CardPiece], warnings: list[st
     from every other tile is not in the line (`off_line_tiles`). The warnings of the pieces
     dropped go with them."""
     kept = bare_hat_doves(image, pieces, DOVE_CHECK) if DOVE_CHECK.max_dark < 1 else pieces
-    kept = off_band_tiles(off_line_tiles(kept))
+    kept = past_the_magician(off_band_tiles(off_line_tiles(kept)))
     return kept, list(warnings_kept(warnings, pieces, kept) or [])
 
 
