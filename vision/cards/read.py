@@ -791,8 +791,9 @@ def magic_any_copy(image: np.ndarray, pieces: list[CardPiece], warnings: list[st
     """Magic Rabbit: the checks that hold for any copy (`vision.cards.magic`), taught or
     not: a dove whose disc shows the hat's black print is none (`bare_hat_doves`:
     a dove is a white token, every copy's hat tile a black top hat), a hat or rabbit far
-    from every other tile is not in the line (`off_line_tiles`). The warnings of the pieces
-    dropped go with them."""
+    from every other tile is not in the line (`off_line_tiles`), nor is a tile off the
+    line's band (`off_band_tiles`: a printed table's motifs) or beyond a surely read
+    magician (`past_the_magician`). The warnings of the pieces dropped go with them."""
     kept = bare_hat_doves(image, pieces, DOVE_CHECK) if DOVE_CHECK.max_dark < 1 else pieces
     kept = past_the_magician(off_band_tiles(off_line_tiles(kept)))
     return kept, list(warnings_kept(warnings, pieces, kept) or [])
