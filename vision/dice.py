@@ -205,6 +205,11 @@ class DiceSettings:
     one_ring_radii: tuple[float, ...] = (0.9, 1.2)  # x pip diameter: the rings round a
     # lone pip where the face colour is asked (any one passing): a glare spot hugging the
     # pip or a pip measured small fails the nearer ring only (session 16)
+    one_like_inside: float | None = 0.95  # a lone pip with a pip like it (polarity, size,
+    # contrast: `_extra_pip_inside`) within this of its square's centre (face units, the
+    # border at 1) is no 1: a face holds one pip only (fresh 4063: a red 3 split by
+    # `_solve`, its centre read as a 1, its corners at 0.69). A touching die's nearest pip
+    # lies 1.5 out; 1.15 lost a right red 1 on `datasets/dice` (dice-015). None: not asked
     one_drop_rays: int = 2  # border rays left out of the square fit (side face, seam)
     one_max_asym: float = 0.15  # median |log(ray / opposite ray)|: the pip sits in the middle
     # A lone pip whose rays run on into its die's own side faces (the die's colour,
@@ -1496,6 +1501,11 @@ def read_group(idx: np.ndarray, p: Pips, chans, s: DiceSettings) -> Face | None:
             found = ~np.isnan(ext)
         else:
             return _reject(code, locals())
+        if s.one_like_inside is not None and _extra_pip_inside(
+                p, idx, centre, lin, d, contrast, s, s.one_like_inside):
+            # a pip like it on its square: the centre pip of a 3 (or a 5) whose corner pips
+            # a split parted from it (their rays stop on them), not a 1
+            return _reject(23, locals())
         h4 = 1 - sq / max(circ, 1e-6)
         face_score = float(found.mean())
         layout_score = min(1.0, 0.7 + 3 * h4)
