@@ -367,6 +367,34 @@ class ReadSettings:
     #   committed, edition 2 and fresh e1-1800..1807 (3545 right ones matched, 16 extra):
     #   strips at least `table_exposed` off the other frames, table share right at most
     #   0.79, extra 0.83 and 1.0; at `table_share` (0.9) 1 extra, no right one
+    pattern_alike: float | None = 0.5  # on a busy table (a look posing over `busy_keys`
+    #   key points: a printed cloth, a newspaper) a Troetofanten face-up reading under
+    #   `pattern_sure` is no card where its frame's colours (hue x saturation x value,
+    #   `TABLE_BINS`, at `look_scale`) are the table's pattern both around it (the ring
+    #   `pattern_ring` x its frame, off every other frame; Bhattacharyya coefficient) and
+    #   off every frame read (`table_margin` beyond): at least this on both
+    #   (`pattern_readings`). A card is paper with a drawing on it: the pattern around it
+    #   does not continue inside. Session 25 (troeto-busy), offline on the final readings
+    #   of fresh print and mat 3110-3111 and default 3112: of 187 face-up extras 161 at
+    #   0.45 on both, 151 at 0.5; of the 381 face-up readings on a real card of print and
+    #   mat, 12 and 11 (frames reaching off their card onto the print, grey cards on grey
+    #   newsprint); the default tables' 132 none (no busy look; on one white table, read
+    #   without the gate, 4 right cards at 0.70-0.84: why it is gated)
+    pattern_sure: float = 0.9  # (the surer readings are not judged: right ones 0.92-1.0
+    #   on print and mat at 0.5 on both; extras at most 0.98)
+    pattern_ring: tuple[float, float] = (1.15, 1.6)  # the ring around a frame, grown
+    #   these x around its centre
+    pattern_least: int = 20  # pixels at `look_scale` both inside (off the other frames)
+    #   and in the ring, at least, for a reading to be judged
+    busy_table: bool = False  # a look judged busy whatever its key points (`far_look`'s
+    #   enlarged part of a photo whose look was busy: it poses fewer of the table's spots)
+    lone_backs: float | None = 5.0  # and a back found by its look or shape alone
+    #   (`design_confidence`) lying more than this x its width from every other reading is
+    #   none (`lone_shape_backs`). Session 25 (troeto-busy): the true backs of fresh print,
+    #   mat and default sets and the committed scenes (271) lie at most 3.31 widths from
+    #   the next true card (95 % within 2.06); on the mat 22 of the 32 false ones (coloured
+    #   pictures) 6.6-22 widths from every other reading, and 3 true ones (far photos whose
+    #   face-up cards went unread) 4.2-8.3
     number_doubt: float = 0.8  # a Troetofanten animal whose number takes less than this
     #   share of its kind's probability gets a warning naming the two likeliest numbers
     #   (0.75 until session 8's surer index model: its warnings named 61 % of the wrong
@@ -1983,6 +2011,96 @@ def on_bare_table(image: np.ndarray, pieces: list[CardPiece], settings: ReadSett
     return kept, warnings
 
 
+def _bin_shares(code: np.ndarray, mask: np.ndarray, n: int) -> tuple[np.ndarray, int]:
+    """(each bin's share of `code`'s pixels where `mask` is set (float64, (n,)), how many
+    pixels that is)."""
+    px = code[mask]
+    return np.bincount(px, minlength=n) / max(px.size, 1), int(px.size)
+
+
+def pattern_readings(image: np.ndarray, pieces: list[CardPiece], busy: bool,
+                     settings: ReadSettings = READ) -> tuple[list[CardPiece], int]:
+    """The Troetofanten `pieces` (BGR uint8 `image`) less the face-up readings under
+    `pattern_sure` whose frame shows the table's pattern going on through it, on a `busy`
+    look (over `busy_keys` key points posed: a printed cloth, a newspaper), and how many
+    were dropped. A reading is the pattern where its frame's colours (`TABLE_BINS` at
+    `look_scale`; its part off every other frame, shrunk to 0.9) are those of the ring
+    around it (`pattern_ring`, off every other frame) and of the table off every frame
+    read (`table_margin` widths beyond; the whole frame, shrunk to 0.9, there), each at
+    least `pattern_alike` (Bhattacharyya coefficient of the two histograms). Judged only
+    with `pattern_least` pixels inside and in the ring, and the table's at least
+    `table_least` widths squared. Backs and every
+    reading of a look that is not busy are kept as they are."""
+    s = settings
+    if not busy or s.pattern_alike is None:
+        return pieces, 0
+    judged = [i for i, p in enumerate(pieces)
+              if p.frame is not None and p.label != "back" and p.confidence < s.pattern_sure]
+    if not judged:
+        return pieces, 0
+    f = s.look_scale
+    hsv = small_hsv(image, f)
+    shape = hsv.shape[:2]
+    framed = [i for i, p in enumerate(pieces) if p.frame is not None]
+    width = float(np.median([pieces[i].width for i in framed])) * f
+    count = np.zeros(shape, np.uint8)  # how many frames (grown 1.05) cover each pixel
+    for i in framed:
+        count += _frames_mask([pieces[i].frame], f, shape, 1.05)
+    k = max(3, int(2 * s.table_margin * width) | 1)
+    table = cv2.dilate((count > 0).astype(np.uint8),
+                       cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) == 0
+    if np.count_nonzero(table) < s.table_least * width * width:
+        return pieces, 0
+    n = int(np.prod(TABLE_BINS))
+    code = hsv_bins(hsv, TABLE_BINS)
+    h_table, _ = _bin_shares(code, table, n)
+    lo, hi = s.pattern_ring
+    drop = set()
+    for i in judged:
+        q = np.asarray(pieces[i].frame, float)
+        pts = _frame_points(q, f, hi)  # (the ring's box: the frame grown `hi`)
+        x0, y0 = (max(int(v) - 1, 0) for v in pts.min(axis=0))
+        x1, y1 = (min(int(v) + 2, m) for v, m in zip(pts.max(axis=0), shape[::-1],
+                                                     strict=True))
+        if x1 <= x0 or y1 <= y0:
+            continue
+        box, at = np.s_[y0:y1, x0:x1], q - np.array([x0, y0], float) / f
+        size = (y1 - y0, x1 - x0)
+        others = (count[box].astype(np.int16) - _frames_mask([at], f, size, 1.05)) > 0
+        shrunk = _frames_mask([at], f, size, 0.9) > 0
+        ring = (_frames_mask([at], f, size, hi) > 0) & (_frames_mask([at], f, size, lo) == 0)
+        c = code[box]
+        h_in, n_in = _bin_shares(c, shrunk & ~others, n)
+        h_ring, n_ring = _bin_shares(c, ring & ~others, n)
+        if min(n_in, n_ring) < s.pattern_least:
+            continue
+        h_all, _ = _bin_shares(c, shrunk, n)  # (the whole frame against the table's)
+        if min(float(np.sqrt(h_in * h_ring).sum()), float(np.sqrt(h_all * h_table).sum())) \
+                >= s.pattern_alike:
+            drop.add(i)
+    return [p for i, p in enumerate(pieces) if i not in drop], len(drop)
+
+
+def lone_shape_backs(pieces: list[CardPiece], busy: bool, settings: ReadSettings = READ
+                     ) -> tuple[list[CardPiece], int]:
+    """The Troetofanten `pieces` less, on a `busy` look (see `pattern_readings`), the backs
+    found by their look or shape alone (confidence `design_confidence` or less: no
+    classifier checks them) that lie more than `lone_backs` x their width (centres) from
+    every other reading (any face-up one, or a back read surer than that), and how many
+    were dropped: a newspaper's coloured pictures are card-shaped regions of one colour all
+    over the table, a game's cards lie in rows and piles."""
+    s = settings
+    if not busy or s.lone_backs is None:
+        return pieces, 0
+    lone = [i for i, p in enumerate(pieces)
+            if p.label == "back" and p.confidence <= s.design_confidence]
+    anchors = np.array([p.center for p in pieces if p.label != "back"
+                        or p.confidence > s.design_confidence]).reshape(-1, 2)
+    drop = {i for i in lone if not len(anchors) or np.hypot(
+        *(anchors - pieces[i].center).T).min() > s.lone_backs * pieces[i].width}
+    return [p for i, p in enumerate(pieces) if i not in drop], len(drop)
+
+
 def corner_strip(frame: np.ndarray, strip: tuple[float, float], f: float,
                  shape: tuple[int, int]) -> tuple[np.ndarray, int, int]:
     """The strip of a card's `frame` ((4, 2) corners TL, TR, BR, BL, photo px) along its top
@@ -3400,7 +3518,7 @@ class CardReader:
             return pieces
         return settle(image, pieces, sized)
 
-    def far_look(self, image: np.ndarray, pieces: list[CardPiece]
+    def far_look(self, image: np.ndarray, pieces: list[CardPiece], busy: bool = False
                  ) -> tuple[list[CardPiece], list[str]] | None:
         """Troetofanten photos taken from afar: where the face-up cards read (`pieces`, at
         least 2) are narrower than `far_card` px (median), the part of the photo around
@@ -3411,7 +3529,8 @@ class CardReader:
         returned when it reads more pieces than the first look (neither look's `faint`
         readings counted, nor the first look's taken for the part: as before `weak_kind`),
         with the first look's pieces that no piece of it lies near (within half their width:
-        a card the far look lost); else None."""
+        a card the far look lost); else None. `busy`: the photo's look was busy (its part
+        enlarged poses fewer key points: its table is judged as busy, `busy_table`)."""
         s = self.settings
         first = [p for p in pieces if not p.faint]  # (the look's choice as without them)
         up = [p for p in first if p.label != "back"]
@@ -3429,7 +3548,8 @@ class CardReader:
         big = cv2.resize(image[y0:y1, x0:x1], None, fx=g, fy=g, interpolation=cv2.INTER_LINEAR)
         look = copy.copy(self)
         look.settings = replace(s, far_scale=None, second_scale=None,
-                                width_scales=s.second_width_scales)
+                                width_scales=s.second_width_scales,
+                                busy_table=s.busy_table or busy)
         more, warnings = look.read_pieces(big, "troetofanten")
         if sum(not q.faint for q in more) <= len(first):
             return None
@@ -3717,6 +3837,12 @@ class CardReader:
                 sure = int(np.count_nonzero((kp.kind == KIND_PIECE) & (kp.score >= s.close_heat)))
                 pieces = self.second_look(image, pieces, np.asarray(searched), posed_widths,
                                           kp.xy[strong], sure)
+                busy = s.busy_table or int(np.count_nonzero(
+                    (kp.kind == KIND_PIECE) & (kp.score >= thr))) > s.busy_keys  # (the busy
+                #   warning's count: a printed cloth, a newspaper; or the far look's part of
+                #   a photo found busy)
+                pieces, _ = pattern_readings(image, pieces, busy, s)
+                pieces, _ = lone_shape_backs(pieces, busy, s)
                 unread: list[np.ndarray] = []
                 if (s.paper_warnings or s.paper_read) and pieces:
                     pieces, unread = self.read_paper(image, pieces)
@@ -3730,7 +3856,7 @@ class CardReader:
                 warnings += rare
                 pieces, more, relabelled = box_limits(pieces)
                 warnings += more
-                far = self.far_look(image, pieces)
+                far = self.far_look(image, pieces, busy)
                 if far is not None:  # (read again larger: its own pieces and warnings)
                     return far
                 if s.look_off_warnings:  # (in its place, once the far look is not taken)

@@ -67,7 +67,7 @@ def stub_reader(rows: list[dict[str, float]], settings, first: np.ndarray, weak:
     r.settle_backs = lambda image, pieces: pieces
     r.second_look = lambda image, pieces, *a: pieces
     r.read_paper = lambda image, pieces: (pieces, [])
-    r.far_look = lambda image, pieces: None
+    r.far_look = lambda image, pieces, *a: None
     return r.read_pieces(table(sides), "troetofanten", keys=kp)
 
 
