@@ -115,6 +115,31 @@ class BoardDiceSettings:
     dot_max_residual: float = 0.12  # face units, each minimum from its grid spot at most
     dot_max_light: float = 0.35  # the grid's other spots at most this dark (x the darkest
     # pip's depth): a 6 whose middle pips are faded is not read as a 4
+    dot_edge_r: float = 1.2  # the face read must end at its edge: on the square this many
+    # face units from the pips' centre (turned as the pips are; a face reaches 1.0, its
+    # rounded corners less), at most `dot_edge_light` of the samples are as light as the
+    # face (less than `dot_edge_tol` x the darkest pip's depth darker than it); a die's face
+    # is bounded by its darker sides or by the table, a light gap in a newspaper's print or
+    # a cloth's pale ground between printed marks runs on past it (session 25: dev mat and
+    # print seeds 3140-3141: 7 false dice of dot reads had 0.28-0.94 of the square light,
+    # the 5 true dot reads there and on the committed photos 0.00-0.13; all 7 refused, the
+    # 5 kept). Only on a busy table (`busy_clutter`)
+    dot_edge_light: float = 0.25
+    dot_edge_tol: float = 0.25
+    face_edge: bool = False  # whether that test is made (`read_board_dice` sets it on a
+    # busy table)
+    busy_enough: bool = True  # on a busy table the light blob candidates (`_busy_pick`'s,
+    # the most die-like first) are read only until `dice_wanted` dice are read: each read
+    # costs 20-80 ms CPU, and the rest are the print's die-like spots
+    busy_max_reads: int = 64  # ... and at most this many candidates of every kind are read
+    # there: a bound on the worst case (dev mat and print seeds 3140-3141: up to 57 a photo,
+    # a true die read as the 53rd; 48 lost it; the committed photos are no busy table)
+    busy_clutter: float = 4.0  # ... a busy table: this many light die-sized blobs
+    # and pip-sized dark dots (`die_candidates`) per 100 die faces of the search ring (the
+    # board left out) or more (the 40 committed photos of both editions at most 2.6, default
+    # draw 3142 at most 1.3; dev newsprint 3.6-352, printed cloth 0.3-20, its photos with a
+    # false die 6.0-20): on a plain table as light as a die's flat face the face has no
+    # edge to find (a white die on a white table); 0: never busy
     lone_dot_read: float | None = 0.6  # a lone dot read as nothing while dice are missing:
     # `dot_read` again centred this far (face units) from it in 8 directions (a pip of a
     # 2-6 lies 0.5-0.71 from its face's centre; from the dot itself the reach leaves the far
@@ -340,6 +365,12 @@ SETTINGS = BoardDiceSettings()
 _FACE_GRID = np.mgrid[-0.8:0.81:0.2, -0.8:0.81:0.2].reshape(2, -1).T  # (81, 2) face units:
 # where a die's face lightness is sampled (the spot read's grid and `dot_read`'s)
 _FACE_GRID.flags.writeable = False
+_SQUARE_RIM = np.concatenate([np.stack([np.full(8, e), np.linspace(-1, 1, 8, endpoint=False)
+                                        * e], 1) for e in (1.0, -1.0)]
+                             + [np.stack([np.linspace(-1, 1, 8, endpoint=False) * -e,
+                                          np.full(8, e)], 1) for e in (1.0, -1.0)])
+# (32, 2) face units: the square of half side 1, 8 samples a side (`dot_read`'s edge test)
+_SQUARE_RIM.flags.writeable = False
 
 
 def _through(H: np.ndarray, pts) -> np.ndarray:
@@ -741,7 +772,8 @@ def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
                     lone: list | None = None, beside=None,
                     pairs: list | None = None, big: list | None = None,
                     touch: list | None = None, fine: list | None = None,
-                    marks: list | None = None) -> list[tuple[np.ndarray, float]]:
+                    marks: list | None = None, busy: list | None = None
+                    ) -> list[tuple[np.ndarray, float]]:
     """Light compact blobs of a die's size on the table around the board (the board itself
     masked out): [(centre px, expected die side px)], nearest the board first. `lone`: a
     list that gets the lone pip-sized dark dots (a 1 on a table of the die's colour),
@@ -760,7 +792,9 @@ def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
     nearest the board first, as (centre, die side px), made only when called. `marks`: a
     list that gets a function () giving the dice found by their pips (`mark_groups`) not
     near a light blob candidate, nearest the board first, as (centre, die side px), made
-    only when called."""
+    only when called. `busy`: a list that gets the table's clutter round the board: its
+    light die-sized blobs and pip-sized dark dots per 100 die faces of the search ring
+    (the board left out; `busy_clutter`)."""
     h, w = image_bgr.shape[:2]
     wm, hm = board.size_mm
     m = s.dice_search_mm
@@ -793,6 +827,9 @@ def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
     pips = pip_dots(L, die_px, s) if s.pip_candidates else None
     cands = [c + off for c in (light.result() if light is not None
                                else light_die_blobs(L, die_px, s))]
+    if busy is not None:  # (a printed table's marks and the gaps between them)
+        faces = max(1.0, float(np.count_nonzero(mask)) / die_px ** 2)
+        busy.append(100 * (len(cands) + (len(pips) if pips is not None else 0)) / faces)
     if s.pip_candidates:
         if len(pips) >= 2:
             pips = pips + off
@@ -1034,6 +1071,21 @@ def _spot_read_at(Lf: np.ndarray, centre, a: np.ndarray, s: BoardDiceSettings
     return int(value[b]), float(gap[b])
 
 
+def _face_ends(Lf: np.ndarray, centre, m: np.ndarray, face: float, con: float,
+               s: BoardDiceSettings) -> bool:
+    """Whether a face read at `centre` (px of the float32 `Lf`; `m` its map, face units ->
+    px, turned as its pips are) ends at its edge: on the square `dot_edge_r` face units
+    round it at most `dot_edge_light` of the samples are as light as the face (`face` its
+    level, `con` its darkest pip's depth below it; within `dot_edge_tol` x `con`). False
+    where the square leaves the image."""
+    h, w = Lf.shape
+    p = np.asarray(centre, float) + (s.dot_edge_r * _SQUARE_RIM) @ m.T
+    if np.any(p < 0) or np.any(p[:, 0] > w - 1) or np.any(p[:, 1] > h - 1):
+        return False
+    e = Lf[np.round(p[:, 1]).astype(np.intp), np.round(p[:, 0]).astype(np.intp)]
+    return float(np.mean((face - e) / max(con, 1e-6) < s.dot_edge_tol)) <= s.dot_edge_light
+
+
 def _one_as_pair(Lf: np.ndarray, one, a: np.ndarray, s: BoardDiceSettings
                  ) -> tuple[int, float, np.ndarray] | None:
     """The face a 1 at `one` (px of the float32 `Lf`; `a` the face's map, face
@@ -1164,6 +1216,9 @@ def dot_read(Lf: np.ndarray, centre, a: np.ndarray, s: BoardDiceSettings = SETTI
     t = (face - v) / con
     gap = float(t[dark].min() - t[~dark].max())
     if gap < s.spot_min_gap or t[~dark].max() > s.dot_max_light:
+        return None
+    if s.face_edge and not _face_ends(  # (not a light gap in the table's print)
+            Lf, c0 + a @ mid, a @ np.array([[cs, -sn], [sn, cs]]), face, con, s):
         return None
     if where is not None:
         where.append(c0 + a @ mid)
@@ -1908,15 +1963,22 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
     touch: list = []
     fine: list = []
     marks: list = []
+    busy: list = []
     cands = die_candidates(image_bgr, view, board, s, lightness,
                            lone if s.lone_pips else None, beside,
                            pairs if s.pair_split else None, big if s.lone_pips else None,
-                           touch if s.touch_search else None, fine, marks)
+                           touch if s.touch_search else None, fine, marks, busy)
+    busy_table = bool(busy) and s.busy_clutter > 0 and busy[0] >= s.busy_clutter
+    if busy_table:  # (the face's edge asked for on a busy table only)
+        s = replace(s, face_edge=True)
 
     def more():  # the candidates, then lone dots, dice touching another and the finer
         # ladder's blobs while dice are missing (each list begun only then; once begun,
         # read to its end)
-        yield from ((c, p, "blob") for c, p in cands)
+        for c, p in cands:
+            if busy_table and s.busy_enough and len(found) >= s.dice_wanted:
+                return  # (a busy table: the rest are the print's die-like spots)
+            yield c, p, "blob"
         if len(found) < s.dice_wanted:
             yield from ((c, p, "lone") for c, p in lone)
         if big and len(found) < s.dice_wanted:  # (after the lone dots; the pair search
@@ -1993,7 +2055,11 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
     pending: list = []  # (centre, face map, die px) of blurred reads refused only as alike
     # along the streak to another value: judged again by their pips' darkness at the end
 
+    reads = 0  # crop reads so far (`busy_max_reads`)
     for c, die_px, kind in more():
+        if busy_table and reads >= s.busy_max_reads:
+            break  # (a bound on a busy table's work)
+        reads += 1
         is_lone = kind == "lone"
         jac = local_affine(view.H, c)  # (once per candidate)
         if s.local_scale:

@@ -567,7 +567,7 @@ def test_read_board_dice_reads_blobs_then_lone_dots_then_pairs(monkeypatch, give
              for j, k in enumerate("blgptfm") for i in (1, 2)}
 
     def candidates(image_bgr, view, board, s, lightness, lone, beside, pairs, big,
-                   touch=None, fine=None, marks=None):
+                   touch=None, fine=None, marks=None, busy=None):
         lone += [(names["l1"], side), (names["l2"], side)]
         big.append(lambda: [(names["g1"], side), (names["g2"], side)])
         pairs.append(lambda anchors: [(names["p1"], side), (names["p2"], side)])
@@ -782,7 +782,7 @@ def test_lone_dots_are_read_only_off_clutter(monkeypatch, n_blobs, read):
     dot = at + (0.0, 3 * side)
 
     def candidates(image_bgr, view, board, s, lightness, lone, beside, pairs, big,
-                   touch=None, fine=None, marks=None):
+                   touch=None, fine=None, marks=None, busy=None):
         lone.append((dot, side))
         return blobs
 
@@ -986,7 +986,7 @@ def test_an_unread_die_seen_is_warned_at_a_blob_and_a_finer_blob_not_at_half_a_p
     names = {k: at - (3 * side * (i + 1), 0.0) for i, k in enumerate("btf")}
 
     def candidates(image_bgr, view, board, s, lightness, lone, beside, pairs, big,
-                   touch=None, fine=None, marks=None):
+                   touch=None, fine=None, marks=None, busy=None):
         touch.append(lambda: [(names["t"], side)])
         fine.append(lambda: [(names["f"], side)])
         return [(names["b"], side)]
