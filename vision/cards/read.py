@@ -1994,8 +1994,10 @@ def paper_regions(image: np.ndarray, pieces: list[CardPiece], settings: ReadSett
     if len(sure) < 2:
         return []
     f, small = 1.0, image
-    while f > s.paper_scale:  # (halving twice is 4 x faster than a quarter at once)
-        f, small = f / 2, cv2.resize(small, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    while f > s.paper_scale:  # (halving twice is 4 x faster than a quarter at once; within
+        #   `keeping_scaled` the detector's input and the close-up check's quarter photo are
+        #   these very halvings, made once: `area_scaled`)
+        f, small = f / 2, area_scaled(small, 0.5)
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     on = _frames_mask([p.frame for p in sure], f, hsv.shape[:2], 0.85)
     code = hsv_bins(hsv, PAPER_BINS)  # (float32 as `cv2.calcHist`'s were)
