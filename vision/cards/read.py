@@ -2131,12 +2131,34 @@ def neighbour_angles(xy: np.ndarray, angles: np.ndarray, widths: np.ndarray,
     same way (`side`, 0-3) within `reach` x its width, itself included: a spread or fanned
     pile turns little from one card to the next, and one key point's angle is noisy."""
     out = angles.copy()
-    for i in range(len(xy)):
-        nb = (np.hypot(*(xy - xy[i]).T) < reach * widths[i]) & (side == side[i])
-        z = np.exp(1j * np.deg2rad(angles[nb]))
-        med = np.degrees(np.angle(np.median(z.real) + 1j * np.median(z.imag)))
+    n = len(xy)
+    if not n:
+        return out
+    # (the same numbers for less: each value below is worked out element by element, so
+    # once for all cards as for each card's neighbours; the medians of Python floats,
+    # `_median`, as `np.median` takes them)
+    near = np.hypot(*(xy[None] - xy[:, None]).transpose(2, 0, 1)) \
+        < (reach * widths)[:, None]  # (row i: `np.hypot(*(xy - xy[i]).T) < reach * w[i]`)
+    near &= side[None] == side[:, None]
+    z = np.exp(1j * np.deg2rad(angles))
+    re, im = z.real.tolist(), z.imag.tolist()
+    for i in range(n):
+        nb = np.flatnonzero(near[i]).tolist()
+        med = np.degrees(np.angle(_median([re[j] for j in nb])
+                                  + 1j * _median([im[j] for j in nb])))
         out[i] += (med - angles[i] + 180.0) % 360.0 - 180.0  # keep the caller's wrap
     return out
+
+
+def _median(v: list[float]) -> float:
+    """`np.median` of the Python floats `v` (non-empty): the middle one, or the two
+    middle ones' mean, (a + b) / 2 as `np.mean` sums and divides them. A zero among them
+    goes to `np.median` itself (which of 0.0 and -0.0 comes first is its sort's)."""
+    if 0.0 in v:
+        return float(np.median(v))
+    v = sorted(v)
+    m = len(v) // 2
+    return v[m] if len(v) % 2 else (v[m - 1] + v[m]) / 2
 
 
 def weighted_median(v: np.ndarray, w: np.ndarray) -> float:

@@ -6,13 +6,67 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.cards.read import regions_4
+from vision.cards.read import _median, neighbour_angles, regions_4
+
+
+def _old_neighbour_angles(xy, angles, widths, side, reach):
+    """`neighbour_angles` as written before session 25 (one numpy pass per card)."""
+    out = angles.copy()
+    for i in range(len(xy)):
+        nb = (np.hypot(*(xy - xy[i]).T) < reach * widths[i]) & (side == side[i])
+        z = np.exp(1j * np.deg2rad(angles[nb]))
+        med = np.degrees(np.angle(np.median(z.real) + 1j * np.median(z.imag)))
+        out[i] += (med - angles[i] + 180.0) % 360.0 - 180.0
+    return out
 
 
 def _same_bits(a: np.ndarray, b: np.ndarray) -> bool:
     a, b = np.atleast_1d(a), np.atleast_1d(b)
     return a.shape == b.shape and a.dtype == b.dtype and \
         np.array_equal(a.view(np.uint8), b.view(np.uint8))
+
+
+def _angles(rng, kind: str, n: int) -> np.ndarray:
+    if kind == "any":
+        return rng.uniform(-180, 180, n)
+    if kind == "table":
+        return rng.choice([0.0, -0.0, 90.0, -90.0, 180.0, 270.0], n)
+    if kind == "row":
+        return np.round(rng.normal(0, 5, n), 1)
+    return rng.uniform(-400, 400, n)
+
+
+@pytest.mark.parametrize("kind", [
+    "any",  # angles anywhere on the circle, each card its own way
+    "table",  # a table's four directions, exact zeros and signed zeros among them
+    "row",  # a row's few degrees about one direction (the common photo)
+    "wrapped",  # angles past +-360 (the caller's wrap is kept)
+])
+@pytest.mark.parametrize("seed", range(6))
+def test_neighbour_angles_as_before(kind, seed):
+    rng = np.random.default_rng(seed)
+    for _ in range(40):
+        n = int(rng.integers(0, 30))
+        xy = rng.uniform(0, 1280, (n, 2))
+        angles = _angles(rng, kind, n)
+        widths = rng.uniform(20, 200, n)
+        side = rng.integers(0, 4, n).astype(float)
+        assert _same_bits(neighbour_angles(xy, angles, widths, side, 3.0),
+                          _old_neighbour_angles(xy, angles, widths, side, 3.0))
+
+
+@pytest.mark.parametrize("values", [
+    [0.3],  # one value: itself
+    [0.5, -0.25, 0.125],  # odd count: the middle one
+    [0.1, 0.2],  # even count: the mean of the two, (a + b) / 2 rounded as numpy's
+    [1e308, 1e308, 1e308, -1.0],  # a sum past the largest float: inf, as numpy's mean
+    [0.0, -0.0, 1.0],  # zeros: np.median's own choice of their order
+    [-0.0, 0.0],
+])
+def test_median_as_numpy(values):
+    with np.errstate(over="ignore"):
+        want = np.median(np.array(values))
+    assert _same_bits(np.float64(_median(list(values))), np.float64(want))
 
 
 def _blobs(rng, shape) -> np.ndarray:
@@ -60,3 +114,4 @@ def test_regions_4_small(mask):
     n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, 4)
     n2, lab2, stats2 = regions_4(mask)
     assert (n2, lab2.tolist(), stats2.tolist()) == (n, lab.tolist(), stats.tolist())
+
