@@ -16,6 +16,7 @@ import math
 import re
 import threading
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -2874,6 +2875,25 @@ def model_crop_settings(model) -> CardCropSettings:
     return CardCropSettings(size=c.size, mean=c.mean, std=c.std)
 
 
+_WARN_GATE: ContextVar = ContextVar("warnings_when", default=None)  # (`warnings_when`)
+
+
+@contextmanager
+def warnings_when(needed):
+    """Within this, the next `CardReader.read_pieces` (this context's outermost one) of
+    Troetofanten leaves out the steps that only make warnings (`look_off_cards`, the blurred
+    numbers, the pieces' own warnings: about 10 ms a read) where `needed(pieces)` is false
+    for the pieces it reads: for a caller that reads the warnings of a second reading only
+    where that holds (`far_look`'s, `stage.dim_added`'s). The pieces are the same either
+    way (those steps come after the last that changes them); the reads inside it (the
+    close-up and far looks) have no gate."""
+    token = _WARN_GATE.set(needed)
+    try:
+        yield
+    finally:
+        _WARN_GATE.reset(token)
+
+
 class CardReader:
     def __init__(self, detector_path=DETECTOR_PATH, classifier_path=CLASSIFIER_PATH,
                  threads: int = 2, settings: ReadSettings = READ, index_path=INDEX_PATH):
@@ -3450,7 +3470,9 @@ class CardReader:
         look = copy.copy(self)
         look.settings = replace(s, far_scale=None, second_scale=None,
                                 width_scales=s.second_width_scales)
-        more, warnings = look.read_pieces(big, "troetofanten")
+        with warnings_when(lambda more: sum(not q.faint for q in more) > len(first)):
+            more, warnings = look.read_pieces(big, "troetofanten")  # (its warnings made
+            #   only where it is taken)
         if sum(not q.faint for q in more) <= len(first):
             return None
         off = np.array([x0, y0], float)
@@ -3562,8 +3584,22 @@ class CardReader:
     def _read_pieces(self, image: np.ndarray, game: str, area=None,
                      within: tuple[np.ndarray, np.ndarray] | None = None,
                      keys: Keypoints | None = None) -> tuple[list[CardPiece], list[str]]:
+        """`_read_gated` with this context's `warnings_when` gate (taken: the reads it makes
+        inside see none)."""
+        gate, token = _WARN_GATE.get(), _WARN_GATE.set(None)
+        try:
+            return self._read_gated(image, game, area, within, keys, gate)
+        finally:
+            _WARN_GATE.reset(token)
+
+    def _read_gated(self, image: np.ndarray, game: str, area=None,
+                    within: tuple[np.ndarray, np.ndarray] | None = None,
+                    keys: Keypoints | None = None, gate=None
+                    ) -> tuple[list[CardPiece], list[str]]:
         """Pieces (label, confidence, pose) of `game` in the image, and warnings. `area`:
-        the Hop la bille cloth (cards then take their frame from its plane). `within`:
+        the Hop la bille cloth (cards then take their frame from its plane). `gate`: a
+        Troetofanten read's `warnings_when` (where it is false for the pieces read, the
+        warnings returned are not all made). `within`:
         (centres (M, 2), radii (M,)) px: only the key points inside these discs are read
         (`second_look`'s; without it, Troetofanten cards too large for the detector are
         looked for once more). `keys`: the detector's key points on `image` at
@@ -3753,6 +3789,8 @@ class CardReader:
                 far = self.far_look(image, pieces)
                 if far is not None:  # (read again larger: its own pieces and warnings)
                     return far
+                if gate is not None and not gate(pieces):  # (the caller reads no warnings
+                    return pieces, warnings  # of this read: the pieces are final here)
                 if s.look_off_warnings:  # (in its place, once the far look is not taken)
                     warnings[off_at:off_at] = look_off_cards(image, off_pieces, s)
         judged = len(pieces)  # (the row search judges its own cards' faces: face_up_colour)

@@ -115,3 +115,47 @@ def test_regions_4_small(mask):
     n2, lab2, stats2 = regions_4(mask)
     assert (n2, lab2.tolist(), stats2.tolist()) == (n, lab.tolist(), stats.tolist())
 
+
+
+def _as_read(pieces) -> list:
+    return [(p.label, p.confidence, p.key.tolist(), None if p.frame is None else
+             p.frame.tolist(), p.angle, p.width, p.probs) for p in pieces]
+
+
+@pytest.fixture(scope="module")
+def far_photo():
+    """A committed photo read with a far look and a dim light's second reading inside
+    (cards of about 35 px), and its reading without a gate."""
+    from pathlib import Path
+
+    from vision.cards.read import CardReader
+
+    path = Path(__file__).resolve().parents[3] / "datasets/scenes/troetofanten/" \
+        "troetofanten-e1-s1-0004.jpg"
+    image = cv2.imread(str(path))
+    reader = CardReader(threads=1)
+    return reader, image, reader.read_pieces(image, "troetofanten")
+
+
+@pytest.mark.parametrize("needed", [
+    True,  # the caller reads the warnings: all of them, as without a gate
+    False,  # it does not: the same pieces, the warnings-only steps left out
+])
+def test_warnings_when(far_photo, needed):
+    from vision.cards.read import warnings_when
+
+    reader, image, (pieces, warnings) = far_photo
+    asked = []
+
+    def gate(read):
+        asked.append(len(read))
+        return needed
+
+    with warnings_when(gate):
+        got, got_warnings = reader.read_pieces(image, "troetofanten")
+    assert _as_read(got) == _as_read(pieces)
+    assert asked == [len(pieces)]  # (asked once: the reads inside it, the far look's, not)
+    if needed:
+        assert got_warnings == warnings
+    else:
+        assert set(got_warnings) <= set(warnings) and len(got_warnings) < len(warnings)
