@@ -39,6 +39,7 @@ from vision.cards.geometry import (
     area_scaled,
     crop_cards,
     frame_from_pose,
+    frames_at_widths,
     keeping_scaled,
     mask_min_area_rect,
     pose_from_frame,
@@ -3001,9 +3002,10 @@ class CardReader:
         cs, j = self.crop_settings, self.classifier.index(BACKGROUND)
 
         def read(lo: int, hi: int) -> np.ndarray:  # P(background) of key points lo..hi-1
-            crops = crop_cards(image, [frame_from_pose(p, a, w * f, spec) for p, a, w in
-                                       zip(xy[lo:hi], angles[lo:hi], widths[lo:hi], strict=True)
-                                       for f in scales], spec, cs)
+            crops = crop_cards(image, [q for p, a, w in zip(xy[lo:hi], angles[lo:hi],
+                                                            widths[lo:hi], strict=True)
+                                       for q in frames_at_widths(p, a, w * scales, spec)],
+                               spec, cs)
             return self.classifier.predict(crops).probs[:, j]
 
         bg = in_halves(self.settings, read, len(xy), len(scales))

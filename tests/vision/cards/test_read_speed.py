@@ -6,7 +6,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.cards.read import _median, neighbour_angles, regions_4
+from vision.cards.geometry import SPECS, frame_from_pose, frames_at_widths
+from vision.cards.read import READ, _median, neighbour_angles, regions_4
 
 
 def _old_neighbour_angles(xy, angles, widths, side, reach):
@@ -115,6 +116,25 @@ def test_regions_4_small(mask):
     n2, lab2, stats2 = regions_4(mask)
     assert (n2, lab2.tolist(), stats2.tolist()) == (n, lab.tolist(), stats.tolist())
 
+
+@pytest.mark.parametrize("cast", [
+    np.float64,  # the width search's: numpy floats, the once-worked-out cosine
+    float,  # Python floats: likewise
+    np.float32,  # another type: `frame_from_pose` itself, one width at a time
+])
+@pytest.mark.parametrize("game", ["troetofanten", "magic-rabbit"])
+def test_frames_at_widths_as_frame_from_pose(cast, game):
+    rng = np.random.default_rng(5)
+    spec = SPECS[game]
+    scales = np.asarray(READ.width_scales, float)
+    for _ in range(300):
+        key = rng.uniform(-50, 1300, 2)
+        angle, width = cast(rng.uniform(-400, 400)), cast(rng.uniform(5, 300))
+        widths = [cast(w) for w in width * scales]
+        got = frames_at_widths(key, angle, widths, spec)
+        want = [frame_from_pose(key, angle, w, spec) for w in widths]
+        assert len(got) == len(want)
+        assert all(_same_bits(g, w) for g, w in zip(got, want, strict=True))
 
 
 def _as_read(pieces) -> list:
