@@ -30,6 +30,7 @@ from vision.cards.light import (
     PaperLightSettings,
     card_tone,
     dim_gain,
+    keeping_paper,
     paper_gains,
     paper_level,
     paper_shade_step,
@@ -495,8 +496,9 @@ def read_cards(reader: CardReader, image: np.ndarray, scale: float, game: str,
 
     keep_heap(HEAP_KEEP_MB)
     sigma = compressed_sigma(jpeg_quality, scale, getattr(reader, "settings", READ))
-    with keeping_scaled(), smoothing_numbers(sigma):  # (the photo's area resizes made once,
-        #   `area_scaled`; a heavy JPEG's numbers read smoothed)
+    with keeping_scaled(), smoothing_numbers(sigma), keeping_paper():  # (the photo's area
+        #   resizes made once, `area_scaled`; a heavy JPEG's numbers read smoothed; the
+        #   paper's colour read once per image and cards, `paper_colour`)
         return _read_cards(reader, image, scale, game, area)
 
 

@@ -206,3 +206,27 @@ def test_shrunk_frame_as_before(shrink, dtype):
         c = frame.mean(axis=0)
         assert _same_bits(shrunk_frame(frame, shrink),
                           (c + (frame - c) * shrink).astype(np.float32))
+
+
+def test_keeping_paper():
+    """Within `keeping_paper` one image's paper colour at the same frames is worked out once
+    (the very arrays again, read-only, the same numbers); another image, other frames or
+    outside it: worked out afresh."""
+    from vision.cards.light import PAPER_LIGHT, keeping_paper, paper_colour
+
+    rng = np.random.default_rng(3)
+    image = rng.integers(0, 256, (120, 160, 3), dtype=np.uint8)
+    frames = [frame_from_pose(rng.uniform(40, 120, 2), float(a), 30.0, SPECS["troetofanten"])
+              for a in (0.0, 10.0, 95.0)]
+    plain = paper_colour(image, frames, PAPER_LIGHT)
+    with keeping_paper():
+        first = paper_colour(image, frames, PAPER_LIGHT)
+        again = paper_colour(image, [f.copy() for f in frames], PAPER_LIGHT)
+        other = paper_colour(image.copy(), frames, PAPER_LIGHT)
+        fewer = paper_colour(image, frames[:2], PAPER_LIGHT)
+    assert all(a is b for a, b in zip(first, again, strict=True))
+    assert not any(a is b for a, b in zip(first, other, strict=True))
+    assert fewer[1].shape == (2, 3)
+    assert all(_same_bits(a, b) for a, b in zip(first, plain, strict=True))
+    assert not first[0].flags.writeable
+    assert paper_colour(image, frames, PAPER_LIGHT)[0] is not first[0]
