@@ -2080,25 +2080,31 @@ def edge_angles(image: np.ndarray, xy: np.ndarray, angles: np.ndarray, widths: n
     ku, kv = spec.key_uv
     offs = np.linspace(-s.edge_reach, s.edge_reach, 9)
     t = np.deg2rad(np.asarray(angles, float)[:, None] + turns[None])  # (N, T)
-    ex = np.stack([np.cos(t), np.sin(t)], axis=-1)  # (N, T, 2)
-    ey = np.stack([-np.sin(t), np.cos(t)], axis=-1)
+    cos, sin = np.cos(t), np.sin(t)
+    ex, ey = (cos, sin), (-sin, cos)  # (x, y) each (N, T): the card's u and v axes
     w = np.asarray(widths, float)[:, None, None]
     h = w * spec.aspect
-    tl = np.asarray(xy, float)[:, None] - ku * w * ex - kv * h * ey  # (N, T, 2)
+    xy = np.asarray(xy, float)
+    tl = [xy[:, c, None] - ku * w[..., 0] * ex[c] - kv * h[..., 0] * ey[c]
+          for c in (0, 1)]  # (x, y) each (N, T)
     score = np.zeros(t.shape)
     along_t = np.linspace(0.0, 1.0, 16)
+    # (each coordinate on its own plane, each plane of the same sums in the same order as
+    #   the (N, T, O, L, 2) points once made together: the same maps, made contiguous; a
+    #   step of sign -1 added is the step taken off)
+    across = offs[None, None, :, None] * w[..., None]  # (N, 1, O, 1)
     for along, normal, lo, hi in ((ex, ey, 0.03 * w, 0.3 * w), (ey, ex, 0.03 * h, 0.8 * h)):
-        run = lo + (hi - lo) * along_t  # (N, 1, 16)
-        pts = (tl[:, :, None, None] + run[:, :, None, :, None] * along[:, :, None, None]
-               + offs[None, None, :, None, None] * w[..., None, None]
-               * normal[:, :, None, None])  # (N, T, O, L, 2)
-        step = normal[:, :, None, None]  # (the gray step across the line: 1 px either side)
-        sides = [(pts + sign * step).reshape(pts.shape[0] * pts.shape[1], -1, 2)
-                 .astype(np.float32) for sign in (1.0, -1.0)]
-        hi_, lo_ = (cv2.remap(gray, q[..., 0], q[..., 1], cv2.INTER_LINEAR,
-                              borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
-                    .reshape(pts.shape[:-1]) for q in sides)  # (replicated: a line off the
-        #   photo's edge sees no step, as a card cut by the edge has no edge there)
+        run = (lo + (hi - lo) * along_t)[:, :, None, :]  # (N, 1, 1, L)
+        pts = [tl[c][:, :, None, None] + run * along[c][:, :, None, None]
+               + across * normal[c][:, :, None, None] for c in (0, 1)]  # (N, T, O, L)
+        shape = pts[0].shape
+        sides = [[(p + step[:, :, None, None]).reshape(shape[0] * shape[1], -1)
+                  .astype(np.float32) for p, step in zip(pts, normal, strict=True)],
+                 [(p - step[:, :, None, None]).reshape(shape[0] * shape[1], -1)
+                  .astype(np.float32) for p, step in zip(pts, normal, strict=True)]]
+        hi_, lo_ = (cv2.remap(gray, qx, qy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+                    .astype(np.float32).reshape(shape) for qx, qy in sides)  # (replicated:
+        #   a line off the photo's edge sees no step, as a card cut by the edge has none)
         score += np.abs(hi_ - lo_).mean(axis=3).max(axis=2)
     return np.asarray(angles, float) + turns[np.argmax(score, axis=1)]
 

@@ -230,3 +230,51 @@ def test_keeping_paper():
     assert all(_same_bits(a, b) for a, b in zip(first, plain, strict=True))
     assert not first[0].flags.writeable
     assert paper_colour(image, frames, PAPER_LIGHT)[0] is not first[0]
+
+
+def _old_edge_angles(gray, xy, angles, widths, s):
+    """`edge_angles` as written before session 25 (the points' x and y on one last axis)."""
+    turns = np.asarray(s.edge_turns, float)
+    spec = SPECS["troetofanten"]
+    ku, kv = spec.key_uv
+    offs = np.linspace(-s.edge_reach, s.edge_reach, 9)
+    t = np.deg2rad(np.asarray(angles, float)[:, None] + turns[None])
+    ex = np.stack([np.cos(t), np.sin(t)], axis=-1)
+    ey = np.stack([-np.sin(t), np.cos(t)], axis=-1)
+    w = np.asarray(widths, float)[:, None, None]
+    h = w * spec.aspect
+    tl = np.asarray(xy, float)[:, None] - ku * w * ex - kv * h * ey
+    score = np.zeros(t.shape)
+    along_t = np.linspace(0.0, 1.0, 16)
+    for along, normal, lo, hi in ((ex, ey, 0.03 * w, 0.3 * w), (ey, ex, 0.03 * h, 0.8 * h)):
+        run = lo + (hi - lo) * along_t
+        pts = (tl[:, :, None, None] + run[:, :, None, :, None] * along[:, :, None, None]
+               + offs[None, None, :, None, None] * w[..., None, None]
+               * normal[:, :, None, None])
+        step = normal[:, :, None, None]
+        sides = [(pts + sign * step).reshape(pts.shape[0] * pts.shape[1], -1, 2)
+                 .astype(np.float32) for sign in (1.0, -1.0)]
+        hi_, lo_ = (cv2.remap(gray, q[..., 0], q[..., 1], cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+                    .reshape(pts.shape[:-1]) for q in sides)
+        score += np.abs(hi_ - lo_).mean(axis=3).max(axis=2)
+    return np.asarray(angles, float) + turns[np.argmax(score, axis=1)]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_edge_angles_as_before(seed):
+    """Cards anywhere on a photo with edges (some off its border), of any size and angle:
+    the same turned angles bit for bit."""
+    from vision.cards.read import edge_angles
+
+    rng = np.random.default_rng(seed)
+    gray = cv2.GaussianBlur(rng.integers(0, 256, (240, 320), dtype=np.uint8), (0, 0), 1.5)
+    for _ in range(8):  # (cards' edges: bright boxes on the noise)
+        x, y = (int(v) for v in rng.integers(0, 280, 2))
+        cv2.rectangle(gray, (x, y), (x + 40, y + 60), 250, -1)
+    for _ in range(25):
+        n = int(rng.integers(1, 25))
+        xy, angles = rng.uniform(-30, 350, (n, 2)), rng.uniform(-400, 400, n)
+        widths = rng.uniform(8, 90, n)
+        assert _same_bits(edge_angles(gray, xy, angles, widths, READ),
+                          _old_edge_angles(gray, xy, angles, widths, READ))
