@@ -10,6 +10,8 @@ only there.
 
 from __future__ import annotations
 
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -41,11 +43,50 @@ class PaperLightSettings:
 PAPER_LIGHT = PaperLightSettings()
 
 
+_PAPER = threading.local()  # per thread: {(id(image), patch, share, frames' bytes): (image,
+#                             answer)} while `keeping_paper` holds
+
+
+@contextmanager
+def keeping_paper():
+    """Within this (one photo's reading, `stage.read_cards`; nested, the outermost one's
+    memo is shared), `paper_colour` of one image and the same frames is worked out once and
+    shared (read-only): the light steps ask for the first look's sure faces twice
+    (`paper_gains` for the cast, `paper_level` for a dim light) where the photo stays as
+    it is, about 1 ms a photo. Nothing is kept outside it."""
+    if getattr(_PAPER, "memo", None) is not None:
+        yield
+        return
+    _PAPER.memo = {}
+    try:
+        yield
+    finally:
+        _PAPER.memo = None
+
+
 def paper_colour(image: np.ndarray, frames: list[np.ndarray], s: PaperLightSettings
                  ) -> tuple[np.ndarray, np.ndarray]:
     """(median (3,), per card (n, 3)) float BGR of the paper under the photo's light: per
     card (`frames`: (4, 2) corners, at least one), the mean of its brightest `paper_share`
-    pixels; the median over the cards."""
+    pixels; the median over the cards. Within `keeping_paper` made once per image and
+    frames (the arrays shared: the caller must not write into them)."""
+    memo = getattr(_PAPER, "memo", None)
+    if memo is None:
+        return _paper_colour(image, frames, s)
+    key = (id(image), tuple(s.patch), float(s.paper_share),
+           tuple((f.dtype.str, f.shape, f.tobytes()) for f in map(np.asarray, frames)))
+    hit = memo.get(key)
+    if hit is not None and hit[0] is image:
+        return hit[1]
+    out = _paper_colour(image, frames, s)
+    for a in out:
+        a.flags.writeable = False
+    memo[key] = (image, out)
+    return out
+
+
+def _paper_colour(image: np.ndarray, frames: list[np.ndarray], s: PaperLightSettings
+                  ) -> tuple[np.ndarray, np.ndarray]:
     w, h = s.patch
     cols = []
     for f in frames:

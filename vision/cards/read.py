@@ -16,6 +16,7 @@ import math
 import re
 import threading
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -38,6 +39,7 @@ from vision.cards.geometry import (
     area_scaled,
     crop_cards,
     frame_from_pose,
+    frames_at_widths,
     keeping_scaled,
     mask_min_area_rect,
     pose_from_frame,
@@ -675,9 +677,23 @@ def inside_frame(point, frame, shrink: float) -> bool:
     """Whether `point` lies inside `frame` ((4, 2) corners) shrunk about its centre."""
     if frame is None:
         return False
-    c = frame.mean(axis=0)
-    q = (c + (frame - c) * shrink).astype(np.float32)
+    q = shrunk_frame(frame, shrink)
     return cv2.pointPolygonTest(q, (float(point[0]), float(point[1])), False) >= 0
+
+
+def shrunk_frame(frame: np.ndarray, shrink: float) -> np.ndarray:
+    """(4, 2) float32: `frame` ((4, 2) corners) shrunk about its centre (its corners'
+    mean), `(c + (frame - c) * shrink).astype(np.float32)` with `c = frame.mean(axis=0)`.
+    A float64 frame's worked out on Python floats: the same sums in the same order, a
+    fifth of the time (numpy's mean over the 4 rows adds them one after another and
+    divides by 4)."""
+    if frame.dtype == np.float64 and frame.shape == (4, 2) and frame.flags.c_contiguous:
+        (a0, a1), (b0, b1), (c0, c1), (d0, d1) = frame.tolist()
+        cx, cy = (((a0 + b0) + c0) + d0) / 4, (((a1 + b1) + c1) + d1) / 4
+        return np.array([[cx + (x - cx) * shrink, cy + (y - cy) * shrink]
+                         for x, y in ((a0, a1), (b0, b1), (c0, c1), (d0, d1))], np.float32)
+    c = frame.mean(axis=0)
+    return (c + (frame - c) * shrink).astype(np.float32)
 
 
 # Magic Rabbit number colours as photographed: the mean Lab (OpenCV 0-255, a and b less
@@ -1315,7 +1331,7 @@ def closed_regions(hit: np.ndarray, widths: np.ndarray, settings: ReadSettings =
             kept.append(kept.pop(i))  # (the least lately used go first)
             return out
     closed = closed_look(hit, widths, settings, close)
-    n, lab, stats, _ = cv2.connectedComponentsWithStats((closed > 0).astype(np.uint8), 4)
+    n, lab, stats = regions_4((closed > 0).astype(np.uint8))
     out = (closed, n, lab, stats)
     if kept is not None:
         for a in (closed, lab, stats):
@@ -1323,6 +1339,31 @@ def closed_regions(hit: np.ndarray, widths: np.ndarray, settings: ReadSettings =
         kept.append((hit.copy(), k, count, out))
         del kept[:-CLOSED_KEPT]
     return out
+
+
+def regions_4(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+    """`cv2.connectedComponentsWithStats(mask, 4)`'s count, (H, W) int32 labels and stats
+    of the uint8 0/1 `mask` (H, W) (no centroids), the labelling run over the bounding box
+    of its non-zero pixels alone, that box's top row and left column moved back to even
+    ones: OpenCV's default 4-connected labelling scans two rows at a time, so on rows
+    paired as in the whole mask the same labels come in the same order (an odd top row
+    reordered them on 4 of 78 masks of the reader; on the box so aligned, 0 of 78 and of
+    3600 random ones: `tests/vision/cards/test_regions.py`). The background's row of the
+    stats is the whole mask's (its zero pixels' box and count). The reader's closed looks
+    cover a few per cent of the photo: about half the time of labelling it whole."""
+    x, y, w, h = cv2.boundingRect(mask)
+    x0, y0 = x - x % 2, y - y % 2
+    if w == 0 or (x0 == 0 and y0 == 0 and x + w == mask.shape[1] and y + h == mask.shape[0]):
+        n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, 4)
+        return n, lab, stats
+    n, part, stats, _ = cv2.connectedComponentsWithStats(mask[y0:y + h, x0:x + w], 4)
+    lab = np.zeros(mask.shape, np.int32)
+    lab[y0:y + h, x0:x + w] = part
+    stats[1:, cv2.CC_STAT_LEFT] += x0
+    stats[1:, cv2.CC_STAT_TOP] += y0
+    stats[0, :4] = cv2.boundingRect((mask == 0).view(np.uint8))  # (some lie off the box)
+    stats[0, cv2.CC_STAT_AREA] = mask.size - int(stats[1:, cv2.CC_STAT_AREA].sum())
+    return n, lab, stats
 
 
 def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
@@ -2141,8 +2182,10 @@ def paper_regions(image: np.ndarray, pieces: list[CardPiece], settings: ReadSett
     if len(sure) < 2:
         return []
     f, small = 1.0, image
-    while f > s.paper_scale:  # (halving twice is 4 x faster than a quarter at once)
-        f, small = f / 2, cv2.resize(small, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    while f > s.paper_scale:  # (halving twice is 4 x faster than a quarter at once; within
+        #   `keeping_scaled` the detector's input and the close-up check's quarter photo are
+        #   these very halvings, made once: `area_scaled`)
+        f, small = f / 2, area_scaled(small, 0.5)
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     on = _frames_mask([p.frame for p in sure], f, hsv.shape[:2], 0.85)
     code = hsv_bins(hsv, PAPER_BINS)  # (float32 as `cv2.calcHist`'s were)
@@ -2184,25 +2227,31 @@ def edge_angles(image: np.ndarray, xy: np.ndarray, angles: np.ndarray, widths: n
     ku, kv = spec.key_uv
     offs = np.linspace(-s.edge_reach, s.edge_reach, 9)
     t = np.deg2rad(np.asarray(angles, float)[:, None] + turns[None])  # (N, T)
-    ex = np.stack([np.cos(t), np.sin(t)], axis=-1)  # (N, T, 2)
-    ey = np.stack([-np.sin(t), np.cos(t)], axis=-1)
+    cos, sin = np.cos(t), np.sin(t)
+    ex, ey = (cos, sin), (-sin, cos)  # (x, y) each (N, T): the card's u and v axes
     w = np.asarray(widths, float)[:, None, None]
     h = w * spec.aspect
-    tl = np.asarray(xy, float)[:, None] - ku * w * ex - kv * h * ey  # (N, T, 2)
+    xy = np.asarray(xy, float)
+    tl = [xy[:, c, None] - ku * w[..., 0] * ex[c] - kv * h[..., 0] * ey[c]
+          for c in (0, 1)]  # (x, y) each (N, T)
     score = np.zeros(t.shape)
     along_t = np.linspace(0.0, 1.0, 16)
+    # (each coordinate on its own plane, each plane of the same sums in the same order as
+    #   the (N, T, O, L, 2) points once made together: the same maps, made contiguous; a
+    #   step of sign -1 added is the step taken off)
+    across = offs[None, None, :, None] * w[..., None]  # (N, 1, O, 1)
     for along, normal, lo, hi in ((ex, ey, 0.03 * w, 0.3 * w), (ey, ex, 0.03 * h, 0.8 * h)):
-        run = lo + (hi - lo) * along_t  # (N, 1, 16)
-        pts = (tl[:, :, None, None] + run[:, :, None, :, None] * along[:, :, None, None]
-               + offs[None, None, :, None, None] * w[..., None, None]
-               * normal[:, :, None, None])  # (N, T, O, L, 2)
-        step = normal[:, :, None, None]  # (the gray step across the line: 1 px either side)
-        sides = [(pts + sign * step).reshape(pts.shape[0] * pts.shape[1], -1, 2)
-                 .astype(np.float32) for sign in (1.0, -1.0)]
-        hi_, lo_ = (cv2.remap(gray, q[..., 0], q[..., 1], cv2.INTER_LINEAR,
-                              borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
-                    .reshape(pts.shape[:-1]) for q in sides)  # (replicated: a line off the
-        #   photo's edge sees no step, as a card cut by the edge has no edge there)
+        run = (lo + (hi - lo) * along_t)[:, :, None, :]  # (N, 1, 1, L)
+        pts = [tl[c][:, :, None, None] + run * along[c][:, :, None, None]
+               + across * normal[c][:, :, None, None] for c in (0, 1)]  # (N, T, O, L)
+        shape = pts[0].shape
+        sides = [[(p + step[:, :, None, None]).reshape(shape[0] * shape[1], -1)
+                  .astype(np.float32) for p, step in zip(pts, normal, strict=True)],
+                 [(p - step[:, :, None, None]).reshape(shape[0] * shape[1], -1)
+                  .astype(np.float32) for p, step in zip(pts, normal, strict=True)]]
+        hi_, lo_ = (cv2.remap(gray, qx, qy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+                    .astype(np.float32).reshape(shape) for qx, qy in sides)  # (replicated:
+        #   a line off the photo's edge sees no step, as a card cut by the edge has none)
         score += np.abs(hi_ - lo_).mean(axis=3).max(axis=2)
     return np.asarray(angles, float) + turns[np.argmax(score, axis=1)]
 
@@ -2251,12 +2300,34 @@ def neighbour_angles(xy: np.ndarray, angles: np.ndarray, widths: np.ndarray,
     same way (`side`, 0-3) within `reach` x its width, itself included: a spread or fanned
     pile turns little from one card to the next, and one key point's angle is noisy."""
     out = angles.copy()
-    for i in range(len(xy)):
-        nb = (np.hypot(*(xy - xy[i]).T) < reach * widths[i]) & (side == side[i])
-        z = np.exp(1j * np.deg2rad(angles[nb]))
-        med = np.degrees(np.angle(np.median(z.real) + 1j * np.median(z.imag)))
+    n = len(xy)
+    if not n:
+        return out
+    # (the same numbers for less: each value below is worked out element by element, so
+    # once for all cards as for each card's neighbours; the medians of Python floats,
+    # `_median`, as `np.median` takes them)
+    near = np.hypot(*(xy[None] - xy[:, None]).transpose(2, 0, 1)) \
+        < (reach * widths)[:, None]  # (row i: `np.hypot(*(xy - xy[i]).T) < reach * w[i]`)
+    near &= side[None] == side[:, None]
+    z = np.exp(1j * np.deg2rad(angles))
+    re, im = z.real.tolist(), z.imag.tolist()
+    for i in range(n):
+        nb = np.flatnonzero(near[i]).tolist()
+        med = np.degrees(np.angle(_median([re[j] for j in nb])
+                                  + 1j * _median([im[j] for j in nb])))
         out[i] += (med - angles[i] + 180.0) % 360.0 - 180.0  # keep the caller's wrap
     return out
+
+
+def _median(v: list[float]) -> float:
+    """`np.median` of the Python floats `v` (non-empty): the middle one, or the two
+    middle ones' mean, (a + b) / 2 as `np.mean` sums and divides them. A zero among them
+    goes to `np.median` itself (which of 0.0 and -0.0 comes first is its sort's)."""
+    if 0.0 in v:
+        return float(np.median(v))
+    v = sorted(v)
+    m = len(v) // 2
+    return v[m] if len(v) % 2 else (v[m - 1] + v[m]) / 2
 
 
 def weighted_median(v: np.ndarray, w: np.ndarray) -> float:
@@ -2972,6 +3043,25 @@ def model_crop_settings(model) -> CardCropSettings:
     return CardCropSettings(size=c.size, mean=c.mean, std=c.std)
 
 
+_WARN_GATE: ContextVar = ContextVar("warnings_when", default=None)  # (`warnings_when`)
+
+
+@contextmanager
+def warnings_when(needed):
+    """Within this, the next `CardReader.read_pieces` (this context's outermost one) of
+    Troetofanten leaves out the steps that only make warnings (`look_off_cards`, the blurred
+    numbers, the pieces' own warnings: about 10 ms a read) where `needed(pieces)` is false
+    for the pieces it reads: for a caller that reads the warnings of a second reading only
+    where that holds (`far_look`'s, `stage.dim_added`'s). The pieces are the same either
+    way (those steps come after the last that changes them); the reads inside it (the
+    close-up and far looks) have no gate."""
+    token = _WARN_GATE.set(needed)
+    try:
+        yield
+    finally:
+        _WARN_GATE.reset(token)
+
+
 class CardReader:
     def __init__(self, detector_path=DETECTOR_PATH, classifier_path=CLASSIFIER_PATH,
                  threads: int = 2, settings: ReadSettings = READ, index_path=INDEX_PATH):
@@ -3079,9 +3169,10 @@ class CardReader:
         cs, j = self.crop_settings, self.classifier.index(BACKGROUND)
 
         def read(lo: int, hi: int) -> np.ndarray:  # P(background) of key points lo..hi-1
-            crops = crop_cards(image, [frame_from_pose(p, a, w * f, spec) for p, a, w in
-                                       zip(xy[lo:hi], angles[lo:hi], widths[lo:hi], strict=True)
-                                       for f in scales], spec, cs)
+            crops = crop_cards(image, [q for p, a, w in zip(xy[lo:hi], angles[lo:hi],
+                                                            widths[lo:hi], strict=True)
+                                       for q in frames_at_widths(p, a, w * scales, spec)],
+                               spec, cs)
             return self.classifier.predict(crops).probs[:, j]
 
         bg = in_halves(self.settings, read, len(xy), len(scales))
@@ -3550,7 +3641,9 @@ class CardReader:
         look.settings = replace(s, far_scale=None, second_scale=None,
                                 width_scales=s.second_width_scales,
                                 busy_table=s.busy_table or busy)
-        more, warnings = look.read_pieces(big, "troetofanten")
+        with warnings_when(lambda more: sum(not q.faint for q in more) > len(first)):
+            more, warnings = look.read_pieces(big, "troetofanten")  # (its warnings made
+            #   only where it is taken)
         if sum(not q.faint for q in more) <= len(first):
             return None
         off = np.array([x0, y0], float)
@@ -3662,8 +3755,22 @@ class CardReader:
     def _read_pieces(self, image: np.ndarray, game: str, area=None,
                      within: tuple[np.ndarray, np.ndarray] | None = None,
                      keys: Keypoints | None = None) -> tuple[list[CardPiece], list[str]]:
+        """`_read_gated` with this context's `warnings_when` gate (taken: the reads it makes
+        inside see none)."""
+        gate, token = _WARN_GATE.get(), _WARN_GATE.set(None)
+        try:
+            return self._read_gated(image, game, area, within, keys, gate)
+        finally:
+            _WARN_GATE.reset(token)
+
+    def _read_gated(self, image: np.ndarray, game: str, area=None,
+                    within: tuple[np.ndarray, np.ndarray] | None = None,
+                    keys: Keypoints | None = None, gate=None
+                    ) -> tuple[list[CardPiece], list[str]]:
         """Pieces (label, confidence, pose) of `game` in the image, and warnings. `area`:
-        the Hop la bille cloth (cards then take their frame from its plane). `within`:
+        the Hop la bille cloth (cards then take their frame from its plane). `gate`: a
+        Troetofanten read's `warnings_when` (where it is false for the pieces read, the
+        warnings returned are not all made). `within`:
         (centres (M, 2), radii (M,)) px: only the key points inside these discs are read
         (`second_look`'s; without it, Troetofanten cards too large for the detector are
         looked for once more). `keys`: the detector's key points on `image` at
@@ -3859,6 +3966,8 @@ class CardReader:
                 far = self.far_look(image, pieces, busy)
                 if far is not None:  # (read again larger: its own pieces and warnings)
                     return far
+                if gate is not None and not gate(pieces):  # (the caller reads no warnings
+                    return pieces, warnings  # of this read: the pieces are final here)
                 if s.look_off_warnings:  # (in its place, once the far look is not taken)
                     warnings[off_at:off_at] = look_off_cards(image, off_pieces, s)
         judged = len(pieces)  # (the row search judges its own cards' faces: face_up_colour)

@@ -30,6 +30,7 @@ from vision.cards.light import (
     PaperLightSettings,
     card_tone,
     dim_gain,
+    keeping_paper,
     paper_gains,
     paper_level,
     paper_shade_step,
@@ -45,6 +46,7 @@ from vision.cards.read import (
     small_card_doubts,
     smoothing_numbers,
     troeto_facts,
+    warnings_when,
 )
 from vision.detections import Detections
 from vision.preprocess import apply_gains, power_about
@@ -349,9 +351,15 @@ def dim_added(reader: CardReader, image: np.ndarray, game: str, pieces: list,
         return image, pieces, warnings
     from vision.area import linear_gain_lut
 
-    again, warnings2 = reader.read_pieces(cv2.LUT(image, linear_gain_lut(gain)), game, area)
-    new = [q for q in again if not any(np.hypot(*(np.asarray(q.center) - p.center))
-                                       < s.reach * p.width for p in pieces)]
+    def added(again: list) -> list:  # (its cards with no first-look card near)
+        return [q for q in again if not any(np.hypot(*(np.asarray(q.center) - p.center))
+                                            < s.reach * p.width for p in pieces)]
+
+    with warnings_when(lambda again: bool(added(again))):  # (its warnings made only where
+        #   it adds cards)
+        again, warnings2 = reader.read_pieces(cv2.LUT(image, linear_gain_lut(gain)), game,
+                                              area)
+    new = added(again)
     if not new:
         return image, pieces, warnings
     return image, pieces + new, warnings + warnings_about(warnings2, new)
@@ -488,8 +496,9 @@ def read_cards(reader: CardReader, image: np.ndarray, scale: float, game: str,
 
     keep_heap(HEAP_KEEP_MB)
     sigma = compressed_sigma(jpeg_quality, scale, getattr(reader, "settings", READ))
-    with keeping_scaled(), smoothing_numbers(sigma):  # (the photo's area resizes made once,
-        #   `area_scaled`; a heavy JPEG's numbers read smoothed)
+    with keeping_scaled(), smoothing_numbers(sigma), keeping_paper():  # (the photo's area
+        #   resizes made once, `area_scaled`; a heavy JPEG's numbers read smoothed; the
+        #   paper's colour read once per image and cards, `paper_colour`)
         return _read_cards(reader, image, scale, game, area)
 
 
