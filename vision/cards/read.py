@@ -542,6 +542,14 @@ class ReadSettings:
     #   Only the split numbers, `read_pieces`' doubted rule, lost 6 cards right, 1 gained)
     repose_confidence: float = 0.4  # such a card is kept when read this surely, as a face-up
     #   card, and neither its key point nor its centre lies on a card read
+    repose_turns: tuple[float, ...] = (90.0, -90.0, 180.0)  # degrees: a strong key point
+    #   `repose_strong` reads again (no piece, or under `min_confidence`) is read at its
+    #   posed angle turned by these as well (at its posed width): the detector's angle can
+    #   be a quarter turn off, and the table's direction snapped to it then is too
+    #   (committed e2 0008: a whole elephant-1 at -164 degrees, detector -99, posed -82,
+    #   read 0.14 there; 0.91 at -172, a quarter turn on); () none. Session 25
+    repose_turn_confidence: float = 0.8  # such a turned crop is taken, of any kind, only when
+    #   read this surely (a turned pose is no small step from the one read)
     twice_reach: float = 0.75  # x the width: two backs turned alike (modulo a half turn,
     #   `twice_turn` degrees) whose centres lie nearer than this are one card read twice
     #   when the look covers too little of what each shows off the other (`shown_off`:
@@ -3021,10 +3029,12 @@ class CardReader:
         weakly), read at the poses the key point had before `refine_poses` evened it out:
         the posed angle at the detector's width (`raw`), the `searched` one and
         `repose_scales` x the posed one, the detector's own angle at the posed, its own and
-        the searched width; not one whose key point or posed frame's centre (`on_a_card`)
-        lies on a card of `read_surely` (the strong readings of at least `min_confidence`)
-        outside that card's row (read again, `read_pieces` would mostly drop it; the key
-        point alone let an extra mouse through, e2-1417 0014). Returns (the ranks in `idx`
+        the searched width, and the posed angle turned by `repose_turns` at the posed width
+        (taken, of any kind, only at `repose_turn_confidence`); not one whose key point or
+        posed frame's centre (`on_a_card`) lies on a card of `read_surely` (the strong
+        readings of at least `min_confidence`) outside that card's row (read again,
+        `read_pieces` would mostly drop it; the key point alone let an extra mouse
+        through, e2-1417 0014). Returns (the ranks in `idx`
         whose most confident such crop reads as a piece more surely than the posed one, of
         the posed kind where that was a piece (or of another kind read at least
         `repose_switch` surely), and those crops' frames); `kp`'s angles and widths are
@@ -3056,6 +3066,7 @@ class CardReader:
                         abs((a - b + 180.0) % 360.0 - 180.0) > 1.0 or abs(w - v) > 1.0
                         for b, v in cand):
                     cand.append((a, w))
+            cand += [(a0 + t, w0) for t in s.repose_turns]  # (the other quarter turns)
             poses.append(cand if is_piece[r] else cand[1:])  # (the posed crop of no
             #   piece reads as none again: its confidence is 0, it is not read)
         flat = [frame_from_pose(kp.xy[idx[r]], a, w, spec)
@@ -3080,10 +3091,12 @@ class CardReader:
             if not cand:
                 continue
             c = conf[k:k + len(cand)]
+            turn = np.arange(len(cand)) >= len(cand) - len(s.repose_turns)  # (turned crops)
             if is_piece[r]:  # (a piece read under min_confidence: its posed kind, read
                 #              surer than at the posed crop, the first)
-                c = np.where((kind[k:k + len(cand)] == kind[k]) | (c >= s.repose_switch), c,
-                             0.0)
+                c = np.where((kind[k:k + len(cand)] == kind[k]) | (c >= s.repose_switch)
+                             | turn, c, 0.0)
+            c = np.where(turn & (c < s.repose_turn_confidence), 0.0, c)  # (any kind, surely)
             b = int(np.argmax(c))
             if (b > 0 or not is_piece[r]) and c[b] > 0:
                 i = idx[r]

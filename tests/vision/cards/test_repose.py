@@ -165,3 +165,32 @@ def test_repose_strong_takes_another_kind_read_surely_where_asked(switch, found)
                                np.array([0.2]))
     assert again.tolist() == ([0] if found else [])
     assert (kp.width[0] == pytest.approx(60.0)) == found
+
+
+@pytest.mark.parametrize("card_angle,turns,bar,want", [
+    (90.0, (90.0, -90.0, 180.0), 0.8, 90.0),  # the detector's angle a quarter turn off
+    (-90.0, (90.0, -90.0, 180.0), 0.8, -90.0),  # ... the other way
+    (180.0, (90.0, -90.0, 180.0), 0.8, 180.0),  # half a turn off (a card upside down)
+    (90.0, (), 0.8, None),  # no turns tried (as before session 25): the card not found
+    (90.0, (90.0, -90.0, 180.0), 1.01, None),  # a turned crop never sure enough: not found
+])
+def test_repose_strong_reads_a_key_point_turned_a_quarter(card_angle, turns, bar, want):
+    """A strong key point whose detector angle (and the table's direction snapped to it)
+    is a quarter or half turn off the card reads as background at every pose of that
+    angle; read at its posed angle turned by `repose_turns`, surely, it is the card."""
+    img = table(18)
+    frame = draw_face(img, (240, 180), card_angle, 60.0)
+    key, _, _ = pose_from_frame(frame, SPEC)
+    r = reader_with(CardOrNot(PAPER))
+    r.settings = replace(r.settings, repose_turns=turns, repose_turn_confidence=bar)
+    kp = keys(key, 0.0, 60.0)
+    again, new = r.repose_strong(img, keys(key, 0.0, 60.0), kp, np.array([0]),
+                                 np.array([60.0]), posed_frames(kp), np.array([False]),
+                                 np.array([0.0]))
+    if want is None:  # (the stand-in may take a piece of the card at angle 0, not it)
+        assert kp.angle[0] == 0.0
+        assert all(np.abs(q - frame).max() >= 3.0 for q in new)
+    else:
+        assert again.tolist() == [0]
+        assert (kp.angle[0] - want + 180.0) % 360.0 - 180.0 == pytest.approx(0.0)
+        assert np.abs(new[0] - frame).max() < 3.0  # the card's own outline
