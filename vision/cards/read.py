@@ -254,6 +254,15 @@ class ReadSettings:
     #   none of a card's area: fresh e2-2750 0014, three whole backs). Session 21 (H6), untaught
     #   errors on committed e2 + e2-2750, 2751 (607 pieces): see docs/cards.md "Edition
     #   2's missed cards (session 21, H6)"; 0: off
+    design_squat: tuple[float, float, float] | None = (1.0, 0.95, 0.3)  # a region of one
+    #   colour squarer than `look_shape[0]` (long / short at least 1.0), under
+    #   `pile_width[0]` x the cards' width across, is a card where it fills 0.95 of its
+    #   rectangle and no card lies on or within 0.3 x its width beyond either end
+    #   (`card_shaped`'s `squat`): a back seen from a low camera is foreshortened along
+    #   its length (committed e2 0007: a whole back 1.16 x as long as wide, filling 0.968,
+    #   found by no rule; a round token of the backs' colour fills 0.89-0.93 at half
+    #   size, test_design_regions_find_backs_no_back_was_read_for; the taught look's
+    #   `squat` is (1.0, 0.9)); None: off
     one_design: bool = True  # only the designs found in nearly the most regions
     #   (`one_design`: a box's cards share one back)
     one_design_margin: float = 2.0  # a design is left out when another's regions are at
@@ -1280,7 +1289,8 @@ def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
                 size: tuple[float, float], fill: float, shape: tuple[float, float],
                 scale: float, settings: ReadSettings = READ, piles: bool = False,
                 masks: list | None = None, ends: list | None = None, split: bool = False,
-                flat: tuple[float, float] | None = None, close: float | None = None
+                flat: tuple[float, float] | None = None, close: float | None = None,
+                squat: tuple[float, float, float] | None = None
                 ) -> list[tuple[np.ndarray, float, float, float]]:
     """The card-shaped regions of the mask `hit` (the photo at `scale`, non-zero where a
     back's colours are), closed over the design's other parts: a region's minimum-area
@@ -1298,7 +1308,12 @@ def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
     short side x the width): a longer rectangle is a card too where its short side is
     foreshortened (`flat_shape`), though wider than a strip of a card under another
     (`strip_across`). `close`: the closing's size, x the narrowest card's width
-    (`look_close` where None)."""
+    (`look_close` where None). `squat`: (least long / short ratio, fill, reach): a region
+    squarer than `shape[0]`, its short side `size[0]` to `pile_width[0]` x the width, is
+    a card too where it fills `fill` of its rectangle and no card (`centres`) lies on
+    either end or within `reach` x the width beyond it (`_beyond_ends`: a card seen
+    foreshortened along its length; with a card on its end it is the end of a card under
+    that one, `ends`)."""
     s = settings
     f = scale
     width = float(np.min(widths))
@@ -1334,6 +1349,12 @@ def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
             for sign in (-1.0, 1.0):
                 c = centre + sign * 0.5 * (short - w) * u
                 out.append(((c + 0.5) / f - 0.5, ang, w / f, long_ / w))
+        elif squat is not None and a >= squat[1] * short * long_ and \
+                lo * near <= short < s.pile_width[0] * near and squat[0] <= ratio < shape[0] \
+                and not _beyond_ends(centre, eu, short, ev, long_, centres, widths,
+                                     squat[2] * near):  # (after the piles: a spread pile
+            #   of two is as square, but wider than one card)
+            out.append(((centre + 0.5) / f - 0.5, ang, short / f, long_ / short))
         elif split and a >= 2 * least and (parts := touching_cards(
                 raw[y0:y0 + bh, x0:x0 + bw] & (blob * 255), (x0, y0), centres, widths,
                 size, fill, shape, least)):
@@ -1343,6 +1364,25 @@ def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
                           for e, n in ((eu, short), (ev, long_)))
             ends.append(((centre + 0.5) / f - 0.5, sides))
     return out
+
+
+def _beyond_ends(centre: np.ndarray, eu: np.ndarray, short: float, ev: np.ndarray,
+                 long_: float, centres: np.ndarray, widths: np.ndarray, reach: float) -> bool:
+    """Whether a card (`centres` (N, 2), `widths` (N,)) lies beyond either end of the
+    rectangle centred at `centre`, its short side `short` along `eu`, its long side `long_`
+    along `ev` (all in one scale's pixels): its centre off the rectangle's middle line by
+    under half the two widths, and along it past the end's inner tenth of a width, within
+    `reach` and a card's height beyond the end (a card lying on that end, or touching it)."""
+    if not len(centres):
+        return False
+    aspect = SPECS["troetofanten"].aspect
+    u = eu / max(float(np.hypot(*eu)), 1e-9)
+    v = ev / max(float(np.hypot(*ev)), 1e-9)
+    d = np.asarray(centres, float) - centre
+    across, along = np.abs(d @ u), np.abs(d @ v)
+    w = np.asarray(widths, float)
+    return bool(((across < 0.5 * (short + w)) & (along > 0.5 * long_ - 0.1 * w)
+                 & (along < 0.5 * long_ + reach + aspect * w)).any())
 
 
 def touching_cards(raw: np.ndarray, offset: tuple[int, int], centres: np.ndarray,
@@ -1470,7 +1510,7 @@ def design_regions(image: np.ndarray, centres: np.ndarray, widths: np.ndarray,
         my_ends: list | None = [] if ends is not None else None
         found = card_shaped(hit, centres, widths, s.design_size, s.design_fill, s.look_shape,
                             s.look_scale, s, True, mine, my_ends, s.split_touching,
-                            s.flat_shape)
+                            s.flat_shape, squat=s.design_squat)
         if s.design_reclose > 0:  # (a motif of another colour across the card cut it)
             found += [r for r in card_shaped(
                 hit, centres, widths, s.design_size, s.design_fill, s.look_shape,
