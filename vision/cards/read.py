@@ -558,7 +558,10 @@ class ReadSettings:
     #   (committed e2 0008: a whole elephant-1 at -164 degrees, detector -99, posed -82,
     #   read 0.14 there; 0.91 at -172, a quarter turn on); () none. Session 25
     repose_turn_confidence: float = 0.8  # such a turned crop is taken, of any kind, only when
-    #   read this surely (a turned pose is no small step from the one read)
+    #   read this surely, by the classifier and again with the number model (`read_pieces`;
+    #   a turned pose is no small step from the one read: held-out e1-3104 0004, a quarter
+    #   turn off a card's edge read 0.8 by the classifier onto bare table, 0.60 with its
+    #   number)
     twice_reach: float = 0.75  # x the width: two backs turned alike (modulo a half turn,
     #   `twice_turn` degrees) whose centres lie nearer than this are one card read twice
     #   when the look covers too little of what each shows off the other (`shown_off`:
@@ -608,6 +611,11 @@ class ReadSettings:
     #   493, 0.7 at q70 507 / 253 (docs/cards.md "Compressed photos (session 23, H5)")
 
 READ = ReadSettings()
+
+
+def _turn_off(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """How far apart the angles `a` and `b` (degrees) lie, 0-180."""
+    return np.abs((np.asarray(a, float) - b + 180.0) % 360.0 - 180.0)
 
 
 def spare_core(s: ReadSettings) -> bool:
@@ -3617,17 +3625,22 @@ class CardReader:
                   for i, a in zip(idx[:n_strong], turned, strict=True)] + frames[n_strong:]
         game_probs, bgs, is_piece, confs = self.read_crops(image, frames, game, at)
         n_main, posed_widths = len(idx), kp.width[idx[:n_strong]].copy()  # (`second_look`'s)
+        quarter = np.zeros(0, bool)  # (per key point read again: posed turned a quarter or
+        #   half turn off its first pose and the detector's, `repose_turns`)
         if game == "troetofanten" and s.repose:  # (a card alone off the shared pose: read
             #   again after every other key point, as a weak one is, `repose_strong`)
             read_surely = [CardPiece(labels[int(np.argmax(game_probs[r]))], float(confs[r]),
                                      kp.xy[idx[r]], frames[r], float(kp.angle[idx[r]]),
                                      float(kp.width[idx[r]]))
                            for r in np.flatnonzero(confs[:n_strong] >= s.min_confidence)]
+            posed_angle = kp.angle.copy()  # (`repose_strong` sets the angles it reads)
             again, new = self.repose_strong(image, raw, kp, idx[:n_strong],
                                             np.asarray(searched), frames, is_piece, confs,
                                             read_surely)
             if len(again):
                 ii = idx[again]
+                quarter = (_turn_off(kp.angle[ii], posed_angle[ii]) > 45.0) & (
+                    _turn_off(kp.angle[ii], raw.angle[ii]) > 45.0)  # (`repose_turns`' poses)
                 turned = edge_angles(gray, kp.xy[ii], kp.angle[ii], kp.width[ii], s)
                 re = self.read_crops(image, new, game, [
                     frame_from_pose(kp.xy[i], a, kp.width[i], spec)
@@ -3701,7 +3714,8 @@ class CardReader:
             if keep < s.min_confidence:
                 no_piece.append(r)
                 continue
-            if r >= n_main and (label == "back" or conf < s.repose_confidence
+            if r >= n_main and (label == "back" or conf < (
+                    s.repose_turn_confidence if quarter[r - n_main] else s.repose_confidence)
                                 or on_a_card_off_row(kp.xy[i], float(kp.angle[i]), frames[r],
                                                      pieces, s)):
                 continue  # (a strong key point read again: a face-up card on no card read)
