@@ -557,8 +557,10 @@ class ReadSettings:
     #   be a quarter turn off, and the table's direction snapped to it then is too
     #   (committed e2 0008: a whole elephant-1 at -164 degrees, detector -99, posed -82,
     #   read 0.14 there; 0.91 at -172, a quarter turn on); () none. Session 25
-    repose_turn_confidence: float = 0.8  # such a turned crop is taken, of any kind, only when
-    #   read this surely, by the classifier and again with the number model (`read_pieces`;
+    repose_turn_confidence: float = 0.8  # such a turned crop is taken, as an elephant or a
+    #   tootophant only (committed e1 under `light_eval`'s shadow and daylight: a tamer's
+    #   and a mouse's turned crops made 3 extra cards; their drawings read alike turned),
+    #   only when read this surely, by the classifier and with the number model (`read_pieces`;
     #   a turned pose is no small step from the one read: held-out e1-3104 0004, a quarter
     #   turn off a card's edge read 0.8 by the classifier onto bare table, 0.60 with its
     #   number)
@@ -3078,7 +3080,7 @@ class CardReader:
         the posed angle at the detector's width (`raw`), the `searched` one and
         `repose_scales` x the posed one, the detector's own angle at the posed, its own and
         the searched width, and the posed angle turned by `repose_turns` at the posed width
-        (taken, of any kind, only at `repose_turn_confidence`); not one whose key point or
+        (taken as an animal only, at `repose_turn_confidence`); not one whose key point or
         posed frame's centre (`on_a_card`) lies on a card of `read_surely` (the strong
         readings of at least `min_confidence`) outside that card's row (read again,
         `read_pieces` would mostly drop it; the key point alone let an extra mouse
@@ -3144,7 +3146,8 @@ class CardReader:
                 #              surer than at the posed crop, the first)
                 c = np.where((kind[k:k + len(cand)] == kind[k]) | (c >= s.repose_switch)
                              | turn, c, 0.0)
-            c = np.where(turn & (c < s.repose_turn_confidence), 0.0, c)  # (any kind, surely)
+            c = np.where(turn & ((c < s.repose_turn_confidence) | ~np.isin(
+                kind[k:k + len(cand)], TROETO_NUMBERED)), 0.0, c)  # (an animal, surely)
             b = int(np.argmax(c))
             if (b > 0 or not is_piece[r]) and c[b] > 0:
                 i = idx[r]
