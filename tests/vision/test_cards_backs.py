@@ -1570,3 +1570,49 @@ def test_design_regions_reclose_keeps_the_first_cards():
     got = design_regions(img, np.array([fr.mean(axis=0) for fr in faces]), np.full(3, W))
     assert len(base) == 2
     assert [np.round(g[0]).tolist() for g in got] == [np.round(g[0]).tolist() for g in base]
+
+
+SQUAT = READ.design_squat
+
+
+@pytest.mark.parametrize("aspect,squat,beyond,found", [
+    (ASPECT, SQUAT, False, True),  # seen from above (1.54 x as long as wide): a card either way
+    (ASPECT, None, False, True),
+    (1.15, SQUAT, False, True),  # a low camera foreshortens its length: a squat card
+    (1.15, None, False, False),  # (without `design_squat`, as before session 25: none)
+    (1.05, SQUAT, False, True),  # nearly square
+    (1.15, SQUAT, True, False),  # a face-up card read just beyond its end: the end of a
+    #   card under it, not a whole card (`end_backs`' part)
+])
+def test_design_regions_a_back_foreshortened_along_its_length(aspect, squat, beyond, found):
+    """No back read: a back seen from a low camera is squarer than `look_shape` allows;
+    filling its rectangle, with no card beyond either end, it is a card
+    (`design_squat`)."""
+    img = table(19)
+    colour, stripe = DESIGNS[1]
+    faces = [draw_face(img, (60 + 55 * k, 300), 0.0, W) for k in range(3)]
+    c = np.array([300.0, 110.0])
+    if beyond:  # (under the back's end: the back drawn over it)
+        faces.append(draw_face(img, c + (0.0, 0.5 * aspect * W + 0.5 * W), 0.0, W))
+    draw_back(img, c, 0.0, W, colour, stripe, aspect)
+    s = replace(READ, design_squat=squat)
+    got = design_regions(img, np.array([fr.mean(axis=0) for fr in faces]),
+                         np.full(len(faces), W), s)
+    assert any(np.hypot(*(g[0] - c)) < 0.15 * W for g in got) == found, \
+        [np.round(g[0]) for g in got]
+
+
+@pytest.mark.parametrize("diameter", [0.9, 1.0, 1.2])  # x the cards' width
+def test_design_squat_leaves_a_round_token(diameter):
+    """A round token of the backs' colour a card's width across is as square as a squat
+    back, but fills under 0.95 of its rectangle (`design_squat`): no card."""
+    img = table(20)
+    colour, stripe = DESIGNS[1]
+    faces = [draw_face(img, (60 + 55 * k, 300), 0.0, W) for k in range(3)]
+    draw_back(img, (100, 100), 0.0, W, colour, stripe)  # (one back: the design's colours)
+    c = (300, 120)
+    cv2.circle(img, c, int(round(0.5 * diameter * W)), colour, -1)
+    cv2.line(img, (c[0] - 8, c[1]), (c[0] + 8, c[1]), stripe, 3)  # (a design: `patterned`)
+    got = design_regions(img, np.array([fr.mean(axis=0) for fr in faces]), np.full(3, W))
+    assert not any(np.hypot(*(g[0] - c)) < 0.3 * W for g in got), \
+        [np.round(g[0]) for g in got]

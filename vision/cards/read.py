@@ -263,6 +263,15 @@ class ReadSettings:
     #   none of a card's area: fresh e2-2750 0014, three whole backs). Session 21 (H6), untaught
     #   errors on committed e2 + e2-2750, 2751 (607 pieces): see docs/cards.md "Edition
     #   2's missed cards (session 21, H6)"; 0: off
+    design_squat: tuple[float, float, float] | None = (1.0, 0.95, 0.3)  # a region of one
+    #   colour squarer than `look_shape[0]` (long / short at least 1.0), under
+    #   `pile_width[0]` x the cards' width across, is a card where it fills 0.95 of its
+    #   rectangle and no card lies on or within 0.3 x its width beyond either end
+    #   (`card_shaped`'s `squat`): a back seen from a low camera is foreshortened along
+    #   its length (committed e2 0007: a whole back 1.16 x as long as wide, filling 0.968,
+    #   found by no rule; a round token of the backs' colour fills 0.89-0.93 at half
+    #   size, test_design_regions_find_backs_no_back_was_read_for; the taught look's
+    #   `squat` is (1.0, 0.9)); None: off
     one_design: bool = True  # only the designs found in nearly the most regions
     #   (`one_design`: a box's cards share one back)
     one_design_margin: float = 2.0  # a design is left out when another's regions are at
@@ -579,6 +588,19 @@ class ReadSettings:
     #   Only the split numbers, `read_pieces`' doubted rule, lost 6 cards right, 1 gained)
     repose_confidence: float = 0.4  # such a card is kept when read this surely, as a face-up
     #   card, and neither its key point nor its centre lies on a card read
+    repose_turns: tuple[float, ...] = (90.0, -90.0, 180.0)  # degrees: a strong key point
+    #   `repose_strong` reads again (no piece, or under `min_confidence`) is read at its
+    #   posed angle turned by these as well (at its posed width): the detector's angle can
+    #   be a quarter turn off, and the table's direction snapped to it then is too
+    #   (committed e2 0008: a whole elephant-1 at -164 degrees, detector -99, posed -82,
+    #   read 0.14 there; 0.91 at -172, a quarter turn on); () none. Session 25
+    repose_turn_confidence: float = 0.8  # such a turned crop is taken, as an elephant or a
+    #   tootophant only (committed e1 under `light_eval`'s shadow and daylight: a tamer's
+    #   and a mouse's turned crops made 3 extra cards; their drawings read alike turned),
+    #   only when read this surely, by the classifier and with the number model (`read_pieces`;
+    #   a turned pose is no small step from the one read: held-out e1-3104 0004, a quarter
+    #   turn off a card's edge read 0.8 by the classifier onto bare table, 0.60 with its
+    #   number)
     twice_reach: float = 0.75  # x the width: two backs turned alike (modulo a half turn,
     #   `twice_turn` degrees) whose centres lie nearer than this are one card read twice
     #   when the look covers too little of what each shows off the other (`shown_off`:
@@ -628,6 +650,11 @@ class ReadSettings:
     #   493, 0.7 at q70 507 / 253 (docs/cards.md "Compressed photos (session 23, H5)")
 
 READ = ReadSettings()
+
+
+def _turn_off(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """How far apart the angles `a` and `b` (degrees) lie, 0-180."""
+    return np.abs((np.asarray(a, float) - b + 180.0) % 360.0 - 180.0)
 
 
 def spare_core(s: ReadSettings) -> bool:
@@ -1370,7 +1397,8 @@ def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
                 size: tuple[float, float], fill: float, shape: tuple[float, float],
                 scale: float, settings: ReadSettings = READ, piles: bool = False,
                 masks: list | None = None, ends: list | None = None, split: bool = False,
-                flat: tuple[float, float] | None = None, close: float | None = None
+                flat: tuple[float, float] | None = None, close: float | None = None,
+                squat: tuple[float, float, float] | None = None
                 ) -> list[tuple[np.ndarray, float, float, float]]:
     """The card-shaped regions of the mask `hit` (the photo at `scale`, non-zero where a
     back's colours are), closed over the design's other parts: a region's minimum-area
@@ -1388,7 +1416,12 @@ def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
     short side x the width): a longer rectangle is a card too where its short side is
     foreshortened (`flat_shape`), though wider than a strip of a card under another
     (`strip_across`). `close`: the closing's size, x the narrowest card's width
-    (`look_close` where None)."""
+    (`look_close` where None). `squat`: (least long / short ratio, fill, reach): a region
+    squarer than `shape[0]`, its short side `size[0]` to `pile_width[0]` x the width, is
+    a card too where it fills `fill` of its rectangle and no card (`centres`) lies on
+    either end or within `reach` x the width beyond it (`_beyond_ends`: a card seen
+    foreshortened along its length; with a card on its end it is the end of a card under
+    that one, `ends`)."""
     s = settings
     f = scale
     width = float(np.min(widths))
@@ -1424,6 +1457,12 @@ def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
             for sign in (-1.0, 1.0):
                 c = centre + sign * 0.5 * (short - w) * u
                 out.append(((c + 0.5) / f - 0.5, ang, w / f, long_ / w))
+        elif squat is not None and a >= squat[1] * short * long_ and \
+                lo * near <= short < s.pile_width[0] * near and squat[0] <= ratio < shape[0] \
+                and not _beyond_ends(centre, eu, short, ev, long_, centres, widths,
+                                     squat[2] * near):  # (after the piles: a spread pile
+            #   of two is as square, but wider than one card)
+            out.append(((centre + 0.5) / f - 0.5, ang, short / f, long_ / short))
         elif split and a >= 2 * least and (parts := touching_cards(
                 raw[y0:y0 + bh, x0:x0 + bw] & (blob * 255), (x0, y0), centres, widths,
                 size, fill, shape, least)):
@@ -1433,6 +1472,25 @@ def card_shaped(hit: np.ndarray, centres: np.ndarray, widths: np.ndarray,
                           for e, n in ((eu, short), (ev, long_)))
             ends.append(((centre + 0.5) / f - 0.5, sides))
     return out
+
+
+def _beyond_ends(centre: np.ndarray, eu: np.ndarray, short: float, ev: np.ndarray,
+                 long_: float, centres: np.ndarray, widths: np.ndarray, reach: float) -> bool:
+    """Whether a card (`centres` (N, 2), `widths` (N,)) lies beyond either end of the
+    rectangle centred at `centre`, its short side `short` along `eu`, its long side `long_`
+    along `ev` (all in one scale's pixels): its centre off the rectangle's middle line by
+    under half the two widths, and along it past the end's inner tenth of a width, within
+    `reach` and a card's height beyond the end (a card lying on that end, or touching it)."""
+    if not len(centres):
+        return False
+    aspect = SPECS["troetofanten"].aspect
+    u = eu / max(float(np.hypot(*eu)), 1e-9)
+    v = ev / max(float(np.hypot(*ev)), 1e-9)
+    d = np.asarray(centres, float) - centre
+    across, along = np.abs(d @ u), np.abs(d @ v)
+    w = np.asarray(widths, float)
+    return bool(((across < 0.5 * (short + w)) & (along > 0.5 * long_ - 0.1 * w)
+                 & (along < 0.5 * long_ + reach + aspect * w)).any())
 
 
 def touching_cards(raw: np.ndarray, offset: tuple[int, int], centres: np.ndarray,
@@ -1560,7 +1618,7 @@ def design_regions(image: np.ndarray, centres: np.ndarray, widths: np.ndarray,
         my_ends: list | None = [] if ends is not None else None
         found = card_shaped(hit, centres, widths, s.design_size, s.design_fill, s.look_shape,
                             s.look_scale, s, True, mine, my_ends, s.split_touching,
-                            s.flat_shape)
+                            s.flat_shape, squat=s.design_squat)
         if s.design_reclose > 0:  # (a motif of another colour across the card cut it)
             found += [r for r in card_shaped(
                 hit, centres, widths, s.design_size, s.design_fill, s.look_shape,
@@ -3259,10 +3317,12 @@ class CardReader:
         weakly), read at the poses the key point had before `refine_poses` evened it out:
         the posed angle at the detector's width (`raw`), the `searched` one and
         `repose_scales` x the posed one, the detector's own angle at the posed, its own and
-        the searched width; not one whose key point or posed frame's centre (`on_a_card`)
-        lies on a card of `read_surely` (the strong readings of at least `min_confidence`)
-        outside that card's row (read again, `read_pieces` would mostly drop it; the key
-        point alone let an extra mouse through, e2-1417 0014). Returns (the ranks in `idx`
+        the searched width, and the posed angle turned by `repose_turns` at the posed width
+        (taken as an animal only, at `repose_turn_confidence`); not one whose key point or
+        posed frame's centre (`on_a_card`) lies on a card of `read_surely` (the strong
+        readings of at least `min_confidence`) outside that card's row (read again,
+        `read_pieces` would mostly drop it; the key point alone let an extra mouse
+        through, e2-1417 0014). Returns (the ranks in `idx`
         whose most confident such crop reads as a piece more surely than the posed one, of
         the posed kind where that was a piece (or of another kind read at least
         `repose_switch` surely), and those crops' frames); `kp`'s angles and widths are
@@ -3294,6 +3354,7 @@ class CardReader:
                         abs((a - b + 180.0) % 360.0 - 180.0) > 1.0 or abs(w - v) > 1.0
                         for b, v in cand):
                     cand.append((a, w))
+            cand += [(a0 + t, w0) for t in s.repose_turns]  # (the other quarter turns)
             poses.append(cand if is_piece[r] else cand[1:])  # (the posed crop of no
             #   piece reads as none again: its confidence is 0, it is not read)
         flat = [frame_from_pose(kp.xy[idx[r]], a, w, spec)
@@ -3318,10 +3379,13 @@ class CardReader:
             if not cand:
                 continue
             c = conf[k:k + len(cand)]
+            turn = np.arange(len(cand)) >= len(cand) - len(s.repose_turns)  # (turned crops)
             if is_piece[r]:  # (a piece read under min_confidence: its posed kind, read
                 #              surer than at the posed crop, the first)
-                c = np.where((kind[k:k + len(cand)] == kind[k]) | (c >= s.repose_switch), c,
-                             0.0)
+                c = np.where((kind[k:k + len(cand)] == kind[k]) | (c >= s.repose_switch)
+                             | turn, c, 0.0)
+            c = np.where(turn & ((c < s.repose_turn_confidence) | ~np.isin(
+                kind[k:k + len(cand)], TROETO_NUMBERED)), 0.0, c)  # (an animal, surely)
             b = int(np.argmax(c))
             if (b > 0 or not is_piece[r]) and c[b] > 0:
                 i = idx[r]
@@ -3820,17 +3884,22 @@ class CardReader:
                   for i, a in zip(idx[:n_strong], turned, strict=True)] + frames[n_strong:]
         game_probs, bgs, is_piece, confs = self.read_crops(image, frames, game, at)
         n_main, posed_widths = len(idx), kp.width[idx[:n_strong]].copy()  # (`second_look`'s)
+        quarter = np.zeros(0, bool)  # (per key point read again: posed turned a quarter or
+        #   half turn off its first pose and the detector's, `repose_turns`)
         if game == "troetofanten" and s.repose:  # (a card alone off the shared pose: read
             #   again after every other key point, as a weak one is, `repose_strong`)
             read_surely = [CardPiece(labels[int(np.argmax(game_probs[r]))], float(confs[r]),
                                      kp.xy[idx[r]], frames[r], float(kp.angle[idx[r]]),
                                      float(kp.width[idx[r]]))
                            for r in np.flatnonzero(confs[:n_strong] >= s.min_confidence)]
+            posed_angle = kp.angle.copy()  # (`repose_strong` sets the angles it reads)
             again, new = self.repose_strong(image, raw, kp, idx[:n_strong],
                                             np.asarray(searched), frames, is_piece, confs,
                                             read_surely)
             if len(again):
                 ii = idx[again]
+                quarter = (_turn_off(kp.angle[ii], posed_angle[ii]) > 45.0) & (
+                    _turn_off(kp.angle[ii], raw.angle[ii]) > 45.0)  # (`repose_turns`' poses)
                 turned = edge_angles(gray, kp.xy[ii], kp.angle[ii], kp.width[ii], s)
                 re = self.read_crops(image, new, game, [
                     frame_from_pose(kp.xy[i], a, kp.width[i], spec)
@@ -3904,7 +3973,8 @@ class CardReader:
             if keep < s.min_confidence:
                 no_piece.append(r)
                 continue
-            if r >= n_main and (label == "back" or conf < s.repose_confidence
+            if r >= n_main and (label == "back" or conf < (
+                    s.repose_turn_confidence if quarter[r - n_main] else s.repose_confidence)
                                 or on_a_card_off_row(kp.xy[i], float(kp.angle[i]), frames[r],
                                                      pieces, s)):
                 continue  # (a strong key point read again: a face-up card on no card read)
