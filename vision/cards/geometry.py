@@ -216,20 +216,26 @@ _SCALED = threading.local()  # per thread: {(id(image), fx, fy): (image, its cop
 
 
 @contextmanager
+def outermost_memo(local: threading.local):
+    """`local.memo` a new dict within the outermost `with` on this thread (nested ones
+    share it), None again after it: a per-photo store that nothing outlives."""
+    if getattr(local, "memo", None) is not None:
+        yield
+        return
+    local.memo = {}
+    try:
+        yield
+    finally:
+        local.memo = None
+
+
 def keeping_scaled():
     """Within this (one photo's reading; nested, the outermost one's memo is shared),
     `area_scaled` of one image at one scale is made once: the detector's input, the second
     look's half-size photo, the look's HSV photo and the light steps' 640-px copy of a
     1280 x 960 photo are one and the same area resize (session 21, H1). Nothing is kept
     outside it."""
-    if getattr(_SCALED, "memo", None) is not None:
-        yield
-        return
-    _SCALED.memo = {}
-    try:
-        yield
-    finally:
-        _SCALED.memo = None
+    return outermost_memo(_SCALED)
 
 
 def area_scaled(image: np.ndarray, fx: float, fy: float | None = None) -> np.ndarray:

@@ -11,12 +11,11 @@ only there.
 from __future__ import annotations
 
 import threading
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
 
-from vision.cards.geometry import rectify
+from vision.cards.geometry import outermost_memo, rectify
 from vision.cards.pieces import CardPiece
 from vision.cards.read import READ, ReadSettings, sure_faces
 
@@ -47,21 +46,13 @@ _PAPER = threading.local()  # per thread: {(id(image), patch, share, frames' byt
 #                             answer)} while `keeping_paper` holds
 
 
-@contextmanager
 def keeping_paper():
     """Within this (one photo's reading, `stage.read_cards`; nested, the outermost one's
     memo is shared), `paper_colour` of one image and the same frames is worked out once and
     shared (read-only): the light steps ask for the first look's sure faces twice
     (`paper_gains` for the cast, `paper_level` for a dim light) where the photo stays as
     it is, about 1 ms a photo. Nothing is kept outside it."""
-    if getattr(_PAPER, "memo", None) is not None:
-        yield
-        return
-    _PAPER.memo = {}
-    try:
-        yield
-    finally:
-        _PAPER.memo = None
+    return outermost_memo(_PAPER)
 
 
 def paper_colour(image: np.ndarray, frames: list[np.ndarray], s: PaperLightSettings
