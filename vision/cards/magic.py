@@ -176,8 +176,7 @@ def band_keep(centres: np.ndarray, conf: np.ndarray, widths: np.ndarray,
     other = np.where(cand, weight(b[:, None, :] - b[:, :, None]).sum(axis=2), 0.0)
     k = int(np.argmax(score + other.max(axis=1)))
     at = float(b[k, int(np.argmax(other[k]))]) if cand[k].any() else None
-    found = (c[ii[k]], normals[k], at)
-    origin, normal, at = found
+    origin, normal = c[ii[k]], normals[k]
     first = np.abs((c - origin) @ normal / w) <= s.row
     mid = c[first].mean(axis=0)
     _, _, vt = np.linalg.svd(c[first] - mid, full_matrices=False)
