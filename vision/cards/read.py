@@ -2295,18 +2295,16 @@ def edge_angles(image: np.ndarray, xy: np.ndarray, angles: np.ndarray, widths: n
     score = np.zeros(t.shape)
     along_t = np.linspace(0.0, 1.0, 16)
     # (each coordinate on its own plane, each plane of the same sums in the same order as
-    #   the (N, T, O, L, 2) points once made together: the same maps, made contiguous; a
-    #   step of sign -1 added is the step taken off)
+    #   the (N, T, O, L, 2) points once made together: the same maps, made contiguous)
     across = offs[None, None, :, None] * w[..., None]  # (N, 1, O, 1)
     for along, normal, lo, hi in ((ex, ey, 0.03 * w, 0.3 * w), (ey, ex, 0.03 * h, 0.8 * h)):
         run = (lo + (hi - lo) * along_t)[:, :, None, :]  # (N, 1, 1, L)
         pts = [tl[c][:, :, None, None] + run * along[c][:, :, None, None]
                + across * normal[c][:, :, None, None] for c in (0, 1)]  # (N, T, O, L)
         shape = pts[0].shape
-        sides = [[(p + step[:, :, None, None]).reshape(shape[0] * shape[1], -1)
-                  .astype(np.float32) for p, step in zip(pts, normal, strict=True)],
-                 [(p - step[:, :, None, None]).reshape(shape[0] * shape[1], -1)
-                  .astype(np.float32) for p, step in zip(pts, normal, strict=True)]]
+        sides = [[(p + sign * step[:, :, None, None]).reshape(shape[0] * shape[1], -1)
+                  .astype(np.float32) for p, step in zip(pts, normal, strict=True)]
+                 for sign in (1.0, -1.0)]  # (the gray step across the line: 1 px either side)
         hi_, lo_ = (cv2.remap(gray, qx, qy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
                     .astype(np.float32).reshape(shape) for qx, qy in sides)  # (replicated:
         #   a line off the photo's edge sees no step, as a card cut by the edge has none)
@@ -3705,10 +3703,12 @@ class CardReader:
         look.settings = replace(s, far_scale=None, second_scale=None,
                                 width_scales=s.second_width_scales,
                                 busy_table=s.busy_table or busy)
-        with warnings_when(lambda more: sum(not q.faint for q in more) > len(first)):
-            more, warnings = look.read_pieces(big, "troetofanten")  # (its warnings made
-            #   only where it is taken)
-        if sum(not q.faint for q in more) <= len(first):
+        def taken(more: list[CardPiece]) -> bool:  # (more pieces than the first look)
+            return sum(not q.faint for q in more) > len(first)
+
+        with warnings_when(taken):  # (its warnings made only where it is taken)
+            more, warnings = look.read_pieces(big, "troetofanten")
+        if not taken(more):
             return None
         off = np.array([x0, y0], float)
         more = [replace(q, key=from_enlarged(q.key, g, off),
