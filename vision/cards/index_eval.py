@@ -137,12 +137,14 @@ def reader_poses(folders, reach: float = 0.2, min_visible: float = 0.0) -> np.nd
     #   with a shallow copy of the reader, which keeps this recording
     scales = (1.0, reader.settings.second_scale or 1.0, (reader.settings.second_scale or 1.0) ** 2)
 
-    def recording(image, frames, probs, labels):
+    def recording(image, frames, probs, labels, rows=None):
         # each frame in the photo's pixels, as `second_look` maps its own pieces back
-        #   ((x + 0.5) / f - 0.5, f the scale it resized the photo by)
+        #   ((x + 0.5) / f - 0.5, f the scale it resized the photo by); `rows`: the frames
+        #   whose numbers are read (`ReadSettings.numbers_of_pieces`)
         f = min(scales, key=lambda g: abs(round(photo_w[0] * g) - image.shape[1]))
-        seen.extend((np.asarray(fr, float) + 0.5) / f - 0.5 for fr in frames)
-        return orig(image, frames, probs, labels)
+        seen.extend((np.asarray(fr, float) + 0.5) / f - 0.5
+                    for k, fr in enumerate(frames) if rows is None or rows[k])
+        return orig(image, frames, probs, labels, rows)
 
     reader.troeto_numbers = recording
     rows = []

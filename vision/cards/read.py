@@ -439,6 +439,12 @@ class ReadSettings:
     #   with the crop's placement (0: no second reading)
     number_recheck: float = 0.8  # (both kinds: re-reading tootophants up to their
     #   warning's 0.95, `tootophant_doubt`, gave the same figures for twice the crops)
+    numbers_of_pieces: bool = True  # Troetofanten: the corner-index model reads (and
+    #   re-reads, `number_jitter`) only the crops the card classifier does not call
+    #   background (P(background) under `min_piece_prob`): a crop it does is no piece
+    #   whatever its number (`read_crops`' piece test, its confidence 0), so its rows keep
+    #   the classifier's own numbers. A third of the index model's crops on the committed
+    #   photos and their re-reads (session 26, troeto-speed); the same pieces
     small_card: float = 45.0  # px (working image, the card's TL -> TR width): a
     #   Troetofanten animal narrower than this is judged against `small_number_doubt`
     #   instead of `number_doubt` (`small_card_doubts`). Session 16 (H1), the index model
@@ -3130,13 +3136,25 @@ class CardReader:
         self.settings = settings
 
     def troeto_numbers(self, image: np.ndarray, frames: list, probs: np.ndarray,
-                       labels: tuple[str, ...]) -> np.ndarray:
+                       labels: tuple[str, ...], rows: np.ndarray | None = None) -> np.ndarray:
         """Troetofanten label probabilities with the number read by the corner-index model:
         P(elephant-n) = P(an elephant) x P(index n), likewise tootophants ((N, L) float).
         An unsure number of a crop read as an animal is read again at shifted poses
-        (`number_jitter`, `number_recheck`)."""
+        (`number_jitter`, `number_recheck`). `rows`: (N,) bool, the crops whose numbers are
+        read (the others' rows as `probs`); default all."""
         if self.index is None or not len(frames):
             return probs
+        if rows is None or rows.all():
+            return self._numbers_read(image, frames, probs, labels)
+        at = np.flatnonzero(rows)  # (the rows asked, each read alone: the model's rows do
+        out = probs.copy()  #         not depend on the batch)
+        if len(at):
+            out[at] = self._numbers_read(image, [frames[i] for i in at], probs[at], labels)
+        return out
+
+    def _numbers_read(self, image: np.ndarray, frames: list, probs: np.ndarray,
+                      labels: tuple[str, ...]) -> np.ndarray:
+        """`troeto_numbers` of every row (`frames` not empty, an index model)."""
         cs = model_crop_settings(self.index)
         st = self.settings
         image = number_source(image)  # (a heavily compressed photo: `smoothing_numbers`)
@@ -3204,10 +3222,12 @@ class CardReader:
         probs = in_halves(s, read, len(frames)) if \
             isinstance(self.classifier, PieceClassifier) else read(0, len(frames))
         game_probs = probs[:, [self.classifier.index(lab) for lab in labels]]
-        if game == "troetofanten" and numbers:
-            game_probs = self.troeto_numbers(
-                image, frames if number_frames is None else number_frames, game_probs, labels)
         bg = probs[:, self.classifier.index(BACKGROUND)]
+        if game == "troetofanten" and numbers:  # (`numbers_of_pieces`: not the crops that
+            #   are no piece whatever their number, by P(background) alone)
+            game_probs = self.troeto_numbers(
+                image, frames if number_frames is None else number_frames, game_probs, labels,
+                bg < s.min_piece_prob if s.numbers_of_pieces else None)
         total = game_probs.sum(axis=1)
         piece = (bg < s.min_piece_prob) & (total > bg)
         conf = game_probs.max(axis=1, initial=0.0) / np.maximum(total, 1e-9) * (1 - bg)
