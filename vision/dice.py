@@ -205,6 +205,11 @@ class DiceSettings:
     one_ring_radii: tuple[float, ...] = (0.9, 1.2)  # x pip diameter: the rings round a
     # lone pip where the face colour is asked (any one passing): a glare spot hugging the
     # pip or a pip measured small fails the nearer ring only (session 16)
+    one_ring_glare: int | None = 3  # up to this many ring samples brighter than the face, in
+    # one run, are a glare spot beside the pip (a glossy die's highlight), not the table
+    # (session 26); the border rays still decide. None: every sample counts
+    one_ring_glare_px: float = 6.0  # ... for pips this wide or more (round a smaller one the
+    # ring lies a few px off: the bright paper between a glyph's strokes, fresh e104414)
     one_like_inside: float | None = 0.95  # a lone pip with a pip like it (polarity, size,
     # contrast: `_extra_pip_inside`) within this of its square's centre (face units, the
     # border at 1) is no 1: a face holds one pip only (fresh 4063: a red 3 split by
@@ -2001,10 +2006,24 @@ def _face_round_pip(chans, xy: np.ndarray, d: float, colour: np.ndarray, contras
     the cheap test of a 1."""
     for r in s.one_ring_radii:
         ring = _sample(chans[2], xy + r * d * _RING16).astype(np.float32)
-        if (np.abs(ring - colour).max(axis=1) > max(
-                s.ray_edge_px[0], s.ray_edge * contrast)).sum() <= 1:
+        dev = np.abs(ring - colour).max(axis=1) > max(s.ray_edge_px[0], s.ray_edge * contrast)
+        if dev.sum() <= 1:
             return True
+        if s.one_ring_glare and d >= s.one_ring_glare_px and _glare_arc(
+                dev, (ring - colour).sum(axis=1) > 0, s.one_ring_glare):
+            return True  # a highlight hugging the pip on one side
     return False
+
+
+def _glare_arc(dev: np.ndarray, bright: np.ndarray, most: int) -> bool:
+    """Whether the ring's deviating samples (bool (16,)) are one run of at most `most`
+    brighter samples (a highlight), plus at most one other."""
+    run = dev & bright
+    k = int(np.count_nonzero(run))
+    if k == 0 or k > most or int(np.count_nonzero(dev & ~bright)) > 1:
+        return False
+    starts = np.count_nonzero(run & ~np.roll(run, 1))  # (circular) runs of bright samples
+    return starts == 1
 
 
 def _like_pip_near(p: Pips, i: int, d, half: float, s: DiceSettings) -> bool:
