@@ -198,6 +198,15 @@ class DiceSettings:
     # the die's own side faces lie in a slanted view (dice of unknown size only)
     max_interior_dev: float = 0.08  # share of the face (outside pips) not of the face colour
     glare_weight: float = 0.3  # brighter-than-face samples count this much (glare)
+    # A see-through die (session 26): a 4-6 face of light pips fitting its layout within
+    # `see_through_residual`, with no pip like its own right above it (`_pip_above`: a top
+    # face's 1 whose side face this may be; from `see_through_above` x its upward half
+    # extent), counts interior samples darker than the face and not of its hue (the table
+    # behind it; the die's own hue darker is its shade) `see_through_darker`, not 1, in
+    # `_interior_dev`. Fresh 4410's 4 (read as a 2) and 4425's 5 (missed). None: off.
+    see_through_darker: float | None = 0.25
+    see_through_residual: float = 0.03
+    see_through_above: float = 0.75
     min_face_rays_one: float = 0.85  # the one-pip has no layout to vouch for it
     one_max_ray_ratio: float = 2.4  # longest / shortest border ray of a one-pip face
     one_max_square_res: float = 0.07  # rms residual of the one-pip border's square fit
@@ -205,6 +214,11 @@ class DiceSettings:
     one_ring_radii: tuple[float, ...] = (0.9, 1.2)  # x pip diameter: the rings round a
     # lone pip where the face colour is asked (any one passing): a glare spot hugging the
     # pip or a pip measured small fails the nearer ring only (session 16)
+    one_ring_glare: int | None = 3  # up to this many ring samples brighter than the face, in
+    # one run, are a glare spot beside the pip (a glossy die's highlight), not the table
+    # (session 26); the border rays still decide. None: every sample counts
+    one_ring_glare_px: float = 6.0  # ... for pips this wide or more (round a smaller one the
+    # ring lies a few px off: the bright paper between a glyph's strokes, fresh e104414)
     one_like_inside: float | None = 0.95  # a lone pip with a pip like it (polarity, size,
     # contrast: `_extra_pip_inside`) within this of its square's centre (face units, the
     # border at 1) is no 1: a face holds one pip only (fresh 4063: a red 3 split by
@@ -929,8 +943,10 @@ _GRID = np.stack(np.meshgrid(np.linspace(-0.75, 0.75, 11), np.linspace(-0.75, 0.
                  axis=-1).reshape(-1, 2)
 
 
-def _interior_dev(bgr, centre, lin, pip_xy, pip_d, colour, contrast, s: DiceSettings) -> float:
-    """Share of a grid over the face (outside its pips) whose colour is not the face's."""
+def _interior_dev(bgr, centre, lin, pip_xy, pip_d, colour, contrast, s: DiceSettings,
+                  darker: float = 1.0) -> float:
+    """Share of a grid over the face (outside its pips) whose colour is not the face's
+    (samples darker than the face count `darker`, brighter ones `glare_weight`)."""
     pts = centre + _GRID @ lin.T
     dd = np.linalg.norm(pts[:, None] - pip_xy[None], axis=2)
     free = ~(dd < 0.8 * pip_d[None]).any(axis=1)
@@ -942,7 +958,13 @@ def _interior_dev(bgr, centre, lin, pip_xy, pip_d, colour, contrast, s: DiceSett
         thr = max(thr, s.known_interior * contrast)
     dev = np.abs(diff).max(axis=1) > thr
     bright = diff.sum(axis=1) > 0
-    return float((dev & ~bright).mean() + s.glare_weight * (dev & bright).mean())
+    shade = dev & ~bright
+    if darker < 1.0 and shade.any():  # the die's own hue darker is its shade: counts whole
+        own = np.zeros_like(shade)
+        own[shade] = _same_hue(_sample(bgr, pts[free][shade]), colour, s)
+        return float(darker * (shade & ~own).mean() + (shade & own).mean()
+                     + s.glare_weight * (dev & bright).mean())
+    return float(shade.mean() + s.glare_weight * (dev & bright).mean())
 
 
 _SPOTS = np.array([[u, v] for u in (-_H, 0.0, _H) for v in (-_H, 0.0, _H)])
@@ -1574,8 +1596,13 @@ def read_group(idx: np.ndarray, p: Pips, chans, s: DiceSettings) -> Face | None:
         net = np.array([g - e for g, e in scores])
         # Among the frames that fit the border about best, the one with the cleanest interior.
         best = [k for k in range(len(lins)) if net[k] >= net.max() - 0.07]
-        devs = [_interior_dev(chans[2], centre, lins[k], xy, p.d[idx], colour, contrast, s)
-                for k in best]
+        darker = 1.0
+        if s.see_through_darker is not None and n >= 4 and lin is not None and (
+                r <= s.see_through_residual) and not p.dark[idx].any() and not (
+                _pip_above(p, idx, centre, lin, d, s)):
+            darker = s.see_through_darker  # light pips: the table seen through the face
+        devs = [_interior_dev(chans[2], centre, lins[k], xy, p.d[idx], colour, contrast, s,
+                              darker) for k in best]
         k = best[int(np.argmin(devs))]
         bad = min(devs)
         good, early = scores[k]
@@ -1611,6 +1638,25 @@ def read_group(idx: np.ndarray, p: Pips, chans, s: DiceSettings) -> Face | None:
     return Face(value=n, center=np.asarray(centre, float), pips=list(map(int, idx)),
                 confidence=conf, extent=fe, area=area, lin=lin, colour=colour,
                 notes=notes, shape_measured=n >= 4 or (n == 1 and d >= 6))
+
+
+def _pip_above(p: Pips, idx: np.ndarray, centre: np.ndarray, lin: np.ndarray, d: float,
+               s: DiceSettings) -> bool:
+    """Whether a pip candidate of the face's polarity and about its pip size
+    (`above_one_pip`) lies right above the face (`above_one_reach` beyond its upper edge,
+    `above_one_lateral` aside, x its half width): the 1 of a top face whose side face this
+    may be (`_ones_above`'s place)."""
+    up, right = np.array([[0.0, -1.0]]), np.array([[1.0, 0.0]])
+    e_up = float(_expected_extent(lin, up)[0])
+    e_rt = float(_expected_extent(lin, right)[0])
+    v = p.xy - centre
+    along, lateral = v @ up[0], v @ right[0]
+    hi = s.above_one_reach[1]
+    ok = (along > s.see_through_above * e_up) & (along < e_up + hi * e_rt) & (
+        np.abs(lateral) < s.above_one_lateral * e_rt) & (p.dark == p.dark[idx[0]]) & (
+        p.d > s.above_one_pip[0] * d) & (p.d < s.above_one_pip[1] * d)
+    ok[idx] = False
+    return bool(ok.any())
 
 
 def _subset_faces(members: np.ndarray, p: Pips, chans, s: DiceSettings,
@@ -2001,10 +2047,24 @@ def _face_round_pip(chans, xy: np.ndarray, d: float, colour: np.ndarray, contras
     the cheap test of a 1."""
     for r in s.one_ring_radii:
         ring = _sample(chans[2], xy + r * d * _RING16).astype(np.float32)
-        if (np.abs(ring - colour).max(axis=1) > max(
-                s.ray_edge_px[0], s.ray_edge * contrast)).sum() <= 1:
+        dev = np.abs(ring - colour).max(axis=1) > max(s.ray_edge_px[0], s.ray_edge * contrast)
+        if dev.sum() <= 1:
             return True
+        if s.one_ring_glare and d >= s.one_ring_glare_px and _glare_arc(
+                dev, (ring - colour).sum(axis=1) > 0, s.one_ring_glare):
+            return True  # a highlight hugging the pip on one side
     return False
+
+
+def _glare_arc(dev: np.ndarray, bright: np.ndarray, most: int) -> bool:
+    """Whether the ring's deviating samples (bool (16,)) are one run of at most `most`
+    brighter samples (a highlight), plus at most one other."""
+    run = dev & bright
+    k = int(np.count_nonzero(run))
+    if k == 0 or k > most or int(np.count_nonzero(dev & ~bright)) > 1:
+        return False
+    starts = np.count_nonzero(run & ~np.roll(run, 1))  # (circular) runs of bright samples
+    return starts == 1
 
 
 def _like_pip_near(p: Pips, i: int, d, half: float, s: DiceSettings) -> bool:

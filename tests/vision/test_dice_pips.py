@@ -361,18 +361,20 @@ def _lone_pip_photo(kind: str, pip: float = 20.0) -> np.ndarray:
     return cv2.GaussianBlur(np.clip(img, 0, 255).astype(np.uint8), (0, 0), 1.0)
 
 
-@pytest.mark.parametrize("kind,radii,face_round", [
-    ("plain", (0.9, 1.2), True),
-    ("plain", (0.9,), True),
-    ("sheen", (0.9, 1.2), True),  # the face colour all round it a little farther out
-    ("sheen", (0.9,), False),  # (the former single ring: the 1 was lost)
-    ("line", (0.9, 1.2), False),  # a dot on a line is on no face at either ring
-    ("line", (0.9,), False),
+@pytest.mark.parametrize("kind,radii,glare,face_round", [
+    ("plain", (0.9, 1.2), 3, True),
+    ("plain", (0.9,), 3, True),
+    ("sheen", (0.9, 1.2), 3, True),  # the face colour all round it a little farther out
+    ("sheen", (0.9,), None, False),  # (the former single ring: the 1 was lost)
+    ("sheen", (0.9,), 3, True),  # one run of brighter samples: a highlight (session 26)
+    ("line", (0.9, 1.2), 3, False),  # a dot on a line is on no face at either ring
+    ("line", (0.9,), 3, False),
 ])
-def test_a_lone_pip_with_a_sheen_beside_it_is_on_a_face(kind, radii, face_round):
+def test_a_lone_pip_with_a_sheen_beside_it_is_on_a_face(kind, radii, glare, face_round):
     """`_face_round_pip` (the cheap test of a 1) asks the face colour round a lone pip at
-    each ring of `one_ring_radii` (session 16): one passing ring is enough."""
-    s = dataclasses.replace(SETTINGS, one_ring_radii=radii)
+    each ring of `one_ring_radii` (session 16): one passing ring is enough; a run of up to
+    `one_ring_glare` brighter samples in a ring is a highlight (session 26)."""
+    s = dataclasses.replace(SETTINGS, one_ring_radii=radii, one_ring_glare=glare)
     chans = [None, None, _lone_pip_photo(kind)]
     assert _face_round_pip(chans, np.array([100.0, 100.0]), 20.0,
                            np.array([60.0, 160.0, 70.0]), 170.0, s) == face_round
