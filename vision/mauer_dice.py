@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
+from vision.dice import cc_stats
 from vision.psf import streak_kernel
 
 if TYPE_CHECKING:
@@ -542,7 +543,7 @@ def pair_die_blobs(L: np.ndarray, die_px: float, s: BoardDiceSettings) -> list[n
     h, w = L.shape
     out: list[np.ndarray] = []
     for th in range(lo, hi, max(1, s.pair_step)):
-        n, lab, st, _ = cv2.connectedComponentsWithStats((L > th).view(np.uint8), 8)
+        n, lab, st, _ = cc_stats((L > th).view(np.uint8))
         x, y, bw, bh, area = (st[:, i] for i in range(5))
         keep = (area >= a0) & (area <= a1) & (x > 0) & (y > 0) & (x + bw < w) & (y + bh < h)
         for i in np.flatnonzero(keep):
@@ -665,7 +666,7 @@ def mark_groups(L: np.ndarray, closed: np.ndarray, H: np.ndarray, off,
     if h < 2 or w < 2:
         return []
     dark = (cv2.subtract(closed, L) > s.mark_depth).view(np.uint8)
-    n, _, st, cen = cv2.connectedComponentsWithStats(dark, 8)
+    n, _, st, cen = cc_stats(dark)
     if n <= 1:
         return []
     st, cen = st[1:], cen[1:]
@@ -1278,7 +1279,7 @@ def die_seen(L: np.ndarray, centre, side: float, s: BoardDiceSettings = SETTINGS
     share = dark.sum() / disc.sum()
     if not (s.seen_dark_share[0] <= share <= s.seen_dark_share[1]):
         return False
-    n, _, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
+    n, _, stats, _ = cc_stats(dark)
     min_area = (0.05 * side) ** 2
     marks = [k for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= min_area]
     if not marks:
