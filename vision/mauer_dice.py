@@ -135,6 +135,16 @@ class BoardDiceSettings:
     busy_max_reads: int = 64  # ... and at most this many candidates of every kind are read
     # there: a bound on the worst case (dev mat and print seeds 3140-3141: up to 57 a photo,
     # a true die read as the 53rd; 48 lost it; the committed photos are no busy table)
+    busy_blur_reads: int = 1  # on a busy table at most this many blurred reads
+    # (`blur_max_reads`): the print passes `die_seen`, so they read clutter, 20-500 ms each
+    # (session 26: dev mat and print seeds 3221-3222, no true die found by one; up to 1.9 s
+    # a photo)
+    busy_die_crop: float = 3.0  # on a busy table the crops are at most this many die sides
+    # (`die_crop`)
+    busy_seen: bool = True  # on a busy table a die a crop read finds off the crop's centre
+    # (more than 0.8 die sides from it: not taken from that read) is the next candidate, read
+    # in a crop centred on it, before the other candidates and fallbacks (session 26: dev mat
+    # and print seeds 3221-3222, 4 true dice seen so 1-31 reads before a fallback found them)
     busy_clutter: float = 4.0  # ... a busy table: this many light die-sized blobs
     # and pip-sized dark dots (`die_candidates`) per 100 die faces of the search ring (the
     # board left out) or more (the 40 committed photos of both editions at most 2.6, default
@@ -1971,7 +1981,20 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
                            touch if s.touch_search else None, fine, marks, busy)
     busy_table = bool(busy) and s.busy_clutter > 0 and busy[0] >= s.busy_clutter
     if busy_table:  # (the face's edge asked for on a busy table only)
-        s = replace(s, face_edge=True)
+        s = replace(s, face_edge=True, die_crop=min(s.die_crop, s.busy_die_crop))
+
+    queued: list = []  # (busy table, `busy_seen`) dice seen off a crop's centre: read next
+    seen_at: list = []  # (every place so queued)
+
+    def next_up():  # `more()`, a die seen off a crop's centre first
+        it = more()
+        while True:
+            while queued:
+                yield queued.pop(0)
+            got = next(it, None)
+            if got is None:
+                return
+            yield got
 
     def more():  # the candidates, then lone dots, dice touching another and the finer
         # ladder's blobs while dice are missing (each list begun only then; once begun,
@@ -2017,7 +2040,8 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
 
     def blurred(c, jac, die_px):  # a die seen but not read: its layout under the board's blur
         made["tries"] = made.get("tries", 0) + 1
-        if made["tries"] > s.blur_max_reads:  # (clutter: dozens of die-like marks)
+        if made["tries"] > (min(s.blur_max_reads, s.busy_blur_reads) if busy_table else
+                            s.blur_max_reads):  # (clutter: dozens of die-like marks)
             return None
         if "kernels" not in made:
             made["L"] = lightness if lightness is not None else cv2.cvtColor(
@@ -2057,7 +2081,7 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
     # along the streak to another value: judged again by their pips' darkness at the end
 
     reads = 0  # crop reads so far (`busy_max_reads`)
-    for c, die_px, kind in more():
+    for c, die_px, kind in next_up():
         if busy_table and reads >= s.busy_max_reads:
             break  # (a bound on a busy table's work)
         reads += 1
@@ -2079,6 +2103,11 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
         for d in dice:
             cx, cy = x0 + d.center[0] / f, y0 + d.center[1] / f
             if np.hypot(cx - c[0], cy - c[1]) > 0.8 * die_px:
+                if busy_table and s.busy_seen and all(
+                        np.hypot(cx - e[0], cy - e[1]) >= 0.8 * die_px
+                        for e in seen_at + [e.center for e in found]):
+                    seen_at.append((cx, cy))
+                    queued.append((np.array([cx, cy]), die_px, "seen"))
                 continue
             if any(np.hypot(cx - e.center[0], cy - e.center[1]) < 0.8 * die_px for e in found):
                 continue
