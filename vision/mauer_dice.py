@@ -142,7 +142,8 @@ class BoardDiceSettings:
     busy_die_crop: float = 3.0  # on a busy table the crops are at most this many die sides
     # (`die_crop`)
     busy_seen: bool = True  # on a busy table a die a crop read finds off the crop's centre
-    # (more than 0.8 die sides from it: not taken from that read) is the next candidate, read
+    # (more than 0.8 die sides from it: not taken from that read) and off the board (as every
+    # candidate is) is the next candidate, read
     # in a crop centred on it, before the other candidates and fallbacks (session 26: dev mat
     # and print seeds 3221-3222, 4 true dice seen so 1-31 reads before a fallback found them)
     busy_clutter: float = 4.0  # ... a busy table: this many light die-sized blobs
@@ -1984,6 +1985,7 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
         s = replace(s, face_edge=True, die_crop=min(s.die_crop, s.busy_die_crop))
 
     queued: list = []  # (busy table, `busy_seen`) dice seen off a crop's centre: read next
+    board_poly = view.corners.astype(np.float32).reshape(-1, 1, 2)
     seen_at: list = []  # (every place so queued)
 
     def next_up():  # `more()`, a die seen off a crop's centre first
@@ -2103,9 +2105,11 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
         for d in dice:
             cx, cy = x0 + d.center[0] / f, y0 + d.center[1] / f
             if np.hypot(cx - c[0], cy - c[1]) > 0.8 * die_px:
-                if busy_table and s.busy_seen and all(
+                if busy_table and s.busy_seen and cv2.pointPolygonTest(
+                        board_poly, (float(cx), float(cy)), False) < 0 and all(
                         np.hypot(cx - e[0], cy - e[1]) >= 0.8 * die_px
-                        for e in seen_at + [e.center for e in found]):
+                        for e in seen_at + [e.center for e in found]):  # (off the board,
+                    # as every candidate is: its printed fields are no dice)
                     seen_at.append((cx, cy))
                     queued.append((np.array([cx, cy]), die_px, "seen"))
                 continue

@@ -76,7 +76,9 @@ def _busy_run(monkeypatch, clutter, gives, s=None):
             names[name] = np.asarray(c, float)
         reads.append(name)
         got_s.append(s)
-        dice = [Die(v, 0.9, (float(dx * side), float(dy * side)))
+        mid = np.asarray(view.corners, float).mean(axis=0) - c  # (the board's centre)
+        dice = [Die(v, 0.9, (float(mid[0] if dx == "board" else dx * side),
+                             float(mid[1] if dx == "board" else dy * side)))
                 for v, dx, dy in gives.get(name, [])]
         return float(c[0]), float(c[1]), 1.0, np.eye(2), np.full((40, 40, 3), 128, np.uint8), dice
 
@@ -98,6 +100,8 @@ def _busy_run(monkeypatch, clutter, gives, s=None):
     # read at the centre (the same die), nothing queued
     (10.0, {"b1": [(5, 0, 0), (3, 1.5, 0), (3, 1.6, 0.2)]}, "b1 seen1 b2", 1),  # two seen
     # within 0.8 die sides of each other: one read there (it gives nothing), then b2
+    (10.0, {"b1": [(5, 0, 0), (3, "board", 0)]}, "b1 b2", 1),  # one seen on the board: not
+    # read (its printed fields are no dice)
 ])
 def test_a_die_seen_off_a_crops_centre_is_read_next_on_a_busy_table(
         monkeypatch, clutter, gives, visits, n_dice):
