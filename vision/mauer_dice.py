@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
+from vision.dice import cc_stats
 from vision.psf import streak_kernel
 
 if TYPE_CHECKING:
@@ -134,6 +135,17 @@ class BoardDiceSettings:
     busy_max_reads: int = 64  # ... and at most this many candidates of every kind are read
     # there: a bound on the worst case (dev mat and print seeds 3140-3141: up to 57 a photo,
     # a true die read as the 53rd; 48 lost it; the committed photos are no busy table)
+    busy_blur_reads: int = 1  # on a busy table at most this many blurred reads
+    # (`blur_max_reads`): the print passes `die_seen`, so they read clutter, 20-500 ms each
+    # (session 26: dev mat and print seeds 3221-3222, no true die found by one; up to 1.9 s
+    # a photo)
+    busy_die_crop: float = 3.0  # on a busy table the crops are at most this many die sides
+    # (`die_crop`)
+    busy_seen: bool = True  # on a busy table a die a crop read finds off the crop's centre
+    # (more than 0.8 die sides from it: not taken from that read) and off the board (as every
+    # candidate is) is the next candidate, read
+    # in a crop centred on it, before the other candidates and fallbacks (session 26: dev mat
+    # and print seeds 3221-3222, 4 true dice seen so 1-31 reads before a fallback found them)
     busy_clutter: float = 4.0  # ... a busy table: this many light die-sized blobs
     # and pip-sized dark dots (`die_candidates`) per 100 die faces of the search ring (the
     # board left out) or more (the 40 committed photos of both editions at most 2.6, default
@@ -542,7 +554,7 @@ def pair_die_blobs(L: np.ndarray, die_px: float, s: BoardDiceSettings) -> list[n
     h, w = L.shape
     out: list[np.ndarray] = []
     for th in range(lo, hi, max(1, s.pair_step)):
-        n, lab, st, _ = cv2.connectedComponentsWithStats((L > th).view(np.uint8), 8)
+        n, lab, st, _ = cc_stats((L > th).view(np.uint8))
         x, y, bw, bh, area = (st[:, i] for i in range(5))
         keep = (area >= a0) & (area <= a1) & (x > 0) & (y > 0) & (x + bw < w) & (y + bh < h)
         for i in np.flatnonzero(keep):
@@ -665,7 +677,7 @@ def mark_groups(L: np.ndarray, closed: np.ndarray, H: np.ndarray, off,
     if h < 2 or w < 2:
         return []
     dark = (cv2.subtract(closed, L) > s.mark_depth).view(np.uint8)
-    n, _, st, cen = cv2.connectedComponentsWithStats(dark, 8)
+    n, _, st, cen = cc_stats(dark)
     if n <= 1:
         return []
     st, cen = st[1:], cen[1:]
@@ -1278,7 +1290,7 @@ def die_seen(L: np.ndarray, centre, side: float, s: BoardDiceSettings = SETTINGS
     share = dark.sum() / disc.sum()
     if not (s.seen_dark_share[0] <= share <= s.seen_dark_share[1]):
         return False
-    n, _, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
+    n, _, stats, _ = cc_stats(dark)
     min_area = (0.05 * side) ** 2
     marks = [k for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= min_area]
     if not marks:
@@ -1970,7 +1982,21 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
                            touch if s.touch_search else None, fine, marks, busy)
     busy_table = bool(busy) and s.busy_clutter > 0 and busy[0] >= s.busy_clutter
     if busy_table:  # (the face's edge asked for on a busy table only)
-        s = replace(s, face_edge=True)
+        s = replace(s, face_edge=True, die_crop=min(s.die_crop, s.busy_die_crop))
+
+    queued: list = []  # (busy table, `busy_seen`) dice seen off a crop's centre: read next
+    board_poly = view.corners.astype(np.float32).reshape(-1, 1, 2)
+    seen_at: list = []  # (every place so queued)
+
+    def next_up():  # `more()`, a die seen off a crop's centre first
+        it = more()
+        while True:
+            while queued:
+                yield queued.pop(0)
+            got = next(it, None)
+            if got is None:
+                return
+            yield got
 
     def more():  # the candidates, then lone dots, dice touching another and the finer
         # ladder's blobs while dice are missing (each list begun only then; once begun,
@@ -2016,7 +2042,8 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
 
     def blurred(c, jac, die_px):  # a die seen but not read: its layout under the board's blur
         made["tries"] = made.get("tries", 0) + 1
-        if made["tries"] > s.blur_max_reads:  # (clutter: dozens of die-like marks)
+        if made["tries"] > (min(s.blur_max_reads, s.busy_blur_reads) if busy_table else
+                            s.blur_max_reads):  # (clutter: dozens of die-like marks)
             return None
         if "kernels" not in made:
             made["L"] = lightness if lightness is not None else cv2.cvtColor(
@@ -2056,7 +2083,7 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
     # along the streak to another value: judged again by their pips' darkness at the end
 
     reads = 0  # crop reads so far (`busy_max_reads`)
-    for c, die_px, kind in more():
+    for c, die_px, kind in next_up():
         if busy_table and reads >= s.busy_max_reads:
             break  # (a bound on a busy table's work)
         reads += 1
@@ -2078,6 +2105,13 @@ def read_board_dice(image_bgr: np.ndarray, view: BoardView, board: Board,
         for d in dice:
             cx, cy = x0 + d.center[0] / f, y0 + d.center[1] / f
             if np.hypot(cx - c[0], cy - c[1]) > 0.8 * die_px:
+                if busy_table and s.busy_seen and cv2.pointPolygonTest(
+                        board_poly, (float(cx), float(cy)), False) < 0 and all(
+                        np.hypot(cx - e[0], cy - e[1]) >= 0.8 * die_px
+                        for e in seen_at + [e.center for e in found]):  # (off the board,
+                    # as every candidate is: its printed fields are no dice)
+                    seen_at.append((cx, cy))
+                    queued.append((np.array([cx, cy]), die_px, "seen"))
                 continue
             if any(np.hypot(cx - e.center[0], cy - e.center[1]) < 0.8 * die_px for e in found):
                 continue
