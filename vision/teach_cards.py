@@ -355,9 +355,6 @@ class BackLookSettings:
     #   at hue 113, whole backs of the fresh scenes at 101-107, two 6-unit bins lower, had
     #   0.000-0.011 of their pixels in the look and were dropped by `unlike_backs`; 2 found
     #   no more and merged regions; spreading saturation too took face-up cards' outlines)
-    like_hue: int = 1  # `looks_like`' hue reach (`min_match`, `min_second`; coarse bins):
-    #   a region of the look spread over hue (`spread_h`) may show the back's blue a bin
-    #   off the teach photo's, so its design is asked a bin off as well (session 26)
     spread_min_sat: int = 2  # ... (a greyish bin's hue is the paper's and the light's:
     #   bins 0-1 of 8, saturation under 64, are not spread)
     disc: float = 0.4  # teach: the look from a disc of this x the card width around the tap
@@ -1021,15 +1018,14 @@ def looks_like(sub: np.ndarray, blob: np.ndarray, coarse0: np.ndarray, main0: in
     scale, `blob` its 0/1 pixels there) match the taught back's (`coarse0`: `_coarse` of
     the look, `main0` its main bin) at least `min_match`, and, where its whole `design`
     shows, hold `min_second` of the back's colours other than the main one. Both measured
-    with `own_mix_sat`'s and `like_hue`'s reach (`hue_intersection`): the region's colours
-    may meet the look's a saturation bin and a hue bin off; the other colours', against
-    the look without its main."""
+    with `own_mix_sat`'s reach (`hue_intersection`): the region's colours may meet the
+    look's a saturation bin off; the other colours', against the look without its main."""
     s = settings or BACK_LOOK
     own = _coarse(_look_hist(sub, blob, s.bins))
     rest = coarse0.copy()
     rest.flat[main0] = 0
-    match = hue_intersection(own, coarse0, s.like_hue, s.own_mix_sat)
-    second = hue_intersection(own, rest, s.like_hue, s.own_mix_sat)
+    match = hue_intersection(own, coarse0, 0, s.own_mix_sat)
+    second = hue_intersection(own, rest, 0, s.own_mix_sat)
     return not (match < s.min_match or (
         design and s.min_second > 0
         and second < s.min_second * (1.0 - float(coarse0.flat[main0]))))

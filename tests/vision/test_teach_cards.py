@@ -1978,28 +1978,6 @@ def test_looks_like_meets_the_look_a_saturation_bin_off(pixels, sat_reach, like)
     assert looks_like(hsv, blob, coarse0, int(np.argmax(coarse0)), s) == like
 
 
-@pytest.mark.parametrize("pixels, like_hue, like", [
-    (((92, _BLUE_NEXT), (8, _YELLOW)), 0, False),  # the blue a coarse hue bin off (a
-    #   light's tint): only the ring's few yellow pixels meet the look, under `min_match`
-    (((92, _BLUE_NEXT), (8, _YELLOW)), 1, True),  # ... a hue bin off allowed (session 26)
-    (((100, _BLUE_NEXT),), 1, False),  # the blue alone, a bin off: not the design
-    #                                    (`min_second`: the ring's yellow is missing)
-    (((100, (60, 176, 60)),), 1, False),  # a green: beyond the reach
-])
-def test_looks_like_meets_the_look_a_hue_bin_off(pixels, like_hue, like):
-    from dataclasses import replace
-
-    from vision.teach_cards import BACK_LOOK, _coarse, looks_like
-
-    look = np.zeros(BACK_LOOK.bins, np.float32)
-    look[17, 5, 0], look[4, 5, 1] = 0.7, 0.3
-    coarse0 = _coarse(look)
-    hsv = _hsv_pixels(*pixels)
-    blob = np.ones(hsv.shape[:2], np.uint8)
-    s = replace(BACK_LOOK, like_hue=like_hue)
-    assert looks_like(hsv, blob, coarse0, int(np.argmax(coarse0)), s) == like
-
-
 def _hsv_bgr(h, s, v):
     """The BGR colour (ints) of one OpenCV HSV colour."""
     return tuple(int(c) for c in cv2.cvtColor(np.uint8([[[h, s, v]]]), cv2.COLOR_HSV2BGR)[0, 0])
