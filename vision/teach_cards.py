@@ -351,10 +351,10 @@ class BackLookSettings:
     spread_v: int = 1  # a taught colour also stands for its value bins this far off (shade)
     spread_h: int = 1  # ... and, in Troetofanten's search (`look_pixels`), a taught colour
     #   of saturation bin `spread_min_sat` or over for its hue bins this far off: the
-    #   light's colour moves the back's hue between photos (session 26: teach photo's blue
-    #   at hue 113, whole backs of the fresh scenes at 101-107, two 6-unit bins lower, had
-    #   0.000-0.011 of their pixels in the look and were dropped by `unlike_backs`; 2 found
-    #   no more and merged regions; spreading saturation too took face-up cards' outlines)
+    #   light's colour moves the back's hue between photos (session 26: teach seed 3249's
+    #   navy at hue 113, whole backs of fresh scenes at 101-107, one or two 6-unit bins
+    #   lower, had 0.000-0.011 of their pixels in the look and `unlike_backs` dropped them;
+    #   2 read no better; spreading saturation as well took face-up cards' outlines)
     spread_min_sat: int = 2  # ... (a greyish bin's hue is the paper's and the light's:
     #   bins 0-1 of 8, saturation under 64, are not spread)
     disc: float = 0.4  # teach: the look from a disc of this x the card width around the tap
