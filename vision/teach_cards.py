@@ -349,6 +349,14 @@ class BackLookSettings:
 
     bins: tuple[int, int, int] = (30, 8, 2)  # hue x saturation x value histogram
     spread_v: int = 1  # a taught colour also stands for its value bins this far off (shade)
+    spread_h: int = 1  # ... and, in Troetofanten's search (`look_pixels`), a taught colour
+    #   of saturation bin `spread_min_sat` or over for its hue bins this far off: the
+    #   light's colour moves the back's hue between photos (session 26: teach seed 3249's
+    #   navy at hue 113, whole backs of fresh scenes at 101-107, one or two 6-unit bins
+    #   lower, had 0.000-0.011 of their pixels in the look and `unlike_backs` dropped them;
+    #   2 read no better; spreading saturation as well took face-up cards' outlines)
+    spread_min_sat: int = 2  # ... (a greyish bin's hue is the paper's and the light's:
+    #   bins 0-1 of 8, saturation under 64, are not spread)
     disc: float = 0.4  # teach: the look from a disc of this x the card width around the tap
     known: float = 0.5  # ... unless the card model reads the taught back as one this surely
     #                     (then the reader finds this copy's backs itself)
@@ -593,7 +601,7 @@ def look_pixels(image: np.ndarray, look: np.ndarray,
 
     s = settings or BACK_LOOK
     hsv = small_hsv(image, s.scale)
-    colours = look_colours(_sample(hsv), np.asarray(look, np.float32), s)
+    colours = look_colours(_sample(hsv), np.asarray(look, np.float32), s, widen=True)
     if not colours.any():
         return hsv, None, colours
     return hsv, _back_project(hsv, colours, s.bins), colours
@@ -683,18 +691,33 @@ def photo_colours(image: np.ndarray, look: np.ndarray,
 
 
 def look_colours(hsv: np.ndarray, look: np.ndarray,
-                 settings: BackLookSettings = BACK_LOOK) -> np.ndarray:
+                 settings: BackLookSettings = BACK_LOOK, widen: bool = False) -> np.ndarray:
     """The taught back's colours in this photo (`hsv`: the photo's sample, `_sample` of it
     at any scale): a (H, S, V) table, 1 for the bins far more common on the back (`ratio`,
-    each also standing for its `spread_v` neighbouring value bins: light differs) than in
-    the photo, and not rare on it."""
+    each also standing for its `spread_v` neighbouring value bins: light differs; with
+    `widen`, Troetofanten's search, also for its `spread_h` hue bins: `widened_look`) than
+    in the photo, and not rare on it."""
     s = settings
     h_all = _look_hist(hsv, None, s.bins)
     look = np.asarray(look, np.float32)
     for _ in range(s.spread_v):  # lighter or darker than on the teach photo
         look = np.maximum(look, np.maximum(np.pad(look[..., 1:], ((0, 0), (0, 0), (0, 1))),
                                            np.pad(look[..., :-1], ((0, 0), (0, 0), (1, 0)))))
+    if widen:
+        look = widened_look(look, s.spread_h, s.spread_min_sat)
     return ((look >= s.ratio * h_all) & (look >= s.min_share)).astype(np.float32)
+
+
+def widened_look(look: np.ndarray, spread_h: int, min_sat: int = 0) -> np.ndarray:
+    """`look` (H x S x V) where each bin of saturation bin `min_sat` or over also stands
+    for the hue bins up to `spread_h` off (round the hue circle), at its own weight: the
+    light's colour moves a back's hue between photos (a greyish bin's hue is the light's
+    and the paper's, not the back's: not spread)."""
+    out = look.copy()
+    out[:, :min_sat] = 0
+    for _ in range(spread_h):
+        out = np.maximum(out, np.maximum(np.roll(out, 1, axis=0), np.roll(out, -1, axis=0)))
+    return np.maximum(look, out)
 
 
 def look_share(crops_bgr: np.ndarray, colours: np.ndarray,

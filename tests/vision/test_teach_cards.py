@@ -333,6 +333,51 @@ def test_look_backs_finds_the_taught_back(backs, bar, table, found):
         assert np.hypot(g[0] - want[0], g[1] - want[1]) < 0.25 * CARD_W
 
 
+@pytest.mark.parametrize("hue, spread_h, kept", [
+    (111, 0, True),  # the taught navy itself (hue 111, fine bin 18 of 30)
+    (104, 0, False),  # a light's tint moves it a 6-unit bin lower: none of its pixels are
+    #                   the look's, the back is taken for a card-shaped thing of one colour
+    (104, 1, True),  # ... kept with the look spread a hue bin (session 26)
+    (116, 1, True),  # a bin higher
+    (98, 1, False),  # two bins lower: beyond the spread
+])
+def test_unlike_backs_keeps_a_back_whose_blue_a_light_moved(hue, spread_h, kept):
+    """A teach photo's light and a scene's differ: the scene's back, found by its shape
+    (no classifier reading), shows the taught navy a hue bin off; the look's coloured bins
+    stand for their neighbouring hue bins (`spread_h`, `widened_look`), so the back keeps
+    `own_look` of the look's pixels (the mix test reaches a coarse bin already)."""
+    from vision.cards.read import back_piece
+    from vision.teach_cards import BACK_LOOK, unlike_backs
+
+    image = np.full((600, 800, 3), (120, 140, 150), np.uint8)
+    pieces = _face_up(image, [(200, 300), (600, 450)])
+    navy = cv2.cvtColor(np.uint8([[[hue, 198, 90]]]), cv2.COLOR_HSV2BGR)[0, 0]
+    _card(image, (400, 300), tuple(int(v) for v in navy), BACK_RING)
+    back = back_piece((400.0, 300.0), 0.0, float(CARD_W), 0.6)
+    out = unlike_backs(image, pieces + [back], _taught_look(),
+                       replace(BACK_LOOK, spread_h=spread_h))
+    assert out == pieces + ([back] if kept else [])
+
+
+@pytest.mark.parametrize("at, spread_h, min_sat, want", [
+    ((18, 6, 1), 1, 2, [(17, 6, 1), (18, 6, 1), (19, 6, 1)]),  # a blue: its neighbours too
+    ((18, 6, 1), 2, 2, [(16, 6, 1), (17, 6, 1), (18, 6, 1), (19, 6, 1), (20, 6, 1)]),  # 2
+    ((0, 5, 0), 1, 2, [(0, 5, 0), (1, 5, 0), (29, 5, 0)]),  # a red: round the hue circle
+    ((3, 1, 1), 1, 2, [(3, 1, 1)]),  # a greyish bin (saturation under 64): its hue is the
+    #                                  paper's and the light's, not spread
+    ((3, 1, 1), 1, 0, [(2, 1, 1), (3, 1, 1), (4, 1, 1)]),  # ... unless asked
+    ((18, 6, 1), 0, 2, [(18, 6, 1)]),  # no spread
+])
+def test_widened_look_spreads_coloured_bins_over_hue(at, spread_h, min_sat, want):
+    from vision.teach_cards import widened_look
+
+    look = np.zeros((30, 8, 2), np.float32)
+    look[at] = 0.4
+    out = widened_look(look, spread_h, min_sat)
+    assert sorted(tuple(int(v) for v in k) for k in zip(*np.nonzero(out), strict=True)) == want
+    assert np.all(out[tuple(np.array(want).T)] == np.float32(0.4)) and look[at] == 0.4
+
+
 def test_look_backs_puts_a_covered_back_under_its_card():
     """A back under a face-up card shows a strip: the back is put a card's height from the
     strip's outer edge, under the card."""
