@@ -2062,8 +2062,10 @@ def edge_glare_spots(image_bgr: np.ndarray, view: BoardView, s: MauerSettings) -
                       interpolation=cv2.INTER_NEAREST)
     h, w = half.shape[:2]
     quad = np.asarray(view.corners, np.float64) / f
-    low = cv2.min(cv2.min(half[..., 0], half[..., 1]), half[..., 2])
-    core = (low >= a_s.glare_core).astype(np.uint8)
+    # every channel >= glare_core (255 there: the same set, the same components as the
+    # lowest channel's 0/1 test, in one pass instead of three channel copies; session 26)
+    c = float(a_s.glare_core)
+    core = cv2.inRange(half, (c, c, c), (255.0, 255.0, 255.0))
     total = h * w
     if cv2.countNonZero(core) < a_s.glare_min_frac * total:
         return ()
@@ -2234,16 +2236,25 @@ def spot_features(image_bgr: np.ndarray, view: BoardView, board: Board,
     white, light = white_reference(image_bgr, view, board, s,
                                    ring_px.reshape(len(sp), len(ring), 3)[:len(board.fields)])
     feats = np.zeros((len(sp), N_FEATURES), np.float32)
-    for k, (z, xy) in enumerate(_plane_discs(view, centres, s)):
-        px = _bilinear(img, xy)
-        if light is not None and z in s.glare_off_heights:
-            px = light.off(px, xy)
-        elif light is not None and s.glare_dark_quantile is not None:
-            px = light.off_dark(px.reshape(len(sp), len(_DISC), 3), xy,
-                                s.glare_dark_quantile).reshape(-1, 3)
-        px = px / white * 200.0
-        px = np.clip(px, 0, 255).astype(np.uint8).reshape(len(sp), len(_DISC), 3)
-        lab = cv2.cvtColor(px, cv2.COLOR_BGR2LAB).astype(np.float32)
+    planes = list(_plane_discs(view, centres, s))
+    if light is None:  # the planes' discs sampled, balanced and converted at once: per
+        # sample the same operations, so the same numbers (three passes before; session 26)
+        px = _bilinear(img, np.concatenate([xy for _, xy in planes])) / white * 200.0
+        px = np.clip(px, 0, 255).astype(np.uint8).reshape(-1, len(_DISC), 3)
+        labs = np.split(cv2.cvtColor(px, cv2.COLOR_BGR2LAB).astype(np.float32), len(planes))
+    else:
+        labs = []
+        for z, xy in planes:
+            px = _bilinear(img, xy)
+            if z in s.glare_off_heights:
+                px = light.off(px, xy)
+            elif s.glare_dark_quantile is not None:
+                px = light.off_dark(px.reshape(len(sp), len(_DISC), 3), xy,
+                                    s.glare_dark_quantile).reshape(-1, 3)
+            px = px / white * 200.0
+            px = np.clip(px, 0, 255).astype(np.uint8).reshape(len(sp), len(_DISC), 3)
+            labs.append(cv2.cvtColor(px, cv2.COLOR_BGR2LAB).astype(np.float32))
+    for k, lab in enumerate(labs):
         L, a, b = lab[..., 0] / 255.0, (lab[..., 1] - 128) / 64.0, (lab[..., 2] - 128) / 64.0
         chroma = np.hypot(a, b)
         hue = np.arctan2(b, a)
