@@ -499,12 +499,14 @@ def _calib_fit(Hl, size: tuple[int, int], level: float) -> np.ndarray:
     w, h = size
     x = np.array([0.8 * max(w, h), w / 2, h / 2])
     for _ in range(30):
-        r = np.array(_calib_residual(x, Hl, size, level))
-        J = np.empty((len(r), 3))
-        for i, step in enumerate((1.0, 1.0, 1.0)):
-            d = np.zeros(3)
-            d[i] = step
-            J[:, i] = (np.array(_calib_residual(x + d, Hl, size, level)) - r) / step
+        # forward differences with a step of 1 in f, cx, cy, in plain floats (the same
+        # numbers as the former numpy steps and columns, less overhead; session 26)
+        f, cx, cy = x.tolist()
+        r0 = _calib_residual((f, cx, cy), Hl, size, level)
+        moved = [_calib_residual(p, Hl, size, level)
+                 for p in ((f + 1.0, cx, cy), (f, cx + 1.0, cy), (f, cx, cy + 1.0))]
+        r = np.array(r0)
+        J = np.array([[(m[k] - r0[k]) / 1.0 for m in moved] for k in range(len(r0))])
         dx = np.linalg.lstsq(J.T @ J + 1e-9 * np.eye(3), -J.T @ r, rcond=None)[0]
         dx[0] = np.clip(dx[0], -0.3 * x[0], 0.3 * x[0])
         x = x + dx
@@ -944,7 +946,8 @@ def _run_hypotheses(det: np.ndarray, board: Board, s: MauerSettings,
     member = np.zeros((nr, len(xy)), bool)
     for a, (r, _) in enumerate(runs):
         member[a, r] = True
-    shared = (member[:, None, :] & member[None, :, :]).any(axis=2)
+    m = member.astype(np.float32)  # (blob counts: small integers, exact in float32)
+    shared = (m @ m.T) > 0  # [a, b]: a blob in both (an (nr, nr, N) `&` before)
     # each run with its nearest parallel runs (a run on its other side, not overlapping)
     parallel = np.abs(du[:, 0][:, None] * du[:, 0][None] + du[:, 1][:, None] * du[:, 1][None])
     dc = centre[None, :, :] - centre[:, None, :]  # [a, b] = centre b - centre a
@@ -1004,10 +1007,11 @@ def _run_hypotheses(det: np.ndarray, board: Board, s: MauerSettings,
     quick = _quick_scores(Hs, xy, fields, pitch, shape)
     order = np.argsort(-quick)
     corners = _apply_many(Hs[order[: 4 * s.prescore_keep]], board_corners_mm(board))
+    keys = np.round(corners.reshape(len(corners), -1) / s.dedupe_px).astype(int).tolist()
     seen_keys: set = set()
     top = []
-    for k, i in enumerate(order[: 4 * s.prescore_keep]):  # near-identical fits once
-        key = tuple(np.round(corners[k].ravel() / s.dedupe_px).astype(int).tolist())
+    for k, i in enumerate(order[: 4 * s.prescore_keep].tolist()):  # near-identical fits once
+        key = tuple(keys[k])  # (rounded all at once: the same numbers as one by one)
         if key not in seen_keys:
             seen_keys.add(key)
             top.append(i)
@@ -1025,12 +1029,13 @@ def _same_turns(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
     """(K,) bool: each corner of the quadrilaterals src and dst (K, 4, 2) turns the same way
     (the sign of the cross product of its two sides)."""
     out = np.ones(len(src), bool)
+    # (4, K) rows of each corner's x and y, contiguous (the same numbers as the strided
+    # columns of src and dst, faster to subtract; session 26)
+    xy = [(q[..., 0].T.copy(), q[..., 1].T.copy()) for q in (src, dst)]
     for i in range(4):
-        turn = []
-        for q in (src, dst):
-            a, b, c = q[:, i - 1], q[:, i], q[:, (i + 1) % 4]
-            turn.append((b[:, 0] - a[:, 0]) * (c[:, 1] - b[:, 1])
-                        - (b[:, 1] - a[:, 1]) * (c[:, 0] - b[:, 0]) > 0)
+        a, b, c = i - 1, i, (i + 1) % 4
+        turn = [(x[b] - x[a]) * (y[c] - y[b]) - (y[b] - y[a]) * (x[c] - x[b]) > 0
+                for x, y in xy]
         out &= turn[0] == turn[1]
     return out
 
@@ -1039,18 +1044,19 @@ def _square_to_quad(q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Homographies taking the unit square's corners (0, 0), (1, 0), (1, 1), (0, 1) to the
     quadrilaterals q (K, 4, 2), in closed form (Heckbert): ((K, 3, 3), (K,) bool: the quad
     is not degenerate, three of its corners not on one line)."""
-    x0, x1, x2, x3 = (q[:, i, 0] for i in range(4))
-    y0, y1, y2, y3 = (q[:, i, 1] for i in range(4))
+    x0, x1, x2, x3 = q[..., 0].T.copy()  # (contiguous rows: faster arithmetic, the same
+    y0, y1, y2, y3 = q[..., 1].T.copy()  # numbers as the strided columns)
     dx1, dx2, sx = x1 - x2, x3 - x2, x0 - x1 + x2 - x3
     dy1, dy2, sy = y1 - y2, y3 - y2, y0 - y1 + y2 - y3
     den = dx1 * dy2 - dx2 * dy1
     ok = np.ones(len(q), bool)
-    for i in range(4):  # no three corners on a line
-        a, b, c = q[:, i - 1], q[:, i], q[:, (i + 1) % 4]
-        u, v = b - a, c - b
-        cross = u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0]
-        ok &= np.abs(cross) > 1e-9 * (np.abs(u[:, 0] * v[:, 1]) + np.abs(u[:, 1] * v[:, 0])
-                                      + 1e-300)
+    xs, ys = (x0, x1, x2, x3), (y0, y1, y2, y3)
+    for i in range(4):  # no three corners on a line (on the corners' own x and y arrays:
+        # the same numbers as on the strided (K, 2) sides; session 26)
+        a, b, c = i - 1, i, (i + 1) % 4
+        ux, uy, vx, vy = xs[b] - xs[a], ys[b] - ys[a], xs[c] - xs[b], ys[c] - ys[b]
+        p, r = ux * vy, uy * vx
+        ok &= np.abs(p - r) > 1e-9 * (np.abs(p) + np.abs(r) + 1e-300)
     den = np.where(ok, den, 1.0)
     g = (sx * dy2 - dx2 * sy) / den
     h = (dx1 * sy - sx * dy1) / den
@@ -1101,12 +1107,15 @@ def _plausible_many(Hs: np.ndarray, corners_mm: np.ndarray) -> np.ndarray:
     """`_plausible` for a batch: (K,) bool."""
     c = _apply_many(Hs, corners_mm)
     ok = np.isfinite(c).all(axis=(1, 2))
+    x, y = c[..., 0].T.copy(), c[..., 1].T.copy()  # (4, K) rows: one corner's x (y) each
     for i in range(4):
-        a, b, d = c[:, i - 1], c[:, i], c[:, (i + 1) % 4]
-        u, v = d - b, a - b
-        cross = u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0]
-        cosv = (u * v).sum(axis=1) / np.maximum(
-            np.linalg.norm(u, axis=1) * np.linalg.norm(v, axis=1), 1e-9)
+        a, b, d = i - 1, i, (i + 1) % 4
+        ux, uy, vx, vy = x[d] - x[b], y[d] - y[b], x[a] - x[b], y[a] - y[b]
+        cross = ux * vy - uy * vx
+        # (the dot product and numpy's norms over the length-2 axis written out: the
+        # same operations in the same order, the same numbers; session 26)
+        cosv = (ux * vx + uy * vy) / np.maximum(
+            np.sqrt(ux * ux + uy * uy) * np.sqrt(vx * vx + vy * vy), 1e-9)
         ok &= (cross > 0) & (np.abs(cosv) < 0.87)
     return ok
 
@@ -1518,19 +1527,22 @@ def _field_array(board: Board) -> tuple[np.ndarray, float]:
 
 def _reduced(image_bgr: np.ndarray, s: MauerSettings
              ) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
-    """(f, the photo reduced by f to `work_long_side`, its 8-bit Lab, that Lab as float32
-    with a* b* of the colour-balanced copy (`colour_balance`; L* as it was: the field
-    contrast reads it)): what the board search reads."""
+    """(f, the photo reduced by f to `work_long_side`, its 8-bit Lab, that Lab with a* b* of
+    the colour-balanced copy (`colour_balance`; L* as it was: the field contrast reads it),
+    uint8 too): what the board search reads. (Every reader of the last samples it by
+    `_bilinear`, which gives the same float64 numbers from uint8 as from a float32 copy;
+    that copy and the strided float write of a* b* were 1.5 ms a photo, session 26.)"""
     h, w = image_bgr.shape[:2]
     f = min(1.0, s.work_long_side / max(h, w))
     small = cv2.resize(image_bgr, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
     lab8 = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)  # (the reduced search's map reads it too)
-    lab = lab8.astype(np.float32)
+    lab = lab8
     if s.colour_balance > 0:
         from vision.preprocess import apply_gains, light_gains
 
         balanced = apply_gains(small, light_gains(small, s.colour_balance))
-        lab[..., 1:] = cv2.cvtColor(balanced, cv2.COLOR_BGR2LAB)[..., 1:]
+        lab = cv2.cvtColor(balanced, cv2.COLOR_BGR2LAB)
+        lab[..., 0] = lab8[..., 0]
     return f, small, lab8, lab
 
 
@@ -1801,7 +1813,7 @@ def refine_view(view: BoardView, board: Board, s: MauerSettings, maps: BlobMap,
     """A view found on a reduced copy, refined on the full size blobs of its fields
     (`board_blobs`, or `blobs` when already made for it): ICP from it, then scored as a
     full size pass scores its fit (fields with their blob and the start colours; `lab`:
-    the photo at `f` x its size, float32 Lab); None when it does not fit."""
+    the photo at `f` x its size, Lab as `_reduced` makes it); None when it does not fit."""
     fields, pitch = _field_array(board)
     blobs = board_blobs(view, board, s, maps) if blobs is None else blobs
     det, small = blobs[:, :2], _min_size(blobs, board, s)
@@ -1835,11 +1847,11 @@ def field_contrast(lab: np.ndarray, H: np.ndarray, board: Board) -> float:
 def _find_board_once(image_bgr: np.ndarray, board: Board, s: MauerSettings, maps: BlobMap,
                      lab: np.ndarray, f: float, ahead=None, glares=()) -> BoardView | None:
     """One pass of the board search on `maps`' blobs; `lab`: the photo at `f` x its size,
-    float32 Lab (the colour checks). The view's camera P is left None (`find_board` makes
-    it for the view it keeps). `ahead(H)`: called with the best start's fit (its H as the
-    view would hold it) before its turned and shifted alternatives are tried (most often
-    it stays the best): work for that view may start meanwhile. A fit as sure as
-    `sure_fit` is the view without its alternatives."""
+    Lab as `_reduced` makes it (the colour checks). The view's camera P is left None
+    (`find_board` makes it for the view it keeps). `ahead(H)`: called with the best
+    start's fit (its H as the view would hold it) before its turned and shifted
+    alternatives are tried (most often it stays the best): work for that view may start
+    meanwhile. A fit as sure as `sure_fit` is the view without its alternatives."""
     blobs = field_blobs(image_bgr, s, maps)[:s.max_search_blobs]  # (largest first)
     det, small = blobs[:, :2], _min_size(blobs, board, s)
     fields, pitch = _field_array(board)
@@ -2050,8 +2062,10 @@ def edge_glare_spots(image_bgr: np.ndarray, view: BoardView, s: MauerSettings) -
                       interpolation=cv2.INTER_NEAREST)
     h, w = half.shape[:2]
     quad = np.asarray(view.corners, np.float64) / f
-    low = cv2.min(cv2.min(half[..., 0], half[..., 1]), half[..., 2])
-    core = (low >= a_s.glare_core).astype(np.uint8)
+    # every channel >= glare_core (255 there: the same set, the same components as the
+    # lowest channel's 0/1 test, in one pass instead of three channel copies; session 26)
+    c = float(a_s.glare_core)
+    core = cv2.inRange(half, (c, c, c), (255.0, 255.0, 255.0))
     total = h * w
     if cv2.countNonZero(core) < a_s.glare_min_frac * total:
         return ()
@@ -2222,16 +2236,25 @@ def spot_features(image_bgr: np.ndarray, view: BoardView, board: Board,
     white, light = white_reference(image_bgr, view, board, s,
                                    ring_px.reshape(len(sp), len(ring), 3)[:len(board.fields)])
     feats = np.zeros((len(sp), N_FEATURES), np.float32)
-    for k, (z, xy) in enumerate(_plane_discs(view, centres, s)):
-        px = _bilinear(img, xy)
-        if light is not None and z in s.glare_off_heights:
-            px = light.off(px, xy)
-        elif light is not None and s.glare_dark_quantile is not None:
-            px = light.off_dark(px.reshape(len(sp), len(_DISC), 3), xy,
-                                s.glare_dark_quantile).reshape(-1, 3)
-        px = px / white * 200.0
-        px = np.clip(px, 0, 255).astype(np.uint8).reshape(len(sp), len(_DISC), 3)
-        lab = cv2.cvtColor(px, cv2.COLOR_BGR2LAB).astype(np.float32)
+    planes = list(_plane_discs(view, centres, s))
+    if light is None:  # the planes' discs sampled, balanced and converted at once: per
+        # sample the same operations, so the same numbers (three passes before; session 26)
+        px = _bilinear(img, np.concatenate([xy for _, xy in planes])) / white * 200.0
+        px = np.clip(px, 0, 255).astype(np.uint8).reshape(-1, len(_DISC), 3)
+        labs = np.split(cv2.cvtColor(px, cv2.COLOR_BGR2LAB).astype(np.float32), len(planes))
+    else:
+        labs = []
+        for z, xy in planes:
+            px = _bilinear(img, xy)
+            if z in s.glare_off_heights:
+                px = light.off(px, xy)
+            elif s.glare_dark_quantile is not None:
+                px = light.off_dark(px.reshape(len(sp), len(_DISC), 3), xy,
+                                    s.glare_dark_quantile).reshape(-1, 3)
+            px = px / white * 200.0
+            px = np.clip(px, 0, 255).astype(np.uint8).reshape(len(sp), len(_DISC), 3)
+            labs.append(cv2.cvtColor(px, cv2.COLOR_BGR2LAB).astype(np.float32))
+    for k, lab in enumerate(labs):
         L, a, b = lab[..., 0] / 255.0, (lab[..., 1] - 128) / 64.0, (lab[..., 2] - 128) / 64.0
         chroma = np.hypot(a, b)
         hue = np.arctan2(b, a)
