@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor, wait
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -500,14 +500,26 @@ class Pipeline:
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cards")
         return self._pool
 
-    def _timed_cards(self, game: str, photo: Photo, area: PlayArea, profile=None):
-        """(`vision.cards.stage.read_cards`' result for the cards beside `area`, its ms)."""
-        from vision.cards.stage import read_cards
+    def _timed_cards(self, game: str, photo: Photo, area_at: Future, profile=None):
+        """(`vision.cards.stage.read_cards`' result for the cards beside the area `area_at`
+        gives, its ms). The detector's key points on the photo (`early_keys`) are found
+        first, while the other thread is still finding the area (they need none: issue 6,
+        the card stage's network off the photo's longest path); the ms leave out the wait
+        for the area. An area not found: its error, raised here too."""
+        from vision.cards.geometry import keeping_scaled
+        from vision.cards.stage import early_keys, read_cards
 
         t = time.perf_counter()
-        res = read_cards(self._card_reader(game, profile), photo.image, photo.scale, game,
-                         area, jpeg_quality=photo.jpeg_quality)
-        return res, (time.perf_counter() - t) * 1000
+        reader = self._card_reader(game, profile)
+        with keeping_scaled():  # (the detector's area resize of the photo shared with the
+            #                     card reading's, as within `read_cards` alone)
+            keys = early_keys(reader, photo.image, game)
+            ms = (time.perf_counter() - t) * 1000
+            area = area_at.result()
+            t = time.perf_counter()
+            res = read_cards(reader, photo.image, photo.scale, game, area,
+                             jpeg_quality=photo.jpeg_quality, keys=keys)
+        return res, ms + (time.perf_counter() - t) * 1000
 
     def _pieces(self, gv: GameVision, photo: Photo, area: PlayArea, timer: Timer, t: float,
                 profile=None):
@@ -809,12 +821,22 @@ class Pipeline:
         t = timer.lap("decode", t)
         if gv.kind == "cards":
             return self._recognise_cards(gv, photo, timer, t, profile)
-        area = find_area(photo.image, AREA_SETTINGS[game], gv.area_name, game=game)
-        t = timer.lap("area", t)
         cards = None
         if gv.card_labels:  # Hop la bille's cards beside the cloth (`vision.cards`): read on
-            # a second thread while this one finds the marbles (each stage is single-threaded)
-            cards = self._card_pool().submit(self._timed_cards, game, photo, area, profile)
+            # a second thread while this one finds the cloth (the detector's key points, which
+            # need no area) and then the marbles (each stage is single-threaded)
+            area_at: Future = Future()
+            cards = self._card_pool().submit(self._timed_cards, game, photo, area_at, profile)
+        try:
+            area = find_area(photo.image, AREA_SETTINGS[game], gv.area_name, game=game)
+        except BaseException as exc:
+            if cards is not None:  # (the card thread stops at the area; this error reported)
+                area_at.set_exception(exc)
+                wait([cards])
+            raise
+        if cards is not None:
+            area_at.set_result(area)
+        t = timer.lap("area", t)
         try:
             det, cand, pred, idx, facts, warnings = self._pieces(gv, photo, area, timer, t,
                                                                  profile)
