@@ -106,3 +106,75 @@ def test_no_cloth_is_reported_and_the_card_thread_ends():
         pipe.recognise(buf.tobytes(), "hop-la-bille")
     rec = pipe.recognise(HOP / "hop-la-bille-e1-s1-0000.jpg", "hop-la-bille")
     assert "cards" in rec.facts and rec.timings_ms["cards"] > 0
+
+
+# The area's glare looks (`vision.area._looks`): the lowest channel, core and its blobs made
+# once for `glare_spots`' two ceilings and `merged_glare_spots` (`glare_blobs`), both
+# ceilings read in one pass (`glare_spot_lists`), and the merged spots' gradient made only
+# for a blob of a spot's size. Their answers against the separate calls made before.
+
+def _glare_photos():
+    from tests.vision.test_area import add_spot, castle, lamp_spot, white_cloth
+
+    return {
+        "loose-only": lamp_spot(castle((170, 200, 220), (170, 180, 190)), (440, 240), 60),
+        "both": lamp_spot(castle((170, 200, 220), (60, 90, 110)), (330, 240), 60),
+        "white-table": lamp_spot(castle((170, 200, 220), (235, 235, 235)), (440, 240), 60),
+        "merged": add_spot(white_cloth(), (150, 180), 45, amount=1.2,
+                           colour=(1.0, 1.0, 1.0)),
+        "merged-corner": add_spot(white_cloth(), (330, 90), 45, amount=1.2,
+                                  colour=(1.0, 1.0, 1.0)),
+        "no-lamp": white_cloth(),
+        "plain": np.full((360, 480, 3), 90, np.uint8),
+    }
+
+
+@pytest.mark.parametrize("name, strict, loose", [
+    ("loose-only", 0, 1),  # a spot only the looser ceiling takes (Simsala Hopp's)
+    ("both", 1, 1),  # taken by either
+    ("white-table", 0, 0),  # as bright around: by neither
+    ("merged", 0, 0),  # a spot merged with the cloth: no round core
+    ("merged-corner", 0, 0),
+    ("no-lamp", 0, 0),  # a white cloth's core, no spot
+    ("plain", 0, 0),  # no core at all (no blobs made)
+])
+@pytest.mark.parametrize("game", ["simsala-hopp", "hop-la-bille"])
+def test_glare_lists_are_the_separate_calls(name, strict, loose, game):
+    from vision.area import glare_blobs, glare_spot_lists, glare_spots, merged_glare_spots
+
+    img = _glare_photos()[name]
+    s = AREA_SETTINGS[game]
+    blobs = glare_blobs(img, s)
+    got = glare_spot_lists(img, s, blobs)
+    assert got == glare_spot_lists(img, s)  # (blobs made inside: the same)
+    assert got[0] == glare_spots(img, s) and got[1] == glare_spots(img, s, loose=True)
+    if game == "simsala-hopp":  # (its looser ceiling; Hop's has none: both the same)
+        assert (len(got[0]), len(got[1])) == (strict, loose)
+    else:
+        assert got[0] == got[1]
+    assert merged_glare_spots(img, s, blobs) == merged_glare_spots(img, s)
+
+
+@pytest.mark.parametrize("name, found", [
+    ("merged", 1),  # over the cloth's left edge: found by its arc
+    ("merged-corner", 1),  # over its corner
+    ("no-lamp", 0),  # blobs of a spot's size, no arc: the gradient made, nothing found
+    ("plain", 0),  # no blob: nothing made
+])
+def test_looks_pins_the_old_answer(name, found):
+    """`_looks`' (working copy, scale, strict spots, loose spots) as made before session 26:
+    `glare_spots` or else `merged_glare_spots`, then `glare_spots(loose=True)` where the
+    settings have a looser ceiling, each from scratch."""
+    from vision.area import _looks, _working_size, glare_spots, merged_glare_spots
+
+    img = _glare_photos()[name]
+    for game in ("hop-la-bille", "simsala-hopp"):
+        s = AREA_SETTINGS[game]
+        small, f = _working_size(img, s)
+        strict = glare_spots(small, s) or merged_glare_spots(small, s)
+        loose = glare_spots(small, s, loose=True) if s.glare_ring_on_area > 0 else strict
+        got = _looks(img, s)
+        assert np.array_equal(got[0], small) and got[1] == f
+        assert got[2] == strict and got[3] == loose
+        if game == "hop-la-bille":
+            assert len(got[2]) == found
