@@ -178,3 +178,49 @@ def test_looks_pins_the_old_answer(name, found):
         assert got[2] == strict and got[3] == loose
         if game == "hop-la-bille":
             assert len(got[2]) == found
+
+
+@pytest.mark.parametrize("path", [
+    "scenes/hop-la-bille/hop-la-bille-e1-s1-0009.jpg",  # its cloth's edge washed out
+    "scenes-edition2/hop-la-bille/hop-la-bille-e2-s2-0007.jpg",  # a lamp's glare
+    "scenes-edition2/hop-la-bille/hop-la-bille-e2-s2-0004.jpg",  # blurred
+    "scenes/hop-la-bille/hop-la-bille-e1-s1-0001.jpg",  # no quality warning
+])
+def test_quality_read_meanwhile_is_the_old_answer(path):
+    """Hop la bille's quality warnings read on the main thread while the cards are read
+    (`area_quality`) are the ones read after the score from its JSON, as before, in the
+    same place (last); the timings' total does not count them twice."""
+    from vision.pipeline import (
+        card_width,
+        get_pipeline,
+        quality_outline,
+        score_photo,
+    )
+    from vision.quality import QUALITY_SETTINGS, photo_quality
+
+    photo = load_photo(ROOT / "datasets" / path, ImageSettings())
+    new = score_photo(photo, "hop-la-bille", {})
+    old = get_pipeline().score(photo, "hop-la-bille", {})  # (no `meanwhile`: as before)
+    assert "meanwhile" not in old and "meanwhile" not in new
+    qs = QUALITY_SETTINGS["hop-la-bille"]
+    assert qs.far_card <= 0 and card_width(old, photo.scale) is not None  # (not asked for)
+    old["warnings"] += photo_quality(qs, photo.image, quality_outline(old, photo.scale),
+                                     photo.scale, None)
+    t = new.pop("timings_ms")
+    old.pop("timings_ms")
+    assert new == old
+    assert t["quality"] > 0 and t["total"] >= t["decode"] + t["area"]
+    said = ("the play area's edge", "glare from", "the photo is blurred")
+    assert any(w.startswith(said) for w in new["warnings"]) == (not path.endswith("0001.jpg"))
+
+
+@pytest.mark.parametrize("game, read", [
+    ("hop-la-bille", True),  # cards on a second thread: read meanwhile
+    ("simsala-hopp", False),  # no card thread: after the score, as before
+    ("troetofanten", False),  # its quality counts the cards' width (`far_card`)
+])
+def test_area_quality_only_where_a_card_thread_runs(game, read):
+    from vision.pipeline import area_quality
+
+    photo = load_photo(HOP / "hop-la-bille-e1-s1-0000.jpg", ImageSettings())
+    assert (area_quality(game, photo) is not None) == read
