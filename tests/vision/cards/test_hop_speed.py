@@ -224,3 +224,78 @@ def test_area_quality_only_where_a_card_thread_runs(game, read):
 
     photo = load_photo(HOP / "hop-la-bille-e1-s1-0000.jpg", ImageSettings())
     assert (area_quality(game, photo) is not None) == read
+
+
+# The card's pixels under a mask by `hopcards.masked` (np.compress on the flattened pixels)
+# instead of numpy's 2-D mask indexing: the same rows in the same order, so the same
+# medians, percentiles, outlines and discs.
+
+@pytest.mark.parametrize("shape, share, dtype", [
+    ((120, 80, 3), 0.7, np.uint8),  # a rectified card, a ragged mask (its pale paper)
+    ((120, 80, 3), 1.0, np.uint8),  # every pixel (`refine_outline`'s middle)
+    ((120, 80, 3), 0.0, np.uint8),  # none
+    ((9, 7, 3), 0.5, np.float32),  # a disc's box, float
+    ((5, 4, 1), 0.5, np.uint8),  # one channel
+])
+def test_masked_is_mask_indexing(shape, share, dtype):
+    from vision.cards.hopcards import masked
+
+    rng = np.random.default_rng(sum(shape))
+    values = rng.integers(0, 256, shape).astype(dtype)
+    mask = rng.random(shape[:2]) < share
+    got = masked(values, mask)
+    assert got.dtype == values[mask].dtype and np.array_equal(got, values[mask])
+    strided = values[::2, ::2]  # (a view: reshaped by copying)
+    assert np.array_equal(masked(strided, mask[::2, ::2]), strided[mask[::2, ::2]])
+
+
+def _card(seed: int, tint=(1.0, 1.0, 1.0)) -> np.ndarray:
+    """A rectified 60 x 90 card (uint8 BGR): cream paper under a light `tint`, a coloured
+    frame, three discs of marble colours, a little noise."""
+    import cv2
+
+    rng = np.random.default_rng(seed)
+    card = np.full((90, 60, 3), (215, 235, 240), np.float32)
+    cv2.rectangle(card, (0, 0), (59, 89), (40, 160, 60), 5)
+    for (x, y), bgr in zip([(30, 25), (30, 45), (30, 65)],
+                           [(30, 205, 245), (45, 30, 200), (125, 35, 20)], strict=True):
+        cv2.circle(card, (x, y), 7, bgr, -1)
+    card = card * np.asarray(tint, np.float32) + rng.normal(0, 4, card.shape)
+    return np.clip(np.round(card), 0, 255).astype(np.uint8)
+
+
+def _old(fn, *args):
+    """`fn` with numpy's 2-D mask indexing (`masked` as it was before session 26)."""
+    import vision.cards.hopcards as hc
+
+    new = hc.masked
+    hc.masked = lambda values, mask: values[mask]
+    try:
+        return fn(*args)
+    finally:
+        hc.masked = new
+
+
+@pytest.mark.parametrize("seed, tint", [
+    (1, (1.0, 1.0, 1.0)),  # white light
+    (2, (0.7, 0.9, 1.1)),  # a warm lamp
+    (3, (1.1, 1.0, 0.8)),  # a sky's blue
+])
+def test_disc_and_outline_reads_pin_the_old_answer(seed, tint):
+    import vision.cards.hopcards as hc
+
+    card = _card(seed, tint)
+    labels, weakest = hc.read_discs(card, 3)
+    assert (labels, weakest) == _old(hc.read_discs, card, 3)
+    assert len(labels) == 3
+    photo = np.full((300, 300, 3), (90, 100, 110), np.uint8)
+    photo[100:190, 120:180] = card
+    frame = np.array([[122.0, 103.0], [178.0, 101.0], [179.0, 188.0], [121.0, 187.0]])
+    got = hc.refine_outline(photo, frame, "green")
+    want = _old(hc.refine_outline, photo, frame, "green")
+    assert (got is None) == (want is None)
+    if got is not None:
+        assert np.array_equal(got, want)
+    inner = np.ones(card.shape[:2], bool)
+    assert np.array_equal(hc.card_saturation(card, inner),
+                          _old(hc.card_saturation, card, inner))
