@@ -578,21 +578,44 @@ def area_mask(image_bgr: np.ndarray, settings: AreaSettings, level: float | None
     return (measure > level).astype(np.uint8) * 255
 
 
-def glare_spots(small_bgr: np.ndarray, settings: AreaSettings, loose: bool = False) -> list:
-    """The glare spots of a working-size photo (`AreaSettings.glare_core`): compact round
-    near-white blobs with a soft rim, brighter than the ring around them. [(centre (x, y),
-    ellipse axes (a, b), angle in degrees)] of each one's core. `loose`: a blob whose ring
-    is over `glare_ring_max` but under `glare_ring_on_area` is taken too."""
-    spots: list = []
-    if settings.glare_core <= 0:
-        return spots
+def glare_blobs(small_bgr: np.ndarray, settings: AreaSettings):
+    """What `glare_spots` and `merged_glare_spots` look at in a uint8 BGR working-size
+    photo, made once for both (`_looks`): (its lowest channel, uint8 core mask (that channel
+    at least `glare_core`), pixel count, the core's 8-connected components (n, labels,
+    stats) or None where the core is smaller than one spot's least (most photos))."""
     blue, green, red = cv2.split(small_bgr)
     low = cv2.min(cv2.min(blue, green), red)  # the lowest channel (numpy's min(axis=2) is slower)
     core = (low >= settings.glare_core).astype(np.uint8)
     total = low.size
     if cv2.countNonZero(core) < settings.glare_min_frac * total:
-        return spots  # (most photos: no spot can be that large)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
+        return low, core, total, None
+    return low, core, total, cv2.connectedComponentsWithStats(core, connectivity=8)[:3]
+
+
+def glare_spots(small_bgr: np.ndarray, settings: AreaSettings, loose: bool = False,
+                blobs=None) -> list:
+    """The glare spots of a working-size photo (`AreaSettings.glare_core`): compact round
+    near-white blobs with a soft rim, brighter than the ring around them. [(centre (x, y),
+    ellipse axes (a, b), angle in degrees)] of each one's core. `loose`: a blob whose ring
+    is over `glare_ring_max` but under `glare_ring_on_area` is taken too. `blobs`: the
+    photo's `glare_blobs`, where made already."""
+    if settings.glare_core <= 0:
+        return []
+    return glare_spot_lists(small_bgr, settings, blobs)[1 if loose else 0]
+
+
+def glare_spot_lists(small_bgr: np.ndarray, settings: AreaSettings, blobs=None
+                     ) -> tuple[list, list]:
+    """`glare_spots`' (strict, loose) lists of a working-size photo, from one look at each
+    blob (they differ only in the ring's ceiling); `blobs`: its `glare_blobs` or None."""
+    strict: list = []
+    spots: list = []  # (the loose ones)
+    if settings.glare_core <= 0:
+        return strict, spots
+    low, _, total, comps = glare_blobs(small_bgr, settings) if blobs is None else blobs
+    if comps is None:
+        return strict, spots  # (most photos: no spot can be that large)
+    n, labels, stats = comps
     for i in range(1, n):
         a = int(stats[i, cv2.CC_STAT_AREA])
         if not settings.glare_min_frac * total <= a <= settings.glare_max_frac * total:
@@ -617,42 +640,44 @@ def glare_spots(small_bgr: np.ndarray, settings: AreaSettings, loose: bool = Fal
         if not len(ring) or not len(near):
             continue
         ring_low = float(np.median(ring))
-        if ring_low >= (max(settings.glare_ring_max, settings.glare_ring_on_area) if loose
-                        else settings.glare_ring_max):
-            continue  # as bright around it: a white surface, not a spot
+        if ring_low >= max(settings.glare_ring_max, settings.glare_ring_on_area):
+            continue  # as bright around it: a white surface, not a spot (either ceiling)
         if np.percentile(near, 20) < ring_low + settings.glare_rim * (settings.glare_core -
                                                                        ring_low):
             continue  # a sharp rim: a white object (a cloth, a tile, paper), not a spot
-        spots.append(((centre[0] + x, centre[1] + y), axes, angle))
-    return spots
+        spot = ((centre[0] + x, centre[1] + y), axes, angle)
+        spots.append(spot)
+        if ring_low < settings.glare_ring_max:  # (the strict ceiling)
+            strict.append(spot)
+    return strict, spots
 
 
-def merged_glare_spots(small_bgr: np.ndarray, settings: AreaSettings) -> list:
+def merged_glare_spots(small_bgr: np.ndarray, settings: AreaSettings, blobs=None) -> list:
     """The glare spots of a uint8 BGR working-size photo whose core merged with a white
     surface (`AreaSettings.merged_arc`): each core blob's (lowest channel at least
     `glare_core`) softly falling outline points fitted with a circle of a spot's size.
     Only where `glare_spots` finds none (`find_area`). [(centre (x, y),
-    (diameter, diameter), 0.0)] as `glare_spots`' tuples; [] when off."""
+    (diameter, diameter), 0.0)] as `glare_spots`' tuples; [] when off. `blobs`: the
+    photo's `glare_blobs`, where made already."""
     spots: list = []
     if settings.merged_arc <= 0 or settings.glare_core <= 0:
         return spots
-    blue, green, red = cv2.split(small_bgr)
-    low = cv2.min(cv2.min(blue, green), red)
-    core = (low >= settings.glare_core).astype(np.uint8)
-    total = low.size
-    if cv2.countNonZero(core) < settings.glare_min_frac * total:
+    low, core, total, comps = glare_blobs(small_bgr, settings) if blobs is None else blobs
+    if comps is None:
         return spots
     r_min = np.sqrt(settings.glare_min_frac * total / np.pi)
     r_max = np.sqrt(settings.glare_max_frac * total / np.pi)
-    blur = cv2.GaussianBlur(low.astype(np.float32), (0, 0), settings.merged_blur)
-    grad = np.hypot(cv2.Sobel(blur, cv2.CV_32F, 1, 0, ksize=3),
-                    cv2.Sobel(blur, cv2.CV_32F, 0, 1, ksize=3)) / 8.0  # levels per px
+    grad = None  # (made for the first blob of a spot's size: most photos have none)
     hh, ww = low.shape
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
+    n, labels, stats = comps
     rng = np.random.default_rng(0)  # (seeded: the same spots every run)
     for i in range(1, n):
         if stats[i, cv2.CC_STAT_AREA] < settings.glare_min_frac * total:
             continue
+        if grad is None:
+            blur = cv2.GaussianBlur(low.astype(np.float32), (0, 0), settings.merged_blur)
+            grad = np.hypot(cv2.Sobel(blur, cv2.CV_32F, 1, 0, ksize=3),
+                            cv2.Sobel(blur, cv2.CV_32F, 0, 1, ksize=3)) / 8.0  # levels/px
         x, y, w, h = stats[i, :4]
         cs, _ = cv2.findContours((labels[y:y + h, x:x + w] == i).astype(np.uint8),
                                  cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
@@ -2484,9 +2509,11 @@ def _looks(image_bgr: np.ndarray, settings: AreaSettings) -> tuple:
     (`_working_size`), its glare spots (`glare_spots`, else `merged_glare_spots`) and those
     under `glare_spots`' looser ring ceiling (with `glare_ring_on_area`; else the same)."""
     small, f = _working_size(image_bgr, settings)  # (once for every look)
-    strict = glare_spots(small, settings) or merged_glare_spots(small, settings)
-    spots = glare_spots(small, settings, loose=True) if settings.glare_ring_on_area > 0 \
-        else strict
+    blobs = glare_blobs(small, settings) if settings.glare_core > 0 else None  # (once for
+    #   the three: `glare_spot_lists`' both ceilings and `merged_glare_spots`)
+    first, loose = glare_spot_lists(small, settings, blobs)
+    strict = first or merged_glare_spots(small, settings, blobs)
+    spots = loose if settings.glare_ring_on_area > 0 else strict
     return small, f, strict, spots
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor, wait
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -169,6 +169,7 @@ class Recognition:
     facts: dict
     warnings: list[str]
     timings_ms: dict[str, float]
+    meanwhile: object = None  # what `recognise`'s `meanwhile` gave, or None
 
 
 def plane_zone(game: str, area: PlayArea, centers_plane: np.ndarray) -> np.ndarray:
@@ -500,14 +501,26 @@ class Pipeline:
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cards")
         return self._pool
 
-    def _timed_cards(self, game: str, photo: Photo, area: PlayArea, profile=None):
-        """(`vision.cards.stage.read_cards`' result for the cards beside `area`, its ms)."""
-        from vision.cards.stage import read_cards
+    def _timed_cards(self, game: str, photo: Photo, area_at: Future, profile=None):
+        """(`vision.cards.stage.read_cards`' result for the cards beside the area `area_at`
+        gives, its ms). The detector's key points on the photo (`early_keys`) are found
+        first, while the other thread is still finding the area (they need none: issue 6,
+        the card stage's network off the photo's longest path); the ms leave out the wait
+        for the area. An area not found: its error, raised here too."""
+        from vision.cards.geometry import keeping_scaled
+        from vision.cards.stage import early_keys, read_cards
 
         t = time.perf_counter()
-        res = read_cards(self._card_reader(game, profile), photo.image, photo.scale, game,
-                         area, jpeg_quality=photo.jpeg_quality)
-        return res, (time.perf_counter() - t) * 1000
+        reader = self._card_reader(game, profile)
+        with keeping_scaled():  # (the detector's area resize of the photo shared with the
+            #                     card reading's, as within `read_cards` alone)
+            keys = early_keys(reader, photo.image, game)
+            ms = (time.perf_counter() - t) * 1000
+            area = area_at.result()
+            t = time.perf_counter()
+            res = read_cards(reader, photo.image, photo.scale, game, area,
+                             jpeg_quality=photo.jpeg_quality, keys=keys)
+        return res, ms + (time.perf_counter() - t) * 1000
 
     def _pieces(self, gv: GameVision, photo: Photo, area: PlayArea, timer: Timer, t: float,
                 profile=None):
@@ -799,9 +812,13 @@ class Pipeline:
         probs[rows, self.classifier.index(BACKGROUND)] = 1.0
         return probs
 
-    def recognise(self, source: str | Path | bytes, game: str, profile=None) -> Recognition:
+    def recognise(self, source: str | Path | bytes, game: str, profile=None,
+                  meanwhile=None) -> Recognition:
         """`profile`: a `vision.teach.Profile` re-deciding the labels (teach mode): its tile /
-        marble part the crop classifier's, its card part the card reader's."""
+        marble part the crop classifier's, its card part the card reader's. `meanwhile`:
+        called with (photo, area) on this thread once the pieces are read, while the card
+        thread may still be reading (Hop la bille: the photo's quality, `score_photo`); its
+        answer is the Recognition's `meanwhile`."""
         gv = game_vision(game)
         timer = Timer()
         t = time.perf_counter()
@@ -809,15 +826,26 @@ class Pipeline:
         t = timer.lap("decode", t)
         if gv.kind == "cards":
             return self._recognise_cards(gv, photo, timer, t, profile)
-        area = find_area(photo.image, AREA_SETTINGS[game], gv.area_name, game=game)
-        t = timer.lap("area", t)
         cards = None
         if gv.card_labels:  # Hop la bille's cards beside the cloth (`vision.cards`): read on
-            # a second thread while this one finds the marbles (each stage is single-threaded)
-            cards = self._card_pool().submit(self._timed_cards, game, photo, area, profile)
+            # a second thread while this one finds the cloth (the detector's key points, which
+            # need no area) and then the marbles (each stage is single-threaded)
+            area_at: Future = Future()
+            cards = self._card_pool().submit(self._timed_cards, game, photo, area_at, profile)
+        try:
+            area = find_area(photo.image, AREA_SETTINGS[game], gv.area_name, game=game)
+        except BaseException as exc:
+            if cards is not None:  # (the card thread stops at the area; this error reported)
+                area_at.set_exception(exc)
+                wait([cards])
+            raise
+        if cards is not None:
+            area_at.set_result(area)
+        t = timer.lap("area", t)
         try:
             det, cand, pred, idx, facts, warnings = self._pieces(gv, photo, area, timer, t,
                                                                  profile)
+            extra = None if meanwhile is None else meanwhile(photo, area)
         except BaseException:
             if cards is not None:  # let it finish; this photo's error is the one to report
                 wait([cards])
@@ -829,7 +857,7 @@ class Pipeline:
             warnings += res.warnings
             timer.ms["cards"] = round(card_ms, 3)  # (overlaps segment, classify and facts)
         emb = pred.embedding[idx] if len(pred.embedding) else pred.embedding
-        return Recognition(game, photo, area, cand, det, emb, facts, warnings, timer.ms)
+        return Recognition(game, photo, area, cand, det, emb, facts, warnings, timer.ms, extra)
 
     def _decide(self, gv: GameVision, probs: np.ndarray):
         """Restrict the class scores to the game's labels, within the game's counts of each:
@@ -854,7 +882,10 @@ class Pipeline:
         return keep, labels, np.clip(conf * (1 - bg), 0, 1).astype(np.float32), moves
 
     def score(self, source, game: str, options: dict[str, str], teach=None,
-              annotate: str | None = None) -> dict:
+              annotate: str | None = None, meanwhile=None) -> dict:
+        """The contract's JSON object for one photo (without `score_photo`'s quality
+        warnings). `meanwhile`: `recognise`'s; its answer under the key "meanwhile" (only
+        where given)."""
         from scoring import score_facts
 
         started = time.perf_counter()
@@ -863,7 +894,7 @@ class Pipeline:
             from vision.teach import resolve_profile
 
             profile = resolve_profile(teach, game, self)
-        rec = self.recognise(source, game, profile)
+        rec = self.recognise(source, game, profile, meanwhile)
         t = time.perf_counter()
         warnings = one_doubt_a_piece(list(rec.warnings))
         try:
@@ -878,18 +909,24 @@ class Pipeline:
             write_annotation(rec, annotate)
         timings["total"] = round((time.perf_counter() - started) * 1000, 3)
         photo = rec.photo
-        return {
+        out = {
             "game": game,
             "image": {"width": photo.width, "height": photo.height},
-            "area": None if rec.area is None else
-            [[round(float(x) * photo.scale, 1), round(float(y) * photo.scale, 1)]
-             for x, y in rec.area.corners],
+            "area": None if rec.area is None else area_json(rec.area, photo.scale),
             "pieces": rec.detections.to_json(),
             "facts": rec.facts,
             "score": score,
             "warnings": warnings,
             "timings_ms": timings,
         }
+        if meanwhile is not None:
+            out["meanwhile"] = rec.meanwhile
+        return out
+
+
+def area_json(area: PlayArea, scale: float) -> list[list[float]]:
+    """The area's corners in photo pixels as the contract's JSON gives them (0.1 px)."""
+    return [[round(float(x) * scale, 1), round(float(y) * scale, 1)] for x, y in area.corners]
 
 
 def write_annotation(rec: Recognition, path: str | Path) -> None:
@@ -979,7 +1016,8 @@ def score_photo(source: str | Path | bytes, game: str, options: dict[str, str], 
                 result = score_mauer_photo(photo, options, annotate=annotate)
         else:
             result = get_pipeline().score(photo, game, options, teach=teach,
-                                          annotate=annotate)
+                                          annotate=annotate,
+                                          meanwhile=area_quality(game, photo))
     except NotFound as exc:  # nothing found: what is wrong with the whole photo may say why
         hints = photo_quality(QUALITY_SETTINGS[game], photo.image, None, photo.scale)
         if not hints:
@@ -987,12 +1025,42 @@ def score_photo(source: str | Path | bytes, game: str, options: dict[str, str], 
         raise type(exc)(f"{exc.message}; {'; '.join(hints)}") from None
     t = time.perf_counter()
     qs = QUALITY_SETTINGS[game]  # (the cards' width counts only where `far_card` is set)
-    result["warnings"] += photo_quality(qs, photo.image, quality_outline(result, photo.scale),
-                                        photo.scale,
-                                        card_width(result, photo.scale) if qs.far_card > 0
-                                        else None)
+    early = result.pop("meanwhile", None)
+    if early is not None:  # (read while the card thread was still reading, `area_quality`)
+        result["warnings"] += early[0]
+    else:
+        result["warnings"] += photo_quality(qs, photo.image,
+                                            quality_outline(result, photo.scale), photo.scale,
+                                            card_width(result, photo.scale)
+                                            if qs.far_card > 0 else None)
     timings = result["timings_ms"]
     timings["decode"] = round((decoded - started) * 1000, 3)
-    timings["quality"] = round((time.perf_counter() - t) * 1000, 3)
-    timings["total"] = round(timings["total"] + timings["decode"] + timings["quality"], 3)
+    if early is not None:  # (within the score's own time: not added again)
+        timings["quality"] = round(early[1], 3)
+        timings["total"] = round(timings["total"] + timings["decode"], 3)
+    else:
+        timings["quality"] = round((time.perf_counter() - t) * 1000, 3)
+        timings["total"] = round(timings["total"] + timings["decode"] + timings["quality"], 3)
     return result
+
+
+def area_quality(game: str, photo: Photo):
+    """Hop la bille: a `Pipeline.recognise` `meanwhile` that reads `photo`'s quality
+    warnings (`vision.quality.photo_quality` on the area's outline, as `score_photo` reads
+    them from the score's JSON: `area_json`, `quality_outline`) on the main thread while the
+    card thread is still reading (issue 6: off the photo's longest path), as (warnings, ms);
+    None for the other games (their quality is read after the score, as before; a game
+    whose quality counts its cards' width, `far_card`, needs them read)."""
+    from vision.quality import QUALITY_SETTINGS, photo_quality
+
+    qs = QUALITY_SETTINGS[game]
+    if not game_vision(game).card_labels or qs.far_card > 0:
+        return None
+
+    def meanwhile(seen: Photo, area: PlayArea):
+        t = time.perf_counter()
+        outline = np.asarray(area_json(area, photo.scale), np.float64) / photo.scale
+        warnings = photo_quality(qs, photo.image, outline, photo.scale, None)
+        return warnings, (time.perf_counter() - t) * 1000
+
+    return meanwhile

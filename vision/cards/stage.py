@@ -365,7 +365,8 @@ def dim_added(reader: CardReader, image: np.ndarray, game: str, pieces: list,
     return image, pieces + new, warnings + warnings_about(warnings2, new)
 
 
-def read_balanced(reader: CardReader, image: np.ndarray, game: str, area=None):
+def read_balanced(reader: CardReader, image: np.ndarray, game: str, area=None,
+                  keys=None):
     """(image, pieces, warnings) as scoring reads a photo: Magic Rabbit's with a lamp's
     glare taken off first (`glare_off`), Hop la bille's (with its cloth, `area`) with a
     lamp's tone curve (`lamp_tone_off`), `read_pieces`, then Magic Rabbit's read again with
@@ -374,12 +375,18 @@ def read_balanced(reader: CardReader, image: np.ndarray, game: str, area=None):
     `dim_added` for the `PAPER_LIGHT_GAMES` (`glare_added` for the `GLARE_READ_GAMES`, after
     `shadow_relit`). The image returned is the one the kept reading
     was read on (`glare_added` and `dim_added` add cards read on a copy and return the first
-    look's image)."""
+    look's image). `keys`: Hop la bille's, the detector's key points on `image` as
+    `CardReader.detect_keys` gives them (read while the cloth was found, `early_keys`), used
+    where the lamp's curve left `image` as it is (else the toned photo's are found)."""
+    photo = image
     if game == "magic-rabbit":
         image = glare_off(image, reader.settings.glare_side)
     elif game == "hop-la-bille" and area is not None:
         image = lamp_tone_off(image, area)
-    pieces, warnings = reader.read_pieces(image, game, area)
+    if keys is not None and game == "hop-la-bille" and image is photo:
+        pieces, warnings = reader.read_pieces(image, game, area, keys=keys)
+    else:
+        pieces, warnings = reader.read_pieces(image, game, area)
     if game == "magic-rabbit":
         tone_pieces = getattr(reader, "tone_pieces", None)  # (a taught reader: the hats
         #   the untaught model reads, `vision.teach_cards.untaught_labels`)
@@ -484,14 +491,15 @@ def hat_toned(reader: CardReader, image: np.ndarray, pieces: list, warnings: lis
 
 
 def read_cards(reader: CardReader, image: np.ndarray, scale: float, game: str,
-               area=None, jpeg_quality: int | None = None) -> CardResult:
+               area=None, jpeg_quality: int | None = None, keys=None) -> CardResult:
     """The cards of uint8 BGR `image` (H, W, 3), the working image (`scale` maps its pixels
     to the photo's), read for `game` (the module's docstring): the Detections in the
     photo's pixels, the game's facts and warnings. Within `keeping_scaled` (one area
     resize per image and scale, dropped after it); sets the process' allocator setting
     `keep_heap(HEAP_KEEP_MB)` (made once: later calls cost nothing). `jpeg_quality`: the
     photo's (`Photo.jpeg_quality`); a heavily compressed one has its Troetofanten numbers
-    read from a smoothed copy (`compressed_sigma`, `smoothing_numbers`)."""
+    read from a smoothed copy (`compressed_sigma`, `smoothing_numbers`). `keys`: Hop la
+    bille's key points on `image` found already (`early_keys`; `read_balanced`'s), or None."""
     from vision.mauer import keep_heap
 
     keep_heap(HEAP_KEEP_MB)
@@ -499,7 +507,20 @@ def read_cards(reader: CardReader, image: np.ndarray, scale: float, game: str,
     with keeping_scaled(), smoothing_numbers(sigma), keeping_paper():  # (the photo's area
         #   resizes made once, `area_scaled`; a heavy JPEG's numbers read smoothed; the
         #   paper's colour read once per image and cards, `paper_colour`)
-        return _read_cards(reader, image, scale, game, area)
+        return _read_cards(reader, image, scale, game, area, keys)
+
+
+def early_keys(reader: CardReader, image: np.ndarray, game: str):
+    """Hop la bille: the detector's key points on the photo `image` (uint8 BGR) as
+    `read_balanced` would find them (`CardReader.detect_keys`), found before the cloth is
+    (they need no area: the pipeline reads them on the cards' thread while its own finds the
+    cloth, issue 6); None for other games, or a reader whose `read_pieces` takes no key
+    points (a taught one's). Call it within the same `keeping_scaled` as `read_cards` to
+    share the photo's area resize."""
+    if game != "hop-la-bille" or not isinstance(reader, CardReader) \
+            or "read_pieces" in vars(reader):
+        return None
+    return reader.detect_keys(image, game)[0]
 
 
 def magic_read(reader: CardReader, image: np.ndarray) -> tuple[list, dict, list[str]]:
@@ -516,7 +537,7 @@ def magic_read(reader: CardReader, image: np.ndarray) -> tuple[list, dict, list[
 
 
 def _read_cards(reader: CardReader, image: np.ndarray, scale: float, game: str,
-                area=None) -> CardResult:
+                area=None, keys=None) -> CardResult:
     if game == "magic-rabbit":
         from vision.cards.turned import read_any_turn
 
@@ -527,7 +548,7 @@ def _read_cards(reader: CardReader, image: np.ndarray, scale: float, game: str,
         image, pieces, warnings = read_balanced(reader, image, game, area)
         facts, zones, more = troeto_facts(pieces)
     elif game == "hop-la-bille":
-        image, pieces, warnings = read_balanced(reader, image, game, area)
+        image, pieces, warnings = read_balanced(reader, image, game, area, keys)
         if area is None:
             raise ValueError("Hop la bille cards need the cloth's area")
         cards, zones, more, keep = hop_card_facts(image, pieces, area.to_plane,
