@@ -1657,17 +1657,26 @@ def read_group(idx: np.ndarray, p: Pips, chans, s: DiceSettings) -> Face | None:
                 notes=notes, shape_measured=n >= 4 or (n == 1 and d >= 6))
 
 
+_UP, _RIGHT = np.array([0.0, -1.0]), np.array([1.0, 0.0])
+
+
+def _above_frame(p: Pips, centre: np.ndarray, lin: np.ndarray):
+    """Each pip candidate's place from a face's centre, (along up, along right) in photo
+    pixels ((N,) each), with the face's half extents up and right (`_expected_extent`):
+    where `_ones_above` and `_pip_above` look for a top face's 1 above it."""
+    e_up = float(_expected_extent(lin, _UP[None])[0])
+    e_rt = float(_expected_extent(lin, _RIGHT[None])[0])
+    v = p.xy - centre
+    return v @ _UP, v @ _RIGHT, e_up, e_rt
+
+
 def _pip_above(p: Pips, idx: np.ndarray, centre: np.ndarray, lin: np.ndarray, d: float,
                s: DiceSettings) -> bool:
     """Whether a pip candidate of the face's polarity and about its pip size
     (`above_one_pip`) lies right above the face (`above_one_reach` beyond its upper edge,
     `above_one_lateral` aside, x its half width): the 1 of a top face whose side face this
     may be (`_ones_above`'s place)."""
-    up, right = np.array([[0.0, -1.0]]), np.array([[1.0, 0.0]])
-    e_up = float(_expected_extent(lin, up)[0])
-    e_rt = float(_expected_extent(lin, right)[0])
-    v = p.xy - centre
-    along, lateral = v @ up[0], v @ right[0]
+    along, lateral, e_up, e_rt = _above_frame(p, centre, lin)
     hi = s.above_one_reach[1]
     ok = (along > s.see_through_above * e_up) & (along < e_up + hi * e_rt) & (
         np.abs(lateral) < s.above_one_lateral * e_rt) & (p.dark == p.dark[idx[0]]) & (
@@ -1931,8 +1940,6 @@ def _ones_above(faces: list[Face], p: Pips, chans, s: DiceSettings) -> list[Face
     if s.above_one is None or not faces or s.die_side_px:  # (the board's dice: spot reads)
         return []
     used = {i for f in faces for i in f.pips}
-    up = np.array([0.0, -1.0])
-    right = np.array([1.0, 0.0])
     loose = replace(s, **dict(s.above_one), one_side_arc=None)  # (its rays are loose already)
     out: list[Face] = []
     tried: set[int] = set()
@@ -1940,10 +1947,7 @@ def _ones_above(faces: list[Face], p: Pips, chans, s: DiceSettings) -> list[Face
     for f in faces:
         if len(f.pips) < 2:
             continue
-        e_up = float(_expected_extent(f.lin, up[None])[0])
-        e_rt = float(_expected_extent(f.lin, right[None])[0])
-        v = p.xy - f.center
-        along, lateral = v @ up, v @ right
+        along, lateral, e_up, e_rt = _above_frame(p, f.center, f.lin)
         lo, hi = s.above_one_reach
         ok = (along > e_up + lo * e_rt) & (along < e_up + hi * e_rt) & (
             np.abs(lateral) < s.above_one_lateral * e_rt) & (
