@@ -506,7 +506,7 @@ def _calib_fit(Hl, size: tuple[int, int], level: float) -> np.ndarray:
         moved = [_calib_residual(p, Hl, size, level)
                  for p in ((f + 1.0, cx, cy), (f, cx + 1.0, cy), (f, cx, cy + 1.0))]
         r = np.array(r0)
-        J = np.array([[(m[k] - r0[k]) / 1.0 for m in moved] for k in range(len(r0))])
+        J = np.array([[m[k] - r0[k] for m in moved] for k in range(len(r0))])  # (/ step 1)
         dx = np.linalg.lstsq(J.T @ J + 1e-9 * np.eye(3), -J.T @ r, rcond=None)[0]
         dx[0] = np.clip(dx[0], -0.3 * x[0], 0.3 * x[0])
         x = x + dx
@@ -2237,23 +2237,20 @@ def spot_features(image_bgr: np.ndarray, view: BoardView, board: Board,
                                    ring_px.reshape(len(sp), len(ring), 3)[:len(board.fields)])
     feats = np.zeros((len(sp), N_FEATURES), np.float32)
     planes = list(_plane_discs(view, centres, s))
-    if light is None:  # the planes' discs sampled, balanced and converted at once: per
-        # sample the same operations, so the same numbers (three passes before; session 26)
-        px = _bilinear(img, np.concatenate([xy for _, xy in planes])) / white * 200.0
-        px = np.clip(px, 0, 255).astype(np.uint8).reshape(-1, len(_DISC), 3)
-        labs = np.split(cv2.cvtColor(px, cv2.COLOR_BGR2LAB).astype(np.float32), len(planes))
-    else:
-        labs = []
-        for z, xy in planes:
-            px = _bilinear(img, xy)
-            if z in s.glare_off_heights:
-                px = light.off(px, xy)
-            elif s.glare_dark_quantile is not None:
-                px = light.off_dark(px.reshape(len(sp), len(_DISC), 3), xy,
-                                    s.glare_dark_quantile).reshape(-1, 3)
-            px = px / white * 200.0
-            px = np.clip(px, 0, 255).astype(np.uint8).reshape(len(sp), len(_DISC), 3)
-            labs.append(cv2.cvtColor(px, cv2.COLOR_BGR2LAB).astype(np.float32))
+    pxs = []
+    for z, xy in planes:
+        px = _bilinear(img, xy)
+        if light is not None and z in s.glare_off_heights:
+            px = light.off(px, xy)
+        elif light is not None and s.glare_dark_quantile is not None:
+            px = light.off_dark(px.reshape(len(sp), len(_DISC), 3), xy,
+                                s.glare_dark_quantile).reshape(-1, 3)
+        pxs.append(px)
+    # the planes' discs balanced and converted at once: per sample the same operations, so
+    # the same numbers (three passes before; session 26)
+    px = np.clip(np.concatenate(pxs) / white * 200.0, 0, 255).astype(np.uint8)
+    labs = np.split(cv2.cvtColor(px.reshape(-1, len(_DISC), 3), cv2.COLOR_BGR2LAB)
+                    .astype(np.float32), len(planes))
     for k, lab in enumerate(labs):
         L, a, b = lab[..., 0] / 255.0, (lab[..., 1] - 128) / 64.0, (lab[..., 2] - 128) / 64.0
         chroma = np.hypot(a, b)
