@@ -946,8 +946,7 @@ def _run_hypotheses(det: np.ndarray, board: Board, s: MauerSettings,
     member = np.zeros((nr, len(xy)), bool)
     for a, (r, _) in enumerate(runs):
         member[a, r] = True
-    m = member.astype(np.float32)  # (blob counts: small integers, exact in float32)
-    shared = (m @ m.T) > 0  # [a, b]: a blob in both (an (nr, nr, N) `&` before)
+    shared = _sharing(member)  # [a, b]: a blob in both
     # each run with its nearest parallel runs (a run on its other side, not overlapping)
     parallel = np.abs(du[:, 0][:, None] * du[:, 0][None] + du[:, 1][:, None] * du[:, 1][None])
     dc = centre[None, :, :] - centre[:, None, :]  # [a, b] = centre b - centre a
@@ -1023,6 +1022,18 @@ def _run_hypotheses(det: np.ndarray, board: Board, s: MauerSettings,
     hyps = sorted(zip((fs + s.colour_weight * ce).tolist(), top.tolist(), strict=True),
                   reverse=True)
     return [Hs[i] for _, i in hyps[: s.refine_best]]
+
+
+def _sharing(member: np.ndarray) -> np.ndarray:
+    """(R, R) bool: whether runs a and b share a blob, from `member` (R, N) bool (run a holds
+    blob n); the diagonal True. A bool product over the blobs held by two runs or more (no
+    BLAS): the former float32 product `member @ member.T > 0` went to OpenBLAS, whose worker
+    threads spun 24-76 ms of CPU on an (80, 175) one on the shared 2 cores (committed 0019,
+    the print table's photos; the same matrix, session 27)."""
+    m = member[:, member.sum(axis=0) >= 2]
+    out = m @ m.T
+    np.fill_diagonal(out, True)
+    return out
 
 
 def _same_turns(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
