@@ -705,7 +705,7 @@ def field_blobs(image_bgr: np.ndarray, s: MauerSettings = None,
     img, L, f = maps.img, maps.light, maps.f
     p = cv2.SimpleBlobDetector_Params()
     p.filterByColor, p.blobColor = True, 255
-    p.minThreshold, p.maxThreshold = s.blob_thresholds
+    p.minThreshold, p.maxThreshold = _thresholds_seen(L, s.blob_thresholds, s.blob_step)
     p.thresholdStep = s.blob_step
     p.minRepeatability = s.blob_repeat
     p.minArea, p.maxArea = s.blob_area[0] * f * f, s.blob_area[1] * f * f
@@ -730,6 +730,25 @@ def field_blobs(image_bgr: np.ndarray, s: MauerSettings = None,
     if hi > 0:  # (before `one_per_field`: a skipped big blob hides no field blob near it)
         blobs = blobs[(blobs[:, 2] < lo * f) | (blobs[:, 2] > hi * f)]
     return blobs[one_per_field(blobs)] / f
+
+
+def _thresholds_seen(L: np.ndarray, thresholds: tuple[int, int], step: int
+                     ) -> tuple[float, float]:
+    """The blob detector's (first, last) threshold on the uint8 map `L`: `thresholds`, the
+    last lowered to the first threshold of the detector's ladder (first + k x step) at or
+    above L's maximum. The detector binarizes L > t at each threshold t: from there on every
+    binary image is empty, no contour, no blob, yet each one was a scan of the map (29 % of
+    the thresholds' pixels on the committed photos, 16 % on fresh ones; an empty image scans
+    fast: `field_blobs` 19.3 -> 18.2 ms CPU a call on the committed 30). The same ladder
+    below, so the same blobs to the bit. Where fewer than two thresholds would be left,
+    `thresholds` as they are (OpenCV refuses a single threshold with `blob_repeat` 2; no
+    blob persists over one anyway) (session 27)."""
+    lo, hi = thresholds
+    top = int(L.max()) if L.size else 0
+    cut = lo + step * math.ceil((top - lo) / step) if top > lo else lo
+    if cut - lo < 2 * step or cut >= hi:
+        return float(lo), float(hi)
+    return float(lo), float(cut)
 
 
 def one_per_field(blobs: np.ndarray) -> np.ndarray:
