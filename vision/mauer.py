@@ -1900,9 +1900,11 @@ def _find_board_once(image_bgr: np.ndarray, board: Board, s: MauerSettings, maps
         if any(np.abs(c - o).max() < 2.0 for o in seen) or not _plausible(H, board):
             continue
         seen.append(c)
-        ce = _colour_evidence(lab, S @ H, board, glares)
         fs = _fit_score(det, fields, H, pitch, small,
                         _glared(S @ H, fields, glares, s.glare_grow))
+        if best is not None and _cannot_win(fs, rms, best[0], s):
+            continue
+        ce = _colour_evidence(lab, S @ H, board, glares)
         total = fs + s.colour_weight * ce - rms
         if best is None or total > best[0]:
             best = (total, H, fs, ce)
@@ -1926,13 +1928,23 @@ def _find_board_once(image_bgr: np.ndarray, board: Board, s: MauerSettings, maps
                 H, n, rms = _icp(det, fields, best[1] @ G @ T, pitch, s, s.alt_iters, affine=0)
                 if H is None or n < s.min_matched or not _plausible(H, board):
                     continue
-                ce = _colour_evidence(lab, S @ H, board, glares)
                 fs = _fit_score(det, fields, H, pitch, small,
                                 _glared(S @ H, fields, glares, s.glare_grow))
+                if _cannot_win(fs, rms, best[0], s):
+                    continue
+                ce = _colour_evidence(lab, S @ H, board, glares)
                 total = fs + s.colour_weight * ce - rms
                 if total > best[0]:
                     best = (total, H, fs, ce)
     return _pass_view(best, board)
+
+
+def _cannot_win(fs: float, rms: float, best_total: float, s: MauerSettings) -> bool:
+    """Whether a fit with field fit `fs` and ICP residual `rms` cannot beat `best_total`
+    (`_find_board_once`'s fs + colour_weight x start colours - rms, strictly) whatever
+    its start colours (`_colour_evidence`, at most 1): their sampling is then skipped.
+    Rounding is monotone, so the bound holds to the bit (the same choices; session 27)."""
+    return s.colour_weight >= 0 and fs + s.colour_weight * 1.0 - rms <= best_total
 
 
 def _pass_view(best: tuple, board: Board) -> BoardView:

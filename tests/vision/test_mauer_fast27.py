@@ -1,11 +1,18 @@
 """Session 27's shortcuts in the Mauerhuepfer board stage give the answers of the plain
 computations they replaced (each reference below is the former code)."""
 
+from dataclasses import replace
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
 
 from vision import mauer as M
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENES = ROOT / "datasets" / "scenes" / "mauerhuepfer"
+BOARD = M.board_for()
 
 
 def _light_map(seed: int, top: int) -> np.ndarray:
@@ -79,3 +86,50 @@ def test_sharing_without_blas_is_the_float_product(seed, runs, blobs, p):
     np.fill_diagonal(want, True)  # (an empty run shared nothing with itself before; the
     # diagonal is cleared by `_run_hypotheses`' `cand` either way)
     assert np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("fs,rms,best", [
+    (0.8, 0.05, 1.25),  # exactly the bound: 0.8 + 0.5 - 0.05
+    (0.6, 0.0, 1.1),  # exactly the bound, no residual
+    (0.7, 0.1, 1.0),  # under the bound: may still win
+    (0.3, 0.2, 1.3),  # far below: skipped
+    (-1.0, 0.0, -0.6),  # `_fit_score`'s failure value
+])
+def test_cannot_win_only_where_no_start_colours_would_win(fs, rms, best):
+    s = M.SETTINGS
+    # every value `_colour_evidence` gives: credits 0, 0.5, 1 over four areas
+    totals = [fs + s.colour_weight * (k / 8) - rms for k in range(9)]
+    if M._cannot_win(fs, rms, best, s):
+        assert not any(t > best for t in totals)
+    else:
+        assert any(t > best for t in totals)
+
+
+@pytest.mark.parametrize("name", [
+    "mauerhuepfer-e1-s1-0003.jpg",  # a sure fit: no alternatives
+    "mauerhuepfer-e1-s1-0009.jpg",  # alternatives tried, none won
+    "mauerhuepfer-e1-s1-0019.jpg",  # the cloth: full size passes, the other-size search
+])
+def test_find_board_with_the_shortcuts_is_the_old_search(monkeypatch, name):
+    img = cv2.imread(str(SCENES / name))
+    s = replace(M.SETTINGS, threads=False)
+    calls = {"ce": 0}
+    ce = M._colour_evidence
+
+    def counted(*a, **k):
+        calls["ce"] += 1
+        return ce(*a, **k)
+
+    monkeypatch.setattr(M, "_colour_evidence", counted)
+    new = M.find_board(img, BOARD, s)
+    new_calls = calls["ce"]
+    calls["ce"] = 0
+    # the former search: the whole threshold ladder, the start colours of every fit
+    monkeypatch.setattr(M, "_thresholds_seen", lambda L, t, step: (float(t[0]), float(t[1])))
+    monkeypatch.setattr(M, "_cannot_win", lambda *a: False)
+    old = M.find_board(img, BOARD, s)
+    assert calls["ce"] >= new_calls
+    for a, b in ((new.H, old.H), (new.P, old.P), (new.corners, old.corners)):
+        assert np.array_equal(a, b)
+    assert (new.score, new.glares, new.other_search) == (old.score, old.glares,
+                                                          old.other_search)
