@@ -57,6 +57,7 @@ from vision.cards.magic import (
     past_the_magician,
     warnings_kept,
 )
+from vision.cards.opposite import OPPOSITE as OPPOSITE_INDEX
 from vision.cards.pieces import CardPiece
 from vision.classify.model import PieceClassifier, keeping_rows
 from vision.errors import busy_warning
@@ -3125,6 +3126,9 @@ def warnings_when(needed):
 
 
 class CardReader:
+    opposite = OPPOSITE_INDEX  # Troetofanten: the opposite corner's index for unsure numbers
+    #   (`vision.cards.opposite`; None: off)
+
     def __init__(self, detector_path=DETECTOR_PATH, classifier_path=CLASSIFIER_PATH,
                  threads: int = 2, settings: ReadSettings = READ, index_path=INDEX_PATH):
         self.detector = KeyDetector(detector_path, threads)
@@ -4056,6 +4060,10 @@ class CardReader:
                 far = self.far_look(image, pieces, busy)
                 if far is not None:  # (read again larger: its own pieces and warnings)
                     return far
+                pieces, differ, checked = self.opposite_numbers(image, pieces)  # (within
+                #   the box's counts, `TROETO_COUNTS`)
+                warnings += differ
+                relabelled = relabelled + checked  # (their warning names the number)
                 if gate is not None and not gate(pieces):  # (the caller reads no warnings
                     return pieces, warnings  # of this read: the pieces are final here)
                 if s.look_off_warnings:  # (in its place, once the far look is not taken)
@@ -4090,6 +4098,16 @@ class CardReader:
         blurred = self.blurred_numbers(image, pieces) if game == "troetofanten" else set()
         warnings += piece_warnings(pieces, game, s, relabelled, blurred)
         return pieces, warnings
+
+    def opposite_numbers(self, image: np.ndarray, pieces: list[CardPiece]
+                         ) -> tuple[list[CardPiece], list[str], list[CardPiece]]:
+        """`vision.cards.opposite.opposite_numbers` with this reader's `opposite` settings
+        (None: off): an unsure animal's number read again at its opposite corner."""
+        if self.opposite is None:
+            return pieces, [], []
+        from vision.cards.opposite import opposite_numbers
+
+        return opposite_numbers(self, image, pieces, self.opposite)
 
     @property
     def crop_settings(self):
