@@ -549,23 +549,70 @@ def _look_hist(hsv: np.ndarray, mask, bins) -> np.ndarray:
 
 def _back_project(hsv: np.ndarray, table: np.ndarray, bins) -> np.ndarray:
     """(H, W) uint8: 255 where the pixel's (H, S, V) bin is set in `table` (a 3-d
-    histogram's shape), else 0. Per value bin, one 8-bit lookup of the pixel's hue and
-    saturation bin (`cv2.calcBackProject` reads a 3-d numpy histogram as a 2-d one with
-    channels; this is also faster)."""
-    hb, sb, vb = bins
-    if hb * sb > 256:
+    histogram's shape), else 0. Per pixel, an 8-bit lookup of its hue and saturation bin
+    (`_hs_codes`; `cv2.calcBackProject` reads a 3-d numpy histogram as a 2-d one with
+    channels; this is also faster), and of its value bin where the value matters."""
+    h, sat, val = cv2.split(hsv)
+    return _project_codes(_hs_codes(h, sat, bins), val, table, bins)
+
+
+def _hs_codes(h: np.ndarray, sat: np.ndarray, bins) -> np.ndarray:
+    """(H, W) uint8 per pixel its hue bin x `bins[1]` + saturation bin (`cv2.calcHist`'s
+    bins: v x n // range); a hue of 180 or over (never in OpenCV's 8-bit HSV) gets
+    `bins[0]` x `bins[1]` + its saturation bin, past every bin."""
+    hb, sb, _ = bins
+    if (hb + 1) * sb > 256:
         raise ValueError(f"hue x saturation bins {hb} x {sb} do not fit one byte")
-    h, sat = cv2.extractChannel(hsv, 0), cv2.extractChannel(hsv, 1)  # (the value: below,
-    #                                                                   when it matters)
-    code = cv2.add(cv2.LUT(h, (np.minimum(np.arange(256) * hb // 180, hb - 1) * sb)
-                           .astype(np.uint8)),
-                   cv2.LUT(sat, (np.arange(256) * sb // 256).astype(np.uint8)))
+    return cv2.add(cv2.LUT(h, _hue_lut(hb, sb)), cv2.LUT(sat, _bin_lut(sb, 1)))
+
+
+@cache
+def _hue_lut(hb: int, sb: int) -> np.ndarray:
+    return (np.minimum(np.arange(256), 180) * hb // 180 * sb).astype(np.uint8)
+
+
+@cache
+def _bin_lut(n: int, times: int) -> np.ndarray:
+    """(256,) uint8: a channel value's bin of `n` (v x n // 256), times `times`."""
+    return (np.arange(256) * n // 256 * times).astype(np.uint8)
+
+
+def _code_hist(code: np.ndarray, val: np.ndarray, bins) -> np.ndarray:
+    """The (H, S, V) histogram (float32, summing to 1) of the pixels whose `_hs_codes` are
+    `code` and value channel `val` (each (H, W) uint8): `_look_hist` over the whole image,
+    the same numbers (hues of 180 or over left out, as `cv2.calcHist` leaves them)."""
+    hb, sb, vb = bins
+    idx = code.astype(np.intp)
+    if vb > 1:
+        idx = idx * vb + cv2.LUT(val, _bin_lut(vb, 1))
+    h = np.bincount(idx.ravel(), minlength=(hb + 1) * sb * vb)[:hb * sb * vb]
+    h = h.reshape(hb, sb, vb).astype(np.float32)
+    return h / max(float(h.sum()), 1.0)
+
+
+def _project_codes(code: np.ndarray, val: np.ndarray, table: np.ndarray, bins) -> np.ndarray:
+    """`_back_project` of the pixels whose `_hs_codes` are `code` (value channel `val`):
+    a hue of 180 or over as the last hue bin."""
+    hb, sb, vb = bins
+    n = hb * sb
     luts = np.zeros((vb, 256), np.uint8)
-    luts[:, :hb * sb] = np.where(table.reshape(hb * sb, vb).T > 0, 255, 0)
+    luts[:, :n] = np.where(table.reshape(n, vb).T > 0, 255, 0)
+    luts[:, n:n + sb] = luts[:, n - sb:n]
     if (luts == luts[:1]).all():  # the value does not matter (e.g. spread over every bin)
         return cv2.LUT(code, luts[0])
-    vbin = cv2.LUT(cv2.extractChannel(hsv, 2), (np.arange(256) * vb // 256).astype(np.uint8))
-    out = np.zeros(h.shape, np.uint8)
+    if (1 << vb) * vb <= 256:  # one lookup of which value bins hold the code's colour
+        #   (a bit each), one of the pixel's value bin, one of the two added
+        held = np.zeros(256, np.uint8)
+        for b in range(vb):
+            held |= (luts[b] > 0).astype(np.uint8) << b
+        pick = np.zeros(256, np.uint8)
+        for b in range(vb):
+            k = np.arange(1 << vb)
+            pick[b * (1 << vb) + k] = np.where((k >> b) & 1, 255, 0)
+        return cv2.LUT(cv2.add(cv2.LUT(code, held), cv2.LUT(val, _bin_lut(vb, 1 << vb))),
+                       pick)
+    vbin = cv2.LUT(val, _bin_lut(vb, 1))
+    out = np.zeros(code.shape, np.uint8)
     for b, lut in enumerate(luts):
         if lut.any():
             hit = cv2.LUT(code, lut)
@@ -601,10 +648,15 @@ def look_pixels(image: np.ndarray, look: np.ndarray,
 
     s = settings or BACK_LOOK
     hsv = small_hsv(image, s.scale)
-    colours = look_colours(_sample(hsv), np.asarray(look, np.float32), s, widen=True)
+    h, sat, val = cv2.split(hsv)
+    code = _hs_codes(h, sat, s.bins)  # (each pixel's bins, once for the sample's counts
+    #                                    and the lookup)
+    counts = _code_hist(code[::2, ::2], np.ascontiguousarray(val[::2, ::2]), s.bins)  # (the
+    #   sample's: `_sample`)
+    colours = look_colours(None, np.asarray(look, np.float32), s, widen=True, h_all=counts)
     if not colours.any():
         return hsv, None, colours
-    return hsv, _back_project(hsv, colours, s.bins), colours
+    return hsv, _project_codes(code, val, colours, s.bins), colours
 
 
 def look_regions(image: np.ndarray, look: np.ndarray, width: float,
@@ -690,22 +742,47 @@ def photo_colours(image: np.ndarray, look: np.ndarray,
     return look_colours(cv2.cvtColor(_sample(small), cv2.COLOR_BGR2HSV), look, s)
 
 
-def look_colours(hsv: np.ndarray, look: np.ndarray,
-                 settings: BackLookSettings = BACK_LOOK, widen: bool = False) -> np.ndarray:
+def look_colours(hsv: np.ndarray | None, look: np.ndarray,
+                 settings: BackLookSettings = BACK_LOOK, widen: bool = False,
+                 h_all: np.ndarray | None = None) -> np.ndarray:
     """The taught back's colours in this photo (`hsv`: the photo's sample, `_sample` of it
     at any scale): a (H, S, V) table, 1 for the bins far more common on the back (`ratio`,
     each also standing for its `spread_v` neighbouring value bins: light differs; with
     `widen`, Troetofanten's search, also for its `spread_h` hue bins: `widened_look`) than
-    in the photo, and not rare on it."""
+    in the photo, and not rare on it. `h_all`: the sample's histogram (`_look_hist`),
+    where the caller has it (then `hsv` is not read)."""
     s = settings
-    h_all = _look_hist(hsv, None, s.bins)
-    look = np.asarray(look, np.float32)
-    for _ in range(s.spread_v):  # lighter or darker than on the teach photo
+    if h_all is None:
+        h_all = _look_hist(hsv, None, s.bins)
+    look = _spread_look(np.asarray(look, np.float32), s.spread_v,
+                        (s.spread_h, s.spread_min_sat) if widen else None)
+    return ((look >= s.ratio * h_all) & (look >= s.min_share)).astype(np.float32)
+
+
+_SPREAD: dict = {}  # (`_spread_look`: the few looks of the profiles in use)
+
+
+def _spread_look(look: np.ndarray, spread_v: int, widen: tuple[int, int] | None
+                 ) -> np.ndarray:
+    """`look` with each bin also standing for its `spread_v` neighbouring value bins and,
+    with `widen` (`spread_h`, `spread_min_sat`), for its hue bins (`widened_look`). The
+    same look each photo of a profile: worked out once per look and spread (a few kept;
+    read-only)."""
+    key = (look.shape, look.tobytes(), spread_v, widen)
+    out = _SPREAD.get(key)
+    if out is not None:
+        return out
+    look = look.copy()  # (the caller's, unspread, stays writeable)
+    for _ in range(spread_v):  # lighter or darker than on the teach photo
         look = np.maximum(look, np.maximum(np.pad(look[..., 1:], ((0, 0), (0, 0), (0, 1))),
                                            np.pad(look[..., :-1], ((0, 0), (0, 0), (1, 0)))))
-    if widen:
-        look = widened_look(look, s.spread_h, s.spread_min_sat)
-    return ((look >= s.ratio * h_all) & (look >= s.min_share)).astype(np.float32)
+    if widen is not None:
+        look = widened_look(look, *widen)
+    look.flags.writeable = False
+    if len(_SPREAD) >= 16:
+        _SPREAD.clear()
+    _SPREAD[key] = look
+    return look
 
 
 def widened_look(look: np.ndarray, spread_h: int, min_sat: int = 0) -> np.ndarray:
@@ -1118,8 +1195,8 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     f = s.scale
     look0 = np.asarray(look, np.float32)
     pixels = pixels if pixels is not None else look_pixels(image, look0, s)
-    hsv, hit = look_regions(image, look0, float(np.median([p.width for p in pieces])), s,
-                            pixels)
+    hsv, hit = look_regions(image, look0, _median(np.array([p.width for p in pieces], float)),
+                            s, pixels)
     if hit is None:
         return []
     mix = None  # (`look_mix`, once a region needs it)
@@ -1133,9 +1210,14 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     main0 = int(np.argmax(coarse0))  # its main colour (`min_second`)
     out: list[CardPiece] = []
     queue = [(q, True) for q in outlines]  # (outline, whether it may be parted again)
+    crumb = s.strip[0] * s.strip_long[0] * float(widths.min()) ** 2  # (under the least a
+    #   back shows by the narrowest card read: under it near any cards; most regions are
+    #   crumbs of a few pixels, left before their nearest cards are looked up)
     while queue:
         q, whole = queue.pop(0)
         x0, y0, bw, bh = cv2.boundingRect(q)
+        if bw * bh < crumb:
+            continue
         near = nearest(centres, (x0 + bw / 2, y0 + bh / 2))
         w = _median(widths[near])
         least = s.strip[0] * s.strip_long[0] * w * w  # a strip's area, the least a back shows
@@ -1157,17 +1239,14 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
             found = [(c, np.degrees(np.arctan2(es[1], es[0])), short)]
         elif s.merged[0] <= cards <= s.merged[1] and fill >= s.merged_fill \
                 and short >= s.size[0] * w:
-            ys, xs = np.nonzero(blob)
-            pts = np.column_stack([xs + x0, ys + y0]).astype(np.float32)
-            crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
-            cv2.setRNGSeed(0)
             n = (notched_cards(q, s.merged_depth * w) if s.merged_depth > 0 else 0) \
                 or int(round(cards))
             if long_ > s.merged_long * n * spec.aspect * w:
                 continue  # longer than its backs end to end
-            _, _, ctr = cv2.kmeans(pts, n, None, crit, 2, cv2.KMEANS_PP_CENTERS)
-            u = merged_axis(short, es, long_, el, n, w, spec.aspect)
-            found = [(k, np.degrees(np.arctan2(u[1], u[0])), w) for k in ctr]
+            found = [None] * n  # (split below, once the region's colours pass: the
+            #                      k-means is the dearest step, and the colours and the
+            #                      held backs ask only how many)
+            split = (blob, x0, y0, n, short, es, long_, el, w)
         elif not (s.strip[0] * w <= short <= s.strip[1] * w and fill >= s.strip_fill
                   and s.strip_long[0] * w <= long_ <= s.strip_long[1] * w):
             parts = []  # (closed less: a whole back and the strip of the next one under a
@@ -1240,6 +1319,8 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
             if unlike_mix(sub, (blob > 0) & (pixels[1][y0:y0 + bh, x0:x0 + bw] > 0), mix, s,
                           s.look_mix_hue, s.own_mix_sat):
                 continue
+        if found[0] is None:  # a merged region: split now
+            found = merged_backs(*split, spec.aspect)
         for c, ang, wid in found:
             c, wid = (np.asarray(c, float) + 0.5) / f - 0.5, wid / f
             if any(p.label == "back" and np.hypot(*(pc - c)) < p.width * (
@@ -1255,6 +1336,20 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
             out.append(back)
             at.append(back.center)
     return out
+
+
+def merged_backs(blob: np.ndarray, x0: int, y0: int, n: int, short: float, es: np.ndarray,
+                 long_: float, el: np.ndarray, w: float, aspect: float) -> list:
+    """A merged region's `n` backs (`look_backs`; centre, angle, width at the search scale):
+    k-means (seeded, 2 attempts) on its pixels (`blob`, 0/1 over its box at `x0`, `y0`), each
+    turned as `merged_axis` says."""
+    ys, xs = np.nonzero(blob)
+    pts = np.column_stack([xs + x0, ys + y0]).astype(np.float32)
+    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    cv2.setRNGSeed(0)
+    _, _, ctr = cv2.kmeans(pts, n, None, crit, 2, cv2.KMEANS_PP_CENTERS)
+    u = merged_axis(short, es, long_, el, n, w, aspect)
+    return [(k, np.degrees(np.arctan2(u[1], u[0])), w) for k in ctr]
 
 
 def _card_crops(reader, image: np.ndarray, game: str, pieces) -> np.ndarray:

@@ -320,3 +320,93 @@ def test_look_regions_closing_over_its_box_is_the_whole_photo_s(seed, k):
     want = cv2.morphologyEx(cv2.morphologyEx(hit, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8)),
                             cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     assert np.array_equal(closed_opened(hit, k), want)
+
+
+def _random_hsv(rng, h: int = 37, w: int = 61, hue_max: int = 180) -> np.ndarray:
+    """(h, w, 3) uint8 random HSV-like pixels, every hue, saturation and value at least once
+    in its first rows (hues up to `hue_max`: 180-255 are no 8-bit HSV, but may be given)."""
+    hsv = np.stack([rng.integers(0, hue_max, (h, w)), rng.integers(0, 256, (h, w)),
+                    rng.integers(0, 256, (h, w))], axis=-1).astype(np.uint8)
+    hsv.reshape(-1, 3)[:hue_max, 0] = np.arange(hue_max)
+    hsv.reshape(-1, 3)[:256, 1] = hsv.reshape(-1, 3)[256:512, 2] = np.arange(256)
+    return hsv
+
+
+@pytest.mark.parametrize("bins, hue_max", [
+    ((30, 8, 2), 180),  # the taught look's bins (`BackLookSettings.bins`)
+    ((30, 8, 2), 256),  # ... with hues of 180 and over (not counted, as calcHist)
+    ((30, 8, 1), 180),  # one value bin
+    ((30, 8, 4), 180),  # four
+    ((18, 4, 3), 256),  # bins that do not divide the range evenly
+])
+def test_code_hist_is_calc_hist_s(bins, hue_max):
+    """`look_pixels` counts the sample's colours from each pixel's hue x saturation code
+    (`_hs_codes`, `_code_hist`; session 27: once for the counts and the lookup): the very
+    histogram `_look_hist` (`cv2.calcHist`) gives, float32 for float32."""
+    from vision.teach_cards import _code_hist, _hs_codes, _look_hist
+
+    rng = np.random.default_rng(sum(bins) + hue_max)
+    hsv = _random_hsv(rng, hue_max=hue_max)
+    h, sat, val = cv2.split(hsv)
+    got = _code_hist(_hs_codes(h, sat, bins), val, bins)
+    want = _look_hist(hsv, None, bins)
+    assert got.dtype == want.dtype and np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("vb, by_value", [
+    (2, False),  # the look's bins, the value bins alike: one lookup
+    (2, True),  # ... not alike: the value bin's bit looked up (`_project_codes`)
+    (4, True),  # four value bins (still one byte of bits)
+    (6, True),  # six: 6 x 64 codes do not fit a byte, the lookup per value bin
+])
+def test_project_codes_is_the_per_value_bin_lookup(vb, by_value):
+    """`_project_codes` (`_back_project`, `look_pixels`) sets the pixels whose (H, S, V) bin
+    is set in the table (`hsv_bins`' bins, a hue of 180 or over in the last hue bin),
+    whichever way it looks the value bin up."""
+    from vision.cards.read import hsv_bins
+    from vision.teach_cards import _back_project
+
+    rng = np.random.default_rng(vb + 10 * by_value)
+    bins = (30, 8, vb)
+    hsv = _random_hsv(rng, 48, 256, hue_max=256)
+    table = (rng.random(bins) < 0.3).astype(np.float32)
+    if not by_value:
+        table[:] = table[..., :1]
+    want = np.where(table.ravel()[hsv_bins(hsv, bins)] > 0, 255, 0)
+    assert np.array_equal(_back_project(hsv, table, bins), want)
+
+
+@pytest.mark.parametrize("seed, spread_h", [(0, 1), (1, 1), (2, 0), (3, 2)])  # (the look's
+#   `spread_h` 1; none; two)
+def test_look_pixels_is_the_plain_look_colours_and_lookup(seed, spread_h):
+    """`look_pixels` (session 27: one code per pixel for the sample's counts and the lookup;
+    the spread look kept per look) gives the photo's HSV, pixels and colours that
+    `look_colours` of its sample (`_sample`, `cv2.calcHist`) and `_back_project` give; the
+    caller's look stays as it was, writeable, and a second photo gets its own colours."""
+    from vision.teach_cards import (
+        BACK_LOOK,
+        _back_project,
+        _sample,
+        look_colours,
+        look_pixels,
+    )
+
+    rng = np.random.default_rng(seed)
+    s = replace(BACK_LOOK, spread_h=spread_h)
+    look = np.zeros(s.bins, np.float32)
+    look[17, 5:8] = rng.random((3, 2))  # a blue back of a few colours, a yellow ring
+    look[5, 6, 1] = 0.2
+    look /= look.sum()
+    before = look.copy()
+    for k in range(2):
+        photo = np.full((96, 128, 3), (40, 90, 140), np.uint8)  # a brown table ...
+        photo = cv2.add(photo, rng.integers(0, 30, photo.shape, np.uint8))
+        cv2.rectangle(photo, (20 + 9 * k, 20), (60, 80), (150, 60, 20), -1)  # ... a blue back
+        cv2.circle(photo, (40, 50), 8, (20, 200, 230), -1)  # its yellow ring
+        hsv, hit, colours = look_pixels(photo, look, s)
+        small = cv2.resize(photo, None, fx=s.scale, fy=s.scale, interpolation=cv2.INTER_AREA)
+        want_hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+        want = look_colours(_sample(want_hsv), look, s, widen=True)
+        assert np.array_equal(hsv, want_hsv) and np.array_equal(colours, want)
+        assert want.any() and np.array_equal(hit, _back_project(want_hsv, want, s.bins))
+        assert np.array_equal(look, before) and look.flags.writeable
