@@ -648,15 +648,81 @@ def look_pixels(image: np.ndarray, look: np.ndarray,
 
     s = settings or BACK_LOOK
     hsv = small_hsv(image, s.scale)
+    hit, colours = _look_hit(hsv, np.asarray(look, np.float32), s)
+    return hsv, hit, colours
+
+
+def _look_hit(hsv: np.ndarray, look: np.ndarray, s: BackLookSettings
+              ) -> tuple[np.ndarray | None, np.ndarray]:
+    """`look_pixels`' pixels (None: none) and colours of the photo `hsv` (at `scale`): the
+    colours `look_colours` finds in its sample (`_sample`), the pixels `_back_project` sets
+    for them. Per pixel one byte names its bin among the few the look can hold (the bins of
+    the spread look's hues, `_look_bins`: the sample's counts of those, one histogram, and
+    the lookup); where the look spans too many hues for a byte, the hue x saturation code
+    and the value (`_hs_codes`)."""
     h, sat, val = cv2.split(hsv)
-    code = _hs_codes(h, sat, s.bins)  # (each pixel's bins, once for the sample's counts
-    #                                    and the lookup)
-    counts = _code_hist(code[::2, ::2], np.ascontiguousarray(val[::2, ::2]), s.bins)  # (the
-    #   sample's: `_sample`)
-    colours = look_colours(None, np.asarray(look, np.float32), s, widen=True, h_all=counts)
+    few = _look_bins(look, s)
+    if few is None:
+        code = _hs_codes(h, sat, s.bins)  # (each pixel's bins, once for the sample's counts
+        #                                    and the lookup)
+        counts = _code_hist(code[::2, ::2], np.ascontiguousarray(val[::2, ::2]), s.bins)
+        colours = look_colours(None, look, s, widen=True, h_all=counts)
+        if not colours.any():
+            return None, colours
+        return _project_codes(code, val, colours, s.bins), colours
+    hues, hue_lut, sat_lut, val_lut = few
+    hb, sb, vb = s.bins
+    m, k = len(hues), sb * vb
+    code = cv2.add(cv2.add(cv2.LUT(h, hue_lut), cv2.LUT(sat, sat_lut)), cv2.LUT(val, val_lut))
+    counts = cv2.calcHist([np.ascontiguousarray(code[::2, ::2])], [0], None, [256],
+                          [0, 256]).ravel()  # (the sample's: `_sample`)
+    total = float(code[::2, ::2].size) - float(counts[(m + 1) * k:(m + 2) * k].sum())  # (a
+    #   hue of 180 or over is not counted, as `cv2.calcHist` leaves it out)
+    h_all = np.zeros(s.bins, np.float32)
+    h_all[hues] = counts[k:(m + 1) * k].reshape(m, sb, vb)
+    h_all /= max(total, 1.0)  # (`_look_hist`'s numbers at the look's bins; elsewhere the
+    #                            look is too rare to count)
+    colours = look_colours(None, look, s, widen=True, h_all=h_all)
     if not colours.any():
-        return hsv, None, colours
-    return hsv, _project_codes(code, val, colours, s.bins), colours
+        return None, colours
+    table = np.zeros(256, np.uint8)
+    table[k:(m + 1) * k] = np.where(colours[hues].ravel() > 0, 255, 0)
+    table[(m + 1) * k:(m + 2) * k] = np.where(colours[hb - 1].ravel() > 0, 255, 0)  # (as
+    #   `_back_project`: a hue of 180 or over in the last hue bin)
+    return cv2.LUT(code, table), colours
+
+
+_BINS: dict = {}  # (`_look_bins`, per look and settings)
+
+
+def _look_bins(look: np.ndarray, s: BackLookSettings):
+    """(the hue bins where the spread look (`_spread_look`, as `look_pixels` widens it)
+    holds `min_share` or more in some bin, and 8-bit lookups of a pixel's hue, saturation
+    and value to one byte: 0 for the other hues, 1 + the hue's place among those x the
+    saturation x value bins, then its saturation and value bin; a hue of 180 or over the
+    last place), or None where those hues do not fit a byte. Only those bins can be the
+    look's colours (`look_colours` asks `min_share` of the spread look)."""
+    hb, sb, vb = s.bins
+    key = (look.shape, look.tobytes(), s.bins, s.spread_v, s.spread_h, s.spread_min_sat,
+           s.min_share)
+    if key in _BINS:
+        return _BINS[key]
+    spread = _spread_look(look, s.spread_v, (s.spread_h, s.spread_min_sat))
+    hues = np.flatnonzero((spread >= s.min_share).any(axis=(1, 2)))
+    out = None
+    k = sb * vb
+    if (len(hues) + 2) * k <= 256:
+        place = np.zeros(hb, np.intp)
+        place[hues] = np.arange(1, len(hues) + 1)
+        ramp = np.arange(256)
+        hue_lut = np.where(ramp < 180, place[np.minimum(ramp * hb // 180, hb - 1)],
+                           len(hues) + 1) * k
+        out = (hues, hue_lut.astype(np.uint8), (ramp * sb // 256 * vb).astype(np.uint8),
+               (ramp * vb // 256).astype(np.uint8))
+    if len(_BINS) >= 16:
+        _BINS.clear()
+    _BINS[key] = out
+    return out
 
 
 def look_regions(image: np.ndarray, look: np.ndarray, width: float,
@@ -1123,11 +1189,10 @@ def covered_back(q: np.ndarray, blob: np.ndarray, origin, w: float, angles, f: f
     may be a back on it: not asked.)"""
     s = settings or BACK_LOOK
     aspect = spec.aspect
-    ys, xs = np.nonzero(blob)
-    if not len(xs):
+    pts = _row_ends(blob)
+    if not len(pts):
         return None
-    x0, y0 = origin
-    pts = np.column_stack([xs + x0, ys + y0]).astype(np.float64)
+    pts = (pts + np.array(origin)).astype(np.float64)
     size = np.array([w, aspect * w])
     best, best_share = None, s.covered[1]
     tried: list[float] = []
@@ -1150,6 +1215,20 @@ def covered_back(q: np.ndarray, blob: np.ndarray, origin, w: float, angles, f: f
                 if share > best_share:
                     best, best_share = (c, float(ang), w), share
     return best
+
+
+def _row_ends(blob: np.ndarray) -> np.ndarray:
+    """(M, 2) int (x, y): the first and last pixel set in each row of `blob` ((h, w), set
+    where > 0) that has one: along a row a pixel's projection on any axis moves one way
+    (the same arithmetic per pixel), so its least and greatest over the region's pixels
+    are these pixels' (`covered_back` asks no more of them; a tenth of them or fewer)."""
+    on = np.asarray(blob) > 0
+    rows = np.flatnonzero(on.any(axis=1))
+    if not len(rows):
+        return np.zeros((0, 2), np.intp)
+    first = on[rows].argmax(axis=1)
+    last = on.shape[1] - 1 - on[rows, ::-1].argmax(axis=1)
+    return np.column_stack([np.concatenate([first, last]), np.concatenate([rows, rows])])
 
 
 def _median(values: np.ndarray) -> float:
@@ -1233,6 +1312,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
         c = np.array([cx, cy])
         cards = a / ((s.look_area or 1.0) * spec.aspect * w * w)  # (in backs' looks)
         found = []  # (centre, angle, width) at scale f
+        liked = False  # `looks_like` with the whole design asked already
         on_top = True  # the backs found show whole (not a strip under another card)
         whole_look = False  # a strip that is the back itself, seen flat
         if whole_back(short, long_, fill, cards, w, s, squat=False):
@@ -1276,6 +1356,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
                 if back is not None:  # (its visible part must show the back's design:
                     #                       `min_second`, `own_mix`)
                     found, on_top, whole_look = [back], False, True
+                    liked = True  # (`looks_like` as below: asked above)
             if not found:
                 if len(parts) > 1:  # (its parts again, as before: one may be a strip)
                     queue += [(p, False) for p in parts]
@@ -1310,7 +1391,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
         if not found or (s.held and held_backs(q, pieces + out, f, at) >= len(found)):
             continue
         sub = hsv[y0:y0 + bh, x0:x0 + bw]
-        if not looks_like(sub, blob, coarse0, main0, s, on_top or whole_look):
+        if not liked and not looks_like(sub, blob, coarse0, main0, s, on_top or whole_look):
             continue
         if s.main_hue > 0 and main_hue_share(sub, blob, look0, s) < s.main_hue:
             continue  # the back's minor colours alone (a fan of yellow trumpets)

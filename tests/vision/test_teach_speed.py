@@ -410,3 +410,72 @@ def test_look_pixels_is_the_plain_look_colours_and_lookup(seed, spread_h):
         assert np.array_equal(hsv, want_hsv) and np.array_equal(colours, want)
         assert want.any() and np.array_equal(hit, _back_project(want_hsv, want, s.bins))
         assert np.array_equal(look, before) and look.flags.writeable
+
+
+@pytest.mark.parametrize("at, hue_max, fits", [
+    ([17, 5, 26], 180, True),  # a look of a few hues (spread: 9): one byte per pixel names
+    #                            its bin among them
+    ([17, 5, 26], 256, True),  # ... with hues of 180 and over (no 8-bit HSV; counted
+    #   nowhere, looked up in the last hue bin, as `cv2.calcHist` and `_back_project` do)
+    ([29], 256, True),  # the last hue bin itself
+    (list(range(12)), 180, True),  # 14 hues spread: the most a byte holds at 8 x 2 bins
+    (list(range(13)), 256, False),  # 15: too many, the hue x saturation code and the value
+    (list(range(0, 30, 2)), 180, False),  # every hue
+])
+def test_look_hit_is_the_sample_s_colours_and_their_lookup(at, hue_max, fits):
+    """`_look_hit` (`look_pixels`): the colours `look_colours` finds in the photo's sample
+    (`_sample`; `cv2.calcHist`'s counts) and the pixels `_back_project` sets for them, bit
+    for bit, whether the look's hues fit one byte per pixel or not."""
+    from vision.teach_cards import (
+        BACK_LOOK,
+        _back_project,
+        _look_bins,
+        _look_hit,
+        _sample,
+        look_colours,
+    )
+
+    rng = np.random.default_rng(len(at) + hue_max)
+    s = BACK_LOOK
+    look = np.zeros(s.bins, np.float32)
+    look[at, 5, 1] = 1.0  # each hue's main colour, spread a hue bin either way
+    look[at, 3:, :] += rng.random((len(at), s.bins[1] - 3, s.bins[2])) * 0.1
+    look[at[0], 0, 0] = 0.5  # (a greyish bin: not spread over hue)
+    look /= look.sum()
+    hsv = _random_hsv(rng, 64, 96, hue_max)
+    hsv[:24, :40] = (at[0] * 6 + 2, 180, 200)  # a patch of the look's main colour
+    want = look_colours(_sample(hsv), look, s, widen=True)
+    hit, colours = _look_hit(hsv, look, s)
+    assert (_look_bins(look, s) is not None) == fits
+    assert want.any() and np.array_equal(colours, want)
+    assert np.array_equal(hit, _back_project(hsv, want, s.bins))
+
+
+@pytest.mark.parametrize("seed", range(8))  # (random regions: blobs, wedges, holes, rings)
+def test_covered_back_projects_each_row_s_ends_as_all_pixels(seed):
+    """`covered_back` measures a region's extent along each turn from each row's first and
+    last pixel (`_row_ends`): the same least and greatest projections, bit for bit, as from
+    every pixel of it, for any turn (its frames are then the same)."""
+    from vision.teach_cards import _row_ends
+
+    rng = np.random.default_rng(seed)
+    h, w = (int(v) for v in rng.integers(5, 70, 2))
+    blob = (rng.random((h, w)) < [0.05, 0.5, 0.9, 0.2][seed % 4]).astype(np.uint8)
+    if seed >= 4:  # (a wedge with a hole)
+        blob[:] = 0
+        cv2.fillConvexPoly(blob, rng.integers(0, [w, h], (3, 2)).astype(np.int32), 1)
+        blob[h // 3:h // 2, w // 3:w // 2] = 0
+    origin = np.array([int(v) for v in rng.integers(0, 400, 2)])
+    ys, xs = np.nonzero(blob)
+    every = np.column_stack([xs, ys]) + origin
+    ends = _row_ends(blob) + origin
+    assert len(ends) == 2 * len(set(ys.tolist()))
+    for ang in list(rng.uniform(-180, 180, 30)) + [0.0, 45.0, 90.0, -135.0]:
+        t = np.deg2rad(ang)
+        axes = np.array([[np.cos(t), np.sin(t)], [-np.sin(t), np.cos(t)]])
+        if not len(every):
+            assert not len(ends)
+            continue
+        a, b = every.astype(np.float64) @ axes.T, ends.astype(np.float64) @ axes.T
+        assert np.array_equal(a.min(axis=0), b.min(axis=0))
+        assert np.array_equal(a.max(axis=0), b.max(axis=0))
