@@ -479,3 +479,61 @@ def test_covered_back_projects_each_row_s_ends_as_all_pixels(seed):
         a, b = every.astype(np.float64) @ axes.T, ends.astype(np.float64) @ axes.T
         assert np.array_equal(a.min(axis=0), b.min(axis=0))
         assert np.array_equal(a.max(axis=0), b.max(axis=0))
+
+
+def _sat_shifted(a: np.ndarray, shift: int) -> np.ndarray:
+    """(The reference: `a` moved `shift` saturation bins up, down when negative.)"""
+    out = np.zeros_like(a)
+    if shift > 0:
+        out[:, shift:] = a[:, :-shift]
+    elif shift < 0:
+        out[:, :shift] = a[:, -shift:]
+    else:
+        out[:] = a
+    return out
+
+
+def _hue_intersection_plain(a, b, reach=0, sat_reach=0) -> float:
+    """`hue_intersection` as session 22 wrote it (whole arrays shifted)."""
+    if reach <= 0 and sat_reach <= 0:
+        return float(np.minimum(a, b).sum())
+    a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
+    common = np.minimum(a, b)
+    total = float(common.sum())
+    a, b = a - common, b - common
+    for d in range(1, reach + 1):
+        for shift in (d, -d):
+            moved = np.minimum(np.roll(a, shift, axis=0), b)
+            total += float(moved.sum())
+            b = b - moved
+            a = a - np.roll(moved, -shift, axis=0)
+    for d in range(1, sat_reach + 1):
+        for shift in (d, -d):
+            moved = np.minimum(_sat_shifted(a, shift), b)
+            total += float(moved.sum())
+            b = b - moved
+            a = a - _sat_shifted(moved, -shift)
+    return total
+
+
+@pytest.mark.parametrize("reach, sat_reach, shape", [
+    (0, 1, (15, 4, 1)),  # `looks_like`'s (coarse bins of the look's (30, 8, 2))
+    (1, 1, (15, 4, 1)),  # `unlike_mix`'s, `look_backs`' mix
+    (0, 2, (15, 4, 1)),  # two saturation bins
+    (2, 3, (15, 4, 2)),  # three
+    (1, 5, (6, 4, 1)),  # farther than the bins reach: nothing more meets
+    (0, 0, (15, 4, 1)),  # the plain intersection
+])
+def test_hue_intersection_is_the_whole_array_shifts(reach, sat_reach, shape):
+    """`hue_intersection` moves the leftovers over the shifted saturation bins alone: the
+    very total the whole shifted arrays gave, bit for bit; the caller's arrays untouched."""
+    from vision.teach_cards import hue_intersection
+
+    rng = np.random.default_rng(reach * 10 + sat_reach)
+    for _ in range(40):
+        a, b = rng.random(shape) * (rng.random(shape) < 0.4), rng.random(shape)
+        a, b = a / a.sum(), (b / b.sum()).astype(np.float32)
+        a0, b0 = a.copy(), b.copy()
+        assert hue_intersection(a, b, reach, sat_reach) == \
+            _hue_intersection_plain(a, b, reach, sat_reach)
+        assert np.array_equal(a, a0) and np.array_equal(b, b0)
