@@ -964,12 +964,18 @@ def hue_intersection(a: np.ndarray, b: np.ndarray, reach: int = 0,
     common = np.minimum(a, b)
     total = float(common.sum())
     a, b = a - common, b - common
+    n = a.shape[0]
     for d in range(1, reach + 1):
-        for shift in (d, -d):
-            moved = np.minimum(np.roll(a, shift, axis=0), b)  # a's bin h meets b's h+shift
+        for shift in (d, -d):  # a's bin h meets b's h+shift, round the circle (`np.roll`
+            #   of a, and of what moved back, in two slices: the same numbers)
+            k = shift % n
+            moved = np.empty_like(a)
+            np.minimum(a[:n - k], b[k:], out=moved[k:])
+            np.minimum(a[n - k:], b[:k], out=moved[:k])
             total += float(moved.sum())
             b = b - moved
-            a = a - np.roll(moved, -shift, axis=0)
+            a[:n - k] -= moved[k:]
+            a[n - k:] -= moved[:k]
     for d in range(1, min(sat_reach, a.shape[1] - 1) + 1):  # (farther: nothing meets)
         for shift in (d, -d):  # a's bin s meets b's s+shift (over the bins that have a
             #   partner alone: the same numbers as shifting whole arrays, test_teach_speed's
@@ -1131,22 +1137,40 @@ def main_hue_share(sub: np.ndarray, blob: np.ndarray, look: np.ndarray,
     has a colour (a grey back's hue says nothing, whatever the region); else 0.0 for an
     empty region."""
     s = settings or BACK_LOOK
-    n, m = s.bins[0], s.bins[1]
-    look = np.asarray(look, np.float32)
-    coloured = look[:, s.main_hue_sat:].sum(axis=(1, 2))
-    if coloured.sum() < 0.5 * look.sum():
+    luts = _main_hue_luts(np.asarray(look, np.float32), s)
+    if luts is None:
         return 1.0
-    main = int(np.argmax(coloured))
     mask = np.asarray(blob) > 0
     total = int(mask.sum())
     if total == 0:
         return 0.0
     px = sub[mask]
-    hb = px[:, 0].astype(np.int32) * n // 180
-    d = np.abs(hb - main)
-    near = (np.minimum(d, n - d) <= s.main_hue_reach) & \
-        (px[:, 1].astype(np.int32) * m // 256 >= s.main_hue_sat)
-    return float(near.sum() / total)
+    return np.count_nonzero(luts[0][px[:, 0]] & luts[1][px[:, 1]]) / total
+
+
+_MAIN_HUE: dict = {}  # (`_main_hue_luts`, per look and settings)
+
+
+def _main_hue_luts(look: np.ndarray, s: BackLookSettings):
+    """`main_hue_share`'s tests per channel value: ((256,) bool, a hue within
+    `main_hue_reach` fine hue bins of the look's likeliest hue among its colours; (256,)
+    bool, a saturation of bin `main_hue_sat` or over), worked out once per look (the same
+    integer arithmetic as per pixel), or None when under half the look has a colour."""
+    key = (look.shape, look.tobytes(), s.bins, s.main_hue_sat, s.main_hue_reach)
+    if key in _MAIN_HUE:
+        return _MAIN_HUE[key]
+    n, m = s.bins[0], s.bins[1]
+    coloured = look[:, s.main_hue_sat:].sum(axis=(1, 2))
+    out = None
+    if not coloured.sum() < 0.5 * look.sum():
+        main = int(np.argmax(coloured))
+        ramp = np.arange(256, dtype=np.int32)
+        d = np.abs(ramp * n // 180 - main)
+        out = (np.minimum(d, n - d) <= s.main_hue_reach, ramp * m // 256 >= s.main_hue_sat)
+    if len(_MAIN_HUE) >= 16:
+        _MAIN_HUE.clear()
+    _MAIN_HUE[key] = out
+    return out
 
 
 def looks_like(sub: np.ndarray, blob: np.ndarray, coarse0: np.ndarray, main0: int,

@@ -523,10 +523,12 @@ def _hue_intersection_plain(a, b, reach=0, sat_reach=0) -> float:
     (2, 3, (15, 4, 2)),  # three
     (1, 5, (6, 4, 1)),  # farther than the bins reach: nothing more meets
     (0, 0, (15, 4, 1)),  # the plain intersection
+    (7, 0, (6, 4, 1)),  # a hue reach round the whole circle (a shift of 6: no move)
 ])
 def test_hue_intersection_is_the_whole_array_shifts(reach, sat_reach, shape):
-    """`hue_intersection` moves the leftovers over the shifted saturation bins alone: the
-    very total the whole shifted arrays gave, bit for bit; the caller's arrays untouched."""
+    """`hue_intersection` moves the leftovers over the shifted bins alone (hue: two slices
+    round the circle; saturation: the bins with a partner): the very total the whole
+    shifted arrays gave, bit for bit; the caller's arrays untouched."""
     from vision.teach_cards import hue_intersection
 
     rng = np.random.default_rng(reach * 10 + sat_reach)
@@ -537,3 +539,49 @@ def test_hue_intersection_is_the_whole_array_shifts(reach, sat_reach, shape):
         assert hue_intersection(a, b, reach, sat_reach) == \
             _hue_intersection_plain(a, b, reach, sat_reach)
         assert np.array_equal(a, a0) and np.array_equal(b, b0)
+
+
+def _main_hue_share_plain(sub, blob, look, s) -> float:
+    """`main_hue_share` as session 23 wrote it (per pixel arithmetic)."""
+    n, m = s.bins[0], s.bins[1]
+    look = np.asarray(look, np.float32)
+    coloured = look[:, s.main_hue_sat:].sum(axis=(1, 2))
+    if coloured.sum() < 0.5 * look.sum():
+        return 1.0
+    main = int(np.argmax(coloured))
+    mask = np.asarray(blob) > 0
+    total = int(mask.sum())
+    if total == 0:
+        return 0.0
+    px = sub[mask]
+    hb = px[:, 0].astype(np.int32) * n // 180
+    d = np.abs(hb - main)
+    near = (np.minimum(d, n - d) <= s.main_hue_reach) & \
+        (px[:, 1].astype(np.int32) * m // 256 >= s.main_hue_sat)
+    return float(near.sum() / total)
+
+
+@pytest.mark.parametrize("main, grey, reach, hue_max", [
+    (17, False, 2, 180),  # the look's blue (bin 17 of 30), `main_hue_reach` 2
+    (1, False, 2, 256),  # a red near the circle's seam; hues of 180 and over given
+    (29, False, 0, 180),  # the last bin, no reach
+    (10, True, 2, 180),  # a grey look: 1.0 whatever the region
+])
+def test_main_hue_share_by_lookup_is_the_per_pixel_one(main, grey, reach, hue_max):
+    """`main_hue_share` looks each pixel's hue and saturation up in tables worked out once
+    per look (`_main_hue_luts`): the same share as the per-pixel arithmetic, for regions of
+    every size, an empty one too, and a second look after the first."""
+    from vision.teach_cards import BACK_LOOK, main_hue_share
+
+    rng = np.random.default_rng(main + reach)
+    s = replace(BACK_LOOK, main_hue_reach=reach)
+    for k in range(2):
+        look = rng.random(s.bins).astype(np.float32) * 0.01
+        look[(main + k) % 30, 0 if grey else 5, 1] = 1.0
+        if grey:
+            look[:, 1:] = 0.0
+        sub = _random_hsv(rng, 40, 70, hue_max)
+        for share in (0.0, 0.01, 0.3, 1.0):
+            blob = (rng.random(sub.shape[:2]) < share).astype(np.uint8)
+            assert main_hue_share(sub, blob, look, s) == _main_hue_share_plain(sub, blob,
+                                                                                look, s)
