@@ -549,23 +549,70 @@ def _look_hist(hsv: np.ndarray, mask, bins) -> np.ndarray:
 
 def _back_project(hsv: np.ndarray, table: np.ndarray, bins) -> np.ndarray:
     """(H, W) uint8: 255 where the pixel's (H, S, V) bin is set in `table` (a 3-d
-    histogram's shape), else 0. Per value bin, one 8-bit lookup of the pixel's hue and
-    saturation bin (`cv2.calcBackProject` reads a 3-d numpy histogram as a 2-d one with
-    channels; this is also faster)."""
-    hb, sb, vb = bins
-    if hb * sb > 256:
+    histogram's shape), else 0. Per pixel, an 8-bit lookup of its hue and saturation bin
+    (`_hs_codes`; `cv2.calcBackProject` reads a 3-d numpy histogram as a 2-d one with
+    channels; this is also faster), and of its value bin where the value matters."""
+    h, sat, val = cv2.split(hsv)
+    return _project_codes(_hs_codes(h, sat, bins), val, table, bins)
+
+
+def _hs_codes(h: np.ndarray, sat: np.ndarray, bins) -> np.ndarray:
+    """(H, W) uint8 per pixel its hue bin x `bins[1]` + saturation bin (`cv2.calcHist`'s
+    bins: v x n // range); a hue of 180 or over (never in OpenCV's 8-bit HSV) gets
+    `bins[0]` x `bins[1]` + its saturation bin, past every bin."""
+    hb, sb, _ = bins
+    if (hb + 1) * sb > 256:
         raise ValueError(f"hue x saturation bins {hb} x {sb} do not fit one byte")
-    h, sat = cv2.extractChannel(hsv, 0), cv2.extractChannel(hsv, 1)  # (the value: below,
-    #                                                                   when it matters)
-    code = cv2.add(cv2.LUT(h, (np.minimum(np.arange(256) * hb // 180, hb - 1) * sb)
-                           .astype(np.uint8)),
-                   cv2.LUT(sat, (np.arange(256) * sb // 256).astype(np.uint8)))
+    return cv2.add(cv2.LUT(h, _hue_lut(hb, sb)), cv2.LUT(sat, _bin_lut(sb, 1)))
+
+
+@cache
+def _hue_lut(hb: int, sb: int) -> np.ndarray:
+    return (np.minimum(np.arange(256), 180) * hb // 180 * sb).astype(np.uint8)
+
+
+@cache
+def _bin_lut(n: int, times: int) -> np.ndarray:
+    """(256,) uint8: a channel value's bin of `n` (v x n // 256), times `times`."""
+    return (np.arange(256) * n // 256 * times).astype(np.uint8)
+
+
+def _code_hist(code: np.ndarray, val: np.ndarray, bins) -> np.ndarray:
+    """The (H, S, V) histogram (float32, summing to 1) of the pixels whose `_hs_codes` are
+    `code` and value channel `val` (each (H, W) uint8): `_look_hist` over the whole image,
+    the same numbers (hues of 180 or over left out, as `cv2.calcHist` leaves them)."""
+    hb, sb, vb = bins
+    idx = code.astype(np.intp)
+    if vb > 1:
+        idx = idx * vb + cv2.LUT(val, _bin_lut(vb, 1))
+    h = np.bincount(idx.ravel(), minlength=(hb + 1) * sb * vb)[:hb * sb * vb]
+    h = h.reshape(hb, sb, vb).astype(np.float32)
+    return h / max(float(h.sum()), 1.0)
+
+
+def _project_codes(code: np.ndarray, val: np.ndarray, table: np.ndarray, bins) -> np.ndarray:
+    """`_back_project` of the pixels whose `_hs_codes` are `code` (value channel `val`):
+    a hue of 180 or over as the last hue bin."""
+    hb, sb, vb = bins
+    n = hb * sb
     luts = np.zeros((vb, 256), np.uint8)
-    luts[:, :hb * sb] = np.where(table.reshape(hb * sb, vb).T > 0, 255, 0)
+    luts[:, :n] = np.where(table.reshape(n, vb).T > 0, 255, 0)
+    luts[:, n:n + sb] = luts[:, n - sb:n]
     if (luts == luts[:1]).all():  # the value does not matter (e.g. spread over every bin)
         return cv2.LUT(code, luts[0])
-    vbin = cv2.LUT(cv2.extractChannel(hsv, 2), (np.arange(256) * vb // 256).astype(np.uint8))
-    out = np.zeros(h.shape, np.uint8)
+    if (1 << vb) * vb <= 256:  # one lookup of which value bins hold the code's colour
+        #   (a bit each), one of the pixel's value bin, one of the two added
+        held = np.zeros(256, np.uint8)
+        for b in range(vb):
+            held |= (luts[b] > 0).astype(np.uint8) << b
+        pick = np.zeros(256, np.uint8)
+        for b in range(vb):
+            k = np.arange(1 << vb)
+            pick[b * (1 << vb) + k] = np.where((k >> b) & 1, 255, 0)
+        return cv2.LUT(cv2.add(cv2.LUT(code, held), cv2.LUT(val, _bin_lut(vb, 1 << vb))),
+                       pick)
+    vbin = cv2.LUT(val, _bin_lut(vb, 1))
+    out = np.zeros(code.shape, np.uint8)
     for b, lut in enumerate(luts):
         if lut.any():
             hit = cv2.LUT(code, lut)
@@ -601,10 +648,81 @@ def look_pixels(image: np.ndarray, look: np.ndarray,
 
     s = settings or BACK_LOOK
     hsv = small_hsv(image, s.scale)
-    colours = look_colours(_sample(hsv), np.asarray(look, np.float32), s, widen=True)
+    hit, colours = _look_hit(hsv, np.asarray(look, np.float32), s)
+    return hsv, hit, colours
+
+
+def _look_hit(hsv: np.ndarray, look: np.ndarray, s: BackLookSettings
+              ) -> tuple[np.ndarray | None, np.ndarray]:
+    """`look_pixels`' pixels (None: none) and colours of the photo `hsv` (at `scale`): the
+    colours `look_colours` finds in its sample (`_sample`), the pixels `_back_project` sets
+    for them. Per pixel one byte names its bin among the few the look can hold (the bins of
+    the spread look's hues, `_look_bins`: the sample's counts of those, one histogram, and
+    the lookup); where the look spans too many hues for a byte, the hue x saturation code
+    and the value (`_hs_codes`)."""
+    h, sat, val = cv2.split(hsv)
+    few = _look_bins(look, s)
+    if few is None:
+        code = _hs_codes(h, sat, s.bins)  # (each pixel's bins, once for the sample's counts
+        #                                    and the lookup)
+        counts = _code_hist(code[::2, ::2], np.ascontiguousarray(val[::2, ::2]), s.bins)
+        colours = look_colours(None, look, s, widen=True, h_all=counts)
+        if not colours.any():
+            return None, colours
+        return _project_codes(code, val, colours, s.bins), colours
+    hues, hue_lut, sat_lut, val_lut = few
+    hb, sb, vb = s.bins
+    m, k = len(hues), sb * vb
+    code = cv2.add(cv2.add(cv2.LUT(h, hue_lut), cv2.LUT(sat, sat_lut)), cv2.LUT(val, val_lut))
+    counts = cv2.calcHist([np.ascontiguousarray(code[::2, ::2])], [0], None, [256],
+                          [0, 256]).ravel()  # (the sample's: `_sample`)
+    total = float(code[::2, ::2].size) - float(counts[(m + 1) * k:(m + 2) * k].sum())  # (a
+    #   hue of 180 or over is not counted, as `cv2.calcHist` leaves it out)
+    h_all = np.zeros(s.bins, np.float32)
+    h_all[hues] = counts[k:(m + 1) * k].reshape(m, sb, vb)
+    h_all /= max(total, 1.0)  # (`_look_hist`'s numbers at the look's bins; elsewhere the
+    #                            look is too rare to count)
+    colours = look_colours(None, look, s, widen=True, h_all=h_all)
     if not colours.any():
-        return hsv, None, colours
-    return hsv, _back_project(hsv, colours, s.bins), colours
+        return None, colours
+    table = np.zeros(256, np.uint8)
+    table[k:(m + 1) * k] = np.where(colours[hues].ravel() > 0, 255, 0)
+    table[(m + 1) * k:(m + 2) * k] = np.where(colours[hb - 1].ravel() > 0, 255, 0)  # (as
+    #   `_back_project`: a hue of 180 or over in the last hue bin)
+    return cv2.LUT(code, table), colours
+
+
+_BINS: dict = {}  # (`_look_bins`, per look and settings)
+
+
+def _look_bins(look: np.ndarray, s: BackLookSettings):
+    """(the hue bins where the spread look (`_spread_look`, as `look_pixels` widens it)
+    holds `min_share` or more in some bin, and 8-bit lookups of a pixel's hue, saturation
+    and value to one byte: 0 for the other hues, 1 + the hue's place among those x the
+    saturation x value bins, then its saturation and value bin; a hue of 180 or over the
+    last place), or None where those hues do not fit a byte. Only those bins can be the
+    look's colours (`look_colours` asks `min_share` of the spread look)."""
+    hb, sb, vb = s.bins
+    key = (look.shape, look.tobytes(), s.bins, s.spread_v, s.spread_h, s.spread_min_sat,
+           s.min_share)
+    if key in _BINS:
+        return _BINS[key]
+    spread = _spread_look(look, s.spread_v, (s.spread_h, s.spread_min_sat))
+    hues = np.flatnonzero((spread >= s.min_share).any(axis=(1, 2)))
+    out = None
+    k = sb * vb
+    if (len(hues) + 2) * k <= 256:
+        place = np.zeros(hb, np.intp)
+        place[hues] = np.arange(1, len(hues) + 1)
+        ramp = np.arange(256)
+        hue_lut = np.where(ramp < 180, place[np.minimum(ramp * hb // 180, hb - 1)],
+                           len(hues) + 1) * k
+        out = (hues, hue_lut.astype(np.uint8), (ramp * sb // 256 * vb).astype(np.uint8),
+               (ramp * vb // 256).astype(np.uint8))
+    if len(_BINS) >= 16:
+        _BINS.clear()
+    _BINS[key] = out
+    return out
 
 
 def look_regions(image: np.ndarray, look: np.ndarray, width: float,
@@ -690,22 +808,47 @@ def photo_colours(image: np.ndarray, look: np.ndarray,
     return look_colours(cv2.cvtColor(_sample(small), cv2.COLOR_BGR2HSV), look, s)
 
 
-def look_colours(hsv: np.ndarray, look: np.ndarray,
-                 settings: BackLookSettings = BACK_LOOK, widen: bool = False) -> np.ndarray:
+def look_colours(hsv: np.ndarray | None, look: np.ndarray,
+                 settings: BackLookSettings = BACK_LOOK, widen: bool = False,
+                 h_all: np.ndarray | None = None) -> np.ndarray:
     """The taught back's colours in this photo (`hsv`: the photo's sample, `_sample` of it
     at any scale): a (H, S, V) table, 1 for the bins far more common on the back (`ratio`,
     each also standing for its `spread_v` neighbouring value bins: light differs; with
     `widen`, Troetofanten's search, also for its `spread_h` hue bins: `widened_look`) than
-    in the photo, and not rare on it."""
+    in the photo, and not rare on it. `h_all`: the sample's histogram (`_look_hist`),
+    where the caller has it (then `hsv` is not read)."""
     s = settings
-    h_all = _look_hist(hsv, None, s.bins)
-    look = np.asarray(look, np.float32)
-    for _ in range(s.spread_v):  # lighter or darker than on the teach photo
+    if h_all is None:
+        h_all = _look_hist(hsv, None, s.bins)
+    look = _spread_look(np.asarray(look, np.float32), s.spread_v,
+                        (s.spread_h, s.spread_min_sat) if widen else None)
+    return ((look >= s.ratio * h_all) & (look >= s.min_share)).astype(np.float32)
+
+
+_SPREAD: dict = {}  # (`_spread_look`: the few looks of the profiles in use)
+
+
+def _spread_look(look: np.ndarray, spread_v: int, widen: tuple[int, int] | None
+                 ) -> np.ndarray:
+    """`look` with each bin also standing for its `spread_v` neighbouring value bins and,
+    with `widen` (`spread_h`, `spread_min_sat`), for its hue bins (`widened_look`). The
+    same look each photo of a profile: worked out once per look and spread (a few kept;
+    read-only)."""
+    key = (look.shape, look.tobytes(), spread_v, widen)
+    out = _SPREAD.get(key)
+    if out is not None:
+        return out
+    look = look.copy()  # (the caller's, unspread, stays writeable)
+    for _ in range(spread_v):  # lighter or darker than on the teach photo
         look = np.maximum(look, np.maximum(np.pad(look[..., 1:], ((0, 0), (0, 0), (0, 1))),
                                            np.pad(look[..., :-1], ((0, 0), (0, 0), (1, 0)))))
-    if widen:
-        look = widened_look(look, s.spread_h, s.spread_min_sat)
-    return ((look >= s.ratio * h_all) & (look >= s.min_share)).astype(np.float32)
+    if widen is not None:
+        look = widened_look(look, *widen)
+    look.flags.writeable = False
+    if len(_SPREAD) >= 16:
+        _SPREAD.clear()
+    _SPREAD[key] = look
+    return look
 
 
 def widened_look(look: np.ndarray, spread_h: int, min_sat: int = 0) -> np.ndarray:
@@ -806,19 +949,6 @@ def unlike_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     return [p for k, p in enumerate(pieces) if k not in drop]
 
 
-def _sat_shifted(a: np.ndarray, shift: int) -> np.ndarray:
-    """`a` ((H, S, V) histogram) moved `shift` saturation bins up (down when negative),
-    what moves past either end dropped (saturation is not circular)."""
-    out = np.zeros_like(a)
-    if shift > 0:
-        out[:, shift:] = a[:, :-shift]
-    elif shift < 0:
-        out[:, :shift] = a[:, -shift:]
-    else:
-        out[:] = a
-    return out
-
-
 def hue_intersection(a: np.ndarray, b: np.ndarray, reach: int = 0,
                      sat_reach: int = 0) -> float:
     """The intersection of two (H, S, V) histograms where a share of `a` left over may
@@ -834,18 +964,31 @@ def hue_intersection(a: np.ndarray, b: np.ndarray, reach: int = 0,
     common = np.minimum(a, b)
     total = float(common.sum())
     a, b = a - common, b - common
+    n = a.shape[0]
     for d in range(1, reach + 1):
-        for shift in (d, -d):
-            moved = np.minimum(np.roll(a, shift, axis=0), b)  # a's bin h meets b's h+shift
+        for shift in (d, -d):  # a's bin h meets b's h+shift, round the circle (`np.roll`
+            #   of a, and of what moved back, in two slices: the same numbers)
+            k = shift % n
+            moved = np.empty_like(a)
+            np.minimum(a[:n - k], b[k:], out=moved[k:])
+            np.minimum(a[n - k:], b[:k], out=moved[:k])
             total += float(moved.sum())
             b = b - moved
-            a = a - np.roll(moved, -shift, axis=0)
-    for d in range(1, sat_reach + 1):
-        for shift in (d, -d):
-            moved = np.minimum(_sat_shifted(a, shift), b)  # a's bin s meets b's s+shift
+            a[:n - k] -= moved[k:]
+            a[n - k:] -= moved[:k]
+    for d in range(1, min(sat_reach, a.shape[1] - 1) + 1):  # (farther: nothing meets)
+        for shift in (d, -d):  # a's bin s meets b's s+shift (over the bins that have a
+            #   partner alone: the same numbers as shifting whole arrays, test_teach_speed's
+            #   reference)
+            moved = np.zeros_like(a)
+            if shift > 0:
+                np.minimum(a[:, :-shift], b[:, shift:], out=moved[:, shift:])
+                a[:, :-shift] -= moved[:, shift:]
+            else:
+                np.minimum(a[:, -shift:], b[:, :shift], out=moved[:, :shift])
+                a[:, -shift:] -= moved[:, :shift]
             total += float(moved.sum())
             b = b - moved
-            a = a - _sat_shifted(moved, -shift)
     return total
 
 
@@ -994,22 +1137,40 @@ def main_hue_share(sub: np.ndarray, blob: np.ndarray, look: np.ndarray,
     has a colour (a grey back's hue says nothing, whatever the region); else 0.0 for an
     empty region."""
     s = settings or BACK_LOOK
-    n, m = s.bins[0], s.bins[1]
-    look = np.asarray(look, np.float32)
-    coloured = look[:, s.main_hue_sat:].sum(axis=(1, 2))
-    if coloured.sum() < 0.5 * look.sum():
+    luts = _main_hue_luts(np.asarray(look, np.float32), s)
+    if luts is None:
         return 1.0
-    main = int(np.argmax(coloured))
     mask = np.asarray(blob) > 0
     total = int(mask.sum())
     if total == 0:
         return 0.0
     px = sub[mask]
-    hb = px[:, 0].astype(np.int32) * n // 180
-    d = np.abs(hb - main)
-    near = (np.minimum(d, n - d) <= s.main_hue_reach) & \
-        (px[:, 1].astype(np.int32) * m // 256 >= s.main_hue_sat)
-    return float(near.sum() / total)
+    return np.count_nonzero(luts[0][px[:, 0]] & luts[1][px[:, 1]]) / total
+
+
+_MAIN_HUE: dict = {}  # (`_main_hue_luts`, per look and settings)
+
+
+def _main_hue_luts(look: np.ndarray, s: BackLookSettings):
+    """`main_hue_share`'s tests per channel value: ((256,) bool, a hue within
+    `main_hue_reach` fine hue bins of the look's likeliest hue among its colours; (256,)
+    bool, a saturation of bin `main_hue_sat` or over), worked out once per look (the same
+    integer arithmetic as per pixel), or None when under half the look has a colour."""
+    key = (look.shape, look.tobytes(), s.bins, s.main_hue_sat, s.main_hue_reach)
+    if key in _MAIN_HUE:
+        return _MAIN_HUE[key]
+    n, m = s.bins[0], s.bins[1]
+    coloured = look[:, s.main_hue_sat:].sum(axis=(1, 2))
+    out = None
+    if not coloured.sum() < 0.5 * look.sum():
+        main = int(np.argmax(coloured))
+        ramp = np.arange(256, dtype=np.int32)
+        d = np.abs(ramp * n // 180 - main)
+        out = (np.minimum(d, n - d) <= s.main_hue_reach, ramp * m // 256 >= s.main_hue_sat)
+    if len(_MAIN_HUE) >= 16:
+        _MAIN_HUE.clear()
+    _MAIN_HUE[key] = out
+    return out
 
 
 def looks_like(sub: np.ndarray, blob: np.ndarray, coarse0: np.ndarray, main0: int,
@@ -1046,11 +1207,10 @@ def covered_back(q: np.ndarray, blob: np.ndarray, origin, w: float, angles, f: f
     may be a back on it: not asked.)"""
     s = settings or BACK_LOOK
     aspect = spec.aspect
-    ys, xs = np.nonzero(blob)
-    if not len(xs):
+    pts = _row_ends(blob)
+    if not len(pts):
         return None
-    x0, y0 = origin
-    pts = np.column_stack([xs + x0, ys + y0]).astype(np.float64)
+    pts = (pts + np.array(origin)).astype(np.float64)
     size = np.array([w, aspect * w])
     best, best_share = None, s.covered[1]
     tried: list[float] = []
@@ -1073,6 +1233,20 @@ def covered_back(q: np.ndarray, blob: np.ndarray, origin, w: float, angles, f: f
                 if share > best_share:
                     best, best_share = (c, float(ang), w), share
     return best
+
+
+def _row_ends(blob: np.ndarray) -> np.ndarray:
+    """(M, 2) int (x, y): the first and last pixel set in each row of `blob` ((h, w), set
+    where > 0) that has one: along a row a pixel's projection on any axis moves one way
+    (the same arithmetic per pixel), so its least and greatest over the region's pixels
+    are these pixels' (`covered_back` asks no more of them; a tenth of them or fewer)."""
+    on = np.asarray(blob) > 0
+    rows = np.flatnonzero(on.any(axis=1))
+    if not len(rows):
+        return np.zeros((0, 2), np.intp)
+    first = on[rows].argmax(axis=1)
+    last = on.shape[1] - 1 - on[rows, ::-1].argmax(axis=1)
+    return np.column_stack([np.concatenate([first, last]), np.concatenate([rows, rows])])
 
 
 def _median(values: np.ndarray) -> float:
@@ -1118,8 +1292,8 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     f = s.scale
     look0 = np.asarray(look, np.float32)
     pixels = pixels if pixels is not None else look_pixels(image, look0, s)
-    hsv, hit = look_regions(image, look0, float(np.median([p.width for p in pieces])), s,
-                            pixels)
+    hsv, hit = look_regions(image, look0, _median(np.array([p.width for p in pieces], float)),
+                            s, pixels)
     if hit is None:
         return []
     mix = None  # (`look_mix`, once a region needs it)
@@ -1133,9 +1307,14 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
     main0 = int(np.argmax(coarse0))  # its main colour (`min_second`)
     out: list[CardPiece] = []
     queue = [(q, True) for q in outlines]  # (outline, whether it may be parted again)
+    crumb = s.strip[0] * s.strip_long[0] * float(widths.min()) ** 2  # (under the least a
+    #   back shows by the narrowest card read: under it near any cards; most regions are
+    #   crumbs of a few pixels, left before their nearest cards are looked up)
     while queue:
         q, whole = queue.pop(0)
         x0, y0, bw, bh = cv2.boundingRect(q)
+        if bw * bh < crumb:
+            continue
         near = nearest(centres, (x0 + bw / 2, y0 + bh / 2))
         w = _median(widths[near])
         least = s.strip[0] * s.strip_long[0] * w * w  # a strip's area, the least a back shows
@@ -1151,23 +1330,21 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
         c = np.array([cx, cy])
         cards = a / ((s.look_area or 1.0) * spec.aspect * w * w)  # (in backs' looks)
         found = []  # (centre, angle, width) at scale f
+        liked = False  # `looks_like` with the whole design asked already
         on_top = True  # the backs found show whole (not a strip under another card)
         whole_look = False  # a strip that is the back itself, seen flat
         if whole_back(short, long_, fill, cards, w, s, squat=False):
             found = [(c, np.degrees(np.arctan2(es[1], es[0])), short)]
         elif s.merged[0] <= cards <= s.merged[1] and fill >= s.merged_fill \
                 and short >= s.size[0] * w:
-            ys, xs = np.nonzero(blob)
-            pts = np.column_stack([xs + x0, ys + y0]).astype(np.float32)
-            crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
-            cv2.setRNGSeed(0)
             n = (notched_cards(q, s.merged_depth * w) if s.merged_depth > 0 else 0) \
                 or int(round(cards))
             if long_ > s.merged_long * n * spec.aspect * w:
                 continue  # longer than its backs end to end
-            _, _, ctr = cv2.kmeans(pts, n, None, crit, 2, cv2.KMEANS_PP_CENTERS)
-            u = merged_axis(short, es, long_, el, n, w, spec.aspect)
-            found = [(k, np.degrees(np.arctan2(u[1], u[0])), w) for k in ctr]
+            found = [None] * n  # (split below, once the region's colours pass: the
+            #                      k-means is the dearest step, and the colours and the
+            #                      held backs ask only how many)
+            split = (blob, x0, y0, n, short, es, long_, el, w)
         elif not (s.strip[0] * w <= short <= s.strip[1] * w and fill >= s.strip_fill
                   and s.strip_long[0] * w <= long_ <= s.strip_long[1] * w):
             parts = []  # (closed less: a whole back and the strip of the next one under a
@@ -1197,6 +1374,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
                 if back is not None:  # (its visible part must show the back's design:
                     #                       `min_second`, `own_mix`)
                     found, on_top, whole_look = [back], False, True
+                    liked = True  # (`looks_like` as below: asked above)
             if not found:
                 if len(parts) > 1:  # (its parts again, as before: one may be a strip)
                     queue += [(p, False) for p in parts]
@@ -1231,7 +1409,7 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
         if not found or (s.held and held_backs(q, pieces + out, f, at) >= len(found)):
             continue
         sub = hsv[y0:y0 + bh, x0:x0 + bw]
-        if not looks_like(sub, blob, coarse0, main0, s, on_top or whole_look):
+        if not liked and not looks_like(sub, blob, coarse0, main0, s, on_top or whole_look):
             continue
         if s.main_hue > 0 and main_hue_share(sub, blob, look0, s) < s.main_hue:
             continue  # the back's minor colours alone (a fan of yellow trumpets)
@@ -1240,6 +1418,8 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
             if unlike_mix(sub, (blob > 0) & (pixels[1][y0:y0 + bh, x0:x0 + bw] > 0), mix, s,
                           s.look_mix_hue, s.own_mix_sat):
                 continue
+        if found[0] is None:  # a merged region: split now
+            found = merged_backs(*split, spec.aspect)
         for c, ang, wid in found:
             c, wid = (np.asarray(c, float) + 0.5) / f - 0.5, wid / f
             if any(p.label == "back" and np.hypot(*(pc - c)) < p.width * (
@@ -1255,6 +1435,20 @@ def look_backs(image: np.ndarray, pieces: list[CardPiece], look: np.ndarray,
             out.append(back)
             at.append(back.center)
     return out
+
+
+def merged_backs(blob: np.ndarray, x0: int, y0: int, n: int, short: float, es: np.ndarray,
+                 long_: float, el: np.ndarray, w: float, aspect: float) -> list:
+    """A merged region's `n` backs (`look_backs`; centre, angle, width at the search scale):
+    k-means (seeded, 2 attempts) on its pixels (`blob`, 0/1 over its box at `x0`, `y0`), each
+    turned as `merged_axis` says."""
+    ys, xs = np.nonzero(blob)
+    pts = np.column_stack([xs + x0, ys + y0]).astype(np.float32)
+    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    cv2.setRNGSeed(0)
+    _, _, ctr = cv2.kmeans(pts, n, None, crit, 2, cv2.KMEANS_PP_CENTERS)
+    u = merged_axis(short, es, long_, el, n, w, aspect)
+    return [(k, np.degrees(np.arctan2(u[1], u[0])), w) for k in ctr]
 
 
 def _card_crops(reader, image: np.ndarray, game: str, pieces) -> np.ndarray:

@@ -320,3 +320,268 @@ def test_look_regions_closing_over_its_box_is_the_whole_photo_s(seed, k):
     want = cv2.morphologyEx(cv2.morphologyEx(hit, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8)),
                             cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     assert np.array_equal(closed_opened(hit, k), want)
+
+
+def _random_hsv(rng, h: int = 37, w: int = 61, hue_max: int = 180) -> np.ndarray:
+    """(h, w, 3) uint8 random HSV-like pixels, every hue, saturation and value at least once
+    in its first rows (hues up to `hue_max`: 180-255 are no 8-bit HSV, but may be given)."""
+    hsv = np.stack([rng.integers(0, hue_max, (h, w)), rng.integers(0, 256, (h, w)),
+                    rng.integers(0, 256, (h, w))], axis=-1).astype(np.uint8)
+    hsv.reshape(-1, 3)[:hue_max, 0] = np.arange(hue_max)
+    hsv.reshape(-1, 3)[:256, 1] = hsv.reshape(-1, 3)[256:512, 2] = np.arange(256)
+    return hsv
+
+
+@pytest.mark.parametrize("bins, hue_max", [
+    ((30, 8, 2), 180),  # the taught look's bins (`BackLookSettings.bins`)
+    ((30, 8, 2), 256),  # ... with hues of 180 and over (not counted, as calcHist)
+    ((30, 8, 1), 180),  # one value bin
+    ((30, 8, 4), 180),  # four
+    ((18, 4, 3), 256),  # bins that do not divide the range evenly
+])
+def test_code_hist_is_calc_hist_s(bins, hue_max):
+    """`look_pixels` counts the sample's colours from each pixel's hue x saturation code
+    (`_hs_codes`, `_code_hist`; session 27: once for the counts and the lookup): the very
+    histogram `_look_hist` (`cv2.calcHist`) gives, float32 for float32."""
+    from vision.teach_cards import _code_hist, _hs_codes, _look_hist
+
+    rng = np.random.default_rng(sum(bins) + hue_max)
+    hsv = _random_hsv(rng, hue_max=hue_max)
+    h, sat, val = cv2.split(hsv)
+    got = _code_hist(_hs_codes(h, sat, bins), val, bins)
+    want = _look_hist(hsv, None, bins)
+    assert got.dtype == want.dtype and np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("vb, by_value", [
+    (2, False),  # the look's bins, the value bins alike: one lookup
+    (2, True),  # ... not alike: the value bin's bit looked up (`_project_codes`)
+    (4, True),  # four value bins (still one byte of bits)
+    (6, True),  # six: 6 x 64 codes do not fit a byte, the lookup per value bin
+])
+def test_project_codes_is_the_per_value_bin_lookup(vb, by_value):
+    """`_project_codes` (`_back_project`, `look_pixels`) sets the pixels whose (H, S, V) bin
+    is set in the table (`hsv_bins`' bins, a hue of 180 or over in the last hue bin),
+    whichever way it looks the value bin up."""
+    from vision.cards.read import hsv_bins
+    from vision.teach_cards import _back_project
+
+    rng = np.random.default_rng(vb + 10 * by_value)
+    bins = (30, 8, vb)
+    hsv = _random_hsv(rng, 48, 256, hue_max=256)
+    table = (rng.random(bins) < 0.3).astype(np.float32)
+    if not by_value:
+        table[:] = table[..., :1]
+    want = np.where(table.ravel()[hsv_bins(hsv, bins)] > 0, 255, 0)
+    assert np.array_equal(_back_project(hsv, table, bins), want)
+
+
+@pytest.mark.parametrize("seed, spread_h", [(0, 1), (1, 1), (2, 0), (3, 2)])  # (the look's
+#   `spread_h` 1; none; two)
+def test_look_pixels_is_the_plain_look_colours_and_lookup(seed, spread_h):
+    """`look_pixels` (session 27: one code per pixel for the sample's counts and the lookup;
+    the spread look kept per look) gives the photo's HSV, pixels and colours that
+    `look_colours` of its sample (`_sample`, `cv2.calcHist`) and `_back_project` give; the
+    caller's look stays as it was, writeable, and a second photo gets its own colours."""
+    from vision.teach_cards import (
+        BACK_LOOK,
+        _back_project,
+        _sample,
+        look_colours,
+        look_pixels,
+    )
+
+    rng = np.random.default_rng(seed)
+    s = replace(BACK_LOOK, spread_h=spread_h)
+    look = np.zeros(s.bins, np.float32)
+    look[17, 5:8] = rng.random((3, 2))  # a blue back of a few colours, a yellow ring
+    look[5, 6, 1] = 0.2
+    look /= look.sum()
+    before = look.copy()
+    for k in range(2):
+        photo = np.full((96, 128, 3), (40, 90, 140), np.uint8)  # a brown table ...
+        photo = cv2.add(photo, rng.integers(0, 30, photo.shape, np.uint8))
+        cv2.rectangle(photo, (20 + 9 * k, 20), (60, 80), (150, 60, 20), -1)  # ... a blue back
+        cv2.circle(photo, (40, 50), 8, (20, 200, 230), -1)  # its yellow ring
+        hsv, hit, colours = look_pixels(photo, look, s)
+        small = cv2.resize(photo, None, fx=s.scale, fy=s.scale, interpolation=cv2.INTER_AREA)
+        want_hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+        want = look_colours(_sample(want_hsv), look, s, widen=True)
+        assert np.array_equal(hsv, want_hsv) and np.array_equal(colours, want)
+        assert want.any() and np.array_equal(hit, _back_project(want_hsv, want, s.bins))
+        assert np.array_equal(look, before) and look.flags.writeable
+
+
+@pytest.mark.parametrize("at, hue_max, fits", [
+    ([17, 5, 26], 180, True),  # a look of a few hues (spread: 9): one byte per pixel names
+    #                            its bin among them
+    ([17, 5, 26], 256, True),  # ... with hues of 180 and over (no 8-bit HSV; counted
+    #   nowhere, looked up in the last hue bin, as `cv2.calcHist` and `_back_project` do)
+    ([29], 256, True),  # the last hue bin itself
+    (list(range(12)), 180, True),  # 14 hues spread: the most a byte holds at 8 x 2 bins
+    (list(range(13)), 256, False),  # 15: too many, the hue x saturation code and the value
+    (list(range(0, 30, 2)), 180, False),  # every hue
+])
+def test_look_hit_is_the_sample_s_colours_and_their_lookup(at, hue_max, fits):
+    """`_look_hit` (`look_pixels`): the colours `look_colours` finds in the photo's sample
+    (`_sample`; `cv2.calcHist`'s counts) and the pixels `_back_project` sets for them, bit
+    for bit, whether the look's hues fit one byte per pixel or not."""
+    from vision.teach_cards import (
+        BACK_LOOK,
+        _back_project,
+        _look_bins,
+        _look_hit,
+        _sample,
+        look_colours,
+    )
+
+    rng = np.random.default_rng(len(at) + hue_max)
+    s = BACK_LOOK
+    look = np.zeros(s.bins, np.float32)
+    look[at, 5, 1] = 1.0  # each hue's main colour, spread a hue bin either way
+    look[at, 3:, :] += rng.random((len(at), s.bins[1] - 3, s.bins[2])) * 0.1
+    look[at[0], 0, 0] = 0.5  # (a greyish bin: not spread over hue)
+    look /= look.sum()
+    hsv = _random_hsv(rng, 64, 96, hue_max)
+    hsv[:24, :40] = (at[0] * 6 + 2, 180, 200)  # a patch of the look's main colour
+    want = look_colours(_sample(hsv), look, s, widen=True)
+    hit, colours = _look_hit(hsv, look, s)
+    assert (_look_bins(look, s) is not None) == fits
+    assert want.any() and np.array_equal(colours, want)
+    assert np.array_equal(hit, _back_project(hsv, want, s.bins))
+
+
+@pytest.mark.parametrize("seed", range(8))  # (random regions: blobs, wedges, holes, rings)
+def test_covered_back_projects_each_row_s_ends_as_all_pixels(seed):
+    """`covered_back` measures a region's extent along each turn from each row's first and
+    last pixel (`_row_ends`): the same least and greatest projections, bit for bit, as from
+    every pixel of it, for any turn (its frames are then the same)."""
+    from vision.teach_cards import _row_ends
+
+    rng = np.random.default_rng(seed)
+    h, w = (int(v) for v in rng.integers(5, 70, 2))
+    blob = (rng.random((h, w)) < [0.05, 0.5, 0.9, 0.2][seed % 4]).astype(np.uint8)
+    if seed >= 4:  # (a wedge with a hole)
+        blob[:] = 0
+        cv2.fillConvexPoly(blob, rng.integers(0, [w, h], (3, 2)).astype(np.int32), 1)
+        blob[h // 3:h // 2, w // 3:w // 2] = 0
+    origin = np.array([int(v) for v in rng.integers(0, 400, 2)])
+    ys, xs = np.nonzero(blob)
+    every = np.column_stack([xs, ys]) + origin
+    ends = _row_ends(blob) + origin
+    assert len(ends) == 2 * len(set(ys.tolist()))
+    for ang in list(rng.uniform(-180, 180, 30)) + [0.0, 45.0, 90.0, -135.0]:
+        t = np.deg2rad(ang)
+        axes = np.array([[np.cos(t), np.sin(t)], [-np.sin(t), np.cos(t)]])
+        if not len(every):
+            assert not len(ends)
+            continue
+        a, b = every.astype(np.float64) @ axes.T, ends.astype(np.float64) @ axes.T
+        assert np.array_equal(a.min(axis=0), b.min(axis=0))
+        assert np.array_equal(a.max(axis=0), b.max(axis=0))
+
+
+def _sat_shifted(a: np.ndarray, shift: int) -> np.ndarray:
+    """(The reference: `a` moved `shift` saturation bins up, down when negative.)"""
+    out = np.zeros_like(a)
+    if shift > 0:
+        out[:, shift:] = a[:, :-shift]
+    elif shift < 0:
+        out[:, :shift] = a[:, -shift:]
+    else:
+        out[:] = a
+    return out
+
+
+def _hue_intersection_plain(a, b, reach=0, sat_reach=0) -> float:
+    """`hue_intersection` as session 22 wrote it (whole arrays shifted)."""
+    if reach <= 0 and sat_reach <= 0:
+        return float(np.minimum(a, b).sum())
+    a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
+    common = np.minimum(a, b)
+    total = float(common.sum())
+    a, b = a - common, b - common
+    for d in range(1, reach + 1):
+        for shift in (d, -d):
+            moved = np.minimum(np.roll(a, shift, axis=0), b)
+            total += float(moved.sum())
+            b = b - moved
+            a = a - np.roll(moved, -shift, axis=0)
+    for d in range(1, sat_reach + 1):
+        for shift in (d, -d):
+            moved = np.minimum(_sat_shifted(a, shift), b)
+            total += float(moved.sum())
+            b = b - moved
+            a = a - _sat_shifted(moved, -shift)
+    return total
+
+
+@pytest.mark.parametrize("reach, sat_reach, shape", [
+    (0, 1, (15, 4, 1)),  # `looks_like`'s (coarse bins of the look's (30, 8, 2))
+    (1, 1, (15, 4, 1)),  # `unlike_mix`'s, `look_backs`' mix
+    (0, 2, (15, 4, 1)),  # two saturation bins
+    (2, 3, (15, 4, 2)),  # three
+    (1, 5, (6, 4, 1)),  # farther than the bins reach: nothing more meets
+    (0, 0, (15, 4, 1)),  # the plain intersection
+    (7, 0, (6, 4, 1)),  # a hue reach round the whole circle (a shift of 6: no move)
+])
+def test_hue_intersection_is_the_whole_array_shifts(reach, sat_reach, shape):
+    """`hue_intersection` moves the leftovers over the shifted bins alone (hue: two slices
+    round the circle; saturation: the bins with a partner): the very total the whole
+    shifted arrays gave, bit for bit; the caller's arrays untouched."""
+    from vision.teach_cards import hue_intersection
+
+    rng = np.random.default_rng(reach * 10 + sat_reach)
+    for _ in range(40):
+        a, b = rng.random(shape) * (rng.random(shape) < 0.4), rng.random(shape)
+        a, b = a / a.sum(), (b / b.sum()).astype(np.float32)
+        a0, b0 = a.copy(), b.copy()
+        assert hue_intersection(a, b, reach, sat_reach) == \
+            _hue_intersection_plain(a, b, reach, sat_reach)
+        assert np.array_equal(a, a0) and np.array_equal(b, b0)
+
+
+def _main_hue_share_plain(sub, blob, look, s) -> float:
+    """`main_hue_share` as session 23 wrote it (per pixel arithmetic)."""
+    n, m = s.bins[0], s.bins[1]
+    look = np.asarray(look, np.float32)
+    coloured = look[:, s.main_hue_sat:].sum(axis=(1, 2))
+    if coloured.sum() < 0.5 * look.sum():
+        return 1.0
+    main = int(np.argmax(coloured))
+    mask = np.asarray(blob) > 0
+    total = int(mask.sum())
+    if total == 0:
+        return 0.0
+    px = sub[mask]
+    hb = px[:, 0].astype(np.int32) * n // 180
+    d = np.abs(hb - main)
+    near = (np.minimum(d, n - d) <= s.main_hue_reach) & \
+        (px[:, 1].astype(np.int32) * m // 256 >= s.main_hue_sat)
+    return float(near.sum() / total)
+
+
+@pytest.mark.parametrize("main, grey, reach, hue_max", [
+    (17, False, 2, 180),  # the look's blue (bin 17 of 30), `main_hue_reach` 2
+    (1, False, 2, 256),  # a red near the circle's seam; hues of 180 and over given
+    (29, False, 0, 180),  # the last bin, no reach
+    (10, True, 2, 180),  # a grey look: 1.0 whatever the region
+])
+def test_main_hue_share_by_lookup_is_the_per_pixel_one(main, grey, reach, hue_max):
+    """`main_hue_share` looks each pixel's hue and saturation up in tables worked out once
+    per look (`_main_hue_luts`): the same share as the per-pixel arithmetic, for regions of
+    every size, an empty one too, and a second look after the first."""
+    from vision.teach_cards import BACK_LOOK, main_hue_share
+
+    rng = np.random.default_rng(main + reach)
+    s = replace(BACK_LOOK, main_hue_reach=reach)
+    for k in range(2):
+        look = rng.random(s.bins).astype(np.float32) * 0.01
+        look[(main + k) % 30, 0 if grey else 5, 1] = 1.0
+        if grey:
+            look[:, 1:] = 0.0
+        sub = _random_hsv(rng, 40, 70, hue_max)
+        for share in (0.0, 0.01, 0.3, 1.0):
+            blob = (rng.random(sub.shape[:2]) < share).astype(np.uint8)
+            assert main_hue_share(sub, blob, look, s) == _main_hue_share_plain(sub, blob,
+                                                                                look, s)
