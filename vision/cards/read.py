@@ -196,6 +196,11 @@ class ReadSettings:
     #   -17.3 ms without them; Mauerhuepfer's 1.25 let them on at load 2.45 with no gain)
     threads_least: int = 24  # crops: fewer are read in one go (about 5 ms of reading: little
     #   to gain; a hand-over to the helper costs ~0.02 ms, measured at load 7)
+    close_ahead: bool = True  # with `threads`, where a core is spare: `second_look`'s
+    #   close-up check (the detector on the photo at `second_scale` and its square, ~7 ms a
+    #   Troetofanten photo, needed on nearly every one) run on a helper thread while the first
+    #   look reads its key points (`close_keys_ahead`); the same key points either way (session
+    #   27, troeto-speed)
     troeto_neighbours: float = 2.5  # card widths: the cards whose angles steady a card's angle
     back_key_threshold: float = 0.15  # Troetofanten: a weaker key point than
     #   `troeto_key_threshold` down to this is kept only when it reads as a face-down card
@@ -3269,9 +3274,17 @@ class CardReader:
         out = angles[:, 0].copy()
         if not len(ask):
             return out
-        crops = crop_cards(image, [frame_from_pose(xy[i], a, widths[i], spec)
-                                   for i in ask for a in angles[i]], spec, self.crop_settings)
-        bg = self.classifier.predict(crops).probs[:, self.classifier.index(BACKGROUND)]
+        j = self.classifier.index(BACKGROUND)
+
+        def read(lo: int, hi: int) -> np.ndarray:  # P(background) of asked key points lo..hi-1
+            crops = crop_cards(image, [frame_from_pose(xy[i], a, widths[i], spec)
+                                       for i in ask[lo:hi] for a in angles[i]], spec,
+                               self.crop_settings)
+            return self.classifier.predict(crops).probs[:, j]
+
+        bg = in_halves(self.settings, read, len(ask), c) if \
+            isinstance(self.classifier, PieceClassifier) else read(0, len(ask))  # (as
+        #   `read_crops`: a taught classifier in one go)
         best = np.argmin(bg.reshape(len(ask), c), axis=1)
         out[ask] = angles[ask, best]
         return out
@@ -3596,8 +3609,28 @@ class CardReader:
             s.one_back_size) and all(off_region_look(masks[-1], kept[k].frame, region, s.look_scale)
                                      < s.one_back_look for k in here)
 
+    def close_keys_ahead(self, image: np.ndarray):
+        """`second_look`'s close-up check started on a helper thread (`vision.mauer.run_leaf`)
+        where `close_ahead` and a core is spare (`spare_core`), else None: a future of
+        [(g, the photo at g, the detector's key points on it)] for g in (`second_scale`, its
+        square), as `second_look` finds them itself. Call it within the reading's
+        `keeping_scaled` after the photo's own key points (the half-size photo is then the
+        detector's input, made already)."""
+        s = self.settings
+        f = s.second_scale
+        if f is None or not s.close_ahead or not spare_core(s):
+            return None
+        from vision.mauer import run_leaf
+
+        small = area_scaled(image, f)
+        ims = [(f, small), (f * f, area_scaled(small, f))]  # (made here, in the reading's
+        #   memo: `paper_regions` takes the quarter photo too)
+        thr = min(s.key_threshold, s.dove_threshold)
+        return run_leaf(s, lambda: [(g, im, self.detector.detect(im, thr)) for g, im in ims])
+
     def second_look(self, image: np.ndarray, pieces: list[CardPiece], searched: np.ndarray,
-                    posed: np.ndarray, xy: np.ndarray, sure: int) -> list[CardPiece]:
+                    posed: np.ndarray, xy: np.ndarray, sure: int, ahead=None
+                    ) -> list[CardPiece]:
         """Troetofanten `pieces` with the cards too large for the detector read once more on
         the photo at `second_scale`, when the first look's width search (`searched`, per
         strong key point) found `big_count` cards at least `big_card` px wide and
@@ -3619,7 +3652,8 @@ class CardReader:
         photo than the first look's `sure` ones, the whole small photo is read so, at
         `second_scale` or its square (the cards larger still), whichever shows more. Where
         it adds cards, the backs are settled again among them (`resettle_backs`,
-        `settle_again`: the added backs keep their own width)."""
+        `settle_again`: the added backs keep their own width). `ahead`: the close-up check's
+        key points from `close_keys_ahead` (a future; None: found here)."""
         s = self.settings
         f = s.second_scale
         if f is None:
@@ -3628,14 +3662,20 @@ class CardReader:
         small = area_scaled(image, f)  # (the detector's own input, `keeping_scaled`)
         keys = None  # (the picked small photo's key points, when a close-up's count them)
         if np.count_nonzero(asked) >= s.big_count and pieces:
+            if ahead is not None:
+                ahead.cancel()  # (not needed: stopped where it has not started)
             xy, reach = xy[asked], s.big_reach * searched[asked]
         else:  # a close-up: at the scale where the detector finds the most key points
             best = sure + s.close_more - 1
             thr = min(s.key_threshold, s.dove_threshold)  # (read_pieces' own: detected once;
             #   decode's peaks of heat >= close_heat are the same at any lower threshold)
-            for g in (f, f * f):
-                im = small if g == f else area_scaled(small, f)
-                kp = self.detector.detect(im, thr)
+            looks = ahead.result() if ahead is not None else None
+            for k, g in enumerate((f, f * f)):
+                if looks is not None:  # (found meanwhile on a helper thread, the same)
+                    _, im, kp = looks[k]
+                else:
+                    im = small if g == f else area_scaled(small, f)
+                    kp = self.detector.detect(im, thr)
                 n = int(np.count_nonzero((kp.kind == KIND_PIECE) & (kp.score >= s.close_heat)))
                 if n > best:
                     best, pick, found, keys = n, g, im, kp
@@ -3871,6 +3911,8 @@ class CardReader:
             faint = every.select(~read & (every.kind == KIND_PIECE))
         else:
             kp, own = (keys, len(keys)) if keys is not None else self.detect_keys(image, game)
+        ahead = self.close_keys_ahead(image) if game == "troetofanten" and \
+            within is None else None  # (`second_look`'s close-up check, meanwhile)
         if within is not None:
             c, rad = within
 
@@ -4033,7 +4075,7 @@ class CardReader:
                 strong = idx[:n_strong]  # (their key points; widths: `posed_widths`)
                 sure = int(np.count_nonzero((kp.kind == KIND_PIECE) & (kp.score >= s.close_heat)))
                 pieces = self.second_look(image, pieces, np.asarray(searched), posed_widths,
-                                          kp.xy[strong], sure)
+                                          kp.xy[strong], sure, ahead)
                 busy = s.busy_table or int(np.count_nonzero(
                     (kp.kind == KIND_PIECE) & (kp.score >= thr))) > s.busy_keys  # (the busy
                 #   warning's count: a printed cloth, a newspaper; or the far look's part of
