@@ -187,3 +187,63 @@ def test_second_look_cancels_the_check_it_does_not_need():
                      np.asarray(BIG[1], float), np.array([(380.0, 300.0), (380.0, 310.0)]),
                      10, ahead)
     assert ahead.cancelled and len(rd.calls) == 1
+
+
+def test_helper_load_averages_as_the_kernel():
+    """`HelperLoad.share`: the helpers' CPU per second, averaged over a minute as the load
+    is; asked again within a second, the last figure."""
+    from vision.cards.read import HelperLoad
+
+    h = HelperLoad()
+    assert h.share(0.0) == 0.0  # (the first ask: where it starts)
+    for k in range(1, 601):  # 10 minutes of 0.3 s helper CPU a second
+        h.add(0.3)
+        h.share(float(k))
+    assert abs(h.share(600.0) - 0.3) < 1e-4  # (e^-10 of the start left)
+    h.add(50.0)
+    assert h.share(600.5) == h.share(600.0)  # (under a second: not updated)
+    assert h.share(660.0) < 0.3 + 50.0 / 60.0  # (a minute's share of the burst at most)
+    for k in range(661, 1261):  # then 10 minutes without helpers
+        h.share(float(k))
+    assert h.share(1260.0) < 1e-3
+
+
+@pytest.mark.parametrize("load, share, own, spare", [
+    (1.4, 0.0, True, True),  # under 0.75 x 2 cores
+    (1.8, 0.4, True, True),  # 1.8 with this process's helpers' 0.4: 1.4 of the rest
+    (1.8, 0.2, True, False),  # 1.6 of the rest
+    (1.8, 0.4, False, False),  # `threads_own_load` off: the plain load
+    (0.2, 0.9, True, True),  # (the share above the load: none of the rest)
+    (7.0, 0.4, True, False),  # a loaded machine
+])
+def test_spare_core_leaves_out_the_own_helpers(monkeypatch, load, share, own, spare):
+    import vision.cards.read as R
+    import vision.mauer as M
+
+    monkeypatch.setattr(R.os, "getloadavg", lambda: (load, load, load))
+    monkeypatch.setattr(R.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(M.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(R.HELPERS, "share", lambda now=None: share)
+    s = replace(READ, threads=True, threads_below_load=0.75, threads_own_load=own)
+    assert R.spare_core(s) is spare
+
+
+def test_run_helper_on_the_leaf_pool_and_timed(monkeypatch):
+    """`run_helper`: on a helper thread whatever the pool's own gate says (its caller
+    found a core spare), and its CPU time added to `HELPERS`."""
+    import threading
+
+    import vision.cards.read as R
+    import vision.mauer as M
+
+    monkeypatch.setattr(M.os, "getloadavg", lambda: (99.0, 99.0, 99.0))
+    added = []
+    monkeypatch.setattr(R.HELPERS, "add", added.append)
+
+    def work(n):
+        x = sum(i * i for i in range(n))
+        return threading.current_thread().name, x
+
+    name, x = R.run_helper(replace(READ, threads=True), work, 200_000).result()
+    assert name.startswith("mauer-leaf") and x == sum(i * i for i in range(200_000))
+    assert len(added) == 1 and added[0] > 0.0
