@@ -13,8 +13,10 @@ import copy
 import functools
 import json
 import math
+import os
 import re
 import threading
+import time
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
@@ -197,6 +199,16 @@ class ReadSettings:
     #   -17.3 ms without them; Mauerhuepfer's 1.25 let them on at load 2.45 with no gain)
     threads_least: int = 24  # crops: fewer are read in one go (about 5 ms of reading: little
     #   to gain; a hand-over to the helper costs ~0.02 ms, measured at load 7)
+    threads_own_load: bool = True  # the gate leaves out of the load average the share this
+    #   process's own helper threads add to it (`HELPERS`: their CPU over the last minute):
+    #   one reading with its helpers keeps an idle 2-core machine's load at ~1.3, so any other
+    #   0.2 of a core closed the gate (1.5) and the photo went back to one thread until the
+    #   load decayed (session 21's note; session 27)
+    close_ahead: bool = True  # with `threads`, where a core is spare: `second_look`'s
+    #   close-up check (the detector on the photo at `second_scale` and its square, ~7 ms a
+    #   Troetofanten photo, needed on nearly every one) run on a helper thread while the first
+    #   look reads its key points (`close_keys_ahead`); the same key points either way (session
+    #   27, troeto-speed)
     troeto_neighbours: float = 2.5  # card widths: the cards whose angles steady a card's angle
     back_key_threshold: float = 0.15  # Troetofanten: a weaker key point than
     #   `troeto_key_threshold` down to this is kept only when it reads as a face-down card
@@ -664,15 +676,78 @@ def _turn_off(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.abs((np.asarray(a, float) - b + 180.0) % 360.0 - 180.0)
 
 
+class HelperLoad:
+    """This process's reading helper threads' share of the machine's 1-minute load average:
+    the CPU seconds they used (`add`) per second, averaged as the kernel averages the load
+    (exponentially, `tau` 60 s; updated at most once a second, when asked). A thread waiting
+    for a busy core counts in the load but uses no CPU, so on loaded cores the share is
+    under the helpers' part of the load: the gate errs towards no helpers there."""
+
+    def __init__(self, tau: float = 60.0):
+        self.tau = tau
+        self._lock = threading.Lock()
+        self._cpu = 0.0  # CPU seconds added so far
+        self._at: float | None = None  # (monotonic time, CPU seconds) at the last update
+        self._seen = 0.0
+        self._rate = 0.0
+
+    def add(self, seconds: float) -> None:
+        with self._lock:
+            self._cpu += max(0.0, seconds)
+
+    def share(self, now: float | None = None) -> float:
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            if self._at is None:
+                self._at, self._seen = now, self._cpu
+            elif now - self._at >= 1.0:
+                dt = now - self._at
+                w = math.exp(-dt / self.tau)
+                self._rate = w * self._rate + (1.0 - w) * (self._cpu - self._seen) / dt
+                self._at, self._seen = now, self._cpu
+            return self._rate
+
+
+HELPERS = HelperLoad()  # (the process's: every reader's helpers)
+
+
+def timed_helper(fn):
+    """`fn` whose CPU time on the thread that runs it is added to `HELPERS` (a helper job)."""
+    def run(*args):
+        t = time.thread_time()
+        try:
+            return fn(*args)
+        finally:
+            HELPERS.add(time.thread_time() - t)
+    return run
+
+
 def spare_core(s: ReadSettings) -> bool:
     """Whether `s` asks for a helper thread now: `threads`, not already on a helper thread
     (the pipeline's `cards` thread, which reads Hop la bille's cards beside its marbles, or
     `vision.mauer`'s pools), and the 1-minute load average per core under
-    `threads_below_load` (`vision.mauer`'s gate)."""
+    `threads_below_load` (`vision.mauer`'s gate), with `threads_own_load` less this
+    process's own helpers' share of it (`HELPERS`)."""
     from vision.mauer import _spare_core
 
-    return s.threads and not threading.current_thread().name.startswith(("cards", "mauer")) \
-        and _spare_core(s.threads_below_load)
+    if not s.threads or threading.current_thread().name.startswith(("cards", "mauer")):
+        return False
+    if not s.threads_own_load:
+        return _spare_core(s.threads_below_load)
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return True
+    return max(0.0, load - HELPERS.share()) < s.threads_below_load * (os.cpu_count() or 1)
+
+
+def run_helper(s: ReadSettings, fn, *args):
+    """`fn(*args)` on `vision.mauer.run_leaf`'s pool, its CPU added to `HELPERS`: for a caller
+    that found a core spare (`spare_core`; the pool's own gate, the plain load, not asked
+    again)."""
+    from vision.mauer import run_leaf
+
+    return run_leaf(replace(s, threads_below_load=math.inf), timed_helper(fn), *args)
 
 
 def noise_warning(kp: Keypoints, threshold: float, most: int, busy: int | None = None
@@ -697,12 +772,10 @@ def in_halves(s: ReadSettings, read, n: int, per: int = 1) -> np.ndarray:
     a core is spare (`threads_below_load`), else in one go; the rows concatenated. The
     models read each crop of a batch alone (the same numbers in any batch), so the rows are
     the same either way."""
-    from vision.mauer import run_leaf
-
     if not (n >= 2 and n * per >= s.threads_least and spare_core(s)):
         return read(0, n)
     cut = n // 2
-    first = run_leaf(s, read, 0, cut)  # (a job that waits for no other: the leaf pool)
+    first = run_helper(s, read, 0, cut)  # (a job that waits for no other: the leaf pool)
     rest = read(cut, n)
     return np.concatenate([first.result(), rest])
 
@@ -3273,9 +3346,17 @@ class CardReader:
         out = angles[:, 0].copy()
         if not len(ask):
             return out
-        crops = crop_cards(image, [frame_from_pose(xy[i], a, widths[i], spec)
-                                   for i in ask for a in angles[i]], spec, self.crop_settings)
-        bg = self.classifier.predict(crops).probs[:, self.classifier.index(BACKGROUND)]
+        j = self.classifier.index(BACKGROUND)
+
+        def read(lo: int, hi: int) -> np.ndarray:  # P(background) of asked key points lo..hi-1
+            crops = crop_cards(image, [frame_from_pose(xy[i], a, widths[i], spec)
+                                       for i in ask[lo:hi] for a in angles[i]], spec,
+                               self.crop_settings)
+            return self.classifier.predict(crops).probs[:, j]
+
+        bg = in_halves(self.settings, read, len(ask), c) if \
+            isinstance(self.classifier, PieceClassifier) else read(0, len(ask))  # (as
+        #   `read_crops`: a taught classifier in one go)
         best = np.argmin(bg.reshape(len(ask), c), axis=1)
         out[ask] = angles[ask, best]
         return out
@@ -3600,8 +3681,26 @@ class CardReader:
             s.one_back_size) and all(off_region_look(masks[-1], kept[k].frame, region, s.look_scale)
                                      < s.one_back_look for k in here)
 
+    def close_keys_ahead(self, image: np.ndarray):
+        """`second_look`'s close-up check started on a helper thread (`run_helper`)
+        where `close_ahead` and a core is spare (`spare_core`), else None: a future of
+        [(g, the photo at g, the detector's key points on it)] for g in (`second_scale`, its
+        square), as `second_look` finds them itself. Call it within the reading's
+        `keeping_scaled` after the photo's own key points (the half-size photo is then the
+        detector's input, made already)."""
+        s = self.settings
+        f = s.second_scale
+        if f is None or not s.close_ahead or not spare_core(s):
+            return None
+        small = area_scaled(image, f)
+        ims = [(f, small), (f * f, area_scaled(small, f))]  # (made here, in the reading's
+        #   memo: `paper_regions` takes the quarter photo too)
+        thr = min(s.key_threshold, s.dove_threshold)
+        return run_helper(s, lambda: [(g, im, self.detector.detect(im, thr)) for g, im in ims])
+
     def second_look(self, image: np.ndarray, pieces: list[CardPiece], searched: np.ndarray,
-                    posed: np.ndarray, xy: np.ndarray, sure: int) -> list[CardPiece]:
+                    posed: np.ndarray, xy: np.ndarray, sure: int, ahead=None
+                    ) -> list[CardPiece]:
         """Troetofanten `pieces` with the cards too large for the detector read once more on
         the photo at `second_scale`, when the first look's width search (`searched`, per
         strong key point) found `big_count` cards at least `big_card` px wide and
@@ -3623,7 +3722,8 @@ class CardReader:
         photo than the first look's `sure` ones, the whole small photo is read so, at
         `second_scale` or its square (the cards larger still), whichever shows more. Where
         it adds cards, the backs are settled again among them (`resettle_backs`,
-        `settle_again`: the added backs keep their own width)."""
+        `settle_again`: the added backs keep their own width). `ahead`: the close-up check's
+        key points from `close_keys_ahead` (a future; None: found here)."""
         s = self.settings
         f = s.second_scale
         if f is None:
@@ -3632,14 +3732,20 @@ class CardReader:
         small = area_scaled(image, f)  # (the detector's own input, `keeping_scaled`)
         keys = None  # (the picked small photo's key points, when a close-up's count them)
         if np.count_nonzero(asked) >= s.big_count and pieces:
+            if ahead is not None:
+                ahead.cancel()  # (not needed: stopped where it has not started)
             xy, reach = xy[asked], s.big_reach * searched[asked]
         else:  # a close-up: at the scale where the detector finds the most key points
             best = sure + s.close_more - 1
             thr = min(s.key_threshold, s.dove_threshold)  # (read_pieces' own: detected once;
             #   decode's peaks of heat >= close_heat are the same at any lower threshold)
-            for g in (f, f * f):
-                im = small if g == f else area_scaled(small, f)
-                kp = self.detector.detect(im, thr)
+            looks = ahead.result() if ahead is not None else None
+            for k, g in enumerate((f, f * f)):
+                if looks is not None:  # (found meanwhile on a helper thread, the same)
+                    _, im, kp = looks[k]
+                else:
+                    im = small if g == f else area_scaled(small, f)
+                    kp = self.detector.detect(im, thr)
                 n = int(np.count_nonzero((kp.kind == KIND_PIECE) & (kp.score >= s.close_heat)))
                 if n > best:
                     best, pick, found, keys = n, g, im, kp
@@ -3809,6 +3915,19 @@ class CardReader:
             self._add_back(kept, up, c, a, w)
         return up + kept
 
+    def _detect(self, image: np.ndarray, threshold: float) -> Keypoints:
+        """`self.detector.detect(image, threshold, self._key_threads())`; the CPU its extra
+        intra-op threads used (the process's CPU less this thread's, at most theirs over the
+        run's wall time) added to `HELPERS`."""
+        threads = self._key_threads()
+        if threads is None:
+            return self.detector.detect(image, threshold, None)
+        t, c, w = time.thread_time(), time.process_time(), time.monotonic()
+        kp = self.detector.detect(image, threshold, threads)
+        extra = (time.process_time() - c) - (time.thread_time() - t)
+        HELPERS.add(min(extra, (threads - 1) * (time.monotonic() - w)))
+        return kp
+
     def _key_threads(self) -> int | None:
         """`KeyDetector.detect`'s `threads`: where a core is spare (`spare_core`), at least 2
         (the reader's own count where more; 0, onnxruntime's own count, is every core
@@ -3823,11 +3942,11 @@ class CardReader:
         (`balanced_keys`) that the photo's own lack (`detect.merge_keys`)."""
         s = self.settings
         low = min(s.key_threshold, s.dove_threshold)
-        kp = self.detector.detect(image, low, self._key_threads())
+        kp = self._detect(image, low)
         if game != "magic-rabbit" or s.balanced_keys <= 0:
             return kp, len(kp)
         balanced = apply_gains(image, light_gains(image, s.balanced_keys))
-        more = self.detector.detect(balanced, low, self._key_threads())
+        more = self._detect(balanced, low)
         return merge_keys(kp, more, (s.key_threshold, s.dove_threshold), s.balanced_reach,
                           (s.key_threshold, s.balanced_dove)), len(kp)
 
@@ -3869,12 +3988,14 @@ class CardReader:
         #   `fan_gap_cards`)
         low = min(s.key_threshold, s.dove_threshold)
         if keys is None and game == "troetofanten" and s.fan_gaps and s.fan_gap_heat < low:
-            every = self.detector.detect(image, s.fan_gap_heat, self._key_threads())
+            every = self._detect(image, s.fan_gap_heat)
             read = every.score >= low  # (as decoded down to `low`: the same key points)
             kp, own = every.select(read), int(np.count_nonzero(read))
             faint = every.select(~read & (every.kind == KIND_PIECE))
         else:
             kp, own = (keys, len(keys)) if keys is not None else self.detect_keys(image, game)
+        ahead = self.close_keys_ahead(image) if game == "troetofanten" and \
+            within is None else None  # (`second_look`'s close-up check, meanwhile)
         if within is not None:
             c, rad = within
 
@@ -4037,7 +4158,7 @@ class CardReader:
                 strong = idx[:n_strong]  # (their key points; widths: `posed_widths`)
                 sure = int(np.count_nonzero((kp.kind == KIND_PIECE) & (kp.score >= s.close_heat)))
                 pieces = self.second_look(image, pieces, np.asarray(searched), posed_widths,
-                                          kp.xy[strong], sure)
+                                          kp.xy[strong], sure, ahead)
                 busy = s.busy_table or int(np.count_nonzero(
                     (kp.kind == KIND_PIECE) & (kp.score >= thr))) > s.busy_keys  # (the busy
                 #   warning's count: a printed cloth, a newspaper; or the far look's part of
