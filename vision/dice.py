@@ -291,6 +291,13 @@ class DiceSettings:
     small_top_above: float = 0.5  # ... unless it lies this much above it (cos, the vertical)
     square_seen_aniso: float = 1.1  # in a slanted photo where no face looks this square,
     same_width: float = 1.5  # and as wide as the larger face (at most this ratio either way)
+    small_top_over_side: float | None = 0.85  # in a slanted photo a smaller face of 1-3
+    # pips lying this straight above (cos, the vertical) a larger one that has die surface
+    # right above it (`_surface_side`: a side face by its own look) is the top, seen from
+    # any height: the face above a die's side face is its top, and a 1's, 2's or 3's area
+    # is a guess (rays cut short by its side faces, a diagonal's square), so "much smaller"
+    # says little (session 27, dice-acc: fresh 4761, 4773, 4779, 4785; not for 4-6 pips,
+    # whose area is measured: fresh 4751, 4764, 4803 read a 6's 4 pips so, wrong 4s)
     side_toward: float = 0.25  # ... and so is one lying this much towards the camera's nadir
     slanted_aniso: float = 1.3  # median top-face foreshortening of a slanted photo
     tilt_aniso: float = 1.2  # ... above this the camera's tilt is taken from it (nadir
@@ -2233,6 +2240,15 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
     # seen from nearly above: then side faces are slivers).
     low = slanted and not any(f.shape_measured and a < s.square_seen_aniso
                               for f, a in zip(faces, aniso, strict=True))
+    surf_of: dict[int, bool] = {}
+
+    def surf(k: int) -> bool:  # (`_surface_side` once a face, and only for the faces asked:
+        # the upper faces of `below` and the faces left as tops; `bgr` given)
+        if k not in surf_of:
+            surf_of[k] = _surface_side(faces[k], faces, bgr, nadir, shape, s, slanted,
+                                       from_above)
+        return surf_of[k]
+
     side = np.zeros(len(faces), bool)
     below: list[tuple[int, int]] = []  # (upper, lower) face pairs: the lower is its side
     order = sorted(range(len(faces)), key=lambda i: -faces[i].area)
@@ -2262,6 +2278,11 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
             # top face.
             if fj.area < s.side_area_ratio * fi.area and (
                     not low or toward > -s.small_top_above or not _same_width(fi, fj, up, s)):
+                if s.small_top_over_side is not None and slanted and bgr is not None and (
+                        len(fj.pips) <= 3 and toward <= -s.small_top_over_side) and surf(
+                        i) and not surf(j):
+                    below.append((j, i))  # the smaller, above a side face, is its top
+                    continue
                 side[j] = True
                 continue
             # Two top faces of touching dice look alike; a top and a side face do not.
@@ -2312,15 +2333,6 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
     # A face with its die's surface right above it is a side face itself (`_surface_side`):
     # a face below it lies below no top, it is the top of a die in front
     # (`side_below_side`).
-    surf_of: dict[int, bool] = {}
-
-    def surf(k: int) -> bool:  # (`_surface_side` once a face, and only for the faces asked:
-        # the upper faces of `below` and the faces left as tops; `bgr` given)
-        if k not in surf_of:
-            surf_of[k] = _surface_side(faces[k], faces, bgr, nadir, shape, s, slanted,
-                                       from_above)
-        return surf_of[k]
-
     if s.side_below_side and bgr is not None:
         below = [(i, j) for i, j in below if not (
             surf(i) and _table_between(faces[i], faces[j], bgr, s))]

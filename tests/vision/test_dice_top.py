@@ -466,3 +466,37 @@ def test_faces_of_different_materials_are_two_dice(upper_colour, lower_colour, u
     lower = _face(3, (400, 300 + (30 + 23) / 1.4 + 2), _squashed(23, 1.4), lower_colour)
     out, _ = _top_faces([upper, lower], SHAPE, s)
     assert [f.value for f in out] == kept
+
+
+def _photo_small_top_over_side(side_c, side_half, side_aniso, top_half, top_aniso):
+    """A dark table, a white side face and right above it, edge to edge, a white top face
+    (the top a little brighter, lit from above), nothing above the top."""
+    img = np.full((SHAPE[0], SHAPE[1], 3), 40, np.uint8)
+    x, y = side_c
+    h, ht = side_half / side_aniso, top_half / top_aniso
+    img[int(y - h):int(y + h), int(x - side_half):int(x + side_half)] = 225
+    img[int(y - h - 2 * ht):int(y - h), int(x - side_half):int(x + side_half)] = 240
+    return img, (x, y - h - ht)
+
+
+@pytest.mark.parametrize("top_value,dx,setting,kept", [
+    (1, 0, 0.85, [1]),  # a 1 right above its side face's 3, in a slanted photo: the top
+    (1, 0, None, []),  # without the rule: the 1 "much smaller", the 3 a side face: both lost
+    (3, 0, 0.85, [3]),  # a 3's guessed square above the side 3 likewise
+    (4, 0, 0.85, []),  # a 4's area is measured: much smaller is a side (a 6's 4 pips)
+    (1, 40, 0.85, []),  # the 1 up and aside (cos 0.6), not right above: no such rescue
+])
+def test_a_small_face_right_above_a_side_face_is_the_top(top_value, dx, setting, kept):
+    """Session 27 (dice-acc): seen from about 40 degrees, a 1's or 3's face (its area a
+    guess) lies right above a larger face that has die surface right above it (a side face
+    by its own look): the face above a die's side face is its top."""
+    s = replace(SETTINGS, small_top_over_side=setting)
+    img, top_c = _photo_small_top_over_side((400, 450), 30, 1.41, 12, 1.4)
+    side = _face(3, (400, 450), _squashed(30, 1.41), colour=(225.0, 225.0, 225.0))
+    top = _face(top_value, (top_c[0] + dx, top_c[1]), _squashed(12, 1.4))
+    top.shape_measured = top_value not in (2, 3)
+    # elsewhere: two squashed 5s (a slanted photo) and a square-looking 6 (not "from low")
+    far = [_face(5, (100, 80), _squashed(20, 2.0)), _face(5, (700, 80), _squashed(20, 2.0)),
+           _face(6, (700, 540), _squashed(20, 1.05))]
+    out, _ = _top_faces([side, top] + far, SHAPE, s, img)
+    assert sorted(f.value for f in out if f is side or f is top) == kept
