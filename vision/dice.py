@@ -308,6 +308,9 @@ class DiceSettings:
     # are two dice (a top and a side face at right angles: at best both 1.41)
     side_check_aniso: float = 1.25  # a face this squashed (near vertically) in any photo ...
     side_check_tilt_deg: float = 35.0  # ... gets the side-face test (surface above it)
+    side_check_measured: bool = True  # ... from above only where its shape is measured (a
+    # 2's or 3's square is a guess, often narrower than the face: the test then samples its
+    # own face "above" it; session 27, dice-acc: fresh 4795's red 2 at 82 degrees)
     tilt_max_aniso: float = 3.0  # a top face squashed more than this is doubted (cocked) ...
     tilt_vs_others: float = 1.8  # ... and one squashed this much more than the other dice
     tilt_axis_aniso: float = 1.25  # ... or along another direction, both at least this much
@@ -2368,7 +2371,9 @@ def _surface_side(f: Face, faces: list[Face], bgr: np.ndarray, nadir, shape: tup
     # 2-3 pip faces are guesses, too unsure for the vertical's perspective slant)
     up = _up_at(f.center, nadir, shape, s) if from_above or s.up_dir is not None \
         else np.array([0.0, -1.0])
-    return bool(up is not None and ((slanted or _squashed_upright(f, up, s)) and _face_above(
+    guess = not f.shape_measured and from_above and s.side_check_measured
+    return bool(up is not None and ((slanted or not guess and _squashed_upright(
+        f, up, s)) and _face_above(
         f, bgr, up, s) or (slanted or from_above and s.aside_from_above) and _top_aside(
         f, bgr, up, s, [g for g in faces if g is not f])))
 

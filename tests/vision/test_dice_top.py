@@ -500,3 +500,22 @@ def test_a_small_face_right_above_a_side_face_is_the_top(top_value, dx, setting,
            _face(6, (700, 540), _squashed(20, 1.05))]
     out, _ = _top_faces([side, top] + far, SHAPE, s, img)
     assert sorted(f.value for f in out if f is side or f is top) == kept
+
+
+@pytest.mark.parametrize("value,measured_only,kept", [
+    (2, True, True),  # a 2's guessed square, squashed: no side-face test from above
+    (2, False, False),  # asked anyway: its own face lies "above" its narrow square
+    (5, True, False),  # a 5's shape is measured: squashed from above, it is asked still
+])
+def test_from_above_a_guessed_square_is_no_squashed_side(value, measured_only, kept):
+    """Session 27 (dice-acc): from above (a square 5 elsewhere) a 2's square is a guess
+    along its pips' diagonal, here narrower than its white face; the surface-above test
+    then samples the face itself and drops the top as a side face (fresh 4795's red 2)."""
+    s = replace(SETTINGS, side_check_measured=measured_only)
+    img = np.full((SHAPE[0], SHAPE[1], 3), 40, np.uint8)
+    img[105:195, 365:435] = 240  # the whole face, larger than the guessed square
+    face = _face(value, (400, 150), _squashed(30, 1.45))
+    square = _face(5, (150, 500), _squashed(30, 1.0))
+    out, warnings = _top_faces([face, square], SHAPE, s, img)
+    assert any(f is face for f in out) == kept
+    assert any("only a side face" in w for w in warnings) == (not kept)
