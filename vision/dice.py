@@ -293,6 +293,9 @@ class DiceSettings:
     small_top_above: float = 0.5  # ... unless it lies this much above it (cos, the vertical)
     square_seen_aniso: float = 1.1  # in a slanted photo where no face looks this square,
     same_width: float = 1.5  # and as wide as the larger face (at most this ratio either way)
+    side_edge_ratio: float | None = 2.5  # a much smaller face is a side face only where
+    # the two are as wide (at most this ratio) across the line of their centres: a side
+    # face shares an edge with its top (a huge false 1 made fresh 4828's 2 and 6 sides)
     small_top_over_side: float | None = 0.85  # in a slanted photo a smaller face of 1-3
     # pips lying this straight above (cos, the vertical) a larger one that has die surface
     # right above it (`_surface_side`: a side face by its own look) is the top, seen from
@@ -2284,7 +2287,9 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
             # above the larger one: under 45 degrees a die's side face looks larger than its
             # top face.
             if fj.area < s.side_area_ratio * fi.area and (
-                    not low or toward > -s.small_top_above or not _same_width(fi, fj, up, s)):
+                    not low or toward > -s.small_top_above or not _same_width(fi, fj, up, s)
+                    ) and (s.side_edge_ratio is None or _same_width(
+                        fi, fj, u, s, s.side_edge_ratio)):
                 if s.small_top_over_side is not None and slanted and bgr is not None and (
                         len(fj.pips) <= 3 and toward <= -s.small_top_over_side) and surf(
                         i) and not surf(j):
@@ -2417,12 +2422,15 @@ def _lit_apart(f: Face, g: Face, s: DiceSettings) -> bool:
     return s.lit_apart[0] < ratio < s.lit_apart[1]
 
 
-def _same_width(f: Face, g: Face, up: np.ndarray, s: DiceSettings) -> bool:
-    """Whether two faces are about as wide across the vertical's image direction `up`, as a
-    die's top face and the side face below it are (they share an edge)."""
+def _same_width(f: Face, g: Face, up: np.ndarray, s: DiceSettings,
+                ratio: float | None = None) -> bool:
+    """Whether two faces are about as wide (within `ratio`, default `same_width`) across
+    the vertical's image direction `up`, as a die's top face and the side face below it
+    are (they share an edge)."""
+    ratio = s.same_width if ratio is None else ratio
     across = np.array([[-up[1], up[0]]], float)
     r = float(_expected_extent(f.lin, across)[0] / _expected_extent(g.lin, across)[0])
-    return 1 / s.same_width <= r <= s.same_width
+    return 1 / ratio <= r <= ratio
 
 
 def _squashed_upright(f: Face, up: np.ndarray, s: DiceSettings) -> bool:

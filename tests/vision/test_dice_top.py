@@ -275,7 +275,8 @@ def test_a_coloured_die_lit_apart_keeps_its_hue(die, sample, hue_on, hue_off, on
     (False, []),  # without the rule the 4 was taken for the 5's side face (dice-005's 3)
 ])
 def test_a_face_below_a_side_face_is_a_top(rule, kept):
-    s = dataclasses.replace(SETTINGS, side_below_side=rule)
+    # (`apart_by_table` off: the strip of table between them makes them two dice too)
+    s = dataclasses.replace(SETTINGS, side_below_side=rule, apart_by_table=False)
     upper = _face(5, (400, 300), _squashed(30, 1.4))
     # (a strip of table between the two: a die in front, not touching the 5)
     lower = _face(4, (400, 350), _side_face(30, 20), GREY)
@@ -543,3 +544,20 @@ def test_faces_with_table_between_them_are_two_dice(gap, fill, apart, kept):
         img[int(y - hy):int(y + hy), int(x - hx):int(x + hx)] = 240
     out, _ = _top_faces([two, four], SHAPE, s, img)
     assert sorted(f.value for f in out) == kept
+
+
+@pytest.mark.parametrize("small_lin,edge_ratio,kept", [
+    ([[15, 0], [0, 15 / 1.41]], 2.5, True),  # a 2 a tenth as wide as the big face: no side
+    ([[15, 0], [0, 15 / 1.41]], None, False),  # without the rule: "much smaller", a side
+    ([[10, 0], [0, 90]], 2.5, False),  # a sliver as wide as the face's edge: its side face
+])
+def test_a_much_smaller_side_face_shares_an_edge(small_lin, edge_ratio, kept):
+    """Session 27 (dice-acc): a much smaller adjacent face is the side face only where it
+    is about as wide as the larger across the line of their centres (a side face shares
+    an edge with its top): a huge false 1 made fresh 4828's green 6 beside it a side."""
+    s = replace(SETTINGS, side_edge_ratio=edge_ratio)
+    big = _face(1, (500, 300), _squashed(100, 1.0))  # (the small face away from the
+    hx = small_lin[0][0]  # image centre: not its side by the nadir either)
+    small = _face(2, (500 + 100 + hx + 5, 300), small_lin)
+    out, _ = _top_faces([big, small], SHAPE, s)
+    assert any(f is small for f in out) == kept
