@@ -1,0 +1,132 @@
+"""The board dice's cost, session 27 (docs/dice.md "Session 27 (mauer-dice-speed)"): the
+faster parts give the numbers the slower ones gave. Each is compared with a copy of the
+code it replaced on seeded synthetic faces and tables."""
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from tests.vision.test_mauer_dice import _spots_face, _uneven
+from vision import mauer_dice as D
+
+
+def _spot_read_every(Lf, centre, a, s):
+    """The spot read as it was before session 27 (every test on every placement, the face
+    sampled per spacing): the reference the faster `_spot_read_at` must equal."""
+    h, w = Lf.shape
+    rot, spots, faces, rings, rim, near = D._spot_grids(s.spot_shift, s.spot_shift_steps,
+                                                      tuple(s.spot_spacing), s.spot_explain)
+    m = np.einsum("ij,tjk->tik", a, rot)  # (T, 2, 2) face units -> px
+    c0 = np.asarray(centre, float)
+
+    flat = Lf.ravel()
+
+    def sample(u, inside=False):  # (P, S, k, 2) face units -> (T, P, S, k) lightness
+        # c0 + m @ u per turn and axis, written out (np.einsum's "tij,pskj->tpski", bit for
+        # bit, several times faster)
+        ux, uy = u[None, ..., 0], u[None, ..., 1]
+        x = c0[0] + (m[:, 0, 0, None, None, None] * ux + m[:, 0, 1, None, None, None] * uy)
+        y = c0[1] + (m[:, 1, 0, None, None, None] * ux + m[:, 1, 1, None, None, None] * uy)
+        ok = ((x >= 0) & (y >= 0) & (x <= w - 1) & (y <= h - 1)) if inside else None
+        qx = np.clip(np.round(x), 0, w - 1).astype(np.intp)
+        qy = np.clip(np.round(y), 0, h - 1).astype(np.intp)
+        return flat[qy * w + qx], ok
+
+    v, ok = sample(spots, inside=True)
+    f, _ = sample(faces)
+    r, _ = sample(rings)
+    kq = int(0.85 * (f.shape[-1] - 1))
+    face = np.partition(f, kq, axis=-1)[..., kq]  # (T, P, S): the face's 85th percentile
+    lo = v.min(axis=-1)
+    con = face - lo
+    # the square lies on the die: its rim (0.8 of the way out) is face, not table
+    rim_dark = ((face[..., None] - f[..., rim]) > 0.5 * np.maximum(con, 1e-6)[..., None]
+                ).mean(axis=-1)
+    t = (face[..., None] - v) / np.maximum(con, 1e-6)[..., None]
+    order = np.sort(t, axis=-1)
+    gaps = np.diff(order, axis=-1)
+    k = gaps.argmax(axis=-1)
+    gap = np.take_along_axis(gaps, k[..., None], -1)[..., 0]
+    # every dark part of the face lies at a dark spot (a grid turned or shifted off the pips
+    # may split its spots cleanly too, leaving pips between them)
+    cut = np.take_along_axis(order, k[..., None], -1)  # (T, P, S, 1)
+    dark_spot = t > cut  # (T, P, S, 9)
+    tf = (face[..., None] - f) / np.maximum(con, 1e-6)[..., None]  # (T, P, S, 81)
+    # (T, P, S, 81): some dark spot is near (an any() over the spots as a product of 0/1s)
+    explained = (near @ dark_spot[..., None].astype(np.float32))[..., 0] > 0
+    stray = ((tf > 0.5) & ~explained).mean(axis=-1)
+    out = ((face[..., None] - r) / np.maximum(con, 1e-6)[..., None]).max(axis=-1)
+    clean = ok.all(axis=-1) & (con >= s.spot_min_contrast) & (
+        rim_dark <= s.spot_max_rim_dark) & (stray <= s.spot_max_stray)
+    value = D._LAYOUT_VALUE[dark_spot.astype(np.int64) @ D._SPOT_BITS]  # (T, P, S), 0: none
+    if s.spot_layouts_only:  # the widest split among the placements whose dark spots are
+        # a die's layout and end where its pips do (not only the widest of all, which a
+        # grid a little off a die with big pips may give: a 5's cross turned, or a 6's
+        # pips reaching just past its spots)
+        clean &= (value > 0) & (out <= s.spot_max_outside)
+    gap = np.where(clean, gap, -1.0)
+    b = np.unravel_index(int(np.argmax(gap)), gap.shape)
+    if gap[b] < s.spot_min_gap or out[b] > s.spot_max_outside:
+        return None
+    if value[b] == 0:  # (with `spot_layouts_only`, neither can be: only off)
+        return None
+    if value[b] == 1 and s.one_as_pair:
+        # a 1 is its centre spot dark and the rest of the square light, which a placement
+        # centred on one pip of a 2 or 3 also gives on a table as light as the face (its
+        # other pips lie at the square's corners, past the spots and the rim sampled):
+        # the pip-sized minima round it, read as a face (`dot_read`), must not be another
+        # die's layout
+        other = D._one_as_pair(Lf, c0 + m[b[0]] @ spots[b[1], b[2], 4], a, s)
+        if other is not None:
+            return other[:2]
+    return int(value[b]), float(gap[b])
+
+
+def _noisy(L, seed, sd=12.0):
+    rng = np.random.default_rng(seed)
+    return np.clip(L.astype(np.float32) + rng.normal(0, sd, L.shape), 0, 255).astype(np.uint8)
+
+
+_LOOSE = replace(D.SETTINGS, spot_max_outside=9.0, spot_max_stray=1.0, spot_max_rim_dark=1.0)
+_ANY = replace(D.SETTINGS, spot_layouts_only=False)
+_NO_STRAY = replace(D.SETTINGS, spot_max_outside=9.0, spot_max_stray=1.0)
+
+
+@pytest.mark.parametrize("value,angle,kw,shift,noise,s", [
+    (1, 0.0, {}, (0, 0), None, D.SETTINGS),  # a clean 1 (read)
+    (3, 25.0, {}, (0, 0), None, D.SETTINGS),  # turned
+    (5, 10.0, {}, (6, -4), None, D.SETTINGS),  # the centre off the face's
+    (6, 10.0, {"merge": True}, (0, 0), None, D.SETTINGS),  # a 6's columns merged
+    (4, 0.0, {"smear": 40}, (0, 0), None, D.SETTINGS),  # smeared: refused by the rim tests
+    (4, 0.0, {"smear": 40}, (0, 0), None, _LOOSE),  # ... read as 6 without them
+    (2, 40.0, {}, (0, 0), 1, D.SETTINGS),  # a noisy face
+    (6, 30.0, {}, (25, 30), 2, D.SETTINGS),  # far off the face: table and edge
+    (2, 15.0, {}, (0, 0), 3, _ANY),  # any split, not only a die's layouts
+    (5, 0.0, {}, (150, 150), None, D.SETTINGS),  # the grid leaves the image
+    (3, 60.0, {}, (0, 0), "uneven", D.SETTINGS),  # a slope and a glare on the face
+    (6, 20.0, {"smear": 40}, (0, 0), None, D.SETTINGS),  # refused by the rim test alone
+    (3, 20.0, {}, (0, 0), None, D.SETTINGS),  # the stray test picks the placement read
+    (2, 20.0, {}, (20, 0), None, _NO_STRAY),  # the rim test picks it
+])
+def test_spot_read_at_equals_the_every_placement_read(value, angle, kw, shift, noise, s):
+    """`_spot_read_at` (the face sampled once for both spacings, the rim and stray tests
+    made only where the others pass) gives what every test on every placement gave."""
+    L, c, a = _spots_face(value, angle, **kw)
+    if noise == "uneven":
+        L = _uneven(L, c)
+    elif noise is not None:
+        L = _noisy(L, noise)
+    Lf = D.spot_blur(L, a)
+    at = (c[0] + shift[0], c[1] + shift[1])
+    want = _spot_read_every(Lf, at, a, s)
+    assert D._spot_read_at(Lf, at, a, s) == want
+
+
+def test_the_spot_read_cases_read_and_refuse():
+    """The table above holds reads and refusals (the comparison means something)."""
+    got = []
+    for value, kw, s in [(1, {}, D.SETTINGS), (4, {"smear": 40}, D.SETTINGS)]:
+        L, c, a = _spots_face(value, 0.0, **kw)
+        got.append(D._spot_read_at(D.spot_blur(L, a), c, a, s))
+    assert got[0] is not None and got[0][0] == 1 and got[1] is None
