@@ -130,3 +130,59 @@ def test_the_spot_read_cases_read_and_refuse():
         L, c, a = _spots_face(value, 0.0, **kw)
         got.append(D._spot_read_at(D.spot_blur(L, a), c, a, s))
     assert got[0] is not None and got[0][0] == 1 and got[1] is None
+
+
+def _busy_feats_one_by_one(L, at, side, s):
+    """`_busy_pick`'s features as they were made before session 27: one candidate at a
+    time on `_disc_and_ring`'s window."""
+    feats = np.full((len(at), 3), -np.inf)
+    for i, c in enumerate(at):
+        got = D._disc_and_ring(L, c, side, s)
+        if got is None:
+            continue
+        win, disc, ring = got
+        inner = win[disc].astype(np.float32)
+        face = float(np.percentile(inner, 85))
+        feats[i] = face, face - float(np.median(win[ring])), float(
+            np.mean(inner >= face - s.busy_uniform))
+    return feats
+
+
+def _busy_table(seed, n=300):
+    """A printed table's lightness: noise, dark strokes, light die-like squares; candidates
+    at their centres (sub-pixel), at random and at the image's edges and corners."""
+    rng = np.random.default_rng(seed)
+    L = rng.integers(60, 200, (n, n)).astype(np.uint8)
+    for _ in range(40):
+        x, y = rng.integers(0, n, 2)
+        L[max(0, y - 1):y + 2, x:x + rng.integers(5, 40)] = rng.integers(0, 60)
+    at = []
+    for _ in range(12):
+        x, y = rng.uniform(10, n - 10, 2)
+        L[int(y) - 8:int(y) + 9, int(x) - 8:int(x) + 9] = rng.integers(200, 256)
+        at.append((x, y))
+    at += [tuple(v) for v in rng.uniform(0, n - 1, (30, 2))]
+    at += [(0.0, 0.0), (n - 1.0, 3.5), (2.25, n - 1.0), (n / 2, 0.4), (-0.5, n / 2),
+           (-8.0, -8.0), (n + 5.0, n / 2),  # (these two: the disc off the image)
+           (n / 2, n / 2), (n / 2 + 0.5, n / 2)]  # (whole and half pixels: pixels on the
+    # disc's and ring's bounds with a side of 50)
+    return L, np.array(at, float)
+
+
+@pytest.mark.parametrize("seed,side", [
+    (0, 20.0),  # a mat's die size
+    (1, 13.5),  # a small die, sub-pixel side
+    (2, 31.0),  # a large one: the edges cut more discs and rings
+    (3, 0.6),  # a side under a pixel (taken as 1)
+    (4, 50.0),  # pixels right on the disc's and the ring's radii (21, 42.5, 62.5 px)
+])
+def test_busy_feats_equal_one_candidate_at_a_time(seed, side):
+    """`_busy_feats` (every candidate at once) gives the features the per-candidate loop
+    gave, -inf where the photo's edge leaves too little, bit for bit."""
+    L, at = _busy_table(seed)
+    want = _busy_feats_one_by_one(L, at, side, D.SETTINGS)
+    got = D._busy_feats(L, at, side, D.SETTINGS)
+    assert np.array_equal(got, want)
+    # (the cases hold candidates read and, but for the largest side, ones left out)
+    assert (side > 40 or np.isinf(want[:, 0]).any()) and (
+        side < 1 or np.isfinite(want[:, 0]).sum() >= 12)
