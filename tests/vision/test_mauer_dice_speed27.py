@@ -186,3 +186,35 @@ def test_busy_feats_equal_one_candidate_at_a_time(seed, side):
     # (the cases hold candidates read and, but for the largest side, ones left out)
     assert (side > 40 or np.isinf(want[:, 0]).any()) and (
         side < 1 or np.isfinite(want[:, 0]).sum() >= 12)
+
+
+def _disc_and_ring_grid(L, centre, side, s):
+    """`_disc_and_ring` as it was before session 27: np.mgrid's two full grids."""
+    h, w = L.shape
+    reach = s.seen_table_r[1] * max(side, 1.0) + 2
+    x0, y0 = max(0, int(centre[0] - reach)), max(0, int(centre[1] - reach))
+    x1 = max(x0, min(w, int(centre[0] + reach) + 2))
+    y1 = max(y0, min(h, int(centre[1] + reach) + 2))
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    r = np.hypot(xx - centre[0], yy - centre[1]) / max(side, 1.0)
+    disc = r <= s.seen_face_r
+    ring = (r >= s.seen_table_r[0]) & (r <= s.seen_table_r[1])
+    if disc.sum() < 20 or ring.sum() < 20:
+        return None
+    return L[y0:y1, x0:x1], disc, ring
+
+
+@pytest.mark.parametrize("centre,side", [
+    ((150.3, 140.7), 90.0),  # an enlarged crop's die, sub-pixel centre
+    ((150.0, 150.0), 50.0),  # whole pixels right on the disc's radius (21 px)
+    ((3.5, 296.0), 40.0),  # at the image's corner: the window cut
+    ((-30.0, 100.0), 20.0),  # off the image: too little left (None)
+])
+def test_disc_and_ring_equal_the_full_grids(centre, side):
+    L, _ = _busy_table(5)
+    want = _disc_and_ring_grid(L, centre, side, D.SETTINGS)
+    got = D._disc_and_ring(L, centre, side, D.SETTINGS)
+    if want is None:
+        assert got is None and centre[0] < 0
+        return
+    assert all(np.array_equal(g, x) for g, x in zip(got, want, strict=True))
