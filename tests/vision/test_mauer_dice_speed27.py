@@ -218,3 +218,37 @@ def test_disc_and_ring_equal_the_full_grids(centre, side):
         assert got is None and centre[0] < 0
         return
     assert all(np.array_equal(g, x) for g, x in zip(got, want, strict=True))
+
+
+def _clear_one_at_a_time(pts, fixed, reach, in_turn=True):
+    """`die_candidates`' pip means as taken before session 27: each point against a
+    growing array of the fixed points and those taken before it (`_clear_of`)."""
+    seen = list(fixed)
+    out = []
+    for c in pts:
+        ok = D._clear_of(c, np.array(seen, float).reshape(-1, 2), reach)
+        out.append(ok)
+        if ok and in_turn:
+            seen.append(c)
+    return np.array(out, bool)
+
+
+@pytest.mark.parametrize("seed,n,k,in_turn", [
+    (0, 400, 20, True),  # a busy table's pip means among light blobs
+    (1, 400, 0, True),  # no light blob
+    (2, 300, 30, False),  # the lone dots: against the fixed points only
+    (3, 1, 5, True),  # one point
+    (4, 0, 5, True),  # none
+])
+def test_clear_in_turn_takes_what_one_at_a_time_took(seed, n, k, in_turn):
+    rng = np.random.default_rng(seed)
+    pts = rng.uniform(0, 300, (n, 2))
+    fixed = rng.uniform(0, 300, (k, 2))
+    if n > 10:  # points right at the reach from one before them and from a fixed one
+        pts[5] = pts[2] + (6.0, 8.0)  # 10 px apart exactly
+        if k:
+            pts[7] = fixed[0] + (0.0, 10.0)
+    want = _clear_one_at_a_time(pts, fixed, 10.0, in_turn)
+    got = D._clear_in_turn(pts, fixed, 10.0, in_turn)
+    assert np.array_equal(got, want)
+    assert n < 10 or (want.any() and not want.all())
