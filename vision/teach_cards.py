@@ -131,6 +131,53 @@ def face_fold(reader, game: str) -> FaceFoldSettings | None:
     return replace(s, bar=reader.settings.min_piece_prob, rare=reader.settings.rare_count)
 
 
+@dataclass(frozen=True)
+class _FoldTables:
+    """What `fold_faces` looks up per call, worked out once per profile, classifier and
+    game (`Profile._once`): the model's background column `ib`, this game's label columns
+    `mine`, each other game's (`rivals`, in `GAME_LABELS` order, those the model holds),
+    each taught kind's (`units`, `unit_cols`, `unit_index`), the taught face prototypes
+    and their labels (not the back's)."""
+
+    ib: int
+    mine: np.ndarray
+    rivals: tuple[np.ndarray, ...]
+    units: np.ndarray
+    unit_cols: tuple[np.ndarray, ...]
+    unit_index: dict[str, int]
+    face_prototypes: np.ndarray
+    face_labels: np.ndarray
+
+
+def _fold_tables(part: teach.Profile, classifier, game: str,
+                 groups: dict[str, tuple[str, ...]]) -> _FoldTables | None:
+    """`_FoldTables` for a `fold_faces` call (None: no taught face of `groups`)."""
+    from vision.cards.read import GAME_LABELS
+
+    def make():
+        back = BACK_LABEL.get(game)
+        faces = [k for k, lab in enumerate(part.labels) if lab != back and lab in groups]
+        if not faces:
+            return None
+        units = tuple(groups)
+        return _FoldTables(
+            ib=classifier.index(teach.BACKGROUND),
+            mine=np.array([classifier.index(lab) for lab in GAME_LABELS[game]], np.intp),
+            rivals=tuple(np.array([classifier.index(lab) for lab in labs
+                                   if lab in classifier.classes], np.intp)
+                         for g, labs in GAME_LABELS.items() if g != game),
+            units=np.array(units),
+            unit_cols=tuple(np.array([classifier.index(lab) for lab in groups[u]], np.intp)
+                            for u in units),
+            unit_index={u: i for i, u in enumerate(units)},
+            face_prototypes=part.prototypes[faces],
+            face_labels=np.array([part.labels[k] for k in faces]))
+
+    key = ("fold_tables", tuple(classifier.classes), game,
+           tuple((u, tuple(labs)) for u, labs in groups.items()))
+    return part._once(key, make)
+
+
 def fold_faces(part: teach.Profile, classifier, game: str, groups: dict[str, tuple[str, ...]],
                probs: np.ndarray, embedding: np.ndarray,
                settings: FaceFoldSettings) -> np.ndarray:
@@ -141,30 +188,22 @@ def fold_faces(part: teach.Profile, classifier, game: str, groups: dict[str, tup
     under `bg`, the taught face prototype nearest the crop is the kind the model reads
     likeliest, at cosine `cos` or more, and this game's labels hold more than any other
     game's. Same shape."""
-    from vision.cards.read import GAME_LABELS
-
-    back = BACK_LABEL.get(game)
-    faces = [k for k, lab in enumerate(part.labels) if lab != back and lab in groups]
-    if not faces or len(probs) == 0:
+    t = _fold_tables(part, classifier, game, groups)
+    if t is None or len(probs) == 0:
         return probs
-    ib = classifier.index(teach.BACKGROUND)
-    mine = [classifier.index(lab) for lab in GAME_LABELS[game]]
-    total = probs[:, mine].sum(axis=1)
+    ib = t.ib
+    total = probs[:, t.mine].sum(axis=1)
     ask = np.flatnonzero((total <= probs[:, ib]) & (probs[:, ib] < settings.bg))
     if not len(ask):  # (the reader keeps the others, or they are surely background)
         return probs
     p = probs[ask]
     rival = np.zeros(len(ask), probs.dtype)
-    for g, labs in GAME_LABELS.items():
-        if g != game:
-            rival = np.maximum(rival, p[:, [classifier.index(lab) for lab in labs
-                                            if lab in classifier.classes]].sum(axis=1))
-    units = tuple(groups)
-    pu = np.stack([p[:, [classifier.index(lab) for lab in groups[u]]].sum(axis=1)
-                   for u in units], axis=1)
-    top = np.array(units)[pu.argmax(axis=1)]
-    cos = embedding[ask] @ part.prototypes[faces].T
-    near = np.array([part.labels[k] for k in faces])[cos.argmax(axis=1)]
+    for cols in t.rivals:
+        rival = np.maximum(rival, p[:, cols].sum(axis=1))
+    pu = np.stack([p[:, cols].sum(axis=1) for cols in t.unit_cols], axis=1)
+    top = t.units[pu.argmax(axis=1)]
+    cos = embedding[ask] @ t.face_prototypes.T
+    near = t.face_labels[cos.argmax(axis=1)]
     hit = (total[ask] > rival) & (near == top) & (cos.max(axis=1) >= settings.cos)
     rare = [u for u, n in BOX_KINDS.get(game, {}).items() if n <= settings.rare]
     if rare:  # (a kind not in `BOX_KINDS` is not rare, as in the reader's `unsure_rare`)
@@ -176,7 +215,7 @@ def fold_faces(part: teach.Profile, classifier, game: str, groups: dict[str, tup
     for r in np.flatnonzero(hit):  # all of the piece mass on that kind, its labels (the
         #                            numbers) split as the model splits them
         k = int(ask[r])
-        cols = [classifier.index(lab) for lab in groups[top[r]]]
+        cols = t.unit_cols[t.unit_index[top[r]]]
         within = probs[k, cols] / max(float(probs[k, cols].sum()), 1e-12)
         bg = min(probs[k, ib], under)
         out[k] = 0.0

@@ -585,3 +585,123 @@ def test_main_hue_share_by_lookup_is_the_per_pixel_one(main, grey, reach, hue_ma
             blob = (rng.random(sub.shape[:2]) < share).astype(np.uint8)
             assert main_hue_share(sub, blob, look, s) == _main_hue_share_plain(sub, blob,
                                                                                 look, s)
+
+
+# ----------------------------------------------------------- session 27 (teach-fresh-speed)
+
+
+def _fold_faces_per_call(part, classifier, game, groups, probs, embedding, settings):
+    """Session 26's `fold_faces`, its columns and face prototypes looked up on every call
+    (the reference `_fold_tables` must match)."""
+    from vision.cards.read import GAME_LABELS
+    from vision.teach import BACKGROUND
+    from vision.teach_cards import BACK_LABEL, BOX_KINDS
+
+    back = BACK_LABEL.get(game)
+    faces = [k for k, lab in enumerate(part.labels) if lab != back and lab in groups]
+    if not faces or len(probs) == 0:
+        return probs
+    ib = classifier.index(BACKGROUND)
+    mine = [classifier.index(lab) for lab in GAME_LABELS[game]]
+    total = probs[:, mine].sum(axis=1)
+    ask = np.flatnonzero((total <= probs[:, ib]) & (probs[:, ib] < settings.bg))
+    if not len(ask):
+        return probs
+    p = probs[ask]
+    rival = np.zeros(len(ask), probs.dtype)
+    for g, labs in GAME_LABELS.items():
+        if g != game:
+            rival = np.maximum(rival, p[:, [classifier.index(lab) for lab in labs
+                                            if lab in classifier.classes]].sum(axis=1))
+    units = tuple(groups)
+    pu = np.stack([p[:, [classifier.index(lab) for lab in groups[u]]].sum(axis=1)
+                   for u in units], axis=1)
+    top = np.array(units)[pu.argmax(axis=1)]
+    cos = embedding[ask] @ part.prototypes[faces].T
+    near = np.array([part.labels[k] for k in faces])[cos.argmax(axis=1)]
+    hit = (total[ask] > rival) & (near == top) & (cos.max(axis=1) >= settings.cos)
+    rare = [u for u, n in BOX_KINDS.get(game, {}).items() if n <= settings.rare]
+    if rare:
+        hit &= ~np.isin(top, rare)
+    if not hit.any():
+        return probs
+    out = probs.copy()
+    under = np.float32(settings.bar - 0.01)
+    for r in np.flatnonzero(hit):
+        k = int(ask[r])
+        cols = [classifier.index(lab) for lab in groups[top[r]]]
+        within = probs[k, cols] / max(float(probs[k, cols].sum()), 1e-12)
+        bg = min(probs[k, ib], under)
+        out[k] = 0.0
+        out[k, cols] = within * (1.0 - bg)
+        out[k, ib] = bg
+    return out
+
+
+class _Classes:
+    """A card classifier's classes alone (`fold_faces` asks no more); `missing` left out
+    (another game's label the model lacks)."""
+
+    def __init__(self, missing=()):
+        from vision.cards.read import GAME_LABELS
+
+        self.classes = ["background"] + [lab for labs in GAME_LABELS.values() for lab in labs
+                                         if lab not in missing]
+
+    def index(self, lab):
+        return self.classes.index(lab)
+
+
+def _unit(v):
+    v = np.asarray(v, np.float32)
+    return v / np.linalg.norm(v, axis=-1, keepdims=True)
+
+
+def _fold_batch(clf, labels, n, seed):
+    """(profile, probs, embedding): `n` crops whose game labels often weigh no more than
+    background (the fold's case), embeddings near one taught prototype each."""
+    rng = np.random.default_rng(seed)
+    probs = rng.dirichlet(np.full(len(clf.classes), 0.3), n).astype(np.float32)
+    ib = clf.index("background")
+    probs[:, ib] += rng.uniform(0.0, 0.6, n).astype(np.float32)  # (near the bars)
+    probs /= probs.sum(axis=1, keepdims=True)
+    protos = _unit(rng.normal(size=(len(labels), 8)))
+    emb = _unit(protos[rng.integers(0, len(labels), n)] + rng.normal(0, 0.4, (n, 8)))
+    part = Profile(game="troetofanten", labels=labels, prototypes=protos,
+                   colours=np.zeros((len(labels), 3)), counts=np.ones(len(labels), np.int64),
+                   classes=clf.classes, model="cards")
+    return part, probs.astype(np.float32), emb.astype(np.float32)
+
+
+@pytest.mark.parametrize("labels, missing, rare, seed", [
+    (("elephant", "lasso", "back"), (), 2, 0),  # the kinds taught in part, the rare mice
+    #                                             left alone
+    (("elephant", "tootophant", "mouse", "mousetrap", "lasso", "tamer", "back"), (), 2, 1),
+    #                                             every kind (the session's profiles)
+    (("elephant", "mouse", "back"), (), 0, 2),  # no rare kind: the mice fold too
+    (("elephant", "tamer"), ("hat-3", "card-green"), 2, 3),  # other games' labels the model
+    #                                             lacks (left out of their rivals' sums)
+    (("back",), (), 2, 4),  # only the back taught: no face prototype, nothing folds
+])
+def test_fold_faces_tables_give_the_per_call_answer(labels, missing, rare, seed):
+    """`fold_faces` with its columns and face prototypes worked out once per profile
+    (`_fold_tables`) is the per-call lookup's answer bit for bit, call after call (the
+    same profile asked again, with the kinds grouped otherwise in between)."""
+    from vision.teach import teachable
+    from vision.teach_cards import FaceFoldSettings, fold_faces
+
+    clf = _Classes(missing)
+    part, probs, emb = _fold_batch(clf, labels, 60, seed)
+    tg = teachable("troetofanten")
+    groups = tg.units(tg.card_labels)
+    other = {u: labs[:1] for u, labs in groups.items()}  # (each kind its first label only)
+    s = FaceFoldSettings(cos=0.3, bg=0.8, bar=0.5, rare=rare)
+    folded = 0
+    for g in (groups, other, groups):
+        want = _fold_faces_per_call(part, clf, "troetofanten", g, probs, emb, s)
+        got = fold_faces(part, clf, "troetofanten", g, probs, emb, s)
+        assert got.dtype == want.dtype and np.array_equal(got, want)
+        folded += int((got != probs).any(axis=1).sum())
+    assert (folded > 0) == (labels != ("back",))  # (the case folds some crops, or none)
+    empty = probs[:0]
+    assert fold_faces(part, clf, "troetofanten", groups, empty, emb[:0], s) is empty
