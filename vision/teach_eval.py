@@ -108,7 +108,8 @@ def write_teach_folder(game: str, out: str | Path, per_label: int = 1, seed: int
 
 class TaughtPipeline:
     """A `Pipeline` stand-in for `evaluate_folder` that recognises with a profile and times
-    the teach steps per photo (`teach_probs`; the taught backs' look: Troetofanten's search,
+    the teach steps per photo (`teach_probs`; Troetofanten's face fold, `fold_faces`, run
+    after it in every taught card prediction; the taught backs' look: Troetofanten's search,
     `teach_cards.look_pixels`, `unlike_backs` and `look_backs`, and Hop la bille's colours,
     `photo_colours`, rescue and row check, `off_row_backs`; Simsala Hopp's coats of arms,
     `shield_hues`, and `teach.shield_calibrated`; Magic Rabbit's hats for the lamp's tone
@@ -124,12 +125,12 @@ class TaughtPipeline:
         import vision.shields as sh
         import vision.teach_cards as tc
 
-        # (module, name) of each timed step: the rule, the card backs' look and row check,
-        # Simsala Hopp's coats of arms (read only for the calibration when taught)
+        # (module, name) of each timed step: the rule and the face fold, the card backs' look
+        # and row check, Simsala Hopp's coats of arms (read only for the calibration when taught)
         steps = [(teach, "teach_probs"), (teach, "shield_calibrated"), (sh, "shield_hues")] + [
             (tc, n) for n in ("look_pixels", "unlike_backs", "look_backs", "photo_colours",
-                              "look_colours", "look_share", "look_rescue", "off_row_backs",
-                              "untaught_labels")]
+                              "look_colours", "look_share", "look_rescue", "fold_faces",
+                              "off_row_backs", "untaught_labels")]
         real = [getattr(m, n) for m, n in steps]
         spent = [0.0, 0.0]
         lock = threading.Lock()  # Hop la bille reads its cards on a second thread

@@ -379,6 +379,37 @@ def test_taught_pipeline_times_overlapping_threads(monkeypatch):
     assert 3 * nap * 1000 <= timed.added_ms[0] < 3.8 * nap * 1000  # 4 x: counted twice
 
 
+@pytest.mark.parametrize("step", [
+    "teach_probs",  # the rule
+    "fold_faces",  # Troetofanten's face fold: after the rule in every taught card prediction
+    "look_backs",  # the taught backs' look
+])
+def test_taught_pipeline_counts_each_teach_step(monkeypatch, step):
+    """`teach_eval` counts each step teaching adds to a photo (session 27: `fold_faces`
+    ran untimed), and puts the real function back."""
+    import time
+
+    import vision.teach as teach
+    import vision.teach_cards as tc
+    from vision.teach_eval import TaughtPipeline
+
+    nap = 0.05
+    module = teach if step == "teach_probs" else tc
+    real = getattr(module, step)
+
+    class Calls:
+        def recognise(self, source, game, profile):
+            getattr(module, step)()  # (looked up at call time, as the reader does)
+            return "read"
+
+    monkeypatch.setattr(module, step, lambda *a, **k: time.sleep(nap))
+    fake = getattr(module, step)
+    timed = TaughtPipeline(Calls(), None)
+    assert timed.recognise("photo", "troetofanten") == "read"
+    assert getattr(module, step) is fake and fake is not real
+    assert nap * 1000 <= timed.added_ms[0] < 1.8 * nap * 1000
+
+
 @pytest.mark.slow
 def test_score_with_teach_folder_and_profile(sim_teach_folder, run_cli, tmp_path):
     """`score --teach` takes the photo folder itself or a stored profile; same answer."""
