@@ -203,6 +203,12 @@ class DimLightSettings:
     #   `glare_added`): committed 0008 (ordinary light, paper 0.21) gained a back that is not
     #   there, 0.69 widths from a back the brought-up copy split in four; dim copies of the
     #   five sets 184 pieces wrong (0.75: 185), other dark copies 251 (251)
+    far_look: bool = False  # the brought-up copy's own reading takes its far look
+    #   (`CardReader.far_look`, `far_scale`). Off (session 27, troeto-second-gate): of 145
+    #   dim readings (committed e1 + e2, fresh 3360-3362, `light_eval`'s seven lights of
+    #   committed e1, dim and tungsten copies of e2 and 3360-3362; 16 of them adding cards)
+    #   144 added the same cards and warnings without it, one (a dim copy of print-table
+    #   3362 0010) 1 card instead of 4, 2 fewer extras; it cost up to 590 ms CPU a photo
 
     def __post_init__(self):
         if self.min_cards < 1:

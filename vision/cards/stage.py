@@ -12,7 +12,8 @@ read from a smoothed copy).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import copy
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -355,10 +356,15 @@ def dim_added(reader: CardReader, image: np.ndarray, game: str, pieces: list,
         return [q for q in again if not any(np.hypot(*(np.asarray(q.center) - p.center))
                                             < s.reach * p.width for p in pieces)]
 
+    look = reader
+    if not s.far_look and reader.settings.far_scale is not None:  # (the copy's reading
+        #   without a far look of its own: `DimLightSettings.far_look`)
+        look = copy.copy(reader)
+        look.settings = replace(reader.settings, far_scale=None)
     with warnings_when(lambda again: bool(added(again))):  # (its warnings made only where
         #   it adds cards)
-        again, warnings2 = reader.read_pieces(cv2.LUT(image, linear_gain_lut(gain)), game,
-                                              area)
+        again, warnings2 = look.read_pieces(cv2.LUT(image, linear_gain_lut(gain)), game,
+                                            area)
     new = added(again)
     if not new:
         return image, pieces, warnings

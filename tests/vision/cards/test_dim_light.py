@@ -72,10 +72,11 @@ class Reader:
     settings = READ
 
     def __init__(self, again):
-        self.again, self.seen, self.areas = again, [], []
+        self.again, self.seen, self.areas, self.far = again, [], [], []
 
     def read_pieces(self, image, game, area=None):
         self.seen.append(image)
+        self.far.append(self.settings.far_scale)  # (the far look the reading would take)
         self.areas.append(area)
         return list(self.again), [f"the {q.label} at ({q.center[0]:.0f}, {q.center[1]:.0f}) "
                                   "is unsure" for q in self.again]
@@ -125,3 +126,21 @@ def test_reach_from_the_first_looks_cards(offset, reach, added):
     _, pieces, _ = dim_added(r, photo(0.3), "troetofanten", CARDS, ["first"],
                              DimLightSettings(reach=reach))
     assert (pieces == CARDS + [near]) == added and (pieces == CARDS) != added
+
+
+@pytest.mark.parametrize("far_look, far_scale, expected", [
+    (False, 2.0, None),  # the default: the brought-up copy read without a far look
+    (True, 2.0, 2.0),  # asked for: the reader's own far look, as before session 27
+    (False, None, None),  # a reader with no far look stays without one
+])
+def test_dim_reading_without_its_own_far_look(far_look, far_scale, expected):
+    from dataclasses import replace
+
+    r = Reader([NEW])
+    r.settings = replace(READ, far_scale=far_scale)
+    own = r.settings
+    _, pieces, _ = dim_added(r, photo(0.3), "troetofanten", CARDS, ["first"],
+                             DimLightSettings(far_look=far_look))
+    assert r.far == [expected]
+    assert r.settings is own  # the caller's reader keeps its settings
+    assert pieces == CARDS + [NEW]  # the card read on the copy added all the same
