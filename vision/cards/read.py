@@ -60,6 +60,7 @@ from vision.cards.magic import (
     warnings_kept,
 )
 from vision.cards.opposite import OPPOSITE as OPPOSITE_INDEX
+from vision.cards.opposite import opposite_numbers
 from vision.cards.pieces import CardPiece
 from vision.classify.model import PieceClassifier, keeping_rows
 from vision.errors import busy_warning
@@ -4226,8 +4227,6 @@ class CardReader:
         (None: off): an unsure animal's number read again at its opposite corner."""
         if self.opposite is None:
             return pieces, [], []
-        from vision.cards.opposite import opposite_numbers
-
         return opposite_numbers(self, image, pieces, self.opposite)
 
     @property
