@@ -403,10 +403,11 @@ def _keep_heap(mb: int) -> bool:
         return False
 
 
-def _spare_core(below: float) -> bool:
-    """The 1-minute load average per core is under `below` (True where it is not known)."""
+def _spare_core(below: float, less: float = 0.0) -> bool:
+    """The 1-minute load average per core, less `less` (a share of it this process knows is
+    its own; never under 0), is under `below` (True where it is not known)."""
     try:
-        return os.getloadavg()[0] < below * (os.cpu_count() or 1)
+        return max(0.0, os.getloadavg()[0] - less) < below * (os.cpu_count() or 1)
     except (AttributeError, OSError):
         return True
 

@@ -13,7 +13,6 @@ import copy
 import functools
 import json
 import math
-import os
 import re
 import threading
 import time
@@ -733,13 +732,7 @@ def spare_core(s: ReadSettings) -> bool:
 
     if not s.threads or threading.current_thread().name.startswith(("cards", "mauer")):
         return False
-    if not s.threads_own_load:
-        return _spare_core(s.threads_below_load)
-    try:
-        load = os.getloadavg()[0]
-    except (AttributeError, OSError):
-        return True
-    return max(0.0, load - HELPERS.share()) < s.threads_below_load * (os.cpu_count() or 1)
+    return _spare_core(s.threads_below_load, HELPERS.share() if s.threads_own_load else 0.0)
 
 
 def run_helper(s: ReadSettings, fn, *args):

@@ -220,8 +220,7 @@ def test_spare_core_leaves_out_the_own_helpers(monkeypatch, load, share, own, sp
     import vision.cards.read as R
     import vision.mauer as M
 
-    monkeypatch.setattr(R.os, "getloadavg", lambda: (load, load, load))
-    monkeypatch.setattr(R.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(M.os, "getloadavg", lambda: (load, load, load))
     monkeypatch.setattr(M.os, "cpu_count", lambda: 2)
     monkeypatch.setattr(R.HELPERS, "share", lambda now=None: share)
     s = replace(READ, threads=True, threads_below_load=0.75, threads_own_load=own)
