@@ -637,3 +637,24 @@ def test_blur_read_keeps_a_read_only_above_its_rivals_at_every_turn(monkeypatch,
     s = replace(D.SETTINGS, blur_rivals_every_turn=on)
     got = D.blur_read(L, c, a, [_gauss(1.4)], s)
     assert (got is not None and got[0] == 5) == kept
+
+
+@pytest.mark.parametrize("blur,fitted", [
+    # a streak (the default `_wired` board): no regression read (session 28,
+    # mauer-streak-dice: fitted under the face's streak it read 8 wrong of 144 synthetic
+    # streaked dice, gaps 0.14-0.29 past `blur_fit_gap`), the die stays "could not be read"
+    (None, False),
+    # round blur (defocus): the refused die is fitted (session 22, H3)
+    (D.BoardBlur(ratio=0.9, angle=0.0, sigma=1.5, along=1.5, across=1.5), True),
+])
+def test_a_refused_blurred_die_is_fitted_only_under_round_blur(monkeypatch, blur, fitted):
+    """`blur_read` refuses the one seen die; `blur_fit_read` (reading nothing here) is asked
+    only where the board shows round blur; the die is warned as unread either way."""
+    fits = []
+    monkeypatch.setattr(D, "blur_fit_read", lambda *a, **k: fits.append(a[1]))
+    s = replace(D.SETTINGS, dice_wanted=3, warn_unread=True)
+    dice, warnings, blobs, calls = _wired(monkeypatch, [None], s, blur=blur)
+    assert len(calls) == 1 and len(fits) == int(fitted)
+    assert dice == []
+    unread = [np.array(m.groups(), float) for w in warnings if (m := UNREAD.match(w))]
+    assert len(unread) == 1 and np.hypot(*(unread[0] - blobs[0])) < 1.0
