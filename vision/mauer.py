@@ -1637,7 +1637,7 @@ def _refined(view: BoardView, board: Board, s: MauerSettings, maps: BlobMap, lab
     out = refine_view(view, board, s, maps, lab, f, blobs, glares)
     if _refining(s) is s or (out is not None and out.score >= s.quick_accept_score):
         return out
-    return refine_view(view, board, s, maps, lab, f, None, glares, coarse=False)
+    return refine_view(view, board, s, maps, lab, f, None, glares, False)  # (not coarse)
 
 
 def find_board(image_bgr: np.ndarray, board: Board | None = None,
