@@ -144,6 +144,17 @@ class DiceSettings:
     row_pip_tol: float | None = 0.25
     row_contrast: float = 1.4  # the dot's contrast within this ratio of the face's pips'
     row_colour_diff: float = 20.0  # and its ring colour (mean |BGR| difference)
+    # A lone pip's face ends at its own edge; where this share of its border rays or more
+    # end on the rim of a dot like it (its polarity, within `dots_round_size` x its
+    # diameter either way, the ray's end within `dots_round_gap` x its diameter of the
+    # dot's rim), that "border" is a ring of like dots round an empty patch: print (a board
+    # of numbered discs, a field of flowers or balls), not a die (`_dots_round`; session
+    # 28). A touching die's pips lie past the seam between the dice, which stops the ray
+    # first. Fresh 4418's board of discs: 6-14 of 16 rays on 22 of its 26 false 1s; the
+    # right 1s of dev 4900-4924 and `datasets/dice`: 3 at most. None: not asked.
+    dots_round: float | None = 0.3
+    dots_round_size: float = 1.6
+    dots_round_gap: float = 0.25
     # Layout.
     max_residual: float = 0.16  # rms affine residual / rms spread of the pips
     side_per_pip: tuple[float, float] = (2.6, 11.0)  # face side / pip diameter
@@ -2147,6 +2158,27 @@ def _row_runs_on(f: Face, p: Pips, s: DiceSettings, on_dice: frozenset | None = 
     return bool(hit.any())
 
 
+def _dots_round(f: Face, p: Pips, s: DiceSettings) -> bool:
+    """Whether the border rays of a one-pip face `f` end on like dots (`dots_round`): its
+    pip's polarity, within `dots_round_size` x its diameter either way, the ray's end within
+    `dots_round_gap` x its diameter of the dot's rim, on `dots_round` of the rays or more:
+    an empty patch ringed by dots (print), not a die's face, which ends at its own edge."""
+    if s.dots_round is None or len(f.pips) != 1 or len(p) < 2:
+        return False
+    i = f.pips[0]
+    d = float(p.d[i])
+    like = (p.dark == p.dark[i]) & (p.d * s.dots_round_size >= d) & (
+        p.d <= s.dots_round_size * d)
+    like[i] = False
+    found = ~np.isnan(f.extent)
+    if not like.any() or not found.any():
+        return False
+    ends = f.center + _ring_points(len(f.extent))[found] * f.extent[found, None]  # (k, 2)
+    gap = np.linalg.norm(p.xy[like][None] - ends[:, None], axis=2) - p.d[like][None] / 2
+    on = np.count_nonzero((gap <= s.dots_round_gap * d).any(axis=1))
+    return bool(on >= s.dots_round * len(f.extent))
+
+
 def _like_dots(idx: np.ndarray, p: Pips, s: DiceSettings) -> np.ndarray:
     """(N,) bool: the pip candidates other than `idx` alike to them as printed dots are:
     their polarity, within `max_size_ratio` of their diameter, `row_contrast` of their
@@ -2748,11 +2780,13 @@ def read_dice(img: np.ndarray, s: DiceSettings = SETTINGS) -> tuple[list[Die], l
     on_dice = frozenset(i for fc in faces if len(fc.pips) >= 3 and fc.confidence >= (
         s.min_confidence) for i in fc.pips)
     faces = [fc for fc in faces if fc.confidence >= s.min_confidence
-             and not _row_runs_on(fc, pips, s, on_dice)]
-    faces += _ones_above(faces, pips, chans, s)  # (only faces that are reported vouch)
+             and not _row_runs_on(fc, pips, s, on_dice) and not _dots_round(fc, pips, s)]
+    faces += [fc for fc in _ones_above(faces, pips, chans, s)  # (reported faces vouch)
+              if not _dots_round(fc, pips, s)]
     t3 = time.perf_counter()
     tops, warnings = _top_faces(faces, work.shape[:2], s, chans[2])
-    kin = _ones_by_kin(tops, faces, pips, chans, s)
+    kin = [fc for fc in _ones_by_kin(tops, faces, pips, chans, s)
+           if not _dots_round(fc, pips, s)]
     if kin:  # the new 1s among the others: which are tops
         tops, warnings = _top_faces(faces + kin, work.shape[:2], s, chans[2])
     faces, off = _off_plane(tops, pips, s, work.shape[:2], chans[2])
