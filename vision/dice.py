@@ -79,6 +79,11 @@ class DiceSettings:
     # one paint)
     los_dev: float = 0.25  # a line sample this far (x contrast, clipped) from the face blocks
     los_max_px: float = 1.5  # blocked when more pixels than this deviate
+    los_glare_off: float | None = 0.45  # a line blocked only by a highlight (every deviating
+    #   sample brighter than the face in each channel and no more saturated) passes where the
+    #   samples this x the line's length to either side of it are face colour: a specular
+    #   spot lies mid-face, between a 2's pips; the table between two dice, a seam or a face
+    #   edge run on across the line (None: off)
     max_shape_diff: float = 0.5  # normalised ellipse-shape difference of two pips of a face
     min_shape_d: float = 6.0  # ... tested on pips at least this wide (px)
     max_contrast_ratio: float = 1.6  # pips of one face are painted alike
@@ -829,9 +834,58 @@ def _links(p: Pips, chans, s: DiceSettings, strict: float = 1.0) -> np.ndarray:
     # Deviating length in pixels (samples are denser than pixels on short segments).
     hits = (dev & inside).sum(axis=1) * length / (steps - 1)
     ok = hits <= s.los_max_px
+    if s.los_glare_off is not None and not ok.all():
+        new = np.nonzero(~ok & _glare_only(vals, pts, dev & inside, colour, thr, b - a,
+                                           length, chans[2], s))[0]
+        ok[new[~_like_pip_between(p, ii[new], jj[new], s)]] = True
     out[ii[ok], jj[ok]] = True
     out |= out.T
     return out
+
+
+def _glare_only(vals, pts, dev, colour, thr, ab, length, bgr, s: DiceSettings) -> np.ndarray:
+    """(pairs,) bool: the line of sight of each pair is blocked by a highlight alone (each
+    deviating sample brighter than the face colour in every channel, its channels no
+    farther apart than the face's), bounded across the line: the samples `los_glare_off` x
+    the line's length to either side of each deviating one are face colour."""
+    out = np.zeros(len(vals), bool)
+    chroma = colour.max(axis=1) - colour.min(axis=1)
+    light = (vals > colour[:, None]).all(axis=2) & (
+        vals.max(axis=2) - vals.min(axis=2) <= chroma[:, None] + thr[:, None])
+    cand = np.nonzero(((dev & ~light).sum(axis=1) == 0) & dev.any(axis=1))[0]
+    if not len(cand):
+        return out
+    nrm = np.stack([-ab[cand, 1], ab[cand, 0]], axis=1) / length[cand, None]
+    off = (s.los_glare_off * length[cand])[:, None, None] * nrm[:, None, :]
+    col = colour[cand][:, None]
+    side = [np.abs(_sample(bgr, pts[cand] + sgn * off).astype(np.float32) - col).max(axis=2)
+            > thr[cand][:, None] for sgn in (1, -1)]
+    blocked = dev[cand] & (side[0] | side[1])
+    steps = vals.shape[1]
+    out[cand] = blocked.sum(axis=1) * length[cand] / (steps - 1) <= s.los_max_px
+    return out
+
+
+def _like_pip_between(p: Pips, ii: np.ndarray, jj: np.ndarray, s: DiceSettings) -> np.ndarray:
+    """(pairs,) bool: a pip candidate like the pair's (polarity, size and contrast as links
+    ask) lies on the line between them (its centre within half its diameter of the line):
+    a pip is no highlight, and a line across it links the pair only through it."""
+    a, b = p.xy[ii], p.xy[jj]
+    ab = b - a
+    ln = np.maximum(np.linalg.norm(ab, axis=1), 1e-9)
+    rel = p.xy[None] - a[:, None]  # (pairs, N, 2)
+    t = (rel @ (ab / ln[:, None])[..., None])[..., 0]
+    off = np.abs(rel[..., 0] * ab[:, 1, None] - rel[..., 1] * ab[:, 0, None]) / ln[:, None]
+    dm = 0.5 * (p.d[ii] + p.d[jj])[:, None]
+    cm = 0.5 * (p.contrast[ii] + p.contrast[jj])[:, None]
+    like = (p.dark[None] == p.dark[ii][:, None]) & (
+        np.maximum(p.d[None], dm) <= s.max_size_ratio * np.minimum(p.d[None], dm)) & (
+        np.maximum(p.contrast[None], cm) <= s.max_contrast_ratio * np.minimum(p.contrast[None], cm))
+    on = like & (t > 0) & (t < ln[:, None]) & (off <= 0.5 * p.d[None])
+    n = np.arange(len(ii))
+    on[n, ii] = False
+    on[n, jj] = False
+    return on.any(axis=1)
 
 
 def _components(adj: np.ndarray, members: np.ndarray) -> list[np.ndarray]:
