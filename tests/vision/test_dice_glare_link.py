@@ -3,9 +3,10 @@
 a 2's pips and broke their line of sight, so the 2 was never tried (fresh dice_eval seeds
 4988, 5060, 5068). A line blocked only by samples brighter than the face in every channel,
 and bounded across the line (face colour 0.45 x the line's length to either side), passes;
-a dark mark, the table between two dice, a bright band running on across the face or a
-pip like theirs on the line (`_like_pip_between`: a 3's corners, a top face's pip and its
-side face's across another pip) do not."""
+a dark mark, a highlight over most of the line (`los_glare_share`), the table between two
+dice, a bright band running on across the face or a pip like theirs on the line
+(`_like_pip_between`: a 3's corners, a top face's pip and its side face's across another
+pip) do not."""
 
 from __future__ import annotations
 
@@ -39,6 +40,11 @@ def _two(mark: str, seed: int) -> np.ndarray:
         spot = np.zeros((240, 240), np.float32)
         cv2.ellipse(spot, (108, 108), (12, 5), -45, 0, 360, 1.0, -1)
         spot = cv2.GaussianBlur(spot, (0, 0), 3.0)[..., None] * 0.6
+        img = (img * (1 - spot) + 255 * spot).astype(np.uint8)
+    elif mark == "long":  # a highlight along the line, over most of it between the pips
+        spot = np.zeros((240, 240), np.float32)
+        cv2.ellipse(spot, (120, 120), (24, 4), 45, 0, 360, 1.0, -1)
+        spot = cv2.GaussianBlur(spot, (0, 0), 1.5)[..., None] * 0.6
         img = (img * (1 - spot) + 255 * spot).astype(np.uint8)
     elif mark == "dark":  # a dark spot of the same size (a hole, a stain)
         cv2.ellipse(img, (108, 108), (12, 5), -45, 0, 360, (20, 15, 30), -1)
@@ -78,6 +84,8 @@ def _linked(img: np.ndarray, a, b, s) -> bool:
     ("dark", False, False),
     # a bright band edge to edge: not bounded across the line, blocked both ways
     ("band", False, False),
+    # a highlight over most of the line (`los_glare_share` 0.6): no spot, blocked both ways
+    ("long", False, False),
     # a pip like theirs between them (a 3's corners): no highlight, blocked both ways
     ("pip", False, False),
 ])
@@ -86,6 +94,15 @@ def test_a_highlight_between_two_pips(mark, on, off, seed):
     a, b = np.array([95.0, 95.0]), np.array([145.0, 145.0])
     assert _linked(img, a, b, S) is on
     assert _linked(img, a, b, OFF) is off
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_long_highlight_is_linked_only_without_the_share_cap(seed):
+    # the "long" case above would pass as a highlight (bright, bounded across the line) but
+    # for the share of the line it covers
+    img = _two("long", seed)
+    a, b = np.array([95.0, 95.0]), np.array([145.0, 145.0])
+    assert _linked(img, a, b, replace(S, los_glare_share=1.0))
 
 
 @pytest.mark.parametrize("seed", [0, 1])
