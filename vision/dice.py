@@ -888,23 +888,22 @@ def _like_pip_between(p: Pips, ii: np.ndarray, jj: np.ndarray, s: DiceSettings) 
     """(pairs,) bool: a pip candidate like the pair's (polarity, size and contrast as links
     ask) lies on the line between them (its centre within half its diameter of the line):
     a pip is no highlight, and a line across it links the pair only through it."""
-    a, b = p.xy[ii], p.xy[jj]
-    ab = b - a
-    ln = np.maximum(np.linalg.norm(ab, axis=1), 1e-9)
-    rel = p.xy[None] - a[:, None]  # (pairs, N, 2)
-    t = (rel @ (ab / ln[:, None])[..., None])[..., 0]
-    off = np.abs(rel[..., 0] * ab[:, 1, None] - rel[..., 1] * ab[:, 0, None]) / ln[:, None]
     dm = 0.5 * (p.d[ii] + p.d[jj])[:, None]
     cm = 0.5 * (p.contrast[ii] + p.contrast[jj])[:, None]
     like = (p.dark[None] == p.dark[ii][:, None]) & (
         np.maximum(p.d[None], dm) <= s.max_size_ratio * np.minimum(p.d[None], dm)) & (
         np.maximum(p.contrast[None], cm) <= s.max_contrast_ratio * np.minimum(p.contrast[None], cm))
-    on = like & (t > 0) & (t < ln[:, None]) & (off <= 0.5 * p.d[None])
-    n = np.arange(len(ii))
-    on[n, ii] = False
-    on[n, jj] = False
-    return on.any(axis=1)
-
+    like[np.arange(len(ii)), ii] = False
+    like[np.arange(len(ii)), jj] = False
+    pr, k = np.nonzero(like)
+    a = p.xy[ii][pr]
+    ab = p.xy[jj][pr] - a
+    ln = np.maximum(np.linalg.norm(ab, axis=1), 1e-9)
+    rel = p.xy[k] - a
+    t = (rel[:, 0] * ab[:, 0] + rel[:, 1] * ab[:, 1]) / ln
+    off = np.abs(rel[:, 0] * ab[:, 1] - rel[:, 1] * ab[:, 0]) / ln
+    on = (t > 0) & (t < ln) & (off <= 0.5 * p.d[k])
+    return np.bincount(pr[on], minlength=len(ii)) > 0
 
 def _components(adj: np.ndarray, members: np.ndarray) -> list[np.ndarray]:
     """Connected components of adj restricted to members (indices)."""
