@@ -79,6 +79,13 @@ class DiceSettings:
     # one paint)
     los_dev: float = 0.25  # a line sample this far (x contrast, clipped) from the face blocks
     los_max_px: float = 1.5  # blocked when more pixels than this deviate
+    los_glare_share: float = 0.6  # ... covering at most this share of the line between the
+    #   pips' rims (a spot smaller than their spacing: most blocked pairs are left so, cheaply)
+    los_glare_off: float | None = 0.45  # a line blocked only by a highlight (every deviating
+    #   sample brighter than the face in each channel and no more saturated) passes where the
+    #   samples this x the line's length to either side of it are face colour: a specular
+    #   spot lies mid-face, between a 2's pips; the table between two dice, a seam or a face
+    #   edge run on across the line (None: off)
     max_shape_diff: float = 0.5  # normalised ellipse-shape difference of two pips of a face
     min_shape_d: float = 6.0  # ... tested on pips at least this wide (px)
     max_contrast_ratio: float = 1.6  # pips of one face are painted alike
@@ -836,14 +843,78 @@ def _links(p: Pips, chans, s: DiceSettings, strict: float = 1.0) -> np.ndarray:
     colour = 0.5 * (p.colour[ii] + p.colour[jj])
     con = 0.5 * (p.contrast[ii] + p.contrast[jj])
     thr = np.clip(s.los_dev * strict * con, s.ray_edge_px[0] * strict, s.ray_edge_px[1] * strict)
-    dev = np.abs(vals - colour[:, None]).max(axis=2) > thr[:, None]
+    mag = np.abs(vals - colour[:, None]).max(axis=2)
+    dev = mag > thr[:, None]
     # Deviating length in pixels (samples are denser than pixels on short segments).
     hits = (dev & inside).sum(axis=1) * length / (steps - 1)
     ok = hits <= s.los_max_px
+    if s.los_glare_off is not None and not ok.all():
+        rows = np.nonzero(~ok & (hits <= s.los_glare_share * (inside.sum(axis=1) * length
+                                                               / (steps - 1))))[0]
+        # (a pair whose most deviating sample is no highlight is none: most of a busy
+        # photo's blocked pairs are left here, before their every sample is looked at)
+        top = np.argmax(np.where(inside[rows], mag[rows], -1.0), axis=1)
+        v, c = vals[rows, top], colour[rows]
+        rows = rows[(v > c).all(axis=1)]
+        new = rows[_glare_only(vals, pts, dev & inside, colour, thr, b - a, length, chans[2],
+                               rows, s)]
+        ok[new[~_like_pip_between(p, ii[new], jj[new], s)]] = True
     out[ii[ok], jj[ok]] = True
     out |= out.T
     return out
 
+
+def _glare_only(vals, pts, dev, colour, thr, ab, length, bgr, rows, s: DiceSettings
+                ) -> np.ndarray:
+    """(len(rows),) bool: the line of sight of each pair asked (`rows`) is blocked by a
+    highlight alone (each deviating sample brighter than the face colour in every channel,
+    its channels no farther apart than the face's), bounded across the line: the samples
+    `los_glare_off` x the line's length to either side of each deviating one are face
+    colour. Only the deviating samples are looked at (most pairs of a busy photo fail)."""
+    out = np.zeros(len(rows), bool)
+    pr, st = np.nonzero(dev[rows])
+    if not len(pr):
+        return out
+    r = rows[pr]
+    v, c = vals[r, st], colour[r]
+    light = (v > c).all(axis=1) & (
+        v.max(axis=1) - v.min(axis=1) <= c.max(axis=1) - c.min(axis=1) + thr[r])
+    keep = light & (np.bincount(pr[~light], minlength=len(rows))[pr] == 0)
+    pr, st, r = pr[keep], st[keep], r[keep]
+    if not len(pr):
+        return out
+    nrm = np.stack([-ab[r, 1], ab[r, 0]], axis=1) / length[r, None]
+    off = (s.los_glare_off * length[r])[:, None] * nrm
+    blocked = np.zeros(len(pr), bool)
+    for sgn in (1, -1):
+        blocked |= np.abs(_sample(bgr, pts[r, st] + sgn * off).astype(np.float32)
+                          - colour[r]).max(axis=1) > thr[r]
+    nb = np.bincount(pr[blocked], minlength=len(rows))
+    out = (np.bincount(pr, minlength=len(rows)) > 0) & (
+        nb * length[rows] / (vals.shape[1] - 1) <= s.los_max_px)
+    return out
+
+
+def _like_pip_between(p: Pips, ii: np.ndarray, jj: np.ndarray, s: DiceSettings) -> np.ndarray:
+    """(pairs,) bool: a pip candidate like the pair's (polarity, size and contrast as links
+    ask) lies on the line between them (its centre within half its diameter of the line):
+    a pip is no highlight, and a line across it links the pair only through it."""
+    dm = 0.5 * (p.d[ii] + p.d[jj])[:, None]
+    cm = 0.5 * (p.contrast[ii] + p.contrast[jj])[:, None]
+    like = (p.dark[None] == p.dark[ii][:, None]) & (
+        np.maximum(p.d[None], dm) <= s.max_size_ratio * np.minimum(p.d[None], dm)) & (
+        np.maximum(p.contrast[None], cm) <= s.max_contrast_ratio * np.minimum(p.contrast[None], cm))
+    like[np.arange(len(ii)), ii] = False
+    like[np.arange(len(ii)), jj] = False
+    pr, k = np.nonzero(like)
+    a = p.xy[ii][pr]
+    ab = p.xy[jj][pr] - a
+    ln = np.maximum(np.linalg.norm(ab, axis=1), 1e-9)
+    rel = p.xy[k] - a
+    t = (rel[:, 0] * ab[:, 0] + rel[:, 1] * ab[:, 1]) / ln
+    off = np.abs(rel[:, 0] * ab[:, 1] - rel[:, 1] * ab[:, 0]) / ln
+    on = (t > 0) & (t < ln) & (off <= 0.5 * p.d[k])
+    return np.bincount(pr[on], minlength=len(ii)) > 0
 
 def _components(adj: np.ndarray, members: np.ndarray) -> list[np.ndarray]:
     """Connected components of adj restricted to members (indices)."""
