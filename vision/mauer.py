@@ -105,14 +105,6 @@ class MauerSettings:
     blob_thresholds: tuple[int, int] = (100, 250)  # its first and last threshold (128: the
     #                                                 level of the surroundings)
     blob_repeat: int = 2  # thresholds a blob must persist over
-    refine_blob_step: int = 8  # the refine's full size blobs (`refine_view`, on the
-    # board's part of the photo) at this threshold step (0: `blob_step`): half the
-    # detector's thresholds, its largest single cost (~20 -> ~10 ms CPU a photo). The
-    # reduced search before it has found the board: the fields stand well above the
-    # ladder's first threshold. Committed e1 + e2, fresh 3440 and 3441 e2 (80 photos):
-    # the same facts and pawn positions, board corners off the truth 1.604 -> 1.599 px
-    # mean (step 6: 1.603; thresholds from 116 at step 4: 1.656); the reduced search at
-    # step 8 lost a board (session 28, speed)
     noisy_light_step: float = 10.0  # a photo this noisy (`_calmed`: mean step between
     # neighbours of the light map; committed and fresh ordinary photos 1-7.7, noisy dim ones
     # 11-37; synthetic photos only) has its light map median-blurred for the full size
@@ -1598,7 +1590,7 @@ def _reduced_search(image_bgr: np.ndarray, board: Board, s: MauerSettings, small
 
     def ahead(H):  # the refine's full size blobs of the likely view, made meanwhile
         nonlocal early
-        early = (H, run_beside(s, _blobs_for, H, board, _refining(s), maps))
+        early = (H, run_beside(s, _blobs_for, H, board, s, maps))
 
     qmaps = blob_map(image_bgr, quick, small, lab8)
     view = _find_board_once(image_bgr, board, quick, qmaps, lab, f,
@@ -1612,7 +1604,7 @@ def _reduced_search(image_bgr: np.ndarray, board: Board, s: MauerSettings, small
             job.cancel()
     if view is not None:
         maps = _now(maps) or blob_map(image_bgr, s)
-        view = _refined(view, board, s, maps, lab, f, blobs, glares)
+        view = refine_view(view, board, s, maps, lab, f, blobs, glares)
     if view is not None and view.score >= s.quick_accept_score:
         return view, maps
     if (view is None or view.score < s.loose_search_below) and s.blob_shape_passes \
@@ -1622,22 +1614,10 @@ def _reduced_search(image_bgr: np.ndarray, board: Board, s: MauerSettings, small
         other = _find_board_once(image_bgr, board, loose, qmaps, lab, f, None, glares)
         if other is not None:
             maps = _now(maps) or blob_map(image_bgr, s)
-            other = _refined(other, board, s, maps, lab, f, None, glares)
+            other = refine_view(other, board, s, maps, lab, f, None, glares)
         if other is not None and other.score >= s.quick_accept_score:
             return other, maps
     return None, maps
-
-
-def _refined(view: BoardView, board: Board, s: MauerSettings, maps: BlobMap, lab: np.ndarray,
-             f: float, blobs: np.ndarray | None, glares) -> BoardView | None:
-    """`refine_view` of the reduced search's `view` on the blobs of the coarser ladder
-    (`refine_blob_step`; `blobs`: those made ahead for it); where that fit does not reach
-    `quick_accept_score`, once more on the blobs of `blob_step` (the refine as it was
-    before: a fit that convinces only there is not sent to the full size search)."""
-    out = refine_view(view, board, s, maps, lab, f, blobs, glares)
-    if _refining(s) is s or (out is not None and out.score >= s.quick_accept_score):
-        return out
-    return refine_view(view, board, s, maps, lab, f, None, glares, False)  # (not coarse)
 
 
 def find_board(image_bgr: np.ndarray, board: Board | None = None,
@@ -1853,28 +1833,20 @@ def board_blobs(view: BoardView, board: Board, s: MauerSettings, maps: BlobMap) 
     return blobs
 
 
-def _refining(s: MauerSettings) -> MauerSettings:
-    """`s` with the refine's blob threshold step (`refine_blob_step`, where set)."""
-    step = s.refine_blob_step
-    return s if step <= 0 or step == s.blob_step else replace(s, blob_step=step)
-
-
 def _blobs_for(H: np.ndarray, board: Board, s: MauerSettings, maps) -> np.ndarray:
     """`board_blobs` for a view with homography H, `maps` possibly still in the making."""
     return board_blobs(BoardView(None, H, None, 0.0), board, s, _now(maps))
 
 
 def refine_view(view: BoardView, board: Board, s: MauerSettings, maps: BlobMap,
-                lab: np.ndarray, f: float, blobs: np.ndarray | None = None, glares=(),
-                coarse: bool = True) -> BoardView | None:
+                lab: np.ndarray, f: float, blobs: np.ndarray | None = None, glares=()
+                ) -> BoardView | None:
     """A view found on a reduced copy, refined on the full size blobs of its fields
-    (`board_blobs` at `refine_blob_step`, at `blob_step` where not `coarse`; or `blobs`
-    when already made for it): ICP from it, then scored as a
+    (`board_blobs`, or `blobs` when already made for it): ICP from it, then scored as a
     full size pass scores its fit (fields with their blob and the start colours; `lab`:
     the photo at `f` x its size, Lab as `_reduced` makes it); None when it does not fit."""
     fields, pitch = _field_array(board)
-    blobs = board_blobs(view, board, _refining(s) if coarse else s, maps) if blobs is None \
-        else blobs
+    blobs = board_blobs(view, board, s, maps) if blobs is None else blobs
     det, small = blobs[:, :2], _min_size(blobs, board, s)
     if len(det) < s.min_matched:
         return None
