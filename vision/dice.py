@@ -916,6 +916,7 @@ def _like_pip_between(p: Pips, ii: np.ndarray, jj: np.ndarray, s: DiceSettings) 
     on = (t > 0) & (t < ln) & (off <= 0.5 * p.d[k])
     return np.bincount(pr[on], minlength=len(ii)) > 0
 
+
 def _components(adj: np.ndarray, members: np.ndarray) -> list[np.ndarray]:
     """Connected components of adj restricted to members (indices)."""
     sub = adj[np.ix_(members, members)]
