@@ -2251,6 +2251,13 @@ def _dots_round(f: Face, p: Pips, s: DiceSettings) -> bool:
     return bool(on >= s.dots_round * len(f.extent))
 
 
+def _printed(f: Face, p: Pips, s: DiceSettings, on_dice: frozenset | None = None) -> bool:
+    """Whether face `f` is print, not a die's face: a row of dots that runs on past it
+    (`_row_runs_on`, 2s and 3s) or a lone pip ringed by like dots (`_dots_round`, 1s). Asked
+    of every face `read_dice` reports, the 1s found later included."""
+    return _row_runs_on(f, p, s, on_dice) or _dots_round(f, p, s)
+
+
 def _like_dots(idx: np.ndarray, p: Pips, s: DiceSettings) -> np.ndarray:
     """(N,) bool: the pip candidates other than `idx` alike to them as printed dots are:
     their polarity, within `max_size_ratio` of their diameter, `row_contrast` of their
@@ -2852,13 +2859,13 @@ def read_dice(img: np.ndarray, s: DiceSettings = SETTINGS) -> tuple[list[Die], l
     on_dice = frozenset(i for fc in faces if len(fc.pips) >= 3 and fc.confidence >= (
         s.min_confidence) for i in fc.pips)
     faces = [fc for fc in faces if fc.confidence >= s.min_confidence
-             and not _row_runs_on(fc, pips, s, on_dice) and not _dots_round(fc, pips, s)]
+             and not _printed(fc, pips, s, on_dice)]
     faces += [fc for fc in _ones_above(faces, pips, chans, s)  # (reported faces vouch)
-              if not _dots_round(fc, pips, s)]
+              if not _printed(fc, pips, s, on_dice)]
     t3 = time.perf_counter()
     tops, warnings = _top_faces(faces, work.shape[:2], s, chans[2])
     kin = [fc for fc in _ones_by_kin(tops, faces, pips, chans, s)
-           if not _dots_round(fc, pips, s)]
+           if not _printed(fc, pips, s, on_dice)]
     if kin:  # the new 1s among the others: which are tops
         tops, warnings = _top_faces(faces + kin, work.shape[:2], s, chans[2])
     faces, off = _off_plane(tops, pips, s, work.shape[:2], chans[2])
