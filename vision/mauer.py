@@ -497,27 +497,35 @@ def _calib_residual(params, H, size, level: float = 0.5) -> list[float]:
     ]
 
 
+_CALIB_DAMP = 1e-9 * np.eye(3)  # `_calib_fit`'s damping of J^T J (made once)
+
+
 def _calib_fit(Hl, size: tuple[int, int], level: float) -> np.ndarray:
     """(f, cx, cy) fitted by Gauss-Newton to `_calib_residual` with that `level` weight,
     from an ordinary phone lens at the photo's centre."""
     w, h = size
-    x = np.array([0.8 * max(w, h), w / 2, h / 2])
+    f, cx, cy = 0.8 * max(w, h), w / 2, h / 2
+    least = 0.2 * max(w, h)
     for _ in range(30):
         # forward differences with a step of 1 in f, cx, cy, in plain floats (the same
-        # numbers as the former numpy steps and columns, less overhead; session 26)
-        f, cx, cy = x.tolist()
+        # numbers as the former numpy steps and columns, less overhead; session 26); the
+        # step's clip, update and test in plain floats too (np.clip, x + dx, x[0] = max(..)
+        # and np.abs(dx).max() < 1e-3 on 3 numbers: the same operations; session 29)
         r0 = _calib_residual((f, cx, cy), Hl, size, level)
         moved = [_calib_residual(p, Hl, size, level)
                  for p in ((f + 1.0, cx, cy), (f, cx + 1.0, cy), (f, cx, cy + 1.0))]
         r = np.array(r0)
         J = np.array([[m[k] - r0[k] for m in moved] for k in range(len(r0))])  # (/ step 1)
-        dx = np.linalg.lstsq(J.T @ J + 1e-9 * np.eye(3), -J.T @ r, rcond=None)[0]
-        dx[0] = np.clip(dx[0], -0.3 * x[0], 0.3 * x[0])
-        x = x + dx
-        x[0] = max(x[0], 0.2 * max(w, h))
-        if np.abs(dx).max() < 1e-3:
+        d0, d1, d2 = np.linalg.lstsq(J.T @ J + _CALIB_DAMP, -J.T @ r, rcond=None)[0].tolist()
+        lim = 0.3 * f
+        if d0 < -lim:
+            d0 = -lim
+        elif d0 > lim:
+            d0 = lim
+        f, cx, cy = max(f + d0, least), cx + d1, cy + d2
+        if abs(d0) < 1e-3 and abs(d1) < 1e-3 and abs(d2) < 1e-3:
             break
-    return x
+    return np.array([f, cx, cy])
 
 
 def camera_from_homography(H: np.ndarray, size: tuple[int, int],

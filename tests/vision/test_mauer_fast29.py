@@ -20,6 +20,52 @@ def _photo(name: str) -> np.ndarray:
     return cv2.imread(str(SCENES / name))
 
 
+# --------------------------------------------------------------------------- camera fit
+
+
+def _base_calib_fit(Hl, size, level):
+    """The former `_calib_fit` (session 26): numpy steps' clip, update and test."""
+    w, h = size
+    x = np.array([0.8 * max(w, h), w / 2, h / 2])
+    for _ in range(30):
+        f, cx, cy = x.tolist()
+        r0 = M._calib_residual((f, cx, cy), Hl, size, level)
+        moved = [M._calib_residual(p, Hl, size, level)
+                 for p in ((f + 1.0, cx, cy), (f, cx + 1.0, cy), (f, cx, cy + 1.0))]
+        r = np.array(r0)
+        J = np.array([[m[k] - r0[k] for m in moved] for k in range(len(r0))])
+        dx = np.linalg.lstsq(J.T @ J + 1e-9 * np.eye(3), -J.T @ r, rcond=None)[0]
+        dx[0] = np.clip(dx[0], -0.3 * x[0], 0.3 * x[0])
+        x = x + dx
+        x[0] = max(x[0], 0.2 * max(w, h))
+        if np.abs(dx).max() < 1e-3:
+            break
+    return x
+
+
+def _homographies(n: int) -> list:
+    rng = np.random.default_rng(11)
+    base = np.array([[900.0, 30.0, 2e5], [-20.0, 850.0, 1.5e5], [0.05, 0.3, 700.0]])
+    return [(base * (1 + 0.3 * rng.normal(size=(3, 3)))).tolist() for _ in range(n)]
+
+
+@pytest.mark.parametrize("size", [(1280, 960), (960, 1280)])  # landscape, portrait
+@pytest.mark.parametrize("level", [0.0, 0.5])  # the fit without and with the level camera
+def test_calib_fit_in_plain_floats_is_the_former_one(size, level):
+    for Hl in _homographies(60):  # (most converge, some run all 30 steps)
+        assert np.array_equal(M._calib_fit(Hl, size, level), _base_calib_fit(Hl, size, level))
+
+
+def test_calib_fit_on_the_committed_boards_is_the_former_one():
+    s = replace(M.SETTINGS, threads=False)
+    for name in ("mauerhuepfer-e1-s1-0000.jpg", "mauerhuepfer-e1-s1-0005.jpg"):
+        img = _photo(name)
+        Hl = M.find_board(img, BOARD, s).H.tolist()
+        for level in (0.0, 0.5):
+            assert np.array_equal(M._calib_fit(Hl, img.shape[1::-1], level),
+                                  _base_calib_fit(Hl, img.shape[1::-1], level))
+
+
 # --------------------------------------------------------------------------- components
 
 
