@@ -97,6 +97,9 @@ class MauerSettings:
     # unlike the classifiers' crops (half): these checks compare four start colours with
     # each other to choose the board's turn, no model trained on unbalanced crops reads them
     colour_balance: float = 1.0
+    balanced_lazy_share: float = 0.25  # that balanced copy's Lab is made per pixel where
+    # the colour checks sample it, until the pixels made pass this share of the copy's
+    # (then the whole copy once): the same numbers (`_BalancedLab`); 0: always whole
     blob_max_chroma: float = 18.0  # Lab chroma at a blob's centre, off the median blob's
     blob_step: int = 4  # threshold step of the blob detector (on lightness / local light)
     fine_blob_step: int = 2  # no board found at all (after the glare retry): the full size
@@ -1409,17 +1412,25 @@ def _ring(center, r0: float, r1: float, n: int = 24) -> np.ndarray:
     return np.concatenate(pts)
 
 
-def _bilinear(img: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    """Sample an (H, W, C) image (float, or uint8: the same numbers without a float copy) at
-    (N, 2) x, y points (clamped); returns (N, C) float64."""
+def _bilinear(img: np.ndarray | _BalancedLab, pts: np.ndarray) -> np.ndarray:
+    """Sample an (H, W, C) image (float, or uint8: the same numbers without a float copy; or
+    a `_BalancedLab`, its pixels made where read) at (N, 2) x, y points (clamped); returns
+    (N, C) float64."""
     h, w = img.shape[:2]
     x = np.clip(pts[:, 0], 0, w - 1.001)
     y = np.clip(pts[:, 1], 0, h - 1.001)
     x0, y0 = np.floor(x).astype(int), np.floor(y).astype(int)
     fx, fy = (x - x0)[:, None], (y - y0)[:, None]
     gx = 1 - fx
+    i = y0 * w + x0
+    if isinstance(img, _BalancedLab):  # the four corners' pixels made at once
+        n = len(i)
+        v = img.rows(np.concatenate([i, i + 1, i + w, i + w + 1]))
+        a = v[:n] * gx + v[n:2 * n] * fx
+        b = v[2 * n:3 * n] * gx + v[3 * n:] * fx
+        return a * (1 - fy) + b * fy
     flat = img.reshape(h * w, -1)  # one flat gather per corner (faster than 2-d indexing;
-    i = y0 * w + x0  # np.take's rows 3-4 times faster than flat[i], the same values)
+    # np.take's rows 3-4 times faster than flat[i], the same values)
     a = np.take(flat, i, axis=0) * gx + np.take(flat, i + 1, axis=0) * fx
     i += w
     b = np.take(flat, i, axis=0) * gx + np.take(flat, i + 1, axis=0) * fx
@@ -1568,24 +1579,70 @@ def _field_array(board: Board) -> tuple[np.ndarray, float]:
 
 
 def _reduced(image_bgr: np.ndarray, s: MauerSettings
-             ) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
+             ) -> tuple[float, np.ndarray, np.ndarray, np.ndarray | _BalancedLab]:
     """(f, the photo reduced by f to `work_long_side`, its 8-bit Lab, that Lab with a* b* of
     the colour-balanced copy (`colour_balance`; L* as it was: the field contrast reads it),
-    uint8 too): what the board search reads. (Every reader of the last samples it by
-    `_bilinear`, which gives the same float64 numbers from uint8 as from a float32 copy;
-    that copy and the strided float write of a* b* were 1.5 ms a photo, session 26.)"""
+    uint8 too, as a `_BalancedLab` made where sampled): what the board search reads. (Every
+    reader of the last samples it by `_bilinear`, which gives the same float64 numbers from
+    uint8 as from a float32 copy; that copy and the strided float write of a* b* were 1.5 ms
+    a photo, session 26.)"""
     h, w = image_bgr.shape[:2]
     f = min(1.0, s.work_long_side / max(h, w))
     small = cv2.resize(image_bgr, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
     lab8 = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)  # (the reduced search's map reads it too)
     lab = lab8
     if s.colour_balance > 0:
-        from vision.preprocess import apply_gains, light_gains
+        from vision.preprocess import light_gains
 
-        balanced = apply_gains(small, light_gains(small, s.colour_balance))
-        lab = cv2.cvtColor(balanced, cv2.COLOR_BGR2LAB)
-        lab[..., 0] = lab8[..., 0]
+        lab = _BalancedLab(small, lab8, light_gains(small, s.colour_balance),
+                           s.balanced_lazy_share)
+        if s.balanced_lazy_share <= 0:
+            lab = lab.image()
     return f, small, lab8, lab
+
+
+class _BalancedLab:
+    """`_reduced`'s Lab of the colour-balanced copy (uint8, OpenCV's scale: a* b* of the
+    reduced photo `small` times `gains` (`preprocess.apply_gains`), L* of `lab8`, the
+    photo's own), made only at the pixels `_bilinear` reads (`rows`): the colour checks
+    read some 50 000 pixels on most photos (the start areas' rings and the white fields
+    under the fits, 5 000-11 000 of them distinct: converted again where read again, which
+    costs less than finding them), where the balanced copy and its whole Lab were 2.6-2.9 ms
+    CPU a photo (session 29). OpenCV's 8-bit Lab is a per pixel conversion (the same
+    numbers for all 2^24 colours whatever the image's shape, a row of pixels included:
+    tests), the gains a table, so the numbers are those of the whole image. Once the pixels
+    read pass `lazy_share` of the copy's (a photo read by many passes), the whole image is
+    made once and read from then on (`image`; two threads reading at once may both make
+    it: the same numbers)."""
+
+    def __init__(self, small: np.ndarray, lab8: np.ndarray, gains: np.ndarray,
+                 lazy_share: float):
+        self.shape = lab8.shape
+        self._small, self._lab8 = small, lab8
+        table = np.clip(np.arange(256, dtype=np.float32)[:, None] * gains, 0, 255)
+        self._lut = np.ascontiguousarray(table.astype(np.uint8).reshape(1, 256, 3))  # as
+        # `apply_gains` makes it
+        self._left = lazy_share * lab8.shape[0] * lab8.shape[1]  # pixels still made apart
+        self._whole: np.ndarray | None = None  # (H x W, 3) once made
+
+    def image(self) -> np.ndarray:
+        """The whole (H, W, 3) uint8 image (as `_reduced` made it before session 29)."""
+        whole = self._whole
+        if whole is None:
+            lab = cv2.cvtColor(cv2.LUT(self._small, self._lut), cv2.COLOR_BGR2LAB)
+            lab[..., 0] = self._lab8[..., 0]
+            whole = self._whole = lab.reshape(-1, 3)
+        return whole.reshape(self.shape)
+
+    def rows(self, i: np.ndarray) -> np.ndarray:
+        """(N, 3) uint8: the pixels at flat indices `i` (N,) (y x W + x)."""
+        if self._whole is None and len(i) <= self._left:
+            self._left -= len(i)
+            bgr = np.take(self._small.reshape(-1, 3), i, axis=0).reshape(1, -1, 3)
+            lab = cv2.cvtColor(cv2.LUT(bgr, self._lut), cv2.COLOR_BGR2LAB).reshape(-1, 3)
+            lab[:, 0] = np.take(self._lab8.reshape(-1), 3 * i)  # (L*: the photo's own)
+            return lab
+        return np.take(self.image().reshape(-1, 3), i, axis=0)
 
 
 def _reduced_search(image_bgr: np.ndarray, board: Board, s: MauerSettings, small, lab8, lab,

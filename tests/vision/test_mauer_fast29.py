@@ -10,6 +10,7 @@ import pytest
 
 from vision import area
 from vision import mauer as M
+from vision.preprocess import apply_gains, light_gains
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENES = ROOT / "datasets" / "scenes" / "mauerhuepfer"
@@ -18,6 +19,88 @@ BOARD = M.board_for()
 
 def _photo(name: str) -> np.ndarray:
     return cv2.imread(str(SCENES / name))
+
+
+# --------------------------------------------------------------------------- balanced Lab
+
+
+def test_lab_conversion_is_per_pixel_whatever_the_shape():
+    """`_BalancedLab` converts the pixels it is asked for as one row: OpenCV's 8-bit Lab must
+    give each colour the numbers the whole image's conversion gives it (a shuffled quarter
+    of all 2^24 colours, in images of several widths and in rows of odd lengths)."""
+    rng = np.random.default_rng(29)
+    v = rng.permutation(1 << 24)[: 1 << 22].astype(np.uint32)
+    colours = np.stack([(v >> 16) & 255, (v >> 8) & 255, v & 255], axis=1).astype(np.uint8)
+    want = cv2.cvtColor(colours.reshape(1024, 4096, 3), cv2.COLOR_BGR2LAB).reshape(-1, 3)
+    assert np.array_equal(cv2.cvtColor(colours.reshape(1, -1, 3), cv2.COLOR_BGR2LAB)
+                          .reshape(-1, 3), want)
+    for width in (7, 333, 1001):  # (SIMD blocks and scalar tails land elsewhere)
+        n = len(colours) // width * width
+        got = cv2.cvtColor(colours[:n].reshape(-1, width, 3), cv2.COLOR_BGR2LAB)
+        assert np.array_equal(got.reshape(-1, 3), want[:n])
+    o = 0
+    for n in rng.integers(1, 3000, 200):
+        got = cv2.cvtColor(colours[o:o + n].reshape(1, -1, 3), cv2.COLOR_BGR2LAB)
+        assert np.array_equal(got.reshape(-1, 3), want[o:o + n])
+        o += n
+
+
+def _old_reduced_lab(img: np.ndarray) -> np.ndarray:
+    """The former `_reduced`'s last return value: the whole balanced copy's Lab."""
+    s = M.SETTINGS
+    h, w = img.shape[:2]
+    f = min(1.0, s.work_long_side / max(h, w))
+    small = cv2.resize(img, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
+    lab8 = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
+    lab = cv2.cvtColor(apply_gains(small, light_gains(small, s.colour_balance)),
+                       cv2.COLOR_BGR2LAB)
+    lab[..., 0] = lab8[..., 0]
+    return lab
+
+
+@pytest.mark.parametrize("name,share", [
+    ("mauerhuepfer-e1-s1-0000.jpg", 0.25),  # made per pixel (the default)
+    ("mauerhuepfer-e1-s1-0019.jpg", 0.25),  # a checked cloth: per pixel, then the whole
+    ("mauerhuepfer-e1-s1-0005.jpg", 0.01),  # a small share: the whole image soon
+    ("mauerhuepfer-e1-s1-0005.jpg", 0.0),  # 0: `_reduced` returns the whole image
+])
+def test_balanced_lab_made_where_read_is_the_whole_images(name, share):
+    img = _photo(name)
+    old = _old_reduced_lab(img)
+    _, _, _, lab = M._reduced(img, replace(M.SETTINGS, balanced_lazy_share=share))
+    rng = np.random.default_rng(3)
+    if share <= 0:
+        assert isinstance(lab, np.ndarray) and np.array_equal(lab, old)
+        return
+    assert isinstance(lab, M._BalancedLab) and lab.shape == old.shape
+    for n in (305, 12200, 305, 12200, 40000, 305):  # (the colour checks' sizes; the
+        # budget runs out on the way with a small share)
+        pts = rng.uniform(-5, 650, (n, 2))  # (some off the image: clamped)
+        assert np.array_equal(M._bilinear(lab, pts), M._bilinear(old, pts))
+    assert np.array_equal(lab.image(), old)
+    assert np.array_equal(M._bilinear(lab, pts), M._bilinear(old, pts))  # (from the whole)
+
+
+def test_colour_checks_read_the_same_from_the_balanced_lab():
+    """The readers of `_reduced`'s Lab (start colours one and many, field contrast) give
+    the same numbers from the made-where-read Lab as from the whole image, under fits near
+    the board's and random ones."""
+    img = _photo("mauerhuepfer-e1-s1-0007.jpg")
+    view = M.find_board(img, BOARD, replace(M.SETTINGS, threads=False))
+    f, _, _, lab = M._reduced(img, M.SETTINGS)
+    old = _old_reduced_lab(img)
+    rng = np.random.default_rng(5)
+    S = np.diag([f, f, 1.0])
+    Hs = np.stack([S @ view.H @ np.array([[1 + rng.normal(0, 0.02), rng.normal(0, 0.02),
+                                            rng.normal(0, 20)],
+                                           [rng.normal(0, 0.02), 1 + rng.normal(0, 0.02),
+                                            rng.normal(0, 20)], [0, 0, 1.0]])
+                   for _ in range(40)])
+    assert np.array_equal(M._colour_evidence_many(lab, Hs, BOARD),
+                          M._colour_evidence_many(old, Hs, BOARD))
+    for H in Hs[:8]:
+        assert M._colour_evidence(lab, H, BOARD) == M._colour_evidence(old, H, BOARD)
+        assert M.field_contrast(lab, H, BOARD) == M.field_contrast(old, H, BOARD)
 
 
 # --------------------------------------------------------------------------- camera fit
