@@ -196,9 +196,8 @@ def test_edge_glare_spots_core_by_in_range_is_the_lowest_channel_test(monkeypatc
 def _old_plane_features(image_bgr, view, white, s):
     """The former per-plane loop of `spot_features` without a glare light: (n_spots, 27)."""
     sp = M.spots(BOARD)
-    centres = np.array([[q.x, q.y] for q in sp])
     out = []
-    for _, xy in M._plane_discs(view, centres, s):
+    for _, xy in M._plane_discs(view, BOARD, s):  # (its points: test_mauer_fast29)
         px = M._bilinear(image_bgr, xy) / white * 200.0
         px = np.clip(px, 0, 255).astype(np.uint8).reshape(len(sp), len(M._DISC), 3)
         lab = cv2.cvtColor(px, cv2.COLOR_BGR2LAB).astype(np.float32)

@@ -210,3 +210,39 @@ def test_glare_spots_with_16_bit_labels_are_the_former_ones(name, monkeypatch):
             area.merged_glare_spots(small, s.glare_area))
     assert got == want
     assert M.board_glare_spots(img, view, low, xy, s) == got_board
+
+
+# --------------------------------------------------------------------------- pawn stage
+
+
+def test_spot_points_made_once_are_the_per_photo_ones():
+    sp = M.spots(BOARD)
+    centres = np.array([[q.x, q.y] for q in sp])
+    rings, discs, onehot = M._spot_mm(BOARD)
+    ring = BOARD.field_radius_mm * M._FIELD_RING
+    assert np.array_equal(rings, (centres[:, None, :] + ring[None]).reshape(-1, 2))
+    fields, _ = M._field_array(BOARD)
+    r = 0.6 * BOARD.field_radius_mm
+    assert np.array_equal(discs, (fields[:, None, :] + r * M._DISC[None]).reshape(-1, 2))
+    want = np.zeros((len(sp), M.N_FEATURES - 30), np.float32)
+    for i, q in enumerate(sp):
+        want[i, M.KINDS.index(q.kind)] = 1.0
+        if q.colour is not None:
+            want[i, len(M.KINDS) + M.PAWN_COLOURS.index(q.colour)] = 1.0
+    assert np.array_equal(onehot, want) and onehot.dtype == np.float32
+    with pytest.raises(ValueError):  # (shared between photos: read only)
+        rings[0, 0] = 1.0
+
+
+def test_plane_discs_are_the_per_photo_projections():
+    img = _photo("mauerhuepfer-e1-s1-0011.jpg")
+    s = replace(M.SETTINGS, threads=False)
+    view = M.find_board(img, BOARD, s)
+    centres = np.array([[q.x, q.y] for q in M.spots(BOARD)])
+    radii = (s.foot_r_mm, 0.85 * s.pawn_radius_mm * 0.7, s.head_r_mm)
+    got = list(M._plane_discs(view, BOARD, s))
+    assert len(got) == 3 and len(list(M._plane_discs(view, BOARD, s, planes=2))) == 2
+    for (z, xy), z0, r in zip(got, s.heights_mm, radii, strict=True):
+        pts = (centres[:, None, :] + r * M._DISC[None]).reshape(-1, 2)
+        want = M.project(view.P, np.column_stack([pts, np.full(len(pts), -z0)]))
+        assert z == z0 and np.array_equal(xy, want)
