@@ -578,14 +578,15 @@ class BoardView:
 class BlobMap:
     """What the field blob search looks at, the same for every pass of it: `img` the photo
     at `f` x its size (uint8 BGR), `lightness` its plain L* (uint8, OpenCV's scale; the
-    dice search reuses it when f is 1), `bg` the local light (float32, L* blurred wide);
-    `light` (made on first use) the lightness relative to the local light (uint8, 128 = the
-    surroundings' level), `light_in` the same for a part of the photo only."""
+    dice search reuses it when f is 1), `bg` the local light (float32, L* blurred wide; a
+    `_LocalLight`, made where sliced); `light` (made on first use) the lightness relative
+    to the local light (uint8, 128 = the surroundings' level), `light_in` the same for a
+    part of the photo only."""
 
     img: np.ndarray
     f: float
     lightness: np.ndarray
-    bg: np.ndarray
+    bg: np.ndarray | _LocalLight
 
     @cached_property
     def light(self) -> np.ndarray:
@@ -661,14 +662,57 @@ def blob_map(image_bgr: np.ndarray, s: MauerSettings = None,
     return maps
 
 
-def _local_light(L8: np.ndarray, sigma: float) -> np.ndarray:
-    """The local light of a uint8 lightness map (float32, its size): blurred wide (Gaussian,
-    `sigma` px) on an eighth size copy, to divide out shadows and gradients."""
+def _local_light(L8: np.ndarray, sigma: float) -> _LocalLight:
+    """The local light of a uint8 lightness map (float32, its size, a `_LocalLight`: made
+    where sliced): blurred wide (Gaussian, `sigma` px) on an eighth size copy, to divide out
+    shadows and gradients."""
     small = cv2.resize(L8.astype(np.float32), (max(8, L8.shape[1] // 8),
                                                max(8, L8.shape[0] // 8)),
                        interpolation=cv2.INTER_AREA)
-    return cv2.resize(cv2.GaussianBlur(small, (0, 0), sigma / 8),
-                      (L8.shape[1], L8.shape[0]), interpolation=cv2.INTER_LINEAR)
+    return _LocalLight(cv2.GaussianBlur(small, (0, 0), sigma / 8), L8.shape[:2])
+
+
+class _LocalLight:
+    """`_local_light`'s (H, W) float32 map: the blurred eighth size copy `small` enlarged
+    (INTER_LINEAR) to (H, W), made only for the part sliced (`light[y0:y1, x0:x1]`, steps
+    of 1) while the whole is not made: the refine reads the board's part of the full size
+    map only, and the whole map was 0.5-1 ms a photo (session 29). Where H and W are 8 x
+    the copy's, the part is the copy's part round it (one pixel more each side where
+    there is one) enlarged 8 x: OpenCV places each pixel by the same offsets and weights
+    as in the whole map, so the same numbers (tests: every committed photo, random parts);
+    other sizes make the whole map. `np.asarray` gives the whole map."""
+
+    def __init__(self, small: np.ndarray, shape: tuple[int, int]):
+        self._small, self.shape = small, shape
+        self._whole: np.ndarray | None = None
+        sh, sw = small.shape[:2]
+        self._parts = shape == (8 * sh, 8 * sw)  # (an exact 8 x enlargement)
+
+    def whole(self) -> np.ndarray:
+        if self._whole is None:
+            self._whole = cv2.resize(self._small, self.shape[::-1],
+                                     interpolation=cv2.INTER_LINEAR)
+        return self._whole
+
+    def __array__(self, dtype=None, copy=None):
+        return self.whole() if dtype is None else self.whole().astype(dtype)
+
+    def __getitem__(self, key) -> np.ndarray:
+        ys, xs = key
+        if self._whole is not None or not self._parts or ys.step not in (None, 1) \
+                or xs.step not in (None, 1):
+            return self.whole()[ys, xs]
+        (y0, y1, _), (x0, x1, _) = ys.indices(self.shape[0]), xs.indices(self.shape[1])
+        if y1 <= y0 or x1 <= x0:
+            return self.whole()[ys, xs]
+        sh, sw = self._small.shape[:2]
+        # the copy's pixels these output pixels are made from, and one more each side (no
+        # border clamped inside the photo)
+        sy0, sx0 = max(0, y0 // 8 - 1), max(0, x0 // 8 - 1)
+        sy1, sx1 = min(sh, -(-y1 // 8) + 1), min(sw, -(-x1 // 8) + 1)
+        part = cv2.resize(self._small[sy0:sy1, sx0:sx1], (8 * (sx1 - sx0), 8 * (sy1 - sy0)),
+                          interpolation=cv2.INTER_LINEAR)
+        return part[y0 - 8 * sy0:y1 - 8 * sy0, x0 - 8 * sx0:x1 - 8 * sx0]
 
 
 def whiteness_map(maps: BlobMap, s: MauerSettings) -> BlobMap:

@@ -103,6 +103,56 @@ def test_colour_checks_read_the_same_from_the_balanced_lab():
         assert M.field_contrast(lab, H, BOARD) == M.field_contrast(old, H, BOARD)
 
 
+
+# --------------------------------------------------------------------------- local light
+
+
+def _old_local_light(L8: np.ndarray, sigma: float) -> np.ndarray:
+    """The former `_local_light`: the whole enlarged map."""
+    small = cv2.resize(L8.astype(np.float32), (max(8, L8.shape[1] // 8),
+                                               max(8, L8.shape[0] // 8)),
+                       interpolation=cv2.INTER_AREA)
+    return cv2.resize(cv2.GaussianBlur(small, (0, 0), sigma / 8),
+                      (L8.shape[1], L8.shape[0]), interpolation=cv2.INTER_LINEAR)
+
+
+@pytest.mark.parametrize("name,shape", [
+    ("mauerhuepfer-e1-s1-0000.jpg", None),  # 1280 x 960: parts made apart
+    ("mauerhuepfer-e1-s1-0016.jpg", None),
+    ("mauerhuepfer-e1-s1-0012.jpg", (957, 1271)),  # not 8 x the copy: the whole map
+    ("mauerhuepfer-e1-s1-0012.jpg", (480, 640)),  # the reduced search's size
+])
+def test_local_light_made_where_sliced_is_the_whole_maps(name, shape):
+    img = _photo(name)
+    if shape is not None:
+        img = cv2.resize(img, shape[::-1], interpolation=cv2.INTER_AREA)
+    L8 = cv2.extractChannel(cv2.cvtColor(img, cv2.COLOR_BGR2LAB), 0)
+    old = _old_local_light(L8, 40.0)
+    h, w = L8.shape
+    rng = np.random.default_rng(len(name) + h)
+    cuts = [(0, h, 0, w), (0, 9, 0, 9), (h - 9, h, w - 9, w), (7, 9, 15, 17),
+            (8, 16, 8, 16)]  # (the whole, the corners, parts across an 8 px cell's edge)
+    for _ in range(60):
+        y0, x0 = int(rng.integers(0, h - 2)), int(rng.integers(0, w - 2))
+        cuts.append((y0, int(rng.integers(y0 + 1, h + 1)), x0, int(rng.integers(x0 + 1, w + 1))))
+    for y0, y1, x0, x1 in cuts:
+        bg = M._local_light(L8, 40.0)  # (a fresh one: each part made apart)
+        assert np.array_equal(bg[y0:y1, x0:x1], old[y0:y1, x0:x1]), (y0, y1, x0, x1)
+    bg = M._local_light(L8, 40.0)
+    assert np.array_equal(np.asarray(bg), old)
+    assert np.array_equal(bg[5:h - 3, 2:w - 7], old[5:h - 3, 2:w - 7])  # (from the whole)
+
+
+def test_blob_map_light_in_parts_is_the_whole_light():
+    img = _photo("mauerhuepfer-e1-s1-0021.jpg")
+    maps = M.blob_map(img, M.SETTINGS)
+    L8 = cv2.extractChannel(cv2.cvtColor(img, cv2.COLOR_BGR2LAB), 0)
+    bg = _old_local_light(L8, M.SETTINGS.blob_light_sigma)
+    whole = np.clip(L8 / np.maximum(bg, 8.0) * 128, 0, 255).astype(np.uint8)
+    assert np.array_equal(maps.light_in(100, 700, 200, 900), whole[100:700, 200:900])
+    assert np.array_equal(maps.light, whole)
+
+
 # --------------------------------------------------------------------------- camera fit
 
 
