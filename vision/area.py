@@ -17,7 +17,10 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from vision.dice import median  # np.median bit for bit, less overhead (sorts, no checks)
+from vision.dice import (  # np.median bit for bit, less overhead (sorts, no checks);
+    cc_stats,  # OpenCV's components with 16-bit labels where they fit: the same, faster
+    median,
+)
 from vision.errors import AreaNotFound
 from vision.preprocess import (
     apply_gains,
@@ -589,7 +592,8 @@ def glare_blobs(small_bgr: np.ndarray, settings: AreaSettings):
     total = low.size
     if cv2.countNonZero(core) < settings.glare_min_frac * total:
         return low, core, total, None
-    return low, core, total, cv2.connectedComponentsWithStats(core, connectivity=8)[:3]
+    return low, core, total, cc_stats(core)[:3]  # (16-bit labels where they fit: the same
+    # components, 2-3 x faster; session 29)
 
 
 def glare_spots(small_bgr: np.ndarray, settings: AreaSettings, loose: bool = False,

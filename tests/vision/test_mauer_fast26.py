@@ -2,6 +2,7 @@
 plain computations they replaced (each reference below is the former code)."""
 
 import types
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -137,7 +138,8 @@ def _photo(name: str = "mauerhuepfer-e1-s1-0000.jpg") -> np.ndarray:
 
 def test_reduced_lab_is_the_float_copys_numbers():
     img = _photo()
-    f, small, lab8, lab = M._reduced(img, M.SETTINGS)
+    f, small, lab8, lab = M._reduced(img, replace(M.SETTINGS, balanced_lazy_share=0.0))
+    # (the whole image; made where read by default: test_mauer_fast29)
     from vision.preprocess import apply_gains, light_gains
 
     old = lab8.astype(np.float32)
@@ -194,9 +196,8 @@ def test_edge_glare_spots_core_by_in_range_is_the_lowest_channel_test(monkeypatc
 def _old_plane_features(image_bgr, view, white, s):
     """The former per-plane loop of `spot_features` without a glare light: (n_spots, 27)."""
     sp = M.spots(BOARD)
-    centres = np.array([[q.x, q.y] for q in sp])
     out = []
-    for _, xy in M._plane_discs(view, centres, s):
+    for _, xy in M._plane_discs(view, BOARD, s):  # (its points: test_mauer_fast29)
         px = M._bilinear(image_bgr, xy) / white * 200.0
         px = np.clip(px, 0, 255).astype(np.uint8).reshape(len(sp), len(M._DISC), 3)
         lab = cv2.cvtColor(px, cv2.COLOR_BGR2LAB).astype(np.float32)
