@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.cards.detect import KeyDetector, Keypoints, decode
 from vision.cards.geometry import (
     CARD_CROP,
     SPECS,
@@ -175,3 +176,60 @@ def test_crop_memo_keeps_nothing_after_the_reading():
     img[:] = 255 - img  # (written into after the reading: cropped afresh)
     c = crop_cards(img, fr, spec)
     assert b.any() and np.array_equal(c, _crops_alone(img, fr, spec, CARD_CROP))
+
+
+def _old_decode(maps, s, image_shape=None):
+    """`detect.decode` as written before session 29 (a new array per sigmoid step, a copy
+    of each heat map, `np.nonzero` of the 2-D peaks)."""
+    heat = 1.0 / (1.0 + np.exp(-maps[:2]))
+    xs, ys, kinds, scores, angs, widths = [], [], [], [], [], []
+    for k in range(2):
+        hk = heat[k].astype(np.float32)
+        peak = (hk == cv2.dilate(hk, np.ones((3, 3), np.uint8))) & (hk >= s.threshold)
+        iy, ix = np.nonzero(peak)
+        cx = ix + maps[2, iy, ix]
+        cy = iy + maps[3, iy, ix]
+        f = 1.0 / s.scale
+        xs.append(((cx * s.stride + (s.stride - 1) / 2) + 0.5) * f - 0.5)
+        ys.append(((cy * s.stride + (s.stride - 1) / 2) + 0.5) * f - 0.5)
+        kinds.append(np.full(len(ix), k))
+        scores.append(hk[iy, ix])
+        angs.append(np.degrees(np.arctan2(maps[5, iy, ix], maps[4, iy, ix])))
+        widths.append(s.size_ref * np.exp(np.clip(maps[6, iy, ix], -3, 3)))
+    xy = np.stack([np.concatenate(xs), np.concatenate(ys)], 1).astype(np.float64)
+    kp = Keypoints(xy, np.concatenate(kinds).astype(int), np.concatenate(scores),
+                   np.concatenate(angs).astype(np.float64),
+                   np.concatenate(widths).astype(np.float64))
+    if image_shape is not None:
+        h, w = image_shape[:2]
+        inside = (xy[:, 0] >= 0) & (xy[:, 0] < w) & (xy[:, 1] >= 0) & (xy[:, 1] < h)
+        kp = kp.select(inside)
+    return kp
+
+
+def _same_bits(a, b) -> bool:
+    a, b = np.asarray(a), np.asarray(b)
+    return a.shape == b.shape and a.dtype == b.dtype and \
+        np.array_equal(a.view(np.uint8), b.view(np.uint8))
+
+
+@pytest.mark.parametrize("dtype,shape,spread", [
+    (np.float32, (7, 240, 320), 3.0),  # the photo's maps as onnxruntime gives them
+    (np.float32, (7, 60, 80), 8.0),  # a small photo's, logits far out (heat 0 and 1 ties)
+    (np.float64, (7, 61, 83), 3.0),  # float64 maps, odd sizes
+])
+@pytest.mark.parametrize("threshold", [0.05, 0.3, 0.9])
+def test_decode_as_before(dtype, shape, spread, threshold):
+    from dataclasses import replace
+
+    s = replace(KeyDetector().settings, threshold=threshold)
+    rng = np.random.default_rng(shape[1])
+    maps = rng.normal(0, spread, shape).astype(dtype)
+    maps[:2, 5:9, 5:9] = 30.0  # (a plateau: equal heats, each a peak)
+    before = maps.copy()
+    for shape_arg in (None, (shape[1] * 4 - 7, shape[2] * 4 - 9)):
+        new, old = decode(maps, s, shape_arg), _old_decode(maps, s, shape_arg)
+        assert len(old) > 0
+        for f in ("xy", "kind", "score", "angle", "width"):
+            assert _same_bits(getattr(new, f), getattr(old, f)), f
+    assert np.array_equal(maps, before)  # (the network's maps are not written into)
