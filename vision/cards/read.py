@@ -2429,7 +2429,10 @@ def nearest(points: np.ndarray, point, n: int = 3) -> np.ndarray:
 def near_width(centres: np.ndarray, widths: np.ndarray, point, n: int = 3) -> float:
     """The median width of the `n` cards read (`centres` (N, 2), `widths` (N,)) nearest to
     `point`: all cards share one size, so a region found near them takes theirs."""
-    return float(np.median(widths[nearest(centres, point, n)]))
+    w = widths[nearest(centres, point, n)]
+    if w.dtype == np.float64 and len(w) and np.isfinite(w).all():  # (on Python floats, as
+        return _median(w.tolist())  # np.median: a fiftieth of the time for 3 widths)
+    return float(np.median(w))
 
 
 def rect_sides(rect) -> tuple[float, np.ndarray, float, np.ndarray]:

@@ -15,7 +15,7 @@ from vision.cards.geometry import (
     frame_from_pose,
     keeping_scaled,
 )
-from vision.cards.read import READ, frame_box_mask, hsv_bins, table_share
+from vision.cards.read import READ, frame_box_mask, hsv_bins, near_width, nearest, table_share
 
 ROOT = "datasets/scenes/troetofanten"
 
@@ -233,3 +233,37 @@ def test_decode_as_before(dtype, shape, spread, threshold):
         for f in ("xy", "kind", "score", "angle", "width"):
             assert _same_bits(getattr(new, f), getattr(old, f)), f
     assert np.array_equal(maps, before)  # (the network's maps are not written into)
+
+
+def _old_near_width(centres, widths, point, n=3):
+    """`near_width` as written before session 29 (`np.median`)."""
+    return float(np.median(widths[nearest(centres, point, n)]))
+
+
+@pytest.mark.parametrize("case", [
+    "any",  # widths of any size, 1 to 12 cards, n 1 to 4
+    "signed_zero",  # zeros of both signs among them (np.median's own order)
+    "float32",  # float32 widths: np.median's float32 mean of the middle two
+    "ties",  # equal widths and distances
+    "inf",  # an infinite width among them
+])
+@pytest.mark.parametrize("seed", range(4))
+def test_near_width_as_before(case, seed):
+    rng = np.random.default_rng([seed, len(case)])
+    for _ in range(300):
+        m = int(rng.integers(1, 13))
+        centres = rng.uniform(0, 1280, (m, 2))
+        widths = rng.uniform(10, 200, m)
+        if case == "signed_zero":
+            widths[rng.random(m) < 0.4] = rng.choice([0.0, -0.0])
+        elif case == "float32":
+            widths = widths.astype(np.float32)
+        elif case == "ties":
+            centres = np.round(centres / 400) * 400
+            widths = np.round(widths / 50) * 50
+        elif case == "inf":
+            widths[int(rng.integers(m))] = np.inf
+        point, n = rng.uniform(0, 1280, 2), int(rng.integers(1, 5))
+        new, old = near_width(centres, widths, point, n), _old_near_width(centres, widths,
+                                                                           point, n)
+        assert type(new) is float and _same_bits(np.float64([new]), np.float64([old]))
