@@ -2865,6 +2865,16 @@ def twin_labels(a: str, b: str) -> bool:
     return a == b or (ka == kb and ka in TROETO_NUMBERED)
 
 
+def _twin_group(label: str) -> str | None:
+    """The group of readings `twin_labels` pairs `label` with (each pair lies in one
+    group): an animal of a numbered kind, any number, its kind; another face, its label;
+    a back none."""
+    if label == "back":
+        return None
+    kind = label.rsplit("-", 1)[0]
+    return "kind " + kind if kind in TROETO_NUMBERED else "label " + label
+
+
 def drop_turned_twins(pieces: list[CardPiece], reach: float, turn_tol: float = 30.0,
                       quarter_min: float = 45.0, same_place: float = 0.0
                       ) -> tuple[list[CardPiece], list[str]]:
@@ -2882,10 +2892,18 @@ def drop_turned_twins(pieces: list[CardPiece], reach: float, turn_tol: float = 3
     is kept)."""
     drop: set[int] = set()
     warnings: list[str] = []
+    groups: dict[str, list[int]] = {}  # (`twin_labels`' pairs: of one group, in order)
+    for j, p in enumerate(pieces):
+        key = _twin_group(p.label)
+        if key is not None:
+            groups.setdefault(key, []).append(j)
     for i, p in enumerate(pieces):
-        for j in range(i + 1, len(pieces)):
+        key = _twin_group(p.label)
+        for j in groups[key] if key is not None else ():
+            if j <= i:
+                continue
             q = pieces[j]
-            if not twin_labels(p.label, q.label) or i in drop or j in drop:
+            if i in drop or j in drop:
                 continue
             turn = abs((p.angle - q.angle) % 360.0 - 180.0)
             sure, other = (p, q) if p.confidence >= q.confidence else (q, p)

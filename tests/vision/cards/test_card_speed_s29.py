@@ -6,6 +6,8 @@ import cv2
 import numpy as np
 import pytest
 
+from scoring.labels import TROETO_LABELS
+from tests.vision.cards.helpers import card
 from vision.cards.detect import KeyDetector, Keypoints, decode
 from vision.cards.geometry import (
     CARD_CROP,
@@ -15,7 +17,18 @@ from vision.cards.geometry import (
     frame_from_pose,
     keeping_scaled,
 )
-from vision.cards.read import READ, frame_box_mask, hsv_bins, near_width, nearest, table_share
+from vision.cards.read import (
+    READ,
+    TROETO_NUMBERED,
+    drop_turned_twins,
+    frame_box_mask,
+    hsv_bins,
+    near_width,
+    nearest,
+    opposite_corners,
+    table_share,
+    twin_labels,
+)
 
 ROOT = "datasets/scenes/troetofanten"
 
@@ -267,3 +280,53 @@ def test_near_width_as_before(case, seed):
         new, old = near_width(centres, widths, point, n), _old_near_width(centres, widths,
                                                                            point, n)
         assert type(new) is float and _same_bits(np.float64([new]), np.float64([old]))
+
+
+def _old_drop_turned_twins(pieces, reach, turn_tol=30.0, quarter_min=45.0, same_place=0.0):
+    """`drop_turned_twins` as written before session 29 (`twin_labels` asked of every
+    pair)."""
+    drop, warnings = set(), []
+    for i, p in enumerate(pieces):
+        for j in range(i + 1, len(pieces)):
+            q = pieces[j]
+            if not twin_labels(p.label, q.label) or i in drop or j in drop:
+                continue
+            turn = abs((p.angle - q.angle) % 360.0 - 180.0)
+            sure, other = (p, q) if p.confidence >= q.confidence else (q, p)
+            gap = np.hypot(*(p.center - q.center)) / max(p.width, q.width, 1.0)
+            if (turn <= turn_tol and gap < reach) or (p.label == q.label and gap < same_place) \
+                    or ((turn <= turn_tol or 180.0 - turn >= quarter_min)
+                        and opposite_corners(sure, other)):
+                drop.add(j if q.confidence <= p.confidence else i)
+                if p.label != q.label:
+                    kind, _, n = sure.label.rpartition("-")
+                    x, y = sure.center
+                    warnings.append(f"the {kind} at ({x:.0f}, {y:.0f}): its two corners read "
+                                    f"{n} and {other.label.rpartition('-')[2]}; counted once "
+                                    f"as {n}, check the number")
+    return [p for k, p in enumerate(pieces) if k not in drop], warnings
+
+
+@pytest.mark.parametrize("labels", [
+    "all",  # every Troetofanten label and backs
+    "animals",  # numbered animals only: many twins of one kind, other numbers
+    "one",  # a single label: every pair a twin pair
+])
+@pytest.mark.parametrize("seed", range(5))
+def test_drop_turned_twins_as_before(labels, seed):
+    rng = np.random.default_rng([seed, len(labels)])
+    pool = {"all": list(TROETO_LABELS) + ["back"] * 5,
+            "animals": [lab for lab in TROETO_LABELS if lab.rsplit("-", 1)[0] in TROETO_NUMBERED],
+            "one": ["elephant-3"]}[labels]
+    for _ in range(60):
+        n = int(rng.integers(0, 30))
+        pieces = [card(str(rng.choice(pool)), rng.uniform(0, 400, 2),
+                       float(rng.choice([0.9, 0.8, rng.uniform(0.3, 1.0)])),
+                       width=float(rng.uniform(30, 60)),
+                       angle=float(rng.choice([0.0, 180.0, 90.0, rng.uniform(-180, 180)])))
+                  for _ in range(n)]
+        for same in (0.0, 0.3):
+            new = drop_turned_twins(pieces, 0.6, same_place=same)
+            old = _old_drop_turned_twins(pieces, 0.6, same_place=same)
+            assert new[1] == old[1] and len(new[0]) == len(old[0]) and all(
+                a is b for a, b in zip(new[0], old[0], strict=True))
