@@ -87,12 +87,16 @@ def small_to_input(small_bgr: np.ndarray, s: DetectSettings) -> np.ndarray:
 
 def decode(maps: np.ndarray, s: DetectSettings, image_shape=None) -> Keypoints:
     """(7, h, w) float32 network output -> key points in full-image pixels."""
-    heat = 1.0 / (1.0 + np.exp(-maps[:2]))
+    heat = np.negative(maps[:2])  # (1 / (1 + exp(-maps)), the same ufuncs in place)
+    np.exp(heat, out=heat)
+    np.add(heat, 1.0, out=heat)
+    np.divide(1.0, heat, out=heat)
     xs, ys, kinds, scores, angs, widths = [], [], [], [], [], []
     for k in range(2):
-        hk = heat[k].astype(np.float32)
+        hk = heat[k].astype(np.float32, copy=False)
         peak = (hk == cv2.dilate(hk, np.ones((3, 3), np.uint8))) & (hk >= s.threshold)
-        iy, ix = np.nonzero(peak)
+        iy, ix = np.divmod(np.flatnonzero(peak), peak.shape[1])  # (`np.nonzero`'s, in its
+        #   row-major order: a tenth of the time on a sparse map)
         cx = ix + maps[2, iy, ix]
         cy = iy + maps[3, iy, ix]
         # cell -> scaled-input pixel -> full pixel (area resize: small px i ~ full 2i + 0.5)

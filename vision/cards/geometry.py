@@ -178,6 +178,33 @@ def crop_cards(image_bgr: np.ndarray, frames, spec: KeySpec,
     k = len(boxes)
     if k == 0:
         return np.zeros((0, size, size) + image_bgr.shape[2:], image_bgr.dtype)
+    memo = getattr(_SCALED, "memo", None)
+    if memo is None:
+        return _warp_boxes(image_bgr, boxes, n, size)
+    # (within `keeping_scaled`: a box of this image warped before in this reading is taken
+    #   from it: each crop is its own box's warp and its own blocks' means, whatever else
+    #   is warped with it, so the same pixels; about 25 of 380 a Troetofanten photo)
+    keys = [("crop", id(image_bgr), n, size, b.tobytes()) for b in boxes]
+    out = np.empty((k, size, size) + image_bgr.shape[2:], image_bgr.dtype)
+    ask = []
+    for i, key in enumerate(keys):
+        hit = memo.get(key)
+        if hit is not None and hit[0] is image_bgr:
+            out[i] = hit[1]
+        else:
+            ask.append(i)
+    if ask:
+        new = _warp_boxes(image_bgr, boxes[ask], n, size)
+        out[ask] = new
+        for r, i in enumerate(ask):
+            memo[keys[i]] = (image_bgr, new[r])  # (the image kept: its id stays its own)
+    return out
+
+
+def _warp_boxes(image_bgr: np.ndarray, boxes: np.ndarray, n: int, size: int) -> np.ndarray:
+    """`crop_cards`' work: each of the (k, 4, 2) float32 `boxes` warped to n x n, one under
+    another, then area-resized to size x size in one go ((k, size, size, ...) uint8)."""
+    k = len(boxes)
     big = np.empty((k * n, n) + image_bgr.shape[2:], image_bgr.dtype)
     square = _square(n)
     for i, box in enumerate(boxes):
