@@ -394,7 +394,7 @@ def local_affine(H: np.ndarray, xy) -> np.ndarray:
     """The homography's Jacobian (2x2, px per mm) at the table point seen at image `xy`."""
     m = _through(np.linalg.inv(H), [xy])[0]
     p = _through(H, [m, m + (1.0, 0.0), m + (0.0, 1.0)])
-    return np.c_[p[1] - p[0], p[2] - p[0]]
+    return np.stack([p[1] - p[0], p[2] - p[0]], axis=1)  # (np.c_'s, less overhead)
 
 
 def local_die_px(H: np.ndarray, xy, die_mm: float) -> float:
@@ -506,11 +506,14 @@ def close_pips(L: np.ndarray, die_px: float, s: BoardDiceSettings) -> np.ndarray
                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
 
 
-def light_die_blobs(L: np.ndarray, die_px: float, s: BoardDiceSettings) -> list[np.ndarray]:
+def light_die_blobs(L: np.ndarray, die_px: float, s: BoardDiceSettings,
+                    shut: list | None = None) -> list[np.ndarray]:
     """Centres (x, y) of the light die-sized blobs of a uint8 lightness image, `die_px` a
     die's side: the dark pips closed first (`close_pips`), then OpenCV's blob detector over
-    a ladder of thresholds."""
+    a ladder of thresholds. `shut`: a list that gets that closed image."""
     L = close_pips(L, die_px, s)
+    if shut is not None:
+        shut.append(L)
     p = cv2.SimpleBlobDetector_Params()
     p.filterByColor, p.blobColor = True, 255
     p.minThreshold, p.maxThreshold, p.thresholdStep = s.light_thresholds
@@ -625,9 +628,9 @@ def touching_dice(L: np.ndarray, H: np.ndarray, off, s: BoardDiceSettings = SETT
         # (each light region's outer outline, its holes filled: faster than labelling)
         cnts, tree = cv2.findContours((L > th).view(np.uint8), cv2.RETR_CCOMP,
                                       cv2.CHAIN_APPROX_SIMPLE)
-        for cnt, up in zip(cnts, tree[0] if tree is not None else [], strict=True):
-            if up[3] >= 0:  # (a hole's outline)
-                continue
+        for i in np.flatnonzero(tree[0][:, 3] < 0) if tree is not None else []:  # (not a
+            # hole's outline)
+            cnt = cnts[i]
             x, y, bw, bh = cv2.boundingRect(cnt)
             if x <= 0 or y <= 0 or x + bw >= w or y + bh >= h or \
                     bw * bh < a0 or cv2.contourArea(cnt) > a1:
@@ -637,7 +640,7 @@ def touching_dice(L: np.ndarray, H: np.ndarray, off, s: BoardDiceSettings = SETT
             ys, xs = np.nonzero(blob)
             if not a0 <= len(xs) <= a1:
                 continue
-            pts = np.c_[xs, ys].astype(np.float64)
+            pts = np.stack([xs, ys], axis=1).astype(np.float64)  # (np.c_'s, less overhead)
             c = pts.mean(axis=0)
             side = local_die_px(H, c + (x, y) + off, s.die_mm)
             if not s.touch_area[0] <= len(xs) / (side * side) <= s.touch_area[1]:
@@ -861,14 +864,16 @@ def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
         L = lightness[y0:y1, x0:x1]
     if mask.any():  # outside the ring: the ring's median (as np.where(mask > 0, L, median))
         L = cv2.copyTo(L, mask, np.full_like(L, masked_median_u8(L, mask)))
+    shut: list = []  # (L with its pips closed: the light blobs' and, when asked for, the
+    # touching and the fine search's: made once)
     # the light blobs on the other thread while the pip dots are looked for here
-    light = beside(light_die_blobs, L, die_px, s) if beside is not None and \
+    light = beside(light_die_blobs, L, die_px, s, shut) if beside is not None and \
         s.pip_candidates else None
     # dice with no light blob (a white die on a white table): their pips (in L itself: the
     # closing of the light blob search fills them)
     pips = pip_dots(L, die_px, s) if s.pip_candidates else None
     cands = [c + off for c in (light.result() if light is not None
-                               else light_die_blobs(L, die_px, s))]
+                               else light_die_blobs(L, die_px, s, shut))]
     if busy is not None:  # (a printed table's marks and the gaps between them)
         faces = max(1.0, float(np.count_nonzero(mask)) / die_px ** 2)
         busy.append(100 * (len(cands) + (len(pips) if pips is not None else 0)) / faces)
@@ -912,9 +917,8 @@ def die_candidates(image_bgr: np.ndarray, view: BoardView, board: Board,
     if pairs is not None:
         pairs.append(lambda at: [(c + off, die_px) for c in pair_candidates(
             L, die_px, [np.asarray(a, float) - off for a in at], s)])
-    shut: list = []  # (L with its pips closed for the touching and the fine search: once)
 
-    def closed() -> np.ndarray:
+    def closed() -> np.ndarray:  # (the light blob search's, `shut`)
         if not shut:
             shut.append(close_pips(L, die_px, s))
         return shut[0]
@@ -1100,10 +1104,16 @@ def _spot_read_at(Lf: np.ndarray, centre, a: np.ndarray, s: BoardDiceSettings
         x = c0[0] + (m[:, 0, 0, None, None, None] * ux + m[:, 0, 1, None, None, None] * uy)
         y = c0[1] + (m[:, 1, 0, None, None, None] * ux + m[:, 1, 1, None, None, None] * uy)
         ok = ((x >= 0) & (y >= 0) & (x <= w - 1) & (y <= h - 1)) if inside else None
-        # (np.clip's numbers, less overhead: a third of the read's time went to it)
-        qx = np.minimum(np.maximum(np.round(x), 0), w - 1).astype(np.intp)
-        qy = np.minimum(np.maximum(np.round(y), 0), h - 1).astype(np.intp)
-        return flat[qy * w + qx], ok
+        # (np.clip's numbers, less overhead: a third of the read's time went to it; in
+        # place, x and y being this call's own)
+        for q, n in ((x, w), (y, h)):
+            np.rint(q, out=q)
+            np.maximum(q, 0, out=q)
+            np.minimum(q, n - 1, out=q)
+        q = y.astype(np.intp)
+        q *= w
+        q += x.astype(np.intp)
+        return flat[q], ok
 
     v, ok = sample(spots, inside=True)
     # the face samples do not depend on the pips' spacing: sampled for one, the same
@@ -1560,7 +1570,7 @@ def _masked_match(win: np.ndarray, tmpl: np.ndarray, mask: np.ndarray
     `tmpl` over float32 image `win` (mask: uint8, the template's size), an undefined one
     (a flat patch) counted -1: (correlation, its (row, col) in the match map)."""
     r = cv2.matchTemplate(win, tmpl, cv2.TM_CCOEFF_NORMED, mask=mask)
-    r = np.nan_to_num(r, nan=-1.0, posinf=-1.0, neginf=-1.0)
+    r[~np.isfinite(r)] = -1.0  # (np.nan_to_num's numbers in place: no copies)
     j = np.unravel_index(int(np.argmax(r)), r.shape)
     return float(r[j]), (int(j[0]), int(j[1]))
 
@@ -1704,22 +1714,25 @@ def blur_read(L: np.ndarray, centre, a: np.ndarray, kernels: list[np.ndarray],
     None) where a layout was matched. `value`: instead of a read, that value's
     (correlation, `_pip_contrast`, face correlation, `_fixed_residual` under `ref` or None)
     at its best placement (`blur_contrast`). `searched`: a list that gets the face search
-    (window, x0, y0, half, face or None) for `blur_fit_read` to reuse."""
+    (window, x0, y0, half, face or None, the blurred pip spots made: {"near": the kernels
+    matched, "made": {(yaw, index into them): (9, T, T)}}) for `blur_fit_read` to reuse."""
     got = _blur_window(L, centre, a, s)
     if got is None:
         return None
     win, x0, y0, half = got
     a = np.asarray(a, np.float64)
     face = _blur_face(win, a, half, kernels, s)
+    made: dict[tuple, np.ndarray] = {}  # (yaw, kernel index) -> (9, T, T) blurred pip spots
+    shared: dict = {}  # (`searched`: the kernels matched and `made`, once made)
     if searched is not None:
-        searched.append((win, x0, y0, half, face))
+        searched.append((win, x0, y0, half, face, shared))
     if face is None:
         return None
     _, (fc, fr), fyaw, fk = face
     near = [k for i, k in enumerate(kernels) if abs(i - fk) <= s.blur_face_kernels]
+    shared.update(near=near, made=made)
     sub = win[max(0, fr - 1):fr + 2 + 2 * half, max(0, fc - 1):fc + 2 + 2 * half]
     best: dict[int, tuple] = {}  # value -> (ncc, (x, y), yaw, kernel index)
-    made: dict[tuple, np.ndarray] = {}  # (yaw, kernel index) -> (9, T, T) blurred pip spots
     masks: dict[int, np.ndarray] = {}  # yaw -> the inner face square (uint8)
     for yaw in sorted({(fyaw + q + d) % 180 for q in s.blur_turns for d in s.blur_refine}):
         mask, per_kernel = _yaw_templates(a, yaw, half, near, s)
@@ -1788,8 +1801,8 @@ def blur_read(L: np.ndarray, centre, a: np.ndarray, kernels: list[np.ndarray],
         return None
     if along >= gate and not (inked is not None and _ink_tells(*inked, s)):
         return None
-    if s.blur_rivals_every_turn and _rival_turns(sub, a, half, near, made, v, s) > \
-            ncc - s.blur_min_margin:
+    bar = ncc - s.blur_min_margin
+    if s.blur_rivals_every_turn and _rival_turns(sub, a, half, near, made, v, s, bar) > bar:
         return None
     return v, ncc, (float(at[0]), float(at[1]))
 
@@ -1807,11 +1820,14 @@ def _yaw_templates(a: np.ndarray, yaw: int, half: int, kernels: list[np.ndarray]
 
 
 def _rival_turns(sub: np.ndarray, a: np.ndarray, half: int, near: list[np.ndarray],
-                 made: dict, v: int, s: BoardDiceSettings) -> float:
+                 made: dict, v: int, s: BoardDiceSettings, bar: float | None = None
+                 ) -> float:
     """The best masked correlation of any value but `v` over `sub` ((h, w) float32, the
     window round the face found) at the turns `blur_read` did not try (every `blur_yaw_step`
     degrees of 0-170 not in `made`, its (yaw, kernel index) keys), under the kernels `near`
-    (the face map `a`, half sides -> px; template side 2 half + 1); -1 where none."""
+    (the face map `a`, half sides -> px; template side 2 half + 1); -1 where none. `bar`:
+    the first correlation over it is returned as soon as met (the read is refused
+    whichever rival beats it: the rest not matched, CPU)."""
     rival = -1.0
     tried = {yaw for yaw, _ in made}
     for yaw in range(0, 180, s.blur_yaw_step):
@@ -1822,6 +1838,8 @@ def _rival_turns(sub: np.ndarray, a: np.ndarray, half: int, near: list[np.ndarra
             for u, idx in _BLUR_LAYOUTS.items():
                 if u != v:
                     rival = max(rival, _masked_match(sub, -blurred[idx].sum(axis=0), mask)[0])
+                    if bar is not None and rival > bar:
+                        return rival
     return rival
 
 
@@ -1866,22 +1884,34 @@ def blur_fit_read(L: np.ndarray, centre, a: np.ndarray, kernel: np.ndarray,
         win, x0, y0, half = got
         face = _blur_face(win, np.asarray(a, np.float64), half, [kernel], s)
     else:
-        win, x0, y0, half, face = searched
+        win, x0, y0, half, face = searched[:5]
+    # the pip spots `blur_read` blurred by this kernel alone at these turns (`searched`'s
+    # last): the same numbers, not made again
+    shared = searched[5] if searched is not None and len(searched) > 5 else {}
+    near = shared.get("near")
+    pre = {yaw: sp for (yaw, _), sp in shared["made"].items()} if near is not None and \
+        len(near) == 1 and near[0] is kernel else {}
     a = np.asarray(a, np.float64)
     if face is None or face[0] < s.blur_min_face:
         return None
     _, (fc, fr), fyaw, _ = face
     t = 2 * half + 1
     reads = []
+    drawn: dict[int, tuple] = {}  # yaw -> (the blurred face square, its blurred pip spots):
+    # the same for every g, made once
     for g in s.blur_fit_grows:
         best: dict[int, tuple] = {}  # value -> (score, share of the variance left, (x, y))
         for yaw in sorted({(fyaw + q + d) % 180 for q in s.blur_turns for d in s.blur_refine}):
             m = _turned(a, yaw)
             inside = _square(m, half, g) > 0
-            sq = cv2.filter2D(_square(m, half, 1.0, s.blur_supersample), -1, kernel,
-                              borderType=cv2.BORDER_CONSTANT)[inside].astype(np.float64)
-            spots = np.array([cv2.filter2D(sp, -1, kernel, borderType=cv2.BORDER_CONSTANT)[inside]
-                              for sp in _pip_spots(m, half, s)], np.float64)
+            if yaw not in drawn:
+                drawn[yaw] = (cv2.filter2D(_square(m, half, 1.0, s.blur_supersample), -1,
+                                           kernel, borderType=cv2.BORDER_CONSTANT),
+                              pre[yaw] if yaw in pre else
+                              [cv2.filter2D(sp, -1, kernel, borderType=cv2.BORDER_CONSTANT)
+                               for sp in _pip_spots(m, half, s)])
+            sq = drawn[yaw][0][inside].astype(np.float64)
+            spots = np.array([sp[inside] for sp in drawn[yaw][1]], np.float64)
             at, ys = [], []  # the placements a pixel round the face, their patches
             for dr in (-1, 0, 1):
                 for dc in (-1, 0, 1):
