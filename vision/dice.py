@@ -162,15 +162,16 @@ class DiceSettings:
     dots_round: float | None = 0.3
     dots_round_size: float = 1.6
     dots_round_gap: float = 0.25
-    # A die's pips are one paint: the middles of a 2's two pips (the median of a grid of
+    # A die's pips are one paint: the middles of a face's pips (the median of a grid of
     # samples within `paint_spot` x the pip diameter of each centre, the blurred BGR) differ
-    # by at most this x their contrast in any channel, or they are two printed dots of a
-    # pattern (a leaf and a flower's heart, a star and a disc; `_paint_unlike`, session 29).
-    # Right 2s of `--count 100 --seed 5200` and `datasets/dice`: 0.24 at most; false 2s of
-    # the printed tables of fresh 3530-3534: 6 of 15 over 0.35. Only a 2 is asked: its
-    # layout vouches least (a 3 of glare and shade reached 0.68). None: not asked.
+    # by at most `paint_diff` (a 2) or `paint_diff_many` (4-6 pips: more light across more
+    # pips) x their contrast in any channel, or they are printed dots of a pattern (a leaf
+    # and a flower's heart, a star and a disc; `_paint_unlike`, session 29). Right dice of
+    # `--count 100 --seed 5200` and `datasets/dice`: 2s 0.24 at most, 4-6s 0.55; false 2s of
+    # the printed tables of fresh 3530-3534: 6 of 15 over 0.35, false 4s 0.77 and 1.32. A 3
+    # is not asked (a right 3 of glare and shade reached 0.68). None: not asked.
     paint_diff: float | None = 0.35
-    paint_values: tuple[int, ...] = (2,)
+    paint_diff_many: float | None = 0.7
     paint_spot: float = 0.2
     # Layout.
     max_residual: float = 0.16  # rms affine residual / rms spread of the pips
@@ -2265,8 +2266,8 @@ def _printed(f: Face, p: Pips, s: DiceSettings, on_dice: frozenset | None = None
              chans=None) -> bool:
     """Whether face `f` is print, not a die's face: a row of dots that runs on past it
     (`_row_runs_on`, 2s and 3s), a lone pip ringed by like dots (`_dots_round`, 1s) or,
-    with `chans`, pips of two paints (`_paint_unlike`, 2s). Asked of every face `read_dice`
-    reports, the 1s found later included."""
+    with `chans`, pips of two paints (`_paint_unlike`, 2s and 4-6s). Asked of every face
+    `read_dice` reports, the 1s found later included."""
     return _row_runs_on(f, p, s, on_dice) or _dots_round(f, p, s) or (
         chans is not None and _paint_unlike(f, p, chans, s))
 
@@ -2276,17 +2277,18 @@ _PAINT_GRID = np.stack(np.meshgrid(np.linspace(-1, 1, 5), np.linspace(-1, 1, 5))
 
 
 def _paint_unlike(f: Face, p: Pips, chans, s: DiceSettings) -> bool:
-    """Whether the pips of face `f` (a value of `paint_values`) are of unlike paint: the
-    medians of their middles (`paint_spot` x their diameter round each centre, the blurred
-    BGR) differ by more than `paint_diff` x their median contrast in some channel. Not for
-    a die of known size (the board's crops)."""
-    if s.paint_diff is None or f.value not in s.paint_values or s.die_side_px:
+    """Whether the pips of face `f` (a 2, or 4-6 pips) are of unlike paint: the medians of
+    their middles (`paint_spot` x their diameter round each centre, the blurred BGR) differ
+    by more than `paint_diff` (a 2) or `paint_diff_many` (4-6) x their median contrast in
+    some channel. Not for a die of known size (the board's crops)."""
+    most = s.paint_diff if f.value == 2 else s.paint_diff_many if f.value >= 4 else None
+    if most is None or s.die_side_px:
         return False
     idx = np.asarray(f.pips)
     pts = p.xy[idx, None] + _PAINT_GRID[None] * (s.paint_spot * p.d[idx])[:, None, None]
     mid = np.median(_sample(chans[2], pts).astype(np.float32), axis=1)  # (n, 3)
     spread = float((mid.max(axis=0) - mid.min(axis=0)).max())
-    return spread > s.paint_diff * float(np.median(p.contrast[idx]))
+    return spread > most * float(np.median(p.contrast[idx]))
 
 
 def _like_dots(idx: np.ndarray, p: Pips, s: DiceSettings) -> np.ndarray:

@@ -1,7 +1,8 @@
-"""A 2 whose pips are of two paints is print, not a die (`vision.dice._paint_unlike`,
-`DiceSettings.paint_diff`; session 29, issue 6): a die's pips are one paint, so the middles
-of a 2's pips look alike (up to the light across one face); on a printed tablecloth a leaf
-and a flower's heart, or a star and a disc, were read as the two pips of a 2."""
+"""A 2 (or a 4-6) whose pips are of two paints is print, not a die
+(`vision.dice._paint_unlike`, `DiceSettings.paint_diff`, `paint_diff_many`; session 29,
+issue 6): a die's pips are one paint, so the middles of its pips look alike (up to the light
+across one face); on a printed tablecloth a leaf and a flower's heart, or a star and a disc,
+were read as the two pips of a 2."""
 
 from __future__ import annotations
 
@@ -15,13 +16,15 @@ from vision.dice import SETTINGS, Face, Pips, _channels, _paint_unlike, read_dic
 
 FACE = (200, 200, 200)  # the face's BGR
 D = 14.0  # pip diameter (px)
-XY = [(40.0, 40.0), (80.0, 80.0)]  # a 2's pips on its diagonal
+XY = [(40.0, 40.0), (80.0, 80.0), (80.0, 40.0), (40.0, 80.0)]  # a 2's pips on its
+# diagonal, then a 4's other two
 
 
 def _scene(colours: list[tuple[int, int, int]]):
-    """A face-coloured patch with a pip of each colour at `XY`, its channels and Pips."""
+    """A face-coloured patch with a pip of each colour at the first of `XY`, its channels
+    and Pips."""
     img = np.full((120, 120, 3), FACE, np.uint8)
-    for (x, y), c in zip(XY, colours, strict=True):
+    for (x, y), c in zip(XY, colours, strict=False):
         cv2.circle(img, (int(x), int(y)), int(D / 2), c, -1, cv2.LINE_AA)
     n = len(colours)
     pips = Pips(xy=np.asarray(XY[:n], float), d=np.full(n, D),
@@ -49,8 +52,15 @@ def _face(n: int, value: int) -> Face:
     ([(40, 40, 150), (150, 40, 40)], 2, SETTINGS, True),
     # the same without the rule
     ([(30, 30, 30), (30, 120, 30)], 2, replace(SETTINGS, paint_diff=None), False),
-    # a 3 is not asked (the face value is not in `paint_values`)
+    # a 3 is not asked
     ([(30, 30, 30), (30, 120, 30)], 3, SETTINGS, False),
+    # a 4 with one green pip: over 0.35 but not over `paint_diff_many` (0.7) of the contrast
+    ([(30, 30, 30), (30, 120, 30), (30, 30, 30), (30, 30, 30)], 4, SETTINGS, False),
+    # a 4 of black and yellow dots (yellow 160: 130 over black, 0.76): print
+    ([(30, 30, 30), (30, 160, 160), (30, 30, 30), (30, 30, 30)], 4, SETTINGS, True),
+    # ... without the rule for 4-6
+    ([(30, 30, 30), (30, 160, 160), (30, 30, 30), (30, 30, 30)], 4,
+     replace(SETTINGS, paint_diff_many=None), False),
     # nor a die of known size (the board's crops)
     ([(30, 30, 30), (30, 120, 30)], 2, replace(SETTINGS, die_side_px=60.0), False),
 ])
