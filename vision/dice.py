@@ -162,16 +162,20 @@ class DiceSettings:
     dots_round: float | None = 0.3
     dots_round_size: float = 1.6
     dots_round_gap: float = 0.25
-    # A die's pips are one paint: the middles of a face's pips (the median of a grid of
-    # samples within `paint_spot` x the pip diameter of each centre, the blurred BGR) differ
-    # by at most `paint_diff` (a 2) or `paint_diff_many` (4-6 pips: more light across more
-    # pips) x their contrast in any channel, or they are printed dots of a pattern (a leaf
-    # and a flower's heart, a star and a disc; `_paint_unlike`, session 29). Right dice of
-    # `--count 100 --seed 5200` and `datasets/dice`: 2s 0.24 at most, 4-6s 0.55; false 2s of
-    # the printed tables of fresh 3530-3534: 6 of 15 over 0.35, false 4s 0.77 and 1.32. A 3
-    # is not asked (a right 3 of glare and shade reached 0.68). None: not asked.
-    paint_diff: float | None = 0.35
-    paint_diff_many: float | None = 0.7
+    # A die's pips are one paint: seen from its ring (the face round it), each pip's middle
+    # (the median of a grid of samples within `paint_spot` x its diameter of its centre, the
+    # blurred BGR) departs in one colour direction; blur and shade change how far (a small
+    # blurred pip is shallower), not which way. Where two pips' directions differ by more
+    # than `paint_turn` degrees (a 2) or `paint_turn_many` (4-6 pips: more light across
+    # more pips), they are printed dots of a pattern (a leaf and a flower's heart, a star
+    # and a disc; `_paint_unlike`, session 29). Right dice of `--count 100 --seed 5200` and
+    # `datasets/dice`: 2s 6 degrees at most, 4-6s 19; false 2s of the printed tables of
+    # fresh 3530-3534: 6 of 15 over 9, false 4s 35 and 52. A 3 is not asked (right 3s
+    # reach 9, most false 3s there are under it). Pips departing less than `paint_min`
+    # (BGR length) give no direction. None: not asked.
+    paint_turn: float | None = 9.0
+    paint_turn_many: float | None = 30.0
+    paint_min: float = 16.0
     paint_spot: float = 0.2
     # Layout.
     max_residual: float = 0.16  # rms affine residual / rms spread of the pips
@@ -2277,18 +2281,22 @@ _PAINT_GRID = np.stack(np.meshgrid(np.linspace(-1, 1, 5), np.linspace(-1, 1, 5))
 
 
 def _paint_unlike(f: Face, p: Pips, chans, s: DiceSettings) -> bool:
-    """Whether the pips of face `f` (a 2, or 4-6 pips) are of unlike paint: the medians of
-    their middles (`paint_spot` x their diameter round each centre, the blurred BGR) differ
-    by more than `paint_diff` (a 2) or `paint_diff_many` (4-6) x their median contrast in
-    some channel. Not for a die of known size (the board's crops)."""
-    most = s.paint_diff if f.value == 2 else s.paint_diff_many if f.value >= 4 else None
+    """Whether the pips of face `f` (a 2, or 4-6 pips) are of unlike paint: the directions
+    in BGR from each pip's ring colour to its middle (the median of `paint_spot` x its
+    diameter round its centre, the blurred BGR) differ by more than `paint_turn` (a 2) or
+    `paint_turn_many` (4-6) degrees for some two pips. Not for a die of known size (the
+    board's crops)."""
+    most = s.paint_turn if f.value == 2 else s.paint_turn_many if f.value >= 4 else None
     if most is None or s.die_side_px:
         return False
     idx = np.asarray(f.pips)
     pts = p.xy[idx, None] + _PAINT_GRID[None] * (s.paint_spot * p.d[idx])[:, None, None]
-    mid = np.median(_sample(chans[2], pts).astype(np.float32), axis=1)  # (n, 3)
-    spread = float((mid.max(axis=0) - mid.min(axis=0)).max())
-    return spread > most * float(np.median(p.contrast[idx]))
+    vec = np.median(_sample(chans[2], pts).astype(np.float32), axis=1) - p.colour[idx]
+    n = np.linalg.norm(vec, axis=1)
+    if n.min() < s.paint_min:
+        return False
+    u = vec / n[:, None]
+    return bool((u @ u.T).min() < math.cos(math.radians(most)))
 
 
 def _like_dots(idx: np.ndarray, p: Pips, s: DiceSettings) -> np.ndarray:
