@@ -410,12 +410,15 @@ def _dots_face(colours, face) -> np.ndarray:
 ])
 def test_pips_of_one_face_are_one_paint(colours, face, with_hue, without):
     """`pip_hue` (session 16): two saturated pips of hues far apart are not linked. (Without
-    `red_one_mid` too, session 17: it drops the light blue dots before any link.)"""
+    `red_one_mid` too, session 17: it drops the light blue dots before any link.) Since
+    session 29 the pips' paint directions (`paint_turn_many`) drop the cards' faces too."""
     img = _dots_face(colours, face)
     assert [d.value for d in read_dice(img)[0]] == with_hue
     s = dataclasses.replace(SETTINGS, red_one_mid=None)
     assert [d.value for d in read_dice(img, s)[0]] == with_hue
     s = dataclasses.replace(SETTINGS, pip_hue=None, red_one_mid=None)
+    assert [d.value for d in read_dice(img, s)[0]] == with_hue
+    s = dataclasses.replace(s, paint_turn_many=None)
     assert [d.value for d in read_dice(img, s)[0]] == without
 
 
