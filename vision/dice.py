@@ -346,10 +346,6 @@ class DiceSettings:
     slanted_aniso: float = 1.3  # median top-face foreshortening of a slanted photo
     tilt_aniso: float = 1.2  # ... above this the camera's tilt is taken from it (nadir
     # f tan t below the image centre); at most this, the nadir is the image centre
-    tilt_area_share: float | None = 0.5  # ... the median of the 4-6 pip faces at least this
-    # x the largest one's area (session 29: from above, a die's side faces are slivers, and
-    # dice showing 4-6 on their sides made fresh 5100 and 5172, 71 and 82 degrees, look
-    # slanted, their tops then dropped below their own side faces); None: of all of them
     focal_long: float = 0.8  # a phone's or webcam's focal length / the image's long side
     under_camera: float = 0.1  # within this x the long side of the nadir: under the camera
     both_square_aniso: float = 1.3  # two adjacent 4-6 pip faces both squashed less than this
@@ -2391,11 +2387,6 @@ def _nadir(faces: list[Face], aniso: list[float], shape: tuple[int, int], s: Dic
     square = [a for f, a in zip(faces, aniso, strict=True) if len(f.pips) >= 4]
     if not square:
         return centre, False, False
-    if s.tilt_area_share is not None:  # the larger 4-6 pip faces only (the tops: from
-        # above the side faces are slivers)
-        big = s.tilt_area_share * max(f.area for f in faces if len(f.pips) >= 4)
-        square = [a for f, a in zip(faces, aniso, strict=True)
-                  if len(f.pips) >= 4 and f.area >= big]
     a = float(np.median(square))
     if a <= s.tilt_aniso:
         return centre, False, True

@@ -1,6 +1,5 @@
 """Session 29 (dice-acc): a dark die's 2-3 face whose rays run on into its own side faces
-(`vision.dice._side_run_mirrored`, `_squashed_down`) and the camera's tilt from the larger
-4-6 pip faces (`_nadir`, `DiceSettings.tilt_area_share`); docs/dice.md "Session 29
+(`vision.dice._side_run_mirrored`, `_squashed_down`); docs/dice.md "Session 29
 (dice-acc)"."""
 
 import math
@@ -66,28 +65,6 @@ def test_squashed_down(squash, turn, d, want):
     assert D._squashed_down(_cov(squash, turn), d, S) is want
 
 
-def _face(value, area, aniso):
-    side = math.sqrt(area) / 2
-    lin = np.diag([side * math.sqrt(aniso), side / math.sqrt(aniso)])
-    return D.Face(value=value, center=np.zeros(2), pips=list(range(value)), confidence=0.9,
-                  extent=np.full(16, side), area=float(area), lin=lin,
-                  colour=np.array([200.0, 200.0, 200.0]))
-
-
-def test_the_tilt_from_the_larger_faces():
-    """Fresh 5100's shape (71 degrees up, dice showing 4-6 on their sides): two large tops
-    that look square and four side faces, slivers. Of all six the median says slanted
-    (their tops then dropped below their own sides); of the larger ones, from above."""
-    faces = [_face(5, 12900, 1.14), _face(6, 8600, 1.16), _face(6, 3700, 3.2),
-             _face(4, 3200, 2.75), _face(5, 3000, 1.84), _face(5, 2900, 2.42)]
-    aniso = [D._aniso(f.lin) for f in faces]
-    shape = (768, 1024)
-    _, slanted, above = D._nadir(faces, aniso, shape, S)
-    assert above and not slanted
-    _, slanted, above = D._nadir(faces, aniso, shape, replace(S, tilt_area_share=None))
-    assert slanted and not above
-
-
 def _read_at(seed, s, k):
     """The value read at fresh photo `seed`'s die `k` (`make_scene`), None where none is."""
     from vision.dice_eval import match
@@ -108,10 +85,3 @@ def test_a_black_dies_top_is_read_only_with_its_side_run_mirrored(seed, k):
     want, got = _read_at(seed, S, k)
     assert got == want
     assert _read_at(seed, replace(S, side_run_pips=None), k)[1] is None
-
-
-@pytest.mark.parametrize("k", [5, 6, 8, 9])  # 1, 2, 1, 6: tops above their sides' 4-6s
-def test_fresh_5100s_tops_are_read_only_with_the_tilt_of_the_larger_faces(k):
-    want, got = _read_at(5100, S, k)
-    assert got == want
-    assert _read_at(5100, replace(S, tilt_area_share=None), k)[1] is None
