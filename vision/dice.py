@@ -278,6 +278,26 @@ class DiceSettings:
     # 1.2-1.3, ends 2.5 px off a ball's rim; a side face's pips lie ~1 diameter in)
     one_side_rays: int = 3  # at least this many rays mirrored, in one run (a side face
     # spans 90 degrees seen from the face's centre: 3-5 of 16 rays)
+    # A face of 2-3 pips whose border rays fail only because a run of them goes on into
+    # the die's own side faces (black dice: top and sides one colour, the edge between them
+    # shading only) is tested again with that run mirrored (`_side_run_mirrored`, session
+    # 29): a die's top face is centrally symmetric, so the border its opposite rays meet
+    # in range vouches for that side too. Runs of `side_run_rays` to `side_run_max` rays
+    # that meet no border or go on `one_side_min` x or more past their opposite ray, which
+    # must itself be in range. None: not tried; not for dice of known size.
+    side_run_pips: tuple[int, int] | None = (2, 3)
+    side_run_rays: int = 3
+    side_run_max: int = 8  # (at most half the circle: the other half must be measured)
+    side_run_down: float = 0.5  # the run's mean direction at least this far down the image
+    # (cosine): a top face's side faces follow below it; a side face's own run goes on up
+    # into its top (fresh 5100: two false 2s on a 4's side faces without it)
+    side_run_dark: float | None = 90.0  # only for a dark die (its face's brightest channel
+    # at most this): its top and side faces differ by shading only (fresh 5106, 5121: a
+    # green, a low-contrast blue and a red side face's 2 read without it); None: any
+    side_run_squash: tuple[float, float] = (1.15, 2.0)  # and only for a face whose pips
+    # (6 px or more) look squashed this much, along the vertical (within 30 degrees): a
+    # top face seen slanted (32-60 degrees up); from above the roll is anything and a side
+    # face a sliver (fresh 5100, 71 degrees: a false 2 on a side face running down)
     # A lone pip whose 16 border rays fit a square no better than a circle (a die 26-44 px
     # wide: the rays' whole pixels make its corners as noisy as a circle's) gets a second
     # look at the face as a region (`_region_square`; session 18): the pixels of face colour
@@ -1548,6 +1568,51 @@ def _one_ray_tests(ext: np.ndarray, dirs: np.ndarray, cov: np.ndarray, d: float,
     return 0, (sq, circ, np.linalg.inv(unwarp) @ rot * half_side, found)
 
 
+def _squashed_down(cov: np.ndarray, d: float, s: DiceSettings) -> bool:
+    """Whether pips of mean second moments `cov` (2x2) and size `d` (px; 6 or more) look
+    squashed `side_run_squash` along the image's vertical (their short axis within 30
+    degrees of it): a top face seen from a slanted camera."""
+    if d < 6:
+        return False
+    ev, evec = np.linalg.eigh(cov)
+    if ev[0] <= 1e-9:
+        return False
+    sq = math.sqrt(ev[1] / ev[0])
+    return s.side_run_squash[0] <= sq <= s.side_run_squash[1] and abs(
+        float(evec[1, 0])) >= math.cos(math.radians(30))
+
+
+def _side_run_mirrored(ext: np.ndarray, exp: np.ndarray, s: DiceSettings,
+                       dirs: np.ndarray) -> np.ndarray | None:
+    """A face's border rays (`ext`, float (rays,) px, NaN: no border; `exp` the distances
+    its square predicts) with one run of rays going on into the die's side faces mirrored:
+    the rays that meet no border or go on `one_side_min` x or more past their opposite ray,
+    `side_run_rays` to `side_run_max` of them in one run round the circle (one ray amiss
+    in it at most), pointing down the image (their mean direction `dirs`, unit x, y, at
+    least `side_run_down` down), take their opposite ray's length where that one meets the
+    border in range (`ray_range` at some face scale). None where no such run is found."""
+    n = len(ext)
+    opp = np.roll(ext, n // 2)
+    r_opp = opp / np.roll(exp, n // 2)
+    lo, hi = s.ray_range
+    scales = np.asarray(s.face_scales)
+    opp_in = ~np.isnan(opp) & ((r_opp[:, None] >= lo * scales) & (
+        r_opp[:, None] <= hi * scales)).any(axis=1)
+    longer = opp_in & (np.isnan(ext) | (ext >= s.one_side_min * opp))
+    at = np.flatnonzero(longer)
+    if not s.side_run_rays <= len(at) <= s.side_run_max:
+        return None
+    gaps = np.diff(np.append(at, at[0] + n))
+    if n - gaps.max() + 1 > len(at) + 1:  # (one run, one ray amiss in it at most)
+        return None
+    v = dirs[at].sum(axis=0)
+    if v[1] < s.side_run_down * max(float(np.linalg.norm(v)), 1e-9):
+        return None
+    e2 = ext.copy()
+    e2[longer] = opp[longer]
+    return e2
+
+
 def _side_mirrored(ext: np.ndarray, dirs: np.ndarray, centre: np.ndarray,
                    shape: tuple, s: DiceSettings) -> np.ndarray | None:
     """A lone pip's border rays (`ext`, float (rays,) px, NaN: no border, along `dirs`)
@@ -1740,6 +1805,16 @@ def read_group(idx: np.ndarray, p: Pips, chans, s: DiceSettings) -> Face | None:
         ext = exts[k]
         face_score = good - early
         need = s.min_face_rays[0 if n <= 3 else 1]
+        if (good < need or early > s.max_early_rays) and s.side_run_pips is not None and \
+                s.side_run_pips[0] <= n <= s.side_run_pips[1] and not s.die_side_px and (
+                    s.side_run_dark is None or float(colour.max()) <= s.side_run_dark) and \
+                _squashed_down(cov, d, s):
+            e2 = _side_run_mirrored(ext, exps[k], s, _ring_points(len(ext)))
+            if e2 is not None:
+                g2, r2 = _border_score(e2, exps[k], s)
+                if g2 >= need and r2 <= s.max_early_rays:
+                    good, early, ext = g2, r2, e2
+                    face_score = good - early
         if good < need or early > s.max_early_rays:
             return _reject(12, locals())
         if bad > s.max_interior_dev:

@@ -98,6 +98,17 @@ class BoardDiceSettings:
     # most this (a round pip; marble 3010's three 2s: 0.20-0.37; the face's edge and a
     # newspaper's print beside true 1s, edition 2 0007 and mat 3013 0005, which were read
     # as 2s without it: 0.73 and 0.62)
+    one_alone: bool = True  # a spot read's 1 must be alone: where `_one_as_pair` finds no
+    # face but a like pip (round, `one_alone_depth` x the 1's depth) lies a 2's pip spacing
+    # off it with face between them (`_face_between`), the 1 may be one pip of a 2 whose
+    # face was not read (harsh-light 0006, its board moved by a sub-pixel: a wrong 1 at
+    # 0.79, the crop read's 2 then dropped beside it): not read
+    one_alone_depth: tuple[float, float] = (0.5, 2.0)  # the partner's depth (x the 1's)
+    one_alone_ring: float = 0.5  # its ring (`one_pair_ring`) at most this dark on average
+    # (x its depth): a dot on a face, not a dark table beyond the 1's edge
+    one_alone_line: float = 0.5  # the line between: no sample darker than this x the 1's
+    # depth below the face, ...
+    one_alone_rim: float = 0.4  # ... the pips' blurred discs (face units round each) left out
     spot_layouts_only: bool = True  # the spot read chooses among die layouts only
     spot_lift: float = 0.5  # where the spot read at the candidate finds nothing, again this
     # share of the die's height (image vector from the camera model) above it (0: not): a
@@ -1167,9 +1178,12 @@ def _spot_read_at(Lf: np.ndarray, centre, a: np.ndarray, s: BoardDiceSettings
         # other pips lie at the square's corners, past the spots and the rim sampled):
         # the pip-sized minima round it, read as a face (`dot_read`), must not be another
         # die's layout
-        other = _one_as_pair(Lf, c0 + m[b[0]] @ spots[b[1], b[2], 4], a, s)
+        partners: list | None = [] if s.one_alone else None
+        other = _one_as_pair(Lf, c0 + m[b[0]] @ spots[b[1], b[2], 4], a, s, partners)
         if other is not None:
             return other[:2]
+        if partners:  # (`one_alone`: a like pip at a 2's spacing, face between: no lone 1)
+            return None
     return int(value[b]), float(gap[b])
 
 
@@ -1188,14 +1202,15 @@ def _face_ends(Lf: np.ndarray, centre, m: np.ndarray, face: float, con: float,
     return float(np.mean((face - e) / max(con, 1e-6) < s.dot_edge_tol)) <= s.dot_edge_light
 
 
-def _one_as_pair(Lf: np.ndarray, one, a: np.ndarray, s: BoardDiceSettings
-                 ) -> tuple[int, float, np.ndarray] | None:
+def _one_as_pair(Lf: np.ndarray, one, a: np.ndarray, s: BoardDiceSettings,
+                 partners: list | None = None) -> tuple[int, float, np.ndarray] | None:
     """The face a 1 at `one` (px of the float32 `Lf`; `a` the face's map, face
     units -> px) belongs to where it is one pip of a 2 or 3: a pip-sized minimum of
     `Lf` (darkest within `dot_window`) as deep as half the 1's pip, a 2's pip spacing away
     (`one_pair_reach` face units), with whose midpoint `dot_read` reads a face of 2+ pips.
     (value, gap, the midpoint in px) of the first such face, deepest partner first, or
-    None."""
+    None. `partners`, when given, gets (where no face is read) each round partner as deep
+    as a like pip (`one_alone_depth`) with face between it and the 1 (`_face_between`)."""
     h, w = Lf.shape
     hs = float(np.sqrt(abs(np.linalg.det(a))))
     c0 = np.asarray(one, float)
@@ -1223,6 +1238,11 @@ def _one_as_pair(Lf: np.ndarray, one, a: np.ndarray, s: BoardDiceSettings
     keep = (d >= lo) & (d <= hi) & (depth >= s.dot_rel_depth * depth1)
     th = np.linspace(0, 2 * np.pi, 12, endpoint=False)
     ring = s.one_pair_ring * np.stack([np.cos(th), np.sin(th)], 1) @ a.T  # (12, 2) px
+    if partners is not None:  # the 1's own pip: the deepest minimum on its spot (the
+        # read's spot may lie off its centre)
+        own = d <= s.one_alone_rim
+        j = int(np.argmax(np.where(own, depth, -np.inf))) if own.any() else -1
+        c1, dep1 = (p[j], float(depth[j])) if j >= 0 else (c0, depth1)
     for i in np.argsort(-depth[keep]):
         q = p[keep][i]
         # a pip is round: its blurred darkness falls off alike in every direction (the
@@ -1237,7 +1257,27 @@ def _one_as_pair(Lf: np.ndarray, one, a: np.ndarray, s: BoardDiceSettings
         got = dot_read(Lf, mid, a, s)
         if got is not None and got[0] != 1:
             return got[0], got[1], mid
+        if partners is not None and s.one_alone_depth[0] <= depth[keep][i] / dep1 <= \
+                s.one_alone_depth[1] and float(dk.mean()) <= s.one_alone_ring and \
+                _face_between(Lf, c1, q, face, dep1, a, s):
+            partners.append(q)
     return None
+
+
+def _face_between(Lf: np.ndarray, p: np.ndarray, q: np.ndarray, face: float, depth: float,
+                  a: np.ndarray, s: BoardDiceSettings) -> bool:
+    """Whether the line between two pips (px of the float32 `Lf`; `a` the face's map, face
+    units -> px) stays on face: no sample more than `one_alone_line` x `depth` below the
+    `face` level, the pips' own blurred discs (`one_alone_rim` face units round each) left
+    out: the two could be pips of one face (a touching die's pip lies past a seam or the
+    table; a 3's centre pip on the line keeps its corner pip's 1, as before)."""
+    n = float(np.linalg.norm(np.linalg.solve(a, q - p)))  # the line's length, face units
+    e = s.one_alone_rim / max(n, 1e-6)
+    if e >= 0.5:
+        return False
+    t = np.linspace(e, 1 - e, 9)
+    xy = np.round(p[None] + t[:, None] * (q - p)[None]).astype(np.intp)
+    return bool(np.all(face - Lf[xy[:, 1], xy[:, 0]] <= s.one_alone_line * depth))
 
 
 def dot_read(Lf: np.ndarray, centre, a: np.ndarray, s: BoardDiceSettings = SETTINGS,

@@ -1,0 +1,87 @@
+"""Session 29 (dice-acc): a dark die's 2-3 face whose rays run on into its own side faces
+(`vision.dice._side_run_mirrored`, `_squashed_down`); docs/dice.md "Session 29
+(dice-acc)"."""
+
+import math
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from vision import dice as D
+
+S = D.SETTINGS
+DIRS = D._ring_points(16)  # ray i at 22.5 i degrees; 4: straight down the image
+EXP = np.full(16, 20.0)  # a square seen round: every border 20 px out (near enough)
+
+
+def _rays(run, value=np.nan, base=20.0):
+    ext = np.full(16, base)
+    ext[list(run)] = value
+    return ext
+
+
+@pytest.mark.parametrize("run,value,mirrored", [
+    ((2, 3, 4, 5, 6), np.nan, True),  # open rays down the image: their opposites' length
+    ((3, 4, 5), 31.0, True),  # rays running on 1.55 x past their opposites, down
+    ((10, 11, 12, 13, 14), np.nan, False),  # up the image: a side face's run into its top
+    ((4, 5), np.nan, False),  # too short a run
+    ((2, 3, 6, 7), np.nan, False),  # two runs
+    ((3, 4, 5), 22.0, False),  # a pixel or two longer: not running on
+])
+def test_side_run_mirrored(run, value, mirrored):
+    ext = _rays(run, value)
+    got = D._side_run_mirrored(ext, EXP, S, DIRS)
+    if not mirrored:
+        assert got is None
+    else:
+        assert got is not None and np.allclose(got, 20.0)
+
+
+def test_side_run_needs_its_opposite_rays_in_range():
+    ext = _rays((2, 3, 4, 5, 6))
+    ext[[10, 11, 12, 13, 14]] = 40.0  # the opposite rays run on too: nothing vouches
+    assert D._side_run_mirrored(ext, EXP, S, DIRS) is None
+
+
+def _cov(squash, turn_deg):
+    """Mean pip second moments: a circle squashed `squash` x along the direction turned
+    `turn_deg` from the image's vertical."""
+    t = math.radians(turn_deg)
+    short = np.array([math.sin(t), math.cos(t)])  # the squashed (short) axis
+    long_ = np.array([math.cos(t), -math.sin(t)])
+    return np.outer(long_, long_) * 9.0 + np.outer(short, short) * 9.0 / squash ** 2
+
+
+@pytest.mark.parametrize("squash,turn,d,want", [
+    (1.4, 0.0, 8.0, True),  # a top face seen from 45 degrees up
+    (1.4, 20.0, 8.0, True),  # a camera rolled a little
+    (1.4, 60.0, 8.0, False),  # squashed sideways: not the slanted view's top
+    (1.05, 0.0, 8.0, False),  # from above: the roll is anything
+    (2.8, 0.0, 8.0, False),  # a side face seen from high up (a sliver)
+    (1.4, 0.0, 5.0, False),  # pips too small to tell their shape
+])
+def test_squashed_down(squash, turn, d, want):
+    assert D._squashed_down(_cov(squash, turn), d, S) is want
+
+
+def _read_at(seed, s, k):
+    """The value read at fresh photo `seed`'s die `k` (`make_scene`), None where none is."""
+    from vision.dice_eval import match
+    from vision.dice_synth import make_scene
+
+    img, truth = make_scene(seed)
+    dice, _, _ = D.read_dice(img, s)
+    pairs, _, _ = match(dice, truth.dice)
+    got = {ti: dice[di].value for ti, di in pairs}
+    return truth.dice[k]["value"], got.get(k)
+
+
+@pytest.mark.parametrize("seed,k", [
+    (5118, 3),  # a black 3 on wood, 50 degrees up, its rays on into its side faces
+    (5187, 0),  # a black 2 on wood, 54 degrees up
+])
+def test_a_black_dies_top_is_read_only_with_its_side_run_mirrored(seed, k):
+    want, got = _read_at(seed, S, k)
+    assert got == want
+    assert _read_at(seed, replace(S, side_run_pips=None), k)[1] is None
