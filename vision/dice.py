@@ -1568,6 +1568,13 @@ def _one_ray_tests(ext: np.ndarray, dirs: np.ndarray, cov: np.ndarray, d: float,
     return 0, (sq, circ, np.linalg.inv(unwarp) @ rot * half_side, found)
 
 
+def _one_run(at: np.ndarray, n: int) -> bool:
+    """Whether the rays `at` (sorted indices, non-empty) of `n` round the circle form one
+    run, at most one ray missing in it: the largest gap between them takes the rest."""
+    gaps = np.diff(np.append(at, at[0] + n))
+    return bool(n - gaps.max() + 1 <= len(at) + 1)
+
+
 def _squashed_down(cov: np.ndarray, d: float, s: DiceSettings) -> bool:
     """Whether pips of mean second moments `cov` (2x2) and size `d` (px; 6 or more) look
     squashed `side_run_squash` along the image's vertical (their short axis within 30
@@ -1582,8 +1589,8 @@ def _squashed_down(cov: np.ndarray, d: float, s: DiceSettings) -> bool:
         float(evec[1, 0])) >= math.cos(math.radians(30))
 
 
-def _side_run_mirrored(ext: np.ndarray, exp: np.ndarray, s: DiceSettings,
-                       dirs: np.ndarray) -> np.ndarray | None:
+def _side_run_mirrored(ext: np.ndarray, exp: np.ndarray, dirs: np.ndarray,
+                       s: DiceSettings) -> np.ndarray | None:
     """A face's border rays (`ext`, float (rays,) px, NaN: no border; `exp` the distances
     its square predicts) with one run of rays going on into the die's side faces mirrored:
     the rays that meet no border or go on `one_side_min` x or more past their opposite ray,
@@ -1602,8 +1609,7 @@ def _side_run_mirrored(ext: np.ndarray, exp: np.ndarray, s: DiceSettings,
     at = np.flatnonzero(longer)
     if not s.side_run_rays <= len(at) <= s.side_run_max:
         return None
-    gaps = np.diff(np.append(at, at[0] + n))
-    if n - gaps.max() + 1 > len(at) + 1:  # (one run, one ray amiss in it at most)
+    if not _one_run(at, n):
         return None
     v = dirs[at].sum(axis=0)
     if v[1] < s.side_run_down * max(float(np.linalg.norm(v)), 1e-9):
@@ -1640,10 +1646,7 @@ def _side_mirrored(ext: np.ndarray, dirs: np.ndarray, centre: np.ndarray,
     at = np.flatnonzero(longer)
     if len(at) < s.one_side_rays:
         return None
-    # one run of rays round the circle (a side face, or two joined at a corner), at most
-    # one ray missing in it: the largest gap between them takes the rest
-    gaps = np.diff(np.append(at, at[0] + n))
-    if n - gaps.max() + 1 > len(at) + 1:
+    if not _one_run(at, n):  # (a side face, or two joined at a corner)
         return None
     e2 = ext.copy()
     e2[longer] = opp[longer]
@@ -1809,7 +1812,7 @@ def read_group(idx: np.ndarray, p: Pips, chans, s: DiceSettings) -> Face | None:
                 s.side_run_pips[0] <= n <= s.side_run_pips[1] and not s.die_side_px and (
                     s.side_run_dark is None or float(colour.max()) <= s.side_run_dark) and \
                 _squashed_down(cov, d, s):
-            e2 = _side_run_mirrored(ext, exps[k], s, _ring_points(len(ext)))
+            e2 = _side_run_mirrored(ext, exps[k], dirs, s)
             if e2 is not None:
                 g2, r2 = _border_score(e2, exps[k], s)
                 if g2 >= need and r2 <= s.max_early_rays:
@@ -2341,14 +2344,14 @@ def _dots_round(f: Face, p: Pips, s: DiceSettings) -> bool:
     return bool(on >= s.dots_round * len(f.extent))
 
 
-def _printed(f: Face, p: Pips, s: DiceSettings, on_dice: frozenset | None = None,
-             chans=None) -> bool:
+def _printed(f: Face, p: Pips, s: DiceSettings, on_dice: frozenset | None,
+             chans) -> bool:
     """Whether face `f` is print, not a die's face: a row of dots that runs on past it
-    (`_row_runs_on`, 2s and 3s), a lone pip ringed by like dots (`_dots_round`, 1s) or,
-    with `chans`, pips of two paints (`_paint_unlike`, 2s and 4-6s). Asked of every face
-    `read_dice` reports, the 1s found later included."""
-    return _row_runs_on(f, p, s, on_dice) or _dots_round(f, p, s) or (
-        chans is not None and _paint_unlike(f, p, chans, s))
+    (`_row_runs_on`, 2s and 3s), a lone pip ringed by like dots (`_dots_round`, 1s) or
+    pips of two paints (`_paint_unlike`, 2s and 4-6s; `chans` as `_channels` makes them).
+    Asked of every face `read_dice` reports, the 1s found later included."""
+    return _row_runs_on(f, p, s, on_dice) or _dots_round(f, p, s) or _paint_unlike(
+        f, p, chans, s)
 
 
 _PAINT_GRID = np.stack(np.meshgrid(np.linspace(-1, 1, 5), np.linspace(-1, 1, 5)),

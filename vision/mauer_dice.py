@@ -1924,10 +1924,10 @@ def blur_fit_read(L: np.ndarray, centre, a: np.ndarray, kernel: np.ndarray,
         win, x0, y0, half = got
         face = _blur_face(win, np.asarray(a, np.float64), half, [kernel], s)
     else:
-        win, x0, y0, half, face = searched[:5]
+        win, x0, y0, half, face, _ = searched
     # the pip spots `blur_read` blurred by this kernel alone at these turns (`searched`'s
     # last): the same numbers, not made again
-    shared = searched[5] if searched is not None and len(searched) > 5 else {}
+    shared = searched[5] if searched is not None else {}
     near = shared.get("near")
     pre = {yaw: sp for (yaw, _), sp in shared["made"].items()} if near is not None and \
         len(near) == 1 and near[0] is kernel else {}

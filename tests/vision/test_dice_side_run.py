@@ -31,7 +31,7 @@ def _rays(run, value=np.nan, base=20.0):
 ])
 def test_side_run_mirrored(run, value, mirrored):
     ext = _rays(run, value)
-    got = D._side_run_mirrored(ext, EXP, S, DIRS)
+    got = D._side_run_mirrored(ext, EXP, DIRS, S)
     if not mirrored:
         assert got is None
     else:
@@ -41,7 +41,7 @@ def test_side_run_mirrored(run, value, mirrored):
 def test_side_run_needs_its_opposite_rays_in_range():
     ext = _rays((2, 3, 4, 5, 6))
     ext[[10, 11, 12, 13, 14]] = 40.0  # the opposite rays run on too: nothing vouches
-    assert D._side_run_mirrored(ext, EXP, S, DIRS) is None
+    assert D._side_run_mirrored(ext, EXP, DIRS, S) is None
 
 
 def _cov(squash, turn_deg):
