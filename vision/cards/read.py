@@ -497,6 +497,14 @@ class ReadSettings:
     big_ratio: float = 1.35  # a card of the second look is new when it is at least this x
     #   as wide as the first look's cards nearest to it (the first look read it too small,
     #   or not at all)
+    close_merge: bool = True  # the second look's cards turned away above (as wide as the
+    #   first look's, or in a fan the first look read as narrower cards) are merged card by
+    #   card, by key point (`close_merged`): a fan of large cards is read whole there
+    #   (committed e2 0008: 6 cards of 115-123 px read at 86-91, two of them missed)
+    close_key: float = 0.2  # x the close-up card's width: two readings whose key points
+    #   lie this near are one card
+    close_ratio: float = 1.1  # a first-look card at a key point that asked for the look is
+    #   replaced by the close-up's reading of it at least this x as wide
     corner_backs: bool = True  # the backs read at the corner indices of a card-shaped
     #   region of the backs' look at least `aspect` long (a pile shifted across its width
     #   makes a squarer one) are that one card, its outline (`at_corners`), whatever width
@@ -2426,6 +2434,43 @@ def nearest(points: np.ndarray, point, n: int = 3) -> np.ndarray:
     return np.argsort(np.hypot(*(points - point).T))[:n]
 
 
+def close_merged(pieces: list[CardPiece], turned: list[CardPiece], seen: list[CardPiece],
+                 asked_xy: np.ndarray, s: ReadSettings) -> list[CardPiece]:
+    """`pieces` with the close-up look's cards that `second_look` turned away (`turned`,
+    in the photo's pixels) merged card by card, by key point (a fan's cards overlap, but
+    each has its own corner; two readings whose key points lie within `close_key` x the
+    close-up card's width are one card; or, a back among them, whose centres lie within
+    `back_duplicate` x its width). A close-up card at no card read is added when at
+    least `big_card` px wide (one of the detector's size is the first look's to read) and
+    every card read of another label whose centre lies in its frame was seen by the
+    close-up look too (`seen`: all its cards; else the small photo blurred a pile into
+    one wide card). One at exactly one card read replaces it where that card's key point
+    is one that asked for the look (`asked_xy` (N, 2), as near) and the close-up card is
+    at least `close_ratio` x as wide (the first look posed it too small). Surest close-up
+    cards first, each merged with the cards read so far (none added twice); added cards
+    come after `pieces`, in that order."""
+    out = list(pieces)
+    asked_xy = np.asarray(asked_xy, float).reshape(-1, 2)
+
+    def at(cards, q, key):
+        return [k for k, c in enumerate(cards) if np.hypot(*(c.key - key)) < s.close_key * q.width]
+
+    for q in sorted(turned, key=lambda c: -c.confidence):
+        near = at(out, q, q.key) or [  # (a back's key point may be any of its like corners)
+            k for k, c in enumerate(out) if "back" in (c.label, q.label) and
+            np.hypot(*(c.center - q.center)) < s.back_duplicate * q.width]
+        if not near:
+            under = [p for p in out if p.label != q.label and inside_frame(p.center, q.frame, 1.0)]
+            if q.width >= s.big_card and all(
+                    any(c is not q for c in (seen[k] for k in at(seen, q, p.key))) for p in under):
+                out.append(q)
+        elif len(near) == 1 and q.width >= s.close_ratio * out[near[0]].width and \
+                len(asked_xy) and np.hypot(*(asked_xy - out[near[0]].key).T).min() < \
+                s.close_key * q.width:
+            out[near[0]] = q
+    return out
+
+
 def near_width(centres: np.ndarray, widths: np.ndarray, point, n: int = 3) -> float:
     """The median width of the `n` cards read (`centres` (N, 2), `widths` (N,)) nearest to
     `point`: all cards share one size, so a region found near them takes theirs."""
@@ -3780,6 +3825,7 @@ class CardReader:
         asked = (searched >= s.big_card) & (searched >= s.big_field * posed)
         small = area_scaled(image, f)  # (the detector's own input, `keeping_scaled`)
         keys = None  # (the picked small photo's key points, when a close-up's count them)
+        whole = False  # (a close-up: the whole small photo is read)
         if np.count_nonzero(asked) >= s.big_count and pieces:
             if ahead is not None:
                 ahead.cancel()  # (not needed: stopped where it has not started)
@@ -3802,6 +3848,7 @@ class CardReader:
                 return pieces
             f, small = pick, found
             xy, reach = np.zeros((1, 2)), np.array([np.inf])  # the whole photo
+            whole = True
         look = copy.copy(self)  # (the same models; the detector's widths are good here)
         look.settings = replace(s, width_scales=s.second_width_scales)
         more, _ = look.read_pieces(small, "troetofanten",  # (near the key points that asked)
@@ -3809,28 +3856,36 @@ class CardReader:
         at = np.array([p.center for p in pieces]).reshape(-1, 2)
         wid = np.array([p.width for p in pieces])
         drop: set[int] = set()
-        big = []
+        big, turned = [], []
         for q in more:  # (the small photo's pixel centres in the photo's pixels)
             q = replace(q, key=(q.key + 0.5) / f - 0.5, frame=(q.frame + 0.5) / f - 0.5,
                         width=q.width / f)
-            if q.width < max(s.big_card, s.big_ratio * near_width(at, wid, q.center)
-                                   if len(at) else 0.0) or \
-                    q.confidence < s.low_confidence or \
+            if q.confidence < s.low_confidence or \
                     not (0 <= q.center[0] < image.shape[1] and 0 <= q.center[1] < image.shape[0]) \
                     or not (np.hypot(*(xy - q.center).T) <= reach).any():
+                continue
+            if q.width < max(s.big_card, s.big_ratio * near_width(at, wid, q.center)
+                             if len(at) else 0.0):
+                turned.append(q)
                 continue
             if any(p.width * s.big_ratio > q.width and
                    np.hypot(*(p.center - q.center)) < s.back_duplicate * q.width
                    for p in pieces):
+                turned.append(q)
                 continue
             inside = [k for k, p in enumerate(pieces) if p.width * s.big_ratio <= q.width
                       and inside_frame(p.center, q.frame, 1.0)]
             if any(pieces[k].label != q.label for k in inside):  # more than one card there
                 #   (a fan or a pile the small photo blurs into one wide card)
+                turned.append(q)
                 continue
             big.append(q)
             drop.update(inside)
         out = [p for k, p in enumerate(pieces) if k not in drop] + big
+        if s.close_merge and turned and not whole:  # (not for a whole close-up's look)
+            n = len(out)
+            out = close_merged(out, turned, turned + big, xy, s)
+            big += [q for q in out[n:]] + [q for q in out[:n] if any(q is t for t in turned)]
         if big and s.resettle_backs:  # (the first look's backs took the width of the
             #   far cards read then, about half a near back's: read again at the near
             #   cards' width, so that one back's readings come together)

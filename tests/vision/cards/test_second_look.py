@@ -3,6 +3,8 @@ detector read once more on the photo at half size (stand-in readings, no models)
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -10,7 +12,7 @@ from tests.vision.cards.helpers import card
 from vision.cards.detect import KIND_PIECE, Keypoints
 from vision.cards.geometry import SPECS
 from vision.cards.pieces import CardPiece
-from vision.cards.read import READ, CardReader
+from vision.cards.read import READ, CardReader, close_merged
 
 ASPECT = SPECS["troetofanten"].aspect
 SHAPE = (480, 640, 3)  # the photo
@@ -186,3 +188,79 @@ def test_second_look_a_close_up_counts_only_key_points_of_close_heat(n, looks):
     assert bool(rd.calls) == looks
     if looks:
         assert len(rd.keys[0]) == 2 * n  # all of them handed on, the weak ones too
+
+
+# `close_merged`: a fan of large cards the first look read narrow (committed e2 0008: six
+# cards of 115-123 px read at 86-91 px, two missed), merged card by card by key point.
+FAN = [card(lab, (300 + 40 * k, 330), width=120)
+       for k, lab in enumerate(["elephant-5", "elephant-2", "tootophant-3"])]
+
+
+def at_key(label, key, width, conf=0.95):
+    """A card read with its key point (top-left corner, upright) at `key`."""
+    return card(label, (key[0] + width / 2, key[1] + width * ASPECT / 2), conf, width=width)
+
+
+FAN_FIRST = [at_key("elephant-2", FAN[1].key, 85)]  # its key point asked for the look
+
+
+def merged(turned, first=FAN_FIRST, asked=None, seen=None):
+    """`close_merged` of `turned` into `first`; the close-up look saw the whole fan."""
+    asked = [p.key for p in first] if asked is None else asked
+    return close_merged(first, turned, FAN + turned if seen is None else seen, asked, READ)
+
+
+@pytest.mark.parametrize("q,out_labels", [
+    (FAN[0], ["elephant-2", "elephant-5"]),  # at no card read, large: added
+    (card("elephant-5", (300, 330), width=70), ["elephant-2"]),  # the detector's size
+    (at_key("back", FAN[1].key, 120), ["back"]),  # the same key point, 1.4 x wider
+    (at_key("back", FAN[1].key, 90), ["elephant-2"]),  # under `close_ratio` x as wide
+])
+def test_close_merged_adds_or_replaces_by_key_point(q, out_labels):
+    assert [p.label for p in merged([q])] == out_labels
+
+
+def test_close_merged_a_whole_fan():
+    out = merged(FAN)
+    assert sorted(p.label for p in out) == ["elephant-2", "elephant-5", "tootophant-3"]
+    assert all(p.width == pytest.approx(120) for p in out)
+
+
+def test_close_merged_replaces_only_where_the_key_point_asked():
+    out = merged([FAN[1]], asked=[(600.0, 600.0)])
+    assert out == FAN_FIRST
+
+
+def test_close_merged_not_over_a_card_the_close_up_did_not_see():
+    """A wide card over a first-look card of another label that the close-up look did
+    not read: the small photo blurred a pile into one card; nothing added."""
+    first = [at_key("mouse", (275.0, 300.0), 60)]  # its centre in FAN[0]'s frame
+    assert merged([FAN[0]], first=first, asked=[]) == first
+    seen = [FAN[0], at_key("mouse", (276.0, 301.0), 66)]  # it saw the mouse too
+    assert [p.label for p in merged([FAN[0]], first=first, asked=[], seen=seen)] == \
+        ["mouse", "elephant-5"]
+
+
+def test_close_merged_each_card_once():
+    twice = [FAN[0], card("elephant-5", (302, 331), width=121, conf=0.9)]
+    assert [p.label for p in merged(twice)] == ["elephant-2", "elephant-5"]
+
+
+def test_second_look_merges_the_fan_it_turned_away():
+    """Through `second_look`: the close-up cards turned away by its own rules (a card
+    read about as wide lies there; a card of another label inside) merged by key point."""
+    first = FAR + [at_key("elephant-2", FAN[1].key, 90)]
+    out = Reader(FAN).look(first, [160, 157], [86, 87], [first[-1].key, first[-1].key])
+    assert sorted(p.label for p in out[3:]) == ["elephant-2", "elephant-5", "tootophant-3"]
+    off = Reader(FAN)
+    off.r.settings = replace(READ, close_merge=False)
+    out = off.look(first, [160, 157], [86, 87], [first[-1].key, first[-1].key])
+    assert "elephant-5" not in [p.label for p in out]  # without it: the fan's card missed
+
+
+def test_close_merged_a_back_is_one_card_by_its_centre():
+    """A back's key point may be any of its look-alike corners: a close-up back centred on
+    a back read (a taught reader's, by its look) is that back, not a second one."""
+    first = [card("back", (600, 700), width=110)]
+    q = card("back", (603, 698), width=116, angle=180.0)  # key point at the other corner
+    assert merged([q], first=first, asked=[]) == first
