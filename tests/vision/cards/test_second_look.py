@@ -4,6 +4,7 @@ detector read once more on the photo at half size (stand-in readings, no models)
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -264,3 +265,29 @@ def test_close_merged_a_back_is_one_card_by_its_centre():
     first = [card("back", (600, 700), width=110)]
     q = card("back", (603, 698), width=116, angle=180.0)  # key point at the other corner
     assert merged([q], first=first, asked=[]) == first
+
+
+E2_FAN = Path(__file__).resolve().parents[3] / "datasets" / "scenes-edition2" / "troetofanten" \
+    / "troetofanten-e2-s2-0008.jpg"
+
+
+@pytest.mark.parametrize("merge,found", [
+    (True, True),  # the close-up's fan merged card by card
+    (False, False),  # as before session 31: its elephant-5 and elephant-3 missed
+])
+def test_a_committed_close_up_fan_is_read_whole(merge, found):
+    """Committed edition-2 scene 0008 (a real reading, the committed models): a fan of six
+    cards 115-123 px wide in the south; elephant-5 at (198, 768) and elephant-3 at (366,
+    831) are read only by the close-up look, merged card by card."""
+    import copy
+
+    import cv2
+
+    from vision.pipeline import get_pipeline
+
+    reader = copy.copy(get_pipeline().cards)
+    reader.settings = replace(reader.settings, close_merge=merge)
+    pieces, _ = reader.read_pieces(cv2.imread(str(E2_FAN)), "troetofanten")
+    for label, at in (("elephant-5", (198.3, 768.3)), ("elephant-3", (365.6, 831.4))):
+        here = [p for p in pieces if p.label == label and np.hypot(*(p.center - at)) < 57.0]
+        assert bool(here) == found, [(p.label, np.round(p.center)) for p in pieces]
