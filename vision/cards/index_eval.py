@@ -220,14 +220,15 @@ class CauseTableSettings:
     """How `cause_tables` splits the numbers the reader reads."""
 
     width_edges: tuple[float, ...] = (40.0, 60.0, 80.0, 120.0)  # px: the true card widths
-    #   (TL -> TR in the photo) the width table splits at (session 31: the model's misreads
+    #   (`NumberRecord.width_px`) the width table splits at (session 31: the model's misreads
     #   lie on cards under 60 px; the close-ups over 120 px)
     kinds: tuple[str, ...] = ("elephant", "tootophant")  # the kind table's rows, in order
 
 
 CAUSE_TABLES = CauseTableSettings()
 CAUSE_COLUMNS = ("animals", "wrong", "model", "frame", "elsewhere", "rescued",
-                 "digit_blurred")  # a table row's counts, in order (`cause_tables`)
+                 "digit_blurred", "wrong_digit_blurred")  # a table row's counts, in order
+#   (`cause_tables`)
 
 
 @dataclass(frozen=True)
@@ -235,7 +236,8 @@ class NumberRecord:
     """One animal the reader read at the right kind, as `number_causes` sorts it."""
 
     cause: str  # `number_cause`
-    width_px: float  # the true card's width in the photo (TL -> TR)
+    width_px: float  # the true card's width in the photo (`pose_from_frame`: the mean of
+    #   its top and bottom edges, as the wrong numbers' listing gives it)
     blur: str  # `photo_blur` of the photo's truth ("unknown" without it)
     kind: str  # "elephant" or "tootophant"
     digit_blurred: bool  # its digit at the true outline under `legible_sharpness`
@@ -244,10 +246,10 @@ class NumberRecord:
 def cause_tables(records, settings: CauseTableSettings = CAUSE_TABLES) -> dict:
     """`NumberRecord`s -> {"by_card_width", "by_photo_blur", "by_kind": {row: {column:
     count}}} (`CAUSE_COLUMNS`: animals; wrong = model + frame + elsewhere; each cause;
-    the animals whose digit is blurred past reading). Width rows narrowest first
-    (`width_class` at `settings.width_edges`), blur rows in `BLUR_CLASSES`' order, kind
-    rows in `settings.kinds`' order; a row no animal falls in is left out, a blur or kind
-    not named is added at the end."""
+    the animals whose digit is blurred past reading, and the wrong ones among them).
+    Width rows narrowest first (`width_class` at `settings.width_edges`), blur rows in
+    `BLUR_CLASSES`' order, kind rows in `settings.kinds`' order; a row no animal falls in
+    is left out, a blur or kind not named is added at the end."""
     edges = settings.width_edges
     width_rows = [width_class(e - 0.5, edges) for e in edges] + [width_class(edges[-1], edges)]
     keys = {"by_card_width": (lambda r: width_class(r.width_px, edges), width_rows),
@@ -262,6 +264,8 @@ def cause_tables(records, settings: CauseTableSettings = CAUSE_TABLES) -> dict:
             c[r.cause] += 1
             c["wrong"] += r.cause in ("model", "frame", "elsewhere")
             c["digit_blurred"] += bool(r.digit_blurred)
+            c["wrong_digit_blurred"] += bool(r.digit_blurred) and r.cause in (
+                "model", "frame", "elsewhere")
         names = [b for b in order if b in rows] + sorted(b for b in rows if b not in order)
         out[name] = {b: {col: rows[b][col] for col in CAUSE_COLUMNS} for b in names}
     return out
@@ -343,7 +347,7 @@ def number_causes(folders, reach: float = 0.2, min_visible: float = 0.0,
                     or "unknown"
             kind = label.rpartition("-")[0]
             kept.append(NumberRecord(
-                cause, float(np.hypot(*(truth[1] - truth[0]))), blurs[jpg], kind,
+                cause, pose_from_frame(truth, spec)[2], blurs[jpg], kind,
                 index_sharpness(crop_card(image, truth, ispec, sharp_cs), kind)
                 < READ.legible_sharpness))
             if cause in ("right", "rescued"):

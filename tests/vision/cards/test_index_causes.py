@@ -71,7 +71,7 @@ def test_causes_of_scenes_without_animals_count_none(tmp_path):
 
 def _records():
     r = NumberRecord
-    return [r("right", 35.0, "sharp", "elephant", False),
+    return [r("right", 35.0, "sharp", "elephant", True),  # (blurred, read right)
             r("model", 50.0, "defocus > 1 px", "tootophant", True),
             r("model", 59.9, "defocus > 1 px", "tootophant", True),
             r("frame", 60.0, "defocus <= 1 px", "elephant", False),
@@ -85,10 +85,12 @@ def test_cause_tables_split_the_causes_by_width_blur_and_kind():
     w = t["by_card_width"]
     assert list(w) == ["under 40 px", "40-60 px", "60-80 px", "80-120 px", "120 px and over"]
     assert w["40-60 px"] == {"animals": 2, "wrong": 2, "model": 2, "frame": 0,
-                             "elsewhere": 0, "rescued": 0, "digit_blurred": 2}
+                             "elsewhere": 0, "rescued": 0, "digit_blurred": 2,
+                             "wrong_digit_blurred": 2}
     assert w["60-80 px"]["frame"] == 1 and w["60-80 px"]["wrong"] == 1
     assert w["120 px and over"] == {"animals": 2, "wrong": 0, "model": 0, "frame": 0,
-                                    "elsewhere": 0, "rescued": 1, "digit_blurred": 0}
+                                    "elsewhere": 0, "rescued": 1, "digit_blurred": 0,
+                                    "wrong_digit_blurred": 0}
     b = t["by_photo_blur"]
     assert list(b) == ["sharp", "defocus <= 1 px", "defocus > 1 px", "motion", "unknown"]
     assert b["defocus > 1 px"]["model"] == 2 and b["sharp"]["wrong"] == 0
@@ -117,9 +119,10 @@ def test_cause_markdown_writes_a_row_per_class():
     md = cause_markdown(cause_tables(_records()), "all:").splitlines()
     assert md[0] == "all: by card width"
     assert md[2] == ("| card width | animals | wrong | model | frame | elsewhere | rescued "
-                     "| digit_blurred |")
-    assert "| 40-60 px | 2 | 2 | 2 | 0 | 0 | 0 | 2 |" in md
-    assert "| tootophant | 3 | 3 | 2 | 0 | 1 | 0 | 2 |" in md
+                     "| digit_blurred | wrong_digit_blurred |")
+    assert "| under 40 px | 1 | 0 | 0 | 0 | 0 | 0 | 1 | 0 |" in md
+    assert "| 40-60 px | 2 | 2 | 2 | 0 | 0 | 0 | 2 | 2 |" in md
+    assert "| tootophant | 3 | 3 | 2 | 0 | 1 | 0 | 2 | 2 |" in md
 
 
 @pytest.mark.slow
