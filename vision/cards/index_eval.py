@@ -33,7 +33,10 @@ model, or a sharper photo, mends it), "frame" (right at the true outline, wrong 
 frame: the pose), "elsewhere" (right at both: `number_jitter`'s average, another look's
 crop); and the right ones the true outline misreads ("rescued": a pose error that happened
 to help). Each wrong one is listed with its frame's `pose_error` and the number read at
-the frame with the true key point, angle or width swapped in.
+the frame with the true key point, angle or width swapped in. `tables` splits the causes
+(`cause_tables`) by the true card's width in the photo, by the blur the renderer gave the
+photo (`photo_blur`) and by kind, per folder and over all; `--markdown` prints those
+tables as markdown instead of the JSON.
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ import argparse
 import json
 import sys
 from collections import Counter
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -60,7 +63,7 @@ from vision.cards.geometry import (
 )
 from vision.cards.read import READ, index_sharpness, index_spec, model_crop_settings
 from vision.classify.model import Prediction
-from vision.evaluate import one_to_one, photo_blur, scene_files
+from vision.evaluate import BLUR_CLASSES, one_to_one, photo_blur, scene_files
 from vision.image_io import load_photo
 
 
@@ -212,6 +215,74 @@ def pair_by_key(pred_keys, true_keys, true_widths, same=None, reach: float = 0.2
     return one_to_one(sorted(pairs))
 
 
+@dataclass(frozen=True)
+class CauseTableSettings:
+    """How `cause_tables` splits the numbers the reader reads."""
+
+    width_edges: tuple[float, ...] = (40.0, 60.0, 80.0, 120.0)  # px: the true card widths
+    #   (`NumberRecord.width_px`) the width table splits at (session 31: the model's misreads
+    #   lie on cards under 60 px; the close-ups over 120 px)
+    kinds: tuple[str, ...] = ("elephant", "tootophant")  # the kind table's rows, in order
+
+
+CAUSE_TABLES = CauseTableSettings()
+CAUSE_COLUMNS = ("animals", "wrong", "model", "frame", "elsewhere", "rescued",
+                 "digit_blurred", "wrong_digit_blurred")  # a table row's counts, in order
+#   (`cause_tables`)
+
+
+@dataclass(frozen=True)
+class NumberRecord:
+    """One animal the reader read at the right kind, as `number_causes` sorts it."""
+
+    cause: str  # `number_cause`
+    width_px: float  # the true card's width in the photo (`pose_from_frame`: the mean of
+    #   its top and bottom edges, as the wrong numbers' listing gives it)
+    blur: str  # `photo_blur` of the photo's truth ("unknown" without it)
+    kind: str  # "elephant" or "tootophant"
+    digit_blurred: bool  # its digit at the true outline under `legible_sharpness`
+
+
+def cause_tables(records, settings: CauseTableSettings = CAUSE_TABLES) -> dict:
+    """`NumberRecord`s -> {"by_card_width", "by_photo_blur", "by_kind": {row: {column:
+    count}}} (`CAUSE_COLUMNS`: animals; wrong = model + frame + elsewhere; each cause;
+    the animals whose digit is blurred past reading, and the wrong ones among them).
+    Width rows narrowest first (`width_class` at `settings.width_edges`), blur rows in
+    `BLUR_CLASSES`' order, kind rows in `settings.kinds`' order; a row no animal falls in
+    is left out, a blur or kind not named is added at the end."""
+    edges = settings.width_edges
+    width_rows = [width_class(e - 0.5, edges) for e in edges] + [width_class(edges[-1], edges)]
+    keys = {"by_card_width": (lambda r: width_class(r.width_px, edges), width_rows),
+            "by_photo_blur": (lambda r: r.blur, [*BLUR_CLASSES, "unknown"]),
+            "by_kind": (lambda r: r.kind, list(settings.kinds))}
+    out = {}
+    for name, (key, order) in keys.items():
+        rows: dict[str, Counter] = {}
+        for r in records:
+            c = rows.setdefault(key(r), Counter())
+            c["animals"] += 1
+            c[r.cause] += 1
+            c["wrong"] += r.cause in ("model", "frame", "elsewhere")
+            c["digit_blurred"] += bool(r.digit_blurred)
+            c["wrong_digit_blurred"] += bool(r.digit_blurred) and r.cause in (
+                "model", "frame", "elsewhere")
+        names = [b for b in order if b in rows] + sorted(b for b in rows if b not in order)
+        out[name] = {b: {col: rows[b][col] for col in CAUSE_COLUMNS} for b in names}
+    return out
+
+
+def cause_markdown(tables: dict, title: str = "") -> str:
+    """`cause_tables`' three tables as markdown, one after another (`title` heads each)."""
+    lines = []
+    for name, rows in tables.items():
+        lines += ["", f"{title}{' ' if title else ''}{name.replace('_', ' ')}", "",
+                  "| " + " | ".join((name[3:].replace("_", " "), *CAUSE_COLUMNS)) + " |",
+                  "|" + "---|" * (len(CAUSE_COLUMNS) + 1)]
+        lines += ["| " + " | ".join((b, *(str(v[c]) for c in CAUSE_COLUMNS))) + " |"
+                  for b, v in rows.items()]
+    return "\n".join(lines[1:])
+
+
 def reader_number_frames(reader, folder, reach: float = 0.2, min_visible: float = 0.0):
     """Every animal the reader reads at the right kind (`stage.read_balanced`, as scoring
     reads) paired with a true animal by key point (`pair_by_key`): yields (photo path, the
@@ -238,10 +309,13 @@ def reader_number_frames(reader, folder, reach: float = 0.2, min_visible: float 
                                                                       float(p.width), spec)
 
 
-def number_causes(folders, reach: float = 0.2, min_visible: float = 0.0) -> dict:
-    """`number_cause` counts per folder and over all, and each wrong number (scene, true ->
+def number_causes(folders, reach: float = 0.2, min_visible: float = 0.0,
+                  tables: CauseTableSettings = CAUSE_TABLES) -> dict:
+    """`number_cause` counts per folder and over all, each wrong number (scene, true ->
     read, its frame's `pose_error`, the numbers read at the true outline, at the frame and
-    at the frame with the true key point / angle / width swapped in)."""
+    at the frame with the true key point / angle / width swapped in), and `tables`: the
+    causes split by card width, photo blur and kind (`cause_tables`) per folder and over
+    all."""
     from vision.cards.read import CardReader
 
     spec = SPECS["troetofanten"]
@@ -253,17 +327,29 @@ def number_causes(folders, reach: float = 0.2, min_visible: float = 0.0) -> dict
         p, _ = read_numbers(net, ispec, cs, image, np.asarray(frame, float)[None])
         return net.classes[int(np.argmax(p[0]))]
 
+    sharp_cs = replace(cs, size=READ.sharpness_size)
     out: dict = {}
     total: Counter = Counter()
     wrong: list[str] = []
+    records: dict[str, list[NumberRecord]] = {}
+    blurs: dict[Path, str] = {}
     for folder in folders:
         counts: Counter = Counter()
+        kept = records.setdefault(folder, [])
         for jpg, image, p, truth, label, frame in reader_number_frames(reader, folder, reach,
                                                                        min_visible):
             n = index_label(label)
             at_true, at_frame = number(image, truth), number(image, frame)
             cause = number_cause(index_label(p.label) == n, at_true == n, at_frame == n)
             counts[cause] += 1
+            if jpg not in blurs:
+                blurs[jpg] = photo_blur(json.loads(jpg.with_suffix(".json").read_text())) \
+                    or "unknown"
+            kind = label.rpartition("-")[0]
+            kept.append(NumberRecord(
+                cause, pose_from_frame(truth, spec)[2], blurs[jpg], kind,
+                index_sharpness(crop_card(image, truth, ispec, sharp_cs), kind)
+                < READ.legible_sharpness))
             if cause in ("right", "rescued"):
                 continue
             du, dv, da, wr = pose_error(truth, frame, spec)
@@ -280,6 +366,8 @@ def number_causes(folders, reach: float = 0.2, min_visible: float = 0.0) -> dict
         total.update(counts)
     out["all"] = dict(total)
     out["wrong"] = wrong
+    out["tables"] = {f: cause_tables(r, tables) for f, r in records.items()}
+    out["tables"]["all"] = cause_tables([r for rs in records.values() for r in rs], tables)
     return out
 
 
@@ -344,6 +432,9 @@ def main(argv=None) -> int:
                     help="each number the reader reads sorted by where a wrong one comes from: "
                     "the model (wrong at the true outline too), the reader's frame, elsewhere "
                     "(JSON; the reader's own models; uses --min-visible only)")
+    ap.add_argument("--markdown", action="store_true",
+                    help="with --causes: print its tables (by card width, photo blur, kind; "
+                    "per folder and over all) as markdown instead of the JSON")
     ap.add_argument("--reader-crops", default="",
                     help="write the index crops cut at the reader's own number frames, with "
                     "the true numbers, to this .npz (`reader_crops`; the trainer's "
@@ -423,7 +514,12 @@ def run(args) -> int:
                           "out": args.reader_crops}))
         return 0
     if args.causes:
-        print(json.dumps(number_causes(args.folders, min_visible=args.min_visible), indent=1))
+        out = number_causes(args.folders, min_visible=args.min_visible)
+        if args.markdown:
+            print("\n\n".join(cause_markdown(t, f"{name}:")
+                               for name, t in out["tables"].items()))
+        else:
+            print(json.dumps(out, indent=1))
         return 0
     models = args.model or ["models/cards-index.onnx"]
     nets = [eval_model(m, args.below) for m in models]
