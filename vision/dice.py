@@ -202,6 +202,10 @@ class DiceSettings:
     rays: int = 16
     ray_edge: float = 0.25  # a ray stops where a BGR channel leaves the face colour by this
     ray_edge_px: tuple[float, float] = (16.0, 35.0)  # x pip contrast, clipped to this range
+    ray_edge_dark: float | None = 0.6  # a dark face's rays (brightest channel at most
+    # `side_run_dark`) stop at this x that channel instead (floor `ray_edge_px[0]`): a black
+    # die's top and side faces differ by shading only, far less than its pips' contrast
+    # (session 31); None: the contrast rule for every face (`_edge_threshold`)
     ray_step: float = 0.06  # ... or where it steps by this x contrast over 2 px
     ray_step_px: tuple[float, float] = (11.0, 16.0)  # clipped to this range
     face_scales: tuple[float, ...] = (0.9, 1.0, 1.15, 1.3)  # face size / pip-layout size
@@ -997,6 +1001,17 @@ def fit_layout(xy: np.ndarray) -> tuple[float, np.ndarray | None, np.ndarray]:
     return r, lin, a[best, 2]
 
 
+def _edge_threshold(colour: np.ndarray, contrast: float, s: DiceSettings) -> float:
+    """How far (a BGR channel's level) a border ray's sample may leave the face colour
+    `colour` (3,) before it counts as off the face: `ray_edge` x the pips' `contrast`
+    clipped to `ray_edge_px`, or for a dark face `ray_edge_dark` x its brightest channel."""
+    thr = float(np.clip(s.ray_edge * contrast, *s.ray_edge_px))
+    top = float(np.max(colour))
+    if s.ray_edge_dark is not None and s.side_run_dark is not None and top <= s.side_run_dark:
+        thr = min(thr, max(s.ray_edge_px[0], s.ray_edge_dark * top))
+    return thr
+
+
 def _ray_extent(bgr, centre, pip_xy, pip_d, colour, contrast, max_r, s: DiceSettings,
                 thin: float = 0.0):
     """Distance from centre to the face border along `s.rays` directions (nan: none within
@@ -1012,7 +1027,7 @@ def _ray_extent(bgr, centre, pip_xy, pip_d, colour, contrast, max_r, s: DiceSett
     h, w = bgr.shape[:2]
     outside = (pts[..., 0] < 0) | (pts[..., 1] < 0) | (pts[..., 0] > w - 1) | (
         pts[..., 1] > h - 1)
-    thr = float(np.clip(s.ray_edge * contrast, *s.ray_edge_px))
+    thr = _edge_threshold(colour, contrast, s)
     diff = vals - colour[None, None]
     dev = np.abs(diff).max(axis=2) > thr
     # A faint but sharp step (a white die on white paper) is a border too.
