@@ -1619,8 +1619,9 @@ def _side_run_mirrored(ext: np.ndarray, exp: np.ndarray, dirs: np.ndarray,
     the rays that meet no border or go on `one_side_min` x or more past their opposite ray,
     `side_run_rays` to `side_run_max` of them in one run round the circle (one ray amiss
     in it at most), pointing down the squash `axis` (unit x, y; default the image's
-    vertical: their mean direction `dirs`, unit x, y, at least `side_run_along` along it), take their opposite ray's length where that one meets the
-    border in range (`ray_range` at some face scale). None where no such run is found."""
+    vertical: their mean direction `dirs`, unit x, y, at least `side_run_along` along it),
+    take their opposite ray's length where that one meets the border in range (`ray_range`
+    at some face scale). None where no such run is found."""
     n = len(ext)
     opp = np.roll(ext, n // 2)
     r_opp = opp / np.roll(exp, n // 2)
