@@ -202,6 +202,10 @@ class DiceSettings:
     rays: int = 16
     ray_edge: float = 0.25  # a ray stops where a BGR channel leaves the face colour by this
     ray_edge_px: tuple[float, float] = (16.0, 35.0)  # x pip contrast, clipped to this range
+    ray_edge_dark: float | None = 0.6  # a dark face's rays (brightest channel at most
+    # `side_run_dark`) stop at this x that channel instead (floor `ray_edge_px[0]`): a black
+    # die's top and side faces differ by shading only, far less than its pips' contrast
+    # (session 31); None: the contrast rule for every face (`_edge_threshold`)
     ray_step: float = 0.06  # ... or where it steps by this x contrast over 2 px
     ray_step_px: tuple[float, float] = (11.0, 16.0)  # clipped to this range
     face_scales: tuple[float, ...] = (0.9, 1.0, 1.15, 1.3)  # face size / pip-layout size
@@ -288,16 +292,20 @@ class DiceSettings:
     side_run_pips: tuple[int, int] | None = (2, 3)
     side_run_rays: int = 3
     side_run_max: int = 8  # (at most half the circle: the other half must be measured)
-    side_run_down: float = 0.5  # the run's mean direction at least this far down the image
-    # (cosine): a top face's side faces follow below it; a side face's own run goes on up
-    # into its top (fresh 5100: two false 2s on a 4's side faces without it)
+    side_run_along: float = 0.7  # the run's mean direction at least this far (cosine) along
+    # the pips' squash axis, pointing down: a top face's side faces follow below it along
+    # that axis; a side face's own run goes on up into its top (fresh 5100: two false 2s
+    # on a 4's side faces without it; session 29 asked 0.5 down the image's vertical)
     side_run_dark: float | None = 90.0  # only for a dark die (its face's brightest channel
     # at most this): its top and side faces differ by shading only (fresh 5106, 5121: a
     # green, a low-contrast blue and a red side face's 2 read without it); None: any
     side_run_squash: tuple[float, float] = (1.15, 2.0)  # and only for a face whose pips
-    # (6 px or more) look squashed this much, along the vertical (within 30 degrees): a
-    # top face seen slanted (32-60 degrees up); from above the roll is anything and a side
-    # face a sliver (fresh 5100, 71 degrees: a false 2 on a side face running down)
+    # (6 px or more) look squashed this much (`_squash_axis`): a top face seen slanted
+    # (32-60 degrees up); from above the roll is anything and a side face a sliver (fresh
+    # 5100, 71 degrees: a false 2 on a side face running down)
+    side_run_tilt: float = 55.0  # the squash (short) axis at most this many degrees off the
+    # image's vertical: a die turned on the table or seen off the photo's centre line
+    # squashes its top along its own axis (session 29: 30)
     # A lone pip whose 16 border rays fit a square no better than a circle (a die 26-44 px
     # wide: the rays' whole pixels make its corners as noisy as a circle's) gets a second
     # look at the face as a region (`_region_square`; session 18): the pixels of face colour
@@ -993,6 +1001,17 @@ def fit_layout(xy: np.ndarray) -> tuple[float, np.ndarray | None, np.ndarray]:
     return r, lin, a[best, 2]
 
 
+def _edge_threshold(colour: np.ndarray, contrast: float, s: DiceSettings) -> float:
+    """How far (a BGR channel's level) a border ray's sample may leave the face colour
+    `colour` (3,) before it counts as off the face: `ray_edge` x the pips' `contrast`
+    clipped to `ray_edge_px`, or for a dark face `ray_edge_dark` x its brightest channel."""
+    thr = float(np.clip(s.ray_edge * contrast, *s.ray_edge_px))
+    top = float(np.max(colour))
+    if s.ray_edge_dark is not None and s.side_run_dark is not None and top <= s.side_run_dark:
+        thr = min(thr, max(s.ray_edge_px[0], s.ray_edge_dark * top))
+    return thr
+
+
 def _ray_extent(bgr, centre, pip_xy, pip_d, colour, contrast, max_r, s: DiceSettings,
                 thin: float = 0.0):
     """Distance from centre to the face border along `s.rays` directions (nan: none within
@@ -1008,7 +1027,7 @@ def _ray_extent(bgr, centre, pip_xy, pip_d, colour, contrast, max_r, s: DiceSett
     h, w = bgr.shape[:2]
     outside = (pts[..., 0] < 0) | (pts[..., 1] < 0) | (pts[..., 0] > w - 1) | (
         pts[..., 1] > h - 1)
-    thr = float(np.clip(s.ray_edge * contrast, *s.ray_edge_px))
+    thr = _edge_threshold(colour, contrast, s)
     diff = vals - colour[None, None]
     dev = np.abs(diff).max(axis=2) > thr
     # A faint but sharp step (a white die on white paper) is a border too.
@@ -1575,29 +1594,34 @@ def _one_run(at: np.ndarray, n: int) -> bool:
     return bool(n - gaps.max() + 1 <= len(at) + 1)
 
 
-def _squashed_down(cov: np.ndarray, d: float, s: DiceSettings) -> bool:
-    """Whether pips of mean second moments `cov` (2x2) and size `d` (px; 6 or more) look
-    squashed `side_run_squash` along the image's vertical (their short axis within 30
-    degrees of it): a top face seen from a slanted camera."""
+def _squash_axis(cov: np.ndarray, d: float, s: DiceSettings) -> np.ndarray | None:
+    """The short axis (unit x, y, pointing down the image) of pips of mean second moments
+    `cov` (2x2) and size `d` (px; 6 or more) where they look squashed `side_run_squash`
+    along it and it lies within `side_run_tilt` degrees of the image's vertical (a top face
+    seen from a slanted camera); None otherwise."""
     if d < 6:
-        return False
+        return None
     ev, evec = np.linalg.eigh(cov)
     if ev[0] <= 1e-9:
-        return False
+        return None
     sq = math.sqrt(ev[1] / ev[0])
-    return s.side_run_squash[0] <= sq <= s.side_run_squash[1] and abs(
-        float(evec[1, 0])) >= math.cos(math.radians(30))
+    axis = evec[:, 0] * (1.0 if evec[1, 0] >= 0 else -1.0)
+    if not s.side_run_squash[0] <= sq <= s.side_run_squash[1] or float(
+            axis[1]) < math.cos(math.radians(s.side_run_tilt)):
+        return None
+    return axis
 
 
 def _side_run_mirrored(ext: np.ndarray, exp: np.ndarray, dirs: np.ndarray,
-                       s: DiceSettings) -> np.ndarray | None:
+                       s: DiceSettings, axis: np.ndarray | None = None) -> np.ndarray | None:
     """A face's border rays (`ext`, float (rays,) px, NaN: no border; `exp` the distances
     its square predicts) with one run of rays going on into the die's side faces mirrored:
     the rays that meet no border or go on `one_side_min` x or more past their opposite ray,
     `side_run_rays` to `side_run_max` of them in one run round the circle (one ray amiss
-    in it at most), pointing down the image (their mean direction `dirs`, unit x, y, at
-    least `side_run_down` down), take their opposite ray's length where that one meets the
-    border in range (`ray_range` at some face scale). None where no such run is found."""
+    in it at most), pointing down the squash `axis` (unit x, y; default the image's
+    vertical: their mean direction `dirs`, unit x, y, at least `side_run_along` along it),
+    take their opposite ray's length where that one meets the border in range (`ray_range`
+    at some face scale). None where no such run is found."""
     n = len(ext)
     opp = np.roll(ext, n // 2)
     r_opp = opp / np.roll(exp, n // 2)
@@ -1612,7 +1636,8 @@ def _side_run_mirrored(ext: np.ndarray, exp: np.ndarray, dirs: np.ndarray,
     if not _one_run(at, n):
         return None
     v = dirs[at].sum(axis=0)
-    if v[1] < s.side_run_down * max(float(np.linalg.norm(v)), 1e-9):
+    down = np.array([0.0, 1.0]) if axis is None else axis
+    if float(v @ down) < s.side_run_along * max(float(np.linalg.norm(v)), 1e-9):
         return None
     e2 = ext.copy()
     e2[longer] = opp[longer]
@@ -1811,8 +1836,8 @@ def read_group(idx: np.ndarray, p: Pips, chans, s: DiceSettings) -> Face | None:
         if (good < need or early > s.max_early_rays) and s.side_run_pips is not None and \
                 s.side_run_pips[0] <= n <= s.side_run_pips[1] and not s.die_side_px and (
                     s.side_run_dark is None or float(colour.max()) <= s.side_run_dark) and \
-                _squashed_down(cov, d, s):
-            e2 = _side_run_mirrored(ext, exps[k], dirs, s)
+                (squash := _squash_axis(cov, d, s)) is not None:
+            e2 = _side_run_mirrored(ext, exps[k], dirs, s, squash)
             if e2 is not None:
                 g2, r2 = _border_score(e2, exps[k], s)
                 if g2 >= need and r2 <= s.max_early_rays:

@@ -1,6 +1,6 @@
 """Session 29 (dice-acc): a dark die's 2-3 face whose rays run on into its own side faces
-(`vision.dice._side_run_mirrored`, `_squashed_down`); docs/dice.md "Session 29
-(dice-acc)"."""
+(`vision.dice._side_run_mirrored`, `_squash_axis`); docs/dice.md "Session 29
+(dice-acc)" and "Session 31 (dice-faces)" (the squash axis off the vertical)."""
 
 import math
 from dataclasses import replace
@@ -56,13 +56,32 @@ def _cov(squash, turn_deg):
 @pytest.mark.parametrize("squash,turn,d,want", [
     (1.4, 0.0, 8.0, True),  # a top face seen from 45 degrees up
     (1.4, 20.0, 8.0, True),  # a camera rolled a little
-    (1.4, 60.0, 8.0, False),  # squashed sideways: not the slanted view's top
+    (1.4, -45.0, 8.0, True),  # a die turned (or seen off the centre line): 45 degrees off
+    (1.4, 60.0, 8.0, False),  # squashed nearly sideways: not the slanted view's top
     (1.05, 0.0, 8.0, False),  # from above: the roll is anything
     (2.8, 0.0, 8.0, False),  # a side face seen from high up (a sliver)
     (1.4, 0.0, 5.0, False),  # pips too small to tell their shape
 ])
-def test_squashed_down(squash, turn, d, want):
-    assert D._squashed_down(_cov(squash, turn), d, S) is want
+def test_squash_axis(squash, turn, d, want):
+    axis = D._squash_axis(_cov(squash, turn), d, S)
+    assert (axis is not None) is want
+    if want:  # the short axis, pointing down the image
+        t = math.radians(turn)
+        assert axis[1] > 0 and abs(float(axis @ [math.sin(t), math.cos(t)])) > 0.999
+
+
+def test_squash_axis_tilt_setting():
+    assert D._squash_axis(_cov(1.4, 45.0), 8.0, replace(S, side_run_tilt=30.0)) is None
+
+
+def test_side_run_along_a_turned_axis():
+    """A run of rays 0-2 (mean: ray 1, 67.5 degrees off straight down) follows a squash
+    axis turned 45 degrees its way (ray 2), not the image's vertical (session 29's only
+    direction) nor an axis turned 45 degrees the other way (ray 6)."""
+    ext = _rays((0, 1, 2))
+    assert D._side_run_mirrored(ext, EXP, DIRS, S, DIRS[2]) is not None
+    assert D._side_run_mirrored(ext, EXP, DIRS, S) is None
+    assert D._side_run_mirrored(ext, EXP, DIRS, S, DIRS[6]) is None
 
 
 def _read_at(seed, s, k):
@@ -85,3 +104,14 @@ def test_a_black_dies_top_is_read_only_with_its_side_run_mirrored(seed, k):
     want, got = _read_at(seed, S, k)
     assert got == want
     assert _read_at(seed, replace(S, side_run_pips=None), k)[1] is None
+
+
+@pytest.mark.parametrize("seed,k", [
+    (5524, 3),  # a black 3 whose pips' squash axis lies 30-55 degrees off the vertical
+    (5587, 4),  # a black 2, the same
+])
+def test_a_black_top_squashed_off_the_vertical_is_read(seed, k):
+    """Session 31 (dice-faces): session 29's 30 degrees left these unread."""
+    want, got = _read_at(seed, S, k)
+    assert got == want
+    assert _read_at(seed, replace(S, side_run_tilt=30.0), k)[1] is None
