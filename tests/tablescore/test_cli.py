@@ -265,3 +265,32 @@ def test_cheap_commands_do_not_import_the_vision_stack(tmp_path, args):
                          timeout=120)
     assert run.returncode == 0, run.stderr[-400:]
     assert run.stdout.strip().splitlines()[-1] == "[]"
+
+
+@pytest.mark.parametrize("blocked", [
+    "d",  # --data is a file: was a traceback (NotADirectoryError) after every photo was read
+    "d/teach",  # DATA/teach is a file
+    "d/teach/kitchen",  # the profile's own folder is a file
+])
+def test_teach_says_before_the_work_that_data_cannot_hold_the_profile(run_cli, tmp_path,
+                                                                      blocked):
+    (tmp_path / blocked).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / blocked).write_text("not a folder")
+    (tmp_path / "kitchen").mkdir()  # (empty: the photos' reading would say "no label folders")
+    code, out = run_cli("teach", "--game", "simsala-hopp", tmp_path / "kitchen",
+                        "--data", tmp_path / "d")
+    assert code == 2 and out["error"]["code"] == "bad_option", out
+    assert "is a file" in out["error"]["message"]
+
+
+def test_teach_profile_that_cannot_be_saved_is_error_json(run_cli, tmp_path, monkeypatch):
+    # (the disk full while saving: was an OSError traceback, exit 1, the work lost unsaid)
+    class Unsavable:
+        def save(self, folder):
+            raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("vision.teach.build_profile", lambda folder, game: Unsavable())
+    code, out = run_cli("teach", "--game", "simsala-hopp", tmp_path, "--name", "k",
+                        "--data", tmp_path / "d")
+    assert code == 2 and out["error"]["code"] == "bad_input", out
+    assert "No space left on device" in out["error"]["message"]
