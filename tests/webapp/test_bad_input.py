@@ -2,9 +2,13 @@
 error body, never a 500, and a refused action leaves the game session as it was (session 31,
 bad-input audit; docs/webapp.md)."""
 
+import io
+import json
+
 import pytest
 
 from tests.webapp.conftest import error_code
+from tests.webapp.test_api import jpeg
 
 
 @pytest.mark.parametrize(
@@ -87,3 +91,31 @@ def test_hop_la_bille_pieces_with_no_zones_in_the_facts_still_score(client):
         "facts": {"zones": None, "cards": {}}})
     assert res.status_code == 200, res.get_json()
     assert res.get_json()["facts"]["zones"] == {"north": {"marble-red": 1}}
+
+
+def teach_form(name):
+    return {"game": "simsala-hopp", "name": name, "photo": (io.BytesIO(jpeg()), "p.jpg"),
+            "taps": json.dumps([{"photo": 0, "x": 5, "y": 5, "label": "frog"}])}
+
+
+def test_teach_name_taken_by_a_file_is_400_before_the_photos(client, data_dir):
+    # (saving over the file was a 500, FileExistsError, after the photos were read)
+    (data_dir / "teach").mkdir(parents=True)
+    (data_dir / "teach" / "kitchen").write_text("not a profile")
+    res = client.post("/api/teach", data=teach_form("kitchen"),
+                      content_type="multipart/form-data")
+    assert res.status_code == 400 and error_code(res) == "bad_input"
+    assert "taken on the server by a file" in res.get_json()["error"]["message"]
+
+
+def test_teach_profile_the_server_cannot_save_is_503(client, monkeypatch):
+    # (the disk full while saving: was a 500 with OSError's words)
+    class Unsavable:
+        def save(self, folder):
+            raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("vision.teach.profile_from_taps", lambda *a, **k: Unsavable())
+    res = client.post("/api/teach", data=teach_form("kitchen"),
+                      content_type="multipart/form-data")
+    assert res.status_code == 503 and error_code(res) == "unavailable"
+    assert "No space left on device" in res.get_json()["error"]["message"]
