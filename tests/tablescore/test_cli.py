@@ -3,6 +3,7 @@ import os
 import socket
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -96,6 +97,26 @@ def test_annotate_any_format_opencv_writes(run_cli, tmp_path, command, name):
     got, out = run_cli(command, photo, *game, "--annotate", tmp_path / name, "--json")
     assert got == 2 and out["error"]["code"] != "bad_option", out
     assert "--annotate" not in out["error"]["message"]
+
+
+@pytest.mark.parametrize("command", ["score", "dice"])
+@pytest.mark.parametrize("way", [
+    "same",  # --annotate names the photo itself: was overwritten with the drawing, exit 0
+    "link",  # a link to the photo: the same
+])
+def test_annotate_does_not_overwrite_the_photo(run_cli, tmp_path, command, way):
+    photo = tmp_path / "photo.jpg"
+    photo.write_bytes((Path(__file__).parents[1] / "data" / "simsala-hopp-scene.jpg").read_bytes())
+    before = photo.read_bytes()
+    target = photo
+    if way == "link":
+        target = tmp_path / "seen.jpg"
+        target.symlink_to(photo)
+    game = ["--game", "simsala-hopp", "--magician", "blue"] if command == "score" else []
+    got, out = run_cli(command, photo, *game, "--annotate", target, "--json")
+    assert got == 2 and out["error"]["code"] == "bad_option", out
+    assert "the photo itself" in out["error"]["message"]
+    assert photo.read_bytes() == before
 
 
 @pytest.fixture
