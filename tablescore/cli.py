@@ -71,13 +71,24 @@ def game_options(args: argparse.Namespace) -> dict[str, str]:
     return {name: getattr(args, name, None) for name in GAME_OPTIONS}
 
 
-def check_annotate(path: str | None) -> None:
+def check_annotate(path: str | None, photo: str | None = None) -> None:
     """`OptionError` before any work for an --annotate file OpenCV has no writer for (it
     raised cv2.error after the photo was read: a traceback, exit 1). OpenCV itself is asked
     (`cv2.haveImageWriter`): .jpg, .png, .webp, .bmp, .tif ... as this build can write. A
-    folder that does not exist or cannot be written to is named before the work too."""
+    folder that does not exist or cannot be written to is named before the work too, and so
+    is the `photo` itself (its own name, or a link to it), which was overwritten with the
+    drawing without a word."""
     if not path:
         return
+    import os
+
+    try:
+        same = bool(photo) and os.path.samefile(path, photo)
+    except OSError:  # (either does not exist: nothing to overwrite; a missing photo is said
+        same = False  # when it is read)
+    if same:
+        raise OptionError(f"--annotate {path!r} is the photo itself: it would be overwritten; "
+                          "name another file")
     try:
         import cv2
     except ImportError:  # a build without vision: the photo commands say so themselves
@@ -89,7 +100,6 @@ def check_annotate(path: str | None) -> None:
     if not ok:
         raise OptionError(f"--annotate: name an image file OpenCV can write (.jpg, .png, ...), "
                           f"got {path!r}")
-    import os
     from pathlib import Path
 
     folder = Path(path).parent
@@ -126,7 +136,7 @@ def cmd_score(args: argparse.Namespace) -> int:
             "timings_ms": {"total": round((time.perf_counter() - started) * 1000, 3)},
         }
     elif args.photo:
-        check_annotate(args.annotate)
+        check_annotate(args.annotate, args.photo)
         try:
             from vision.pipeline import score_photo
         except ImportError:

@@ -103,7 +103,7 @@ def _annotate(path_in: str, result: dict, path_out: str) -> None:
 def cmd_dice(args: argparse.Namespace) -> int:
     from tablescore.cli import check_annotate, emit
 
-    check_annotate(args.annotate)
+    check_annotate(args.annotate, args.photo)
     result = read_dice_photo(args.photo)
     if args.annotate:
         _annotate(args.photo, result, args.annotate)

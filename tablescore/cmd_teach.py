@@ -36,6 +36,23 @@ def refuse_other_games_profile(root: Path, name: str, game: str) -> None:
                            "another name")
 
 
+def check_profile_folder(folder: Path) -> None:
+    """`OptionError` before any work when the profile cannot be saved in `folder`
+    (DATA/teach/NAME): a part of it is a file, or the folder that would hold it cannot be
+    written to. (Found only when saving, after every photo was read: a traceback, exit 1.)"""
+    import os
+
+    there = folder
+    while not there.exists() and there != there.parent:  # the nearest part that exists
+        there = there.parent
+    if not there.is_dir():
+        raise OptionError(f"--data: cannot save the profile in {folder}: {there} is a file, "
+                          "not a folder; give another --data folder")
+    if not os.access(there, os.W_OK | os.X_OK):
+        raise OptionError(f"--data: cannot save the profile in {folder}: the folder {there} "
+                          "cannot be written to; give another --data folder")
+
+
 def unread_files(folder: Path) -> list[str]:
     """`<label>/<file>` for each file in a label folder that teaching does not read (an
     iPhone's IMG_0002.HEIC beside JPEGs was left out without a word); taps files and hidden
@@ -79,9 +96,14 @@ def cmd_teach(args: argparse.Namespace) -> int:
         raise OptionError(
             f"profile names are letters, digits, '.', '_' and '-': {name!r}{hint}")
     refuse_other_games_profile(Path(args.data) / "teach", name, args.game)
+    check_profile_folder(Path(args.data) / "teach" / name)
     started = time.perf_counter()
     profile = build_profile(args.folder, args.game)
-    out = profile.save(Path(args.data) / "teach" / name)
+    try:
+        out = profile.save(Path(args.data) / "teach" / name)
+    except OSError as exc:  # (the disk full, the folder taken away meanwhile)
+        raise BadInput(f"cannot save the teach profile in {Path(args.data) / 'teach' / name}: "
+                       f"{exc.strerror or exc}") from None
     counts = profile_counts(profile)
     missing = tg.missing(counts)
     skipped = unread_files(Path(args.folder))

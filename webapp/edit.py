@@ -10,12 +10,23 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from dataclasses import dataclass
 
 from scoring.labels import LABELS, SIMSALA_ZONES, TROETO_ZONES
 from scoring.magic_rabbit import inversions, label_number  # one rule: photo and page
 from tablescore.errors import FactsError
 
 MAX_PIECES = 400  # more than any of the games has on the table
+
+
+@dataclass(frozen=True)
+class PieceSettings:
+    # A piece's centre is in photo pixels (a 200 MP photo is 16320 wide); far larger ones
+    # overflowed Magic Rabbit's line fit (1e200 squared: an OverflowError, a 500).
+    max_coordinate: float = 1_000_000.0
+
+
+SETTINGS = PieceSettings()
 
 
 def _counts(pieces: list[dict], zone: str, labels: tuple[str, ...]) -> dict[str, int]:
@@ -43,10 +54,14 @@ def check_pieces(game: str, pieces: object) -> list[dict]:
         ok = (
             isinstance(center, list)
             and len(center) == 2
-            and all(isinstance(v, int | float) and math.isfinite(v) for v in center)
+            and all(isinstance(v, int | float) and not isinstance(v, bool)  # (true: 1)
+                    and math.isfinite(v) for v in center)
         )
         if not ok:
             raise FactsError("expected [x, y] in image pixels", f"{where}.center")
+        if max(abs(v) for v in center) > SETTINGS.max_coordinate:
+            raise FactsError(f"[x, y] past {SETTINGS.max_coordinate:.0f} image pixels",
+                             f"{where}.center")
         out.append({**p, "zone": zone or ""})
     return out
 
@@ -136,7 +151,12 @@ def facts_from_pieces(game: str, pieces: object, base_facts: object = None) -> d
         return {"zones": {z: _counts(ps, z, labels) for z in TROETO_ZONES}}
     if game == "hop-la-bille":
         marbles = tuple(lab for lab in labels if lab.startswith("marble-"))
-        zones = sorted({p["zone"] for p in ps if p["zone"]} | set(base.get("zones", {})))
+        base_zones = base.get("zones")
+        base_zones = {} if base_zones is None else base_zones
+        if not isinstance(base_zones, dict):  # (a list or a number: a 500 in set() or sorted())
+            raise FactsError(f"expected an object, got {type(base_zones).__name__}",
+                             "facts.zones")
+        zones = sorted({p["zone"] for p in ps if p["zone"]} | set(base_zones))
         facts = {"zones": {z: _counts(ps, z, marbles) for z in zones}}
         facts["cards"] = base.get("cards", {})
         return facts

@@ -125,6 +125,11 @@ class HopLaBille:
             # Turn over a card the last check found complete (its marbles count in 'pile').
             last = play["last"]
             zone, index = action.get("zone"), action.get("index")
+            # (a zone of another type was a 500: a list cannot be looked up; an index true or
+            # false returned card 0 or 1)
+            if not isinstance(zone, str) or isinstance(index, bool) or not isinstance(index, int):
+                raise BadInput("return needs a player's side (text) and the card's index (a "
+                               "whole number)")
             if not last or index not in last["score"].get("completed", {}).get(zone, []):
                 raise RuleError("only a card the last photo found complete can be returned")
             if zone not in play["returned"]:
@@ -139,7 +144,8 @@ class HopLaBille:
             # By hand: a card returned earlier (colour decides its marbles: 3, 4 or 5).
             zone, colour = action.get("zone"), action.get("colour")
             sizes = {"green": 3, "blue": 4, "red": 5}
-            if zone not in play["returned"] or colour not in sizes:
+            if not (isinstance(zone, str) and isinstance(colour, str)) \
+                    or zone not in play["returned"] or colour not in sizes:  # (a list: a 500)
                 raise BadInput("return-card needs a player's side and a card colour green|blue|red")
             play["returned"][zone].append({"colour": colour, "marbles": sizes[colour]})
             return f"{_name_of(state, zone)} returned a {colour} card."

@@ -145,12 +145,13 @@ def parse_players(game: GameInfo, raw: object) -> list[dict]:
     for i, p in enumerate(raw):
         if not isinstance(p, dict):
             raise BadInput(f"players[{i}]: expected an object with name and colour")
-        fallback = (p.get("colour") or "").capitalize() or f"Player {i + 1}"
+        colour = p.get("colour", "")
+        # (a colour of another type got a 500 here: [1].capitalize(); it is refused below)
+        fallback = (colour.capitalize() if isinstance(colour, str) else "") or f"Player {i + 1}"
         name = p.get("name") or fallback
         if not isinstance(name, str):
             raise BadInput(f"players[{i}].name: expected text")
         name = " ".join(name.split())[: SETTINGS.max_name_length] or fallback
-        colour = p.get("colour", "")
         if game.colours == ("",):
             colour = ""
         elif colour not in game.colours:

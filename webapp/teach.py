@@ -50,7 +50,7 @@ def list_teach():
 @bp.post("/teach")
 def create_teach():
     from vision.teach import profile_counts, profile_from_taps, teachable
-    from webapp.api import TEACH_NAME, image_type, multipart_form
+    from webapp.api import TEACH_NAME, Unavailable, image_type, multipart_form
 
     multipart_form("POST /api/teach")
     game = request.form.get("game", "")
@@ -60,6 +60,10 @@ def create_teach():
     if not TEACH_NAME.match(name):
         raise BadInput(f"teach profile names are letters, digits, '.', '_' and '-': {name!r}")
     refuse_other_games_profile(teach_root(), name, game)  # (the CLI's teach rule)
+    if (teach_root() / name).exists() and not (teach_root() / name).is_dir():
+        # (said before the photos are read: saving over it was a 500, FileExistsError)
+        raise BadInput(f"the name {name!r} is taken on the server by a file that is not a "
+                       "teach profile; give the profile another name")
     photos = []
     for k, f in enumerate(request.files.getlist("photo")):
         data = f.read()
@@ -74,7 +78,11 @@ def create_teach():
         raise BadInput("taps: expected a list of {photo, x, y, label}")
     started = time.perf_counter()
     profile = profile_from_taps(game, photos, taps)
-    profile.save(teach_root() / name)
+    try:
+        profile.save(teach_root() / name)
+    except OSError as exc:  # (the disk full, DATA_DIR/teach a file: was a 500)
+        raise Unavailable(f"the server cannot save the teach profile {name!r}: "
+                          f"{exc.strerror or exc}; nothing was saved") from None
     counts = profile_counts(profile)
     return {"name": name, "game": game, "labels": counts, "missing": tg.missing(counts),
             "timings_ms": {"total": round((time.perf_counter() - started) * 1000, 1)}}

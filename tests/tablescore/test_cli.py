@@ -3,6 +3,7 @@ import os
 import socket
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -96,6 +97,26 @@ def test_annotate_any_format_opencv_writes(run_cli, tmp_path, command, name):
     got, out = run_cli(command, photo, *game, "--annotate", tmp_path / name, "--json")
     assert got == 2 and out["error"]["code"] != "bad_option", out
     assert "--annotate" not in out["error"]["message"]
+
+
+@pytest.mark.parametrize("command", ["score", "dice"])
+@pytest.mark.parametrize("way", [
+    "same",  # --annotate names the photo itself: was overwritten with the drawing, exit 0
+    "link",  # a link to the photo: the same
+])
+def test_annotate_does_not_overwrite_the_photo(run_cli, tmp_path, command, way):
+    photo = tmp_path / "photo.jpg"
+    photo.write_bytes((Path(__file__).parents[1] / "data" / "simsala-hopp-scene.jpg").read_bytes())
+    before = photo.read_bytes()
+    target = photo
+    if way == "link":
+        target = tmp_path / "seen.jpg"
+        target.symlink_to(photo)
+    game = ["--game", "simsala-hopp", "--magician", "blue"] if command == "score" else []
+    got, out = run_cli(command, photo, *game, "--annotate", target, "--json")
+    assert got == 2 and out["error"]["code"] == "bad_option", out
+    assert "the photo itself" in out["error"]["message"]
+    assert photo.read_bytes() == before
 
 
 @pytest.fixture
@@ -265,3 +286,32 @@ def test_cheap_commands_do_not_import_the_vision_stack(tmp_path, args):
                          timeout=120)
     assert run.returncode == 0, run.stderr[-400:]
     assert run.stdout.strip().splitlines()[-1] == "[]"
+
+
+@pytest.mark.parametrize("blocked", [
+    "d",  # --data is a file: was a traceback (NotADirectoryError) after every photo was read
+    "d/teach",  # DATA/teach is a file
+    "d/teach/kitchen",  # the profile's own folder is a file
+])
+def test_teach_says_before_the_work_that_data_cannot_hold_the_profile(run_cli, tmp_path,
+                                                                      blocked):
+    (tmp_path / blocked).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / blocked).write_text("not a folder")
+    (tmp_path / "kitchen").mkdir()  # (empty: the photos' reading would say "no label folders")
+    code, out = run_cli("teach", "--game", "simsala-hopp", tmp_path / "kitchen",
+                        "--data", tmp_path / "d")
+    assert code == 2 and out["error"]["code"] == "bad_option", out
+    assert "is a file" in out["error"]["message"]
+
+
+def test_teach_profile_that_cannot_be_saved_is_error_json(run_cli, tmp_path, monkeypatch):
+    # (the disk full while saving: was an OSError traceback, exit 1, the work lost unsaid)
+    class Unsavable:
+        def save(self, folder):
+            raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("vision.teach.build_profile", lambda folder, game: Unsavable())
+    code, out = run_cli("teach", "--game", "simsala-hopp", tmp_path, "--name", "k",
+                        "--data", tmp_path / "d")
+    assert code == 2 and out["error"]["code"] == "bad_input", out
+    assert "No space left on device" in out["error"]["message"]
