@@ -349,8 +349,8 @@ class DiceSettings:
     same_width: float = 1.5  # and as wide as the larger face (at most this ratio either way)
     low_top_squash: float | None = 1.5  # in a slanted photo a smaller face lying above a
     # larger one (`small_top_above`, `same_width`) squashed this much more than it along
-    # the vertical (but at most `tilt_max_aniso`) is the die's top seen from low, the larger
-    # its side face below, even where some face looks square (`_top_seen_low`; None: off)
+    # the vertical (its `_aniso` at most `tilt_max_aniso`) is the die's top seen from low,
+    # the larger its side face below, even where some face looks square (`_top_seen_low`)
     side_edge_ratio: float | None = 2.5  # a much smaller face is a side face only where
     # the two are as wide (at most this ratio) across the line of their centres: a side
     # face shares an edge with its top (a huge false 1 made fresh 4828's 2 and 6 sides)
@@ -2626,13 +2626,13 @@ def _top_seen_low(big: Face, small: Face, toward: float, up: np.ndarray, s: Dice
     side face is `big`: it lies above it (`toward`: > 0 towards the nadir), about as wide
     across the vertical `up` (they share an edge), and squashed `low_top_squash` x more
     along it. Seen from under 45 degrees a die's top face looks squashed and smaller than
-    its side face below, which looks nearly square; a flat face squashed past
-    `tilt_max_aniso` is a sliver, not a top."""
+    its side face below, which looks nearly square; a face squashed past `tilt_max_aniso`
+    (`_aniso`, as `_note_tilted` measures it) is no top seen from a sensible height but a
+    side face seen from above (dice-015's 6 over its top 5, 3.27)."""
     if s.low_top_squash is None or small.area >= big.area or toward > -s.small_top_above:
         return False
-    sq = _vertical_squash(small, up)
-    return bool(s.low_top_squash * _vertical_squash(big, up) <= sq <= s.tilt_max_aniso
-                and _same_width(big, small, up, s))
+    return bool(_aniso(small.lin) <= s.tilt_max_aniso and _vertical_squash(small, up) >= (
+        s.low_top_squash * _vertical_squash(big, up)) and _same_width(big, small, up, s))
 
 
 def _surface_side(f: Face, faces: list[Face], bgr: np.ndarray, nadir, shape: tuple[int, int],
