@@ -355,6 +355,10 @@ class DiceSettings:
     small_top_above: float = 0.5  # ... unless it lies this much above it (cos, the vertical)
     square_seen_aniso: float = 1.1  # in a slanted photo where no face looks this square,
     same_width: float = 1.5  # and as wide as the larger face (at most this ratio either way)
+    low_top_squash: float | None = 1.5  # in a slanted photo a smaller face lying above a
+    # larger one (`small_top_above`, `same_width`) squashed this much more than it along
+    # the vertical (its `_aniso` at most `tilt_max_aniso`) is the die's top seen from low,
+    # the larger its side face below, even where some face looks square (`_top_seen_low`)
     side_edge_ratio: float | None = 2.5  # a much smaller face is a side face only where
     # the two are as wide (at most this ratio) across the line of their centres: a side
     # face shares an edge with its top (a huge false 1 made fresh 4828's 2 and 6 sides)
@@ -2540,6 +2544,9 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
             # > 0: fj lies towards the nadir, so fj is the side (right under the camera a
             # die's sides are slivers anyway: the smaller face)
             toward = 1.0 if up is None else -float(u @ up)
+            if slanted and up is not None and _top_seen_low(fi, fj, toward, up, s):
+                below.append((j, i))  # the smaller is the top, the larger its side face
+                continue
             # A much smaller face is the side face, unless in a photo taken from low it lies
             # above the larger one: under 45 degrees a die's side face looks larger than its
             # top face.
@@ -2627,6 +2634,30 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
                 f"die at ({f.center[0]:.0f}, {f.center[1]:.0f}): only a side face ({f.value}) "
                 "was readable, not its top face; photo it from higher up")
     return [f for k, f in enumerate(faces) if not side[k]], warnings
+
+
+def _vertical_squash(f: Face, up: np.ndarray) -> float:
+    """How much face `f` looks squashed along the vertical's image direction `up`: the
+    width across it over the height along it of the ellipse a circle on the face makes."""
+    m = f.lin @ f.lin.T
+    up = np.asarray(up, float)
+    across = np.array([-up[1], up[0]])
+    return math.sqrt(float(across @ m @ across) / max(float(up @ m @ up), 1e-9))
+
+
+def _top_seen_low(big: Face, small: Face, toward: float, up: np.ndarray, s: DiceSettings
+                  ) -> bool:
+    """Whether, in a slanted photo, the smaller face `small` is the top of the die whose
+    side face is `big`: it lies above it (`toward`: > 0 towards the nadir), about as wide
+    across the vertical `up` (they share an edge), and squashed `low_top_squash` x more
+    along it. Seen from under 45 degrees a die's top face looks squashed and smaller than
+    its side face below, which looks nearly square; a face squashed past `tilt_max_aniso`
+    (`_aniso`, as `_note_tilted` measures it) is no top seen from a sensible height but a
+    side face seen from above (dice-015's 6 over its top 5, 3.27)."""
+    if s.low_top_squash is None or small.area >= big.area or toward > -s.small_top_above:
+        return False
+    return bool(_aniso(small.lin) <= s.tilt_max_aniso and _vertical_squash(small, up) >= (
+        s.low_top_squash * _vertical_squash(big, up)) and _same_width(big, small, up, s))
 
 
 def _surface_side(f: Face, faces: list[Face], bgr: np.ndarray, nadir, shape: tuple[int, int],

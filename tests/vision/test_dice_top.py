@@ -563,3 +563,27 @@ def test_a_much_smaller_side_face_shares_an_edge(small_lin, edge_ratio, kept):
     small = _face(2, (500 + 100 + hx + 5, 300), small_lin)
     out, _ = _top_faces([big, small], SHAPE, s)
     assert any(f is small for f in out) == kept
+
+
+@pytest.mark.parametrize("side_aniso,top_half,top_aniso,setting,kept", [
+    (1.05, 30, 2.2, 1.5, [4]),  # squashed 2.1 x more than the face below: the top seen low
+    (1.05, 30, 2.2, None, [5]),  # without the rule: much smaller, so the side face (the base)
+    (1.8, 25, 2.6, 1.5, [5]),  # squashed only 1.44 x more: the smaller is the side
+    (1.05, 30, 3.4, 1.5, [5]),  # squashed past `tilt_max_aniso`: a sliver, not a top
+])
+def test_a_top_seen_from_low_is_squashed_more_than_its_side(side_aniso, top_half, top_aniso,
+                                                            setting, kept):
+    """Session 31 (dice-split): in a slanted photo (two 5s squashed 2.0 elsewhere) where a
+    square-looking face keeps the photo from counting as taken from low, a die's top face
+    (a 4) lies right above a larger face (a 5), about as wide and under half its area:
+    squashed 1.5 x more along the vertical, it is the top seen from low and the 5 its side
+    face (`_top_seen_low`); else the much smaller face is the side."""
+    s = replace(SETTINGS, low_top_squash=setting)
+    side = _face(5, (400, 400), _squashed(30, side_aniso))
+    top = _face(4, (400, 400 - 30 / side_aniso - top_half / top_aniso),
+                _squashed(top_half, top_aniso))
+    assert top.area < s.side_area_ratio * side.area  # (the "much smaller" case)
+    far = [_face(5, (100, 80), _squashed(20, 2.0)), _face(5, (700, 80), _squashed(20, 2.0)),
+           _face(6, (700, 540), _squashed(20, 1.05))]
+    out, _ = _top_faces([side, top] + far, SHAPE, s)
+    assert [f.value for f in out if f is side or f is top] == kept
