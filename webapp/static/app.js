@@ -594,7 +594,11 @@ async function cameraPage(sid) {
     hideErrorToast();
     show(status, G[s.game].photo_hint);  // (the last photo's error stood under this one's reading)
     shutter.disabled = true;
+    // No second photo while this one is read: the picker's photo was dropped without a word.
+    file.disabled = true;
+    pick.setAttribute('aria-disabled', 'true');
     const busy = h('div', { class: 'busy' }, 'Reading the photo…');
+    view.classList.add('reading');
     view.append(busy);
     try {
       const form = new FormData();
@@ -618,6 +622,9 @@ async function cameraPage(sid) {
     } finally {
       inFlight = false;
       busy.remove();
+      view.classList.remove('reading');
+      file.disabled = false;
+      pick.removeAttribute('aria-disabled');
       shutter.disabled = !activeStream;
     }
   }
@@ -725,8 +732,11 @@ function renderSaw(s, saw) {
         if (at !== null) pieceSheet(s, saw, at);
       } }, h('span', { class: 'spot-no' }, String(no)), ` ${text}`);
     })) : null,
-    h('div', { class: 'card', id: 'score' }, scoreBlock(s, r)),
-    h('details', { class: 'card', open: true, id: 'referee' }, h('summary', {}, 'Referee: why?'),
+    // A change not scored yet leaves the last score on screen: it is dimmed and says so (a
+    // refused hat swap on a won line still read "Won!" in big green letters).
+    h('div', { class: saw.unscored ? 'card stale' : 'card', id: 'score' },
+      saw.unscored ? h('p', { class: 'stale-note' }, 'Before your change:') : null, scoreBlock(s, r)),
+    h('details', { class: saw.unscored ? 'card stale' : 'card', open: true, id: 'referee' }, h('summary', {}, saw.unscored ? 'Referee, before your change: why?' : 'Referee: why?'),
       h('ul', { class: 'explain' }, (r.explanation || []).map((l) => h('li', { text: l })))),
     h('details', { class: 'card', id: 'counts' }, h('summary', {}, 'What was counted'), countsBlock(s.game, r.facts)),
     h('div', { class: 'sticky-actions' }, use,
@@ -1237,7 +1247,7 @@ async function teachPage(game) {
     const unit = (l) => (info.units && info.units[l]) || l;
     const named = new Set(photos.flatMap((ph) => ph.taps.map((t) => unit(t.label))));
     const missing = [...new Set(info.labels.map(unit))].filter((u) => !named.has(u));
-    if (photos.length) show(status, `${n} piece(s) named.`, missing.length ? ` Not yet: ${missing.map(labelText).join(', ')}.` : ' Every kind is named.');
+    if (photos.length) show(status, n ? '' : 'Tap a piece on the photo to name it. ', `${n} piece(s) named.`, missing.length ? ` Not yet: ${missing.map(labelText).join(', ')}.` : ' Every kind is named.');
   }
 
   function tapSheet(ph, x, y) {
