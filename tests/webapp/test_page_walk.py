@@ -443,3 +443,31 @@ def test_a_change_not_scored_does_not_show_the_old_score_as_it_is(tmp_path):
         page.wait_for_selector("#use-result:not([disabled])")
         assert "stale" not in page.get_attribute("#score", "class")
         assert not errors
+
+
+PLACEHOLDER_FITS = """(sel) => { const el = document.querySelector(sel), cs = getComputedStyle(el);
+    const ctx = document.createElement('canvas').getContext('2d');
+    ctx.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+    const room = el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+    return ctx.measureText(el.placeholder).width <= room; }"""
+
+
+def test_the_move_check_fields_say_what_goes_in_them_on_a_small_phone(tmp_path):
+    # Session 31 (page-walk). Before: Mauerhuepfer's "Check a move" had two fields whose only
+    # words were their placeholders, "from: B or a field" and "to: a field or goal", cut to
+    # "from: B or a" / "to: a field o" on a 320 px phone, and gone with the first letter typed.
+    board = sorted((REPO / "datasets" / "scenes" / "mauerhuepfer").glob("*.jpg"))[0]
+    with live_server(tmp_path / "data") as url, \
+            phone_browser(tmp_path / "p", viewport=SMALL_PHONE) as page:
+        errors = page_errors(page)
+        sid = new_game(page, url, "mauerhuepfer")
+        page.goto(f"{url}/#/s/{sid}/camera")
+        page.set_input_files("#photo-file", str(board))
+        page.click("#use-result:not([disabled])", timeout=90_000)
+        page.wait_for_selector("#move-from")
+        page.fill("#move-from", "B")
+        for sel, word in (("#move-from", "From"), ("#move-to", "To")):
+            assert page.evaluate(f"document.querySelector('{sel}').closest('label')"
+                                 ".firstChild.textContent") == word
+            assert page.evaluate(PLACEHOLDER_FITS, sel), page.get_attribute(sel, "placeholder")
+        assert not errors

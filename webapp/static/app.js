@@ -542,8 +542,10 @@ function movesBlock(s, last) {
   const moveKey = `move:${s.id}`;  // (kept when the page is drawn again, as typed points)
   const kept = store('local', moveKey) || {};
   const keep = () => store('local', moveKey, { from: from.value, to: to.value });
-  const from = h('input', { type: 'text', placeholder: 'from: B or a field', id: 'move-from', autocapitalize: 'characters', value: kept.from || '', oninput: keep });
-  const to = h('input', { type: 'text', placeholder: 'to: a field or goal', id: 'move-to', value: kept.to || '', oninput: keep });
+  // (labelled, one under the other: "from: B or a field" as a placeholder was cut to
+  // "from: B or a" side by side on a phone, and went away with the first letter typed)
+  const from = h('input', { type: 'text', placeholder: 'B or a field', id: 'move-from', autocapitalize: 'characters', value: kept.from || '', oninput: keep });
+  const to = h('input', { type: 'text', placeholder: 'a field or goal', id: 'move-to', value: kept.to || '', oninput: keep });
   const load = async () => {
     show(box, h('p', { class: 'muted', text: 'Working out the legal moves…' }));
     try {
@@ -569,7 +571,7 @@ function movesBlock(s, last) {
   colour.onchange = load;
   return h('div', {}, h('h3', {}, 'Legal moves'), h('label', { class: 'field' }, 'For', colour),
     h('button', { type: 'button', class: 'small', onclick: load }, 'Show the moves'), box,
-    h('h3', {}, 'Check a move'), h('div', { class: 'grid2' }, from, to),
+    h('h3', {}, 'Check a move'), h('label', { class: 'field', for: 'move-from' }, 'From', from), h('label', { class: 'field', for: 'move-to' }, 'To', to),
     h('button', { type: 'button', class: 'small', onclick: check, style: 'margin-top:8px' }, 'Is this move allowed?'), verdict);
 }
 
