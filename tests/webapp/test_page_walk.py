@@ -471,3 +471,35 @@ def test_the_move_check_fields_say_what_goes_in_them_on_a_small_phone(tmp_path):
                                  ".firstChild.textContent") == word
             assert page.evaluate(PLACEHOLDER_FITS, sel), page.get_attribute(sel, "placeholder")
         assert not errors
+
+
+def test_a_tap_hides_an_error_over_the_controls(tmp_path):
+    # Session 31 (page-walk). Before: a refused photo's message (a blank photo: no play area)
+    # stood 7 s over the camera screen's "Type it in instead" link and could not be put away;
+    # taps on it did nothing.
+    with live_server(tmp_path / "data") as url, phone_browser(tmp_path / "p") as page:
+        errors = page_errors(page)
+        sid = new_game(page, url, "magic-rabbit")
+        page.goto(f"{url}/#/s/{sid}/camera")
+        page.set_input_files("#photo-file", {"name": "blank.png", "mimeType": "image/png",
+                                             "buffer": blank_png()})
+        page.wait_for_selector("#camera-status .error", timeout=60_000)
+        assert toast_shown(page)
+        link = page.locator("#camera-status a").bounding_box()
+        toast = page.locator("#toast").bounding_box()
+        covered = toast["y"] < link["y"] + link["height"] and link["y"] < toast["y"] + toast["height"]
+        assert covered  # (at 390 x 844)
+        page.click("#toast")
+        assert not toast_shown(page)
+        page.click("#camera-status a")  # the link under it takes the next tap
+        page.wait_for_selector("#score-facts")
+        assert not errors
+
+
+def blank_png() -> bytes:
+    """A 640 x 480 grey photo: no play area, no piece."""
+    import cv2
+    import numpy as np
+
+    ok, buf = cv2.imencode(".png", np.full((480, 640, 3), 128, np.uint8))
+    return buf.tobytes()
