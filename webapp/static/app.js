@@ -97,7 +97,7 @@ function toast(message, isError) {
   toastTimer = setTimeout(() => { t.hidden = true; }, isError ? 7000 : 3000);
 }
 
-// A tap hides the toast: an error's stood 7 s over what was under it (the camera screen's
+// A tap hides the toast: an error stood 7 s over what was under it (the camera screen's
 // "Type it in instead", the result's "Again" and "Correct by hand").
 document.getElementById('toast').addEventListener('click', (ev) => {
   ev.currentTarget.hidden = true;
