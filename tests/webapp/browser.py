@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 PHONE = {"width": 390, "height": 844}
+SMALL_PHONE = {"width": 320, "height": 568}  # the smallest phones still in use (iPhone SE 1)
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -49,9 +50,10 @@ def live_server(data_dir: Path):
 
 
 @contextmanager
-def phone_browser(profile_dir: Path, fake_video: Path | None = None):
-    """A phone-sized page (390 x 844) in a fresh Chromium profile; with ``fake_video`` (a .y4m
-    file) the camera is Chromium's fake device playing that file, permission granted."""
+def phone_browser(profile_dir: Path, fake_video: Path | None = None, viewport: dict | None = None):
+    """A phone-sized page (390 x 844, else ``viewport``) in a fresh Chromium profile; with
+    ``fake_video`` (a .y4m file) the camera is Chromium's fake device playing that file,
+    permission granted."""
     from playwright.sync_api import sync_playwright
 
     args = list(CHROMIUM_ARGS)
@@ -67,7 +69,7 @@ def phone_browser(profile_dir: Path, fake_video: Path | None = None):
             executable_path=chromium_path(),
             headless=True,
             args=args,
-            viewport=PHONE,
+            viewport=viewport or PHONE,
             device_scale_factor=1,
             is_mobile=True,
             has_touch=True,

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.webapp.browser import live_server, phone_browser
+from tests.webapp.browser import SMALL_PHONE, live_server, phone_browser
 
 pytestmark = pytest.mark.slow
 
@@ -332,3 +332,174 @@ def test_teach_photos_and_taps_survive_a_reload(tmp_path):
         assert not errors
     meta = json.loads((tmp_path / "data" / "teach" / "grandmas-box" / "profile.json").read_text())
     assert meta["counts"] == {"cat": 1}
+
+
+def title_fits(page) -> bool:
+    """The title bar's text is shown whole (not cut with an ellipsis or clipped)."""
+    return page.evaluate("""() => { const t = document.querySelector('#title');
+        return t.scrollWidth <= t.clientWidth + 1 && t.scrollHeight <= t.clientHeight + 1; }""")
+
+
+def test_the_title_names_the_screen_on_a_small_phone(tmp_path):
+    # Session 31 (page-walk). Before: the title bar kept one line and cut the rest with "...":
+    # on a 320 px phone "Simsala Hopp: what I saw" read "Simsala Hopp: what I ..." for every
+    # game, "Der Troetofanten-Zirkus" lost its screen name everywhere ("Der Troetofanten-Z...").
+    with live_server(tmp_path / "data") as url, \
+            phone_browser(tmp_path / "p", viewport=SMALL_PHONE) as page:
+        errors = page_errors(page)
+        sid = new_game(page, url, "troetofanten")
+        page.wait_for_selector("#app table")
+        assert title_fits(page), page.inner_text("#title")
+        page.goto(f"{url}/#/s/{sid}/camera")
+        page.wait_for_selector("#photo-file", state="attached")
+        assert page.inner_text("#title") == "Der Troetofanten-Zirkus: photo"
+        assert title_fits(page)
+        assert page.locator("#title").bounding_box()["height"] <= 60  # two lines at most
+        page.goto(f"{url}/#/teach/troetofanten?back={sid}")
+        page.wait_for_selector("#teach-file", state="attached")
+        assert title_fits(page), page.inner_text("#title")
+        assert not errors
+
+
+def test_a_photo_being_read_cannot_be_sent_again_or_hidden(tmp_path):
+    # Session 31 (page-walk). Before: while a photo was read (seconds on a slow server or
+    # network) "Choose a photo" still opened the picker, and the photo chosen then was dropped
+    # without a word (one photo in flight); with no camera (plain http) the "No camera ...
+    # Choose a photo instead." line stood through "Reading the photo...", both unreadable.
+    with live_server(tmp_path / "data") as url, phone_browser(tmp_path / "p") as page:
+        errors = page_errors(page)
+        sid = new_game(page, url, "magic-rabbit")
+        page.goto(f"{url}/#/s/{sid}/camera")
+        page.wait_for_selector(".camera .noimg")
+        held, sent = [], []
+
+        def hold(route):
+            sent.append(route.request.url)
+            if not held:
+                held.append(route)  # answered when the busy screen has been looked at
+            else:
+                route.continue_()
+
+        page.route("**/api/score", hold)
+        page.set_input_files("#photo-file", str(RABBIT))
+        page.wait_for_selector(".busy")
+        while not held:
+            page.wait_for_timeout(50)
+        assert page.is_disabled("#photo-file")
+        assert page.get_attribute("label[for=photo-file]", "aria-disabled") == "true"
+        assert page.evaluate("getComputedStyle(document.querySelector("
+                             "'label[for=photo-file]')).pointerEvents") == "none"
+        assert not page.is_visible(".camera .noimg")  # only "Reading the photo..." shows
+        held[0].continue_()
+        page.wait_for_selector("#use-result", timeout=90_000)
+        assert len(sent) == 1
+        page.go_back()  # back on the camera screen the picker works again
+        page.wait_for_selector("#photo-file", state="attached")
+        assert not page.is_disabled("#photo-file")
+        assert page.get_attribute("label[for=photo-file]", "aria-disabled") is None
+        assert not errors
+
+
+def test_the_teach_screen_says_what_to_do_with_the_photo(tmp_path):
+    # Session 31 (page-walk). Before: once a photo was added, the line "then tap each piece
+    # and name it" gave way to "0 piece(s) named. Not yet: ...", and nothing on the screen
+    # said that the photo is to be tapped.
+    scene = REPO / "datasets" / "scenes" / "troetofanten" / "troetofanten-e1-s1-0000.jpg"
+    with live_server(tmp_path / "data") as url, phone_browser(tmp_path / "p") as page:
+        errors = page_errors(page)
+        page.goto(url + "/#/teach/troetofanten")
+        page.wait_for_selector("#teach-file", state="attached")
+        page.set_input_files("#teach-file", str(scene))
+        page.wait_for_selector("#teach-photos svg")
+        status = page.inner_text("#teach-status")
+        assert "Tap a piece" in status and "0 piece(s) named" in status
+        assert not errors
+
+
+def test_a_change_not_scored_does_not_show_the_old_score_as_it_is(tmp_path):
+    # Session 31 (page-walk). Before: swapping two hats of a won Magic Rabbit line goes through
+    # "two hats 2", which the server refuses; the page said so above, but below it "Won!" and
+    # "You won: all 6 hats are in ascending order" stood as before, in full colour: the table
+    # reads the big green word, not the red line.
+    with live_server(tmp_path / "data") as url, phone_browser(tmp_path / "p") as page:
+        errors = page_errors(page)
+        sid = new_game(page, url, "magic-rabbit")
+        page.goto(f"{url}/#/s/{sid}/camera")
+        page.set_input_files("#photo-file", str(RABBIT))
+        page.wait_for_selector("#use-result", timeout=90_000)
+        assert "stale" not in page.get_attribute("#score", "class")
+        assert page.inner_text("#referee summary") == "Referee: why?"
+        page.dispatch_event("g.pc[data-label=hat-1]", "click")
+        page.click("#sheet [data-label=hat-2]")
+        page.wait_for_selector("#unscored")
+        assert "stale" in page.get_attribute("#score", "class")
+        assert page.inner_text("#score").startswith("Before your change:")
+        assert "before your change" in page.inner_text("#referee summary")
+        assert float(page.evaluate("getComputedStyle(document.querySelector('#score'))"
+                                   ".opacity")) < 1
+        first = page.get_attribute("g.pc[data-label=hat-2]", "data-i")  # finish the swap
+        page.dispatch_event(f"g.pc[data-label=hat-2]:not([data-i='{first}'])", "click")
+        page.click("#sheet [data-label=hat-1]")
+        page.wait_for_selector("#use-result:not([disabled])")
+        assert "stale" not in page.get_attribute("#score", "class")
+        assert not errors
+
+
+PLACEHOLDER_FITS = """(sel) => { const el = document.querySelector(sel), cs = getComputedStyle(el);
+    const ctx = document.createElement('canvas').getContext('2d');
+    ctx.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+    const room = el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+    return ctx.measureText(el.placeholder).width <= room; }"""
+
+
+def test_the_move_check_fields_say_what_goes_in_them_on_a_small_phone(tmp_path):
+    # Session 31 (page-walk). Before: Mauerhuepfer's "Check a move" had two fields whose only
+    # words were their placeholders, "from: B or a field" and "to: a field or goal", cut to
+    # "from: B or a" / "to: a field o" on a 320 px phone, and gone with the first letter typed.
+    board = sorted((REPO / "datasets" / "scenes" / "mauerhuepfer").glob("*.jpg"))[0]
+    with live_server(tmp_path / "data") as url, \
+            phone_browser(tmp_path / "p", viewport=SMALL_PHONE) as page:
+        errors = page_errors(page)
+        sid = new_game(page, url, "mauerhuepfer")
+        page.goto(f"{url}/#/s/{sid}/camera")
+        page.set_input_files("#photo-file", str(board))
+        page.click("#use-result:not([disabled])", timeout=90_000)
+        page.wait_for_selector("#move-from")
+        page.fill("#move-from", "B")
+        for sel, word in (("#move-from", "From"), ("#move-to", "To")):
+            assert page.evaluate(f"document.querySelector('{sel}').closest('label')"
+                                 ".firstChild.textContent") == word
+            assert page.evaluate(PLACEHOLDER_FITS, sel), page.get_attribute(sel, "placeholder")
+        assert not errors
+
+
+def test_a_tap_hides_an_error_over_the_controls(tmp_path):
+    # Session 31 (page-walk). Before: a refused photo's message (a blank photo: no play area)
+    # stood 7 s over the camera screen's "Type it in instead" link and could not be put away;
+    # taps on it did nothing.
+    with live_server(tmp_path / "data") as url, phone_browser(tmp_path / "p") as page:
+        errors = page_errors(page)
+        sid = new_game(page, url, "magic-rabbit")
+        page.goto(f"{url}/#/s/{sid}/camera")
+        page.set_input_files("#photo-file", {"name": "blank.png", "mimeType": "image/png",
+                                             "buffer": blank_png()})
+        page.wait_for_selector("#camera-status .error", timeout=60_000)
+        assert toast_shown(page)
+        link = page.locator("#camera-status a").bounding_box()
+        toast = page.locator("#toast").bounding_box()
+        covered = toast["y"] < link["y"] + link["height"] and link["y"] < toast["y"] + toast["height"]
+        assert covered  # (at 390 x 844)
+        page.click("#toast")
+        assert not toast_shown(page)
+        page.click("#camera-status a")  # the link under it takes the next tap
+        page.wait_for_selector("#score-facts")
+        assert not errors
+
+
+def blank_png() -> bytes:
+    """A 640 x 480 grey photo: no play area, no piece."""
+    import cv2
+    import numpy as np
+
+    ok, buf = cv2.imencode(".png", np.full((480, 640, 3), 128, np.uint8))
+    return buf.tobytes()

@@ -97,6 +97,13 @@ function toast(message, isError) {
   toastTimer = setTimeout(() => { t.hidden = true; }, isError ? 7000 : 3000);
 }
 
+// A tap hides the toast: an error stood 7 s over what was under it (the camera screen's
+// "Type it in instead", the result's "Again" and "Correct by hand").
+document.getElementById('toast').addEventListener('click', (ev) => {
+  ev.currentTarget.hidden = true;
+  clearTimeout(toastTimer);
+});
+
 function setTitle(text, backHref) {
   document.querySelector('#title a').textContent = text;
   const back = document.getElementById('back');
@@ -542,8 +549,10 @@ function movesBlock(s, last) {
   const moveKey = `move:${s.id}`;  // (kept when the page is drawn again, as typed points)
   const kept = store('local', moveKey) || {};
   const keep = () => store('local', moveKey, { from: from.value, to: to.value });
-  const from = h('input', { type: 'text', placeholder: 'from: B or a field', id: 'move-from', autocapitalize: 'characters', value: kept.from || '', oninput: keep });
-  const to = h('input', { type: 'text', placeholder: 'to: a field or goal', id: 'move-to', value: kept.to || '', oninput: keep });
+  // (labelled, one under the other: "from: B or a field" as a placeholder was cut to
+  // "from: B or a" side by side on a phone, and went away with the first letter typed)
+  const from = h('input', { type: 'text', placeholder: 'B or a field', id: 'move-from', autocapitalize: 'characters', value: kept.from || '', oninput: keep });
+  const to = h('input', { type: 'text', placeholder: 'a field or goal', id: 'move-to', value: kept.to || '', oninput: keep });
   const load = async () => {
     show(box, h('p', { class: 'muted', text: 'Working out the legal moves…' }));
     try {
@@ -569,7 +578,7 @@ function movesBlock(s, last) {
   colour.onchange = load;
   return h('div', {}, h('h3', {}, 'Legal moves'), h('label', { class: 'field' }, 'For', colour),
     h('button', { type: 'button', class: 'small', onclick: load }, 'Show the moves'), box,
-    h('h3', {}, 'Check a move'), h('div', { class: 'grid2' }, from, to),
+    h('h3', {}, 'Check a move'), h('label', { class: 'field', for: 'move-from' }, 'From', from), h('label', { class: 'field', for: 'move-to' }, 'To', to),
     h('button', { type: 'button', class: 'small', onclick: check, style: 'margin-top:8px' }, 'Is this move allowed?'), verdict);
 }
 
@@ -594,7 +603,11 @@ async function cameraPage(sid) {
     hideErrorToast();
     show(status, G[s.game].photo_hint);  // (the last photo's error stood under this one's reading)
     shutter.disabled = true;
+    // No second photo while this one is read: the picker's photo was dropped without a word.
+    file.disabled = true;
+    pick.setAttribute('aria-disabled', 'true');
     const busy = h('div', { class: 'busy' }, 'Reading the photo…');
+    view.classList.add('reading');
     view.append(busy);
     try {
       const form = new FormData();
@@ -618,6 +631,9 @@ async function cameraPage(sid) {
     } finally {
       inFlight = false;
       busy.remove();
+      view.classList.remove('reading');
+      file.disabled = false;
+      pick.removeAttribute('aria-disabled');
       shutter.disabled = !activeStream;
     }
   }
@@ -725,8 +741,11 @@ function renderSaw(s, saw) {
         if (at !== null) pieceSheet(s, saw, at);
       } }, h('span', { class: 'spot-no' }, String(no)), ` ${text}`);
     })) : null,
-    h('div', { class: 'card', id: 'score' }, scoreBlock(s, r)),
-    h('details', { class: 'card', open: true, id: 'referee' }, h('summary', {}, 'Referee: why?'),
+    // A change not scored yet leaves the last score on screen: it is dimmed and says so (a
+    // refused hat swap on a won line still read "Won!" in big green letters).
+    h('div', { class: saw.unscored ? 'card stale' : 'card', id: 'score' },
+      saw.unscored ? h('p', { class: 'stale-note' }, 'Before your change:') : null, scoreBlock(s, r)),
+    h('details', { class: saw.unscored ? 'card stale' : 'card', open: true, id: 'referee' }, h('summary', {}, saw.unscored ? 'Referee, before your change: why?' : 'Referee: why?'),
       h('ul', { class: 'explain' }, (r.explanation || []).map((l) => h('li', { text: l })))),
     h('details', { class: 'card', id: 'counts' }, h('summary', {}, 'What was counted'), countsBlock(s.game, r.facts)),
     h('div', { class: 'sticky-actions' }, use,
@@ -1237,7 +1256,7 @@ async function teachPage(game) {
     const unit = (l) => (info.units && info.units[l]) || l;
     const named = new Set(photos.flatMap((ph) => ph.taps.map((t) => unit(t.label))));
     const missing = [...new Set(info.labels.map(unit))].filter((u) => !named.has(u));
-    if (photos.length) show(status, `${n} piece(s) named.`, missing.length ? ` Not yet: ${missing.map(labelText).join(', ')}.` : ' Every kind is named.');
+    if (photos.length) show(status, n ? '' : 'Tap a piece on the photo to name it. ', `${n} piece(s) named.`, missing.length ? ` Not yet: ${missing.map(labelText).join(', ')}.` : ' Every kind is named.');
   }
 
   function tapSheet(ph, x, y) {
