@@ -203,9 +203,10 @@ class DiceSettings:
     ray_edge: float = 0.25  # a ray stops where a BGR channel leaves the face colour by this
     ray_edge_px: tuple[float, float] = (16.0, 35.0)  # x pip contrast, clipped to this range
     ray_edge_dark: float | None = 0.6  # a dark face's rays (brightest channel at most
-    # `side_run_dark`) stop at this x that channel instead (floor `ray_edge_px[0]`): a black
-    # die's top and side faces differ by shading only, far less than its pips' contrast
-    # (session 31); None: the contrast rule for every face (`_edge_threshold`)
+    # `side_run_dark`) stop at this x that channel where that is lower than the contrast
+    # rule (floor `ray_edge_px[0]`): a black die's top and side faces differ by shading
+    # only, far less than its pips' contrast (session 31); None, or `side_run_dark` None:
+    # the contrast rule for every face (`_edge_threshold`)
     ray_step: float = 0.06  # ... or where it steps by this x contrast over 2 px
     ray_step_px: tuple[float, float] = (11.0, 16.0)  # clipped to this range
     face_scales: tuple[float, ...] = (0.9, 1.0, 1.15, 1.3)  # face size / pip-layout size
@@ -300,12 +301,13 @@ class DiceSettings:
     # at most this): its top and side faces differ by shading only (fresh 5106, 5121: a
     # green, a low-contrast blue and a red side face's 2 read without it); None: any
     side_run_squash: tuple[float, float] = (1.15, 2.0)  # and only for a face whose pips
-    # (6 px or more) look squashed this much (`_squash_axis`): a top face seen slanted
-    # (32-60 degrees up); from above the roll is anything and a side face a sliver (fresh
-    # 5100, 71 degrees: a false 2 on a side face running down)
+    # (`side_run_pip_px` or more) look squashed this much (`_squash_axis`): a top face seen
+    # slanted (32-60 degrees up); from above the roll is anything and a side face a sliver
+    # (fresh 5100, 71 degrees: a false 2 on a side face running down)
     side_run_tilt: float = 55.0  # the squash (short) axis at most this many degrees off the
     # image's vertical: a die turned on the table or seen off the photo's centre line
     # squashes its top along its own axis (session 29: 30)
+    side_run_pip_px: float = 6.0  # pips smaller than this (px) do not show their squash
     # A lone pip whose 16 border rays fit a square no better than a circle (a die 26-44 px
     # wide: the rays' whole pixels make its corners as noisy as a circle's) gets a second
     # look at the face as a region (`_region_square`; session 18): the pixels of face colour
@@ -1008,7 +1010,9 @@ def fit_layout(xy: np.ndarray) -> tuple[float, np.ndarray | None, np.ndarray]:
 def _edge_threshold(colour: np.ndarray, contrast: float, s: DiceSettings) -> float:
     """How far (a BGR channel's level) a border ray's sample may leave the face colour
     `colour` (3,) before it counts as off the face: `ray_edge` x the pips' `contrast`
-    clipped to `ray_edge_px`, or for a dark face `ray_edge_dark` x its brightest channel."""
+    clipped to `ray_edge_px`; for a dark face (brightest channel at most `side_run_dark`)
+    `ray_edge_dark` x that channel (at least `ray_edge_px[0]`) where that is lower. Off
+    where either setting is None."""
     thr = float(np.clip(s.ray_edge * contrast, *s.ray_edge_px))
     top = float(np.max(colour))
     if s.ray_edge_dark is not None and s.side_run_dark is not None and top <= s.side_run_dark:
@@ -1600,10 +1604,10 @@ def _one_run(at: np.ndarray, n: int) -> bool:
 
 def _squash_axis(cov: np.ndarray, d: float, s: DiceSettings) -> np.ndarray | None:
     """The short axis (unit x, y, pointing down the image) of pips of mean second moments
-    `cov` (2x2) and size `d` (px; 6 or more) where they look squashed `side_run_squash`
-    along it and it lies within `side_run_tilt` degrees of the image's vertical (a top face
-    seen from a slanted camera); None otherwise."""
-    if d < 6:
+    `cov` (2x2) and size `d` (px; `side_run_pip_px` or more) where they look squashed
+    `side_run_squash` along it and it lies within `side_run_tilt` degrees of the image's
+    vertical (a top face seen from a slanted camera); None otherwise."""
+    if d < s.side_run_pip_px:
         return None
     ev, evec = np.linalg.eigh(cov)
     if ev[0] <= 1e-9:

@@ -74,6 +74,12 @@ def test_squash_axis_tilt_setting():
     assert D._squash_axis(_cov(1.4, 45.0), 8.0, replace(S, side_run_tilt=30.0)) is None
 
 
+def test_squash_axis_pip_size_setting():
+    """Pips under `side_run_pip_px` show no squash; the size is the setting's, not 6."""
+    assert D._squash_axis(_cov(1.4, 0.0), 5.0, replace(S, side_run_pip_px=4.0)) is not None
+    assert D._squash_axis(_cov(1.4, 0.0), 8.0, replace(S, side_run_pip_px=10.0)) is None
+
+
 def test_side_run_along_a_turned_axis():
     """A run of rays 0-2 (mean: ray 1, 67.5 degrees off straight down) follows a squash
     axis turned 45 degrees its way (ray 2), not the image's vertical (session 29's only

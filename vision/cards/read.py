@@ -2443,12 +2443,13 @@ def close_merged(pieces: list[CardPiece], turned: list[CardPiece], seen: list[Ca
     `back_duplicate` x its width). A close-up card at no card read is added when at
     least `big_card` px wide (one of the detector's size is the first look's to read) and
     every card read of another label whose centre lies in its frame was seen by the
-    close-up look too (`seen`: all its cards; else the small photo blurred a pile into
-    one wide card). One at exactly one card read replaces it where that card's key point
-    is one that asked for the look (`asked_xy` (N, 2), as near) and the close-up card is
-    at least `close_ratio` x as wide (the first look posed it too small). Surest close-up
-    cards first, each merged with the cards read so far (none added twice); added cards
-    come after `pieces`, in that order."""
+    close-up look too (`seen`: its cards `second_look` kept, turned away or added, in the
+    photo's pixels; else the small photo blurred a pile into one wide card). One at
+    exactly one card read replaces it where that card's key point is one that asked for
+    the look (`asked_xy` (N, 2), as near) and the close-up card is at least `close_ratio`
+    x as wide (the first look posed it too small). Surest close-up cards first, each
+    merged with the cards read so far (none added twice); added cards come after
+    `pieces`, in that order."""
     out = list(pieces)
     asked_xy = np.asarray(asked_xy, float).reshape(-1, 2)
 
@@ -3816,8 +3817,11 @@ class CardReader:
         photo than the first look's `sure` ones, the whole small photo is read so, at
         `second_scale` or its square (the cards larger still), whichever shows more. Where
         it adds cards, the backs are settled again among them (`resettle_backs`,
-        `settle_again`: the added backs keep their own width). `ahead`: the close-up check's
-        key points from `close_keys_ahead` (a future; None: found here)."""
+        `settle_again`: the added backs keep their own width). The cards those rules turn
+        away are merged card by card by key point (`close_merge`, `close_merged`; not for
+        the whole small photo's look), and those it adds or puts in count as added here
+        too. `ahead`: the close-up check's key points from `close_keys_ahead` (a future;
+        None: found here)."""
         s = self.settings
         f = s.second_scale
         if f is None:
@@ -3885,7 +3889,7 @@ class CardReader:
         if s.close_merge and turned and not whole:  # (not for a whole close-up's look)
             n = len(out)
             out = close_merged(out, turned, turned + big, xy, s)
-            big += [q for q in out[n:]] + [q for q in out[:n] if any(q is t for t in turned)]
+            big += out[n:] + [q for q in out[:n] if any(q is t for t in turned)]
         if big and s.resettle_backs:  # (the first look's backs took the width of the
             #   far cards read then, about half a near back's: read again at the near
             #   cards' width, so that one back's readings come together)
