@@ -576,6 +576,16 @@ def test_a_reload_while_a_photo_is_read_says_it_was_not_scored(tmp_path):
         page.wait_for_selector("#photo-lost")
         assert "not scored" in page.inner_text("#camera-status")
         page.reload()  # said once: the next visit is as before
-        page.wait_for_selector("#photo-file", state="attached")
+        page.wait_for_selector(".camera .noimg")
         assert page.locator("#photo-lost").count() == 0
+        held.clear()
+        page.route("**/api/score", lambda route: held.append(route))  # never answered
+        page.set_input_files("#photo-file", str(RABBIT))  # again, and the photo is sent again
+        while not held:
+            page.wait_for_timeout(50)
+        page.reload()
+        page.unroute("**/api/score")
+        page.click("#resend-lost")
+        page.wait_for_selector("#use-result", timeout=90_000)
+        assert page.locator("g.pc").count() > 0  # the kept photo was read
         assert not errors

@@ -615,8 +615,12 @@ async function cameraPage(sid) {
     // No second photo while this one is read: the picker's photo was dropped without a word.
     file.disabled = true;
     pick.setAttribute('aria-disabled', 'true');
-    // The photo lives in this page only: a reload while it is read loses it (said on reload).
-    store('session', `reading:${sid}`, { at: Date.now() });
+    // The photo lives in this page only: a reload while it is read would lose it. It is kept
+    // in sessionStorage (a 1280-1600 px JPEG, a few hundred KB) to be sent again after one;
+    // where that does not fit, only the mark that a photo was lost.
+    const key = `reading:${sid}`;
+    store('session', key, { at: Date.now(), photo: await dataUrl(blob).catch(() => null) });
+    if (!store('session', key)) store('session', key, { at: Date.now() });
     const busy = h('div', { class: 'busy' }, 'Reading the photo…');
     view.classList.add('reading');
     view.append(busy);
@@ -673,7 +677,10 @@ async function cameraPage(sid) {
   const reading = store('session', `reading:${sid}`);
   if (reading && reading.at < PAGE_LOADED_AT) {  // sent before this page load: lost with it
     store('session', `reading:${sid}`, null);
-    show(status, h('span', { class: 'error', id: 'photo-lost' }, 'The page was reloaded while a photo was read: it was not scored. Take it again.'));
+    const resend = reading.photo && h('button', { type: 'button', class: 'small', id: 'resend-lost',
+      onclick: async () => send(await (await fetch(reading.photo)).blob()) }, 'Send that photo again');
+    show(status, h('span', { class: 'error', id: 'photo-lost' }, 'The page was reloaded while a photo was read: it was not scored.',
+      resend ? '' : ' Take it again.'), ' ', resend);
   }
   const taughtNow = store('local', `teach:${s.game}`);
   show($app, view, h('div', { class: 'shutter-row' }, shutter, pick, file), status,
@@ -700,6 +707,15 @@ async function cameraPage(sid) {
   } catch (e) {
     show(view, h('p', { class: 'noimg' }, `No camera (${e.name || e.message}). Choose a photo instead.`));
   }
+}
+
+function dataUrl(blob) {
+  return new Promise((resolve, reject) => {
+    const r = new FileReader();
+    r.onload = () => resolve(r.result);
+    r.onerror = () => reject(r.error);
+    r.readAsDataURL(blob);
+  });
 }
 
 function toJpeg(source, w, hgt) {
