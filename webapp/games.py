@@ -43,6 +43,8 @@ class GameInfo:
             "zones": list(self.zones),
             "settings": self.settings,
             "photo_hint": self.photo_hint,
+            # the page's name fields stop at the same length the server keeps
+            "max_name_length": SETTINGS.max_name_length,
         }
 
 

@@ -11,6 +11,10 @@ const GAMES = JSON.parse(document.getElementById('games-data').textContent);
 const G = Object.fromEntries(GAMES.map((g) => [g.id, g]));
 const $app = document.getElementById('app');
 const CAMERA = { maxSide: 1600, quality: 0.9 };  // JPEG sent to the server
+const PAGE_LOADED_AT = Date.now();  // a photo sent before it was lost with a reload
+let pageLeaving = false;  // a reload or a closed tab: a photo being read is lost, not refused
+window.addEventListener('pagehide', () => { pageLeaving = true; });
+window.addEventListener('pageshow', () => { pageLeaving = false; });  // (back from the cache)
 const SESSION_POLL_MS = 8000;  // how often the game page looks for other phones' changes
 const COLOURS = {
   yellow: '#f4c20d', orange: '#f27a1a', blue: '#1f6fe0', violet: '#8a3ffc', red: '#d62828',
@@ -261,12 +265,17 @@ function newGamePage(game) {
       const on = draft.players ? draft.players.some((p) => p.colour === c) : i < 2 || (g.colours.length === 4 && i < 3 && g.id === 'simsala-hopp');
       const prev = (draft.players || []).find((p) => p.colour === c);
       const box = h('input', { type: 'checkbox', checked: on, 'aria-label': `${c} plays`, style: 'width:28px;height:28px' });
-      const name = h('input', { type: 'text', value: prev ? prev.name : '', placeholder: `${cap(c)} player's name`, maxlength: 24, 'data-colour': c });
+      const name = h('input', { type: 'text', value: prev ? prev.name : '', placeholder: `${cap(c)} player's name`, maxlength: g.max_name_length, 'data-colour': c });
       form.append(h('label', { class: 'player' }, h('span', { class: 'chip' }, box, dot(c), cap(c)), name));
       return { c, box, name };
     });
     rows.push(() => picks.filter((p) => p.box.checked).map((p) => ({ name: p.name.value.trim(), colour: p.c })));
-    form.addEventListener('input', () => store('local', draftKey, { players: rows[0](), options: chosen() }));
+    // A name at the limit: the typing stopped without a word (the server keeps as many letters).
+    const limit = h('p', { class: 'muted', id: 'name-limit', hidden: true }, `A name is kept to ${g.max_name_length} letters.`);
+    const atLimit = () => { limit.hidden = !picks.some((p) => p.name.value.length >= g.max_name_length); };
+    form.append(limit);
+    atLimit();
+    form.addEventListener('input', () => { atLimit(); store('local', draftKey, { players: rows[0](), options: chosen() }); });
   }
   // The settings (level, variant) are kept with the players: a reload or a failed start
   // used to put them back to the defaults.
@@ -606,6 +615,12 @@ async function cameraPage(sid) {
     // No second photo while this one is read: the picker's photo was dropped without a word.
     file.disabled = true;
     pick.setAttribute('aria-disabled', 'true');
+    // The photo lives in this page only: a reload while it is read would lose it. It is kept
+    // in sessionStorage (a 1280-1600 px JPEG, a few hundred KB) to be sent again after one;
+    // where that does not fit, only the mark that a photo was lost.
+    const key = `reading:${sid}`;
+    store('session', key, { at: Date.now(), photo: await dataUrl(blob).catch(() => null) });
+    if (!store('session', key)) store('session', key, { at: Date.now() });
     const busy = h('div', { class: 'busy' }, 'Reading the photo…');
     view.classList.add('reading');
     view.append(busy);
@@ -625,16 +640,20 @@ async function cameraPage(sid) {
       const again = e.status === 0 || e.status >= 500
         ? h('button', { type: 'button', class: 'small', id: 'resend', onclick: () => send(blob) }, 'Send the same photo again')
         : null;
-      show(status, h('span', { class: 'error' }, e.message), ' ', again, ' ',
-        h('a', { href: `#/s/${sid}/hand` }, 'Type it in instead'));
-      toast(e.message, true);
+      // Said once, here (it was also in the toast over it); brought into view below.
+      if (!pageLeaving) {
+        show(status, h('span', { class: 'error' }, e.message), ' ', again, ' ',
+          h('a', { href: `#/s/${sid}/hand` }, 'Type it in instead'));
+      }
     } finally {
+      if (!pageLeaving) store('session', `reading:${sid}`, null);  // (a reload aborts the read)
       inFlight = false;
       busy.remove();
       view.classList.remove('reading');
       file.disabled = false;
       pick.removeAttribute('aria-disabled');
       shutter.disabled = !activeStream;
+      if (status.querySelector('.error')) status.scrollIntoView({ block: 'nearest' });  // small phone
     }
   }
 
@@ -655,6 +674,14 @@ async function cameraPage(sid) {
     await send(blob);
   };
 
+  const reading = store('session', `reading:${sid}`);
+  if (reading && reading.at < PAGE_LOADED_AT) {  // sent before this page load: lost with it
+    store('session', `reading:${sid}`, null);
+    const resend = reading.photo && h('button', { type: 'button', class: 'small', id: 'resend-lost',
+      onclick: async () => send(await (await fetch(reading.photo)).blob()) }, 'Send that photo again');
+    show(status, h('span', { class: 'error', id: 'photo-lost' }, 'The page was reloaded while a photo was read: it was not scored.',
+      resend ? '' : ' Take it again.'), ' ', resend);
+  }
   const taughtNow = store('local', `teach:${s.game}`);
   show($app, view, h('div', { class: 'shutter-row' }, shutter, pick, file), status,
     h('p', {}, h('a', { href: `#/s/${sid}/hand` }, 'No photo? Type it in.')),
@@ -680,6 +707,15 @@ async function cameraPage(sid) {
   } catch (e) {
     show(view, h('p', { class: 'noimg' }, `No camera (${e.name || e.message}). Choose a photo instead.`));
   }
+}
+
+function dataUrl(blob) {
+  return new Promise((resolve, reject) => {
+    const r = new FileReader();
+    r.onload = () => resolve(r.result);
+    r.onerror = () => reject(r.error);
+    r.readAsDataURL(blob);
+  });
 }
 
 function toJpeg(source, w, hgt) {
