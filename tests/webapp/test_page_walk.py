@@ -18,6 +18,31 @@ def page_errors(page, errors: list[str] | None = None) -> list[str]:
     return errors
 
 
+def teach_photo(page, url, game, scene) -> None:
+    """The teach screen of `game` with the photo `scene` added (its svg drawn)."""
+    page.goto(url + f"/#/teach/{game}")
+    page.wait_for_selector("#teach-file", state="attached")
+    page.set_input_files("#teach-file", str(scene))
+    page.wait_for_selector("#teach-photos svg")
+
+
+def hold_first_request(page, pattern: str, sent: list | None = None) -> list:
+    """The first request to `pattern` held (its route in the list returned, to be answered
+    with `.continue_()` later); the rest go on. `sent`: every such request's URL."""
+    held: list = []
+
+    def hold(route):
+        if sent is not None:
+            sent.append(route.request.url)
+        if not held:
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route(pattern, hold)
+    return held
+
+
 def new_game(page, url, game) -> str:
     """Start `game` on the new-game form with its default players: the session's id."""
     page.goto(f"{url}/#/new/{game}")
@@ -167,10 +192,7 @@ def test_the_teach_screen_asks_for_kinds_not_numbers(tmp_path):
     # tootophant 3, 4, 5 next to the kinds not named.
     scene = REPO / "datasets" / "scenes-edition2" / "troetofanten" / "troetofanten-e2-s2-0000.jpg"
     with live_server(tmp_path / "data") as url, phone_browser(tmp_path / "p") as page:
-        page.goto(url + "/#/teach/troetofanten")
-        page.wait_for_selector("#teach-file", state="attached")
-        page.set_input_files("#teach-file", str(scene))
-        page.wait_for_selector("#teach-photos svg")
+        teach_photo(page, url, "troetofanten", scene)
         for k, label in enumerate(("elephant-2", "tootophant-3")):
             box = page.locator("#teach-photos svg").bounding_box()
             page.mouse.click(box["x"] + 50 + 100 * k, box["y"] + 50)
@@ -279,15 +301,8 @@ def test_a_screen_left_before_its_game_loaded_does_not_cover_the_next(tmp_path):
         sid = new_game(page, url, "troetofanten")
         page.goto(f"{url}/#/s/{sid}/hand")
         page.wait_for_selector("#score-facts")
-        held = []
-
-        def hold_first(route):
-            if not held:
-                held.append(route)  # the game screen's request: answered later
-            else:
-                route.continue_()
-
-        page.route(f"**/api/sessions/{sid}", hold_first)
+        held = hold_first_request(page, f"**/api/sessions/{sid}")  # the game screen's:
+        #   answered later
         page.evaluate(f"location.hash = '#/s/{sid}'")
         page.wait_for_function("() => true")
         while not held:
@@ -307,10 +322,7 @@ def test_teach_photos_and_taps_survive_a_reload(tmp_path):
     scene = REPO / "datasets" / "scenes-edition2" / "simsala-hopp" / "simsala-hopp-e2-s2-0000.jpg"
     with live_server(tmp_path / "data") as url, phone_browser(tmp_path / "p") as page:
         errors = page_errors(page)
-        page.goto(url + "/#/teach/simsala-hopp")
-        page.wait_for_selector("#teach-file", state="attached")
-        page.set_input_files("#teach-file", str(scene))
-        page.wait_for_selector("#teach-photos svg")
+        teach_photo(page, url, "simsala-hopp", scene)
         truth = json.loads(scene.with_suffix(".json").read_text())
         cat = next(p for p in truth["pieces"] if p["label"] == "cat" and p["zone"] == "arena")
         box = page.locator("#teach-photos svg").bounding_box()
@@ -372,16 +384,9 @@ def test_a_photo_being_read_cannot_be_sent_again_or_hidden(tmp_path):
         sid = new_game(page, url, "magic-rabbit")
         page.goto(f"{url}/#/s/{sid}/camera")
         page.wait_for_selector(".camera .noimg")
-        held, sent = [], []
-
-        def hold(route):
-            sent.append(route.request.url)
-            if not held:
-                held.append(route)  # answered when the busy screen has been looked at
-            else:
-                route.continue_()
-
-        page.route("**/api/score", hold)
+        sent: list[str] = []
+        held = hold_first_request(page, "**/api/score", sent)  # answered when the busy
+        #   screen has been looked at
         page.set_input_files("#photo-file", str(RABBIT))
         page.wait_for_selector(".busy")
         while not held:
@@ -408,10 +413,7 @@ def test_the_teach_screen_says_what_to_do_with_the_photo(tmp_path):
     scene = REPO / "datasets" / "scenes" / "troetofanten" / "troetofanten-e1-s1-0000.jpg"
     with live_server(tmp_path / "data") as url, phone_browser(tmp_path / "p") as page:
         errors = page_errors(page)
-        page.goto(url + "/#/teach/troetofanten")
-        page.wait_for_selector("#teach-file", state="attached")
-        page.set_input_files("#teach-file", str(scene))
-        page.wait_for_selector("#teach-photos svg")
+        teach_photo(page, url, "troetofanten", scene)
         status = page.inner_text("#teach-status")
         assert "Tap a piece" in status and "0 piece(s) named" in status
         assert not errors
