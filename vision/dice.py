@@ -2548,7 +2548,7 @@ def _top_faces(faces: list[Face], shape: tuple[int, int], s: DiceSettings,
             # > 0: fj lies towards the nadir, so fj is the side (right under the camera a
             # die's sides are slivers anyway: the smaller face)
             toward = 1.0 if up is None else -float(u @ up)
-            if slanted and up is not None and _top_seen_low(fi, fj, toward, up, s):
+            if slanted and up is not None and _top_seen_low(fi, fj, aniso[j], toward, up, s):
                 below.append((j, i))  # the smaller is the top, the larger its side face
                 continue
             # A much smaller face is the side face, unless in a photo taken from low it lies
@@ -2649,18 +2649,18 @@ def _vertical_squash(f: Face, up: np.ndarray) -> float:
     return math.sqrt(float(across @ m @ across) / max(float(up @ m @ up), 1e-9))
 
 
-def _top_seen_low(big: Face, small: Face, toward: float, up: np.ndarray, s: DiceSettings
-                  ) -> bool:
+def _top_seen_low(big: Face, small: Face, small_aniso: float, toward: float, up: np.ndarray,
+                  s: DiceSettings) -> bool:
     """Whether, in a slanted photo, the smaller face `small` is the top of the die whose
     side face is `big`: it lies above it (`toward`: > 0 towards the nadir), about as wide
     across the vertical `up` (they share an edge), and squashed `low_top_squash` x more
     along it. Seen from under 45 degrees a die's top face looks squashed and smaller than
     its side face below, which looks nearly square; a face squashed past `tilt_max_aniso`
-    (`_aniso`, as `_note_tilted` measures it) is no top seen from a sensible height but a
-    side face seen from above (dice-015's 6 over its top 5, 3.27)."""
+    (`small_aniso`: its `_aniso`, as `_note_tilted` measures it) is no top seen from a
+    sensible height but a side face seen from above (dice-015's 6 over its top 5, 3.27)."""
     if s.low_top_squash is None or small.area >= big.area or toward > -s.small_top_above:
         return False
-    return bool(_aniso(small.lin) <= s.tilt_max_aniso and _vertical_squash(small, up) >= (
+    return bool(small_aniso <= s.tilt_max_aniso and _vertical_squash(small, up) >= (
         s.low_top_squash * _vertical_squash(big, up)) and _same_width(big, small, up, s))
 
 
