@@ -2453,21 +2453,19 @@ def close_merged(pieces: list[CardPiece], turned: list[CardPiece], seen: list[Ca
     out = list(pieces)
     asked_xy = np.asarray(asked_xy, float).reshape(-1, 2)
 
-    def at(cards, q, key):
-        return [k for k, c in enumerate(cards) if np.hypot(*(c.key - key)) < s.close_key * q.width]
-
     for q in sorted(turned, key=lambda c: -c.confidence):
-        near = at(out, q, q.key) or [  # (a back's key point may be any of its like corners)
-            k for k, c in enumerate(out) if "back" in (c.label, q.label) and
-            np.hypot(*(c.center - q.center)) < s.back_duplicate * q.width]
+        one = s.close_key * q.width  # (key points this near: one card)
+        near = [k for k, c in enumerate(out) if np.hypot(*(c.key - q.key)) < one] or [
+            k for k, c in enumerate(out) if "back" in (c.label, q.label) and  # (a back's key
+            np.hypot(*(c.center - q.center)) < s.back_duplicate * q.width]  # point: any corner)
         if not near:
             under = [p for p in out if p.label != q.label and inside_frame(p.center, q.frame, 1.0)]
             if q.width >= s.big_card and all(
-                    any(c is not q for c in (seen[k] for k in at(seen, q, p.key))) for p in under):
+                    any(c is not q and np.hypot(*(c.key - p.key)) < one for c in seen)
+                    for p in under):
                 out.append(q)
         elif len(near) == 1 and q.width >= s.close_ratio * out[near[0]].width and \
-                len(asked_xy) and np.hypot(*(asked_xy - out[near[0]].key).T).min() < \
-                s.close_key * q.width:
+                len(asked_xy) and np.hypot(*(asked_xy - out[near[0]].key).T).min() < one:
             out[near[0]] = q
     return out
 
@@ -3869,12 +3867,10 @@ class CardReader:
                     or not (np.hypot(*(xy - q.center).T) <= reach).any():
                 continue
             if q.width < max(s.big_card, s.big_ratio * near_width(at, wid, q.center)
-                             if len(at) else 0.0):
-                turned.append(q)
-                continue
-            if any(p.width * s.big_ratio > q.width and
-                   np.hypot(*(p.center - q.center)) < s.back_duplicate * q.width
-                   for p in pieces):
+                             if len(at) else 0.0) or any(
+                    p.width * s.big_ratio > q.width and
+                    np.hypot(*(p.center - q.center)) < s.back_duplicate * q.width
+                    for p in pieces):  # (not wider than the cards read there)
                 turned.append(q)
                 continue
             inside = [k for k, p in enumerate(pieces) if p.width * s.big_ratio <= q.width
