@@ -96,13 +96,14 @@ def cmd_teach(args: argparse.Namespace) -> int:
         raise OptionError(
             f"profile names are letters, digits, '.', '_' and '-': {name!r}{hint}")
     refuse_other_games_profile(Path(args.data) / "teach", name, args.game)
-    check_profile_folder(Path(args.data) / "teach" / name)
+    profile_dir = Path(args.data) / "teach" / name
+    check_profile_folder(profile_dir)
     started = time.perf_counter()
     profile = build_profile(args.folder, args.game)
     try:
-        out = profile.save(Path(args.data) / "teach" / name)
+        out = profile.save(profile_dir)
     except OSError as exc:  # (the disk full, the folder taken away meanwhile)
-        raise BadInput(f"cannot save the teach profile in {Path(args.data) / 'teach' / name}: "
+        raise BadInput(f"cannot save the teach profile in {profile_dir}: "
                        f"{exc.strerror or exc}") from None
     counts = profile_counts(profile)
     missing = tg.missing(counts)

@@ -646,7 +646,7 @@ async function cameraPage(sid) {
           h('a', { href: `#/s/${sid}/hand` }, 'Type it in instead'));
       }
     } finally {
-      if (!pageLeaving) store('session', `reading:${sid}`, null);  // (a reload aborts the read)
+      if (!pageLeaving) store('session', key, null);  // (a reload aborts the read)
       inFlight = false;
       busy.remove();
       view.classList.remove('reading');
