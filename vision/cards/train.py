@@ -87,6 +87,8 @@ class DetectorTrain:
     widths: tuple[int, int, int] = field(default=(8, 16, 32))
     save: str = "build/cardkeys.pt"  # torch weights, to continue training later
     resume: str = ""
+    turn_p: float = 0.0  # share of patches turned by a random quarter turn (`turned_patch`):
+    #   the scenes' camera is never rolled, so the tilt always shortens the photo's height
 
 
 # ------------------------------------------------------------------ photometric augmentation
@@ -472,6 +474,22 @@ def detector_targets(keys: np.ndarray, x0: int, y0: int, out_hw, d: DetectSettin
     return heat, reg, mask
 
 
+def turned_patch(patch: np.ndarray, heat: np.ndarray, reg: np.ndarray, mask: np.ndarray,
+                 k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A (p, p, 3) patch and its targets (`detector_targets`: heat (2, o, o), regression
+    (5, o, o) dx, dy, cos, sin, log width; mask (o, o)) turned k quarter turns as `np.rot90`
+    turns the patch (counter-clockwise on screen): a point (x, y) goes to (y, p - 1 - x), so
+    an offset (dx, dy) becomes (dy, -dx) and an angle t becomes t - 90 degrees."""
+    k %= 4
+    if k == 0:
+        return patch, heat, reg, mask
+    reg = np.rot90(reg, k, axes=(1, 2)).copy()
+    for _ in range(k):
+        reg[[0, 1, 2, 3]] = reg[1], -reg[0], reg[3], -reg[2]
+    return (np.rot90(patch, k), np.rot90(heat, k, axes=(1, 2)), reg,
+            np.rot90(mask, k))
+
+
 def focal_loss(logits, target):
     import torch
 
@@ -528,8 +546,11 @@ def train_detector(smalls, keys, cfg: DetectorTrain, d: DetectSettings, show=Tru
             if patch.shape[:2] != (p, p):
                 patch = cv2.copyMakeBorder(patch, 0, p - patch.shape[0], 0, p - patch.shape[1],
                                            cv2.BORDER_REPLICATE)
-            xb[b] = patch
-            hb[b], rb[b], mb[b] = detector_targets(k, x0, y0, (o, o), d, cfg)
+            heat, reg, mask = detector_targets(k, x0, y0, (o, o), d, cfg)
+            if cfg.turn_p and rng.random() < cfg.turn_p:
+                patch, heat, reg, mask = turned_patch(patch, heat, reg, mask,
+                                                      int(rng.integers(1, 4)))
+            xb[b], hb[b], rb[b], mb[b] = patch, heat, reg, mask
         xb = photometric(xb, rng, noise_max=4.0)
         x = torch.from_numpy(small_to_input(xb, d))
         out = net(x)
@@ -802,6 +823,8 @@ def main(argv=None) -> int:
                     help="detector: start from these torch weights, or an exported .onnx")
     ap.add_argument("--det-time", type=float, default=None, help="detector time budget, s")
     ap.add_argument("--det-lr", type=float, default=None, help="detector peak learning rate")
+    ap.add_argument("--det-turn", type=float, default=None,
+                    help="share of detector patches turned by a random quarter turn")
     ap.add_argument("--cls-time", type=float, default=None,
                     help="classifier (or --index) time budget, s")
     ap.add_argument("--threads", type=int, default=None, help="torch threads")
@@ -866,6 +889,8 @@ def main(argv=None) -> int:
         dcfg = replace(dcfg, time_limit_s=args.det_time)
     if args.det_lr:
         dcfg = replace(dcfg, lr=args.det_lr)
+    if args.det_turn is not None:
+        dcfg = replace(dcfg, turn_p=args.det_turn)
     t0 = time.perf_counter()
     cache = Path(args.data)
     if cache.is_file():
