@@ -24,6 +24,7 @@ import tempfile
 import time
 import zlib
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -169,18 +170,26 @@ def measure(game: str, folder: Path) -> dict:
             "not_found": len(rep["failed_scenes"]), "cpu_ms_per_photo": round(cpu, 1)}
 
 
-def run(games, scenes: str | None, lights, limit: int | None, keep: str | None = None) -> dict:
+def run_copies(games, scenes: str | None, copies: dict, keep: str | None = None) -> dict:
+    """Each game's scene folder copied by each of `copies` ({name: copy(src, out) -> folder}:
+    a light, a turn) into DIR/<game>/<name>/ (a temporary DIR unless `keep`) and measured."""
     out: dict = {}
     with tempfile.TemporaryDirectory() as tmp:
         tmp = keep or tmp
         for game in games:
             src = Path(scenes.format(game=game)) if scenes else Path("datasets/scenes") / game
             out[game] = {}
-            for light in lights:
-                folder = lit_scenes(src, Path(tmp) / game / light, light, limit)
-                out[game][light] = measure(game, folder)
-                print(f"{game} {light}: {out[game][light]}", file=sys.stderr, flush=True)
+            for name, copy in copies.items():
+                folder = copy(src, Path(tmp) / game / name.replace(" ", ""))
+                out[game][name] = measure(game, folder)
+                print(f"{game} {name}: {out[game][name]}", file=sys.stderr, flush=True)
     return out
+
+
+def run(games, scenes: str | None, lights, limit: int | None, keep: str | None = None) -> dict:
+    return run_copies(games, scenes, {
+        light: partial(lambda src, out, light: lit_scenes(src, out, light, limit), light=light)
+        for light in lights}, keep)
 
 
 def table(result: dict) -> str:
@@ -199,31 +208,42 @@ def table(result: dict) -> str:
     return "\n".join(lines)
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def stress_arguments(doc: str, kept: str) -> argparse.ArgumentParser:
+    """The options a stress evaluation shares (this module's and `vision.turn_eval`'s):
+    games, scene folder, limit, a folder to keep the copies in (`kept`: its layout), JSON."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     ap.add_argument("--game", action="append", choices=GAMES,
                     help="a game (repeatable); default all five")
     ap.add_argument("--scenes", help="scene folder, {game} replaced by the game id "
                     "(default datasets/scenes/{game})")
-    ap.add_argument("--lights", default=",".join(LIGHTS),
-                    help="comma-separated, of: " + ", ".join(LIGHTS))
     ap.add_argument("--limit", type=int, help="only the first N scenes of each folder")
-    ap.add_argument("--keep", help="write the lit folders here (DIR/<game>/<light>/) and "
-                    "keep them")
+    ap.add_argument("--keep", help=f"write the copies here ({kept}) and keep them")
     ap.add_argument("--json", action="store_true")
-    args = ap.parse_args(argv)
-    lights = [s for s in args.lights.split(",") if s]
-    bad = [s for s in lights if s not in LIGHTS]
-    if bad:
-        ap.error(f"unknown light(s): {', '.join(bad)}")
-    result = run(args.game or GAMES, args.scenes, lights, args.limit, args.keep)
-    if args.json:
+    return ap
+
+
+def print_result(result: dict, as_json: bool) -> None:
+    """A stress evaluation's result as JSON (with the load average) or as a table."""
+    if as_json:
         print(json.dumps({"load_average": round(os.getloadavg()[0], 2), "result": result},
                          indent=1))
     else:
         print(table(result))
         print(f"(piece error, scenes with exact facts; load average "
               f"{os.getloadavg()[0]:.2f})")
+
+
+def main(argv=None) -> int:
+    ap = stress_arguments(__doc__, "DIR/<game>/<light>/")
+    ap.add_argument("--lights", default=",".join(LIGHTS),
+                    help="comma-separated, of: " + ", ".join(LIGHTS))
+    args = ap.parse_args(argv)
+    lights = [s for s in args.lights.split(",") if s]
+    bad = [s for s in lights if s not in LIGHTS]
+    if bad:
+        ap.error(f"unknown light(s): {', '.join(bad)}")
+    result = run(args.game or GAMES, args.scenes, lights, args.limit, args.keep)
+    print_result(result, args.json)
     return 0
 
 

@@ -15,18 +15,15 @@ as `vision.light_eval` measures a light (Mauerhuepfer: `vision.mauer_eval`)."""
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
 import shutil
-import sys
-import tempfile
+from functools import partial
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from vision.light_eval import GAMES, measure, table
+from vision.light_eval import GAMES, print_result, run_copies, stress_arguments
 
 SIDES = ("north", "west", "south", "east")  # a quarter turn moves each to the next
 SIDE_ZONE_GAMES = ("troetofanten", "hop-la-bille")  # zones named by the photo's sides
@@ -92,47 +89,23 @@ def turned_scenes(scenes: str | Path, out: Path, k: int, limit: int | None = Non
 
 
 def run(games, scenes: str | None, turns, limit: int | None, keep: str | None = None) -> dict:
-    out: dict = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        tmp = keep or tmp
-        for game in games:
-            src = Path(scenes.format(game=game)) if scenes else Path("datasets/scenes") / game
-            out[game] = {}
-            for k in turns:
-                name = f"turn {k}"
-                folder = turned_scenes(src, Path(tmp) / game / f"turn{k}", k, limit)
-                out[game][name] = measure(game, folder)
-                print(f"{game} {name}: {out[game][name]}", file=sys.stderr, flush=True)
-    return out
+    return run_copies(games, scenes, {
+        f"turn {k}": partial(lambda src, out, k: turned_scenes(src, out, k, limit), k=k)
+        for k in turns}, keep)
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--game", action="append", choices=GAMES,
-                    help="a game (repeatable); default all five")
-    ap.add_argument("--scenes", help="scene folder, {game} replaced by the game id "
-                    "(default datasets/scenes/{game})")
+    ap = stress_arguments(__doc__, "DIR/<game>/turnK/")
     ap.add_argument("--turns", default="0,1,2,3",
                     help="comma-separated quarter turns, each 0-3 (default 0,1,2,3)")
-    ap.add_argument("--limit", type=int, help="only the first N scenes of each folder")
-    ap.add_argument("--keep", help="write the turned folders here (DIR/<game>/turnK/) and "
-                    "keep them")
-    ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     try:
         turns = [int(t) for t in args.turns.split(",") if t.strip()]
     except ValueError:
-        ap.error(f"--turns must be integers 0-3, not {args.turns!r}")
+        turns = []
     if not turns or any(t not in range(4) for t in turns):
         ap.error(f"--turns must be integers 0-3, not {args.turns!r}")
-    result = run(args.game or GAMES, args.scenes, turns, args.limit, args.keep)
-    if args.json:
-        print(json.dumps({"load_average": round(os.getloadavg()[0], 2), "result": result},
-                         indent=1))
-    else:
-        print(table(result))
-        print(f"(piece error, scenes with exact facts; load average "
-              f"{os.getloadavg()[0]:.2f})")
+    print_result(run(args.game or GAMES, args.scenes, turns, args.limit, args.keep), args.json)
     return 0
 
 
