@@ -188,8 +188,7 @@ def run_copies(games, scenes: str | None, copies: dict, keep: str | None = None)
 
 def run(games, scenes: str | None, lights, limit: int | None, keep: str | None = None) -> dict:
     return run_copies(games, scenes, {
-        light: partial(lambda src, out, light: lit_scenes(src, out, light, limit), light=light)
-        for light in lights}, keep)
+        light: partial(lit_scenes, light=light, limit=limit) for light in lights}, keep)
 
 
 def table(result: dict) -> str:

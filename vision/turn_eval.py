@@ -90,8 +90,7 @@ def turned_scenes(scenes: str | Path, out: Path, k: int, limit: int | None = Non
 
 def run(games, scenes: str | None, turns, limit: int | None, keep: str | None = None) -> dict:
     return run_copies(games, scenes, {
-        f"turn {k}": partial(lambda src, out, k: turned_scenes(src, out, k, limit), k=k)
-        for k in turns}, keep)
+        f"turn {k}": partial(turned_scenes, k=k, limit=limit) for k in turns}, keep)
 
 
 def main(argv=None) -> int:

@@ -154,11 +154,11 @@ function busyButton(btn, fn) {
 }
 function store(kind, key, value) {
   const s = kind === 'local' ? localStorage : sessionStorage;
-  try {
+  try {  // read: the value or null; write: whether it was stored (false: over the quota)
     if (value === undefined) return JSON.parse(s.getItem(key) || 'null');
     if (value === null) s.removeItem(key); else s.setItem(key, JSON.stringify(value));
-  } catch (e) { return null; }
-  return null;
+  } catch (e) { return value === undefined ? null : false; }
+  return true;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -605,6 +605,7 @@ async function cameraPage(sid) {
   const file = h('input', { type: 'file', accept: 'image/*', capture: 'environment', id: 'photo-file', hidden: true });
   const pick = h('label', { class: 'btn', for: 'photo-file' }, 'Choose a photo');
   let inFlight = false;
+  const readingKey = `reading:${sid}`;  // (the photo being read, kept through a reload)
 
   async function send(blob) {
     if (inFlight) return;            // only one frame in flight at a time
@@ -618,9 +619,8 @@ async function cameraPage(sid) {
     // The photo lives in this page only: a reload while it is read would lose it. It is kept
     // in sessionStorage (a 1280-1600 px JPEG, a few hundred KB) to be sent again after one;
     // where that does not fit, only the mark that a photo was lost.
-    const key = `reading:${sid}`;
-    store('session', key, { at: Date.now(), photo: await dataUrl(blob).catch(() => null) });
-    if (!store('session', key)) store('session', key, { at: Date.now() });
+    const kept = { at: Date.now(), photo: await dataUrl(blob).catch(() => null) };
+    if (!store('session', readingKey, kept)) store('session', readingKey, { at: kept.at });
     const busy = h('div', { class: 'busy' }, 'Reading the photo…');
     view.classList.add('reading');
     view.append(busy);
@@ -646,7 +646,7 @@ async function cameraPage(sid) {
           h('a', { href: `#/s/${sid}/hand` }, 'Type it in instead'));
       }
     } finally {
-      if (!pageLeaving) store('session', key, null);  // (a reload aborts the read)
+      if (!pageLeaving) store('session', readingKey, null);  // (a reload aborts the read)
       inFlight = false;
       busy.remove();
       view.classList.remove('reading');
@@ -674,9 +674,9 @@ async function cameraPage(sid) {
     await send(blob);
   };
 
-  const reading = store('session', `reading:${sid}`);
+  const reading = store('session', readingKey);
   if (reading && reading.at < PAGE_LOADED_AT) {  // sent before this page load: lost with it
-    store('session', `reading:${sid}`, null);
+    store('session', readingKey, null);
     const resend = reading.photo && h('button', { type: 'button', class: 'small', id: 'resend-lost',
       onclick: async () => send(await (await fetch(reading.photo)).blob()) }, 'Send that photo again');
     show(status, h('span', { class: 'error', id: 'photo-lost' }, 'The page was reloaded while a photo was read: it was not scored.',
